@@ -1,0 +1,54 @@
+"""Shared fixtures.
+
+- Every test gets its own config and data directories (never the user's real ones).
+- ``sim`` is one real simulator per test session (uvicorn on loopback, live activity off so
+  tests are deterministic); ``fresh_sim`` starts a private one for tests that change the world.
+- ``client`` is a real ``BlahClient`` talking to ``sim`` over HTTP with the council key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+
+
+@pytest.fixture(autouse=True)
+def _isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BLAH_TUI_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("BLAH_TUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("BLAH_TUI_CONFIG", raising=False)
+    monkeypatch.delenv("EVALS_BLAH_API_KEY", raising=False)
+    for name in list(__import__("os").environ):
+        if name.startswith("BLAH_") and name not in ("BLAH_TUI_CONFIG_DIR", "BLAH_TUI_DATA_DIR"):
+            monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def sim() -> Iterator[SimulatorServer]:
+    server = SimulatorServer(seed=7, speed=1.0, live=False)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fresh_sim() -> Iterator[SimulatorServer]:
+    server = SimulatorServer(seed=11, speed=50.0, live=False)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def client(sim: SimulatorServer) -> AsyncIterator[BlahClient]:
+    async with BlahClient(sim.base_url, api_key=sim.council_key) as c:
+        yield c
