@@ -1,0 +1,95 @@
+"""The blah-tui application: one top-level screen per area, switched by number keys and the
+command palette (Textual modes). Built by ``create_app`` for the CLI and the tests alike."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
+from tui.context import AppContext
+from tui.screens.registry import MODE_SPECS
+
+THEMES_DIR = Path(__file__).resolve().parent.parent / "themes"
+
+
+@dataclass(frozen=True)
+class ConnectionState:
+    state: str  # "connected" | "connecting" | "error" | "offline"
+    detail: str = ""
+
+
+class BlahApp(App[None]):
+    """blah-tui. Screens read the session from ``self.ctx``; nothing here does IO itself."""
+
+    TITLE = "blah-tui"
+    CSS_PATH = THEMES_DIR / "app.tcss"
+    ENABLE_COMMAND_PALETTE = True
+
+    BINDINGS = [
+        *(
+            Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, id=f"mode.{spec.name}")
+            for spec in MODE_SPECS
+        ),
+        Binding("colon", "command_palette", "Palette", show=False, id="app.palette"),
+        Binding("q", "quit", "Quit", id="app.quit"),
+    ]
+
+    MODES = {spec.name: spec.factory for spec in MODE_SPECS}
+
+    connection: reactive[ConnectionState] = reactive(ConnectionState("connecting"))
+
+    def __init__(self, ctx: AppContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+        if not ctx.online:
+            self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
+
+    def on_mount(self) -> None:
+        self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
+        self.switch_mode(MODE_SPECS[0].name)
+        if self.ctx.open_log_id:
+            self.open_log(self.ctx.open_log_id)
+
+    # ----------------------------------------------------------------- connection state
+
+    def note_connection(self, error: BaseException | None) -> None:
+        """Screens call this after each request: None for success, else the error."""
+        if not self.ctx.online:
+            return
+        if error is None:
+            self.connection = ConnectionState("connected")
+        elif isinstance(error, UnreachableError):
+            self.connection = ConnectionState("error", "unreachable")
+        elif isinstance(error, AuthError):
+            self.connection = ConnectionState("connected", "key refused")
+        elif isinstance(error, NotFoundError):
+            self.connection = ConnectionState("connected")
+        elif isinstance(error, BlahError):
+            self.connection = ConnectionState("error", type(error).__name__)
+
+    # ----------------------------------------------------------------- navigation
+
+    def open_log(self, log_id: str) -> None:
+        """Open one call in the inspector (from any screen)."""
+        from tui.screens.inspector import InspectorScreen
+
+        self.push_screen(InspectorScreen(log_id))
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for spec in MODE_SPECS:
+            yield SystemCommand(
+                f"Go to {spec.title}", spec.description, lambda name=spec.name: self.switch_mode(name)
+            )
+
+
+def create_app(ctx: AppContext) -> BlahApp:
+    """The one factory shared by the CLI and the tests: the client is injected via ``ctx``."""
+    return BlahApp(ctx)

@@ -1,0 +1,138 @@
+"""`blah-tui`: the app and its subcommands.
+
+    blah-tui [--demo | --base-url URL] [--model ID] [--api-key KEY] [--log LOG_ID]
+    blah-tui sim | export | open | report ...
+
+Subcommands import what they need lazily so that `blah-tui export` never loads Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+DEFAULT_BASE_URL = "https://evals.blah.dev"
+
+
+def _version() -> str:
+    try:
+        return version("blah-tui")
+    except PackageNotFoundError:  # running from a source tree
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blah-tui",
+        description=(
+            "Tail, search and diagnose a language model's calls on blah.dev. With no subcommand, "
+            "opens the app."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"blah-tui {_version()}")
+    _add_connection_args(parser)
+    parser.add_argument("--demo", action="store_true", help="start a local simulated blah.dev and open the app on its demo model")
+    parser.add_argument("--log", metavar="LOG_ID", help="open one call in the inspector on start")
+    parser.add_argument("--speed", type=float, default=1.0, help="with --demo: how fast simulated time runs (default 1)")
+    parser.add_argument("--seed", type=int, default=7, help="with --demo: the simulated world's seed (default 7)")
+
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser("sim", help="run the local blah.dev simulator in the foreground", add_help=False)
+    sim.add_argument("sim_args", nargs=argparse.REMAINDER, help="see `blah-tui sim --help`")
+
+    export = sub.add_parser("export", help="download a model's whole call history as JSONL")
+    export.add_argument("model_id", metavar="MODEL_ID")
+    export.add_argument("--source", choices=["eval", "chatroom", "chat", "test"], help="only calls from this source")
+    export.add_argument("--errors-only", action="store_true", help="only calls that failed")
+    export.add_argument("--since", type=int, metavar="MS", help="only calls newer than this (ms since the epoch)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _add_connection_args(export, model=False)
+
+    open_ = sub.add_parser("open", help="browse a saved JSONL dump offline")
+    open_.add_argument("file", metavar="FILE.jsonl")
+    open_.add_argument("--model", help="the model the dump is about (default: read from the dump)")
+
+    report = sub.add_parser("report", help="print the blunt diagnosis report of a model (markdown)")
+    report.add_argument("model_id", metavar="MODEL_ID")
+    report.add_argument("--json", action="store_true", help="print JSON instead of markdown")
+    report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
+    _add_connection_args(report, model=False)
+    return parser
+
+
+def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True) -> None:
+    parser.add_argument("--base-url", help=f"the platform's address (default {DEFAULT_BASE_URL})")
+    parser.add_argument("--api-key", help="API key (default: $EVALS_BLAH_API_KEY, then the stored key)")
+    if model:
+        parser.add_argument("--model", help="the model the app is about")
+
+
+def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
+    """Precedence: flag > $EVALS_BLAH_API_KEY > stored. Returns (key, source name)."""
+    if flag:
+        return flag, "flag"
+    env = os.environ.get("EVALS_BLAH_API_KEY")
+    if env:
+        return env, "env"
+    try:
+        from tui.credentials import load_stored_key
+    except ImportError:
+        return None, "none"
+    stored = load_stored_key()
+    if stored:
+        return stored
+    return None, "none"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["sim"]:
+        from simulator.cli import main as sim_main
+
+        return sim_main(args_list[1:])
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command == "export":
+        return _export(args)
+    if args.command == "open":
+        from tui.launch import run_offline
+
+        return run_offline(args.file, model_id=args.model)
+    if args.command == "report":
+        from tui.commands.report import report_main
+
+        key, _ = resolve_api_key(args.api_key)
+        return report_main(
+            args.model_id, base_url=args.base_url or DEFAULT_BASE_URL, api_key=key, as_json=args.json, limit=args.limit
+        )
+    from tui.launch import run_demo, run_online
+
+    if args.demo:
+        return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
+    key, source = resolve_api_key(args.api_key)
+    return run_online(
+        base_url=args.base_url or DEFAULT_BASE_URL, api_key=key, key_source=source, model_id=args.model, log_id=args.log
+    )
+
+
+def _export(args: argparse.Namespace) -> int:
+    from tui.commands.export import export_main
+
+    key, _ = resolve_api_key(args.api_key)
+    return export_main(
+        args.model_id,
+        base_url=args.base_url or DEFAULT_BASE_URL,
+        api_key=key,
+        source=args.source,
+        errors_only=args.errors_only,
+        since=args.since,
+        output=args.output,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

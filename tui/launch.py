@@ -1,0 +1,69 @@
+"""Build the session and run the app: on the real platform, on the demo simulator, or
+offline on a saved dump."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from api_client.client import BlahClient
+from tui.app import create_app
+from tui.context import AppContext
+
+
+def _fail(message: str) -> int:
+    print(f"blah-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def run_online(*, base_url: str, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None) -> int:
+    if not model_id:
+        return _fail("no model: pass --model MODEL_ID (find it with the platform's search)")
+    try:
+        client = BlahClient(base_url, api_key=api_key)
+    except ValueError as error:  # malformed base URL
+        return _fail(str(error))
+    ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
+    create_app(ctx).run()
+    return 0
+
+
+def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
+    from simulator.server import SimulatorServer
+
+    print("Starting the local blah.dev simulator…", file=sys.stderr)
+    server = SimulatorServer(seed=seed, speed=speed, live=True)
+    server.start()
+    try:
+        client = BlahClient(server.base_url, api_key=server.council_key)
+        ctx = AppContext(
+            model_id=server.person_model_id,
+            client=client,
+            platform="blah.dev (demo simulator)",
+            base_url=server.base_url,
+            demo=True,
+            key_source="demo",
+            open_log_id=log_id,
+        )
+        create_app(ctx).run()
+    finally:
+        server.stop()
+    return 0
+
+
+def run_offline(path: str, *, model_id: str | None) -> int:
+    from tui.commands.open_file import load_dump
+
+    file = Path(path)
+    if not file.is_file():
+        return _fail(f"no such file: {path}")
+    archive = load_dump(file)
+    ctx = AppContext(
+        model_id=model_id or archive.model_id or file.stem,
+        client=None,
+        platform=f"offline: {file.name}",
+        archive=archive,
+        offline_source=file,
+    )
+    create_app(ctx).run()
+    return 0

@@ -1,0 +1,222 @@
+"""The one sanitizer for untrusted text (prompts, replies, errors, judge reasoning, names).
+
+Textual does not protect the terminal: escape sequences inside a string reach it (OSC 52 writes
+the clipboard, OSC 0 sets the title, CSI 2J clears the screen) and markup-enabled widgets turn
+``[@click=app.quit]x[/]`` into a live action. Everything untrusted goes through this module and
+is then shown as a ``rich.text.Text`` (never parsed as markup).
+
+Notation (one scheme, used everywhere):
+
+* C0 controls and DEL -> caret notation: ``\\x1b`` -> ``^[``, NUL -> ``^@``, DEL -> ``^?``.
+  CR is always ``^M`` (even before LF) so it can never move the cursor back over a line.
+  Newline and tab are kept when ``keep_newlines`` (else ``^J`` / ``^I``).
+* C1 controls (U+0080-U+009F) -> the literal text ``\\x9b`` (backslash, x, two hex digits).
+* Invisible format characters -> ``<U+XXXX>``: bidi controls (U+202A-202E, U+2066-2069,
+  U+200E/F, U+061C), zero-width (U+200B-200D, U+2060, U+FEFF), tag characters
+  (U+E0000-E007F) and lone surrogates (U+D800-DFFF, which cannot be encoded for the terminal).
+
+Text with none of these characters is returned verbatim (emoji, CJK, markup-looking brackets).
+The output contains only printable characters, so sanitizing is idempotent.
+
+``max_len`` counts characters of the ORIGINAL text: the text is cut there (before sanitizing,
+so a 1 MB line costs nothing) and ``…(+N chars)`` says how many original characters were left out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from rich.text import Text
+
+__all__ = [
+    "MARKER_STYLE",
+    "WHITESPACE_STYLE",
+    "Piece",
+    "escape_markup",
+    "is_clean",
+    "iter_pieces",
+    "marker_for",
+    "one_line",
+    "one_line_text",
+    "safe_text",
+    "sanitize",
+    "show_whitespace",
+    "truncation_marker",
+]
+
+MARKER_STYLE = "dim reverse"
+"""Style of sanitizer markers (``^[``, ``<U+202E>``, ``…(+N chars)``) inside a ``Text``."""
+
+WHITESPACE_STYLE = "dim"
+"""Style of the visible-whitespace glyphs (``·``, ``→``, ``⏎``)."""
+
+NEWLINE_GLYPH = "⏎"
+TAB_GLYPH = "→"
+SPACE_GLYPH = "·"
+
+_INVISIBLE_RANGES = (
+    "\u061c",
+    "\u200b-\u200f",  # zero-width space/non-joiner/joiner + LRM/RLM
+    "\u202a-\u202e",
+    "\u2060",
+    "\u2066-\u2069",
+    "\ufeff",
+    "\ud800-\udfff",
+    "\U000e0000-\U000e007f",
+)
+# Everything that is never written through: C0 (minus \n \t), CR, DEL, C1, invisibles.
+_UNSAFE_STRICT = re.compile("[\x00-\x1f\x7f-\x9f" + "".join(_INVISIBLE_RANGES) + "]")
+_UNSAFE_KEEP_NL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(_INVISIBLE_RANGES) + "]"
+)
+
+Piece = tuple[int, int, str, bool]
+"""``(orig_start, orig_end, shown_text, is_marker)``: one run of the sanitized output."""
+
+
+@lru_cache(maxsize=512)
+def marker_for(char: str) -> str:
+    """The visible replacement for one unsafe character (see the module docstring)."""
+    code = ord(char)
+    if code < 0x20:
+        return "^" + chr(code + 0x40)
+    if code == 0x7F:
+        return "^?"
+    if 0x80 <= code <= 0x9F:
+        return f"\\x{code:02x}"
+    return f"<U+{code:04X}>"
+
+
+def _pattern(keep_newlines: bool) -> re.Pattern[str]:
+    return _UNSAFE_KEEP_NL if keep_newlines else _UNSAFE_STRICT
+
+
+def _replace(match: re.Match[str]) -> str:
+    return marker_for(match.group())
+
+
+def truncation_marker(dropped: int) -> str:
+    """The marker appended when ``dropped`` original characters were cut off."""
+    return f"…(+{dropped} chars)"
+
+
+def is_clean(text: str, *, keep_newlines: bool = True) -> bool:
+    """True when ``sanitize`` would return ``text`` unchanged (no max_len)."""
+    return _pattern(keep_newlines).search(text) is None
+
+
+def sanitize(text: str | None, *, keep_newlines: bool = True, max_len: int | None = None) -> str:
+    """Make untrusted text inert: every control/invisible character becomes a visible marker.
+
+    ``None`` becomes ``""``. See the module docstring for the notation and ``max_len``.
+    """
+    if not text:
+        return ""
+    dropped = 0
+    if max_len is not None and len(text) > max_len:
+        dropped = len(text) - max(max_len, 0)
+        text = text[: max(max_len, 0)]
+    out = _pattern(keep_newlines).sub(_replace, text)
+    return out + truncation_marker(dropped) if dropped else out
+
+
+def iter_pieces(
+    text: str | None, *, keep_newlines: bool = True, max_len: int | None = None
+) -> Iterator[Piece]:
+    """Yield the sanitized output as runs that remember where they came from.
+
+    Plain runs are verbatim slices of the original; marker runs replace one original character.
+    The final truncation marker (if any) has ``orig_start == orig_end == len(original cut)``.
+    Joining the shown texts gives exactly ``sanitize(text, ...)``.
+    """
+    if not text:
+        return
+    dropped = 0
+    if max_len is not None and len(text) > max_len:
+        dropped = len(text) - max(max_len, 0)
+        text = text[: max(max_len, 0)]
+    pos = 0
+    for match in _pattern(keep_newlines).finditer(text):
+        start = match.start()
+        if start > pos:
+            yield (pos, start, text[pos:start], False)
+        yield (start, start + 1, marker_for(match.group()), True)
+        pos = start + 1
+    if pos < len(text):
+        yield (pos, len(text), text[pos:], False)
+    if dropped:
+        yield (len(text), len(text), truncation_marker(dropped), True)
+
+
+def safe_text(text: str | None, *, style: str = "", keep_newlines: bool = True) -> Text:
+    """A ``Text`` of the sanitized string, never parsed as markup; markers styled ``MARKER_STYLE``."""
+    result = Text(style=style, no_wrap=False, end="")
+    for _start, _end, shown, is_marker in iter_pieces(text, keep_newlines=keep_newlines):
+        result.append(shown, MARKER_STYLE if is_marker else None)
+    return result
+
+
+def one_line(text: str | None, max_len: int = 200) -> str:
+    """Sanitized single-line preview: newline -> ``⏎``, tab -> ``→``; cut at ``max_len``."""
+    out = sanitize(text, keep_newlines=True, max_len=max_len)
+    return out.replace("\n", NEWLINE_GLYPH).replace("\t", TAB_GLYPH)
+
+
+def one_line_text(text: str | None, max_len: int = 200, *, style: str = "") -> Text:
+    """Like ``one_line`` but as a ``Text`` with markers and the ⏎/→ glyphs styled dim."""
+    result = Text(style=style, no_wrap=True, end="")
+    for _start, _end, shown, is_marker in iter_pieces(text, keep_newlines=True, max_len=max_len):
+        if is_marker:
+            result.append(shown, MARKER_STYLE)
+            continue
+        _append_with_glyphs(result, shown, {"\n": NEWLINE_GLYPH, "\t": TAB_GLYPH})
+    return result
+
+
+_WS_RUN = re.compile(r"[\n\t ]")
+
+
+def _append_with_glyphs(result: Text, shown: str, glyphs: dict[str, str]) -> None:
+    """Append ``shown`` with each char in ``glyphs`` replaced by its dim glyph."""
+    pos = 0
+    for match in _WS_RUN.finditer(shown):
+        char = match.group()
+        if char not in glyphs:
+            continue
+        start = match.start()
+        if start > pos:
+            result.append(shown[pos:start])
+        result.append(glyphs[char], WHITESPACE_STYLE)
+        pos = start + 1
+    if pos < len(shown):
+        result.append(shown[pos:])
+
+
+def show_whitespace(text: str | None) -> Text:
+    """Sanitized text with spaces as ``·``, tabs as ``→`` and line ends as ``⏎`` (all dim).
+
+    Line breaks are kept after the ``⏎`` so the layout still follows the original lines.
+    """
+    result = Text(end="")
+    glyphs = {" ": SPACE_GLYPH, "\t": TAB_GLYPH, "\n": NEWLINE_GLYPH + "\n"}
+    for _start, _end, shown, is_marker in iter_pieces(text, keep_newlines=True):
+        if is_marker:
+            result.append(shown, MARKER_STYLE)
+        else:
+            _append_with_glyphs(result, shown, glyphs)
+    return result
+
+
+def escape_markup(text: str | None) -> str:
+    """Sanitize, then escape for TEXTUAL markup (``Static("...")``, ``notify``, ``Label``).
+
+    Only for the rare place a markup string has to be built around untrusted text; prefer
+    ``safe_text``. ``rich.markup.escape`` (and ``textual.markup.escape``, the same regex) is not
+    enough for Textual: it leaves ``[$accent]``, ``[Bold]`` and ``[ bold]`` alone and Textual
+    parses them as tags. Textual treats ``\\[`` as a literal ``[`` and never unescapes
+    backslashes, so escaping every ``[`` round-trips any text exactly.
+    """
+    return sanitize(text).replace("[", "\\[")
+
