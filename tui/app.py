@@ -54,6 +54,9 @@ class BlahApp(App[None]):
     def on_mount(self) -> None:
         self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
         self.switch_mode(MODE_SPECS[0].name)
+        problem = self.ctx.settings.get("config_problem")
+        if problem:
+            self.notify(str(problem), title="Config file not used", severity="warning", markup=False, timeout=15)
         if self.ctx.open_log_id:
             self.open_log(self.ctx.open_log_id)
 

@@ -61,6 +61,18 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--json", action="store_true", help="print JSON instead of markdown")
     report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
     _add_connection_args(report, model=False)
+
+    sub.add_parser("login", help="store the API key (read from standard input, never echoed) for later runs")
+    sub.add_parser("logout", help="forget the stored API key")
+    sub.add_parser("status", help="where the API key comes from (never the key) and which config file is read")
+
+    config = sub.add_parser("config", help="show or change settings")
+    config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    config_set = config_sub.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
+    config_set.add_argument("key")
+    config_set.add_argument("value")
+    config_sub.add_parser("show", help="print the effective settings")
+    config_sub.add_parser("path", help="print the config file's path")
     return parser
 
 
@@ -78,10 +90,8 @@ def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
     env = os.environ.get("EVALS_BLAH_API_KEY")
     if env:
         return env, "env"
-    try:
-        from tui.credentials import load_stored_key
-    except ImportError:
-        return None, "none"
+    from tui.credentials import load_stored_key
+
     stored = load_stored_key()
     if stored:
         return stored
@@ -98,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     if args.command == "export":
         return _export(args)
+    if args.command in ("login", "logout", "status", "config"):
+        from tui.commands.account import account_main
+
+        return account_main(args)
     if args.command == "open":
         from tui.launch import run_offline
 
@@ -115,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
     key, source = resolve_api_key(args.api_key)
     return run_online(
-        base_url=args.base_url or DEFAULT_BASE_URL, api_key=key, key_source=source, model_id=args.model, log_id=args.log
+        base_url=args.base_url, api_key=key, key_source=source, model_id=args.model, log_id=args.log
     )
 
 

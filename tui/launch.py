@@ -8,6 +8,7 @@ from pathlib import Path
 
 from api_client.client import BlahClient
 from tui.app import create_app
+from tui.config import LoadedConfig, load_config
 from tui.context import AppContext
 
 
@@ -16,15 +17,36 @@ def _fail(message: str) -> int:
     return 2
 
 
-def run_online(*, base_url: str, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None) -> int:
+def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
+    """Copy the person's settings into the session."""
+    config = loaded.config
+    ctx.settings.update(
+        theme=config.theme,
+        poll_interval=config.poll_interval,
+        bell_on_run_end=config.bell_on_run_end,
+        keymap=dict(config.keymap),
+        templates=dict(config.templates),
+        config_problem=loaded.problem,
+    )
+    if ctx.trained_template is None:
+        ctx.trained_template = config.templates.get(ctx.model_id)
+    return ctx
+
+
+def run_online(
+    *, base_url: str | None, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None
+) -> int:
+    loaded = load_config()
+    model_id = model_id or loaded.config.default_model
+    base_url = base_url or loaded.config.base_url or "https://evals.blah.dev"
     if not model_id:
-        return _fail("no model: pass --model MODEL_ID (find it with the platform's search)")
+        return _fail("no model: pass --model MODEL_ID or set default_model (blah-tui config set default_model ID)")
     try:
         client = BlahClient(base_url, api_key=api_key)
     except ValueError as error:  # malformed base URL
-        return _fail(str(error))
+        return _fail(f"bad --base-url: {error}")
     ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
-    create_app(ctx).run()
+    create_app(apply_config(ctx, loaded)).run()
     return 0
 
 
@@ -45,7 +67,7 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             key_source="demo",
             open_log_id=log_id,
         )
-        create_app(ctx).run()
+        create_app(apply_config(ctx, load_config())).run()
     finally:
         server.stop()
     return 0
@@ -65,5 +87,5 @@ def run_offline(path: str, *, model_id: str | None) -> int:
         archive=archive,
         offline_source=file,
     )
-    create_app(ctx).run()
+    create_app(apply_config(ctx, load_config())).run()
     return 0

@@ -1,0 +1,231 @@
+"""The sanitizer: exact notation, properties (hypothesis), and the hostile corpus."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+from textual.content import Content
+
+from tests.hostile_payloads import HOSTILE, VERBATIM, assert_inert
+from widgets.safe_text import (
+    MARKER_STYLE,
+    escape_markup,
+    iter_pieces,
+    one_line,
+    one_line_text,
+    safe_text,
+    sanitize,
+    show_whitespace,
+)
+
+_FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+    "\ud800-\udfff\U000e0000-\U000e007f]"
+)
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+
+# Text biased towards the dangerous code points, plus anything else.
+_dangerous = st.sampled_from(
+    [chr(c) for c in range(0x20)]
+    + [chr(c) for c in range(0x7F, 0xA0)]
+    + list("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060")
+    + list("\u2066\u2067\u2068\u2069\ufeff\U000e0001\U000e0041\U000e007f\ud800\udfff")
+    + list("[]/@=\\$ ")
+)
+hostile_text = st.text(alphabet=_dangerous | st.characters(), max_size=80)
+clean_text = st.text(
+    alphabet=st.characters(
+        blacklist_categories=("Cs",),
+        blacklist_characters="".join(
+            chr(c)
+            for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]
+            + [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF]
+            + list(range(0x202A, 0x202F))
+            + list(range(0x2066, 0x206A))
+        ),
+    ).filter(lambda c: not 0xE0000 <= ord(c) <= 0xE007F),
+    max_size=80,
+)
+
+
+# --------------------------------------------------------------------------- notation
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("\x1b]0;t\x07", "^[]0;t^G"),
+        ("a\x00b", "a^@b"),
+        ("a\x7fb", "a^?b"),
+        ("safe\rEVIL", "safe^MEVIL"),
+        ("x\r\ny", "x^M\ny"),
+        ("\x9b2J", "\\x9b2J"),
+        ("\x9d0;t\x9c", "\\x9d0;t\\x9c"),
+        ("a\u202eb", "a<U+202E>b"),
+        ("a\u200db", "a<U+200D>b"),
+        ("a\ufeff", "a<U+FEFF>"),
+        ("\U000e0041", "<U+E0041>"),
+        ("\ud800", "<U+D800>"),
+        ("tab\there\nnext", "tab\there\nnext"),
+    ],
+)
+def test_sanitize_notation(raw: str, shown: str) -> None:
+    assert sanitize(raw) == shown
+
+
+def test_sanitize_none_and_empty() -> None:
+    assert sanitize(None) == ""
+    assert sanitize("") == ""
+    assert one_line(None) == ""
+    assert safe_text(None).plain == ""
+
+
+def test_keep_newlines_false_shows_newline_and_tab_as_carets() -> None:
+    assert sanitize("a\nb\tc", keep_newlines=False) == "a^Jb^Ic"
+
+
+def test_max_len_cuts_original_and_says_how_much() -> None:
+    assert sanitize("abcdefghij", max_len=4) == "abcd…(+6 chars)"
+    assert sanitize("abcd", max_len=4) == "abcd"
+    # The cut is counted on the original, so a marker is never split in half.
+    assert sanitize("ab\x1bcdef", max_len=3) == "ab^[…(+4 chars)"
+
+
+def test_one_line_is_single_line_and_marks_whitespace() -> None:
+    assert one_line("a\nb\tc\r\n") == "a⏎b→c^M⏎"
+    long = "x" * 500
+    assert one_line(long, max_len=10) == "x" * 10 + "…(+490 chars)"
+
+
+def test_one_line_text_styles_glyphs_and_markers() -> None:
+    text = one_line_text("a\n\x1b")
+    assert text.plain == "a⏎^["
+    styles = {text.plain[span.start : span.end]: str(span.style) for span in text.spans}
+    assert styles["^["] == MARKER_STYLE
+    assert styles["⏎"] == "dim"
+
+
+def test_safe_text_never_parses_markup_and_styles_markers() -> None:
+    text = safe_text("[bold]x[/bold] [@click=app.quit]q[/] \x1b[2J")
+    assert text.plain == "[bold]x[/bold] [@click=app.quit]q[/] ^[[2J"
+    marked = [text.plain[s.start : s.end] for s in text.spans if str(s.style) == MARKER_STYLE]
+    assert marked == ["^["]
+    assert not any("@click" in str(s.style) for s in text.spans)
+
+
+def test_show_whitespace_glyphs() -> None:
+    text = show_whitespace("a b\tc\nd")
+    assert text.plain == "a·b→c⏎\nd"
+    assert all(str(s.style) == "dim" for s in text.spans)
+
+
+def test_iter_pieces_map_back_to_original() -> None:
+    raw = "ab\x1b[2Jcd\u202eé"
+    pieces = list(iter_pieces(raw))
+    assert "".join(p[2] for p in pieces) == sanitize(raw)
+    for start, end, shown, is_marker in pieces:
+        if not is_marker:
+            assert raw[start:end] == shown
+        else:
+            assert end - start == 1
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=400)
+@given(hostile_text)
+def test_property_output_has_no_dangerous_characters(text: str) -> None:
+    for keep in (True, False):
+        out = sanitize(text, keep_newlines=keep)
+        assert _FORBIDDEN.search(out) is None
+        if not keep:
+            assert "\n" not in out and "\t" not in out
+    assert "\n" not in one_line(text)
+
+
+@settings(max_examples=400)
+@given(clean_text)
+def test_property_clean_text_is_verbatim(text: str) -> None:
+    assert sanitize(text) == text
+    assert safe_text(text).plain == text
+
+
+@settings(max_examples=400)
+@given(hostile_text)
+def test_property_idempotent(text: str) -> None:
+    once = sanitize(text)
+    assert sanitize(once) == once
+    assert sanitize(one_line(text)) == one_line(text)
+
+
+@settings(max_examples=300)
+@given(hostile_text)
+def test_property_pieces_join_to_sanitize(text: str) -> None:
+    assert "".join(p[2] for p in iter_pieces(text, max_len=40)) == sanitize(text, max_len=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hostile_text)
+def test_property_rich_console_output_has_only_sgr_escapes(text: str) -> None:
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="truecolor", width=40)
+    console.print(safe_text(text, style="bold red"))
+    console.print(show_whitespace(text))
+    assert "\x1b" not in _SGR.sub("", buffer.getvalue())
+
+
+@settings(max_examples=300)
+@given(hostile_text)
+def test_property_escape_markup_round_trips_through_textual_markup(text: str) -> None:
+    content = Content.from_markup(escape_markup(text))
+    assert content.plain == sanitize(text)
+    assert not any("@click" in str(span.style) for span in content.spans)
+
+
+# --------------------------------------------------------------------------- hostile corpus
+
+
+@pytest.mark.parametrize(("name", "payload"), HOSTILE, ids=[n for n, _ in HOSTILE])
+def test_hostile_payload_is_inert_everywhere(name: str, payload: str) -> None:
+    for out in (sanitize(payload), one_line(payload), sanitize(payload, keep_newlines=False)):
+        assert_inert(out)
+        assert _FORBIDDEN.search(out) is None
+    assert "\n" not in one_line(payload)
+    # Console render (cut: a 1 MB line wrapped at 80 columns is 12 500 lines of the same check).
+    buffer = io.StringIO()
+    console = Console(file=buffer, force_terminal=True, color_system="truecolor", width=80)
+    console.print(safe_text(payload[:5000], style="italic"))
+    console.print(one_line_text(payload))
+    assert_inert(buffer.getvalue().replace("\n", ""))
+    markup = Content.from_markup(escape_markup(payload[:5000]))
+    assert markup.plain == sanitize(payload[:5000])
+
+
+@pytest.mark.parametrize(("name", "payload"), VERBATIM, ids=[n for n, _ in VERBATIM])
+def test_benign_text_stays_verbatim(name: str, payload: str) -> None:
+    assert sanitize(payload) == payload
+    assert one_line(payload) == payload
+    assert safe_text(payload).plain == payload
+    assert Content.from_markup(escape_markup(payload)).plain == payload
+
+
+def test_one_mb_line_sanitizes_whole_and_previews_short() -> None:
+    payload = dict(HOSTILE)["one-mb-line"]
+    assert sanitize(payload) == payload
+    assert one_line(payload) == "A" * 200 + "…(+999800 chars)"
+
+
+def test_assert_inert_catches_each_kind() -> None:
+    for bad in ("\x1b]0;t\x07", "\x1b[2J", "a\rb", "\x9b", "\x07", "\x1bPq"):
+        with pytest.raises(AssertionError):
+            assert_inert(bad)
+    assert_inert("\x1b[1;31mred\x1b[0m")
+    assert_inert("\x1b[3;1Hline", allow_cursor_position=True)
+    with pytest.raises(AssertionError):
+        assert_inert("\x1b[3;1Hline")

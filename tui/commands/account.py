@@ -1,0 +1,77 @@
+"""`blah-tui login | logout | status | config ...`: the key and the settings, from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+import tomli_w
+from pydantic import ValidationError
+
+from tui.config import load_config, set_value
+from tui.credentials import credentials_file, forget_key, store_key
+
+
+def account_main(args: argparse.Namespace) -> int:
+    if args.command == "login":
+        return _login()
+    if args.command == "logout":
+        print("Stored key removed." if forget_key() else "No key was stored.")
+        return 0
+    if args.command == "status":
+        return _status()
+    return _config(args)
+
+
+def _login() -> int:
+    if sys.stdin.isatty():
+        key = getpass.getpass("blah.dev API key (input hidden): ")
+    else:
+        key = sys.stdin.readline()
+    try:
+        path = store_key(key)
+    except ValueError as error:
+        print(f"blah-tui: {error}; nothing stored", file=sys.stderr)
+        return 2
+    print(f"Key stored in {path} (readable only by you).")
+    return 0
+
+
+def _status() -> int:
+    from tui.cli import resolve_api_key
+
+    key, source = resolve_api_key(None)
+    names = {"env": "$EVALS_BLAH_API_KEY", "config": f"the stored key ({credentials_file()})", "none": "none"}
+    print(f"API key: {'set' if key else 'not set'}; source: {names.get(source, source)}")
+    loaded = load_config()
+    print(f"Config file: {loaded.path}{'' if loaded.path.exists() else ' (not created yet)'}")
+    if loaded.problem:
+        print(f"Config problem: {loaded.problem}")
+    return 0
+
+
+def _config(args: argparse.Namespace) -> int:
+    if args.config_command == "path":
+        print(load_config().path)
+        return 0
+    if args.config_command == "show":
+        loaded = load_config()
+        if loaded.problem:
+            print(f"# {loaded.problem}", file=sys.stderr)
+        print(tomli_w.dumps(loaded.config.model_dump(exclude_none=True)), end="")
+        return 0
+    try:
+        path = set_value(args.key, args.value)
+    except KeyError as error:
+        print(f"blah-tui: {error.args[0]}", file=sys.stderr)
+        return 2
+    except ValidationError as error:
+        first = error.errors()[0]
+        print(f"blah-tui: {args.key}: {first['msg']}; nothing written", file=sys.stderr)
+        return 2
+    except Exception as error:  # a broken file: say where, write nothing
+        print(f"blah-tui: cannot update {error}; nothing written", file=sys.stderr)
+        return 2
+    print(f"{args.key} = {args.value}  ({path})")
+    return 0

@@ -1,0 +1,130 @@
+"""A reusable confirmation dialog for every write the app can make.
+
+Usage from a screen::
+
+    def _confirmed(ok: bool | None) -> None:
+        if ok:
+            self.start_the_write()
+
+    self.app.push_screen(
+        ConfirmScreen("Cancel run?", safe_text(f"Run {run_id} will stop."), confirm_label="Cancel run"),
+        _confirmed,
+    )
+
+The dialog answers exactly once: the first confirm/cancel (key or click) dismisses it and every
+later press is ignored, so a double key press can never fire the write twice. ``body`` may be a
+``rich.text.Text`` (build untrusted parts with ``widgets.safe_text.safe_text``) or any Rich
+renderable; a plain ``str`` is shown literally, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+__all__ = ["ConfirmScreen"]
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Ask before a write. Dismisses with True (confirmed) or False (cancelled), once."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen {
+        align: center middle;
+    }
+    ConfirmScreen > #confirm-dialog {
+        width: 72;
+        max-width: 90%;
+        height: auto;
+        max-height: 80%;
+        border: thick $primary;
+        background: $surface;
+        padding: 1 2;
+    }
+    ConfirmScreen.danger > #confirm-dialog {
+        border: thick $error;
+    }
+    ConfirmScreen #confirm-title {
+        text-style: bold;
+        margin-bottom: 1;
+    }
+    ConfirmScreen #confirm-body {
+        height: auto;
+        max-height: 20;
+        overflow-y: auto;
+    }
+    ConfirmScreen #confirm-buttons {
+        height: auto;
+        margin-top: 1;
+        align-horizontal: right;
+    }
+    ConfirmScreen #confirm-buttons Button {
+        margin-left: 2;
+    }
+    """
+
+    BINDINGS = [
+        Binding("y", "confirm", "Yes", id="confirm.yes"),
+        Binding("n,escape", "cancel", "No", id="confirm.no"),
+    ]
+
+    def __init__(
+        self,
+        title: str | Text,
+        body: RenderableType | str = "",
+        *,
+        confirm_label: str = "Confirm",
+        cancel_label: str = "Cancel",
+        danger: bool = False,
+    ) -> None:
+        super().__init__(classes="danger" if danger else None)
+        self._title = title if isinstance(title, Text) else Text(title)
+        self._body: RenderableType = Text(body) if isinstance(body, str) else body
+        self._confirm_label = confirm_label
+        self._cancel_label = cancel_label
+        self._answered = False
+
+    @property
+    def answered(self) -> bool:
+        """True once the dialog has given its (single) answer."""
+        return self._answered
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog"):
+            yield Static(self._title, id="confirm-title", markup=False)
+            yield Static(self._body, id="confirm-body", markup=False)
+            with Horizontal(id="confirm-buttons"):
+                yield Button(
+                    Text(self._cancel_label), id="confirm-cancel", variant="default", compact=False
+                )
+                yield Button(
+                    Text(self._confirm_label),
+                    id="confirm-ok",
+                    variant="error" if "danger" in self.classes else "primary",
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-cancel", Button).focus()
+
+    def _answer(self, value: bool) -> None:
+        if self._answered:
+            return
+        self._answered = True
+        for button in self.query(Button):
+            button.disabled = True
+        self.dismiss(value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self._answer(event.button.id == "confirm-ok")
+
+    def action_confirm(self) -> None:
+        self._answer(True)
+
+    def action_cancel(self) -> None:
+        self._answer(False)
