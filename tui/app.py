@@ -51,7 +51,38 @@ class BlahApp(App[None]):
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
 
+    def _install_themes(self) -> None:
+        """Register our themes and the person's, then apply the configured one (falling back,
+        with a message, when it is unknown or broken)."""
+        from themes.builtin import BUILTIN_THEMES, load_user_themes
+        from tui.paths import data_dir
+
+        for theme in BUILTIN_THEMES:
+            self.register_theme(theme)
+        for loaded in load_user_themes(data_dir() / "themes"):
+            if loaded.theme is None:
+                self.notify(f"Theme not loaded: {loaded.problem}", severity="warning", markup=False)
+            else:
+                self.register_theme(loaded.theme)
+        wanted = str(self.ctx.settings.get("theme") or "blah-dark")
+        if wanted not in self.available_themes:
+            self.notify(f"Unknown theme {wanted!r}; using blah-dark", severity="warning", markup=False)
+            wanted = "blah-dark"
+        self.theme = wanted
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the person's choice (made in the palette) in the config file."""
+        if self.is_mounted and theme != self.ctx.settings.get("theme") and self.ctx.settings.get("persist_theme", True):
+            self.ctx.settings["theme"] = theme
+            try:
+                from tui.config import save_setting
+
+                save_setting("theme", theme)
+            except Exception:  # noqa: BLE001 - never crash on a settings write
+                pass
+
     def on_mount(self) -> None:
+        self._install_themes()
         self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
         self.switch_mode(MODE_SPECS[0].name)
         problem = self.ctx.settings.get("config_problem")

@@ -1,0 +1,229 @@
+"""On-disk layout of the local log archive, and opening a file safely.
+
+One SQLite file per (platform, model). Opening never writes to a file that is not already
+a blah-tui archive: a corrupt or foreign file raises :class:`ArchiveCorruptError` and is
+left exactly as it was (the caller may move it aside with ``Archive.quarantine``).
+
+Layout, and why:
+- ``logs``: one row per LogEntry (every wire field; ``messages`` as JSON text). ``id`` is
+  the logical primary key (UNIQUE: an entry is never stored twice). ``seq`` is an
+  ``INTEGER PRIMARY KEY`` because FTS5 external content needs a stable integer rowid
+  (a plain rowid may be renumbered by VACUUM).
+- ``ord``: a dense ordinal of the (created_at, id) order, maintained at insert time, so
+  that the n-th row of the unfiltered list is one index probe (no OFFSET scan) and a
+  filtered list can be turned into a compact array of ordinals once and then sliced.
+- ``failed``: the error flag (``error`` is set), indexed for errors-only lists.
+- ``badges``: space-separated finding kinds computed by a caller-supplied function;
+  mirrored in ``log_badges`` so a badge filter reads an index instead of scanning text.
+- ``logs_fts``: FTS5 over prompt/response/error, *external content* (the text lives once,
+  in ``logs``) kept in step by triggers. The update trigger fires only when the text
+  columns change, so renumbering ``ord`` or recomputing badges never re-tokenises.
+- ``meta``: key/value: schema version, tail cursor, history-complete flag, labels.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+APPLICATION_ID = 0x626C6168  # "blah": marks the file as ours (PRAGMA application_id)
+
+# SQLite primary result codes that mean "the bytes on disk are not a sound database".
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+LOG_COLUMNS: tuple[str, ...] = (
+    "id",
+    "model_id",
+    "source",
+    "created_at",
+    "prompt",
+    "messages",
+    "response",
+    "error",
+    "latency_ms",
+    "max_tokens",
+    "prompt_tokens",
+    "completion_tokens",
+    "finish_reason",
+    "eval_id",
+    "run_id",
+    "result_id",
+    "message_id",
+)
+
+DDL = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS logs (
+    seq               INTEGER PRIMARY KEY,
+    id                TEXT NOT NULL UNIQUE,
+    ord               INTEGER UNIQUE,
+    model_id          TEXT,
+    source            TEXT,
+    created_at        INTEGER NOT NULL,
+    prompt            TEXT,
+    messages          TEXT,
+    response          TEXT,
+    error             TEXT,
+    latency_ms        INTEGER,
+    max_tokens        INTEGER,
+    prompt_tokens     INTEGER,
+    completion_tokens INTEGER,
+    finish_reason     TEXT,
+    eval_id           TEXT,
+    run_id            TEXT,
+    result_id         TEXT,
+    message_id        TEXT,
+    failed            INTEGER NOT NULL DEFAULT 0,
+    badges            TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS logs_created ON logs(created_at, id);
+CREATE INDEX IF NOT EXISTS logs_source ON logs(source, ord);
+CREATE INDEX IF NOT EXISTS logs_failed ON logs(ord) WHERE failed = 1;
+
+CREATE TABLE IF NOT EXISTS log_badges (
+    kind TEXT NOT NULL,
+    seq  INTEGER NOT NULL,
+    PRIMARY KEY (kind, seq)
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE IF NOT EXISTS logs_fts USING fts5(
+    prompt, response, error,
+    content = 'logs', content_rowid = 'seq',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER IF NOT EXISTS logs_ai AFTER INSERT ON logs BEGIN
+    INSERT INTO logs_fts(rowid, prompt, response, error)
+    VALUES (new.seq, new.prompt, new.response, new.error);
+END;
+CREATE TRIGGER IF NOT EXISTS logs_ad AFTER DELETE ON logs BEGIN
+    INSERT INTO logs_fts(logs_fts, rowid, prompt, response, error)
+    VALUES ('delete', old.seq, old.prompt, old.response, old.error);
+    DELETE FROM log_badges WHERE seq = old.seq;
+END;
+CREATE TRIGGER IF NOT EXISTS logs_au AFTER UPDATE OF prompt, response, error ON logs BEGIN
+    INSERT INTO logs_fts(logs_fts, rowid, prompt, response, error)
+    VALUES ('delete', old.seq, old.prompt, old.response, old.error);
+    INSERT INTO logs_fts(rowid, prompt, response, error)
+    VALUES (new.seq, new.prompt, new.response, new.error);
+END;
+"""
+
+_REQUIRED_TABLES = frozenset({"meta", "logs", "log_badges", "logs_fts"})
+
+
+class ArchiveError(Exception):
+    """Something is wrong with a local archive file."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"{reason}: {path}")
+        self.path = Path(path)
+        self.reason = reason
+
+
+class ArchiveCorruptError(ArchiveError):
+    """The file is not a readable blah-tui archive. It was not modified."""
+
+    def __init__(self, path: Path | str, reason: str = "archive file is corrupt") -> None:
+        super().__init__(path, reason)
+
+
+class ArchiveVersionError(ArchiveError):
+    """The archive was written by a newer blah-tui (schema version above ours)."""
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """True when an sqlite3 error means the file's bytes are damaged or not a database."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and (code & 0xFF) in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return True
+    text = str(exc).lower()
+    return "malformed" in text or "not a database" in text
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open ``path`` as an archive: validate before any write, create when empty.
+
+    Raises ArchiveCorruptError (file untouched) when the file is damaged or foreign, and
+    ArchiveVersionError when it comes from a newer schema.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+    try:
+        _validate_or_create(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _validate_or_create(conn: sqlite3.Connection, path: Path) -> None:
+    try:
+        # Read-only probes first: none of these writes to the file.
+        tables = {
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")
+        }
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
+    if not tables:
+        if app_id not in (0, APPLICATION_ID):
+            raise ArchiveCorruptError(path, "not a blah-tui archive (foreign SQLite file)")
+        _configure(conn, path)
+        script = (
+            "BEGIN IMMEDIATE;\n"
+            + DDL
+            + f"PRAGMA application_id = {APPLICATION_ID};\n"
+            + "INSERT OR IGNORE INTO meta(key, value) VALUES "
+            + f"('schema_version', '{SCHEMA_VERSION}');\nCOMMIT;\n"
+        )
+        try:
+            conn.executescript(script)
+        except sqlite3.DatabaseError as exc:
+            if is_corruption(exc):
+                raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
+            raise
+        return
+    if app_id != APPLICATION_ID or not _REQUIRED_TABLES <= tables:
+        raise ArchiveCorruptError(path, "not a blah-tui archive (unexpected tables)")
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        check = conn.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise ArchiveCorruptError(path, f"archive file is corrupt ({exc})") from exc
+    if check is None or check[0] != "ok":
+        raise ArchiveCorruptError(path, f"archive file is corrupt ({check[0] if check else '?'})")
+    try:
+        version = int(row[0]) if row else None
+    except (TypeError, ValueError):
+        version = None
+    if version is None:
+        raise ArchiveCorruptError(path, "archive has no schema version")
+    if version > SCHEMA_VERSION:
+        raise ArchiveVersionError(
+            path, f"archive schema {version} is newer than this blah-tui ({SCHEMA_VERSION})"
+        )
+    _configure(conn, path)
+
+
+def _configure(conn: sqlite3.Connection, path: Path) -> None:
+    """Per-connection settings: WAL + synchronous=NORMAL (durable at checkpoints, fast)."""
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.execute("PRAGMA cache_size = -32768")  # 32 MiB page cache
+    except sqlite3.DatabaseError as exc:
+        if is_corruption(exc):
+            raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
+        raise
