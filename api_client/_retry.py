@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import timezone
+from datetime import UTC
 from email.utils import parsedate_to_datetime
 
 #: Statuses that say "try again later" rather than "this request is wrong".
@@ -67,5 +67,5 @@ def parse_retry_after(value: str | None, *, now: float) -> float | None:
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
     if when.tzinfo is None:  # "-0000": RFC 9110 dates are GMT anyway
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return max(0.0, when.timestamp() - now)

@@ -7,6 +7,7 @@ Every token count in the simulator comes from here, so ``completion_tokens`` alw
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TOKEN = re.compile(r"<\|?/?[a-z_]+\|?>|\[/?INST\]|\w+|[^\w\s]|\n")
 
@@ -15,8 +16,13 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+@lru_cache(maxsize=8192)
+def _count(text: str) -> int:
+    return len(_TOKEN.findall(text))
+
+
 def count(text: str | None) -> int:
-    return 0 if not text else len(_TOKEN.findall(text))
+    return _count(text) if text else 0
 
 
 def cut(text: str, max_tokens: int) -> str:

@@ -11,6 +11,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from tui.context import AppContext
@@ -23,6 +24,15 @@ THEMES_DIR = Path(__file__).resolve().parent.parent / "themes"
 class ConnectionState:
     state: str  # "connected" | "connecting" | "error" | "offline"
     detail: str = ""
+
+
+@dataclass(frozen=True)
+class ModelEvent:
+    """Published on ``BlahApp.model_signal``: ``kind`` is "switched" (the app is now about
+    ``model_id``) or "chatroom" (``model_id`` was muted or unmuted in the chatroom)."""
+
+    kind: str
+    model_id: str
 
 
 class BlahApp(App[None]):
@@ -48,6 +58,8 @@ class BlahApp(App[None]):
     def __init__(self, ctx: AppContext) -> None:
         super().__init__()
         self.ctx = ctx
+        self.chatroom_enabled: dict[str, bool] = {}  # per model id, as the platform last said
+        self.model_signal: Signal[ModelEvent] = Signal(self, "model")
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
 
@@ -83,6 +95,9 @@ class BlahApp(App[None]):
 
     def on_mount(self) -> None:
         self._install_themes()
+        keymap = self.ctx.settings.get("keymap")
+        if keymap:
+            self.set_keymap(dict(keymap))
         self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
         self.switch_mode(MODE_SPECS[0].name)
         problem = self.ctx.settings.get("config_problem")
@@ -107,6 +122,29 @@ class BlahApp(App[None]):
             self.connection = ConnectionState("connected")
         elif isinstance(error, BlahError):
             self.connection = ConnectionState("error", type(error).__name__)
+
+    # ----------------------------------------------------------------- the model the app is about
+
+    def switch_model(self, model_id: str) -> None:
+        """Make the app about another model: the session, every header, and the screens
+        (which subscribe to ``model_signal`` to reload) all follow."""
+        if not model_id or model_id == self.ctx.model_id:
+            return
+        from widgets.safe_text import one_line
+
+        self.ctx.model_id = model_id
+        templates = self.ctx.settings.get("templates") or {}
+        self.ctx.trained_template = templates.get(model_id)
+        self.sub_title = f"{self.ctx.platform} · {model_id}"
+        self.model_signal.publish(ModelEvent("switched", model_id))
+        self.notify(f"Now about model {one_line(model_id, max_len=80)}", title="Model switched", markup=False)
+
+    def note_chatroom_enabled(self, model_id: str, enabled: bool | None) -> None:
+        """Record what the platform said about a model's chatroom state (None: it did not say)."""
+        if enabled is None or self.chatroom_enabled.get(model_id) == enabled:
+            return
+        self.chatroom_enabled[model_id] = enabled
+        self.model_signal.publish(ModelEvent("chatroom", model_id))
 
     # ----------------------------------------------------------------- navigation
 

@@ -3,13 +3,14 @@ workers become notifications (so no screen crashes on a platform error)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from api_client.errors import BlahError
 from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from tui.app import BlahApp
@@ -25,7 +26,13 @@ def describe_error(error: BaseException) -> str:
 
 class BlahScreen(Screen[None]):
     """A screen of blah-tui. Subclasses run their IO in ``@work`` workers; a worker that
-    fails is reported here as a notification and as the app's connection state."""
+    fails is reported here as a notification and as the app's connection state.
+
+    A screen that composes a ``StatusHeader`` gets it kept in step with the app (platform,
+    model, connection state, ``SCREEN_TITLE``) automatically; call ``sync_status_header()``
+    after changing ``ctx.model_id``."""
+
+    SCREEN_TITLE: ClassVar[str] = ""
 
     @property
     def blah_app(self) -> BlahApp:
@@ -42,3 +49,28 @@ class BlahScreen(Screen[None]):
             self.notify(describe_error(error), title="Request failed", severity="error", markup=False)
         elif event.state is WorkerState.SUCCESS:
             self.blah_app.note_connection(None)
+
+    # ----------------------------------------------------------------- status header
+
+    def on_mount(self) -> None:
+        # Textual calls on_mount of every class in the MRO: subclasses need not call super().
+        if hasattr(self.app, "connection"):
+            self.watch(self.app, "connection", self._connection_changed, init=True)
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:  # model switched or muted/unmuted: headers follow
+            model_signal.subscribe(self, self._connection_changed)
+
+    def _connection_changed(self, _state: Any = None) -> None:
+        self.sync_status_header()
+
+    def sync_status_header(self) -> None:
+        """Push the session's platform, model and connection state into this screen's header."""
+        connection = getattr(self.app, "connection", None)
+        for header in self.query(StatusHeader):
+            header.platform = self.ctx.platform
+            header.model_id = self.ctx.model_id
+            header.screen_title = self.SCREEN_TITLE
+            header.muted_model = getattr(self.app, "chatroom_enabled", {}).get(self.ctx.model_id) is False
+            if connection is not None:
+                header.connection = connection.state
+                header.detail = connection.detail

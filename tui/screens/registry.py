@@ -23,6 +23,62 @@ def _logs() -> Screen[None]:
     return LogsScreen()
 
 
+def _chatroom() -> Screen[None]:
+    from tui.screens.chatroom import ChatroomScreen
+
+    return ChatroomScreen()
+
+
+def _models() -> Screen[None]:
+    from tui.screens.models import ModelsScreen
+
+    return ModelsScreen()
+
+
+def _playground() -> Screen[None]:
+    from tui.screens.playground import PlaygroundScreen
+
+    return PlaygroundScreen()
+
+
+def _games() -> Screen[None]:
+    from tui.screens.games import GamesScreen
+
+    return GamesScreen()
+
+
+def _runs() -> Screen[None]:
+    from tui.screens.runs import RunsScreen
+
+    return RunsScreen()
+
+
+def _leaderboard() -> Screen[None]:
+    from tui.screens.leaderboard import LeaderboardScreen
+
+    return LeaderboardScreen()
+
+
+def _compare() -> Screen[None]:
+    from tui.screens.compare import CompareScreen
+
+    return CompareScreen()
+
+
+def _health() -> Screen[None]:
+    from tui.screens.health import HealthScreen
+
+    return HealthScreen()
+
+
 MODE_SPECS: list[ModeSpec] = [
     ModeSpec("logs", "1", "Logs", "Tail and search the model's calls", _logs),
+    ModeSpec("runs", "3", "Runs", "Eval runs: start, watch, resume, cancel; results", _runs),
+    ModeSpec("leaderboard", "4", "Leaderboard", "Standings of the latest run and the change since the previous", _leaderboard),
+    ModeSpec("chatroom", "5", "Chatroom", "Read the room, talk to it, mute a looping model", _chatroom),
+    ModeSpec("models", "6", "Models", "Search models and evals, switch model, register one", _models),
+    ModeSpec("compare", "7", "Compare", "Your model and peers on the same evals, losses first", _compare),
+    ModeSpec("health", "8", "Health", "Is it the model or its host? Health checks, uptime, outages", _health),
+    ModeSpec("playground", "9", "Playground", "Call the model directly: infer and chat", _playground),
+    ModeSpec("games", "0", "Games", "Games between models, with the judge's reasoning", _games),
 ]

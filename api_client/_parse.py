@@ -1,0 +1,92 @@
+"""Parsers from decoded JSON to the pydantic models, tolerant of the service's drift.
+
+Lists come bare (``[...]``, the live service) or wrapped (``{"models": [...]}``, or any
+object with exactly one list-valued key); a single resource may come wrapped under its
+own name (``{"run": {...}}``). Anything else raises ShapeError or ValidationError, which
+the request machinery turns into InvalidResponseError with the status.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from ._responses import ShapeError
+from .models import ChatJob, LogPage, Run, RunStarted
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def unwrap_list(data: Any, keys: tuple[str, ...]) -> list[Any]:
+    if isinstance(data, list):
+        return data
+    if isinstance(data, dict):
+        for key in keys:
+            if isinstance(data.get(key), list):
+                return data[key]  # type: ignore[no-any-return]
+        lists = [value for value in data.values() if isinstance(value, list)]
+        if len(lists) == 1:
+            return lists[0]
+        raise ShapeError(f"expected a list (or an object holding one), got keys {sorted(data)[:8]}")
+    raise ShapeError(f"expected a list, got {type(data).__name__}")
+
+
+def unwrap_object(data: Any, key: str) -> Any:
+    """``{"run": {...}}`` -> ``{...}`` unless the object already looks like the resource."""
+    if isinstance(data, dict) and "id" not in data and isinstance(data.get(key), dict):
+        return data[key]
+    return data
+
+
+@cache
+def _list_adapter(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
+    return TypeAdapter(list[model])  # type: ignore[valid-type]
+
+
+def list_of(model: type[M], *keys: str) -> Callable[[Any], list[M]]:
+    def parse(data: Any) -> list[M]:
+        return _list_adapter(model).validate_python(unwrap_list(data, keys))
+
+    return parse
+
+
+def one(model: type[M], key: str | None = None) -> Callable[[Any], M]:
+    def parse(data: Any) -> M:
+        return model.model_validate(unwrap_object(data, key) if key else data)
+
+    return parse
+
+
+def log_page(data: Any) -> LogPage:
+    if isinstance(data, list):  # a bare list of entries: no cursors given
+        data = {"logs": data}
+    return LogPage.model_validate(data)
+
+
+def run_started(data: Any) -> RunStarted:
+    """201 Run, ``{"run": Run}``, or the older ``{"message": ...}``."""
+    if not isinstance(data, dict):
+        raise ShapeError(f"expected an object, got {type(data).__name__}")
+    message = data.get("message") if isinstance(data.get("message"), str) else None
+    if "id" in data:
+        return RunStarted(run=Run.model_validate(data), message=message)
+    if isinstance(data.get("run"), dict):
+        return RunStarted(run=Run.model_validate(data["run"]), message=message)
+    if message is not None:
+        return RunStarted(message=message)
+    raise ShapeError("expected a run or a message")
+
+
+def chat_job(data: Any) -> ChatJob:
+    """A chat job; ``job_id`` accepted for ``id`` (and ``{"job": {...}}``)."""
+    data = unwrap_object(data, "job")
+    if isinstance(data, dict) and "id" not in data and "job_id" in data:
+        data = {**data, "id": data["job_id"]}
+    return ChatJob.model_validate(data)
+
+
+def nothing(_: Any) -> None:
+    return None

@@ -1,0 +1,212 @@
+"""Filters, list rows and search terms for the archive: pure code, no IO.
+
+User search text is never handed to FTS5's query language. It is split on whitespace into
+literal terms; each term that has a letter or digit becomes a quoted FTS5 phrase (so
+``AND(``, ``"`` or ``NEAR`` are just text), and a term made only of punctuation (``###``,
+``{{``), which FTS5 cannot index, is matched as a case-sensitive substring instead, as is
+a term in a script written without spaces (CJK, Thai), which the tokenizer cannot split
+into words. Substring terms scan the rows the other conditions leave (slower on a big
+archive). All terms must match (AND), in any of prompt, response or error.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+PREFIX_CHARS = 300
+
+# Columns a list row needs; the long text columns are cut to a prefix inside SQLite.
+ROW_SELECT = (
+    "id, created_at, source, latency_ms, finish_reason, failed, badges, "
+    f"substr(prompt, 1, {PREFIX_CHARS}), substr(response, 1, {PREFIX_CHARS}), "
+    f"substr(error, 1, {PREFIX_CHARS}), ord"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LogFilter:
+    """What the logs list shows. Every field narrows; the default shows everything.
+
+    ``text`` is searched as literal terms (see module docstring). ``since_ms`` keeps
+    entries strictly newer than it, as the platform's ``since`` does.
+    """
+
+    source: str | None = None
+    errors_only: bool = False
+    badge: str | None = None
+    text: str | None = None
+    since_ms: int | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return (
+            self.source is None
+            and not self.errors_only
+            and not self.badge
+            and not (self.text and self.text.strip())
+            and self.since_ms is None
+        )
+
+
+ALL = LogFilter()
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedRow:
+    """One line of the logs list: enough to draw it, without the full texts."""
+
+    id: str
+    created_at: int
+    source: str | None
+    latency_ms: int | None
+    finish_reason: str | None
+    failed: bool
+    badges: tuple[str, ...]
+    prompt_prefix: str | None
+    response_prefix: str | None
+    error_prefix: str | None
+
+    @classmethod
+    def from_sql(cls, row: tuple[Any, ...]) -> ArchivedRow:
+        badges = tuple(row[6].split()) if row[6] else ()
+        return cls(
+            id=row[0],
+            created_at=row[1],
+            source=row[2],
+            latency_ms=row[3],
+            finish_reason=row[4],
+            failed=bool(row[5]),
+            badges=badges,
+            prompt_prefix=row[7],
+            response_prefix=row[8],
+            error_prefix=row[9],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Matches of a text search: the exact ``count``, the first ``ids`` (oldest first;
+    fewer than ``count`` when a limit applied) and the literal ``terms`` to highlight."""
+
+    count: int
+    ids: list[str] = field(default_factory=list)
+    terms: tuple[str, ...] = ()
+
+    @property
+    def truncated(self) -> bool:
+        return len(self.ids) < self.count
+
+
+@dataclass(frozen=True, slots=True)
+class TextQuery:
+    """A user's search text, compiled: an FTS5 MATCH string and substring terms."""
+
+    terms: tuple[str, ...]
+    match: str | None  # FTS5 expression over the indexable terms, or None
+    substrings: tuple[str, ...]  # punctuation-only terms, matched with instr()
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.terms
+
+
+_TOKENIZER = "unicode61 remove_diacritics 2"  # must match the logs_fts definition
+_probe_lock = threading.Lock()
+_probe_conn: sqlite3.Connection | None = None
+
+
+@functools.lru_cache(maxsize=4096)
+def _indexable(term: str) -> bool:
+    """Whether the FTS5 tokenizer produces at least one token from ``term``.
+
+    Asked of SQLite itself (an in-memory FTS5 table): unicode61's idea of a separator
+    follows Unicode 6.1 tables, which no Python-side rule reproduces exactly.
+    """
+    global _probe_conn
+    with _probe_lock:
+        if _probe_conn is None:
+            conn = sqlite3.connect(":memory:", check_same_thread=False)
+            conn.execute(f"CREATE VIRTUAL TABLE probe USING fts5(t, tokenize = '{_TOKENIZER}')")
+            conn.execute("CREATE VIRTUAL TABLE probe_vocab USING fts5vocab(probe, 'row')")
+            _probe_conn = conn
+        conn = _probe_conn
+        conn.execute("INSERT INTO probe(rowid, t) VALUES (1, ?)", (term,))
+        try:
+            (n,) = conn.execute("SELECT count(*) FROM probe_vocab").fetchone()
+        finally:
+            conn.execute("DELETE FROM probe")
+        return bool(n)
+
+
+# Scripts written without spaces: unicode61 makes a whole run of them one token, so a
+# word inside it can only be found as a substring.
+_UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _as_substring(term: str) -> bool:
+    return bool(_UNSPACED.search(term)) or not _indexable(term)
+
+
+def compile_text(text: str | None) -> TextQuery:
+    """Split user text into literal terms; see the module docstring for the rules."""
+    clean = _SURROGATE.sub("\ufffd", text or "")  # a lone surrogate cannot be bound to SQL
+    terms = tuple(dict.fromkeys(t for t in clean.split() if t))
+    phrases = [t for t in terms if not _as_substring(t)]
+    subs = tuple(t for t in terms if _as_substring(t))
+    match = " AND ".join('"' + t.replace('"', '""') + '"' for t in phrases) or None
+    return TextQuery(terms=terms, match=match, substrings=subs)
+
+
+def where_clause(flt: LogFilter) -> tuple[str, list[Any]]:
+    """SQL condition (over table ``logs``) and its parameters for a filter."""
+    conds: list[str] = []
+    params: list[Any] = []
+    if flt.source is not None:
+        conds.append("source = ?")
+        params.append(flt.source)
+    if flt.errors_only:
+        conds.append("failed = 1")
+    if flt.badge:
+        conds.append("seq IN (SELECT seq FROM log_badges WHERE kind = ?)")
+        params.append(flt.badge)
+    if flt.since_ms is not None:
+        conds.append("created_at > ?")
+        params.append(int(flt.since_ms))
+    tq = compile_text(flt.text)
+    if tq.match is not None:
+        conds.append("seq IN (SELECT rowid FROM logs_fts WHERE logs_fts MATCH ?)")
+        params.append(tq.match)
+    for sub in tq.substrings:
+        conds.append(
+            "(instr(coalesce(prompt, ''), ?) > 0 OR instr(coalesce(response, ''), ?) > 0"
+            " OR instr(coalesce(error, ''), ?) > 0)"
+        )
+        params.extend((sub, sub, sub))
+    return (" AND ".join(conds) if conds else "1"), params
+
+
+def match_spans(text: str, terms: tuple[str, ...] | list[str]) -> list[tuple[int, int]]:
+    """Where the search terms occur in ``text`` (case-insensitive), as sorted, merged
+    ``(start, end)`` character spans, for highlighting a shown prompt or reply.
+
+    This is the display side of search: FTS5 matched whole tokens (ignoring accents);
+    highlighting each literal term where it occurs is what a reader expects to see.
+    """
+    if not text or not terms:
+        return []
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)), re.IGNORECASE)
+    spans: list[tuple[int, int]] = []
+    for m in pattern.finditer(text):
+        if m.end() == m.start():
+            continue
+        if spans and m.start() <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], m.end()))
+        else:
+            spans.append((m.start(), m.end()))
+    return spans

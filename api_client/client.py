@@ -1,0 +1,323 @@
+"""``BlahClient``: one typed async method for every blah.dev endpoint.
+
+The request machinery (deadline, retries, auth, error mapping) is in :mod:`.http`; the
+tolerant parsers in :mod:`._parse`; log tailing and history in :mod:`.tail`. Endpoints
+are grouped: logs, runs, models and evals here; chat, chatroom, webhooks and games in
+:mod:`._community`; training sets and the lens in :mod:`._assets`.
+No Textual import here: the TUI calls this from its workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from . import _parse as P
+from ._assets import AssetEndpoints
+from ._base import id_list
+from ._community import CommunityEndpoints
+from ._retry import RetryPolicy
+from .history import LogHistory
+from .http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from .models import (
+    Comparison,
+    Diagnosis,
+    Eval,
+    FailureClusters,
+    Health,
+    InferResult,
+    LeaderboardEntry,
+    LogEntry,
+    LogPage,
+    Model,
+    Result,
+    Run,
+    RunStarted,
+    SearchResults,
+)
+from .paths import api_path, segment
+from .tail import LogTail, TailState
+
+DEFAULT_BASE_URL = "https://evals.blah.dev"
+USER_AGENT = "blah-tui/0.1"
+
+
+class BlahClient(CommunityEndpoints, AssetEndpoints):
+    """Async client of the blah.dev API (``/api/v1``).
+
+    Use as ``async with BlahClient(url, key) as client:`` (or call :meth:`aclose`). It
+    holds one ``httpx.AsyncClient`` for its whole life. ``deadline`` bounds every call
+    end to end (all attempts, waits and the body); ``max_attempts`` bounds the tries of a
+    safe (GET) call (it overrides ``retry.max_attempts``). ``sleep`` and ``retry`` (its
+    backoff and random source) are injectable so tests never wait.
+    """
+
+    platform = "blah.dev"
+
+    def __init__(
+        self,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
+        deadline: float = 30.0,
+        max_attempts: int = 4,
+        retry: RetryPolicy | None = None,
+        sleep: Sleep | None = None,
+        limits: httpx.Limits | None = None,
+    ) -> None:
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._http = HttpCore(
+            base_url,
+            api_key,
+            transport=transport,
+            timeout=timeout,
+            deadline=deadline,
+            retry=replace(retry or RetryPolicy(), max_attempts=max_attempts),
+            sleep=self._sleep,
+            limits=limits,
+            user_agent=USER_AGENT,
+        )
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return str(self._http.base_url).rstrip("/")
+
+    @property
+    def has_key(self) -> bool:
+        return self._http.has_key
+
+    @property
+    def deadline(self) -> float:
+        return self._http.deadline
+
+    @property
+    def is_closed(self) -> bool:
+        return self._http.is_closed
+
+    def __repr__(self) -> str:
+        return f"BlahClient(base_url={self.base_url!r}, has_key={self.has_key})"
+
+    async def __aenter__(self) -> BlahClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # ------------------------------------------------------------------ logs
+
+    async def get_logs(
+        self,
+        model_id: str,
+        *,
+        source: str | None = None,
+        since: int | None = None,
+        before: int | None = None,
+        errors_only: bool = False,
+        limit: int | None = None,
+        stats: bool = False,
+    ) -> LogPage:
+        """One page of a model's calls, newest first (see CONTRACT.md for the bounds)."""
+        params: dict[str, Any] = {}
+        if source is not None:
+            params["source"] = source
+        if since is not None:
+            params["since"] = int(since)
+        if before is not None:
+            params["before"] = int(before)
+        if errors_only:
+            params["errors_only"] = "true"
+        if limit is not None:
+            params["limit"] = int(limit)
+        if stats:
+            params["stats"] = "true"
+        path = api_path("models", segment(model_id, what="model id"), "logs")
+        return await self._get(path, P.log_page, params)
+
+    async def get_log(self, log_id: str) -> LogEntry:
+        return await self._get(
+            api_path("logs", segment(log_id, what="log id")), P.one(LogEntry, "log")
+        )
+
+    def tail_logs(
+        self,
+        model_id: str,
+        *,
+        source: str | None = None,
+        errors_only: bool = False,
+        since: int | None = None,
+        interval: float = 2.0,
+        max_interval: float = 30.0,
+        page_size: int = 500,
+        overlap_ms: int = 1,
+        on_state: Callable[[TailState], None] | None = None,
+        sleep: Sleep | None = None,
+    ) -> LogTail:
+        """Follow new calls: an async iterator of batches (oldest first), each entry once.
+
+        ``since=None`` starts at the server's newest entry (never the local clock);
+        otherwise entries with ``created_at > since`` are delivered.
+        """
+        segment(model_id, what="model id")
+        return LogTail(
+            self,
+            model_id,
+            source=source,
+            errors_only=errors_only,
+            since=since,
+            interval=interval,
+            max_interval=max_interval,
+            page_size=page_size,
+            overlap_ms=overlap_ms,
+            on_state=on_state,
+            sleep=sleep or self._sleep,
+        )
+
+    def iter_logs(
+        self,
+        model_id: str,
+        *,
+        before: int | None = None,
+        source: str | None = None,
+        errors_only: bool = False,
+        page_size: int = 500,
+    ) -> LogHistory:
+        """History, newest first, each entry once (``created_at < before`` when given)."""
+        segment(model_id, what="model id")
+        return LogHistory(
+            self,
+            model_id,
+            before=before,
+            source=source,
+            errors_only=errors_only,
+            page_size=page_size,
+        )
+
+    # ------------------------------------------------------------------ diagnosis
+
+    async def diagnose(self, model_id: str) -> Diagnosis:
+        path = api_path("models", segment(model_id, what="model id"), "diagnose")
+        return await self._get(path, P.one(Diagnosis))
+
+    async def failure_clusters(
+        self, model_id: str, *, deadline: float | None = None
+    ) -> FailureClusters:
+        """Council tier; spends a judge call, so it is never retried."""
+        path = api_path("models", segment(model_id, what="model id"), "failure-clusters")
+        return await self._post(path, P.one(FailureClusters), deadline=deadline)
+
+    # ------------------------------------------------------------------ results / runs
+
+    async def list_results(self, model_id: str) -> list[Result]:
+        path = api_path("models", segment(model_id, what="model id"), "results")
+        return await self._get(path, P.list_of(Result, "results"))
+
+    async def get_result(self, result_id: str) -> Result:
+        path = api_path("results", segment(result_id, what="result id"))
+        return await self._get(path, P.one(Result, "result"))
+
+    async def leaderboard(self) -> list[LeaderboardEntry]:
+        return await self._get(
+            api_path("leaderboard"), P.list_of(LeaderboardEntry, "leaderboard", "entries")
+        )
+
+    async def list_runs(self) -> list[Run]:
+        return await self._get(api_path("runs"), P.list_of(Run, "runs"))
+
+    async def get_run(self, run_id: str) -> Run:
+        return await self._get(api_path("runs", segment(run_id, what="run id")), P.one(Run, "run"))
+
+    async def run_results(self, run_id: str) -> list[Result]:
+        path = api_path("runs", segment(run_id, what="run id"), "results")
+        return await self._get(path, P.list_of(Result, "results"))
+
+    async def start_run(self, model_ids: list[str]) -> RunStarted:
+        """Council tier. 201 Run, or the older ``{"message"}`` answer."""
+        body = {"model_ids": id_list(model_ids, "model_ids")}
+        return await self._post(api_path("runs"), P.run_started, body)
+
+    async def resume_run(self, run_id: str) -> Run:
+        path = api_path("runs", segment(run_id, what="run id"), "resume")
+        return await self._post(path, P.one(Run, "run"))
+
+    async def cancel_run(self, run_id: str) -> Run:
+        path = api_path("runs", segment(run_id, what="run id"), "cancel")
+        return await self._post(path, P.one(Run, "run"))
+
+    # ------------------------------------------------------------------ models / evals
+
+    async def list_models(self) -> list[Model]:
+        return await self._get(api_path("models"), P.list_of(Model, "models"))
+
+    async def get_model(self, model_id: str) -> Model:
+        path = api_path("models", segment(model_id, what="model id"))
+        return await self._get(path, P.one(Model, "model"))
+
+    async def register_model(
+        self,
+        name: str,
+        inference_uri: str,
+        *,
+        description: str | None = None,
+        api_key: str | None = None,
+    ) -> Model:
+        """``api_key`` is the model host's key (stored by the platform), not ours."""
+        body: dict[str, Any] = {"name": name, "inference_uri": inference_uri}
+        if description is not None:
+            body["description"] = description
+        if api_key is not None:
+            body["api_key"] = api_key
+        return await self._post(api_path("models"), P.one(Model, "model"), body)
+
+    async def list_evals(self) -> list[Eval]:
+        return await self._get(api_path("evals"), P.list_of(Eval, "evals"))
+
+    async def get_eval(self, eval_id: str) -> Eval:
+        path = api_path("evals", segment(eval_id, what="eval id"))
+        return await self._get(path, P.one(Eval, "eval"))
+
+    async def search(self, q: str) -> SearchResults:
+        return await self._get(api_path("search"), P.one(SearchResults), {"q": q})
+
+    # ------------------------------------------------------------------ calling models
+
+    async def infer(
+        self,
+        model_id: str,
+        prompt: str,
+        *,
+        max_tokens: int | None = None,
+        deadline: float | None = None,
+    ) -> InferResult:
+        """Call the model through the platform (which records a log). Never retried."""
+        body: dict[str, Any] = {"prompt": prompt}
+        if max_tokens is not None:
+            body["max_tokens"] = int(max_tokens)
+        path = api_path("models", segment(model_id, what="model id"), "infer")
+        return await self._post(path, P.one(InferResult), body, deadline=deadline)
+
+    # ------------------------------------------------------------------ health / compare
+
+    async def health(self, model_id: str) -> Health:
+        path = api_path("models", segment(model_id, what="model id"), "health")
+        return await self._get(path, P.one(Health))
+
+    async def compare(self, model_ids: list[str]) -> Comparison:
+        params = [("model", m) for m in id_list(model_ids, "model_ids")]
+        return await self._get(api_path("compare"), P.one(Comparison), params)

@@ -1,0 +1,98 @@
+"""History of a model's calls, newest first, each entry once (``iter_logs``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+from .errors import InvalidResponseError
+from .models import LogEntry
+from .paths import api_path, segment
+from .tail import MAX_PAGE, LogsApi, check_page_size
+
+
+class LogHistory:
+    """Async iterator over a model's history, newest first, each entry once.
+
+    Pages back with ``before = oldest + 1`` and drops the boundary millisecond's ids it
+    already yielded. ``may_have_missed``/``missed_reason`` are set when a full page holds
+    a single millisecond (the rest of it cannot be reached). A server that ignores
+    ``before`` raises InvalidResponseError instead of looping.
+    """
+
+    def __init__(
+        self,
+        api: LogsApi,
+        model_id: str,
+        *,
+        before: int | None = None,
+        source: str | None = None,
+        errors_only: bool = False,
+        page_size: int = MAX_PAGE,
+    ) -> None:
+        check_page_size(page_size)
+        self._api = api
+        self._model_id = model_id
+        self._before = before
+        self._source = source
+        self._errors_only = errors_only
+        self._page_size = page_size
+        self.may_have_missed = False
+        self.missed_reason: str | None = None
+        self._gen = self._run()
+
+    def __aiter__(self) -> LogHistory:
+        return self
+
+    async def __anext__(self) -> LogEntry:
+        return await self._gen.__anext__()
+
+    async def aclose(self) -> None:
+        await self._gen.aclose()
+
+    async def _run(self) -> AsyncGenerator[LogEntry, None]:
+        before = self._before
+        boundary: set[str] = set()
+        boundary_ms: int | None = None
+        while True:
+            page = await self._api.get_logs(
+                self._model_id,
+                source=self._source,
+                before=before,
+                errors_only=self._errors_only,
+                limit=self._page_size,
+            )
+            raw = page.logs
+            fresh = [
+                entry
+                for entry in raw
+                if (before is None or entry.created_at < before) and entry.id not in boundary
+            ]
+            fresh.sort(key=lambda entry: entry.created_at, reverse=True)
+            for entry in fresh:
+                yield entry
+            if len(raw) < self._page_size:
+                return
+            times = [entry.created_at for entry in raw]
+            oldest, newest = min(times), max(times)
+            if oldest == newest:
+                self.may_have_missed = True
+                self.missed_reason = (
+                    f"more than {self._page_size} entries share the millisecond {oldest}; "
+                    "those beyond one page cannot be fetched and were skipped"
+                )
+                next_before = oldest
+            else:
+                next_before = oldest + 1
+            if before is not None and next_before >= before:
+                raise InvalidResponseError(
+                    "the server ignores `before`: a full page came back without older "
+                    "entries, so the history cannot be paged",
+                    excerpt=None,
+                    status=200,
+                    method="GET",
+                    path=api_path("models", segment(self._model_id), "logs"),
+                )
+            at_oldest = {entry.id for entry in raw if entry.created_at == oldest}
+            boundary = (boundary | at_oldest) if boundary_ms == oldest else at_oldest
+            boundary_ms = oldest
+            before = next_before

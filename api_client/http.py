@@ -1,0 +1,400 @@
+"""The request machinery under :class:`api_client.client.BlahClient`.
+
+One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
+
+- the overall deadline (``asyncio.timeout_at`` around the request *and* the body read;
+  httpx's own timeouts are per operation, so a trickling body would otherwise never end);
+- retries of safe methods only, with full-jitter backoff and ``Retry-After``;
+- the API key: sent only as ``Authorization: Bearer``, only to the configured origin,
+  never in a query string; a write without a key fails before anything is sent;
+- no redirects followed (a 3xx is an InvalidResponseError), so nothing is re-sent
+  elsewhere;
+- mapping of every failure to :mod:`api_client.errors`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import SecretStr, ValidationError
+
+from ._responses import ShapeError, decode_json, error_for_response, schema_error
+from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy
+from .errors import (
+    BlahError,
+    InvalidResponseError,
+    MissingKeyError,
+    OutcomeUnknownError,
+    UnreachableError,
+)
+from .paths import API_PREFIX
+
+Sleep = Callable[[float], Awaitable[None]]
+Progress = Callable[[int, int], None]
+Params = Mapping[str, Any] | list[tuple[str, Any]] | None
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+UPLOAD_CHUNK = 64 * 1024
+_HOP_HEADERS = frozenset(
+    {"host", "content-length", "transfer-encoding", "connection", "authorization"}
+)
+
+
+def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the scheme's default port made explicit."""
+    default = {"http": 80, "https": 443}.get(url.scheme)
+    return (url.scheme, url.host.lower(), url.port or default)
+
+
+def normalize_base_url(base_url: str) -> httpx.URL:
+    """``https://host[/prefix]`` without a trailing slash or a trailing ``/api/v1``."""
+    url = httpx.URL(base_url.strip())
+    if url.scheme not in ("http", "https") or not url.host:
+        raise ValueError("base_url must be an http(s) URL with a host")
+    if url.query or url.fragment:
+        raise ValueError("base_url must not carry a query or a fragment")
+    path = url.path.rstrip("/")
+    if path.endswith(API_PREFIX):
+        path = path[: -len(API_PREFIX)]
+    return url.copy_with(path=path or "", query=None, fragment=None)
+
+
+class HttpCore:
+    """Deadline, retries, auth and error mapping around one ``httpx.AsyncClient``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        *,
+        transport: httpx.AsyncBaseTransport | None,
+        timeout: httpx.Timeout | float,
+        deadline: float,
+        retry: RetryPolicy,
+        sleep: Sleep,
+        limits: httpx.Limits | None,
+        user_agent: str,
+    ) -> None:
+        if deadline <= 0:
+            raise ValueError("deadline must be positive")
+        self.base_url = normalize_base_url(base_url)
+        self._origin = origin_of(self.base_url)
+        self._key = SecretStr(api_key) if api_key else None
+        self.deadline = float(deadline)
+        self.retry = retry
+        self._sleep = sleep
+        self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        self._client = httpx.AsyncClient(
+            transport=transport,
+            timeout=self._timeout,
+            follow_redirects=False,
+            limits=limits or httpx.Limits(),
+            headers={"Accept": "application/json", "User-Agent": user_agent},
+            trust_env=transport is None,
+        )
+
+    # ------------------------------------------------------------------ basics
+
+    @property
+    def has_key(self) -> bool:
+        return self._key is not None
+
+    @property
+    def is_closed(self) -> bool:
+        return self._client.is_closed
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+    def url_for(self, path: str) -> httpx.URL:
+        """The absolute URL of an ``/api/v1/...`` path (already percent-encoded)."""
+        return httpx.URL(str(self.base_url).rstrip("/") + path)
+
+    def _secret(self) -> str | None:
+        return self._key.get_secret_value() if self._key else None
+
+    def _auth_for(self, url: httpx.URL) -> dict[str, str]:
+        """The Authorization header, but only for the configured origin."""
+        if self._key is None or origin_of(url) != self._origin:
+            return {}
+        return {"Authorization": f"Bearer {self._key.get_secret_value()}"}
+
+    def _check_key(self, needs_key: bool, method: str, path: str) -> None:
+        if needs_key and self._key is None:
+            raise MissingKeyError(
+                "this needs an API key (set EVALS_BLAH_API_KEY or add one in the config); "
+                "nothing was sent",
+                method=method,
+                path=path,
+            )
+
+    def _timeout_for(self, deadline: float) -> httpx.Timeout:
+        t = self._timeout
+        read = None if t.read is None else max(t.read, deadline)
+        return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
+
+    # ------------------------------------------------------------------ JSON requests
+
+    async def request_json(
+        self,
+        method: str,
+        path: str,
+        parse: Callable[[Any], T],
+        *,
+        params: Params = None,
+        json: Any = None,
+        needs_key: bool | None = None,
+        deadline: float | None = None,
+        allow_empty: bool = False,
+    ) -> T:
+        """Send, retry if safe and worth it, and return ``parse(decoded JSON body)``.
+
+        ``parse`` raising ValidationError or ShapeError becomes InvalidResponseError.
+        ``allow_empty``: a 2xx with no body (e.g. 204 on DELETE) is parsed as None.
+        """
+        method = method.upper()
+        safe = method in SAFE_METHODS
+        self._check_key(not safe if needs_key is None else needs_key, method, path)
+        url = self.url_for(path)
+        headers = self._auth_for(url)
+        budget = self.deadline if deadline is None else deadline
+        timeout = self._timeout if deadline is None else self._timeout_for(budget)
+        loop = asyncio.get_running_loop()
+        deadline_at = loop.time() + budget
+        attempts = max(1, self.retry.max_attempts) if safe else 1
+        attempt = 0
+        while True:
+            attempt += 1
+            request = self._client.build_request(
+                method, url, params=params, json=json, headers=headers, timeout=timeout
+            )
+            retry_after: float | None = None
+            try:
+                async with asyncio.timeout_at(deadline_at):
+                    response = await self._client.send(request)
+            except TimeoutError:
+                raise self._deadline_error(method, path, safe, budget) from None
+            except httpx.TransportError as exc:
+                error, retryable = self._transport_error(exc, method, path, safe)
+            else:
+                status = response.status_code
+                if 200 <= status < 300:
+                    if allow_empty and not response.content.strip():
+                        data = None
+                    else:
+                        data = decode_json(
+                            response.content,
+                            status=status,
+                            content_type=response.headers.get("content-type"),
+                            method=method,
+                            path=path,
+                            secret=self._secret(),
+                        )
+                    try:
+                        return parse(data)
+                    except (ValidationError, ShapeError) as exc:
+                        raise schema_error(exc, status=status, method=method, path=path) from None
+                error = error_for_response(
+                    status,
+                    response.headers,
+                    response.content,
+                    method=method,
+                    path=path,
+                    secret=self._secret(),
+                )
+                retryable = safe and status in RETRY_STATUSES
+                retry_after = getattr(error, "retry_after", None)
+            if not retryable or attempt >= attempts:
+                raise error
+            if retry_after is not None:
+                if retry_after > self.retry.retry_after_cap:
+                    raise error  # longer than we wait inside a call: the caller decides
+                delay = retry_after
+            else:
+                delay = self.retry.backoff(attempt)
+            if loop.time() + delay >= deadline_at:
+                raise error
+            await self._sleep(delay)
+
+    def _deadline_error(self, method: str, path: str, safe: bool, budget: float) -> BlahError:
+        if not safe:
+            return OutcomeUnknownError(
+                f"no complete answer within {budget:g} s; the request may or may not have "
+                "taken effect: check before trying again",
+                method=method,
+                path=path,
+            )
+        return UnreachableError(f"no complete answer within {budget:g} s", method=method, path=path)
+
+    def _transport_error(
+        self, exc: httpx.TransportError, method: str, path: str, safe: bool
+    ) -> tuple[BlahError, bool]:
+        """(error, worth retrying). Only safe methods are ever retried."""
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
+            # Nothing reached the server, but the rule stays simple: writes are never resent.
+            return UnreachableError(f"could not connect ({detail})", method=method, path=path), safe
+        if isinstance(exc, httpx.PoolTimeout):
+            return UnreachableError(
+                f"no free connection ({detail})", method=method, path=path
+            ), False
+        if isinstance(exc, httpx.DecodingError):
+            return InvalidResponseError(
+                f"undecodable body ({detail})", excerpt=None, method=method, path=path
+            ), False
+        if isinstance(exc, (httpx.ReadTimeout, httpx.WriteTimeout)):
+            if not safe:
+                return OutcomeUnknownError(
+                    f"timed out after sending ({detail}); it may or may not have taken effect",
+                    method=method,
+                    path=path,
+                ), False
+            return UnreachableError(
+                f"the server did not answer in time ({detail})", method=method, path=path
+            ), False
+        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+            # Typically a keep-alive connection the server had already closed.
+            if not safe:
+                return OutcomeUnknownError(
+                    f"the connection broke ({detail}); it may or may not have taken effect",
+                    method=method,
+                    path=path,
+                ), False
+            return UnreachableError(
+                f"the connection broke ({detail})", method=method, path=path
+            ), True
+        return UnreachableError(f"request failed ({detail})", method=method, path=path), False
+
+    # ------------------------------------------------------------------ NDJSON streams
+
+    async def stream_lines(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        needs_key: bool = False,
+        deadline: float | None = None,
+    ) -> AsyncGenerator[str, None]:
+        """Non-empty lines of a streamed body (an async generator; close it when done).
+
+        Not retried. The deadline covers the whole stream, checked around every read,
+        never across a ``yield`` (so a slow consumer is never cancelled by it).
+        """
+        method = method.upper()
+        self._check_key(needs_key, method, path)
+        url = self.url_for(path)
+        budget = self.deadline if deadline is None else deadline
+        loop = asyncio.get_running_loop()
+        deadline_at = loop.time() + budget
+        request = self._client.build_request(
+            method, url, json=json, headers=self._auth_for(url), timeout=self._timeout
+        )
+        safe = True  # an analysis stream changes nothing on the server
+        try:
+            async with asyncio.timeout_at(deadline_at):
+                response = await self._client.send(request, stream=True)
+        except TimeoutError:
+            raise self._deadline_error(method, path, safe, budget) from None
+        except httpx.TransportError as exc:
+            raise self._transport_error(exc, method, path, safe)[0] from None
+        try:
+            if not 200 <= response.status_code < 300:
+                try:
+                    async with asyncio.timeout_at(deadline_at):
+                        body = await response.aread()
+                except (TimeoutError, httpx.TransportError):
+                    body = b""
+                raise error_for_response(
+                    response.status_code,
+                    response.headers,
+                    body,
+                    method=method,
+                    path=path,
+                    secret=self._secret(),
+                )
+            lines = response.aiter_lines()
+            while True:
+                try:
+                    async with asyncio.timeout_at(deadline_at):
+                        line = await anext(lines)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    raise self._deadline_error(method, path, safe, budget) from None
+                except httpx.TransportError as exc:
+                    raise self._transport_error(exc, method, path, safe)[0] from None
+                if line.strip():
+                    yield line
+        finally:
+            await response.aclose()
+
+    # ------------------------------------------------------------------ uploads
+
+    async def upload(
+        self,
+        target: str,
+        data: bytes,
+        *,
+        method: str,
+        headers: Mapping[str, str],
+        progress: Progress | None,
+        deadline: float | None,
+        chunk_size: int = UPLOAD_CHUNK,
+    ) -> None:
+        """Send ``data`` to ``target`` (absolute, or relative to the base URL) in chunks.
+
+        The key goes along only when ``target`` is the configured origin. Not retried.
+        """
+        method = method.upper()
+        url = self.base_url.join(target)
+        if url.scheme not in ("http", "https") or not url.host:
+            raise InvalidResponseError(
+                "the upload URL is not an http(s) URL; nothing was sent", excerpt=None
+            )
+        path = url.path
+        same_origin = origin_of(url) == self._origin
+        self._check_key(same_origin, method, path)
+        send_headers = {k: v for k, v in headers.items() if k.lower() not in _HOP_HEADERS}
+        if not any(k.lower() == "content-type" for k in send_headers):
+            send_headers["Content-Type"] = "application/octet-stream"
+        send_headers["Content-Length"] = str(len(data))
+        send_headers.update(self._auth_for(url))
+        total = len(data)
+
+        async def body() -> AsyncIterator[bytes]:
+            sent = 0
+            view = memoryview(data)
+            while sent < total:
+                chunk = bytes(view[sent : sent + chunk_size])
+                yield chunk
+                sent += len(chunk)
+                if progress is not None:
+                    progress(sent, total)
+
+        budget = self.deadline if deadline is None else deadline
+        request = self._client.build_request(
+            method, url, content=body(), headers=send_headers, timeout=self._timeout_for(budget)
+        )
+        try:
+            async with asyncio.timeout(budget):
+                response = await self._client.send(request)
+        except TimeoutError:
+            raise self._deadline_error(method, path, False, budget) from None
+        except httpx.TransportError as exc:
+            raise self._transport_error(exc, method, path, False)[0] from None
+        if not 200 <= response.status_code < 300:
+            raise error_for_response(
+                response.status_code,
+                response.headers,
+                response.content,
+                method=method,
+                path=path,
+                secret=self._secret(),
+            )
+        if total == 0 and progress is not None:
+            progress(0, 0)

@@ -1,0 +1,103 @@
+"""``classify``: every finding for one call; ``classify_many`` for a batch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from api_client.models import LogEntry, Result
+
+from . import kinds
+from .detectors import (
+    detect_empty,
+    detect_error,
+    detect_loop,
+    detect_mismatch,
+    detect_truncation,
+    detect_wrong_answer,
+)
+from .detectors_text import detect_continuation, detect_leak, detect_refusal
+from .finding import Finding
+from .templates import detect_template, normalize_template
+from .text import is_blank_reply
+
+
+def classify(
+    entry: LogEntry,
+    *,
+    trained_template: str | None = None,
+    result: Result | None = None,
+) -> list[Finding]:
+    """What went wrong in one call, most basic first (see ``kinds.CLASSIFY_KINDS``).
+
+    ``trained_template`` enables the template verdicts (no verdict without it); ``result``
+    (the judged result of this call) enables ``wrong_answer``. An empty list means nothing
+    was found, not that the answer is right.
+    """
+    trained = normalize_template(trained_template)
+    detected = detect_template(entry.prompt, entry.messages)
+    return classify_detected(entry, detected, trained, result)
+
+
+def classify_detected(
+    entry: LogEntry, detected: str | None, trained: str | None, result: Result | None
+) -> list[Finding]:
+    """``classify`` with the prompt's template already detected and ``trained`` normalised."""
+    prompt = entry.prompt
+    reply = entry.response
+    findings: list[Finding] = []
+
+    error = detect_error(entry)
+    blank = reply is None or is_blank_reply(reply)
+    if error is not None:
+        findings.append(error)
+
+    if trained is not None:
+        mismatch = detect_mismatch(prompt, detected, trained)
+        if mismatch is not None:
+            findings.append(mismatch)
+
+    if reply is not None and not (error is not None and blank):
+        if blank:
+            findings.append(detect_empty(reply))
+        else:
+            for found in (
+                detect_leak(reply),
+                detect_continuation(reply, prompt, entry.messages, detected, trained),
+                detect_loop(reply),
+            ):
+                if found is not None:
+                    findings.append(found)
+        truncated = detect_truncation(entry, reply)
+        if truncated is not None:
+            findings.append(truncated)
+        if not blank:
+            refusal = detect_refusal(reply)
+            if refusal is not None:
+                findings.append(refusal)
+
+    if result is not None:
+        wrong = detect_wrong_answer(result, reply, findings)
+        if wrong is not None:
+            findings.append(wrong)
+    return findings
+
+
+def classify_many(
+    entries: Iterable[LogEntry],
+    *,
+    trained_template: str | None = None,
+    results_by_log_id: Mapping[str, Result] | None = None,
+) -> dict[str, list[Finding]]:
+    """``classify`` for each entry, keyed by log id (every entry gets a key, even with no findings)."""
+    results = results_by_log_id or {}
+    return {
+        entry.id: classify(entry, trained_template=trained_template, result=results.get(entry.id))
+        for entry in entries
+    }
+
+
+def kinds_of(findings: Iterable[Finding]) -> list[str]:
+    """The kinds in ``findings``, without repeats, in the canonical order."""
+    present = {f.kind for f in findings}
+    ordered = [k for k in kinds.CLASSIFY_KINDS if k in present]
+    return ordered + sorted(present.difference(ordered))

@@ -1,0 +1,266 @@
+"""Detectors that read what the reply says: refusal, template leak, continuation of the prompt."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from api_client.models import ChatMessage
+
+from . import kinds
+from .finding import Finding
+from .text import last_line, quote, trim, user_text
+
+# --------------------------------------------------------------------------- refusal
+
+_NEG = r"(?:can(?:'t|not| not)|won't|will not|am (?:not able|unable)|'m (?:not able|unable)|am not (?:allowed|permitted))"
+_TASK = (
+    r"(?:help(?! but\b)|assist|provide|comply|do (?:that|this|it)|fulfil+|answer|write|create|generate|complete|"
+    r"share|support|engage|give|produce|offer|discuss|participate|continue|translate|summari[sz]e|tell|"
+    r"classify|solve|make|respond|talk|go along)"
+)
+_REFUSAL = re.compile(
+    "|".join(
+        (
+            rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b(?:i|we)\s+{_NEG}",
+            rf"\bsorry,?\s+(?:but\s+)?(?:i|we)\s+{_NEG}",
+            rf"\bas an ai(?: language model| assistant| model)?\b[^.!?\n]{{0,40}}?\bi\s+{_NEG}",
+            rf"\bi\s+{_NEG}\s+(?:to\s+)?(?:really\s+)?{_TASK}\b",
+            r"\bi\s+(?:must|have to|need to)\s+(?:respectfully\s+|politely\s+)?(?:decline|refuse)\b",
+            r"\bi\s+(?:respectfully\s+)?(?:decline|refuse)\s+to\b",
+            rf"\bi'm afraid\s+(?:that\s+)?i\s+{_NEG}",
+            rf"\b(?:unfortunately|sadly),?\s+i\s+{_NEG}",
+            r"\bthat(?:'s| is) not something i (?:can|will|am able to)\b",
+            r"\bi'm not (?:comfortable|going to)\s+(?:help|assist|provid|writ|answer|do)",
+        )
+    ),
+    re.IGNORECASE,
+)
+_REFUSAL_HINTS = ("sorry", "can't", "cannot", "can not", "unable", "not able", "won't", "will not", "decline",
+                  "refuse", "as an ai", "not allowed", "not permitted", "afraid", "not something", "not comfortable")
+# After a capability disclaimer, a real answer: "..., but here is what I know".
+_BUT_ANSWERS = re.compile(
+    r"\b(?:but|however|that said|instead)\b[^.!?\n]{0,40}?\b(?:here(?:'s| is| are)|i can|i could|below)\b|"
+    r"^\s*(?:here(?:'s| is| are)|however)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def detect_refusal(reply: str) -> Finding | None:
+    """The reply declines the task. Only the opening is read (refusals come first); a
+    disclaimer followed by an actual answer ("I can't browse, but here is...") is not one."""
+    head = reply[:400].replace("’", "'")
+    low = head.lower()
+    if not any(hint in low for hint in _REFUSAL_HINTS):
+        return None
+    match = _REFUSAL.search(head)
+    if match is None:
+        return None
+    after = reply[match.end() : match.end() + 400].replace("’", "'")
+    rest = reply[match.end() :].strip()
+    if len(rest) >= 80 and _BUT_ANSWERS.search(after):
+        return None
+    start = max(head.rfind(".", 0, match.start()), head.rfind("\n", 0, match.start())) + 1
+    while start < match.start() and head[start].isspace():
+        start += 1
+    end = _sentence_end(reply, match.end())
+    evidence = f"The reply declines the task: {quote(reply[start:end])}."
+    return Finding(kinds.REFUSAL, evidence, (start, end), {"phrase": match.group()})
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    best = len(text)
+    for stop in (".", "!", "?", "\n"):
+        at = text.find(stop, pos)
+        if at != -1 and at + 1 < best:
+            best = at + 1
+    return best
+
+
+# --------------------------------------------------------------------------- template leak
+
+#: Tokens that open a turn, name a role or belong to the prompt: in a reply they are always a leak.
+_ALWAYS_LEAK: dict[str, str] = {
+    "<|im_start|>": "chatml",
+    "<|start_header_id|>": "llama3",
+    "<|end_header_id|>": "llama3",
+    "<|begin_of_text|>": "llama3",
+    "<start_of_turn>": "gemma",
+    "[INST]": "llama2/mistral",
+    "[/INST]": "llama2/mistral",
+    "<<SYS>>": "llama2",
+    "<</SYS>>": "llama2",
+    "<|user|>": "phi3",
+    "<|assistant|>": "phi3",
+    "<|system|>": "phi3",
+    "### Instruction:": "alpaca",
+    "### Response:": "alpaca",
+}
+#: Tokens that end the assistant's turn: a leak when text follows them (the server did not stop).
+_END_LEAK: dict[str, str] = {
+    "<|im_end|>": "chatml",
+    "<|eot_id|>": "llama3",
+    "<|end_of_text|>": "llama3",
+    "<end_of_turn>": "gemma",
+    "<|end|>": "phi3",
+    "<|endoftext|>": "gpt",
+    "</s>": "llama2/mistral/alpaca/vicuna",
+    "<eos>": "gemma",
+}
+_LEAK_RE = re.compile("|".join(re.escape(t) for t in sorted({**_ALWAYS_LEAK, **_END_LEAK}, key=len, reverse=True)))
+
+
+def detect_leak(reply: str) -> Finding | None:
+    """Special tokens of a chat template inside the reply (a sign the stop tokens are misconfigured).
+
+    An end-of-turn token at the very end is not counted (the model stopped there), nor is
+    ``</s>`` closing an HTML ``<s>`` strikethrough.
+    """
+    if "<" not in reply and "[" not in reply and "###" not in reply:
+        return None
+    found: list[tuple[int, int, str]] = []
+    for match in _LEAK_RE.finditer(reply):
+        token = match.group()
+        if token in _END_LEAK:
+            if not reply[match.end() :].strip() or _is_stop_tail(reply[match.end() :]):
+                continue
+            if token == "</s>" and "<s>" in reply[: match.start()] and "[INST]" not in reply:
+                continue
+        found.append((match.start(), match.end(), token))
+    if not found:
+        return None
+    start, end, token = found[0]
+    family = _ALWAYS_LEAK.get(token) or _END_LEAK.get(token, "?")
+    context = reply[max(0, start - 25) : end + 35]
+    more = f" ({len(found)} special tokens in all)" if len(found) > 1 else ""
+    evidence = f"Special token {quote(token)} ({family}) inside the reply at character {start}{more}: {quote(context)}."
+    detail = {"token": token, "template": family, "count": len(found), "tokens": sorted({t for _, _, t in found})}
+    return Finding(kinds.TEMPLATE_LEAK, evidence, (start, end), detail)
+
+
+def _is_stop_tail(tail: str) -> bool:
+    """True when what follows a stop token is only more stop tokens (``<|im_end|></s>``)."""
+    return not _LEAK_RE.sub("", tail).strip() and all(
+        t.group() in _END_LEAK for t in _LEAK_RE.finditer(tail)
+    )
+
+
+# --------------------------------------------------------------------------- continuation
+
+_NEXT_TURN = re.compile(
+    r"(?:^|\n)[ \t]*(?:#{1,3}[ \t]*)?(?:user|human)[ \t]*:|"
+    r"<\|im_start\|>[ \t]*user|<\|start_header_id\|>user|<start_of_turn>user|<\|user\|>|\[INST\]|### Instruction:",
+    re.IGNORECASE,
+)
+_ASKS_FOR_DIALOGUE = re.compile(
+    r"\b(?:dialogue|dialog|conversation between|script|transcript|interview|role-?play|chat log|screenplay)\b",
+    re.IGNORECASE,
+)
+_FEW_SHOT_LABEL = re.compile(
+    r"^[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:", re.MULTILINE
+)
+_OPENERS = frozenset(
+    "what who whom whose why when where which how is are am was were do does did can could should would will "
+    "shall may might must tell write give list explain describe translate summarize summarise classify name "
+    "please hi hello hey thanks thank create make compose generate solve calculate compute find define show "
+    "help let suggest recommend answer say rewrite correct convert count sort choose pick identify".split()
+)
+_CONNECTORS = frozenset(
+    "is are was were am be been being has have had will would can could should may might must the a an of to "
+    "and or but nor so yet that which who whom whose where when while because as than then if until unless "
+    "like with without for in on at by from into onto about my your his her its our their i we he she they it "
+    "this these those very".split()
+)
+#: A reply that opens with one of these (lower-case) starts mid-sentence: it carries on something.
+_MID_SENTENCE_OPENERS = frozenset("and or but nor which whose whereas because while".split())
+_SENTENCE_END = frozenset('.!?:;)]}"\'”’…')
+
+
+def detect_continuation(
+    reply: str,
+    prompt: str | None,
+    messages: Sequence[ChatMessage] | None,
+    detected: str | None,
+    trained: str | None,
+) -> Finding | None:
+    """The reply carries on the prompt instead of answering it."""
+    if ":" in reply or "<" in reply or "[" in reply or "#" in reply:
+        found = _next_turn(reply, prompt, messages) or _few_shot(reply, prompt, messages)
+        if found is not None:
+            return found
+    first = reply.lstrip()[:1]
+    if not first or not (first.islower() or first in ",;"):
+        return None
+    # A completion prompt to a completion (or unknown) model is meant to be completed.
+    if detected in (None, "none") and trained in (None, "none"):
+        return None
+    return _extends_sentence(reply, prompt, messages)
+
+
+def _next_turn(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+    match = _NEXT_TURN.search(reply)
+    if match is None:
+        return None
+    if _ASKS_FOR_DIALOGUE.search(user_text(prompt, messages)):
+        return None
+    start = match.start() + (1 if reply[match.start()] == "\n" else 0)
+    while start < len(reply) and reply[start] in " \t":
+        start += 1
+    turn = reply[start : start + 80]
+    evidence = f"The reply goes on to write the user's next turn at character {start}: {quote(turn)}."
+    return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + len(turn))), {"how": "next_user_turn"})
+
+
+def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+    source = user_text(prompt, messages) if messages else (prompt or "")
+    counts: dict[str, int] = {}
+    for match in _FEW_SHOT_LABEL.finditer(source):
+        counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+    labels = [label for label, n in counts.items() if n >= 2]
+    if not labels:
+        return None
+    again = re.compile(rf"^[ \t]*(?:{'|'.join(map(re.escape, labels))})[ \t]*\d*[ \t]*:", re.MULTILINE)
+    match = again.search(reply)
+    if match is None:
+        return None
+    start = match.start() + len(match.group()) - len(match.group().lstrip())
+    evidence = (
+        f"The prompt is a few-shot pattern ({', '.join(repr(f'{l}:') for l in labels)} examples) and the reply "
+        f"writes a new example at character {start}: {quote(reply[start : start + 80])}."
+    )
+    return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + 80)), {"how": "few_shot"})
+
+
+def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+    said = user_text(prompt, messages).strip()
+    line = last_line(said)
+    text = reply.lstrip()
+    offset = len(reply) - len(text)
+    head = text.split(None, 1)[0].strip(",;:") if text.split() else ""
+    if text[:1] in ",;" or head in _MID_SENTENCE_OPENERS:
+        evidence = f"The reply starts mid-sentence, carrying on from the prompt instead of answering: {quote(text)}."
+        return Finding(
+            kinds.CONTINUATION,
+            evidence,
+            (offset, offset + min(len(text), 60)),
+            {"how": "starts_mid_sentence", "user_last_line": trim(line, 80)},
+        )
+    if not line or line[-1] in _SENTENCE_END or "?" in line:
+        return None
+    words = line.split()
+    opener = words[0].lower().strip(",.!") if words else ""
+    dangling = words[-1].lower() in _CONNECTORS if words else False
+    if opener in _OPENERS and not dangling:
+        return None
+    if len(reply.split()) <= 3 and reply.rstrip()[-1:] in ".!":
+        return None  # a bare fill-in of the blank ("paris.") answers it
+    evidence = (
+        f"The reply carries on the user's unfinished sentence {quote(line[-50:], 50)} instead of answering: "
+        f"{quote(text)}."
+    )
+    return Finding(
+        kinds.CONTINUATION,
+        evidence,
+        (offset, offset + min(len(text), 60)),
+        {"how": "extends_sentence", "user_last_line": trim(line, 80)},
+    )

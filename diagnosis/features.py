@@ -1,0 +1,151 @@
+"""What a call has in common with others: the dimensions failures are grouped by.
+
+Everything is inferred from the prompt text by keywords; a call that matches nothing gets
+``"other"`` (instruction) or ``"unknown"`` (subject) rather than a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from api_client.models import LogEntry
+
+from .templates import detect_template
+from .text import user_text
+
+#: Dimension names, in the order the report lists them.
+DIMENSIONS: tuple[str, ...] = (
+    "template",
+    "chat_or_completion",
+    "asked_output",
+    "prompt_length",
+    "instruction",
+    "subject",
+    "source",
+)
+
+LENGTH_BUCKETS: tuple[tuple[int, str], ...] = ((200, "<200"), (1000, "200-1k"), (4000, "1k-4k"))
+LONGEST_BUCKET = ">4k"
+
+# First match wins: the more specific kinds of instruction come first.
+_INSTRUCTIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("translate", r"\btranslat|\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|"
+                      r"portuguese|dutch|russian|korean)\b"),
+        ("summarise", r"\bsummar|\btl;?dr\b|\bin (?:one|two|three|a few) sentences?\b|\bkey points\b"),
+        ("classify", r"\bclassif|\bcategori[sz]|\bsentiment\b|\b(?:label|tag) (?:this|the|each)\b|"
+                     r"\bis (?:this|the following) (?:positive|negative|spam)\b"),
+        ("code", r"```|\b(?:python|javascript|typescript|rust|java|c\+\+|sql|bash|regex|html|css)\b|"
+                 r"\b(?:function|code|program|script|class|method|bug|compile)\b"),
+        ("maths", r"\d\s*[-+*/×÷^]\s*\d|\b(?:calculate|solve|equation|sum of|product of|how many|how much|"
+                  r"percent|math|maths|arithmetic|divided|multiplied|integer|fraction)\b"),
+        ("creative", r"\b(?:story|poem|haiku|song|lyrics|limerick|joke|fairy tale|once upon|imagine|"
+                     r"write a (?:short )?(?:scene|tale|letter))\b"),
+        ("question", r"\?\s*$|^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|"
+                     r"could|should|would|will)\b"),
+        ("conversation", r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b|"
+                         r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b"),
+    )
+)
+
+_OUTPUTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("json", r"\bjson\b"),
+        ("code", r"```|\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|"
+                 r"script|class|method|code|query)\b|\bin (?:python|javascript|rust|sql|bash)\b"),
+        ("list", r"\b(?:list|bullet|enumerate|numbered)\b|\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b"),
+    )
+)
+
+_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE))
+    for name, pattern in (
+        ("programming", r"\b(?:python|javascript|code|function|program|algorithm|sql|api|compiler|bug)\b"),
+        ("maths", r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry|\d+\s*[-+*/]\s*\d+)"),
+        ("science", r"\b(?:physics|chemistry|biology|atom|molecule|cell|gravity|energy|planet|dna|photosynthesis)\b"),
+        ("geography", r"\b(?:capital|country|countries|city|river|mountain|continent|ocean|france|paris|europe|africa|asia)\b"),
+        ("history", r"\b(?:history|historical|war|century|empire|king|queen|revolution|ancient|medieval)\b"),
+        ("health", r"\b(?:health|doctor|medicine|disease|sleep|diet|exercise|symptom|headache)\b"),
+        ("food", r"\b(?:recipe|cook|cooking|food|bake|ingredient|meal|dinner|breakfast)\b"),
+        ("finance", r"\b(?:money|finance|stock|invest|budget|tax|bank|price|cost)\b"),
+        ("language", r"\b(?:grammar|word|sentence|spelling|synonym|translate|french|spanish|german)\b"),
+        ("arts", r"\b(?:poem|story|song|music|painting|novel|poetry|film|movie|book)\b"),
+        ("sports", r"\b(?:football|soccer|tennis|basketball|cricket|sport|olympic|match)\b"),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CallFeatures:
+    """The value of each grouping dimension for one call."""
+
+    template: str
+    chat_or_completion: str
+    asked_output: str
+    prompt_length: str
+    instruction: str
+    subject: str
+    source: str
+
+    def items(self) -> tuple[tuple[str, str], ...]:
+        return tuple((dim, getattr(self, dim)) for dim in DIMENSIONS)
+
+
+def length_bucket(chars: int) -> str:
+    for limit, label in LENGTH_BUCKETS:
+        if chars < limit:
+            return label
+    return LONGEST_BUCKET
+
+
+def instruction_type(text: str) -> str:
+    head = text[:1500]
+    for name, pattern in _INSTRUCTIONS:
+        if pattern.search(head):
+            return name
+    return "other"
+
+
+def asked_output(text: str) -> str:
+    head = text[:1500]
+    for name, pattern in _OUTPUTS:
+        if pattern.search(head):
+            return name
+    return "prose"
+
+
+def topic(text: str) -> str:
+    head = text[:1500]
+    for name, pattern in _TOPICS:
+        if pattern.search(head):
+            return name
+    return "unknown"
+
+
+@lru_cache(maxsize=8192)
+def text_features(said: str) -> tuple[str, str, str]:
+    """(instruction type, asked output, topic) of the user's text; cached: eval prompts repeat."""
+    return instruction_type(said), asked_output(said), topic(said)
+
+
+def features_of(entry: LogEntry, detected: str | None = None) -> CallFeatures:
+    """Grouping features of one call (``detected`` saves detecting the template again)."""
+    template = detected if detected is not None else detect_template(entry.prompt, entry.messages)
+    said = user_text(entry.prompt, entry.messages)
+    instruction, output, subject = text_features(said[:1500])
+    if instruction == "other" and entry.source == "chatroom":
+        instruction = "conversation"
+    chat = template not in (None, "none") or bool(entry.messages)
+    return CallFeatures(
+        template=template or "unknown",
+        chat_or_completion="chat" if chat else "completion",
+        asked_output=output,
+        prompt_length=length_bucket(len(entry.prompt or "")),
+        instruction=instruction,
+        subject=entry.eval_id if entry.eval_id else f"topic:{subject}",
+        source=entry.source or "unknown",
+    )

@@ -1,0 +1,165 @@
+"""Judge verdicts worth doubting: the judge can be wrong, and the person should hear when.
+
+- a high score (>= 0.7) on an empty reply (or no reply) or on a looping one;
+- a low score (< 0.5) on a reply that contains the expected answer (when one is known: given
+  per eval, or named in ``score_details`` as expected / reference / answer);
+- reasoning that contradicts the score: it calls the reply correct or excellent but the score
+  is low, or it says incorrect / fails but the score is high.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from api_client.models import LogEntry, Result, parse_score_details
+
+from .loop import find_loop
+from .text import is_blank_reply, quote
+
+HIGH = 0.7
+LOW = 0.5
+_REASONING_KEYS = ("reasoning", "reason", "explanation", "rationale", "verdict", "feedback", "comment",
+                   "comments", "justification", "analysis", "summary")
+_EXPECTED_KEYS = ("expected", "expected_answer", "reference", "reference_answer", "answer_key", "gold",
+                  "correct_answer")
+_NEGATED_NEGATIVE = re.compile(
+    r"\b(?:no|nothing|not|never|without|isn't|is not|doesn't|does not)\s+(?:\w+\s+)?"
+    r"(?:wrong|errors?|mistakes?|missing|issues?|fail(?:s|ed)?|incorrect|problems?)\b",
+    re.IGNORECASE,
+)
+_NEGATIVE = re.compile(
+    r"\b(?:incorrect(?:ly)?|wrong|fails?|failed|failing|inaccurate|not (?:correct|accurate|right|perfect|"
+    r"excellent|good)|isn't (?:correct|right|accurate)|does(?: not|n't) answer|nonsense|gibberish|empty|"
+    r"no answer|repetitive|repeats itself|irrelevant|off-topic|hallucinat\w*|refus\w*)\b",
+    re.IGNORECASE,
+)
+_POSITIVE = re.compile(
+    r"\b(?:correct(?:ly)?|excellent|accurate(?:ly)?|perfect(?:ly)?|right answer|fully (?:answers|meets|"
+    r"addresses|correct)|well done|great answer|exactly right|matches the (?:expected|reference)(?: answer)?)\b",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Doubt:
+    result_id: str
+    log_id: str | None
+    score: float
+    reason: str  # "high_score_empty" | "high_score_loop" | "low_score_matches_expected" | "reasoning_contradicts_score"
+    evidence: str
+    reasoning: str | None  # the judge's reasoning as found (untrusted text)
+
+
+def doubtful_judgements(
+    results: Iterable[Result],
+    entries_by_log_id: Mapping[str, LogEntry],
+    *,
+    expected_by_eval_id: Mapping[str, str] | None = None,
+) -> list[Doubt]:
+    """Results whose score should not be taken as fact, each with the reason."""
+    expected_map = expected_by_eval_id or {}
+    out: list[Doubt] = []
+    for result in results:
+        if result.score is None:
+            continue
+        entry = entries_by_log_id.get(result.log_id) if result.log_id else None
+        reply = entry.response if entry is not None else result.response
+        details = parse_score_details(result.score_details)
+        reasoning = _reasoning(details, result.score_details)
+        score = result.score
+
+        def doubt(reason: str, evidence: str) -> None:
+            out.append(Doubt(result.id, result.log_id, score, reason, evidence, reasoning))
+
+        if score >= HIGH:
+            if reply is None or is_blank_reply(reply):
+                what = "no reply at all" if reply is None else f"an empty reply ({quote(reply, 30)})"
+                doubt("high_score_empty", f"Scored {score:.2f} for {what}.")
+            else:
+                hit = find_loop(reply)
+                if hit is not None:
+                    doubt(
+                        "high_score_loop",
+                        f"Scored {score:.2f} for a reply that repeats {quote(hit.unit, 50)} {hit.repeats} times.",
+                    )
+        if score < LOW and reply:
+            expected = expected_map.get(result.eval_id or "") or _expected(details)
+            if expected and _contains(reply, expected):
+                doubt(
+                    "low_score_matches_expected",
+                    f"Scored {score:.2f} but the reply contains the expected answer {quote(expected, 50)}: "
+                    f"{quote(reply)}.",
+                )
+        if reasoning:
+            tone = _tone(reasoning)
+            if score < LOW and tone == "positive":
+                doubt(
+                    "reasoning_contradicts_score",
+                    f"Scored {score:.2f} but the judge's reasoning praises the reply: {quote(reasoning)}.",
+                )
+            elif score >= HIGH and tone == "negative":
+                doubt(
+                    "reasoning_contradicts_score",
+                    f"Scored {score:.2f} but the judge's reasoning finds fault: {quote(reasoning)}.",
+                )
+    return out
+
+
+def _reasoning(details: dict[str, Any] | list[Any] | None, raw: str | None) -> str | None:
+    if details is None:
+        return raw.strip() or None if raw else None
+    found: list[str] = []
+    _collect(details, found, _REASONING_KEYS)
+    return " ".join(found) or None
+
+
+def _collect(value: Any, found: list[str], keys: tuple[str, ...], depth: int = 0) -> None:
+    if depth > 4:
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str) and str(key).lower() in keys:
+                found.append(item)
+            elif isinstance(item, (dict, list)):
+                _collect(item, found, keys, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _collect(item, found, keys, depth + 1)
+
+
+def _expected(details: dict[str, Any] | list[Any] | None) -> str | None:
+    if not isinstance(details, dict):
+        return None
+    for key in _EXPECTED_KEYS:
+        value = details.get(key)
+        if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            return str(value)
+    return None
+
+
+def _norm(text: str) -> str:
+    return _SPACES.sub(" ", text.lower()).strip(" .,!?;:\"'")
+
+
+def _contains(reply: str, expected: str) -> bool:
+    """The expected answer appears in the reply as whole words (short references only)."""
+    want = _norm(expected)
+    if not want or len(want) > 100:
+        return False
+    return re.search(rf"(?<!\w){re.escape(want)}(?!\w)", _norm(reply)) is not None
+
+
+def _tone(reasoning: str) -> str | None:
+    """"positive", "negative" or None (mixed or neutral)."""
+    text = _NEGATED_NEGATIVE.sub(" ", reasoning)
+    negative = _NEGATIVE.search(text) is not None
+    positive = _POSITIVE.search(_NEGATIVE.sub(" ", text)) is not None
+    if positive and not negative:
+        return "positive"
+    if negative and not positive:
+        return "negative"
+    return None

@@ -1,0 +1,288 @@
+"""Repetition / degeneration: find the unit a reply keeps repeating.
+
+Three levels, cheapest first:
+
+- a run of one character (``!!!!!!!!!!``, ``aaaaaaaaaaaaaaaa``) or a short unit repeated without
+  spaces (``hahahahahahahaha``): looked for only inside long whitespace-free tokens;
+- a run of blank lines / whitespace (a reply padded until the token limit);
+- a unit of words repeated back to back: a word, a phrase, a sentence or a paragraph.
+  Words are compared lower-cased without surrounding punctuation, and list markers (``3.``)
+  are treated as equal, so "1. Buy milk 2. Buy milk 3. Buy milk" is a loop while a numbered
+  list of different items is not.
+
+What must not fire: numbered lists and tables (cells and rows differ), code (repeated lines
+are normal there: inside fenced code and in markdown tables far more copies are needed), and
+a song's chorus that comes back after a verse (only back-to-back copies count). A large unit
+(12+ words, a paragraph) counts with two copies only when a third copy was started and the
+reply ends inside it: the loop went on until it was cut.
+
+The hot path is ``find_loop``; most replies leave after a split and a trigram check.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Characters that legitimately come in long runs (rules, separators, indentation art).
+_RULE_CHARS = frozenset("-=_*#~.+|/\\:<>^─━═│┃▁▔█░▒▓ ")
+_PUNCT = ".,;:!?\"'()[]{}*_`~«»“”‘’"
+_LIST_MARKER = re.compile(r"\(?\d{1,3}[.)]|[a-z][.)]")
+_HAS_LIST_MARKER = re.compile(r"\d[.)]\s")
+_CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
+_WS_RUN = re.compile(r"(?:[ \t\r\f\v]*\n){20,}|\s{200,}")
+_FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
+_TOKEN = re.compile(r"\S+")
+
+_MIN_LONG_TOKEN = 10
+_MAX_PERIOD = 200  # words: longer units are not looked for
+
+PROSE, CODE, TABLE = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class LoopHit:
+    """Where a reply repeats itself.
+
+    ``period`` is the length of one copy of ``unit`` in ``period_unit`` ("words" or "chars");
+    ``repeats`` counts the full copies back to back; ``start``/``end`` are character offsets
+    of the whole repeated region (a trailing partial copy included).
+    """
+
+    unit: str
+    period: int
+    period_unit: str
+    repeats: int
+    start: int
+    end: int
+    level: str  # "character" | "word" | "phrase" | "sentence" | "paragraph" | "whitespace"
+
+
+def find_loop(text: str | None) -> LoopHit | None:
+    """The most extensive repetition in ``text``, or None."""
+    if not text or len(text) < 10:
+        return None
+    words = text.split()
+    if not words:
+        return None
+    best: LoopHit | None = None
+    if max(map(len, words)) >= _MIN_LONG_TOKEN:
+        best = _char_loop(text, words)
+    if text.count("\n") >= 20 or len(text) - sum(map(len, words)) >= 200:
+        best = _better(best, _whitespace_loop(text))
+    if len(words) >= 6 and _could_repeat(text):
+        best = _better(best, _word_loop(text))
+    return best
+
+
+def _better(a: LoopHit | None, b: LoopHit | None) -> LoopHit | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return b if (b.end - b.start) > (a.end - a.start) else a
+
+
+def _could_repeat(text: str) -> bool:
+    """Cheap necessary condition for a word loop: some word trigram occurs at least twice more.
+
+    Every loop ``_word_loop`` accepts repeats trigrams of lower-cased words (list markers
+    folded), so this gate loses nothing that matters; it may let clean texts through, which
+    only costs time.
+    """
+    words = text.lower().split()
+    if len(words) < 6:
+        return False
+    dups = len(words) - 2 - len(set(zip(words, words[1:], words[2:])))
+    if dups >= 2:
+        return True
+    if _HAS_LIST_MARKER.search(text) is None:
+        return False
+    # "1. Milk 2. Milk 3. Milk": the markers differ, so fold them and look again.
+    folded = ["#" if _LIST_MARKER.fullmatch(w) else w for w in words]
+    return len(words) - 2 - len(set(zip(folded, folded[1:], folded[2:]))) >= 2
+
+
+# --------------------------------------------------------------------------- zones
+
+
+def _code_ranges(text: str) -> list[tuple[int, int]]:
+    """Character ranges of fenced code blocks (an unclosed fence runs to the end)."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    ranges: list[tuple[int, int]] = []
+    opened: int | None = None
+    fence = ""
+    for match in _FENCE.finditer(text):
+        if opened is None:
+            opened, fence = match.start(), match.group(1)
+        elif match.group(1) == fence:
+            ranges.append((opened, match.end()))
+            opened = None
+    if opened is not None:
+        ranges.append((opened, len(text)))
+    return ranges
+
+
+def _zone_at(pos: int, code: list[tuple[int, int]], text: str) -> int:
+    for start, end in code:
+        if start <= pos < end:
+            return CODE
+    line_start = text.rfind("\n", 0, pos) + 1
+    if text[line_start:pos + 1].lstrip().startswith("|"):
+        return TABLE
+    return PROSE
+
+
+# --------------------------------------------------------------------------- characters
+
+
+def _char_loop(text: str, words: list[str]) -> LoopHit | None:
+    best: LoopHit | None = None
+    code: list[tuple[int, int]] | None = None
+    seen: set[str] = set()
+    for word in words:
+        if len(word) < _MIN_LONG_TOKEN or word in seen:
+            continue
+        seen.add(word)
+        for match in _CHAR_PERIODIC.finditer(word):
+            unit = match.group(1)
+            copies = (match.end() - match.start()) // len(unit)
+            if not _char_run_counts(unit, copies, strict=False):
+                continue
+            if code is None:
+                code = _code_ranges(text)
+            for where in re.finditer(re.escape(match.group()), text):
+                strict = _zone_at(where.start(), code, text) != PROSE
+                if strict and not _char_run_counts(unit, copies, strict=True):
+                    continue
+                level = "character"
+                hit = LoopHit(unit, len(unit), "chars", copies, where.start(), where.end(), level)
+                best = _better(best, hit)
+                break
+    return best
+
+
+def _char_run_counts(unit: str, copies: int, *, strict: bool) -> bool:
+    """Whether ``copies`` of ``unit`` back to back are degenerate rather than normal text."""
+    total = copies * len(unit)
+    if strict:  # inside code or a table: only very long runs
+        return total >= 64 and not set(unit) <= _RULE_CHARS or total >= 200
+    if set(unit) <= _RULE_CHARS:
+        return total >= 100
+    if len(unit) == 1:
+        return copies >= (16 if unit.isalnum() and unit.isascii() else 10)
+    return copies >= 4 and total >= 16
+
+
+def _whitespace_loop(text: str) -> LoopHit | None:
+    match = _WS_RUN.search(text)
+    if match is None:
+        return None
+    run = match.group()
+    lines = run.count("\n")
+    if lines >= 20:
+        return LoopHit("\n", 1, "chars", lines, match.start(), match.end(), "whitespace")
+    return LoopHit(run[0], 1, "chars", len(run), match.start(), match.end(), "whitespace")
+
+
+# --------------------------------------------------------------------------- words
+
+
+def _norm(token: str) -> str:
+    low = token.lower()
+    if _LIST_MARKER.fullmatch(low):
+        return "#."
+    stripped = low.strip(_PUNCT)
+    return stripped or low
+
+
+def _word_loop(text: str) -> LoopHit | None:
+    code = _code_ranges(text)
+    spans: list[tuple[int, int]] = []
+    toks: list[str] = []
+    zones: list[int] = []
+    for match in _TOKEN.finditer(text):
+        spans.append(match.span())
+        toks.append(_norm(match.group()))
+        zones.append(_zone_at(match.start(), code, text) if (code or "|" in match.group()) else PROSE)
+    best: tuple[int, int, int, int] | None = None  # (region tokens, -period, start, run)
+    for period in _candidate_periods(toks):
+        for start, run in _runs(toks, period):
+            if not _word_run_counts(toks, zones, start, run, period):
+                continue
+            key = (run + period, -period, start, run)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    if best is None:
+        return None
+    _, neg_period, start, run = best
+    period = -neg_period
+    unit = text[spans[start][0] : spans[start + period - 1][1]]
+    region_start = spans[start][0]
+    region_end = spans[start + run + period - 1][1]
+    return LoopHit(unit, period, "words", run // period + 1, region_start, region_end, _level(period, unit))
+
+
+def _candidate_periods(toks: list[str]) -> list[int]:
+    """Periods worth checking: distances at which some word came back at least twice."""
+    last: dict[str, int] = {}
+    counts: dict[int, int] = {}
+    for i, tok in enumerate(toks):
+        j = last.get(tok)
+        if j is not None:
+            gap = i - j
+            if gap <= _MAX_PERIOD:
+                counts[gap] = counts.get(gap, 0) + 1
+        last[tok] = i
+    return sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
+
+
+def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:
+    """Maximal stretches where each word equals the one ``period`` words later: (start, length)."""
+    out: list[tuple[int, int]] = []
+    n = len(toks)
+    i = 0
+    while i + period < n:
+        if toks[i] != toks[i + period]:
+            i += 1
+            continue
+        j = i + 1
+        while j + period < n and toks[j] == toks[j + period]:
+            j += 1
+        if j - i >= period:
+            out.append((i, j - i))
+        i = j
+    return out
+
+
+def _word_run_counts(toks: list[str], zones: list[int], start: int, run: int, period: int) -> bool:
+    """Whether a stretch of ``run // period + 1`` copies is degenerate, by unit size and zone."""
+    copies = run // period + 1
+    zone = max(zones[start : start + run + period])
+    unit = toks[start : start + period]
+    if zone != PROSE:
+        return copies >= (16 if period == 1 else 8)
+    if period == 1:
+        word = unit[0]
+        if word.isdigit():
+            return copies >= 16
+        if not any(c.isalnum() for c in word):
+            return copies >= (20 if set(word) <= _RULE_CHARS else 10)
+        return copies >= 6
+    if period <= 4:
+        return copies >= 4
+    if copies >= 3:
+        return True
+    # Two whole copies of a long unit, then a third started and cut off by the end of the reply.
+    return period >= 12 and run > period and start + run + period == len(toks)
+
+
+def _level(period: int, unit: str) -> str:
+    if period == 1:
+        return "word"
+    if period > 40 or "\n\n" in unit.strip():
+        return "paragraph"
+    if unit.rstrip("\"')*_ ")[-1:] in (".", "!", "?") or "\n" in unit:
+        return "sentence"
+    return "phrase"

@@ -1,0 +1,169 @@
+"""``compare_with_platform``: where the platform's own /diagnose and ours agree, kind by kind.
+
+The platform sends counts and a few examples (with log ids), not every flagged id, so
+agreement per call is only checked on its examples: an example we also flag is agreed, one we
+examined and did not flag is disputed (with what we found instead), one we never saw is unseen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from api_client.models import Diagnosis
+
+from . import kinds
+from .finding import Finding
+from .summary import Summary
+from .text import fmt_ms
+
+#: Kinds the platform's /diagnose reports (CONTRACT.md); absent from its answer means it found none.
+PLATFORM_KINDS: tuple[str, ...] = (kinds.LOOP, kinds.TRUNCATION, kinds.EMPTY, kinds.CONTINUATION)
+EXAMPLE_LIMIT = 5
+
+
+@dataclass(frozen=True, slots=True)
+class KindAgreement:
+    kind: str
+    verdict: str  # "both" | "only_platform" | "only_us" | "neither"
+    our_count: int
+    our_population: int
+    platform_count: int | None  # None: the platform does not check this kind
+    platform_population: int | None
+    agreed_log_ids: tuple[str, ...] = ()
+    disputed_log_ids: tuple[str, ...] = ()  # platform examples we examined and did not flag so
+    unseen_log_ids: tuple[str, ...] = ()  # platform examples outside the calls we examined
+    our_only_log_ids: tuple[str, ...] = ()  # our examples, when the platform reports none of the kind
+    instead: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disputed id -> our kinds
+    usual_cause: str | None = None  # the platform's own explanation, verbatim (untrusted text)
+    note: str = ""
+
+    @property
+    def our_rate(self) -> float | None:
+        return self.our_count / self.our_population if self.our_population else None
+
+    @property
+    def platform_rate(self) -> float | None:
+        if self.platform_count is None or not self.platform_population:
+            return None
+        return self.platform_count / self.platform_population
+
+
+def compare_with_platform(
+    our: Summary | Mapping[str, list[Finding]],
+    platform: Diagnosis,
+    *,
+    window: tuple[int | None, int | None] | None = None,
+) -> list[KindAgreement]:
+    """Kind by kind: found by both, only by the platform, only by us.
+
+    ``our`` is a ``Summary`` or per-call findings (``classify_many``). ``window`` gives the
+    time span of per-call findings (a Summary knows its own) so the note can say when the
+    platform looked at a different window.
+    """
+    if isinstance(our, Summary):
+        by_id = {log_id: set(names) for log_id, names in our.kinds_by_log_id.items()}
+        examined = our.examined_ids
+        host = our.host_log_ids
+        population = our.model_calls
+        counts = {k: r.count for k, r in our.rates.items()}
+        window = (our.window_from, our.window_to)
+        our_examples = {k: [log_id for log_id, _ in v] for k, v in our.examples.items()}
+    else:
+        by_id = {log_id: {f.kind for f in found} for log_id, found in our.items()}
+        examined = frozenset(our)
+        host = frozenset()
+        population = len(our)
+        counts = {}
+        our_examples = {}
+        for log_id, names in by_id.items():
+            for name in names:
+                counts[name] = counts.get(name, 0) + 1
+                our_examples.setdefault(name, []).append(log_id)
+
+    window_note = _window_note(len(examined), window, platform)
+    theirs = {f.kind: f for f in platform.findings}
+    wanted = list(dict.fromkeys([*PLATFORM_KINDS, *theirs, *(k for k in kinds.CLASSIFY_KINDS if counts.get(k))]))
+    out: list[KindAgreement] = []
+    for kind in wanted:
+        finding = theirs.get(kind)
+        checked = kind in PLATFORM_KINDS or finding is not None
+        platform_count = (finding.count if finding is not None else 0) if checked else None
+        if finding is not None and finding.count is None:
+            platform_count = len(finding.examples)
+        ours = counts.get(kind, 0)
+        agreed: list[str] = []
+        disputed: list[str] = []
+        unseen: list[str] = []
+        instead: dict[str, tuple[str, ...]] = {}
+        for example in finding.examples if finding is not None else ():
+            log_id = example.log_id
+            if log_id is None:
+                continue
+            if log_id not in examined:
+                unseen.append(log_id)
+            elif kind in by_id.get(log_id, ()):
+                agreed.append(log_id)
+            else:
+                disputed.append(log_id)
+                instead[log_id] = tuple(sorted(by_id.get(log_id, ()))) or (("host_down",) if log_id in host else ())
+        verdict = _verdict(ours, platform_count or 0)
+        our_only = tuple(our_examples.get(kind, [])[:EXAMPLE_LIMIT]) if not platform_count else ()
+        notes = [window_note] if window_note else []
+        if platform_count is None:
+            notes.append("The platform does not check for this kind.")
+        if host.intersection(disputed):
+            notes.append("Some platform examples fall in an outage window, which we count as host failures.")
+        out.append(
+            KindAgreement(
+                kind=kind,
+                verdict=verdict,
+                our_count=ours,
+                our_population=population,
+                platform_count=platform_count,
+                platform_population=platform.calls_examined,
+                agreed_log_ids=tuple(agreed),
+                disputed_log_ids=tuple(disputed),
+                unseen_log_ids=tuple(unseen),
+                our_only_log_ids=our_only,
+                instead=instead,
+                usual_cause=finding.usual_cause if finding is not None else None,
+                note=" ".join(notes),
+            )
+        )
+    return out
+
+
+def _verdict(ours: int, theirs: int) -> str:
+    if ours and theirs:
+        return "both"
+    if theirs:
+        return "only_platform"
+    if ours:
+        return "only_us"
+    return "neither"
+
+
+def _window_note(our_calls: int, window: tuple[int | None, int | None] | None, platform: Diagnosis) -> str:
+    parts: list[str] = []
+    if platform.calls_examined is None:
+        parts.append(f"The platform did not say how many calls it examined; we examined {our_calls}.")
+    elif platform.calls_examined != our_calls:
+        parts.append(
+            f"The platform examined {platform.calls_examined} calls and we examined {our_calls}: compare rates, "
+            "not counts."
+        )
+    if window is not None and window != (None, None):
+        theirs = (platform.window_from, platform.window_to)
+        if theirs == (None, None):
+            parts.append("The platform did not say which time window it examined.")
+        elif theirs != window:
+            parts.append(
+                f"The platform's window ({_span(theirs)}) is not ours ({_span(window)})."
+            )
+    return " ".join(parts)
+
+
+def _span(window: tuple[int | None, int | None]) -> str:
+    start, end = window
+    return f"{fmt_ms(start)} to {fmt_ms(end)}"

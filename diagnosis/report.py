@@ -1,0 +1,193 @@
+"""The blunt report: which prompts fail and why, in numbers taken from the data only.
+
+``build_report`` gathers everything (each input may be None: the endpoint returned nothing,
+and the report says so instead of inventing a value); ``render_markdown`` writes it for a
+person (every piece of untrusted text inert) and ``render_json`` for tools.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+from api_client.models import Diagnosis, FailureClusters, Health, LogEntry, Model, Result
+
+from .finding import Finding
+from .judge import Doubt, doubtful_judgements
+from .platform import KindAgreement, compare_with_platform
+from .suggest import Suggestion, suggest_training_data
+from .summary import Summary, summarize
+from .templates import normalize_template
+
+#: What the report says when an input is missing (the endpoint returned nothing or failed).
+MISSING = {
+    "diagnose": "The platform's /diagnose returned nothing, so there is nothing to compare our reading with.",
+    "clusters": "The platform's /failure-clusters returned nothing (not requested, not allowed, or it failed).",
+    "results": "The platform's /results returned nothing, so no judge verdict could be checked.",
+    "health": "The platform's /health returned nothing, so host outages cannot be told apart from model failures.",
+    "entries": "No calls were given: there is nothing to diagnose.",
+}
+
+
+@dataclass(frozen=True)
+class ClusterCheck:
+    """One of the platform's failure clusters, with how many of its calls we flag too."""
+
+    label: str | None
+    size: int | None
+    what_goes_wrong: str | None
+    suggestion: str | None
+    log_ids: tuple[str, ...]
+    we_flag: int  # of log_ids we examined, how many we found a failure in
+    we_examined: int  # of log_ids, how many were among the calls we examined
+
+
+@dataclass(frozen=True)
+class Report:
+    model_id: str | None
+    model_name: str | None
+    trained_template: str | None
+    template_source: str
+    summary: Summary
+    platform: Diagnosis | None
+    agreements: tuple[KindAgreement, ...] | None
+    clusters: FailureClusters | None
+    cluster_checks: tuple[ClusterCheck, ...] | None
+    results_count: int | None  # None: results not available
+    doubts: tuple[Doubt, ...] | None
+    health_checks: int | None  # None: health not available
+    suggestions: tuple[Suggestion, ...]
+    entries_by_id: Mapping[str, LogEntry]
+    missing: tuple[str, ...]  # sentences saying which inputs returned nothing
+
+
+def build_report(
+    *,
+    model: Model | str | None,
+    entries: Sequence[LogEntry],
+    diagnose: Diagnosis | None = None,
+    results: Sequence[Result] | None = None,
+    health: Health | None = None,
+    trained_template: str | None = None,
+    template_source: str = "unknown",
+    clusters: FailureClusters | None = None,
+    expected_by_eval_id: Mapping[str, str] | None = None,
+    findings_by_log_id: Mapping[str, list[Finding]] | None = None,
+) -> Report:
+    """Everything the report needs, computed once from the inputs given."""
+    trained = normalize_template(trained_template)
+    entries_by_id = {e.id: e for e in entries}
+    results_by_log: dict[str, Result] = {}
+    for result in results or ():
+        if result.log_id is not None:
+            results_by_log[result.log_id] = result
+    summary = summarize(
+        entries,
+        trained_template=trained,
+        results_by_log_id=results_by_log,
+        health=health,
+        findings_by_log_id=findings_by_log_id,
+    )
+    missing = [MISSING[name] for name, value in (
+        ("entries", entries or None), ("diagnose", diagnose), ("clusters", clusters),
+        ("results", results), ("health", health),
+    ) if value is None]
+    if isinstance(model, Model):
+        model_id, model_name = model.id, model.name
+    else:
+        model_id, model_name = model, None
+    return Report(
+        model_id=model_id,
+        model_name=model_name,
+        trained_template=trained,
+        template_source=template_source if trained is not None else "unknown",
+        summary=summary,
+        platform=diagnose,
+        agreements=tuple(compare_with_platform(summary, diagnose)) if diagnose is not None else None,
+        clusters=clusters,
+        cluster_checks=_check_clusters(clusters, summary) if clusters is not None else None,
+        results_count=len(results) if results is not None else None,
+        doubts=tuple(doubtful_judgements(results, entries_by_id, expected_by_eval_id=expected_by_eval_id))
+        if results is not None
+        else None,
+        health_checks=len(health.checks) if health is not None else None,
+        suggestions=tuple(suggest_training_data(summary, entries_by_id, trained_template=trained)),
+        entries_by_id=entries_by_id,
+        missing=tuple(missing),
+    )
+
+
+def _check_clusters(clusters: FailureClusters, summary: Summary) -> tuple[ClusterCheck, ...]:
+    out: list[ClusterCheck] = []
+    for cluster in clusters.clusters:
+        ids = tuple(cluster.log_ids)
+        examined = [i for i in ids if i in summary.examined_ids]
+        flagged = [i for i in examined if i in summary.kinds_by_log_id or i in summary.host_log_ids]
+        out.append(
+            ClusterCheck(cluster.label, cluster.size, cluster.what_goes_wrong, cluster.suggestion, ids,
+                         len(flagged), len(examined))
+        )
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def render_json(report: Report) -> str:
+    """The report as JSON (ASCII-escaped, so no raw control or bidi character survives)."""
+    s = report.summary
+    doc = {
+        "model_id": report.model_id,
+        "model_name": report.model_name,
+        "trained_template": report.trained_template,
+        "template_source": report.template_source,
+        "missing": list(report.missing),
+        "calls_examined": s.calls_examined,
+        "model_calls": s.model_calls,
+        "judged_calls": s.judged_calls,
+        "failing_calls": s.failing_calls,
+        "failure_rate": s.failure_rate,
+        "window_from": s.window_from,
+        "window_to": s.window_to,
+        "rates": {k: {**_plain(r), "rate": r.rate} for k, r in s.rates.items()},
+        "finish_reasons": dict(s.finish_reasons),
+        "templates": dict(s.templates),
+        "failing_groups": [{**_plain(g), "failure_rate": g.failure_rate} for g in s.failing_groups()],
+        "groups": [{**_plain(g), "failure_rate": g.failure_rate} for g in s.groups],
+        "examples": {k: [{"log_id": i, "finding": _plain(f)} for i, f in v] for k, v in s.examples.items()},
+        "host": _plain(s.host) if s.health_known else None,
+        "platform": _plain(report.platform),
+        "agreements": [{**_plain(a), "our_rate": a.our_rate, "platform_rate": a.platform_rate}
+                       for a in report.agreements] if report.agreements is not None else None,
+        "clusters": _plain(report.cluster_checks),
+        "results_count": report.results_count,
+        "doubts": _plain(report.doubts),
+        "health_checks": report.health_checks,
+        "suggestions": _plain(report.suggestions),
+    }
+    return json.dumps(doc, ensure_ascii=True, indent=2)
+
+
+def _plain(value: Any) -> Any:
+    """Dataclasses, pydantic models, counters and tuples as JSON-ready values."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if isinstance(value, Counter):
+        return dict(value.most_common())
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+from .report_markdown import render_markdown  # noqa: E402  (re-exported: report.render_markdown)
+
+__all__ = ["MISSING", "ClusterCheck", "Report", "build_report", "render_json", "render_markdown"]

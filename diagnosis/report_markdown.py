@@ -1,0 +1,254 @@
+"""``render_markdown``: the report for a person. Untrusted text only inside code spans/blocks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import kinds
+from .health import OutageWindow
+from .markdown import code_block, code_span, plain, table_cell
+from .suggest import to_markdown
+from .templates import template_name
+from .text import fmt_ms, fmt_rate
+
+if TYPE_CHECKING:
+    from .report import Report
+
+TOP_GROUPS = 10
+EXAMPLES_PER_KIND = 2
+
+
+def render_markdown(report: Report) -> str:
+    parts = [
+        _header(report),
+        _verdict(report),
+        _kinds(report),
+        _groups(report),
+        _examples(report),
+        _format(report),
+        _cutoff(report),
+        _platform(report),
+        _clusters(report),
+        _doubts(report),
+        _health(report),
+        "## Training data to add\n\n" + to_markdown(list(report.suggestions)),
+    ]
+    return "\n\n".join(p.rstrip() for p in parts if p) + "\n"
+
+
+def _pct(rate: float | None) -> str:
+    return "no data" if rate is None else f"{100 * rate:.1f}%"
+
+
+def _header(r: Report) -> str:
+    s = r.summary
+    name = code_span(r.model_name or r.model_id or "unknown model", limit=80)
+    lines = [f"# Diagnosis of {name}", ""]
+    lines.append(
+        f"{s.calls_examined} calls examined, from {fmt_ms(s.window_from)} to {fmt_ms(s.window_to)}. "
+        f"{s.model_calls} are the model's to answer for"
+        + (f" ({s.host.calls} fell in a host outage)" if s.host.calls else "")
+        + "."
+    )
+    if r.trained_template is None:
+        lines.append("Trained chat template: unknown, so no template verdict is given.")
+    else:
+        lines.append(
+            f"Trained chat template: {code_span(r.trained_template)} ({plain(template_name(r.trained_template))}), "
+            f"from the {plain(r.template_source)}."
+        )
+    for sentence in r.missing:
+        lines.append(f"- {plain(sentence)}")
+    return "\n".join(lines)
+
+
+def _verdict(r: Report) -> str:
+    s = r.summary
+    if not s.model_calls:
+        return "## Verdict\n\nNo calls of the model to judge."
+    lines = ["## Verdict", ""]
+    lines.append(f"- {fmt_rate(s.failing_calls, s.model_calls)} of the model's calls fail in some way.")
+    top = sorted(
+        (rate for k, rate in s.rates.items() if rate.count and k not in kinds.CAUSE_ONLY_KINDS),
+        key=lambda rate: -rate.count,
+    )[:3]
+    for rate in top:
+        lines.append(f"- {plain(kinds.describe(rate.kind).label)}: {fmt_rate(rate.count, rate.population)} "
+                     f"of {plain(rate.population_label)}.")
+    mismatch = s.rates.get(kinds.TEMPLATE_MISMATCH)
+    if mismatch is not None and mismatch.count:
+        lines.append(
+            f"- {mismatch.count} calls were sent in the wrong chat template: that looks like a bad model and is not one."
+        )
+    worst = s.failing_groups(limit=1)
+    if worst:
+        g = worst[0]
+        lines.append(
+            f"- Failures concentrate where {plain(g.dimension)} = {code_span(g.value, limit=60)}: "
+            f"{fmt_rate(g.failures, g.calls)} fail."
+        )
+    if s.host.failures:
+        lines.append(f"- {s.host.failures} failures happened during host outages: not the model's fault.")
+    return "\n".join(lines)
+
+
+def _kinds(r: Report) -> str:
+    s = r.summary
+    lines = ["## Failure kinds", "", "| kind | count | out of | rate | what fixes it |", "|---|---:|---|---:|---|"]
+    for kind, rate in s.rates.items():
+        info = kinds.describe(kind)
+        lines.append(
+            f"| {plain(info.label)} | {rate.count} | {rate.population} {plain(rate.population_label)} | "
+            f"{_pct(rate.rate)} | {plain(info.fix)} |"
+        )
+    return "\n".join(lines)
+
+
+def _groups(r: Report) -> str:
+    s = r.summary
+    groups = s.failing_groups(limit=TOP_GROUPS)
+    lines = ["## Which prompts fail, and what they have in common", ""]
+    if not groups:
+        lines.append("No group of calls fails more often than the model does overall.")
+        return "\n".join(lines)
+    lines.append(f"Overall failure rate: {_pct(s.failure_rate)}. Groups that fail more often:")
+    lines += ["", "| dimension | value | failing | rate | kinds | examples |", "|---|---|---:|---:|---|---|"]
+    for g in groups:
+        top = ", ".join(f"{kinds.describe(k).label} {n}" for k, n in g.kinds.most_common(3))
+        ids = " ".join(table_cell(i, limit=40) for i in g.example_log_ids[:3])
+        lines.append(
+            f"| {plain(g.dimension)} | {table_cell(g.value, limit=50)} | {g.failures} of {g.calls} | "
+            f"{_pct(g.failure_rate)} | {plain(top)} | {ids} |"
+        )
+    return "\n".join(lines)
+
+
+def _examples(r: Report) -> str:
+    s = r.summary
+    if not s.examples:
+        return ""
+    lines = ["## What the model actually said", ""]
+    for kind in kinds.CLASSIFY_KINDS:
+        for log_id, finding in s.examples.get(kind, ())[:EXAMPLES_PER_KIND]:
+            lines.append(f"- {code_span(log_id, limit=40)} {plain(kinds.describe(kind).label)}: "
+                         f"{code_span(finding.evidence, limit=400)}")
+    return "\n".join(lines)
+
+
+def _format(r: Report) -> str:
+    s = r.summary
+    lines = ["## Prompt format", ""]
+    if s.templates:
+        lines.append("Templates the prompts were sent in: " + ", ".join(
+            f"{code_span(t)} {n}" for t, n in s.templates.most_common()) + ".")
+    mismatch = s.rates.get(kinds.TEMPLATE_MISMATCH)
+    if r.trained_template is None or mismatch is None:
+        lines.append("The trained template is unknown, so whether these match cannot be said. Set it in the config.")
+    elif mismatch.count:
+        lines.append(
+            f"{fmt_rate(mismatch.count, mismatch.population)} calls were not in {code_span(r.trained_template)}. "
+            "Fix the prompt format before judging the model on them."
+        )
+    else:
+        lines.append(f"Every prompt matches the trained template {code_span(r.trained_template)}.")
+    return "\n".join(lines)
+
+
+def _cutoff(r: Report) -> str:
+    fr = r.summary.finish_reasons
+    lines = ["## Cut off or stopped", ""]
+    if not fr:
+        return "\n".join(lines + ["No calls."])
+    lines.append(
+        f"finish_reason \"length\" (cut off by the limit): {fr.get('length', 0)}; \"stop\" (chose to stop): "
+        f"{fr.get('stop', 0)}; \"error\": {fr.get('error', 0)}; not recorded: {fr.get('missing', 0)}."
+    )
+    others = {k: n for k, n in fr.items() if k not in ("length", "stop", "error", "missing")}
+    if others:
+        lines.append("Other values: " + ", ".join(f"{code_span(k)} {n}" for k, n in others.items()) + ".")
+    return "\n".join(lines)
+
+
+def _platform(r: Report) -> str:
+    lines = ["## The platform's own diagnosis", ""]
+    if r.platform is None or r.agreements is None:
+        return "\n".join(lines + [plain("The platform's /diagnose returned nothing.")])
+    examined = r.platform.calls_examined
+    lines.append(f"The platform examined {examined if examined is not None else 'an unstated number of'} calls.")
+    lines += ["", "| kind | platform | us | verdict |", "|---|---|---|---|"]
+    for a in r.agreements:
+        theirs = "does not check" if a.platform_count is None else f"{a.platform_count} ({_pct(a.platform_rate)})"
+        lines.append(
+            f"| {plain(kinds.describe(a.kind).label)} | {theirs} | {a.our_count} ({_pct(a.our_rate)}) | "
+            f"{plain(a.verdict.replace('_', ' '))} |"
+        )
+    for a in r.agreements:
+        label = plain(kinds.describe(a.kind).label)
+        if a.disputed_log_ids:
+            said = "; ".join(
+                f"{code_span(i, limit=40)} (we found: {plain(', '.join(a.instead.get(i, ())) or 'nothing')})"
+                for i in a.disputed_log_ids
+            )
+            lines.append(f"- {label}: we disagree on the platform's examples {said}.")
+        if a.our_only_log_ids and a.platform_count is not None:
+            ids = " ".join(code_span(i, limit=40) for i in a.our_only_log_ids)
+            lines.append(f"- {label}: the platform reports none; we found {a.our_count}, e.g. {ids}.")
+        if a.usual_cause:
+            lines.append(f"- {label}: the platform says the usual cause is {code_span(a.usual_cause, limit=200)}.")
+    notes = sorted({a.note for a in r.agreements if a.note})
+    lines += [f"- Note: {plain(n)}" for n in notes]
+    return "\n".join(lines)
+
+
+def _clusters(r: Report) -> str:
+    lines = ["## The platform's failure clusters", ""]
+    if r.clusters is None or r.cluster_checks is None:
+        return "\n".join(lines + [plain("The platform's /failure-clusters returned nothing.")])
+    judge = r.clusters.judge_model
+    lines.append(f"Grouped by the judge {code_span(judge) if judge else '(not named)'}.")
+    for c in r.cluster_checks:
+        size = c.size if c.size is not None else "unstated"
+        lines.append(
+            f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: {code_span(c.what_goes_wrong or '', limit=200)}; "
+            f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {len(c.log_ids)} calls we examined "
+            f"{c.we_examined} and find a failure in {c.we_flag}."
+        )
+    return "\n".join(lines)
+
+
+def _doubts(r: Report) -> str:
+    lines = ["## Judge results worth doubting", ""]
+    if r.doubts is None or r.results_count is None:
+        return "\n".join(lines + [plain("The platform's /results returned nothing.")])
+    if not r.doubts:
+        return "\n".join(lines + [f"None among {r.results_count} results."])
+    lines.append(f"{len(r.doubts)} of {r.results_count} results:")
+    for d in r.doubts:
+        lines.append(f"- result {code_span(d.result_id, limit=40)} ({plain(d.reason.replace('_', ' '))}): "
+                     f"{code_span(d.evidence, limit=300)}")
+    return "\n".join(lines)
+
+
+def _health(r: Report) -> str:
+    lines = ["## Health: the model or its host?", ""]
+    if r.health_checks is None:
+        return "\n".join(lines + [plain("The platform's /health returned nothing.")])
+    host = r.summary.host
+    if not host.windows:
+        return "\n".join(lines + [f"No outage in {r.health_checks} health checks."])
+    lines.append(f"{len(host.windows)} outage window(s) in {r.health_checks} health checks:")
+    lines += [f"- {_window(w)}" for w in host.windows]
+    lines.append(
+        f"{host.calls} calls fell in them and {host.failures} failed; those are counted as host failures, "
+        "not the model's."
+    )
+    return "\n".join(lines)
+
+
+def _window(w: OutageWindow) -> str:
+    end = fmt_ms(w.end) if w.end is not None else "still down at the last check"
+    errors = ", ".join(code_span(e, limit=80) for e in w.errors[:3]) or "no error text"
+    return f"from {fmt_ms(w.start)} to {end}: {w.failed_checks} failed checks ({errors})"
+
+
+__all__ = ["render_markdown"]

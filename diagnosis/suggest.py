@@ -1,0 +1,215 @@
+"""Concrete training-data suggestions, quoting the failing prompts verbatim.
+
+One suggestion per failing group (groups that fail more than the model overall). The target
+behaviour is described, never written: the assistant reply of every exported example is left
+empty for the person to write. A group whose failures come with a template mismatch gets
+"fix the prompt format" instead of "more data"; a group of errors gets "check the endpoint".
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from api_client.models import LogEntry
+
+from . import kinds
+from .features import text_features
+from .markdown import code_block, code_span, plain
+from .summary import FailureGroup, Summary
+from .templates import END_OF_TURN, detect_template, normalize_template, template_name
+from .text import trim, user_text
+
+ADD_DATA = "add_training_data"
+FIX_FORMAT = "fix_prompt_format"
+FIX_ENDPOINT = "fix_endpoint"
+QUOTES_PER_SUGGESTION = 3
+QUOTE_CHARS = 160
+
+_SHAPES: dict[str, str] = {
+    "question": "replies of one to three sentences",
+    "summarise": "summaries of a few sentences",
+    "translate": "replies that give just the translation",
+    "classify": "replies that give just the label",
+    "code": "replies with one complete, closed code block",
+    "maths": "replies with the working in a few lines and the final answer",
+    "creative": "complete short pieces that come to an end",
+    "conversation": "short conversational replies",
+    "other": "complete, direct answers",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PromptQuote:
+    log_id: str
+    prompt: str  # the user's words, verbatim and whole
+    messages: tuple[tuple[str, str], ...]  # (role, content) turns before the reply, verbatim
+    reply: str | None  # what the model said (context only, never a target)
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    dimension: str
+    value: str
+    kind: str  # the failure kind that dominates the group
+    action: str  # ADD_DATA | FIX_FORMAT | FIX_ENDPOINT
+    calls: int
+    failures: int
+    target: str  # the behaviour to train toward (described, never written)
+    text: str  # one paragraph, quoting up to three prompts (trimmed)
+    prompts: tuple[PromptQuote, ...]
+
+
+def suggest_training_data(
+    summary: Summary,
+    entries_by_id: Mapping[str, LogEntry],
+    *,
+    trained_template: str | None = None,
+    limit: int = 8,
+) -> list[Suggestion]:
+    """Suggestions for the failing groups of ``summary``, most excess failures first."""
+    trained = normalize_template(trained_template) or summary.trained_template
+    out: list[Suggestion] = []
+    seen: set[frozenset[str]] = set()
+    for group in summary.failing_groups():
+        failing = [i for i in group.example_log_ids if _fails(summary.kinds_by_log_id.get(i, ()))]
+        quotes = [_quote(entries_by_id[i]) for i in failing if i in entries_by_id][:QUOTES_PER_SUGGESTION]
+        key = frozenset(failing)
+        if not quotes or key in seen:
+            continue
+        seen.add(key)
+        out.append(_suggest(group, quotes, entries_by_id, trained))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _fails(names: tuple[str, ...]) -> bool:
+    return any(n not in kinds.CAUSE_ONLY_KINDS for n in names)
+
+
+def _quote(entry: LogEntry) -> PromptQuote:
+    turns: tuple[tuple[str, str], ...] = ()
+    if entry.messages:
+        msgs = list(entry.messages)
+        while msgs and msgs[-1].role == "assistant":
+            msgs.pop()
+        turns = tuple((m.role, m.content or "") for m in msgs)
+    return PromptQuote(entry.id, user_text(entry.prompt, entry.messages), turns, entry.response)
+
+
+def _dominant(group: FailureGroup) -> str:
+    counts = Counter({k: n for k, n in group.kinds.items() if k not in kinds.CAUSE_ONLY_KINDS})
+    return counts.most_common(1)[0][0] if counts else kinds.TEMPLATE_MISMATCH
+
+
+def _suggest(
+    group: FailureGroup, quotes: list[PromptQuote], entries: Mapping[str, LogEntry], trained: str | None
+) -> Suggestion:
+    kind = _dominant(group)
+    examples = "; ".join(f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id})' for q in quotes)
+    where = f"{group.dimension} = {group.value}: {group.failures} of {group.calls} calls fail"
+    first = entries[quotes[0].log_id]
+    mismatched = group.kinds.get(kinds.TEMPLATE_MISMATCH, 0)
+    if trained is not None and mismatched * 2 >= group.failures:
+        detected = detect_template(first.prompt, first.messages) or "unknown"
+        target = (
+            f"prompts in {template_name(trained)}, the format the model was trained on "
+            f"(these were sent in {template_name(detected)})"
+        )
+        text = (
+            f"{where}, and {mismatched} of them were sent in the wrong chat template. Fix the prompt format, "
+            f"not the data: send {template_name(trained)} (or, if the platform cannot change it, train on "
+            f"examples written in {template_name(detected)}). More data of the usual kind will not help. "
+            f"Failing prompts: {examples}."
+        )
+        return Suggestion(group.dimension, group.value, kind, FIX_FORMAT, group.calls, group.failures, target, text, tuple(quotes))
+    if kind == kinds.ERROR:
+        errors = sorted({trim(entries[q.log_id].error or "no error text", 60) for q in quotes})
+        target = "calls that succeed"
+        text = (
+            f"{where}, mostly with errors ({'; '.join(errors)}). That is the endpoint, not the training data: "
+            f"check the host and its limits. Failing prompts: {examples}."
+        )
+        return Suggestion(group.dimension, group.value, kind, FIX_ENDPOINT, group.calls, group.failures, target, text, tuple(quotes))
+    target = _target(kind, quotes, first, trained)
+    text = f"{where} (mostly {kinds.describe(kind).label}). Add {target}, to prompts like: {examples}."
+    return Suggestion(group.dimension, group.value, kind, ADD_DATA, group.calls, group.failures, target, text, tuple(quotes))
+
+
+def _target(kind: str, quotes: list[PromptQuote], first: LogEntry, trained: str | None) -> str:
+    instruction, output, _ = text_features(quotes[0].prompt[:1500])
+    shape = "replies that are valid JSON only, nothing around it" if output == "json" else _SHAPES[instruction]
+    token = END_OF_TURN.get(trained or "")
+    if token is not None:
+        ending = f"that end with {token}, in {template_name(trained)}"
+    elif trained == "none":
+        ending = "that end with the end-of-text token"
+    else:
+        ending = "that end with the model's end-of-turn token"
+    if kind == kinds.LOOP:
+        return f"{shape} that say it once and stop, {ending}"
+    if kind == kinds.TRUNCATION:
+        limit = f" ({first.max_tokens} tokens)" if first.max_tokens is not None else ""
+        return (
+            f"{shape} that finish within the token limit{limit}, {ending} (or raise max_tokens if the cut "
+            "replies were nearly done)"
+        )
+    if kind == kinds.EMPTY:
+        return f"non-empty {shape} {ending}"
+    if kind == kinds.CONTINUATION:
+        return f"{shape} that answer the request and end the assistant turn, {ending}, instead of continuing the prompt"
+    if kind == kinds.REFUSAL:
+        return f"helpful {shape} {ending} (if these requests are harmless)"
+    if kind == kinds.TEMPLATE_LEAK:
+        what = token or "end-of-turn token"
+        return f"{shape} ending with exactly one {what} and nothing after it (also set the server's stop tokens)"
+    if kind == kinds.WRONG_ANSWER:
+        return f"correct {shape} {ending}, written by you (the right answer is not in the log)"
+    return f"{shape} {ending}"
+
+
+def to_jsonl(suggestions: list[Suggestion]) -> str:
+    """One training example per line, the assistant reply left empty for the person to write.
+
+    Only suggestions that call for data are exported; a prompt that appears in several is
+    written once (with the first target).
+    """
+    lines: list[str] = []
+    done: set[str] = set()
+    for suggestion in suggestions:
+        if suggestion.action != ADD_DATA:
+            continue
+        for quote in suggestion.prompts:
+            if quote.log_id in done:
+                continue
+            done.add(quote.log_id)
+            turns = [{"role": r, "content": c} for r, c in quote.messages] or [{"role": "user", "content": quote.prompt}]
+            turns.append({"role": "assistant", "content": ""})
+            record = {"messages": turns, "source_log_id": quote.log_id, "target": suggestion.target}
+            lines.append(json.dumps(record, ensure_ascii=False))
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def to_markdown(suggestions: list[Suggestion]) -> str:
+    """The suggestions as markdown; every prompt and id is inert (code spans / blocks)."""
+    if not suggestions:
+        return "No failing group stands out, so there is no training data to suggest.\n"
+    parts: list[str] = []
+    for n, s in enumerate(suggestions, 1):
+        action = {ADD_DATA: "add training data", FIX_FORMAT: "fix the prompt format", FIX_ENDPOINT: "check the endpoint"}[s.action]
+        parts.append(
+            f"### {n}. {plain(s.dimension)} = {code_span(s.value, limit=60)}: {action}\n\n"
+            f"{s.failures} of {s.calls} calls fail, mostly {plain(kinds.describe(s.kind).label)}. "
+            f"Target: {plain(s.target)}.\n"
+        )
+        for quote in s.prompts:
+            parts.append(f"Prompt of {code_span(quote.log_id)}:\n\n{code_block(trim_block(quote.prompt))}\n")
+    return "\n".join(parts)
+
+
+def trim_block(text: str, limit: int = 1200) -> str:
+    """A long prompt cut for display (the JSONL keeps it whole)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

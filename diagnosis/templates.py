@@ -1,0 +1,187 @@
+"""Which chat template a prompt is in, and which one the model was trained with.
+
+Detection reads the prompt text the model actually saw (after templating). Each template is
+recognised by its markers; when markers of several templates occur (a user quoting another
+format), the template whose marker comes first wins, because the framing starts the prompt.
+
+The documented llama2/mistral rule: both use ``[INST] ... [/INST]``.
+- ``llama2``: the prompt has a ``<<SYS>>`` block, or its first ``[INST]`` is followed by a space
+  or newline (``<s>[INST] Hello [/INST]``);
+- ``mistral``: ``[INST]`` directly followed by the text (``[INST]Hello[/INST]``), no ``<<SYS>>``.
+Mistral's older tokenizer also writes ``[INST] Hello [/INST]`` with spaces, which is byte for
+byte llama2 without a system prompt, so :func:`templates_compatible` treats llama2 and mistral as
+the same format unless the prompt has a ``<<SYS>>`` block (which mistral never had).
+
+``phi3`` is recognised by ``<|user|>``/``<|assistant|>``/``<|system|>`` (zephyr uses the same
+role tokens, so a zephyr prompt reads as phi3).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from api_client.models import ChatMessage, LensBundle, Model
+
+KNOWN_TEMPLATES: tuple[str, ...] = (
+    "chatml",
+    "llama2",
+    "llama3",
+    "alpaca",
+    "gemma",
+    "phi3",
+    "mistral",
+    "vicuna",
+    "none",
+)
+
+#: Human names used in evidence and reports.
+TEMPLATE_NAMES: dict[str, str] = {
+    "chatml": "ChatML",
+    "llama2": "Llama 2",
+    "llama3": "Llama 3",
+    "alpaca": "Alpaca",
+    "gemma": "Gemma",
+    "phi3": "Phi-3",
+    "mistral": "Mistral",
+    "vicuna": "Vicuna",
+    "none": "no template (raw text)",
+}
+
+#: The token that ends the assistant's turn in each template (for training-data advice).
+END_OF_TURN: dict[str, str] = {
+    "chatml": "<|im_end|>",
+    "llama2": "</s>",
+    "llama3": "<|eot_id|>",
+    "alpaca": "</s>",
+    "gemma": "<end_of_turn>",
+    "phi3": "<|end|>",
+    "mistral": "</s>",
+    "vicuna": "</s>",
+}
+
+# (marker, template); "[INST]" is resolved to llama2 or mistral afterwards.
+_MARKERS: tuple[tuple[str, str], ...] = (
+    ("<|im_start|>", "chatml"),
+    ("<|start_header_id|>", "llama3"),
+    ("<start_of_turn>", "gemma"),
+    ("<|user|>", "phi3"),
+    ("<|assistant|>", "phi3"),
+    ("<|system|>", "phi3"),
+    ("[INST]", "inst"),
+    ("<<SYS>>", "llama2"),
+    ("### Instruction:", "alpaca"),
+)
+_VICUNA_USER = re.compile(r"(?:^|\n)USER:")
+
+_ALIASES: dict[str, str] = {
+    "chat_ml": "chatml",
+    "chat-ml": "chatml",
+    "im_start": "chatml",
+    "llama-2": "llama2",
+    "llama_2": "llama2",
+    "llama-2-chat": "llama2",
+    "llama-3": "llama3",
+    "llama_3": "llama3",
+    "llama3.1": "llama3",
+    "llama-3.1": "llama3",
+    "phi-3": "phi3",
+    "phi_3": "phi3",
+    "mistral-instruct": "mistral",
+    "raw": "none",
+    "completion": "none",
+    "base": "none",
+    "plain": "none",
+}
+
+
+def normalize_template(value: str | None) -> str | None:
+    """Lower-cased, with common spellings mapped to the canonical names; blank -> None."""
+    if value is None:
+        return None
+    key = value.strip().lower()
+    if not key:
+        return None
+    return _ALIASES.get(key, key)
+
+
+def detect_template(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str | None:
+    """The chat template the prompt is written in, ``"none"`` for a raw prompt.
+
+    ``None`` when there is no prompt text to read (``prompt`` is None, or it is blank while
+    structured ``messages`` were sent: the text the model saw was not recorded, so its
+    template cannot be told).
+    """
+    if prompt is None:
+        return None
+    if messages and not prompt.strip():
+        return None
+    best_at = len(prompt) + 1
+    best = "none"
+    for marker, name in _MARKERS:
+        at = prompt.find(marker, 0, best_at)
+        if at != -1 and at < best_at:
+            best_at, best = at, name
+    if "USER:" in prompt and "ASSISTANT:" in prompt:
+        match = _VICUNA_USER.search(prompt, 0, best_at)
+        if match is not None and match.start() < best_at:
+            best = "vicuna"
+    if best == "inst":
+        return _inst_flavour(prompt)
+    return best
+
+
+def _inst_flavour(prompt: str) -> str:
+    if "<<SYS>>" in prompt:
+        return "llama2"
+    at = prompt.find("[INST]") + len("[INST]")
+    if at < len(prompt) and prompt[at] in " \n":
+        return "llama2"
+    return "mistral"
+
+
+def marker_of(prompt: str, template: str) -> str | None:
+    """The marker text that identified ``template`` in ``prompt`` (for evidence)."""
+    if template == "vicuna":
+        return "USER:"
+    if template in ("llama2", "mistral"):
+        return "<<SYS>>" if template == "llama2" and "<<SYS>>" in prompt and "[INST]" not in prompt else "[INST]"
+    for marker, name in _MARKERS:
+        if name == template and marker in prompt:
+            return marker
+    return None
+
+
+def templates_compatible(detected: str, trained: str, prompt: str = "") -> bool:
+    """True when a prompt in ``detected`` format is what a model trained on ``trained`` expects."""
+    if detected == trained:
+        return True
+    if {detected, trained} == {"llama2", "mistral"}:
+        return "<<SYS>>" not in prompt
+    return False
+
+
+def resolve_trained_template(
+    config_value: str | None, model: Model | None, lens: LensBundle | None
+) -> tuple[str | None, str]:
+    """The template the model was trained with, and where that came from.
+
+    The person's config wins, then the platform's model record, then the Lens bundle;
+    otherwise ``(None, "unknown")``: no template verdict is given without it.
+    """
+    for value, source in (
+        (config_value, "config"),
+        (model.chat_template if model is not None else None, "platform"),
+        (lens.chat_template if lens is not None else None, "lens"),
+    ):
+        template = normalize_template(value)
+        if template is not None:
+            return template, source
+    return None, "unknown"
+
+
+def template_name(template: str | None) -> str:
+    """A human name for a template value (unknown values are shown as they are)."""
+    if template is None:
+        return "unknown"
+    return TEMPLATE_NAMES.get(template, template)

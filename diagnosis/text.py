@@ -1,0 +1,134 @@
+"""Small text helpers shared by the detectors: quoting, stop tokens, the user's turn."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from api_client.models import ChatMessage
+
+QUOTE_LIMIT = 80
+
+#: End-of-turn / end-of-text tokens: a reply made only of these (and whitespace) is empty.
+STOP_TOKENS: tuple[str, ...] = (
+    "<|im_end|>",
+    "<|eot_id|>",
+    "<|end_of_text|>",
+    "<|endoftext|>",
+    "<end_of_turn>",
+    "<|end|>",
+    "</s>",
+    "<eos>",
+)
+_STOP_RE = re.compile("|".join(re.escape(t) for t in STOP_TOKENS))
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` on one line: newlines and tabs as ``\\n``/``\\t``, other control chars as ``\\xNN``."""
+    text = text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def trim(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` made visible and cut to about ``limit`` characters, with an ellipsis when cut."""
+    shown = visible(text)
+    if len(shown) <= limit:
+        return shown
+    return shown[: limit - 1].rstrip() + "…"
+
+
+def trim_tail(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Like :func:`trim` but keeps the end of the text (for where a reply was cut)."""
+    shown = visible(text)
+    if len(shown) <= limit:
+        return shown
+    return "…" + shown[-(limit - 1) :].lstrip()
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A trimmed quotation in double quotes."""
+    return f'"{trim(text, limit)}"'
+
+
+def strip_stop_tokens(text: str) -> str:
+    """``text`` without any end-of-turn tokens and surrounding whitespace."""
+    if "<" in text:
+        text = _STOP_RE.sub("", text)
+    return text.strip()
+
+
+def is_blank_reply(text: str) -> bool:
+    """True when the reply is empty, whitespace, or only stop tokens."""
+    if not text or text.isspace():
+        return True
+    if "<" not in text:
+        return False
+    return not strip_stop_tokens(text)
+
+
+# Where the user's own words sit inside a templated prompt: (start marker, end markers).
+_USER_TURNS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("<|im_start|>user", ("<|im_end|>", "<|im_start|>")),
+    ("<|start_header_id|>user<|end_header_id|>", ("<|eot_id|>", "<|start_header_id|>")),
+    ("<start_of_turn>user", ("<end_of_turn>", "<start_of_turn>")),
+    ("<|user|>", ("<|end|>", "<|assistant|>", "</s>")),
+    ("[INST]", ("[/INST]",)),
+    ("### Instruction:", ("### Response:", "### Input:")),
+    ("USER:", ("ASSISTANT:",)),
+)
+
+
+def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str:
+    """The last thing the user said: the last user message, else the last user turn found in
+    the templated prompt, else the whole prompt (a raw completion prompt is all user text)."""
+    if messages:
+        for message in reversed(messages):
+            if message.role == "user" and message.content is not None:
+                return message.content
+    if not prompt:
+        return ""
+    best = -1
+    best_text = ""
+    for start_marker, end_markers in _USER_TURNS:
+        at = prompt.rfind(start_marker)
+        if at <= best:
+            continue
+        body_start = at + len(start_marker)
+        body_end = len(prompt)
+        for end_marker in end_markers:
+            end = prompt.find(end_marker, body_start)
+            if end != -1 and end < body_end:
+                body_end = end
+        best = at
+        best_text = prompt[body_start:body_end]
+    if best < 0:
+        return prompt
+    text = best_text.strip()
+    if text.startswith("<<SYS>>"):
+        close = text.find("<</SYS>>")
+        if close != -1:
+            text = text[close + len("<</SYS>>") :].strip()
+    return text
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line of ``text``, stripped."""
+    stripped = text.rstrip()
+    return stripped[stripped.rfind("\n") + 1 :].strip()
+
+
+def fmt_ms(ms: int | None) -> str:
+    """A millisecond timestamp as UTC ``YYYY-MM-DD HH:MM:SS UTC``; ``None`` as "unknown"."""
+    if ms is None:
+        return "unknown"
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def fmt_rate(count: int, population: int) -> str:
+    """``"12.5% (3 of 24)"``; with no population, says so instead of inventing 0%."""
+    if not population:
+        return f"{count} (no calls to rate against)"
+    return f"{100 * count / population:.1f}% ({count} of {population})"

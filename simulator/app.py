@@ -1,0 +1,52 @@
+"""The FastAPI application: routers under /api/v1, errors as {"error"}, OpenAPI at /api/spec."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from simulator import routes_data, routes_logs, routes_models, routes_runs, routes_social
+from simulator.chaos import ChaosMiddleware, ChaosState
+from simulator.http import install_error_handlers
+from simulator.jobs import Jobs
+from simulator.world import World
+
+DESCRIPTION = """\
+A local, seeded simulation of blah.dev (see CONTRACT.md). Every response is JSON except the
+Lens NDJSON stream; errors are `{"error": "<text>"}` with the HTTP status; bad query or body
+values answer 422; unknown ids 404. Times are integers, ms since the Unix epoch.
+
+Auth: reads are open. Writes need `Authorization: Bearer <key>` (no key or an unknown key:
+401). Council tier (member keys get 403): failure-clusters, POST /runs, resume, cancel,
+chatroom mute. Lists are bare arrays: models, evals, runs, results, leaderboard, webhooks,
+games, training-sets.
+
+Choices where the contract is silent: run `total_evals` counts eval ITEMS; the leaderboard
+uses the latest COMPLETED run; runs add statuses queued/stalled/cancelled; chatroom prompts
+are rendered in llama2 `[INST]` format for every model; infer/chat/eval prompts use the
+model's own template (a `User:/Assistant:` transcript when unknown); webhooks are delivered
+only to loopback hosts; Lens: 200 `{"available": false}` for models without a bundle, 404 on
+analyze. Chaos faults (if enabled) only affect /api/v1.
+"""
+
+
+def create_app(world: World, jobs: Jobs, chaos: ChaosState) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        jobs.start()
+        try:
+            yield
+        finally:
+            await jobs.stop()
+
+    app = FastAPI(title="blah.dev simulator", version="1.0.0", description=DESCRIPTION,
+                  openapi_url="/api/spec", docs_url="/docs", redoc_url=None, lifespan=lifespan)
+    app.state.world = world
+    app.state.jobs = jobs
+    install_error_handlers(app)
+    for module in (routes_logs, routes_models, routes_runs, routes_social, routes_data):
+        app.include_router(module.router, prefix="/api/v1")
+    app.add_middleware(ChaosMiddleware, state=chaos)
+    return app

@@ -1,0 +1,110 @@
+"""Runs, results and the leaderboard."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from simulator import runs, schemas
+from simulator.auth import Council
+from simulator.deps import jobs_of, model_or_404, world_of
+from simulator.http import ApiError, json_response, not_found
+from simulator.world import Json, World
+
+router = APIRouter(tags=["runs"])
+E404 = {404: {"model": schemas.Error, "description": "Unknown id."}}
+COUNCIL = {401: {"model": schemas.Error, "description": "Missing or unknown key."},
+           403: {"model": schemas.Error, "description": "The key lacks the council tier."}}
+E409 = {409: {"model": schemas.Error, "description": "The run is not in a state that allows this."}}
+
+
+def _run_or_404(world: World, run_id: str) -> Json:
+    with world.lock:
+        run = world.runs.get(run_id)
+        if run is None:
+            raise not_found(f"run {run_id!r}")
+        return dict(run)
+
+
+@router.get("/runs", response_model=list[schemas.Run], summary="Every run, newest first (a bare array)")
+async def list_runs(request: Request) -> Response:
+    return json_response([dict(r) for r in runs.runs_newest_first(world_of(request))])
+
+
+@router.get("/runs/{run_id}", response_model=schemas.Run, responses=E404)
+async def get_run(request: Request, run_id: str) -> Response:
+    return json_response(_run_or_404(world_of(request), run_id))
+
+
+@router.get("/runs/{run_id}/results", response_model=list[schemas.Result], responses=E404,
+            summary="Every result of a run, oldest first")
+async def run_results(request: Request, run_id: str) -> Response:
+    world = world_of(request)
+    _run_or_404(world, run_id)
+    return json_response(runs.results_where(world, run_id=run_id))
+
+
+@router.post("/runs", status_code=201, response_model=schemas.Run, responses={**COUNCIL, **E404},
+             summary="Start a run of every eval item for these models (council tier)")
+async def start_run(request: Request, body: schemas.StartRun, _: Council) -> Response:
+    """201 with the queued run; it turns `running` with its first item and progresses in the
+    background (about a minute per model at speed 1), then `completed` with completed_at set,
+    firing `run.completed` webhooks."""
+    world = world_of(request)
+    for model_id in body.model_ids:
+        model_or_404(world, model_id)
+    run = runs.create_run(world, list(dict.fromkeys(body.model_ids)))
+    jobs_of(request).start_run(run["id"])
+    return json_response(dict(run), 201)
+
+
+@router.post("/runs/{run_id}/resume", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
+             summary="Continue a stalled or failed run without redoing finished items (council tier)")
+async def resume_run(request: Request, run_id: str, _: Council) -> Response:
+    world = world_of(request)
+    _run_or_404(world, run_id)
+    try:
+        run = runs.resume_run(world, run_id)
+    except runs.RunStateError as exc:
+        raise ApiError(409, str(exc)) from exc
+    jobs_of(request).start_run(run_id)
+    return json_response(run)
+
+
+@router.post("/runs/{run_id}/cancel", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
+             summary="Stop a queued or running run (council tier)")
+async def cancel_run(request: Request, run_id: str, _: Council) -> Response:
+    world = world_of(request)
+    _run_or_404(world, run_id)
+    try:
+        return json_response(runs.cancel_run(world, run_id))
+    except runs.RunStateError as exc:
+        raise ApiError(409, str(exc)) from exc
+
+
+@router.get("/results/{result_id}", response_model=schemas.Result, responses=E404,
+            summary="One result with the judge's score_details")
+async def get_result(request: Request, result_id: str) -> Response:
+    world = world_of(request)
+    with world.lock:
+        result = world.results.get(result_id)
+        if result is None:
+            raise not_found(f"result {result_id!r}")
+        return json_response(result)
+
+
+@router.get("/models/{model_id}/results", response_model=list[schemas.Result], responses=E404,
+            summary="Every result of a model, oldest first (a bare array)")
+async def model_results(request: Request, model_id: str) -> Response:
+    world = world_of(request)
+    model_or_404(world, model_id)
+    return json_response(runs.results_where(world, model_id=model_id))
+
+
+@router.get("/leaderboard", response_model=list[schemas.LeaderboardEntry],
+            summary="Standings of the latest completed run, best first")
+async def leaderboard(request: Request) -> Response:
+    """Only the latest run with status `completed` counts (stalled/failed/running runs do
+    not). avg_score is over scored results (failed calls have no score); eval_count counts
+    distinct evals scored; models with no score are listed last with avg_score null."""
+    return json_response(runs.leaderboard(world_of(request)))

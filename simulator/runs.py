@@ -1,0 +1,166 @@
+"""Eval runs and their results: creating, progressing, stalling, failing, resuming, cancelling.
+
+A run covers every eval item for every model in it. ``total_evals`` counts eval ITEMS
+(prompts), so progress is ``completed_count`` of ``total_evals * total_models`` and each
+completed unit is one logged call (source ``eval``) plus one Result.
+"""
+
+from __future__ import annotations
+
+import json
+
+from simulator import catalog
+from simulator.judge import judge
+from simulator.small_model import stable_rng
+from simulator.world import Json, World, turns_for
+
+ACTIVE = ("queued", "running")
+RESUMABLE = ("stalled", "failed")
+
+
+class RunStateError(Exception):
+    """The run is not in a state that allows the operation (HTTP 409)."""
+
+
+def create_run(world: World, model_ids: list[str], at: int | None = None) -> Json:
+    with world.lock:
+        run_id = world.new_id("run")
+        pairs = [(item.id, m) for _, item in catalog.ALL_ITEMS for m in model_ids]
+        run: Json = {
+            "id": run_id, "started_at": at if at is not None else world.now(), "completed_at": None,
+            "status": "queued", "total_evals": len(catalog.ALL_ITEMS), "total_models": len(model_ids),
+            "completed_count": 0, "error": None, "model_ids": list(model_ids),
+        }
+        world.runs[run_id] = run
+        world.run_state[run_id] = {"pairs": pairs, "done": set()}
+        return run
+
+
+def pending_pairs(world: World, run_id: str) -> list[tuple[str, str]]:
+    with world.lock:
+        state = world.run_state[run_id]
+        return [p for p in state["pairs"] if p not in state["done"]]
+
+
+def run_item(world: World, run_id: str, item_id: str, model_id: str, at: int | None = None) -> Json | None:
+    """Do one (item, model) unit of a run; None when the run is no longer running."""
+    with world.lock:
+        run = world.runs[run_id]
+        state = world.run_state[run_id]
+        if run["status"] == "queued":
+            run["status"] = "running"
+        if run["status"] != "running" or (item_id, model_id) in state["done"]:
+            return None
+        ev, item = catalog.ITEMS_BY_ID[item_id]
+        entry, gen = world.call_model(model_id, turns_for(item), source="eval", max_tokens=ev.max_tokens,
+                                      item=item, eval_id=ev.id, instruction_type=ev.instruction_type,
+                                      run_id=run_id, at=at)
+        verdict = judge(stable_rng(world.seed, "judge", entry["id"]), ev, gen)
+        result_id = world.new_id("res")
+        raw = {"request": {"prompt": entry["prompt"], "max_tokens": ev.max_tokens},
+               "response": {"text": gen.response, "finish_reason": gen.finish_reason,
+                            "completion_tokens": gen.completion_tokens, "error": gen.error}}
+        result: Json = {
+            "id": result_id, "eval_run_id": run_id, "eval_id": ev.id, "model_id": model_id,
+            "response": gen.response, "score": verdict.score, "score_details": verdict.score_details,
+            "latency_ms": gen.latency_ms, "error": gen.error, "raw_data": json.dumps(raw),
+            "created_at": entry["created_at"], "log_id": entry["id"], "item_id": item.id,
+        }
+        entry["result_id"] = result_id
+        world.results[result_id] = result
+        if verdict.flaw:
+            world.judge_flaws[result_id] = verdict.flaw
+        state["done"].add((item_id, model_id))
+        run["completed_count"] = len(state["done"])
+        return result
+
+
+def finish_run(world: World, run_id: str, at: int | None = None) -> Json:
+    with world.lock:
+        run = world.runs[run_id]
+        if run["status"] != "running" or pending_pairs(world, run_id):
+            return run
+        run["status"] = "completed"
+        run["completed_at"] = at if at is not None else world.now()
+        snapshot = dict(run)
+    world.emit("run.completed", {"run": snapshot})
+    return snapshot
+
+
+def stall_run(world: World, run_id: str) -> Json:
+    """Make a queued/running run stop part-way (as if its worker died)."""
+    with world.lock:
+        run = world.runs[run_id]
+        if run["status"] not in ACTIVE:
+            raise RunStateError(f"run is {run['status']}, only a queued or running run can stall")
+        run["status"] = "stalled"
+        snapshot = dict(run)
+    world.emit("run.stalled", {"run": snapshot})
+    return snapshot
+
+
+def fail_run(world: World, run_id: str, error: str, at: int | None = None) -> Json:
+    with world.lock:
+        run = world.runs[run_id]
+        run["status"] = "failed"
+        run["error"] = error
+        run["completed_at"] = None
+        snapshot = dict(run)
+    world.emit("run.failed", {"run": snapshot})
+    return snapshot
+
+
+def cancel_run(world: World, run_id: str) -> Json:
+    with world.lock:
+        run = world.runs[run_id]
+        if run["status"] not in ACTIVE:
+            raise RunStateError(f"run is {run['status']}; only a queued or running run can be cancelled")
+        run["status"] = "cancelled"
+        run["completed_at"] = world.now()
+        return dict(run)
+
+
+def resume_run(world: World, run_id: str) -> Json:
+    with world.lock:
+        run = world.runs[run_id]
+        if run["status"] not in RESUMABLE:
+            raise RunStateError(f"run is {run['status']}; only a stalled or failed run can be resumed")
+        run["status"] = "running"
+        run["error"] = None
+        return dict(run)
+
+
+def runs_newest_first(world: World) -> list[Json]:
+    with world.lock:
+        return sorted(world.runs.values(), key=lambda r: (r["started_at"], r["id"]), reverse=True)
+
+
+def results_where(world: World, *, model_id: str | None = None, run_id: str | None = None) -> list[Json]:
+    with world.lock:
+        return [r for r in world.results.values()
+                if (model_id is None or r["model_id"] == model_id)
+                and (run_id is None or r["eval_run_id"] == run_id)]
+
+
+def latest_completed_run(world: World) -> Json | None:
+    done = [r for r in runs_newest_first(world) if r["status"] == "completed"]
+    return max(done, key=lambda r: r["completed_at"]) if done else None
+
+
+def leaderboard(world: World) -> list[Json]:
+    """Standings of the latest COMPLETED run only, best first (models without a score last)."""
+    run = latest_completed_run(world)
+    if run is None:
+        return []
+    rows: list[Json] = []
+    with world.lock:
+        for model_id in run["model_ids"]:
+            scored = [r for r in results_where(world, run_id=run["id"], model_id=model_id)
+                      if r["score"] is not None]
+            model = world.models.get(model_id, {})
+            rows.append({
+                "model_id": model_id, "model_name": model.get("name"),
+                "avg_score": round(sum(r["score"] for r in scored) / len(scored), 4) if scored else None,
+                "eval_count": len({r["eval_id"] for r in scored}), "last_run_at": run["completed_at"],
+            })
+    return sorted(rows, key=lambda r: (r["avg_score"] is None, -(r["avg_score"] or 0.0)))

@@ -1,0 +1,116 @@
+"""``SimulatorServer``: the local blah.dev in a background thread (uvicorn on loopback).
+
+    with SimulatorServer(seed=7, live=False) as sim:
+        httpx.get(f"{sim.base_url}/api/v1/models")
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import TracebackType
+
+import uvicorn
+
+from simulator.app import create_app
+from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
+from simulator.jobs import Jobs
+from simulator.world import World
+
+START_TIMEOUT_S = 20.0
+
+
+class SimulatorServer:
+    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
+                 live: bool = True, chaos: ChaosConfig | None = None) -> None:
+        if speed <= 0:
+            raise ValueError("speed must be positive")
+        self.seed = seed
+        self.speed = speed
+        self.host = host
+        self.port = port
+        self.live = live
+        self.world = World(seed)
+        self._chaos = ChaosState(chaos)
+        self._jobs = Jobs(self.world, speed, live)
+        self.app = create_app(self.world, self._jobs, self._chaos)
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._base_url: str | None = None
+
+    # ------------------------------------------------------------------ identity
+
+    @property
+    def council_key(self) -> str:
+        return self.world.council_key
+
+    @property
+    def member_key(self) -> str:
+        return self.world.member_key
+
+    @property
+    def person_model_id(self) -> str:
+        return self.world.person_model_id
+
+    @property
+    def peer_model_ids(self) -> list[str]:
+        return self.world.peer_model_ids
+
+    @property
+    def base_url(self) -> str:
+        if self._base_url is None:
+            raise RuntimeError("the simulator is not running; call start() first")
+        return self._base_url
+
+    # ------------------------------------------------------------------ chaos
+
+    @property
+    def chaos(self) -> ChaosConfig | None:
+        return self._chaos.config
+
+    @chaos.setter
+    def chaos(self, config: ChaosConfig | None) -> None:
+        self._chaos.set(config)
+
+    def set_chaos(self, config: ChaosConfig | None) -> None:
+        self._chaos.set(config)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> SimulatorServer:
+        """Serve in a background thread; returns once the socket accepts connections."""
+        if self._thread is not None:
+            raise RuntimeError("already started")
+        quiet_resets()
+        config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning",
+                                access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="blah-simulator", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"the simulator failed to start on {self.host}:{self.port}")
+            time.sleep(0.005)
+        sockname = self._server.servers[0].sockets[0].getsockname()
+        host = f"[{sockname[0]}]" if ":" in sockname[0] else sockname[0]
+        self.port = sockname[1]
+        self._base_url = f"http://{host}:{self.port}"
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self._thread = None
+        self._server = None
+        self._base_url = None
+
+    def __enter__(self) -> SimulatorServer:
+        return self.start() if self._thread is None else self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()

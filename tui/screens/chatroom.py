@@ -1,0 +1,468 @@
+"""The chatroom, live: read it, talk to it, pull the prompt behind a strange message, and mute
+a model that has collapsed into repetition.
+
+The room is polled with ``since`` (see ``chatroom_feed``); each message appears once, oldest
+at the top, newest at the bottom, and the view follows the bottom until the person moves up.
+Every piece of platform text is rendered through ``widgets.safe_text`` (never as markup).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from api_client.errors import BlahError, RateLimitedError
+from api_client.models import ChatroomMessage, Model
+from tui.app import ModelEvent
+from tui.screens.base import BlahScreen, describe_error
+from tui.screens.chatroom_feed import ChatFeed, LoopVerdict, loop_verdict
+from tui.screens.chatroom_mute import MuteFlow
+from tui.screens.chatroom_post import PostFlow
+from tui.screens.chatroom_render import RoomStyles, author_colour, message_text, room_styles
+from widgets.badges import badge_text
+from widgets.safe_text import one_line, one_line_text
+from widgets.status_header import StatusHeader
+
+__all__ = ["EVERYONE", "ChatroomScreen"]
+
+EVERYONE = "__everyone__"
+INITIAL_PAGE = 100
+POLL_PAGE = 100
+
+
+class ChatroomScreen(BlahScreen):
+    """Top-level screen (key 5)."""
+
+    SCREEN_TITLE = "Chatroom"
+
+    DEFAULT_CSS = """
+    ChatroomScreen #chat-body { height: 1fr; }
+    ChatroomScreen #room { width: 1fr; height: 1fr; max-height: 100%; }
+    ChatroomScreen #room-empty { width: 1fr; height: 1fr; display: none; }
+    ChatroomScreen.-empty #room { display: none; }
+    ChatroomScreen.-empty #room-empty { display: block; }
+    ChatroomScreen #people-pane { width: 38; height: 1fr; }
+    ChatroomScreen #people-title { height: 1; padding: 0 1; text-style: bold; }
+    ChatroomScreen #people { height: 1fr; max-height: 100%; }
+    ChatroomScreen #room-status { height: 1; padding: 0 1; color: $foreground-muted; }
+    ChatroomScreen #compose { height: auto; }
+    ChatroomScreen #reply-from { width: 36; }
+    ChatroomScreen #compose-input { width: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="chatroom.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="chatroom.up"),
+        Binding("p", "open_prompt", "Prompt", id="chatroom.prompt"),
+        Binding("m", "toggle_mute", "Mute/unmute", id="chatroom.mute"),
+        Binding("i", "compose", "Write", id="chatroom.compose"),
+        Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
+        Binding("f", "follow", "Follow", id="chatroom.follow"),
+        Binding("r", "refresh", "Refresh", id="chatroom.refresh"),
+        Binding("escape", "leave_input", "Back to room", show=False, id="chatroom.leave_input"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.feed = ChatFeed()
+        self.models: dict[str, Model] = {}
+        self._verdicts: dict[str, LoopVerdict | None] = {}
+        self._styles: RoomStyles | None = None
+        self._poke = asyncio.Event()
+        self._interval = 2.0
+        self._status = Text("connecting…", end="")
+        self._new_below = 0
+        self._load_error: str | None = None
+        self._models_error: str | None = None
+        self.mute_flow = MuteFlow()
+        self.post_flow = PostFlow(self)
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        with Horizontal(id="chat-body"):
+            yield OptionList(id="room")
+            yield Static(Text("loading the room…", style="italic"), id="room-empty", classes="empty-state")
+            with Vertical(id="people-pane"):
+                yield Static(Text("Models in the room"), id="people-title")
+                yield OptionList(id="people")
+        yield Static(self._status, id="room-status")
+        with Horizontal(id="compose"):
+            yield Select[str](
+                [(Text("Everyone (every unmuted model)"), EVERYONE)],
+                value=EVERYONE,
+                allow_blank=False,
+                id="reply-from",
+            )
+            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.add_class("-empty")
+        self._interval = float(self.ctx.settings.get("chatroom_poll_interval") or self.ctx.settings.get("poll_interval") or 2.0)
+        self.blah_app.model_signal.subscribe(self, self._on_model_event)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
+        self.query_one("#room", OptionList).focus()
+        if self.ctx.client is None:
+            self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
+            self._set_status(Text("offline", end=""))
+            return
+        self.load_models()
+        self.poll_room()
+
+    # ----------------------------------------------------------------- styles and rendering
+
+    @property
+    def styles_room(self) -> RoomStyles:
+        if self._styles is None:
+            self._styles = room_styles(self.app.get_css_variables(), dark=self.app.current_theme.dark)
+        return self._styles
+
+    def _restyle(self) -> None:
+        self._styles = None
+        self._redraw_room()
+        self._redraw_people()
+
+    def is_muted(self, model_id: str | None) -> bool:
+        return model_id is not None and self.blah_app.chatroom_enabled.get(model_id) is False
+
+    def _option(self, message: ChatroomMessage) -> Option:
+        prompt = message_text(
+            message,
+            self.styles_room,
+            person_model_id=self.ctx.model_id,
+            muted=self.is_muted(message.model_id),
+            loop=self._verdicts.get(message.id),
+        )
+        return Option(prompt, id=message.id)
+
+    def _redraw_room(self) -> None:
+        room = self.query_one("#room", OptionList)
+        highlighted = room.highlighted_option.id if room.highlighted_option else None
+        at_bottom = room.highlighted is None or room.highlighted >= room.option_count - 1
+        room.set_options([self._option(m) for m in self.feed.messages])
+        if at_bottom and room.option_count:
+            room.highlighted = room.option_count - 1
+        elif highlighted is not None and highlighted in self.feed:
+            room.highlighted = room.get_option_index(highlighted)
+
+    def _redraw_model(self, model_id: str) -> None:
+        room = self.query_one("#room", OptionList)
+        for message in self.feed.by_model(model_id):
+            room.replace_option_prompt(message.id, self._option(message).prompt)
+
+    def _people_rows(self) -> list[Option]:
+        rows: list[Option] = []
+        order = sorted(self.models.values(), key=lambda m: (m.id != self.ctx.model_id, (m.name or m.id).lower()))
+        for model in order:
+            row = Text(end="")
+            row.append("● ", style=author_colour(model.id, self.styles_room))
+            row.append_text(one_line_text(model.name or model.id, max_len=24, style="bold" if model.id == self.ctx.model_id else ""))
+            if model.id == self.ctx.model_id:
+                row.append(" ◆", style="italic")
+            if self.is_muted(model.id):
+                row.append(" ")
+                row.append_text(badge_text("muted"))
+            spoken = [m for m in self.feed.by_model(model.id)][-20:]
+            if spoken:
+                looping = sum(1 for m in spoken if self._verdicts.get(m.id) is not None)
+                row.append(f"\n  loops {looping}/{len(spoken)} recent", style="dim")
+            else:
+                row.append("\n  no messages loaded", style="dim")
+            rows.append(Option(row, id=model.id))
+        return rows
+
+    def _redraw_people(self) -> None:
+        people = self.query_one("#people", OptionList)
+        keep = people.highlighted
+        if self._models_error is not None and not self.models:
+            people.set_options([Option(Text(f"couldn't load models: {self._models_error}", style="italic"), disabled=True)])
+            return
+        people.set_options(self._people_rows())
+        if keep is not None and people.option_count:
+            people.highlighted = min(keep, people.option_count - 1)
+
+    def _redraw_reply_from(self) -> None:
+        select = self.query_one("#reply-from", Select)
+        current = select.value
+        options: list[tuple[Text, str]] = [(Text("Everyone (every unmuted model)"), EVERYONE)]
+        for model in sorted(self.models.values(), key=lambda m: (m.id != self.ctx.model_id, (m.name or m.id).lower())):
+            label = one_line_text(model.name or model.id, max_len=26)
+            if self.is_muted(model.id):
+                label.append(" (muted)", style="dim")
+            options.append((label, model.id))
+        select.set_options(options)
+        values = {value for _, value in options}
+        if current in values and current != EVERYONE:
+            select.value = current
+        elif self.ctx.model_id in values and not self.ctx.settings.get("chatroom_default_everyone"):
+            select.value = self.ctx.model_id
+        else:
+            select.value = EVERYONE
+
+    def _show_empty(self, text: Text) -> None:
+        self.query_one("#room-empty", Static).update(text)
+        self.set_class(len(self.feed) == 0, "-empty")
+
+    def _set_status(self, text: Text) -> None:
+        self._status = text
+        self.query_one("#room-status", Static).update(self.status_line())
+
+    def status_line(self) -> Text:
+        line = Text(end="")
+        line.append_text(self._status)
+        line.append(f" · {len(self.feed)} messages")
+        if self.feed.page_was_full:
+            line.append(" · a burst filled a page: some messages may be missing", style="bold")
+        waiting = self.post_flow.waiting_for
+        if waiting:
+            names = ", ".join(one_line(self.models[m].name if m in self.models and self.models[m].name else m, max_len=30) for m in waiting)
+            line.append(f" · waiting for replies from: {names}")
+        if self._new_below:
+            line.append(f" · {self._new_below} new below (f: follow)", style="bold")
+        return line
+
+    # ----------------------------------------------------------------- data
+
+    def ingest(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
+        """Add polled or posted messages to the room; returns the new ones (oldest first)."""
+        new, appended_only = self.feed.add(messages)
+        if not new:
+            return new
+        for message in new:
+            if message.model_id:
+                earlier = [m for m in self.feed.by_model(message.model_id) if (m.created_at, m.id) < (message.created_at, message.id)]
+                self._verdicts[message.id] = loop_verdict(message, earlier)
+        self.post_flow.note_arrivals(new)
+        room = self.query_one("#room", OptionList)
+        following = room.highlighted is None or room.highlighted >= room.option_count - 1
+        if appended_only:
+            room.add_options([self._option(m) for m in new])
+            if following:
+                room.highlighted = room.option_count - 1
+                room.scroll_end(animate=False)
+            else:
+                self._new_below += len(new)
+        else:
+            self._redraw_room()
+        self.set_class(False, "-empty")
+        self._redraw_people()
+        return new
+
+    @work(exclusive=True, group="chatroom-models", exit_on_error=False)
+    async def load_models(self) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        try:
+            models = await client.list_models()
+        except BlahError as error:
+            self._models_error = describe_error(error)
+            self._redraw_people()
+            raise
+        self._models_error = None
+        self.models = {m.id: m for m in models}
+        for model in models:
+            self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
+        self._redraw_people()
+        self._redraw_reply_from()
+        self._redraw_room()
+
+    @work(exclusive=True, group="chatroom-poll", exit_on_error=False)
+    async def poll_room(self) -> None:
+        """Poll forever (until the screen goes): faster after activity, slower when quiet."""
+        client = self.ctx.client
+        if client is None:
+            return
+        base = max(self._interval, 0.05)
+        ceiling = float(self.ctx.settings.get("chatroom_max_interval") or 15.0)
+        wait = base
+        while True:
+            try:
+                since = self.feed.since_param()
+                limit = INITIAL_PAGE if since is None else POLL_PAGE
+                page = await client.chatroom(limit=limit, since=since)
+            except BlahError as error:
+                self.blah_app.note_connection(error)
+                wait = min(max(wait * 2, base), ceiling)
+                if isinstance(error, RateLimitedError) and error.retry_after:
+                    wait = max(wait, min(error.retry_after, 60.0))
+                reason = describe_error(error)
+                self._load_error = reason
+                self._show_empty(Text(f"couldn't load: {reason}", style="italic"))
+                self._set_status(Text(f"couldn't load: {reason} · retrying in {wait:.0f} s", end=""))
+            else:
+                self.blah_app.note_connection(None)
+                self._load_error = None
+                if since is not None and len(page.messages) >= limit:
+                    self.feed.page_was_full = True
+                new = self.ingest(list(page.messages))
+                if not len(self.feed):
+                    self._show_empty(Text("the platform returned no chatroom messages yet", style="italic"))
+                wait = base if new or self.post_flow.waiting_for else min(wait * 2, ceiling)
+                state = "live" if wait <= base else "quiet"
+                self._set_status(Text(f"● {state} · polling every {wait:.0f} s" if wait >= 1 else f"● {state}", end=""))
+            self._poke.clear()
+            try:
+                await asyncio.wait_for(self._poke.wait(), timeout=wait)
+                wait = base
+            except TimeoutError:
+                pass
+
+    def poke(self) -> None:
+        """Poll now (after a post, or when the person asks)."""
+        self._poke.set()
+
+    # ----------------------------------------------------------------- app events
+
+    def _on_model_event(self, event: ModelEvent) -> None:
+        if event.kind == "chatroom":
+            self._redraw_model(event.model_id)
+            self._redraw_people()
+            self._redraw_reply_from()
+        elif event.kind == "switched":
+            self._redraw_room()
+            self._redraw_people()
+            self._redraw_reply_from()
+
+    # ----------------------------------------------------------------- actions
+
+    def _focused_list(self) -> OptionList:
+        focused = self.focused
+        if isinstance(focused, OptionList):
+            return focused
+        return self.query_one("#room", OptionList)
+
+    def action_cursor_down(self) -> None:
+        self._focused_list().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self._focused_list().action_cursor_up()
+
+    def action_follow(self) -> None:
+        room = self.query_one("#room", OptionList)
+        if room.option_count:
+            room.highlighted = room.option_count - 1
+            room.scroll_end(animate=False)
+        self._new_below = 0
+        self._set_status(self._status)
+
+    @on(OptionList.OptionHighlighted, "#room")
+    def _room_moved(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index >= event.option_list.option_count - 1 and self._new_below:
+            self._new_below = 0
+            self._set_status(self._status)
+
+    def highlighted_message(self) -> ChatroomMessage | None:
+        option = self.query_one("#room", OptionList).highlighted_option
+        return self.feed.get(option.id) if option is not None and option.id else None
+
+    def action_refresh(self) -> None:
+        if self.ctx.client is None:
+            return
+        self.load_models()
+        self.poke()
+
+    def action_compose(self) -> None:
+        self.query_one("#compose-input", Input).focus()
+
+    def action_reply_from(self) -> None:
+        self.query_one("#reply-from", Select).focus()
+
+    def action_leave_input(self) -> None:
+        self.query_one("#room", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#room")
+    def _room_selected(self, _event: OptionList.OptionSelected) -> None:
+        self.action_open_prompt()
+
+    @on(OptionList.OptionSelected, "#people")
+    def _person_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_id and event.option_id in self.models:
+            self.query_one("#reply-from", Select).value = event.option_id
+            self.notify(
+                f"Replies will come from {one_line(self.models[event.option_id].name or event.option_id, max_len=60)}",
+                markup=False,
+            )
+
+    def action_open_prompt(self) -> None:
+        message = self.highlighted_message()
+        if message is None:
+            self.notify("No message highlighted", severity="warning", markup=False)
+            return
+        if message.author_kind == "human" or message.model_id is None:
+            self.notify("A person wrote this: there is no prompt behind it", markup=False)
+            return
+        self.open_prompt(message.id)
+
+    @work(exclusive=True, group="chatroom-prompt", exit_on_error=False)
+    async def open_prompt(self, message_id: str) -> None:
+        """Fetch the message with its prompt attached, then open that call in the inspector."""
+        client = self.ctx.client
+        if client is None:
+            return
+        detail = await client.chatroom_message(message_id)
+        log_id = detail.log.id if detail.log is not None else detail.log_id
+        if not log_id:
+            self.notify("The platform has no logged call for this message", severity="warning", markup=False)
+            return
+        self.blah_app.open_log(log_id)
+
+    def _mute_target(self) -> str | None:
+        if self.focused is self.query_one("#people", OptionList):
+            option = self.query_one("#people", OptionList).highlighted_option
+            return option.id if option is not None else None
+        message = self.highlighted_message()
+        return message.model_id if message is not None else None
+
+    def action_toggle_mute(self) -> None:
+        model_id = self._mute_target()
+        if not model_id:
+            self.notify("Highlight a model's message (or a model in the list) to mute it", severity="warning", markup=False)
+            return
+        if self.mute_flow.busy(model_id):
+            return
+        self.mute_model(model_id, enable=self.is_muted(model_id))
+
+    @work(group="chatroom-mute", exit_on_error=False)
+    async def mute_model(self, model_id: str, enable: bool) -> None:
+        model = self.models.get(model_id)
+        name = (model.name if model is not None else None) or self._author_name(model_id)
+        await self.mute_flow.run(self, model_id, name, enable)
+
+    def _author_name(self, model_id: str) -> str:
+        for message in reversed(self.feed.by_model(model_id)):
+            if message.author_name:
+                return message.author_name
+        return model_id
+
+    # ----------------------------------------------------------------- posting
+
+    @on(Input.Submitted, "#compose-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        content = event.value.strip()
+        if not content:
+            return
+        if self.ctx.client is None:
+            self.notify("offline: cannot post", severity="warning", markup=False)
+            return
+        if self.post_flow.busy:
+            self.notify("Still posting the previous message", severity="warning", markup=False)
+            return
+        value = self.query_one("#reply-from", Select).value
+        reply_from = None if value == EVERYONE or not isinstance(value, str) else value
+        self.send_post(content, reply_from)
+
+    @work(group="chatroom-post", exit_on_error=False)
+    async def send_post(self, content: str, reply_from: str | None) -> None:
+        await self.post_flow.run(content, reply_from)
+

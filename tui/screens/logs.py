@@ -1,0 +1,506 @@
+"""The Logs screen (key 1, the app's home): the model's calls, live.
+
+Top to bottom: the status header; the platform's totals (``stats=true``); the tail's state;
+latency and error-rate plots over time (``p`` hides them); the active filters and follow state;
+the list (``LogList``, fed from the archive's windowed queries so a million rows paint as fast
+as a hundred); the search box (``/``). Enter opens the Inspector on the highlighted call.
+
+Data lives in ``logs_feed.LogsFeed``; this module only wires it to widgets and keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Footer, Input, Static
+
+from api_client.archive import LogFilter
+from api_client.errors import BlahError
+from api_client.models import LogStats
+from tui.screens.base import BlahScreen, describe_error
+from tui.screens.logs_feed import FeedSettings, LogsFeed
+from tui.screens.logs_rows import LogRows, highlight_terms
+from tui.screens.logs_series import bucket_calls
+from tui.screens.logs_status import screen_tz, stats_text, tail_state_text
+from widgets.badges import badge_text
+from widgets.log_list import LogList
+from widgets.plots import TimeSeriesPlot
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["BADGE_CYCLE", "SOURCE_CYCLE", "LogsScreen", "screen_tz"]
+
+SOURCE_CYCLE: tuple[str | None, ...] = (None, "eval", "chatroom", "chat", "test")
+BADGE_CYCLE: tuple[str | None, ...] = (
+    None,
+    "error",
+    "empty",
+    "loop",
+    "truncation",
+    "continuation",
+    "refusal",
+    "template_mismatch",
+    "template_leak",
+    "wrong_answer",
+)
+PLOT_ROWS = 2000
+"""The plot is drawn from the newest this-many rows of the current view."""
+STATS_EVERY_S = 30.0
+PLOT_EVERY_S = 5.0
+
+
+def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
+    try:
+        return cycle[(cycle.index(current) + 1) % len(cycle)]
+    except ValueError:
+        return cycle[0]
+
+
+class LogsScreen(BlahScreen):
+    """The model's calls: totals, live tail, filters and search, history on demand."""
+
+    SCREEN_TITLE = "Logs"
+
+    DEFAULT_CSS = """
+    LogsScreen #logs-totals, LogsScreen #logs-tail, LogsScreen #logs-filters {
+        height: 1;
+        padding: 0 1;
+    }
+    LogsScreen #logs-filters { background: $panel; }
+    LogsScreen #logs-plots { height: 11; }
+    LogsScreen #logs-plots.hidden { display: none; }
+    LogsScreen #logs-plots TimeSeriesPlot { width: 1fr; }
+    LogsScreen #logs-message { height: auto; padding: 0 1; color: $foreground-muted; }
+    LogsScreen #logs-message.error { color: $error; }
+    LogsScreen #logs-message.hidden { display: none; }
+    LogsScreen #logs-search { display: none; }
+    LogsScreen #logs-search.shown { display: block; }
+    """
+
+    BINDINGS = [
+        Binding("f", "follow", "Live", id="logs.follow"),
+        Binding("s", "cycle_source", "Source", id="logs.source"),
+        Binding("e", "toggle_errors", "Errors only", id="logs.errors_only"),
+        Binding("b", "cycle_badge", "Badge", id="logs.badge"),
+        Binding("slash", "search", "Search", id="logs.search"),
+        Binding("x", "clear_filters", "Clear filters", id="logs.clear_filters"),
+        Binding("escape", "escape", "Close search", show=False, id="logs.escape"),
+        Binding("p", "toggle_plot", "Plot", id="logs.plot"),
+        Binding("r", "refresh_totals", "Totals", show=False, id="logs.refresh_totals"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.feed: LogsFeed | None = None
+        self.filter = LogFilter()
+        self.stats: LogStats | None = None
+        self._stats_error: str | None = None
+        self._loaded = False
+        self._load_error: str | None = None
+        self._tail_state: Any = None
+        self._tail_state_at = 0.0
+        self._shown_count = 0
+        self._shown_newest: int | None = None
+        self._last_stats = 0.0
+        self._last_plot = 0.0
+        self._older_note: str | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        tz = screen_tz(self.ctx.settings)
+        yield StatusHeader()
+        yield Static(id="logs-totals", markup=False)
+        yield Static(id="logs-tail", markup=False)
+        with Horizontal(id="logs-plots"):
+            yield TimeSeriesPlot("latency (mean per bucket)", y_label="ms", tz=tz, id="plot-latency")
+            yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, id="plot-errors")
+        yield Static(id="logs-filters", markup=False)
+        yield Input(placeholder="search prompts, replies and errors (all words must match)", id="logs-search")
+        yield Static(id="logs-message", markup=False)
+        yield LogList(id="logs-list", tz=tz)
+        yield Footer()
+
+    @property
+    def log_list(self) -> LogList:
+        return self.query_one("#logs-list", LogList)
+
+    @property
+    def rows(self) -> LogRows | None:
+        return None if self.feed is None else self.feed.rows
+
+    def on_mount(self) -> None:
+        if not self.ctx.settings.get("logs_plot", True):
+            self.query_one("#logs-plots").add_class("hidden")
+        self.log_list.focus()
+        self._update_totals()
+        self._update_filters()
+        self._set_message("loading the latest calls…")
+        self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
+        self.set_interval(1.0, self._update_tail)
+        self._boot()
+
+    def on_unmount(self) -> None:
+        if self.feed is not None:
+            self.feed.close()
+
+    # ------------------------------------------------------------------ workers
+
+    @work(exclusive=True, group="logs-boot")
+    async def _boot(self) -> None:
+        feed = self.feed
+        assert feed is not None
+        await feed.open()
+        for note in feed.notes:
+            self.notify(note, title="Archive", severity="warning", markup=False, timeout=10)
+        self.log_list.has_older = not feed.history_complete
+        self._show_rows(feed.rows, follow=True)
+        if feed.rows.filter != self.filter:  # the person filtered while it was opening
+            self._apply_filter()
+        if feed.offline:
+            self._loaded = True
+            self._refresh_view()
+            return
+        try:
+            self.stats = await feed.load_latest()
+            self._stats_error = None
+            self._last_stats = time.monotonic()
+            self.blah_app.note_connection(None)
+        except BlahError as error:
+            self._stats_error = self._load_error = describe_error(error)
+            self.blah_app.note_connection(error)
+            self.notify(self._load_error, title="Couldn't load the latest calls", severity="error", markup=False)
+        self._loaded = True
+        self._rows_grew()
+        self._refresh_view()
+        self._run_tail()
+
+    @work(exclusive=True, group="logs-tail")
+    async def _run_tail(self) -> None:
+        assert self.feed is not None
+        async for _new in self.feed.tail(self._on_tail_state):
+            self._load_error = None
+            self._rows_grew()
+            now = time.monotonic()
+            if now - self._last_stats > STATS_EVERY_S:
+                self._last_stats = now
+                self._refresh_totals()
+        self._update_tail()
+
+    @work(exclusive=True, group="logs-totals")
+    async def _refresh_totals(self) -> None:
+        if self.feed is None or self.feed.offline:
+            return
+        try:
+            self.stats = await self.feed.fetch_stats()
+            self._stats_error = None
+        except BlahError as error:
+            self._stats_error = describe_error(error)
+        self._update_totals()
+
+    @work(exclusive=True, group="logs-older")
+    async def _load_older(self) -> None:
+        feed = self.feed
+        if feed is None:
+            return
+        if feed.offline:
+            self.log_list.has_older = False
+            self._older_note = "start of the file"
+            self._update_filters()
+            return
+        self._older_note = "loading older calls…"
+        self._update_filters()
+        before = len(feed.rows)
+        done = False
+        try:
+            for _page in range(5):  # a filter may keep none of a page: look a little further
+                _added, done = await feed.older()
+                feed.rows.refresh()
+                if len(feed.rows) > before or done:
+                    break
+        except BlahError as error:
+            self._older_note = f"couldn't load older calls: {describe_error(error)}"
+            self.log_list.set_rows(feed.rows, follow=False)  # re-arms NeedOlder for a retry
+            self._update_filters()
+            return
+        gained = len(feed.rows) - before
+        self._older_note = None
+        if gained > 0:
+            self._shown_count = len(feed.rows)
+            self.log_list.notify_prepended(gained)
+        elif not done:
+            self._older_note = "no older calls match the filters in the last pages; ↑ to look further"
+            self.log_list.set_rows(feed.rows, follow=False)
+        if done:
+            self.log_list.has_older = False
+            self._older_note = "start of history reached"
+        self._refresh_view()
+
+    @work(exclusive=True, group="logs-filter")
+    async def _apply_filter(self, debounce: float = 0.0) -> None:
+        if debounce:
+            await asyncio.sleep(debounce)
+        if self.feed is None or not self._loaded_rows_ready():
+            return
+        wanted = self.filter
+        rows = await self.feed.filtered(wanted)
+        if wanted != self.filter:
+            return
+        self.feed.rows = rows
+        self.log_list.set_highlight(highlight_terms(wanted.text))
+        self._show_rows(rows, follow=True)
+        self._refresh_view()
+
+    def _loaded_rows_ready(self) -> bool:
+        return self.feed is not None and self.feed.badges_fn is not None
+
+    # ------------------------------------------------------------------ rows on screen
+
+    def _show_rows(self, rows: LogRows, *, follow: bool) -> None:
+        self.log_list.set_rows(rows, follow=follow)
+        self._shown_count = len(rows)
+        self._shown_newest = rows.newest_ms()
+        self._last_plot = 0.0
+        self._update_message()
+        self._update_plot()
+
+    def _rows_grew(self) -> None:
+        """New entries were stored: show them without losing the reader's place."""
+        feed = self.feed
+        if feed is None:
+            return
+        previous_newest = self._shown_newest
+        feed.rows.refresh()
+        newest = feed.rows.newest_ms()
+        delta = len(feed.rows) - self._shown_count
+        appended_at_end = previous_newest is None or (newest is not None and newest >= previous_newest)
+        if delta > 0 and appended_at_end and self._tail_only_newer(previous_newest):
+            self._shown_count = len(feed.rows)
+            self._shown_newest = newest
+            self.log_list.notify_appended(delta)
+        elif delta != 0:
+            self._shown_count = len(feed.rows)
+            self._shown_newest = newest
+            self.log_list.set_rows(feed.rows, follow=self.log_list.following)
+        self._update_message()
+        self._update_filters()
+        now = time.monotonic()
+        if now - self._last_plot > PLOT_EVERY_S:
+            self._update_plot()
+
+    def _tail_only_newer(self, previous_newest: int | None) -> bool:
+        """True when the rows after the ones shown are all at or after the newest shown."""
+        feed = self.feed
+        if feed is None or previous_newest is None or self._shown_count == 0:
+            return True
+        if self._shown_count > len(feed.rows):
+            return False
+        first_new = feed.rows.row(self._shown_count)
+        last_old = feed.rows.row(self._shown_count - 1)
+        return (first_new.created_at or 0) >= (last_old.created_at or 0)
+
+    # ------------------------------------------------------------------ tail state
+
+    def _on_tail_state(self, state: Any) -> None:
+        self._tail_state = state
+        self._tail_state_at = time.monotonic()
+        app = self.blah_app
+        if state.phase in ("live", "idle_backoff"):
+            app.note_connection(None)
+        elif state.phase == "retrying" and hasattr(app, "connection"):
+            from tui.app import ConnectionState
+
+            app.connection = ConnectionState("error", "retrying")
+        self._update_tail()
+
+    def _update_tail(self) -> None:
+        if not self.is_mounted:
+            return
+        feed = self.feed
+        state = self._tail_state if feed is None else (feed.tail_state() or self._tail_state)
+        retry_left = None
+        if state is not None and state.retry_in is not None:
+            retry_left = state.retry_in - (time.monotonic() - self._tail_state_at)
+        note = None
+        if feed is not None and feed.archive is None and not (feed.offline):
+            note = "no archive: calls kept in memory"
+        text = tail_state_text(
+            state,
+            offline_source=self.ctx.offline_source if self.ctx.client is None else None,
+            retry_left=retry_left,
+            archive_note=note,
+        )
+        if self.ctx.client is None and self.ctx.offline_source is None:
+            text = Text("○ offline", style="bold")
+        self.query_one("#logs-tail", Static).update(text)
+
+    # ------------------------------------------------------------------ labels
+
+    def _update_totals(self) -> None:
+        text = stats_text(self.stats, error=self._stats_error, offline=self.ctx.client is None)
+        self.query_one("#logs-totals", Static).update(text)
+
+    def _refresh_view(self) -> None:
+        self._update_totals()
+        self._update_tail()
+        self._update_filters()
+        self._update_message()
+
+    def _update_filters(self) -> None:
+        flt = self.filter
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("source ", style="dim")
+        text.append(one_line(flt.source, max_len=20) if flt.source else "all", style="bold")
+        text.append("  errors only ", style="dim")
+        text.append("on" if flt.errors_only else "off", style="bold")
+        text.append("  badge ", style="dim")
+        if flt.badge:
+            text.append_text(badge_text(flt.badge))
+        else:
+            text.append("any", style="bold")
+        text.append("  search ", style="dim")
+        text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else "—", style="bold")
+        rows = self.rows
+        if rows is not None:
+            text.append(f"  │ {len(rows):,} shown", style="dim")
+        text.append("  │ ")
+        log_list = self.log_list
+        if self.ctx.client is None:
+            text.append("end of file" if log_list.following else "reading")
+        elif log_list.following:
+            text.append("● following new calls", style="bold")
+        else:
+            count = log_list.new_since_pause
+            text.append(f"⏸ paused: {count:,} new" if count else "⏸ paused", style="bold")
+            text.append(" (f: back to live)", style="dim")
+        if self._older_note:
+            text.append(f"  │ {self._older_note}", style="italic")
+        self.query_one("#logs-filters", Static).update(text)
+
+    def _set_message(self, message: str | None, *, error: bool = False) -> None:
+        widget = self.query_one("#logs-message", Static)
+        widget.set_class(message is None, "hidden")
+        widget.set_class(error, "error")
+        widget.update(Text(message or ""))
+
+    def _update_message(self) -> None:
+        rows = self.rows
+        if rows is None or not self._loaded and len(rows) == 0:
+            self._set_message("loading the latest calls…")
+        elif len(rows):
+            self._set_message(None)
+        elif self._load_error:
+            self._set_message(f"couldn't load: {self._load_error}", error=True)
+        elif rows.filter != LogFilter():
+            self._set_message("no calls match these filters (x clears them)")
+        elif self.ctx.client is None:
+            self._set_message("the file holds no calls")
+        else:
+            self._set_message("the platform returned no calls for this model yet; new ones will appear here")
+
+    def _update_plot(self) -> None:
+        rows = self.rows
+        self._last_plot = time.monotonic()
+        points = (
+            [] if rows is None else [(r.created_at, r.latency_ms, r.status == "error") for r in rows.newest(PLOT_ROWS)]
+        )
+        series = bucket_calls([p for p in points if p[0] is not None])  # type: ignore[misc]
+        self.query_one("#plot-latency", TimeSeriesPlot).set_data(series.xs, series.mean_latency_ms)
+        self.query_one("#plot-errors", TimeSeriesPlot).set_data(series.xs, series.error_rate_pct)
+
+    # ------------------------------------------------------------------ list events
+
+    @on(LogList.Selected)
+    def _open_inspector(self, event: LogList.Selected) -> None:
+        event.stop()
+        from tui.screens.inspector import InspectorScreen
+
+        self.app.push_screen(InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup))
+
+    def _neighbours(self, log_id: str) -> tuple[str | None, str | None]:
+        rows = self.rows
+        return (None, None) if rows is None else rows.neighbours(log_id)
+
+    def _lookup(self, log_id: str) -> Any:
+        rows = self.rows
+        return None if rows is None else rows.find(log_id)
+
+    @on(LogList.NewWhilePaused)
+    def _new_while_paused(self, event: LogList.NewWhilePaused) -> None:
+        event.stop()
+        self._update_filters()
+
+    @on(LogList.Highlighted)
+    def _highlighted(self, event: LogList.Highlighted) -> None:
+        self._update_filters()
+
+    @on(LogList.NeedOlder)
+    def _need_older(self, event: LogList.NeedOlder) -> None:
+        event.stop()
+        self._load_older()
+
+    # ------------------------------------------------------------------ actions
+
+    def _set_filter(self, flt: LogFilter, *, debounce: float = 0.0) -> None:
+        self.filter = flt
+        self._update_filters()
+        self._apply_filter(debounce)
+
+    def action_follow(self) -> None:
+        self.log_list.follow()
+        self._update_filters()
+
+    def action_cycle_source(self) -> None:
+        self._set_filter(replace(self.filter, source=_next(SOURCE_CYCLE, self.filter.source)))
+
+    def action_toggle_errors(self) -> None:
+        self._set_filter(replace(self.filter, errors_only=not self.filter.errors_only))
+
+    def action_cycle_badge(self) -> None:
+        self._set_filter(replace(self.filter, badge=_next(BADGE_CYCLE, self.filter.badge)))
+
+    def action_clear_filters(self) -> None:
+        search = self.query_one("#logs-search", Input)
+        search.value = ""
+        self._set_filter(LogFilter())
+
+    def action_search(self) -> None:
+        search = self.query_one("#logs-search", Input)
+        search.add_class("shown")
+        search.focus()
+
+    def action_escape(self) -> None:
+        search = self.query_one("#logs-search", Input)
+        if search.has_class("shown"):
+            search.remove_class("shown")
+            self.log_list.focus()
+
+    def action_toggle_plot(self) -> None:
+        self.query_one("#logs-plots").toggle_class("hidden")
+
+    def action_refresh_totals(self) -> None:
+        self._refresh_totals()
+
+    @on(Input.Changed, "#logs-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        text = event.value if event.value.strip() else None
+        if text != self.filter.text:
+            self._set_filter(replace(self.filter, text=text), debounce=0.25)
+
+    @on(Input.Submitted, "#logs-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value if event.value.strip() else None
+        if text != self.filter.text:
+            self._set_filter(replace(self.filter, text=text))
+        event.input.remove_class("shown")
+        self.log_list.focus()

@@ -1,0 +1,297 @@
+"""The Logs screen's data, without the screen: where rows are stored and how they are filled.
+
+- Storage: the model's archive (opened here when the session has none and there is a platform
+  to archive), else rows kept in memory. Offline sessions browse the archive they were given.
+- Filling: the newest page with the platform's ``stats=true`` totals, then a live tail of new
+  calls (``ArchiveSync`` when the archive is used; ``client.tail_logs`` straight into memory
+  otherwise), and older history one page at a time when the person scrolls past the oldest row.
+- Badges: computed once per entry as it is stored (``logs_badges``).
+
+Nothing here imports Textual; the screen drives it from its workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from api_client.archive import Archive, ArchiveCorruptError, ArchiveError, LogFilter
+from api_client.models import LogEntry, LogStats
+from tui.screens.logs_badges import BadgesFn, diagnosis_available, make_badges_fn
+from tui.screens.logs_rows import ArchiveRows, LogRows, MemoryRows
+
+if TYPE_CHECKING:
+    from tui.context import AppContext
+
+__all__ = ["FeedSettings", "LogsFeed"]
+
+_BADGES_META = "badges_by"
+
+
+@dataclass(frozen=True)
+class FeedSettings:
+    """How much to fetch and how often (``ctx.settings`` may override each)."""
+
+    initial_limit: int = 200
+    older_page: int = 500
+    interval: float = 2.0
+    max_interval: float = 30.0
+    use_archive: bool = True
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> FeedSettings:
+        return cls(
+            initial_limit=int(settings.get("logs_initial_limit", cls.initial_limit)),
+            older_page=int(settings.get("logs_older_page", cls.older_page)),
+            interval=float(settings.get("logs_interval", cls.interval)),
+            max_interval=float(settings.get("logs_max_interval", cls.max_interval)),
+            use_archive=bool(settings.get("archive", cls.use_archive)),
+        )
+
+
+@dataclass
+class LogsFeed:
+    """One model's calls for the Logs screen. Call ``open()`` first (it may do file IO)."""
+
+    ctx: AppContext
+    settings: FeedSettings = field(default_factory=FeedSettings)
+    rows: LogRows = field(default_factory=MemoryRows)
+    archive: Archive | None = None
+    badges_fn: BadgesFn | None = None
+    trained_template: str | None = None
+    notes: list[str] = field(default_factory=list)
+    owns_archive: bool = False
+    _tail: Any = None
+    _sync: Any = None
+    _memory_cursor: int | None = None
+
+    # ------------------------------------------------------------------ opening
+
+    @property
+    def offline(self) -> bool:
+        return self.ctx.client is None
+
+    @property
+    def model_id(self) -> str:
+        return self.ctx.model_id
+
+    async def open(self) -> None:
+        """Choose the storage, learn the trained template, prepare the badge function."""
+        self.trained_template = await self._trained_template()
+        self.badges_fn = make_badges_fn(self.trained_template)
+        self.archive = self.ctx.archive
+        if self.archive is None and not self.offline and self.settings.use_archive and self.ctx.base_url:
+            self.archive = await asyncio.to_thread(self._open_archive)
+            if self.archive is not None:
+                self.ctx.archive = self.archive
+                self.owns_archive = True
+        if self.archive is not None:
+            await asyncio.to_thread(self._refresh_badges_if_stale)
+            self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter)
+        else:
+            self.rows = MemoryRows(self.rows.filter)
+
+    def _open_archive(self) -> Archive | None:
+        from tui.paths import data_dir
+
+        assert self.ctx.base_url is not None
+        try:
+            return Archive.for_model(data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id)
+        except ArchiveCorruptError as error:
+            try:
+                archive, moved = Archive.quarantine(error.path)
+            except (OSError, ArchiveError) as again:
+                self.notes.append(f"the local archive can't be used ({again}); keeping calls in memory")
+                return None
+            self.notes.append(f"the local archive was damaged: moved aside to {moved}; starting a fresh one")
+            return archive
+        except (OSError, ArchiveError, ValueError) as error:
+            self.notes.append(f"the local archive can't be used ({error}); keeping calls in memory")
+            return None
+
+    async def _trained_template(self) -> str | None:
+        if self.ctx.trained_template:
+            return self.ctx.trained_template
+        if self.ctx.client is None:
+            return None
+        try:
+            model = await self.ctx.client.get_model(self.model_id)
+        except Exception:  # noqa: BLE001 - the template only refines badges; never block the list
+            return None
+        return model.chat_template
+
+    def _badges_source(self) -> str:
+        origin = "diagnosis" if diagnosis_available() else "fallback"
+        return f"{origin}:{self.trained_template or '-'}"
+
+    def _refresh_badges_if_stale(self) -> None:
+        """Badges are stored at ingest; recompute them once when the rules that made them
+        (diagnosis vs fallback, trained template) differ from today's (e.g. an offline dump)."""
+        assert self.archive is not None and self.badges_fn is not None
+        wanted = self._badges_source()
+        if self.archive.get_meta(_BADGES_META) == wanted:
+            return
+        if self.archive.count() and self.archive.count() <= 200_000:
+            self.archive.recompute_badges(self.badges_fn)
+        self.archive.set_meta(_BADGES_META, wanted)
+
+    # ------------------------------------------------------------------ storing
+
+    async def store(self, entries: list[LogEntry]) -> list[LogEntry]:
+        """Keep the entries not held yet (badges computed once, here); returns the new ones."""
+        if not entries:
+            return []
+        if self.archive is not None:
+            return await asyncio.to_thread(self.archive.add_new, entries, self.badges_fn)
+        assert isinstance(self.rows, MemoryRows)
+        return self.rows.add(entries, self.badges_fn)
+
+    async def reload_rows(self) -> None:
+        """Re-read counts after a change (for the archive: off the UI thread)."""
+        if isinstance(self.rows, ArchiveRows):
+            await asyncio.to_thread(self.rows.refresh)
+        else:
+            self.rows.refresh()
+
+    async def filtered(self, flt: LogFilter) -> LogRows:
+        """A new row store for another filter (the current one keeps drawing meanwhile)."""
+        if self.archive is not None:
+            return await asyncio.to_thread(ArchiveRows, self.archive, flt)
+        assert isinstance(self.rows, MemoryRows)
+        self.rows.set_filter(flt)
+        return self.rows
+
+    # ------------------------------------------------------------------ the platform
+
+    async def load_latest(self) -> LogStats | None:
+        """The newest page, stored; returns the platform's totals (None if it sent none)."""
+        client = self.ctx.client
+        assert client is not None
+        page = await client.get_logs(self.model_id, limit=self.settings.initial_limit, stats=True)
+        await self.store(page.logs)
+        if self.archive is not None and self.archive.get_cursor() is None and page.logs:
+            newest = max(entry.created_at for entry in page.logs)
+            await asyncio.to_thread(self.archive.set_cursor, newest)
+        elif self.archive is None and page.logs:
+            self._memory_cursor = max(entry.created_at for entry in page.logs)
+        return page.stats
+
+    async def fetch_stats(self) -> LogStats | None:
+        client = self.ctx.client
+        assert client is not None
+        page = await client.get_logs(self.model_id, limit=1, stats=True)
+        return page.stats
+
+    async def tail(self, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
+        """New calls as they arrive, stored; yields each batch of new entries."""
+        client = self.ctx.client
+        assert client is not None
+        sync_cls = _archive_sync()
+        if self.archive is not None and sync_cls is not None:
+            async for batch in self._tail_with_sync(sync_cls, on_state):
+                yield batch
+            return
+        since = self.archive.get_cursor() if self.archive is not None else self._memory_cursor
+        tail = client.tail_logs(
+            self.model_id,
+            since=since,
+            interval=self.settings.interval,
+            max_interval=self.settings.max_interval,
+            on_state=on_state,
+        )
+        self._tail = tail
+        on_state(tail.state)
+        try:
+            async for batch in tail:
+                new = await self.store(batch)
+                if self.archive is not None and tail.state.cursor is not None:
+                    await asyncio.to_thread(self.archive.set_cursor, tail.state.cursor)
+                if new:
+                    yield new
+        finally:
+            await tail.aclose()
+
+    async def _tail_with_sync(self, sync_cls: Any, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
+        queue: asyncio.Queue[list[LogEntry] | None] = asyncio.Queue()
+        sync = sync_cls(
+            self.ctx.client, self.archive, self.model_id, badges_fn=self.badges_fn, interval=self.settings.interval
+        )
+        self._sync = sync
+        if hasattr(sync, "on_state"):
+            sync.on_state = on_state
+
+        async def on_batch(entries: list[LogEntry]) -> None:
+            await queue.put(list(entries))
+
+        async def run() -> None:
+            try:
+                await sync.run(on_batch)
+            finally:
+                await queue.put(None)
+
+        task = asyncio.create_task(run())
+        try:
+            while (batch := await queue.get()) is not None:
+                if batch:
+                    yield batch
+            await task  # re-raise what stopped it
+        finally:
+            stop = getattr(sync, "stop", None)
+            if callable(stop):
+                stop()
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    def tail_state(self) -> Any:
+        """The tail's current state (``TailState``), or None before it started."""
+        if self._sync is not None:
+            return getattr(self._sync, "state", None)
+        return None if self._tail is None else self._tail.state
+
+    def stop(self) -> None:
+        for runner in (self._tail, self._sync):
+            stop = getattr(runner, "stop", None)
+            if callable(stop):
+                stop()
+
+    async def older(self) -> tuple[int, bool]:
+        """One page of history older than the oldest entry held: (new entries, history done)."""
+        client = self.ctx.client
+        if client is None:
+            return 0, True
+        oldest = self.rows.oldest_ms()
+        page_size = self.settings.older_page
+        page = await client.get_logs(
+            self.model_id, before=None if oldest is None else oldest + 1, limit=page_size
+        )
+        new = await self.store(page.logs)
+        done = len(page.logs) < page_size
+        if done and self.archive is not None:
+            await asyncio.to_thread(setattr, self.archive, "history_complete", True)
+        return len(new), done
+
+    @property
+    def history_complete(self) -> bool:
+        if self.offline:
+            return True
+        return self.archive is not None and self.archive.history_complete
+
+    def close(self) -> None:
+        self.stop()
+        if self.owns_archive and self.archive is not None:
+            if self.ctx.archive is self.archive:
+                self.ctx.archive = None
+            self.archive.close()
+            self.archive = None
+
+
+def _archive_sync() -> type | None:
+    """``api_client.sync.ArchiveSync`` when it is available."""
+    try:
+        from api_client.sync import ArchiveSync
+    except ImportError:
+        return None
+    return ArchiveSync

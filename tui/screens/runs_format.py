@@ -1,0 +1,115 @@
+"""Formatting shared by the runs, results, leaderboard, compare and health screens.
+
+Every value comes from the platform; a missing one is shown as ``—`` (never 0). Times are
+absolute and in UTC so that what the screen says does not depend on when it is looked at.
+Untrusted strings (ids, names, errors) become ``rich.text.Text`` through the sanitizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from rich.style import Style
+from rich.text import Text
+
+from api_client.models import Run
+from widgets.safe_text import one_line, one_line_text
+
+__all__ = [
+    "DASH",
+    "cell",
+    "fmt_clock",
+    "fmt_latency",
+    "fmt_pct",
+    "fmt_score",
+    "fmt_time",
+    "progress_text",
+    "status_style",
+    "tone_style",
+]
+
+DASH = "—"
+
+_STATUS_TONES = {
+    "completed": "success",
+    "running": "primary",
+    "queued": "secondary",
+    "stalled": "warning",
+    "failed": "error",
+    "cancelled": "foreground-muted",
+}
+_FALLBACK = {
+    "success": "green",
+    "primary": "blue",
+    "secondary": "cyan",
+    "warning": "yellow",
+    "error": "red",
+    "accent": "magenta",
+    "foreground-muted": "grey50",
+}
+
+
+def fmt_time(value: int | str | None, *, seconds: bool = True) -> str:
+    """Milliseconds since the epoch as ``2026-11-29 10:04:41Z`` (UTC); a string as sent."""
+    if value is None:
+        return DASH
+    if isinstance(value, str):
+        return one_line(value, max_len=40) or DASH
+    try:
+        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return one_line(str(value), max_len=40)
+    return moment.strftime("%Y-%m-%d %H:%M:%SZ" if seconds else "%Y-%m-%d %H:%MZ")
+
+
+def fmt_clock(value: int | str | None) -> str:
+    """Only the time of day, ``10:04:41``, UTC (where the date is shown nearby)."""
+    if not isinstance(value, int):
+        return fmt_time(value)
+    return fmt_time(value)[11:19]
+
+
+def fmt_score(score: float | None, digits: int = 2) -> str:
+    return DASH if score is None else f"{score:.{digits}f}"
+
+
+def fmt_latency(latency_ms: float | None) -> str:
+    if latency_ms is None:
+        return DASH
+    if latency_ms >= 10_000:
+        return f"{latency_ms / 1000:.1f} s"
+    return f"{latency_ms:.0f} ms"
+
+
+def fmt_pct(ratio: float | None, digits: int = 1) -> str:
+    return DASH if ratio is None else f"{ratio * 100:.{digits}f}%"
+
+
+def progress_text(run: Run) -> str:
+    """``12/40 (30%)``; parts the platform did not give are ``—``."""
+    done = DASH if run.completed_count is None else str(run.completed_count)
+    total = run.total_items
+    pct = f" ({fmt_pct(run.progress, 0)})" if run.progress is not None else ""
+    return f"{done}/{DASH if total is None else total}{pct}"
+
+
+def tone_style(tone: str, variables: Mapping[str, str] | None, *, bold: bool = False) -> Style:
+    """A Rich style in the theme's colour for ``tone`` (a theme variable name)."""
+    colour = (variables or {}).get(tone) or _FALLBACK.get(tone, "default")
+    return Style.parse(f"{'bold ' if bold else ''}{colour}")
+
+
+def status_style(status: str | None, variables: Mapping[str, str] | None) -> Style:
+    tone = _STATUS_TONES.get(status or "")
+    return tone_style(tone, variables) if tone else Style()
+
+
+def cell(text: str | None, *, max_len: int = 80, style: Style | str = "") -> Text:
+    """A DataTable cell from untrusted text: one sanitized line, never markup; None -> ``—``."""
+    if text is None or text == "":
+        return Text(DASH, style="dim", end="")
+    out = one_line_text(text, max_len=max_len)
+    if style:
+        out.stylize(style)
+    return out

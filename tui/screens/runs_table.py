@@ -1,0 +1,43 @@
+"""A row-cursor DataTable with vim keys, used by the runs/results/leaderboard/compare/health screens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+
+class KeyTable(DataTable[Any]):
+    """DataTable in row mode with ``j``/``k``/``g``/``G`` beside the arrows and Home/End."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False, id="table.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="table.up"),
+        Binding("g", "scroll_top", "Top", show=False, id="table.top"),
+        Binding("G", "scroll_bottom", "Bottom", show=False, id="table.bottom"),
+    ]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=True)
+
+    @property
+    def current_key(self) -> str | None:
+        """The key of the row under the cursor (the value given as ``key=`` to ``add_row``)."""
+        if self.row_count == 0:
+            return None
+        try:
+            row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
+        except Exception:  # noqa: BLE001 - no row at the cursor
+            return None
+        return row_key.value
+
+    def move_to_key(self, key: str | None) -> None:
+        """Put the cursor back on the row with ``key`` (after a reload), if it still exists."""
+        if key is None:
+            return
+        try:
+            index = self.get_row_index(key)
+        except Exception:  # noqa: BLE001 - the row is gone
+            return
+        self.move_cursor(row=index, animate=False)

@@ -1,0 +1,448 @@
+"""``LogList``: a list of calls that stays fast at a million rows.
+
+Only visible lines are rendered (Textual's Line API, like Textualize/toolong) and each rendered
+line is kept in an LRU cache keyed by ``(index, width, selected)``. Rows come from a plain list
+(``set_rows`` / ``append_rows`` / ``prepend_rows``) or from any ``RowSource`` (``__len__`` and
+``row(i)``) whose owner calls ``notify_appended`` / ``notify_prepended`` after changing it.
+
+Follow mode: while the cursor is on the newest row, appended rows move it along (live tail).
+Once the user moves up or scrolls up, the view stays put, ``new_since_pause`` counts arrivals and
+``NewWhilePaused`` is posted; ``follow()`` (or End / G) jumps back to live.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from datetime import tzinfo
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import var
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from widgets.badges import theme_badge_styles
+from widgets.log_columns import RowStyles, compile_terms, header_text, row_text
+from widgets.log_row import LogRow, RowSource
+
+__all__ = ["LogList", "LogRow", "RowSource"]
+
+_CACHE_LINES = 2048
+
+
+class _ListSource:
+    """The default ``RowSource``: a plain list the widget owns and mutates."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[LogRow]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def row(self, index: int) -> LogRow:
+        return self.rows[index]
+
+
+class LogList(ScrollView, can_focus=True):
+    """Scrollable, keyboard-driven list of ``LogRow`` with follow mode and search highlight."""
+
+    BINDINGS: list[BindingType] = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="log_list.cursor_up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="log_list.cursor_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="log_list.page_up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="log_list.page_down"),
+        Binding("home,g", "first", "Oldest", show=False, id="log_list.first"),
+        Binding("end,G", "last", "Live", id="log_list.last"),
+        Binding("enter", "select", "Open", id="log_list.select"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "log-list--header",
+        "log-list--cursor",
+        "log-list--dim",
+        "log-list--error",
+        "log-list--warning",
+        "log-list--match",
+    }
+
+    DEFAULT_CSS = """
+    LogList {
+        height: 1fr;
+        overflow-x: hidden;
+        scrollbar-gutter: stable;
+        background: $surface;
+        & > .log-list--header { background: $panel; color: $foreground; text-style: bold; }
+        & > .log-list--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus > .log-list--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+        & > .log-list--dim { color: $text-muted; }
+        & > .log-list--error { color: $text-error; text-style: bold; }
+        & > .log-list--warning { color: $text-warning; }
+        & > .log-list--match { background: $warning 50%; text-style: bold; }
+    }
+    """
+
+    class _EntryMessage(Message):
+        def __init__(self, entry_id: str, index: int, log_list: LogList | None = None) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+            self.index = index
+            self.log_list = log_list
+
+        @property
+        def control(self) -> LogList | None:
+            return self.log_list
+
+    class Highlighted(_EntryMessage):
+        """The cursor moved to another entry."""
+
+    class Selected(_EntryMessage):
+        """Enter (or a click on the cursor row): open this entry."""
+
+    class NewWhilePaused(Message):
+        """Rows arrived while the user was reading older ones; ``count`` since the pause."""
+
+        def __init__(self, count: int, log_list: LogList | None = None) -> None:
+            super().__init__()
+            self.count = count
+            self.log_list = log_list
+
+        @property
+        def control(self) -> LogList | None:
+            return self.log_list
+
+    class NeedOlder(Message):
+        """The user reached the oldest row: load history and call ``prepend_rows``."""
+
+        def __init__(self, log_list: LogList | None = None) -> None:
+            super().__init__()
+            self.log_list = log_list
+
+        @property
+        def control(self) -> LogList | None:
+            return self.log_list
+
+    following: var[bool] = var(True)
+    """True while the list tails new rows (cursor on the newest)."""
+    new_since_pause: var[int] = var(0)
+    """Rows appended since follow mode was paused (0 while following)."""
+    has_older: var[bool] = var(True)
+    """Set False when there is no more history, so ``NeedOlder`` stops being posted."""
+
+    def __init__(
+        self,
+        rows: Sequence[LogRow] | RowSource = (),
+        *,
+        tz: tzinfo | None = None,
+        badge_styles: Mapping[str, Style | str] | None = None,
+        show_header: bool = True,
+        name: str | None = None,
+        id: str | None = None,  # noqa: A002 - Textual's spelling
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._source: RowSource = _ListSource([])
+        self._cursor = -1
+        self._tz = tz
+        self._badge_override = badge_styles
+        self._show_header = show_header
+        self._cache: LRUCache[tuple[int, int, bool], Strip] = LRUCache(_CACHE_LINES)
+        self._pattern: re.Pattern[str] | None = None
+        self._styles: RowStyles | None = None
+        self._need_older_sent = False
+        self._programmatic_scroll = 0
+        self._set_source(rows)
+        self._cursor = len(self._source) - 1
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def row_count(self) -> int:
+        return len(self._source)
+
+    @property
+    def cursor_index(self) -> int:
+        """Index of the cursor row, -1 when the list is empty."""
+        return self._cursor
+
+    @property
+    def current_entry_id(self) -> str | None:
+        return self._source.row(self._cursor).id if self._cursor >= 0 else None
+
+    def row_at(self, index: int) -> LogRow:
+        return self._source.row(index)
+
+    def set_rows(self, rows: Sequence[LogRow] | RowSource, *, follow: bool = True) -> None:
+        """Replace every row. With ``follow`` the cursor goes to the newest row (live)."""
+        previous = self.current_entry_id
+        self._set_source(rows)
+        self._cache.clear()
+        self._need_older_sent = False
+        count = len(self._source)
+        self._cursor = count - 1 if follow else min(max(self._cursor, 0), count - 1)
+        self.following = follow
+        self.new_since_pause = 0
+        self._update_virtual_size()
+        self._scroll_to_cursor(to_end=follow)
+        self.refresh()
+        if self.current_entry_id is not None and self.current_entry_id != previous:
+            self._post_highlighted()
+
+    def append_rows(self, rows: Sequence[LogRow]) -> None:
+        """Add newer rows at the bottom (list storage only)."""
+        self._list_source().rows.extend(rows)
+        self.notify_appended(len(rows))
+
+    def prepend_rows(self, rows: Sequence[LogRow]) -> None:
+        """Add older rows at the top, keeping the viewport and cursor on the same entries."""
+        self._list_source().rows[0:0] = rows
+        self.notify_prepended(len(rows))
+
+    def notify_appended(self, count: int) -> None:
+        """The source gained ``count`` rows at the end."""
+        if count <= 0:
+            return
+        self._update_virtual_size()
+        if self.following or self._cursor < 0:
+            self._cursor = len(self._source) - 1
+            self._scroll_to_cursor(to_end=True)
+            self._post_highlighted()
+        else:
+            self.new_since_pause += count
+            self.post_message(self.NewWhilePaused(self.new_since_pause, self))
+        self.refresh()
+
+    def notify_prepended(self, count: int) -> None:
+        """The source gained ``count`` rows at the start (indices shift; the view does not)."""
+        if count <= 0:
+            return
+        self._cache.clear()
+        self._need_older_sent = False
+        self._update_virtual_size()
+        if self._cursor < 0:
+            self._cursor = len(self._source) - 1
+            self._post_highlighted()
+        else:
+            self._cursor += count
+        self._scroll_programmatically(self.scroll_y + count)
+        self.refresh()
+
+    def follow(self) -> None:
+        """Jump back to live: cursor on the newest row, tail new rows again."""
+        self.following = True
+        self.new_since_pause = 0
+        self._move_cursor(len(self._source) - 1, user=False)
+        self._scroll_to_cursor(to_end=True)
+
+    def set_highlight(self, terms: Sequence[str]) -> None:
+        """Highlight case-insensitive matches of any term in the previews (empty: none)."""
+        self._pattern = compile_terms(terms)
+        self._cache.clear()
+        self.refresh()
+
+    # ------------------------------------------------------------------ actions
+
+    def action_cursor_up(self) -> None:
+        if self._cursor <= 0:
+            self._maybe_need_older()
+            return
+        self._move_cursor(self._cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self._move_cursor(self._cursor + 1)
+
+    def action_page_up(self) -> None:
+        if self._cursor <= 0:
+            self._maybe_need_older()
+            return
+        self._move_cursor(self._cursor - self._page_rows())
+
+    def action_page_down(self) -> None:
+        self._move_cursor(self._cursor + self._page_rows())
+
+    def action_first(self) -> None:
+        self._move_cursor(0)
+        self._maybe_need_older()
+
+    def action_last(self) -> None:
+        self.follow()
+
+    def action_select(self) -> None:
+        if self._cursor >= 0:
+            row = self._source.row(self._cursor)
+            self.post_message(self.Selected(row.id, self._cursor, self))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        index = int(self.scroll_y) + offset.y - self._header_lines
+        if offset.y < self._header_lines or not 0 <= index < len(self._source):
+            return
+        if index == self._cursor:
+            self.action_select()
+        else:
+            self._move_cursor(index)
+
+    # ------------------------------------------------------------------ rendering
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if y < self._header_lines:
+            header = self.get_component_rich_style("log-list--header")
+            return self._to_strip(header_text(width), width, base + header)
+        index = int(self.scroll_y) + y - self._header_lines
+        if not 0 <= index < len(self._source):
+            return Strip.blank(width, base)
+        selected = index == self._cursor
+        key = (index, width, selected)
+        strip = self._cache.get(key)
+        if strip is None:
+            text = row_text(
+                self._source.row(index), width, self._row_styles(), tz=self._tz, pattern=self._pattern
+            )
+            style = base + self.get_component_rich_style("log-list--cursor") if selected else base
+            strip = self._to_strip(text, width, style)
+            self._cache[key] = strip
+        return strip
+
+    def _to_strip(self, text: Text, width: int, style: Style) -> Strip:
+        strip = Strip(text.render(self.app.console), text.cell_len)
+        return strip.apply_style(style).crop_extend(0, width, style)
+
+    def _row_styles(self) -> RowStyles:
+        if self._styles is None:
+            badges = self._badge_override
+            if badges is None:
+                badges = theme_badge_styles(self.app.get_css_variables())
+            self._styles = RowStyles(
+                dim=self.get_component_rich_style("log-list--dim", partial=True),
+                error=self.get_component_rich_style("log-list--error", partial=True),
+                warning=self.get_component_rich_style("log-list--warning", partial=True),
+                match=self.get_component_rich_style("log-list--match", partial=True),
+                badges=badges,
+            )
+        return self._styles
+
+    def notify_style_update(self) -> None:
+        """Theme or CSS changed: every cached line has stale colours."""
+        super().notify_style_update()
+        self._styles = None
+        self._cache.clear()
+
+    # ------------------------------------------------------------------ internals
+
+    @property
+    def _header_lines(self) -> int:
+        return 1 if self._show_header else 0
+
+    def _set_source(self, rows: Sequence[LogRow] | RowSource) -> None:
+        if isinstance(rows, list):
+            self._source = _ListSource(rows)
+        elif isinstance(rows, RowSource) and not isinstance(rows, _ListSource):
+            self._source = rows
+        else:
+            self._source = _ListSource(list(rows))  # type: ignore[arg-type]
+
+    def _list_source(self) -> _ListSource:
+        if not isinstance(self._source, _ListSource):
+            raise TypeError(
+                "LogList shows a custom RowSource: change it, then call notify_appended / "
+                "notify_prepended"
+            )
+        return self._source
+
+    def _page_rows(self) -> int:
+        return max(1, self.scrollable_content_region.height - self._header_lines - 1)
+
+    def _visible_rows(self) -> int:
+        return max(1, self.scrollable_content_region.height - self._header_lines)
+
+    def _update_virtual_size(self) -> None:
+        self.virtual_size = Size(0, len(self._source) + self._header_lines)
+
+    def _move_cursor(self, index: int, *, user: bool = True) -> None:
+        count = len(self._source)
+        if count == 0:
+            return
+        index = min(max(index, 0), count - 1)
+        if user:
+            at_end = index == count - 1
+            if at_end and not self.following:
+                self.following = True
+                self.new_since_pause = 0
+            elif not at_end and self.following:
+                self.following = False
+                self.new_since_pause = 0
+        if index == self._cursor:
+            return
+        self._cursor = index
+        self._scroll_to_cursor()
+        self.refresh()
+        self._post_highlighted()
+
+    def _post_highlighted(self) -> None:
+        if self._cursor >= 0:
+            row = self._source.row(self._cursor)
+            self.post_message(self.Highlighted(row.id, self._cursor, self))
+
+    def _scroll_to_cursor(self, *, to_end: bool = False) -> None:
+        if to_end:
+            self._scroll_programmatically(self.max_scroll_y)
+            return
+        top = int(self.scroll_y)
+        visible = self._visible_rows()
+        if self._cursor < top:
+            self._scroll_programmatically(self._cursor)
+        elif self._cursor >= top + visible:
+            self._scroll_programmatically(self._cursor - visible + 1)
+
+    def _scroll_programmatically(self, y: float) -> None:
+        self._programmatic_scroll += 1
+        try:
+            self.scroll_to(y=y, animate=False, immediate=True, force=True)
+        finally:
+            self._programmatic_scroll -= 1
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self._programmatic_scroll:
+            return
+        if new_value < old_value and new_value < self.max_scroll_y and self.following:
+            self.following = False
+            self.new_since_pause = 0
+        if new_value <= 0 and old_value > 0:
+            self._maybe_need_older()
+
+    def _maybe_need_older(self) -> None:
+        if self.has_older and not self._need_older_sent and len(self._source) > 0:
+            self._need_older_sent = True
+            self.post_message(self.NeedOlder(self))
+
+    def on_mount(self) -> None:
+        self._update_virtual_size()
+        self.call_after_refresh(self._scroll_to_cursor, to_end=self.following)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._cache.clear()
+        if self.following:
+            self.call_after_refresh(self._scroll_to_cursor, to_end=True)
+        else:
+            self.call_after_refresh(self._scroll_to_cursor)

@@ -1,0 +1,101 @@
+"""The compact row type behind ``LogList`` and the pure formatting of its cells.
+
+Kept free of Textual so screens and diagnosis code can build rows without a running app.
+Missing values stay ``None`` on the row and are shown as ``—`` (never as 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from typing import Literal, Protocol, runtime_checkable
+
+from api_client.models import LogEntry
+
+__all__ = [
+    "MISSING",
+    "PREVIEW_CHARS",
+    "LogRow",
+    "RowSource",
+    "format_latency",
+    "format_time",
+]
+
+MISSING = "—"
+"""Shown for a value the service did not send."""
+
+PREVIEW_CHARS = 240
+"""Characters of the original prompt/reply kept on a row (wider than any preview column)."""
+
+Status = Literal["ok", "error"]
+
+
+@dataclass(slots=True, frozen=True)
+class LogRow:
+    """One call, reduced to what a list line shows. Previews are RAW (cut, not sanitized):
+    the list sanitizes when it paints, so a row built by hand can never reach the terminal raw."""
+
+    id: str
+    created_at: int | None
+    source: str | None
+    latency_ms: int | None
+    finish_reason: str | None
+    status: Status
+    badges: tuple[str, ...] = ()
+    prompt_preview: str | None = None
+    reply_preview: str | None = None
+
+    @classmethod
+    def from_entry(cls, entry: LogEntry, badges: Iterable[str] = ()) -> LogRow:
+        """Build a row from a log entry; a failed call's error text stands in for the reply."""
+        prompt = entry.prompt
+        if prompt is None and entry.messages:
+            users = [m for m in entry.messages if m.role == "user" and m.content is not None]
+            chosen = users[-1] if users else entry.messages[-1]
+            prompt = chosen.content
+        reply = entry.response if entry.response is not None else entry.error
+        return cls(
+            id=entry.id,
+            created_at=entry.created_at,
+            source=entry.source,
+            latency_ms=entry.latency_ms,
+            finish_reason=entry.finish_reason,
+            status="error" if entry.error is not None else "ok",
+            badges=tuple(badges),
+            prompt_preview=None if prompt is None else prompt[:PREVIEW_CHARS],
+            reply_preview=None if reply is None else reply[:PREVIEW_CHARS],
+        )
+
+
+@runtime_checkable
+class RowSource(Protocol):
+    """Anything indexable that yields rows; lets ``LogList`` show millions of rows lazily."""
+
+    def __len__(self) -> int: ...
+
+    def row(self, index: int) -> LogRow: ...
+
+
+def format_time(created_at: int | None, tz: tzinfo | None = None) -> str:
+    """``HH:MM:SS.mmm`` in ``tz`` (local time when None); ``—`` when missing."""
+    if created_at is None:
+        return MISSING
+    try:
+        moment = datetime.fromtimestamp(created_at / 1000, tz=tz)
+    except (OverflowError, OSError, ValueError):
+        return MISSING
+    return f"{moment:%H:%M:%S}.{created_at % 1000:03d}"
+
+
+def format_latency(latency_ms: int | None) -> str:
+    """``812ms`` under 10 s, then ``12.3s``, ``4m05s``, ``2h03m``; ``—`` when missing."""
+    if latency_ms is None:
+        return MISSING
+    if latency_ms < 10_000:
+        return f"{latency_ms}ms"
+    seconds = latency_ms / 1000
+    if seconds < 100:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s" if minutes < 100 else f"{minutes // 60}h{minutes % 60:02d}m"
