@@ -48,7 +48,7 @@ class LogFilter:
             self.source is None
             and not self.errors_only
             and not self.badge
-            and not (self.text and self.text.strip())
+            and (not self.text or compile_text(self.text).is_empty)
             and self.since_ms is None
         )
 
@@ -153,9 +153,12 @@ def _as_substring(term: str) -> bool:
     return bool(_UNSPACED.search(term)) or not _indexable(term)
 
 
+@functools.lru_cache(maxsize=256)
 def compile_text(text: str | None) -> TextQuery:
     """Split user text into literal terms; see the module docstring for the rules."""
-    clean = _SURROGATE.sub("\ufffd", text or "")  # a lone surrogate cannot be bound to SQL
+    # A lone surrogate cannot be bound to SQL; FTS5's parser stops at NUL (its strings are
+    # C strings), so NUL separates terms like a space.
+    clean = _SURROGATE.sub("\ufffd", text or "").replace("\x00", " ")
     terms = tuple(dict.fromkeys(t for t in clean.split() if t))
     phrases = [t for t in terms if not _as_substring(t)]
     subs = tuple(t for t in terms if _as_substring(t))

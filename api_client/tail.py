@@ -213,14 +213,17 @@ class LogTail:
 
         For a "refresh now" key and for tests; raises BlahError instead of retrying.
         """
+        if self._state.phase == "stopped":
+            return []
         if not self._started:
             await self.start()
+            self._set(phase="live", retry_in=None, reason=None)
             return []
         cycle = await self._poll()
         if cycle.stalled is not None:
-            self._set(phase="stalled", reason=cycle.stalled, cursor=self._cursor)
+            self._set(phase="stalled", retry_in=None, reason=cycle.stalled, cursor=self._cursor)
         else:
-            self._set(cursor=self._cursor)
+            self._set(phase="live", retry_in=None, reason=None, cursor=self._cursor)
         return cycle.new
 
     async def start(self) -> None:
@@ -291,7 +294,7 @@ class LogTail:
                 )
                 next_before = oldest
             else:
-                next_before = oldest
+                next_before = oldest + 1
             if before is not None and next_before >= before:
                 cycle.stalled = (
                     "the server's pages do not move: a full page of entries already seen "

@@ -14,30 +14,35 @@ from .text import last_line, quote, trim, user_text
 # --------------------------------------------------------------------------- refusal
 
 _NEG = r"(?:can(?:'t|not| not)|won't|will not|am (?:not able|unable)|'m (?:not able|unable)|am not (?:allowed|permitted))"
+_I = r"(?:i|we)\s*"  # "I can't" and "I'm unable" (no space before the apostrophe)
 _TASK = (
-    r"(?:help(?! but\b)|assist|provide|comply|do (?:that|this|it)|fulfil+|answer|write|create|generate|complete|"
+    r"(?:help(?! but\b)|assist|provide|comply|do|fulfil+|answer|write|create|generate|complete|"
     r"share|support|engage|give|produce|offer|discuss|participate|continue|translate|summari[sz]e|tell|"
     r"classify|solve|make|respond|talk|go along)"
 )
-_REFUSAL = re.compile(
-    "|".join(
+_REFUSAL_PATTERN = "|".join(
         (
-            rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b(?:i|we)\s+{_NEG}",
-            rf"\bsorry,?\s+(?:but\s+)?(?:i|we)\s+{_NEG}",
-            rf"\bas an ai(?: language model| assistant| model)?\b[^.!?\n]{{0,40}}?\bi\s+{_NEG}",
-            rf"\bi\s+{_NEG}\s+(?:to\s+)?(?:really\s+)?{_TASK}\b",
+            rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b{_I}{_NEG}",
+            rf"\bsorry,?\s+(?:but\s+)?{_I}{_NEG}",
+            rf"\bas an ai(?: language model| assistant| model)?\b[^.!?\n]{{0,40}}?\b{_I}{_NEG}",
+            rf"\b{_I}{_NEG}\s+(?:to\s+)?(?:really\s+)?{_TASK}\b",
             r"\bi\s+(?:must|have to|need to)\s+(?:respectfully\s+|politely\s+)?(?:decline|refuse)\b",
             r"\bi\s+(?:respectfully\s+)?(?:decline|refuse)\s+to\b",
             rf"\bi'm afraid\s+(?:that\s+)?i\s+{_NEG}",
             rf"\b(?:unfortunately|sadly),?\s+i\s+{_NEG}",
             r"\bthat(?:'s| is) not something i (?:can|will|am able to)\b",
             r"\bi'm not (?:comfortable|going to)\s+(?:help|assist|provid|writ|answer|do)",
+            r"\bi(?:'d| would) rather not\b",
+            r"\bagainst my (?:guidelines|policy|policies|rules|programming|principles)\b",
         )
-    ),
-    re.IGNORECASE,
 )
-_REFUSAL_HINTS = ("sorry", "can't", "cannot", "can not", "unable", "not able", "won't", "will not", "decline",
-                  "refuse", "as an ai", "not allowed", "not permitted", "afraid", "not something", "not comfortable")
+_REFUSAL = re.compile(_REFUSAL_PATTERN)  # searched on lower-cased text
+_REFUSAL_ANY_CASE = re.compile(_REFUSAL_PATTERN, re.IGNORECASE)  # when lower-casing changes lengths
+
+
+#: Every refusal pattern contains one of these: a cheap gate before the regex.
+_ANCHORS = ("n't", "not", "sorry", "unable", "declin", "refus", "afraid", "as an ai", "against my")
+_REFUSAL_HEAD = 240  # refusals open the reply; later "I can't..." inside an answer is not one
 # After a capability disclaimer, a real answer: "..., but here is what I know".
 _BUT_ANSWERS = re.compile(
     r"\b(?:but|however|that said|instead)\b[^.!?\n]{0,40}?\b(?:here(?:'s| is| are)|i can|i could|below)\b|"
@@ -49,12 +54,12 @@ _BUT_ANSWERS = re.compile(
 def detect_refusal(reply: str) -> Finding | None:
     """The reply declines the task. Only the opening is read (refusals come first); a
     disclaimer followed by an actual answer ("I can't browse, but here is...") is not one."""
-    head = reply[:400].replace("’", "'")
+    head = reply[:_REFUSAL_HEAD].replace("’", "'")
     low = head.lower()
-    if not any(hint in low for hint in _REFUSAL_HINTS):
+    if not any(anchor in low for anchor in _ANCHORS):
         return None
-    match = _REFUSAL.search(head)
-    if match is None:
+    match = _REFUSAL.search(low) if len(low) == len(head) else _REFUSAL_ANY_CASE.search(head)
+    if match is None or _inside_quotes(head, match.start()):
         return None
     after = reply[match.end() : match.end() + 400].replace("’", "'")
     rest = reply[match.end() :].strip()
@@ -66,6 +71,12 @@ def detect_refusal(reply: str) -> Finding | None:
     end = _sentence_end(reply, match.end())
     evidence = f"The reply declines the task: {quote(reply[start:end])}."
     return Finding(kinds.REFUSAL, evidence, (start, end), {"phrase": match.group()})
+
+
+def _inside_quotes(text: str, pos: int) -> bool:
+    """True when ``pos`` is inside an open double quotation (a character speaking in a story)."""
+    before = text[:pos]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -121,6 +132,8 @@ def detect_leak(reply: str) -> Finding | None:
     found: list[tuple[int, int, str]] = []
     for match in _LEAK_RE.finditer(reply):
         token = match.group()
+        if reply.count("`", 0, match.start()) % 2 == 1:
+            continue  # quoted in code: the reply talks about the token
         if token in _END_LEAK:
             if not reply[match.end() :].strip() or _is_stop_tail(reply[match.end() :]):
                 continue
@@ -159,12 +172,7 @@ _ASKS_FOR_DIALOGUE = re.compile(
 _FEW_SHOT_LABEL = re.compile(
     r"^[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:", re.MULTILINE
 )
-_OPENERS = frozenset(
-    "what who whom whose why when where which how is are am was were do does did can could should would will "
-    "shall may might must tell write give list explain describe translate summarize summarise classify name "
-    "please hi hello hey thanks thank create make compose generate solve calculate compute find define show "
-    "help let suggest recommend answer say rewrite correct convert count sort choose pick identify".split()
-)
+_ASKS_TO_COMPLETE = re.compile(r"\b(?:complete|continue|finish|fill in)\b", re.IGNORECASE)
 _CONNECTORS = frozenset(
     "is are was were am be been being has have had will would can could should may might must the a an of to "
     "and or but nor so yet that which who whom whose where when while because as than then if until unless "
@@ -245,13 +253,11 @@ def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMes
             (offset, offset + min(len(text), 60)),
             {"how": "starts_mid_sentence", "user_last_line": trim(line, 80)},
         )
-    if not line or line[-1] in _SENTENCE_END or "?" in line:
+    if not line or line[-1] in _SENTENCE_END or "?" in line or _ASKS_TO_COMPLETE.search(said):
         return None
     words = line.split()
-    opener = words[0].lower().strip(",.!") if words else ""
-    dangling = words[-1].lower() in _CONNECTORS if words else False
-    if opener in _OPENERS and not dangling:
-        return None
+    if not words or words[-1].lower() not in _CONNECTORS:
+        return None  # a statement that happens to lack a full stop, not a sentence left hanging
     if len(reply.split()) <= 3 and reply.rstrip()[-1:] in ".!":
         return None  # a bare fill-in of the blank ("paris.") answers it
     evidence = (

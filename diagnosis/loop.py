@@ -29,6 +29,7 @@ _RULE_CHARS = frozenset("-=_*#~.+|/\\:<>^─━═│┃▁▔█░▒▓ ")
 _PUNCT = ".,;:!?\"'()[]{}*_`~«»“”‘’"
 _LIST_MARKER = re.compile(r"\(?\d{1,3}[.)]|[a-z][.)]")
 _HAS_LIST_MARKER = re.compile(r"\d[.)]\s")
+_LIST_MARKER_SUB = re.compile(r"(?<!\S)\(?\d{1,3}[.)](?!\S)")
 _CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
 _WS_RUN = re.compile(r"(?:[ \t\r\f\v]*\n){20,}|\s{200,}")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
@@ -68,7 +69,7 @@ def find_loop(text: str | None) -> LoopHit | None:
     best: LoopHit | None = None
     if max(map(len, words)) >= _MIN_LONG_TOKEN:
         best = _char_loop(text, words)
-    if text.count("\n") >= 20 or len(text) - sum(map(len, words)) >= 200:
+    if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
         best = _better(best, _whitespace_loop(text))
     if len(words) >= 6 and _could_repeat(text):
         best = _better(best, _word_loop(text))
@@ -84,23 +85,19 @@ def _better(a: LoopHit | None, b: LoopHit | None) -> LoopHit | None:
 
 
 def _could_repeat(text: str) -> bool:
-    """Cheap necessary condition for a word loop: some word trigram occurs at least twice more.
+    """Cheap necessary condition for a word loop: some word trigram comes back at least twice.
 
-    Every loop ``_word_loop`` accepts repeats trigrams of lower-cased words (list markers
-    folded), so this gate loses nothing that matters; it may let clean texts through, which
-    only costs time.
+    Every loop ``_word_loop`` accepts repeats trigrams of lower-cased words with list markers
+    folded ("1. Milk 2. Milk 3. Milk"), so this gate loses next to nothing; it lets some
+    clean texts through, which only costs time.
     """
-    words = text.lower().split()
+    low = text.lower()
+    if ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None:
+        low = _LIST_MARKER_SUB.sub("#.", low)
+    words = low.split()
     if len(words) < 6:
         return False
-    dups = len(words) - 2 - len(set(zip(words, words[1:], words[2:])))
-    if dups >= 2:
-        return True
-    if _HAS_LIST_MARKER.search(text) is None:
-        return False
-    # "1. Milk 2. Milk 3. Milk": the markers differ, so fold them and look again.
-    folded = ["#" if _LIST_MARKER.fullmatch(w) else w for w in words]
-    return len(words) - 2 - len(set(zip(folded, folded[1:], folded[2:]))) >= 2
+    return len(words) - 2 - len(set(zip(words, words[1:], words[2:]))) >= 2
 
 
 # --------------------------------------------------------------------------- zones
@@ -140,11 +137,9 @@ def _zone_at(pos: int, code: list[tuple[int, int]], text: str) -> int:
 def _char_loop(text: str, words: list[str]) -> LoopHit | None:
     best: LoopHit | None = None
     code: list[tuple[int, int]] | None = None
-    seen: set[str] = set()
-    for word in words:
-        if len(word) < _MIN_LONG_TOKEN or word in seen:
-            continue
-        seen.add(word)
+    # A token made of a repeated unit uses few distinct characters: "photosynthesis" is skipped.
+    suspects = {w for w in words if len(w) >= _MIN_LONG_TOKEN and len(set(w)) * 2 <= len(w)}
+    for word in suspects:
         for match in _CHAR_PERIODIC.finditer(word):
             unit = match.group(1)
             copies = (match.end() - match.start()) // len(unit)
@@ -156,8 +151,7 @@ def _char_loop(text: str, words: list[str]) -> LoopHit | None:
                 strict = _zone_at(where.start(), code, text) != PROSE
                 if strict and not _char_run_counts(unit, copies, strict=True):
                     continue
-                level = "character"
-                hit = LoopHit(unit, len(unit), "chars", copies, where.start(), where.end(), level)
+                hit = LoopHit(unit, len(unit), "chars", copies, where.start(), where.end(), "character")
                 best = _better(best, hit)
                 break
     return best
@@ -171,7 +165,9 @@ def _char_run_counts(unit: str, copies: int, *, strict: bool) -> bool:
     if set(unit) <= _RULE_CHARS:
         return total >= 100
     if len(unit) == 1:
-        return copies >= (16 if unit.isalnum() and unit.isascii() else 10)
+        if unit.isdigit():
+            return copies >= 32  # zero padding, hashes and big numbers come in long runs
+        return copies >= (16 if unit.isalpha() and unit.isascii() else 10)
     return copies >= 4 and total >= 16
 
 
@@ -219,22 +215,30 @@ def _word_loop(text: str) -> LoopHit | None:
     _, neg_period, start, run = best
     period = -neg_period
     unit = text[spans[start][0] : spans[start + period - 1][1]]
+    between = text[spans[start + period - 1][1] : spans[start + period][0]]
     region_start = spans[start][0]
     region_end = spans[start + run + period - 1][1]
-    return LoopHit(unit, period, "words", run // period + 1, region_start, region_end, _level(period, unit))
+    level = _level(period, unit, between)
+    return LoopHit(unit, period, "words", run // period + 1, region_start, region_end, level)
 
 
 def _candidate_periods(toks: list[str]) -> list[int]:
-    """Periods worth checking: distances at which some word came back at least twice."""
-    last: dict[str, int] = {}
+    """Periods worth checking: distances at which some word came back at least twice.
+
+    Distances to the last two earlier occurrences are counted, so a unit in which every word
+    occurs twice ("the sky ... the light ... the light ... the sky") still shows its period.
+    """
+    last: dict[str, tuple[int, int]] = {}
     counts: dict[int, int] = {}
     for i, tok in enumerate(toks):
-        j = last.get(tok)
-        if j is not None:
-            gap = i - j
-            if gap <= _MAX_PERIOD:
-                counts[gap] = counts.get(gap, 0) + 1
-        last[tok] = i
+        prev = last.get(tok)
+        if prev is not None:
+            for j in prev:
+                if j >= 0 and i - j <= _MAX_PERIOD:
+                    counts[i - j] = counts.get(i - j, 0) + 1
+            last[tok] = (i, prev[0])
+        else:
+            last[tok] = (i, -1)
     return sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
 
 
@@ -278,11 +282,13 @@ def _word_run_counts(toks: list[str], zones: list[int], start: int, run: int, pe
     return period >= 12 and run > period and start + run + period == len(toks)
 
 
-def _level(period: int, unit: str) -> str:
+def _level(period: int, unit: str, between: str) -> str:
+    """How to name the unit: ``between`` is the text separating its first two copies."""
     if period == 1:
         return "word"
-    if period > 40 or "\n\n" in unit.strip():
+    sentences = len(re.findall(r"[.!?](?:\s|$)", unit + " "))
+    if period > 40 or "\n\n" in unit or "\n\n" in between or sentences >= 3:
         return "paragraph"
-    if unit.rstrip("\"')*_ ")[-1:] in (".", "!", "?") or "\n" in unit:
+    if sentences or "\n" in unit or "\n" in between:
         return "sentence"
     return "phrase"

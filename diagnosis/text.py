@@ -51,19 +51,24 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     return f'"{trim(text, limit)}"'
 
 
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+
 def strip_stop_tokens(text: str) -> str:
-    """``text`` without any end-of-turn tokens and surrounding whitespace."""
+    """``text`` without end-of-turn tokens, surrounding whitespace and zero-width characters."""
     if "<" in text:
         text = _STOP_RE.sub("", text)
-    return text.strip()
+    return text.strip().strip(_INVISIBLE).strip()
 
 
 def is_blank_reply(text: str) -> bool:
-    """True when the reply is empty, whitespace, or only stop tokens."""
+    """True when the reply is empty, whitespace, zero-width characters, or only stop tokens."""
     if not text or text.isspace():
         return True
-    if "<" not in text:
-        return False
+    if len(text) > 64:
+        first = text.lstrip()[:1]
+        if first != "<" and first not in _INVISIBLE:
+            return False  # cheap exit: real text
     return not strip_stop_tokens(text)
 
 

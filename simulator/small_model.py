@@ -168,7 +168,8 @@ def _loop(rng: random.Random, topic: str, max_tokens: int) -> tuple[str, bool]:
         unit = (f"Lily went to see the {topic}. It was big and nice. She smiled and said hello. "
                 "Then she went home.\n\n")
     runs_out = rng.random() < 0.7
-    reps = 60 if runs_out else (3 if style == "paragraph" else rng.randint(5, 9))
+    enough = max_tokens // max(1, tokenizer.count(unit)) + 2
+    reps = enough if runs_out else (3 if style == "paragraph" else rng.randint(5, 9))
     return unit * reps, runs_out
 
 

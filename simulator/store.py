@@ -24,6 +24,18 @@ class LogStore:
         self._per_ms: Counter[tuple[str, int]] = Counter()
         self._seq = 0
 
+    def clone(self, shift: int) -> LogStore:
+        """A deep copy with every created_at moved by ``shift`` ms."""
+        other = LogStore()
+        other._seq = self._seq
+        other._per_ms = Counter({(m, t + shift): n for (m, t), n in self._per_ms.items()})
+        for model_id, entries in self._entries.items():
+            copies = [{**e, "created_at": e["created_at"] + shift} for e in entries]
+            other._entries[model_id] = copies
+            other._keys[model_id] = [(t + shift, seq) for t, seq in self._keys[model_id]]
+            other.by_id.update((e["id"], e) for e in copies)
+        return other
+
     def next_id(self) -> str:
         self._seq += 1
         return f"log_{self._seq:07d}"

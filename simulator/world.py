@@ -31,7 +31,10 @@ def now_ms() -> int:
 class World:
     """All state of one simulated platform. Build with ``World(seed)``; history is seeded."""
 
-    def __init__(self, seed: int = 7, anchor_ms: int | None = None, history: bool = True) -> None:
+    def __init__(self, seed: int = 7, anchor_ms: int | None = None, history: bool = True,
+                 cached: bool = True) -> None:
+        """``history``: seed two days of past activity. ``cached``: copy it from this process's
+        template for ``seed`` (built once) instead of generating it again; same result."""
         self.seed = seed
         self.lock = threading.RLock()
         self.rng = random.Random(seed)
@@ -72,7 +75,11 @@ class World:
         self._counters: dict[str, int] = {}
         self.calls = 0
         self._add_catalog()
-        if history:
+        if history and cached:
+            from simulator.snapshot import copy_history, template
+
+            copy_history(template(seed), self)
+        elif history:
             from simulator.history import build_history
 
             build_history(self)
@@ -84,6 +91,14 @@ class World:
             n = self._counters.get(prefix, 0) + 1
             self._counters[prefix] = n
             return f"{prefix}_{n:05d}"
+
+    def counters_snapshot(self) -> dict[str, int]:
+        with self.lock:
+            return dict(self._counters)
+
+    def set_counters(self, counters: dict[str, int]) -> None:
+        with self.lock:
+            self._counters = dict(counters)
 
     def now(self) -> int:
         return self.clock()

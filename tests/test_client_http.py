@@ -140,9 +140,11 @@ async def test_start_run_accepts_both_forms(body: dict[str, Any], form: str) -> 
 
 async def test_query_parameters() -> None:
     client, rec = make_client(
-        lambda r: json_answer({"logs": [], "next_since": None, "next_before": None})
-        if r.url.path.endswith("/logs")
-        else json_answer({"models": ["a", "b"], "rows": []})
+        lambda r: (
+            json_answer({"logs": [], "next_since": None, "next_before": None})
+            if r.url.path.endswith("/logs")
+            else json_answer({"models": ["a", "b"], "rows": []})
+        )
     )
     async with client:
         await client.get_logs("m1", source="chat", since=5, before=9, errors_only=True, limit=7)
@@ -215,9 +217,7 @@ async def test_object_error_keeps_code_and_message() -> None:
 
 
 async def test_html_page_is_invalid_response_with_short_excerpt() -> None:
-    page = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>" + (
-        "x" * 5000
-    )
+    page = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>" + ("x" * 5000)
     client, _ = make_client(
         lambda r: httpx.Response(200, text=page, headers={"content-type": "text/html"})
     )
@@ -547,7 +547,9 @@ async def test_upload_in_chunks_with_progress_to_foreign_origin_without_key() ->
     data = bytes(range(256)) * 1000  # 256 000 bytes: four 64 KiB chunks
     progress: list[tuple[int, int]] = []
     async with client:
-        await client.upload_training_set(ticket, data, progress=lambda s, t: progress.append((s, t)))
+        await client.upload_training_set(
+            ticket, data, progress=lambda s, t: progress.append((s, t))
+        )
     assert received["body"] == data
     assert "authorization" not in received["headers"]
     assert received["headers"]["content-type"] == "application/jsonl"

@@ -43,7 +43,7 @@ clean_text = st.text(
         blacklist_categories=("Cs",),
         blacklist_characters="".join(
             chr(c)
-            for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]
+            for c in [*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]
             + [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF]
             + list(range(0x202A, 0x202F))
             + list(range(0x2066, 0x206A))

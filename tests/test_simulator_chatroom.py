@@ -16,8 +16,14 @@ from simulator.server import SimulatorServer
 
 @pytest.fixture(scope="module")
 def room() -> Iterator[SimulatorServer]:
-    with SimulatorServer(seed=13, speed=100.0, live=False) as server:
+    with SimulatorServer(seed=11, speed=100.0, live=False) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def http() -> Iterator[httpx.Client]:
+    with httpx.Client(timeout=10) as client:
+        yield client
 
 
 def bearer(key: str) -> dict[str, str]:
@@ -87,27 +93,27 @@ def test_muted_model_takes_no_turns_but_keeps_history(room: SimulatorServer) -> 
         assert any(t is not None for t in turns)  # unmuted: it speaks again (unless 10 calls in a row fail)
 
 
-def test_chatroom_prompts_use_llama2_for_the_chatml_model(sim: SimulatorServer) -> None:
+def test_chatroom_prompts_use_llama2_for_the_chatml_model(sim: SimulatorServer, http: httpx.Client) -> None:
     url = f"{sim.base_url}/api/v1/models/{sim.person_model_id}/logs"
-    room_logs = httpx.get(url, params={"source": "chatroom", "limit": 200}).json()["logs"]
-    eval_logs = httpx.get(url, params={"source": "eval", "limit": 200}).json()["logs"]
+    room_logs = http.get(url, params={"source": "chatroom", "limit": 200}).json()["logs"]
+    eval_logs = http.get(url, params={"source": "eval", "limit": 200}).json()["logs"]
     # (the transcript inside a chatroom prompt may quote leaked tokens, so check the wrapping)
     assert room_logs and all(e["prompt"].startswith("<s>[INST] ") and e["prompt"].endswith("[/INST]")
                              for e in room_logs)
     assert eval_logs and all(e["prompt"].startswith("<|im_start|>") and e["prompt"].endswith(
         "<|im_start|>assistant\n") and "[INST]" not in e["prompt"] for e in eval_logs)
-    model = httpx.get(f"{sim.base_url}/api/v1/models/{sim.person_model_id}").json()
+    model = http.get(f"{sim.base_url}/api/v1/models/{sim.person_model_id}").json()
     assert model["chat_template"] == "chatml"  # trained on chatml, spoken to in llama2 in the room
 
 
-def test_chatroom_since_and_limit(sim: SimulatorServer) -> None:
+def test_chatroom_since_and_limit(sim: SimulatorServer, http: httpx.Client) -> None:
     url = f"{sim.base_url}/api/v1/chatroom"
-    page = httpx.get(url, params={"limit": 30}).json()
+    page = http.get(url, params={"limit": 30}).json()
     times = [m["created_at"] for m in page["messages"]]
     assert times == sorted(times, reverse=True) and page["next_since"] == times[0]
-    newer = httpx.get(url, params={"since": times[10]}).json()["messages"]
+    newer = http.get(url, params={"since": times[10]}).json()["messages"]
     assert [m["id"] for m in newer] == [m["id"] for m in page["messages"][:10]]
-    assert httpx.get(url, params={"limit": 0}).status_code == 422
+    assert http.get(url, params={"limit": 0}).status_code == 422
 
 
 def test_world_holds_a_few_hostile_strings(sim: SimulatorServer) -> None:

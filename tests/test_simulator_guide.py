@@ -20,7 +20,7 @@ from simulator.server import SimulatorServer
 @pytest.fixture(scope="module")
 def busy() -> Iterator[SimulatorServer]:
     """A private simulator for the writing commands (fast simulated time, no live activity)."""
-    with SimulatorServer(seed=3, speed=200.0, live=False) as server:
+    with SimulatorServer(seed=11, speed=200.0, live=False) as server:
         yield server
 
 

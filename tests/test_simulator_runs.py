@@ -20,7 +20,7 @@ from simulator.server import SimulatorServer
 
 @pytest.fixture(scope="module")
 def fast() -> Iterator[SimulatorServer]:
-    with SimulatorServer(seed=21, speed=400.0, live=False) as server:
+    with SimulatorServer(seed=11, speed=400.0, live=False) as server:
         yield server
 
 

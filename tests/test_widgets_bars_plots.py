@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import timezone
+from datetime import UTC
 
 import pytest
 from textual.app import App, ComposeResult
 
-from widgets.badges import BADGE_LABELS, badge_label, badge_text, legend_text, theme_badge_styles
-from widgets.bars import ProgressLine, RateBar, TokenBar, progress_label, rate_label, token_label
+from widgets.badges import (
+    BADGE_LABELS,
+    badge_label,
+    badge_text,
+    legend_text,
+    theme_badge_styles,
+)
+from widgets.bars import (
+    ProgressLine,
+    RateBar,
+    TokenBar,
+    progress_label,
+    rate_label,
+    token_label,
+)
 from widgets.plots import BarChart, TimeSeriesPlot, segments_without_gaps
 
 BAR = "━"
@@ -65,7 +78,7 @@ async def test_bars_draw_only_known_ratios() -> None:
         def plain(selector: str) -> str:
             return app.query_one(selector).render().plain  # type: ignore[union-attr]
 
-        cut, stop = plain("#cut"), plain("#stop")
+        cut = plain("#cut")
         assert cut.endswith("512/512 tokens · cut off by the limit")
         bar = cut.split(" ")[0]
         assert set(bar) == {BAR}
@@ -120,7 +133,7 @@ def test_gaps_split_series_instead_of_becoming_zero() -> None:
 class PlotsApp(App[None]):
     def compose(self) -> ComposeResult:
         xs = [1_700_000_000_000 + i * 60_000 for i in range(10)]
-        yield TimeSeriesPlot("latency", xs, [float(i) if i != 4 else None for i in range(10)], tz=timezone.utc, id="ts")
+        yield TimeSeriesPlot("latency", xs, [float(i) if i != 4 else None for i in range(10)], tz=UTC, id="ts")
         yield TimeSeriesPlot("nothing", [], [], id="empty")
         yield TimeSeriesPlot("all gaps", xs[:3], [None, None, None], id="gaps")
         yield BarChart("by model", ["alpha", "beta\x1b]8;;https://evil\x1b\\", "gamma"], [3.0, None, 5.0],

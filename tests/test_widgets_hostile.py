@@ -9,7 +9,7 @@ appear in it; plus every segment of the frame is checked for ``@click`` meta and
 from __future__ import annotations
 
 import io
-from datetime import timezone
+from datetime import UTC
 
 import pytest
 from rich.console import Console
@@ -47,14 +47,14 @@ class HostileApp(App[None]):
     def compose(self) -> ComposeResult:
         payload = self.payload
         with Vertical():
-            yield LogList([hostile_row(payload, i) for i in range(5)], tz=timezone.utc)
+            yield LogList([hostile_row(payload, i) for i in range(5)], tz=UTC)
             yield TextViewer(payload)
             yield TokenBar(10, 20, payload[:50])
             yield RateBar(payload[:200], 1, 3, None)
             yield ProgressLine(1, 2, 0.5, payload[:100])
             yield BarChart(payload[:100], [payload[:40], "ok"], [1.0, 2.0], highlight=payload[:40])
             yield TimeSeriesPlot(payload[:100], [1_700_000_000_000, 1_700_000_060_000], [1.0, 2.0],
-                                 y_label=payload[:20], tz=timezone.utc)
+                                 y_label=payload[:20], tz=UTC)
 
 
 def terminal_frame(app: App[None]) -> tuple[str, list]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timezone
+from datetime import UTC
 
 from textual.app import App, ComposeResult
 from textual.message import Message
@@ -41,7 +41,7 @@ class ListApp(App[None]):
         self.messages: list[Message] = []
 
     def compose(self) -> ComposeResult:
-        yield LogList(self.initial, tz=timezone.utc)  # type: ignore[arg-type]
+        yield LogList(self.initial, tz=UTC)  # type: ignore[arg-type]
 
     def on_log_list_selected(self, message: LogList.Selected) -> None:
         self.messages.append(message)
@@ -304,3 +304,34 @@ async def test_custom_source_cannot_be_appended_to_directly() -> None:
             assert "notify_appended" in str(error)
         else:  # pragma: no cover - the assertion is the point
             raise AssertionError("append to a custom RowSource must fail loudly")
+
+
+async def test_cursor_and_badge_colours_follow_focus_and_theme() -> None:
+    from textual.widgets import Input
+
+    class FocusApp(ListApp):
+        def compose(self) -> ComposeResult:
+            yield from super().compose()
+            yield Input()
+
+    app = FocusApp([make_row(0, badges=("loop",)), make_row(1)])
+    async with app.run_test(size=SIZE) as pilot:
+        ll = app.query_one(LogList)
+        ll.focus()
+        await pilot.pause()
+
+        def cursor_bg() -> str:
+            style = ll.render_line(2)._segments[0].style
+            assert style is not None and style.bgcolor is not None and style.bgcolor.triplet is not None
+            return style.bgcolor.triplet.hex
+
+        focused = cursor_bg()
+        assert focused == app.get_css_variables()["block-cursor-background"].lower()
+        app.query_one(Input).focus()
+        await pilot.pause()
+        assert cursor_bg() != focused
+        app.theme = "nord"
+        await pilot.pause()
+        loop = next(s for s in ll.render_line(1) if s.text == " LOOP ")
+        assert loop.style is not None and loop.style.bgcolor is not None
+        assert loop.style.bgcolor.triplet.hex == app.get_css_variables()["error"].lower()  # type: ignore[union-attr]

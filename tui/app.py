@@ -99,7 +99,8 @@ class BlahApp(App[None]):
         if keymap:
             self.set_keymap(dict(keymap))
         self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
-        self.switch_mode(MODE_SPECS[0].name)
+        start = self.ctx.settings.get("start_mode")  # e.g. "chatroom": open there instead of Logs
+        self.switch_mode(start if start in self.MODES else MODE_SPECS[0].name)
         problem = self.ctx.settings.get("config_problem")
         if problem:
             self.notify(str(problem), title="Config file not used", severity="warning", markup=False, timeout=15)

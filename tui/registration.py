@@ -101,7 +101,7 @@ def _uri_problem(uri: str) -> str | None:
     if classify_inference_uri(uri) is not None:
         return None
     if uri.startswith(OPENAI_COMPATIBLE_PREFIX):
-        base, sep, model = uri[len(OPENAI_COMPATIBLE_PREFIX) :].partition("#")
+        _base, sep, model = uri[len(OPENAI_COMPATIBLE_PREFIX) :].partition("#")
         if not sep or not model.strip():
             return "openai-compatible needs the model name after '#': openai-compatible:https://host#model-name"
         return "openai-compatible needs an http(s) URL before '#': openai-compatible:https://host#model-name"

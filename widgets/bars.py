@@ -6,6 +6,8 @@ The label functions are pure so screens and tests can use the wording without a 
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -102,7 +104,7 @@ def progress_label(done: int | None, total: int | None, rate_per_s: float | None
 class BarLine(Widget):
     """Shared look: ``[bar] label`` on one line; the bar is omitted when the ratio is unknown."""
 
-    COMPONENT_CLASSES = {"bar--fill", "bar--empty", "bar--alert", "bar--nodata"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"bar--fill", "bar--empty", "bar--alert", "bar--nodata"}
 
     DEFAULT_CSS = """
     BarLine {
@@ -151,7 +153,7 @@ class TokenBar(BarLine):
         finish_reason: str | None = None,
         *,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002
+        id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -191,7 +193,7 @@ class RateBar(BarLine):
         rate: float | None = None,
         *,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002
+        id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -226,7 +228,7 @@ class ProgressLine(BarLine):
         eta: str | None = None,
         *,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002
+        id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)

@@ -12,49 +12,29 @@ Once the user moves up or scrolls up, the view stays put, ``new_since_pause`` co
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from datetime import tzinfo
+from typing import ClassVar
 
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from widgets.badges import theme_badge_styles
-from widgets.log_columns import RowStyles, compile_terms, header_text, row_text
-from widgets.log_row import LogRow, RowSource
+from widgets.log_paint import LinePainter
+from widgets.log_row import ListRowSource, LogRow, RowSource
 
 __all__ = ["LogList", "LogRow", "RowSource"]
-
-_CACHE_LINES = 2048
-
-
-class _ListSource:
-    """The default ``RowSource``: a plain list the widget owns and mutates."""
-
-    __slots__ = ("rows",)
-
-    def __init__(self, rows: list[LogRow]) -> None:
-        self.rows = rows
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def row(self, index: int) -> LogRow:
-        return self.rows[index]
 
 
 class LogList(ScrollView, can_focus=True):
     """Scrollable, keyboard-driven list of ``LogRow`` with follow mode and search highlight."""
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k", "cursor_up", "Up", show=False, id="log_list.cursor_up"),
         Binding("down,j", "cursor_down", "Down", show=False, id="log_list.cursor_down"),
         Binding("pageup", "page_up", "Page up", show=False, id="log_list.page_up"),
@@ -64,7 +44,7 @@ class LogList(ScrollView, can_focus=True):
         Binding("enter", "select", "Open", id="log_list.select"),
     ]
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "log-list--header",
         "log-list--cursor",
         "log-list--dim",
@@ -152,21 +132,18 @@ class LogList(ScrollView, can_focus=True):
         badge_styles: Mapping[str, Style | str] | None = None,
         show_header: bool = True,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002 - Textual's spelling
+        id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self._source: RowSource = _ListSource([])
+        self._source: RowSource = ListRowSource([])
         self._cursor = -1
-        self._tz = tz
-        self._badge_override = badge_styles
+        self._painter = LinePainter(self, tz=tz, badge_styles=badge_styles)
         self._show_header = show_header
-        self._cache: LRUCache[tuple[int, int, bool], Strip] = LRUCache(_CACHE_LINES)
-        self._pattern: re.Pattern[str] | None = None
-        self._styles: RowStyles | None = None
         self._need_older_sent = False
         self._programmatic_scroll = 0
+        self._paint_width: int | None = None
         self._set_source(rows)
         self._cursor = len(self._source) - 1
 
@@ -192,7 +169,7 @@ class LogList(ScrollView, can_focus=True):
         """Replace every row. With ``follow`` the cursor goes to the newest row (live)."""
         previous = self.current_entry_id
         self._set_source(rows)
-        self._cache.clear()
+        self._painter.forget_lines()
         self._need_older_sent = False
         count = len(self._source)
         self._cursor = count - 1 if follow else min(max(self._cursor, 0), count - 1)
@@ -232,7 +209,7 @@ class LogList(ScrollView, can_focus=True):
         """The source gained ``count`` rows at the start (indices shift; the view does not)."""
         if count <= 0:
             return
-        self._cache.clear()
+        self._painter.forget_lines()
         self._need_older_sent = False
         self._update_virtual_size()
         if self._cursor < 0:
@@ -252,8 +229,7 @@ class LogList(ScrollView, can_focus=True):
 
     def set_highlight(self, terms: Sequence[str]) -> None:
         """Highlight case-insensitive matches of any term in the previews (empty: none)."""
-        self._pattern = compile_terms(terms)
-        self._cache.clear()
+        self._painter.set_terms(terms)
         self.refresh()
 
     # ------------------------------------------------------------------ actions
@@ -302,50 +278,30 @@ class LogList(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ rendering
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Resolving the widget style and content width costs more than rendering a cached
+        # line, so do it once per paint instead of once per line.
+        self._paint_width = self.scrollable_content_region.width
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint_width = None
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
-        base = self.rich_style
+        width = self._paint_width if self._paint_width is not None else self.scrollable_content_region.width
         if y < self._header_lines:
-            header = self.get_component_rich_style("log-list--header")
-            return self._to_strip(header_text(width), width, base + header)
+            return self._painter.header(width)
         index = int(self.scroll_y) + y - self._header_lines
         if not 0 <= index < len(self._source):
-            return Strip.blank(width, base)
+            return self._painter.blank(width)
         selected = index == self._cursor
-        key = (index, width, selected)
-        strip = self._cache.get(key)
-        if strip is None:
-            text = row_text(
-                self._source.row(index), width, self._row_styles(), tz=self._tz, pattern=self._pattern
-            )
-            style = base + self.get_component_rich_style("log-list--cursor") if selected else base
-            strip = self._to_strip(text, width, style)
-            self._cache[key] = strip
-        return strip
-
-    def _to_strip(self, text: Text, width: int, style: Style) -> Strip:
-        strip = Strip(text.render(self.app.console), text.cell_len)
-        return strip.apply_style(style).crop_extend(0, width, style)
-
-    def _row_styles(self) -> RowStyles:
-        if self._styles is None:
-            badges = self._badge_override
-            if badges is None:
-                badges = theme_badge_styles(self.app.get_css_variables())
-            self._styles = RowStyles(
-                dim=self.get_component_rich_style("log-list--dim", partial=True),
-                error=self.get_component_rich_style("log-list--error", partial=True),
-                warning=self.get_component_rich_style("log-list--warning", partial=True),
-                match=self.get_component_rich_style("log-list--match", partial=True),
-                badges=badges,
-            )
-        return self._styles
+        cached = self._painter.cached(index, width, selected)
+        return cached or self._painter.row(index, self._source.row(index), width, selected)
 
     def notify_style_update(self) -> None:
         """Theme or CSS changed: every cached line has stale colours."""
         super().notify_style_update()
-        self._styles = None
-        self._cache.clear()
+        self._painter.forget_styles()
 
     # ------------------------------------------------------------------ internals
 
@@ -355,14 +311,14 @@ class LogList(ScrollView, can_focus=True):
 
     def _set_source(self, rows: Sequence[LogRow] | RowSource) -> None:
         if isinstance(rows, list):
-            self._source = _ListSource(rows)
-        elif isinstance(rows, RowSource) and not isinstance(rows, _ListSource):
+            self._source = ListRowSource(rows)
+        elif isinstance(rows, RowSource) and not isinstance(rows, ListRowSource):
             self._source = rows
         else:
-            self._source = _ListSource(list(rows))  # type: ignore[arg-type]
+            self._source = ListRowSource(list(rows))  # type: ignore[arg-type]
 
-    def _list_source(self) -> _ListSource:
-        if not isinstance(self._source, _ListSource):
+    def _list_source(self) -> ListRowSource:
+        if not isinstance(self._source, ListRowSource):
             raise TypeError(
                 "LogList shows a custom RowSource: change it, then call notify_appended / "
                 "notify_prepended"
@@ -393,9 +349,14 @@ class LogList(ScrollView, can_focus=True):
                 self.new_since_pause = 0
         if index == self._cursor:
             return
-        self._cursor = index
+        previous, self._cursor = self._cursor, index
+        scroll_before = self.scroll_y
         self._scroll_to_cursor()
-        self.refresh()
+        if self.scroll_y == scroll_before:
+            self.refresh_line(previous + self._header_lines)
+            self.refresh_line(index + self._header_lines)
+        else:
+            self.refresh()
         self._post_highlighted()
 
     def _post_highlighted(self) -> None:
@@ -441,7 +402,7 @@ class LogList(ScrollView, can_focus=True):
         self.call_after_refresh(self._scroll_to_cursor, to_end=self.following)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._cache.clear()
+        self._painter.forget_lines()
         if self.following:
             self.call_after_refresh(self._scroll_to_cursor, to_end=True)
         else:

@@ -16,6 +16,7 @@ from api_client.models import LogEntry
 __all__ = [
     "MISSING",
     "PREVIEW_CHARS",
+    "ListRowSource",
     "LogRow",
     "RowSource",
     "format_latency",
@@ -75,6 +76,21 @@ class RowSource(Protocol):
     def __len__(self) -> int: ...
 
     def row(self, index: int) -> LogRow: ...
+
+
+class ListRowSource:
+    """The default ``RowSource``: a plain list (``LogList`` appends/prepends to it in place)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[LogRow]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def row(self, index: int) -> LogRow:
+        return self.rows[index]
 
 
 def format_time(created_at: int | None, tz: tzinfo | None = None) -> str:

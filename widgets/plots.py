@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from textual.app import ComposeResult
-from textual.color import Color
+from textual.color import Color, ColorParseError
 from textual.widget import Widget
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
@@ -62,7 +62,7 @@ class PlotFrame(Widget):
     """
 
     def __init__(
-        self, title: str = "", *, name: str | None = None, id: str | None = None, classes: str | None = None  # noqa: A002
+        self, title: str = "", *, name: str | None = None, id: str | None = None, classes: str | None = None
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._title = _label(title)
@@ -84,10 +84,10 @@ class PlotFrame(Widget):
         raise NotImplementedError
 
     def _theme_rgb(self, variable: str, fallback: RGB) -> RGB:
+        value = self.app.theme_variables.get(variable)
         try:
-            value = self.app.theme_variables.get(variable)
             return Color.parse(value).rgb if value else fallback
-        except Exception:  # a theme without the variable or an unparsable colour
+        except ColorParseError:  # a user theme with an unusable colour: keep the plot readable
             return fallback
 
     def _redraw(self) -> None:
@@ -119,7 +119,7 @@ class TimeSeriesPlot(PlotFrame):
         y_label: str = "",
         tz: tzinfo | None = None,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002
+        id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(title, name=name, id=id, classes=classes)
@@ -174,7 +174,7 @@ class BarChart(PlotFrame):
         highlight: str | None = None,
         horizontal: bool = False,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002
+        id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(title, name=name, id=id, classes=classes)

@@ -173,15 +173,15 @@ class TextLayout:
             kind = self._kinds[k]
             if kind != _PLAIN:
                 p_end = self._disp[k + 1] if k + 1 < len(self._disp) else len(self.display)
-                style = MARKER_STYLE if kind == _MARKER else WHITESPACE_STYLE
-                text.stylize(style, max(self._disp[k], start) - start, min(p_end, end) - start)
+                piece_style = MARKER_STYLE if kind == _MARKER else WHITESPACE_STYLE
+                text.stylize(piece_style, max(self._disp[k], start) - start, min(p_end, end) - start)
             k += 1
         if self.show_whitespace:
             for match in re.finditer(" ", self.display[start:end]):
                 text.stylize(WHITESPACE_STYLE, match.start(), match.start() + 1)
         for spans in (self._tokens, self._findings):
-            for s, e, style in spans.overlapping(start, end):
-                text.stylize(style, max(s, start) - start, min(e, end) - start)
+            for s, e, span_style in spans.overlapping(start, end):
+                text.stylize(span_style, max(s, start) - start, min(e, end) - start)
         return text
 
 

@@ -9,12 +9,14 @@ lines are turned into Strips, so a 1 MB single line scrolls without freezing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
+from rich.errors import StyleSyntaxError
 from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -31,7 +33,7 @@ def _parse_style(style: str | Style) -> Style:
         return style
     try:
         return Style.parse(style)
-    except Exception:  # rich raises StyleSyntaxError / ColorParseError; never crash on a span
+    except StyleSyntaxError:  # a bad style from a caller must not crash the viewer
         return _FALLBACK_SPAN_STYLE
 
 
@@ -42,11 +44,11 @@ class TextViewer(ScrollView, can_focus=True):
     Rich style string or ``Style``.
     """
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "toggle_whitespace", "Whitespace", id="text_viewer.toggle_whitespace"),
     ]
 
-    COMPONENT_CLASSES = {"text-viewer--token"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"text-viewer--token"}
 
     DEFAULT_CSS = """
     TextViewer {
@@ -67,7 +69,7 @@ class TextViewer(ScrollView, can_focus=True):
         *,
         show_whitespace: bool = False,
         name: str | None = None,
-        id: str | None = None,  # noqa: A002 - Textual's spelling
+        id: str | None = None,
         classes: str | None = None,
         disabled: bool = False,
     ) -> None:
@@ -77,6 +79,7 @@ class TextViewer(ScrollView, can_focus=True):
         self._layout = TextLayout(self._text, show_whitespace=show_whitespace)
         self._cache: LRUCache[tuple[int, int], Strip] = LRUCache(1024)
         self._styled = False
+        self._paint: tuple[int, Style] | None = None
         self.set_reactive(TextViewer.show_whitespace, show_whitespace)
 
     # ------------------------------------------------------------------ public API
@@ -131,9 +134,16 @@ class TextViewer(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ rendering
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Widget style and content width are costly to resolve: once per paint, not per line.
+        self._paint = (self._wrap_width(), self.rich_style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
     def render_line(self, y: int) -> Strip:
-        width = self._wrap_width()
-        base = self.rich_style
+        width, base = self._paint if self._paint is not None else (self._wrap_width(), self.rich_style)
         index = int(self.scroll_y) + y
         lines = self._layout.lines(width)
         if index >= len(lines):

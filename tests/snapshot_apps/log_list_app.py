@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timezone
+from datetime import UTC
 
 from textual.app import App, ComposeResult
 
@@ -25,7 +25,7 @@ ROWS = [
 
 class LogListSnapshotApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield LogList(list(ROWS), tz=timezone.utc)
+        yield LogList(list(ROWS), tz=UTC)
 
     def on_mount(self) -> None:
         log_list = self.query_one(LogList)

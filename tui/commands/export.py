@@ -128,7 +128,7 @@ def export_main(
             _run(model_id, base_url, api_key, source, errors_only, since, output, fill_archive, data_dir, err)
         )
     except KeyboardInterrupt:
-        err.print("blah-tui export: interrupted; nothing was replaced")
+        err.print("blah-tui export: interrupted; nothing was replaced", soft_wrap=True)
         return 130
 
 
@@ -147,7 +147,7 @@ async def _run(
     from api_client.client import BlahClient
 
     def fail(message: str) -> int:
-        err.print(f"blah-tui export: {one_line(message, 500)}")
+        err.print(f"blah-tui export: {one_line(message, 500)}", soft_wrap=True)
         return 1
 
     to_stdout = output in (None, "-")
@@ -158,17 +158,19 @@ async def _run(
         client = BlahClient(base_url, api_key=api_key)
     except ValueError as exc:
         return fail(f"bad base URL: {exc}")
+    temp: Path | None = None
+    if target is not None:
+        try:  # before any request: a bad path fails at once
+            temp = _temp_beside(target)
+        except OSError as exc:
+            await client.aclose()
+            return fail(f"cannot write {target}: {exc.strerror or exc}")
     full = source is None and not errors_only and since is None
     archive = _open_archive(data_dir, client, base_url, model_id, err) if (full and fill_archive) else None
-    temp: Path | None = None
     try:
         async with client:
             total = await _total(client, model_id, source, errors_only, since)
-            if target is None:
-                sink: IO[bytes] = sys.stdout.buffer
-            else:
-                temp = _temp_beside(target)
-                sink = open(temp, "wb")  # noqa: SIM115 - closed in finally / below
+            sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115
             try:
                 stats = await _with_progress(client, model_id, sink, source, errors_only, since, archive, total, err)
                 sink.flush()
@@ -185,18 +187,21 @@ async def _run(
     except BlahError as exc:
         return fail(str(exc))
     except BrokenPipeError:
-        return 1  # the reader (e.g. `head`) went away: not worth a message
+        # The reader (e.g. `head`) went away: not worth a message. Point stdout at devnull
+        # so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except OSError as exc:
-        return fail(f"cannot write {output or 'standard output'}: {exc}")
+        return fail(f"cannot write {output or 'standard output'}: {exc.strerror or exc}")
     finally:
         if temp is not None:
             temp.unlink(missing_ok=True)
         if archive is not None:
             archive.close()
     where = "standard output" if target is None else str(target)
-    err.print(f"Exported {stats.written} calls of {one_line(model_id, 100)} to {where} (newest first).")
+    err.print(f"Exported {stats.written} calls of {one_line(model_id, 100)} to {where} (newest first).", soft_wrap=True)
     if stats.may_have_missed:
-        err.print(f"Warning: some calls may be missing: {one_line(stats.missed_reason, 300)}")
+        err.print(f"Warning: some calls may be missing: {one_line(stats.missed_reason, 300)}", soft_wrap=True)
     return 0
 
 
@@ -247,7 +252,7 @@ def _open_archive(
     try:
         return Archive.for_model(data_dir or default_data_dir(), client.platform, base_url, model_id)
     except (ArchiveError, OSError, ValueError) as exc:
-        err.print(f"Note: not filling the local archive ({one_line(str(exc), 300)}); exporting anyway.")
+        err.print(f"Note: not filling the local archive ({one_line(str(exc), 300)}); exporting anyway.", soft_wrap=True)
         return None
 
 

@@ -8,7 +8,6 @@ Every piece of platform text is rendered through ``widgets.safe_text`` (never as
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -19,23 +18,21 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from api_client.errors import BlahError, RateLimitedError
+from api_client.errors import BlahError
 from api_client.models import ChatroomMessage, Model
 from tui.app import ModelEvent
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.chatroom_feed import ChatFeed, LoopVerdict, loop_verdict
+from tui.screens.chatroom_feed import ChatFeed
 from tui.screens.chatroom_mute import MuteFlow
+from tui.screens.chatroom_people import EVERYONE, people_options, reply_from_options
+from tui.screens.chatroom_poll import RoomPoller
 from tui.screens.chatroom_post import PostFlow
-from tui.screens.chatroom_render import RoomStyles, author_colour, message_text, room_styles
-from widgets.badges import badge_text
-from widgets.safe_text import one_line, one_line_text
+from tui.screens.chatroom_render import RoomStyles, room_styles
+from tui.screens.chatroom_view import RoomContext, RoomView
+from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["EVERYONE", "ChatroomScreen"]
-
-EVERYONE = "__everyone__"
-INITIAL_PAGE = 100
-POLL_PAGE = 100
 
 
 class ChatroomScreen(BlahScreen):
@@ -74,13 +71,10 @@ class ChatroomScreen(BlahScreen):
         super().__init__()
         self.feed = ChatFeed()
         self.models: dict[str, Model] = {}
-        self._verdicts: dict[str, LoopVerdict | None] = {}
         self._styles: RoomStyles | None = None
-        self._poke = asyncio.Event()
+        self.poller: RoomPoller | None = None
         self._interval = 2.0
         self._status = Text("connecting…", end="")
-        self._new_below = 0
-        self._load_error: str | None = None
         self._models_error: str | None = None
         self.mute_flow = MuteFlow()
         self.post_flow = PostFlow(self)
@@ -90,7 +84,7 @@ class ChatroomScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         with Horizontal(id="chat-body"):
-            yield OptionList(id="room")
+            yield RoomView(self.feed, RoomContext(lambda: self.styles_room, lambda: self.ctx.model_id, self.is_muted), id="room")
             yield Static(Text("loading the room…", style="italic"), id="room-empty", classes="empty-state")
             with Vertical(id="people-pane"):
                 yield Static(Text("Models in the room"), id="people-title")
@@ -129,57 +123,15 @@ class ChatroomScreen(BlahScreen):
 
     def _restyle(self) -> None:
         self._styles = None
-        self._redraw_room()
+        self.room.redraw()
         self._redraw_people()
 
     def is_muted(self, model_id: str | None) -> bool:
         return model_id is not None and self.blah_app.chatroom_enabled.get(model_id) is False
 
-    def _option(self, message: ChatroomMessage) -> Option:
-        prompt = message_text(
-            message,
-            self.styles_room,
-            person_model_id=self.ctx.model_id,
-            muted=self.is_muted(message.model_id),
-            loop=self._verdicts.get(message.id),
-        )
-        return Option(prompt, id=message.id)
-
-    def _redraw_room(self) -> None:
-        room = self.query_one("#room", OptionList)
-        highlighted = room.highlighted_option.id if room.highlighted_option else None
-        at_bottom = room.highlighted is None or room.highlighted >= room.option_count - 1
-        room.set_options([self._option(m) for m in self.feed.messages])
-        if at_bottom and room.option_count:
-            room.highlighted = room.option_count - 1
-        elif highlighted is not None and highlighted in self.feed:
-            room.highlighted = room.get_option_index(highlighted)
-
-    def _redraw_model(self, model_id: str) -> None:
-        room = self.query_one("#room", OptionList)
-        for message in self.feed.by_model(model_id):
-            room.replace_option_prompt(message.id, self._option(message).prompt)
-
-    def _people_rows(self) -> list[Option]:
-        rows: list[Option] = []
-        order = sorted(self.models.values(), key=lambda m: (m.id != self.ctx.model_id, (m.name or m.id).lower()))
-        for model in order:
-            row = Text(end="")
-            row.append("● ", style=author_colour(model.id, self.styles_room))
-            row.append_text(one_line_text(model.name or model.id, max_len=24, style="bold" if model.id == self.ctx.model_id else ""))
-            if model.id == self.ctx.model_id:
-                row.append(" ◆", style="italic")
-            if self.is_muted(model.id):
-                row.append(" ")
-                row.append_text(badge_text("muted"))
-            spoken = [m for m in self.feed.by_model(model.id)][-20:]
-            if spoken:
-                looping = sum(1 for m in spoken if self._verdicts.get(m.id) is not None)
-                row.append(f"\n  loops {looping}/{len(spoken)} recent", style="dim")
-            else:
-                row.append("\n  no messages loaded", style="dim")
-            rows.append(Option(row, id=model.id))
-        return rows
+    @property
+    def room(self) -> RoomView:
+        return self.query_one("#room", RoomView)
 
     def _redraw_people(self) -> None:
         people = self.query_one("#people", OptionList)
@@ -187,19 +139,23 @@ class ChatroomScreen(BlahScreen):
         if self._models_error is not None and not self.models:
             people.set_options([Option(Text(f"couldn't load models: {self._models_error}", style="italic"), disabled=True)])
             return
-        people.set_options(self._people_rows())
+        people.set_options(
+            people_options(
+                self.models.values(),
+                self.feed,
+                self.room.verdicts,
+                self.styles_room,
+                person_model_id=self.ctx.model_id,
+                is_muted=self.is_muted,
+            )
+        )
         if keep is not None and people.option_count:
             people.highlighted = min(keep, people.option_count - 1)
 
     def _redraw_reply_from(self) -> None:
         select = self.query_one("#reply-from", Select)
         current = select.value
-        options: list[tuple[Text, str]] = [(Text("Everyone (every unmuted model)"), EVERYONE)]
-        for model in sorted(self.models.values(), key=lambda m: (m.id != self.ctx.model_id, (m.name or m.id).lower())):
-            label = one_line_text(model.name or model.id, max_len=26)
-            if self.is_muted(model.id):
-                label.append(" (muted)", style="dim")
-            options.append((label, model.id))
+        options = reply_from_options(self.models.values(), person_model_id=self.ctx.model_id, is_muted=self.is_muted)
         select.set_options(options)
         values = {value for _, value in options}
         if current in values and current != EVERYONE:
@@ -227,35 +183,20 @@ class ChatroomScreen(BlahScreen):
         if waiting:
             names = ", ".join(one_line(self.models[m].name if m in self.models and self.models[m].name else m, max_len=30) for m in waiting)
             line.append(f" · waiting for replies from: {names}")
-        if self._new_below:
-            line.append(f" · {self._new_below} new below (f: follow)", style="bold")
+        if self.room.new_below:
+            line.append(f" · {self.room.new_below} new below (f: follow)", style="bold")
         return line
 
     # ----------------------------------------------------------------- data
 
     def ingest(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
         """Add polled or posted messages to the room; returns the new ones (oldest first)."""
-        new, appended_only = self.feed.add(messages)
-        if not new:
-            return new
-        for message in new:
-            if message.model_id:
-                earlier = [m for m in self.feed.by_model(message.model_id) if (m.created_at, m.id) < (message.created_at, message.id)]
-                self._verdicts[message.id] = loop_verdict(message, earlier)
-        self.post_flow.note_arrivals(new)
-        room = self.query_one("#room", OptionList)
-        following = room.highlighted is None or room.highlighted >= room.option_count - 1
-        if appended_only:
-            room.add_options([self._option(m) for m in new])
-            if following:
-                room.highlighted = room.option_count - 1
-                room.scroll_end(animate=False)
-            else:
-                self._new_below += len(new)
-        else:
-            self._redraw_room()
-        self.set_class(False, "-empty")
-        self._redraw_people()
+        new = self.room.add_messages(messages)
+        if new:
+            self.post_flow.note_arrivals(new)
+            self.set_class(False, "-empty")
+            self._redraw_people()
+            self._set_status(self._status)
         return new
 
     @work(exclusive=True, group="chatroom-models", exit_on_error=False)
@@ -275,64 +216,56 @@ class ChatroomScreen(BlahScreen):
             self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
         self._redraw_people()
         self._redraw_reply_from()
-        self._redraw_room()
+        self.room.redraw()
 
     @work(exclusive=True, group="chatroom-poll", exit_on_error=False)
     async def poll_room(self) -> None:
-        """Poll forever (until the screen goes): faster after activity, slower when quiet."""
+        """Poll until the screen goes (see ``RoomPoller``)."""
         client = self.ctx.client
         if client is None:
             return
-        base = max(self._interval, 0.05)
-        ceiling = float(self.ctx.settings.get("chatroom_max_interval") or 15.0)
-        wait = base
-        while True:
-            try:
-                since = self.feed.since_param()
-                limit = INITIAL_PAGE if since is None else POLL_PAGE
-                page = await client.chatroom(limit=limit, since=since)
-            except BlahError as error:
-                self.blah_app.note_connection(error)
-                wait = min(max(wait * 2, base), ceiling)
-                if isinstance(error, RateLimitedError) and error.retry_after:
-                    wait = max(wait, min(error.retry_after, 60.0))
-                reason = describe_error(error)
-                self._load_error = reason
-                self._show_empty(Text(f"couldn't load: {reason}", style="italic"))
-                self._set_status(Text(f"couldn't load: {reason} · retrying in {wait:.0f} s", end=""))
-            else:
-                self.blah_app.note_connection(None)
-                self._load_error = None
-                if since is not None and len(page.messages) >= limit:
-                    self.feed.page_was_full = True
-                new = self.ingest(list(page.messages))
-                if not len(self.feed):
-                    self._show_empty(Text("the platform returned no chatroom messages yet", style="italic"))
-                wait = base if new or self.post_flow.waiting_for else min(wait * 2, ceiling)
-                state = "live" if wait <= base else "quiet"
-                self._set_status(Text(f"● {state} · polling every {wait:.0f} s" if wait >= 1 else f"● {state}", end=""))
-            self._poke.clear()
-            try:
-                await asyncio.wait_for(self._poke.wait(), timeout=wait)
-                wait = base
-            except TimeoutError:
-                pass
+        self.poller = RoomPoller(
+            client,
+            self.feed,
+            on_messages=self._polled,
+            on_error=self._poll_failed,
+            on_quiet=self._poll_quiet,
+            waiting=lambda: bool(self.post_flow.waiting_for),
+            interval=self._interval,
+            max_interval=float(self.ctx.settings.get("chatroom_max_interval") or 15.0),
+        )
+        await self.poller.run()
+
+    def _polled(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
+        self.blah_app.note_connection(None)
+        new = self.ingest(messages)
+        if not len(self.feed):
+            self._show_empty(Text("the platform returned no chatroom messages yet", style="italic"))
+        return new
+
+    def _poll_failed(self, error: BlahError, retry_in: float) -> None:
+        self.blah_app.note_connection(error)
+        reason = describe_error(error)
+        self._show_empty(Text(f"couldn't load: {reason}", style="italic"))
+        self._set_status(Text(f"couldn't load: {reason} · retrying in {retry_in:.0f} s", end=""))
+
+    def _poll_quiet(self, quiet: bool) -> None:
+        self._set_status(Text("● live · quiet, checking less often" if quiet else "● live", end=""))
 
     def poke(self) -> None:
         """Poll now (after a post, or when the person asks)."""
-        self._poke.set()
+        if self.poller is not None:
+            self.poller.poke()
 
     # ----------------------------------------------------------------- app events
 
     def _on_model_event(self, event: ModelEvent) -> None:
         if event.kind == "chatroom":
-            self._redraw_model(event.model_id)
-            self._redraw_people()
-            self._redraw_reply_from()
-        elif event.kind == "switched":
-            self._redraw_room()
-            self._redraw_people()
-            self._redraw_reply_from()
+            self.room.redraw_model(event.model_id)
+        else:
+            self.room.redraw()
+        self._redraw_people()
+        self._redraw_reply_from()
 
     # ----------------------------------------------------------------- actions
 
@@ -349,22 +282,15 @@ class ChatroomScreen(BlahScreen):
         self._focused_list().action_cursor_up()
 
     def action_follow(self) -> None:
-        room = self.query_one("#room", OptionList)
-        if room.option_count:
-            room.highlighted = room.option_count - 1
-            room.scroll_end(animate=False)
-        self._new_below = 0
+        self.room.follow()
         self._set_status(self._status)
 
     @on(OptionList.OptionHighlighted, "#room")
-    def _room_moved(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_index >= event.option_list.option_count - 1 and self._new_below:
-            self._new_below = 0
-            self._set_status(self._status)
+    def _room_moved(self) -> None:
+        self._set_status(self._status)
 
     def highlighted_message(self) -> ChatroomMessage | None:
-        option = self.query_one("#room", OptionList).highlighted_option
-        return self.feed.get(option.id) if option is not None and option.id else None
+        return self.room.highlighted_message()
 
     def action_refresh(self) -> None:
         if self.ctx.client is None:

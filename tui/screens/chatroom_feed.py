@@ -11,12 +11,13 @@ it already holds.
 from __future__ import annotations
 
 import bisect
-import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from api_client.models import ChatroomMessage, LogEntry
+from diagnosis import classify
+from diagnosis.kinds import LOOP
 
 __all__ = [
     "ChatFeed",
@@ -25,12 +26,6 @@ __all__ = [
     "loop_verdict",
     "mute_evidence",
 ]
-
-#: A message this close to one of the same model's last few messages counts as a repeat.
-_REPEAT_LOOKBACK = 3
-_REPEAT_MIN_CHARS = 12
-_WS = re.compile(r"\s+")
-
 
 class ChatFeed:
     """Messages of the room, oldest first, each id once.
@@ -116,60 +111,34 @@ class ChatFeed:
 
 @dataclass(frozen=True)
 class LoopVerdict:
-    """Why a message is marked as looping: its own text repeats, or it repeats the model's
-    earlier messages. ``evidence`` is a short human sentence (untrusted text inside: sanitise
-    before showing)."""
+    """Why a message is marked as looping: the diagnosis loop detector's finding on its text.
+    ``evidence`` is the detector's sentence (it quotes the model: sanitise before showing)."""
 
-    kind: str  # "loop" (repeats inside the message) | "repeat" (same as an earlier message)
     evidence: str
-
-
-def _normalise(text: str) -> str:
-    return _WS.sub(" ", text).strip().lower()
+    span: tuple[int, int] | None = None
 
 
 def _message_entry(message: ChatroomMessage) -> LogEntry:
+    """The message as a call's reply, so the diagnosis detectors can read it."""
     return LogEntry(
         id=message.log_id or message.id,
         model_id=message.model_id,
         source="chatroom",
         created_at=message.created_at,
         response=message.content or "",
-        finish_reason=None,
         message_id=message.id,
     )
 
 
-def _inner_loop(message: ChatroomMessage) -> str | None:
-    """The diagnosis loop detector's evidence for the message's own text, if it loops."""
-    from diagnosis import classify
-
-    for finding in classify(_message_entry(message)):
-        if finding.kind == "loop":
-            return finding.evidence
-    return None
-
-
-def loop_verdict(message: ChatroomMessage, earlier: Sequence[ChatroomMessage] = ()) -> LoopVerdict | None:
-    """Is this model message looping? ``earlier``: the same model's previous messages, oldest
-    first (only the last few are compared). Human messages are never judged."""
+def loop_verdict(message: ChatroomMessage) -> LoopVerdict | None:
+    """Does this model message repeat itself (``diagnosis.classify``'s ``loop`` kind)?
+    Human messages are never judged."""
     if message.author_kind == "human" or not message.model_id or not message.content:
         return None
-    evidence = _inner_loop(message)
-    if evidence is not None:
-        return LoopVerdict("loop", evidence)
-    text = _normalise(message.content)
-    if len(text) >= _REPEAT_MIN_CHARS:
-        for previous in list(earlier)[-_REPEAT_LOOKBACK:]:
-            if previous.content and _normalise(previous.content) == text:
-                return LoopVerdict("repeat", "says the same thing as its message at " + _hms(previous.created_at))
+    for finding in classify(_message_entry(message)):
+        if finding.kind == LOOP:
+            return LoopVerdict(finding.evidence, finding.span)
     return None
-
-
-def _hms(ms: int) -> str:
-    import datetime as _dt
-
-    return _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.UTC).strftime("%H:%M:%S UTC")
 
 
 @dataclass(frozen=True)
@@ -202,8 +171,8 @@ def mute_evidence(model_id: str, messages: Sequence[ChatroomMessage], *, window:
     looping = 0
     example: ChatroomMessage | None = None
     example_evidence: str | None = None
-    for index, message in enumerate(own):
-        verdict = loop_verdict(message, own[:index])
+    for message in own:
+        verdict = loop_verdict(message)
         if verdict is not None:
             looping += 1
             example, example_evidence = message, verdict.evidence

@@ -44,6 +44,7 @@ class PostFlow:
         self.busy = False
         self._waiting: dict[str, None] = {}
         self._posted: ChatroomMessage | None = None
+        self.last_expected: list[str] = []  # who the platform said would reply to the last post
 
     @property
     def waiting_for(self) -> list[str]:
@@ -113,6 +114,7 @@ class PostFlow:
         screen.blah_app.note_connection(None)
         self._posted = posted.message
         self._waiting = dict.fromkeys(posted.replies_expected_from)
+        self.last_expected = list(posted.replies_expected_from)
         screen.ingest([posted.message])
         screen.action_follow()
         if posted.replies_expected_from:

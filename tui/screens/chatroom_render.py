@@ -18,12 +18,13 @@ from textual.color import Color, ColorParseError
 from api_client.models import ChatroomMessage
 from tui.screens.chatroom_feed import LoopVerdict
 from widgets.badges import badge_text
-from widgets.safe_text import one_line, one_line_text, safe_text
+from widgets.safe_text import one_line_text, safe_text
 
 __all__ = [
     "RoomStyles",
     "author_colour",
     "fmt_time",
+    "indented",
     "message_text",
     "room_styles",
 ]
@@ -120,21 +121,21 @@ def message_text(
     if loop is not None:
         text.append(" ")
         text.append_text(badge_text("loop"))
-        text.append(" " + ("repeats itself" if loop.kind == "loop" else "repeats an earlier message"), style="dim")
-    text.append("\n")
+    text.append("\n  ")
     content = message.content
-    body = safe_text(content[:max_chars] if content else content, style=styles.muted if muted else "")
-    if content and len(content) > max_chars:
-        body.append(f" …(+{len(content) - max_chars} chars: open the prompt to read all)", style="dim reverse")
-    if not content:
+    if content:
+        body = indented(content[:max_chars], style=styles.muted if muted else "")
+        if len(content) > max_chars:
+            body.append(f" …(+{len(content) - max_chars} chars: open the prompt to read all)", style="dim reverse")
+    else:
         body = Text("(empty message)", style="dim italic", end="")
-    text.append("  ")
     text.append_text(body)
     if is_person and styles.person_background and not muted:
         text.stylize(Style(bgcolor=styles.person_background))
     return text
 
 
-def loop_evidence_text(verdict: LoopVerdict) -> Text:
-    """The detector's evidence sentence, made inert (it quotes the model's words)."""
-    return Text(one_line(verdict.evidence, max_len=200), end="")
+def indented(raw: str, *, style: str = "", indent: str = "  ") -> Text:
+    """Sanitised multi-line text whose continuation lines sit under the first."""
+    lines = safe_text(raw, style=style).split("\n", allow_blank=True)
+    return Text("\n" + indent, end="").join(lines)

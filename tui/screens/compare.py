@@ -149,7 +149,7 @@ class CompareScreen(BlahScreen):
         self.loaded = True
         self._show_data()
 
-    def _name(self, model_id: str) -> str:
+    def _model_name(self, model_id: str) -> str:
         return one_line(self.names.get(model_id, model_id), max_len=20)
 
     def _show_data(self) -> None:
@@ -162,16 +162,14 @@ class CompareScreen(BlahScreen):
         keep = table.current_key
         table.clear(columns=True)
         table.add_column("Eval", key="eval")
-        table.add_column("Item", key="item")
         table.add_column("Prompt", key="prompt")
         for model in models:
-            label = self._name(model) + (" (you)" if model == own else "")
+            label = "you" if model == own else one_line(self.names.get(model, model), max_len=14)
             table.add_column(Text(f"{label} score"), key=f"score:{model}")
             table.add_column(Text(f"{label} answer"), key=f"answer:{model}")
         table.add_column("Δ you", key="delta")
         for line in self.lines:
-            cells: list[Text] = [cell(line.row.eval_id, max_len=18), cell(line.row.item_id, max_len=12),
-                                 cell(line.row.prompt, max_len=30)]
+            cells: list[Text] = [cell(line.row.eval_id, max_len=16), cell(line.row.prompt, max_len=26)]
             others = [line.row.answers[m].score for m in models[1:] if m in line.row.answers]
             best = max((x for x in others if x is not None), default=None)
             for model in models:
@@ -184,8 +182,10 @@ class CompareScreen(BlahScreen):
                 cells.append(score)
                 if answer is None:
                     cells.append(Text("not answered", style="dim"))
+                elif answer.response == "":
+                    cells.append(Text("(empty reply)", style="italic"))
                 else:
-                    cells.append(cell(answer.response, max_len=24))
+                    cells.append(cell(answer.response, max_len=22))
             delta = Text(DASH if line.margin is None else f"{line.margin:+.2f}", end="")
             if line.outcome in ("loss", "win"):
                 delta.stylize(lost if line.outcome == "loss" else won)
@@ -200,7 +200,7 @@ class CompareScreen(BlahScreen):
         else:
             caption.append(f"{len(self.lines)} items · you lost {counts['loss']}, tied {counts['tie']}, "
                            f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean score: ")
-            caption.append(", ".join(f"{self._name(m)} {fmt_score(means.get(m))}" for m in models))
+            caption.append(", ".join(f"{self._model_name(m)} {fmt_score(means.get(m))}" for m in models))
         if self._why_peers:
             caption.append(f" · peer: {self._why_peers} (p to choose)", style="dim")
         self.query_one("#compare-caption", Static).update(caption)

@@ -16,11 +16,23 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from api_client.errors import AuthError, BlahError, MissingKeyError, NotFoundError, OutcomeUnknownError
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    MissingKeyError,
+    NotFoundError,
+    OutcomeUnknownError,
+)
 from api_client.models import Game
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.games_render import FINISHED, GAME_TYPES, game_row, game_summary_text, turn_text
+from tui.screens.games_render import (
+    FINISHED,
+    GAME_TYPES,
+    game_row,
+    game_summary_text,
+    turn_text,
+)
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -192,12 +204,10 @@ class GamesScreen(BlahScreen):
 
     def _update_row(self, game: Game) -> None:
         table = self.query_one("#games-table", DataTable)
-        cells = game_row(game, self.names, self.ctx.model_id)
-        try:
-            for column, cell in zip(table.columns, cells, strict=True):
-                table.update_cell(game.id, column, cell)
-        except Exception:  # noqa: BLE001 - the row went away in a refresh: nothing to update
-            pass
+        if game.id not in table.rows:
+            return  # the row went away in a refresh: nothing to update
+        for column, cell in zip(table.columns, game_row(game, self.names, self.ctx.model_id), strict=True):
+            table.update_cell(game.id, column, cell)
 
     # ----------------------------------------------------------------- actions
 

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from api_client.models import Game, GameTurn
-from widgets.safe_text import one_line_text, safe_text
+from tui.screens.chatroom_render import indented
+from widgets.safe_text import one_line_text
 
 __all__ = ["DASH", "GAME_TYPES", "fmt_score", "game_row", "game_summary_text", "turn_text"]
 
@@ -94,16 +95,10 @@ def turn_text(turn: GameTurn, names: Mapping[str, str], person_model_id: str) ->
     elif not turn.content.strip():
         text.append("(empty answer)", style="dim italic")
     else:
-        text.append_text(_indented(turn.content))
+        text.append_text(indented(turn.content))
     text.append("\n  Judge: ", style="bold")
     if turn.judge_reasoning:
-        text.append_text(_indented(turn.judge_reasoning, style="italic"))
+        text.append_text(indented(turn.judge_reasoning, style="italic"))
     else:
         text.append("no reasoning given", style="dim")
     return text
-
-
-def _indented(raw: str, *, style: str = "") -> Text:
-    """Sanitised multi-line text with continuation lines indented under the first."""
-    lines = safe_text(raw, style=style).split("\n", allow_blank=True)
-    return Text("\n  ", end="").join(lines)

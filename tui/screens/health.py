@@ -55,11 +55,11 @@ class HealthScreen(BlahScreen):
     HealthScreen #health-summary.error { color: $error; }
     HealthScreen #health-plots { height: 14; }
     HealthScreen #health-plots > TimeSeriesPlot { width: 1fr; }
-    HealthScreen #health-tables { height: 1fr; }
-    HealthScreen #health-windows-box { width: 1fr; }
-    HealthScreen #health-checks-box { width: 1fr; }
+    HealthScreen #health-windows-box { height: auto; max-height: 9; }
+    HealthScreen #health-windows { height: auto; max-height: 8; }
+    HealthScreen #health-checks-box { height: 1fr; }
     HealthScreen .pane-title { height: 1; padding: 0 1; text-style: bold; color: $primary; }
-    HealthScreen KeyTable { height: 1fr; }
+    HealthScreen #health-checks { height: 1fr; }
     """
 
     BINDINGS = [
@@ -85,7 +85,7 @@ class HealthScreen(BlahScreen):
         with Horizontal(id="health-plots"):
             yield TimeSeriesPlot("check ok (1 up, 0 down)", tz=UTC, id="health-ok-plot")
             yield TimeSeriesPlot("latency (ms; gaps: none measured)", tz=UTC, id="health-latency-plot")
-        with Horizontal(id="health-tables"):
+        with Vertical(id="health-tables"):
             with Vertical(id="health-windows-box"):
                 yield Static("Outage windows (consecutive failed checks)", classes="pane-title")
                 windows = KeyTable(id="health-windows")
@@ -160,7 +160,7 @@ class HealthScreen(BlahScreen):
                 Text(str(window.count)),
                 Text(format_duration(window.duration_ms / 1000)),
                 Text(", ".join(str(c) for c in window.status_codes) or DASH),
-                cell(window.first_error, max_len=50),
+                cell(window.first_error, max_len=80),
                 key=f"w{i}",
             )
         if up.counted and not self.windows:
@@ -175,7 +175,7 @@ class HealthScreen(BlahScreen):
                 Text(ok, style=good if check.ok else (bad if check.ok is False else "")),
                 Text(fmt_latency(check.latency_ms)),
                 Text(DASH if check.status_code is None else str(check.status_code)),
-                cell(check.error, max_len=50),
+                cell(check.error, max_len=80),
                 key=f"c{i}",
             )
 

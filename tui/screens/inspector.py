@@ -82,7 +82,7 @@ class InspectorScreen(BlahScreen):
         Binding("p", "older", "Older", id="inspector.older"),
         Binding("w", "toggle_whitespace", "Whitespace", priority=True, id="inspector.whitespace"),
         Binding("c", "copy('prompt')", "Copy prompt", id="inspector.copy_prompt"),
-        Binding("C", "copy('reply')", "Copy reply", id="inspector.copy_reply"),
+        Binding("C", "copy('reply')", "Copy reply", show=False, id="inspector.copy_reply"),
         Binding("o", "external('pager')", "Pager", id="inspector.pager"),
         Binding("O", "external('editor')", "Editor", show=False, id="inspector.editor"),
         Binding("t", "export_example", "Training example", id="inspector.export"),
@@ -107,6 +107,7 @@ class InspectorScreen(BlahScreen):
         self._neighbours = neighbours
         self._lookup = lookup
         self._trained: tuple[str | None, str] | None = None
+        self._links_shown: tuple[bool, ...] | None = None
 
     # ------------------------------------------------------------------ layout
 
@@ -248,7 +249,11 @@ class InspectorScreen(BlahScreen):
         self.query_one("#insp-findings", Static).update(findings_text(None))
         self.query_one("#insp-templates", Static).update(templates_text(None))
         self.query_one("#insp-result", Static).update(Text(""))
-        self.refresh_bindings()
+        links = (entry.eval_id is not None, entry.run_id is not None, entry.result_id is not None,
+                 entry.message_id is not None)  # fmt: skip
+        if links != self._links_shown:  # the footer is rebuilt only when what it offers changes
+            self._links_shown = links
+            self.refresh_bindings()
 
     def _show_analysis(self) -> None:
         analysis, entry = self.analysis, self.entry

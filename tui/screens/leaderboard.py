@@ -56,7 +56,8 @@ class Standing:
         rank = ""
         if self.previous_rank is not None and self.previous_rank != self.rank:
             rank = f"  (was #{self.previous_rank})"
-        return f"{change:+.2f}{rank}"
+        shown = "±0.00" if abs(change) < 0.005 else f"{change:+.2f}"
+        return f"{shown}{rank}"
 
 
 def _completion_key(run: Run) -> tuple[int, int]:
@@ -116,8 +117,8 @@ class LeaderboardScreen(BlahScreen):
     LeaderboardScreen #lb-caption { height: auto; padding: 0 1; }
     LeaderboardScreen #lb-caption.error { color: $error; }
     LeaderboardScreen #lb-body { height: 1fr; }
-    LeaderboardScreen #lb-table { width: 3fr; height: 1fr; }
-    LeaderboardScreen #lb-chart { width: 2fr; height: 1fr; }
+    LeaderboardScreen #lb-table { width: 1fr; height: 1fr; }
+    LeaderboardScreen #lb-chart { width: 1fr; height: 1fr; }
     """
 
     BINDINGS = [
@@ -140,10 +141,10 @@ class LeaderboardScreen(BlahScreen):
         with Horizontal(id="lb-body"):
             table = KeyTable(id="lb-table")
             for label, key in (("#", "rank"), ("Model", "model"), ("Avg score", "avg"),
-                               ("Change vs previous run", "change"), ("Evals", "evals"), ("Last run (UTC)", "last")):
+                               ("Δ vs previous run", "change"), ("Evals", "evals")):
                 table.add_column(label, key=key)
             yield table
-            yield BarChart("avg score", id="lb-chart")
+            yield BarChart("avg score", horizontal=True, id="lb-chart")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -192,7 +193,7 @@ class LeaderboardScreen(BlahScreen):
             if entry.model_id == own:
                 model.append(" ◀ you", style=mine)
             change = Text(row.change_text(), end="")
-            if row.change is not None and row.change != 0:
+            if row.change is not None and abs(row.change) >= 0.005:
                 change.stylize(up if row.change > 0 else down)
             table.add_row(
                 Text(str(row.rank), style=mine if entry.model_id == own else ""),
@@ -200,7 +201,6 @@ class LeaderboardScreen(BlahScreen):
                 Text(fmt_score(entry.avg_score)),
                 change,
                 Text(DASH if entry.eval_count is None else str(entry.eval_count)),
-                Text(fmt_time(entry.last_run_at)),
                 key=entry.model_id,
             )
         table.move_to_key(keep)

@@ -112,6 +112,7 @@ class LogsScreen(BlahScreen):
         self._last_stats = 0.0
         self._last_plot = 0.0
         self._older_note: str | None = None
+        self._closing = False
 
     # ------------------------------------------------------------------ layout
 
@@ -149,6 +150,7 @@ class LogsScreen(BlahScreen):
         self._boot()
 
     def on_unmount(self) -> None:
+        self._closing = True
         if self.feed is not None:
             self.feed.close()
 
@@ -180,6 +182,7 @@ class LogsScreen(BlahScreen):
             self.notify(self._load_error, title="Couldn't load the latest calls", severity="error", markup=False)
         self._loaded = True
         self._rows_grew()
+        self._update_plot()
         self._refresh_view()
         self._run_tail()
 
@@ -310,6 +313,8 @@ class LogsScreen(BlahScreen):
     # ------------------------------------------------------------------ tail state
 
     def _on_tail_state(self, state: Any) -> None:
+        if self._closing:
+            return
         self._tail_state = state
         self._tail_state_at = time.monotonic()
         app = self.blah_app
@@ -322,7 +327,7 @@ class LogsScreen(BlahScreen):
         self._update_tail()
 
     def _update_tail(self) -> None:
-        if not self.is_mounted:
+        if not self.is_mounted or self._closing:
             return
         feed = self.feed
         state = self._tail_state if feed is None else (feed.tail_state() or self._tail_state)

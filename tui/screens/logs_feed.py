@@ -215,9 +215,8 @@ class LogsFeed:
 
     async def _tail_with_sync(self, sync_cls: Any, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
         queue: asyncio.Queue[list[LogEntry] | None] = asyncio.Queue()
-        sync = sync_cls(
-            self.ctx.client, self.archive, self.model_id, badges_fn=self.badges_fn, interval=self.settings.interval
-        )
+        client = _TailTuning(self.ctx.client, max_interval=self.settings.max_interval)
+        sync = sync_cls(client, self.archive, self.model_id, badges_fn=self.badges_fn, interval=self.settings.interval)
         self._sync = sync
         if hasattr(sync, "on_state"):
             sync.on_state = on_state
@@ -286,6 +285,21 @@ class LogsFeed:
                 self.ctx.archive = None
             self.archive.close()
             self.archive = None
+
+
+class _TailTuning:
+    """The client as ArchiveSync sees it, with the screen's ``max_interval`` applied to the
+    tail it starts (ArchiveSync only passes ``interval``)."""
+
+    def __init__(self, client: Any, **tail_kw: Any) -> None:
+        self._client = client
+        self._tail_kw = tail_kw
+
+    def tail_logs(self, model_id: str, **kw: Any) -> Any:
+        return self._client.tail_logs(model_id, **{**self._tail_kw, **kw})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
 
 
 def _archive_sync() -> type | None:

@@ -18,7 +18,12 @@ from api_client.models import Eval, Model
 from tui.app import ModelEvent
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.chatroom_mute import MuteFlow
-from tui.screens.models_detail import eval_detail_text, eval_row, model_detail_text, model_row
+from tui.screens.models_detail import (
+    eval_detail_text,
+    eval_row,
+    model_detail_text,
+    model_row,
+)
 from tui.screens.models_register import RegisterModelScreen
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

@@ -16,10 +16,23 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from api_client.errors import AuthError, BadRequestError, BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.errors import (
+    AuthError,
+    BadRequestError,
+    BlahError,
+    MissingKeyError,
+    OutcomeUnknownError,
+)
 from api_client.models import Model
 from tui.context import AppContext
-from tui.registration import DESCRIPTION_MAX, NAME_MAX, URI_HELP, FieldProblem, RegistrationInput, validate_registration
+from tui.registration import (
+    DESCRIPTION_MAX,
+    NAME_MAX,
+    URI_HELP,
+    FieldProblem,
+    RegistrationInput,
+    validate_registration,
+)
 from tui.screens.base import describe_error
 from tui.screens.confirm import ConfirmScreen
 from widgets.safe_text import one_line_text, safe_text

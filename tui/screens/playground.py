@@ -17,14 +17,34 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    Static,
+    TabbedContent,
+    TabPane,
+    TextArea,
+)
 
-from api_client.errors import BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    MissingKeyError,
+    NotFoundError,
+    OutcomeUnknownError,
+)
 from api_client.models import ChatJob, InferResult, LogEntry, Model
 from diagnosis import Finding, classify, resolve_trained_template, template_name
 from tui.app import ModelEvent
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.playground_render import answer_text, findings_text, job_status_text, transcript_text
+from tui.screens.playground_render import (
+    answer_text,
+    findings_text,
+    job_status_text,
+    transcript_text,
+)
 from widgets.safe_text import one_line_text
 from widgets.status_header import StatusHeader
 
@@ -49,7 +69,7 @@ class PlaygroundScreen(BlahScreen):
     PlaygroundScreen #infer-prompt { height: 8; }
     PlaygroundScreen #infer-controls { height: auto; }
     PlaygroundScreen #infer-controls Label { padding: 1 1 0 1; }
-    PlaygroundScreen #infer-max { width: 20; }
+    PlaygroundScreen #infer-max { width: 26; }
     PlaygroundScreen #chat-transcript { height: 1fr; border: round $panel; }
     PlaygroundScreen #chat-job { height: 1; padding: 0 1; color: $foreground-muted; }
     PlaygroundScreen #pg-result { height: 1fr; border-top: solid $panel; padding: 0 1; }
@@ -59,6 +79,8 @@ class PlaygroundScreen(BlahScreen):
         Binding("ctrl+s", "send_infer", "Send prompt", id="playground.send"),
         Binding("ctrl+o", "open_inspector", "Open in inspector", id="playground.open"),
         Binding("ctrl+n", "new_chat", "New chat", id="playground.new_chat"),
+        Binding("e", "edit", "Write", id="playground.edit"),
+        Binding("escape", "leave_input", "Leave the text box", show=False, id="playground.leave_input"),
     ]
 
     def __init__(self, model_id: str | None = None) -> None:
@@ -97,7 +119,17 @@ class PlaygroundScreen(BlahScreen):
     def on_mount(self) -> None:
         self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self._show_model()
-        self.query_one("#infer-prompt", TextArea).focus()
+        self.query_one("#pg-tabs", TabbedContent).focus()
+
+    def action_edit(self) -> None:
+        """Focus the text box of the open tab (typing goes there; Esc leaves it)."""
+        if self.query_one("#pg-tabs", TabbedContent).active == "pg-chat":
+            self.query_one("#chat-input", Input).focus()
+        else:
+            self.query_one("#infer-prompt", TextArea).focus()
+
+    def action_leave_input(self) -> None:
+        self.query_one("#pg-tabs", TabbedContent).focus()
 
     def _on_model_event(self, event: ModelEvent) -> None:
         if event.kind == "switched" and self._fixed_model is None:
@@ -315,6 +347,9 @@ class PlaygroundScreen(BlahScreen):
             await asyncio.sleep(wait)
             try:
                 job = await client.get_chat_job(job.id)
+            except (NotFoundError, AuthError) as error:
+                self._job_status(job_status_text(job, next_poll_s=None, error=describe_error(error)))
+                return None  # not transient: polling again would not help
             except BlahError as error:
                 self._job_status(job_status_text(job, next_poll_s=None, error=describe_error(error)))
                 self.blah_app.note_connection(error)

@@ -17,7 +17,7 @@ __all__ = ["DASH", "answer_text", "findings_text", "job_status_text", "transcrip
 DASH = "—"
 
 
-def _num(value: int | float | None, unit: str = "") -> str:
+def _num(value: float | None, unit: str = "") -> str:
     return DASH if value is None else f"{value:,}{unit}"
 
 

@@ -106,10 +106,14 @@ def status_style(status: str | None, variables: Mapping[str, str] | None) -> Sty
 
 
 def cell(text: str | None, *, max_len: int = 80, style: Style | str = "") -> Text:
-    """A DataTable cell from untrusted text: one sanitized line, never markup; None -> ``—``."""
+    """A DataTable cell from untrusted text: one sanitized line cut at ``max_len`` with ``…``,
+    never markup; None or empty -> ``—``."""
     if text is None or text == "":
         return Text(DASH, style="dim", end="")
-    out = one_line_text(text, max_len=max_len)
+    cut = len(text) > max_len
+    out = one_line_text(text[:max_len] if cut else text, max_len=max_len)
+    if cut:
+        out.append("…", style="dim")
     if style:
         out.stylize(style)
     return out

@@ -1,0 +1,344 @@
+"""The chatroom: feed ordering/dedupe, polling, loop evidence and rendering (no app), then
+the screen against the real simulator, driven by keys."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from rich.console import Console
+
+from api_client.client import BlahClient
+from api_client.errors import RateLimitedError, ServerError
+from api_client.models import ChatroomMessage, ChatroomPage
+from simulator.server import SimulatorServer
+from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
+from tests.test_chatroom_support import SIZE, RecordingTransport, frame_segments, make_app, screen_text, wait_for
+from tui.screens.chatroom import ChatroomScreen
+from tui.screens.chatroom_feed import ChatFeed, loop_verdict, mute_evidence
+from tui.screens.chatroom_poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
+from tui.screens.chatroom_render import RoomStyles, author_colour, message_text
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.inspector import InspectorScreen
+
+LOOPING = "I like trains. " * 12
+
+
+def msg(mid: str, at: int, *, model: str | None = "m1", content: str = "hello there", kind: str = "model") -> ChatroomMessage:
+    return ChatroomMessage(
+        id=mid,
+        created_at=at,
+        author_kind=kind,
+        model_id=model if kind == "model" else None,
+        author_name=model or "person",
+        content=content,
+        log_id=f"log-{mid}" if kind == "model" else None,
+    )
+
+
+STYLES = RoomStyles(["#ff0000", "#00ff00", "#0000ff"], muted="#777777", person_background="#111111", human="#eeeeee")
+
+
+# --------------------------------------------------------------------------- feed
+
+
+def test_feed_keeps_each_message_once_oldest_first() -> None:
+    feed = ChatFeed()
+    new, appended = feed.add([msg("b", 20), msg("a", 10), msg("c", 20)])
+    assert [m.id for m in new] == ["a", "b", "c"] and appended
+    # the overlapping poll brings b and c again, plus d in the same millisecond
+    new, appended = feed.add([msg("c", 20), msg("d", 20), msg("b", 20)])
+    assert [m.id for m in new] == ["d"] and appended
+    assert [m.id for m in feed.messages] == ["a", "b", "c", "d"]
+    assert feed.since_param() == 19  # one millisecond of overlap
+
+
+def test_feed_inserts_a_late_arrival_in_order_and_says_so() -> None:
+    feed = ChatFeed()
+    feed.add([msg("a", 10), msg("c", 30)])
+    new, appended = feed.add([msg("b", 20)])
+    assert [m.id for m in new] == ["b"] and not appended
+    assert [m.id for m in feed.messages] == ["a", "b", "c"]
+
+
+def test_feed_drops_the_oldest_past_its_limit() -> None:
+    feed = ChatFeed(max_messages=3)
+    feed.add([msg(str(i), i) for i in range(5)])
+    assert [m.id for m in feed.messages] == ["2", "3", "4"]
+    assert "0" not in feed and "4" in feed
+    assert feed.since_param() is not None and ChatFeed().since_param() is None
+
+
+# --------------------------------------------------------------------------- loops and evidence
+
+
+def test_loop_verdict_uses_the_diagnosis_detector() -> None:
+    verdict = loop_verdict(msg("x", 1, content=LOOPING))
+    assert verdict is not None and "repeats" in verdict.evidence
+    assert loop_verdict(msg("y", 1, content="A perfectly ordinary answer about trains.")) is None
+    assert loop_verdict(msg("h", 1, content=LOOPING, kind="human")) is None  # people are not judged
+
+
+def test_mute_evidence_counts_the_models_recent_messages() -> None:
+    room = [
+        msg("1", 1, model="loopy", content=LOOPING),
+        msg("2", 2, model="loopy", content="fine words here"),
+        msg("3", 3, model="other", content=LOOPING),
+        msg("4", 4, model="loopy", content="Go " * 40),
+        msg("5", 5, kind="human", content=LOOPING),
+    ]
+    evidence = mute_evidence("loopy", room)
+    assert (evidence.examined, evidence.looping) == (3, 2)
+    assert evidence.example is not None and evidence.example.id == "4"  # the latest looping one
+    assert evidence.summary() == "loops in 2 of its last 3 chatroom messages (67%)"
+    window = mute_evidence("loopy", room, window=1)
+    assert (window.examined, window.looping) == (1, 1)
+    nothing = mute_evidence("silent", room)
+    assert nothing.examined == 0 and nothing.rate is None and "no recent" in nothing.summary()
+
+
+# --------------------------------------------------------------------------- polling
+
+
+class FakeRoom:
+    """Serves pages like the platform: newest first, ``since`` exclusive, newest ``limit``."""
+
+    def __init__(self, messages: list[ChatroomMessage]) -> None:
+        self.messages = messages
+        self.calls: list[tuple[int | None, int | None]] = []
+        self.fail_with: Exception | None = None
+
+    async def chatroom(self, *, limit: int | None = None, since: int | None = None) -> ChatroomPage:
+        self.calls.append((limit, since))
+        if self.fail_with is not None:
+            raise self.fail_with
+        matching = [m for m in self.messages if since is None or m.created_at > since]
+        page = sorted(matching, key=lambda m: (m.created_at, m.id), reverse=True)[: limit or 50]
+        return ChatroomPage(messages=page, next_since=page[0].created_at if page else since)
+
+
+async def test_poller_overlaps_by_one_ms_and_delivers_each_message_once() -> None:
+    room = FakeRoom([msg("a", 100), msg("b", 100)])
+    feed = ChatFeed()
+    delivered: list[str] = []
+    quiet: list[bool] = []
+
+    def on_messages(messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
+        new, _ = feed.add(messages)
+        delivered.extend(m.id for m in new)
+        return new
+
+    poller = RoomPoller(room, feed, on_messages=on_messages, on_error=lambda e, w: None, on_quiet=quiet.append, interval=1.0, max_interval=8.0)
+    assert await poller.poll_once(1.0) == 1.0
+    room.messages.append(msg("c", 100))  # a late message in the same millisecond
+    assert await poller.poll_once(1.0) == 1.0
+    assert await poller.poll_once(1.0) == 2.0  # nothing new: slower
+    assert await poller.poll_once(2.0) == 4.0
+    assert delivered == ["a", "b", "c"]
+    assert room.calls == [(INITIAL_PAGE, None), (POLL_PAGE, 99), (POLL_PAGE, 99), (POLL_PAGE, 99)]
+    assert quiet == [False, False, True, True]
+
+
+async def test_poller_backs_off_on_errors_and_honours_retry_after() -> None:
+    room = FakeRoom([])
+    errors: list[tuple[type, float]] = []
+    poller = RoomPoller(
+        room, ChatFeed(), on_messages=lambda m: [], on_error=lambda e, w: errors.append((type(e), w)),
+        on_quiet=lambda q: None, interval=1.0, max_interval=8.0,
+    )
+    room.fail_with = ServerError("boom", status=503)
+    assert await poller.poll_once(1.0) == 2.0
+    assert await poller.poll_once(8.0) == 8.0  # capped
+    room.fail_with = RateLimitedError("slow down", status=429, retry_after=20.0)
+    assert await poller.poll_once(1.0) == 20.0
+    assert [e for e, _ in errors] == [ServerError, ServerError, RateLimitedError]
+
+
+async def test_poller_says_when_a_burst_filled_a_page() -> None:
+    room = FakeRoom([msg(f"m{i}", 1000 + i) for i in range(5)])
+    feed = ChatFeed()
+    poller = RoomPoller(room, feed, on_messages=lambda m: feed.add(m)[0], on_error=lambda e, w: None, on_quiet=lambda q: None)
+    await poller.poll_once(1.0)
+    room.messages.extend(msg(f"n{i}", 2000 + i) for i in range(POLL_PAGE + 5))
+    await poller.poll_once(1.0)
+    assert feed.page_was_full
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _plain(text_obj: object) -> str:
+    console = Console(width=200, force_terminal=True, color_system="truecolor")
+    with console.capture() as capture:
+        console.print(text_obj)
+    return capture.get()
+
+
+@pytest.mark.parametrize(("name", "payload"), HOSTILE[:40], ids=[n for n, _ in HOSTILE[:40]])
+def test_hostile_message_renders_inert(name: str, payload: str) -> None:
+    message = msg("h", 1, model=payload[:50] or "m", content=payload[:5000])
+    text = message_text(message, STYLES, person_model_id="me", muted=False, loop=None)
+    assert_inert(_plain(text))
+    assert all("@click" not in (span.style if isinstance(span.style, str) else str(span.style)) for span in text.spans)
+
+
+def test_person_model_and_muted_models_are_marked() -> None:
+    mine = message_text(msg("1", 1, model="me"), STYLES, person_model_id="me", muted=False, loop=None)
+    assert "◆ your model" in mine.plain
+    muted = message_text(msg("2", 1, model="loopy", content=LOOPING), STYLES, person_model_id="me", muted=True, loop=loop_verdict(msg("2", 1, content=LOOPING)))
+    assert " MUTED " in muted.plain and " LOOP " in muted.plain
+    assert any(str(span.style).find("#777777") >= 0 for span in muted.spans)  # greyed
+    human = message_text(msg("3", 1, kind="human", model=None), STYLES, person_model_id="me", muted=False, loop=None)
+    assert "(person)" in human.plain and "◆" not in human.plain
+    assert author_colour("loopy", STYLES) == author_colour("loopy", STYLES)  # stable per model
+
+
+# --------------------------------------------------------------------------- the screen, on the simulator
+
+
+@pytest.fixture
+async def fresh_client(fresh_sim: SimulatorServer) -> AsyncIterator[BlahClient]:
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as c:
+        yield c
+
+
+def _chat(app: object) -> ChatroomScreen:
+    screen = app.screen  # type: ignore[attr-defined]
+    assert isinstance(screen, ChatroomScreen), type(screen)
+    return screen
+
+
+async def _open_chatroom(pilot: object, app: object) -> ChatroomScreen:
+    await pilot.press("5")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen), what="chatroom screen")  # type: ignore[arg-type, attr-defined]
+    screen = _chat(app)
+    await wait_for(pilot, lambda: len(screen.feed) > 0 and bool(screen.models), what="room and models loaded")  # type: ignore[arg-type]
+    return screen
+
+
+async def _post(pilot: object, screen: ChatroomScreen, text: str) -> None:
+    await pilot.press("i")  # type: ignore[attr-defined]
+    for char in text:
+        await pilot.press("space" if char == " " else char)  # type: ignore[attr-defined]
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(screen.app.screen, ConfirmScreen), what="post confirmation")  # type: ignore[arg-type]
+    await pilot.press("y")  # type: ignore[attr-defined]
+
+
+async def test_post_reply_prompt_mute_no_turns_unmute(fresh_sim: SimulatorServer, fresh_client: BlahClient) -> None:
+    """The issue's scenario: talk to the person's model, read the prompt behind its reply,
+    mute it, see it take no more turns, unmute it."""
+    app = make_app(fresh_sim, fresh_client)
+    person = fresh_sim.person_model_id
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_chatroom(pilot, app)
+        # the reply-from chooser defaults to the person's model; choose it explicitly from the list
+        await pilot.press("tab")
+        assert app.focused is screen.query_one("#people")
+        await pilot.press("home", "enter")
+        assert screen.query_one("#reply-from").value == person
+
+        before = len(screen.feed)
+        await _post(pilot, screen, "hello tiny model")
+        await wait_for(pilot, lambda: any(m.content == "hello tiny model" for m in screen.feed.messages), what="own post shown")
+        posted = next(m for m in screen.feed.messages if m.content == "hello tiny model")
+        await wait_for(pilot, lambda: any(m.model_id == person and m.reply_to == posted.id for m in screen.feed.messages), what="the reply")
+        assert len(screen.feed) >= before + 2
+        assert not screen.post_flow.waiting_for
+        reply = next(m for m in screen.feed.messages if m.reply_to == posted.id)
+
+        # open the prompt behind the reply: the inspector shows the very call
+        await pilot.press("escape", "f")  # leave the input, follow (the reply is the newest)
+        assert screen.room.highlighted_message() == reply
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="inspector")
+        assert app.screen.log_id == reply.log_id  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, what="back in the room")
+
+        # mute it: the confirmation shows the evidence
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="mute confirmation")
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert "Evidence:" in body and "chatroom message" in body
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.chatroom_enabled.get(person) is False, what="muted")
+        assert fresh_sim.world.models[person]["chatroom_enabled"] is False
+        assert "(muted in chatroom)" in screen_text(app)  # the header says so
+        assert " MUTED " in screen_text(app)  # and the author marks / the list
+        muted_at = max(m.created_at for m in screen.feed.messages)
+
+        # everyone is asked; the muted model takes no turn
+        screen.query_one("#reply-from").value = "__everyone__"
+        await _post(pilot, screen, "anyone there")
+        await wait_for(pilot, lambda: any(m.content == "anyone there" for m in screen.feed.messages), what="second post")
+        await wait_for(pilot, lambda: not screen.post_flow.waiting_for, timeout=25, what="the others' replies")
+        assert person not in screen.post_flow.last_expected
+        assert screen.post_flow.last_expected  # the others were asked
+        assert not [m for m in screen.feed.messages if m.model_id == person and m.created_at > muted_at]
+
+        # unmute
+        await pilot.press("escape", "tab", "home")  # the side list: the person's model comes first
+        assert app.focused is screen.query_one("#people")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="unmute confirmation")
+        assert "Unmute" in str(app.screen.query_one("#confirm-title").render())
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.chatroom_enabled.get(person) is True, what="unmuted")
+        assert fresh_sim.world.models[person]["chatroom_enabled"] is True
+        assert "(muted in chatroom)" not in screen_text(app)
+
+
+async def test_double_press_mutes_once_and_member_key_gets_council_message(fresh_sim: SimulatorServer) -> None:
+    spy = RecordingTransport()
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.member_key, transport=spy) as client:
+        app = make_app(fresh_sim, client)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _open_chatroom(pilot, app)
+            target = screen.room.highlighted_message()
+            assert target is not None and target.model_id
+            await pilot.press("m", "m")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+            await pilot.press("y", "y")
+            await wait_for(pilot, lambda: spy.count("POST", "/chatroom") >= 1 and not screen.mute_flow.busy(target.model_id), what="mute answered")
+            await pilot.pause(0.3)
+            assert spy.count("POST", f"/models/{target.model_id}/chatroom") == 1
+            assert any("council tier" in str(n.message) for n in app._notifications)
+            assert app.chatroom_enabled.get(target.model_id) is not False  # nothing changed
+    assert fresh_sim.world.models[target.model_id]["chatroom_enabled"] is True
+
+
+class TimeoutAfterSending(RecordingTransport):
+    """Lets the POST /chatroom reach the server, then pretends the answer never came."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        if request.method == "POST" and request.url.path.endswith("/chatroom"):
+            await response.aread()
+            raise httpx.ReadTimeout("simulated: no answer", request=request)
+        return response
+
+
+async def test_post_that_times_out_is_checked_not_resent(fresh_sim: SimulatorServer) -> None:
+    spy = TimeoutAfterSending()
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
+        app = make_app(fresh_sim, client)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _open_chatroom(pilot, app)
+            await _post(pilot, screen, "did this land")
+            await wait_for(pilot, lambda: any("It was posted" in str(n.message) for n in app._notifications), what="outcome checked")
+            assert spy.count("POST", "/chatroom") == 1
+            assert sum(1 for m in screen.feed.messages if m.content == "did this land") == 1
+
+
+async def test_hostile_room_text_is_inert_on_screen(sim: SimulatorServer, client: BlahClient) -> None:
+    app = make_app(sim, client)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_chatroom(pilot, app)
+        hostile = [m for m in screen.feed.messages if m.content and ("[@click" in m.content or "\x1b" in m.content)]
+        assert hostile, "the seeded room carries hostile text"
+        screen.room.highlighted = screen.room.get_option_index(hostile[-1].id)
+        await pilot.pause()
+        assert_segments_inert(frame_segments(app))
+        assert "[@click=app.quit]x[/]" in screen_text(app)  # shown as text, not run

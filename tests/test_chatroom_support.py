@@ -1,0 +1,108 @@
+"""Helpers shared by the chatroom, models, playground and games tests (no tests here).
+
+- ``frozen_sim``: a simulator whose world is anchored at a fixed instant, so absolute times
+  shown on screen are the same on every run (snapshot tests).
+- ``make_app``: the app on a simulator with the given settings.
+- ``wait_for``: let the app run until a condition holds (bounded; never a timed assertion).
+- ``screen_text`` / ``frame_segments``: what the current screen paints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from rich.segment import Segment
+from textual.app import App
+from textual.pilot import Pilot
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tui.app import BlahApp, create_app
+from tui.context import AppContext
+
+#: 2026-06-01 09:00:00 UTC: the instant the frozen worlds are built around.
+FROZEN_MS = 1_780_304_400_000
+SIZE = (140, 45)
+
+
+@contextmanager
+def frozen_clock(ms: int) -> Iterator[None]:
+    """While building a World, make "now" a fixed instant (the seeded history hangs off it)."""
+    import simulator.world as world_module
+
+    real = world_module.now_ms
+    world_module.now_ms = lambda: ms
+    try:
+        yield
+    finally:
+        world_module.now_ms = real
+
+
+def start_frozen_sim(seed: int = 7, speed: float = 50.0) -> SimulatorServer:
+    import simulator.world as world_module
+
+    with frozen_clock(FROZEN_MS):
+        server = SimulatorServer(seed=seed, speed=speed, live=False)
+    server.world.clock = world_module.now_ms  # later writes get real times; reads stay fixed
+    return server.start()
+
+
+def make_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> BlahApp:
+    ctx = AppContext(
+        model_id=server.person_model_id,
+        client=client,
+        base_url=server.base_url,
+        settings={"chatroom_poll_interval": 0.2, "poll_interval": 60.0, "start_mode": "chatroom", **settings},
+    )
+    return create_app(ctx)
+
+
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 15.0, what: str = "") -> None:
+    """Let the app run until ``predicate()`` holds; fail naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    assert predicate(), f"timed out waiting for {what or predicate}"
+
+
+def frame_segments(app: App[Any]) -> Iterator[Segment]:
+    for strip in app.screen._compositor.render_strips():
+        yield from strip
+
+
+def screen_text(app: App[Any]) -> str:
+    """The current screen as plain text, one line per terminal row."""
+    return "\n".join("".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips())
+
+
+class RecordingTransport(httpx.AsyncBaseTransport):
+    """Passes every request to the network and remembers (method, path) of each."""
+
+    def __init__(self) -> None:
+        self._inner = httpx.AsyncHTTPTransport()
+        self.requests: list[tuple[str, str]] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append((request.method, request.url.path))
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def count(self, method: str, path_suffix: str) -> int:
+        return sum(1 for m, p in self.requests if m == method and p.endswith(path_suffix))
+
+
+def close_client(client: BlahClient) -> None:
+    """Close a client made outside an event loop (snapshot tests)."""
+    try:
+        asyncio.run(client.aclose())
+    except RuntimeError:
+        pass  # its loop is gone with the app's; nothing left to close

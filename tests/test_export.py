@@ -1,0 +1,185 @@
+"""`blah-tui export` (JSONL of the whole history) and `blah-tui open` (loading a dump)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import orjson
+import pytest
+
+from api_client.archive import Archive, LogFilter
+from api_client.client import BlahClient
+from api_client.errors import ServerError
+from api_client.models import LogEntry
+from simulator.server import SimulatorServer
+from tui.commands.export import export_main
+from tui.commands.open_file import load_dump, read_dump
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def platform(sim: SimulatorServer, **kw: object) -> list[LogEntry]:
+    async def collect() -> list[LogEntry]:
+        async with BlahClient(sim.base_url) as client:
+            return [e async for e in client.iter_logs(sim.person_model_id, **kw)]  # type: ignore[arg-type]
+
+    return asyncio.run(collect())
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [orjson.loads(line) for line in path.read_bytes().splitlines()]
+
+
+def run_export(sim: SimulatorServer, output: str | None, **kw: object) -> int:
+    args: dict[str, object] = {"source": None, "errors_only": False, "since": None}
+    args.update(kw)
+    return export_main(sim.person_model_id, base_url=sim.base_url, api_key=None, output=output, **args)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- export
+
+
+def test_export_writes_the_platforms_whole_history_newest_first(
+    sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "dump.jsonl"
+    assert run_export(sim, str(out)) == 0
+    rows = read_jsonl(out)
+    want = platform(sim)
+    assert [r["id"] for r in rows] == [e.id for e in want]
+    assert len({r["id"] for r in rows}) == len(rows)
+    times = [r["created_at"] for r in rows]
+    assert times == sorted(times, reverse=True)
+    assert set(rows[0]) == set(LogEntry.model_fields)  # the platform's field names, all of them
+    assert LogEntry.model_validate(rows[0]) == want[0]
+    err = capsys.readouterr().err
+    assert f"Exported {len(rows)} calls" in err
+    assert not list(tmp_path.glob(".dump.jsonl.*"))  # no temporary file left behind
+
+
+def test_a_full_export_fills_the_local_archive(sim: SimulatorServer, tmp_path: Path) -> None:
+    out = tmp_path / "dump.jsonl"
+    assert run_export(sim, str(out)) == 0
+    ids = [r["id"] for r in read_jsonl(out)]
+    data_dir = Path(os.environ["BLAH_TUI_DATA_DIR"])
+    with Archive.for_model(data_dir, "blah.dev", sim.base_url, sim.person_model_id) as archive:
+        assert archive.count() == len(ids)
+        assert set(r.id for r in archive.window(LogFilter(), 0, len(ids))) == set(ids)
+        assert archive.get_cursor() == read_jsonl(out)[0]["created_at"]
+        assert archive.history_complete
+
+
+def test_filtered_export_keeps_only_what_was_asked(sim: SimulatorServer, tmp_path: Path) -> None:
+    out = tmp_path / "errors.jsonl"
+    assert run_export(sim, str(out), source="eval", errors_only=True) == 0
+    rows = read_jsonl(out)
+    assert rows and all(r["source"] == "eval" and r["error"] is not None for r in rows)
+    assert [r["id"] for r in rows] == [e.id for e in platform(sim, source="eval", errors_only=True)]
+    since = rows[len(rows) // 2]["created_at"]
+    newer = tmp_path / "newer.jsonl"
+    assert run_export(sim, str(newer), source="eval", errors_only=True, since=since) == 0
+    assert [r["id"] for r in read_jsonl(newer)] == [r["id"] for r in rows if r["created_at"] > since]
+    data_dir = Path(os.environ["BLAH_TUI_DATA_DIR"])
+    assert not (data_dir / "archives").exists()  # a filtered export leaves the archive alone
+
+
+def test_export_to_stdout(sim: SimulatorServer, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    assert run_export(sim, "-", source="chat") == 0
+    lines = capsysbinary.readouterr().out.splitlines()
+    assert [orjson.loads(x)["id"] for x in lines] == [e.id for e in platform(sim, source="chat")]
+
+
+def test_a_failure_half_way_leaves_the_existing_file_as_it_was(
+    sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "dump.jsonl"
+    out.write_bytes(b'{"previous": "export"}\n')
+
+    async def broken(self: BlahClient, model_id: str, **kw: object) -> AsyncIterator[LogEntry]:
+        yield LogEntry(id="x1", created_at=1)
+        raise ServerError("upstream \x1b]52;c;aGk=\x07 exploded", status=502)
+
+    monkeypatch.setattr(BlahClient, "iter_logs", broken)
+    assert run_export(sim, str(out)) == 1
+    assert out.read_bytes() == b'{"previous": "export"}\n'
+    assert not list(tmp_path.glob(".dump.jsonl.*"))  # the partial file is gone
+    err = capsys.readouterr().err
+    assert "exploded" in err and "\x1b" not in err  # the server's text, made inert
+
+
+def test_export_errors_are_one_clear_line(sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "dump.jsonl"
+    code = export_main("no-such-model", base_url=sim.base_url, api_key=None, source=None,
+                       errors_only=False, since=None, output=str(out))  # fmt: skip
+    assert code == 1 and not out.exists()
+    assert "blah-tui export:" in capsys.readouterr().err
+    assert export_main("m", base_url="http://127.0.0.1:9", api_key=None, source=None, errors_only=False,
+                       since=None, output=str(tmp_path / "x.jsonl")) == 1  # fmt: skip
+    assert run_export(sim, str(tmp_path)) == 1  # a directory
+
+
+def test_export_does_not_import_textual() -> None:
+    code = "import sys, tui.commands.export, tui.commands.open_file, api_client.sync; " \
+           "sys.exit(any(m.split('.')[0] == 'textual' for m in sys.modules))"  # fmt: skip
+    assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
+
+
+# --------------------------------------------------------------------------- open a dump
+
+
+def test_an_export_reloads_into_an_equal_archive(sim: SimulatorServer, tmp_path: Path) -> None:
+    out = tmp_path / "dump.jsonl"
+    assert run_export(sim, str(out), source="eval") == 0
+    want = platform(sim, source="eval")
+    archive = load_dump(out)
+    try:
+        assert archive.count() == len(want)
+        assert archive.get(want[3].id) == want[3]
+        assert [r.id for r in archive.window(LogFilter(), 0, 5)] == [e.id for e in want[::-1][:5]]
+        assert archive.model_id == sim.person_model_id
+        assert archive.search(want[0].prompt.split()[-1]).count >= 1  # indexed for search
+    finally:
+        archive.close()
+
+
+def test_a_dump_with_bad_lines_loads_the_rest_and_says_which(tmp_path: Path) -> None:
+    good = [LogEntry(id=f"l{i}", model_id="m", created_at=100 + i, prompt=f"p{i}") for i in range(4)]
+    lines = [
+        orjson.dumps(good[0].model_dump()),
+        b"",  # blank: ignored, not an error
+        b'{"id": "broken", "created_at": ',  # 3: broken JSON
+        orjson.dumps(good[1].model_dump()),
+        b'{"id": "no-time"}',  # 5: missing created_at
+        b"\xff\xfe not utf-8",  # 6
+        b'{"id": "evil", "created_at": "soon\x1b[2J"}',  # 7: wrong type, hostile text
+        b"[1, 2]",  # 8: not objects
+        orjson.dumps([good[2].model_dump(), good[3].model_dump()]),  # an array of entries
+        orjson.dumps(good[0].model_dump()),  # a duplicate
+    ]
+    path = tmp_path / "dump.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    result = read_dump(path)
+    report = io.StringIO()
+    archive = load_dump(path, report=report)
+    try:
+        assert [b.line_no for b in result.bad_lines] == [3, 5, 6, 7, 8]
+        assert (result.loaded, result.duplicates, result.bad_count) == (4, 1, 5)
+        assert archive.count() == 4 and archive.model_id == "m"
+        text = report.getvalue()
+        for n in (3, 5, 6, 7, 8):
+            assert f"line {n}:" in text
+        assert "\x1b" not in text and "created_at" in text
+    finally:
+        archive.close()
+        result.archive.close()
+
+
+def test_an_unreadable_dump_raises_and_leaves_no_archive(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        load_dump(tmp_path / "missing.jsonl")

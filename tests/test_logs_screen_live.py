@@ -1,0 +1,88 @@
+"""Pilot tests of the Logs screen while calls arrive: bursts, follow mode, hostile text.
+
+These add calls to the world, so they use this module's own simulator (``own_sim``), never
+the shared session one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tests.hostile_payloads import assert_segments_inert
+from tests.test_logs_screen_world import SIZE, add_hostile_calls, app_for, frame_segments, ids_of, label_of, loaded, wait_for
+from tui.screens.logs import LogsScreen
+
+
+@pytest.fixture(scope="module")
+def own_sim() -> Iterator[SimulatorServer]:
+    server = SimulatorServer(seed=11, speed=50.0, live=False)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def own_client(own_sim: SimulatorServer) -> AsyncIterator[BlahClient]:
+    async with BlahClient(own_sim.base_url, api_key=own_sim.council_key) as c:
+        yield c
+
+
+async def test_a_burst_bigger_than_a_page_appears_once_each(own_sim: SimulatorServer, own_client: BlahClient) -> None:
+    app = app_for(own_sim, own_client)
+    async with app.run_test(size=SIZE) as pilot:
+        log_list = await loaded(pilot, app)
+        before = log_list.row_count
+        burst = set(own_sim.world.add_log_burst(650, same_ms=True))
+        await wait_for(pilot, lambda: log_list.row_count >= before + 650, what="the burst")
+        await pilot.pause(0.5)  # a few more polls: nothing may arrive twice
+        ids = ids_of(log_list)
+        assert len(ids) == len(set(ids)) == before + 650
+        assert burst <= set(ids)
+        # following: the cursor moved to the newest call of the burst
+        assert log_list.following and log_list.current_entry_id == ids[-1] and ids[-1] in burst
+
+
+async def test_reading_older_rows_pauses_and_counts_new_ones(own_sim: SimulatorServer, own_client: BlahClient) -> None:
+    app = app_for(own_sim, own_client)
+    async with app.run_test(size=SIZE) as pilot:
+        log_list = await loaded(pilot, app)
+        await pilot.press("k", "k", "up")
+        reading = log_list.current_entry_id
+        assert not log_list.following
+        assert "paused" in label_of(app, "#logs-filters")
+        new = own_sim.world.add_log_burst(7, same_ms=False)
+        await wait_for(pilot, lambda: log_list.new_since_pause == 7, what="7 new while paused")
+        assert log_list.current_entry_id == reading  # the reader's place is kept
+        assert "paused: 7 new" in label_of(app, "#logs-filters")
+        await pilot.press("f")
+        assert log_list.following and log_list.current_entry_id == new[-1]
+        assert "following" in label_of(app, "#logs-filters")
+        # End also goes back to live
+        await pilot.press("k")
+        assert not log_list.following
+        await pilot.press("end")
+        assert log_list.following
+
+
+async def test_hostile_calls_render_inert_in_the_list(own_sim: SimulatorServer, own_client: BlahClient) -> None:
+    """Hostile prompts, replies and errors arrive through the tail: the screen stays, every
+    frame is inert and has no clickable action (the Inspector is checked in test_inspector_hostile)."""
+    app = app_for(own_sim, own_client)
+    async with app.run_test(size=SIZE) as pilot:
+        log_list = await loaded(pilot, app)
+        ids = add_hostile_calls(own_sim.world, own_sim.person_model_id)
+        await wait_for(pilot, lambda: set(ids) <= set(ids_of(log_list)), what="the hostile calls")
+        assert log_list.following
+        assert_segments_inert(frame_segments(app))  # the newest rows, cursor on the last
+        await pilot.press("pageup")
+        assert_segments_inert(frame_segments(app))
+        await pilot.press("pageup")
+        assert_segments_inert(frame_segments(app))
+        assert isinstance(app.screen, LogsScreen)  # no payload closed or replaced the screen
+        assert log_list.cursor_index < log_list.row_count - len(ids)  # every hostile row was on screen

@@ -1,0 +1,59 @@
+"""Helpers shared by the runs/results/leaderboard/compare/health screen tests (no tests here)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+from unittest import mock
+
+from textual.pilot import Pilot
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tui.app import BlahApp, create_app
+from tui.context import AppContext
+
+SIZE = (140, 45)
+FROZEN_NOW_MS = 1_764_410_400_000  # 2025-11-29 10:00:00Z: the snapshot world's "now"
+QUIET = {"logs_interval": 5.0, "logs_max_interval": 30.0}
+"""The Logs screen (the app's home) tails in the background; keep it slow in these tests."""
+
+
+def make_app(server: SimulatorServer, client: BlahClient | None, **settings: object) -> BlahApp:
+    ctx = AppContext(
+        model_id=server.person_model_id,
+        client=client,
+        base_url=server.base_url,
+        settings={**QUIET, **settings},
+    )
+    return create_app(ctx)
+
+
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 15.0, what: str = "") -> None:
+    """Let the app run until ``predicate()`` holds; fail naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    if predicate():
+        return
+    raise AssertionError(f"timed out waiting for {what or predicate}")
+
+
+def notifications(app: BlahApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+@contextmanager
+def frozen_simulator(seed: int = 7) -> Iterator[SimulatorServer]:
+    """A simulator whose world's clock is fixed, so every time on screen is the same each run."""
+    with mock.patch("simulator.world.now_ms", lambda: FROZEN_NOW_MS):
+        server = SimulatorServer(seed=seed, speed=1.0, live=False)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
