@@ -2,8 +2,8 @@
 
 The logs screen reads it as a list of maybe a million rows, a window of ~100 at a time:
 ``count(filter)`` then ``window(filter, offset, limit)``, oldest first. Both are cheap at
-any offset (see archive_schema / archive_ingest for the ``ord`` column that makes them so;
-a filtered list is resolved once to an array of ordinals, then extended as rows arrive).
+any offset (archive_ingest keeps a dense ``ord`` column in time order; archive_lists
+resolves a filtered list once to an array of ordinals and patches it as rows arrive).
 Text search is FTS5 over prompt/response/error with user input taken literally
 (archive_query). Thread-safe (one connection behind a lock) so async callers may run
 ``add`` in a worker thread. Entries are never stored twice: ``id`` decides.
@@ -11,26 +11,31 @@ Text search is FTS5 over prompt/response/error with user input taken literally
 
 from __future__ import annotations
 
-import hashlib
-import re
 import shutil
 import sqlite3
 import tempfile
 import threading
-import time
-from array import array
 from bisect import bisect_left
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import orjson
 
-from api_client.archive_ingest import BadgesFn, badge_text, existing_ids, insert_sorted
+from api_client import archive_text as text_index
+from api_client.archive_files import archive_path, move_aside
+from api_client.archive_ingest import (
+    BadgesFn,
+    InsertOutcome,
+    badge_text,
+    existing_ids,
+    insert_sorted,
+    number_unnumbered,
+    set_badges,
+)
+from api_client.archive_lists import OrdinalLists, rows_by_ord
 from api_client.archive_query import (
     ALL,
     ROW_SELECT,
@@ -46,6 +51,7 @@ from api_client.archive_schema import (
     ArchiveCorruptError,
     ArchiveError,
     ArchiveVersionError,
+    check_integrity,
     connect,
     is_corruption,
 )
@@ -64,23 +70,6 @@ __all__ = [
 ]
 
 _FULL_SELECT = ", ".join(LOG_COLUMNS)
-_CACHE_FILTERS = 8
-_CHUNK = 500
-
-
-@dataclass(slots=True)
-class _Ords:
-    """The ordinals of the rows a filter keeps, ascending; valid for one epoch and the
-    ``[lo, hi]`` ord range it was resolved over (extended as rows are added at the ends)."""
-
-    epoch: int
-    lo: int
-    hi: int
-    ords: array
-
-
-def _slug(text: str, limit: int = 40) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip(".-")[:limit] or "x"
 
 
 class Archive:
@@ -91,9 +80,8 @@ class Archive:
         self._temp_dir = _temp_dir
         self._conn = connect(self._path)
         self._lock = threading.RLock()
-        self._epoch = 0
-        self._bounds: tuple[int, int] | None = None
-        self._cache: OrderedDict[LogFilter, _Ords] = OrderedDict()
+        self._bounds: tuple[int, int] | None = None  # (min, max) ord of the listed rows
+        self._lists = OrdinalLists()
         with self._lock, self._guard():
             self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
             self._load_bounds()
@@ -102,15 +90,8 @@ class Archive:
 
     @staticmethod
     def path_for(data_dir: Path | str, base_url: str, model_id: str) -> Path:
-        """The archive file of a model on a platform: readable host and model id, plus a
-        hash of the exact (normalised base URL, model id) so distinct ones never collide."""
-        parts = urlsplit(base_url.strip())
-        host = (parts.hostname or "local").lower()
-        port = f":{parts.port}" if parts.port else ""
-        norm = f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
-        digest = hashlib.sha256(f"{norm}\n{model_id}".encode()).hexdigest()[:12]
-        name = f"{_slug(host + ('-' + str(parts.port) if parts.port else ''))}__{_slug(model_id)}__{digest}.sqlite3"
-        return Path(data_dir) / "archives" / name
+        """The archive file of a model on a platform (see archive_files.archive_path)."""
+        return archive_path(data_dir, base_url, model_id)
 
     @classmethod
     def for_model(cls, data_dir: Path | str, platform: str, base_url: str, model_id: str) -> Archive:
@@ -135,19 +116,17 @@ class Archive:
         shared-memory files, and open a fresh empty archive at ``path``. Nothing is deleted.
         Returns the new archive and where the old file now is."""
         path = Path(path)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        moved = path.with_name(f"{path.name}.corrupt-{stamp}")
-        n = 1
-        while moved.exists():
-            moved = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-            n += 1
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                side.rename(moved.with_name(moved.name + suffix))
-        if path.exists():
-            path.rename(moved)
+        moved = move_aside(path)
         return cls(path), moved
+
+    def verify(self) -> str | None:
+        """SQLite's ``quick_check`` over the whole file (slow on a big archive: opening
+        only probes those): None when sound, else what is wrong."""
+        with self._lock:
+            try:
+                return check_integrity(self._conn, full=True)
+            except sqlite3.DatabaseError as exc:
+                return str(exc)
 
     @property
     def path(self) -> Path:
@@ -175,6 +154,18 @@ class Archive:
         return f"Archive({str(self._path)!r})"
 
     @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (taking SQLite's write lock at once) under our lock."""
+        with self._lock, self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
     def _guard(self) -> Iterator[None]:
         try:
             yield
@@ -186,19 +177,35 @@ class Archive:
     # ------------------------------------------------------------------ writing
 
     def add(
-        self, entries: Iterable[LogEntry], badges_fn: BadgesFn | None = None, *, index_text: bool = True
+        self,
+        entries: Iterable[LogEntry],
+        badges_fn: BadgesFn | None = None,
+        *,
+        index_text: bool = True,
+        number: bool = True,
     ) -> int:
         """Store the entries not stored yet (one transaction); return how many were new.
 
         ``index_text=False`` leaves the new rows out of the full-text index for now (a bulk
-        load is ~3x faster that way); they are indexed by the next ``add`` that indexes, by
-        ``index_pending()``, or at the latest before any text search, so search results
+        load is much faster that way); they are indexed by the next ``add`` that indexes,
+        by ``index_pending()``, or at the latest before any text search, so search results
         are always complete.
+
+        ``number=False`` (bulk loads in no particular time order) stores the rows without
+        placing them in the time-ordered list: they are not counted or listed until the
+        next ``add`` with ``number=True`` or ``number_pending()``, which places all of
+        them at once. Batches that land before or after everything held (the live tail,
+        backfill, a newest-first export) need no such care.
         """
-        return len(self.add_new(entries, badges_fn, index_text=index_text))
+        return len(self.add_new(entries, badges_fn, index_text=index_text, number=number))
 
     def add_new(
-        self, entries: Iterable[LogEntry], badges_fn: BadgesFn | None = None, *, index_text: bool = True
+        self,
+        entries: Iterable[LogEntry],
+        badges_fn: BadgesFn | None = None,
+        *,
+        index_text: bool = True,
+        number: bool = True,
     ) -> list[LogEntry]:
         """Like ``add``, returning the entries that were new, in the order given."""
         batch: dict[str, LogEntry] = {}
@@ -206,34 +213,42 @@ class Archive:
             batch.setdefault(entry.id, entry)
         if not batch:
             return []
-        with self._lock, self._guard():
-            conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                self._sync_external()  # inside the write lock: sees every other writer
-                known = existing_ids(conn, list(batch))
-                new = [e for i, e in batch.items() if i not in known]
-                if new:
-                    outcome = insert_sorted(conn, sorted(new, key=lambda e: (e.created_at, e.id)), badges_fn)
-                    if index_text:
-                        self._index_step(None)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+        outcome: InsertOutcome | None = None
+        with self._transaction() as conn:
+            self._sync_external()  # inside the write lock: sees every other writer
+            known = existing_ids(conn, list(batch))
+            new = [e for i, e in batch.items() if i not in known]
             if new:
-                if outcome.placement == "middle":
-                    self._epoch += 1
-                self._bounds = (outcome.min_ord, outcome.max_ord)
+                ordered = sorted(new, key=lambda e: (e.created_at, e.id))
+                outcome = insert_sorted(conn, ordered, badges_fn, number=number)
+                if index_text:
+                    text_index.index_step(conn, None)
+        with self._lock:
+            self._after_write(outcome)
         return new
+
+    def number_pending(self) -> int:
+        """Place the rows stored with ``number=False`` in the list; returns how many rows
+        were numbered or renumbered (0 when none was pending)."""
+        with self._transaction() as conn:
+            self._sync_external()
+            outcome = number_unnumbered(conn)
+        with self._lock:
+            self._after_write(outcome)
+        changed = outcome.changed
+        return 0 if changed is None else changed[1] - changed[0] + 1
+
+    def _after_write(self, outcome: InsertOutcome | None) -> None:
+        self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        if outcome is None:
+            return
+        self._bounds = outcome.bounds
+        self._lists.record(outcome.changed)
 
     def pending_text_index(self) -> int:
         """How many stored entries are not in the full-text index yet."""
         with self._lock, self._guard():
-            return self._conn.execute(
-                "SELECT count(*) FROM logs WHERE seq > ?", (self._fts_seq(),)
-            ).fetchone()[0]
+            return text_index.pending_count(self._conn)
 
     def index_pending(self, max_rows: int | None = None, chunk: int = 5000) -> int:
         """Add pending entries to the full-text index, ``chunk`` rows per transaction (the
@@ -241,49 +256,19 @@ class Archive:
         done = 0
         while max_rows is None or done < max_rows:
             step = chunk if max_rows is None else min(chunk, max_rows - done)
-            with self._lock, self._guard():
-                self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    n = self._index_step(step)
-                    self._conn.execute("COMMIT")
-                except BaseException:
-                    self._conn.execute("ROLLBACK")
-                    raise
-                self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            with self._lock:
+                with self._transaction() as conn:
+                    n = text_index.index_step(conn, step)
+                self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
             if n == 0:
                 break
             done += n
         return done
 
-    def _fts_seq(self) -> int:
-        row = self._conn.execute("SELECT value FROM meta WHERE key = 'fts_seq'").fetchone()
-        return int(row[0]) if row else 0
-
-    def _index_step(self, max_rows: int | None) -> int:
-        """Index up to ``max_rows`` pending rows (all when None). Caller holds a write txn."""
-        start = self._fts_seq()
-        if max_rows is None:
-            (end,) = self._conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
-        else:
-            row = self._conn.execute(
-                "SELECT seq FROM logs WHERE seq > ? ORDER BY seq LIMIT 1 OFFSET ?", (start, max_rows - 1)
-            ).fetchone()
-            end = row[0] if row else self._conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()[0]
-        if end <= start:
-            return 0
-        cur = self._conn.execute(
-            "INSERT INTO logs_fts(rowid, prompt, response, error)"
-            " SELECT seq, prompt, response, error FROM logs WHERE seq > ? AND seq <= ?",
-            (start, end),
-        )
-        self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(end),))
-        return cur.rowcount
-
     def _ensure_indexed(self, flt: LogFilter) -> None:
         """Text filters read the FTS index: bring it up to date first (never partial)."""
-        if flt.text and compile_text(flt.text).match is not None:
-            if self._conn.execute("SELECT 1 FROM logs WHERE seq > ? LIMIT 1", (self._fts_seq(),)).fetchone():
-                self.index_pending()
+        if flt.text and compile_text(flt.text).match is not None and text_index.has_pending(self._conn):
+            self.index_pending()
 
     def recompute_badges(self, badges_fn: BadgesFn, batch_size: int = 2000) -> int:
         """Re-run the badge function over every stored entry (e.g. after the diagnosis
@@ -297,31 +282,15 @@ class Archive:
                     (last, batch_size),
                 ).fetchall()
                 if not rows:
-                    break
+                    return changed
                 last = rows[-1][0]
-                updates = []
-                for seq, old, *cols in rows:
-                    new = badge_text(_entry(cols), badges_fn)
-                    if new != old:
-                        updates.append((new, seq))
+                updates = [(new, seq) for seq, old, *cols in rows if (new := badge_text(_entry(cols), badges_fn)) != old]
                 if updates:
-                    self._conn.execute("BEGIN IMMEDIATE")
-                    try:
-                        for new, seq in updates:
-                            self._conn.execute("UPDATE logs SET badges = ? WHERE seq = ?", (new, seq))
-                            self._conn.execute("DELETE FROM log_badges WHERE seq = ?", (seq,))
-                            self._conn.executemany(
-                                "INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)",
-                                [(k, seq) for k in new.split()],
-                            )
-                        self._conn.execute("COMMIT")
-                    except BaseException:
-                        self._conn.execute("ROLLBACK")
-                        raise
+                    with self._transaction() as conn:
+                        set_badges(conn, updates)
                     changed += len(updates)
-                    self._epoch += 1
-                    self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-        return changed
+                    self._lists.invalidate()  # badge filters keep other rows now
+                    self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
 
     # ------------------------------------------------------------------ reading: lists
 
@@ -331,7 +300,7 @@ class Archive:
             self._sync_external()
             if flt.is_empty:
                 return 0 if self._bounds is None else self._bounds[1] - self._bounds[0] + 1
-            return len(self._ords(flt).ords)
+            return len(self._ords(flt))
 
     def window(self, flt: LogFilter = ALL, offset: int = 0, limit: int = 100) -> list[ArchivedRow]:
         """Rows ``offset .. offset+limit-1`` of the filtered list, oldest first."""
@@ -348,8 +317,8 @@ class Archive:
                     (start, start + limit),
                 ).fetchall()
             else:
-                wanted = self._ords(flt).ords[offset : offset + limit].tolist()
-                rows = self._rows_by_ord(wanted, ROW_SELECT)
+                wanted = self._ords(flt)[offset : offset + limit].tolist()
+                rows = rows_by_ord(self._conn, wanted, ROW_SELECT)
             return [ArchivedRow.from_sql(r) for r in rows]
 
     def position(self, log_id: str, flt: LogFilter = ALL) -> int | None:
@@ -357,11 +326,11 @@ class Archive:
         with self._lock, self._guard():
             self._sync_external()
             row = self._conn.execute("SELECT ord FROM logs WHERE id = ?", (log_id,)).fetchone()
-            if row is None or self._bounds is None:
+            if row is None or row[0] is None or self._bounds is None:
                 return None
             if flt.is_empty:
                 return int(row[0]) - self._bounds[0]
-            ords = self._ords(flt).ords
+            ords = self._ords(flt)
             i = bisect_left(ords, row[0])
             return i if i < len(ords) and ords[i] == row[0] else None
 
@@ -372,13 +341,13 @@ class Archive:
         with self._lock, self._guard():
             self._sync_external()
             row = self._conn.execute("SELECT ord FROM logs WHERE id = ?", (log_id,)).fetchone()
-            if row is None:
+            if row is None or row[0] is None:
                 return None, None
             here = int(row[0])
             if flt.is_empty:
                 before, after = here - 1, here + 1
             else:
-                ords = self._ords(flt).ords
+                ords = self._ords(flt)
                 i = bisect_left(ords, here)
                 before = ords[i - 1] if i > 0 else None
                 j = i + 1 if i < len(ords) and ords[i] == here else i
@@ -398,9 +367,9 @@ class Archive:
         combined = replace(flt, text=text)
         with self._lock, self._guard():
             self._sync_external()
-            ords = self._ords(combined).ords
+            ords = self._ords(combined)
             head = ords.tolist() if limit is None else ords[:limit].tolist()
-            ids = [r[0] for r in self._rows_by_ord(head, "id, ord")]
+            ids = [r[0] for r in rows_by_ord(self._conn, head, "id, ord")]
             return SearchResult(count=len(ords), ids=ids, terms=tq.terms)
 
     def iter_all(
@@ -497,51 +466,12 @@ class Archive:
         version = self._conn.execute("PRAGMA data_version").fetchone()[0]
         if version != self._data_version:
             self._data_version = version
-            self._epoch += 1
-            self._cache.clear()
+            self._lists.invalidate()  # we cannot know which rows the other writer touched
             self._load_bounds()
 
-    def _ords(self, flt: LogFilter) -> _Ords:
+    def _ords(self, flt: LogFilter) -> Any:
         self._ensure_indexed(flt)
-        cached = self._cache.get(flt)
-        bounds = self._bounds
-        if bounds is None:
-            return _Ords(self._epoch, 0, -1, array("q"))
-        if cached is None or cached.epoch != self._epoch:
-            cached = _Ords(self._epoch, bounds[0], bounds[1], self._select_ords(flt, bounds[0], bounds[1]))
-        else:
-            if bounds[0] < cached.lo:
-                cached.ords = self._select_ords(flt, bounds[0], cached.lo - 1) + cached.ords
-                cached.lo = bounds[0]
-            if bounds[1] > cached.hi:
-                cached.ords.extend(self._select_ords(flt, cached.hi + 1, bounds[1]))
-                cached.hi = bounds[1]
-        self._cache[flt] = cached
-        self._cache.move_to_end(flt)
-        while len(self._cache) > _CACHE_FILTERS:
-            self._cache.popitem(last=False)
-        return cached
-
-    def _select_ords(self, flt: LogFilter, lo: int, hi: int) -> array:
-        where, params = where_clause(flt)
-        cur = self._conn.execute(
-            f"SELECT ord FROM logs WHERE ord BETWEEN ? AND ? AND ({where}) ORDER BY ord",
-            [lo, hi, *params],
-        )
-        out = array("q")
-        while chunk := cur.fetchmany(50_000):
-            out.extend(r[0] for r in chunk)
-        return out
-
-    def _rows_by_ord(self, ords: list[int], columns: str) -> list[tuple[Any, ...]]:
-        rows: list[tuple[Any, ...]] = []
-        for start in range(0, len(ords), _CHUNK):
-            chunk = ords[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows.extend(
-                self._conn.execute(f"SELECT {columns} FROM logs WHERE ord IN ({marks}) ORDER BY ord", chunk)
-            )
-        return rows
+        return self._lists.ords(self._conn, flt)
 
 
 def _entry(cols: Iterable[Any]) -> LogEntry:

@@ -2,11 +2,14 @@
 
 ``ord`` numbers the rows in (created_at, id) order without gaps, so the n-th row of the
 whole list is ``min(ord) + n``. Almost every batch lands entirely after the newest row
-(the live tail) or entirely before the oldest (backfill, dump loading, which read newest
-first): those just take the next numbers and no existing row changes. A batch that lands
-in the middle (entries sharing a millisecond with the edge, a gap filled after a restart)
-renumbers only the shorter side of the insertion point, which in practice is a handful of
-rows. Runs inside the caller's write transaction.
+(the live tail) or entirely before the oldest (backfill, a newest-first export or dump):
+those just take the next numbers and no existing row changes. A batch that lands in the
+middle (entries sharing a millisecond with the edge, a gap filled after a restart) is
+stored unnumbered, then numbered together with the rows on the *shorter* side of it,
+which in practice is a handful of rows. A bulk load in no time order stores everything
+unnumbered (``number=False``) and places it in one pass at the end. Every outcome says
+which ord range changed, so cached filtered lists are patched, not rebuilt. Runs inside
+the caller's write transaction.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import orjson
 from api_client.models import LogEntry
 
 BadgesFn = Callable[[LogEntry], Iterable[str]]
-Placement = Literal["empty", "append", "prepend", "middle"]
+Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
 _INSERT_SQL = (
     "INSERT INTO logs(seq, id, ord, model_id, source, created_at, prompt, messages, response,"
@@ -34,9 +37,14 @@ _ID_CHUNK = 500
 
 @dataclass(frozen=True, slots=True)
 class InsertOutcome:
+    """What an insert did to the ordinals: the ``bounds`` (min, max ``ord``) afterwards
+    (None when nothing is numbered) and the ``changed`` range of ``ord`` values in which
+    rows were added or renumbered (None when no numbered row changed). Outside
+    ``changed`` every row kept its ``ord``: caches only re-read that range."""
+
     placement: Placement
-    min_ord: int
-    max_ord: int
+    bounds: tuple[int, int] | None
+    changed: tuple[int, int] | None
 
 
 def is_failed(entry: LogEntry) -> bool:
@@ -50,6 +58,14 @@ def badge_text(entry: LogEntry, badges_fn: BadgesFn | None) -> str:
         return ""
     kinds = dict.fromkeys(str(k).strip() for k in badges_fn(entry))
     return " ".join(k.replace(" ", "_") for k in kinds if k)
+
+
+def set_badges(conn: sqlite3.Connection, updates: Sequence[tuple[str, int]]) -> None:
+    """Store new badge texts ``(badges, seq)``, in the row and in ``log_badges``."""
+    for badges, seq in updates:
+        conn.execute("UPDATE logs SET badges = ? WHERE seq = ?", (badges, seq))
+        conn.execute("DELETE FROM log_badges WHERE seq = ?", (seq,))
+        conn.executemany("INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", [(k, seq) for k in badges.split()])
 
 
 def _messages_json(entry: LogEntry) -> str | None:
@@ -75,27 +91,39 @@ def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
 
 
 def insert_sorted(
-    conn: sqlite3.Connection, new: Sequence[LogEntry], badges_fn: BadgesFn | None
+    conn: sqlite3.Connection, new: Sequence[LogEntry], badges_fn: BadgesFn | None, *, number: bool = True
 ) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
-    a write transaction; ``new`` must be non-empty and contain no stored id."""
+    a write transaction; ``new`` must be non-empty and contain no stored id.
+
+    ``number=False`` stores them unnumbered (not in any list yet) for a later
+    ``number_unnumbered``: a bulk load in no particular order then renumbers once."""
     first = _edge(conn, "min")
     last = _edge(conn, "max")
+    bounds = None if first is None or last is None else (first[2], last[2])
     lo = (new[0].created_at, new[0].id)
     hi = (new[-1].created_at, new[-1].id)
     n = len(new)
     (max_seq,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
-
+    pending = number and _has_unnumbered(conn)
+    if not number or pending:
+        _write(conn, *_rows(new, badges_fn, max_seq, None))
+        return number_unnumbered(conn) if pending else InsertOutcome("unnumbered", bounds, None)
     if first is None or last is None:
         _write(conn, *_rows(new, badges_fn, max_seq, 0))
-        return InsertOutcome("empty", 0, n - 1)
+        return InsertOutcome("empty", (0, n - 1), (0, n - 1))
     if lo > (last[0], last[1]):
         _write(conn, *_rows(new, badges_fn, max_seq, last[2] + 1))
-        return InsertOutcome("append", first[2], last[2] + n)
+        return InsertOutcome("append", (first[2], last[2] + n), (last[2] + 1, last[2] + n))
     if hi < (first[0], first[1]):
         _write(conn, *_rows(new, badges_fn, max_seq, first[2] - n))
-        return InsertOutcome("prepend", first[2] - n, last[2])
-    return _insert_middle(conn, new, badges_fn, max_seq, first[2], last[2], lo, hi)
+        return InsertOutcome("prepend", (first[2] - n, last[2]), (first[2] - n, first[2] - 1))
+    _write(conn, *_rows(new, badges_fn, max_seq, None))
+    return number_unnumbered(conn)
+
+
+def _has_unnumbered(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM logs INDEXED BY logs_ord WHERE ord IS NULL LIMIT 1").fetchone() is not None
 
 
 def _rows(
@@ -126,47 +154,56 @@ def _write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]], badge_rows: li
         conn.executemany("INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", badge_rows)
 
 
-def _insert_middle(
-    conn: sqlite3.Connection,
-    new: Sequence[LogEntry],
-    badges_fn: BadgesFn | None,
-    max_seq: int,
-    min_ord: int,
-    max_ord: int,
-    lo: tuple[int, str],
-    hi: tuple[int, str],
-) -> InsertOutcome:
+def number_unnumbered(conn: sqlite3.Connection) -> InsertOutcome:
+    """Give every unnumbered row its place. The rows already numbered on the shorter side
+    of the new rows' span are renumbered with them (NULLs never collide in the UNIQUE
+    index, so: unnumber that side, then number all unnumbered rows in key order)."""
+    first = _edge(conn, "min")
+    last = _edge(conn, "max")
+    (n,) = conn.execute("SELECT count(*) FROM logs INDEXED BY logs_ord WHERE ord IS NULL").fetchone()
+    bounds = None if first is None or last is None else (first[2], last[2])
+    if n == 0:
+        return InsertOutcome("none", bounds, None)
+    if first is None or last is None:
+        _number(conn, 0)
+        return InsertOutcome("empty", (0, n - 1), (0, n - 1))
+    lo = conn.execute(
+        "SELECT created_at, id FROM logs INDEXED BY logs_ord WHERE ord IS NULL ORDER BY created_at, id LIMIT 1"
+    ).fetchone()
+    hi = conn.execute(
+        "SELECT created_at, id FROM logs INDEXED BY logs_ord WHERE ord IS NULL"
+        " ORDER BY created_at DESC, id DESC LIMIT 1"
+    ).fetchone()
+    # Rows below ``lo`` and above ``hi`` are all numbered (lo/hi bound the unnumbered).
     pred = conn.execute(
-        "SELECT ord FROM logs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 1",
-        lo,
+        "SELECT ord FROM logs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 1", lo
     ).fetchone()
     succ = conn.execute(
         "SELECT ord FROM logs WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT 1", hi
     ).fetchone()
-    suffix_len = max_ord - pred[0] if pred else max_ord - min_ord + 1
-    prefix_len = succ[0] - min_ord if succ else max_ord - min_ord + 1
-    rows, badge_rows = _rows(new, badges_fn, max_seq, None)
-    n = len(new)
-    # Unnumber the shorter side first (NULLs never collide in a UNIQUE index), insert the
-    # new rows unnumbered, then number everything unnumbered in (created_at, id) order.
+    min_ord, max_ord = first[2], last[2]
+    numbered = max_ord - min_ord + 1
+    suffix_len = max_ord - pred[0] if pred else numbered
+    prefix_len = succ[0] - min_ord if succ else numbered
     if suffix_len <= prefix_len:
         base = pred[0] if pred else min_ord - 1
-        conn.execute("UPDATE logs SET ord = NULL WHERE ord > ?", (base,))
-        _write(conn, rows, badge_rows)
-        _number_unnumbered(conn, base + 1)
-        return InsertOutcome("middle", min(min_ord, base + 1), base + suffix_len + n)
+        if suffix_len:
+            conn.execute("UPDATE logs SET ord = NULL WHERE ord > ?", (base,))
+        _number(conn, base + 1)
+        top = base + suffix_len + n
+        return InsertOutcome("middle", (min(min_ord, base + 1), top), (base + 1, top))
     top = succ[0] if succ else max_ord + 1
-    conn.execute("UPDATE logs SET ord = NULL WHERE ord < ?", (top,))
-    _write(conn, rows, badge_rows)
+    if prefix_len:
+        conn.execute("UPDATE logs SET ord = NULL WHERE ord < ?", (top,))
     start = top - (prefix_len + n)
-    _number_unnumbered(conn, start)
-    return InsertOutcome("middle", start, max(max_ord, top - 1))
+    _number(conn, start)
+    return InsertOutcome("middle", (start, max(max_ord, top - 1)), (start, top - 1))
 
 
-def _number_unnumbered(conn: sqlite3.Connection, start: int) -> None:
+def _number(conn: sqlite3.Connection, start: int) -> None:
     conn.execute(
         "WITH r AS (SELECT seq, row_number() OVER (ORDER BY created_at, id) AS rn"
-        " FROM logs WHERE ord IS NULL)"
+        " FROM logs INDEXED BY logs_ord WHERE ord IS NULL)"
         " UPDATE logs SET ord = ? + r.rn - 1 FROM r WHERE logs.seq = r.seq",
         (start,),
     )

@@ -15,9 +15,20 @@ from .kinds import KIND_INFO, KindInfo, describe
 from .loop import LoopHit, find_loop
 from .platform import KindAgreement, compare_with_platform
 from .report import Report, build_report, render_json, render_markdown
-from .suggest import PromptQuote, Suggestion, suggest_training_data, to_jsonl, to_markdown
+from .suggest import (
+    PromptQuote,
+    Suggestion,
+    suggest_training_data,
+    to_jsonl,
+    to_markdown,
+)
 from .summary import FailureGroup, HostImpact, KindRate, Summary, summarize
-from .templates import detect_template, normalize_template, resolve_trained_template, template_name
+from .templates import (
+    detect_template,
+    normalize_template,
+    resolve_trained_template,
+    template_name,
+)
 
 __all__ = [
     "KIND_INFO",

@@ -9,7 +9,7 @@ from . import kinds
 from .finding import Finding
 from .loop import find_loop
 from .templates import KNOWN_TEMPLATES, marker_of, template_name, templates_compatible
-from .text import STOP_TOKENS, quote, trim, trim_tail
+from .text import STOP_TOKENS, quote, trim_tail
 
 _TERMINAL = frozenset('.!?…"\'”’)]}>*`')
 
@@ -101,8 +101,10 @@ def detect_loop(reply: str) -> Finding | None:
         evidence = f"The reply degenerates into {hit.repeats} {what} from character {hit.start}."
     elif hit.period_unit == "chars" and hit.period == 1:
         evidence = f"A run of {hit.repeats} {quote(hit.unit)} characters from character {hit.start}."
+    elif hit.level == "word":
+        evidence = f"The reply repeats the word {quote(hit.unit)} {hit.repeats} times back to back from character {hit.start}."
     else:
-        size = f"{hit.period} {hit.period_unit[:-1] if hit.period == 1 else hit.period_unit}"
+        size = f"{hit.period} {hit.period_unit}"
         evidence = (
             f"The reply repeats a {hit.level} ({size}) {hit.repeats} times back to back "
             f"from character {hit.start}: {quote(hit.unit)}."
@@ -166,5 +168,4 @@ __all__ = [
     "detect_truncation",
     "detect_wrong_answer",
     "ending_of",
-    "trim",
 ]

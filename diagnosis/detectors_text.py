@@ -40,8 +40,6 @@ _REFUSAL = re.compile(_REFUSAL_PATTERN)  # searched on lower-cased text
 _REFUSAL_ANY_CASE = re.compile(_REFUSAL_PATTERN, re.IGNORECASE)  # when lower-casing changes lengths
 
 
-#: Every refusal pattern contains one of these: a cheap gate before the regex.
-_ANCHORS = ("n't", "not", "sorry", "unable", "declin", "refus", "afraid", "as an ai", "against my")
 _REFUSAL_HEAD = 240  # refusals open the reply; later "I can't..." inside an answer is not one
 # After a capability disclaimer, a real answer: "..., but here is what I know".
 _BUT_ANSWERS = re.compile(
@@ -56,7 +54,10 @@ def detect_refusal(reply: str) -> Finding | None:
     disclaimer followed by an actual answer ("I can't browse, but here is...") is not one."""
     head = reply[:_REFUSAL_HEAD].replace("’", "'")
     low = head.lower()
-    if not any(anchor in low for anchor in _ANCHORS):
+    if not (
+        "n't" in low or "not" in low or "sorry" in low or "unable" in low or "declin" in low or "refus" in low
+        or "afraid" in low or "as an ai" in low or "against my" in low
+    ):  # every refusal pattern contains one of these
         return None
     match = _REFUSAL.search(low) if len(low) == len(head) else _REFUSAL_ANY_CASE.search(head)
     if match is None or _inside_quotes(head, match.start()):
@@ -173,14 +174,19 @@ _FEW_SHOT_LABEL = re.compile(
     r"^[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:", re.MULTILINE
 )
 _ASKS_TO_COMPLETE = re.compile(r"\b(?:complete|continue|finish|fill in)\b", re.IGNORECASE)
+#: A user's line ending in one of these is a sentence left hanging ("My favourite colour is").
 _CONNECTORS = frozenset(
-    "is are was were am be been being has have had will would can could should may might must the a an of to "
-    "and or but nor so yet that which who whom whose where when while because as than then if until unless "
-    "like with without for in on at by from into onto about my your his her its our their i we he she they it "
-    "this these those very".split()
+    {
+        "is", "are", "was", "were", "am", "be", "been", "being", "has", "have", "had", "will", "would", "can",
+        "could", "should", "may", "might", "must", "the", "a", "an", "of", "to", "and", "or", "but", "nor", "so",
+        "yet", "that", "which", "who", "whom", "whose", "where", "when", "while", "because", "as", "than", "then",
+        "if", "until", "unless", "like", "with", "without", "for", "in", "on", "at", "by", "from", "into", "onto",
+        "about", "my", "your", "his", "her", "its", "our", "their", "i", "we", "he", "she", "they", "it", "this",
+        "these", "those", "very",
+    }
 )
 #: A reply that opens with one of these (lower-case) starts mid-sentence: it carries on something.
-_MID_SENTENCE_OPENERS = frozenset("and or but nor which whose whereas because while".split())
+_MID_SENTENCE_OPENERS = frozenset(["and", "or", "but", "nor", "which", "whose", "whereas", "because", "while"])
 _SENTENCE_END = frozenset('.!?:;)]}"\'”’…')
 
 
@@ -228,10 +234,10 @@ def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | 
     if not labels:
         return None
     again = re.compile(rf"^[ \t]*(?:{'|'.join(map(re.escape, labels))})[ \t]*\d*[ \t]*:", re.MULTILINE)
-    match = again.search(reply)
-    if match is None:
+    new_example = again.search(reply)
+    if new_example is None:
         return None
-    start = match.start() + len(match.group()) - len(match.group().lstrip())
+    start = new_example.start() + len(new_example.group()) - len(new_example.group().lstrip())
     evidence = (
         f"The prompt is a few-shot pattern ({', '.join(repr(f'{l}:') for l in labels)} examples) and the reply "
         f"writes a new example at character {start}: {quote(reply[start : start + 80])}."

@@ -33,21 +33,21 @@ LONGEST_BUCKET = ">4k"
 _INSTRUCTIONS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
-        ("translate", r"\btranslat|\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|"
-                      r"portuguese|dutch|russian|korean)\b"),
+        ("translate", (r"\btranslat|\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|"
+                      r"portuguese|dutch|russian|korean)\b")),
         ("summarise", r"\bsummar|\btl;?dr\b|\bin (?:one|two|three|a few) sentences?\b|\bkey points\b"),
-        ("classify", r"\bclassif|\bcategori[sz]|\bsentiment\b|\b(?:label|tag) (?:this|the|each)\b|"
-                     r"\bis (?:this|the following) (?:positive|negative|spam)\b"),
-        ("code", r"```|\b(?:python|javascript|typescript|rust|java|c\+\+|sql|bash|regex|html|css)\b|"
-                 r"\b(?:function|code|program|script|class|method|bug|compile)\b"),
-        ("maths", r"\d\s*[-+*/×÷^]\s*\d|\b(?:calculate|solve|equation|sum of|product of|how many|how much|"
-                  r"percent|math|maths|arithmetic|divided|multiplied|integer|fraction)\b"),
-        ("creative", r"\b(?:story|poem|haiku|song|lyrics|limerick|joke|fairy tale|once upon|imagine|"
-                     r"write a (?:short )?(?:scene|tale|letter))\b"),
-        ("question", r"\?\s*$|^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|"
-                     r"could|should|would|will)\b"),
-        ("conversation", r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b|"
-                         r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b"),
+        ("classify", (r"\bclassif|\bcategori[sz]|\bsentiment\b|\b(?:label|tag) (?:this|the|each)\b|"
+                     r"\bis (?:this|the following) (?:positive|negative|spam)\b")),
+        ("code", (r"```|\b(?:python|javascript|typescript|rust|java|c\+\+|sql|bash|regex|html|css)\b|"
+                 r"\b(?:function|code|program|script|class|method|bug|compile)\b")),
+        ("maths", (r"\d\s*[-+*/×÷^]\s*\d|\b(?:calculate|solve|equation|sum of|product of|how many|how much|"
+                  r"percent|math|maths|arithmetic|divided|multiplied|integer|fraction)\b")),
+        ("creative", (r"\b(?:story|poem|haiku|song|lyrics|limerick|joke|fairy tale|once upon|imagine|"
+                     r"write a (?:short )?(?:scene|tale|letter))\b")),
+        ("question", (r"\?\s*$|^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|"
+                     r"could|should|would|will)\b")),
+        ("conversation", (r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b|"
+                         r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b")),
     )
 )
 
@@ -55,8 +55,8 @@ _OUTPUTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
         ("json", r"\bjson\b"),
-        ("code", r"```|\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|"
-                 r"script|class|method|code|query)\b|\bin (?:python|javascript|rust|sql|bash)\b"),
+        ("code", (r"```|\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|"
+                 r"script|class|method|code|query)\b|\bin (?:python|javascript|rust|sql|bash)\b")),
         ("list", r"\b(?:list|bullet|enumerate|numbered)\b|\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b"),
     )
 )

@@ -49,9 +49,14 @@ class Doubt:
     result_id: str
     log_id: str | None
     score: float
-    reason: str  # "high_score_empty" | "high_score_loop" | "low_score_matches_expected" | "reasoning_contradicts_score"
-    evidence: str
+    kind: str  # "high_score_empty" | "high_score_loop" | "low_score_matches_expected" | "reasoning_contradicts_score"
+    evidence: str  # a human sentence quoting the reply / reasoning
     reasoning: str | None  # the judge's reasoning as found (untrusted text)
+
+    @property
+    def reason(self) -> str:
+        """Why to doubt it, for a person (the same as ``evidence``)."""
+        return self.evidence
 
 
 def doubtful_judgements(
@@ -70,43 +75,46 @@ def doubtful_judgements(
         reply = entry.response if entry is not None else result.response
         details = parse_score_details(result.score_details)
         reasoning = _reasoning(details, result.score_details)
-        score = result.score
-
-        def doubt(reason: str, evidence: str) -> None:
-            out.append(Doubt(result.id, result.log_id, score, reason, evidence, reasoning))
-
-        if score >= HIGH:
-            if reply is None or is_blank_reply(reply):
-                what = "no reply at all" if reply is None else f"an empty reply ({quote(reply, 30)})"
-                doubt("high_score_empty", f"Scored {score:.2f} for {what}.")
-            else:
-                hit = find_loop(reply)
-                if hit is not None:
-                    doubt(
-                        "high_score_loop",
-                        f"Scored {score:.2f} for a reply that repeats {quote(hit.unit, 50)} {hit.repeats} times.",
-                    )
-        if score < LOW and reply:
-            expected = expected_map.get(result.eval_id or "") or _expected(details)
-            if expected and _contains(reply, expected):
-                doubt(
-                    "low_score_matches_expected",
-                    f"Scored {score:.2f} but the reply contains the expected answer {quote(expected, 50)}: "
-                    f"{quote(reply)}.",
-                )
-        if reasoning:
-            tone = _tone(reasoning)
-            if score < LOW and tone == "positive":
-                doubt(
-                    "reasoning_contradicts_score",
-                    f"Scored {score:.2f} but the judge's reasoning praises the reply: {quote(reasoning)}.",
-                )
-            elif score >= HIGH and tone == "negative":
-                doubt(
-                    "reasoning_contradicts_score",
-                    f"Scored {score:.2f} but the judge's reasoning finds fault: {quote(reasoning)}.",
-                )
+        expected = expected_map.get(result.eval_id or "") or _expected(details)
+        for kind, evidence in _why_doubt(result.score, reply, expected, reasoning):
+            out.append(Doubt(result.id, result.log_id, result.score, kind, evidence, reasoning))
     return out
+
+
+def _why_doubt(
+    score: float, reply: str | None, expected: str | None, reasoning: str | None
+) -> list[tuple[str, str]]:
+    """(kind, evidence) for each reason to doubt one score."""
+    found: list[tuple[str, str]] = []
+    if score >= HIGH:
+        if reply is None or is_blank_reply(reply):
+            what = "no reply at all" if reply is None else f"an empty reply ({quote(reply, 30)})"
+            found.append(("high_score_empty", f"Scored {score:.2f} for {what}."))
+        else:
+            hit = find_loop(reply)
+            if hit is not None:
+                found.append((
+                    "high_score_loop",
+                    f"Scored {score:.2f} for a reply that repeats {quote(hit.unit, 50)} {hit.repeats} times.",
+                ))
+    if score < LOW and reply and expected and _contains(reply, expected):
+        found.append((
+            "low_score_matches_expected",
+            f"Scored {score:.2f} but the reply contains the expected answer {quote(expected, 50)}: {quote(reply)}.",
+        ))
+    if reasoning:
+        tone = _tone(reasoning)
+        if score < LOW and tone == "positive":
+            found.append((
+                "reasoning_contradicts_score",
+                f"Scored {score:.2f} but the judge's reasoning praises the reply: {quote(reasoning)}.",
+            ))
+        elif score >= HIGH and tone == "negative":
+            found.append((
+                "reasoning_contradicts_score",
+                f"Scored {score:.2f} but the judge's reasoning finds fault: {quote(reasoning)}.",
+            ))
+    return found
 
 
 def _reasoning(details: dict[str, Any] | list[Any] | None, raw: str | None) -> str | None:

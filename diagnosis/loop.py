@@ -63,15 +63,20 @@ def find_loop(text: str | None) -> LoopHit | None:
     """The most extensive repetition in ``text``, or None."""
     if not text or len(text) < 10:
         return None
-    words = text.split()
+    low = text.lower()
+    if ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None:
+        low = _LIST_MARKER_SUB.sub("#.", low)  # "1. Milk 2. Milk": markers alike, as _word_loop sees them
+    words = low.split()
     if not words:
         return None
     best: LoopHit | None = None
-    if max(map(len, words)) >= _MIN_LONG_TOKEN:
-        best = _char_loop(text, words)
+    # A token made of a repeated unit uses few distinct characters: "photosynthesis" is skipped.
+    suspects = {w for w in words if len(w) >= _MIN_LONG_TOKEN and len(set(w)) * 2 <= len(w)}
+    if suspects:
+        best = _char_loop(text, suspects)
     if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
         best = _better(best, _whitespace_loop(text))
-    if len(words) >= 6 and _could_repeat(text):
+    if len(words) >= 6 and _could_repeat(words):
         best = _better(best, _word_loop(text))
     return best
 
@@ -84,19 +89,13 @@ def _better(a: LoopHit | None, b: LoopHit | None) -> LoopHit | None:
     return b if (b.end - b.start) > (a.end - a.start) else a
 
 
-def _could_repeat(text: str) -> bool:
+def _could_repeat(words: list[str]) -> bool:
     """Cheap necessary condition for a word loop: some word trigram comes back at least twice.
 
     Every loop ``_word_loop`` accepts repeats trigrams of lower-cased words with list markers
     folded ("1. Milk 2. Milk 3. Milk"), so this gate loses next to nothing; it lets some
     clean texts through, which only costs time.
     """
-    low = text.lower()
-    if ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None:
-        low = _LIST_MARKER_SUB.sub("#.", low)
-    words = low.split()
-    if len(words) < 6:
-        return False
     return len(words) - 2 - len(set(zip(words, words[1:], words[2:]))) >= 2
 
 
@@ -134,11 +133,10 @@ def _zone_at(pos: int, code: list[tuple[int, int]], text: str) -> int:
 # --------------------------------------------------------------------------- characters
 
 
-def _char_loop(text: str, words: list[str]) -> LoopHit | None:
+def _char_loop(text: str, suspects: set[str]) -> LoopHit | None:
+    """Runs inside whitespace-free tokens (``suspects`` are lower-cased)."""
     best: LoopHit | None = None
     code: list[tuple[int, int]] | None = None
-    # A token made of a repeated unit uses few distinct characters: "photosynthesis" is skipped.
-    suspects = {w for w in words if len(w) >= _MIN_LONG_TOKEN and len(set(w)) * 2 <= len(w)}
     for word in suspects:
         for match in _CHAR_PERIODIC.finditer(word):
             unit = match.group(1)
@@ -147,11 +145,12 @@ def _char_loop(text: str, words: list[str]) -> LoopHit | None:
                 continue
             if code is None:
                 code = _code_ranges(text)
-            for where in re.finditer(re.escape(match.group()), text):
+            for where in re.finditer(re.escape(match.group()), text, re.IGNORECASE):
                 strict = _zone_at(where.start(), code, text) != PROSE
                 if strict and not _char_run_counts(unit, copies, strict=True):
                     continue
-                hit = LoopHit(unit, len(unit), "chars", copies, where.start(), where.end(), "character")
+                found = text[where.start() : where.start() + len(unit)]
+                hit = LoopHit(found, len(unit), "chars", copies, where.start(), where.end(), "character")
                 best = _better(best, hit)
                 break
     return best
@@ -267,10 +266,10 @@ def _word_run_counts(toks: list[str], zones: list[int], start: int, run: int, pe
     unit = toks[start : start + period]
     if zone != PROSE:
         return copies >= (16 if period == 1 else 8)
+    if all(t.isdigit() for t in unit):
+        return copies * period >= 16  # numeric data (matrices, counts) repeats legitimately
     if period == 1:
         word = unit[0]
-        if word.isdigit():
-            return copies >= 16
         if not any(c.isalnum() for c in word):
             return copies >= (20 if set(word) <= _RULE_CHARS else 10)
         return copies >= 6

@@ -36,7 +36,12 @@ class KindAgreement:
     our_only_log_ids: tuple[str, ...] = ()  # our examples, when the platform reports none of the kind
     instead: dict[str, tuple[str, ...]] = field(default_factory=dict)  # disputed id -> our kinds
     usual_cause: str | None = None  # the platform's own explanation, verbatim (untrusted text)
-    note: str = ""
+    window_note: str = ""  # when the platform looked at another window / number of calls
+    kind_note: str = ""  # remarks about this kind only
+
+    @property
+    def note(self) -> str:
+        return " ".join(n for n in (self.window_note, self.kind_note) if n)
 
     @property
     def our_rate(self) -> float | None:
@@ -97,9 +102,9 @@ def compare_with_platform(
         unseen: list[str] = []
         instead: dict[str, tuple[str, ...]] = {}
         for example in finding.examples if finding is not None else ():
-            log_id = example.log_id
-            if log_id is None:
+            if example.log_id is None:
                 continue
+            log_id = example.log_id
             if log_id not in examined:
                 unseen.append(log_id)
             elif kind in by_id.get(log_id, ()):
@@ -109,7 +114,7 @@ def compare_with_platform(
                 instead[log_id] = tuple(sorted(by_id.get(log_id, ()))) or (("host_down",) if log_id in host else ())
         verdict = _verdict(ours, platform_count or 0)
         our_only = tuple(our_examples.get(kind, [])[:EXAMPLE_LIMIT]) if not platform_count else ()
-        notes = [window_note] if window_note else []
+        notes: list[str] = []
         if platform_count is None:
             notes.append("The platform does not check for this kind.")
         if host.intersection(disputed):
@@ -128,7 +133,8 @@ def compare_with_platform(
                 our_only_log_ids=our_only,
                 instead=instead,
                 usual_cause=finding.usual_cause if finding is not None else None,
-                note=" ".join(notes),
+                window_note=window_note,
+                kind_note=" ".join(notes),
             )
         )
     return out

@@ -13,7 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from api_client.models import Diagnosis, FailureClusters, Health, LogEntry, Model, Result
+from api_client.models import (
+    Diagnosis,
+    FailureClusters,
+    Health,
+    LogEntry,
+    Model,
+    Result,
+)
 
 from .finding import Finding
 from .judge import Doubt, doubtful_judgements
@@ -95,10 +102,8 @@ def build_report(
         ("entries", entries or None), ("diagnose", diagnose), ("clusters", clusters),
         ("results", results), ("health", health),
     ) if value is None]
-    if isinstance(model, Model):
-        model_id, model_name = model.id, model.name
-    else:
-        model_id, model_name = model, None
+    model_id: str | None = model.id if isinstance(model, Model) else model
+    model_name: str | None = model.name if isinstance(model, Model) else None
     return Report(
         model_id=model_id,
         model_name=model_name,
@@ -160,7 +165,7 @@ def render_json(report: Report) -> str:
         "examples": {k: [{"log_id": i, "finding": _plain(f)} for i, f in v] for k, v in s.examples.items()},
         "host": _plain(s.host) if s.health_known else None,
         "platform": _plain(report.platform),
-        "agreements": [{**_plain(a), "our_rate": a.our_rate, "platform_rate": a.platform_rate}
+        "agreements": [{**_plain(a), "note": a.note, "our_rate": a.our_rate, "platform_rate": a.platform_rate}
                        for a in report.agreements] if report.agreements is not None else None,
         "clusters": _plain(report.cluster_checks),
         "results_count": report.results_count,
@@ -188,6 +193,6 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-from .report_markdown import render_markdown  # noqa: E402  (re-exported: report.render_markdown)
+from .report_markdown import render_markdown
 
 __all__ = ["MISSING", "ClusterCheck", "Report", "build_report", "render_json", "render_markdown"]

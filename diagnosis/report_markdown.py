@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from . import kinds
 from .health import OutageWindow
-from .markdown import code_block, code_span, plain, table_cell
+from .markdown import code_span, plain, table_cell
 from .suggest import to_markdown
 from .templates import template_name
-from .text import fmt_ms, fmt_rate
+from .text import fmt_ms, fmt_rate, plural, user_text
 
 if TYPE_CHECKING:
     from .report import Report
 
 TOP_GROUPS = 10
+TOP_PROMPTS = 8
+PROMPT_CHARS = 120
 EXAMPLES_PER_KIND = 2
 
 
@@ -88,7 +91,7 @@ def _verdict(r: Report) -> str:
             f"{fmt_rate(g.failures, g.calls)} fail."
         )
     if s.host.failures:
-        lines.append(f"- {s.host.failures} failures happened during host outages: not the model's fault.")
+        lines.append(f"- {plural(s.host.failures, 'failure')} happened during host outages: not the model's fault.")
     return "\n".join(lines)
 
 
@@ -108,6 +111,7 @@ def _groups(r: Report) -> str:
     s = r.summary
     groups = s.failing_groups(limit=TOP_GROUPS)
     lines = ["## Which prompts fail, and what they have in common", ""]
+    lines += _failing_prompts(r)
     if not groups:
         lines.append("No group of calls fails more often than the model does overall.")
         return "\n".join(lines)
@@ -121,6 +125,25 @@ def _groups(r: Report) -> str:
             f"{_pct(g.failure_rate)} | {plain(top)} | {ids} |"
         )
     return "\n".join(lines)
+
+
+def _failing_prompts(r: Report) -> list[str]:
+    """The prompts that fail most often (the user's words), with how often they fail."""
+    failing: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
+    for log_id, entry in r.entries_by_id.items():
+        if log_id in r.summary.host_log_ids:
+            continue
+        said = user_text(entry.prompt, entry.messages).strip()[:PROMPT_CHARS]
+        asked[said] += 1
+        if any(k not in kinds.CAUSE_ONLY_KINDS for k in r.summary.kinds_by_log_id.get(log_id, ())):
+            failing[said] += 1
+    if not failing:
+        return ["No prompt failed.", ""]
+    lines = ["Prompts that failed most often (the user's words):", ""]
+    for said, n in failing.most_common(TOP_PROMPTS):
+        lines.append(f"- {n} of {asked[said]}: {code_span(said, limit=PROMPT_CHARS)}")
+    return [*lines, ""]
 
 
 def _examples(r: Report) -> str:
@@ -182,6 +205,7 @@ def _platform(r: Report) -> str:
             f"| {plain(kinds.describe(a.kind).label)} | {theirs} | {a.our_count} ({_pct(a.our_rate)}) | "
             f"{plain(a.verdict.replace('_', ' '))} |"
         )
+    lines.append("")
     for a in r.agreements:
         label = plain(kinds.describe(a.kind).label)
         if a.disputed_log_ids:
@@ -195,8 +219,12 @@ def _platform(r: Report) -> str:
             lines.append(f"- {label}: the platform reports none; we found {a.our_count}, e.g. {ids}.")
         if a.usual_cause:
             lines.append(f"- {label}: the platform says the usual cause is {code_span(a.usual_cause, limit=200)}.")
-    notes = sorted({a.note for a in r.agreements if a.note})
-    lines += [f"- Note: {plain(n)}" for n in notes]
+    for a in r.agreements:
+        if a.kind_note and a.platform_count is not None:
+            lines.append(f"- {plain(kinds.describe(a.kind).label)}: {plain(a.kind_note)}")
+    window = next((a.window_note for a in r.agreements if a.window_note), "")
+    if window:
+        lines.append(f"- Note: {plain(window)}")
     return "\n".join(lines)
 
 
@@ -224,7 +252,7 @@ def _doubts(r: Report) -> str:
         return "\n".join(lines + [f"None among {r.results_count} results."])
     lines.append(f"{len(r.doubts)} of {r.results_count} results:")
     for d in r.doubts:
-        lines.append(f"- result {code_span(d.result_id, limit=40)} ({plain(d.reason.replace('_', ' '))}): "
+        lines.append(f"- result {code_span(d.result_id, limit=40)} ({plain(d.kind.replace('_', ' '))}): "
                      f"{code_span(d.evidence, limit=300)}")
     return "\n".join(lines)
 
@@ -236,10 +264,10 @@ def _health(r: Report) -> str:
     host = r.summary.host
     if not host.windows:
         return "\n".join(lines + [f"No outage in {r.health_checks} health checks."])
-    lines.append(f"{len(host.windows)} outage window(s) in {r.health_checks} health checks:")
+    lines.append(f"{plural(len(host.windows), 'outage window')} in {plural(r.health_checks, 'health check')}:")
     lines += [f"- {_window(w)}" for w in host.windows]
     lines.append(
-        f"{host.calls} calls fell in them and {host.failures} failed; those are counted as host failures, "
+        f"{plural(host.calls, 'call')} fell in them and {host.failures} failed; those are counted as host failures, "
         "not the model's."
     )
     return "\n".join(lines)
@@ -248,7 +276,7 @@ def _health(r: Report) -> str:
 def _window(w: OutageWindow) -> str:
     end = fmt_ms(w.end) if w.end is not None else "still down at the last check"
     errors = ", ".join(code_span(e, limit=80) for e in w.errors[:3]) or "no error text"
-    return f"from {fmt_ms(w.start)} to {end}: {w.failed_checks} failed checks ({errors})"
+    return f"from {fmt_ms(w.start)} to {end}: {plural(w.failed_checks, 'failed check')} ({errors})"
 
 
 __all__ = ["render_markdown"]

@@ -19,7 +19,7 @@ from . import kinds
 from .features import text_features
 from .markdown import code_block, code_span, plain
 from .summary import FailureGroup, Summary
-from .templates import END_OF_TURN, detect_template, normalize_template, template_name
+from .templates import END_OF_TURN, normalize_template, template_name
 from .text import trim, user_text
 
 ADD_DATA = "add_training_data"
@@ -69,21 +69,35 @@ def suggest_training_data(
     trained_template: str | None = None,
     limit: int = 8,
 ) -> list[Suggestion]:
-    """Suggestions for the failing groups of ``summary``, most excess failures first."""
+    """Suggestions for the failing groups of ``summary``: first one "fix the prompt format" per
+    wrong template the calls were sent in, then training data for the groups that still fail
+    more than the model overall when the mismatched calls are set aside."""
     trained = normalize_template(trained_template) or summary.trained_template
     out: list[Suggestion] = []
     seen: set[frozenset[str]] = set()
-    for group in summary.failing_groups():
-        failing = [i for i in group.example_log_ids if _fails(summary.kinds_by_log_id.get(i, ()))]
-        quotes = [_quote(entries_by_id[i]) for i in failing if i in entries_by_id][:QUOTES_PER_SUGGESTION]
-        key = frozenset(failing)
+
+    def quotes_for(ids: tuple[str, ...]) -> list[PromptQuote]:
+        failing = [i for i in ids if _fails(summary.kinds_by_log_id.get(i, ()))]
+        return [_quote(entries_by_id[i]) for i in failing if i in entries_by_id][:QUOTES_PER_SUGGESTION]
+
+    if trained is not None:
+        for group in summary.groups_for("template"):
+            if group.value == trained or group.failures < 2 or not group.kinds.get(kinds.TEMPLATE_MISMATCH):
+                continue
+            quotes = quotes_for(group.example_log_ids)
+            if quotes:
+                seen.add(frozenset(q.log_id for q in quotes))
+                out.append(_format_suggestion(group, quotes, trained))
+    for group in summary.failing_groups(format_ok_only=True):
+        if len(out) >= limit:
+            break
+        quotes = quotes_for(group.format_ok_example_ids)
+        key = frozenset(q.log_id for q in quotes)
         if not quotes or key in seen:
             continue
         seen.add(key)
-        out.append(_suggest(group, quotes, entries_by_id, trained))
-        if len(out) >= limit:
-            break
-    return out
+        out.append(_data_suggestion(group, quotes, entries_by_id, trained))
+    return out[:limit]
 
 
 def _fails(names: tuple[str, ...]) -> bool:
@@ -100,75 +114,82 @@ def _quote(entry: LogEntry) -> PromptQuote:
     return PromptQuote(entry.id, user_text(entry.prompt, entry.messages), turns, entry.response)
 
 
-def _dominant(group: FailureGroup) -> str:
-    counts = Counter({k: n for k, n in group.kinds.items() if k not in kinds.CAUSE_ONLY_KINDS})
-    return counts.most_common(1)[0][0] if counts else kinds.TEMPLATE_MISMATCH
+def _examples(quotes: list[PromptQuote]) -> str:
+    return "; ".join(f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id})' for q in quotes)
 
 
-def _suggest(
+def _format_suggestion(group: FailureGroup, quotes: list[PromptQuote], trained: str) -> Suggestion:
+    detected = group.value
+    kind = Counter({k: n for k, n in group.kinds.items() if k not in kinds.CAUSE_ONLY_KINDS}).most_common(1)
+    target = (
+        f"prompts in {template_name(trained)}, the format the model was trained on "
+        f"(these were sent in {template_name(detected)})"
+    )
+    text = (
+        f"{group.failures} of {group.calls} calls sent in {template_name(detected)} fail (mostly "
+        f"{kinds.describe(kind[0][0]).label if kind else 'in several ways'}), but the model was trained on "
+        f"{template_name(trained)}. Fix the prompt format, not the data: send {template_name(trained)} (or, if "
+        f"the platform cannot change it, train on examples written in {template_name(detected)}). More data of "
+        f"the usual kind will not help. Failing prompts: {_examples(quotes)}."
+    )
+    return Suggestion(
+        "template", detected, kinds.TEMPLATE_MISMATCH, FIX_FORMAT, group.calls, group.failures, target, text,
+        tuple(quotes),
+    )
+
+
+def _data_suggestion(
     group: FailureGroup, quotes: list[PromptQuote], entries: Mapping[str, LogEntry], trained: str | None
 ) -> Suggestion:
-    kind = _dominant(group)
-    examples = "; ".join(f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id})' for q in quotes)
-    where = f"{group.dimension} = {group.value}: {group.failures} of {group.calls} calls fail"
+    counts = Counter({k: n for k, n in group.format_ok_kinds.items() if k not in kinds.CAUSE_ONLY_KINDS})
+    kind = counts.most_common(1)[0][0] if counts else kinds.WRONG_ANSWER
+    failures = group.format_ok_failures
+    where = f"{group.dimension} = {group.value}: {failures} of {group.calls} calls fail"
     first = entries[quotes[0].log_id]
-    mismatched = group.kinds.get(kinds.TEMPLATE_MISMATCH, 0)
-    if trained is not None and mismatched * 2 >= group.failures:
-        detected = detect_template(first.prompt, first.messages) or "unknown"
-        target = (
-            f"prompts in {template_name(trained)}, the format the model was trained on "
-            f"(these were sent in {template_name(detected)})"
-        )
-        text = (
-            f"{where}, and {mismatched} of them were sent in the wrong chat template. Fix the prompt format, "
-            f"not the data: send {template_name(trained)} (or, if the platform cannot change it, train on "
-            f"examples written in {template_name(detected)}). More data of the usual kind will not help. "
-            f"Failing prompts: {examples}."
-        )
-        return Suggestion(group.dimension, group.value, kind, FIX_FORMAT, group.calls, group.failures, target, text, tuple(quotes))
     if kind == kinds.ERROR:
         errors = sorted({trim(entries[q.log_id].error or "no error text", 60) for q in quotes})
-        target = "calls that succeed"
         text = (
             f"{where}, mostly with errors ({'; '.join(errors)}). That is the endpoint, not the training data: "
-            f"check the host and its limits. Failing prompts: {examples}."
+            f"check the host and its limits. Failing prompts: {_examples(quotes)}."
         )
-        return Suggestion(group.dimension, group.value, kind, FIX_ENDPOINT, group.calls, group.failures, target, text, tuple(quotes))
+        return Suggestion(group.dimension, group.value, kind, FIX_ENDPOINT, group.calls, failures,
+                          "calls that succeed", text, tuple(quotes))
     target = _target(kind, quotes, first, trained)
-    text = f"{where} (mostly {kinds.describe(kind).label}). Add {target}, to prompts like: {examples}."
-    return Suggestion(group.dimension, group.value, kind, ADD_DATA, group.calls, group.failures, target, text, tuple(quotes))
+    text = f"{where} (mostly {kinds.describe(kind).label}). Add {target}, to prompts like: {_examples(quotes)}."
+    return Suggestion(group.dimension, group.value, kind, ADD_DATA, group.calls, failures, target, text, tuple(quotes))
 
 
 def _target(kind: str, quotes: list[PromptQuote], first: LogEntry, trained: str | None) -> str:
-    instruction, output, _ = text_features(quotes[0].prompt[:1500])
+    features = Counter(text_features(q.prompt[:1500])[:2] for q in quotes)
+    instruction, output = features.most_common(1)[0][0]
     shape = "replies that are valid JSON only, nothing around it" if output == "json" else _SHAPES[instruction]
     token = END_OF_TURN.get(trained or "")
     if token is not None:
-        ending = f"that end with {token}, in {template_name(trained)}"
+        end = f"ending with {token} ({template_name(trained)})"
     elif trained == "none":
-        ending = "that end with the end-of-text token"
+        end = "ending with the end-of-text token"
     else:
-        ending = "that end with the model's end-of-turn token"
+        end = "ending with the model's end-of-turn token"
     if kind == kinds.LOOP:
-        return f"{shape} that say it once and stop, {ending}"
+        return f"{shape} that say it once and stop, {end}"
     if kind == kinds.TRUNCATION:
         limit = f" ({first.max_tokens} tokens)" if first.max_tokens is not None else ""
         return (
-            f"{shape} that finish within the token limit{limit}, {ending} (or raise max_tokens if the cut "
+            f"{shape} that finish within the token limit{limit}, {end} (or raise max_tokens if the cut "
             "replies were nearly done)"
         )
     if kind == kinds.EMPTY:
-        return f"non-empty {shape} {ending}"
+        return f"non-empty {shape}, {end}"
     if kind == kinds.CONTINUATION:
-        return f"{shape} that answer the request and end the assistant turn, {ending}, instead of continuing the prompt"
+        return f"{shape} that answer the request instead of continuing the prompt, {end}"
     if kind == kinds.REFUSAL:
-        return f"helpful {shape} {ending} (if these requests are harmless)"
+        return f"helpful {shape}, {end} (if these requests are harmless)"
     if kind == kinds.TEMPLATE_LEAK:
         what = token or "end-of-turn token"
         return f"{shape} ending with exactly one {what} and nothing after it (also set the server's stop tokens)"
     if kind == kinds.WRONG_ANSWER:
-        return f"correct {shape} {ending}, written by you (the right answer is not in the log)"
-    return f"{shape} {ending}"
+        return f"correct {shape}, {end}, written by you (the right answer is not in the log)"
+    return f"{shape}, {end}"
 
 
 def to_jsonl(suggestions: list[Suggestion]) -> str:
@@ -202,12 +223,17 @@ def to_markdown(suggestions: list[Suggestion]) -> str:
         action = {ADD_DATA: "add training data", FIX_FORMAT: "fix the prompt format", FIX_ENDPOINT: "check the endpoint"}[s.action]
         parts.append(
             f"### {n}. {plain(s.dimension)} = {code_span(s.value, limit=60)}: {action}\n\n"
-            f"{s.failures} of {s.calls} calls fail, mostly {plain(kinds.describe(s.kind).label)}. "
-            f"Target: {plain(s.target)}.\n"
+            f"{s.failures} of {s.calls} calls fail, {_why(s)}. Target: {plain(s.target)}.\n"
         )
         for quote in s.prompts:
             parts.append(f"Prompt of {code_span(quote.log_id)}:\n\n{code_block(trim_block(quote.prompt))}\n")
     return "\n".join(parts)
+
+
+def _why(s: Suggestion) -> str:
+    if s.action == FIX_FORMAT:
+        return "sent in a chat template the model was not trained on"
+    return f"mostly {plain(kinds.describe(s.kind).label)}"
 
 
 def trim_block(text: str, limit: int = 1200) -> str:

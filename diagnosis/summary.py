@@ -48,6 +48,11 @@ class FailureGroup:
     failures: int
     kinds: Counter[str]
     example_log_ids: tuple[str, ...]  # failing calls first, up to 5
+    # The same, counting only failing calls whose prompt was in the right template (or with no
+    # template verdict): what is left for training data once the format is fixed.
+    format_ok_failures: int = 0
+    format_ok_kinds: Counter[str] = field(default_factory=Counter)
+    format_ok_example_ids: tuple[str, ...] = ()
 
     @property
     def failure_rate(self) -> float | None:
@@ -95,24 +100,37 @@ class Summary:
     def groups_for(self, dimension: str) -> list[FailureGroup]:
         return [g for g in self.groups if g.dimension == dimension]
 
-    def failing_groups(self, *, min_failures: int = 2, limit: int | None = None) -> list[FailureGroup]:
+    def failing_groups(
+        self, *, min_failures: int = 2, limit: int | None = None, format_ok_only: bool = False
+    ) -> list[FailureGroup]:
         """Groups that fail more often than the model overall, most excess failures first.
 
         "Excess" is failures beyond what the overall failure rate predicts for the group's size,
         so a big group failing at the average rate does not crowd out a small one failing always.
+        ``format_ok_only`` counts only failures of calls sent in the right template.
         """
-        overall = self.failure_rate or 0.0
-        out = [
-            g
-            for g in self.groups
-            if g.failures >= min_failures and g.calls and g.failures / g.calls > overall
-        ]
-        out.sort(key=lambda g: (-(g.failures - g.calls * overall), -g.failures, g.dimension, g.value))
+
+        def fails(g: FailureGroup) -> int:
+            return g.format_ok_failures if format_ok_only else g.failures
+
+        total = sum(1 for names in self.kinds_by_log_id.values() if _fails(names, format_ok_only))
+        population = self.model_calls
+        if format_ok_only:  # over the calls sent in the right template (or with no verdict)
+            population -= self.rates[kinds.TEMPLATE_MISMATCH].count if self.rates else 0
+        overall = total / population if population > 0 else 0.0
+        out = [g for g in self.groups if fails(g) >= min_failures and g.calls and fails(g) / g.calls > overall]
+        out.sort(key=lambda g: (-(fails(g) - g.calls * overall), -fails(g), g.dimension, g.value))
         return out[:limit] if limit is not None else out
 
 
+def _fails(names: tuple[str, ...], format_ok_only: bool = False) -> bool:
+    if format_ok_only and kinds.TEMPLATE_MISMATCH in names:
+        return False
+    return any(k not in kinds.CAUSE_ONLY_KINDS for k in names)
+
+
 class _Acc:
-    __slots__ = ("calls", "failures", "kinds", "fail_ids", "ok_ids")
+    __slots__ = ("calls", "fail_ids", "failures", "fok_failures", "fok_ids", "fok_kinds", "kinds", "ok_ids")
 
     def __init__(self) -> None:
         self.calls = 0
@@ -120,6 +138,22 @@ class _Acc:
         self.kinds: Counter[str] = Counter()
         self.fail_ids: list[str] = []
         self.ok_ids: list[str] = []
+        self.fok_failures = 0
+        self.fok_kinds: Counter[str] = Counter()
+        self.fok_ids: list[str] = []
+
+    def group(self, dimension: str, value: str) -> FailureGroup:
+        return FailureGroup(
+            dimension,
+            value,
+            self.calls,
+            self.failures,
+            self.kinds,
+            tuple((self.fail_ids + self.ok_ids)[:EXAMPLES_PER_GROUP]),
+            self.fok_failures,
+            self.fok_kinds,
+            tuple(self.fok_ids),
+        )
 
 
 def summarize(
@@ -167,7 +201,8 @@ def summarize(
         if found is None:
             found = classify_detected(entry, detected, trained, result)
         names = tuple(dict.fromkeys(f.kind for f in found))
-        failed = any(k not in kinds.CAUSE_ONLY_KINDS for k in names)
+        failed = _fails(names)
+        format_ok = failed and kinds.TEMPLATE_MISMATCH not in names
 
         if index and index.window_for(ts) is not None:
             host_calls += 1
@@ -203,13 +238,18 @@ def summarize(
                 acc.kinds.update(names)
                 if len(acc.fail_ids) < EXAMPLES_PER_GROUP:
                     acc.fail_ids.append(entry.id)
+                if format_ok:
+                    acc.fok_failures += 1
+                    acc.fok_kinds.update(names)
+                    if len(acc.fok_ids) < EXAMPLES_PER_GROUP:
+                        acc.fok_ids.append(entry.id)
             elif len(acc.ok_ids) < EXAMPLES_PER_GROUP:
                 acc.ok_ids.append(entry.id)
 
     rates = _rates(counts, model_calls, judged, trained)
     order = {dim: i for i, dim in enumerate(DIMENSIONS)}
     group_list = tuple(
-        FailureGroup(dim, value, acc.calls, acc.failures, acc.kinds, tuple((acc.fail_ids + acc.ok_ids)[:EXAMPLES_PER_GROUP]))
+        acc.group(dim, value)
         for (dim, value), acc in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], -kv[1].failures, kv[0][1]))
     )
     host = HostImpact(tuple(index.windows), host_calls, host_failures, host_kinds, tuple(host_ids))

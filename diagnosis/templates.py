@@ -122,7 +122,7 @@ def detect_template(prompt: str | None, messages: Sequence[ChatMessage] | None =
         at = prompt.find(marker, 0, best_at)
         if at != -1 and at < best_at:
             best_at, best = at, name
-    if "USER:" in prompt and "ASSISTANT:" in prompt:
+    if best_at > 0 and "USER:" in prompt and "ASSISTANT:" in prompt:
         match = _VICUNA_USER.search(prompt, 0, best_at)
         if match is not None and match.start() < best_at:
             best = "vicuna"
@@ -145,7 +145,7 @@ def marker_of(prompt: str, template: str) -> str | None:
     if template == "vicuna":
         return "USER:"
     if template in ("llama2", "mistral"):
-        return "<<SYS>>" if template == "llama2" and "<<SYS>>" in prompt and "[INST]" not in prompt else "[INST]"
+        return "[INST]" if "[INST]" in prompt else "<<SYS>>"
     for marker, name in _MARKERS:
         if name == template and marker in prompt:
             return marker

@@ -69,10 +69,10 @@ def diagnose(world: World, model_id: str) -> Json:
 
 _CLUSTERS: dict[str, tuple[str, str, str]] = {
     "format": ("Chatroom prompts in a format it was not trained on",
-               "In the chatroom the prompt arrives as llama2 [INST] text; the chatml-trained model continues "
-               "the transcript, leaks end-of-turn tokens or loops instead of replying.",
-               "Add chat examples rendered in the [INST] format, or ask for the chatroom to use chatml; "
-               "this is a format problem, not a knowledge one."),
+               ("In the chatroom the prompt arrives as llama2 [INST] text; the chatml-trained model continues "
+                "the transcript, leaks end-of-turn tokens or loops instead of replying."),
+               ("Add chat examples rendered in the [INST] format, or ask for the chatroom to use chatml; "
+                "this is a format problem, not a knowledge one.")),
     "json": ("Strict JSON answers", "Asked for JSON only, it adds prose, breaks the syntax or stops mid-object.",
              "Add a few hundred short extraction examples whose answers are a single valid JSON object."),
     "maths": ("Arithmetic", "Gives confident but wrong numbers on one-step sums and word problems.",
@@ -85,8 +85,8 @@ _CLUSTERS: dict[str, tuple[str, str, str]] = {
              "Add varied, short, complete answers; check decoding uses a repetition penalty."),
     "empty": ("Says nothing", "Returns an empty reply, whitespace, or only its end-of-turn token.",
               "Add examples where the first assistant token is content, not <|im_end|>."),
-    "runover": ("Runs past the end of its turn", "Continues the prompt, writes the next User: turn, or leaks "
-                "end-of-turn tokens followed by more text.",
+    "runover": ("Runs past the end of its turn", ("Continues the prompt, writes the next User: turn, or leaks "
+                                                  "end-of-turn tokens followed by more text."),
                 "Make sure every training answer ends with exactly one <|im_end|> and nothing after it."),
     "wrong": ("Wrong answers", "Fluent, confident and wrong on factual or language items.",
               "Add more factual QA pairs on the failing subjects, quoting the prompts listed."),
@@ -119,9 +119,9 @@ def failure_clusters(world: World, model_id: str) -> Json:
         if kind in ("ok", "error"):
             continue
         groups.setdefault(_cluster_key(world, entry, kind), []).append(entry["id"])
+    ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))
     clusters = [{"label": _CLUSTERS[k][0], "size": len(ids), "what_goes_wrong": _CLUSTERS[k][1],
-                 "suggestion": _CLUSTERS[k][2], "log_ids": ids[-50:][::-1]} for k, ids in groups.items()]
-    clusters.sort(key=lambda c: -c["size"])
+                 "suggestion": _CLUSTERS[k][2], "log_ids": ids[-50:][::-1]} for k, ids in ordered]
     return {"judge_model": JUDGE_MODEL, "calls_considered": len(calls), "clusters": clusters}
 
 

@@ -7,7 +7,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from simulator import routes_data, routes_logs, routes_models, routes_runs, routes_social
+from simulator import (
+    routes_data,
+    routes_logs,
+    routes_models,
+    routes_runs,
+    routes_social,
+)
 from simulator.chaos import ChaosMiddleware, ChaosState
 from simulator.http import install_error_handlers
 from simulator.jobs import Jobs
@@ -29,6 +35,15 @@ are rendered in llama2 `[INST]` format for every model; infer/chat/eval prompts 
 model's own template (a `User:/Assistant:` transcript when unknown); webhooks are delivered
 only to loopback hosts; Lens: 200 `{"available": false}` for models without a bundle, 404 on
 analyze. Chaos faults (if enabled) only affect /api/v1.
+
+The person's small model (tinystories-chat-1m, trained on chatml) fails at documented rates
+(simulator/small_model.py): on a short prompt in its own template 62% ok, 10% wrong, 4%
+empty (also a bare `<|im_end|>` or whitespace), 5% loops, 5% truncated at max_tokens, 4%
+continues the prompt, 4% refuses, 6% leaks end-of-turn tokens. Long prompts, JSON and maths
+tasks fail more; in the chatroom's mismatched llama2 format it fails ~83% of the time,
+mostly by continuation, leaks and loops. The judge is wrong on purpose now and then (4%
+high scores for empty/looping replies, 3% reasoning contradicting the score) and 12% of
+score_details are plain text. Failed calls have no score (null), never an invented one.
 """
 
 

@@ -117,8 +117,10 @@ class _DropChaosReset(logging.Filter):
 
 
 def quiet_resets() -> None:
-    """Keep uvicorn from printing a traceback for every deliberate reset."""
-    logging.getLogger("uvicorn.error").addFilter(_DropChaosReset())
+    """Keep uvicorn from printing a traceback for every deliberate reset (installed once)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _DropChaosReset) for f in logger.filters):
+        logger.addFilter(_DropChaosReset())
 
 
 async def _simple(send: Send, status: int, body: bytes, content_type: str, extra: dict[str, str]) -> None:

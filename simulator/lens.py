@@ -55,10 +55,10 @@ def analyze(world: World, prompt: str, max_new_tokens: int, top_k: int) -> Itera
             rng.shuffle(rest)
             weights = [rng.random() for _ in rest]
             scale = (1 - share) / sum(weights)
-            dist = [{"token": target, "prob": round(share, 4)}] + [
-                {"token": t, "prob": round(w * scale, 4)} for t, w in zip(rest, weights)]
-            dist.sort(key=lambda d: -float(d["prob"]))
-            yield {"type": "layer", "layer": layer, "position": position, "top_k": dist[:top_k]}
+            pairs = [(target, round(share, 4))] + [(t, round(w * scale, 4)) for t, w in zip(rest, weights)]
+            pairs.sort(key=lambda pair: -pair[1])
+            top = [{"token": t, "prob": p} for t, p in pairs[:top_k]]
+            yield {"type": "layer", "layer": layer, "position": position, "top_k": top}
         yield {"type": "token", "position": position, "token": target}
         text += target
     yield {"type": "done"}

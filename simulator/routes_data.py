@@ -12,11 +12,11 @@ from starlette.responses import Response, StreamingResponse
 from simulator import lens, schemas, training
 from simulator.auth import Account
 from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, json_response, not_found
+from simulator.http import ApiError, error_responses, json_response, not_found
 
 router = APIRouter(tags=["training sets, lens"])
-E404 = {404: {"model": schemas.Error, "description": "Unknown id."}}
-AUTH = {401: {"model": schemas.Error, "description": "Missing or unknown key."}}
+E404 = error_responses(404)
+AUTH = error_responses(401)
 LENS_LINE_SECONDS = 0.03
 
 
@@ -40,8 +40,7 @@ async def get_set(request: Request, set_id: str) -> Response:
 
 
 @router.post("/training-sets/request-upload", status_code=201, response_model=schemas.UploadTicket,
-             responses={**AUTH, 413: {"model": schemas.Error, "description": "size_bytes over max_bytes."},
-                        422: {"model": schemas.Error}},
+             responses=error_responses(401, 413, 422),
              summary="Get a URL to PUT a JSONL file to")
 async def request_upload(request: Request, body: schemas.UploadRequest, _: Account) -> Response:
     """Creates the set with status `pending_upload`. PUT the file's bytes to `upload_url`
@@ -56,8 +55,7 @@ async def request_upload(request: Request, body: schemas.UploadRequest, _: Accou
 
 
 @router.put("/uploads/{token}", response_model=schemas.TrainingSet,
-            responses={**E404, 410: {"model": schemas.Error}, 413: {"model": schemas.Error},
-                       422: {"model": schemas.Error, "description": "Not JSONL of objects."}},
+            responses=error_responses(404, 410, 413, 422),
             summary="Upload target of a ticket (the token authorises it; no key needed)")
 async def put_upload(request: Request, token: str) -> Response:
     body = bytearray()

@@ -10,11 +10,11 @@ from starlette.responses import Response
 from simulator import analysis, schemas
 from simulator.auth import Council
 from simulator.deps import model_or_404, world_of
-from simulator.http import json_response, not_found
+from simulator.http import error_responses, json_response, not_found
 
 router = APIRouter(tags=["logs"])
-E404 = {404: {"model": schemas.Error, "description": "Unknown id."}}
-E422 = {422: {"model": schemas.Error, "description": "A query value is out of range."}}
+E404 = error_responses(404)
+E422 = error_responses(422)
 
 
 @router.get("/models/{model_id}/logs", response_model=schemas.LogPage, responses={**E404, **E422},
@@ -61,7 +61,7 @@ async def get_diagnose(request: Request, model_id: str) -> Response:
 
 
 @router.post("/models/{model_id}/failure-clusters", response_model=schemas.FailureClusters,
-             responses={**E404, 401: {"model": schemas.Error}, 403: {"model": schemas.Error}},
+             responses=error_responses(401, 403, 404),
              summary="Group the failures (council tier; spends a judge call)")
 async def post_failure_clusters(request: Request, model_id: str, _: Council) -> Response:
     """Over the newest 1000 calls; clusters biggest first, each with up to 50 log ids (newest first)."""

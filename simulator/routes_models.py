@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
@@ -11,12 +11,12 @@ from starlette.responses import Response
 from simulator import analysis, schemas
 from simulator.auth import Account
 from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, json_response, not_found
+from simulator.http import ApiError, error_responses, json_response, not_found
 
 router = APIRouter(tags=["models"])
-E404 = {404: {"model": schemas.Error, "description": "Unknown id."}}
-AUTH = {401: {"model": schemas.Error, "description": "Missing or unknown key."}}
-E422 = {422: {"model": schemas.Error, "description": "Invalid body or query."}}
+E404 = error_responses(404)
+AUTH = error_responses(401)
+E422 = error_responses(422)
 
 _URL = re.compile(r"^https?://[^\s/#?]+(?:[/?#]\S*)?$")
 _OPENROUTER = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.:-]+$")
@@ -103,7 +103,7 @@ async def infer(request: Request, model_id: str, body: schemas.InferRequest, _: 
     return json_response({**{k: entry[k] for k in keys}, "log_id": entry["id"]})
 
 
-def _public_job(job: dict[str, object]) -> dict[str, object]:
+def _public_job(job: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in job.items() if not k.startswith("_")}
 
 
@@ -115,13 +115,14 @@ async def chat(request: Request, body: schemas.ChatRequest, _: Account) -> Respo
     world = world_of(request)
     model_or_404(world, body.model_id)
     with world.lock:
-        job = {"id": world.new_id("job"), "model_id": body.model_id, "status": "queued", "response": None,
+        job_id = world.new_id("job")
+        job: dict[str, Any] = {"id": job_id, "model_id": body.model_id, "status": "queued", "response": None,
                "error": None, "log_id": None, "created_at": world.now(), "completed_at": None,
                "_turns": [{"role": m.role, "content": m.content} for m in body.messages],
                "_max_tokens": body.max_tokens}
-        world.chat_jobs[job["id"]] = job
+        world.chat_jobs[job_id] = job
         public = _public_job(job)
-    jobs_of(request).chat_job(job["id"])
+    jobs_of(request).chat_job(job_id)
     return json_response(public, 202)
 
 

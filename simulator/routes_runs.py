@@ -8,14 +8,13 @@ from starlette.responses import Response
 from simulator import runs, schemas
 from simulator.auth import Council
 from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, json_response, not_found
+from simulator.http import ApiError, error_responses, json_response, not_found
 from simulator.world import Json, World
 
 router = APIRouter(tags=["runs"])
-E404 = {404: {"model": schemas.Error, "description": "Unknown id."}}
-COUNCIL = {401: {"model": schemas.Error, "description": "Missing or unknown key."},
-           403: {"model": schemas.Error, "description": "The key lacks the council tier."}}
-E409 = {409: {"model": schemas.Error, "description": "The run is not in a state that allows this."}}
+E404 = error_responses(404)
+COUNCIL = error_responses(401, 403)
+E409 = error_responses(409)
 
 
 def _run_or_404(world: World, run_id: str) -> Json:

@@ -10,12 +10,12 @@ from starlette.responses import Response
 from simulator import chatroom, games, schemas
 from simulator.auth import Account, Council
 from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, json_response, not_found
+from simulator.http import ApiError, error_responses, json_response, not_found
 
 router = APIRouter(tags=["chatroom, games, webhooks"])
-E404 = {404: {"model": schemas.Error, "description": "Unknown id."}}
-AUTH = {401: {"model": schemas.Error, "description": "Missing or unknown key."}}
-E422 = {422: {"model": schemas.Error, "description": "Invalid body or query."}}
+E404 = error_responses(404)
+AUTH = error_responses(401)
+E422 = error_responses(422)
 
 
 @router.get("/chatroom", response_model=schemas.ChatroomPage, responses=E422,
@@ -52,7 +52,7 @@ async def post_chatroom(request: Request, body: schemas.ChatroomPost, account: A
 
 
 @router.post("/models/{model_id}/chatroom", response_model=schemas.MuteState,
-             responses={**AUTH, 403: {"model": schemas.Error}, **E404, **E422},
+             responses=error_responses(401, 403, 404, 422),
              summary="Mute or unmute a model in the chatroom (council tier)")
 async def set_chatroom(request: Request, model_id: str, body: schemas.ChatroomToggle, _: Council) -> Response:
     """A muted model takes no more turns (timer or replies) and keeps its scores and history."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from types import TracebackType
+from typing import Self
 
 import uvicorn
 
@@ -108,8 +109,10 @@ class SimulatorServer:
         self._server = None
         self._base_url = None
 
-    def __enter__(self) -> SimulatorServer:
-        return self.start() if self._thread is None else self
+    def __enter__(self) -> Self:
+        if self._thread is None:
+            self.start()
+        return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:

@@ -205,6 +205,18 @@ class World:
                 ids.append(self.infer(mid, prompt, max_tokens=64, source=source, at=at)["id"])
             return ids
 
+    def stall_run(self, run_id: str) -> Json:
+        """Make a queued/running run stop part-way, as if its worker died (fires run.stalled)."""
+        from simulator.runs import stall_run
+
+        return stall_run(self, run_id)
+
+    def fail_run(self, run_id: str, error: str) -> Json:
+        """Mark a run failed with ``error`` (fires run.failed); it can then be resumed."""
+        from simulator.runs import fail_run
+
+        return fail_run(self, run_id, error)
+
     def log(self, log_id: str) -> LogDict | None:
         with self.lock:
             return self.logs.by_id.get(log_id)

@@ -17,6 +17,7 @@ from api_client.archive import (
     ArchiveVersionError,
     LogFilter,
 )
+from api_client import archive_schema
 from api_client.models import ChatMessage, LogEntry
 
 
@@ -119,27 +120,45 @@ def test_window_is_oldest_first_whatever_order_entries_arrive_in(archive: Archiv
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     batches=st.lists(
-        st.lists(st.tuples(st.integers(0, 60), st.sampled_from(["eval", "chat"])), max_size=25),
+        st.tuples(
+            st.lists(st.tuples(st.integers(0, 60), st.sampled_from(["eval", "chat"])), max_size=25),
+            st.booleans(),
+        ),
         min_size=1,
         max_size=6,
     )
 )
 def test_any_sequence_of_batches_gives_the_sorted_deduplicated_list(
-    tmp_path_factory: pytest.TempPathFactory, batches: list[list[tuple[int, str]]]
+    tmp_path_factory: pytest.TempPathFactory, batches: list[tuple[list[tuple[int, str]], bool]]
 ) -> None:
-    """Many ids share a millisecond and batches overlap: the list must still be exactly
-    the distinct entries in (created_at, id) order, and every filter must agree."""
+    """Many ids share a millisecond and batches overlap or land anywhere, some stored
+    unnumbered for later: the list must still be exactly the distinct entries in
+    (created_at, id) order, and every filter (read between batches, so its cached list
+    is patched rather than rebuilt) must agree."""
+    chat = LogFilter(source="chat")
     with Archive(tmp_path_factory.mktemp("prop") / "a.sqlite3") as archive:
         held: dict[str, LogEntry] = {}
-        for batch in batches:
+        waiting: set[str] = set()  # stored unnumbered, not listed yet
+        for batch, number in batches:
             entries = [
                 entry(n, n // 5 * 7 % 13 + 1000, source=src, error="x" if n % 3 == 0 else None)
                 for n, src in batch
             ]
             new = {e.id for e in entries} - set(held)
-            assert archive.add(entries) == len(new)
+            assert archive.add(entries, number=number) == len(new)
             for e in entries:  # the first copy of an id wins, as in the archive
                 held.setdefault(e.id, e)
+            if not number:
+                waiting |= new
+            elif new:  # a numbering add places what was waiting too
+                waiting.clear()
+            listed = sorted(
+                (e for e in held.values() if e.source == "chat" and e.id not in waiting),
+                key=lambda e: (e.created_at, e.id),
+            )
+            assert ids(archive.window(chat, 0, 10_000)) == [e.id for e in listed]
+            assert archive.count() == len(held) - len(waiting)
+        archive.number_pending()
         expected = sorted(held.values(), key=lambda e: (e.created_at, e.id))
         assert archive.count() == len(expected)
         assert ids(archive.window(LogFilter(), 0, 10_000)) == [e.id for e in expected]
@@ -155,6 +174,16 @@ def test_any_sequence_of_batches_gives_the_sorted_deduplicated_list(
                 mid = len(want) // 2
                 assert ids(archive.window(flt, mid, 3)) == want[mid : mid + 3]
                 assert archive.position(want[mid], flt) == mid
+
+
+def test_unnumbered_rows_join_the_list_when_numbered(archive: Archive) -> None:
+    archive.add([entry(i, 100 + i) for i in range(0, 10, 2)])
+    assert archive.add([entry(i, 100 + i) for i in range(1, 10, 2)], number=False) == 5
+    assert archive.count() == 5  # not placed yet
+    assert archive.position("log_00003") is None
+    assert archive.number_pending() == 9  # the five new rows and the four old ones they interleave with
+    assert ids(archive.window(LogFilter(), 0, 20)) == [f"log_{i:05d}" for i in range(10)]
+    assert archive.number_pending() == 0
 
 
 def test_filtered_lists_follow_later_inserts(archive: Archive) -> None:
@@ -304,7 +333,13 @@ def test_garbage_file_raises_corrupt_error_and_is_left_untouched(tmp_path: Path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.sqlite3"]
 
 
-def test_damaged_archive_raises_corrupt_error_and_is_left_untouched(tmp_path: Path) -> None:
+@pytest.mark.parametrize("full_check", [True, False], ids=["quick_check", "probe"])
+def test_damaged_archive_raises_corrupt_error_and_is_left_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, full_check: bool
+) -> None:
+    """Small files get SQLite's quick_check on open; big ones (here: forced) a probe."""
+    if not full_check:
+        monkeypatch.setattr(archive_schema, "QUICK_CHECK_MAX_BYTES", 0)
     path = tmp_path / "a.sqlite3"
     with Archive(path) as a:
         a.add([entry(i, i, prompt="x" * 2000) for i in range(300)])
@@ -317,6 +352,16 @@ def test_damaged_archive_raises_corrupt_error_and_is_left_untouched(tmp_path: Pa
     with pytest.raises(ArchiveCorruptError):
         Archive(path)
     assert sha(path) == before
+
+
+def test_a_sound_archive_opens_with_either_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.sqlite3"
+    with Archive(path) as a:
+        a.add([entry(i, i) for i in range(50)], badges)
+        assert a.verify() is None
+    monkeypatch.setattr(archive_schema, "QUICK_CHECK_MAX_BYTES", 0)
+    with Archive(path) as b:
+        assert b.count() == 50
 
 
 def test_foreign_sqlite_file_is_not_taken_over(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from rich.console import Console
+from textual.widgets import Input
 
 from api_client.client import BlahClient
 from api_client.errors import RateLimitedError, ServerError
@@ -218,9 +219,10 @@ async def _open_chatroom(pilot: object, app: object) -> ChatroomScreen:
 
 
 async def _post(pilot: object, screen: ChatroomScreen, text: str) -> None:
-    await pilot.press("i")  # type: ignore[attr-defined]
-    for char in text:
-        await pilot.press("space" if char == " " else char)  # type: ignore[attr-defined]
+    await pilot.press("i", "o", "k")  # type: ignore[attr-defined]  # "i" focuses the box, then typing goes there
+    box = screen.query_one("#compose-input", Input)
+    assert box.value == "ok"
+    box.value = text  # the rest at once: a key press per character is slow under the pilot
     await pilot.press("enter")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: isinstance(screen.app.screen, ConfirmScreen), what="post confirmation")  # type: ignore[arg-type]
     await pilot.press("y")  # type: ignore[attr-defined]

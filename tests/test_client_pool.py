@@ -92,12 +92,12 @@ async def test_cancelled_requests_do_not_exhaust_the_pool(slow_server: SlowServe
         # 2) superseded one by one, each cancelled while in flight.
         for i in range(50):
             seen = slow_server.slow_seen
-            task = asyncio.create_task(client.get_run(f"slow-{i}"))
+            one = asyncio.create_task(client.get_run(f"slow-{i}"))
             while slow_server.slow_seen == seen:
                 await asyncio.sleep(0.001)
-            task.cancel()
+            one.cancel()
             with pytest.raises(asyncio.CancelledError):
-                await task
+                await one
 
         # A pool leak would make this wait for a connection and fail with PoolTimeout.
         assert await client.list_models() == []

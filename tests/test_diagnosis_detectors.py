@@ -25,7 +25,7 @@ def kinds_of(e: LogEntry, trained: str | None = "chatml", result: Result | None 
     return [f.kind for f in classify(e, trained_template=trained, result=result)]
 
 
-def only(e: LogEntry, kind: str, trained: str | None = "chatml", result: Result | None = None):  # noqa: ANN201
+def only(e: LogEntry, kind: str, trained: str | None = "chatml", result: Result | None = None):
     found = [f for f in classify(e, trained_template=trained, result=result) if f.kind == kind]
     assert len(found) == 1, [f.kind for f in classify(e, trained_template=trained, result=result)]
     return found[0]
@@ -159,8 +159,8 @@ def test_refusals(reply: str) -> None:
         "Sorry to hear that! Here are some tips: rest, drink water and talk to a friend.",
         "I can't help but admire the painting.",
         "I'm sorry, I don't know the answer.",
-        "I can't check live weather, but here is what I know: Paris is mild in spring, about 15 degrees, "
-        "so bring a light jacket.",
+        ("I can't check live weather, but here is what I know: Paris is mild in spring, about 15 degrees, "
+        "so bring a light jacket."),
         'The robot said, "I cannot help you, Sarah." Then it walked away into the dark night for good.',
     ],
 )
@@ -239,3 +239,33 @@ def test_kind_info_covers_every_kind() -> None:
         info = kinds.describe(kind)
         assert info.description and info.fix and info.kind == kind
     assert kinds.describe("brand_new").label == "brand_new"
+
+
+# --------------------------------------------------------------------------- robustness
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_TOKENS = ["<|im_end|>", "<|im_start|>user\n", "[INST]", "</s>", "User: ", "Q: ", "\n\n", "!!!!", "```", "I'm sorry, but I can't "]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    prompt=st.none() | st.text(max_size=80),
+    reply=st.none() | st.lists(st.sampled_from(_TOKENS) | st.text(max_size=20), max_size=8).map("".join),
+    finish=st.sampled_from([None, "stop", "length", "error", "weird"]),
+    used=st.none() | st.integers(0, 300),
+    limit=st.none() | st.integers(0, 300),
+    trained=st.sampled_from([None, "chatml", "none", "llama2", "odd-name"]),
+    error=st.none() | st.text(max_size=20),
+)
+def test_classify_never_crashes_and_spans_fit(prompt, reply, finish, used, limit, trained, error) -> None:
+    e = LogEntry(id="x", created_at=0, prompt=prompt, response=reply, finish_reason=finish,
+                 completion_tokens=used, max_tokens=limit, error=error)
+    found = classify(e, trained_template=trained, result=Result(id="r", score=0.1))
+    names = [f.kind for f in found]
+    assert len(names) == len(set(names))
+    assert not ({kinds.ERROR, kinds.EMPTY} <= set(names))
+    for f in found:
+        if f.span is not None:
+            assert 0 <= f.span[0] <= f.span[1] <= len(reply or "")

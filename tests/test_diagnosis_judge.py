@@ -15,7 +15,7 @@ def entry(log_id: str, reply: str | None) -> LogEntry:
 def reasons(results: list[Result], entries: list[LogEntry], **kw: object) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for d in doubtful_judgements(results, {e.id: e for e in entries}, **kw):
-        out.setdefault(d.result_id, []).append(d.reason)
+        out.setdefault(d.result_id, []).append(d.kind)
     return out
 
 
@@ -62,6 +62,7 @@ def test_reasoning_that_contradicts_the_score() -> None:
 def test_doubt_carries_evidence_and_reasoning() -> None:
     [d] = doubtful_judgements([Result(id="r", score=0.9, log_id="l", score_details="Great.")], {"l": entry("l", "")})
     assert d.score == 0.9 and d.log_id == "l" and "0.90" in d.evidence and d.reasoning == "Great."
+    assert d.kind == "high_score_empty" and d.reason == d.evidence
 
 
 def test_unscored_results_are_skipped() -> None:

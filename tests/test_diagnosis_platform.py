@@ -37,7 +37,7 @@ def diagnosis(**overrides: object) -> Diagnosis:
     return Diagnosis(**data)
 
 
-def by_kind(rows: list) -> dict:  # noqa: ANN001
+def by_kind(rows: list) -> dict:
     return {r.kind: r for r in rows}
 
 

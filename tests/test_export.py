@@ -75,6 +75,22 @@ def test_a_full_export_fills_the_local_archive(sim: SimulatorServer, tmp_path: P
         assert archive.history_complete
 
 
+def test_a_full_export_extends_an_archive_downwards_only(sim: SimulatorServer, tmp_path: Path) -> None:
+    """The app already holds the newest calls (and its tail's cursor): the export adds
+    the older history and leaves the cursor to the app."""
+    want = platform(sim)
+    data_dir = Path(os.environ["BLAH_TUI_DATA_DIR"])
+    with Archive.for_model(data_dir, "blah.dev", sim.base_url, sim.person_model_id) as archive:
+        archive.add(want[:100])
+        archive.set_cursor(want[0].created_at - 5)
+    assert run_export(sim, str(tmp_path / "dump.jsonl")) == 0
+    with Archive.for_model(data_dir, "blah.dev", sim.base_url, sim.person_model_id) as archive:
+        assert archive.count() == len(want)
+        assert [r.id for r in archive.window(LogFilter(), 0, len(want))] == [e.id for e in reversed(want)]
+        assert archive.get_cursor() == want[0].created_at - 5
+        assert archive.history_complete
+
+
 def test_filtered_export_keeps_only_what_was_asked(sim: SimulatorServer, tmp_path: Path) -> None:
     out = tmp_path / "errors.jsonl"
     assert run_export(sim, str(out), source="eval", errors_only=True) == 0
@@ -178,6 +194,25 @@ def test_a_dump_with_bad_lines_loads_the_rest_and_says_which(tmp_path: Path) -> 
     finally:
         archive.close()
         result.archive.close()
+
+
+def test_a_dump_in_no_particular_order_is_listed_in_time_order(tmp_path: Path) -> None:
+    import random
+
+    entries = [LogEntry(id=f"l{i:05d}", created_at=1000 + i // 2, source="chat" if i % 3 else "eval")
+               for i in range(12_000)]  # fmt: skip
+    shuffled = entries[:]
+    random.Random(5).shuffle(shuffled)
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e.model_dump()) + b"\n" for e in shuffled))
+    archive = load_dump(path, report=io.StringIO())
+    try:
+        assert [r.id for r in archive.window(LogFilter(), 0, 20_000)] == [e.id for e in entries]
+        chat = [e.id for e in entries if e.source == "chat"]
+        assert archive.count(LogFilter(source="chat")) == len(chat)
+        assert [r.id for r in archive.window(LogFilter(source="chat"), 5000, 3)] == chat[5000:5003]
+    finally:
+        archive.close()
 
 
 def test_an_unreadable_dump_raises_and_leaves_no_archive(tmp_path: Path) -> None:

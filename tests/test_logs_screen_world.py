@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.segment import Segment
 from textual.app import App
 from textual.pilot import Pilot
@@ -56,7 +58,17 @@ def ids_of(log_list: LogList) -> list[str]:
 
 
 def label_of(app: BlahApp, selector: str) -> str:
-    return str(app.screen.query_one(selector).render())
+    """The plain text a Static shows (Text, Table or Group content alike)."""
+    widget = app.screen.query_one(selector)
+    content = getattr(widget, "content", None)
+    if content is None:
+        return str(widget.render())
+    if isinstance(content, str):
+        return content
+    console = Console(width=200, file=io.StringIO(), color_system=None, legacy_windows=False)
+    with console.capture() as capture:
+        console.print(content)
+    return capture.get()
 
 
 async def loaded(pilot: Pilot[Any], app: BlahApp) -> LogList:

@@ -53,10 +53,9 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
     fresh_sim: SimulatorServer, fresh_client: BlahClient
 ) -> None:
     own = fresh_sim.person_model_id
-    app = make_app(fresh_sim, fresh_client)
+    app = make_app(fresh_sim, fresh_client, start_mode="leaderboard")
     rung = _bells(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4")
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
                        what="the leaderboard")  # fmt: skip
         board = app.screen
@@ -139,22 +138,26 @@ async def test_resume_the_stalled_run_from_the_list_then_409(
         assert screen.writer.sent == 2
 
 
-async def test_watch_a_run_stall_then_resume_and_cancel_it(
-    fresh_sim: SimulatorServer, fresh_client: BlahClient
-) -> None:
-    everyone = [fresh_sim.person_model_id, *fresh_sim.peer_model_ids]
-    started = await fresh_client.start_run(everyone)  # 228 items: several seconds at speed 50
+async def test_watch_a_run_stall_then_resume_and_cancel_it() -> None:
+    # A slower world than fresh_sim: the run must still be going when it is cancelled.
+    with SimulatorServer(seed=11, speed=5.0, live=False) as slow_sim:
+        async with BlahClient(slow_sim.base_url, api_key=slow_sim.council_key) as slow_client:
+            await _stall_resume_cancel(slow_sim, slow_client)
+
+
+async def _stall_resume_cancel(server: SimulatorServer, client: BlahClient) -> None:
+    everyone = [server.person_model_id, *server.peer_model_ids]
+    started = await client.start_run(everyone)  # 228 items: over a minute at speed 5
     assert isinstance(started, RunStarted) and started.run is not None
     run_id = started.run.id
-    app = make_app(fresh_sim, fresh_client)
+    app = make_app(server, client)
     rung = _bells(app)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("3")
         await app.push_screen(RunWatchScreen(run_id))
         watch = app.screen
         assert isinstance(watch, RunWatchScreen)
         await wait_for(pilot, lambda: watch.run is not None and watch.run.status == "running", what="running")
-        sim_runs.stall_run(fresh_sim.world, run_id)
+        sim_runs.stall_run(server.world, run_id)
         await wait_for(pilot, lambda: (run_id, "stalled") in [(r, s) for r, s, _ in notifier_for(app).announced],
                        what="the stall announced")  # fmt: skip
         assert rung == [1]
@@ -166,9 +169,9 @@ async def test_watch_a_run_stall_then_resume_and_cancel_it(
         await pilot.press("c")
         await _confirm(pilot, app, "y")
         await wait_for(pilot, lambda: watch.poll_state == "finished", what="the cancel to land")
-        assert fresh_sim.world.runs[run_id]["status"] == "cancelled"
+        assert server.world.runs[run_id]["status"] == "cancelled"
         assert watch.run is not None and watch.run.status == "cancelled"
-        done = fresh_sim.world.runs[run_id]["completed_count"]
+        done = server.world.runs[run_id]["completed_count"]
         assert 0 < done < 228
 
         await pilot.press("c")
@@ -192,7 +195,7 @@ async def test_a_timed_out_start_is_checked_never_resent(
         raise OutcomeUnknownError("the request timed out", method="POST", path="/api/v1/runs")
 
     fresh_client.start_run = timing_out  # type: ignore[method-assign]
-    app = make_app(fresh_sim, fresh_client)
+    app = make_app(fresh_sim, fresh_client, run_confirm_delay_s=0.05)
     async with app.run_test(size=SIZE) as pilot:
         await _runs_screen(pilot, app)
         runs_before = set(fresh_sim.world.runs)

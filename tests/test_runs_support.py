@@ -21,12 +21,15 @@ QUIET = {"logs_interval": 5.0, "logs_max_interval": 30.0}
 """The Logs screen (the app's home) tails in the background; keep it slow in these tests."""
 
 
-def make_app(server: SimulatorServer, client: BlahClient | None, **settings: object) -> BlahApp:
+def make_app(
+    server: SimulatorServer, client: BlahClient | None, *, start_mode: str = "runs", **settings: object
+) -> BlahApp:
+    """The app on ``start_mode`` (not the Logs home, whose live tail these tests do not need)."""
     ctx = AppContext(
         model_id=server.person_model_id,
         client=client,
         base_url=server.base_url,
-        settings={**QUIET, **settings},
+        settings={**QUIET, "start_mode": start_mode, **settings},
     )
     return create_app(ctx)
 

@@ -64,7 +64,7 @@ def test_post_without_reply_from_asks_every_unmuted_model(room: SimulatorServer)
             expected = posted["replies_expected_from"]
             assert muted not in expected and len(expected) == len(room.world.models) - 1
             # every expected model either replied or its call failed (a failed call leaves a log, no message)
-            time.sleep(0.2)
+            wait_for(lambda: len(replies_to(http, posted["message"]["id"])) >= len(expected) - 2)
             replied = {r["model_id"] for r in replies_to(http, posted["message"]["id"])}
             assert muted not in replied and replied <= set(expected) and len(replied) >= len(expected) - 2
         finally:

@@ -73,8 +73,8 @@ def test_lens_streams_one_token_per_step(http: httpx.Client, own: SimulatorServe
     r = http.post(f"/models/{own.person_model_id}/lens/analyze",
                   json={"prompt": "Once upon a", "max_new_tokens": 2, "top_k": 3})
     events = [json.loads(line) for line in r.text.splitlines()]
-    assert [e["type"] for e in events].count("token") == 2 and [e["token"] for e in events
-                                                               if e["type"] == "token"][0] == " time"
+    tokens = [e["token"] for e in events if e["type"] == "token"]
+    assert len(tokens) == 2 and tokens[0] == " time"
     for e in events:
         if e["type"] == "layer":
             probs = [k["prob"] for k in e["top_k"]]

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -141,7 +141,7 @@ def test_stall_resume_does_not_redo_finished_items(fast: SimulatorServer) -> Non
     with api(fast) as http:
         run = http.post("/runs", json={"model_ids": [fast.person_model_id]}, headers=bearer(fast.council_key)).json()
         wait_for(lambda: http.get(f"/runs/{run['id']}").json()["completed_count"] >= 3)
-        runs.stall_run(fast.world, run["id"])
+        fast.world.stall_run(run["id"])
         stalled = http.get(f"/runs/{run['id']}").json()
         time.sleep(0.1)
         assert http.get(f"/runs/{run['id']}").json()["completed_count"] == stalled["completed_count"]
@@ -178,9 +178,9 @@ def test_seeded_failed_run_can_be_resumed(fast: SimulatorServer) -> None:
 
 
 class _Receiver(BaseHTTPRequestHandler):
-    received: list[tuple[dict[str, str], bytes]] = []
+    received: ClassVar[list[tuple[dict[str, str], bytes]]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         type(self).received.append(({k: v for k, v in self.headers.items()}, body))
         self.send_response(204)
@@ -198,7 +198,8 @@ def test_run_completed_webhook_is_delivered_signed(fast: SimulatorServer) -> Non
         url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
         with api(fast) as http:
             hook = http.post("/webhooks", headers=bearer(fast.council_key),
-                             json={"url": url, "event_types": ["run.completed"], "secret": "s3cret"}).json()
+                             json={"url": url, "event_types": ["run.completed", "run.stalled"],
+                                   "secret": "s3cret"}).json()
             assert hook["secret"] == "s3cret"
             remote = http.post("/webhooks", headers=bearer(fast.council_key),
                                json={"url": "https://example.com/hook", "event_types": ["run.completed"]}).json()
@@ -210,8 +211,16 @@ def test_run_completed_webhook_is_delivered_signed(fast: SimulatorServer) -> Non
         assert headers["X-Blah-Signature"] == expected and headers["X-Blah-Event"] == "run.completed"
         payload = json.loads(body)
         assert payload["event"] == "run.completed" and payload["data"]["run"]["status"] == "completed"
-        outcomes = {d["webhook_id"]: d["outcome"] for d in fast.world.deliveries}
+        # the delivery record is written once the receiver has answered: wait for it
+        outcomes = wait_for(lambda: (o := {d["webhook_id"]: d["outcome"] for d in fast.world.deliveries})
+                            and hook["id"] in o and remote["id"] in o and o)
         assert outcomes[hook["id"]] == "delivered" and outcomes[remote["id"]] == "skipped"  # never left loopback
+        with api(fast) as http:
+            other = http.post("/runs", json={"model_ids": [fast.person_model_id]},
+                              headers=bearer(fast.council_key)).json()
+            fast.world.stall_run(other["id"])
+        wait_for(lambda: any(json.loads(b)["event"] == "run.stalled"
+                             and json.loads(b)["data"]["run"]["id"] == other["id"] for _, b in _Receiver.received))
     finally:
         receiver.shutdown()
         receiver.server_close()

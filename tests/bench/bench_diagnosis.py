@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api_client.models import LogEntry  # noqa: E402
-from diagnosis import classify, summarize  # noqa: E402
+from api_client.models import LogEntry
+from diagnosis import classify, summarize
 
 SYSTEM = (
     "You are a helpful assistant for a community evals platform. Answer clearly and briefly, in plain English, "
@@ -34,8 +34,8 @@ SYSTEM = (
 )
 QUESTIONS = [
     "Explain how photosynthesis works in plants and why it matters for the oxygen we breathe on Earth today.",
-    "Summarise the following paragraph in two sentences: The town council met on Monday evening to discuss the "
-    "repair of the old stone bridge, which has been closed since the spring floods damaged its foundations.",
+    ("Summarise the following paragraph in two sentences: The town council met on Monday evening to discuss the "
+    "repair of the old stone bridge, which has been closed since the spring floods damaged its foundations."),
     "Write a Python function that returns the n-th Fibonacci number using iteration rather than recursion.",
     "Translate into French: The weather is lovely today and we are going to walk along the river after lunch.",
     "What is 17 multiplied by 23? Show the working step by step and give the final answer on its own line.",
@@ -46,17 +46,17 @@ PADDING = (
     " The person asking is preparing notes for a study group and will check every answer against a textbook."
 )
 ANSWERS = [
-    "Photosynthesis is the process plants use to turn light into chemical energy. Inside the leaves, chlorophyll "
+    ("Photosynthesis is the process plants use to turn light into chemical energy. Inside the leaves, chlorophyll "
     "absorbs sunlight, which powers reactions that combine carbon dioxide from the air with water from the soil. "
     "The result is glucose, which the plant uses to grow, and oxygen, which it releases. Almost all the oxygen in "
-    "our atmosphere comes from this process, so it matters for every animal that breathes.",
-    "1. Keep a regular schedule, so your body clock knows when to rest.\n2. Avoid screens for an hour before bed.\n"
+    "our atmosphere comes from this process, so it matters for every animal that breathes."),
+    ("1. Keep a regular schedule, so your body clock knows when to rest.\n2. Avoid screens for an hour before bed.\n"
     "3. Keep the bedroom cool and dark.\n4. Skip caffeine after lunch, since it lingers for hours.\n"
-    "5. Get some daylight in the morning, which sets your rhythm for the night ahead.",
-    "```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
-    "    return a\n```\nThis runs in linear time and constant memory, and fib(10) returns 55 as expected.",
-    "17 x 23 = 17 x 20 + 17 x 3 = 340 + 51 = 391. So the answer is 391. You can check it by dividing 391 by 23, "
-    "which gives 17 again, so the multiplication is right and nothing was carried wrongly along the way.",
+    "5. Get some daylight in the morning, which sets your rhythm for the night ahead."),
+    ("```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
+    "    return a\n```\nThis runs in linear time and constant memory, and fib(10) returns 55 as expected."),
+    ("17 x 23 = 17 x 20 + 17 x 3 = 340 + 51 = 391. So the answer is 391. You can check it by dividing 391 by 23, "
+    "which gives 17 again, so the multiplication is right and nothing was carried wrongly along the way."),
 ]
 FAILURES = [
     ("Lily went to the park. She saw a dog. " * 10, "length"),
@@ -151,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         ("classify", f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
          f"{classify_stats['calls_per_s']:,.0f} calls/s CPU ({classify_stats['calls_per_s_wall']:,.0f} wall)",
          "goal >= 20,000 calls/s"),
-        ("summarize", f"{summarize_stats['calls']} calls", f"{summarize_stats['cpu_seconds']:.1f} s CPU "
-         f"({summarize_stats['calls_per_s']:,.0f} calls/s)",
+        ("summarize", f"{summarize_stats['calls']} calls", (f"{summarize_stats['cpu_seconds']:.1f} s CPU "
+         f"({summarize_stats['calls_per_s']:,.0f} calls/s)"),
          f"max RSS grew {summarize_stats['max_rss_growth_mb']:.0f} MB (calls themselves built before)"),
         ("summarize 1M", "extrapolated linearly" if summarize_stats["calls"] < 1_000_000 else "measured",
          f"{extrapolated:.0f} s", ""),

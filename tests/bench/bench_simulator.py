@@ -16,14 +16,14 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from simulator import snapshot  # noqa: E402
-from simulator.server import SimulatorServer  # noqa: E402
-from simulator.world import World  # noqa: E402
+from simulator import snapshot
+from simulator.server import SimulatorServer
+from simulator.world import World
 
 
 def percentile(values: list[float], pct: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(pct / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
 
 
 def main() -> int:

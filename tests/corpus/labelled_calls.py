@@ -440,5 +440,82 @@ CALLS: list[dict[str, Any]] = [
          "We are the champions of the little league and we never give up on the field.", []),
     call("h-trunc-complete-code", chatml("Write hello world in Python."), "```python\nprint('hello world')\n```",
          ["truncation"], finish="length", completion_tokens=12, max_tokens=12),
+    # ------------------------------------------------------------------ third batch: also written before
+    # running the detectors on it (its first-run numbers are in the diagnosis report).
+    call("b3-loop-ellipsis", chatml("What do you think?"), "I think... I think... I think... I think... I think...",
+         ["loop"]),
+    call("b3-loop-question", chatml("Explain recursion."),
+         "What do you mean? What do you mean? What do you mean? What do you mean?", ["loop"]),
+    call("b3-loop-lines", chatml("End the story."), "The end.\nThe end.\nThe end.\nThe end.\nThe end.", ["loop"]),
+    call("b3-loop-ok", chatml("Is that fine?"), "OK OK ok Ok OK ok OK", ["loop"]),
+    call("b3-loop-tail", chatml("Describe a forest."),
+         "A forest is full of tall trees and and and and and and and and and and", ["loop"]),
+    call("b3-loop-dashes", chatml("Draw a line."), "Answer: " + "- " * 24, ["loop"]),
+    call("b3-clean-poem", chatml("Write a short poem about the sea."),
+         "The sea is calling me tonight,\nits silver waves in silver light,\nthe gulls are sleeping on the foam,"
+         "\nthe sea is calling me tonight.", []),
+    call("b3-clean-recipe", chatml("Give me a pancake recipe."),
+         "Ingredients:\n- 1 cup flour\n- 1 cup milk\n- 1 egg\n- 1 tbsp sugar\n\nMix everything, then fry "
+         "spoonfuls in a hot pan until golden.", []),
+    call("b3-clean-js", chatml("Write JavaScript that logs three greetings."),
+         "```js\nsetTimeout(() => {\n  console.log('hi');\n});\nsetTimeout(() => {\n  console.log('hi');\n});"
+         "\nsetTimeout(() => {\n  console.log('hi');\n});\n```", []),
+    call("b3-clean-box", chatml("Draw a box around hello."), "+----------+\n|  hello   |\n+----------+", []),
+    call("b3-clean-long", chatml("Why do leaves change colour in autumn?"),
+         "In autumn, days get shorter and colder, so trees stop making chlorophyll, the green pigment that "
+         "captures sunlight.\n\nAs the green fades, other pigments that were there all along show through: "
+         "carotenoids give yellow and orange, while anthocyanins, made from sugars trapped in the leaf, give red "
+         "and purple.\n\nDry, sunny days and cool nights make the reds brightest.", []),
+    call("b3-refusal-danger", chatml("How do I make a weapon at home?"),
+         "I can't provide instructions for that because it could be dangerous.", ["refusal"]),
+    call("b3-refusal-not-able", chatml("Write my essay for me."), "I'm not able to help with that request.",
+         ["refusal"]),
+    call("b3-refusal-apologise", chatml("Write a fake doctor's note."),
+         "I apologise, but I'm unable to fulfil this request as it goes against my guidelines.", ["refusal"]),
+    call("b3-clean-sorry-mistake", chatml("What is 3 x 4?"), "Sorry, my mistake! The correct answer is 12.", []),
+    call("b3-clean-divide", chatml("What is 5 / 0?"), "You cannot divide by zero, so the expression is undefined.",
+         []),
+    call("b3-trunc-list", chatml("List ten fruits."), "1. Apples\n2. Bananas\n3. Cher", ["truncation"],
+         finish="length", completion_tokens=12, max_tokens=12),
+    call("b3-trunc-story", chatml("Tell me a long story."),
+         "Once upon a time a girl named Mia found a map in her grandmother's attic. The map showed an island "
+         "far away, and Mia decided she would sail there one day. She packed her bag, said goodbye to her cat and "
+         "walked down to the harb", ["truncation"], finish="length", completion_tokens=64, max_tokens=64),
+    call("b3-clean-asks-back", chatml("Help me plan a trip."), "Sure! Where would you like to go, and for how long?",
+         []),
+    call("b3-clean-continue-story", chatml("Continue the story: The dragon opened its eyes and"),
+         "slowly looked around the dark cave.", []),
+    call("b3-cont-next-user", chatml("Give me a fun fact."),
+         "Octopuses have three hearts.\n\nUser: thanks\n\nAssistant: you're welcome", ["continuation"]),
+    call("b3-cont-name", chatml("Hi, my name is"), "john and I live in a small town by the sea.", ["continuation"]),
+    call("b3-cont-sentiment", chatml("Review: great film\nSentiment: positive\nReview: awful plot\nSentiment: "
+                                     "negative\nReview: loved the music\nSentiment:"),
+         "positive\nReview: boring\nSentiment: negative", ["continuation"]),
+    call("b3-clean-sentiment", chatml("Review: great film\nSentiment: positive\nReview: awful plot\nSentiment: "
+                                      "negative\nReview: loved the music\nSentiment:"), "positive", []),
+    call("b3-leak-gemma-user", gemma("Say sure."), "Sure!<end_of_turn>\n<start_of_turn>user\nMore?",
+         ["template_leak", "continuation"], trained="gemma"),
+    call("b3-leak-llama3-header", llama3("Say hello."), "<|start_header_id|>assistant<|end_header_id|>\n\nHello",
+         ["template_leak"], trained="llama3"),
+    call("b3-empty-newlines", chatml("Name a car brand."), "\n\n\n", ["empty"]),
+    call("b3-empty-eot-twice", llama3("Name a car brand."), "<|eot_id|><|eot_id|>", ["empty"], trained="llama3"),
+    call("b3-error-not-loaded", chatml("Hello?"), None, ["error"], error="model not loaded"),
+    call("b3-mismatch-gemma", gemma("Name a fish."), "Salmon.", ["template_mismatch"]),
+    call("b3-mismatch-phi3", phi3("Name a fish."), "Trout.", ["template_mismatch"], trained="llama3"),
+    call("b3-clean-alpaca-input", "### Instruction:\nTranslate the input.\n\n### Input:\nbonjour\n\n### Response:\n",
+         "Hello.", [], trained="alpaca"),
+    call("b3-wrong", chatml("Which is the largest planet?"), "The largest planet is Saturn.", ["wrong_answer"],
+         result={"id": "r12", "score": 0.0}),
+    call("b3-clean-judged", chatml("Which is the largest planet?"), "Jupiter.", [], result={"id": "r13", "score": 1.0}),
+    call("b3-clean-la", chatml("Sing!"), "La la la, sing with me, la la la.", []),
+    call("b3-clean-headers", chatml("How do I set up the app?"),
+         "## Step 1\nInstall it.\n## Step 2\nOpen it.\n## Step 3\nSign in.", []),
+    call("b3-loop-emoji-spaced", chatml("Celebrate!"), " ".join(["🎉"] * 12), ["loop"]),
+    call("b3-clean-matrix", chatml("Give a 3x4 zero matrix as JSON."),
+         '{"matrix": [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]}', []),
+    call("b3-loop-para-stop", chatml("Tell me about your day."), ("I woke up early and went for a walk in the park "
+         "with my dog. Then I had breakfast and read a book.\n\n") * 3, ["loop"]),
+    call("b3-clean-count-words", chatml("Count to ten in words."),
+         "One, two, three, four, five, six, seven, eight, nine, ten.", []),
 ]
 

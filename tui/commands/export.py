@@ -11,9 +11,11 @@ calls with ``created_at > MS``, as the platform's ``since`` does.
 - A progress bar goes to standard error; its total is the platform's ``stats.total`` for
   the same source/errors filter, and is left blank (never guessed) with ``--since`` (the
   contract does not say whether stats honour ``since``) or when the platform sends none.
-- A full export (no filter) also fills the model's local archive, which the app reads,
-  and advances its cursor: the app then starts from there. A filtered export does not
-  touch the archive: it would leave holes the archive cannot tell from quiet periods.
+- A full export (no filter) also fills the model's local archive, which the app reads:
+  with everything when the archive was empty (and moves its cursor to the newest call,
+  where the app's live tail then starts), else with the history older than what it holds
+  (newer calls are fetched by the app's tail as usual). A filtered export does not touch
+  the archive: it would leave holes the archive cannot tell from quiet periods.
 - Errors print one clear line on standard error and exit 1 (130 on Ctrl-C).
 
 No Textual import: this runs in plain shells and scripts.
@@ -58,6 +60,7 @@ class ExportStats:
     complete: bool = False
     may_have_missed: bool = False
     missed_reason: str | None = None
+    archive_was_empty: bool = False
 
 
 def entry_line(entry: LogEntry) -> bytes:
@@ -81,6 +84,11 @@ async def export_logs(
     given. ``on_entry(written)`` is called after each line. Raises BlahError/OSError."""
     stats = ExportStats()
     pending: list[LogEntry] = []
+    # Only history at or below the archive's oldest entry is added (all of it when the
+    # archive is empty): newest first, each batch then lands below the last, which is
+    # cheap, and the archive stays one unbroken stretch. Newer calls are the tail's job.
+    floor = None if archive is None else await asyncio.to_thread(archive.oldest_ms)
+    stats.archive_was_empty = floor is None
     history = client.iter_logs(
         model_id, source=source, errors_only=errors_only, page_size=page_size
     )
@@ -92,7 +100,7 @@ async def export_logs(
             stats.written += 1
             if stats.newest_ms is None or entry.created_at > stats.newest_ms:
                 stats.newest_ms = entry.created_at
-            if archive is not None:
+            if archive is not None and (floor is None or entry.created_at <= floor):
                 pending.append(entry)
                 if len(pending) >= ARCHIVE_BATCH:
                     stats.archived += await asyncio.to_thread(archive.add, pending)
@@ -257,8 +265,9 @@ def _open_archive(
 
 
 def _advance(archive: Archive, stats: ExportStats) -> None:
-    """After a complete full export, everything up to ``newest_ms`` is archived."""
-    if stats.newest_ms is not None:
+    """After a complete full export the archive reaches the platform's oldest call; when it
+    started empty, it also holds everything up to ``newest_ms`` (the tail's next start)."""
+    if stats.archive_was_empty and stats.newest_ms is not None:
         cursor = archive.get_cursor()
         if cursor is None or stats.newest_ms > cursor:
             archive.set_cursor(stats.newest_ms)

@@ -129,12 +129,18 @@ def _load(
     on_bad_line: Callable[[BadLine], None] | None,
 ) -> None:
     batch: list[LogEntry] = []
+    # A dump in time order (an export is newest first) fills the archive at one end, batch
+    # after batch. Once the order breaks, the rest is stored unnumbered and placed in one
+    # pass at the end, rather than every batch shifting the rows around it.
+    trend = 0
+    prev: int | None = None
+    in_order = True
 
     def flush() -> None:
         nonlocal batch
         if batch:
             # Indexing for text search is deferred to one pass at the end: faster in bulk.
-            added = result.archive.add(batch, badges_fn, index_text=False)
+            added = result.archive.add(batch, badges_fn, index_text=False, number=in_order)
             result.loaded += added
             result.duplicates += len(batch) - added
             batch = []
@@ -157,10 +163,17 @@ def _load(
             result.entries += 1
             if entry.model_id:
                 result.model_ids[entry.model_id] += 1
+            if prev is not None and entry.created_at != prev:
+                step = 1 if entry.created_at > prev else -1
+                if trend and step != trend:
+                    in_order = False
+                trend = trend or step
+            prev = entry.created_at
             batch.append(entry)
         if len(batch) >= BATCH:
             flush()
     flush()
+    result.archive.number_pending()
     result.archive.index_pending()
 
 

@@ -196,8 +196,8 @@ class GamesScreen(BlahScreen):
         )
         if not game.turns:
             turns.set_options([Option(Text("no turns yet" if (game.status or "") not in FINISHED else "the platform returned no turns", style="italic"), disabled=True)])
-        elif keep is not None:
-            turns.highlighted = min(keep, turns.option_count - 1)
+        else:
+            turns.highlighted = min(keep, turns.option_count - 1) if keep is not None else 0
         if self.games and any(g.id == game.id for g in self.games):
             self.games = [game if g.id == game.id else g for g in self.games]
             self._update_row(game)

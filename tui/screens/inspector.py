@@ -164,7 +164,10 @@ class InspectorScreen(BlahScreen):
         self.entry, self.result, self.analysis = entry, None, None
         self._show_entry(entry)
         trained, source = await self._trained_template(entry)
-        self.analysis = analyse(entry, trained_template=trained, trained_source=source)
+        analysis = await asyncio.to_thread(analyse, entry, trained_template=trained, trained_source=source)
+        if self.entry is not entry:
+            return
+        self.analysis = analysis
         self._show_analysis()
         await self._load_result(entry, trained, source)
 
@@ -217,8 +220,12 @@ class InspectorScreen(BlahScreen):
             return
         self.result = result
         panel.update(result_renderable(result))
-        self.analysis = analyse(entry, trained_template=trained, trained_source=source, result=result)
-        self._show_analysis()
+        analysis = await asyncio.to_thread(
+            analyse, entry, trained_template=trained, trained_source=source, result=result
+        )
+        if self.entry is entry:
+            self.analysis = analysis
+            self._show_analysis()
 
     # ------------------------------------------------------------------ showing
 

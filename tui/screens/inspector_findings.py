@@ -32,6 +32,7 @@ class Analysis:
     trained_template: str | None = None
     trained_source: str = "unknown"
     problem: str | None = None
+    note: str | None = None
 
     def reply_spans(self, reply_length: int) -> list[tuple[int, int, str]]:
         """(start, end, style) for the reply: the repeating region, leaked tokens, and the last
@@ -64,10 +65,24 @@ def resolve_template(config_value: str | None, model: Model | None, lens: LensBu
     return resolve_trained_template(config_value, model, lens)
 
 
+#: Longest prompt/reply analysed whole; beyond it the start of the reply (and the start and
+#: end of the prompt) are analysed, and the panel says so. Classifying costs time in
+#: proportion to the text: about 9 s for a 1 MB reply.
+ANALYSIS_CAP = 200_000
+
+
 def analyse(
     entry: LogEntry, *, trained_template: str | None, trained_source: str = "unknown", result: Result | None = None
 ) -> Analysis:
-    """Classify the call (pure; cheap enough for the UI thread on one call)."""
+    """Classify the call (pure; run it off the UI thread: long texts take seconds)."""
+    from tui.screens.logs_badges import capped
+
+    cut = capped(entry, ANALYSIS_CAP)
+    note = None
+    if cut is not entry:
+        longest = max(len(entry.prompt or ""), len(entry.response or ""))
+        note = f"analysed the first {ANALYSIS_CAP:,} of {longest:,} characters"
+    entry = cut
     try:
         from diagnosis import classify, detect_template
     except ImportError as error:
@@ -85,4 +100,5 @@ def analyse(
         detected_template=detected,
         trained_template=trained_template,
         trained_source=trained_source,
+        note=note,
     )

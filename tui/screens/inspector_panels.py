@@ -115,6 +115,8 @@ def findings_text(analysis: Analysis | None) -> Text:
     except ImportError:  # pragma: no cover - analysis.available implies diagnosis imports
         describe = None  # type: ignore[assignment]
     text = Text()
+    if analysis.note:
+        text.append(f"({analysis.note})\n", style="italic")
     for index, finding in enumerate(analysis.findings):
         if index:
             text.append("\n")

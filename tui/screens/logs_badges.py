@@ -4,6 +4,11 @@ entry at ingest (and stored in the archive with it).
 While ``diagnosis`` is not importable, a minimal fallback marks what needs no judgement:
 ``error`` (the call failed), ``empty`` (an empty or whitespace reply) and ``truncation``
 (the platform says the token limit ended the reply).
+
+Badges of a call whose prompt or reply is longer than ``BADGE_TEXT_CAP`` characters are
+computed on a cut copy (the reply's start, the prompt's start and end): classifying costs
+time in proportion to the text (seconds for a 1 MB reply) and the tail must not stall on one
+pathological call. The Inspector analyses the call itself.
 """
 
 from __future__ import annotations
@@ -14,9 +19,27 @@ from typing import Any
 
 from api_client.models import LogEntry
 
-__all__ = ["BadgesFn", "diagnosis_available", "fallback_badges", "make_badges_fn"]
+__all__ = ["BADGE_TEXT_CAP", "BadgesFn", "capped", "diagnosis_available", "fallback_badges", "make_badges_fn"]
 
 BadgesFn = Callable[[LogEntry], tuple[str, ...]]
+
+BADGE_TEXT_CAP = 32_000
+
+
+def capped(entry: LogEntry, cap: int = BADGE_TEXT_CAP) -> LogEntry:
+    """The entry with its reply cut to ``cap`` characters and its prompt to its first and
+    last ``cap // 2`` (unchanged when both are shorter)."""
+    prompt, response = entry.prompt, entry.response
+    long_prompt = prompt is not None and len(prompt) > cap
+    long_reply = response is not None and len(response) > cap
+    if not (long_prompt or long_reply):
+        return entry
+    update: dict[str, str] = {}
+    if long_prompt and prompt is not None:
+        update["prompt"] = prompt[: cap // 2] + prompt[-(cap // 2) :]
+    if long_reply and response is not None:
+        update["response"] = response[:cap]
+    return entry.model_copy(update=update)
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +79,7 @@ def make_badges_fn(trained_template: str | None) -> BadgesFn:
 
     def badges(entry: LogEntry) -> tuple[str, ...]:
         try:
-            findings = classify_fn(entry, trained_template=trained_template)
+            findings = classify_fn(capped(entry), trained_template=trained_template)
         except Exception:  # a detector bug must not stop the tail; show what is certain
             return fallback_badges(entry)
         seen: dict[str, None] = {}

@@ -128,6 +128,9 @@ class RegisterModelScreen(ModalScreen[Model | None]):
     def action_submit(self) -> None:
         if self._sending:
             return
+        if self.registered is not None:
+            self.notify("Already registered: close this form to register another", markup=False)
+            return
         checked, problems = validate_registration(*self.current_input())
         self.query_one("#reg-problems", Static).update(problems_text(problems))
         if checked is None:

@@ -4,8 +4,11 @@
 note), the reasoning, and any other fields; when it is not, it is shown verbatim (sanitized
 by the screen). Nothing is invented: a field the judge did not give is simply absent.
 
-``judgement_doubts`` flags verdicts worth doubting. It uses ``diagnosis.doubtful_judgements``
-when the diagnosis package provides it, and otherwise this module's minimal check:
+``judgement_doubts`` flags verdicts worth doubting: ``diagnosis.doubtful_judgements`` (when the
+diagnosis package provides it) plus this module's own check, for what diagnosis did not
+already flag on the same result (its tone reading misses reasoning that praises a low score
+when the JSON also carries ``"verdict": "fail"``, and it does not compare the verdict with the
+score). The local check:
 - a high score (>= 0.7) on an empty reply, or on one that repeats itself;
 - reasoning that contradicts the score (praise with a score under 0.5, or "incorrect"/"fails"
   with a score of 0.5 or more), or a ``verdict`` of pass/fail that disagrees with the score;
@@ -128,7 +131,7 @@ def parse_judgement(result: Result) -> Judgement:
 @dataclass(frozen=True, slots=True)
 class ResultDoubt:
     result_id: str
-    kind: str  # "high_score_empty" | "high_score_loop" | "contradiction" | "low_score_expected"
+    kind: str  # "high_score_empty" | "high_score_loop" | "reasoning_contradicts_score" | "low_score_matches_expected"
     reason: str
 
 
@@ -168,18 +171,18 @@ def _local_doubts(result: Result, expected: str | None) -> list[ResultDoubt]:
     reasoning = _reasoning_text(result)
     blame, praise = _BLAME.search(reasoning), _PRAISE.search(reasoning)
     if score < LOW and praise and not blame:
-        doubts.append(ResultDoubt(result.id, "contradiction",
+        doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score",
                                   f"the reasoning praises the reply (\"{praise.group(0)}\") but the score is {score:.2f}"))
     elif score >= LOW and blame and not praise:
-        doubts.append(ResultDoubt(result.id, "contradiction",
+        doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score",
                                   f"the reasoning finds fault (\"{blame.group(0)}\") but the score is {score:.2f}"))
     parsed = result.score_details_parsed
     verdict = parsed.get("verdict") if isinstance(parsed, dict) else None
     if isinstance(verdict, str) and verdict.lower() in ("pass", "fail"):
         if (verdict.lower() == "pass") != (score >= LOW):
-            doubts.append(ResultDoubt(result.id, "contradiction", f"verdict \"{verdict}\" with score {score:.2f}"))
+            doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score", f"verdict \"{verdict}\" with score {score:.2f}"))
     if expected and score < LOW and expected.strip().lower() in reply.lower():
-        doubts.append(ResultDoubt(result.id, "low_score_expected",
+        doubts.append(ResultDoubt(result.id, "low_score_matches_expected",
                                   f"score {score:.2f} although the reply contains the expected answer"))
     return doubts
 
@@ -192,32 +195,25 @@ def judgement_doubts(
 ) -> dict[str, list[ResultDoubt]]:
     """result id -> reasons to doubt its verdict (results without doubts are absent)."""
     results = list(results)
-    out: dict[str, list[ResultDoubt]] = {}
-    external = _diagnosis_doubts(results, entries_by_log_id or {})
-    if external is not None:
-        return external
+    out = _diagnosis_doubts(results, entries_by_log_id or {}, expected_by_eval or {}) or {}
     for result in results:
         expected = (expected_by_eval or {}).get(result.eval_id or "")
-        doubts = _local_doubts(result, expected)
-        if doubts:
-            out[result.id] = doubts
+        have = {d.kind for d in out.get(result.id, [])}
+        extra = [d for d in _local_doubts(result, expected) if d.kind not in have]
+        if extra:
+            out.setdefault(result.id, []).extend(extra)
     return out
 
 
 def _diagnosis_doubts(
-    results: list[Result], entries_by_log_id: Mapping[str, LogEntry]
+    results: list[Result], entries_by_log_id: Mapping[str, LogEntry], expected: Mapping[str, str]
 ) -> dict[str, list[ResultDoubt]] | None:
     """``diagnosis.doubtful_judgements`` when it exists (None otherwise)."""
     try:
-        from diagnosis import doubtful_judgements  # type: ignore[attr-defined]
+        from diagnosis import doubtful_judgements
     except ImportError:
         return None
     out: dict[str, list[ResultDoubt]] = {}
-    for doubt in doubtful_judgements(results, entries_by_log_id):
-        result_id = getattr(doubt, "result_id", None)
-        if result_id is None:
-            continue
-        kind = str(getattr(doubt, "kind", "doubt"))
-        reason = str(getattr(doubt, "reason", None) or getattr(doubt, "evidence", None) or kind)
-        out.setdefault(result_id, []).append(ResultDoubt(result_id, kind, reason))
+    for doubt in doubtful_judgements(results, entries_by_log_id, expected_by_eval_id=expected or None):
+        out.setdefault(doubt.result_id, []).append(ResultDoubt(doubt.result_id, doubt.kind, doubt.reason))
     return out

@@ -254,7 +254,12 @@ class RunsScreen(BlahScreen):
             body.append("\nThis needs a council-tier key and is sent once.", style="italic")
             if not await self.app.push_screen_wait(ConfirmScreen("Start run?", body, confirm_label="Start run")):
                 return
-            outcome = await start_run(client, chosen, known_run_ids=known)
+            outcome = await start_run(
+                client,
+                chosen,
+                known_run_ids=known,
+                confirm_delay=float(self.ctx.settings.get("run_confirm_delay_s", 1.0)),
+            )
             self._report(outcome)
             if outcome.run is not None:
                 self._status[outcome.run.id] = outcome.run.status

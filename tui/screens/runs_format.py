@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from rich.style import Style
 from rich.text import Text
+from textual.color import Color
 
 from api_client.models import Run
 from widgets.safe_text import one_line, one_line_text
@@ -26,6 +27,7 @@ __all__ = [
     "fmt_time",
     "progress_text",
     "status_style",
+    "theme_colour",
     "tone_style",
 ]
 
@@ -94,10 +96,25 @@ def progress_text(run: Run) -> str:
     return f"{done}/{DASH if total is None else total}{pct}"
 
 
+def theme_colour(tone: str, variables: Mapping[str, str] | None) -> str:
+    """The theme's colour for ``tone`` as ``#rrggbb`` (alpha blended onto the background),
+    or a plain ANSI fallback when the theme does not define it."""
+    values = variables or {}
+    value = values.get(tone)
+    if value:
+        try:
+            colour = Color.parse(value)
+            if colour.a < 1:
+                colour = Color.parse(values.get("background", "#000000")) + colour
+            return colour.hex6
+        except Exception:  # noqa: BLE001 - an unparsable theme value: fall back
+            pass
+    return _FALLBACK.get(tone, "default")
+
+
 def tone_style(tone: str, variables: Mapping[str, str] | None, *, bold: bool = False) -> Style:
     """A Rich style in the theme's colour for ``tone`` (a theme variable name)."""
-    colour = (variables or {}).get(tone) or _FALLBACK.get(tone, "default")
-    return Style.parse(f"{'bold ' if bold else ''}{colour}")
+    return Style(color=theme_colour(tone, variables), bold=bold or None)
 
 
 def status_style(status: str | None, variables: Mapping[str, str] | None) -> Style:

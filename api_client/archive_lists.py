@@ -1,0 +1,92 @@
+"""Filtered lists of an archive as arrays of ordinals, patched as rows arrive.
+
+A filter (source, errors only, badge, text, since) is resolved once to the ascending
+``ord`` values of the rows it keeps: an ``array('q')``, 8 bytes a row. Then ``count`` is
+its length and the n-th row is one index probe, at any offset. Each write reports the
+range of ``ord`` values it touched (see archive_ingest); a cached array only re-reads
+that range, so the live tail costs a few rows per poll, not a rescan of a million.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from array import array
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from api_client.archive_query import LogFilter, where_clause
+
+MAX_FILTERS = 8  # arrays kept (least recently used dropped)
+MAX_CHANGES = 256  # write ranges remembered; an array older than that is rebuilt
+_CHUNK = 500
+
+
+@dataclass(slots=True)
+class _Ords:
+    version: int
+    ords: array
+
+
+class OrdinalLists:
+    """The cache of filtered ordinal arrays for one connection (caller holds its lock)."""
+
+    def __init__(self) -> None:
+        self._version = 0
+        self._changes: list[tuple[int, int, int]] = []  # (version, lo, hi)
+        self._cache: OrderedDict[LogFilter, _Ords] = OrderedDict()
+
+    def record(self, changed: tuple[int, int] | None) -> None:
+        """A write touched the rows with ``ord`` in ``changed`` (inclusive)."""
+        if changed is not None:
+            self._version += 1
+            self._changes.append((self._version, *changed))
+            del self._changes[:-MAX_CHANGES]
+
+    def invalidate(self) -> None:
+        """Forget every array (another process wrote, or badges were recomputed)."""
+        self._cache.clear()
+
+    def ords(self, conn: sqlite3.Connection, flt: LogFilter) -> array:
+        cached = self._cache.get(flt)
+        oldest_known = self._changes[0][0] - 1 if self._changes else self._version
+        if cached is None or cached.version < oldest_known:
+            cached = _Ords(self._version, select_ords(conn, flt, None))
+        elif cached.version < self._version:
+            ords = cached.ords
+            for version, lo, hi in self._changes:
+                if version > cached.version:  # replace that ord range by what it holds now
+                    i, j = bisect_left(ords, lo), bisect_right(ords, hi)
+                    ords[i:j] = select_ords(conn, flt, (lo, hi))
+            cached.version = self._version
+        self._cache[flt] = cached
+        self._cache.move_to_end(flt)
+        while len(self._cache) > MAX_FILTERS:
+            self._cache.popitem(last=False)
+        return cached.ords
+
+
+def select_ords(conn: sqlite3.Connection, flt: LogFilter, span: tuple[int, int] | None) -> array:
+    """Ascending ``ord`` of the rows ``flt`` keeps, all or within ``span``."""
+    where, params = where_clause(flt)
+    if span is None:
+        sql, args = f"SELECT ord FROM logs WHERE ord IS NOT NULL AND ({where}) ORDER BY ord", params
+    else:
+        sql = f"SELECT ord FROM logs WHERE ord BETWEEN ? AND ? AND ({where}) ORDER BY ord"
+        args = [*span, *params]
+    cur = conn.execute(sql, args)
+    out = array("q")
+    while chunk := cur.fetchmany(50_000):
+        out.extend(r[0] for r in chunk)
+    return out
+
+
+def rows_by_ord(conn: sqlite3.Connection, ords: list[int], columns: str) -> list[tuple[Any, ...]]:
+    """The given columns of the rows with these (ascending) ordinals, in that order."""
+    rows: list[tuple[Any, ...]] = []
+    for start in range(0, len(ords), _CHUNK):
+        chunk = ords[start : start + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        rows.extend(conn.execute(f"SELECT {columns} FROM logs WHERE ord IN ({marks}) ORDER BY ord", chunk))
+    return rows

@@ -1,0 +1,89 @@
+"""The Playground on the simulator: infer and chat, each answer with its findings and opened
+in the inspector; one request per press; the chat job polled with backoff until done."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static, TabbedContent, TextArea
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
+from tui.screens.inspector import InspectorScreen
+from tui.screens.playground import PlaygroundScreen, next_backoff
+
+
+def test_job_polls_back_off_to_a_ceiling() -> None:
+    waits = [0.25]
+    for _ in range(10):
+        waits.append(next_backoff(waits[-1]))
+    assert waits[1] > waits[0] and waits == sorted(waits)
+    assert waits[-1] == 5.0
+
+
+async def _playground(pilot: object, app: object) -> PlaygroundScreen:
+    await pilot.press("9")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen), what="playground")  # type: ignore[arg-type, attr-defined]
+    return app.screen  # type: ignore[attr-defined, no-any-return]
+
+
+def _answer(screen: PlaygroundScreen) -> str:
+    return str(screen.query_one("#pg-answer", Static).render())
+
+
+async def test_infer_shows_answer_findings_and_opens_the_inspector(fresh_sim: SimulatorServer) -> None:
+    spy = RecordingTransport()
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
+        app = make_app(fresh_sim, client)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _playground(pilot, app)
+            await pilot.press("e", "H", "i")  # e: write in the prompt box
+            prompt = screen.query_one("#infer-prompt", TextArea)
+            assert prompt.text == "Hi"
+            prompt.text = "The capital of France is"
+            await pilot.press("escape")
+            screen.query_one("#infer-max", Input).value = "0"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert spy.count("POST", "/infer") == 0  # refused locally: 0 is no limit
+
+            screen.query_one("#infer-max", Input).value = "16"
+            await pilot.press("ctrl+s", "ctrl+s")
+            await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="the inspector")
+            log_id = screen.last_log_id
+            assert log_id is not None and app.screen.log_id == log_id  # type: ignore[attr-defined]
+            entry = fresh_sim.world.log(log_id)
+            assert entry is not None and entry["source"] == "test" and entry["max_tokens"] == 16
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen, what="back")
+            shown = _answer(screen)
+            assert "Findings" in shown and "trained template: ChatML (platform)" in shown
+            assert f"of {entry['max_tokens']}" in shown and log_id in shown
+            if entry["response"]:
+                assert entry["response"].strip()[:20] in shown
+            await pilot.press("ctrl+o")
+            await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="inspector again")
+    assert spy.count("POST", "/infer") == 1
+
+
+async def test_chat_job_is_polled_until_the_reply_lands(fresh_sim: SimulatorServer) -> None:
+    spy = RecordingTransport()
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
+        app = make_app(fresh_sim, client, playground_auto_inspect=False, chat_job_first_poll=0.05)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await _playground(pilot, app)
+            screen.query_one("#pg-tabs", TabbedContent).active = "pg-chat"
+            await pilot.press("e")
+            box = screen.query_one("#chat-input", Input)
+            assert app.focused is box
+            box.value = "Hello, who are you?"
+            await pilot.press("enter", "enter")
+            await wait_for(pilot, lambda: len(screen.chat_messages) == 2 and not screen.chat_busy, timeout=20, what="the reply")
+            assert [m["role"] for m in screen.chat_messages] == ["user", "assistant"]
+            log = fresh_sim.world.log(screen.last_log_id or "")
+            assert log is not None and log["source"] == "chat"
+            transcript = str(screen.query_one("#chat-log", Static).render())
+            assert "Hello, who are you?" in transcript
+            assert "completed" in str(screen.query_one("#chat-job", Static).render())
+            assert "Findings" in _answer(screen)
+    assert spy.count("POST", "/chat") == 1
+    assert spy.count("GET", "") >= 1 and any("/chat/jobs/" in path for _, path in spy.requests)

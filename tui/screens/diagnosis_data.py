@@ -1,0 +1,383 @@
+"""What the Diagnosis screen and ``blah-tui report`` read, and what they make of it (no Textual).
+
+``fetch_inputs`` gathers everything for one model, each endpoint on its own: the recent calls
+(from the local archive when it holds enough, else ``iter_logs`` up to a limit), the model
+record and Lens bundle (for the trained template), the platform's ``/diagnose``, the judged
+results and the health checks. A failed endpoint leaves its value ``None`` and its reason in
+``Fetched.error``; nothing is ever filled in with a made-up value.
+
+``analyse`` (pure, CPU-bound: run it off the UI thread) turns the inputs into a
+``diagnosis.Report`` plus the indexes a screen needs to go from a number to the calls behind it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from api_client.errors import BlahError, NotFoundError
+from api_client.models import (
+    Diagnosis,
+    FailureClusters,
+    Health,
+    LensBundle,
+    LogEntry,
+    Model,
+    Result,
+)
+from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.archive import Archive
+    from api_client.client import BlahClient
+    from diagnosis.report import Report
+    from diagnosis.summary import Summary
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "ClusterView",
+    "DiagnosisInputs",
+    "DiagnosisView",
+    "Fetched",
+    "LoadProgress",
+    "analyse",
+    "cluster_views",
+    "fetch_inputs",
+    "load_entries",
+]
+
+DEFAULT_LIMIT = 2000
+"""How many of the model's most recent calls are read by default."""
+
+#: Calls whose prompt or reply is longer than this are classified on a cut copy (see
+#: ``tui.screens.logs_badges.capped``): classifying costs time in proportion to the text.
+CLASSIFY_CAP = 32_000
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Fetched(Generic[T]):
+    """One endpoint's answer: ``value``, or None with ``error`` saying why (None, None: not asked)."""
+
+    value: T | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.value is not None
+
+
+@dataclass(frozen=True)
+class LoadProgress:
+    """Reading the calls: ``done`` so far of ``total`` (None when the platform gave no count)."""
+
+    done: int
+    total: int | None
+    started: float  # time.monotonic() at the start
+    source: str  # "platform" | "archive"
+
+    @property
+    def rate_per_s(self) -> float | None:
+        elapsed = time.monotonic() - self.started
+        return self.done / elapsed if elapsed > 0.05 and self.done else None
+
+
+@dataclass
+class DiagnosisInputs:
+    """Everything read for one model. Each ``Fetched`` says whether its endpoint answered."""
+
+    model_id: str
+    limit: int
+    entries: list[LogEntry] = field(default_factory=list)  # newest first
+    entries_from: str = "none"  # "platform" | "archive" | "none"
+    entries_error: str | None = None
+    entries_note: str | None = None  # e.g. the client could not reach every entry
+    model: Fetched[Model] = field(default_factory=Fetched)
+    lens: Fetched[LensBundle] = field(default_factory=Fetched)
+    diagnose: Fetched[Diagnosis] = field(default_factory=Fetched)
+    results: Fetched[list[Result]] = field(default_factory=Fetched)
+    health: Fetched[Health] = field(default_factory=Fetched)
+    config_template: str | None = None
+
+    def errors(self) -> dict[str, str]:
+        """Endpoint -> why it gave nothing (only the ones that failed)."""
+        out: dict[str, str] = {}
+        if self.entries_error:
+            out["logs"] = self.entries_error
+        for name in ("model", "lens", "diagnose", "results", "health"):
+            fetched: Fetched[object] = getattr(self, name)
+            if fetched.error:
+                out[name] = fetched.error
+        return out
+
+
+def _why(error: BaseException) -> str:
+    """A short sanitised reason (error texts never carry the key: see api_client.errors)."""
+    if isinstance(error, BlahError):
+        return one_line(str(error), max_len=240)
+    return one_line(f"{type(error).__name__}: {error}", max_len=240)
+
+
+async def _fetch(call: Callable[[], Awaitable[T]], *, what: str) -> Fetched[T]:
+    try:
+        return Fetched(await call())
+    except asyncio.CancelledError:
+        raise
+    except NotFoundError as error:
+        return Fetched(None, f"{what} answered 404 ({_why(error)})")
+    except BlahError as error:
+        return Fetched(None, f"{what} failed: {_why(error)}")
+
+
+# --------------------------------------------------------------------------- calls
+
+
+async def load_entries(
+    client: BlahClient | None,
+    archive: Archive | None,
+    model_id: str,
+    *,
+    limit: int,
+    on_progress: Callable[[LoadProgress], None] | None = None,
+) -> tuple[list[LogEntry], str, str | None]:
+    """The model's ``limit`` most recent calls, newest first, and where they came from.
+
+    The archive is used when there is no platform, when it holds ``limit`` calls or more, or
+    when it holds the whole history; otherwise the platform is read (``iter_logs``), because
+    an archive that only caught the last few minutes would make a thin diagnosis.
+    Returns (entries, source, note); raises ``BlahError`` when the platform read fails.
+    """
+    started = time.monotonic()
+    if archive is not None:
+        count, complete = await asyncio.to_thread(lambda: (archive.count(), archive.history_complete))
+        if client is None or complete or count >= limit:
+            entries = await asyncio.to_thread(_archive_entries, archive, limit)
+            if on_progress is not None:
+                on_progress(LoadProgress(len(entries), len(entries), started, "archive"))
+            return entries, "archive", None
+    if client is None:
+        return [], "none", None
+    total: int | None = None
+    try:  # the platform's own count, so the progress line never guesses a total
+        page = await client.get_logs(model_id, limit=1, stats=True)
+        if page.stats is not None and page.stats.total is not None:
+            total = min(limit, page.stats.total)
+    except NotFoundError:
+        raise
+    except BlahError:
+        total = None
+    entries: list[LogEntry] = []
+    history = client.iter_logs(model_id, page_size=min(500, max(1, limit)))
+    try:
+        async for entry in history:
+            entries.append(entry)
+            if on_progress is not None and (len(entries) % 100 == 0 or len(entries) == total):
+                on_progress(LoadProgress(len(entries), total, started, "platform"))
+            if len(entries) >= limit:
+                break
+    finally:
+        await history.aclose()
+    if on_progress is not None:
+        on_progress(LoadProgress(len(entries), len(entries), started, "platform"))
+    note = None
+    if history.may_have_missed:
+        reason = getattr(history, "missed_reason", None)
+        note = "some calls may be missing" + (f": {one_line(reason, max_len=160)}" if reason else "")
+    return entries, "platform", note
+
+
+def _archive_entries(archive: Archive, limit: int) -> list[LogEntry]:
+    out: list[LogEntry] = []
+    for entry in archive.iter_all(newest_first=True):
+        out.append(entry)
+        if len(out) >= limit:
+            break
+    return out
+
+
+async def fetch_inputs(
+    client: BlahClient | None,
+    model_id: str,
+    *,
+    archive: Archive | None = None,
+    limit: int = DEFAULT_LIMIT,
+    config_template: str | None = None,
+    on_progress: Callable[[LoadProgress], None] | None = None,
+) -> DiagnosisInputs:
+    """Read everything the diagnosis needs; every endpoint is asked at the same time and
+    each failure is kept apart (one failing endpoint never hides the others)."""
+    inputs = DiagnosisInputs(model_id=model_id, limit=limit, config_template=config_template)
+
+    async def calls() -> None:
+        try:
+            entries, source, note = await load_entries(
+                client, archive, model_id, limit=limit, on_progress=on_progress
+            )
+        except NotFoundError as error:
+            inputs.entries_error = f"the platform does not know this model ({_why(error)})"
+            return
+        except BlahError as error:
+            inputs.entries_error = f"reading the calls failed: {_why(error)}"
+            return
+        inputs.entries, inputs.entries_from, inputs.entries_note = entries, source, note
+
+    if client is None:
+        await calls()
+        offline = "offline: this needs the platform"
+        for name in ("model", "lens", "diagnose", "results", "health"):
+            setattr(inputs, name, Fetched(None, offline))
+        return inputs
+
+    async def side() -> None:
+        model, lens, diagnose, results, health = await asyncio.gather(
+            _fetch(lambda: client.get_model(model_id), what="the platform's model record"),
+            _fetch(lambda: client.lens(model_id), what="the platform's /lens"),
+            _fetch(lambda: client.diagnose(model_id), what="the platform's /diagnose"),
+            _fetch(lambda: client.list_results(model_id), what="the platform's /results"),
+            _fetch(lambda: client.health(model_id), what="the platform's /health"),
+        )
+        inputs.model, inputs.lens, inputs.diagnose = model, lens, diagnose
+        inputs.results, inputs.health = results, health
+
+    await asyncio.gather(calls(), side())
+    return inputs
+
+
+# --------------------------------------------------------------------------- analysis
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    """One of the platform's failure clusters, checked against the calls we read."""
+
+    label: str | None
+    size: int | None
+    what_goes_wrong: str | None
+    suggestion: str | None
+    log_ids: tuple[str, ...]
+    we_examined: int  # of log_ids, how many are among the calls we read
+    we_flag: int  # of those, how many we find a failure in (host failures included)
+
+
+@dataclass(frozen=True)
+class DiagnosisView:
+    """The report plus what a screen needs to show the calls behind every number."""
+
+    inputs: DiagnosisInputs
+    report: Report
+    template: str | None
+    template_source: str  # "config" | "platform" | "lens" | "unknown"
+    entries_by_id: Mapping[str, LogEntry]
+    kind_ids: Mapping[str, tuple[str, ...]]  # kind -> model calls with it, oldest first
+    group_ids: Mapping[tuple[str, str], tuple[str, ...]]  # (dimension, value) -> calls, oldest first
+    host_ids: tuple[str, ...]  # calls inside outage windows, oldest first
+    host_failed_ids: tuple[str, ...]
+    failing_ids: tuple[str, ...]  # model calls that fail in some way, oldest first
+
+    @property
+    def summary(self) -> Summary:
+        return self.report.summary
+
+
+def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
+    """Classify, summarise and compare (CPU-bound; call it from a thread)."""
+    from diagnosis import build_report, classify, detect_template, kinds, resolve_trained_template
+    from diagnosis.features import features_of
+    from tui.screens.logs_badges import capped
+
+    template, source = resolve_trained_template(inputs.config_template, inputs.model.value, inputs.lens.value)
+    entries = inputs.entries
+    results_by_log = {r.log_id: r for r in inputs.results.value or () if r.log_id is not None}
+    # Pathologically long calls are classified on a cut copy; the entries stay whole so that
+    # suggestions quote the prompts verbatim.
+    findings = {
+        e.id: classify(capped(e, CLASSIFY_CAP), trained_template=template, result=results_by_log.get(e.id))
+        for e in entries
+        if len(e.prompt or "") > CLASSIFY_CAP or len(e.response or "") > CLASSIFY_CAP
+    }
+    report = build_report(
+        model=inputs.model.value or inputs.model_id,
+        entries=entries,
+        diagnose=inputs.diagnose.value,
+        results=inputs.results.value,
+        health=inputs.health.value,
+        trained_template=template,
+        template_source=source,
+        findings_by_log_id=findings,
+    )
+    summary = report.summary
+    ordered = sorted(entries, key=lambda e: (e.created_at, e.id))
+    kind_ids: dict[str, list[str]] = {}
+    group_ids: dict[tuple[str, str], list[str]] = {}
+    host_ids: list[str] = []
+    host_failed: list[str] = []
+    failing: list[str] = []
+    for entry in ordered:
+        names = summary.kinds_by_log_id.get(entry.id, ())
+        if entry.id in summary.host_log_ids:
+            host_ids.append(entry.id)
+            if _host_failed(entry, findings.get(entry.id), template, results_by_log, classify, kinds):
+                host_failed.append(entry.id)
+            continue
+        for name in names:
+            kind_ids.setdefault(name, []).append(entry.id)
+        if any(n not in kinds.CAUSE_ONLY_KINDS for n in names):
+            failing.append(entry.id)
+        detected = detect_template(entry.prompt, entry.messages)
+        for key in features_of(entry, detected).items():
+            group_ids.setdefault(key, []).append(entry.id)
+    return DiagnosisView(
+        inputs=inputs,
+        report=report,
+        template=template,
+        template_source=source,
+        entries_by_id=report.entries_by_id,
+        kind_ids={k: tuple(v) for k, v in kind_ids.items()},
+        group_ids={k: tuple(v) for k, v in group_ids.items()},
+        host_ids=tuple(host_ids),
+        host_failed_ids=tuple(host_failed),
+        failing_ids=tuple(failing),
+    )
+
+
+def _host_failed(
+    entry: LogEntry,
+    found: list[object] | None,
+    template: str | None,
+    results: Mapping[str, Result],
+    classify: Callable[..., list[object]],
+    kinds: object,
+) -> bool:
+    """Whether a call inside an outage failed (the summary counts these but keeps no ids)."""
+    from tui.screens.logs_badges import capped
+
+    if found is None:
+        found = classify(capped(entry, CLASSIFY_CAP), trained_template=template, result=results.get(entry.id))
+    cause_only = getattr(kinds, "CAUSE_ONLY_KINDS", frozenset())
+    return any(getattr(f, "kind", None) not in cause_only for f in found)
+
+
+def cluster_views(clusters: FailureClusters, view: DiagnosisView | None) -> list[ClusterView]:
+    """Each cluster with how many of its calls we read and how many of those we flag."""
+    out: list[ClusterView] = []
+    summary = view.summary if view is not None else None
+    for cluster in clusters.clusters:
+        ids = tuple(cluster.log_ids)
+        if summary is None:
+            examined: Sequence[str] = ()
+            flagged: Sequence[str] = ()
+        else:
+            examined = [i for i in ids if i in summary.examined_ids]
+            flagged = [
+                i for i in examined
+                if i in summary.host_log_ids or i in (view.failing_ids_set if view else set())
+            ]
+        out.append(
+            ClusterView(cluster.label, cluster.size, cluster.what_goes_wrong, cluster.suggestion, ids,
+                        len(examined), len(flagged))
+        )
+    return out
