@@ -11,20 +11,15 @@ Text search is FTS5 over prompt/response/error with user input taken literally
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
 import tempfile
-import threading
+from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
-
-import orjson
 
 from api_client import archive_text as text_index
+from api_client.archive_base import FULL_SELECT, ArchiveBase, entry_from_row
 from api_client.archive_files import archive_path, move_aside
 from api_client.archive_ingest import (
     BadgesFn,
@@ -47,13 +42,9 @@ from api_client.archive_query import (
     where_clause,
 )
 from api_client.archive_schema import (
-    LOG_COLUMNS,
     ArchiveCorruptError,
     ArchiveError,
     ArchiveVersionError,
-    check_integrity,
-    connect,
-    is_corruption,
 )
 from api_client.models import LogEntry
 
@@ -69,22 +60,12 @@ __all__ = [
     "match_spans",
 ]
 
-_FULL_SELECT = ", ".join(LOG_COLUMNS)
-
-
-class Archive:
+class Archive(ArchiveBase):
     """One archive file. ``Archive(path)`` opens (or creates) it; see module docstring."""
 
     def __init__(self, path: Path | str, *, _temp_dir: Path | None = None) -> None:
-        self._path = Path(path)
-        self._temp_dir = _temp_dir
-        self._conn = connect(self._path)
-        self._lock = threading.RLock()
-        self._bounds: tuple[int, int] | None = None  # (min, max) ord of the listed rows
         self._lists = OrdinalLists()
-        with self._lock, self._guard():
-            self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-            self._load_bounds()
+        super().__init__(path, _temp_dir=_temp_dir)
 
     # ------------------------------------------------------------------ opening / files
 
@@ -118,61 +99,6 @@ class Archive:
         path = Path(path)
         moved = move_aside(path)
         return cls(path), moved
-
-    def verify(self) -> str | None:
-        """SQLite's ``quick_check`` over the whole file (slow on a big archive: opening
-        only probes those): None when sound, else what is wrong."""
-        with self._lock:
-            try:
-                return check_integrity(self._conn, full=True)
-            except sqlite3.DatabaseError as exc:
-                return str(exc)
-
-    @property
-    def path(self) -> Path:
-        return self._path
-
-    @property
-    def model_id(self) -> str | None:
-        """The model this archive is about (set by ``for_model`` or a dump load), if known."""
-        return self.get_meta("model_id")
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
-            if self._temp_dir is not None:
-                shutil.rmtree(self._temp_dir, ignore_errors=True)
-                self._temp_dir = None
-
-    def __enter__(self) -> Archive:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"Archive({str(self._path)!r})"
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (taking SQLite's write lock at once) under our lock."""
-        with self._lock, self._guard():
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.DatabaseError as exc:
-            if is_corruption(exc):
-                raise ArchiveCorruptError(self._path, f"archive file is corrupt ({exc})") from exc
-            raise
 
     # ------------------------------------------------------------------ writing
 
@@ -278,13 +204,13 @@ class Archive:
         while True:
             with self._lock, self._guard():
                 rows = self._conn.execute(
-                    f"SELECT seq, badges, {_FULL_SELECT} FROM logs WHERE seq > ? ORDER BY seq LIMIT ?",
+                    f"SELECT seq, badges, {FULL_SELECT} FROM logs WHERE seq > ? ORDER BY seq LIMIT ?",
                     (last, batch_size),
                 ).fetchall()
                 if not rows:
                     return changed
                 last = rows[-1][0]
-                updates = [(new, seq) for seq, old, *cols in rows if (new := badge_text(_entry(cols), badges_fn)) != old]
+                updates = [(new, seq) for seq, old, *cols in rows if (new := badge_text(entry_from_row(cols), badges_fn)) != old]
                 if updates:
                     with self._transaction() as conn:
                         set_badges(conn, updates)
@@ -344,6 +270,8 @@ class Archive:
             if row is None or row[0] is None:
                 return None, None
             here = int(row[0])
+            before: int | None
+            after: int | None
             if flt.is_empty:
                 before, after = here - 1, here + 1
             else:
@@ -386,7 +314,7 @@ class Archive:
                 bound = "" if last is None else f"ord {op} ? AND "
                 args = ([] if last is None else [last]) + params + [batch_size]
                 rows = self._conn.execute(
-                    f"SELECT ord, {_FULL_SELECT} FROM logs WHERE ord IS NOT NULL AND {bound}({where})"
+                    f"SELECT ord, {FULL_SELECT} FROM logs WHERE ord IS NOT NULL AND {bound}({where})"
                     f" ORDER BY ord {order} LIMIT ?",
                     args,
                 ).fetchall()
@@ -394,72 +322,9 @@ class Archive:
                 return
             last = rows[-1][0]
             for row in rows:
-                yield _entry(row[1:])
-
-    # ------------------------------------------------------------------ reading: one entry
-
-    def get(self, log_id: str) -> LogEntry:
-        """The full entry; KeyError when it is not stored."""
-        entry = self.find(log_id)
-        if entry is None:
-            raise KeyError(log_id)
-        return entry
-
-    def find(self, log_id: str) -> LogEntry | None:
-        with self._lock, self._guard():
-            row = self._conn.execute(f"SELECT {_FULL_SELECT} FROM logs WHERE id = ?", (log_id,)).fetchone()
-        return None if row is None else _entry(row)
-
-    def badges_of(self, log_id: str) -> tuple[str, ...]:
-        with self._lock, self._guard():
-            row = self._conn.execute("SELECT badges FROM logs WHERE id = ?", (log_id,)).fetchone()
-        return tuple(row[0].split()) if row and row[0] else ()
-
-    # ------------------------------------------------------------------ meta / cursor
-
-    def get_meta(self, key: str) -> str | None:
-        with self._lock, self._guard():
-            row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else row[0]
-
-    def set_meta(self, key: str, value: str | None) -> None:
-        with self._lock, self._guard():
-            if value is None:
-                self._conn.execute("DELETE FROM meta WHERE key = ?", (key,))
-            else:
-                self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
-            self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
-
-    def get_cursor(self) -> int | None:
-        """The live tail's position (ms): everything up to it has been fetched once."""
-        value = self.get_meta("cursor_ms")
-        return None if value is None else int(value)
-
-    def set_cursor(self, ms: int | None) -> None:
-        self.set_meta("cursor_ms", None if ms is None else str(int(ms)))
-
-    @property
-    def history_complete(self) -> bool:
-        """True once a backfill reached the platform's oldest entry."""
-        return self.get_meta("history_complete") == "1"
-
-    @history_complete.setter
-    def history_complete(self, value: bool) -> None:
-        self.set_meta("history_complete", "1" if value else None)
-
-    def oldest_ms(self) -> int | None:
-        with self._lock, self._guard():
-            return self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
-
-    def newest_ms(self) -> int | None:
-        with self._lock, self._guard():
-            return self._conn.execute("SELECT max(created_at) FROM logs").fetchone()[0]
+                yield entry_from_row(row[1:])
 
     # ------------------------------------------------------------------ internals
-
-    def _load_bounds(self) -> None:
-        lo, hi = self._conn.execute("SELECT min(ord), max(ord) FROM logs").fetchone()
-        self._bounds = None if lo is None else (int(lo), int(hi))
 
     def _sync_external(self) -> None:
         """Another connection (another blah-tui process) wrote: drop what we cached."""
@@ -469,13 +334,6 @@ class Archive:
             self._lists.invalidate()  # we cannot know which rows the other writer touched
             self._load_bounds()
 
-    def _ords(self, flt: LogFilter) -> Any:
+    def _ords(self, flt: LogFilter) -> array:
         self._ensure_indexed(flt)
         return self._lists.ords(self._conn, flt)
-
-
-def _entry(cols: Iterable[Any]) -> LogEntry:
-    data = dict(zip(LOG_COLUMNS, cols, strict=True))
-    if data["messages"] is not None:
-        data["messages"] = orjson.loads(data["messages"])
-    return LogEntry.model_validate(data)

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from api_client import archive_schema
 from api_client.archive import (
     Archive,
     ArchiveCorruptError,
     ArchiveVersionError,
     LogFilter,
 )
-from api_client import archive_schema
 from api_client.models import ChatMessage, LogEntry
 
 
@@ -107,7 +107,7 @@ def test_get_round_trips_every_field_including_unicode_and_messages(archive: Arc
 def test_window_is_oldest_first_whatever_order_entries_arrive_in(archive: Archive) -> None:
     archive.add([entry(i, 5000 + i) for i in range(10, 20)])  # the middle first
     archive.add([entry(i, 5000 + i) for i in range(20, 30)])  # newer: appended
-    archive.add([entry(i, 5000 + i) for i in range(0, 10)])  # older: prepended
+    archive.add([entry(i, 5000 + i) for i in range(10)])  # older: prepended
     archive.add([entry(100, 5015), entry(101, 5005)])  # lands inside: renumbered
     want = sorted([(5000 + i, f"log_{i:05d}") for i in range(30)] + [(5015, "log_00100"), (5005, "log_00101")])
     assert ids(archive.window(LogFilter(), 0, 1000)) == [i for _, i in want]
@@ -193,7 +193,7 @@ def test_filtered_lists_follow_later_inserts(archive: Archive) -> None:
     archive.add([entry(i, 100 + i, source="chat" if i % 2 else "eval") for i in range(10, 20)])
     assert archive.count(flt) == 5
     archive.add([entry(i, 100 + i, source="chat") for i in range(20, 23)])  # appended
-    archive.add([entry(i, 100 + i, source="chat") for i in range(0, 2)])  # prepended
+    archive.add([entry(i, 100 + i, source="chat") for i in range(2)])  # prepended
     assert ids(archive.window(flt, 0, 100)) == ["log_00000", "log_00001", "log_00011", "log_00013",
                                                  "log_00015", "log_00017", "log_00019", "log_00020",
                                                  "log_00021", "log_00022"]  # fmt: skip

@@ -46,8 +46,8 @@ def archive(tmp_path: Path) -> Iterator[Archive]:
     a.close()
 
 
-def found(archive: Archive, query: str, flt: LogFilter = LogFilter()) -> list[str]:
-    return [i.removeprefix("log_") for i in archive.search(query, flt).ids]
+def found(archive: Archive, query: str, flt: LogFilter | None = None) -> list[str]:
+    return [i.removeprefix("log_") for i in archive.search(query, flt or LogFilter()).ids]
 
 
 @pytest.mark.parametrize(

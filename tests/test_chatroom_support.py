@@ -106,3 +106,9 @@ def close_client(client: BlahClient) -> None:
         asyncio.run(client.aclose())
     except RuntimeError:
         pass  # its loop is gone with the app's; nothing left to close
+
+
+def snapshot_app(server: SimulatorServer, **settings: Any) -> tuple[BlahApp, BlahClient]:
+    """The app for a snapshot test: a client made outside any loop (close it afterwards)."""
+    client = BlahClient(server.base_url, api_key=server.council_key)
+    return make_app(server, client, chatroom_poll_interval=600.0, **settings), client

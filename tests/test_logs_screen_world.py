@@ -82,7 +82,7 @@ async def loaded(pilot: Pilot[Any], app: BlahApp) -> LogList:
 
 
 
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 15.0, what: str = "") -> None:
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 30.0, what: str = "") -> None:
     """Let the app run until ``predicate()`` holds; fail with ``what`` after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from api_client.client import BlahClient
-from tui.app import create_app
+from tui.app import BlahApp, create_app
 from tui.config import LoadedConfig, load_config
 from tui.context import AppContext
 
@@ -15,6 +15,12 @@ from tui.context import AppContext
 def _fail(message: str) -> int:
     print(f"blah-tui: {message}", file=sys.stderr)
     return 2
+
+
+def _run(app: BlahApp) -> int:
+    """Run the app; a crash inside it (already printed by Textual) makes a non-zero exit."""
+    app.run()
+    return app.return_code or 0
 
 
 def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
@@ -46,8 +52,7 @@ def run_online(
     except ValueError as error:  # malformed base URL
         return _fail(f"bad --base-url: {error}")
     ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
-    create_app(apply_config(ctx, loaded)).run()
-    return 0
+    return _run(create_app(apply_config(ctx, loaded)))
 
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
@@ -67,10 +72,9 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             key_source="demo",
             open_log_id=log_id,
         )
-        create_app(apply_config(ctx, load_config())).run()
+        return _run(create_app(apply_config(ctx, load_config())))
     finally:
         server.stop()
-    return 0
 
 
 def run_offline(path: str, *, model_id: str | None) -> int:
@@ -87,5 +91,4 @@ def run_offline(path: str, *, model_id: str | None) -> int:
         archive=archive,
         offline_source=file,
     )
-    create_app(apply_config(ctx, load_config())).run()
-    return 0
+    return _run(create_app(apply_config(ctx, load_config())))

@@ -178,7 +178,7 @@ async def _run(
     try:
         async with client:
             total = await _total(client, model_id, source, errors_only, since)
-            sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115
+            sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115, ASYNC230 - a CLI: nothing else runs on this loop
             try:
                 stats = await _with_progress(client, model_id, sink, source, errors_only, since, archive, total, err)
                 sink.flush()

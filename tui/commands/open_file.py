@@ -92,7 +92,7 @@ def _entries_of(value: Any) -> list[Any]:
 def _parse_line(raw: bytes) -> Iterator[LogEntry]:
     for item in _entries_of(orjson.loads(raw)):
         if not isinstance(item, dict):
-            raise ValueError(f"not a JSON object (got {type(item).__name__})")
+            raise TypeError(f"not a JSON object (got {type(item).__name__})")
         yield LogEntry.model_validate(item)
 
 
@@ -151,7 +151,7 @@ def _load(
             continue
         try:
             parsed = list(_parse_line(raw))
-        except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+        except (ValueError, TypeError, ValidationError) as exc:  # JSONDecodeError is a ValueError
             bad = BadLine(line_no, _reason(exc), one_line(raw[:200].decode("utf-8", "replace"), 80))
             result.bad_count += 1
             if len(result.bad_lines) < MAX_BAD_KEPT:

@@ -16,6 +16,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from api_client.errors import BlahError, NotFoundError
@@ -33,6 +34,7 @@ from widgets.safe_text import one_line
 if TYPE_CHECKING:
     from api_client.archive import Archive
     from api_client.client import BlahClient
+    from diagnosis.finding import Finding
     from diagnosis.report import Report
     from diagnosis.summary import Summary
 
@@ -277,10 +279,16 @@ class DiagnosisView:
     host_ids: tuple[str, ...]  # calls inside outage windows, oldest first
     host_failed_ids: tuple[str, ...]
     failing_ids: tuple[str, ...]  # model calls that fail in some way, oldest first
+    findings: Mapping[str, list[Finding]] = field(default_factory=dict)  # log id -> what we found
 
     @property
     def summary(self) -> Summary:
         return self.report.summary
+
+    @cached_property
+    def flagged(self) -> frozenset[str]:
+        """Calls we find a failure in, the model's and the host's alike."""
+        return frozenset(self.failing_ids) | frozenset(self.host_failed_ids)
 
 
 def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
@@ -292,12 +300,11 @@ def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
     template, source = resolve_trained_template(inputs.config_template, inputs.model.value, inputs.lens.value)
     entries = inputs.entries
     results_by_log = {r.log_id: r for r in inputs.results.value or () if r.log_id is not None}
-    # Pathologically long calls are classified on a cut copy; the entries stay whole so that
-    # suggestions quote the prompts verbatim.
+    # Classified once here and handed to the report. Pathologically long calls are classified
+    # on a cut copy; the entries stay whole so that suggestions quote the prompts verbatim.
     findings = {
         e.id: classify(capped(e, CLASSIFY_CAP), trained_template=template, result=results_by_log.get(e.id))
         for e in entries
-        if len(e.prompt or "") > CLASSIFY_CAP or len(e.response or "") > CLASSIFY_CAP
     }
     report = build_report(
         model=inputs.model.value or inputs.model_id,
@@ -310,22 +317,21 @@ def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
         findings_by_log_id=findings,
     )
     summary = report.summary
-    ordered = sorted(entries, key=lambda e: (e.created_at, e.id))
     kind_ids: dict[str, list[str]] = {}
     group_ids: dict[tuple[str, str], list[str]] = {}
     host_ids: list[str] = []
     host_failed: list[str] = []
     failing: list[str] = []
-    for entry in ordered:
-        names = summary.kinds_by_log_id.get(entry.id, ())
+    for entry in sorted(entries, key=lambda e: (e.created_at, e.id)):
+        fails = any(f.kind not in kinds.CAUSE_ONLY_KINDS for f in findings[entry.id])
         if entry.id in summary.host_log_ids:
             host_ids.append(entry.id)
-            if _host_failed(entry, findings.get(entry.id), template, results_by_log, classify, kinds):
+            if fails:
                 host_failed.append(entry.id)
             continue
-        for name in names:
+        for name in summary.kinds_by_log_id.get(entry.id, ()):
             kind_ids.setdefault(name, []).append(entry.id)
-        if any(n not in kinds.CAUSE_ONLY_KINDS for n in names):
+        if fails:
             failing.append(entry.id)
         detected = detect_template(entry.prompt, entry.messages)
         for key in features_of(entry, detected).items():
@@ -341,24 +347,8 @@ def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
         host_ids=tuple(host_ids),
         host_failed_ids=tuple(host_failed),
         failing_ids=tuple(failing),
+        findings=findings,
     )
-
-
-def _host_failed(
-    entry: LogEntry,
-    found: list[object] | None,
-    template: str | None,
-    results: Mapping[str, Result],
-    classify: Callable[..., list[object]],
-    kinds: object,
-) -> bool:
-    """Whether a call inside an outage failed (the summary counts these but keeps no ids)."""
-    from tui.screens.logs_badges import capped
-
-    if found is None:
-        found = classify(capped(entry, CLASSIFY_CAP), trained_template=template, result=results.get(entry.id))
-    cause_only = getattr(kinds, "CAUSE_ONLY_KINDS", frozenset())
-    return any(getattr(f, "kind", None) not in cause_only for f in found)
 
 
 def cluster_views(clusters: FailureClusters, view: DiagnosisView | None) -> list[ClusterView]:
@@ -367,15 +357,12 @@ def cluster_views(clusters: FailureClusters, view: DiagnosisView | None) -> list
     summary = view.summary if view is not None else None
     for cluster in clusters.clusters:
         ids = tuple(cluster.log_ids)
-        if summary is None:
+        if summary is None or view is None:
             examined: Sequence[str] = ()
             flagged: Sequence[str] = ()
         else:
             examined = [i for i in ids if i in summary.examined_ids]
-            flagged = [
-                i for i in examined
-                if i in summary.host_log_ids or i in (view.failing_ids_set if view else set())
-            ]
+            flagged = [i for i in examined if i in view.flagged]
         out.append(
             ClusterView(cluster.label, cluster.size, cluster.what_goes_wrong, cluster.suggestion, ids,
                         len(examined), len(flagged))

@@ -1,0 +1,167 @@
+"""The file side of an archive: the connection, transactions, meta, one entry at a time.
+
+``Archive`` (archive.py) adds writing and the lists on top. Thread-safe: one SQLite
+connection behind an RLock, so async callers may use the archive from worker threads.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+import orjson
+
+from api_client.archive_schema import (
+    LOG_COLUMNS,
+    ArchiveCorruptError,
+    check_integrity,
+    connect,
+    is_corruption,
+)
+from api_client.models import LogEntry
+
+FULL_SELECT = ", ".join(LOG_COLUMNS)
+
+
+class ArchiveBase:
+    """Opening, closing, meta values, the tail cursor and single-entry reads."""
+
+    def __init__(self, path: Path | str, *, _temp_dir: Path | None = None) -> None:
+        self._path = Path(path)
+        self._temp_dir = _temp_dir
+        self._conn = connect(self._path)
+        self._lock = threading.RLock()
+        self._bounds: tuple[int, int] | None = None  # (min, max) ord of the listed rows
+        with self._lock, self._guard():
+            self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            self._load_bounds()
+
+    def verify(self) -> str | None:
+        """SQLite's ``quick_check`` over the whole file (slow on a big archive: opening
+        only probes those): None when sound, else what is wrong."""
+        with self._lock:
+            try:
+                return check_integrity(self._conn, full=True)
+            except sqlite3.DatabaseError as exc:
+                return str(exc)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def model_id(self) -> str | None:
+        """The model this archive is about (set by ``for_model`` or a dump load), if known."""
+        return self.get_meta("model_id")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+            if self._temp_dir is not None:
+                shutil.rmtree(self._temp_dir, ignore_errors=True)
+                self._temp_dir = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Archive({str(self._path)!r})"
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (taking SQLite's write lock at once) under our lock."""
+        with self._lock, self._guard():
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            if is_corruption(exc):
+                raise ArchiveCorruptError(self._path, f"archive file is corrupt ({exc})") from exc
+            raise
+
+    # ------------------------------------------------------------------ reading: one entry
+
+    def get(self, log_id: str) -> LogEntry:
+        """The full entry; KeyError when it is not stored."""
+        entry = self.find(log_id)
+        if entry is None:
+            raise KeyError(log_id)
+        return entry
+
+    def find(self, log_id: str) -> LogEntry | None:
+        with self._lock, self._guard():
+            row = self._conn.execute(f"SELECT {FULL_SELECT} FROM logs WHERE id = ?", (log_id,)).fetchone()
+        return None if row is None else entry_from_row(row)
+
+    def badges_of(self, log_id: str) -> tuple[str, ...]:
+        with self._lock, self._guard():
+            row = self._conn.execute("SELECT badges FROM logs WHERE id = ?", (log_id,)).fetchone()
+        return tuple(row[0].split()) if row and row[0] else ()
+
+    # ------------------------------------------------------------------ meta / cursor
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock, self._guard():
+            row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_meta(self, key: str, value: str | None) -> None:
+        with self._lock, self._guard():
+            if value is None:
+                self._conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+            else:
+                self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+            self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+
+    def get_cursor(self) -> int | None:
+        """The live tail's position (ms): everything up to it has been fetched once."""
+        value = self.get_meta("cursor_ms")
+        return None if value is None else int(value)
+
+    def set_cursor(self, ms: int | None) -> None:
+        self.set_meta("cursor_ms", None if ms is None else str(int(ms)))
+
+    @property
+    def history_complete(self) -> bool:
+        """True once a backfill reached the platform's oldest entry."""
+        return self.get_meta("history_complete") == "1"
+
+    @history_complete.setter
+    def history_complete(self, value: bool) -> None:
+        self.set_meta("history_complete", "1" if value else None)
+
+    def oldest_ms(self) -> int | None:
+        with self._lock, self._guard():
+            return self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
+
+    def newest_ms(self) -> int | None:
+        with self._lock, self._guard():
+            return self._conn.execute("SELECT max(created_at) FROM logs").fetchone()[0]
+
+    def _load_bounds(self) -> None:
+        lo, hi = self._conn.execute("SELECT min(ord), max(ord) FROM logs").fetchone()
+        self._bounds = None if lo is None else (int(lo), int(hi))
+
+def entry_from_row(cols: Iterable[Any]) -> LogEntry:
+    data = dict(zip(LOG_COLUMNS, cols, strict=True))
+    if data["messages"] is not None:
+        data["messages"] = orjson.loads(data["messages"])
+    return LogEntry.model_validate(data)
+
