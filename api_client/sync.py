@@ -127,15 +127,18 @@ class ArchiveSync:
         self._stopping = False
         since = await asyncio.to_thread(self.resume_since)
         extra: dict[str, Any] = {} if self.on_state is None else {"on_state": self.on_state}
-        self._tail = self.client.tail_logs(self.model_id, since=since, interval=self.interval, **extra)
-        async for batch in self._tail:
-            new = await self._store(batch)
-            newest = max(entry.created_at for entry in batch)
-            await asyncio.to_thread(self._advance_cursor, newest)
-            if new and on_batch is not None:
-                await _maybe_await(on_batch(new))
-            if self._stopping:
-                break
+        tail = self._tail = self.client.tail_logs(self.model_id, since=since, interval=self.interval, **extra)
+        try:
+            async for batch in tail:
+                new = await self._store(batch)
+                newest = max(entry.created_at for entry in batch)
+                await asyncio.to_thread(self._advance_cursor, newest)
+                if new and on_batch is not None:
+                    await _maybe_await(on_batch(new))
+                if self._stopping:
+                    break
+        finally:
+            tail.stop()  # also when storing or on_batch failed: no request left running
 
     async def backfill(
         self, limit_pages: int | None = None, on_progress: OnProgress | None = None

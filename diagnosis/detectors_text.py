@@ -55,7 +55,7 @@ def detect_refusal(reply: str) -> Finding | None:
     head = reply[:_REFUSAL_HEAD].replace("’", "'")
     low = head.lower()
     if not (
-        "n't" in low or "not" in low or "sorry" in low or "unable" in low or "declin" in low or "refus" in low
+        "n't" in low or " not " in low or "cannot" in low or "sorry" in low or "unable" in low or "declin" in low or "refus" in low
         or "afraid" in low or "as an ai" in low or "against my" in low
     ):  # every refusal pattern contains one of these
         return None

@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import ge
 
 #: Characters that legitimately come in long runs (rules, separators, indentation art).
 _RULE_CHARS = frozenset("-=_*#~.+|/\\:<>^─━═│┃▁▔█░▒▓ ")
 _PUNCT = ".,;:!?\"'()[]{}*_`~«»“”‘’"
-_LIST_MARKER = re.compile(r"\(?\d{1,3}[.)]|[a-z][.)]")
 _HAS_LIST_MARKER = re.compile(r"\d[.)]\s")
 _LIST_MARKER_SUB = re.compile(r"(?<!\S)\(?\d{1,3}[.)](?!\S)")
 _CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
@@ -71,7 +72,8 @@ def find_loop(text: str | None) -> LoopHit | None:
         return None
     best: LoopHit | None = None
     # A token made of a repeated unit uses few distinct characters: "photosynthesis" is skipped.
-    suspects = {w for w in words if len(w) >= _MIN_LONG_TOKEN and len(set(w)) * 2 <= len(w)}
+    long_words = compress(words, map(ge, map(len, words), repeat(_MIN_LONG_TOKEN)))  # C-level filter
+    suspects = {w for w in long_words if len(set(w)) * 2 <= len(w)}
     if suspects:
         best = _char_loop(text, suspects)
     if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
@@ -184,23 +186,18 @@ def _whitespace_loop(text: str) -> LoopHit | None:
 # --------------------------------------------------------------------------- words
 
 
-def _norm(token: str) -> str:
-    low = token.lower()
-    if _LIST_MARKER.fullmatch(low):
-        return "#."
-    stripped = low.strip(_PUNCT)
-    return stripped or low
-
-
 def _word_loop(text: str) -> LoopHit | None:
+    """Back-to-back copies of a unit of words (compared lower-cased, punctuation and list markers aside)."""
+    low = text.lower()
+    if _HAS_LIST_MARKER.search(low) is not None:
+        low = _LIST_MARKER_SUB.sub("#.", low)
+    toks = [t.strip(_PUNCT) or t for t in low.split()]
+    spans = [m.span() for m in _TOKEN.finditer(text)]
+    if len(spans) != len(toks):  # lower-casing changed the words (exotic scripts): use the text as is
+        toks = [m.group().strip(_PUNCT) or m.group() for m in _TOKEN.finditer(text)]
     code = _code_ranges(text)
-    spans: list[tuple[int, int]] = []
-    toks: list[str] = []
-    zones: list[int] = []
-    for match in _TOKEN.finditer(text):
-        spans.append(match.span())
-        toks.append(_norm(match.group()))
-        zones.append(_zone_at(match.start(), code, text) if (code or "|" in match.group()) else PROSE)
+    zones = [_zone_at(start, code, text) for start, _ in spans] if code or "|" in text else None
+    n = len(toks)
     best: tuple[int, int, int, int] | None = None  # (region tokens, -period, start, run)
     for period in _candidate_periods(toks):
         for start, run in _runs(toks, period):
@@ -209,6 +206,8 @@ def _word_loop(text: str) -> LoopHit | None:
             key = (run + period, -period, start, run)
             if best is None or key[:2] > best[:2]:
                 best = key
+        if best is not None and best[0] == n and -best[1] <= period:
+            break  # the whole reply is one loop: a longer period cannot explain more of it
     if best is None:
         return None
     _, neg_period, start, run = best
@@ -238,7 +237,8 @@ def _candidate_periods(toks: list[str]) -> list[int]:
             last[tok] = (i, prev[0])
         else:
             last[tok] = (i, -1)
-    return sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
+    strongest = sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
+    return sorted(strongest)  # shortest first: the primitive period comes before its multiples
 
 
 def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:
@@ -259,10 +259,10 @@ def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:
     return out
 
 
-def _word_run_counts(toks: list[str], zones: list[int], start: int, run: int, period: int) -> bool:
+def _word_run_counts(toks: list[str], zones: list[int] | None, start: int, run: int, period: int) -> bool:
     """Whether a stretch of ``run // period + 1`` copies is degenerate, by unit size and zone."""
     copies = run // period + 1
-    zone = max(zones[start : start + run + period])
+    zone = max(zones[start : start + run + period]) if zones is not None else PROSE
     unit = toks[start : start + period]
     if zone != PROSE:
         return copies >= (16 if period == 1 else 8)

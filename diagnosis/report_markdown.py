@@ -100,6 +100,9 @@ def _kinds(r: Report) -> str:
     lines = ["## Failure kinds", "", "| kind | count | out of | rate | what fixes it |", "|---|---:|---|---:|---|"]
     for kind, rate in s.rates.items():
         info = kinds.describe(kind)
+        if kind == kinds.TEMPLATE_MISMATCH and r.trained_template is None:
+            lines.append(f"| {plain(info.label)} | no verdict | trained template unknown | no data | {plain(info.fix)} |")
+            continue
         lines.append(
             f"| {plain(info.label)} | {rate.count} | {rate.population} {plain(rate.population_label)} | "
             f"{_pct(rate.rate)} | {plain(info.fix)} |"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from api_client.models import ChatMessage
 
@@ -127,8 +128,6 @@ def fmt_ms(ms: int | None) -> str:
     """A millisecond timestamp as UTC ``YYYY-MM-DD HH:MM:SS UTC``; ``None`` as "unknown"."""
     if ms is None:
         return "unknown"
-    from datetime import UTC, datetime
-
     return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 

@@ -17,6 +17,7 @@ from simulator import (
 from simulator.chaos import ChaosMiddleware, ChaosState
 from simulator.http import install_error_handlers
 from simulator.jobs import Jobs
+from simulator.request_log import RequestLog, RequestLogMiddleware
 from simulator.world import World
 
 DESCRIPTION = """\
@@ -47,7 +48,7 @@ score_details are plain text. Failed calls have no score (null), never an invent
 """
 
 
-def create_app(world: World, jobs: Jobs, chaos: ChaosState) -> FastAPI:
+def create_app(world: World, jobs: Jobs, chaos: ChaosState, request_log: RequestLog | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         jobs.start()
@@ -64,4 +65,6 @@ def create_app(world: World, jobs: Jobs, chaos: ChaosState) -> FastAPI:
     for module in (routes_logs, routes_models, routes_runs, routes_social, routes_data):
         app.include_router(module.router, prefix="/api/v1")
     app.add_middleware(ChaosMiddleware, state=chaos)
+    if request_log is not None:  # outermost: it also sees the statuses chaos makes up
+        app.add_middleware(RequestLogMiddleware, log=request_log)
     return app

@@ -14,6 +14,8 @@ One fault at most per request, drawn from a seeded RNG with the configured rates
 - ``html``: a 502 ``text/html`` error page instead of JSON.
 
 Toggle at runtime through ``SimulatorServer.chaos`` / ``set_chaos`` (a ``ChaosState``).
+Every injected fault is counted by kind (``ChaosState.counts()``, ``SimulatorServer.chaos_counts()``;
+5xx are counted as ``5xx``), so a soak test can say how many faults its client lived through.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import logging
 import math
 import random
 import threading
+from collections import Counter
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -84,7 +87,17 @@ class ChaosState:
         self._lock = threading.Lock()
         self.config: ChaosConfig | None = None
         self._rng = random.Random(0)
+        self._counts: Counter[str] = Counter()
         self.set(config)
+
+    def counts(self) -> dict[str, int]:
+        """Faults injected so far, by kind (``FAULTS`` names); survives ``set``."""
+        with self._lock:
+            return dict(self._counts)
+
+    def reset_counts(self) -> None:
+        with self._lock:
+            self._counts.clear()
 
     def set(self, config: ChaosConfig | None) -> None:
         with self._lock:
@@ -102,6 +115,8 @@ class ChaosState:
         for fault in FAULTS:
             edge += config.rate(fault)
             if roll < edge:
+                with self._lock:
+                    self._counts[fault] += 1
                 return (f"5xx:{choice}" if fault == "5xx" else fault), config
         return None, config
 

@@ -66,6 +66,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400:
+            # FastAPI answers a body that is not JSON at all with 400; the contract (and the spec)
+            # say a bad body is 422, like a body of the wrong shape.
+            return error_response(422, f"invalid request: {exc.detail}")
         text = {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
         return error_response(exc.status_code, text, dict(exc.headers or {}))
 

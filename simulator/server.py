@@ -16,6 +16,7 @@ import uvicorn
 from simulator.app import create_app
 from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
 from simulator.jobs import Jobs
+from simulator.request_log import RequestLog
 from simulator.world import World
 
 START_TIMEOUT_S = 20.0
@@ -34,7 +35,9 @@ class SimulatorServer:
         self.world = World(seed)
         self._chaos = ChaosState(chaos)
         self._jobs = Jobs(self.world, speed, live)
-        self.app = create_app(self.world, self._jobs, self._chaos)
+        self.requests = RequestLog()
+        """Every request answered (method, path, query, status; never a header value)."""
+        self.app = create_app(self.world, self._jobs, self._chaos, self.requests)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._base_url: str | None = None
@@ -75,6 +78,10 @@ class SimulatorServer:
 
     def set_chaos(self, config: ChaosConfig | None) -> None:
         self._chaos.set(config)
+
+    def chaos_counts(self) -> dict[str, int]:
+        """Faults injected so far, by kind (``5xx``, ``429``, ``latency``, ``reset``, ...)."""
+        return self._chaos.counts()
 
     # ------------------------------------------------------------------ lifecycle
 

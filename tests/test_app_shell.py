@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from textual.app import App, ComposeResult
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
@@ -93,9 +93,18 @@ async def test_confirm_answers_once_even_on_a_double_press() -> None:
         await pilot.pause()
         assert app.answers == [True, False, False]
 
+        # two presses queued before the first is handled (a fast double click): one answer
         app.ask()
         await pilot.pause()
-        await pilot.click("#confirm-ok")
-        await pilot.click("#confirm-ok")
+        button = app.screen.query_one("#confirm-ok", Button)
+        button.press()
+        button.press()
+        await pilot.pause()
         await pilot.pause()
         assert app.answers == [True, False, False, True]
+
+        app.ask()
+        await pilot.pause()
+        await pilot.click("#confirm-cancel")
+        await pilot.pause()
+        assert app.answers == [True, False, False, True, False]

@@ -8,16 +8,24 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 from rich.console import Console
-from textual.widgets import Input
+from textual.widgets import Input, Select
 
 from api_client.client import BlahClient
 from api_client.errors import RateLimitedError, ServerError
 from api_client.models import ChatroomMessage, ChatroomPage
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
-from tests.test_chatroom_support import SIZE, RecordingTransport, frame_segments, make_app, screen_text, wait_for
+from tests.test_chatroom_support import (
+    SIZE,
+    RecordingTransport,
+    frame_segments,
+    make_app,
+    screen_text,
+    wait_for,
+)
 from tui.screens.chatroom import ChatroomScreen
 from tui.screens.chatroom_feed import ChatFeed, loop_verdict, mute_evidence
+from tui.screens.chatroom_people import EVERYONE
 from tui.screens.chatroom_poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
 from tui.screens.chatroom_render import RoomStyles, author_colour, message_text
 from tui.screens.confirm import ConfirmScreen
@@ -239,7 +247,7 @@ async def test_post_reply_prompt_mute_no_turns_unmute(fresh_sim: SimulatorServer
         await pilot.press("tab")
         assert app.focused is screen.query_one("#people")
         await pilot.press("home", "enter")
-        assert screen.query_one("#reply-from").value == person
+        assert screen.query_one("#reply-from", Select).value == person
 
         before = len(screen.feed)
         await _post(pilot, screen, "hello tiny model")
@@ -272,7 +280,7 @@ async def test_post_reply_prompt_mute_no_turns_unmute(fresh_sim: SimulatorServer
         muted_at = max(m.created_at for m in screen.feed.messages)
 
         # everyone is asked; the muted model takes no turn
-        screen.query_one("#reply-from").value = "__everyone__"
+        screen.query_one("#reply-from", Select).value = EVERYONE
         await _post(pilot, screen, "anyone there")
         await wait_for(pilot, lambda: any(m.content == "anyone there" for m in screen.feed.messages), what="second post")
         await wait_for(pilot, lambda: not screen.post_flow.waiting_for, timeout=25, what="the others' replies")
@@ -300,10 +308,11 @@ async def test_double_press_mutes_once_and_member_key_gets_council_message(fresh
             screen = await _open_chatroom(pilot, app)
             target = screen.room.highlighted_message()
             assert target is not None and target.model_id
+            target_id = target.model_id
             await pilot.press("m", "m")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
             await pilot.press("y", "y")
-            await wait_for(pilot, lambda: spy.count("POST", "/chatroom") >= 1 and not screen.mute_flow.busy(target.model_id), what="mute answered")
+            await wait_for(pilot, lambda: spy.count("POST", "/chatroom") >= 1 and not screen.mute_flow.busy(target_id), what="mute answered")
             await pilot.pause(0.3)
             assert spy.count("POST", f"/models/{target.model_id}/chatroom") == 1
             assert any("council tier" in str(n.message) for n in app._notifications)

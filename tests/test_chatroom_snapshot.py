@@ -9,7 +9,13 @@ import pytest
 from textual.pilot import Pilot
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
+from tests.test_chatroom_support import (
+    SIZE,
+    close_client,
+    snapshot_app,
+    start_frozen_sim,
+    wait_for,
+)
 from tui.screens.chatroom import ChatroomScreen
 
 

@@ -62,7 +62,7 @@ def make_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> Bl
     return create_app(ctx)
 
 
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 15.0, what: str = "") -> None:
+async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 30.0, what: str = "") -> None:
     """Let the app run until ``predicate()`` holds; fail naming ``what`` after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

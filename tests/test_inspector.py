@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.drivers.headless_driver import HeadlessDriver
+from textual.pilot import Pilot
 
 from api_client.client import BlahClient
 from api_client.models import LogEntry

@@ -8,7 +8,13 @@ import json
 from pathlib import Path
 
 from tests.hostile_payloads import assert_segments_inert
-from tests.test_logs_screen_world import FIXED_ANCHOR_MS, SIZE, frame_segments, hostile_entries, wait_for
+from tests.test_logs_screen_world import (
+    FIXED_ANCHOR_MS,
+    SIZE,
+    frame_segments,
+    hostile_entries,
+    wait_for,
+)
 from tui.app import create_app
 from tui.commands.open_file import load_dump
 from tui.context import AppContext

@@ -8,7 +8,15 @@ import re
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import SIZE, app_for, ids_of, label_of, loaded, logs_screen, wait_for
+from tests.test_logs_screen_world import (
+    SIZE,
+    app_for,
+    ids_of,
+    label_of,
+    loaded,
+    logs_screen,
+    wait_for,
+)
 from tui.screens.inspector import InspectorScreen
 from tui.screens.logs import SOURCE_CYCLE, LogsScreen
 
@@ -155,3 +163,16 @@ async def test_enter_opens_the_inspector_on_the_highlighted_call(sim: SimulatorS
         assert isinstance(app.screen, LogsScreen)
 
 
+
+
+async def test_switching_model_reloads_the_list(sim: SimulatorServer, client: BlahClient) -> None:
+    peer = sim.peer_model_ids[0]
+    page = await client.get_logs(peer, limit=200)
+    app = app_for(sim, client)
+    async with app.run_test(size=SIZE) as pilot:
+        log_list = await loaded(pilot, app)
+        app.switch_model(peer)
+        expected = [entry.id for entry in reversed(page.logs)]
+        await wait_for(pilot, lambda: ids_of(log_list) == expected, what="the peer's calls")
+        assert app.ctx.archive is not None and app.ctx.archive.get_meta("model_id") == peer
+        assert f"model {peer}" in str(app.screen.query_one("StatusHeader").render())

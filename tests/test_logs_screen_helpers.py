@@ -82,3 +82,54 @@ def test_fallback_badges() -> None:
     assert fallback_badges(entry(response="  \n")) == ("empty",)
     assert fallback_badges(entry(response="abc", finish_reason="length")) == ("truncation",)
     assert fallback_badges(entry(response="fine", finish_reason="stop")) == ()
+
+
+def _entries() -> list[LogEntry]:
+    raw = [
+        {"id": "a", "created_at": 10, "source": "eval", "prompt": "What is a cat?", "response": "A cat is an animal."},
+        {"id": "b", "created_at": 20, "source": "chat", "prompt": "hi", "response": None, "error": "HTTP 502"},
+        {"id": "c", "created_at": 20, "source": "chat", "prompt": "loop?", "response": "  "},
+        {"id": "d", "created_at": 30, "source": "eval", "prompt": "Name a CAT", "response": "Tom", "finish_reason": "length"},
+    ]
+    return [LogEntry.model_validate(item) for item in raw]
+
+
+def test_memory_rows_filter_order_and_neighbours() -> None:
+    from api_client.archive import LogFilter
+    from tui.screens.logs_rows import MemoryRows
+
+    rows = MemoryRows()
+    entries = _entries()
+    assert [e.id for e in rows.add(entries[2:], fallback_badges)] == ["c", "d"]
+    assert [e.id for e in rows.add(entries, fallback_badges)] == ["a", "b"]  # each entry once
+    assert [rows.row(i).id for i in range(len(rows))] == ["a", "b", "c", "d"]  # (created_at, id)
+    assert rows.neighbours("b") == ("a", "c") and rows.neighbours("a") == (None, "b")
+    assert rows.oldest_ms() == 10 and rows.newest_ms() == 30
+
+    def shown(flt: LogFilter) -> list[str]:
+        rows.set_filter(flt)
+        return [rows.row(i).id for i in range(len(rows))]
+
+    assert shown(LogFilter(source="eval")) == ["a", "d"]
+    assert rows.neighbours("d") == ("a", None)  # neighbours within the filtered view
+    assert shown(LogFilter(errors_only=True)) == ["b"]
+    assert shown(LogFilter(badge="empty")) == ["c"]
+    assert shown(LogFilter(badge="truncation", source="eval")) == ["d"]
+    assert shown(LogFilter(text="cat")) == ["a", "d"]  # case-insensitive, prompt or reply
+    assert shown(LogFilter(text="cat animal")) == ["a"]  # every word must match
+    assert shown(LogFilter(text="502")) == ["b"]  # errors are searched too
+    assert rows.row(0).status == "error" and rows.row(0).reply_preview == "HTTP 502"
+    assert rows.find("b") is entries[1] and rows.position("b") == 0
+
+
+def test_badges_are_computed_on_a_cut_copy_of_huge_calls() -> None:
+    from tui.screens.logs_badges import BADGE_TEXT_CAP, capped
+
+    entry = LogEntry.model_validate(
+        {"id": "x", "created_at": 1, "prompt": "P" * (3 * BADGE_TEXT_CAP) + "END", "response": "R" * (5 * BADGE_TEXT_CAP)}
+    )
+    cut = capped(entry)
+    assert cut.response == "R" * BADGE_TEXT_CAP
+    assert cut.prompt is not None and len(cut.prompt) == BADGE_TEXT_CAP and cut.prompt.endswith("END")
+    small = LogEntry.model_validate({"id": "y", "created_at": 1, "prompt": "p", "response": "r"})
+    assert capped(small) is small

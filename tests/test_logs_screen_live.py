@@ -13,7 +13,16 @@ import pytest
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_segments_inert
-from tests.test_logs_screen_world import SIZE, add_hostile_calls, app_for, frame_segments, ids_of, label_of, loaded, wait_for
+from tests.test_logs_screen_world import (
+    SIZE,
+    add_hostile_calls,
+    app_for,
+    frame_segments,
+    ids_of,
+    label_of,
+    loaded,
+    wait_for,
+)
 from tui.screens.logs import LogsScreen
 
 

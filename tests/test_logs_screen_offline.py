@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from api_client.client import BlahClient
@@ -25,7 +26,7 @@ async def test_offline_mode_browses_a_jsonl_dump(sim: SimulatorServer, client: B
     lines = [_entry_line(entry) for entry in page.logs]
     lines.insert(5, "{this line is broken")
     dump.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    archive = load_dump(dump, report=open("/dev/null", "w"))  # noqa: SIM115
+    archive = load_dump(dump, report=io.StringIO())
     ctx = AppContext(model_id=sim.person_model_id, client=None, platform=f"offline: {dump.name}",
                      archive=archive, offline_source=dump)  # fmt: skip
     app = create_app(ctx)

@@ -10,7 +10,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
+from tests.test_chatroom_support import (
+    SIZE,
+    close_client,
+    snapshot_app,
+    start_frozen_sim,
+    wait_for,
+)
 from tui.screens.models import ModelsScreen
 from tui.screens.models_register import RegisterModelScreen
 

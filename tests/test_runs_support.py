@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,6 +49,14 @@ async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout:
 
 def notifications(app: BlahApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
+
+
+def close_client(client: BlahClient) -> None:
+    """Close a client made outside an event loop (snapshot tests)."""
+    try:
+        asyncio.run(client.aclose())
+    except RuntimeError:
+        pass  # its loop went away with the app's; nothing left to close
 
 
 @contextmanager

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.signal import Signal
@@ -16,6 +18,9 @@ from textual.signal import Signal
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from tui.context import AppContext
 from tui.screens.registry import MODE_SPECS
+
+if TYPE_CHECKING:
+    from tui.webhook_receiver import WebhookDelivery
 
 THEMES_DIR = Path(__file__).resolve().parent.parent / "themes"
 
@@ -35,6 +40,20 @@ class ModelEvent:
     model_id: str
 
 
+class RunChanged(Message):
+    """A run changed on the platform (a webhook said so). Posted to every screen; a screen
+    showing runs may handle ``on_run_changed`` to refresh (the Runs screens are refreshed
+    directly as well)."""
+
+    bubble = False
+
+    def __init__(self, run_id: str, status: str | None, event: str) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.status = status
+        self.event = event
+
+
 class BlahApp(App[None]):
     """blah-tui. Screens read the session from ``self.ctx``; nothing here does IO itself."""
 
@@ -46,6 +65,7 @@ class BlahApp(App[None]):
         *(
             Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, id=f"mode.{spec.name}")
             for spec in MODE_SPECS
+            if spec.key  # areas without a number key are reached through the palette
         ),
         Binding("colon", "command_palette", "Palette", show=False, id="app.palette"),
         Binding("q", "quit", "Quit", id="app.quit"),
@@ -146,6 +166,19 @@ class BlahApp(App[None]):
             return
         self.chatroom_enabled[model_id] = enabled
         self.model_signal.publish(ModelEvent("chatroom", model_id))
+
+    # ----------------------------------------------------------------- webhooks
+
+    def handle_webhook_event(self, delivery: WebhookDelivery) -> None:
+        """A verified webhook reached the local receiver: notify, and refresh what shows it."""
+        from tui.screens.webhooks_events import dispatch_webhook_event
+
+        dispatch_webhook_event(self, delivery)
+
+    def on_unmount(self) -> None:
+        from tui.screens.webhooks_listen import close_listener
+
+        close_listener(self)  # the local webhook receiver, if one was started
 
     # ----------------------------------------------------------------- navigation
 

@@ -1,7 +1,7 @@
 """Benchmark: classify throughput on typical ~1 KB calls, and summarize over many calls.
 
 Run: ``.venv/bin/python tests/bench/bench_diagnosis.py [--summarize-calls N] [--json PATH]``.
-Prints a table and writes JSON (default ``bench_diagnosis.json`` in the current directory).
+Prints a table and writes JSON (default ``tests/bench/results/bench_diagnosis.json``, git-ignored).
 
 The calls are a fixed mix built here (not the simulator): a ChatML prompt of ~600 characters
 (a system line plus a question or instruction) and a reply of ~400 characters; 85% are clean
@@ -98,7 +98,7 @@ def make_calls(n: int, seed: int = 1) -> list[LogEntry]:
     return out
 
 
-def bench_classify(calls: list[LogEntry], repeat: int = 3) -> dict[str, float]:
+def bench_classify(calls: list[LogEntry], repeat: int = 7) -> dict[str, float]:
     """Best of ``repeat`` passes; CPU time of this process (the machine may be shared) and wall time."""
     best_cpu = best_wall = float("inf")
     for _ in range(repeat):
@@ -138,9 +138,9 @@ def bench_summarize(n: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--classify-calls", type=int, default=20_000)
+    parser.add_argument("--classify-calls", type=int, default=10_000)
     parser.add_argument("--summarize-calls", type=int, default=200_000)
-    parser.add_argument("--json", default="bench_diagnosis.json")
+    parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "bench_diagnosis.json"))
     args = parser.parse_args(argv)
 
     classify_stats = bench_classify(make_calls(args.classify_calls))
@@ -162,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python {platform.python_version()} on {platform.machine()}, load average {load}")
     for row in rows:
         print("  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)))
+    Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(
         json.dumps(
             {"load_average": load, "classify": classify_stats, "summarize": summarize_stats, "summarize_1m_seconds": extrapolated,

@@ -78,7 +78,9 @@ class PostFlow:
         else:
             body.append("Reply from: ")
             body.append_text(one_line_text(self._reply_names([reply_from]), max_len=60, style="bold"))
-        return bool(await self.screen.app.push_screen_wait(ConfirmScreen("Post to the chatroom?", body, confirm_label="Post")))
+        dialog = ConfirmScreen("Post to the chatroom?", body, confirm_label="Post")
+        answer: bool = await self.screen.app.push_screen_wait(dialog)
+        return answer
 
     async def run(self, content: str, reply_from: str | None) -> None:
         if self.busy:

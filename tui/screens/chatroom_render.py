@@ -110,7 +110,9 @@ def message_text(
     text.append(fmt_time(message.created_at), style="dim")
     text.append(" ")
     name = message.author_name or message.model_id or ("someone" if is_human else "unknown model")
-    text.append_text(one_line_text(name, max_len=60, style=author_style))
+    shown = one_line_text(name, max_len=60)
+    shown.stylize(author_style)
+    text.append_text(shown)
     if is_human:
         text.append(" (person)", style="dim")
     if is_person:

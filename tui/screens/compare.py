@@ -21,10 +21,9 @@ from textual.widgets import DataTable, Footer, Static
 from api_client.errors import BlahError
 from api_client.models import CompareRow, Comparison
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.runs_format import DASH, cell, fmt_score, tone_style
+from tui.screens.runs_format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs_pick import ModelPickerScreen
 from tui.screens.runs_table import KeyTable
-from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
 
@@ -150,7 +149,7 @@ class CompareScreen(BlahScreen):
         self._show_data()
 
     def _model_name(self, model_id: str) -> str:
-        return one_line(self.names.get(model_id, model_id), max_len=20)
+        return short(self.names.get(model_id, model_id), 24)
 
     def _show_data(self) -> None:
         assert self.comparison is not None
@@ -164,7 +163,7 @@ class CompareScreen(BlahScreen):
         table.add_column("Eval", key="eval")
         table.add_column("Prompt", key="prompt")
         for model in models:
-            label = "you" if model == own else one_line(self.names.get(model, model), max_len=14)
+            label = "you" if model == own else short(self.names.get(model, model), 14)
             table.add_column(Text(f"{label} score"), key=f"score:{model}")
             table.add_column(Text(f"{label} answer"), key=f"answer:{model}")
         table.add_column("Δ you", key="delta")
@@ -182,10 +181,8 @@ class CompareScreen(BlahScreen):
                 cells.append(score)
                 if answer is None:
                     cells.append(Text("not answered", style="dim"))
-                elif answer.response == "":
-                    cells.append(Text("(empty reply)", style="italic"))
                 else:
-                    cells.append(cell(answer.response, max_len=22))
+                    cells.append(reply_cell(answer.response, max_len=22))
             delta = Text(DASH if line.margin is None else f"{line.margin:+.2f}", end="")
             if line.outcome in ("loss", "win"):
                 delta.stylize(lost if line.outcome == "loss" else won)
@@ -275,7 +272,7 @@ class CompareItemScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         row = self.line.row
         yield StatusHeader()
-        head = Text(f"eval {one_line(row.eval_id or DASH, max_len=40)} · item {one_line(row.item_id or DASH, max_len=40)}"
+        head = Text(f"eval {short(row.eval_id or DASH, 40)} · item {short(row.item_id or DASH, 40)}"
                     f" · {self.line.outcome}", end="")
         if self.line.margin is not None:
             head.append(f" ({self.line.margin:+.2f} for you)")
@@ -286,7 +283,7 @@ class CompareItemScreen(BlahScreen):
             for i, model in enumerate(self.models):
                 answer = row.answers.get(model)
                 with Vertical(classes="answer"):
-                    title = Text(one_line(self.names.get(model, model), max_len=30), end="")
+                    title = Text(short(self.names.get(model, model), 30), end="")
                     if model == self.own_id:
                         title.append(" (you)")
                     title.append(f" · score {fmt_score(answer.score if answer else None)}")

@@ -19,10 +19,12 @@ renderable; a plain ``str`` is shown literally, never parsed as markup.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -68,7 +70,7 @@ class ConfirmScreen(ModalScreen[bool]):
     }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "confirm", "Yes", id="confirm.yes"),
         Binding("n,escape", "cancel", "No", id="confirm.no"),
     ]

@@ -37,12 +37,12 @@ __all__ = [
 
 DASH = "—"
 HOST_ROW = "host_down"
-BAR_WIDTH = 10
+BAR_WIDTH = 8
 
 #: Column keys of the rates table, in order, with their titles.
 KIND_COLUMNS: tuple[tuple[str, str], ...] = (
     ("kind", "Kind"),
-    ("ours", "Ours (rate over the model's calls)"),
+    ("ours", "Ours"),
     ("platform", "Platform /diagnose"),
     ("verdict", "Agreement"),
     ("agreed", "Agreed"),
@@ -114,8 +114,7 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
             ours = Text("no outage in the health checks", style="dim", end="")
         else:
             ours = _rate_cell(row.host_failures, row.host_calls)
-            ours.append(" of calls in outages", style="dim")
-        return [kind_text, ours, Text(DASH, style="dim"), Text("counted apart: the host's failures", style="dim"),
+        return [kind_text, ours, Text(DASH, style="dim"), Text("apart: the host's", style="dim"),
                 Text(""), Text(""), Text("")]
     rate = row.ours
     if rate is None:
@@ -125,7 +124,7 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
     else:
         ours = _rate_cell(rate.count, rate.population)
         if rate.population_label != "calls examined":
-            ours.append(f" of {rate.population_label}", style="dim")
+            ours.append("*", style="bold")
     a = row.agreement
     if a is None:
         reason = "no data" if diagnose_error is None else "no data (/diagnose failed)"

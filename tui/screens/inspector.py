@@ -17,21 +17,32 @@ from __future__ import annotations
 import asyncio
 import subprocess
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult, SuspendNotSupported
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import LogEntry, Result
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.inspector_actions import append_training_example, external_command, training_file_for, write_temp_text
+from tui.screens.inspector_actions import (
+    append_training_example,
+    external_command,
+    training_file_for,
+    write_temp_text,
+)
 from tui.screens.inspector_findings import Analysis, analyse, resolve_template
-from tui.screens.inspector_links import DetailsModal, eval_details, message_details, result_details, run_details
+from tui.screens.inspector_links import (
+    DetailsModal,
+    eval_details,
+    message_details,
+    result_details,
+    run_details,
+)
 from tui.screens.inspector_panels import (
     details_table,
     findings_text,
@@ -76,7 +87,7 @@ class InspectorScreen(BlahScreen):
     InspectorScreen .insp-panel { height: auto; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="inspector.back"),
         Binding("n", "newer", "Newer", id="inspector.newer"),
         Binding("p", "older", "Older", id="inspector.older"),
@@ -316,9 +327,7 @@ class InspectorScreen(BlahScreen):
             field = {"eval": "eval_id", "run": "run_id", "result": "result_id", "message": "message_id"}
             if entry is None or getattr(entry, field.get(str(parameters[0]), ""), None) is None:
                 return False
-        if action in ("copy", "external", "export_example", "toggle_whitespace") and self.entry is None:
-            return False
-        return True
+        return not (action in ("copy", "external", "export_example", "toggle_whitespace") and self.entry is None)
 
     def action_toggle_whitespace(self) -> None:
         for viewer in self.query(TextViewer):
@@ -358,7 +367,7 @@ class InspectorScreen(BlahScreen):
         argv = [*external_command(kind), str(path)]
         try:
             with self.app.suspend():
-                subprocess.run(argv, check=False)  # noqa: S603 - the person's own $PAGER/$EDITOR
+                subprocess.run(argv, check=False)
         except SuspendNotSupported:
             self.notify(f"this terminal can't hand over to {argv[0]}; the call is in {path}", markup=False)
             return

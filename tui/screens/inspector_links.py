@@ -7,11 +7,13 @@ The ``*_details`` functions turn one resource into that renderable (pure, testab
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -121,7 +123,7 @@ class DetailsModal(ModalScreen[None]):
     DetailsModal #details-title { text-style: bold; height: auto; margin-bottom: 1; }
     """
 
-    BINDINGS = [Binding("escape,q", "close", "Close", id="details.close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close", id="details.close")]
 
     def __init__(self, title: Text, body: RenderableType) -> None:
         super().__init__()

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Footer, Static
 from api_client.errors import BlahError
 from api_client.models import LeaderboardEntry, Result, Run
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.runs_format import DASH, fmt_score, fmt_time, tone_style
+from tui.screens.runs_format import DASH, fmt_score, fmt_time, short, tone_style
 from tui.screens.runs_table import KeyTable
 from widgets.plots import BarChart
 from widgets.safe_text import one_line
@@ -188,7 +188,7 @@ class LeaderboardScreen(BlahScreen):
         table.clear()
         for row in self.rows:
             entry = row.entry
-            name = one_line(entry.model_name or entry.model_id, max_len=40)
+            name = short(entry.model_name or entry.model_id, 40)
             model = Text(name, style=mine if entry.model_id == own else "", end="")
             if entry.model_id == own:
                 model.append(" ◀ you", style=mine)
@@ -206,7 +206,7 @@ class LeaderboardScreen(BlahScreen):
         table.move_to_key(keep)
         if keep is None and own in {r.entry.model_id for r in self.rows}:
             table.move_to_key(own)
-        labels = [one_line(r.entry.model_name or r.entry.model_id, max_len=24) for r in self.rows]
+        labels = [short(r.entry.model_name or r.entry.model_id, 24) for r in self.rows]
         own_label = next(
             (label for label, r in zip(labels, self.rows, strict=True) if r.entry.model_id == own), None
         )

@@ -13,12 +13,12 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
@@ -85,7 +85,7 @@ class LogsScreen(BlahScreen):
     LogsScreen #logs-search.shown { display: block; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "follow", "Live", id="logs.follow"),
         Binding("s", "cycle_source", "Source", id="logs.source"),
         Binding("e", "toggle_errors", "Errors only", id="logs.errors_only"),
@@ -147,6 +147,28 @@ class LogsScreen(BlahScreen):
         self._set_message("loading the latest calls…")
         self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
         self.set_interval(1.0, self._update_tail)
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
+        self._boot()
+
+    def _on_model_event(self, event: Any) -> None:
+        if getattr(event, "kind", None) == "switched" and self.feed is not None and self.feed.model_id != event.model_id:
+            self.reload()
+
+    def reload(self) -> None:
+        """Start over for the session's (new) model: storage, totals, tail, history."""
+        self.workers.cancel_node(self)
+        if self.feed is not None:
+            self.feed.close()
+        self.stats, self._stats_error, self._load_error = None, None, None
+        self._loaded, self._tail_state, self._older_note = False, None, None
+        self._shown_count, self._shown_newest = 0, None
+        self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
+        self.log_list.has_older = True
+        self.log_list.set_rows([], follow=True)
+        self._refresh_view()
+        self._update_plot()
         self._boot()
 
     def on_unmount(self) -> None:
@@ -188,8 +210,14 @@ class LogsScreen(BlahScreen):
 
     @work(exclusive=True, group="logs-tail")
     async def _run_tail(self) -> None:
-        assert self.feed is not None
-        async for _new in self.feed.tail(self._on_tail_state):
+        feed = self.feed
+        assert feed is not None
+
+        def on_state(state: Any) -> None:
+            if feed is self.feed:  # a tail of a previous model may still report as it stops
+                self._on_tail_state(state)
+
+        async for _new in feed.tail(on_state):
             self._load_error = None
             self._rows_grew()
             now = time.monotonic()

@@ -80,7 +80,7 @@ def make_badges_fn(trained_template: str | None) -> BadgesFn:
     def badges(entry: LogEntry) -> tuple[str, ...]:
         try:
             findings = classify_fn(capped(entry), trained_template=trained_template)
-        except Exception:  # a detector bug must not stop the tail; show what is certain
+        except Exception:  # noqa: BLE001 - a detector bug must not stop the tail; show what is certain
             return fallback_badges(entry)
         seen: dict[str, None] = {}
         for finding in findings:

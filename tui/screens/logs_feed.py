@@ -73,9 +73,8 @@ class LogsFeed:
     def offline(self) -> bool:
         return self.ctx.client is None
 
-    @property
-    def model_id(self) -> str:
-        return self.ctx.model_id
+    def __post_init__(self) -> None:
+        self.model_id: str = self.ctx.model_id  # fixed: a model switch makes a new feed
 
     async def open(self) -> None:
         """Choose the storage, learn the trained template, prepare the badge function."""

@@ -6,7 +6,7 @@ places the resulting ``Text``. Missing numbers are shown as "—", never as 0.
 
 from __future__ import annotations
 
-from datetime import timezone, tzinfo
+from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,7 +32,7 @@ def screen_tz(settings: dict[str, Any]) -> tzinfo | None:
     """``timezone = "UTC"`` in the settings shows UTC times (snapshots, shared screens);
     otherwise local time."""
     value = str(settings.get("timezone") or "").upper()
-    return timezone.utc if value in ("UTC", "Z") else None
+    return UTC if value in ("UTC", "Z") else None
 
 
 class TailStateLike(Protocol):

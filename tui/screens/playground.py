@@ -329,13 +329,13 @@ class PlaygroundScreen(BlahScreen):
             self._job_status(Text(f"couldn't start the chat: {describe_error(error)}", end=""))
             self.chat_messages.pop()
             raise
-        job = await self._poll_job(job)
-        if job is None:
+        done = await self._poll_job(job)
+        if done is None:
             return
-        if job.status == "completed":
-            self.chat_messages.append({"role": "assistant", "content": job.response or ""})
-        self._job_status(job_status_text(job, next_poll_s=None))
-        await self._show_result(job.response, job.error, job.log_id, None)
+        if done.status == "completed":
+            self.chat_messages.append({"role": "assistant", "content": done.response or ""})
+        self._job_status(job_status_text(done, next_poll_s=None))
+        await self._show_result(done.response, done.error, done.log_id, None)
 
     async def _poll_job(self, job: ChatJob) -> ChatJob | None:
         """Poll until the job ends: 0.25 s, then ×1.6 up to 5 s; errors back off too."""

@@ -23,6 +23,12 @@ def _logs() -> Screen[None]:
     return LogsScreen()
 
 
+def _diagnosis() -> Screen[None]:
+    from tui.screens.diagnosis import DiagnosisScreen
+
+    return DiagnosisScreen()
+
+
 def _chatroom() -> Screen[None]:
     from tui.screens.chatroom import ChatroomScreen
 
@@ -71,8 +77,27 @@ def _health() -> Screen[None]:
     return HealthScreen()
 
 
+def _webhooks() -> Screen[None]:
+    from tui.screens.webhooks import WebhooksScreen
+
+    return WebhooksScreen()
+
+
+def _training() -> Screen[None]:
+    from tui.screens.training import TrainingSetsScreen
+
+    return TrainingSetsScreen()
+
+
+def _lens() -> Screen[None]:
+    from tui.screens.lens import LensScreen
+
+    return LensScreen()
+
+
 MODE_SPECS: list[ModeSpec] = [
     ModeSpec("logs", "1", "Logs", "Tail and search the model's calls", _logs),
+    ModeSpec("diagnosis", "2", "Diagnosis", "What the model gets wrong, from its calls, beside the platform's reading", _diagnosis),
     ModeSpec("runs", "3", "Runs", "Eval runs: start, watch, resume, cancel; results", _runs),
     ModeSpec("leaderboard", "4", "Leaderboard", "Standings of the latest run and the change since the previous", _leaderboard),
     ModeSpec("chatroom", "5", "Chatroom", "Read the room, talk to it, mute a looping model", _chatroom),
@@ -81,4 +106,8 @@ MODE_SPECS: list[ModeSpec] = [
     ModeSpec("health", "8", "Health", "Is it the model or its host? Health checks, uptime, outages", _health),
     ModeSpec("playground", "9", "Playground", "Call the model directly: infer and chat", _playground),
     ModeSpec("games", "0", "Games", "Games between models, with the judge's reasoning", _games),
+    # No number key (1-0 are taken): reached through the command palette.
+    ModeSpec("webhooks", "", "Webhooks", "Be told when a run finishes: webhooks and a local receiver", _webhooks),
+    ModeSpec("training", "", "Training sets", "Training sets: list, build from suggestions, upload", _training),
+    ModeSpec("lens", "", "Lens", "BLAH Lens: what each layer predicts, streamed", _lens),
 ]

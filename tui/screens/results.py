@@ -20,7 +20,7 @@ from api_client.errors import BlahError
 from api_client.models import Result
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.results_judge import ResultDoubt, judgement_doubts
-from tui.screens.runs_format import cell, fmt_latency, fmt_score, fmt_time, tone_style
+from tui.screens.runs_format import cell, fmt_latency, fmt_score, fmt_time, reply_cell, tone_style
 from tui.screens.runs_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -33,6 +33,12 @@ SORT_KEYS: dict[SortKey, Callable[[Result, Mapping[str, str]], Any]] = {
     "eval": lambda r, names: (names.get(r.eval_id or "") or r.eval_id or "").lower() or None,
     "latency": lambda r, _names: r.latency_ms,
     "time": lambda r, _names: r.created_at if isinstance(r.created_at, int) else None,
+}
+DOUBT_LABELS = {
+    "high_score_empty": "high on empty",
+    "high_score_loop": "high on loop",
+    "reasoning_contradicts_score": "contradicts",
+    "low_score_matches_expected": "low but expected",
 }
 _DEFAULT_DESCENDING: dict[SortKey, bool] = {"score": False, "eval": False, "latency": True, "time": True}
 
@@ -94,8 +100,11 @@ class ResultsScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text(f"loading results of {self.subject}…"), id="results-summary")
         table = KeyTable(id="results-table")
-        for label, key in (("Time (UTC)", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
-                           ("Latency", "latency"), ("Error", "error"), ("Judge", "doubt")):
+        columns = [("Time (UTC)", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
+                   ("Judge", "doubt"), ("Latency", "latency"), ("Reply", "reply"), ("Error", "error")]
+        for label, key in columns:
+            if key == "model" and self.run_id is None:
+                continue  # one model's results: the header names it
             table.add_column(label, key=key)
         yield table
         yield Footer()
@@ -130,7 +139,7 @@ class ResultsScreen(BlahScreen):
         self.loaded = True
         self.render_rows()
 
-    def visible(self) -> list[Result]:
+    def visible_results(self) -> list[Result]:
         rows = [r for r in self.results if not self.doubtful_only or r.id in self.doubts]
         return sort_results(rows, self.sort_key, descending=self.descending, eval_names=self.eval_names)
 
@@ -140,19 +149,22 @@ class ResultsScreen(BlahScreen):
         table.clear()
         variables = self.app.get_css_variables()
         warn = tone_style("warning", variables, bold=True)
-        rows = self.visible()
+        rows = self.visible_results()
         for result in rows:
             doubts = self.doubts.get(result.id)
-            table.add_row(
+            cells = [
                 Text(fmt_time(result.created_at)),
-                cell(self.eval_names.get(result.eval_id or "", result.eval_id), max_len=32),
-                cell(result.model_id, max_len=32),
+                cell(self.eval_names.get(result.eval_id or "", result.eval_id), max_len=26),
+                cell(result.model_id, max_len=22),
                 Text(fmt_score(result.score)),
+                Text(f"⚑ {DOUBT_LABELS.get(doubts[0].kind, doubts[0].kind)}", style=warn) if doubts else Text(""),
                 Text(fmt_latency(result.latency_ms)),
-                cell(result.error, max_len=40),
-                Text(f"⚑ {doubts[0].kind}", style=warn) if doubts else Text(""),
-                key=result.id,
-            )
+                reply_cell(result.response, max_len=34),
+                cell(result.error, max_len=30),
+            ]
+            if self.run_id is None:
+                del cells[2]
+            table.add_row(*cells, key=result.id)
         table.move_to_key(keep)
         arrow = "↓" if self.descending else "↑"
         if not self.results:

@@ -66,6 +66,7 @@ class ResultDetailScreen(BlahScreen):
         self.showing_raw = False
         self.judgement: Judgement | None = None
         self.doubts: list[ResultDoubt] = []
+        self.loaded = False  # True once the platform's full copy is shown
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -110,6 +111,7 @@ class ResultDetailScreen(BlahScreen):
             except BlahError:
                 pass  # the id is shown instead
         self.show(result)
+        self.loaded = True
 
     # ----------------------------------------------------------------- rendering
 
@@ -176,7 +178,8 @@ class ResultDetailScreen(BlahScreen):
         else:
             title.update(Text("Reply — x for the raw exchange"))
             if result.response is None:
-                viewer.set_text("the platform gave no reply for this result" + (" (the call failed)" if result.error else ""))
+                failed = " (the call failed)" if result.error else ""
+                viewer.set_text(f"the platform gave no reply for this result{failed}")
             elif result.response == "":
                 viewer.set_text("")
                 title.update(Text("Reply: EMPTY (the model returned nothing) — x for the raw exchange"))

@@ -139,7 +139,8 @@ _PRAISE = re.compile(
     r"\b(correct(ly)?|accurate|excellent|well[- ]formatted|answers the question|concise|perfect)\b", re.I
 )
 _BLAME = re.compile(
-    r"\b(incorrect|not (?:correct|accurate)|wrong|fails?|failed|empty|nothing to evaluate|repetition|repeats|refused|cut off|"
+    r"\b(incorrect|not (?:correct|accurate)|wrong|fails?|failed|empty|nothing to evaluate|repetition|repeats|"
+    r"refused|cut off|"
     r"does not answer|not answer|instead of answering|degenerates)\b",
     re.I,
 )
@@ -171,8 +172,10 @@ def _local_doubts(result: Result, expected: str | None) -> list[ResultDoubt]:
     reasoning = _reasoning_text(result)
     blame, praise = _BLAME.search(reasoning), _PRAISE.search(reasoning)
     if score < LOW and praise and not blame:
-        doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score",
-                                  f"the reasoning praises the reply (\"{praise.group(0)}\") but the score is {score:.2f}"))
+        doubts.append(ResultDoubt(
+            result.id, "reasoning_contradicts_score",
+            f"the reasoning praises the reply (\"{praise.group(0)}\") but the score is {score:.2f}",
+        ))
     elif score >= LOW and blame and not praise:
         doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score",
                                   f"the reasoning finds fault (\"{blame.group(0)}\") but the score is {score:.2f}"))
@@ -180,7 +183,9 @@ def _local_doubts(result: Result, expected: str | None) -> list[ResultDoubt]:
     verdict = parsed.get("verdict") if isinstance(parsed, dict) else None
     if isinstance(verdict, str) and verdict.lower() in ("pass", "fail"):
         if (verdict.lower() == "pass") != (score >= LOW):
-            doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score", f"verdict \"{verdict}\" with score {score:.2f}"))
+            doubts.append(ResultDoubt(
+                result.id, "reasoning_contradicts_score", f"verdict \"{verdict}\" with score {score:.2f}"
+            ))
     if expected and score < LOW and expected.strip().lower() in reply.lower():
         doubts.append(ResultDoubt(result.id, "low_score_matches_expected",
                                   f"score {score:.2f} although the reply contains the expected answer"))

@@ -165,7 +165,7 @@ class RunsScreen(BlahScreen):
                 Text(fmt_time(run.started_at)),
                 Text(fmt_time(run.completed_at)),
                 Text(_took(run)),
-                cell(run.error, max_len=80),
+                cell(run.error, max_len=36),
                 key=run.id,
             )
         table.move_to_key(keep)

@@ -26,6 +26,8 @@ __all__ = [
     "fmt_score",
     "fmt_time",
     "progress_text",
+    "reply_cell",
+    "short",
     "status_style",
     "theme_colour",
     "tone_style",
@@ -122,6 +124,12 @@ def status_style(status: str | None, variables: Mapping[str, str] | None) -> Sty
     return tone_style(tone, variables) if tone else Style()
 
 
+def short(text: str | None, max_len: int) -> str:
+    """One sanitized line of at most ``max_len`` characters, cut with ``…`` (for labels)."""
+    line = one_line(text, max_len=max(len(text or ""), 1))
+    return line if len(line) <= max_len else line[: max(max_len - 1, 0)] + "…"
+
+
 def cell(text: str | None, *, max_len: int = 80, style: Style | str = "") -> Text:
     """A DataTable cell from untrusted text: one sanitized line cut at ``max_len`` with ``…``,
     never markup; None or empty -> ``—``."""
@@ -134,3 +142,12 @@ def cell(text: str | None, *, max_len: int = 80, style: Style | str = "") -> Tex
     if style:
         out.stylize(style)
     return out
+
+
+def reply_cell(reply: str | None, *, max_len: int = 40) -> Text:
+    """A model's reply as a cell: empty and whitespace-only replies said in words."""
+    if reply is None:
+        return Text(DASH, style="dim", end="")
+    if not reply.strip():
+        return Text("(empty reply)" if reply == "" else "(blank: whitespace only)", style="italic", end="")
+    return cell(reply, max_len=max_len)

@@ -13,6 +13,7 @@ from textual.widgets import Button, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from api_client.models import Model
+from tui.screens.runs_format import short
 from widgets.safe_text import one_line
 
 __all__ = ["ModelPickerScreen", "model_label"]
@@ -21,7 +22,7 @@ __all__ = ["ModelPickerScreen", "model_label"]
 def model_label(model: Model, *, own_id: str | None = None) -> Text:
     """``Name (id)`` as inert text, with a mark on the person's own model."""
     text = Text(end="")
-    name = one_line(model.name, max_len=50) if model.name else None
+    name = short(model.name, 50) if model.name else None
     text.append(name or one_line(model.id, max_len=60), style="bold" if model.id == own_id else "")
     if name:
         text.append(f"  {one_line(model.id, max_len=60)}", style="dim")

@@ -209,7 +209,8 @@ class RunWatchScreen(BlahScreen):
         variables = self.app.get_css_variables()
         title = Text(f"Run {one_line(run.id, max_len=60)} · ", end="")
         title.append(one_line(run.status or "unknown status", max_len=20), style=status_style(run.status, variables))
-        title.append(f" · {progress_text(run)} · started {fmt_time(run.started_at)} · ended {fmt_time(run.completed_at)}")
+        title.append(f" · {progress_text(run)} · started {fmt_time(run.started_at)}")
+        title.append(f" · ended {fmt_time(run.completed_at)}")
         if run.error:
             title.append(" · error: ")
             title.append(one_line(run.error, max_len=120), style=status_style("failed", variables))

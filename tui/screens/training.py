@@ -1,0 +1,169 @@
+"""The Training sets screen: every set on the platform, one set's detail, and ``b`` to build
+a new set from the diagnosis suggestions (see ``training_build``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Footer, Static
+
+from api_client.errors import BlahError, NotFoundError
+from api_client.models import TrainingSet
+from tui.screens.base import BlahScreen, describe_error
+from tui.screens.runs_table import KeyTable
+from tui.screens.webhooks_render import DASH, fmt_utc
+from widgets.safe_text import one_line, one_line_text
+from widgets.status_header import StatusHeader
+
+__all__ = ["TrainingSetsScreen", "fmt_bytes", "training_set_detail", "training_set_row"]
+
+COLUMNS = (("Name", "name"), ("Status", "status"), ("Examples", "examples"), ("Size", "size"), ("Created (UTC)", "created"))
+
+
+def fmt_bytes(size: int | None) -> str:
+    if size is None:
+        return DASH
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size / 1024 / 1024:.1f} MiB"
+
+
+def training_set_row(item: TrainingSet) -> tuple[Text, ...]:
+    status = item.status or DASH
+    style = {"ready": "bold", "pending_upload": "italic"}.get(status, "")
+    return (
+        one_line_text(item.name or item.id, max_len=50),
+        one_line_text(status, max_len=20, style=style),
+        Text(DASH if item.example_count is None else f"{item.example_count:,}", justify="right"),
+        Text(fmt_bytes(item.size_bytes), justify="right"),
+        Text(fmt_utc(item.created_at)),
+    )
+
+
+def training_set_detail(item: TrainingSet) -> Table:
+    """Every field the platform gave, missing ones said as such."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    rows = (
+        ("Id", one_line(item.id, max_len=80)),
+        ("Name", one_line(item.name, max_len=120) or DASH),
+        ("File", one_line(item.filename, max_len=120) or DASH),
+        ("Status", one_line(item.status, max_len=40) or DASH),
+        ("Examples", DASH if item.example_count is None else f"{item.example_count:,}"),
+        ("Size", DASH if item.size_bytes is None else f"{fmt_bytes(item.size_bytes)} ({item.size_bytes:,} bytes)"),
+        ("Created", fmt_utc(item.created_at)),
+    )
+    for label, value in rows:
+        table.add_row(Text(label), Text(value))
+    if item.status == "pending_upload":
+        table.add_row(Text(""), Text("No file was received for this set (an upload that never finished).", style="italic"))
+    return table
+
+
+class TrainingSetsScreen(BlahScreen):
+    """Top-level screen (command palette: "Training sets")."""
+
+    SCREEN_TITLE = "Training sets"
+
+    DEFAULT_CSS = """
+    TrainingSetsScreen #ts-status { height: auto; padding: 0 1; color: $foreground-muted; }
+    TrainingSetsScreen #ts-body { height: 1fr; }
+    TrainingSetsScreen #ts-table { width: 3fr; height: 1fr; }
+    TrainingSetsScreen #ts-side { width: 2fr; height: 1fr; border-left: solid $panel; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("b", "build", "Build from suggestions", id="training.build"),
+        Binding("r", "refresh", "Refresh", id="training.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sets: list[TrainingSet] = []
+        self.detail: TrainingSet | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading…"), id="ts-status")
+        with Horizontal(id="ts-body"):
+            table = KeyTable(id="ts-table")
+            for label, key in COLUMNS:
+                table.add_column(label, key=key)
+            yield table
+            with VerticalScroll(id="ts-side"):
+                yield Static(Text("Highlight a set to see it.", style="italic"), id="ts-detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#ts-table", KeyTable).focus()
+        if self.ctx.client is None:
+            self._status("offline: training sets are on the platform")
+            return
+        self.load()
+
+    def _status(self, text: str) -> None:
+        self.query_one("#ts-status", Static).update(Text(text))
+
+    @work(exclusive=True, group="training-load", exit_on_error=False)
+    async def load(self, select: str | None = None) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        try:
+            sets = await client.list_training_sets()
+        except BlahError as error:
+            self._status(f"couldn't load: {describe_error(error)}")
+            raise
+        self.sets = sorted(sets, key=lambda s: (s.created_at or 0, s.id), reverse=True)
+        table = self.query_one("#ts-table", KeyTable)
+        keep = select or table.current_key
+        table.clear()
+        for item in self.sets:
+            table.add_row(*training_set_row(item), key=item.id)
+        table.move_to_key(keep)
+        if self.sets:
+            self._status(f"{len(self.sets)} training sets, newest first · b builds one from the suggestions")
+        else:
+            self._status("the platform returned no training sets · b builds one from the suggestions")
+
+    @on(DataTable.RowHighlighted, "#ts-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value:
+            self.load_detail(event.row_key.value)
+
+    @work(exclusive=True, group="training-detail", exit_on_error=False)
+    async def load_detail(self, set_id: str) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        detail = self.query_one("#ts-detail", Static)
+        try:
+            item = await client.get_training_set(set_id)
+        except NotFoundError:
+            detail.update(Text("couldn't load: the platform has no such set (any more)"))
+            return
+        except BlahError as error:
+            detail.update(Text(f"couldn't load: {describe_error(error)}"))
+            raise
+        self.detail = item
+        detail.update(training_set_detail(item))
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_build(self) -> None:
+        from tui.screens.training_build import TrainingBuildScreen
+
+        def done(result: str | None) -> None:
+            self.load(select=result)
+
+        self.app.push_screen(TrainingBuildScreen(), done)
