@@ -300,10 +300,11 @@ async def test_post_reply_prompt_mute_no_turns_unmute(fresh_sim: SimulatorServer
         assert "(muted in chatroom)" not in screen_text(app)
 
 
-async def test_double_press_mutes_once_and_member_key_gets_council_message(fresh_sim: SimulatorServer) -> None:
+async def test_double_press_mutes_once_and_member_key_gets_council_message(sim: SimulatorServer) -> None:
+    """Refused (403): the shared world is not changed, so the session simulator is fine."""
     spy = RecordingTransport()
-    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.member_key, transport=spy) as client:
-        app = make_app(fresh_sim, client)
+    async with BlahClient(sim.base_url, api_key=sim.member_key, transport=spy) as client:
+        app = make_app(sim, client)
         async with app.run_test(size=SIZE) as pilot:
             screen = await _open_chatroom(pilot, app)
             target = screen.room.highlighted_message()
@@ -317,7 +318,7 @@ async def test_double_press_mutes_once_and_member_key_gets_council_message(fresh
             assert spy.count("POST", f"/models/{target.model_id}/chatroom") == 1
             assert any("council tier" in str(n.message) for n in app._notifications)
             assert app.chatroom_enabled.get(target.model_id) is not False  # nothing changed
-    assert fresh_sim.world.models[target.model_id]["chatroom_enabled"] is True
+    assert sim.world.models[target_id]["chatroom_enabled"] is True
 
 
 class TimeoutAfterSending(RecordingTransport):

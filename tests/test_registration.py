@@ -95,7 +95,7 @@ def _fill(form: RegisterModelScreen, name: str, uri: str, description: str = "")
     form.query_one("#reg-description", TextArea).text = description
 
 
-async def test_invalid_input_gets_a_clear_message_and_sends_nothing(fresh_sim: SimulatorServer) -> None:
+async def test_invalid_input_sends_nothing_then_the_fixed_input_is_sent_once(fresh_sim: SimulatorServer) -> None:
     spy = RecordingTransport()
     models_before = len(fresh_sim.world.models)
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
@@ -115,17 +115,10 @@ async def test_invalid_input_gets_a_clear_message_and_sends_nothing(fresh_sim: S
             await pilot.pause()
             assert "model name after '#'" in str(form.query_one("#reg-problems", Static).render())
             assert not isinstance(app.screen, ConfirmScreen)  # nothing to confirm: nothing to send
-    assert spy.count("POST", "/models") == 0
-    assert len(fresh_sim.world.models) == models_before
+            assert spy.count("POST", "/models") == 0
+            assert len(fresh_sim.world.models) == models_before
 
-
-async def test_valid_registration_is_confirmed_sent_once_and_answered(fresh_sim: SimulatorServer) -> None:
-    spy = RecordingTransport()
-    models_before = len(fresh_sim.world.models)
-    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
-        app = make_app(fresh_sim, client)
-        async with app.run_test(size=SIZE) as pilot:
-            form = await _open_form(pilot, app)
+            # fixed: confirmed, sent once (double presses included), the server's answer shown
             _fill(form, "Tiny v2 [@click=app.quit]x[/]", "openai-compatible:https://gpu.example.test/v1#tiny-v2", "second try")
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from api_client.archive import Archive, LogFilter
 from api_client.client import BlahClient
-from api_client.models import LogEntry
+from api_client.models import LogEntry, LogPage
 from api_client.sync import ArchiveSync, BackfillProgress
+from api_client.tail import LogTail
 from simulator.server import SimulatorServer
 
 WAIT = 30.0  # a guard against hanging, not a performance expectation
@@ -179,3 +181,37 @@ async def test_sync_stops_with_a_reason_for_an_unknown_model(client: BlahClient,
         await asyncio.wait_for(sync.run(), WAIT)
         assert sync.state is not None and sync.state.phase == "stopped"
         assert sync.state.reason and archive.count() == 0
+
+
+class _Pages:
+    """A minimal platform for the logs endpoint (CONTRACT semantics), for failure paths."""
+
+    platform = "fake"
+
+    def __init__(self, entries: list[LogEntry]) -> None:
+        self.entries = entries
+
+    async def get_logs(self, model_id: str, *, since: int | None = None, before: int | None = None,
+                       limit: int | None = None, **_: object) -> LogPage:  # fmt: skip
+        kept = [e for e in self.entries if (since is None or e.created_at > since) and (before is None or e.created_at < before)]
+        page = sorted(kept, key=lambda e: e.created_at, reverse=True)[: limit or 50]
+        return LogPage(logs=page)
+
+    def tail_logs(self, model_id: str, **kw: Any) -> LogTail:
+        return LogTail(self, model_id, **kw)
+
+
+async def test_a_failing_on_batch_stops_the_tail_and_keeps_what_was_stored(tmp_path: Path) -> None:
+    platform = _Pages([LogEntry(id=f"e{i}", created_at=100 + i) for i in range(3)])
+    with Archive(tmp_path / "a.sqlite3") as archive:
+        archive.add(platform.entries[:1])
+        sync = ArchiveSync(platform, archive, "m", interval=0.01)
+
+        def explode(entries: list[LogEntry]) -> None:
+            raise RuntimeError("the screen went away")
+
+        with pytest.raises(RuntimeError):
+            await asyncio.wait_for(sync.run(explode), WAIT)
+        assert sync.state is not None and sync.state.phase == "stopped"
+        assert archive.count() == 3  # stored (and the cursor moved) before on_batch ran
+        assert archive.get_cursor() == 102

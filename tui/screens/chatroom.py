@@ -215,8 +215,7 @@ class ChatroomScreen(BlahScreen):
         for model in models:
             self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
         self._redraw_people()
-        self._redraw_reply_from()
-        self.room.redraw()
+        self._redraw_reply_from()  # the room itself follows the mute states through model_signal
 
     @work(exclusive=True, group="chatroom-poll", exit_on_error=False)
     async def poll_room(self) -> None:

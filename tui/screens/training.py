@@ -163,7 +163,8 @@ class TrainingSetsScreen(BlahScreen):
     def action_build(self) -> None:
         from tui.screens.training_build import TrainingBuildScreen
 
-        def done(result: str | None) -> None:
-            self.load(select=result)
+        def back(_: object = None) -> None:
+            self.load(select=screen.uploaded_id)
 
-        self.app.push_screen(TrainingBuildScreen(), done)
+        screen = TrainingBuildScreen()
+        self.app.push_screen(screen, back)
