@@ -231,7 +231,6 @@ def _configure(conn: sqlite3.Connection, path: Path) -> None:
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -32768")  # 32 MiB page cache
         conn.execute("PRAGMA wal_autocheckpoint = 4096")  # checkpoint every ~16 MiB, not 4
         conn.execute("PRAGMA journal_size_limit = 67108864")  # trim the WAL back to 64 MiB

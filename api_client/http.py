@@ -6,7 +6,9 @@ One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
   httpx's own timeouts are per operation, so a trickling body would otherwise never end);
 - retries of safe methods only, with full-jitter backoff and ``Retry-After``;
 - the API key: sent only as ``Authorization: Bearer``, only to the configured origin,
-  never in a query string; a write without a key fails before anything is sent;
+  never in a query string; a write without a key fails before anything is sent; added by
+  an ``httpx.Auth`` flow so no local variable of ours ever holds it (crash tracebacks
+  print locals);
 - no redirects followed (a 3xx is an InvalidResponseError), so nothing is re-sent
   elsewhere;
 - mapping of every failure to :mod:`api_client.errors`.
@@ -15,7 +17,7 @@ One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Mapping
 from typing import Any, TypeVar
 
 import httpx
@@ -63,6 +65,30 @@ def normalize_base_url(base_url: str) -> httpx.URL:
     return url.copy_with(path=path or "", query=None, fragment=None)
 
 
+class OriginBearerAuth(httpx.Auth):
+    """``Authorization: Bearer <key>`` added by httpx itself as the request goes out, and only
+    when the request is for ``origin``.
+
+    Why an auth flow rather than a headers dict: nothing of ours ever holds the header in a
+    plain local variable or attribute. Textual prints a crashed app's traceback WITH the
+    locals of every frame; a ``headers = {"Authorization": "Bearer ..."}`` local in the
+    request loop would put the key on the person's screen (and in any pasted bug report).
+    The key stays a ``SecretStr`` here, and httpx's ``Headers`` repr masks the header.
+    """
+
+    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None]) -> None:
+        self._key = key
+        self._origin = origin
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        if origin_of(request.url) == self._origin:
+            request.headers["Authorization"] = "Bearer " + self._key.get_secret_value()
+        yield request
+
+    def __repr__(self) -> str:
+        return "OriginBearerAuth(key=[secret])"
+
+
 class HttpCore:
     """Deadline, retries, auth and error mapping around one ``httpx.AsyncClient``."""
 
@@ -84,6 +110,7 @@ class HttpCore:
         self.base_url = normalize_base_url(base_url)
         self._origin = origin_of(self.base_url)
         self._key = SecretStr(api_key) if api_key else None
+        self._auth = OriginBearerAuth(self._key, self._origin) if self._key else None
         self.deadline = float(deadline)
         self.retry = retry
         self._sleep = sleep
@@ -117,11 +144,11 @@ class HttpCore:
     def _secret(self) -> str | None:
         return self._key.get_secret_value() if self._key else None
 
-    def _auth_for(self, url: httpx.URL) -> dict[str, str]:
-        """The Authorization header, but only for the configured origin."""
-        if self._key is None or origin_of(url) != self._origin:
-            return {}
-        return {"Authorization": f"Bearer {self._key.get_secret_value()}"}
+    def _auth_for(self, url: httpx.URL) -> httpx.Auth | None:
+        """The bearer auth for ``url``: only for the configured origin, else none."""
+        if self._auth is None or origin_of(url) != self._origin:
+            return None
+        return self._auth
 
     def _check_key(self, needs_key: bool, method: str, path: str) -> None:
         if needs_key and self._key is None:
@@ -160,7 +187,7 @@ class HttpCore:
         safe = method in SAFE_METHODS
         self._check_key(not safe if needs_key is None else needs_key, method, path)
         url = self.url_for(path)
-        headers = self._auth_for(url)
+        auth = self._auth_for(url)
         budget = self.deadline if deadline is None else deadline
         timeout = self._timeout if deadline is None else self._timeout_for(budget)
         loop = asyncio.get_running_loop()
@@ -170,12 +197,12 @@ class HttpCore:
         while True:
             attempt += 1
             request = self._client.build_request(
-                method, url, params=params, json=json, headers=headers, timeout=timeout
+                method, url, params=params, json=json, timeout=timeout
             )
             retry_after: float | None = None
             try:
                 async with asyncio.timeout_at(deadline_at):
-                    response = await self._client.send(request)
+                    response = await self._client.send(request, auth=auth)
             except TimeoutError:
                 raise self._deadline_error(method, path, safe, budget) from None
             except httpx.TransportError as exc:
@@ -291,13 +318,11 @@ class HttpCore:
         budget = self.deadline if deadline is None else deadline
         loop = asyncio.get_running_loop()
         deadline_at = loop.time() + budget
-        request = self._client.build_request(
-            method, url, json=json, headers=self._auth_for(url), timeout=self._timeout
-        )
+        request = self._client.build_request(method, url, json=json, timeout=self._timeout)
         safe = True  # an analysis stream changes nothing on the server
         try:
             async with asyncio.timeout_at(deadline_at):
-                response = await self._client.send(request, stream=True)
+                response = await self._client.send(request, stream=True, auth=self._auth_for(url))
         except TimeoutError:
             raise self._deadline_error(method, path, safe, budget) from None
         except httpx.TransportError as exc:
@@ -363,7 +388,6 @@ class HttpCore:
         if not any(k.lower() == "content-type" for k in send_headers):
             send_headers["Content-Type"] = "application/octet-stream"
         send_headers["Content-Length"] = str(len(data))
-        send_headers.update(self._auth_for(url))
         total = len(data)
 
         async def body() -> AsyncIterator[bytes]:
@@ -382,7 +406,7 @@ class HttpCore:
         )
         try:
             async with asyncio.timeout(budget):
-                response = await self._client.send(request)
+                response = await self._client.send(request, auth=self._auth_for(url))
         except TimeoutError:
             raise self._deadline_error(method, path, False, budget) from None
         except httpx.TransportError as exc:

@@ -79,11 +79,18 @@ class Jobs:
 
     async def stop(self) -> None:
         self.world.on_event = None
-        for task in list(self.tasks):
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.cancel_all()
         if self.http is not None:
             await self.http.aclose()
+
+    async def cancel_all(self) -> int:
+        """Cancel every background task (live traffic, runs in progress, replies, games,
+        deliveries); returns how many were running. Later API writes start new ones."""
+        tasks = list(self.tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return len(tasks)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro, loop=self.loop)

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from types import TracebackType
@@ -82,6 +83,18 @@ class SimulatorServer:
     def chaos_counts(self) -> dict[str, int]:
         """Faults injected so far, by kind (``5xx``, ``429``, ``latency``, ``reset``, ...)."""
         return self._chaos.counts()
+
+    # ------------------------------------------------------------------ freezing
+
+    def freeze(self, timeout: float = 10.0) -> int:
+        """Stop every background activity (live traffic, runs in progress, games, chatroom
+        replies) so that from now on the world changes only through API writes. For tests
+        that compare what a client saw with the world once the dust has settled. Returns how
+        many background tasks were stopped. A run that was in progress stays as it was."""
+        loop = self._jobs.loop
+        if loop is None or loop.is_closed():
+            return 0
+        return asyncio.run_coroutine_threadsafe(self._jobs.cancel_all(), loop).result(timeout)
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -19,11 +19,14 @@ import httpx
 from rich.segment import Segment
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
 from tui.context import AppContext
+from tui.screens.chatroom import ChatroomScreen
+from tui.screens.confirm import ConfirmScreen
 
 #: 2026-06-01 09:00:00 UTC: the instant the frozen worlds are built around.
 FROZEN_MS = 1_780_304_400_000
@@ -112,3 +115,30 @@ def snapshot_app(server: SimulatorServer, **settings: Any) -> tuple[BlahApp, Bla
     """The app for a snapshot test: a client made outside any loop (close it afterwards)."""
     client = BlahClient(server.base_url, api_key=server.council_key)
     return make_app(server, client, chatroom_poll_interval=600.0, **settings), client
+
+
+# --------------------------------------------------------------------------- the chatroom
+
+
+def chat_screen(app: object) -> ChatroomScreen:
+    screen = app.screen  # type: ignore[attr-defined]
+    assert isinstance(screen, ChatroomScreen), type(screen)
+    return screen
+
+
+async def open_chatroom(pilot: object, app: object) -> ChatroomScreen:
+    await pilot.press("5")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen), what="chatroom screen")  # type: ignore[arg-type, attr-defined]
+    screen = chat_screen(app)
+    await wait_for(pilot, lambda: len(screen.feed) > 0 and bool(screen.models), what="room and models loaded")  # type: ignore[arg-type]
+    return screen
+
+
+async def post_in_room(pilot: object, screen: ChatroomScreen, text: str) -> None:
+    await pilot.press("i", "o", "k")  # type: ignore[attr-defined]  # "i" focuses the box, then typing goes there
+    box = screen.query_one("#compose-input", Input)
+    assert box.value == "ok"
+    box.value = text  # the rest at once: a key press per character is slow under the pilot
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: isinstance(screen.app.screen, ConfirmScreen), what="post confirmation")  # type: ignore[arg-type]
+    await pilot.press("y")  # type: ignore[attr-defined]

@@ -38,8 +38,10 @@ async def test_health_shows_uptime_outages_and_the_timeline(sim: SimulatorServer
         assert table.row_count == len(windows)
         newest = windows[-1]
         first_row = table.get_row_at(0)
-        assert first_row[0].plain == fmt_time(newest.start_ms)
-        assert first_row[2].plain == str(newest.count)
+        assert first_row[1].plain == fmt_time(newest.start)
+        assert first_row[2].plain == fmt_time(newest.last_failed_at)
+        assert first_row[3].plain == ("still down" if newest.end is None else fmt_time(newest.end))
+        assert first_row[4].plain == str(newest.failed_checks)
         assert screen.query_one("#health-checks").row_count == len(health.checks)
         assert screen.query_one("#health-ok-plot", TimeSeriesPlot).has_data
         assert screen.query_one("#health-latency-plot", TimeSeriesPlot).has_data

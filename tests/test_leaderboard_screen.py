@@ -76,5 +76,10 @@ async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorS
         assert previous.id in caption and current.id in caption
         chart = screen.query_one("#lb-chart", BarChart)
         assert chart.has_data and chart.missing_labels == []
+        other = next(e.model_id for e in board if e.model_id != sim.person_model_id)
+        app.switch_model(other)  # the app is now about another model: the highlight follows
+        other_index = [e.model_id for e in board].index(other)
+        await wait_for(pilot, lambda: "◀ you" in table.get_row_at(other_index)[1].plain, what="the new highlight")
+        assert "◀ you" not in table.get_row_at(own_index)[1].plain
         await pilot.press("h")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HealthScreen", what="health of the row")

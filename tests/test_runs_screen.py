@@ -14,6 +14,7 @@ from api_client.client import BlahClient
 from api_client.errors import OutcomeUnknownError
 from api_client.models import RunStarted
 from simulator import runs as sim_runs
+from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
@@ -213,3 +214,25 @@ async def test_a_timed_out_start_is_checked_never_resent(
             assert set(fresh_sim.world.runs) == runs_before
             assert isinstance(app.screen, RunsScreen)
         assert len(calls) == 1
+
+
+async def test_watch_survives_errors_and_still_announces_the_end(
+    fresh_sim: SimulatorServer, fresh_client: BlahClient
+) -> None:
+    started = await fresh_client.start_run([fresh_sim.person_model_id])
+    assert started.run is not None
+    app = make_app(fresh_sim, fresh_client)
+    async with app.run_test(size=SIZE) as pilot:
+        fresh_sim.set_chaos(ChaosConfig(rate_html=1.0))  # every answer is an HTML error page
+        try:
+            await app.push_screen(RunWatchScreen(started.run.id))
+            watch = app.screen
+            assert isinstance(watch, RunWatchScreen)
+            await wait_for(pilot, lambda: watch.poll_state == "retrying", what="a failed poll")
+            said = str(watch.query_one("#watch-message").render())
+            assert "couldn't load" in said and "retrying in" in said
+        finally:
+            fresh_sim.set_chaos(None)
+        await wait_for(pilot, lambda: watch.poll_state == "finished", timeout=30, what="the run after recovery")
+        assert watch.run is not None and watch.run.status == "completed"
+        assert not watch.query_one("#watch-message").display  # the error line is gone

@@ -93,6 +93,15 @@ def test_unknown_total_gives_rate_without_eta() -> None:
     assert "no ETA" in eta.describe()
 
 
+def test_done_keeps_the_rate_it_measured() -> None:
+    est = EtaEstimator()
+    for i in range(6):
+        est.add(float(i), i * 2)
+    eta = est.estimate(10)
+    assert eta.phase == "done" and eta.seconds_left == 0.0
+    assert eta.rate_per_s == pytest.approx(2.0)
+
+
 def test_done_and_count_going_back_resets() -> None:
     est = EtaEstimator()
     est.add(0.0, 3)

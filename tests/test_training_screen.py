@@ -59,6 +59,7 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             await pilot.press("y", "y")
             await wait_for(pilot, lambda: builder.uploaded_id is not None, timeout=20, what="uploaded")
             assert builder.uploads_sent == 1
+            uploaded = builder.build().data
             assert "listed on the platform" in text_of(builder, "#tb-result")
             stored = fresh_sim.world.training_sets[builder.uploaded_id]
             assert stored["status"] == "ready" and stored["example_count"] == 1 and stored["name"] == "fixes from the tui"
@@ -69,7 +70,9 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             listed = next(s for s in sets_screen.sets if s.id == builder.uploaded_id)
             assert listed.example_count == 1 and listed.status == "ready"
     # What was uploaded: the prompt's turns verbatim and the reply written in the editor.
-    record = json.loads(builder.build().data.decode().splitlines()[0])
+    lines = uploaded.decode().splitlines()
+    assert len(lines) == 1
+    record = json.loads(lines[0])
     assert record["source_log_id"] == first.log_id
     assert record["messages"][-1] == {"role": "assistant", "content": "Paris is the capital of France."}
     assert record["messages"][:-1] == [{"role": r, "content": c} for r, c in first.turns]

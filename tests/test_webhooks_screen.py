@@ -144,3 +144,10 @@ async def test_stop_listening_removes_the_registration(fresh_sim: SimulatorServe
             session = listener_for(app)
             await wait_for(pilot, lambda: not session.listening and not screen.webhooks, what="stopped")
             assert fresh_sim.world.webhooks == {}
+
+
+def test_new_areas_are_in_the_palette_without_a_number_key() -> None:
+    names = {"webhooks", "training", "lens"}
+    assert names <= set(BlahApp.MODES)
+    keys = {b.key for b in BlahApp.BINDINGS if not isinstance(b, tuple) and b.id and b.id.startswith("mode.")}
+    assert "" not in keys and all(f"mode.{n}" not in {b.id for b in BlahApp.BINDINGS if not isinstance(b, tuple)} for n in names)

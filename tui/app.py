@@ -12,17 +12,27 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from tui.context import AppContext
+from tui.palette import PALETTE_PROVIDERS
 from tui.screens.registry import MODE_SPECS
 
 if TYPE_CHECKING:
     from tui.webhook_receiver import WebhookDelivery
 
 THEMES_DIR = Path(__file__).resolve().parent.parent / "themes"
+AREAS = Binding.Group("Areas", compact=True)
+
+#: vim movement -> the first action the focused widget has (DataTable, OptionList, ListView, scrollables)
+VIM_ACTIONS: dict[str, tuple[str, ...]] = {
+    "down": ("cursor_down", "scroll_down"),
+    "up": ("cursor_up", "scroll_up"),
+    "top": ("scroll_top", "first", "scroll_home"),
+    "bottom": ("scroll_bottom", "last", "scroll_end"),
+}
 
 
 @dataclass(frozen=True)
@@ -62,14 +72,27 @@ class BlahApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [
+        # After the screen's own keys (which come first in the footer): help, then the areas
+        # as one compact group ("1234567890 Areas"), so small terminals still show what matters.
+        Binding("question_mark", "help", "Help", id="app.help"),
         *(
-            Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, id=f"mode.{spec.name}")
+            Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, id=f"mode.{spec.name}", group=AREAS)
             for spec in MODE_SPECS
             if spec.key  # areas without a number key are reached through the palette
         ),
         Binding("colon", "command_palette", "Palette", show=False, id="app.palette"),
         Binding("q", "quit", "Quit", id="app.quit"),
+        # Conventions of terminal apps, for screens that do not define these keys themselves
+        # (a screen's own binding always wins): search, back, vim movement in lists.
+        Binding("slash", "search", "Search", show=False, id="app.search"),
+        Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("j", "vim('down')", "Down", show=False, id="app.down"),
+        Binding("k", "vim('up')", "Up", show=False, id="app.up"),
+        Binding("g", "vim('top')", "First", show=False, id="app.first"),
+        Binding("G", "vim('bottom')", "Last", show=False, id="app.last"),
     ]
+
+    COMMANDS = App.COMMANDS | set(PALETTE_PROVIDERS)
 
     MODES = {spec.name: spec.factory for spec in MODE_SPECS}
 
@@ -118,6 +141,7 @@ class BlahApp(App[None]):
         keymap = self.ctx.settings.get("keymap")
         if keymap:
             self.set_keymap(dict(keymap))
+            self._report_keymap(dict(keymap))
         self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
         start = self.ctx.settings.get("start_mode")  # e.g. "chatroom": open there instead of Logs
         self.switch_mode(start if start in self.MODES else MODE_SPECS[0].name)
@@ -194,6 +218,57 @@ class BlahApp(App[None]):
             yield SystemCommand(
                 f"Go to {spec.title}", spec.description, lambda name=spec.name: self.switch_mode(name)
             )
+        from tui import palette_settings
+
+        yield SystemCommand("Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help)
+        yield SystemCommand(
+            "Set poll interval…", "How often screens ask the platform (saved to the config file)",
+            lambda: palette_settings.prompt_poll_interval(self),
+        )  # fmt: skip
+        yield SystemCommand(
+            "Toggle bell on run end", "Ring the terminal bell when a watched run finishes (saved)",
+            lambda: palette_settings.toggle_bell(self),
+        )  # fmt: skip
+        yield SystemCommand(
+            "Set trained chat template for this model…", "The template the model was trained with (saved)",
+            lambda: palette_settings.prompt_trained_template(self),
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- keys
+
+    def _report_keymap(self, keymap: dict[str, str]) -> None:
+        """Say which keymap entries name no key or clash with another key (never fatal)."""
+        from tui.help import keymap_problems
+
+        problems = keymap_problems(keymap)
+        if problems:
+            self.notify("\n".join(problems), title="Keymap", severity="warning", markup=False, timeout=15)
+
+    def action_help(self) -> None:
+        """`?`: the keys of the current screen (with their ids) and the badge legend."""
+        from tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_search(self) -> None:
+        """`/` on a screen without a search of its own: search everything in the palette."""
+        self.action_command_palette()
+
+    def action_back(self) -> None:
+        """Esc: close the screen pushed on top of an area (dialogs handle Esc themselves)."""
+        if len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
+            self.pop_screen()
+
+    async def action_vim(self, direction: str) -> None:
+        """j/k/g/G on a focused list or scrollable that has no such key of its own."""
+        focused = self.screen.focused
+        if focused is None:
+            return
+        for action in VIM_ACTIONS.get(direction, ()):
+            if hasattr(focused, f"action_{action}"):
+                await self.run_action(action, focused)
+                return
 
 
 def create_app(ctx: AppContext) -> BlahApp:

@@ -1,7 +1,7 @@
 """`blah-tui`: the app and its subcommands.
 
     blah-tui [--demo | --base-url URL] [--model ID] [--api-key KEY] [--log LOG_ID]
-    blah-tui sim | export | open | report ...
+    blah-tui sim | export | open | report | serve | login | logout | status | config ...
 
 Subcommands import what they need lazily so that `blah-tui export` never loads Textual.
 """
@@ -15,6 +15,21 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 DEFAULT_BASE_URL = "https://evals.blah.dev"
+
+EPILOG = """\
+in the app:
+  ?            the keys of the current screen and what the badges mean
+  : or ctrl+p  command palette: screens, actions, settings; jump to a model, run, call or message
+  1 … 0        switch area (Logs, Diagnosis, Runs, Leaderboard, Chatroom, Models, Compare,
+               Health, Playground, Games); j/k, g/G, / and esc work as in other terminal apps
+
+settings:
+  a TOML file (`blah-tui config path`; $BLAH_TUI_CONFIG names another), overridden by
+  BLAH_<SETTING> environment variables (BLAH_THEME, BLAH_POLL_INTERVAL, ...); command-line
+  options win over both. `blah-tui config show` prints the effective settings.
+
+API key: --api-key, then $EVALS_BLAH_API_KEY, then the key stored by `blah-tui login`.
+"""
 
 
 def _version() -> str:
@@ -31,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Tail, search and diagnose a language model's calls on blah.dev. With no subcommand, "
             "opens the app."
         ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"blah-tui {_version()}")
     _add_connection_args(parser)
@@ -45,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("sim_args", nargs=argparse.REMAINDER, help="see `blah-tui sim --help`")
 
     export = sub.add_parser("export", help="download a model's whole call history as JSONL")
-    export.add_argument("model_id", metavar="MODEL_ID")
+    export.add_argument("model_id", metavar="MODEL_ID", help="the model whose calls to download")
     export.add_argument("--source", choices=["eval", "chatroom", "chat", "test"], help="only calls from this source")
     export.add_argument("--errors-only", action="store_true", help="only calls that failed")
     export.add_argument("--since", type=int, metavar="MS", help="only calls newer than this (ms since the epoch)")
@@ -53,11 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_connection_args(export, model=False)
 
     open_ = sub.add_parser("open", help="browse a saved JSONL dump offline")
-    open_.add_argument("file", metavar="FILE.jsonl")
+    open_.add_argument("file", metavar="FILE.jsonl", help="a dump written by `blah-tui export`")
     open_.add_argument("--model", help="the model the dump is about (default: read from the dump)")
 
     report = sub.add_parser("report", help="print the blunt diagnosis report of a model (markdown)")
-    report.add_argument("model_id", metavar="MODEL_ID")
+    report.add_argument("model_id", metavar="MODEL_ID", help="the model to diagnose")
     report.add_argument("--json", action="store_true", help="print JSON instead of markdown")
     report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
     _add_connection_args(report, model=False)
@@ -69,11 +86,39 @@ def build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser("config", help="show or change settings")
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     config_set = config_sub.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
-    config_set.add_argument("key")
-    config_set.add_argument("value")
+    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, templates.MODEL, keymap.BINDING_ID")
+    config_set.add_argument("value", help="read as TOML when it can be (numbers, true/false), else as text")
     config_sub.add_parser("show", help="print the effective settings")
     config_sub.add_parser("path", help="print the config file's path")
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the app to a web browser (textual-serve); one app per browser tab",
+        description=(
+            "Serve blah-tui to a web browser: open the printed address. Each tab runs its own app "
+            "with these options. Anyone who can reach the address can use the app and the API "
+            "key's rights, so it listens on 127.0.0.1 unless told otherwise."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--public-url", help="the address browsers use, when behind a proxy (default http://HOST:PORT)")
+    serve.add_argument("--demo", action="store_true", help="each tab gets its own local simulated blah.dev")
+    serve.add_argument("--seed", type=int, help="with --demo: the simulated world's seed")
+    serve.add_argument("--speed", type=float, help="with --demo: how fast simulated time runs")
+    serve.add_argument("--log", metavar="LOG_ID", help="open one call in the inspector on start")
+    _add_connection_args(serve)
+    _describe_subcommands(sub)
+    _describe_subcommands(config_sub)
     return parser
+
+
+def _describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`blah-tui COMMAND --help` opens with the same sentence `blah-tui --help` lists it with."""
+    helps = {action.dest: action.help for action in sub._choices_actions}
+    for name, subparser in sub.choices.items():
+        if subparser.description is None and helps.get(name):
+            subparser.description = f"{helps[name][0].upper()}{helps[name][1:]}."
 
 
 def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True) -> None:
@@ -112,6 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.commands.account import account_main
 
         return account_main(args)
+    if args.command == "serve":
+        from tui.commands.serve import serve_main
+
+        return serve_main(
+            host=args.host, port=args.port, public_url=args.public_url, demo=args.demo, seed=args.seed,
+            speed=args.speed, model=args.model, base_url=args.base_url, api_key=args.api_key, log_id=args.log,
+        )  # fmt: skip
     if args.command == "open":
         from tui.launch import run_offline
 

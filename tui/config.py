@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,19 +137,28 @@ def write_config(data: dict[str, Any], path: Path | None = None) -> None:
     tmp.replace(path)
 
 
-def save_setting(key: str, value: Any, path: Path | None = None) -> None:
-    """The app's own writes (theme, poll interval...): same validation as ``set_value``."""
+def save_setting(key: str | Sequence[str], value: Any, path: Path | None = None) -> bool:
+    """The app's own writes (theme, poll interval...): same validation as ``set_value``.
+
+    ``key`` is dotted (``"templates.my-model"``) or a sequence of parts (for table keys that
+    contain dots themselves, e.g. a model id); ``value=None`` removes the setting. Returns False
+    (and writes nothing) when the file is broken: the person has to fix it by hand first.
+    Raises ``ValidationError`` when the result would not be a valid config."""
     path = path or config_file()
     data: dict[str, Any] = {}
     if path.exists():
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError:
-            return  # never overwrite a file the person has to fix by hand
-    parts = key.split(".")
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError):
+            return False  # never overwrite a file the person has to fix by hand
+    parts = key.split(".") if isinstance(key, str) else list(key)
     table = data
     for part in parts[:-1]:
         table = table.setdefault(part, {})
-    table[parts[-1]] = value
+    if value is None:
+        table.pop(parts[-1], None)
+    else:
+        table[parts[-1]] = value
     Config(**data)
     write_config(data, path)
+    return True

@@ -173,12 +173,13 @@ class EtaEstimator:
             return Eta("estimating")
         last_at, last_count = self._samples[-1]
         remaining = None if total is None else max(total - last_count, 0)
-        if remaining == 0:
-            return Eta("done", remaining=0, seconds_left=0.0)
         window = self._window()
         first_at, first_count = window[0]
         span = last_at - first_at
         done = last_count - first_count
+        if remaining == 0:
+            measured = done / span if span >= self.min_span_s and done > 0 else None
+            return Eta("done", rate_per_s=measured, remaining=0, seconds_left=0.0, window_s=span if measured else None)
         idle = last_at - self._last_change_at if self._last_change_at is not None else None
         if len(window) < self.min_points or span < self.min_span_s:
             return Eta("estimating", remaining=remaining)

@@ -87,17 +87,18 @@ class TooLargeError(Exception):
 
 
 def draft_examples(suggestions: Iterable[Suggestion]) -> list[DraftExample]:
-    """The prompts to answer, once each, from the suggestions that call for training data."""
+    """The prompts to answer, once each (by their exact turns), from the suggestions that call
+    for training data."""
     out: list[DraftExample] = []
-    seen: set[str] = set()
+    seen: set[tuple[tuple[str, str], ...]] = set()
     for suggestion in suggestions:
         if suggestion.action != ADD_DATA:
             continue
         for quote in suggestion.prompts:
-            if quote.log_id in seen:
-                continue
-            seen.add(quote.log_id)
             turns = quote.messages or (("user", quote.prompt),)
+            if turns in seen:  # the same call, or the same prompt sent again: answer it once
+                continue
+            seen.add(turns)
             out.append(DraftExample(quote.log_id, quote.prompt, turns, suggestion.target, quote.reply))
     return out
 

@@ -99,7 +99,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
     def __init__(self) -> None:
         super().__init__()
         self.view: DiagnosisView | None = None
-        self.loading = False
+        self.busy = False
         self.load_error: str | None = None
         self.sort_key: SortKey = "failures"
         self.rows: list[KindRow] = []
@@ -176,7 +176,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
 
     @work(exclusive=True, group="diagnosis-load", exit_on_error=False)
     async def load(self) -> None:
-        self.loading = True
+        self.busy = True
         progress = self.query_one("#diag-progress", ProgressLine)
         progress.remove_class("hidden")
         progress.update(0, None, None, None)
@@ -204,7 +204,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
             summary.update(Text(f"read {len(inputs.entries)} calls; diagnosing…", style="italic"))
             view = await asyncio.to_thread(analyse, inputs)
         finally:
-            self.loading = False
+            self.busy = False
             progress.add_class("hidden")
         if model_id != self.ctx.model_id:
             return

@@ -67,6 +67,7 @@ class Fetched(Generic[T]):
 
     value: T | None = None
     error: str | None = None
+    exc: BlahError | None = field(default=None, repr=False, compare=False)  # for callers that branch on it
 
     @property
     def ok(self) -> bool:
@@ -97,6 +98,7 @@ class DiagnosisInputs:
     entries: list[LogEntry] = field(default_factory=list)  # newest first
     entries_from: str = "none"  # "platform" | "archive" | "none"
     entries_error: str | None = None
+    entries_exc: BlahError | None = field(default=None, repr=False)
     entries_note: str | None = None  # e.g. the client could not reach every entry
     model: Fetched[Model] = field(default_factory=Fetched)
     lens: Fetched[LensBundle] = field(default_factory=Fetched)
@@ -130,9 +132,9 @@ async def _fetch(call: Callable[[], Awaitable[T]], *, what: str) -> Fetched[T]:
     except asyncio.CancelledError:
         raise
     except NotFoundError as error:
-        return Fetched(None, f"{what} answered 404 ({_why(error)})")
+        return Fetched(None, f"{what} answered 404 ({_why(error)})", error)
     except BlahError as error:
-        return Fetched(None, f"{what} failed: {_why(error)}")
+        return Fetched(None, f"{what} failed: {_why(error)}", error)
 
 
 # --------------------------------------------------------------------------- calls
@@ -221,9 +223,11 @@ async def fetch_inputs(
             )
         except NotFoundError as error:
             inputs.entries_error = f"the platform does not know this model ({_why(error)})"
+            inputs.entries_exc = error
             return
         except BlahError as error:
             inputs.entries_error = f"reading the calls failed: {_why(error)}"
+            inputs.entries_exc = error
             return
         inputs.entries, inputs.entries_from, inputs.entries_note = entries, source, note
 

@@ -51,7 +51,11 @@ class GameTypeScreen(ModalScreen[str | None]):
     GameTypeScreen OptionList { height: auto; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="game_type.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="game_type.cancel"),
+        Binding("j", "down", "Down", show=False, id="game_type.down"),
+        Binding("k", "up", "Up", show=False, id="game_type.up"),
+    ]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -64,6 +68,12 @@ class GameTypeScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
 
 
 class GamesScreen(BlahScreen):

@@ -19,7 +19,7 @@ from textual.widgets import Footer, Static
 
 from api_client.errors import BlahError
 from api_client.models import Health
-from tui.health_windows import OutageWindow, Uptime, outage_windows, uptime
+from tui.health_windows import OutageWindow, Uptime, last_ok_before, outage_windows, uptime
 from tui.run_watch import format_duration
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_format import DASH, cell, fmt_latency, fmt_pct, fmt_time, tone_style
@@ -89,8 +89,9 @@ class HealthScreen(BlahScreen):
             with Vertical(id="health-windows-box"):
                 yield Static("Outage windows (consecutive failed checks)", classes="pane-title")
                 windows = KeyTable(id="health-windows")
-                for label, key in (("From (UTC)", "from"), ("To (UTC)", "to"), ("Checks", "n"),
-                                   ("Lasted", "lasted"), ("Codes", "codes"), ("First error", "error")):
+                for label, key in (("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"),
+                                   ("Last failed (UTC)", "last"), ("Back up (UTC)", "to"), ("Checks", "n"),
+                                   ("Errors", "errors")):
                     windows.add_column(label, key=key)
                 yield windows
             with Vertical(id="health-checks-box"):
@@ -103,7 +104,15 @@ class HealthScreen(BlahScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
         self.load()
+
+    def _on_model_event(self, event: object) -> None:
+        """The app is now about another model: show this screen for it."""
+        if getattr(event, "kind", None) == "switched":
+            self.load()
 
     @work(exclusive=True, group="health.load", exit_on_error=False)
     async def load(self) -> None:
@@ -136,10 +145,10 @@ class HealthScreen(BlahScreen):
         if up.counted:
             n = len(self.windows)
             summary.append(f" · {n} outage window{'s' if n != 1 else ''}", style=bad if n else "")
-            if self.windows and self.windows[-1].ongoing:
+            if self.windows and self.windows[-1].end is None:
                 summary.append(" · the latest checks failed: the endpoint may be down now", style=bad)
-            summary.append("\nFailed calls inside an outage window say the host was down, not that the model "
-                           "answered badly.", style="dim")
+            summary.append("\nA window runs from the first failed check to the next ok one: failed calls inside "
+                           "it say the host was down, not that the model answered badly.", style="dim")
         self.query_one("#health-summary", Static).update(summary)
 
         xs = [c.checked_at for c in checks]
@@ -153,14 +162,13 @@ class HealthScreen(BlahScreen):
         windows = self.query_one("#health-windows", KeyTable)
         windows.clear()
         for i, window in enumerate(reversed(self.windows)):
-            to = "ongoing" if window.ongoing else fmt_time(window.end_ms)
             windows.add_row(
-                Text(fmt_time(window.start_ms)),
-                Text(to, style=bad if window.ongoing else ""),
-                Text(str(window.count)),
-                Text(format_duration(window.duration_ms / 1000)),
-                Text(", ".join(str(c) for c in window.status_codes) or DASH),
-                cell(window.first_error, max_len=80),
+                Text(fmt_time(last_ok_before(checks, window))),
+                Text(fmt_time(window.start)),
+                Text(fmt_time(window.last_failed_at)),
+                Text("still down", style=bad) if window.end is None else Text(fmt_time(window.end)),
+                Text(str(window.failed_checks)),
+                cell(" · ".join(window.errors), max_len=60),
                 key=f"w{i}",
             )
         if up.counted and not self.windows:

@@ -101,6 +101,7 @@ class InspectorScreen(BlahScreen):
         Binding("u", "open_link('run')", "Run", id="inspector.run"),
         Binding("g", "open_link('result')", "Judge", id="inspector.result"),
         Binding("m", "open_link('message')", "Message", id="inspector.message"),
+        Binding("l", "lens", "Lens", id="inspector.lens"),
     ]
 
     def __init__(
@@ -396,6 +397,14 @@ class InspectorScreen(BlahScreen):
             markup=False,
             timeout=8,
         )
+
+    def action_lens(self) -> None:
+        """Analyse this call's exact prompt with the model's BLAH Lens."""
+        if self.entry is not None:
+            from tui.screens.lens import LensScreen
+
+            model_id = self.entry.model_id or self.ctx.model_id
+            self.app.push_screen(LensScreen(model_id, prompt=self.entry.prompt or "", autostart=True))
 
     def action_open_link(self, which: str) -> None:
         if self.entry is not None:

@@ -92,7 +92,15 @@ class RunsScreen(BlahScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
         self.load_runs()
+
+    def _on_model_event(self, event: object) -> None:
+        """The app is now about another model: show this screen for it."""
+        if getattr(event, "kind", None) == "switched":
+            self._render_table()
 
     # ----------------------------------------------------------------- loading
 
@@ -108,6 +116,7 @@ class RunsScreen(BlahScreen):
         message = self.query_one("#runs-message", Static)
         message.set_class(error, "error")
         message.update(text if isinstance(text, Text) else Text(text))
+        message.display = bool(str(text))
 
     @work(exclusive=True, group="runs.load", exit_on_error=False)
     async def load_runs(self) -> None:

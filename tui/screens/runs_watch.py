@@ -195,6 +195,7 @@ class RunWatchScreen(BlahScreen):
         message = self.query_one("#watch-message", Static)
         message.set_class(error, "error")
         message.update(Text(text))
+        message.display = bool(text)
 
     def _show_eta(self, note: str | None = None) -> None:
         eta = self.watch_state.eta()

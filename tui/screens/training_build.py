@@ -69,6 +69,7 @@ class TrainingBuildScreen(BlahScreen):
     TrainingBuildScreen #tb-target { height: auto; color: $secondary; }
     TrainingBuildScreen #tb-reply { height: 1fr; }
     TrainingBuildScreen #tb-bottom { height: auto; }
+    TrainingBuildScreen #tb-name-label { width: auto; padding: 1 1 0 1; color: $foreground-muted; }
     TrainingBuildScreen #tb-name { width: 1fr; }
     TrainingBuildScreen #tb-leave-out { width: auto; }
     TrainingBuildScreen #tb-summary { height: 1; padding: 0 1; }
@@ -120,6 +121,7 @@ class TrainingBuildScreen(BlahScreen):
                 yield Static(Text("Your reply: what the model should have said"), classes="tb-label")
                 yield TextArea(id="tb-reply", soft_wrap=True, show_line_numbers=False)
         with Horizontal(id="tb-bottom"):
+            yield Static(Text("Set name"), id="tb-name-label")
             yield Input(value=f"{self.model_id}-suggested", placeholder="name of the set", id="tb-name")
             yield Checkbox(Text("Leave out prompts without a reply"), value=False, id="tb-leave-out")
         yield Static(Text(""), id="tb-summary")
@@ -183,7 +185,7 @@ class TrainingBuildScreen(BlahScreen):
     def _option_text(self, example: DraftExample) -> Text:
         answered = bool(self.replies.get(example.log_id, "").strip())
         text = Text("✎ " if answered else "· ", style="bold" if answered else "dim", end="")
-        text.append_text(one_line_text(example.prompt, max_len=70))
+        text.append_text(one_line_text(example.prompt, max_len=44))
         return text
 
     # ----------------------------------------------------------------- editing

@@ -73,7 +73,7 @@ class WebhooksScreen(BlahScreen):
         for label, key in COLUMNS:
             table.add_column(label, key=key)
         yield table
-        yield Static(Text("Received here (verified deliveries, newest first)"), classes="wh-section")
+        yield Static(Text("Received here"), id="wh-received-title", classes="wh-section")
         received = DataTable(id="wh-received", cursor_type="row", zebra_stripes=True)
         received.add_columns("Received (UTC)", "Event", "What")
         yield received
@@ -144,6 +144,10 @@ class WebhooksScreen(BlahScreen):
         received.clear()
         for delivery in reversed(session.deliveries):
             received.add_row(*delivery_row(delivery))
+        title = "Received here: verified deliveries, newest first"
+        if not session.deliveries:
+            title += " (nothing yet)" if session.listening else " (not listening)"
+        self.query_one("#wh-received-title", Static).update(Text(title))
         if self.webhooks:
             self._fill()
 

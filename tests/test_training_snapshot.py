@@ -1,0 +1,67 @@
+"""Snapshots of the Training sets list (with one set's detail) and of the builder."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from simulator.server import SimulatorServer
+from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
+from tui.screens.training import TrainingSetsScreen
+from tui.screens.training_build import TrainingBuildScreen
+
+
+@pytest.fixture(scope="module")
+def frozen_sim() -> Iterator[SimulatorServer]:
+    server = start_frozen_sim()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def _list(pilot: Pilot[Any]) -> TrainingSetsScreen:
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, TrainingSetsScreen) and bool(app.screen.sets), what="sets")
+    screen = app.screen
+    assert isinstance(screen, TrainingSetsScreen)
+    await wait_for(pilot, lambda: screen.detail is not None, what="detail")
+    return screen
+
+
+def test_training_sets_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -> None:
+    app, client = snapshot_app(frozen_sim, start_mode="training")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _list(pilot)
+        await pilot.pause(0.2)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    finally:
+        close_client(client)
+
+
+def test_training_builder_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -> None:
+    app, client = snapshot_app(frozen_sim, start_mode="training")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _list(pilot)
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, TrainingBuildScreen) and bool(app.screen.examples),
+                       timeout=30, what="suggestions")
+        builder = app.screen
+        reply = builder.query_one("#tb-reply", TextArea)
+        reply.load_text("A short, complete answer.")
+        reply.cursor_blink = False
+        builder.query_one("#tb-name", Input).cursor_blink = False
+        await pilot.pause(0.3)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+    finally:
+        close_client(client)

@@ -1,0 +1,248 @@
+"""Command palette providers (``:`` or ctrl+p): the keys of the current screen as commands,
+and jumps to a model, a run, a call (typed log id) or a chatroom message.
+
+Platform text (model names, message content) is shown as plain ``Content``: Textual's own
+``Matcher.highlight`` and the palette's help line would read it as markup, so neither is used
+with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.content import Content
+from textual.markup import escape
+
+from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.client import BlahClient
+    from tui.app import BlahApp
+
+__all__ = [
+    "ChatroomProvider",
+    "KeysProvider",
+    "LogIdProvider",
+    "ModelsProvider",
+    "PALETTE_PROVIDERS",
+    "RunsProvider",
+    "highlighted",
+    "looks_like_log_id",
+]
+
+_LOG_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{2,127}$")
+
+
+def highlighted(matcher: Matcher, candidate: str) -> Content:
+    """``candidate`` as literal text with the fuzzy match underlined (never parsed as markup)."""
+    content = Content(candidate)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, candidate)
+    if not score:
+        return content
+    for offset in offsets:
+        if not candidate[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+def safe_help(text: str) -> str:
+    """The palette renders help as markup: escape whatever came from the platform."""
+    return escape(one_line(text, max_len=120))
+
+
+def looks_like_log_id(text: str) -> bool:
+    """A typed word that could be a call's id (no spaces, id-like characters)."""
+    return bool(_LOG_ID.match(text.strip()))
+
+
+@dataclass(frozen=True)
+class _Item:
+    text: str  # what is matched and shown (one line, sanitised)
+    help: str  # shown under it (markup-escaped)
+    command: Callable[[], Any]
+
+
+class _BlahProvider(Provider):
+    @property
+    def blah_app(self) -> BlahApp:
+        return cast("BlahApp", self.app)
+
+
+class KeysProvider(_BlahProvider):
+    """Every key of the current screen (and the app) as a command: "Runs: Start run (s)"."""
+
+    def _items(self) -> list[_Item]:
+        screen = self.screen
+        title = str(getattr(screen, "SCREEN_TITLE", "") or type(screen).__name__.removesuffix("Screen"))
+        items: list[_Item] = []
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding, node = active.binding, active.node
+            if binding.system or not binding.description or not active.enabled:
+                continue
+            if binding.action.startswith("switch_mode") or binding.action in ("command_palette", "quit"):
+                continue  # "Go to <screen>" and "Quit" are system commands already
+            where = "App" if node is self.app else one_line(title, max_len=40)
+            text = f"{where}: {binding.description} ({self.app.get_key_display(binding)})"
+            if text in seen:
+                continue
+            seen.add(text)
+            items.append(_Item(text, escape(binding.id or binding.action), self._runner(binding.action, node)))
+        return items
+
+    def _runner(self, action: str, node: Any) -> Callable[[], Awaitable[Any]]:
+        async def run() -> None:
+            await self.app.run_action(action, node)
+
+        return run
+
+    async def discover(self) -> Hits:
+        for item in self._items():
+            yield DiscoveryHit(Content(item.text), item.command, text=item.text, help=item.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for item in self._items():
+            score = matcher.match(item.text)
+            if score > 0:
+                yield Hit(score, highlighted(matcher, item.text), item.command, text=item.text, help=item.help)
+
+
+class _LoadedProvider(_BlahProvider):
+    """A provider whose items come from the platform, fetched once when the palette opens."""
+
+    #: what the items are called, e.g. "runs": a failed load is shown when the query matches it
+    NOUN = ""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.items: list[_Item] = []
+        self.problem: str | None = None
+
+    async def startup(self) -> None:
+        client = self.blah_app.ctx.client
+        if client is None:
+            return  # offline: nothing to fetch
+        try:
+            self.items = await self.load(client)
+        except Exception as error:  # noqa: BLE001 - a failed fetch must not break the palette
+            from tui.screens.base import describe_error
+
+            self.problem = describe_error(error)
+
+    async def load(self, client: BlahClient) -> list[_Item]:
+        raise NotImplementedError
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for item in self.items:
+            score = matcher.match(item.text)
+            if score > 0:
+                yield Hit(score, highlighted(matcher, item.text), item.command, text=item.text, help=item.help)
+        if self.problem and matcher.match(self.NOUN) > 0:
+            text = f"{self.NOUN.capitalize()}: couldn't load: {self.problem}"
+            yield Hit(0.1, Content(text), lambda: None, text=text, help="the palette will try again when reopened")
+
+
+class ModelsProvider(_LoadedProvider):
+    """"Model <name> · <id>": make the app about that model (every screen follows)."""
+
+    NOUN = "models"
+
+    async def load(self, client: BlahClient) -> list[_Item]:
+        app = self.blah_app
+        items = []
+        for model in await client.list_models():
+            name = one_line(model.name or "", max_len=60)
+            model_id = one_line(model.id, max_len=80)
+            text = f"Model {name} · {model_id}" if name and name != model_id else f"Model {model_id}"
+            current = model.id == app.ctx.model_id
+            help_text = "the model the app is about now" if current else "make the app about this model"
+            items.append(_Item(text, help_text, lambda model_id=model.id: app.switch_model(model_id)))
+        return items
+
+
+class RunsProvider(_LoadedProvider):
+    """"Run <id> · <status>": watch that run."""
+
+    NOUN = "runs"
+
+    async def load(self, client: BlahClient) -> list[_Item]:
+        from tui.screens.runs_watch import RunWatchScreen
+
+        app = self.blah_app
+        items = []
+        for run in await client.list_runs():
+            status = one_line(run.status or "status unknown", max_len=20)
+            models = "—" if run.model_ids is None else str(len(run.model_ids))
+            text = f"Run {one_line(run.id, max_len=60)} · {status} · {models} models"
+            items.append(
+                _Item(text, "watch this run", lambda run=run: app.push_screen(RunWatchScreen(run.id, initial=run)))
+            )
+        return items
+
+
+class ChatroomProvider(_LoadedProvider):
+    """Recent chatroom messages: opening one shows the call that wrote it in the inspector."""
+
+    NOUN = "messages"
+
+    async def load(self, client: BlahClient) -> list[_Item]:
+        page = await client.chatroom(limit=50)
+        items = []
+        for message in page.messages:
+            author = one_line(message.author_name or message.model_id or message.author_kind or "someone", max_len=30)
+            content = one_line(message.content or "", max_len=70) or "(empty)"
+            text = f"Message {author}: {content}"
+            help_text = "open the call behind it in the inspector" if message.log_id else "written by a person: no call"
+            items.append(_Item(text, help_text, self._opener(message.id, message.log_id)))
+        return items
+
+    def _opener(self, message_id: str, log_id: str | None) -> Callable[[], Awaitable[None]]:
+        app = self.blah_app
+
+        async def open_message() -> None:
+            target = log_id
+            if target is None and app.ctx.client is not None:
+                try:
+                    detail = await app.ctx.client.chatroom_message(message_id)
+                except Exception as error:  # noqa: BLE001
+                    from tui.screens.base import describe_error
+
+                    app.notify(describe_error(error), title="Message not opened", severity="error", markup=False)
+                    return
+                target = detail.log_id or (detail.log.id if detail.log else None)
+            if target is None:
+                app.notify("A person wrote this message: there is no call to open.", markup=False)
+                return
+            app.open_log(target)
+
+        return open_message
+
+
+class LogIdProvider(_BlahProvider):
+    """Type (or paste) a call's id: open it in the inspector."""
+
+    async def search(self, query: str) -> Hits:
+        typed = query.strip()
+        if not looks_like_log_id(typed):
+            return
+        shown = one_line(typed, max_len=80)
+        text = f"Open call {shown} in the inspector"
+        # ids usually carry digits or separators; plain words rank below commands
+        score = 0.95 if re.search(r"[\d_\-]", typed) else 0.2
+        app = self.blah_app
+        yield Hit(score, Content(text), lambda: app.open_log(typed), text=text, help="a log id: open that call")
+
+
+PALETTE_PROVIDERS: tuple[type[Provider], ...] = (
+    KeysProvider,
+    ModelsProvider,
+    RunsProvider,
+    ChatroomProvider,
+    LogIdProvider,
+)
