@@ -60,6 +60,7 @@ __all__ = [
     "match_spans",
 ]
 
+
 class Archive(ArchiveBase):
     """One archive file. ``Archive(path)`` opens (or creates) it; see module docstring."""
 
@@ -165,7 +166,7 @@ class Archive(ArchiveBase):
         return 0 if changed is None else changed[1] - changed[0] + 1
 
     def _after_write(self, outcome: InsertOutcome | None) -> None:
-        self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+        # (PRAGMA data_version ignores this connection's own commits: nothing to note.)
         if outcome is None:
             return
         self._bounds = outcome.bounds
@@ -182,10 +183,8 @@ class Archive(ArchiveBase):
         done = 0
         while max_rows is None or done < max_rows:
             step = chunk if max_rows is None else min(chunk, max_rows - done)
-            with self._lock:
-                with self._transaction() as conn:
-                    n = text_index.index_step(conn, step)
-                self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+            with self._transaction() as conn:
+                n = text_index.index_step(conn, step)
             if n == 0:
                 break
             done += n
@@ -216,7 +215,6 @@ class Archive(ArchiveBase):
                         set_badges(conn, updates)
                     changed += len(updates)
                     self._lists.invalidate()  # badge filters keep other rows now
-                    self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
 
     # ------------------------------------------------------------------ reading: lists
 

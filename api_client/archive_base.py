@@ -128,7 +128,6 @@ class ArchiveBase:
                 self._conn.execute("DELETE FROM meta WHERE key = ?", (key,))
             else:
                 self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
-            self._data_version = self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     def get_cursor(self) -> int | None:
         """The live tail's position (ms): everything up to it has been fetched once."""
@@ -158,6 +157,7 @@ class ArchiveBase:
     def _load_bounds(self) -> None:
         lo, hi = self._conn.execute("SELECT min(ord), max(ord) FROM logs").fetchone()
         self._bounds = None if lo is None else (int(lo), int(hi))
+
 
 def entry_from_row(cols: Iterable[Any]) -> LogEntry:
     data = dict(zip(LOG_COLUMNS, cols, strict=True))

@@ -13,7 +13,7 @@ import sqlite3
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from api_client.archive_query import LogFilter, where_clause
@@ -69,13 +69,23 @@ class OrdinalLists:
 
 def select_ords(conn: sqlite3.Connection, flt: LogFilter, span: tuple[int, int] | None) -> array:
     """Ascending ``ord`` of the rows ``flt`` keeps, all or within ``span``."""
-    where, params = where_clause(flt)
-    if span is None:
-        sql, args = f"SELECT ord FROM logs WHERE ord IS NOT NULL AND ({where}) ORDER BY ord", params
-    else:
-        sql = f"SELECT ord FROM logs WHERE ord BETWEEN ? AND ? AND ({where}) ORDER BY ord"
-        args = [*span, *params]
-    cur = conn.execute(sql, args)
+    # "newer than" becomes an ord bound below (time order is ord order), so the rows'
+    # times need not be read; the other conditions stay in SQL.
+    where, params = where_clause(replace(flt, since_ms=None))
+    lo, hi = span if span is not None else (None, None)
+    if flt.since_ms is not None:
+        row = conn.execute(
+            "SELECT ord FROM logs WHERE created_at > ? AND ord IS NOT NULL ORDER BY created_at, id LIMIT 1",
+            (flt.since_ms,),
+        ).fetchone()
+        if row is None:
+            return array("q")
+        lo = row[0] if lo is None else max(lo, row[0])
+    bounds = "ord IS NOT NULL" if lo is None else "ord >= ?"
+    if hi is not None:
+        bounds += " AND ord <= ?"
+    args = [v for v in (lo, hi) if v is not None] + params
+    cur = conn.execute(f"SELECT ord FROM logs WHERE {bounds} AND ({where}) ORDER BY ord", args)
     out = array("q")
     while chunk := cur.fetchmany(50_000):
         out.extend(r[0] for r in chunk)

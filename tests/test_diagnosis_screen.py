@@ -4,7 +4,10 @@ failure shown where its data would be, and the way back from any number to its c
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
+from textual.pilot import Pilot
 
 from simulator.server import SimulatorServer
 from tests.test_diagnosis_screen_support import (
@@ -17,6 +20,8 @@ from tests.test_diagnosis_screen_support import (
     until,
 )
 from tests.test_logs_screen_world import label_of
+from tui.app import BlahApp
+from tui.screens.diagnosis import DiagnosisScreen
 from tui.screens.diagnosis_calls import DiagnosisCallsScreen
 from tui.screens.diagnosis_rows import KIND_COLUMNS
 from tui.screens.inspector import InspectorScreen
@@ -29,71 +34,77 @@ def cell_text(table: KeyTable, row: int, column: int) -> str:
     return table.get_cell_at((row, column)).plain  # type: ignore[union-attr]
 
 
-async def test_a_rate_leads_to_its_calls_and_on_to_the_inspector(sim: SimulatorServer) -> None:
+async def test_rates_and_groups_lead_to_their_calls_and_on_to_the_inspector(sim: SimulatorServer) -> None:
+    """One load, three ways down: our rate, the platform's examples, a sorted group."""
     async with client_for(sim, CountingTransport()) as client:
         app = diagnosis_app(sim, client)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
-            view = screen.view
-            assert view is not None
-            kinds = [row.kind for row in screen.rows]
-            loop_row = kinds.index("loop")
-            loop_ids = view.kind_ids["loop"]
-            assert loop_ids, "the seeded model loops: there must be calls behind the loop rate"
-            table = screen.query_one("#diag-kinds", KeyTable)
-            # the number on screen is the number of calls behind it
-            shown = cell_text(table, loop_row, COLUMNS.index("ours"))
-            assert f"{len(loop_ids)}/{view.summary.model_calls}" in shown
-            for _ in range(loop_row):
-                await pilot.press("j")
-            await pilot.press("right", "enter")
-            await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the calls list")
-            calls = app.screen
-            assert isinstance(calls, DiagnosisCallsScreen)
-            await until(pilot, lambda: calls.loaded, "the calls to load")
-            assert set(calls.shown_ids) == set(loop_ids)
-            assert calls.log_list.row_count == len(loop_ids)
-            assert "loop" in calls.title_text and str(len(loop_ids)) in calls.title_text
-            # every row carries the loop badge
-            assert all("loop" in calls.log_list.row_at(i).badges for i in range(calls.log_list.row_count))
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
-            inspector = app.screen
-            assert isinstance(inspector, InspectorScreen)
-            assert inspector.log_id == calls.shown_ids[-1]  # the cursor starts on the newest call
-            await until(pilot, lambda: inspector.analysis is not None, "the inspector's analysis")
-            assert "loop" in inspector.analysis.kinds  # type: ignore[union-attr]
-            await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "back to the list")
+            await _our_rate_to_inspector(pilot, app, screen)
+            await _platform_examples(pilot, app, screen)
             await pilot.press("escape")
             await until(pilot, lambda: app.screen is screen, "back to the diagnosis")
+            await _groups_sort_and_open(pilot, app, screen)
 
 
-async def test_platform_examples_and_agreement_cells_list_those_calls(sim: SimulatorServer) -> None:
-    async with client_for(sim, CountingTransport()) as client:
-        app = diagnosis_app(sim, client)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await loaded(pilot, app)
-            row_index = next(i for i, r in enumerate(screen.rows) if r.agreement and r.agreement.platform_count)
-            row = screen.rows[row_index]
-            assert row.agreement is not None
-            table = screen.query_one("#diag-kinds", KeyTable)
-            assert cell_text(table, row_index, COLUMNS.index("agreed")) == str(len(row.agreement.agreed_log_ids))
-            platform_text = cell_text(table, row_index, COLUMNS.index("platform"))
-            assert f"{row.agreement.platform_count}/{row.agreement.platform_population}" in platform_text
-            for _ in range(row_index):
-                await pilot.press("down")
-            for _ in range(COLUMNS.index("platform")):
-                await pilot.press("right")
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the platform's examples")
-            calls = app.screen
-            assert isinstance(calls, DiagnosisCallsScreen)
-            await until(pilot, lambda: calls.loaded, "the examples to load")
-            examples = {*row.agreement.agreed_log_ids, *row.agreement.disputed_log_ids,
-                        *row.agreement.unseen_log_ids}
-            assert set(calls.ids) == examples
-            assert "platform sent" in calls.title_text
+async def _our_rate_to_inspector(pilot: Pilot[Any], app: BlahApp, screen: DiagnosisScreen) -> None:
+    view = screen.view
+    assert view is not None
+    kinds = [row.kind for row in screen.rows]
+    loop_row = kinds.index("loop")
+    loop_ids = view.kind_ids["loop"]
+    assert loop_ids, "the seeded model loops: there must be calls behind the loop rate"
+    table = screen.query_one("#diag-kinds", KeyTable)
+    # the number on screen is the number of calls behind it
+    shown = cell_text(table, loop_row, COLUMNS.index("ours"))
+    assert f"{len(loop_ids)}/{view.summary.model_calls}" in shown
+    for _ in range(loop_row):
+        await pilot.press("j")
+    await pilot.press("right", "enter")
+    await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the calls list")
+    calls = app.screen
+    assert isinstance(calls, DiagnosisCallsScreen)
+    await until(pilot, lambda: calls.loaded, "the calls to load")
+    assert set(calls.shown_ids) == set(loop_ids)
+    assert calls.log_list.row_count == len(loop_ids)
+    assert "loop" in calls.title_text and str(len(loop_ids)) in calls.title_text
+    # every row carries the loop badge
+    assert all("loop" in calls.log_list.row_at(i).badges for i in range(calls.log_list.row_count))
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
+    inspector = app.screen
+    assert isinstance(inspector, InspectorScreen)
+    assert inspector.log_id == calls.shown_ids[-1]  # the cursor starts on the newest call
+    await until(pilot, lambda: inspector.analysis is not None, "the inspector's analysis")
+    assert "loop" in inspector.analysis.kinds  # type: ignore[union-attr]
+    await pilot.press("escape")
+    await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "back to the list")
+    await pilot.press("escape")
+    await until(pilot, lambda: app.screen is screen, "back to the diagnosis")
+
+
+async def _platform_examples(pilot: Pilot[Any], app: BlahApp, screen: DiagnosisScreen) -> None:
+    row_index = next(i for i, r in enumerate(screen.rows) if r.agreement and r.agreement.platform_count)
+    row = screen.rows[row_index]
+    assert row.agreement is not None
+    table = screen.query_one("#diag-kinds", KeyTable)
+    assert cell_text(table, row_index, COLUMNS.index("agreed")) == str(len(row.agreement.agreed_log_ids))
+    platform_text = cell_text(table, row_index, COLUMNS.index("platform"))
+    assert f"{row.agreement.platform_count}/{row.agreement.platform_population}" in platform_text
+    table.move_cursor(row=0, column=0)
+    for _ in range(row_index):
+        await pilot.press("down")
+    for _ in range(COLUMNS.index("platform")):
+        await pilot.press("right")
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the platform's examples")
+    calls = app.screen
+    assert isinstance(calls, DiagnosisCallsScreen)
+    await until(pilot, lambda: calls.loaded, "the examples to load")
+    examples = {*row.agreement.agreed_log_ids, *row.agreement.disputed_log_ids,
+                *row.agreement.unseen_log_ids}
+    assert set(calls.ids) == examples
+    assert "platform sent" in calls.title_text
 
 
 async def test_host_failures_are_a_row_of_their_own(sim: SimulatorServer) -> None:
@@ -122,38 +133,34 @@ async def test_host_failures_are_a_row_of_their_own(sim: SimulatorServer) -> Non
             assert not set(view.host_ids) & set(view.failing_ids)
 
 
-async def test_groups_sort_by_failures_or_rate_and_open_their_calls(sim: SimulatorServer) -> None:
-    async with client_for(sim, CountingTransport()) as client:
-        app = diagnosis_app(sim, client)
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await loaded(pilot, app)
-            table = screen.query_one("#diag-groups", KeyTable)
+async def _groups_sort_and_open(pilot: Pilot[Any], app: BlahApp, screen: DiagnosisScreen) -> None:
+    table = screen.query_one("#diag-groups", KeyTable)
 
-            def shown() -> list[tuple[int, float]]:
-                out = []
-                for i in range(table.row_count):
-                    failing = int(cell_text(table, i, 3))
-                    rate = float(cell_text(table, i, 4).rstrip("%"))
-                    out.append((failing, rate))
-                return out
+    def shown() -> list[tuple[int, float]]:
+        out = []
+        for i in range(table.row_count):
+            failing = int(cell_text(table, i, 3))
+            rate = float(cell_text(table, i, 4).rstrip("%"))
+            out.append((failing, rate))
+        return out
 
-            await pilot.press("percent_sign")
-            assert screen.query_one("#diag-tabs").active == "tab-groups"
-            by_rate = shown()
-            assert [r for _, r in by_rate] == sorted((r for _, r in by_rate), reverse=True)
-            assert "highest failure rate first" in label_of(app, "#diag-groups-title")
-            await pilot.press("f")
-            by_failures = shown()
-            assert [f for f, _ in by_failures] == sorted((f for f, _ in by_failures), reverse=True)
-            assert by_rate != by_failures, "the two orders differ on the seeded data"
-            # Enter on the top group lists exactly its calls
-            await pilot.press("home", "enter")
-            top = screen._group_index[table.current_key or ""]
-            await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the group's calls")
-            calls = app.screen
-            assert isinstance(calls, DiagnosisCallsScreen)
-            assert calls.log_list.row_count == top.calls
-            assert f"{top.failures} of {top.calls} calls fail" in calls.title_text
+    await pilot.press("percent_sign")
+    assert screen.query_one("#diag-tabs").active == "tab-groups"
+    by_rate = shown()
+    assert [r for _, r in by_rate] == sorted((r for _, r in by_rate), reverse=True)
+    assert "highest failure rate first" in label_of(app, "#diag-groups-title")
+    await pilot.press("f")
+    by_failures = shown()
+    assert [f for f, _ in by_failures] == sorted((f for f, _ in by_failures), reverse=True)
+    assert by_rate != by_failures, "the two orders differ on the seeded data"
+    # Enter on the top group lists exactly its calls
+    await pilot.press("home", "enter")
+    top = screen._group_index[table.current_key or ""]
+    await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the group's calls")
+    calls = app.screen
+    assert isinstance(calls, DiagnosisCallsScreen)
+    assert calls.log_list.row_count == top.calls
+    assert f"{top.failures} of {top.calls} calls fail" in calls.title_text
 
 
 async def test_each_failed_endpoint_is_said_where_its_data_would_be(sim: SimulatorServer) -> None:
@@ -163,7 +170,7 @@ async def test_each_failed_endpoint_is_said_where_its_data_would_be(sim: Simulat
         "/results": httpx.Response(500, json={"error": "results exploded"}),
     })
     async with client_for(sim, transport) as client:
-        app = diagnosis_app(sim, client)
+        app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
             table = screen.query_one("#diag-kinds", KeyTable)
@@ -185,7 +192,7 @@ async def test_each_failed_endpoint_is_said_where_its_data_would_be(sim: Simulat
 async def test_calls_that_cannot_be_read_say_so(sim: SimulatorServer) -> None:
     transport = FaultyTransport({"/logs": httpx.Response(500, json={"error": "logs exploded"})})
     async with client_for(sim, transport) as client:
-        app = diagnosis_app(sim, client)
+        app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
             summary = label_of(app, "#diag-summary")
@@ -199,7 +206,7 @@ async def test_calls_that_cannot_be_read_say_so(sim: SimulatorServer) -> None:
 async def test_model_switch_reloads_for_the_new_model(sim: SimulatorServer) -> None:
     peer = sim.peer_model_ids[0]
     async with client_for(sim, CountingTransport()) as client:
-        app = diagnosis_app(sim, client)
+        app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
             app.switch_model(peer)

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from api_client.client import BlahClient
+from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_segments_inert
 from tests.test_logs_screen_world import (
@@ -24,6 +25,7 @@ from tests.test_logs_screen_world import (
     wait_for,
 )
 from tui.screens.logs import LogsScreen
+from widgets.status_header import StatusHeader
 
 
 @pytest.fixture(scope="module")
@@ -95,3 +97,20 @@ async def test_hostile_calls_render_inert_in_the_list(own_sim: SimulatorServer, 
         assert_segments_inert(frame_segments(app))
         assert isinstance(app.screen, LogsScreen)  # no payload closed or replaced the screen
         assert log_list.cursor_index < log_list.row_count - len(ids)  # every hostile row was on screen
+
+
+async def test_the_tail_says_when_it_is_reconnecting(own_sim: SimulatorServer, own_client: BlahClient) -> None:
+    app = app_for(own_sim, own_client)
+    async with app.run_test(size=SIZE) as pilot:
+        log_list = await loaded(pilot, app)
+        own_sim.set_chaos(ChaosConfig(rate_5xx=1.0))  # every request fails with a 5xx
+        try:
+            await wait_for(pilot, lambda: "reconnecting in" in label_of(app, "#logs-tail"), what="reconnecting")
+            assert "HTTP 5" in label_of(app, "#logs-tail")  # and why
+            assert app.screen.query_one(StatusHeader).connection == "error"
+        finally:
+            own_sim.set_chaos(None)
+        new = own_sim.world.add_log_burst(3, same_ms=False)
+        await wait_for(pilot, lambda: set(new) <= set(ids_of(log_list)), what="the calls made meanwhile")
+        await wait_for(pilot, lambda: "● live" in label_of(app, "#logs-tail"), what="live again")
+        assert app.screen.query_one(StatusHeader).connection == "connected"

@@ -31,7 +31,9 @@ from tui.screens.logs import LogsScreen
 from widgets.log_list import LogList
 
 FIXED_ANCHOR_MS = 1_750_000_000_000  # 2025-06-15 15:06:40 UTC
-FAST_TAIL = {"logs_interval": 0.1, "logs_max_interval": 0.3}
+FAST_TAIL = {"logs_interval": 0.1, "logs_max_interval": 0.3, "logs_plot": False}
+"""Settings for pilot tests: a quick tail, and the plot panel hidden (it is drawn with
+textual-plotext on every change; the tests that are about it turn it on)."""
 
 
 SIZE = (140, 45)

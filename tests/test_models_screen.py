@@ -33,7 +33,7 @@ async def test_lists_search_and_details(sim: SimulatorServer, client: BlahClient
         assert screen.query_one("#evals-table", DataTable).row_count == len(sim.world.evals)
         first = table.get_row_at(0)
         assert str(first[0]) == "◆" and str(first[2]) == sim.person_model_id  # the person's model, marked
-        await wait_for(pilot, lambda: sim.person_model_id in _detail(screen), what="detail")
+        await wait_for(pilot, lambda: sim.person_model_id in _detail(screen), what=f"detail {_detail(screen)[:200]!r}")
         assert "the model this app is about" in _detail(screen)
 
         # j moves the list and the detail follows

@@ -216,7 +216,7 @@ async def test_a_timed_out_start_is_checked_never_resent(
         assert len(calls) == 1
 
 
-async def test_watch_survives_errors_and_still_announces_the_end(
+async def test_watch_survives_errors_and_recovers(
     fresh_sim: SimulatorServer, fresh_client: BlahClient
 ) -> None:
     started = await fresh_client.start_run([fresh_sim.person_model_id])

@@ -195,3 +195,36 @@ def test_format_duration() -> None:
     assert format_duration(42) == "42s"
     assert format_duration(185) == "3m 05s"
     assert format_duration(3720) == "1h 02m"
+
+
+class FakeApp:
+    def __init__(self) -> None:
+        self.notes: list[tuple[str, str, bool]] = []
+        self.bells = 0
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information", markup: bool = True,
+               timeout: float | None = None) -> None:
+        self.notes.append((message, severity, markup))
+
+    def bell(self) -> None:
+        self.bells += 1
+
+
+def test_notifier_tells_each_end_once_and_again_after_a_resume() -> None:
+    import time
+
+    from tui.screens.runs_notify import RunNotifier
+
+    app = FakeApp()
+    notifier = RunNotifier()
+    asked_before = time.monotonic()
+    assert notifier.announce(app, "r1", "stalled", "Run r1 stalled\x1b[2J", "warning", bell=True)  # type: ignore[arg-type]
+    assert not notifier.announce(app, "r1", "stalled", "again", "warning", bell=True)  # type: ignore[arg-type]
+    # a list answer older than the announcement does not make it news again
+    notifier.note_status("r1", "running", seen_at=asked_before)
+    assert not notifier.announce(app, "r1", "stalled", "again", "warning", bell=True)  # type: ignore[arg-type]
+    notifier.note_status("r1", "running")
+    assert notifier.announce(app, "r1", "stalled", "stalled again", "warning", bell=False)  # type: ignore[arg-type]
+    assert app.bells == 1
+    assert [n[0] for n in app.notes] == ["Run r1 stalled^[[2J", "stalled again"]
+    assert all(markup is False for _m, _s, markup in app.notes)

@@ -158,11 +158,23 @@ async def _capture_when_drawn(devtools_port: int, timeout: float) -> tuple[bytes
                 if "-first-byte" in str(state.get("classes")) and state.get("connected"):
                     break
                 await asyncio.sleep(0.25)
-            await asyncio.sleep(3.0)  # let the first screen finish loading its rows
-            shot = await call("Page.captureScreenshot", format="png")
-            return base64.b64decode(shot["data"]), state
+            # let the first screen load its rows: until two pictures 1.5 s apart agree, or 12 s
+            # (a countdown in the status line may keep changing)
+            await asyncio.sleep(3.0)
+            previous = b""
+            png = b""
+            settle_until = min(deadline, time.monotonic() + 12.0)
+            while time.monotonic() < settle_until:
+                shot = await call("Page.captureScreenshot", format="png")
+                png = base64.b64decode(shot["data"])
+                if png == previous:
+                    break
+                previous = png
+                await asyncio.sleep(1.5)
+            return png, state
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install chromium)")
 def test_the_app_is_drawn_in_a_browser(sim: SimulatorServer) -> None:
     port, devtools = _free_port(), _free_port()

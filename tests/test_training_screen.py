@@ -48,8 +48,10 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             first = builder.examples[0]
             # Write the reply to the first prompt in the editor, leave the others out.
             builder.query_one("#tb-prompts", OptionList).highlighted = 0
-            await pilot.pause()
+            await wait_for(pilot, lambda: builder.current == 0, what="first prompt shown in the editor")
             builder.query_one("#tb-reply", TextArea).load_text("Paris is the capital of France.")
+            await wait_for(pilot, lambda: builder.replies.get(first.log_id) == "Paris is the capital of France.",
+                           what="reply recorded")
             builder.query_one("#tb-leave-out", Checkbox).value = True
             builder.query_one("#tb-name", Input).value = "fixes from the tui"
             await wait_for(pilot, lambda: "1 examples (1 answered" in text_of(builder, "#tb-summary"), what="summary")

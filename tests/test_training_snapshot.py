@@ -55,6 +55,8 @@ def test_training_builder_snapshot(snap_compare: Any, frozen_sim: SimulatorServe
         await wait_for(pilot, lambda: isinstance(app.screen, TrainingBuildScreen) and bool(app.screen.examples),
                        timeout=30, what="suggestions")
         builder = app.screen
+        assert isinstance(builder, TrainingBuildScreen)
+        await wait_for(pilot, lambda: builder.current == 0, what="first prompt in the editor")
         reply = builder.query_one("#tb-reply", TextArea)
         reply.load_text("A short, complete answer.")
         reply.cursor_blink = False

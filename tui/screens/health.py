@@ -168,7 +168,7 @@ class HealthScreen(BlahScreen):
                 Text(fmt_time(window.last_failed_at)),
                 Text("still down", style=bad) if window.end is None else Text(fmt_time(window.end)),
                 Text(str(window.failed_checks)),
-                cell(" · ".join(window.errors), max_len=60),
+                cell(" · ".join(window.errors), max_len=36),
                 key=f"w{i}",
             )
         if up.counted and not self.windows:

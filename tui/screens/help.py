@@ -62,6 +62,7 @@ class HelpScreen(ModalScreen[None]):
         super().__init__()
         self.target_title = _title_of(target)
         self.rows: list[KeyRow] = active_key_rows(target)
+        self.legend = Text()  # painted on mount, in the theme's colours
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
@@ -98,7 +99,8 @@ class HelpScreen(ModalScreen[None]):
     def _paint_legend(self, _theme: str | None = None) -> None:
         """Badges drawn in the current theme's colours, exactly as in the lists."""
         styles = theme_badge_styles(self.app.get_css_variables())
-        self.query_one("#help-legend", Static).update(legend_text(styles))
+        self.legend = legend_text(styles)
+        self.query_one("#help-legend", Static).update(self.legend)
 
     @staticmethod
     def _conventions() -> Text:

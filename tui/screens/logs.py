@@ -86,7 +86,7 @@ class LogsScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "follow", "Live", id="logs.follow"),
+        Binding("f", "follow", "Live", show=False, id="logs.follow"),  # the list shows End: Live
         Binding("s", "cycle_source", "Source", id="logs.source"),
         Binding("e", "toggle_errors", "Errors only", id="logs.errors_only"),
         Binding("b", "cycle_badge", "Badge", id="logs.badge"),
@@ -113,6 +113,10 @@ class LogsScreen(BlahScreen):
         self._last_plot = 0.0
         self._older_note: str | None = None
         self._closing = False
+        self._plot_stale = True
+        self._badges_note: str | None = None
+        self.badges_ready = False
+        """True once the stored badges follow today's rules (recomputed in the background)."""
 
     # ------------------------------------------------------------------ layout
 
@@ -163,6 +167,7 @@ class LogsScreen(BlahScreen):
             self.feed.close()
         self.stats, self._stats_error, self._load_error = None, None, None
         self._loaded, self._tail_state, self._older_note = False, None, None
+        self._badges_note, self.badges_ready = None, False
         self._shown_count, self._shown_newest = 0, None
         self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
         self.log_list.has_older = True
@@ -187,6 +192,7 @@ class LogsScreen(BlahScreen):
             self.notify(note, title="Archive", severity="warning", markup=False, timeout=10)
         self.log_list.has_older = not feed.history_complete
         self._show_rows(feed.rows, follow=True)
+        self._refresh_badges()
         if feed.rows.filter != self.filter:  # the person filtered while it was opening
             self._apply_filter()
         if feed.offline:
@@ -207,6 +213,23 @@ class LogsScreen(BlahScreen):
         self._update_plot()
         self._refresh_view()
         self._run_tail()
+
+    @work(exclusive=True, group="logs-badges")
+    async def _refresh_badges(self) -> None:
+        feed = self.feed
+        if feed is None or not feed.badges_stale:
+            self.badges_ready = True
+            return
+        self._badges_note = "computing badges…"
+        self._update_filters()
+        changed = await feed.refresh_badges()
+        self._badges_note = None
+        if changed and feed is self.feed:
+            feed.rows.refresh()
+            self.log_list.set_rows(feed.rows, follow=self.log_list.following)
+            self._shown_count = len(feed.rows)
+        self.badges_ready = True
+        self._update_filters()
 
     @work(exclusive=True, group="logs-tail")
     async def _run_tail(self) -> None:
@@ -373,13 +396,13 @@ class LogsScreen(BlahScreen):
         )
         if self.ctx.client is None and self.ctx.offline_source is None:
             text = Text("○ offline", style="bold")
-        self.query_one("#logs-tail", Static).update(text)
+        self.query_one("#logs-tail", Static).update(text, layout=False)
 
     # ------------------------------------------------------------------ labels
 
     def _update_totals(self) -> None:
         text = stats_text(self.stats, error=self._stats_error, offline=self.ctx.client is None)
-        self.query_one("#logs-totals", Static).update(text)
+        self.query_one("#logs-totals", Static).update(text, layout=False)
 
     def _refresh_view(self) -> None:
         self._update_totals()
@@ -414,9 +437,10 @@ class LogsScreen(BlahScreen):
             count = log_list.new_since_pause
             text.append(f"⏸ paused: {count:,} new" if count else "⏸ paused", style="bold")
             text.append(" (f: back to live)", style="dim")
-        if self._older_note:
-            text.append(f"  │ {self._older_note}", style="italic")
-        self.query_one("#logs-filters", Static).update(text)
+        for note in (self._older_note, self._badges_note):
+            if note:
+                text.append(f"  │ {note}", style="italic")
+        self.query_one("#logs-filters", Static).update(text, layout=False)
 
     def _set_message(self, message: str | None, *, error: bool = False) -> None:
         widget = self.query_one("#logs-message", Static)
@@ -440,6 +464,11 @@ class LogsScreen(BlahScreen):
             self._set_message("the platform returned no calls for this model yet; new ones will appear here")
 
     def _update_plot(self) -> None:
+        """Redraw the plots from the newest rows of the view (not while they are hidden)."""
+        if self.query_one("#logs-plots").has_class("hidden"):
+            self._plot_stale = True
+            return
+        self._plot_stale = False
         rows = self.rows
         self._last_plot = time.monotonic()
         points = (
@@ -518,6 +547,8 @@ class LogsScreen(BlahScreen):
 
     def action_toggle_plot(self) -> None:
         self.query_one("#logs-plots").toggle_class("hidden")
+        if self._plot_stale:
+            self._update_plot()
 
     def action_refresh_totals(self) -> None:
         self._refresh_totals()

@@ -87,7 +87,6 @@ class LogsFeed:
                 self.ctx.archive = self.archive
                 self.owns_archive = True
         if self.archive is not None:
-            await asyncio.to_thread(self._refresh_badges_if_stale)
             self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter)
         else:
             self.rows = MemoryRows(self.rows.filter)
@@ -119,22 +118,30 @@ class LogsFeed:
             model = await self.ctx.client.get_model(self.model_id)
         except Exception:  # noqa: BLE001 - the template only refines badges; never block the list
             return None
-        return model.chat_template
+        from tui.screens.inspector_findings import resolve_template
+
+        return resolve_template(None, model)[0]
 
     def _badges_source(self) -> str:
         origin = "diagnosis" if diagnosis_available() else "fallback"
         return f"{origin}:{self.trained_template or '-'}"
 
-    def _refresh_badges_if_stale(self) -> None:
-        """Badges are stored at ingest; recompute them once when the rules that made them
-        (diagnosis vs fallback, trained template) differ from today's (e.g. an offline dump)."""
-        assert self.archive is not None and self.badges_fn is not None
+    @property
+    def badges_stale(self) -> bool:
+        """True when the stored badges were made by other rules than today's (diagnosis vs
+        fallback, another trained template), or by none (e.g. a dump loaded for offline use)."""
+        return self.archive is not None and self.archive.get_meta(_BADGES_META) != self._badges_source()
+
+    async def refresh_badges(self) -> int:
+        """Recompute the stored badges when stale (in a thread, batch by batch, so the list
+        keeps drawing and the tail keeps storing). Returns how many rows changed."""
+        archive, badges_fn = self.archive, self.badges_fn
+        if archive is None or badges_fn is None or not self.badges_stale:
+            return 0
         wanted = self._badges_source()
-        if self.archive.get_meta(_BADGES_META) == wanted:
-            return
-        if self.archive.count() and self.archive.count() <= 200_000:
-            self.archive.recompute_badges(self.badges_fn)
-        self.archive.set_meta(_BADGES_META, wanted)
+        changed = await asyncio.to_thread(archive.recompute_badges, badges_fn)
+        await asyncio.to_thread(archive.set_meta, _BADGES_META, wanted)
+        return changed
 
     # ------------------------------------------------------------------ storing
 

@@ -101,7 +101,7 @@ def stats_text(stats: LogStats | None, *, error: str | None = None, offline: boo
 _PHASE_LABEL = {
     "starting": ("◌", "connecting…"),
     "live": ("●", "live"),
-    "idle_backoff": ("●", "live, quiet"),
+    "idle_backoff": ("●", "live (nothing new)"),
     "retrying": ("↻", "reconnecting"),
     "stalled": ("⚠", "stalled"),
     "stopped": ("■", "stopped"),
@@ -136,8 +136,8 @@ def tail_state_text(
     text.append(f"{symbol} {label}", style=style)
     wait = retry_left if retry_left is not None else state.retry_in
     if wait is not None and state.phase in ("retrying", "idle_backoff"):
-        verb = "in" if state.phase == "retrying" else "next check in"
-        text.append(f" {verb} {max(0.0, wait):.0f} s")
+        verb = " in" if state.phase == "retrying" else ", next check in"
+        text.append(f"{verb} {max(0.0, wait):.0f} s")
     if state.reason and state.phase in ("retrying", "stalled", "stopped"):
         text.append(": ")
         text.append(one_line(state.reason, max_len=120))

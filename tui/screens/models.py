@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -170,23 +170,36 @@ class ModelsScreen(BlahScreen):
     def _show_detail(self, text: Text) -> None:
         self.query_one("#models-detail-body", Static).update(text)
 
-    @on(DataTable.RowHighlighted, "#models-table")
-    def _model_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        model = next((m for m in self.models if m.id == event.row_key.value), None)
-        if model is None:
-            return
-        self._detail_for = model.id
-        self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
-        self.load_model_detail(model.id)
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The detail follows the list being read: the focused one (at first, the models)."""
+        table = event.data_table
+        first_look = self._detail_for is None and table.id == "models-table"
+        if (table.has_focus or first_look) and event.row_key.value is not None:
+            self._show_row(table, event.row_key.value)
 
-    @on(DataTable.RowHighlighted, "#evals-table")
-    def _eval_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        item = next((e for e in self.evals if e.id == event.row_key.value), None)
-        if item is None:
-            return
-        self._detail_for = item.id
-        self._show_detail(eval_detail_text(item))
-        self.load_eval_detail(item.id)
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        table = event.widget
+        if isinstance(table, DataTable) and table.row_count:
+            row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+            if row_key.value is not None:
+                self._show_row(table, row_key.value)
+
+    def _show_row(self, table: DataTable[Text], key: str) -> None:
+        if table.id == "models-table":
+            model = next((m for m in self.models if m.id == key), None)
+            if model is None:
+                return
+            self._detail_for = model.id
+            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+            self.load_model_detail(model.id)
+        else:
+            item = next((e for e in self.evals if e.id == key), None)
+            if item is None:
+                return
+            self._detail_for = item.id
+            self._show_detail(eval_detail_text(item))
+            self.load_eval_detail(item.id)
 
     @work(exclusive=True, group="models-detail", exit_on_error=False)
     async def load_model_detail(self, model_id: str) -> None:

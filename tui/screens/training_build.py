@@ -185,7 +185,7 @@ class TrainingBuildScreen(BlahScreen):
     def _option_text(self, example: DraftExample) -> Text:
         answered = bool(self.replies.get(example.log_id, "").strip())
         text = Text("✎ " if answered else "· ", style="bold" if answered else "dim", end="")
-        text.append_text(one_line_text(example.prompt, max_len=44))
+        text.append_text(one_line_text(example.prompt, max_len=36))
         return text
 
     # ----------------------------------------------------------------- editing
@@ -195,6 +195,11 @@ class TrainingBuildScreen(BlahScreen):
         index = event.option_index
         if not 0 <= index < len(self.examples):
             return
+        editor = self.query_one("#tb-reply", TextArea)
+        if self.current is not None and self.current != index and not editor.disabled:
+            left = self.examples[self.current]
+            self.replies[left.log_id] = editor.text  # keep what was typed
+            event.option_list.replace_option_prompt_at_index(self.current, self._option_text(left))
         self.current = index
         example = self.examples[index]
         prompt = Text(end="")
@@ -210,9 +215,8 @@ class TrainingBuildScreen(BlahScreen):
         self.query_one("#tb-target", Static).update(
             Text.assemble(("Aim for: ", "bold"), safe_text(example.target))
         )
-        reply = self.query_one("#tb-reply", TextArea)
-        reply.disabled = False
-        reply.load_text(self.replies.get(example.log_id, ""))
+        editor.disabled = False
+        editor.load_text(self.replies.get(example.log_id, ""))
 
     @on(TextArea.Changed, "#tb-reply")
     def _reply_changed(self, event: TextArea.Changed) -> None:

@@ -1,0 +1,118 @@
+"""Failure clusters on the Diagnosis screen: asked first, sent exactly once per confirmation
+(counted on the wire), shown beside our groups, and refusals said plainly."""
+
+from __future__ import annotations
+
+import httpx
+
+from simulator.server import SimulatorServer
+from tests.test_diagnosis_screen_support import (
+    SIZE,
+    CountingTransport,
+    FaultyTransport,
+    client_for,
+    diagnosis_app,
+    loaded,
+    until,
+)
+from tests.test_logs_screen_world import label_of
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.diagnosis_calls import DiagnosisCallsScreen
+from tui.screens.runs_table import KeyTable
+
+CLUSTERS = "/failure-clusters"
+
+
+async def test_confirmed_once_sends_one_post_and_shows_the_clusters(sim: SimulatorServer) -> None:
+    transport = CountingTransport()
+    async with client_for(sim, transport) as client:
+        app = diagnosis_app(sim, client, diagnosis_limit=200)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            # cancelling sends nothing, and does not block asking again
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+            await pilot.press("n")
+            await until(pilot, lambda: app.screen is screen, "the dialog to close")
+            assert transport.count("POST", CLUSTERS) == 0
+            # confirm: one POST, the clusters appear beside our groups
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: screen.clusters is not None, "the clusters")
+            assert transport.count("POST", CLUSTERS) == 1
+            assert screen.clusters_sent == 1
+            assert screen.query_one("#diag-tabs").active == "tab-groups"
+            table = screen.query_one("#diag-clusters", KeyTable)
+            assert table.row_count == len(screen.clusters.clusters) > 0  # type: ignore[union-attr]
+            first = screen.cluster_list[0]
+            assert first.label is not None and first.label in table.get_cell_at((0, 0)).plain
+            assert f"{first.we_flag} of {first.we_examined} read" in table.get_cell_at((0, 2)).plain
+            # Enter on a cluster lists its calls
+            table.focus()
+            await pilot.press("home", "enter")
+            await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the cluster's calls")
+            calls = app.screen
+            assert isinstance(calls, DiagnosisCallsScreen)
+            assert set(calls.ids) == set(first.log_ids)
+            await until(pilot, lambda: calls.loaded, "the cluster's calls to load")
+            assert transport.count("POST", CLUSTERS) == 1
+
+
+async def test_a_double_key_press_still_sends_one_post(sim: SimulatorServer) -> None:
+    transport = CountingTransport()
+    async with client_for(sim, transport) as client:
+        app = diagnosis_app(sim, client, diagnosis_limit=100)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            await pilot.press("c", "c", "y", "y", "y")
+            await until(pilot, lambda: screen.clusters is not None and not screen.clusters_busy, "the clusters")
+            await pilot.press("y", "y")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert transport.count("POST", CLUSTERS) == 1
+            assert screen.clusters_sent == 1
+            assert not isinstance(app.screen, ConfirmScreen)
+
+
+async def test_without_council_tier_it_says_so(sim: SimulatorServer) -> None:
+    transport = CountingTransport()
+    async with client_for(sim, transport, key=sim.member_key) as client:
+        app = diagnosis_app(sim, client, diagnosis_limit=100)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: screen.clusters_error is not None, "the refusal")
+            assert transport.count("POST", CLUSTERS) == 1
+            assert "council tier" in screen.clusters_error and "403" in screen.clusters_error  # type: ignore[operator]
+            assert "council tier" in label_of(app, "#diag-clusters-status")
+            assert screen.clusters is None
+
+
+async def test_a_timed_out_post_is_outcome_unknown_and_not_resent(sim: SimulatorServer) -> None:
+    transport = FaultyTransport({CLUSTERS: httpx.ReadTimeout("the judge took too long")})
+    async with client_for(sim, transport) as client:
+        app = diagnosis_app(sim, client, diagnosis_limit=100)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: screen.clusters_error is not None, "the outcome")
+            await app.workers.wait_for_complete()
+            assert transport.count("POST", CLUSTERS) == 1
+            status = label_of(app, "#diag-clusters-status")
+            assert "Outcome unknown" in status and "not sent again" in status
+
+
+async def test_offline_it_sends_nothing(sim: SimulatorServer) -> None:
+    app = diagnosis_app(sim, None)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot, app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert "offline" in label_of(app, "#diag-clusters-status")
+        assert screen.clusters_sent == 0
