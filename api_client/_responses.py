@@ -7,6 +7,8 @@ API key is scrubbed from them in case a server echoes it back.
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -84,12 +86,43 @@ def decode_json(
     try:
         return orjson.loads(body)
     except orjson.JSONDecodeError as exc:
+        lenient = _loads_with_lone_surrogates(body)
+        if lenient is not _FAILED:
+            return lenient
         excerpt = body_excerpt(body, secret=secret)
         raise InvalidResponseError(
             f"broken or truncated JSON ({safe_excerpt(str(exc), 80)}): {excerpt}",
             excerpt=excerpt,
             **where,
         ) from None
+
+
+_FAILED = object()
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _scrub(value: Any) -> Any:
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_scrub(v) for v in value]
+    if isinstance(value, dict):
+        return {_scrub(k): _scrub(v) for k, v in value.items()}
+    return value
+
+
+def _loads_with_lone_surrogates(body: bytes) -> Any:
+    """JSON that orjson refuses only because a string escapes a lone UTF-16 surrogate
+    (``"\\ud83d"``: valid JSON, and what JavaScript's JSON.stringify writes for a broken
+    emoji in a model's reply). One such reply must not make a whole page unreadable: parse
+    it with the stdlib and replace each lone surrogate with U+FFFD (it could not be stored
+    or printed as UTF-8 anyway). Returns ``_FAILED`` for JSON that is broken otherwise."""
+    if b"\\ud" not in body.lower():
+        return _FAILED
+    try:
+        return _scrub(json.loads(body))
+    except (ValueError, RecursionError):
+        return _FAILED
 
 
 def server_error_text(payload: Any, *, secret: str | None) -> str | None:

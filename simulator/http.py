@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import orjson
@@ -35,8 +36,18 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
+def dump_json(data: Any) -> bytes:
+    """orjson, except for text holding a lone UTF-16 surrogate (a model can emit one; a JS
+    platform's JSON.stringify then sends it as a ``\\udXXX`` escape): stdlib json escapes it
+    the same way instead of failing the whole answer with a 500."""
+    try:
+        return orjson.dumps(data)
+    except TypeError:
+        return json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(orjson.dumps(data), status_code=status, media_type="application/json", headers=headers)
+    return Response(dump_json(data), status_code=status, media_type="application/json", headers=headers)
 
 
 def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:

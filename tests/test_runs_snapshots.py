@@ -38,7 +38,8 @@ def _snap(snap_compare: Any, server: SimulatorServer, start_mode: str,
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await ready(app, pilot)
-        await pilot.pause(0.3)
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.6)  # plots draw on the next refresh
 
     try:
         return bool(snap_compare(app, terminal_size=SIZE, run_before=run_before))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -47,7 +49,7 @@ async def listen_here(pilot: Pilot[Any], screen: WebhooksScreen) -> None:
     await wait_for(pilot, lambda: session.listening and session.webhook is not None, what="listening")
 
 
-async def test_run_completed_reaches_the_app_and_refreshes_runs(fresh_sim: SimulatorServer) -> None:
+async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(fresh_sim: SimulatorServer) -> None:
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
         app = make_app(fresh_sim, client, start_mode="runs")
         async with app.run_test(size=SIZE) as pilot:
@@ -72,6 +74,14 @@ async def test_run_completed_reaches_the_app_and_refreshes_runs(fresh_sim: Simul
             await wait_for(pilot, lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
                            what="runs list refreshed by the webhook")
             assert "run.completed" in str(screen.query_one("#wh-received").get_row_at(0))
+            assert "this app listens here" in str(screen.query_one("#wh-table").get_row_at(0))
+
+            # Stopping removes the registration and closes the receiver.
+            await pilot.press("l")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm stop")
+            await pilot.press("y")
+            await wait_for(pilot, lambda: not session.listening and not screen.webhooks, what="stopped")
+            assert fresh_sim.world.webhooks == {}
 
 
 async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorServer) -> None:
@@ -94,6 +104,26 @@ async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorS
             assert session.receiver.stats.rejected >= 1 and session.receiver.stats.accepted == 0
             assert list(session.deliveries) == []
             assert not any("ping" in n for n in notes(app)[before:])
+            url = session.url
+            assert url is not None
+        # The app exited: its receiver no longer listens.
+        with pytest.raises(httpx.ConnectError):
+            async with httpx.AsyncClient(trust_env=False) as http:
+                await http.post(url, content=b"{}")
+
+
+async def test_without_a_key_the_list_says_so(fresh_sim: SimulatorServer) -> None:
+    async with BlahClient(fresh_sim.base_url) as client:
+        app = make_app(fresh_sim, client, start_mode="webhooks")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_webhooks(pilot)
+            assert "listing them needs an API key" in status_of(screen)
+            await pilot.press("l")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
+            await pilot.press("y")
+            await wait_for(pilot, lambda: "needs an API key" in str(screen.query_one("#wh-message").render()),
+                           what="the write refused before sending")
+            assert not listener_for(app).listening and fresh_sim.world.webhooks == {}
 
 
 async def test_create_and_delete_are_confirmed_and_sent_once(fresh_sim: SimulatorServer) -> None:
@@ -128,22 +158,6 @@ async def test_create_and_delete_are_confirmed_and_sent_once(fresh_sim: Simulato
             await pilot.press("y", "y")
             await wait_for(pilot, lambda: not screen.webhooks, what="deleted")
             assert fresh_sim.world.webhooks == {} and screen.writes_sent == 2
-
-
-async def test_stop_listening_removes_the_registration(fresh_sim: SimulatorServer) -> None:
-    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
-        app = make_app(fresh_sim, client, start_mode="webhooks")
-        async with app.run_test(size=SIZE) as pilot:
-            screen = await open_webhooks(pilot)
-            await listen_here(pilot, screen)
-            await wait_for(pilot, lambda: len(screen.webhooks) == 1, what="listed")
-            assert "this app listens here" in str(screen.query_one("#wh-table").get_row_at(0))
-            await pilot.press("l")
-            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm stop")
-            await pilot.press("y")
-            session = listener_for(app)
-            await wait_for(pilot, lambda: not session.listening and not screen.webhooks, what="stopped")
-            assert fresh_sim.world.webhooks == {}
 
 
 def test_new_areas_are_in_the_palette_without_a_number_key() -> None:

@@ -8,7 +8,6 @@ screen (``tui/screens/help.py``), the app (keymap check on start) and the tests 
 from __future__ import annotations
 
 import importlib
-import inspect
 import pkgutil
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass

@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from tui.app import BlahApp
 
 __all__ = [
+    "PALETTE_PROVIDERS",
     "ChatroomProvider",
     "KeysProvider",
     "LogIdProvider",
     "ModelsProvider",
-    "PALETTE_PROVIDERS",
     "RunsProvider",
     "highlighted",
     "looks_like_log_id",

@@ -117,11 +117,13 @@ _POLL = TypeAdapter(Annotated[float, *Config.model_fields["poll_interval"].metad
 def parse_poll_interval(text: str) -> float:
     """Seconds between polls, within the bounds the config accepts."""
     try:
-        return float(_POLL.validate_python(float(text)))
-    except (TypeError, ValueError) as error:
-        if isinstance(error, ValidationError):
-            raise ValueError(f"{text} s: {_first_error(error)}") from None
+        seconds = float(text)
+    except ValueError:
         raise ValueError(f"{text!r} is not a number of seconds") from None
+    try:
+        return float(_POLL.validate_python(seconds))
+    except ValidationError as error:
+        raise ValueError(f"{text} s: {_first_error(error)}") from None
 
 
 def persist_setting(key: str | Sequence[str], value: Any) -> str:

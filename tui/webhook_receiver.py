@@ -245,7 +245,7 @@ class WebhookReceiver:
             await self._serve_one(reader, writer)
         except asyncio.CancelledError:
             pass
-        except Exception:  # noqa: BLE001 - one bad connection never stops the receiver
+        except Exception:
             log.exception("webhook connection failed")
         finally:
             if task is not None:
@@ -350,7 +350,7 @@ class WebhookReceiver:
         self.stats.accepted += 1
         try:
             self._on_event(delivery)
-        except Exception:  # noqa: BLE001 - the app's trouble is not the platform's
+        except Exception:
             log.exception("webhook handler failed")
 
     async def _respond(

@@ -23,7 +23,13 @@ from typing import TextIO
 
 from api_client.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
-from tui.screens.diagnosis_data import DiagnosisInputs, DiagnosisView, analyse, fetch_inputs
+from tui.screens.diagnosis_data import (
+    DiagnosisInputs,
+    DiagnosisView,
+    analyse,
+    fetch_inputs,
+    fetch_model,
+)
 from widgets.safe_text import one_line, sanitize
 
 __all__ = ["build_report_text", "report_main"]
@@ -56,17 +62,22 @@ async def _gather(model_id: str, *, base_url: str, api_key: str | None, limit: i
 
     config = load_config().config
     async with BlahClient(base_url, api_key=api_key) as client:
-        inputs = await fetch_inputs(
-            client, model_id, limit=limit, config_template=config.templates.get(model_id)
-        )
-    if inputs.model.value is None:
-        if isinstance(inputs.model.exc, NotFoundError) or isinstance(inputs.entries_exc, NotFoundError):
+        # One request first: an unknown model or an unreachable platform fails fast, alone.
+        model = await fetch_model(client, model_id)
+        if isinstance(model.exc, NotFoundError):
             raise ReportError(f"the platform at {base_url} does not know model {model_id!r}", 2)
-        if isinstance(inputs.model.exc, UnreachableError) and (
-            inputs.entries_exc is None or isinstance(inputs.entries_exc, UnreachableError)
-        ):
-            raise ReportError(f"cannot reach the platform at {base_url}: {inputs.model.error}", 1)
+        if isinstance(model.exc, UnreachableError):
+            raise ReportError(f"cannot reach the platform at {base_url} ({_reason(model.exc)})", 1)
+        inputs = await fetch_inputs(
+            client, model_id, limit=limit, config_template=config.templates.get(model_id), model=model
+        )
+    if isinstance(inputs.entries_exc, NotFoundError):
+        raise ReportError(f"the platform at {base_url} does not know model {model_id!r}", 2)
     return inputs
+
+
+def _reason(error: BlahError) -> str:
+    return one_line(error.message, max_len=200)
 
 
 def _fetch_notes(inputs: DiagnosisInputs) -> dict[str, str]:

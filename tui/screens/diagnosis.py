@@ -15,32 +15,40 @@ Tabs:
 - Judge: the wrong-answer rate over judged calls and the verdicts worth doubting.
 - Training data: suggestions quoting the failing prompts; ``x`` exports JSONL + markdown.
 
-All IO runs in workers; the analysis itself runs in a thread. Data: ``diagnosis_data``;
-rows: ``diagnosis_rows``; sentences: ``diagnosis_text``; the clusters request:
-``diagnosis_clusters``.
+IO runs in workers, the analysis in a thread. Data: ``diagnosis_data``; rows: ``diagnosis_rows``;
+sentences: ``diagnosis_text``; clusters: ``diagnosis_clusters``; export: ``diagnosis_export``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from api_client.models import FailureClusters
 from tui.screens.base import BlahScreen
 from tui.screens.diagnosis_clusters import ClustersMixin
-from tui.screens.diagnosis_data import DEFAULT_LIMIT, DiagnosisView, LoadProgress, analyse, fetch_inputs
+from tui.screens.diagnosis_data import (
+    DEFAULT_LIMIT,
+    DiagnosisView,
+    LoadProgress,
+    analyse,
+    fetch_inputs,
+)
 from tui.screens.diagnosis_rows import (
+    CLUSTER_COLUMNS,
     KIND_COLUMNS,
     CallSet,
     KindRow,
     SortKey,
+    doubt_log_id,
+    doubt_rows,
     group_calls,
     group_cells,
     group_key,
@@ -48,12 +56,18 @@ from tui.screens.diagnosis_rows import (
     kind_cells,
     kind_rows,
     sort_groups,
+    telling_groups,
 )
-from tui.screens.diagnosis_text import judge_text, kind_detail, suggestions_text, summary_text
-from tui.screens.runs_format import fmt_score
+from tui.screens.diagnosis_text import (
+    group_detail,
+    groups_note,
+    judge_text,
+    kind_detail,
+    suggestions_text,
+    summary_text,
+)
 from tui.screens.runs_table import KeyTable
 from widgets.bars import ProgressLine, RateBar
-from widgets.safe_text import one_line, one_line_text
 from widgets.status_header import StatusHeader
 
 __all__ = ["TABS", "DiagnosisScreen"]
@@ -86,7 +100,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
     DiagnosisScreen #diag-suggestions { height: auto; padding: 0 1; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "refresh", "Refresh", id="diagnosis.refresh"),
         Binding("f", "sort('failures')", "Sort failures", id="diagnosis.sort_failures"),
         Binding("percent_sign", "sort('rate')", "Sort rate", id="diagnosis.sort_rate"),
@@ -137,7 +151,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
                         yield Static(Text("The platform's failure clusters"), classes="pane-title", markup=False)
                         yield Static(id="diag-clusters-status", classes="pane-note", markup=False)
                         clusters = KeyTable(id="diag-clusters")
-                        for label, key in (("Cluster", "label"), ("Size", "size"), ("We flag", "check")):
+                        for key, label in CLUSTER_COLUMNS:
                             clusters.add_column(label, key=key)
                         yield clusters
                 yield Static(id="diag-group-detail", markup=False)
@@ -148,9 +162,8 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
                                    ("Evidence", "evidence")):
                     doubts.add_column(label, key=key)
                 yield doubts
-            with TabPane("Training data", id="tab-training"):
-                with VerticalScroll():
-                    yield Static(id="diag-suggestions", markup=False)
+            with TabPane("Training data", id="tab-training"), VerticalScroll():
+                yield Static(id="diag-suggestions", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -276,18 +289,16 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
             Text(f"Our groups of calls ({title}; f / % sort, Enter lists the calls)")
         )
         s = view.summary
-        note = Text(f"overall failure rate {fmt_rate_or_dash(s.failure_rate)}; bold rates are above it", end="")
-        if s.host.calls:
-            note.append(f" · the {s.host.calls} calls in host outages are left out (the host's, not the model's)")
-        self.query_one("#diag-groups-note", Static).update(note)
+        groups = telling_groups(s.groups, s.model_calls)
+        self.query_one("#diag-groups-note", Static).update(groups_note(view, groups))
         table = self.query_one("#diag-groups", KeyTable)
         current = table.current_key
         table.clear()
         self._group_index = {}
-        if not s.groups:
-            table.add_row(Text("no calls to group", style="dim"), *[Text("")] * 5, key="none")
+        if not groups:
+            table.add_row(Text("no groups tell the calls apart", style="dim"), *[Text("")] * 5, key="none")
             return
-        for group in sort_groups(s.groups, self.sort_key):
+        for group in sort_groups(groups, self.sort_key):
             key = group_key(group)
             self._group_index[key] = group
             table.add_row(*group_cells(group, s.failure_rate), key=key)
@@ -299,14 +310,8 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
         self.query_one("#diag-judge", Static).update(judge_text(view))
         table = self.query_one("#diag-doubts", KeyTable)
         table.clear()
-        for n, doubt in enumerate(view.report.doubts or ()):
-            table.add_row(
-                one_line_text(doubt.result_id, max_len=30),
-                Text(fmt_score(doubt.score)),
-                Text(doubt.kind.replace("_", " ")),
-                one_line_text(doubt.evidence, max_len=200),
-                key=f"{n}\x1f{doubt.log_id or ''}",
-            )
+        for key, cells in doubt_rows(view):
+            table.add_row(*cells, key=key)
 
     # ------------------------------------------------------------------ drill-down
 
@@ -317,19 +322,8 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
         view = self.view
         if view is None:
             return
-        summary = view.summary
-
-        def badges(log_id: str) -> tuple[str, ...]:
-            names = summary.kinds_by_log_id.get(log_id)
-            if names is not None:
-                return names
-            if log_id in summary.host_log_ids:
-                found = tuple(f.kind for f in view.findings.get(log_id, ()))
-                return (*found, "host_down") if found else ()
-            return ()
-
         self.app.push_screen(
-            DiagnosisCallsScreen(calls.title, calls.ids, view.entries_by_id, badges=badges, note=calls.note)
+            DiagnosisCallsScreen(calls.title, calls.ids, view.entries_by_id, badges=view.badges, note=calls.note)
         )
 
     @on(DataTable.CellHighlighted, "#diag-kinds")
@@ -365,23 +359,12 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
         if group is None or self.view is None:
             detail.update(Text(""))
             return
-        ids = self.view.group_ids.get((group.dimension, group.value), ())
-        examples = [self.view.entries_by_id[i] for i in group.example_log_ids[:2] if i in self.view.entries_by_id]
-        text = Text(end="")
-        text.append(f"{group.dimension.replace('_', ' ')} = ", style="bold")
-        text.append_text(one_line_text(group.value, max_len=60, style="bold"))
-        text.append(f": {group.failures} of {len(ids)} calls fail", style="bold")
-        for entry in examples:
-            text.append(f"\n  {one_line(entry.id, max_len=30)}: ", style="dim")
-            text.append_text(one_line_text(entry.response if entry.response is not None else entry.error,
-                                           max_len=160))
-        detail.update(text)
+        detail.update(group_detail(group, self.view))
 
     @on(DataTable.RowSelected, "#diag-doubts")
     def _doubt_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        key = event.row_key.value or ""
-        log_id = key.split("\x1f", 1)[1] if "\x1f" in key else ""
+        log_id = doubt_log_id(event.row_key.value or "")
         if not log_id:
             self.notify("This result names no call to open.", markup=False)
             return
@@ -411,47 +394,10 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
             self.query_one(target).focus()
 
     def action_export(self) -> None:
-        from tui.screens.diagnosis_export import ExportPathScreen, default_export_base, write_suggestions
-        from tui.paths import data_dir
+        from tui.screens.diagnosis_export import ask_and_export
 
-        view = self.view
-        if view is None:
-            self.notify("Nothing to export yet: the diagnosis is still loading.", markup=False)
-            return
-        suggestions = list(view.report.suggestions)
-        if not suggestions:
-            self.notify("No training-data suggestions to export.", markup=False)
-            return
-        examples = sum(len(s.prompts) for s in suggestions if s.action == "add_training_data")
-        default = default_export_base(data_dir(), self.ctx.model_id)
-        model_id = self.ctx.model_id
-
-        async def write(path: str | None) -> None:
-            if path is None:
-                return
-            try:
-                done = await asyncio.to_thread(write_suggestions, suggestions, path, model_id=model_id)
-            except OSError as error:
-                self.notify(one_line(str(error), max_len=300), title="Export failed", severity="error",
-                            markup=False)
-                return
-            self.notify(
-                f"{done.examples} examples (replies empty for you to write): {done.jsonl}\n"
-                f"{done.suggestions} suggestions quoting the prompts: {done.markdown}",
-                title="Training data exported",
-                markup=False,
-                timeout=15,
-            )
-
-        self.app.push_screen(
-            ExportPathScreen(default, examples=examples, suggestions=len(suggestions)),
-            lambda path: self.run_worker(write(path), group="diagnosis-export", exit_on_error=False),
-        )
+        ask_and_export(self)
 
     def show_cluster_results(self, clusters: FailureClusters | None) -> None:
         """ClustersMixin hook: the clusters tab shows them (switch there when they arrive)."""
         self.query_one("#diag-tabs", TabbedContent).active = "tab-groups"
-
-
-def fmt_rate_or_dash(rate: float | None) -> str:
-    return "no data" if rate is None else f"{rate * 100:.1f}%"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from typing import ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from api_client.errors import BlahError
@@ -42,7 +42,7 @@ class DiagnosisCallsScreen(BlahScreen):
     DiagnosisCallsScreen #calls-note.hidden { display: none; }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="diagnosis_calls.back"),
     ]
 
@@ -118,7 +118,7 @@ class DiagnosisCallsScreen(BlahScreen):
         if wanted and client is None:
             problems.append(f"{len(wanted)} of these calls are not in this file (offline)")
             self.missing = wanted
-        elif wanted:
+        elif wanted and client is not None:
             self._set_note(f"fetching {min(len(wanted), MAX_FETCH)} calls from the platform…")
             skipped = wanted[MAX_FETCH:]
             for log_id in wanted[:MAX_FETCH]:
@@ -146,7 +146,3 @@ class DiagnosisCallsScreen(BlahScreen):
 
     def action_back(self) -> None:
         self.dismiss()
-
-    @property
-    def title_plain(self) -> Text:
-        return safe_text(self.title_text)

@@ -54,7 +54,7 @@ class ClustersMixin:
         self._clusters_guard = False
         self._clusters_model: str | None = None
 
-    def reset_clusters(self) -> None:
+    def reset_clusters(self: DiagnosisScreen) -> None:  # type: ignore[misc]
         self.clusters = None
         self.clusters_error = None
         self._clusters_model = None

@@ -48,6 +48,7 @@ __all__ = [
     "analyse",
     "cluster_views",
     "fetch_inputs",
+    "fetch_model",
     "load_entries",
 ]
 
@@ -137,6 +138,11 @@ async def _fetch(call: Callable[[], Awaitable[T]], *, what: str) -> Fetched[T]:
         return Fetched(None, f"{what} failed: {_why(error)}", error)
 
 
+async def fetch_model(client: BlahClient, model_id: str) -> Fetched[Model]:
+    """The model record (``exc`` tells an unknown model from an unreachable platform)."""
+    return await _fetch(lambda: client.get_model(model_id), what="the platform's model record")
+
+
 # --------------------------------------------------------------------------- calls
 
 
@@ -159,10 +165,10 @@ async def load_entries(
     if archive is not None:
         count, complete = await asyncio.to_thread(lambda: (archive.count(), archive.history_complete))
         if client is None or complete or count >= limit:
-            entries = await asyncio.to_thread(_archive_entries, archive, limit)
+            stored = await asyncio.to_thread(_archive_entries, archive, limit)
             if on_progress is not None:
-                on_progress(LoadProgress(len(entries), len(entries), started, "archive"))
-            return entries, "archive", None
+                on_progress(LoadProgress(len(stored), len(stored), started, "archive"))
+            return stored, "archive", None
     if client is None:
         return [], "none", None
     total: int | None = None
@@ -211,9 +217,11 @@ async def fetch_inputs(
     limit: int = DEFAULT_LIMIT,
     config_template: str | None = None,
     on_progress: Callable[[LoadProgress], None] | None = None,
+    model: Fetched[Model] | None = None,
 ) -> DiagnosisInputs:
     """Read everything the diagnosis needs; every endpoint is asked at the same time and
-    each failure is kept apart (one failing endpoint never hides the others)."""
+    each failure is kept apart (one failing endpoint never hides the others). ``model``:
+    the model record already fetched (it is then not asked again)."""
     inputs = DiagnosisInputs(model_id=model_id, limit=limit, config_template=config_template)
 
     async def calls() -> None:
@@ -238,15 +246,18 @@ async def fetch_inputs(
             setattr(inputs, name, Fetched(None, offline))
         return inputs
 
+    async def known_model() -> Fetched[Model]:
+        return model if model is not None else await fetch_model(client, model_id)
+
     async def side() -> None:
-        model, lens, diagnose, results, health = await asyncio.gather(
-            _fetch(lambda: client.get_model(model_id), what="the platform's model record"),
+        record, lens, diagnose, results, health = await asyncio.gather(
+            known_model(),
             _fetch(lambda: client.lens(model_id), what="the platform's /lens"),
             _fetch(lambda: client.diagnose(model_id), what="the platform's /diagnose"),
             _fetch(lambda: client.list_results(model_id), what="the platform's /results"),
             _fetch(lambda: client.health(model_id), what="the platform's /health"),
         )
-        inputs.model, inputs.lens, inputs.diagnose = model, lens, diagnose
+        inputs.model, inputs.lens, inputs.diagnose = record, lens, diagnose
         inputs.results, inputs.health = results, health
 
     await asyncio.gather(calls(), side())
@@ -289,6 +300,16 @@ class DiagnosisView:
     def summary(self) -> Summary:
         return self.report.summary
 
+    def badges(self, log_id: str) -> tuple[str, ...]:
+        """What we found in one call, for a list row; a host failure carries ``host_down`` too."""
+        names = self.summary.kinds_by_log_id.get(log_id)
+        if names is not None:
+            return names
+        if log_id in self.summary.host_log_ids:
+            found = tuple(dict.fromkeys(f.kind for f in self.findings.get(log_id, ())))
+            return (*found, "host_down") if found else ()
+        return ()
+
     @cached_property
     def flagged(self) -> frozenset[str]:
         """Calls we find a failure in, the model's and the host's alike."""
@@ -297,7 +318,13 @@ class DiagnosisView:
 
 def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
     """Classify, summarise and compare (CPU-bound; call it from a thread)."""
-    from diagnosis import build_report, classify, detect_template, kinds, resolve_trained_template
+    from diagnosis import (
+        build_report,
+        classify,
+        detect_template,
+        kinds,
+        resolve_trained_template,
+    )
     from diagnosis.features import features_of
     from tui.screens.logs_badges import capped
 

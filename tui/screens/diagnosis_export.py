@@ -8,6 +8,7 @@ hand-filled training file is worth more than a fresh export.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 import re
@@ -16,17 +17,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from diagnosis import Suggestion, to_jsonl, to_markdown
+from diagnosis.suggest import ADD_DATA
+from widgets.safe_text import one_line
 
-__all__ = ["ExportPathScreen", "Exported", "default_export_base", "export_paths", "write_suggestions"]
+if TYPE_CHECKING:
+    from tui.screens.diagnosis import DiagnosisScreen
+
+__all__ = [
+    "ExportPathScreen",
+    "Exported",
+    "ask_and_export",
+    "default_export_base",
+    "export_paths",
+    "write_suggestions",
+]
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -107,7 +121,9 @@ class ExportPathScreen(ModalScreen[str | None]):
     ExportPathScreen #export-buttons Button { margin-left: 2; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="diagnosis_export.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="diagnosis_export.cancel"),
+    ]
 
     def __init__(self, default: Path, *, examples: int, suggestions: int) -> None:
         super().__init__()
@@ -117,7 +133,6 @@ class ExportPathScreen(ModalScreen[str | None]):
         self._answered = False
 
     def compose(self) -> ComposeResult:
-        jsonl, md = export_paths(self._default)
         with Vertical(id="export-dialog"):
             yield Static(Text("Export the training-data suggestions"), id="export-title")
             yield Input(str(self._default), id="export-path")
@@ -158,3 +173,43 @@ class ExportPathScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self._answer(None)
+
+
+def ask_and_export(screen: DiagnosisScreen) -> None:
+    """``x`` on the Diagnosis screen: ask where, write both files off the UI thread, say where."""
+    from tui.paths import data_dir
+
+    view = screen.view
+    if view is None:
+        screen.notify("Nothing to export yet: the diagnosis is still loading.", markup=False)
+        return
+    suggestions = list(view.report.suggestions)
+    if not suggestions:
+        screen.notify("No training-data suggestions to export.", markup=False)
+        return
+    examples = sum(len(s.prompts) for s in suggestions if s.action == ADD_DATA)
+    model_id = screen.ctx.model_id
+
+    async def write(path: str | None) -> None:
+        if path is None:
+            return
+        try:
+            done = await asyncio.to_thread(write_suggestions, suggestions, path, model_id=model_id)
+        except OSError as error:
+            screen.notify(one_line(str(error), max_len=300), title="Export failed", severity="error", markup=False)
+            return
+        screen.notify(
+            f"{done.examples} examples (replies empty for you to write): {done.jsonl}\n"
+            f"{done.suggestions} suggestions quoting the prompts: {done.markdown}",
+            title="Training data exported",
+            markup=False,
+            timeout=15,
+        )
+
+    def chosen(path: str | None) -> None:
+        screen.run_worker(write(path), group="diagnosis-export", exit_on_error=False)
+
+    screen.app.push_screen(
+        ExportPathScreen(default_export_base(data_dir(), model_id), examples=examples, suggestions=len(suggestions)),
+        chosen,
+    )

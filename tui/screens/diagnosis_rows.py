@@ -22,6 +22,7 @@ from widgets.bars import bar_text, format_rate
 from widgets.safe_text import one_line, one_line_text
 
 __all__ = [
+    "CLUSTER_COLUMNS",
     "DASH",
     "HOST_ROW",
     "KIND_COLUMNS",
@@ -29,10 +30,13 @@ __all__ = [
     "KindRow",
     "SortKey",
     "cluster_calls",
+    "doubt_log_id",
+    "doubt_rows",
     "group_calls",
     "kind_cells",
     "kind_rows",
     "sort_groups",
+    "telling_groups",
 ]
 
 DASH = "—"
@@ -94,13 +98,13 @@ def kind_rows(view: DiagnosisView) -> list[KindRow]:
     return rows
 
 
-def _rate_cell(count: int | None, population: int | None, label: str = "") -> Text:
+def _rate_cell(count: int | None, population: int | None, label: str = "", *, unit: str = "") -> Text:
     if count is None or not population:
         why = label or "no data"
         return Text(why, style="dim italic", end="")
     rate = count / population
     cell = bar_text(rate, BAR_WIDTH, "bold", "dim")
-    cell.append(f" {count}/{population} ({format_rate(rate)})")
+    cell.append(f" {count}/{population}{unit} ({format_rate(rate)})")
     return cell
 
 
@@ -122,9 +126,8 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
     elif not rate.population:
         ours = Text(one_line(rate.population_label, max_len=60), style="dim italic", end="")
     else:
-        ours = _rate_cell(rate.count, rate.population)
-        if rate.population_label != "calls examined":
-            ours.append("*", style="bold")
+        unit = " judged" if rate.population_label == "judged calls" else ""
+        ours = _rate_cell(rate.count, rate.population, unit=unit)
     a = row.agreement
     if a is None:
         reason = "no data" if diagnose_error is None else "no data (/diagnose failed)"
@@ -199,6 +202,13 @@ def kind_calls(row: KindRow, column: str, view: DiagnosisView) -> CallSet | None
 # --------------------------------------------------------------------------- groups
 
 
+def telling_groups(groups: Sequence[FailureGroup], model_calls: int) -> list[FailureGroup]:
+    """Groups that tell some calls apart from others: a group holding every call of the model
+    (e.g. ``chat_or_completion = chat`` when every prompt is a chat) says nothing about what
+    the failing prompts have in common."""
+    return [g for g in groups if g.calls < model_calls]
+
+
 def sort_groups(groups: Sequence[FailureGroup], key: SortKey) -> list[FailureGroup]:
     """Most failures first (ties: higher rate), or highest rate first (ties: more failures)."""
     if key == "rate":
@@ -243,18 +253,21 @@ def group_calls(group: FailureGroup, view: DiagnosisView) -> CallSet:
 # --------------------------------------------------------------------------- clusters
 
 
+#: Column keys of the clusters table, in order, with their titles.
+CLUSTER_COLUMNS: tuple[tuple[str, str], ...] = (("size", "Size"), ("check", "We flag"), ("label", "Cluster"))
+
+
 def cluster_cells(cluster: ClusterView) -> list[Text]:
+    """Size, how many of its listed calls we read and flag too (``flagged/read``), label."""
     size = DASH if cluster.size is None else str(cluster.size)
     if cluster.log_ids:
-        check = f"{cluster.we_flag} of {cluster.we_examined} read"
-        if cluster.we_examined < len(cluster.log_ids):
-            check += f" ({len(cluster.log_ids) - cluster.we_examined} not read)"
+        check = f"{cluster.we_flag}/{cluster.we_examined} read"
     else:
-        check = "no calls listed"
+        check = "none listed"
     return [
-        one_line_text(cluster.label or "unlabelled", max_len=60),
         Text(size, end=""),
         Text(check, end=""),
+        one_line_text(cluster.label or "unlabelled", max_len=48),
     ]
 
 
@@ -269,3 +282,25 @@ def cluster_calls(cluster: ClusterView) -> CallSet:
         cluster.log_ids,
         note,
     )
+
+
+# --------------------------------------------------------------------------- judge
+
+
+def doubt_rows(view: DiagnosisView) -> list[tuple[str, list[Text]]]:
+    """(row key, cells) of each judge verdict worth doubting; the key carries the log id."""
+    rows: list[tuple[str, list[Text]]] = []
+    for n, doubt in enumerate(view.report.doubts or ()):
+        cells = [
+            one_line_text(doubt.result_id, max_len=30),
+            Text(DASH if doubt.score is None else f"{doubt.score:.2f}", end=""),
+            Text(doubt.kind.replace("_", " "), end=""),
+            one_line_text(doubt.evidence, max_len=200),
+        ]
+        rows.append((f"{n}\x1f{doubt.log_id or ''}", cells))
+    return rows
+
+
+def doubt_log_id(key: str) -> str:
+    """The log id carried by a doubt row's key ("" when the result names none)."""
+    return key.split("\x1f", 1)[1] if "\x1f" in key else ""

@@ -16,24 +16,29 @@ from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnkn
 from api_client.models import FailureClusters
 from diagnosis import kinds as K
 from diagnosis.suggest import ADD_DATA, FIX_ENDPOINT, FIX_FORMAT, Suggestion
+from diagnosis.summary import FailureGroup
 from diagnosis.templates import template_name
 from diagnosis.text import user_text
 from tui.screens.diagnosis_data import ClusterView, DiagnosisInputs, DiagnosisView
 from tui.screens.diagnosis_rows import KindRow
 from tui.screens.runs_format import fmt_time
 from widgets.bars import format_rate
-from widgets.safe_text import one_line, safe_text
+from widgets.safe_text import one_line, one_line_text, safe_text
 
 __all__ = [
     "cluster_detail",
     "clusters_error",
     "clusters_status",
+    "group_detail",
+    "groups_note",
     "judge_text",
     "kind_detail",
-    "summary_text",
     "suggestions_text",
+    "summary_text",
     "template_sentence",
 ]
+
+EXAMPLES = 2  # quoted findings under the highlighted kind
 
 _SOURCES = {
     "config": "from your config",
@@ -131,6 +136,9 @@ def kind_detail(row: KindRow | None, view: DiagnosisView) -> Text:
     text.append(f"{info.description} ")
     text.append("Fix: ", style="bold")
     text.append(info.fix)
+    for log_id, finding in view.summary.examples.get(row.kind, ())[:EXAMPLES]:
+        text.append(f"\n  {one_line(log_id, max_len=30)}: ", style="dim")
+        text.append_text(one_line_text(finding.evidence, max_len=220))
     if row.kind == K.WRONG_ANSWER and inputs.results.error:
         text.append(f"\n{inputs.results.error}: no judge verdicts to check", style="bold")
     a = row.agreement
@@ -210,8 +218,8 @@ def clusters_status(clusters: FailureClusters | None, error: str | None, busy: b
     judge = one_line(clusters.judge_model, max_len=40) if clusters.judge_model else "an unnamed judge"
     if not clusters.clusters:
         return Text(f"The platform returned no clusters ({judge}, {considered} calls considered).")
-    return Text(f"{len(clusters.clusters)} clusters by {judge} over {considered} calls; "
-                "'read' counts the cluster's calls among ours and how many we flag too.")
+    return Text(f"{len(clusters.clusters)} clusters by {judge} over {considered} calls. We flag: of the "
+                "cluster's listed calls that we read, how many we find a failure in too.")
 
 
 def clusters_error(error: BaseException) -> str:
@@ -278,4 +286,38 @@ def suggestions_text(suggestions: Sequence[Suggestion], view: DiagnosisView) -> 
             if quote.reply is not None:
                 text.append("\n      it said: ", style="dim")
                 text.append_text(safe_text(one_line(quote.reply, max_len=160), style="italic"))
+    return text
+
+
+# --------------------------------------------------------------------------- groups
+
+
+def groups_note(view: DiagnosisView, shown: Sequence[FailureGroup]) -> Text:
+    """The line above the groups: the overall rate, and what is left out and why."""
+    s = view.summary
+    note = Text(f"overall failure rate {format_rate(s.failure_rate)}; bold rates are above it", end="")
+    kept = {(g.dimension, g.value) for g in shown}
+    everything = [f"{g.dimension.replace('_', ' ')} = {g.value}" for g in s.groups if (g.dimension, g.value) not in kept]
+    if everything:
+        note.append(" · left out, as every call is in them: ")
+        note.append_text(one_line_text(", ".join(sorted(everything)), max_len=120))
+    if s.host.calls:
+        note.append(f" · the {s.host.calls} calls in host outages are left out (the host's, not the model's)")
+    return note
+
+
+def group_detail(group: FailureGroup, view: DiagnosisView) -> Text:
+    """The highlighted group: how many of its calls fail, and what two of them said."""
+    ids = view.group_ids.get((group.dimension, group.value), ())
+    text = Text(end="")
+    text.append(f"{group.dimension.replace('_', ' ')} = ", style="bold")
+    text.append_text(one_line_text(group.value, max_len=60, style="bold"))
+    text.append(f": {group.failures} of {len(ids)} calls fail", style="bold")
+    for log_id in group.example_log_ids[:2]:
+        entry = view.entries_by_id.get(log_id)
+        if entry is None:
+            continue
+        said = "said" if entry.response is not None else "failed"
+        text.append(f"\n  {one_line(entry.id, max_len=30)} {said}: ", style="dim")
+        text.append_text(one_line_text(entry.response if entry.response is not None else entry.error, max_len=160))
     return text

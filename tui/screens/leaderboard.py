@@ -153,6 +153,10 @@ class LeaderboardScreen(BlahScreen):
             model_signal.subscribe(self, self._on_model_event)
         self.load()
 
+    def on_screen_resume(self) -> None:
+        if self.loaded:
+            self.load()  # back on this screen: a run may have completed meanwhile
+
     def _on_model_event(self, event: object) -> None:
         """The app is now about another model: show this screen for it."""
         if getattr(event, "kind", None) == "switched":

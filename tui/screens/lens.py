@@ -9,8 +9,9 @@ Reached from the palette ("Lens") or from the Inspector (``l``: that call's exac
 
 from __future__ import annotations
 
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import work
@@ -21,7 +22,7 @@ from textual.widgets import Footer, Input, Static, TextArea
 from textual.worker import Worker
 
 from api_client.errors import BlahError, NotFoundError
-from api_client.models import LensBundle
+from api_client.models import LensBundle, LensEvent
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.lens_render import LensHeatMap, LensRun, bundle_text, layer_row, no_bundle_text, token_label
 from tui.screens.runs_table import KeyTable
@@ -202,7 +203,11 @@ class LensScreen(BlahScreen):
         self._say(Text("streaming… waiting for the first layer", style="italic"))
         model_id = self.model_id
         try:
-            async with aclosing(client.lens_analyze(model_id, prompt, max_new_tokens=new_tokens, top_k=top_k)) as events:
+            stream = cast(
+                "AsyncGenerator[LensEvent, None]",
+                client.lens_analyze(model_id, prompt, max_new_tokens=new_tokens, top_k=top_k),
+            )
+            async with aclosing(stream) as events:
                 async for event in events:
                     run.apply(event)
                     self._show_event(run, event.type)

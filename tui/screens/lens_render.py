@@ -170,7 +170,7 @@ class LensHeatMap(Widget):
     LensHeatMap { height: auto; min-height: 3; padding: 0 1; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.run: LensRun | None = None
         self.position: int | None = None

@@ -5,31 +5,29 @@ latency and error-rate plots over time (``p`` hides them); the active filters an
 the list (``LogList``, fed from the archive's windowed queries so a million rows paint as fast
 as a hundred); the search box (``/``). Enter opens the Inspector on the highlighted call.
 
-Data lives in ``logs_feed.LogsFeed``; this module only wires it to widgets and keys.
+Data lives in ``logs_feed.LogsFeed`` and is filled by the workers of ``logs_workers``; this
+module holds the layout, the labels and the keys.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Static
 
 from api_client.archive import LogFilter
-from api_client.errors import BlahError
-from api_client.models import LogStats
-from tui.screens.base import BlahScreen, describe_error
 from tui.screens.logs_feed import FeedSettings, LogsFeed
-from tui.screens.logs_rows import LogRows, highlight_terms
+from tui.screens.logs_rows import LogRows
 from tui.screens.logs_series import bucket_calls
 from tui.screens.logs_status import screen_tz, stats_text, tail_state_text
+from tui.screens.logs_workers import LogsWorkers
 from widgets.badges import badge_text
 from widgets.log_list import LogList
 from widgets.plots import TimeSeriesPlot
@@ -53,8 +51,6 @@ BADGE_CYCLE: tuple[str | None, ...] = (
 )
 PLOT_ROWS = 2000
 """The plot is drawn from the newest this-many rows of the current view."""
-STATS_EVERY_S = 30.0
-PLOT_EVERY_S = 5.0
 
 
 def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
@@ -64,7 +60,7 @@ def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
         return cycle[0]
 
 
-class LogsScreen(BlahScreen):
+class LogsScreen(LogsWorkers):
     """The model's calls: totals, live tail, filters and search, history on demand."""
 
     SCREEN_TITLE = "Logs"
@@ -96,27 +92,6 @@ class LogsScreen(BlahScreen):
         Binding("p", "toggle_plot", "Plot", id="logs.plot"),
         Binding("r", "refresh_totals", "Totals", show=False, id="logs.refresh_totals"),
     ]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.feed: LogsFeed | None = None
-        self.filter = LogFilter()
-        self.stats: LogStats | None = None
-        self._stats_error: str | None = None
-        self._loaded = False
-        self._load_error: str | None = None
-        self._tail_state: Any = None
-        self._tail_state_at = 0.0
-        self._shown_count = 0
-        self._shown_newest: int | None = None
-        self._last_stats = 0.0
-        self._last_plot = 0.0
-        self._older_note: str | None = None
-        self._closing = False
-        self._plot_stale = True
-        self._badges_note: str | None = None
-        self.badges_ready = False
-        """True once the stored badges follow today's rules (recomputed in the background)."""
 
     # ------------------------------------------------------------------ layout
 
@@ -181,141 +156,6 @@ class LogsScreen(BlahScreen):
         if self.feed is not None:
             self.feed.close()
 
-    # ------------------------------------------------------------------ workers
-
-    @work(exclusive=True, group="logs-boot")
-    async def _boot(self) -> None:
-        feed = self.feed
-        assert feed is not None
-        await feed.open()
-        for note in feed.notes:
-            self.notify(note, title="Archive", severity="warning", markup=False, timeout=10)
-        self.log_list.has_older = not feed.history_complete
-        self._show_rows(feed.rows, follow=True)
-        self._refresh_badges()
-        if feed.rows.filter != self.filter:  # the person filtered while it was opening
-            self._apply_filter()
-        if feed.offline:
-            self._loaded = True
-            self._refresh_view()
-            return
-        try:
-            self.stats = await feed.load_latest()
-            self._stats_error = None
-            self._last_stats = time.monotonic()
-            self.blah_app.note_connection(None)
-        except BlahError as error:
-            self._stats_error = self._load_error = describe_error(error)
-            self.blah_app.note_connection(error)
-            self.notify(self._load_error, title="Couldn't load the latest calls", severity="error", markup=False)
-        self._loaded = True
-        self._rows_grew()
-        self._update_plot()
-        self._refresh_view()
-        self._run_tail()
-
-    @work(exclusive=True, group="logs-badges")
-    async def _refresh_badges(self) -> None:
-        feed = self.feed
-        if feed is None or not feed.badges_stale:
-            self.badges_ready = True
-            return
-        self._badges_note = "computing badges…"
-        self._update_filters()
-        changed = await feed.refresh_badges()
-        self._badges_note = None
-        if changed and feed is self.feed:
-            feed.rows.refresh()
-            self.log_list.set_rows(feed.rows, follow=self.log_list.following)
-            self._shown_count = len(feed.rows)
-        self.badges_ready = True
-        self._update_filters()
-
-    @work(exclusive=True, group="logs-tail")
-    async def _run_tail(self) -> None:
-        feed = self.feed
-        assert feed is not None
-
-        def on_state(state: Any) -> None:
-            if feed is self.feed:  # a tail of a previous model may still report as it stops
-                self._on_tail_state(state)
-
-        async for _new in feed.tail(on_state):
-            self._load_error = None
-            self._rows_grew()
-            now = time.monotonic()
-            if now - self._last_stats > STATS_EVERY_S:
-                self._last_stats = now
-                self._refresh_totals()
-        self._update_tail()
-
-    @work(exclusive=True, group="logs-totals")
-    async def _refresh_totals(self) -> None:
-        if self.feed is None or self.feed.offline:
-            return
-        try:
-            self.stats = await self.feed.fetch_stats()
-            self._stats_error = None
-        except BlahError as error:
-            self._stats_error = describe_error(error)
-        self._update_totals()
-
-    @work(exclusive=True, group="logs-older")
-    async def _load_older(self) -> None:
-        feed = self.feed
-        if feed is None:
-            return
-        if feed.offline:
-            self.log_list.has_older = False
-            self._older_note = "start of the file"
-            self._update_filters()
-            return
-        self._older_note = "loading older calls…"
-        self._update_filters()
-        before = len(feed.rows)
-        done = False
-        try:
-            for _page in range(5):  # a filter may keep none of a page: look a little further
-                _added, done = await feed.older()
-                feed.rows.refresh()
-                if len(feed.rows) > before or done:
-                    break
-        except BlahError as error:
-            self._older_note = f"couldn't load older calls: {describe_error(error)}"
-            self.log_list.set_rows(feed.rows, follow=False)  # re-arms NeedOlder for a retry
-            self._update_filters()
-            return
-        gained = len(feed.rows) - before
-        self._older_note = None
-        if gained > 0:
-            self._shown_count = len(feed.rows)
-            self.log_list.notify_prepended(gained)
-        elif not done:
-            self._older_note = "no older calls match the filters in the last pages; ↑ to look further"
-            self.log_list.set_rows(feed.rows, follow=False)
-        if done:
-            self.log_list.has_older = False
-            self._older_note = "start of history reached"
-        self._refresh_view()
-
-    @work(exclusive=True, group="logs-filter")
-    async def _apply_filter(self, debounce: float = 0.0) -> None:
-        if debounce:
-            await asyncio.sleep(debounce)
-        if self.feed is None or not self._loaded_rows_ready():
-            return
-        wanted = self.filter
-        rows = await self.feed.filtered(wanted)
-        if wanted != self.filter:
-            return
-        self.feed.rows = rows
-        self.log_list.set_highlight(highlight_terms(wanted.text))
-        self._show_rows(rows, follow=True)
-        self._refresh_view()
-
-    def _loaded_rows_ready(self) -> bool:
-        return self.feed is not None and self.feed.badges_fn is not None
-
     # ------------------------------------------------------------------ rows on screen
 
     def _show_rows(self, rows: LogRows, *, follow: bool) -> None:
@@ -326,56 +166,7 @@ class LogsScreen(BlahScreen):
         self._update_message()
         self._update_plot()
 
-    def _rows_grew(self) -> None:
-        """New entries were stored: show them without losing the reader's place."""
-        feed = self.feed
-        if feed is None:
-            return
-        previous_newest = self._shown_newest
-        feed.rows.refresh()
-        newest = feed.rows.newest_ms()
-        delta = len(feed.rows) - self._shown_count
-        appended_at_end = previous_newest is None or (newest is not None and newest >= previous_newest)
-        if delta > 0 and appended_at_end and self._tail_only_newer(previous_newest):
-            self._shown_count = len(feed.rows)
-            self._shown_newest = newest
-            self.log_list.notify_appended(delta)
-        elif delta != 0:
-            self._shown_count = len(feed.rows)
-            self._shown_newest = newest
-            self.log_list.set_rows(feed.rows, follow=self.log_list.following)
-        self._update_message()
-        self._update_filters()
-        now = time.monotonic()
-        if now - self._last_plot > PLOT_EVERY_S:
-            self._update_plot()
-
-    def _tail_only_newer(self, previous_newest: int | None) -> bool:
-        """True when the rows after the ones shown are all at or after the newest shown."""
-        feed = self.feed
-        if feed is None or previous_newest is None or self._shown_count == 0:
-            return True
-        if self._shown_count > len(feed.rows):
-            return False
-        first_new = feed.rows.row(self._shown_count)
-        last_old = feed.rows.row(self._shown_count - 1)
-        return (first_new.created_at or 0) >= (last_old.created_at or 0)
-
     # ------------------------------------------------------------------ tail state
-
-    def _on_tail_state(self, state: Any) -> None:
-        if self._closing:
-            return
-        self._tail_state = state
-        self._tail_state_at = time.monotonic()
-        app = self.blah_app
-        if state.phase in ("live", "idle_backoff"):
-            app.note_connection(None)
-        elif state.phase == "retrying" and hasattr(app, "connection"):
-            from tui.app import ConnectionState
-
-            app.connection = ConnectionState("error", "retrying")
-        self._update_tail()
 
     def _update_tail(self) -> None:
         if not self.is_mounted or self._closing:
@@ -430,7 +221,7 @@ class LogsScreen(BlahScreen):
         text.append("  │ ")
         log_list = self.log_list
         if self.ctx.client is None:
-            text.append("end of file" if log_list.following else "reading")
+            text.append("at the newest call" if log_list.following else "reading (End: newest)")
         elif log_list.following:
             text.append("● following new calls", style="bold")
         else:

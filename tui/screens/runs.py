@@ -2,7 +2,8 @@
 
 Enter opens a run's watch screen; ``v`` its results; ``m`` the results of the person's model.
 While any run is queued or running the list refreshes itself, backing off when nothing
-changes and on errors, and a run that ends is announced once (see ``runs_notify``).
+changes and on errors (otherwise once a minute, ``runs_idle_refresh_s``), and a run that ends
+is announced once (see ``runs_notify``).
 """
 
 from __future__ import annotations
@@ -97,6 +98,10 @@ class RunsScreen(BlahScreen):
             model_signal.subscribe(self, self._on_model_event)
         self.load_runs()
 
+    def on_screen_resume(self) -> None:
+        if self.runs:
+            self.load_runs()  # back on this screen: show the runs as they are now
+
     def _on_model_event(self, event: object) -> None:
         """The app is now about another model: show this screen for it."""
         if getattr(event, "kind", None) == "switched":
@@ -135,6 +140,8 @@ class RunsScreen(BlahScreen):
         changed = self._apply(runs, asked_at)
         if any(r.status in ACTIVE_STATUSES for r in runs):
             self._schedule(self._backoff.after_poll(changed=changed))
+        else:  # nothing moving: look again now and then (a run may be started elsewhere)
+            self._schedule(float(self.ctx.settings.get("runs_idle_refresh_s", 60.0)))
 
     def _schedule(self, delay: float) -> None:
         if self._timer is not None:

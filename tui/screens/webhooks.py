@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Static
 
-from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from api_client.models import Webhook
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.confirm import ConfirmScreen
@@ -74,7 +74,7 @@ class WebhooksScreen(BlahScreen):
             table.add_column(label, key=key)
         yield table
         yield Static(Text("Received here"), id="wh-received-title", classes="wh-section")
-        received = DataTable(id="wh-received", cursor_type="row", zebra_stripes=True)
+        received: DataTable[Text] = DataTable(id="wh-received", cursor_type="row", zebra_stripes=True)
         received.add_columns("Received (UTC)", "Event", "What")
         yield received
         yield Footer()
@@ -102,8 +102,13 @@ class WebhooksScreen(BlahScreen):
             return
         try:
             hooks = await client.list_webhooks()
-        except MissingKeyError:
-            self.query_one("#wh-status", Static).update(Text("couldn't load: listing webhooks needs an API key"))
+        except AuthError as error:
+            if error.status == 403 or self.ctx.has_key:
+                self.query_one("#wh-status", Static).update(Text(f"couldn't load: {describe_error(error)}"))
+                raise
+            self.query_one("#wh-status", Static).update(
+                Text("couldn't load: webhooks belong to an account, so listing them needs an API key")
+            )
             return
         except BlahError as error:
             self.query_one("#wh-status", Static).update(Text(f"couldn't load: {describe_error(error)}"))
@@ -140,7 +145,7 @@ class WebhooksScreen(BlahScreen):
                 receiver.stats.rejected if receiver is not None else 0,
             )
         )
-        received = self.query_one("#wh-received", DataTable)
+        received: DataTable[Text] = self.query_one("#wh-received", DataTable)
         received.clear()
         for delivery in reversed(session.deliveries):
             received.add_row(*delivery_row(delivery))

@@ -8,8 +8,9 @@ watch screen following that run. Every piece of platform text is sanitised.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
+from textual.app import App
 from textual.screen import Screen
 
 from tui.webhook_receiver import WebhookDelivery
@@ -51,8 +52,9 @@ def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
         status = delivery.run_status or delivery.event.removeprefix("run.")
         severity = _RUN_SEVERITY.get(status, "information")
         bell = bool(app.ctx.settings.get("bell_on_run_end", True))
-        notifier_for(app).announce(
-            app, run_id, status, f"{delivery_summary(delivery)} (webhook)", severity, bell=bell
+        as_app = cast("App[object]", app)
+        notifier_for(as_app).announce(
+            as_app, run_id, status, f"{delivery_summary(delivery)} (webhook)", severity, bell=bell
         )
         for screen in _all_screens(app):
             screen.post_message(RunChanged(run_id, status, delivery.event))

@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LISTEN_EVENTS",
+    "WEBHOOK_EVENT_TYPES",
     "ListenOptions",
     "ListenerSession",
-    "WEBHOOK_EVENT_TYPES",
     "close_listener",
     "listener_for",
 ]

@@ -1,0 +1,110 @@
+"""Settings as the person meets them: the app reads the config file (command line > BLAH_
+environment > file > defaults), starts on the defaults with a message naming the line when
+the file is broken, and saves the theme chosen in the palette. (The other settings changed in
+the app: tests/test_palette_settings.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tests.palette_support import run_hit
+from tests.test_runs_support import make_app, wait_for
+from tui.app import BlahApp
+from tui.cli import main
+from tui.paths import config_file
+from tui.screens.runs import RunsScreen
+
+SIZE = (140, 45)
+
+
+def write_config(text: str) -> Path:
+    path = config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def saved() -> dict[str, Any]:
+    return tomllib.loads(config_file().read_text(encoding="utf-8"))
+
+
+def launch(monkeypatch: pytest.MonkeyPatch, argv: list[str], inspect: Any) -> None:
+    """Run `blah-tui ARGV` with the app driven headless; ``inspect(app, pilot)`` looks at it."""
+
+    def drive(self: BlahApp, *args: Any, **kwargs: Any) -> None:
+        async def go() -> None:
+            async with self.run_test(size=SIZE) as pilot:
+                await wait_for(pilot, lambda: self.screen is not None and self.is_running, what="the app")
+                await pilot.pause()
+                await inspect(self, pilot)
+
+        asyncio.run(go())
+
+    monkeypatch.setattr(BlahApp, "run", drive)
+    assert main(argv) == 0
+
+
+def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer) -> None:
+    write_config(
+        'theme = "blah-light"\npoll_interval = 5\nbell_on_run_end = false\ndefault_model = "from-file"\n'
+        f'base_url = "http://127.0.0.1:9"\n[keymap]\n"mode.runs" = "f3"\n[templates]\n"{sim.person_model_id}" = "chatml"\n'
+    )
+    monkeypatch.setenv("BLAH_THEME", "blah-high-contrast")  # the environment wins over the file
+    monkeypatch.setenv("BLAH_DEFAULT_MODEL", sim.person_model_id)
+    monkeypatch.setenv("EVALS_BLAH_API_KEY", sim.council_key)
+    seen: dict[str, Any] = {}
+
+    async def inspect(app: BlahApp, pilot: Any) -> None:
+        seen.update(
+            theme=app.theme, poll=app.ctx.settings["poll_interval"], bell=app.ctx.settings["bell_on_run_end"],
+            model=app.ctx.model_id, base_url=app.ctx.base_url, template=app.ctx.trained_template,
+            problem=app.ctx.settings.get("config_problem"),
+        )  # fmt: skip
+        await pilot.press("f3")  # the file's keymap is applied
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs via f3")
+
+    # the command line's --base-url wins over the file's unreachable one
+    launch(monkeypatch, ["--base-url", sim.base_url], inspect)
+    assert seen == {
+        "theme": "blah-high-contrast", "poll": 5.0, "bell": False, "model": sim.person_model_id,
+        "base_url": sim.base_url, "template": "chatml", "problem": None,
+    }  # fmt: skip
+    assert saved()["theme"] == "blah-light"  # applying the environment's theme is not a choice to save
+
+
+def test_a_broken_file_names_the_line_and_the_app_starts_on_defaults(
+    monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer
+) -> None:
+    path = write_config('theme = "blah-light"\npoll_interval = = 3\n')
+    monkeypatch.setenv("EVALS_BLAH_API_KEY", sim.council_key)
+    seen: dict[str, Any] = {}
+
+    async def inspect(app: BlahApp, pilot: Any) -> None:
+        seen["theme"] = app.theme
+        seen["poll"] = app.ctx.settings["poll_interval"]
+        seen["messages"] = [(str(n.title), str(n.message)) for n in app._notifications]
+
+    launch(monkeypatch, ["--base-url", sim.base_url, "--model", sim.person_model_id], inspect)
+    assert seen["theme"] == "blah-dark" and seen["poll"] == 2.0
+    message = next(text for title, text in seen["messages"] if title == "Config file not used")
+    assert str(path) in message and "line 2" in message
+    assert path.read_text(encoding="utf-8") == 'theme = "blah-light"\npoll_interval = = 3\n'  # untouched
+
+
+async def test_theme_chosen_in_the_palette_is_saved(sim: SimulatorServer, client: BlahClient) -> None:
+    write_config('poll_interval = 4\n')
+    app = make_app(sim, client, start_mode="runs", theme="blah-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
+        await run_hit(pilot, "theme", lambda text: text == "Theme")
+        await run_hit(pilot, "blah-light", lambda text: text == "blah-light")
+        await wait_for(pilot, lambda: app.theme == "blah-light", what="the theme")
+        await pilot.pause()
+    assert saved() == {"poll_interval": 4, "theme": "blah-light"}  # the rest of the file kept
