@@ -4,6 +4,7 @@ the screen against the real simulator, driven by keys."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
@@ -25,6 +26,7 @@ from tests.test_chatroom_support import (
 from tui.screens.chatroom_feed import ChatFeed, loop_verdict, mute_evidence
 from tui.screens.chatroom_people import EVERYONE
 from tui.screens.chatroom_poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
+from tui.screens.chatroom_post import PostFlow
 from tui.screens.chatroom_render import RoomStyles, author_colour, message_text
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.inspector import InspectorScreen
@@ -103,6 +105,20 @@ def test_mute_evidence_counts_the_models_recent_messages() -> None:
     assert (window.examined, window.looping) == (1, 1)
     nothing = mute_evidence("silent", room)
     assert nothing.examined == 0 and nothing.rate is None and "no recent" in nothing.summary()
+
+
+def test_post_flow_waits_for_the_expected_replies_then_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = SimpleNamespace(ctx=SimpleNamespace(settings={"chatroom_reply_timeout": 60.0}), models={})
+    flow = PostFlow(screen)  # type: ignore[arg-type]
+    now = [1000.0]
+    monkeypatch.setattr("tui.screens.chatroom_post.time.monotonic", lambda: now[0])
+    flow.expect(msg("p", 100, kind="human"), ["a", "b"])
+    flow.note_arrivals([msg("old", 99, model="a")])  # said before the post: not a reply
+    assert flow.waiting_for == ["a", "b"]
+    flow.note_arrivals([msg("r", 101, model="a")])
+    assert flow.waiting_for == ["b"] and flow.overdue == []
+    now[0] += 61  # b's call failed: no message will ever come
+    assert flow.waiting_for == [] and flow.overdue == ["b"]
 
 
 # --------------------------------------------------------------------------- polling

@@ -18,6 +18,7 @@ from tests.test_diagnosis_screen_support import (
 from tests.test_logs_screen_world import label_of
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.diagnosis_calls import DiagnosisCallsScreen
+from tui.screens.diagnosis_rows import CLUSTER_COLUMNS
 from tui.screens.runs_table import KeyTable
 
 CLUSTERS = "/failure-clusters"
@@ -46,8 +47,11 @@ async def test_confirmed_once_sends_one_post_and_shows_the_clusters(sim: Simulat
             table = screen.query_one("#diag-clusters", KeyTable)
             assert table.row_count == len(screen.clusters.clusters) > 0  # type: ignore[union-attr]
             first = screen.cluster_list[0]
-            assert first.label is not None and first.label in table.get_cell_at((0, 0)).plain
-            assert f"{first.we_flag} of {first.we_examined} read" in table.get_cell_at((0, 2)).plain
+            column = [key for key, _ in CLUSTER_COLUMNS]
+            assert first.label is not None and first.label[:40] in table.get_cell_at((0, column.index("label"))).plain
+            assert table.get_cell_at((0, column.index("size"))).plain == str(first.size)
+            assert f"{first.we_flag}/{first.we_examined} read" == table.get_cell_at((0, column.index("check"))).plain
+            assert first.we_examined == sum(1 for i in first.log_ids if i in screen.view.entries_by_id)
             # Enter on a cluster lists its calls
             table.focus()
             await pilot.press("home", "enter")

@@ -22,9 +22,13 @@ from typing import Any
 from rich.segment import Segment
 from textual.app import App
 
+from api_client.client import BlahClient
 from simulator import chatroom
+from simulator.server import SimulatorServer
 from simulator.world import World
-from tests.hostile_payloads import HOSTILE
+from tests.hostile_payloads import HOSTILE, assert_segments_inert
+from tui.app import BlahApp, create_app
+from tui.context import AppContext
 from tui.screens.registry import MODE_SPECS
 
 SIZE = (140, 45)
@@ -177,3 +181,42 @@ async def visit_every_mode(app: App[Any], on_mode: Visit, *, timeout: float = 8.
         await on_mode(spec.name)
         visited.append(spec.name)
     return visited
+
+
+# --------------------------------------------------------------------------- the app under test
+
+
+class Watch:
+    """Counts injected actions that must never fire."""
+
+    def __init__(self, app: BlahApp) -> None:
+        self.fired: list[str] = []
+        app.action_quit = self._quit  # type: ignore[method-assign]
+        app.action_bell = lambda: self.fired.append("bell")  # type: ignore[method-assign]
+
+    async def _quit(self) -> None:
+        self.fired.append("quit")
+
+
+def hostile_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> BlahApp:
+    ctx = AppContext(model_id=server.person_model_id, client=client, base_url=server.base_url,
+                     settings={"timezone": "UTC", "persist_theme": False, "bell_on_run_end": False,
+                               "chatroom_poll_interval": 0.5, **settings})
+    return create_app(ctx)
+
+
+def check_frame(app: BlahApp, where: str) -> None:
+    try:
+        assert_segments_inert(frame_segments(app))
+    except AssertionError as error:
+        raise AssertionError(f"{where}: {error}") from None
+
+
+async def back_to(app: BlahApp, depth: int) -> None:
+    """Escape until the stack is ``depth`` deep; one key at a time, each given long enough that
+    a slow pop is never followed by a stray Escape (which would close the next screen)."""
+    for _ in range(4):
+        if len(app.screen_stack) <= depth:
+            return
+        press_now(app, "escape")
+        await wait_until(lambda: len(app.screen_stack) <= depth, 15)

@@ -3,6 +3,7 @@ in the inspector; one request per press; the chat job polled with backoff until 
 
 from __future__ import annotations
 
+from textual.css.query import NoMatches
 from textual.widgets import Input, Static, TabbedContent, TextArea
 
 from api_client.client import BlahClient
@@ -24,6 +25,14 @@ async def _playground(pilot: object, app: object) -> PlaygroundScreen:
     await pilot.press("9")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen), what="playground")  # type: ignore[arg-type, attr-defined]
     return app.screen  # type: ignore[attr-defined, no-any-return]
+
+
+def _has_tab(tabs: TabbedContent, pane_id: str) -> bool:
+    try:
+        tabs.get_tab(pane_id)
+    except (ValueError, NoMatches):
+        return False
+    return True
 
 
 def _answer(screen: PlaygroundScreen) -> str:
@@ -71,7 +80,9 @@ async def test_chat_job_is_polled_until_the_reply_lands(fresh_sim: SimulatorServ
         app = make_app(fresh_sim, client, playground_auto_inspect=False, chat_job_first_poll=0.05)
         async with app.run_test(size=SIZE) as pilot:
             screen = await _playground(pilot, app)
-            screen.query_one("#pg-tabs", TabbedContent).active = "pg-chat"
+            tabs = screen.query_one("#pg-tabs", TabbedContent)
+            await wait_for(pilot, lambda: _has_tab(tabs, "pg-chat"), what="tabs mounted")
+            tabs.active = "pg-chat"
             await pilot.press("e")
             box = screen.query_one("#chat-input", Input)
             assert app.focused is box

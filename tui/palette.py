@@ -73,7 +73,8 @@ class _BlahProvider(Provider):
 
 
 class KeysProvider(_BlahProvider):
-    """Every key of the current screen (and the app) as a command: "Runs: Start run (s)"."""
+    """Every key of the current screen (and of its focused widget) as a command:
+    "Runs: Start run (s)". The app's own keys are system commands already."""
 
     def _items(self) -> list[_Item]:
         screen = self.screen
@@ -84,10 +85,9 @@ class KeysProvider(_BlahProvider):
             binding, node = active.binding, active.node
             if binding.system or not binding.description or not active.enabled:
                 continue
-            if binding.action.startswith("switch_mode") or binding.action in ("command_palette", "quit"):
-                continue  # "Go to <screen>" and "Quit" are system commands already
-            where = "App" if node is self.app else one_line(title, max_len=40)
-            text = f"{where}: {binding.description} ({self.app.get_key_display(binding)})"
+            if node is self.app:
+                continue  # areas, help, quit are system commands; j/k, /, esc are conventions
+            text = f"{one_line(title, max_len=40)}: {binding.description} ({self.app.get_key_display(binding)})"
             if text in seen:
                 continue
             seen.add(text)

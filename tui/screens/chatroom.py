@@ -181,11 +181,16 @@ class ChatroomScreen(BlahScreen):
             line.append(" · a burst filled a page: some messages may be missing", style="bold")
         waiting = self.post_flow.waiting_for
         if waiting:
-            names = ", ".join(one_line(self.models[m].name if m in self.models and self.models[m].name else m, max_len=30) for m in waiting)
-            line.append(f" · waiting for replies from: {names}")
+            line.append(f" · waiting for replies from: {self._names(waiting)}")
+        overdue = self.post_flow.overdue
+        if overdue:
+            line.append(f" · no reply from {self._names(overdue)} (a failed call leaves no message: see its logs)")
         if self.room.new_below:
             line.append(f" · {self.room.new_below} new below (f: follow)", style="bold")
         return line
+
+    def _names(self, model_ids: list[str]) -> str:
+        return ", ".join(one_line((self.models[m].name if m in self.models else None) or m, max_len=30) for m in model_ids)
 
     # ----------------------------------------------------------------- data
 

@@ -8,6 +8,7 @@ room back, never re-sent blindly.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,9 @@ from widgets.safe_text import one_line, one_line_text
 if TYPE_CHECKING:
     from tui.screens.chatroom import ChatroomScreen
 
-__all__ = ["PostFlow", "explain_post_error"]
+__all__ = ["REPLY_TIMEOUT_S", "PostFlow", "explain_post_error"]
+
+REPLY_TIMEOUT_S = 90.0
 
 
 def explain_post_error(error: BaseException) -> str:
@@ -45,10 +48,30 @@ class PostFlow:
         self._waiting: dict[str, None] = {}
         self._posted: ChatroomMessage | None = None
         self.last_expected: list[str] = []  # who the platform said would reply to the last post
+        self._posted_at = 0.0
 
     @property
     def waiting_for(self) -> list[str]:
+        """Models still expected to reply; empty once the reply timeout has passed."""
+        if self._waiting and self.overdue:
+            return []
         return list(self._waiting)
+
+    @property
+    def overdue(self) -> list[str]:
+        """Models that have not replied within the timeout. A reply whose call failed leaves a
+        log but no message, so the room cannot wait for it forever."""
+        timeout = float(self.screen.ctx.settings.get("chatroom_reply_timeout") or REPLY_TIMEOUT_S)
+        if not self._waiting or time.monotonic() - self._posted_at < timeout:
+            return []
+        return list(self._waiting)
+
+    def expect(self, posted: ChatroomMessage, model_ids: Sequence[str]) -> None:
+        """Start waiting for ``model_ids`` to answer ``posted`` (from now)."""
+        self._posted = posted
+        self._waiting = dict.fromkeys(model_ids)
+        self._posted_at = time.monotonic()
+        self.last_expected = list(model_ids)
 
     def note_arrivals(self, messages: Sequence[ChatroomMessage]) -> None:
         """A reply is a message from an expected model, after (or in reply to) the post."""
@@ -114,9 +137,7 @@ class PostFlow:
                 box.value = content
             return
         screen.blah_app.note_connection(None)
-        self._posted = posted.message
-        self._waiting = dict.fromkeys(posted.replies_expected_from)
-        self.last_expected = list(posted.replies_expected_from)
+        self.expect(posted.message, posted.replies_expected_from)
         screen.ingest([posted.message])
         screen.action_follow()
         if posted.replies_expected_from:

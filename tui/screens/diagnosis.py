@@ -32,14 +32,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from api_client.models import FailureClusters
-from tui.screens.base import BlahScreen
+from tui.screens.base import BlahScreen, describe_error
 from tui.screens.diagnosis_clusters import ClustersMixin
 from tui.screens.diagnosis_data import (
-    DEFAULT_LIMIT,
     DiagnosisView,
     LoadProgress,
     analyse,
     fetch_inputs,
+    limit_from,
 )
 from tui.screens.diagnosis_rows import (
     CLUSTER_COLUMNS,
@@ -81,10 +81,8 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
     SCREEN_TITLE = "Diagnosis"
 
     DEFAULT_CSS = """
-    DiagnosisScreen #diag-summary { height: auto; padding: 0 1; }
-    DiagnosisScreen #diag-summary.error { color: $error; }
-    DiagnosisScreen #diag-progress { padding: 0 1; }
-    DiagnosisScreen #diag-progress.hidden { display: none; }
+    DiagnosisScreen #diag-summary { height: auto; padding: 0 1; &.error { color: $error; } }
+    DiagnosisScreen #diag-progress { padding: 0 1; &.hidden { display: none; } }
     DiagnosisScreen #diag-tabs { height: 1fr; }
     DiagnosisScreen TabPane { padding: 0; }
     DiagnosisScreen #diag-kinds { height: auto; max-height: 14; }
@@ -97,7 +95,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
     DiagnosisScreen #diag-groups, DiagnosisScreen #diag-clusters { height: 1fr; }
     DiagnosisScreen #diag-group-detail { height: auto; max-height: 5; padding: 0 1; }
     DiagnosisScreen #diag-doubts { height: 1fr; }
-    DiagnosisScreen #diag-suggestions { height: auto; padding: 0 1; }
+    DiagnosisScreen #diag-suggestions { padding: 0 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -182,10 +180,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
 
     @property
     def limit(self) -> int:
-        try:
-            return max(1, int(self.ctx.settings.get("diagnosis_limit") or DEFAULT_LIMIT))
-        except (TypeError, ValueError):
-            return DEFAULT_LIMIT
+        return limit_from(self.ctx.settings)
 
     @work(exclusive=True, group="diagnosis-load", exit_on_error=False)
     async def load(self) -> None:
@@ -216,6 +211,10 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
             )
             summary.update(Text(f"read {len(inputs.entries)} calls; diagnosing…", style="italic"))
             view = await asyncio.to_thread(analyse, inputs)
+        except Exception as error:  # shown here, and notified by BlahScreen
+            summary.set_class(True, "error")
+            summary.update(Text(f"couldn't diagnose: {describe_error(error)}"))
+            raise
         finally:
             self.busy = False
             progress.add_class("hidden")

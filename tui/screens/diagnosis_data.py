@@ -49,6 +49,7 @@ __all__ = [
     "cluster_views",
     "fetch_inputs",
     "fetch_model",
+    "limit_from",
     "load_entries",
 ]
 
@@ -60,6 +61,14 @@ DEFAULT_LIMIT = 2000
 CLASSIFY_CAP = 32_000
 
 T = TypeVar("T")
+
+
+def limit_from(settings: Mapping[str, object]) -> int:
+    """How many calls to read: the ``diagnosis_limit`` setting, else ``DEFAULT_LIMIT``."""
+    try:
+        return max(1, int(settings.get("diagnosis_limit") or DEFAULT_LIMIT))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return DEFAULT_LIMIT
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import FailureGroup, KindRate
 from tui.screens.diagnosis_data import ClusterView, DiagnosisView
+from tui.screens.runs_format import cell
 from widgets.bars import bar_text, format_rate
 from widgets.safe_text import one_line, one_line_text
 
@@ -267,7 +268,7 @@ def cluster_cells(cluster: ClusterView) -> list[Text]:
     return [
         Text(size, end=""),
         Text(check, end=""),
-        one_line_text(cluster.label or "unlabelled", max_len=48),
+        cell(cluster.label or "unlabelled", max_len=48),
     ]
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -32,17 +32,12 @@ from tui.screens.base import BlahScreen, describe_error
 from tui.screens.inspector_actions import (
     append_training_example,
     external_command,
+    plain_call,
     training_file_for,
     write_temp_text,
 )
 from tui.screens.inspector_findings import Analysis, analyse, resolve_template
-from tui.screens.inspector_links import (
-    DetailsModal,
-    eval_details,
-    message_details,
-    result_details,
-    run_details,
-)
+from tui.screens.inspector_links import DetailsModal, link_target, load_link
 from tui.screens.inspector_panels import (
     details_table,
     findings_text,
@@ -53,7 +48,7 @@ from tui.screens.inspector_panels import (
 )
 from tui.screens.logs_status import screen_tz
 from widgets.bars import TokenBar
-from widgets.safe_text import one_line, sanitize
+from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
 
@@ -325,8 +320,7 @@ class InspectorScreen(BlahScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_link" and parameters:
             entry = self.entry
-            field = {"eval": "eval_id", "run": "run_id", "result": "result_id", "message": "message_id"}
-            if entry is None or getattr(entry, field.get(str(parameters[0]), ""), None) is None:
+            if entry is None or link_target(entry, str(parameters[0])) is None:
                 return False
         return not (action in ("copy", "external", "export_example", "toggle_whitespace") and self.entry is None)
 
@@ -345,26 +339,13 @@ class InspectorScreen(BlahScreen):
         self.app.copy_to_clipboard(text)
         self.notify(f"copied the {which} ({len(text):,} characters)", markup=False)
 
-    def _plain_call(self, entry: LogEntry, *, raw: bool) -> str:
-        def show(value: str | None) -> str:
-            if value is None:
-                return "—"
-            return value if raw else sanitize(value)
-
-        return (
-            f"call {entry.id}  source {entry.source}  finish {entry.finish_reason}\n"
-            f"===== prompt =====\n{show(entry.prompt)}\n"
-            f"===== reply =====\n{show(entry.response)}\n"
-            + (f"===== error =====\n{show(entry.error)}\n" if entry.error else "")
-        )
-
     def action_external(self, kind: str) -> None:
         """Hand the call to $PAGER (sanitized: a pager may pass escapes to the terminal) or
         $EDITOR (the raw text, the person's explicit choice)."""
         entry = self.entry
         if entry is None:
             return
-        path = write_temp_text(self._plain_call(entry, raw=kind == "editor"))
+        path = write_temp_text(plain_call(entry, raw=kind == "editor"))
         argv = [*external_command(kind), str(path)]
         try:
             with self.app.suspend():
@@ -413,25 +394,15 @@ class InspectorScreen(BlahScreen):
     @work(exclusive=True, group="inspector-link")
     async def _open_link(self, which: str, entry: LogEntry) -> None:
         client = self.ctx.client
-        target = {"eval": entry.eval_id, "run": entry.run_id, "result": entry.result_id, "message": entry.message_id}[
-            which
-        ]
+        target = link_target(entry, which)
         if target is None:
             return
         if client is None:
             self.notify(f"offline: the {which} {target} is on the platform", markup=False)
             return
         title = Text(f"{which} {one_line(target, max_len=60)}", style="bold")
-        body: Any
         try:
-            if which == "eval":
-                body = eval_details(await client.get_eval(target))
-            elif which == "run":
-                body = run_details(await client.get_run(target))
-            elif which == "result":
-                body = result_details(self.result or await client.get_result(target))
-            else:
-                body = message_details(await client.chatroom_message(target))
+            body = await load_link(client, which, target, known_result=self.result)
         except BlahError as error:
             self.blah_app.note_connection(error)
             self.notify(f"couldn't load the {which}: {describe_error(error)}", severity="error", markup=False)

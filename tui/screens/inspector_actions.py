@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from api_client.models import LogEntry
+from widgets.safe_text import sanitize
 
 __all__ = [
     "append_training_example",
     "external_command",
+    "plain_call",
     "training_example",
     "training_file_for",
     "write_temp_text",
@@ -41,6 +43,22 @@ def training_example(entry: LogEntry) -> dict[str, Any]:
         turns = [{"role": "user", "content": entry.prompt or ""}]
     turns.append({"role": "assistant", "content": ""})
     return {"messages": turns, "source_log_id": entry.id}
+
+
+def plain_call(entry: LogEntry, *, raw: bool) -> str:
+    """The call as plain text for a pager or an editor: sanitized unless ``raw``."""
+
+    def show(value: str | None) -> str:
+        if value is None:
+            return "—"
+        return value if raw else sanitize(value)
+
+    return (
+        f"call {show(entry.id)}  source {show(entry.source)}  finish {show(entry.finish_reason)}\n"
+        f"===== prompt =====\n{show(entry.prompt)}\n"
+        f"===== reply =====\n{show(entry.response)}\n"
+        + (f"===== error =====\n{show(entry.error)}\n" if entry.error else "")
+    )
 
 
 def training_file_for(directory: Path, model_id: str | None) -> Path:

@@ -7,7 +7,7 @@ The ``*_details`` functions turn one resource into that renderable (pure, testab
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -18,11 +18,44 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from api_client.models import ChatroomMessageDetail, Eval, Result, Run
+from api_client.models import ChatroomMessageDetail, Eval, LogEntry, Result, Run
 from tui.screens.inspector_panels import DASH, format_timestamp, result_renderable
 from widgets.safe_text import one_line, safe_text
 
-__all__ = ["DetailsModal", "eval_details", "message_details", "run_details"]
+if TYPE_CHECKING:
+    from api_client.client import BlahClient
+
+__all__ = [
+    "DetailsModal",
+    "eval_details",
+    "link_target",
+    "load_link",
+    "message_details",
+    "result_details",
+    "run_details",
+]
+
+LINK_FIELDS = {"eval": "eval_id", "run": "run_id", "result": "result_id", "message": "message_id"}
+
+
+def link_target(entry: LogEntry, which: str) -> str | None:
+    """The id the call records for ``which`` (eval, run, result, message), or None."""
+    field = LINK_FIELDS.get(which)
+    return None if field is None else getattr(entry, field, None)
+
+
+async def load_link(
+    client: BlahClient, which: str, target: str, *, known_result: Result | None = None
+) -> RenderableType:
+    """Fetch one linked resource and build what the modal shows (raises BlahError)."""
+    if which == "eval":
+        return eval_details(await client.get_eval(target))
+    if which == "run":
+        return run_details(await client.get_run(target))
+    if which == "result":
+        result = known_result if known_result is not None and known_result.id == target else None
+        return result_details(result or await client.get_result(target))
+    return message_details(await client.chatroom_message(target))
 
 
 def _grid(rows: list[tuple[str, Text]]) -> Table:

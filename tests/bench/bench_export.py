@@ -1,0 +1,128 @@
+"""Benchmark: ``blah-tui export`` of N calls from the simulator, against a shell loop of
+``curl`` + ``jq`` paging the same endpoint with ``before`` (what a person would script).
+
+The simulator runs in this process (``SimulatorServer(live=False)``, N calls added with
+``world.add_log_burst(..., same_ms=False)``: one call per millisecond, so paging with
+``before = next_before`` is exact for the shell loop too). Both exports run as separate
+processes against it, alternating, and must produce the same set of ids; the figure is the
+median wall time of each. ``blah-tui export`` also fills the model's local archive (it
+always does on a full export): that work is included, as a person would pay it.
+
+Run: ``.venv/bin/python tests/bench/bench_export.py [--calls 100000] [--runs 2]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+import orjson
+
+PAGE = 500
+SHELL_LOOP = r"""
+set -eu
+url="$BLAH_URL/api/v1/models/$BLAH_MODEL/logs"
+before=""
+: > "$OUT"
+while :; do
+  if [ -z "$before" ]; then q="limit=$PAGE"; else q="limit=$PAGE&before=$before"; fi
+  page=$(curl -sSf -H "@$HEADER_FILE" "$url?$q")
+  printf '%s' "$page" | jq -c '.logs[]' >> "$OUT"
+  n=$(printf '%s' "$page" | jq '.logs | length')
+  [ "$n" -lt "$PAGE" ] && break
+  before=$(printf '%s' "$page" | jq '.next_before')
+done
+"""
+
+
+def ids_of(path: Path) -> set[str]:
+    with open(path, "rb") as fh:
+        return {orjson.loads(line)["id"] for line in fh if line.strip()}
+
+
+def run(calls: int, runs: int) -> dict[str, Any]:
+    from simulator.server import SimulatorServer
+
+    for tool in ("curl", "jq", "bash"):
+        if shutil.which(tool) is None:
+            raise RuntimeError(f"{tool} is not installed (apt-get install {tool})")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-export-"))
+    out: dict[str, Any] = {"calls_added": calls, "runs": runs, "page": PAGE}
+    with SimulatorServer(seed=7, live=False) as sim:
+        started = time.perf_counter()
+        sim.world.add_log_burst(calls, same_ms=False)
+        out["build_s"] = round(time.perf_counter() - started, 1)
+        model = sim.person_model_id
+        total = sim.world.logs.count(model)
+        out["calls_total"] = total
+        header = tmp / "auth-header"
+        header.touch(mode=0o600)
+        header.write_text(f"Authorization: Bearer {sim.council_key}\n")
+        base_env = dict(os.environ)
+        base_env.pop("EVALS_BLAH_API_KEY", None)
+        ours: list[float] = []
+        shell: list[float] = []
+        for i in range(runs):
+            data = tmp / f"data-{i}"  # a fresh archive each run: the full first export
+            env = {**base_env, "EVALS_BLAH_API_KEY": sim.council_key, "BLAH_TUI_DATA_DIR": str(data),
+                   "BLAH_TUI_CONFIG_DIR": str(tmp / "config")}  # fmt: skip
+            target = tmp / "ours.jsonl"
+            t = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "tui.cli", "export", model, "-o", str(target),
+                                   "--base-url", sim.base_url], cwd=ROOT, env=env, capture_output=True, check=False)  # fmt: skip
+            ours.append(time.perf_counter() - t)
+            if done.returncode != 0:
+                raise RuntimeError(f"blah-tui export failed: {done.stderr.decode()[-1000:]}")
+            shell_out = tmp / "shell.jsonl"
+            env = {**base_env, "BLAH_URL": sim.base_url, "BLAH_MODEL": model, "OUT": str(shell_out),
+                   "PAGE": str(PAGE), "HEADER_FILE": str(header)}  # fmt: skip
+            t = time.perf_counter()
+            subprocess.run(["bash", "-c", SHELL_LOOP], env=env, check=True, capture_output=True)
+            shell.append(time.perf_counter() - t)
+        a, b = ids_of(target), ids_of(shell_out)
+        out["ids_ours"], out["ids_shell"] = len(a), len(b)
+        out["identical_ids"] = a == b
+        out["only_in_ours"], out["only_in_shell"] = len(a - b), len(b - a)
+    shutil.rmtree(tmp, ignore_errors=True)
+    o, s = statistics.median(ours), statistics.median(shell)
+    out.update(ours_s=[round(x, 2) for x in ours], shell_s=[round(x, 2) for x in shell],
+               ours_median_s=round(o, 2), shell_median_s=round(s, 2), ratio=round(s / o, 2),
+               ours_calls_per_s=round(total / o), load_avg=os.getloadavg()[0])  # fmt: skip
+    out["rows_table"] = [{
+        "figure": f"blah-tui export, {total:,} calls (+ archive fill)", "value": round(o, 2), "unit": "s",
+        "baseline": "bash loop of curl + jq, pages of 500 by before", "baseline_value": round(s, 2),
+        "ratio": out["ratio"], "goal": ">= 3x faster", "met": s / o >= 3 and out["identical_ids"],
+    }]  # fmt: skip
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--json", type=Path, default=HERE / "results" / "bench_export.json")
+    args = parser.parse_args(argv)
+    out = run(args.calls, args.runs)
+    print(f"export of {out['calls_total']:,} calls: blah-tui {out['ours_median_s']} s, curl+jq {out['shell_median_s']} s, "
+          f"{out['ratio']}x faster (goal >= 3x); same ids: {out['identical_ids']}")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

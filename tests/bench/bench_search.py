@@ -1,0 +1,143 @@
+"""Benchmark: full-text search over N archived calls vs ``grep`` over the same calls as JSONL.
+
+Also home of ``cached_archive(n)``: the N-row archive the start-up and memory benchmarks
+open. It is built once with bulk inserts (text index deferred, then ``index_pending``)
+from ``bench_archive.Synthetic`` and cached under ``/tmp/blah-tui-bench/`` with the JSONL
+export beside it, so later runs only open it.
+
+Run: ``.venv/bin/python tests/bench/bench_search.py [--rows 1000000] [--json PATH]``.
+The search figure is ``Archive.search`` (count + the first 1000 ids), the app's search;
+the baseline is ``grep -c WORD`` over the JSONL (a person's first tool), timed as a
+subprocess, both medians of a few runs in the same process run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import orjson
+
+from api_client.archive import Archive
+from bench_archive import Synthetic, badges, timed
+
+CACHE = Path(os.environ.get("BLAH_BENCH_CACHE", "/tmp/blah-tui-bench"))
+MODEL_ID = "bench-model"
+WORDS = ("zanzibar", "model")  # a rare word and the commonest one (Synthetic's vocabulary)
+
+
+def _badges_meta() -> str:
+    """What the Logs screen expects in ``badges_by`` for a model without a trained template,
+    so it does not recompute the badges of the whole archive when it opens it (an archive
+    the app filled itself has this; the bench's badges are ``bench_archive.badges``)."""
+    from tui.screens.logs_badges import diagnosis_available
+
+    return f"{'diagnosis' if diagnosis_available() else 'fallback'}:-"
+
+
+def cached_archive(rows: int, *, log: bool = True) -> Path:
+    """Path of an archive of ``rows`` synthetic ~1 KB calls, built on first use."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"archive-{rows}.sqlite3"
+    done = CACHE / f"archive-{rows}.done"
+    if done.exists() and path.exists():
+        return path
+    for old in CACHE.glob(f"archive-{rows}.sqlite3*"):
+        old.unlink()
+    gen = Synthetic()
+    started = time.perf_counter()
+    with Archive(path) as archive:
+        for batch in gen.batches(0, rows):
+            archive.add(batch, badges, index_text=False)
+        archive.index_pending()
+        archive.set_meta("model_id", MODEL_ID)
+        archive.set_meta("badges_by", _badges_meta())
+    done.write_text(f"{time.perf_counter() - started:.1f} s\n")
+    if log:
+        print(f"built {path} ({rows:,} rows) in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    return path
+
+
+def cached_jsonl(rows: int) -> Path:
+    """The same calls exported as JSONL (what ``blah-tui export`` writes), built once."""
+    path = CACHE / f"archive-{rows}.jsonl"
+    if path.exists():
+        return path
+    archive_path = cached_archive(rows)
+    part = path.with_suffix(".part")
+    with Archive(archive_path) as archive, open(part, "wb") as fh:
+        fh.writelines(orjson.dumps(e.model_dump(mode="json")) + b"\n" for e in archive.iter_all())
+    part.rename(path)
+    return path
+
+
+def run(rows: int, repeat: int = 3) -> dict[str, Any]:
+    archive_path = cached_archive(rows)
+    jsonl = cached_jsonl(rows)
+    out: dict[str, Any] = {"rows": rows, "load_avg_start": os.getloadavg()[0], "words": {}}
+    with Archive(archive_path) as archive:
+        for word in WORDS:
+            first_ms, _, first = timed(lambda w=word: archive.search(w), 1)
+            again_ms, again_cpu, result = timed(lambda w=word: archive.search(w), repeat)
+            grep_ms, _, proc = timed(
+                lambda w=word: subprocess.run(["grep", "-c", w, str(jsonl)], capture_output=True, text=True, check=False),
+                repeat,
+            )
+            grep_count = int(proc.stdout.strip() or 0)
+            out["words"][word] = {
+                "search_first_ms": round(first_ms, 2), "search_ms": round(again_ms, 2),
+                "search_cpu_ms": round(again_cpu, 2), "search_count": result.count,
+                "grep_ms": round(grep_ms, 2), "grep_count": grep_count,
+                # grep matches the word anywhere in the line (ids, other fields, inside words),
+                # FTS whole words in prompt/reply/error: counts may differ, and are both kept.
+                "ratio": round(grep_ms / again_ms, 2) if again_ms else None,
+                "ratio_first": round(grep_ms / first_ms, 2) if first_ms else None,
+            }  # fmt: skip
+    out["jsonl_mb"] = round(jsonl.stat().st_size / 1e6, 1)
+    out["load_avg_end"] = os.getloadavg()[0]
+    worst = min(out["words"].values(), key=lambda w: w["ratio_first"] or 0)
+    word = next(k for k, v in out["words"].items() if v is worst)
+    out["rows_table"] = [{
+        "figure": f"search '{word}' (first query), {rows:,} calls", "value": worst["search_first_ms"], "unit": "ms",
+        "baseline": f"grep -c over {out['jsonl_mb']} MB JSONL", "baseline_value": worst["grep_ms"],
+        "ratio": worst["ratio_first"], "goal": "faster than grep (ratio > 1)",
+        "met": bool(worst["ratio_first"] and worst["ratio_first"] > 1),
+    }] + [{
+        "figure": f"search '{w}' (repeat), {rows:,} calls", "value": v["search_ms"], "unit": "ms",
+        "baseline": "grep -c", "baseline_value": v["grep_ms"], "ratio": v["ratio"],
+        "goal": "faster than grep (ratio > 1)", "met": bool(v["ratio"] and v["ratio"] > 1),
+    } for w, v in out["words"].items()]  # fmt: skip
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--build-only", action="store_true", help="only build the cached archive and JSONL")
+    parser.add_argument("--json", type=Path, default=Path(__file__).parent / "results" / "bench_search.json")
+    args = parser.parse_args(argv)
+    if args.build_only:
+        cached_jsonl(args.rows)
+        return 0
+    out = run(args.rows)
+    for word, v in out["words"].items():
+        print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
+              f" grep -c {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio {v['ratio']}x")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

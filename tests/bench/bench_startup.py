@@ -1,0 +1,241 @@
+"""Benchmark: start-up to the first painted frame of the Logs screen over a 1M-call archive,
+against a bare Textual hello-world app. Both run as real processes on a pseudo-terminal.
+
+Each launch is ``python bench_startup.py --child KIND``: the child runs the app on a pty
+(160x50) and exits on the first ``call_after_refresh`` after its content is on screen (for
+blah-tui: after the Logs screen has put the archive's rows into its list, i.e. the frame
+that shows them; for hello-world: after mount). The parent times spawn -> exit, so both
+include interpreter start, imports, the first frame and shutdown. Launches alternate
+(hello, app, hello, app, ...) so machine load hits both alike; medians are compared.
+
+The blah-tui child is ``blah-tui open``-like but skips reading a JSONL dump: it opens the
+cached archive (``bench_search.cached_archive``) as an offline session, as the app opens
+the model's archive on every start. The hook lives here (a wrapper around the screen's
+``_show_rows``), so the product has no benchmark-only code path.
+
+The child can also report its memory after painting (``--report FILE``, ``--linger S``):
+bench_memory uses that.
+
+Run: ``.venv/bin/python tests/bench/bench_startup.py [--rows 1000000] [--runs 5]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import json
+import os
+import pty
+import statistics
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+COLS, LINES = 160, 50
+
+
+# ---------------------------------------------------------------------- child side
+
+
+def _rss_mb() -> float | None:
+    """Current resident set size (VmRSS), or None where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def _finish(app: Any, report: Path | None, linger: float, extra: dict[str, Any]) -> None:
+    """After the first frame: optionally wait ``linger`` s (the app keeps running), write
+    the memory report, exit."""
+    import resource
+
+    painted = time.perf_counter()
+
+    def done() -> None:
+        if report is not None:
+            report.write_text(json.dumps({
+                "rss_mb": _rss_mb(),
+                "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "cpu_s": time.process_time(),
+                "lingered_s": round(time.perf_counter() - painted, 2),
+                **extra,
+            }))  # fmt: skip
+        app.exit()
+
+    if linger > 0:
+        app.set_timer(linger, done)
+    else:
+        done()
+
+
+def child_hello(report: Path | None, linger: float) -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Hello(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("Hello, world!")
+
+        def on_mount(self) -> None:
+            self.call_after_refresh(_finish, self, report, linger, {})
+
+    Hello().run()
+
+
+def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
+    from api_client.archive import Archive
+    from tui.app import create_app
+    from tui.config import load_config
+    from tui.context import AppContext
+    from tui.launch import apply_config
+    from tui.screens.logs import LogsScreen
+
+    original = LogsScreen._show_rows
+    state: dict[str, bool] = {"armed": True}
+
+    def show_rows(self: LogsScreen, rows: Any, *, follow: bool) -> None:
+        original(self, rows, follow=follow)
+        if state["armed"] and len(rows):
+            state["armed"] = False
+            extra = {"rows_shown": len(rows)}
+
+            self.call_after_refresh(_finish, self.app, report, linger, extra)
+
+    LogsScreen._show_rows = show_rows  # type: ignore[method-assign]
+    archive = Archive(archive_path)
+    ctx = AppContext(model_id="bench-model", client=None, platform=f"offline: {archive_path.name}",
+                     archive=archive, offline_source=archive_path)  # fmt: skip
+    app = create_app(apply_config(ctx, load_config()))
+    app.run()
+    archive.close()
+
+
+# ---------------------------------------------------------------------- parent side
+
+
+def launch(args: list[str], env: dict[str, str], timeout: float = 300.0) -> tuple[float, int, bytes]:
+    """Run ``args`` on a fresh pty; seconds from spawn to exit, exit code, bytes written."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLS, 0, 0))
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    started = time.perf_counter()
+    proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True)
+    try:
+        code = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise
+    elapsed = time.perf_counter() - started
+    os.close(slave)
+    reader.join(timeout=5)
+    os.close(master)
+    return elapsed, code, b"".join(chunks)
+
+
+def child_env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(TERM="xterm-256color", COLUMNS=str(COLS), LINES=str(LINES), COLORTERM="truecolor",
+               BLAH_TUI_CONFIG_DIR=str(tmp / "config"), BLAH_TUI_DATA_DIR=str(tmp / "data"))  # fmt: skip
+    env.pop("TEXTUAL", None)
+    return env
+
+
+def child_args(kind: str, archive: Path | None, report: Path | None = None, linger: float = 0.0) -> list[str]:
+    args = [sys.executable, str(Path(__file__).resolve()), "--child", kind]
+    if archive is not None:
+        args += ["--archive", str(archive)]
+    if report is not None:
+        args += ["--report", str(report), "--linger", str(linger)]
+    return args
+
+
+def run(rows: int, runs: int) -> dict[str, Any]:
+    import tempfile
+
+    from bench_search import cached_archive
+
+    archive = cached_archive(rows)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-startup-"))
+    env = child_env(tmp)
+    hello: list[float] = []
+    app: list[float] = []
+    launch(child_args("hello", None), env)  # warm the OS page cache for both
+    _, code, screen = launch(child_args("app", archive), env)
+    if code != 0:
+        raise RuntimeError(f"the app child failed ({code}): {screen[-2000:].decode('utf-8', 'replace')}")
+    for _ in range(runs):
+        hello.append(launch(child_args("hello", None), env)[0])
+        seconds, code, _ = launch(child_args("app", archive), env)
+        if code != 0:
+            raise RuntimeError(f"the app child exited with {code}")
+        app.append(seconds)
+    h, a = statistics.median(hello), statistics.median(app)
+    out = {
+        "rows": rows, "runs": runs, "hello_s": [round(x, 3) for x in hello], "app_s": [round(x, 3) for x in app],
+        "hello_median_s": round(h, 3), "app_median_s": round(a, 3), "ratio": round(a / h, 2),
+        "load_avg": os.getloadavg()[0],
+        "terminal": f"{COLS}x{LINES} pty",
+    }  # fmt: skip
+    out["rows_table"] = [{
+        "figure": f"start-up to first paint of Logs, {rows:,}-call archive", "value": round(a * 1000), "unit": "ms",
+        "baseline": "Textual hello-world, same pty", "baseline_value": round(h * 1000), "ratio": out["ratio"],
+        "goal": "<= 2x", "met": a / h <= 2,
+    }]  # fmt: skip
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--child", choices=["hello", "app"])
+    parser.add_argument("--archive", type=Path)
+    parser.add_argument("--report", type=Path)
+    parser.add_argument("--linger", type=float, default=0.0)
+    parser.add_argument("--json", type=Path, default=HERE / "results" / "bench_startup.json")
+    args = parser.parse_args(argv)
+    if args.child == "hello":
+        child_hello(args.report, args.linger)
+        return 0
+    if args.child == "app":
+        child_app(args.archive, args.report, args.linger)
+        return 0
+    out = run(args.rows, args.runs)
+    print(f"start-up, {args.rows:,} rows: app median {out['app_median_s']} s, hello-world {out['hello_median_s']} s, "
+          f"ratio {out['ratio']}x (goal <= 2x)")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(out, indent=2) + "\n")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""Every top-level screen (each MODE_SPECS entry, plus the inspector) in blah-dark and
+blah-light at 80x24 and 160x48.
+
+Stable frames: one simulator for the whole module, its world built at a fixed instant with
+nothing live (absolute times, shown in UTC, are the same on every run); the Logs screen and
+the inspector browse that world's dump offline (their live tail would show a countdown).
+Toasts, blinking cursors and loading states are waited out or switched off before the frame.
+The 160x48 dark frames are copied to docs/screenshots/ for the README (see README.md).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Input, LoadingIndicator, TextArea
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tests.test_chatroom_support import close_client, make_app, screen_text, start_frozen_sim
+from tests.test_inspector_snapshots import _looping_chatroom_call
+from tests.test_logs_screen_world import fixed_world_dump
+from tui.app import BlahApp, create_app
+from tui.commands.open_file import load_dump
+from tui.context import AppContext
+from tui.screens.registry import MODE_SPECS
+from widgets.status_header import StatusHeader
+
+SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector"]
+OFFLINE = {"logs", "inspector"}
+#: Screens that ask the platform nothing until the person acts: their header stays "connecting".
+NO_REQUEST_ON_MOUNT = {"playground"}
+THEMES = ["blah-dark", "blah-light"]
+SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+
+#: What "loaded" means where a screen says so itself (others: the frame stops changing).
+READY: dict[str, Callable[[Screen[Any]], bool]] = {
+    "logs": lambda s: getattr(getattr(s, "log_list", None), "row_count", 0) > 0,
+    "runs": lambda s: bool(getattr(s, "runs", None)),
+    "leaderboard": lambda s: bool(getattr(s, "loaded", False)),
+    "compare": lambda s: bool(getattr(s, "loaded", False)),
+    "health": lambda s: bool(getattr(s, "loaded", False)),
+    "chatroom": lambda s: bool(getattr(s, "feed", None)) and bool(getattr(s, "models", None)),
+    "models": lambda s: bool(getattr(s, "models", None)),
+    "games": lambda s: getattr(s, "current", None) is not None and bool(getattr(s.current, "turns", None)),
+    "diagnosis": lambda s: getattr(s, "view", None) is not None and not getattr(s, "busy", False),
+    "inspector": lambda s: getattr(s, "analysis", None) is not None,
+    "training": lambda s: "loading" not in screen_text(s.app).lower(),
+    "webhooks": lambda s: "loading" not in screen_text(s.app).lower(),
+}
+
+
+@pytest.fixture(scope="module")
+def frozen() -> Iterator[SimulatorServer]:
+    server = start_frozen_sim()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def dump(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    return fixed_world_dump(tmp_path_factory.mktemp("matrix"))
+
+
+def _offline_app(dump: tuple[Path, str], screen: str, theme: str) -> BlahApp:
+    path, model_id = dump
+    archive = load_dump(path, report=io.StringIO())
+    ctx = AppContext(
+        model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"), platform="offline: calls.jsonl",
+        trained_template="chatml", open_log_id=_looping_chatroom_call(path) if screen == "inspector" else None,
+        settings={"timezone": "UTC", "theme": theme, "persist_theme": False},
+    )  # fmt: skip
+    return create_app(ctx)
+
+
+async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, timeout: float = 30.0) -> None:
+    """Wait until the screen has loaded and its frame stops changing; then still the cursors."""
+    want = "InspectorScreen" if name == "inspector" else None
+    ready = READY.get(name, lambda s: True)
+    deadline = time.monotonic() + timeout
+    previous, stable = "", 0
+    while time.monotonic() < deadline:
+        await pilot.pause(0.1)
+        screen = app.screen
+        if want and type(screen).__name__ != want:
+            continue
+        headers = list(screen.query(StatusHeader))
+        connected = not online or not headers or headers[0].connection == "connected"
+        loading = any(w.display for w in screen.query(LoadingIndicator))
+        text = screen_text(app)
+        stable = stable + 1 if text == previous else 0
+        previous = text
+        if ready(screen) and connected and not loading and stable >= 2:
+            break
+    else:
+        raise AssertionError(f"{name} did not settle: {previous[-400:]}")
+    for widget in app.screen.query(Input):
+        widget.cursor_blink = False
+    for area in app.screen.query(TextArea):
+        area.cursor_blink = False
+    app.clear_notifications()
+    await pilot.pause(0.1)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("name", SCREENS)
+def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, str], name: str, theme: str,
+                size: str) -> None:  # fmt: skip
+    client: BlahClient | None = None
+    if name in OFFLINE:
+        app = _offline_app(dump, name, theme)
+    else:
+        client = BlahClient(frozen.base_url, api_key=frozen.council_key)
+        app = make_app(frozen, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
+                       chatroom_poll_interval=600.0, logs_interval=600.0, playground_auto_inspect=False)  # fmt: skip
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _settle(pilot, app, name, online=name not in OFFLINE | NO_REQUEST_ON_MOUNT)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+    finally:
+        if client is not None:
+            close_client(client)
