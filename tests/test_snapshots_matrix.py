@@ -66,16 +66,18 @@ def frozen() -> Iterator[SimulatorServer]:
 
 
 @pytest.fixture(scope="module")
-def dump(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    return fixed_world_dump(tmp_path_factory.mktemp("matrix"))
+def dump(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """The seeded world's dump, its model, and the looping chatroom call the inspector shows."""
+    path, model_id = fixed_world_dump(tmp_path_factory.mktemp("matrix"))
+    return path, model_id, _looping_chatroom_call(path)
 
 
-def _offline_app(dump: tuple[Path, str], screen: str, theme: str) -> BlahApp:
-    path, model_id = dump
+def _offline_app(dump: tuple[Path, str, str], screen: str, theme: str) -> BlahApp:
+    path, model_id, log_id = dump
     archive = load_dump(path, report=io.StringIO())
     ctx = AppContext(
         model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"), platform="offline: calls.jsonl",
-        trained_template="chatml", open_log_id=_looping_chatroom_call(path) if screen == "inspector" else None,
+        trained_template="chatml", open_log_id=log_id if screen == "inspector" else None,
         settings={"timezone": "UTC", "theme": theme, "persist_theme": False},
     )  # fmt: skip
     return create_app(ctx)
@@ -102,6 +104,10 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
             break
     else:
         raise AssertionError(f"{name} did not settle: {previous[-400:]}")
+    # A widget sized before its rows arrived may keep that size until the next layout (seen
+    # on the training sets table): lay out once more so every run draws the settled frame.
+    app.screen.refresh(layout=True)
+    await pilot.pause(0.1)
     for widget in app.screen.query(Input):
         widget.cursor_blink = False
     for area in app.screen.query(TextArea):
@@ -113,7 +119,7 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", SCREENS)
-def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, str], name: str, theme: str,
+def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, str, str], name: str, theme: str,
                 size: str) -> None:  # fmt: skip
     client: BlahClient | None = None
     if name in OFFLINE:

@@ -23,13 +23,8 @@ from typing import TextIO
 
 from api_client.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
-from tui.screens.diagnosis_data import (
-    DiagnosisInputs,
-    DiagnosisView,
-    analyse,
-    fetch_inputs,
-    fetch_model,
-)
+from tui.screens.diagnosis_analysis import DiagnosisView, analyse
+from tui.screens.diagnosis_data import DiagnosisInputs, fetch_inputs, fetch_model
 from widgets.safe_text import one_line, sanitize
 
 __all__ = ["build_report_text", "report_main"]

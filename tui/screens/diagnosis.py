@@ -33,14 +33,9 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from api_client.models import FailureClusters
 from tui.screens.base import BlahScreen, describe_error
+from tui.screens.diagnosis_analysis import DiagnosisView, analyse
 from tui.screens.diagnosis_clusters import ClustersMixin
-from tui.screens.diagnosis_data import (
-    DiagnosisView,
-    LoadProgress,
-    analyse,
-    fetch_inputs,
-    limit_from,
-)
+from tui.screens.diagnosis_data import LoadProgress, fetch_inputs, limit_from
 from tui.screens.diagnosis_rows import (
     CLUSTER_COLUMNS,
     KIND_COLUMNS,

@@ -19,7 +19,7 @@ from textual.widgets import Static
 from api_client.errors import BlahError
 from api_client.models import FailureClusters
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.diagnosis_data import ClusterView, cluster_views
+from tui.screens.diagnosis_analysis import ClusterView, cluster_views
 from tui.screens.diagnosis_rows import cluster_calls, cluster_cells
 from tui.screens.diagnosis_text import cluster_detail, clusters_error, clusters_status
 from tui.screens.runs_table import KeyTable

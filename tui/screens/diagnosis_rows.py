@@ -17,7 +17,7 @@ from rich.text import Text
 from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import FailureGroup, KindRate
-from tui.screens.diagnosis_data import ClusterView, DiagnosisView
+from tui.screens.diagnosis_analysis import ClusterView, DiagnosisView
 from tui.screens.runs_format import cell
 from widgets.bars import bar_text, format_rate
 from widgets.safe_text import one_line, one_line_text
@@ -117,6 +117,8 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
             ours = Text("no data: /health gave nothing", style="dim italic", end="")
         elif not view.summary.host.windows:
             ours = Text("no outage in the health checks", style="dim", end="")
+        elif not row.host_calls:
+            ours = Text("no call fell in an outage", style="dim", end="")
         else:
             ours = _rate_cell(row.host_failures, row.host_calls)
         return [kind_text, ours, Text(DASH, style="dim"), Text("apart: the host's", style="dim"),

@@ -19,7 +19,8 @@ from diagnosis.suggest import ADD_DATA, FIX_ENDPOINT, FIX_FORMAT, Suggestion
 from diagnosis.summary import FailureGroup
 from diagnosis.templates import template_name
 from diagnosis.text import user_text
-from tui.screens.diagnosis_data import ClusterView, DiagnosisInputs, DiagnosisView
+from tui.screens.diagnosis_analysis import ClusterView, DiagnosisView
+from tui.screens.diagnosis_data import DiagnosisInputs
 from tui.screens.diagnosis_rows import KindRow
 from tui.screens.runs_format import fmt_time
 from widgets.bars import format_rate

@@ -15,27 +15,22 @@ example, ``e``/``u``/``g``/``m`` open the eval/run/result/chatroom message, Esc 
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import LogEntry, Result
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.inspector_actions import (
-    append_training_example,
-    external_command,
-    plain_call,
-    training_file_for,
-    write_temp_text,
-)
+from tui.screens.inspector_actions import append_training_example, training_file_for
+from tui.screens.inspector_external import hand_over
 from tui.screens.inspector_findings import Analysis, analyse, resolve_template
 from tui.screens.inspector_links import DetailsModal, link_target, load_link
 from tui.screens.inspector_panels import (
@@ -145,6 +140,11 @@ class InspectorScreen(BlahScreen):
     def on_mount(self) -> None:
         self._load(self.log_id)
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # The loaders report the connection themselves (a caught error ends in SUCCESS too).
+        if event.state is WorkerState.SUCCESS and event.worker.group.startswith("inspector-"):
+            event.prevent_default()
+
     # ------------------------------------------------------------------ loading
 
     @work(exclusive=True, group="inspector-load")
@@ -221,6 +221,7 @@ class InspectorScreen(BlahScreen):
         try:
             result = await client.get_result(entry.result_id)
         except BlahError as error:
+            self.blah_app.note_connection(error)
             panel.update(result_renderable(None, problem=describe_error(error)))
             return
         if self.entry is not entry:
@@ -340,25 +341,8 @@ class InspectorScreen(BlahScreen):
         self.notify(f"copied the {which} ({len(text):,} characters)", markup=False)
 
     def action_external(self, kind: str) -> None:
-        """Hand the call to $PAGER (sanitized: a pager may pass escapes to the terminal) or
-        $EDITOR (the raw text, the person's explicit choice)."""
-        entry = self.entry
-        if entry is None:
-            return
-        path = write_temp_text(plain_call(entry, raw=kind == "editor"))
-        argv = [*external_command(kind), str(path)]
-        try:
-            with self.app.suspend():
-                subprocess.run(argv, check=False)
-        except SuspendNotSupported:
-            self.notify(f"this terminal can't hand over to {argv[0]}; the call is in {path}", markup=False)
-            return
-        except OSError as error:
-            self.notify(f"couldn't run {argv[0]}: {error}", severity="error", markup=False)
-        if kind == "pager":
-            path.unlink(missing_ok=True)
-        else:
-            self.notify(f"the call was opened from {path} (edits there are not sent anywhere)", markup=False)
+        if self.entry is not None:
+            hand_over(self.app, self.entry, kind)
 
     def action_export_example(self) -> None:
         entry = self.entry

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from textual import work
+from textual.worker import Worker, WorkerState
 
 from api_client.archive import LogFilter
 from api_client.errors import BlahError
@@ -29,6 +30,12 @@ PLOT_EVERY_S = 5.0
 
 class LogsWorkers(BlahScreen):
     """State and workers of the Logs screen (see the module docstring)."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # These workers report the connection themselves (a caught error still ends in
+        # SUCCESS, and filtering or badges make no request): only failures reach BlahScreen.
+        if event.state is WorkerState.SUCCESS and event.worker.group.startswith("logs-"):
+            event.prevent_default()
 
     def __init__(self) -> None:
         super().__init__()
@@ -126,8 +133,10 @@ class LogsWorkers(BlahScreen):
         try:
             self.stats = await self.feed.fetch_stats()
             self._stats_error = None
+            self.blah_app.note_connection(None)
         except BlahError as error:
             self._stats_error = describe_error(error)
+            self.blah_app.note_connection(error)
         self._update_totals()
 
     @work(exclusive=True, group="logs-older")
@@ -151,10 +160,12 @@ class LogsWorkers(BlahScreen):
                 if len(feed.rows) > before or done:
                     break
         except BlahError as error:
+            self.blah_app.note_connection(error)
             self._older_note = f"couldn't load older calls: {describe_error(error)}"
             self.log_list.set_rows(feed.rows, follow=False)  # re-arms NeedOlder for a retry
             self._update_filters()
             return
+        self.blah_app.note_connection(None)
         gained = len(feed.rows) - before
         self._older_note = None
         if gained > 0:
