@@ -21,6 +21,7 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE
 from tests.test_hostile_e2e_support import (
+    KEYS_NOT_ANSWERED,
     SIZE,
     Injected,
     Watch,
@@ -73,5 +74,6 @@ async def test_every_screen_shows_hostile_platform_text_inertly(hostile_sim: tup
             assert app._exception is None  # noqa: SLF001
             assert app.is_running and not watch.fired
     print(f"\nhostile e2e: {len(HOSTILE) - 1} payloads in {injected.placements} places; {len(visited)} areas, "
-          f"{frames} frames checked, 0 crashes, {len(watch.fired)} actions fired")
+          f"{frames} frames checked, 0 crashes, {len(watch.fired)} actions fired; "
+          f"number keys not answered: {KEYS_NOT_ANSWERED or 'none'}")
     assert len(visited) >= 10

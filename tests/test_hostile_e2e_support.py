@@ -167,6 +167,11 @@ async def settle(app: App[Any], timeout: float = 8.0) -> None:
 Visit = Callable[[str], Awaitable[None]]
 
 
+KEYS_NOT_ANSWERED: list[str] = []
+"""Number keys that did not open their area within 15 s (the area was then opened directly);
+reported by the tests that print figures."""
+
+
 async def visit_every_mode(app: App[Any], on_mode: Visit, *, timeout: float = 8.0) -> list[str]:
     """Go to every top-level area (its number key, else ``switch_mode``), let it load, call
     ``on_mode(name)``. Returns the names visited, in order."""
@@ -174,6 +179,9 @@ async def visit_every_mode(app: App[Any], on_mode: Visit, *, timeout: float = 8.
     for spec in MODE_SPECS:
         if spec.key:
             press_now(app, spec.key)
+            if not await wait_until(lambda name=spec.name: app.current_mode == name, 15):
+                KEYS_NOT_ANSWERED.append(f"{spec.key} ({spec.name}) from {type(app.focused).__name__}")
+                app.switch_mode(spec.name)
         else:
             app.switch_mode(spec.name)
         assert await wait_until(lambda name=spec.name: app.current_mode == name, 20), f"mode {spec.name} never opened"

@@ -104,10 +104,14 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
             break
     else:
         raise AssertionError(f"{name} did not settle: {previous[-400:]}")
-    # A widget sized before its rows arrived may keep that size until the next layout (seen
-    # on the training sets table): lay out once more so every run draws the settled frame.
-    app.screen.refresh(layout=True)
+    # A widget sized or drawn before its data arrived may keep that state until the next
+    # layout (seen on tables and plots at 80x24): resize once, as a person would, so every run
+    # draws the settled frame.
+    width, height = app.size
+    await pilot.resize_terminal(width + 1, height)
     await pilot.pause(0.1)
+    await pilot.resize_terminal(width, height)
+    await pilot.pause(0.2)
     for widget in app.screen.query(Input):
         widget.cursor_blink = False
     for area in app.screen.query(TextArea):
