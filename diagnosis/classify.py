@@ -67,7 +67,8 @@ def classify_detected(
             ):
                 if found is not None:
                     findings.append(found)
-        truncated = detect_truncation(entry, reply)
+        looping = any(f.kind == kinds.LOOP for f in findings)
+        truncated = detect_truncation(entry, reply, looping=looping)
         if truncated is not None:
             findings.append(truncated)
         if not blank:

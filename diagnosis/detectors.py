@@ -43,9 +43,12 @@ def detect_empty(reply: str) -> Finding:
     return Finding(kinds.EMPTY, evidence, (0, len(reply)), {"what": what, "length": len(reply)})
 
 
-def detect_truncation(entry: LogEntry, reply: str) -> Finding | None:
+def detect_truncation(entry: LogEntry, reply: str, *, looping: bool = False) -> Finding | None:
     """Cut off by the token limit: finish_reason "length", or (finish_reason missing) the
-    completion used the whole budget. How the text ends is supporting evidence only."""
+    completion used the whole budget. How the text ends is supporting evidence only.
+
+    ``looping``: the reply was found looping, so the limit cut a loop (where the cut falls
+    says nothing about the answer being nearly done)."""
     used, limit = entry.completion_tokens, entry.max_tokens
     if entry.finish_reason == "length":
         why = 'finish_reason "length"'
@@ -62,7 +65,9 @@ def detect_truncation(entry: LogEntry, reply: str) -> Finding | None:
     ending = ending_of(reply)
     body = reply.rstrip()
     span = (max(0, len(body) - 20), len(body))
-    if ending is None:
+    if looping:
+        tail = "the reply was looping when the limit cut it"
+    elif ending is None:
         tail = "it happens to end at a sentence end"
     else:
         tail = f"it ends {ending}"
@@ -72,6 +77,7 @@ def detect_truncation(entry: LogEntry, reply: str) -> Finding | None:
         "max_tokens": limit,
         "finish_reason": entry.finish_reason,
         "ending": ending,
+        "looping": looping,
     }
     return Finding(kinds.TRUNCATION, evidence, span, detail)
 

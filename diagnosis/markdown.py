@@ -56,6 +56,40 @@ def code_block(text: str, *, info: str = "text") -> str:
     return f"{fence}{info}\n{body}{fence}"
 
 
+#: Names and tokens in OUR prose that read best as code: ``max_tokens``, ``finish_reason``,
+#: ``<|im_end|>``, ``[/INST]``, ``</s>``. They go in code spans rather than being backslash-escaped.
+_CODE_WORDS = re.compile(r"<\|[^|\s]{1,40}\|>|\[/?INST\]|</?s>|<<SYS>>|<</SYS>>|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
+#: What markdown really needs escaped in running prose: the backslash, backticks, emphasis
+#: asterisks, strikethrough tildes, an opening link bracket and ``<`` when it could open HTML.
+#: Parentheses, ``#``, ``+``, ``!``, ``>`` and intraword underscores are plain text to
+#: CommonMark in the middle of a sentence.
+_PROSE_SPECIAL = re.compile(r"([\\`*\[~]|<(?=[A-Za-z/!?]))")
+_LONE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
 def plain(text: str) -> str:
-    """Our own text (never untrusted) with markdown-significant characters escaped."""
-    return re.sub(r"([\\`*_{}\[\]<>()#+!|~])", r"\\\1", text)
+    """Our own text (never untrusted) as markdown prose that reads well in a terminal too.
+
+    Identifiers such as ``max_tokens`` and chat tokens such as ``<|im_end|>`` become code
+    spans; otherwise only the characters markdown would act on are escaped. Pipes are left
+    alone: use :func:`plain_cell` inside a table.
+    """
+    out: list[str] = []
+    pos = 0
+    for match in _CODE_WORDS.finditer(text):
+        out.append(_escape_prose(text[pos : match.start()]))
+        out.append(code_span(match.group()))
+        pos = match.end()
+    out.append(_escape_prose(text[pos:]))
+    return "".join(out)
+
+
+def _escape_prose(text: str) -> str:
+    text = escape_controls(text)
+    text = _PROSE_SPECIAL.sub(r"\\\1", text)
+    return _LONE_UNDERSCORE.sub(r"\\_", text)
+
+
+def plain_cell(text: str) -> str:
+    """:func:`plain` for a GFM table cell (pipes escaped, also inside code spans)."""
+    return plain(text).replace("|", "\\|")

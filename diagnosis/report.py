@@ -32,11 +32,32 @@ from .templates import normalize_template
 #: What the report says when an input is missing (the endpoint returned nothing or failed).
 MISSING = {
     "diagnose": "The platform's /diagnose returned nothing, so there is nothing to compare our reading with.",
-    "clusters": "The platform's /failure-clusters returned nothing (not requested, not allowed, or it failed).",
+    "clusters": "The platform's /failure-clusters returned nothing (not allowed, or it failed).",
     "results": "The platform's /results returned nothing, so no judge verdict could be checked.",
     "health": "The platform's /health returned nothing, so host outages cannot be told apart from model failures.",
     "entries": "No calls were given: there is nothing to diagnose.",
 }
+#: What the report says when the failure clusters were deliberately not asked for.
+CLUSTERS_NOT_REQUESTED = "The platform's /failure-clusters was not requested (it spends a judge call)."
+
+
+class _NotRequested:
+    """Sentinel type: the caller did not ask the platform for this input (not "it failed")."""
+
+    _instance: _NotRequested | None = None
+
+    def __new__(cls) -> _NotRequested:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NOT_REQUESTED"
+
+
+#: Pass as ``clusters`` (the default) when /failure-clusters was not asked for; pass ``None``
+#: when it was asked and returned nothing.
+NOT_REQUESTED = _NotRequested()
 
 
 @dataclass(frozen=True)
@@ -62,6 +83,7 @@ class Report:
     platform: Diagnosis | None
     agreements: tuple[KindAgreement, ...] | None
     clusters: FailureClusters | None
+    clusters_requested: bool  # False: not asked for (it spends a judge call), so None is not a failure
     cluster_checks: tuple[ClusterCheck, ...] | None
     results_count: int | None  # None: results not available
     doubts: tuple[Doubt, ...] | None
@@ -80,11 +102,17 @@ def build_report(
     health: Health | None = None,
     trained_template: str | None = None,
     template_source: str = "unknown",
-    clusters: FailureClusters | None = None,
+    clusters: FailureClusters | None | _NotRequested = NOT_REQUESTED,
     expected_by_eval_id: Mapping[str, str] | None = None,
     findings_by_log_id: Mapping[str, list[Finding]] | None = None,
 ) -> Report:
-    """Everything the report needs, computed once from the inputs given."""
+    """Everything the report needs, computed once from the inputs given.
+
+    Each input left as ``None`` is reported as "returned nothing"; ``clusters`` left at
+    ``NOT_REQUESTED`` is reported as not asked for instead.
+    """
+    requested = not isinstance(clusters, _NotRequested)
+    got_clusters = clusters if isinstance(clusters, FailureClusters) else None
     trained = normalize_template(trained_template)
     entries_by_id = {e.id: e for e in entries}
     results_by_log: dict[str, Result] = {}
@@ -99,9 +127,11 @@ def build_report(
         findings_by_log_id=findings_by_log_id,
     )
     missing = [MISSING[name] for name, value in (
-        ("entries", entries or None), ("diagnose", diagnose), ("clusters", clusters),
+        ("entries", entries or None), ("diagnose", diagnose), ("clusters", got_clusters if requested else True),
         ("results", results), ("health", health),
     ) if value is None]
+    if not requested:
+        missing.append(CLUSTERS_NOT_REQUESTED)
     model_id: str | None = model.id if isinstance(model, Model) else model
     model_name: str | None = model.name if isinstance(model, Model) else None
     return Report(
@@ -111,9 +141,10 @@ def build_report(
         template_source=template_source if trained is not None else "unknown",
         summary=summary,
         platform=diagnose,
-        agreements=tuple(compare_with_platform(summary, diagnose)) if diagnose is not None else None,
-        clusters=clusters,
-        cluster_checks=_check_clusters(clusters, summary) if clusters is not None else None,
+        agreements=tuple(compare_with_platform(summary, diagnose, entries=entries)) if diagnose is not None else None,
+        clusters=got_clusters,
+        clusters_requested=requested,
+        cluster_checks=_check_clusters(got_clusters, summary) if got_clusters is not None else None,
         results_count=len(results) if results is not None else None,
         doubts=tuple(doubtful_judgements(results, entries_by_id, expected_by_eval_id=expected_by_eval_id))
         if results is not None
@@ -165,7 +196,9 @@ def render_json(report: Report) -> str:
         "examples": {k: [{"log_id": i, "finding": _plain(f)} for i, f in v] for k, v in s.examples.items()},
         "host": _plain(s.host) if s.health_known else None,
         "platform": _plain(report.platform),
-        "agreements": [{**_plain(a), "note": a.note, "our_rate": a.our_rate, "platform_rate": a.platform_rate}
+        "clusters_requested": report.clusters_requested,
+        "agreements": [{**_plain(a), "note": a.note, "our_rate": a.our_rate, "platform_rate": a.platform_rate,
+                        "window_rate": a.window_rate, "verdict_text": a.verdict_text}
                        for a in report.agreements] if report.agreements is not None else None,
         "clusters": _plain(report.cluster_checks),
         "results_count": report.results_count,
@@ -195,4 +228,7 @@ def _plain(value: Any) -> Any:
 
 from .report_markdown import render_markdown
 
-__all__ = ["MISSING", "ClusterCheck", "Report", "build_report", "render_json", "render_markdown"]
+__all__ = [
+    "CLUSTERS_NOT_REQUESTED", "MISSING", "NOT_REQUESTED", "ClusterCheck", "Report", "build_report", "render_json",
+    "render_markdown",
+]

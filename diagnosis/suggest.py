@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from api_client.models import LogEntry
 
 from . import kinds
-from .features import text_features
+from .features import features_of, text_features
 from .markdown import code_block, code_span, plain
 from .summary import FailureGroup, Summary
 from .templates import END_OF_TURN, normalize_template, template_name
@@ -47,6 +47,7 @@ class PromptQuote:
     prompt: str  # the user's words, verbatim and whole
     messages: tuple[tuple[str, str], ...]  # (role, content) turns before the reply, verbatim
     reply: str | None  # what the model said (context only, never a target)
+    seen: int = 1  # how many of the group's failing calls sent this same user text
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,22 +77,30 @@ def suggest_training_data(
     out: list[Suggestion] = []
     seen: set[frozenset[str]] = set()
 
-    def quotes_for(ids: tuple[str, ...]) -> list[PromptQuote]:
-        failing = [i for i in ids if _fails(summary.kinds_by_log_id.get(i, ()))]
-        return [_quote(entries_by_id[i]) for i in failing if i in entries_by_id][:QUOTES_PER_SUGGESTION]
+    members = _failing_members(summary, entries_by_id)
+    quoted: set[str] = set()  # user texts already quoted by an earlier suggestion
+
+    def quotes_for(group: FailureGroup, fallback: tuple[str, ...], *, format_ok: bool) -> list[PromptQuote]:
+        ids = [i for i in members.get((group.dimension, group.value), ())
+               if not format_ok or kinds.TEMPLATE_MISMATCH not in summary.kinds_by_log_id.get(i, ())]
+        if not ids:
+            ids = [i for i in fallback if i in entries_by_id and _fails(summary.kinds_by_log_id.get(i, ()))]
+        quotes = _distinct_quotes(ids, entries_by_id, quoted)
+        quoted.update(q.prompt.strip() for q in quotes)
+        return quotes
 
     if trained is not None:
         for group in summary.groups_for("template"):
             if group.value == trained or group.failures < 2 or not group.kinds.get(kinds.TEMPLATE_MISMATCH):
                 continue
-            quotes = quotes_for(group.example_log_ids)
+            quotes = quotes_for(group, group.example_log_ids, format_ok=False)
             if quotes:
                 seen.add(frozenset(q.log_id for q in quotes))
                 out.append(_format_suggestion(group, quotes, trained))
     for group in summary.failing_groups(format_ok_only=True):
         if len(out) >= limit:
             break
-        quotes = quotes_for(group.format_ok_example_ids)
+        quotes = quotes_for(group, group.format_ok_example_ids, format_ok=True)
         key = frozenset(q.log_id for q in quotes)
         if not quotes or key in seen:
             continue
@@ -102,6 +111,35 @@ def suggest_training_data(
 
 def _fails(names: tuple[str, ...]) -> bool:
     return any(n not in kinds.CAUSE_ONLY_KINDS for n in names)
+
+
+def _failing_members(
+    summary: Summary, entries_by_id: Mapping[str, LogEntry]
+) -> dict[tuple[str, str], list[str]]:
+    """(dimension, value) -> the failing model calls in that group, newest first."""
+    out: dict[tuple[str, str], list[str]] = {}
+    failing = [entries_by_id[i] for i, names in summary.kinds_by_log_id.items()
+               if _fails(names) and i in entries_by_id and i not in summary.host_log_ids]
+    for entry in sorted(failing, key=lambda e: (e.created_at, e.id), reverse=True):
+        for key in features_of(entry).items():
+            out.setdefault(key, []).append(entry.id)
+    return out
+
+
+def _distinct_quotes(ids: list[str], entries_by_id: Mapping[str, LogEntry], avoid: set[str]) -> list[PromptQuote]:
+    """Up to ``QUOTES_PER_SUGGESTION`` quotes of distinct user texts, each with how often it was
+    sent among ``ids``: the most repeated first, texts not quoted elsewhere (``avoid``) before
+    those that were, so suggestions do not all quote the same prompt."""
+    by_text: dict[str, list[str]] = {}
+    for i in ids:
+        entry = entries_by_id[i]
+        by_text.setdefault(user_text(entry.prompt, entry.messages).strip(), []).append(i)
+    order = sorted(by_text.items(), key=lambda kv: (kv[0] in avoid, -len(kv[1])))
+    quotes: list[PromptQuote] = []
+    for _text, same in order[:QUOTES_PER_SUGGESTION]:
+        quote = _quote(entries_by_id[same[0]])
+        quotes.append(PromptQuote(quote.log_id, quote.prompt, quote.messages, quote.reply, len(same)))
+    return quotes
 
 
 def _quote(entry: LogEntry) -> PromptQuote:
@@ -115,7 +153,7 @@ def _quote(entry: LogEntry) -> PromptQuote:
 
 
 def _examples(quotes: list[PromptQuote]) -> str:
-    return "; ".join(f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id})' for q in quotes)
+    return "; ".join(f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id}' + (f', seen {q.seen} times' if q.seen > 1 else '') + ')' for q in quotes)
 
 
 def _format_suggestion(group: FailureGroup, quotes: list[PromptQuote], trained: str) -> Suggestion:
@@ -226,7 +264,8 @@ def to_markdown(suggestions: list[Suggestion]) -> str:
             f"{s.failures} of {s.calls} calls fail, {_why(s)}. Target: {plain(s.target)}.\n"
         )
         for quote in s.prompts:
-            parts.append(f"Prompt of {code_span(quote.log_id)}:\n\n{code_block(trim_block(quote.prompt))}\n")
+            seen = f" (seen {quote.seen} times among these failures)" if quote.seen > 1 else ""
+            parts.append(f"Prompt of {code_span(quote.log_id)}{seen}:\n\n{code_block(trim_block(quote.prompt))}\n")
     return "\n".join(parts)
 
 

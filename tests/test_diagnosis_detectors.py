@@ -60,7 +60,8 @@ def test_bare_stop_token_evidence_quotes_it() -> None:
 def test_truncated_by_finish_reason_mentions_mid_sentence_and_budget() -> None:
     reply = "The French Revolution began in 1789 and it changed"
     finding = only(entry(reply, finish_reason="length", completion_tokens=12, max_tokens=12), kinds.TRUNCATION)
-    assert finding.detail == {"completion_tokens": 12, "max_tokens": 12, "finish_reason": "length", "ending": "mid-sentence"}
+    assert finding.detail == {"completion_tokens": 12, "max_tokens": 12, "finish_reason": "length", "ending": "mid-sentence",
+                              "looping": False}
     assert "12 of 12 tokens" in finding.evidence and "mid-sentence" in finding.evidence
     assert finding.span == (len(reply) - 20, len(reply))
     assert reply[finding.span[0] : finding.span[1]] == " 1789 and it changed"

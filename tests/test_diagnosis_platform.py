@@ -54,7 +54,8 @@ def test_kind_by_kind_verdicts_and_examples() -> None:
     assert empty.verdict == "only_us" and empty.platform_count == 0 and empty.our_only_log_ids == ("c",)
 
     refusal = rows[kinds.REFUSAL]
-    assert refusal.verdict == "only_us" and refusal.platform_count is None
+    assert refusal.verdict == "platform_does_not_check" and refusal.platform_count is None
+    assert refusal.verdict_text == "platform does not check"
     assert "does not check" in refusal.note
 
     assert rows[kinds.TRUNCATION].verdict == "neither"

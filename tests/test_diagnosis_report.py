@@ -66,7 +66,7 @@ def full_report():
 
 
 def test_missing_inputs_are_said_not_invented() -> None:
-    report = build_report(model="m", entries=calls(), trained_template=None)
+    report = build_report(model="m", entries=calls(), trained_template=None, clusters=None)
     md = render_markdown(report)
     for sentence in ("/diagnose returned nothing", "/results returned nothing", "/health returned nothing",
                      "/failure-clusters returned nothing"):

@@ -55,7 +55,8 @@ def test_data_suggestion_quotes_failing_prompts_verbatim_and_names_the_target() 
     maths = [s for s in out if s.action == ADD_DATA and s.prompts[0].log_id.startswith("maths-")]
     assert maths
     s = maths[0]
-    assert s.kind == "loop" and len(s.prompts) == 3
+    # Four failing calls sent the same prompt: it is quoted once, with how often it was seen.
+    assert s.kind == "loop" and len(s.prompts) == 1 and s.prompts[0].seen == 4
     assert all(q.prompt == MATHS for q in s.prompts)
     assert MATHS in s.text
     assert "say it once and stop" in s.target and "<|im_end|>" in s.target and "working" in s.target

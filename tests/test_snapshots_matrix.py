@@ -23,7 +23,12 @@ from textual.widgets import Input, LoadingIndicator, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import close_client, make_app, screen_text, start_frozen_sim
+from tests.test_chatroom_support import (
+    close_client,
+    make_app,
+    screen_text,
+    start_frozen_sim,
+)
 from tests.test_inspector_snapshots import _looping_chatroom_call
 from tests.test_logs_screen_world import fixed_world_dump
 from tui.app import BlahApp, create_app

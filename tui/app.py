@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -85,7 +86,7 @@ class BlahApp(App[None]):
         # Conventions of terminal apps, for screens that do not define these keys themselves
         # (a screen's own binding always wins): search, back, vim movement in lists.
         Binding("slash", "search", "Search", show=False, id="app.search"),
-        Binding("escape", "back", "Back", show=False, id="app.back"),
+        Binding("escape", "go_back", "Back", show=False, id="app.back"),
         Binding("j", "vim('down')", "Down", show=False, id="app.down"),
         Binding("k", "vim('up')", "Up", show=False, id="app.up"),
         Binding("g", "vim('top')", "First", show=False, id="app.first"),
@@ -150,6 +151,25 @@ class BlahApp(App[None]):
             self.notify(str(problem), title="Config file not used", severity="warning", markup=False, timeout=15)
         if self.ctx.open_log_id:
             self.open_log(self.ctx.open_log_id)
+        if self.ctx.client is not None:
+            self._check_model_exists()
+
+    @work(exclusive=True, group="app.model-check", exit_on_error=False)
+    async def _check_model_exists(self) -> None:
+        """`--model nope`: say once, plainly, that the platform has no such model and how to go
+        on (every screen would otherwise only show its own 404). Other errors are left to the
+        screens, which report connection trouble themselves."""
+        client, model_id = self.ctx.client, self.ctx.model_id
+        if client is None:
+            return
+        try:
+            await client.get_model(model_id)
+        except NotFoundError:
+            if model_id == self.ctx.model_id:
+                self.notify(missing_model_message(model_id, self.ctx.platform, self.ctx.base_url),
+                            title="Unknown model", severity="error", markup=False, timeout=30)
+        except BlahError:
+            pass
 
     # ----------------------------------------------------------------- connection state
 
@@ -255,7 +275,7 @@ class BlahApp(App[None]):
         """`/` on a screen without a search of its own: search everything in the palette."""
         self.action_command_palette()
 
-    def action_back(self) -> None:
+    def action_go_back(self) -> None:
         """Esc: close the screen pushed on top of an area (dialogs handle Esc themselves)."""
         if len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
             self.pop_screen()
@@ -269,6 +289,16 @@ class BlahApp(App[None]):
             if hasattr(focused, f"action_{action}"):
                 await self.run_action(action, focused)
                 return
+
+
+def missing_model_message(model_id: str, platform: str, base_url: str | None) -> str:
+    """``model 'nope' not found on blah.dev (https://…); press 6 to pick a model``."""
+    from widgets.safe_text import one_line
+
+    where = f"{platform} ({base_url})" if base_url else platform
+    key = next((spec.key for spec in MODE_SPECS if spec.name == "models" and spec.key), None)
+    way_on = f"press {key} to pick a model" if key else "open Models to pick a model"
+    return f"model {one_line(model_id, max_len=80)!r} not found on {one_line(where, max_len=120)}; {way_on}"
 
 
 def create_app(ctx: AppContext) -> BlahApp:

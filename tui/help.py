@@ -176,9 +176,9 @@ def keymap_problems(keymap: Mapping[str, str], bindings: list[BindingInfo] | Non
                     shadowed.setdefault((key, everywhere.id or everywhere.action), {})[local_name] = None
     for key, first, second in same_place:
         problems.append(f"keymap: {format_key(key)!r} is both {first!r} and {second}: only one can work")
-    for (key, everywhere), locals_ in shadowed.items():
+    for (key, global_name), locals_ in shadowed.items():
         problems.append(
-            f"keymap: {format_key(key)!r} is {everywhere!r} everywhere except where the screen's own "
+            f"keymap: {format_key(key)!r} is {global_name!r} everywhere except where the screen's own "
             f"{format_key(key)!r} wins: {', '.join(locals_)}"
         )
     return problems

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
@@ -21,6 +22,7 @@ from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
     from api_client.client import BlahClient
+    from api_client.models import Run
     from tui.app import BlahApp
 
 __all__ = [
@@ -149,7 +151,7 @@ class _LoadedProvider(_BlahProvider):
 
 
 class ModelsProvider(_LoadedProvider):
-    """"Model <name> · <id>": make the app about that model (every screen follows)."""
+    """Hits "Model <name> · <id>": make the app about that model (every screen follows)."""
 
     NOUN = "models"
 
@@ -162,28 +164,28 @@ class ModelsProvider(_LoadedProvider):
             text = f"Model {name} · {model_id}" if name and name != model_id else f"Model {model_id}"
             current = model.id == app.ctx.model_id
             help_text = "the model the app is about now" if current else "make the app about this model"
-            items.append(_Item(text, help_text, lambda model_id=model.id: app.switch_model(model_id)))
+            items.append(_Item(text, help_text, partial(app.switch_model, model.id)))
         return items
 
 
 class RunsProvider(_LoadedProvider):
-    """"Run <id> · <status>": watch that run."""
+    """Hits "Run <id> · <status>": watch that run."""
 
     NOUN = "runs"
 
     async def load(self, client: BlahClient) -> list[_Item]:
-        from tui.screens.runs_watch import RunWatchScreen
-
-        app = self.blah_app
         items = []
         for run in await client.list_runs():
             status = one_line(run.status or "status unknown", max_len=20)
             models = "—" if run.model_ids is None else str(len(run.model_ids))
             text = f"Run {one_line(run.id, max_len=60)} · {status} · {models} models"
-            items.append(
-                _Item(text, "watch this run", lambda run=run: app.push_screen(RunWatchScreen(run.id, initial=run)))
-            )
+            items.append(_Item(text, "watch this run", partial(self._watch, run)))
         return items
+
+    def _watch(self, run: Run) -> None:
+        from tui.screens.runs_watch import RunWatchScreen
+
+        self.blah_app.push_screen(RunWatchScreen(run.id, initial=run))
 
 
 class ChatroomProvider(_LoadedProvider):

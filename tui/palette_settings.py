@@ -144,8 +144,10 @@ def persist_setting(key: str | Sequence[str], value: Any) -> str:
 
 
 def _notify(app: BlahApp, title: str, message: str) -> None:
-    severity = "warning" if message.startswith("not saved") or "overrides" in message else "information"
-    app.notify(message, title=title, markup=False, severity=severity)
+    if message.startswith("not saved") or "overrides" in message:
+        app.notify(message, title=title, markup=False, severity="warning")
+    else:
+        app.notify(message, title=title, markup=False)
 
 
 def prompt_poll_interval(app: BlahApp) -> None:

@@ -103,7 +103,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     from tui.context import AppContext
     from tui.screens.logs import LogsScreen
 
-    add_time = {"wall": 0.0, "cpu": 0.0, "calls": 0, "rows": 0}
+    add_time = {"wall": 0.0, "cpu": 0.0, "badges_cpu": 0.0, "calls": 0, "rows": 0}
     lock = threading.Lock()
     original_add_new = Archive.add_new
 
@@ -118,6 +118,23 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
         return result
 
     Archive.add_new = add_new  # type: ignore[method-assign]
+    import tui.screens.logs_feed as logs_feed
+
+    original_make = logs_feed.make_badges_fn
+
+    def make_badges_fn(*args: Any, **kwargs: Any) -> Any:
+        inner = original_make(*args, **kwargs)
+
+        def timed_badges(entry: Any) -> Any:
+            c = time.thread_time()
+            result = inner(entry)
+            with lock:
+                add_time["badges_cpu"] += time.thread_time() - c
+            return result
+
+        return timed_badges
+
+    logs_feed.make_badges_fn = make_badges_fn  # type: ignore[assignment]
     client = BlahClient(info["url"], api_key=info["key"])
     ctx = AppContext(model_id=info["model"], client=client, base_url=info["url"], key_source="env",
                      platform="blah.dev (bench simulator)",
@@ -159,12 +176,14 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
                 "cpu_ms_per_1000": round(cpu / calls * 1e6, 1),
                 "archive_add_wall_s": round(add_time["wall"] - before["wall"], 3),
                 "archive_add_cpu_s": round(add_time["cpu"] - before["cpu"], 3),
+                "of_which_badges_cpu_s": round(add_time["badges_cpu"] - before["badges_cpu"], 3),
             })  # fmt: skip
         shown = screen.log_list.row_count if hasattr(screen.log_list, "row_count") else None
         profile = summarise(profiler.last_session)
         top = profiler.output_text(unicode=False, color=False, show_all=False)
     await client.aclose()
     Archive.add_new = original_add_new  # type: ignore[method-assign]
+    logs_feed.make_badges_fn = original_make  # type: ignore[assignment]
     return {"bursts": results, "ui_thread_profile_s": profile, "profile_text": top[:6000], "list_rows_after": shown}
 
 
@@ -186,9 +205,11 @@ def run(calls: int, bursts: int, interval: float) -> dict[str, Any]:
     wall = sum(b["wall_s"] for b in out["bursts"])
     cpu = sum(b["cpu_s"] for b in out["bursts"])
     add_cpu = sum(b["archive_add_cpu_s"] for b in out["bursts"])
+    badges_cpu = sum(b["of_which_badges_cpu_s"] for b in out["bursts"])
     out.update(calls_per_burst=calls, poll_interval_s=interval, entries_per_s=round(entries / wall),
                cpu_ms_per_1000=round(cpu / entries * 1e6, 1), cores_used=round(cpu / wall, 2),
-               archive_add_share_of_cpu=round(add_cpu / cpu, 2) if cpu else None, load_avg=os.getloadavg()[0])  # fmt: skip
+               archive_add_share_of_cpu=round(add_cpu / cpu, 2) if cpu else None,
+               badges_share_of_cpu=round(badges_cpu / cpu, 2) if cpu else None, load_avg=os.getloadavg()[0])  # fmt: skip
     out["rows_table"] = [{
         "figure": f"ingest while following, {bursts} x {calls:,} calls", "value": out["entries_per_s"], "unit": "entries/s",
         "baseline": "(none: CPU cost shown)", "baseline_value": f"{out['cpu_ms_per_1000']} ms CPU/1000, {out['cores_used']} cores",
@@ -210,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     out = run(args.calls, args.bursts, args.interval)
     print(f"ingest: {out['entries_per_s']:,} entries/s, {out['cpu_ms_per_1000']} ms CPU per 1000 entries, "
-          f"{out['cores_used']} cores; Archive.add_new {out['archive_add_share_of_cpu']} of CPU; "
+          f"{out['cores_used']} cores; Archive.add_new {out['archive_add_share_of_cpu']} of CPU "
+          f"(badges {out['badges_share_of_cpu']}); "
           f"UI thread profile (s): {out['ui_thread_profile_s']}")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2) + "\n")

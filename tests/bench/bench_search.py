@@ -105,18 +105,15 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
             }  # fmt: skip
     out["jsonl_mb"] = round(jsonl.stat().st_size / 1e6, 1)
     out["load_avg_end"] = os.getloadavg()[0]
-    worst = min(out["words"].values(), key=lambda w: w["ratio_first"] or 0)
-    word = next(k for k, v in out["words"].items() if v is worst)
-    out["rows_table"] = [{
-        "figure": f"search '{word}' (first query), {rows:,} calls", "value": worst["search_first_ms"], "unit": "ms",
-        "baseline": f"grep -c over {out['jsonl_mb']} MB JSONL", "baseline_value": worst["grep_ms"],
-        "ratio": worst["ratio_first"], "goal": "faster than grep (ratio > 1)",
-        "met": bool(worst["ratio_first"] and worst["ratio_first"] > 1),
-    }] + [{
-        "figure": f"search '{w}' (repeat), {rows:,} calls", "value": v["search_ms"], "unit": "ms",
-        "baseline": "grep -c", "baseline_value": v["grep_ms"], "ratio": v["ratio"],
-        "goal": "faster than grep (ratio > 1)", "met": bool(v["ratio"] and v["ratio"] > 1),
-    } for w, v in out["words"].items()]  # fmt: skip
+    out["rows_table"] = []
+    for w, v in out["words"].items():
+        for label, key, ratio in (("first query", "search_first_ms", "ratio_first"), ("repeated", "search_ms", "ratio")):
+            out["rows_table"].append({
+                "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} calls", "value": v[key],
+                "unit": "ms", "baseline": f"grep -c over the same calls as JSONL ({out['jsonl_mb']:,.0f} MB)",
+                "baseline_value": v["grep_ms"], "ratio": v[ratio], "goal": "faster than grep (ratio > 1)",
+                "met": bool(v[ratio] and v[ratio] > 1),
+            })  # fmt: skip
     return out
 
 
