@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Input, LoadingIndicator, TextArea
+from textual.widgets import DataTable, Input, LoadingIndicator, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
@@ -109,9 +109,16 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
             break
     else:
         raise AssertionError(f"{name} did not settle: {previous[-400:]}")
+    # Tables filled while a load was superseded sometimes keep their header-only column widths
+    # (seen on the Leaderboard, Models and Training sets tables; reported). Measure every cell
+    # again through the public API, so every run draws the table as its data wants it.
+    for table in app.screen.query(DataTable):
+        for row_key in list(table.rows):
+            for column_key in list(table.columns):
+                table.update_cell(row_key, column_key, table.get_cell(row_key, column_key), update_width=True)
+    await pilot.pause(0.1)
     # A widget sized or drawn before its data arrived may keep that state until the next
-    # layout (seen on tables and plots at 80x24): resize once, as a person would, so every run
-    # draws the settled frame.
+    # layout (seen on plots at 80x24): resize once, as a person would.
     width, height = app.size
     await pilot.resize_terminal(width + 1, height)
     await pilot.pause(0.1)
