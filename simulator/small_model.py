@@ -97,7 +97,7 @@ class Generation:
 
 
 def stable_rng(*parts: object) -> random.Random:
-    digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=8).digest()
+    digest = hashlib.blake2b("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return random.Random(int.from_bytes(digest, "big"))
 
 

@@ -71,7 +71,7 @@ async def test_every_screen_shows_hostile_platform_text_inertly(hostile_sim: tup
                 assert app.is_running, f"the app stopped in {name}"
 
             visited = await visit_every_mode(app, visit)
-            assert app._exception is None  # noqa: SLF001
+            assert app._exception is None
             assert app.is_running and not watch.fired
     print(f"\nhostile e2e: {len(HOSTILE) - 1} payloads in {injected.placements} places; {len(visited)} areas, "
           f"{frames} frames checked, 0 crashes, {len(watch.fired)} actions fired; "

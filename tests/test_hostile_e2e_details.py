@@ -29,7 +29,6 @@ from tests.test_hostile_e2e_support import (
     wait_until,
 )
 
-
 #: The payloads most likely to do harm (terminal escapes of every family, markup actions, bidi,
 #: the 1 MB line, a lone surrogate). Every payload is also shown in the lists and in the screen
 #: Enter opens (test_hostile_e2e.py); opening and closing the Inspector costs about a second of
@@ -78,7 +77,7 @@ async def test_inspector_and_judge_reasoning_from_the_platform(hostile_sim: tupl
                 await settle(app, 6)
                 check_frame(app, f"result {result_id}")
                 await back_to(app, 1)
-            assert app.is_running and not watch.fired and app._exception is None  # noqa: SLF001
+            assert app.is_running and not watch.fired and app._exception is None
 
 
 async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[SimulatorServer, Injected]) -> None:
@@ -99,9 +98,9 @@ async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[Simulato
             press_now(app, "r")  # the screen sees it running ...
             await wait_until(lambda: any(r.id == run_id for r in getattr(app.screen, "runs", [])), 10)
             server.world.fail_run(run_id, payload)  # ... then failing with a hostile error
-            announced = await wait_until(lambda: any("boom" in n.message for n in app._notifications), 20)  # noqa: SLF001
+            announced = await wait_until(lambda: any("boom" in n.message for n in app._notifications), 20)
             assert announced, "the failed run was never announced"
-            for note in app._notifications:  # noqa: SLF001
+            for note in app._notifications:
                 assert_inert(note.message)
                 assert_inert(note.title or "")
             await asyncio.sleep(0.2)

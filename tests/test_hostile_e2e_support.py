@@ -136,8 +136,8 @@ def press_now(app: App[Any], key: str) -> None:
 
     event = events.Key(key, key if len(key) == 1 else None)
     event.set_sender(app)
-    assert app._driver is not None  # noqa: SLF001
-    app._driver.send_message(event)  # noqa: SLF001
+    assert app._driver is not None
+    app._driver.send_message(event)
 
 
 async def wait_until(predicate: Callable[[], bool], timeout: float = 15.0) -> bool:
@@ -150,12 +150,12 @@ async def wait_until(predicate: Callable[[], bool], timeout: float = 15.0) -> bo
 
 
 def frame_segments(app: App[Any]) -> Iterator[Segment]:
-    for strip in app.screen._compositor.render_strips():  # noqa: SLF001
+    for strip in app.screen._compositor.render_strips():
         yield from strip
 
 
 def frame_text(app: App[Any]) -> str:
-    return "\n".join("".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips())  # noqa: SLF001
+    return "\n".join("".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips())
 
 
 async def settle(app: App[Any], timeout: float = 8.0) -> None:

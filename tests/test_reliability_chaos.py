@@ -321,7 +321,7 @@ async def test_tail_under_every_fault_delivers_each_call_exactly_once(sim13: Sim
         for round_ in range(40):  # until enough faults were lived through (bounded)
             made += await asyncio.to_thread(world.add_log_burst, 620 if round_ % 2 else 90, True)  # > a page
             for i in range(5):
-                made.append(await asyncio.to_thread(lambda i=i: world.infer(model, f"chaos tail {round_}.{i}", 32)["id"]))
+                made.append(await asyncio.to_thread(lambda n=f"{round_}.{i}": world.infer(model, f"chaos tail {n}", 32)["id"]))
             await asyncio.sleep(0.15)
             if round_ >= 5 and sum(sim13.chaos_counts().values()) - faults_before >= 30:
                 break

@@ -18,7 +18,7 @@ import pytest
 from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
-from tests.test_hostile_e2e_support import SIZE, frame_text, press_now, settle, wait_until
+from tests.test_hostile_e2e_support import SIZE, press_now, settle, wait_until
 from tui.app import BlahApp, create_app
 from tui.context import AppContext
 from tui.screens.confirm import ConfirmScreen
@@ -233,9 +233,9 @@ async def test_a_timed_out_write_is_outcome_unknown_checked_by_get_and_never_res
         await confirm_dialog(app)
         mark = len(write_sim.requests.records())
         press_now(app, "y")
-        said = await wait_until(lambda: any("timed out" in n.message for n in app._notifications), 30)  # noqa: SLF001
-        assert said, [n.message for n in app._notifications]  # noqa: SLF001
-        message = next(n.message for n in app._notifications if "timed out" in n.message)  # noqa: SLF001
+        said = await wait_until(lambda: any("timed out" in n.message for n in app._notifications), 30)
+        assert said, [n.message for n in app._notifications]
+        message = next(n.message for n in app._notifications if "timed out" in n.message)
         await asyncio.sleep(1.0)
     new_runs = set(write_sim.world.runs) - runs_before
     assert len(new_runs) == 1  # the platform did act on it, once

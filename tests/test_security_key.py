@@ -22,12 +22,12 @@ import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from rich.pretty import pretty_repr
 from textual import work
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from api_client.client import BlahClient
@@ -124,12 +124,12 @@ async def test_a_whole_session_shows_and_writes_the_key_nowhere(
             # a write too, through the app's client (the key does its job: 201)
             started = await client.start_run([keyed_sim.person_model_id])
             assert started.run is not None
-            for note in app._notifications:  # noqa: SLF001
+            for note in app._notifications:
                 assert_no_key(f"{note.title} {note.message}", "a notification")
             for name, value in (("client", client), ("context", ctx)):
                 assert_no_key(repr(value), f"repr of the {name}")
                 assert_no_key(pretty_repr(value), f"the pretty repr of the {name}")
-            assert_no_key(repr(vars(client._http)), "the request machinery's attributes")  # noqa: SLF001
+            assert_no_key(repr(vars(client._http)), "the request machinery's attributes")
     assert screenshots == len(visited) >= 10
     print(f"\nkey scan: {screenshots} areas' frames and screenshots, {len(caplog.records)} log records; "
           f"number keys not answered: {KEYS_NOT_ANSWERED or 'none'}")
@@ -198,7 +198,7 @@ class FailingWorkerScreen(BlahScreen):
 
 
 class ExplodingScreen(BlahScreen):
-    BINDINGS = [Binding("x", "explode", "Explode", id="test.explode")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "explode", "Explode", id="test.explode")]
 
     def compose(self) -> Any:
         yield Static("press x")
@@ -214,14 +214,14 @@ async def _crash(keyed_sim: SimulatorServer, screen: BlahScreen, key: str | None
         ctx = AppContext(model_id=keyed_sim.person_model_id, client=client, base_url=keyed_sim.base_url,
                          settings={"persist_theme": False, "start_mode": "health"})
         app = create_app(ctx)
-        with pytest.raises(Exception) as caught:  # noqa: PT011 - whatever the crash is
+        with pytest.raises(Exception) as caught:
             async with app.run_test(size=SIZE) as pilot:
                 await pilot.pause(0.5)
                 app.push_screen(screen)
                 await wait_until(lambda: app.screen is screen, 10)
                 if key:
                     await pilot.press(key)
-                await wait_until(lambda: app._exception is not None, 15)  # noqa: SLF001
+                await wait_until(lambda: app._exception is not None, 15)
         return caught.value
 
 
@@ -288,9 +288,9 @@ class _Recorder(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    do_GET = do_POST = do_PUT = _answer  # noqa: N815
+    do_GET = do_POST = do_PUT = _answer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

@@ -53,10 +53,15 @@ def serve() -> None:
 
     with SimulatorServer(seed=7, live=False) as sim:
         print(json.dumps({"url": sim.base_url, "key": sim.council_key, "model": sim.person_model_id}), flush=True)
+        free_at = 0  # a burst spans n ms from "now": the next one starts after it, so no call lands in the past
         for line in sys.stdin:
             parts = line.split()
             if parts and parts[0] == "burst":
-                sim.world.add_log_burst(int(parts[1]), same_ms=False)
+                while sim.world.now() <= free_at:
+                    time.sleep(0.05)
+                n = int(parts[1])
+                free_at = sim.world.now() + n
+                sim.world.add_log_burst(n, same_ms=False)
                 print(f"ok {sim.world.logs.count(sim.person_model_id)}", flush=True)
 
 

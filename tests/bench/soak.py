@@ -37,13 +37,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api_client.client import BlahClient  # noqa: E402
-from api_client.models import LogEntry  # noqa: E402
-from api_client.tail import LogTail  # noqa: E402
-from simulator.chaos import ChaosConfig  # noqa: E402
-from simulator.server import SimulatorServer  # noqa: E402
-from tui.app import BlahApp, create_app  # noqa: E402
-from tui.context import AppContext  # noqa: E402
+from api_client.client import BlahClient
+from api_client.models import LogEntry
+from api_client.tail import LogTail
+from simulator.chaos import ChaosConfig
+from simulator.server import SimulatorServer
+from tui.app import BlahApp, create_app
+from tui.context import AppContext
 
 SOAK_CHAOS = ChaosConfig(rate_5xx=0.04, rate_429=0.02, retry_after=1, rate_latency=0.03, latency_s=0.5,
                          rate_reset=0.02, rate_truncate=0.02, rate_trickle=0.01, rate_html=0.01, seed=5)
@@ -108,15 +108,15 @@ class SoakReport:
         traced = "—" if self.traced_end_mb is None else f"{self.traced_warm_mb:.1f} -> {self.traced_end_mb:.1f} MB"
         return [
             f"soak: {self.duration_s:.0f} s at speed {self.speed:g} ({self.cpu_s:.0f} s CPU, app and simulator)",
-            f"  logs: {self.calls_made} calls made, {self.calls_tailed} tailed, {self.archived} archived, "
-            f"{self.lost} lost, {self.duplicated} duplicated",
-            f"  chatroom: {self.chat_expected} messages, {self.chat_shown} shown, {self.chat_lost} lost, "
-            f"{self.chat_duplicated} duplicated",
+            (f"  logs: {self.calls_made} calls made, {self.calls_tailed} tailed, {self.archived} archived, "
+             f"{self.lost} lost, {self.duplicated} duplicated"),
+            (f"  chatroom: {self.chat_expected} messages, {self.chat_shown} shown, {self.chat_lost} lost, "
+             f"{self.chat_duplicated} duplicated"),
             f"  faults injected: {sum(self.faults.values())} of {self.requests} requests ({faults})",
             f"  run {self.run_id}: {self.run_status}; seen to completion: {self.run_seen_complete}",
-            f"  keys: {self.keys_pressed} pressed, {self.keys_unanswered} unanswered, max latency "
-            f"{self.max_key_latency_s * 1000:.0f} ms, mean {self.mean_key_latency_s * 1000:.0f} ms "
-            f"(mean {self.mean_key_cpu_s * 1000:.0f} ms of loop CPU)",
+            (f"  keys: {self.keys_pressed} pressed, {self.keys_unanswered} unanswered, max latency "
+             f"{self.max_key_latency_s * 1000:.0f} ms, mean {self.mean_key_latency_s * 1000:.0f} ms "
+             f"(mean {self.mean_key_cpu_s * 1000:.0f} ms of loop CPU)"),
             f"  memory: RSS {rss}; Python allocations {traced}",
             f"  event loop: {self.loop_cpu_s:.0f} s CPU, worst lag {self.max_loop_lag_s * 1000:.0f} ms",
             f"  catch-up after faults stopped: {self.catch_up_s:.1f} s; crashed: {self.crashed or 'no'}",
@@ -142,8 +142,8 @@ def press_now(app: BlahApp, key: str) -> None:
 
     event = events.Key(key, key if len(key) == 1 else None)
     event.set_sender(app)
-    assert app._driver is not None  # noqa: SLF001
-    app._driver.send_message(event)  # noqa: SLF001
+    assert app._driver is not None
+    app._driver.send_message(event)
 
 
 async def _until_fast(predicate: Callable[[], bool], timeout: float) -> bool:
@@ -363,8 +363,8 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     report.catch_up_s = time.monotonic() - catch_started
     _compare_logs(report, world, model, archive)
     _compare_chat(report, world, chat_screen)
-    if app._exception is not None:  # noqa: SLF001 - the app's own record of a crash
-        report.crashed = repr(app._exception)  # noqa: SLF001
+    if app._exception is not None:
+        report.crashed = repr(app._exception)
 
 
 def _compare_logs(report: SoakReport, world: Any, model: str, archive: Any) -> None:

@@ -141,8 +141,9 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
         verdict = Text("only we check", style="dim", end="")
     else:
         platform = _rate_cell(a.platform_count, a.platform_population, "no data")
-        verdict = Text(_VERDICTS.get(a.verdict, a.verdict), end="")
-        if a.verdict in ("only_platform", "only_us"):
+        gap = f", we find {a.gap}" if getattr(a, "gap", None) else ""
+        verdict = Text(_VERDICTS.get(a.verdict, a.verdict) + gap, end="")
+        if a.verdict in ("only_platform", "only_us") or gap:
             verdict.stylize("bold")
     examples = a.platform_count is not None and (a.agreed_log_ids or a.disputed_log_ids or a.unseen_log_ids)
     if not examples:

@@ -52,6 +52,7 @@ class LogsWorkers(BlahScreen):
         self._last_stats = 0.0
         self._last_plot = 0.0
         self._older_note: str | None = None
+        self._latest_retrying = False
         self._closing = False
         self._plot_stale = True
         self._badges_note: str | None = None
@@ -125,6 +126,28 @@ class LogsWorkers(BlahScreen):
                 self._last_stats = now
                 self._refresh_totals()
         self._update_tail()
+
+    @work(exclusive=True, group="logs-latest", exit_on_error=False)
+    async def _retry_latest(self) -> None:
+        """The newest page failed to load at start (e.g. the platform was unreachable) and the
+        tail now reaches the platform: load it after all. Without this the list would only
+        ever hold what arrives from now on, with the platform's history out of reach."""
+        feed = self.feed
+        if feed is None or feed.offline:
+            return
+        self._latest_retrying = True
+        try:
+            self.stats = await feed.load_latest()
+        except BlahError as error:
+            self._stats_error = describe_error(error)
+            return
+        finally:
+            self._latest_retrying = False
+        self._stats_error = self._load_error = None
+        self._last_stats = time.monotonic()
+        self._rows_grew()
+        self._update_plot()
+        self._refresh_view()
 
     @work(exclusive=True, group="logs-totals")
     async def _refresh_totals(self) -> None:
@@ -242,6 +265,8 @@ class LogsWorkers(BlahScreen):
         app = self.blah_app
         if state.phase in ("live", "idle_backoff"):
             app.note_connection(None)
+            if self._loaded and self.stats is None and self._stats_error is not None and not self._latest_retrying:
+                self._retry_latest()
         elif state.phase == "retrying" and hasattr(app, "connection"):
             from tui.app import ConnectionState
 
