@@ -65,7 +65,7 @@ def inject_hostile(world: World, *, big: bool = True) -> Injected:
         # log entries of the person's model: prompt, reply (or error), structured turns
         for i, (name, text) in enumerate(payloads):
             failed = i % 3 == 2
-            entry = {
+            entry: dict[str, Any] = {
                 "id": world.logs.next_id(), "model_id": model, "source": ("eval", "chatroom", "chat", "test")[i % 4],
                 "created_at": base + i, "prompt": text, "messages": [{"role": "user", "content": text}],
                 "response": None if failed else text, "error": text if failed else None, "latency_ms": 100 + i,
@@ -200,10 +200,13 @@ class Watch:
     def __init__(self, app: BlahApp) -> None:
         self.fired: list[str] = []
         app.action_quit = self._quit  # type: ignore[method-assign]
-        app.action_bell = lambda: self.fired.append("bell")  # type: ignore[method-assign]
+        app.action_bell = self._bell  # type: ignore[method-assign]
 
     async def _quit(self) -> None:
         self.fired.append("quit")
+
+    async def _bell(self) -> None:
+        self.fired.append("bell")
 
 
 def hostile_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> BlahApp:

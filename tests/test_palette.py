@@ -58,6 +58,10 @@ async def test_platform_text_in_the_palette_is_never_markup() -> None:
         def __init__(self) -> None:
             super().__init__()
             self.ctx = SimpleNamespace(client=_HostileClient(), model_id="mine")
+            self.switched: list[str] = []
+
+        def switch_model(self, model_id: str) -> None:
+            self.switched.append(model_id)
 
     app = _App()
     async with app.run_test() as pilot:
@@ -69,6 +73,8 @@ async def test_platform_text_in_the_palette_is_never_markup() -> None:
         assert isinstance(shown, Content)
         assert "[@click=app.quit]Boom[/] [b]bold[/b] $name" in shown.plain  # literally
         assert "\x1b" not in shown.plain and "\x07" not in shown.plain
+        hits[0].command()
+        assert app.switched == ["evil\x1b]8;;http://x\x07id"]  # the real id, not the shown one
         await pilot.pause()
     assert safe_help("[b]x[/b]") == "\\[b]x\\[/b]"
     assert highlighted(provider.matcher("b"), "[b]").plain == "[b]"

@@ -59,7 +59,8 @@ async def test_palette_opens_a_chatroom_messages_call(sim: SimulatorServer, clie
 
 
 async def test_a_failed_load_is_said_in_the_palette(fresh_sim: SimulatorServer) -> None:
-    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
+    # no retries: the palette should say so at once rather than after the client's backoff
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, max_attempts=1, deadline=5.0) as client:
         app = make_app(fresh_sim, client, start_mode="runs")
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")

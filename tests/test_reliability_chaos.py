@@ -36,7 +36,7 @@ from api_client.errors import (
     ServerError,
     UnreachableError,
 )
-from api_client.sync import ArchiveSync
+from api_client.sync import ArchiveSync, BackfillProgress
 from simulator.chaos import FAULTS, ChaosConfig
 from simulator.server import SimulatorServer
 
@@ -352,7 +352,7 @@ async def test_archive_backfill_and_sync_under_every_fault_lose_nothing(sim13: S
         async with BlahClient(sim13.base_url, sleep=sleeps, deadline=5.0) as client:
             sim13.chaos = MIXED
             faults_before = sum(sim13.chaos_counts().values())
-            sync = ArchiveSync(client, archive, model, interval=0.05)
+            sync = ArchiveSync(client, archive, model, interval=0.05)  # type: ignore[arg-type]
             failures = 0
             progress = await _backfill_until_complete(sync)
             failures = progress[1]
@@ -382,7 +382,7 @@ async def test_archive_backfill_and_sync_under_every_fault_lose_nothing(sim13: S
         archive.close()
 
 
-async def _backfill_until_complete(sync: ArchiveSync) -> tuple[object, int]:
+async def _backfill_until_complete(sync: ArchiveSync) -> tuple[BackfillProgress, int]:
     """A backfill stopped by an error is simply started again: it resumes below the oldest
     entry stored, so nothing already fetched is fetched twice into the archive."""
     failures = 0

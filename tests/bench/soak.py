@@ -181,11 +181,11 @@ class _TailRecorder:
             recorder.ids.extend(entry.id for entry in batch)
             return batch
 
-        LogTail.__anext__ = recording  # type: ignore[method-assign]
+        LogTail.__anext__ = recording  # type: ignore[method-assign,assignment]
 
     def remove(self) -> None:
         if self._original is not None:
-            LogTail.__anext__ = self._original  # type: ignore[method-assign]
+            LogTail.__anext__ = self._original  # type: ignore[method-assign,assignment]
             self._original = None
 
 
