@@ -79,6 +79,10 @@ class SoakReport:
     mean_key_latency_s: float = 0.0
     mean_key_cpu_s: float = 0.0
     """CPU the app's loop spent from a key press to the mode having changed (load-independent)."""
+    key_cpu_by_mode: dict[str, str] = field(default_factory=dict)
+    """Per mode: mean loop CPU of switching to it, first third of the soak vs last third."""
+    traced_by_package: dict[str, float] = field(default_factory=dict)
+    """Python allocations alive at the end (MB), by package (with --tracemalloc)."""
     rss_warm_mb: float | None = None
     rss_end_mb: float | None = None
     traced_warm_mb: float | None = None
@@ -118,10 +122,34 @@ class SoakReport:
              f"{self.max_key_latency_s * 1000:.0f} ms, mean {self.mean_key_latency_s * 1000:.0f} ms "
              f"(mean {self.mean_key_cpu_s * 1000:.0f} ms of loop CPU)"),
             f"  memory: RSS {rss}; Python allocations {traced}",
+            f"  allocations alive at the end by package (MB): {self.traced_by_package or '—'}",
+            f"  key CPU by mode (early -> late): {self.key_cpu_by_mode or '—'}",
             f"  event loop: {self.loop_cpu_s:.0f} s CPU, worst lag {self.max_loop_lag_s * 1000:.0f} ms",
             f"  catch-up after faults stopped: {self.catch_up_s:.1f} s; crashed: {self.crashed or 'no'}",
             *(f"  note: {n}" for n in self.notes),
         ]
+
+
+def traced_by_package() -> dict[str, float]:
+    """Live Python allocations by where they were made: the simulator (in this process, with
+    its whole world), the app's own packages, Textual/Rich, and the rest."""
+    groups = {"simulator": 0, "api_client": 0, "tui+widgets": 0, "diagnosis": 0, "textual+rich": 0, "other": 0}
+    for stat in tracemalloc.take_snapshot().statistics("filename"):
+        name = stat.traceback[0].filename
+        if "/simulator/" in name:
+            key = "simulator"
+        elif "/api_client/" in name:
+            key = "api_client"
+        elif "/tui/" in name or "/widgets/" in name:
+            key = "tui+widgets"
+        elif "/diagnosis/" in name:
+            key = "diagnosis"
+        elif "/textual/" in name or "/rich/" in name:
+            key = "textual+rich"
+        else:
+            key = "other"
+        groups[key] += stat.size
+    return {k: round(v / 2**20, 1) for k, v in groups.items()}
 
 
 def rss_mb() -> float | None:
@@ -285,6 +313,7 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
         report.traced_warm_mb = tracemalloc.get_traced_memory()[0] / 2**20
     latencies: list[float] = []
     key_cpu: list[float] = []
+    by_mode: dict[str, list[tuple[float, float]]] = {}
     cpu_started = time.process_time()
     loop_cpu_started = time.thread_time()
     started = time.monotonic()
@@ -314,6 +343,7 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
         if await _until_fast(lambda mode=mode: app.current_mode == mode, 10):
             latencies.append(time.monotonic() - t0)
             key_cpu.append(time.thread_time() - c0)
+            by_mode.setdefault(mode, []).append((time.monotonic() - started, time.thread_time() - c0))
         else:
             report.keys_unanswered += 1
         report.keys_pressed += 1
@@ -331,9 +361,17 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     report.max_key_latency_s = max(latencies, default=0.0)
     report.mean_key_latency_s = sum(latencies) / len(latencies) if latencies else 0.0
     report.mean_key_cpu_s = sum(key_cpu) / len(key_cpu) if key_cpu else 0.0
+    third = report.duration_s / 3
+    for mode, samples in by_mode.items():
+        early = [c for t, c in samples if t < third]
+        late = [c for t, c in samples if t >= 2 * third]
+        if early and late:
+            report.key_cpu_by_mode[mode] = (f"{1000 * sum(early) / len(early):.0f} -> "
+                                            f"{1000 * sum(late) / len(late):.0f} ms")
     report.rss_end_mb = rss_mb()
     if tracemalloc.is_tracing():
         report.traced_end_mb = tracemalloc.get_traced_memory()[0] / 2**20
+        report.traced_by_package = traced_by_package()
     after = server.chaos_counts()
     report.faults = {k: after.get(k, 0) - faults_before.get(k, 0) for k in after if after.get(k, 0) - faults_before.get(k, 0)}
     report.requests = len(server.requests.records())
@@ -371,10 +409,16 @@ def _compare_logs(report: SoakReport, world: Any, model: str, archive: Any) -> N
     if archive is None:
         report.notes.append("no archive was used")
         return
-    held = [entry.id for entry in archive.iter_all()]
-    report.archived = len(held)
     oldest = archive.oldest_ms()
-    expected = {e["id"] for e in world.logs.all_for(model) if oldest is not None and e["created_at"] >= oldest}
+    if oldest is None:
+        report.notes.append("the archive is empty")
+        return
+    # The stretch compared starts AFTER the archive's oldest millisecond: a page of older history
+    # (loaded when the list is scrolled to its top) may end in the middle of a millisecond, and
+    # the rest of that millisecond is simply the next older page, not a loss.
+    held = [entry.id for entry in archive.iter_all() if entry.created_at > oldest]
+    report.archived = len(held)
+    expected = {e["id"] for e in world.logs.all_for(model) if e["created_at"] > oldest}
     report.calls_made = len(expected)
     report.lost = len(expected - set(held)) + (len(held) - len(set(held)))
     extra = set(held) - expected
