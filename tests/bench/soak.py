@@ -81,8 +81,9 @@ class SoakReport:
     """CPU the app's loop spent from a key press to the mode having changed (load-independent)."""
     key_cpu_by_mode: dict[str, str] = field(default_factory=dict)
     """Per mode: mean loop CPU of switching to it, first third of the soak vs last third."""
-    traced_by_package: dict[str, float] = field(default_factory=dict)
-    """Python allocations alive at the end (MB), by package (with --tracemalloc)."""
+    traced_growth_by_package: dict[str, float] = field(default_factory=dict)
+    """Growth of live Python allocations from warm-up to the end (MB), by package (with
+    --tracemalloc). The simulator runs in this process: its world grows with every call."""
     rss_warm_mb: float | None = None
     rss_end_mb: float | None = None
     traced_warm_mb: float | None = None
@@ -120,36 +121,32 @@ class SoakReport:
             f"  run {self.run_id}: {self.run_status}; seen to completion: {self.run_seen_complete}",
             (f"  keys: {self.keys_pressed} pressed, {self.keys_unanswered} unanswered, max latency "
              f"{self.max_key_latency_s * 1000:.0f} ms, mean {self.mean_key_latency_s * 1000:.0f} ms "
-             f"(mean {self.mean_key_cpu_s * 1000:.0f} ms of loop CPU)"),
+             f"(the loop spent {self.mean_key_cpu_s * 1000:.0f} ms of CPU meanwhile, on all its work)"),
             f"  memory: RSS {rss}; Python allocations {traced}",
-            f"  allocations alive at the end by package (MB): {self.traced_by_package or '—'}",
-            f"  key CPU by mode (early -> late): {self.key_cpu_by_mode or '—'}",
+            f"  allocation growth by package (MB): {self.traced_growth_by_package or '—'}",
+            f"  loop CPU until a switch landed, by mode (early -> late): {self.key_cpu_by_mode or '—'}",
             f"  event loop: {self.loop_cpu_s:.0f} s CPU, worst lag {self.max_loop_lag_s * 1000:.0f} ms",
             f"  catch-up after faults stopped: {self.catch_up_s:.1f} s; crashed: {self.crashed or 'no'}",
             *(f"  note: {n}" for n in self.notes),
         ]
 
 
-def traced_by_package() -> dict[str, float]:
-    """Live Python allocations by where they were made: the simulator (in this process, with
-    its whole world), the app's own packages, Textual/Rich, and the rest."""
-    groups = {"simulator": 0, "api_client": 0, "tui+widgets": 0, "diagnosis": 0, "textual+rich": 0, "other": 0}
-    for stat in tracemalloc.take_snapshot().statistics("filename"):
-        name = stat.traceback[0].filename
-        if "/simulator/" in name:
-            key = "simulator"
-        elif "/api_client/" in name:
-            key = "api_client"
-        elif "/tui/" in name or "/widgets/" in name:
-            key = "tui+widgets"
-        elif "/diagnosis/" in name:
-            key = "diagnosis"
-        elif "/textual/" in name or "/rich/" in name:
-            key = "textual+rich"
-        else:
-            key = "other"
-        groups[key] += stat.size
-    return {k: round(v / 2**20, 1) for k, v in groups.items()}
+def _package(filename: str) -> str:
+    for marker, name in (("/simulator/", "simulator"), ("/api_client/", "api_client"), ("/tui/", "tui+widgets"),
+                         ("/widgets/", "tui+widgets"), ("/diagnosis/", "diagnosis"), ("/textual/", "textual+rich"),
+                         ("/rich/", "textual+rich")):
+        if marker in filename:
+            return name
+    return "other"
+
+
+def growth_by_package(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> dict[str, float]:
+    """How much live Python memory each package's allocations grew by (MB)."""
+    groups: dict[str, int] = {}
+    for stat in after.compare_to(before, "filename"):
+        key = _package(stat.traceback[0].filename)
+        groups[key] = groups.get(key, 0) + stat.size_diff
+    return {k: round(v / 2**20, 1) for k, v in sorted(groups.items())}
 
 
 def rss_mb() -> float | None:
@@ -309,8 +306,10 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     faults_before = server.chaos_counts()
     server.chaos = chaos
     report.rss_warm_mb = rss_mb()
+    warm_snapshot: tracemalloc.Snapshot | None = None
     if tracemalloc.is_tracing():
         report.traced_warm_mb = tracemalloc.get_traced_memory()[0] / 2**20
+        warm_snapshot = tracemalloc.take_snapshot()
     latencies: list[float] = []
     key_cpu: list[float] = []
     by_mode: dict[str, list[tuple[float, float]]] = {}
@@ -371,7 +370,8 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     report.rss_end_mb = rss_mb()
     if tracemalloc.is_tracing():
         report.traced_end_mb = tracemalloc.get_traced_memory()[0] / 2**20
-        report.traced_by_package = traced_by_package()
+        if warm_snapshot is not None:
+            report.traced_growth_by_package = growth_by_package(warm_snapshot, tracemalloc.take_snapshot())
     after = server.chaos_counts()
     report.faults = {k: after.get(k, 0) - faults_before.get(k, 0) for k in after if after.get(k, 0) - faults_before.get(k, 0)}
     report.requests = len(server.requests.records())
