@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import sys
 import tempfile
@@ -305,6 +306,7 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     server.requests.clear()
     faults_before = server.chaos_counts()
     server.chaos = chaos
+    gc.collect()  # measure live objects, not garbage the collector has not reached yet
     report.rss_warm_mb = rss_mb()
     warm_snapshot: tracemalloc.Snapshot | None = None
     if tracemalloc.is_tracing():
@@ -367,6 +369,7 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
         if early and late:
             report.key_cpu_by_mode[mode] = (f"{1000 * sum(early) / len(early):.0f} -> "
                                             f"{1000 * sum(late) / len(late):.0f} ms")
+    gc.collect()
     report.rss_end_mb = rss_mb()
     if tracemalloc.is_tracing():
         report.traced_end_mb = tracemalloc.get_traced_memory()[0] / 2**20
