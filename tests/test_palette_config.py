@@ -108,3 +108,36 @@ async def test_theme_chosen_in_the_palette_is_saved(sim: SimulatorServer, client
         await wait_for(pilot, lambda: app.theme == "blah-light", what="the theme")
         await pilot.pause()
     assert saved() == {"poll_interval": 4, "theme": "blah-light"}  # the rest of the file kept
+
+
+def test_poll_interval_from_the_file_paces_the_tail_the_room_and_a_watched_run(
+    monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer
+) -> None:
+    from tui.screens.chatroom import ChatroomScreen
+    from tui.screens.logs import LogsScreen
+    from tui.screens.runs_watch import RunWatchScreen
+
+    write_config("poll_interval = 7.5\n")
+    monkeypatch.setenv("EVALS_BLAH_API_KEY", sim.council_key)
+    seen: dict[str, float] = {}
+
+    async def inspect(app: BlahApp, pilot: Any) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.feed is not None, what="logs")
+        logs = app.screen
+        assert isinstance(logs, LogsScreen) and logs.feed is not None
+        seen["logs tail"] = logs.feed.settings.interval
+        await pilot.press("5")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen) and app.screen.poller is not None,
+                       what="chatroom polling")
+        room = app.screen
+        assert isinstance(room, ChatroomScreen) and room.poller is not None
+        seen["chatroom"] = room.poller.interval
+        run_id = next(iter(sim.world.runs))
+        await app.push_screen(RunWatchScreen(run_id))
+        await pilot.pause()
+        watch = app.screen
+        assert isinstance(watch, RunWatchScreen)
+        seen["run watch"] = watch.watch_state.backoff.base
+
+    launch(monkeypatch, ["--base-url", sim.base_url, "--model", sim.person_model_id], inspect)
+    assert seen == {"logs tail": 7.5, "chatroom": 7.5, "run watch": 7.5}

@@ -81,7 +81,7 @@ class BlahApp(App[None]):
             for spec in MODE_SPECS
             if spec.key  # areas without a number key are reached through the palette
         ),
-        Binding("colon", "command_palette", "Palette", show=False, id="app.palette"),
+        Binding("colon", "command_palette", "Palette", id="app.palette"),  # pinned right by KeyFooter
         Binding("q", "quit", "Quit", id="app.quit"),
         # Conventions of terminal apps, for screens that do not define these keys themselves
         # (a screen's own binding always wins): search, back, vim movement in lists.

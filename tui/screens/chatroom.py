@@ -15,7 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, OptionList, Select, Static
+from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from api_client.errors import BlahError
@@ -29,6 +29,7 @@ from tui.screens.chatroom_poll import RoomPoller
 from tui.screens.chatroom_post import PostFlow
 from tui.screens.chatroom_render import RoomStyles, room_styles
 from tui.screens.chatroom_view import RoomContext, RoomView
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -98,7 +99,7 @@ class ChatroomScreen(BlahScreen):
                 id="reply-from",
             )
             yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.add_class("-empty")

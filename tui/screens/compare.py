@@ -16,7 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import CompareRow, Comparison
@@ -24,6 +24,7 @@ from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs_pick import ModelPickerScreen
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
 
@@ -110,7 +111,7 @@ class CompareScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading the comparison…"), id="compare-caption")
         yield KeyTable(id="compare-table")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         model_signal = getattr(self.app, "model_signal", None)

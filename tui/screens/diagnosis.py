@@ -29,7 +29,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from api_client.models import FailureClusters
 from tui.screens.base import BlahScreen, describe_error
@@ -63,6 +63,7 @@ from tui.screens.diagnosis_text import (
 )
 from tui.screens.runs_table import KeyTable
 from widgets.bars import ProgressLine, RateBar
+from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
 __all__ = ["TABS", "DiagnosisScreen"]
@@ -157,7 +158,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
                 yield doubts
             with TabPane("Training data", id="tab-training"), VerticalScroll():
                 yield Static(id="diag-suggestions", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.blah_app.model_signal.subscribe(self, self._on_model_event)

@@ -14,12 +14,13 @@ from typing import ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from api_client.errors import BlahError
 from api_client.models import LogEntry
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.logs_status import screen_tz
+from widgets.footer import KeyFooter
 from widgets.log_list import LogList, LogRow
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
@@ -69,7 +70,7 @@ class DiagnosisCallsScreen(BlahScreen):
         yield Static(safe_text(self.title_text), id="calls-title", markup=False)
         yield Static(safe_text(self._note), id="calls-note", markup=False, classes="" if self._note else "hidden")
         yield LogList(id="calls-list", tz=screen_tz(self.ctx.settings))
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def log_list(self) -> LogList:

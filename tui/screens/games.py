@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from api_client.errors import (
@@ -33,6 +33,7 @@ from tui.screens.games_render import (
     game_summary_text,
     turn_text,
 )
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -113,7 +114,7 @@ class GamesScreen(BlahScreen):
             with Vertical(id="game-pane"):
                 yield Static(Text("Highlight a game to read its turns.", style="italic"), id="game-summary")
                 yield OptionList(id="turns")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#games-table", DataTable).add_columns(*GAME_COLUMNS)

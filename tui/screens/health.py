@@ -15,16 +15,30 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from api_client.errors import BlahError
 from api_client.models import Health
-from tui.health_windows import OutageWindow, Uptime, last_ok_before, outage_windows, uptime
+from tui.health_windows import (
+    OutageWindow,
+    Uptime,
+    last_ok_before,
+    outage_windows,
+    uptime,
+)
 from tui.run_watch import format_duration
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.runs_format import DASH, cell, fmt_latency, fmt_pct, fmt_time, tone_style
+from tui.screens.runs_format import (
+    DASH,
+    cell,
+    fmt_latency,
+    fmt_pct,
+    fmt_time,
+    tone_style,
+)
 from tui.screens.runs_pick import ModelPickerScreen
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.plots import TimeSeriesPlot
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -101,7 +115,7 @@ class HealthScreen(BlahScreen):
                                    ("Status", "status"), ("Error", "error")):
                     checks.add_column(label, key=key)
                 yield checks
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         model_signal = getattr(self.app, "model_signal", None)

@@ -23,7 +23,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from api_client.errors import BlahError, NotFoundError
@@ -43,6 +43,7 @@ from tui.screens.inspector_panels import (
 )
 from tui.screens.logs_status import screen_tz
 from widgets.bars import TokenBar
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
@@ -135,7 +136,7 @@ class InspectorScreen(BlahScreen):
                 yield Static(id="insp-result", classes="insp-panel", markup=False)
                 yield Static(Text("Call"), classes="insp-section", markup=False)
                 yield Static(id="insp-details", classes="insp-panel", markup=False)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._load(self.log_id)

@@ -17,13 +17,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import LeaderboardEntry, Result, Run
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_format import DASH, fmt_score, fmt_time, short, tone_style
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -145,7 +146,7 @@ class LeaderboardScreen(BlahScreen):
                 table.add_column(label, key=key)
             yield table
             yield BarChart("avg score", horizontal=True, id="lb-chart")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         model_signal = getattr(self.app, "model_signal", None)

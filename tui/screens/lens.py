@@ -18,14 +18,22 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Footer, Input, Static, TextArea
+from textual.widgets import Input, Static, TextArea
 from textual.worker import Worker
 
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import LensBundle, LensEvent
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.lens_render import LensHeatMap, LensRun, bundle_text, layer_row, no_bundle_text, token_label
+from tui.screens.lens_render import (
+    LensHeatMap,
+    LensRun,
+    bundle_text,
+    layer_row,
+    no_bundle_text,
+    token_label,
+)
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -107,7 +115,7 @@ class LensScreen(BlahScreen):
             yield KeyTable(id="lens-table")
             with VerticalScroll(id="lens-heat-box"):
                 yield LensHeatMap(id="lens-heat")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._set_columns(self._top_k)

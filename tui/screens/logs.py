@@ -20,7 +20,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from api_client.archive import LogFilter
 from tui.screens.logs_feed import FeedSettings, LogsFeed
@@ -29,6 +29,7 @@ from tui.screens.logs_series import bucket_calls
 from tui.screens.logs_status import screen_tz, stats_text, tail_state_text
 from tui.screens.logs_workers import LogsWorkers
 from widgets.badges import badge_text
+from widgets.footer import KeyFooter
 from widgets.log_list import LogList
 from widgets.plots import TimeSeriesPlot
 from widgets.safe_text import one_line
@@ -107,7 +108,7 @@ class LogsScreen(LogsWorkers):
         yield Input(placeholder="search prompts, replies and errors (all words must match)", id="logs-search")
         yield Static(id="logs-message", markup=False)
         yield LogList(id="logs-list", tz=tz)
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def log_list(self) -> LogList:

@@ -45,7 +45,8 @@ class FeedSettings:
         return cls(
             initial_limit=int(settings.get("logs_initial_limit", cls.initial_limit)),
             older_page=int(settings.get("logs_older_page", cls.older_page)),
-            interval=float(settings.get("logs_interval", cls.interval)),
+            # the person's poll_interval, unless a screen-specific value is set (tests, benches)
+            interval=float(settings.get("logs_interval") or settings.get("poll_interval") or cls.interval),
             max_interval=float(settings.get("logs_max_interval", cls.max_interval)),
             use_archive=bool(settings.get("archive", cls.use_archive)),
         )

@@ -11,7 +11,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from api_client.errors import BlahError
 from api_client.models import Eval, Model
@@ -25,6 +25,7 @@ from tui.screens.models_detail import (
     model_row,
 )
 from tui.screens.models_register import RegisterModelScreen
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -83,7 +84,7 @@ class ModelsScreen(BlahScreen):
                 yield DataTable(id="evals-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="models-detail"):
                 yield Static(Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#models-table", DataTable).add_columns(*MODEL_COLUMNS)

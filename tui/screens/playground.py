@@ -19,7 +19,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import (
     Button,
-    Footer,
     Input,
     Label,
     Static,
@@ -45,6 +44,7 @@ from tui.screens.playground_render import (
     job_status_text,
     transcript_text,
 )
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line_text
 from widgets.status_header import StatusHeader
 
@@ -114,7 +114,7 @@ class PlaygroundScreen(BlahScreen):
                 yield Input(id="chat-input", placeholder="Your message… (Enter sends the whole conversation)")
         with VerticalScroll(id="pg-result"):
             yield Static(Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.blah_app.model_signal.subscribe(self, self._on_model_event)

@@ -14,14 +14,22 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Result
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.results_judge import ResultDoubt, judgement_doubts
-from tui.screens.runs_format import cell, fmt_latency, fmt_score, fmt_time, reply_cell, tone_style
+from tui.screens.runs_format import (
+    cell,
+    fmt_latency,
+    fmt_score,
+    fmt_time,
+    reply_cell,
+    tone_style,
+)
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -107,7 +115,7 @@ class ResultsScreen(BlahScreen):
                 continue  # one model's results: the header names it
             table.add_column(label, key=key)
         yield table
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.load()

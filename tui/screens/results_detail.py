@@ -11,14 +11,27 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from api_client.errors import BlahError
 from api_client.models import Result
 from tui.screens.base import BlahScreen, describe_error
-from tui.screens.results_judge import Judgement, ResultDoubt, judgement_doubts, parse_judgement
-from tui.screens.runs_format import DASH, cell, fmt_latency, fmt_score, fmt_time, tone_style
+from tui.screens.results_judge import (
+    Judgement,
+    ResultDoubt,
+    judgement_doubts,
+    parse_judgement,
+)
+from tui.screens.runs_format import (
+    DASH,
+    cell,
+    fmt_latency,
+    fmt_score,
+    fmt_time,
+    tone_style,
+)
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
@@ -84,7 +97,7 @@ class ResultDetailScreen(BlahScreen):
             with Vertical(id="detail-right"):
                 yield Static("Reply", id="detail-right-title", classes="pane-title")
                 yield TextViewer("", id="detail-text")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.result is not None:

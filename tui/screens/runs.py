@@ -15,11 +15,18 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Run
-from tui.run_watch import ACTIVE_STATUSES, ATTENTION_STATUSES, PollBackoff, RunEvent, ended_message, format_duration
+from tui.run_watch import (
+    ACTIVE_STATUSES,
+    ATTENTION_STATUSES,
+    PollBackoff,
+    RunEvent,
+    ended_message,
+    format_duration,
+)
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.runs_actions import WriteOutcome, start_run
@@ -28,6 +35,7 @@ from tui.screens.runs_format import DASH, cell, fmt_time, progress_text, status_
 from tui.screens.runs_notify import notifier_for
 from tui.screens.runs_pick import ModelPickerScreen
 from tui.screens.runs_table import KeyTable
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 
@@ -90,7 +98,7 @@ class RunsScreen(BlahScreen):
         ):
             table.add_column(label, key=key)
         yield table
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         model_signal = getattr(self.app, "model_signal", None)

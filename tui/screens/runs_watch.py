@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Result, Run
@@ -38,6 +38,7 @@ from tui.screens.runs_format import (
 from tui.screens.runs_notify import notifier_for
 from tui.screens.runs_table import KeyTable
 from widgets.bars import ProgressLine
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -87,7 +88,6 @@ class RunWatchScreen(BlahScreen):
         self.results: dict[str, Result] = {}
         self.eval_names: dict[str, str] = {}
         self.watch_state = RunWatch(run_id, clock=time.monotonic)
-        self.watch_state.backoff = PollBackoff(base=1.0, max_idle=10.0)
         self.writer = StatusWriter(self, self._write_done)
         self.polls = 0
         self.poll_state = "starting"
@@ -113,9 +113,11 @@ class RunWatchScreen(BlahScreen):
                                    ("Score", "score"), ("Latency", "latency"), ("Error", "error")):
                     results.add_column(label, key=key)
                 yield results
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
+        base = float(self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0)
+        self.watch_state.backoff = PollBackoff(base=base, current=base, max_idle=max(10.0, base))
         if self.run is not None:
             self._show_run(self.run)
         self.query_one("#watch-results", KeyTable).focus()

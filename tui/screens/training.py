@@ -11,13 +11,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import TrainingSet
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_table import KeyTable
 from tui.screens.webhooks_render import DASH, fmt_utc
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, one_line_text
 from widgets.status_header import StatusHeader
 
@@ -101,7 +102,7 @@ class TrainingSetsScreen(BlahScreen):
             yield table
             with VerticalScroll(id="ts-side"):
                 yield Static(Text("Highlight a set to see it.", style="italic"), id="ts-detail")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#ts-table", KeyTable).focus()

@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Checkbox, Footer, Input, OptionList, ProgressBar, Static, TextArea
+from textual.widgets import Checkbox, Input, OptionList, ProgressBar, Static, TextArea
 from textual.widgets.option_list import Option
 
 from api_client.errors import BlahError, OutcomeUnknownError
@@ -38,6 +38,7 @@ from tui.training_upload import (
     find_set,
     send_training_set,
 )
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, one_line_text, safe_text
 from widgets.status_header import StatusHeader
 
@@ -127,7 +128,7 @@ class TrainingBuildScreen(BlahScreen):
         yield Static(Text(""), id="tb-summary")
         yield ProgressBar(id="tb-progress", classes="hidden", show_eta=False)
         yield Static(Text(""), id="tb-result")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#tb-reply", TextArea).disabled = True

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from api_client.models import Webhook
@@ -22,8 +22,19 @@ from tui.screens.base import BlahScreen, describe_error
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.runs_table import KeyTable
 from tui.screens.webhooks_form import WebhookDraft, WebhookFormScreen
-from tui.screens.webhooks_listen import LISTEN_EVENTS, ListenerSession, ListenOptions, listener_for
-from tui.screens.webhooks_render import delivery_row, listener_text, webhook_row, write_problem
+from tui.screens.webhooks_listen import (
+    LISTEN_EVENTS,
+    ListenerSession,
+    ListenOptions,
+    listener_for,
+)
+from tui.screens.webhooks_render import (
+    delivery_row,
+    listener_text,
+    webhook_row,
+    write_problem,
+)
+from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -77,7 +88,7 @@ class WebhooksScreen(BlahScreen):
         received: DataTable[Text] = DataTable(id="wh-received", cursor_type="row", zebra_stripes=True)
         received.add_columns("Received (UTC)", "Event", "What")
         yield received
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.session.changed.subscribe(self, self._listener_changed)

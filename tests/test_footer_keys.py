@@ -1,0 +1,45 @@
+"""On a small terminal the footer still shows how to get help and the palette.
+
+Textual's footer cuts the keys that do not fit; on an 80-column terminal the help key fell
+off the right edge on every busy screen. KeyFooter pins "? Help" and ": Palette" right.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from api_client.client import BlahClient
+from simulator.server import SimulatorServer
+from tests.test_runs_support import make_app, wait_for
+from widgets.footer import KeyFooter
+
+
+def _visible_keys(footer: KeyFooter, width: int) -> dict[str, tuple[int, int]]:
+    """Key label -> (x, right edge) of each footer key drawn fully inside the terminal."""
+    shown: dict[str, tuple[int, int]] = {}
+    for key in footer.query(FooterKey):
+        region = key.region
+        if region.width and 0 <= region.x and region.right <= width:
+            shown[f"{key.key_display} {key.description}"] = (region.x, region.right)
+    return shown
+
+
+@pytest.mark.parametrize("mode", ["logs", "runs", "chatroom", "diagnosis"])
+async def test_help_and_palette_keys_stay_visible_at_80_columns(
+    mode: str, sim: SimulatorServer, client: BlahClient
+) -> None:
+    app = make_app(sim, client, start_mode=mode)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: app.current_mode == mode and bool(app.screen.query(KeyFooter)), what=mode)
+        footer = app.screen.query_one(KeyFooter)
+        await wait_for(pilot, lambda: "? Help" in _visible_keys(footer, 80), what="the help key on screen")
+        shown = _visible_keys(footer, 80)
+        assert ": Palette" in shown
+        help_x, _ = shown["? Help"]
+        palette_x, palette_right = shown[": Palette"]
+        assert help_x < palette_x and palette_right >= 78  # on the right edge, help first
+        # the screen's own keys are still listed first, to the left of the pinned pair
+        assert any(x < help_x for label, (x, _) in shown.items() if label not in {"? Help", ": Palette"})
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help opened by ?")

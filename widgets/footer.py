@@ -1,0 +1,63 @@
+"""The key footer: Textual's Footer with help and the palette pinned to the right edge.
+
+Textual's Footer lists a screen's keys left to right and cuts what does not fit, so on an
+80-column terminal the keys after the screen's own (help, the palette) fell off the edge:
+the very keys a person needs to find the rest. Here they are docked right, where they stay
+visible at any width, and the screen's keys fill what is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from textual.app import ComposeResult
+from textual.containers import HorizontalGroup
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+__all__ = ["KeyFooter"]
+
+PINNED_ACTIONS = frozenset({"help", "app.help", "command_palette", "app.command_palette"})
+"""Actions whose key is pinned right (besides the command palette's)."""
+
+
+class KeyFooter(Footer):
+    """A footer whose help and command-palette keys are always on screen."""
+
+    DEFAULT_CSS = """
+    KeyFooter {
+        HorizontalGroup.-pinned-keys {
+            dock: right;
+            width: auto;
+            height: 1;
+            border-left: vkey $foreground 20%;
+        }
+        HorizontalGroup.-pinned-keys FooterKey.-command-palette {
+            dock: none;
+            border-left: none;
+            padding-right: 1;
+        }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        pinned: list[Widget] = []
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and self._is_pinned(widget):
+                pinned.append(widget)
+            else:
+                yield widget
+        if pinned:
+            yield HorizontalGroup(*_help_first(pinned), classes="-pinned-keys")
+
+    @staticmethod
+    def _is_pinned(key: FooterKey) -> bool:
+        return key.has_class("-command-palette") or key.action in PINNED_ACTIONS
+
+
+def _help_first(keys: Iterable[Widget]) -> list[Widget]:
+    """Help, then the palette; one palette key (Textual's own is dropped when ours is there)."""
+    ordered = sorted(keys, key=lambda key: isinstance(key, FooterKey) and key.action != "help")
+    ours = [k for k in ordered if not k.has_class("-command-palette")]
+    return ours if len(ours) > 1 else ordered
