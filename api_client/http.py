@@ -17,7 +17,13 @@ One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Mapping
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Mapping,
+)
 from typing import Any, TypeVar
 
 import httpx
@@ -32,7 +38,12 @@ from .errors import (
     OutcomeUnknownError,
     UnreachableError,
 )
-from .paths import API_PREFIX
+from .origin import (
+    OriginBearerAuth,
+    normalize_base_url,
+    origin_of,
+    refuse_clear_text_key,
+)
 
 Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[int, int], None]
@@ -44,49 +55,6 @@ UPLOAD_CHUNK = 64 * 1024
 _HOP_HEADERS = frozenset(
     {"host", "content-length", "transfer-encoding", "connection", "authorization"}
 )
-
-
-def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
-    """(scheme, host, port) with the scheme's default port made explicit."""
-    default = {"http": 80, "https": 443}.get(url.scheme)
-    return (url.scheme, url.host.lower(), url.port or default)
-
-
-def normalize_base_url(base_url: str) -> httpx.URL:
-    """``https://host[/prefix]`` without a trailing slash or a trailing ``/api/v1``."""
-    url = httpx.URL(base_url.strip())
-    if url.scheme not in ("http", "https") or not url.host:
-        raise ValueError("base_url must be an http(s) URL with a host")
-    if url.query or url.fragment:
-        raise ValueError("base_url must not carry a query or a fragment")
-    path = url.path.rstrip("/")
-    if path.endswith(API_PREFIX):
-        path = path[: -len(API_PREFIX)]
-    return url.copy_with(path=path or "", query=None, fragment=None)
-
-
-class OriginBearerAuth(httpx.Auth):
-    """``Authorization: Bearer <key>`` added by httpx itself as the request goes out, and only
-    when the request is for ``origin``.
-
-    Why an auth flow rather than a headers dict: nothing of ours ever holds the header in a
-    plain local variable or attribute. Textual prints a crashed app's traceback WITH the
-    locals of every frame; a ``headers = {"Authorization": "Bearer ..."}`` local in the
-    request loop would put the key on the person's screen (and in any pasted bug report).
-    The key stays a ``SecretStr`` here, and httpx's ``Headers`` repr masks the header.
-    """
-
-    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None]) -> None:
-        self._key = key
-        self._origin = origin
-
-    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        if origin_of(request.url) == self._origin:
-            request.headers["Authorization"] = "Bearer " + self._key.get_secret_value()
-        yield request
-
-    def __repr__(self) -> str:
-        return "OriginBearerAuth(key=[secret])"
 
 
 class HttpCore:
@@ -110,6 +78,8 @@ class HttpCore:
         self.base_url = normalize_base_url(base_url)
         self._origin = origin_of(self.base_url)
         self._key = SecretStr(api_key) if api_key else None
+        if self._key is not None:
+            refuse_clear_text_key(self.base_url)
         self._auth = OriginBearerAuth(self._key, self._origin) if self._key else None
         self.deadline = float(deadline)
         self.retry = retry

@@ -328,3 +328,29 @@ async def test_a_redirect_to_another_origin_never_carries_the_key() -> None:
     assert all("authorization" not in h for h in other_seen)
     for headers in other_seen:
         assert_no_key(json.dumps(headers), "a request to another origin")
+
+
+@pytest.mark.parametrize("base", ["http://evals.blah.dev", "http://10.0.0.5:8000", "HTTP://Example.com/api/v1"])
+def test_the_key_is_never_sent_in_clear_text_to_another_machine(base: str) -> None:
+    with pytest.raises(ValueError, match="refusing to send the API key in clear text"):
+        BlahClient(base, api_key=CANARY)
+
+
+@pytest.mark.parametrize("base", ["http://127.0.0.1:8000", "http://localhost:9", "http://[::1]:8000", "https://evals.blah.dev"])
+async def test_loopback_http_and_https_take_the_key(base: str) -> None:
+    async with BlahClient(base, api_key=CANARY):
+        pass
+
+
+async def test_reading_without_a_key_over_http_is_allowed() -> None:
+    async with BlahClient("http://evals.blah.dev"):
+        pass
+
+
+def test_the_command_line_says_why_and_stops(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.cli import main
+
+    monkeypatch.setenv("EVALS_BLAH_API_KEY", CANARY)
+    assert main(["--base-url", "http://evals.blah.dev", "--model", "m"]) == 2
+    err = capsys.readouterr().err
+    assert "clear text" in err and "https://" in err and CANARY not in err
