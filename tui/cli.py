@@ -13,6 +13,10 @@ import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.credentials import StoredKey
 
 DEFAULT_BASE_URL = "https://evals.blah.dev"
 
@@ -79,7 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
     _add_connection_args(report, model=False)
 
-    sub.add_parser("login", help="store the API key (read from standard input, never echoed) for later runs")
+    login = sub.add_parser(
+        "login",
+        help="store the API key (read from standard input, never echoed) for later runs",
+        description=(
+            "Store the API key for later runs: in the system keyring when one works (asked for at "
+            "most 3 s), else in credentials.toml beside the config file, readable only by you (0600)."
+        ),
+    )
+    where = login.add_mutually_exclusive_group()
+    where.add_argument("--keyring", dest="where", action="store_const", const="keyring",
+                       help="the system keyring only (fail rather than write a file)")
+    where.add_argument("--file", dest="where", action="store_const", const="file",
+                       help="the private file only (never ask the keyring)")
     sub.add_parser("logout", help="forget the stored API key")
     sub.add_parser("status", help="where the API key comes from (never the key) and which config file is read")
 
@@ -128,19 +144,26 @@ def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True)
         parser.add_argument("--model", help="the model the app is about")
 
 
-def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
-    """Precedence: flag > $EVALS_BLAH_API_KEY > stored. Returns (key, source name)."""
+def resolve_key(flag: str | None) -> StoredKey:
+    """Precedence: flag > $EVALS_BLAH_API_KEY > stored (file or keyring). The stored key is
+    only looked up when neither of the others is given; a keyring that does not answer makes
+    a ``problem``, not a hang."""
+    from tui.credentials import StoredKey, load_stored
+
     if flag:
-        return flag, "flag"
+        return StoredKey(flag, "flag")
     env = os.environ.get("EVALS_BLAH_API_KEY")
     if env:
-        return env, "env"
-    from tui.credentials import load_stored_key
+        return StoredKey(env, "env")
+    return load_stored()
 
-    stored = load_stored_key()
-    if stored:
-        return stored
-    return None, "none"
+
+def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
+    """(key, source name) as :func:`resolve_key`; a problem with the stored key is said on stderr."""
+    found = resolve_key(flag)
+    if found.problem:
+        print(f"blah-tui: {found.problem}; going on without a key", file=sys.stderr)
+    return found.key, found.source
 
 
 def main(argv: Sequence[str] | None = None) -> int:

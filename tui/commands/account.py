@@ -10,12 +10,13 @@ import tomli_w
 from pydantic import ValidationError
 
 from tui.config import load_config, set_value
-from tui.credentials import credentials_file, forget_key, store_key
+from tui.credentials import credentials_file, forget_key, login_key
+from tui.keyring_store import KeyringUnavailable
 
 
 def account_main(args: argparse.Namespace) -> int:
     if args.command == "login":
-        return _login()
+        return _login(getattr(args, "where", None) or "auto")
     if args.command == "logout":
         print("Stored key removed." if forget_key() else "No key was stored.")
         return 0
@@ -24,26 +25,33 @@ def account_main(args: argparse.Namespace) -> int:
     return _config(args)
 
 
-def _login() -> int:
+def _login(where: str) -> int:
     if sys.stdin.isatty():
         key = getpass.getpass("blah.dev API key (input hidden): ")
     else:
         key = sys.stdin.readline()
     try:
-        path = store_key(key)
-    except ValueError as error:
+        stored = login_key(key, where=where)  # type: ignore[arg-type]
+    except (ValueError, KeyringUnavailable) as error:
         print(f"blah-tui: {error}; nothing stored", file=sys.stderr)
         return 2
-    print(f"Key stored in {path} (readable only by you).")
+    if stored.kind == "keyring":
+        print(f"Key stored in the system keyring ({stored.detail}).")
+    else:
+        why = f" ({stored.fallback})" if stored.fallback else ""
+        print(f"Key stored in {stored.detail} (readable only by you){why}.")
     return 0
 
 
 def _status() -> int:
-    from tui.cli import resolve_api_key
+    from tui.cli import resolve_key
 
-    key, source = resolve_api_key(None)
-    names = {"env": "$EVALS_BLAH_API_KEY", "config": f"the stored key ({credentials_file()})", "none": "none"}
-    print(f"API key: {'set' if key else 'not set'}; source: {names.get(source, source)}")
+    found = resolve_key(None)
+    names = {"env": "$EVALS_BLAH_API_KEY", "config": f"the stored key ({credentials_file()})",
+             "keyring": "the system keyring (blah-tui login)", "none": "none"}
+    print(f"API key: {'set' if found.key else 'not set'}; source: {names.get(found.source, found.source)}")
+    if found.problem:
+        print(f"API key problem: {found.problem}")
     loaded = load_config()
     print(f"Config file: {loaded.path}{'' if loaded.path.exists() else ' (not created yet)'}")
     if loaded.problem:
