@@ -153,7 +153,7 @@ class LogsScreen(LogsWorkers):
         self._boot()
 
     def on_unmount(self) -> None:
-        self._closing = True
+        self._leaving = True
         if self.feed is not None:
             self.feed.close()
 
@@ -170,7 +170,7 @@ class LogsScreen(LogsWorkers):
     # ------------------------------------------------------------------ tail state
 
     def _update_tail(self) -> None:
-        if not self.is_mounted or self._closing:
+        if not self.is_mounted or self._leaving:
             return
         feed = self.feed
         state = self._tail_state if feed is None else (feed.tail_state() or self._tail_state)

@@ -53,7 +53,7 @@ class LogsWorkers(BlahScreen):
         self._last_plot = 0.0
         self._older_note: str | None = None
         self._latest_retrying = False
-        self._closing = False
+        self._leaving = False  # (not Textual's own _closing)
         self._plot_stale = True
         self._badges_note: str | None = None
         self.badges_ready = False
@@ -66,6 +66,8 @@ class LogsWorkers(BlahScreen):
         feed = self.feed
         assert feed is not None
         await feed.open()
+        if self._gone():
+            return
         for note in feed.notes:
             self.notify(note, title="Archive", severity="warning", markup=False, timeout=10)
         self.log_list.has_older = not feed.history_complete
@@ -86,6 +88,8 @@ class LogsWorkers(BlahScreen):
             self._stats_error = self._load_error = describe_error(error)
             self.blah_app.note_connection(error)
             self.notify(self._load_error, title="Couldn't load the latest calls", severity="error", markup=False)
+        if self._gone():
+            return
         self._loaded = True
         self._rows_grew()
         self._update_plot()
@@ -101,6 +105,8 @@ class LogsWorkers(BlahScreen):
         self._badges_note = "computing badges…"
         self._update_filters()
         changed = await feed.refresh_badges()
+        if self._gone():
+            return
         self._badges_note = None
         if changed and feed is self.feed:
             feed.rows.refresh()
@@ -119,6 +125,8 @@ class LogsWorkers(BlahScreen):
                 self._on_tail_state(state)
 
         async for _new in feed.tail(on_state):
+            if self._gone():
+                return
             self._load_error = None
             self._rows_grew()
             now = time.monotonic()
@@ -143,6 +151,8 @@ class LogsWorkers(BlahScreen):
             return
         finally:
             self._latest_retrying = False
+        if self._gone():
+            return
         self._stats_error = self._load_error = None
         self._last_stats = time.monotonic()
         self._rows_grew()
@@ -155,6 +165,8 @@ class LogsWorkers(BlahScreen):
             return
         try:
             self.stats = await self.feed.fetch_stats()
+            if self._gone():
+                return
             self._stats_error = None
             self.blah_app.note_connection(None)
         except BlahError as error:
@@ -183,10 +195,14 @@ class LogsWorkers(BlahScreen):
                 if len(feed.rows) > before or done:
                     break
         except BlahError as error:
+            if self._gone():
+                return
             self.blah_app.note_connection(error)
             self._older_note = f"couldn't load older calls: {describe_error(error)}"
             self.log_list.set_rows(feed.rows, follow=False)  # re-arms NeedOlder for a retry
             self._update_filters()
+            return
+        if self._gone():
             return
         self.blah_app.note_connection(None)
         gained = len(feed.rows) - before
@@ -210,12 +226,17 @@ class LogsWorkers(BlahScreen):
             return
         wanted = self.filter
         rows = await self.feed.filtered(wanted)
-        if wanted != self.filter:
+        if wanted != self.filter or self._gone():
             return
         self.feed.rows = rows
         self.log_list.set_highlight(highlight_terms(wanted.text))
         self._show_rows(rows, follow=True)
         self._refresh_view()
+
+    def _gone(self) -> bool:
+        """The screen is being taken down (its widgets may already be removed, the app may be
+        quitting): a worker coming back from a wait stops here instead of touching them."""
+        return self._leaving or not self.is_attached or not self.query("#logs-list")
 
     def _loaded_rows_ready(self) -> bool:
         return self.feed is not None and self.feed.badges_fn is not None
@@ -258,7 +279,7 @@ class LogsWorkers(BlahScreen):
         return (first_new.created_at or 0) >= (last_old.created_at or 0)
 
     def _on_tail_state(self, state: Any) -> None:
-        if self._closing:
+        if self._leaving:
             return
         self._tail_state = state
         self._tail_state_at = time.monotonic()
