@@ -5,8 +5,10 @@ The logs screen reads it as a list of maybe a million rows, a window of ~100 at 
 any offset (archive_ingest keeps a dense ``ord`` column in time order; archive_lists
 resolves a filtered list once to an array of ordinals and patches it as rows arrive).
 Text search is FTS5 over prompt/response/error with user input taken literally
-(archive_query). Thread-safe (one connection behind a lock) so async callers may run
-``add`` in a worker thread. Entries are never stored twice: ``id`` decides.
+(archive_query); a list that is only a search is read from the FTS index as needed,
+never materialised (archive_text.TextView), so a word found in every row answers about
+as fast as a rare one. Thread-safe (one connection behind a lock) so async callers may
+run ``add`` in a worker thread. Entries are never stored twice: ``id`` decides.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from __future__ import annotations
 import tempfile
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from api_client import archive_text as text_index
 from api_client.archive_base import FULL_SELECT, ArchiveBase, entry_from_row
@@ -30,7 +34,7 @@ from api_client.archive_ingest import (
     number_unnumbered,
     set_badges,
 )
-from api_client.archive_lists import OrdinalLists, rows_by_ord
+from api_client.archive_lists import OrdinalLists, rows_by_ord, rows_by_seq
 from api_client.archive_query import (
     ALL,
     ROW_SELECT,
@@ -39,6 +43,7 @@ from api_client.archive_query import (
     SearchResult,
     compile_text,
     match_spans,
+    search_only_match,
     where_clause,
 )
 from api_client.archive_schema import (
@@ -46,7 +51,10 @@ from api_client.archive_schema import (
     ArchiveError,
     ArchiveVersionError,
 )
+from api_client.archive_text import Fragmented, TextLists, TextView
 from api_client.models import LogEntry
+
+T = TypeVar("T")
 
 __all__ = [
     "ALL",
@@ -66,6 +74,7 @@ class Archive(ArchiveBase):
 
     def __init__(self, path: Path | str, *, _temp_dir: Path | None = None) -> None:
         self._lists = OrdinalLists()
+        self._texts = TextLists()
         super().__init__(path, _temp_dir=_temp_dir)
 
     # ------------------------------------------------------------------ opening / files
@@ -171,6 +180,7 @@ class Archive(ArchiveBase):
             return
         self._bounds = outcome.bounds
         self._lists.record(outcome.changed)
+        self._texts.record(outcome.changed)
 
     def pending_text_index(self) -> int:
         """How many stored entries are not in the full-text index yet."""
@@ -224,7 +234,8 @@ class Archive(ArchiveBase):
             self._sync_external()
             if flt.is_empty:
                 return 0 if self._bounds is None else self._bounds[1] - self._bounds[0] + 1
-            return len(self._ords(flt))
+            lazy = self._from_text_list(flt, lambda view: view.total)
+            return lazy[0] if lazy is not None else len(self._ords(flt))
 
     def window(self, flt: LogFilter = ALL, offset: int = 0, limit: int = 100) -> list[ArchivedRow]:
         """Rows ``offset .. offset+limit-1`` of the filtered list, oldest first."""
@@ -241,8 +252,12 @@ class Archive(ArchiveBase):
                     (start, start + limit),
                 ).fetchall()
             else:
-                wanted = self._ords(flt)[offset : offset + limit].tolist()
-                rows = rows_by_ord(self._conn, wanted, ROW_SELECT)
+                lazy = self._from_text_list(flt, lambda view: view.seqs(offset, limit))
+                if lazy is not None:
+                    rows = rows_by_seq(self._conn, lazy[0], ROW_SELECT)
+                else:
+                    wanted = self._ords(flt)[offset : offset + limit].tolist()
+                    rows = rows_by_ord(self._conn, wanted, ROW_SELECT)
             return [ArchivedRow.from_sql(r) for r in rows]
 
     def position(self, log_id: str, flt: LogFilter = ALL) -> int | None:
@@ -254,6 +269,9 @@ class Archive(ArchiveBase):
                 return None
             if flt.is_empty:
                 return int(row[0]) - self._bounds[0]
+            lazy = self._from_text_list(flt, lambda view: view.position(log_id))
+            if lazy is not None:
+                return lazy[0]
             ords = self._ords(flt)
             i = bisect_left(ords, row[0])
             return i if i < len(ords) and ords[i] == row[0] else None
@@ -273,6 +291,11 @@ class Archive(ArchiveBase):
             if flt.is_empty:
                 before, after = here - 1, here + 1
             else:
+                lazy = self._from_text_list(flt, lambda view: view.neighbours(log_id))
+                if lazy is not None:
+                    pair = lazy[0]
+                    by_seq = dict(rows_by_seq(self._conn, [s for s in pair if s is not None], "seq, id"))
+                    return by_seq.get(pair[0]), by_seq.get(pair[1])
                 ords = self._ords(flt)
                 i = bisect_left(ords, here)
                 before = ords[i - 1] if i > 0 else None
@@ -293,6 +316,11 @@ class Archive(ArchiveBase):
         combined = replace(flt, text=text)
         with self._lock, self._guard():
             self._sync_external()
+            lazy = self._from_text_list(combined, lambda v: (v.total, v.seqs(0, v.total if limit is None else limit)))
+            if lazy is not None:
+                total, seqs = lazy[0]
+                ids = [r[0] for r in rows_by_seq(self._conn, seqs, "id")]
+                return SearchResult(count=total, ids=ids, terms=tq.terms)
             ords = self._ords(combined)
             head = ords.tolist() if limit is None else ords[:limit].tolist()
             ids = [r[0] for r in rows_by_ord(self._conn, head, "id, ord")]
@@ -330,8 +358,39 @@ class Archive(ArchiveBase):
         if version != self._data_version:
             self._data_version = version
             self._lists.invalidate()  # we cannot know which rows the other writer touched
+            self._texts.invalidate()
             self._load_bounds()
 
     def _ords(self, flt: LogFilter) -> array:
         self._ensure_indexed(flt)
         return self._lists.ords(self._conn, flt)
+
+    def _from_text_list(self, flt: LogFilter, read: Callable[[TextView], T]) -> tuple[T] | None:
+        """``(read(view),)`` for a search-only filter, read from the FTS index in one read
+        snapshot; None when the filter needs the ordinal array (other conditions or
+        substring terms, rows waiting to be placed, or rows so out of time order that
+        following runs costs more). Caller holds the lock."""
+        match = search_only_match(flt)
+        if match is None:
+            return None
+        self._ensure_indexed(flt)  # (writes: must come before the read transaction)
+        with self._snapshot():
+            self._sync_external()
+            view = self._texts.view(self._conn, match, self._bounds)
+            if view is None:
+                return None
+            try:
+                return (read(view),)
+            except Fragmented:
+                return None
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """A read transaction: the FTS counts and the ords read in it agree even while
+        another process writes."""
+        self._conn.execute("BEGIN")
+        try:
+            self._conn.execute("SELECT 1 FROM meta LIMIT 1").fetchall()  # BEGIN is deferred: take the snapshot
+            yield
+        finally:
+            self._conn.execute("COMMIT")

@@ -1,10 +1,11 @@
 """Filtered lists of an archive as arrays of ordinals, patched as rows arrive.
 
-A filter (source, errors only, badge, text, since) is resolved once to the ascending
-``ord`` values of the rows it keeps: an ``array('q')``, 8 bytes a row. Then ``count`` is
-its length and the n-th row is one index probe, at any offset. Each write reports the
-range of ``ord`` values it touched (see archive_ingest); a cached array only re-reads
-that range, so the live tail costs a few rows per poll, not a rescan of a million.
+A filter (source, errors only, badge, since, or a search combined with those) is resolved
+once to the ascending ``ord`` values of the rows it keeps: an ``array('q')``, 8 bytes a
+row. Then ``count`` is its length and the n-th row is one index probe, at any offset. Each
+write reports the range of ``ord`` values it touched (see archive_ingest); a cached array
+only re-reads that range, so the live tail costs a few rows per poll, not a rescan of a
+million. (A search alone is listed straight from the FTS index: archive_text.)
 """
 
 from __future__ import annotations
@@ -100,3 +101,13 @@ def rows_by_ord(conn: sqlite3.Connection, ords: list[int], columns: str) -> list
         marks = ",".join("?" * len(chunk))
         rows.extend(conn.execute(f"SELECT {columns} FROM logs WHERE ord IN ({marks}) ORDER BY ord", chunk))
     return rows
+
+
+def rows_by_seq(conn: sqlite3.Connection, seqs: list[int], columns: str) -> list[tuple[Any, ...]]:
+    """The given columns of the rows with these ``seq`` values, in the order given."""
+    found: dict[int, tuple[Any, ...]] = {}
+    for start in range(0, len(seqs), _CHUNK):
+        chunk = seqs[start : start + _CHUNK]
+        marks = ",".join("?" * len(chunk))
+        found.update((r[0], r[1:]) for r in conn.execute(f"SELECT seq, {columns} FROM logs WHERE seq IN ({marks})", chunk))
+    return [found[s] for s in seqs if s in found]

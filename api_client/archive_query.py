@@ -166,6 +166,15 @@ def compile_text(text: str | None) -> TextQuery:
     return TextQuery(terms=terms, match=match, substrings=subs)
 
 
+def search_only_match(flt: LogFilter) -> str | None:
+    """The FTS5 expression of a filter that is only a search of indexable terms (what the
+    archive can list straight from the index), else None."""
+    if flt.source is not None or flt.errors_only or flt.badge or flt.since_ms is not None:
+        return None
+    tq = compile_text(flt.text)
+    return tq.match if not tq.substrings else None
+
+
 def where_clause(flt: LogFilter) -> tuple[str, list[Any]]:
     """SQL condition (over table ``logs``) and its parameters for a filter."""
     conds: list[str] = []

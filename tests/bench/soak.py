@@ -85,6 +85,8 @@ class SoakReport:
     traced_growth_by_package: dict[str, float] = field(default_factory=dict)
     """Growth of live Python allocations from warm-up to the end (MB), by package (with
     --tracemalloc). The simulator runs in this process: its world grows with every call."""
+    traced_top_growth: list[str] = field(default_factory=list)
+    """The allocation sites that grew most (with --tracemalloc): where to look for a leak."""
     rss_warm_mb: float | None = None
     rss_end_mb: float | None = None
     traced_warm_mb: float | None = None
@@ -125,6 +127,7 @@ class SoakReport:
              f"(the loop spent {self.mean_key_cpu_s * 1000:.0f} ms of CPU meanwhile, on all its work)"),
             f"  memory: RSS {rss}; Python allocations {traced}",
             f"  allocation growth by package (MB): {self.traced_growth_by_package or '—'}",
+            *(f"    {line}" for line in self.traced_top_growth),
             f"  loop CPU until a switch landed, by mode (early -> late): {self.key_cpu_by_mode or '—'}",
             f"  event loop: {self.loop_cpu_s:.0f} s CPU, worst lag {self.max_loop_lag_s * 1000:.0f} ms",
             f"  catch-up after faults stopped: {self.catch_up_s:.1f} s; crashed: {self.crashed or 'no'}",
@@ -139,6 +142,13 @@ def _package(filename: str) -> str:
         if marker in filename:
             return name
     return "other"
+
+
+def top_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, n: int = 12) -> list[str]:
+    """The ``n`` allocation sites (file:line) whose live memory grew most."""
+    stats = sorted(after.compare_to(before, "lineno"), key=lambda s: s.size_diff, reverse=True)[:n]
+    return [f"{s.size_diff / 2**20:+.1f} MB ({s.count_diff:+d} blocks) {s.traceback[0].filename.split('site-packages/')[-1]}:"
+            f"{s.traceback[0].lineno}" for s in stats]
 
 
 def growth_by_package(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> dict[str, float]:
@@ -374,7 +384,9 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     if tracemalloc.is_tracing():
         report.traced_end_mb = tracemalloc.get_traced_memory()[0] / 2**20
         if warm_snapshot is not None:
-            report.traced_growth_by_package = growth_by_package(warm_snapshot, tracemalloc.take_snapshot())
+            end_snapshot = tracemalloc.take_snapshot()
+            report.traced_growth_by_package = growth_by_package(warm_snapshot, end_snapshot)
+            report.traced_top_growth = top_growth(warm_snapshot, end_snapshot)
     after = server.chaos_counts()
     report.faults = {k: after.get(k, 0) - faults_before.get(k, 0) for k in after if after.get(k, 0) - faults_before.get(k, 0)}
     report.requests = len(server.requests.records())
