@@ -43,3 +43,30 @@ async def test_help_and_palette_keys_stay_visible_at_80_columns(
         assert any(x < help_x for label, (x, _) in shown.items() if label not in {"? Help", ": Palette"})
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HelpScreen", what="help opened by ?")
+
+
+async def test_switching_areas_all_night_does_not_pile_up_footer_keys(sim: SimulatorServer, client: BlahClient) -> None:
+    """Every area switch recomposes the footer; the old keys must be let go (Textual 8's own
+    Footer keeps a watcher, and so the whole key, for each one it ever made)."""
+    import gc
+
+    def live_keys() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, FooterKey))
+
+    app = make_app(sim, client, start_mode="runs")
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: app.current_mode == "runs", what="runs")
+
+        async def switch(rounds: int) -> None:
+            for _ in range(rounds):
+                for key in "453":
+                    await pilot.press(key)
+                    await pilot.pause(0.05)
+            await pilot.pause(0.5)
+
+        await switch(3)
+        after_few = live_keys()
+        await switch(9)
+        after_many = live_keys()
+    assert after_many - after_few < 40, f"{after_few} footer keys after 9 switches, {after_many} after 36"

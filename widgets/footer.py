@@ -9,6 +9,7 @@ visible at any width, and the screen's keys fill what is left.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
@@ -42,6 +43,7 @@ class KeyFooter(Footer):
     """
 
     def compose(self) -> ComposeResult:
+        self._forget_removed_keys()
         pinned: list[Widget] = []
         for widget in super().compose():
             if isinstance(widget, FooterKey) and self._is_pinned(widget):
@@ -50,6 +52,20 @@ class KeyFooter(Footer):
                 yield widget
         if pinned:
             yield HorizontalGroup(*_help_first(pinned), classes="-pinned-keys")
+
+    def _forget_removed_keys(self) -> None:
+        """Drop the watchers of keys a previous compose made (Textual 8's Footer leaks them).
+
+        Each FooterKey is data-bound to ``Footer.compact``, which registers a watcher on the
+        footer; Textual prunes such watchers only when ``compact`` changes, which it never
+        does here. The footer recomposes on every focus or screen change, so an app left
+        open for a night kept hundreds of thousands of dead keys (3,614 after 90 area
+        switches). By the time ``compose`` runs again the old keys are removed (closed).
+        """
+        watchers: dict[str, list[tuple[Any, Any]]] = getattr(self, "__watchers", {})
+        for name, entries in watchers.items():
+            watchers[name] = [(node, callback) for node, callback in entries
+                              if not (getattr(node, "_closing", False) or getattr(node, "_closed", False))]
 
     @staticmethod
     def _is_pinned(key: FooterKey) -> bool:
