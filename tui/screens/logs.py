@@ -170,7 +170,7 @@ class LogsScreen(LogsWorkers):
     # ------------------------------------------------------------------ tail state
 
     def _update_tail(self) -> None:
-        if not self.is_mounted or self._leaving:
+        if not self.is_mounted or self._gone():
             return
         feed = self.feed
         state = self._tail_state if feed is None else (feed.tail_state() or self._tail_state)

@@ -279,7 +279,7 @@ class LogsWorkers(BlahScreen):
         return (first_new.created_at or 0) >= (last_old.created_at or 0)
 
     def _on_tail_state(self, state: Any) -> None:
-        if self._leaving:
+        if self._gone():  # the tail reports "stopped" as the app quits: nothing to show it on
             return
         self._tail_state = state
         self._tail_state_at = time.monotonic()
