@@ -155,7 +155,10 @@ class ArchiveBase:
             return self._conn.execute("SELECT max(created_at) FROM logs").fetchone()[0]
 
     def _load_bounds(self) -> None:
-        lo, hi = self._conn.execute("SELECT min(ord), max(ord) FROM logs").fetchone()
+        # Two queries: SQLite answers a lone min() or max() from the index in O(log n), but
+        # scans the whole index for both in one SELECT (170 ms warm at 1M rows, ~1 s cold).
+        lo = self._conn.execute("SELECT min(ord) FROM logs").fetchone()[0]
+        hi = self._conn.execute("SELECT max(ord) FROM logs").fetchone()[0]
         self._bounds = None if lo is None else (int(lo), int(hi))
 
 

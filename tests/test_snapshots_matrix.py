@@ -141,10 +141,7 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
 
 
 #: Frames that differ from run to run for a reason outside this test (reported to the lead).
-UNSTABLE = {
-    ("health", "80x24"): "at 80 columns plotext keeps a different 3 of the 5 time labels of the health plots "
-    "from one run to the next",
-}
+UNSTABLE: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -156,9 +153,7 @@ def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, st
         pytest.skip(UNSTABLE[(name, size)])
     client: BlahClient | None = None
     if name in OFFLINE:
-        # at 80 columns plotext keeps a different few of its time labels from run to run: the
-        # small Logs frame is drawn with its plots hidden (`p`), as a person would there
-        app = _offline_app(dump, name, theme, logs_plot=size != "80x24")
+        app = _offline_app(dump, name, theme)
     else:
         client = BlahClient(frozen.base_url, api_key=frozen.council_key)
         app = make_app(frozen, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",

@@ -145,7 +145,6 @@ async def test_badges_follow_the_theme(dump: tuple[Path, str]) -> None:
         await wait_for(pilot, lambda: _bgcolours_of(app, "LOOP") == {light}, what="badges in the light theme")
 
 
-@pytest.mark.xfail(strict=True, reason="widgets/plots.py picks its colour when data is set, not on a theme change")
 async def test_plots_follow_the_theme(dump: tuple[Path, str]) -> None:
     app = offline_app(dump)
     async with app.run_test(size=SIZE) as pilot:

@@ -3,6 +3,7 @@ command palette (Textual modes). Built by ``create_app`` for the CLI and the tes
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,9 +221,12 @@ class BlahApp(App[None]):
         dispatch_webhook_event(self, delivery)
 
     def on_unmount(self) -> None:
-        from tui.screens.webhooks_listen import close_listener
-
-        close_listener(self)  # the local webhook receiver, if one was started
+        # The local webhook receiver, if one was started: only that module starts one, so
+        # when it was never imported there is nothing to close (and no reason to import it,
+        # with its HTTP server, on the way out).
+        listen = sys.modules.get("tui.screens.webhooks_listen")
+        if listen is not None:
+            listen.close_listener(self)
 
     # ----------------------------------------------------------------- navigation
 

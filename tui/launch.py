@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from api_client.client import BlahClient
-from tui.app import BlahApp, create_app
 from tui.config import LoadedConfig, load_config
 from tui.context import AppContext
+
+if TYPE_CHECKING:
+    from tui.app import BlahApp
 
 
 def _fail(message: str) -> int:
@@ -17,8 +19,13 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _run(app: BlahApp) -> int:
-    """Run the app; a crash inside it (already printed by Textual) makes a non-zero exit."""
+def _run(ctx: AppContext) -> int:
+    """Build and run the app; a crash inside it (already printed by Textual) makes a non-zero
+    exit. Textual and the screens are imported here, not at module top, so building the
+    session (and failing early on a bad flag) does not wait for them."""
+    from tui.app import create_app
+
+    app: BlahApp = create_app(ctx)
     app.run()
     return app.return_code or 0
 
@@ -47,15 +54,18 @@ def run_online(
     base_url = base_url or loaded.config.base_url or "https://evals.blah.dev"
     if not model_id:
         return _fail("no model: pass --model MODEL_ID or set default_model (blah-tui config set default_model ID)")
+    from api_client.client import BlahClient
+
     try:
         client = BlahClient(base_url, api_key=api_key)
     except ValueError as error:  # malformed base URL
         return _fail(f"bad --base-url: {error}")
     ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
-    return _run(create_app(apply_config(ctx, loaded)))
+    return _run(apply_config(ctx, loaded))
 
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
+    from api_client.client import BlahClient
     from simulator.server import SimulatorServer
 
     print("Starting the local blah.dev simulator…", file=sys.stderr)
@@ -72,7 +82,7 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             key_source="demo",
             open_log_id=log_id,
         )
-        return _run(create_app(apply_config(ctx, load_config())))
+        return _run(apply_config(ctx, load_config()))
     finally:
         server.stop()
 
@@ -91,4 +101,4 @@ def run_offline(path: str, *, model_id: str | None) -> int:
         archive=archive,
         offline_source=file,
     )
-    return _run(create_app(apply_config(ctx, load_config())))
+    return _run(apply_config(ctx, load_config()))

@@ -3,27 +3,46 @@
 Both show a "no data" label instead of an empty (or zero) plot. Labels and titles are
 sanitized before they reach plotext because ``PlotextPlot`` renders through
 ``Text.from_ansi``, which would honour an escape sequence (e.g. an OSC 8 link) in a label.
-Series colours come from the app theme (``primary`` / ``accent`` / ``warning``).
+Series colours come from the app theme (``primary`` / ``accent`` / ``warning``) and follow
+it when the person switches themes.
+
+plotext is imported only when a frame first has data to draw (an app that shows no plot,
+or only empty ones, never loads it: ~0.1 s of start-up).
+
+Time labels: plotext's ``xticks`` puts the ticks through a ``set`` (``_utility.brush``), so
+the order in which it then places their labels depends on the per-process string hash
+seed; where labels do not all fit, which ones it keeps differed from run to run. The time
+series therefore asks for only as many labels as fit with room to spare
+(``time_tick_count``): then every label is drawn, wherever plotext starts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING, Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.color import Color, ColorParseError
+from textual.theme import Theme
 from textual.widget import Widget
 from textual.widgets import Static
-from textual_plotext import PlotextPlot
 
 from widgets.safe_text import sanitize
 
-__all__ = ["BarChart", "TimeSeriesPlot", "segments_without_gaps"]
+if TYPE_CHECKING:
+    from textual_plotext import PlotextPlot
+    from textual_plotext.plot import Plot
+
+__all__ = ["BarChart", "TimeSeriesPlot", "segments_without_gaps", "time_tick_count"]
 
 NO_DATA = "no data"
 _TICKS = 5
 RGB = tuple[int, int, int]
+_Y_TICKS = 7
+"""plotext's default number of y ticks (``_default.yfrequency``): their labels' width takes
+columns from the canvas."""
 
 
 def segments_without_gaps(
@@ -50,8 +69,34 @@ def _label(text: str | None, max_len: int = 60) -> str:
     return sanitize(text, keep_newlines=False, max_len=max_len)
 
 
+def _y_label_width(ys: Sequence[float]) -> int:
+    """Columns plotext gives its y tick labels for these values (as plotext computes them)."""
+    try:
+        from plotext._utility import get_labels, get_lim, linspace  # type: ignore[import-untyped]
+
+        return max(len(label) for label in get_labels(linspace(*get_lim(list(ys)), _Y_TICKS)))
+    except Exception:  # noqa: BLE001 - a plotext without these helpers: assume wide labels
+        return 12
+
+
+def time_tick_count(plot_width: int, label_len: int, y_label_width: int, most: int = _TICKS) -> int:
+    """How many evenly spaced x labels of ``label_len`` characters to ask plotext for, so
+    that ticks are at least ``2 * label_len - 1`` columns apart on the canvas (``plot_width``
+    minus the y labels and the two y axes). Closer than that, plotext shifts or drops labels
+    depending on the order it places them in, which varies per process (see module doc):
+    measured over widths, y ranges and placing orders, spacings up to ``2 * label_len - 1.5``
+    could still differ (labels near the canvas edges are pushed inward). At least 1 (the
+    newest time alone)."""
+    canvas = plot_width - y_label_width - 2
+    for count in range(most, 1, -1):
+        if (canvas - 1) / (count - 1) >= 2 * label_len - 1:
+            return count
+    return 1
+
+
 class PlotFrame(Widget):
-    """A plot plus a "no data" label; exactly one of them is displayed."""
+    """A plot plus a "no data" label; exactly one of them is displayed. The plot widget
+    (and plotext) is created the first time there is data to draw."""
 
     DEFAULT_CSS = """
     PlotFrame {
@@ -66,18 +111,37 @@ class PlotFrame(Widget):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._title = _label(title)
-        self._plot = PlotextPlot()
+        self._plotext: PlotextPlot | None = None
         self._nodata = Static(NO_DATA if not self._title else f"{self._title}: {NO_DATA}", markup=False)
         self._nodata.add_class("plot--nodata")
         self._ready = False
+        self._drawn_width: int | None = None
 
     def compose(self) -> ComposeResult:
-        yield self._plot
         yield self._nodata
+
+    @property
+    def _plot(self) -> PlotextPlot:
+        """The plotext widget, created (hidden) on first use."""
+        if self._plotext is None:
+            from textual_plotext import PlotextPlot
+
+            self._plotext = PlotextPlot()
+            self._plotext.display = False
+        return self._plotext
 
     def on_mount(self) -> None:
         self._ready = True
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._redraw()
+
+    def _theme_changed(self, theme: Theme) -> None:
+        """Series colours come from the theme: draw again in the new one."""
+        self._redraw()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._plotext is not None and self.has_data and event.size.width != self._drawn_width:
+            self._redraw()  # how many time labels fit depends on the width
 
     @property
     def has_data(self) -> bool:
@@ -93,17 +157,24 @@ class PlotFrame(Widget):
     def _redraw(self) -> None:
         if not self._ready:
             return
-        self._plot.display = self.has_data
-        self._nodata.display = not self.has_data
-        plt = self._plot.plt
+        has_data = self.has_data
+        self._nodata.display = not has_data
+        if not has_data and self._plotext is None:
+            return  # nothing drawn yet: no need to load plotext for an empty frame
+        plot = self._plot
+        if plot.parent is None:
+            self.mount(plot, before=self._nodata)
+        plot.display = has_data
+        plt = plot.plt
         plt.clear_data()
         plt.clear_figure()
-        if self.has_data:
+        if has_data:
             plt.title(self._title)
-            self._draw(plt)
-        self._plot.refresh()
+            self._drawn_width = self.size.width
+            self._draw(plt, self.size.width)
+        plot.refresh()
 
-    def _draw(self, plt: object) -> None:
+    def _draw(self, plt: Plot, width: int) -> None:
         raise NotImplementedError
 
 
@@ -145,20 +216,23 @@ class TimeSeriesPlot(PlotFrame):
     def _tick(self, ms: float) -> str:
         return datetime.fromtimestamp(ms / 1000, tz=self._tz).strftime("%H:%M:%S")
 
-    def _draw(self, plt: object) -> None:
+    def _draw(self, plt: Plot, width: int) -> None:
         colour = self._theme_rgb("primary", (0, 135, 255))
         runs = segments_without_gaps(self._xs, self._ys)
         for run_x, run_y in runs:
             if len(run_x) == 1:
-                plt.scatter(run_x, run_y, color=colour, marker="dot")  # type: ignore[attr-defined]
+                plt.scatter(run_x, run_y, color=colour, marker="dot")
             else:
-                plt.plot(run_x, run_y, color=colour, marker="braille")  # type: ignore[attr-defined]
+                plt.plot(run_x, run_y, color=colour, marker="braille")
         low, high = min(self._xs), max(self._xs)
-        count = 1 if high == low else _TICKS
-        ticks = [low + (high - low) * i / max(count - 1, 1) for i in range(count)]
-        plt.xticks(ticks, [self._tick(t) for t in ticks])  # type: ignore[attr-defined]
+        count = 1
+        if high != low:
+            values = [y for y in self._ys if y is not None]
+            count = time_tick_count(width, len(self._tick(high)), _y_label_width(values))
+        ticks = [float(high)] if count == 1 else [low + (high - low) * i / (count - 1) for i in range(count)]
+        plt.xticks(ticks, [self._tick(t) for t in ticks])
         if self._y_label:
-            plt.ylabel(self._y_label)  # type: ignore[attr-defined]
+            plt.ylabel(self._y_label)
 
 
 class BarChart(PlotFrame):
@@ -206,20 +280,18 @@ class BarChart(PlotFrame):
         """Labels whose value is ``None`` (shown in the x label, never drawn as 0)."""
         return [label for label, value in zip(self._labels, self._values) if value is None]
 
-    def _draw(self, plt: object) -> None:
+    def _draw(self, plt: Plot, width: int) -> None:
         base = self._theme_rgb("primary", (0, 135, 255))
         accent = self._theme_rgb("accent", (255, 0, 135))
         pairs = [(label, v) for label, v in zip(self._labels, self._values) if v is not None]
         labels = [label for label, _ in pairs]
-        orientation = "horizontal" if self._horizontal else "vertical"
+        orientation: Literal["horizontal", "vertical"] = "horizontal" if self._horizontal else "vertical"
         plain = [0.0 if label == self._highlight else v for label, v in pairs]
-        plt.bar(labels, plain, color=base, orientation=orientation)  # type: ignore[attr-defined]
+        plt.bar(labels, plain, color=base, orientation=orientation)
         if self._highlight in labels:
             position = labels.index(self._highlight) + 1
             value = pairs[position - 1][1]
-            plt.bar(  # type: ignore[attr-defined]
-                [position], [value], color=accent, orientation=orientation, reset_ticks=False
-            )
+            plt.bar([position], [value], color=accent, orientation=orientation, reset_ticks=False)
         if self.missing_labels:
             text = f"{NO_DATA}: " + ", ".join(self.missing_labels)
-            (plt.ylabel if self._horizontal else plt.xlabel)(_label(text, 80))  # type: ignore[attr-defined]
+            (plt.ylabel if self._horizontal else plt.xlabel)(_label(text, 80))

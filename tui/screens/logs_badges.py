@@ -13,6 +13,7 @@ pathological call. The Inspector analyses the call itself.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -55,8 +56,13 @@ def _classify() -> Callable[..., list[Any]] | None:
 
 
 def diagnosis_available() -> bool:
-    """True when ``diagnosis.classify`` can be used (else the fallback badges are shown)."""
-    return _classify() is not None
+    """True when ``diagnosis.classify`` can be used (else the fallback badges are shown).
+    Looks for the module without importing it: the Logs screen asks before its first paint,
+    and the diagnosis package is only needed once a call has to be classified."""
+    try:
+        return importlib.util.find_spec("diagnosis.classify") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def fallback_badges(entry: LogEntry) -> tuple[str, ...]:
@@ -73,11 +79,13 @@ def fallback_badges(entry: LogEntry) -> tuple[str, ...]:
 
 def make_badges_fn(trained_template: str | None) -> BadgesFn:
     """A function giving the finding kinds of one entry (diagnosis when present, else fallback)."""
-    classify_fn = _classify()
-    if classify_fn is None:
+    if not diagnosis_available():
         return fallback_badges
 
     def badges(entry: LogEntry) -> tuple[str, ...]:
+        classify_fn = _classify()  # imported on the first call that needs it, then cached
+        if classify_fn is None:
+            return fallback_badges(entry)
         try:
             findings = classify_fn(capped(entry), trained_template=trained_template)
         except Exception:  # noqa: BLE001 - a detector bug must not stop the tail; show what is certain
