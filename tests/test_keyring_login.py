@@ -8,6 +8,7 @@ import io
 import stat
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import keyring
 import pytest
@@ -169,3 +170,38 @@ def test_login_to_the_file_removes_the_copy_in_the_keyring(memory_keyring: Memor
     assert _login(monkeypatch, "--file") == 0
     assert (SERVICE, USERNAME) not in memory_keyring.items
     assert resolve_key(None).source == "config"
+
+
+def test_the_app_starts_when_the_keyring_hangs_and_says_why(
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch, sim: Any
+) -> None:
+    """The key went to the keyring, which then stops answering: the app still opens (after a
+    bounded wait), says there is no key and why, and the palette names the source."""
+    from tests.palette_support import run_hit
+    from tests.test_palette_config import launch
+    from tests.test_runs_support import wait_for
+
+    monkeypatch.delenv("EVALS_BLAH_API_KEY", raising=False)
+    assert login_key(KEY).kind == "keyring"
+    hanging = HangingKeyring()
+    keyring.set_keyring(hanging)
+    monkeypatch.setattr("tui.credentials.TIMEOUT_S", 0.3)
+    monkeypatch.setattr("tui.credentials.load_stored.__kwdefaults__", {"timeout": 0.3})
+    seen: dict[str, Any] = {}
+
+    async def inspect(app: Any, pilot: Any) -> None:
+        def said() -> list[str]:
+            return [str(n.message) for n in app._notifications]
+
+        await wait_for(pilot, lambda: any("did not answer" in m for m in said()), what="the keyring problem")
+        seen["source"] = app.ctx.key_source
+        await run_hit(pilot, "API key", lambda text: text.startswith("API key: where it comes from"))
+        await wait_for(pilot, lambda: any(m.startswith("no API key; source: none") for m in said()), what="the source")
+        seen["said"] = said()
+
+    try:
+        launch(monkeypatch, ["--base-url", sim.base_url, "--model", sim.person_model_id], inspect)
+    finally:
+        hanging.release.set()
+    assert seen["source"] == "none"
+    assert all(KEY not in m for m in seen["said"])

@@ -150,6 +150,11 @@ class BlahApp(App[None]):
         problem = self.ctx.settings.get("config_problem")
         if problem:
             self.notify(str(problem), title="Config file not used", severity="warning", markup=False, timeout=15)
+        key_problem = self.ctx.settings.get("key_problem")
+        if key_problem:
+            self.notify(f"{key_problem}. Reading works; writes will be refused until a key is given "
+                        "(--api-key or EVALS_BLAH_API_KEY).", title="No API key", severity="warning",
+                        markup=False, timeout=20)
         if self.ctx.open_log_id:
             self.open_log(self.ctx.open_log_id)
         if self.ctx.client is not None:
@@ -245,6 +250,7 @@ class BlahApp(App[None]):
         from tui import palette_settings
 
         yield SystemCommand("Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help)
+        yield SystemCommand("API key: where it comes from", "Its source (never the key itself)", self.show_key_source)
         yield SystemCommand(
             "Set poll interval…", "How often screens ask the platform (saved to the config file)",
             lambda: palette_settings.prompt_poll_interval(self),
@@ -267,6 +273,18 @@ class BlahApp(App[None]):
         problems = keymap_problems(keymap)
         if problems:
             self.notify("\n".join(problems), title="Keymap", severity="warning", markup=False, timeout=15)
+
+    KEY_SOURCES = {
+        "flag": "the --api-key flag", "env": "$EVALS_BLAH_API_KEY", "config": "the file written by `blah-tui login`",
+        "keyring": "the system keyring (blah-tui login)", "demo": "the demo simulator", "none": "none",
+    }
+
+    def show_key_source(self) -> None:
+        """Name where the key comes from; never show any part of it."""
+        source = self.KEY_SOURCES.get(self.ctx.key_source, self.ctx.key_source)
+        state = "no API key" if self.ctx.key_source == "none" else "API key set"
+        extra = self.ctx.settings.get("key_problem")
+        self.notify(f"{state}; source: {source}" + (f"\n{extra}" if extra else ""), title="API key", markup=False)
 
     def action_help(self) -> None:
         """`?`: the keys of the current screen (with their ids) and the badge legend."""

@@ -202,9 +202,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.demo:
         return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
-    key, source = resolve_api_key(args.api_key)
+    found = resolve_key(args.api_key)
     return run_online(
-        base_url=args.base_url, api_key=key, key_source=source, model_id=args.model, log_id=args.log
+        base_url=args.base_url, api_key=found.key, key_source=found.source, model_id=args.model, log_id=args.log,
+        key_problem=found.problem,
     )
 
 

@@ -47,7 +47,8 @@ def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
 
 
 def run_online(
-    *, base_url: str | None, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None
+    *, base_url: str | None, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None,
+    key_problem: str | None = None,
 ) -> int:
     loaded = load_config()
     model_id = model_id or loaded.config.default_model
@@ -61,7 +62,10 @@ def run_online(
     except ValueError as error:  # malformed base URL
         return _fail(f"bad --base-url: {error}")
     ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
-    return _run(apply_config(ctx, loaded))
+    ctx = apply_config(ctx, loaded)
+    if key_problem:
+        ctx.settings["key_problem"] = key_problem  # said in the app: stderr is hidden once it starts
+    return _run(ctx)
 
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
