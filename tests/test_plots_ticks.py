@@ -83,3 +83,26 @@ def test_tick_count_leaves_about_two_label_widths_between_ticks() -> None:
         assert 1 <= count <= 5
         assert count == 1 or (canvas - 1) / (count - 1) >= 15
         assert count == 5 or (canvas - 1) / count < 15  # one more would not fit
+
+
+async def test_a_series_over_two_days_labels_its_ticks_with_the_date() -> None:
+    """48 hours of checks: clock times alone would read 09:00 ... 08:57 ... 08:55."""
+    from textual.app import App, ComposeResult
+
+    from widgets.plots import TimeSeriesPlot
+
+    xs = [START_MS + i * STEP_MS for i in range(576)]  # 48 h of 5-minute checks
+    ys = [1.0] * len(xs)
+
+    class Plots(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TimeSeriesPlot("check ok", xs, ys, tz=UTC, id="plot")
+
+    app = Plots()
+    async with app.run_test(size=(100, 14)) as pilot:
+        await pilot.pause()
+        lines = app.query_one("#plot", TimeSeriesPlot)._plot.render().plain.splitlines()
+        labels = next(line for line in reversed(lines) if ":" in line)
+    first = datetime.fromtimestamp(START_MS / 1000, tz=UTC).strftime("%m-%d %H:%M")
+    last = datetime.fromtimestamp(xs[-1] / 1000, tz=UTC).strftime("%m-%d %H:%M")
+    assert first in labels and last in labels, labels

@@ -178,6 +178,9 @@ class PlotFrame(Widget):
         raise NotImplementedError
 
 
+_DATED_SPAN_MS = 12 * 3600 * 1000
+
+
 class TimeSeriesPlot(PlotFrame):
     """Values over time. ``xs_ms`` are epoch milliseconds; a ``None`` value is a gap."""
 
@@ -214,7 +217,11 @@ class TimeSeriesPlot(PlotFrame):
         return any(y is not None for y in self._ys)
 
     def _tick(self, ms: float) -> str:
-        return datetime.fromtimestamp(ms / 1000, tz=self._tz).strftime("%H:%M:%S")
+        """A time of day; with the date when the series spans more than a day's part, where
+        a clock time alone would repeat (09:00 ... 08:57 ... 08:55 over 48 hours)."""
+        span = (max(self._xs) - min(self._xs)) if self._xs else 0
+        fmt = "%m-%d %H:%M" if span > _DATED_SPAN_MS else "%H:%M:%S"
+        return datetime.fromtimestamp(ms / 1000, tz=self._tz).strftime(fmt)
 
     def _draw(self, plt: Plot, width: int) -> None:
         colour = self._theme_rgb("primary", (0, 135, 255))
