@@ -45,12 +45,15 @@ def test_demo_opens_on_the_demo_models_latest_calls(monkeypatch: Any) -> None:
 
 
 async def test_header_names_the_model_and_follows_the_connection(sim: SimulatorServer, client: BlahClient) -> None:
-    app = app_for(sim, client)
+    # a slow tail: its next successful poll would set the state back to connected mid-test
+    app = app_for(sim, client, logs_interval=60.0, logs_max_interval=60.0)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
         header = app.screen.query_one(StatusHeader)
         assert header.model_id == sim.person_model_id and header.screen_title == "Logs"
-        await wait_for(pilot, lambda: header.connection == "connected", what="connected")
+        screen = app.screen
+        await wait_for(pilot, lambda: header.connection == "connected" and getattr(screen, "_tail_state", None) is not None,
+                       what="connected, the tail's first poll done")
         app.connection = ConnectionState("error", "unreachable")
         await pilot.pause()
         assert header.connection == "error" and header.detail == "unreachable"

@@ -236,7 +236,10 @@ class LogsWorkers(BlahScreen):
     def _gone(self) -> bool:
         """The screen is being taken down (its widgets may already be removed, the app may be
         quitting): a worker coming back from a wait stops here instead of touching them."""
-        return self._leaving or not self.is_attached or not self.query("#logs-list")
+        # Textual marks every node of a subtree _pruning before it removes any of them one by
+        # one: checking it (not which widgets are left) is exact at any point of the removal.
+        return (self._leaving or self._pruning or self._closing or not self.is_attached
+                or not self.query("#logs-list"))
 
     def _loaded_rows_ready(self) -> bool:
         return self.feed is not None and self.feed.badges_fn is not None
