@@ -51,26 +51,30 @@ def classify_detected(
     if error is not None:
         findings.append(error)
 
-    if trained is not None:
+    if trained is not None and detected != trained:  # the same template is never a mismatch
         mismatch = detect_mismatch(prompt, detected, trained)
         if mismatch is not None:
             findings.append(mismatch)
 
     if reply is not None and not (error is not None and blank):
+        looping = False
         if blank:
             findings.append(detect_empty(reply))
         else:
-            for found in (
-                detect_leak(reply),
-                detect_continuation(reply, prompt, entry.messages, detected, trained),
-                detect_loop(reply),
-            ):
-                if found is not None:
-                    findings.append(found)
-        looping = any(f.kind == kinds.LOOP for f in findings)
-        truncated = detect_truncation(entry, reply, looping=looping)
-        if truncated is not None:
-            findings.append(truncated)
+            leak = detect_leak(reply)
+            if leak is not None:
+                findings.append(leak)
+            continuation = detect_continuation(reply, prompt, entry.messages, detected, trained)
+            if continuation is not None:
+                findings.append(continuation)
+            loop = detect_loop(reply)
+            if loop is not None:
+                findings.append(loop)
+                looping = True  # the only detector here that finds kinds.LOOP
+        if entry.finish_reason == "length" or entry.finish_reason is None:  # else never a cut-off
+            truncated = detect_truncation(entry, reply, looping=looping)
+            if truncated is not None:
+                findings.append(truncated)
         if not blank:
             refusal = detect_refusal(reply)
             if refusal is not None:

@@ -7,6 +7,7 @@ Everything is inferred from the prompt text by keywords; a call that matches not
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -92,14 +93,22 @@ class CallFeatures:
     source: str
 
     def items(self) -> tuple[tuple[str, str], ...]:
-        return tuple((dim, getattr(self, dim)) for dim in DIMENSIONS)
+        return tuple(zip(DIMENSIONS, self.values()))
+
+    def values(self) -> tuple[str, ...]:
+        """The values in ``DIMENSIONS`` order."""
+        return (
+            self.template, self.chat_or_completion, self.asked_output, self.prompt_length,
+            self.instruction, self.subject, self.source,
+        )
+
+
+_LIMITS = tuple(limit for limit, _ in LENGTH_BUCKETS)
+_LABELS = tuple(label for _, label in LENGTH_BUCKETS) + (LONGEST_BUCKET,)
 
 
 def length_bucket(chars: int) -> str:
-    for limit, label in LENGTH_BUCKETS:
-        if chars < limit:
-            return label
-    return LONGEST_BUCKET
+    return _LABELS[bisect_right(_LIMITS, chars)]  # the first bucket whose limit is above ``chars``
 
 
 def instruction_type(text: str) -> str:
@@ -134,18 +143,24 @@ def text_features(said: str) -> tuple[str, str, str]:
 
 def features_of(entry: LogEntry, detected: str | None = None) -> CallFeatures:
     """Grouping features of one call (``detected`` saves detecting the template again)."""
+    return CallFeatures(*feature_values(entry, detected))
+
+
+def feature_values(entry: LogEntry, detected: str | None = None) -> tuple[str, ...]:
+    """``features_of(entry, detected).values()`` without building the object (the summary's hot loop)."""
     template = detected if detected is not None else detect_template(entry.prompt, entry.messages)
     said = user_text(entry.prompt, entry.messages)
     instruction, output, subject = text_features(said[:1500])
     if instruction == "other" and entry.source == "chatroom":
         instruction = "conversation"
     chat = template not in (None, "none") or bool(entry.messages)
-    return CallFeatures(
-        template=template or "unknown",
-        chat_or_completion="chat" if chat else "completion",
-        asked_output=output,
-        prompt_length=length_bucket(len(entry.prompt or "")),
-        instruction=instruction,
-        subject=entry.eval_id if entry.eval_id else f"topic:{subject}",
-        source=entry.source or "unknown",
+    prompt_chars = len(entry.prompt) if entry.prompt else 0
+    return (
+        template or "unknown",
+        "chat" if chat else "completion",
+        output,
+        length_bucket(prompt_chars),
+        instruction,
+        entry.eval_id if entry.eval_id else f"topic:{subject}",
+        entry.source or "unknown",
     )

@@ -23,20 +23,33 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import compress, repeat
-from operator import ge
 
 #: Characters that legitimately come in long runs (rules, separators, indentation art).
 _RULE_CHARS = frozenset("-=_*#~.+|/\\:<>^─━═│┃▁▔█░▒▓ ")
 _PUNCT = ".,;:!?\"'()[]{}*_`~«»“”‘’"
 _HAS_LIST_MARKER = re.compile(r"\d[.)]\s")
-_LIST_MARKER_SUB = re.compile(r"(?<!\S)\(?\d{1,3}[.)](?!\S)")
+_MARKER_TOKEN = re.compile(r"\(?\d{1,3}[.)]")  # a whole token that is a list marker (at most 5 characters)
+#: Every ASCII token that _MARKER_TOKEN matches whole, mapped to the folded marker "#." (4,440 of them).
+_ASCII_MARKERS: dict[str, str] = dict.fromkeys(
+    (
+        f"{paren}{number:0{width}d}{end}"
+        for paren in ("", "(")
+        for width in (1, 2, 3)
+        for number in range(10**width)
+        for end in ".)"
+    ),
+    "#.",
+)
 _CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
 _WS_RUN = re.compile(r"(?:[ \t\r\f\v]*\n){20,}|\s{200,}")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 _TOKEN = re.compile(r"\S+")
 
 _MIN_LONG_TOKEN = 10
+# ASCII text's shape: b"x" for a character of a token, b" " for whitespace (what str.split splits on).
+_SHAPE = bytes(32 if chr(c).isspace() else 120 for c in range(256))
+# A token of at least _MIN_LONG_TOKEN characters in the shape (a literal prefix: the regex engine scans fast).
+_LONG_RUN = re.compile(re.escape(b"x" * _MIN_LONG_TOKEN) + b"x*")
 _MAX_PERIOD = 200  # words: longer units are not looked for
 
 PROSE, CODE, TABLE = 0, 1, 2
@@ -65,22 +78,51 @@ def find_loop(text: str | None) -> LoopHit | None:
     if not text or len(text) < 10:
         return None
     low = text.lower()
-    if ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None:
-        low = _LIST_MARKER_SUB.sub("#.", low)  # "1. Milk 2. Milk": markers alike, as _word_loop sees them
     words = low.split()
     if not words:
         return None
     best: LoopHit | None = None
-    # A token made of a repeated unit uses few distinct characters: "photosynthesis" is skipped.
-    long_words = compress(words, map(ge, map(len, words), repeat(_MIN_LONG_TOKEN)))  # C-level filter
-    suspects = {w for w in long_words if len(set(w)) * 2 <= len(w)}
+    suspects = _suspects(low, words)
     if suspects:
         best = _char_loop(text, suspects)
     if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
         best = _better(best, _whitespace_loop(text))
-    if len(words) >= 6 and _could_repeat(words):
-        best = _better(best, _word_loop(text))
+    if len(words) >= 6:
+        # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
+        # _word_loop folds them whenever there is one.
+        listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
+        gate = _fold_markers(low, words) if listed else words
+        if _could_repeat(gate):
+            if not listed and _HAS_LIST_MARKER.search(low) is not None:
+                gate = _fold_markers(low, words)
+            best = _better(best, _word_loop(text, gate))
     return best
+
+
+def _suspects(low: str, words: list[str]) -> set[str]:
+    """Long tokens made of few distinct characters, as a repeated unit is ("photosynthesis" is not).
+
+    (List markers are folded later; that only touches short tokens, so it cannot change this.)
+    """
+    if low.isascii():  # find the long tokens in the text's shape (a C-level scan) instead of word by word
+        shape = low.encode("ascii").translate(_SHAPE)
+        if _LONG_RUN.pattern[:_MIN_LONG_TOKEN] not in shape:
+            return set()  # no token is long enough (the common case)
+        long_words = [low[m.start() : m.end()] for m in _LONG_RUN.finditer(shape)]
+    else:
+        long_words = [w for w in words if len(w) >= _MIN_LONG_TOKEN]
+    return {w for w in long_words if len(set(w)) * 2 <= len(w)}
+
+
+def _fold_markers(low: str, words: list[str]) -> list[str]:
+    r"""``words`` (of ``low``) with every list marker ("3.", "(12)") made the same token "#.".
+
+    Same as replacing ``(?<!\S)\(?\d{1,3}[.)](?!\S)`` by "#." in the text and splitting it again: a
+    marker is a whole token (whitespace or the text's edge on both sides), so it can be done per word.
+    """
+    if low.isascii():  # every ASCII marker is in the table: one dictionary look-up per word
+        return list(map(_ASCII_MARKERS.get, words, words))
+    return ["#." if len(w) <= 5 and _MARKER_TOKEN.fullmatch(w) else w for w in words]
 
 
 def _better(a: LoopHit | None, b: LoopHit | None) -> LoopHit | None:
@@ -186,12 +228,12 @@ def _whitespace_loop(text: str) -> LoopHit | None:
 # --------------------------------------------------------------------------- words
 
 
-def _word_loop(text: str) -> LoopHit | None:
-    """Back-to-back copies of a unit of words (compared lower-cased, punctuation and list markers aside)."""
-    low = text.lower()
-    if _HAS_LIST_MARKER.search(low) is not None:
-        low = _LIST_MARKER_SUB.sub("#.", low)
-    toks = [t.strip(_PUNCT) or t for t in low.split()]
+def _word_loop(text: str, words: list[str]) -> LoopHit | None:
+    """Back-to-back copies of a unit of words (compared lower-cased, punctuation and list markers aside).
+
+    ``words`` is ``text`` lower-cased, list markers folded (see :func:`_fold_markers`), split.
+    """
+    toks = [t.strip(_PUNCT) or t for t in words]
     spans = [m.span() for m in _TOKEN.finditer(text)]
     if len(spans) != len(toks):  # lower-casing changed the words (exotic scripts): use the text as is
         toks = [m.group().strip(_PUNCT) or m.group() for m in _TOKEN.finditer(text)]

@@ -17,13 +17,15 @@ from api_client.models import Health, LogEntry, Result
 
 from . import kinds
 from .classify import classify_detected
-from .features import DIMENSIONS, features_of
+from .features import DIMENSIONS, feature_values
 from .finding import Finding
+from .grouping import EXAMPLES_PER_GROUP, FailureGroup, GroupCounter
 from .health import OutageIndex, OutageWindow, outage_windows
 from .templates import detect_template, normalize_template
 
-EXAMPLES_PER_GROUP = 5
 EXAMPLES_PER_KIND = 5
+
+__all__ = ["EXAMPLES_PER_GROUP", "FailureGroup", "HostImpact", "KindRate", "Summary", "summarize"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,27 +38,6 @@ class KindRate:
     @property
     def rate(self) -> float | None:
         return self.count / self.population if self.population else None
-
-
-@dataclass(frozen=True, slots=True)
-class FailureGroup:
-    """Calls sharing one value of one dimension (e.g. ``instruction`` = ``maths``)."""
-
-    dimension: str
-    value: str
-    calls: int
-    failures: int
-    kinds: Counter[str]
-    example_log_ids: tuple[str, ...]  # failing calls first, up to 5
-    # The same, counting only failing calls whose prompt was in the right template (or with no
-    # template verdict): what is left for training data once the format is fixed.
-    format_ok_failures: int = 0
-    format_ok_kinds: Counter[str] = field(default_factory=Counter)
-    format_ok_example_ids: tuple[str, ...] = ()
-
-    @property
-    def failure_rate(self) -> float | None:
-        return self.failures / self.calls if self.calls else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,33 +110,6 @@ def _fails(names: tuple[str, ...], format_ok_only: bool = False) -> bool:
     return any(k not in kinds.CAUSE_ONLY_KINDS for k in names)
 
 
-class _Acc:
-    __slots__ = ("calls", "fail_ids", "failures", "fok_failures", "fok_ids", "fok_kinds", "kinds", "ok_ids")
-
-    def __init__(self) -> None:
-        self.calls = 0
-        self.failures = 0
-        self.kinds: Counter[str] = Counter()
-        self.fail_ids: list[str] = []
-        self.ok_ids: list[str] = []
-        self.fok_failures = 0
-        self.fok_kinds: Counter[str] = Counter()
-        self.fok_ids: list[str] = []
-
-    def group(self, dimension: str, value: str) -> FailureGroup:
-        return FailureGroup(
-            dimension,
-            value,
-            self.calls,
-            self.failures,
-            self.kinds,
-            tuple((self.fail_ids + self.ok_ids)[:EXAMPLES_PER_GROUP]),
-            self.fok_failures,
-            self.fok_kinds,
-            tuple(self.fok_ids),
-        )
-
-
 def summarize(
     entries: Iterable[LogEntry],
     *,
@@ -173,12 +127,13 @@ def summarize(
     results = results_by_log_id or {}
     given = findings_by_log_id or {}
     index = OutageIndex(outage_windows(health))
+    outages = bool(index)
 
     examined = model_calls = judged = failing = 0
-    counts: Counter[str] = Counter()
+    name_counts: dict[tuple[str, ...], int] = {}  # kinds of a call -> calls (expanded per kind at the end)
     finish: Counter[str] = Counter()
     templates: Counter[str] = Counter()
-    groups: dict[tuple[str, str], _Acc] = {}
+    groups = GroupCounter(DIMENSIONS)
     kinds_by_id: dict[str, tuple[str, ...]] = {}
     examples: dict[str, list[tuple[str, Finding]]] = {}
     host_calls = host_failures = 0
@@ -200,11 +155,14 @@ def summarize(
         found = given.get(entry.id)
         if found is None:
             found = classify_detected(entry, detected, trained, result)
-        names = tuple(dict.fromkeys(f.kind for f in found))
-        failed = _fails(names)
-        format_ok = failed and kinds.TEMPLATE_MISMATCH not in names
+        if found:
+            names = tuple(dict.fromkeys(f.kind for f in found))
+            failed = _fails(names)
+            format_ok = failed and kinds.TEMPLATE_MISMATCH not in names
+        else:  # most calls: nothing found
+            names, failed, format_ok = (), False, False
 
-        if index and index.window_for(ts) is not None:
+        if outages and index.window_for(ts) is not None:
             host_calls += 1
             in_outage.add(entry.id)
             if failed:
@@ -221,36 +179,26 @@ def summarize(
         templates[detected or "unknown"] += 1
         if names:
             kinds_by_id[entry.id] = names
-            counts.update(names)
+            name_counts[names] = name_counts.get(names, 0) + 1
             for f in found:
                 bucket = examples.setdefault(f.kind, [])
                 if len(bucket) < EXAMPLES_PER_KIND and (not bucket or bucket[-1][0] != entry.id):
                     bucket.append((entry.id, f))
         if failed:
             failing += 1
-        for key in features_of(entry, detected).items():
-            acc = groups.get(key)
-            if acc is None:
-                acc = groups[key] = _Acc()
-            acc.calls += 1
-            if failed:
-                acc.failures += 1
-                acc.kinds.update(names)
-                if len(acc.fail_ids) < EXAMPLES_PER_GROUP:
-                    acc.fail_ids.append(entry.id)
-                if format_ok:
-                    acc.fok_failures += 1
-                    acc.fok_kinds.update(names)
-                    if len(acc.fok_ids) < EXAMPLES_PER_GROUP:
-                        acc.fok_ids.append(entry.id)
-            elif len(acc.ok_ids) < EXAMPLES_PER_GROUP:
-                acc.ok_ids.append(entry.id)
+        groups.add(feature_values(entry, detected), examined, entry.id, names, failed, format_ok)
 
+    counts: Counter[str] = Counter()
+    for names, n in name_counts.items():
+        for name in names:
+            counts[name] += n
     rates = _rates(counts, model_calls, judged, trained)
     order = {dim: i for i, dim in enumerate(DIMENSIONS)}
     group_list = tuple(
-        acc.group(dim, value)
-        for (dim, value), acc in sorted(groups.items(), key=lambda kv: (order[kv[0][0]], -kv[1].failures, kv[0][1]))
+        group
+        for _, group in sorted(
+            groups.groups().items(), key=lambda kv: (order[kv[0][0]], -kv[1].failures, kv[0][1])
+        )
     )
     host = HostImpact(tuple(index.windows), host_calls, host_failures, host_kinds, tuple(host_ids))
     return Summary(

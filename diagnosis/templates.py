@@ -73,6 +73,12 @@ _MARKERS: tuple[tuple[str, str], ...] = (
     ("### Instruction:", "alpaca"),
 )
 _VICUNA_USER = re.compile(r"(?:^|\n)USER:")
+# The first marker of any template, in one scan (no marker is a prefix of another, so at most one
+# can start at a given position: the leftmost match is the marker that occurs first).
+_MARKER_RE = re.compile("|".join(re.escape(marker) for marker, _ in _MARKERS))
+_MARKER_FIRST = ("<", "[", "#")
+assert all(marker.startswith(_MARKER_FIRST) for marker, _ in _MARKERS)  # detect_template relies on it
+_MARKER_NAME = dict(_MARKERS)
 
 _ALIASES: dict[str, str] = {
     "chat_ml": "chatml",
@@ -116,12 +122,17 @@ def detect_template(prompt: str | None, messages: Sequence[ChatMessage] | None =
         return None
     if messages and not prompt.strip():
         return None
-    best_at = len(prompt) + 1
-    best = "none"
-    for marker, name in _MARKERS:
-        at = prompt.find(marker, 0, best_at)
-        if at != -1 and at < best_at:
-            best_at, best = at, name
+    # Every marker starts with "<", "[" or "#": start the scan at the first of those (str.find is
+    # far cheaper per character than the regex engine), or skip it for a prompt with none.
+    if prompt.startswith(_MARKER_FIRST):
+        first = _MARKER_RE.search(prompt)
+    else:
+        begin = _first_of(prompt, _MARKER_FIRST)
+        first = _MARKER_RE.search(prompt, begin) if begin >= 0 else None
+    if first is None:
+        best_at, best = len(prompt) + 1, "none"
+    else:
+        best_at, best = first.start(), _MARKER_NAME[first.group()]
     if best_at > 0 and "USER:" in prompt and "ASSISTANT:" in prompt:
         match = _VICUNA_USER.search(prompt, 0, best_at)
         if match is not None and match.start() < best_at:
@@ -129,6 +140,12 @@ def detect_template(prompt: str | None, messages: Sequence[ChatMessage] | None =
     if best == "inst":
         return _inst_flavour(prompt)
     return best
+
+
+def _first_of(text: str, needles: tuple[str, ...]) -> int:
+    """Where the first of ``needles`` occurs in ``text``, or -1."""
+    found = [at for at in map(text.find, needles) if at != -1]
+    return min(found) if found else -1
 
 
 def _inst_flavour(prompt: str) -> str:
