@@ -83,7 +83,9 @@ _USER_TURNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("### Instruction:", ("### Response:", "### Input:")),
     ("USER:", ("ASSISTANT:",)),
 )
-
+# Each with its first character when ordinary prompts seldom contain it: a one-character test
+# (memchr) can then rule the marker out before a scan.
+_USER_TURN_SCANS = tuple((start, ends, start[0] if start[0] in "[#" else "") for start, ends in _USER_TURNS)
 
 def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str:
     """The last thing the user said: the last user message, else the last user turn found in
@@ -94,22 +96,27 @@ def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None)
                 return message.content
     if not prompt:
         return ""
+    # The rightmost start marker wins (no marker is a prefix of another, so two cannot start at the
+    # same place). Once one is found at ``best``, the others are only looked for after it: most of
+    # the prompt is not scanned again (this runs for every call a summary groups).
     best = -1
-    best_text = ""
-    for start_marker, end_markers in _USER_TURNS:
-        at = prompt.rfind(start_marker)
-        if at <= best:
+    turn: tuple[str, tuple[str, ...]] | None = None
+    for start_marker, end_markers, rare in _USER_TURN_SCANS:
+        if rare and rare not in prompt:
             continue
-        body_start = at + len(start_marker)
-        body_end = len(prompt)
-        for end_marker in end_markers:
-            end = prompt.find(end_marker, body_start)
-            if end != -1 and end < body_end:
-                body_end = end
-        best = at
-        best_text = prompt[body_start:body_end]
-    if best < 0:
+        at = prompt.rfind(start_marker, best + 1)
+        if at != -1:
+            best, turn = at, (start_marker, end_markers)
+    if turn is None:
         return prompt
+    start_marker, end_markers = turn
+    body_start = best + len(start_marker)
+    body_end = len(prompt)
+    for end_marker in end_markers:
+        end = prompt.find(end_marker, body_start)
+        if end != -1 and end < body_end:
+            body_end = end
+    best_text = prompt[body_start:body_end]
     text = best_text.strip()
     if text.startswith("<<SYS>>"):
         close = text.find("<</SYS>>")
