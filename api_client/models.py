@@ -19,7 +19,7 @@ Millis = int
 class BlahModel(BaseModel):
     """Base for every wire model: ignore unknown fields, keep instances immutable."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True, defer_build=True)
 
 
 # --------------------------------------------------------------------------- models / evals

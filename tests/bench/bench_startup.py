@@ -127,13 +127,21 @@ def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
 # ---------------------------------------------------------------------- parent side
 
 
-def launch(args: list[str], env: dict[str, str], timeout: float = 300.0) -> tuple[float, int, bytes]:
-    """Run ``args`` on a fresh pty; seconds from spawn to exit, exit code, bytes written."""
+def launch(
+    args: list[str], env: dict[str, str], timeout: float = 300.0, marker: bytes | None = None
+) -> tuple[float, int, bytes]:
+    """Run ``args`` on a fresh pty; seconds from spawn to exit, exit code, bytes written.
+    With ``marker``, :data:`LAST_MARKER_S` is set to the seconds from spawn until the
+    terminal first received it (None if it never did)."""
+    global LAST_MARKER_S
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLS, 0, 0))
     chunks: list[bytes] = []
+    seen: list[float] = []
+    started = 0.0
 
     def drain() -> None:
+        tail = b""
         while True:
             try:
                 data = os.read(master, 65536)
@@ -142,10 +150,15 @@ def launch(args: list[str], env: dict[str, str], timeout: float = 300.0) -> tupl
             if not data:
                 return
             chunks.append(data)
+            if marker is not None and not seen:
+                window = tail + data
+                if marker in window:
+                    seen.append(time.perf_counter() - started)
+                tail = window[-len(marker) :]
 
+    started = time.perf_counter()
     reader = threading.Thread(target=drain, daemon=True)
     reader.start()
-    started = time.perf_counter()
     proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True, start_new_session=True)
     try:
         code = proc.wait(timeout=timeout)
@@ -157,7 +170,17 @@ def launch(args: list[str], env: dict[str, str], timeout: float = 300.0) -> tupl
     os.close(slave)
     reader.join(timeout=5)
     os.close(master)
+    LAST_MARKER_S = seen[0] if seen else None
     return elapsed, code, b"".join(chunks)
+
+
+LAST_MARKER_S: float | None = None
+HELLO_MARKER = b"Hello, world!"
+
+
+def app_marker(rows: int) -> bytes:
+    """Text of the Logs screen's frame that first shows the rows (its filter line counts them)."""
+    return f"{rows:,} shown".encode()
 
 
 def child_env(tmp: Path) -> dict[str, str]:
@@ -197,25 +220,44 @@ def run(rows: int, runs: int) -> dict[str, Any]:
     _, code, screen = launch(child_args("app", archive), env)
     if code != 0:
         raise RuntimeError(f"the app child failed ({code}): {screen[-2000:].decode('utf-8', 'replace')}")
+    hello_paint: list[float] = []
+    app_paint: list[float] = []
     for _ in range(runs):
-        hello.append(launch(child_args("hello", None), env)[0])
-        seconds, code, _ = launch(child_args("app", archive), env)
+        hello.append(launch(child_args("hello", None), env, marker=HELLO_MARKER)[0])
+        hello_paint.append(_painted("hello-world"))
+        seconds, code, _ = launch(child_args("app", archive), env, marker=app_marker(rows))
         if code != 0:
             raise RuntimeError(f"the app child exited with {code}")
         app.append(seconds)
+        app_paint.append(_painted("the app"))
     h, a = statistics.median(hello), statistics.median(app)
+    hp, ap = statistics.median(hello_paint), statistics.median(app_paint)
     out = {
         "rows": rows, "runs": runs, "hello_s": [round(x, 3) for x in hello], "app_s": [round(x, 3) for x in app],
         "hello_median_s": round(h, 3), "app_median_s": round(a, 3), "ratio": round(a / h, 2),
+        "hello_paint_s": [round(x, 3) for x in hello_paint], "app_paint_s": [round(x, 3) for x in app_paint],
+        "hello_paint_median_s": round(hp, 3), "app_paint_median_s": round(ap, 3), "paint_ratio": round(ap / hp, 2),
         "load_avg": os.getloadavg()[0],
         "terminal": f"{COLS}x{LINES} pty",
     }  # fmt: skip
     out["rows_table"] = [{
-        "figure": f"start-up to first paint of Logs, {rows:,}-call archive", "value": round(a * 1000), "unit": "ms",
+        "figure": f"start-up to first paint of Logs, {rows:,}-call archive (spawn -> rows on the terminal)",
+        "value": round(ap * 1000), "unit": "ms",
+        "baseline": "Textual hello-world, spawn -> its text on the terminal", "baseline_value": round(hp * 1000),
+        "ratio": out["paint_ratio"], "goal": "<= 2x", "met": ap / hp <= 2,
+    }, {
+        "figure": f"start-up and exit after the first paint, {rows:,}-call archive (spawn -> process exit)",
+        "value": round(a * 1000), "unit": "ms",
         "baseline": "Textual hello-world, same pty", "baseline_value": round(h * 1000), "ratio": out["ratio"],
         "goal": "<= 2x", "met": a / h <= 2,
     }]  # fmt: skip
     return out
+
+
+def _painted(who: str) -> float:
+    if LAST_MARKER_S is None:
+        raise RuntimeError(f"{who} never showed its first frame on the terminal")
+    return LAST_MARKER_S
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,8 +277,10 @@ def main(argv: list[str] | None = None) -> int:
         child_app(args.archive, args.report, args.linger)
         return 0
     out = run(args.rows, args.runs)
-    print(f"start-up, {args.rows:,} rows: app median {out['app_median_s']} s, hello-world {out['hello_median_s']} s, "
-          f"ratio {out['ratio']}x (goal <= 2x)")
+    print(f"start-up, {args.rows:,} rows, spawn -> first frame on the terminal: app median {out['app_paint_median_s']} s, "
+          f"hello-world {out['hello_paint_median_s']} s, ratio {out['paint_ratio']}x (goal <= 2x)")
+    print(f"  spawn -> exit after that frame: app median {out['app_median_s']} s, hello-world {out['hello_median_s']} s, "
+          f"ratio {out['ratio']}x")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2) + "\n")
     print(f"wrote {args.json}")

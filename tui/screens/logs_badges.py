@@ -13,6 +13,7 @@ pathological call. The Inspector analyses the call itself.
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
@@ -60,7 +61,13 @@ def diagnosis_available() -> bool:
     Looks for the module without importing it: the Logs screen asks before its first paint,
     and the diagnosis package is only needed once a call has to be classified."""
     try:
-        return importlib.util.find_spec("diagnosis.classify") is not None
+        package = importlib.util.find_spec("diagnosis")  # a top-level name: nothing is imported
+        if package is None or package.submodule_search_locations is None:
+            return False
+        # find_spec("diagnosis.classify") would import the package (and so all of diagnosis):
+        # look in its directory instead.
+        found = importlib.machinery.PathFinder.find_spec("diagnosis.classify", list(package.submodule_search_locations))
+        return found is not None
     except (ImportError, ValueError):
         return False
 
