@@ -1,0 +1,43 @@
+"""What the Logs screen's start-up path imports: the heavy parts come only when they are needed.
+
+The start-up benchmark (tests/bench/bench_startup.py) measures the time; these tests keep the
+causes from coming back: the diagnosis package (its regexes take ~70 ms to compile) is only
+imported when a call is classified, and plotext only when a plot has data.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _imports_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, check=True, capture_output=True, text=True)
+    return set(done.stdout.split())
+
+
+def test_checking_for_diagnosis_does_not_import_it() -> None:
+    code = "from tui.screens.logs_badges import diagnosis_available, make_badges_fn\n" \
+           "assert diagnosis_available()\nmake_badges_fn('chatml')"  # fmt: skip
+    assert "diagnosis" not in _imports_after(code)
+
+
+def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
+    code = (
+        "from tui.screens.logs_badges import make_badges_fn\n"
+        "from api_client.models import LogEntry\n"
+        "badges = make_badges_fn('chatml')\n"
+        "kinds = badges(LogEntry(id='l1', created_at=1, prompt='hi', response='I cannot help with that request.'))\n"
+        "assert 'refusal' in kinds, kinds"
+    )
+    assert "diagnosis" in _imports_after(code)
+
+
+def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() -> None:
+    loaded = _imports_after("import tui.app, tui.screens.logs, tui.launch, api_client.archive")
+    assert "textual" in loaded  # the probe sees what was imported
+    assert not {"diagnosis", "plotext", "textual_plotext"} & loaded
