@@ -99,12 +99,15 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
     out: dict[str, Any] = {"rows": rows, "load_avg_start": os.getloadavg()[0], "words": {}}
     with Archive(archive_path) as archive:
         for word in WORDS:
+            def grep(w: str = word) -> subprocess.CompletedProcess[str]:
+                return subprocess.run(["grep", "-c", w, str(jsonl)], capture_output=True, text=True, check=False)
+
+            # First runs against first runs (either file may have been evicted from the page
+            # cache since it was last read), repeats against repeats.
             first_ms, _, _ = timed(lambda w=word: archive.search(w), 1)
+            grep_first_ms, _, _ = timed(grep, 1)
             again_ms, again_cpu, result = timed(lambda w=word: archive.search(w), repeat)
-            grep_ms, _, proc = timed(
-                lambda w=word: subprocess.run(["grep", "-c", w, str(jsonl)], capture_output=True, text=True, check=False),
-                repeat,
-            )
+            grep_ms, _, proc = timed(grep, repeat)
             grep_count = int(proc.stdout.strip() or 0)
             screen_ms = logs_list_first(archive_path, word)
             out["words"][word] = {
@@ -114,7 +117,8 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
                 # grep matches the word anywhere in the line (ids, other fields, inside words),
                 # FTS whole words in prompt/reply/error: counts may differ, and are both kept.
                 "ratio": round(grep_ms / again_ms, 2) if again_ms else None,
-                "ratio_first": round(grep_ms / first_ms, 2) if first_ms else None,
+                "grep_first_ms": round(grep_first_ms, 2),
+                "ratio_first": round(grep_first_ms / first_ms, 2) if first_ms else None,
                 "logs_list_first_ms": round(screen_ms, 2),
                 "ratio_logs_list": round(grep_ms / screen_ms, 2) if screen_ms else None,
             }  # fmt: skip
@@ -122,11 +126,14 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
     out["load_avg_end"] = os.getloadavg()[0]
     out["rows_table"] = []
     for w, v in out["words"].items():
-        for label, key, ratio in (("first query", "search_first_ms", "ratio_first"), ("repeated", "search_ms", "ratio")):
+        for label, key, ratio, grep_key, grep_run in (
+            ("first query", "search_first_ms", "ratio_first", "grep_first_ms", "its first run"),
+            ("repeated", "search_ms", "ratio", "grep_ms", "median of repeats"),
+        ):
             out["rows_table"].append({
                 "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} calls", "value": v[key],
-                "unit": "ms", "baseline": f"grep -c over the same calls as JSONL ({out['jsonl_mb']:,.0f} MB)",
-                "baseline_value": v["grep_ms"], "ratio": v[ratio], "goal": "faster than grep (ratio > 1)",
+                "unit": "ms", "baseline": f"grep -c over the same calls as JSONL ({out['jsonl_mb']:,.0f} MB), {grep_run}",
+                "baseline_value": v[grep_key], "ratio": v[ratio], "goal": "faster than grep (ratio > 1)",
                 "met": bool(v[ratio] and v[ratio] > 1),
             })  # fmt: skip
         out["rows_table"].append({
@@ -151,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     out = run(args.rows)
     for word, v in out["words"].items():
         print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
-              f" grep -c {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
+              f" grep -c first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
               f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2) + "\n")
