@@ -51,6 +51,13 @@ _SHAPE = bytes(32 if chr(c).isspace() else 120 for c in range(256))
 # A token of at least _MIN_LONG_TOKEN characters in the shape (a literal prefix: the regex engine scans fast).
 _LONG_RUN = re.compile(re.escape(b"x" * _MIN_LONG_TOKEN) + b"x*")
 _MAX_PERIOD = 200  # words: longer units are not looked for
+# What _char_run_counts accepts, in an ASCII token, needs 16+ characters, unless it is one character
+# 10+ times that is not a letter, a digit or a rule character ("!!!!!!!!!!"). So a text whose long
+# tokens are all shorter than 16 can only hold one if such a character comes 10 times in a row.
+_LONG_UNIT_SHAPE = b"x" * 16
+_LOOPING_PUNCT = bytes(c for c in range(33, 127) if not chr(c).isalnum() and chr(c) not in _RULE_CHARS)
+_PUNCT_SHAPE = bytes(112 if c in _LOOPING_PUNCT else 46 for c in range(256))  # b"p" for those, b"." else
+_PUNCT_RUN = b"p" * 10
 
 PROSE, CODE, TABLE = 0, 1, 2
 
@@ -102,12 +109,16 @@ def find_loop(text: str | None) -> LoopHit | None:
 def _suspects(low: str, words: list[str]) -> set[str]:
     """Long tokens made of few distinct characters, as a repeated unit is ("photosynthesis" is not).
 
+    Empty when no token can hold a run that :func:`_char_run_counts` accepts (ASCII text).
     (List markers are folded later; that only touches short tokens, so it cannot change this.)
     """
     if low.isascii():  # find the long tokens in the text's shape (a C-level scan) instead of word by word
-        shape = low.encode("ascii").translate(_SHAPE)
+        raw = low.encode("ascii")
+        shape = raw.translate(_SHAPE)
         if _LONG_RUN.pattern[:_MIN_LONG_TOKEN] not in shape:
             return set()  # no token is long enough (the common case)
+        if _LONG_UNIT_SHAPE not in shape and _PUNCT_RUN not in raw.translate(_PUNCT_SHAPE):
+            return set()  # long words ("photosynthesis"), none of which can hold a loop
         long_words = [low[m.start() : m.end()] for m in _LONG_RUN.finditer(shape)]
     else:
         long_words = [w for w in words if len(w) >= _MIN_LONG_TOKEN]
