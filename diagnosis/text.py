@@ -83,9 +83,11 @@ _USER_TURNS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("### Instruction:", ("### Response:", "### Input:")),
     ("USER:", ("ASSISTANT:",)),
 )
-# Each with its first character when ordinary prompts seldom contain it: a one-character test
-# (memchr) can then rule the marker out before a scan.
-_USER_TURN_SCANS = tuple((start, ends, start[0] if start[0] in "[#" else "") for start, ends in _USER_TURNS)
+# Each with its first character when ordinary prompts seldom contain it (a one-character test,
+# memchr, can then rule the marker out before a scan) and whether it contains "user".
+_USER_TURN_SCANS = tuple(
+    (start, ends, start[0] if start[0] in "[#" else "", "user" in start) for start, ends in _USER_TURNS
+)
 
 def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str:
     """The last thing the user said: the last user message, else the last user turn found in
@@ -99,14 +101,18 @@ def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None)
     # The rightmost start marker wins (no marker is a prefix of another, so two cannot start at the
     # same place). Once one is found at ``best``, the others are only looked for after it: most of
     # the prompt is not scanned again (this runs for every call a summary groups).
+    # A marker containing "user" can only come after ``best`` if "user" does (no start marker can
+    # begin inside another's occurrence), so one search for "user" can rule out three scans.
     best = -1
+    user_after = 0  # where "user" next occurs after the marker at ``best`` (-1: nowhere)
     turn: tuple[str, tuple[str, ...]] | None = None
-    for start_marker, end_markers, rare in _USER_TURN_SCANS:
-        if rare and rare not in prompt:
+    for start_marker, end_markers, rare, named in _USER_TURN_SCANS:
+        if rare and rare not in prompt or named and user_after == -1:
             continue
         at = prompt.rfind(start_marker, best + 1)
         if at != -1:
             best, turn = at, (start_marker, end_markers)
+            user_after = prompt.find("user", at + len(start_marker))
     if turn is None:
         return prompt
     start_marker, end_markers = turn
