@@ -16,14 +16,15 @@ from typing import Any, Literal
 from pydantic import Field, computed_field
 
 from api_client.models_base import BlahModel, Millis
-from api_client.models_services import Game as Game  # the platform's other services, re-exported
-from api_client.models_services import GameTurn as GameTurn
-from api_client.models_services import LensBundle as LensBundle
-from api_client.models_services import LensEvent as LensEvent
-from api_client.models_services import TrainingSet as TrainingSet
-from api_client.models_services import UploadTicket as UploadTicket
-from api_client.models_services import Webhook as Webhook
-
+from api_client.models_services import (  # noqa: F401 - re-exported: the platform's other services
+    Game,
+    GameTurn,
+    LensBundle,
+    LensEvent,
+    TrainingSet,
+    UploadTicket,
+    Webhook,
+)
 
 # --------------------------------------------------------------------------- models / evals
 

@@ -9,7 +9,6 @@ from pydantic import Field
 
 from api_client.models_base import BlahModel, Millis
 
-
 # --------------------------------------------------------------------------- webhooks
 
 

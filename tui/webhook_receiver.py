@@ -20,19 +20,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
-import ipaddress
 import logging
-import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import h11
 import orjson
+
+from tui.webhook_delivery import (
+    SIGNATURE_HEADER,
+    Rejection,
+    WebhookDelivery,
+    generate_secret,
+    is_loopback_host,
+    sign,
+    signature_ok,
+)
 
 __all__ = [
     "DEFAULT_PATH",
@@ -48,7 +53,6 @@ __all__ = [
 
 log = logging.getLogger("blah_tui.webhooks")
 
-SIGNATURE_HEADER = "x-blah-signature"
 DEFAULT_PATH = "/blah-webhook"
 MAX_BODY = 256 * 1024
 MAX_HEAD = 16 * 1024
@@ -56,75 +60,6 @@ READ_TIMEOUT = 5.0
 MAX_CONNECTIONS = 16
 _SEEN_IDS = 512
 _READ_CHUNK = 16 * 1024
-
-
-def generate_secret() -> str:
-    """A fresh shared secret for one registration (256 bits, URL-safe)."""
-    return secrets.token_urlsafe(32)
-
-
-def sign(secret: str, body: bytes) -> str:
-    """The header value the platform sends: ``sha256=<hex HMAC-SHA256(secret, body)>``."""
-    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
-
-
-def signature_ok(secret: str, body: bytes, header: str | None) -> bool:
-    """True when ``header`` is the signature of ``body`` under ``secret`` (constant time)."""
-    if not header:
-        return False
-    return hmac.compare_digest(sign(secret, body).encode(), header.strip().encode())
-
-
-def is_loopback_host(host: str) -> bool:
-    """``localhost``, 127.0.0.0/8 or ::1."""
-    if host.strip("[]").lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@dataclass(frozen=True)
-class WebhookDelivery:
-    """One verified event: ``{"id", "event", "created_at", "data"}`` as the platform sent it."""
-
-    event: str
-    delivery_id: str | None
-    created_at: int | None
-    data: Mapping[str, Any]
-    received_at_ms: int
-
-    @property
-    def run(self) -> Mapping[str, Any] | None:
-        run = self.data.get("run")
-        return run if isinstance(run, dict) else None
-
-    @property
-    def run_id(self) -> str | None:
-        run = self.run
-        value = run.get("id") if run is not None else None
-        return value if isinstance(value, str) and value else None
-
-    @property
-    def run_status(self) -> str | None:
-        run = self.run
-        value = run.get("status") if run is not None else None
-        return value if isinstance(value, str) else None
-
-    @property
-    def message(self) -> Mapping[str, Any] | None:
-        message = self.data.get("message")
-        return message if isinstance(message, dict) else None
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """A request that was answered with an error (kept for the screen: what was refused)."""
-
-    status: int
-    reason: str
-    at_ms: int
 
 
 @dataclass
