@@ -28,6 +28,17 @@ def _isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _no_system_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reaches the machine's keyring, nor sees one a previous test installed: "no
+    keyring" unless the test installs its own (tests/test_keyring_login.py)."""
+    import keyring
+    from keyring.backends import fail
+
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")  # subprocesses too
+    keyring.set_keyring(fail.Keyring())
+
+
 @pytest.fixture(scope="session")
 def sim() -> Iterator[SimulatorServer]:
     server = SimulatorServer(seed=7, speed=1.0, live=False)
