@@ -72,19 +72,27 @@ class RequestLogMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        status: int | None = None
 
-        async def watch(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            await send(message)
+        recorded = False
 
-        try:
-            await self.app(scope, receive, watch)
-        finally:
+        def record(status: int | None) -> None:
+            nonlocal recorded
+            recorded = True
             authorized = any(k.lower() == b"authorization" for k, _ in scope.get("headers", ()))
             self.log.add(RequestRecord(
                 at_ms=int(time.time() * 1000), method=scope.get("method", "?"), path=scope.get("path", ""),
                 query=scope.get("query_string", b"").decode("latin-1"), status=status, authorized=authorized,
             ))
+
+        async def watch(message: Message) -> None:
+            # Recorded before the first byte leaves: a client that has read the response
+            # always finds its request in the log (recording after the body raced the test).
+            if message["type"] == "http.response.start" and not recorded:
+                record(int(message["status"]))
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        finally:
+            if not recorded:
+                record(None)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from api_client.client import BlahClient
 from api_client.models import LogEntry
@@ -224,4 +226,44 @@ async def test_unknown_log_id_says_so_and_esc_goes_back(sim: SimulatorServer, cl
         assert "log_does_not_exist" in _text(app, "#insp-message")
         await pilot.press("t", "c")  # nothing to export or copy: no crash
         await pilot.press("escape")
+        assert isinstance(app.screen, LogsScreen)
+
+
+async def test_leaving_while_the_analysis_runs_never_crashes(
+    sim: SimulatorServer, client: BlahClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Esc while the findings are still being computed (a long call on a slow machine): the
+    analysis finishes after the screen's widgets are gone, and the app carries on."""
+    import threading
+
+    from tui.screens import inspector as inspector_module
+
+    real_analyse = inspector_module.analyse
+    started, leaving = threading.Event(), threading.Event()
+    panel: list[Widget] = []
+
+    def slow_analyse(*args: object, **kwargs: object) -> object:
+        started.set()
+        leaving.wait(20)
+        deadline = time.monotonic() + 20
+        while panel[0].is_attached and time.monotonic() < deadline:
+            time.sleep(0.0005)  # back the moment the findings panel has left the DOM
+        return real_analyse(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inspector_module, "analyse", slow_analyse)
+    entry = (await _newest(client, sim, limit=5))[0]
+    app = _app(sim, client, None)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen), what="the Logs screen")
+        app.push_screen(InspectorScreen(entry.id))
+        screen = await _inspector(pilot, app, entry.id)
+        await wait_for(pilot, started.is_set, what="the analysis to start")
+        panel.append(screen.query_one("#insp-findings"))
+        leaving.set()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not panel[0].is_attached, what="the findings panel to be removed")
+        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen), what="the Logs screen again")
+        await pilot.pause(0.3)
+        assert app.is_running and app._exception is None
+        await pilot.press("down")  # the Logs screen still answers keys
         assert isinstance(app.screen, LogsScreen)

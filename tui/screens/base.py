@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual.await_remove import AwaitRemove
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -41,6 +42,17 @@ class BlahScreen(Screen[None]):
     @property
     def ctx(self) -> AppContext:
         return self.blah_app.ctx
+
+    def remove(self) -> AwaitRemove:
+        """Cancel this screen's workers, then remove it.
+
+        Textual cancels a node's workers only when it unmounts, after its widgets are gone;
+        a worker that came back from an await in between (a fetch, an analysis in a thread)
+        queried a widget that no longer existed and crashed the app. Cancelled first, the
+        worker stops at that await instead."""
+        for node in self.walk_children(with_self=True):
+            self.workers.cancel_node(node)
+        return super().remove()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
