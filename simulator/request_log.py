@@ -72,7 +72,6 @@ class RequestLogMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-
         recorded = False
 
         def record(status: int | None) -> None:
