@@ -197,8 +197,10 @@ class BlahClient(CommunityEndpoints, AssetEndpoints):
         source: str | None = None,
         errors_only: bool = False,
         page_size: int = 500,
+        read_ahead: bool = False,
     ) -> LogHistory:
-        """History, newest first, each entry once (``created_at < before`` when given)."""
+        """History, newest first, each entry once (``created_at < before`` when given).
+        ``read_ahead``: request each next page while the caller consumes the last one."""
         segment(model_id, what="model id")
         return LogHistory(
             self,
@@ -207,6 +209,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints):
             source=source,
             errors_only=errors_only,
             page_size=page_size,
+            read_ahead=read_ahead,
         )
 
     # ------------------------------------------------------------------ diagnosis

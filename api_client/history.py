@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncGenerator
 
 from .errors import InvalidResponseError
-from .models import LogEntry
+from .models import LogEntry, LogPage
 from .paths import api_path, segment
 from .tail import MAX_PAGE, LogsApi, check_page_size
 
@@ -28,8 +29,10 @@ class LogHistory:
         source: str | None = None,
         errors_only: bool = False,
         page_size: int = MAX_PAGE,
+        read_ahead: bool = False,
     ) -> None:
         check_page_size(page_size)
+        self._read_ahead = read_ahead
         self._api = api
         self._model_id = model_id
         self._before = before
@@ -49,50 +52,70 @@ class LogHistory:
     async def aclose(self) -> None:
         await self._gen.aclose()
 
+    def _fetch(self, before: int | None) -> asyncio.Future[LogPage]:
+        return asyncio.ensure_future(self._api.get_logs(
+            self._model_id,
+            source=self._source,
+            before=before,
+            errors_only=self._errors_only,
+            limit=self._page_size,
+        ))
+
     async def _run(self) -> AsyncGenerator[LogEntry, None]:
         before = self._before
         boundary: set[str] = set()
         boundary_ms: int | None = None
-        while True:
-            page = await self._api.get_logs(
-                self._model_id,
-                source=self._source,
-                before=before,
-                errors_only=self._errors_only,
-                limit=self._page_size,
+        coming: asyncio.Future[LogPage] | None = self._fetch(before)
+        try:
+            while coming is not None:
+                page = await coming
+                coming = None
+                raw = page.logs
+                fresh = [
+                    entry
+                    for entry in raw
+                    if (before is None or entry.created_at < before) and entry.id not in boundary
+                ]
+                fresh.sort(key=lambda entry: entry.created_at, reverse=True)
+                full = len(raw) >= self._page_size
+                if full:
+                    before, boundary, boundary_ms = self._next_page(raw, before, boundary, boundary_ms)
+                    if self._read_ahead:
+                        coming = self._fetch(before)
+                for entry in fresh:
+                    yield entry
+                if full and coming is None:
+                    coming = self._fetch(before)
+        finally:
+            if coming is not None:  # the caller stopped early: the read ahead is not wanted
+                coming.cancel()
+                await asyncio.gather(coming, return_exceptions=True)
+
+    def _next_page(
+        self, raw: list[LogEntry], before: int | None, boundary: set[str], boundary_ms: int | None
+    ) -> tuple[int, set[str], int]:
+        """``before`` for the page after ``raw`` (a full page), and the ids at its oldest
+        millisecond, which the next page returns again and must not be yielded twice."""
+        times = [entry.created_at for entry in raw]
+        oldest, newest = min(times), max(times)
+        if oldest == newest:
+            self.may_have_missed = True
+            self.missed_reason = (
+                f"more than {self._page_size} entries share the millisecond {oldest}; "
+                "those beyond one page cannot be fetched and were skipped"
             )
-            raw = page.logs
-            fresh = [
-                entry
-                for entry in raw
-                if (before is None or entry.created_at < before) and entry.id not in boundary
-            ]
-            fresh.sort(key=lambda entry: entry.created_at, reverse=True)
-            for entry in fresh:
-                yield entry
-            if len(raw) < self._page_size:
-                return
-            times = [entry.created_at for entry in raw]
-            oldest, newest = min(times), max(times)
-            if oldest == newest:
-                self.may_have_missed = True
-                self.missed_reason = (
-                    f"more than {self._page_size} entries share the millisecond {oldest}; "
-                    "those beyond one page cannot be fetched and were skipped"
-                )
-                next_before = oldest
-            else:
-                next_before = oldest + 1
-            if before is not None and next_before >= before:
-                raise InvalidResponseError(
-                    "the server ignores `before`: a full page came back without older "
-                    "entries, so the history cannot be paged",
-                    excerpt=None,
-                    status=200,
-                    method="GET",
-                    path=api_path("models", segment(self._model_id), "logs"),
-                )
-            at_oldest = {entry.id for entry in raw if entry.created_at == oldest}
-            boundary = (boundary | at_oldest) if boundary_ms == oldest else at_oldest
-            boundary_ms = oldest
-            before = next_before
+            next_before = oldest
+        else:
+            next_before = oldest + 1
+        if before is not None and next_before >= before:
+            raise InvalidResponseError(
+                "the server ignores `before`: a full page came back without older "
+                "entries, so the history cannot be paged",
+                excerpt=None,
+                status=200,
+                method="GET",
+                path=api_path("models", segment(self._model_id), "logs"),
+            )
+        at_oldest = {entry.id for entry in raw if entry.created_at == oldest}
+        boundary = (boundary | at_oldest) if boundary_ms == oldest else at_oldest
+        return next_before, boundary, oldest

@@ -386,8 +386,8 @@ class LogTail:
             await asyncio.gather(work, stopper, return_exceptions=True)
             raise
         stopper.cancel()
-        if not work.done():  # stop() came first
-            work.cancel()
+        if self._stop_event.is_set():  # stop() came first, or at the same time: it wins
+            work.cancel()  # (no-op when done; gather also retrieves a result or error)
             await asyncio.gather(work, return_exceptions=True)
             raise _Stopped
         return work.result()

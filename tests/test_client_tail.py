@@ -11,7 +11,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from api_client import BlahClient, InvalidResponseError, LogTail, NotFoundError, TailState
+from api_client import (
+    BlahClient,
+    InvalidResponseError,
+    LogTail,
+    NotFoundError,
+    TailState,
+)
 from api_client.models import LogEntry
 from tests.test_client_fakes import FakeLogServer, json_answer, make_client
 
@@ -209,12 +215,13 @@ async def test_stop_ends_a_waiting_tail_at_once() -> None:
 # --------------------------------------------------------------------------- iter_logs
 
 
-async def test_iter_logs_history_each_entry_once_newest_first() -> None:
+@pytest.mark.parametrize("read_ahead", [False, True])
+async def test_iter_logs_history_each_entry_once_newest_first(read_ahead: bool) -> None:
     server = FakeLogServer()
     rows = [server.insert(T0 + i // 3) for i in range(37)]  # 3 per ms
     async with tail_client(server) as client:
-        history = [e async for e in client.iter_logs("m1", page_size=5)]
-        older = [e async for e in client.iter_logs("m1", before=T0 + 4, page_size=4)]
+        history = [e async for e in client.iter_logs("m1", page_size=5, read_ahead=read_ahead)]
+        older = [e async for e in client.iter_logs("m1", before=T0 + 4, page_size=4, read_ahead=read_ahead)]
     assert sorted(ids(history)) == sorted(r.id for r in rows)
     assert len(history) == 37
     times = [e.created_at for e in history]
@@ -222,19 +229,47 @@ async def test_iter_logs_history_each_entry_once_newest_first() -> None:
     assert sorted(ids(older)) == sorted(r.id for r in rows if r.created_at < T0 + 4)
 
 
-async def test_iter_logs_single_ms_page_and_broken_server() -> None:
+@pytest.mark.parametrize("read_ahead", [False, True])
+async def test_iter_logs_single_ms_page_and_broken_server(read_ahead: bool) -> None:
     server = FakeLogServer()
     [server.insert(T0 + 1) for _ in range(4)]
     server.insert(T0)
     async with tail_client(server) as client:
-        it = client.iter_logs("m1", page_size=3)
+        it = client.iter_logs("m1", page_size=3, read_ahead=read_ahead)
         got = [e async for e in it]
         assert len(got) == 4 and it.may_have_missed and it.missed_reason
         server.ignore_before = True
         server.insert(T0 + 2)
         with pytest.raises(InvalidResponseError):
-            async for _ in client.iter_logs("m1", page_size=2):
+            async for _ in client.iter_logs("m1", page_size=2, read_ahead=read_ahead):
                 pass
+
+
+async def test_iter_logs_read_ahead_asks_for_the_next_page_while_this_one_is_consumed() -> None:
+    server = FakeLogServer()
+    [server.insert(T0 + i) for i in range(10)]
+    async with tail_client(server) as client:
+        plain = client.iter_logs("m1", page_size=4)
+        await anext(plain)
+        await asyncio.sleep(0.05)
+        assert len(server.calls) == 1  # the next page only when this one is used up
+        [e async for e in plain]
+        pages_plain = list(server.calls)
+
+        server.calls.clear()
+        ahead = client.iter_logs("m1", page_size=4, read_ahead=True)
+        first = await anext(ahead)
+        await asyncio.sleep(0.05)
+        assert [c.get("before") for c in server.calls] == [None, str(T0 + 7)]  # already on its way
+        rest = [e async for e in ahead]
+        assert [first.created_at] + [e.created_at for e in rest] == list(range(T0 + 9, T0 - 1, -1))
+        assert server.calls == pages_plain  # the same pages, none asked twice or past the end
+
+        server.calls.clear()
+        stopped = client.iter_logs("m1", page_size=4, read_ahead=True)
+        await anext(stopped)
+        await stopped.aclose()  # stopping early: the read ahead is dropped, nothing left running
+        assert not [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
 
 
 # --------------------------------------------------------------------------- stateful

@@ -89,8 +89,8 @@ async def export_logs(
     # cheap, and the archive stays one unbroken stretch. Newer calls are the tail's job.
     floor = None if archive is None else await asyncio.to_thread(archive.oldest_ms)
     stats.archive_was_empty = floor is None
-    history = client.iter_logs(
-        model_id, source=source, errors_only=errors_only, page_size=page_size
+    history = client.iter_logs(  # read ahead unless `since` may stop it early
+        model_id, source=source, errors_only=errors_only, page_size=page_size, read_ahead=since is None
     )
     try:
         async for entry in history:
