@@ -10,6 +10,9 @@ from .models import LogEntry, LogPage
 from .paths import api_path, segment
 from .tail import MAX_PAGE, LogsApi, check_page_size
 
+_READ_AHEAD_TURN = 16
+"""With a read ahead pending, the event loop gets a turn every this many entries."""
+
 
 class LogHistory:
     """Async iterator over a model's history, newest first, each entry once.
@@ -82,7 +85,11 @@ class LogHistory:
                     before, boundary, boundary_ms = self._next_page(raw, before, boundary, boundary_ms)
                     if self._read_ahead:
                         coming = self._fetch(before)
-                for entry in fresh:
+                for i, entry in enumerate(fresh):
+                    if coming is not None and i % _READ_AHEAD_TURN == 0 and not coming.done():
+                        # A caller busy with the entries never gives the event loop a turn;
+                        # the read ahead needs several turns to send its request and read it.
+                        await asyncio.sleep(0)
                     yield entry
                 if full and coming is None:
                     coming = self._fetch(before)

@@ -265,6 +265,14 @@ async def test_iter_logs_read_ahead_asks_for_the_next_page_while_this_one_is_con
         assert [first.created_at] + [e.created_at for e in rest] == list(range(T0 + 9, T0 - 1, -1))
         assert server.calls == pages_plain  # the same pages, none asked twice or past the end
 
+        server.calls.clear()  # a caller that never awaits anything else between entries
+        [server.insert(T0 + 10 + i) for i in range(200)]
+        busy = client.iter_logs("m1", page_size=100, read_ahead=True)
+        for _ in range(99):
+            await anext(busy)
+        assert len(server.calls) == 2  # the next page was asked for while this one was read
+        await busy.aclose()
+
         server.calls.clear()
         stopped = client.iter_logs("m1", page_size=4, read_ahead=True)
         await anext(stopped)
