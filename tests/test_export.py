@@ -63,14 +63,20 @@ def test_export_writes_the_platforms_whole_history_newest_first(
     assert not list(tmp_path.glob(".dump.jsonl.*"))  # no temporary file left behind
 
 
-def test_a_full_export_fills_the_local_archive(sim: SimulatorServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch", [None, 97])  # the shipped batch (one or few), and many small ones
+def test_a_full_export_fills_the_local_archive(
+    sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int | None
+) -> None:
+    if batch is not None:
+        monkeypatch.setattr("tui.commands.export.ARCHIVE_BATCH", batch)
     out = tmp_path / "dump.jsonl"
     assert run_export(sim, str(out)) == 0
-    ids = [r["id"] for r in read_jsonl(out)]
+    rows = read_jsonl(out)
+    ids = [r["id"] for r in sorted(rows, key=lambda r: (r["created_at"], r["id"]))]
     data_dir = Path(os.environ["BLAH_TUI_DATA_DIR"])
     with Archive.for_model(data_dir, "blah.dev", sim.base_url, sim.person_model_id) as archive:
         assert archive.count() == len(ids)
-        assert {r.id for r in archive.window(LogFilter(), 0, len(ids))} == set(ids)
+        assert [r.id for r in archive.window(LogFilter(), 0, len(ids))] == ids  # all, in time order
         assert archive.get_cursor() == read_jsonl(out)[0]["created_at"]
         assert archive.history_complete
 
