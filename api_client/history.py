@@ -7,6 +7,7 @@ from collections.abc import AsyncGenerator
 
 from .errors import InvalidResponseError
 from .models import LogEntry, LogPage
+from .paging import older_page_bound
 from .paths import api_path, segment
 from .tail import MAX_PAGE, LogsApi, check_page_size
 
@@ -103,17 +104,9 @@ class LogHistory:
     ) -> tuple[int, set[str], int]:
         """``before`` for the page after ``raw`` (a full page), and the ids at its oldest
         millisecond, which the next page returns again and must not be yielded twice."""
-        times = [entry.created_at for entry in raw]
-        oldest, newest = min(times), max(times)
-        if oldest == newest:
-            self.may_have_missed = True
-            self.missed_reason = (
-                f"more than {self._page_size} entries share the millisecond {oldest}; "
-                "those beyond one page cannot be fetched and were skipped"
-            )
-            next_before = oldest
-        else:
-            next_before = oldest + 1
+        oldest, next_before, missed = older_page_bound(raw, self._page_size)
+        if missed is not None:
+            self.may_have_missed, self.missed_reason = True, missed
         if before is not None and next_before >= before:
             raise InvalidResponseError(
                 "the server ignores `before`: a full page came back without older "

@@ -41,6 +41,7 @@ from .errors import (
     UnsafePathError,
 )
 from .models import LogEntry, LogPage
+from .paging import older_page_bound
 
 Phase = Literal["starting", "live", "idle_backoff", "retrying", "stalled", "stopped"]
 Sleep = Callable[[float], Awaitable[None]]
@@ -283,18 +284,11 @@ class LogTail:
                 cycle.new.append(entry)
             if len(raw) < self._page_size:
                 return cycle
-            times = [entry.created_at for entry in raw]
-            oldest, newest = min(times), max(times)
+            oldest, next_before, missed = older_page_bound(raw, self._page_size)
             if since is not None and oldest <= since:
                 return cycle  # the page reaches back to ``since``: nothing older is wanted
-            if oldest == newest:
-                self._missed(
-                    f"more than {self._page_size} entries share the millisecond {oldest}; "
-                    "those beyond one page cannot be fetched and were skipped"
-                )
-                next_before = oldest
-            else:
-                next_before = oldest + 1
+            if missed is not None:
+                self._missed(missed)
             if before is not None and next_before >= before:
                 cycle.stalled = (
                     "the server's pages do not move: a full page of entries already seen "

@@ -364,3 +364,17 @@ TestTailStateful.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def test_the_bound_for_the_next_older_page() -> None:
+    """Both the tail and the history page back with it: re-ask the oldest millisecond, unless
+    the whole page is that millisecond (then move past it and say entries may be missed)."""
+    from api_client.paging import older_page_bound
+
+    def page(*times: int) -> list[LogEntry]:
+        return [LogEntry(id=f"e{i}", created_at=t) for i, t in enumerate(times)]
+
+    assert older_page_bound(page(T0 + 5, T0 + 3, T0 + 3), 3) == (T0 + 3, T0 + 4, None)
+    oldest, before, missed = older_page_bound(page(T0, T0, T0), 3)
+    assert (oldest, before) == (T0, T0)
+    assert missed is not None and "more than 3 entries share the millisecond" in missed
