@@ -227,6 +227,11 @@ class LogList(ScrollView, can_focus=True):
         self._move_cursor(len(self._source) - 1, user=False)
         self._scroll_to_cursor(to_end=True)
 
+    def move_cursor_to(self, index: int) -> None:
+        """Put the cursor on row ``index`` (scrolled into view), as if the person moved it:
+        off the newest row the list stops following."""
+        self._move_cursor(index)
+
     def set_highlight(self, terms: Sequence[str]) -> None:
         """Highlight case-insensitive matches of any term in the previews (empty: none)."""
         self._painter.set_terms(terms)

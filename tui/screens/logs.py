@@ -283,7 +283,20 @@ class LogsScreen(LogsWorkers):
         event.stop()
         from tui.screens.inspector import InspectorScreen
 
-        self.app.push_screen(InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup))
+        self.app.push_screen(
+            InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup),
+            callback=self._back_from_inspector,
+        )
+
+    def _back_from_inspector(self, last_viewed: str | None) -> None:
+        """The inspector closed on ``last_viewed`` (after ``n``/``p`` maybe not the call first
+        opened): put the cursor on it, when the list still holds it."""
+        rows = self.rows
+        if last_viewed is None or rows is None or self._gone():
+            return
+        index = rows.position(last_viewed)
+        if index is not None:
+            self.log_list.move_cursor_to(index)
 
     def _neighbours(self, log_id: str) -> tuple[str | None, str | None]:
         rows = self.rows
