@@ -107,11 +107,13 @@ class LogList(ScrollView, can_focus=True):
             return self.log_list
 
     class NeedOlder(Message):
-        """The user reached the oldest row: load history and call ``prepend_rows``."""
+        """The user reached the oldest row: load history and call ``prepend_rows``.
+        ``to_oldest``: they asked for the oldest of all (``g``), not just the next page."""
 
-        def __init__(self, log_list: LogList | None = None) -> None:
+        def __init__(self, log_list: LogList | None = None, *, to_oldest: bool = False) -> None:
             super().__init__()
             self.log_list = log_list
+            self.to_oldest = to_oldest
 
         @property
         def control(self) -> LogList | None:
@@ -259,7 +261,9 @@ class LogList(ScrollView, can_focus=True):
 
     def action_first(self) -> None:
         self._move_cursor(0)
-        self._maybe_need_older()
+        if self.has_older and len(self._source) > 0:  # the real oldest may not be loaded yet
+            self._need_older_sent = True
+            self.post_message(self.NeedOlder(self, to_oldest=True))
 
     def action_last(self) -> None:
         self.follow()

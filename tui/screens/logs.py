@@ -26,7 +26,7 @@ from api_client.archive import LogFilter
 from tui.screens.logs_feed import FeedSettings, LogsFeed
 from tui.screens.logs_rows import LogRows
 from tui.screens.logs_series import bucket_calls
-from tui.screens.logs_status import screen_tz, stats_text, tail_state_text
+from tui.screens.logs_status import matches_text, platform_matches, screen_tz, stats_text, tail_state_text
 from tui.screens.logs_workers import LogsWorkers
 from widgets.badges import badge_text
 from widgets.footer import KeyFooter
@@ -222,9 +222,12 @@ class LogsScreen(LogsWorkers):
             text.append("any", style="bold")
         text.append("  search ", style="dim")
         text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else "—", style="bold")
-        rows = self.rows
-        if rows is not None:
-            text.append(f"  │ {len(rows):,} shown", style="dim")
+        rows, feed = self.rows, self.feed
+        if rows is not None and feed is not None:
+            complete = feed.history_complete_for(rows.filter)
+            platform = platform_matches(self.stats, rows.filter)
+            filtered = rows.filter != LogFilter()
+            text.append(f"  │ {matches_text(len(rows), platform, filtered=filtered, complete=complete)}", style="dim")
         text.append("  │ ")
         log_list = self.log_list
         if self.ctx.client is None:
@@ -318,7 +321,8 @@ class LogsScreen(LogsWorkers):
     @on(LogList.NeedOlder)
     def _need_older(self, event: LogList.NeedOlder) -> None:
         event.stop()
-        self._load_older()
+        if event.to_oldest or not self._to_oldest:  # (a scroll to the top while g loads all: nothing more)
+            self._load_older(to_oldest=event.to_oldest)
 
     # ------------------------------------------------------------------ actions
 
