@@ -164,8 +164,17 @@ class ArchiveBase:
         stored just below the stretch): the unbroken stretch reaches there."""
         with self._lock, self._guard():
             floor = self._conn.execute("SELECT value FROM meta WHERE key = ?", (_STRETCH_FLOOR,)).fetchone()
-            if floor is not None and int(oldest_ms) < int(floor[0]):
+            if floor is None or int(oldest_ms) >= int(floor[0]):
+                return
+            lowest = self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
+            if lowest is not None and int(oldest_ms) <= int(lowest):  # no call below it: one stretch again
+                self._conn.execute("DELETE FROM meta WHERE key = ?", (_STRETCH_FLOOR,))
+            else:
                 self._conn.execute("UPDATE meta SET value = ? WHERE key = ?", (str(int(oldest_ms)), _STRETCH_FLOOR))
+
+    def has_sparse(self) -> bool:
+        """True when calls older than the unbroken stretch may be held (see ``oldest_ms``)."""
+        return self.get_meta(_STRETCH_FLOOR) is not None
 
     def _hold_stretch_floor(self) -> bool:
         """Before calls are stored below the stretch out of order: remember where the

@@ -25,17 +25,29 @@ from tui.screens.logs import SOURCE_CYCLE, LogsScreen
 
 async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, client: BlahClient) -> None:
     page = await client.get_logs(sim.person_model_id, limit=500)
-    by_id = {entry.id: entry for entry in page.logs}
+    history = client.iter_logs(sim.person_model_id, page_size=500)
+    by_id = {entry.id: entry async for entry in history}  # the whole history: filters reach it
+    newest = {entry.id for entry in page.logs}
     app = app_for(sim, client, logs_initial_limit=500)
     async with app.run_test(size=SIZE) as pilot:
         log_list = await loaded(pilot, app)
         screen = logs_screen(app)
-        assert set(ids_of(log_list)) == set(by_id)
+        assert set(ids_of(log_list)) == newest
 
         async def settle(expected: set[str]) -> None:
-            await wait_for(pilot, lambda: set(ids_of(log_list)) == expected, what=f"{len(expected)} rows")
+            """The list shows the newest of the calls ``expected`` holds, none left out down
+            to the oldest one shown (older pages may still be coming), and no other call."""
 
-        # a source with both failed and answered calls among these 500
+            def newest_part() -> bool:
+                shown = set(ids_of(log_list))
+                if not shown or not shown <= expected or not (expected & newest) <= shown:
+                    return False
+                floor = min(by_id[i].created_at for i in shown)
+                return {i for i in expected if by_id[i].created_at > floor} <= shown
+
+            await wait_for(pilot, newest_part, what=f"the newest of {len(expected)} rows")
+
+        # a source with both failed and answered calls among the newest 500
         source = next(
             name
             for name in SOURCE_CYCLE[1:]
@@ -60,10 +72,10 @@ async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, clie
         assert screen.filter.badge == "empty"
         stored = app.ctx.archive
         assert stored is not None
-        empty = {i for i in by_id if "empty" in stored.badges_of(i)}
-        assert empty, "the seeded world has empty replies among the newest 500"
+        empty = {i for i in by_id if stored.find(i) is not None and "empty" in stored.badges_of(i)}
+        assert empty & newest, "the seeded world has empty replies among the newest 500"
         await settle(empty)
-        for log_id in empty:  # the badge means what it says
+        for log_id in ids_of(log_list):  # the badge means what it says
             reply = by_id[log_id].response
             assert reply is not None and reply.replace("<|im_end|>", "").strip() == ""
 

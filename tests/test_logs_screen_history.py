@@ -44,6 +44,8 @@ async def test_errors_only_shows_every_error_and_g_goes_to_the_oldest(sim: Simul
         archive = app.ctx.archive
         assert archive is not None
         assert archive.oldest_ms() > oldest_error.created_at  # so the list does not claim them
+        assert log_list.row_at(0).created_at >= archive.oldest_ms()  # nor shows the old errors among all calls
+        assert oldest_error.id not in ids_of(log_list)
         assert f"{stats.total:,} calls · " in label_of(app, "#logs-filters")
 
 

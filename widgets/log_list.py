@@ -25,8 +25,9 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from widgets.log_columns import time_format
 from widgets.log_paint import LinePainter
-from widgets.log_row import ListRowSource, LogRow, RowSource
+from widgets.log_row import ListRowSource, LogRow, RowSource, TimeFormat
 
 __all__ = ["LogList", "LogRow", "RowSource"]
 
@@ -291,10 +292,22 @@ class LogList(ScrollView, can_focus=True):
         # Resolving the widget style and content width costs more than rendering a cached
         # line, so do it once per paint instead of once per line.
         self._paint_width = self.scrollable_content_region.width
+        if self._painter.set_dates(self._dates_on_screen()):
+            self.refresh()  # lines outside ``crop`` show the other format: repaint them too
         try:
             return super().render_lines(crop)
         finally:
             self._paint_width = None
+
+    def _dates_on_screen(self) -> TimeFormat:
+        """The time column shows the date when the rows on screen span more than one day."""
+        count = len(self._source)
+        if count == 0:
+            return "time"
+        top = min(max(int(self.scroll_y), 0), count - 1)
+        bottom = min(top + self._visible_rows() - 1, count - 1)
+        first, last = self._source.row(top).created_at, self._source.row(bottom).created_at
+        return time_format(first, last, self._painter.tz)
 
     def render_line(self, y: int) -> Strip:
         width = self._paint_width if self._paint_width is not None else self.scrollable_content_region.width

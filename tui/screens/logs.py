@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -52,6 +52,9 @@ BADGE_CYCLE: tuple[str | None, ...] = (
 )
 PLOT_ROWS = 2000
 """The plot is drawn from the newest this-many rows of the current view."""
+PLOTS_MIN_HEIGHT = 36
+"""Terminals shorter than this fold the plots (11 lines) unless ``p`` asks for them: at 80x24
+they would leave the list 7 rows."""
 
 
 def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
@@ -96,6 +99,9 @@ class LogsScreen(LogsWorkers):
 
     # ------------------------------------------------------------------ layout
 
+    _plot_choice: bool | None = None
+    """``p`` shows or hides the plots whatever the terminal's height; None: by the height."""
+
     def compose(self) -> ComposeResult:
         tz = screen_tz(self.ctx.settings)
         yield StatusHeader()
@@ -120,7 +126,8 @@ class LogsScreen(LogsWorkers):
 
     def on_mount(self) -> None:
         if not self.ctx.settings.get("logs_plot", True):
-            self.query_one("#logs-plots").add_class("hidden")
+            self._plot_choice = False
+        self._fit_plots(self.app.size.height)
         self.log_list.focus()
         self._update_totals()
         self._update_filters()
@@ -361,9 +368,21 @@ class LogsScreen(LogsWorkers):
             self.log_list.focus()
 
     def action_toggle_plot(self) -> None:
-        self.query_one("#logs-plots").toggle_class("hidden")
-        if self._plot_stale:
-            self._update_plot()
+        self._plot_choice = self.query_one("#logs-plots").has_class("hidden")  # p wins over the height
+        self._fit_plots(self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_plots(event.size.height)
+
+    def _fit_plots(self, height: int) -> None:
+        """Show the plots when the person chose so (``p``), else when the terminal is tall
+        enough for them and a list worth reading (``PLOTS_MIN_HEIGHT``)."""
+        shown = self._plot_choice if self._plot_choice is not None else height >= PLOTS_MIN_HEIGHT
+        plots = self.query_one("#logs-plots")
+        if plots.has_class("hidden") != (not shown):
+            plots.set_class(not shown, "hidden")
+            if shown and self._plot_stale:
+                self._update_plot()
 
     def action_refresh_totals(self) -> None:
         self._refresh_totals()

@@ -92,7 +92,7 @@ class LogsFeed:
                 self.owns_archive = True
         self.reach = Reach(self.archive)
         if self.archive is not None:
-            self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter)
+            self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter, floor=self.view_floor)
         else:
             self.rows = MemoryRows(self.rows.filter)
 
@@ -169,7 +169,7 @@ class LogsFeed:
     async def filtered(self, flt: LogFilter) -> LogRows:
         """A new row store for another filter (the current one keeps drawing meanwhile)."""
         if self.archive is not None:
-            return await asyncio.to_thread(ArchiveRows, self.archive, flt)
+            return await asyncio.to_thread(ArchiveRows, self.archive, flt, floor=self.view_floor)
         assert isinstance(self.rows, MemoryRows)
         self.rows.set_filter(flt)
         return self.rows
@@ -320,6 +320,17 @@ class LogsFeed:
         if self.offline:
             return True
         return self.archive is not None and self.archive.history_complete
+
+    def view_floor(self, flt: LogFilter) -> int | None:
+        """The list of ``flt`` shows calls newer than this (None: all held). Set only when
+        calls were stored below the unbroken stretch (``add_sparse``) and the history of
+        ``flt`` is not all held: its list then stops where that history has no gap."""
+        archive = self.archive
+        if archive is None or not archive.has_sparse() or self.history_complete_for(flt):
+            return None
+        oldest = archive.oldest_ms()
+        before, _done = self.reach.start(query_of(flt), None if oldest is None else oldest + 1, False)
+        return None if before is None else before - 2
 
     def history_complete_for(self, flt: LogFilter) -> bool:
         """Every call of the platform that ``flt`` keeps is held (reads the archive's meta)."""
