@@ -151,7 +151,7 @@ class LogsScreen(LogsWorkers):
         self.stats, self._stats_error, self._load_error = None, None, None
         self._loaded, self._tail_state, self._older_note = False, None, None
         self._badges_note, self.badges_ready = None, False
-        self._shown_count, self._shown_newest = 0, None
+        self._shown_count, self._shown_newest, self._shown_first_id = 0, None, None
         self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
         self.log_list.has_older = True
         self.log_list.set_rows([], follow=True)
@@ -170,6 +170,7 @@ class LogsScreen(LogsWorkers):
         self.log_list.set_rows(rows, follow=follow)
         self._shown_count = len(rows)
         self._shown_newest = rows.newest_ms()
+        self._shown_first_id = rows.row(0).id if len(rows) else None
         self._last_plot = 0.0
         self._update_message()
         # The plots follow the rows' frame: the rows are what a person reads first, and the first

@@ -21,7 +21,7 @@ from api_client.archive import Archive, ArchiveCorruptError, ArchiveError, LogFi
 from api_client.models import LogEntry, LogStats
 from api_client.paging import older_page_bound
 from tui.screens.logs_badges import BadgesFn, diagnosis_available, make_badges_fn
-from tui.screens.logs_history import ALL_CALLS, Reach, query_of
+from tui.screens.logs_history import ALL_CALLS, PlatformQuery, Reach, query_of
 from tui.screens.logs_rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ class LogsFeed:
     def __post_init__(self) -> None:
         self.model_id: str = self.ctx.model_id  # fixed: a model switch makes a new feed
         self.reach = Reach(None)
+        self._complete: dict[PlatformQuery, bool] = {}
 
     async def open(self) -> None:
         """Choose the storage, learn the trained template, prepare the badge function."""
@@ -274,6 +275,7 @@ class LogsFeed:
         client = self.ctx.client
         if client is None:
             return 0, True
+        self._complete.clear()
         query = query_of(self.rows.filter if flt is None else flt)
         archive = self.archive
         if archive is None or query == ALL_CALLS:
@@ -295,6 +297,7 @@ class LogsFeed:
         done = len(page.logs) < page_size
         next_before = None if done else older_page_bound(page.logs, page_size)[1]
         await asyncio.to_thread(self.reach.record, query, next_before)
+        self._complete.clear()
         return len(new), done
 
     async def _older_calls(self) -> tuple[int, bool]:
@@ -313,6 +316,7 @@ class LogsFeed:
             await asyncio.to_thread(self.archive.extend_stretch, lowest)
         if done and self.archive is not None:
             await asyncio.to_thread(setattr, self.archive, "history_complete", True)
+        self._complete.clear()
         return len(new), done
 
     @property
@@ -333,13 +337,17 @@ class LogsFeed:
         return None if before is None else before - 2
 
     def history_complete_for(self, flt: LogFilter) -> bool:
-        """Every call of the platform that ``flt`` keeps is held (reads the archive's meta)."""
-        if self.history_complete:
-            return True
+        """Every call of the platform that ``flt`` keeps is held. Remembered per platform
+        query until the next older page (the filter bar asks on every cursor move, and the
+        archive's lock may be held by a write meanwhile)."""
         query = query_of(flt)
-        if self.archive is None or query == ALL_CALLS:
-            return False
-        return self.reach.start(query, None, False)[1]
+        known = self._complete.get(query)
+        if known is None:
+            known = self.history_complete or (
+                self.archive is not None and query != ALL_CALLS and self.reach.start(query, None, False)[1]
+            )
+            self._complete[query] = known
+        return known
 
     def close(self) -> None:
         self.stop()

@@ -53,6 +53,8 @@ class LogsWorkers(BlahScreen):
         self._tail_state_at = 0.0
         self._shown_count = 0
         self._shown_newest: int | None = None
+        self._shown_first_id: str | None = None
+        """The oldest row the list was told about (rows stored before it shift the list)."""
         self._last_stats = 0.0
         self._last_plot = 0.0
         self._older_note: str | None = None
@@ -118,6 +120,7 @@ class LogsWorkers(BlahScreen):
             feed.rows.refresh()
             self.log_list.set_rows(feed.rows, follow=self.log_list.following)
             self._shown_count = len(feed.rows)
+            self._shown_first_id = feed.rows.row(0).id if len(feed.rows) else None
         self.badges_ready = True
         self._update_filters()
 
@@ -216,13 +219,10 @@ class LogsWorkers(BlahScreen):
                     return  # another filter took over: its own load follows
                 pages += 1
                 idle_pages = 0 if added else idle_pages + 1
-                before = len(rows)
                 await feed.reload_rows()
                 if self._gone() or feed.rows is not rows:
                     return
-                if len(rows) > before:
-                    self._shown_count = len(rows)
-                    self.log_list.notify_prepended(len(rows) - before)
+                self._take_prepended()
                 if to_oldest:
                     self._older_note = f"loading older calls… {len(rows):,} loaded"
                     self._update_filters()
@@ -290,6 +290,7 @@ class LogsWorkers(BlahScreen):
             return
         previous_newest = self._shown_newest
         feed.rows.refresh()
+        self._take_prepended()  # older history may have landed too: shift by it first
         newest = feed.rows.newest_ms()
         delta = len(feed.rows) - self._shown_count
         appended_at_end = previous_newest is None or (newest is not None and newest >= previous_newest)
@@ -297,15 +298,32 @@ class LogsWorkers(BlahScreen):
             self._shown_count = len(feed.rows)
             self._shown_newest = newest
             self.log_list.notify_appended(delta)
+            if self._shown_first_id is None:  # the first rows of an empty list
+                self._shown_first_id = feed.rows.row(0).id
         elif delta != 0:
             self._shown_count = len(feed.rows)
             self._shown_newest = newest
+            self._shown_first_id = feed.rows.row(0).id if len(feed.rows) else None
             self.log_list.set_rows(feed.rows, follow=self.log_list.following)
         self._update_message()
         self._update_filters()
         now = time.monotonic()
         if now - self._last_plot > PLOT_EVERY_S:
             self._update_plot()
+
+    def _take_prepended(self) -> None:
+        """Rows older than the first one the list shows were stored (older history): tell
+        the list how many, so the cursor stays on its call, whether they arrive before, with
+        or after new calls from the tail."""
+        feed = self.feed
+        first = self._shown_first_id
+        if feed is None or first is None or len(feed.rows) == 0:
+            return
+        before = feed.rows.position(first)
+        if before:
+            self._shown_count += before
+            self.log_list.notify_prepended(before)
+        self._shown_first_id = feed.rows.row(0).id
 
     def _tail_only_newer(self, previous_newest: int | None) -> bool:
         """True when the rows after the ones shown are all at or after the newest shown."""
