@@ -163,6 +163,15 @@ class Archive(ArchiveBase):
             self._after_write(outcome)
         return new
 
+    def add_sparse(self, entries: Iterable[LogEntry], badges_fn: BadgesFn | None = None) -> list[LogEntry] | None:
+        """Store calls a filtered query found (e.g. errors only) older than the unbroken
+        stretch, without letting ``oldest_ms`` claim the calls between them are held: the
+        tail, backfill and export still fetch those. Returns the new entries, or None (and
+        stores nothing) when the archive holds no stretch to keep apart from them."""
+        if not self._hold_stretch_floor():
+            return None
+        return self.add_new(entries, badges_fn)
+
     def number_pending(self) -> int:
         """Place the rows stored with ``number=False`` in the list; returns how many rows
         were numbered or renumbered (0 when none was pending)."""

@@ -26,6 +26,8 @@ from api_client.archive_schema import (
 from api_client.models import LogEntry
 
 FULL_SELECT = ", ".join(LOG_COLUMNS)
+_STRETCH_FLOOR = "stretch_floor_ms"
+"""Meta key: where the unbroken stretch ends once calls older than it are held (see oldest_ms)."""
 
 
 class ArchiveBase:
@@ -147,8 +149,44 @@ class ArchiveBase:
         self.set_meta("history_complete", "1" if value else None)
 
     def oldest_ms(self) -> int | None:
+        """The oldest ``created_at`` of the unbroken stretch of history held: every call from
+        there up to the newest stored is here. Older calls may be held too when a filtered
+        query fetched them (``Archive.add_sparse``), but not every call older than this."""
         with self._lock, self._guard():
-            return self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
+            lowest = self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
+            floor = self._conn.execute("SELECT value FROM meta WHERE key = ?", (_STRETCH_FLOOR,)).fetchone()
+        if floor is None or lowest is None:
+            return lowest
+        return max(int(floor[0]), int(lowest))
+
+    def extend_stretch(self, oldest_ms: int) -> None:
+        """Every call down to ``oldest_ms`` is now held (a page of unfiltered history was
+        stored just below the stretch): the unbroken stretch reaches there."""
+        with self._lock, self._guard():
+            floor = self._conn.execute("SELECT value FROM meta WHERE key = ?", (_STRETCH_FLOOR,)).fetchone()
+            if floor is None or int(oldest_ms) >= int(floor[0]):
+                return
+            lowest = self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
+            if lowest is not None and int(oldest_ms) <= int(lowest):  # no call below it: one stretch again
+                self._conn.execute("DELETE FROM meta WHERE key = ?", (_STRETCH_FLOOR,))
+            else:
+                self._conn.execute("UPDATE meta SET value = ? WHERE key = ?", (str(int(oldest_ms)), _STRETCH_FLOOR))
+
+    def has_sparse(self) -> bool:
+        """True when calls older than the unbroken stretch may be held (see ``oldest_ms``)."""
+        return self.get_meta(_STRETCH_FLOOR) is not None
+
+    def _hold_stretch_floor(self) -> bool:
+        """Before calls are stored below the stretch out of order: remember where the
+        stretch ends (False when nothing is held, so there is no stretch to keep)."""
+        with self._lock, self._guard():
+            if self._conn.execute("SELECT 1 FROM meta WHERE key = ?", (_STRETCH_FLOOR,)).fetchone():
+                return True
+            lowest = self._conn.execute("SELECT min(created_at) FROM logs").fetchone()[0]
+            if lowest is None:
+                return False
+            self._conn.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (_STRETCH_FLOOR, str(int(lowest))))
+            return True
 
     def newest_ms(self) -> int | None:
         with self._lock, self._guard():

@@ -397,3 +397,18 @@ def test_quarantine_moves_the_file_aside_and_starts_fresh(tmp_path: Path) -> Non
         fresh.close()
     with Archive(path) as again:
         assert again.count() == 1
+
+
+def test_calls_found_by_a_filter_below_the_stretch_do_not_extend_it(archive: Archive) -> None:
+    assert archive.add_sparse([entry(9, 50)]) is None  # nothing held: no stretch, nothing stored
+    archive.add([entry(1, 1000), entry(2, 1100)])
+    new = archive.add_sparse([entry(3, 200, error="boom"), entry(4, 100, error="boom")])
+    assert new is not None and len(new) == 2 and archive.count() == 4
+    # the calls between 200 and 1000 were never fetched: the unbroken stretch still starts at 1000
+    assert archive.oldest_ms() == 1000 and archive.has_sparse()
+    archive.add([entry(5, 600)])
+    archive.extend_stretch(600)  # a page of all calls down to 600
+    assert archive.oldest_ms() == 600
+    archive.add([entry(6, 90)])
+    archive.extend_stretch(90)  # below every call held: one stretch again
+    assert archive.oldest_ms() == 90 and not archive.has_sparse()

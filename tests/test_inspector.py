@@ -267,3 +267,29 @@ async def test_leaving_while_the_analysis_runs_never_crashes(
         assert app.is_running and app._exception is None
         await pilot.press("down")  # the Logs screen still answers keys
         assert isinstance(app.screen, LogsScreen)
+
+
+async def test_esc_after_n_n_p_returns_to_the_call_last_viewed(sim: SimulatorServer, client: BlahClient) -> None:
+    app = _app(sim, client)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 10,
+                       what="the first rows")  # fmt: skip
+        logs = app.screen
+        assert isinstance(logs, LogsScreen)
+        log_list = logs.log_list
+        await pilot.press("k", "k", "k", "k", "k")  # five up from the newest: the list now holds still
+        first_opened = log_list.cursor_index
+        ids = [log_list.row_at(i).id for i in range(first_opened - 1, first_opened + 3)]
+        await pilot.press("enter")
+        await _inspector(pilot, app, ids[1])
+        await pilot.press("n")
+        await _inspector(pilot, app, ids[2])
+        await pilot.press("n")
+        await _inspector(pilot, app, ids[3])
+        await pilot.press("p")
+        await _inspector(pilot, app, ids[2])
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is logs, what="back on the list")
+        assert log_list.current_entry_id == ids[2]
+        assert log_list.cursor_index == first_opened + 1
+        assert not log_list.following

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from api_client.client import BlahClient
@@ -18,22 +20,34 @@ from tests.test_logs_screen_world import (
     logs_screen,
     wait_for,
 )
-from tui.screens.logs import SOURCE_CYCLE
+from tui.screens.logs import SOURCE_CYCLE, LogsScreen
 
 
 async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, client: BlahClient) -> None:
     page = await client.get_logs(sim.person_model_id, limit=500)
-    by_id = {entry.id: entry for entry in page.logs}
+    history = client.iter_logs(sim.person_model_id, page_size=500)
+    by_id = {entry.id: entry async for entry in history}  # the whole history: filters reach it
+    newest = {entry.id for entry in page.logs}
     app = app_for(sim, client, logs_initial_limit=500)
     async with app.run_test(size=SIZE) as pilot:
         log_list = await loaded(pilot, app)
         screen = logs_screen(app)
-        assert set(ids_of(log_list)) == set(by_id)
+        assert set(ids_of(log_list)) == newest
 
         async def settle(expected: set[str]) -> None:
-            await wait_for(pilot, lambda: set(ids_of(log_list)) == expected, what=f"{len(expected)} rows")
+            """The list shows the newest of the calls ``expected`` holds, none left out down
+            to the oldest one shown (older pages may still be coming), and no other call."""
 
-        # a source with both failed and answered calls among these 500
+            def newest_part() -> bool:
+                shown = set(ids_of(log_list))
+                if not shown or not shown <= expected or not (expected & newest) <= shown:
+                    return False
+                floor = min(by_id[i].created_at for i in shown)
+                return {i for i in expected if by_id[i].created_at > floor} <= shown
+
+            await wait_for(pilot, newest_part, what=f"the newest of {len(expected)} rows")
+
+        # a source with both failed and answered calls among the newest 500
         source = next(
             name
             for name in SOURCE_CYCLE[1:]
@@ -58,12 +72,22 @@ async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, clie
         assert screen.filter.badge == "empty"
         stored = app.ctx.archive
         assert stored is not None
-        empty = {i for i in by_id if "empty" in stored.badges_of(i)}
-        assert empty, "the seeded world has empty replies among the newest 500"
+        empty = {i for i in by_id if stored.find(i) is not None and "empty" in stored.badges_of(i)}
+        assert empty & newest, "the seeded world has empty replies among the newest 500"
         await settle(empty)
-        for log_id in empty:  # the badge means what it says
+        for log_id in ids_of(log_list):  # the badge means what it says
             reply = by_id[log_id].response
             assert reply is not None and reply.replace("<|im_end|>", "").strip() == ""
+
+
+async def searched(pilot: Pilot[Any], screen: LogsScreen, text: str) -> None:
+    """Wait until the list shows the rows of the search ``text`` (the rows object's own
+    filter, not the screen's, which is set before the debounced query runs)."""
+    await wait_for(
+        pilot,
+        lambda: screen.rows is not None and screen.rows.filter.text == text,
+        what=f"the rows of the search {text!r}",
+    )
 
 
 async def test_search_filters_and_highlights(sim: SimulatorServer, client: BlahClient) -> None:
@@ -74,7 +98,8 @@ async def test_search_filters_and_highlights(sim: SimulatorServer, client: BlahC
         total = log_list.row_count
         await pilot.press("slash")
         await pilot.press(*"cat")
-        await wait_for(pilot, lambda: 0 < log_list.row_count < total, what="search results")
+        await searched(pilot, screen, "cat")
+        assert 0 < log_list.row_count < total
         await pilot.press("enter")  # back to the list, the search stays
         assert app.focused is log_list
         archive = app.ctx.archive
@@ -96,8 +121,9 @@ async def test_search_filters_and_highlights(sim: SimulatorServer, client: BlahC
         await pilot.press("slash")
         app.screen.query_one("#logs-search", Input).value = '"AND( cat'
         await pilot.press("enter")
-        await wait_for(pilot, lambda: screen.filter.text == '"AND( cat', what="the literal query")
-        await wait_for(pilot, lambda: 0 < log_list.row_count < total, what="and+cat results")
+        # the filter is set at once but queried after the debounce: wait for the rows it made
+        await searched(pilot, screen, '"AND( cat')
+        assert 0 < log_list.row_count < total
         for log_id in ids_of(log_list):
             entry = archive.get(log_id)
             text = " ".join(t for t in (entry.prompt, entry.response, entry.error) if t).lower()

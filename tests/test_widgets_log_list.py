@@ -335,3 +335,24 @@ async def test_cursor_and_badge_colours_follow_focus_and_theme() -> None:
         loop = next(s for s in ll.render_line(1) if s.text == " LOOP ")
         assert loop.style is not None and loop.style.bgcolor is not None
         assert loop.style.bgcolor.triplet.hex == app.get_css_variables()["error"].lower()  # type: ignore[union-attr]
+
+
+def test_time_column_formats_and_narrow_layouts_keep_badges() -> None:
+    from widgets.log_columns import layout_for, time_format
+    from widgets.log_row import format_time
+
+    day = 86_400_000
+    at = 1_750_000_000_123  # 2025-06-15 15:06:40.123 UTC
+    assert format_time(at, UTC) == "15:06:40.123"
+    assert format_time(at, UTC, "day") == "Jun 15 15:06:40.123"
+    assert format_time(at, UTC, "year") == "2025-06-15 15:06:40.123"
+    assert time_format(at - 1000, at, UTC) == "time"
+    assert time_format(at - day, at, UTC) == "day"
+    assert time_format(at - 200 * day, at, UTC) == "year"
+    assert time_format(None, at, UTC) == "time"
+    wide, normal, narrow = layout_for(160), layout_for(78), layout_for(58)
+    assert wide.badges == 16 and wide.source and wide.latency and wide.finish
+    assert normal.badges >= 12 and normal.source and normal.latency and normal.finish  # 80 columns: as before
+    assert narrow.badges >= 12 and not (narrow.source or narrow.finish or narrow.latency)
+    assert narrow.time + narrow.status + narrow.badges + narrow.prompt + narrow.reply + 5 - 1 == 58
+    assert layout_for(58, 19).badges >= 12  # with dates too

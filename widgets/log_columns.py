@@ -9,26 +9,33 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from functools import lru_cache
 
 from rich.style import Style
 from rich.text import Text
 
 from widgets.badges import badge_text
-from widgets.log_row import MISSING, LogRow, format_latency, format_time
+from widgets.log_row import MISSING, TIME_WIDTHS, LogRow, TimeFormat, format_latency, format_time
 from widgets.safe_text import one_line_text, sanitize
 
-__all__ = ["ColumnLayout", "RowStyles", "compile_terms", "header_text", "layout_for", "row_text"]
+__all__ = ["ColumnLayout", "RowStyles", "compile_terms", "header_text", "layout_for", "row_text", "time_format"]
 
-TIME_W, SOURCE_W, LATENCY_W, FINISH_W, STATUS_W = 12, 8, 7, 6, 3
+SOURCE_W, LATENCY_W, FINISH_W, STATUS_W = 8, 7, 6, 3
+TIME_W = TIME_WIDTHS["time"]
 BADGES_MAX_W = 16
+BADGES_MIN_W = 12
+"""Below this the list drops other columns first: badges are why people look at it."""
+PREVIEWS_MIN_W = 20
+DROPPED_FIRST = ("source", "finish", "latency", "status")
+"""The columns a narrow list gives up, in this order, to keep its badges."""
 _SEP = " "
 
 
 @dataclass(frozen=True, slots=True)
 class ColumnLayout:
-    """Cell widths for one total width. Previews share what is left (prompt 45 %)."""
+    """Cell widths for one total width (0: the column is left out). Previews share what
+    is left (prompt 45 %)."""
 
     time: int
     source: int
@@ -41,14 +48,29 @@ class ColumnLayout:
 
 
 @lru_cache(maxsize=64)
-def layout_for(width: int) -> ColumnLayout:
-    """Fixed columns first; badges get up to 16 cells; previews split the rest 45/55."""
-    fixed = TIME_W + SOURCE_W + LATENCY_W + FINISH_W + STATUS_W + 7 * len(_SEP)
-    badges = max(0, min(BADGES_MAX_W, width - fixed - 20))
+def layout_for(width: int, time_w: int = TIME_W) -> ColumnLayout:
+    """Fixed columns first; badges get up to 16 cells; previews split the rest 45/55.
+
+    When that leaves badges fewer than ``BADGES_MIN_W`` cells, source, finish, latency and
+    status are dropped in that order until it does not. ``time_w`` is the time column's
+    width (wider when it shows dates)."""
+    others = {"source": SOURCE_W, "latency": LATENCY_W, "finish": FINISH_W, "status": STATUS_W}
+
+    def fit() -> tuple[int, int]:
+        columns = 4 + sum(1 for w in others.values() if w)  # time, badges, prompt, reply
+        fixed = time_w + sum(others.values()) + (columns - 1) * len(_SEP)
+        return fixed, max(0, min(BADGES_MAX_W, width - fixed - PREVIEWS_MIN_W))
+
+    fixed, badges = fit()
+    for name in DROPPED_FIRST:
+        if badges >= BADGES_MIN_W:
+            break
+        others[name] = 0
+        fixed, badges = fit()
     rest = max(0, width - fixed - badges)
     prompt = rest * 45 // 100
     return ColumnLayout(
-        TIME_W, SOURCE_W, LATENCY_W, FINISH_W, STATUS_W, badges, prompt, rest - prompt
+        time_w, others["source"], others["latency"], others["finish"], others["status"], badges, prompt, rest - prompt
     )
 
 
@@ -120,14 +142,16 @@ def row_text(
     *,
     tz: tzinfo | None = None,
     pattern: re.Pattern[str] | None = None,
+    dates: TimeFormat = "time",
 ) -> Text:
-    """The whole line for ``row`` at ``width`` cells (exactly ``width`` when it fits)."""
-    cols = layout_for(width)
+    """The whole line for ``row`` at ``width`` cells (exactly ``width`` when it fits).
+    ``dates``: how much of the date the time column shows (see ``time_format``)."""
+    cols = layout_for(width, TIME_WIDTHS[dates])
     finish = row.finish_reason
     finish_style = styles.warning if finish == "length" else styles.error if finish == "error" else ""
     is_error = row.status == "error"
     cells = [
-        _cell(format_time(row.created_at, tz), cols.time, styles.dim if row.created_at is None else ""),
+        _cell(format_time(row.created_at, tz, dates), cols.time, styles.dim if row.created_at is None else ""),
         _optional(row.source, cols.source, styles),
         _cell(format_latency(row.latency_ms), cols.latency, styles.dim if row.latency_ms is None else "", right=True),
         _optional(finish, cols.finish, styles, finish_style),
@@ -140,9 +164,9 @@ def row_text(
     return Text(_SEP, end="", no_wrap=True).join(c for c, w in zip(cells, widths) if w)
 
 
-def header_text(width: int) -> Text:
+def header_text(width: int, dates: TimeFormat = "time") -> Text:
     """Column titles aligned with ``row_text``."""
-    cols = layout_for(width)
+    cols = layout_for(width, TIME_WIDTHS[dates])
     titles = [
         ("time", cols.time, False),
         ("source", cols.source, False),
@@ -155,3 +179,19 @@ def header_text(width: int) -> Text:
     ]
     cells = [_cell(title, w, right=right) for title, w, right in titles if w]
     return Text(_SEP, end="", no_wrap=True).join(cells)
+
+
+def time_format(oldest_ms: int | None, newest_ms: int | None, tz: tzinfo | None) -> TimeFormat:
+    """How much date the time column needs for rows from ``oldest_ms`` to ``newest_ms`` (the
+    rows on screen): none within one day, the day when they span days, the year too when
+    they span years."""
+    if oldest_ms is None or newest_ms is None:
+        return "time"
+    try:
+        first = datetime.fromtimestamp(oldest_ms / 1000, tz=tz)
+        last = datetime.fromtimestamp(newest_ms / 1000, tz=tz)
+    except (OverflowError, OSError, ValueError):
+        return "time"
+    if first.year != last.year:
+        return "year"
+    return "time" if first.date() == last.date() else "day"

@@ -25,8 +25,9 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from widgets.log_columns import time_format
 from widgets.log_paint import LinePainter
-from widgets.log_row import ListRowSource, LogRow, RowSource
+from widgets.log_row import ListRowSource, LogRow, RowSource, TimeFormat
 
 __all__ = ["LogList", "LogRow", "RowSource"]
 
@@ -107,11 +108,13 @@ class LogList(ScrollView, can_focus=True):
             return self.log_list
 
     class NeedOlder(Message):
-        """The user reached the oldest row: load history and call ``prepend_rows``."""
+        """The user reached the oldest row: load history and call ``prepend_rows``.
+        ``to_oldest``: they asked for the oldest of all (``g``), not just the next page."""
 
-        def __init__(self, log_list: LogList | None = None) -> None:
+        def __init__(self, log_list: LogList | None = None, *, to_oldest: bool = False) -> None:
             super().__init__()
             self.log_list = log_list
+            self.to_oldest = to_oldest
 
         @property
         def control(self) -> LogList | None:
@@ -227,6 +230,11 @@ class LogList(ScrollView, can_focus=True):
         self._move_cursor(len(self._source) - 1, user=False)
         self._scroll_to_cursor(to_end=True)
 
+    def move_cursor_to(self, index: int) -> None:
+        """Put the cursor on row ``index`` (scrolled into view), as if the person moved it:
+        off the newest row the list stops following."""
+        self._move_cursor(index)
+
     def set_highlight(self, terms: Sequence[str]) -> None:
         """Highlight case-insensitive matches of any term in the previews (empty: none)."""
         self._painter.set_terms(terms)
@@ -254,7 +262,9 @@ class LogList(ScrollView, can_focus=True):
 
     def action_first(self) -> None:
         self._move_cursor(0)
-        self._maybe_need_older()
+        if self.has_older and len(self._source) > 0:  # the real oldest may not be loaded yet
+            self._need_older_sent = True
+            self.post_message(self.NeedOlder(self, to_oldest=True))
 
     def action_last(self) -> None:
         self.follow()
@@ -282,10 +292,22 @@ class LogList(ScrollView, can_focus=True):
         # Resolving the widget style and content width costs more than rendering a cached
         # line, so do it once per paint instead of once per line.
         self._paint_width = self.scrollable_content_region.width
+        if self._painter.set_dates(self._dates_on_screen()):
+            self.refresh()  # lines outside ``crop`` show the other format: repaint them too
         try:
             return super().render_lines(crop)
         finally:
             self._paint_width = None
+
+    def _dates_on_screen(self) -> TimeFormat:
+        """The time column shows the date when the rows on screen span more than one day."""
+        count = len(self._source)
+        if count == 0:
+            return "time"
+        top = min(max(int(self.scroll_y), 0), count - 1)
+        bottom = min(top + self._visible_rows() - 1, count - 1)
+        first, last = self._source.row(top).created_at, self._source.row(bottom).created_at
+        return time_format(first, last, self._painter.tz)
 
     def render_line(self, y: int) -> Strip:
         width = self._paint_width if self._paint_width is not None else self.scrollable_content_region.width

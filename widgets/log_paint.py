@@ -19,7 +19,7 @@ from textual.widget import Widget
 
 from widgets.badges import theme_badge_styles
 from widgets.log_columns import RowStyles, compile_terms, header_text, row_text
-from widgets.log_row import LogRow
+from widgets.log_row import LogRow, TimeFormat
 
 __all__ = ["CACHE_LINES", "LinePainter"]
 
@@ -39,6 +39,16 @@ class LinePainter:
         self._pattern: re.Pattern[str] | None = None
         self._row_styles: RowStyles | None = None
         self._line_styles: tuple[Style, Style] | None = None
+        self._dates: TimeFormat = "time"
+
+    def set_dates(self, dates: TimeFormat) -> bool:
+        """Show this much of the date in the time column; True when that changed (every
+        cached line is then dropped)."""
+        if dates == self._dates:
+            return False
+        self._dates = dates
+        self._cache.clear()
+        return True
 
     def forget_lines(self) -> None:
         """Rows moved or changed: drop every cached line."""
@@ -59,7 +69,7 @@ class LinePainter:
 
     def header(self, width: int) -> Strip:
         style = self._styles()[0] + self._widget.get_component_rich_style("log-list--header")
-        return self._strip(header_text(width), width, style)
+        return self._strip(header_text(width, self._dates), width, style)
 
     def row(self, index: int, row: LogRow | None, width: int, selected: bool) -> Strip:
         """The line for ``row`` at ``index`` (``row`` may be None on a cache hit path)."""
@@ -68,10 +78,16 @@ class LinePainter:
         if strip is None:
             assert row is not None
             base, cursor = self._styles()
-            text = row_text(row, width, self._resolve_row_styles(), tz=self._tz, pattern=self._pattern)
+            text = row_text(
+                row, width, self._resolve_row_styles(), tz=self._tz, pattern=self._pattern, dates=self._dates
+            )
             strip = self._strip(text, width, cursor if selected else base)
             self._cache[key] = strip
         return strip
+
+    @property
+    def tz(self) -> tzinfo | None:
+        return self._tz
 
     def cached(self, index: int, width: int, selected: bool) -> Strip | None:
         return self._cache.get((index, width, selected))

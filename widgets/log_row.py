@@ -93,15 +93,28 @@ class ListRowSource:
         return self.rows[index]
 
 
-def format_time(created_at: int | None, tz: tzinfo | None = None) -> str:
-    """``HH:MM:SS.mmm`` in ``tz`` (local time when None); ``—`` when missing."""
+TimeFormat = Literal["time", "day", "year"]
+TIME_WIDTHS: dict[TimeFormat, int] = {"time": 12, "day": 19, "year": 23}
+"""Cells of each time format: ``20:05:14.739``, ``Dec 01 20:05:14.739``, ``2026-12-01 20:05:14.739``."""
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def format_time(created_at: int | None, tz: tzinfo | None = None, dates: TimeFormat = "time") -> str:
+    """``HH:MM:SS.mmm`` in ``tz`` (local time when None), after ``Mon DD`` (``dates="day"``,
+    English month names whatever the locale) or ``YYYY-MM-DD`` (``"year"``); ``—`` when
+    missing."""
     if created_at is None:
         return MISSING
     try:
         moment = datetime.fromtimestamp(created_at / 1000, tz=tz)
     except (OverflowError, OSError, ValueError):
         return MISSING
-    return f"{moment:%H:%M:%S}.{created_at % 1000:03d}"
+    clock = f"{moment:%H:%M:%S}.{created_at % 1000:03d}"
+    if dates == "day":
+        return f"{_MONTHS[moment.month - 1]} {moment.day:02d} {clock}"
+    if dates == "year":
+        return f"{moment:%Y-%m-%d} {clock}"
+    return clock
 
 
 def format_latency(latency_ms: int | None) -> str:

@@ -41,6 +41,10 @@ class ChatroomScreen(BlahScreen):
 
     SCREEN_TITLE = "Chatroom"
 
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (80, "-wide")]
+    """Under 80 columns the sidebar and the reply-from picker take 40 % (not 38 and 36 cells):
+    the messages keep most of a narrow screen."""
+
     DEFAULT_CSS = """
     ChatroomScreen #chat-body { height: 1fr; }
     ChatroomScreen #room { width: 1fr; height: 1fr; max-height: 100%; }
@@ -48,11 +52,13 @@ class ChatroomScreen(BlahScreen):
     ChatroomScreen.-empty #room { display: none; }
     ChatroomScreen.-empty #room-empty { display: block; }
     ChatroomScreen #people-pane { width: 38; height: 1fr; }
+    ChatroomScreen.-narrow #people-pane { width: 40%; }
     ChatroomScreen #people-title { height: 1; padding: 0 1; text-style: bold; }
     ChatroomScreen #people { height: 1fr; max-height: 100%; }
     ChatroomScreen #room-status { height: 1; padding: 0 1; color: $foreground-muted; }
     ChatroomScreen #compose { height: auto; }
     ChatroomScreen #reply-from { width: 36; }
+    ChatroomScreen.-narrow #reply-from { width: 40%; }
     ChatroomScreen #compose-input { width: 1fr; }
     """
 

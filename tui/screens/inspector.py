@@ -315,7 +315,9 @@ class InspectorScreen(BlahScreen):
         self._go(newer=False)
 
     def action_back(self) -> None:
-        self.dismiss()
+        """Close, returning the id of the call last viewed (``n``/``p`` change it): the list
+        that opened the inspector puts its cursor there."""
+        self.dismiss(self.log_id)
 
     # ------------------------------------------------------------------ actions on the call
 

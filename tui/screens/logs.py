@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -26,7 +26,7 @@ from api_client.archive import LogFilter
 from tui.screens.logs_feed import FeedSettings, LogsFeed
 from tui.screens.logs_rows import LogRows
 from tui.screens.logs_series import bucket_calls
-from tui.screens.logs_status import screen_tz, stats_text, tail_state_text
+from tui.screens.logs_status import matches_text, platform_matches, screen_tz, stats_text, tail_state_text
 from tui.screens.logs_workers import LogsWorkers
 from widgets.badges import badge_text
 from widgets.footer import KeyFooter
@@ -52,6 +52,9 @@ BADGE_CYCLE: tuple[str | None, ...] = (
 )
 PLOT_ROWS = 2000
 """The plot is drawn from the newest this-many rows of the current view."""
+PLOTS_MIN_HEIGHT = 36
+"""Terminals shorter than this fold the plots (11 lines) unless ``p`` asks for them: at 80x24
+they would leave the list 7 rows."""
 
 
 def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
@@ -96,6 +99,9 @@ class LogsScreen(LogsWorkers):
 
     # ------------------------------------------------------------------ layout
 
+    _plot_choice: bool | None = None
+    """``p`` shows or hides the plots whatever the terminal's height; None: by the height."""
+
     def compose(self) -> ComposeResult:
         tz = screen_tz(self.ctx.settings)
         yield StatusHeader()
@@ -120,7 +126,8 @@ class LogsScreen(LogsWorkers):
 
     def on_mount(self) -> None:
         if not self.ctx.settings.get("logs_plot", True):
-            self.query_one("#logs-plots").add_class("hidden")
+            self._plot_choice = False
+        self._fit_plots(self.app.size.height)
         self.log_list.focus()
         self._update_totals()
         self._update_filters()
@@ -144,7 +151,7 @@ class LogsScreen(LogsWorkers):
         self.stats, self._stats_error, self._load_error = None, None, None
         self._loaded, self._tail_state, self._older_note = False, None, None
         self._badges_note, self.badges_ready = None, False
-        self._shown_count, self._shown_newest = 0, None
+        self._shown_count, self._shown_newest, self._shown_first_id = 0, None, None
         self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
         self.log_list.has_older = True
         self.log_list.set_rows([], follow=True)
@@ -163,6 +170,7 @@ class LogsScreen(LogsWorkers):
         self.log_list.set_rows(rows, follow=follow)
         self._shown_count = len(rows)
         self._shown_newest = rows.newest_ms()
+        self._shown_first_id = rows.row(0).id if len(rows) else None
         self._last_plot = 0.0
         self._update_message()
         # The plots follow the rows' frame: the rows are what a person reads first, and the first
@@ -222,9 +230,12 @@ class LogsScreen(LogsWorkers):
             text.append("any", style="bold")
         text.append("  search ", style="dim")
         text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else "—", style="bold")
-        rows = self.rows
-        if rows is not None:
-            text.append(f"  │ {len(rows):,} shown", style="dim")
+        rows, feed = self.rows, self.feed
+        if rows is not None and feed is not None:
+            complete = feed.history_complete_for(rows.filter)
+            platform = platform_matches(self.stats, rows.filter)
+            filtered = rows.filter != LogFilter()
+            text.append(f"  │ {matches_text(len(rows), platform, filtered=filtered, complete=complete)}", style="dim")
         text.append("  │ ")
         log_list = self.log_list
         if self.ctx.client is None:
@@ -283,7 +294,20 @@ class LogsScreen(LogsWorkers):
         event.stop()
         from tui.screens.inspector import InspectorScreen
 
-        self.app.push_screen(InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup))
+        self.app.push_screen(
+            InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup),
+            callback=self._back_from_inspector,
+        )
+
+    def _back_from_inspector(self, last_viewed: str | None) -> None:
+        """The inspector closed on ``last_viewed`` (after ``n``/``p`` maybe not the call first
+        opened): put the cursor on it, when the list still holds it."""
+        rows = self.rows
+        if last_viewed is None or rows is None or self._gone():
+            return
+        index = rows.position(last_viewed)
+        if index is not None:
+            self.log_list.move_cursor_to(index)
 
     def _neighbours(self, log_id: str) -> tuple[str | None, str | None]:
         rows = self.rows
@@ -305,7 +329,8 @@ class LogsScreen(LogsWorkers):
     @on(LogList.NeedOlder)
     def _need_older(self, event: LogList.NeedOlder) -> None:
         event.stop()
-        self._load_older()
+        if event.to_oldest or not self._to_oldest:  # (a scroll to the top while g loads all: nothing more)
+            self._load_older(to_oldest=event.to_oldest)
 
     # ------------------------------------------------------------------ actions
 
@@ -344,9 +369,21 @@ class LogsScreen(LogsWorkers):
             self.log_list.focus()
 
     def action_toggle_plot(self) -> None:
-        self.query_one("#logs-plots").toggle_class("hidden")
-        if self._plot_stale:
-            self._update_plot()
+        self._plot_choice = self.query_one("#logs-plots").has_class("hidden")  # p wins over the height
+        self._fit_plots(self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_plots(event.size.height)
+
+    def _fit_plots(self, height: int) -> None:
+        """Show the plots when the person chose so (``p``), else when the terminal is tall
+        enough for them and a list worth reading (``PLOTS_MIN_HEIGHT``)."""
+        shown = self._plot_choice if self._plot_choice is not None else height >= PLOTS_MIN_HEIGHT
+        plots = self.query_one("#logs-plots")
+        if plots.has_class("hidden") != (not shown):
+            plots.set_class(not shown, "hidden")
+            if shown and self._plot_stale:
+                self._update_plot()
 
     def action_refresh_totals(self) -> None:
         self._refresh_totals()

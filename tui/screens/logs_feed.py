@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from api_client.archive import Archive, ArchiveCorruptError, ArchiveError, LogFilter
 from api_client.models import LogEntry, LogStats
+from api_client.paging import older_page_bound
 from tui.screens.logs_badges import BadgesFn, diagnosis_available, make_badges_fn
+from tui.screens.logs_history import ALL_CALLS, PlatformQuery, Reach, query_of
 from tui.screens.logs_rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
@@ -76,6 +78,8 @@ class LogsFeed:
 
     def __post_init__(self) -> None:
         self.model_id: str = self.ctx.model_id  # fixed: a model switch makes a new feed
+        self.reach = Reach(None)
+        self._complete: dict[PlatformQuery, bool] = {}
 
     async def open(self) -> None:
         """Choose the storage, learn the trained template, prepare the badge function."""
@@ -87,8 +91,9 @@ class LogsFeed:
             if self.archive is not None:
                 self.ctx.archive = self.archive
                 self.owns_archive = True
+        self.reach = Reach(self.archive)
         if self.archive is not None:
-            self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter)
+            self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter, floor=self.view_floor)
         else:
             self.rows = MemoryRows(self.rows.filter)
 
@@ -165,7 +170,7 @@ class LogsFeed:
     async def filtered(self, flt: LogFilter) -> LogRows:
         """A new row store for another filter (the current one keeps drawing meanwhile)."""
         if self.archive is not None:
-            return await asyncio.to_thread(ArchiveRows, self.archive, flt)
+            return await asyncio.to_thread(ArchiveRows, self.archive, flt, floor=self.view_floor)
         assert isinstance(self.rows, MemoryRows)
         self.rows.set_filter(flt)
         return self.rows
@@ -263,11 +268,42 @@ class LogsFeed:
             if callable(stop):
                 stop()
 
-    async def older(self) -> tuple[int, bool]:
-        """One page of history older than the oldest entry held: (new entries, history done)."""
+    async def older(self, flt: LogFilter | None = None) -> tuple[int, bool]:
+        """One page of history older than what is held for ``flt`` (the rows' filter when
+        None): (new entries, the filter's history is all held). The platform is asked for
+        the filter's source and errors itself (``logs_history``)."""
         client = self.ctx.client
         if client is None:
             return 0, True
+        self._complete.clear()
+        query = query_of(self.rows.filter if flt is None else flt)
+        archive = self.archive
+        if archive is None or query == ALL_CALLS:
+            return await self._older_calls()
+        oldest = await asyncio.to_thread(archive.oldest_ms)
+        if oldest is None:  # nothing held yet: no stretch to page below
+            return await self._older_calls()
+        complete = await asyncio.to_thread(lambda: archive.history_complete)
+        before, done = await asyncio.to_thread(self.reach.start, query, oldest + 1, complete)
+        if done:
+            return 0, True
+        page_size = self.settings.older_page
+        page = await client.get_logs(
+            self.model_id, source=query.source, errors_only=query.errors_only, before=before, limit=page_size
+        )
+        new = await asyncio.to_thread(archive.add_sparse, page.logs, self.badges_fn)
+        if new is None:
+            return await self._older_calls()
+        done = len(page.logs) < page_size
+        next_before = None if done else older_page_bound(page.logs, page_size)[1]
+        await asyncio.to_thread(self.reach.record, query, next_before)
+        self._complete.clear()
+        return len(new), done
+
+    async def _older_calls(self) -> tuple[int, bool]:
+        """One page of all calls older than the unbroken stretch held."""
+        client = self.ctx.client
+        assert client is not None
         oldest = self.rows.oldest_ms()
         page_size = self.settings.older_page
         page = await client.get_logs(
@@ -275,8 +311,12 @@ class LogsFeed:
         )
         new = await self.store(page.logs)
         done = len(page.logs) < page_size
+        if self.archive is not None and page.logs:
+            lowest = min(entry.created_at for entry in page.logs)
+            await asyncio.to_thread(self.archive.extend_stretch, lowest)
         if done and self.archive is not None:
             await asyncio.to_thread(setattr, self.archive, "history_complete", True)
+        self._complete.clear()
         return len(new), done
 
     @property
@@ -284,6 +324,30 @@ class LogsFeed:
         if self.offline:
             return True
         return self.archive is not None and self.archive.history_complete
+
+    def view_floor(self, flt: LogFilter) -> int | None:
+        """The list of ``flt`` shows calls newer than this (None: all held). Set only when
+        calls were stored below the unbroken stretch (``add_sparse``) and the history of
+        ``flt`` is not all held: its list then stops where that history has no gap."""
+        archive = self.archive
+        if archive is None or not archive.has_sparse() or self.history_complete_for(flt):
+            return None
+        oldest = archive.oldest_ms()
+        before, _done = self.reach.start(query_of(flt), None if oldest is None else oldest + 1, False)
+        return None if before is None else before - 2
+
+    def history_complete_for(self, flt: LogFilter) -> bool:
+        """Every call of the platform that ``flt`` keeps is held. Remembered per platform
+        query until the next older page (the filter bar asks on every cursor move, and the
+        archive's lock may be held by a write meanwhile)."""
+        query = query_of(flt)
+        known = self._complete.get(query)
+        if known is None:
+            known = self.history_complete or (
+                self.archive is not None and query != ALL_CALLS and self.reach.start(query, None, False)[1]
+            )
+            self._complete[query] = known
+        return known
 
     def close(self) -> None:
         self.stop()

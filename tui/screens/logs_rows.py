@@ -65,11 +65,22 @@ class ArchiveRows:
     """Rows of the archive through ``count`` + ``window``: only blocks of ~128 rows around
     what is on screen are ever read, so the first paint costs the same at 1M rows as at 100."""
 
-    def __init__(self, archive: Archive, flt: LogFilter | None = None) -> None:
+    def __init__(
+        self, archive: Archive, flt: LogFilter | None = None, *, floor: Callable[[LogFilter], int | None] | None = None
+    ) -> None:
         self.archive = archive
         self.filter = flt or LogFilter()
-        self._count = archive.count(self.filter)
+        self._floor = floor
+        self._query = self._bounded()
+        self._count = archive.count(self._query)
         self._blocks: OrderedDict[int, list[LogRow]] = OrderedDict()
+
+    def _bounded(self) -> LogFilter:
+        """The filter as the archive is asked: rows older than ``floor(filter)`` (where the
+        history held for this filter has gaps) are left out, so the list never runs from a
+        call to an older one over calls it does not hold."""
+        since = None if self._floor is None else self._floor(self.filter)
+        return self.filter if since is None else replace(self.filter, since_ms=since)
 
     def __len__(self) -> int:
         return self._count
@@ -78,7 +89,7 @@ class ArchiveRows:
         block_no, offset = divmod(index, _BLOCK)
         block = self._blocks.get(block_no)
         if block is None:
-            block = [row_from_archived(r) for r in self.archive.window(self.filter, block_no * _BLOCK, _BLOCK)]
+            block = [row_from_archived(r) for r in self.archive.window(self._query, block_no * _BLOCK, _BLOCK)]
             self._blocks[block_no] = block
             while len(self._blocks) > _BLOCKS_KEPT:
                 self._blocks.popitem(last=False)
@@ -90,7 +101,8 @@ class ArchiveRows:
 
     def refresh(self) -> None:
         """Re-read the count and forget cached rows (after the archive changed)."""
-        self._count = self.archive.count(self.filter)
+        self._query = self._bounded()
+        self._count = self.archive.count(self._query)
         self._blocks.clear()
 
     def set_filter(self, flt: LogFilter) -> None:
@@ -101,14 +113,14 @@ class ArchiveRows:
         return self.archive.find(log_id)
 
     def position(self, log_id: str) -> int | None:
-        return self.archive.position(log_id, self.filter)
+        return self.archive.position(log_id, self._query)
 
     def neighbours(self, log_id: str) -> tuple[str | None, str | None]:
-        return self.archive.neighbours(log_id, self.filter)
+        return self.archive.neighbours(log_id, self._query)
 
     def newest(self, limit: int) -> list[LogRow]:
         start = max(0, self._count - limit)
-        return [row_from_archived(r) for r in self.archive.window(self.filter, start, self._count - start)]
+        return [row_from_archived(r) for r in self.archive.window(self._query, start, self._count - start)]
 
     def oldest_ms(self) -> int | None:
         return self.archive.oldest_ms()

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from rich.text import Text
 
+from api_client.archive import LogFilter
 from api_client.models import LogStats, SourceStats
 from widgets.safe_text import one_line
 
@@ -20,6 +21,8 @@ __all__ = [
     "fmt_count",
     "fmt_latency",
     "fmt_rate",
+    "matches_text",
+    "platform_matches",
     "screen_tz",
     "stats_text",
     "tail_state_text",
@@ -96,6 +99,33 @@ def stats_text(stats: LogStats | None, *, error: str | None = None, offline: boo
         text.append("  │ by source: ", style="dim")
         text.append(DASH)
     return text
+
+
+def platform_matches(stats: LogStats | None, flt: LogFilter) -> int | None:
+    """How many calls the platform says ``flt`` keeps, from its totals: only for what it
+    counts (all calls, errors, per source); None for badges and searches, or when it sent
+    no such number."""
+    if stats is None or flt.badge or flt.since_ms is not None or (flt.text and flt.text.strip()):
+        return None
+    if flt.source is None:
+        return stats.errors if flt.errors_only else stats.total
+    by_source = stats.by_source.get(flt.source)
+    if by_source is None:
+        return None
+    return by_source.errors if flt.errors_only else by_source.total
+
+
+def matches_text(loaded: int, platform: int | None, *, filtered: bool, complete: bool) -> str:
+    """How many calls match the filter and how many of them are loaded, e.g. "287 match ·
+    120 loaded"; without a platform number (badges, search), what the loaded calls hold."""
+    noun = "match" if filtered else "calls"
+    if complete:
+        return f"{loaded:,} {noun} · all loaded"
+    if platform is not None:
+        return f"{platform:,} {noun} · {loaded:,} loaded"
+    if filtered:
+        return f"{loaded:,} match so far · older calls not searched yet"
+    return f"{loaded:,} loaded"
 
 
 _PHASE_LABEL = {

@@ -20,12 +20,16 @@ from tui.screens.logs_feed import LogsFeed
 from tui.screens.logs_rows import LogRows, highlight_terms
 from widgets.log_list import LogList
 
-__all__ = ["PLOT_EVERY_S", "STATS_EVERY_S", "LogsWorkers"]
+__all__ = ["FILL_ROWS", "OLDER_PAGES", "PLOT_EVERY_S", "STATS_EVERY_S", "LogsWorkers"]
 
 STATS_EVERY_S = 30.0
 """The platform's totals are asked again at most this often while calls arrive."""
 PLOT_EVERY_S = 5.0
 """The plots are redrawn at most this often while calls arrive."""
+OLDER_PAGES = 5
+"""Pages of history asked for at most per step back (a filter may keep none of a page)."""
+FILL_ROWS = 100
+"""After a filter is set, older history is loaded until this many rows match (or it ends)."""
 
 
 class LogsWorkers(BlahScreen):
@@ -49,12 +53,16 @@ class LogsWorkers(BlahScreen):
         self._tail_state_at = 0.0
         self._shown_count = 0
         self._shown_newest: int | None = None
+        self._shown_first_id: str | None = None
+        """The oldest row the list was told about (rows stored before it shift the list)."""
         self._last_stats = 0.0
         self._last_plot = 0.0
         self._older_note: str | None = None
         self._latest_retrying = False
         self._leaving = False  # (not Textual's own _closing)
         self._plot_stale = True
+        self._to_oldest = False
+        """True while ``g`` loads the whole history (a scroll to the top then asks nothing more)."""
         self._badges_note: str | None = None
         self.badges_ready = False
         """True once the stored badges follow today's rules (recomputed in the background)."""
@@ -112,6 +120,7 @@ class LogsWorkers(BlahScreen):
             feed.rows.refresh()
             self.log_list.set_rows(feed.rows, follow=self.log_list.following)
             self._shown_count = len(feed.rows)
+            self._shown_first_id = feed.rows.row(0).id if len(feed.rows) else None
         self.badges_ready = True
         self._update_filters()
 
@@ -175,47 +184,70 @@ class LogsWorkers(BlahScreen):
         self._update_totals()
 
     @work(exclusive=True, group="logs-older")
-    async def _load_older(self) -> None:
+    async def _load_older(self, *, to_oldest: bool = False, fill: int = 0) -> None:
+        """Older history for the current filter, from the platform (asked for the filter's
+        source and errors itself): by default until one more row matches (at most
+        ``OLDER_PAGES`` pages); with ``fill`` until that many rows match (a filter was just
+        set); with ``to_oldest`` all of it, then the cursor goes to the oldest (``g``)."""
         feed = self.feed
         if feed is None:
             return
-        if feed.offline:
+        self._to_oldest = to_oldest
+        try:
+            await self._page_older(feed, to_oldest=to_oldest, fill=fill)
+        finally:
+            self._to_oldest = False
+
+    async def _page_older(self, feed: LogsFeed, *, to_oldest: bool, fill: int) -> None:
+        rows = feed.rows
+        if feed.history_complete_for(rows.filter):
             self.log_list.has_older = False
-            self._older_note = "start of the file"
+            self._older_note = "start of the file" if feed.offline else "start of history reached"
+            if to_oldest:
+                self.log_list.move_cursor_to(0)
             self._update_filters()
             return
         self._older_note = "loading older calls…"
         self._update_filters()
-        before = len(feed.rows)
+        start = len(rows)
         done = False
+        pages = idle_pages = 0
         try:
-            for _page in range(5):  # a filter may keep none of a page: look a little further
-                _added, done = await feed.older()
-                feed.rows.refresh()
-                if len(feed.rows) > before or done:
+            while not done:
+                added, done = await feed.older(rows.filter)
+                if self._gone() or feed.rows is not rows:
+                    return  # another filter took over: its own load follows
+                pages += 1
+                idle_pages = 0 if added else idle_pages + 1
+                await feed.reload_rows()
+                if self._gone() or feed.rows is not rows:
+                    return
+                self._take_prepended()
+                if to_oldest:
+                    self._older_note = f"loading older calls… {len(rows):,} loaded"
+                    self._update_filters()
+                    if idle_pages >= OLDER_PAGES:
+                        break  # the platform keeps sending what is held: say so below
+                elif pages >= OLDER_PAGES or len(rows) >= max(fill, start + 1):
                     break
         except BlahError as error:
             if self._gone():
                 return
             self.blah_app.note_connection(error)
             self._older_note = f"couldn't load older calls: {describe_error(error)}"
-            self.log_list.set_rows(feed.rows, follow=False)  # re-arms NeedOlder for a retry
+            self.log_list.set_rows(rows, follow=False)  # re-arms NeedOlder for a retry
             self._update_filters()
             return
-        if self._gone():
-            return
         self.blah_app.note_connection(None)
-        gained = len(feed.rows) - before
         self._older_note = None
-        if gained > 0:
-            self._shown_count = len(feed.rows)
-            self.log_list.notify_prepended(gained)
-        elif not done:
-            self._older_note = "no older calls match the filters in the last pages; ↑ to look further"
-            self.log_list.set_rows(feed.rows, follow=False)
         if done:
             self.log_list.has_older = False
             self._older_note = "start of history reached"
+        elif len(rows) == start:
+            self._older_note = "no older calls match the filters in the last pages; ↑ to look further"
+            self.log_list.set_rows(rows, follow=False)
+        if to_oldest:
+            self.log_list.move_cursor_to(0)
         self._refresh_view()
 
     @work(exclusive=True, group="logs-filter")
@@ -230,8 +262,13 @@ class LogsWorkers(BlahScreen):
             return
         self.feed.rows = rows
         self.log_list.set_highlight(highlight_terms(wanted.text))
+        complete = self.feed.history_complete_for(wanted)
+        self.log_list.has_older = not complete
+        self._older_note = None
         self._show_rows(rows, follow=True)
         self._refresh_view()
+        if not complete and len(rows) < FILL_ROWS and wanted != LogFilter() and not self.feed.offline:
+            self._load_older(fill=FILL_ROWS)  # the filter applies to the whole history
 
     def _gone(self) -> bool:
         """The screen is being taken down (its widgets may already be removed, the app may be
@@ -253,6 +290,7 @@ class LogsWorkers(BlahScreen):
             return
         previous_newest = self._shown_newest
         feed.rows.refresh()
+        self._take_prepended()  # older history may have landed too: shift by it first
         newest = feed.rows.newest_ms()
         delta = len(feed.rows) - self._shown_count
         appended_at_end = previous_newest is None or (newest is not None and newest >= previous_newest)
@@ -260,15 +298,32 @@ class LogsWorkers(BlahScreen):
             self._shown_count = len(feed.rows)
             self._shown_newest = newest
             self.log_list.notify_appended(delta)
+            if self._shown_first_id is None:  # the first rows of an empty list
+                self._shown_first_id = feed.rows.row(0).id
         elif delta != 0:
             self._shown_count = len(feed.rows)
             self._shown_newest = newest
+            self._shown_first_id = feed.rows.row(0).id if len(feed.rows) else None
             self.log_list.set_rows(feed.rows, follow=self.log_list.following)
         self._update_message()
         self._update_filters()
         now = time.monotonic()
         if now - self._last_plot > PLOT_EVERY_S:
             self._update_plot()
+
+    def _take_prepended(self) -> None:
+        """Rows older than the first one the list shows were stored (older history): tell
+        the list how many, so the cursor stays on its call, whether they arrive before, with
+        or after new calls from the tail."""
+        feed = self.feed
+        first = self._shown_first_id
+        if feed is None or first is None or len(feed.rows) == 0:
+            return
+        before = feed.rows.position(first)
+        if before:
+            self._shown_count += before
+            self.log_list.notify_prepended(before)
+        self._shown_first_id = feed.rows.row(0).id
 
     def _tail_only_newer(self, previous_newest: int | None) -> bool:
         """True when the rows after the ones shown are all at or after the newest shown."""
