@@ -19,7 +19,7 @@ from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.leaderboard import LeaderboardScreen
+from tui.screens.leaderboard import LeaderboardScreen, Standing
 from tui.screens.runs import RunsScreen
 from tui.screens.runs_notify import notifier_for
 from tui.screens.runs_pick import ModelPickerScreen
@@ -60,8 +60,11 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
                        what="the leaderboard")  # fmt: skip
         board = app.screen
-        assert isinstance(board, LeaderboardScreen) and board.current_run is not None
-        shown_before = board.current_run.id
+        assert isinstance(board, LeaderboardScreen)
+        models_before = [r.entry.model_id for r in board.rows]
+        history = next(r.history for r in board.rows if r.entry.model_id == own)
+        assert history is not None and history.current_run is not None
+        shown_before = history.current_run.id
 
         await _runs_screen(pilot, app)
         runs_before = set(fresh_sim.world.runs)
@@ -88,14 +91,20 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
         assert rung == [1]
 
         await pilot.press("escape", "4", "r")
-        await wait_for(pilot, lambda: board.current_run is not None and board.current_run.id == run_id,
-                       what="the leaderboard of the new run")  # fmt: skip
-        await wait_for(pilot, lambda: board.loaded and bool(board.rows), what="the new standings")
-        assert board.previous_run is not None and board.previous_run.id == shown_before
-        mine = next(r for r in board.rows if r.entry.model_id == own)
+
+        def mine_now() -> Standing | None:
+            return next((r for r in board.rows if r.entry.model_id == own), None)
+
+        await wait_for(pilot, lambda: (m := mine_now()) is not None and m.history is not None
+                       and m.history.current_run is not None and m.history.current_run.id == run_id,
+                       what="the person's row on the new run")  # fmt: skip
+        assert sorted(r.entry.model_id for r in board.rows) == sorted(models_before)  # nobody dropped off
+        mine = mine_now()
+        assert mine is not None and mine.history is not None
+        assert mine.history.previous_run is not None and mine.history.previous_run.id == shown_before
         assert mine.previous_avg is not None and mine.change is not None
         assert mine.change == pytest.approx(mine.entry.avg_score - mine.previous_avg)
-        assert mine.change_text() not in ("no previous run", "—")
+        assert mine.change_text() not in ("first run", "—")
 
 
 async def test_member_key_gets_a_plain_403(sim: SimulatorServer) -> None:

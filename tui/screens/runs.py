@@ -166,8 +166,14 @@ class RunsScreen(BlahScreen):
         for run in runs:
             before = self._status.get(run.id, "unseen")
             notifier.note_status(run.id, run.status, seen_at=asked_at)
-            # Only a run seen moving before is news when it ends (not old runs on first look).
-            if before in (*ACTIVE_STATUSES, None) and run.status != before and run.status in ATTENTION_STATUSES:
+            # Only a run the person follows, seen moving before, is news when it ends (not old
+            # runs on first look, nor runs started elsewhere).
+            if (
+                notifier.follows(run.id)
+                and before in (*ACTIVE_STATUSES, None)
+                and run.status != before
+                and run.status in ATTENTION_STATUSES
+            ):
                 event = RunEvent("ended", run.status, ended_message(run))
                 notifier.announce(self.app, run.id, run.status or "?", event.message, event.severity, bell=bell)
             self._status[run.id] = run.status
@@ -287,6 +293,7 @@ class RunsScreen(BlahScreen):
             self._report(outcome)
             if outcome.run is not None:
                 self._status[outcome.run.id] = outcome.run.status
+                notifier_for(self.app).follow(outcome.run.id)
                 notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
                 self._backoff.after_poll(changed=True)
                 self.load_runs()
@@ -317,7 +324,10 @@ class RunsScreen(BlahScreen):
     def _status_write_done(self, outcome: WriteOutcome) -> None:
         self._report(outcome)
         if outcome.run is not None:
-            notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+            notifier = notifier_for(self.app)
+            notifier.follow(outcome.run.id)
+            notifier.note_status(outcome.run.id, outcome.run.status)
+            notifier.already_told(outcome.run.id, outcome.run.status)
             self._status[outcome.run.id] = outcome.run.status
         self._backoff.after_poll(changed=True)
         self.load_runs()

@@ -116,6 +116,7 @@ class RunWatchScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        notifier_for(self.app).follow(self.run_id)
         base = float(self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0)
         self.watch_state.backoff = PollBackoff(base=base, current=base, max_idle=max(10.0, base))
         if self.run is not None:
@@ -300,6 +301,8 @@ class RunWatchScreen(BlahScreen):
         self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
         self._say(outcome.message, error=not outcome.ok)
         if outcome.run is not None:
-            notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+            notifier = notifier_for(self.app)
+            notifier.note_status(outcome.run.id, outcome.run.status)
+            notifier.already_told(outcome.run.id, outcome.run.status)
         self.watch_state.backoff.after_poll(changed=True)
         self.poll()
