@@ -183,6 +183,12 @@ async def _stall_resume_cancel(server: SimulatorServer, client: BlahClient) -> N
         assert watch.run is not None and watch.run.status == "cancelled"
         done = server.world.runs[run_id]["completed_count"]
         assert 0 < done < 228
+        # Said once, plainly: the answer to the person's cancel, not again by the poll that saw it.
+        await pilot.press("r")
+        await pilot.pause()
+        said = [n for n in notifications(app) if "cancelled" in n]
+        assert len(said) == 1 and said[0] in (f"Run {run_id} cancelled.", f"Run {run_id} cancelled ({done} of 228 items).")
+        assert f"Run {run_id} resumed." in notifications(app)
 
         await pilot.press("c")
         await _confirm(pilot, app, "y")

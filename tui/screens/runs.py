@@ -322,12 +322,16 @@ class RunsScreen(BlahScreen):
             self.writer.ask(run, "cancel")
 
     def _status_write_done(self, outcome: WriteOutcome) -> None:
-        self._report(outcome)
-        if outcome.run is not None:
+        if outcome.run is None:
+            self._report(outcome)
+        else:
             notifier = notifier_for(self.app)
             notifier.follow(outcome.run.id)
             notifier.note_status(outcome.run.id, outcome.run.status)
-            notifier.already_told(outcome.run.id, outcome.run.status)
+            if notifier.claim(outcome.run.id, outcome.run.status):
+                self._report(outcome)
+            else:
+                self._say(Text(outcome.message), error=not outcome.ok)
             self._status[outcome.run.id] = outcome.run.status
         self._backoff.after_poll(changed=True)
         self.load_runs()

@@ -40,11 +40,16 @@ class RunNotifier:
     def follows(self, run_id: str) -> bool:
         return run_id in self._followed
 
-    def already_told(self, run_id: str, status: str | None) -> None:
-        """The person was just told this run is ``status`` (the answer to their own cancel or
-        resume): the same transition seen by a later poll is not announced again."""
-        if status is not None:
-            self._said[(run_id, status)] = time.monotonic()
+    def claim(self, run_id: str, status: str | None) -> bool:
+        """The person is about to be told this run is ``status`` (the answer to their own cancel
+        or resume): the same transition seen by a poll is not announced again. False when a
+        poll got there first (the caller then says nothing more)."""
+        if status is None:
+            return True
+        if (run_id, status) in self._said:
+            return False
+        self._said[(run_id, status)] = time.monotonic()
+        return True
 
     def note_status(self, run_id: str, status: str | None, *, seen_at: float | None = None) -> None:
         """A run was seen queued/running again: its next end is news again.

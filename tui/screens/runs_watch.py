@@ -298,11 +298,12 @@ class RunWatchScreen(BlahScreen):
             self.writer.ask(self.run, "cancel")
 
     def _write_done(self, outcome: WriteOutcome) -> None:
-        self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
-        self._say(outcome.message, error=not outcome.ok)
+        notifier = notifier_for(self.app)
         if outcome.run is not None:
-            notifier = notifier_for(self.app)
             notifier.note_status(outcome.run.id, outcome.run.status)
-            notifier.already_told(outcome.run.id, outcome.run.status)
+        # A poll that already announced the same end has said it: once is enough.
+        if outcome.run is None or notifier.claim(outcome.run.id, outcome.run.status):
+            self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
+        self._say(outcome.message, error=not outcome.ok)
         self.watch_state.backoff.after_poll(changed=True)
         self.poll()
