@@ -16,6 +16,7 @@ from api_client.models import RunStarted
 from simulator import runs as sim_runs
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
+from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
 from tui.screens.confirm import ConfirmScreen
@@ -251,3 +252,23 @@ async def test_watch_survives_errors_and_recovers(
         await wait_for(pilot, lambda: watch.poll_state == "finished", timeout=30, what="the run after recovery")
         assert watch.run is not None and watch.run.status == "completed"
         assert not watch.query_one("#watch-message").display  # the error line is gone
+
+
+async def test_runs_say_one_state_at_a_time_when_the_first_load_fails(fresh_sim: SimulatorServer) -> None:
+    """Issue 15: "loading runs…" and "couldn't load runs" were shown at once."""
+    fresh_sim.set_chaos(ChaosConfig(rate_html=1.0))  # every answer is an HTML error page
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
+        app = make_app(fresh_sim, client)
+        async with app.run_test(size=(160, 48)) as pilot:
+            try:
+                await wait_for(pilot, lambda: "couldn't load runs" in screen_text(app), what="the error")
+                text = " ".join(screen_text(app).split())  # the error may wrap
+                assert "loading runs" not in text and "trying again in" in text, text
+            finally:
+                fresh_sim.set_chaos(None)
+            await pilot.press("r")
+            await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.runs), what="runs")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "couldn't load runs" not in text and "loading runs" not in text
+            assert f"{len(fresh_sim.world.runs)} runs:" in text

@@ -141,8 +141,11 @@ class RunsScreen(BlahScreen):
         try:
             runs = await client.list_runs()
         except BlahError as error:
-            self._say(Text(f"couldn't load runs: {describe_error(error)}"), error=True)
-            self._schedule(self._backoff.after_error(error))
+            delay = self._backoff.after_error(error)
+            # One state at a time: before any list has arrived, the error replaces "loading runs…".
+            self.query_one("#runs-summary", Static).display = bool(self.runs)
+            self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
+            self._schedule(delay)
             raise
         self._say("")
         changed = self._apply(runs, asked_at)
@@ -207,7 +210,9 @@ class RunsScreen(BlahScreen):
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
             summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
-        self.query_one("#runs-summary", Static).update(summary)
+        shown = self.query_one("#runs-summary", Static)
+        shown.update(summary)
+        shown.display = True
 
     # ----------------------------------------------------------------- navigation
 
