@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from api_client.client import BlahClient
 from api_client.models import LeaderboardEntry, Result, Run
 from simulator.server import SimulatorServer
+from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.screens.leaderboard import LeaderboardScreen, ModelHistory, mean_score, model_history, standings
 from tui.screens.runs import RunsScreen
@@ -164,3 +167,18 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
                     assert (row.entry.avg_score, row.entry.last_run_at) == (
                         before[model_id].entry.avg_score, before[model_id].entry.last_run_at)
             assert not any(run_id in n for n in notifications(app))
+
+
+async def test_at_80_columns_every_standings_column_is_in_view(sim: SimulatorServer, client: BlahClient) -> None:
+    app = make_app(sim, client, start_mode="leaderboard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
+                       what="the leaderboard")  # fmt: skip
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LeaderboardScreen)
+        text = screen_text(app)
+        assert re.search(r"# +Model +Mean +Δ vs previous +Evals +Last run \(UTC\)", text), text
+        mine = next(r for r in screen.rows if r.entry.model_id == sim.person_model_id)
+        row = next(line for line in text.splitlines() if "◀ you" in line)
+        assert f"{mine.change_text()} " in row and row.rstrip().endswith("Z")  # the change and the whole time

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -142,9 +143,15 @@ class LeaderboardScreen(BlahScreen):
     LeaderboardScreen #lb-caption { height: auto; padding: 0 1; }
     LeaderboardScreen #lb-caption.error { color: $error; }
     LeaderboardScreen #lb-body { height: 1fr; }
-    LeaderboardScreen #lb-table { width: 3fr; height: 1fr; }
-    LeaderboardScreen #lb-chart { width: 2fr; height: 1fr; }
+    LeaderboardScreen #lb-table { width: 1fr; height: 1fr; }
+    LeaderboardScreen #lb-chart { width: 1fr; height: 1fr; }
+    LeaderboardScreen.-narrow #lb-body { layout: vertical; }
+    LeaderboardScreen.-narrow #lb-table { width: 1fr; height: auto; max-height: 50%; }
+    LeaderboardScreen.-narrow #lb-chart { width: 1fr; height: 1fr; }
     """
+    # Side by side each half needs ~78 columns; narrower, the chart goes below the table so
+    # every column of the standings stays in view.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
 
     BINDINGS = [
         Binding("enter", "results", "Results", id="leaderboard.results"),
@@ -163,8 +170,8 @@ class LeaderboardScreen(BlahScreen):
         yield Static(Text("loading the leaderboard…"), id="lb-caption")
         with Horizontal(id="lb-body"):
             table = KeyTable(id="lb-table")
-            for label, key in (("#", "rank"), ("Model", "model"), ("Avg score", "avg"),
-                               ("Δ vs its previous run", "change"), ("Evals", "evals"),
+            for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
+                               ("Δ vs previous", "change"), ("Evals", "evals"),
                                ("Last run (UTC)", "last")):
                 table.add_column(label, key=key)
             yield table
@@ -253,8 +260,8 @@ class LeaderboardScreen(BlahScreen):
             caption.append("the platform returned no leaderboard entries")
         else:
             caption.append(
-                f"{len(self.rows)} models, each on its own latest completed run · Δ compares its mean score "
-                "with its run before that"
+                f"{len(self.rows)} models · each one's mean score over its own latest completed run; Δ is "
+                "the change since its run before that"
             )
             mine_row = next((r for r in self.rows if r.entry.model_id == own), None)
             history = mine_row.history if mine_row is not None else None
