@@ -31,7 +31,8 @@ chatroom mute. Lists are bare arrays: models, evals, runs, results, leaderboard,
 games, training-sets.
 
 Choices where the contract is silent: run `total_evals` counts eval ITEMS; the leaderboard
-uses the latest COMPLETED run; runs add statuses queued/stalled/cancelled; chatroom prompts
+ranks each model on its own latest COMPLETED run; runs add statuses
+queued/stalled/cancelled; chatroom prompts
 are rendered in llama2 `[INST]` format for every model; infer/chat/eval prompts use the
 model's own template (a `User:/Assistant:` transcript when unknown); webhooks are delivered
 only to loopback hosts; Lens: 200 `{"available": false}` for models without a bundle, 404 on

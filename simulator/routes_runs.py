@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from simulator import leaderboard as standings
 from simulator import runs, schemas
 from simulator.auth import Council
 from simulator.deps import jobs_of, model_or_404, world_of
@@ -101,9 +102,10 @@ async def model_results(request: Request, model_id: str) -> Response:
 
 
 @router.get("/leaderboard", response_model=list[schemas.LeaderboardEntry],
-            summary="Standings of the latest completed run, best first")
+            summary="Standings per model over its latest completed run, best first")
 async def leaderboard(request: Request) -> Response:
-    """Only the latest run with status `completed` counts (stalled/failed/running runs do
-    not). avg_score is over scored results (failed calls have no score); eval_count counts
-    distinct evals scored; models with no score are listed last with avg_score null."""
-    return json_response(runs.leaderboard(world_of(request)))
+    """One row per model: its latest run with status `completed` (stalled/failed/running runs
+    do not count); last_run_at is that run's completed_at. avg_score is over the model's
+    scored results there (failed calls have no score); eval_count counts distinct evals
+    scored; models with no score are listed last with avg_score null."""
+    return json_response(standings.leaderboard(world_of(request)))

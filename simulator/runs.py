@@ -140,27 +140,3 @@ def results_where(world: World, *, model_id: str | None = None, run_id: str | No
         return [r for r in world.results.values()
                 if (model_id is None or r["model_id"] == model_id)
                 and (run_id is None or r["eval_run_id"] == run_id)]
-
-
-def latest_completed_run(world: World) -> Json | None:
-    done = [r for r in runs_newest_first(world) if r["status"] == "completed"]
-    return max(done, key=lambda r: r["completed_at"]) if done else None
-
-
-def leaderboard(world: World) -> list[Json]:
-    """Standings of the latest COMPLETED run only, best first (models without a score last)."""
-    run = latest_completed_run(world)
-    if run is None:
-        return []
-    rows: list[Json] = []
-    with world.lock:
-        for model_id in run["model_ids"]:
-            scored = [r for r in results_where(world, run_id=run["id"], model_id=model_id)
-                      if r["score"] is not None]
-            model = world.models.get(model_id, {})
-            rows.append({
-                "model_id": model_id, "model_name": model.get("name"),
-                "avg_score": round(sum(r["score"] for r in scored) / len(scored), 4) if scored else None,
-                "eval_count": len({r["eval_id"] for r in scored}), "last_run_at": run["completed_at"],
-            })
-    return sorted(rows, key=lambda r: (r["avg_score"] is None, -(r["avg_score"] or 0.0)))

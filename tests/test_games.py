@@ -3,6 +3,9 @@ starting a game after a confirmation, sent once, then watched until it is played
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from rich.console import Console
 from textual.widgets import DataTable, OptionList, Static
 
@@ -10,7 +13,7 @@ from api_client.client import BlahClient
 from api_client.models import GameTurn
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
-from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
+from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, screen_text, wait_for
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.games import GamesScreen, GameTypeScreen
 from tui.screens.games_render import turn_text
@@ -33,6 +36,27 @@ async def _games(pilot: object, app: object) -> GamesScreen:
     await pilot.press("0")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: isinstance(app.screen, GamesScreen) and bool(app.screen.games), what="games")  # type: ignore[arg-type, attr-defined]
     return app.screen  # type: ignore[attr-defined, no-any-return]
+
+
+@pytest.mark.parametrize("size", [(160, 48), (80, 24)])
+async def test_every_player_is_named_in_full(sim: SimulatorServer, client: BlahClient, size: tuple[int, int]) -> None:
+    """Issue 15: the players column was cut ("TinyStories Chat 1M, Mi"). Each game lists every
+    player's whole name, the winner marked ★, at 160 and at 80 columns."""
+    app = make_app(sim, client)
+    async with app.run_test(size=size) as pilot:
+        screen = await _games(pilot, app)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        names = {m["id"]: m["name"] for m in sim.world.models.values()}
+        first = sim.world.games[screen.games[0].id]
+        rows = [line for line in lines if line.startswith(f" {first['id']} ")]  # its row, not the pane
+        assert rows, "the newest game is listed"
+        start = lines.index(rows[0])
+        block = "\n".join(lines[start:start + len(first["model_ids"])])
+        for model_id in first["model_ids"]:
+            shown = names[model_id] + (" ★" if model_id == first["winner_model_id"] else "")
+            assert re.search(re.escape(shown) + r"( |$)", block, re.M), (shown, block)
+        assert "Players (★ won)" in screen_text(app)
 
 
 async def test_list_turns_and_a_turns_call(sim: SimulatorServer, client: BlahClient) -> None:

@@ -1,14 +1,19 @@
-"""Leaderboard: the standings logic (pure) and the screen against the shared simulator."""
+"""Leaderboard: the standings logic (pure) and the screen against the simulator."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
 from api_client.client import BlahClient
 from api_client.models import LeaderboardEntry, Result, Run
 from simulator.server import SimulatorServer
-from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.screens.leaderboard import LeaderboardScreen, average_by_model, pick_runs, standings
+from tests.test_chatroom_support import screen_text
+from tests.test_runs_support import SIZE, make_app, notifications, wait_for
+from tui.screens.leaderboard import LeaderboardScreen, ModelHistory, mean_score, model_history, standings
+from tui.screens.runs import RunsScreen
+from tui.screens.runs_table import KeyTable
 from widgets.plots import BarChart
 
 
@@ -20,40 +25,58 @@ def run(rid: str, status: str, started: int, completed: int | None) -> Run:
     return Run(id=rid, status=status, started_at=started, completed_at=completed)
 
 
-def test_pick_runs_matches_the_leaderboard_and_finds_the_one_before() -> None:
-    runs = [run("r4", "running", 400, None), run("r3", "completed", 250, 300), run("r2", "failed", 200, None),
-            run("r1", "completed", 100, 150), run("r0", "completed", 10, 20)]
-    assert pick_runs([entry("a", 0.5, last=300)], runs) == (runs[1], runs[3])
-    # the leaderboard names the older run: compare with the one before that
-    assert pick_runs([entry("a", 0.5, last=150)], runs) == (runs[3], runs[4])
-    assert pick_runs([entry("a", 0.5, last=None)], runs[3:4]) == (runs[3], None)
-    assert pick_runs([], [run("x", "failed", 1, None)]) == (None, None)
+def result(rid: str, run_id: str, score: float | None, model: str = "a") -> Result:
+    return Result(id=rid, eval_run_id=run_id, model_id=model, score=score)
 
 
-def test_average_by_model_ignores_unscored() -> None:
-    results = [Result(id="1", model_id="a", score=1.0), Result(id="2", model_id="a", score=0.5),
-               Result(id="3", model_id="a", score=None), Result(id="4", model_id="b", score=None)]
-    assert average_by_model(results) == {"a": 0.75}
+RUNS = [run("r4", "running", 400, None), run("r3", "completed", 250, 300), run("r2", "failed", 200, None),
+        run("r1", "completed", 100, 150), run("r0", "completed", 10, 20)]
+
+
+def test_model_history_is_the_models_own_latest_run_and_the_one_before() -> None:
+    # a was in r3 and r0 only (not r1): its previous run is r0; failed and running runs never count
+    results = [result("1", "r3", 0.9), result("2", "r0", 0.2), result("3", "r0", 0.4), result("4", "r0", None),
+               result("5", "r2", 0.0), result("6", "r4", 0.0)]
+    history = model_history(entry("a", 0.9, last=300), results, RUNS)
+    assert history.current_run is RUNS[1] and history.previous_run is RUNS[4]
+    assert history.previous_avg == pytest.approx(0.3)  # unscored results left out
+    # the board names the older run: compare with the one before that
+    older = model_history(entry("a", 0.3, last=20), results, RUNS)
+    assert older.current_run is RUNS[4] and older.previous_run is None
+    assert model_history(entry("a", None), [], RUNS) == ModelHistory(None, None, None)
+
+
+def test_mean_score_ignores_unscored() -> None:
+    assert mean_score([result("1", "r", 1.0), result("2", "r", 0.5), result("3", "r", None)]) == 0.75
+    assert mean_score([result("4", "r", None)]) is None
 
 
 def test_standings_say_what_they_cannot_compare() -> None:
-    rows = standings([entry("a", 0.8), entry("b", 0.6), entry("c", None)], {"a": 0.5, "b": 0.7, "c": 0.2})
-    a, b, c = rows
-    assert a.change == pytest.approx(0.3) and a.change_text() == "+0.30  (was #2)"
-    assert b.change == pytest.approx(-0.1) and b.change_text() == "-0.10  (was #1)"
+    earlier = ModelHistory(RUNS[1], RUNS[3], 0.5)
+    rows = standings(
+        [entry("a", 0.8), entry("b", 0.6), entry("c", None), entry("d", 0.4), entry("e", 0.3)],
+        {"a": earlier, "b": ModelHistory(RUNS[1], RUNS[3], 0.6), "c": earlier,
+         "d": ModelHistory(RUNS[1], None, None), "e": None},
+    )
+    a, b, c, d, e = rows
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
+    assert a.change == pytest.approx(0.3) and a.change_text() == "+0.30"
+    assert b.change_text() == "±0.00"
     assert c.change is None and c.change_text() == "—"
-    new = standings([entry("d", 0.4)], {"a": 0.5})[0]
-    assert new.change is None and new.change_text() == "new (not in previous run)"
-    alone = standings([entry("a", 0.8)], None)[0]
-    assert alone.change_text() == "no previous run"
+    assert d.change is None and d.change_text() == "first run"
+    assert e.change is None and e.change_text() == "couldn't load its runs"
 
 
 async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorServer, client: BlahClient) -> None:
     board = await client.leaderboard()
-    runs = await client.list_runs()
-    current, previous = pick_runs(board, runs)
-    assert current is not None and previous is not None
-    before = average_by_model(await client.run_results(previous.id))
+    completed = sorted((r for r in await client.list_runs() if r.status == "completed"),
+                       key=lambda r: r.completed_at, reverse=True)  # fmt: skip
+    current, previous = completed[0], completed[1]  # the seeded world: both have every model
+    assert {e.last_run_at for e in board} == {current.completed_at}
+    before: dict[str, list[float]] = {}
+    for r in await client.run_results(previous.id):
+        if r.score is not None and r.model_id:
+            before.setdefault(r.model_id, []).append(r.score)
     app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
@@ -62,11 +85,11 @@ async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorS
         assert isinstance(screen, LeaderboardScreen)
         assert [r.entry.model_id for r in screen.rows] == [e.model_id for e in board]
         for row in screen.rows:
-            want = before.get(row.entry.model_id)
-            if want is None or row.entry.avg_score is None:
+            scores = before.get(row.entry.model_id)
+            if not scores or row.entry.avg_score is None:
                 assert row.change is None
             else:
-                assert row.change == pytest.approx(row.entry.avg_score - want)
+                assert row.change == pytest.approx(row.entry.avg_score - sum(scores) / len(scores))
         table = screen.query_one("#lb-table")
         own_index = [e.model_id for e in board].index(sim.person_model_id)
         own_cell = table.get_row_at(own_index)[1]
@@ -83,3 +106,79 @@ async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorS
         assert "◀ you" not in table.get_row_at(own_index)[1].plain
         await pilot.press("h")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "HealthScreen", what="health of the row")
+
+
+async def test_a_run_of_only_my_model_keeps_every_model_and_is_not_announced() -> None:
+    """Issue 15.2: ``4`` shows six models; a run of the person's model alone lands (one the
+    person neither started nor watched here, like the simulator's own); ``r`` still shows six,
+    only that model's row moved, its change is against its own previous run, and no
+    "Run completed" toast is raised for a run the person does not follow."""
+    # Slow enough (a 38-item run takes ~10 s) for the runs list to see the run moving first.
+    with SimulatorServer(seed=11, speed=10.0, live=False) as fresh_sim:
+        await _only_my_model(fresh_sim)
+
+
+async def _only_my_model(fresh_sim: SimulatorServer) -> None:
+    own = fresh_sim.person_model_id
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
+        app = make_app(fresh_sim, client, start_mode="runs")
+        async with app.run_test(size=(160, 48)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.runs), what="runs")
+            runs_screen = app.screen
+            assert isinstance(runs_screen, RunsScreen)
+            await pilot.press("4")
+            await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
+                           what="the leaderboard")  # fmt: skip
+            board = app.screen
+            assert isinstance(board, LeaderboardScreen)
+            before = {r.entry.model_id: r for r in board.rows}
+            assert len(before) == 6 and board.query_one("#lb-table", KeyTable).row_count == 6
+
+            started = await client.start_run([own])  # not from this app
+            assert started.run is not None
+            run_id = started.run.id
+            await pilot.press("3", "r")  # the runs list sees it moving...
+            await wait_for(pilot, lambda: any(r.id == run_id and r.status in ("queued", "running")
+                                              for r in runs_screen.runs), what="the run listed as moving")  # fmt: skip
+            await wait_for(pilot, lambda: fresh_sim.world.runs[run_id]["status"] == "completed", timeout=30,
+                           what="the run to complete")  # fmt: skip
+            await pilot.press("r")  # ...and then completed
+            await wait_for(pilot, lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
+                           what="the run listed as completed")  # fmt: skip
+            assert not any(run_id in n for n in notifications(app))
+
+            await pilot.press("4", "r")
+            mine_on_new_run = lambda: any(  # noqa: E731
+                r.entry.model_id == own and r.history is not None and r.history.current_run is not None
+                and r.history.current_run.id == run_id for r in board.rows
+            )
+            await wait_for(pilot, mine_on_new_run, what="the person's row on the new run")
+            after = {r.entry.model_id: r for r in board.rows}
+            assert set(after) == set(before)
+            assert board.query_one("#lb-table", KeyTable).row_count == 6
+            mine = after[own]
+            assert mine.entry.last_run_at == fresh_sim.world.runs[run_id]["completed_at"]
+            assert before[own].history is not None and mine.history is not None
+            assert mine.history.previous_run == before[own].history.current_run  # its own previous run
+            assert mine.previous_avg is not None and mine.entry.avg_score is not None
+            assert mine.change == pytest.approx(mine.entry.avg_score - mine.previous_avg)
+            for model_id, row in after.items():
+                if model_id != own:  # the others' rows did not move
+                    assert (row.entry.avg_score, row.entry.last_run_at) == (
+                        before[model_id].entry.avg_score, before[model_id].entry.last_run_at)
+            assert not any(run_id in n for n in notifications(app))
+
+
+async def test_at_80_columns_every_standings_column_is_in_view(sim: SimulatorServer, client: BlahClient) -> None:
+    app = make_app(sim, client, start_mode="leaderboard")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
+                       what="the leaderboard")  # fmt: skip
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LeaderboardScreen)
+        text = screen_text(app)
+        assert re.search(r"# +Model +Mean +Δ vs previous +Evals +Last run \(UTC\)", text), text
+        mine = next(r for r in screen.rows if r.entry.model_id == sim.person_model_id)
+        row = next(line for line in text.splitlines() if "◀ you" in line)
+        assert f"{mine.change_text()} " in row and row.rstrip().endswith("Z")  # the change and the whole time

@@ -16,10 +16,11 @@ from api_client.models import RunStarted
 from simulator import runs as sim_runs
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
+from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.leaderboard import LeaderboardScreen
+from tui.screens.leaderboard import LeaderboardScreen, Standing
 from tui.screens.runs import RunsScreen
 from tui.screens.runs_notify import notifier_for
 from tui.screens.runs_pick import ModelPickerScreen
@@ -60,8 +61,11 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
                        what="the leaderboard")  # fmt: skip
         board = app.screen
-        assert isinstance(board, LeaderboardScreen) and board.current_run is not None
-        shown_before = board.current_run.id
+        assert isinstance(board, LeaderboardScreen)
+        models_before = [r.entry.model_id for r in board.rows]
+        history = next(r.history for r in board.rows if r.entry.model_id == own)
+        assert history is not None and history.current_run is not None
+        shown_before = history.current_run.id
 
         await _runs_screen(pilot, app)
         runs_before = set(fresh_sim.world.runs)
@@ -88,14 +92,20 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
         assert rung == [1]
 
         await pilot.press("escape", "4", "r")
-        await wait_for(pilot, lambda: board.current_run is not None and board.current_run.id == run_id,
-                       what="the leaderboard of the new run")  # fmt: skip
-        await wait_for(pilot, lambda: board.loaded and bool(board.rows), what="the new standings")
-        assert board.previous_run is not None and board.previous_run.id == shown_before
-        mine = next(r for r in board.rows if r.entry.model_id == own)
+
+        def mine_now() -> Standing | None:
+            return next((r for r in board.rows if r.entry.model_id == own), None)
+
+        await wait_for(pilot, lambda: (m := mine_now()) is not None and m.history is not None
+                       and m.history.current_run is not None and m.history.current_run.id == run_id,
+                       what="the person's row on the new run")  # fmt: skip
+        assert sorted(r.entry.model_id for r in board.rows) == sorted(models_before)  # nobody dropped off
+        mine = mine_now()
+        assert mine is not None and mine.history is not None
+        assert mine.history.previous_run is not None and mine.history.previous_run.id == shown_before
         assert mine.previous_avg is not None and mine.change is not None
         assert mine.change == pytest.approx(mine.entry.avg_score - mine.previous_avg)
-        assert mine.change_text() not in ("no previous run", "—")
+        assert mine.change_text() not in ("first run", "—")
 
 
 async def test_member_key_gets_a_plain_403(sim: SimulatorServer) -> None:
@@ -174,6 +184,12 @@ async def _stall_resume_cancel(server: SimulatorServer, client: BlahClient) -> N
         assert watch.run is not None and watch.run.status == "cancelled"
         done = server.world.runs[run_id]["completed_count"]
         assert 0 < done < 228
+        # Said once, plainly: the answer to the person's cancel, not again by the poll that saw it.
+        await pilot.press("r")
+        await pilot.pause()
+        said = [n for n in notifications(app) if "cancelled" in n]
+        assert len(said) == 1 and said[0] in (f"Run {run_id} cancelled.", f"Run {run_id} cancelled ({done} of 228 items).")
+        assert f"Run {run_id} resumed." in notifications(app)
 
         await pilot.press("c")
         await _confirm(pilot, app, "y")
@@ -236,3 +252,23 @@ async def test_watch_survives_errors_and_recovers(
         await wait_for(pilot, lambda: watch.poll_state == "finished", timeout=30, what="the run after recovery")
         assert watch.run is not None and watch.run.status == "completed"
         assert not watch.query_one("#watch-message").display  # the error line is gone
+
+
+async def test_runs_say_one_state_at_a_time_when_the_first_load_fails(fresh_sim: SimulatorServer) -> None:
+    """Issue 15: "loading runs…" and "couldn't load runs" were shown at once."""
+    fresh_sim.set_chaos(ChaosConfig(rate_html=1.0))  # every answer is an HTML error page
+    async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
+        app = make_app(fresh_sim, client)
+        async with app.run_test(size=(160, 48)) as pilot:
+            try:
+                await wait_for(pilot, lambda: "couldn't load runs" in screen_text(app), what="the error")
+                text = " ".join(screen_text(app).split())  # the error may wrap
+                assert "loading runs" not in text and "trying again in" in text, text
+            finally:
+                fresh_sim.set_chaos(None)
+            await pilot.press("r")
+            await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.runs), what="runs")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "couldn't load runs" not in text and "loading runs" not in text
+            assert f"{len(fresh_sim.world.runs)} runs:" in text

@@ -133,8 +133,16 @@ def test_run_progresses_to_completion(fast: SimulatorServer) -> None:
         assert len(results) == done["completed_count"]
         log = http.get(f"/logs/{results[0]['log_id']}").json()
         assert log["source"] == "eval" and log["run_id"] == run["id"] and log["result_id"] == results[0]["id"]
-        board = http.get("/leaderboard").json()  # the latest completed run is now this one
-        assert [b["model_id"] for b in board] == [fast.person_model_id]
+        board = http.get("/leaderboard").json()  # one row per model, each on its own latest run
+        models = {m["id"] for m in http.get("/models").json()}
+        assert len(board) == len({b["model_id"] for b in board}) and {b["model_id"] for b in board} <= models
+        assert len(board) > 1  # the models not in this run keep their rows
+        mine = next(b for b in board if b["model_id"] == fast.person_model_id)
+        assert mine["last_run_at"] == done["completed_at"]
+        scored = [r["score"] for r in results if r["score"] is not None]
+        assert mine["avg_score"] == pytest.approx(sum(scored) / len(scored), abs=1e-4)
+        assert all(b["last_run_at"] < done["completed_at"] for b in board if b is not mine)
+        assert set(mine) == {"model_id", "model_name", "avg_score", "eval_count", "last_run_at"}
 
 
 def test_stall_resume_does_not_redo_finished_items(fast: SimulatorServer) -> None:

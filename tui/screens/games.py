@@ -39,7 +39,7 @@ from widgets.status_header import StatusHeader
 
 __all__ = ["GameTypeScreen", "GamesScreen"]
 
-GAME_COLUMNS = ("Id", "Type", "Status", "Players", "Winner", "Created (UTC)")
+GAME_COLUMNS = ("Game (UTC)", "Status", "Players (★ won)")
 
 
 class GameTypeScreen(ModalScreen[str | None]):
@@ -89,7 +89,12 @@ class GamesScreen(BlahScreen):
     GamesScreen #game-pane { width: 3fr; height: 1fr; border-left: solid $panel; }
     GamesScreen #game-summary { height: auto; padding: 0 1; }
     GamesScreen #turns { height: 1fr; max-height: 100%; }
+    GamesScreen.-narrow #games-body { layout: vertical; }
+    GamesScreen.-narrow #games-table { width: 1fr; height: 1fr; }
+    GamesScreen.-narrow #game-pane { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     """
+    # Under 120 columns the list and the game stack, so the players column is not cut.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", "New game", id="games.new"),
@@ -156,7 +161,7 @@ class GamesScreen(BlahScreen):
         keep = select or self.highlighted_game_id()
         table.clear()
         for game in self.games:
-            table.add_row(*game_row(game, self.names, self.ctx.model_id), key=game.id)
+            table.add_row(*game_row(game, self.names, self.ctx.model_id), key=game.id, height=None)
         if keep is not None and any(g.id == keep for g in self.games):
             table.move_cursor(row=table.get_row_index(keep))
 

@@ -12,7 +12,7 @@ from api_client.models import Game, GameTurn
 from tui.screens.chatroom_render import indented
 from widgets.safe_text import one_line_text
 
-__all__ = ["DASH", "GAME_TYPES", "fmt_score", "game_row", "game_summary_text", "turn_text"]
+__all__ = ["DASH", "GAME_TYPES", "WINNER_MARK", "fmt_score", "game_row", "game_summary_text", "turn_text"]
 
 DASH = "—"
 GAME_TYPES: dict[str, str] = {
@@ -38,26 +38,33 @@ def _name(model_id: str | None, names: Mapping[str, str]) -> str:
     return names.get(model_id) or model_id
 
 
+WINNER_MARK = " ★"
+
+
 def game_row(game: Game, names: Mapping[str, str], person_model_id: str) -> tuple[Text, ...]:
-    """Cells: id, type, status, players, winner, created (UTC)."""
+    """Cells: game (id, type and start on three lines), status, players (one a line, the
+    person's model bold, the winner marked ★), so the list fits its pane and cuts no name."""
+    about = Text(end="")
+    about.append_text(one_line_text(game.id, max_len=24))
+    about.append("\n")
+    about.append_text(one_line_text(game.game_type or DASH, max_len=24, style="dim"))
+    about.append(f"\n{_when(game.created_at)}", style="dim")
     players = Text(end="")
     for index, model_id in enumerate(game.model_ids or []):
         if index:
-            players.append(", ")
+            players.append("\n")
         players.append_text(one_line_text(_name(model_id, names), max_len=24, style="bold" if model_id == person_model_id else ""))
+        if model_id == game.winner_model_id:
+            players.append(WINNER_MARK, style="bold")
     if not game.model_ids:
         players.append(DASH)
-    winner = one_line_text(_name(game.winner_model_id, names), max_len=24) if game.winner_model_id else Text(
-        DASH if (game.status or "") in FINISHED else "playing…", style="dim"
-    )
-    return (
-        one_line_text(game.id, max_len=24),
-        one_line_text(game.game_type or DASH, max_len=18),
-        one_line_text(game.status or DASH, max_len=12),
-        players,
-        winner,
-        Text(_when(game.created_at), end=""),
-    )
+    if game.winner_model_id and game.winner_model_id not in (game.model_ids or []):
+        players.append("\nwon: ")
+        players.append_text(one_line_text(_name(game.winner_model_id, names), max_len=24))
+    status = one_line_text(game.status or DASH, max_len=12)
+    if (game.status or "") not in FINISHED:
+        status.append("\nplaying…", style="dim")
+    return about, status, players
 
 
 def game_summary_text(game: Game, names: Mapping[str, str]) -> Text:

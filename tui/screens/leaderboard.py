@@ -1,16 +1,20 @@
-"""The Leaderboard screen (key 4): standings of the latest run, the person's model highlighted,
-the change since the previous run, and a bar chart.
+"""The Leaderboard screen (key 4): each model's standing, the person's model highlighted,
+its change since that model's previous run, and a bar chart.
 
-The platform's leaderboard covers the latest completed run only. The change is computed here:
-the previous completed run (by completion time) is fetched and each model's mean score over
-its scored results there is compared with its ``avg_score`` now. When there is no previous
-run, or a model was not in it, the screen says so instead of showing a number.
+The platform's leaderboard gives one row per model over that model's latest completed run
+(``avg_score``, ``eval_count``, ``last_run_at``), so a run of one model moves only that model's
+row. The change is computed here, per model: its results are fetched, grouped by run, and the
+mean score over its scored results in its completed run before the latest one is compared with
+``avg_score`` now. When the model has no earlier completed run, or its history could not be
+loaded, the screen says so instead of showing a number.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual import work
@@ -19,6 +23,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Static
 
+from api_client.client import BlahClient
 from api_client.errors import BlahError
 from api_client.models import LeaderboardEntry, Result, Run
 from tui.screens.base import BlahScreen, describe_error
@@ -29,16 +34,30 @@ from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
-__all__ = ["LeaderboardScreen", "Standing", "average_by_model", "pick_runs", "standings"]
+__all__ = ["ModelHistory", "Standing", "mean_score", "model_history", "standings"]
+
+HISTORY_FETCHES = 4
+"""How many models' results are fetched at once (one request per model on the board)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelHistory:
+    """Where one model's standing comes from: its latest completed run and the one before."""
+
+    current_run: Run | None  # the completed run the leaderboard's row is over (None: not found)
+    previous_run: Run | None  # the model's completed run before that (None: it has none)
+    previous_avg: float | None  # its mean score over its scored results there (None: none scored)
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
     rank: int
     entry: LeaderboardEntry
-    previous_avg: float | None  # this model's mean score in the previous run (None: not there/unscored)
-    previous_rank: int | None
-    compared: bool  # False when there is no previous run to compare with
+    history: ModelHistory | None  # None: the model's results could not be loaded
+
+    @property
+    def previous_avg(self) -> float | None:
+        return self.history.previous_avg if self.history is not None else None
 
     @property
     def change(self) -> float | None:
@@ -47,18 +66,14 @@ class Standing:
         return self.entry.avg_score - self.previous_avg
 
     def change_text(self) -> str:
-        if not self.compared:
-            return "no previous run"
-        if self.previous_avg is None:
-            return "new (not in previous run)"
+        if self.history is None:
+            return "couldn't load its runs"
+        if self.history.previous_run is None:
+            return "first run"
         change = self.change
         if change is None:
             return DASH
-        rank = ""
-        if self.previous_rank is not None and self.previous_rank != self.rank:
-            rank = f"  (was #{self.previous_rank})"
-        shown = "±0.00" if abs(change) < 0.005 else f"{change:+.2f}"
-        return f"{shown}{rank}"
+        return "±0.00" if abs(change) < 0.005 else f"{change:+.2f}"
 
 
 def _completion_key(run: Run) -> tuple[int, int]:
@@ -67,47 +82,57 @@ def _completion_key(run: Run) -> tuple[int, int]:
     return (done, start)
 
 
-def pick_runs(entries: Sequence[LeaderboardEntry], runs: Sequence[Run]) -> tuple[Run | None, Run | None]:
-    """(the run the leaderboard shows, the completed run before it), each None when unknown.
-
-    The leaderboard's run is the completed run whose ``completed_at`` equals the entries'
-    ``last_run_at``; failing that, the latest completed run.
-    """
-    completed = sorted((r for r in runs if r.status == "completed"), key=_completion_key, reverse=True)
-    if not completed:
-        return None, None
-    stamps = {e.last_run_at for e in entries if e.last_run_at is not None}
-    current = next((r for r in completed if r.completed_at in stamps), completed[0])
-    index = completed.index(current)
-    previous = completed[index + 1] if index + 1 < len(completed) else None
-    return current, previous
+def mean_score(results: Iterable[Result]) -> float | None:
+    """Mean over scored results (None when none is scored)."""
+    scores = [r.score for r in results if r.score is not None]
+    return sum(scores) / len(scores) if scores else None
 
 
-def average_by_model(results: Iterable[Result]) -> dict[str, float]:
-    """Mean score per model over scored results (models with none scored are absent)."""
-    sums: dict[str, list[float]] = {}
+def model_history(entry: LeaderboardEntry, results: Sequence[Result], runs: Sequence[Run]) -> ModelHistory:
+    """The model's latest completed run (the one whose ``completed_at`` is the entry's
+    ``last_run_at``, else its latest) and its completed run before that, from its results."""
+    by_run: dict[str, list[Result]] = {}
     for result in results:
-        if result.model_id and result.score is not None:
-            sums.setdefault(result.model_id, []).append(result.score)
-    return {model: sum(scores) / len(scores) for model, scores in sums.items()}
+        if result.eval_run_id:
+            by_run.setdefault(result.eval_run_id, []).append(result)
+    own_runs = sorted(
+        (r for r in runs if r.status == "completed" and r.id in by_run), key=_completion_key, reverse=True
+    )
+    if not own_runs:
+        return ModelHistory(None, None, None)
+    current = next((r for r in own_runs if r.completed_at == entry.last_run_at), own_runs[0])
+    index = own_runs.index(current)
+    previous = own_runs[index + 1] if index + 1 < len(own_runs) else None
+    previous_avg = mean_score(by_run[previous.id]) if previous is not None else None
+    return ModelHistory(current, previous, previous_avg)
 
 
-def standings(entries: Sequence[LeaderboardEntry], previous: dict[str, float] | None) -> list[Standing]:
-    """Entries in the platform's order with rank and change (``previous`` None: no previous run)."""
-    prev_rank: dict[str, int] = {}
-    if previous is not None:
-        for i, (model, _avg) in enumerate(sorted(previous.items(), key=lambda kv: (-kv[1], kv[0])), start=1):
-            prev_rank[model] = i
+def standings(
+    entries: Sequence[LeaderboardEntry], histories: dict[str, ModelHistory | None]
+) -> list[Standing]:
+    """Entries in the platform's order with rank and each model's own history (absent: None)."""
     return [
-        Standing(
-            rank=i,
-            entry=entry,
-            previous_avg=None if previous is None else previous.get(entry.model_id),
-            previous_rank=prev_rank.get(entry.model_id),
-            compared=previous is not None,
-        )
+        Standing(rank=i, entry=entry, history=histories.get(entry.model_id))
         for i, entry in enumerate(entries, start=1)
     ]
+
+
+async def load_histories(
+    client: BlahClient, entries: Sequence[LeaderboardEntry], runs: Sequence[Run]
+) -> dict[str, ModelHistory | None]:
+    """Each entry's history; None for a model whose results could not be loaded."""
+    gate = asyncio.Semaphore(HISTORY_FETCHES)
+
+    async def one(entry: LeaderboardEntry) -> ModelHistory | None:
+        async with gate:
+            try:
+                results = await client.list_results(entry.model_id)
+            except BlahError:
+                return None
+        return model_history(entry, results, runs)
+
+    found = await asyncio.gather(*(one(e) for e in entries))
+    return {e.model_id: h for e, h in zip(entries, found, strict=True)}
 
 
 class LeaderboardScreen(BlahScreen):
@@ -120,7 +145,13 @@ class LeaderboardScreen(BlahScreen):
     LeaderboardScreen #lb-body { height: 1fr; }
     LeaderboardScreen #lb-table { width: 1fr; height: 1fr; }
     LeaderboardScreen #lb-chart { width: 1fr; height: 1fr; }
+    LeaderboardScreen.-narrow #lb-body { layout: vertical; }
+    LeaderboardScreen.-narrow #lb-table { width: 1fr; height: auto; max-height: 50%; }
+    LeaderboardScreen.-narrow #lb-chart { width: 1fr; height: 1fr; }
     """
+    # Side by side each half needs ~78 columns; narrower, the chart goes below the table so
+    # every column of the standings stays in view.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
 
     BINDINGS = [
         Binding("enter", "results", "Results", id="leaderboard.results"),
@@ -132,8 +163,6 @@ class LeaderboardScreen(BlahScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[Standing] = []
-        self.current_run: Run | None = None
-        self.previous_run: Run | None = None
         self.loaded = False
 
     def compose(self) -> ComposeResult:
@@ -141,8 +170,9 @@ class LeaderboardScreen(BlahScreen):
         yield Static(Text("loading the leaderboard…"), id="lb-caption")
         with Horizontal(id="lb-body"):
             table = KeyTable(id="lb-table")
-            for label, key in (("#", "rank"), ("Model", "model"), ("Avg score", "avg"),
-                               ("Δ vs previous run", "change"), ("Evals", "evals")):
+            for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
+                               ("Δ vs previous", "change"), ("Evals", "evals"),
+                               ("Last run (UTC)", "last")):
                 table.add_column(label, key=key)
             yield table
             yield BarChart("avg score", horizontal=True, id="lb-chart")
@@ -178,16 +208,14 @@ class LeaderboardScreen(BlahScreen):
             raise
         caption.set_class(False, "error")
         note = ""
-        previous_avgs: dict[str, float] | None = None
+        histories: dict[str, ModelHistory | None] = {}
         try:
             runs = await client.list_runs()
-            self.current_run, self.previous_run = pick_runs(entries, runs)
-            if self.previous_run is not None:
-                previous_avgs = average_by_model(await client.run_results(self.previous_run.id))
         except BlahError as error:
-            self.current_run = self.previous_run = None
-            note = f" · couldn't load the previous run: {describe_error(error)}"
-        self.rows = standings(entries, previous_avgs)
+            note = f" · couldn't load the runs, so no change is shown: {describe_error(error)}"
+        else:
+            histories = await load_histories(client, entries, runs)
+        self.rows = standings(entries, histories)
         self.loaded = True
         self._show_data(note)
 
@@ -214,6 +242,7 @@ class LeaderboardScreen(BlahScreen):
                 Text(fmt_score(entry.avg_score)),
                 change,
                 Text(DASH if entry.eval_count is None else str(entry.eval_count)),
+                Text(fmt_time(entry.last_run_at)),
                 key=entry.model_id,
             )
         table.move_to_key(keep)
@@ -230,19 +259,18 @@ class LeaderboardScreen(BlahScreen):
         if not self.rows:
             caption.append("the platform returned no leaderboard entries")
         else:
-            current = self.current_run
-            caption.append("Standings of the latest completed run")
-            if current is not None:
-                caption.append(f" ({one_line(current.id, max_len=40)}, completed {fmt_time(current.completed_at)})")
-            if self.previous_run is not None:
-                caption.append(
-                    f" · change vs run {one_line(self.previous_run.id, max_len=40)} "
-                    f"(completed {fmt_time(self.previous_run.completed_at)}), its mean score per model"
-                )
-            else:
-                caption.append(" · no previous run to compare with")
-            if own not in {r.entry.model_id for r in self.rows}:
-                caption.append(" · your model is not in this run", style="italic")
+            caption.append(
+                f"{len(self.rows)} models · each one's mean score over its own latest completed run; Δ is "
+                "the change since its run before that"
+            )
+            mine_row = next((r for r in self.rows if r.entry.model_id == own), None)
+            history = mine_row.history if mine_row is not None else None
+            if mine_row is None:
+                caption.append(" · your model has no completed run on the board", style="italic")
+            elif history is not None and history.current_run is not None:
+                caption.append(f" · yours: {one_line(history.current_run.id, max_len=40)}")
+                if history.previous_run is not None:
+                    caption.append(f" vs {one_line(history.previous_run.id, max_len=40)}")
         caption.append(note)
         self.query_one("#lb-caption", Static).update(caption)
 

@@ -141,8 +141,11 @@ class RunsScreen(BlahScreen):
         try:
             runs = await client.list_runs()
         except BlahError as error:
-            self._say(Text(f"couldn't load runs: {describe_error(error)}"), error=True)
-            self._schedule(self._backoff.after_error(error))
+            delay = self._backoff.after_error(error)
+            # One state at a time: before any list has arrived, the error replaces "loading runs…".
+            self.query_one("#runs-summary", Static).display = bool(self.runs)
+            self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
+            self._schedule(delay)
             raise
         self._say("")
         changed = self._apply(runs, asked_at)
@@ -166,8 +169,14 @@ class RunsScreen(BlahScreen):
         for run in runs:
             before = self._status.get(run.id, "unseen")
             notifier.note_status(run.id, run.status, seen_at=asked_at)
-            # Only a run seen moving before is news when it ends (not old runs on first look).
-            if before in (*ACTIVE_STATUSES, None) and run.status != before and run.status in ATTENTION_STATUSES:
+            # Only a run the person follows, seen moving before, is news when it ends (not old
+            # runs on first look, nor runs started elsewhere).
+            if (
+                notifier.follows(run.id)
+                and before in (*ACTIVE_STATUSES, None)
+                and run.status != before
+                and run.status in ATTENTION_STATUSES
+            ):
                 event = RunEvent("ended", run.status, ended_message(run))
                 notifier.announce(self.app, run.id, run.status or "?", event.message, event.severity, bell=bell)
             self._status[run.id] = run.status
@@ -201,7 +210,9 @@ class RunsScreen(BlahScreen):
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
             summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
-        self.query_one("#runs-summary", Static).update(summary)
+        shown = self.query_one("#runs-summary", Static)
+        shown.update(summary)
+        shown.display = True
 
     # ----------------------------------------------------------------- navigation
 
@@ -287,6 +298,7 @@ class RunsScreen(BlahScreen):
             self._report(outcome)
             if outcome.run is not None:
                 self._status[outcome.run.id] = outcome.run.status
+                notifier_for(self.app).follow(outcome.run.id)
                 notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
                 self._backoff.after_poll(changed=True)
                 self.load_runs()
@@ -315,9 +327,16 @@ class RunsScreen(BlahScreen):
             self.writer.ask(run, "cancel")
 
     def _status_write_done(self, outcome: WriteOutcome) -> None:
-        self._report(outcome)
-        if outcome.run is not None:
-            notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+        if outcome.run is None:
+            self._report(outcome)
+        else:
+            notifier = notifier_for(self.app)
+            notifier.follow(outcome.run.id)
+            notifier.note_status(outcome.run.id, outcome.run.status)
+            if notifier.claim(outcome.run.id, outcome.run.status):
+                self._report(outcome)
+            else:
+                self._say(Text(outcome.message), error=not outcome.ok)
             self._status[outcome.run.id] = outcome.run.status
         self._backoff.after_poll(changed=True)
         self.load_runs()

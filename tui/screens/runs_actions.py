@@ -186,8 +186,15 @@ async def _status_write(
     except BlahError as error:
         kind: OutcomeKind = "refused" if isinstance(error, (AuthError, ConflictError, NotFoundError)) else "failed"
         return WriteOutcome(kind, explain_refusal(action, error))
-    past = "resumed" if action == "resume" else "cancelled"
-    return WriteOutcome("done", f"Run {rid} {past}: now {one_line(run.status or '—', max_len=20)}.", run)
+    return WriteOutcome("done", _done_message(action, rid, run.status), run)
+
+
+def _done_message(action: Literal["resume", "cancel"], rid: str, status: str | None) -> str:
+    """``Run X cancelled.``; the platform's status is added only when it is not what the verb says."""
+    past, expected = ("resumed", "running") if action == "resume" else ("cancelled", "cancelled")
+    if status == expected:
+        return f"Run {rid} {past}."
+    return f"Run {rid} {past}; the platform now says it is {one_line(status or 'of unknown status', max_len=20)}."
 
 
 async def resume_run(client: BlahClient, run_id: str) -> WriteOutcome:

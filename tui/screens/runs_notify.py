@@ -1,9 +1,12 @@
 """One place that tells the person a run ended (notification + optional terminal bell).
 
-Both the runs list and a run's watch screen follow runs; whichever sees a transition first
-announces it, the other stays quiet. One notifier per app (kept in a weak map, so nothing
-has to be added to the app class). ``bell_on_run_end`` in the session settings (default
-True) rings the terminal bell with the notification.
+Only runs the person follows are news: the ones started, resumed or cancelled from this app,
+and the ones opened in a watch screen (not every run on the platform: the simulator, like
+other people, starts runs of its own). Both the runs list and a run's watch screen follow
+runs; whichever sees a transition first announces it, the other stays quiet. One notifier
+per app (kept in a weak map, so nothing has to be added to the app class).
+``bell_on_run_end`` in the session settings (default True) rings the terminal bell with the
+notification.
 """
 
 from __future__ import annotations
@@ -28,6 +31,25 @@ class RunNotifier:
     def __init__(self) -> None:
         self._said: dict[tuple[str, str], float] = {}  # (run, status) -> when announced (monotonic)
         self.announced: list[tuple[str, str, str]] = []  # (run_id, status, message), oldest first
+        self._followed: set[str] = set()
+
+    def follow(self, run_id: str) -> None:
+        """The person started, resumed, cancelled or opened this run: its end is news."""
+        self._followed.add(run_id)
+
+    def follows(self, run_id: str) -> bool:
+        return run_id in self._followed
+
+    def claim(self, run_id: str, status: str | None) -> bool:
+        """The person is about to be told this run is ``status`` (the answer to their own cancel
+        or resume): the same transition seen by a poll is not announced again. False when a
+        poll got there first (the caller then says nothing more)."""
+        if status is None:
+            return True
+        if (run_id, status) in self._said:
+            return False
+        self._said[(run_id, status)] = time.monotonic()
+        return True
 
     def note_status(self, run_id: str, status: str | None, *, seen_at: float | None = None) -> None:
         """A run was seen queued/running again: its next end is news again.

@@ -14,6 +14,7 @@ from textual.widgets.selection_list import Selection
 
 from api_client.models import Model
 from tui.screens.runs_format import short
+from widgets.check_list import CheckList, selected_count_text
 from widgets.safe_text import one_line
 
 __all__ = ["ModelPickerScreen", "model_label"]
@@ -42,6 +43,7 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
     }
     ModelPickerScreen #pick-title { text-style: bold; }
     ModelPickerScreen #pick-hint { color: $foreground-muted; margin-bottom: 1; }
+    ModelPickerScreen #pick-count { height: 1; text-style: bold; }
     ModelPickerScreen #pick-error { color: $error; height: auto; }
     ModelPickerScreen SelectionList { height: auto; max-height: 20; }
     ModelPickerScreen #pick-buttons { height: auto; margin-top: 1; align-horizontal: right; }
@@ -81,7 +83,8 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
         with Vertical(id="pick-dialog"):
             yield Static(Text(self._title), id="pick-title")
             yield Static(Text(self._hint), id="pick-hint")
-            yield SelectionList[str](
+            yield Static("", id="pick-count")
+            yield CheckList[str](
                 *(
                     Selection(model_label(m, own_id=self._own_id), m.id, m.id in self._preselected)
                     for m in self._models
@@ -95,6 +98,17 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
+        self._show_count()
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        event.stop()
+        self._show_count()
+
+    def _show_count(self) -> None:
+        count = selected_count_text(len(self.chosen()), len(self._models))
+        if self._max is not None:
+            count += f" (at most {self._max})"
+        self.query_one("#pick-count", Static).update(Text(count))
 
     def chosen(self) -> list[str]:
         selected = set(self.query_one(SelectionList).selected)

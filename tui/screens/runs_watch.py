@@ -68,6 +68,7 @@ class RunWatchScreen(BlahScreen):
     RunWatchScreen #watch-evals-box { width: 1fr; }
     RunWatchScreen #watch-results-box { width: 1fr; }
     RunWatchScreen .pane-title { height: 1; padding: 0 1; text-style: bold; color: $primary; }
+    RunWatchScreen #watch-evals-empty { display: none; height: auto; padding: 0 1; color: $foreground-muted; }
     RunWatchScreen KeyTable { height: 1fr; }
     """
 
@@ -101,6 +102,8 @@ class RunWatchScreen(BlahScreen):
         with Horizontal(id="watch-body"):
             with Vertical(id="watch-evals-box"):
                 yield Static("Per eval", classes="pane-title")
+                # Said here, not in a table row: a long row would widen the Eval column for good.
+                yield Static("", id="watch-evals-empty")
                 evals = KeyTable(id="watch-evals")
                 for label, key in (("Eval", "eval"), ("Results", "n"), ("Models", "models"),
                                    ("Errors", "errors"), ("Mean", "score"), ("Status", "status")):
@@ -116,6 +119,7 @@ class RunWatchScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        notifier_for(self.app).follow(self.run_id)
         base = float(self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0)
         self.watch_state.backoff = PollBackoff(base=base, current=base, max_idle=max(10.0, base))
         if self.run is not None:
@@ -261,8 +265,9 @@ class RunWatchScreen(BlahScreen):
                 key=progress.eval_id,
             )
         evals.move_to_key(keep)
-        if not ordered and run is not None and self.polls:
-            evals.add_row(Text("the platform returned no results for this run yet", style="dim"), *[Text("")] * 5)
+        empty = self.query_one("#watch-evals-empty", Static)
+        empty.update(Text("the platform returned no results for this run yet"))
+        empty.display = not ordered and run is not None and self.polls > 0
 
     # ----------------------------------------------------------------- actions
 
@@ -297,9 +302,12 @@ class RunWatchScreen(BlahScreen):
             self.writer.ask(self.run, "cancel")
 
     def _write_done(self, outcome: WriteOutcome) -> None:
-        self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
-        self._say(outcome.message, error=not outcome.ok)
+        notifier = notifier_for(self.app)
         if outcome.run is not None:
-            notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+            notifier.note_status(outcome.run.id, outcome.run.status)
+        # A poll that already announced the same end has said it: once is enough.
+        if outcome.run is None or notifier.claim(outcome.run.id, outcome.run.status):
+            self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
+        self._say(outcome.message, error=not outcome.ok)
         self.watch_state.backoff.after_poll(changed=True)
         self.poll()
