@@ -174,6 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return sim_main(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
+    bad_url = _base_url_error(getattr(args, "base_url", None))
+    if bad_url:
+        print(f"blah-tui: {bad_url}", file=sys.stderr)
+        return 2
     if args.command == "export":
         return _export(args)
     if args.command in ("login", "logout", "status", "config"):
@@ -207,6 +211,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         base_url=args.base_url, api_key=found.key, key_source=found.source, model_id=args.model, log_id=args.log,
         key_problem=found.problem,
     )
+
+
+def _base_url_error(raw: str | None) -> str | None:
+    """A plain sentence when ``--base-url`` cannot be a platform address (checked before any
+    command builds a client from it), else None."""
+    if raw is None:
+        return None
+    from tui.base_url import base_url_problem, explain_bad_base_url
+
+    problem = base_url_problem(raw)
+    return explain_bad_base_url(raw, problem) if problem else None
 
 
 def _export(args: argparse.Namespace) -> int:
