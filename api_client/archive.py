@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from api_client import archive_text as text_index
 from api_client.archive_base import FULL_SELECT, ArchiveBase, entry_from_row
-from api_client.archive_files import archive_path, move_aside
+from api_client.archive_files import archive_path, mark_used, move_aside
 from api_client.archive_ingest import (
     BadgesFn,
     InsertOutcome,
@@ -89,6 +89,7 @@ class Archive(ArchiveBase):
         """Open the archive of ``model_id`` on the platform at ``base_url``. The file is
         chosen by base URL and model id; ``platform`` is a display label kept in meta."""
         archive = cls(cls.path_for(data_dir, base_url, model_id))
+        mark_used(archive.path)
         if archive.get_meta("model_id") is None:
             archive.set_meta("platform", platform)
             archive.set_meta("base_url", base_url)

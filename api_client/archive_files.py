@@ -1,12 +1,20 @@
-"""Where archive files live, and moving a damaged one aside (never deleting it)."""
+"""Where archive files live, what each one holds (for ``blah-tui archives``), deleting the
+ones a person names, and moving a damaged one aside (never deleting it unasked)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import re
+import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
+
+ARCHIVE_SUFFIX = ".sqlite3"
+COMPANIONS = ("-wal", "-shm")
 
 
 def _slug(text: str, limit: int = 40) -> str:
@@ -42,3 +50,79 @@ def move_aside(path: Path) -> Path:
     if path.exists():
         path.rename(moved)
     return moved
+
+
+def archives_dir(data_dir: Path | str) -> Path:
+    return Path(data_dir) / "archives"
+
+
+def mark_used(path: Path) -> None:
+    """Record that the archive was opened now (its file's modification time): ``blah-tui
+    archives`` reads "last used" from it, and only reading an archive would not change it."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+@dataclass(frozen=True)
+class ArchiveInfo:
+    """One archive file as ``blah-tui archives`` lists it. ``model_id`` / ``platform`` /
+    ``calls`` are None when the file cannot be read (``problem`` says why)."""
+
+    path: Path
+    size: int  # bytes, with the -wal and -shm files
+    last_used: float  # seconds since the epoch
+    model_id: str | None = None
+    platform: str | None = None
+    base_url: str | None = None
+    calls: int | None = None
+    problem: str | None = None
+
+    def files(self) -> list[Path]:
+        """The archive's files on disk: the database and its companions, when present."""
+        return [p for p in (self.path, *(self.path.with_name(self.path.name + s) for s in COMPANIONS)) if p.exists()]
+
+
+def list_archives(data_dir: Path | str) -> list[ArchiveInfo]:
+    """Every archive under ``<data_dir>/archives``, most recently used first. Reading one
+    never changes it (nor its "last used" time)."""
+    folder = archives_dir(data_dir)
+    if not folder.is_dir():
+        return []
+    found = [describe_archive(path) for path in folder.glob(f"*{ARCHIVE_SUFFIX}") if path.is_file()]
+    return sorted(found, key=lambda info: info.last_used, reverse=True)
+
+
+def describe_archive(path: Path) -> ArchiveInfo:
+    stat = path.stat()
+    size = stat.st_size + sum(
+        side.stat().st_size for side in (path.with_name(path.name + s) for s in COMPANIONS) if side.exists()
+    )
+    try:
+        meta, calls = _read_meta(path)
+    except sqlite3.Error as error:
+        return ArchiveInfo(path, size, stat.st_mtime, problem=f"cannot be read ({error})")
+    return ArchiveInfo(
+        path, size, stat.st_mtime, model_id=meta.get("model_id"), platform=meta.get("platform"),
+        base_url=meta.get("base_url"), calls=calls,
+    )  # fmt: skip
+
+
+def _read_meta(path: Path) -> tuple[dict[str, str], int]:
+    # A plain connection (not mode=ro): a read-only one leaves -wal/-shm files behind.
+    conn = sqlite3.connect(path, timeout=2.0)
+    try:
+        meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta WHERE value IS NOT NULL")}
+        calls = int(conn.execute("SELECT count(*) FROM logs").fetchone()[0])
+    finally:
+        conn.close()
+    return meta, calls
+
+
+def delete_archive(info: ArchiveInfo) -> int:
+    """Delete the archive's files; returns the bytes freed."""
+    freed = 0
+    for path in info.files():
+        size = path.stat().st_size
+        path.unlink()
+        freed += size
+    return freed

@@ -18,6 +18,7 @@ class BlahError(Exception):
         server_error: str | None = None,
         method: str | None = None,
         path: str | None = None,
+        host: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -25,9 +26,10 @@ class BlahError(Exception):
         self.server_error = server_error
         self.method = method
         self.path = path
+        self.host = host  # "scheme://host[:port]" when the error is about reaching it
 
     def __str__(self) -> str:
-        where = f"{self.method} {self.path}: " if self.method and self.path else ""
+        where = f"{self.method} {self.host or ''}{self.path}: " if self.method and self.path else ""
         status = f"HTTP {self.status}: " if self.status is not None else ""
         return f"{where}{status}{self.message}"
 
@@ -73,7 +75,8 @@ class InvalidResponseError(BlahError):
 
 
 class UnreachableError(BlahError):
-    """Connect error, timeout, or the overall deadline passed."""
+    """Connect error, timeout, or the overall deadline passed. ``host`` names the platform
+    that could not be reached (the path alone does not say which one it was)."""
 
 
 class UnsafePathError(BlahError, ValueError):

@@ -57,6 +57,12 @@ _HOP_HEADERS = frozenset(
 )
 
 
+def _origin_text(url: httpx.URL) -> str:
+    """``scheme://host[:port]`` for error messages: never the user-info part of the URL."""
+    port = f":{url.port}" if url.port else ""
+    return f"{url.scheme}://{url.host}{port}"
+
+
 class HttpCore:
     """Deadline, retries, auth and error mapping around one ``httpx.AsyncClient``."""
 
@@ -77,6 +83,7 @@ class HttpCore:
             raise ValueError("deadline must be positive")
         self.base_url = normalize_base_url(base_url)
         self._origin = origin_of(self.base_url)
+        self._where = _origin_text(self.base_url)
         self._key = SecretStr(api_key) if api_key else None
         if self._key is not None:
             refuse_clear_text_key(self.base_url)
@@ -225,7 +232,7 @@ class HttpCore:
                 method=method,
                 path=path,
             )
-        return UnreachableError(f"no complete answer within {budget:g} s", method=method, path=path)
+        return UnreachableError(f"no complete answer within {budget:g} s", method=method, path=path, host=self._where)
 
     def _transport_error(
         self, exc: httpx.TransportError, method: str, path: str, safe: bool
@@ -234,10 +241,10 @@ class HttpCore:
         detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
             # Nothing reached the server, but the rule stays simple: writes are never resent.
-            return UnreachableError(f"could not connect ({detail})", method=method, path=path), safe
+            return UnreachableError(f"could not connect ({detail})", method=method, path=path, host=self._where), safe
         if isinstance(exc, httpx.PoolTimeout):
             return UnreachableError(
-                f"no free connection ({detail})", method=method, path=path
+                f"no free connection ({detail})", method=method, path=path, host=self._where
             ), False
         if isinstance(exc, httpx.DecodingError):
             return InvalidResponseError(
@@ -251,7 +258,7 @@ class HttpCore:
                     path=path,
                 ), False
             return UnreachableError(
-                f"the server did not answer in time ({detail})", method=method, path=path
+                f"the server did not answer in time ({detail})", method=method, path=path, host=self._where
             ), False
         if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
             # Typically a keep-alive connection the server had already closed.
@@ -262,9 +269,9 @@ class HttpCore:
                     path=path,
                 ), False
             return UnreachableError(
-                f"the connection broke ({detail})", method=method, path=path
+                f"the connection broke ({detail})", method=method, path=path, host=self._where
             ), True
-        return UnreachableError(f"request failed ({detail})", method=method, path=path), False
+        return UnreachableError(f"request failed ({detail})", method=method, path=path, host=self._where), False
 
     # ------------------------------------------------------------------ NDJSON streams
 

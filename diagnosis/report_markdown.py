@@ -109,7 +109,11 @@ def _template_rates(r: Report) -> str:
             continue
         name = template_name(g.value) if g.value != "unknown" else "no recognisable template"
         role = " (trained)" if g.value == r.trained_template else ""
-        parts.append(f"in {plain(name)}{role} {_pct0(g.failure_rate)} fail ({g.failures} of {g.calls})")
+        # "of the N calls sent in it": N is then plainly the same number as the Failure kinds
+        # table's "N sent in another template", not a count of failures.
+        parts.append(
+            f"in {plain(name)}{role} {_pct0(g.failure_rate)} fail ({g.failures} of the {g.calls} calls sent in it)"
+        )
     return "; ".join(parts) if len(parts) > 1 else ""
 
 
@@ -125,8 +129,11 @@ def _kinds(r: Report) -> str:
         if kind == kinds.TEMPLATE_MISMATCH and r.trained_template is None:
             lines.append(f"| {plain_cell(info.label)} | no verdict | trained template unknown | no data | {plain_cell(info.fix)} |")
             continue
+        # A wrong template is how a call was sent, not how it failed: say so beside the number,
+        # or "wrong template 368" reads as 368 failures next to the verdict's "296 of 368 fail".
+        count = f"{rate.count} sent in another template" if kind == kinds.TEMPLATE_MISMATCH else str(rate.count)
         lines.append(
-            f"| {plain_cell(info.label)} | {rate.count} | {rate.population} {plain_cell(rate.population_label)} | "
+            f"| {plain_cell(info.label)} | {count} | {rate.population} {plain_cell(rate.population_label)} | "
             f"{_pct(rate.rate)} | {plain_cell(info.fix)} |"
         )
     return "\n".join(lines)

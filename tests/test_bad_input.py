@@ -74,7 +74,8 @@ def test_a_malformed_base_url_is_one_clear_line(argv: list[str], capsys: pytest.
     code = main(argv)
     err = capsys.readouterr().err
     assert code == 2 or (argv[0] in ("export", "report") and code != 0), code
-    assert "base" in err.lower() and "http(s) URL with a host" in err
+    assert "--base-url" in err and "is not a platform address" in err
+    assert "A valid one looks like https://evals.blah.dev" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 

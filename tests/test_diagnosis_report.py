@@ -143,3 +143,24 @@ def test_code_block_cannot_be_broken_out_of(text: str) -> None:
     tokens = MarkdownIt("commonmark").parse(block)
     assert [t.type for t in tokens] == ["fence"]
     assert tokens[0].content.rstrip("\n") == escape_controls(text.replace("\r\n", "\n").replace("\r", "\\r")).rstrip("\n")
+
+
+def llama2(user: str) -> str:
+    return f"<s>[INST] {user} [/INST]"
+
+
+def test_wrong_template_count_and_its_failure_rate_cannot_be_read_as_a_contradiction() -> None:
+    """5 calls sent in Llama 2 to a ChatML model, 4 of which fail: the table's 5 and the
+    verdict's "4 of 5" must say which is which (5 sent in it; 4 of those fail)."""
+    entries = calls()[:6]
+    for i in range(5):
+        reply = "Blue." if i == 0 else "[/INST] Blue. [INST] and then [INST] more"
+        entries.append(LogEntry(id=f"llama-{i}", created_at=T0 + 40_000 + i * 1000, prompt=llama2("Name a colour."),
+                                response=reply, finish_reason="stop", source="eval"))
+    report = build_report(model="m", entries=entries, trained_template="chatml", template_source="config")
+    mismatch = report.summary.rates["template_mismatch"].count
+    md = render_markdown(report)
+    assert f"| wrong template | {mismatch} sent in another template |" in md
+    [llama] = [g for g in report.summary.groups_for("template") if g.value == "llama2"]
+    assert llama.calls == mismatch
+    assert f"in Llama 2 {100 * llama.failure_rate:.0f}% fail ({llama.failures} of the {llama.calls} calls sent in it)" in md

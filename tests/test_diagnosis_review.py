@@ -50,7 +50,8 @@ def test_verdict_gives_failure_rate_per_template() -> None:
     entries += [call(10 + i, "", prompt=LLAMA) for i in range(5)] + [call(20, "Fine.", prompt=LLAMA)]
     md = render_markdown(build_report(model="m", entries=entries, trained_template="chatml"))
     verdict = md.split("## Verdict")[1].split("##")[0]
-    assert "in ChatML (trained) 25% fail (2 of 8)" in verdict and "in Llama 2 83% fail (5 of 6)" in verdict
+    assert "in ChatML (trained) 25% fail (2 of the 8 calls sent in it)" in verdict
+    assert "in Llama 2 83% fail (5 of the 6 calls sent in it)" in verdict
 
 
 def test_cut_off_loop_says_the_limit_cut_a_loop() -> None:

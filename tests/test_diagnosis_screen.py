@@ -123,6 +123,8 @@ async def test_host_failures_are_a_row_of_their_own(sim: SimulatorServer) -> Non
             assert screen.rows[host_row].is_host
             table = screen.query_one("#diag-kinds", KeyTable)
             assert f"{host.failures}/{host.calls}" in cell_text(table, host_row, COLUMNS.index("ours"))
+            # a whole phrase, not one that reads as cut off ("apart: the host's")
+            assert cell_text(table, host_row, COLUMNS.index("verdict")) == "host's fault, not compared"
             await pilot.press("G", "enter")  # vim key to the last row, then the calls behind it
             await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the host's calls")
             calls = app.screen

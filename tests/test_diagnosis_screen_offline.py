@@ -101,6 +101,20 @@ async def test_unknown_template_gives_no_mismatch_verdict(tmp_path: Path) -> Non
         assert "offline" in label_of(app, "#diag-clusters-status")
 
 
+async def test_offline_says_once_that_the_platform_is_needed_and_blames_no_endpoint(tmp_path: Path) -> None:
+    """`blah-tui open FILE`: the model record and the Lens bundle are both missing for the same
+    reason; the summary says it once, and the table says "offline", not "/diagnose failed"."""
+    app = offline_app(tmp_path, template=None)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot, app)
+        summary = label_of(app, "#diag-summary")
+        assert summary.count("offline: this needs the platform") == 1, summary
+        table = screen.query_one("#diag-kinds")
+        platform_cells = [str(table.get_cell_at((i, 2))) for i in range(table.row_count - 1)]  # type: ignore[attr-defined]
+        assert platform_cells and set(platform_cells) == {"no data (offline)"}
+        assert str(table.get_cell_at((table.row_count - 1, 1))) == "no data: offline"  # type: ignore[attr-defined]
+
+
 async def test_hostile_calls_stay_inert_on_every_tab(tmp_path: Path) -> None:
     model_id = "tinystories-chat-1m"
     hostile = hostile_entries(model_id, FIXED_ANCHOR_MS + 10_000)

@@ -37,9 +37,13 @@ VIM_ACTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: The header's state when the platform answers but has no such model.
+MISSING_MODEL_STATE = "no such model"
+
+
 @dataclass(frozen=True)
 class ConnectionState:
-    state: str  # "connected" | "connecting" | "error" | "offline"
+    state: str  # "connected" | "connecting" | "error" | "offline" | MISSING_MODEL_STATE
     detail: str = ""
 
 
@@ -104,6 +108,7 @@ class BlahApp(App[None]):
         super().__init__()
         self.ctx = ctx
         self.chatroom_enabled: dict[str, bool] = {}  # per model id, as the platform last said
+        self._missing_model: str | None = None  # the platform said 404 for this --model
         self.model_signal: Signal[ModelEvent] = Signal(self, "model")
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
@@ -172,6 +177,8 @@ class BlahApp(App[None]):
             await client.get_model(model_id)
         except NotFoundError:
             if model_id == self.ctx.model_id:
+                self._missing_model = model_id
+                self.connection = ConnectionState(MISSING_MODEL_STATE)
                 self.notify(missing_model_message(model_id, self.ctx.platform, self.ctx.base_url),
                             title="Unknown model", severity="error", markup=False, timeout=30)
         except BlahError:
@@ -183,6 +190,12 @@ class BlahApp(App[None]):
         """Screens call this after each request: None for success, else the error."""
         if not self.ctx.online:
             return
+        if self._missing_model is not None and self._missing_model == self.ctx.model_id:
+            if error is None or isinstance(error, NotFoundError):
+                # The platform answers, but not about this model: "connected" beside the Logs
+                # screen's "stopped" would read as a contradiction.
+                self.connection = ConnectionState(MISSING_MODEL_STATE)
+                return
         if error is None:
             self.connection = ConnectionState("connected")
         elif isinstance(error, UnreachableError):

@@ -1,7 +1,7 @@
 """`blah-tui`: the app and its subcommands.
 
     blah-tui [--demo | --base-url URL] [--model ID] [--api-key KEY] [--log LOG_ID]
-    blah-tui sim | export | open | report | serve | login | logout | status | config ...
+    blah-tui sim | export | open | report | archives | serve | login | logout | status | config ...
 
 Subcommands import what they need lazily so that `blah-tui export` never loads Textual.
 """
@@ -99,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("logout", help="forget the stored API key")
     sub.add_parser("status", help="where the API key comes from (never the key) and which config file is read")
 
+    _add_archives_parser(sub)
+
     config = sub.add_parser("config", help="show or change settings")
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     config_set = config_sub.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
@@ -127,6 +129,32 @@ def build_parser() -> argparse.ArgumentParser:
     _describe_subcommands(sub)
     _describe_subcommands(config_sub)
     return parser
+
+
+def _add_archives_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    archives = sub.add_parser(
+        "archives",
+        help="list the local archives of calls (one per model and platform) or delete some",
+        description=(
+            "The app keeps every call it sees of a model in a local archive (one file per model "
+            "and platform). With no action, or `list`, print them: platform, model, calls, size, "
+            "last used. `prune` deletes those named, or those unused for DAYS days."
+        ),
+    )
+    actions = archives.add_subparsers(dest="archives_command", metavar="ACTION")
+    actions.add_parser("list", help="print every archive (the default)")
+    prune = actions.add_parser(
+        "prune",
+        help="delete the archives of the models named, or those unused for DAYS days",
+        description=(
+            "Delete archives: those of each MODEL named (a model id, or an archive's file name), "
+            "and/or those not used for --older-than DAYS days. Says what it will delete first, "
+            "then asks (or deletes at once with --yes)."
+        ),
+    )
+    prune.add_argument("models", nargs="*", metavar="MODEL", help="a model id (every platform's archive of it) or a file name")
+    prune.add_argument("--older-than", type=float, metavar="DAYS", help="archives not used for this many days")
+    prune.add_argument("-y", "--yes", action="store_true", help="delete without asking")
 
 
 def _describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -174,8 +202,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return sim_main(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
+    bad_url = _base_url_error(getattr(args, "base_url", None))
+    if bad_url:
+        print(f"blah-tui: {bad_url}", file=sys.stderr)
+        return 2
     if args.command == "export":
         return _export(args)
+    if args.command == "archives":
+        from tui.commands.archives import archives_main
+
+        return archives_main(args)
     if args.command in ("login", "logout", "status", "config"):
         from tui.commands.account import account_main
 
@@ -207,6 +243,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         base_url=args.base_url, api_key=found.key, key_source=found.source, model_id=args.model, log_id=args.log,
         key_problem=found.problem,
     )
+
+
+def _base_url_error(raw: str | None) -> str | None:
+    """A plain sentence when ``--base-url`` cannot be a platform address (checked before any
+    command builds a client from it), else None."""
+    if raw is None:
+        return None
+    from tui.base_url import base_url_problem, explain_bad_base_url
+
+    problem = base_url_problem(raw)
+    return explain_bad_base_url(raw, problem) if problem else None
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -54,13 +54,21 @@ def run_online(
     model_id = model_id or loaded.config.default_model
     base_url = base_url or loaded.config.base_url or "https://evals.blah.dev"
     if not model_id:
-        return _fail("no model: pass --model MODEL_ID or set default_model (blah-tui config set default_model ID)")
+        return _fail(
+            "no model: pass --model MODEL_ID, or set default_model (blah-tui config set default_model ID); "
+            "to try the app on a local simulated platform first, run blah-tui --demo"
+        )
+    from tui.base_url import base_url_problem, explain_bad_base_url
+
+    problem = base_url_problem(base_url)
+    if problem:  # --base-url was checked by the CLI: this one comes from the config or BLAH_BASE_URL
+        return _fail(explain_bad_base_url(base_url, problem, option="base_url (config file or BLAH_BASE_URL)"))
     from api_client.client import BlahClient
 
     try:
         client = BlahClient(base_url, api_key=api_key)
-    except ValueError as error:  # malformed base URL
-        return _fail(f"bad --base-url: {error}")
+    except ValueError as error:  # e.g. a key that would go out in clear text
+        return _fail(str(error))
     ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
     ctx = apply_config(ctx, loaded)
     if key_problem:
@@ -92,12 +100,17 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
 
 
 def run_offline(path: str, *, model_id: str | None) -> int:
-    from tui.commands.open_file import load_dump
+    from tui.commands.open_file import NotADumpError, load_dump
 
     file = Path(path)
     if not file.is_file():
         return _fail(f"no such file: {path}")
-    archive = load_dump(file)
+    try:
+        archive = load_dump(file)
+    except NotADumpError as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"cannot read {path}: {error.strerror or error}")
     ctx = AppContext(
         model_id=model_id or archive.model_id or file.stem,
         client=None,

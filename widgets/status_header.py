@@ -14,6 +14,7 @@ CONNECTION_STYLES = {
     "connecting": ("◌", "$warning"),
     "error": ("✖", "$error"),
     "offline": ("○", "$foreground-muted"),
+    "no such model": ("✖", "$error"),  # the platform answers, but has no such model
 }
 
 
@@ -43,6 +44,7 @@ class StatusHeader(Widget):
             "connected": self.app.current_theme.success,
             "connecting": self.app.current_theme.warning,
             "error": self.app.current_theme.error,
+            "no such model": self.app.current_theme.error,
         }.get(self.connection)
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(" blah-tui ", style="bold reverse")

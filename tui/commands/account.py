@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from typing import Any
 
 import tomli_w
 from pydantic import ValidationError
 
-from tui.config import load_config, set_value
+from tui.config import Config, load_config, set_value
 from tui.credentials import credentials_file, forget_key, login_key
 from tui.keyring_store import KeyringUnavailable
 
@@ -67,8 +68,11 @@ def _config(args: argparse.Namespace) -> int:
         loaded = load_config()
         if loaded.problem:
             print(f"# {loaded.problem}", file=sys.stderr)
-        print(tomli_w.dumps(loaded.config.model_dump(exclude_none=True)), end="")
+        print(tomli_w.dumps(_effective_settings(loaded.config)), end="")
         return 0
+    if args.key == "theme" and args.value not in (names := theme_names()):
+        print(f"blah-tui: no theme {args.value!r}; nothing written. Themes: {', '.join(names)}", file=sys.stderr)
+        return 2
     try:
         path = set_value(args.key, args.value)
     except KeyError as error:
@@ -83,3 +87,27 @@ def _config(args: argparse.Namespace) -> int:
         return 2
     print(f"{args.key} = {args.value}  ({path})")
     return 0
+
+
+def _effective_settings(config: Config) -> dict[str, Any]:
+    """What the app will use, defaults included: ``base_url`` is shown even when the file does
+    not set it (the app then talks to the default platform, which the person should see)."""
+    from tui.cli import DEFAULT_BASE_URL
+
+    shown = config.model_dump(exclude_none=True)
+    shown["base_url"] = config.base_url or DEFAULT_BASE_URL
+    return shown
+
+
+def theme_names() -> list[str]:
+    """Every theme ``theme = ...`` may name: blah-tui's, Textual's and the person's own files
+    (those that load). Textual is imported here only, for ``config set theme``."""
+    from textual.theme import BUILTIN_THEMES as TEXTUAL_THEMES
+
+    from themes.builtin import BUILTIN_THEMES, load_user_themes
+    from tui.paths import data_dir
+
+    names = [theme.name for theme in BUILTIN_THEMES]
+    names += [loaded.theme.name for loaded in load_user_themes(data_dir() / "themes") if loaded.theme is not None]
+    names += [name for name in TEXTUAL_THEMES if name not in names]
+    return names

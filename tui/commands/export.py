@@ -44,7 +44,7 @@ from rich.progress import (
 )
 
 from api_client.archive import Archive, ArchiveError
-from api_client.errors import BlahError
+from api_client.errors import BlahError, NotFoundError
 from api_client.models import LogEntry
 from widgets.safe_text import one_line
 
@@ -176,9 +176,16 @@ async def _run(
             await client.aclose()
             return fail(f"cannot write {target}: {exc.strerror or exc}")
     full = source is None and not errors_only and since is None
-    archive = _open_archive(data_dir, client, base_url, model_id, err) if (full and fill_archive) else None
+    archive: Archive | None = None
     try:
         async with client:
+            # The model first: an unknown one is one plain line (and leaves no archive behind).
+            try:
+                await client.get_model(model_id)
+            except NotFoundError:
+                return fail(f"no model {model_id!r} on {base_url}")
+            if full and fill_archive:
+                archive = _open_archive(data_dir, client, base_url, model_id, err)
             total = await _total(client, model_id, source, errors_only, since)
             sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115, ASYNC230 - a CLI: nothing else runs on this loop
             try:

@@ -32,6 +32,22 @@ from widgets.safe_text import one_line
 BATCH = 5000
 MAX_BAD_KEPT = 1000
 MAX_BAD_PRINTED = 20
+#: This many bad lines before the first good one: the file is something else (a report, a
+#: log, a CSV), and reading on would only print one complaint per line.
+BAD_LINES_BEFORE_GIVING_UP = 5
+
+
+class NotADumpError(ValueError):
+    """The file holds no log entries at all: not a JSONL dump of calls. ``bad_lines`` are the
+    first lines read (why each is not an entry)."""
+
+    def __init__(self, path: Path, bad_lines: list[BadLine]) -> None:
+        first = bad_lines[0] if bad_lines else None
+        why = f"; {first}" if first else "; it holds no lines"
+        super().__init__(f"{one_line(str(path), 200)}: this is not a JSONL dump of calls "
+                         f"(one call as JSON per line, as `blah-tui export` writes){why}")
+        self.path = path
+        self.bad_lines = bad_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +120,8 @@ def read_dump(
     archive: Archive | None = None,
 ) -> DumpLoad:
     """Load a dump into ``archive`` (a new temporary one by default); never raises for
-    bad lines. Raises OSError only when the file itself cannot be read."""
+    bad lines among good ones. Raises OSError when the file itself cannot be read, and
+    NotADumpError when it holds bad lines and no entry (it is some other kind of file)."""
     path = Path(path)
     with open(path, "rb") as fh:  # opened first: an unreadable file creates no archive
         if archive is None:
@@ -158,6 +175,8 @@ def _load(
                 result.bad_lines.append(bad)
             if on_bad_line is not None:
                 on_bad_line(bad)
+            if result.entries == 0 and result.bad_count >= BAD_LINES_BEFORE_GIVING_UP:
+                raise NotADumpError(result.path, result.bad_lines)
             continue
         for entry in parsed:
             result.entries += 1
@@ -173,6 +192,8 @@ def _load(
         if len(batch) >= BATCH:
             flush()
     flush()
+    if result.entries == 0 and result.bad_count:
+        raise NotADumpError(result.path, result.bad_lines)
     result.archive.number_pending()
     result.archive.index_pending()
 

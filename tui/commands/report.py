@@ -137,8 +137,8 @@ def report_main(
         return _fail(f"cannot reach the platform at {base_url}: {error}", 1, err)
     except NotFoundError as error:
         return _fail(f"the platform at {base_url} does not know model {model_id!r} ({error})", 2, err)
-    except (BlahError, ValueError) as error:
-        return _fail(f"{type(error).__name__}: {error}", 1, err)
+    except (BlahError, ValueError) as error:  # the exception's name helps no one reading this
+        return _fail(str(error), 1, err)
     except KeyboardInterrupt:
         return _fail("interrupted", 130, err)
     if inputs.entries_error and inputs.model.value is None:

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_LIMIT",
+    "OFFLINE_NOTE",
     "DiagnosisInputs",
     "Fetched",
     "LoadProgress",
@@ -47,6 +48,9 @@ DEFAULT_LIMIT = 2000
 """How many of the model's most recent calls are read by default."""
 
 T = TypeVar("T")
+
+#: Why a platform endpoint gave nothing when browsing a file.
+OFFLINE_NOTE = "offline: this needs the platform"
 
 
 def limit_from(settings: Mapping[str, object]) -> int:
@@ -236,9 +240,8 @@ async def fetch_inputs(
 
     if client is None:
         await calls()
-        offline = "offline: this needs the platform"
         for name in ("model", "lens", "diagnose", "results", "health"):
-            setattr(inputs, name, Fetched(None, offline))
+            setattr(inputs, name, Fetched(None, OFFLINE_NOTE))
         return inputs
 
     async def known_model() -> Fetched[Model]:

@@ -18,6 +18,7 @@ from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import FailureGroup, KindRate
 from tui.screens.diagnosis_analysis import ClusterView, DiagnosisView
+from tui.screens.diagnosis_data import OFFLINE_NOTE
 from tui.screens.runs_format import cell
 from widgets.bars import bar_text, format_rate
 from widgets.safe_text import one_line, one_line_text
@@ -114,14 +115,15 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
     kind_text = Text(one_line(row.label, max_len=40), style="bold" if not row.is_host else "italic", end="")
     if row.is_host:
         if not view.summary.health_known:
-            ours = Text("no data: /health gave nothing", style="dim italic", end="")
+            why = "offline" if view.inputs.health.error == OFFLINE_NOTE else "/health gave nothing"
+            ours = Text(f"no data: {why}", style="dim italic", end="")
         elif not view.summary.host.windows:
             ours = Text("no outage in the health checks", style="dim", end="")
         elif not row.host_calls:
             ours = Text("no call fell in an outage", style="dim", end="")
         else:
             ours = _rate_cell(row.host_failures, row.host_calls)
-        return [kind_text, ours, Text(DASH, style="dim"), Text("apart: the host's", style="dim"),
+        return [kind_text, ours, Text(DASH, style="dim"), Text("host's fault, not compared", style="dim"),
                 Text(""), Text(""), Text("")]
     rate = row.ours
     if rate is None:
@@ -133,7 +135,12 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
         ours = _rate_cell(rate.count, rate.population, unit=unit)
     a = row.agreement
     if a is None:
-        reason = "no data" if diagnose_error is None else "no data (/diagnose failed)"
+        if diagnose_error is None:
+            reason = "no data"
+        elif diagnose_error == OFFLINE_NOTE:
+            reason = "no data (offline)"
+        else:
+            reason = "no data (/diagnose failed)"
         return [kind_text, ours, Text(reason, style="dim italic"), Text(DASH, style="dim"),
                 Text(""), Text(""), Text("")]
     if a.platform_count is None:

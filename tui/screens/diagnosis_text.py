@@ -55,7 +55,8 @@ def template_sentence(view: DiagnosisView) -> Text:
     if view.template is None:
         text.append("unknown", style="bold")
         text.append(" (no config entry, model record or Lens bundle names it), so no mismatch verdict is given")
-        problems = [p for p in (inputs.model.error, inputs.lens.error) if p]
+        # Offline, both say the same "offline: this needs the platform": say it once.
+        problems = list(dict.fromkeys(p for p in (inputs.model.error, inputs.lens.error) if p))
         if problems:
             text.append(" · ")
             text.append(one_line("; ".join(problems), max_len=200), style="dim")

@@ -69,6 +69,7 @@ class LogsFeed:
     _tail: Any = None
     _sync: Any = None
     _memory_cursor: int | None = None
+    _model_known: bool = False  # the platform answered GET /models/{id}
 
     # ------------------------------------------------------------------ opening
 
@@ -86,7 +87,10 @@ class LogsFeed:
         self.trained_template = await self._trained_template()
         self.badges_fn = make_badges_fn(self.trained_template)
         self.archive = self.ctx.archive
-        if self.archive is None and not self.offline and self.settings.use_archive and self.ctx.base_url:
+        if (
+            self.archive is None and not self.offline and self.settings.use_archive and self.ctx.base_url
+            and await self._may_archive()
+        ):
             self.archive = await asyncio.to_thread(self._open_archive)
             if self.archive is not None:
                 self.ctx.archive = self.archive
@@ -96,6 +100,21 @@ class LogsFeed:
             self.rows = await asyncio.to_thread(ArchiveRows, self.archive, self.rows.filter, floor=self.view_floor)
         else:
             self.rows = MemoryRows(self.rows.filter)
+
+    async def _may_archive(self) -> bool:
+        """An archive file is made only for a model the platform knows: a mistyped model id
+        or an unreachable host leaves nothing on disk (the calls, if any, stay in memory).
+        An archive that exists already is always used (it still holds the history)."""
+        from tui.paths import data_dir
+
+        assert self.ctx.base_url is not None and self.ctx.client is not None
+        if self._model_known or Archive.path_for(data_dir(), self.ctx.base_url, self.model_id).exists():
+            return True
+        try:
+            await self.ctx.client.get_model(self.model_id)
+        except Exception:  # noqa: BLE001 - unknown, unreachable or refused: keep the calls in memory
+            return False
+        return True
 
     def _open_archive(self) -> Archive | None:
         from tui.paths import data_dir
@@ -124,6 +143,7 @@ class LogsFeed:
             model = await self.ctx.client.get_model(self.model_id)
         except Exception:  # noqa: BLE001 - the template only refines badges; never block the list
             return None
+        self._model_known = True
         from tui.screens.inspector_findings import resolve_template
 
         return resolve_template(None, model)[0]
