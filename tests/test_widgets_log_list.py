@@ -8,6 +8,7 @@ from textual.app import App, ComposeResult
 from textual.message import Message
 
 from api_client.models import LogEntry
+from tui.screens.logs_rows import row_from_entry
 from widgets.log_list import LogList, LogRow
 
 BASE_MS = 1_700_000_000_000
@@ -289,7 +290,7 @@ async def test_from_entry_uses_last_user_message_and_error_text() -> None:
             "latency_ms": 30,
         }
     )
-    row = LogRow.from_entry(entry, badges=["error"])
+    row = row_from_entry(entry, badges=["error"])
     assert row.prompt_preview == "hi there" and row.reply_preview == "upstream 502"
     assert row.status == "error" and row.badges == ("error",) and row.finish_reason is None
 

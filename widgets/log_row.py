@@ -6,12 +6,9 @@ Missing values stay ``None`` on the row and are shown as ``—`` (never as 0).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Literal, Protocol, runtime_checkable
-
-from api_client.models import LogEntry
 
 __all__ = [
     "MISSING",
@@ -46,27 +43,6 @@ class LogRow:
     badges: tuple[str, ...] = ()
     prompt_preview: str | None = None
     reply_preview: str | None = None
-
-    @classmethod
-    def from_entry(cls, entry: LogEntry, badges: Iterable[str] = ()) -> LogRow:
-        """Build a row from a log entry; a failed call's error text stands in for the reply."""
-        prompt = entry.prompt
-        if prompt is None and entry.messages:
-            users = [m for m in entry.messages if m.role == "user" and m.content is not None]
-            chosen = users[-1] if users else entry.messages[-1]
-            prompt = chosen.content
-        reply = entry.response if entry.response is not None else entry.error
-        return cls(
-            id=entry.id,
-            created_at=entry.created_at,
-            source=entry.source,
-            latency_ms=entry.latency_ms,
-            finish_reason=entry.finish_reason,
-            status="error" if entry.error is not None else "ok",
-            badges=tuple(badges),
-            prompt_preview=None if prompt is None else prompt[:PREVIEW_CHARS],
-            reply_preview=None if reply is None else reply[:PREVIEW_CHARS],
-        )
 
 
 @runtime_checkable

@@ -19,9 +19,10 @@ from textual.widgets import Static
 from api_client.errors import BlahError
 from api_client.models import LogEntry
 from tui.screens.base import BlahScreen, describe_error
+from tui.screens.logs_rows import row_from_entry
 from tui.screens.logs_status import screen_tz
 from widgets.footer import KeyFooter
-from widgets.log_list import LogList, LogRow
+from widgets.log_list import LogList
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 
@@ -92,7 +93,7 @@ class DiagnosisCallsScreen(BlahScreen):
         return [e.id for e in sorted(found, key=lambda e: (e.created_at, e.id))]
 
     def _show(self) -> None:
-        rows = [LogRow.from_entry(self._entries[i], self._badges(i)) for i in self.shown_ids]
+        rows = [row_from_entry(self._entries[i], self._badges(i)) for i in self.shown_ids]
         self.log_list.set_rows(rows, follow=True)
         if not self.ids:
             self._set_note("no calls behind this number")

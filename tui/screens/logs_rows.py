@@ -15,9 +15,11 @@ from typing import Protocol
 from api_client.archive import Archive, ArchivedRow, LogFilter
 from api_client.archive_query import compile_text
 from api_client.models import LogEntry
-from widgets.log_row import LogRow
+from widgets.log_row import PREVIEW_CHARS, LogRow
 
-__all__ = ["ArchiveRows", "LogRows", "MemoryRows", "highlight_terms", "row_from_archived", "with_text"]
+__all__ = [
+    "ArchiveRows", "LogRows", "MemoryRows", "highlight_terms", "row_from_archived", "row_from_entry", "with_text",
+]
 
 _BLOCK = 128
 _BLOCKS_KEPT = 48
@@ -41,6 +43,28 @@ def row_from_archived(row: ArchivedRow) -> LogRow:
         badges=row.badges,
         prompt_preview=row.prompt_prefix,
         reply_preview=reply,
+    )
+
+
+def row_from_entry(entry: LogEntry, badges: Iterable[str] = ()) -> LogRow:
+    """A list row from a whole log entry (the last user message stands in for a missing prompt,
+    a failed call's error text for the reply): ``row_from_archived``'s twin for calls in memory."""
+    prompt = entry.prompt
+    if prompt is None and entry.messages:
+        users = [m for m in entry.messages if m.role == "user" and m.content is not None]
+        chosen = users[-1] if users else entry.messages[-1]
+        prompt = chosen.content
+    reply = entry.response if entry.response is not None else entry.error
+    return LogRow(
+        id=entry.id,
+        created_at=entry.created_at,
+        source=entry.source,
+        latency_ms=entry.latency_ms,
+        finish_reason=entry.finish_reason,
+        status="error" if entry.error is not None else "ok",
+        badges=tuple(badges),
+        prompt_preview=None if prompt is None else prompt[:PREVIEW_CHARS],
+        reply_preview=None if reply is None else reply[:PREVIEW_CHARS],
     )
 
 
@@ -172,7 +196,7 @@ class MemoryRows:
                 continue
             badges = tuple(badges_fn(entry)) if badges_fn is not None else ()
             self._entries[entry.id] = (entry, badges)
-            self._rows[entry.id] = LogRow.from_entry(entry, badges)
+            self._rows[entry.id] = row_from_entry(entry, badges)
             new.append(entry)
         for entry in new:
             insort(self._order, entry.id, key=self._sort_key)

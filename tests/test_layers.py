@@ -1,0 +1,33 @@
+"""The layering is checked, not hoped for: import-linter's contracts (pyproject.toml,
+``[tool.importlinter]``) pass on the tree, and they do catch a widget that imports the app."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("api_client", "diagnosis", "simulator", "tui", "widgets", "themes")
+LINT = "from importlinter.cli import lint_imports; raise SystemExit(lint_imports(no_cache=True, no_logo=True))"
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", LINT], cwd=root, capture_output=True, text=True, timeout=120)
+
+
+def test_the_layering_contracts_hold() -> None:
+    done = _lint(REPO)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def test_a_widget_importing_the_app_breaks_a_contract(tmp_path: Path) -> None:
+    for name in PACKAGES:
+        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "widgets" / "sneaky.py").write_text("from tui.app import BlahApp\n")
+    done = _lint(tmp_path)
+    assert done.returncode != 0
+    assert "widgets.sneaky -> tui.app" in done.stdout
