@@ -42,10 +42,10 @@ flagged, ``tn`` of ``negatives_labelled`` truly negative items passed), the samp
 ``positives`` flagged of ``n``. Agresti–Coull-style adjustment: ``z²/2`` successes and
 ``z²/2`` failures added to the sample, one success and one failure to each labelled set::
 
-    n' = n + z²                  AP' = (positives + z²/2) / n'
-    nSe' = positives_labelled + 2   Se' = (tp + 1) / nSe'
-    nSp' = negatives_labelled + 2   Sp' = (tn + 1) / nSp'
-    J' = Se' + Sp' − 1           P' = (AP' + Sp' − 1) / J'
+    n'   = n + z²                    AP' = (positives + z²/2) / n'
+    nSe' = positives_labelled + 2    Se' = (tp + 1) / nSe'
+    nSp' = negatives_labelled + 2    Sp' = (tn + 1) / nSp'
+    J'   = Se' + Sp' − 1             P'  = (AP' + Sp' − 1) / J'
     Var(P') = [ AP'(1 − AP')/n' + P'² Se'(1 − Se')/nSe' + (1 − P')² Sp'(1 − Sp')/nSp' ] / J'²
               (the delta-method variance of the Rogan–Gladen estimator, eq. 4 of the paper)
     shift d = 2z² · [ P' Se'(1 − Se')/nSe' − (1 − P') Sp'(1 − Sp')/nSp' ]      (eq. 17)
@@ -174,7 +174,7 @@ def rogan_gladen_detail(observed: float, tpr: float, tnr: float) -> CorrectedRat
     youden = tpr + tnr - 1.0
     if youden <= 0.0:
         return None
-    raw = (observed + tnr - 1.0) / youden
+    raw = (observed - (1.0 - tnr)) / youden  # observed minus the false-positive rate
     clamped = raw < -_CLAMP_TOLERANCE or raw > 1.0 + _CLAMP_TOLERANCE
     return CorrectedRate(value=min(1.0, max(0.0, raw)), raw=raw, clamped=clamped)
 
@@ -277,7 +277,8 @@ def sample_size_per_group(
     alternative_spread = math.sqrt(
         rate_before * (1.0 - rate_before) + rate_after * (1.0 - rate_after)
     )
-    n = (z_alpha * null_spread + z_power * alternative_spread) ** 2 / (rate_after - rate_before) ** 2
+    difference = rate_after - rate_before
+    n = (z_alpha * null_spread + z_power * alternative_spread) ** 2 / difference**2
     return max(1, math.ceil(n))
 
 
