@@ -50,7 +50,6 @@ class World:
         self.models: dict[str, Json] = {}
         self.behaviours: dict[str, SmallModel | PeerModel] = {}
         self.evals: dict[str, Json] = {}
-        self.eval_specs: dict[str, EvalSpec] = dict(catalog.EVALS_BY_ID)
         self.logs = LogStore()
         self.truth: dict[str, str] = {}
         """log_id -> ground-truth outcome of the call (tests and benchmarks only)."""
@@ -144,8 +143,7 @@ class World:
         return any(a <= at < b for a, b in self.outages.get(model_id, ()))
 
     def call_model(self, model_id: str, turns: Sequence[templates.Turn], *, source: str, max_tokens: int,
-                   template: str | None = None, spec: EvalSpec | None = None,
-                   run_id: str | None = None,
+                   template: str | None = None, spec: EvalSpec | None = None, run_id: str | None = None,
                    message_id: str | None = None, at: int | None = None) -> tuple[LogDict, Generation]:
         """Make one call of ``model_id`` and log it. ``template`` defaults to the model's own;
         ``spec``: the eval the call answers (its id is logged; its answers are what a model can say)."""
