@@ -245,8 +245,9 @@ class CompareAnswer(BlahModel):
 
 
 class CompareRow(BlahModel):
+    """One eval (one prompt on the live platform) and each compared model's latest answer to it."""
+
     eval_id: str | None = None
-    item_id: str | None = None
     prompt: str | None = None
     answers: dict[str, CompareAnswer] = Field(default_factory=dict)
 

@@ -126,15 +126,17 @@ def failure_clusters(world: World, model_id: str) -> Json:
 
 
 def compare(world: World, model_ids: list[str]) -> Json:
-    """Per eval item, each model's most recent result."""
+    """One row per eval that any of the models answered: each model's most recent result."""
     latest: dict[tuple[str, str], Json] = {}
     for result in sorted(runs.results_where(world), key=lambda r: r["created_at"]):
         if result["model_id"] in model_ids:
-            latest[(result["item_id"], result["model_id"])] = result
+            latest[(result["eval_id"], result["model_id"])] = result
     rows: list[Json] = []
-    for ev, item in catalog.ALL_ITEMS:
+    with world.lock:
+        evals = list(world.evals.values())
+    for ev in evals:
         answers = {m: {"response": r["response"], "score": r["score"], "result_id": r["id"]}
-                   for m in model_ids if (r := latest.get((item.id, m))) is not None}
+                   for m in model_ids if (r := latest.get((ev["id"], m))) is not None}
         if answers:
-            rows.append({"eval_id": ev.id, "item_id": item.id, "prompt": item.prompt, "answers": answers})
+            rows.append({"eval_id": ev["id"], "prompt": ev["prompt"], "answers": answers})
     return {"models": model_ids, "rows": rows}

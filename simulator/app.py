@@ -30,9 +30,10 @@ Auth: reads are open. Writes need `Authorization: Bearer <key>` (no key or an un
 chatroom mute. Lists are bare arrays: models, evals, runs, results, leaderboard, webhooks,
 games, training-sets.
 
-Choices where the contract is silent: run `total_evals` counts eval ITEMS; the leaderboard
-ranks each model on its own latest COMPLETED run; runs add statuses
-queued/stalled/cancelled; chatroom prompts
+Choices where the contract is silent: as on the live service an eval is one prompt, so run
+`total_evals` counts evals and a run has one result per (eval, model); the leaderboard ranks
+each model on its own latest COMPLETED run; runs add statuses queued/stalled/cancelled;
+chatroom prompts
 are rendered in llama2 `[INST]` format for every model; infer/chat/eval prompts use the
 model's own template (a `User:/Assistant:` transcript when unknown); webhooks are delivered
 only to loopback hosts; Lens: 200 `{"available": false}` for models without a bundle, 404 on

@@ -106,9 +106,9 @@ def _schedule_runs(world: World, a: int, at: Callable[[int, Callable[[int], obje
         pairs = runs.pending_pairs(world, run["id"])
         cut = {"complete": len(pairs), "fail": int(len(pairs) * 0.6), "stall": int(len(pairs) * 0.4)}[fate]
         t = t0
-        for item_id, model_id in pairs[:cut]:
+        for eval_id, model_id in pairs[:cut]:
             t += 12_000
-            at(t, partial(runs.run_item, world, run["id"], item_id, model_id))
+            at(t, partial(runs.run_eval, world, run["id"], eval_id, model_id))
         end = t + 5_000
         if fate == "complete":
             at(end, partial(runs.finish_run, world, run["id"]))

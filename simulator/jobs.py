@@ -1,8 +1,8 @@
 """Background work in the server's event loop: run progress, chatroom replies, chat jobs,
 games, webhook deliveries and (with ``live=True``) the platform's own ongoing activity.
 
-``speed`` divides every simulated delay: at speed 1 a run of one model over all 38 eval
-items takes about a minute (``ITEM_SECONDS`` per item).
+``speed`` divides every simulated delay: at speed 1 a run of one model over all 38 evals
+takes about a minute (``EVAL_SECONDS`` per eval and model).
 
 Webhooks: every registered webhook whose ``event_types`` holds the event gets a POST of
 ``{"id", "event", "created_at", "data"}``, but ONLY when its URL's host is loopback
@@ -29,7 +29,7 @@ import orjson
 from simulator import catalog, chatroom, games, runs
 from simulator.world import Json, World
 
-ITEM_SECONDS = 60.0 / len(catalog.ALL_ITEMS)
+EVAL_SECONDS = 60.0 / len(catalog.EVALS)
 REPLY_SECONDS = 1.5
 CHAT_JOB_SECONDS = 0.8
 GAME_TURN_SECONDS = 2.0
@@ -112,9 +112,9 @@ class Jobs:
         self.spawn(self._progress(run_id))
 
     async def _progress(self, run_id: str) -> None:
-        for item_id, model_id in runs.pending_pairs(self.world, run_id):
-            await self.sleep(ITEM_SECONDS)
-            if runs.run_item(self.world, run_id, item_id, model_id) is None:
+        for eval_id, model_id in runs.pending_pairs(self.world, run_id):
+            await self.sleep(EVAL_SECONDS)
+            if runs.run_eval(self.world, run_id, eval_id, model_id) is None:
                 return  # cancelled, stalled or failed meanwhile
         runs.finish_run(self.world, run_id)
 

@@ -1,4 +1,4 @@
-"""The platform's judge: scores one reply to an eval item, and is sometimes wrong.
+"""The platform's judge: scores one reply to an eval, and is sometimes wrong.
 
 Rates (documented, per result): 12% of score_details are plain text (not JSON); 4% are
 "overscores" (a high score for an empty, looping or refusing reply, reasoning praising it);

@@ -60,13 +60,14 @@ async def list_evals(request: Request) -> Response:
         return json_response(list(world.evals.values()))
 
 
-@router.get("/evals/{eval_id}", response_model=schemas.EvalDetail, responses=E404,
-            summary="One eval with its items and reference answers")
+@router.get("/evals/{eval_id}", response_model=schemas.Eval, responses=E404, summary="One eval")
 async def get_eval(request: Request, eval_id: str) -> Response:
-    detail = world_of(request).eval_detail(eval_id)
-    if detail is None:
-        raise not_found(f"eval {eval_id!r}")
-    return json_response(detail)
+    world = world_of(request)
+    with world.lock:
+        ev = world.evals.get(eval_id)
+        if ev is None:
+            raise not_found(f"eval {eval_id!r}")
+        return json_response(ev)
 
 
 @router.post("/evals", status_code=201, response_model=schemas.Eval, responses={**AUTH, **E422},
@@ -137,11 +138,11 @@ async def chat_job(request: Request, job_id: str) -> Response:
 
 
 @router.get("/compare", response_model=schemas.Comparison, responses={**E404, **E422},
-            summary="The same eval items answered by 2-3 models")
+            summary="The same evals answered by 2-3 models")
 async def compare(request: Request, model: Annotated[list[str], Query(description="Repeat 2-3 times.")]
                   ) -> Response:
-    """One row per eval item that at least one of the models answered; each model's most
-    recent result for that item."""
+    """One row per eval (one prompt each) that at least one of the models answered; each
+    model's most recent result for that eval."""
     if not 2 <= len(model) <= 3 or len(set(model)) != len(model):
         raise ApiError(422, "compare needs 2 or 3 different models: ?model=A&model=B[&model=C]")
     world = world_of(request)

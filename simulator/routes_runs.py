@@ -45,9 +45,9 @@ async def run_results(request: Request, run_id: str) -> Response:
 
 
 @router.post("/runs", status_code=201, response_model=schemas.Run, responses={**COUNCIL, **E404},
-             summary="Start a run of every eval item for these models (council tier)")
+             summary="Start a run of every eval for these models (council tier)")
 async def start_run(request: Request, body: schemas.StartRun, _: Council) -> Response:
-    """201 with the queued run; it turns `running` with its first item and progresses in the
+    """201 with the queued run; it turns `running` with its first result and progresses in the
     background (about a minute per model at speed 1), then `completed` with completed_at set,
     firing `run.completed` webhooks."""
     world = world_of(request)
@@ -59,7 +59,7 @@ async def start_run(request: Request, body: schemas.StartRun, _: Council) -> Res
 
 
 @router.post("/runs/{run_id}/resume", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
-             summary="Continue a stalled or failed run without redoing finished items (council tier)")
+             summary="Continue a stalled or failed run without redoing finished evals (council tier)")
 async def resume_run(request: Request, run_id: str, _: Council) -> Response:
     world = world_of(request)
     _run_or_404(world, run_id)

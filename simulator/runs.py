@@ -1,8 +1,9 @@
 """Eval runs and their results: creating, progressing, stalling, failing, resuming, cancelling.
 
-A run covers every eval item for every model in it. ``total_evals`` counts eval ITEMS
-(prompts), so progress is ``completed_count`` of ``total_evals * total_models`` and each
-completed unit is one logged call (source ``eval``) plus one Result.
+A run covers every eval for every model in it. As on the live platform an eval is one
+prompt, ``total_evals`` counts evals, and progress is ``completed_count`` of
+``total_evals * total_models``: each completed (eval, model) unit is one logged call (source
+``eval``) plus one Result.
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ class RunStateError(Exception):
 def create_run(world: World, model_ids: list[str], at: int | None = None) -> Json:
     with world.lock:
         run_id = world.new_id("run")
-        pairs = [(item.id, m) for _, item in catalog.ALL_ITEMS for m in model_ids]
+        pairs = [(ev.id, m) for ev in catalog.EVALS for m in model_ids]
         run: Json = {
             "id": run_id, "started_at": at if at is not None else world.now(), "completed_at": None,
-            "status": "queued", "total_evals": len(catalog.ALL_ITEMS), "total_models": len(model_ids),
+            "status": "queued", "total_evals": len(catalog.EVALS), "total_models": len(model_ids),
             "completed_count": 0, "error": None, "model_ids": list(model_ids),
         }
         world.runs[run_id] = run
@@ -42,19 +43,18 @@ def pending_pairs(world: World, run_id: str) -> list[tuple[str, str]]:
         return [p for p in state["pairs"] if p not in state["done"]]
 
 
-def run_item(world: World, run_id: str, item_id: str, model_id: str, at: int | None = None) -> Json | None:
-    """Do one (item, model) unit of a run; None when the run is no longer running."""
+def run_eval(world: World, run_id: str, eval_id: str, model_id: str, at: int | None = None) -> Json | None:
+    """Ask ``model_id`` one eval of a run and judge the reply; None when the run is no longer running."""
     with world.lock:
         run = world.runs[run_id]
         state = world.run_state[run_id]
         if run["status"] == "queued":
             run["status"] = "running"
-        if run["status"] != "running" or (item_id, model_id) in state["done"]:
+        if run["status"] != "running" or (eval_id, model_id) in state["done"]:
             return None
-        ev, item = catalog.ITEMS_BY_ID[item_id]
-        entry, gen = world.call_model(model_id, turns_for(item), source="eval", max_tokens=ev.max_tokens,
-                                      item=item, eval_id=ev.id, instruction_type=ev.instruction_type,
-                                      run_id=run_id, at=at)
+        ev = catalog.EVALS_BY_ID[eval_id]
+        entry, gen = world.call_model(model_id, turns_for(ev), source="eval", max_tokens=ev.max_tokens,
+                                      spec=ev, run_id=run_id, at=at)
         verdict = judge(stable_rng(world.seed, "judge", entry["id"]), ev, gen)
         result_id = world.new_id("res")
         raw = {"request": {"prompt": entry["prompt"], "max_tokens": ev.max_tokens},
@@ -64,13 +64,13 @@ def run_item(world: World, run_id: str, item_id: str, model_id: str, at: int | N
             "id": result_id, "eval_run_id": run_id, "eval_id": ev.id, "model_id": model_id,
             "response": gen.response, "score": verdict.score, "score_details": verdict.score_details,
             "latency_ms": gen.latency_ms, "error": gen.error, "raw_data": json.dumps(raw),
-            "created_at": entry["created_at"], "log_id": entry["id"], "item_id": item.id,
+            "created_at": entry["created_at"], "log_id": entry["id"],
         }
         entry["result_id"] = result_id
         world.results[result_id] = result
         if verdict.flaw:
             world.judge_flaws[result_id] = verdict.flaw
-        state["done"].add((item_id, model_id))
+        state["done"].add((eval_id, model_id))
         run["completed_count"] = len(state["done"])
         return result
 

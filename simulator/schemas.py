@@ -37,7 +37,7 @@ class Eval(Wire):
     id: str
     name: str
     description: str | None
-    prompt: str = Field(description="The eval's first item prompt (each eval has several items).")
+    prompt: str = Field(description="The one prompt of this eval (a run asks it once of every model).")
     expected_behavior: str | None
     eval_type: Literal["semantic", "rubric"]
     eval_criteria: str = Field(description="A JSON string: {\"criteria\": {name: description}}.")
@@ -46,17 +46,6 @@ class Eval(Wire):
     updated_at: int
     subject: str | None = None
     instruction_type: str | None = None
-
-
-class EvalItem(Wire):
-    id: str
-    prompt: str
-    reference_answer: str
-    history: list[dict[str, str]] = Field(description="Earlier turns for multi-turn items.")
-
-
-class EvalDetail(Eval):
-    items: list[EvalItem] = Field(description="Simulator extra: the eval's prompts with reference answers.")
 
 
 class SearchResults(Wire):
@@ -147,9 +136,10 @@ class Run(Wire):
     started_at: int
     completed_at: int | None
     status: Literal["queued", "running", "completed", "failed", "cancelled", "stalled"]
-    total_evals: int = Field(description="Number of eval ITEMS (prompts) in the run.")
+    total_evals: int = Field(description="Number of evals (one prompt each) in the run.")
     total_models: int
-    completed_count: int = Field(description="Finished (item, model) units, of total_evals*total_models.")
+    completed_count: int = Field(description="Results so far: finished (eval, model) units, of "
+                                 "total_evals*total_models.")
     error: str | None
     model_ids: list[str]
 
@@ -168,7 +158,6 @@ class Result(Wire):
     raw_data: str
     created_at: int
     log_id: str = Field(description="Simulator extra: the call behind this result.")
-    item_id: str = Field(description="Simulator extra: which eval item.")
 
 
 class LeaderboardEntry(Wire):
@@ -187,8 +176,7 @@ class CompareAnswer(Wire):
 
 class CompareRow(Wire):
     eval_id: str
-    item_id: str
-    prompt: str
+    prompt: str = Field(description="The eval's prompt.")
     answers: dict[str, CompareAnswer]
 
 

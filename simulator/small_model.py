@@ -31,7 +31,7 @@ What each outcome looks like in the reply text:
 - continuation: extends the user's sentence (starts lowercase, 50%) or writes the next
   ``User:`` turn (starts with a newline, 50%);
 - refusal: ``I'm sorry, but I can't ...``;
-- wrong: the item's wrong reference answer (or an off-topic sentence for free prompts);
+- wrong: the eval's plausible wrong answer (or an off-topic sentence for free prompts);
 - leak: an answer, then the end-of-turn token (``<|im_end|>``; ``[/INST]`` in the
   mismatched chatroom format half the time), then more text.
 
@@ -50,7 +50,7 @@ import re
 from dataclasses import dataclass
 
 from simulator import tokenizer
-from simulator.catalog import Item
+from simulator.catalog import EvalSpec
 
 OUTCOMES = ("ok", "wrong", "empty", "loop", "truncated", "continuation", "refusal", "leak")
 
@@ -76,7 +76,8 @@ class Call:
     max_tokens: int
     template_used: str
     user_text: str
-    item: Item | None = None
+    spec: EvalSpec | None = None
+    """The eval this call answers (None for free prompts)."""
     instruction_type: str | None = None
     down: bool = False
     """The model's endpoint is in a health outage: the call errors."""
@@ -93,7 +94,7 @@ class Generation:
     kind: str
     """Ground truth: one of OUTCOMES or ``error`` (never sent on the wire)."""
     correct: bool | None
-    """Whether the content answers the item right (None for free prompts/errors)."""
+    """Whether the content answers the eval right (None for free prompts/errors)."""
 
 
 def stable_rng(*parts: object) -> random.Random:
@@ -211,9 +212,9 @@ class SmallModel:
 
     def _text(self, kind: str, call: Call, rng: random.Random) -> tuple[str, bool, bool | None]:
         topic = topic_of(call.user_text)
-        good = call.item.reference if call.item else free_answer(call.user_text, topic)
-        bad = call.item.wrong if call.item else f"The {topic} is a big red car that can fly to the moon."
-        judged = call.item is not None
+        good = call.spec.reference if call.spec else free_answer(call.user_text, topic)
+        bad = call.spec.wrong if call.spec else f"The {topic} is a big red car that can fly to the moon."
+        judged = call.spec is not None
         if kind == "ok":
             return good, True, True if judged else None
         if kind == "wrong":
@@ -248,7 +249,7 @@ _FACTS = {
 
 
 def free_answer(user_text: str, topic: str) -> str:
-    """A sensible reply to a prompt that is not an eval item (depends on the prompt)."""
+    """A sensible reply to a prompt that is not an eval (depends on the prompt)."""
     low = user_text.lower()
     for key, answer in _FACTS.items():
         if key in low:
@@ -257,7 +258,7 @@ def free_answer(user_text: str, topic: str) -> str:
 
 
 class PeerModel:
-    """A stronger peer: mostly right; ``skill`` is its per-item accuracy."""
+    """A stronger peer: mostly right; ``skill`` is its per-eval accuracy."""
 
     def __init__(self, seed: int, model_id: str, skill: float, template: str | None) -> None:
         self.seed = seed
@@ -279,11 +280,11 @@ class PeerModel:
         elif roll < 0.01:
             kind, text = "refusal", "I'm sorry, but I can't help with that request."
         elif long and roll < 0.04:
-            kind, text = "truncated", _ramble(call.item.reference if call.item else topic, topic, call.max_tokens)
-        elif call.item is not None:
+            kind, text = "truncated", _ramble(call.spec.reference if call.spec else topic, topic, call.max_tokens)
+        elif call.spec is not None:
             correct = rng.random() < self.skill
             kind = "ok" if correct else "wrong"
-            text = call.item.reference if correct else call.item.wrong
+            text = call.spec.reference if correct else call.spec.wrong
         else:
             kind = "ok"
             text = rng.choice([f"Good question about {topic}! Here is what I think: it depends on context.",

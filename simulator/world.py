@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from simulator import catalog, templates
-from simulator.catalog import EvalSpec, Item
+from simulator.catalog import EvalSpec
 from simulator.small_model import Call, Generation, PeerModel, SmallModel
 from simulator.store import LogDict, LogStore
 
@@ -50,7 +50,6 @@ class World:
         self.models: dict[str, Json] = {}
         self.behaviours: dict[str, SmallModel | PeerModel] = {}
         self.evals: dict[str, Json] = {}
-        self.eval_specs: dict[str, EvalSpec] = dict(catalog.EVALS_BY_ID)
         self.logs = LogStore()
         self.truth: dict[str, str] = {}
         """log_id -> ground-truth outcome of the call (tests and benchmarks only)."""
@@ -59,7 +58,6 @@ class World:
         self.runs: dict[str, Json] = {}
         self.run_state: dict[str, Json] = {}
         self.results: dict[str, Json] = {}
-        self.result_items: dict[str, str] = {}
         self.messages: list[Json] = []
         self.messages_by_id: dict[str, Json] = {}
         self.health: dict[str, list[Json]] = {}
@@ -133,22 +131,11 @@ class World:
                 self.behaviours[spec.id] = PeerModel(self.seed, spec.id, spec.skill, spec.chat_template)
         for ev in catalog.EVALS:
             self.evals[ev.id] = {
-                "id": ev.id, "name": ev.name, "description": ev.description, "prompt": ev.items[0].prompt,
+                "id": ev.id, "name": ev.name, "description": ev.description, "prompt": ev.prompt,
                 "expected_behavior": ev.expected_behavior, "eval_type": ev.eval_type,
                 "eval_criteria": ev.eval_criteria, "submitted_by": "blah", "created_at": created,
                 "updated_at": created, "subject": ev.subject, "instruction_type": ev.instruction_type,
             }
-
-    def eval_detail(self, eval_id: str) -> Json | None:
-        with self.lock:
-            ev = self.evals.get(eval_id)
-            if ev is None:
-                return None
-            spec = self.eval_specs.get(eval_id)
-            items = [] if spec is None else [
-                {"id": i.id, "prompt": i.prompt, "reference_answer": i.reference,
-                 "history": [{"role": r, "content": c} for r, c in i.history]} for i in spec.items]
-            return {**ev, "items": items}
 
     # ------------------------------------------------------------------ calls
 
@@ -156,10 +143,10 @@ class World:
         return any(a <= at < b for a, b in self.outages.get(model_id, ()))
 
     def call_model(self, model_id: str, turns: Sequence[templates.Turn], *, source: str, max_tokens: int,
-                   template: str | None = None, item: Item | None = None, eval_id: str | None = None,
-                   instruction_type: str | None = None, run_id: str | None = None,
+                   template: str | None = None, spec: EvalSpec | None = None, run_id: str | None = None,
                    message_id: str | None = None, at: int | None = None) -> tuple[LogDict, Generation]:
-        """Make one call of ``model_id`` and log it. ``template`` defaults to the model's own."""
+        """Make one call of ``model_id`` and log it. ``template`` defaults to the model's own;
+        ``spec``: the eval the call answers (its id is logged; its answers are what a model can say)."""
         with self.lock:
             model = self.models[model_id]
             used = template or templates.template_for_calls(model.get("chat_template"))
@@ -167,8 +154,9 @@ class World:
             # Live calls never land before the model's newest entry, so polling with since works.
             created = at if at is not None else max(self.now(), self.logs.latest(model_id) or 0)
             call = Call(prompt=prompt, max_tokens=max_tokens, template_used=used,
-                        user_text=turns[-1]["content"] if turns else "", item=item,
-                        instruction_type=instruction_type, down=self.is_down(model_id, created))
+                        user_text=turns[-1]["content"] if turns else "", spec=spec,
+                        instruction_type=spec.instruction_type if spec else None,
+                        down=self.is_down(model_id, created))
             self.calls += 1
             gen = self.behaviours[model_id].generate(call, self.calls)
             entry: LogDict = {
@@ -176,7 +164,7 @@ class World:
                 "prompt": prompt, "messages": [dict(t) for t in turns], "response": gen.response,
                 "error": gen.error, "latency_ms": gen.latency_ms, "max_tokens": max_tokens,
                 "prompt_tokens": gen.prompt_tokens, "completion_tokens": gen.completion_tokens,
-                "finish_reason": gen.finish_reason, "eval_id": eval_id, "run_id": run_id,
+                "finish_reason": gen.finish_reason, "eval_id": spec.id if spec else None, "run_id": run_id,
                 "result_id": None, "message_id": message_id,
             }
             self.logs.add(entry)
@@ -276,9 +264,10 @@ BURST_PROMPTS: tuple[str, ...] = (
 )
 
 
-def turns_for(item: Item, system: str | None = None) -> list[templates.Turn]:
+def turns_for(spec: EvalSpec, system: str | None = None) -> list[templates.Turn]:
+    """The turns the platform sends for an eval: any earlier turns, then its prompt."""
     turns: list[templates.Turn] = [{"role": "system", "content": system}] if system else []
-    turns += [{"role": r, "content": c} for r, c in item.history]
-    turns.append({"role": "user", "content": item.prompt})
+    turns += [{"role": r, "content": c} for r, c in spec.history]
+    turns.append({"role": "user", "content": spec.prompt})
     return turns
 

@@ -6,13 +6,13 @@ from api_client.client import BlahClient
 from api_client.models import CompareAnswer, CompareRow, Comparison
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.screens.compare import CompareItemScreen, CompareScreen, mean_scores, order_for_person, tally
+from tui.screens.compare import CompareEvalScreen, CompareScreen, mean_scores, order_for_person, tally
 from tui.screens.runs_pick import ModelPickerScreen
 from widgets.text_viewer import TextViewer
 
 
-def row(item: str, **scores: float | None) -> CompareRow:
-    return CompareRow(eval_id="e", item_id=item, prompt=f"prompt {item}",
+def row(eval_id: str, **scores: float | None) -> CompareRow:
+    return CompareRow(eval_id=eval_id, prompt=f"prompt {eval_id}",
                       answers={m: CompareAnswer(response=f"{m} says", score=s) for m, s in scores.items()})
 
 
@@ -23,10 +23,10 @@ def test_losses_first_biggest_gap_first_then_unscored_ties_wins() -> None:
         row("tie", me=0.5, p1=0.5, p2=0.2),
         row("big-loss", me=0.0, p1=0.2, p2=0.9),
         row("unscored", me=0.4, p1=None, p2=0.3),
-        CompareRow(eval_id="e", item_id="missing", answers={"p1": CompareAnswer(score=1.0)}),
+        CompareRow(eval_id="missing", answers={"p1": CompareAnswer(score=1.0)}),
     ])
     lines = order_for_person(comparison, "me")
-    assert [ln.row.item_id for ln in lines] == ["big-loss", "small-loss", "unscored", "missing", "tie", "win"]
+    assert [ln.row.eval_id for ln in lines] == ["big-loss", "small-loss", "unscored", "missing", "tie", "win"]
     assert lines[0].margin == -0.9 and lines[-1].margin is not None and lines[-1].margin > 0
     assert tally(lines) == {"loss": 2, "unscored": 2, "tie": 1, "win": 1}
     means = mean_scores(comparison)
@@ -56,12 +56,12 @@ async def test_compare_with_the_best_peer_then_two_chosen_peers(sim: SimulatorSe
         assert f"you lost {outcomes.count('loss')}" in caption
 
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, CompareItemScreen), what="the item")
-        item = app.screen
-        assert isinstance(item, CompareItemScreen)
+        await wait_for(pilot, lambda: isinstance(app.screen, CompareEvalScreen), what="the eval")
+        opened = app.screen
+        assert isinstance(opened, CompareEvalScreen)
         line = screen.lines[0]
-        assert item.query_one("#item-prompt", TextViewer).text == line.row.prompt
-        assert item.query_one("#answer-0", TextViewer).text == line.row.answers[own].response
+        assert opened.query_one("#eval-prompt", TextViewer).text == line.row.prompt
+        assert opened.query_one("#answer-0", TextViewer).text == line.row.answers[own].response
         await pilot.press("escape")
 
         await pilot.press("p")

@@ -87,7 +87,7 @@ CHECKS: list[tuple[str, type[BaseModel], bool]] = [
     ("/training-sets", schemas.TrainingSet, True), ("/models/{p}/results", schemas.Result, True),
     ("/models/{p}/logs?limit=500&stats=true", schemas.LogPage, False),
     ("/models/{p}/diagnose", schemas.Diagnosis, False), ("/models/{p}/health", schemas.Health, False),
-    ("/chatroom?limit=500", schemas.ChatroomPage, False), ("/evals/ev-json", schemas.EvalDetail, False),
+    ("/chatroom?limit=500", schemas.ChatroomPage, False), ("/evals/ev-json-1", schemas.Eval, False),
     ("/models/{p}/lens", schemas.LensBundle, False),
 ]
 

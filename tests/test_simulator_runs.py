@@ -159,7 +159,7 @@ def test_stall_resume_does_not_redo_finished_items(fast: SimulatorServer) -> Non
         wait_for(lambda: http.get(f"/runs/{run['id']}").json()["status"] == "completed")
         results = http.get(f"/runs/{run['id']}/results").json()
         assert before <= {r["id"] for r in results}
-        assert len({r["item_id"] for r in results}) == len(results) == 38  # every item once
+        assert len({r["eval_id"] for r in results}) == len(results) == 38  # every eval once
 
 
 def test_cancel_stops_a_running_run(fast: SimulatorServer) -> None:

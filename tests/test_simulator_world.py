@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from simulator import small_model, tokenizer
-from simulator.catalog import EVALS_BY_ID, ITEMS_BY_ID
+from simulator.catalog import EVALS_BY_ID
 from simulator.small_model import Call, SmallModel, outcome_rates
 from simulator.world import World
 
@@ -120,11 +120,11 @@ def test_wrong_answers_are_really_wrong(world: World) -> None:
     for result in world.results.values():
         if result["model_id"] != world.person_model_id or result["response"] is None:
             continue
-        item = ITEMS_BY_ID[result["item_id"]][1]
+        spec = EVALS_BY_ID[result["eval_id"]]
         if world.truth[result["log_id"]] == "wrong":
-            assert result["response"] == item.wrong != item.reference
+            assert result["response"] == spec.wrong != spec.reference
         if world.truth[result["log_id"]] == "ok":
-            assert result["response"] == tokenizer.cut(item.reference, 10_000)[: len(result["response"])]
+            assert result["response"] == tokenizer.cut(spec.reference, 10_000)[: len(result["response"])]
 
 
 def test_answers_depend_on_the_prompt_and_are_deterministic() -> None:

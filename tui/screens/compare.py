@@ -1,8 +1,9 @@
-"""Compare (key 7): the person's model and one or two peers on the same eval items.
+"""Compare (key 7): the person's model and one or two peers on the same evals.
 
-Answers and scores per item side by side; the person's losses first (largest gap first),
-then items not everyone was scored on, ties, and wins. Enter opens one item with the full
-answers. ``p`` chooses the peers (by default the leaderboard's best other model).
+Answers and scores per eval (one prompt each) side by side; the person's losses first
+(largest gap first), then evals not everyone was scored on, ties, and wins. Enter opens one
+eval with the full answers. ``p`` chooses the peers (by default the leaderboard's best other
+model).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def order_for_person(comparison: Comparison, own_id: str) -> list[CompareLine]:
     lines = []
     for i, row in enumerate(comparison.rows):
         outcome, margin = _outcome(row, own_id, peers)
-        key = f"{i}:{row.eval_id or ''}:{row.item_id or ''}"
+        key = f"{i}:{row.eval_id or ''}"
         lines.append(CompareLine(key, row, outcome, margin))
     return sorted(lines, key=lambda ln: (_ORDER[ln.outcome], ln.margin if ln.margin is not None else 0.0))
 
@@ -73,7 +74,7 @@ def tally(lines: Sequence[CompareLine]) -> dict[Outcome, int]:
 
 
 def mean_scores(comparison: Comparison) -> dict[str, float | None]:
-    """Each model's mean over the items it was scored on (None when none)."""
+    """Each model's mean over the evals it was scored on (None when none)."""
     out: dict[str, float | None] = {}
     for model in comparison.models:
         scores = [r.answers[model].score for r in comparison.rows if model in r.answers
@@ -93,7 +94,7 @@ class CompareScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("enter", "open", "Open item", id="compare.open"),
+        Binding("enter", "open", "Open eval", id="compare.open"),
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
         Binding("r", "refresh", "Refresh", id="compare.refresh"),
     ]
@@ -203,9 +204,9 @@ class CompareScreen(BlahScreen):
         means = mean_scores(self.comparison)
         caption = Text(end="")
         if not self.lines:
-            caption.append("the platform returned no items answered by these models")
+            caption.append("the platform returned no evals answered by these models")
         else:
-            caption.append(f"{len(self.lines)} items · you lost {counts['loss']}, tied {counts['tie']}, "
+            caption.append(f"{len(self.lines)} evals · you lost {counts['loss']}, tied {counts['tie']}, "
                            f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean score: ")
             caption.append(", ".join(f"{self._model_name(m)} {fmt_score(means.get(m))}" for m in models))
         if self._why_peers:
@@ -225,7 +226,7 @@ class CompareScreen(BlahScreen):
             return
         own = self.ctx.model_id
         models = [own, *[m for m in self.comparison.models if m != own]]
-        self.app.push_screen(CompareItemScreen(line, models, names=self.names, own_id=own))
+        self.app.push_screen(CompareEvalScreen(line, models, names=self.names, own_id=own))
 
     def action_refresh(self) -> None:
         self.load()
@@ -252,19 +253,19 @@ class CompareScreen(BlahScreen):
             self.load()
 
 
-class CompareItemScreen(BlahScreen):
-    """One compared item: the prompt and every model's full answer side by side.
+class CompareEvalScreen(BlahScreen):
+    """One compared eval: its prompt and every model's full answer side by side.
 
     Tab moves between the answers; ``o`` opens the focused answer's result (judge reasoning).
     """
 
-    SCREEN_TITLE = "Compare item"
+    SCREEN_TITLE = "Compare eval"
     DEFAULT_CSS = """
-    CompareItemScreen #item-head { height: auto; padding: 0 1; text-style: bold; }
-    CompareItemScreen #item-prompt { height: 8; }
-    CompareItemScreen #item-answers { height: 1fr; }
-    CompareItemScreen .answer { width: 1fr; }
-    CompareItemScreen .pane-title { height: 1; padding: 0 1; text-style: bold; color: $primary; }
+    CompareEvalScreen #eval-head { height: auto; padding: 0 1; text-style: bold; }
+    CompareEvalScreen #eval-prompt { height: 8; }
+    CompareEvalScreen #eval-answers { height: 1fr; }
+    CompareEvalScreen .answer { width: 1fr; }
+    CompareEvalScreen .pane-title { height: 1; padding: 0 1; text-style: bold; color: $primary; }
     """
 
     BINDINGS = [
@@ -282,14 +283,13 @@ class CompareItemScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         row = self.line.row
         yield StatusHeader()
-        head = Text(f"eval {short(row.eval_id or DASH, 40)} · item {short(row.item_id or DASH, 40)}"
-                    f" · {self.line.outcome}", end="")
+        head = Text(f"eval {short(row.eval_id or DASH, 40)} · {self.line.outcome}", end="")
         if self.line.margin is not None:
             head.append(f" ({self.line.margin:+.2f} for you)")
-        yield Static(head, id="item-head")
+        yield Static(head, id="eval-head")
         yield Static("Prompt", classes="pane-title")
-        yield TextViewer(row.prompt if row.prompt is not None else "the platform gave no prompt", id="item-prompt")
-        with Horizontal(id="item-answers"):
+        yield TextViewer(row.prompt if row.prompt is not None else "the platform gave no prompt", id="eval-prompt")
+        with Horizontal(id="eval-answers"):
             for i, model in enumerate(self.models):
                 answer = row.answers.get(model)
                 with Vertical(classes="answer"):
@@ -299,7 +299,7 @@ class CompareItemScreen(BlahScreen):
                     title.append(f" · score {fmt_score(answer.score if answer else None)}")
                     yield Static(title, classes="pane-title")
                     if answer is None:
-                        text = "this model did not answer this item"
+                        text = "this model did not answer this eval"
                     elif answer.response is None:
                         text = "the platform gave no answer text"
                     else:
