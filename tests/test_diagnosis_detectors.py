@@ -45,9 +45,16 @@ def test_failed_call_without_error_text_says_so() -> None:
     assert "no error text" in finding.evidence
 
 
-@pytest.mark.parametrize("reply", ["", "   \n\t", "<|im_end|>", "</s>", "<|eot_id|>", "\n<|im_end|>\n", "\u200b"])
+@pytest.mark.parametrize("reply", ["", "   \n\t", "\u200b"])
 def test_empty_replies(reply: str) -> None:
     assert kinds_of(entry(reply)) == [kinds.EMPTY]
+
+
+@pytest.mark.parametrize("reply", ["<|im_end|>", "</s>", "<|eot_id|>", "\n<|im_end|>\n", "<|im_end|><|im_end|>"])
+def test_bare_stop_token_is_empty_and_a_leak(reply: str) -> None:
+    """The server returned its end-of-turn token as the text: nothing was said, and the token leaked."""
+    assert kinds_of(entry(reply)) == [kinds.EMPTY, kinds.TEMPLATE_LEAK]
+    assert "is only the end-of-turn token" in only(entry(reply), kinds.TEMPLATE_LEAK).evidence
 
 
 def test_bare_stop_token_evidence_quotes_it() -> None:
@@ -181,10 +188,26 @@ def test_leak_span_is_at_the_token() -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ["Paris.<|im_end|>", "Rome.</s>", "Now only <s>$20</s> $15!", "A ChatML turn ends with `<|im_end|>` then more."],
+    ["Now only <s>$20</s> $15!", "Was <s>$20</s>", "A ChatML turn ends with `<|im_end|>` then more.",
+     "It ends with `<|im_end|>`"],
 )
 def test_not_leaks(reply: str) -> None:
     assert kinds.TEMPLATE_LEAK not in kinds_of(entry(reply))
+
+
+@pytest.mark.parametrize(
+    ("reply", "token"),
+    [("Bananas are yellow.<|im_end|>", "<|im_end|>"), ("An ant.<end_of_turn>", "<end_of_turn>"),
+     ("Carrot. [/INST]", "[/INST]"), ("Rome.</s>", "</s>"), ("Venus.<|eot_id|>\n", "<|eot_id|>"),
+     ("Yes.<|im_end|></s>", "<|im_end|>")],
+)
+def test_end_of_turn_token_left_at_the_end_is_a_leak(reply: str, token: str) -> None:
+    """A stop token the server honoured never reaches the text: one at the end was not stopped on or stripped."""
+    finding = only(entry(reply), kinds.TEMPLATE_LEAK)
+    assert finding.detail["token"] == token
+    assert reply[finding.span[0] : finding.span[1]] == token
+    assert finding.detail["trailing"] is True
+    assert "ends with the end-of-turn token" in finding.evidence and "stop sequence" in finding.evidence
 
 
 def test_next_turn_token_is_both_leak_and_continuation() -> None:
