@@ -8,7 +8,8 @@ Three levels, cheapest first:
 - a unit of words repeated back to back: a word, a phrase, a sentence or a paragraph.
   Words are compared lower-cased without surrounding punctuation, and list markers (``3.``)
   are treated as equal, so "1. Buy milk 2. Buy milk 3. Buy milk" is a loop while a numbered
-  list of different items is not.
+  list of different items is not. Counters are equal too ("Day 1: I walked. Day 2: I walked.":
+  a number after the same word, counting up by one), other numbers are not.
 
 What must not fire: numbered lists and tables (cells and rows differ), code (repeated lines
 are normal there: inside fenced code and in markdown tables far more copies are needed), and
@@ -44,6 +45,7 @@ _CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
 _WS_RUN = re.compile(r"(?:[ \t\r\f\v]*\n){20,}|\s{200,}")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 _TOKEN = re.compile(r"\S+")
+_COUNTER_HINT = re.compile(r"[a-z] \d")  # a word then a number: a counter ("day 2") may tell copies apart
 
 _MIN_LONG_TOKEN = 10
 # ASCII text's shape: b"x" for a character of a token, b" " for whitespace (what str.split splits on).
@@ -99,7 +101,7 @@ def find_loop(text: str | None) -> LoopHit | None:
         # _word_loop folds them whenever there is one.
         listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
         gate = _fold_markers(low, words) if listed else words
-        if _could_repeat(gate):
+        if _could_repeat(gate) or _COUNTER_HINT.search(low) is not None and _could_repeat(_fold_numbers(gate)):
             if not listed and _HAS_LIST_MARKER.search(low) is not None:
                 gate = _fold_markers(low, words)
             best = _better(best, _word_loop(text, gate))
@@ -134,6 +136,46 @@ def _fold_markers(low: str, words: list[str]) -> list[str]:
     if low.isascii():  # every ASCII marker is in the table: one dictionary look-up per word
         return list(map(_ASCII_MARKERS.get, words, words))
     return ["#." if len(w) <= 5 and _MARKER_TOKEN.fullmatch(w) else w for w in words]
+
+
+def _fold_numbers(words: list[str]) -> list[str]:
+    """``words`` with every number ("3", "12:") made "#": a looser gate for loops with a counter."""
+    return ["#" if w.rstrip(_PUNCT).isdigit() else w for w in words]
+
+
+def _fold_counters(toks: list[str]) -> list[str]:
+    """``toks`` with counters made "#": a number that follows the same word every time and goes up
+    by one from each to the next ("day 1 ... day 2 ... day 3"), at least three times.
+
+    So copies that differ only by their counter compare equal ("Day 1: I walked. Day 2: I walked."),
+    while numbers that change otherwise still tell copies apart ("Day 1: walk 20 minutes. Day 2:
+    walk 25 minutes": the minutes do not count up by one; "1 x 1 = 1, 1 x 2 = 2": the products
+    follow no word).
+    """
+    last: dict[str, int] = {}
+    places: dict[str, list[int]] = {}
+    broken: set[str] = set()
+    for i in range(1, len(toks)):
+        tok = toks[i]
+        if len(tok) > 3 or not tok.isdigit() or not tok.isascii():
+            continue
+        label = toks[i - 1]
+        if not label.isalpha():
+            continue
+        value = int(tok)
+        before = last.get(label)
+        if before is not None and value != before + 1:
+            broken.add(label)
+        last[label] = value
+        places.setdefault(label, []).append(i)
+    counters = [at for label, at in places.items() if len(at) >= 3 and label not in broken]
+    if not counters:
+        return toks
+    folded = list(toks)
+    for at in counters:
+        for i in at:
+            folded[i] = "#"
+    return folded
 
 
 def _better(a: LoopHit | None, b: LoopHit | None) -> LoopHit | None:
@@ -248,6 +290,7 @@ def _word_loop(text: str, words: list[str]) -> LoopHit | None:
     spans = [m.span() for m in _TOKEN.finditer(text)]
     if len(spans) != len(toks):  # lower-casing changed the words (exotic scripts): use the text as is
         toks = [m.group().strip(_PUNCT) or m.group() for m in _TOKEN.finditer(text)]
+    toks = _fold_counters(toks)
     code = _code_ranges(text)
     zones = [_zone_at(start, code, text) for start, _ in spans] if code or "|" in text else None
     n = len(toks)
