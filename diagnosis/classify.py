@@ -68,7 +68,9 @@ def classify_detected(
             leak = detect_leak(reply)
             if leak is not None:
                 findings.append(leak)
-            continuation = detect_continuation(reply, prompt, entry.messages, detected, trained)
+            continuation = detect_continuation(
+                reply, prompt, entry.messages, detected, trained, source=entry.source
+            )
             if continuation is not None:
                 findings.append(continuation)
             loop = detect_loop(reply)

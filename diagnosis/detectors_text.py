@@ -49,9 +49,64 @@ _BUT_ANSWERS = re.compile(
 )
 
 
+#: A refusal after a long opening (the model restates the request, then declines): only the plain
+#: forms, with the request as their object ("I can't help with that", "I must decline this request").
+_LATE_REFUSAL = re.compile(
+    "|".join(
+        (
+            rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b{_I}{_NEG}",
+            rf"\bsorry,?\s+(?:but\s+)?{_I}{_NEG}",
+            rf"\bi\s+apologi[sz]e,?\s+(?:but\s+)?{_I}{_NEG}",
+            r"\bi\s+(?:must|have to|need to)\s+(?:respectfully\s+|politely\s+)?(?:decline|refuse)\b",
+            r"\bi\s+(?:respectfully\s+)?(?:decline|refuse)\s+to\b",
+            rf"\b{_I}{_NEG}\s+(?:to\s+)?{_TASK}\s+(?:you\s+)?(?:with\s+|on\s+)?(?:that|this|it|your request|such)\b",
+            r"\bagainst my (?:guidelines|policy|policies|rules|programming|principles)\b",
+        )
+    ),
+    re.IGNORECASE,
+)
+_LATE_WINDOW = 400  # characters at the end of the reply where a late refusal is looked for
+_LATE_AFTER = 120  # at most this much may follow the refusing sentence: it ends the reply
+
+
 def detect_refusal(reply: str) -> Finding | None:
-    """The reply declines the task. Only the opening is read (refusals come first); a
-    disclaimer followed by an actual answer ("I can't browse, but here is...") is not one."""
+    """The reply declines the task. Refusals open the reply, or, after a long opening, end it.
+
+    A disclaimer followed by an actual answer ("I can't browse, but here is...") is not one, nor
+    is "I can't ..." in the middle of an answer, nor a character's words inside quotation marks.
+    """
+    found = _refusal_at_start(reply)
+    if found is None and len(reply) > _REFUSAL_HEAD:
+        found = _refusal_at_end(reply)
+    return found
+
+
+def _refusal_at_end(reply: str) -> Finding | None:
+    """A plain refusal that starts after the opening read by ``_refusal_at_start`` and ends the reply."""
+    offset = max(_REFUSAL_HEAD // 2, len(reply) - _LATE_WINDOW)
+    tail = reply[offset:].replace("’", "'")
+    low = tail.lower()
+    if not ("sorry" in low or "apolog" in low or "declin" in low or "refus" in low or "n't" in low or "not" in low
+            or "unable" in low or "against my" in low):  # every late pattern contains one of these
+        return None
+    match = None
+    for candidate in _LATE_REFUSAL.finditer(tail):
+        match = candidate  # the last one: it must end the reply
+    if match is None:
+        return None
+    start = offset + match.start()
+    end = _sentence_end(reply, offset + match.end())
+    if len(reply) - end > _LATE_AFTER or _inside_quotes(reply, start) or _BUT_ANSWERS.search(reply, end):
+        return None
+    start = max(reply.rfind(".", 0, start), reply.rfind("\n", 0, start), reply.rfind("?", 0, start),
+                reply.rfind("!", 0, start)) + 1
+    while start < end and reply[start].isspace():
+        start += 1
+    evidence = f"The reply declines the task at the end, after {start} characters: {quote(reply[start:end])}."
+    return Finding(kinds.REFUSAL, evidence, (start, end), {"phrase": match.group(), "late": True})
+
+
+def _refusal_at_start(reply: str) -> Finding | None:
     head = reply[:_REFUSAL_HEAD].replace("’", "'")
     low = head.lower()
     if not (
@@ -236,10 +291,23 @@ def detect_continuation(
     messages: Sequence[ChatMessage] | None,
     detected: str | None,
     trained: str | None,
+    *,
+    source: str | None = None,
 ) -> Finding | None:
-    """The reply carries on the prompt instead of answering it."""
+    """The reply carries on the prompt instead of answering it.
+
+    ``source`` is where the call came from ("chatroom": the prompt is a transcript of speakers).
+    """
     if ":" in reply or "<" in reply or "[" in reply or "#" in reply:
-        found = _next_turn(reply, prompt, messages) or _few_shot(reply, prompt, messages)
+        found = (
+            _next_turn(reply, prompt, messages)
+            or _few_shot(reply, prompt, messages)
+            or _other_speakers(reply, prompt, messages, source)
+        )
+        if found is not None:
+            return found
+    if _DIGIT.search(reply) is not None:
+        found = _next_in_series(reply, prompt, messages)
         if found is not None:
             return found
     first = reply.lstrip()[:1]
@@ -308,6 +376,104 @@ def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | 
         f"writes a new example at character {start}: {quote(reply[start : start + 80])}."
     )
     return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + 80)), {"how": "few_shot"})
+
+
+# --------------------------------------------------------------------------- the next item of a series
+
+_DIGIT = re.compile(r"\d")
+#: A numbered item opening a line of the prompt: "Quiz question 1:", "Problem 3.", "Exercise 2)", "Q4:".
+_SERIES_ITEM = re.compile(r"^[ \t>*#-]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*#?(\d{1,3})[ \t]*[:.)]", re.MULTILINE)
+_ASKS_FOR_NEXT = re.compile(r"\b(?:next|complete|continue|finish|fill in|more)\b", re.IGNORECASE)
+
+
+def _next_in_series(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+    """The prompt is item N of a numbered series ("Quiz question 1: ...?") and the reply writes item
+    N+1 ("Quiz question 2: ...") instead of stopping after the answer.
+
+    Not when the prompt names item N+1 itself ("Step 1: ... What is step 2?") or asks for the next
+    one or for more; the item must open a line or a sentence of the reply ("see chapter 2." does not).
+    """
+    said = user_text(prompt, messages)
+    if _DIGIT.search(said) is None:
+        return None
+    latest: dict[str, int] = {}
+    for match in _SERIES_ITEM.finditer(said):
+        label = " ".join(match.group(1).lower().split())
+        latest[label] = max(latest.get(label, 0), int(match.group(2)))
+    if not latest or _ASKS_FOR_NEXT.search(said) is not None:
+        return None
+    for label, number in latest.items():
+        words = r"[ \t]+".join(map(re.escape, label.split()))
+        following = rf"(?<![A-Za-z]){words}[ \t]*#?0*{number + 1}(?!\d)"
+        if re.search(following, said, re.IGNORECASE) is not None:
+            continue  # the prompt asks about the next item
+        item = re.compile(rf"(?:^|(?<=[.!?] )|(?<=[.!?]\t)){following}[ \t]*[:.)]", re.IGNORECASE | re.MULTILINE)
+        found = item.search(reply)
+        if found is None:
+            continue
+        start = found.start()
+        while start < len(reply) and reply[start].isspace():
+            start += 1
+        evidence = (
+            f"The prompt is item {number} of a numbered series ({quote(label, 30)}) and the reply goes on to write "
+            f"item {number + 1} at character {start} instead of stopping: {quote(reply[start : start + 80])}."
+        )
+        return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + 80)), {"how": "next_in_series"})
+    return None
+
+
+# --------------------------------------------------------------------------- other speakers' turns
+
+#: A line that opens with a speaker's name and a colon ("Alice: ...", "Dr Who: ..."): one or two capitalised words.
+_SPEAKER_LINE = re.compile(r"^[ \t]*([A-Z][\w.'-]{0,24}(?: [A-Z][\w.'-]{0,24})?)[ \t]*:[ \t]*\S", re.MULTILINE)
+#: Labels that are no one in a room: roles (``_next_turn`` reads user turns) and everyday headings.
+_NOT_SPEAKERS = frozenset(
+    {"user", "human", "assistant", "system", "ai", "bot", "model", "note", "notes", "answer", "question", "q", "a",
+     "example", "input", "output", "summary", "tip", "warning", "step", "source", "ps", "edit", "update"}
+)
+
+
+def _other_speakers(
+    reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None, source: str | None
+) -> Finding | None:
+    """The prompt is a transcript of speakers ("Alice: ...") and the reply writes their turns.
+
+    A transcript is a chatroom prompt, or three or more speaker lines in which someone speaks
+    twice (a form, "Name: John / Age: 30", is not one). A name that opens the reply may be the
+    model's own, so the finding needs a speaker line after the first line, or two of them; a
+    prompt that asks for a dialogue or a script is answered by writing one.
+    """
+    first = _SPEAKER_LINE.search(reply)
+    if first is None:
+        return None
+    said = user_text(prompt, messages)
+    spoken: dict[str, int] = {}
+    for match in _SPEAKER_LINE.finditer(said):
+        name = match.group(1).lower()
+        if name not in _NOT_SPEAKERS:
+            spoken[name] = spoken.get(name, 0) + 1
+    if not spoken:
+        return None
+    if source != "chatroom" and (sum(spoken.values()) < 3 or max(spoken.values()) < 2):
+        return None
+    turns = [m for m in _SPEAKER_LINE.finditer(reply, first.start()) if m.group(1).lower() in spoken]
+    if not turns:
+        return None
+    opens_reply = not reply[: turns[0].start()].strip()
+    if opens_reply and len(turns) < 2:
+        return None
+    if _asks_for_dialogue(said):
+        return None
+    turn = turns[1] if opens_reply else turns[0]
+    start = turn.start()
+    while start < len(reply) and reply[start].isspace():
+        start += 1
+    shown = reply[start : start + 80]
+    evidence = (
+        f"The prompt is a conversation and the reply goes on to write {turn.group(1)}'s turn at character {start}: "
+        f"{quote(shown)}."
+    )
+    return Finding(kinds.CONTINUATION, evidence, (start, start + len(shown)), {"how": "other_speaker"})
 
 
 def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
