@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from api_client.models import ChatMessage
 
@@ -86,8 +87,9 @@ def _refusal_at_end(reply: str) -> Finding | None:
     offset = max(_REFUSAL_HEAD // 2, len(reply) - _LATE_WINDOW)
     tail = reply[offset:].replace("’", "'")
     low = tail.lower()
-    if not ("sorry" in low or "apolog" in low or "declin" in low or "refus" in low or "n't" in low or "not" in low
-            or "unable" in low or "against my" in low):  # every late pattern contains one of these
+    if not ("n't" in low or "cannot" in low or " not " in low or "sorry" in low or "apolog" in low
+            or "declin" in low or "refus" in low or "unable" in low or "against my" in low):
+        # every late pattern contains one of these
         return None
     match = None
     for candidate in _LATE_REFUSAL.finditer(tail):
@@ -306,8 +308,9 @@ def detect_continuation(
         )
         if found is not None:
             return found
-    if _DIGIT.search(reply) is not None:
-        found = _next_in_series(reply, prompt, messages)
+    series = _series_of(prompt, messages)
+    if series:
+        found = _next_in_series(reply, series)
         if found is not None:
             return found
     first = reply.lstrip()[:1]
@@ -380,40 +383,56 @@ def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | 
 
 # --------------------------------------------------------------------------- the next item of a series
 
-_DIGIT = re.compile(r"\d")
-#: A numbered item opening a line of the prompt: "Quiz question 1:", "Problem 3.", "Exercise 2)", "Q4:".
 _SERIES_ITEM = re.compile(r"^[ \t>*#-]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*#?(\d{1,3})[ \t]*[:.)]", re.MULTILINE)
 _ASKS_FOR_NEXT = re.compile(r"\b(?:next|complete|continue|finish|fill in|more)\b", re.IGNORECASE)
 
+#: (label, N, the pattern of item N+1 opening a line or a sentence) for each series in a user text.
+Series = tuple[tuple[str, int, re.Pattern[str]], ...]
 
-def _next_in_series(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
-    """The prompt is item N of a numbered series ("Quiz question 1: ...?") and the reply writes item
-    N+1 ("Quiz question 2: ...") instead of stopping after the answer.
 
-    Not when the prompt names item N+1 itself ("Step 1: ... What is step 2?") or asks for the next
-    one or for more; the item must open a line or a sentence of the reply ("see chapter 2." does not).
-    """
-    said = user_text(prompt, messages)
-    if _DIGIT.search(said) is None:
-        return None
+def _series_of(prompt: str | None, messages: Sequence[ChatMessage] | None) -> Series:
+    """The numbered series the user's turn is an item of (usually none)."""
+    if messages:
+        return _series_in(user_text(prompt, messages))
+    return _series_in_prompt(prompt) if prompt else ()
+
+
+@lru_cache(maxsize=1024)
+def _series_in_prompt(prompt: str) -> Series:
+    """:func:`_series_in` of the prompt's user turn, remembered per prompt: eval prompts come back
+    call after call, and finding the turn and reading it cost more than the rest of the detector."""
+    return _series_in(user_text(prompt))
+
+
+def _series_in(said: str) -> Series:
+    """Each numbered item opening a line of ``said`` ("Quiz question 1:", "Problem 3.", "Q4)"): the
+    highest N per label. None when the user names item N+1 itself ("Step 1: ... What is step 2?")
+    or asks for the next one or for more."""
     latest: dict[str, int] = {}
     for match in _SERIES_ITEM.finditer(said):
         label = " ".join(match.group(1).lower().split())
         latest[label] = max(latest.get(label, 0), int(match.group(2)))
     if not latest or _ASKS_FOR_NEXT.search(said) is not None:
-        return None
+        return ()
+    out = []
     for label, number in latest.items():
         words = r"[ \t]+".join(map(re.escape, label.split()))
         following = rf"(?<![A-Za-z]){words}[ \t]*#?0*{number + 1}(?!\d)"
-        if re.search(following, said, re.IGNORECASE) is not None:
-            continue  # the prompt asks about the next item
-        item = re.compile(rf"(?:^|(?<=[.!?] )|(?<=[.!?]\t)){following}[ \t]*[:.)]", re.IGNORECASE | re.MULTILINE)
+        if re.search(following, said, re.IGNORECASE) is None:
+            item = re.compile(rf"(?:^|(?<=[.!?] )|(?<=[.!?]\t)){following}[ \t]*[:.)]", re.IGNORECASE | re.MULTILINE)
+            out.append((label, number, item))
+    return tuple(out)
+
+
+def _next_in_series(reply: str, series: Series) -> Finding | None:
+    """The prompt is item N of a numbered series ("Quiz question 1: ...?") and the reply writes item
+    N+1 ("Quiz question 2: ...") instead of stopping after the answer. The item must open a line
+    or a sentence of the reply ("see chapter 2." does not)."""
+    for label, number, item in series:
         found = item.search(reply)
         if found is None:
             continue
         start = found.start()
-        while start < len(reply) and reply[start].isspace():
-            start += 1
         evidence = (
             f"The prompt is item {number} of a numbered series ({quote(label, 30)}) and the reply goes on to write "
             f"item {number + 1} at character {start} instead of stopping: {quote(reply[start : start + 80])}."

@@ -1,8 +1,8 @@
 """Precision and recall of ``classify`` per kind over the hand-labelled corpus.
 
-``pytest -s tests/test_diagnosis_corpus.py`` prints the table. The floors are set below what
-the detectors reach on this corpus, leaving room for honest misses (the corpus includes one
-known miss: a loop whose copies differ by a day number).
+``pytest -s tests/test_diagnosis_corpus.py`` (or ``python -m tests.corpus.scoring``) prints the
+table. The floors are set below what the detectors reach on this corpus, leaving room for honest
+misses.
 """
 
 from __future__ import annotations
