@@ -394,7 +394,12 @@ def _series_of(prompt: str | None, messages: Sequence[ChatMessage] | None) -> Se
     """The numbered series the user's turn is an item of (usually none)."""
     if messages:
         return _series_in(user_text(prompt, messages))
-    return _series_in_prompt(prompt) if prompt else ()
+    if not prompt:
+        return ()
+    return _series_in_prompt(prompt) if len(prompt) <= _CACHED_PROMPT_CHARS else _series_in(user_text(prompt))
+
+
+_CACHED_PROMPT_CHARS = 8000  # longer prompts are read each time: the cache stays under ~8 MB
 
 
 @lru_cache(maxsize=1024)
