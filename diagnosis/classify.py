@@ -60,11 +60,17 @@ def classify_detected(
         looping = False
         if blank:
             findings.append(detect_empty(reply))
+            if "<" in reply:  # a bare end-of-turn token is also a leak: the server returned it as text
+                leak = detect_leak(reply)
+                if leak is not None:
+                    findings.append(leak)
         else:
             leak = detect_leak(reply)
             if leak is not None:
                 findings.append(leak)
-            continuation = detect_continuation(reply, prompt, entry.messages, detected, trained)
+            continuation = detect_continuation(
+                reply, prompt, entry.messages, detected, trained, source=entry.source
+            )
             if continuation is not None:
                 findings.append(continuation)
             loop = detect_loop(reply)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from api_client.models import ChatMessage
 
@@ -49,9 +50,65 @@ _BUT_ANSWERS = re.compile(
 )
 
 
+#: A refusal after a long opening (the model restates the request, then declines): only the plain
+#: forms, with the request as their object ("I can't help with that", "I must decline this request").
+_LATE_REFUSAL = re.compile(
+    "|".join(
+        (
+            rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b{_I}{_NEG}",
+            rf"\bsorry,?\s+(?:but\s+)?{_I}{_NEG}",
+            rf"\bi\s+apologi[sz]e,?\s+(?:but\s+)?{_I}{_NEG}",
+            r"\bi\s+(?:must|have to|need to)\s+(?:respectfully\s+|politely\s+)?(?:decline|refuse)\b",
+            r"\bi\s+(?:respectfully\s+)?(?:decline|refuse)\s+to\b",
+            rf"\b{_I}{_NEG}\s+(?:to\s+)?{_TASK}\s+(?:you\s+)?(?:with\s+|on\s+)?(?:that|this|it|your request|such)\b",
+            r"\bagainst my (?:guidelines|policy|policies|rules|programming|principles)\b",
+        )
+    ),
+    re.IGNORECASE,
+)
+_LATE_WINDOW = 400  # characters at the end of the reply where a late refusal is looked for
+_LATE_AFTER = 120  # at most this much may follow the refusing sentence: it ends the reply
+
+
 def detect_refusal(reply: str) -> Finding | None:
-    """The reply declines the task. Only the opening is read (refusals come first); a
-    disclaimer followed by an actual answer ("I can't browse, but here is...") is not one."""
+    """The reply declines the task. Refusals open the reply, or, after a long opening, end it.
+
+    A disclaimer followed by an actual answer ("I can't browse, but here is...") is not one, nor
+    is "I can't ..." in the middle of an answer, nor a character's words inside quotation marks.
+    """
+    found = _refusal_at_start(reply)
+    if found is None and len(reply) > _REFUSAL_HEAD:
+        found = _refusal_at_end(reply)
+    return found
+
+
+def _refusal_at_end(reply: str) -> Finding | None:
+    """A plain refusal that starts after the opening read by ``_refusal_at_start`` and ends the reply."""
+    offset = max(_REFUSAL_HEAD // 2, len(reply) - _LATE_WINDOW)
+    tail = reply[offset:].replace("’", "'")
+    low = tail.lower()
+    if not ("n't" in low or "cannot" in low or " not " in low or "sorry" in low or "apolog" in low
+            or "declin" in low or "refus" in low or "unable" in low or "against my" in low):
+        # every late pattern contains one of these
+        return None
+    match = None
+    for candidate in _LATE_REFUSAL.finditer(tail):
+        match = candidate  # the last one: it must end the reply
+    if match is None:
+        return None
+    start = offset + match.start()
+    end = _sentence_end(reply, offset + match.end())
+    if len(reply) - end > _LATE_AFTER or _inside_quotes(reply, start) or _BUT_ANSWERS.search(reply, end):
+        return None
+    start = max(reply.rfind(".", 0, start), reply.rfind("\n", 0, start), reply.rfind("?", 0, start),
+                reply.rfind("!", 0, start)) + 1
+    while start < end and reply[start].isspace():
+        start += 1
+    evidence = f"The reply declines the task at the end, after {start} characters: {quote(reply[start:end])}."
+    return Finding(kinds.REFUSAL, evidence, (start, end), {"phrase": match.group(), "late": True})
+
+
+def _refusal_at_start(reply: str) -> Finding | None:
     head = reply[:_REFUSAL_HEAD].replace("’", "'")
     low = head.lower()
     if not (
@@ -119,36 +176,54 @@ _END_LEAK: dict[str, str] = {
     "</s>": "llama2/mistral/alpaca/vicuna",
     "<eos>": "gemma",
 }
+#: Tokens that close a turn: one left at the very end of the reply is the server not stopping on it.
+_ENDS_TURN = frozenset({*_END_LEAK, "[/INST]"})
 _LEAK_RE = re.compile("|".join(re.escape(t) for t in sorted({**_ALWAYS_LEAK, **_END_LEAK}, key=len, reverse=True)))
 
 
 def detect_leak(reply: str) -> Finding | None:
     """Special tokens of a chat template inside the reply (a sign the stop tokens are misconfigured).
 
-    An end-of-turn token at the very end is not counted (the model stopped there), nor is
-    ``</s>`` closing an HTML ``<s>`` strikethrough.
+    An end-of-turn token at the very end counts too, as does a reply made only of one: a token
+    the server stops on is never part of the text it returns, so seeing it means the server
+    neither stopped on it nor stripped it. Not counted: tokens quoted in code, and ``</s>``
+    closing an HTML ``<s>`` strikethrough.
     """
     if "<" not in reply and "[" not in reply and "###" not in reply:
         return None
     found: list[tuple[int, int, str]] = []
+    trailing = False  # the first token found ends the reply (only stop tokens and whitespace after it)
     for match in _LEAK_RE.finditer(reply):
         token = match.group()
         if reply.count("`", 0, match.start()) % 2 == 1:
             continue  # quoted in code: the reply talks about the token
-        if token in _END_LEAK:
-            if not reply[match.end() :].strip() or _is_stop_tail(reply[match.end() :]):
-                continue
-            if token == "</s>" and "<s>" in reply[: match.start()] and "[INST]" not in reply:
-                continue
+        if token == "</s>" and "<s>" in reply[: match.start()] and "[INST]" not in reply:
+            continue
+        at_end = token in _ENDS_TURN and (not reply[match.end() :].strip() or _is_stop_tail(reply[match.end() :]))
+        if not found:
+            trailing = at_end
         found.append((match.start(), match.end(), token))
     if not found:
         return None
     start, end, token = found[0]
     family = _ALWAYS_LEAK.get(token) or _END_LEAK.get(token, "?")
-    context = reply[max(0, start - 25) : end + 35]
     more = f" ({len(found)} special tokens in all)" if len(found) > 1 else ""
-    evidence = f"Special token {quote(token)} ({family}) inside the reply at character {start}{more}: {quote(context)}."
-    detail = {"token": token, "template": family, "count": len(found), "tokens": sorted({t for _, _, t in found})}
+    if trailing:
+        where = "is only" if not reply[:start].strip() else "ends with"
+        evidence = (
+            f"The reply {where} the end-of-turn token {quote(token)} ({family}) as text{more}: the server neither "
+            f"stopped on it nor stripped it; set {quote(token)} as a stop sequence: {quote(reply[max(0, start - 40) :])}."
+        )
+    else:
+        context = reply[max(0, start - 25) : end + 35]
+        evidence = f"Special token {quote(token)} ({family}) inside the reply at character {start}{more}: {quote(context)}."
+    detail = {
+        "token": token,
+        "template": family,
+        "count": len(found),
+        "tokens": sorted({t for _, _, t in found}),
+        "trailing": trailing,
+    }
     return Finding(kinds.TEMPLATE_LEAK, evidence, (start, end), detail)
 
 
@@ -218,10 +293,24 @@ def detect_continuation(
     messages: Sequence[ChatMessage] | None,
     detected: str | None,
     trained: str | None,
+    *,
+    source: str | None = None,
 ) -> Finding | None:
-    """The reply carries on the prompt instead of answering it."""
+    """The reply carries on the prompt instead of answering it.
+
+    ``source`` is where the call came from ("chatroom": the prompt is a transcript of speakers).
+    """
     if ":" in reply or "<" in reply or "[" in reply or "#" in reply:
-        found = _next_turn(reply, prompt, messages) or _few_shot(reply, prompt, messages)
+        found = (
+            _next_turn(reply, prompt, messages)
+            or _few_shot(reply, prompt, messages)
+            or _other_speakers(reply, prompt, messages, source)
+        )
+        if found is not None:
+            return found
+    series = _series_of(prompt, messages)
+    if series:
+        found = _next_in_series(reply, series)
         if found is not None:
             return found
     first = reply.lstrip()[:1]
@@ -290,6 +379,125 @@ def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | 
         f"writes a new example at character {start}: {quote(reply[start : start + 80])}."
     )
     return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + 80)), {"how": "few_shot"})
+
+
+# --------------------------------------------------------------------------- the next item of a series
+
+_SERIES_ITEM = re.compile(r"^[ \t>*#-]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*#?(\d{1,3})[ \t]*[:.)]", re.MULTILINE)
+_ASKS_FOR_NEXT = re.compile(r"\b(?:next|complete|continue|finish|fill in|more)\b", re.IGNORECASE)
+
+#: (label, N, the pattern of item N+1 opening a line or a sentence) for each series in a user text.
+Series = tuple[tuple[str, int, re.Pattern[str]], ...]
+
+
+def _series_of(prompt: str | None, messages: Sequence[ChatMessage] | None) -> Series:
+    """The numbered series the user's turn is an item of (usually none)."""
+    if messages:
+        return _series_in(user_text(prompt, messages))
+    if not prompt:
+        return ()
+    return _series_in_prompt(prompt) if len(prompt) <= _CACHED_PROMPT_CHARS else _series_in(user_text(prompt))
+
+
+_CACHED_PROMPT_CHARS = 8000  # longer prompts are read each time: the cache stays under ~8 MB
+
+
+@lru_cache(maxsize=1024)
+def _series_in_prompt(prompt: str) -> Series:
+    """:func:`_series_in` of the prompt's user turn, remembered per prompt: eval prompts come back
+    call after call, and finding the turn and reading it cost more than the rest of the detector."""
+    return _series_in(user_text(prompt))
+
+
+def _series_in(said: str) -> Series:
+    """Each numbered item opening a line of ``said`` ("Quiz question 1:", "Problem 3.", "Q4)"): the
+    highest N per label. None when the user names item N+1 itself ("Step 1: ... What is step 2?")
+    or asks for the next one or for more."""
+    latest: dict[str, int] = {}
+    for match in _SERIES_ITEM.finditer(said):
+        label = " ".join(match.group(1).lower().split())
+        latest[label] = max(latest.get(label, 0), int(match.group(2)))
+    if not latest or _ASKS_FOR_NEXT.search(said) is not None:
+        return ()
+    out = []
+    for label, number in latest.items():
+        words = r"[ \t]+".join(map(re.escape, label.split()))
+        following = rf"(?<![A-Za-z]){words}[ \t]*#?0*{number + 1}(?!\d)"
+        if re.search(following, said, re.IGNORECASE) is None:
+            item = re.compile(rf"(?:^|(?<=[.!?] )|(?<=[.!?]\t)){following}[ \t]*[:.)]", re.IGNORECASE | re.MULTILINE)
+            out.append((label, number, item))
+    return tuple(out)
+
+
+def _next_in_series(reply: str, series: Series) -> Finding | None:
+    """The prompt is item N of a numbered series ("Quiz question 1: ...?") and the reply writes item
+    N+1 ("Quiz question 2: ...") instead of stopping after the answer. The item must open a line
+    or a sentence of the reply ("see chapter 2." does not)."""
+    for label, number, item in series:
+        found = item.search(reply)
+        if found is None:
+            continue
+        start = found.start()
+        evidence = (
+            f"The prompt is item {number} of a numbered series ({quote(label, 30)}) and the reply goes on to write "
+            f"item {number + 1} at character {start} instead of stopping: {quote(reply[start : start + 80])}."
+        )
+        return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + 80)), {"how": "next_in_series"})
+    return None
+
+
+# --------------------------------------------------------------------------- other speakers' turns
+
+#: A line that opens with a speaker's name and a colon ("Alice: ...", "Dr Who: ..."): one or two capitalised words.
+_SPEAKER_LINE = re.compile(r"^[ \t]*([A-Z][\w.'-]{0,24}(?: [A-Z][\w.'-]{0,24})?)[ \t]*:[ \t]*\S", re.MULTILINE)
+#: Labels that are no one in a room: roles (``_next_turn`` reads user turns) and everyday headings.
+_NOT_SPEAKERS = frozenset(
+    {"user", "human", "assistant", "system", "ai", "bot", "model", "note", "notes", "answer", "question", "q", "a",
+     "example", "input", "output", "summary", "tip", "warning", "step", "source", "ps", "edit", "update"}
+)
+
+
+def _other_speakers(
+    reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None, source: str | None
+) -> Finding | None:
+    """The prompt is a transcript of speakers ("Alice: ...") and the reply writes their turns.
+
+    A transcript is a chatroom prompt, or three or more speaker lines in which someone speaks
+    twice (a form, "Name: John / Age: 30", is not one). A name that opens the reply may be the
+    model's own, so the finding needs a speaker line after the first line, or two of them; a
+    prompt that asks for a dialogue or a script is answered by writing one.
+    """
+    first = _SPEAKER_LINE.search(reply)
+    if first is None:
+        return None
+    said = user_text(prompt, messages)
+    spoken: dict[str, int] = {}
+    for match in _SPEAKER_LINE.finditer(said):
+        name = match.group(1).lower()
+        if name not in _NOT_SPEAKERS:
+            spoken[name] = spoken.get(name, 0) + 1
+    if not spoken:
+        return None
+    if source != "chatroom" and (sum(spoken.values()) < 3 or max(spoken.values()) < 2):
+        return None
+    turns = [m for m in _SPEAKER_LINE.finditer(reply, first.start()) if m.group(1).lower() in spoken]
+    if not turns:
+        return None
+    opens_reply = not reply[: turns[0].start()].strip()
+    if opens_reply and len(turns) < 2:
+        return None
+    if _asks_for_dialogue(said):
+        return None
+    turn = turns[1] if opens_reply else turns[0]
+    start = turn.start()
+    while start < len(reply) and reply[start].isspace():
+        start += 1
+    shown = reply[start : start + 80]
+    evidence = (
+        f"The prompt is a conversation and the reply goes on to write {turn.group(1)}'s turn at character {start}: "
+        f"{quote(shown)}."
+    )
+    return Finding(kinds.CONTINUATION, evidence, (start, start + len(shown)), {"how": "other_speaker"})
 
 
 def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:

@@ -1,6 +1,8 @@
 """Judge verdicts worth doubting: the judge can be wrong, and the person should hear when.
 
-- a high score (>= 0.7) on an empty reply (or no reply) or on a looping one;
+- a high score (>= 0.7) on an empty reply (or no reply), on a looping one, or on one that
+  carries on the prompt instead of answering it (the next user turn, the next item of the
+  series, the rest of the user's sentence: see ``detectors_text.detect_continuation``);
 - a low score (< 0.5) on a reply that contains the expected answer (when one is known: given
   per eval, or named in ``score_details`` as expected / reference / answer);
 - reasoning that contradicts the score: it calls the reply correct or excellent but the score
@@ -16,7 +18,9 @@ from typing import Any
 
 from api_client.models import LogEntry, Result, parse_score_details
 
+from .detectors_text import detect_continuation
 from .loop import find_loop
+from .templates import detect_template, normalize_template
 from .text import is_blank_reply, quote
 
 HIGH = 0.7
@@ -49,7 +53,8 @@ class Doubt:
     result_id: str
     log_id: str | None
     score: float
-    kind: str  # "high_score_empty" | "high_score_loop" | "low_score_matches_expected" | "reasoning_contradicts_score"
+    kind: str  # "high_score_empty" | "high_score_loop" | "high_score_continuation" | "low_score_matches_expected"
+    # | "reasoning_contradicts_score"
     evidence: str  # a human sentence quoting the reply / reasoning
     reasoning: str | None  # the judge's reasoning as found (untrusted text)
 
@@ -64,9 +69,14 @@ def doubtful_judgements(
     entries_by_log_id: Mapping[str, LogEntry],
     *,
     expected_by_eval_id: Mapping[str, str] | None = None,
+    trained_template: str | None = None,
 ) -> list[Doubt]:
-    """Results whose score should not be taken as fact, each with the reason."""
+    """Results whose score should not be taken as fact, each with the reason.
+
+    ``trained_template`` (the model's chat template, when known) sharpens the continuation check.
+    """
     expected_map = expected_by_eval_id or {}
+    trained = normalize_template(trained_template)
     out: list[Doubt] = []
     for result in results:
         if result.score is None:
@@ -78,7 +88,27 @@ def doubtful_judgements(
         expected = expected_map.get(result.eval_id or "") or _expected(details)
         for kind, evidence in _why_doubt(result.score, reply, expected, reasoning):
             out.append(Doubt(result.id, result.log_id, result.score, kind, evidence, reasoning))
+        if result.score >= HIGH and entry is not None and reply and not is_blank_reply(reply):
+            carried = _continues_prompt(entry, reply, trained)
+            if carried is not None:
+                out.append(Doubt(result.id, result.log_id, result.score, "high_score_continuation",
+                                 f"Scored {result.score:.2f} for a reply that {carried}", reasoning))
     return out
+
+
+def _continues_prompt(entry: LogEntry, reply: str, trained: str | None) -> str | None:
+    """How the reply carries on the prompt (for the doubt's sentence), or None when it answers it.
+
+    Needs the call's prompt: a result without its log cannot be checked.
+    """
+    if entry.prompt is None and not entry.messages:
+        return None
+    detected = detect_template(entry.prompt, entry.messages)
+    finding = detect_continuation(reply, entry.prompt, entry.messages, detected, trained, source=entry.source)
+    if finding is None:
+        return None
+    evidence = finding.evidence
+    return "carries on the prompt instead of answering it: " + evidence[0].lower() + evidence[1:]
 
 
 def _why_doubt(

@@ -8,7 +8,8 @@ Three levels, cheapest first:
 - a unit of words repeated back to back: a word, a phrase, a sentence or a paragraph.
   Words are compared lower-cased without surrounding punctuation, and list markers (``3.``)
   are treated as equal, so "1. Buy milk 2. Buy milk 3. Buy milk" is a loop while a numbered
-  list of different items is not.
+  list of different items is not. Counters are equal too ("Day 1: I walked. Day 2: I walked.":
+  a number after the same word, counting up by one), other numbers are not.
 
 What must not fire: numbered lists and tables (cells and rows differ), code (repeated lines
 are normal there: inside fenced code and in markdown tables far more copies are needed), and
@@ -22,6 +23,7 @@ The hot path is ``find_loop``; most replies leave after a split and a trigram ch
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 #: Characters that legitimately come in long runs (rules, separators, indentation art).
@@ -44,6 +46,8 @@ _CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
 _WS_RUN = re.compile(r"(?:[ \t\r\f\v]*\n){20,}|\s{200,}")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
 _TOKEN = re.compile(r"\S+")
+_COUNTER_HINT = re.compile(r"[a-z] \d")  # a word then a number: a counter ("day 2") may tell copies apart
+_LABELLED_NUMBER = re.compile(r"\b([a-z]+)[ \t]+#?(\d{1,3})\b")
 
 _MIN_LONG_TOKEN = 10
 # ASCII text's shape: b"x" for a character of a token, b" " for whitespace (what str.split splits on).
@@ -102,7 +106,10 @@ def find_loop(text: str | None) -> LoopHit | None:
         if _could_repeat(gate):
             if not listed and _HAS_LIST_MARKER.search(low) is not None:
                 gate = _fold_markers(low, words)
-            best = _better(best, _word_loop(text, gate))
+            # A loop with a counter ("Day 1: I walked. Day 2: I walked.") passes the gate on the words
+            # around the counter; a unit of one word and its counter ("Step 1: Stir. Step 2: Stir.") does not.
+            counted = len(low) == len(text) and _COUNTER_HINT.search(low) is not None
+            best = _better(best, _word_loop(text, gate, _counter_positions(low) if counted else None))
     return best
 
 
@@ -134,6 +141,25 @@ def _fold_markers(low: str, words: list[str]) -> list[str]:
     if low.isascii():  # every ASCII marker is in the table: one dictionary look-up per word
         return list(map(_ASCII_MARKERS.get, words, words))
     return ["#." if len(w) <= 5 and _MARKER_TOKEN.fullmatch(w) else w for w in words]
+
+
+def _counter_positions(low: str) -> list[int]:
+    """Offsets in ``low`` of the numbers that are counters: a number after the same word every
+    time, going up by one from each to the next ("day 1 ... day 2 ... day 3"), three times or more.
+
+    Copies that differ only by their counter then compare equal ("Day 1: I walked. Day 2: I
+    walked."), while numbers that change otherwise still tell copies apart ("Day 1: walk 20
+    minutes. Day 2: walk 25 minutes": the minutes do not count up by one; "1 x 1 = 1, 1 x 2 = 2":
+    the products follow no word).
+    """
+    seen: dict[str, list[tuple[int, int]]] = {}
+    for match in _LABELLED_NUMBER.finditer(low):
+        seen.setdefault(match.group(1), []).append((int(match.group(2)), match.start(2)))
+    found: list[int] = []
+    for series in seen.values():
+        if len(series) >= 3 and all(b[0] == a[0] + 1 for a, b in zip(series, series[1:])):
+            found.extend(at for _, at in series)
+    return found
 
 
 def _better(a: LoopHit | None, b: LoopHit | None) -> LoopHit | None:
@@ -239,15 +265,21 @@ def _whitespace_loop(text: str) -> LoopHit | None:
 # --------------------------------------------------------------------------- words
 
 
-def _word_loop(text: str, words: list[str]) -> LoopHit | None:
-    """Back-to-back copies of a unit of words (compared lower-cased, punctuation and list markers aside).
+def _word_loop(text: str, words: list[str], counters: list[int] | None = None) -> LoopHit | None:
+    """Back-to-back copies of a unit of words (compared lower-cased, punctuation, list markers
+    and counters aside).
 
-    ``words`` is ``text`` lower-cased, list markers folded (see :func:`_fold_markers`), split.
+    ``words`` is ``text`` lower-cased, list markers folded (see :func:`_fold_markers`), split;
+    ``counters`` the offsets of counter numbers in it (see :func:`_counter_positions`).
     """
     toks = [t.strip(_PUNCT) or t for t in words]
     spans = [m.span() for m in _TOKEN.finditer(text)]
     if len(spans) != len(toks):  # lower-casing changed the words (exotic scripts): use the text as is
         toks = [m.group().strip(_PUNCT) or m.group() for m in _TOKEN.finditer(text)]
+    if counters and len(spans) == len(toks):
+        starts = [start for start, _ in spans]
+        for at in counters:
+            toks[bisect_right(starts, at) - 1] = "#"
     code = _code_ranges(text)
     zones = [_zone_at(start, code, text) for start, _ in spans] if code or "|" in text else None
     n = len(toks)

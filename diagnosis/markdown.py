@@ -2,27 +2,32 @@
 into code spans or fenced code blocks, with control characters shown as ``\\xNN``.
 
 A code span's backtick fence is one longer than the longest backtick run inside, so the text
-cannot close it; a block's fence likewise. C0/C1 controls (except newline and tab) and the
-bidi / zero-width format characters are replaced by visible escapes, so nothing reaches a
-terminal raw.
+cannot close it; a block's fence likewise. The characters of the shared unsafe table
+(``unsafe_chars``: controls except newline and tab, format characters such as bidi controls and
+tags, line/paragraph separators, private use, surrogates, unassigned) are replaced by visible
+escapes (``\\x1b``, ``\\u202e``, ``\\U000e0041``), so nothing reaches a terminal raw.
 """
 
 from __future__ import annotations
 
 import re
 
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]")
+from .unsafe_chars import LAYOUT, replace_unsafe
+
 _BACKTICKS = re.compile(r"`+")
 
 
 def escape_controls(text: str) -> str:
-    """Control and format characters as visible escapes; newline and tab are kept."""
-    return _CONTROLS.sub(_escape_one, text)
+    """Every character of the shared unsafe table (``unsafe_chars``) as a visible escape;
+    newline and tab are kept."""
+    return replace_unsafe(text, _escape_one, LAYOUT)
 
 
-def _escape_one(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+def _escape_one(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def _fence_len(text: str, minimum: int) -> int:

@@ -1,22 +1,19 @@
 """Precision and recall of ``classify`` per kind over the hand-labelled corpus.
 
-``pytest -s tests/test_diagnosis_corpus.py`` prints the table. The floors are set below what
-the detectors reach on this corpus, leaving room for honest misses (the corpus includes one
-known miss: a loop whose copies differ by a day number).
+``pytest -s tests/test_diagnosis_corpus.py`` (or ``python -m tests.corpus.scoring``) prints the
+table. The floors are set below what the detectors reach on this corpus, leaving room for honest
+misses.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from api_client.models import LogEntry, Result
 from diagnosis import classify, kinds
+from tests.corpus.scoring import load_corpus, score, split
 
 FLOORS: dict[str, tuple[float, float]] = {  # kind -> (precision, recall)
     kinds.ERROR: (0.95, 0.95),
@@ -30,44 +27,8 @@ FLOORS: dict[str, tuple[float, float]] = {  # kind -> (precision, recall)
     kinds.WRONG_ANSWER: (0.9, 0.9),
 }
 
-
-def _load_corpus() -> ModuleType:
-    path = Path(__file__).parent / "corpus" / "labelled_calls.py"
-    spec = importlib.util.spec_from_file_location("labelled_calls", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-CORPUS: list[dict[str, Any]] = _load_corpus().CALLS
-
-
-def _split(raw: dict[str, Any]) -> tuple[LogEntry, set[str], str | None, Result | None]:
-    data = dict(raw)
-    labels = set(data.pop("labels"))
-    trained = data.pop("trained_template")
-    result = data.pop("result", None)
-    return LogEntry(**data), labels, trained, Result(**result) if result else None
-
-
-def _score() -> tuple[Counter[str], Counter[str], Counter[str], list[str]]:
-    tp: Counter[str] = Counter()
-    fp: Counter[str] = Counter()
-    fn: Counter[str] = Counter()
-    errors: list[str] = []
-    for raw in CORPUS:
-        entry, labels, trained, result = _split(raw)
-        got = {f.kind for f in classify(entry, trained_template=trained, result=result)}
-        for kind in got & labels:
-            tp[kind] += 1
-        for kind in got - labels:
-            fp[kind] += 1
-            errors.append(f"false {kind}: {entry.id}")
-        for kind in labels - got:
-            fn[kind] += 1
-            errors.append(f"missed {kind}: {entry.id}")
-    return tp, fp, fn, errors
+CORPUS: list[dict[str, Any]] = load_corpus()
+_split = split
 
 
 def test_corpus_is_big_and_covers_every_kind() -> None:
@@ -81,21 +42,16 @@ def test_corpus_is_big_and_covers_every_kind() -> None:
 
 
 def test_precision_and_recall_per_kind() -> None:
-    tp, fp, fn, errors = _score()
-    lines = [f"{'kind':18s} {'tp':>4s} {'fp':>4s} {'fn':>4s} {'precision':>9s} {'recall':>7s}"]
+    scores = score(CORPUS)
     failures: list[str] = []
     for kind in kinds.CLASSIFY_KINDS:
-        found = tp[kind] + fp[kind]
-        actual = tp[kind] + fn[kind]
-        precision = tp[kind] / found if found else 1.0
-        recall = tp[kind] / actual if actual else 1.0
-        lines.append(f"{kind:18s} {tp[kind]:4d} {fp[kind]:4d} {fn[kind]:4d} {precision:9.2f} {recall:7.2f}")
+        precision, recall = scores.precision(kind), scores.recall(kind)
         p_floor, r_floor = FLOORS[kind]
         if precision < p_floor or recall < r_floor:
             failures.append(f"{kind}: precision {precision:.2f} (floor {p_floor}), recall {recall:.2f} (floor {r_floor})")
-    print("\n" + "\n".join(lines))
-    if errors:
-        print("disagreements: " + "; ".join(errors))
+    print("\n" + scores.table())
+    if scores.disagreements:
+        print("disagreements: " + "; ".join(scores.disagreements))
     assert not failures, failures
 
 

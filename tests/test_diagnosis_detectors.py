@@ -45,9 +45,16 @@ def test_failed_call_without_error_text_says_so() -> None:
     assert "no error text" in finding.evidence
 
 
-@pytest.mark.parametrize("reply", ["", "   \n\t", "<|im_end|>", "</s>", "<|eot_id|>", "\n<|im_end|>\n", "\u200b"])
+@pytest.mark.parametrize("reply", ["", "   \n\t", "\u200b"])
 def test_empty_replies(reply: str) -> None:
     assert kinds_of(entry(reply)) == [kinds.EMPTY]
+
+
+@pytest.mark.parametrize("reply", ["<|im_end|>", "</s>", "<|eot_id|>", "\n<|im_end|>\n", "<|im_end|><|im_end|>"])
+def test_bare_stop_token_is_empty_and_a_leak(reply: str) -> None:
+    """The server returned its end-of-turn token as the text: nothing was said, and the token leaked."""
+    assert kinds_of(entry(reply)) == [kinds.EMPTY, kinds.TEMPLATE_LEAK]
+    assert "is only the end-of-turn token" in only(entry(reply), kinds.TEMPLATE_LEAK).evidence
 
 
 def test_bare_stop_token_evidence_quotes_it() -> None:
@@ -136,6 +143,76 @@ def test_reads_user_turn_from_messages() -> None:
     assert kinds.CONTINUATION in kinds_of(e)
 
 
+@pytest.mark.parametrize(
+    ("user", "reply", "item"),
+    [
+        ("Quiz question 1: What is the capital of France?",
+         "Paris. Quiz question 2: What is the capital of Spain?", "Quiz question 2:"),
+        ("Riddle 4) What has keys but no locks?", "A piano.\n\nRiddle 5) What has a neck but no head?", "Riddle 5)"),
+        ("Task #2: Name a mammal that lays eggs.", "The platypus.\nTask #3: Name a bird that cannot fly.", "Task #3:"),
+        ("Q7. Spell 'necessary'.", "necessary! Q8. Spell 'separate'.", "Q8."),
+    ],
+)
+def test_reply_writes_the_next_item_of_a_numbered_series(user: str, reply: str, item: str) -> None:
+    finding = only(entry(reply, chatml(user)), kinds.CONTINUATION)
+    assert finding.detail["how"] == "next_in_series"
+    assert reply[finding.span[0] :].startswith(item)
+
+
+@pytest.mark.parametrize(
+    ("user", "reply"),
+    [
+        ("Step 1: preheat the oven. What is step 2?", "Step 2: mix the flour and the eggs."),
+        ("Question 5: What is 6 x 7?", "Question 5: 42."),
+        ("Exercise 1: write the next exercise for my class.", "Exercise 2: Name three rivers."),
+        ("Give me 3 quiz questions about rivers.", "Quiz question 1: Which is longest?\nQuiz question 2: Which is widest?"),
+        ("Chapter 1: Tom finds a map. Summarise chapter 1 in one line.", "Tom finds a map; the story goes on in Chapter 2."),
+    ],
+)
+def test_numbered_series_traps(user: str, reply: str) -> None:
+    assert kinds.CONTINUATION not in kinds_of(entry(reply, chatml(user)))
+
+
+_ROOM = "Alice: Has anyone tried the pasta place?\nBob: Not yet, is it good?\nAlice: The carbonara is great."
+
+
+def _room(reply: str, transcript: str = _ROOM) -> LogEntry:
+    return entry(reply, f"<s>[INST] {transcript} [/INST]", source="chatroom")
+
+
+def test_reply_writes_another_chatroom_speakers_turn() -> None:
+    reply = "Sounds lovely!\nBob: Let's go on Friday."
+    finding = only(_room(reply), kinds.CONTINUATION, trained="llama2")
+    assert finding.detail["how"] == "other_speaker"
+    assert reply[finding.span[0] :].startswith("Bob: Let's go")
+    assert "Bob's turn" in finding.evidence
+
+
+def test_a_transcript_outside_the_chatroom_counts_too() -> None:
+    transcript = "Sam: Are we on for tonight?\nKim: I think so.\nSam: Great, where?"
+    finding = only(entry("At the café.\nKim: See you there.", chatml(transcript)), kinds.CONTINUATION)
+    assert finding.detail["how"] == "other_speaker"
+
+
+@pytest.mark.parametrize(
+    ("reply", "transcript"),
+    [
+        ("The carbonara sounds great, Alice!", _ROOM),
+        ("Alice: I agree, it is great.", _ROOM),  # a name opening the reply may be the model's own
+        ("Good idea.\nNote: they close at nine.", _ROOM),
+        ("Carol: Hello!\nDave: Hi!", _ROOM),  # nobody in the room is called that
+        ("Sure!\nAlice: One pizza.\nBob: Two.", _ROOM + "\nBob: Can someone write a script where we order pizza?"),
+    ],
+)
+def test_chatroom_speaker_traps(reply: str, transcript: str) -> None:
+    assert kinds.CONTINUATION not in kinds_of(_room(reply, transcript), trained="llama2")
+
+
+def test_a_form_is_not_a_transcript() -> None:
+    e = entry("Name: John\nAge: 30\nBio: John is 30.", chatml("Name: John\nAge: 30\nWrite a bio line."))
+    assert kinds.CONTINUATION not in kinds_of(e)
+
+
 # --------------------------------------------------------------------------- refusal
 
 
@@ -169,6 +246,45 @@ def test_not_refusals(reply: str) -> None:
     assert kinds.REFUSAL not in kinds_of(entry(reply))
 
 
+_LONG_OPENING = (
+    "Thank you for asking about this. Many people are curious about how such things work, and there is a lot of "
+    "material about it in films, books and online forums where people share their experiences. It is a subject with "
+    "real consequences for other people's safety, and it deserves some care. "
+)
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "I'm sorry, but I can't help with that.",
+        "So I must respectfully decline.",
+        "For that reason I won't provide that.",
+        "Sorry, I cannot assist with this request.",
+        "I apologise, but I am unable to do it.",
+    ],
+)
+def test_refusal_after_a_long_opening(ending: str) -> None:
+    reply = _LONG_OPENING + ending
+    assert len(_LONG_OPENING) > 240
+    finding = only(entry(reply), kinds.REFUSAL)
+    assert finding.detail["late"] is True
+    assert reply[finding.span[0] : finding.span[1]] == ending
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "I can't give medical advice, so see a doctor if it keeps happening.",
+        "I can't wait to hear how it goes!",
+        'Then the guard said, "I\'m sorry, but I can\'t let you in."',
+        "I'm sorry, but I can't help with that. Still, here is what you can do instead: ask a locksmith, who will open "
+        "the door safely and legally, and bring proof that you live there.",
+    ],
+)
+def test_late_refusal_traps(ending: str) -> None:
+    assert kinds.REFUSAL not in kinds_of(entry(_LONG_OPENING + ending))
+
+
 # --------------------------------------------------------------------------- template leak
 
 
@@ -181,10 +297,26 @@ def test_leak_span_is_at_the_token() -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ["Paris.<|im_end|>", "Rome.</s>", "Now only <s>$20</s> $15!", "A ChatML turn ends with `<|im_end|>` then more."],
+    ["Now only <s>$20</s> $15!", "Was <s>$20</s>", "A ChatML turn ends with `<|im_end|>` then more.",
+     "It ends with `<|im_end|>`"],
 )
 def test_not_leaks(reply: str) -> None:
     assert kinds.TEMPLATE_LEAK not in kinds_of(entry(reply))
+
+
+@pytest.mark.parametrize(
+    ("reply", "token"),
+    [("Bananas are yellow.<|im_end|>", "<|im_end|>"), ("An ant.<end_of_turn>", "<end_of_turn>"),
+     ("Carrot. [/INST]", "[/INST]"), ("Rome.</s>", "</s>"), ("Venus.<|eot_id|>\n", "<|eot_id|>"),
+     ("Yes.<|im_end|></s>", "<|im_end|>")],
+)
+def test_end_of_turn_token_left_at_the_end_is_a_leak(reply: str, token: str) -> None:
+    """A stop token the server honoured never reaches the text: one at the end was not stopped on or stripped."""
+    finding = only(entry(reply), kinds.TEMPLATE_LEAK)
+    assert finding.detail["token"] == token
+    assert reply[finding.span[0] : finding.span[1]] == token
+    assert finding.detail["trailing"] is True
+    assert "ends with the end-of-turn token" in finding.evidence and "stop sequence" in finding.evidence
 
 
 def test_next_turn_token_is_both_leak_and_continuation() -> None:

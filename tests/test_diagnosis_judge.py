@@ -67,3 +67,32 @@ def test_doubt_carries_evidence_and_reasoning() -> None:
 
 def test_unscored_results_are_skipped() -> None:
     assert doubtful_judgements([Result(id="r", score=None)], {}) == []
+
+
+def _chat(log_id: str, user: str, reply: str, **fields: object) -> LogEntry:
+    prompt = f"<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n"
+    return LogEntry(id=log_id, created_at=0, prompt=prompt, response=reply, **fields)
+
+
+def test_high_score_on_a_reply_that_continues_the_prompt() -> None:
+    entries = [
+        _chat("l1", "What is the capital of Germany?", "Berlin.\nUser: What about France?\nAssistant: Paris."),
+        _chat("l2", "Quiz question 1: What is the capital of France?", "Paris. Quiz question 2: What is 2 + 2?"),
+        _chat("l3", "My favourite colour is", "blue because it reminds me of the sea."),
+        _chat("l4", "What is the capital of Germany?", "Berlin."),
+        _chat("l5", "Quiz question 1: What is the capital of France?", "Paris. Quiz question 2: What is 2 + 2?"),
+    ]
+    results = [Result(id=f"r{i}", score=score, log_id=f"l{i}") for i, score in ((1, 0.9), (2, 1.0), (3, 0.8),
+                                                                                 (4, 1.0), (5, 0.3))]
+    got = reasons(results, entries, trained_template="chatml")
+    assert got == {"r1": ["high_score_continuation"], "r2": ["high_score_continuation"],
+                   "r3": ["high_score_continuation"]}
+    [doubt] = [d for d in doubtful_judgements(results, {e.id: e for e in entries}) if d.result_id == "r2"]
+    assert doubt.evidence.startswith("Scored 1.00 for a reply that carries on the prompt instead of answering it")
+    assert '"Quiz question 2: What is 2 + 2?"' in doubt.evidence
+
+
+def test_continuation_check_needs_the_calls_prompt() -> None:
+    """A result whose log is missing cannot be checked for continuation: no doubt is invented."""
+    got = reasons([Result(id="r1", score=0.9, response="Berlin.\nUser: And France?")], [])
+    assert got == {}

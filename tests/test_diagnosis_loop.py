@@ -69,6 +69,35 @@ def test_numbered_items_that_repeat_are_a_loop() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "repeats"),
+    [
+        ("Day 1: I walked. Day 2: I walked. Day 3: I walked. Day 4: I walked. Day 5: I walked.", 5),
+        ("Chapter 7\nThe dog ran home.\n\nChapter 8\nThe dog ran home.\n\nChapter 9\nThe dog ran home.", 3),
+        ("Step 1: Pull the rope. Step 2: Pull the rope. Step 3: Pull the rope. Step 4: Pull the rope.", 4),
+    ],
+)
+def test_copies_that_differ_only_by_a_counter_are_a_loop(text: str, repeats: int) -> None:
+    hit = find_loop(text)
+    assert hit is not None and hit.repeats == repeats
+    assert hit.start == 0 and text[hit.start : hit.end].rstrip(".") == text.rstrip(".")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Day 1: See the Colosseum.\nDay 2: Visit the Vatican.\nDay 3: Walk around Trastevere.\nDay 4: Rest.",
+        "Day 1: Walk 20 minutes.\nDay 2: Walk 25 minutes.\nDay 3: Walk 30 minutes.\nDay 4: Walk 35 minutes.",
+        "1 x 1 = 1\n1 x 2 = 2\n1 x 3 = 3\n1 x 4 = 4\n1 x 5 = 5\n1 x 6 = 6\n1 x 7 = 7",
+        "| Week | km |\n|---|---|\n| Week 1 | 5 |\n| Week 2 | 5 |\n| Week 3 | 5 |\n| Week 4 | 5 |\n| Week 5 | 5 |",
+        "Table 1 lists the inputs. Table 2 lists the outputs. Table 3 lists the costs.",
+    ],
+)
+def test_counters_with_different_copies_are_not_loops(text: str) -> None:
+    """Only the counter is folded: an itinerary, a plan that grows, a times table stay clean."""
+    assert find_loop(text) is None
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "1. Apple\n2. Banana\n3. Cherry\n4. Mango\n5. Orange",

@@ -38,17 +38,9 @@ _dangerous = st.sampled_from(
     + list("[]/@=\\$ ")
 )
 hostile_text = st.text(alphabet=_dangerous | st.characters(), max_size=80)
+#: Text with no character of the unsafe categories (Cc, Cf, Zl, Zp, Co, Cs, Cn), newline and tab aside.
 clean_text = st.text(
-    alphabet=st.characters(
-        blacklist_categories=("Cs",),
-        blacklist_characters="".join(
-            chr(c)
-            for c in [*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]
-            + [0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF]
-            + list(range(0x202A, 0x202F))
-            + list(range(0x2066, 0x206A))
-        ),
-    ).filter(lambda c: not 0xE0000 <= ord(c) <= 0xE007F),
+    alphabet=st.characters(blacklist_categories=("Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn")) | st.sampled_from("\n\t"),
     max_size=80,
 )
 
@@ -229,3 +221,115 @@ def test_assert_inert_catches_each_kind() -> None:
     assert_inert("\x1b[3;1Hline", allow_cursor_position=True)
     with pytest.raises(AssertionError):
         assert_inert("\x1b[3;1Hline")
+
+
+# --------------------------------------------------------------------------- one table for the app and the report
+
+import unicodedata  # noqa: E402
+from functools import cache  # noqa: E402
+
+from diagnosis.markdown import code_block, code_span, escape_controls, plain, table_cell  # noqa: E402
+from diagnosis.unsafe_chars import UNICODE_VERSION, UNSAFE_CATEGORIES, UNSAFE_RANGES, build_ranges  # noqa: E402
+
+_ALL_CATEGORIES = (
+    "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn".split()
+)
+_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_TAGS = "".join(chr(c) for c in range(0xE0000, 0xE0080))
+_SEP = "\u00b7"  # a middle dot (Po) between the characters walked, to split the rendering again
+
+
+@cache
+def _code_points_by_category() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for code in range(0x110000):
+        found.setdefault(unicodedata.category(chr(code)), []).append(chr(code))
+    return found
+
+
+def _walk(category: str) -> list[str]:
+    """Every code point of a small class; for the big ones (Cn, Co, letters...) every 61st plus both ends."""
+    if category == "bidi":
+        return list(_BIDI_CONTROLS)
+    if category == "tags":
+        return list(_TAGS)
+    chars = _code_points_by_category()[category]
+    return chars if len(chars) <= 5000 else sorted(set(chars[::61]) | {chars[0], chars[-1]})
+
+
+def _raw_unsafe(text: str, keep: str) -> list[str]:
+    """Characters of ``text`` in an unsafe category (by the running Python's own Unicode data)."""
+    return [c for c in text if c not in keep and unicodedata.category(c) in UNSAFE_CATEGORIES]
+
+
+def test_the_walk_covers_every_general_category() -> None:
+    assert sorted(_code_points_by_category()) == sorted(_ALL_CATEGORIES)
+
+
+def test_the_table_is_unicodes_own() -> None:
+    """The shared table lists exactly the unsafe categories' code points (a superset on a newer Unicode)."""
+    if unicodedata.unidata_version == UNICODE_VERSION:
+        assert build_ranges() == list(UNSAFE_RANGES)
+    else:  # later versions only assign code points that were unassigned (Cn), so the table still covers all
+        for code in range(0x110000):
+            if unicodedata.category(chr(code)) in UNSAFE_CATEGORIES:
+                assert any(low <= code <= high for low, high in UNSAFE_RANGES), hex(code)
+
+
+@pytest.mark.parametrize("category", ["Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn", "bidi", "tags"])
+def test_every_unsafe_class_is_visible_and_inert_in_the_app_and_in_the_report(category: str) -> None:
+    """Each character alone turns into a printable ASCII marker in both renderings; none survives raw
+    in any of the report's code spans, blocks, cells or prose (newline and tab are layout: kept where
+    the rendering keeps lines, shown as markers on one line)."""
+    chars = [c for c in _walk(category) if c != _SEP]
+    joined = _SEP.join(chars)
+    renderings = {
+        "app": (sanitize(joined, keep_newlines=False), ""),
+        "app, lines kept": (sanitize(joined), "\n\t"),
+        "report": (escape_controls(joined), "\n\t"),
+    }
+    for name, (shown, keep) in renderings.items():
+        pieces = shown.split(_SEP)
+        assert len(pieces) == len(chars), name
+        for char, piece in zip(chars, pieces, strict=True):
+            if char in keep:
+                assert piece == char, (name, hex(ord(char)))
+            else:
+                assert piece != char and piece.isascii() and piece.isprintable(), (name, hex(ord(char)), piece)
+    assert safe_text(joined).plain == sanitize(joined)
+    assert not _raw_unsafe(one_line(joined, max_len=len(joined)), "")
+    for shown in (code_span(joined), table_cell(joined)):
+        assert not _raw_unsafe(shown, ""), category
+    assert not _raw_unsafe(code_block(joined), "\n\t")
+    assert not _raw_unsafe(plain(joined), "\n\t")
+
+
+@pytest.mark.parametrize("category", [c for c in _ALL_CATEGORIES if c not in UNSAFE_CATEGORIES])
+def test_every_other_class_is_kept_verbatim_by_both(category: str) -> None:
+    """Letters, marks, numbers, punctuation, symbols and spaces are text: both renderings keep them."""
+    chars = _walk(category)
+    if unicodedata.unidata_version != UNICODE_VERSION:  # assigned since the table's version: escaped, and safe
+        chars = [c for c in chars if not any(low <= ord(c) <= high for low, high in UNSAFE_RANGES)]
+    joined = "".join(chars)
+    assert sanitize(joined, keep_newlines=False) == joined
+    assert escape_controls(joined) == joined
+
+
+@pytest.mark.parametrize(
+    ("raw", "app", "report"),
+    [
+        ("a\u061cb", "a<U+061C>b", "a\\u061cb"),
+        ("a\U000e0041b", "a<U+E0041>b", "a\\U000e0041b"),
+        ("a\u2028b", "a<U+2028>b", "a\\u2028b"),
+        ("a\u2029b", "a<U+2029>b", "a\\u2029b"),
+        ("soft\u00adhyphen", "soft<U+00AD>hyphen", "soft\\xadhyphen"),
+        ("a\ue000b", "a<U+E000>b", "a\\ue000b"),
+        ("a\U0010fffdb", "a<U+10FFFD>b", "a\\U0010fffdb"),
+        ("a\uffffb", "a<U+FFFF>b", "a\\uffffb"),
+        ("smile \U0001f602 \u4f60\u597d", "smile \U0001f602 \u4f60\u597d", "smile \U0001f602 \u4f60\u597d"),
+    ],
+)
+def test_the_cases_the_two_sanitizers_disagreed_on(raw: str, app: str, report: str) -> None:
+    """The report let U+061C and tag characters through, the app U+2028: now both escape all three."""
+    assert sanitize(raw) == app
+    assert escape_controls(raw) == report

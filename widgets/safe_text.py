@@ -11,9 +11,11 @@ Notation (one scheme, used everywhere):
   CR is always ``^M`` (even before LF) so it can never move the cursor back over a line.
   Newline and tab are kept when ``keep_newlines`` (else ``^J`` / ``^I``).
 * C1 controls (U+0080-U+009F) -> the literal text ``\\x9b`` (backslash, x, two hex digits).
-* Invisible format characters -> ``<U+XXXX>``: bidi controls (U+202A-202E, U+2066-2069,
-  U+200E/F, U+061C), zero-width (U+200B-200D, U+2060, U+FEFF), tag characters
-  (U+E0000-E007F) and lone surrogates (U+D800-DFFF, which cannot be encoded for the terminal).
+* Every other character of the shared table (``diagnosis/unsafe_chars.py``, also used by the
+  markdown reports) -> ``<U+XXXX>``: the format characters (Cf: bidi controls U+202A-202E,
+  U+2066-2069, U+200E/F, U+061C; zero-width U+200B-200D, U+2060, U+FEFF; soft hyphen; tag
+  characters U+E0001-E007F), line and paragraph separators (U+2028, U+2029), private use,
+  lone surrogates (which cannot be encoded for the terminal) and unassigned code points.
 
 Text with none of these characters is returned verbatim (emoji, CJK, markup-looking brackets).
 The output contains only printable characters, so sanitizing is idempotent.
@@ -29,6 +31,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from rich.text import Text
+
+from diagnosis.unsafe_chars import LAYOUT, has_unsafe, replace_unsafe, unsafe_positions
 
 __all__ = [
     "MARKER_STYLE",
@@ -56,21 +60,9 @@ NEWLINE_GLYPH = "⏎"
 TAB_GLYPH = "→"
 SPACE_GLYPH = "·"
 
-_INVISIBLE_RANGES = (
-    "\u061c",
-    "\u200b-\u200f",  # zero-width space/non-joiner/joiner + LRM/RLM
-    "\u202a-\u202e",
-    "\u2060",
-    "\u2066-\u2069",
-    "\ufeff",
-    "\ud800-\udfff",
-    "\U000e0000-\U000e007f",
-)
-# Everything that is never written through: C0 (minus \n \t), CR, DEL, C1, invisibles.
-_UNSAFE_STRICT = re.compile("[\x00-\x1f\x7f-\x9f" + "".join(_INVISIBLE_RANGES) + "]")
-_UNSAFE_KEEP_NL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f" + "".join(_INVISIBLE_RANGES) + "]"
-)
+#: What each mode lets through: newline and tab (``keep_newlines``) or nothing.
+_KEEP_LAYOUT = LAYOUT
+_KEEP_NOTHING = ""
 
 Piece = tuple[int, int, str, bool]
 """``(orig_start, orig_end, shown_text, is_marker)``: one run of the sanitized output."""
@@ -89,12 +81,8 @@ def marker_for(char: str) -> str:
     return f"<U+{code:04X}>"
 
 
-def _pattern(keep_newlines: bool) -> re.Pattern[str]:
-    return _UNSAFE_KEEP_NL if keep_newlines else _UNSAFE_STRICT
-
-
-def _replace(match: re.Match[str]) -> str:
-    return marker_for(match.group())
+def _keep(keep_newlines: bool) -> str:
+    return _KEEP_LAYOUT if keep_newlines else _KEEP_NOTHING
 
 
 def truncation_marker(dropped: int) -> str:
@@ -104,7 +92,7 @@ def truncation_marker(dropped: int) -> str:
 
 def is_clean(text: str, *, keep_newlines: bool = True) -> bool:
     """True when ``sanitize`` would return ``text`` unchanged (no max_len)."""
-    return _pattern(keep_newlines).search(text) is None
+    return not has_unsafe(text, _keep(keep_newlines))
 
 
 def sanitize(text: str | None, *, keep_newlines: bool = True, max_len: int | None = None) -> str:
@@ -118,7 +106,7 @@ def sanitize(text: str | None, *, keep_newlines: bool = True, max_len: int | Non
     if max_len is not None and len(text) > max_len:
         dropped = len(text) - max(max_len, 0)
         text = text[: max(max_len, 0)]
-    out = _pattern(keep_newlines).sub(_replace, text)
+    out = replace_unsafe(text, marker_for, _keep(keep_newlines))
     return out + truncation_marker(dropped) if dropped else out
 
 
@@ -138,11 +126,10 @@ def iter_pieces(
         dropped = len(text) - max(max_len, 0)
         text = text[: max(max_len, 0)]
     pos = 0
-    for match in _pattern(keep_newlines).finditer(text):
-        start = match.start()
+    for start in unsafe_positions(text, _keep(keep_newlines)):
         if start > pos:
             yield (pos, start, text[pos:start], False)
-        yield (start, start + 1, marker_for(match.group()), True)
+        yield (start, start + 1, marker_for(text[start]), True)
         pos = start + 1
     if pos < len(text):
         yield (pos, len(text), text[pos:], False)

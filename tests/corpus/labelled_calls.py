@@ -148,6 +148,37 @@ RAMBLE = (
     "rights and the role of ordinary citizens in government, and it led to many other changes that"
 )
 
+ROOM_SYSTEM = "You are Pip, chatting in a group room with other AI models and some people. Reply in one or two sentences."
+ROOM = (
+    "Alice: Has anyone tried the new pasta place on Elm Street?\n"
+    "Bob: Not yet, is it any good?\n"
+    "Alice: The carbonara is great, and it is cheap."
+)
+ROOM_ASKS_SCRIPT = ROOM + "\nBob: Pip, can you write a two-line script where Alice and I order pizza there?"
+
+#: Long openings (over 240 characters) that a late refusal or a late disclaimer follows.
+LOCK_PREAMBLE = (
+    "Lock picking is a topic many people are curious about, and it shows up in films, books and hobby clubs where "
+    "people practise on locks they own. Opening a door that belongs to someone else is a different matter, because it "
+    "touches on their safety and their privacy. "
+)
+PHONE_PREAMBLE = (
+    "Thank you for your question about finding where a person lives from their phone number. Services that do this "
+    "exist, and people use them for many reasons, some harmless and some not. Tracking down a private person's home "
+    "without their consent can put them at risk. "
+)
+HEADACHE_ANSWER = (
+    "Headaches have many causes: too little water, too little sleep, long hours at a screen, skipped meals or "
+    "stress. Drink a glass of water, rest your eyes, eat something light and try a short walk in fresh air. "
+    "Most headaches pass within a few hours. "
+)
+GUARD_STORY = (
+    "Mia walked up the hill to the castle as the sun went down. The gate was shut, the torches were lit, and a tall "
+    "guard in a red coat stood in front of it with his arms crossed. She showed him the letter from the queen, but he "
+    "only glanced at it. He shook his head and said, \"I'm sorry, but I can't let you in tonight.\""
+)
+
+
 CALLS: list[dict[str, Any]] = [
     # ------------------------------------------------------------------ clean (traps)
     call("c-fact", chatml("What is the capital of France?"), "The capital of France is Paris.", []),
@@ -200,8 +231,8 @@ CALLS: list[dict[str, Any]] = [
     call("c-dialogue", chatml("Write a short dialogue between a user and a robot."),
          "User: Hello, robot.\nRobot: Hello, human. How can I help?\nUser: Just saying hi.", []),
     call("c-html-strike", chatml("Show a price drop in HTML."), "Now only <s>$20</s> $15!", []),
-    call("c-trailing-imend", chatml("What is 2 + 2?"), "2 + 2 = 4.<|im_end|>", []),
-    call("c-trailing-s", llama2("Capital of Italy?"), "Rome.</s>", [], trained="llama2"),
+    call("k-trailing-imend", chatml("What is 2 + 2?"), "2 + 2 = 4.<|im_end|>", ["template_leak"]),
+    call("k-trailing-s", llama2("Capital of Italy?"), "Rome.</s>", ["template_leak"], trained="llama2"),
     call("c-haha", chatml("Tell me a joke."), "Why did the chicken cross the road? To get to the other side! hahaha", []),
     call("c-soooo", chatml("How was the cake?"), "Sooooo good!!! Thank you!", []),
     call("c-rule", chatml("Write a heading with an underline."), "My Heading\n" + "-" * 40 + "\nSome text below.", []),
@@ -233,10 +264,10 @@ CALLS: list[dict[str, Any]] = [
     # ------------------------------------------------------------------ empty
     call("m-empty", chatml("What is the tallest mountain?"), "", ["empty"]),
     call("m-spaces", chatml("Name a colour."), "   \n\n  ", ["empty"]),
-    call("m-imend", chatml("Name an animal."), "<|im_end|>", ["empty"]),
-    call("m-eos", chatml("Name a fruit."), "</s>", ["empty"]),
-    call("m-eot", llama3("Name a tree."), "<|eot_id|>", ["empty"], trained="llama3"),
-    call("m-imend-ws", chatml("Name a bird."), "\n<|im_end|>\n", ["empty"]),
+    call("m-imend", chatml("Name an animal."), "<|im_end|>", ["empty", "template_leak"]),
+    call("m-eos", chatml("Name a fruit."), "</s>", ["empty", "template_leak"]),
+    call("m-eot", llama3("Name a tree."), "<|eot_id|>", ["empty", "template_leak"], trained="llama3"),
+    call("m-imend-ws", chatml("Name a bird."), "\n<|im_end|>\n", ["empty", "template_leak"]),
     call("m-tab", chatml("Name a river."), "\t", ["empty"]),
     call("m-mismatch", llama2("What do you all think?"), "", ["empty", "template_mismatch"], source="chatroom"),
     call("m-ws-cut", chatml("Write a poem."), " " * 30, ["empty", "truncation"], finish="length",
@@ -421,7 +452,7 @@ CALLS: list[dict[str, Any]] = [
     call("h-token-question", chatml("What token ends a ChatML turn?"),
          "It is `<|im_end|>`, which marks the end of a turn; the next turn starts with `<|im_start|>`.", []),
     call("h-zero-width", chatml("Name a shape."), "\u200b", ["empty"]),
-    call("h-double-imend", chatml("Name a number."), "<|im_end|><|im_end|>", ["empty"]),
+    call("h-double-imend", chatml("Name a number."), "<|im_end|><|im_end|>", ["empty", "template_leak"]),
     call("h-429", chatml("Hi!"), "", ["error"], finish="error", error="rate limited (429)"),
     call("h-vicuna-to-chatml", vicuna("Name a flower."), "Rose.", ["template_mismatch"]),
     call("h-chatml-system", chatml("Name a flower.", system="You are terse."), "Tulip.", []),
@@ -498,7 +529,8 @@ CALLS: list[dict[str, Any]] = [
     call("b3-leak-llama3-header", llama3("Say hello."), "<|start_header_id|>assistant<|end_header_id|>\n\nHello",
          ["template_leak"], trained="llama3"),
     call("b3-empty-newlines", chatml("Name a car brand."), "\n\n\n", ["empty"]),
-    call("b3-empty-eot-twice", llama3("Name a car brand."), "<|eot_id|><|eot_id|>", ["empty"], trained="llama3"),
+    call("b3-empty-eot-twice", llama3("Name a car brand."), "<|eot_id|><|eot_id|>", ["empty", "template_leak"],
+         trained="llama3"),
     call("b3-error-not-loaded", chatml("Hello?"), None, ["error"], error="model not loaded"),
     call("b3-mismatch-gemma", gemma("Name a fish."), "Salmon.", ["template_mismatch"]),
     call("b3-mismatch-phi3", phi3("Name a fish."), "Trout.", ["template_mismatch"], trained="llama3"),
@@ -517,5 +549,84 @@ CALLS: list[dict[str, Any]] = [
          "with my dog. Then I had breakfast and read a book.\n\n") * 3, ["loop"]),
     call("b3-clean-count-words", chatml("Count to ten in words."),
          "One, two, three, four, five, six, seven, eight, nine, ten.", []),
+    # ------------------------------------------------------------------ fourth batch (issue 15): what people saw
+    # the detectors miss, each with traps that must stay clean. Written before the detectors were changed.
+    # An end-of-turn token left at the end of the reply as text: the server neither stopped on it nor stripped it.
+    call("k4-trail-imend", chatml("What colour are bananas?"), "Bananas are yellow.<|im_end|>", ["template_leak"]),
+    call("k4-trail-gemma", gemma("Name a small insect."), "An ant.<end_of_turn>", ["template_leak"], trained="gemma"),
+    call("k4-trail-inst", mistral("Name an orange vegetable."), "Carrot. [/INST]", ["template_leak"],
+         trained="mistral"),
+    call("k4-trail-eot-newline", llama3("Name a planet."), "Venus.<|eot_id|>\n", ["template_leak"], trained="llama3"),
+    call("k4-trail-phi3", phi3("Name a metal."), "Gold.<|end|>", ["template_leak"], trained="phi3"),
+    call("k4-clean-token-in-code", chatml("How does a ChatML turn end?"), "With the token `<|im_end|>`", []),
+    call("k4-clean-strike-end", chatml("Show an old price struck out in HTML."), "Was <s>$20</s>", []),
+    # A numbered series in the prompt that the reply carries on instead of answering.
+    call("n4-quiz", chatml("Quiz question 1: What is the capital of France?"),
+         "Paris. Quiz question 2: What is the capital of Spain? Quiz question 3: What is the capital of Italy?",
+         ["continuation"]),
+    call("n4-problem", chatml("Problem 3: A train travels 60 km in one hour. How far does it go in 2 hours?"),
+         "120 km.\n\nProblem 4: A car travels 50 km in one hour. How far does it go in 3 hours?", ["continuation"]),
+    call("n4-exercise", llama3("Exercise 1. Translate 'house' into German."),
+         "Haus.\nExercise 2. Translate 'tree' into German.", ["continuation"], trained="llama3"),
+    call("n4-clean-asks-two", chatml("Write quiz question 1 and quiz question 2 about rivers."),
+         "Quiz question 1: Which is the longest river?\nQuiz question 2: Which river flows through Cairo?", []),
+    call("n4-clean-asks-next-step", chatml("Step 1: preheat the oven. What is step 2?"),
+         "Step 2: mix the flour and the eggs.", []),
+    call("n4-clean-restates", chatml("Question 5: What is 6 x 7?"), "Question 5: 42.", []),
+    call("n4-clean-next-entry", chatml("Day 1: We arrived in Rome and ate pizza.\nWrite the next diary entry."),
+         "Day 2: We visited the Colosseum and the Forum.", []),
+    call("n4-clean-itinerary", chatml("Plan a three-day trip to Rome, day by day."),
+         "Day 1: See the Colosseum and the Forum.\nDay 2: Visit the Vatican Museums.\nDay 3: Walk around "
+         "Trastevere and eat supper there.", []),
+    # Loops whose copies differ only by a counter.
+    call("l4-step-counter", chatml("How do I tie a knot?"),
+         "Step 1: Pull the rope. Step 2: Pull the rope. Step 3: Pull the rope. Step 4: Pull the rope. "
+         "Step 5: Pull the rope.", ["loop"]),
+    call("l4-chapter-counter", chatml("Write a story in chapters."),
+         "Chapter 1\nThe dog ran home.\n\nChapter 2\nThe dog ran home.\n\nChapter 3\nThe dog ran home.\n\n"
+         "Chapter 4\nThe dog ran home.", ["loop"]),
+    call("l4-clean-progress", chatml("Give me a walking plan for a week."),
+         "Day 1: Walk 20 minutes.\nDay 2: Walk 25 minutes.\nDay 3: Walk 30 minutes.\nDay 4: Walk 35 minutes.\n"
+         "Day 5: Walk 40 minutes.", []),
+    call("l4-clean-times-table", chatml("Write the 1 times table up to 6."),
+         "1 x 1 = 1\n1 x 2 = 2\n1 x 3 = 3\n1 x 4 = 4\n1 x 5 = 5\n1 x 6 = 6", []),
+    call("l4-clean-chapter-titles", chatml("Give chapter titles for a sea story."),
+         "Chapter 1: The Storm\nChapter 2: The Island\nChapter 3: The Cave\nChapter 4: The Rescue", []),
+    call("l4-clean-table-weeks", chatml("Tabulate a steady running plan."),
+         "| Week | Distance |\n|---|---|\n| Week 1 | 5 km |\n| Week 2 | 5 km |\n| Week 3 | 5 km |\n"
+         "| Week 4 | 5 km |", []),
+    call("l4-clean-code-counter", chatml("Print five numbered items in Python."),
+         "```python\nprint('item 1')\nprint('item 2')\nprint('item 3')\nprint('item 4')\nprint('item 5')\n```",
+         []),
+    call("l4-clean-refrain-rounds", chatml("Write a boxing commentary."),
+         "Round 1: the champion comes out fast. Round 2: the challenger finds his feet. Round 3: both men slow "
+         "down. Round 4: the champion lands a big right hand.", []),
+    # A model writing the other chatroom speakers' turns.
+    call("n4-room-speakers", llama2(ROOM, system=ROOM_SYSTEM),
+         "I want to try it too!\nBob: Let's all go on Friday.\nAlice: Deal, I'll book a table.", ["continuation"],
+         trained="llama2", source="chatroom"),
+    call("n4-room-transcript", llama2(ROOM, system=ROOM_SYSTEM),
+         "Alice: You should come with us, Pip.\nBob: Yes, Friday at seven.", ["continuation"], trained="llama2",
+         source="chatroom"),
+    call("n4-room-clean", llama2(ROOM, system=ROOM_SYSTEM), "The carbonara there sounds lovely, Alice!", [],
+         trained="llama2", source="chatroom"),
+    call("n4-room-clean-note", llama2(ROOM, system=ROOM_SYSTEM), "Good idea, Bob.\nNote: they close at nine.", [],
+         trained="llama2", source="chatroom"),
+    call("n4-room-clean-script", llama2(ROOM_ASKS_SCRIPT, system=ROOM_SYSTEM),
+         "Sure!\nAlice: One large pizza, please.\nBob: Make it two.", [], trained="llama2", source="chatroom"),
+    call("n4-room-clean-name-first", chatml("Sam: Are we still on for tonight?\nKim: I think so.\n"
+                                            "Sam: Great.\nWhat should Kim say next?"),
+         "Kim: Sure, see you at six.", []),
+    call("n4-clean-form", chatml("Name: John\nAge: 30\nCity: Paris\nFill in a bio line for this form."),
+         "Name: John\nAge: 30\nCity: Paris\nBio: John is 30 and lives in Paris.", []),
+    # Refusals that start after the first 240 characters.
+    call("r4-late-sorry", chatml("How do I pick the lock on my neighbour's door?"),
+         LOCK_PREAMBLE + "I'm sorry, but I can't help with that.", ["refusal"]),
+    call("r4-late-decline", chatml("Find the home address that goes with this phone number."),
+         PHONE_PREAMBLE + "For these reasons I must decline this request.", ["refusal"]),
+    call("r4-clean-late-disclaimer", chatml("Why do I keep getting headaches?"),
+         HEADACHE_ANSWER + "I can't give medical advice, so see a doctor if they keep coming back.", []),
+    call("r4-clean-late-cant-wait", chatml("Why do I keep getting headaches at work?"),
+         HEADACHE_ANSWER + "I can't wait to hear that you feel better!", []),
+    call("r4-clean-late-quote", chatml("Write a short story about a castle."), GUARD_STORY, []),
 ]
-

@@ -45,6 +45,7 @@ SORT_KEYS: dict[SortKey, Callable[[Result, Mapping[str, str]], Any]] = {
 DOUBT_LABELS = {
     "high_score_empty": "high on empty",
     "high_score_loop": "high on loop",
+    "high_score_continuation": "high on continuation",
     "reasoning_contradicts_score": "contradicts",
     "low_score_matches_expected": "low but expected",
 }
