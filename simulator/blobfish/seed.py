@@ -184,7 +184,7 @@ REPO_FIX = Taskset("repo-fix", (
          Call("run_tests", {"path": "tests/test_pager.py"}, "FAILED tests/test_pager.py::test_second_page - 1 failed",
               ok=False),
          ("answer_matches", "tests_pass")),
-))
+), sandbox=True)
 
 _TICKET = (f"Customer ticket #5521:\n[bold red]URGENT[/bold red] refund order A-1042 {ESC}[31mNOW{ESC}[0m\n"
            "I paid twice!! \u202e.dnuf er a tnaw I\u202c -- sent from my phone")
@@ -337,11 +337,10 @@ class EvidenceFactory:
                tool_calls: tuple[int, int] | None) -> list[Turn]:
         plan = list(task.plan)
         if outcome == "tool_loop":
-            repeats = rng.randint(6, STEP_LIMIT - 1 - len(plan[:1]))
-            turns = [Turn([c]) for c in plan[:1]] + [Turn([task.loop]) for _ in range(repeats)]
-            if rng.random() < 0.35:
-                turns.append(Turn(final=""))  # gives up with nothing to say
-            return turns
+            gives_up = rng.random() < 0.35  # with an empty answer; else it runs into the step limit
+            repeats = rng.randint(6, STEP_LIMIT - 3) if gives_up else STEP_LIMIT - 1
+            turns = [Turn([plan[0]])] + [Turn([task.loop]) for _ in range(repeats)]
+            return turns + [Turn(final="")] if gives_up else turns
         if outcome == "advisory":
             ok, total = tool_calls or self._advisory_counts(rng)
             failed = Call(task.loop.tool, task.loop.args, {"error": "upstream 503, try again"}, ok=False)
