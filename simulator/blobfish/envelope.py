@@ -14,14 +14,18 @@ from typing import Any
 import orjson
 
 from simulator.blobfish.errors import BlobfishError
-from simulator.blobfish.shapes import ERROR_INVALID_ENVELOPE, ERROR_TOO_LARGE, Json
+from simulator.blobfish.shapes import (
+    ENVELOPE_SCHEMA,
+    ERROR_INVALID_ENVELOPE,
+    ERROR_TOO_LARGE,
+    JOB_SCHEMA,
+    TRACE_SCHEMA,
+    Json,
+)
 
-ENVELOPE_SCHEMA = "blobfish.sdk-evaluation.v1"
-JOB_SCHEMA = "blobfish.job.v1"
-TRACE_SCHEMA = "blobfish.trace.v1"
 MAX_ROLLOUTS = 256
 MAX_BYTES = 1_048_576
-"""1 MiB of JSON: measured on the request body as sent."""
+"""1 MiB of JSON (ASSUMED, shapes.py: measured on the body as sent)."""
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,9 @@ from typing import Any
 
 import orjson
 
-from simulator.blobfish.envelope import ENVELOPE_SCHEMA, JOB_SCHEMA, MAX_ROLLOUTS, TRACE_SCHEMA
-from simulator.blobfish.shapes import Json, iso_utc
+from simulator.blobfish import shapes
+from simulator.blobfish.envelope import MAX_ROLLOUTS
+from simulator.blobfish.shapes import Json
 
 SEEDED_JOBS = 126
 HISTORY_DAYS = 14
@@ -309,7 +310,7 @@ class EvidenceFactory:
         small = plan.model in SMALL_MODELS
         max_tokens = rng.choice((256, 512, 1024))
         job_id = f"job_{rng.getrandbits(48):012x}"
-        metadata: Json = {"model": plan.model, "max_tokens": max_tokens, "group": plan.group}
+        metadata: Json = {"model": plan.model, "max_tokens": max_tokens}
         if plan.taskset.secrets and rng.random() < 0.5:
             metadata["openai_api_key"] = self.secrets["metadata_key"]  # pasted by mistake
         rollouts: list[Json] = []
@@ -327,9 +328,7 @@ class EvidenceFactory:
                 rollouts.append(rollout)
                 traces.append(trace)
         assert 1 <= len(rollouts) <= MAX_ROLLOUTS
-        job = {"schema": JOB_SCHEMA, "job_id": job_id, "status": "completed", "taskset": plan.taskset.name,
-               "metadata": metadata, "rollouts": rollouts}
-        return {"schema": ENVELOPE_SCHEMA, "traces": traces, "job": job}
+        return shapes.envelope_record(shapes.job_record(job_id, plan.taskset.name, metadata, rollouts), traces)
 
     # ------------------------------------------------------------------ rollouts
 
@@ -393,35 +392,20 @@ class EvidenceFactory:
                 turn.completion_tokens = text_tokens + 18 * len(turn.calls) + rng.randint(4, 30)
             records.append(self._completion(rng, plan.model, number, context, turn.completion_tokens))
             if plan.model in REASONING_MODELS:
-                records.append({"type": "thinking", "turn": number,
-                                "text": f"The user wants: {task.prompt[:60]}... I should use the tools."})
+                records.append(shapes.thinking_entry(number, f"The user wants: {prompt[:60]}... I should use the tools."))
             for call in turn.calls:
                 clock += rng.uniform(0.2, 3.0)
                 records.append(self._tool_record(rng, call, number, plan.taskset.sandbox, clock))
             if turn.final is not None:
-                records.append({"type": "final", "turn": number, "text": turn.final})
-            step: Json = {"index": k, "turn": number, "prompt": prompt}
-            if turn.final is not None:
-                step["final_answer"] = turn.final
-            if k == len(turns) - 1 and grade is not None:
-                step["reward"] = grade["reward"]
-                step["grade"] = grade
-            samples = self._samples(rng, plan, turn.completion_tokens)
-            if samples is not None:
-                step["training_samples"] = samples
-            steps.append(step)
+                records.append(shapes.final_entry(number, turn.final))
+            steps.append(shapes.step_record(k, number, prompt, turn.final, grade if k == len(turns) - 1 else None,
+                                            self._samples(rng, plan, turn.completion_tokens)))
             context += turn.completion_tokens + 40 * len(turn.calls)
             prompt = "\n".join(f"[{c.tool}] {self._fill(_text(c.result))}" for c in turn.calls) or "(no new input)"
         if grade is not None:
-            records.append({"type": "verify", "turn": len(turns), "grade": grade})
-        rollout: Json = {"rollout_id": rollout_id, "task_id": task.task_id}
-        if grade is not None:
-            rollout["reward"] = grade["reward"]
-            rollout["grade"] = grade
-        rollout["trace_id"] = trace_id
-        rollout["steps"] = steps
-        trace = {"schema": TRACE_SCHEMA, "trace_id": trace_id, "rollout_id": rollout_id, "records": records}
-        return rollout, trace
+            records.append(shapes.verify_entry(len(turns), grade))
+        return (shapes.rollout_record(rollout_id, task.task_id, trace_id, steps, grade),
+                shapes.trace_record(trace_id, rollout_id, records))
 
     def _grade(self, task: Task, outcome: str, turns: Sequence[Turn]) -> Json:
         calls = [c for t in turns for c in t.calls]
@@ -438,7 +422,7 @@ class EvidenceFactory:
             else:
                 passed = outcome in ("ok", "advisory", "wrong")
                 details = "ok" if passed else "not checked: no usable final answer"
-            assertions.append({"name": check, "passed": passed, "details": details})
+            assertions.append(shapes.assertion_record(check, passed, details))
         failed = [f"{a['name']}: {a['details']}" for a in assertions if not a["passed"]]
         if final is None:
             failed.insert(0, f"no final answer: step limit ({STEP_LIMIT}) reached")
@@ -448,41 +432,35 @@ class EvidenceFactory:
         reward = round(sum(a["passed"] for a in assertions) / len(assertions), 4)
         explanation = ("all checks passed" if not failed else
                        f"{len(failed)} condition{'s' if len(failed) != 1 else ''} failed")
-        return {"task_id": task.task_id, "passed": not failed, "reward": reward if not failed else min(reward, 0.5),
-                "explanation": explanation, "assertions": assertions, "failed_conditions": failed,
-                "advisory_conditions": advisory}
+        return shapes.grade_record(task.task_id, not failed, reward if not failed else min(reward, 0.5), explanation,
+                                   assertions, failed, advisory)
 
     @staticmethod
     def _completion(rng: random.Random, model: str, turn: int, prompt_tokens: int, completion_tokens: int) -> Json:
-        record: Json = {"type": "completion", "turn": turn, "model": model}
         if model in NO_USAGE_MODELS:
-            return record  # usage not reported: absent, never 0
-        usage: Json = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens}
-        if model in REASONING_MODELS:
-            usage["completion_tokens_details"] = {"reasoning_tokens": min(completion_tokens - 1,
-                                                                          rng.randint(40, 400))}
-        record["usage"] = usage
-        return record
+            return shapes.completion_entry(turn, model)  # usage not reported: absent, never 0
+        reasoning = min(completion_tokens - 1, rng.randint(40, 400)) if model in REASONING_MODELS else None
+        return shapes.completion_entry(turn, model, prompt_tokens, completion_tokens, reasoning)
 
     def _tool_record(self, rng: random.Random, call: Call, turn: int, sandbox: bool, clock: float) -> Json:
         args = self._fill(call.args)
         result = self._fill(call.result)
         if sandbox:
-            return {"id": f"trace_{rng.getrandbits(40):010x}", "type": "tool", "tool": call.tool, "args": args,
-                    "result": result, "timestamp": iso_utc(clock)}
-        return {"type": "tool", "turn": turn, "name": call.tool, "args": args, "result": result}
+            return shapes.sandbox_tool_entry(f"trace_{rng.getrandbits(40):010x}", call.tool, args, result,
+                                             shapes.iso_utc(clock))
+        return shapes.tool_entry(turn, call.tool, args, result)
 
     @staticmethod
     def _samples(rng: random.Random, plan: JobPlan, tokens: int) -> list[Json] | None:
         if plan.capture == "none":
             return None
         bits = rng.getrandbits
-        sample: Json = {"token_ids": [bits(15) + 3 for _ in range(tokens)]}
-        if "logprobs" in plan.capture:
-            sample["logprobs"] = [round(-0.0005 - rng.expovariate(3.0), 4) for _ in range(tokens)]
-        if "lineage" in plan.capture:
-            sample["lineage"] = {"model": plan.model, "checkpoint": "step-1200", "sampler": "local-vllm"}
-        return [sample]
+        token_ids = [bits(15) + 3 for _ in range(tokens)]
+        logprobs = ([round(-0.0005 - rng.expovariate(3.0), 4) for _ in range(tokens)]
+                    if "logprobs" in plan.capture else None)
+        lineage = ({"model": plan.model, "checkpoint": "step-1200", "sampler": "local-vllm"}
+                   if "lineage" in plan.capture else None)
+        return [shapes.training_sample(token_ids, logprobs, lineage)]
 
     def _fill(self, value: Any) -> Any:
         """Plant the seeded secrets where the task text has ``{secret_...}`` slots."""

@@ -3,9 +3,9 @@
 The contract (/work/shared/platform/blobfish-CONTRACT.md, section 2) documents the routes and
 the publish rules but not the JSON of the answers. What the simulator serves for those gaps
 lives here, each with a comment ``ASSUMED: ...`` naming the assumption, so that the whole
-guess can be replaced in this one module when the real schema is known. What the contract
-documents (schema names, the 1-256 rollouts and 1 MiB limits) lives with the code that
-enforces it (``envelope.py``).
+guess can be replaced in this one module when the real schema is known. The three schema
+names are documented; the documented limits (1-256 rollouts, 1 MiB) live with the rules that
+enforce them (``envelope.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,21 @@ import re
 from typing import Any
 
 Json = dict[str, Any]
+
+ENVELOPE_SCHEMA = "blobfish.sdk-evaluation.v1"  # documented
+JOB_SCHEMA = "blobfish.job.v1"  # documented
+TRACE_SCHEMA = "blobfish.trace.v1"  # documented
+
+# ASSUMED, in the rules rather than in a shape:
+# - "at most 1 MiB of JSON" is measured on the request body as sent (envelope.MAX_BYTES);
+# - job ids are local, so publication is keyed by (key scope, job id): two scopes may publish
+#   the same job id as two evaluations (store.py);
+# - the contract's signed-in browser session (the other way into evaluation routes) is not
+#   simulated: every route needs a ``bf_`` key (auth.py).
+
+TWO_DIFFERENT_KEYS_STATUS = 400
+"""ASSUMED: ``X-API-Key`` and ``Authorization: Bearer`` naming two different keys is refused
+(400 ``invalid_request``; the contract says "send one"); the same key twice is accepted."""
 
 # ---------------------------------------------------------------------------- errors
 
@@ -140,3 +155,107 @@ SECRET_VALUE_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
 """ASSUMED: key-shaped substrings of ANY string (a prompt, a tool result) are masked in place:
 Blobfish ``bf_`` keys, ``sk-``/``sk-ant-`` (OpenAI, Anthropic), ``xai-``, AWS access key ids,
 GitHub tokens, and the credential after ``Bearer``."""
+
+
+# ---------------------------------------------------------------------------- evidence records
+# The contract's "Record shapes (assumed; replace when the real schema is known)": what an SDK
+# publishes. The server stores them as sent (masked); the seeded history builds them here.
+# Optional members are left out when not recorded (``None`` below = absent, never 0).
+
+def _present(**members: Any) -> Json:
+    return {key: value for key, value in members.items() if value is not None}
+
+
+def envelope_record(job: Json, traces: list[Json]) -> Json:
+    """ASSUMED: ``{"schema": "blobfish.sdk-evaluation.v1", "traces": [Trace], "job": Job}``."""
+    return {"schema": ENVELOPE_SCHEMA, "traces": traces, "job": job}
+
+
+def job_record(job_id: str, taskset: str, metadata: Json, rollouts: list[Json], status: str = "completed") -> Json:
+    """ASSUMED: ``{"schema": "blobfish.job.v1", job_id, status, taskset, metadata, rollouts}``."""
+    return {"schema": JOB_SCHEMA, "job_id": job_id, "status": status, "taskset": taskset,
+            "metadata": metadata, "rollouts": rollouts}
+
+
+def job_metadata(job: Json) -> Json:
+    """ASSUMED: the Summary's ``metadata`` is the job's ``metadata`` object ({} without one)."""
+    metadata = job.get("metadata")
+    return metadata if isinstance(metadata, dict) else {}
+
+
+def rollout_record(rollout_id: str, task_id: str, trace_id: str, steps: list[Json],
+                   grade: Json | None) -> Json:
+    """ASSUMED: ``{rollout_id, task_id, reward, grade, trace_id, steps}``; no ``reward``/``grade``
+    when the grader recorded nothing."""
+    return _present(rollout_id=rollout_id, task_id=task_id, reward=grade["reward"] if grade else None,
+                    grade=grade, trace_id=trace_id, steps=steps)
+
+
+def step_record(index: int, turn: int, prompt: str, final_answer: str | None = None, grade: Json | None = None,
+                training_samples: list[Json] | None = None) -> Json:
+    """ASSUMED: ``{index, turn, prompt, final_answer, reward, grade, training_samples}``, each
+    optional member absent when not captured."""
+    return _present(index=index, turn=turn, prompt=prompt, final_answer=final_answer,
+                    reward=grade["reward"] if grade else None, grade=grade, training_samples=training_samples)
+
+
+def training_sample(token_ids: list[int], logprobs: list[float] | None = None, lineage: Json | None = None) -> Json:
+    """ASSUMED: ``{token_ids, logprobs, lineage}``, logprobs and lineage only if captured."""
+    return _present(token_ids=token_ids, logprobs=logprobs, lineage=lineage)
+
+
+def grade_record(task_id: str, passed: bool, reward: float, explanation: str, assertions: list[Json],
+                 failed_conditions: list[str], advisory_conditions: list[str]) -> Json:
+    """ASSUMED (the benchmark verifier grade seen in scripts): ``{task_id, passed, reward,
+    explanation, assertions: [{name, passed, details}], failed_conditions, advisory_conditions}``."""
+    return {"task_id": task_id, "passed": passed, "reward": reward, "explanation": explanation,
+            "assertions": assertions, "failed_conditions": failed_conditions,
+            "advisory_conditions": advisory_conditions}
+
+
+def assertion_record(name: str, passed: bool, details: str) -> Json:
+    return {"name": name, "passed": passed, "details": details}
+
+
+def trace_record(trace_id: str, rollout_id: str, records: list[Json]) -> Json:
+    """ASSUMED: ``{"schema": "blobfish.trace.v1", trace_id, rollout_id, records}``."""
+    return {"schema": TRACE_SCHEMA, "trace_id": trace_id, "rollout_id": rollout_id, "records": records}
+
+
+def completion_entry(turn: int, model: str, prompt_tokens: int | None = None, completion_tokens: int | None = None,
+                     reasoning_tokens: int | None = None) -> Json:
+    """``{type: "completion", turn, model, usage: {prompt_tokens, completion_tokens,
+    completion_tokens_details: {reasoning_tokens}}}`` (scripts); ``usage`` absent when the
+    provider reported none, ``completion_tokens_details`` when it reported no reasoning."""
+    usage = None
+    if prompt_tokens is not None and completion_tokens is not None:
+        details = {"reasoning_tokens": reasoning_tokens} if reasoning_tokens is not None else None
+        usage = _present(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                         completion_tokens_details=details)
+    return _present(type="completion", turn=turn, model=model, usage=usage)
+
+
+def thinking_entry(turn: int, text: str) -> Json:
+    """``{type: "thinking", turn, text}``; ASSUMED member name ``text``."""
+    return {"type": "thinking", "turn": turn, "text": text}
+
+
+def tool_entry(turn: int, name: str, args: Any, result: Any) -> Json:
+    """``{type: "tool", turn, name, args, result}`` (scripts)."""
+    return {"type": "tool", "turn": turn, "name": name, "args": args, "result": result}
+
+
+def sandbox_tool_entry(entry_id: str, tool: str, args: Any, result: Any, timestamp: str) -> Json:
+    """A sandbox-server entry ``{id: "trace_...", type, tool, args, result, timestamp}`` (tool
+    name in ``tool``, no ``turn``, as the contract lists it)."""
+    return {"id": entry_id, "type": "tool", "tool": tool, "args": args, "result": result, "timestamp": timestamp}
+
+
+def final_entry(turn: int, text: str) -> Json:
+    """``{type: "final", turn, text}``; ASSUMED member name ``text``."""
+    return {"type": "final", "turn": turn, "text": text}
+
+
+def verify_entry(turn: int, grade: Json) -> Json:
+    """``{type: "verify", turn, grade}``; ASSUMED member name ``grade``."""
+    return {"type": "verify", "turn": turn, "grade": grade}

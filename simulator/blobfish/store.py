@@ -101,7 +101,6 @@ class EvaluationStore:
     def _store(self, scope: Scope, envelope: Envelope, published_s: float) -> Json:
         clean = redact(envelope.data)
         job = clean["job"]
-        metadata = job.get("metadata")
         with self.lock:
             evaluation: Json = {
                 "evaluation_id": shapes.evaluation_id(self._ids.getrandbits(128)),
@@ -109,7 +108,7 @@ class EvaluationStore:
                 "created_at": shapes.iso_utc(published_s),
                 "rollout_count": len(job["rollouts"]),
                 "mean_reward": mean_reward(job["rollouts"]),
-                "metadata": metadata if isinstance(metadata, dict) else {},
+                "metadata": shapes.job_metadata(job),
                 "envelope": clean,
                 "digest": envelope.digest,
             }
