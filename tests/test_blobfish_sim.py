@@ -285,7 +285,8 @@ def test_secrets_are_masked_before_storage_and_export(isolated: httpx.Client) ->
          "result": f"echo: key={secrets['blobfish']} aws={secrets['aws']}"},
         {"type": "final", "turn": 1, "text": HOSTILE_PROMPT},
     ]
-    data["job"]["rollouts"][0]["steps"][0]["training_samples"] = [{"token_ids": [11, 0, 7], "logprobs": [-0.1, -2.5, -0.01]}]
+    sample = {"token_ids": [11, 0, 7], "logprobs": [-0.1, -2.5, -0.01]}
+    data["job"]["rollouts"][0]["steps"][0]["training_samples"] = [sample]
     body = encoded(data)
     receipt = post(isolated, body).json()
     assert post(isolated, body).json() == receipt  # an identical retry still matches (raw bytes, not stored text)
@@ -303,7 +304,7 @@ def test_secrets_are_masked_before_storage_and_export(isolated: httpx.Client) ->
     assert tool["result"] == "echo: key=[REDACTED] aws=[REDACTED]"
     step = job["rollouts"][0]["steps"][0]
     assert step["prompt"] == f"{HOSTILE_PROMPT} use [REDACTED] for the API"  # untrusted text kept verbatim
-    assert step["training_samples"] == [{"token_ids": [11, 0, 7], "logprobs": [-0.1, -2.5, -0.01]}]
+    assert step["training_samples"] == [sample]
     assert detail.json()["envelope"]["traces"][0]["records"][0]["usage"] == {"prompt_tokens": 12,
                                                                              "completion_tokens": 3}
 
@@ -415,6 +416,7 @@ def test_live_publishes_new_evaluations_at_the_head() -> None:
         deadline = time.monotonic() + 10
         head = [first]
         while first in head[:1] and time.monotonic() < deadline:  # wait for a publication to show
+            time.sleep(0.05)  # one every 0.2 s at this speed: no need to hammer the server
             head = [s["evaluation_id"] for s in http.get("/evaluations", params={"limit": 5}).json()["evaluations"]]
         assert head[0] != first and first in head
 

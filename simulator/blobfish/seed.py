@@ -179,7 +179,8 @@ REPO_FIX = Taskset("repo-fix", (
          "Fixed the off-by-one in page_start(); tests pass (14 passed).",
          "Changed page_size to 11; tests still fail (1 failed, 13 passed).",
          (Call("read_file", {"path": "src/pager.py"}, "def page_start(page, size=10):\n    return page * size\n"),
-          Call("apply_patch", {"path": "src/pager.py", "diff": "-    return page * size\n+    return (page - 1) * size + 1\n"},
+          Call("apply_patch",
+               {"path": "src/pager.py", "diff": "-    return page * size\n+    return (page - 1) * size + 1\n"},
                {"ok": True}),
           Call("run_tests", {"path": "tests/test_pager.py"}, "14 passed in 0.21s")),
          Call("run_tests", {"path": "tests/test_pager.py"}, "FAILED tests/test_pager.py::test_second_page - 1 failed",
@@ -392,7 +393,7 @@ class EvidenceFactory:
                 turn.completion_tokens = text_tokens + 18 * len(turn.calls) + rng.randint(4, 30)
             records.append(self._completion(rng, plan.model, number, context, turn.completion_tokens))
             if plan.model in REASONING_MODELS:
-                records.append(shapes.thinking_entry(number, f"The user wants: {prompt[:60]}... I should use the tools."))
+                records.append(shapes.thinking_entry(number, f"The user wants: {prompt[:60]}... Next step?"))
             for call in turn.calls:
                 clock += rng.uniform(0.2, 3.0)
                 records.append(self._tool_record(rng, call, number, plan.taskset.sandbox, clock))

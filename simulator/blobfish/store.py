@@ -10,6 +10,8 @@ later offset by one: the client sees the evaluation at the page boundary twice, 
 that existed when it started (an item can only move towards the end). Offset paging cannot
 give "exactly once" by itself; the client must de-duplicate by ``evaluation_id``, and to pick up
 what was published meanwhile, read again from offset 0 until it meets an id it already holds.
+(Were the real list oldest first, offsets would stay stable and new evaluations would come
+after the last page instead; de-duplicating by id is right for both orders.)
 """
 
 from __future__ import annotations
