@@ -2,6 +2,9 @@
 
     with SimulatorServer(seed=7, live=False) as sim:
         httpx.get(f"{sim.base_url}/api/v1/models")
+
+``AppServer`` is the generic part (any ASGI app, same lifecycle); other simulated platforms
+(``simulator.blobfish``) run on it too.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from types import TracebackType
 from typing import Self
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from simulator.app import create_app
 from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
@@ -23,43 +27,19 @@ from simulator.world import World
 START_TIMEOUT_S = 20.0
 
 
-class SimulatorServer:
-    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
-                 live: bool = True, chaos: ChaosConfig | None = None) -> None:
-        if speed <= 0:
-            raise ValueError("speed must be positive")
-        self.seed = seed
-        self.speed = speed
+class AppServer:
+    """Serve one ASGI app with uvicorn in a background thread: ``start()``/``stop()``, or
+    ``with``; ``base_url`` once started (``port=0`` picks a free port)."""
+
+    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0,
+                 thread_name: str = "blah-simulator") -> None:
+        self.app = app
         self.host = host
         self.port = port
-        self.live = live
-        self.world = World(seed)
-        self._chaos = ChaosState(chaos)
-        self._jobs = Jobs(self.world, speed, live)
-        self.requests = RequestLog()
-        """Every request answered (method, path, query, status; never a header value)."""
-        self.app = create_app(self.world, self._jobs, self._chaos, self.requests)
+        self._thread_name = thread_name
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._base_url: str | None = None
-
-    # ------------------------------------------------------------------ identity
-
-    @property
-    def council_key(self) -> str:
-        return self.world.council_key
-
-    @property
-    def member_key(self) -> str:
-        return self.world.member_key
-
-    @property
-    def person_model_id(self) -> str:
-        return self.world.person_model_id
-
-    @property
-    def peer_model_ids(self) -> list[str]:
-        return self.world.peer_model_ids
 
     @property
     def base_url(self) -> str:
@@ -67,38 +47,7 @@ class SimulatorServer:
             raise RuntimeError("the simulator is not running; call start() first")
         return self._base_url
 
-    # ------------------------------------------------------------------ chaos
-
-    @property
-    def chaos(self) -> ChaosConfig | None:
-        return self._chaos.config
-
-    @chaos.setter
-    def chaos(self, config: ChaosConfig | None) -> None:
-        self._chaos.set(config)
-
-    def set_chaos(self, config: ChaosConfig | None) -> None:
-        self._chaos.set(config)
-
-    def chaos_counts(self) -> dict[str, int]:
-        """Faults injected so far, by kind (``5xx``, ``429``, ``latency``, ``reset``, ...)."""
-        return self._chaos.counts()
-
-    # ------------------------------------------------------------------ freezing
-
-    def freeze(self, timeout: float = 10.0) -> int:
-        """Stop every background activity (live traffic, runs in progress, games, chatroom
-        replies) so that from now on the world changes only through API writes. For tests
-        that compare what a client saw with the world once the dust has settled. Returns how
-        many background tasks were stopped. A run that was in progress stays as it was."""
-        loop = self._jobs.loop
-        if loop is None or loop.is_closed():
-            return 0
-        return asyncio.run_coroutine_threadsafe(self._jobs.cancel_all(), loop).result(timeout)
-
-    # ------------------------------------------------------------------ lifecycle
-
-    def start(self) -> SimulatorServer:
+    def start(self) -> Self:
         """Serve in a background thread; returns once the socket accepts connections."""
         if self._thread is not None:
             raise RuntimeError("already started")
@@ -106,7 +55,7 @@ class SimulatorServer:
         config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning",
                                 access_log=False, lifespan="on", timeout_graceful_shutdown=2)
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="blah-simulator", daemon=True)
+        self._thread = threading.Thread(target=self._server.run, name=self._thread_name, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + START_TIMEOUT_S
         while not self._server.started:
@@ -137,3 +86,66 @@ class SimulatorServer:
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.stop()
+
+
+class SimulatorServer(AppServer):
+    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
+                 live: bool = True, chaos: ChaosConfig | None = None) -> None:
+        if speed <= 0:
+            raise ValueError("speed must be positive")
+        self.seed = seed
+        self.speed = speed
+        self.live = live
+        self.world = World(seed)
+        self._chaos = ChaosState(chaos)
+        self._jobs = Jobs(self.world, speed, live)
+        self.requests = RequestLog()
+        """Every request answered (method, path, query, status; never a header value)."""
+        super().__init__(create_app(self.world, self._jobs, self._chaos, self.requests), host, port)
+
+    # ------------------------------------------------------------------ identity
+
+    @property
+    def council_key(self) -> str:
+        return self.world.council_key
+
+    @property
+    def member_key(self) -> str:
+        return self.world.member_key
+
+    @property
+    def person_model_id(self) -> str:
+        return self.world.person_model_id
+
+    @property
+    def peer_model_ids(self) -> list[str]:
+        return self.world.peer_model_ids
+
+    # ------------------------------------------------------------------ chaos
+
+    @property
+    def chaos(self) -> ChaosConfig | None:
+        return self._chaos.config
+
+    @chaos.setter
+    def chaos(self, config: ChaosConfig | None) -> None:
+        self._chaos.set(config)
+
+    def set_chaos(self, config: ChaosConfig | None) -> None:
+        self._chaos.set(config)
+
+    def chaos_counts(self) -> dict[str, int]:
+        """Faults injected so far, by kind (``5xx``, ``429``, ``latency``, ``reset``, ...)."""
+        return self._chaos.counts()
+
+    # ------------------------------------------------------------------ freezing
+
+    def freeze(self, timeout: float = 10.0) -> int:
+        """Stop every background activity (live traffic, runs in progress, games, chatroom
+        replies) so that from now on the world changes only through API writes. For tests
+        that compare what a client saw with the world once the dust has settled. Returns how
+        many background tasks were stopped. A run that was in progress stays as it was."""
+        loop = self._jobs.loop
+        if loop is None or loop.is_closed():
+            return 0
+        return asyncio.run_coroutine_threadsafe(self._jobs.cancel_all(), loop).result(timeout)
