@@ -4,14 +4,20 @@
 - ``sim`` is one real simulator per test session (uvicorn on loopback, live activity off so
   tests are deterministic); ``fresh_sim`` starts a private one for tests that change the world.
 - ``client`` is a real ``BlahClient`` talking to ``sim`` over HTTP with the council key.
+- ``notifications`` records every notification the test's apps show (through the public
+  ``App.notify``), toasts that have already timed out included.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
@@ -63,3 +69,45 @@ def fresh_sim() -> Iterator[SimulatorServer]:
 async def client(sim: SimulatorServer) -> AsyncIterator[BlahClient]:
     async with BlahClient(sim.base_url, api_key=sim.council_key) as c:
         yield c
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One notification as the app was asked to show it."""
+
+    app: App[Any]
+    message: str
+    title: str
+    severity: str
+
+
+class NotificationLog:
+    """Every ``App.notify`` call of the test, oldest first; ``messages(app)`` for one app's."""
+
+    def __init__(self) -> None:
+        self.shown: list[Shown] = []
+
+    def messages(self, app: App[Any] | None = None) -> list[str]:
+        return [n.message for n in self.shown if app is None or n.app is app]
+
+    def titled(self, app: App[Any] | None = None) -> list[tuple[str, str]]:
+        return [(n.title, n.message) for n in self.shown if app is None or n.app is app]
+
+
+@pytest.fixture
+def notifications(monkeypatch: pytest.MonkeyPatch) -> NotificationLog:
+    """Wraps ``App.notify`` (widgets and screens notify through it), so a test reads what was
+    said without Textual's private toast list, and also sees a toast that has timed out."""
+    log = NotificationLog()
+    real = App.notify
+    signature = inspect.signature(real)
+
+    def notify(self: App[Any], *args: Any, **kwargs: Any) -> None:
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        given = bound.arguments
+        log.shown.append(Shown(self, str(given["message"]), str(given["title"]), str(given["severity"])))
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(App, "notify", notify)
+    return log

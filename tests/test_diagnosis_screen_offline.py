@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import NotificationLog
 from tests.hostile_payloads import assert_segments_inert
 from tests.test_diagnosis_screen_support import SIZE, loaded, until
 from tests.test_logs_screen_world import (
@@ -40,7 +41,9 @@ def offline_app(tmp_path: Path, *, template: str | None = "chatml", extra: list[
     return create_app(ctx)
 
 
-async def test_export_writes_jsonl_with_empty_replies_and_markdown_quoting_prompts(tmp_path: Path) -> None:
+async def test_export_writes_jsonl_with_empty_replies_and_markdown_quoting_prompts(
+    tmp_path: Path, notifications: NotificationLog
+) -> None:
     app = offline_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot, app)
@@ -85,7 +88,7 @@ async def test_export_writes_jsonl_with_empty_replies_and_markdown_quoting_promp
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert (jsonl.read_bytes(), markdown.read_bytes()) == before
-        assert any("already exists" in str(n.message) for n in app._notifications)
+        assert any("already exists" in n for n in notifications.messages(app))
 
 
 async def test_unknown_template_gives_no_mismatch_verdict(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ off the right edge on every busy screen. KeyFooter pins "? Help" and ": Palette"
 from __future__ import annotations
 
 import pytest
-from textual.widgets._footer import FooterKey
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
@@ -15,10 +14,14 @@ from tests.test_runs_support import make_app, wait_for
 from widgets.footer import KeyFooter
 
 
+#: Textual's footer key widget, found by its type name (the class is not public API).
+FOOTER_KEY = "FooterKey"
+
+
 def _visible_keys(footer: KeyFooter, width: int) -> dict[str, tuple[int, int]]:
     """Key label -> (x, right edge) of each footer key drawn fully inside the terminal."""
     shown: dict[str, tuple[int, int]] = {}
-    for key in footer.query(FooterKey):
+    for key in footer.query(FOOTER_KEY):
         region = key.region
         if region.width and 0 <= region.x and region.right <= width:
             shown[f"{key.key_display} {key.description}"] = (region.x, region.right)
@@ -52,7 +55,7 @@ async def test_switching_areas_all_night_does_not_pile_up_footer_keys(sim: Simul
 
     def live_keys() -> int:
         gc.collect()
-        return sum(1 for o in gc.get_objects() if isinstance(o, FooterKey))
+        return sum(1 for o in gc.get_objects() if type(o).__name__ == FOOTER_KEY)
 
     app = make_app(sim, client, start_mode="runs")
     async with app.run_test(size=(140, 45)) as pilot:
@@ -60,10 +63,11 @@ async def test_switching_areas_all_night_does_not_pile_up_footer_keys(sim: Simul
 
         async def switch(rounds: int) -> None:
             for _ in range(rounds):
-                for key in "453":
+                for key, mode in (("4", "leaderboard"), ("5", "chatroom"), ("3", "runs")):
                     await pilot.press(key)
-                    await pilot.pause(0.05)
-            await pilot.pause(0.5)
+                    await wait_for(pilot, lambda mode=mode: app.current_mode == mode and bool(
+                        app.screen.query(KeyFooter).first().query(FOOTER_KEY)), what=f"{mode} and its footer")
+            await pilot.pause()
 
         await switch(3)
         after_few = live_keys()

@@ -14,6 +14,7 @@ import pytest
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.conftest import NotificationLog
 from tests.hostile_payloads import assert_inert
 from tests.test_hostile_e2e_support import (
     SIZE,
@@ -80,7 +81,8 @@ async def test_inspector_and_judge_reasoning_from_the_platform(hostile_sim: tupl
             assert app.is_running and not watch.fired and app._exception is None
 
 
-async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[SimulatorServer, Injected]) -> None:
+async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[SimulatorServer, Injected],
+                                                     notifications: NotificationLog) -> None:
     """A run the Runs screen watches fails with a hostile error: the announcement (a toast)
     and the table show it inertly; the toast's text has no raw control character."""
     server, _ = hostile_sim
@@ -98,12 +100,11 @@ async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[Simulato
             press_now(app, "r")  # the screen sees it running ...
             await wait_until(lambda: any(r.id == run_id for r in getattr(app.screen, "runs", [])), 10)
             server.world.fail_run(run_id, payload)  # ... then failing with a hostile error
-            announced = await wait_until(lambda: any("boom" in n.message for n in app._notifications), 20)
+            announced = await wait_until(lambda: any("boom" in n for n in notifications.messages(app)), 20)
             assert announced, "the failed run was never announced"
-            for note in app._notifications:
-                assert_inert(note.message)
-                assert_inert(note.title or "")
-            await asyncio.sleep(0.2)
+            for title, message in notifications.titled(app):
+                assert_inert(message)
+                assert_inert(title)
+            assert await wait_until(lambda: "boom" in frame_text(app), 10), "the toast was never drawn"
             check_frame(app, "runs with a failed-run toast")
-            assert "boom" in frame_text(app)
             assert app.is_running and not watch.fired

@@ -6,7 +6,8 @@ OSC 8 (link), no clear-screen from a payload, no C1 control, no DCS/APC.
 Textual itself writes escape sequences (colours, cursor moves, mode switches), so only the
 payloads' own markers are looked for. The payloads must still have reached the terminal as
 visible text (their base64 / words are in the capture), or the test would prove nothing.
-Skipped when tmux is not installed.
+Skipped when tmux is not installed. Each screen is left once it has drawn its data (nothing
+says loading, the picture has stopped changing), not after a fixed pause.
 """
 
 from __future__ import annotations
@@ -58,6 +59,30 @@ def hostile_server() -> Iterator[SimulatorServer]:
         server.stop()
 
 
+def wait_still(probe: TmuxProbe, timeout: float = 20.0) -> bool:
+    """Until the screen has drawn what it loads: nothing on it says "loading" and two captures
+    in a row are the same (a loading indicator moves). False if it never got there."""
+    deadline = time.monotonic() + timeout
+    previous = ""
+    while time.monotonic() < deadline:
+        screen = probe.capture()
+        if screen == previous and "loading" not in screen.lower():
+            return True
+        previous = screen
+        time.sleep(0.2)
+    return False
+
+
+def wait_gone(probe: TmuxProbe, text: str, timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if text not in probe.capture():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.mark.slow
 def test_no_payload_escape_sequence_reaches_a_real_terminal(hostile_server: SimulatorServer, tmp_path: Path) -> None:
     env = {
         "BLAH_TUI_CONFIG_DIR": str(tmp_path / "config"),
@@ -72,17 +97,19 @@ def test_no_payload_escape_sequence_reaches_a_real_terminal(hostile_server: Simu
         probe.start(argv, env=env, cwd=REPO)
         assert probe.wait_for_text("Logs", 90), probe.capture()
         assert probe.wait_for_text("calls", 30), probe.capture()
-        time.sleep(1.5)
+        wait_still(probe)
         # Every numbered area, and the Inspector on the newest (hostile) call.
         probe.send_keys("Enter")
-        time.sleep(2.0)
+        assert probe.wait_for_text("Whitespace", 30), probe.capture()  # the inspector's own key
+        wait_still(probe)
         probe.send_keys("Escape")
+        assert wait_gone(probe, "Whitespace"), probe.capture()
         for key, title in (("5", "Chatroom"), ("6", "Models"), ("3", "Runs"), ("4", "Leaderboard"),
                            ("0", "Games"), ("8", "Health"), ("2", "Diagnosis"), ("7", "Compare")):
             probe.send_keys(key)
             if probe.wait_for_text(title, 20):
                 screens_seen.append(title)
-            time.sleep(0.8)
+                wait_still(probe)
         title_during = probe.pane_title()
         probe.send_keys("q")
         exited = probe.wait_dead(30)

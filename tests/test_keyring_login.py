@@ -15,6 +15,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
+from tests.conftest import NotificationLog
 from tui.cli import main, resolve_key
 from tui.credentials import credentials_file, load_stored, login_key
 from tui.keyring_store import SERVICE, USERNAME
@@ -173,7 +174,7 @@ def test_login_to_the_file_removes_the_copy_in_the_keyring(memory_keyring: Memor
 
 
 def test_the_app_starts_when_the_keyring_hangs_and_says_why(
-    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch, sim: Any
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch, sim: Any, notifications: NotificationLog
 ) -> None:
     """The key went to the keyring, which then stops answering: the app still opens (after a
     bounded wait), says there is no key and why, and the palette names the source."""
@@ -191,7 +192,7 @@ def test_the_app_starts_when_the_keyring_hangs_and_says_why(
 
     async def inspect(app: Any, pilot: Any) -> None:
         def said() -> list[str]:
-            return [str(n.message) for n in app._notifications]
+            return notifications.messages(app)
 
         await wait_for(pilot, lambda: any("did not answer" in m for m in said()), what="the keyring problem")
         seen["source"] = app.ctx.key_source

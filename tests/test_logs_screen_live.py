@@ -51,7 +51,11 @@ async def test_a_burst_bigger_than_a_page_appears_once_each(own_sim: SimulatorSe
         before = log_list.row_count
         burst = set(own_sim.world.add_log_burst(650, same_ms=True))
         await wait_for(pilot, lambda: log_list.row_count >= before + 650, what="the burst")
-        await pilot.pause(0.5)  # a few more polls: nothing may arrive twice
+        # A few more polls, each handled (the tail asks again only once the app has taken the
+        # previous answer): nothing may arrive twice.
+        polls = own_sim.requests.count("GET", "/logs")
+        await wait_for(pilot, lambda: own_sim.requests.count("GET", "/logs") >= polls + 3, what="three more polls")
+        await pilot.pause()
         ids = ids_of(log_list)
         assert len(ids) == len(set(ids)) == before + 650
         assert burst <= set(ids)

@@ -14,6 +14,7 @@ import pytest
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.conftest import NotificationLog
 from tests.palette_support import run_hit
 from tests.test_runs_support import make_app, wait_for
 from tui.app import BlahApp
@@ -80,7 +81,7 @@ def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_broken_file_names_the_line_and_the_app_starts_on_defaults(
-    monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer
+    monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer, notifications: NotificationLog
 ) -> None:
     path = write_config('theme = "blah-light"\npoll_interval = = 3\n')
     monkeypatch.setenv("EVALS_BLAH_API_KEY", sim.council_key)
@@ -89,7 +90,7 @@ def test_a_broken_file_names_the_line_and_the_app_starts_on_defaults(
     async def inspect(app: BlahApp, pilot: Any) -> None:
         seen["theme"] = app.theme
         seen["poll"] = app.ctx.settings["poll_interval"]
-        seen["messages"] = [(str(n.title), str(n.message)) for n in app._notifications]
+        seen["messages"] = notifications.titled(app)
 
     launch(monkeypatch, ["--base-url", sim.base_url, "--model", sim.person_model_id], inspect)
     assert seen["theme"] == "blah-dark" and seen["poll"] == 2.0

@@ -201,11 +201,16 @@ async def test_a_latency_spike_longer_than_the_deadline(sim13: SimulatorServer) 
             await client.get_logs(sim13.person_model_id, limit=1)
         assert time.monotonic() - started < 5  # bounded by the deadline, not by the server
         assert "no complete answer within 0.3 s" in str(caught.value)
+        writes_before = sim13.requests.count("POST", "/infer")
         with pytest.raises(OutcomeUnknownError) as unknown:
             await client.infer(sim13.person_model_id, "reliability latency probe", deadline=0.3)
         assert "may or may not have" in str(unknown.value)
     sim13.chaos = None
-    await asyncio.sleep(1.2)  # let the server finish the spike (it may or may not serve the write)
+    # The server is done with the write (served or dropped) once its request is on the log.
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and sim13.requests.count("POST", "/infer") == writes_before:
+        await asyncio.sleep(0.05)
+    assert sim13.requests.count("POST", "/infer") == writes_before + 1, "the server never finished the write"
     async with BlahClient(sim13.base_url) as reader:
         page = await reader.get_logs(sim13.person_model_id, source="test", limit=50)
     # The check by GET gives a definite answer, and the write happened at most once.

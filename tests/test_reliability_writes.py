@@ -5,6 +5,10 @@ the chatroom, start a game), driven by its keys: a confirmation dialog comes up 
 has been sent yet (the simulator's request log says so); answering "no" sends nothing; the
 confirm key pressed twice in a row sends exactly ONE request. And a write whose answer never
 comes in time is reported as "outcome unknown", checked with a GET, and not sent again.
+
+No test waits a fixed time to prove that nothing happened: "nothing sent yet" is read once no
+write is in flight between the app and the platform (``InFlight``), and "sent once" once the
+worker that makes the write has finished.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pytest
 from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
+from tests.conftest import NotificationLog
 from tests.test_hostile_e2e_support import SIZE, press_now, settle, wait_until
 from tui.app import BlahApp, create_app
 from tui.context import AppContext
@@ -49,9 +54,9 @@ async def go(app: BlahApp, key: str, mode: str) -> None:
     await settle(app, 8)
 
 
-async def confirm_dialog(app: BlahApp) -> ConfirmScreen:
+async def confirm_dialog(app: BlahApp, notifications: NotificationLog) -> ConfirmScreen:
     assert await wait_until(lambda: isinstance(app.screen, ConfirmScreen), 15), \
-        f"no confirmation came up (on {type(app.screen).__name__}): {[n.message for n in app._notifications]}"
+        f"no confirmation came up (on {type(app.screen).__name__}): {notifications.messages(app)}"
     screen = app.screen
     assert isinstance(screen, ConfirmScreen)
     return screen
@@ -119,11 +124,12 @@ async def open_post(app: BlahApp, server: SimulatorServer) -> None:
     from textual.widgets import Input
 
     await go(app, "5", "chatroom")
+    box = app.screen.query_one("#compose-input", Input)
     press_now(app, "i")
-    assert await wait_until(lambda: isinstance(app.focused, Input), 10), "the compose box never took focus"
-    for ch in "hello room":
-        press_now(app, ch if ch != " " else "space")
-    await asyncio.sleep(0.2)
+    assert await wait_until(lambda: app.focused is box, 10), "the compose box never took focus"
+    for ch in "hello":
+        press_now(app, ch)
+    assert await wait_until(lambda: box.value == "hello", 10), f"the text never landed: {box.value!r}"
     press_now(app, "enter")
 
 
@@ -136,14 +142,15 @@ async def open_game(app: BlahApp, server: SimulatorServer) -> None:
     press_now(app, "enter")
 
 
-WRITES: list[tuple[str, str, str, Opener]] = [
-    ("start a run", "POST", "/api/v1/runs", open_start_run),
-    ("cancel a run", "POST", "/cancel", open_cancel),
-    ("resume a run", "POST", "/resume", open_resume),
-    ("failure clusters", "POST", "/failure-clusters", open_clusters),
-    ("mute a model", "POST", "/chatroom", open_mute),
-    ("post to the chatroom", "POST", "/api/v1/chatroom", open_post),
-    ("start a game", "POST", "/api/v1/games", open_game),
+#: (what, method, path suffix, how to get to its confirmation, the worker group that sends it)
+WRITES: list[tuple[str, str, str, Opener, str]] = [
+    ("start a run", "POST", "/api/v1/runs", open_start_run, "runs.start"),
+    ("cancel a run", "POST", "/cancel", open_cancel, "runs.write"),
+    ("resume a run", "POST", "/resume", open_resume, "runs.write"),
+    ("failure clusters", "POST", "/failure-clusters", open_clusters, "diagnosis-clusters"),
+    ("mute a model", "POST", "/chatroom", open_mute, "models-mute"),
+    ("post to the chatroom", "POST", "/api/v1/chatroom", open_post, "chatroom-post"),
+    ("start a game", "POST", "/api/v1/games", open_game, "games-create"),
 ]
 
 
@@ -151,44 +158,79 @@ def posts(server: SimulatorServer, suffix: str) -> int:
     return server.requests.count("POST", suffix)
 
 
-async def test_every_write_asks_first_and_one_confirmation_sends_one_request(write_sim: SimulatorServer) -> None:
+class InFlight(httpx.AsyncBaseTransport):
+    """Real HTTP that knows how many writes (non-GET requests) are on their way right now."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport | None = None) -> None:
+        self.inner = inner or httpx.AsyncHTTPTransport()
+        self.writes = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        write = request.method != "GET"
+        self.writes += write
+        try:
+            return await self.inner.handle_async_request(request)
+        finally:
+            self.writes -= write
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def sending(app: BlahApp, group: str) -> bool:
+    """A worker of ``group`` (the one that makes the write) has not finished yet."""
+    return any(worker.group == group and not worker.is_finished for worker in app.workers)
+
+
+async def nothing_in_flight(app: BlahApp, transport: InFlight, group: str) -> None:
+    """Wait until every write the app has begun is answered and its worker is done, if any."""
+    assert await wait_until(lambda: transport.writes == 0, 20), "a write never got its answer"
+    if not isinstance(app.screen, ConfirmScreen):  # while it asks, the worker may wait on the answer
+        assert await wait_until(lambda: not sending(app, group), 20), f"the {group} worker never finished"
+
+
+async def test_every_write_asks_first_and_one_confirmation_sends_one_request(
+    write_sim: SimulatorServer, notifications: NotificationLog
+) -> None:
     results: list[str] = []
-    async with BlahClient(write_sim.base_url, api_key=write_sim.council_key) as client:
+    transport = InFlight()
+    async with BlahClient(write_sim.base_url, api_key=write_sim.council_key, transport=transport) as client:
         app = app_on(write_sim, client)
         async with app.run_test(size=SIZE):
             await settle(app)
-            for name, _method, suffix, opener in WRITES:
+            for name, _method, suffix, opener, group in WRITES:
                 before = posts(write_sim, suffix)
                 await opener(app, write_sim)
-                dialog = await confirm_dialog(app)
-                await asyncio.sleep(0.3)
+                dialog = await confirm_dialog(app, notifications)
+                await nothing_in_flight(app, transport, group)
                 assert posts(write_sim, suffix) == before, f"{name}: sent before it was confirmed"
                 press_now(app, "y")
                 press_now(app, "y")  # a double press, as fast as a key repeat
                 assert await wait_until(lambda s=suffix, b=before: posts(write_sim, s) > b, 20), f"{name}: never sent"
-                await asyncio.sleep(1.0)  # room for a second request, if there were to be one
+                assert await wait_until(lambda: not isinstance(app.screen, ConfirmScreen), 10)
+                await nothing_in_flight(app, transport, group)  # a second request would have been sent by now
                 sent = posts(write_sim, suffix) - before
                 assert sent == 1, f"{name}: {sent} requests for one confirmation"
                 assert dialog.answered
                 results.append(f"{name}: 1")
-                await wait_until(lambda: not isinstance(app.screen, ConfirmScreen), 10)
             assert app.is_running
     print(f"\nwrites: {len(results)} kinds, each asked first and sent once on a double confirm ({results})")
 
 
-async def test_saying_no_sends_nothing(write_sim: SimulatorServer) -> None:
-    async with BlahClient(write_sim.base_url, api_key=write_sim.council_key) as client:
+async def test_saying_no_sends_nothing(write_sim: SimulatorServer, notifications: NotificationLog) -> None:
+    transport = InFlight()
+    async with BlahClient(write_sim.base_url, api_key=write_sim.council_key, transport=transport) as client:
         app = app_on(write_sim, client)
         async with app.run_test(size=SIZE):
             await settle(app)
-            for name, _method, suffix, opener in (WRITES[0], WRITES[4]):
+            for name, _method, suffix, opener, group in (WRITES[0], WRITES[4]):
                 before = posts(write_sim, suffix)
                 await opener(app, write_sim)
-                await confirm_dialog(app)
+                await confirm_dialog(app, notifications)
                 press_now(app, "n")
                 press_now(app, "y")  # too late: the dialog already answered "no"
-                await wait_until(lambda: not isinstance(app.screen, ConfirmScreen), 10)
-                await asyncio.sleep(1.0)
+                assert await wait_until(lambda: not isinstance(app.screen, ConfirmScreen), 10)
+                await nothing_in_flight(app, transport, group)
                 assert posts(write_sim, suffix) == before, f"{name}: sent although the answer was no"
 
 
@@ -222,7 +264,7 @@ async def slow_client(write_sim: SimulatorServer) -> AsyncIterator[BlahClient]:
 
 
 async def test_a_timed_out_write_is_outcome_unknown_checked_by_get_and_never_resent(
-    write_sim: SimulatorServer, slow_client: BlahClient
+    write_sim: SimulatorServer, slow_client: BlahClient, notifications: NotificationLog
 ) -> None:
     app = app_on(write_sim, slow_client)
     async with app.run_test(size=SIZE):
@@ -230,13 +272,14 @@ async def test_a_timed_out_write_is_outcome_unknown_checked_by_get_and_never_res
         before_posts = posts(write_sim, "/api/v1/runs")
         runs_before = set(write_sim.world.runs)
         await open_start_run(app, write_sim)
-        await confirm_dialog(app)
+        await confirm_dialog(app, notifications)
         mark = len(write_sim.requests.records())
         press_now(app, "y")
-        said = await wait_until(lambda: any("timed out" in n.message for n in app._notifications), 30)
-        assert said, [n.message for n in app._notifications]
-        message = next(n.message for n in app._notifications if "timed out" in n.message)
-        await asyncio.sleep(1.0)
+        said = await wait_until(lambda: any("timed out" in n for n in notifications.messages(app)), 30)
+        assert said, notifications.messages(app)
+        message = next(n for n in notifications.messages(app) if "timed out" in n)
+        # the flow is over (checked, reported): a resend, if there were one, would be on the log
+        assert await wait_until(lambda: not sending(app, "runs.start"), 30), "the start flow never finished"
     new_runs = set(write_sim.world.runs) - runs_before
     assert len(new_runs) == 1  # the platform did act on it, once
     assert posts(write_sim, "/api/v1/runs") - before_posts == 1  # and it was not sent again

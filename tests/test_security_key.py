@@ -34,6 +34,7 @@ from api_client.client import BlahClient
 from api_client.errors import AuthError, BlahError, InvalidResponseError
 from api_client.models import UploadTicket
 from simulator.server import SimulatorServer
+from tests.conftest import NotificationLog
 from tests.test_hostile_e2e_support import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until
 from tui.app import create_app
 from tui.cli import main, resolve_api_key
@@ -104,7 +105,7 @@ def test_a_store_made_world_readable_by_umask_is_created_0600(monkeypatch: pytes
 
 
 async def test_a_whole_session_shows_and_writes_the_key_nowhere(
-    keyed_sim: SimulatorServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    keyed_sim: SimulatorServer, tmp_path: Path, caplog: pytest.LogCaptureFixture, notifications: NotificationLog
 ) -> None:
     caplog.set_level(logging.DEBUG)
     screenshots = 0
@@ -124,8 +125,8 @@ async def test_a_whole_session_shows_and_writes_the_key_nowhere(
             # a write too, through the app's client (the key does its job: 201)
             started = await client.start_run([keyed_sim.person_model_id])
             assert started.run is not None
-            for note in app._notifications:
-                assert_no_key(f"{note.title} {note.message}", "a notification")
+            for title, message in notifications.titled(app):  # toasts already gone included
+                assert_no_key(f"{title} {message}", "a notification")
             for name, value in (("client", client), ("context", ctx)):
                 assert_no_key(repr(value), f"repr of the {name}")
                 assert_no_key(pretty_repr(value), f"the pretty repr of the {name}")

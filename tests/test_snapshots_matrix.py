@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import DataTable, Input, LoadingIndicator, TextArea
+from textual.widgets import Input, LoadingIndicator, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
@@ -109,14 +109,6 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
             break
     else:
         raise AssertionError(f"{name} did not settle: {previous[-400:]}")
-    # Tables filled while a load was superseded sometimes keep their header-only column widths
-    # (seen on the Leaderboard, Models and Training sets tables; reported). Measure every cell
-    # again through the public API, so every run draws the table as its data wants it.
-    for table in app.screen.query(DataTable):
-        for row_key in list(table.rows):
-            for column_key in list(table.columns):
-                table.update_cell(row_key, column_key, table.get_cell(row_key, column_key), update_width=True)
-    await pilot.pause(0.1)
     # A widget sized or drawn before its data arrived may keep that state until the next
     # layout (seen on plots at 80x24): resize once, as a person would.
     width, height = app.size
@@ -124,9 +116,9 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
     await pilot.pause(0.1)
     await pilot.resize_terminal(width, height)
     await pilot.pause(0.2)
-    # Still cursors: switching blinking on then off stops every blink timer.
-    fields = [*app.screen.query(Input), *app.screen.query(TextArea)]
-    for field in fields:
+    # Still cursors: switching blinking on then off stops every blink timer (an unfocused
+    # field then draws no cursor; a focused Input draws a steady one).
+    for field in [*app.screen.query(Input), *app.screen.query(TextArea)]:
         field.cursor_blink = True
         field.cursor_blink = False
     app.clear_notifications()
@@ -135,8 +127,6 @@ async def _settle(pilot: Pilot[Any], app: BlahApp, name: str, *, online: bool, t
     # restarts on focus events): leave text areas unfocused in these pictures.
     if isinstance(app.screen.focused, TextArea):
         app.screen.set_focus(None)
-    for field in fields:
-        field._cursor_visible = False
     await pilot.pause(0.1)
 
 

@@ -13,6 +13,7 @@ import pytest
 from rich.color import Color as RichColor
 from textual.color import Color
 
+from tests.conftest import NotificationLog
 from tests.test_chatroom_support import frame_segments
 from tests.test_logs_screen_world import fixed_world_dump, wait_for
 from themes.builtin import load_user_theme
@@ -48,10 +49,6 @@ def offline_app(dump: tuple[Path, str], **settings: Any) -> BlahApp:
     return create_app(ctx)
 
 
-def messages(app: BlahApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
-
-
 async def test_builtin_and_own_themes_are_available(dump: tuple[Path, str]) -> None:
     app = offline_app(dump)
     async with app.run_test(size=SIZE) as pilot:
@@ -65,24 +62,26 @@ async def test_builtin_and_own_themes_are_available(dump: tuple[Path, str]) -> N
             assert app.current_theme.name == name
 
 
-async def test_a_user_theme_file_is_loaded_and_can_be_configured(dump: tuple[Path, str]) -> None:
+async def test_a_user_theme_file_is_loaded_and_can_be_configured(dump: tuple[Path, str],
+                                                                 notifications: NotificationLog) -> None:
     theme_file("solar.toml", GOOD_THEME)
     app = offline_app(dump, theme="solar")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.theme == "solar"
         assert Color.parse(app.get_css_variables()["primary"]) == Color.parse("#268bd2")
-        assert not messages(app)
+        assert not notifications.messages(app)
 
 
-async def test_a_broken_theme_file_is_named_and_the_app_falls_back(dump: tuple[Path, str]) -> None:
+async def test_a_broken_theme_file_is_named_and_the_app_falls_back(dump: tuple[Path, str],
+                                                                  notifications: NotificationLog) -> None:
     theme_file("broken.toml", 'name = "broken"\nprimary = "not-a-colour"\n')
     theme_file("syntax.toml", "name = \n")
     theme_file("solar.toml", GOOD_THEME)
     app = offline_app(dump, theme="broken")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        said = messages(app)
+        said = notifications.messages(app)
         assert any("broken.toml" in m and "primary" in m and "not a colour" in m for m in said)
         assert any("syntax.toml" in m for m in said)
         assert any("Unknown theme 'broken'; using blah-dark" in m for m in said)

@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.conftest import NotificationLog
 from tests.test_chatroom_support import make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.confirm import ConfirmScreen
@@ -21,10 +22,6 @@ from tui.screens.webhooks_form import WebhookFormScreen
 from tui.screens.webhooks_listen import listener_for
 
 SIZE = (140, 45)
-
-
-def notes(app: BlahApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 def status_of(screen: WebhooksScreen) -> str:
@@ -49,7 +46,9 @@ async def listen_here(pilot: Pilot[Any], screen: WebhooksScreen) -> None:
     await wait_for(pilot, lambda: session.listening and session.webhook is not None, what="listening")
 
 
-async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(fresh_sim: SimulatorServer) -> None:
+async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(
+    fresh_sim: SimulatorServer, notifications: NotificationLog
+) -> None:
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
         app = make_app(fresh_sim, client, start_mode="runs")
         async with app.run_test(size=SIZE) as pilot:
@@ -69,7 +68,7 @@ async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(
             assert run_id is not None
             await wait_for(pilot, lambda: any(d.run_id == run_id for d in session.deliveries),
                            timeout=30, what="run.completed delivered")
-            assert any(run_id in n and "completed" in n and "webhook" in n for n in notes(app))
+            assert any(run_id in n and "completed" in n and "webhook" in n for n in notifications.messages(app))
             # The Runs screen (not polling: nothing was active when it loaded) refreshed at once.
             await wait_for(pilot, lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
                            what="runs list refreshed by the webhook")
@@ -84,7 +83,8 @@ async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(
             assert fresh_sim.world.webhooks == {}
 
 
-async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorServer) -> None:
+async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorServer,
+                                                           notifications: NotificationLog) -> None:
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
         app = make_app(fresh_sim, client, start_mode="webhooks")
         async with app.run_test(size=SIZE) as pilot:
@@ -94,7 +94,7 @@ async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorS
             assert session.url is not None and session.receiver is not None
             # Someone else registers our receiver's URL with their own secret.
             forged = await client.create_webhook(session.url, ["chatroom.message"], secret="not-the-apps-secret")
-            before = len(notes(app))
+            before = len(notifications.messages(app))
             await client.post_chatroom("ping")
             await wait_for(pilot, lambda: any(d["webhook_id"] == forged.id for d in fresh_sim.world.deliveries),
                            what="forged delivery attempted")
@@ -103,7 +103,7 @@ async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorS
             assert attempts and all(d["status_code"] == 401 for d in attempts)
             assert session.receiver.stats.rejected >= 1 and session.receiver.stats.accepted == 0
             assert list(session.deliveries) == []
-            assert not any("ping" in n for n in notes(app)[before:])
+            assert not any("ping" in n for n in notifications.messages(app)[before:])
             url = session.url
             assert url is not None
         # The app exited: its receiver no longer listens.

@@ -25,6 +25,7 @@ from tui.screens.models_detail import (
     model_row,
 )
 from tui.screens.models_register import RegisterModelScreen
+from widgets.fitted_table import FittedTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -79,9 +80,9 @@ class ModelsScreen(BlahScreen):
         with Horizontal(id="models-body"):
             with Vertical(id="models-lists"):
                 yield Static(Text("Models"), classes="list-title")
-                yield DataTable(id="models-table", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="models-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Evals"), classes="list-title")
-                yield DataTable(id="evals-table", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="evals-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="models-detail"):
                 yield Static(Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body")
         yield KeyFooter()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.binding import Binding
-from textual.widgets import DataTable
+
+from widgets.fitted_table import FittedTable
 
 
-class KeyTable(DataTable[Any]):
+class KeyTable(FittedTable):
     """DataTable in row mode with ``j``/``k``/``g``/``G`` beside the arrows and Home/End."""
 
     BINDINGS = [
