@@ -10,17 +10,15 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.app import App
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.notify_log import NotificationLog, recording_notify
 
 
 @pytest.fixture(autouse=True)
@@ -71,43 +69,19 @@ async def client(sim: SimulatorServer) -> AsyncIterator[BlahClient]:
         yield c
 
 
-@dataclass(frozen=True)
-class Shown:
-    """One notification as the app was asked to show it."""
-
-    app: App[Any]
-    message: str
-    title: str
-    severity: str
-
-
-class NotificationLog:
-    """Every ``App.notify`` call of the test, oldest first; ``messages(app)`` for one app's."""
-
-    def __init__(self) -> None:
-        self.shown: list[Shown] = []
-
-    def messages(self, app: App[Any] | None = None) -> list[str]:
-        return [n.message for n in self.shown if app is None or n.app is app]
-
-    def titled(self, app: App[Any] | None = None) -> list[tuple[str, str]]:
-        return [(n.title, n.message) for n in self.shown if app is None or n.app is app]
+@pytest.fixture(autouse=True)
+def record_notifications(monkeypatch: pytest.MonkeyPatch) -> Iterator[NotificationLog]:
+    """Every test records what its apps notify (``tests.support.notify_log``)."""
+    log = NotificationLog()
+    monkeypatch.setattr(App, "notify", recording_notify(log))
+    NotificationLog.current = log
+    try:
+        yield log
+    finally:
+        NotificationLog.current = None
 
 
 @pytest.fixture
-def notifications(monkeypatch: pytest.MonkeyPatch) -> NotificationLog:
-    """Wraps ``App.notify`` (widgets and screens notify through it), so a test reads what was
-    said without Textual's private toast list, and also sees a toast that has timed out."""
-    log = NotificationLog()
-    real = App.notify
-    signature = inspect.signature(real)
-
-    def notify(self: App[Any], *args: Any, **kwargs: Any) -> None:
-        bound = signature.bind(self, *args, **kwargs)
-        bound.apply_defaults()
-        given = bound.arguments
-        log.shown.append(Shown(self, str(given["message"]), str(given["title"]), str(given["severity"])))
-        real(self, *args, **kwargs)
-
-    monkeypatch.setattr(App, "notify", notify)
-    return log
+def notifications(record_notifications: NotificationLog) -> NotificationLog:
+    """What the test's apps were asked to notify, timed-out toasts included."""
+    return record_notifications

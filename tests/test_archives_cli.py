@@ -15,6 +15,7 @@ import pytest
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.notify_log import NotificationLog
 from tests.test_logs_screen_world import FAST_TAIL, logs_screen, wait_for
 from tui.app import create_app
 from tui.cli import main
@@ -46,7 +47,7 @@ async def start_app(base_url: str, model_id: str, *, settled: str) -> tuple[list
                     and logs_screen(app)._tail_state is not None
 
             checks = {
-                "unknown": lambda: any(n.title == "Unknown model" for n in app._notifications),
+                "unknown": lambda: any(title == "Unknown model" for title, _ in NotificationLog.current.titled(app)),
                 "archived": lambda: logs_screen(app).feed.archive is not None
                 and app.screen.query_one(StatusHeader).connection == "connected",
                 "unreachable": lambda: logs_screen(app)._tail_state.phase == "retrying",

@@ -25,7 +25,7 @@ import pytest
 from api_client.archive import Archive
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tests.test_hostile_e2e_support import SIZE, frame_text, press_now, settle, wait_until
 from tui.app import create_app
 from tui.cli import main

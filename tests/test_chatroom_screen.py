@@ -7,6 +7,7 @@ import httpx
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.notify_log import said
 from tests.hostile_payloads import assert_segments_inert
 from tests.test_chatroom_support import (
     SIZE,
@@ -37,7 +38,7 @@ async def test_double_press_mutes_once_and_member_key_gets_council_message(sim: 
             await wait_for(pilot, lambda: spy.count("POST", "/chatroom") >= 1 and not screen.mute_flow.busy(target_id), what="mute answered")
             await pilot.pause(0.3)
             assert spy.count("POST", f"/models/{target.model_id}/chatroom") == 1
-            assert any("council tier" in str(n.message) for n in app._notifications)
+            assert any("council tier" in n for n in said(app))
             assert app.chatroom_enabled.get(target.model_id) is not False  # nothing changed
     assert sim.world.models[target_id]["chatroom_enabled"] is True
 
@@ -60,7 +61,7 @@ async def test_post_that_times_out_is_checked_not_resent(fresh_sim: SimulatorSer
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_chatroom(pilot, app)
             await post_in_room(pilot, screen, "did this land")
-            await wait_for(pilot, lambda: any("It was posted" in str(n.message) for n in app._notifications), what="outcome checked")
+            await wait_for(pilot, lambda: any("It was posted" in n for n in said(app)), what="outcome checked")
             assert spy.count("POST", "/chatroom") == 1
             assert sum(1 for m in screen.feed.messages if m.content == "did this land") == 1
 

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tests.hostile_payloads import assert_segments_inert
 from tests.test_diagnosis_screen_support import SIZE, loaded, until
 from tests.test_logs_screen_world import (

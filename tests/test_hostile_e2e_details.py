@@ -14,7 +14,7 @@ import pytest
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tests.hostile_payloads import assert_inert
 from tests.test_hostile_e2e_support import (
     SIZE,

@@ -15,7 +15,7 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tui.cli import main, resolve_key
 from tui.credentials import credentials_file, load_stored, login_key
 from tui.keyring_store import SERVICE, USERNAME

@@ -14,7 +14,7 @@ import pytest
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tests.palette_support import run_hit
 from tests.test_runs_support import make_app, wait_for
 from tui.app import BlahApp

@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.notify_log import said
 from tui.app import BlahApp, create_app
 from tui.context import AppContext
 
@@ -48,7 +49,8 @@ async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout:
 
 
 def notifications(app: BlahApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    """What ``app`` notified in this test, timed-out toasts included."""
+    return said(app)
 
 
 def close_client(client: BlahClient) -> None:

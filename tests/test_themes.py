@@ -13,7 +13,7 @@ import pytest
 from rich.color import Color as RichColor
 from textual.color import Color
 
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tests.test_chatroom_support import frame_segments
 from tests.test_logs_screen_world import fixed_world_dump, wait_for
 from themes.builtin import load_user_theme

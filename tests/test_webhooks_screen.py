@@ -12,7 +12,7 @@ from textual.widgets import Input
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.conftest import NotificationLog
+from tests.support.notify_log import NotificationLog
 from tests.test_chatroom_support import make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.confirm import ConfirmScreen
