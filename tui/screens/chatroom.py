@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -65,7 +66,7 @@ class ChatroomScreen(BlahScreen):
         Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
         Binding("f", "follow", "Follow", id="chatroom.follow"),
         Binding("r", "refresh", "Refresh", id="chatroom.refresh"),
-        Binding("escape", "leave_input", "Back to room", show=False, id="chatroom.leave_input"),
+        Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
     ]
 
     def __init__(self) -> None:
@@ -98,7 +99,9 @@ class ChatroomScreen(BlahScreen):
                 allow_blank=False,
                 id="reply-from",
             )
-            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000)
+            # select_on_focus off: `i` goes back to a draft to go on writing it, not to replace it
+            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000,
+                        select_on_focus=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -304,13 +307,27 @@ class ChatroomScreen(BlahScreen):
         self.poke()
 
     def action_compose(self) -> None:
-        self.query_one("#compose-input", Input).focus()
+        """Write: the cursor at the end of the draft, nothing selected."""
+        box = self.query_one("#compose-input", Input)
+        box.cursor_position = len(box.value)
+        box.focus()
 
     def action_reply_from(self) -> None:
         self.query_one("#reply-from", Select).focus()
 
     def action_leave_input(self) -> None:
-        self.query_one("#room", OptionList).focus()
+        self.leave_text_input()
+
+    def input_exit_target(self) -> Widget | None:
+        return self.query_one("#room", OptionList)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc comes back to the room from the composer, the reply-from menu or the people
+        list (and is offered in the footer there); in the room it goes on to the app."""
+        if action == "leave_input":
+            room = self.query("#room").first() if self.is_mounted else None
+            return room is not None and self.focused is not room
+        return super().check_action(action, parameters)
 
     @on(OptionList.OptionSelected, "#room")
     def _room_selected(self, _event: OptionList.OptionSelected) -> None:

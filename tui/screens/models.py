@@ -61,7 +61,7 @@ class ModelsScreen(BlahScreen):
         Binding("r", "refresh", "Refresh", id="models.refresh"),
         Binding("j", "cursor_down", "Down", show=False, id="models.down"),
         Binding("k", "cursor_up", "Up", show=False, id="models.up"),
-        Binding("escape", "leave_search", "Back to list", show=False, id="models.leave_search"),
+        Binding("escape", "leave_search", "Back to list", id="models.leave_search"),
     ]
 
     def __init__(self) -> None:
