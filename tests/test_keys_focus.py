@@ -46,7 +46,8 @@ async def _footer_shows(pilot: Pilot[Any], app: BlahApp, key: str, description: 
 
 async def _playground(pilot: Pilot[Any], app: BlahApp) -> PlaygroundScreen:
     await pilot.press("9")
-    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen), what="playground")
+    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#infer-prompt")),
+                   what="the playground built")
     screen = app.screen
     assert isinstance(screen, PlaygroundScreen)
     return screen
@@ -90,16 +91,39 @@ async def test_esc_leaves_the_max_tokens_box(sim: SimulatorServer, client: BlahC
         assert screen.query_one("#infer-prompt", TextArea).text == ""
 
 
-async def test_chatroom_composer_footer_offers_esc_and_i_keeps_the_draft(sim: SimulatorServer, client: BlahClient) -> None:
+async def _chatroom_composer(pilot: Pilot[Any], app: BlahApp) -> Input:
+    await pilot.press("5")
+    await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen) and app.focused is app.screen.query_one("#room"),
+                   what="the chatroom, its room list focused")
+    return app.screen.query_one("#compose-input", Input)
+
+
+async def _write(pilot: Pilot[Any], app: BlahApp, box: Input, text: str) -> None:
+    """`i`, then type ``text`` once the composer has the focus."""
+    await pilot.press("i")
+    await wait_for(pilot, lambda: app.focused is box, what="the composer focused")
+    await pilot.press(*text)
+    assert box.value == text
+
+
+async def test_chatroom_composer_footer_offers_esc(sim: SimulatorServer, client: BlahClient) -> None:
     app = make_app(sim, client, start_mode="runs", chatroom_poll_interval=60.0)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("5")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen), what="chatroom")
-        box = app.screen.query_one("#compose-input", Input)
-        await pilot.press("i", *"hello")
+        box = await _chatroom_composer(pilot, app)
+        await _write(pilot, app, box, "hello")
         await _footer_shows(pilot, app, "esc", "Back to room")
         await pilot.press("escape")
         assert "esc" not in footer_keys(app)
+        await pilot.press("4")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen), what="leaderboard, from its area key")
+
+
+async def test_chatroom_i_goes_back_to_the_draft_without_selecting_it(sim: SimulatorServer, client: BlahClient) -> None:
+    app = make_app(sim, client, start_mode="runs", chatroom_poll_interval=60.0)
+    async with app.run_test(size=SIZE) as pilot:
+        box = await _chatroom_composer(pilot, app)
+        await _write(pilot, app, box, "hello")
+        await pilot.press("escape")
         await pilot.press("i", "X")  # back to the draft: goes on writing it
         assert box.value == "helloX"
         assert box.cursor_position == len("helloX") and box.selection.is_empty

@@ -109,7 +109,7 @@ class ChatroomScreen(BlahScreen):
         self._interval = float(self.ctx.settings.get("chatroom_poll_interval") or self.ctx.settings.get("poll_interval") or 2.0)
         self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
-        self.query_one("#room", OptionList).focus()
+        self.set_focus(self.query_one("#room", OptionList))
         if self.ctx.client is None:
             self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
             self._set_status(Text("offline", end=""))
@@ -307,10 +307,11 @@ class ChatroomScreen(BlahScreen):
         self.poke()
 
     def action_compose(self) -> None:
-        """Write: the cursor at the end of the draft, nothing selected."""
+        """Write: the cursor at the end of the draft, nothing selected; focused at once (not
+        after a refresh), so the keys typed right after `i` land in the box."""
         box = self.query_one("#compose-input", Input)
         box.cursor_position = len(box.value)
-        box.focus()
+        self.set_focus(box)
 
     def action_reply_from(self) -> None:
         self.query_one("#reply-from", Select).focus()

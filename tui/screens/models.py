@@ -236,7 +236,7 @@ class ModelsScreen(BlahScreen):
         self.query_one("#models-table", DataTable).focus()
 
     def action_search(self) -> None:
-        self.query_one("#models-search", Input).focus()
+        self.set_focus(self.query_one("#models-search", Input))  # at once: typing follows
 
     def action_leave_search(self) -> None:
         self.query_one("#models-table", DataTable).focus()

@@ -120,22 +120,25 @@ class PlaygroundScreen(BlahScreen):
 
     def on_mount(self) -> None:
         self.blah_app.model_signal.subscribe(self, self._on_model_event)
-        self._show_model()
-        self.set_focus(self.input_exit_target())
+        self._show_model()  # the tab strip gets the focus (the first focusable widget)
 
     def action_edit(self) -> None:
-        """Focus the text box of the open tab (typing goes there; Esc leaves it)."""
-        if self.query_one("#pg-tabs", TabbedContent).active == "pg-chat":
-            self.query_one("#chat-input", Input).focus()
-        else:
-            self.query_one("#infer-prompt", TextArea).focus()
+        """Focus the text box of the open tab (typing goes there; Esc leaves it). At once, not
+        after a refresh: the keys typed right after `e` belong in the box."""
+        chat = self.query_one("#pg-tabs", TabbedContent).active == "pg-chat"
+        boxes = self.query("#chat-input" if chat else "#infer-prompt")
+        if not boxes:  # the tabs are still being built: focus the box once they are
+            self.call_after_refresh(self.action_edit)
+            return
+        self.set_focus(boxes.first())
 
     def action_leave_input(self) -> None:
         self.leave_text_input()
 
     def input_exit_target(self) -> Widget | None:
         """The tab strip: ← → switch tabs, and every other key is the screen's again."""
-        return self.query_one("#pg-tabs", TabbedContent).query_one(Tabs)
+        tabs = self.query(Tabs)
+        return tabs.first() if tabs else None
 
     def _on_model_event(self, event: ModelEvent) -> None:
         if event.kind == "switched" and self._fixed_model is None:
