@@ -45,7 +45,10 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         self._forget_removed_keys()
         pinned: list[Widget] = []
+        covered = self.is_attached and self.screen is not self.app.screen
         for widget in super().compose():
+            if covered and isinstance(widget, FooterKey) and widget.key == "escape":
+                continue  # Esc belongs to the screen on top (a dialog); its meaning here is computed for that one
             if isinstance(widget, FooterKey) and self._is_pinned(widget):
                 pinned.append(widget)
             else:
