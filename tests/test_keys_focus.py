@@ -150,7 +150,11 @@ async def test_ctrl_p_opens_the_palette_from_a_text_box(sim: SimulatorServer, cl
     app = make_app(sim, client, start_mode="runs")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _playground(pilot, app)
-        await pilot.press("e", "ctrl+p")
+        await pilot.press("e")
+        await _footer_shows(pilot, app, "esc", "Leave the text box")
+        palette_keys = [key.key_display for key in app.screen.query(FooterKey) if key.action == "command_palette"]
+        assert palette_keys == ["^p"]  # while typing ":" is text; ctrl+p is offered, once
+        await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, what="palette closed")
