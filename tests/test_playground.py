@@ -1,8 +1,11 @@
-"""The Playground on the simulator: infer and chat, each answer with its findings and opened
-in the inspector; one request per press; the chat job polled with backoff until done."""
+"""The Playground on the simulator: infer and chat, each answer with its findings (ctrl+o opens
+it in the inspector); one request per press; the chat job polled with backoff until done."""
 
 from __future__ import annotations
 
+import asyncio
+
+import httpx
 from textual.css.query import NoMatches
 from textual.widgets import Input, Static, TabbedContent, TextArea
 
@@ -23,7 +26,8 @@ def test_job_polls_back_off_to_a_ceiling() -> None:
 
 async def _playground(pilot: object, app: object) -> PlaygroundScreen:
     await pilot.press("9")  # type: ignore[attr-defined]
-    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen), what="playground")  # type: ignore[arg-type, attr-defined]
+    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#infer-prompt")),  # type: ignore[attr-defined]
+                   what="playground")  # type: ignore[arg-type]
     return app.screen  # type: ignore[attr-defined, no-any-return]
 
 
@@ -39,8 +43,18 @@ def _answer(screen: PlaygroundScreen) -> str:
     return str(screen.query_one("#pg-answer", Static).render())
 
 
-async def test_infer_shows_answer_findings_and_opens_the_inspector(fresh_sim: SimulatorServer) -> None:
-    spy = RecordingTransport()
+class _SlowInferTransport(RecordingTransport):
+    """A platform that takes a second to answer an infer: a second ctrl+s lands while the
+    first is in flight, as it does for a person on a slow connection."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path.endswith("/infer"):
+            await asyncio.sleep(1.0)
+        return await super().handle_async_request(request)
+
+
+async def test_infer_shows_answer_findings_and_ctrl_o_opens_the_inspector(fresh_sim: SimulatorServer) -> None:
+    spy = _SlowInferTransport()
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
         app = make_app(fresh_sim, client)
         async with app.run_test(size=SIZE) as pilot:
@@ -57,27 +71,27 @@ async def test_infer_shows_answer_findings_and_opens_the_inspector(fresh_sim: Si
 
             screen.query_one("#infer-max", Input).value = "16"
             await pilot.press("ctrl+s", "ctrl+s")
-            await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="the inspector")
+            await wait_for(pilot, lambda: "Findings" in _answer(screen), what="the answer and its findings")
+            assert app.screen is screen  # ctrl+s sends; the inspector is ctrl+o's
             log_id = screen.last_log_id
-            assert log_id is not None and app.screen.log_id == log_id  # type: ignore[attr-defined]
+            assert log_id is not None
             entry = fresh_sim.world.log(log_id)
             assert entry is not None and entry["source"] == "test" and entry["max_tokens"] == 16
-            await pilot.press("escape")
-            await wait_for(pilot, lambda: app.screen is screen, what="back")
             shown = _answer(screen)
-            assert "Findings" in shown and "trained template: ChatML (platform)" in shown
+            assert "trained template: ChatML (platform)" in shown
             assert f"of {entry['max_tokens']}" in shown and log_id in shown
             if entry["response"]:
                 assert entry["response"].strip()[:20] in shown
             await pilot.press("ctrl+o")
-            await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="inspector again")
+            await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="the inspector")
+            assert app.screen.log_id == log_id  # type: ignore[attr-defined]
     assert spy.count("POST", "/infer") == 1
 
 
 async def test_chat_job_is_polled_until_the_reply_lands(fresh_sim: SimulatorServer) -> None:
     spy = RecordingTransport()
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key, transport=spy) as client:
-        app = make_app(fresh_sim, client, playground_auto_inspect=False, chat_job_first_poll=0.05)
+        app = make_app(fresh_sim, client, chat_job_first_poll=0.05)
         async with app.run_test(size=SIZE) as pilot:
             screen = await _playground(pilot, app)
             tabs = screen.query_one("#pg-tabs", TabbedContent)

@@ -21,6 +21,7 @@ from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableEr
 from tui.context import AppContext
 from tui.palette import PALETTE_PROVIDERS
 from tui.screens.registry import MODE_SPECS
+from tui.text_focus import leave_text_box, typing_in
 
 if TYPE_CHECKING:
     from tui.webhook_receiver import WebhookDelivery
@@ -78,20 +79,24 @@ class BlahApp(App[None]):
     ENABLE_COMMAND_PALETTE = True
 
     BINDINGS = [
-        # After the screen's own keys (which come first in the footer): help, then the areas
-        # as one compact group ("1234567890 Areas"), so small terminals still show what matters.
+        # Esc, right after the screen's own keys and only while it does something (check_action):
+        # leave the text box being typed in, else close the screen pushed on top of an area.
+        Binding("escape", "leave_input", "Leave the text box", id="app.leave_input"),
+        Binding("escape", "go_back", "Back", id="app.back"),
+        # Then help, then the areas as one compact group ("1234567890 Areas"), so small
+        # terminals still show what matters.
         Binding("question_mark", "help", "Help", id="app.help"),
         *(
-            Binding(spec.key, f"switch_mode('{spec.name}')", spec.title, id=f"mode.{spec.name}", group=AREAS)
+            Binding(spec.key, f"area('{spec.name}')", spec.title, id=f"mode.{spec.name}", group=AREAS)
             for spec in MODE_SPECS
             if spec.key  # areas without a number key are reached through the palette
         ),
-        Binding("colon", "command_palette", "Palette", id="app.palette"),  # pinned right by KeyFooter
+        # ctrl+p as well as ":" (Textual binds ctrl+p itself only when no key opens the palette).
+        Binding("colon,ctrl+p", "command_palette", "Palette", id="app.palette"),  # pinned right by KeyFooter
         Binding("q", "quit", "Quit", id="app.quit"),
         # Conventions of terminal apps, for screens that do not define these keys themselves
-        # (a screen's own binding always wins): search, back, vim movement in lists.
+        # (a screen's own binding always wins): search, vim movement in lists.
         Binding("slash", "search", "Search", show=False, id="app.search"),
-        Binding("escape", "go_back", "Back", show=False, id="app.back"),
         Binding("j", "vim('down')", "Down", show=False, id="app.down"),
         Binding("k", "vim('up')", "Up", show=False, id="app.up"),
         Binding("g", "vim('top')", "First", show=False, id="app.first"),
@@ -258,7 +263,7 @@ class BlahApp(App[None]):
         yield from super().get_system_commands(screen)
         for spec in MODE_SPECS:
             yield SystemCommand(
-                f"Go to {spec.title}", spec.description, lambda name=spec.name: self.switch_mode(name)
+                f"Go to {spec.title}", spec.description, lambda name=spec.name: self.action_area(name)
             )
         from tui import palette_settings
 
@@ -310,10 +315,45 @@ class BlahApp(App[None]):
         """`/` on a screen without a search of its own: search everything in the palette."""
         self.action_command_palette()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc's two meanings are offered (and shown in the footer) only where they apply;
+        otherwise the key goes on to the next binding."""
+        if action == "leave_input":
+            return typing_in(self.screen)
+        if action == "go_back":
+            return self._pushed_screen_on_top()
+        return True
+
+    def _pushed_screen_on_top(self) -> bool:
+        """A screen pushed over an area (not a dialog, which handles Esc itself)."""
+        return len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen)
+
+    def action_leave_input(self) -> None:
+        """Esc in a text box: give the keys back to the screen (its own choice of widget)."""
+        screen = self.screen
+        leave = getattr(screen, "leave_text_input", None)
+        if callable(leave):
+            leave()
+        else:
+            leave_text_box(screen)
+
     def action_go_back(self) -> None:
         """Esc: close the screen pushed on top of an area (dialogs handle Esc themselves)."""
-        if len(self.screen_stack) > 1 and not isinstance(self.screen, ModalScreen):
+        if self._pushed_screen_on_top():
             self.pop_screen()
+
+    async def action_area(self, name: str) -> None:
+        """An area key (or "Go to …"): show that area's own screen. Screens pushed on top of
+        the area being left, or of the one arrived at, are closed: the key means the area, not
+        whatever was last opened over it (dialogs keep their keys: they never get here)."""
+        await self._close_pushed_screens()
+        if self.current_mode != name:
+            await self.switch_mode(name)
+            await self._close_pushed_screens()
+
+    async def _close_pushed_screens(self) -> None:
+        while self._pushed_screen_on_top():
+            await self.pop_screen()
 
     async def action_vim(self, direction: str) -> None:
         """j/k/g/G on a focused list or scrollable that has no such key of its own."""

@@ -32,8 +32,8 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
     ("/", "search (the screen's own search where it has one, else the palette)"),
     ("j k  ↓ ↑", "move down / up in lists"),
     ("g G", "first / last row"),
-    ("esc", "back (close the pushed screen or dialog)"),
-    ("1 … 0", "switch area: Logs, Diagnosis, Runs, Leaderboard, Chatroom, Models, Compare, Health, Playground, Games"),
+    ("esc", "leave the text box (the keys are the screen's again); else back (close the pushed screen or dialog)"),
+    ("1 … 0", "go to an area (its own screen): Logs, Diagnosis, Runs, Leaderboard, Chatroom, Models, Compare, Health, Playground, Games"),
     ("q", "quit"),
 )
 

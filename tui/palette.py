@@ -75,8 +75,9 @@ class _BlahProvider(Provider):
 
 
 class KeysProvider(_BlahProvider):
-    """Every key of the current screen (and of its focused widget) as a command:
-    "Runs: Start run (s)". The app's own keys are system commands already."""
+    """Every key the current screen shows in its footer (and its focused widget's) as a
+    command: "Runs: Start run (s)". Keys kept out of the footer (cursor and page movement,
+    j/k) are not commands a person looks for. The app's own keys are system commands."""
 
     def _items(self) -> list[_Item]:
         screen = self.screen
@@ -85,7 +86,7 @@ class KeysProvider(_BlahProvider):
         seen: set[str] = set()
         for active in screen.active_bindings.values():
             binding, node = active.binding, active.node
-            if binding.system or not binding.description or not active.enabled:
+            if binding.system or not binding.show or not binding.description or not active.enabled:
                 continue
             if node is self.app:
                 continue  # areas, help, quit are system commands; j/k, /, esc are conventions
@@ -119,6 +120,8 @@ class _LoadedProvider(_BlahProvider):
 
     #: what the items are called, e.g. "runs": a failed load is shown when the query matches it
     NOUN = ""
+    #: scales the match score: jumps rank below screens and commands that match as well
+    WEIGHT = 0.9
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -139,12 +142,16 @@ class _LoadedProvider(_BlahProvider):
     async def load(self, client: BlahClient) -> list[_Item]:
         raise NotImplementedError
 
+    def score(self, matcher: Matcher, query: str, item: _Item) -> float:
+        """How well ``item`` matches (0: not at all): fuzzy, as the rest of the palette."""
+        return matcher.match(item.text)
+
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for item in self.items:
-            score = matcher.match(item.text)
+            score = self.score(matcher, query, item)
             if score > 0:
-                yield Hit(score, highlighted(matcher, item.text), item.command, text=item.text, help=item.help)
+                yield Hit(score * self.WEIGHT, highlighted(matcher, item.text), item.command, text=item.text, help=item.help)
         if self.problem and matcher.match(self.NOUN) > 0:
             text = f"{self.NOUN.capitalize()}: couldn't load: {self.problem}"
             yield Hit(0.1, Content(text), lambda: None, text=text, help="the palette will try again when reopened")
@@ -189,9 +196,21 @@ class RunsProvider(_LoadedProvider):
 
 
 class ChatroomProvider(_LoadedProvider):
-    """Recent chatroom messages: opening one shows the call that wrote it in the inspector."""
+    """Recent chatroom messages: opening one shows the call that wrote it in the inspector.
+
+    A message is found by the words typed (each one somewhere in it), not by scattered
+    letters: long messages hold the letters of nearly any word ("training" in "the
+    tinystories went to sleep under a big tree"). They rank last of all the palette offers."""
 
     NOUN = "messages"
+    WEIGHT = 0.5
+
+    def score(self, matcher: Matcher, query: str, item: _Item) -> float:
+        text = item.text.casefold()
+        words = query.casefold().split()
+        if not words or not all(word in text for word in words):
+            return 0.0
+        return max(matcher.match(item.text), 1.0)
 
     async def load(self, client: BlahClient) -> list[_Item]:
         page = await client.chatroom(limit=50)

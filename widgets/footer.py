@@ -19,7 +19,8 @@ from textual.widgets._footer import FooterKey
 
 __all__ = ["KeyFooter"]
 
-PINNED_ACTIONS = frozenset({"help", "app.help", "command_palette", "app.command_palette"})
+PALETTE_ACTIONS = frozenset({"command_palette", "app.command_palette"})
+PINNED_ACTIONS = frozenset({"help", "app.help", *PALETTE_ACTIONS})
 """Actions whose key is pinned right (besides the command palette's)."""
 
 
@@ -45,7 +46,10 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         self._forget_removed_keys()
         pinned: list[Widget] = []
+        covered = self.is_attached and self.screen is not self.app.screen
         for widget in super().compose():
+            if covered and isinstance(widget, FooterKey) and widget.key == "escape":
+                continue  # Esc belongs to the screen on top (a dialog); its meaning here is computed for that one
             if isinstance(widget, FooterKey) and self._is_pinned(widget):
                 pinned.append(widget)
             else:
@@ -73,7 +77,9 @@ class KeyFooter(Footer):
 
 
 def _help_first(keys: Iterable[Widget]) -> list[Widget]:
-    """Help, then the palette; one palette key (Textual's own is dropped when ours is there)."""
+    """Help, then the palette; one palette key (Textual's own is dropped when ours is there,
+    e.g. ``ctrl+p`` while typing in a text box, where ``:`` is text)."""
     ordered = sorted(keys, key=lambda key: isinstance(key, FooterKey) and key.action != "help")
     ours = [k for k in ordered if not k.has_class("-command-palette")]
-    return ours if len(ours) > 1 else ordered
+    ours_open_palette = any(isinstance(k, FooterKey) and k.action in PALETTE_ACTIONS for k in ours)
+    return ours if ours_open_palette else ordered

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.await_remove import AwaitRemove
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from api_client.errors import BlahError
+from tui.text_focus import leave_text_box, typing_in
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
@@ -61,6 +63,31 @@ class BlahScreen(Screen[None]):
             self.notify(describe_error(error), title="Request failed", severity="error", markup=False)
         elif event.state is WorkerState.SUCCESS:
             self.blah_app.note_connection(None)
+
+    # ----------------------------------------------------------------- text boxes and Esc
+
+    #: Actions of a screen's own Esc binding that leave a text box: enabled (and shown in the
+    #: footer) only while one is focused, so otherwise Esc goes on to the app (back).
+    LEAVE_INPUT_ACTIONS: ClassVar[frozenset[str]] = frozenset({"leave_input", "leave_search"})
+
+    @property
+    def typing(self) -> bool:
+        """A text box has the focus: printable keys are text, not this screen's keys."""
+        return typing_in(self)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.LEAVE_INPUT_ACTIONS:
+            return self.typing
+        return True
+
+    def input_exit_target(self) -> Widget | None:
+        """Where the focus goes when Esc leaves a text box (None: the first widget that is not
+        one). Screens name their main list or tabs."""
+        return None
+
+    def leave_text_input(self) -> None:
+        """Esc in a text box: the keys go back to this screen."""
+        leave_text_box(self, self.input_exit_target())
 
     # ----------------------------------------------------------------- status header
 

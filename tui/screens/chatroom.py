@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
@@ -71,7 +72,7 @@ class ChatroomScreen(BlahScreen):
         Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
         Binding("f", "follow", "Follow", id="chatroom.follow"),
         Binding("r", "refresh", "Refresh", id="chatroom.refresh"),
-        Binding("escape", "leave_input", "Back to room", show=False, id="chatroom.leave_input"),
+        Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
     ]
 
     def __init__(self) -> None:
@@ -104,7 +105,9 @@ class ChatroomScreen(BlahScreen):
                 allow_blank=False,
                 id="reply-from",
             )
-            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000)
+            # select_on_focus off: `i` goes back to a draft to go on writing it, not to replace it
+            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000,
+                        select_on_focus=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -112,7 +115,7 @@ class ChatroomScreen(BlahScreen):
         self._interval = float(self.ctx.settings.get("chatroom_poll_interval") or self.ctx.settings.get("poll_interval") or 2.0)
         self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
-        self.query_one("#room", OptionList).focus()
+        self.set_focus(self.query_one("#room", OptionList))
         if self.ctx.client is None:
             self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
             self._set_status(Text("offline", end=""))
@@ -310,13 +313,28 @@ class ChatroomScreen(BlahScreen):
         self.poke()
 
     def action_compose(self) -> None:
-        self.query_one("#compose-input", Input).focus()
+        """Write: the cursor at the end of the draft, nothing selected; focused at once (not
+        after a refresh), so the keys typed right after `i` land in the box."""
+        box = self.query_one("#compose-input", Input)
+        box.cursor_position = len(box.value)
+        self.set_focus(box)
 
     def action_reply_from(self) -> None:
         self.query_one("#reply-from", Select).focus()
 
     def action_leave_input(self) -> None:
-        self.query_one("#room", OptionList).focus()
+        self.leave_text_input()
+
+    def input_exit_target(self) -> Widget | None:
+        return self.query_one("#room", OptionList)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc comes back to the room from the composer, the reply-from menu or the people
+        list (and is offered in the footer there); in the room it goes on to the app."""
+        if action == "leave_input":
+            room = self.query("#room").first() if self.is_mounted else None
+            return room is not None and self.focused is not room
+        return super().check_action(action, parameters)
 
     @on(OptionList.OptionSelected, "#room")
     def _room_selected(self, _event: OptionList.OptionSelected) -> None:

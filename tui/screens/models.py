@@ -62,7 +62,7 @@ class ModelsScreen(BlahScreen):
         Binding("r", "refresh", "Refresh", id="models.refresh"),
         Binding("j", "cursor_down", "Down", show=False, id="models.down"),
         Binding("k", "cursor_up", "Up", show=False, id="models.up"),
-        Binding("escape", "leave_search", "Back to list", show=False, id="models.leave_search"),
+        Binding("escape", "leave_search", "Back to list", id="models.leave_search"),
     ]
 
     def __init__(self) -> None:
@@ -237,7 +237,7 @@ class ModelsScreen(BlahScreen):
         self.query_one("#models-table", DataTable).focus()
 
     def action_search(self) -> None:
-        self.query_one("#models-search", Input).focus()
+        self.set_focus(self.query_one("#models-search", Input))  # at once: typing follows
 
     def action_leave_search(self) -> None:
         self.query_one("#models-table", DataTable).focus()

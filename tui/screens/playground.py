@@ -17,6 +17,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import (
     Button,
     Input,
@@ -24,6 +25,7 @@ from textual.widgets import (
     Static,
     TabbedContent,
     TabPane,
+    Tabs,
     TextArea,
 )
 
@@ -80,7 +82,7 @@ class PlaygroundScreen(BlahScreen):
         Binding("ctrl+o", "open_inspector", "Open in inspector", id="playground.open"),
         Binding("ctrl+n", "new_chat", "New chat", id="playground.new_chat"),
         Binding("e", "edit", "Write", id="playground.edit"),
-        Binding("escape", "leave_input", "Leave the text box", show=False, id="playground.leave_input"),
+        Binding("escape", "leave_input", "Leave the text box", id="playground.leave_input"),
     ]
 
     def __init__(self, model_id: str | None = None) -> None:
@@ -105,31 +107,38 @@ class PlaygroundScreen(BlahScreen):
                 yield TextArea(id="infer-prompt", soft_wrap=True, show_line_numbers=False)
                 with Horizontal(id="infer-controls"):
                     yield Label(Text("max tokens"))
-                    yield Input(id="infer-max", type="integer", placeholder="platform default")
+                    yield Input(id="infer-max", type="integer", placeholder="platform default", select_on_focus=False)
                     yield Button(Text("Send (ctrl+s)"), id="infer-send", variant="primary")
             with TabPane("Chat", id="pg-chat"):
                 with VerticalScroll(id="chat-transcript"):
                     yield Static(transcript_text([], pending=False), id="chat-log")
                 yield Static(Text("", end=""), id="chat-job")
-                yield Input(id="chat-input", placeholder="Your message… (Enter sends the whole conversation)")
+                yield Input(id="chat-input", placeholder="Your message… (Enter sends the whole conversation)", select_on_focus=False)
         with VerticalScroll(id="pg-result"):
             yield Static(Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.blah_app.model_signal.subscribe(self, self._on_model_event)
-        self._show_model()
-        self.query_one("#pg-tabs", TabbedContent).focus()
+        self._show_model()  # the tab strip gets the focus (the first focusable widget)
 
     def action_edit(self) -> None:
-        """Focus the text box of the open tab (typing goes there; Esc leaves it)."""
-        if self.query_one("#pg-tabs", TabbedContent).active == "pg-chat":
-            self.query_one("#chat-input", Input).focus()
-        else:
-            self.query_one("#infer-prompt", TextArea).focus()
+        """Focus the text box of the open tab (typing goes there; Esc leaves it). At once, not
+        after a refresh: the keys typed right after `e` belong in the box."""
+        chat = self.query_one("#pg-tabs", TabbedContent).active == "pg-chat"
+        boxes = self.query("#chat-input" if chat else "#infer-prompt")
+        if not boxes:  # the tabs are still being built: focus the box once they are
+            self.call_after_refresh(self.action_edit)
+            return
+        self.set_focus(boxes.first())
 
     def action_leave_input(self) -> None:
-        self.query_one("#pg-tabs", TabbedContent).focus()
+        self.leave_text_input()
+
+    def input_exit_target(self) -> Widget | None:
+        """The tab strip: ← → switch tabs, and every other key is the screen's again."""
+        tabs = self.query(Tabs)
+        return tabs.first() if tabs else None
 
     def _on_model_event(self, event: ModelEvent) -> None:
         if event.kind == "switched" and self._fixed_model is None:
@@ -175,7 +184,8 @@ class PlaygroundScreen(BlahScreen):
         return resolve_trained_template(configured, await self._model(), None)
 
     async def _show_result(self, reply: str | None, error: str | None, log_id: str | None, result: InferResult | None) -> None:
-        """Load the logged call, run the diagnosis on it, show both; open the inspector."""
+        """Load the logged call, run the diagnosis on it, show both (ctrl+o then opens the
+        call in the inspector: sending never leaves the screen the person is writing on)."""
         client = self.ctx.client
         log: LogEntry | None = None
         findings: list[Finding] | None = None
@@ -202,8 +212,6 @@ class PlaygroundScreen(BlahScreen):
         else:
             text.append("the platform returned no log id for this call", style="dim")
         self._show_answer(text)
-        if log_id and self.ctx.settings.get("playground_auto_inspect", True):
-            self.blah_app.open_log(log_id)
 
     # ----------------------------------------------------------------- infer
 
