@@ -24,6 +24,8 @@ from tests.test_logs_screen_world import (
     loaded,
     wait_for,
 )
+from tui.app import create_app
+from tui.context import AppContext
 from tui.screens.logs import LogsScreen
 from widgets.status_header import StatusHeader
 
@@ -118,3 +120,16 @@ async def test_the_tail_says_when_it_is_reconnecting(own_sim: SimulatorServer, o
         await wait_for(pilot, lambda: set(new) <= set(ids_of(log_list)), what="the calls made meanwhile")
         await wait_for(pilot, lambda: "● live" in label_of(app, "#logs-tail"), what="live again")
         assert app.screen.query_one(StatusHeader).connection == "connected"
+
+
+async def test_a_slow_poll_interval_opens_logs(sim: SimulatorServer, client: BlahClient) -> None:
+    """``poll_interval = 60`` (the config allows up to 300 s): Logs opens and shows its calls;
+    its back-off ceiling (30 s) used to be below the interval and the tail refused to start."""
+    ctx = AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url,
+                     settings={"poll_interval": 60.0, "logs_initial_limit": 50})  # fmt: skip
+    app = create_app(ctx)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("1")
+        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 0,
+                       what="the first rows")  # fmt: skip
+        assert app.return_code is None  # still running: nothing crashed

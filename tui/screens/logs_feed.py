@@ -44,12 +44,14 @@ class FeedSettings:
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> FeedSettings:
+        # the person's poll_interval, unless a screen-specific value is set (tests, benches)
+        interval = float(settings.get("logs_interval") or settings.get("poll_interval") or cls.interval)
         return cls(
             initial_limit=int(settings.get("logs_initial_limit", cls.initial_limit)),
             older_page=int(settings.get("logs_older_page", cls.older_page)),
-            # the person's poll_interval, unless a screen-specific value is set (tests, benches)
-            interval=float(settings.get("logs_interval") or settings.get("poll_interval") or cls.interval),
-            max_interval=float(settings.get("logs_max_interval", cls.max_interval)),
+            interval=interval,
+            # back-off never polls MORE often than the person asked (poll_interval goes to 300 s)
+            max_interval=max(interval, float(settings.get("logs_max_interval", cls.max_interval))),
             use_archive=bool(settings.get("archive", cls.use_archive)),
         )
 
