@@ -15,7 +15,8 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
-from tui.cli import main, resolve_key
+from tui.cli import main
+from tui.credentials import resolve_key
 from tui.credentials import credentials_file, load_stored, login_key
 from tui.keyring_store import SERVICE, USERNAME
 
