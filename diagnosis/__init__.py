@@ -14,7 +14,8 @@ from .judge import Doubt, doubtful_judgements
 from .kinds import KIND_INFO, KindInfo, describe
 from .loop import LoopHit, find_loop
 from .platform import KindAgreement, compare_with_platform
-from .report import Report, build_report, render_json, render_markdown
+from .report import Report, build_report, render_json
+from .report_markdown import render_markdown
 from .suggest import (
     PromptQuote,
     Suggestion,

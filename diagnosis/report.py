@@ -1,8 +1,8 @@
 """The blunt report: which prompts fail and why, in numbers taken from the data only.
 
 ``build_report`` gathers everything (each input may be None: the endpoint returned nothing,
-and the report says so instead of inventing a value); ``render_markdown`` writes it for a
-person (every piece of untrusted text inert) and ``render_json`` for tools.
+and the report says so instead of inventing a value); ``render_json`` writes it for tools and
+:mod:`diagnosis.report_markdown` for a person (every piece of untrusted text inert).
 """
 
 from __future__ import annotations
@@ -226,9 +226,6 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-from .report_markdown import render_markdown
-
 __all__ = [
     "CLUSTERS_NOT_REQUESTED", "MISSING", "NOT_REQUESTED", "ClusterCheck", "Report", "build_report", "render_json",
-    "render_markdown",
 ]

@@ -1,6 +1,6 @@
 """The seeded past of a world: two days of calls, runs, chatroom, health, games, sets.
 
-Deterministic for a seed and an anchor time (``World(seed, anchor_ms=...)``): every
+Deterministic for a seed and an anchor time (``snapshot.seeded_world(seed, anchor_ms=...)``): every
 random choice comes from ``random.Random`` seeded from the world seed.
 
 Timeline (A = anchor, "now"):

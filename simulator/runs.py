@@ -88,7 +88,7 @@ def finish_run(world: World, run_id: str, at: int | None = None) -> Json:
 
 
 def stall_run(world: World, run_id: str) -> Json:
-    """Make a queued/running run stop part-way (as if its worker died)."""
+    """Make a queued/running run stop part-way, as if its worker died (fires run.stalled)."""
     with world.lock:
         run = world.runs[run_id]
         if run["status"] not in ACTIVE:
@@ -100,6 +100,7 @@ def stall_run(world: World, run_id: str) -> Json:
 
 
 def fail_run(world: World, run_id: str, error: str, at: int | None = None) -> Json:
+    """Mark a run failed with ``error`` (fires run.failed); it can then be resumed."""
     with world.lock:
         run = world.runs[run_id]
         run["status"] = "failed"

@@ -22,7 +22,7 @@ from simulator.app import create_app
 from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
 from simulator.jobs import Jobs
 from simulator.request_log import RequestLog
-from simulator.world import World
+from simulator.snapshot import seeded_world
 
 START_TIMEOUT_S = 20.0
 
@@ -96,7 +96,7 @@ class SimulatorServer(AppServer):
         self.seed = seed
         self.speed = speed
         self.live = live
-        self.world = World(seed)
+        self.world = seeded_world(seed)
         self._chaos = ChaosState(chaos)
         self._jobs = Jobs(self.world, speed, live)
         self.requests = RequestLog()

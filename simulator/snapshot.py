@@ -1,4 +1,4 @@
-"""Copy a seeded world's history into a new world, shifted in time.
+"""Seeded worlds: a world with its two days of past, built once per seed and copied.
 
 Building two days of history takes most of a second; tests start many simulators with the
 same few seeds. So each seed's history is built once per process (a pristine template)
@@ -9,10 +9,10 @@ fresh build with the same seed and anchor (a test checks it).
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from simulator.world import World
+from simulator.history import build_history
+from simulator.world import World
 
 TEMPLATE_ANCHOR_MS = 1_700_000_000_000
 _TIME_FIELDS = ("created_at", "updated_at", "started_at", "completed_at", "checked_at", "expires_at")
@@ -29,14 +29,23 @@ def _shifted(d: dict[str, Any], shift: int) -> dict[str, Any]:
     return out
 
 
-def template(seed: int) -> World:
-    from simulator.history import build_history
-    from simulator.world import World
+def seeded_world(seed: int = 7, anchor_ms: int | None = None, cached: bool = True) -> World:
+    """A world with its seeded past at ``anchor_ms`` (default: now). ``cached``: copy that past
+    from this process's template for ``seed`` (built once) instead of generating it again;
+    same result."""
+    world = World(seed, anchor_ms=anchor_ms)
+    if cached:
+        copy_history(template(seed), world)
+    else:
+        build_history(world)
+    return world
 
+
+def template(seed: int) -> World:
     with _lock:
         world = _templates.get(seed)
         if world is None:
-            world = World(seed, anchor_ms=TEMPLATE_ANCHOR_MS, history=False)
+            world = World(seed, anchor_ms=TEMPLATE_ANCHOR_MS)
             build_history(world)
             _templates[seed] = world
         return world

@@ -29,12 +29,10 @@ def now_ms() -> int:
 
 
 class World:
-    """All state of one simulated platform. Build with ``World(seed)``; history is seeded."""
+    """All state of one simulated platform. ``World(seed)`` holds the catalog only;
+    ``simulator.snapshot.seeded_world(seed)`` gives one with its two days of seeded past."""
 
-    def __init__(self, seed: int = 7, anchor_ms: int | None = None, history: bool = True,
-                 cached: bool = True) -> None:
-        """``history``: seed two days of past activity. ``cached``: copy it from this process's
-        template for ``seed`` (built once) instead of generating it again; same result."""
+    def __init__(self, seed: int = 7, anchor_ms: int | None = None) -> None:
         self.seed = seed
         self.lock = threading.RLock()
         self.rng = random.Random(seed)
@@ -73,14 +71,6 @@ class World:
         self._counters: dict[str, int] = {}
         self.calls = 0
         self._add_catalog()
-        if history and cached:
-            from simulator.snapshot import copy_history, template
-
-            copy_history(template(seed), self)
-        elif history:
-            from simulator.history import build_history
-
-            build_history(self)
 
     # ------------------------------------------------------------------ basics
 
@@ -192,18 +182,6 @@ class World:
                 prompt = rng.choice(BURST_PROMPTS)
                 ids.append(self.infer(mid, prompt, max_tokens=64, source=source, at=at)["id"])
             return ids
-
-    def stall_run(self, run_id: str) -> Json:
-        """Make a queued/running run stop part-way, as if its worker died (fires run.stalled)."""
-        from simulator.runs import stall_run
-
-        return stall_run(self, run_id)
-
-    def fail_run(self, run_id: str, error: str) -> Json:
-        """Mark a run failed with ``error`` (fires run.failed); it can then be resumed."""
-        from simulator.runs import fail_run
-
-        return fail_run(self, run_id, error)
 
     def log(self, log_id: str) -> LogDict | None:
         with self.lock:

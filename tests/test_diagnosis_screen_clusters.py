@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import httpx
+from textual.widgets import TabbedContent
 
 from simulator.server import SimulatorServer
 from tests.test_diagnosis_screen_support import (
@@ -30,6 +31,7 @@ async def test_confirmed_once_sends_one_post_and_shows_the_clusters(sim: Simulat
         app = diagnosis_app(sim, client, diagnosis_limit=200)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
+            panel = screen.clusters_panel
             # cancelling sends nothing, and does not block asking again
             await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
@@ -40,13 +42,14 @@ async def test_confirmed_once_sends_one_post_and_shows_the_clusters(sim: Simulat
             await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: screen.clusters is not None, "the clusters")
+            await until(pilot, lambda: panel.clusters is not None, "the clusters")
             assert transport.count("POST", CLUSTERS) == 1
-            assert screen.clusters_sent == 1
-            assert screen.query_one("#diag-tabs").active == "tab-groups"
+            assert panel.sent == 1
+            await until(pilot, lambda: screen.query_one("#diag-tabs", TabbedContent).active == "tab-groups",
+                        "the clusters' tab")
             table = screen.query_one("#diag-clusters", KeyTable)
-            assert table.row_count == len(screen.clusters.clusters) > 0  # type: ignore[union-attr]
-            first = screen.cluster_list[0]
+            assert table.row_count == len(panel.clusters.clusters) > 0  # type: ignore[union-attr]
+            first = panel.cluster_list[0]
             column = [key for key, _ in CLUSTER_COLUMNS]
             assert first.label is not None and first.label[:40] in table.get_cell_at((0, column.index("label"))).plain
             assert table.get_cell_at((0, column.index("size"))).plain == str(first.size)
@@ -69,13 +72,14 @@ async def test_a_double_key_press_still_sends_one_post(sim: SimulatorServer) -> 
         app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
+            panel = screen.clusters_panel
             await pilot.press("c", "c", "y", "y", "y")
-            await until(pilot, lambda: screen.clusters is not None and not screen.clusters_busy, "the clusters")
+            await until(pilot, lambda: panel.clusters is not None and not panel.busy, "the clusters")
             await pilot.press("y", "y")
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert transport.count("POST", CLUSTERS) == 1
-            assert screen.clusters_sent == 1
+            assert panel.sent == 1
             assert not isinstance(app.screen, ConfirmScreen)
 
 
@@ -85,14 +89,15 @@ async def test_without_council_tier_it_says_so(sim: SimulatorServer) -> None:
         app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
+            panel = screen.clusters_panel
             await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: screen.clusters_error is not None, "the refusal")
+            await until(pilot, lambda: panel.error is not None, "the refusal")
             assert transport.count("POST", CLUSTERS) == 1
-            assert "council tier" in screen.clusters_error and "403" in screen.clusters_error  # type: ignore[operator]
+            assert "council tier" in panel.error and "403" in panel.error  # type: ignore[operator]
             assert "council tier" in label_of(app, "#diag-clusters-status")
-            assert screen.clusters is None
+            assert panel.clusters is None
 
 
 async def test_a_timed_out_post_is_outcome_unknown_and_not_resent(sim: SimulatorServer) -> None:
@@ -101,10 +106,11 @@ async def test_a_timed_out_post_is_outcome_unknown_and_not_resent(sim: Simulator
         app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
+            panel = screen.clusters_panel
             await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: screen.clusters_error is not None, "the outcome")
+            await until(pilot, lambda: panel.error is not None, "the outcome")
             await app.workers.wait_for_complete()
             assert transport.count("POST", CLUSTERS) == 1
             status = label_of(app, "#diag-clusters-status")
@@ -115,8 +121,9 @@ async def test_offline_it_sends_nothing(sim: SimulatorServer) -> None:
     app = diagnosis_app(sim, None)
     async with app.run_test(size=SIZE) as pilot:
         screen = await loaded(pilot, app)
+        panel = screen.clusters_panel
         await pilot.press("c")
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
         assert "offline" in label_of(app, "#diag-clusters-status")
-        assert screen.clusters_sent == 0
+        assert panel.sent == 0

@@ -83,7 +83,8 @@ def test_diagnosis_groups_and_clusters_snapshot(snap_compare: Any, fixed_sim: Si
         await pilot.press("c")
         await pilot.pause()
         await pilot.press("y")
-        await wait_for(pilot, lambda: screen.clusters is not None and not screen.clusters_busy,
+        panel = screen.clusters_panel
+        await wait_for(pilot, lambda: panel.clusters is not None and not panel.busy,
                        timeout=20, what="the clusters")  # fmt: skip
         await pilot.app.workers.wait_for_complete()
         await pilot.press("f")

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from api_client.client import BlahClient
+from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.hostile_payloads import assert_inert
@@ -99,7 +100,7 @@ async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[Simulato
             run_id = started.run.id
             press_now(app, "r")  # the screen sees it running ...
             await wait_until(lambda: any(r.id == run_id for r in getattr(app.screen, "runs", [])), 10)
-            server.world.fail_run(run_id, payload)  # ... then failing with a hostile error
+            sim_runs.fail_run(server.world, run_id, payload)  # ... then failing with a hostile error
             announced = await wait_until(lambda: any("boom" in n for n in notifications.messages(app)), 20)
             assert announced, "the failed run was never announced"
             for title, message in notifications.titled(app):

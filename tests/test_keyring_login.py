@@ -16,7 +16,8 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
 from tests.support.notify_log import NotificationLog
-from tui.cli import main, resolve_key
+from tui.cli import main
+from tui.credentials import resolve_key
 from tui.credentials import credentials_file, load_stored, login_key
 from tui.keyring_store import SERVICE, USERNAME
 

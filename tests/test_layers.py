@@ -1,5 +1,6 @@
 """The layering is checked, not hoped for: import-linter's contracts (pyproject.toml,
-``[tool.importlinter]``) pass on the tree, and they do catch a widget that imports the app."""
+``[tool.importlinter]``) pass on the tree, and they do catch a widget that imports the app and
+two modules that import each other."""
 
 from __future__ import annotations
 
@@ -31,3 +32,15 @@ def test_a_widget_importing_the_app_breaks_a_contract(tmp_path: Path) -> None:
     done = _lint(tmp_path)
     assert done.returncode != 0
     assert "widgets.sneaky -> tui.app" in done.stdout
+
+
+def test_two_modules_importing_each_other_break_a_contract(tmp_path: Path) -> None:
+    for name in PACKAGES:
+        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "diagnosis" / "sneaky_rows.py").write_text("from diagnosis import sneaky_text\n")
+    (tmp_path / "diagnosis" / "sneaky_text.py").write_text("from diagnosis import sneaky_rows\n")
+    done = _lint(tmp_path)
+    assert done.returncode != 0
+    assert "No import cycles between modules BROKEN" in done.stdout
+    assert "No cycles are allowed in diagnosis." in done.stdout

@@ -98,9 +98,9 @@ async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout:
 
 @lru_cache(maxsize=2)
 def _world_entries(seed: int) -> tuple[str, tuple[str, ...]]:
-    from simulator.world import World
+    from simulator.snapshot import seeded_world
 
-    world = World(seed, anchor_ms=FIXED_ANCHOR_MS)
+    world = seeded_world(seed, anchor_ms=FIXED_ANCHOR_MS)
     world.clock = lambda: FIXED_ANCHOR_MS
     entries = world.logs.all_for(world.person_model_id)
     lines = tuple(json.dumps(entry, ensure_ascii=False) for entry in entries)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from api_client.models import Result
-from simulator.world import World
+from simulator.snapshot import seeded_world
 from tui.screens.results import sort_results
 from tui.screens.results_judge import judgement_doubts, parse_judgement
 
@@ -74,7 +74,7 @@ def test_doubts_flag_the_verdicts_a_person_should_not_trust() -> None:
 
 
 def test_doubts_find_the_simulated_judges_contradictions_without_false_alarms() -> None:
-    world = World(7)
+    world = seeded_world(7)
     results = [Result.model_validate(r) for r in world.results.values()]
     doubts = judgement_doubts(results)
     contradictions = {rid for rid, flaw in world.judge_flaws.items() if flaw == "contradiction"}

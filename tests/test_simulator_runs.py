@@ -149,7 +149,7 @@ def test_stall_resume_does_not_redo_finished_items(fast: SimulatorServer) -> Non
     with api(fast) as http:
         run = http.post("/runs", json={"model_ids": [fast.person_model_id]}, headers=bearer(fast.council_key)).json()
         wait_for(lambda: http.get(f"/runs/{run['id']}").json()["completed_count"] >= 3)
-        fast.world.stall_run(run["id"])
+        runs.stall_run(fast.world, run["id"])
         stalled = http.get(f"/runs/{run['id']}").json()
         time.sleep(0.1)
         assert http.get(f"/runs/{run['id']}").json()["completed_count"] == stalled["completed_count"]
@@ -226,7 +226,7 @@ def test_run_completed_webhook_is_delivered_signed(fast: SimulatorServer) -> Non
         with api(fast) as http:
             other = http.post("/runs", json={"model_ids": [fast.person_model_id]},
                               headers=bearer(fast.council_key)).json()
-            fast.world.stall_run(other["id"])
+            runs.stall_run(fast.world, other["id"])
         wait_for(lambda: any(json.loads(b)["event"] == "run.stalled"
                              and json.loads(b)["data"]["run"]["id"] == other["id"] for _, b in _Receiver.received))
     finally:

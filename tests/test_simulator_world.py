@@ -11,6 +11,7 @@ import pytest
 from simulator import small_model, tokenizer
 from simulator.catalog import EVALS_BY_ID
 from simulator.small_model import Call, SmallModel, outcome_rates
+from simulator.snapshot import seeded_world
 from simulator.world import World
 
 ANCHOR = 1_800_000_000_000
@@ -26,7 +27,7 @@ def fingerprint(world: World) -> bytes:
 
 @pytest.fixture(scope="module")
 def world() -> World:
-    return World(7, anchor_ms=ANCHOR)
+    return seeded_world(7, anchor_ms=ANCHOR)
 
 
 def person_logs(world: World) -> list[dict]:  # type: ignore[type-arg]
@@ -34,9 +35,9 @@ def person_logs(world: World) -> list[dict]:  # type: ignore[type-arg]
 
 
 def test_same_seed_same_world_and_the_cache_is_faithful(world: World) -> None:
-    fresh = World(7, anchor_ms=ANCHOR, cached=False)  # generated again from scratch
+    fresh = seeded_world(7, anchor_ms=ANCHOR, cached=False)  # generated again from scratch
     assert fingerprint(fresh) == fingerprint(world)
-    assert fingerprint(World(8, anchor_ms=ANCHOR)) != fingerprint(world)
+    assert fingerprint(seeded_world(8, anchor_ms=ANCHOR)) != fingerprint(world)
 
 
 def test_world_shape(world: World) -> None:

@@ -5,20 +5,19 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from tui.context import AppContext
+from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
 from tui.screens.registry import MODE_SPECS
 from tui.text_focus import leave_text_box, typing_in
@@ -36,39 +35,6 @@ VIM_ACTIONS: dict[str, tuple[str, ...]] = {
     "top": ("scroll_top", "first", "scroll_home"),
     "bottom": ("scroll_bottom", "last", "scroll_end"),
 }
-
-
-#: The header's state when the platform answers but has no such model.
-MISSING_MODEL_STATE = "no such model"
-
-
-@dataclass(frozen=True)
-class ConnectionState:
-    state: str  # "connected" | "connecting" | "error" | "offline" | MISSING_MODEL_STATE
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class ModelEvent:
-    """Published on ``BlahApp.model_signal``: ``kind`` is "switched" (the app is now about
-    ``model_id``) or "chatroom" (``model_id`` was muted or unmuted in the chatroom)."""
-
-    kind: str
-    model_id: str
-
-
-class RunChanged(Message):
-    """A run changed on the platform (a webhook said so). Posted to every screen; a screen
-    showing runs may handle ``on_run_changed`` to refresh (the Runs screens are refreshed
-    directly as well)."""
-
-    bubble = False
-
-    def __init__(self, run_id: str, status: str | None, event: str) -> None:
-        super().__init__()
-        self.run_id = run_id
-        self.status = status
-        self.event = event
 
 
 class BlahApp(App[None]):

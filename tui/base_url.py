@@ -11,6 +11,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+DEFAULT_BASE_URL = "https://evals.blah.dev"
 EXAMPLES = "https://evals.blah.dev, or http://127.0.0.1:8000 for a local simulator"
 
 #: A host name: letters, digits, dots and hyphens (an IP literal is checked separately).

@@ -9,16 +9,11 @@ Subcommands import what they need lazily so that `blah-tui export` never loads T
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tui.credentials import StoredKey
-
-DEFAULT_BASE_URL = "https://evals.blah.dev"
+from tui.base_url import DEFAULT_BASE_URL
 
 EPILOG = """\
 in the app:
@@ -172,22 +167,11 @@ def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True)
         parser.add_argument("--model", help="the model the app is about")
 
 
-def resolve_key(flag: str | None) -> StoredKey:
-    """Precedence: flag > $EVALS_BLAH_API_KEY > stored (file or keyring). The stored key is
-    only looked up when neither of the others is given; a keyring that does not answer makes
-    a ``problem``, not a hang."""
-    from tui.credentials import StoredKey, load_stored
-
-    if flag:
-        return StoredKey(flag, "flag")
-    env = os.environ.get("EVALS_BLAH_API_KEY")
-    if env:
-        return StoredKey(env, "env")
-    return load_stored()
-
-
 def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
-    """(key, source name) as :func:`resolve_key`; a problem with the stored key is said on stderr."""
+    """(key, source name) as :func:`tui.credentials.resolve_key`; a problem with the stored key
+    is said on stderr."""
+    from tui.credentials import resolve_key
+
     found = resolve_key(flag)
     if found.problem:
         print(f"blah-tui: {found.problem}; going on without a key", file=sys.stderr)
@@ -234,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_main(
             args.model_id, base_url=args.base_url or DEFAULT_BASE_URL, api_key=key, as_json=args.json, limit=args.limit
         )
+    from tui.credentials import resolve_key
     from tui.launch import run_demo, run_online
 
     if args.demo:

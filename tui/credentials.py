@@ -151,3 +151,15 @@ def forget_key(path: Path | None = None, *, timeout: float = TIMEOUT_S) -> bool:
     if in_keyring:
         _delete_quietly(timeout)
     return True
+
+
+def resolve_key(flag: str | None) -> StoredKey:
+    """Precedence: flag > $EVALS_BLAH_API_KEY > stored (file or keyring). The stored key is
+    only looked up when neither of the others is given; a keyring that does not answer makes
+    a ``problem``, not a hang."""
+    if flag:
+        return StoredKey(flag, "flag")
+    env = os.environ.get("EVALS_BLAH_API_KEY")
+    if env:
+        return StoredKey(env, "env")
+    return load_stored()

@@ -18,7 +18,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from simulator import snapshot
 from simulator.server import SimulatorServer
-from simulator.world import World
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -32,7 +31,7 @@ def main() -> int:
     args = parser.parse_args()
 
     t0 = time.perf_counter()
-    World(7, cached=False)
+    snapshot.seeded_world(7, cached=False)
     print(f"world build (uncached, seed 7): {time.perf_counter() - t0:.3f} s")
 
     snapshot.template(7)

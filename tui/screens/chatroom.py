@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from api_client.errors import BlahError
 from api_client.models import ChatroomMessage, Model
-from tui.app import ModelEvent
+from tui.messages import ModelEvent
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.chatroom_feed import ChatFeed
 from tui.screens.chatroom_mute import MuteFlow

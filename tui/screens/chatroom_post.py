@@ -10,23 +10,54 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from rich.text import Text
+from textual.notifications import SeverityLevel
+from textual.widget import Widget
 from textual.widgets import Input
 
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
-from api_client.models import ChatroomMessage
+from api_client.models import ChatroomMessage, Model
 from tui.screens.base import describe_error
+from tui.screens.chatroom_feed import ChatFeed
 from tui.screens.confirm import ConfirmScreen
 from widgets.safe_text import one_line, one_line_text
 
 if TYPE_CHECKING:
-    from tui.screens.chatroom import ChatroomScreen
+    from textual.app import App
 
-__all__ = ["REPLY_TIMEOUT_S", "PostFlow", "explain_post_error"]
+    from tui.context import AppContext
+
+__all__ = ["REPLY_TIMEOUT_S", "PostFlow", "PostHost", "explain_post_error"]
 
 REPLY_TIMEOUT_S = 90.0
+WidgetT = TypeVar("WidgetT", bound=Widget)
+
+
+class ConnectionNotes(Protocol):
+    def note_connection(self, error: BaseException | None) -> None: ...
+
+
+class PostHost(Protocol):
+    """What posting needs from the room's screen (``ChatroomScreen`` is one). A protocol, so
+    this module does not import the screen that imports it."""
+
+    feed: ChatFeed
+    models: dict[str, Model]
+
+    @property
+    def app(self) -> App[Any]: ...
+    @property
+    def blah_app(self) -> ConnectionNotes: ...
+    @property
+    def ctx(self) -> AppContext: ...
+    def query_one(self, selector: str, expect_type: type[WidgetT]) -> WidgetT: ...
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               markup: bool = True) -> None: ...
+    def ingest(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]: ...
+    def action_follow(self) -> None: ...
+    def poke(self) -> None: ...
 
 
 def explain_post_error(error: BaseException) -> str:
@@ -42,7 +73,7 @@ def explain_post_error(error: BaseException) -> str:
 class PostFlow:
     """Sends the room's posts and tracks which models are still expected to reply."""
 
-    def __init__(self, screen: ChatroomScreen) -> None:
+    def __init__(self, screen: PostHost) -> None:
         self.screen = screen
         self.busy = False
         self._waiting: dict[str, None] = {}

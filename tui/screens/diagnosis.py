@@ -16,7 +16,7 @@ Tabs:
 - Training data: suggestions quoting the failing prompts; ``x`` exports JSONL + markdown.
 
 IO runs in workers, the analysis in a thread. Data: ``diagnosis_data``; rows: ``diagnosis_rows``;
-sentences: ``diagnosis_text``; clusters: ``diagnosis_clusters``; export: ``diagnosis_export``.
+sentences: ``diagnosis_text``; the clusters' panel: ``diagnosis_clusters``; export: ``diagnosis_export``.
 """
 
 from __future__ import annotations
@@ -31,17 +31,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from api_client.models import FailureClusters
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.diagnosis_analysis import DiagnosisView, analyse
-from tui.screens.diagnosis_clusters import ClustersMixin
+from tui.screens.diagnosis_clusters import ClustersPanel
 from tui.screens.diagnosis_data import LoadProgress, fetch_inputs, limit_from
 from tui.screens.diagnosis_rows import (
-    CLUSTER_COLUMNS,
     KIND_COLUMNS,
     CallSet,
     KindRow,
     SortKey,
+    cluster_calls,
     doubt_log_id,
     doubt_rows,
     group_calls,
@@ -54,6 +53,7 @@ from tui.screens.diagnosis_rows import (
     telling_groups,
 )
 from tui.screens.diagnosis_text import (
+    cluster_detail,
     group_detail,
     groups_note,
     judge_text,
@@ -71,7 +71,7 @@ __all__ = ["TABS", "DiagnosisScreen"]
 TABS: tuple[str, ...] = ("tab-rates", "tab-groups", "tab-judge", "tab-training")
 
 
-class DiagnosisScreen(ClustersMixin, BlahScreen):
+class DiagnosisScreen(BlahScreen):
     """The model's failures: kinds, groups, host outages, the judge, and training data to add."""
 
     SCREEN_TITLE = "Diagnosis"
@@ -112,7 +112,6 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
         self.sort_key: SortKey = "failures"
         self.rows: list[KindRow] = []
         self._group_index: dict[str, Any] = {}
-        self._init_clusters()
 
     # ------------------------------------------------------------------ layout
 
@@ -141,13 +140,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
                                            ("Failing", "failing"), ("Rate", "rate"), ("Top kinds", "kinds")):
                             groups.add_column(label, key=key)
                         yield groups
-                    with Vertical(id="diag-clusters-box"):
-                        yield Static(Text("The platform's failure clusters"), classes="pane-title", markup=False)
-                        yield Static(id="diag-clusters-status", classes="pane-note", markup=False)
-                        clusters = KeyTable(id="diag-clusters")
-                        for key, label in CLUSTER_COLUMNS:
-                            clusters.add_column(label, key=key)
-                        yield clusters
+                    yield ClustersPanel(id="diag-clusters-box")
                 yield Static(id="diag-group-detail", markup=False)
             with TabPane("Judge", id="tab-judge"):
                 yield Static(id="diag-judge", classes="pane-note", markup=False)
@@ -162,17 +155,20 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
 
     def on_mount(self) -> None:
         self.blah_app.model_signal.subscribe(self, self._on_model_event)
-        self._show_clusters()
         self.query_one("#diag-kinds", KeyTable).focus()
         self.load()
 
     def _on_model_event(self, event: Any) -> None:
         if getattr(event, "kind", None) == "switched":
             self.view = None
-            self.reset_clusters()
+            self.clusters_panel.reset()
             self.load()
 
     # ------------------------------------------------------------------ loading
+
+    @property
+    def clusters_panel(self) -> ClustersPanel:
+        return self.query_one(ClustersPanel)
 
     @property
     def limit(self) -> int:
@@ -221,7 +217,7 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
         summary.set_class(bool(inputs.entries_error), "error")
         summary.update(summary_text(view))
         self._show_view()
-        self.refresh_clusters()
+        self.clusters_panel.check_against(view)
 
     # ------------------------------------------------------------------ showing
 
@@ -391,8 +387,20 @@ class DiagnosisScreen(ClustersMixin, BlahScreen):
     def action_export(self) -> None:
         from tui.screens.diagnosis_export import ask_and_export
 
-        ask_and_export(self)
+        ask_and_export(self, self.view.report.suggestions if self.view is not None else None)
 
-    def show_cluster_results(self, clusters: FailureClusters | None) -> None:
-        """ClustersMixin hook: the clusters tab shows them (switch there when they arrive)."""
+    def action_clusters(self) -> None:
+        self.clusters_panel.ask()
+
+    @on(ClustersPanel.Arrived)
+    def _clusters_arrived(self, event: ClustersPanel.Arrived) -> None:
+        """The clusters' tab shows them: switch there when they arrive."""
         self.query_one("#diag-tabs", TabbedContent).active = "tab-groups"
+
+    @on(ClustersPanel.Highlighted)
+    def _cluster_highlighted(self, event: ClustersPanel.Highlighted) -> None:
+        self.query_one("#diag-group-detail", Static).update(cluster_detail(event.cluster))
+
+    @on(ClustersPanel.Chosen)
+    def _cluster_chosen(self, event: ClustersPanel.Chosen) -> None:
+        self.open_calls(cluster_calls(event.cluster))

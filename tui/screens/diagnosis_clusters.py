@@ -6,28 +6,31 @@ confirmation: a guard is set on the first key press and cleared only when the di
 cancelled or the request has finished, so a second ``c`` or ``y`` cannot send it again.
 A timed-out POST is "outcome unknown" (there is no GET to read clusters back); a 403 says
 plainly that it needs council tier.
+
+``ClustersPanel`` is the right half of the "Groups & clusters" tab. It owns the clusters and
+the request; it tells its screen with Messages when clusters arrive and which cluster is
+highlighted or chosen (the screen owns the detail line and the list of calls).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from rich.text import Text
-from textual import work
-from textual.widgets import Static
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import FailureClusters
+from tui.screens.base import BlahScreen
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.diagnosis_analysis import ClusterView, cluster_views
-from tui.screens.diagnosis_rows import cluster_calls, cluster_cells
-from tui.screens.diagnosis_text import cluster_detail, clusters_error, clusters_status
+from tui.screens.diagnosis_analysis import ClusterView, DiagnosisView, cluster_views
+from tui.screens.diagnosis_rows import CLUSTER_COLUMNS, cluster_cells
+from tui.screens.diagnosis_text import clusters_error, clusters_status
 from tui.screens.runs_table import KeyTable
 
-if TYPE_CHECKING:
-    from tui.screens.diagnosis import DiagnosisScreen
-
-__all__ = ["ClustersMixin"]
+__all__ = ["ClustersPanel"]
 
 CONFIRM_BODY = (
     "The platform's judge reads the model's recent calls and groups the failures by what they have "
@@ -36,46 +39,87 @@ CONFIRM_BODY = (
 )
 
 
-class ClustersMixin:
-    """Cluster state and actions for ``DiagnosisScreen`` (kept apart to keep files small)."""
+class ClustersPanel(Vertical):
+    """The platform's failure clusters, checked against our diagnosis of the same calls."""
 
-    clusters: FailureClusters | None
-    clusters_error: str | None
-    clusters_busy: bool
-    cluster_list: list[ClusterView]
-    clusters_sent: int
+    class Arrived(Message):
+        """The platform answered with clusters (the screen shows their tab)."""
 
-    def _init_clusters(self) -> None:
+        def __init__(self, clusters: FailureClusters) -> None:
+            super().__init__()
+            self.clusters = clusters
+
+    class Highlighted(Message):
+        """The cursor moved to a cluster (None: no cluster under it)."""
+
+        def __init__(self, cluster: ClusterView | None) -> None:
+            super().__init__()
+            self.cluster = cluster
+
+    class Chosen(Message):
+        """Enter on a cluster: the screen lists its calls."""
+
+        def __init__(self, cluster: ClusterView) -> None:
+            super().__init__()
+            self.cluster = cluster
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clusters: FailureClusters | None = None
+        self.error: str | None = None
+        self.busy = False
+        self.cluster_list: list[ClusterView] = []
+        self.sent = 0  # POSTs sent by this panel (each after one confirmation)
+        self._view: DiagnosisView | None = None
+        self._guard = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("The platform's failure clusters"), classes="pane-title", markup=False)
+        yield Static(id="diag-clusters-status", classes="pane-note", markup=False)
+        table = KeyTable(id="diag-clusters")
+        for key, label in CLUSTER_COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+
+    def on_mount(self) -> None:
+        self._show()
+
+    @property
+    def _host(self) -> BlahScreen:
+        screen = self.screen
+        assert isinstance(screen, BlahScreen), "ClustersPanel lives on a blah-tui screen"
+        return screen
+
+    # ------------------------------------------------------------------ the screen's calls
+
+    def reset(self) -> None:
+        """Another model: its clusters are not asked for yet."""
         self.clusters = None
-        self.clusters_error = None
-        self.clusters_busy = False
-        self.cluster_list = []
-        self.clusters_sent = 0  # POSTs sent by this screen (each after one confirmation)
-        self._clusters_guard = False
-        self._clusters_model: str | None = None
+        self.error = None
+        self.check_against(None)
 
-    def reset_clusters(self: DiagnosisScreen) -> None:  # type: ignore[misc]
-        self.clusters = None
-        self.clusters_error = None
-        self._clusters_model = None
-        self.refresh_clusters()
+    def check_against(self, view: DiagnosisView | None) -> None:
+        """Check the clusters against the current diagnosis and show them."""
+        self._view = view
+        self.cluster_list = cluster_views(self.clusters, view) if self.clusters is not None else []
+        self._show()
 
-    # ------------------------------------------------------------------ the request
-
-    def action_clusters(self: DiagnosisScreen) -> None:  # type: ignore[misc]
-        if self.ctx.client is None:
+    def ask(self) -> None:
+        """``c``: confirm, then send the request once."""
+        ctx = self._host.ctx
+        if ctx.client is None:
             self.notify("Offline: failure clusters need the platform.", markup=False)
             return
-        if self._clusters_guard:
+        if self._guard:
             self.notify("Already asking the platform for failure clusters.", markup=False)
             return
-        self._clusters_guard = True
+        self._guard = True
 
         def answered(ok: bool | None) -> None:
             if ok:
-                self._post_clusters(self.ctx.model_id)
+                self._post(ctx.model_id)
             else:
-                self._clusters_guard = False
+                self._guard = False
 
         self.app.push_screen(
             ConfirmScreen(
@@ -86,48 +130,42 @@ class ClustersMixin:
             answered,
         )
 
+    # ------------------------------------------------------------------ the request
+
     @work(group="diagnosis-clusters", exit_on_error=False)
-    async def _post_clusters(self: DiagnosisScreen, model_id: str) -> None:  # type: ignore[misc]
-        client = self.ctx.client
+    async def _post(self, model_id: str) -> None:
+        host = self._host
+        client = host.ctx.client
         if client is None:
-            self._clusters_guard = False
+            self._guard = False
             return
-        self.clusters_busy = True
-        self.clusters_error = None
-        self.refresh_clusters()
+        self.busy = True
+        self.error = None
+        self.check_against(self._view)
         try:
-            self.clusters_sent += 1
+            self.sent += 1
             clusters = await client.failure_clusters(model_id)
         except BlahError as error:
-            self.blah_app.note_connection(error)
-            if model_id == self.ctx.model_id:
-                self.clusters_error = clusters_error(error)
-                self.notify(self.clusters_error, title="Failure clusters", severity="error", markup=False)
+            host.blah_app.note_connection(error)
+            if model_id == host.ctx.model_id:
+                self.error = clusters_error(error)
+                self.notify(self.error, title="Failure clusters", severity="error", markup=False)
             return
         finally:
-            self.clusters_busy = False
-            self._clusters_guard = False
-            self.refresh_clusters()
-        self.blah_app.note_connection(None)
-        if model_id != self.ctx.model_id:
+            self.busy = False
+            self._guard = False
+            self.check_against(self._view)
+        host.blah_app.note_connection(None)
+        if model_id != host.ctx.model_id:
             return
         self.clusters = clusters
-        self._clusters_model = model_id
-        self.refresh_clusters()
-        self.show_cluster_results(clusters)
-
-    def show_cluster_results(self, clusters: FailureClusters | None) -> None:
-        """Hook for the screen (e.g. switch to the tab that shows them)."""
+        self.check_against(self._view)
+        self.post_message(self.Arrived(clusters))
 
     # ------------------------------------------------------------------ showing
 
-    def refresh_clusters(self: DiagnosisScreen) -> None:  # type: ignore[misc]
-        """Check the clusters against the current diagnosis and show them."""
-        self.cluster_list = cluster_views(self.clusters, self.view) if self.clusters is not None else []
-        self._show_clusters()
-
-    def _show_clusters(self: DiagnosisScreen) -> None:  # type: ignore[misc]
-        status = clusters_status(self.clusters, self.clusters_error, self.clusters_busy, self.ctx.client is not None)
+    def _show(self) -> None:
+        status = clusters_status(self.clusters, self.error, self.busy, self._host.ctx.client is not None)
         self.query_one("#diag-clusters-status", Static).update(status)
         table = self.query_one("#diag-clusters", KeyTable)
         current = table.current_key
@@ -136,21 +174,19 @@ class ClustersMixin:
             table.add_row(*cluster_cells(cluster), key=str(n))
         table.move_to_key(current)
 
-    def current_cluster(self: DiagnosisScreen) -> ClusterView | None:  # type: ignore[misc]
+    def current_cluster(self) -> ClusterView | None:
         key = self.query_one("#diag-clusters", KeyTable).current_key
         if key is None or not key.isdigit() or int(key) >= len(self.cluster_list):
             return None
         return self.cluster_list[int(key)]
 
-    def on_data_table_row_selected(self: DiagnosisScreen, event: Any) -> None:  # type: ignore[misc]
-        if getattr(event.data_table, "id", None) != "diag-clusters":
-            return
+    @on(DataTable.RowSelected, "#diag-clusters")
+    def _selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         cluster = self.current_cluster()
         if cluster is not None:
-            self.open_calls(cluster_calls(cluster))
+            self.post_message(self.Chosen(cluster))
 
-    def on_data_table_row_highlighted(self: DiagnosisScreen, event: Any) -> None:  # type: ignore[misc]
-        if getattr(event.data_table, "id", None) != "diag-clusters":
-            return
-        self.query_one("#diag-group-detail", Static).update(cluster_detail(self.current_cluster()))
+    @on(DataTable.RowHighlighted, "#diag-clusters")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.post_message(self.Highlighted(self.current_cluster()))

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -28,10 +28,8 @@ from textual.widgets import Button, Input, Static
 
 from diagnosis import Suggestion, to_jsonl, to_markdown
 from diagnosis.suggest import ADD_DATA
+from tui.screens.base import BlahScreen
 from widgets.safe_text import one_line
-
-if TYPE_CHECKING:
-    from tui.screens.diagnosis import DiagnosisScreen
 
 __all__ = [
     "ExportPathScreen",
@@ -175,15 +173,15 @@ class ExportPathScreen(ModalScreen[str | None]):
         self._answer(None)
 
 
-def ask_and_export(screen: DiagnosisScreen) -> None:
-    """``x`` on the Diagnosis screen: ask where, write both files off the UI thread, say where."""
+def ask_and_export(screen: BlahScreen, suggested: Sequence[Suggestion] | None) -> None:
+    """``x`` on the Diagnosis screen: ask where, write both files off the UI thread, say where.
+    ``suggested``: the diagnosis' suggestions, None while it is still loading."""
     from tui.paths import data_dir
 
-    view = screen.view
-    if view is None:
+    if suggested is None:
         screen.notify("Nothing to export yet: the diagnosis is still loading.", markup=False)
         return
-    suggestions = list(view.report.suggestions)
+    suggestions = list(suggested)
     if not suggestions:
         screen.notify("No training-data suggestions to export.", markup=False)
         return

@@ -15,6 +15,7 @@ from textual.worker import Worker, WorkerState
 from api_client.archive import LogFilter
 from api_client.errors import BlahError
 from api_client.models import LogStats
+from tui.messages import ConnectionState
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.logs_feed import LogsFeed
 from tui.screens.logs_rows import LogRows, highlight_terms
@@ -347,8 +348,6 @@ class LogsWorkers(BlahScreen):
             if self._loaded and self.stats is None and self._stats_error is not None and not self._latest_retrying:
                 self._retry_latest()
         elif state.phase == "retrying" and hasattr(app, "connection"):
-            from tui.app import ConnectionState
-
             app.connection = ConnectionState("error", "retrying")
         self._update_tail()
 

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Input, Static
 
 from api_client.errors import BlahError
 from api_client.models import Eval, Model
-from tui.app import ModelEvent
+from tui.messages import ModelEvent
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.chatroom_mute import MuteFlow
 from tui.screens.models_detail import (

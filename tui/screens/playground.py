@@ -38,7 +38,7 @@ from api_client.errors import (
 )
 from api_client.models import ChatJob, InferResult, LogEntry, Model
 from diagnosis import Finding, classify, resolve_trained_template, template_name
-from tui.app import ModelEvent
+from tui.messages import ModelEvent
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.playground_render import (
     answer_text,

@@ -27,7 +27,7 @@ from api_client.models import LogEntry, UploadTicket
 from diagnosis.suggest import Suggestion
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.training import fmt_bytes
+from tui.screens.training_render import fmt_bytes
 from tui.screens.webhooks_render import write_problem
 from tui.training_upload import (
     BuiltSet,

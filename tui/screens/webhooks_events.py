@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from textual.app import App
 from textual.screen import Screen
 
+from tui.messages import RunChanged
 from tui.webhook_receiver import WebhookDelivery
 from widgets.safe_text import one_line
 
@@ -43,7 +44,6 @@ def delivery_summary(delivery: WebhookDelivery) -> str:
 
 def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
     """Notify, post ``RunChanged`` and refresh what shows the run (runs in the app's loop)."""
-    from tui.app import RunChanged
     from tui.screens.runs_notify import notifier_for
 
     event = one_line(delivery.event, max_len=40)
