@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 # start-up) does not load every detector.
 _WHERE: dict[str, str] = {
     "kinds": "",
-    "classify": "classify", "classify_many": "classify", "kinds_of": "classify",
+    "classify": "classifier", "classify_many": "classifier", "kinds_of": "classifier",
     "Finding": "finding",
     "OutageIndex": "health", "OutageWindow": "health", "outage_windows": "health",
     "Doubt": "judge", "doubtful_judgements": "judge",
@@ -45,7 +45,7 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from . import kinds
-    from .classify import classify, classify_many, kinds_of
+    from .classifier import classify, classify_many, kinds_of
     from .finding import Finding
     from .health import OutageIndex, OutageWindow, outage_windows
     from .judge import Doubt, doubtful_judgements

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from api_client.models import Health, LogEntry, Result
 
 from . import kinds
-from .classify import classify_detected
+from .classifier import classify_detected
 from .features import DIMENSIONS, feature_values
 from .finding import Finding
 from .grouping import EXAMPLES_PER_GROUP, FailureGroup, GroupCounter

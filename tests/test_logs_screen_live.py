@@ -133,3 +133,23 @@ async def test_a_slow_poll_interval_opens_logs(sim: SimulatorServer, client: Bla
         await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 0,
                        what="the first rows")  # fmt: skip
         assert app.return_code is None  # still running: nothing crashed
+
+
+async def test_the_search_box_never_takes_the_keys_while_logs_opens(sim: SimulatorServer, client: BlahClient,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """`blah-tui --demo`, then `2` at once: the key went into Logs' hidden search box (Textual
+    focused the first focusable widget as the screen opened). The list takes the focus first."""
+    focused: list[str] = []
+    real = LogsScreen.set_focus
+
+    def record(self: LogsScreen, widget: object, *args: object, **kwargs: object) -> None:
+        focused.append(getattr(widget, "id", None) or type(widget).__name__)
+        real(self, widget, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(LogsScreen, "set_focus", record)
+    app = app_for(sim, client)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        assert "logs-search" not in focused
+        await pilot.press("2")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LogsScreen), what="the Diagnosis area")

@@ -42,7 +42,7 @@ def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
         "kinds = badges(LogEntry(id='l1', created_at=1, prompt='hi', response='I cannot help with that request.'))\n"
         "assert 'refusal' in kinds, kinds"
     )
-    assert "diagnosis.classify" in _detectors(_imports_after(code))
+    assert "diagnosis.classifier" in _detectors(_imports_after(code))
 
 
 def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() -> None:

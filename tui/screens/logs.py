@@ -99,6 +99,10 @@ class LogsScreen(LogsWorkers):
 
     # ------------------------------------------------------------------ layout
 
+    AUTO_FOCUS = "#logs-list"
+    """Not Textual's first focusable widget: that is the (hidden) search box, and a key pressed
+    while the screen opens would be typed into it."""
+
     _plot_choice: bool | None = None
     """``p`` shows or hides the plots whatever the terminal's height; None: by the height."""
 

@@ -50,7 +50,7 @@ def _classify() -> Callable[..., list[Any]] | None:
         from diagnosis import classify as classify_fn  # type: ignore[attr-defined]
     except ImportError:
         try:
-            from diagnosis.classify import classify as classify_fn
+            from diagnosis.classifier import classify as classify_fn
         except ImportError:
             return None
     return classify_fn  # type: ignore[no-any-return]
@@ -64,9 +64,9 @@ def diagnosis_available() -> bool:
         package = importlib.util.find_spec("diagnosis")  # a top-level name: nothing is imported
         if package is None or package.submodule_search_locations is None:
             return False
-        # find_spec("diagnosis.classify") would import the package (and so all of diagnosis):
+        # find_spec("diagnosis.classifier") would import the package (and so all of diagnosis):
         # look in its directory instead.
-        found = importlib.machinery.PathFinder.find_spec("diagnosis.classify", list(package.submodule_search_locations))
+        found = importlib.machinery.PathFinder.find_spec("diagnosis.classifier", list(package.submodule_search_locations))
         return found is not None
     except (ImportError, ValueError):
         return False

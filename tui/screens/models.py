@@ -39,6 +39,9 @@ EVAL_COLUMNS = ("Name", "Id", "Type", "Subject", "Instruction")
 class ModelsScreen(BlahScreen):
     """Top-level screen (key 6)."""
 
+    AUTO_FOCUS = "#models-table"
+    """The table, not the search box above it: keys pressed as the screen opens are commands."""
+
     SCREEN_TITLE = "Models & evals"
 
     DEFAULT_CSS = """
