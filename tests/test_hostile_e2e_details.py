@@ -16,6 +16,7 @@ from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
+from tui.screens.runs_notify import notifier_for
 from tests.hostile_payloads import assert_inert
 from tests.test_hostile_e2e_support import (
     SIZE,
@@ -84,8 +85,8 @@ async def test_inspector_and_judge_reasoning_from_the_platform(hostile_sim: tupl
 
 async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[SimulatorServer, Injected],
                                                      notifications: NotificationLog) -> None:
-    """A run the Runs screen watches fails with a hostile error: the announcement (a toast)
-    and the table show it inertly; the toast's text has no raw control character."""
+    """A run the person follows (as after starting it from the app) fails with a hostile error:
+    the announcement (a toast) and the table show it inertly; no raw control character."""
     server, _ = hostile_sim
     payload = "[@click=app.quit]boom[/] \x1b]52;c;SGVsbG8=\x07 \x1b[2J failed\u202e"
     async with BlahClient(server.base_url, api_key=server.council_key) as client:
@@ -98,6 +99,7 @@ async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[Simulato
             started = await client.start_run([server.person_model_id])
             assert started.run is not None
             run_id = started.run.id
+            notifier_for(app).follow(run_id)  # the person's own run: its end is news
             press_now(app, "r")  # the screen sees it running ...
             await wait_until(lambda: any(r.id == run_id for r in getattr(app.screen, "runs", [])), 10)
             sim_runs.fail_run(server.world, run_id, payload)  # ... then failing with a hostile error
