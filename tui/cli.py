@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
+from common.constants import DEFAULT_BASE_URL
+
 if TYPE_CHECKING:
     from tui.credentials import StoredKey
 
-DEFAULT_BASE_URL = "https://evals.blah.dev"
 
 EPILOG = """\
 in the app:

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import TrainingSet
+from common.format import format_size as fmt_bytes
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_table import KeyTable
 from tui.screens.webhooks_render import DASH, fmt_utc
@@ -25,16 +26,6 @@ from widgets.status_header import StatusHeader
 __all__ = ["TrainingSetsScreen", "fmt_bytes", "training_set_detail", "training_set_row"]
 
 COLUMNS = (("Name", "name"), ("Status", "status"), ("Examples", "examples"), ("Size", "size"), ("Created (UTC)", "created"))
-
-
-def fmt_bytes(size: int | None) -> str:
-    if size is None:
-        return DASH
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KiB"
-    return f"{size / 1024 / 1024:.1f} MiB"
 
 
 def training_set_row(item: TrainingSet) -> tuple[Text, ...]:
