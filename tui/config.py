@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from common.constants import KNOWN_TEMPLATES
+from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 from tui.paths import config_file
 
 if TYPE_CHECKING:
