@@ -13,11 +13,11 @@ from __future__ import annotations
 import sqlite3
 from array import array
 from bisect import bisect_left, bisect_right
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
 from api_client.archive_query import LogFilter, where_clause
+from common.lru import BoundedLRU
 
 MAX_FILTERS = 8  # arrays kept (least recently used dropped)
 MAX_CHANGES = 256  # write ranges remembered; an array older than that is rebuilt
@@ -36,7 +36,7 @@ class OrdinalLists:
     def __init__(self) -> None:
         self._version = 0
         self._changes: list[tuple[int, int, int]] = []  # (version, lo, hi)
-        self._cache: OrderedDict[LogFilter, _Ords] = OrderedDict()
+        self._cache: BoundedLRU[LogFilter, _Ords] = BoundedLRU(MAX_FILTERS)
 
     def record(self, changed: tuple[int, int] | None) -> None:
         """A write touched the rows with ``ord`` in ``changed`` (inclusive)."""
@@ -50,7 +50,7 @@ class OrdinalLists:
         self._cache.clear()
 
     def ords(self, conn: sqlite3.Connection, flt: LogFilter) -> array:
-        cached = self._cache.get(flt)
+        cached = self._cache.peek(flt)
         oldest_known = self._changes[0][0] - 1 if self._changes else self._version
         if cached is None or cached.version < oldest_known:
             cached = _Ords(self._version, select_ords(conn, flt, None))
@@ -61,10 +61,7 @@ class OrdinalLists:
                     i, j = bisect_left(ords, lo), bisect_right(ords, hi)
                     ords[i:j] = select_ords(conn, flt, (lo, hi))
             cached.version = self._version
-        self._cache[flt] = cached
-        self._cache.move_to_end(flt)
-        while len(self._cache) > MAX_FILTERS:
-            self._cache.popitem(last=False)
+        self._cache[flt] = cached  # the newest; the least recently used beyond MAX_FILTERS goes
         return cached.ords
 
 

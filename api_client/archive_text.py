@@ -16,9 +16,10 @@ is one FTS count and the n-th match a rowid-range query with an OFFSET (``TextVi
 from __future__ import annotations
 
 import sqlite3
-from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from common.lru import BoundedLRU
 
 
 def fts_seq(conn: sqlite3.Connection) -> int:
@@ -230,7 +231,7 @@ class TextLists:
 
     def __init__(self) -> None:
         self.runs = SeqRuns()
-        self._lists: OrderedDict[str, _TextList] = OrderedDict()
+        self._lists: BoundedLRU[str, _TextList] = BoundedLRU(MAX_TEXT_LISTS)
 
     def invalidate(self) -> None:
         """Another process wrote: ords may have moved (the match counts stay true)."""
@@ -247,16 +248,13 @@ class TextLists:
         if has_unnumbered(conn):
             return None
         mark = fts_seq(conn)
-        lst = self._lists.get(match)
+        lst = self._lists.peek(match)
         if lst is None or lst.mark > mark:
             lst = _TextList(total=match_count(conn, match, None, mark), mark=mark)
         elif lst.mark < mark:  # rows were added since: count the new ones only
             lst.total += match_count(conn, match, lst.mark + 1, mark)
             lst.mark = mark
-        self._lists[match] = lst
-        self._lists.move_to_end(match)
-        while len(self._lists) > MAX_TEXT_LISTS:
-            self._lists.popitem(last=False)
+        self._lists[match] = lst  # the newest; the least recently used beyond MAX_TEXT_LISTS goes
         if lst.total < ARRAY_BELOW:
             return None
         return TextView(conn, self.runs, match, lst, bounds)

@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 
+from common.constants import DEFAULT_BASE_URL
+
 from . import _parse as P
 from ._assets import AssetEndpoints
 from ._base import id_list
@@ -43,7 +45,6 @@ from .models import (
 from .paths import api_path, segment
 from .tail import LogTail, TailState
 
-DEFAULT_BASE_URL = "https://evals.blah.dev"
 USER_AGENT = "blah-tui/0.1"
 
 

@@ -22,18 +22,8 @@ import re
 from collections.abc import Sequence
 
 from api_client.models import ChatMessage, LensBundle, Model
+from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
 
-KNOWN_TEMPLATES: tuple[str, ...] = (
-    "chatml",
-    "llama2",
-    "llama3",
-    "alpaca",
-    "gemma",
-    "phi3",
-    "mistral",
-    "vicuna",
-    "none",
-)
 
 #: Human names used in evidence and reports.
 TEMPLATE_NAMES: dict[str, str] = {

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
-
 from api_client.models import ChatMessage
+from common.format import format_utc
 
 QUOTE_LIMIT = 80
 
@@ -139,9 +138,7 @@ def last_line(text: str) -> str:
 
 def fmt_ms(ms: int | None) -> str:
     """A millisecond timestamp as UTC ``YYYY-MM-DD HH:MM:SS UTC``; ``None`` as "unknown"."""
-    if ms is None:
-        return "unknown"
-    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return format_utc(ms, zone=" UTC", missing="unknown")
 
 
 def fmt_rate(count: int, population: int) -> str:

@@ -113,7 +113,7 @@ def test_list_names_platform_model_calls_size_and_last_used(capsys: pytest.Captu
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split()[:3] == ["https://evals.blah.dev", "tiny-b", "2"]  # most recently used first
     assert lines[2].split()[:3] == ["http://127.0.0.1:8000", "tiny-a", "5"]
-    assert lines[2].endswith("(3 days ago)") and "kB" in lines[2]
+    assert lines[2].endswith("(3 days ago)") and "KiB" in lines[2]  # binary units, as on the Training sets screen
 
 
 def test_prune_by_model_says_what_then_asks_and_deletes_on_yes(capsys: pytest.CaptureFixture[str]) -> None:

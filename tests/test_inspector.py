@@ -15,6 +15,7 @@ from textual.widget import Widget
 
 from api_client.client import BlahClient
 from api_client.models import LogEntry
+from common.format import format_latency
 from diagnosis import classify
 from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import SIZE, label_of, wait_for
@@ -93,7 +94,7 @@ async def test_log_flag_opens_the_call_whole_with_findings(sim: SimulatorServer,
         assert (bar.completion_tokens, bar.max_tokens, bar.finish_reason) == (
             entry.completion_tokens, entry.max_tokens, entry.finish_reason)  # fmt: skip
         details = _text(app, "#insp-details")
-        assert entry.id in details and f"{entry.latency_ms:,} ms" in details
+        assert entry.id in details and format_latency(entry.latency_ms) in details
         await wait_for(pilot, lambda: "LOOP" in _text(app, "#insp-findings"), what="the loop finding")
         # the repeating span is highlighted in the reply
         loop = next(f for f in classify(entry, trained_template="chatml") if f.kind == "loop")

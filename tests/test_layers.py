@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PACKAGES = ("api_client", "diagnosis", "simulator", "tui", "widgets", "themes")
+PACKAGES = ("api_client", "common", "diagnosis", "simulator", "tui", "widgets", "themes")
 LINT = "from importlinter.cli import lint_imports; raise SystemExit(lint_imports(no_cache=True, no_logo=True))"
 
 

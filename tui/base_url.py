@@ -11,7 +11,10 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-DEFAULT_BASE_URL = "https://evals.blah.dev"
+from common.constants import DEFAULT_BASE_URL
+
+__all__ = ["DEFAULT_BASE_URL", "EXAMPLES", "base_url_problem", "explain_bad_base_url"]
+
 EXAMPLES = "https://evals.blah.dev, or http://127.0.0.1:8000 for a local simulator"
 
 #: A host name: letters, digits, dots and hyphens (an IP literal is checked separately).

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
 
-from tui.base_url import DEFAULT_BASE_URL
+from common.constants import DEFAULT_BASE_URL
 
 EPILOG = """\
 in the app:

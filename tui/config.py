@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 from tui.paths import config_file
 
 if TYPE_CHECKING:
     from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
-KNOWN_TEMPLATES = ("chatml", "llama2", "llama3", "alpaca", "gemma", "phi3", "mistral", "vicuna", "none")
 
 
 ENV_PREFIX = "BLAH_"

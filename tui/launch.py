@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from common.constants import DEFAULT_BASE_URL
 from tui.config import LoadedConfig, load_config
 from tui.context import AppContext
 
@@ -52,7 +53,7 @@ def run_online(
 ) -> int:
     loaded = load_config()
     model_id = model_id or loaded.config.default_model
-    base_url = base_url or loaded.config.base_url or "https://evals.blah.dev"
+    base_url = base_url or loaded.config.base_url or DEFAULT_BASE_URL
     if not model_id:
         return _fail(
             "no model: pass --model MODEL_ID, or set default_model (blah-tui config set default_model ID); "

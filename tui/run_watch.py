@@ -24,7 +24,6 @@ ETA computed from before). When the total is unknown there is a rate but no ETA.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from typing import Literal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, RateLimitedError
 from api_client.models import Result, Run
+from common.format import DASH, format_duration
 
 __all__ = [
     "ACTIVE_STATUSES",
@@ -53,20 +53,6 @@ ATTENTION_STATUSES = frozenset({"completed", "failed", "stalled", "cancelled"})
 """Statuses that end a run (or pause it: stalled) and are worth a notification."""
 RESUMABLE_STATUSES = frozenset({"stalled", "failed"})
 CANCELLABLE_STATUSES = frozenset({"running", "queued"})
-
-
-def format_duration(seconds: float | None) -> str:
-    """``"1h 02m"``, ``"3m 05s"``, ``"42s"``; ``"—"`` for None."""
-    if seconds is None or math.isnan(seconds):
-        return "—"
-    total = max(0, int(round(seconds)))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    if hours:
-        return f"{hours}h {minutes:02d}m"
-    if minutes:
-        return f"{minutes}m {secs:02d}s"
-    return f"{secs}s"
 
 
 # --------------------------------------------------------------------------- ETA
@@ -258,7 +244,7 @@ def ended_message(run: Run) -> str:
     """One sentence for a run that ended (or stalled)."""
     done = run.completed_count
     total = run.total_items
-    counts = f"{done if done is not None else '—'} of {total if total is not None else '—'} items"
+    counts = f"{done if done is not None else DASH} of {total if total is not None else DASH} items"
     status = run.status or "unknown"
     if status == "completed":
         return f"Run {run.id} completed: {counts}."
@@ -367,7 +353,7 @@ class EvalProgress:
         if expected_models is not None and self.models >= expected_models and run_status == "completed":
             return "done"
         if run_status in ATTENTION_STATUSES:
-            return run_status or "—"
+            return run_status or DASH
         return "landing"
 
 
@@ -375,7 +361,7 @@ def eval_progress(results: Iterable[Result], eval_order: Sequence[str] = ()) -> 
     """Group a run's results by eval (in ``eval_order`` first, then first-seen order)."""
     groups: dict[str, list[Result]] = {eid: [] for eid in eval_order}
     for result in results:
-        groups.setdefault(result.eval_id or "—", []).append(result)
+        groups.setdefault(result.eval_id or DASH, []).append(result)
     out: list[EvalProgress] = []
     for eval_id, items in groups.items():
         scores = [r.score for r in items if r.score is not None]

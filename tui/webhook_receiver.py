@@ -22,13 +22,14 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import h11
 import orjson
 
+from common.lru import BoundedLRU
 from tui.webhook_delivery import (
     SIGNATURE_HEADER,
     Rejection,
@@ -119,7 +120,7 @@ class WebhookReceiver:
         self._server: asyncio.Server | None = None
         self._active = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._seen: BoundedLRU[str, None] = BoundedLRU(_SEEN_IDS)
 
     def __repr__(self) -> str:  # never the secret
         state = self.url or "not listening"
@@ -265,12 +266,9 @@ class WebhookReceiver:
         delivery_id = payload.get("id") if isinstance(payload.get("id"), str) else None
         delivery_id = delivery_id or headers.get("x-blah-delivery") or None
         if delivery_id is not None:
-            if delivery_id in self._seen:
+            if not self._seen.add(delivery_id):
                 self.stats.duplicates += 1
                 return None
-            self._seen[delivery_id] = None
-            while len(self._seen) > _SEEN_IDS:
-                self._seen.popitem(last=False)
         data = payload.get("data")
         created = payload.get("created_at")
         return WebhookDelivery(

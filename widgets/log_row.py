@@ -1,4 +1,4 @@
-"""The compact row type behind ``LogList`` and the pure formatting of its cells.
+"""The compact row type behind ``LogList``; its cells are formatted by ``common.format``.
 
 Kept free of Textual so screens and diagnosis code can build rows without a running app.
 Missing values stay ``None`` on the row and are shown as ``—`` (never as 0).
@@ -7,8 +7,9 @@ Missing values stay ``None`` on the row and are shown as ``—`` (never as 0).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
 from typing import Literal, Protocol, runtime_checkable
+
+from common.format import DASH, TIME_WIDTHS, TimeFormat, format_latency, format_time
 
 __all__ = [
     "MISSING",
@@ -16,11 +17,13 @@ __all__ = [
     "ListRowSource",
     "LogRow",
     "RowSource",
+    "TIME_WIDTHS",
+    "TimeFormat",
     "format_latency",
     "format_time",
 ]
 
-MISSING = "—"
+MISSING = DASH
 """Shown for a value the service did not send."""
 
 PREVIEW_CHARS = 240
@@ -67,40 +70,3 @@ class ListRowSource:
 
     def row(self, index: int) -> LogRow:
         return self.rows[index]
-
-
-TimeFormat = Literal["time", "day", "year"]
-TIME_WIDTHS: dict[TimeFormat, int] = {"time": 12, "day": 19, "year": 23}
-"""Cells of each time format: ``20:05:14.739``, ``Dec 01 20:05:14.739``, ``2026-12-01 20:05:14.739``."""
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def format_time(created_at: int | None, tz: tzinfo | None = None, dates: TimeFormat = "time") -> str:
-    """``HH:MM:SS.mmm`` in ``tz`` (local time when None), after ``Mon DD`` (``dates="day"``,
-    English month names whatever the locale) or ``YYYY-MM-DD`` (``"year"``); ``—`` when
-    missing."""
-    if created_at is None:
-        return MISSING
-    try:
-        moment = datetime.fromtimestamp(created_at / 1000, tz=tz)
-    except (OverflowError, OSError, ValueError):
-        return MISSING
-    clock = f"{moment:%H:%M:%S}.{created_at % 1000:03d}"
-    if dates == "day":
-        return f"{_MONTHS[moment.month - 1]} {moment.day:02d} {clock}"
-    if dates == "year":
-        return f"{moment:%Y-%m-%d} {clock}"
-    return clock
-
-
-def format_latency(latency_ms: int | None) -> str:
-    """``812ms`` under 10 s, then ``12.3s``, ``4m05s``, ``2h03m``; ``—`` when missing."""
-    if latency_ms is None:
-        return MISSING
-    if latency_ms < 10_000:
-        return f"{latency_ms}ms"
-    seconds = latency_ms / 1000
-    if seconds < 100:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}m{secs:02d}s" if minutes < 100 else f"{minutes // 60}h{minutes % 60:02d}m"

@@ -92,7 +92,7 @@ def _config(args: argparse.Namespace) -> int:
 def _effective_settings(config: Config) -> dict[str, Any]:
     """What the app will use, defaults included: ``base_url`` is shown even when the file does
     not set it (the app then talks to the default platform, which the person should see)."""
-    from tui.base_url import DEFAULT_BASE_URL
+    from common.constants import DEFAULT_BASE_URL
 
     shown = config.model_dump(exclude_none=True)
     shown["base_url"] = config.base_url or DEFAULT_BASE_URL

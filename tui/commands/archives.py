@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from api_client.archive_files import ArchiveInfo, archives_dir, delete_archive, list_archives
+from common.format import format_size
 from widgets.safe_text import one_line
 
 DAY = 86_400.0
@@ -54,7 +55,7 @@ def _list(found: list[ArchiveInfo], folder: Path, out: TextIO, now: float) -> in
         return 0
     out.write(_table(found, now))
     total = sum(info.size for info in found)
-    out.write(f"\n{len(found)} archive{'s' if len(found) != 1 else ''}, {human_size(total)} in {archives_dir(folder)}\n")
+    out.write(f"\n{len(found)} archive{'s' if len(found) != 1 else ''}, {format_size(total)} in {archives_dir(folder)}\n")
     out.write("Delete some with: blah-tui archives prune MODEL ...  or  blah-tui archives prune --older-than DAYS\n")
     return 0
 
@@ -66,7 +67,7 @@ def _table(rows: Sequence[ArchiveInfo], now: float) -> str:
             platform_of(info),
             one_line(info.model_id, max_len=60) if info.model_id else f"? {one_line(info.path.name, 60)}",
             "?" if info.calls is None else f"{info.calls:,}",
-            human_size(info.size),
+            format_size(info.size),
             last_used(info.last_used, now),
         )
         for info in rows
@@ -84,15 +85,6 @@ def _table(rows: Sequence[ArchiveInfo], now: float) -> str:
 def platform_of(info: ArchiveInfo) -> str:
     """The platform's address (what tells two platforms apart), else its label, else '?'."""
     return one_line(info.base_url or info.platform or "?", max_len=50)
-
-
-def human_size(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "kB", "MB", "GB"):
-        if value < 1000 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
-    raise AssertionError("unreachable")
 
 
 def last_used(when: float, now: float) -> str:
@@ -144,7 +136,7 @@ def _prune(
         return 1 if models else 0
     freed = sum(info.size for info in chosen)
     plural = "s" if len(chosen) != 1 else ""
-    out.write(f"To delete ({len(chosen)} archive{plural}, {human_size(freed)}):\n")
+    out.write(f"To delete ({len(chosen)} archive{plural}, {format_size(freed)}):\n")
     out.write(_table(chosen, now))
     if not yes:
         if ask is None:
@@ -164,5 +156,5 @@ def _prune(
         except OSError as error:
             err.write(f"blah-tui archives prune: cannot delete {info.path}: {error.strerror or error}\n")
             return 1
-    out.write(f"Deleted {len(chosen)} archive{plural} ({human_size(deleted)} freed).\n")
+    out.write(f"Deleted {len(chosen)} archive{plural} ({format_size(deleted)} freed).\n")
     return 0

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from api_client.models import ChatroomMessage, LogEntry
+from common.format import DASH
 from diagnosis import classify
 from diagnosis.kinds import LOOP
 
@@ -160,7 +161,7 @@ class MuteEvidence:
         if not self.examined:
             return "no recent chatroom messages from this model to judge by"
         rate = self.rate
-        percent = f"{100 * rate:.0f}%" if rate is not None else "—"
+        percent = f"{100 * rate:.0f}%" if rate is not None else DASH
         noun = "message" if self.examined == 1 else "messages"
         return f"loops in {self.looping} of its last {self.examined} chatroom {noun} ({percent})"
 

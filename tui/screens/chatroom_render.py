@@ -7,7 +7,6 @@ with ``message_text``.
 
 from __future__ import annotations
 
-import datetime as dt
 import zlib
 from collections.abc import Mapping, Sequence
 
@@ -16,6 +15,7 @@ from rich.text import Text
 from textual.color import Color, ColorParseError
 
 from api_client.models import ChatroomMessage
+from common.format import format_utc
 from tui.screens.chatroom_feed import LoopVerdict
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text
@@ -86,9 +86,7 @@ def author_colour(model_id: str, styles: RoomStyles) -> str:
 
 def fmt_time(ms: int | None) -> str:
     """Absolute UTC time of day (stable in snapshots; the room spans hours, not days)."""
-    if ms is None:
-        return "—"
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime("%H:%M:%S")
+    return format_utc(ms, date=False, zone="")
 
 
 def message_text(

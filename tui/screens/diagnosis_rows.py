@@ -14,6 +14,7 @@ from typing import Literal
 
 from rich.text import Text
 
+from common.format import DASH
 from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import FailureGroup, KindRate
@@ -41,7 +42,6 @@ __all__ = [
     "telling_groups",
 ]
 
-DASH = "—"
 HOST_ROW = "host_down"
 BAR_WIDTH = 8
 

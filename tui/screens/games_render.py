@@ -3,18 +3,17 @@ judge's reasoning are untrusted: both go through ``safe_text``."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 
 from rich.text import Text
 
 from api_client.models import Game, GameTurn
+from common.format import DASH, format_utc
 from tui.screens.chatroom_render import indented
 from widgets.safe_text import one_line_text
 
 __all__ = ["DASH", "GAME_TYPES", "WINNER_MARK", "fmt_score", "game_row", "game_summary_text", "turn_text"]
 
-DASH = "—"
 GAME_TYPES: dict[str, str] = {
     "evidence_locker": "Evidence locker: argue who took the painting from the clues",
     "comedy_night": "Comedy night: one short, clean joke each",
@@ -23,9 +22,7 @@ FINISHED = frozenset({"completed", "failed", "cancelled"})
 
 
 def _when(ms: int | None) -> str:
-    if ms is None:
-        return DASH
-    return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
+    return format_utc(ms, zone="")
 
 
 def fmt_score(score: float | None) -> str:

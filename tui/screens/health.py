@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from api_client.errors import BlahError
 from api_client.models import Health
+from common.format import format_duration, format_latency
 from tui.health_windows import (
     OutageWindow,
     Uptime,
@@ -26,12 +27,10 @@ from tui.health_windows import (
     outage_windows,
     uptime,
 )
-from tui.run_watch import format_duration
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_format import (
     DASH,
     cell,
-    fmt_latency,
     fmt_pct,
     fmt_time,
     tone_style,
@@ -195,7 +194,7 @@ class HealthScreen(BlahScreen):
             table.add_row(
                 Text(fmt_time(check.checked_at)),
                 Text(ok, style=good if check.ok else (bad if check.ok is False else "")),
-                Text(fmt_latency(check.latency_ms)),
+                Text(format_latency(check.latency_ms)),
                 Text(DASH if check.status_code is None else str(check.status_code)),
                 cell(check.error, max_len=80),
                 key=f"c{i}",

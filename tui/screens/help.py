@@ -12,6 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
+from common.format import DASH
 from tui.help import CONVENTIONS, KeyRow, active_key_rows
 from widgets.badges import legend_text, theme_badge_styles
 from widgets.safe_text import one_line
@@ -90,7 +91,7 @@ class HelpScreen(ModalScreen[None]):
                 table.add_row(
                     Text(row.key, style="bold " + style),
                     Text(row.description, style=style),
-                    Text(row.binding_id or "—", style="dim" if row.binding_id else "italic dim"),
+                    Text(row.binding_id or DASH, style="dim" if row.binding_id else "italic dim"),
                     Text(row.where, style=style),
                 )
         self._paint_legend()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from api_client.models import LogEntry
+from common.format import DASH
 from widgets.safe_text import sanitize
 
 __all__ = [
@@ -50,7 +51,7 @@ def plain_call(entry: LogEntry, *, raw: bool) -> str:
 
     def show(value: str | None) -> str:
         if value is None:
-            return "—"
+            return DASH
         return value if raw else sanitize(value)
 
     return (

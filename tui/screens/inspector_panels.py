@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
+from datetime import tzinfo
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from api_client.models import LogEntry, Result
+from common.format import DASH, format_latency, format_timestamp
 from tui.screens.inspector_findings import Analysis
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text
@@ -30,21 +31,6 @@ __all__ = [
     "templates_text",
     "title_text",
 ]
-
-DASH = "—"
-
-
-def format_timestamp(ms: int | None, tz: tzinfo | None = None) -> str:
-    """Absolute time, ``2025-11-29 10:04:05.123 UTC`` (local time with its zone when tz is None)."""
-    if ms is None:
-        return DASH
-    try:
-        moment = datetime.fromtimestamp(ms / 1000, tz=tz).astimezone(tz)
-    except (OverflowError, OSError, ValueError):
-        return DASH
-    zone = moment.strftime("%Z") or moment.strftime("%z")
-    return f"{moment:%Y-%m-%d %H:%M:%S}.{ms % 1000:03d} {zone}".rstrip()
-
 
 def _value(value: Any) -> Text:
     if value is None:
@@ -72,7 +58,7 @@ def details_table(entry: LogEntry, tz: tzinfo | None) -> Table:
     table = Table.grid(padding=(0, 1))
     table.add_column(style="dim", no_wrap=True)
     table.add_column()
-    latency = None if entry.latency_ms is None else f"{entry.latency_ms:,} ms"
+    latency = None if entry.latency_ms is None else format_latency(entry.latency_ms)
     if entry.messages is None:
         turns: str | None = None
     else:

@@ -16,6 +16,7 @@ from textual.color import Color
 from textual.widget import Widget
 
 from api_client.models import LensBundle, LensEvent
+from common.format import DASH
 from widgets.safe_text import one_line, sanitize
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
     "token_label",
 ]
 
-DASH = "—"
 CELL_WIDTH = 9
 ROW_LABEL = 6
 MAX_CANDIDATES = 8

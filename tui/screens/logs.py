@@ -23,6 +23,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from api_client.archive import LogFilter
+from common.format import DASH
 from tui.screens.logs_feed import FeedSettings, LogsFeed
 from tui.screens.logs_rows import LogRows
 from tui.screens.logs_series import bucket_calls
@@ -233,7 +234,7 @@ class LogsScreen(LogsWorkers):
         else:
             text.append("any", style="bold")
         text.append("  search ", style="dim")
-        text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else "—", style="bold")
+        text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else DASH, style="bold")
         rows, feed = self.rows, self.feed
         if rows is not None and feed is not None:
             complete = feed.history_complete_for(rows.filter)

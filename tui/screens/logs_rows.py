@@ -7,7 +7,6 @@ neighbours of an entry, and the newest rows for the plot.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Protocol
@@ -15,6 +14,7 @@ from typing import Protocol
 from api_client.archive import Archive, ArchivedRow, LogFilter
 from api_client.archive_query import compile_text
 from api_client.models import LogEntry
+from common.lru import BoundedLRU
 from widgets.log_row import PREVIEW_CHARS, LogRow
 
 __all__ = [
@@ -97,7 +97,7 @@ class ArchiveRows:
         self._floor = floor
         self._query = self._bounded()
         self._count = archive.count(self._query)
-        self._blocks: OrderedDict[int, list[LogRow]] = OrderedDict()
+        self._blocks: BoundedLRU[int, list[LogRow]] = BoundedLRU(_BLOCKS_KEPT)
 
     def _bounded(self) -> LogFilter:
         """The filter as the archive is asked: rows older than ``floor(filter)`` (where the
@@ -115,10 +115,6 @@ class ArchiveRows:
         if block is None:
             block = [row_from_archived(r) for r in self.archive.window(self._query, block_no * _BLOCK, _BLOCK)]
             self._blocks[block_no] = block
-            while len(self._blocks) > _BLOCKS_KEPT:
-                self._blocks.popitem(last=False)
-        else:
-            self._blocks.move_to_end(block_no)
         if offset >= len(block):  # the archive shrank under us (never expected): stay drawable
             raise IndexError(index)
         return block[offset]

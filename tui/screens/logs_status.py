@@ -14,12 +14,11 @@ from rich.text import Text
 
 from api_client.archive import LogFilter
 from api_client.models import LogStats, SourceStats
+from common.format import DASH, format_count, format_latency
 from widgets.safe_text import one_line
 
 __all__ = [
     "TailStateLike",
-    "fmt_count",
-    "fmt_latency",
     "fmt_rate",
     "matches_text",
     "platform_matches",
@@ -27,9 +26,6 @@ __all__ = [
     "stats_text",
     "tail_state_text",
 ]
-
-DASH = "—"
-
 
 def screen_tz(settings: dict[str, Any]) -> tzinfo | None:
     """``timezone = "UTC"`` in the settings shows UTC times (snapshots, shared screens);
@@ -47,18 +43,6 @@ class TailStateLike(Protocol):
     may_have_missed: bool
 
 
-def fmt_count(value: int | None) -> str:
-    return DASH if value is None else f"{value:,}"
-
-
-def fmt_latency(value: float | None) -> str:
-    if value is None:
-        return DASH
-    if value >= 10_000:
-        return f"{value / 1000:.1f} s"
-    return f"{value:,.0f} ms"
-
-
 def fmt_rate(errors: int | None, total: int | None) -> str:
     if errors is None or not total:
         return DASH
@@ -68,8 +52,8 @@ def fmt_rate(errors: int | None, total: int | None) -> str:
 def _source_part(name: str, stats: SourceStats) -> Text:
     part = Text()
     part.append(one_line(name, max_len=20), style="bold")
-    part.append(f" {fmt_count(stats.total)}")
-    part.append(f" (err {fmt_rate(stats.errors, stats.total)}, {fmt_latency(stats.mean_latency_ms)})", style="dim")
+    part.append(f" {format_count(stats.total)}")
+    part.append(f" (err {fmt_rate(stats.errors, stats.total)}, {format_latency(stats.mean_latency_ms)})", style="dim")
     return part
 
 
@@ -83,12 +67,12 @@ def stats_text(stats: LogStats | None, *, error: str | None = None, offline: boo
         return Text("totals: loading…", style="italic")
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("calls ", style="dim")
-    text.append(fmt_count(stats.total), style="bold")
+    text.append(format_count(stats.total), style="bold")
     text.append("  errors ", style="dim")
-    text.append(fmt_count(stats.errors), style="bold")
+    text.append(format_count(stats.errors), style="bold")
     text.append(f" ({fmt_rate(stats.errors, stats.total)})")
     text.append("  mean latency ", style="dim")
-    text.append(fmt_latency(stats.mean_latency_ms), style="bold")
+    text.append(format_latency(stats.mean_latency_ms), style="bold")
     if stats.by_source:
         text.append("  │ ", style="dim")
         for index, (name, source_stats) in enumerate(sorted(stats.by_source.items())):

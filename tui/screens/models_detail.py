@@ -6,12 +6,12 @@ is shown as "—", never guessed.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 
 from rich.text import Text
 
 from api_client.models import Eval, Model
+from common.format import DASH, format_utc
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, one_line_text, safe_text
 
@@ -24,16 +24,12 @@ __all__ = [
     "model_row",
 ]
 
-DASH = "—"
-
 
 def fmt_when(value: int | str | None) -> str:
     """A platform time (ms since the epoch, or a string on older services) in UTC."""
-    if value is None:
-        return DASH
-    if isinstance(value, int):
-        return dt.datetime.fromtimestamp(value / 1000, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return one_line(value, max_len=40)
+    if isinstance(value, str):
+        return one_line(value, max_len=40)
+    return format_utc(value, seconds=False, zone=" UTC")
 
 
 def _yes_no(value: bool | None) -> str:

@@ -24,6 +24,7 @@ from api_client.errors import (
     OutcomeUnknownError,
 )
 from api_client.models import Model
+from common.format import DASH
 from tui.context import AppContext
 from tui.registration import (
     DESCRIPTION_MAX,
@@ -168,7 +169,7 @@ class RegisterModelScreen(ModalScreen[Model | None]):
             body.append_text(one_line_text(value, max_len=120))
             body.append("\n")
         body.append(f"{'description':<14}", style="bold")
-        body.append_text(one_line_text(checked.description or "—", max_len=200))
+        body.append_text(one_line_text(checked.description or DASH, max_len=200))
         if not await self.app.push_screen_wait(ConfirmScreen("Register this model?", body, confirm_label="Register")):
             return
         try:
@@ -197,7 +198,7 @@ class RegisterModelScreen(ModalScreen[Model | None]):
         answer = Text(heading + "\n", style="bold", end="")
         for label, value in (("id", model.id), ("name", model.name), ("inference URI", model.inference_uri)):
             answer.append(f"{label:<14}", style="")
-            answer.append_text(one_line_text(value or "—", max_len=120, style=""))
+            answer.append_text(one_line_text(value or DASH, max_len=120, style=""))
             answer.append("\n", style="")
         answer.append("Press Esc to close.", style="dim")
         self._answer(answer)

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from api_client.models import ChatJob, InferResult, LogEntry
+from common.format import DASH, format_latency
 from diagnosis import Finding
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["DASH", "answer_text", "findings_text", "job_status_text", "transcript_text"]
 
-DASH = "—"
 
 
 def _num(value: float | None, unit: str = "") -> str:
@@ -69,7 +69,7 @@ def answer_text(
     limit = log.max_tokens if log is not None else (result.max_tokens if result else None)
     finish = log.finish_reason if log is not None else (result.finish_reason if result else None)
     prompt_tokens = log.prompt_tokens if log is not None else (result.prompt_tokens if result else None)
-    text.append(f"latency {_num(latency, ' ms')} · prompt tokens {_num(prompt_tokens)} · ", style="dim")
+    text.append(f"latency {format_latency(latency)} · prompt tokens {_num(prompt_tokens)} · ", style="dim")
     text.append(f"completion tokens {_num(completion)} of {_num(limit)} · finish {finish or DASH}", style="dim")
     if finish == "length":
         text.append(" (cut off by the limit)", style="bold")

@@ -18,11 +18,11 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Result
+from common.format import format_latency
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.results_judge import ResultDoubt, judgement_doubts
 from tui.screens.runs_format import (
     cell,
-    fmt_latency,
     fmt_score,
     fmt_time,
     reply_cell,
@@ -167,7 +167,7 @@ class ResultsScreen(BlahScreen):
                 cell(result.model_id, max_len=22),
                 Text(fmt_score(result.score)),
                 Text(f"⚑ {DOUBT_LABELS.get(doubts[0].kind, doubts[0].kind)}", style=warn) if doubts else Text(""),
-                Text(fmt_latency(result.latency_ms)),
+                Text(format_latency(result.latency_ms)),
                 reply_cell(result.response, max_len=34),
                 cell(result.error, max_len=30),
             ]

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from api_client.errors import BlahError
 from api_client.models import Result
+from common.format import format_latency
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.results_judge import (
     Judgement,
@@ -25,7 +26,6 @@ from tui.screens.results_judge import (
 from tui.screens.runs_format import (
     DASH,
     cell,
-    fmt_latency,
     fmt_score,
     fmt_time,
     tone_style,
@@ -135,7 +135,7 @@ class ResultDetailScreen(BlahScreen):
         head.append(one_line(self.eval_name or result.eval_id or DASH, max_len=50))
         head.append(" · model ")
         head.append(one_line(result.model_id or DASH, max_len=50))
-        head.append(f" · score {fmt_score(result.score)} · latency {fmt_latency(result.latency_ms)}"
+        head.append(f" · score {fmt_score(result.score)} · latency {format_latency(result.latency_ms)}"
                     f" · {fmt_time(result.created_at)}")
         if result.eval_run_id:
             head.append(f" · run {one_line(result.eval_run_id, max_len=40)}")

@@ -8,20 +8,19 @@ Untrusted strings (ids, names, errors) become ``rich.text.Text`` through the san
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
 
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 
 from api_client.models import Run
+from common.format import DASH, format_utc
 from widgets.safe_text import one_line, one_line_text
 
 __all__ = [
     "DASH",
     "cell",
     "fmt_clock",
-    "fmt_latency",
     "fmt_pct",
     "fmt_score",
     "fmt_time",
@@ -32,8 +31,6 @@ __all__ = [
     "theme_colour",
     "tone_style",
 ]
-
-DASH = "—"
 
 _STATUS_TONES = {
     "completed": "success",
@@ -60,30 +57,18 @@ def fmt_time(value: int | str | None, *, seconds: bool = True) -> str:
         return DASH
     if isinstance(value, str):
         return one_line(value, max_len=40) or DASH
-    try:
-        moment = datetime.fromtimestamp(value / 1000, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return one_line(str(value), max_len=40)
-    return moment.strftime("%Y-%m-%d %H:%M:%SZ" if seconds else "%Y-%m-%d %H:%MZ")
+    return format_utc(value, seconds=seconds)
 
 
 def fmt_clock(value: int | str | None) -> str:
     """Only the time of day, ``10:04:41``, UTC (where the date is shown nearby)."""
     if not isinstance(value, int):
         return fmt_time(value)
-    return fmt_time(value)[11:19]
+    return format_utc(value, date=False, zone="")
 
 
 def fmt_score(score: float | None, digits: int = 2) -> str:
     return DASH if score is None else f"{score:.{digits}f}"
-
-
-def fmt_latency(latency_ms: float | None) -> str:
-    if latency_ms is None:
-        return DASH
-    if latency_ms >= 10_000:
-        return f"{latency_ms / 1000:.1f} s"
-    return f"{latency_ms:.0f} ms"
 
 
 def fmt_pct(ratio: float | None, digits: int = 1) -> str:

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Result, Run
+from common.format import format_latency
 from tui.run_watch import Eta, PollBackoff, RunWatch, eval_progress
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.runs_actions import WriteOutcome
@@ -29,7 +30,6 @@ from tui.screens.runs_format import (
     DASH,
     cell,
     fmt_clock,
-    fmt_latency,
     fmt_score,
     fmt_time,
     progress_text,
@@ -244,7 +244,7 @@ class RunWatchScreen(BlahScreen):
                 cell(self.eval_names.get(result.eval_id or "", result.eval_id), max_len=18),
                 cell(result.model_id, max_len=18),
                 Text(fmt_score(result.score)),
-                Text(fmt_latency(result.latency_ms)),
+                Text(format_latency(result.latency_ms)),
                 cell(result.error, max_len=24),
                 key=result.id,
             )

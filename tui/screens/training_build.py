@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from api_client.errors import BlahError, OutcomeUnknownError
 from api_client.models import LogEntry, UploadTicket
+from common.format import format_count as _count
 from diagnosis.suggest import Suggestion
 from tui.screens.base import BlahScreen, describe_error
 from tui.screens.confirm import ConfirmScreen
@@ -368,7 +369,3 @@ class TrainingBuildScreen(BlahScreen):
         else:
             status = one_line(listed.status, max_len=20) if listed is not None and listed.status else "not listed"
             self._result(f"The upload timed out and the set did not arrive (status: {status}). Try again.", "error")
-
-
-def _count(value: int | None) -> str:
-    return "—" if value is None else f"{value:,}"

@@ -6,20 +6,11 @@ from rich.table import Table
 from rich.text import Text
 
 from api_client.models import TrainingSet
+from common.format import format_size as fmt_bytes
 from tui.screens.webhooks_render import DASH, fmt_utc
 from widgets.safe_text import one_line, one_line_text
 
 __all__ = ["fmt_bytes", "training_set_detail", "training_set_row"]
-
-
-def fmt_bytes(size: int | None) -> str:
-    if size is None:
-        return DASH
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KiB"
-    return f"{size / 1024 / 1024:.1f} MiB"
 
 
 def training_set_row(item: TrainingSet) -> tuple[Text, ...]:

@@ -3,8 +3,6 @@ failed write, shared with the Training sets screens."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from rich.text import Text
 
 from api_client.errors import (
@@ -16,7 +14,9 @@ from api_client.errors import (
     OutcomeUnknownError,
 )
 from api_client.models import Webhook
+from common.format import DASH
 from tui.screens.base import describe_error
+from tui.screens.runs_format import fmt_time as fmt_utc
 from tui.webhook_receiver import WebhookDelivery
 from widgets.safe_text import one_line, one_line_text
 
@@ -28,21 +28,6 @@ __all__ = [
     "webhook_row",
     "write_problem",
 ]
-
-DASH = "—"
-
-
-def fmt_utc(value: int | str | None) -> str:
-    """Milliseconds since the epoch as ``2026-06-01 09:00:00Z``; a string as sent; None as —."""
-    if value is None:
-        return DASH
-    if isinstance(value, str):
-        return one_line(value, max_len=40) or DASH
-    try:
-        return datetime.fromtimestamp(value / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%SZ")
-    except (OverflowError, OSError, ValueError):
-        return one_line(str(value), max_len=40)
-
 
 def webhook_row(hook: Webhook, listening_id: str | None) -> tuple[Text, ...]:
     events = ", ".join(hook.event_types) if hook.event_types else ""

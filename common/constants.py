@@ -1,0 +1,21 @@
+"""Values fixed by the platform, defined once (platform contract: /work/shared/platform/CONTRACT.md)."""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_BASE_URL", "KNOWN_TEMPLATES"]
+
+DEFAULT_BASE_URL = "https://evals.blah.dev"
+"""Where the app talks to when neither ``--base-url``, ``BLAH_BASE_URL`` nor the config says."""
+
+KNOWN_TEMPLATES: tuple[str, ...] = (
+    "chatml",
+    "llama2",
+    "llama3",
+    "alpaca",
+    "gemma",
+    "phi3",
+    "mistral",
+    "vicuna",
+    "none",
+)
+"""The values of a model's ``chat_template`` the platform documents (``none``: raw text)."""
