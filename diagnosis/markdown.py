@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .unsafe_chars import LAYOUT, replace_unsafe
+from common.unsafe_chars import LAYOUT, replace_unsafe
 
 _BACKTICKS = re.compile(r"`+")
 

@@ -229,7 +229,7 @@ import unicodedata  # noqa: E402
 from functools import cache  # noqa: E402
 
 from diagnosis.markdown import code_block, code_span, escape_controls, plain, table_cell  # noqa: E402
-from diagnosis.unsafe_chars import UNICODE_VERSION, UNSAFE_CATEGORIES, UNSAFE_RANGES, build_ranges  # noqa: E402
+from common.unsafe_chars import UNICODE_VERSION, UNSAFE_CATEGORIES, UNSAFE_RANGES, build_ranges  # noqa: E402
 
 _ALL_CATEGORIES = (
     "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn".split()

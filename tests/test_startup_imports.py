@@ -2,8 +2,7 @@
 
 The start-up benchmark (tests/bench/bench_startup.py) measures the time; these tests keep the
 causes from coming back: the detectors (their regexes take ~70 ms to compile) are only imported
-when a call is classified, and plotext only when a plot has data. The text widgets do load
-``diagnosis.unsafe_chars`` (the one table of unsafe characters), which loads no detector.
+when a call is classified, and plotext only when a plot has data.
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ def _imports_after(code: str) -> set[str]:
 
 
 def _detectors(loaded: set[str]) -> set[str]:
-    """The diagnosis modules beyond the package's lazy front and its character table."""
-    return {m for m in loaded if m.startswith("diagnosis.") and m != "diagnosis.unsafe_chars"}
+    """The diagnosis modules (the package's lazy front aside)."""
+    return {m for m in loaded if m.startswith("diagnosis.")}
 
 
 def test_checking_for_diagnosis_does_not_import_it() -> None:

@@ -11,7 +11,7 @@ Notation (one scheme, used everywhere):
   CR is always ``^M`` (even before LF) so it can never move the cursor back over a line.
   Newline and tab are kept when ``keep_newlines`` (else ``^J`` / ``^I``).
 * C1 controls (U+0080-U+009F) -> the literal text ``\\x9b`` (backslash, x, two hex digits).
-* Every other character of the shared table (``diagnosis/unsafe_chars.py``, also used by the
+* Every other character of the shared table (``common/unsafe_chars.py``, also used by the
   markdown reports) -> ``<U+XXXX>``: the format characters (Cf: bidi controls U+202A-202E,
   U+2066-2069, U+200E/F, U+061C; zero-width U+200B-200D, U+2060, U+FEFF; soft hyphen; tag
   characters U+E0001-E007F), line and paragraph separators (U+2028, U+2029), private use,
@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from rich.text import Text
 
-from diagnosis.unsafe_chars import LAYOUT, has_unsafe, replace_unsafe, unsafe_positions
+from common.unsafe_chars import LAYOUT, has_unsafe, replace_unsafe, unsafe_positions
 
 __all__ = [
     "MARKER_STYLE",
