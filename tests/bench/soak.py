@@ -391,7 +391,17 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
     report.faults = {k: after.get(k, 0) - faults_before.get(k, 0) for k in after if after.get(k, 0) - faults_before.get(k, 0)}
     report.requests = len(server.requests.records())
 
-    # The run is watched to its end (faults still on: the watch must cope).
+    # The run is watched to its end (faults still on: the watch must cope). An area key shows
+    # the area's own screen, so the key cycling above closed the watch: open it again.
+    if run_id is not None and (watch is None or not watch.is_attached):
+        press_now(app, "3")
+        await _until(pilot, lambda: isinstance(app.screen, RunsScreen) and run_id in {r.id for r in app.screen.runs}, 20)
+        if isinstance(app.screen, RunsScreen):
+            app.screen.table.move_to_key(run_id)
+            app.screen.table.focus()
+            await pilot.press("enter")
+            await _until(pilot, lambda: isinstance(app.screen, RunWatchScreen), 10)
+            watch = app.screen if isinstance(app.screen, RunWatchScreen) else None
     if watch is not None:
         await _until(pilot, lambda: watch.poll_state == "finished", 60 / server.speed * 4 + 20)
         report.run_seen_complete = watch.poll_state == "finished" and watch.run is not None \
