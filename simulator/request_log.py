@@ -64,9 +64,13 @@ class RequestLog:
 
 
 class RequestLogMiddleware:
-    def __init__(self, app: ASGIApp, log: RequestLog) -> None:
+    """Logs every HTTP request; ``key_headers`` are the headers that carry a key on this
+    platform (a record says whether one was present, never its value)."""
+
+    def __init__(self, app: ASGIApp, log: RequestLog, key_headers: tuple[bytes, ...] = (b"authorization",)) -> None:
         self.app = app
         self.log = log
+        self.key_headers = key_headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -77,7 +81,7 @@ class RequestLogMiddleware:
         def record(status: int | None) -> None:
             nonlocal recorded
             recorded = True
-            authorized = any(k.lower() == b"authorization" for k, _ in scope.get("headers", ()))
+            authorized = any(k.lower() in self.key_headers for k, _ in scope.get("headers", ()))
             self.log.add(RequestRecord(
                 at_ms=int(time.time() * 1000), method=scope.get("method", "?"), path=scope.get("path", ""),
                 query=scope.get("query_string", b"").decode("latin-1"), status=status, authorized=authorized,

@@ -10,10 +10,12 @@ from fastapi import FastAPI
 from simulator.blobfish import routes_benchmarks, routes_evaluations
 from simulator.blobfish.errors import install_error_handlers
 from simulator.blobfish.live import LivePublisher
-from simulator.blobfish.request_log import BlobfishRequestLogMiddleware
 from simulator.blobfish.store import EvaluationStore
 from simulator.chaos import ChaosMiddleware, ChaosState
-from simulator.request_log import RequestLog
+from simulator.request_log import RequestLog, RequestLogMiddleware
+
+KEY_HEADERS = (b"authorization", b"x-api-key")
+"""Blobfish keys travel in X-API-Key (or Authorization: Bearer)."""
 
 DESCRIPTION = """\
 A local, seeded simulation of Blobfish's SDK evaluations (blobfish-CONTRACT.md, section 2).
@@ -41,5 +43,5 @@ def create_app(store: EvaluationStore, publisher: LivePublisher, chaos: ChaosSta
     app.include_router(routes_benchmarks.router, prefix="/api/v1")
     app.add_middleware(ChaosMiddleware, state=chaos)
     if request_log is not None:  # outermost: it also sees the statuses chaos makes up
-        app.add_middleware(BlobfishRequestLogMiddleware, log=request_log)
+        app.add_middleware(RequestLogMiddleware, log=request_log, key_headers=KEY_HEADERS)
     return app
