@@ -111,7 +111,8 @@ class ConfirmScreen(ModalScreen[bool]):
                 )
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-cancel", Button).focus()
+        for button in self.query("#confirm-cancel").results(Button):  # none when closed as it opened
+            button.focus()
 
     def _answer(self, value: bool) -> None:
         if self._answered:

@@ -119,6 +119,8 @@ class RunWatchScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        if not self.query("#watch-results"):
+            return  # closed while it opened (an area key pressed at once): nothing to watch for
         notifier_for(self.app).follow(self.run_id)
         base = float(self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0)
         self.watch_state.backoff = PollBackoff(base=base, current=base, max_idle=max(10.0, base))
