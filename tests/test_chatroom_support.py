@@ -10,8 +10,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -27,6 +26,7 @@ from tui.app import BlahApp, create_app
 from tui.context import AppContext
 from tui.screens.chatroom import ChatroomScreen
 from tui.screens.confirm import ConfirmScreen
+from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 
 #: 2026-06-01 09:00:00 UTC: the instant the frozen worlds are built around.
 FROZEN_MS = 1_780_304_400_000
@@ -63,16 +63,6 @@ def make_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> Bl
         settings={"chatroom_poll_interval": 0.2, "poll_interval": 60.0, "start_mode": "chatroom", **settings},
     )
     return create_app(ctx)
-
-
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 30.0, what: str = "") -> None:
-    """Let the app run until ``predicate()`` holds; fail naming ``what`` after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    assert predicate(), f"timed out waiting for {what or predicate}"
 
 
 def frame_segments(app: App[Any]) -> Iterator[Segment]:

@@ -91,5 +91,5 @@ async def loaded(pilot: Pilot[Any], app: BlahApp) -> DiagnosisScreen:
     return screen_of(app)
 
 
-async def until(pilot: Pilot[Any], predicate: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+async def until(pilot: Pilot[Any], predicate: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
     await wait_for(pilot, predicate, timeout=timeout, what=what)

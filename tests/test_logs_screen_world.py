@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import io
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from tui.app import BlahApp, create_app
 from tui.context import AppContext
 from tui.screens.logs import LogsScreen
 from widgets.log_list import LogList
+from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 
 FIXED_ANCHOR_MS = 1_750_000_000_000  # 2025-06-15 15:06:40 UTC
 FAST_TAIL = {"logs_interval": 0.1, "logs_max_interval": 0.3, "logs_plot": False}
@@ -80,20 +80,6 @@ async def loaded(pilot: Pilot[Any], app: BlahApp) -> LogList:
     await wait_for(pilot, lambda: screen._tail_state is not None and screen._tail_state.phase != "starting",
                    what="the tail to start")  # fmt: skip
     return screen.log_list
-
-
-
-
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 30.0, what: str = "") -> None:
-    """Let the app run until ``predicate()`` holds; fail with ``what`` after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    if predicate():
-        return
-    raise AssertionError(f"timed out waiting for {what or predicate}")
 
 
 @lru_cache(maxsize=2)

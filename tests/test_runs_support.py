@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 from unittest import mock
@@ -16,6 +15,7 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import said
 from tui.app import BlahApp, create_app
 from tui.context import AppContext
+from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 
 SIZE = (140, 45)
 FROZEN_NOW_MS = 1_764_410_400_000  # 2025-11-29 10:00:00Z: the snapshot world's "now"
@@ -34,18 +34,6 @@ def make_app(
         settings={**QUIET, "start_mode": start_mode, **settings},
     )
     return create_app(ctx)
-
-
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = 15.0, what: str = "") -> None:
-    """Let the app run until ``predicate()`` holds; fail naming ``what`` after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    if predicate():
-        return
-    raise AssertionError(f"timed out waiting for {what or predicate}")
 
 
 def notifications(app: BlahApp) -> list[str]:
