@@ -13,9 +13,9 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import SIZE, app_for, label_of, loaded, wait_for
 from tui.app import BlahApp, ConnectionState
-from tui.cli import main
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.logs import LogsScreen
+from cli.main import main
+from widgets.confirm import ConfirmScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.status_header import StatusHeader
 
 

@@ -3,7 +3,7 @@
 person names or those unused for N days, saying what first and asking (or --yes).
 
 The app is driven as a person starts it (`--model`, a mistyped one, an unreachable host);
-the command is run as typed (`tui.cli.main([...])`)."""
+the command is run as typed (`cli.main.main([...])`)."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.test_logs_screen_world import FAST_TAIL, logs_screen, wait_for
 from tui.app import create_app
-from tui.cli import main
-from tui.context import AppContext
-from tui.paths import data_dir
+from cli.main import main
+from application.context import AppContext
+from application.paths import data_dir
 from widgets.status_header import StatusHeader
 
 SIZE = (120, 36)
@@ -134,7 +134,7 @@ def test_prune_by_model_says_what_then_asks_and_deletes_on_yes(capsys: pytest.Ca
 def test_prune_asks_on_a_terminal_and_no_keeps_everything(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    from tui.commands.archives import archives_main
+    from cli.commands.archives import archives_main
 
     doomed = make_archive("tiny-a")
     asked: list[str] = []

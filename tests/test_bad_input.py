@@ -28,12 +28,12 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.test_hostile_e2e_support import SIZE, frame_text, press_now, settle, wait_until
 from tui.app import create_app
-from tui.cli import main
-from tui.config import load_config
-from tui.context import AppContext
-from tui.launch import apply_config
-from tui.paths import config_file, data_dir
-from tui.screens.confirm import ConfirmScreen
+from cli.main import main
+from application.config import load_config
+from application.context import AppContext
+from cli.launch import apply_config
+from application.paths import config_file, data_dir
+from widgets.confirm import ConfirmScreen
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def _free_port() -> int:
 
 
 async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() -> None:
-    from tui.screens.logs import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     port = _free_port()  # nothing listens here (yet)
     base = f"http://127.0.0.1:{port}"
@@ -112,7 +112,7 @@ async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() ->
 
 
 async def test_a_rejected_key_on_a_write_says_so(bad_sim: SimulatorServer, notifications: NotificationLog) -> None:
-    from tui.screens.runs_pick import ModelPickerScreen
+    from tui.screens.runs.pick import ModelPickerScreen
 
     async with BlahClient(bad_sim.base_url, api_key="blah_expired_0000000000000000") as client:
         app = create_app(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url,
@@ -159,7 +159,7 @@ async def test_a_config_file_with_a_syntax_error_starts_on_defaults_and_names_th
 
 async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(bad_sim: SimulatorServer,
                                                                     notifications: NotificationLog) -> None:
-    from tui.screens.logs import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     path = Archive.path_for(data_dir(), bad_sim.base_url, bad_sim.person_model_id)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ from tests.test_chatroom_support import (
     screen_text,
     wait_for,
 )
-from tui.screens.confirm import ConfirmScreen
+from widgets.confirm import ConfirmScreen
 
 
 async def test_double_press_mutes_once_and_member_key_gets_council_message(sim: SimulatorServer) -> None:

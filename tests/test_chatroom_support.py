@@ -23,9 +23,9 @@ from textual.widgets import Input
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
-from tui.screens.chatroom import ChatroomScreen
-from tui.screens.confirm import ConfirmScreen
+from application.context import AppContext
+from tui.screens.chatroom.screen import ChatroomScreen
+from widgets.confirm import ConfirmScreen
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 
 #: 2026-06-01 09:00:00 UTC: the instant the frozen worlds are built around.

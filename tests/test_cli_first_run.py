@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from simulator.server import SimulatorServer
-from tui.cli import main
-from tui.paths import config_file
+from cli.main import main
+from application.paths import config_file
 
 
 @pytest.mark.parametrize("url", ["http://host:port", "ftp://evals.blah.dev", "http://[bad", "evals.blah.dev",
@@ -85,12 +85,12 @@ def test_config_set_refuses_an_unknown_theme_and_leaves_the_file(capsys: pytest.
 def test_open_on_a_markdown_file_stops_at_once_and_opens_no_app(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tui.launch
+    import cli.launch
 
     def no_app(ctx: object) -> int:
         raise AssertionError("the app was opened on a file that is not a dump")
 
-    monkeypatch.setattr(tui.launch, "_run", no_app)
+    monkeypatch.setattr(cli.launch, "_run", no_app)
     report = tmp_path / "report.md"
     report.write_text("# Diagnosis of m\n\n" + "".join(f"- line {n} of prose\n" for n in range(315)), encoding="utf-8")
     assert main(["open", str(report)]) == 2

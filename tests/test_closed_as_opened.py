@@ -6,9 +6,9 @@ from __future__ import annotations
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.runs import RunsScreen
-from tui.screens.runs_watch import RunWatchScreen
+from widgets.confirm import ConfirmScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 async def test_a_run_watch_closed_as_it_opens(sim: SimulatorServer, client: BlahClient) -> None:

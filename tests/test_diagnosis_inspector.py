@@ -12,9 +12,9 @@ from pathlib import Path
 from api_client.models import LogEntry
 from tests.test_logs_screen_world import SIZE, label_of, logs_screen, wait_for
 from tui.app import create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.screens.inspector import InspectorScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def _chatml(user: str) -> str:

@@ -21,11 +21,11 @@ from tests.test_diagnosis_screen_support import (
 )
 from tests.test_logs_screen_world import label_of
 from tui.app import BlahApp
-from tui.screens.diagnosis import DiagnosisScreen
-from tui.screens.diagnosis_calls import DiagnosisCallsScreen
-from tui.screens.diagnosis_rows import KIND_COLUMNS
-from tui.screens.inspector import InspectorScreen
-from tui.screens.runs_table import KeyTable
+from tui.screens.diagnosis.screen import DiagnosisScreen
+from tui.screens.diagnosis.calls import DiagnosisCallsScreen
+from tui.screens.diagnosis.rows import KIND_COLUMNS
+from tui.screens.inspector.screen import InspectorScreen
+from widgets.key_table import KeyTable
 
 COLUMNS = [key for key, _ in KIND_COLUMNS]
 

@@ -17,10 +17,10 @@ from tests.test_diagnosis_screen_support import (
     until,
 )
 from tests.test_logs_screen_world import label_of
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.diagnosis_calls import DiagnosisCallsScreen
-from tui.screens.diagnosis_rows import CLUSTER_COLUMNS
-from tui.screens.runs_table import KeyTable
+from widgets.confirm import ConfirmScreen
+from tui.screens.diagnosis.calls import DiagnosisCallsScreen
+from tui.screens.diagnosis.rows import CLUSTER_COLUMNS
+from widgets.key_table import KeyTable
 
 CLUSTERS = "/failure-clusters"
 

@@ -19,11 +19,11 @@ from tests.test_logs_screen_world import (
     label_of,
 )
 from tui.app import BlahApp, create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.paths import data_dir
-from tui.screens.diagnosis_calls import DiagnosisCallsScreen
-from tui.screens.diagnosis_export import ExportPathScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from application.paths import data_dir
+from tui.screens.diagnosis.calls import DiagnosisCallsScreen
+from tui.screens.diagnosis.export import ExportPathScreen
 
 LIMIT = 600
 

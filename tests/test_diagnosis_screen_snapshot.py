@@ -19,8 +19,8 @@ from simulator.server import SimulatorServer
 from tests.test_diagnosis_screen_support import SIZE, screen_of
 from tests.test_logs_screen_world import FIXED_ANCHOR_MS, wait_for
 from tui.app import create_app
-from tui.context import AppContext
-from tui.screens.diagnosis import DiagnosisScreen
+from application.context import AppContext
+from tui.screens.diagnosis.screen import DiagnosisScreen
 
 LIMIT = 1500
 

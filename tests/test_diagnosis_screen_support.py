@@ -18,8 +18,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import wait_for
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
-from tui.screens.diagnosis import DiagnosisScreen
+from application.context import AppContext
+from tui.screens.diagnosis.screen import DiagnosisScreen
 
 SIZE = (140, 45)
 LIMIT = 400  # calls read per test: enough for every kind, fast on 2 cores

@@ -18,8 +18,8 @@ from api_client.client import BlahClient
 from api_client.errors import ServerError
 from api_client.models import LogEntry
 from simulator.server import SimulatorServer
-from tui.commands.export import export_main
-from tui.commands.open_file import load_dump, read_dump
+from cli.commands.export import export_main
+from cli.commands.open_file import load_dump, read_dump
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -68,7 +68,7 @@ def test_a_full_export_fills_the_local_archive(
     sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int | None
 ) -> None:
     if batch is not None:
-        monkeypatch.setattr("tui.commands.export.ARCHIVE_BATCH", batch)
+        monkeypatch.setattr("cli.commands.export.ARCHIVE_BATCH", batch)
     out = tmp_path / "dump.jsonl"
     assert run_export(sim, str(out)) == 0
     rows = read_jsonl(out)
@@ -147,7 +147,7 @@ def test_export_errors_are_one_clear_line(sim: SimulatorServer, tmp_path: Path, 
 
 
 def test_export_does_not_import_textual() -> None:
-    code = "import sys, tui.commands.export, tui.commands.open_file, api_client.sync; " \
+    code = "import sys, cli.commands.export, cli.commands.open_file, api_client.sync; " \
            "sys.exit(any(m.split('.')[0] == 'textual' for m in sys.modules))"  # fmt: skip
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, check=False).returncode == 0
 

@@ -14,10 +14,10 @@ from api_client.models import GameTurn
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
 from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, screen_text, wait_for
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.games import GamesScreen, GameTypeScreen
-from tui.screens.games_render import turn_text
-from tui.screens.inspector import InspectorScreen
+from widgets.confirm import ConfirmScreen
+from tui.screens.games.screen import GamesScreen, GameTypeScreen
+from tui.screens.games.render import turn_text
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def test_turn_text_is_inert_and_says_what_is_missing() -> None:

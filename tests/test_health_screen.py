@@ -6,10 +6,10 @@ from api_client.client import BlahClient
 from api_client.models import HealthCheck
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.health_windows import Uptime, outage_windows, uptime
-from tui.screens.health import HealthScreen, uptime_sentence
-from tui.screens.runs_format import fmt_time
-from tui.screens.runs_pick import ModelPickerScreen
+from application.health_windows import Uptime, outage_windows, uptime
+from tui.screens.health.screen import HealthScreen, uptime_sentence
+from tui.screens.runs.format import fmt_time
+from tui.screens.runs.pick import ModelPickerScreen
 from widgets.plots import TimeSeriesPlot
 
 

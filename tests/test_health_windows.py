@@ -1,9 +1,9 @@
-"""Unit tests of tui/health_windows.py: uptime, and the outage windows the app shares."""
+"""Unit tests of application/health_windows.py: uptime, and the outage windows the app shares."""
 
 from __future__ import annotations
 
 from api_client.models import Health, HealthCheck
-from tui.health_windows import OutageIndex, last_ok_before, outage_windows, uptime
+from application.health_windows import OutageIndex, last_ok_before, outage_windows, uptime
 
 MIN = 60_000
 START = 1_000_000

@@ -28,8 +28,8 @@ from simulator.server import SimulatorServer
 from simulator.world import World
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
-from tui.screens.registry import MODE_SPECS
+from application.context import AppContext
+from tui.registry import MODE_SPECS
 
 SIZE = (140, 45)
 

@@ -90,7 +90,7 @@ def test_no_payload_escape_sequence_reaches_a_real_terminal(hostile_server: Simu
         "EVALS_BLAH_API_KEY": hostile_server.council_key,
         "PYTHONUNBUFFERED": "1",
     }
-    argv = [sys.executable, "-m", "tui.cli", "--base-url", hostile_server.base_url,
+    argv = [sys.executable, "-m", "cli.main", "--base-url", hostile_server.base_url,
             "--model", hostile_server.person_model_id]
     screens_seen: list[str] = []
     with TmuxProbe(tmp_path) as probe:

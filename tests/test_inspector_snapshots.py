@@ -14,9 +14,9 @@ from api_client.models import LogEntry
 from diagnosis import classify
 from tests.test_logs_screen_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.screens.inspector import InspectorScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def _looping_chatroom_call(dump: Path) -> str:

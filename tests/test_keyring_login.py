@@ -16,10 +16,10 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
 from tests.support.notify_log import NotificationLog
-from tui.cli import main
-from tui.credentials import resolve_key
-from tui.credentials import credentials_file, load_stored, login_key
-from tui.keyring_store import SERVICE, USERNAME
+from cli.main import main
+from application.credentials import resolve_key
+from application.credentials import credentials_file, load_stored, login_key
+from application.keyring_store import SERVICE, USERNAME
 
 KEY = "blah_keyring_test_5e1d0c9b8a7f"
 
@@ -187,8 +187,8 @@ def test_the_app_starts_when_the_keyring_hangs_and_says_why(
     assert login_key(KEY).kind == "keyring"
     hanging = HangingKeyring()
     keyring.set_keyring(hanging)
-    monkeypatch.setattr("tui.credentials.TIMEOUT_S", 0.3)
-    monkeypatch.setattr("tui.credentials.load_stored.__kwdefaults__", {"timeout": 0.3})
+    monkeypatch.setattr("application.credentials.TIMEOUT_S", 0.3)
+    monkeypatch.setattr("application.credentials.load_stored.__kwdefaults__", {"timeout": 0.3})
     seen: dict[str, Any] = {}
 
     async def inspect(app: Any, pilot: Any) -> None:

@@ -20,16 +20,16 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import make_app, wait_for
 from tui.app import BlahApp
-from tui.screens.chatroom import ChatroomScreen
-from tui.screens.compare import CompareScreen
-from tui.screens.diagnosis import DiagnosisScreen
-from tui.screens.health import HealthScreen
-from tui.screens.inspector import InspectorScreen
-from tui.screens.leaderboard import LeaderboardScreen
-from tui.screens.logs import LogsScreen
-from tui.screens.playground import PlaygroundScreen
-from tui.screens.runs import RunsScreen
-from tui.screens.webhooks import WebhooksScreen
+from tui.screens.chatroom.screen import ChatroomScreen
+from tui.screens.compare.screen import CompareScreen
+from tui.screens.diagnosis.screen import DiagnosisScreen
+from tui.screens.health.screen import HealthScreen
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.leaderboard.screen import LeaderboardScreen
+from tui.screens.logs.screen import LogsScreen
+from tui.screens.playground.screen import PlaygroundScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.webhooks.screen import WebhooksScreen
 
 SIZE = (160, 48)
 

@@ -30,7 +30,7 @@ def _wait_header(probe: TmuxProbe, title: str, timeout: float = 30.0) -> bool:
 def test_esc_leaves_the_prompt_and_ctrl_p_opens_the_palette_in_a_terminal(sim: SimulatorServer, tmp_path: Path) -> None:
     env = {**base_env(), "BLAH_TUI_CONFIG_DIR": str(tmp_path / "config"), "BLAH_TUI_DATA_DIR": str(tmp_path / "data"),
            "EVALS_BLAH_API_KEY": sim.council_key}
-    argv = [sys.executable, "-m", "tui.cli", "--base-url", sim.base_url, "--model", sim.person_model_id]
+    argv = [sys.executable, "-m", "cli.main", "--base-url", sim.base_url, "--model", sim.person_model_id]
     with TmuxProbe(tmp_path) as probe:
         probe.start(argv, env=env, cwd=REPO)
         assert _wait_header(probe, "Logs", 90), probe.capture()

@@ -13,10 +13,10 @@ from textual.pilot import Pilot
 
 from tests.test_logs_screen_world import FIXED_ANCHOR_MS, fixed_world_dump, label_of, logs_screen, wait_for
 from tui.app import BlahApp, create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.screens.inspector import InspectorScreen
-from tui.screens.logs import LogsScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 
 _LATENCY = re.compile(r"^latency\s+(\S.*?)\s*$", re.MULTILINE)

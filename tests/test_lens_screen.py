@@ -11,10 +11,10 @@ from textual.widgets import Input, TextArea
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import make_app, screen_text, wait_for
-from tui.screens.inspector import InspectorScreen
-from tui.screens.lens import LensScreen
-from tui.screens.lens_render import LensHeatMap
-from tui.screens.runs_table import KeyTable
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.lens.screen import LensScreen
+from tui.screens.lens.render import LensHeatMap
+from widgets.key_table import KeyTable
 
 SIZE = (140, 45)
 

@@ -17,9 +17,9 @@ from tests.test_logs_screen_world import (
     wait_for,
 )
 from tui.app import create_app
-from tui.context import AppContext
-from tui.screens.inspector import InspectorScreen
-from tui.screens.logs import LogsScreen
+from application.context import AppContext
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.logs.screen import LogsScreen
 
 
 async def test_lists_the_latest_calls_with_the_platforms_totals(sim: SimulatorServer, client: BlahClient) -> None:

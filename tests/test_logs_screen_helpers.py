@@ -6,9 +6,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from api_client.models import LogEntry, LogStats, SourceStats
-from tui.screens.logs_badges import fallback_badges
-from tui.screens.logs_series import bucket_calls
-from tui.screens.logs_status import stats_text, tail_state_text
+from application.logs.badges import fallback_badges
+from application.logs.series import bucket_calls
+from tui.screens.logs.status import stats_text, tail_state_text
 
 
 def _state(phase: str, **kw: object) -> SimpleNamespace:
@@ -96,7 +96,7 @@ def _entries() -> list[LogEntry]:
 
 def test_memory_rows_filter_order_and_neighbours() -> None:
     from api_client.archive import LogFilter
-    from tui.screens.logs_rows import MemoryRows
+    from application.logs.rows import MemoryRows
 
     rows = MemoryRows()
     entries = _entries()
@@ -123,7 +123,7 @@ def test_memory_rows_filter_order_and_neighbours() -> None:
 
 
 def test_badges_are_computed_on_a_cut_copy_of_huge_calls() -> None:
-    from tui.screens.logs_badges import BADGE_TEXT_CAP, capped
+    from application.logs.badges import BADGE_TEXT_CAP, capped
 
     entry = LogEntry.model_validate(
         {"id": "x", "created_at": 1, "prompt": "P" * (3 * BADGE_TEXT_CAP) + "END", "response": "R" * (5 * BADGE_TEXT_CAP)}

@@ -25,8 +25,8 @@ from tests.test_logs_screen_world import (
     wait_for,
 )
 from tui.app import create_app
-from tui.context import AppContext
-from tui.screens.logs import LogsScreen
+from application.context import AppContext
+from tui.screens.logs.screen import LogsScreen
 from widgets.status_header import StatusHeader
 
 

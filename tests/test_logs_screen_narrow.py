@@ -14,9 +14,9 @@ from simulator.server import SimulatorServer
 from tests.test_chatroom_support import make_app, open_chatroom
 from tests.test_logs_screen_world import fixed_world_dump, logs_screen, wait_for
 from tui.app import BlahApp, create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.screens.logs import LogsScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 
 _CLOCK = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d ")

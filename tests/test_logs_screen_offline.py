@@ -10,8 +10,8 @@ from api_client.models import LogEntry
 from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import SIZE, ids_of, label_of, logs_screen, wait_for
 from tui.app import create_app
-from tui.context import AppContext
-from tui.screens.inspector import InspectorScreen
+from application.context import AppContext
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def _entry_line(entry: LogEntry) -> str:
@@ -19,7 +19,7 @@ def _entry_line(entry: LogEntry) -> str:
 
 
 async def test_offline_mode_browses_a_jsonl_dump(sim: SimulatorServer, client: BlahClient, tmp_path: Path) -> None:
-    from tui.commands.open_file import load_dump
+    from cli.commands.open_file import load_dump
 
     page = await client.get_logs(sim.person_model_id, limit=300)
     dump = tmp_path / "calls.jsonl"

@@ -11,9 +11,9 @@ from textual.pilot import Pilot
 
 from tests.test_logs_screen_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.screens.logs import LogsScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from tui.screens.logs.screen import LogsScreen
 
 
 def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:

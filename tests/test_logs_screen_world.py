@@ -25,8 +25,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
-from tui.screens.logs import LogsScreen
+from application.context import AppContext
+from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 

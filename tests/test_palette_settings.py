@@ -14,9 +14,9 @@ from tests.palette_support import run_hit
 from tests.test_palette_config import SIZE, saved, write_config
 from tests.test_runs_support import make_app, notifications, wait_for
 from tui.app import BlahApp
-from tui.config import load_config, save_setting
+from application.config import load_config, save_setting
 from tui.palette_settings import ValuePrompt
-from tui.screens.runs import RunsScreen
+from tui.screens.runs.screen import RunsScreen
 
 
 async def _answer(pilot: Any, app: BlahApp, text: str) -> ValuePrompt:

@@ -21,8 +21,8 @@ def _all_bindings() -> dict[str, Binding]:
     found: dict[str, Binding] = {}
     classes: list[type] = [BlahApp]
     for package in (tui.screens, widgets):
-        for info in pkgutil.iter_modules(package.__path__):
-            module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+            module = importlib.import_module(info.name)
             classes += [c for _, c in inspect.getmembers(module, inspect.isclass) if c.__module__ == module.__name__]
     for cls in classes:
         for binding in vars(cls).get("BINDINGS", []):

@@ -8,15 +8,15 @@ from textual.widgets import Input, Static, TextArea
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
-from tui.registration import (
+from application.registration import (
     DESCRIPTION_MAX,
     NAME_MAX,
     classify_inference_uri,
     validate_registration,
 )
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.models import ModelsScreen
-from tui.screens.models_register import RegisterModelScreen
+from widgets.confirm import ConfirmScreen
+from tui.screens.models.screen import ModelsScreen
+from tui.screens.models.register import RegisterModelScreen
 
 
 @pytest.mark.parametrize(

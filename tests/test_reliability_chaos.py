@@ -98,7 +98,7 @@ def assert_clean_message(error: BaseException) -> None:
 
 def _start_cli_sim(spec: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui.cli", "sim", "--quiet-world", "--seed", "3", "--chaos", spec],
+        [sys.executable, "-m", "cli.main", "sim", "--quiet-world", "--seed", "3", "--chaos", spec],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -150,7 +150,7 @@ def test_cli_sim_with_chaos_serves_faults_to_curl() -> None:
 
 
 def test_cli_sim_rejects_a_bad_chaos_spec() -> None:
-    result = subprocess.run([sys.executable, "-m", "tui.cli", "sim", "--chaos", "boom=0.5"], cwd=REPO,
+    result = subprocess.run([sys.executable, "-m", "cli.main", "sim", "--chaos", "boom=0.5"], cwd=REPO,
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert "unknown chaos setting 'boom'" in result.stderr

@@ -25,8 +25,8 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.test_hostile_e2e_support import SIZE, press_now, settle, wait_until
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
-from tui.screens.confirm import ConfirmScreen
+from application.context import AppContext
+from widgets.confirm import ConfirmScreen
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +66,7 @@ Opener = Callable[[BlahApp, SimulatorServer], Awaitable[None]]
 
 
 async def open_start_run(app: BlahApp, server: SimulatorServer) -> None:
-    from tui.screens.runs_pick import ModelPickerScreen
+    from tui.screens.runs.pick import ModelPickerScreen
 
     await go(app, "3", "runs")
     for _ in range(3):  # a key pressed while the screen is still being built can be lost: again
@@ -78,7 +78,7 @@ async def open_start_run(app: BlahApp, server: SimulatorServer) -> None:
 
 
 async def _on_run(app: BlahApp, run_id: str, key: str) -> None:
-    from tui.screens.runs import RunsScreen
+    from tui.screens.runs.screen import RunsScreen
 
     await go(app, "3", "runs")
     for _ in range(3):  # a run watched since it was started sits on top of the list: back to it
@@ -137,7 +137,7 @@ async def open_post(app: BlahApp, server: SimulatorServer) -> None:
 
 
 async def open_game(app: BlahApp, server: SimulatorServer) -> None:
-    from tui.screens.games import GameTypeScreen
+    from tui.screens.games.screen import GameTypeScreen
 
     await go(app, "0", "games")
     press_now(app, "n")

@@ -17,10 +17,10 @@ from api_client.models import Diagnosis
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_inert
 from tests.test_logs_screen_world import add_hostile_calls
-from tui.cli import main as cli_main
-from tui.commands.report import build_report_text, report_main
-from tui.screens.diagnosis_analysis import analyse
-from tui.screens.diagnosis_data import Fetched, fetch_inputs
+from cli.main import main as cli_main
+from cli.commands.report import build_report_text, report_main
+from application.diagnosis.analysis import analyse
+from application.diagnosis.data import Fetched, fetch_inputs
 
 LIMIT = 300
 

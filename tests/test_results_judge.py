@@ -1,4 +1,4 @@
-"""Unit tests of tui/screens/results_judge.py: reading score_details, doubting verdicts."""
+"""Unit tests of application/runs/judge.py: reading score_details, doubting verdicts."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 from api_client.models import Result
 from simulator.snapshot import seeded_world
-from tui.screens.results import sort_results
-from tui.screens.results_judge import judgement_doubts, parse_judgement
+from tui.screens.runs.results import sort_results
+from application.runs.judge import judgement_doubts, parse_judgement
 
 
 def result(rid: str = "r1", **fields: object) -> Result:

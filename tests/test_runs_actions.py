@@ -1,4 +1,4 @@
-"""Unit tests of tui/screens/runs_actions.py with a scripted fake client (no network)."""
+"""Unit tests of application/runs/actions.py with a scripted fake client (no network)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from api_client.errors import (
     UnreachableError,
 )
 from api_client.models import Run, RunStarted
-from tui.screens.runs_actions import cancel_run, explain_refusal, resume_run, start_run
+from application.runs.actions import cancel_run, explain_refusal, resume_run, start_run
 
 
 class FakeClient:

@@ -19,12 +19,12 @@ from simulator.server import SimulatorServer
 from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.leaderboard import LeaderboardScreen, Standing
-from tui.screens.runs import RunsScreen
-from tui.screens.runs_notify import notifier_for
-from tui.screens.runs_pick import ModelPickerScreen
-from tui.screens.runs_watch import RunWatchScreen
+from widgets.confirm import ConfirmScreen
+from tui.screens.leaderboard.screen import LeaderboardScreen, Standing
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.notify import notifier_for
+from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 @pytest.fixture

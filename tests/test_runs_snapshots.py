@@ -16,13 +16,13 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, close_client, frozen_simulator, make_app, wait_for
 from tui.app import BlahApp
-from tui.screens.compare import CompareScreen
-from tui.screens.health import HealthScreen
-from tui.screens.leaderboard import LeaderboardScreen
-from tui.screens.results import ResultsScreen
-from tui.screens.results_detail import ResultDetailScreen
-from tui.screens.runs import RunsScreen
-from tui.screens.runs_watch import RunWatchScreen
+from tui.screens.compare.screen import CompareScreen
+from tui.screens.health.screen import HealthScreen
+from tui.screens.leaderboard.screen import LeaderboardScreen
+from tui.screens.runs.results import ResultsScreen
+from tui.screens.runs.results_detail import ResultDetailScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import said
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
+from application.context import AppContext
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 
 SIZE = (140, 45)

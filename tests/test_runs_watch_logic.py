@@ -1,4 +1,4 @@
-"""Unit tests of tui/run_watch.py: ETA, back-off and run events, with a fake clock."""
+"""Unit tests of application/runs/watch.py: ETA, back-off and run events, with a fake clock."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from api_client.errors import ConflictError, NotFoundError, RateLimitedError, ServerError
 from api_client.models import Result, Run
-from tui.run_watch import EtaEstimator, PollBackoff, RunWatch, eval_progress, format_duration
+from application.runs.watch import EtaEstimator, PollBackoff, RunWatch, eval_progress, format_duration
 
 
 class FakeClock:
@@ -213,7 +213,7 @@ class FakeApp:
 def test_notifier_tells_each_end_once_and_again_after_a_resume() -> None:
     import time
 
-    from tui.screens.runs_notify import RunNotifier
+    from tui.screens.runs.notify import RunNotifier
 
     app = FakeApp()
     notifier = RunNotifier()

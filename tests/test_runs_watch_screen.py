@@ -9,10 +9,10 @@ from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import make_app, wait_for
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.runs import RunsScreen
-from tui.screens.runs_table import KeyTable
-from tui.screens.runs_watch import RunWatchScreen
+from widgets.confirm import ConfirmScreen
+from tui.screens.runs.screen import RunsScreen
+from widgets.key_table import KeyTable
+from tui.screens.runs.watch import RunWatchScreen
 
 
 def _fits(table: KeyTable) -> bool:

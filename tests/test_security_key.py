@@ -37,10 +37,10 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.test_hostile_e2e_support import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until
 from tui.app import create_app
-from tui.cli import main, resolve_api_key
-from tui.context import AppContext
-from tui.credentials import credentials_file, load_stored_key, store_key
-from tui.screens.base import BlahScreen
+from cli.main import main, resolve_api_key
+from application.context import AppContext
+from application.credentials import credentials_file, load_stored_key, store_key
+from tui.base_screen import BlahScreen
 
 CANARY = "blah_canary_7f3a9c0e5d1b2468ace0"
 TAIL = CANARY[-16:]  # a fragment is a leak too
@@ -349,7 +349,7 @@ async def test_reading_without_a_key_over_http_is_allowed() -> None:
 
 
 def test_the_command_line_says_why_and_stops(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui.cli import main
+    from cli.main import main
 
     monkeypatch.setenv("EVALS_BLAH_API_KEY", CANARY)
     assert main(["--base-url", "http://evals.blah.dev", "--model", "m"]) == 2

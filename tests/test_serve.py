@@ -28,8 +28,8 @@ from typing import Any
 import pytest
 
 from simulator.server import SimulatorServer
-from tui.cli import main
-from tui.commands.serve import child_command, is_loopback
+from cli.main import main
+from cli.commands.serve import child_command, is_loopback
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOT = ROOT / "docs" / "screenshots" / "serve.png"
@@ -38,7 +38,7 @@ CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "
 
 def _serve_command(argv: list[str]) -> str:
     captured: list[str] = []
-    from tui.commands import serve as serve_module
+    from cli.commands import serve as serve_module
 
     real = serve_module.serve_main
 
@@ -56,7 +56,7 @@ def _serve_command(argv: list[str]) -> str:
 def test_child_command_carries_the_options_but_never_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
     command = _serve_command(["--model", "tiny model", "--base-url", "http://127.0.0.1:9", "--api-key", "blah_secret_k"])
     argv = shlex.split(command)
-    assert argv[1:3] == ["-m", "tui"]
+    assert argv[1:3] == ["-m", "cli"]
     assert argv[argv.index("--model") + 1] == "tiny model"  # quoted safely for the shell
     assert argv[argv.index("--base-url") + 1] == "http://127.0.0.1:9"
     assert "blah_secret_k" not in command
@@ -179,7 +179,7 @@ async def _capture_when_drawn(devtools_port: int, timeout: float) -> tuple[bytes
 def test_the_app_is_drawn_in_a_browser(sim: SimulatorServer) -> None:
     port, devtools = _free_port(), _free_port()
     env = {**os.environ, "EVALS_BLAH_API_KEY": sim.council_key}
-    serve = [sys.executable, "-m", "tui", "serve", "--port", str(port),
+    serve = [sys.executable, "-m", "cli", "serve", "--port", str(port),
              "--base-url", sim.base_url, "--model", sim.person_model_id]  # fmt: skip
     with _process_group(serve, env) as server:
         _wait_for_port(port, 30)

@@ -32,9 +32,9 @@ from tests.test_chatroom_support import (
 from tests.test_inspector_snapshots import _looping_chatroom_call
 from tests.test_logs_screen_world import fixed_world_dump
 from tui.app import BlahApp, create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.screens.registry import MODE_SPECS
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from tui.registry import MODE_SPECS
 from widgets.status_header import StatusHeader
 
 SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector"]

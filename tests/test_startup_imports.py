@@ -28,14 +28,14 @@ def _detectors(loaded: set[str]) -> set[str]:
 
 
 def test_checking_for_diagnosis_does_not_import_it() -> None:
-    code = "from tui.screens.logs_badges import diagnosis_available, make_badges_fn\n" \
+    code = "from application.logs.badges import diagnosis_available, make_badges_fn\n" \
            "assert diagnosis_available()\nmake_badges_fn('chatml')"  # fmt: skip
     assert not _detectors(_imports_after(code))
 
 
 def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
     code = (
-        "from tui.screens.logs_badges import make_badges_fn\n"
+        "from application.logs.badges import make_badges_fn\n"
         "from api_client.models import LogEntry\n"
         "badges = make_badges_fn('chatml')\n"
         "kinds = badges(LogEntry(id='l1', created_at=1, prompt='hi', response='I cannot help with that request.'))\n"
@@ -45,7 +45,7 @@ def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
 
 
 def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() -> None:
-    loaded = _imports_after("import tui.app, tui.screens.logs, tui.launch, api_client.archive")
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive")
     assert "textual" in loaded  # the probe sees what was imported
     assert not _detectors(loaded)
     assert not {"plotext", "textual_plotext"} & loaded

@@ -18,10 +18,10 @@ from tests.test_chatroom_support import frame_segments
 from tests.test_logs_screen_world import fixed_world_dump, wait_for
 from themes.builtin import load_user_theme
 from tui.app import BlahApp, create_app
-from tui.commands.open_file import load_dump
-from tui.context import AppContext
-from tui.paths import data_dir
-from tui.screens.logs import LogsScreen
+from cli.commands.open_file import load_dump
+from application.context import AppContext
+from application.paths import data_dir
+from tui.screens.logs.screen import LogsScreen
 from widgets.plots import TimeSeriesPlot
 
 SIZE = (140, 45)

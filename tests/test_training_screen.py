@@ -14,9 +14,9 @@ import simulator.training as sim_training
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import make_app, wait_for
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.training import TrainingSetsScreen
-from tui.screens.training_build import TrainingBuildScreen
+from widgets.confirm import ConfirmScreen
+from tui.screens.training.screen import TrainingSetsScreen
+from tui.screens.training.build import TrainingBuildScreen
 
 SIZE = (140, 45)
 

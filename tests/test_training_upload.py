@@ -12,7 +12,7 @@ from api_client.client import BlahClient
 from api_client.models import LogEntry
 from diagnosis.suggest import ADD_DATA, FIX_FORMAT, PromptQuote, Suggestion
 from simulator.server import SimulatorServer
-from tui.training_upload import (
+from application.training_upload import (
     TooLargeError,
     build_jsonl,
     draft_examples,
@@ -88,7 +88,7 @@ async def test_platform_limit_refuses_before_any_byte(fresh_sim: SimulatorServer
 
 
 def test_suggestions_from_real_calls_give_prompts_to_answer() -> None:
-    from tui.screens.training_build import suggest_from_calls
+    from tui.screens.training.build import suggest_from_calls
 
     looping = "the the the the the the the the the the the the the the the the the the the the"
     calls = [LogEntry(id=f"ok{i}", created_at=i, prompt=f"<|im_start|>user\nName colour {i}<|im_end|>\n<|im_start|>assistant\n",

@@ -9,7 +9,7 @@ import httpx
 import orjson
 import pytest
 
-from tui.webhook_receiver import (
+from application.webhooks.receiver import (
     WebhookDelivery,
     WebhookReceiver,
     generate_secret,

@@ -15,11 +15,11 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.test_chatroom_support import make_app, wait_for
 from tui.app import BlahApp
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.runs import RunsScreen
-from tui.screens.webhooks import WebhooksScreen
-from tui.screens.webhooks_form import WebhookFormScreen
-from tui.screens.webhooks_listen import listener_for
+from widgets.confirm import ConfirmScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.webhooks.screen import WebhooksScreen
+from tui.screens.webhooks.form import WebhookFormScreen
+from tui.screens.webhooks.listen import listener_for
 
 SIZE = (140, 45)
 

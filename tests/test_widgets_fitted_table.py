@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import DataTable
 
-from tui.screens.runs_table import KeyTable
+from widgets.key_table import KeyTable
 from widgets.fitted_table import FittedTable
 
 NAMES = ["tinystories-chat-1m", "a-much-longer-model-name-v2", "m"]

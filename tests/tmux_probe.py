@@ -1,7 +1,7 @@
 """Run a program in a real terminal (tmux) and keep every byte it writes to it.
 
     with TmuxProbe(tmp_path) as probe:
-        probe.start([sys.executable, "-m", "tui.cli", ...], env={...})
+        probe.start([sys.executable, "-m", "cli.main", ...], env={...})
         probe.wait_for_text("Logs")
         probe.send_keys("3")
         raw = probe.raw()          # bytes the program wrote, escape sequences and all

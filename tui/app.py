@@ -16,14 +16,14 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
-from tui.context import AppContext
+from application.context import AppContext
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
-from tui.screens.registry import MODE_SPECS
+from tui.registry import MODE_SPECS
 from tui.text_focus import leave_text_box, typing_in
 
 if TYPE_CHECKING:
-    from tui.webhook_receiver import WebhookDelivery
+    from application.webhooks.receiver import WebhookDelivery
 
 THEMES_DIR = Path(__file__).resolve().parent.parent / "themes"
 AREAS = Binding.Group("Areas", compact=True)
@@ -88,7 +88,7 @@ class BlahApp(App[None]):
         """Register our themes and the person's, then apply the configured one (falling back,
         with a message, when it is unknown or broken)."""
         from themes.builtin import BUILTIN_THEMES, load_user_themes
-        from tui.paths import data_dir
+        from application.paths import data_dir
 
         for theme in BUILTIN_THEMES:
             self.register_theme(theme)
@@ -108,7 +108,7 @@ class BlahApp(App[None]):
         if self.is_mounted and theme != self.ctx.settings.get("theme") and self.ctx.settings.get("persist_theme", True):
             self.ctx.settings["theme"] = theme
             try:
-                from tui.config import save_setting
+                from application.config import save_setting
 
                 save_setting("theme", theme)
             except Exception:  # noqa: BLE001 - never crash on a settings write
@@ -205,7 +205,7 @@ class BlahApp(App[None]):
 
     def handle_webhook_event(self, delivery: WebhookDelivery) -> None:
         """A verified webhook reached the local receiver: notify, and refresh what shows it."""
-        from tui.screens.webhooks_events import dispatch_webhook_event
+        from tui.screens.webhooks.events import dispatch_webhook_event
 
         dispatch_webhook_event(self, delivery)
 
@@ -213,7 +213,7 @@ class BlahApp(App[None]):
         # The local webhook receiver, if one was started: only that module starts one, so
         # when it was never imported there is nothing to close (and no reason to import it,
         # with its HTTP server, on the way out).
-        listen = sys.modules.get("tui.screens.webhooks_listen")
+        listen = sys.modules.get("tui.screens.webhooks.listen")
         if listen is not None:
             listen.close_listener(self)
 
@@ -221,7 +221,7 @@ class BlahApp(App[None]):
 
     def open_log(self, log_id: str) -> None:
         """Open one call in the inspector (from any screen)."""
-        from tui.screens.inspector import InspectorScreen
+        from tui.screens.inspector.screen import InspectorScreen
 
         self.push_screen(InspectorScreen(log_id))
 
@@ -272,7 +272,7 @@ class BlahApp(App[None]):
 
     def action_help(self) -> None:
         """`?`: the keys of the current screen (with their ids) and the badge legend."""
-        from tui.screens.help import HelpScreen
+        from tui.screens.help.screen import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))

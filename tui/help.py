@@ -2,7 +2,7 @@
 right now, and the problems of a ``[keymap]`` table (unknown ids, clashing keys).
 
 Pure inspection of ``BINDINGS`` class attributes and ``Screen.active_bindings``: the help
-screen (``tui/screens/help.py``), the app (keymap check on start) and the tests use it.
+screen (``tui/screens/help/screen.py``), the app (keymap check on start) and the tests use it.
 """
 
 from __future__ import annotations

@@ -135,7 +135,7 @@ class _LoadedProvider(_BlahProvider):
         try:
             self.items = await self.load(client)
         except Exception as error:  # noqa: BLE001 - a failed fetch must not break the palette
-            from tui.screens.base import describe_error
+            from tui.base_screen import describe_error
 
             self.problem = describe_error(error)
 
@@ -190,7 +190,7 @@ class RunsProvider(_LoadedProvider):
         return items
 
     def _watch(self, run: Run) -> None:
-        from tui.screens.runs_watch import RunWatchScreen
+        from tui.screens.runs.watch import RunWatchScreen
 
         self.blah_app.push_screen(RunWatchScreen(run.id, initial=run))
 
@@ -232,7 +232,7 @@ class ChatroomProvider(_LoadedProvider):
                 try:
                     detail = await app.ctx.client.chatroom_message(message_id)
                 except Exception as error:  # noqa: BLE001
-                    from tui.screens.base import describe_error
+                    from tui.base_screen import describe_error
 
                     app.notify(describe_error(error), title="Message not opened", severity="error", markup=False)
                     return

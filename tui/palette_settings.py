@@ -21,8 +21,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from tui.config import KNOWN_TEMPLATES, Config, save_setting
-from tui.paths import config_file
+from application.config import KNOWN_TEMPLATES, Config, save_setting
+from application.paths import config_file
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from rich.style import Style
 from rich.text import Text
 
 from widgets.badges import badge_text
-from widgets.log_row import MISSING, TIME_WIDTHS, LogRow, TimeFormat, format_latency, format_time
+from application.logs.row import MISSING, TIME_WIDTHS, LogRow, TimeFormat, format_latency, format_time
 from widgets.safe_text import one_line_text, sanitize
 
 __all__ = ["ColumnLayout", "RowStyles", "compile_terms", "header_text", "layout_for", "row_text", "time_format"]

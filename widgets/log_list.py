@@ -27,7 +27,7 @@ from textual.strip import Strip
 
 from widgets.log_columns import time_format
 from widgets.log_paint import LinePainter
-from widgets.log_row import ListRowSource, LogRow, RowSource, TimeFormat
+from application.logs.row import ListRowSource, LogRow, RowSource, TimeFormat
 
 __all__ = ["LogList", "LogRow", "RowSource"]
 

@@ -19,7 +19,7 @@ from textual.widget import Widget
 
 from widgets.badges import theme_badge_styles
 from widgets.log_columns import RowStyles, compile_terms, header_text, row_text
-from widgets.log_row import LogRow, TimeFormat
+from application.logs.row import LogRow, TimeFormat
 
 __all__ = ["CACHE_LINES", "LinePainter"]
 

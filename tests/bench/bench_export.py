@@ -88,7 +88,7 @@ def run(calls: int, runs: int, latency_ms: int = 0) -> dict[str, Any]:
                    "BLAH_TUI_CONFIG_DIR": str(tmp / "config")}  # fmt: skip
             target = tmp / "ours.jsonl"
             t = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "tui.cli", "export", model, "-o", str(target),
+            done = subprocess.run([sys.executable, "-m", "cli.main", "export", model, "-o", str(target),
                                    "--base-url", sim.base_url], cwd=ROOT, env=env, capture_output=True, check=False)  # fmt: skip
             ours.append(time.perf_counter() - t)
             if done.returncode != 0:

@@ -105,8 +105,8 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     from api_client.archive import Archive
     from api_client.client import BlahClient
     from tui.app import create_app
-    from tui.context import AppContext
-    from tui.screens.logs import LogsScreen
+    from application.context import AppContext
+    from tui.screens.logs.screen import LogsScreen
 
     add_time = {"wall": 0.0, "cpu": 0.0, "badges_cpu": 0.0, "calls": 0, "rows": 0}
     lock = threading.Lock()
@@ -123,7 +123,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
         return result
 
     Archive.add_new = add_new  # type: ignore[method-assign]
-    import tui.screens.logs_feed as logs_feed
+    import application.logs.feed as logs_feed
 
     original_make = logs_feed.make_badges_fn
 

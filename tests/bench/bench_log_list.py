@@ -34,7 +34,7 @@ from textual.widgets import DataTable
 
 from widgets.log_columns import layout_for
 from widgets.log_list import LogList, LogRow
-from widgets.log_row import format_latency, format_time
+from application.logs.row import format_latency, format_time
 from widgets.safe_text import one_line
 
 SIZE = (160, 50)

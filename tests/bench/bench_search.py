@@ -41,7 +41,7 @@ def _badges_meta() -> str:
     """What the Logs screen expects in ``badges_by`` for a model without a trained template,
     so it does not recompute the badges of the whole archive when it opens it (an archive
     the app filled itself has this; the bench's badges are ``bench_archive.badges``)."""
-    from tui.screens.logs_badges import diagnosis_available
+    from application.logs.badges import diagnosis_available
 
     return f"{'diagnosis' if diagnosis_available() else 'fallback'}:-"
 

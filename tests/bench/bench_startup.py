@@ -99,10 +99,10 @@ def child_hello(report: Path | None, linger: float) -> None:
 def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
     from api_client.archive import Archive
     from tui.app import create_app
-    from tui.config import load_config
-    from tui.context import AppContext
-    from tui.launch import apply_config
-    from tui.screens.logs import LogsScreen
+    from application.config import load_config
+    from application.context import AppContext
+    from cli.launch import apply_config
+    from tui.screens.logs.screen import LogsScreen
 
     original = LogsScreen._show_rows
     state: dict[str, bool] = {"armed": True}

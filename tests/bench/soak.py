@@ -44,7 +44,7 @@ from api_client.tail import LogTail
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
-from tui.context import AppContext
+from application.context import AppContext
 
 SOAK_CHAOS = ChaosConfig(rate_5xx=0.04, rate_429=0.02, retry_after=1, rate_latency=0.03, latency_s=0.5,
                          rate_reset=0.02, rate_truncate=0.02, rate_trickle=0.01, rate_html=0.01, seed=5)
@@ -270,10 +270,10 @@ async def soak(
 async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: SoakReport, duration_s: float,
                  chaos: ChaosConfig | None, key_every_s: float, min_faults: int,
                  say: Callable[[str], None]) -> None:
-    from tui.screens.chatroom import ChatroomScreen
-    from tui.screens.logs import LogsScreen
-    from tui.screens.runs import RunsScreen
-    from tui.screens.runs_watch import RunWatchScreen
+    from tui.screens.chatroom.screen import ChatroomScreen
+    from tui.screens.logs.screen import LogsScreen
+    from tui.screens.runs.screen import RunsScreen
+    from tui.screens.runs.watch import RunWatchScreen
 
     world = server.world
     model = server.person_model_id

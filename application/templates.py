@@ -1,0 +1,22 @@
+"""Which chat template a model was trained with, and where that came from."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from api_client.models import LensBundle, Model
+
+__all__ = ["resolve_template"]
+
+
+def resolve_template(config_value: str | None, model: Model | None, lens: LensBundle | None = None) -> tuple[str | None, str]:
+    """The trained template and where it came from (config, platform, lens or unknown)."""
+    try:
+        from diagnosis import resolve_trained_template
+    except ImportError:
+        for value, source in ((config_value, "config"), (model.chat_template if model else None, "platform")):
+            if value:
+                return value, source
+        return None, "unknown"
+    return resolve_trained_template(config_value, model, lens)

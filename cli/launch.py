@@ -1,0 +1,122 @@
+"""Build the session and run the app: on the real platform, on the demo simulator, or
+offline on a saved dump."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from common.constants import DEFAULT_BASE_URL
+from application.config import LoadedConfig, load_config
+from application.context import AppContext
+
+if TYPE_CHECKING:
+    from tui.app import BlahApp
+
+
+def _fail(message: str) -> int:
+    print(f"blah-tui: {message}", file=sys.stderr)
+    return 2
+
+
+def _run(ctx: AppContext) -> int:
+    """Build and run the app; a crash inside it (already printed by Textual) makes a non-zero
+    exit. Textual and the screens are imported here, not at module top, so building the
+    session (and failing early on a bad flag) does not wait for them."""
+    from tui.app import create_app
+
+    app: BlahApp = create_app(ctx)
+    app.run()
+    return app.return_code or 0
+
+
+def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
+    """Copy the person's settings into the session."""
+    config = loaded.config
+    ctx.settings.update(
+        theme=config.theme,
+        poll_interval=config.poll_interval,
+        bell_on_run_end=config.bell_on_run_end,
+        keymap=dict(config.keymap),
+        templates=dict(config.templates),
+        config_problem=loaded.problem,
+    )
+    if ctx.trained_template is None:
+        ctx.trained_template = config.templates.get(ctx.model_id)
+    return ctx
+
+
+def run_online(
+    *, base_url: str | None, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None,
+    key_problem: str | None = None,
+) -> int:
+    loaded = load_config()
+    model_id = model_id or loaded.config.default_model
+    base_url = base_url or loaded.config.base_url or DEFAULT_BASE_URL
+    if not model_id:
+        return _fail(
+            "no model: pass --model MODEL_ID, or set default_model (blah-tui config set default_model ID); "
+            "to try the app on a local simulated platform first, run blah-tui --demo"
+        )
+    from application.base_url import base_url_problem, explain_bad_base_url
+
+    problem = base_url_problem(base_url)
+    if problem:  # --base-url was checked by the CLI: this one comes from the config or BLAH_BASE_URL
+        return _fail(explain_bad_base_url(base_url, problem, option="base_url (config file or BLAH_BASE_URL)"))
+    from api_client.client import BlahClient
+
+    try:
+        client = BlahClient(base_url, api_key=api_key)
+    except ValueError as error:  # e.g. a key that would go out in clear text
+        return _fail(str(error))
+    ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
+    ctx = apply_config(ctx, loaded)
+    if key_problem:
+        ctx.settings["key_problem"] = key_problem  # said in the app: stderr is hidden once it starts
+    return _run(ctx)
+
+
+def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
+    from api_client.client import BlahClient
+    from simulator.server import SimulatorServer
+
+    print("Starting the local blah.dev simulator…", file=sys.stderr)
+    server = SimulatorServer(seed=seed, speed=speed, live=True)
+    server.start()
+    try:
+        client = BlahClient(server.base_url, api_key=server.council_key)
+        ctx = AppContext(
+            model_id=server.person_model_id,
+            client=client,
+            platform="blah.dev (demo simulator)",
+            base_url=server.base_url,
+            demo=True,
+            key_source="demo",
+            open_log_id=log_id,
+        )
+        return _run(apply_config(ctx, load_config()))
+    finally:
+        server.stop()
+
+
+def run_offline(path: str, *, model_id: str | None) -> int:
+    from cli.commands.open_file import NotADumpError, load_dump
+
+    file = Path(path)
+    if not file.is_file():
+        return _fail(f"no such file: {path}")
+    try:
+        archive = load_dump(file)
+    except NotADumpError as error:
+        return _fail(str(error))
+    except OSError as error:
+        return _fail(f"cannot read {path}: {error.strerror or error}")
+    ctx = AppContext(
+        model_id=model_id or archive.model_id or file.stem,
+        client=None,
+        platform=f"offline: {file.name}",
+        archive=archive,
+        offline_source=file,
+    )
+    return _run(apply_config(ctx, load_config()))

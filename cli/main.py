@@ -1,0 +1,260 @@
+"""`blah-tui`: the app and its subcommands.
+
+    blah-tui [--demo | --base-url URL] [--model ID] [--api-key KEY] [--log LOG_ID]
+    blah-tui sim | export | open | report | archives | serve | login | logout | status | config ...
+
+Subcommands import what they need lazily so that `blah-tui export` never loads Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from common.constants import DEFAULT_BASE_URL
+
+EPILOG = """\
+in the app:
+  ?            the keys of the current screen and what the badges mean
+  : or ctrl+p  command palette: screens, actions, settings; jump to a model, run, call or message
+  1 … 0        switch area (Logs, Diagnosis, Runs, Leaderboard, Chatroom, Models, Compare,
+               Health, Playground, Games); j/k, g/G, / and esc work as in other terminal apps
+
+settings:
+  a TOML file (`blah-tui config path`; $BLAH_TUI_CONFIG names another), overridden by
+  BLAH_<SETTING> environment variables (BLAH_THEME, BLAH_POLL_INTERVAL, ...); command-line
+  options win over both. `blah-tui config show` prints the effective settings.
+
+API key: --api-key, then $EVALS_BLAH_API_KEY, then the key stored by `blah-tui login`.
+"""
+
+
+def _version() -> str:
+    try:
+        return version("blah-tui")
+    except PackageNotFoundError:  # running from a source tree
+        return "0+unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="blah-tui",
+        description=(
+            "Tail, search and diagnose a language model's calls on blah.dev. With no subcommand, "
+            "opens the app."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"blah-tui {_version()}")
+    _add_connection_args(parser)
+    parser.add_argument("--demo", action="store_true", help="start a local simulated blah.dev and open the app on its demo model")
+    parser.add_argument("--log", metavar="LOG_ID", help="open one call in the inspector on start")
+    parser.add_argument("--speed", type=float, default=1.0, help="with --demo: how fast simulated time runs (default 1)")
+    parser.add_argument("--seed", type=int, default=7, help="with --demo: the simulated world's seed (default 7)")
+
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser("sim", help="run the local blah.dev simulator in the foreground", add_help=False)
+    sim.add_argument("sim_args", nargs=argparse.REMAINDER, help="see `blah-tui sim --help`")
+
+    export = sub.add_parser("export", help="download a model's whole call history as JSONL")
+    export.add_argument("model_id", metavar="MODEL_ID", help="the model whose calls to download")
+    export.add_argument("--source", choices=["eval", "chatroom", "chat", "test"], help="only calls from this source")
+    export.add_argument("--errors-only", action="store_true", help="only calls that failed")
+    export.add_argument("--since", type=int, metavar="MS", help="only calls newer than this (ms since the epoch)")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    _add_connection_args(export, model=False)
+
+    open_ = sub.add_parser("open", help="browse a saved JSONL dump offline")
+    open_.add_argument("file", metavar="FILE.jsonl", help="a dump written by `blah-tui export`")
+    open_.add_argument("--model", help="the model the dump is about (default: read from the dump)")
+
+    report = sub.add_parser("report", help="print the blunt diagnosis report of a model (markdown)")
+    report.add_argument("model_id", metavar="MODEL_ID", help="the model to diagnose")
+    report.add_argument("--json", action="store_true", help="print JSON instead of markdown")
+    report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
+    _add_connection_args(report, model=False)
+
+    login = sub.add_parser(
+        "login",
+        help="store the API key (read from standard input, never echoed) for later runs",
+        description=(
+            "Store the API key for later runs: in the system keyring when one works (asked for at "
+            "most 3 s), else in credentials.toml beside the config file, readable only by you (0600)."
+        ),
+    )
+    where = login.add_mutually_exclusive_group()
+    where.add_argument("--keyring", dest="where", action="store_const", const="keyring",
+                       help="the system keyring only (fail rather than write a file)")
+    where.add_argument("--file", dest="where", action="store_const", const="file",
+                       help="the private file only (never ask the keyring)")
+    sub.add_parser("logout", help="forget the stored API key")
+    sub.add_parser("status", help="where the API key comes from (never the key) and which config file is read")
+
+    _add_archives_parser(sub)
+
+    config = sub.add_parser("config", help="show or change settings")
+    config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    config_set = config_sub.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
+    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, templates.MODEL, keymap.BINDING_ID")
+    config_set.add_argument("value", help="read as TOML when it can be (numbers, true/false), else as text")
+    config_sub.add_parser("show", help="print the effective settings")
+    config_sub.add_parser("path", help="print the config file's path")
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the app to a web browser (textual-serve); one app per browser tab",
+        description=(
+            "Serve blah-tui to a web browser: open the printed address. Each tab runs its own app "
+            "with these options. Anyone who can reach the address can use the app and the API "
+            "key's rights, so it listens on 127.0.0.1 unless told otherwise."
+        ),
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--public-url", help="the address browsers use, when behind a proxy (default http://HOST:PORT)")
+    serve.add_argument("--demo", action="store_true", help="each tab gets its own local simulated blah.dev")
+    serve.add_argument("--seed", type=int, help="with --demo: the simulated world's seed")
+    serve.add_argument("--speed", type=float, help="with --demo: how fast simulated time runs")
+    serve.add_argument("--log", metavar="LOG_ID", help="open one call in the inspector on start")
+    _add_connection_args(serve)
+    _describe_subcommands(sub)
+    _describe_subcommands(config_sub)
+    return parser
+
+
+def _add_archives_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    archives = sub.add_parser(
+        "archives",
+        help="list the local archives of calls (one per model and platform) or delete some",
+        description=(
+            "The app keeps every call it sees of a model in a local archive (one file per model "
+            "and platform). With no action, or `list`, print them: platform, model, calls, size, "
+            "last used. `prune` deletes those named, or those unused for DAYS days."
+        ),
+    )
+    actions = archives.add_subparsers(dest="archives_command", metavar="ACTION")
+    actions.add_parser("list", help="print every archive (the default)")
+    prune = actions.add_parser(
+        "prune",
+        help="delete the archives of the models named, or those unused for DAYS days",
+        description=(
+            "Delete archives: those of each MODEL named (a model id, or an archive's file name), "
+            "and/or those not used for --older-than DAYS days. Says what it will delete first, "
+            "then asks (or deletes at once with --yes)."
+        ),
+    )
+    prune.add_argument("models", nargs="*", metavar="MODEL", help="a model id (every platform's archive of it) or a file name")
+    prune.add_argument("--older-than", type=float, metavar="DAYS", help="archives not used for this many days")
+    prune.add_argument("-y", "--yes", action="store_true", help="delete without asking")
+
+
+def _describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`blah-tui COMMAND --help` opens with the same sentence `blah-tui --help` lists it with."""
+    helps = {action.dest: action.help for action in sub._choices_actions}
+    for name, subparser in sub.choices.items():
+        if subparser.description is None and helps.get(name):
+            subparser.description = f"{helps[name][0].upper()}{helps[name][1:]}."
+
+
+def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True) -> None:
+    parser.add_argument("--base-url", help=f"the platform's address (default {DEFAULT_BASE_URL})")
+    parser.add_argument("--api-key", help="API key (default: $EVALS_BLAH_API_KEY, then the stored key)")
+    if model:
+        parser.add_argument("--model", help="the model the app is about")
+
+
+def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
+    """(key, source name) as :func:`application.credentials.resolve_key`; a problem with the stored key
+    is said on stderr."""
+    from application.credentials import resolve_key
+
+    found = resolve_key(flag)
+    if found.problem:
+        print(f"blah-tui: {found.problem}; going on without a key", file=sys.stderr)
+    return found.key, found.source
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["sim"]:
+        from simulator.cli import main as sim_main
+
+        return sim_main(args_list[1:])
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    bad_url = _base_url_error(getattr(args, "base_url", None))
+    if bad_url:
+        print(f"blah-tui: {bad_url}", file=sys.stderr)
+        return 2
+    if args.command == "export":
+        return _export(args)
+    if args.command == "archives":
+        from cli.commands.archives import archives_main
+
+        return archives_main(args)
+    if args.command in ("login", "logout", "status", "config"):
+        from cli.commands.account import account_main
+
+        return account_main(args)
+    if args.command == "serve":
+        from cli.commands.serve import serve_main
+
+        return serve_main(
+            host=args.host, port=args.port, public_url=args.public_url, demo=args.demo, seed=args.seed,
+            speed=args.speed, model=args.model, base_url=args.base_url, api_key=args.api_key, log_id=args.log,
+        )  # fmt: skip
+    if args.command == "open":
+        from cli.launch import run_offline
+
+        return run_offline(args.file, model_id=args.model)
+    if args.command == "report":
+        from cli.commands.report import report_main
+
+        key, _ = resolve_api_key(args.api_key)
+        return report_main(
+            args.model_id, base_url=args.base_url or DEFAULT_BASE_URL, api_key=key, as_json=args.json, limit=args.limit
+        )
+    from application.credentials import resolve_key
+    from cli.launch import run_demo, run_online
+
+    if args.demo:
+        return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
+    found = resolve_key(args.api_key)
+    return run_online(
+        base_url=args.base_url, api_key=found.key, key_source=found.source, model_id=args.model, log_id=args.log,
+        key_problem=found.problem,
+    )
+
+
+def _base_url_error(raw: str | None) -> str | None:
+    """A plain sentence when ``--base-url`` cannot be a platform address (checked before any
+    command builds a client from it), else None."""
+    if raw is None:
+        return None
+    from application.base_url import base_url_problem, explain_bad_base_url
+
+    problem = base_url_problem(raw)
+    return explain_bad_base_url(raw, problem) if problem else None
+
+
+def _export(args: argparse.Namespace) -> int:
+    from cli.commands.export import export_main
+
+    key, _ = resolve_api_key(args.api_key)
+    return export_main(
+        args.model_id,
+        base_url=args.base_url or DEFAULT_BASE_URL,
+        api_key=key,
+        source=args.source,
+        errors_only=args.errors_only,
+        since=args.since,
+        output=args.output,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

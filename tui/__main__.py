@@ -1,3 +1,0 @@
-from tui.cli import main
-
-raise SystemExit(main())

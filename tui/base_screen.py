@@ -1,0 +1,115 @@
+"""The base of every top-level screen: access to the session, and one place where failed
+workers become notifications (so no screen crashes on a platform error)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from textual.await_remove import AwaitRemove
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.worker import Worker, WorkerState
+
+from api_client.errors import BlahError
+from tui.text_focus import leave_text_box, typing_in
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from tui.app import BlahApp
+    from application.context import AppContext
+
+
+def describe_error(error: BaseException) -> str:
+    """A short, sanitised, human sentence for an exception (never contains the key)."""
+    if isinstance(error, BlahError):
+        return one_line(str(error), max_len=300)
+    return one_line(f"{type(error).__name__}: {error}", max_len=300)
+
+
+class BlahScreen(Screen[None]):
+    """A screen of blah-tui. Subclasses run their IO in ``@work`` workers; a worker that
+    fails is reported here as a notification and as the app's connection state.
+
+    A screen that composes a ``StatusHeader`` gets it kept in step with the app (platform,
+    model, connection state, ``SCREEN_TITLE``) automatically; call ``sync_status_header()``
+    after changing ``ctx.model_id``."""
+
+    SCREEN_TITLE: ClassVar[str] = ""
+
+    @property
+    def blah_app(self) -> BlahApp:
+        return cast("BlahApp", self.app)
+
+    @property
+    def ctx(self) -> AppContext:
+        return self.blah_app.ctx
+
+    def remove(self) -> AwaitRemove:
+        """Cancel this screen's workers, then remove it.
+
+        Textual cancels a node's workers only when it unmounts, after its widgets are gone;
+        a worker that came back from an await in between (a fetch, an analysis in a thread)
+        queried a widget that no longer existed and crashed the app. Cancelled first, the
+        worker stops at that await instead."""
+        for node in self.walk_children(with_self=True):
+            self.workers.cancel_node(node)
+        return super().remove()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            self.blah_app.note_connection(error)
+            self.notify(describe_error(error), title="Request failed", severity="error", markup=False)
+        elif event.state is WorkerState.SUCCESS:
+            self.blah_app.note_connection(None)
+
+    # ----------------------------------------------------------------- text boxes and Esc
+
+    #: Actions of a screen's own Esc binding that leave a text box: enabled (and shown in the
+    #: footer) only while one is focused, so otherwise Esc goes on to the app (back).
+    LEAVE_INPUT_ACTIONS: ClassVar[frozenset[str]] = frozenset({"leave_input", "leave_search"})
+
+    @property
+    def typing(self) -> bool:
+        """A text box has the focus: printable keys are text, not this screen's keys."""
+        return typing_in(self)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.LEAVE_INPUT_ACTIONS:
+            return self.typing
+        return True
+
+    def input_exit_target(self) -> Widget | None:
+        """Where the focus goes when Esc leaves a text box (None: the first widget that is not
+        one). Screens name their main list or tabs."""
+        return None
+
+    def leave_text_input(self) -> None:
+        """Esc in a text box: the keys go back to this screen."""
+        leave_text_box(self, self.input_exit_target())
+
+    # ----------------------------------------------------------------- status header
+
+    def on_mount(self) -> None:
+        # Textual calls on_mount of every class in the MRO: subclasses need not call super().
+        if hasattr(self.app, "connection"):
+            self.watch(self.app, "connection", self._connection_changed, init=True)
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:  # model switched or muted/unmuted: headers follow
+            model_signal.subscribe(self, self._connection_changed)
+
+    def _connection_changed(self, _state: Any = None) -> None:
+        self.sync_status_header()
+
+    def sync_status_header(self) -> None:
+        """Push the session's platform, model and connection state into this screen's header."""
+        connection = getattr(self.app, "connection", None)
+        for header in self.query(StatusHeader):
+            header.platform = self.ctx.platform
+            header.model_id = self.ctx.model_id
+            header.screen_title = self.SCREEN_TITLE
+            header.muted_model = getattr(self.app, "chatroom_enabled", {}).get(self.ctx.model_id) is False
+            if connection is not None:
+                header.connection = connection.state
+                header.detail = connection.detail

@@ -1,0 +1,158 @@
+"""Mute and unmute a model in the chatroom, from any screen: gather the evidence, ask, send
+once, and tell the whole app what the platform answered.
+
+Muting is council tier and a public act, so the confirmation shows why: the model's loop
+rate over its recent chatroom messages and one looping message quoted. A muted model keeps
+its scores, leaderboard place and history; it only stops taking turns.
+
+``MuteFlow.run`` must be awaited inside a screen's worker (it waits on a modal dialog).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.models import ChatroomMessage
+from application.chatroom.feed import MuteEvidence, mute_evidence
+from tui.screens.chatroom.render import fmt_time
+from widgets.confirm import ConfirmScreen
+from widgets.safe_text import one_line, one_line_text
+
+if TYPE_CHECKING:
+    from api_client.client import BlahClient
+    from tui.base_screen import BlahScreen
+
+__all__ = ["EVIDENCE_PAGE", "MuteFlow", "explain_mute_error", "mute_dialog_body"]
+
+#: How many recent room messages are read to compute the evidence.
+EVIDENCE_PAGE = 200
+
+
+def explain_mute_error(error: BaseException) -> str:
+    """What a failed mute means, plainly."""
+    if isinstance(error, MissingKeyError):
+        return "muting needs an API key (council tier); none is configured"
+    if isinstance(error, AuthError) and error.status == 403:
+        return "muting needs council tier: this API key does not have it"
+    if isinstance(error, AuthError):
+        return "the platform refused the API key"
+    if isinstance(error, BlahError):
+        return one_line(str(error), max_len=200)
+    return one_line(f"{type(error).__name__}: {error}", max_len=200)
+
+
+def mute_dialog_body(name: str, enable: bool, evidence: MuteEvidence | None, evidence_error: str | None) -> Text:
+    """The confirmation's text (untrusted parts sanitised, never markup)."""
+    body = Text(end="")
+    shown = one_line_text(name, max_len=60, style="bold")
+    if enable:
+        body.append("Unmute ")
+        body.append_text(shown)
+        body.append("? It takes turns in the chatroom again.")
+        return body
+    body.append("Mute ")
+    body.append_text(shown)
+    body.append(" in the chatroom? It stops taking turns; it keeps its scores, its leaderboard place and its history.")
+    body.append(" Muting needs council tier.\n\n", style="dim")
+    body.append("Evidence: ", style="bold")
+    if evidence_error is not None:
+        body.append(f"couldn't load the room: {evidence_error}")
+        return body
+    if evidence is None:
+        body.append("none loaded")
+        return body
+    body.append(evidence.summary())
+    if evidence.example is not None:
+        body.append("\nFor example, at " + fmt_time(evidence.example.created_at) + " UTC:\n")
+        body.append("  “")
+        body.append_text(one_line_text(evidence.example.content, max_len=160, style="italic"))
+        body.append("”")
+        if evidence.example_evidence:
+            body.append("\n  ")
+            body.append_text(one_line_text(evidence.example_evidence, max_len=160, style="dim"))
+    elif evidence.examined:
+        body.append("\nNone of its recent messages loops.")
+    return body
+
+
+class MuteFlow:
+    """One mute/unmute at a time per model: a second key press while asking or sending is
+    ignored, so a double press can never send twice."""
+
+    def __init__(self) -> None:
+        self._busy: set[str] = set()
+
+    def busy(self, model_id: str) -> bool:
+        return model_id in self._busy
+
+    async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool) -> bool | None:
+        """Ask, then set the state. Returns the state the platform confirmed (True = enabled),
+        or None when cancelled, refused or unknown. Reports everything it learns to the app."""
+        client = screen.ctx.client
+        if client is None:
+            screen.notify("offline: the chatroom cannot be changed", severity="warning", markup=False)
+            return None
+        if model_id in self._busy:
+            return None
+        self._busy.add(model_id)
+        try:
+            return await self._run(screen, client, model_id, name or model_id, enable)
+        finally:
+            self._busy.discard(model_id)
+
+    async def _run(self, screen: BlahScreen, client: BlahClient, model_id: str, name: str, enable: bool) -> bool | None:
+        evidence: MuteEvidence | None = None
+        evidence_error: str | None = None
+        if not enable:
+            try:
+                page = await client.chatroom(limit=EVIDENCE_PAGE)
+                oldest_first: list[ChatroomMessage] = sorted(page.messages, key=lambda m: (m.created_at, m.id))
+                evidence = mute_evidence(model_id, oldest_first)
+            except BlahError as error:
+                evidence_error = explain_mute_error(error)
+        title = ("Unmute " if enable else "Mute ") + one_line(name, max_len=60) + ("" if enable else " in the chatroom")
+        dialog = ConfirmScreen(
+            Text(title),
+            mute_dialog_body(name, enable, evidence, evidence_error),
+            confirm_label="Unmute" if enable else "Mute",
+            danger=not enable,
+        )
+        if not await screen.app.push_screen_wait(dialog):
+            return None
+        app = screen.blah_app
+        try:
+            state = await client.set_chatroom_enabled(model_id, enable)
+        except OutcomeUnknownError:
+            screen.notify("The request timed out: outcome unknown. Checking…", severity="warning", markup=False)
+            try:
+                model = await client.get_model(model_id)
+            except BlahError as error:
+                screen.notify(f"Outcome still unknown: {explain_mute_error(error)}", severity="error", markup=False)
+                return None
+            app.note_chatroom_enabled(model_id, model.chatroom_enabled)
+            if model.chatroom_enabled is None:
+                screen.notify("Outcome unknown: the platform does not report the chatroom state", markup=False)
+                return None
+            done = model.chatroom_enabled == enable
+            screen.notify(
+                ("It went through: " if done else "It did not go through: ") + one_line(name, max_len=60)
+                + (" takes turns" if model.chatroom_enabled else " is muted"),
+                severity="information" if done else "warning",
+                markup=False,
+            )
+            return model.chatroom_enabled
+        except BlahError as error:
+            app.note_connection(error)
+            screen.notify(explain_mute_error(error), title="Not changed", severity="error", markup=False)
+            return None
+        app.note_connection(None)
+        app.note_chatroom_enabled(state.model_id or model_id, state.chatroom_enabled)
+        screen.notify(
+            one_line(name, max_len=60) + (" takes turns again" if state.chatroom_enabled else " is muted in the chatroom"),
+            title="Chatroom",
+            markup=False,
+        )
+        return state.chatroom_enabled

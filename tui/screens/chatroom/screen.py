@@ -1,0 +1,423 @@
+"""The chatroom, live: read it, talk to it, pull the prompt behind a strange message, and mute
+a model that has collapsed into repetition.
+
+The room is polled with ``since`` (see ``chatroom_feed``); each message appears once, oldest
+at the top, newest at the bottom, and the view follows the bottom until the person moves up.
+Every piece of platform text is rendered through ``widgets.safe_text`` (never as markup).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from api_client.errors import BlahError
+from api_client.models import ChatroomMessage, Model
+from tui.messages import ModelEvent
+from tui.base_screen import BlahScreen, describe_error
+from application.chatroom.feed import ChatFeed
+from tui.screens.chatroom.mute import MuteFlow
+from tui.screens.chatroom.people import EVERYONE, people_options, reply_from_options
+from application.chatroom.poll import RoomPoller
+from tui.screens.chatroom.post import PostFlow
+from tui.screens.chatroom.render import RoomStyles, room_styles
+from tui.screens.chatroom.view import RoomContext, RoomView
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["EVERYONE", "ChatroomScreen"]
+
+
+class ChatroomScreen(BlahScreen):
+    """Top-level screen (key 5)."""
+
+    SCREEN_TITLE = "Chatroom"
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (80, "-wide")]
+    """Under 80 columns the sidebar and the reply-from picker take 40 % (not 38 and 36 cells):
+    the messages keep most of a narrow screen."""
+
+    DEFAULT_CSS = """
+    ChatroomScreen #chat-body { height: 1fr; }
+    ChatroomScreen #room { width: 1fr; height: 1fr; max-height: 100%; }
+    ChatroomScreen #room-empty { width: 1fr; height: 1fr; display: none; }
+    ChatroomScreen.-empty #room { display: none; }
+    ChatroomScreen.-empty #room-empty { display: block; }
+    ChatroomScreen #people-pane { width: 38; height: 1fr; }
+    ChatroomScreen.-narrow #people-pane { width: 40%; }
+    ChatroomScreen #people-title { height: 1; padding: 0 1; text-style: bold; }
+    ChatroomScreen #people { height: 1fr; max-height: 100%; }
+    ChatroomScreen #room-status { height: 1; padding: 0 1; color: $foreground-muted; }
+    ChatroomScreen #compose { height: auto; }
+    ChatroomScreen #reply-from { width: 36; }
+    ChatroomScreen.-narrow #reply-from { width: 40%; }
+    ChatroomScreen #compose-input { width: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False, id="chatroom.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="chatroom.up"),
+        Binding("p", "open_prompt", "Prompt", id="chatroom.prompt"),
+        Binding("m", "toggle_mute", "Mute/unmute", id="chatroom.mute"),
+        Binding("i", "compose", "Write", id="chatroom.compose"),
+        Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
+        Binding("f", "follow", "Follow", id="chatroom.follow"),
+        Binding("r", "refresh", "Refresh", id="chatroom.refresh"),
+        Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.feed = ChatFeed()
+        self.models: dict[str, Model] = {}
+        self._styles: RoomStyles | None = None
+        self.poller: RoomPoller | None = None
+        self._interval = 2.0
+        self._status = Text("connecting…", end="")
+        self._models_error: str | None = None
+        self.mute_flow = MuteFlow()
+        self.post_flow = PostFlow(self)
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        with Horizontal(id="chat-body"):
+            yield RoomView(self.feed, RoomContext(lambda: self.styles_room, lambda: self.ctx.model_id, self.is_muted), id="room")
+            yield Static(Text("loading the room…", style="italic"), id="room-empty", classes="empty-state")
+            with Vertical(id="people-pane"):
+                yield Static(Text("Models in the room"), id="people-title")
+                yield OptionList(id="people")
+        yield Static(self._status, id="room-status")
+        with Horizontal(id="compose"):
+            yield Select[str](
+                [(Text("Everyone (every unmuted model)"), EVERYONE)],
+                value=EVERYONE,
+                allow_blank=False,
+                id="reply-from",
+            )
+            # select_on_focus off: `i` goes back to a draft to go on writing it, not to replace it
+            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000,
+                        select_on_focus=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.add_class("-empty")
+        self._interval = float(self.ctx.settings.get("chatroom_poll_interval") or self.ctx.settings.get("poll_interval") or 2.0)
+        self.blah_app.model_signal.subscribe(self, self._on_model_event)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
+        self.set_focus(self.query_one("#room", OptionList))
+        if self.ctx.client is None:
+            self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
+            self._set_status(Text("offline", end=""))
+            return
+        self.load_models()
+        self.poll_room()
+
+    # ----------------------------------------------------------------- styles and rendering
+
+    @property
+    def styles_room(self) -> RoomStyles:
+        if self._styles is None:
+            self._styles = room_styles(self.app.get_css_variables(), dark=self.app.current_theme.dark)
+        return self._styles
+
+    def _restyle(self) -> None:
+        self._styles = None
+        self.room.redraw()
+        self._redraw_people()
+
+    def is_muted(self, model_id: str | None) -> bool:
+        return model_id is not None and self.blah_app.chatroom_enabled.get(model_id) is False
+
+    @property
+    def room(self) -> RoomView:
+        return self.query_one("#room", RoomView)
+
+    def _redraw_people(self) -> None:
+        people = self.query_one("#people", OptionList)
+        keep = people.highlighted
+        if self._models_error is not None and not self.models:
+            people.set_options([Option(Text(f"couldn't load models: {self._models_error}", style="italic"), disabled=True)])
+            return
+        people.set_options(
+            people_options(
+                self.models.values(),
+                self.feed,
+                self.room.verdicts,
+                self.styles_room,
+                person_model_id=self.ctx.model_id,
+                is_muted=self.is_muted,
+            )
+        )
+        if keep is not None and people.option_count:
+            people.highlighted = min(keep, people.option_count - 1)
+
+    def _redraw_reply_from(self) -> None:
+        select = self.query_one("#reply-from", Select)
+        current = select.value
+        options = reply_from_options(self.models.values(), person_model_id=self.ctx.model_id, is_muted=self.is_muted)
+        select.set_options(options)
+        values = {value for _, value in options}
+        if current in values and current != EVERYONE:
+            select.value = current
+        elif self.ctx.model_id in values and not self.ctx.settings.get("chatroom_default_everyone"):
+            select.value = self.ctx.model_id
+        else:
+            select.value = EVERYONE
+
+    def _show_empty(self, text: Text) -> None:
+        self.query_one("#room-empty", Static).update(text)
+        self.set_class(len(self.feed) == 0, "-empty")
+
+    def _set_status(self, text: Text) -> None:
+        self._status = text
+        self.query_one("#room-status", Static).update(self.status_line())
+
+    def status_line(self) -> Text:
+        line = Text(end="")
+        line.append_text(self._status)
+        line.append(f" · {len(self.feed)} messages")
+        if self.feed.page_was_full:
+            line.append(" · a burst filled a page: some messages may be missing", style="bold")
+        waiting = self.post_flow.waiting_for
+        if waiting:
+            line.append(f" · waiting for replies from: {self._names(waiting)}")
+        overdue = self.post_flow.overdue
+        if overdue:
+            line.append(f" · no reply from {self._names(overdue)} (a failed call leaves no message: see its logs)")
+        if self.room.new_below:
+            line.append(f" · {self.room.new_below} new below (f: follow)", style="bold")
+        return line
+
+    def _names(self, model_ids: list[str]) -> str:
+        return ", ".join(one_line((self.models[m].name if m in self.models else None) or m, max_len=30) for m in model_ids)
+
+    # ----------------------------------------------------------------- data
+
+    def ingest(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
+        """Add polled or posted messages to the room; returns the new ones (oldest first)."""
+        new = self.room.add_messages(messages)
+        if new:
+            self.post_flow.note_arrivals(new)
+            self.set_class(False, "-empty")
+            self._redraw_people()
+            self._set_status(self._status)
+        return new
+
+    @work(exclusive=True, group="chatroom-models", exit_on_error=False)
+    async def load_models(self) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        try:
+            models = await client.list_models()
+        except BlahError as error:
+            self._models_error = describe_error(error)
+            self._redraw_people()
+            raise
+        self._models_error = None
+        self.models = {m.id: m for m in models}
+        for model in models:
+            self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
+        self._redraw_people()
+        self._redraw_reply_from()  # the room itself follows the mute states through model_signal
+
+    @work(exclusive=True, group="chatroom-poll", exit_on_error=False)
+    async def poll_room(self) -> None:
+        """Poll until the screen goes (see ``RoomPoller``)."""
+        client = self.ctx.client
+        if client is None:
+            return
+        self.poller = RoomPoller(
+            client,
+            self.feed,
+            on_messages=self._polled,
+            on_error=self._poll_failed,
+            on_quiet=self._poll_quiet,
+            waiting=lambda: bool(self.post_flow.waiting_for),
+            interval=self._interval,
+            max_interval=float(self.ctx.settings.get("chatroom_max_interval") or 15.0),
+        )
+        await self.poller.run()
+
+    def _polled(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
+        self.blah_app.note_connection(None)
+        new = self.ingest(messages)
+        if not len(self.feed):
+            self._show_empty(Text("the platform returned no chatroom messages yet", style="italic"))
+        return new
+
+    def _poll_failed(self, error: BlahError, retry_in: float) -> None:
+        self.blah_app.note_connection(error)
+        reason = describe_error(error)
+        self._show_empty(Text(f"couldn't load: {reason}", style="italic"))
+        self._set_status(Text(f"couldn't load: {reason} · retrying in {retry_in:.0f} s", end=""))
+
+    def _poll_quiet(self, quiet: bool) -> None:
+        self._set_status(Text("● live · quiet, checking less often" if quiet else "● live", end=""))
+
+    def poke(self) -> None:
+        """Poll now (after a post, or when the person asks)."""
+        if self.poller is not None:
+            self.poller.poke()
+
+    # ----------------------------------------------------------------- app events
+
+    def _on_model_event(self, event: ModelEvent) -> None:
+        if event.kind == "chatroom":
+            self.room.redraw_model(event.model_id)
+        else:
+            self.room.redraw()
+        self._redraw_people()
+        self._redraw_reply_from()
+
+    # ----------------------------------------------------------------- actions
+
+    def _focused_list(self) -> OptionList:
+        focused = self.focused
+        if isinstance(focused, OptionList):
+            return focused
+        return self.query_one("#room", OptionList)
+
+    def action_cursor_down(self) -> None:
+        self._focused_list().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self._focused_list().action_cursor_up()
+
+    def action_follow(self) -> None:
+        self.room.follow()
+        self._set_status(self._status)
+
+    @on(OptionList.OptionHighlighted, "#room")
+    def _room_moved(self) -> None:
+        self._set_status(self._status)
+
+    def highlighted_message(self) -> ChatroomMessage | None:
+        return self.room.highlighted_message()
+
+    def action_refresh(self) -> None:
+        if self.ctx.client is None:
+            return
+        self.load_models()
+        self.poke()
+
+    def action_compose(self) -> None:
+        """Write: the cursor at the end of the draft, nothing selected; focused at once (not
+        after a refresh), so the keys typed right after `i` land in the box."""
+        box = self.query_one("#compose-input", Input)
+        box.cursor_position = len(box.value)
+        self.set_focus(box)
+
+    def action_reply_from(self) -> None:
+        self.query_one("#reply-from", Select).focus()
+
+    def action_leave_input(self) -> None:
+        self.leave_text_input()
+
+    def input_exit_target(self) -> Widget | None:
+        return self.query_one("#room", OptionList)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Esc comes back to the room from the composer, the reply-from menu or the people
+        list (and is offered in the footer there); in the room it goes on to the app."""
+        if action == "leave_input":
+            room = self.query("#room").first() if self.is_mounted else None
+            return room is not None and self.focused is not room
+        return super().check_action(action, parameters)
+
+    @on(OptionList.OptionSelected, "#room")
+    def _room_selected(self, _event: OptionList.OptionSelected) -> None:
+        self.action_open_prompt()
+
+    @on(OptionList.OptionSelected, "#people")
+    def _person_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_id and event.option_id in self.models:
+            self.query_one("#reply-from", Select).value = event.option_id
+            self.notify(
+                f"Replies will come from {one_line(self.models[event.option_id].name or event.option_id, max_len=60)}",
+                markup=False,
+            )
+
+    def action_open_prompt(self) -> None:
+        message = self.highlighted_message()
+        if message is None:
+            self.notify("No message highlighted", severity="warning", markup=False)
+            return
+        if message.author_kind == "human" or message.model_id is None:
+            self.notify("A person wrote this: there is no prompt behind it", markup=False)
+            return
+        self.open_prompt(message.id)
+
+    @work(exclusive=True, group="chatroom-prompt", exit_on_error=False)
+    async def open_prompt(self, message_id: str) -> None:
+        """Fetch the message with its prompt attached, then open that call in the inspector."""
+        client = self.ctx.client
+        if client is None:
+            return
+        detail = await client.chatroom_message(message_id)
+        log_id = detail.log.id if detail.log is not None else detail.log_id
+        if not log_id:
+            self.notify("The platform has no logged call for this message", severity="warning", markup=False)
+            return
+        self.blah_app.open_log(log_id)
+
+    def _mute_target(self) -> str | None:
+        if self.focused is self.query_one("#people", OptionList):
+            option = self.query_one("#people", OptionList).highlighted_option
+            return option.id if option is not None else None
+        message = self.highlighted_message()
+        return message.model_id if message is not None else None
+
+    def action_toggle_mute(self) -> None:
+        model_id = self._mute_target()
+        if not model_id:
+            self.notify("Highlight a model's message (or a model in the list) to mute it", severity="warning", markup=False)
+            return
+        if self.mute_flow.busy(model_id):
+            return
+        self.mute_model(model_id, enable=self.is_muted(model_id))
+
+    @work(group="chatroom-mute", exit_on_error=False)
+    async def mute_model(self, model_id: str, enable: bool) -> None:
+        model = self.models.get(model_id)
+        name = (model.name if model is not None else None) or self._author_name(model_id)
+        await self.mute_flow.run(self, model_id, name, enable)
+
+    def _author_name(self, model_id: str) -> str:
+        for message in reversed(self.feed.by_model(model_id)):
+            if message.author_name:
+                return message.author_name
+        return model_id
+
+    # ----------------------------------------------------------------- posting
+
+    @on(Input.Submitted, "#compose-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        content = event.value.strip()
+        if not content:
+            return
+        if self.ctx.client is None:
+            self.notify("offline: cannot post", severity="warning", markup=False)
+            return
+        if self.post_flow.busy:
+            self.notify("Still posting the previous message", severity="warning", markup=False)
+            return
+        value = self.query_one("#reply-from", Select).value
+        reply_from = None if value == EVERYONE or not isinstance(value, str) else value
+        self.send_post(content, reply_from)
+
+    @work(group="chatroom-post", exit_on_error=False)
+    async def send_post(self, content: str, reply_from: str | None) -> None:
+        await self.post_flow.run(content, reply_from)
+

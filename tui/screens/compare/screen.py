@@ -1,0 +1,322 @@
+"""Compare (key 7): the person's model and one or two peers on the same evals.
+
+Answers and scores per eval (one prompt each) side by side; the person's losses first
+(largest gap first), then evals not everyone was scored on, ties, and wins. Enter opens one
+eval with the full answers. ``p`` chooses the peers (by default the leaderboard's best other
+model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Static
+
+from api_client.errors import BlahError
+from api_client.models import CompareRow, Comparison
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
+from tui.screens.runs.pick import ModelPickerScreen
+from widgets.key_table import KeyTable
+from widgets.footer import KeyFooter
+from widgets.status_header import StatusHeader
+from widgets.text_viewer import TextViewer
+
+__all__ = ["CompareLine", "CompareScreen", "order_for_person", "tally"]
+
+Outcome = Literal["loss", "unscored", "tie", "win"]
+_ORDER: dict[Outcome, int] = {"loss": 0, "unscored": 1, "tie": 2, "win": 3}
+
+
+@dataclass(frozen=True, slots=True)
+class CompareLine:
+    key: str
+    row: CompareRow
+    outcome: Outcome
+    margin: float | None  # the person's score minus the best other score (negative: a loss)
+
+
+def _outcome(row: CompareRow, own_id: str, peers: Sequence[str]) -> tuple[Outcome, float | None]:
+    own = row.answers.get(own_id)
+    others = [row.answers.get(p) for p in peers]
+    if own is None or own.score is None or any(o is None or o.score is None for o in others):
+        return "unscored", None
+    best = max(o.score for o in others if o is not None and o.score is not None)
+    margin = own.score - best
+    if abs(margin) < 1e-9:
+        return "tie", 0.0
+    return ("loss" if margin < 0 else "win"), margin
+
+
+def order_for_person(comparison: Comparison, own_id: str) -> list[CompareLine]:
+    """Every row, the person's losses first (biggest gap first), then unscored, ties, wins."""
+    peers = [m for m in comparison.models if m != own_id]
+    lines = []
+    for i, row in enumerate(comparison.rows):
+        outcome, margin = _outcome(row, own_id, peers)
+        key = f"{i}:{row.eval_id or ''}"
+        lines.append(CompareLine(key, row, outcome, margin))
+    return sorted(lines, key=lambda ln: (_ORDER[ln.outcome], ln.margin if ln.margin is not None else 0.0))
+
+
+def tally(lines: Sequence[CompareLine]) -> dict[Outcome, int]:
+    counts: dict[Outcome, int] = {"loss": 0, "unscored": 0, "tie": 0, "win": 0}
+    for line in lines:
+        counts[line.outcome] += 1
+    return counts
+
+
+def mean_scores(comparison: Comparison) -> dict[str, float | None]:
+    """Each model's mean over the evals it was scored on (None when none)."""
+    out: dict[str, float | None] = {}
+    for model in comparison.models:
+        scores = [r.answers[model].score for r in comparison.rows if model in r.answers
+                  and r.answers[model].score is not None]
+        out[model] = sum(s for s in scores if s is not None) / len(scores) if scores else None
+    return out
+
+
+class CompareScreen(BlahScreen):
+    """Two or three models on the same evals."""
+
+    SCREEN_TITLE = "Compare"
+    DEFAULT_CSS = """
+    CompareScreen #compare-caption { height: auto; padding: 0 1; }
+    CompareScreen #compare-caption.error { color: $error; }
+    CompareScreen KeyTable { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "open", "Open eval", id="compare.open"),
+        Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
+        Binding("r", "refresh", "Refresh", id="compare.refresh"),
+    ]
+
+    def __init__(self, peers: Sequence[str] | None = None) -> None:
+        super().__init__()
+        self.peers: list[str] = list(peers or [])
+        self.comparison: Comparison | None = None
+        self.lines: list[CompareLine] = []
+        self.names: dict[str, str] = {}
+        self.loaded = False
+        self._why_peers = ""
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading the comparison…"), id="compare-caption")
+        yield KeyTable(id="compare-table")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
+        self.load()
+
+    def _on_model_event(self, event: object) -> None:
+        """The app is now about another model: show this screen for it."""
+        if getattr(event, "kind", None) == "switched":
+            self.peers = [p for p in self.peers if p != self.ctx.model_id]
+            self.load()
+
+    @work(exclusive=True, group="compare.load", exit_on_error=False)
+    async def load(self) -> None:
+        client = self.ctx.client
+        caption = self.query_one("#compare-caption", Static)
+        if client is None:
+            caption.update(Text("offline: comparing needs the platform"))
+            return
+        own = self.ctx.model_id
+        try:
+            models = await client.list_models()
+            self.names = {m.id: m.name or m.id for m in models}
+            if not self.peers:
+                board = await client.leaderboard()
+                best = next((e.model_id for e in board if e.model_id != own), None)
+                if best is not None:
+                    self.peers, self._why_peers = [best], "the leaderboard's best other model"
+                else:
+                    other = next((m.id for m in models if m.id != own), None)
+                    self.peers, self._why_peers = ([other], "the first other model") if other else ([], "")
+            if not self.peers:
+                caption.update(Text("the platform lists no other model to compare with"))
+                return
+            comparison = await client.compare([own, *self.peers])
+        except BlahError as error:
+            caption.set_class(True, "error")
+            caption.update(Text(f"couldn't load the comparison: {describe_error(error)}"))
+            raise
+        caption.set_class(False, "error")
+        self.comparison = comparison
+        self.lines = order_for_person(comparison, own)
+        self.loaded = True
+        self._show_data()
+
+    def _model_name(self, model_id: str) -> str:
+        return short(self.names.get(model_id, model_id), 24)
+
+    def _show_data(self) -> None:
+        assert self.comparison is not None
+        own = self.ctx.model_id
+        models = [own, *[m for m in self.comparison.models if m != own]]
+        variables = self.app.get_css_variables()
+        lost, won = tone_style("error", variables, bold=True), tone_style("success", variables, bold=True)
+        table = self.query_one("#compare-table", KeyTable)
+        keep = table.current_key
+        table.clear(columns=True)
+        table.add_column("Eval", key="eval")
+        table.add_column("Prompt", key="prompt")
+        for model in models:
+            label = "you" if model == own else short(self.names.get(model, model), 14)
+            table.add_column(Text(f"{label} score"), key=f"score:{model}")
+            table.add_column(Text(f"{label} answer"), key=f"answer:{model}")
+        table.add_column("Δ you", key="delta")
+        for line in self.lines:
+            cells: list[Text] = [cell(line.row.eval_id, max_len=16), cell(line.row.prompt, max_len=26)]
+            others = [line.row.answers[m].score for m in models[1:] if m in line.row.answers]
+            best = max((x for x in others if x is not None), default=None)
+            for model in models:
+                answer = line.row.answers.get(model)
+                score = Text(fmt_score(answer.score if answer else None), end="")
+                if model == own and line.outcome in ("loss", "win"):
+                    score.stylize(lost if line.outcome == "loss" else won)
+                elif line.outcome == "loss" and answer is not None and answer.score == best:
+                    score.stylize("bold")
+                cells.append(score)
+                if answer is None:
+                    cells.append(Text("not answered", style="dim"))
+                else:
+                    cells.append(reply_cell(answer.response, max_len=22))
+            delta = Text(DASH if line.margin is None else f"{line.margin:+.2f}", end="")
+            if line.outcome in ("loss", "win"):
+                delta.stylize(lost if line.outcome == "loss" else won)
+            cells.append(delta)
+            table.add_row(*cells, key=line.key)
+        table.move_to_key(keep)
+        counts = tally(self.lines)
+        means = mean_scores(self.comparison)
+        caption = Text(end="")
+        if not self.lines:
+            caption.append("the platform returned no evals answered by these models")
+        else:
+            caption.append(f"{len(self.lines)} evals · you lost {counts['loss']}, tied {counts['tie']}, "
+                           f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean score: ")
+            caption.append(", ".join(f"{self._model_name(m)} {fmt_score(means.get(m))}" for m in models))
+        if self._why_peers:
+            caption.append(f" · peer: {self._why_peers} (p to choose)", style="dim")
+        self.query_one("#compare-caption", Static).update(caption)
+
+    # ----------------------------------------------------------------- actions
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        key = self.query_one("#compare-table", KeyTable).current_key
+        line = next((ln for ln in self.lines if ln.key == key), None)
+        if line is None or self.comparison is None:
+            return
+        own = self.ctx.model_id
+        models = [own, *[m for m in self.comparison.models if m != own]]
+        self.app.push_screen(CompareEvalScreen(line, models, names=self.names, own_id=own))
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="compare.pick", exit_on_error=False)
+    async def action_pick_peers(self) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        models = await client.list_models()
+        chosen = await self.app.push_screen_wait(
+            ModelPickerScreen(
+                models,
+                title="Compare your model with…",
+                hint="Choose one or two peers (space toggles, y continues, Esc cancels).",
+                preselected=self.peers,
+                exclude=[self.ctx.model_id],
+                min_selected=1,
+                max_selected=2,
+            )
+        )
+        if chosen:
+            self.peers, self._why_peers = chosen, "chosen"
+            self.load()
+
+
+class CompareEvalScreen(BlahScreen):
+    """One compared eval: its prompt and every model's full answer side by side.
+
+    Tab moves between the answers; ``o`` opens the focused answer's result (judge reasoning).
+    """
+
+    SCREEN_TITLE = "Compare eval"
+    DEFAULT_CSS = """
+    CompareEvalScreen #eval-head { height: auto; padding: 0 1; text-style: bold; }
+    CompareEvalScreen #eval-prompt { height: 8; }
+    CompareEvalScreen #eval-answers { height: 1fr; }
+    CompareEvalScreen .answer { width: 1fr; }
+    CompareEvalScreen .pane-title { height: 1; padding: 0 1; text-style: bold; color: $primary; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="compare_item.back"),
+        Binding("o", "open_result", "Open result", id="compare_item.result"),
+    ]
+
+    def __init__(self, line: CompareLine, models: Sequence[str], *, names: dict[str, str], own_id: str) -> None:
+        super().__init__()
+        self.line = line
+        self.models = list(models)
+        self.names = names
+        self.own_id = own_id
+
+    def compose(self) -> ComposeResult:
+        row = self.line.row
+        yield StatusHeader()
+        head = Text(f"eval {short(row.eval_id or DASH, 40)} · {self.line.outcome}", end="")
+        if self.line.margin is not None:
+            head.append(f" ({self.line.margin:+.2f} for you)")
+        yield Static(head, id="eval-head")
+        yield Static("Prompt", classes="pane-title")
+        yield TextViewer(row.prompt if row.prompt is not None else "the platform gave no prompt", id="eval-prompt")
+        with Horizontal(id="eval-answers"):
+            for i, model in enumerate(self.models):
+                answer = row.answers.get(model)
+                with Vertical(classes="answer"):
+                    title = Text(short(self.names.get(model, model), 30), end="")
+                    if model == self.own_id:
+                        title.append(" (you)")
+                    title.append(f" · score {fmt_score(answer.score if answer else None)}")
+                    yield Static(title, classes="pane-title")
+                    if answer is None:
+                        text = "this model did not answer this eval"
+                    elif answer.response is None:
+                        text = "the platform gave no answer text"
+                    else:
+                        text = answer.response
+                    yield TextViewer(text, id=f"answer-{i}")
+
+    def action_open_result(self) -> None:
+        focused = self.focused
+        if focused is None or not (focused.id or "").startswith("answer-"):
+            focused_index = 0
+        else:
+            focused_index = int((focused.id or "answer-0").split("-")[1])
+        model = self.models[focused_index]
+        answer = self.line.row.answers.get(model)
+        if answer is None or not answer.result_id:
+            self.notify("The platform gave no result id for this answer.", severity="warning", markup=False)
+            return
+        from tui.screens.runs.results_detail import ResultDetailScreen
+
+        self.app.push_screen(ResultDetailScreen(answer.result_id))

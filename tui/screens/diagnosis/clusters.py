@@ -1,0 +1,192 @@
+"""The platform's failure clusters on the Diagnosis screen: ask first, send once.
+
+``POST /models/{id}/failure-clusters`` needs council tier and spends a judge call, so ``c``
+asks for confirmation (``ConfirmScreen``) and the request is sent at most once per
+confirmation: a guard is set on the first key press and cleared only when the dialog is
+cancelled or the request has finished, so a second ``c`` or ``y`` cannot send it again.
+A timed-out POST is "outcome unknown" (there is no GET to read clusters back); a 403 says
+plainly that it needs council tier.
+
+``ClustersPanel`` is the right half of the "Groups & clusters" tab. It owns the clusters and
+the request; it tells its screen with Messages when clusters arrive and which cluster is
+highlighted or chosen (the screen owns the detail line and the list of calls).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from api_client.errors import BlahError
+from api_client.models import FailureClusters
+from tui.base_screen import BlahScreen
+from widgets.confirm import ConfirmScreen
+from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
+from tui.screens.diagnosis.rows import CLUSTER_COLUMNS, cluster_cells
+from tui.screens.diagnosis.text import clusters_error, clusters_status
+from widgets.key_table import KeyTable
+
+__all__ = ["ClustersPanel"]
+
+CONFIRM_BODY = (
+    "The platform's judge reads the model's recent calls and groups the failures by what they have "
+    "in common, each with what goes wrong and a suggestion for the training data.\n\n"
+    "This needs an API key with council tier and spends a judge call. It is sent once."
+)
+
+
+class ClustersPanel(Vertical):
+    """The platform's failure clusters, checked against our diagnosis of the same calls."""
+
+    class Arrived(Message):
+        """The platform answered with clusters (the screen shows their tab)."""
+
+        def __init__(self, clusters: FailureClusters) -> None:
+            super().__init__()
+            self.clusters = clusters
+
+    class Highlighted(Message):
+        """The cursor moved to a cluster (None: no cluster under it)."""
+
+        def __init__(self, cluster: ClusterView | None) -> None:
+            super().__init__()
+            self.cluster = cluster
+
+    class Chosen(Message):
+        """Enter on a cluster: the screen lists its calls."""
+
+        def __init__(self, cluster: ClusterView) -> None:
+            super().__init__()
+            self.cluster = cluster
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.clusters: FailureClusters | None = None
+        self.error: str | None = None
+        self.busy = False
+        self.cluster_list: list[ClusterView] = []
+        self.sent = 0  # POSTs sent by this panel (each after one confirmation)
+        self._view: DiagnosisView | None = None
+        self._guard = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("The platform's failure clusters"), classes="pane-title", markup=False)
+        yield Static(id="diag-clusters-status", classes="pane-note", markup=False)
+        table = KeyTable(id="diag-clusters")
+        for key, label in CLUSTER_COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+
+    def on_mount(self) -> None:
+        self._show()
+
+    @property
+    def _host(self) -> BlahScreen:
+        screen = self.screen
+        assert isinstance(screen, BlahScreen), "ClustersPanel lives on a blah-tui screen"
+        return screen
+
+    # ------------------------------------------------------------------ the screen's calls
+
+    def reset(self) -> None:
+        """Another model: its clusters are not asked for yet."""
+        self.clusters = None
+        self.error = None
+        self.check_against(None)
+
+    def check_against(self, view: DiagnosisView | None) -> None:
+        """Check the clusters against the current diagnosis and show them."""
+        self._view = view
+        self.cluster_list = cluster_views(self.clusters, view) if self.clusters is not None else []
+        self._show()
+
+    def ask(self) -> None:
+        """``c``: confirm, then send the request once."""
+        ctx = self._host.ctx
+        if ctx.client is None:
+            self.notify("Offline: failure clusters need the platform.", markup=False)
+            return
+        if self._guard:
+            self.notify("Already asking the platform for failure clusters.", markup=False)
+            return
+        self._guard = True
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self._post(ctx.model_id)
+            else:
+                self._guard = False
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Ask the platform for failure clusters?",
+                Text(CONFIRM_BODY),
+                confirm_label="Ask (spends a judge call)",
+            ),
+            answered,
+        )
+
+    # ------------------------------------------------------------------ the request
+
+    @work(group="diagnosis-clusters", exit_on_error=False)
+    async def _post(self, model_id: str) -> None:
+        host = self._host
+        client = host.ctx.client
+        if client is None:
+            self._guard = False
+            return
+        self.busy = True
+        self.error = None
+        self.check_against(self._view)
+        try:
+            self.sent += 1
+            clusters = await client.failure_clusters(model_id)
+        except BlahError as error:
+            host.blah_app.note_connection(error)
+            if model_id == host.ctx.model_id:
+                self.error = clusters_error(error)
+                self.notify(self.error, title="Failure clusters", severity="error", markup=False)
+            return
+        finally:
+            self.busy = False
+            self._guard = False
+            self.check_against(self._view)
+        host.blah_app.note_connection(None)
+        if model_id != host.ctx.model_id:
+            return
+        self.clusters = clusters
+        self.check_against(self._view)
+        self.post_message(self.Arrived(clusters))
+
+    # ------------------------------------------------------------------ showing
+
+    def _show(self) -> None:
+        status = clusters_status(self.clusters, self.error, self.busy, self._host.ctx.client is not None)
+        self.query_one("#diag-clusters-status", Static).update(status)
+        table = self.query_one("#diag-clusters", KeyTable)
+        current = table.current_key
+        table.clear()
+        for n, cluster in enumerate(self.cluster_list):
+            table.add_row(*cluster_cells(cluster), key=str(n))
+        table.move_to_key(current)
+
+    def current_cluster(self) -> ClusterView | None:
+        key = self.query_one("#diag-clusters", KeyTable).current_key
+        if key is None or not key.isdigit() or int(key) >= len(self.cluster_list):
+            return None
+        return self.cluster_list[int(key)]
+
+    @on(DataTable.RowSelected, "#diag-clusters")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        cluster = self.current_cluster()
+        if cluster is not None:
+            self.post_message(self.Chosen(cluster))
+
+    @on(DataTable.RowHighlighted, "#diag-clusters")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.post_message(self.Highlighted(self.current_cluster()))

@@ -1,0 +1,303 @@
+"""Games between models: the list, one game's turns with the judge's reasoning, and starting
+a new ``evidence_locker`` or ``comedy_night`` (confirmed first, sent once, then watched while
+it plays out)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, OptionList, Static
+from textual.widgets.option_list import Option
+
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    MissingKeyError,
+    NotFoundError,
+    OutcomeUnknownError,
+)
+from api_client.models import Game
+from tui.base_screen import BlahScreen, describe_error
+from widgets.confirm import ConfirmScreen
+from tui.screens.games.render import (
+    FINISHED,
+    GAME_TYPES,
+    game_row,
+    game_summary_text,
+    turn_text,
+)
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["GameTypeScreen", "GamesScreen"]
+
+GAME_COLUMNS = ("Game (UTC)", "Status", "Players (★ won)")
+
+
+class GameTypeScreen(ModalScreen[str | None]):
+    """Pick the kind of game to start."""
+
+    DEFAULT_CSS = """
+    GameTypeScreen { align: center middle; }
+    GameTypeScreen > Vertical { width: 70; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    GameTypeScreen #game-type-title { text-style: bold; margin-bottom: 1; }
+    GameTypeScreen OptionList { height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="game_type.cancel"),
+        Binding("j", "down", "Down", show=False, id="game_type.down"),
+        Binding("k", "up", "Up", show=False, id="game_type.up"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Start which game?"), id="game-type-title")
+            yield OptionList(*(Option(Text(f"{kind}\n  {about}"), id=kind) for kind, about in GAME_TYPES.items()))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option_id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
+
+
+class GamesScreen(BlahScreen):
+    """Top-level screen (key 0)."""
+
+    SCREEN_TITLE = "Games"
+
+    DEFAULT_CSS = """
+    GamesScreen #games-status { height: 1; padding: 0 1; color: $foreground-muted; }
+    GamesScreen #games-body { height: 1fr; }
+    GamesScreen #games-table { width: 2fr; height: 1fr; }
+    GamesScreen #game-pane { width: 3fr; height: 1fr; border-left: solid $panel; }
+    GamesScreen #game-summary { height: auto; padding: 0 1; }
+    GamesScreen #turns { height: 1fr; max-height: 100%; }
+    GamesScreen.-narrow #games-body { layout: vertical; }
+    GamesScreen.-narrow #games-table { width: 1fr; height: 1fr; }
+    GamesScreen.-narrow #game-pane { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
+    """
+    # Under 120 columns the list and the game stack, so the players column is not cut.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_game", "New game", id="games.new"),
+        Binding("r", "refresh", "Refresh", id="games.refresh"),
+        Binding("o", "open_turn", "Open turn's call", id="games.open_turn"),
+        Binding("j", "cursor_down", "Down", show=False, id="games.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="games.up"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.games: list[Game] = []
+        self.names: dict[str, str] = {}
+        self.current: Game | None = None
+        self._creating = False
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading…", end=""), id="games-status")
+        with Horizontal(id="games-body"):
+            yield DataTable(id="games-table", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="game-pane"):
+                yield Static(Text("Highlight a game to read its turns.", style="italic"), id="game-summary")
+                yield OptionList(id="turns")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#games-table", DataTable).add_columns(*GAME_COLUMNS)
+        self.query_one("#games-table", DataTable).focus()
+        if self.ctx.client is None:
+            self._status(Text("offline: games need the platform", style="italic"))
+            return
+        self.load()
+
+    def _status(self, text: Text) -> None:
+        self.query_one("#games-status", Static).update(text)
+
+    # ----------------------------------------------------------------- data
+
+    @work(exclusive=True, group="games-load", exit_on_error=False)
+    async def load(self, select: str | None = None) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        try:
+            games = await client.list_games()
+        except BlahError as error:
+            self._status(Text(f"couldn't load: {describe_error(error)}", end=""))
+            raise
+        if not self.names:
+            try:
+                self.names = {m.id: m.name or m.id for m in await client.list_models()}
+            except BlahError:
+                self.names = {}  # ids are shown instead of names
+        self.games = sorted(games, key=lambda g: (g.created_at or 0, g.id), reverse=True)
+        self._fill(select)
+        if self.games:
+            self._status(Text(f"{len(self.games)} games, newest first · n starts one", end=""))
+        else:
+            self._status(Text("the platform returned no games · n starts one", end=""))
+
+    def _fill(self, select: str | None = None) -> None:
+        table = self.query_one("#games-table", DataTable)
+        keep = select or self.highlighted_game_id()
+        table.clear()
+        for game in self.games:
+            table.add_row(*game_row(game, self.names, self.ctx.model_id), key=game.id, height=None)
+        if keep is not None and any(g.id == keep for g in self.games):
+            table.move_cursor(row=table.get_row_index(keep))
+
+    def highlighted_game_id(self) -> str | None:
+        table = self.query_one("#games-table", DataTable)
+        if not table.row_count:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    @on(DataTable.RowHighlighted, "#games-table")
+    def _game_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value:
+            self.load_game(event.row_key.value)
+
+    @work(exclusive=True, group="games-detail", exit_on_error=False)
+    async def load_game(self, game_id: str) -> None:
+        """Show one game; while it is still being played, keep polling it (with backoff)."""
+        client = self.ctx.client
+        if client is None:
+            return
+        wait = 0.5
+        while True:
+            try:
+                game = await client.get_game(game_id)
+            except NotFoundError:
+                self.query_one("#game-summary", Static).update(Text("couldn't load: the platform has no such game", end=""))
+                return
+            except BlahError as error:
+                self.query_one("#game-summary", Static).update(Text(f"couldn't load: {describe_error(error)}", end=""))
+                raise
+            self._show_game(game)
+            if (game.status or "") in FINISHED:
+                return
+            await asyncio.sleep(wait)
+            wait = min(wait * 1.6, 5.0)
+
+    def _show_game(self, game: Game) -> None:
+        previous = self.current
+        self.current = game
+        self.query_one("#game-summary", Static).update(game_summary_text(game, self.names))
+        turns = self.query_one("#turns", OptionList)
+        if previous is not None and previous.id == game.id and len(previous.turns or []) == len(game.turns or []):
+            return
+        keep = turns.highlighted
+        turns.set_options(
+            [Option(turn_text(t, self.names, self.ctx.model_id), id=str(i)) for i, t in enumerate(game.turns or [])]
+        )
+        if not game.turns:
+            turns.set_options([Option(Text("no turns yet" if (game.status or "") not in FINISHED else "the platform returned no turns", style="italic"), disabled=True)])
+        else:
+            turns.highlighted = min(keep, turns.option_count - 1) if keep is not None else 0
+        if self.games and any(g.id == game.id for g in self.games):
+            self.games = [game if g.id == game.id else g for g in self.games]
+            self._update_row(game)
+
+    def _update_row(self, game: Game) -> None:
+        table = self.query_one("#games-table", DataTable)
+        if game.id not in table.rows:
+            return  # the row went away in a refresh: nothing to update
+        for column, cell in zip(table.columns, game_row(game, self.names, self.ctx.model_id), strict=True):
+            table.update_cell(game.id, column, cell)
+
+    # ----------------------------------------------------------------- actions
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_cursor_down(self) -> None:
+        focused = self.focused
+        if isinstance(focused, (DataTable, OptionList)):
+            focused.action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        focused = self.focused
+        if isinstance(focused, (DataTable, OptionList)):
+            focused.action_cursor_up()
+
+    @on(OptionList.OptionSelected, "#turns")
+    def _turn_selected(self) -> None:
+        self.action_open_turn()
+
+    def action_open_turn(self) -> None:
+        turns = self.query_one("#turns", OptionList)
+        if self.current is None or turns.highlighted is None or not self.current.turns:
+            self.notify("Highlight a turn first (Tab to the turns)", severity="warning", markup=False)
+            return
+        turn = self.current.turns[turns.highlighted]
+        if not turn.log_id:
+            self.notify("The platform gave no log for this turn", severity="warning", markup=False)
+            return
+        self.blah_app.open_log(turn.log_id)
+
+    def action_new_game(self) -> None:
+        if self._creating:
+            return
+        if self.ctx.client is None:
+            self.notify("offline: cannot start a game", severity="warning", markup=False)
+            return
+        self._creating = True
+        self.new_game()
+
+    @work(exclusive=True, group="games-create", exit_on_error=False)
+    async def new_game(self) -> None:
+        try:
+            await self._new_game()
+        finally:
+            self._creating = False
+
+    async def _new_game(self) -> None:
+        client = self.ctx.client
+        assert client is not None
+        game_type = await self.app.push_screen_wait(GameTypeScreen())
+        if not game_type:
+            return
+        body = Text(f"Start a {game_type} game on the platform? Models take turns and a judge scores each; it plays out on its own.", end="")
+        if not await self.app.push_screen_wait(ConfirmScreen(f"Start {game_type}?", body, confirm_label="Start")):
+            return
+        before = {g.id for g in self.games}
+        try:
+            game = await client.create_game(game_type)
+        except OutcomeUnknownError:
+            self.notify("The request timed out: outcome unknown. Checking the games list…", severity="warning", markup=False)
+            games = await client.list_games()
+            fresh = [g for g in games if g.id not in before and g.game_type == game_type]
+            self.notify("It started (found in the list)" if fresh else "It did not start (not in the list)", markup=False)
+            self.load(fresh[0].id if fresh else None)
+            return
+        except MissingKeyError:
+            self.notify("Starting a game needs an API key", severity="error", markup=False)
+            return
+        except AuthError as error:
+            self.notify("The platform refused the key" + (": this endpoint may need council tier" if error.status == 403 else ""), severity="error", markup=False)
+            return
+        self.notify(f"Started {one_line(game_type, max_len=30)} game {one_line(game.id, max_len=40)}", markup=False)
+        self.games = [game, *(g for g in self.games if g.id != game.id)]
+        self._fill(select=game.id)
+        self._status(Text(f"{len(self.games)} games, newest first · n starts one", end=""))
+        self.load_game(game.id)

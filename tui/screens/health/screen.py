@@ -1,0 +1,227 @@
+"""Health (key 8): is it the model, or its host?
+
+The platform's recent health checks of a model's endpoint as a timeline, the uptime (share of
+checks that were ok, over how many checks and what time span), and the outage windows (runs
+of consecutive failed checks, from ``application/health_windows.py``): failures inside one say the
+endpoint was down, not that the model answered badly.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from api_client.errors import BlahError
+from api_client.models import Health
+from common.format import format_duration, format_latency
+from application.health_windows import (
+    OutageWindow,
+    Uptime,
+    last_ok_before,
+    outage_windows,
+    uptime,
+)
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.runs.format import (
+    DASH,
+    cell,
+    fmt_pct,
+    fmt_time,
+    tone_style,
+)
+from tui.screens.runs.pick import ModelPickerScreen
+from widgets.key_table import KeyTable
+from widgets.footer import KeyFooter
+from widgets.plots import TimeSeriesPlot
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["HealthScreen", "uptime_sentence"]
+
+
+def uptime_sentence(up: Uptime) -> str:
+    """``97.5% of checks ok (234 of 240) from … to … (4h 00m)``; no checks -> says so."""
+    if up.counted == 0:
+        if up.unknown:
+            return f"{up.unknown} checks, none of which said whether the endpoint was up: no uptime"
+        return "the platform returned no health checks"
+    unknown = f"; {up.unknown} did not say" if up.unknown else ""
+    span = format_duration(up.span_ms / 1000) if up.span_ms is not None else DASH
+    return (
+        f"{fmt_pct(up.ratio)} of checks ok ({up.ok} of {up.counted}{unknown}) "
+        f"from {fmt_time(up.span_from)} to {fmt_time(up.span_to)} ({span})"
+    )
+
+
+class HealthScreen(BlahScreen):
+    """Health checks of one model (the person's by default; ``m`` picks another)."""
+
+    SCREEN_TITLE = "Health"
+    DEFAULT_CSS = """
+    HealthScreen #health-summary { height: auto; padding: 0 1; }
+    HealthScreen #health-summary.error { color: $error; }
+    HealthScreen #health-plots { height: 14; }
+    HealthScreen #health-plots > TimeSeriesPlot { width: 1fr; }
+    HealthScreen #health-windows-box { height: auto; max-height: 9; }
+    HealthScreen #health-windows { height: auto; max-height: 8; }
+    HealthScreen #health-checks-box { height: 1fr; }
+    HealthScreen .pane-title { height: 1; padding: 0 1; text-style: bold; color: $primary; }
+    HealthScreen #health-checks { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("m", "pick_model", "Other model", id="health.model"),
+        Binding("r", "refresh", "Refresh", id="health.refresh"),
+        Binding("tab", "app.focus_next", "Next table", show=False, id="health.next"),
+    ]
+
+    def __init__(self, model_id: str | None = None) -> None:
+        super().__init__()
+        self._model_id = model_id
+        self.health: Health | None = None
+        self.windows: list[OutageWindow] = []
+        self.loaded = False
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id or self.ctx.model_id
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading health checks…"), id="health-summary")
+        with Horizontal(id="health-plots"):
+            yield TimeSeriesPlot("check ok (1 up, 0 down)", tz=UTC, id="health-ok-plot")
+            yield TimeSeriesPlot("latency (ms; gaps: none measured)", tz=UTC, id="health-latency-plot")
+        with Vertical(id="health-tables"):
+            with Vertical(id="health-windows-box"):
+                yield Static("Outage windows (consecutive failed checks)", classes="pane-title")
+                windows = KeyTable(id="health-windows")
+                for label, key in (("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"),
+                                   ("Last failed (UTC)", "last"), ("Back up (UTC)", "to"), ("Checks", "n"),
+                                   ("Errors", "errors")):
+                    windows.add_column(label, key=key)
+                yield windows
+            with Vertical(id="health-checks-box"):
+                yield Static("Checks (newest first)", classes="pane-title")
+                checks = KeyTable(id="health-checks")
+                for label, key in (("Time (UTC)", "time"), ("OK", "ok"), ("Latency", "latency"),
+                                   ("Status", "status"), ("Error", "error")):
+                    checks.add_column(label, key=key)
+                yield checks
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
+        self.load()
+
+    def _on_model_event(self, event: object) -> None:
+        """The app is now about another model: show this screen for it."""
+        if getattr(event, "kind", None) == "switched":
+            self.load()
+
+    @work(exclusive=True, group="health.load", exit_on_error=False)
+    async def load(self) -> None:
+        client = self.ctx.client
+        summary = self.query_one("#health-summary", Static)
+        if client is None:
+            summary.update(Text("offline: health checks need the platform"))
+            return
+        try:
+            health = await client.health(self.model_id)
+        except BlahError as error:
+            summary.set_class(True, "error")
+            summary.update(Text(f"couldn't load health of {one_line(self.model_id, max_len=60)}: "
+                                f"{describe_error(error)}"))
+            raise
+        summary.set_class(False, "error")
+        self.health = health
+        self.windows = outage_windows(health.checks)
+        self.loaded = True
+        self._show_data()
+
+    def _show_data(self) -> None:
+        assert self.health is not None
+        variables = self.app.get_css_variables()
+        bad, good = tone_style("error", variables, bold=True), tone_style("success", variables)
+        checks = sorted(self.health.checks, key=lambda c: c.checked_at)
+        up = uptime(checks)
+        summary = Text(f"Health of {one_line(self.model_id, max_len=60)}: ", end="")
+        summary.append(uptime_sentence(up))
+        if up.counted:
+            n = len(self.windows)
+            summary.append(f" · {n} outage window{'s' if n != 1 else ''}", style=bad if n else "")
+            if self.windows and self.windows[-1].end is None:
+                summary.append(" · the latest checks failed: the endpoint may be down now", style=bad)
+            summary.append("\nA window runs from the first failed check to the next ok one: failed calls inside "
+                           "it say the host was down, not that the model answered badly.", style="dim")
+        self.query_one("#health-summary", Static).update(summary)
+
+        xs = [c.checked_at for c in checks]
+        self.query_one("#health-ok-plot", TimeSeriesPlot).set_data(
+            xs, [None if c.ok is None else (1.0 if c.ok else 0.0) for c in checks]
+        )
+        self.query_one("#health-latency-plot", TimeSeriesPlot).set_data(
+            xs, [None if c.latency_ms is None else float(c.latency_ms) for c in checks]
+        )
+
+        windows = self.query_one("#health-windows", KeyTable)
+        windows.clear()
+        for i, window in enumerate(reversed(self.windows)):
+            windows.add_row(
+                Text(fmt_time(last_ok_before(checks, window))),
+                Text(fmt_time(window.start)),
+                Text(fmt_time(window.last_failed_at)),
+                Text("still down", style=bad) if window.end is None else Text(fmt_time(window.end)),
+                Text(str(window.failed_checks)),
+                cell(" · ".join(window.errors), max_len=36),
+                key=f"w{i}",
+            )
+        if up.counted and not self.windows:
+            windows.add_row(Text("no outage in these checks", style="dim"), *[Text("")] * 5)
+
+        table = self.query_one("#health-checks", KeyTable)
+        table.clear()
+        for i, check in enumerate(reversed(checks)):
+            ok = DASH if check.ok is None else ("ok" if check.ok else "FAIL")
+            table.add_row(
+                Text(fmt_time(check.checked_at)),
+                Text(ok, style=good if check.ok else (bad if check.ok is False else "")),
+                Text(format_latency(check.latency_ms)),
+                Text(DASH if check.status_code is None else str(check.status_code)),
+                cell(check.error, max_len=80),
+                key=f"c{i}",
+            )
+
+    # ----------------------------------------------------------------- actions
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="health.pick", exit_on_error=False)
+    async def action_pick_model(self) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        models = await client.list_models()
+        chosen = await self.app.push_screen_wait(
+            ModelPickerScreen(
+                models,
+                title="Health of which model?",
+                hint="Choose one model (space toggles, y continues, Esc cancels).",
+                preselected=[self.model_id],
+                own_id=self.ctx.model_id,
+                min_selected=1,
+                max_selected=1,
+            )
+        )
+        if chosen:
+            self._model_id = chosen[0]
+            self.load()

@@ -1,0 +1,398 @@
+"""The Inspector: one call, whole.
+
+The exact prompt and reply verbatim (``TextViewer``: sanitized, special template tokens
+highlighted, ``w`` shows whitespace and line ends); completion tokens against ``max_tokens``
+with the finish reason; every field of the entry; where the call came from (eval, run,
+judged result with the judge's reasoning, chatroom message), each opened by a key; the
+findings of ``diagnosis`` with their evidence, the repeating span and the cut-off point marked
+in the reply; the prompt's template beside the trained one.
+
+Keys: ``n``/``p`` newer/older call, ``c``/``C`` copy prompt/reply, ``o`` page the call
+(sanitized) in $PAGER, ``O`` open the raw call in $EDITOR, ``t`` export as a training
+example, ``e``/``u``/``g``/``m`` open the eval/run/result/chatroom message, Esc back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
+
+from api_client.errors import BlahError, NotFoundError
+from api_client.models import LogEntry, Result
+from tui.base_screen import BlahScreen, describe_error
+from application.inspector.actions import append_training_example, training_file_for
+from tui.screens.inspector.external import hand_over
+from application.inspector.findings import Analysis, analyse
+from application.templates import resolve_template
+from tui.screens.inspector.links import DetailsModal, link_target, load_link
+from tui.screens.inspector.panels import (
+    details_table,
+    findings_text,
+    origin_text,
+    result_renderable,
+    templates_text,
+    title_text,
+)
+from application.timezone import screen_tz
+from widgets.bars import TokenBar
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+from widgets.text_viewer import TextViewer
+
+__all__ = ["InspectorScreen", "Neighbours"]
+
+Neighbours = Callable[[str], tuple[str | None, str | None]] | Sequence[str]
+"""How n/p find the next call: a function ``id -> (older id, newer id)``, or the ids in
+order, oldest first."""
+
+LINK_KEYS = {"eval": "e", "run": "u", "result": "g", "message": "m"}
+
+
+class InspectorScreen(BlahScreen):
+    """One call, whole. ``lookup`` finds an entry locally (the Logs screen passes its rows);
+    otherwise the session's archive, then ``client.get_log``."""
+
+    SCREEN_TITLE = "Inspector"
+
+    DEFAULT_CSS = """
+    InspectorScreen #insp-title { height: 1; padding: 0 1; background: $panel; }
+    InspectorScreen #insp-message { height: auto; padding: 1 2; }
+    InspectorScreen #insp-message.error { color: $error; }
+    InspectorScreen #insp-message.hidden { display: none; }
+    InspectorScreen #insp-body.hidden { display: none; }
+    InspectorScreen #insp-texts { width: 3fr; }
+    InspectorScreen #insp-side { width: 2fr; border-left: vkey $panel-lighten-1; padding: 0 1; }
+    InspectorScreen .insp-label { height: 1; padding: 0 1; color: $foreground-muted; text-style: bold; }
+    InspectorScreen TextViewer { height: 1fr; }
+    InspectorScreen TokenBar { padding: 0 1; }
+    InspectorScreen .insp-section { text-style: bold; color: $primary; margin-top: 1; }
+    InspectorScreen .insp-panel { height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="inspector.back"),
+        Binding("n", "newer", "Newer", id="inspector.newer"),
+        Binding("p", "older", "Older", id="inspector.older"),
+        Binding("w", "toggle_whitespace", "Whitespace", priority=True, id="inspector.whitespace"),
+        Binding("c", "copy('prompt')", "Copy prompt", id="inspector.copy_prompt"),
+        Binding("C", "copy('reply')", "Copy reply", show=False, id="inspector.copy_reply"),
+        Binding("o", "external('pager')", "Pager", id="inspector.pager"),
+        Binding("O", "external('editor')", "Editor", show=False, id="inspector.editor"),
+        Binding("t", "export_example", "Training example", id="inspector.export"),
+        Binding("e", "open_link('eval')", "Eval", id="inspector.eval"),
+        Binding("u", "open_link('run')", "Run", id="inspector.run"),
+        Binding("g", "open_link('result')", "Judge", id="inspector.result"),
+        Binding("m", "open_link('message')", "Message", id="inspector.message"),
+        Binding("l", "lens", "Lens", id="inspector.lens"),
+    ]
+
+    def __init__(
+        self,
+        log_id: str,
+        neighbours: Neighbours | None = None,
+        *,
+        lookup: Callable[[str], LogEntry | None] | None = None,
+    ) -> None:
+        super().__init__()
+        self.log_id = log_id
+        self.entry: LogEntry | None = None
+        self.analysis: Analysis | None = None
+        self.result: Result | None = None
+        self._neighbours = neighbours
+        self._lookup = lookup
+        self._trained: tuple[str | None, str] | None = None
+        self._links_shown: tuple[bool, ...] | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text(f"call {one_line(self.log_id, max_len=80)}"), id="insp-title", markup=False)
+        yield Static(Text("loading…", style="italic"), id="insp-message", markup=False)
+        with Horizontal(id="insp-body", classes="hidden"):
+            with Vertical(id="insp-texts"):
+                yield Static(Text("prompt (exact text sent to the model)"), classes="insp-label", markup=False)
+                yield TextViewer(id="insp-prompt")
+                yield Static(Text("reply"), id="insp-reply-label", classes="insp-label", markup=False)
+                yield TokenBar(id="insp-tokens")
+                yield TextViewer(id="insp-reply")
+            with VerticalScroll(id="insp-side"):
+                yield Static(Text("Findings"), classes="insp-section", markup=False)
+                yield Static(id="insp-findings", classes="insp-panel", markup=False)
+                yield Static(Text("Template"), classes="insp-section", markup=False)
+                yield Static(id="insp-templates", classes="insp-panel", markup=False)
+                yield Static(Text("Where it came from"), classes="insp-section", markup=False)
+                yield Static(id="insp-origin", classes="insp-panel", markup=False)
+                yield Static(Text("Judged result"), classes="insp-section", markup=False)
+                yield Static(id="insp-result", classes="insp-panel", markup=False)
+                yield Static(Text("Call"), classes="insp-section", markup=False)
+                yield Static(id="insp-details", classes="insp-panel", markup=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._load(self.log_id)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # The loaders report the connection themselves (a caught error ends in SUCCESS too).
+        if event.state is WorkerState.SUCCESS and event.worker.group.startswith("inspector-"):
+            event.prevent_default()
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="inspector-load")
+    async def _load(self, log_id: str) -> None:
+        self.log_id = log_id
+        self._show_message(Text("loading…", style="italic"))
+        try:
+            entry = await self._fetch(log_id)
+        except NotFoundError:
+            self._show_message(
+                Text(f"No call with id “{one_line(log_id, max_len=80)}” on the platform. Esc goes back."), error=True
+            )
+            return
+        except BlahError as error:
+            self.blah_app.note_connection(error)
+            self._show_message(Text(f"couldn't load: {describe_error(error)}  (Esc goes back)"), error=True)
+            return
+        if entry is None:
+            where = "in this file" if self.ctx.client is None else "here"
+            self._show_message(
+                Text(f"No call with id “{one_line(log_id, max_len=80)}” {where}. Esc goes back."), error=True
+            )
+            return
+        self.entry, self.result, self.analysis = entry, None, None
+        self._show_entry(entry)
+        trained, source = await self._trained_template(entry)
+        analysis = await asyncio.to_thread(analyse, entry, trained_template=trained, trained_source=source)
+        if self.entry is not entry:
+            return
+        self.analysis = analysis
+        self._show_analysis()
+        await self._load_result(entry, trained, source)
+
+    async def _fetch(self, log_id: str) -> LogEntry | None:
+        if self._lookup is not None:
+            found = self._lookup(log_id)
+            if found is not None:
+                return found
+        archive = self.ctx.archive
+        if archive is not None:
+            found = await asyncio.to_thread(archive.find, log_id)
+            if found is not None:
+                return found
+        client = self.ctx.client
+        if client is None:
+            return None
+        entry = await client.get_log(log_id)
+        self.blah_app.note_connection(None)
+        return entry
+
+    async def _trained_template(self, entry: LogEntry) -> tuple[str | None, str]:
+        if self._trained is not None:
+            return self._trained
+        model = None
+        client = self.ctx.client
+        if not self.ctx.trained_template and client is not None:
+            try:
+                model = await client.get_model(entry.model_id or self.ctx.model_id)
+            except BlahError:
+                model = None
+        self._trained = resolve_template(self.ctx.trained_template, model)
+        return self._trained
+
+    async def _load_result(self, entry: LogEntry, trained: str | None, source: str) -> None:
+        panel = self.query_one("#insp-result", Static)
+        client = self.ctx.client
+        if entry.result_id is None:
+            panel.update(result_renderable(None))
+            return
+        if client is None:
+            panel.update(Text("the judged result is on the platform (offline: not available)", style="italic"))
+            return
+        panel.update(Text("loading the judge's reasoning…", style="italic"))
+        try:
+            result = await client.get_result(entry.result_id)
+        except BlahError as error:
+            self.blah_app.note_connection(error)
+            panel.update(result_renderable(None, problem=describe_error(error)))
+            return
+        if self.entry is not entry:
+            return
+        self.result = result
+        panel.update(result_renderable(result))
+        analysis = await asyncio.to_thread(
+            analyse, entry, trained_template=trained, trained_source=source, result=result
+        )
+        if self.entry is entry:
+            self.analysis = analysis
+            self._show_analysis()
+
+    # ------------------------------------------------------------------ showing
+
+    def _show_message(self, text: Text, *, error: bool = False) -> None:
+        message = self.query_one("#insp-message", Static)
+        message.update(text)
+        message.set_class(error, "error")
+        message.remove_class("hidden")
+        self.query_one("#insp-body").add_class("hidden")
+
+    def _show_entry(self, entry: LogEntry) -> None:
+        tz = screen_tz(self.ctx.settings)
+        self.query_one("#insp-message").add_class("hidden")
+        self.query_one("#insp-body").remove_class("hidden")
+        self.query_one("#insp-title", Static).update(title_text(entry, tz))
+        self.query_one("#insp-prompt", TextViewer).set_text(entry.prompt)
+        reply = self.query_one("#insp-reply", TextViewer)
+        label = self.query_one("#insp-reply-label", Static)
+        if entry.response is None:
+            reply.set_text(entry.error or "")
+            label.update(Text("no reply: the call failed with this error" if entry.error else "no reply recorded"))
+        else:
+            reply.set_text(entry.response)
+            label.update(Text(f"reply ({len(entry.response):,} characters)"))
+        self.query_one("#insp-tokens", TokenBar).update(entry.completion_tokens, entry.max_tokens, entry.finish_reason)
+        self.query_one("#insp-details", Static).update(details_table(entry, tz))
+        self.query_one("#insp-origin", Static).update(origin_text(entry, LINK_KEYS))
+        self.query_one("#insp-findings", Static).update(findings_text(None))
+        self.query_one("#insp-templates", Static).update(templates_text(None))
+        self.query_one("#insp-result", Static).update(Text(""))
+        links = (entry.eval_id is not None, entry.run_id is not None, entry.result_id is not None,
+                 entry.message_id is not None)  # fmt: skip
+        if links != self._links_shown:  # the footer is rebuilt only when what it offers changes
+            self._links_shown = links
+            self.refresh_bindings()
+
+    def _show_analysis(self) -> None:
+        analysis, entry = self.analysis, self.entry
+        if entry is None:
+            return
+        try:
+            from diagnosis import template_name
+        except ImportError:
+            template_name = None  # type: ignore[assignment]
+        self.query_one("#insp-findings", Static).update(findings_text(analysis))
+        self.query_one("#insp-templates", Static).update(templates_text(analysis, template_name))
+        if analysis is not None and entry.response is not None:
+            self.query_one("#insp-reply", TextViewer).highlight_spans(analysis.reply_spans(len(entry.response)))
+
+    # ------------------------------------------------------------------ navigation
+
+    def _neighbour_ids(self) -> tuple[str | None, str | None]:
+        source = self._neighbours
+        if callable(source):
+            return source(self.log_id)
+        if source is not None:
+            ids = list(source)
+            if self.log_id not in ids:
+                return (None, None)
+            i = ids.index(self.log_id)
+            return (ids[i - 1] if i > 0 else None, ids[i + 1] if i + 1 < len(ids) else None)
+        if self.ctx.archive is not None:
+            return self.ctx.archive.neighbours(self.log_id)
+        return (None, None)
+
+    def _go(self, newer: bool) -> None:
+        older_id, newer_id = self._neighbour_ids()
+        target = newer_id if newer else older_id
+        if target is None:
+            self.notify("this is the newest call here" if newer else "this is the oldest call here", markup=False)
+            return
+        self._load(target)
+
+    def action_newer(self) -> None:
+        self._go(newer=True)
+
+    def action_older(self) -> None:
+        self._go(newer=False)
+
+    def action_back(self) -> None:
+        """Close, returning the id of the call last viewed (``n``/``p`` change it): the list
+        that opened the inspector puts its cursor there."""
+        self.dismiss(self.log_id)
+
+    # ------------------------------------------------------------------ actions on the call
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_link" and parameters:
+            entry = self.entry
+            if entry is None or link_target(entry, str(parameters[0])) is None:
+                return False
+        return not (action in ("copy", "external", "export_example", "toggle_whitespace") and self.entry is None)
+
+    def action_toggle_whitespace(self) -> None:
+        for viewer in self.query(TextViewer):
+            viewer.show_whitespace = not viewer.show_whitespace
+
+    def action_copy(self, which: str) -> None:
+        entry = self.entry
+        if entry is None:
+            return
+        text = entry.prompt if which == "prompt" else entry.response
+        if text is None:
+            self.notify(f"there is no {which} to copy", markup=False)
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"copied the {which} ({len(text):,} characters)", markup=False)
+
+    def action_external(self, kind: str) -> None:
+        if self.entry is not None:
+            hand_over(self.app, self.entry, kind)
+
+    def action_export_example(self) -> None:
+        entry = self.entry
+        if entry is None:
+            return
+        from application.paths import data_dir
+
+        path = training_file_for(data_dir(), entry.model_id or self.ctx.model_id)
+        try:
+            append_training_example(entry, path)
+        except OSError as error:
+            self.notify(f"couldn't write the training example: {error}", severity="error", markup=False)
+            return
+        self.notify(
+            f"training example added (reply left empty for you to write): {path}",
+            title="Exported",
+            markup=False,
+            timeout=8,
+        )
+
+    def action_lens(self) -> None:
+        """Analyse this call's exact prompt with the model's BLAH Lens."""
+        if self.entry is not None:
+            from tui.screens.lens.screen import LensScreen
+
+            model_id = self.entry.model_id or self.ctx.model_id
+            self.app.push_screen(LensScreen(model_id, prompt=self.entry.prompt or "", autostart=True))
+
+    def action_open_link(self, which: str) -> None:
+        if self.entry is not None:
+            self._open_link(which, self.entry)
+
+    @work(exclusive=True, group="inspector-link")
+    async def _open_link(self, which: str, entry: LogEntry) -> None:
+        client = self.ctx.client
+        target = link_target(entry, which)
+        if target is None:
+            return
+        if client is None:
+            self.notify(f"offline: the {which} {target} is on the platform", markup=False)
+            return
+        title = Text(f"{which} {one_line(target, max_len=60)}", style="bold")
+        try:
+            body = await load_link(client, which, target, known_result=self.result)
+        except BlahError as error:
+            self.blah_app.note_connection(error)
+            self.notify(f"couldn't load the {which}: {describe_error(error)}", severity="error", markup=False)
+            return
+        self.app.push_screen(DetailsModal(title, body))

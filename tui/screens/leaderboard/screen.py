@@ -1,0 +1,306 @@
+"""The Leaderboard screen (key 4): each model's standing, the person's model highlighted,
+its change since that model's previous run, and a bar chart.
+
+The platform's leaderboard gives one row per model over that model's latest completed run
+(``avg_score``, ``eval_count``, ``last_run_at``), so a run of one model moves only that model's
+row. The change is computed here, per model: its results are fetched, grouped by run, and the
+mean score over its scored results in its completed run before the latest one is compared with
+``avg_score`` now. When the model has no earlier completed run, or its history could not be
+loaded, the screen says so instead of showing a number.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Static
+
+from api_client.client import BlahClient
+from api_client.errors import BlahError
+from api_client.models import LeaderboardEntry, Result, Run
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
+from widgets.key_table import KeyTable
+from widgets.footer import KeyFooter
+from widgets.plots import BarChart
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["ModelHistory", "Standing", "mean_score", "model_history", "standings"]
+
+HISTORY_FETCHES = 4
+"""How many models' results are fetched at once (one request per model on the board)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelHistory:
+    """Where one model's standing comes from: its latest completed run and the one before."""
+
+    current_run: Run | None  # the completed run the leaderboard's row is over (None: not found)
+    previous_run: Run | None  # the model's completed run before that (None: it has none)
+    previous_avg: float | None  # its mean score over its scored results there (None: none scored)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int
+    entry: LeaderboardEntry
+    history: ModelHistory | None  # None: the model's results could not be loaded
+
+    @property
+    def previous_avg(self) -> float | None:
+        return self.history.previous_avg if self.history is not None else None
+
+    @property
+    def change(self) -> float | None:
+        if self.entry.avg_score is None or self.previous_avg is None:
+            return None
+        return self.entry.avg_score - self.previous_avg
+
+    def change_text(self) -> str:
+        if self.history is None:
+            return "couldn't load its runs"
+        if self.history.previous_run is None:
+            return "first run"
+        change = self.change
+        if change is None:
+            return DASH
+        return "±0.00" if abs(change) < 0.005 else f"{change:+.2f}"
+
+
+def _completion_key(run: Run) -> tuple[int, int]:
+    done = run.completed_at if isinstance(run.completed_at, int) else -1
+    start = run.started_at if isinstance(run.started_at, int) else -1
+    return (done, start)
+
+
+def mean_score(results: Iterable[Result]) -> float | None:
+    """Mean over scored results (None when none is scored)."""
+    scores = [r.score for r in results if r.score is not None]
+    return sum(scores) / len(scores) if scores else None
+
+
+def model_history(entry: LeaderboardEntry, results: Sequence[Result], runs: Sequence[Run]) -> ModelHistory:
+    """The model's latest completed run (the one whose ``completed_at`` is the entry's
+    ``last_run_at``, else its latest) and its completed run before that, from its results."""
+    by_run: dict[str, list[Result]] = {}
+    for result in results:
+        if result.eval_run_id:
+            by_run.setdefault(result.eval_run_id, []).append(result)
+    own_runs = sorted(
+        (r for r in runs if r.status == "completed" and r.id in by_run), key=_completion_key, reverse=True
+    )
+    if not own_runs:
+        return ModelHistory(None, None, None)
+    current = next((r for r in own_runs if r.completed_at == entry.last_run_at), own_runs[0])
+    index = own_runs.index(current)
+    previous = own_runs[index + 1] if index + 1 < len(own_runs) else None
+    previous_avg = mean_score(by_run[previous.id]) if previous is not None else None
+    return ModelHistory(current, previous, previous_avg)
+
+
+def standings(
+    entries: Sequence[LeaderboardEntry], histories: dict[str, ModelHistory | None]
+) -> list[Standing]:
+    """Entries in the platform's order with rank and each model's own history (absent: None)."""
+    return [
+        Standing(rank=i, entry=entry, history=histories.get(entry.model_id))
+        for i, entry in enumerate(entries, start=1)
+    ]
+
+
+async def load_histories(
+    client: BlahClient, entries: Sequence[LeaderboardEntry], runs: Sequence[Run]
+) -> dict[str, ModelHistory | None]:
+    """Each entry's history; None for a model whose results could not be loaded."""
+    gate = asyncio.Semaphore(HISTORY_FETCHES)
+
+    async def one(entry: LeaderboardEntry) -> ModelHistory | None:
+        async with gate:
+            try:
+                results = await client.list_results(entry.model_id)
+            except BlahError:
+                return None
+        return model_history(entry, results, runs)
+
+    found = await asyncio.gather(*(one(e) for e in entries))
+    return {e.model_id: h for e, h in zip(entries, found, strict=True)}
+
+
+class LeaderboardScreen(BlahScreen):
+    """Standings; Enter opens a model's results, ``c`` compares it with yours, ``h`` its health."""
+
+    SCREEN_TITLE = "Leaderboard"
+    DEFAULT_CSS = """
+    LeaderboardScreen #lb-caption { height: auto; padding: 0 1; }
+    LeaderboardScreen #lb-caption.error { color: $error; }
+    LeaderboardScreen #lb-body { height: 1fr; }
+    LeaderboardScreen #lb-table { width: 1fr; height: 1fr; }
+    LeaderboardScreen #lb-chart { width: 1fr; height: 1fr; }
+    LeaderboardScreen.-narrow #lb-body { layout: vertical; }
+    LeaderboardScreen.-narrow #lb-table { width: 1fr; height: auto; max-height: 50%; }
+    LeaderboardScreen.-narrow #lb-chart { width: 1fr; height: 1fr; }
+    """
+    # Side by side each half needs ~78 columns; narrower, the chart goes below the table so
+    # every column of the standings stays in view.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
+
+    BINDINGS = [
+        Binding("enter", "results", "Results", id="leaderboard.results"),
+        Binding("c", "compare", "Compare with mine", id="leaderboard.compare"),
+        Binding("h", "health", "Health", id="leaderboard.health"),
+        Binding("r", "refresh", "Refresh", id="leaderboard.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Standing] = []
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading the leaderboard…"), id="lb-caption")
+        with Horizontal(id="lb-body"):
+            table = KeyTable(id="lb-table")
+            for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
+                               ("Δ vs previous", "change"), ("Evals", "evals"),
+                               ("Last run (UTC)", "last")):
+                table.add_column(label, key=key)
+            yield table
+            yield BarChart("avg score", horizontal=True, id="lb-chart")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
+        self.load()
+
+    def on_screen_resume(self) -> None:
+        if self.loaded:
+            self.load()  # back on this screen: a run may have completed meanwhile
+
+    def _on_model_event(self, event: object) -> None:
+        """The app is now about another model: show this screen for it."""
+        if getattr(event, "kind", None) == "switched":
+            self.load()
+
+    @work(exclusive=True, group="leaderboard.load", exit_on_error=False)
+    async def load(self) -> None:
+        client = self.ctx.client
+        caption = self.query_one("#lb-caption", Static)
+        if client is None:
+            caption.update(Text("offline: the leaderboard needs the platform"))
+            return
+        try:
+            entries = await client.leaderboard()
+        except BlahError as error:
+            caption.set_class(True, "error")
+            caption.update(Text(f"couldn't load the leaderboard: {describe_error(error)}"))
+            raise
+        caption.set_class(False, "error")
+        note = ""
+        histories: dict[str, ModelHistory | None] = {}
+        try:
+            runs = await client.list_runs()
+        except BlahError as error:
+            note = f" · couldn't load the runs, so no change is shown: {describe_error(error)}"
+        else:
+            histories = await load_histories(client, entries, runs)
+        self.rows = standings(entries, histories)
+        self.loaded = True
+        self._show_data(note)
+
+    def _show_data(self, note: str) -> None:
+        own = self.ctx.model_id
+        variables = self.app.get_css_variables()
+        mine = tone_style("accent", variables, bold=True)
+        up, down = tone_style("success", variables), tone_style("error", variables)
+        table = self.query_one("#lb-table", KeyTable)
+        keep = table.current_key
+        table.clear()
+        for row in self.rows:
+            entry = row.entry
+            name = short(entry.model_name or entry.model_id, 40)
+            model = Text(name, style=mine if entry.model_id == own else "", end="")
+            if entry.model_id == own:
+                model.append(" ◀ you", style=mine)
+            change = Text(row.change_text(), end="")
+            if row.change is not None and abs(row.change) >= 0.005:
+                change.stylize(up if row.change > 0 else down)
+            table.add_row(
+                Text(str(row.rank), style=mine if entry.model_id == own else ""),
+                model,
+                Text(fmt_score(entry.avg_score)),
+                change,
+                Text(DASH if entry.eval_count is None else str(entry.eval_count)),
+                Text(fmt_time(entry.last_run_at)),
+                key=entry.model_id,
+            )
+        table.move_to_key(keep)
+        if keep is None and own in {r.entry.model_id for r in self.rows}:
+            table.move_to_key(own)
+        labels = [short(r.entry.model_name or r.entry.model_id, 24) for r in self.rows]
+        own_label = next(
+            (label for label, r in zip(labels, self.rows, strict=True) if r.entry.model_id == own), None
+        )
+        self.query_one("#lb-chart", BarChart).set_data(
+            labels, [r.entry.avg_score for r in self.rows], highlight=own_label
+        )
+        caption = Text(end="")
+        if not self.rows:
+            caption.append("the platform returned no leaderboard entries")
+        else:
+            caption.append(
+                f"{len(self.rows)} models · each one's mean score over its own latest completed run; Δ is "
+                "the change since its run before that"
+            )
+            mine_row = next((r for r in self.rows if r.entry.model_id == own), None)
+            history = mine_row.history if mine_row is not None else None
+            if mine_row is None:
+                caption.append(" · your model has no completed run on the board", style="italic")
+            elif history is not None and history.current_run is not None:
+                caption.append(f" · yours: {one_line(history.current_run.id, max_len=40)}")
+                if history.previous_run is not None:
+                    caption.append(f" vs {one_line(history.previous_run.id, max_len=40)}")
+        caption.append(note)
+        self.query_one("#lb-caption", Static).update(caption)
+
+    # ----------------------------------------------------------------- actions
+
+    def _current_model(self) -> str | None:
+        return self.query_one("#lb-table", KeyTable).current_key
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_results()
+
+    def action_results(self) -> None:
+        model = self._current_model()
+        if model is not None:
+            from tui.screens.runs.results import ResultsScreen
+
+            self.app.push_screen(ResultsScreen(model_id=model))
+
+    def action_compare(self) -> None:
+        model = self._current_model()
+        from tui.screens.compare.screen import CompareScreen
+
+        peers = [model] if model and model != self.ctx.model_id else None
+        self.app.push_screen(CompareScreen(peers=peers))
+
+    def action_health(self) -> None:
+        from tui.screens.health.screen import HealthScreen
+
+        self.app.push_screen(HealthScreen(model_id=self._current_model() or self.ctx.model_id))
+
+    def action_refresh(self) -> None:
+        self.load()

@@ -1,0 +1,411 @@
+"""The Logs screen (key 1, the app's home): the model's calls, live.
+
+Top to bottom: the status header; the platform's totals (``stats=true``); the tail's state;
+latency and error-rate plots over time (``p`` hides them); the active filters and follow state;
+the list (``LogList``, fed from the archive's windowed queries so a million rows paint as fast
+as a hundred); the search box (``/``). Enter opens the Inspector on the highlighted call.
+
+Data lives in ``logs_feed.LogsFeed`` and is filled by the workers of ``logs_workers``; this
+module holds the layout, the labels and the keys.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Input, Static
+
+from api_client.archive import LogFilter
+from common.format import DASH
+from application.logs.feed import FeedSettings, LogsFeed
+from application.logs.rows import LogRows
+from application.logs.series import bucket_calls
+from tui.screens.logs.status import matches_text, platform_matches, stats_text, tail_state_text
+from application.timezone import screen_tz
+from tui.screens.logs.workers import LogsWorkers
+from widgets.badges import badge_text
+from widgets.footer import KeyFooter
+from widgets.log_list import LogList
+from widgets.plots import TimeSeriesPlot
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["BADGE_CYCLE", "SOURCE_CYCLE", "LogsScreen", "screen_tz"]
+
+SOURCE_CYCLE: tuple[str | None, ...] = (None, "eval", "chatroom", "chat", "test")
+BADGE_CYCLE: tuple[str | None, ...] = (
+    None,
+    "error",
+    "empty",
+    "loop",
+    "truncation",
+    "continuation",
+    "refusal",
+    "template_mismatch",
+    "template_leak",
+    "wrong_answer",
+)
+PLOT_ROWS = 2000
+"""The plot is drawn from the newest this-many rows of the current view."""
+PLOTS_MIN_HEIGHT = 36
+"""Terminals shorter than this fold the plots (11 lines) unless ``p`` asks for them: at 80x24
+they would leave the list 7 rows."""
+
+
+def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
+    try:
+        return cycle[(cycle.index(current) + 1) % len(cycle)]
+    except ValueError:
+        return cycle[0]
+
+
+class LogsScreen(LogsWorkers):
+    """The model's calls: totals, live tail, filters and search, history on demand."""
+
+    SCREEN_TITLE = "Logs"
+
+    DEFAULT_CSS = """
+    LogsScreen #logs-totals, LogsScreen #logs-tail, LogsScreen #logs-filters {
+        height: 1;
+        padding: 0 1;
+    }
+    LogsScreen #logs-filters { background: $panel; }
+    LogsScreen #logs-plots { height: 11; }
+    LogsScreen #logs-plots.hidden { display: none; }
+    LogsScreen #logs-plots TimeSeriesPlot { width: 1fr; }
+    LogsScreen #logs-message { height: auto; padding: 0 1; color: $foreground-muted; }
+    LogsScreen #logs-message.error { color: $error; }
+    LogsScreen #logs-message.hidden { display: none; }
+    LogsScreen #logs-search { display: none; }
+    LogsScreen #logs-search.shown { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "follow", "Live", show=False, id="logs.follow"),  # the list shows End: Live
+        Binding("s", "cycle_source", "Source", id="logs.source"),
+        Binding("e", "toggle_errors", "Errors only", id="logs.errors_only"),
+        Binding("b", "cycle_badge", "Badge", id="logs.badge"),
+        Binding("slash", "search", "Search", id="logs.search"),
+        Binding("x", "clear_filters", "Clear filters", id="logs.clear_filters"),
+        Binding("escape", "escape", "Close search", show=False, id="logs.escape"),
+        Binding("p", "toggle_plot", "Plot", id="logs.plot"),
+        Binding("r", "refresh_totals", "Totals", show=False, id="logs.refresh_totals"),
+    ]
+
+    # ------------------------------------------------------------------ layout
+
+    AUTO_FOCUS = "#logs-list"
+    """Not Textual's first focusable widget: that is the (hidden) search box, and a key pressed
+    while the screen opens would be typed into it."""
+
+    _plot_choice: bool | None = None
+    """``p`` shows or hides the plots whatever the terminal's height; None: by the height."""
+
+    def compose(self) -> ComposeResult:
+        tz = screen_tz(self.ctx.settings)
+        yield StatusHeader()
+        yield Static(id="logs-totals", markup=False)
+        yield Static(id="logs-tail", markup=False)
+        with Horizontal(id="logs-plots"):
+            yield TimeSeriesPlot("latency (mean per bucket)", y_label="ms", tz=tz, id="plot-latency")
+            yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, id="plot-errors")
+        yield Static(id="logs-filters", markup=False)
+        yield Input(placeholder="search prompts, replies and errors (all words must match)", id="logs-search")
+        yield Static(id="logs-message", markup=False)
+        yield LogList(id="logs-list", tz=tz)
+        yield KeyFooter()
+
+    @property
+    def log_list(self) -> LogList:
+        return self.query_one("#logs-list", LogList)
+
+    @property
+    def rows(self) -> LogRows | None:
+        return None if self.feed is None else self.feed.rows
+
+    def on_mount(self) -> None:
+        if not self.ctx.settings.get("logs_plot", True):
+            self._plot_choice = False
+        self._fit_plots(self.app.size.height)
+        self.log_list.focus()
+        self._update_totals()
+        self._update_filters()
+        self._set_message("loading the latest calls…")
+        self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
+        self.set_interval(1.0, self._update_tail)
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
+        self._boot()
+
+    def _on_model_event(self, event: Any) -> None:
+        if getattr(event, "kind", None) == "switched" and self.feed is not None and self.feed.model_id != event.model_id:
+            self.reload()
+
+    def reload(self) -> None:
+        """Start over for the session's (new) model: storage, totals, tail, history."""
+        self.workers.cancel_node(self)
+        if self.feed is not None:
+            self.feed.close()
+        self.stats, self._stats_error, self._load_error = None, None, None
+        self._loaded, self._tail_state, self._older_note = False, None, None
+        self._badges_note, self.badges_ready = None, False
+        self._shown_count, self._shown_newest, self._shown_first_id = 0, None, None
+        self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
+        self.log_list.has_older = True
+        self.log_list.set_rows([], follow=True)
+        self._refresh_view()
+        self._update_plot()
+        self._boot()
+
+    def on_unmount(self) -> None:
+        self._leaving = True
+        if self.feed is not None:
+            self.feed.close()
+
+    # ------------------------------------------------------------------ rows on screen
+
+    def _show_rows(self, rows: LogRows, *, follow: bool) -> None:
+        self.log_list.set_rows(rows, follow=follow)
+        self._shown_count = len(rows)
+        self._shown_newest = rows.newest_ms()
+        self._shown_first_id = rows.row(0).id if len(rows) else None
+        self._last_plot = 0.0
+        self._update_message()
+        # The plots follow the rows' frame: the rows are what a person reads first, and the first
+        # plot with data costs ~80 ms (plotext is imported then).
+        self.call_after_refresh(self._update_plot_if_here)
+
+    def _update_plot_if_here(self) -> None:
+        if self.is_mounted and not self._gone():
+            self._update_plot()
+
+    # ------------------------------------------------------------------ tail state
+
+    def _update_tail(self) -> None:
+        if not self.is_mounted or self._gone():
+            return
+        feed = self.feed
+        state = self._tail_state if feed is None else (feed.tail_state() or self._tail_state)
+        retry_left = None
+        if state is not None and state.retry_in is not None:
+            retry_left = state.retry_in - (time.monotonic() - self._tail_state_at)
+        note = None
+        if feed is not None and feed.archive is None and not (feed.offline):
+            note = "no archive: calls kept in memory"
+        text = tail_state_text(
+            state,
+            offline_source=self.ctx.offline_source if self.ctx.client is None else None,
+            retry_left=retry_left,
+            archive_note=note,
+        )
+        if self.ctx.client is None and self.ctx.offline_source is None:
+            text = Text("○ offline", style="bold")
+        self.query_one("#logs-tail", Static).update(text, layout=False)
+
+    # ------------------------------------------------------------------ labels
+
+    def _update_totals(self) -> None:
+        text = stats_text(self.stats, error=self._stats_error, offline=self.ctx.client is None)
+        self.query_one("#logs-totals", Static).update(text, layout=False)
+
+    def _refresh_view(self) -> None:
+        self._update_totals()
+        self._update_tail()
+        self._update_filters()
+        self._update_message()
+
+    def _update_filters(self) -> None:
+        flt = self.filter
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("source ", style="dim")
+        text.append(one_line(flt.source, max_len=20) if flt.source else "all", style="bold")
+        text.append("  errors only ", style="dim")
+        text.append("on" if flt.errors_only else "off", style="bold")
+        text.append("  badge ", style="dim")
+        if flt.badge:
+            text.append_text(badge_text(flt.badge))
+        else:
+            text.append("any", style="bold")
+        text.append("  search ", style="dim")
+        text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else DASH, style="bold")
+        rows, feed = self.rows, self.feed
+        if rows is not None and feed is not None:
+            complete = feed.history_complete_for(rows.filter)
+            platform = platform_matches(self.stats, rows.filter)
+            filtered = rows.filter != LogFilter()
+            text.append(f"  │ {matches_text(len(rows), platform, filtered=filtered, complete=complete)}", style="dim")
+        text.append("  │ ")
+        log_list = self.log_list
+        if self.ctx.client is None:
+            text.append("at the newest call" if log_list.following else "reading (End: newest)")
+        elif log_list.following:
+            text.append("● following new calls", style="bold")
+        else:
+            count = log_list.new_since_pause
+            text.append(f"⏸ paused: {count:,} new" if count else "⏸ paused", style="bold")
+            text.append(" (f: back to live)", style="dim")
+        for note in (self._older_note, self._badges_note):
+            if note:
+                text.append(f"  │ {note}", style="italic")
+        self.query_one("#logs-filters", Static).update(text, layout=False)
+
+    def _set_message(self, message: str | None, *, error: bool = False) -> None:
+        widget = self.query_one("#logs-message", Static)
+        widget.set_class(message is None, "hidden")
+        widget.set_class(error, "error")
+        widget.update(Text(message or ""))
+
+    def _update_message(self) -> None:
+        rows = self.rows
+        if rows is None or not self._loaded and len(rows) == 0:
+            self._set_message("loading the latest calls…")
+        elif len(rows):
+            self._set_message(None)
+        elif self._load_error:
+            self._set_message(f"couldn't load: {self._load_error}", error=True)
+        elif rows.filter != LogFilter():
+            self._set_message("no calls match these filters (x clears them)")
+        elif self.ctx.client is None:
+            self._set_message("the file holds no calls")
+        else:
+            self._set_message("the platform returned no calls for this model yet; new ones will appear here")
+
+    def _update_plot(self) -> None:
+        """Redraw the plots from the newest rows of the view (not while they are hidden)."""
+        if self.query_one("#logs-plots").has_class("hidden"):
+            self._plot_stale = True
+            return
+        self._plot_stale = False
+        rows = self.rows
+        self._last_plot = time.monotonic()
+        points = (
+            [] if rows is None else [(r.created_at, r.latency_ms, r.status == "error") for r in rows.newest(PLOT_ROWS)]
+        )
+        series = bucket_calls([p for p in points if p[0] is not None])  # type: ignore[misc]
+        self.query_one("#plot-latency", TimeSeriesPlot).set_data(series.xs, series.mean_latency_ms)
+        self.query_one("#plot-errors", TimeSeriesPlot).set_data(series.xs, series.error_rate_pct)
+
+    # ------------------------------------------------------------------ list events
+
+    @on(LogList.Selected)
+    def _open_inspector(self, event: LogList.Selected) -> None:
+        event.stop()
+        from tui.screens.inspector.screen import InspectorScreen
+
+        self.app.push_screen(
+            InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup),
+            callback=self._back_from_inspector,
+        )
+
+    def _back_from_inspector(self, last_viewed: str | None) -> None:
+        """The inspector closed on ``last_viewed`` (after ``n``/``p`` maybe not the call first
+        opened): put the cursor on it, when the list still holds it."""
+        rows = self.rows
+        if last_viewed is None or rows is None or self._gone():
+            return
+        index = rows.position(last_viewed)
+        if index is not None:
+            self.log_list.move_cursor_to(index)
+
+    def _neighbours(self, log_id: str) -> tuple[str | None, str | None]:
+        rows = self.rows
+        return (None, None) if rows is None else rows.neighbours(log_id)
+
+    def _lookup(self, log_id: str) -> Any:
+        rows = self.rows
+        return None if rows is None else rows.find(log_id)
+
+    @on(LogList.NewWhilePaused)
+    def _new_while_paused(self, event: LogList.NewWhilePaused) -> None:
+        event.stop()
+        self._update_filters()
+
+    @on(LogList.Highlighted)
+    def _highlighted(self, event: LogList.Highlighted) -> None:
+        self._update_filters()
+
+    @on(LogList.NeedOlder)
+    def _need_older(self, event: LogList.NeedOlder) -> None:
+        event.stop()
+        if event.to_oldest or not self._to_oldest:  # (a scroll to the top while g loads all: nothing more)
+            self._load_older(to_oldest=event.to_oldest)
+
+    # ------------------------------------------------------------------ actions
+
+    def _set_filter(self, flt: LogFilter, *, debounce: float = 0.0) -> None:
+        self.filter = flt
+        self._update_filters()
+        self._apply_filter(debounce)
+
+    def action_follow(self) -> None:
+        self.log_list.follow()
+        self._update_filters()
+
+    def action_cycle_source(self) -> None:
+        self._set_filter(replace(self.filter, source=_next(SOURCE_CYCLE, self.filter.source)))
+
+    def action_toggle_errors(self) -> None:
+        self._set_filter(replace(self.filter, errors_only=not self.filter.errors_only))
+
+    def action_cycle_badge(self) -> None:
+        self._set_filter(replace(self.filter, badge=_next(BADGE_CYCLE, self.filter.badge)))
+
+    def action_clear_filters(self) -> None:
+        search = self.query_one("#logs-search", Input)
+        search.value = ""
+        self._set_filter(LogFilter())
+
+    def action_search(self) -> None:
+        search = self.query_one("#logs-search", Input)
+        search.add_class("shown")
+        search.focus()
+
+    def action_escape(self) -> None:
+        search = self.query_one("#logs-search", Input)
+        if search.has_class("shown"):
+            search.remove_class("shown")
+            self.log_list.focus()
+
+    def action_toggle_plot(self) -> None:
+        self._plot_choice = self.query_one("#logs-plots").has_class("hidden")  # p wins over the height
+        self._fit_plots(self.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_plots(event.size.height)
+
+    def _fit_plots(self, height: int) -> None:
+        """Show the plots when the person chose so (``p``), else when the terminal is tall
+        enough for them and a list worth reading (``PLOTS_MIN_HEIGHT``)."""
+        shown = self._plot_choice if self._plot_choice is not None else height >= PLOTS_MIN_HEIGHT
+        plots = self.query_one("#logs-plots")
+        if plots.has_class("hidden") != (not shown):
+            plots.set_class(not shown, "hidden")
+            if shown and self._plot_stale:
+                self._update_plot()
+
+    def action_refresh_totals(self) -> None:
+        self._refresh_totals()
+
+    @on(Input.Changed, "#logs-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        text = event.value if event.value.strip() else None
+        if text != self.filter.text:
+            self._set_filter(replace(self.filter, text=text), debounce=0.25)
+
+    @on(Input.Submitted, "#logs-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value if event.value.strip() else None
+        if text != self.filter.text:
+            self._set_filter(replace(self.filter, text=text))
+        event.input.remove_class("shown")
+        self.log_list.focus()

@@ -1,0 +1,306 @@
+"""Models and evals: search, list, read the details, switch the model the app is about,
+mute/unmute in the chatroom, register a new model. Playground and Games are one key away.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import DataTable, Input, Static
+
+from api_client.errors import BlahError
+from api_client.models import Eval, Model
+from tui.messages import ModelEvent
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.chatroom.mute import MuteFlow
+from tui.screens.models.detail import (
+    eval_detail_text,
+    eval_row,
+    model_detail_text,
+    model_row,
+)
+from tui.screens.models.register import RegisterModelScreen
+from widgets.fitted_table import FittedTable
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["ModelsScreen"]
+
+MODEL_COLUMNS = ("", "Name", "Id", "Template", "Chatroom", "Official")
+EVAL_COLUMNS = ("Name", "Id", "Type", "Subject", "Instruction")
+
+
+class ModelsScreen(BlahScreen):
+    """Top-level screen (key 6)."""
+
+    AUTO_FOCUS = "#models-table"
+    """The table, not the search box above it: keys pressed as the screen opens are commands."""
+
+    SCREEN_TITLE = "Models & evals"
+
+    DEFAULT_CSS = """
+    ModelsScreen #models-search { margin: 0 1; }
+    ModelsScreen #models-status { height: 1; padding: 0 1; color: $foreground-muted; }
+    ModelsScreen #models-body { height: 1fr; }
+    ModelsScreen #models-lists { width: 3fr; }
+    ModelsScreen .list-title { height: 1; padding: 0 1; text-style: bold; }
+    ModelsScreen #models-table { height: 1fr; }
+    ModelsScreen #evals-table { height: 1fr; }
+    ModelsScreen #models-detail { width: 2fr; border-left: solid $panel; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "search", "Search", id="models.search"),
+        Binding("s", "switch_model", "Switch to model", id="models.switch"),
+        Binding("m", "toggle_mute", "Mute/unmute", id="models.mute"),
+        Binding("n", "register", "Register", id="models.register"),
+        Binding("p", "playground", "Playground", id="models.playground"),
+        Binding("g", "games", "Games", id="models.games"),
+        Binding("r", "refresh", "Refresh", id="models.refresh"),
+        Binding("j", "cursor_down", "Down", show=False, id="models.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="models.up"),
+        Binding("escape", "leave_search", "Back to list", id="models.leave_search"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.models: list[Model] = []
+        self.evals: list[Eval] = []
+        self.query_text = ""
+        self.mute_flow = MuteFlow()
+        self._detail_for: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Input(placeholder="Search models and evals… (Enter; empty shows everything)", id="models-search")
+        yield Static(Text("loading…", end=""), id="models-status")
+        with Horizontal(id="models-body"):
+            with Vertical(id="models-lists"):
+                yield Static(Text("Models"), classes="list-title")
+                yield FittedTable(id="models-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Evals"), classes="list-title")
+                yield FittedTable(id="evals-table", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="models-detail"):
+                yield Static(Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#models-table", DataTable).add_columns(*MODEL_COLUMNS)
+        self.query_one("#evals-table", DataTable).add_columns(*EVAL_COLUMNS)
+        self.blah_app.model_signal.subscribe(self, self._on_model_event)
+        self.query_one("#models-table", DataTable).focus()
+        if self.ctx.client is None:
+            self._status(Text("offline: models and evals need the platform", style="italic"))
+            return
+        self.load()
+
+    # ----------------------------------------------------------------- data
+
+    def _status(self, text: Text) -> None:
+        self.query_one("#models-status", Static).update(text)
+
+    @work(exclusive=True, group="models-load", exit_on_error=False)
+    async def load(self, query: str = "") -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        self._status(Text("loading…", end=""))
+        try:
+            if query:
+                found = await client.search(query)
+                models, evals = list(found.models), list(found.evals)
+            else:
+                models = await client.list_models()
+                evals = await client.list_evals()
+        except BlahError as error:
+            self._status(Text(f"couldn't load: {describe_error(error)}", end=""))
+            raise
+        self.query_text = query
+        self.models, self.evals = models, evals
+        for model in models:
+            self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
+        self._fill_models()
+        self._fill_evals()
+        self._status(self._summary())
+
+    def _summary(self) -> Text:
+        models = f"{len(self.models)} model{'s' if len(self.models) != 1 else ''}"
+        evals = f"{len(self.evals)} eval{'s' if len(self.evals) != 1 else ''}"
+        if not self.query_text:
+            line = Text(f"every model ({models}) and eval ({evals}) on the platform", end="")
+        else:
+            line = Text(f"search “{one_line(self.query_text, max_len=60)}”: {models}, {evals}", end="")
+        if not self.models:
+            line.append(" · the platform returned no models" + (" for this search" if self.query_text else ""), style="bold")
+        if not self.evals:
+            line.append(" · the platform returned no evals" + (" for this search" if self.query_text else ""), style="bold")
+        return line
+
+    def _enabled(self, model: Model) -> bool | None:
+        known = self.blah_app.chatroom_enabled.get(model.id)
+        return known if known is not None else model.chatroom_enabled
+
+    def _fill_models(self) -> None:
+        table = self.query_one("#models-table", DataTable)
+        keep = self.highlighted_model_id()
+        table.clear()
+        for model in self.models:
+            table.add_row(*model_row(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)), key=model.id)
+        if keep is not None and any(m.id == keep for m in self.models):
+            table.move_cursor(row=table.get_row_index(keep))
+
+    def _fill_evals(self) -> None:
+        table = self.query_one("#evals-table", DataTable)
+        table.clear()
+        for item in self.evals:
+            table.add_row(*eval_row(item), key=item.id)
+
+    def highlighted_model_id(self) -> str | None:
+        table = self.query_one("#models-table", DataTable)
+        if not table.row_count:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    def highlighted_model(self) -> Model | None:
+        model_id = self.highlighted_model_id()
+        return next((m for m in self.models if m.id == model_id), None)
+
+    def _show_detail(self, text: Text) -> None:
+        self.query_one("#models-detail-body", Static).update(text)
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The detail follows the list being read: the focused one (at first, the models)."""
+        table = event.data_table
+        first_look = self._detail_for is None and table.id == "models-table"
+        if (table.has_focus or first_look) and event.row_key.value is not None:
+            self._show_row(table, event.row_key.value)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        table = event.widget
+        if isinstance(table, DataTable) and table.row_count:
+            row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+            if row_key.value is not None:
+                self._show_row(table, row_key.value)
+
+    def _show_row(self, table: DataTable[Text], key: str) -> None:
+        if table.id == "models-table":
+            model = next((m for m in self.models if m.id == key), None)
+            if model is None:
+                return
+            self._detail_for = model.id
+            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+            self.load_model_detail(model.id)
+        else:
+            item = next((e for e in self.evals if e.id == key), None)
+            if item is None:
+                return
+            self._detail_for = item.id
+            self._show_detail(eval_detail_text(item))
+            self.load_eval_detail(item.id)
+
+    @work(exclusive=True, group="models-detail", exit_on_error=False)
+    async def load_model_detail(self, model_id: str) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        model = await client.get_model(model_id)
+        self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
+        self.models = [model if m.id == model.id else m for m in self.models]
+        if self._detail_for == model_id:
+            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+
+    @work(exclusive=True, group="models-detail", exit_on_error=False)
+    async def load_eval_detail(self, eval_id: str) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        item = await client.get_eval(eval_id)
+        if self._detail_for == eval_id:
+            self._show_detail(eval_detail_text(item))
+
+    def _on_model_event(self, event: ModelEvent) -> None:
+        self._fill_models()
+        model = self.highlighted_model()
+        if model is not None and self._detail_for == model.id:
+            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+
+    # ----------------------------------------------------------------- actions
+
+    @on(Input.Submitted, "#models-search")
+    def _search(self, event: Input.Submitted) -> None:
+        self.load(event.value.strip())
+        self.query_one("#models-table", DataTable).focus()
+
+    def action_search(self) -> None:
+        self.set_focus(self.query_one("#models-search", Input))  # at once: typing follows
+
+    def action_leave_search(self) -> None:
+        self.query_one("#models-table", DataTable).focus()
+
+    def action_refresh(self) -> None:
+        self.load(self.query_text)
+
+    def _focused_table(self) -> DataTable[Text]:
+        focused = self.focused
+        if isinstance(focused, DataTable):
+            return focused
+        return self.query_one("#models-table", DataTable)
+
+    def action_cursor_down(self) -> None:
+        self._focused_table().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self._focused_table().action_cursor_up()
+
+    def action_switch_model(self) -> None:
+        model_id = self.highlighted_model_id()
+        if model_id is None:
+            self.notify("No model highlighted", severity="warning", markup=False)
+            return
+        if model_id == self.ctx.model_id:
+            self.notify("The app is already about this model", markup=False)
+            return
+        self.blah_app.switch_model(model_id)
+
+    def action_toggle_mute(self) -> None:
+        model = self.highlighted_model()
+        if model is None:
+            self.notify("No model highlighted", severity="warning", markup=False)
+            return
+        if self.mute_flow.busy(model.id):
+            return
+        self.mute_model(model.id, model.name, enable=self._enabled(model) is False)
+
+    @work(group="models-mute", exit_on_error=False)
+    async def mute_model(self, model_id: str, name: str | None, enable: bool) -> None:
+        await self.mute_flow.run(self, model_id, name, enable)
+
+    def action_register(self) -> None:
+        self.app.push_screen(RegisterModelScreen(self.ctx), self._registered)
+
+    def _registered(self, model: Model | None) -> None:
+        if model is None:
+            return
+        self.models = [*(m for m in self.models if m.id != model.id), model]
+        self._fill_models()
+        table = self.query_one("#models-table", DataTable)
+        table.move_cursor(row=table.get_row_index(model.id))
+        table.focus()
+        self.notify(f"Registered {one_line(model.name or model.id, max_len=60)} as {one_line(model.id, max_len=60)}", markup=False)
+
+    def action_playground(self) -> None:
+        from tui.screens.playground.screen import PlaygroundScreen
+
+        model_id = self.highlighted_model_id() or self.ctx.model_id
+        self.app.push_screen(PlaygroundScreen(model_id=model_id))
+
+    def action_games(self) -> None:
+        self.app.switch_mode("games")

@@ -1,0 +1,377 @@
+"""Playground: call the model directly through the platform (which logs the call), then read
+the answer with its findings, or open it whole in the inspector.
+
+- Infer: one prompt, an optional token limit (``POST /models/{id}/infer``).
+- Chat: a conversation; each turn is a queued job polled with backoff until it is done.
+
+One request at a time per tab; a second key press while one is in flight does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import (
+    Button,
+    Input,
+    Label,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tabs,
+    TextArea,
+)
+
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    MissingKeyError,
+    NotFoundError,
+    OutcomeUnknownError,
+)
+from api_client.models import ChatJob, InferResult, LogEntry, Model
+from diagnosis import Finding, classify, resolve_trained_template, template_name
+from tui.messages import ModelEvent
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.playground.render import (
+    answer_text,
+    findings_text,
+    job_status_text,
+    transcript_text,
+)
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line_text
+from widgets.status_header import StatusHeader
+
+__all__ = ["PlaygroundScreen", "next_backoff"]
+
+TERMINAL_JOB_STATES = frozenset({"completed", "failed", "error", "cancelled"})
+
+
+def next_backoff(current: float, *, factor: float = 1.6, ceiling: float = 5.0) -> float:
+    """The wait before the next job poll: grows geometrically up to ``ceiling`` seconds."""
+    return min(current * factor, ceiling)
+
+
+class PlaygroundScreen(BlahScreen):
+    """Top-level screen (key 9), or pushed from the Models screen for another model."""
+
+    SCREEN_TITLE = "Playground"
+
+    DEFAULT_CSS = """
+    PlaygroundScreen #pg-model { height: auto; padding: 0 1; }
+    PlaygroundScreen #pg-tabs { height: 1fr; }
+    PlaygroundScreen #infer-prompt { height: 8; }
+    PlaygroundScreen #infer-controls { height: auto; }
+    PlaygroundScreen #infer-controls Label { padding: 1 1 0 1; }
+    PlaygroundScreen #infer-max { width: 26; }
+    PlaygroundScreen #chat-transcript { height: 1fr; border: round $panel; }
+    PlaygroundScreen #chat-job { height: 1; padding: 0 1; color: $foreground-muted; }
+    PlaygroundScreen #pg-result { height: 1fr; border-top: solid $panel; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "send_infer", "Send prompt", id="playground.send"),
+        Binding("ctrl+o", "open_inspector", "Open in inspector", id="playground.open"),
+        Binding("ctrl+n", "new_chat", "New chat", id="playground.new_chat"),
+        Binding("e", "edit", "Write", id="playground.edit"),
+        Binding("escape", "leave_input", "Leave the text box", id="playground.leave_input"),
+    ]
+
+    def __init__(self, model_id: str | None = None) -> None:
+        super().__init__()
+        self._fixed_model = model_id
+        self._model_cache: dict[str, Model] = {}
+        self.last_log_id: str | None = None
+        self.infer_busy = False
+        self.chat_busy = False
+        self.chat_messages: list[dict[str, str]] = []
+        self.last_findings: list[Finding] | None = None
+
+    @property
+    def model_id(self) -> str:
+        return self._fixed_model or self.ctx.model_id
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("", end=""), id="pg-model")
+        with TabbedContent(id="pg-tabs"):
+            with TabPane("Infer", id="pg-infer"):
+                yield TextArea(id="infer-prompt", soft_wrap=True, show_line_numbers=False)
+                with Horizontal(id="infer-controls"):
+                    yield Label(Text("max tokens"))
+                    yield Input(id="infer-max", type="integer", placeholder="platform default", select_on_focus=False)
+                    yield Button(Text("Send (ctrl+s)"), id="infer-send", variant="primary")
+            with TabPane("Chat", id="pg-chat"):
+                with VerticalScroll(id="chat-transcript"):
+                    yield Static(transcript_text([], pending=False), id="chat-log")
+                yield Static(Text("", end=""), id="chat-job")
+                yield Input(id="chat-input", placeholder="Your message… (Enter sends the whole conversation)", select_on_focus=False)
+        with VerticalScroll(id="pg-result"):
+            yield Static(Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.blah_app.model_signal.subscribe(self, self._on_model_event)
+        self._show_model()  # the tab strip gets the focus (the first focusable widget)
+
+    def action_edit(self) -> None:
+        """Focus the text box of the open tab (typing goes there; Esc leaves it). At once, not
+        after a refresh: the keys typed right after `e` belong in the box."""
+        chat = self.query_one("#pg-tabs", TabbedContent).active == "pg-chat"
+        boxes = self.query("#chat-input" if chat else "#infer-prompt")
+        if not boxes:  # the tabs are still being built: focus the box once they are
+            self.call_after_refresh(self.action_edit)
+            return
+        self.set_focus(boxes.first())
+
+    def action_leave_input(self) -> None:
+        self.leave_text_input()
+
+    def input_exit_target(self) -> Widget | None:
+        """The tab strip: ← → switch tabs, and every other key is the screen's again."""
+        tabs = self.query(Tabs)
+        return tabs.first() if tabs else None
+
+    def _on_model_event(self, event: ModelEvent) -> None:
+        if event.kind == "switched" and self._fixed_model is None:
+            self.chat_messages = []
+            self._refresh_transcript()
+            self._show_model()
+
+    def _show_model(self) -> None:
+        text = Text("Calling ", end="")
+        model = self._model_cache.get(self.model_id)
+        text.append_text(one_line_text((model.name if model else None) or self.model_id, max_len=60, style="bold"))
+        if model is not None and model.name:
+            text.append(" (")
+            text.append_text(one_line_text(self.model_id, max_len=60))
+            text.append(")")
+        if self.ctx.client is None:
+            text.append(" · offline: the playground needs the platform", style="italic")
+        elif not self.ctx.has_key:
+            text.append(" · no API key: calls will be refused", style="italic")
+        self.query_one("#pg-model", Static).update(text)
+
+    def _show_answer(self, text: Text) -> None:
+        self.query_one("#pg-answer", Static).update(text)
+
+    # ----------------------------------------------------------------- findings
+
+    async def _model(self) -> Model | None:
+        client = self.ctx.client
+        if client is None:
+            return None
+        if self.model_id not in self._model_cache:
+            try:
+                self._model_cache[self.model_id] = await client.get_model(self.model_id)
+            except BlahError:
+                return None
+            self._show_model()
+        return self._model_cache.get(self.model_id)
+
+    async def _trained_template(self) -> tuple[str | None, str]:
+        configured = (self.ctx.settings.get("templates") or {}).get(self.model_id)
+        if self.model_id == self.ctx.model_id and self.ctx.trained_template:
+            configured = self.ctx.trained_template
+        return resolve_trained_template(configured, await self._model(), None)
+
+    async def _show_result(self, reply: str | None, error: str | None, log_id: str | None, result: InferResult | None) -> None:
+        """Load the logged call, run the diagnosis on it, show both (ctrl+o then opens the
+        call in the inspector: sending never leaves the screen the person is writing on)."""
+        client = self.ctx.client
+        log: LogEntry | None = None
+        findings: list[Finding] | None = None
+        note: str | None = None
+        if client is not None and log_id:
+            try:
+                log = await client.get_log(log_id)
+            except BlahError as error_:
+                note = f"couldn't load the log: {describe_error(error_)}"
+        if log is not None:
+            template, source = await self._trained_template()
+            findings = classify(log, trained_template=template)
+            note = f"trained template: {template_name(template)} ({source})" if template else "trained template unknown: no template verdict"
+        self.last_findings = findings
+        self.last_log_id = log_id
+        text = answer_text(reply if log is None else log.response, error=error if log is None else log.error, log=log, result=result)
+        text.append("\n\n")
+        text.append_text(findings_text(findings, template_note=note))
+        text.append("\n\n")
+        if log_id:
+            text.append("log ", style="dim")
+            text.append_text(one_line_text(log_id, max_len=60, style="dim"))
+            text.append(" · ctrl+o opens it in the inspector", style="dim")
+        else:
+            text.append("the platform returned no log id for this call", style="dim")
+        self._show_answer(text)
+
+    # ----------------------------------------------------------------- infer
+
+    def action_send_infer(self) -> None:
+        if self.infer_busy:
+            return
+        prompt = self.query_one("#infer-prompt", TextArea).text
+        if not prompt.strip():
+            self.notify("Write a prompt first", severity="warning", markup=False)
+            return
+        raw_max = self.query_one("#infer-max", Input).value.strip()
+        max_tokens: int | None = None
+        if raw_max:
+            try:
+                max_tokens = int(raw_max)
+            except ValueError:
+                max_tokens = 0
+            if max_tokens <= 0:
+                self.notify("max tokens must be a whole number above 0 (or empty)", severity="error", markup=False)
+                return
+        if self.ctx.client is None:
+            self.notify("offline: cannot call the model", severity="warning", markup=False)
+            return
+        self.infer_busy = True
+        self.query_one("#infer-send", Button).disabled = True
+        self.run_infer(prompt, max_tokens)
+
+    @on(Button.Pressed, "#infer-send")
+    def _send_pressed(self) -> None:
+        self.action_send_infer()
+
+    @work(exclusive=True, group="playground-infer", exit_on_error=False)
+    async def run_infer(self, prompt: str, max_tokens: int | None) -> None:
+        try:
+            await self._infer(prompt, max_tokens)
+        finally:
+            self.infer_busy = False
+            self.query_one("#infer-send", Button).disabled = False
+
+    async def _infer(self, prompt: str, max_tokens: int | None) -> None:
+        client = self.ctx.client
+        assert client is not None
+        self._show_answer(Text("calling the model…", style="italic"))
+        try:
+            result = await client.infer(self.model_id, prompt, max_tokens=max_tokens)
+        except OutcomeUnknownError:
+            await self._find_unknown_call("test", prompt)
+            return
+        except MissingKeyError:
+            self._show_answer(Text("Not sent: calling the model needs an API key.", style="bold"))
+            return
+        except BlahError as error:
+            self._show_answer(Text(f"couldn't call the model: {describe_error(error)}", style="bold"))
+            raise
+        await self._show_result(result.response, result.error, result.log_id, result)
+
+    async def _find_unknown_call(self, source: str, text: str) -> None:
+        """A call timed out: look for it in the model's logs rather than calling again."""
+        client = self.ctx.client
+        assert client is not None
+        self._show_answer(Text("The request timed out: outcome unknown. Looking for the call in the logs…", style="italic"))
+        try:
+            page = await client.get_logs(self.model_id, source=source, limit=20)
+        except BlahError as error:
+            self._show_answer(Text(f"Outcome unknown (couldn't check the logs: {describe_error(error)}).", style="bold"))
+            return
+        for entry in page.logs:
+            said = [m.content or "" for m in entry.messages or []]
+            if text and (text in (entry.prompt or "") or text in said):
+                await self._show_result(entry.response, entry.error, entry.id, None)
+                return
+        self._show_answer(Text("Outcome unknown: the call is not in the recent logs (yet). Check the Logs screen before retrying.", style="bold"))
+
+    # ----------------------------------------------------------------- chat
+
+    def _refresh_transcript(self) -> None:
+        self.query_one("#chat-log", Static).update(transcript_text(self.chat_messages, pending=self.chat_busy))
+        self.query_one("#chat-transcript", VerticalScroll).scroll_end(animate=False)
+
+    def _job_status(self, text: Text) -> None:
+        self.query_one("#chat-job", Static).update(text)
+
+    def action_new_chat(self) -> None:
+        if self.chat_busy:
+            self.notify("Wait for the current reply first", severity="warning", markup=False)
+            return
+        self.chat_messages = []
+        self._refresh_transcript()
+        self._job_status(Text("", end=""))
+
+    @on(Input.Submitted, "#chat-input")
+    def _chat_submitted(self, event: Input.Submitted) -> None:
+        content = event.value.strip()
+        if not content or self.chat_busy:
+            return
+        if self.ctx.client is None:
+            self.notify("offline: cannot call the model", severity="warning", markup=False)
+            return
+        event.input.value = ""
+        self.chat_busy = True
+        self.chat_messages.append({"role": "user", "content": content})
+        self._refresh_transcript()
+        self.run_chat([dict(m) for m in self.chat_messages])
+
+    @work(exclusive=True, group="playground-chat", exit_on_error=False)
+    async def run_chat(self, messages: list[dict[str, str]]) -> None:
+        try:
+            await self._chat(messages)
+        finally:
+            self.chat_busy = False
+            self._refresh_transcript()
+
+    async def _chat(self, messages: list[dict[str, str]]) -> None:
+        client = self.ctx.client
+        assert client is not None
+        try:
+            job = await client.chat(self.model_id, messages)
+        except OutcomeUnknownError:
+            self._job_status(Text("outcome unknown: the chat request timed out", end=""))
+            await self._find_unknown_call("chat", messages[-1]["content"])
+            return
+        except BlahError as error:
+            self._job_status(Text(f"couldn't start the chat: {describe_error(error)}", end=""))
+            self.chat_messages.pop()
+            raise
+        done = await self._poll_job(job)
+        if done is None:
+            return
+        if done.status == "completed":
+            self.chat_messages.append({"role": "assistant", "content": done.response or ""})
+        self._job_status(job_status_text(done, next_poll_s=None))
+        await self._show_result(done.response, done.error, done.log_id, None)
+
+    async def _poll_job(self, job: ChatJob) -> ChatJob | None:
+        """Poll until the job ends: 0.25 s, then ×1.6 up to 5 s; errors back off too."""
+        client = self.ctx.client
+        assert client is not None
+        wait = float(self.ctx.settings.get("chat_job_first_poll") or 0.25)
+        while (job.status or "") not in TERMINAL_JOB_STATES:
+            self._job_status(job_status_text(job, next_poll_s=wait))
+            await asyncio.sleep(wait)
+            try:
+                job = await client.get_chat_job(job.id)
+            except (NotFoundError, AuthError) as error:
+                self._job_status(job_status_text(job, next_poll_s=None, error=describe_error(error)))
+                return None  # not transient: polling again would not help
+            except BlahError as error:
+                self._job_status(job_status_text(job, next_poll_s=None, error=describe_error(error)))
+                self.blah_app.note_connection(error)
+            wait = next_backoff(wait)
+        return job
+
+    # ----------------------------------------------------------------- inspector
+
+    def action_open_inspector(self) -> None:
+        if self.last_log_id is None:
+            self.notify("No answer yet", severity="warning", markup=False)
+            return
+        self.blah_app.open_log(self.last_log_id)
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one("#pg-tabs", TabbedContent)

@@ -1,0 +1,148 @@
+"""Choose models: for a new run (the person's own preselected) or peers to compare against."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from api_client.models import Model
+from tui.screens.runs.format import short
+from widgets.check_list import CheckList, selected_count_text
+from widgets.safe_text import one_line
+
+__all__ = ["ModelPickerScreen", "model_label"]
+
+
+def model_label(model: Model, *, own_id: str | None = None) -> Text:
+    """``Name (id)`` as inert text, with a mark on the person's own model."""
+    text = Text(end="")
+    name = short(model.name, 50) if model.name else None
+    text.append(name or one_line(model.id, max_len=60), style="bold" if model.id == own_id else "")
+    if name:
+        text.append(f"  {one_line(model.id, max_len=60)}", style="dim")
+    if model.id == own_id:
+        text.append("  ◀ your model", style="italic")
+    return text
+
+
+class ModelPickerScreen(ModalScreen[list[str] | None]):
+    """A selection list of models. Dismisses with the chosen ids (in list order) or None."""
+
+    DEFAULT_CSS = """
+    ModelPickerScreen { align: center middle; }
+    ModelPickerScreen > #pick-dialog {
+        width: 90; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 1 2;
+    }
+    ModelPickerScreen #pick-title { text-style: bold; }
+    ModelPickerScreen #pick-hint { color: $foreground-muted; margin-bottom: 1; }
+    ModelPickerScreen #pick-count { height: 1; text-style: bold; }
+    ModelPickerScreen #pick-error { color: $error; height: auto; }
+    ModelPickerScreen SelectionList { height: auto; max-height: 20; }
+    ModelPickerScreen #pick-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    ModelPickerScreen #pick-buttons Button { margin-left: 2; }
+    """
+
+    BINDINGS = [
+        Binding("y", "accept", "Continue", id="pick.accept"),
+        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
+        Binding("j", "down", "Down", show=False, id="pick.down"),
+        Binding("k", "up", "Up", show=False, id="pick.up"),
+    ]
+
+    def __init__(
+        self,
+        models: Sequence[Model],
+        *,
+        title: str,
+        hint: str,
+        preselected: Sequence[str] = (),
+        own_id: str | None = None,
+        exclude: Sequence[str] = (),
+        min_selected: int = 1,
+        max_selected: int | None = None,
+    ) -> None:
+        super().__init__()
+        self._models = [m for m in models if m.id not in exclude]
+        self._title = title
+        self._hint = hint
+        self._preselected = set(preselected)
+        self._own_id = own_id
+        self._min = min_selected
+        self._max = max_selected
+        self._answered = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-dialog"):
+            yield Static(Text(self._title), id="pick-title")
+            yield Static(Text(self._hint), id="pick-hint")
+            yield Static("", id="pick-count")
+            yield CheckList[str](
+                *(
+                    Selection(model_label(m, own_id=self._own_id), m.id, m.id in self._preselected)
+                    for m in self._models
+                ),
+                id="pick-list",
+            )
+            yield Static("", id="pick-error")
+            with Horizontal(id="pick-buttons"):
+                yield Button(Text("Cancel"), id="pick-cancel")
+                yield Button(Text("Continue (y)"), id="pick-ok", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(SelectionList).focus()
+        self._show_count()
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        event.stop()
+        self._show_count()
+
+    def _show_count(self) -> None:
+        count = selected_count_text(len(self.chosen()), len(self._models))
+        if self._max is not None:
+            count += f" (at most {self._max})"
+        self.query_one("#pick-count", Static).update(Text(count))
+
+    def chosen(self) -> list[str]:
+        selected = set(self.query_one(SelectionList).selected)
+        return [m.id for m in self._models if m.id in selected]
+
+    def action_down(self) -> None:
+        self.query_one(SelectionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(SelectionList).action_cursor_up()
+
+    def action_accept(self) -> None:
+        if self._answered:
+            return
+        chosen = self.chosen()
+        problem = None
+        if len(chosen) < self._min:
+            problem = f"Choose at least {self._min} model{'s' if self._min > 1 else ''}."
+        elif self._max is not None and len(chosen) > self._max:
+            problem = f"Choose at most {self._max} model{'s' if self._max > 1 else ''}."
+        if problem:
+            self.query_one("#pick-error", Static).update(Text(problem))
+            return
+        self._answered = True
+        self.dismiss(chosen)
+
+    def action_cancel(self) -> None:
+        if not self._answered:
+            self._answered = True
+            self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "pick-ok":
+            self.action_accept()
+        else:
+            self.action_cancel()

@@ -1,0 +1,342 @@
+"""The Runs screen (key 3): every eval run, starting one, resuming and cancelling.
+
+Enter opens a run's watch screen; ``v`` its results; ``m`` the results of the person's model.
+While any run is queued or running the list refreshes itself, backing off when nothing
+changes and on errors (otherwise once a minute, ``runs_idle_refresh_s``), and a run that ends
+is announced once (see ``runs_notify``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.timer import Timer
+from textual.widgets import DataTable, Static
+
+from api_client.errors import BlahError
+from api_client.models import Run
+from application.runs.watch import (
+    ACTIVE_STATUSES,
+    ATTENTION_STATUSES,
+    PollBackoff,
+    RunEvent,
+    ended_message,
+    format_duration,
+)
+from tui.base_screen import BlahScreen, describe_error
+from widgets.confirm import ConfirmScreen
+from application.runs.actions import WriteOutcome, start_run
+from tui.screens.runs.confirm import StatusWriter
+from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
+from tui.screens.runs.notify import notifier_for
+from tui.screens.runs.pick import ModelPickerScreen
+from widgets.key_table import KeyTable
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line, safe_text
+from widgets.status_header import StatusHeader
+
+__all__ = ["RunsScreen", "run_models_text"]
+
+
+def run_models_text(run: Run, own_id: str) -> Text:
+    """``3 (incl. yours)``; the count the platform gave, the ids when it listed them."""
+    count = len(run.model_ids) if run.model_ids is not None else run.total_models
+    text = Text(DASH if count is None else str(count), end="")
+    if run.model_ids is not None and own_id in run.model_ids:
+        text.append(" (incl. yours)", style="bold")
+    return text
+
+
+def _took(run: Run) -> str:
+    if isinstance(run.started_at, int) and isinstance(run.completed_at, int):
+        return format_duration((run.completed_at - run.started_at) / 1000)
+    return DASH
+
+
+class RunsScreen(BlahScreen):
+    """Every run with status, progress, start and end, and error."""
+
+    SCREEN_TITLE = "Runs"
+    DEFAULT_CSS = """
+    RunsScreen #runs-summary { height: auto; padding: 0 1; color: $foreground-muted; }
+    RunsScreen #runs-message { height: auto; padding: 0 1; }
+    RunsScreen #runs-message.error { color: $error; }
+    RunsScreen KeyTable { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("enter", "watch", "Watch", id="runs.watch"),
+        Binding("s", "start_run", "Start run", id="runs.start"),
+        Binding("R", "resume", "Resume", id="runs.resume"),
+        Binding("c", "cancel_run", "Cancel run", id="runs.cancel"),
+        Binding("v", "run_results", "Run results", id="runs.results"),
+        Binding("m", "my_results", "My results", id="runs.my_results"),
+        Binding("r", "refresh", "Refresh", id="runs.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[Run] = []
+        self._status: dict[str, str | None] = {}  # last status seen per run (for transitions)
+        self._backoff = PollBackoff(base=2.0, max_idle=15.0)
+        self._timer: Timer | None = None
+        self._start_busy = False
+        self.writer = StatusWriter(self, self._status_write_done)
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading runs…"), id="runs-summary")
+        yield Static("", id="runs-message")
+        table = KeyTable(id="runs-table")
+        for label, key in (
+            ("Run", "id"), ("Status", "status"), ("Progress", "progress"), ("Models", "models"),
+            ("Started (UTC)", "started"), ("Ended (UTC)", "ended"), ("Took", "took"), ("Error", "error"),
+        ):
+            table.add_column(label, key=key)
+        yield table
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        model_signal = getattr(self.app, "model_signal", None)
+        if model_signal is not None:
+            model_signal.subscribe(self, self._on_model_event)
+        self.load_runs()
+
+    def on_screen_resume(self) -> None:
+        if self.runs:
+            self.load_runs()  # back on this screen: show the runs as they are now
+
+    def _on_model_event(self, event: object) -> None:
+        """The app is now about another model: show this screen for it."""
+        if getattr(event, "kind", None) == "switched":
+            self._render_table()
+
+    # ----------------------------------------------------------------- loading
+
+    @property
+    def table(self) -> KeyTable:
+        return self.query_one("#runs-table", KeyTable)
+
+    def current_run(self) -> Run | None:
+        key = self.table.current_key
+        return next((r for r in self.runs if r.id == key), None)
+
+    def _say(self, text: Text | str, *, error: bool = False) -> None:
+        message = self.query_one("#runs-message", Static)
+        message.set_class(error, "error")
+        message.update(text if isinstance(text, Text) else Text(text))
+        message.display = bool(str(text))
+
+    @work(exclusive=True, group="runs.load", exit_on_error=False)
+    async def load_runs(self) -> None:
+        client = self.ctx.client
+        if client is None:
+            self.query_one("#runs-summary", Static).update(Text("offline: runs need the platform"))
+            return
+        asked_at = time.monotonic()
+        try:
+            runs = await client.list_runs()
+        except BlahError as error:
+            delay = self._backoff.after_error(error)
+            # One state at a time: before any list has arrived, the error replaces "loading runs…".
+            self.query_one("#runs-summary", Static).display = bool(self.runs)
+            self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
+            self._schedule(delay)
+            raise
+        self._say("")
+        changed = self._apply(runs, asked_at)
+        if any(r.status in ACTIVE_STATUSES for r in runs):
+            self._schedule(self._backoff.after_poll(changed=changed))
+        else:  # nothing moving: look again now and then (a run may be started elsewhere)
+            self._schedule(float(self.ctx.settings.get("runs_idle_refresh_s", 60.0)))
+
+    def _schedule(self, delay: float) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(delay, self.load_runs)
+
+    def _apply(self, runs: list[Run], asked_at: float) -> bool:
+        """Show ``runs``; announce runs that ended since the last look. True if anything changed."""
+        changed = [(r.id, r.status, r.completed_count) for r in runs] != [
+            (r.id, r.status, r.completed_count) for r in self.runs
+        ]
+        notifier = notifier_for(self.app)
+        bell = bool(self.ctx.settings.get("bell_on_run_end", True))
+        for run in runs:
+            before = self._status.get(run.id, "unseen")
+            notifier.note_status(run.id, run.status, seen_at=asked_at)
+            # Only a run the person follows, seen moving before, is news when it ends (not old
+            # runs on first look, nor runs started elsewhere).
+            if (
+                notifier.follows(run.id)
+                and before in (*ACTIVE_STATUSES, None)
+                and run.status != before
+                and run.status in ATTENTION_STATUSES
+            ):
+                event = RunEvent("ended", run.status, ended_message(run))
+                notifier.announce(self.app, run.id, run.status or "?", event.message, event.severity, bell=bell)
+            self._status[run.id] = run.status
+        self.runs = runs
+        self._render_table()
+        return changed
+
+    def _render_table(self) -> None:
+        table = self.table
+        keep = table.current_key
+        table.clear()
+        variables = self.app.get_css_variables()
+        for run in self.runs:
+            table.add_row(
+                cell(run.id, max_len=40),
+                cell(run.status, max_len=20, style=status_style(run.status, variables)),
+                Text(progress_text(run)),
+                run_models_text(run, self.ctx.model_id),
+                Text(fmt_time(run.started_at)),
+                Text(fmt_time(run.completed_at)),
+                Text(_took(run)),
+                cell(run.error, max_len=36),
+                key=run.id,
+            )
+        table.move_to_key(keep)
+        counts: dict[str, int] = {}
+        for run in self.runs:
+            counts[run.status or "unknown"] = counts.get(run.status or "unknown", 0) + 1
+        if not self.runs:
+            summary = Text("the platform returned no runs")
+        else:
+            parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
+            summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
+        shown = self.query_one("#runs-summary", Static)
+        shown.update(summary)
+        shown.display = True
+
+    # ----------------------------------------------------------------- navigation
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_watch()
+
+    def action_refresh(self) -> None:
+        self._backoff.after_poll(changed=True)
+        self.load_runs()
+
+    def action_watch(self) -> None:
+        run = self.current_run()
+        if run is not None:
+            from tui.screens.runs.watch import RunWatchScreen
+
+            self.app.push_screen(RunWatchScreen(run.id, initial=run))
+
+    def action_run_results(self) -> None:
+        run = self.current_run()
+        if run is not None:
+            from tui.screens.runs.results import ResultsScreen
+
+            self.app.push_screen(ResultsScreen(run_id=run.id))
+
+    def action_my_results(self) -> None:
+        from tui.screens.runs.results import ResultsScreen
+
+        self.app.push_screen(ResultsScreen(model_id=self.ctx.model_id))
+
+    # ----------------------------------------------------------------- start
+
+    def action_start_run(self) -> None:
+        if self._start_busy:
+            self.notify("A run is already being started.", markup=False)
+            return
+        if self.ctx.client is None:
+            self.notify("Offline: starting a run needs the platform.", severity="warning", markup=False)
+            return
+        if not self.ctx.has_key:
+            self.notify(
+                "Starting a run needs an API key with council tier; none is configured.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        self._start_busy = True
+        self.start_flow()
+
+    @work(exclusive=True, group="runs.start", exit_on_error=False)
+    async def start_flow(self) -> None:
+        client = self.ctx.client
+        assert client is not None
+        try:
+            models = await client.list_models()
+            known = {r.id for r in await client.list_runs()}
+            chosen = await self.app.push_screen_wait(
+                ModelPickerScreen(
+                    models,
+                    title="Start an eval run",
+                    hint="Space toggles a model; y continues; Esc cancels. Every eval runs on every chosen model.",
+                    preselected=[self.ctx.model_id],
+                    own_id=self.ctx.model_id,
+                )
+            )
+            if not chosen:
+                return
+            names = {m.id: m.name or m.id for m in models}
+            body = Text("Start a run of every eval on:\n", end="")
+            for model_id in chosen:
+                body.append("  • ")
+                body.append_text(safe_text(one_line(names.get(model_id, model_id), max_len=80)))
+                body.append("\n")
+            body.append("\nThis needs a council-tier key and is sent once.", style="italic")
+            if not await self.app.push_screen_wait(ConfirmScreen("Start run?", body, confirm_label="Start run")):
+                return
+            outcome = await start_run(
+                client,
+                chosen,
+                known_run_ids=known,
+                confirm_delay=float(self.ctx.settings.get("run_confirm_delay_s", 1.0)),
+            )
+            self._report(outcome)
+            if outcome.run is not None:
+                self._status[outcome.run.id] = outcome.run.status
+                notifier_for(self.app).follow(outcome.run.id)
+                notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+                self._backoff.after_poll(changed=True)
+                self.load_runs()
+                from tui.screens.runs.watch import RunWatchScreen
+
+                self.app.push_screen(RunWatchScreen(outcome.run.id, initial=outcome.run))
+            elif outcome.kind == "done":
+                self.load_runs()
+        finally:
+            self._start_busy = False
+
+    def _report(self, outcome: WriteOutcome) -> None:
+        self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
+        self._say(Text(outcome.message), error=not outcome.ok)
+
+    # ----------------------------------------------------------------- resume / cancel
+
+    def action_resume(self) -> None:
+        run = self.current_run()
+        if run is not None:
+            self.writer.ask(run, "resume")
+
+    def action_cancel_run(self) -> None:
+        run = self.current_run()
+        if run is not None:
+            self.writer.ask(run, "cancel")
+
+    def _status_write_done(self, outcome: WriteOutcome) -> None:
+        if outcome.run is None:
+            self._report(outcome)
+        else:
+            notifier = notifier_for(self.app)
+            notifier.follow(outcome.run.id)
+            notifier.note_status(outcome.run.id, outcome.run.status)
+            if notifier.claim(outcome.run.id, outcome.run.status):
+                self._report(outcome)
+            else:
+                self._say(Text(outcome.message), error=not outcome.ok)
+            self._status[outcome.run.id] = outcome.run.status
+        self._backoff.after_poll(changed=True)
+        self.load_runs()

@@ -1,0 +1,126 @@
+"""The Training sets screen: every set on the platform, one set's detail, and ``b`` to build
+a new set from the diagnosis suggestions (see ``training_build``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from api_client.errors import BlahError, NotFoundError
+from api_client.models import TrainingSet
+from tui.base_screen import BlahScreen, describe_error
+from widgets.key_table import KeyTable
+from tui.screens.training.render import training_set_detail, training_set_row
+from widgets.footer import KeyFooter
+from widgets.status_header import StatusHeader
+
+__all__ = ["TrainingSetsScreen"]
+
+COLUMNS = (("Name", "name"), ("Status", "status"), ("Examples", "examples"), ("Size", "size"), ("Created (UTC)", "created"))
+
+
+class TrainingSetsScreen(BlahScreen):
+    """Top-level screen (command palette: "Training sets")."""
+
+    SCREEN_TITLE = "Training sets"
+
+    DEFAULT_CSS = """
+    TrainingSetsScreen #ts-status { height: auto; padding: 0 1; color: $foreground-muted; }
+    TrainingSetsScreen #ts-body { height: 1fr; }
+    TrainingSetsScreen #ts-table { width: 3fr; height: 1fr; }
+    TrainingSetsScreen #ts-side { width: 2fr; height: 1fr; border-left: solid $panel; padding: 0 1; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("b", "build", "Build from suggestions", id="training.build"),
+        Binding("r", "refresh", "Refresh", id="training.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sets: list[TrainingSet] = []
+        self.detail: TrainingSet | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading…"), id="ts-status")
+        with Horizontal(id="ts-body"):
+            table = KeyTable(id="ts-table")
+            for label, key in COLUMNS:
+                table.add_column(label, key=key)
+            yield table
+            with VerticalScroll(id="ts-side"):
+                yield Static(Text("Highlight a set to see it.", style="italic"), id="ts-detail")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#ts-table", KeyTable).focus()
+        if self.ctx.client is None:
+            self._status("offline: training sets are on the platform")
+            return
+        self.load()
+
+    def _status(self, text: str) -> None:
+        self.query_one("#ts-status", Static).update(Text(text))
+
+    @work(exclusive=True, group="training-load", exit_on_error=False)
+    async def load(self, select: str | None = None) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        try:
+            sets = await client.list_training_sets()
+        except BlahError as error:
+            self._status(f"couldn't load: {describe_error(error)}")
+            raise
+        self.sets = sorted(sets, key=lambda s: (s.created_at or 0, s.id), reverse=True)
+        table = self.query_one("#ts-table", KeyTable)
+        keep = select or table.current_key
+        table.clear()
+        for item in self.sets:
+            table.add_row(*training_set_row(item), key=item.id)
+        table.move_to_key(keep)
+        if self.sets:
+            self._status(f"{len(self.sets)} training sets, newest first · b builds one from the suggestions")
+        else:
+            self._status("the platform returned no training sets · b builds one from the suggestions")
+
+    @on(DataTable.RowHighlighted, "#ts-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value:
+            self.load_detail(event.row_key.value)
+
+    @work(exclusive=True, group="training-detail", exit_on_error=False)
+    async def load_detail(self, set_id: str) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        detail = self.query_one("#ts-detail", Static)
+        try:
+            item = await client.get_training_set(set_id)
+        except NotFoundError:
+            detail.update(Text("couldn't load: the platform has no such set (any more)"))
+            return
+        except BlahError as error:
+            detail.update(Text(f"couldn't load: {describe_error(error)}"))
+            raise
+        self.detail = item
+        detail.update(training_set_detail(item))
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def action_build(self) -> None:
+        from tui.screens.training.build import TrainingBuildScreen
+
+        def back(_: object = None) -> None:
+            self.load(select=screen.uploaded_id)
+
+        screen = TrainingBuildScreen()
+        self.app.push_screen(screen, back)

@@ -1,0 +1,89 @@
+"""What the app does with a webhook that reached the local receiver.
+
+``BlahApp.handle_webhook_event`` calls :func:`dispatch_webhook_event`: a run event becomes the
+app's one "run ended" announcement (shared with the Runs screens, so it is never said twice),
+a ``RunChanged`` message to every screen, and an immediate refresh of the Runs list and of a
+watch screen following that run. Every piece of platform text is sanitised.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from textual.app import App
+from textual.screen import Screen
+
+from tui.messages import RunChanged
+from application.webhooks.receiver import WebhookDelivery
+from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from tui.app import BlahApp
+
+__all__ = ["delivery_summary", "dispatch_webhook_event"]
+
+Severity = Literal["information", "warning", "error"]
+_RUN_SEVERITY: dict[str, Severity] = {"completed": "information", "failed": "error", "stalled": "warning"}
+
+
+def delivery_summary(delivery: WebhookDelivery) -> str:
+    """One sanitised line: ``run run_00012 completed (12/38)`` or ``Alice: hello…``."""
+    run = delivery.run
+    if run is not None:
+        status = delivery.run_status or delivery.event.removeprefix("run.")
+        done, total = run.get("completed_count"), run.get("total_evals")
+        progress = f" ({done}/{total} items)" if isinstance(done, int) and isinstance(total, int) else ""
+        return f"run {one_line(delivery.run_id or '(no id)', max_len=60)} {one_line(status, max_len=20)}{progress}"
+    message = delivery.message
+    if message is not None:
+        author = message.get("author_name") or message.get("model_id") or "someone"
+        content = message.get("content")
+        return f"{one_line(str(author), max_len=40)}: {one_line(content if isinstance(content, str) else '', max_len=100)}"
+    return f"event {one_line(delivery.event, max_len=40)}"
+
+
+def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
+    """Notify, post ``RunChanged`` and refresh what shows the run (runs in the app's loop)."""
+    from tui.screens.runs.notify import notifier_for
+
+    event = one_line(delivery.event, max_len=40)
+    run_id = delivery.run_id
+    if delivery.event.startswith("run.") and run_id is not None:
+        status = delivery.run_status or delivery.event.removeprefix("run.")
+        severity = _RUN_SEVERITY.get(status, "information")
+        bell = bool(app.ctx.settings.get("bell_on_run_end", True))
+        as_app = cast("App[object]", app)
+        notifier_for(as_app).announce(
+            as_app, run_id, status, f"{delivery_summary(delivery)} (webhook)", severity, bell=bell
+        )
+        for screen in _all_screens(app):
+            screen.post_message(RunChanged(run_id, status, delivery.event))
+            _refresh_run_views(screen, run_id)
+        return
+    if delivery.event == "chatroom.message":
+        app.notify(delivery_summary(delivery), title="Chatroom (webhook)", markup=False, timeout=4)
+        return
+    app.notify(delivery_summary(delivery), title=f"Webhook: {event}", markup=False)
+
+
+def _all_screens(app: BlahApp) -> list[Screen[Any]]:
+    screens: list[Screen[Any]] = []
+    for mode in app.MODES:
+        try:
+            screens.extend(app.get_screen_stack(mode))
+        except KeyError:
+            continue
+    return screens
+
+
+def _refresh_run_views(screen: Screen[Any], run_id: str) -> None:
+    """Call the Runs screens' own refresh: the list reloads, a watch screen on ``run_id`` polls."""
+    if not screen.is_attached:
+        return
+    from tui.screens.runs.screen import RunsScreen
+    from tui.screens.runs.watch import RunWatchScreen
+
+    if isinstance(screen, RunsScreen):
+        screen.load_runs()
+    elif isinstance(screen, RunWatchScreen) and screen.run_id == run_id:
+        screen.poll()

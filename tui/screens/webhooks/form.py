@@ -1,0 +1,113 @@
+"""The form for a new webhook: URL, event types, optional shared secret. It only collects;
+the Webhooks screen confirms and sends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Static
+
+from tui.screens.webhooks.listen import WEBHOOK_EVENT_TYPES
+
+__all__ = ["WebhookDraft", "WebhookFormScreen", "validate_draft"]
+
+EVENT_HELP = {
+    "run.completed": "a run finished",
+    "run.failed": "a run failed",
+    "run.stalled": "a run stopped part-way (resumable)",
+    "chatroom.message": "every chatroom message (many)",
+}
+
+
+@dataclass(frozen=True)
+class WebhookDraft:
+    url: str
+    event_types: tuple[str, ...]
+    secret: str | None
+
+    def __repr__(self) -> str:  # the secret is never shown
+        return f"WebhookDraft(url={self.url!r}, event_types={self.event_types!r}, secret={'set' if self.secret else None})"
+
+
+def validate_draft(url: str, event_types: list[str], secret: str) -> WebhookDraft | str:
+    """The draft, or what is wrong with it (a sentence for the form)."""
+    url = url.strip()
+    if not url.startswith(("http://", "https://")) or len(url) <= len("https://"):
+        return "The URL must start with http:// or https://"
+    if any(c.isspace() for c in url):
+        return "The URL must not contain spaces"
+    if not event_types:
+        return "Pick at least one event type"
+    return WebhookDraft(url, tuple(event_types), secret or None)
+
+
+class WebhookFormScreen(ModalScreen[WebhookDraft | None]):
+    """Collect a webhook; dismisses with the draft or None."""
+
+    DEFAULT_CSS = """
+    WebhookFormScreen { align: center middle; }
+    WebhookFormScreen > Vertical { width: 80; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
+    WebhookFormScreen .wf-title { text-style: bold; margin-bottom: 1; }
+    WebhookFormScreen .wf-label { color: $foreground-muted; margin-top: 1; }
+    WebhookFormScreen #wf-problem { color: $error; height: auto; }
+    WebhookFormScreen #wf-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    WebhookFormScreen #wf-buttons Button { margin-left: 2; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="webhook_form.cancel"),
+        Binding("ctrl+s", "submit", "Create…", priority=True, id="webhook_form.submit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("New webhook"), classes="wf-title")
+            yield Static(Text("URL the platform will POST events to"), classes="wf-label")
+            yield Input(placeholder="https://your-host/hook", id="wf-url")
+            yield Static(Text("Events"), classes="wf-label")
+            for event in WEBHOOK_EVENT_TYPES:
+                yield Checkbox(
+                    Text(f"{event} — {EVENT_HELP.get(event, '')}"),
+                    value=event == "run.completed",
+                    id=f"wf-event-{event.replace('.', '-')}",
+                    name=event,
+                )
+            yield Static(Text("Shared secret (optional: deliveries are then signed)"), classes="wf-label")
+            yield Input(password=True, id="wf-secret")
+            yield Static("", id="wf-problem")
+            with Horizontal(id="wf-buttons"):
+                yield Button(Text("Cancel"), id="wf-cancel")
+                yield Button(Text("Create…"), id="wf-ok", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#wf-url", Input).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "wf-ok":
+            self.action_submit()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        events = [str(box.name) for box in self.query(Checkbox) if box.value and box.name]
+        draft = validate_draft(
+            self.query_one("#wf-url", Input).value, events, self.query_one("#wf-secret", Input).value
+        )
+        if isinstance(draft, str):
+            self.query_one("#wf-problem", Static).update(Text(draft))
+            return
+        self.dismiss(draft)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

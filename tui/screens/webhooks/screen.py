@@ -1,0 +1,339 @@
+"""The Webhooks screen: your webhooks, creating and deleting one, and "listen here".
+
+"Listen here" (``l``) starts a receiver on this machine and registers a webhook pointing at
+it, as one confirmed action: the end of a run then reaches the app at once (a notification,
+and the Runs screens refresh). Every write is confirmed first and sent once; a timed-out
+write is checked with a GET and said to be of unknown outcome until then.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from api_client.errors import AuthError, BlahError, OutcomeUnknownError
+from api_client.models import Webhook
+from tui.base_screen import BlahScreen, describe_error
+from widgets.confirm import ConfirmScreen
+from widgets.key_table import KeyTable
+from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
+from tui.screens.webhooks.listen import (
+    LISTEN_EVENTS,
+    ListenerSession,
+    ListenOptions,
+    listener_for,
+)
+from tui.screens.webhooks.render import (
+    delivery_row,
+    listener_text,
+    webhook_row,
+    write_problem,
+)
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["WebhooksScreen"]
+
+COLUMNS = (("Id", "id"), ("URL", "url"), ("Events", "events"), ("Created (UTC)", "created"), ("", "here"))
+
+
+class WebhooksScreen(BlahScreen):
+    """Top-level screen (command palette: "Webhooks")."""
+
+    SCREEN_TITLE = "Webhooks"
+
+    DEFAULT_CSS = """
+    WebhooksScreen #wh-status { height: auto; padding: 0 1; color: $foreground-muted; }
+    WebhooksScreen #wh-message { height: auto; padding: 0 1; }
+    WebhooksScreen #wh-message.error { color: $error; }
+    WebhooksScreen #wh-listener { height: auto; padding: 0 1; margin-bottom: 1; }
+    WebhooksScreen #wh-table { height: 1fr; }
+    WebhooksScreen .wh-section { height: 1; padding: 0 1; text-style: bold; color: $primary; }
+    WebhooksScreen #wh-received { height: 12; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "new_webhook", "New webhook", id="webhooks.new"),
+        Binding("d", "delete_webhook", "Delete", id="webhooks.delete"),
+        Binding("l", "listen", "Listen here / stop", id="webhooks.listen"),
+        Binding("r", "refresh", "Refresh", id="webhooks.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.webhooks: list[Webhook] = []
+        self.writing = False  # a confirmation is open or a write is in flight
+        self.writes_sent = 0  # write requests sent (one per confirmation)
+
+    @property
+    def session(self) -> ListenerSession:
+        return listener_for(self.blah_app)
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading…"), id="wh-status")
+        yield Static("", id="wh-message")
+        yield Static("", id="wh-listener")
+        table = KeyTable(id="wh-table")
+        for label, key in COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+        yield Static(Text("Received here"), id="wh-received-title", classes="wh-section")
+        received: DataTable[Text] = DataTable(id="wh-received", cursor_type="row", zebra_stripes=True)
+        received.add_columns("Received (UTC)", "Event", "What")
+        yield received
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.session.changed.subscribe(self, self._listener_changed)
+        self._listener_changed()
+        self.query_one("#wh-table", KeyTable).focus()
+        if self.ctx.client is None:
+            self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform"))
+            return
+        self.load()
+
+    # ----------------------------------------------------------------- data
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        message = self.query_one("#wh-message", Static)
+        message.set_class(error, "error")
+        message.update(Text(text))
+
+    @work(exclusive=True, group="webhooks-load", exit_on_error=False)
+    async def load(self, select: str | None = None) -> None:
+        client = self.ctx.client
+        if client is None:
+            return
+        try:
+            hooks = await client.list_webhooks()
+        except AuthError as error:
+            if error.status == 403 or self.ctx.has_key:
+                self.query_one("#wh-status", Static).update(Text(f"couldn't load: {describe_error(error)}"))
+                raise
+            self.query_one("#wh-status", Static).update(
+                Text("couldn't load: webhooks belong to an account, so listing them needs an API key")
+            )
+            return
+        except BlahError as error:
+            self.query_one("#wh-status", Static).update(Text(f"couldn't load: {describe_error(error)}"))
+            raise
+        self.webhooks = hooks
+        self._fill(select)
+
+    def _fill(self, select: str | None = None) -> None:
+        table = self.query_one("#wh-table", KeyTable)
+        keep = select or table.current_key
+        table.clear()
+        listening = self.session.webhook.id if self.session.webhook is not None else None
+        for hook in self.webhooks:
+            table.add_row(*webhook_row(hook, listening), key=hook.id)
+        table.move_to_key(keep)
+        count = len(self.webhooks)
+        status = (
+            f"{count} webhook{'s' if count != 1 else ''} · n new · d delete · l listen here"
+            if count
+            else "the platform returned no webhooks · n new · l listen here"
+        )
+        self.query_one("#wh-status", Static).update(Text(status))
+
+    def _listener_changed(self, _: object = None) -> None:
+        session = self.session
+        receiver = session.receiver
+        events = list(session.webhook.event_types) if session.webhook is not None else []
+        self.query_one("#wh-listener", Static).update(
+            listener_text(
+                session.url,
+                session.webhook.id if session.webhook is not None else None,
+                events,
+                receiver.stats.accepted if receiver is not None else 0,
+                receiver.stats.rejected if receiver is not None else 0,
+            )
+        )
+        received: DataTable[Text] = self.query_one("#wh-received", DataTable)
+        received.clear()
+        for delivery in reversed(session.deliveries):
+            received.add_row(*delivery_row(delivery))
+        title = "Received here: verified deliveries, newest first"
+        if not session.deliveries:
+            title += " (nothing yet)" if session.listening else " (not listening)"
+        self.query_one("#wh-received-title", Static).update(Text(title))
+        if self.webhooks:
+            self._fill()
+
+    # ----------------------------------------------------------------- actions
+
+    def action_refresh(self) -> None:
+        self.load()
+
+    def _can_write(self) -> bool:
+        if self.writing:
+            return False
+        if self.ctx.client is None:
+            self.notify("Offline: this needs the platform.", severity="warning", markup=False)
+            return False
+        return True
+
+    def action_new_webhook(self) -> None:
+        if self._can_write():
+            self.writing = True
+            self._create_flow()
+
+    def action_delete_webhook(self) -> None:
+        key = self.query_one("#wh-table", KeyTable).current_key
+        hook = next((h for h in self.webhooks if h.id == key), None)
+        if hook is None:
+            self.notify("Highlight a webhook first", severity="warning", markup=False)
+            return
+        if self._can_write():
+            self.writing = True
+            self._delete_flow(hook)
+
+    def action_listen(self) -> None:
+        if self.session.busy or not self._can_write():
+            return
+        self.writing = True
+        self._listen_flow()
+
+    # ----------------------------------------------------------------- write flows (each: ask, then send once)
+
+    @work(group="webhooks-write", exit_on_error=False)
+    async def _create_flow(self) -> None:
+        try:
+            draft = await self.app.push_screen_wait(WebhookFormScreen())
+            if draft is None:
+                return
+            body = Text(end="")
+            body.append(f"POST {one_line(draft.url, max_len=200)}\n", style="bold")
+            body.append(f"events: {', '.join(draft.event_types)}\n")
+            body.append("signed with your secret" if draft.secret else "unsigned (no secret)")
+            if not await self.app.push_screen_wait(ConfirmScreen("Create webhook?", body, confirm_label="Create")):
+                return
+            await self._create(draft)
+        finally:
+            self.writing = False
+
+    async def _create(self, draft: WebhookDraft) -> None:
+        client = self.ctx.client
+        assert client is not None
+        self.writes_sent += 1
+        try:
+            hook = await client.create_webhook(draft.url, list(draft.event_types), secret=draft.secret)
+        except OutcomeUnknownError as error:
+            self._say(write_problem(error, "creating a webhook") + " Checking the list…", error=True)
+            hooks = await client.list_webhooks()
+            found = [h for h in hooks if h.url == draft.url]
+            self._say("It was created (found in the list)." if found else "It was not created (not in the list).")
+            self.webhooks = hooks
+            self._fill(found[-1].id if found else None)
+            return
+        except BlahError as error:
+            self._say(write_problem(error, "creating a webhook"), error=True)
+            return
+        self._say(f"Created webhook {one_line(hook.id, max_len=40)}.")
+        self.notify(f"Webhook {one_line(hook.id, max_len=40)} created", markup=False)
+        self.load(select=hook.id)
+
+    @work(group="webhooks-write", exit_on_error=False)
+    async def _delete_flow(self, hook: Webhook) -> None:
+        try:
+            ours = self.session.forget_webhook(hook.id)
+            body = Text(end="")
+            body.append(f"{one_line(hook.id, max_len=40)} → {one_line(hook.url, max_len=160)}\n")
+            body.append("The platform stops sending these events there.")
+            if ours:
+                body.append("\nIt is this app's receiver: it stops listening too.", style="italic")
+            if not await self.app.push_screen_wait(
+                ConfirmScreen("Delete webhook?", body, confirm_label="Delete", danger=True)
+            ):
+                return
+            await self._delete(hook, ours)
+        finally:
+            self.writing = False
+
+    async def _delete(self, hook: Webhook, ours: bool) -> None:
+        client = self.ctx.client
+        assert client is not None
+        self.writes_sent += 1
+        try:
+            if ours:
+                await self.session.stop(client)
+            else:
+                await client.delete_webhook(hook.id)
+        except OutcomeUnknownError as error:
+            self._say(write_problem(error, "deleting the webhook") + " Checking the list…", error=True)
+            self.load()
+            return
+        except BlahError as error:
+            self._say(write_problem(error, "deleting the webhook"), error=True)
+            return
+        self._say(f"Deleted webhook {one_line(hook.id, max_len=40)}.")
+        self.load()
+
+    @work(group="webhooks-write", exit_on_error=False)
+    async def _listen_flow(self) -> None:
+        session = self.session
+        try:
+            if session.listening:
+                await self._stop_listening(session)
+            else:
+                await self._start_listening(session)
+        finally:
+            self.writing = False
+
+    async def _start_listening(self, session: ListenerSession) -> None:
+        options = ListenOptions.from_settings(self.ctx.settings)
+        body = Text(end="")
+        where = f"{options.host}:{options.port or 'any free port'}"
+        body.append(f"Start a receiver on {where}", style="bold")
+        body.append(" (loopback only)\n" if not options.allow_remote else " (REMOTE listening allowed by your settings)\n")
+        body.append(f"and register a webhook for {', '.join(LISTEN_EVENTS)} pointing at it")
+        if options.public_url:
+            body.append(f" as {one_line(options.public_url, max_len=120)}")
+        body.append(".\nA secret is generated now; deliveries not signed with it are refused.")
+        if not await self.app.push_screen_wait(ConfirmScreen("Listen here?", body, confirm_label="Listen")):
+            return
+        client = self.ctx.client
+        assert client is not None
+        session.busy = True
+        self.writes_sent += 1
+        try:
+            hook = await session.start(client, options)
+        except (OSError, ValueError) as error:
+            self._say(f"Couldn't start the receiver: {one_line(str(error), max_len=200)}", error=True)
+            return
+        except (AuthError, BlahError) as error:
+            self._say(write_problem(error, "registering the receiver") + " Nothing is listening.", error=True)
+            return
+        finally:
+            session.busy = False
+        self._say(f"Listening: webhook {one_line(hook.id, max_len=40)} points at this app.")
+        self.notify("Listening for webhooks here", markup=False)
+        self.load(select=hook.id)
+
+    async def _stop_listening(self, session: ListenerSession) -> None:
+        hook = session.webhook
+        body = Text("Close the receiver and delete ", end="")
+        body.append(f"webhook {one_line(hook.id, max_len=40)}" if hook else "its webhook")
+        body.append(" on the platform?")
+        if not await self.app.push_screen_wait(
+            ConfirmScreen("Stop listening?", body, confirm_label="Stop", danger=True)
+        ):
+            return
+        session.busy = True
+        self.writes_sent += 1
+        try:
+            await session.stop(self.ctx.client)
+        except BlahError as error:
+            self._say(write_problem(error, "deleting the receiver's webhook") + " The receiver is closed.", error=True)
+        else:
+            self._say("Stopped listening; the webhook was deleted.")
+        finally:
+            session.busy = False
+        self.load()
