@@ -11,6 +11,7 @@ from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
 from api_client.errors import BlahError
+from tui.messages import ModelEvent
 from tui.text_focus import leave_text_box, typing_in
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -97,10 +98,27 @@ class BlahScreen(Screen[None]):
             self.watch(self.app, "connection", self._connection_changed, init=True)
         model_signal = getattr(self.app, "model_signal", None)
         if model_signal is not None:  # model switched or muted/unmuted: headers follow
-            model_signal.subscribe(self, self._connection_changed)
+            model_signal.subscribe(self, self._model_event)
 
     def _connection_changed(self, _state: Any = None) -> None:
         self.sync_status_header()
+
+    def _model_event(self, event: ModelEvent) -> None:
+        self.sync_status_header()
+        if event.kind == "switched":
+            self.on_model_switched(event.model_id)
+        else:
+            self.on_model_state_changed(event.model_id)
+
+    # ----------------------------------------------------------------- the model the app is about
+
+    def on_model_switched(self, model_id: str) -> None:
+        """The app is now about ``model_id`` (``ctx.model_id`` already says so): screens that
+        show one model's data override this to show the new model's."""
+
+    def on_model_state_changed(self, model_id: str) -> None:
+        """The platform said something new about ``model_id`` (its chatroom was enabled or
+        muted): screens that show that state override this to redraw it."""
 
     def sync_status_header(self) -> None:
         """Push the session's platform, model and connection state into this screen's header."""

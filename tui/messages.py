@@ -31,9 +31,8 @@ class ModelEvent:
 
 
 class RunChanged(Message):
-    """A run changed on the platform (a webhook said so). Posted to every screen; a screen
-    showing runs may handle ``on_run_changed`` to refresh (the Runs screens are refreshed
-    directly as well)."""
+    """A run changed on the platform (a webhook said so). Posted to every screen; the screens
+    showing runs handle ``on_run_changed`` (the Runs list reloads, the watch of that run polls)."""
 
     bubble = False
 

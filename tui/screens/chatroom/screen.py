@@ -21,7 +21,6 @@ from textual.widgets.option_list import Option
 
 from api_client.errors import BlahError
 from api_client.models import ChatroomMessage, Model
-from tui.messages import ModelEvent
 from tui.base_screen import BlahScreen, describe_error
 from application.chatroom.feed import ChatFeed
 from tui.screens.chatroom.mute import MuteFlow
@@ -113,7 +112,6 @@ class ChatroomScreen(BlahScreen):
     def on_mount(self) -> None:
         self.add_class("-empty")
         self._interval = float(self.ctx.settings.get("chatroom_poll_interval") or self.ctx.settings.get("poll_interval") or 2.0)
-        self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.set_focus(self.query_one("#room", OptionList))
         if self.ctx.client is None:
@@ -273,11 +271,13 @@ class ChatroomScreen(BlahScreen):
 
     # ----------------------------------------------------------------- app events
 
-    def _on_model_event(self, event: ModelEvent) -> None:
-        if event.kind == "chatroom":
-            self.room.redraw_model(event.model_id)
-        else:
-            self.room.redraw()
+    def on_model_switched(self, model_id: str) -> None:
+        self.room.redraw()
+        self._redraw_people()
+        self._redraw_reply_from()
+
+    def on_model_state_changed(self, model_id: str) -> None:
+        self.room.redraw_model(model_id)
         self._redraw_people()
         self._redraw_reply_from()
 

@@ -115,16 +115,12 @@ class CompareScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        model_signal = getattr(self.app, "model_signal", None)
-        if model_signal is not None:
-            model_signal.subscribe(self, self._on_model_event)
         self.load()
 
-    def _on_model_event(self, event: object) -> None:
+    def on_model_switched(self, model_id: str) -> None:
         """The app is now about another model: show this screen for it."""
-        if getattr(event, "kind", None) == "switched":
-            self.peers = [p for p in self.peers if p != self.ctx.model_id]
-            self.load()
+        self.peers = [p for p in self.peers if p != self.ctx.model_id]
+        self.load()
 
     @work(exclusive=True, group="compare.load", exit_on_error=False)
     async def load(self) -> None:

@@ -154,15 +154,13 @@ class DiagnosisScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self.query_one("#diag-kinds", KeyTable).focus()
         self.load()
 
-    def _on_model_event(self, event: Any) -> None:
-        if getattr(event, "kind", None) == "switched":
-            self.view = None
-            self.clusters_panel.reset()
-            self.load()
+    def on_model_switched(self, model_id: str) -> None:
+        self.view = None
+        self.clusters_panel.reset()
+        self.load()
 
     # ------------------------------------------------------------------ loading
 

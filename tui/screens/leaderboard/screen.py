@@ -179,19 +179,15 @@ class LeaderboardScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        model_signal = getattr(self.app, "model_signal", None)
-        if model_signal is not None:
-            model_signal.subscribe(self, self._on_model_event)
         self.load()
 
     def on_screen_resume(self) -> None:
         if self.loaded:
             self.load()  # back on this screen: a run may have completed meanwhile
 
-    def _on_model_event(self, event: object) -> None:
+    def on_model_switched(self, model_id: str) -> None:
         """The app is now about another model: show this screen for it."""
-        if getattr(event, "kind", None) == "switched":
-            self.load()
+        self.load()
 
     @work(exclusive=True, group="leaderboard.load", exit_on_error=False)
     async def load(self) -> None:

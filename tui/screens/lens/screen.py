@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual import work
@@ -119,19 +119,16 @@ class LensScreen(BlahScreen):
 
     def on_mount(self) -> None:
         self._set_columns(self._top_k)
-        if self._fixed_model is None:
-            model_signal = getattr(self.app, "model_signal", None)
-            if model_signal is not None:
-                model_signal.subscribe(self, self._model_event)
         if self.ctx.client is None:
             self.query_one("#lens-bundle", Static).update(Text("offline: the Lens is on the platform"))
             return
         self.load_bundle()
 
-    def _model_event(self, event: Any) -> None:
-        if getattr(event, "kind", None) == "switched":
-            self.action_cancel()
-            self.load_bundle()
+    def on_model_switched(self, model_id: str) -> None:
+        if self._fixed_model is not None:  # opened for one model: it stays on that model
+            return
+        self.action_cancel()
+        self.load_bundle()
 
     # ----------------------------------------------------------------- bundle
 

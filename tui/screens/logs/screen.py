@@ -140,13 +140,10 @@ class LogsScreen(LogsWorkers):
         self._set_message("loading the latest calls…")
         self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
         self.set_interval(1.0, self._update_tail)
-        model_signal = getattr(self.app, "model_signal", None)
-        if model_signal is not None:
-            model_signal.subscribe(self, self._on_model_event)
         self._boot()
 
-    def _on_model_event(self, event: Any) -> None:
-        if getattr(event, "kind", None) == "switched" and self.feed is not None and self.feed.model_id != event.model_id:
+    def on_model_switched(self, model_id: str) -> None:
+        if self.feed is not None and self.feed.model_id != model_id:
             self.reload()
 
     def reload(self) -> None:

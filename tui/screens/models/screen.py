@@ -15,7 +15,6 @@ from textual.widgets import DataTable, Input, Static
 
 from api_client.errors import BlahError
 from api_client.models import Eval, Model
-from tui.messages import ModelEvent
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.models.detail import (
@@ -93,7 +92,6 @@ class ModelsScreen(BlahScreen):
     def on_mount(self) -> None:
         self.query_one("#models-table", DataTable).add_columns(*MODEL_COLUMNS)
         self.query_one("#evals-table", DataTable).add_columns(*EVAL_COLUMNS)
-        self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self.query_one("#models-table", DataTable).focus()
         if self.ctx.client is None:
             self._status(Text("offline: models and evals need the platform", style="italic"))
@@ -226,7 +224,13 @@ class ModelsScreen(BlahScreen):
         if self._detail_for == eval_id:
             self._show_detail(eval_detail_text(item))
 
-    def _on_model_event(self, event: ModelEvent) -> None:
+    def on_model_switched(self, model_id: str) -> None:
+        self._redraw_models()
+
+    def on_model_state_changed(self, model_id: str) -> None:
+        self._redraw_models()
+
+    def _redraw_models(self) -> None:
         self._fill_models()
         model = self.highlighted_model()
         if model is not None and self._detail_for == model.id:

@@ -38,7 +38,6 @@ from api_client.errors import (
 )
 from api_client.models import ChatJob, InferResult, LogEntry, Model
 from diagnosis import Finding, classify, resolve_trained_template, template_name
-from tui.messages import ModelEvent
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.playground.render import (
     answer_text,
@@ -119,7 +118,6 @@ class PlaygroundScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.blah_app.model_signal.subscribe(self, self._on_model_event)
         self._show_model()  # the tab strip gets the focus (the first focusable widget)
 
     def action_edit(self) -> None:
@@ -140,8 +138,8 @@ class PlaygroundScreen(BlahScreen):
         tabs = self.query(Tabs)
         return tabs.first() if tabs else None
 
-    def _on_model_event(self, event: ModelEvent) -> None:
-        if event.kind == "switched" and self._fixed_model is None:
+    def on_model_switched(self, model_id: str) -> None:
+        if self._fixed_model is None:
             self.chat_messages = []
             self._refresh_transcript()
             self._show_model()

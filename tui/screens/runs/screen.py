@@ -28,6 +28,7 @@ from application.runs.watch import (
     format_duration,
 )
 from tui.base_screen import BlahScreen, describe_error
+from tui.messages import RunChanged
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, start_run
 from tui.screens.runs.confirm import StatusWriter
@@ -101,19 +102,19 @@ class RunsScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        model_signal = getattr(self.app, "model_signal", None)
-        if model_signal is not None:
-            model_signal.subscribe(self, self._on_model_event)
         self.load_runs()
 
     def on_screen_resume(self) -> None:
         if self.runs:
             self.load_runs()  # back on this screen: show the runs as they are now
 
-    def _on_model_event(self, event: object) -> None:
+    def on_run_changed(self, message: RunChanged) -> None:
+        """A webhook said a run changed: the list reloads at once."""
+        self.load_runs()
+
+    def on_model_switched(self, model_id: str) -> None:
         """The app is now about another model: show this screen for it."""
-        if getattr(event, "kind", None) == "switched":
-            self._render_table()
+        self._render_table()
 
     # ----------------------------------------------------------------- loading
 

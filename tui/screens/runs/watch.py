@@ -24,6 +24,7 @@ from api_client.models import Result, Run
 from common.format import format_latency
 from application.runs.watch import Eta, PollBackoff, RunWatch, eval_progress
 from tui.base_screen import BlahScreen, describe_error
+from tui.messages import RunChanged
 from application.runs.actions import WriteOutcome
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import (
@@ -143,6 +144,11 @@ class RunWatchScreen(BlahScreen):
             return  # ids are shown instead; the poll reports connection trouble
         self.eval_names = {e.id: e.name or e.id for e in evals}
         self._show_results()
+
+    def on_run_changed(self, message: RunChanged) -> None:
+        """A webhook said a run changed: the watch of that run polls at once."""
+        if message.run_id == self.run_id:
+            self.poll()
 
     @work(exclusive=True, group="watch.poll", exit_on_error=False)
     async def poll(self) -> None:

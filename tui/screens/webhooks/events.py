@@ -2,8 +2,8 @@
 
 ``BlahApp.handle_webhook_event`` calls :func:`dispatch_webhook_event`: a run event becomes the
 app's one "run ended" announcement (shared with the Runs screens, so it is never said twice),
-a ``RunChanged`` message to every screen, and an immediate refresh of the Runs list and of a
-watch screen following that run. Every piece of platform text is sanitised.
+and a ``RunChanged`` message to every screen: the Runs list reloads on it, and a watch screen
+following that run polls at once. Every piece of platform text is sanitised.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
             as_app, run_id, status, f"{delivery_summary(delivery)} (webhook)", severity, bell=bell
         )
         for screen in _all_screens(app):
-            screen.post_message(RunChanged(run_id, status, delivery.event))
-            _refresh_run_views(screen, run_id)
+            if screen.is_attached:
+                screen.post_message(RunChanged(run_id, status, delivery.event))
         return
     if delivery.event == "chatroom.message":
         app.notify(delivery_summary(delivery), title="Chatroom (webhook)", markup=False, timeout=4)
@@ -74,16 +74,3 @@ def _all_screens(app: BlahApp) -> list[Screen[Any]]:
         except KeyError:
             continue
     return screens
-
-
-def _refresh_run_views(screen: Screen[Any], run_id: str) -> None:
-    """Call the Runs screens' own refresh: the list reloads, a watch screen on ``run_id`` polls."""
-    if not screen.is_attached:
-        return
-    from tui.screens.runs.screen import RunsScreen
-    from tui.screens.runs.watch import RunWatchScreen
-
-    if isinstance(screen, RunsScreen):
-        screen.load_runs()
-    elif isinstance(screen, RunWatchScreen) and screen.run_id == run_id:
-        screen.poll()
