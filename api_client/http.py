@@ -153,6 +153,10 @@ class HttpCore:
             return None
         return self._auth
 
+    def require_key(self, method: str, path: str) -> None:
+        """``MissingKeyError`` (nothing sent) when the client has no key."""
+        self._check_key(True, method, path)
+
     def _check_key(self, needs_key: bool, method: str, path: str) -> None:
         if needs_key and self._key is None:
             raise MissingKeyError(
