@@ -57,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sim = sub.add_parser("sim", help="run the local blah.dev simulator in the foreground", add_help=False)
+    sim = sub.add_parser(
+        "sim", help="run a local simulator in the foreground (blah.dev; --platform blobfish|all)", add_help=False
+    )
     sim.add_argument("sim_args", nargs=argparse.REMAINDER, help="see `blah-tui sim --help`")
 
     blobfish = sub.add_parser(
