@@ -142,6 +142,8 @@ def server_error_text(payload: Any, *, secret: str | None) -> str | None:
         code = err.get("code")
         parts = [str(p) for p in (code, message) if p not in (None, "")]
         text = ": ".join(parts) if parts else None
+    if text is None and isinstance(message, str) and message:
+        text = message  # {"code": "<code>", "message": "<text>"}
     if text is None:
         detail = payload.get("detail")
         if isinstance(detail, str):

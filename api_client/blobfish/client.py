@@ -180,14 +180,14 @@ class BlobfishClient:
         return body if not body or body.endswith(b"\n") else body + b"\n"
 
     async def export_all_jsonl(
-        self, dest: Path, *, progress: Callable[[int, int], None] | None = None
+        self, dest: Path, *, progress: Callable[[int, int], None] | None = None, page_limit: int = assumed.PAGE_LIMIT
     ) -> ExportResult:
         """Every evaluation's traces, one evaluation after another in list order (newest
         first), into ``dest``. The list is read first (each evaluation that existed then,
         once); up to ``EXPORT_IN_FLIGHT`` bodies are fetched at once, written in order."""
         dest = Path(dest)
         self._http_check_key()
-        summaries = await self.list_evaluations()
+        summaries = await self.list_evaluations(limit=page_limit)
         ids = [summary.evaluation_id for summary in summaries]
         lines = size = 0
         pending: deque[asyncio.Task[bytes]] = deque()
