@@ -264,6 +264,17 @@ def test_a_bad_base_url_is_one_line(
     assert code == 2 and "clear text" in err and bf.account_key not in err
 
 
+def test_base_url_goes_before_or_after_the_action(
+    bf: BlobfishServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BLOBFISH_API_KEY", bf.account_key)
+    monkeypatch.setenv("BLOBFISH_BASE_URL", "https://blobfish.invalid")
+    for args in (("--base-url", bf.base_url, "evals", "--json"), ("evals", "--json", "--base-url", bf.base_url)):
+        code, out, err = run(capsys, *args)
+        assert code == 0 and err == "", args
+        assert [s["evaluation_id"] for s in json.loads(out)] == bf.evaluation_ids()
+
+
 def test_the_key_is_in_no_output_error_log_or_file(
     env: BlobfishServer, hostile_id: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
     caplog: pytest.LogCaptureFixture,

@@ -76,15 +76,14 @@ def resolve_connection(base_url: str | None, environ: Mapping[str, str] | None =
 
 
 def build_parser() -> argparse.ArgumentParser:
+    base_url_help = f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL}); key: ${KEY_ENV}"
+    # Accepted before or after the action; the action's copy must not reset a value given before it.
     connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument(
-        "--base-url", help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL}); key: ${KEY_ENV}"
-    )
+    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
     parser = argparse.ArgumentParser(
-        prog=PROG,
-        description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...).",
-        parents=[connection],
+        prog=PROG, description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...)."
     )
+    parser.add_argument("--base-url", help=base_url_help)
     sub = parser.add_subparsers(dest="blobfish_command", metavar="ACTION", required=True)
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
     evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
