@@ -91,6 +91,15 @@ def test_evals_json_is_the_platforms_summaries(env: BlobfishServer, capsys: pyte
                                                 "mean_reward", "metadata")}
 
 
+def test_a_key_with_no_evaluations_says_so(
+    bf: BlobfishServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BLOBFISH_API_KEY", bf.isolated_key)  # an unverified email's key: its own, empty scope
+    monkeypatch.setenv("BLOBFISH_BASE_URL", bf.base_url)
+    assert run(capsys, "evals") == (0, "no evaluations published with this key\n", "")
+    assert run(capsys, "evals", "--json") == (0, "[]\n", "")
+
+
 def test_hostile_text_is_verbatim_in_json_and_inert_in_tables(
     env: BlobfishServer, hostile_id: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
