@@ -21,9 +21,9 @@ from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import SIZE, label_of, wait_for
 from tui.app import BlahApp, create_app
 from application.context import AppContext
-from tui.screens.inspector.screen import InspectorScreen
-from tui.screens.inspector.links import DetailsModal
-from tui.screens.logs.screen import LogsScreen
+from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.inspector.screen.links import DetailsModal
+from tui.screens.logs.screen.screen import LogsScreen
 from widgets.bars import TokenBar
 from widgets.text_viewer import TextViewer
 
@@ -237,7 +237,7 @@ async def test_leaving_while_the_analysis_runs_never_crashes(
     analysis finishes after the screen's widgets are gone, and the app carries on."""
     import threading
 
-    from tui.screens.inspector import screen as inspector_module
+    from tui.screens.inspector.screen import screen as inspector_module
 
     real_analyse = inspector_module.analyse
     started, leaving = threading.Event(), threading.Event()

@@ -1,0 +1,130 @@
+"""Benchmark: ``blah-tui blobfish export --all`` of N rollouts from the Blobfish simulator, against
+a shell loop of ``curl`` + ``jq`` paging the list by offset and fetching each evaluation's JSONL
+(what a person would script).
+
+The simulator runs in this process (``BlobfishServer(live=False)``); evaluations from its seeded
+stream are published until the account holds at least N rollouts (one trace per rollout, so N
+JSONL lines). Both exports run as separate processes, alternating, and must write the same bytes
+(nothing is published while they run, so both read the same list in the same order); the figure
+is the median wall time of each. If ``curl`` or ``jq`` is missing the benchmark says so and stops.
+
+Run: ``.venv/bin/python tests/bench/bench_blobfish_export.py [--rollouts 10000] [--runs 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+
+PAGE = 100
+SHELL_LOOP = r"""
+set -eu
+url="$BF_URL/api/v1/evaluations"
+offset=0
+: > "$OUT"
+while :; do
+  page=$(curl -sSf -H "@$HEADER_FILE" "$url?limit=$PAGE&offset=$offset")
+  for id in $(printf '%s' "$page" | jq -r '.evaluations[].evaluation_id'); do
+    curl -sSf -H "@$HEADER_FILE" "$url/$id?format=jsonl" >> "$OUT"
+  done
+  offset=$(printf '%s' "$page" | jq '.next_offset')
+  [ "$offset" = "null" ] && break
+done
+"""
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(rollouts: int, runs: int) -> dict[str, Any]:
+    from simulator.blobfish.server import BlobfishServer
+
+    missing = [tool for tool in ("curl", "jq", "bash") if shutil.which(tool) is None]
+    if missing:
+        return {"skipped": f"{', '.join(missing)} not installed (apt-get install {' '.join(missing)})", "rows_table": []}
+    tmp = Path(tempfile.mkdtemp(prefix="bench-blobfish-export-"))
+    out: dict[str, Any] = {"rollouts_wanted": rollouts, "runs": runs, "page": PAGE}
+    with BlobfishServer(seed=7, live=False) as bf:
+        started = time.perf_counter()
+        total = sum(e["rollout_count"] for e in bf.store.account.evaluations)
+        while total < rollouts:
+            total += bf.publish_now()["rollout_count"]
+        out["build_s"] = round(time.perf_counter() - started, 1)
+        out["rollouts"] = total
+        out["evaluations"] = len(bf.evaluation_ids())
+        header = tmp / "key-header"
+        header.touch(mode=0o600)
+        header.write_text(f"X-API-Key: {bf.account_key}\n")
+        base_env = {k: v for k, v in os.environ.items() if not k.startswith("BLOBFISH_")}
+        ours: list[float] = []
+        shell: list[float] = []
+        for i in range(runs):
+            target = tmp / "ours.jsonl"
+            env = {**base_env, "BLOBFISH_API_KEY": bf.account_key, "BLOBFISH_BASE_URL": bf.base_url}
+            t = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(target)],
+                                  cwd=ROOT, env=env, capture_output=True, check=False)  # fmt: skip
+            ours.append(time.perf_counter() - t)
+            if done.returncode != 0:
+                raise RuntimeError(f"blah-tui blobfish export failed: {done.stderr.decode()[-1000:]}")
+            shell_out = tmp / "shell.jsonl"
+            env = {**base_env, "BF_URL": bf.base_url, "OUT": str(shell_out), "PAGE": str(PAGE),
+                   "HEADER_FILE": str(header)}  # fmt: skip
+            t = time.perf_counter()
+            subprocess.run(["bash", "-c", SHELL_LOOP], env=env, check=True, capture_output=True)
+            shell.append(time.perf_counter() - t)
+        out["lines_ours"] = len(target.read_bytes().splitlines())
+        out["lines_shell"] = len(shell_out.read_bytes().splitlines())
+        out["bytes"] = target.stat().st_size
+        out["identical"] = digest(target) == digest(shell_out)
+    shutil.rmtree(tmp, ignore_errors=True)
+    o, s = statistics.median(ours), statistics.median(shell)
+    out.update(ours_s=[round(x, 2) for x in ours], shell_s=[round(x, 2) for x in shell],
+               ours_median_s=round(o, 2), shell_median_s=round(s, 2), ratio=round(s / o, 2),
+               load_avg=os.getloadavg()[0])  # fmt: skip
+    out["rows_table"] = [{
+        "figure": f"blah-tui blobfish export --all, {out['rollouts']:,} rollouts in {out['evaluations']:,} evaluations",
+        "value": round(o, 2), "unit": "s",
+        "baseline": f"bash loop of curl + jq, pages of {PAGE} by offset, one curl per evaluation",
+        "baseline_value": round(s, 2), "ratio": out["ratio"], "goal": "faster, identical bytes",
+        "met": s > o and out["identical"],
+    }]  # fmt: skip
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rollouts", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, default=HERE / "results" / "bench_blobfish_export.json")
+    args = parser.parse_args(argv)
+    out = run(args.rollouts, args.runs)
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(out, indent=2) + "\n")
+    if "skipped" in out:
+        print(f"skipped: {out['skipped']}")
+        return 0
+    print(f"blobfish export --all of {out['rollouts']:,} rollouts ({out['evaluations']:,} evaluations, "
+          f"{out['bytes']:,} bytes): blah-tui {out['ours_median_s']} s, curl+jq {out['shell_median_s']} s, "
+          f"{out['ratio']}x faster; identical bytes: {out['identical']}")
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
