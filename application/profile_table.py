@@ -59,5 +59,5 @@ class Profile(BaseModel):
         if self.default_model is not None and not spec.has_models:
             raise ValueError(f"default_model applies to blah.dev profiles only, not to {spec.title}")
         if self.base_url is None and spec.default_origin is None:
-            raise ValueError(f"a {spec.title} profile needs a base_url (its address is not published)")
+            raise ValueError(f"{spec.title} profiles need a base_url (its address is not published)")
         return self
