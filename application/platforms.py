@@ -46,7 +46,8 @@ class PlatformSpec:
     @property
     def key_class(self) -> str:
         """The key's kind, named by its prefix only: ``a blah.dev key (blah_…)``."""
-        return f"a {self.title} key ({self.key_prefix}…)"
+        article = "an" if self.title[:1].lower() in "aeiou" else "a"
+        return f"{article} {self.title} key ({self.key_prefix}…)"
 
 
 PLATFORMS: dict[str, PlatformSpec] = {
