@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections.abc import Iterator
 from typing import Any
 
+import keyring
 import pytest
 
 from application.config import load_config
 from application.credentials import credentials_file
+from application.keyring_store import SERVICE, USERNAME
 from application.paths import config_file
 from application.profiles import resolve_profile
 from cli.commands.serve import serve_main
 from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.config_files import read_config_text, write_config_text
+from tests.support.keyrings import MemoryKeyring
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from widgets.status_header import StatusHeader
@@ -256,3 +260,31 @@ def test_serve_hands_the_profile_to_each_tab_and_never_the_key(sim: SimulatorSer
     assert serve_main(host="127.0.0.1", port=0, demo=False, model=None, base_url=None, api_key=None, log_id=None,
                       profile="local", argv_out=commands) == 0  # fmt: skip
     assert "--profile local" in commands[0] and sim.council_key not in commands[0]
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+def test_each_profile_has_its_own_keyring_entry(
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_config_text('[profiles.fish]\nplatform = "blobfish"\n')
+    for key, profile in ((BLAH_CANARY, ()), (BF_CANARY, ("--profile", "fish"))):
+        monkeypatch.setattr("sys.stdin", io.StringIO(key + "\n"))
+        assert main(["login", *profile]) == 0
+    assert memory_keyring.items == {(SERVICE, USERNAME): BLAH_CANARY, (SERVICE, f"{USERNAME}:fish"): BF_CANARY}
+    stored = credentials_file().read_text(encoding="utf-8")
+    assert BLAH_CANARY not in stored and BF_CANARY not in stored  # the file only says "in the keyring"
+    assert [(p.api_key, p.key_source) for p in map(resolve_profile, ("default", "fish"))] == [
+        (BLAH_CANARY, "keyring"), (BF_CANARY, "keyring")
+    ]
+    assert main(["status", "--profile", "fish"]) == 0
+    assert "source: the system keyring (blah-tui login --profile fish)" in capsys.readouterr().out
+    assert main(["logout", "--profile", "fish"]) == 0
+    assert memory_keyring.items == {(SERVICE, USERNAME): BLAH_CANARY}  # the other profile's key stays
