@@ -42,6 +42,8 @@ class PlatformSpec:
     key_prefix: str  # every key of this platform starts with it
     key_header: KeyHeaderStyle
     has_models: bool  # a profile's ``default_model`` applies (the app opens on a model)
+    base_url_env: str | None = None  # names the origin of the platform's implicit profile (not blah.dev's:
+    # BLAH_BASE_URL is a setting, read with the config)
 
     @property
     def key_class(self) -> str:
@@ -58,6 +60,7 @@ PLATFORMS: dict[str, PlatformSpec] = {
     "blobfish": PlatformSpec(
         name="blobfish", title="Blobfish", default_origin="https://blobfish.ai", api_path="/api/v1",
         key_env="BLOBFISH_API_KEY", key_prefix="bf_", key_header="x-api-key", has_models=False,
+        base_url_env="BLOBFISH_BASE_URL",
     ),
     "errorbar": PlatformSpec(
         name="errorbar", title="errorbar eval-run queue", default_origin=None, api_path="/v1",

@@ -16,8 +16,9 @@ implicit blah.dev profile when none is set, if it is of the ``platform`` asked f
 only profile of that platform; else (none) an implicit profile of that platform, named after
 it, on its default origin.
 
-Origin: ``--base-url`` > the profile's ``base_url`` > (implicit blah.dev profile only) the
-top-level ``base_url`` > the platform's default. Always ``scheme://host[:port]``: a trailing
+Origin: ``--base-url`` > the profile's ``base_url`` > (implicit profiles only) the top-level
+``base_url`` / ``BLAH_BASE_URL`` for blah.dev, ``BLOBFISH_BASE_URL`` for Blobfish > the
+platform's default. Always ``scheme://host[:port]``: a trailing
 copy of the platform's own path (``/api/v1``, ``/v1``) is removed; the client adds it.
 
 Key, per platform: ``--api-key`` > the platform's variable (``EVALS_BLAH_API_KEY``,
@@ -75,7 +76,7 @@ class ResolvedProfile:
     name: str
     spec: PlatformSpec
     origin: str  # scheme://host[:port]; the client adds spec.api_path
-    origin_source: str  # "flag" | "profile" | "config" (top-level base_url or BLAH_BASE_URL) | "default"
+    origin_source: str  # "flag" | "profile" | "config" (top-level base_url or BLAH_BASE_URL) | "env" | "default"
     default_model: str | None
     implicit: bool  # no [profiles.NAME] table: today's behaviour, or a platform's implicit profile
     key_source: str  # "flag" | "env" | "config" | "keyring" | "none": never the key itself
@@ -173,6 +174,12 @@ def _origin(name: str, table: Profile | None, spec: PlatformSpec, base_url_flag:
         if problem:  # BLAH_BASE_URL is not validated by the config model
             raise ProfileError(explain_bad_base_url(config.base_url, problem, option="base_url (config file or BLAH_BASE_URL)"))
         return origin_of_base_url(config.base_url, spec), "config"
+    env_origin = os.environ.get(spec.base_url_env, "").strip() if spec.base_url_env and table is None else ""
+    if env_origin:  # the implicit profile of a platform: its conventional variable names a self-hosted one
+        problem = base_url_problem(env_origin)
+        if problem:
+            raise ProfileError(explain_bad_base_url(env_origin, problem, option=f"${spec.base_url_env}"))
+        return origin_of_base_url(env_origin, spec), "env"
     if spec.default_origin is None:
         raise ProfileError(
             f"no address for {spec.title}: pass --base-url, or add a profile with one "

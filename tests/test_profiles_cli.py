@@ -43,7 +43,7 @@ BLAH_CANARY = "blah_canary_1a2b3c4d5e6f"
 
 @pytest.fixture(autouse=True)
 def _no_platform_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("EVALS_BLAH_API_KEY", "BLOBFISH_API_KEY", "ERRORBAR_API_KEY"):
+    for name in ("EVALS_BLAH_API_KEY", "BLOBFISH_API_KEY", "ERRORBAR_API_KEY", "BLOBFISH_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
 
 
