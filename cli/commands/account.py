@@ -151,6 +151,8 @@ def _effective_settings(config: Config) -> dict[str, Any]:
 
     shown = config.model_dump(exclude_none=True)
     shown["base_url"] = config.base_url or DEFAULT_BASE_URL
+    if not shown.get("profiles"):
+        shown.pop("profiles", None)  # no profiles: the output is what it was before they existed
     return shown
 
 

@@ -45,6 +45,10 @@ def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     use.add_argument("name", metavar="NAME")
     remove = actions.add_parser("remove", help="remove a profile and forget its stored key")
     remove.add_argument("name", metavar="NAME")
+    for action in actions._choices_actions:  # `profiles ACTION --help` opens with its one-line help
+        parser = actions.choices[action.dest]
+        if parser.description is None and action.help:
+            parser.description = f"{action.help[0].upper()}{action.help[1:]}."
 
 
 def profiles_main(args: argparse.Namespace) -> int:
