@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
-from application.config import load_config
-from application.credentials import forget_key
 from application.platforms import PLATFORM_NAMES, platform_spec
-from application.profile_config import ConfigEditError, ProfileEdit, add_profile, remove_profile, use_profile
-from application.profile_table import IMPLICIT_PROFILE, Profile, profile_name_problem
-from application.profiles import ProfileError, inspect_profile, known_profiles
-from common.format import DASH
-from common.safe_strings import one_line
+
+if TYPE_CHECKING:
+    from application.profile_config import ProfileEdit
+
+# The parser is built on every start (`blah-tui --help`, `blah-tui export`): what the actions
+# need (pydantic, the config, the credentials) is imported when one runs.
 
 
 def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,6 +50,11 @@ def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def profiles_main(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from application.credentials import forget_key
+    from application.profile_config import ConfigEditError, remove_profile, use_profile
+
     action = getattr(args, "profiles_command", None) or "list"
     try:
         if action == "list":
@@ -77,6 +80,11 @@ def profiles_main(args: argparse.Namespace) -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from application.profile_config import add_profile
+    from application.profile_table import Profile, profile_name_problem
+
     problem = profile_name_problem(args.name)
     if problem:
         return _fail(f"profile {args.name!r}: {problem}; nothing written")
@@ -93,6 +101,12 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list() -> int:
+    from application.config import load_config
+    from application.profile_table import IMPLICIT_PROFILE
+    from application.profiles import ProfileError, inspect_profile, known_profiles
+    from common.format import DASH
+    from common.safe_strings import one_line
+
     loaded = load_config()
     if loaded.problem:
         print(f"blah-tui: {loaded.problem}", file=sys.stderr)
