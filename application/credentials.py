@@ -6,6 +6,11 @@ file are tightened. When the key went to the keyring, the file records only that
 (``store = "keyring"``), so a later start asks the keyring and nothing else, and a person who
 never used a keyring never waits on one. The key itself is never printed: callers get
 ``(key, "config")`` or ``(key, "keyring")``.
+
+One key per profile (``blah-tui login --profile NAME``): the implicit profile keeps the file's
+top level and the keyring entry ``api_key`` (as before profiles existed); a named profile has
+``[profiles.NAME]`` in the file and the keyring entry ``api_key:NAME``. Writing one profile's
+key keeps every other profile's.
 """
 
 from __future__ import annotations
