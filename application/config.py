@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 from application.paths import config_file
+from application.profile_table import IMPLICIT_PROFILE, Profile, profile_name_problem
 
 if TYPE_CHECKING:
     from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
@@ -45,6 +46,8 @@ class Config(BaseModel):
     bell_on_run_end: bool = True
     templates: dict[str, str] = Field(default_factory=dict)  # model id -> trained chat template
     keymap: dict[str, str] = Field(default_factory=dict)  # binding id -> keys
+    profiles: dict[str, Profile] = Field(default_factory=dict)  # [profiles.NAME]: application.profiles
+    default_profile: str | None = None  # the profile used when --profile is not given
 
     @field_validator("templates")
     @classmethod
@@ -53,6 +56,22 @@ class Config(BaseModel):
             if not template.strip():
                 raise ValueError(f"template for {model!r} is empty")
         return value
+
+    @field_validator("profiles")
+    @classmethod
+    def _profile_names(cls, value: dict[str, Profile]) -> dict[str, Profile]:
+        for name in value:
+            problem = profile_name_problem(name)
+            if problem:
+                raise ValueError(f"profile {name!r}: {problem}")
+        return value
+
+    @model_validator(mode="after")
+    def _default_profile_exists(self) -> Config:
+        named = self.default_profile
+        if named is not None and named not in self.profiles and named != IMPLICIT_PROFILE:
+            raise ValueError(f"default_profile {named!r} names no [profiles.*] table")
+        return self
 
 
 

@@ -34,6 +34,12 @@ class AppContext:
     trained_template: str | None = None  # from the person's config for this model, if set
     settings: dict[str, Any] = field(default_factory=dict)
     open_log_id: str | None = None  # `blah-tui --log LOG_ID`: open the inspector on start
+    profile: str = ""  # the profile's name ([profiles.NAME]); "" for today's implicit blah.dev profile
+
+    @property
+    def platform_label(self) -> str:
+        """The platform as headers name it: with the profile's name when one was chosen."""
+        return f"{self.profile} · {self.platform}" if self.profile else self.platform
 
     @property
     def online(self) -> bool:

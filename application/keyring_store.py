@@ -79,26 +79,27 @@ def keyring_problem(timeout: float = TIMEOUT_S) -> str | None:
     return None
 
 
-def store_in_keyring(key: str, timeout: float = TIMEOUT_S) -> str:
-    """Store the key; returns the backend's name (e.g. "SecretService Keyring")."""
+def store_in_keyring(key: str, timeout: float = TIMEOUT_S, username: str = USERNAME) -> str:
+    """Store the key; returns the backend's name (e.g. "SecretService Keyring"). ``username``:
+    the entry (one per profile: ``application.credentials.keyring_username``)."""
 
     def store() -> str:
         backend = _backend()
-        backend.set_password(SERVICE, USERNAME, key)
-        if backend.get_password(SERVICE, USERNAME) != key:
+        backend.set_password(SERVICE, username, key)
+        if backend.get_password(SERVICE, username) != key:
             raise KeyringUnavailable("the keyring did not keep the key")
         return str(getattr(backend, "name", type(backend).__name__))
 
     return _bounded(store, timeout, "storing the key")
 
 
-def load_from_keyring(timeout: float = TIMEOUT_S) -> str | None:
+def load_from_keyring(timeout: float = TIMEOUT_S, username: str = USERNAME) -> str | None:
     """The stored key, or None when the keyring holds none."""
-    value = _bounded(lambda: _backend().get_password(SERVICE, USERNAME), timeout, "reading the key")
+    value = _bounded(lambda: _backend().get_password(SERVICE, username), timeout, "reading the key")
     return value if isinstance(value, str) and value else None
 
 
-def delete_from_keyring(timeout: float = TIMEOUT_S) -> bool:
+def delete_from_keyring(timeout: float = TIMEOUT_S, username: str = USERNAME) -> bool:
     """Remove the key; True when there was one."""
 
     def delete() -> bool:
@@ -106,7 +107,7 @@ def delete_from_keyring(timeout: float = TIMEOUT_S) -> bool:
 
         backend = _backend()
         try:
-            backend.delete_password(SERVICE, USERNAME)
+            backend.delete_password(SERVICE, username)
         except PasswordDeleteError:
             return False
         return True

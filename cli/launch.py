@@ -12,6 +12,7 @@ from application.config import LoadedConfig, load_config
 from application.context import AppContext
 
 if TYPE_CHECKING:
+    from application.profiles import ResolvedProfile
     from tui.app import BlahApp
 
 
@@ -47,9 +48,23 @@ def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
     return ctx
 
 
+def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str | None) -> int:
+    """The app on a resolved profile (``application.profiles.resolve_profile``)."""
+    if profile.platform != "blah":
+        return _fail(
+            f"profile {profile.name!r} is a {profile.spec.title} profile; the app opens blah.dev profiles "
+            "for now (pass --profile NAME of a blah.dev profile)"
+        )
+    return run_online(
+        base_url=profile.origin, api_key=profile.api_key, key_source=profile.key_source,
+        model_id=model_id or profile.default_model, log_id=log_id, key_problem=profile.key_problem,
+        profile_label=profile.label,
+    )  # fmt: skip
+
+
 def run_online(
     *, base_url: str | None, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None,
-    key_problem: str | None = None,
+    key_problem: str | None = None, profile_label: str = "",
 ) -> int:
     loaded = load_config()
     model_id = model_id or loaded.config.default_model
@@ -70,7 +85,9 @@ def run_online(
         client = BlahClient(base_url, api_key=api_key)
     except ValueError as error:  # e.g. a key that would go out in clear text
         return _fail(str(error))
-    ctx = AppContext(model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id)
+    ctx = AppContext(
+        model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id, profile=profile_label
+    )
     ctx = apply_config(ctx, loaded)
     if key_problem:
         ctx.settings["key_problem"] = key_problem  # said in the app: stderr is hidden once it starts

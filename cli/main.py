@@ -1,7 +1,8 @@
 """`blah-tui`: the app and its subcommands.
 
     blah-tui [--demo | --base-url URL] [--model ID] [--api-key KEY] [--log LOG_ID]
-    blah-tui sim | export | open | report | archives | serve | login | logout | status | config | blobfish ...
+    blah-tui sim | export | open | report | archives | serve | login | logout | status | config | profiles
+    | blobfish ...
 
 Subcommands import what they need lazily so that `blah-tui export` never loads Textual.
 """
@@ -12,8 +13,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING
 
 from common.constants import DEFAULT_BASE_URL
+
+if TYPE_CHECKING:
+    from application.profiles import ResolvedProfile
 
 EPILOG = """\
 in the app:
@@ -27,7 +32,12 @@ settings:
   BLAH_<SETTING> environment variables (BLAH_THEME, BLAH_POLL_INTERVAL, ...); command-line
   options win over both. `blah-tui config show` prints the effective settings.
 
-API key: --api-key, then $EVALS_BLAH_API_KEY, then the key stored by `blah-tui login`.
+profiles:
+  [profiles.NAME] tables in the config name a platform (blah, blobfish, errorbar) and its address;
+  --profile NAME picks one, `blah-tui profiles use NAME` sets the default. No profiles: blah.dev.
+
+API key: --api-key, then the platform's variable ($EVALS_BLAH_API_KEY, $BLOBFISH_API_KEY,
+$ERRORBAR_API_KEY), then the key stored by `blah-tui login [--profile NAME]`.
 """
 
 
@@ -98,8 +108,15 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the system keyring only (fail rather than write a file)")
     where.add_argument("--file", dest="where", action="store_const", const="file",
                        help="the private file only (never ask the keyring)")
-    sub.add_parser("logout", help="forget the stored API key")
-    sub.add_parser("status", help="where the API key comes from (never the key) and which config file is read")
+    _add_profile_arg(login)
+    _add_profile_arg(sub.add_parser("logout", help="forget the stored API key"))
+    _add_profile_arg(sub.add_parser(
+        "status", help="where each profile's API key comes from (never the key) and which config file is read"
+    ))
+
+    from cli.commands.profiles import add_profiles_parser
+
+    add_profiles_parser(sub)
 
     _add_archives_parser(sub)
 
@@ -167,9 +184,16 @@ def _describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParse
             subparser.description = f"{helps[name][0].upper()}{helps[name][1:]}."
 
 
+def _add_profile_arg(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS: a subcommand's unset --profile must not undo one given before the subcommand.
+    parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS,
+                        help="the profile to use ([profiles.NAME] in the config; default: default_profile)")
+
+
 def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True) -> None:
-    parser.add_argument("--base-url", help=f"the platform's address (default {DEFAULT_BASE_URL})")
-    parser.add_argument("--api-key", help="API key (default: $EVALS_BLAH_API_KEY, then the stored key)")
+    _add_profile_arg(parser)
+    parser.add_argument("--base-url", help=f"the platform's origin (default: the profile's, else {DEFAULT_BASE_URL})")
+    parser.add_argument("--api-key", help="API key (default: the platform's variable, e.g. $EVALS_BLAH_API_KEY, then the stored key)")
     if model:
         parser.add_argument("--model", help="the model the app is about")
 
@@ -207,6 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.commands.archives import archives_main
 
         return archives_main(args)
+    if args.command == "profiles":
+        from cli.commands.profiles import profiles_main
+
+        return profiles_main(args)
     if args.command in ("login", "logout", "status", "config"):
         from cli.commands.account import account_main
 
@@ -217,6 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return serve_main(
             host=args.host, port=args.port, public_url=args.public_url, demo=args.demo, seed=args.seed,
             speed=args.speed, model=args.model, base_url=args.base_url, api_key=args.api_key, log_id=args.log,
+            profile=getattr(args, "profile", None),
         )  # fmt: skip
     if args.command == "open":
         from cli.launch import run_offline
@@ -225,20 +254,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "report":
         from cli.commands.report import report_main
 
-        key, _ = resolve_api_key(args.api_key)
+        profile = _blah_profile(args)
+        if profile is None:
+            return 2
         return report_main(
-            args.model_id, base_url=args.base_url or DEFAULT_BASE_URL, api_key=key, as_json=args.json, limit=args.limit
+            args.model_id, base_url=profile.origin, api_key=profile.api_key, as_json=args.json, limit=args.limit
         )
-    from application.credentials import resolve_key
-    from cli.launch import run_demo, run_online
+    from cli.launch import run_demo, run_profile
 
     if args.demo:
         return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
-    found = resolve_key(args.api_key)
-    return run_online(
-        base_url=args.base_url, api_key=found.key, key_source=found.source, model_id=args.model, log_id=args.log,
-        key_problem=found.problem,
-    )
+    from application.profiles import ProfileError, resolve_profile
+
+    try:
+        profile = resolve_profile(getattr(args, "profile", None), base_url_flag=args.base_url, key_flag=args.api_key)
+    except ProfileError as error:
+        print(f"blah-tui: {error}", file=sys.stderr)
+        return 2
+    return run_profile(profile, model_id=args.model, log_id=args.log)
+
+
+def _blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
+    """The blah.dev profile of a command that works on blah.dev only (export, report); a
+    problem with it is said on stderr (None then)."""
+    from application.profiles import ProfileError, resolve_profile
+
+    try:
+        profile = resolve_profile(
+            getattr(args, "profile", None), platform="blah", base_url_flag=args.base_url, key_flag=args.api_key
+        )
+    except ProfileError as error:
+        print(f"blah-tui: {error}", file=sys.stderr)
+        return None
+    if profile.key_problem:
+        print(f"blah-tui: {profile.key_problem}; going on without a key", file=sys.stderr)
+    return profile
 
 
 def _base_url_error(raw: str | None) -> str | None:
@@ -255,11 +305,13 @@ def _base_url_error(raw: str | None) -> str | None:
 def _export(args: argparse.Namespace) -> int:
     from cli.commands.export import export_main
 
-    key, _ = resolve_api_key(args.api_key)
+    profile = _blah_profile(args)
+    if profile is None:
+        return 2
     return export_main(
         args.model_id,
-        base_url=args.base_url or DEFAULT_BASE_URL,
-        api_key=key,
+        base_url=profile.origin,
+        api_key=profile.api_key,
         source=args.source,
         errors_only=args.errors_only,
         since=args.since,

@@ -12,9 +12,9 @@ from typing import Any
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
+from tests.support.keyrings import MemoryKeyring
 from tests.support.notify_log import NotificationLog
 from cli.main import main
 from application.credentials import resolve_key
@@ -22,32 +22,6 @@ from application.credentials import credentials_file, load_stored, login_key
 from application.keyring_store import SERVICE, USERNAME
 
 KEY = "blah_keyring_test_5e1d0c9b8a7f"
-
-
-class MemoryKeyring(KeyringBackend):
-    """A working keyring, in memory."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
-        self.calls = 0
-
-    def get_password(self, service: str, username: str) -> str | None:
-        self.calls += 1
-        return self.items.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.calls += 1
-        self.items[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.calls += 1
-        from keyring.errors import PasswordDeleteError
-
-        if self.items.pop((service, username), None) is None:
-            raise PasswordDeleteError("none")
 
 
 class HangingKeyring(MemoryKeyring):

@@ -120,7 +120,7 @@ class BlahApp(App[None]):
         if keymap:
             self.set_keymap(dict(keymap))
             self._report_keymap(dict(keymap))
-        self.sub_title = f"{self.ctx.platform} · {self.ctx.model_id}"
+        self.sub_title = f"{self.ctx.platform_label} · {self.ctx.model_id}"
         start = self.ctx.settings.get("start_mode")  # e.g. "chatroom": open there instead of Logs
         self.switch_mode(start if start in self.MODES else MODE_SPECS[0].name)
         problem = self.ctx.settings.get("config_problem")
@@ -190,7 +190,7 @@ class BlahApp(App[None]):
         self.ctx.model_id = model_id
         templates = self.ctx.settings.get("templates") or {}
         self.ctx.trained_template = templates.get(model_id)
-        self.sub_title = f"{self.ctx.platform} · {model_id}"
+        self.sub_title = f"{self.ctx.platform_label} · {model_id}"
         self.model_signal.publish(ModelEvent("switched", model_id))
         self.notify(f"Now about model {one_line(model_id, max_len=80)}", title="Model switched", markup=False)
 

@@ -124,7 +124,7 @@ class BlahScreen(Screen[None]):
         """Push the session's platform, model and connection state into this screen's header."""
         connection = getattr(self.app, "connection", None)
         for header in self.query(StatusHeader):
-            header.platform = self.ctx.platform
+            header.platform = self.ctx.platform_label
             header.model_id = self.ctx.model_id
             header.screen_title = self.SCREEN_TITLE
             header.muted_model = getattr(self.app, "chatroom_enabled", {}).get(self.ctx.model_id) is False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomli_w
 from pydantic import ValidationError
@@ -13,50 +13,105 @@ from pydantic import ValidationError
 from application.config import Config, load_config, set_value
 from application.credentials import credentials_file, forget_key, login_key
 from application.keyring_store import KeyringUnavailable
+from application.platforms import foreign_key_problem
+from application.profiles import describe_key_source
+
+if TYPE_CHECKING:
+    from application.profiles import ResolvedProfile
 
 
 def account_main(args: argparse.Namespace) -> int:
+    profile = getattr(args, "profile", None)
     if args.command == "login":
-        return _login(getattr(args, "where", None) or "auto")
+        return _login(getattr(args, "where", None) or "auto", profile)
     if args.command == "logout":
-        print("Stored key removed." if forget_key() else "No key was stored.")
+        chosen = _profile_or_fail(profile)
+        if chosen is None:
+            return 2
+        print("Stored key removed." if forget_key(profile=chosen.name) else "No key was stored.")
         return 0
     if args.command == "status":
-        return _status()
+        return _status(profile)
     return _config(args)
 
 
-def _login(where: str) -> int:
+def _profile_or_fail(name: str | None) -> ResolvedProfile | None:
+    """The profile ``login``/``logout`` act on (``--profile``, else the default one), read
+    without its key; None (said on stderr) when there is no such profile."""
+    from application.profiles import ProfileError, inspect_profile
+
+    try:
+        return inspect_profile(name, read_stored=False)
+    except ProfileError as error:
+        print(f"blah-tui: {error}", file=sys.stderr)
+        return None
+
+
+def _login(where: str, profile_name: str | None) -> int:
+    profile = _profile_or_fail(profile_name)
+    if profile is None:
+        return 2
+    spec = profile.spec
+    whose = "" if profile.label == "" else f" for profile {profile.name}"
     if sys.stdin.isatty():
-        key = getpass.getpass("blah.dev API key (input hidden): ")
+        key = getpass.getpass(f"{spec.title} API key{whose} (input hidden): ")
     else:
         key = sys.stdin.readline()
+    refusal = foreign_key_problem(key, spec, source="standard input")
+    if refusal:
+        print(f"blah-tui: {refusal}; nothing stored", file=sys.stderr)
+        return 2
     try:
-        stored = login_key(key, where=where)  # type: ignore[arg-type]
+        stored = login_key(key, where=where, profile=profile.name)  # type: ignore[arg-type]
     except (ValueError, KeyringUnavailable) as error:
         print(f"blah-tui: {error}; nothing stored", file=sys.stderr)
         return 2
     if stored.kind == "keyring":
-        print(f"Key stored in the system keyring ({stored.detail}).")
+        print(f"Key{whose} stored in the system keyring ({stored.detail}).")
     else:
         why = f" ({stored.fallback})" if stored.fallback else ""
-        print(f"Key stored in {stored.detail} (readable only by you){why}.")
+        print(f"Key{whose} stored in {stored.detail} (readable only by you){why}.")
     return 0
 
 
-def _status() -> int:
-    from application.credentials import resolve_key
+def _key_line(profile: ResolvedProfile) -> str:
+    """Whether the profile has a key and where it comes from; never any part of the key."""
+    if profile.key_refusal:
+        return f"API key: refused ({profile.key_refusal})"
+    names = {"config": f"the stored key ({credentials_file()})",
+             "keyring": "the system keyring (blah-tui login" + ("" if profile.label == "" else f" --profile {profile.name}") + ")"}
+    source = names.get(profile.key_source) or describe_key_source(profile.key_source, profile.spec)
+    return f"API key: {'set' if profile.has_key else 'not set'}; source: {source}"
 
-    found = resolve_key(None)
-    names = {"env": "$EVALS_BLAH_API_KEY", "config": f"the stored key ({credentials_file()})",
-             "keyring": "the system keyring (blah-tui login)", "none": "none"}
-    print(f"API key: {'set' if found.key else 'not set'}; source: {names.get(found.source, found.source)}")
-    if found.problem:
-        print(f"API key problem: {found.problem}")
+
+def _status(profile_name: str | None) -> int:
+    from application.profiles import ProfileError, inspect_profile, known_profiles
+
     loaded = load_config()
+    try:
+        chosen = inspect_profile(profile_name, config=loaded.config)
+    except ProfileError as error:
+        print(f"blah-tui: {error}", file=sys.stderr)
+        return 2
+    print(_key_line(chosen))
+    if chosen.key_problem:
+        print(f"API key problem: {chosen.key_problem}")
     print(f"Config file: {loaded.path}{'' if loaded.path.exists() else ' (not created yet)'}")
     if loaded.problem:
         print(f"Config problem: {loaded.problem}")
+    if not loaded.config.profiles and profile_name is None:
+        return 0  # no profiles: today's lines only
+    names = [chosen.name] if profile_name is not None else list(known_profiles(loaded.config))
+    for name in names:
+        try:
+            profile = chosen if name == chosen.name else inspect_profile(name, config=loaded.config)
+        except ProfileError as error:
+            print(f"Profile {name}: {error}")
+            continue
+        mark = " (in use)" if name == chosen.name else ""
+        print(f"Profile {name}{mark}: {profile.spec.title} at {profile.origin}; {_key_line(profile)}")
+        if profile.key_problem and profile is not chosen:
+            print(f"  API key problem: {profile.key_problem}")
     return 0
 
 
@@ -96,6 +151,8 @@ def _effective_settings(config: Config) -> dict[str, Any]:
 
     shown = config.model_dump(exclude_none=True)
     shown["base_url"] = config.base_url or DEFAULT_BASE_URL
+    if not shown.get("profiles"):
+        shown.pop("profiles", None)  # no profiles: the output is what it was before they existed
     return shown
 
 

@@ -31,7 +31,7 @@ def is_loopback(host: str) -> bool:
 
 def child_command(
     *, demo: bool, model: str | None, base_url: str | None, log_id: str | None, seed: int | None = None,
-    speed: float | None = None, python: str | None = None,
+    speed: float | None = None, python: str | None = None, profile: str | None = None,
 ) -> str:  # fmt: skip
     """The shell command textual-serve runs for each browser tab (no key in it, ever)."""
     parts: list[str] = [python or sys.executable, "-m", "cli"]
@@ -42,6 +42,8 @@ def child_command(
         if speed is not None:
             parts += ["--speed", repr(float(speed))]
     else:
+        if profile:
+            parts += ["--profile", profile]
         if base_url:
             parts += ["--base-url", base_url]
         if model:
@@ -54,16 +56,25 @@ def child_command(
 def serve_main(
     *, host: str, port: int, demo: bool, model: str | None, base_url: str | None, api_key: str | None,
     log_id: str | None, seed: int | None = None, speed: float | None = None, public_url: str | None = None,
-    argv_out: list[str] | None = None,
+    argv_out: list[str] | None = None, profile: str | None = None,
 ) -> int:  # fmt: skip
     """Serve the app until Ctrl+C. ``argv_out`` (tests) receives the command instead of serving."""
-    if not demo and not model:
+    if not demo:
+        from application.profiles import ProfileError, resolve_profile
+
+        try:
+            chosen = resolve_profile(profile, platform="blah", base_url_flag=base_url, key_flag=api_key)
+        except ProfileError as error:
+            print(f"blah-tui serve: {error}", file=sys.stderr)
+            return 2
         from application.config import load_config
 
-        if not load_config().config.default_model:
+        if not (model or chosen.default_model or load_config().config.default_model):
             print("blah-tui serve: no model: pass --model MODEL_ID, --demo, or set default_model", file=sys.stderr)
             return 2
-    command = child_command(demo=demo, model=model, base_url=base_url, log_id=log_id, seed=seed, speed=speed)
+    command = child_command(
+        demo=demo, model=model, base_url=base_url, log_id=log_id, seed=seed, speed=speed, profile=profile
+    )
     if api_key:
         os.environ["EVALS_BLAH_API_KEY"] = api_key  # inherited by the children, never on their command line
     if not is_loopback(host):

@@ -1,0 +1,142 @@
+"""`blah-tui profiles list | add | use | remove`: the platforms this person talks to.
+
+No Textual import. The config file is edited in place (``application.profile_config``): a
+change that a line edit cannot make rewrites the file after copying it to ``.bak``, and
+this command says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from application.platforms import PLATFORM_NAMES, platform_spec
+
+if TYPE_CHECKING:
+    from application.profile_config import ProfileEdit
+
+# The parser is built on every start (`blah-tui --help`, `blah-tui export`): what the actions
+# need (pydantic, the config, the credentials) is imported when one runs.
+
+
+def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    profiles = sub.add_parser(
+        "profiles",
+        help="list, add, choose or remove platform profiles ([profiles.NAME] in the config)",
+        description=(
+            "A profile names a platform (blah, blobfish or errorbar), its address and, for blah.dev, "
+            "the model to open. `--profile NAME` picks one for the app or a command; `use` sets the "
+            "default. With no profiles, the app uses the top-level settings (profile 'default')."
+        ),
+    )
+    actions = profiles.add_subparsers(dest="profiles_command", metavar="ACTION")
+    actions.add_parser("list", help="print every profile, its address and where its key comes from (the default)")
+    add = actions.add_parser("add", help="add a profile")
+    add.add_argument("name", metavar="NAME", help="letters, digits, '-' or '_'")
+    add.add_argument("--platform", choices=PLATFORM_NAMES, default="blah", help="the platform (default blah)")
+    add.add_argument("--base-url", dest="profile_base_url", metavar="URL",
+                     help="the origin, scheme://host[:port] (default: the platform's own address)")
+    add.add_argument("--default-model", metavar="ID", help="blah.dev: the model the app opens on")
+    add.add_argument("--use", action="store_true", help="make it the default profile too")
+    use = actions.add_parser("use", help="make NAME the default profile")
+    use.add_argument("name", metavar="NAME")
+    remove = actions.add_parser("remove", help="remove a profile and forget its stored key")
+    remove.add_argument("name", metavar="NAME")
+    for action in actions._choices_actions:  # `profiles ACTION --help` opens with its one-line help
+        parser = actions.choices[action.dest]
+        if parser.description is None and action.help:
+            parser.description = f"{action.help[0].upper()}{action.help[1:]}."
+
+
+def profiles_main(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from application.credentials import forget_key
+    from application.profile_config import ConfigEditError, remove_profile, use_profile
+
+    action = getattr(args, "profiles_command", None) or "list"
+    try:
+        if action == "list":
+            return _list()
+        if action == "add":
+            return _add(args)
+        if action == "use":
+            edit = use_profile(args.name)
+            _say(f"Default profile: {args.name}", edit)
+            return 0
+        edit = remove_profile(args.name)
+        # The stored key went with the profile: a new profile of the same name (maybe at another
+        # address) must never inherit it.
+        forgot = forget_key(profile=args.name)
+        _say(f"Profile {args.name} removed" + ("; its stored key forgotten" if forgot else ""), edit)
+        return 0
+    except ConfigEditError as error:
+        return _fail(str(error))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return _fail(f"{where}: {first['msg']}; nothing written")
+
+
+def _add(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from application.profile_config import add_profile
+    from application.profile_table import Profile, profile_name_problem
+
+    problem = profile_name_problem(args.name)
+    if problem:
+        return _fail(f"profile {args.name!r}: {problem}; nothing written")
+    try:
+        profile = Profile(platform=args.platform, base_url=args.profile_base_url, default_model=args.default_model)
+    except ValidationError as error:
+        return _fail(f"profile {args.name!r}: {error.errors()[0]['msg'].removeprefix('Value error, ')}; nothing written")
+    edit = add_profile(args.name, profile, make_default=args.use)
+    spec = platform_spec(profile.platform)
+    _say(f"Profile {args.name} added ({spec.title})" + ("; it is the default now" if args.use else ""), edit)
+    login = f"blah-tui login --profile {args.name}"
+    print(f"Its key: --api-key, ${spec.key_env}, or `{login}`.")
+    return 0
+
+
+def _list() -> int:
+    from application.config import load_config
+    from application.profile_table import IMPLICIT_PROFILE
+    from application.profiles import ProfileError, inspect_profile, known_profiles
+    from common.format import DASH
+    from common.safe_strings import one_line
+
+    loaded = load_config()
+    if loaded.problem:
+        print(f"blah-tui: {loaded.problem}", file=sys.stderr)
+    config = loaded.config
+    current = config.default_profile or IMPLICIT_PROFILE
+    rows = [("", "NAME", "PLATFORM", "ADDRESS", "DEFAULT MODEL", "KEY")]
+    for name in known_profiles(config):
+        try:
+            resolved = inspect_profile(name, config=config, read_stored=False)
+        except ProfileError as error:
+            rows.append(("*" if name == current else "", name, DASH, one_line(str(error), 60), DASH, DASH))
+            continue
+        key = "refused: another platform's key" if resolved.key_refusal else resolved.key_source_text
+        rows.append((
+            "*" if name == current else "", name, resolved.spec.title, resolved.origin,
+            one_line(resolved.default_model, 40) if resolved.default_model else DASH, key,
+        ))  # fmt: skip
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+def _say(message: str, edit: ProfileEdit) -> None:
+    print(f"{message}  ({edit.path})")
+    if edit.backup is not None:
+        print(f"The file was rewritten whole (its layout did not allow a small edit): comments are lost; "
+              f"the old file is kept as {edit.backup}")
+
+
+def _fail(message: str) -> int:
+    print(f"blah-tui: {message}", file=sys.stderr)
+    return 2
