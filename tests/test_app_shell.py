@@ -15,7 +15,7 @@ from tests.test_logs_screen_world import SIZE, app_for, label_of, loaded, wait_f
 from tui.app import BlahApp, ConnectionState
 from cli.main import main
 from widgets.confirm import ConfirmScreen
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.status_header import StatusHeader
 
 

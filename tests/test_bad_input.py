@@ -84,7 +84,7 @@ def _free_port() -> int:
 
 
 async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() -> None:
-    from tui.screens.logs.screen.screen import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     port = _free_port()  # nothing listens here (yet)
     base = f"http://127.0.0.1:{port}"
@@ -112,7 +112,7 @@ async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() ->
 
 
 async def test_a_rejected_key_on_a_write_says_so(bad_sim: SimulatorServer, notifications: NotificationLog) -> None:
-    from tui.screens.runs.screen.pick import ModelPickerScreen
+    from tui.screens.runs.pick import ModelPickerScreen
 
     async with BlahClient(bad_sim.base_url, api_key="blah_expired_0000000000000000") as client:
         app = create_app(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url,
@@ -159,7 +159,7 @@ async def test_a_config_file_with_a_syntax_error_starts_on_defaults_and_names_th
 
 async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(bad_sim: SimulatorServer,
                                                                     notifications: NotificationLog) -> None:
-    from tui.screens.logs.screen.screen import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     path = Archive.path_for(data_dir(), bad_sim.base_url, bad_sim.person_model_id)
     path.parent.mkdir(parents=True, exist_ok=True)

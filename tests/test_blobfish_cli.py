@@ -257,7 +257,7 @@ def test_a_blah_key_is_refused_naming_its_kind_never_the_key(
     code, out, err = run(capsys, "evals")
     assert code == 2 and out == ""
     assert_one_clean_line(err)
-    assert "this looks like a blah.dev key (blah_…)" in err and "bf_" in err
+    assert "looks like a blah.dev key (blah_…)" in err and "bf_" in err
     assert "canary0123456789" not in err
 
 

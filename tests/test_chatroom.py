@@ -24,12 +24,12 @@ from tests.test_chatroom_support import (
     wait_for,
 )
 from application.chatroom.feed import ChatFeed, loop_verdict, mute_evidence
-from tui.screens.chatroom.screen.people import EVERYONE
+from tui.screens.chatroom.people import EVERYONE
 from application.chatroom.poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
-from tui.screens.chatroom.screen.post import PostFlow
-from tui.screens.chatroom.screen.render import RoomStyles, author_colour, message_text
+from tui.screens.chatroom.post import PostFlow
+from tui.screens.chatroom.render import RoomStyles, author_colour, message_text
 from widgets.confirm import ConfirmScreen
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.inspector.screen import InspectorScreen
 
 LOOPING = "I like trains. " * 12
 
@@ -111,7 +111,7 @@ def test_post_flow_waits_for_the_expected_replies_then_gives_up(monkeypatch: pyt
     screen = SimpleNamespace(ctx=SimpleNamespace(settings={"chatroom_reply_timeout": 60.0}), models={})
     flow = PostFlow(screen)  # type: ignore[arg-type]
     now = [1000.0]
-    monkeypatch.setattr("tui.screens.chatroom.screen.post.time.monotonic", lambda: now[0])
+    monkeypatch.setattr("tui.screens.chatroom.post.time.monotonic", lambda: now[0])
     flow.expect(msg("p", 100, kind="human"), ["a", "b"])
     flow.note_arrivals([msg("old", 99, model="a")])  # said before the post: not a reply
     assert flow.waiting_for == ["a", "b"]

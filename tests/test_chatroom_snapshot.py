@@ -16,7 +16,7 @@ from tests.test_chatroom_support import (
     start_frozen_sim,
     wait_for,
 )
-from tui.screens.chatroom.screen.screen import ChatroomScreen
+from tui.screens.chatroom.screen import ChatroomScreen
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
 from application.context import AppContext
-from tui.screens.chatroom.screen.screen import ChatroomScreen
+from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 

@@ -7,8 +7,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
 from widgets.confirm import ConfirmScreen
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.runs.screen.watch import RunWatchScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 async def test_a_run_watch_closed_as_it_opens(sim: SimulatorServer, client: BlahClient) -> None:

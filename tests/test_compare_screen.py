@@ -6,8 +6,8 @@ from api_client.client import BlahClient
 from api_client.models import CompareAnswer, CompareRow, Comparison
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.screens.compare.screen.screen import CompareEvalScreen, CompareScreen, mean_scores, order_for_person, tally
-from tui.screens.runs.screen.pick import ModelPickerScreen
+from tui.screens.compare.screen import CompareEvalScreen, CompareScreen, mean_scores, order_for_person, tally
+from tui.screens.runs.pick import ModelPickerScreen
 from widgets.text_viewer import TextViewer
 
 

@@ -14,7 +14,7 @@ from tests.test_logs_screen_world import SIZE, label_of, logs_screen, wait_for
 from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def _chatml(user: str) -> str:

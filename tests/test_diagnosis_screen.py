@@ -21,10 +21,10 @@ from tests.test_diagnosis_screen_support import (
 )
 from tests.test_logs_screen_world import label_of
 from tui.app import BlahApp
-from tui.screens.diagnosis.screen.screen import DiagnosisScreen
-from tui.screens.diagnosis.screen.calls import DiagnosisCallsScreen
-from tui.screens.diagnosis.screen.rows import KIND_COLUMNS
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.diagnosis.screen import DiagnosisScreen
+from tui.screens.diagnosis.calls import DiagnosisCallsScreen
+from tui.screens.diagnosis.rows import KIND_COLUMNS
+from tui.screens.inspector.screen import InspectorScreen
 from widgets.key_table import KeyTable
 
 COLUMNS = [key for key, _ in KIND_COLUMNS]

@@ -18,8 +18,8 @@ from tests.test_diagnosis_screen_support import (
 )
 from tests.test_logs_screen_world import label_of
 from widgets.confirm import ConfirmScreen
-from tui.screens.diagnosis.screen.calls import DiagnosisCallsScreen
-from tui.screens.diagnosis.screen.rows import CLUSTER_COLUMNS
+from tui.screens.diagnosis.calls import DiagnosisCallsScreen
+from tui.screens.diagnosis.rows import CLUSTER_COLUMNS
 from widgets.key_table import KeyTable
 
 CLUSTERS = "/failure-clusters"

@@ -22,8 +22,8 @@ from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
 from application.paths import data_dir
-from tui.screens.diagnosis.screen.calls import DiagnosisCallsScreen
-from tui.screens.diagnosis.screen.export import ExportPathScreen
+from tui.screens.diagnosis.calls import DiagnosisCallsScreen
+from tui.screens.diagnosis.export import ExportPathScreen
 
 LIMIT = 600
 

@@ -20,7 +20,7 @@ from tests.test_diagnosis_screen_support import SIZE, screen_of
 from tests.test_logs_screen_world import FIXED_ANCHOR_MS, wait_for
 from tui.app import create_app
 from application.context import AppContext
-from tui.screens.diagnosis.screen.screen import DiagnosisScreen
+from tui.screens.diagnosis.screen import DiagnosisScreen
 
 LIMIT = 1500
 

@@ -19,7 +19,7 @@ from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import wait_for
 from tui.app import BlahApp, create_app
 from application.context import AppContext
-from tui.screens.diagnosis.screen.screen import DiagnosisScreen
+from tui.screens.diagnosis.screen import DiagnosisScreen
 
 SIZE = (140, 45)
 LIMIT = 400  # calls read per test: enough for every kind, fast on 2 cores

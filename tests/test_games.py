@@ -15,9 +15,9 @@ from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
 from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, screen_text, wait_for
 from widgets.confirm import ConfirmScreen
-from tui.screens.games.screen.screen import GamesScreen, GameTypeScreen
-from tui.screens.games.screen.render import turn_text
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.games.screen import GamesScreen, GameTypeScreen
+from tui.screens.games.render import turn_text
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def test_turn_text_is_inert_and_says_what_is_missing() -> None:

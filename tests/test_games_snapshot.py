@@ -16,7 +16,7 @@ from tests.test_chatroom_support import (
     start_frozen_sim,
     wait_for,
 )
-from tui.screens.games.screen.screen import GamesScreen
+from tui.screens.games.screen import GamesScreen
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ from api_client.models import HealthCheck
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
 from application.health_windows import Uptime, outage_windows, uptime
-from tui.screens.health.screen.screen import HealthScreen, uptime_sentence
-from tui.screens.runs.screen.format import fmt_time
-from tui.screens.runs.screen.pick import ModelPickerScreen
+from tui.screens.health.screen import HealthScreen, uptime_sentence
+from tui.screens.runs.format import fmt_time
+from tui.screens.runs.pick import ModelPickerScreen
 from widgets.plots import TimeSeriesPlot
 
 

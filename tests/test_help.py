@@ -12,8 +12,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import make_app, wait_for
 from cli.main import _version, build_parser, main
-from tui.screens.help.screen.screen import HelpScreen
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.help.screen import HelpScreen
+from tui.screens.runs.screen import RunsScreen
 from widgets.badges import BADGE_LABELS
 
 SIZE = (140, 45)

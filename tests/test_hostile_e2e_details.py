@@ -16,7 +16,7 @@ from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tui.screens.runs.screen.notify import notifier_for
+from tui.screens.runs.notify import notifier_for
 from tests.hostile_payloads import assert_inert
 from tests.test_hostile_e2e_support import (
     SIZE,
@@ -55,8 +55,8 @@ async def test_inspector_and_judge_reasoning_from_the_platform(hostile_sim: tupl
     """The longest untrusted texts, fetched over HTTP: hostile calls in the Inspector (prompt,
     reply, error, turns; the 1 MB line too) and the judge's reasoning of results."""
     server, injected = hostile_sim
-    from tui.screens.inspector.screen.screen import InspectorScreen
-    from tui.screens.runs.screen.results_detail import ResultDetailScreen
+    from tui.screens.inspector.screen import InspectorScreen
+    from tui.screens.runs.results_detail import ResultDetailScreen
 
     async with BlahClient(server.base_url, api_key=server.council_key) as client:
         app = hostile_app(server, client)

@@ -21,9 +21,9 @@ from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import SIZE, label_of, wait_for
 from tui.app import BlahApp, create_app
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
-from tui.screens.inspector.screen.links import DetailsModal
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.inspector.links import DetailsModal
+from tui.screens.logs.screen import LogsScreen
 from widgets.bars import TokenBar
 from widgets.text_viewer import TextViewer
 

@@ -18,7 +18,7 @@ from tests.test_logs_screen_world import (
 from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.inspector.screen import InspectorScreen
 from widgets.text_viewer import TextViewer
 
 #: The payloads most likely to do harm if they reached the terminal or the markup parser.

@@ -16,7 +16,7 @@ from tests.test_logs_screen_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def _looping_chatroom_call(dump: Path) -> str:

@@ -15,9 +15,9 @@ from simulator.server import SimulatorServer
 from tests.test_runs_support import make_app, notifications, wait_for
 from tui.app import BlahApp
 from tui.help import all_bindings, binding_classes, bindings_without_id, keymap_problems
-from tui.screens.help.screen.screen import HelpScreen
-from tui.screens.logs.screen.screen import LogsScreen
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.help.screen import HelpScreen
+from tui.screens.logs.screen import LogsScreen
+from tui.screens.runs.screen import RunsScreen
 
 SIZE = (140, 45)
 

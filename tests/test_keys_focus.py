@@ -20,16 +20,16 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import make_app, wait_for
 from tui.app import BlahApp
-from tui.screens.chatroom.screen.screen import ChatroomScreen
-from tui.screens.compare.screen.screen import CompareScreen
-from tui.screens.diagnosis.screen.screen import DiagnosisScreen
-from tui.screens.health.screen.screen import HealthScreen
-from tui.screens.inspector.screen.screen import InspectorScreen
-from tui.screens.leaderboard.screen.screen import LeaderboardScreen
-from tui.screens.logs.screen.screen import LogsScreen
-from tui.screens.playground.screen.screen import PlaygroundScreen
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.webhooks.screen.screen import WebhooksScreen
+from tui.screens.chatroom.screen import ChatroomScreen
+from tui.screens.compare.screen import CompareScreen
+from tui.screens.diagnosis.screen import DiagnosisScreen
+from tui.screens.health.screen import HealthScreen
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.leaderboard.screen import LeaderboardScreen
+from tui.screens.logs.screen import LogsScreen
+from tui.screens.playground.screen import PlaygroundScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.webhooks.screen import WebhooksScreen
 
 SIZE = (160, 48)
 

@@ -15,8 +15,8 @@ from tests.test_logs_screen_world import FIXED_ANCHOR_MS, fixed_world_dump, labe
 from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 
 _LATENCY = re.compile(r"^latency\s+(\S.*?)\s*$", re.MULTILINE)

@@ -4,7 +4,7 @@ numbers, how far a stream got, and hostile tokens."""
 from __future__ import annotations
 
 from api_client.models import LensBundle, LensEvent
-from tui.screens.lens.screen.render import LensRun, bundle_text, layer_row, token_label
+from tui.screens.lens.render import LensRun, bundle_text, layer_row, token_label
 
 
 def layer(layer: int, position: int, *pairs: tuple[str, float | None]) -> LensEvent:

@@ -12,7 +12,7 @@ from textual.widgets import TextArea
 
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
-from tui.screens.lens.screen.screen import LensScreen
+from tui.screens.lens.screen import LensScreen
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ from tests.test_logs_screen_world import (
 )
 from tui.app import create_app
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.logs.screen import LogsScreen
 
 
 async def test_lists_the_latest_calls_with_the_platforms_totals(sim: SimulatorServer, client: BlahClient) -> None:

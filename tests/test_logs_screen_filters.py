@@ -20,7 +20,7 @@ from tests.test_logs_screen_world import (
     logs_screen,
     wait_for,
 )
-from tui.screens.logs.screen.screen import SOURCE_CYCLE, LogsScreen
+from tui.screens.logs.screen import SOURCE_CYCLE, LogsScreen
 
 
 async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, client: BlahClient) -> None:

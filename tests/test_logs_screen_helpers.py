@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from api_client.models import LogEntry, LogStats, SourceStats
 from application.logs.badges import fallback_badges
 from application.logs.series import bucket_calls
-from tui.screens.logs.screen.status import stats_text, tail_state_text
+from tui.screens.logs.status import stats_text, tail_state_text
 
 
 def _state(phase: str, **kw: object) -> SimpleNamespace:

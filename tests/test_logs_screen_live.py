@@ -26,7 +26,7 @@ from tests.test_logs_screen_world import (
 )
 from tui.app import create_app
 from application.context import AppContext
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.status_header import StatusHeader
 
 

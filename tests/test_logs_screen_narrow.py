@@ -16,7 +16,7 @@ from tests.test_logs_screen_world import fixed_world_dump, logs_screen, wait_for
 from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 
 _CLOCK = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d ")

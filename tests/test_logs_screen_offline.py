@@ -11,7 +11,7 @@ from simulator.server import SimulatorServer
 from tests.test_logs_screen_world import SIZE, ids_of, label_of, logs_screen, wait_for
 from tui.app import create_app
 from application.context import AppContext
-from tui.screens.inspector.screen.screen import InspectorScreen
+from tui.screens.inspector.screen import InspectorScreen
 
 
 def _entry_line(entry: LogEntry) -> str:

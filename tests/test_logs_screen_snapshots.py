@@ -13,7 +13,7 @@ from tests.test_logs_screen_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.logs.screen import LogsScreen
 
 
 def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:

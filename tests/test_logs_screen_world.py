@@ -26,7 +26,7 @@ from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE
 from tui.app import BlahApp, create_app
 from application.context import AppContext
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 

@@ -8,8 +8,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import make_app, wait_for
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.runs.screen.pick import ModelPickerScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.pick import ModelPickerScreen
 
 
 def _marks(text: str) -> dict[str, str]:

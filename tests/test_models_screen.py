@@ -8,10 +8,10 @@ from textual.widgets import DataTable, Input, Static
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import SIZE, make_app, screen_text, wait_for
-from tui.screens.chatroom.screen.screen import ChatroomScreen
+from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
-from tui.screens.models.screen.screen import ModelsScreen
-from tui.screens.playground.screen.screen import PlaygroundScreen
+from tui.screens.models.screen import ModelsScreen
+from tui.screens.playground.screen import PlaygroundScreen
 
 
 async def _models(pilot: object, app: object) -> ModelsScreen:

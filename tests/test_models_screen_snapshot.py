@@ -17,8 +17,8 @@ from tests.test_chatroom_support import (
     start_frozen_sim,
     wait_for,
 )
-from tui.screens.models.screen.screen import ModelsScreen
-from tui.screens.models.screen.register import RegisterModelScreen
+from tui.screens.models.screen import ModelsScreen
+from tui.screens.models.register import RegisterModelScreen
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from api_client.client import BlahClient
 from simulator import runs
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.screens.compare.screen.screen import CompareEvalScreen, CompareScreen
-from tui.screens.models.screen.screen import ModelsScreen
+from tui.screens.compare.screen import CompareEvalScreen, CompareScreen
+from tui.screens.models.screen import ModelsScreen
 from widgets.text_viewer import TextViewer
 
 LIVE_EVAL = {"id", "name", "description", "prompt", "expected_behavior", "eval_type", "eval_criteria",

@@ -15,8 +15,8 @@ from tests.palette_support import options, run_hit, search
 from tests.test_runs_support import make_app, wait_for
 from tui.palette import ModelsProvider, highlighted, looks_like_log_id, safe_help
 from tui.registry import MODE_SPECS
-from tui.screens.runs.screen.results import ResultsScreen
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.runs.results import ResultsScreen
+from tui.screens.runs.screen import RunsScreen
 
 SIZE = (140, 45)
 SETTINGS_COMMANDS = ("Set poll interval…", "Toggle bell on run end", "Set trained chat template for this model…")

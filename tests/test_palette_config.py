@@ -20,7 +20,7 @@ from tests.test_runs_support import make_app, wait_for
 from tui.app import BlahApp
 from cli.main import main
 from application.paths import config_file
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.runs.screen import RunsScreen
 
 SIZE = (140, 45)
 
@@ -114,9 +114,9 @@ async def test_theme_chosen_in_the_palette_is_saved(sim: SimulatorServer, client
 def test_poll_interval_from_the_file_paces_the_tail_the_room_and_a_watched_run(
     monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer
 ) -> None:
-    from tui.screens.chatroom.screen.screen import ChatroomScreen
-    from tui.screens.logs.screen.screen import LogsScreen
-    from tui.screens.runs.screen.watch import RunWatchScreen
+    from tui.screens.chatroom.screen import ChatroomScreen
+    from tui.screens.logs.screen import LogsScreen
+    from tui.screens.runs.watch import RunWatchScreen
 
     write_config("poll_interval = 7.5\n")
     monkeypatch.setenv("EVALS_BLAH_API_KEY", sim.council_key)

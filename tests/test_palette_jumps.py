@@ -8,9 +8,9 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.palette_support import run_hit, search
 from tests.test_runs_support import make_app, wait_for
-from tui.screens.inspector.screen.screen import InspectorScreen
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.runs.screen.watch import RunWatchScreen
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 SIZE = (140, 45)
 

@@ -10,7 +10,7 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.palette_support import open_palette, options
 from tests.test_runs_support import make_app, wait_for
-from tui.screens.games.screen.screen import GamesScreen
+from tui.screens.games.screen import GamesScreen
 
 SIZE = (160, 48)
 MOVEMENT = ("Cursor up", "Cursor down", "Page Left", "Page up", "Focus Next", "Top (", "Bottom (")

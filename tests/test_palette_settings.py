@@ -16,7 +16,7 @@ from tests.test_runs_support import make_app, notifications, wait_for
 from tui.app import BlahApp
 from application.config import load_config, save_setting
 from tui.palette_settings import ValuePrompt
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.runs.screen import RunsScreen
 
 
 async def _answer(pilot: Any, app: BlahApp, text: str) -> ValuePrompt:

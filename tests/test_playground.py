@@ -12,8 +12,8 @@ from textual.widgets import Input, Static, TabbedContent, TextArea
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
-from tui.screens.inspector.screen.screen import InspectorScreen
-from tui.screens.playground.screen.screen import PlaygroundScreen, next_backoff
+from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.playground.screen import PlaygroundScreen, next_backoff
 
 
 def test_job_polls_back_off_to_a_ceiling() -> None:

@@ -17,7 +17,7 @@ from tests.test_chatroom_support import (
     start_frozen_sim,
     wait_for,
 )
-from tui.screens.playground.screen.screen import PlaygroundScreen
+from tui.screens.playground.screen import PlaygroundScreen
 
 
 @pytest.fixture(scope="module")

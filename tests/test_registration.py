@@ -15,8 +15,8 @@ from application.registration import (
     validate_registration,
 )
 from widgets.confirm import ConfirmScreen
-from tui.screens.models.screen.screen import ModelsScreen
-from tui.screens.models.screen.register import RegisterModelScreen
+from tui.screens.models.screen import ModelsScreen
+from tui.screens.models.register import RegisterModelScreen
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,7 @@ Opener = Callable[[BlahApp, SimulatorServer], Awaitable[None]]
 
 
 async def open_start_run(app: BlahApp, server: SimulatorServer) -> None:
-    from tui.screens.runs.screen.pick import ModelPickerScreen
+    from tui.screens.runs.pick import ModelPickerScreen
 
     await go(app, "3", "runs")
     for _ in range(3):  # a key pressed while the screen is still being built can be lost: again
@@ -78,7 +78,7 @@ async def open_start_run(app: BlahApp, server: SimulatorServer) -> None:
 
 
 async def _on_run(app: BlahApp, run_id: str, key: str) -> None:
-    from tui.screens.runs.screen.screen import RunsScreen
+    from tui.screens.runs.screen import RunsScreen
 
     await go(app, "3", "runs")
     for _ in range(3):  # a run watched since it was started sits on top of the list: back to it
@@ -137,7 +137,7 @@ async def open_post(app: BlahApp, server: SimulatorServer) -> None:
 
 
 async def open_game(app: BlahApp, server: SimulatorServer) -> None:
-    from tui.screens.games.screen.screen import GameTypeScreen
+    from tui.screens.games.screen import GameTypeScreen
 
     await go(app, "0", "games")
     press_now(app, "n")

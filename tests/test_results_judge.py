@@ -8,7 +8,7 @@ import pytest
 
 from api_client.models import Result
 from simulator.snapshot import seeded_world
-from tui.screens.runs.screen.results import sort_results
+from tui.screens.runs.results import sort_results
 from application.runs.judge import judgement_doubts, parse_judgement
 
 

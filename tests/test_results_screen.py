@@ -10,9 +10,9 @@ from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.test_logs_screen_world import frame_segments
 from tests.test_runs_support import SIZE, make_app, wait_for
-from tui.screens.runs.screen.results import ResultsScreen, sort_results
-from tui.screens.runs.screen.results_detail import ResultDetailScreen, raw_exchange_text
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.runs.results import ResultsScreen, sort_results
+from tui.screens.runs.results_detail import ResultDetailScreen, raw_exchange_text
+from tui.screens.runs.screen import RunsScreen
 from widgets.text_viewer import TextViewer
 
 

@@ -20,11 +20,11 @@ from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
 from widgets.confirm import ConfirmScreen
-from tui.screens.leaderboard.screen.screen import LeaderboardScreen, Standing
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.runs.screen.notify import notifier_for
-from tui.screens.runs.screen.pick import ModelPickerScreen
-from tui.screens.runs.screen.watch import RunWatchScreen
+from tui.screens.leaderboard.screen import LeaderboardScreen, Standing
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.notify import notifier_for
+from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 @pytest.fixture

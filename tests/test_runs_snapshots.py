@@ -16,13 +16,13 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_runs_support import SIZE, close_client, frozen_simulator, make_app, wait_for
 from tui.app import BlahApp
-from tui.screens.compare.screen.screen import CompareScreen
-from tui.screens.health.screen.screen import HealthScreen
-from tui.screens.leaderboard.screen.screen import LeaderboardScreen
-from tui.screens.runs.screen.results import ResultsScreen
-from tui.screens.runs.screen.results_detail import ResultDetailScreen
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.runs.screen.watch import RunWatchScreen
+from tui.screens.compare.screen import CompareScreen
+from tui.screens.health.screen import HealthScreen
+from tui.screens.leaderboard.screen import LeaderboardScreen
+from tui.screens.runs.results import ResultsScreen
+from tui.screens.runs.results_detail import ResultDetailScreen
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 @pytest.fixture(scope="module")

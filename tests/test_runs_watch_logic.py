@@ -213,7 +213,7 @@ class FakeApp:
 def test_notifier_tells_each_end_once_and_again_after_a_resume() -> None:
     import time
 
-    from tui.screens.runs.screen.notify import RunNotifier
+    from tui.screens.runs.notify import RunNotifier
 
     app = FakeApp()
     notifier = RunNotifier()

@@ -10,9 +10,9 @@ from simulator.server import SimulatorServer
 from tests.test_chatroom_support import screen_text
 from tests.test_runs_support import make_app, wait_for
 from widgets.confirm import ConfirmScreen
-from tui.screens.runs.screen.screen import RunsScreen
+from tui.screens.runs.screen import RunsScreen
 from widgets.key_table import KeyTable
-from tui.screens.runs.screen.watch import RunWatchScreen
+from tui.screens.runs.watch import RunWatchScreen
 
 
 def _fits(table: KeyTable) -> bool:

@@ -45,7 +45,7 @@ def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
 
 
 def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() -> None:
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen.screen, cli.launch, api_client.archive")
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive")
     assert "textual" in loaded  # the probe sees what was imported
     assert not _detectors(loaded)
     assert not {"plotext", "textual_plotext"} & loaded

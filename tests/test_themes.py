@@ -21,7 +21,7 @@ from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
 from application.paths import data_dir
-from tui.screens.logs.screen.screen import LogsScreen
+from tui.screens.logs.screen import LogsScreen
 from widgets.plots import TimeSeriesPlot
 
 SIZE = (140, 45)

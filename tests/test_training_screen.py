@@ -15,8 +15,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import make_app, wait_for
 from widgets.confirm import ConfirmScreen
-from tui.screens.training.screen.screen import TrainingSetsScreen
-from tui.screens.training.screen.build import TrainingBuildScreen
+from tui.screens.training.screen import TrainingSetsScreen
+from tui.screens.training.build import TrainingBuildScreen
 
 SIZE = (140, 45)
 

@@ -11,8 +11,8 @@ from textual.widgets import Input, TextArea
 
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
-from tui.screens.training.screen.screen import TrainingSetsScreen
-from tui.screens.training.screen.build import TrainingBuildScreen
+from tui.screens.training.screen import TrainingSetsScreen
+from tui.screens.training.build import TrainingBuildScreen
 
 
 @pytest.fixture(scope="module")

@@ -88,7 +88,7 @@ async def test_platform_limit_refuses_before_any_byte(fresh_sim: SimulatorServer
 
 
 def test_suggestions_from_real_calls_give_prompts_to_answer() -> None:
-    from tui.screens.training.screen.build import suggest_from_calls
+    from tui.screens.training.build import suggest_from_calls
 
     looping = "the the the the the the the the the the the the the the the the the the the the"
     calls = [LogEntry(id=f"ok{i}", created_at=i, prompt=f"<|im_start|>user\nName colour {i}<|im_end|>\n<|im_start|>assistant\n",

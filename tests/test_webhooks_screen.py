@@ -16,10 +16,10 @@ from tests.support.notify_log import NotificationLog
 from tests.test_chatroom_support import make_app, wait_for
 from tui.app import BlahApp
 from widgets.confirm import ConfirmScreen
-from tui.screens.runs.screen.screen import RunsScreen
-from tui.screens.webhooks.screen.screen import WebhooksScreen
-from tui.screens.webhooks.screen.form import WebhookFormScreen
-from tui.screens.webhooks.screen.listen import listener_for
+from tui.screens.runs.screen import RunsScreen
+from tui.screens.webhooks.screen import WebhooksScreen
+from tui.screens.webhooks.form import WebhookFormScreen
+from tui.screens.webhooks.listen import listener_for
 
 SIZE = (140, 45)
 

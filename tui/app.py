@@ -205,7 +205,7 @@ class BlahApp(App[None]):
 
     def handle_webhook_event(self, delivery: WebhookDelivery) -> None:
         """A verified webhook reached the local receiver: notify, and refresh what shows it."""
-        from tui.screens.webhooks.screen.events import dispatch_webhook_event
+        from tui.screens.webhooks.events import dispatch_webhook_event
 
         dispatch_webhook_event(self, delivery)
 
@@ -213,7 +213,7 @@ class BlahApp(App[None]):
         # The local webhook receiver, if one was started: only that module starts one, so
         # when it was never imported there is nothing to close (and no reason to import it,
         # with its HTTP server, on the way out).
-        listen = sys.modules.get("tui.screens.webhooks.screen.listen")
+        listen = sys.modules.get("tui.screens.webhooks.listen")
         if listen is not None:
             listen.close_listener(self)
 
@@ -221,7 +221,7 @@ class BlahApp(App[None]):
 
     def open_log(self, log_id: str) -> None:
         """Open one call in the inspector (from any screen)."""
-        from tui.screens.inspector.screen.screen import InspectorScreen
+        from tui.screens.inspector.screen import InspectorScreen
 
         self.push_screen(InspectorScreen(log_id))
 
@@ -272,7 +272,7 @@ class BlahApp(App[None]):
 
     def action_help(self) -> None:
         """`?`: the keys of the current screen (with their ids) and the badge legend."""
-        from tui.screens.help.screen.screen import HelpScreen
+        from tui.screens.help.screen import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))

@@ -190,7 +190,7 @@ class RunsProvider(_LoadedProvider):
         return items
 
     def _watch(self, run: Run) -> None:
-        from tui.screens.runs.screen.watch import RunWatchScreen
+        from tui.screens.runs.watch import RunWatchScreen
 
         self.blah_app.push_screen(RunWatchScreen(run.id, initial=run))
 

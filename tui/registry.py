@@ -18,79 +18,79 @@ class ModeSpec:
 
 
 def _logs() -> Screen[None]:
-    from tui.screens.logs.screen.screen import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     return LogsScreen()
 
 
 def _diagnosis() -> Screen[None]:
-    from tui.screens.diagnosis.screen.screen import DiagnosisScreen
+    from tui.screens.diagnosis.screen import DiagnosisScreen
 
     return DiagnosisScreen()
 
 
 def _chatroom() -> Screen[None]:
-    from tui.screens.chatroom.screen.screen import ChatroomScreen
+    from tui.screens.chatroom.screen import ChatroomScreen
 
     return ChatroomScreen()
 
 
 def _models() -> Screen[None]:
-    from tui.screens.models.screen.screen import ModelsScreen
+    from tui.screens.models.screen import ModelsScreen
 
     return ModelsScreen()
 
 
 def _playground() -> Screen[None]:
-    from tui.screens.playground.screen.screen import PlaygroundScreen
+    from tui.screens.playground.screen import PlaygroundScreen
 
     return PlaygroundScreen()
 
 
 def _games() -> Screen[None]:
-    from tui.screens.games.screen.screen import GamesScreen
+    from tui.screens.games.screen import GamesScreen
 
     return GamesScreen()
 
 
 def _runs() -> Screen[None]:
-    from tui.screens.runs.screen.screen import RunsScreen
+    from tui.screens.runs.screen import RunsScreen
 
     return RunsScreen()
 
 
 def _leaderboard() -> Screen[None]:
-    from tui.screens.leaderboard.screen.screen import LeaderboardScreen
+    from tui.screens.leaderboard.screen import LeaderboardScreen
 
     return LeaderboardScreen()
 
 
 def _compare() -> Screen[None]:
-    from tui.screens.compare.screen.screen import CompareScreen
+    from tui.screens.compare.screen import CompareScreen
 
     return CompareScreen()
 
 
 def _health() -> Screen[None]:
-    from tui.screens.health.screen.screen import HealthScreen
+    from tui.screens.health.screen import HealthScreen
 
     return HealthScreen()
 
 
 def _webhooks() -> Screen[None]:
-    from tui.screens.webhooks.screen.screen import WebhooksScreen
+    from tui.screens.webhooks.screen import WebhooksScreen
 
     return WebhooksScreen()
 
 
 def _training() -> Screen[None]:
-    from tui.screens.training.screen.screen import TrainingSetsScreen
+    from tui.screens.training.screen import TrainingSetsScreen
 
     return TrainingSetsScreen()
 
 
 def _lens() -> Screen[None]:
-    from tui.screens.lens.screen.screen import LensScreen
+    from tui.screens.lens.screen import LensScreen
 
     return LensScreen()
 

@@ -34,6 +34,7 @@ from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from common.format import DASH
 from common.plain_text import inert_json, one_line
 from application.base_url import base_url_problem
+from application.profiles import ProfileError, resolve_profile
 
 PROG = "blah-tui blobfish"
 KEY_ENV = "BLOBFISH_API_KEY"
@@ -62,14 +63,13 @@ class BlobfishConnection:
     key_source: str
 
 
-def resolve_connection(base_url: str | None, environ: Mapping[str, str] | None = None) -> BlobfishConnection:
-    """The one place that decides the base URL and the key: ``--base-url``, else
-    ``$BLOBFISH_BASE_URL``, else https://blobfish.ai; the key from ``$BLOBFISH_API_KEY``.
-    (Profiles, ``--profile``, plug in here.)"""
-    env = os.environ if environ is None else environ
-    url = base_url or env.get(BASE_URL_ENV) or DEFAULT_BASE_URL
-    key = env.get(KEY_ENV) or None
-    return BlobfishConnection(url, key, f"${KEY_ENV}" if key else "none")
+def resolve_connection(base_url: str | None, profile: str | None = None) -> BlobfishConnection:
+    """The one place that decides the base URL and the key: the profile's
+    (``application.profiles.resolve_profile``: ``--profile``, else the one Blobfish profile, else
+    ``$BLOBFISH_BASE_URL``, else https://blobfish.ai; ``--base-url`` wins), and the key from
+    ``$BLOBFISH_API_KEY``, else the one stored for that profile. Raises ``ProfileError``."""
+    resolved = resolve_profile(profile, platform="blobfish", base_url_flag=base_url)
+    return BlobfishConnection(resolved.origin, resolved.api_key, resolved.key_source)
 
 
 # ---------------------------------------------------------------------------- parser
@@ -80,10 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     # Accepted before or after the action; the action's copy must not reset a value given before it.
     connection = argparse.ArgumentParser(add_help=False)
     connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
+    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS,
+                            help="a Blobfish profile ([profiles.NAME] in the config)")
     parser = argparse.ArgumentParser(
         prog=PROG, description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...)."
     )
     parser.add_argument("--base-url", help=base_url_help)
+    parser.add_argument("--profile", metavar="NAME", help="a Blobfish profile ([profiles.NAME] in the config)")
     sub = parser.add_subparsers(dest="blobfish_command", metavar="ACTION", required=True)
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
     evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
@@ -277,7 +280,10 @@ def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO
     out = out or sys.stdout
     err = err or sys.stderr
     args = build_parser().parse_args(list(argv))
-    connection = resolve_connection(args.base_url)
+    try:
+        connection = resolve_connection(args.base_url, args.profile)
+    except ProfileError as error:
+        return _fail(str(error), 2, err)
     problem = base_url_problem(connection.base_url)
     if problem:
         where = "--base-url" if args.base_url else f"${BASE_URL_ENV}"

@@ -106,7 +106,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     from api_client.client import BlahClient
     from tui.app import create_app
     from application.context import AppContext
-    from tui.screens.logs.screen.screen import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     add_time = {"wall": 0.0, "cpu": 0.0, "badges_cpu": 0.0, "calls": 0, "rows": 0}
     lock = threading.Lock()

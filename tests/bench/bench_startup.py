@@ -102,7 +102,7 @@ def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
     from application.config import load_config
     from application.context import AppContext
     from cli.launch import apply_config
-    from tui.screens.logs.screen.screen import LogsScreen
+    from tui.screens.logs.screen import LogsScreen
 
     original = LogsScreen._show_rows
     state: dict[str, bool] = {"armed": True}

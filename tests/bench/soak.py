@@ -270,10 +270,10 @@ async def soak(
 async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: SoakReport, duration_s: float,
                  chaos: ChaosConfig | None, key_every_s: float, min_faults: int,
                  say: Callable[[str], None]) -> None:
-    from tui.screens.chatroom.screen.screen import ChatroomScreen
-    from tui.screens.logs.screen.screen import LogsScreen
-    from tui.screens.runs.screen.screen import RunsScreen
-    from tui.screens.runs.screen.watch import RunWatchScreen
+    from tui.screens.chatroom.screen import ChatroomScreen
+    from tui.screens.logs.screen import LogsScreen
+    from tui.screens.runs.screen import RunsScreen
+    from tui.screens.runs.watch import RunWatchScreen
 
     world = server.world
     model = server.person_model_id

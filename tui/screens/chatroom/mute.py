@@ -17,7 +17,7 @@ from rich.text import Text
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
 from api_client.models import ChatroomMessage
 from application.chatroom.feed import MuteEvidence, mute_evidence
-from tui.screens.chatroom.screen.render import fmt_time
+from tui.screens.chatroom.render import fmt_time
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line, one_line_text
 

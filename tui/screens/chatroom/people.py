@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 
 from api_client.models import Model
 from application.chatroom.feed import ChatFeed, LoopVerdict
-from tui.screens.chatroom.screen.render import RoomStyles, author_colour
+from tui.screens.chatroom.render import RoomStyles, author_colour
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text
 

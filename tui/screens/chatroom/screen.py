@@ -23,12 +23,12 @@ from api_client.errors import BlahError
 from api_client.models import ChatroomMessage, Model
 from tui.base_screen import BlahScreen, describe_error
 from application.chatroom.feed import ChatFeed
-from tui.screens.chatroom.screen.mute import MuteFlow
-from tui.screens.chatroom.screen.people import EVERYONE, people_options, reply_from_options
+from tui.screens.chatroom.mute import MuteFlow
+from tui.screens.chatroom.people import EVERYONE, people_options, reply_from_options
 from application.chatroom.poll import RoomPoller
-from tui.screens.chatroom.screen.post import PostFlow
-from tui.screens.chatroom.screen.render import RoomStyles, room_styles
-from tui.screens.chatroom.screen.view import RoomContext, RoomView
+from tui.screens.chatroom.post import PostFlow
+from tui.screens.chatroom.render import RoomStyles, room_styles
+from tui.screens.chatroom.view import RoomContext, RoomView
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from api_client.models import ChatroomMessage
 from application.chatroom.feed import ChatFeed, LoopVerdict, loop_verdict
-from tui.screens.chatroom.screen.render import RoomStyles, message_text
+from tui.screens.chatroom.render import RoomStyles, message_text
 
 __all__ = ["RoomContext", "RoomView"]
 

@@ -22,8 +22,8 @@ from textual.widgets import DataTable, Static
 from api_client.errors import BlahError
 from api_client.models import CompareRow, Comparison
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.runs.screen.format import DASH, cell, fmt_score, reply_cell, short, tone_style
-from tui.screens.runs.screen.pick import ModelPickerScreen
+from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
+from tui.screens.runs.pick import ModelPickerScreen
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
@@ -313,6 +313,6 @@ class CompareEvalScreen(BlahScreen):
         if answer is None or not answer.result_id:
             self.notify("The platform gave no result id for this answer.", severity="warning", markup=False)
             return
-        from tui.screens.runs.screen.results_detail import ResultDetailScreen
+        from tui.screens.runs.results_detail import ResultDetailScreen
 
         self.app.push_screen(ResultDetailScreen(answer.result_id))

@@ -142,7 +142,7 @@ class DiagnosisCallsScreen(BlahScreen):
     @on(LogList.Selected, "#calls-list")
     def _open(self, event: LogList.Selected) -> None:
         event.stop()
-        from tui.screens.inspector.screen.screen import InspectorScreen
+        from tui.screens.inspector.screen import InspectorScreen
 
         self.app.push_screen(InspectorScreen(event.entry_id, self.shown_ids, lookup=self._entries.get))
 

@@ -26,8 +26,8 @@ from api_client.models import FailureClusters
 from tui.base_screen import BlahScreen
 from widgets.confirm import ConfirmScreen
 from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
-from tui.screens.diagnosis.screen.rows import CLUSTER_COLUMNS, cluster_cells
-from tui.screens.diagnosis.screen.text import clusters_error, clusters_status
+from tui.screens.diagnosis.rows import CLUSTER_COLUMNS, cluster_cells
+from tui.screens.diagnosis.text import clusters_error, clusters_status
 from widgets.key_table import KeyTable
 
 __all__ = ["ClustersPanel"]

@@ -20,7 +20,7 @@ from diagnosis.platform import KindAgreement
 from diagnosis.summary import FailureGroup, KindRate
 from application.diagnosis.analysis import ClusterView, DiagnosisView
 from application.diagnosis.data import OFFLINE_NOTE
-from tui.screens.runs.screen.format import cell
+from tui.screens.runs.format import cell
 from widgets.bars import bar_text, format_rate
 from widgets.safe_text import one_line, one_line_text
 

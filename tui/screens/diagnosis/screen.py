@@ -33,9 +33,9 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from tui.base_screen import BlahScreen, describe_error
 from application.diagnosis.analysis import DiagnosisView, analyse
-from tui.screens.diagnosis.screen.clusters import ClustersPanel
+from tui.screens.diagnosis.clusters import ClustersPanel
 from application.diagnosis.data import LoadProgress, fetch_inputs, limit_from
-from tui.screens.diagnosis.screen.rows import (
+from tui.screens.diagnosis.rows import (
     KIND_COLUMNS,
     CallSet,
     KindRow,
@@ -52,7 +52,7 @@ from tui.screens.diagnosis.screen.rows import (
     sort_groups,
     telling_groups,
 )
-from tui.screens.diagnosis.screen.text import (
+from tui.screens.diagnosis.text import (
     cluster_detail,
     group_detail,
     groups_note,
@@ -306,7 +306,7 @@ class DiagnosisScreen(BlahScreen):
 
     def open_calls(self, calls: CallSet) -> None:
         """Push the list of the calls behind a number."""
-        from tui.screens.diagnosis.screen.calls import DiagnosisCallsScreen
+        from tui.screens.diagnosis.calls import DiagnosisCallsScreen
 
         view = self.view
         if view is None:
@@ -357,7 +357,7 @@ class DiagnosisScreen(BlahScreen):
         if not log_id:
             self.notify("This result names no call to open.", markup=False)
             return
-        from tui.screens.inspector.screen.screen import InspectorScreen
+        from tui.screens.inspector.screen import InspectorScreen
 
         entries = self.view.entries_by_id if self.view is not None else {}
         self.app.push_screen(InspectorScreen(log_id, lookup=entries.get))
@@ -383,7 +383,7 @@ class DiagnosisScreen(BlahScreen):
             self.query_one(target).focus()
 
     def action_export(self) -> None:
-        from tui.screens.diagnosis.screen.export import ask_and_export
+        from tui.screens.diagnosis.export import ask_and_export
 
         ask_and_export(self, self.view.report.suggestions if self.view is not None else None)
 

@@ -21,8 +21,8 @@ from diagnosis.templates import template_name
 from diagnosis.text import user_text
 from application.diagnosis.analysis import ClusterView, DiagnosisView
 from application.diagnosis.data import DiagnosisInputs
-from tui.screens.diagnosis.screen.rows import KindRow
-from tui.screens.runs.screen.format import fmt_time
+from tui.screens.diagnosis.rows import KindRow
+from tui.screens.runs.format import fmt_time
 from widgets.bars import format_rate
 from widgets.safe_text import one_line, one_line_text, safe_text
 

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from api_client.models import Game, GameTurn
 from common.format import DASH, format_utc
-from tui.screens.chatroom.screen.render import indented
+from tui.screens.chatroom.render import indented
 from widgets.safe_text import one_line_text
 
 __all__ = ["DASH", "GAME_TYPES", "WINNER_MARK", "fmt_score", "game_row", "game_summary_text", "turn_text"]

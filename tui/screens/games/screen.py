@@ -26,7 +26,7 @@ from api_client.errors import (
 from api_client.models import Game
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
-from tui.screens.games.screen.render import (
+from tui.screens.games.render import (
     FINISHED,
     GAME_TYPES,
     game_row,

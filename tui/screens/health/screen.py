@@ -28,14 +28,14 @@ from application.health_windows import (
     uptime,
 )
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.runs.screen.format import (
+from tui.screens.runs.format import (
     DASH,
     cell,
     fmt_pct,
     fmt_time,
     tone_style,
 )
-from tui.screens.runs.screen.pick import ModelPickerScreen
+from tui.screens.runs.pick import ModelPickerScreen
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.plots import TimeSeriesPlot

@@ -19,7 +19,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from api_client.models import ChatroomMessageDetail, Eval, LogEntry, Result, Run
-from tui.screens.inspector.screen.panels import DASH, format_timestamp, result_renderable
+from tui.screens.inspector.panels import DASH, format_timestamp, result_renderable
 from widgets.safe_text import one_line, safe_text
 
 if TYPE_CHECKING:

@@ -30,11 +30,11 @@ from api_client.errors import BlahError, NotFoundError
 from api_client.models import LogEntry, Result
 from tui.base_screen import BlahScreen, describe_error
 from application.inspector.actions import append_training_example, training_file_for
-from tui.screens.inspector.screen.external import hand_over
+from tui.screens.inspector.external import hand_over
 from application.inspector.findings import Analysis, analyse
 from application.templates import resolve_template
-from tui.screens.inspector.screen.links import DetailsModal, link_target, load_link
-from tui.screens.inspector.screen.panels import (
+from tui.screens.inspector.links import DetailsModal, link_target, load_link
+from tui.screens.inspector.panels import (
     details_table,
     findings_text,
     origin_text,
@@ -370,7 +370,7 @@ class InspectorScreen(BlahScreen):
     def action_lens(self) -> None:
         """Analyse this call's exact prompt with the model's BLAH Lens."""
         if self.entry is not None:
-            from tui.screens.lens.screen.screen import LensScreen
+            from tui.screens.lens.screen import LensScreen
 
             model_id = self.entry.model_id or self.ctx.model_id
             self.app.push_screen(LensScreen(model_id, prompt=self.entry.prompt or "", autostart=True))

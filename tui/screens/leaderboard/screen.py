@@ -27,7 +27,7 @@ from api_client.client import BlahClient
 from api_client.errors import BlahError
 from api_client.models import LeaderboardEntry, Result, Run
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.runs.screen.format import DASH, fmt_score, fmt_time, short, tone_style
+from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.plots import BarChart
@@ -282,19 +282,19 @@ class LeaderboardScreen(BlahScreen):
     def action_results(self) -> None:
         model = self._current_model()
         if model is not None:
-            from tui.screens.runs.screen.results import ResultsScreen
+            from tui.screens.runs.results import ResultsScreen
 
             self.app.push_screen(ResultsScreen(model_id=model))
 
     def action_compare(self) -> None:
         model = self._current_model()
-        from tui.screens.compare.screen.screen import CompareScreen
+        from tui.screens.compare.screen import CompareScreen
 
         peers = [model] if model and model != self.ctx.model_id else None
         self.app.push_screen(CompareScreen(peers=peers))
 
     def action_health(self) -> None:
-        from tui.screens.health.screen.screen import HealthScreen
+        from tui.screens.health.screen import HealthScreen
 
         self.app.push_screen(HealthScreen(model_id=self._current_model() or self.ctx.model_id))
 

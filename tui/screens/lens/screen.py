@@ -24,7 +24,7 @@ from textual.worker import Worker
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import LensBundle, LensEvent
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.lens.screen.render import (
+from tui.screens.lens.render import (
     LensHeatMap,
     LensRun,
     bundle_text,

@@ -27,9 +27,9 @@ from common.format import DASH
 from application.logs.feed import FeedSettings, LogsFeed
 from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
-from tui.screens.logs.screen.status import matches_text, platform_matches, stats_text, tail_state_text
+from tui.screens.logs.status import matches_text, platform_matches, stats_text, tail_state_text
 from application.timezone import screen_tz
-from tui.screens.logs.screen.workers import LogsWorkers
+from tui.screens.logs.workers import LogsWorkers
 from widgets.badges import badge_text
 from widgets.footer import KeyFooter
 from widgets.log_list import LogList
@@ -295,7 +295,7 @@ class LogsScreen(LogsWorkers):
     @on(LogList.Selected)
     def _open_inspector(self, event: LogList.Selected) -> None:
         event.stop()
-        from tui.screens.inspector.screen.screen import InspectorScreen
+        from tui.screens.inspector.screen import InspectorScreen
 
         self.app.push_screen(
             InspectorScreen(event.entry_id, neighbours=self._neighbours, lookup=self._lookup),

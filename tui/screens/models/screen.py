@@ -16,14 +16,14 @@ from textual.widgets import DataTable, Input, Static
 from api_client.errors import BlahError
 from api_client.models import Eval, Model
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.chatroom.screen.mute import MuteFlow
-from tui.screens.models.screen.detail import (
+from tui.screens.chatroom.mute import MuteFlow
+from tui.screens.models.detail import (
     eval_detail_text,
     eval_row,
     model_detail_text,
     model_row,
 )
-from tui.screens.models.screen.register import RegisterModelScreen
+from tui.screens.models.register import RegisterModelScreen
 from widgets.fitted_table import FittedTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -301,7 +301,7 @@ class ModelsScreen(BlahScreen):
         self.notify(f"Registered {one_line(model.name or model.id, max_len=60)} as {one_line(model.id, max_len=60)}", markup=False)
 
     def action_playground(self) -> None:
-        from tui.screens.playground.screen.screen import PlaygroundScreen
+        from tui.screens.playground.screen import PlaygroundScreen
 
         model_id = self.highlighted_model_id() or self.ctx.model_id
         self.app.push_screen(PlaygroundScreen(model_id=model_id))

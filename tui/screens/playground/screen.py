@@ -39,7 +39,7 @@ from api_client.errors import (
 from api_client.models import ChatJob, InferResult, LogEntry, Model
 from diagnosis import Finding, classify, resolve_trained_template, template_name
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.playground.screen.render import (
+from tui.screens.playground.render import (
     answer_text,
     findings_text,
     job_status_text,

@@ -17,7 +17,7 @@ from application.runs.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
 from tui.base_screen import BlahScreen
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, cancel_run, resume_run
-from tui.screens.runs.screen.format import progress_text
+from tui.screens.runs.format import progress_text
 from widgets.safe_text import one_line
 
 __all__ = ["StatusWriter"]

@@ -13,7 +13,7 @@ from textual.widgets import Button, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from api_client.models import Model
-from tui.screens.runs.screen.format import short
+from tui.screens.runs.format import short
 from widgets.check_list import CheckList, selected_count_text
 from widgets.safe_text import one_line
 

@@ -21,7 +21,7 @@ from api_client.models import Result
 from common.format import format_latency
 from tui.base_screen import BlahScreen, describe_error
 from application.runs.judge import ResultDoubt, judgement_doubts
-from tui.screens.runs.screen.format import (
+from tui.screens.runs.format import (
     cell,
     fmt_score,
     fmt_time,
@@ -211,7 +211,7 @@ class ResultsScreen(BlahScreen):
         result = next((r for r in self.results if r.id == key), None)
         if result is None:
             return
-        from tui.screens.runs.screen.results_detail import ResultDetailScreen
+        from tui.screens.runs.results_detail import ResultDetailScreen
 
         self.app.push_screen(
             ResultDetailScreen(result.id, initial=result, eval_name=self.eval_names.get(result.eval_id or ""))

@@ -23,7 +23,7 @@ from application.runs.judge import (
     judgement_doubts,
     parse_judgement,
 )
-from tui.screens.runs.screen.format import (
+from tui.screens.runs.format import (
     DASH,
     cell,
     fmt_score,

@@ -31,10 +31,10 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, start_run
-from tui.screens.runs.screen.confirm import StatusWriter
-from tui.screens.runs.screen.format import DASH, cell, fmt_time, progress_text, status_style
-from tui.screens.runs.screen.notify import notifier_for
-from tui.screens.runs.screen.pick import ModelPickerScreen
+from tui.screens.runs.confirm import StatusWriter
+from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
+from tui.screens.runs.notify import notifier_for
+from tui.screens.runs.pick import ModelPickerScreen
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, safe_text
@@ -228,19 +228,19 @@ class RunsScreen(BlahScreen):
     def action_watch(self) -> None:
         run = self.current_run()
         if run is not None:
-            from tui.screens.runs.screen.watch import RunWatchScreen
+            from tui.screens.runs.watch import RunWatchScreen
 
             self.app.push_screen(RunWatchScreen(run.id, initial=run))
 
     def action_run_results(self) -> None:
         run = self.current_run()
         if run is not None:
-            from tui.screens.runs.screen.results import ResultsScreen
+            from tui.screens.runs.results import ResultsScreen
 
             self.app.push_screen(ResultsScreen(run_id=run.id))
 
     def action_my_results(self) -> None:
-        from tui.screens.runs.screen.results import ResultsScreen
+        from tui.screens.runs.results import ResultsScreen
 
         self.app.push_screen(ResultsScreen(model_id=self.ctx.model_id))
 
@@ -303,7 +303,7 @@ class RunsScreen(BlahScreen):
                 notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
                 self._backoff.after_poll(changed=True)
                 self.load_runs()
-                from tui.screens.runs.screen.watch import RunWatchScreen
+                from tui.screens.runs.watch import RunWatchScreen
 
                 self.app.push_screen(RunWatchScreen(outcome.run.id, initial=outcome.run))
             elif outcome.kind == "done":

@@ -26,8 +26,8 @@ from application.runs.watch import Eta, PollBackoff, RunWatch, eval_progress
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from application.runs.actions import WriteOutcome
-from tui.screens.runs.screen.confirm import StatusWriter
-from tui.screens.runs.screen.format import (
+from tui.screens.runs.confirm import StatusWriter
+from tui.screens.runs.format import (
     DASH,
     cell,
     fmt_clock,
@@ -36,7 +36,7 @@ from tui.screens.runs.screen.format import (
     progress_text,
     status_style,
 )
-from tui.screens.runs.screen.notify import notifier_for
+from tui.screens.runs.notify import notifier_for
 from widgets.key_table import KeyTable
 from widgets.bars import ProgressLine
 from widgets.footer import KeyFooter
@@ -288,12 +288,12 @@ class RunWatchScreen(BlahScreen):
         key = self.query_one("#watch-results", KeyTable).current_key
         result = self.results.get(key or "")
         if result is not None:
-            from tui.screens.runs.screen.results_detail import ResultDetailScreen
+            from tui.screens.runs.results_detail import ResultDetailScreen
 
             self.app.push_screen(ResultDetailScreen(result.id, initial=result))
 
     def action_all_results(self) -> None:
-        from tui.screens.runs.screen.results import ResultsScreen
+        from tui.screens.runs.results import ResultsScreen
 
         self.app.push_screen(ResultsScreen(run_id=self.run_id))
 

@@ -28,8 +28,8 @@ from common.format import format_count as _count
 from diagnosis.suggest import Suggestion
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
-from tui.screens.training.screen.render import fmt_bytes
-from tui.screens.webhooks.screen.render import write_problem
+from tui.screens.training.render import fmt_bytes
+from tui.screens.webhooks.render import write_problem
 from application.training_upload import (
     BuiltSet,
     DraftExample,

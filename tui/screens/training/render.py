@@ -7,7 +7,7 @@ from rich.text import Text
 
 from api_client.models import TrainingSet
 from common.format import format_size as fmt_bytes
-from tui.screens.webhooks.screen.render import DASH, fmt_utc
+from tui.screens.webhooks.render import DASH, fmt_utc
 from widgets.safe_text import one_line, one_line_text
 
 __all__ = ["fmt_bytes", "training_set_detail", "training_set_row"]

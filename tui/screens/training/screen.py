@@ -16,7 +16,7 @@ from api_client.errors import BlahError, NotFoundError
 from api_client.models import TrainingSet
 from tui.base_screen import BlahScreen, describe_error
 from widgets.key_table import KeyTable
-from tui.screens.training.screen.render import training_set_detail, training_set_row
+from tui.screens.training.render import training_set_detail, training_set_row
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -117,7 +117,7 @@ class TrainingSetsScreen(BlahScreen):
         self.load()
 
     def action_build(self) -> None:
-        from tui.screens.training.screen.build import TrainingBuildScreen
+        from tui.screens.training.build import TrainingBuildScreen
 
         def back(_: object = None) -> None:
             self.load(select=screen.uploaded_id)

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Static
 
-from tui.screens.webhooks.screen.listen import WEBHOOK_EVENT_TYPES
+from tui.screens.webhooks.listen import WEBHOOK_EVENT_TYPES
 
 __all__ = ["WebhookDraft", "WebhookFormScreen", "validate_draft"]
 

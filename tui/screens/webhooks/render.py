@@ -16,7 +16,7 @@ from api_client.errors import (
 from api_client.models import Webhook
 from common.format import DASH
 from tui.base_screen import describe_error
-from tui.screens.runs.screen.format import fmt_time as fmt_utc
+from tui.screens.runs.format import fmt_time as fmt_utc
 from application.webhooks.receiver import WebhookDelivery
 from widgets.safe_text import one_line, one_line_text
 
@@ -42,7 +42,7 @@ def webhook_row(hook: Webhook, listening_id: str | None) -> tuple[Text, ...]:
 
 
 def delivery_row(delivery: WebhookDelivery) -> tuple[Text, ...]:
-    from tui.screens.webhooks.screen.events import delivery_summary
+    from tui.screens.webhooks.events import delivery_summary
 
     return (
         Text(fmt_utc(delivery.received_at_ms)),

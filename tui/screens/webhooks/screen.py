@@ -21,14 +21,14 @@ from api_client.models import Webhook
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
 from widgets.key_table import KeyTable
-from tui.screens.webhooks.screen.form import WebhookDraft, WebhookFormScreen
-from tui.screens.webhooks.screen.listen import (
+from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
+from tui.screens.webhooks.listen import (
     LISTEN_EVENTS,
     ListenerSession,
     ListenOptions,
     listener_for,
 )
-from tui.screens.webhooks.screen.render import (
+from tui.screens.webhooks.render import (
     delivery_row,
     listener_text,
     webhook_row,
