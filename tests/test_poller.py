@@ -26,6 +26,9 @@ from api_client.errors import (
     UnreachableError,
     UnsafePathError,
 )
+from api_client.models import ChatroomPage
+from application.chatroom.feed import ChatFeed
+from application.chatroom.poll import RoomPoller
 from application.poller import RETRY_AFTER_CAP_S, Backoff, Poller, PollEnd, PollStep, is_fatal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -260,6 +263,31 @@ async def test_stop_before_run_fetches_nothing() -> None:
 
 
 # --------------------------------------------------------------------------- one house
+
+
+class _RefusingRoom:
+    """A chatroom that always answers with ``error``."""
+
+    def __init__(self, error: BlahError) -> None:
+        self.error = error
+
+    async def chatroom(self, *, limit: int | None = None, since: int | None = None) -> ChatroomPage:
+        raise self.error
+
+
+async def test_the_chatroom_follows_the_shared_rules() -> None:
+    """It capped Retry-After at 60 s and never stopped, even on a refused key."""
+    said: list[float | None] = []
+    slow = RateLimitedError("slow down", status=429, retry_after=120.0)
+    room = RoomPoller(_RefusingRoom(slow), ChatFeed(), on_messages=lambda m: m,
+                      on_error=lambda e, w: said.append(w), on_quiet=lambda q: None, sleep=Waits())
+    assert await room.poll_once() == 120.0
+    room = RoomPoller(_RefusingRoom(AuthError("invalid key", status=401)), ChatFeed(), on_messages=lambda m: m,
+                      on_error=lambda e, w: said.append(w), on_quiet=lambda q: None, sleep=Waits())
+    end = await room.run()
+    assert end.reason == "fatal" and room.polls == 1
+    assert said == [120.0, None]
+
 
 
 #: Every poll loop of the app, and the name of the shared piece it must use.
