@@ -64,6 +64,11 @@ class RoomPoller:
     def polls(self) -> int:
         return self.poller.polls
 
+    @property
+    def interval(self) -> float:
+        """The normal pace, in seconds (after new messages)."""
+        return self.poller.backoff.interval
+
     def poke(self) -> None:
         """Poll now (after a post, or when the person asks)."""
         self.poller.poke()
