@@ -31,31 +31,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
-from .errors import (
-    AuthError,
-    BadRequestError,
-    BlahError,
-    ConflictError,
-    NotFoundError,
-    RateLimitedError,
-    UnsafePathError,
-)
+from .errors import BlahError
 from .models import LogEntry, LogPage
 from .paging import older_page_bound
+from .polling import Backoff
 
 Phase = Literal["starting", "live", "idle_backoff", "retrying", "stalled", "stopped"]
 Sleep = Callable[[float], Awaitable[None]]
 
-#: Errors after which polling again cannot help: the tail stops with a reason.
-FATAL_ERRORS: tuple[type[BlahError], ...] = (
-    AuthError,
-    NotFoundError,
-    BadRequestError,
-    ConflictError,
-    UnsafePathError,
-)
-#: A server's Retry-After is honoured up to this many seconds (guards absurd values).
-MAX_RETRY_AFTER = 600.0
 #: Safety cap on remembered ids (only ids inside the overlap window are kept anyway).
 MAX_SEEN_IDS = 100_000
 MAX_PAGE = 500
@@ -110,9 +93,11 @@ def check_page_size(page_size: int) -> None:
 class LogTail:
     """Async iterator of batches of new log entries (oldest first), each entry once.
 
-    Never ends on a transient error (it backs off and retries, honouring Retry-After);
-    ends (``StopAsyncIteration``) after :meth:`stop` or a non-transient error (unknown
-    model, auth), with ``state.phase == "stopped"``, ``state.reason`` and :attr:`error`.
+    Waits by the app's one set of polling rules (:mod:`api_client.polling`): slower while
+    nothing is new, back to ``interval`` on new entries; never ends on a transient error (it
+    backs off and retries, honouring Retry-After); ends (``StopAsyncIteration``) after
+    :meth:`stop` or a fatal error (unknown model, key refused), with
+    ``state.phase == "stopped"``, ``state.reason`` and :attr:`error`.
     """
 
     def __init__(
@@ -149,8 +134,7 @@ class LogTail:
         self._cursor: int | None = since
         self._started = since is not None
         self._seen: dict[str, int] = {}
-        self._idle_wait = self._interval
-        self._error_wait = self._interval
+        self._backoff = Backoff(interval=self._interval, max_interval=self._max_interval)
         self._next_wait = 0.0
         self._stop_event = asyncio.Event()
         self._state = TailState(cursor=since)
@@ -195,9 +179,8 @@ class LogTail:
             except BlahError as exc:
                 self._on_error(exc)
                 continue
-            self._error_wait = self._interval
             if cycle.stalled is not None:
-                self._next_wait = self._max_interval
+                self._next_wait = self._backoff.slowest()
                 self._set(
                     phase="stalled",
                     retry_in=self._next_wait,
@@ -327,12 +310,10 @@ class LogTail:
 
     def _enter_live(self, *, delivered: bool) -> None:
         if delivered or self._state.phase == "starting":
-            self._idle_wait = self._interval
-            self._next_wait = self._interval
+            self._next_wait = self._backoff.after_poll(progress=True)
             self._set(phase="live", retry_in=None, reason=None, cursor=self._cursor)
         else:
-            self._idle_wait = min(self._idle_wait * 2, self._max_interval)
-            self._next_wait = self._idle_wait
+            self._next_wait = self._backoff.after_poll(progress=False)
             self._set(
                 phase="idle_backoff",
                 retry_in=self._next_wait,
@@ -341,15 +322,12 @@ class LogTail:
             )
 
     def _on_error(self, exc: BlahError) -> None:
-        if isinstance(exc, FATAL_ERRORS):
+        wait = self._backoff.after_error(exc)
+        if wait is None:
             self.error = exc
             self._set(phase="stopped", retry_in=None, reason=str(exc))
             self._stop_event.set()
             return
-        wait = self._error_wait
-        self._error_wait = min(self._error_wait * 2, self._max_interval)
-        if isinstance(exc, RateLimitedError) and exc.retry_after is not None:
-            wait = max(wait, min(exc.retry_after, MAX_RETRY_AFTER))
         self._next_wait = wait
         self._set(phase="retrying", retry_in=wait, reason=str(exc))
 

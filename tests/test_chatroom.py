@@ -153,11 +153,11 @@ async def test_poller_overlaps_by_one_ms_and_delivers_each_message_once() -> Non
         return new
 
     poller = RoomPoller(room, feed, on_messages=on_messages, on_error=lambda e, w: None, on_quiet=quiet.append, interval=1.0, max_interval=8.0)
-    assert await poller.poll_once(1.0) == 1.0
+    assert await poller.poll_once() == 1.0
     room.messages.append(msg("c", 100))  # a late message in the same millisecond
-    assert await poller.poll_once(1.0) == 1.0
-    assert await poller.poll_once(1.0) == 2.0  # nothing new: slower
-    assert await poller.poll_once(2.0) == 4.0
+    assert await poller.poll_once() == 1.0
+    assert await poller.poll_once() == 2.0  # nothing new: slower
+    assert await poller.poll_once() == 4.0
     assert delivered == ["a", "b", "c"]
     assert room.calls == [(INITIAL_PAGE, None), (POLL_PAGE, 99), (POLL_PAGE, 99), (POLL_PAGE, 99)]
     assert quiet == [False, False, True, True]
@@ -171,20 +171,20 @@ async def test_poller_backs_off_on_errors_and_honours_retry_after() -> None:
         on_quiet=lambda q: None, interval=1.0, max_interval=8.0,
     )
     room.fail_with = ServerError("boom", status=503)
-    assert await poller.poll_once(1.0) == 2.0
-    assert await poller.poll_once(8.0) == 8.0  # capped
+    # The app's one rule (application.poller): the first retry at the interval, then doubling, capped.
+    assert [await poller.poll_once() for _ in range(5)] == [1.0, 2.0, 4.0, 8.0, 8.0]
     room.fail_with = RateLimitedError("slow down", status=429, retry_after=20.0)
-    assert await poller.poll_once(1.0) == 20.0
-    assert [e for e, _ in errors] == [ServerError, ServerError, RateLimitedError]
+    assert await poller.poll_once() == 20.0
+    assert [e for e, _ in errors] == [ServerError] * 5 + [RateLimitedError]
 
 
 async def test_poller_says_when_a_burst_filled_a_page() -> None:
     room = FakeRoom([msg(f"m{i}", 1000 + i) for i in range(5)])
     feed = ChatFeed()
     poller = RoomPoller(room, feed, on_messages=lambda m: feed.add(m)[0], on_error=lambda e, w: None, on_quiet=lambda q: None)
-    await poller.poll_once(1.0)
+    await poller.poll_once()
     room.messages.extend(msg(f"n{i}", 2000 + i) for i in range(POLL_PAGE + 5))
-    await poller.poll_once(1.0)
+    await poller.poll_once()
     assert feed.page_was_full
 
 

@@ -138,7 +138,7 @@ def test_poll_interval_from_the_file_paces_the_tail_the_room_and_a_watched_run(
         await pilot.pause()
         watch = app.screen
         assert isinstance(watch, RunWatchScreen)
-        seen["run watch"] = watch.watch_state.backoff.base
+        seen["run watch"] = watch.poll_interval
 
     launch(monkeypatch, ["--base-url", sim.base_url, "--model", sim.person_model_id], inspect)
     assert seen == {"logs tail": 7.5, "chatroom": 7.5, "run watch": 7.5}

@@ -13,13 +13,13 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
 from tui.screens.inspector.screen import InspectorScreen
-from tui.screens.playground.screen import PlaygroundScreen, next_backoff
+from application.poller import Backoff
+from tui.screens.playground.screen import CHAT_JOB_MAX_POLL_S, PlaygroundScreen
 
 
 def test_job_polls_back_off_to_a_ceiling() -> None:
-    waits = [0.25]
-    for _ in range(10):
-        waits.append(next_backoff(waits[-1]))
+    backoff = Backoff(interval=0.25, max_interval=CHAT_JOB_MAX_POLL_S)  # the chat job's poller
+    waits = [backoff.wait] + [backoff.after_poll(progress=False) for _ in range(10)]
     assert waits[1] > waits[0] and waits == sorted(waits)
     assert waits[-1] == 5.0
 

@@ -1,12 +1,16 @@
-"""Unit tests of application/runs/watch.py: ETA, back-off and run events, with a fake clock."""
+"""Unit tests of the run watch (application/runs/: eta, events, progress), with a fake clock.
+
+The waits between polls are the shared poller's: tests/test_poller.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from api_client.errors import ConflictError, NotFoundError, RateLimitedError, ServerError
 from api_client.models import Result, Run
-from application.runs.watch import EtaEstimator, PollBackoff, RunWatch, eval_progress, format_duration
+from application.runs.eta import EtaEstimator
+from application.runs.events import RunWatch
+from application.runs.progress import eval_progress
+from common.format import format_duration
 
 
 class FakeClock:
@@ -110,32 +114,17 @@ def test_done_and_count_going_back_resets() -> None:
     assert est.points == 1
 
 
-def test_backoff_grows_when_idle_resets_on_progress_and_errors() -> None:
-    b = PollBackoff(base=1.0, factor=2.0, max_idle=5.0, max_error=30.0)
-    assert b.after_poll(changed=False) == 2.0
-    assert b.after_poll(changed=False) == 4.0
-    assert b.after_poll(changed=False) == 5.0
-    assert b.after_poll(changed=True) == 1.0
-    assert b.after_error(ServerError("boom", status=500)) == 2.0
-    assert b.after_error(ServerError("boom", status=500)) == 4.0
-    assert b.after_error(RateLimitedError("slow", retry_after=20.0)) == 20.0
-    assert b.after_error(ServerError("boom", status=500)) == 16.0
-    for _ in range(10):
-        delay = b.after_error(ServerError("boom", status=500))
-    assert delay == 30.0
-    assert PollBackoff.fatal(NotFoundError("gone", status=404))
-    assert not PollBackoff.fatal(ServerError("boom", status=503))
-    assert not PollBackoff.fatal(ConflictError("no", status=409))
-
-
 def test_watch_reports_each_transition_once() -> None:
     clock = FakeClock()
     watch = RunWatch("run_1", clock=clock)
     events, _ = watch.observe(run("running", 0))
     assert events == []
     clock.now += 2
-    events, delay = watch.observe(run("running", 5))
-    assert events == [] and delay == watch.backoff.base
+    events, moved = watch.observe(run("running", 5))
+    assert events == [] and moved
+    clock.now += 2
+    events, moved = watch.observe(run("running", 5))
+    assert events == [] and not moved  # nothing new: the poller slows down
     clock.now += 2
     events, _ = watch.observe(run("completed", 20))
     assert [e.kind for e in events] == ["ended"]

@@ -80,6 +80,7 @@ class ChatroomScreen(BlahScreen):
         self.models: dict[str, Model] = {}
         self._styles: RoomStyles | None = None
         self.poller: RoomPoller | None = None
+        self.poll_stopped = False
         self._interval = 2.0
         self._status = Text("connecting…", end="")
         self._models_error: str | None = None
@@ -232,7 +233,7 @@ class ChatroomScreen(BlahScreen):
 
     @work(exclusive=True, group="chatroom-poll", exit_on_error=False)
     async def poll_room(self) -> None:
-        """Poll until the screen goes (see ``RoomPoller``)."""
+        """Poll until the screen goes or a fatal error (see ``RoomPoller``); r starts it again."""
         client = self.ctx.client
         if client is None:
             return
@@ -246,7 +247,9 @@ class ChatroomScreen(BlahScreen):
             interval=self._interval,
             max_interval=float(self.ctx.settings.get("chatroom_max_interval") or 15.0),
         )
-        await self.poller.run()
+        self.poll_stopped = False
+        await self.poller.run()  # returns only after a fatal error (cancelled when the screen goes)
+        self.poll_stopped = True
 
     def _polled(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
         self.blah_app.note_connection(None)
@@ -255,18 +258,25 @@ class ChatroomScreen(BlahScreen):
             self._show_empty(Text("the platform returned no chatroom messages yet", style="italic"))
         return new
 
-    def _poll_failed(self, error: BlahError, retry_in: float) -> None:
+    def _poll_failed(self, error: BlahError, retry_in: float | None) -> None:
         self.blah_app.note_connection(error)
         reason = describe_error(error)
         self._show_empty(Text(f"couldn't load: {reason}", style="italic"))
-        self._set_status(Text(f"couldn't load: {reason} · retrying in {retry_in:.0f} s", end=""))
+        if retry_in is None:  # fatal: polling again cannot help until something changes
+            self._set_status(Text(f"couldn't load: {reason} · stopped polling (r tries again)", end=""))
+        else:
+            self._set_status(Text(f"couldn't load: {reason} · retrying in {retry_in:.0f} s", end=""))
 
     def _poll_quiet(self, quiet: bool) -> None:
         self._set_status(Text("● live · quiet, checking less often" if quiet else "● live", end=""))
 
     def poke(self) -> None:
         """Poll now (after a post, or when the person asks)."""
-        if self.poller is not None:
+        if self.poller is None:
+            return
+        if self.poll_stopped:  # by a fatal error: start polling again
+            self.poll_room()
+        else:
             self.poller.poke()
 
     # ----------------------------------------------------------------- app events

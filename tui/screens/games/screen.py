@@ -4,7 +4,6 @@ it plays out)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,6 +23,7 @@ from api_client.errors import (
     OutcomeUnknownError,
 )
 from api_client.models import Game
+from application.poller import Poller, PollStep
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
 from tui.screens.games.render import (
@@ -40,6 +40,10 @@ from widgets.status_header import StatusHeader
 __all__ = ["GameTypeScreen", "GamesScreen"]
 
 GAME_COLUMNS = ("Game (UTC)", "Status", "Players (★ won)")
+GAME_POLL_S = 0.5
+"""How often a game being played is polled while turns keep coming."""
+GAME_MAX_POLL_S = 5.0
+"""The slowest a game being played is polled while nothing changes."""
 
 
 class GameTypeScreen(ModalScreen[str | None]):
@@ -179,25 +183,35 @@ class GamesScreen(BlahScreen):
 
     @work(exclusive=True, group="games-detail", exit_on_error=False)
     async def load_game(self, game_id: str) -> None:
-        """Show one game; while it is still being played, keep polling it (with backoff)."""
+        """Show one game; while it is still being played, keep polling it (the app's one
+        Poller: a new turn or status is progress; a transient error is retried, a fatal one,
+        such as a game that does not exist, ends the polling and says why)."""
         client = self.ctx.client
         if client is None:
             return
-        wait = 0.5
-        while True:
-            try:
-                game = await client.get_game(game_id)
-            except NotFoundError:
-                self.query_one("#game-summary", Static).update(Text("couldn't load: the platform has no such game", end=""))
-                return
-            except BlahError as error:
-                self.query_one("#game-summary", Static).update(Text(f"couldn't load: {describe_error(error)}", end=""))
-                raise
+
+        async def fetch() -> Game:
+            return await client.get_game(game_id)
+
+        def judge(game: Game) -> PollStep:
+            before = self.current if self.current is not None and self.current.id == game.id else None
             self._show_game(game)
             if (game.status or "") in FINISHED:
-                return
-            await asyncio.sleep(wait)
-            wait = min(wait * 1.6, 5.0)
+                return "done"
+            moved = before is None or (before.status, len(before.turns or [])) != (game.status, len(game.turns or []))
+            return "progress" if moved else "idle"
+
+        def failed(error: BlahError, retry_in: float | None) -> None:
+            if isinstance(error, NotFoundError):
+                text = Text("couldn't load: the platform has no such game", end="")
+            else:
+                text = Text(f"couldn't load: {describe_error(error)}", end="")
+            if retry_in is not None:
+                text.append(f" · retrying in {retry_in:.0f} s")
+            self.query_one("#game-summary", Static).update(text)
+
+        poller = Poller(fetch, judge=judge, interval=GAME_POLL_S, max_interval=GAME_MAX_POLL_S, on_error=failed)
+        await poller.run()
 
     def _show_game(self, game: Game) -> None:
         previous = self.current

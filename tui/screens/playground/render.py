@@ -80,7 +80,10 @@ def answer_text(
 
 def job_status_text(job: ChatJob | None, *, next_poll_s: float | None, error: str | None = None) -> Text:
     if error is not None:
-        return Text(f"couldn't poll the job: {error}", end="")
+        text = Text(f"couldn't poll the job: {error}", end="")
+        if next_poll_s is not None:  # a transient error: the poller tries again
+            text.append(f" · retrying in {next_poll_s:.1f} s", style="dim")
+        return text
     if job is None:
         return Text("", end="")
     text = Text("job ", end="")

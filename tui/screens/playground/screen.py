@@ -2,14 +2,15 @@
 the answer with its findings, or open it whole in the inspector.
 
 - Infer: one prompt, an optional token limit (``POST /models/{id}/infer``).
-- Chat: a conversation; each turn is a queued job polled with backoff until it is done.
+- Chat: a conversation; each turn is a queued job polled until it is done (the app's one
+  :class:`application.poller.Poller`: from ``chat_job_first_poll`` s, slower up to 5 s while its
+  status stays the same).
 
 One request at a time per tab; a second key press while one is in flight does nothing.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from rich.text import Text
@@ -30,13 +31,12 @@ from textual.widgets import (
 )
 
 from api_client.errors import (
-    AuthError,
     BlahError,
     MissingKeyError,
-    NotFoundError,
     OutcomeUnknownError,
 )
 from api_client.models import ChatJob, InferResult, LogEntry, Model
+from application.poller import Poller, PollStep
 from diagnosis import Finding, classify, resolve_trained_template, template_name
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.playground.render import (
@@ -49,14 +49,11 @@ from widgets.footer import KeyFooter
 from widgets.safe_text import one_line_text
 from widgets.status_header import StatusHeader
 
-__all__ = ["PlaygroundScreen", "next_backoff"]
+__all__ = ["CHAT_JOB_MAX_POLL_S", "PlaygroundScreen"]
 
 TERMINAL_JOB_STATES = frozenset({"completed", "failed", "error", "cancelled"})
-
-
-def next_backoff(current: float, *, factor: float = 1.6, ceiling: float = 5.0) -> float:
-    """The wait before the next job poll: grows geometrically up to ``ceiling`` seconds."""
-    return min(current * factor, ceiling)
+CHAT_JOB_MAX_POLL_S = 5.0
+"""The slowest a queued chat job is polled: the person is waiting for the reply."""
 
 
 class PlaygroundScreen(BlahScreen):
@@ -344,23 +341,48 @@ class PlaygroundScreen(BlahScreen):
         await self._show_result(done.response, done.error, done.log_id, None)
 
     async def _poll_job(self, job: ChatJob) -> ChatJob | None:
-        """Poll until the job ends: 0.25 s, then ×1.6 up to 5 s; errors back off too."""
+        """Poll until the job ends (its last state), or None after a fatal error (the job is
+        gone, the key refused); a change of status is progress, transient errors are retried."""
         client = self.ctx.client
         assert client is not None
-        wait = float(self.ctx.settings.get("chat_job_first_poll") or 0.25)
-        while (job.status or "") not in TERMINAL_JOB_STATES:
-            self._job_status(job_status_text(job, next_poll_s=wait))
-            await asyncio.sleep(wait)
-            try:
-                job = await client.get_chat_job(job.id)
-            except (NotFoundError, AuthError) as error:
-                self._job_status(job_status_text(job, next_poll_s=None, error=describe_error(error)))
-                return None  # not transient: polling again would not help
-            except BlahError as error:
-                self._job_status(job_status_text(job, next_poll_s=None, error=describe_error(error)))
+        latest = job
+        failed = False  # the last poll failed: its line (with the retry time) stays up
+
+        async def fetch() -> ChatJob:
+            return await client.get_chat_job(job.id)
+
+        def judge(polled: ChatJob) -> PollStep:
+            nonlocal latest, failed
+            moved, latest, failed = polled.status != latest.status, polled, False
+            if (polled.status or "") in TERMINAL_JOB_STATES:
+                return "done"
+            return "progress" if moved else "idle"
+
+        def before_wait(seconds: float) -> None:
+            if not failed:
+                self._job_status(job_status_text(latest, next_poll_s=seconds))
+
+        def poll_failed(error: BlahError, retry_in: float | None) -> None:
+            nonlocal failed
+            failed = True
+            self._job_status(job_status_text(latest, next_poll_s=retry_in, error=describe_error(error)))
+            if retry_in is not None:
                 self.blah_app.note_connection(error)
-            wait = next_backoff(wait)
-        return job
+
+        if (job.status or "") in TERMINAL_JOB_STATES:
+            return job
+        first = float(self.ctx.settings.get("chat_job_first_poll") or 0.25)
+        poller = Poller(
+            fetch,
+            judge=judge,
+            interval=first,
+            max_interval=max(CHAT_JOB_MAX_POLL_S, first),
+            on_error=poll_failed,
+            on_wait=before_wait,
+            wait_first=True,
+        )
+        end = await poller.run()
+        return latest if end.reason == "done" else None
 
     # ----------------------------------------------------------------- inspector
 

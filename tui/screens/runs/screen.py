@@ -19,14 +19,10 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Run
-from application.runs.watch import (
-    ACTIVE_STATUSES,
-    ATTENTION_STATUSES,
-    PollBackoff,
-    RunEvent,
-    ended_message,
-    format_duration,
-)
+from application.poller import Backoff
+from application.runs.events import RunEvent, ended_message
+from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
+from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from widgets.confirm import ConfirmScreen
@@ -83,7 +79,7 @@ class RunsScreen(BlahScreen):
         super().__init__()
         self.runs: list[Run] = []
         self._status: dict[str, str | None] = {}  # last status seen per run (for transitions)
-        self._backoff = PollBackoff(base=2.0, max_idle=15.0)
+        self._backoff = Backoff(interval=2.0, max_interval=15.0)  # the app's one polling rules
         self._timer: Timer | None = None
         self._start_busy = False
         self.writer = StatusWriter(self, self._status_write_done)
@@ -145,13 +141,16 @@ class RunsScreen(BlahScreen):
             delay = self._backoff.after_error(error)
             # One state at a time: before any list has arrived, the error replaces "loading runs…".
             self.query_one("#runs-summary", Static).display = bool(self.runs)
-            self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
-            self._schedule(delay)
+            if delay is None:  # fatal (key refused, ...): asking again on a timer cannot help
+                self._say(Text(f"couldn't load runs: {describe_error(error)} · r tries again"), error=True)
+            else:
+                self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
+                self._schedule(delay)
             raise
         self._say("")
         changed = self._apply(runs, asked_at)
         if any(r.status in ACTIVE_STATUSES for r in runs):
-            self._schedule(self._backoff.after_poll(changed=changed))
+            self._schedule(self._backoff.after_poll(progress=changed))
         else:  # nothing moving: look again now and then (a run may be started elsewhere)
             self._schedule(float(self.ctx.settings.get("runs_idle_refresh_s", 60.0)))
 
@@ -222,7 +221,7 @@ class RunsScreen(BlahScreen):
         self.action_watch()
 
     def action_refresh(self) -> None:
-        self._backoff.after_poll(changed=True)
+        self._backoff.reset()
         self.load_runs()
 
     def action_watch(self) -> None:
@@ -301,7 +300,7 @@ class RunsScreen(BlahScreen):
                 self._status[outcome.run.id] = outcome.run.status
                 notifier_for(self.app).follow(outcome.run.id)
                 notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
-                self._backoff.after_poll(changed=True)
+                self._backoff.reset()
                 self.load_runs()
                 from tui.screens.runs.watch import RunWatchScreen
 
@@ -339,5 +338,5 @@ class RunsScreen(BlahScreen):
             else:
                 self._say(Text(outcome.message), error=not outcome.ok)
             self._status[outcome.run.id] = outcome.run.status
-        self._backoff.after_poll(changed=True)
+        self._backoff.reset()
         self.load_runs()

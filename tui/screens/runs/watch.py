@@ -1,15 +1,15 @@
 """Watching one run land: progress with rate and ETA, per-eval status, results as they arrive.
 
-Polling backs off while nothing changes and on errors, never gives up on a transient error,
-and stops when the run is completed or cancelled (a stalled or failed run is still polled,
-slowly: it may be resumed from elsewhere). The end of the run is announced once with a
+Polling (the app's one :class:`application.poller.Poller`) backs off while nothing changes
+and on errors, never gives up on a transient error, stops on a fatal one (the run is gone,
+the key refused), and stops when the run is completed or cancelled (a stalled or failed run
+is still polled, slowly: it may be resumed from elsewhere). The end of the run is announced once with a
 notification and, unless ``bell_on_run_end`` is False, the terminal bell. How the ETA is
-estimated is documented in ``application/runs/watch.py``.
+estimated is documented in ``application/runs/eta.py``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from rich.text import Text
@@ -21,8 +21,11 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Result, Run
-from common.format import format_latency
-from application.runs.watch import Eta, PollBackoff, RunWatch, eval_progress
+from common.format import format_duration, format_latency
+from application.poller import Poller, PollStep
+from application.runs.eta import Eta
+from application.runs.events import RunWatch
+from application.runs.progress import eval_progress
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from application.runs.actions import WriteOutcome
@@ -49,8 +52,6 @@ __all__ = ["RunWatchScreen"]
 def _eta_field(eta: Eta) -> str | None:
     """The ETA part of the progress line (the rate is shown separately)."""
     if eta.phase == "eta":
-        from application.runs.watch import format_duration
-
         return format_duration(eta.seconds_left)
     return {"done": "done", "no_total": "no total"}.get(eta.phase, eta.describe())
 
@@ -93,6 +94,7 @@ class RunWatchScreen(BlahScreen):
         self.writer = StatusWriter(self, self._write_done)
         self.polls = 0
         self.poll_state = "starting"
+        self.poll_interval = 1.0
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -123,8 +125,9 @@ class RunWatchScreen(BlahScreen):
         if not self.query("#watch-results"):
             return  # closed while it opened (an area key pressed at once): nothing to watch for
         notifier_for(self.app).follow(self.run_id)
-        base = float(self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0)
-        self.watch_state.backoff = PollBackoff(base=base, current=base, max_idle=max(10.0, base))
+        self.poll_interval = float(
+            self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0
+        )
         if self.run is not None:
             self._show_run(self.run)
         self.query_one("#watch-results", KeyTable).focus()
@@ -152,56 +155,74 @@ class RunWatchScreen(BlahScreen):
 
     @work(exclusive=True, group="watch.poll", exit_on_error=False)
     async def poll(self) -> None:
-        client = self.ctx.client
-        if client is None:
+        """Poll the run until it is completed or cancelled, or a fatal error (then raised, so the
+        worker ends in error); r polls now (a new worker, at the normal pace)."""
+        if self.ctx.client is None:
             self._say("offline: watching a run needs the platform", error=True)
             return
-        watch = self.watch_state
-        notifier = notifier_for(self.app)
-        bell = bool(self.ctx.settings.get("bell_on_run_end", True))
-        while True:
-            asked_at = time.monotonic()
-            try:
-                run = await client.get_run(self.run_id)
-                moved = self.run is None or self.polls == 0 or (run.completed_count, run.status) != (
-                    self.run.completed_count,
-                    self.run.status,
-                )
-                results = await client.run_results(self.run_id) if moved else None
-            except BlahError as error:
-                self.blah_app.note_connection(error)
-                if PollBackoff.fatal(error):
-                    self.poll_state = "stopped"
-                    self._say(f"stopped watching: {describe_error(error)}", error=True)
-                    raise
-                delay = watch.observe_error(error)
-                self.poll_state = "retrying"
-                self._say(f"couldn't load: {describe_error(error)} — retrying in {delay:.0f} s", error=True)
-                await asyncio.sleep(delay)
-                continue
-            self.blah_app.note_connection(None)
-            self.polls += 1
-            events, delay = watch.observe(run)
-            notifier.note_status(run.id, run.status, seen_at=asked_at)
-            self.run = run
-            if results is not None:
-                self.results = {r.id: r for r in results}
-            self._show_run(run)
-            self._show_results()
-            for event in events:
-                if event.kind == "resumed":
-                    self.notify(event.message, title="Run", markup=False)
-                else:
-                    key = (run.status or "?") if event.kind == "ended" else "no_progress"
-                    notifier.announce(self.app, run.id, key, event.message, event.severity, bell=bell)
-            if run.status in ("completed", "cancelled"):
-                self.poll_state = "finished"
-                self._say("")
-                self._show_eta(f"run {one_line(run.status, max_len=20)}: no more polling")
-                return
-            self.poll_state = "polling"
+        poller = Poller(
+            self._fetch_run,
+            judge=self._show_polled,
+            interval=self.poll_interval,
+            max_interval=max(10.0, self.poll_interval),
+            on_error=self._poll_failed,
+        )
+        end = await poller.run()
+        if end.reason == "fatal" and end.error is not None:
+            raise end.error
+        if end.reason == "done":
+            self.poll_state = "finished"
             self._say("")
-            await asyncio.sleep(delay)
+            status = self.run.status if self.run is not None else None
+            self._show_eta(f"run {one_line(status or '', max_len=20)}: no more polling")
+
+    async def _fetch_run(self) -> tuple[float, Run, list[Result] | None]:
+        """The run, and its results when it moved (or on the first look)."""
+        client = self.ctx.client
+        assert client is not None
+        asked_at = time.monotonic()
+        run = await client.get_run(self.run_id)
+        moved = self.run is None or self.polls == 0 or (run.completed_count, run.status) != (
+            self.run.completed_count,
+            self.run.status,
+        )
+        results = await client.run_results(self.run_id) if moved else None
+        return asked_at, run, results
+
+    def _show_polled(self, polled: tuple[float, Run, list[Result] | None]) -> PollStep:
+        """Show one poll, announce what is news; progress is the run moving."""
+        asked_at, run, results = polled
+        self.blah_app.note_connection(None)
+        self.polls += 1
+        events, moved = self.watch_state.observe(run)
+        notifier = notifier_for(self.app)
+        notifier.note_status(run.id, run.status, seen_at=asked_at)
+        self.run = run
+        if results is not None:
+            self.results = {r.id: r for r in results}
+        self._show_run(run)
+        self._show_results()
+        bell = bool(self.ctx.settings.get("bell_on_run_end", True))
+        for event in events:
+            if event.kind == "resumed":
+                self.notify(event.message, title="Run", markup=False)
+            else:
+                key = (run.status or "?") if event.kind == "ended" else "no_progress"
+                notifier.announce(self.app, run.id, key, event.message, event.severity, bell=bell)
+        if run.status in ("completed", "cancelled"):
+            return "done"
+        self.poll_state = "polling"
+        self._say("")
+        return "progress" if moved else "idle"
+
+    def _poll_failed(self, error: BlahError, retry_in: float | None) -> None:
+        self.blah_app.note_connection(error)
+        if retry_in is None:
+            self.poll_state = "stopped"
+            self._say(f"stopped watching: {describe_error(error)}", error=True)
+            return
+        self.poll_state = "retrying"
+        self._say(f"couldn't load: {describe_error(error)} — retrying in {retry_in:.0f} s", error=True)
 
     # ----------------------------------------------------------------- rendering
 
@@ -298,7 +319,6 @@ class RunWatchScreen(BlahScreen):
         self.app.push_screen(ResultsScreen(run_id=self.run_id))
 
     def action_refresh(self) -> None:
-        self.watch_state.backoff.after_poll(changed=True)
         self.poll()
 
     def action_resume(self) -> None:
@@ -317,5 +337,4 @@ class RunWatchScreen(BlahScreen):
         if outcome.run is None or notifier.claim(outcome.run.id, outcome.run.status):
             self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
         self._say(outcome.message, error=not outcome.ok)
-        self.watch_state.backoff.after_poll(changed=True)
         self.poll()
