@@ -36,6 +36,7 @@ from cli.commands.open_file import load_dump
 from application.context import AppContext
 from tui.registry import MODE_SPECS
 from widgets.status_header import StatusHeader
+from tests.support.settings import Settings, settings_with
 
 SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector"]
 OFFLINE = {"logs", "inspector"}
@@ -83,7 +84,7 @@ def _offline_app(dump: tuple[Path, str, str], screen: str, theme: str, **setting
     ctx = AppContext(
         model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"), platform="offline: calls.jsonl",
         trained_template="chatml", open_log_id=log_id if screen == "inspector" else None,
-        settings={"timezone": "UTC", "theme": theme, "persist_theme": False, **settings},
+        settings=settings_with(Settings(timezone="UTC", theme=theme, persist_theme=False), **settings),
     )  # fmt: skip
     return create_app(ctx)
 

@@ -56,7 +56,7 @@ def _status() -> int:
     loaded = load_config()
     print(f"Config file: {loaded.path}{'' if loaded.path.exists() else ' (not created yet)'}")
     if loaded.problem:
-        print(f"Config problem: {loaded.problem}")
+        print("Config problem: " + loaded.problem.replace("\n", "\n                "))
     return 0
 
 
@@ -67,7 +67,8 @@ def _config(args: argparse.Namespace) -> int:
     if args.config_command == "show":
         loaded = load_config()
         if loaded.problem:
-            print(f"# {loaded.problem}", file=sys.stderr)
+            for line in loaded.problem.splitlines():
+                print(f"# {line}", file=sys.stderr)
         print(tomli_w.dumps(_effective_settings(loaded.config)), end="")
         return 0
     if args.key == "theme" and args.value not in (names := theme_names()):

@@ -178,7 +178,7 @@ class PlaygroundScreen(BlahScreen):
         return self._model_cache.get(self.model_id)
 
     async def _trained_template(self) -> tuple[str | None, str]:
-        configured = (self.ctx.settings.get("templates") or {}).get(self.model_id)
+        configured = self.ctx.settings.templates.get(self.model_id)
         if self.model_id == self.ctx.model_id and self.ctx.trained_template:
             configured = self.ctx.trained_template
         return resolve_trained_template(configured, await self._model(), None)
@@ -349,7 +349,7 @@ class PlaygroundScreen(BlahScreen):
         """Poll until the job ends: 0.25 s, then ×1.6 up to 5 s; errors back off too."""
         client = self.ctx.client
         assert client is not None
-        wait = float(self.ctx.settings.get("chat_job_first_poll") or 0.25)
+        wait = self.ctx.settings.chat_job_first_poll
         while (job.status or "") not in TERMINAL_JOB_STATES:
             self._job_status(job_status_text(job, next_poll_s=wait))
             await asyncio.sleep(wait)

@@ -122,7 +122,7 @@ class RunWatchScreen(BlahScreen):
         if not self.query("#watch-results"):
             return  # closed while it opened (an area key pressed at once): nothing to watch for
         notifier_for(self.app).follow(self.run_id)
-        base = float(self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0)
+        base = self.ctx.settings.run_poll_interval or self.ctx.settings.poll_interval
         self.watch_state.backoff = PollBackoff(base=base, current=base, max_idle=max(10.0, base))
         if self.run is not None:
             self._show_run(self.run)
@@ -152,7 +152,7 @@ class RunWatchScreen(BlahScreen):
             return
         watch = self.watch_state
         notifier = notifier_for(self.app)
-        bell = bool(self.ctx.settings.get("bell_on_run_end", True))
+        bell = self.ctx.settings.bell_on_run_end
         while True:
             asked_at = time.monotonic()
             try:
