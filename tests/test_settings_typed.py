@@ -156,7 +156,11 @@ def test_at_start_up_the_person_is_told_which_setting_is_wrong_and_the_rest_of_t
         await run_hit(pilot, "theme", lambda text: text == "Theme")
         await run_hit(pilot, "blah-high-contrast", lambda text: text == "blah-high-contrast")
         await wait_for(pilot, lambda: app.theme == "blah-high-contrast", what="the theme")
-        await pilot.pause()
+        await run_hit(pilot, "toggle bell", lambda text: text == "Toggle bell on run end")
+        await wait_for(pilot, lambda: any(m.startswith("not saved") for m in notifications.messages(app)),
+                       what="the bell not saved")
+        seen["bell"] = app.ctx.settings.bell_on_run_end
+        seen["messages"] = notifications.titled(app)
 
     argv = ["--base-url", sim.base_url, "--model", sim.person_model_id]
     assert launch_headless(monkeypatch, argv, inspect) == 0
@@ -164,7 +168,9 @@ def test_at_start_up_the_person_is_told_which_setting_is_wrong_and_the_rest_of_t
     assert f'{path}: poll_interval = "fast": should be a valid number' in message
     assert "'bel_on_run_end'" in message and "did you mean 'bell_on_run_end'?" in message
     assert 'keymap."mode.chatroom" = 5' in message
-    assert (seen["theme"], seen["poll"]) == ("blah-light", 2.0)
+    assert (seen["theme"], seen["poll"], seen["bell"]) == ("blah-light", 2.0, False)  # the bell: this session only
+    not_saved = next(text for _title, text in seen["messages"] if text.startswith("not saved"))
+    assert f"{path} has a wrong value for poll_interval" in not_saved and "fix it first" in not_saved
     assert path.read_text(encoding="utf-8") == BROKEN
 
 

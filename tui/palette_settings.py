@@ -131,7 +131,9 @@ def persist_setting(key: str | Sequence[str], value: Any) -> str:
     try:
         written = save_setting(key, value)
     except ValidationError as error:
-        return f"not saved: the config file would be invalid ({_first_error(error)})"
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"not saved: {config_file()} has a wrong value for {where or 'a setting'} ({first['msg']}); fix it first"
     except OSError as error:
         return f"not saved: {one_line(str(error), max_len=120)}"
     if not written:
