@@ -148,7 +148,7 @@ def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, st
     else:
         client = BlahClient(frozen.base_url, api_key=frozen.council_key)
         app = make_app(frozen, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
-                       chatroom_poll_interval=600.0, logs_interval=600.0, playground_auto_inspect=False)  # fmt: skip
+                       chatroom_poll_interval=600.0, logs_interval=600.0)  # fmt: skip
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await _settle(pilot, app, name, online=name not in OFFLINE | NO_REQUEST_ON_MOUNT)
