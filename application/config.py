@@ -10,16 +10,18 @@ names the file and the line. No Textual import (the CLI's ``config`` subcommand 
 
 from __future__ import annotations
 
+import difflib
 import functools
+import json
 import os
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 from application.paths import config_file
@@ -33,6 +35,16 @@ if TYPE_CHECKING:
 ENV_PREFIX = "BLAH_"
 
 
+def _non_empty(template: str) -> str:
+    if not template.strip():
+        raise ValueError("the template name is empty")
+    return template
+
+
+#: A trained chat template's name; checked per model, so one bad entry leaves the others usable.
+TemplateName = Annotated[str, AfterValidator(_non_empty)]
+
+
 class Config(BaseModel):
     """Every setting, with its default. Environment variables ``BLAH_<FIELD>`` win over the
     file: build one with ``make_config`` (``Config(...)`` alone ignores the environment)."""
@@ -44,18 +56,11 @@ class Config(BaseModel):
     default_model: str | None = None
     base_url: str | None = None
     bell_on_run_end: bool = True
-    templates: dict[str, str] = Field(default_factory=dict)  # model id -> trained chat template
+    templates: dict[str, TemplateName] = Field(default_factory=dict)  # model id -> trained chat template
     keymap: dict[str, str] = Field(default_factory=dict)  # binding id -> keys
     profiles: dict[str, Profile] = Field(default_factory=dict)  # [profiles.NAME]: application.profiles
     default_profile: str | None = None  # the profile used when --profile is not given
 
-    @field_validator("templates")
-    @classmethod
-    def _known_templates(cls, value: dict[str, str]) -> dict[str, str]:
-        for model, template in value.items():
-            if not template.strip():
-                raise ValueError(f"template for {model!r} is empty")
-        return value
 
     @field_validator("profiles")
     @classmethod
@@ -110,42 +115,109 @@ def make_config(**data: Any) -> Config:
     return _env_config_class()(**data) if _env_overrides() else Config(**data)
 
 
+#: Tables another part of the app reads from the file (``[profiles.NAME]``, ``default_profile``):
+#: accepted here, never reported as unknown, not interpreted by ``Config``.
+RESERVED_KEYS: frozenset[str] = frozenset({"profiles", "default_profile"})
+
+
 @dataclass
 class LoadedConfig:
     config: Config
     path: Path
-    problem: str | None = None  # a human message when the file could not be used
+    problem: str | None = None  # a human message (one line per problem) when part or all of the file was not used
 
 
 def load_config(path: Path | None = None) -> LoadedConfig:
-    """Read the config file (missing is fine). On a syntax or validation error, return the
-    defaults (still with environment overrides) and a message naming the line or field."""
+    """Read the config file (missing is fine); the file is only read, never rewritten here.
+
+    A syntax error (or an unreadable file) gives the defaults (still with environment
+    overrides) and a message naming the line. A setting with a wrong value, or one the app does
+    not know (a typo), is left out and named in the message (which key, what was expected, which
+    file); every other setting of the file is still used."""
     path = path or config_file()
     data: dict[str, Any] = {}
-    problem: str | None = None
+    problems: list[str] = []
     if path.exists():
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as error:
-            problem = f"{path}: {error}; using the defaults"
+            problems.append(f"{path}: {error}; using the defaults")
         except (OSError, UnicodeDecodeError) as error:
-            problem = f"{path}: cannot read it ({error}); using the defaults"
+            problems.append(f"{path}: cannot read it ({error}); using the defaults")
+    usable: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in Config.model_fields or key in RESERVED_KEYS:
+            usable[key] = value
+        else:
+            problems.append(f"{path}: unknown setting {key!r}, ignored{_did_you_mean(key)}")
+    config, invalid = _validate_leaving_out_bad_keys(usable, path)
+    problems += invalid
+    return LoadedConfig(config=config, path=path, problem="\n".join(problems) or None)
+
+
+def _did_you_mean(key: str) -> str:
+    close = difflib.get_close_matches(key, list(Config.model_fields), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(Config.model_fields)})"
+
+
+def _validate_leaving_out_bad_keys(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
+    """``make_config(**data)``; each setting that fails is named and left out (its default is
+    used), the others are kept. A bad ``BLAH_*`` variable is named too, and the environment is
+    then ignored rather than refusing to start."""
     try:
-        config = make_config(**data)
+        return make_config(**data), []
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        problem = f"{path}: setting {where!r}: {first['msg']}; using the defaults"
-        config = _defaults_with_env()
-    return LoadedConfig(config=config, path=path, problem=problem)
-
-
-def _defaults_with_env() -> Config:
+        problems: list[str] = []
+        kept = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
+        for item in error.errors():
+            loc = item["loc"]
+            top = str(loc[0]) if loc else ""
+            table = kept.get(top)
+            if len(loc) >= 2 and isinstance(table, dict) and loc[1] in table:
+                del table[loc[1]]  # one bad entry of a table: the table's other entries are kept
+                what = "leaving it out"
+            else:
+                kept.pop(top, None)
+                what = f"using the default{_default_text(top)}"
+            problems.append(_describe(item, path, what))
     try:
-        return make_config()
+        return make_config(**kept), problems
     except ValidationError:
-        # A bad environment variable: ignore the environment rather than refuse to start.
-        return Config()
+        pass
+    try:  # still wrong: the environment was (it wins over the file); start without it
+        return Config(**kept), [*problems, f"the {ENV_PREFIX}* environment variables are ignored"]
+    except ValidationError:
+        return Config(), [*problems, "using the defaults"]
+
+
+def _describe(item: Any, path: Path, what: str) -> str:
+    """``<file>: poll_interval = 0.001: should be greater than or equal to 0.2; using the default (2.0)``:
+    which key, the value found, what was expected, which file (or environment variable)."""
+    loc = item["loc"]
+    env_name = f"{ENV_PREFIX}{loc[0] if loc else ''}".upper()
+    where = f"${env_name}" if any(name.upper() == env_name for name in os.environ) else str(path)
+    key = ".".join(_toml_key(str(part)) for part in loc) or "(the file)"
+    expected = str(item["msg"]).removeprefix("Value error, ").replace("Input should be", "should be")
+    return f"{where}: {key} = {_toml_value(item.get('input'))}: {expected}; {what}"
+
+
+def _toml_key(part: str) -> str:
+    return part if part and all(ch.isascii() and (ch.isalnum() or ch in "_-") for ch in part) else json.dumps(part)
+
+
+def _toml_value(value: Any, max_len: int = 60) -> str:
+    """A value as the file spells it (near enough: JSON and TOML agree on scalars), escaped, cut short."""
+    text = json.dumps(value, ensure_ascii=True, default=str)
+    return text if len(text) <= max_len else text[: max_len - 1] + "…"
+
+
+def _default_text(name: str) -> str:
+    field = Config.model_fields.get(name)
+    if field is None:
+        return ""
+    if field.default_factory is not None:
+        return " (empty)"
+    return " (none)" if field.default is None else f" ({_toml_value(field.default)})"
 
 
 def _parse_value(raw: str) -> Any:

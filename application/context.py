@@ -6,9 +6,12 @@ Built once by the CLI (or a test) and handed to ``create_app``; screens read it 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from application.settings import Settings
 
 if TYPE_CHECKING:
     from api_client.archive import Archive
@@ -32,14 +35,23 @@ class AppContext:
     demo: bool = False
     key_source: str = "none"  # "flag" | "env" | "config" | "keyring" | "demo" | "none": never the key itself
     trained_template: str | None = None  # from the person's config for this model, if set
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
     open_log_id: str | None = None  # `blah-tui --log LOG_ID`: open the inspector on start
     profile: str = ""  # the profile's name ([profiles.NAME]); "" for today's implicit blah.dev profile
+    config_problem: str | None = None  # what was wrong with the config file (said once the app starts)
+    key_problem: str | None = None  # why there is no usable API key (stderr is hidden once the app starts)
 
     @property
     def platform_label(self) -> str:
         """The platform as headers name it: with the profile's name when one was chosen."""
         return f"{self.profile} · {self.platform}" if self.profile else self.platform
+
+    def __post_init__(self) -> None:
+        # A plain mapping is validated like ``Settings(**mapping)``: a misspelt name still fails.
+        if isinstance(self.settings, Mapping):
+            self.settings = Settings.model_validate(dict(self.settings))
+        elif not isinstance(self.settings, Settings):
+            raise TypeError(f"AppContext.settings must be Settings, not {type(self.settings).__name__}")
 
     @property
     def online(self) -> bool:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, tzinfo
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from application.settings import Settings
 
 __all__ = ["screen_tz"]
 
 
-def screen_tz(settings: dict[str, Any]) -> tzinfo | None:
-    """``timezone = "UTC"`` in the settings shows UTC times (snapshots, shared screens);
-    otherwise local time."""
-    value = str(settings.get("timezone") or "").upper()
-    return UTC if value in ("UTC", "Z") else None
+def screen_tz(settings: Settings) -> tzinfo | None:
+    """``Settings(timezone="UTC")`` shows UTC times (snapshots, shared screens); otherwise local time."""
+    return UTC if settings.timezone == "UTC" else None

@@ -35,14 +35,8 @@ def _run(ctx: AppContext) -> int:
 def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
     """Copy the person's settings into the session."""
     config = loaded.config
-    ctx.settings.update(
-        theme=config.theme,
-        poll_interval=config.poll_interval,
-        bell_on_run_end=config.bell_on_run_end,
-        keymap=dict(config.keymap),
-        templates=dict(config.templates),
-        config_problem=loaded.problem,
-    )
+    ctx.settings = ctx.settings.with_config(config)
+    ctx.config_problem = loaded.problem
     if ctx.trained_template is None:
         ctx.trained_template = config.templates.get(ctx.model_id)
     return ctx
@@ -90,7 +84,7 @@ def run_online(
     )
     ctx = apply_config(ctx, loaded)
     if key_problem:
-        ctx.settings["key_problem"] = key_problem  # said in the app: stderr is hidden once it starts
+        ctx.key_problem = key_problem  # said in the app: stderr is hidden once it starts
     return _run(ctx)
 
 

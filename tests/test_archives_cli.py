@@ -22,6 +22,7 @@ from cli.main import main
 from application.context import AppContext
 from application.paths import data_dir
 from widgets.status_header import StatusHeader
+from tests.support.settings import settings_with
 
 SIZE = (120, 36)
 DAY = 86_400
@@ -38,7 +39,7 @@ async def start_app(base_url: str, model_id: str, *, settled: str) -> tuple[list
     archive is open; "unreachable": the tail is retrying). Returns (the archive files then on
     disk, the header's connection state)."""
     async with BlahClient(base_url, deadline=2.0) as client:
-        ctx = AppContext(model_id=model_id, client=client, base_url=base_url, settings=dict(FAST_TAIL))
+        ctx = AppContext(model_id=model_id, client=client, base_url=base_url, settings=settings_with(FAST_TAIL))
         app = create_app(ctx)
         async with app.run_test(size=SIZE) as pilot:
             def feed_open() -> bool:

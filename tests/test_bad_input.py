@@ -34,6 +34,7 @@ from application.context import AppContext
 from cli.launch import apply_config
 from application.paths import config_file, data_dir
 from widgets.confirm import ConfirmScreen
+from application.settings import Settings
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,7 @@ async def test_an_unknown_model_is_named_with_the_way_on(bad_sim: SimulatorServe
                                                          notifications: NotificationLog) -> None:
     async with BlahClient(bad_sim.base_url, api_key=bad_sim.council_key) as client:
         app = create_app(AppContext(model_id="nope", client=client, base_url=bad_sim.base_url,
-                                    settings={"persist_theme": False}))
+                                    settings=Settings(persist_theme=False)))
         async with app.run_test(size=SIZE):
             said = await wait_until(lambda: any("not found on" in n for n in notifications.messages(app)), 20)
             assert said, notifications.messages(app)
@@ -90,8 +91,7 @@ async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() ->
     base = f"http://127.0.0.1:{port}"
     async with BlahClient(base, deadline=3.0, max_attempts=2) as client:
         app = create_app(AppContext(model_id="tinystories-chat-1m", client=client, base_url=base,
-                                    settings={"persist_theme": False, "logs_interval": 0.2,
-                                              "logs_max_interval": 1.0}))
+                                    settings=Settings(persist_theme=False, logs_interval=0.2, logs_max_interval=1.0)))
         async with app.run_test(size=SIZE):
             # Each state is waited for, none is assumed from another: on a busy machine the tail
             # can be retrying before the first page has failed (and said so), and the frame
@@ -116,7 +116,7 @@ async def test_a_rejected_key_on_a_write_says_so(bad_sim: SimulatorServer, notif
 
     async with BlahClient(bad_sim.base_url, api_key="blah_expired_0000000000000000") as client:
         app = create_app(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url,
-                                    settings={"persist_theme": False}))
+                                    settings=Settings(persist_theme=False)))
         async with app.run_test(size=SIZE):
             press_now(app, "3")
             assert await wait_until(lambda: app.current_mode == "runs", 10)
@@ -146,7 +146,7 @@ async def test_a_config_file_with_a_syntax_error_starts_on_defaults_and_names_th
     assert loaded.config.theme == "blah-dark"  # the defaults, not half the file
     async with BlahClient(bad_sim.base_url) as client:
         ctx = apply_config(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url), loaded)
-        ctx.settings["persist_theme"] = False
+        ctx.settings.persist_theme = False
         app = create_app(ctx)
         async with app.run_test(size=SIZE):
             said = await wait_until(lambda: any("line 2" in n for n in notifications.messages(app)), 10)
@@ -167,7 +167,7 @@ async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(bad_sim: Si
     path.write_bytes(garbage)
     async with BlahClient(bad_sim.base_url) as client:
         app = create_app(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url,
-                                    settings={"persist_theme": False}))
+                                    settings=Settings(persist_theme=False)))
         async with app.run_test(size=SIZE):
             said = await wait_until(lambda: any("moved aside" in n for n in notifications.messages(app)), 20)
             assert said, notifications.messages(app)

@@ -30,6 +30,7 @@ from tui.screens.chatroom.post import PostFlow
 from tui.screens.chatroom.render import RoomStyles, author_colour, message_text
 from widgets.confirm import ConfirmScreen
 from tui.screens.inspector.screen import InspectorScreen
+from application.settings import Settings
 
 LOOPING = "I like trains. " * 12
 
@@ -108,7 +109,7 @@ def test_mute_evidence_counts_the_models_recent_messages() -> None:
 
 
 def test_post_flow_waits_for_the_expected_replies_then_gives_up(monkeypatch: pytest.MonkeyPatch) -> None:
-    screen = SimpleNamespace(ctx=SimpleNamespace(settings={"chatroom_reply_timeout": 60.0}), models={})
+    screen = SimpleNamespace(ctx=SimpleNamespace(settings=Settings(chatroom_reply_timeout=60.0)), models={})
     flow = PostFlow(screen)  # type: ignore[arg-type]
     now = [1000.0]
     monkeypatch.setattr("tui.screens.chatroom.post.time.monotonic", lambda: now[0])

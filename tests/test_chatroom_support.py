@@ -27,6 +27,7 @@ from application.context import AppContext
 from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
+from tests.support.settings import Settings, settings_with
 
 #: 2026-06-01 09:00:00 UTC: the instant the frozen worlds are built around.
 FROZEN_MS = 1_780_304_400_000
@@ -60,7 +61,7 @@ def make_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> Bl
         model_id=server.person_model_id,
         client=client,
         base_url=server.base_url,
-        settings={"chatroom_poll_interval": 0.2, "poll_interval": 60.0, "start_mode": "chatroom", **settings},
+        settings=settings_with(Settings(chatroom_poll_interval=0.2, poll_interval=60.0, start_mode="chatroom"), **settings),
     )
     return create_app(ctx)
 

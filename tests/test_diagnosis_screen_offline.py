@@ -24,6 +24,7 @@ from application.context import AppContext
 from application.paths import data_dir
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
 from tui.screens.diagnosis.export import ExportPathScreen
+from application.settings import Settings
 
 LIMIT = 600
 
@@ -36,7 +37,7 @@ def offline_app(tmp_path: Path, *, template: str | None = "chatml", extra: list[
         archive=archive,
         offline_source=dump,
         trained_template=template,
-        settings={"start_mode": "diagnosis", "timezone": "UTC", "diagnosis_limit": LIMIT},
+        settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT),
     )
     return create_app(ctx)
 

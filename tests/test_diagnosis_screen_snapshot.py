@@ -21,6 +21,7 @@ from tests.test_logs_screen_world import FIXED_ANCHOR_MS, wait_for
 from tui.app import create_app
 from application.context import AppContext
 from tui.screens.diagnosis.screen import DiagnosisScreen
+from application.settings import Settings
 
 LIMIT = 1500
 
@@ -49,7 +50,7 @@ def app_on(server: SimulatorServer) -> Iterator[Any]:
         model_id=server.person_model_id,
         client=client,
         base_url=server.base_url,
-        settings={"start_mode": "diagnosis", "archive": False, "timezone": "UTC", "diagnosis_limit": LIMIT},
+        settings=Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT),
     )
     try:
         yield create_app(ctx)

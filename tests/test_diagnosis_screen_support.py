@@ -20,6 +20,7 @@ from tests.test_logs_screen_world import wait_for
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from tui.screens.diagnosis.screen import DiagnosisScreen
+from tests.support.settings import Settings, settings_with
 
 SIZE = (140, 45)
 LIMIT = 400  # calls read per test: enough for every kind, fast on 2 cores
@@ -71,8 +72,8 @@ def diagnosis_app(sim: SimulatorServer, client: BlahClient | None, **settings: A
         model_id=sim.person_model_id,
         client=client,
         base_url=sim.base_url,
-        settings={"start_mode": "diagnosis", "archive": False, "timezone": "UTC", "diagnosis_limit": LIMIT,
-                  **settings},
+        settings=settings_with(Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT),
+                               **settings),
     )
     return create_app(ctx)
 

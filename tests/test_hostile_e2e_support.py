@@ -30,6 +30,7 @@ from tests.hostile_payloads import HOSTILE, assert_segments_inert
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from tui.registry import MODE_SPECS
+from tests.support.settings import Settings, settings_with
 
 SIZE = (140, 45)
 
@@ -211,8 +212,8 @@ class Watch:
 
 def hostile_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> BlahApp:
     ctx = AppContext(model_id=server.person_model_id, client=client, base_url=server.base_url,
-                     settings={"timezone": "UTC", "persist_theme": False, "bell_on_run_end": False,
-                               "chatroom_poll_interval": 0.5, **settings})
+                     settings=settings_with(Settings(timezone="UTC", persist_theme=False, bell_on_run_end=False,
+                                                     chatroom_poll_interval=0.5), **settings))
     return create_app(ctx)
 
 

@@ -26,6 +26,7 @@ from tui.screens.inspector.links import DetailsModal
 from tui.screens.logs.screen import LogsScreen
 from widgets.bars import TokenBar
 from widgets.text_viewer import TextViewer
+from application.settings import Settings
 
 
 async def _newest(client: BlahClient, sim: SimulatorServer, limit: int = 500) -> list[LogEntry]:
@@ -49,7 +50,7 @@ def _app(sim: SimulatorServer, client: BlahClient, log_id: str | None = None) ->
         client=client,
         base_url=sim.base_url,
         open_log_id=log_id,
-        settings={"timezone": "UTC", "archive": False},
+        settings=Settings(timezone="UTC", archive=False),
     )
     return create_app(ctx)
 

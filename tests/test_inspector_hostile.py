@@ -20,6 +20,7 @@ from cli.commands.open_file import load_dump
 from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 from widgets.text_viewer import TextViewer
+from application.settings import Settings
 
 #: The payloads most likely to do harm if they reached the terminal or the markup parser.
 WORST = (
@@ -46,7 +47,7 @@ async def test_hostile_calls_stay_inert_in_the_inspector(tmp_path: Path) -> None
     archive = load_dump(dump, report=io.StringIO())
     wanted = [e["id"] for e in hostile if any(e["id"].endswith(name) for name in WORST)]
     assert len(wanted) == len(WORST)
-    ctx = AppContext(model_id=model_id, archive=archive, offline_source=dump, settings={"timezone": "UTC"})
+    ctx = AppContext(model_id=model_id, archive=archive, offline_source=dump, settings=Settings(timezone="UTC"))
     app = create_app(ctx)
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(InspectorScreen(wanted[0], neighbours=wanted))

@@ -17,6 +17,7 @@ from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
+from application.settings import Settings
 
 
 def _looping_chatroom_call(dump: Path) -> str:
@@ -34,7 +35,7 @@ def test_inspector_snapshot(snap_compare: Any, tmp_path: Path) -> None:
     archive = load_dump(dump, report=io.StringIO())
     ctx = AppContext(model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"),
                      platform="offline: calls.jsonl", trained_template="chatml",
-                     settings={"timezone": "UTC"}, open_log_id=log_id)  # fmt: skip
+                     settings=Settings(timezone="UTC"), open_log_id=log_id)  # fmt: skip
     app = create_app(ctx)
 
     async def run_before(pilot: Pilot[Any]) -> None:

@@ -18,6 +18,7 @@ from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
+from application.settings import Settings
 
 _LATENCY = re.compile(r"^latency\s+(\S.*?)\s*$", re.MULTILINE)
 
@@ -40,7 +41,7 @@ def _app(tmp_path: Path) -> BlahApp:
     ])  # fmt: skip
     archive = load_dump(dump, report=io.StringIO())
     ctx = AppContext(model_id=model_id, archive=archive, offline_source=dump,
-                     platform="offline: calls.jsonl", settings={"timezone": "UTC"})  # fmt: skip
+                     platform="offline: calls.jsonl", settings=Settings(timezone="UTC"))  # fmt: skip
     return create_app(ctx)
 
 

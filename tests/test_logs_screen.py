@@ -20,6 +20,7 @@ from tui.app import create_app
 from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.logs.screen import LogsScreen
+from tests.support.settings import settings_with
 
 
 async def test_lists_the_latest_calls_with_the_platforms_totals(sim: SimulatorServer, client: BlahClient) -> None:
@@ -99,7 +100,7 @@ async def test_switching_model_reloads_the_list(sim: SimulatorServer, client: Bl
 
 
 async def test_an_unknown_model_says_why_nothing_is_listed(sim: SimulatorServer, client: BlahClient) -> None:
-    ctx = AppContext(model_id="no-such-model", client=client, base_url=sim.base_url, settings=dict(FAST_TAIL))
+    ctx = AppContext(model_id="no-such-model", client=client, base_url=sim.base_url, settings=settings_with(FAST_TAIL))
     app = create_app(ctx)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: "couldn't load" in label_of(app, "#logs-message"), what="the inline error")

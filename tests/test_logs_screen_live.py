@@ -28,6 +28,7 @@ from tui.app import create_app
 from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
 from widgets.status_header import StatusHeader
+from application.settings import Settings
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +127,7 @@ async def test_a_slow_poll_interval_opens_logs(sim: SimulatorServer, client: Bla
     """``poll_interval = 60`` (the config allows up to 300 s): Logs opens and shows its calls;
     its back-off ceiling (30 s) used to be below the interval and the tail refused to start."""
     ctx = AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url,
-                     settings={"poll_interval": 60.0, "logs_initial_limit": 50})  # fmt: skip
+                     settings=Settings(poll_interval=60.0, logs_initial_limit=50))  # fmt: skip
     app = create_app(ctx)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("1")

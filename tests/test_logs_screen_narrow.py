@@ -18,6 +18,7 @@ from cli.commands.open_file import load_dump
 from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
+from application.settings import Settings
 
 _CLOCK = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d ")
 _DAY_CLOCK = re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d\d\d ")
@@ -28,7 +29,7 @@ def _offline_app(tmp_path: Path) -> BlahApp:
     dump, model_id = fixed_world_dump(tmp_path)
     archive = load_dump(dump, report=io.StringIO())
     ctx = AppContext(model_id=model_id, archive=archive, offline_source=dump,
-                     platform="offline: calls.jsonl", settings={"timezone": "UTC"})  # fmt: skip
+                     platform="offline: calls.jsonl", settings=Settings(timezone="UTC"))  # fmt: skip
     return create_app(ctx)
 
 

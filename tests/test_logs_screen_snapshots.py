@@ -14,6 +14,7 @@ from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
+from application.settings import Settings
 
 
 def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:
@@ -21,7 +22,7 @@ def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:
     archive = load_dump(dump, report=io.StringIO())
     # the label shows the file as the person named it: a stable relative name here
     ctx = AppContext(model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"),
-                     platform="offline: calls.jsonl", settings={"timezone": "UTC"})  # fmt: skip
+                     platform="offline: calls.jsonl", settings=Settings(timezone="UTC"))  # fmt: skip
     app = create_app(ctx)
 
     async def run_before(pilot: Pilot[Any]) -> None:

@@ -29,6 +29,7 @@ from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
+from tests.support.settings import settings_with
 
 FIXED_ANCHOR_MS = 1_750_000_000_000  # 2025-06-15 15:06:40 UTC
 FAST_TAIL = {"logs_interval": 0.1, "logs_max_interval": 0.3, "logs_plot": False}
@@ -44,7 +45,7 @@ def app_for(server: SimulatorServer, client: BlahClient, **settings: object) -> 
         model_id=server.person_model_id,
         client=client,
         base_url=server.base_url,
-        settings={**FAST_TAIL, **settings},
+        settings=settings_with(FAST_TAIL, **settings),
     )
     return create_app(ctx)
 

@@ -64,9 +64,9 @@ def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch
 
     async def inspect(app: BlahApp, pilot: Any) -> None:
         seen.update(
-            theme=app.theme, poll=app.ctx.settings["poll_interval"], bell=app.ctx.settings["bell_on_run_end"],
+            theme=app.theme, poll=app.ctx.settings.poll_interval, bell=app.ctx.settings.bell_on_run_end,
             model=app.ctx.model_id, base_url=app.ctx.base_url, template=app.ctx.trained_template,
-            problem=app.ctx.settings.get("config_problem"),
+            problem=app.ctx.config_problem,
         )  # fmt: skip
         await pilot.press("f3")  # the file's keymap is applied
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs via f3")
@@ -89,12 +89,12 @@ def test_a_broken_file_names_the_line_and_the_app_starts_on_defaults(
 
     async def inspect(app: BlahApp, pilot: Any) -> None:
         seen["theme"] = app.theme
-        seen["poll"] = app.ctx.settings["poll_interval"]
+        seen["poll"] = app.ctx.settings.poll_interval
         seen["messages"] = notifications.titled(app)
 
     launch(monkeypatch, ["--base-url", sim.base_url, "--model", sim.person_model_id], inspect)
     assert seen["theme"] == "blah-dark" and seen["poll"] == 2.0
-    message = next(text for title, text in seen["messages"] if title == "Config file not used")
+    message = next(text for title, text in seen["messages"] if title == "Config file problem")
     assert str(path) in message and "line 2" in message
     assert path.read_text(encoding="utf-8") == 'theme = "blah-light"\npoll_interval = = 3\n'  # untouched
 

@@ -39,11 +39,11 @@ async def test_poll_interval_bell_and_template_from_the_palette(sim: SimulatorSe
         assert app.screen is prompt
         assert "greater than or equal to 0.2" in str(prompt.query_one("#prompt-problem", Static).render())
         await _answer(pilot, app, "7.5")
-        assert app.screen is not prompt and app.ctx.settings["poll_interval"] == 7.5
+        assert app.screen is not prompt and app.ctx.settings.poll_interval == 7.5
         assert saved()["poll_interval"] == 7.5
 
         await run_hit(pilot, "toggle bell", lambda text: text == "Toggle bell on run end")
-        assert app.ctx.settings["bell_on_run_end"] is False and saved()["bell_on_run_end"] is False
+        assert app.ctx.settings.bell_on_run_end is False and saved()["bell_on_run_end"] is False
 
         await run_hit(pilot, "trained chat template", lambda text: text.startswith("Set trained chat template"))
         await _answer(pilot, app, "llama3")
@@ -63,7 +63,7 @@ async def test_a_setting_is_not_written_over_a_broken_file(sim: SimulatorServer,
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
         await run_hit(pilot, "toggle bell", lambda text: text == "Toggle bell on run end")
-        assert app.ctx.settings["bell_on_run_end"] is False  # in effect for this session
+        assert app.ctx.settings.bell_on_run_end is False  # in effect for this session
         assert any(n.startswith("not saved:") and str(path) in n for n in notifications(app))
     assert path.read_text(encoding="utf-8") == "theme = \n"
 

@@ -30,7 +30,7 @@ def frozen_sim() -> Iterator[SimulatorServer]:
 
 
 def test_playground_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -> None:
-    app, client = snapshot_app(frozen_sim, start_mode="playground", playground_auto_inspect=False)
+    app, client = snapshot_app(frozen_sim, start_mode="playground")
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen), what="playground")

@@ -27,6 +27,7 @@ from tests.test_hostile_e2e_support import SIZE, press_now, settle, wait_until
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from widgets.confirm import ConfirmScreen
+from application.settings import Settings
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +39,8 @@ def write_sim() -> Iterator[SimulatorServer]:
 
 def app_on(server: SimulatorServer, client: BlahClient) -> BlahApp:
     ctx = AppContext(model_id=server.person_model_id, client=client, base_url=server.base_url,
-                     settings={"timezone": "UTC", "persist_theme": False, "bell_on_run_end": False,
-                               "run_confirm_delay_s": 0.3})
+                     settings=Settings(timezone="UTC", persist_theme=False, bell_on_run_end=False,
+                                       run_confirm_delay_s=0.3))
     return create_app(ctx)
 
 

@@ -16,6 +16,7 @@ from tests.support.notify_log import said
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
+from tests.support.settings import settings_with
 
 SIZE = (140, 45)
 FROZEN_NOW_MS = 1_764_410_400_000  # 2025-11-29 10:00:00Z: the snapshot world's "now"
@@ -31,7 +32,7 @@ def make_app(
         model_id=server.person_model_id,
         client=client,
         base_url=server.base_url,
-        settings={**QUIET, "start_mode": start_mode, **settings},
+        settings=settings_with(QUIET, start_mode=start_mode, **settings),
     )
     return create_app(ctx)
 

@@ -41,6 +41,7 @@ from cli.main import main, resolve_api_key
 from application.context import AppContext
 from application.credentials import credentials_file, load_stored_key, store_key
 from tui.base_screen import BlahScreen
+from application.settings import Settings
 
 CANARY = "blah_canary_7f3a9c0e5d1b2468ace0"
 TAIL = CANARY[-16:]  # a fragment is a leak too
@@ -111,7 +112,7 @@ async def test_a_whole_session_shows_and_writes_the_key_nowhere(
     screenshots = 0
     async with BlahClient(keyed_sim.base_url, api_key=CANARY) as client:
         ctx = AppContext(model_id=keyed_sim.person_model_id, client=client, base_url=keyed_sim.base_url,
-                         key_source="flag", settings={"timezone": "UTC", "persist_theme": False})
+                         key_source="flag", settings=Settings(timezone="UTC", persist_theme=False))
         app = create_app(ctx)
         async with app.run_test(size=SIZE):
 
@@ -213,7 +214,7 @@ class ExplodingScreen(BlahScreen):
 async def _crash(keyed_sim: SimulatorServer, screen: BlahScreen, key: str | None) -> BaseException:
     async with BlahClient(keyed_sim.base_url, api_key=CANARY) as client:
         ctx = AppContext(model_id=keyed_sim.person_model_id, client=client, base_url=keyed_sim.base_url,
-                         settings={"persist_theme": False, "start_mode": "health"})
+                         settings=Settings(persist_theme=False, start_mode="health"))
         app = create_app(ctx)
         with pytest.raises(Exception) as caught:
             async with app.run_test(size=SIZE) as pilot:

@@ -36,6 +36,7 @@ from cli.commands.open_file import load_dump
 from application.context import AppContext
 from tui.registry import MODE_SPECS
 from widgets.status_header import StatusHeader
+from tests.support.settings import Settings, settings_with
 
 SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector"]
 OFFLINE = {"logs", "inspector"}
@@ -83,7 +84,7 @@ def _offline_app(dump: tuple[Path, str, str], screen: str, theme: str, **setting
     ctx = AppContext(
         model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"), platform="offline: calls.jsonl",
         trained_template="chatml", open_log_id=log_id if screen == "inspector" else None,
-        settings={"timezone": "UTC", "theme": theme, "persist_theme": False, **settings},
+        settings=settings_with(Settings(timezone="UTC", theme=theme, persist_theme=False), **settings),
     )  # fmt: skip
     return create_app(ctx)
 
@@ -147,7 +148,7 @@ def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, st
     else:
         client = BlahClient(frozen.base_url, api_key=frozen.council_key)
         app = make_app(frozen, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
-                       chatroom_poll_interval=600.0, logs_interval=600.0, playground_auto_inspect=False)  # fmt: skip
+                       chatroom_poll_interval=600.0, logs_interval=600.0)  # fmt: skip
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await _settle(pilot, app, name, online=name not in OFFLINE | NO_REQUEST_ON_MOUNT)

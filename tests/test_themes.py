@@ -23,6 +23,7 @@ from application.context import AppContext
 from application.paths import data_dir
 from tui.screens.logs.screen import LogsScreen
 from widgets.plots import TimeSeriesPlot
+from tests.support.settings import Settings, settings_with
 
 SIZE = (140, 45)
 GOOD_THEME = 'name = "solar"\nprimary = "#268bd2"\nerror = "#dc322f"\nbackground = "#002b36"\ndark = true\n'
@@ -45,7 +46,7 @@ def offline_app(dump: tuple[Path, str], **settings: Any) -> BlahApp:
     path, model_id = dump
     archive = load_dump(path, report=io.StringIO())
     ctx = AppContext(model_id=model_id, archive=archive, offline_source=path, platform="offline",
-                     settings={"timezone": "UTC", "persist_theme": False, **settings})  # fmt: skip
+                     settings=settings_with(Settings(timezone="UTC", persist_theme=False), **settings))  # fmt: skip
     return create_app(ctx)
 
 

@@ -97,7 +97,7 @@ class BlahApp(App[None]):
                 self.notify(f"Theme not loaded: {loaded.problem}", severity="warning", markup=False)
             else:
                 self.register_theme(loaded.theme)
-        wanted = str(self.ctx.settings.get("theme") or "blah-dark")
+        wanted = self.ctx.settings.theme
         if wanted not in self.available_themes:
             self.notify(f"Unknown theme {wanted!r}; using blah-dark", severity="warning", markup=False)
             wanted = "blah-dark"
@@ -105,8 +105,8 @@ class BlahApp(App[None]):
 
     def watch_theme(self, theme: str) -> None:
         """Remember the person's choice (made in the palette) in the config file."""
-        if self.is_mounted and theme != self.ctx.settings.get("theme") and self.ctx.settings.get("persist_theme", True):
-            self.ctx.settings["theme"] = theme
+        if self.is_mounted and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
+            self.ctx.settings.theme = theme
             try:
                 from application.config import save_setting
 
@@ -116,17 +116,17 @@ class BlahApp(App[None]):
 
     def on_mount(self) -> None:
         self._install_themes()
-        keymap = self.ctx.settings.get("keymap")
+        keymap = self.ctx.settings.keymap
         if keymap:
             self.set_keymap(dict(keymap))
             self._report_keymap(dict(keymap))
         self.sub_title = f"{self.ctx.platform_label} · {self.ctx.model_id}"
-        start = self.ctx.settings.get("start_mode")  # e.g. "chatroom": open there instead of Logs
+        start = self.ctx.settings.start_mode  # e.g. "chatroom": open there instead of Logs
         self.switch_mode(start if start in self.MODES else MODE_SPECS[0].name)
-        problem = self.ctx.settings.get("config_problem")
+        problem = self.ctx.config_problem
         if problem:
-            self.notify(str(problem), title="Config file not used", severity="warning", markup=False, timeout=15)
-        key_problem = self.ctx.settings.get("key_problem")
+            self.notify(problem, title="Config file problem", severity="warning", markup=False, timeout=15)
+        key_problem = self.ctx.key_problem
         if key_problem:
             self.notify(f"{key_problem}. Reading works; writes will be refused until a key is given "
                         "(--api-key or EVALS_BLAH_API_KEY).", title="No API key", severity="warning",
@@ -188,8 +188,7 @@ class BlahApp(App[None]):
         from widgets.safe_text import one_line
 
         self.ctx.model_id = model_id
-        templates = self.ctx.settings.get("templates") or {}
-        self.ctx.trained_template = templates.get(model_id)
+        self.ctx.trained_template = self.ctx.settings.templates.get(model_id)
         self.sub_title = f"{self.ctx.platform_label} · {model_id}"
         self.model_signal.publish(ModelEvent("switched", model_id))
         self.notify(f"Now about model {one_line(model_id, max_len=80)}", title="Model switched", markup=False)
@@ -267,7 +266,7 @@ class BlahApp(App[None]):
         """Name where the key comes from; never show any part of it."""
         source = self.KEY_SOURCES.get(self.ctx.key_source, self.ctx.key_source)
         state = "no API key" if self.ctx.key_source == "none" else "API key set"
-        extra = self.ctx.settings.get("key_problem")
+        extra = self.ctx.key_problem
         self.notify(f"{state}; source: {source}" + (f"\n{extra}" if extra else ""), title="API key", markup=False)
 
     def action_help(self) -> None:

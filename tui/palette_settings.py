@@ -131,7 +131,9 @@ def persist_setting(key: str | Sequence[str], value: Any) -> str:
     try:
         written = save_setting(key, value)
     except ValidationError as error:
-        return f"not saved: the config file would be invalid ({_first_error(error)})"
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"not saved: {config_file()} has a wrong value for {where or 'a setting'} ({first['msg']}); fix it first"
     except OSError as error:
         return f"not saved: {one_line(str(error), max_len=120)}"
     if not written:
@@ -151,13 +153,13 @@ def _notify(app: BlahApp, title: str, message: str) -> None:
 
 
 def prompt_poll_interval(app: BlahApp) -> None:
-    current = app.ctx.settings.get("poll_interval", 2.0)
+    current = app.ctx.settings.poll_interval
 
     def done(text: str | None) -> None:
         if text is None:
             return
         value = parse_poll_interval(text)
-        app.ctx.settings["poll_interval"] = value
+        app.ctx.settings.poll_interval = value
         _notify(app, f"Poll interval: {value:g} s", persist_setting("poll_interval", value))
 
     app.push_screen(
@@ -172,8 +174,8 @@ def prompt_poll_interval(app: BlahApp) -> None:
 
 
 def toggle_bell(app: BlahApp) -> None:
-    value = not bool(app.ctx.settings.get("bell_on_run_end", True))
-    app.ctx.settings["bell_on_run_end"] = value
+    value = not app.ctx.settings.bell_on_run_end
+    app.ctx.settings.bell_on_run_end = value
     _notify(app, f"Bell on run end: {'on' if value else 'off'}", persist_setting("bell_on_run_end", value))
 
 
@@ -190,12 +192,12 @@ def prompt_trained_template(app: BlahApp) -> None:
     def done(text: str | None) -> None:
         if text is None:
             return
-        templates = dict(app.ctx.settings.get("templates") or {})
+        templates = dict(app.ctx.settings.templates)
         if text:
             templates[model_id] = text
         else:
             templates.pop(model_id, None)
-        app.ctx.settings["templates"] = templates
+        app.ctx.settings.templates = templates
         app.ctx.trained_template = text or None
         message = persist_setting(("templates", model_id), text or None)
         title = f"Trained template of {shown}: {one_line(text, max_len=30) if text else 'not set'}"

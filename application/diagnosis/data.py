@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -31,6 +31,7 @@ from common.safe_strings import one_line
 if TYPE_CHECKING:
     from api_client.archive import Archive
     from api_client.client import BlahClient
+    from application.settings import Settings
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -53,12 +54,9 @@ T = TypeVar("T")
 OFFLINE_NOTE = "offline: this needs the platform"
 
 
-def limit_from(settings: Mapping[str, object]) -> int:
+def limit_from(settings: Settings) -> int:
     """How many calls to read: the ``diagnosis_limit`` setting, else ``DEFAULT_LIMIT``."""
-    try:
-        return max(1, int(settings.get("diagnosis_limit") or DEFAULT_LIMIT))  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return DEFAULT_LIMIT
+    return settings.diagnosis_limit or DEFAULT_LIMIT
 
 
 @dataclass(frozen=True)

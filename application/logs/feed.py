@@ -26,6 +26,7 @@ from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
     from application.context import AppContext
+    from application.settings import Settings
 
 __all__ = ["FeedSettings", "LogsFeed"]
 
@@ -34,7 +35,7 @@ _BADGES_META = "badges_by"
 
 @dataclass(frozen=True)
 class FeedSettings:
-    """How much to fetch and how often (``ctx.settings`` may override each)."""
+    """How much to fetch and how often (from ``ctx.settings``; these defaults serve a feed built without one)."""
 
     initial_limit: int = 200
     older_page: int = 500
@@ -43,16 +44,16 @@ class FeedSettings:
     use_archive: bool = True
 
     @classmethod
-    def from_settings(cls, settings: dict[str, Any]) -> FeedSettings:
+    def from_settings(cls, settings: Settings) -> FeedSettings:
         # the person's poll_interval, unless a screen-specific value is set (tests, benches)
-        interval = float(settings.get("logs_interval") or settings.get("poll_interval") or cls.interval)
+        interval = settings.logs_interval or settings.poll_interval
         return cls(
-            initial_limit=int(settings.get("logs_initial_limit", cls.initial_limit)),
-            older_page=int(settings.get("logs_older_page", cls.older_page)),
+            initial_limit=settings.logs_initial_limit,
+            older_page=settings.logs_older_page,
             interval=interval,
             # back-off never polls MORE often than the person asked (poll_interval goes to 300 s)
-            max_interval=max(interval, float(settings.get("logs_max_interval", cls.max_interval))),
-            use_archive=bool(settings.get("archive", cls.use_archive)),
+            max_interval=max(interval, settings.logs_max_interval),
+            use_archive=settings.archive,
         )
 
 

@@ -98,7 +98,7 @@ def _status(profile_name: str | None) -> int:
         print(f"API key problem: {chosen.key_problem}")
     print(f"Config file: {loaded.path}{'' if loaded.path.exists() else ' (not created yet)'}")
     if loaded.problem:
-        print(f"Config problem: {loaded.problem}")
+        print("Config problem: " + loaded.problem.replace("\n", "\n                "))
     if not loaded.config.profiles and profile_name is None:
         return 0  # no profiles: today's lines only
     names = [chosen.name] if profile_name is not None else list(known_profiles(loaded.config))
@@ -122,7 +122,8 @@ def _config(args: argparse.Namespace) -> int:
     if args.config_command == "show":
         loaded = load_config()
         if loaded.problem:
-            print(f"# {loaded.problem}", file=sys.stderr)
+            for line in loaded.problem.splitlines():
+                print(f"# {line}", file=sys.stderr)
         print(tomli_w.dumps(_effective_settings(loaded.config)), end="")
         return 0
     if args.key == "theme" and args.value not in (names := theme_names()):

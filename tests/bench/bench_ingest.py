@@ -106,6 +106,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     from api_client.client import BlahClient
     from tui.app import create_app
     from application.context import AppContext
+    from application.settings import Settings
     from tui.screens.logs.screen import LogsScreen
 
     add_time = {"wall": 0.0, "cpu": 0.0, "badges_cpu": 0.0, "calls": 0, "rows": 0}
@@ -143,7 +144,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     client = BlahClient(info["url"], api_key=info["key"])
     ctx = AppContext(model_id=info["model"], client=client, base_url=info["url"], key_source="env",
                      platform="blah.dev (bench simulator)",
-                     settings={"logs_interval": interval, "theme": "blah-dark", "persist_theme": False})  # fmt: skip
+                     settings=Settings(logs_interval=interval, theme="blah-dark", persist_theme=False))  # fmt: skip
     app = create_app(ctx)
     results: list[dict[str, float]] = []
     profile: dict[str, float] = {}

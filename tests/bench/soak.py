@@ -45,6 +45,7 @@ from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
 from application.context import AppContext
+from application.settings import Settings
 
 SOAK_CHAOS = ChaosConfig(rate_5xx=0.04, rate_429=0.02, retry_after=1, rate_latency=0.03, latency_s=0.5,
                          rate_reset=0.02, rate_truncate=0.02, rate_trickle=0.01, rate_html=0.01, seed=5)
@@ -249,9 +250,9 @@ async def soak(
         async with BlahClient(server.base_url, api_key=server.council_key, deadline=15.0) as client:
             ctx = AppContext(
                 model_id=server.person_model_id, client=client, base_url=server.base_url,
-                settings={"logs_interval": 0.25, "logs_max_interval": 1.0, "chatroom_poll_interval": 0.25,
-                          "chatroom_max_interval": 1.0, "timezone": "UTC", "bell_on_run_end": False,
-                          "persist_theme": False},
+                settings=Settings(logs_interval=0.25, logs_max_interval=1.0, chatroom_poll_interval=0.25,
+                                  chatroom_max_interval=1.0, timezone="UTC", bell_on_run_end=False,
+                                  persist_theme=False),
             )
             app = create_app(ctx)
             try:

@@ -1,6 +1,6 @@
 """Posting to the chatroom: confirm, send once, then wait for the replies to land.
 
-A post is a public write, so it is confirmed first (``ctx.settings["confirm_chat_post"] =
+A post is a public write, so it is confirmed first (``ctx.settings.confirm_chat_post =
 False`` turns that off for people who find it tiresome). One post at a time: while one is
 being confirmed or sent, Enter does nothing. A post that times out is checked by reading the
 room back, never re-sent blindly.
@@ -92,7 +92,7 @@ class PostFlow:
     def overdue(self) -> list[str]:
         """Models that have not replied within the timeout. A reply whose call failed leaves a
         log but no message, so the room cannot wait for it forever."""
-        timeout = float(self.screen.ctx.settings.get("chatroom_reply_timeout") or REPLY_TIMEOUT_S)
+        timeout = self.screen.ctx.settings.chatroom_reply_timeout or REPLY_TIMEOUT_S
         if not self._waiting or time.monotonic() - self._posted_at < timeout:
             return []
         return list(self._waiting)
@@ -120,7 +120,7 @@ class PostFlow:
         return ", ".join(one_line((models[m].name if m in models else None) or m, max_len=30) for m in model_ids)
 
     async def _confirm(self, content: str, reply_from: str | None) -> bool:
-        if self.screen.ctx.settings.get("confirm_chat_post", True) is False:
+        if not self.screen.ctx.settings.confirm_chat_post:
             return True
         body = Text(end="")
         body.append("Post to the public chatroom:\n\n")

@@ -112,7 +112,7 @@ class ChatroomScreen(BlahScreen):
 
     def on_mount(self) -> None:
         self.add_class("-empty")
-        self._interval = float(self.ctx.settings.get("chatroom_poll_interval") or self.ctx.settings.get("poll_interval") or 2.0)
+        self._interval = self.ctx.settings.chatroom_poll_interval or self.ctx.settings.poll_interval
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.set_focus(self.query_one("#room", OptionList))
         if self.ctx.client is None:
@@ -169,7 +169,7 @@ class ChatroomScreen(BlahScreen):
         values = {value for _, value in options}
         if current in values and current != EVERYONE:
             select.value = current
-        elif self.ctx.model_id in values and not self.ctx.settings.get("chatroom_default_everyone"):
+        elif self.ctx.model_id in values and not self.ctx.settings.chatroom_default_everyone:
             select.value = self.ctx.model_id
         else:
             select.value = EVERYONE
@@ -245,7 +245,7 @@ class ChatroomScreen(BlahScreen):
             on_quiet=self._poll_quiet,
             waiting=lambda: bool(self.post_flow.waiting_for),
             interval=self._interval,
-            max_interval=float(self.ctx.settings.get("chatroom_max_interval") or 15.0),
+            max_interval=self.ctx.settings.chatroom_max_interval,
         )
         self.poll_stopped = False
         await self.poller.run()  # returns only after a fatal error (cancelled when the screen goes)

@@ -131,7 +131,7 @@ class LogsScreen(LogsWorkers):
         return None if self.feed is None else self.feed.rows
 
     def on_mount(self) -> None:
-        if not self.ctx.settings.get("logs_plot", True):
+        if not self.ctx.settings.logs_plot:
             self._plot_choice = False
         self._fit_plots(self.app.size.height)
         self.log_list.focus()

@@ -173,7 +173,7 @@ class PlaygroundScreen(BlahScreen):
         return self._model_cache.get(self.model_id)
 
     async def _trained_template(self) -> tuple[str | None, str]:
-        configured = (self.ctx.settings.get("templates") or {}).get(self.model_id)
+        configured = self.ctx.settings.templates.get(self.model_id)
         if self.model_id == self.ctx.model_id and self.ctx.trained_template:
             configured = self.ctx.trained_template
         return resolve_trained_template(configured, await self._model(), None)
@@ -371,7 +371,7 @@ class PlaygroundScreen(BlahScreen):
 
         if (job.status or "") in TERMINAL_JOB_STATES:
             return job
-        first = float(self.ctx.settings.get("chat_job_first_poll") or 0.25)
+        first = self.ctx.settings.chat_job_first_poll
         poller = Poller(
             fetch,
             judge=judge,

@@ -152,7 +152,7 @@ class RunsScreen(BlahScreen):
         if any(r.status in ACTIVE_STATUSES for r in runs):
             self._schedule(self._backoff.after_poll(progress=changed))
         else:  # nothing moving: look again now and then (a run may be started elsewhere)
-            self._schedule(float(self.ctx.settings.get("runs_idle_refresh_s", 60.0)))
+            self._schedule(self.ctx.settings.runs_idle_refresh_s)
 
     def _schedule(self, delay: float) -> None:
         if self._timer is not None:
@@ -165,7 +165,7 @@ class RunsScreen(BlahScreen):
             (r.id, r.status, r.completed_count) for r in self.runs
         ]
         notifier = notifier_for(self.app)
-        bell = bool(self.ctx.settings.get("bell_on_run_end", True))
+        bell = self.ctx.settings.bell_on_run_end
         for run in runs:
             before = self._status.get(run.id, "unseen")
             notifier.note_status(run.id, run.status, seen_at=asked_at)
@@ -293,7 +293,7 @@ class RunsScreen(BlahScreen):
                 client,
                 chosen,
                 known_run_ids=known,
-                confirm_delay=float(self.ctx.settings.get("run_confirm_delay_s", 1.0)),
+                confirm_delay=self.ctx.settings.run_confirm_delay_s,
             )
             self._report(outcome)
             if outcome.run is not None:

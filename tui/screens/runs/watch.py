@@ -125,9 +125,7 @@ class RunWatchScreen(BlahScreen):
         if not self.query("#watch-results"):
             return  # closed while it opened (an area key pressed at once): nothing to watch for
         notifier_for(self.app).follow(self.run_id)
-        self.poll_interval = float(
-            self.ctx.settings.get("run_poll_interval") or self.ctx.settings.get("poll_interval") or 1.0
-        )
+        self.poll_interval = self.ctx.settings.run_poll_interval or self.ctx.settings.poll_interval
         if self.run is not None:
             self._show_run(self.run)
         self.query_one("#watch-results", KeyTable).focus()
@@ -202,7 +200,7 @@ class RunWatchScreen(BlahScreen):
             self.results = {r.id: r for r in results}
         self._show_run(run)
         self._show_results()
-        bell = bool(self.ctx.settings.get("bell_on_run_end", True))
+        bell = self.ctx.settings.bell_on_run_end
         for event in events:
             if event.kind == "resumed":
                 self.notify(event.message, title="Run", markup=False)

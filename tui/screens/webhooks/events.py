@@ -51,7 +51,7 @@ def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
     if delivery.event.startswith("run.") and run_id is not None:
         status = delivery.run_status or delivery.event.removeprefix("run.")
         severity = _RUN_SEVERITY.get(status, "information")
-        bell = bool(app.ctx.settings.get("bell_on_run_end", True))
+        bell = app.ctx.settings.bell_on_run_end
         as_app = cast("App[object]", app)
         notifier_for(as_app).announce(
             as_app, run_id, status, f"{delivery_summary(delivery)} (webhook)", severity, bell=bell

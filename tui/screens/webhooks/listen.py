@@ -5,7 +5,7 @@ when the person configured it explicitly, beyond), then register a webhook with 
 secret. Stopping removes the registration and closes the receiver. The session outlives the
 Webhooks screen (it belongs to the app) and is closed when the app exits.
 
-Settings (``ctx.settings``): ``webhook_listen_host`` (default 127.0.0.1),
+Settings (``ctx.settings``, typed in ``application.settings``): ``webhook_listen_host`` (default 127.0.0.1),
 ``webhook_listen_port`` (default 0: any free port), ``webhook_allow_remote`` (default False;
 required for a non-loopback host), ``webhook_public_url`` (the URL to register when the
 platform must reach this machine by another name; default: the receiver's own URL).
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from textual.signal import Signal
@@ -27,6 +27,7 @@ from application.webhooks.receiver import DEFAULT_PATH, WebhookDelivery, Webhook
 
 if TYPE_CHECKING:
     from api_client.client import BlahClient
+    from application.settings import Settings
     from tui.app import BlahApp
 
 __all__ = [
@@ -53,14 +54,12 @@ class ListenOptions:
     public_url: str | None = None
 
     @classmethod
-    def from_settings(cls, settings: dict[str, Any]) -> ListenOptions:
-        port = settings.get("webhook_listen_port", 0)
-        public = settings.get("webhook_public_url")
+    def from_settings(cls, settings: Settings) -> ListenOptions:
         return cls(
-            host=str(settings.get("webhook_listen_host") or "127.0.0.1"),
-            port=int(port) if isinstance(port, int) and 0 <= port < 65536 else 0,
-            allow_remote=settings.get("webhook_allow_remote") is True,
-            public_url=str(public) if public else None,
+            host=settings.webhook_listen_host or "127.0.0.1",
+            port=settings.webhook_listen_port,
+            allow_remote=settings.webhook_allow_remote,
+            public_url=settings.webhook_public_url or None,
         )
 
 
