@@ -14,11 +14,17 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from textual.app import App
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog, recording_notify
+
+# No per-example deadline: it is a timed assert, and a 2-core CI machine running four workers
+# is several times slower than a laptop (a property test failed with DeadlineExceeded there).
+hypothesis_settings.register_profile("blah-tui", deadline=None)
+hypothesis_settings.load_profile("blah-tui")
 
 
 @pytest.fixture(autouse=True)

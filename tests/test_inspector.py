@@ -238,7 +238,7 @@ async def test_leaving_while_the_analysis_runs_never_crashes(
     analysis finishes after the screen's widgets are gone, and the app carries on."""
     import threading
 
-    from tui.screens.inspector.screen import screen as inspector_module
+    from tui.screens.inspector import screen as inspector_module
 
     real_analyse = inspector_module.analyse
     started, leaving = threading.Event(), threading.Event()
