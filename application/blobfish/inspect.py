@@ -76,4 +76,5 @@ class RolloutSteps:
         loops = [f for f in self.diagnosis.tool_loops
                  if f.detail["first_step"] <= step.index <= f.detail["last_step"]]  # fmt: skip
         wrong = [f for f in self.diagnosis.step_findings.get(step.index, []) if f.kind == "wrong_answer"]
-        return ForeignCall(entry, PLATFORM, tuple(origin), tuple(loops + wrong), (REPLAY_NOTE,))
+        return ForeignCall(entry, PLATFORM, tuple(origin), tuple(loops + wrong), (REPLAY_NOTE,),
+                           classify=step.final_answer is not None)  # fmt: skip

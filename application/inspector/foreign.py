@@ -27,6 +27,9 @@ class ForeignCall:
     """``diagnosis.Finding``s to list after the ones ``classify`` finds on the entry."""
     notes: tuple[str, ...] = field(default=())
     """Plain sentences shown under the origin (e.g. replay repeats no tool call)."""
+    classify: bool = True
+    """False: there is no reply to diagnose (a step that only called tools); only
+    ``findings`` are listed."""
 
 
 class CallSource(Protocol):

@@ -187,7 +187,7 @@ def grade_text(grade: Grade | None) -> Text:
     return text
 
 
-def findings_text(findings: Iterable[Finding]) -> Text:
+def findings_text(findings: Iterable[Finding], empty: str = "no findings at this step") -> Text:
     text = Text()
     for finding in findings:
         if text.plain:
@@ -195,7 +195,7 @@ def findings_text(findings: Iterable[Finding]) -> Text:
         text.append_text(badge_text(finding.kind))
         text.append(" ")
         text.append_text(safe_text(finding.evidence, keep_newlines=False))
-    return text or Text("no findings at this step", style="dim italic")
+    return text or Text(empty, style="dim italic")
 
 
 def step_text(step: RolloutStep, position: int, total: int, max_tokens: int | None,

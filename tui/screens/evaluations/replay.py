@@ -78,7 +78,7 @@ class ReplayScreen(BlahScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "step(1)", "Next step", id="replay.next"),
         Binding("p", "step(-1)", "Previous step", id="replay.previous"),
-        Binding("enter", "inspect", "Inspector", id="replay.inspect"),
+        Binding("enter", "inspect", "Inspector", priority=True, id="replay.inspect"),
         Binding("x", "export_rollout", "Export rollout", id="replay.export"),
         Binding("X", "export_evaluation", "Export all", id="replay.export_all"),
     ]
@@ -120,8 +120,9 @@ class ReplayScreen(BlahScreen):
                 yield Static(Text("Rollout grade"), classes="rp-section", markup=False)
                 yield Static(render.grade_text(rollout.grade), id="rp-grade", markup=False)
                 yield Static(Text("Rollout findings"), classes="rp-section", markup=False)
-                yield Static(render.findings_text(diagnosis_rollout_findings(self.diagnosis)), id="rp-findings",
-                             markup=False)  # fmt: skip
+                findings = render.findings_text(diagnosis_rollout_findings(self.diagnosis),
+                                                "no tool-call loop, no failed tool call")  # fmt: skip
+                yield Static(findings, id="rp-findings", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -49,7 +49,7 @@ class RolloutsScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "replay", "Replay", id="rollouts.replay"),
+        Binding("enter", "replay", "Replay", priority=True, id="rollouts.replay"),
         Binding("x", "export_rollout", "Export rollout", id="rollouts.export"),
         Binding("X", "export_evaluation", "Export all", id="rollouts.export_all"),
     ]

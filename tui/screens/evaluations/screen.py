@@ -62,7 +62,7 @@ class EvaluationsScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Rollouts", id="evaluations.open"),
+        Binding("enter", "open", "Rollouts", priority=True, id="evaluations.open"),
         Binding("t", "cycle_task", "Task", id="evaluations.task"),
         Binding("m", "cycle_model", "Model", id="evaluations.model"),
         Binding("r", "cycle_reward", "Reward", id="evaluations.reward"),

@@ -187,8 +187,11 @@ class InspectorScreen(BlahScreen):
         analysis = await asyncio.to_thread(analyse, entry, trained_template=trained, trained_source=source)
         if self.entry is not entry:
             return
-        if self.foreign is not None and self.foreign.findings and analysis.available:
-            analysis = dataclasses.replace(analysis, findings=[*analysis.findings, *self.foreign.findings])
+        foreign = self.foreign
+        if foreign is not None and analysis.available:
+            # A step that only called tools has no reply to classify ("no reply" is not an error there).
+            found = analysis.findings if foreign.classify else []
+            analysis = dataclasses.replace(analysis, findings=[*found, *foreign.findings])
         self.analysis = analysis
         self._show_analysis()
         await self._load_result(entry, trained, source)
