@@ -132,7 +132,10 @@ def server_error_text(payload: Any, *, secret: str | None) -> str | None:
         return None
     text: str | None = None
     err = payload.get("error")
-    if isinstance(err, str):
+    message = payload.get("message")
+    if isinstance(err, str) and isinstance(message, str) and message:
+        text = message  # {"error": "<code>", "message": "<text>"}: the code is server_error_code's
+    elif isinstance(err, str):
         text = err
     elif isinstance(err, Mapping):
         message = err.get("message")
@@ -161,6 +164,24 @@ def server_error_text(payload: Any, *, secret: str | None) -> str | None:
     return text[:SERVER_TEXT_CHARS]
 
 
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def server_error_code(payload: Any) -> str | None:
+    """The machine-readable code of an error body, read leniently: ``error`` when it is a
+    code-shaped string (``{"error": "run_in_progress", "message": ...}``), else
+    ``error.code`` (``{"error": {"message", "type", "code"}}``), else a top-level ``code``.
+    A sentence in ``error`` (blah.dev's ``{"error": "<text>"}``) is not a code."""
+    if not isinstance(payload, Mapping):
+        return None
+    err = payload.get("error")
+    candidates = [err, err.get("code") if isinstance(err, Mapping) else None, payload.get("code")]
+    for value in candidates:
+        if isinstance(value, str) and _CODE.fullmatch(value):
+            return value
+    return None
+
+
 _DEFAULT_TEXT = {
     400: "the server rejected the request",
     401: "the API key is missing or was rejected",
@@ -180,8 +201,10 @@ def error_for_response(
     method: str,
     path: str,
     secret: str | None,
+    error_types: Mapping[str, type[BlahError]] | None = None,
 ) -> BlahError:
-    """The error for a non-2xx answer (its body already read)."""
+    """The error for a non-2xx answer (its body already read). ``error_types`` maps a code
+    the body names to the (more precise) error class a platform raises for it."""
     payload: Any = None
     is_html = looks_like_html(body, headers.get("content-type"))
     if body.strip() and not is_html:
@@ -202,13 +225,20 @@ def error_for_response(
             message = f"{default} (the server sent {kind}: {excerpt})"
         else:
             message = default
+    code = server_error_code(payload)
     kw: dict[str, Any] = {
         "status": status,
         "server_error": server_text,
         "method": method,
         "path": path,
+        "code": code,
     }
     retry_after = parse_retry_after(headers.get("retry-after"), now=time.time())
+    typed = (error_types or {}).get(code) if code else None
+    if typed is not None and status >= 400:
+        if issubclass(typed, RateLimitedError):
+            return typed(message, retry_after=retry_after, **kw)
+        return typed(message, **kw)
     if 300 <= status < 400:
         location = safe_excerpt(headers.get("location", ""), 120, secret=secret)
         return InvalidResponseError(

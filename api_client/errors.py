@@ -8,7 +8,9 @@ from __future__ import annotations
 
 
 class BlahError(Exception):
-    """Root of every client error. ``status`` is the HTTP status when there was one."""
+    """Root of every client error. ``status`` is the HTTP status when there was one;
+    ``code`` the machine-readable code the server's body named (``run_in_progress``,
+    ``job_conflict``), when it named one."""
 
     def __init__(
         self,
@@ -19,6 +21,7 @@ class BlahError(Exception):
         method: str | None = None,
         path: str | None = None,
         host: str | None = None,
+        code: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -27,6 +30,7 @@ class BlahError(Exception):
         self.method = method
         self.path = path
         self.host = host  # "scheme://host[:port]" when the error is about reaching it
+        self.code = code
 
     def __str__(self) -> str:
         where = f"{self.method} {self.host or ''}{self.path}: " if self.method and self.path else ""

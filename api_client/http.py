@@ -5,10 +5,13 @@ One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
 - the overall deadline (``asyncio.timeout_at`` around the request *and* the body read;
   httpx's own timeouts are per operation, so a trickling body would otherwise never end);
 - retries of safe methods only, with full-jitter backoff and ``Retry-After``;
-- the API key: sent only as ``Authorization: Bearer``, only to the configured origin,
+- the API key: sent only in the platform's key header (``Authorization: Bearer`` for
+  blah.dev, ``X-API-Key`` for Blobfish: ``KeyHeader``), only to the configured origin,
   never in a query string; a write without a key fails before anything is sent; added by
   an ``httpx.Auth`` flow so no local variable of ours ever holds it (crash tracebacks
   print locals);
+- a write flagged ``resend_identical`` (the platform dedupes identical bodies) whose answer
+  was lost is sent once more, with the same bytes;
 - no redirects followed (a 3xx is an InvalidResponseError), so nothing is re-sent
   elsewhere;
 - mapping of every failure to :mod:`api_client.errors`.
@@ -17,6 +20,7 @@ One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
@@ -24,13 +28,14 @@ from collections.abc import (
     Callable,
     Mapping,
 )
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
 from pydantic import SecretStr, ValidationError
 
 from ._responses import ShapeError, decode_json, error_for_response, schema_error
-from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy
+from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy, parse_retry_after
 from .errors import (
     BlahError,
     InvalidResponseError,
@@ -39,7 +44,9 @@ from .errors import (
     UnreachableError,
 )
 from .origin import (
-    OriginBearerAuth,
+    BEARER,
+    KeyHeader,
+    OriginKeyAuth,
     normalize_base_url,
     origin_of,
     refuse_clear_text_key,
@@ -55,6 +62,17 @@ UPLOAD_CHUNK = 64 * 1024
 _HOP_HEADERS = frozenset(
     {"host", "content-length", "transfer-encoding", "connection", "authorization"}
 )
+BLAH_MISSING_KEY_HINT = "set EVALS_BLAH_API_KEY or add one in the config"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A 2xx answer: the parsed body and what its headers said (``Location``, ``Retry-After``)."""
+
+    data: Any
+    status: int
+    location: str | None
+    retry_after: float | None
 
 
 def _origin_text(url: httpx.URL) -> str:
@@ -78,7 +96,12 @@ class HttpCore:
         sleep: Sleep,
         limits: httpx.Limits | None,
         user_agent: str,
+        key_header: KeyHeader = BEARER,
+        missing_key_hint: str = BLAH_MISSING_KEY_HINT,
+        error_types: Mapping[str, type[BlahError]] | None = None,
     ) -> None:
+        """``key_header``: where the key goes; ``missing_key_hint``: where a person sets one;
+        ``error_types``: error code (from the body) -> the error class raised for it."""
         if deadline <= 0:
             raise ValueError("deadline must be positive")
         self.base_url = normalize_base_url(base_url)
@@ -87,7 +110,10 @@ class HttpCore:
         self._key = SecretStr(api_key) if api_key else None
         if self._key is not None:
             refuse_clear_text_key(self.base_url)
-        self._auth = OriginBearerAuth(self._key, self._origin) if self._key else None
+        self._key_header = key_header
+        self._missing_key_hint = missing_key_hint
+        self._error_types = dict(error_types or {})
+        self._auth = OriginKeyAuth(self._key, self._origin, key_header) if self._key else None
         self.deadline = float(deadline)
         self.retry = retry
         self._sleep = sleep
@@ -127,11 +153,14 @@ class HttpCore:
             return None
         return self._auth
 
+    def require_key(self, method: str, path: str) -> None:
+        """``MissingKeyError`` (nothing sent) when the client has no key."""
+        self._check_key(True, method, path)
+
     def _check_key(self, needs_key: bool, method: str, path: str) -> None:
         if needs_key and self._key is None:
             raise MissingKeyError(
-                "this needs an API key (set EVALS_BLAH_API_KEY or add one in the config); "
-                "nothing was sent",
+                f"this needs an API key ({self._missing_key_hint}); nothing was sent",
                 method=method,
                 path=path,
             )
@@ -160,8 +189,39 @@ class HttpCore:
         ``parse`` raising ValidationError or ShapeError becomes InvalidResponseError.
         ``allow_empty``: a 2xx with no body (e.g. 204 on DELETE) is parsed as None.
         """
+        reply = await self.request(
+            method, path, parse, params=params, json=json, needs_key=needs_key, deadline=deadline,
+            allow_empty=allow_empty,
+        )  # fmt: skip
+        result: T = reply.data
+        return result
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        parse: Callable[[Any], T],
+        *,
+        params: Params = None,
+        json: Any = None,
+        content: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+        needs_key: bool | None = None,
+        deadline: float | None = None,
+        allow_empty: bool = False,
+        resend_identical: bool = False,
+    ) -> Reply:
+        """As :meth:`request_json`, but the answer's ``Location`` and ``Retry-After`` come back
+        too (a 202 says where to poll and when). ``content``: the body's exact bytes.
+
+        ``resend_identical``: this write may be sent twice with the same bytes (the platform
+        answers an identical retry with the same result), so when its answer is lost (the
+        connection broke or timed out after sending) or is a "try again" status, it is sent
+        ONCE more, byte for byte, with a fresh deadline. Other writes are never resent.
+        """
         method = method.upper()
         safe = method in SAFE_METHODS
+        resendable = safe or resend_identical
         self._check_key(not safe if needs_key is None else needs_key, method, path)
         url = self.url_for(path)
         auth = self._auth_for(url)
@@ -169,39 +229,37 @@ class HttpCore:
         timeout = self._timeout if deadline is None else self._timeout_for(budget)
         loop = asyncio.get_running_loop()
         deadline_at = loop.time() + budget
-        attempts = max(1, self.retry.max_attempts) if safe else 1
+        if safe:
+            attempts = max(1, self.retry.max_attempts)
+        else:
+            attempts = 2 if resend_identical else 1
         attempt = 0
         while True:
             attempt += 1
             request = self._client.build_request(
-                method, url, params=params, json=json, timeout=timeout
+                method, url, params=params, json=json, content=content, headers=headers, timeout=timeout
             )
             retry_after: float | None = None
+            lost = False  # the answer to a write was lost: it may have taken effect
             try:
                 async with asyncio.timeout_at(deadline_at):
                     response = await self._client.send(request, auth=auth)
             except TimeoutError:
-                raise self._deadline_error(method, path, safe, budget) from None
+                error: BlahError = self._deadline_error(method, path, safe, budget)
+                retryable, lost = resend_identical, True
             except httpx.TransportError as exc:
                 error, retryable = self._transport_error(exc, method, path, safe)
+                if resend_identical and isinstance(error, OutcomeUnknownError | UnreachableError):
+                    retryable, lost = True, isinstance(error, OutcomeUnknownError)
             else:
                 status = response.status_code
                 if 200 <= status < 300:
-                    if allow_empty and not response.content.strip():
-                        data = None
-                    else:
-                        data = decode_json(
-                            response.content,
-                            status=status,
-                            content_type=response.headers.get("content-type"),
-                            method=method,
-                            path=path,
-                            secret=self._secret(),
-                        )
-                    try:
-                        return parse(data)
-                    except (ValidationError, ShapeError) as exc:
-                        raise schema_error(exc, status=status, method=method, path=path) from None
+                    return Reply(
+                        self._parse_body(response, parse, method=method, path=path, allow_empty=allow_empty),
+                        status,
+                        response.headers.get("location"),
+                        parse_retry_after(response.headers.get("retry-after"), now=time.time()),
+                    )
                 error = error_for_response(
                     status,
                     response.headers,
@@ -209,11 +267,15 @@ class HttpCore:
                     method=method,
                     path=path,
                     secret=self._secret(),
+                    error_types=self._error_types,
                 )
-                retryable = safe and status in RETRY_STATUSES
+                retryable = resendable and status in RETRY_STATUSES
                 retry_after = getattr(error, "retry_after", None)
             if not retryable or attempt >= attempts:
                 raise error
+            if lost and not safe:
+                deadline_at = loop.time() + budget  # the resend gets its own time
+                continue
             if retry_after is not None:
                 if retry_after > self.retry.retry_after_cap:
                     raise error  # longer than we wait inside a call: the caller decides
@@ -223,6 +285,26 @@ class HttpCore:
             if loop.time() + delay >= deadline_at:
                 raise error
             await self._sleep(delay)
+
+    def _parse_body(
+        self, response: httpx.Response, parse: Callable[[Any], T], *, method: str, path: str, allow_empty: bool
+    ) -> T:
+        status = response.status_code
+        if allow_empty and not response.content.strip():
+            data = None
+        else:
+            data = decode_json(
+                response.content,
+                status=status,
+                content_type=response.headers.get("content-type"),
+                method=method,
+                path=path,
+                secret=self._secret(),
+            )
+        try:
+            return parse(data)
+        except (ValidationError, ShapeError) as exc:
+            raise schema_error(exc, status=status, method=method, path=path) from None
 
     def _deadline_error(self, method: str, path: str, safe: bool, budget: float) -> BlahError:
         if not safe:
@@ -318,6 +400,7 @@ class HttpCore:
                     method=method,
                     path=path,
                     secret=self._secret(),
+                    error_types=self._error_types,
                 )
             lines = response.aiter_lines()
             while True:
@@ -332,6 +415,56 @@ class HttpCore:
                     raise self._transport_error(exc, method, path, safe)[0] from None
                 if line.strip():
                     yield line
+        finally:
+            await response.aclose()
+
+    async def stream_bytes(
+        self,
+        path: str,
+        *,
+        params: Params = None,
+        deadline: float | None = None,
+    ) -> AsyncGenerator[bytes, None]:
+        """The body of a GET, chunk by chunk as it arrives (an async generator; close it when
+        done). Not retried (what was yielded cannot be taken back). The deadline covers the
+        whole body, checked around every read, never across a ``yield``."""
+        method = "GET"
+        url = self.url_for(path)
+        budget = self.deadline if deadline is None else deadline
+        loop = asyncio.get_running_loop()
+        deadline_at = loop.time() + budget
+        request = self._client.build_request(method, url, params=params, timeout=self._timeout_for(budget))
+        try:
+            async with asyncio.timeout_at(deadline_at):
+                response = await self._client.send(request, stream=True, auth=self._auth_for(url))
+        except TimeoutError:
+            raise self._deadline_error(method, path, True, budget) from None
+        except httpx.TransportError as exc:
+            raise self._transport_error(exc, method, path, True)[0] from None
+        try:
+            if not 200 <= response.status_code < 300:
+                try:
+                    async with asyncio.timeout_at(deadline_at):
+                        body = await response.aread()
+                except (TimeoutError, httpx.TransportError):
+                    body = b""
+                raise error_for_response(
+                    response.status_code, response.headers, body, method=method, path=path,
+                    secret=self._secret(), error_types=self._error_types,
+                )  # fmt: skip
+            chunks = response.aiter_bytes()
+            while True:
+                try:
+                    async with asyncio.timeout_at(deadline_at):
+                        chunk = await anext(chunks)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    raise self._deadline_error(method, path, True, budget) from None
+                except httpx.TransportError as exc:
+                    raise self._transport_error(exc, method, path, True)[0] from None
+                if chunk:
+                    yield chunk
         finally:
             await response.aclose()
 
@@ -361,7 +494,8 @@ class HttpCore:
         path = url.path
         same_origin = origin_of(url) == self._origin
         self._check_key(same_origin, method, path)
-        send_headers = {k: v for k, v in headers.items() if k.lower() not in _HOP_HEADERS}
+        hop = _HOP_HEADERS | {self._key_header.name.lower()}
+        send_headers = {k: v for k, v in headers.items() if k.lower() not in hop}
         if not any(k.lower() == "content-type" for k in send_headers):
             send_headers["Content-Type"] = "application/octet-stream"
         send_headers["Content-Length"] = str(len(data))
@@ -396,6 +530,7 @@ class HttpCore:
                 method=method,
                 path=path,
                 secret=self._secret(),
+                error_types=self._error_types,
             )
         if total == 0 and progress is not None:
             progress(0, 0)

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Generator
+from dataclasses import dataclass
 
 import httpx
 from pydantic import SecretStr
 
 from .paths import API_PREFIX
 
-__all__ = ["OriginBearerAuth", "is_loopback_host", "normalize_base_url", "origin_of", "refuse_clear_text_key"]
+__all__ = [
+    "BEARER",
+    "KeyHeader",
+    "OriginBearerAuth",
+    "OriginKeyAuth",
+    "is_loopback_host",
+    "normalize_base_url",
+    "origin_of",
+    "refuse_clear_text_key",
+]
 
 
 def origin_of(url: httpx.URL) -> tuple[str, str, int | None]:
@@ -55,9 +65,21 @@ def refuse_clear_text_key(url: httpx.URL) -> None:
         )
 
 
-class OriginBearerAuth(httpx.Auth):
-    """``Authorization: Bearer <key>`` added by httpx itself as the request goes out, and only
-    when the request is for ``origin``.
+@dataclass(frozen=True)
+class KeyHeader:
+    """How a platform wants its key: the header's name and what goes before the key.
+    blah.dev: ``Authorization: Bearer <key>``; Blobfish: ``X-API-Key: <key>``."""
+
+    name: str
+    prefix: str = ""
+
+
+BEARER = KeyHeader("Authorization", "Bearer ")
+
+
+class OriginKeyAuth(httpx.Auth):
+    """The key in its header (``KeyHeader``), added by httpx itself as the request goes out,
+    and only when the request is for ``origin``.
 
     Why an auth flow rather than a headers dict: nothing of ours ever holds the header in a
     plain local variable or attribute. Textual prints a crashed app's traceback WITH the
@@ -66,14 +88,22 @@ class OriginBearerAuth(httpx.Auth):
     The key stays a ``SecretStr`` here, and httpx's ``Headers`` repr masks the header.
     """
 
-    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None]) -> None:
+    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None], header: KeyHeader = BEARER) -> None:
         self._key = key
         self._origin = origin
+        self._header = header
 
     def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         if origin_of(request.url) == self._origin:
-            request.headers["Authorization"] = "Bearer " + self._key.get_secret_value()
+            request.headers[self._header.name] = self._header.prefix + self._key.get_secret_value()
         yield request
 
     def __repr__(self) -> str:
-        return "OriginBearerAuth(key=[secret])"
+        return f"{type(self).__name__}(key=[secret])"
+
+
+class OriginBearerAuth(OriginKeyAuth):
+    """``Authorization: Bearer <key>`` for ``origin`` only (blah.dev)."""
+
+    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None]) -> None:
+        super().__init__(key, origin, BEARER)

@@ -1,7 +1,7 @@
 """`blah-tui`: the app and its subcommands.
 
     blah-tui [--demo | --base-url URL] [--model ID] [--api-key KEY] [--log LOG_ID]
-    blah-tui sim | export | open | report | archives | serve | login | logout | status | config ...
+    blah-tui sim | export | open | report | archives | serve | login | logout | status | config | blobfish ...
 
 Subcommands import what they need lazily so that `blah-tui export` never loads Textual.
 """
@@ -57,8 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sim = sub.add_parser("sim", help="run the local blah.dev simulator in the foreground", add_help=False)
+    sim = sub.add_parser(
+        "sim", help="run a local simulator in the foreground (blah.dev; --platform blobfish|all)", add_help=False
+    )
     sim.add_argument("sim_args", nargs=argparse.REMAINDER, help="see `blah-tui sim --help`")
+
+    blobfish = sub.add_parser(
+        "blobfish", help="SDK evaluations on Blobfish: evals, show, export, publish", add_help=False
+    )
+    blobfish.add_argument("blobfish_args", nargs=argparse.REMAINDER, help="see `blah-tui blobfish --help`")
 
     export = sub.add_parser("export", help="download a model's whole call history as JSONL")
     export.add_argument("model_id", metavar="MODEL_ID", help="the model whose calls to download")
@@ -184,6 +191,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from simulator.cli import main as sim_main
 
         return sim_main(args_list[1:])
+    if args_list[:1] == ["blobfish"]:
+        from cli.commands.blobfish import blobfish_main
+
+        return blobfish_main(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     bad_url = _base_url_error(getattr(args, "base_url", None))

@@ -1,16 +1,27 @@
-"""``blah-tui sim``: run the simulator in the foreground until Ctrl-C."""
+"""``blah-tui sim [--platform blah|blobfish|errorbar|all]``: run simulators in the foreground
+until Ctrl-C, printing each one's URL and demo keys."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 import threading
 
+from simulator.blobfish.server import BlobfishServer
 from simulator.chaos import ChaosConfig
-from simulator.server import SimulatorServer
+from simulator.server import AppServer, SimulatorServer
+
+PLATFORMS = ("blah", "blobfish", "errorbar", "all")
+NOT_SIMULATED = ("errorbar",)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="blah-tui sim", description="Run a local, seeded blah.dev.")
+    parser = argparse.ArgumentParser(
+        prog="blah-tui sim", description="Run a local, seeded platform: blah.dev (default), Blobfish, or all."
+    )
+    parser.add_argument("--platform", choices=PLATFORMS, default="blah",
+                        help="which simulator: blah (default), blobfish, errorbar (not simulated yet), or all; "
+                             "with all and --port N, Blobfish listens on N+1")
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="port (default: any free port)")
     parser.add_argument("--seed", type=int, default=7, help="world seed (default 7)")
@@ -22,8 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> int:
-    """Start, print the base URL, the council demo key and the person's model id, then
-    serve until interrupted (or until ``stop`` is set, for tests)."""
+    """Start the ``--platform``'s simulators, print each one's URL and demo keys (blah.dev: the
+    council key and the person's model id), then serve until interrupted (or until ``stop``
+    is set, for tests). ``errorbar`` alone: exit 2, there is no simulator of it yet."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.speed <= 0:
@@ -32,15 +44,29 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
         chaos = ChaosConfig.parse(args.chaos) if args.chaos else None
     except ValueError as exc:
         parser.error(str(exc))
-    server = SimulatorServer(seed=args.seed, speed=args.speed, host=args.host, port=args.port,
-                             live=not args.quiet_world, chaos=chaos)
-    server.start()
-    print(f"blah.dev simulator at {server.base_url}", flush=True)
-    print(f"  API base:          {server.base_url}", flush=True)
-    print(f"  council demo key:  {server.council_key}", flush=True)
-    print(f"  member demo key:   {server.member_key}", flush=True)
-    print(f"  your model id:     {server.person_model_id}", flush=True)
-    print(f"  OpenAPI spec:      {server.base_url}/api/spec", flush=True)
+    if args.platform in NOT_SIMULATED:
+        print(f"blah-tui sim: there is no {args.platform} simulator yet; "
+              "--platform blah, blobfish or all run the ones there are", file=sys.stderr)
+        return 2
+    servers: list[AppServer] = []
+    try:
+        if args.platform in ("blah", "all"):
+            blah = SimulatorServer(seed=args.seed, speed=args.speed, host=args.host, port=args.port,
+                                   live=not args.quiet_world, chaos=chaos)
+            servers.append(blah.start())
+            _print_blah(blah)
+        if args.platform in ("blobfish", "all"):
+            port = args.port + 1 if args.platform == "all" and args.port else args.port
+            blobfish = BlobfishServer(seed=args.seed, speed=args.speed, host=args.host, port=port,
+                                      live=not args.quiet_world, chaos=chaos)
+            servers.append(blobfish.start())
+            _print_blobfish(blobfish)
+        if args.platform == "all":
+            print(f"{', '.join(NOT_SIMULATED)}: not simulated yet", flush=True)
+    except BaseException:
+        for server in reversed(servers):
+            server.stop()
+        raise
     waiter = stop or threading.Event()
     try:
         while not waiter.wait(0.5):
@@ -48,8 +74,26 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
     except KeyboardInterrupt:
         pass
     finally:
-        server.stop()
+        for server in reversed(servers):
+            server.stop()
     return 0
+
+
+def _print_blah(server: SimulatorServer) -> None:
+    print(f"blah.dev simulator at {server.base_url}", flush=True)
+    print(f"  API base:          {server.base_url}", flush=True)
+    print(f"  council demo key:  {server.council_key}", flush=True)
+    print(f"  member demo key:   {server.member_key}", flush=True)
+    print(f"  your model id:     {server.person_model_id}", flush=True)
+    print(f"  OpenAPI spec:      {server.base_url}/api/spec", flush=True)
+
+
+def _print_blobfish(server: BlobfishServer) -> None:
+    print(f"Blobfish simulator at {server.base_url}", flush=True)
+    print(f"  base URL:          {server.base_url}   (BLOBFISH_BASE_URL; routes under /api/v1)", flush=True)
+    print(f"  account demo key:  {server.account_key}   (BLOBFISH_API_KEY; the seeded evaluations)", flush=True)
+    print(f"  isolated demo key: {server.isolated_key}   (an unverified email's key: sees nothing)", flush=True)
+    print(f"  OpenAPI spec:      {server.base_url}/api/spec", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,172 @@
+"""Every ASSUMED shape the Blobfish client reads, in one module (pydantic v2).
+
+The contract (/work/shared/platform/blobfish-CONTRACT.md, section 2) documents the routes but
+not the JSON of the answers; what is read here is the contract's ASSUMED shapes, read
+leniently: unknown members are kept (``extra="allow"``, so ``--json`` prints what the platform
+sent), and a member that is absent stays ``None`` (not recorded), never 0. When the real schema
+is known, this module is the one to replace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Json = dict[str, Any]
+
+API_PREFIX = "/api/v1"
+EVALUATIONS_PATH = "/api/v1/evaluations"
+DEFAULT_BASE_URL = "https://blobfish.ai"
+ENVELOPE_SCHEMA = "blobfish.sdk-evaluation.v1"  # documented
+JOB_SCHEMA = "blobfish.job.v1"  # documented
+TRACE_SCHEMA = "blobfish.trace.v1"  # documented
+
+PAGE_LIMIT = 100
+"""ASSUMED: the largest page the server serves (a larger ``limit`` is clamped, so the client
+follows ``next_offset`` rather than computing offsets)."""
+
+# ASSUMED error codes (contract section 2: `409 job_conflict`, `400 invalid_envelope`, `413 too_large`).
+CODE_JOB_CONFLICT = "job_conflict"
+CODE_INVALID_ENVELOPE = "invalid_envelope"
+CODE_TOO_LARGE = "too_large"
+CODE_UNAUTHORIZED = "unauthorized"
+CODE_NOT_FOUND = "not_found"
+CODE_RUN_IN_PROGRESS = "run_in_progress"  # documented (benchmark runs)
+CODE_ALREADY_SUBMITTED = "already_submitted"  # documented (community board)
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
+
+    def to_json(self) -> Json:
+        """What the platform sent (unknown members too, absent members still absent)."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+class Summary(_Lenient):
+    """ASSUMED: ``{evaluation_id, job_id, created_at, rollout_count, mean_reward, metadata}``."""
+
+    evaluation_id: str
+    job_id: str | None = None
+    created_at: str | None = None
+    rollout_count: int | None = None
+    mean_reward: float | None = None
+    metadata: Json | None = None
+
+    @property
+    def model(self) -> str | None:
+        """ASSUMED: the model's name is ``metadata.model`` (the SDK's ``publish(metadata=...)``)."""
+        value = (self.metadata or {}).get("model")
+        return value if isinstance(value, str) else None
+
+
+class EvaluationPage(_Lenient):
+    """ASSUMED: ``{"evaluations": [Summary], "next_offset": int|null}`` (null on the last page)."""
+
+    evaluations: list[Summary] = Field(default_factory=list)
+    next_offset: int | None = None
+
+
+class Assertion(_Lenient):
+    name: str | None = None
+    passed: bool | None = None
+    details: str | None = None
+
+
+class Grade(_Lenient):
+    """The benchmark verifier grade seen in scripts (ASSUMED for SDK rollouts)."""
+
+    task_id: str | None = None
+    passed: bool | None = None
+    reward: float | None = None
+    explanation: str | None = None
+    assertions: list[Assertion] | None = None
+    failed_conditions: list[str] | None = None
+    advisory_conditions: list[str] | None = None
+
+
+class Step(_Lenient):
+    """ASSUMED: ``{index, turn, prompt, final_answer, reward, grade, training_samples}``."""
+
+    index: int | None = None
+    turn: int | None = None
+    prompt: str | None = None
+    final_answer: str | None = None
+    reward: float | None = None
+    grade: Grade | None = None
+    training_samples: list[Json] | None = None
+
+
+class Rollout(_Lenient):
+    """ASSUMED: ``{rollout_id, task_id, reward, grade, trace_id, steps}``."""
+
+    rollout_id: str | None = None
+    task_id: str | None = None
+    reward: float | None = None
+    grade: Grade | None = None
+    trace_id: str | None = None
+    steps: list[Step] | None = None
+
+    @property
+    def failed(self) -> bool | None:
+        """Whether the grader failed it; None when no grade says (never a guess from reward)."""
+        return None if self.grade is None or self.grade.passed is None else not self.grade.passed
+
+
+class Job(_Lenient):
+    """ASSUMED: ``{"schema": "blobfish.job.v1", job_id, status, taskset, metadata, rollouts}``."""
+
+    schema_: str | None = Field(default=None, alias="schema")
+    job_id: str | None = None
+    status: str | None = None
+    taskset: str | None = None
+    metadata: Json | None = None
+    rollouts: list[Rollout] | None = None
+
+
+class Envelope(_Lenient):
+    """ASSUMED: ``{"schema": "blobfish.sdk-evaluation.v1", "traces": [Trace], "job": Job}``
+    (traces are kept as the platform sent them)."""
+
+    schema_: str | None = Field(default=None, alias="schema")
+    job: Job | None = None
+    traces: list[Json] | None = None
+
+
+class Detail(Summary):
+    """ASSUMED: detail = Summary + the redacted ``envelope`` as published."""
+
+    envelope: Envelope | None = None
+
+    @property
+    def rollouts(self) -> list[Rollout]:
+        job = self.envelope.job if self.envelope else None
+        return list(job.rollouts or []) if job else []
+
+    @property
+    def taskset(self) -> str | None:
+        job = self.envelope.job if self.envelope else None
+        return job.taskset if job else None
+
+    @property
+    def failed_count(self) -> int | None:
+        """Rollouts the grader failed; None when no rollout carries a verdict."""
+        verdicts = [r.failed for r in self.rollouts if r.failed is not None]
+        return sum(verdicts) if verdicts else None
+
+
+class Receipt(_Lenient):
+    """ASSUMED: ``{evaluation_id, job_id, dashboard_url}`` (201 new, 200 identical retry)."""
+
+    evaluation_id: str
+    job_id: str | None = None
+    dashboard_url: str | None = None
+
+
+def job_of(envelope: Any) -> Json | None:
+    """The envelope's ``job`` object (the documented wrapping), or None."""
+    if isinstance(envelope, dict) and isinstance(envelope.get("job"), dict):
+        job: Json = envelope["job"]
+        return job
+    return None

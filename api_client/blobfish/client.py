@@ -1,0 +1,235 @@
+"""``BlobfishClient``: SDK evaluations on Blobfish (contract section 2) over :class:`HttpCore`.
+
+    async with BlobfishClient("https://blobfish.ai", api_key="bf_...") as client:
+        summaries = await client.list_evaluations()
+
+- the key goes in ``X-API-Key`` (never ``Authorization``), only to the configured origin; a
+  key that is not ``bf_...`` is refused at construction, naming what it looks like;
+- the list follows ``next_offset`` to the end and gives each evaluation once (offsets shift
+  while evaluations are published: :mod:`api_client.offset_paging`);
+- JSONL exports stream to a temporary file renamed at the end (nothing left on failure);
+- a publication is checked here first (completed, 1-256 rollouts, 1 MiB), serialized once,
+  and resent once, byte for byte, when its answer is lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import httpx
+
+from api_client.errors import InvalidResponseError
+from api_client.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.offset_paging import OffsetPage, iter_offset_pages
+from api_client.origin import KeyHeader
+from api_client.paths import segment
+from api_client._retry import RetryPolicy
+
+from . import assumed
+from .errors import ERROR_TYPES
+from .files import atomic_writer
+from .keys import check_key
+from .publication import Publication, prepare
+
+KEY_HEADER = KeyHeader("X-API-Key")
+USER_AGENT = "blah-tui (blobfish client)"
+EXPORT_IN_FLIGHT = 4
+"""Evaluations fetched at once by :meth:`BlobfishClient.export_all_jsonl` (written in order)."""
+EXPORT_DEADLINE = 600.0
+"""Seconds for one evaluation's JSONL body (a large one on a slow link)."""
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export wrote: evaluations read, lines (traces) and bytes."""
+
+    path: Path
+    evaluations: int
+    lines: int
+    bytes: int
+
+
+def origin_base_url(base_url: str) -> str:
+    """``scheme://host[:port]`` from ``base_url`` (a trailing ``/api/v1`` accepted); a
+    ``ValueError`` for any other path."""
+    url = httpx.URL(base_url.strip())
+    path = url.path.rstrip("/").removesuffix(assumed.API_PREFIX)
+    if path:
+        raise ValueError(
+            "the Blobfish base URL is an origin (scheme://host[:port], e.g. https://blobfish.ai), "
+            "without a path; the client adds /api/v1"
+        )
+    return str(url.copy_with(path="/", query=None, fragment=None)).rstrip("/")
+
+
+class BlobfishClient:
+    platform = "blobfish"
+
+    def __init__(
+        self,
+        base_url: str = assumed.DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
+        deadline: float = 60.0,
+        max_attempts: int = 4,
+        retry: RetryPolicy | None = None,
+        sleep: Sleep | None = None,
+        limits: httpx.Limits | None = None,
+    ) -> None:
+        key = check_key(api_key) if api_key is not None else None
+        self._http = HttpCore(
+            origin_base_url(base_url),
+            key,
+            transport=transport,
+            timeout=timeout,
+            deadline=deadline,
+            retry=replace(retry or RetryPolicy(), max_attempts=max_attempts),
+            sleep=sleep or asyncio.sleep,
+            limits=limits,
+            user_agent=USER_AGENT,
+            key_header=KEY_HEADER,
+            missing_key_hint="set BLOBFISH_API_KEY to a bf_... key",
+            error_types=ERROR_TYPES,
+        )
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def base_url(self) -> str:
+        return str(self._http.base_url).rstrip("/")
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    # ------------------------------------------------------------------ reads
+
+    async def _page(self, offset: int, limit: int) -> OffsetPage[assumed.Summary]:
+        page = await self._http.request_json(
+            "GET", assumed.EVALUATIONS_PATH, assumed.EvaluationPage.model_validate,
+            params={"limit": limit, "offset": offset}, needs_key=True,
+        )  # fmt: skip
+        return OffsetPage(page.evaluations, page.next_offset)
+
+    def iter_evaluations(self, *, limit: int = assumed.PAGE_LIMIT) -> AsyncIterator[assumed.Summary]:
+        """Every evaluation, newest first as the platform lists them, each once."""
+        return iter_offset_pages(
+            self._page, lambda summary: summary.evaluation_id, limit=limit, path=assumed.EVALUATIONS_PATH
+        )
+
+    async def list_evaluations(self, *, limit: int = assumed.PAGE_LIMIT) -> list[assumed.Summary]:
+        """Every evaluation that existed when the listing started, exactly once."""
+        return [summary async for summary in self.iter_evaluations(limit=limit)]
+
+    def _evaluation_path(self, evaluation_id: str) -> str:
+        return f"{assumed.EVALUATIONS_PATH}/{segment(evaluation_id, what='evaluation id')}"
+
+    async def get_evaluation(self, evaluation_id: str) -> assumed.Detail:
+        """One evaluation's full evidence: its rollouts, steps and traces."""
+        return await self._http.request_json(
+            "GET", self._evaluation_path(evaluation_id), assumed.Detail.model_validate, needs_key=True
+        )
+
+    # ------------------------------------------------------------------ exports
+
+    async def _jsonl_chunks(self, evaluation_id: str) -> AsyncIterator[bytes]:
+        stream = self._http.stream_bytes(
+            self._evaluation_path(evaluation_id), params={"format": "jsonl"}, deadline=EXPORT_DEADLINE
+        )
+        try:
+            async for chunk in stream:
+                yield chunk
+        finally:
+            await stream.aclose()
+
+    async def export_jsonl(self, evaluation_id: str, dest: Path) -> ExportResult:
+        """One evaluation's traces (``?format=jsonl``, one per line, as the platform sent them),
+        streamed into ``dest``; nothing is left at ``dest`` or beside it on failure."""
+        dest = Path(dest)
+        self._http_check_key()
+        lines = size = 0
+        last = b"\n"
+        with atomic_writer(dest) as out:
+            async for chunk in self._jsonl_chunks(evaluation_id):
+                out.write(chunk)
+                lines += chunk.count(b"\n")
+                size += len(chunk)
+                last = chunk[-1:]
+            if last != b"\n":
+                out.write(b"\n")
+                lines, size = lines + 1, size + 1
+        return ExportResult(dest, 1, lines, size)
+
+    async def _jsonl_body(self, evaluation_id: str) -> bytes:
+        body = b"".join([chunk async for chunk in self._jsonl_chunks(evaluation_id)])
+        return body if not body or body.endswith(b"\n") else body + b"\n"
+
+    async def export_all_jsonl(
+        self, dest: Path, *, progress: Callable[[int, int], None] | None = None
+    ) -> ExportResult:
+        """Every evaluation's traces, one evaluation after another in list order (newest
+        first), into ``dest``. The list is read first (each evaluation that existed then,
+        once); up to ``EXPORT_IN_FLIGHT`` bodies are fetched at once, written in order."""
+        dest = Path(dest)
+        self._http_check_key()
+        summaries = await self.list_evaluations()
+        ids = [summary.evaluation_id for summary in summaries]
+        lines = size = 0
+        pending: deque[asyncio.Task[bytes]] = deque()
+        with atomic_writer(dest) as out:
+            try:
+                next_index = 0
+                for written in range(len(ids)):
+                    while next_index < len(ids) and len(pending) < EXPORT_IN_FLIGHT:
+                        pending.append(asyncio.ensure_future(self._jsonl_body(ids[next_index])))
+                        next_index += 1
+                    body = await pending.popleft()
+                    out.write(body)
+                    lines += body.count(b"\n")
+                    size += len(body)
+                    if progress is not None:
+                        progress(written + 1, len(ids))
+            finally:
+                for task in pending:
+                    task.cancel()
+                await asyncio.gather(*pending, return_exceptions=True)
+        return ExportResult(dest, len(ids), lines, size)
+
+    def _http_check_key(self) -> None:
+        self._http.require_key("GET", assumed.EVALUATIONS_PATH)
+
+    # ------------------------------------------------------------------ publishing
+
+    async def publish(self, envelope: bytes | dict[str, Any] | Publication) -> assumed.Receipt:
+        """Publish one completed job. ``envelope``: the exact bytes to send (a file's content),
+        a dict (serialized here, once), or a :class:`Publication` already checked.
+
+        Refused here, with nothing sent (``PublishRefusedLocally``), when the job is not
+        completed, has 0 or more than 256 rollouts, or is over 1 MiB. A lost answer is resent
+        once with the identical bytes (the platform answers that with the same evaluation).
+        ``EvidenceChangedError`` when other evidence is published under this job id."""
+        publication = envelope if isinstance(envelope, Publication) else prepare(envelope)
+        reply = await self._http.request(
+            "POST", assumed.EVALUATIONS_PATH, assumed.Receipt.model_validate,
+            content=publication.body, headers={"Content-Type": "application/json"},
+            needs_key=True, resend_identical=True,
+        )  # fmt: skip
+        receipt: assumed.Receipt = reply.data
+        if receipt.evaluation_id == "":
+            raise InvalidResponseError("the receipt names no evaluation id", excerpt=None)
+        return receipt
