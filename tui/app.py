@@ -130,6 +130,9 @@ class BlahApp(App[None]):
         problem = self.ctx.settings.get("config_problem")
         if problem:
             self.notify(str(problem), title="Config file not used", severity="warning", markup=False, timeout=15)
+        blobfish_problem = self.ctx.settings.get("blobfish_problem")
+        if blobfish_problem:
+            self.notify(str(blobfish_problem), title="Blobfish", severity="warning", markup=False, timeout=15)
         key_problem = self.ctx.settings.get("key_problem")
         if key_problem:
             self.notify(f"{key_problem}. Reading works; writes will be refused until a key is given "

@@ -33,10 +33,14 @@ class EvaluationSource(Protocol):
 
 
 def as_json(value: Any) -> Any:
-    """A client's answer as plain JSON (pydantic models are dumped with their field names)."""
+    """A client's answer as plain JSON: what the platform sent (``to_json``), else a pydantic
+    model dumped with its wire names, members never set left out (absent stays absent)."""
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return to_json()
     dump = getattr(value, "model_dump", None)
     if callable(dump):
-        return dump(mode="json", by_alias=True, exclude_none=True)
+        return dump(mode="json", by_alias=True, exclude_unset=True)
     return value
 
 
