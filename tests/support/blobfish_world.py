@@ -18,8 +18,10 @@ class StoreSource:
 
     platform = "blobfish"
 
-    def __init__(self, store: EvaluationStore | None = None) -> None:
+    def __init__(self, store: EvaluationStore | None = None, newest: int | None = None) -> None:
+        """``newest``: list only that many of the newest evaluations (a lighter world)."""
         self.store = store or EvaluationStore(seed=7, anchor_s=ANCHOR_S)
+        self.newest = newest
         self.reads = 0
 
     async def list_evaluations(self) -> list[dict[str, Any]]:
@@ -28,7 +30,7 @@ class StoreSource:
         while offset is not None:
             page, offset = self.store.page(self.store.account, offset, 100)
             out += page
-        return out
+        return out if self.newest is None else out[: self.newest]
 
     async def get_evaluation(self, evaluation_id: str) -> dict[str, Any]:
         self.reads += 1

@@ -18,6 +18,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
+from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
 from application.blobfish.evidence import parse_evaluation, parse_summary
@@ -156,7 +157,10 @@ class EvaluationsScreen(BlahScreen):
                 row.problem = describe_error(error)
             else:
                 row.evaluation, row.diagnosis = evaluation, diagnosis
-        self._refresh_row(row)
+        try:
+            self._refresh_row(row)
+        except NoMatches:  # the screen was closed meanwhile
+            pass
 
     # ------------------------------------------------------------------ the table
 
@@ -176,10 +180,13 @@ class EvaluationsScreen(BlahScreen):
                 render.number(summary.rollout_count), render.reward(summary.mean_reward), failed, loops, tools,
                 findings]  # fmt: skip
 
-    def _refresh_table(self) -> None:
-        """Rebuild the rows shown (filter and sort), keeping the cursor on the same evaluation."""
+    def _refresh_table(self, *, keep_cursor: bool = True) -> None:
+        """Rebuild the rows shown (filter and sort), keeping the cursor on the same evaluation
+        (a new filter or sort puts it on the first row instead: the worst, when sorted)."""
         table = self.query_one("#ev-table", FittedTable)
-        current = self.shown[table.cursor_row].evaluation_id if self.shown and table.cursor_row < len(self.shown) else None
+        current = None
+        if keep_cursor and self.shown and table.cursor_row < len(self.shown):
+            current = self.shown[table.cursor_row].evaluation_id
         self.shown = sort_rows(filter_rows(self.rows.values(), self.filter), self.sort)
         table.clear()
         for row in self.shown:
@@ -209,7 +216,7 @@ class EvaluationsScreen(BlahScreen):
 
     def _set_filter(self, **changes: Any) -> None:
         self.filter = EvaluationFilter(**{**self.filter.__dict__, **changes})
-        self._refresh_table()
+        self._refresh_table(keep_cursor=False)
 
     def action_cycle_task(self) -> None:
         tasks, _ = choices(self.rows.values())
@@ -229,7 +236,7 @@ class EvaluationsScreen(BlahScreen):
     def action_cycle_sort(self) -> None:
         sorts = list(SORTS)
         self.sort = sorts[(sorts.index(self.sort) + 1) % len(sorts)]
-        self._refresh_table()
+        self._refresh_table(keep_cursor=False)
         self.notify(f"sorted by {SORTS[self.sort]}", markup=False, timeout=2)
 
     def action_reload(self) -> None:
