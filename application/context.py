@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from api_client.archive import Archive
     from api_client.client import BlahClient
-    from application.blobfish.source import EvaluationSource
 
 
 @dataclass
@@ -35,8 +34,10 @@ class AppContext:
     trained_template: str | None = None  # from the person's config for this model, if set
     settings: dict[str, Any] = field(default_factory=dict)
     open_log_id: str | None = None  # `blah-tui --log LOG_ID`: open the inspector on start
-    blobfish: EvaluationSource | None = None
-    """Blobfish SDK evaluations (the Evaluations area), when a Blobfish client is configured."""
+    blobfish: Any = None
+    """Blobfish SDK evaluations (the Evaluations area) when a Blobfish client is configured: an
+    ``application.blobfish.source.EvaluationSource`` (not imported here: every layer imports
+    the context, and the source's package would close a cycle)."""
 
     @property
     def online(self) -> bool:

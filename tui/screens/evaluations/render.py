@@ -37,8 +37,14 @@ def dash() -> Text:
     return Text(DASH, style="dim")
 
 
+def clip(value: str, max_len: int) -> str:
+    """Sanitized, on one line, cut to ``max_len`` characters with an ellipsis (a table cell)."""
+    shown = one_line(value, max_len=max(max_len, 200))
+    return shown if len(shown) <= max_len else shown[: max_len - 1] + "…"
+
+
 def cell(value: str | None, max_len: int = 40) -> Text:
-    return dash() if not value else Text(one_line(value, max_len=max_len))
+    return dash() if not value else Text(clip(value, max_len))
 
 
 def number(value: int | None) -> Text:
@@ -187,14 +193,21 @@ def grade_text(grade: Grade | None) -> Text:
     return text
 
 
+FINDINGS_SHOWN = 12
+"""Findings listed in a panel; a long rollout can hold hundreds of loops (the count says so)."""
+
+
 def findings_text(findings: Iterable[Finding], empty: str = "no findings at this step") -> Text:
     text = Text()
-    for finding in findings:
+    every = list(findings)
+    for finding in every[:FINDINGS_SHOWN]:
         if text.plain:
             text.append("\n")
         text.append_text(badge_text(finding.kind))
         text.append(" ")
         text.append_text(safe_text(finding.evidence, keep_newlines=False))
+    if len(every) > FINDINGS_SHOWN:
+        text.append(f"\n… and {len(every) - FINDINGS_SHOWN:,} more (each on its steps, in the list)", style="dim italic")
     return text or Text(empty, style="dim italic")
 
 

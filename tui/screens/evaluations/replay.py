@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from application.blobfish.evidence import Evaluation
 from application.blobfish.inspect import REPLAY_NOTE, RolloutSteps
@@ -26,7 +26,7 @@ from tui.base_screen import BlahScreen
 from tui.screens.evaluations import render
 from tui.screens.evaluations.exporting import export_evaluation
 from widgets.badges import badges_text
-from widgets.fitted_table import FittedTable
+from widgets.row_list import RowList
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -51,11 +51,12 @@ def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
 
 
 def _what(step: RolloutStep) -> Text:
+    """What the step did, in about 16 cells: its tool (and how many more, how many failed),
+    else its answer."""
     if step.tool_calls:
         failed = sum(call.failed for call in step.tool_calls)
-        name = step.tool_calls[0].name or "tool"
         more = f" +{len(step.tool_calls) - 1}" if len(step.tool_calls) > 1 else ""
-        text = Text(one_line(name, max_len=14) + more)
+        text = Text(render.clip(step.tool_calls[0].name or "tool", 14 - len(more)) + more)
         if failed:
             text.append(f" ✖{failed}", style="bold red")
         return text
@@ -64,13 +65,28 @@ def _what(step: RolloutStep) -> Text:
     return Text("answer" if step.final_answer.strip() else "empty answer", style="bold")
 
 
+STEP_HEADER = Text("    #  turn  what              tokens  findings")
+
+
+def step_row(position: int, step: RolloutStep, kinds: list[str]) -> Text:
+    """One line of the step list, in the columns of ``STEP_HEADER``."""
+    text = Text(no_wrap=True)
+    text.append(f"{position + 1:>5} {'—' if step.turn is None else step.turn:>5}  ")
+    what = _what(step)
+    what.truncate(16, pad=True)
+    text.append_text(what)
+    text.append(f"  {'—' if step.completion_tokens is None else f'{step.completion_tokens:,}':>6}  ")
+    text.append_text(badges_text(kinds))
+    return text
+
+
 class ReplayScreen(BlahScreen):
     SCREEN_TITLE = "Evaluations · replay"
 
     DEFAULT_CSS = """
     ReplayScreen #rp-title { height: 1; padding: 0 1; background: $panel; }
     ReplayScreen #rp-banner { height: 1; padding: 0 1; color: $warning; text-style: bold; }
-    ReplayScreen #rp-steps { width: 44; height: 1fr; }
+    ReplayScreen #rp-steps { width: 46; height: 1fr; }
     ReplayScreen #rp-side { width: 1fr; height: 1fr; border-left: vkey $panel-lighten-1; padding: 0 1; }
     ReplayScreen .rp-section { text-style: bold; color: $primary; margin-top: 1; }
     """
@@ -101,20 +117,8 @@ class ReplayScreen(BlahScreen):
         yield Static(rollout_title(self.evaluation, self.diagnosis), id="rp-title", markup=False)
         yield Static(Text(REPLAY_NOTE), id="rp-banner", markup=False)
         with Horizontal():
-            table = FittedTable(id="rp-steps", cursor_type="row")
-            for label, key in (("#", "n"), ("turn", "turn"), ("what", "what"), ("tokens", "tokens"),
-                               ("findings", "findings")):  # fmt: skip
-                table.add_column(label, key=key)
             rollout = self.diagnosis.rollout
-            table.add_rows(
-                [Text(str(k + 1), justify="right"),
-                 Text("—" if step.turn is None else str(step.turn), justify="right"),
-                 _what(step),
-                 render.number(step.completion_tokens),
-                 badges_text(f.kind for f in self.diagnosis.findings_at(step.index))]
-                for k, step in enumerate(rollout.steps)
-            )  # fmt: skip
-            yield table
+            yield RowList(len(rollout.steps), self._step_row, STEP_HEADER, id="rp-steps")
             with VerticalScroll(id="rp-side"):
                 yield Static(id="rp-step", markup=False)
                 yield Static(Text("Rollout grade"), classes="rp-section", markup=False)
@@ -125,9 +129,13 @@ class ReplayScreen(BlahScreen):
                 yield Static(findings, id="rp-findings", markup=False)
         yield KeyFooter()
 
+    def _step_row(self, position: int) -> Text:
+        step = self.diagnosis.rollout.steps[position]
+        return step_row(position, step, [f.kind for f in self.diagnosis.findings_at(step.index)])
+
     def on_mount(self) -> None:
         self._show_step()
-        self.query_one("#rp-steps", FittedTable).focus()
+        self.query_one("#rp-steps", RowList).focus()
 
     def _show_step(self) -> None:
         step = self.step
@@ -140,13 +148,13 @@ class ReplayScreen(BlahScreen):
                                       self.diagnosis.findings_at(step.index), rollout.grade))  # fmt: skip
         self.query_one("#rp-side", VerticalScroll).scroll_home(animate=False)
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
         event.stop()
-        if event.cursor_row != self.position:
-            self.position = event.cursor_row
+        if event.index != self.position:
+            self.position = event.index
             self._show_step()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_row_list_selected(self, event: RowList.Selected) -> None:
         event.stop()
         self.action_inspect()
 
@@ -156,7 +164,7 @@ class ReplayScreen(BlahScreen):
         if not 0 <= target < total:
             self.notify("this is the last step" if delta > 0 else "this is the first step", markup=False, timeout=2)
             return
-        self.query_one("#rp-steps", FittedTable).move_cursor(row=target, animate=False)
+        self.query_one("#rp-steps", RowList).move_to(target)
 
     def action_inspect(self) -> None:
         step = self.step
@@ -168,7 +176,7 @@ class ReplayScreen(BlahScreen):
             target = self.steps.step(step_id) if step_id else None
             if target is not None:
                 index = self.diagnosis.rollout.steps.index(target)
-                self.query_one("#rp-steps", FittedTable).move_cursor(row=index, animate=False)
+                self.query_one("#rp-steps", RowList).move_to(index)
 
         self.app.push_screen(InspectorScreen(self.steps.ids[self.position], source=self.steps), back)
 

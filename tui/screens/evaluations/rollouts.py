@@ -65,9 +65,9 @@ class RolloutsScreen(BlahScreen):
         yield Static(evaluation_title(self.evaluation), id="ro-title", markup=False)
         yield Static(self._summary(), id="ro-summary", markup=False)
         table = FittedTable(id="ro-table", cursor_type="row", zebra_stripes=True)
-        for label, key in (("platform", "platform"), ("rollout", "rollout"), ("task", "task"), ("reward", "reward"),
-                           ("grade", "grade"), ("steps", "steps"), ("tools ✖", "tools"),
-                           ("findings", "findings")):  # fmt: skip
+        for label, key in (("platform", "platform"), ("task", "task"), ("reward", "reward"), ("grade", "grade"),
+                           ("steps", "steps"), ("tools ✖", "tools"), ("findings", "findings"),
+                           ("rollout", "rollout")):  # fmt: skip
             table.add_column(label, key=key)
         for index, diagnosis in enumerate(self.diagnosis.rollouts):
             table.add_row(*self._cells(diagnosis), key=str(index))
@@ -88,9 +88,9 @@ class RolloutsScreen(BlahScreen):
         rollout = diagnosis.rollout
         calls = diagnosis.tool_calls
         tools = render.dash() if not calls else Text(f"{diagnosis.failed_tool_calls}/{calls}", justify="right")
-        return [render.chip(), render.cell(rollout.rollout_id, 28), render.cell(rollout.task_id, 30),
-                render.reward(rollout.reward), render.verdict(rollout.grade), render.number(len(rollout.steps)),
-                tools, render.kinds_cell(diagnosis.kinds)]  # fmt: skip
+        return [render.chip(), render.cell(rollout.task_id, 26), render.reward(rollout.reward),
+                render.verdict(rollout.grade), render.number(len(rollout.steps)), tools,
+                render.kinds_cell(diagnosis.kinds), render.cell(rollout.rollout_id, 28)]  # fmt: skip
 
     def _current(self) -> RolloutDiagnosis | None:
         table = self.query_one("#ro-table", FittedTable)

@@ -96,9 +96,10 @@ class EvaluationsScreen(BlahScreen):
         yield Static(id="ev-filters", markup=False)
         yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
         table = FittedTable(id="ev-table", cursor_type="row", zebra_stripes=True)
-        for label, key in (("platform", "platform"), ("created", "created"), ("task", "task"), ("model", "model"),
-                           ("roll.", "rollouts"), ("reward", "reward"), ("failed", "failed"),
-                           ("loops", "loops"), ("tools ✖", "tools"), ("findings", "findings")):  # fmt: skip
+        # What a person sorts and filters by first, so an 80-column terminal shows it.
+        for label, key in (("platform", "platform"), ("task", "task"), ("model", "model"), ("reward", "reward"),
+                           ("failed", "failed"), ("loops", "loops"), ("tools ✖", "tools"), ("findings", "findings"),
+                           ("roll.", "rollouts"), ("created", "created")):  # fmt: skip
             table.add_column(label, key=key)
         yield table
         yield KeyFooter()
@@ -175,10 +176,10 @@ class EvaluationsScreen(BlahScreen):
             loops = render.number(diagnosis.tool_loop_rollouts)
             tools = render.share(diagnosis.failed_tool_share)
             findings = render.kinds_cell(list(diagnosis.kind_counts()))
-        task = render.cell(row.taskset, 18) if row.evaluation is not None else pending
-        return [render.chip(), render.when(summary.created_ms, tz), task, render.cell(summary.model, 24),
-                render.number(summary.rollout_count), render.reward(summary.mean_reward), failed, loops, tools,
-                findings]  # fmt: skip
+        task = render.cell(row.taskset, 14) if row.evaluation is not None else pending
+        return [render.chip(), task, render.cell(summary.model, 16), render.reward(summary.mean_reward), failed,
+                loops, tools, findings, render.number(summary.rollout_count),
+                render.when(summary.created_ms, tz)]  # fmt: skip
 
     def _refresh_table(self, *, keep_cursor: bool = True) -> None:
         """Rebuild the rows shown (filter and sort), keeping the cursor on the same evaluation
