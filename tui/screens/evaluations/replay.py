@@ -51,12 +51,12 @@ def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
 
 
 def _what(step: RolloutStep) -> Text:
-    """What the step did, in about 16 cells: its tool (and how many more, how many failed),
+    """What the step did, in about 14 cells: its tool (and how many more, how many failed),
     else its answer."""
     if step.tool_calls:
         failed = sum(call.failed for call in step.tool_calls)
         more = f" +{len(step.tool_calls) - 1}" if len(step.tool_calls) > 1 else ""
-        text = Text(render.clip(step.tool_calls[0].name or "tool", 14 - len(more)) + more)
+        text = Text(render.clip(step.tool_calls[0].name or "tool", 12 - len(more)) + more)
         if failed:
             text.append(f" ✖{failed}", style="bold red")
         return text
@@ -65,15 +65,15 @@ def _what(step: RolloutStep) -> Text:
     return Text("answer" if step.final_answer.strip() else "empty answer", style="bold")
 
 
-STEP_HEADER = Text("    #  turn  what              tokens  findings")
+STEP_HEADER = Text("   #  turn  what            tokens  findings")
 
 
 def step_row(position: int, step: RolloutStep, kinds: list[str]) -> Text:
     """One line of the step list, in the columns of ``STEP_HEADER``."""
     text = Text(no_wrap=True)
-    text.append(f"{position + 1:>5} {'—' if step.turn is None else step.turn:>5}  ")
+    text.append(f"{position + 1:>4} {'—' if step.turn is None else step.turn:>5}  ")
     what = _what(step)
-    what.truncate(16, pad=True)
+    what.truncate(14, pad=True)
     text.append_text(what)
     text.append(f"  {'—' if step.completion_tokens is None else f'{step.completion_tokens:,}':>6}  ")
     text.append_text(badges_text(kinds))
