@@ -35,6 +35,9 @@ from widgets.status_header import StatusHeader
 
 __all__ = ["EvaluationsScreen"]
 
+REBUILD_S = 0.25
+"""While the list is diagnosed under a sort or filter that depends on it, rebuild this often."""
+
 DETAIL_CONCURRENCY = 4
 """Evaluations read at once while diagnosing the list."""
 
@@ -80,6 +83,7 @@ class EvaluationsScreen(BlahScreen):
         self.shown: list[EvaluationRow] = []
         self.filter = EvaluationFilter()
         self.sort = "newest"
+        self._rebuild_due = False
         self.loaded = False
         """The list has arrived (diagnosis may still be running: see ``diagnosed``)."""
 
@@ -200,13 +204,20 @@ class EvaluationsScreen(BlahScreen):
     def _refresh_row(self, row: EvaluationRow) -> None:
         """A row's diagnosis arrived: redraw it in place, or re-sort/re-filter if that matters."""
         if self.sort != "newest" or self.filter != EvaluationFilter(reward=self.filter.reward):
-            self._refresh_table()
+            # Sorted or filtered by what diagnosis finds: rebuild, at most every REBUILD_S.
+            if not self._rebuild_due:
+                self._rebuild_due = True
+                self.set_timer(REBUILD_S, self._rebuild)
             return
         table = self.query_one("#ev-table", FittedTable)
         if row in self.shown:
             for key, value in zip((c.key for c in table.ordered_columns), self._cells(row), strict=True):
                 table.update_cell(row.evaluation_id, key, value, update_width=True)
         self._show_filters()
+
+    def _rebuild(self) -> None:
+        self._rebuild_due = False
+        self._refresh_table()
 
     def _show_filters(self) -> None:
         self.query_one("#ev-filters", Static).update(
