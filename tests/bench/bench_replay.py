@@ -140,6 +140,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             await app.pop_screen()
             replay = ReplayScreen(evaluation, diagnosis)
             await app.push_screen(replay)
+            await pilot.press("home")  # the same warm-up as the Logs list had
             await pilot.pause(0.3)
             to_frame = await key_to_frame(app, pilot, "n", args.presses)
             assert replay.position == args.presses, replay.position
