@@ -40,6 +40,11 @@ class AppContext:
     profile: str = ""  # the profile's name ([profiles.NAME]); "" for today's implicit blah.dev profile
     config_problem: str | None = None  # what was wrong with the config file (said once the app starts)
     key_problem: str | None = None  # why there is no usable API key (stderr is hidden once the app starts)
+    blobfish_problem: str | None = None  # why the Blobfish client could not be made (said once the app starts)
+    blobfish: Any = None
+    """Blobfish SDK evaluations (the Evaluations area) when a Blobfish client is configured: an
+    ``application.blobfish.source.EvaluationSource`` (not imported here: every layer imports
+    the context, and the source's package would close a cycle)."""
 
     @property
     def platform_label(self) -> str:

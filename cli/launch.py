@@ -32,6 +32,22 @@ def _run(ctx: AppContext) -> int:
     return app.return_code or 0
 
 
+def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) -> AppContext:
+    """The one place the session gets its Blobfish client (the Evaluations area): with a key,
+    from the demo simulator or ``$BLOBFISH_API_KEY``. A key of the wrong shape is said in the
+    app, never shown."""
+    if not api_key:
+        return ctx
+    from api_client.blobfish import BlobfishClient
+    from application.blobfish.source import ClientSource
+
+    try:
+        ctx.blobfish = ClientSource(BlobfishClient(base_url, api_key=api_key) if base_url else BlobfishClient(api_key=api_key))
+    except ValueError as error:  # KeyShapeError and a refused base URL are ValueErrors
+        ctx.blobfish_problem = f"Blobfish not connected: {error}"
+    return ctx
+
+
 def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
     """Copy the person's settings into the session."""
     config = loaded.config
@@ -83,6 +99,15 @@ def run_online(
         model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id, profile=profile_label
     )
     ctx = apply_config(ctx, loaded)
+    from application.profiles import ProfileError
+    from cli.commands.blobfish import resolve_connection
+
+    try:
+        blobfish = resolve_connection(None)
+    except ProfileError as error:  # e.g. two Blobfish profiles and none named: the app still opens
+        ctx.blobfish_problem = f"Blobfish not connected: {error}"
+    else:
+        ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.api_key)
     if key_problem:
         ctx.key_problem = key_problem  # said in the app: stderr is hidden once it starts
     return _run(ctx)
@@ -90,11 +115,14 @@ def run_online(
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
     from api_client.client import BlahClient
+    from simulator.blobfish.server import BlobfishServer
     from simulator.server import SimulatorServer
 
-    print("Starting the local blah.dev simulator…", file=sys.stderr)
+    print("Starting the local blah.dev and Blobfish simulators…", file=sys.stderr)
     server = SimulatorServer(seed=seed, speed=speed, live=True)
     server.start()
+    blobfish = BlobfishServer(seed=seed, speed=speed, live=True)
+    blobfish.start()
     try:
         client = BlahClient(server.base_url, api_key=server.council_key)
         ctx = AppContext(
@@ -106,8 +134,10 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             key_source="demo",
             open_log_id=log_id,
         )
+        ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.account_key)
         return _run(apply_config(ctx, load_config()))
     finally:
+        blobfish.stop()
         server.stop()
 
 

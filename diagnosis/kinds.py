@@ -17,6 +17,9 @@ REFUSAL = "refusal"
 TEMPLATE_MISMATCH = "template_mismatch"
 TEMPLATE_LEAK = "template_leak"
 WRONG_ANSWER = "wrong_answer"
+#: Not produced by ``classify``: found on agent rollouts (``diagnosis.rollouts``).
+TOOL_LOOP = "tool_loop"
+TOOL_FAILURES = "tool_failures"
 #: Not produced by ``classify``: a failure that falls inside a health outage window
 #: (``summarize`` counts these apart so the model is not blamed for its host).
 HOST_DOWN = "host_down"
@@ -92,6 +95,19 @@ KIND_INFO: dict[str, KindInfo] = {
             "wrong answer",
             "The judge scored the reply low and nothing in the text (loop, cut-off, refusal...) explains it.",
             "Read the judge's reasoning first (it can be wrong); then add correct answers to prompts like these.",
+        ),
+        KindInfo(
+            TOOL_LOOP,
+            "tool loop",
+            "The agent called the same tool with the same arguments again and again.",
+            "Train on rollouts that use a tool's result instead of asking again; cap repeated identical calls "
+            "in the agent loop and feed back that the call was already made.",
+        ),
+        KindInfo(
+            TOOL_FAILURES,
+            "tool failures",
+            "Some of the rollout's tool calls failed (an error result).",
+            "Read the failed calls' arguments: wrong arguments are a training matter, failing tools are not.",
         ),
         KindInfo(
             HOST_DOWN,

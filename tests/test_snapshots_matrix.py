@@ -23,6 +23,7 @@ from textual.widgets import Input, LoadingIndicator, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.blobfish_world import StoreSource
 from tests.test_chatroom_support import (
     close_client,
     make_app,
@@ -38,10 +39,10 @@ from tui.registry import MODE_SPECS
 from widgets.status_header import StatusHeader
 from tests.support.settings import Settings, settings_with
 
-SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector"]
+SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector", "evaluations"]
 OFFLINE = {"logs", "inspector"}
 #: Screens that ask the platform nothing until the person acts: their header stays "connecting".
-NO_REQUEST_ON_MOUNT = {"playground"}
+NO_REQUEST_ON_MOUNT = {"playground", "evaluations"}
 THEMES = ["blah-dark", "blah-light"]
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 
@@ -59,6 +60,7 @@ READY: dict[str, Callable[[Screen[Any]], bool]] = {
     "inspector": lambda s: getattr(s, "analysis", None) is not None,
     "training": lambda s: "loading" not in screen_text(s.app).lower(),
     "webhooks": lambda s: "loading" not in screen_text(s.app).lower(),
+    "evaluations": lambda s: bool(getattr(s, "loaded", False)) and s.diagnosed == len(s.rows) > 0,
 }
 
 
@@ -69,6 +71,12 @@ def frozen() -> Iterator[SimulatorServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def blobfish() -> StoreSource:
+    """The seeded Blobfish world at a fixed instant, for the Evaluations area."""
+    return StoreSource(newest=40)
 
 
 @pytest.fixture(scope="module")
@@ -138,8 +146,8 @@ UNSTABLE: dict[tuple[str, str], str] = {}
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", SCREENS)
-def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, str, str], name: str, theme: str,
-                size: str) -> None:  # fmt: skip
+def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, str, str], blobfish: StoreSource,
+                name: str, theme: str, size: str) -> None:  # fmt: skip
     if (name, size) in UNSTABLE:
         pytest.skip(UNSTABLE[(name, size)])
     client: BlahClient | None = None
@@ -149,6 +157,7 @@ def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, st
         client = BlahClient(frozen.base_url, api_key=frozen.council_key)
         app = make_app(frozen, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
                        chatroom_poll_interval=600.0, logs_interval=600.0)  # fmt: skip
+        app.ctx.blobfish = blobfish
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await _settle(pilot, app, name, online=name not in OFFLINE | NO_REQUEST_ON_MOUNT)

@@ -19,7 +19,7 @@ from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableEr
 from application.context import AppContext
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
-from tui.registry import MODE_SPECS
+from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS
 from tui.text_focus import leave_text_box, typing_in
 
 if TYPE_CHECKING:
@@ -57,6 +57,10 @@ class BlahApp(App[None]):
             for spec in MODE_SPECS
             if spec.key  # areas without a number key are reached through the palette
         ),
+        *(  # another platform's areas: offered only when its client is configured (check_action)
+            Binding(spec.key, f"area('{spec.name}')", spec.title, id=f"mode.{spec.name}", group=AREAS)
+            for spec in PLATFORM_AREAS
+        ),
         # ctrl+p as well as ":" (Textual binds ctrl+p itself only when no key opens the palette).
         Binding("colon,ctrl+p", "command_palette", "Palette", id="app.palette"),  # pinned right by KeyFooter
         Binding("q", "quit", "Quit", id="app.quit"),
@@ -71,7 +75,7 @@ class BlahApp(App[None]):
 
     COMMANDS = App.COMMANDS | set(PALETTE_PROVIDERS)
 
-    MODES = {spec.name: spec.factory for spec in MODE_SPECS}
+    MODES = {spec.name: spec.factory for spec in (*MODE_SPECS, *PLATFORM_AREAS)}
 
     connection: reactive[ConnectionState] = reactive(ConnectionState("connecting"))
 
@@ -126,6 +130,8 @@ class BlahApp(App[None]):
         problem = self.ctx.config_problem
         if problem:
             self.notify(problem, title="Config file problem", severity="warning", markup=False, timeout=15)
+        if self.ctx.blobfish_problem:
+            self.notify(self.ctx.blobfish_problem, title="Blobfish", severity="warning", markup=False, timeout=15)
         key_problem = self.ctx.key_problem
         if key_problem:
             self.notify(f"{key_problem}. Reading works; writes will be refused until a key is given "
@@ -226,10 +232,11 @@ class BlahApp(App[None]):
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for spec in MODE_SPECS:
-            yield SystemCommand(
-                f"Go to {spec.title}", spec.description, lambda name=spec.name: self.action_area(name)
-            )
+        for spec in (*MODE_SPECS, *PLATFORM_AREAS):
+            if self.area_available(spec.name):
+                yield SystemCommand(
+                    f"Go to {spec.title}", spec.description, lambda name=spec.name: self.action_area(name)
+                )
         from tui import palette_settings
 
         yield SystemCommand("Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help)
@@ -287,7 +294,14 @@ class BlahApp(App[None]):
             return typing_in(self.screen)
         if action == "go_back":
             return self._pushed_screen_on_top()
+        if action == "area" and parameters:
+            return self.area_available(str(parameters[0]))
         return True
+
+    def area_available(self, name: str) -> bool:
+        """An area of another platform needs that platform's client in the session."""
+        need = PLATFORM_AREA_NEEDS.get(name)
+        return need is None or getattr(self.ctx, need, None) is not None
 
     def _pushed_screen_on_top(self) -> bool:
         """A screen pushed over an area (not a dialog, which handles Esc itself)."""

@@ -89,6 +89,12 @@ def _training() -> Screen[None]:
     return TrainingSetsScreen()
 
 
+def _evaluations() -> Screen[None]:
+    from tui.screens.evaluations.screen import EvaluationsScreen
+
+    return EvaluationsScreen()
+
+
 def _lens() -> Screen[None]:
     from tui.screens.lens.screen import LensScreen
 
@@ -111,3 +117,12 @@ MODE_SPECS: list[ModeSpec] = [
     ModeSpec("training", "", "Training sets", "Training sets: list, build from suggestions, upload", _training),
     ModeSpec("lens", "", "Lens", "BLAH Lens: what each layer predicts, streamed", _lens),
 ]
+
+PLATFORM_AREAS: list[ModeSpec] = [
+    ModeSpec("evaluations", "E", "Evaluations", "Blobfish SDK evaluations: rollouts, replay, findings", _evaluations),
+]
+"""Areas of another platform: offered (key, palette) only when its client is configured
+(``AppContext.blobfish`` for Evaluations), so they are kept out of ``MODE_SPECS``."""
+
+PLATFORM_AREA_NEEDS: dict[str, str] = {"evaluations": "blobfish"}
+"""Area name -> the ``AppContext`` member it needs."""

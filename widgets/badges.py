@@ -40,6 +40,8 @@ BADGE_LABELS: dict[str, str] = {
     "wrong_answer": "WRONG",
     "host_down": "DOWN",
     "muted": "MUTED",
+    "tool_loop": "TLOOP",
+    "tool_failures": "TFAIL",
 }
 
 BADGE_DESCRIPTIONS: dict[str, str] = {
@@ -54,6 +56,8 @@ BADGE_DESCRIPTIONS: dict[str, str] = {
     "wrong_answer": "answered, but the judge marked it wrong",
     "host_down": "the model's endpoint was down (says nothing about the answers)",
     "muted": "muted in the chatroom",
+    "tool_loop": "an agent called the same tool with the same arguments again and again",
+    "tool_failures": "some of an agent rollout's tool calls failed",
 }
 
 BADGE_TONES: dict[str, str] = {
@@ -68,6 +72,8 @@ BADGE_TONES: dict[str, str] = {
     "wrong_answer": "error",
     "host_down": "error",
     "muted": "panel",
+    "tool_loop": "error",
+    "tool_failures": "warning",
 }
 _UNKNOWN_TONE = "panel"
 

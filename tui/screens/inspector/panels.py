@@ -18,6 +18,7 @@ from rich.text import Text
 from api_client.models import LogEntry, Result
 from common.format import DASH, format_latency, format_timestamp
 from application.inspector.findings import Analysis
+from application.inspector.foreign import ForeignCall
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text
 
@@ -25,6 +26,7 @@ __all__ = [
     "DASH",
     "details_table",
     "findings_text",
+    "foreign_origin_text",
     "format_timestamp",
     "origin_text",
     "result_renderable",
@@ -158,6 +160,21 @@ def origin_text(entry: LogEntry, keys: dict[str, str]) -> Text:
         text.append(one_line(value, max_len=60))
         if key:
             text.append(f"  [{key}]", style="bold")
+    return text
+
+
+def foreign_origin_text(call: ForeignCall) -> Text:
+    """Where another platform's call came from: its (label, value) lines, then its notes."""
+    text = Text()
+    width = max((len(label) for label, _ in call.origin), default=0) + 2
+    for index, (label, value) in enumerate(call.origin):
+        if index:
+            text.append("\n")
+        text.append(f"{label:<{width}}", style="dim")
+        text.append(one_line(value, max_len=160))
+    for note in call.notes:
+        text.append("\n" if call.origin else "")
+        text.append(one_line(note, max_len=200), style="italic")
     return text
 
 

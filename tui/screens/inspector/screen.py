@@ -7,6 +7,9 @@ judged result with the judge's reasoning, chatroom message), each opened by a ke
 findings of ``diagnosis`` with their evidence, the repeating span and the cut-off point marked
 in the reply; the prompt's template beside the trained one.
 
+A call from another platform (a Blobfish rollout step) comes through a ``CallSource``
+(``application.inspector.foreign``): the same panels, its own origin and extra findings.
+
 Keys: ``n``/``p`` newer/older call, ``c``/``C`` copy prompt/reply, ``o`` page the call
 (sanitized) in $PAGER, ``O`` open the raw call in $EDITOR, ``t`` export as a training
 example, ``e``/``u``/``g``/``m`` open the eval/run/result/chatroom message, Esc back.
@@ -15,6 +18,7 @@ example, ``e``/``u``/``g``/``m`` open the eval/run/result/chatroom message, Esc 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -32,11 +36,13 @@ from tui.base_screen import BlahScreen, describe_error
 from application.inspector.actions import append_training_example, training_file_for
 from tui.screens.inspector.external import hand_over
 from application.inspector.findings import Analysis, analyse
+from application.inspector.foreign import CallSource, ForeignCall
 from application.templates import resolve_template
 from tui.screens.inspector.links import DetailsModal, link_target, load_link
 from tui.screens.inspector.panels import (
     details_table,
     findings_text,
+    foreign_origin_text,
     origin_text,
     result_renderable,
     templates_text,
@@ -102,8 +108,13 @@ class InspectorScreen(BlahScreen):
         neighbours: Neighbours | None = None,
         *,
         lookup: Callable[[str], LogEntry | None] | None = None,
+        source: CallSource | None = None,
     ) -> None:
+        """``source``: the calls come from another platform (e.g. a rollout's steps); then
+        ``n``/``p`` walk the source and nothing is asked of the blah.dev client."""
         super().__init__()
+        self._source = source
+        self.foreign: ForeignCall | None = None
         self.log_id = log_id
         self.entry: LogEntry | None = None
         self.analysis: Analysis | None = None
@@ -176,11 +187,19 @@ class InspectorScreen(BlahScreen):
         analysis = await asyncio.to_thread(analyse, entry, trained_template=trained, trained_source=source)
         if self.entry is not entry:
             return
+        foreign = self.foreign
+        if foreign is not None and analysis.available:
+            # A step that only called tools has no reply to classify ("no reply" is not an error there).
+            found = analysis.findings if foreign.classify else []
+            analysis = dataclasses.replace(analysis, findings=[*found, *foreign.findings])
         self.analysis = analysis
         self._show_analysis()
         await self._load_result(entry, trained, source)
 
     async def _fetch(self, log_id: str) -> LogEntry | None:
+        if self._source is not None:
+            self.foreign = self._source.call(log_id)
+            return None if self.foreign is None else self.foreign.entry
         if self._lookup is not None:
             found = self._lookup(log_id)
             if found is not None:
@@ -199,6 +218,9 @@ class InspectorScreen(BlahScreen):
 
     async def _trained_template(self, entry: LogEntry) -> tuple[str | None, str]:
         if self._trained is not None:
+            return self._trained
+        if self._source is not None:  # another platform's model: its template is not known here
+            self._trained = resolve_template(None, None)
             return self._trained
         model = None
         client = self.ctx.client
@@ -256,13 +278,17 @@ class InspectorScreen(BlahScreen):
         label = self.query_one("#insp-reply-label", Static)
         if entry.response is None:
             reply.set_text(entry.error or "")
-            label.update(Text("no reply: the call failed with this error" if entry.error else "no reply recorded"))
+            if self.foreign is not None and not entry.error:
+                label.update(Text(f"no final answer in this {self._noun}: see the tool calls under “Where it came from”"))
+            else:
+                label.update(Text("no reply: the call failed with this error" if entry.error else "no reply recorded"))
         else:
             reply.set_text(entry.response)
             label.update(Text(f"reply ({len(entry.response):,} characters)"))
         self.query_one("#insp-tokens", TokenBar).update(entry.completion_tokens, entry.max_tokens, entry.finish_reason)
         self.query_one("#insp-details", Static).update(details_table(entry, tz))
-        self.query_one("#insp-origin", Static).update(origin_text(entry, LINK_KEYS))
+        origin = origin_text(entry, LINK_KEYS) if self.foreign is None else foreign_origin_text(self.foreign)
+        self.query_one("#insp-origin", Static).update(origin)
         self.query_one("#insp-findings", Static).update(findings_text(None))
         self.query_one("#insp-templates", Static).update(templates_text(None))
         self.query_one("#insp-result", Static).update(Text(""))
@@ -287,7 +313,13 @@ class InspectorScreen(BlahScreen):
 
     # ------------------------------------------------------------------ navigation
 
+    @property
+    def _noun(self) -> str:
+        return "call" if self._source is None else self._source.noun
+
     def _neighbour_ids(self) -> tuple[str | None, str | None]:
+        if self._source is not None:
+            return self._source.neighbours(self.log_id)
         source = self._neighbours
         if callable(source):
             return source(self.log_id)
@@ -305,6 +337,10 @@ class InspectorScreen(BlahScreen):
         older_id, newer_id = self._neighbour_ids()
         target = newer_id if newer else older_id
         if target is None:
+            if self._source is not None:
+                noun = self._source.noun
+                self.notify(f"this is the last {noun}" if newer else f"this is the first {noun}", markup=False)
+                return
             self.notify("this is the newest call here" if newer else "this is the oldest call here", markup=False)
             return
         self._load(target)
@@ -327,6 +363,8 @@ class InspectorScreen(BlahScreen):
             entry = self.entry
             if entry is None or link_target(entry, str(parameters[0])) is None:
                 return False
+        if action in ("lens", "export_example") and self._source is not None:
+            return False  # blah.dev features: not for another platform's call
         return not (action in ("copy", "external", "export_example", "toggle_whitespace") and self.entry is None)
 
     def action_toggle_whitespace(self) -> None:

@@ -1,0 +1,80 @@
+"""A rollout's steps as Inspector calls (``application.inspector.foreign.CallSource``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from application.blobfish.evidence import PLATFORM, Evaluation
+from application.inspector.foreign import ForeignCall
+from diagnosis.rollout_record import Rollout, RolloutStep
+from diagnosis.rollouts import RolloutDiagnosis, step_entry
+
+__all__ = ["REPLAY_NOTE", "RolloutSteps", "step_id", "tool_call_line"]
+
+REPLAY_NOTE = "Replay shows the record: no tool call is run again."
+
+
+def step_id(rollout: Rollout, step: RolloutStep) -> str:
+    return f"{rollout.rollout_id}#{step.index}"
+
+
+def _compact(value: Any, limit: int = 120) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def tool_call_line(name: str | None, args: Any, failed: bool) -> str:
+    return f"{'✖' if failed else '✓'} {name or '(unnamed tool)'}({_compact(args, 90)})"
+
+
+class RolloutSteps:
+    """The steps of one rollout, by id, for the Inspector; ``n``/``p`` walk them in order."""
+
+    platform = PLATFORM
+    noun = "step"
+
+    def __init__(self, evaluation: Evaluation, rollout: Rollout, diagnosis: RolloutDiagnosis) -> None:
+        self.evaluation = evaluation
+        self.rollout = rollout
+        self.diagnosis = diagnosis
+        self.ids = [step_id(rollout, step) for step in rollout.steps]
+        self._by_id = dict(zip(self.ids, rollout.steps, strict=True))
+        self._position = {sid: k for k, sid in enumerate(self.ids)}
+
+    def step(self, call_id: str) -> RolloutStep | None:
+        return self._by_id.get(call_id)
+
+    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
+        k = self._position.get(call_id)
+        if k is None:
+            return (None, None)
+        return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
+
+    def call(self, call_id: str) -> ForeignCall | None:
+        step = self._by_id.get(call_id)
+        if step is None:
+            return None
+        evaluation, rollout = self.evaluation, self.rollout
+        entry = step_entry(rollout, step, created_at_ms=evaluation.summary.created_ms or 0, source=PLATFORM)
+        origin: list[tuple[str, str]] = [
+            ("platform", PLATFORM),
+            ("evaluation", evaluation.evaluation_id),
+            ("job", evaluation.summary.job_id or "—"),
+            ("taskset", evaluation.taskset or "—"),
+            ("rollout", rollout.rollout_id),
+            ("task", rollout.task_id or "—"),
+            ("step", f"{self._position[call_id] + 1} of {len(self.ids)} (turn {step.turn if step.turn is not None else '—'})"),
+        ]
+        for call in step.tool_calls:
+            origin.append(("tool call", tool_call_line(call.name, call.args, call.failed)))
+        if step.grade is not None:
+            verdict = {True: "passed", False: "failed", None: "—"}[step.grade.passed]
+            reward = "—" if step.grade.reward is None else f"{step.grade.reward:g}"
+            origin.append(("grade", f"{verdict}, reward {reward}"))
+        loops = [f for f in self.diagnosis.tool_loops
+                 if f.detail["first_step"] <= step.index <= f.detail["last_step"]]  # fmt: skip
+        wrong = [f for f in self.diagnosis.step_findings.get(step.index, []) if f.kind == "wrong_answer"]
+        return ForeignCall(entry, PLATFORM, tuple(origin), tuple(loops + wrong), (REPLAY_NOTE,),
+                           classify=step.final_answer is not None)  # fmt: skip

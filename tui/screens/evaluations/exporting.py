@@ -1,0 +1,39 @@
+"""Export from the Evaluations screens: a rollout or a whole evaluation as JSONL, written off
+the UI thread under the data directory; the person is told where (or why not)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from application.blobfish.evidence import Evaluation
+from application.blobfish.export import default_export_path, export_lines, write_jsonl
+from diagnosis.rollout_record import Rollout
+from tui.base_screen import BlahScreen
+
+__all__ = ["export_evaluation", "exports_dir"]
+
+
+def exports_dir() -> Path:
+    from application.paths import data_dir
+
+    return data_dir()
+
+
+def export_evaluation(screen: BlahScreen, evaluation: Evaluation, rollout: Rollout | None = None) -> None:
+    """Write ``rollout`` (or every rollout of ``evaluation``) to a new JSONL file."""
+    path = default_export_path(exports_dir(), evaluation, rollout)
+    what = "the rollout" if rollout is not None else f"the evaluation ({len(evaluation.rollouts)} rollouts)"
+
+    async def run() -> None:
+        lines = export_lines(evaluation, None if rollout is None else [rollout])
+        try:
+            count = await asyncio.to_thread(write_jsonl, path, lines)
+        except OSError as error:
+            screen.notify(f"couldn't export {what}: {error}", severity="error", markup=False)
+            return
+        screen.exported = path  # type: ignore[attr-defined]
+        screen.notify(f"exported {what}: {count} line{'s' if count != 1 else ''} to {path}",
+                      title="Exported", markup=False, timeout=8)  # fmt: skip
+
+    screen.run_worker(run(), group="evaluations-export", exclusive=True)

@@ -1,0 +1,117 @@
+"""One evaluation's rollouts: reward, grade, steps, tool calls, findings. Enter replays a
+rollout; ``x`` exports the rollout under the cursor, ``X`` the whole evaluation, as JSONL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+
+from application.blobfish.evidence import Evaluation
+from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
+from tui.base_screen import BlahScreen
+from tui.screens.evaluations import render
+from tui.screens.evaluations.exporting import export_evaluation
+from widgets.fitted_table import FittedTable
+from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
+from widgets.status_header import StatusHeader
+
+__all__ = ["RolloutsScreen", "evaluation_title"]
+
+
+def evaluation_title(evaluation: Evaluation) -> Text:
+    summary = evaluation.summary
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append_text(render.chip())
+    text.append(" evaluation ", style="dim")
+    text.append(one_line(summary.evaluation_id, max_len=40), style="bold")
+    text.append("  ·  ", style="dim")
+    text.append(one_line(evaluation.taskset or "—", max_len=30))
+    text.append("  ·  model ", style="dim")
+    text.append(one_line(summary.model or "—", max_len=40))
+    text.append("  ·  mean reward ", style="dim")
+    text.append("—" if summary.mean_reward is None else f"{summary.mean_reward:.2f}")
+    return text
+
+
+class RolloutsScreen(BlahScreen):
+    SCREEN_TITLE = "Evaluations · rollouts"
+
+    DEFAULT_CSS = """
+    RolloutsScreen #ro-title { height: 1; padding: 0 1; background: $panel; }
+    RolloutsScreen #ro-summary { height: 1; padding: 0 1; }
+    RolloutsScreen #ro-table { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "replay", "Replay", priority=True, id="rollouts.replay"),
+        Binding("x", "export_rollout", "Export rollout", id="rollouts.export"),
+        Binding("X", "export_evaluation", "Export all", id="rollouts.export_all"),
+    ]
+
+    def __init__(self, evaluation: Evaluation, diagnosis: EvaluationDiagnosis) -> None:
+        super().__init__()
+        self.evaluation = evaluation
+        self.diagnosis = diagnosis
+        self.exported: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(evaluation_title(self.evaluation), id="ro-title", markup=False)
+        yield Static(self._summary(), id="ro-summary", markup=False)
+        table = FittedTable(id="ro-table", cursor_type="row", zebra_stripes=True)
+        for label, key in (("platform", "platform"), ("task", "task"), ("reward", "reward"), ("grade", "grade"),
+                           ("steps", "steps"), ("tools ✖", "tools"), ("findings", "findings"),
+                           ("rollout", "rollout")):  # fmt: skip
+            table.add_column(label, key=key)
+        for index, diagnosis in enumerate(self.diagnosis.rollouts):
+            table.add_row(*self._cells(diagnosis), key=str(index))
+        yield table
+        yield KeyFooter()
+
+    def _summary(self) -> Text:
+        d = self.diagnosis
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{len(d.rollouts)} rollouts", style="bold")
+        text.append(f"   failed {d.failed_rollouts}   ungraded {d.ungraded_rollouts}   "
+                    f"tool loops {d.tool_loop_rollouts}   failed tool calls ")  # fmt: skip
+        text.append("none made" if not d.tool_calls else f"{d.failed_tool_calls}/{d.tool_calls}")
+        return text
+
+    @staticmethod
+    def _cells(diagnosis: RolloutDiagnosis) -> list[Text]:
+        rollout = diagnosis.rollout
+        calls = diagnosis.tool_calls
+        tools = render.dash() if not calls else Text(f"{diagnosis.failed_tool_calls}/{calls}", justify="right")
+        return [render.chip(), render.cell(rollout.task_id, 26), render.reward(rollout.reward),
+                render.verdict(rollout.grade), render.number(len(rollout.steps)), tools,
+                render.kinds_cell(diagnosis.kinds), render.cell(rollout.rollout_id, 28)]  # fmt: skip
+
+    def _current(self) -> RolloutDiagnosis | None:
+        table = self.query_one("#ro-table", FittedTable)
+        rollouts = self.diagnosis.rollouts
+        return rollouts[table.cursor_row] if rollouts and 0 <= table.cursor_row < len(rollouts) else None
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_replay()
+
+    def action_replay(self) -> None:
+        current = self._current()
+        if current is not None:
+            from tui.screens.evaluations.replay import ReplayScreen
+
+            self.app.push_screen(ReplayScreen(self.evaluation, current))
+
+    def action_export_rollout(self) -> None:
+        current = self._current()
+        if current is not None:
+            export_evaluation(self, self.evaluation, current.rollout)
+
+    def action_export_evaluation(self) -> None:
+        export_evaluation(self, self.evaluation)

@@ -1,0 +1,285 @@
+"""Evaluations: a person's Blobfish SDK evaluations, diagnosed (area ``E``, or "Go to
+Evaluations" in the palette; offered when a Blobfish client is configured).
+
+The list comes first (the platform's summaries); each evaluation's evidence is then read and
+diagnosed in the background, filling in its taskset, failed rollouts, tool-call loops and the
+share of failed tool calls. Filters: ``t`` task, ``m`` model, ``r`` reward, ``f`` failed only;
+``s`` sorts (newest, most failed, most tool loops, highest failed tool share, ...). Enter opens
+the evaluation's rollouts; ``x`` exports it as JSONL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Static
+from textual.css.query import NoMatches
+from textual.worker import Worker, WorkerState
+
+from application.blobfish.evidence import parse_evaluation, parse_summary
+from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
+from application.blobfish.source import EvaluationSource
+from application.timezone import screen_tz
+from diagnosis.rollouts import diagnose_evaluation
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.evaluations import render
+from tui.screens.evaluations.exporting import export_evaluation
+from widgets.fitted_table import FittedTable
+from widgets.footer import KeyFooter
+from widgets.status_header import StatusHeader
+
+__all__ = ["EvaluationsScreen"]
+
+REBUILD_S = 0.25
+"""While the list is diagnosed under a sort or filter that depends on it, rebuild this often."""
+
+DETAIL_CONCURRENCY = 4
+"""Evaluations read at once while diagnosing the list."""
+
+NO_SOURCE = ("No Blobfish client is configured. `blah-tui --demo` starts a local Blobfish too; "
+             "on the real platform set BLOBFISH_API_KEY.")  # fmt: skip
+
+
+def _cycle(options: list[Any], current: Any) -> Any:
+    """The option after ``current`` (``None`` = all comes first and after the last)."""
+    ring = [None, *options]
+    try:
+        return ring[(ring.index(current) + 1) % len(ring)]
+    except ValueError:
+        return None
+
+
+class EvaluationsScreen(BlahScreen):
+    SCREEN_TITLE = "Evaluations"
+
+    DEFAULT_CSS = """
+    EvaluationsScreen #ev-filters { height: 1; padding: 0 1; background: $panel; }
+    EvaluationsScreen #ev-message { height: auto; padding: 0 1; }
+    EvaluationsScreen #ev-message.hidden { display: none; }
+    EvaluationsScreen #ev-message.error { color: $error; }
+    EvaluationsScreen #ev-table { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Rollouts", priority=True, id="evaluations.open"),
+        Binding("t", "cycle_task", "Task", id="evaluations.task"),
+        Binding("m", "cycle_model", "Model", id="evaluations.model"),
+        Binding("r", "cycle_reward", "Reward", id="evaluations.reward"),
+        Binding("f", "toggle_failed", "Failed only", id="evaluations.failed"),
+        Binding("s", "cycle_sort", "Sort", id="evaluations.sort"),
+        Binding("x", "export", "Export JSONL", id="evaluations.export"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="evaluations.reload"),
+    ]
+
+    def __init__(self, source: EvaluationSource | None = None) -> None:
+        super().__init__()
+        self._given_source = source
+        self.rows: dict[str, EvaluationRow] = {}
+        self.shown: list[EvaluationRow] = []
+        self.filter = EvaluationFilter()
+        self.sort = "newest"
+        self._rebuild_due = False
+        self.loaded = False
+        """The list has arrived (diagnosis may still be running: see ``diagnosed``)."""
+
+    @property
+    def source(self) -> EvaluationSource | None:
+        return self._given_source or getattr(self.ctx, "blobfish", None)
+
+    @property
+    def diagnosed(self) -> int:
+        return sum(row.diagnosis is not None or row.problem is not None for row in self.rows.values())
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(id="ev-filters", markup=False)
+        yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
+        table = FittedTable(id="ev-table", cursor_type="row", zebra_stripes=True)
+        # What a person sorts and filters by first, so an 80-column terminal shows it.
+        for label, key in (("platform", "platform"), ("task", "task"), ("model", "model"), ("reward", "reward"),
+                           ("failed", "failed"), ("loops", "loops"), ("tools ✖", "tools"), ("findings", "findings"),
+                           ("roll.", "rollouts"), ("created", "created")):  # fmt: skip
+            table.add_column(label, key=key)
+        yield table
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._show_filters()
+        if self.source is None:
+            self._message(Text(NO_SOURCE), error=True)
+            self.loaded = True
+            return
+        self._load()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Blobfish errors are reported here, on this screen; blah.dev's connection state is not theirs.
+        if event.worker.group.startswith("evaluations-"):
+            event.prevent_default()
+            if event.state is WorkerState.ERROR and event.worker.error is not None:
+                self._message(Text(f"couldn't read the evaluations: {describe_error(event.worker.error)}"), error=True)
+                self.loaded = True
+
+    def _message(self, text: Text | None, *, error: bool = False) -> None:
+        message = self.query_one("#ev-message", Static)
+        if text is None:
+            message.add_class("hidden")
+            return
+        message.update(text)
+        message.set_class(error, "error")
+        message.remove_class("hidden")
+
+    # ------------------------------------------------------------------ loading
+
+    @work(exclusive=True, group="evaluations-load")
+    async def _load(self) -> None:
+        source = self.source
+        assert source is not None
+        summaries = await source.list_evaluations()
+        rows = [EvaluationRow(parse_summary(s)) for s in summaries]
+        self.rows = {row.evaluation_id: row for row in rows if row.evaluation_id}
+        self.loaded = True
+        self._message(None if self.rows else Text("no evaluations published on this account yet", style="italic"))
+        self._refresh_table()
+        semaphore = asyncio.Semaphore(DETAIL_CONCURRENCY)
+        await asyncio.gather(*(self._diagnose(row, semaphore) for row in list(self.rows.values())))
+
+    async def _diagnose(self, row: EvaluationRow, semaphore: asyncio.Semaphore) -> None:
+        source = self.source
+        assert source is not None
+        async with semaphore:
+            try:
+                detail = await source.get_evaluation(row.evaluation_id)
+                evaluation = parse_evaluation(detail)
+                diagnosis = await asyncio.to_thread(diagnose_evaluation, evaluation.rollouts)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # noqa: BLE001 - one unreadable evaluation must not stop the list
+                row.problem = describe_error(error)
+            else:
+                row.evaluation, row.diagnosis = evaluation, diagnosis
+        try:
+            self._refresh_row(row)
+        except NoMatches:  # the screen was closed meanwhile
+            pass
+
+    # ------------------------------------------------------------------ the table
+
+    def _cells(self, row: EvaluationRow) -> list[Text]:
+        tz = screen_tz(self.ctx.settings)
+        summary, diagnosis = row.summary, row.diagnosis
+        pending = render.dash() if row.problem else Text("…", style="dim")
+        if diagnosis is None:
+            failed = loops = tools = findings = pending
+        else:
+            failed = render.number(diagnosis.failed_rollouts)
+            loops = render.number(diagnosis.tool_loop_rollouts)
+            tools = render.share(diagnosis.failed_tool_share)
+            findings = render.kinds_cell(list(diagnosis.kind_counts()))
+        task = render.cell(row.taskset, 14) if row.evaluation is not None else pending
+        return [render.chip(), task, render.cell(summary.model, 16), render.reward(summary.mean_reward), failed,
+                loops, tools, findings, render.number(summary.rollout_count),
+                render.when(summary.created_ms, tz)]  # fmt: skip
+
+    def _refresh_table(self, *, keep_cursor: bool = True) -> None:
+        """Rebuild the rows shown (filter and sort), keeping the cursor on the same evaluation
+        (a new filter or sort puts it on the first row instead: the worst, when sorted)."""
+        table = self.query_one("#ev-table", FittedTable)
+        current = None
+        if keep_cursor and self.shown and table.cursor_row < len(self.shown):
+            current = self.shown[table.cursor_row].evaluation_id
+        self.shown = sort_rows(filter_rows(self.rows.values(), self.filter), self.sort)
+        table.clear()
+        for row in self.shown:
+            table.add_row(*self._cells(row), key=row.evaluation_id)
+        if current is not None:
+            index = next((i for i, row in enumerate(self.shown) if row.evaluation_id == current), 0)
+            table.move_cursor(row=index, animate=False)
+        self._show_filters()
+
+    def _refresh_row(self, row: EvaluationRow) -> None:
+        """A row's diagnosis arrived: redraw it in place, or re-sort/re-filter if that matters."""
+        if self.sort != "newest" or self.filter != EvaluationFilter(reward=self.filter.reward):
+            # Sorted or filtered by what diagnosis finds: rebuild, at most every REBUILD_S.
+            if not self._rebuild_due:
+                self._rebuild_due = True
+                self.set_timer(REBUILD_S, self._rebuild)
+            return
+        table = self.query_one("#ev-table", FittedTable)
+        if row in self.shown:
+            for key, value in zip((c.key for c in table.ordered_columns), self._cells(row), strict=True):
+                table.update_cell(row.evaluation_id, key, value, update_width=True)
+        self._show_filters()
+
+    def _rebuild(self) -> None:
+        self._rebuild_due = False
+        self._refresh_table()
+
+    def _show_filters(self) -> None:
+        self.query_one("#ev-filters", Static).update(
+            render.filter_bar(self.filter, self.sort, len(self.shown), len(self.rows), self.diagnosed)
+        )
+
+    # ------------------------------------------------------------------ keys
+
+    def _set_filter(self, **changes: Any) -> None:
+        self.filter = EvaluationFilter(**{**self.filter.__dict__, **changes})
+        self._refresh_table(keep_cursor=False)
+
+    def action_cycle_task(self) -> None:
+        tasks, _ = choices(self.rows.values())
+        self._set_filter(task=_cycle(tasks, self.filter.task))
+
+    def action_cycle_model(self) -> None:
+        _, models = choices(self.rows.values())
+        self._set_filter(model=_cycle(models, self.filter.model))
+
+    def action_cycle_reward(self) -> None:
+        bands = list(REWARD_BANDS)
+        self._set_filter(reward=bands[(bands.index(self.filter.reward) + 1) % len(bands)])
+
+    def action_toggle_failed(self) -> None:
+        self._set_filter(failed_only=not self.filter.failed_only)
+
+    def action_cycle_sort(self) -> None:
+        sorts = list(SORTS)
+        self.sort = sorts[(sorts.index(self.sort) + 1) % len(sorts)]
+        self._refresh_table(keep_cursor=False)
+        self.notify(f"sorted by {SORTS[self.sort]}", markup=False, timeout=2)
+
+    def action_reload(self) -> None:
+        if self.source is not None:
+            self._load()
+
+    def _current(self) -> EvaluationRow | None:
+        table = self.query_one("#ev-table", FittedTable)
+        if not self.shown or not 0 <= table.cursor_row < len(self.shown):
+            return None
+        return self.shown[table.cursor_row]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_open(self) -> None:
+        row = self._current()
+        if row is None:
+            return
+        if row.evaluation is None or row.diagnosis is None:
+            why = row.problem or "still being read"
+            self.notify(f"this evaluation is not ready: {why}", markup=False)
+            return
+        from tui.screens.evaluations.rollouts import RolloutsScreen
+
+        self.app.push_screen(RolloutsScreen(row.evaluation, row.diagnosis))
+
+    def action_export(self) -> None:
+        row = self._current()
+        if row is not None and row.evaluation is not None:
+            export_evaluation(self, row.evaluation)
+        elif row is not None:
+            self.notify("this evaluation is not ready yet", markup=False)
