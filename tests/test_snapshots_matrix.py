@@ -1,8 +1,8 @@
 """Every top-level screen (each MODE_SPECS entry, plus the inspector) in blah-dark and
 blah-light at 80x24 and 160x48.
 
-Stable frames: one simulator for the whole module, its world built at a fixed instant with
-nothing live (absolute times, shown in UTC, are the same on every run); the Logs screen and
+Stable frames: the session's frozen simulator (``frozen_sim``, read only), its world built at
+a fixed instant with nothing live (absolute times, shown in UTC, are the same on every run); the Logs screen and
 the inspector browse that world's dump offline (their live tail would show a countdown).
 Toasts, blinking cursors and loading states are waited out or switched off before the frame.
 The 160x48 dark frames are copied to docs/screenshots/ for the README (see README.md).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +23,8 @@ from textual.widgets import Input, LoadingIndicator, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import (
-    close_client,
-    make_app,
-    screen_text,
-    start_frozen_sim,
-)
-from tests.test_inspector_snapshots import _looping_chatroom_call
+from tests.support.frozen_world import looping_chatroom_call
+from tests.test_chatroom_support import close_client, make_app, screen_text
 from tests.test_logs_screen_world import fixed_world_dump
 from tui.app import BlahApp, create_app
 from tui.commands.open_file import load_dump
@@ -62,19 +57,10 @@ READY: dict[str, Callable[[Screen[Any]], bool]] = {
 
 
 @pytest.fixture(scope="module")
-def frozen() -> Iterator[SimulatorServer]:
-    server = start_frozen_sim()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture(scope="module")
 def dump(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
     """The seeded world's dump, its model, and the looping chatroom call the inspector shows."""
     path, model_id = fixed_world_dump(tmp_path_factory.mktemp("matrix"))
-    return path, model_id, _looping_chatroom_call(path)
+    return path, model_id, looping_chatroom_call(path)
 
 
 def _offline_app(dump: tuple[Path, str, str], screen: str, theme: str, **settings: Any) -> BlahApp:
@@ -137,7 +123,7 @@ UNSTABLE: dict[tuple[str, str], str] = {}
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", SCREENS)
-def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, str, str], name: str, theme: str,
+def test_screen(snap_compare: Any, frozen_sim: SimulatorServer, dump: tuple[Path, str, str], name: str, theme: str,
                 size: str) -> None:  # fmt: skip
     if (name, size) in UNSTABLE:
         pytest.skip(UNSTABLE[(name, size)])
@@ -145,8 +131,8 @@ def test_screen(snap_compare: Any, frozen: SimulatorServer, dump: tuple[Path, st
     if name in OFFLINE:
         app = _offline_app(dump, name, theme)
     else:
-        client = BlahClient(frozen.base_url, api_key=frozen.council_key)
-        app = make_app(frozen, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
+        client = BlahClient(frozen_sim.base_url, api_key=frozen_sim.council_key)
+        app = make_app(frozen_sim, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
                        chatroom_poll_interval=600.0, logs_interval=600.0, playground_auto_inspect=False)  # fmt: skip
 
     async def run_before(pilot: Pilot[Any]) -> None:
