@@ -3,6 +3,8 @@
 - Every test gets its own config and data directories (never the user's real ones).
 - ``sim`` is one real simulator per test session (uvicorn on loopback, live activity off so
   tests are deterministic); ``fresh_sim`` starts a private one for tests that change the world.
+- ``frozen_sim`` is one frozen simulator per test session for the snapshot tests, read only
+  (``tests.support.frozen_world``).
 - ``client`` is a real ``BlahClient`` talking to ``sim`` over HTTP with the council key.
 - ``notifications`` records every notification the test's apps show (through the public
   ``App.notify``), toasts that have already timed out included.
@@ -19,6 +21,7 @@ from textual.app import App
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.frozen_world import frozen_sim  # noqa: F401  (a session fixture)
 from tests.support.notify_log import NotificationLog, recording_notify
 
 # No per-example deadline: it is a timed assert, and a 2-core CI machine running four workers

@@ -4,6 +4,9 @@
   keys back to the screen; the footer says so while typing.
 - `ctrl+p` opens the palette as `:` does, and what is typed then stays in the palette.
 - An area key goes to that area, leaving a screen pushed over it; pushed screens offer Esc.
+
+Each app starts on the area its test is about (starting elsewhere only loads a screen the test
+never looks at: about a CPU second each).
 - `i` in the chatroom goes back to the draft without selecting it.
 - `ctrl+s` in the Playground sends and stays; `ctrl+o` opens the inspector."""
 
@@ -22,7 +25,6 @@ from tests.test_runs_support import make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.chatroom.screen import ChatroomScreen
 from tui.screens.compare.screen import CompareScreen
-from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.health.screen import HealthScreen
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.leaderboard.screen import LeaderboardScreen
@@ -57,7 +59,7 @@ async def _playground(pilot: Pilot[Any], app: BlahApp) -> PlaygroundScreen:
 
 
 async def test_esc_leaves_the_playground_prompt_and_the_area_key_works(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs")
+    app = make_app(sim, client, start_mode="playground")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _playground(pilot, app)
         prompt = screen.query_one("#infer-prompt", TextArea)
@@ -73,7 +75,7 @@ async def test_esc_leaves_the_playground_prompt_and_the_area_key_works(sim: Simu
 
 
 async def test_esc_leaves_the_max_tokens_box(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs")
+    app = make_app(sim, client, start_mode="playground")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _playground(pilot, app)
         max_tokens = screen.query_one("#infer-max", Input)
@@ -85,8 +87,8 @@ async def test_esc_leaves_the_max_tokens_box(sim: SimulatorServer, client: BlahC
         await pilot.press("escape")
         assert "esc" not in footer_keys(app)  # nothing to leave any more: Esc is not offered
         await pilot.press("e", "escape")  # and Esc leaves the prompt box again, each time
-        await pilot.press("2")
-        await wait_for(pilot, lambda: isinstance(app.screen, DiagnosisScreen), what="Diagnosis, from its area key")
+        await pilot.press("4")
+        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen), what="Leaderboard, from its area key")
         assert max_tokens.value == "12"
         assert screen.query_one("#infer-prompt", TextArea).text == ""
 
@@ -107,7 +109,7 @@ async def _write(pilot: Pilot[Any], app: BlahApp, box: Input, text: str) -> None
 
 
 async def test_chatroom_composer_footer_offers_esc(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs", chatroom_poll_interval=60.0)
+    app = make_app(sim, client, start_mode="chatroom", chatroom_poll_interval=60.0)
     async with app.run_test(size=SIZE) as pilot:
         box = await _chatroom_composer(pilot, app)
         await _write(pilot, app, box, "hello")
@@ -119,7 +121,7 @@ async def test_chatroom_composer_footer_offers_esc(sim: SimulatorServer, client:
 
 
 async def test_chatroom_i_goes_back_to_the_draft_without_selecting_it(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs", chatroom_poll_interval=60.0)
+    app = make_app(sim, client, start_mode="chatroom", chatroom_poll_interval=60.0)
     async with app.run_test(size=SIZE) as pilot:
         box = await _chatroom_composer(pilot, app)
         await _write(pilot, app, box, "hello")
@@ -147,7 +149,7 @@ async def test_ctrl_p_opens_the_palette_and_typing_stays_in_it(sim: SimulatorSer
 
 
 async def test_ctrl_p_opens_the_palette_from_a_text_box(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs")
+    app = make_app(sim, client, start_mode="playground")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _playground(pilot, app)
         await pilot.press("e")
@@ -174,7 +176,7 @@ async def _leaderboard(pilot: Pilot[Any], app: BlahApp) -> LeaderboardScreen:
 
 
 async def test_area_key_leaves_a_screen_pushed_over_its_area(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs")
+    app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=SIZE) as pilot:
         board = await _leaderboard(pilot, app)
         for key, pushed in (("h", HealthScreen), ("c", CompareScreen)):
@@ -192,7 +194,7 @@ async def test_area_key_leaves_a_screen_pushed_over_its_area(sim: SimulatorServe
 
 
 async def test_esc_still_closes_a_pushed_screen(sim: SimulatorServer, client: BlahClient) -> None:
-    app = make_app(sim, client, start_mode="runs")
+    app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=SIZE) as pilot:
         board = await _leaderboard(pilot, app)
         await pilot.press("h")
@@ -208,7 +210,7 @@ async def test_esc_still_closes_a_pushed_screen(sim: SimulatorServer, client: Bl
 
 async def test_ctrl_s_sends_and_stays_ctrl_o_opens_the_inspector(fresh_sim: SimulatorServer) -> None:
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
-        app = make_app(fresh_sim, client, start_mode="runs")
+        app = make_app(fresh_sim, client, start_mode="playground")
         async with app.run_test(size=SIZE) as pilot:
             screen = await _playground(pilot, app)
             await pilot.press("e", *"Once upon a time", "ctrl+s")

@@ -3,7 +3,6 @@ without a bundle."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -11,17 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
+from tests.test_chatroom_support import SIZE, close_client, snapshot_app, wait_for
 from tui.screens.lens.screen import LensScreen
-
-
-@pytest.fixture(scope="module")
-def frozen_sim() -> Iterator[SimulatorServer]:
-    server = start_frozen_sim()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def _lens(pilot: Pilot[Any]) -> LensScreen:

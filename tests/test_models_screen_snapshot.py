@@ -1,8 +1,8 @@
-"""Snapshots of the Models & evals screen and of the registration form with its messages."""
+"""Snapshot of the registration form with its messages (the Models & evals screen itself is in
+the matrix, tests/test_snapshots_matrix.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,20 +14,10 @@ from tests.test_chatroom_support import (
     SIZE,
     close_client,
     snapshot_app,
-    start_frozen_sim,
     wait_for,
 )
 from tui.screens.models.screen import ModelsScreen
 from tui.screens.models.register import RegisterModelScreen
-
-
-@pytest.fixture(scope="module")
-def frozen_sim() -> Iterator[SimulatorServer]:
-    server = start_frozen_sim()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def _loaded(pilot: Pilot[Any]) -> ModelsScreen:
@@ -37,19 +27,6 @@ async def _loaded(pilot: Pilot[Any]) -> ModelsScreen:
     assert isinstance(screen, ModelsScreen)
     await wait_for(pilot, lambda: "Description" in str(screen.query_one("#models-detail-body", Static).render()), what="detail")
     return screen
-
-
-def test_models_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -> None:
-    app, client = snapshot_app(frozen_sim, start_mode="models")
-
-    async def run_before(pilot: Pilot[Any]) -> None:
-        await _loaded(pilot)
-        await pilot.pause(0.2)
-
-    try:
-        assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-    finally:
-        close_client(client)
 
 
 def test_register_form_problems_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -> None:

@@ -22,6 +22,7 @@ from tui.screens.playground.screen import PlaygroundScreen
 
 @pytest.fixture(scope="module")
 def frozen_sim() -> Iterator[SimulatorServer]:
+    """Its own frozen world, not the shared one: the infer writes a call."""
     server = start_frozen_sim()
     try:
         yield server

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,18 +9,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
+from tests.test_chatroom_support import SIZE, close_client, snapshot_app, wait_for
 from tui.screens.training.screen import TrainingSetsScreen
 from tui.screens.training.build import TrainingBuildScreen
-
-
-@pytest.fixture(scope="module")
-def frozen_sim() -> Iterator[SimulatorServer]:
-    server = start_frozen_sim()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def _list(pilot: Pilot[Any]) -> TrainingSetsScreen:

@@ -18,6 +18,7 @@ from tui.screens.webhooks.form import WebhookFormScreen
 
 @pytest.fixture(scope="module")
 def frozen_sim() -> Iterator[SimulatorServer]:
+    """Its own frozen world, not the shared one: it registers two webhooks."""
     server = start_frozen_sim()
     server.world.clock = lambda: FROZEN_MS + 90_000  # registrations get a fixed time too
     headers = {"Authorization": f"Bearer {server.council_key}"}
@@ -62,7 +63,8 @@ def test_webhook_form_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -
     async def run_before(pilot: Pilot[Any]) -> None:
         await _loaded(pilot)
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, WebhookFormScreen), what="form")
+        await wait_for(pilot, lambda: isinstance(app.screen, WebhookFormScreen) and bool(app.screen.query("#wf-url")),
+                       what="the form built")  # pushed is not yet composed on a busy machine
         form = app.screen
         url = form.query_one("#wf-url", Input)
         url.value = "ftp://example.net"
