@@ -81,12 +81,17 @@ class BenchmarkStore:
         self.speed = speed
         self.clock = clock
         self.lock = threading.RLock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to the seeded state: no runs, the seeded boards, no faults (tests share a server)."""
         self.scopes: dict[str, BenchScope] = {}
         self.board: dict[str, list[Json]] = {slug: [] for slug in BENCHMARKS}
         self.sessions: dict[str, float] = {}
         self.die_after_tasks: int | None = None
         self._counter = 0
-        self._seed_board()
+        with self.lock:
+            self._seed_board()
 
     # ------------------------------------------------------------------ helpers
 
