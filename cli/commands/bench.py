@@ -26,7 +26,9 @@ import getpass
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from api_client.blobfish.bench_shapes import CommunityRow, SingleRun, SuiteRun, TaskResult
@@ -40,7 +42,7 @@ from api_client.blobfish.benchmarks import (
 from api_client.blobfish.errors import KeyShapeError
 from api_client.errors import AuthError, BlahError, MissingKeyError, UnreachableError, UnsafePathError
 from application.base_url import base_url_problem
-from application.bench_watch import WatchEvent, watch_suite
+from application.bench_watch import Sleep, WatchEvent, watch_suite
 from application.profiles import ProfileError
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _created, _number, _table, resolve_connection
 from common.format import DASH
@@ -50,6 +52,14 @@ PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
 PROVIDER_KEY_PREFIXES = ("xai-", "sk-")
 NOT_A_SCORE = "interrupted: not a score; the tasks graded so far are below; a new run is needed"
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How the watch waits and reads the time."""
+
+    sleep: Sleep
+    clock: Callable[[], float]
 
 
 class CommandError(Exception):
@@ -256,7 +266,7 @@ def _exit_for(record: SuiteRun) -> int:
 
 
 async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | None, out: TextIO, err: TextIO,
-               stdin: TextIO) -> int:
+               stdin: TextIO, pace: Pace) -> int:
     if args.suite is None:
         if args.max_tasks is not None:
             raise CommandError("--max-tasks bounds a suite: add --suite sample|full", EXIT_USAGE)
@@ -288,7 +298,7 @@ async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | Non
         return EXIT_OK
     path = client.poll_path(args.slug, record.run_id, location or record.self_url)
     result = await watch_suite(lambda: client.poll_suite(path), first_wait=first_wait, first_record=record,
-                               on_event=_progress_line(err))
+                               sleep=pace.sleep, clock=pace.clock, on_event=_progress_line(err))
     _print_json(result.record.to_json(), out) if args.json else print_suite(result.record, out)
     return _exit_for(result.record)
 
@@ -318,11 +328,11 @@ async def _runs(client: BenchmarkClient, args: argparse.Namespace, out: TextIO) 
 
 
 async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None, key: str | None, out: TextIO,
-                    err: TextIO, stdin: TextIO) -> int:
+                    err: TextIO, stdin: TextIO, pace: Pace) -> int:
     async with BenchmarkClient(base_url, api_key) as client:
         command = args.bench_command
         if command == "run":
-            return await _run(client, args, key, out, err, stdin)
+            return await _run(client, args, key, out, err, stdin, pace)
         if command == "runs":
             await _runs(client, args, out)
         elif command == "board":
@@ -348,8 +358,10 @@ def _message(error: BlahError) -> str:
 
 
 def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
-               stdin: TextIO | None = None, env: dict[str, str] | None = None) -> int:
-    """Run one `blah-tui bench` command; the exit code."""
+               stdin: TextIO | None = None, env: dict[str, str] | None = None,
+               sleep: Sleep | None = None, clock: Callable[[], float] | None = None) -> int:
+    """Run one `blah-tui bench` command; the exit code. ``sleep``/``clock``: the watch's
+    (tests pass a fake pair; the default is real time)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
     args = build_parser().parse_args(list(argv))
@@ -369,7 +381,8 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
             confirm(f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args, stdin, err)
         elif args.bench_command == "delete":
             confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args, stdin, err)
-        return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin))
+        pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
+        return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
     except CommandError as error:
         return _fail(str(error), error.code, err)
     except (KeyShapeError, MissingKeyError, UnsafePathError, BenchRefusedLocally) as error:
