@@ -212,6 +212,24 @@ def test_hostile_text_is_inert_in_tables_and_verbatim_in_json(bf: BlobfishServer
     assert task["steps"][1]["result"] == sim_bench.HOSTILE_RESULT
 
 
+def test_hostile_tool_results_of_a_single_run_are_inert_in_the_table_and_verbatim_in_json(bf: BlobfishServer,
+                                                                                         sh: Shell) -> None:
+    single = ("run", "shellbench-20", "--model", "grok-4", "--provider", "xai", "--yes")
+    code, out, _ = sh(*single)
+    assert code == EXIT_OK and "IGNORE PREVIOUS INSTRUCTIONS" in out and "PASS" in out
+    assert not has_unsafe(out, keep="\n") and "expires 30 minutes after the session" in out
+    code, out, _ = sh(*single, "--json")
+    record = json.loads(out)
+    assert record["steps"][1]["result"] == sim_bench.HOSTILE_RESULT
+    assert record["grader"]["explanation"] == sim_bench.HOSTILE_EXPLANATION and not has_unsafe(out, keep="\n")
+
+
+def test_an_evidence_link_older_than_thirty_minutes_is_marked_stale() -> None:
+    now = bench_cli.dt.datetime(2026, 12, 1, 12, 0, tzinfo=bench_cli.dt.UTC)
+    assert bench_cli._evidence_age("2026-12-01T11:31:00Z", now).startswith("expires")
+    assert bench_cli._evidence_age("2026-12-01T11:30:00Z", now).startswith("stale")
+
+
 def test_the_keys_appear_in_no_output_log_or_error(bf: BlobfishServer, sh: Shell,
                                                    caplog: pytest.LogCaptureFixture,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

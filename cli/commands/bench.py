@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import getpass
 import json
 import os
@@ -210,12 +211,29 @@ def print_suite(record: SuiteRun, out: TextIO) -> None:
         _table(TASK_HEADERS, _task_rows(tasks), {2}, out)
 
 
+EVIDENCE_TTL = dt.timedelta(minutes=30)
+
+
+def _evidence_age(created_at: str | None, now: dt.datetime | None = None) -> str:
+    """Evidence links expire 30 minutes after their session; the scores are kept."""
+    try:
+        created = dt.datetime.fromisoformat((created_at or "").replace("Z", "+00:00"))
+    except ValueError:
+        return "expires 30 minutes after the session"
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=dt.UTC)
+    if (now or dt.datetime.now(dt.UTC)) - created >= EVIDENCE_TTL:
+        return "stale: evidence expires after 30 minutes; the scores above are kept"
+    return "expires 30 minutes after the session"
+
+
 def print_single(record: SingleRun, out: TextIO) -> None:
     facts = [("run", _cell(record.run_id, 60)), ("task", _cell(record.name or record.task_id, 80)),
              ("model", _cell(record.model, 60)), ("credential", _cell(record.credential_source, 20)),
              ("score", _number(record.score)), ("strict pass", _flag(record.strict_pass, "yes", "no")),
              ("checks", f"{_number(record.passed_checks)}/{_number(record.total_checks)}"),
-             ("evidence", f"{_cell(record.evidence_url, 200)} (expires 30 minutes after the session)"),
+             ("grader", _cell(record.grader.explanation if record.grader else None, 200)),
+             ("evidence", f"{_cell(record.evidence_url, 200)} ({_evidence_age(record.created_at)})"),
              ("full suite", _cell(record.full_suite_command, 300))]
     for name, value in facts:
         out.write(f"{name:<11} {value}\n")

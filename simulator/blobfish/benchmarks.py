@@ -58,6 +58,9 @@ BENCHMARKS: dict[str, list[tuple[str, str]]] = {
     ],
     "shellbench-20": [("sh-001", "find the largest log file")],
 }
+HOSTILE_TASKS = {("counselbench-100", 2), ("shellbench-20", 0)}
+"""Tasks whose recorded tool result and grader explanation are hostile text (the sandbox task of
+shellbench-20 is one, so a single run shows it too)."""
 OFFICIAL_TASKS = {"counselbench-100": 100, "taxbench-50": 50, "shellbench-20": 20}
 """The frozen releases' sizes (the slug's number): a hosted suite never covers them."""
 
@@ -122,9 +125,9 @@ class BenchmarkStore:
         passed_checks = min(total_checks, round(score * total_checks))
         steps_taken = min(max_steps, 2 + index % 3)
         steps = [shapes.bench_step(n, ("read_file", "search", "write_memo")[n % 3], {"query": f"{name[:20]} #{n}"},
-                                   HOSTILE_RESULT if (index == 2 and n == 1) else f"{n + 1} matching records")
+                                   HOSTILE_RESULT if ((slug, index) in HOSTILE_TASKS and n == 1) else f"{n + 1} matching records")
                  for n in range(steps_taken)]
-        explanation = (HOSTILE_EXPLANATION if index == 2
+        explanation = (HOSTILE_EXPLANATION if (slug, index) in HOSTILE_TASKS
                        else f"{passed_checks} of {total_checks} checks passed")
         session = self._session()
         return shapes.bench_task_result(task_id, name, score, passed_checks == total_checks, passed_checks,
