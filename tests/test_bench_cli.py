@@ -132,6 +132,14 @@ def test_the_provider_key_comes_from_stdin_and_is_marked_request(bf: BlobfishSer
     assert code == EXIT_OK and json.loads(out)["credential_source"] == "request" and PROVIDER_KEY not in out
 
 
+def test_a_blobfish_key_given_as_the_provider_key_is_refused_before_sending(bf: BlobfishServer, sh: Shell,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XAI_API_KEY", bf.account_key)
+    code, out, err = sh(*SUITE, "--provider-key-env", "XAI_API_KEY")
+    assert code == EXIT_USAGE and "not a provider key" in err and bf.account_key not in out + err
+    assert _suites(bf) == []
+
+
 def test_the_platform_unreachable_or_refusing_the_key_exits_4(bf: BlobfishServer, sh: Shell,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BLOBFISH_API_KEY", "bf_not_a_key_it_knows_0000")

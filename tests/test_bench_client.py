@@ -21,7 +21,7 @@ from api_client.blobfish.benchmarks import (
     RunInProgressError,
 )
 from api_client.errors import NotFoundError
-from application.bench_watch import WatchEvent, watch_suite
+from application.bench_watch import WatchEvent, eta_seconds, watch_suite
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG, BreakPolls, FakeClock
@@ -334,3 +334,10 @@ def test_evidence_links_expire_after_thirty_minutes(bf: BlobfishServer, clock: F
     clock.now += 30 * 60
     gone = httpx.get(url)
     assert gone.status_code == 410 and gone.json()["error"] == "evidence_expired"
+
+
+def test_the_eta_comes_from_the_pace_seen_and_is_absent_until_known() -> None:
+    assert eta_seconds([(0.0, 0), (5.0, 0)], 10) is None
+    assert eta_seconds([(0.0, 0), (10.0, 1)], 10) is None  # one task: no pace yet
+    assert eta_seconds([(0.0, 0), (10.0, 1), (30.0, 3)], 10) == 70.0
+    assert eta_seconds([(10.0, 1), (30.0, 3)], None) is None

@@ -51,7 +51,7 @@ from common.plain_text import inert_json, one_line
 
 PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
-PROVIDER_KEY_PREFIXES = ("xai-", "sk-")
+BLOBFISH_KEY_PREFIX = "bf_"
 NOT_A_SCORE = "interrupted: not a score; the tasks graded so far are below; a new run is needed"
 
 
@@ -129,13 +129,16 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
         if not value:
             raise CommandError(f"${one_line(args.provider_key_env, 80)} is not set or empty; nothing was sent",
                                EXIT_USAGE)
-        return value
-    if args.provider_key_stdin:
+    elif args.provider_key_stdin:
         value = (getpass.getpass("provider key: ") if stdin.isatty() else stdin.readline()).strip()
         if not value:
             raise CommandError("no provider key on standard input; nothing was sent", EXIT_USAGE)
-        return value
-    return None
+    else:
+        return None
+    if value.startswith(BLOBFISH_KEY_PREFIX):
+        raise CommandError("that is a Blobfish key (bf_...), not a provider key (xai-..., sk-...); nothing was sent",
+                           EXIT_USAGE)
+    return value
 
 
 def confirm(question: str, args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None:
