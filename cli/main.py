@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.add_argument("sim_args", nargs=argparse.REMAINDER, help="see `blah-tui sim --help`")
 
+    bench = sub.add_parser(
+        "bench", help="Blobfish benchmark runs and the community board: run, runs, submit, board, delete",
+        add_help=False,
+    )
+    bench.add_argument("bench_args", nargs=argparse.REMAINDER, help="see `blah-tui bench --help`")
+
     blobfish = sub.add_parser(
         "blobfish", help="SDK evaluations on Blobfish: evals, show, export, publish", add_help=False
     )
@@ -219,6 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.commands.blobfish import blobfish_main
 
         return blobfish_main(args_list[1:])
+    if args_list[:1] == ["bench"]:
+        from cli.commands.bench import bench_main
+
+        return bench_main(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     bad_url = _base_url_error(getattr(args, "base_url", None))

@@ -7,7 +7,9 @@ import argparse
 import sys
 import threading
 
+from simulator.blobfish.benchmarks import BENCHMARKS as BENCHMARK_SLUGS
 from simulator.blobfish.server import BlobfishServer
+from simulator.blobfish.shapes import REJECTED_PROVIDER_KEY_MARK
 from simulator.chaos import ChaosConfig
 from simulator.server import AppServer, SimulatorServer
 
@@ -29,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--chaos", default=None, metavar="SPEC",
                         help='faults, e.g. "5xx=0.1,429=0.05,reset=0.02,latency=0.1,latency_s=2"')
     parser.add_argument("--quiet-world", action="store_true", help="no live activity (live=False)")
+    parser.add_argument("--bench-die-after", type=int, default=None, metavar="N",
+                        help="Blobfish: every suite run's runner dies after N tasks (the job reads interrupted)")
     return parser
 
 
@@ -59,6 +63,7 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
             port = args.port + 1 if args.platform == "all" and args.port else args.port
             blobfish = BlobfishServer(seed=args.seed, speed=args.speed, host=args.host, port=port,
                                       live=not args.quiet_world, chaos=chaos)
+            blobfish.die_after_tasks(args.bench_die_after)
             servers.append(blobfish.start())
             _print_blobfish(blobfish)
         if args.platform == "all":
@@ -93,6 +98,8 @@ def _print_blobfish(server: BlobfishServer) -> None:
     print(f"  base URL:          {server.base_url}   (BLOBFISH_BASE_URL; routes under /api/v1)", flush=True)
     print(f"  account demo key:  {server.account_key}   (BLOBFISH_API_KEY; the seeded evaluations)", flush=True)
     print(f"  isolated demo key: {server.isolated_key}   (an unverified email's key: sees nothing)", flush=True)
+    print(f"  benchmarks:        {', '.join(BENCHMARK_SLUGS)}   (blah-tui bench; a provider key with "
+          f"'{REJECTED_PROVIDER_KEY_MARK}' in it is rejected)", flush=True)
     print(f"  OpenAPI spec:      {server.base_url}/api/spec", flush=True)
 
 

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from simulator.blobfish.app import create_app
+from simulator.blobfish.benchmarks import BenchmarkStore
 from simulator.blobfish.live import LivePublisher
 from simulator.blobfish.shapes import Json
 from simulator.blobfish.store import EvaluationStore
@@ -29,7 +30,10 @@ class BlobfishServer(AppServer):
         self._chaos = ChaosState(chaos)
         self.requests = RequestLog()
         """Every request answered (method, path, query, status; whether a key was sent, never which)."""
-        app = create_app(self.store, LivePublisher(self.store, speed, live), self._chaos, self.requests)
+        self.benchmarks = BenchmarkStore(seed, speed)
+        """Benchmark runs and the community board (faults: ``die_after_tasks``, ``kill_runners``)."""
+        app = create_app(self.store, LivePublisher(self.store, speed, live), self._chaos, self.requests,
+                         self.benchmarks)
         super().__init__(app, host, port, thread_name="blobfish-simulator")
 
     # ------------------------------------------------------------------ identity
@@ -53,6 +57,14 @@ class BlobfishServer(AppServer):
     def evaluation_ids(self) -> list[str]:
         """The demo account's evaluation ids in list order (newest first)."""
         return self.store.ids(self.store.account)
+
+    def kill_benchmark_runners(self) -> int:
+        """The runner process dies: every suite in flight reads ``interrupted``; how many."""
+        return self.benchmarks.kill_runners()
+
+    def die_after_tasks(self, tasks: int | None) -> None:
+        """Suites started from now on lose their runner after ``tasks`` tasks (None: never)."""
+        self.benchmarks.die_after_tasks = tasks
 
     # ------------------------------------------------------------------ chaos
 

@@ -259,3 +259,56 @@ def final_entry(turn: int, text: str) -> Json:
 def verify_entry(turn: int, grade: Json) -> Json:
     """``{type: "verify", turn, grade}``; ASSUMED member name ``grade``."""
     return {"type": "verify", "turn": turn, "grade": grade}
+
+
+# ---------------------------------------------------------------------------- benchmark runs
+# Contract sections 3-4. Documented: the routes, 201/202/409/400/404 statuses, the refusal codes,
+# `Location` + `Retry-After: 5` on the 202, `poll_after_seconds`, `progress: {done, total}`,
+# `coverage: {hosted_tasks, official_suite}`, `credential_source`, `error.kind: "interrupted"`,
+# `links.self`, the single run's members and the badge. Everything else below is ASSUMED.
+
+BENCH_BADGE = ("self-run \u00b7 graded by the benchmark's own verifier \u00b7 "
+               "not the frozen official suite unless suite:full")  # documented, byte for byte
+BENCH_RETRY_AFTER_S = 5  # documented: the 202's Retry-After
+BENCH_STATUSES = ("queued", "running", "completed", "failed", "interrupted")  # documented
+ERROR_RUN_IN_PROGRESS = "run_in_progress"  # documented (409, with `run_id`)
+ERROR_NOT_A_SUITE_RUN = "not_a_suite_run"  # documented (409)
+ERROR_SUITE_RUN_NOT_COMPLETED = "suite_run_not_completed"  # documented (409)
+ERROR_SUITE_RUN_NOT_GRADED = "suite_run_not_graded"  # documented (409)
+ERROR_ALREADY_SUBMITTED = "already_submitted"  # documented (409, with `community_run_id`)
+ERROR_INVALID_SUBMISSION = "invalid_submission"  # documented (400)
+ERROR_EVIDENCE_EXPIRED = "evidence_expired"
+"""ASSUMED: code of the 410 an expired session evidence link answers (30 minutes, documented)."""
+ERROR_KIND_AUTH = "auth"
+"""ASSUMED (the contract lists it as assumed): ``error.kind`` of a suite a rejected provider
+credential stopped; ``error.task_id`` names the task (ASSUMED), ``error.message`` says the rest
+were not attempted."""
+ERROR_KIND_INTERRUPTED = "interrupted"  # documented
+REJECTED_PROVIDER_KEY_MARK = "reject"
+"""ASSUMED (a simulator fault, not platform behaviour): a provider ``api_key`` containing this
+word is the credential the provider rejects."""
+
+
+def bench_task_result(task_id: str, name: str, score: float, strict_pass: bool, passed_checks: int,
+                      total_checks: int, steps: list[Json], explanation: str, evidence_url: str) -> Json:
+    """ASSUMED: one graded task inside a suite record's ``tasks`` (the single run's members plus
+    ``task_id``, ``name`` and ``grader: {explanation}``)."""
+    return {"task_id": task_id, "name": name, "score": score, "strict_pass": strict_pass,
+            "passed_checks": passed_checks, "total_checks": total_checks, "steps": steps,
+            "grader": {"explanation": explanation}, "evidence_url": evidence_url}
+
+
+def bench_step(index: int, tool: str, arguments: Json, result: str) -> Json:
+    """ASSUMED: one recorded tool call ``{index, tool, arguments, result}``."""
+    return {"index": index, "tool": tool, "arguments": arguments, "result": result}
+
+
+def bench_links(origin: str, slug: str, run_id: str) -> Json:
+    """``links.self`` is documented; ``links.page`` ASSUMED."""
+    return {"self": f"{origin}/api/v1/benchmarks/{slug}/runs/{run_id}",
+            "page": f"{origin}/benchmarks/{slug}"}
+
+
+def bench_error(kind: str, message: str, **extras: Any) -> Json:
+    """``error.kind`` documented; ``message`` and extras (``task_id``) ASSUMED."""
+    return {"kind": kind, "message": message, **extras}

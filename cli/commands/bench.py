@@ -1,0 +1,423 @@
+"""`blah-tui bench ...`: Blobfish benchmark runs and the community board (no Textual import).
+
+    blah-tui bench run SLUG --model M --provider P [--suite sample|full] [--max-tasks N]
+                   [--max-steps N] [--provider-key-env VAR | --provider-key-stdin] [--watch] [--json] [--yes]
+    blah-tui bench runs SLUG [--json]
+    blah-tui bench submit SLUG RUN_ID [--display-name N] [--notes T] [--yes]
+    blah-tui bench board SLUG [--json]
+    blah-tui bench delete SLUG COMMUNITY_RUN_ID [--yes]
+
+The connection (origin and ``bf_`` key) comes from ``resolve_connection`` as for
+`blah-tui blobfish`. The provider key comes from the environment variable the person names,
+or one line of standard input; never from a command-line value. It goes into that one request
+body and nowhere else (not printed, logged, stored or exported). Writes are confirmed on a
+terminal (``--yes`` skips; off a terminal ``--yes`` is required) and sent once.
+
+Exit codes: 0 done (with ``--watch``: completed); 1 the suite failed, or the platform refused
+the request; 2 the command line is wrong, nothing sent; 3 the suite was interrupted; 4 the
+platform cannot be reached or refuses the key.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import getpass
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from api_client.blobfish.bench_shapes import CommunityRow, SingleRun, SuiteRun, TaskResult
+from api_client.blobfish.benchmarks import (
+    BenchmarkClient,
+    BenchRefusedLocally,
+    BoardRefusedError,
+    RunInProgressError,
+    RunNotStartedError,
+)
+from api_client.blobfish.errors import KeyShapeError
+from api_client.errors import AuthError, BlahError, MissingKeyError, UnreachableError, UnsafePathError
+from application.base_url import base_url_problem
+from application.bench_watch import Sleep, WatchEvent, watch_suite
+from application.profiles import ProfileError
+from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _created, _number, _table, resolve_connection
+from common.format import DASH
+from common.plain_text import inert_json, one_line
+
+PROG = "blah-tui bench"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
+BLOBFISH_KEY_PREFIX = "bf_"
+NOT_A_SCORE = "interrupted: not a score; the tasks graded so far are below; a new run is needed"
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How the watch waits and reads the time."""
+
+    sleep: Sleep
+    clock: Callable[[], float]
+
+
+class CommandError(Exception):
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# ---------------------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    connection = argparse.ArgumentParser(add_help=False)
+    connection.add_argument("--base-url", default=argparse.SUPPRESS,
+                            help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})")
+    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a Blobfish profile")
+    parser = argparse.ArgumentParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
+    parser.add_argument("--base-url", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="bench_command", metavar="ACTION", required=True)
+
+    run = sub.add_parser("run", parents=[connection], help="run the sandbox task, or start a suite")
+    run.add_argument("slug", metavar="SLUG")
+    run.add_argument("--model", required=True)
+    run.add_argument("--provider", required=True)
+    run.add_argument("--suite", choices=("sample", "full"))
+    run.add_argument("--max-tasks", type=int, metavar="N", help="1-100 (with --suite)")
+    run.add_argument("--max-steps", type=int, metavar="N", help="1-40 (default 24, the platform's)")
+    source = run.add_mutually_exclusive_group()
+    source.add_argument("--provider-key-env", metavar="VAR", help="the environment variable holding the provider key")
+    source.add_argument("--provider-key-stdin", action="store_true", help="read the provider key from standard input")
+    run.add_argument("--watch", action="store_true", help="poll the suite to its end, print the final record")
+    run.add_argument("--json", action="store_true", help="the record as JSON")
+    run.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+
+    runs = sub.add_parser("runs", parents=[connection], help="your single runs and suite runs, newest first")
+    runs.add_argument("slug", metavar="SLUG")
+    runs.add_argument("--json", action="store_true")
+
+    submit = sub.add_parser("submit", parents=[connection], help="publish a completed suite run on the board")
+    submit.add_argument("slug", metavar="SLUG")
+    submit.add_argument("run_id", metavar="RUN_ID")
+    submit.add_argument("--display-name", metavar="NAME", help="at most 80 characters")
+    submit.add_argument("--notes", metavar="TEXT", help="at most 500 characters")
+    submit.add_argument("--json", action="store_true")
+    submit.add_argument("--yes", action="store_true")
+
+    board = sub.add_parser("board", parents=[connection], help="the community board, best mean score first")
+    board.add_argument("slug", metavar="SLUG")
+    board.add_argument("--json", action="store_true")
+
+    delete = sub.add_parser("delete", parents=[connection], help="delete your row from the board")
+    delete.add_argument("slug", metavar="SLUG")
+    delete.add_argument("community_run_id", metavar="COMMUNITY_RUN_ID")
+    delete.add_argument("--yes", action="store_true")
+    return parser
+
+
+# ---------------------------------------------------------------------------- input
+
+
+def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -> str | None:
+    """The provider key from ``--provider-key-env VAR`` or standard input; None without either."""
+    if args.provider_key_env:
+        value = env.get(args.provider_key_env, "").strip()
+        if not value:
+            raise CommandError(f"${one_line(args.provider_key_env, 80)} is not set or empty; nothing was sent",
+                               EXIT_USAGE)
+    elif args.provider_key_stdin:
+        value = (getpass.getpass("provider key: ") if stdin.isatty() else stdin.readline()).strip()
+        if not value:
+            raise CommandError("no provider key on standard input; nothing was sent", EXIT_USAGE)
+    else:
+        return None
+    if value.startswith(BLOBFISH_KEY_PREFIX):
+        raise CommandError("that is a Blobfish key (bf_...), not a provider key (xai-..., sk-...); nothing was sent",
+                           EXIT_USAGE)
+    return value
+
+
+def confirm(question: str, args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None:
+    """A write goes ahead with ``--yes``, or after "y" on a terminal; else nothing is sent."""
+    if args.yes:
+        return
+    if not stdin.isatty():
+        raise CommandError(f"{question.rstrip('?')}: not on a terminal, so add --yes to confirm; nothing was sent",
+                           EXIT_USAGE)
+    err.write(f"{question} [y/N] ")
+    err.flush()
+    if stdin.readline().strip().lower() not in ("y", "yes"):
+        raise CommandError("not confirmed; nothing was sent", EXIT_USAGE)
+
+
+# ---------------------------------------------------------------------------- output
+
+
+def _print_json(value: Any, out: TextIO) -> None:
+    out.write(inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
+
+
+def _flag(value: bool | None, yes: str, no: str) -> str:
+    return DASH if value is None else (yes if value else no)
+
+
+def _coverage(record: SuiteRun | CommunityRow) -> str:
+    coverage = record.coverage
+    if coverage is None or coverage.official_suite is None:
+        return "coverage not recorded"
+    hosted = _number(coverage.hosted_tasks)
+    if coverage.official_suite:
+        return f"covers the official suite ({hosted} hosted tasks)"
+    return f"self-run, not the official suite ({hosted} hosted tasks)"
+
+
+def _task_rows(tasks: Sequence[TaskResult]) -> list[list[str]]:
+    return [[_cell(t.task_id, 16), _cell(t.name, 40), _number(t.score), _flag(t.strict_pass, "pass", "fail"),
+             f"{_number(t.passed_checks)}/{_number(t.total_checks)}",
+             _number(len(t.steps) if t.steps is not None else None),
+             _cell(t.grader.explanation if t.grader else None, 50)] for t in tasks]
+
+
+TASK_HEADERS = ("task", "name", "score", "strict", "checks", "steps", "grader")
+
+
+def print_suite(record: SuiteRun, out: TextIO) -> None:
+    progress = record.progress
+    done = f"{_number(progress.done if progress else None)}/{_number(progress.total if progress else None)}"
+    facts = [("run", _cell(record.run_id, 60)), ("status", _cell(record.status, 20)),
+             ("suite", _cell(record.suite, 20)), ("model", _cell(record.model, 60)),
+             ("provider", _cell(record.provider, 30)), ("credential", _cell(record.credential_source, 20)),
+             ("progress", done), ("coverage", _coverage(record))]
+    if record.status == "completed":
+        facts += [("mean score", _number(record.mean_score)), ("pass rate", _number(record.pass_rate)),
+                  ("graded", f"{_number(record.graded)}, passed {_number(record.passed)}")]
+    elif record.status == "interrupted":
+        facts.append(("result", NOT_A_SCORE))
+    elif record.status == "failed":
+        facts.append(("result", "failed: no score"))
+    if record.error is not None:
+        facts.append(("error", f"{_cell(record.error.kind, 20)}: {_cell(record.error.message, 200)}"))
+        if record.error.kind == "auth":
+            where = f"task {_cell(record.error.task_id, 40)}" if record.error.task_id else "a task"
+            facts.append(("stopped", f"the provider rejected the credential on {where}; the remaining tasks "
+                                     f"were not attempted"))
+    facts += [("created", _created(record.created_at)), ("finished", _created(record.finished_at))]
+    for name, value in facts:
+        out.write(f"{name:<11} {value}\n")
+    tasks = record.tasks or []
+    if tasks:
+        out.write("\n" + ("tasks graded before the interruption:\n" if record.status == "interrupted" else ""))
+        _table(TASK_HEADERS, _task_rows(tasks), {2}, out)
+
+
+EVIDENCE_TTL = dt.timedelta(minutes=30)
+
+
+def _evidence_age(created_at: str | None, now: dt.datetime | None = None) -> str:
+    """Evidence links expire 30 minutes after their session; the scores are kept."""
+    try:
+        created = dt.datetime.fromisoformat((created_at or "").replace("Z", "+00:00"))
+    except ValueError:
+        return "expires 30 minutes after the session"
+    if created.tzinfo is None:
+        created = created.replace(tzinfo=dt.UTC)
+    if (now or dt.datetime.now(dt.UTC)) - created >= EVIDENCE_TTL:
+        return "stale: evidence expires after 30 minutes; the scores above are kept"
+    return "expires 30 minutes after the session"
+
+
+def print_single(record: SingleRun, out: TextIO) -> None:
+    facts = [("run", _cell(record.run_id, 60)), ("task", _cell(record.name or record.task_id, 80)),
+             ("model", _cell(record.model, 60)), ("credential", _cell(record.credential_source, 20)),
+             ("score", _number(record.score)), ("strict pass", _flag(record.strict_pass, "yes", "no")),
+             ("checks", f"{_number(record.passed_checks)}/{_number(record.total_checks)}"),
+             ("grader", _cell(record.grader.explanation if record.grader else None, 200)),
+             ("evidence", f"{_cell(record.evidence_url, 200)} ({_evidence_age(record.created_at)})"),
+             ("full suite", _cell(record.full_suite_command, 300))]
+    for name, value in facts:
+        out.write(f"{name:<11} {value}\n")
+    if record.steps:
+        out.write("\n")
+        rows = [[_number(s.index), _cell(s.tool, 24), _cell(json.dumps(s.arguments, ensure_ascii=False), 40),
+                 _cell(s.result if isinstance(s.result, str) else json.dumps(s.result), 50)] for s in record.steps]
+        _table(("#", "tool", "arguments", "result"), rows, {0}, out)
+
+
+def print_board(rows: Sequence[CommunityRow], out: TextIO) -> None:
+    if not rows:
+        out.write("no community runs on this board yet\n")
+        return
+    table = [[_cell(r.community_run_id, 26), _cell(r.display_name, 30), _cell(r.model, 24),
+              _cell(r.credential_source, 10), _cell(r.suite, 8),
+              f"{_number(r.tasks)}/{_number(r.graded)}/{_number(r.passed)}", _number(r.mean_score),
+              _number(r.pass_rate), "official" if r.coverage and r.coverage.official_suite else "self-run",
+              _created(r.submitted_at), "mine" if r.mine else ""] for r in rows]
+    _table(("community run", "name", "model", "credential", "suite", "tasks/graded/passed", "mean", "pass rate",
+            "coverage", "submitted", ""), table, {6, 7}, out)
+    badges = {r.badge for r in rows if r.badge}
+    for badge in sorted(badges):
+        out.write(f"\n{one_line(badge)}\n")
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def _progress_line(err: TextIO) -> Callable[[WatchEvent], None]:
+    def show(event: WatchEvent) -> None:
+        if event.error is not None:
+            err.write(f"poll failed ({one_line(event.error.message, 120)}); trying again in {event.wait:.0f} s\n")
+            return
+        record = event.record
+        assert record is not None
+        progress = record.progress
+        done = f"{_number(progress.done if progress else None)}/{_number(progress.total if progress else None)}"
+        eta = f", about {event.eta_s:.0f} s left" if event.eta_s is not None and event.wait is not None else ""
+        nxt = f"; next poll in {event.wait:.0f} s" if event.wait is not None else ""
+        err.write(f"{_cell(record.status, 12)} {done}{eta}{nxt}\n")
+        err.flush()
+    return show
+
+
+def _exit_for(record: SuiteRun) -> int:
+    return {"completed": EXIT_OK, "interrupted": EXIT_INTERRUPTED}.get(record.status or "", EXIT_FAILED)
+
+
+async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | None, out: TextIO, err: TextIO,
+               stdin: TextIO, pace: Pace) -> int:
+    if args.suite is None:
+        if args.max_tasks is not None:
+            raise CommandError("--max-tasks bounds a suite: add --suite sample|full", EXIT_USAGE)
+        single = await client.start_single(args.slug, provider=args.provider, model=args.model, api_key=key,
+                                           max_steps=args.max_steps)
+        _print_json(single.to_json(), out) if args.json else print_single(single, out)
+        return EXIT_OK
+    try:
+        started = await client.start_suite(args.slug, provider=args.provider, model=args.model, suite=args.suite,
+                                           api_key=key, max_steps=args.max_steps, max_tasks=args.max_tasks)
+        record, location, first_wait = started.record, started.location, started.retry_after
+        if started.settled_from_list:
+            err.write(f"the answer was lost; the run list shows the suite started: {_cell(record.run_id, 60)}\n")
+    except RunInProgressError as error:
+        running = error.run_id
+        if running is None:
+            raise
+        err.write(f"a suite run is already in progress for this account: {_cell(running, 60)}\n")
+        if not args.watch:
+            err.write(f"follow it with: blah-tui bench run ... --watch, or blah-tui bench runs {_cell(args.slug, 60)}\n")
+            return EXIT_FAILED
+        if not args.yes:
+            confirm(f"follow {_cell(running, 60)} instead", args, stdin, err)
+        found = await client.get_run(args.slug, running)
+        assert isinstance(found, SuiteRun)
+        record, location, first_wait = found, None, found.poll_after_seconds
+    if not args.watch:
+        _print_json(record.to_json(), out) if args.json else print_suite(record, out)
+        return EXIT_OK
+    path = client.poll_path(args.slug, record.run_id, location or record.self_url)
+    result = await watch_suite(lambda: client.poll_suite(path), first_wait=first_wait, first_record=record,
+                               sleep=pace.sleep, clock=pace.clock, on_event=_progress_line(err))
+    _print_json(result.record.to_json(), out) if args.json else print_suite(result.record, out)
+    return _exit_for(result.record)
+
+
+async def _runs(client: BenchmarkClient, args: argparse.Namespace, out: TextIO) -> None:
+    listing = await client.list_runs(args.slug)
+    if args.json:
+        _print_json(listing.to_json(), out)
+        return
+    out.write("suite runs\n")
+    if listing.suite_runs:
+        rows = [[_cell(r.run_id, 26), _cell(r.status, 12), _cell(r.suite, 8), _cell(r.model, 24),
+                 f"{_number(r.progress.done if r.progress else None)}/"
+                 f"{_number(r.progress.total if r.progress else None)}",
+                 _number(r.mean_score) if r.status == "completed" else DASH,
+                 _cell(r.credential_source, 10), _created(r.created_at)] for r in listing.suite_runs]
+        _table(("run", "status", "suite", "model", "done", "mean", "credential", "created"), rows, {5}, out)
+    else:
+        out.write("  none\n")
+    out.write("\nsingle-task runs\n")
+    if listing.runs:
+        rows = [[_cell(r.run_id, 26), _cell(r.model, 24), _number(r.score), _flag(r.strict_pass, "pass", "fail"),
+                 _cell(r.credential_source, 10), _created(r.created_at)] for r in listing.runs]
+        _table(("run", "model", "score", "strict", "credential", "created"), rows, {2}, out)
+    else:
+        out.write("  none\n")
+
+
+async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None, key: str | None, out: TextIO,
+                    err: TextIO, stdin: TextIO, pace: Pace) -> int:
+    async with BenchmarkClient(base_url, api_key) as client:
+        command = args.bench_command
+        if command == "run":
+            return await _run(client, args, key, out, err, stdin, pace)
+        if command == "runs":
+            await _runs(client, args, out)
+        elif command == "board":
+            board = await client.board(args.slug)
+            _print_json(board.to_json(), out) if args.json else print_board(board.community_runs, out)
+        elif command == "submit":
+            row = await client.submit(args.slug, args.run_id, display_name=args.display_name, notes=args.notes)
+            if args.json:
+                _print_json(row.to_json(), out)
+            else:
+                out.write(f"submitted {_cell(row.run_id, 40)} as community run {_cell(row.community_run_id, 40)}\n")
+                if row.badge:
+                    out.write(f"{one_line(row.badge)}\n")
+        else:
+            await client.delete(args.slug, args.community_run_id)
+            out.write(f"deleted community run {_cell(args.community_run_id, 40)}; the suite run may be submitted "
+                      f"again\n")
+    return EXIT_OK
+
+
+def _message(error: BlahError) -> str:
+    return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
+
+
+def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
+               stdin: TextIO | None = None, env: dict[str, str] | None = None,
+               sleep: Sleep | None = None, clock: Callable[[], float] | None = None) -> int:
+    """Run one `blah-tui bench` command; the exit code. ``sleep``/``clock``: the watch's
+    (tests pass a fake pair; the default is real time)."""
+    out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
+    env = dict(os.environ) if env is None else env
+    args = build_parser().parse_args(list(argv))
+    try:
+        connection = resolve_connection(getattr(args, "base_url", None), getattr(args, "profile", None))
+    except ProfileError as error:
+        return _fail(str(error), EXIT_USAGE, err)
+    problem = base_url_problem(connection.base_url)
+    if problem:
+        return _fail(f"{connection.base_url!r} is not an address: {problem}", EXIT_USAGE, err)
+    try:
+        key = provider_key(args, env, stdin) if args.bench_command == "run" else None
+        if args.bench_command == "run":
+            what = f"a {args.suite} suite" if args.suite else "the sandbox task"
+            confirm(f"run {what} of {one_line(args.slug, 60)} with {one_line(args.model, 60)}?", args, stdin, err)
+        elif args.bench_command == "submit":
+            confirm(f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args, stdin, err)
+        elif args.bench_command == "delete":
+            confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args, stdin, err)
+        pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
+        return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
+    except CommandError as error:
+        return _fail(str(error), error.code, err)
+    except (KeyShapeError, MissingKeyError, UnsafePathError, BenchRefusedLocally) as error:
+        return _fail(_message(error), EXIT_USAGE, err)
+    except (AuthError, UnreachableError) as error:
+        return _fail(_message(error), EXIT_UNREACHABLE, err)
+    except (BoardRefusedError, RunInProgressError, RunNotStartedError, BlahError) as error:
+        return _fail(_message(error), EXIT_FAILED, err)
+    except ValueError as error:
+        return _fail(str(error), EXIT_USAGE, err)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130, err)
+
+
+def _fail(message: str, code: int, err: TextIO) -> int:
+    err.write(f"{PROG}: {one_line(message, 600)}\n")
+    return code
