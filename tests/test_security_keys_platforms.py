@@ -139,6 +139,7 @@ def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to
         ["status"], ["status", "--profile", "fish"], ["status", "--profile", "queue"], ["profiles", "list"],
         ["blobfish", "evals"], ["blobfish", "evals", "--json"], ["blobfish", "show", "missing"],
         ["blobfish", "export", "--all", "-o", str(tmp_path / "fish.jsonl")],
+        ["blobfish", "search", "strawberry"], ["blobfish", "search", "strawberry", "--json"],
         ["report", model, "--profile", "local", "--limit", "50"],
         ["report", model, "--profile", "local", "--json", "--limit", "20"],
         ["report", "no-such-model", "--profile", "local"],
@@ -148,7 +149,7 @@ def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to
     monkeypatch.setenv("ERRORBAR_API_KEY", SK_CANARY)  # ... and in the environment
     monkeypatch.setenv("BLOBFISH_API_KEY", bf_key)
     codes += [main(command) for command in commands]
-    assert codes == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0] * 2, codes  # success and error paths both ran
+    assert codes == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0] * 2, codes  # success and error paths both ran
     out = capsys.readouterr()
     assert "source: $ERRORBAR_API_KEY" in out.out and "source: $BLOBFISH_API_KEY" in out.out
     assert_no_keys(out.out + out.err, "command output", *keys)
@@ -158,7 +159,8 @@ def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to
         if path.is_file() and path != credentials_file():
             assert_no_keys(path.read_bytes(), f"the file {path.relative_to(tmp_path)}", *keys)
             scanned += 1
-    assert scanned >= 3  # the config, the exports at least
+    assert scanned >= 4  # the config, the exports, the archives at least
+    assert any(path.name.endswith(".sqlite3") and "blobfish-steps" in path.name for path in tmp_path.rglob("*"))
     assert_no_keys(fish_sim.requests.text() + blah_sim.requests.text(), "a simulator's request log", *keys)
 
     fish_origin, blah_origin = _origin(fish_sim.base_url), _origin(blah_sim.base_url)
