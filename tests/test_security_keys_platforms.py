@@ -280,3 +280,53 @@ async def test_a_crash_traceback_shows_the_profiles_but_no_platform_s_key(
     assert "Traceback" in printed, printed[-2000:]
     assert "ResolvedProfile(" in printed and "key_source=" in printed  # the profiles are shown ...
     assert_no_keys(printed, "the crash traceback", *keys)  # ... without their keys
+
+
+# --------------------------------------------------------------------------- a key where an address goes
+
+BF_PASTED = "bf_pasted_4d6f8a0c2e1b3957"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["profiles", "add", "q", "--platform", "errorbar", "--base-url", f"https://me:{SK_CANARY}@queue.example"],
+        ["profiles", "add", "q", "--platform", "errorbar", "--base-url", f"https://queue.example/?key={SK_CANARY}"],
+        ["profiles", "add", "q", "--platform", "errorbar", "--base-url", SK_CANARY],  # pasted in the wrong place
+        ["profiles", "add", "f", "--platform", "blobfish", "--base-url", f"https://{BF_PASTED}@blobfish.example"],
+        ["blobfish", "evals", "--base-url", f"https://{BF_PASTED}@blobfish.example"],
+        ["blobfish", "evals", "--base-url", f"https://blobfish.example#{BF_PASTED}"],
+        ["report", "m", "--base-url", f"https://user:{BLAH_CANARY}@evals.example"],
+        ["report", "m", "--base-url", f"https://{BLAH_CANARY}.example:99999"],
+    ],
+)
+def test_an_address_carrying_a_key_is_refused_without_repeating_the_key(
+    command: list[str], sent: SentRequests, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key inside an address (user:key@host, ?key=, #key, or the key pasted for the address)
+    is refused: never written to the config, never sent (httpx logs every URL with its
+    user:key@, and sends it as ``Authorization: Basic`` when no key is set), and the refusal
+    does not repeat it."""
+    write_config_text("# before\n")
+    assert main(command) == 2
+    out = capsys.readouterr()
+    assert "is not a platform address" in out.err and out.err.count("\n") == 1
+    assert_no_keys(out.out + out.err, "the refusal", BLAH_CANARY, SK_CANARY, BF_PASTED)
+    assert config_file().read_text(encoding="utf-8") == "# before\n"
+    assert sent.seen == []
+
+
+def test_a_config_address_carrying_a_key_is_left_out_and_never_shown(
+    sent: SentRequests, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_config_text(f'[profiles.q]\nplatform = "errorbar"\nbase_url = "https://u:{SK_CANARY}@queue.example"\n\n'
+                      f'[profiles.f]\nplatform = "blobfish"\nbase_url = "https://blobfish.example/?k={BF_PASTED}"\n')
+    monkeypatch.setenv("BLOBFISH_BASE_URL", f"https://{BF_PASTED}@blobfish.example")
+    assert main(["status"]) == 0
+    assert main(["profiles", "list"]) == 0
+    assert main(["blobfish", "evals"]) == 2  # the implicit Blobfish profile's $BLOBFISH_BASE_URL
+    out = capsys.readouterr()
+    assert "must not carry a user name or password" in out.out + out.err
+    assert "profiles.q.base_url" in out.out + out.err and "profiles.f.base_url" in out.out + out.err
+    assert_no_keys(out.out + out.err, "status / profiles list / blobfish", SK_CANARY, BF_PASTED)
+    assert sent.seen == []
