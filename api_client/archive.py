@@ -80,15 +80,19 @@ class Archive(ArchiveBase):
     # ------------------------------------------------------------------ opening / files
 
     @staticmethod
-    def path_for(data_dir: Path | str, base_url: str, model_id: str) -> Path:
-        """The archive file of a model on a platform (see archive_files.archive_path)."""
-        return archive_path(data_dir, base_url, model_id)
+    def path_for(data_dir: Path | str, base_url: str, model_id: str, profile: str = "") -> Path:
+        """The archive file of a model on a platform, in the profile's folder (see
+        archive_files.archive_path; ``""``: today's implicit blah.dev profile)."""
+        return archive_path(data_dir, base_url, model_id, profile)
 
     @classmethod
-    def for_model(cls, data_dir: Path | str, platform: str, base_url: str, model_id: str) -> Archive:
-        """Open the archive of ``model_id`` on the platform at ``base_url``. The file is
-        chosen by base URL and model id; ``platform`` is a display label kept in meta."""
-        archive = cls(cls.path_for(data_dir, base_url, model_id))
+    def for_model(
+        cls, data_dir: Path | str, platform: str, base_url: str, model_id: str, profile: str = ""
+    ) -> Archive:
+        """Open the archive of ``model_id`` on the platform at ``base_url`` for ``profile``.
+        The file is chosen by profile, base URL and model id; ``platform`` is a display label
+        kept in meta."""
+        archive = cls(cls.path_for(data_dir, base_url, model_id, profile))
         mark_used(archive.path)
         if archive.get_meta("model_id") is None:
             archive.set_meta("platform", platform)

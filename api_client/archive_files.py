@@ -21,17 +21,30 @@ def _slug(text: str, limit: int = 40) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip(".-")[:limit] or "x"
 
 
-def archive_path(data_dir: Path | str, base_url: str, model_id: str) -> Path:
-    """``<data_dir>/archives/<host>__<model>__<hash>.sqlite3``: readable host and model id
+PROFILES_FOLDER = "profiles"
+"""``<data_dir>/archives/profiles/<NAME>/``: the archives of the profile ``[profiles.NAME]``."""
+
+
+def profile_archives_dir(data_dir: Path | str, profile: str = "") -> Path:
+    """The folder of a profile's archives: ``<data_dir>/archives`` itself for today's implicit
+    blah.dev profile (``""``, so archives made before profiles keep working), else
+    ``<data_dir>/archives/profiles/<NAME>`` (sanitised: no name reaches outside the folder)."""
+    folder = archives_dir(data_dir)
+    return folder / PROFILES_FOLDER / _slug(profile, limit=64) if profile else folder
+
+
+def archive_path(data_dir: Path | str, base_url: str, model_id: str, profile: str = "") -> Path:
+    """``<profile folder>/<host>__<model>__<hash>.sqlite3``: readable host and model id
     (sanitised, so no id can reach outside the folder), plus a hash of the exact
-    normalised base URL and model id so that distinct ones never share a file."""
+    normalised base URL and model id so that distinct ones never share a file. The folder is
+    the profile's (:func:`profile_archives_dir`): two profiles never share an archive."""
     parts = urlsplit(base_url.strip())
     host = (parts.hostname or "local").lower()
     port = f":{parts.port}" if parts.port else ""
     norm = f"{parts.scheme.lower()}://{host}{port}{parts.path.rstrip('/')}"
     digest = hashlib.sha256(f"{norm}\n{model_id}".encode("utf-8", "surrogatepass")).hexdigest()[:12]
     where = host + (f"-{parts.port}" if parts.port else "")
-    return Path(data_dir) / "archives" / f"{_slug(where)}__{_slug(model_id)}__{digest}.sqlite3"
+    return profile_archives_dir(data_dir, profile) / f"{_slug(where)}__{_slug(model_id)}__{digest}.sqlite3"
 
 
 def move_aside(path: Path) -> Path:
@@ -76,6 +89,7 @@ class ArchiveInfo:
     base_url: str | None = None
     calls: int | None = None
     problem: str | None = None
+    profile: str = ""  # the profile whose folder holds it; "" for today's implicit blah.dev profile
 
     def files(self) -> list[Path]:
         """The archive's files on disk: the database and its companions, when present."""
@@ -83,16 +97,23 @@ class ArchiveInfo:
 
 
 def list_archives(data_dir: Path | str) -> list[ArchiveInfo]:
-    """Every archive under ``<data_dir>/archives``, most recently used first. Reading one
-    never changes it (nor its "last used" time)."""
+    """Every archive under ``<data_dir>/archives``, each profile's folder included, most
+    recently used first. Reading one never changes it (nor its "last used" time)."""
     folder = archives_dir(data_dir)
     if not folder.is_dir():
         return []
     found = [describe_archive(path) for path in folder.glob(f"*{ARCHIVE_SUFFIX}") if path.is_file()]
+    profiles = folder / PROFILES_FOLDER
+    if profiles.is_dir():
+        for profile_folder in sorted(p for p in profiles.iterdir() if p.is_dir()):
+            found += [
+                describe_archive(path, profile=profile_folder.name)
+                for path in profile_folder.glob(f"*{ARCHIVE_SUFFIX}") if path.is_file()
+            ]
     return sorted(found, key=lambda info: info.last_used, reverse=True)
 
 
-def describe_archive(path: Path) -> ArchiveInfo:
+def describe_archive(path: Path, profile: str = "") -> ArchiveInfo:
     stat = path.stat()
     size = stat.st_size + sum(
         side.stat().st_size for side in (path.with_name(path.name + s) for s in COMPANIONS) if side.exists()
@@ -100,10 +121,10 @@ def describe_archive(path: Path) -> ArchiveInfo:
     try:
         meta, calls = _read_meta(path)
     except sqlite3.Error as error:
-        return ArchiveInfo(path, size, stat.st_mtime, problem=f"cannot be read ({error})")
+        return ArchiveInfo(path, size, stat.st_mtime, problem=f"cannot be read ({error})", profile=profile)
     return ArchiveInfo(
         path, size, stat.st_mtime, model_id=meta.get("model_id"), platform=meta.get("platform"),
-        base_url=meta.get("base_url"), calls=calls,
+        base_url=meta.get("base_url"), calls=calls, profile=profile,
     )  # fmt: skip
 
 

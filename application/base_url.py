@@ -11,6 +11,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from application.key_redaction import hide_keys, shown_address
 from common.constants import DEFAULT_BASE_URL
 
 __all__ = ["DEFAULT_BASE_URL", "EXAMPLES", "base_url_problem", "explain_bad_base_url"]
@@ -35,6 +36,8 @@ def base_url_problem(raw: str) -> str | None:
         return f"it cannot be read as an address ({error})"
     if parts.scheme.lower() not in ("http", "https"):
         return "it must start with https:// (or http:// for a local address)"
+    if "@" in parts.netloc:  # httpx logs the URL with it, and sends it as Basic auth when no key is set
+        return "it must not carry a user name or password (…@): a key goes in its variable or `blah-tui login`"
     host = parts.hostname or ""
     if not host:
         return "it names no host"
@@ -56,5 +59,6 @@ def _valid_host(host: str) -> bool:
 
 
 def explain_bad_base_url(raw: str, problem: str, *, option: str = "--base-url") -> str:
-    """One sentence for the person: what is wrong and what a valid address looks like."""
-    return f"{option} {raw!r} is not a platform address: {problem}. A valid one looks like {EXAMPLES}"
+    """One sentence for the person: what is wrong and what a valid address looks like. The
+    address is repeated without what may hold a key (``application.key_redaction``)."""
+    return f"{option} {shown_address(raw)!r} is not a platform address: {hide_keys(problem)}. A valid one looks like {EXAMPLES}"

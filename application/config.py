@@ -24,6 +24,7 @@ import tomli_w
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
+from application.key_redaction import hide_keys, shown_address
 from application.paths import config_file
 from application.profile_table import IMPLICIT_PROFILE, Profile, profile_name_problem
 
@@ -198,7 +199,10 @@ def _describe(item: Any, path: Path, what: str) -> str:
     where = f"${env_name}" if any(name.upper() == env_name for name in os.environ) else str(path)
     key = ".".join(_toml_key(str(part)) for part in loc) or "(the file)"
     expected = str(item["msg"]).removeprefix("Value error, ").replace("Input should be", "should be")
-    return f"{where}: {key} = {_toml_value(item.get('input'))}: {expected}; {what}"
+    value = _toml_value(item.get("input"))
+    if loc and loc[-1] == "base_url":  # an address may carry a key (user:key@host, ?key=...)
+        value = _toml_value(shown_address(str(item.get("input"))))
+    return hide_keys(f"{where}: {key} = {value}: {expected}; {what}")
 
 
 def _toml_key(part: str) -> str:

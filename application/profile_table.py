@@ -16,6 +16,7 @@ import re
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from application.base_url import base_url_problem
+from application.key_redaction import hide_keys, shown_address
 from application.platforms import PlatformName, platform_spec
 
 __all__ = ["IMPLICIT_PROFILE", "PROFILE_NAME", "Profile", "profile_name_problem"]
@@ -50,7 +51,7 @@ class Profile(BaseModel):
             return None
         problem = base_url_problem(value)
         if problem:
-            raise ValueError(f"{value!r} is not a platform address: {problem}")
+            raise ValueError(f"{shown_address(value)!r} is not a platform address: {hide_keys(problem)}")
         return value.strip()
 
     @model_validator(mode="after")

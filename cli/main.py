@@ -326,6 +326,7 @@ def _export(args: argparse.Namespace) -> int:
         errors_only=args.errors_only,
         since=args.since,
         output=args.output,
+        profile=profile.label,
     )
 
 

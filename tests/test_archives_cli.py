@@ -82,8 +82,8 @@ async def test_a_known_model_gets_its_archive_and_the_list_shows_it(
     assert main(["archives"]) == 0
     out = capsys.readouterr().out
     head, row = out.splitlines()[:2]
-    assert head.split() == ["PLATFORM", "MODEL", "CALLS", "SIZE", "LAST", "USED"]
-    assert row.split()[:2] == [sim.base_url, sim.person_model_id]
+    assert head.split() == ["PROFILE", "PLATFORM", "MODEL", "CALLS", "SIZE", "LAST", "USED"]
+    assert row.split()[:3] == ["default", sim.base_url, sim.person_model_id]
     assert "(just now)" in row
     assert "1 archive, " in out
 
@@ -112,8 +112,8 @@ def test_list_names_platform_model_calls_size_and_last_used(capsys: pytest.Captu
     make_archive("tiny-b", base_url="https://evals.blah.dev", calls=2)
     assert main(["archives", "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].split()[:3] == ["https://evals.blah.dev", "tiny-b", "2"]  # most recently used first
-    assert lines[2].split()[:3] == ["http://127.0.0.1:8000", "tiny-a", "5"]
+    assert lines[1].split()[:4] == ["default", "https://evals.blah.dev", "tiny-b", "2"]  # most recently used first
+    assert lines[2].split()[:4] == ["default", "http://127.0.0.1:8000", "tiny-a", "5"]
     assert lines[2].endswith("(3 days ago)") and "KiB" in lines[2]  # binary units, as on the Training sets screen
 
 

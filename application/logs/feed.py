@@ -111,7 +111,7 @@ class LogsFeed:
         from application.paths import data_dir
 
         assert self.ctx.base_url is not None and self.ctx.client is not None
-        if self._model_known or Archive.path_for(data_dir(), self.ctx.base_url, self.model_id).exists():
+        if self._model_known or Archive.path_for(data_dir(), self.ctx.base_url, self.model_id, self.ctx.profile).exists():
             return True
         try:
             await self.ctx.client.get_model(self.model_id)
@@ -124,7 +124,7 @@ class LogsFeed:
 
         assert self.ctx.base_url is not None
         try:
-            return Archive.for_model(data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id)
+            return Archive.for_model(data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id, self.ctx.profile)
         except ArchiveCorruptError as error:
             try:
                 archive, moved = Archive.quarantine(error.path)

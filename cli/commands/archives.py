@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from api_client.archive_files import ArchiveInfo, archives_dir, delete_archive, list_archives
+from application.profile_table import IMPLICIT_PROFILE
 from common.format import format_size
 from widgets.safe_text import one_line
 
@@ -61,25 +62,32 @@ def _list(found: list[ArchiveInfo], folder: Path, out: TextIO, now: float) -> in
 
 
 def _table(rows: Sequence[ArchiveInfo], now: float) -> str:
-    header = ("PLATFORM", "MODEL", "CALLS", "SIZE", "LAST USED")
+    header = ("PROFILE", "PLATFORM", "MODEL", "CALLS", "SIZE", "LAST USED")
+    by_profile = sorted(rows, key=lambda info: info.profile)  # stable: most recently used first in each
     cells = [header] + [
         (
+            profile_of(info),
             platform_of(info),
             one_line(info.model_id, max_len=60) if info.model_id else f"? {one_line(info.path.name, 60)}",
             "?" if info.calls is None else f"{info.calls:,}",
             format_size(info.size),
             last_used(info.last_used, now),
         )
-        for info in rows
+        for info in by_profile
     ]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    right = {2, 3}  # numbers line up on the right
+    right = {3, 4}  # numbers line up on the right
     lines = []
     for row in cells:
         parts = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]
         lines.append("  ".join(parts).rstrip())
     problems = [f"  {one_line(info.path.name, 100)}: {one_line(info.problem, 200)}" for info in rows if info.problem]
     return "\n".join(lines + (["", "Damaged:", *problems] if problems else [])) + "\n"
+
+
+def profile_of(info: ArchiveInfo) -> str:
+    """The profile whose archive it is: ``default`` for today's implicit blah.dev profile."""
+    return one_line(info.profile or IMPLICIT_PROFILE, max_len=40)
 
 
 def platform_of(info: ArchiveInfo) -> str:

@@ -5,6 +5,7 @@
     blah-tui blobfish export ID -o FILE.jsonl
     blah-tui blobfish export --all -o FILE.jsonl
     blah-tui blobfish publish ENVELOPE.json [--json]
+    blah-tui blobfish search TEXT [--json]   (cli.commands.blobfish_search)
 
 The base URL and the key come from :func:`resolve_connection` alone. ``--json`` prints JSON
 only on standard output; a problem is one line on standard error and a non-zero exit (2: the
@@ -61,6 +62,7 @@ class BlobfishConnection:
     base_url: str
     api_key: str | None
     key_source: str
+    profile: str = ""  # the profile's name: whose archive the steps go to
 
 
 def resolve_connection(base_url: str | None, profile: str | None = None) -> BlobfishConnection:
@@ -69,7 +71,7 @@ def resolve_connection(base_url: str | None, profile: str | None = None) -> Blob
     ``$BLOBFISH_BASE_URL``, else https://blobfish.ai; ``--base-url`` wins), and the key from
     ``$BLOBFISH_API_KEY``, else the one stored for that profile. Raises ``ProfileError``."""
     resolved = resolve_profile(profile, platform="blobfish", base_url_flag=base_url)
-    return BlobfishConnection(resolved.origin, resolved.api_key, resolved.key_source)
+    return BlobfishConnection(resolved.origin, resolved.api_key, resolved.key_source, resolved.name)
 
 
 # ---------------------------------------------------------------------------- parser
@@ -105,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     publish.add_argument("envelope", metavar="ENVELOPE.json", help="sent byte for byte as it is in the file")
     publish.add_argument("--json", action="store_true", help="the receipt as JSON")
+    from cli.commands.blobfish_search import add_search_parser
+
+    add_search_parser(sub, connection)
     return parser
 
 
@@ -263,6 +268,13 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
             await _show(client, args.evaluation_id, args.json, out)
         elif command == "export":
             await _export(client, args, out)
+        elif command == "search":
+            from cli.commands.blobfish_search import SearchProblem, run_search
+
+            try:
+                await run_search(client, args, out, profile=connection.profile, origin=connection.base_url)
+            except SearchProblem as problem:
+                raise CommandError(str(problem), problem.code) from None
         else:
             await _publish(client, args, out)
 

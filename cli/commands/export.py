@@ -130,12 +130,14 @@ def export_main(
     output: str | None = None,
     fill_archive: bool = True,
     data_dir: Path | None = None,
+    profile: str = "",
 ) -> int:
-    """Run the export command; returns the process exit code (0 ok, 1 error, 130 Ctrl-C)."""
+    """Run the export command; returns the process exit code (0 ok, 1 error, 130 Ctrl-C).
+    ``profile``: whose archive is filled ("": today's implicit blah.dev profile)."""
     err = Console(stderr=True, highlight=False, markup=False, emoji=False)
     try:
         return asyncio.run(
-            _run(model_id, base_url, api_key, source, errors_only, since, output, fill_archive, data_dir, err)
+            _run(model_id, base_url, api_key, source, errors_only, since, output, fill_archive, data_dir, err, profile)
         )
     except KeyboardInterrupt:
         err.print("blah-tui export: interrupted; nothing was replaced", soft_wrap=True)
@@ -153,6 +155,7 @@ async def _run(
     fill_archive: bool,
     data_dir: Path | None,
     err: Console,
+    profile: str = "",
 ) -> int:
     from api_client.client import BlahClient
 
@@ -185,7 +188,7 @@ async def _run(
             except NotFoundError:
                 return fail(f"no model {model_id!r} on {base_url}")
             if full and fill_archive:
-                archive = _open_archive(data_dir, client, base_url, model_id, err)
+                archive = _open_archive(data_dir, client, base_url, model_id, err, profile)
             total = await _total(client, model_id, source, errors_only, since)
             sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115, ASYNC230 - a CLI: nothing else runs on this loop
             try:
@@ -262,12 +265,12 @@ async def _with_progress(
 
 
 def _open_archive(
-    data_dir: Path | None, client: Any, base_url: str, model_id: str, err: Console
+    data_dir: Path | None, client: Any, base_url: str, model_id: str, err: Console, profile: str = ""
 ) -> Archive | None:
     from application.paths import data_dir as default_data_dir
 
     try:
-        return Archive.for_model(data_dir or default_data_dir(), client.platform, base_url, model_id)
+        return Archive.for_model(data_dir or default_data_dir(), client.platform, base_url, model_id, profile)
     except (ArchiveError, OSError, ValueError) as exc:
         err.print(f"Note: not filling the local archive ({one_line(str(exc), 300)}); exporting anyway.", soft_wrap=True)
         return None

@@ -1,0 +1,88 @@
+"""`blah-tui blobfish search TEXT [--json] [--limit N]`: full-text search over the rollout steps
+of every evaluation published with the profile's key (no Textual import).
+
+The steps are first brought into the Blobfish profile's own archive
+(``application.blobfish_steps``: prompt and final answer indexed, as blah.dev calls are), then
+searched there: literal terms, all required. A table shows each step's evaluation, rollout,
+task and text made inert; ``--json`` prints the matching steps verbatim, and nothing else, on
+standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from collections.abc import Sequence
+from typing import TextIO
+
+from api_client.archive import ArchiveError
+from api_client.blobfish import BlobfishClient
+from application.blobfish_steps import StepHit, describe, ingest_evaluations, open_steps_archive, search_steps
+from common.format import DASH
+from common.plain_text import inert_json, one_line
+
+SEARCH_HEADERS = ("evaluation", "rollout", "task", "step", "prompt", "answer")
+
+
+class SearchProblem(Exception):
+    """One line for standard error, and the exit code (`blah-tui blobfish` prints it)."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def add_search_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], connection: argparse.ArgumentParser) -> None:
+    search = sub.add_parser(
+        "search", parents=[connection],
+        help="find rollout steps by their prompt or answer (full text, in the profile's archive)",
+    )  # fmt: skip
+    search.add_argument("text", metavar="TEXT", help="the words to find (all of them, literally)")
+    search.add_argument("--json", action="store_true", help="the matching steps as JSON")
+    search.add_argument("--limit", type=int, default=100, metavar="N", help="show at most N steps (default 100)")
+
+
+def _cell(value: str | None, width: int) -> str:
+    return DASH if value is None or value == "" else one_line(value, width)
+
+
+def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(SEARCH_HEADERS)]
+    for cells in (SEARCH_HEADERS, *rows):
+        parts = [c.rjust(w) if i == 3 else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))]
+        out.write("  ".join(parts).rstrip() + "\n")
+
+
+def _row(hit: StepHit) -> list[str]:
+    return [
+        _cell(hit.evaluation_id, 36), _cell(hit.rollout_id, 16), _cell(hit.task_id, 28), str(hit.step),
+        _cell(hit.prompt, 50), _cell(hit.final_answer, 30),
+    ]  # fmt: skip
+
+
+async def run_search(client: BlobfishClient, args: argparse.Namespace, out: TextIO, *, profile: str, origin: str) -> None:
+    """Bring the steps of ``profile`` (at ``origin``) into its archive, then search them.
+    Raises :class:`SearchProblem`; the platform's errors propagate as the client raises them."""
+    from application.paths import data_dir
+
+    if not args.text.strip():
+        raise SearchProblem("give the words to search for", 2)
+    if args.limit < 1:
+        raise SearchProblem("--limit must be at least 1", 2)
+    try:
+        archive = await asyncio.to_thread(open_steps_archive, data_dir(), profile, origin)
+    except (ArchiveError, OSError) as error:
+        raise SearchProblem(f"the local archive can't be used ({error})", 1) from None
+    try:
+        stats = await ingest_evaluations(client, archive)
+        count, hits = await asyncio.to_thread(search_steps, archive, args.text, limit=args.limit)
+    finally:
+        archive.close()
+    if args.json:
+        out.write(inert_json(json.dumps([hit.as_json() for hit in hits], ensure_ascii=False, indent=2)) + "\n")
+        return
+    if hits:
+        _table([_row(hit) for hit in hits], out)
+    shown = f" (showing {len(hits)})" if len(hits) < count else ""
+    out.write(f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; searched {describe(stats)}\n")
