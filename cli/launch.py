@@ -58,11 +58,15 @@ def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
     return ctx
 
 
+def _a(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str | None) -> int:
     """The app on a resolved profile (``application.profiles.resolve_profile``)."""
     if profile.platform != "blah":
         return _fail(
-            f"profile {profile.name!r} is a {profile.spec.title} profile; the app opens blah.dev profiles "
+            f"profile {profile.name!r} is {_a(profile.spec.title)} profile; the app opens blah.dev profiles "
             "for now (pass --profile NAME of a blah.dev profile)"
         )
     return run_online(
