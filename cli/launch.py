@@ -64,6 +64,8 @@ def _a(noun: str) -> str:
 
 def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str | None) -> int:
     """The app on a resolved profile (``application.profiles.resolve_profile``)."""
+    if profile.platform == "blobfish":
+        return run_blobfish(profile)
     if profile.platform != "blah":
         return _fail(
             f"profile {profile.name!r} is {_a(profile.spec.title)} profile; the app opens blah.dev profiles "
@@ -74,6 +76,23 @@ def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str |
         model_id=model_id or profile.default_model, log_id=log_id, key_problem=profile.key_problem,
         profile_label=profile.label,
     )  # fmt: skip
+
+
+def run_blobfish(profile: ResolvedProfile) -> int:
+    """The app on a Blobfish profile: it opens on Evaluations; the blah.dev areas are there,
+    offline (each says it needs the platform)."""
+    loaded = load_config()
+    ctx = AppContext(model_id="", client=None, platform="Blobfish", base_url=profile.origin,
+                     key_source=profile.key_source, profile=profile.label)
+    ctx = apply_config(ctx, loaded)
+    ctx.settings.start_mode = "evaluations"
+    if not profile.has_key:
+        return _fail(f"profile {profile.name!r} has no key: set $BLOBFISH_API_KEY or run "
+                     f"blah-tui login --profile {profile.name}")
+    ctx = attach_blobfish(ctx, profile.origin, profile.api_key)
+    if ctx.blobfish is None:
+        return _fail(ctx.blobfish_problem or "Blobfish not connected")
+    return _run(ctx)
 
 
 def run_online(

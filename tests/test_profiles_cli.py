@@ -247,11 +247,34 @@ def test_the_app_header_names_the_profile_it_opened(
 
 
 def test_the_app_on_a_profile_of_another_platform_says_so(capsys: pytest.CaptureFixture[str]) -> None:
-    write_config_text('[profiles.fish]\nplatform = "blobfish"\n')
-    assert main(["--profile", "fish"]) == 2
-    assert "profile 'fish' is a Blobfish profile; the app opens blah.dev profiles for now" in capsys.readouterr().err
+    write_config_text('[profiles.queue]\nplatform = "errorbar"\nbase_url = "http://127.0.0.1:9"\n')
+    assert main(["--profile", "queue"]) == 2
+    assert "profile 'queue' is an errorbar" in capsys.readouterr().err
     assert main(["--profile", "nope"]) == 2
     assert "no profile 'nope'" in capsys.readouterr().err
+
+
+def test_the_app_on_a_blobfish_profile_opens_on_its_evaluations(monkeypatch: pytest.MonkeyPatch) -> None:
+    from simulator.blobfish.server import BlobfishServer
+    from tests.support.launch import launch_headless
+    from tui.screens.evaluations.screen import EvaluationsScreen
+
+    seen: dict[str, Any] = {}
+    with BlobfishServer(seed=7, live=False) as bf:
+        write_config_text(f'[profiles.fish]\nplatform = "blobfish"\nbase_url = "{bf.base_url}"\n')
+        monkeypatch.setenv("BLOBFISH_API_KEY", bf.account_key)
+
+        async def inspect(app: BlahApp, pilot: Any) -> None:
+            await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded,
+                           what="the evaluations")  # fmt: skip
+            seen.update(rows=len(app.screen.rows), sub_title=app.sub_title)
+            await pilot.press("1")  # a blah.dev area: offline, and the app carries on
+            await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationsScreen), what="Logs")
+            seen["running"] = app.is_running
+
+        assert launch_headless(monkeypatch, ["--profile", "fish"], inspect) == 0
+    assert seen["rows"] > 0 and seen["running"]
+    assert seen["sub_title"].startswith("fish · Blobfish")
 
 
 def test_serve_hands_the_profile_to_each_tab_and_never_the_key(sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
