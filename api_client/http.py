@@ -374,49 +374,11 @@ class HttpCore:
         method = method.upper()
         self._check_key(needs_key, method, path)
         url = self.url_for(path)
-        budget = self.deadline if deadline is None else deadline
-        loop = asyncio.get_running_loop()
-        deadline_at = loop.time() + budget
         request = self._client.build_request(method, url, json=json, timeout=self._timeout)
-        safe = True  # an analysis stream changes nothing on the server
-        try:
-            async with asyncio.timeout_at(deadline_at):
-                response = await self._client.send(request, stream=True, auth=self._auth_for(url))
-        except TimeoutError:
-            raise self._deadline_error(method, path, safe, budget) from None
-        except httpx.TransportError as exc:
-            raise self._transport_error(exc, method, path, safe)[0] from None
-        try:
-            if not 200 <= response.status_code < 300:
-                try:
-                    async with asyncio.timeout_at(deadline_at):
-                        body = await response.aread()
-                except (TimeoutError, httpx.TransportError):
-                    body = b""
-                raise error_for_response(
-                    response.status_code,
-                    response.headers,
-                    body,
-                    method=method,
-                    path=path,
-                    secret=self._secret(),
-                    error_types=self._error_types,
-                )
-            lines = response.aiter_lines()
-            while True:
-                try:
-                    async with asyncio.timeout_at(deadline_at):
-                        line = await anext(lines)
-                except StopAsyncIteration:
-                    return
-                except TimeoutError:
-                    raise self._deadline_error(method, path, safe, budget) from None
-                except httpx.TransportError as exc:
-                    raise self._transport_error(exc, method, path, safe)[0] from None
-                if line.strip():
-                    yield line
-        finally:
-            await response.aclose()
+        # an analysis stream changes nothing on the server: safe
+        async for line in self._stream(request, method, path, deadline, lambda r: r.aiter_lines()):
+            if line.strip():
+                yield line
 
     async def stream_bytes(
         self,
@@ -428,15 +390,29 @@ class HttpCore:
         """The body of a GET, chunk by chunk as it arrives (an async generator; close it when
         done). Not retried (what was yielded cannot be taken back). The deadline covers the
         whole body, checked around every read, never across a ``yield``."""
-        method = "GET"
-        url = self.url_for(path)
         budget = self.deadline if deadline is None else deadline
-        loop = asyncio.get_running_loop()
-        deadline_at = loop.time() + budget
-        request = self._client.build_request(method, url, params=params, timeout=self._timeout_for(budget))
+        url = self.url_for(path)
+        request = self._client.build_request("GET", url, params=params, timeout=self._timeout_for(budget))
+        async for chunk in self._stream(request, "GET", path, deadline, lambda r: r.aiter_bytes()):
+            if chunk:
+                yield chunk
+
+    async def _stream(
+        self,
+        request: httpx.Request,
+        method: str,
+        path: str,
+        deadline: float | None,
+        pieces: Callable[[httpx.Response], AsyncIterator[Any]],
+    ) -> AsyncGenerator[Any, None]:
+        """Send ``request`` (safe to read, never resent), raise the platform's error for a
+        non-2xx answer, then yield ``pieces(response)`` with the deadline checked around every
+        read, never across a ``yield``."""
+        budget = self.deadline if deadline is None else deadline
+        deadline_at = asyncio.get_running_loop().time() + budget
         try:
             async with asyncio.timeout_at(deadline_at):
-                response = await self._client.send(request, stream=True, auth=self._auth_for(url))
+                response = await self._client.send(request, stream=True, auth=self._auth_for(request.url))
         except TimeoutError:
             raise self._deadline_error(method, path, True, budget) from None
         except httpx.TransportError as exc:
@@ -452,19 +428,18 @@ class HttpCore:
                     response.status_code, response.headers, body, method=method, path=path,
                     secret=self._secret(), error_types=self._error_types,
                 )  # fmt: skip
-            chunks = response.aiter_bytes()
+            iterator = pieces(response)
             while True:
                 try:
                     async with asyncio.timeout_at(deadline_at):
-                        chunk = await anext(chunks)
+                        piece = await anext(iterator)
                 except StopAsyncIteration:
                     return
                 except TimeoutError:
                     raise self._deadline_error(method, path, True, budget) from None
                 except httpx.TransportError as exc:
                     raise self._transport_error(exc, method, path, True)[0] from None
-                if chunk:
-                    yield chunk
+                yield piece
         finally:
             await response.aclose()
 
