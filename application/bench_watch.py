@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S, SuiteRun
 from api_client.errors import BlahError
-from api_client.polling import RETRY_AFTER_CAP_S, is_fatal
+from api_client.polling import Backoff
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_ERROR_WAIT_S = 60.0
@@ -78,8 +78,9 @@ async def watch_suite(
     result_waits: list[float] = []
     history: list[tuple[float, int]] = []
     total = first_record.progress.total if first_record and first_record.progress else None
-    polls = errors = failures_in_row = 0
+    polls = errors = 0
     wait = asked
+    backoff = _error_backoff(asked)
     while True:
         result_waits.append(wait)
         await sleep(wait)
@@ -87,17 +88,14 @@ async def watch_suite(
         try:
             record = await fetch()
         except BlahError as error:
-            if is_fatal(error):
+            retry_in = backoff.after_error(error)  # the shared rule: doubling, Retry-After capped
+            if retry_in is None:
                 raise
             errors += 1
-            failures_in_row += 1
-            told = getattr(error, "retry_after", None)
-            backoff = min(MAX_ERROR_WAIT_S, asked * 2 ** (failures_in_row - 1))
-            wait = max(asked, min(told, RETRY_AFTER_CAP_S) if told else backoff)
+            wait = max(asked, retry_in)
             if on_event:
                 on_event(WatchEvent(clock(), None, error, wait, eta_seconds(history, total)))
             continue
-        failures_in_row = 0
         if record.progress is not None:
             total = record.progress.total if record.progress.total is not None else total
             if record.progress.done is not None:
@@ -109,5 +107,12 @@ async def watch_suite(
         asked = record.poll_after_seconds if record.poll_after_seconds and record.poll_after_seconds > 0 \
             else DEFAULT_POLL_S
         wait = asked
+        backoff = _error_backoff(asked)
         if on_event:
             on_event(WatchEvent(clock(), record, None, wait, eta_seconds(history, total)))
+
+
+def _error_backoff(asked: float) -> Backoff:
+    """Errors are retried by the shared rule (``api_client.polling.Backoff``), from the pace
+    the server last asked for."""
+    return Backoff(interval=asked, max_interval=max(asked, MAX_ERROR_WAIT_S))

@@ -301,7 +301,12 @@ POLL_LOOPS: dict[str, str] = {
 }
 #: The only modules that may read ``retry_after`` (the rules, and the HTTP layer's own retries).
 RETRY_AFTER_READERS = {"api_client/polling.py", "api_client/http.py", "api_client/_responses.py",
-                       "api_client/errors.py", "api_client/_retry.py"}
+                       "api_client/errors.py", "api_client/_retry.py",
+                       # a suite run's 202 names its first poll in Retry-After: the schedule the
+                       # server sets, handed to application/bench_watch.py (which retries errors by
+                       # the shared Backoff and never reads retry_after itself)
+                       "api_client/blobfish/benchmarks.py", "api_client/blobfish/bench_shapes.py",
+                       "cli/commands/bench.py"}
 PRODUCT = ("api_client", "application", "cli", "common", "diagnosis", "tui", "widgets")
 
 
