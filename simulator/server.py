@@ -25,6 +25,7 @@ from simulator.request_log import RequestLog
 from simulator.snapshot import seeded_world
 
 START_TIMEOUT_S = 20.0
+KEEP_ALIVE_S = 30
 
 
 class AppServer:
@@ -52,8 +53,13 @@ class AppServer:
         if self._thread is not None:
             raise RuntimeError("already started")
         quiet_resets()
+        # Idle keep-alive connections are kept longer than a client keeps them (httpx drops its
+        # own after 5 s): with uvicorn's default of 5 s both ends close at once, and a write sent
+        # on a connection the server is closing breaks, its outcome unknown. Real servers keep
+        # idle connections for tens of seconds (nginx: 75 s).
         config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning",
-                                access_log=False, lifespan="on", timeout_graceful_shutdown=2)
+                                access_log=False, lifespan="on", timeout_graceful_shutdown=2,
+                                timeout_keep_alive=KEEP_ALIVE_S)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name=self._thread_name, daemon=True)
         self._thread.start()

@@ -232,8 +232,8 @@ def clusters_error(error: BaseException) -> str:
         return "Failure clusters need an API key with council tier; none is configured. Nothing was sent."
     if isinstance(error, OutcomeUnknownError):
         return (
-            "Outcome unknown: the request timed out, so the judge call may have been spent. The platform "
-            "has no endpoint to read the clusters back, so it was not sent again; press c to ask again."
+            f"Outcome unknown: {one_line(error.message, max_len=160)}, so the judge call may have been spent. "
+            "The platform has no endpoint to read the clusters back, so it was not sent again; press c to ask again."
         )
     if isinstance(error, AuthError):
         if error.status == 403:
