@@ -23,6 +23,7 @@ from tui.screens.evaluations.replay import ReplayScreen
 from tui.screens.evaluations.rollouts import RolloutsScreen
 from tui.screens.evaluations.screen import EvaluationsScreen
 from tui.screens.inspector.screen import InspectorScreen
+from widgets.status_header import StatusHeader
 
 SIZE = (160, 48)
 
@@ -210,3 +211,14 @@ async def test_hostile_text_in_a_rollout_stays_inert_on_every_screen(payload: st
                        what="inspector", timeout=60)  # fmt: skip
         assert_frame_inert(app)
         assert app.is_running  # no injected action ran (app.quit would have stopped it)
+
+
+async def test_the_header_names_blobfish_not_the_blah_dev_session(world: StoreSource) -> None:
+    app = make_app(world)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded, what="the list")
+        header = app.screen.query_one(StatusHeader)
+        assert (header.platform, header.model_id, header.connection) == ("Blobfish", "every model", "connected")
+        await pilot.press("1")  # a blah.dev area: its header names blah.dev again
+        await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationsScreen), what="Logs")
+        assert app.screen.query_one(StatusHeader).platform != "Blobfish"

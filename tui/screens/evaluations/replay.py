@@ -22,7 +22,7 @@ from application.blobfish.evidence import Evaluation
 from application.blobfish.inspect import REPLAY_NOTE, RolloutSteps
 from diagnosis.rollout_record import RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
-from tui.base_screen import BlahScreen
+from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.screens.evaluations import render
 from tui.screens.evaluations.exporting import export_evaluation
 from widgets.badges import badges_text
@@ -80,7 +80,7 @@ def step_row(position: int, step: RolloutStep, kinds: list[str]) -> Text:
     return text
 
 
-class ReplayScreen(BlahScreen):
+class ReplayScreen(BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations · replay"
 
     DEFAULT_CSS = """

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 
 from application.blobfish.evidence import Evaluation
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
-from tui.base_screen import BlahScreen
+from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.screens.evaluations import render
 from tui.screens.evaluations.exporting import export_evaluation
 from widgets.fitted_table import FittedTable
@@ -39,7 +39,7 @@ def evaluation_title(evaluation: Evaluation) -> Text:
     return text
 
 
-class RolloutsScreen(BlahScreen):
+class RolloutsScreen(BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations · rollouts"
 
     DEFAULT_CSS = """

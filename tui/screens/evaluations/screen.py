@@ -26,7 +26,8 @@ from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter, 
 from application.blobfish.source import EvaluationSource
 from application.timezone import screen_tz
 from diagnosis.rollouts import diagnose_evaluation
-from tui.base_screen import BlahScreen, describe_error
+from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.base_screen import describe_error
 from tui.screens.evaluations import render
 from tui.screens.evaluations.exporting import export_evaluation
 from widgets.fitted_table import FittedTable
@@ -54,7 +55,7 @@ def _cycle(options: list[Any], current: Any) -> Any:
         return None
 
 
-class EvaluationsScreen(BlahScreen):
+class EvaluationsScreen(BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations"
 
     DEFAULT_CSS = """
@@ -84,6 +85,7 @@ class EvaluationsScreen(BlahScreen):
         self.filter = EvaluationFilter()
         self.sort = "newest"
         self._rebuild_due = False
+        self.blobfish_state = "connecting"
         self.loaded = False
         """The list has arrived (diagnosis may still be running: see ``diagnosed``)."""
 
@@ -112,6 +114,7 @@ class EvaluationsScreen(BlahScreen):
         self._show_filters()
         if self.source is None:
             self._message(Text(NO_SOURCE), error=True)
+            self.set_blobfish_state("error")
             self.loaded = True
             return
         self._load()
@@ -122,6 +125,7 @@ class EvaluationsScreen(BlahScreen):
             event.prevent_default()
             if event.state is WorkerState.ERROR and event.worker.error is not None:
                 self._message(Text(f"couldn't read the evaluations: {describe_error(event.worker.error)}"), error=True)
+                self.set_blobfish_state("error")
                 self.loaded = True
 
     def _message(self, text: Text | None, *, error: bool = False) -> None:
@@ -142,6 +146,7 @@ class EvaluationsScreen(BlahScreen):
         summaries = await source.list_evaluations()
         rows = [EvaluationRow(parse_summary(s)) for s in summaries]
         self.rows = {row.evaluation_id: row for row in rows if row.evaluation_id}
+        self.set_blobfish_state("connected")
         self.loaded = True
         self._message(None if self.rows else Text("no evaluations published on this account yet", style="italic"))
         self._refresh_table()
