@@ -47,16 +47,15 @@ async def open_tool_loop(pilot: Pilot[Any], depth: str) -> None:
     assert isinstance(screen, RolloutsScreen)
     looping = next(i for i, d in enumerate(screen.diagnosis.rollouts) if d.tool_loops and d.rollout.passed is False)
     await pilot.press(*["down"] * looping)
-    if depth == "rollouts":
-        return
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="replay")
-    await pilot.press("n")
+    if depth != "rollouts":
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="replay")
+        await pilot.press("n")
     if depth == "inspector":
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
                        what="inspector")  # fmt: skip
-    app.clear_notifications()
+    app.clear_notifications()  # the sort's toast lives for seconds: whether it is still up is timing
     await pilot.pause(0.2)
 
 
