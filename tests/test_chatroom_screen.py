@@ -76,3 +76,43 @@ async def test_hostile_room_text_is_inert_on_screen(sim: SimulatorServer, client
         await pilot.pause()
         assert_segments_inert(frame_segments(app))
         assert "[@click=app.quit]x[/]" in screen_text(app)  # shown as text, not run
+
+
+class HoldsThePrompt(RecordingTransport):
+    """Holds the answer for one message's prompt until the test lets it through."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import asyncio
+
+        self.release = asyncio.Event()
+        self.answered = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        held = request.method == "GET" and request.url.path.split("/")[-2:-1] == ["chatroom"]
+        if held:
+            await self.release.wait()
+        response = await super().handle_async_request(request)
+        if held:
+            self.answered.set()
+        return response
+
+
+async def test_a_prompt_that_loads_after_leaving_the_room_does_not_open_over_another_area(
+        sim: SimulatorServer) -> None:  # fmt: skip
+    spy = HoldsThePrompt()
+    async with BlahClient(sim.base_url, api_key=sim.council_key, transport=spy) as client:
+        app = make_app(sim, client)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_chatroom(pilot, app)
+            assert screen.room.highlighted_message() is not None
+            await pilot.press("p")  # the prompt behind the highlighted message: held
+            await pilot.press("1")  # meanwhile, off to Logs
+            await wait_for(pilot, lambda: app.current_mode == "logs", what="the Logs area")
+            spy.release.set()
+            await wait_for(pilot, spy.answered.is_set, what="the prompt's answer")
+            await wait_for(pilot, lambda: not any(w.group == "chatroom-prompt" for w in app.workers),
+                           what="the prompt's worker to end")  # fmt: skip
+            await pilot.pause(0.2)
+            assert app.current_mode == "logs"
+            assert type(app.screen).__name__ == "LogsScreen", "the call opened over Logs"

@@ -3,9 +3,12 @@ workers become notifications (so no screen crashes on a platform error)."""
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.await_remove import AwaitRemove
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
@@ -53,9 +56,40 @@ class BlahScreen(Screen[None]):
         a worker that came back from an await in between (a fetch, an analysis in a thread)
         queried a widget that no longer existed and crashed the app. Cancelled first, the
         worker stops at that await instead."""
+        self._leaving = True
         for node in self.walk_children(with_self=True):
             self.workers.cancel_node(node)
         return super().remove()
+
+    _leaving: bool = False
+
+    @property
+    def gone(self) -> bool:
+        """This screen is being taken down (closed, or the app is quitting)."""
+        return self._leaving or not self.app.is_running or not self.is_attached
+
+    def run_worker(self, work: Any, *args: Any, **kwargs: Any) -> Worker[Any]:
+        """Every worker of a screen (``@work`` included) stops quietly if it comes back from an
+        await to a screen that is being taken down: when the app quits, Textual removes a
+        screen's widgets before it cancels the screen's workers, and a worker that queried one
+        in between crashed the app on the way out. On a live screen a missing widget is still
+        a bug, and still fails loudly."""
+        if not kwargs.get("thread", False) and (callable(work) or inspect.isawaitable(work)):
+            kwargs.setdefault("name", getattr(work, "__name__", "") or "")
+            kwargs.setdefault("description", repr(work))
+            work = self._stop_when_gone(work)
+        return super().run_worker(work, *args, **kwargs)
+
+    async def _stop_when_gone(self, work: Any) -> Any:
+        try:
+            result = work() if callable(work) else work
+            if inspect.isawaitable(result):
+                result = await result
+            return result
+        except NoMatches:
+            if self.gone:
+                raise asyncio.CancelledError() from None
+            raise
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:

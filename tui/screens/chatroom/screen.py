@@ -380,7 +380,8 @@ class ChatroomScreen(BlahScreen):
         if not log_id:
             self.notify("The platform has no logged call for this message", severity="warning", markup=False)
             return
-        self.blah_app.open_log(log_id)
+        if self.is_current:  # the person may have gone to another area while it loaded
+            self.blah_app.open_log(log_id)
 
     def _mute_target(self) -> str | None:
         if self.focused is self.query_one("#people", OptionList):
