@@ -45,6 +45,10 @@ class AppContext:
     """Blobfish SDK evaluations (the Evaluations area) when a Blobfish client is configured: an
     ``application.blobfish.source.EvaluationSource`` (not imported here: every layer imports
     the context, and the source's package would close a cycle)."""
+    bench: Any = None
+    """Blobfish benchmark runs and the community board (Runs, the run watch, Leaderboard's
+    board tab): an ``api_client.blobfish.BenchmarkClient`` on the same origin and key as
+    ``blobfish``, or None when Blobfish is not configured."""
 
     @property
     def platform_label(self) -> str:

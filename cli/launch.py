@@ -38,11 +38,14 @@ def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) 
     app, never shown."""
     if not api_key:
         return ctx
-    from api_client.blobfish import BlobfishClient
+    from api_client.blobfish.benchmarks import BenchmarkClient
     from application.blobfish.source import ClientSource
 
     try:
-        ctx.blobfish = ClientSource(BlobfishClient(base_url, api_key=api_key) if base_url else BlobfishClient(api_key=api_key))
+        # One client serves both areas: benchmark runs extend the evaluations client.
+        client = BenchmarkClient(base_url, api_key=api_key) if base_url else BenchmarkClient(api_key=api_key)
+        ctx.blobfish = ClientSource(client)
+        ctx.bench = client
     except ValueError as error:  # KeyShapeError and a refused base URL are ValueErrors
         ctx.blobfish_problem = f"Blobfish not connected: {error}"
     return ctx
