@@ -11,7 +11,7 @@ from textual.widgets import Button, Static
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import SIZE, app_for, label_of, loaded, wait_for
+from tests.support.logs_world import SIZE, app_for, label_of, loaded, wait_for
 from tui.app import BlahApp, ConnectionState
 from cli.main import main
 from widgets.confirm import ConfirmScreen

@@ -16,7 +16,7 @@ import pytest
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tests.test_logs_screen_world import FAST_TAIL, logs_screen, wait_for
+from tests.support.logs_world import FAST_TAIL, logs_screen, wait_for
 from tui.app import create_app
 from cli.main import main
 from application.context import AppContext

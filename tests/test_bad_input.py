@@ -26,7 +26,7 @@ from api_client.archive import Archive
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tests.test_hostile_e2e_support import SIZE, frame_text, press_now, settle, wait_until
+from tests.support.hostile_e2e import SIZE, frame_text, press_now, settle, wait_until
 from tui.app import create_app
 from cli.main import main
 from application.config import load_config

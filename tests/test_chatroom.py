@@ -15,7 +15,7 @@ from api_client.errors import RateLimitedError, ServerError
 from api_client.models import ChatroomMessage, ChatroomPage
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
-from tests.test_chatroom_support import (
+from tests.support.chatroom import (
     SIZE,
     make_app,
     open_chatroom,

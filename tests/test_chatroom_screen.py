@@ -9,7 +9,7 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import said
 from tests.hostile_payloads import assert_segments_inert
-from tests.test_chatroom_support import (
+from tests.support.chatroom import (
     SIZE,
     RecordingTransport,
     frame_segments,

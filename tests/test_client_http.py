@@ -24,7 +24,7 @@ from api_client import (
     UnreachableError,
 )
 from api_client._retry import parse_retry_after
-from tests.test_client_fakes import KEY, TrickleStream, json_answer, make_client
+from tests.support.client_fakes import KEY, TrickleStream, json_answer, make_client
 
 MODEL = {
     "id": "m1",

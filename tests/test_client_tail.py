@@ -19,7 +19,7 @@ from api_client import (
     TailState,
 )
 from api_client.models import LogEntry
-from tests.test_client_fakes import FakeLogServer, json_answer, make_client
+from tests.support.client_fakes import FakeLogServer, json_answer, make_client
 
 T0 = 1_000_000  # 1970: far from the local clock, so a tail using time.time() would see nothing
 

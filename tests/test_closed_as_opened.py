@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_runs_support import SIZE, make_app, wait_for
+from tests.support.runs import SIZE, make_app, wait_for
 from widgets.confirm import ConfirmScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen

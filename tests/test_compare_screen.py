@@ -5,7 +5,7 @@ from __future__ import annotations
 from api_client.client import BlahClient
 from api_client.models import CompareAnswer, CompareRow, Comparison
 from simulator.server import SimulatorServer
-from tests.test_runs_support import SIZE, make_app, wait_for
+from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.compare.screen import CompareEvalScreen, CompareScreen, mean_scores, order_for_person, tally
 from tui.screens.runs.pick import ModelPickerScreen
 from widgets.text_viewer import TextViewer

@@ -10,7 +10,7 @@ import io
 from pathlib import Path
 
 from api_client.models import LogEntry
-from tests.test_logs_screen_world import SIZE, label_of, logs_screen, wait_for
+from tests.support.logs_world import SIZE, label_of, logs_screen, wait_for
 from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext

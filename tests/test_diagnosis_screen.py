@@ -10,7 +10,7 @@ import httpx
 from textual.pilot import Pilot
 
 from simulator.server import SimulatorServer
-from tests.test_diagnosis_screen_support import (
+from tests.support.diagnosis_screen import (
     SIZE,
     CountingTransport,
     FaultyTransport,
@@ -19,7 +19,7 @@ from tests.test_diagnosis_screen_support import (
     loaded,
     until,
 )
-from tests.test_logs_screen_world import label_of
+from tests.support.logs_world import label_of
 from tui.app import BlahApp
 from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen

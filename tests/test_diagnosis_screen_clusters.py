@@ -7,7 +7,7 @@ import httpx
 from textual.widgets import TabbedContent
 
 from simulator.server import SimulatorServer
-from tests.test_diagnosis_screen_support import (
+from tests.support.diagnosis_screen import (
     SIZE,
     CountingTransport,
     FaultyTransport,
@@ -16,7 +16,7 @@ from tests.test_diagnosis_screen_support import (
     loaded,
     until,
 )
-from tests.test_logs_screen_world import label_of
+from tests.support.logs_world import label_of
 from widgets.confirm import ConfirmScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
 from tui.screens.diagnosis.rows import CLUSTER_COLUMNS

@@ -10,8 +10,8 @@ from typing import Any
 
 from tests.support.notify_log import NotificationLog
 from tests.hostile_payloads import assert_segments_inert
-from tests.test_diagnosis_screen_support import SIZE, loaded, until
-from tests.test_logs_screen_world import (
+from tests.support.diagnosis_screen import SIZE, loaded, until
+from tests.support.logs_world import (
     FIXED_ANCHOR_MS,
     fixed_world_dump,
     frame_segments,

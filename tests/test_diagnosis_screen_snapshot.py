@@ -16,8 +16,8 @@ from textual.pilot import Pilot
 import simulator.world
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_diagnosis_screen_support import SIZE, screen_of
-from tests.test_logs_screen_world import FIXED_ANCHOR_MS, wait_for
+from tests.support.diagnosis_screen import SIZE, screen_of
+from tests.support.logs_world import FIXED_ANCHOR_MS, wait_for
 from tui.app import create_app
 from application.context import AppContext
 from tui.screens.diagnosis.screen import DiagnosisScreen

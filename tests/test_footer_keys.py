@@ -10,7 +10,7 @@ import pytest
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_runs_support import make_app, wait_for
+from tests.support.runs import make_app, wait_for
 from widgets.footer import KeyFooter
 
 

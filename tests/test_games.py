@@ -13,7 +13,7 @@ from api_client.client import BlahClient
 from api_client.models import GameTurn
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
-from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, screen_text, wait_for
+from tests.support.chatroom import SIZE, RecordingTransport, make_app, screen_text, wait_for
 from widgets.confirm import ConfirmScreen
 from tui.screens.games.screen import GamesScreen, GameTypeScreen
 from tui.screens.games.render import turn_text

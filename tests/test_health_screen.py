@@ -5,7 +5,7 @@ from __future__ import annotations
 from api_client.client import BlahClient
 from api_client.models import HealthCheck
 from simulator.server import SimulatorServer
-from tests.test_runs_support import SIZE, make_app, wait_for
+from tests.support.runs import SIZE, make_app, wait_for
 from application.health_windows import Uptime, outage_windows, uptime
 from tui.screens.health.screen import HealthScreen, uptime_sentence
 from tui.screens.runs.format import fmt_time

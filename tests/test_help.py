@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_runs_support import make_app, wait_for
+from tests.support.runs import make_app, wait_for
 from cli.main import _version, build_parser, main
 from tui.screens.help.screen import HelpScreen
 from tui.screens.runs.screen import RunsScreen

@@ -20,7 +20,7 @@ import pytest
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE
-from tests.test_hostile_e2e_support import (
+from tests.support.hostile_e2e import (
     KEYS_NOT_ANSWERED,
     SIZE,
     Injected,

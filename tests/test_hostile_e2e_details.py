@@ -18,7 +18,7 @@ from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tui.screens.runs.notify import notifier_for
 from tests.hostile_payloads import assert_inert
-from tests.test_hostile_e2e_support import (
+from tests.support.hostile_e2e import (
     SIZE,
     Injected,
     Watch,

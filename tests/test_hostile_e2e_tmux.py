@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from simulator.server import SimulatorServer
-from tests.test_hostile_e2e_support import inject_hostile
+from tests.support.hostile_e2e import inject_hostile
 from tests.tmux_probe import TmuxProbe, tmux_available
 
 pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")

@@ -18,7 +18,7 @@ from api_client.models import LogEntry
 from common.format import format_latency
 from diagnosis import classify
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import SIZE, label_of, wait_for
+from tests.support.logs_world import SIZE, label_of, wait_for
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from tests.hostile_payloads import assert_segments_inert
-from tests.test_logs_screen_world import (
+from tests.support.logs_world import (
     FIXED_ANCHOR_MS,
     SIZE,
     frame_segments,

@@ -153,9 +153,9 @@ def test_the_app_starts_when_the_keyring_hangs_and_says_why(
 ) -> None:
     """The key went to the keyring, which then stops answering: the app still opens (after a
     bounded wait), says there is no key and why, and the palette names the source."""
-    from tests.palette_support import run_hit
-    from tests.test_palette_config import launch
-    from tests.test_runs_support import wait_for
+    from tests.support.palette import run_hit
+    from tests.support.palette_config import launch
+    from tests.support.runs import wait_for
 
     monkeypatch.delenv("EVALS_BLAH_API_KEY", raising=False)
     assert login_key(KEY).kind == "keyring"

@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_runs_support import make_app, notifications, wait_for
+from tests.support.runs import make_app, notifications, wait_for
 from tui.app import BlahApp
 from tui.help import all_bindings, binding_classes, bindings_without_id, keymap_problems
 from tui.screens.help.screen import HelpScreen

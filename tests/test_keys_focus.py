@@ -21,7 +21,7 @@ from textual.widgets._footer import FooterKey
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_runs_support import make_app, wait_for
+from tests.support.runs import make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.chatroom.screen import ChatroomScreen
 from tui.screens.compare.screen import CompareScreen

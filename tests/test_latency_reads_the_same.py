@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.test_logs_screen_world import FIXED_ANCHOR_MS, fixed_world_dump, label_of, logs_screen, wait_for
+from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, label_of, logs_screen, wait_for
 from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext

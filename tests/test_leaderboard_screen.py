@@ -9,8 +9,8 @@ import pytest
 from api_client.client import BlahClient
 from api_client.models import LeaderboardEntry, Result, Run
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import screen_text
-from tests.test_runs_support import SIZE, make_app, notifications, wait_for
+from tests.support.chatroom import screen_text
+from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.screens.leaderboard.screen import LeaderboardScreen, ModelHistory, mean_score, model_history, standings
 from tui.screens.runs.screen import RunsScreen
 from widgets.key_table import KeyTable

@@ -10,7 +10,7 @@ from textual.widgets import Input, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import make_app, screen_text, wait_for
+from tests.support.chatroom import make_app, screen_text, wait_for
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.lens.screen import LensScreen
 from tui.screens.lens.render import LensHeatMap

@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, close_client, snapshot_app, wait_for
+from tests.support.chatroom import SIZE, close_client, snapshot_app, wait_for
 from tui.screens.lens.screen import LensScreen
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import (
+from tests.support.logs_world import (
     FAST_TAIL,
     SIZE,
     app_for,

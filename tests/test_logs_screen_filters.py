@@ -11,7 +11,7 @@ from textual.widgets import Input
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import (
+from tests.support.logs_world import (
     SIZE,
     app_for,
     ids_of,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from api_client.client import BlahClient
 from api_client.models import LogEntry
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import SIZE, app_for, ids_of, label_of, loaded, logs_screen, wait_for
+from tests.support.logs_world import SIZE, app_for, ids_of, label_of, loaded, logs_screen, wait_for
 
 
 async def _all(client: BlahClient, model_id: str, *, errors_only: bool = False) -> list[LogEntry]:

@@ -14,7 +14,7 @@ from api_client.client import BlahClient
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_segments_inert
-from tests.test_logs_screen_world import (
+from tests.support.logs_world import (
     SIZE,
     add_hostile_calls,
     app_for,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import make_app, open_chatroom
-from tests.test_logs_screen_world import fixed_world_dump, logs_screen, wait_for
+from tests.support.chatroom import make_app, open_chatroom
+from tests.support.logs_world import fixed_world_dump, logs_screen, wait_for
 from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext

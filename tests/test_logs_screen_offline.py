@@ -8,7 +8,7 @@ from pathlib import Path
 from api_client.client import BlahClient
 from api_client.models import LogEntry
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import SIZE, ids_of, label_of, logs_screen, wait_for
+from tests.support.logs_world import SIZE, ids_of, label_of, logs_screen, wait_for
 from tui.app import create_app
 from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen

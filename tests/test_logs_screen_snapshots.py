@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from tests.test_logs_screen_world import SIZE, fixed_world_dump, wait_for
+from tests.support.logs_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext

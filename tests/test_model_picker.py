@@ -6,8 +6,8 @@ import re
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import screen_text
-from tests.test_runs_support import make_app, wait_for
+from tests.support.chatroom import screen_text
+from tests.support.runs import make_app, wait_for
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.pick import ModelPickerScreen
 

@@ -7,7 +7,7 @@ from textual.widgets import DataTable, Input, Static
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, make_app, screen_text, wait_for
+from tests.support.chatroom import SIZE, make_app, screen_text, wait_for
 from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
 from tui.screens.models.screen import ModelsScreen

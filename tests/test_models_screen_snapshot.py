@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import (
+from tests.support.chatroom import (
     SIZE,
     close_client,
     snapshot_app,

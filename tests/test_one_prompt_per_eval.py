@@ -14,7 +14,7 @@ from textual.widgets import DataTable
 from api_client.client import BlahClient
 from simulator import runs
 from simulator.server import SimulatorServer
-from tests.test_runs_support import SIZE, make_app, wait_for
+from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.compare.screen import CompareEvalScreen, CompareScreen
 from tui.screens.models.screen import ModelsScreen
 from widgets.text_viewer import TextViewer

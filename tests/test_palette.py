@@ -11,8 +11,8 @@ from textual.content import Content
 from api_client.client import BlahClient
 from api_client.models import Model
 from simulator.server import SimulatorServer
-from tests.palette_support import options, run_hit, search
-from tests.test_runs_support import make_app, wait_for
+from tests.support.palette import options, run_hit, search
+from tests.support.runs import make_app, wait_for
 from tui.palette import ModelsProvider, highlighted, looks_like_log_id, safe_help
 from tui.registry import MODE_SPECS
 from tui.screens.runs.results import ResultsScreen

@@ -5,9 +5,6 @@ the app: tests/test_palette_settings.py.)"""
 
 from __future__ import annotations
 
-import asyncio
-import tomllib
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,42 +12,12 @@ import pytest
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tests.palette_support import run_hit
-from tests.test_runs_support import make_app, wait_for
+from tests.support.palette import run_hit
+from tests.support.runs import make_app, wait_for
+from tests.support.palette_config import SIZE, launch, saved, write_config
 from tui.app import BlahApp
 from cli.main import main
-from application.paths import config_file
 from tui.screens.runs.screen import RunsScreen
-
-SIZE = (140, 45)
-
-
-def write_config(text: str) -> Path:
-    path = config_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def saved() -> dict[str, Any]:
-    return tomllib.loads(config_file().read_text(encoding="utf-8"))
-
-
-def launch(monkeypatch: pytest.MonkeyPatch, argv: list[str], inspect: Any) -> None:
-    """Run `blah-tui ARGV` with the app driven headless; ``inspect(app, pilot)`` looks at it."""
-
-    def drive(self: BlahApp, *args: Any, **kwargs: Any) -> None:
-        async def go() -> None:
-            async with self.run_test(size=SIZE) as pilot:
-                await wait_for(pilot, lambda: self.screen is not None and self.is_running, what="the app")
-                await pilot.pause()
-                await inspect(self, pilot)
-
-        asyncio.run(go())
-
-    monkeypatch.setattr(BlahApp, "run", drive)
-    assert main(argv) == 0
-
 
 def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer) -> None:
     write_config(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.palette_support import run_hit, search
-from tests.test_runs_support import make_app, wait_for
+from tests.support.palette import run_hit, search
+from tests.support.runs import make_app, wait_for
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen

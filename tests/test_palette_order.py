@@ -8,8 +8,8 @@ from textual.command import CommandInput
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.palette_support import open_palette, options
-from tests.test_runs_support import make_app, wait_for
+from tests.support.palette import open_palette, options
+from tests.support.runs import make_app, wait_for
 from tui.screens.games.screen import GamesScreen
 
 SIZE = (160, 48)

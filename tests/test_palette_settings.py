@@ -10,9 +10,9 @@ from textual.widgets import Input, Static
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.palette_support import run_hit
-from tests.test_palette_config import SIZE, saved, write_config
-from tests.test_runs_support import make_app, notifications, wait_for
+from tests.support.palette import run_hit
+from tests.support.palette_config import SIZE, saved, write_config
+from tests.support.runs import make_app, notifications, wait_for
 from tui.app import BlahApp
 from application.config import load_config, save_setting
 from tui.palette_settings import ValuePrompt

@@ -11,7 +11,7 @@ from textual.widgets import Input, Static, TabbedContent, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
+from tests.support.chatroom import SIZE, RecordingTransport, make_app, wait_for
 from tui.screens.inspector.screen import InspectorScreen
 from application.poller import Backoff
 from tui.screens.playground.screen import CHAT_JOB_MAX_POLL_S, PlaygroundScreen

@@ -10,7 +10,7 @@ from simulator import games as sim_games
 from simulator.server import SimulatorServer
 from tests.support.faults import FaultTransport, html_page, json_error
 from tests.support.waiting import wait_for
-from tests.test_chatroom_support import SIZE, make_app, open_chatroom
+from tests.support.chatroom import SIZE, make_app, open_chatroom
 from tui.screens.games.screen import GamesScreen
 from tui.screens.playground.screen import PlaygroundScreen
 

@@ -7,7 +7,7 @@ from textual.widgets import Input, Static, TextArea
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import SIZE, RecordingTransport, make_app, wait_for
+from tests.support.chatroom import SIZE, RecordingTransport, make_app, wait_for
 from application.registration import (
     DESCRIPTION_MAX,
     NAME_MAX,

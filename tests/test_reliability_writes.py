@@ -23,7 +23,7 @@ from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tests.test_hostile_e2e_support import SIZE, press_now, settle, wait_until
+from tests.support.hostile_e2e import SIZE, press_now, settle, wait_until
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from widgets.confirm import ConfirmScreen

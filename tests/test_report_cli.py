@@ -16,7 +16,7 @@ from api_client.client import BlahClient
 from api_client.models import Diagnosis
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_inert
-from tests.test_logs_screen_world import add_hostile_calls
+from tests.support.logs_world import add_hostile_calls
 from cli.main import main as cli_main
 from cli.commands.report import build_report_text, report_main
 from application.diagnosis.analysis import analyse

@@ -8,8 +8,8 @@ from api_client.client import BlahClient
 from api_client.models import Result
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
-from tests.test_logs_screen_world import frame_segments
-from tests.test_runs_support import SIZE, make_app, wait_for
+from tests.support.logs_world import frame_segments
+from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.runs.results import ResultsScreen, sort_results
 from tui.screens.runs.results_detail import ResultDetailScreen, raw_exchange_text
 from tui.screens.runs.screen import RunsScreen

@@ -16,8 +16,8 @@ from api_client.models import RunStarted
 from simulator import runs as sim_runs
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import screen_text
-from tests.test_runs_support import SIZE, make_app, notifications, wait_for
+from tests.support.chatroom import screen_text
+from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
 from widgets.confirm import ConfirmScreen
 from tui.screens.leaderboard.screen import LeaderboardScreen, Standing

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_runs_support import SIZE, close_client, frozen_simulator, make_app, wait_for
+from tests.support.runs import SIZE, close_client, frozen_simulator, make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.leaderboard.screen import LeaderboardScreen
 from tui.screens.runs.results import ResultsScreen

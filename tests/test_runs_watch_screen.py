@@ -7,8 +7,8 @@ import re
 from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import screen_text
-from tests.test_runs_support import make_app, wait_for
+from tests.support.chatroom import screen_text
+from tests.support.runs import make_app, wait_for
 from widgets.confirm import ConfirmScreen
 from tui.screens.runs.screen import RunsScreen
 from widgets.key_table import KeyTable

@@ -35,7 +35,7 @@ from api_client.errors import AuthError, BlahError, InvalidResponseError
 from api_client.models import UploadTicket
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tests.test_hostile_e2e_support import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until
+from tests.support.hostile_e2e import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until
 from tui.app import create_app
 from cli.main import main, resolve_api_key
 from application.context import AppContext

@@ -35,7 +35,7 @@ from cli.main import main
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer
 from tests.support.config_files import write_config_text
-from tests.test_hostile_e2e_support import SIZE, frame_text, visit_every_mode, wait_until
+from tests.support.hostile_e2e import SIZE, frame_text, visit_every_mode, wait_until
 from tui.app import create_app
 from tui.base_screen import BlahScreen
 

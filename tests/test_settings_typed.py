@@ -21,7 +21,7 @@ from application.settings import TUNABLE_NAMES, Settings
 from cli.launch import apply_config
 from cli.main import main
 from simulator.server import SimulatorServer
-from tests.palette_support import run_hit
+from tests.support.palette import run_hit
 from tests.support.launch import launch_headless
 from tests.support.notify_log import NotificationLog
 from tests.support.settings import settings_with

@@ -25,8 +25,8 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.blobfish_world import StoreSource
 from tests.support.frozen_world import looping_chatroom_call
-from tests.test_chatroom_support import close_client, make_app, screen_text
-from tests.test_logs_screen_world import fixed_world_dump
+from tests.support.chatroom import close_client, make_app, screen_text
+from tests.support.logs_world import fixed_world_dump
 from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump
 from application.context import AppContext

@@ -14,8 +14,8 @@ from rich.color import Color as RichColor
 from textual.color import Color
 
 from tests.support.notify_log import NotificationLog
-from tests.test_chatroom_support import frame_segments
-from tests.test_logs_screen_world import fixed_world_dump, wait_for
+from tests.support.chatroom import frame_segments
+from tests.support.logs_world import fixed_world_dump, wait_for
 from themes.builtin import load_user_theme
 from tui.app import BlahApp, create_app
 from cli.commands.open_file import load_dump

@@ -13,7 +13,7 @@ from textual.widgets import Checkbox, Input, OptionList, TextArea
 import simulator.training as sim_training
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import make_app, wait_for
+from tests.support.chatroom import make_app, wait_for
 from widgets.confirm import ConfirmScreen
 from tui.screens.training.screen import TrainingSetsScreen
 from tui.screens.training.build import TrainingBuildScreen

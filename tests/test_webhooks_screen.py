@@ -13,7 +13,7 @@ from textual.widgets import Input
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
-from tests.test_chatroom_support import make_app, wait_for
+from tests.support.chatroom import make_app, wait_for
 from tui.app import BlahApp
 from widgets.confirm import ConfirmScreen
 from tui.screens.runs.screen import RunsScreen

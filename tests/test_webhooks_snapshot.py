@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from simulator.server import SimulatorServer
-from tests.test_chatroom_support import FROZEN_MS, SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
+from tests.support.chatroom import FROZEN_MS, SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
 from tui.screens.webhooks.screen import WebhooksScreen
 from tui.screens.webhooks.form import WebhookFormScreen
 

@@ -4,7 +4,7 @@ every run.
 
 Shared, so READ ONLY: a test that writes to the platform (an infer, a webhook registration)
 changes what every later snapshot of the session shows, and the order tests run in is not
-fixed under xdist. Such a test starts its own with ``start_frozen_sim`` (tests/test_chatroom_support.py).
+fixed under xdist. Such a test starts its own with ``start_frozen_sim`` (tests/support/chatroom.py).
 
 ``frozen_sim`` is registered as a fixture in tests/conftest.py.
 """
@@ -24,7 +24,7 @@ from simulator.server import SimulatorServer
 @pytest.fixture(scope="session")
 def frozen_sim() -> Iterator[SimulatorServer]:
     """The session's frozen simulator (seed 7, anchored at ``FROZEN_MS``); never write to it."""
-    from tests.test_chatroom_support import start_frozen_sim
+    from tests.support.chatroom import start_frozen_sim
 
     server = start_frozen_sim()
     try:

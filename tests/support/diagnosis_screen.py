@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.test_logs_screen_world import wait_for
+from tests.support.logs_world import wait_for
 from tui.app import BlahApp, create_app
 from application.context import AppContext
 from tui.screens.diagnosis.screen import DiagnosisScreen

@@ -8,7 +8,7 @@ from typing import Any
 from textual.command import Command, CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 
-from tests.test_runs_support import wait_for
+from tests.support.runs import wait_for
 
 
 async def open_palette(pilot: Pilot[Any]) -> CommandPalette:
