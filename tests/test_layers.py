@@ -45,3 +45,22 @@ def test_two_modules_importing_each_other_break_a_contract(tmp_path: Path) -> No
     assert done.returncode != 0
     assert "No import cycles between modules BROKEN" in done.stdout
     assert "No cycles are allowed in diagnosis." in done.stdout
+
+
+def _imports_of_test_modules(tests_dir: Path) -> list[str]:
+    """``file: module`` for each import of a ``tests.test_*`` module (helpers belong in tests/support)."""
+    import ast
+
+    found = []
+    for path in sorted(tests_dir.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else (
+                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])  # fmt: skip
+            found += [f"{path.relative_to(tests_dir)}: {name}" for name in names if name.startswith("tests.test_")]
+    return found
+
+
+def test_no_test_module_imports_another(tmp_path: Path) -> None:
+    assert _imports_of_test_modules(REPO / "tests") == []
+    (tmp_path / "test_sneaky.py").write_text("from tests.test_layers import REPO\n")
+    assert _imports_of_test_modules(tmp_path) == ["test_sneaky.py: tests.test_layers"]
