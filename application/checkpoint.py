@@ -10,8 +10,8 @@ Two ways to choose the sides (no Textual here: the Compare screen's Checkpoints 
   newer.
 
 Each side is the model's ``limit`` most recent calls (``application.diagnosis.data``), each
-classified once, as the Diagnosis screen does, with the chat template the person's config
-names for that model (no template verdict without one).
+classified once, as the Diagnosis screen does, with the chat template the model was trained
+with: the person's config, else the platform's model record (no template verdict without one).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Literal
 
 from api_client.models import LogEntry
 from application.diagnosis.analysis import CLASSIFY_CAP
-from application.diagnosis.data import DEFAULT_LIMIT, load_entries
+from api_client.errors import NotFoundError
+from application.diagnosis.data import DEFAULT_LIMIT, fetch_model, load_entries
 from diagnosis.checkpoint import (
     DEFAULT_CONFIDENCE,
     DEFAULT_POWER,
@@ -58,6 +59,7 @@ class Side:
     last_ms: int | None
     source: str  # "platform" | "archive" | "none"
     note: str | None = None  # e.g. some calls may be missing
+    template: str | None = None  # the trained chat template the calls were classified with
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,36 @@ def outcomes_of(entries: Sequence[LogEntry], trained_template: str | None) -> li
     ]
 
 
-def _side(model_id: str, entries: Sequence[LogEntry], source: str, note: str | None) -> Side:
+@dataclass(frozen=True)
+class _Read:
+    entries: list[LogEntry]
+    source: str
+    note: str | None
+    template: str | None
+
+
+async def _read(client: BlahClient | None, archive: Archive | None, model_id: str, *,
+                config_template: str | None, limit: int) -> _Read:
+    """The calls and the trained template of one model; raises ``BlahError`` when the calls
+    cannot be read (``NotFoundError`` for a model the platform does not know)."""
+    from diagnosis.templates import normalize_template, resolve_trained_template
+
+    if client is None:
+        entries, source, note = await load_entries(None, archive, model_id, limit=limit)
+        return _Read(entries, source, note, normalize_template(config_template))
+    record, (entries, source, note) = await asyncio.gather(
+        fetch_model(client, model_id), load_entries(client, archive, model_id, limit=limit)
+    )
+    if isinstance(record.exc, NotFoundError):
+        raise record.exc
+    template, _ = resolve_trained_template(config_template, record.value, None)
+    return _Read(entries, source, note, template)
+
+
+def _side(model_id: str, entries: Sequence[LogEntry], read: _Read) -> Side:
     times = [e.created_at for e in entries]
-    return Side(model_id, len(entries), min(times, default=None), max(times, default=None), source, note)
+    return Side(model_id, len(entries), min(times, default=None), max(times, default=None), read.source,
+                read.note, read.template)
 
 
 async def compare_models(
@@ -100,22 +129,23 @@ async def compare_models(
     limit: int = DEFAULT_LIMIT,
     archive_a: Archive | None = None,
 ) -> CheckpointComparison:
-    """Model A (before) against model B (after). Raises ``BlahError`` when the calls of
-    either cannot be read (``NotFoundError`` for a model the platform does not know)."""
+    """Model A (before) against model B (after). ``templates``: the person's config (model id
+    -> trained template). Raises ``BlahError`` when the calls of either cannot be read
+    (``NotFoundError`` for a model the platform does not know)."""
     templates = templates or {}
-    (entries_a, source_a, note_a), (entries_b, source_b, note_b) = await asyncio.gather(
-        load_entries(client, archive_a, model_a, limit=limit),
-        load_entries(client, None, model_b, limit=limit),
+    read_a, read_b = await asyncio.gather(
+        _read(client, archive_a, model_a, config_template=templates.get(model_a), limit=limit),
+        _read(client, None, model_b, config_template=templates.get(model_b), limit=limit),
     )
 
     def classify_both() -> tuple[list[CallOutcome], list[CallOutcome]]:
-        return outcomes_of(entries_a, templates.get(model_a)), outcomes_of(entries_b, templates.get(model_b))
+        return outcomes_of(read_a.entries, read_a.template), outcomes_of(read_b.entries, read_b.template)
 
     outcomes_a, outcomes_b = await asyncio.to_thread(classify_both)
     return CheckpointComparison(
         mode="models",
-        a=_side(model_a, entries_a, source_a, note_a),
-        b=_side(model_b, entries_b, source_b, note_b),
+        a=_side(model_a, read_a.entries, read_a),
+        b=_side(model_b, read_b.entries, read_b),
         rows=compare_outcomes(outcomes_a, outcomes_b),
         limit=limit,
     )
@@ -142,24 +172,24 @@ async def compare_windows(
     client: BlahClient | None,
     model_id: str,
     *,
-    trained_template: str | None = None,
+    config_template: str | None = None,
     limit: int = DEFAULT_LIMIT,
     archive: Archive | None = None,
     split_at_ms: int | None = None,
 ) -> CheckpointComparison:
     """One model's calls, older window (A) against newer (B). Raises ``BlahError`` when the
     calls cannot be read."""
-    entries, source, note = await load_entries(client, archive, model_id, limit=limit)
-    older, newer, split = split_in_time(entries, split_at_ms)
+    read = await _read(client, archive, model_id, config_template=config_template, limit=limit)
+    older, newer, split = split_in_time(read.entries, split_at_ms)
 
     def classify_both() -> tuple[list[CallOutcome], list[CallOutcome]]:
-        return outcomes_of(older, trained_template), outcomes_of(newer, trained_template)
+        return outcomes_of(older, read.template), outcomes_of(newer, read.template)
 
     outcomes_a, outcomes_b = await asyncio.to_thread(classify_both)
     return CheckpointComparison(
         mode="windows",
-        a=_side(model_id, older, source, note),
-        b=_side(model_id, newer, source, note),
+        a=_side(model_id, older, read),
+        b=_side(model_id, newer, read),
         rows=compare_outcomes(outcomes_a, outcomes_b),
         limit=limit,
         split_at_ms=split,

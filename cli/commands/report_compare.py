@@ -50,7 +50,7 @@ async def _compare(model_a: str, model_b: str, *, base_url: str, api_key: str | 
 
     templates = dict(load_config().config.templates)
     async with BlahClient(base_url, api_key=api_key) as client:
-        for model_id in (model_a, model_b):  # an unknown model fails fast, named
+        for model_id in (model_a, model_b):  # an unknown model fails fast, named, before any call is read
             try:
                 await client.get_model(model_id)
             except NotFoundError as error:
