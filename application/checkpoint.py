@@ -128,14 +128,16 @@ async def compare_models(
     templates: Mapping[str, str] | None = None,
     limit: int = DEFAULT_LIMIT,
     archive_a: Archive | None = None,
+    archive_b: Archive | None = None,
 ) -> CheckpointComparison:
     """Model A (before) against model B (after). ``templates``: the person's config (model id
-    -> trained template). Raises ``BlahError`` when the calls of either cannot be read
+    -> trained template); ``archive_a``/``archive_b``: the local archive of that model's calls,
+    if there is one. Raises ``BlahError`` when the calls of either cannot be read
     (``NotFoundError`` for a model the platform does not know)."""
     templates = templates or {}
     read_a, read_b = await asyncio.gather(
         _read(client, archive_a, model_a, config_template=templates.get(model_a), limit=limit),
-        _read(client, None, model_b, config_template=templates.get(model_b), limit=limit),
+        _read(client, archive_b, model_b, config_template=templates.get(model_b), limit=limit),
     )
 
     def classify_both() -> tuple[list[CallOutcome], list[CallOutcome]]:

@@ -1,39 +1,58 @@
 """The checkpoint comparison as cells and as JSON: one wording for the Compare screen's
 Checkpoints view and ``blah-tui report --compare`` (no Textual).
 
-Rates are percentages with one decimal, their 95 % interval in brackets and the counts they
-come from; a difference is in percentage points (B − A: negative means fewer failures after).
+Rates are percentages with one decimal, their 95 % interval in brackets (``46.2% [44.0–48.4]``)
+and the counts they come from (``924/2000``); a difference is in percentage points (B − A:
+negative means fewer failures after).
 A side with no calls says "no calls"; nothing is filled in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from application.checkpoint import CheckpointComparison, Side
 from common.format import format_utc
 from common.safe_strings import one_line
-from diagnosis.checkpoint import ANY_FAILURE, ChangeRow, SideRate
+from diagnosis.checkpoint import ANY_FAILURE, BETTER, NO_CHANGE, WORSE, ChangeRow, SideRate
 from diagnosis.kinds import describe
 
 __all__ = [
     "COLUMNS",
     "METHOD",
+    "METHOD_SHORT",
     "difference_cell",
     "n_needed_cell",
     "rate_cell",
     "row_cells",
     "row_label",
     "side_line",
+    "tally",
     "to_json",
 ]
 
-COLUMNS: tuple[str, ...] = ("row", "A rate [95% CI]", "B rate [95% CI]", "B − A [Newcombe 95% CI]",
-                            "verdict", "n needed per side")
+COLUMNS: tuple[str, ...] = ("row", "A rate [95% CI] n", "B rate [95% CI] n", "B − A, pts [Newcombe]",
+                            "verdict", "n needed/side")
 
-METHOD = ("failure rates, lower is better; Wilson intervals; B − A with Newcombe's hybrid score "
-          "interval; n needed per side to detect the observed difference: two-proportion normal "
-          "approximation, two-sided alpha 0.05, power 0.8")
+METHOD = ("failure rates (failed/calls), lower is better, with 95% Wilson intervals; B − A in "
+          "percentage points with Newcombe's hybrid score 95% interval; n needed per side to detect "
+          "the observed difference: two-proportion normal approximation, two-sided alpha 0.05, power 0.8")
+
+
+METHOD_SHORT = ("failed/calls, lower is better, 95% Wilson · B − A in points, Newcombe 95% · "
+                "n needed/side: normal approximation, alpha 0.05, power 0.8")
+
+
+def tally(rows: Sequence[ChangeRow], section: str) -> str:
+    """``1 better, 7 worse, 1 no detectable change`` over one section's rows (kinds or evals)."""
+    picked = [r for r in rows if r.section == section]
+    parts = [f"{sum(r.verdict == w for r in picked)} {w}" for w in (BETTER, WORSE)]
+    parts.append(f"{sum(r.verdict == NO_CHANGE for r in picked)} no detectable change")
+    missing = sum(not r.comparable for r in picked)
+    if missing:
+        parts.append(f"{missing} with no calls on a side")
+    return ", ".join(parts)
 
 
 def _pct(value: float) -> str:
@@ -61,14 +80,14 @@ def rate_cell(side: SideRate | None) -> str:
     if side is None:
         return "no calls"
     low, high = side.interval
-    return f"{_pct(side.rate)} [{_pct(low)}, {_pct(high)}] {side.failures}/{side.calls}"
+    return f"{_pct(side.rate)} [{low * 100:.1f}–{high * 100:.1f}] {side.failures}/{side.calls}"
 
 
 def difference_cell(row: ChangeRow) -> str:
     if row.difference is None or row.difference_interval is None:
         return "no calls" if row.a is None and row.b is None else row.verdict
     low, high = row.difference_interval
-    return f"{_pts(row.difference)} pts [{_pts(low)}, {_pts(high)}]"
+    return f"{_pts(row.difference)} [{_pts(low)}, {_pts(high)}]"
 
 
 def n_needed_cell(row: ChangeRow) -> str:
@@ -83,7 +102,7 @@ def row_cells(row: ChangeRow) -> tuple[str, str, str, str, str, str]:
             n_needed_cell(row))
 
 
-def side_line(name: str, side: Side, comparison: CheckpointComparison) -> str:
+def side_line(name: str, side: Side) -> str:
     """``A: model-id, 2,000 calls, 2025-11-28 10:00Z to 2025-11-29 09:58Z`` (inert)."""
     what = one_line(side.model_id, max_len=60)
     if side.calls == 0:

@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
     report.add_argument(
         "--compare", metavar="OTHER_MODEL_ID",
-        help="did the new checkpoint get better? MODEL_ID (before) against OTHER_MODEL_ID (after): "
+        help="did the new checkpoint get better? MODEL_ID (after) against OTHER_MODEL_ID (before): "
              "failure rates per kind and per eval, with intervals and a verdict per row",
     )
     _add_connection_args(report, model=False)

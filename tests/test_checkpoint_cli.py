@@ -38,17 +38,18 @@ def test_plain_table_compares_the_demo_model_with_another(sim: SimulatorServer,
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "Did the new checkpoint get better? (A before, B after)"
-    assert lines[1].startswith(f"A: {own}, {LIMIT} calls, ")
-    assert lines[2].startswith(f"B: {other}, ")
+    assert lines[1].startswith(f"A: {other}, {LIMIT} calls, ")  # the other model: before
+    assert lines[2].startswith(f"B: {own}, {LIMIT} calls, ")  # the model reported on: after
     assert "two-proportion normal approximation, two-sided alpha 0.05, power 0.8" in lines[3]
     header = next(i for i, line in enumerate(lines) if line.startswith("row "))
-    for column in ("A rate [95% CI]", "B rate [95% CI]", "B − A [Newcombe 95% CI]", "verdict", "n needed per side"):
+    for column in ("A rate [95% CI] n", "B rate [95% CI] n", "B − A, pts [Newcombe]", "verdict", "n needed/side"):
         assert column in lines[header]
     rows = {line.split("  ")[0]: line for line in lines[header + 2:]}
     # The errors row, recounted from the platform's own records: calls that came back with an
     # error and no reply.
-    errors_a = sum(1 for e in logs_of(sim, own, LIMIT) if e.get("error") is not None and e.get("response") is None)
-    assert f" {errors_a}/{LIMIT} " in rows["error"]
+    errors_b = sum(1 for e in logs_of(sim, own, LIMIT) if e.get("error") is not None and e.get("response") is None)
+    b_cell = [c for c in rows["error"].split("  ") if c.strip()][2]
+    assert b_cell.strip().endswith(f" {errors_b}/{LIMIT}")
     verdicts = {"better", "worse", "no detectable change at this sample size"}
     assert any(v in rows["any failure"] for v in verdicts)
     assert any(name.startswith("eval ev-") for name in rows)
@@ -63,10 +64,10 @@ def test_json_carries_every_number_and_none_where_a_side_had_no_calls(
                             "--base-url", sim.base_url)
     assert code == 0, err
     doc = json.loads(out)
-    assert doc["mode"] == "models" and doc["a"]["model_id"] == own and doc["b"]["model_id"] == "gpt2-base"
-    assert doc["a"]["calls"] == 40 and doc["calls_limit"] == 40
+    assert doc["mode"] == "models" and doc["a"]["model_id"] == "gpt2-base" and doc["b"]["model_id"] == own
+    assert doc["a"]["calls"] == doc["b"]["calls"] == 40 and doc["calls_limit"] == 40
     first = doc["rows"][0]
-    assert first["section"] == "overall" and first["a"]["calls"] == 40
+    assert first["section"] == "overall" and first["a"]["calls"] == first["b"]["calls"] == 40
     for row in doc["rows"]:
         assert row["verdict"] in {"better", "worse", "no detectable change at this sample size",
                                   "no calls in A", "no calls in B"}

@@ -1,8 +1,9 @@
 """`blah-tui report MODEL_ID --compare OTHER_MODEL_ID [--json] [--limit N]`.
 
-Did the new checkpoint get better? MODEL_ID is A (before), OTHER_MODEL_ID is B (after): the
-``--limit`` most recent calls of each are read and classified, then compared per failure kind
-and per eval (``diagnosis.checkpoint`` has the method). Prints the table the Compare screen's
+Did the new checkpoint get better? MODEL_ID is the new checkpoint (B, after), OTHER_MODEL_ID
+the one it is compared with (A, before): the ``--limit`` most recent calls of each are read
+and classified, then compared per failure kind and per eval (``diagnosis.checkpoint`` has the
+method). Prints the table the Compare screen's
 Checkpoints view shows, as plain text, or JSON with ``--json``.
 
 Exit codes as ``blah-tui report``: 2 for bad arguments and a model the platform does not
@@ -30,8 +31,8 @@ def render_table(comparison: CheckpointComparison) -> str:
     """The comparison as a plain-text table, with the two sides and the method above it."""
     lines = [
         "Did the new checkpoint get better? (A before, B after)",
-        side_line("A", comparison.a, comparison),
-        side_line("B", comparison.b, comparison),
+        side_line("A", comparison.a),
+        side_line("B", comparison.b),
         f"Method: {METHOD}.",
         "",
     ]
@@ -64,8 +65,8 @@ def _fail(message: str, code: int, err: TextIO) -> int:
 
 
 def compare_main(
-    model_a: str,
-    model_b: str,
+    model_id: str,
+    other_id: str,
     *,
     base_url: str,
     api_key: str | None,
@@ -78,12 +79,12 @@ def compare_main(
     err = err or sys.stderr
     if limit < 1:
         return _fail(f"--limit must be at least 1 (got {limit})", 2, err)
-    if not model_a.strip() or not model_b.strip():
+    if not model_id.strip() or not other_id.strip():
         return _fail("a model id is empty", 2, err)
-    if model_a == model_b:
+    if model_id == other_id:
         return _fail("--compare names the same model: choose another model to compare with", 2, err)
-    try:
-        comparison = asyncio.run(_compare(model_a, model_b, base_url=base_url, api_key=api_key, limit=limit))
+    try:  # the other model is "before" (A), MODEL_ID "after" (B)
+        comparison = asyncio.run(_compare(other_id, model_id, base_url=base_url, api_key=api_key, limit=limit))
     except NotFoundError as error:
         return _fail(one_line(error.message, max_len=300), 2, err)
     except UnreachableError as error:
