@@ -4,7 +4,8 @@ Checkpoints view and ``blah-tui report --compare`` (no Textual).
 Rates are percentages with one decimal, their 95 % interval in brackets (``46.2% [44.0–48.4]``)
 and the counts they come from (``924/2000``); a difference is in percentage points (B − A:
 negative means fewer failures after).
-A side with no calls says "no calls"; nothing is filled in.
+A side with no calls says "no calls" (the verdict says which side, the difference and the calls
+needed are a dash); nothing is filled in.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from application.checkpoint import CheckpointComparison, Side
-from common.format import format_utc
+from common.format import DASH, format_utc
 from common.safe_strings import one_line
 from diagnosis.checkpoint import ANY_FAILURE, BETTER, NO_CHANGE, WORSE, ChangeRow, SideRate
 from diagnosis.kinds import describe
@@ -85,14 +86,14 @@ def rate_cell(side: SideRate | None) -> str:
 
 def difference_cell(row: ChangeRow) -> str:
     if row.difference is None or row.difference_interval is None:
-        return "no calls" if row.a is None and row.b is None else row.verdict
+        return DASH  # a side has no calls: the verdict cell says which
     low, high = row.difference_interval
     return f"{_pts(row.difference)} [{_pts(low)}, {_pts(high)}]"
 
 
 def n_needed_cell(row: ChangeRow) -> str:
     if row.n_needed is None:
-        return row.n_needed_note or "unknown"
+        return DASH if not row.comparable else (row.n_needed_note or DASH)
     return f"{row.n_needed:,}"
 
 

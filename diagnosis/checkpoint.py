@@ -145,7 +145,7 @@ def compare_counts(
     word = change_verdict(interval, higher_is_better=False)
     verdict = NO_CHANGE if word == "no detectable change" else word
     if a.failures * b.calls == b.failures * a.calls:  # the same rate, compared exactly
-        needed, note = None, "none: same rate"
+        needed, note = None, "same rate"
     else:
         needed = sample_size_per_group(a.rate, b.rate, alpha=1.0 - confidence, power=power)
         note = None

@@ -65,7 +65,7 @@ def test_equal_rates_need_no_sample_size_and_say_why() -> None:
     row = compare_counts("kind", "empty", a_failures=3, a_calls=30, b_failures=1, b_calls=10)
     assert row.difference == pytest.approx(0.0)
     assert row.verdict == NO_CHANGE
-    assert row.n_needed is None and row.n_needed_note == "none: same rate"
+    assert row.n_needed is None and row.n_needed_note == "same rate"
 
 
 def test_a_row_with_no_calls_says_so_and_invents_nothing() -> None:
