@@ -96,3 +96,17 @@ def test_the_compare_command_imports_no_textual() -> None:
              "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_hostile_ids_are_printed_inert_on_one_line() -> None:
+    from application.checkpoint import CheckpointComparison, Side
+    from cli.commands.report_compare import render_table
+    from diagnosis.checkpoint import CallOutcome, compare_outcomes
+
+    hostile = "ev\x1b[2J\x1b]0;pwned\x07\nsecond line\r"
+    rows = compare_outcomes([CallOutcome(hostile, frozenset({"loop"}))], [CallOutcome(hostile, frozenset())])
+    side = Side("model\x1b[31m\nx", 1, 0, 0, "platform", note="\x1b[5mnote")
+    text = render_table(CheckpointComparison("models", side, side, rows, limit=1))
+    assert_inert(text)
+    eval_lines = [line for line in text.splitlines() if line.startswith("eval ")]
+    assert len(eval_lines) == 1 and "second line" in eval_lines[0]  # the newline made visible, not obeyed
