@@ -71,6 +71,17 @@ class CheckpointScreen(BlahScreen):
         if self._open_picker:
             self.action_pick_model()
 
+    def on_model_switched(self, model_id: str) -> None:
+        """The app is now about another model: compare that one (against the same other model,
+        unless it is the one now in use)."""
+        if self.other_id == model_id:
+            self.choice, self.other_id = None, None
+            self.comparison = None
+            self.query_one("#checkpoint-table", KeyTable).clear(columns=True)
+            self._say(_CHOOSE)
+            return
+        self.action_refresh()
+
     # ----------------------------------------------------------------- choosing
 
     @work(exclusive=True, group="checkpoints.pick", exit_on_error=False)
