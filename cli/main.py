@@ -99,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("model_id", metavar="MODEL_ID", help="the model to diagnose")
     report.add_argument("--json", action="store_true", help="print JSON instead of markdown")
     report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
+    report.add_argument(
+        "--compare", metavar="OTHER_MODEL_ID",
+        help="did the new checkpoint get better? MODEL_ID (after) against OTHER_MODEL_ID (before): "
+             "failure rates per kind and per eval, with intervals and a verdict per row",
+    )
     _add_connection_args(report, model=False)
 
     login = sub.add_parser(
@@ -267,6 +272,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile = _blah_profile(args)
         if profile is None:
             return 2
+        if args.compare is not None:
+            from cli.commands.report_compare import compare_main
+
+            return compare_main(
+                args.model_id, args.compare, base_url=profile.origin, api_key=profile.api_key,
+                as_json=args.json, limit=args.limit,
+            )
         return report_main(
             args.model_id, base_url=profile.origin, api_key=profile.api_key, as_json=args.json, limit=args.limit
         )

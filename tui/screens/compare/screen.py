@@ -3,7 +3,8 @@
 Answers and scores per eval (one prompt each) side by side; the person's losses first
 (largest gap first), then evals not everyone was scored on, ties, and wins. Enter opens one
 eval with the full answers. ``p`` chooses the peers (by default the leaderboard's best other
-model).
+model). ``c`` opens Checkpoints: did my new checkpoint get better than another model, or than
+its own older calls (``checkpoints.py``).
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ class CompareScreen(BlahScreen):
     BINDINGS = [
         Binding("enter", "open", "Open eval", id="compare.open"),
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
+        Binding("c", "checkpoints", "Checkpoints", id="compare.checkpoints"),
         Binding("r", "refresh", "Refresh", id="compare.refresh"),
     ]
 
@@ -226,6 +228,12 @@ class CompareScreen(BlahScreen):
 
     def action_refresh(self) -> None:
         self.load()
+
+    def action_checkpoints(self) -> None:
+        """Did my new checkpoint get better? (another model, or this one's older calls)."""
+        from tui.screens.compare.checkpoints import CheckpointScreen
+
+        self.app.push_screen(CheckpointScreen())
 
     @work(exclusive=True, group="compare.pick", exit_on_error=False)
     async def action_pick_peers(self) -> None:

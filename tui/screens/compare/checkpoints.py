@@ -1,0 +1,179 @@
+"""Checkpoints (``c`` in Compare): did my new checkpoint get better?
+
+The model in use is B, "after" (the new checkpoint); A, "before", is another model chosen in
+the model picker (``m``), or the same model's older calls (``w``: its calls read, split in two
+time windows of as many calls). Per failure kind and per eval: both failure rates with their
+Wilson intervals, B − A with Newcombe's interval, the verdict (better, worse, or no detectable
+change at this sample size) and the calls per side it would take to detect the difference seen.
+``application.checkpoint`` reads and classifies; ``diagnosis.checkpoint`` has the method.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from api_client.errors import BlahError
+from application.checkpoint import CheckpointComparison, compare_models, compare_windows
+from application.checkpoint_format import COLUMNS, METHOD_SHORT, row_cells, side_line, tally
+from application.diagnosis.data import limit_from
+from diagnosis.checkpoint import BETTER, WORSE
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.runs.format import tone_style
+from tui.screens.runs.pick import ModelPickerScreen
+from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
+from widgets.status_header import StatusHeader
+
+__all__ = ["CheckpointScreen"]
+
+Choice = Literal["model", "windows"]
+
+_CHOOSE = "Choose what to compare your model with: m another model (an older checkpoint) · w your own older calls"
+
+
+class CheckpointScreen(BlahScreen):
+    """Your model (B, after) against another model or its own older calls (A, before)."""
+
+    SCREEN_TITLE = "Checkpoints"
+    DEFAULT_CSS = """
+    CheckpointScreen #checkpoint-caption { height: auto; padding: 0 1; }
+    CheckpointScreen #checkpoint-caption.error { color: $error; }
+    CheckpointScreen KeyTable { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="checkpoints.back"),
+        Binding("m", "pick_model", "Other model", id="checkpoints.model"),
+        Binding("w", "windows", "Time windows", id="checkpoints.windows"),
+        Binding("r", "refresh", "Refresh", id="checkpoints.refresh"),
+    ]
+
+    def __init__(self, *, open_picker: bool = True) -> None:
+        super().__init__()
+        self.choice: Choice | None = None
+        self.other_id: str | None = None
+        self.comparison: CheckpointComparison | None = None
+        self._open_picker = open_picker
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text(_CHOOSE), id="checkpoint-caption")
+        yield KeyTable(id="checkpoint-table")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        if self._open_picker:
+            self.action_pick_model()
+
+    def on_model_switched(self, model_id: str) -> None:
+        """The app is now about another model: compare that one (against the same other model,
+        unless it is the one now in use)."""
+        if self.other_id == model_id:
+            self.choice, self.other_id = None, None
+            self.comparison = None
+            self.query_one("#checkpoint-table", KeyTable).clear(columns=True)
+            self._say(_CHOOSE)
+            return
+        self.action_refresh()
+
+    # ----------------------------------------------------------------- choosing
+
+    @work(exclusive=True, group="checkpoints.pick", exit_on_error=False)
+    async def action_pick_model(self) -> None:
+        client = self.ctx.client
+        if client is None:
+            self._say("offline: comparing with another model needs the platform (w compares time windows)")
+            return
+        try:
+            models = await client.list_models()
+        except BlahError as error:
+            self._say(f"couldn't list the models: {describe_error(error)}", error=True)
+            raise
+        chosen = await self.app.push_screen_wait(
+            ModelPickerScreen(
+                models,
+                title="Did your new checkpoint get better than…",
+                hint="Choose the model it replaces (space toggles, y continues, Esc cancels).",
+                preselected=[self.other_id] if self.other_id else [],
+                exclude=[self.ctx.model_id],
+                min_selected=1,
+                max_selected=1,
+            )
+        )
+        if chosen:
+            self.choice, self.other_id = "model", chosen[0]
+            self.load()
+
+    def action_windows(self) -> None:
+        self.choice = "windows"
+        self.load()
+
+    def action_refresh(self) -> None:
+        if self.choice is not None:
+            self.load()
+
+    # ----------------------------------------------------------------- loading
+
+    def _say(self, message: str, *, error: bool = False) -> None:
+        caption = self.query_one("#checkpoint-caption", Static)
+        caption.set_class(error, "error")
+        caption.update(Text(message))
+
+    @work(exclusive=True, group="checkpoints.load", exit_on_error=False)
+    async def load(self) -> None:
+        ctx = self.ctx
+        limit = limit_from(ctx.settings)
+        self.comparison = None
+        self.query_one("#checkpoint-table", KeyTable).clear(columns=True)
+        try:
+            if self.choice == "model" and self.other_id is not None and ctx.client is not None:
+                self._say(f"reading up to {limit:,} recent calls of each model…")
+                templates = dict(ctx.settings.templates)
+                if ctx.trained_template:
+                    templates.setdefault(ctx.model_id, ctx.trained_template)
+                comparison = await compare_models(ctx.client, self.other_id, ctx.model_id, templates=templates,
+                                                  limit=limit, archive_b=ctx.archive)
+            elif self.choice == "windows":
+                self._say(f"reading up to {limit:,} recent calls…")
+                comparison = await compare_windows(ctx.client, ctx.model_id, config_template=ctx.trained_template,
+                                                   limit=limit, archive=ctx.archive)
+            else:
+                return
+        except BlahError as error:
+            self._say(f"couldn't read the calls: {describe_error(error)}", error=True)
+            raise
+        self.comparison = comparison
+        self._show(comparison)
+
+    def _show(self, comparison: CheckpointComparison) -> None:
+        variables = self.app.get_css_variables()
+        tones = {BETTER: tone_style("success", variables, bold=True), WORSE: tone_style("error", variables, bold=True)}
+        table = self.query_one("#checkpoint-table", KeyTable)
+        table.clear(columns=True)
+        for n, title in enumerate(COLUMNS):
+            table.add_column(Text(title), key=f"col{n}")
+        for n, row in enumerate(comparison.rows):
+            cells = [Text(value, end="") for value in row_cells(row)]
+            if row.verdict in tones:  # the label too, so the verdict shows on a narrow screen
+                cells[0].stylize(tones[row.verdict])
+                cells[4].stylize(tones[row.verdict])
+            elif not row.comparable:
+                cells[4].stylize("dim")
+            table.add_row(*cells, key=f"{row.section}:{n}")
+        overall = comparison.rows[0]
+        before = "your older calls" if comparison.mode == "windows" else "the other model"
+        caption = Text(end="")
+        caption.append(f"B (after): your model · A (before): {before} · any failure: ", style="bold")
+        caption.append(overall.verdict, style=tones.get(overall.verdict, "bold"))
+        caption.append(f" · kinds: {tally(comparison.rows, 'kind')} · evals: {tally(comparison.rows, 'eval')}\n")
+        caption.append(side_line("A", comparison.a) + "\n")
+        caption.append(side_line("B", comparison.b) + "\n")
+        caption.append(METHOD_SHORT, style="dim")
+        self._say("")
+        self.query_one("#checkpoint-caption", Static).update(caption)
