@@ -180,7 +180,7 @@ HELLO_MARKER = b"Hello, world!"
 
 def app_marker(rows: int) -> bytes:
     """Text of the Logs screen's frame that first shows the rows (its filter line counts them)."""
-    return f"{rows:,} shown".encode()
+    return f"{rows:,} calls".encode()
 
 
 def child_env(tmp: Path) -> dict[str, str]:
