@@ -210,6 +210,7 @@ class HttpCore:
         deadline: float | None = None,
         allow_empty: bool = False,
         resend_identical: bool = False,
+        verdict_statuses: frozenset[int] = frozenset(),
     ) -> Reply:
         """As :meth:`request_json`, but the answer's ``Location`` and ``Retry-After`` come back
         too (a 202 says where to poll and when). ``content``: the body's exact bytes.
@@ -218,6 +219,10 @@ class HttpCore:
         answers an identical retry with the same result), so when its answer is lost (the
         connection broke or timed out after sending) or is a "try again" status, it is sent
         ONCE more, byte for byte, with a fresh deadline. Other writes are never resent.
+
+        ``verdict_statuses``: non-2xx statuses whose body is an answer, not an error (the
+        errorbar gate's 412 is its "fail" verdict): parsed with ``parse`` and returned as a
+        ``Reply`` carrying that status.
         """
         method = method.upper()
         safe = method in SAFE_METHODS
@@ -253,7 +258,7 @@ class HttpCore:
                     retryable, lost = True, isinstance(error, OutcomeUnknownError)
             else:
                 status = response.status_code
-                if 200 <= status < 300:
+                if 200 <= status < 300 or status in verdict_statuses:
                     return Reply(
                         self._parse_body(response, parse, method=method, path=path, allow_empty=allow_empty),
                         status,
