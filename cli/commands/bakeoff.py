@@ -35,7 +35,7 @@ from typing import Any, TextIO
 from api_client.errorbar import assumed
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
-from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally
+from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_print as show
@@ -247,6 +247,8 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
         return _fail(str(error), error.code, err)
     except (ConnectionError_, KeyShapeError, MissingKeyError, UnsafePathError, RefusedLocally) as error:
         return _fail(_message(error), EXIT_USAGE, err)
+    except RoleError as error:
+        return _fail(_message(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
     except (AuthError, UnreachableError, InvalidResponseError) as error:
         return _fail(_message(error), EXIT_UNREACHABLE, err)
     except CreateOutcomeUnknown as error:
