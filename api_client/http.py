@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import SecretStr, ValidationError
+from pydantic import ValidationError
 
 from ._responses import ShapeError, decode_json, error_for_response, schema_error
 from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy, parse_retry_after
@@ -51,6 +51,7 @@ from .origin import (
     origin_of,
     refuse_clear_text_key,
 )
+from .secret import Secret
 
 Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[int, int], None]
@@ -107,7 +108,7 @@ class HttpCore:
         self.base_url = normalize_base_url(base_url)
         self._origin = origin_of(self.base_url)
         self._where = _origin_text(self.base_url)
-        self._key = SecretStr(api_key) if api_key else None
+        self._key = Secret(api_key) if api_key else None
         if self._key is not None:
             refuse_clear_text_key(self.base_url)
         self._key_header = key_header

@@ -5,7 +5,6 @@ the contract's envelope."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -100,21 +99,21 @@ def test_a_judge_no_better_than_chance_gives_no_corrected_rate(queue: ErrorbarSe
 
 
 def test_a_run_progresses_with_time_and_shows_partial_samples() -> None:
-    with queue_server(speed=40.0) as server:
+    with queue_server(speed=2.0) as server:
+        now = [1000.0]
+        server.store.clock = lambda: now[0]  # simulated time, moved by the test
         run = queue_run(server, {**COMPARISON, "sample_count": 10}, finish=False)
         assert run["status"] == "PENDING" and run["progress_ratio"] == 0 and run["results"] is None
-        seen: list[tuple[str, float]] = []
-        for _ in range(400):
-            record = get(server, f"/v1/evals/{run['id']}").json()
-            seen.append((record["status"], record["progress_ratio"]))
-            if record["status"] == "DONE":
-                break
-            time.sleep(0.02)  # simulated time runs 40x: the run needs about 2 s of wall time
-        statuses = [s for s, _ in seen]
-        assert statuses[-1] == "DONE" and "RUNNING" in statuses
-        ratios = [r for _, r in seen]
-        assert ratios == sorted(ratios) and ratios[-1] == 1.0
-        assert record["results"] is not None
+        assert get(server, f"/v1/evals/{run['id']}/samples").json() == []
+        # 10 samples x (3 generations + 4 judge readings) = 70 units of 0.1 s, after 1 s pending; speed 2
+        now[0] += 0.5 + 35 * 0.1 / 2
+        half = get(server, f"/v1/evals/{run['id']}").json()
+        assert half["status"] == "RUNNING" and half["progress_ratio"] == 0.5 and half["results"] is None
+        assert len(get(server, f"/v1/evals/{run['id']}/samples").json()) == 5
+        now[0] += 35 * 0.1 / 2
+        done = get(server, f"/v1/evals/{run['id']}").json()
+        assert done["status"] == "DONE" and done["progress_ratio"] == 1.0 and done["results"] is not None
+        assert len(get(server, f"/v1/evals/{run['id']}/samples").json()) == 10
 
 
 def _error(answer: httpx.Response) -> dict[str, str]:

@@ -21,6 +21,9 @@ ASSUMED (the contract is silent or says "not stated"):
   ``cost_micros``, ``orderings:{ab, ba}`` and ``assertions:[bool]`` (absent on the real
   service as far as the contract says; read as None then);
 - timestamps other than ``created_at`` are kept as the strings sent.
+
+The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
+pydantic, for the CI gate's start-up. The paths and fixed names are in ``wire``.
 """
 
 from __future__ import annotations
@@ -31,13 +34,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Json = dict[str, Any]
 
-API_PATH = "/v1"
-EVALS_PATH = "/v1/evals"
-CRITERIA_PATH = "/v1/criteria"
-STORED = "__stored__"  # documented: the incumbent's logged answers as the baseline
-TERMINAL = ("DONE", "ERROR", "CANCELLED")  # documented
-LIST_LIMIT = 50  # documented: the list is the 50 newest runs, no paging
-CODE_INSUFFICIENT_SCOPE = "insufficient_scope"  # ASSUMED
+from .wire import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
+
+__all__ = ["CODE_INSUFFICIENT_SCOPE", "CRITERIA_PATH", "EVALS_PATH", "LIST_LIMIT", "STORED", "TERMINAL"]
 
 
 def _interval(value: Any) -> list[float] | None:
@@ -194,24 +193,6 @@ def parse_samples(data: Any) -> list[Sample]:
         if sample.index is None:
             sample.index = position
     return samples
-
-
-class GateCheck(Lenient):
-    check: str | None = None
-    model: str | None = None
-    required: float | None = None
-    actual: float | None = None  # the interval's lower bound (or the exact rate); null when unavailable
-    passed: bool = Field(default=False, alias="pass")
-    note: str | None = None
-
-
-class GateVerdict(Lenient):
-    """The gate's body, on 200 (pass) and on 412 (anything else) alike."""
-
-    passed: bool = Field(default=False, alias="pass")
-    status: str | None = None
-    checks: list[GateCheck] = Field(default_factory=list)
-    reason: str | None = None
 
 
 class CompareSide(Lenient):

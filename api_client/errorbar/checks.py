@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import assumed
+from . import wire
 from .errors import RefusedLocally
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:+\-]{0,63}$")
@@ -104,7 +104,7 @@ def check_create(body: Mapping[str, Any]) -> None:
         raise _refuse("criterion_id", "a criterion run needs the criterion's id")
     baseline = body.get("baseline_model")
     if not isinstance(baseline, str) or not baseline:
-        raise _refuse("baseline_model", f"a catalog model id or {assumed.STORED} is required")
+        raise _refuse("baseline_model", f"a catalog model id or {wire.STORED} is required")
     keys = _arm_keys(body)
     if len(keys) > 6:
         raise _refuse("candidate_models", f"at most 6 candidates, not {len(keys)}")
@@ -123,8 +123,8 @@ def check_create(body: Mapping[str, Any]) -> None:
     filters = body.get("sample_filters") or {}
     if not isinstance(filters, Mapping):
         raise _refuse("sample_filters", "must be an object")
-    if filters.get("trace_replay") and baseline != assumed.STORED:
-        raise _refuse("sample_filters.trace_replay", f"a replay bake-off needs baseline_model {assumed.STORED}")
+    if filters.get("trace_replay") and baseline != wire.STORED:
+        raise _refuse("sample_filters.trace_replay", f"a replay bake-off needs baseline_model {wire.STORED}")
 
 
 def gate_params(thresholds: Mapping[str, float | None], *, ties: str | None = None,

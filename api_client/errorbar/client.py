@@ -22,7 +22,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpx
 
@@ -32,10 +32,14 @@ from api_client.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.origin import BEARER
 from api_client.paths import segment
 
-from . import assumed
+from . import wire
 from .checks import check_create, gate_params
 from .errors import CreateOutcomeUnknown, PreconditionError, translate
+from .gate_verdict import GateVerdict
 from .keys import check_key
+
+if TYPE_CHECKING:
+    from . import assumed
 
 USER_AGENT = "blah-tui (errorbar client)"
 SETTLE_WINDOW_S = 300.0
@@ -51,10 +55,18 @@ class Created:
     settled: bool = False
 
 
+def _shapes() -> Any:
+    """:mod:`api_client.errorbar.assumed`, imported on first use: its pydantic models cost a
+    CI gate's start-up and the gate does not read them."""
+    from . import assumed
+
+    return assumed
+
+
 def origin_base_url(base_url: str) -> str:
     """``scheme://host[:port]`` (a trailing ``/v1`` accepted): the client adds ``/v1``."""
     text = base_url.strip().rstrip("/")
-    return text.removesuffix(assumed.API_PATH) if text.endswith(assumed.API_PATH) else text
+    return text.removesuffix(wire.API_PATH) if text.endswith(wire.API_PATH) else text
 
 
 def _fingerprint(body: Mapping[str, Any]) -> str:
@@ -82,6 +94,15 @@ def _same_run(run: assumed.Run, body: Mapping[str, Any], sent_at: dt.datetime) -
             and (body.get("sample_count") is None or run.sample_count == body.get("sample_count")))
 
 
+def plain_http_transport(limits: httpx.Limits | None) -> httpx.AsyncHTTPTransport:
+    """The transport for an ``http://`` origin (a loopback queue: a key is refused over plain
+    http anywhere else). This client only ever addresses its own origin and follows no
+    redirect, so no TLS handshake can happen: httpx's default transport would still load the
+    CA bundle into an SSL context first (about 0.25 s of a CI gate's start-up), so none is
+    made. An ``https://`` origin gets httpx's default, verified transport."""
+    return httpx.AsyncHTTPTransport(verify=False, limits=limits or httpx.Limits(), trust_env=True)
+
+
 class ErrorbarClient:
     platform = "errorbar"
 
@@ -90,8 +111,11 @@ class ErrorbarClient:
                  deadline: float = 60.0, max_attempts: int = 4, retry: RetryPolicy | None = None,
                  sleep: Sleep | None = None, limits: httpx.Limits | None = None) -> None:
         key = check_key(api_key) if api_key is not None else None
+        origin = origin_base_url(base_url)
+        if transport is None and httpx.URL(origin).scheme == "http":
+            transport = plain_http_transport(limits)
         self._http = HttpCore(
-            origin_base_url(base_url), key, transport=transport, timeout=timeout, deadline=deadline,
+            origin, key, transport=transport, timeout=timeout, deadline=deadline,
             retry=replace(retry or RetryPolicy(), max_attempts=max_attempts), sleep=sleep or asyncio.sleep,
             limits=limits, user_agent=USER_AGENT, key_header=BEARER,
             missing_key_hint="set ERRORBAR_API_KEY to an sk_... key",
@@ -123,22 +147,22 @@ class ErrorbarClient:
 
     @staticmethod
     def _run_path(run_id: str, *rest: str) -> str:
-        return "/".join([assumed.EVALS_PATH, segment(run_id, what="run id"), *rest])
+        return "/".join([wire.EVALS_PATH, segment(run_id, what="run id"), *rest])
 
     # ------------------------------------------------------------------ runs
 
     async def list_runs(self) -> list[assumed.Run]:
         """The 50 newest runs, newest first (the queue has no paging)."""
-        listing = await self._call("GET", assumed.EVALS_PATH, assumed.RunList.model_validate)
+        listing = await self._call("GET", wire.EVALS_PATH, _shapes().RunList.model_validate)
         return listing.data
 
     async def get_run(self, run_id: str) -> assumed.Run:
-        return await self._call("GET", self._run_path(run_id), assumed.Run.model_validate)
+        return await self._call("GET", self._run_path(run_id), _shapes().Run.model_validate)
 
     async def create_run(self, body: Mapping[str, Any]) -> Created:
         """Queue a run: checked here, sent once (see the module docstring)."""
         check_create(body)
-        self._http.require_key("POST", assumed.EVALS_PATH)
+        self._http.require_key("POST", wire.EVALS_PATH)
         fingerprint = _fingerprint(body)
         pending = self._creating.get(fingerprint)
         if pending is not None:
@@ -160,7 +184,7 @@ class ErrorbarClient:
     async def _create_once(self, body: Mapping[str, Any]) -> Created:
         sent_at = dt.datetime.now(dt.UTC)
         try:
-            run = await self._call("POST", assumed.EVALS_PATH, assumed.Run.model_validate, json=dict(body))
+            run = await self._call("POST", wire.EVALS_PATH, _shapes().Run.model_validate, json=dict(body))
             return Created(run)
         except OutcomeUnknownError as lost:
             try:
@@ -173,27 +197,27 @@ class ErrorbarClient:
             raise CreateOutcomeUnknown(
                 f"the answer to the create was lost ({lost.message}) and the run list shows no run like it yet; "
                 "it may still have been queued: check the list before creating it again (it was not resent)",
-                method="POST", path=assumed.EVALS_PATH,
+                method="POST", path=wire.EVALS_PATH,
             ) from None
 
     async def cancel_run(self, run_id: str) -> assumed.Run:
         """Cancel a PENDING or RUNNING run (a 400 for a terminal one). Re-read it after: a
         slice in flight can still land it DONE."""
-        return await self._call("POST", self._run_path(run_id, "cancel"), assumed.Run.model_validate)
+        return await self._call("POST", self._run_path(run_id, "cancel"), _shapes().Run.model_validate)
 
     async def delete_run(self, run_id: str) -> str:
         """Delete a terminal run and its samples (irreversible); its id."""
-        answer = await self._call("DELETE", self._run_path(run_id), assumed.Document.model_validate)
+        answer = await self._call("DELETE", self._run_path(run_id), _shapes().Document.model_validate)
         return str((answer.model_extra or {}).get("id", run_id))
 
     async def samples(self, run_id: str) -> list[assumed.Sample]:
-        return await self._call("GET", self._run_path(run_id, "samples"), assumed.parse_samples)
+        return await self._call("GET", self._run_path(run_id, "samples"), _shapes().parse_samples)
 
     async def pairwise(self, run_id: str) -> assumed.Document:
-        return await self._call("GET", self._run_path(run_id, "pairwise"), assumed.Document.model_validate)
+        return await self._call("GET", self._run_path(run_id, "pairwise"), _shapes().Document.model_validate)
 
     async def pair_labels(self, run_id: str) -> assumed.Document:
-        return await self._call("GET", self._run_path(run_id, "pair_labels"), assumed.Document.model_validate)
+        return await self._call("GET", self._run_path(run_id, "pair_labels"), _shapes().Document.model_validate)
 
     async def add_pair_label(self, run_id: str, sample_index: int, candidate: str, verdict: str,
                              critique: str | None = None) -> assumed.Document:
@@ -203,11 +227,11 @@ class ErrorbarClient:
         body: dict[str, Any] = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict}
         if critique is not None:
             body["critique"] = critique
-        return await self._call("POST", self._run_path(run_id, "pair_labels"), assumed.Document.model_validate,
+        return await self._call("POST", self._run_path(run_id, "pair_labels"), _shapes().Document.model_validate,
                                 json=body)
 
     async def delete_pair_label(self, run_id: str, sample_index: int, candidate: str) -> None:
-        await self._call("DELETE", self._run_path(run_id, "pair_labels"), assumed.Document.model_validate,
+        await self._call("DELETE", self._run_path(run_id, "pair_labels"), _shapes().Document.model_validate,
                          params={"sample_index": sample_index, "candidate": candidate})
 
     async def evidence(self, run_id: str, thresholds: Mapping[str, float | None] | None = None,
@@ -215,12 +239,12 @@ class ErrorbarClient:
         params = gate_params(thresholds, model=model) if thresholds else ({"model": model} if model else {})
         if with_content:
             params["with_content"] = "true"
-        return await self._call("GET", self._run_path(run_id, "evidence"), assumed.Document.model_validate,
+        return await self._call("GET", self._run_path(run_id, "evidence"), _shapes().Document.model_validate,
                                 params=params, precondition=PreconditionError.EVIDENCE)
 
     async def compare(self, before_id: str, after_id: str) -> assumed.Comparison:
         """``a`` = before, ``b`` = after; ``delta`` is after − before."""
-        return await self._call("GET", f"{assumed.EVALS_PATH}/compare", assumed.Comparison.model_validate,
+        return await self._call("GET", f"{wire.EVALS_PATH}/compare", _shapes().Comparison.model_validate,
                                 params={"a": before_id, "b": after_id}, precondition=PreconditionError.COMPARE)
 
     async def failure_clusters(self, window_days: int = 7, *, force: bool = False) -> assumed.Document:
@@ -228,38 +252,38 @@ class ErrorbarClient:
         if not 1 <= window_days <= 90:
             raise ValueError("window_days must be 1..90")
         params = {"window_days": window_days, **({"force": "true"} if force else {})}
-        return await self._call("GET", f"{assumed.EVALS_PATH}/failure_clusters", assumed.Document.model_validate,
+        return await self._call("GET", f"{wire.EVALS_PATH}/failure_clusters", _shapes().Document.model_validate,
                                 params=params)
 
     async def gate(self, run_id: str, thresholds: Mapping[str, float | None], *, ties: str | None = None,
-                   model: str | None = None) -> tuple[int, assumed.GateVerdict]:
+                   model: str | None = None) -> tuple[int, GateVerdict]:
         """(HTTP status, verdict): 200 only when it passed, 412 for everything else (not DONE,
         ERROR, a failed check). Thresholds are checked here first (0..1, at least one)."""
         params = gate_params(thresholds, ties=ties, model=model)
         path = self._run_path(run_id, "gate")
         try:
-            reply = await self._http.request("GET", path, assumed.GateVerdict.model_validate, params=params,
+            reply = await self._http.request("GET", path, GateVerdict.model_validate, params=params,
                                              needs_key=True, verdict_statuses=frozenset({412}))
         except BlahError as error:
             raise translate(error) from None
-        verdict: assumed.GateVerdict = reply.data
+        verdict: GateVerdict = reply.data
         return reply.status, verdict
 
     # ------------------------------------------------------------------ criteria
 
     async def criteria(self) -> list[assumed.Criterion]:
-        listing = await self._call("GET", assumed.CRITERIA_PATH, assumed.CriterionList.model_validate)
+        listing = await self._call("GET", wire.CRITERIA_PATH, _shapes().CriterionList.model_validate)
         return listing.data
 
     async def criterion(self, criterion_id: str) -> assumed.Criterion:
-        return await self._call("GET", f"{assumed.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}",
-                                assumed.Criterion.model_validate)
+        return await self._call("GET", f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}",
+                                _shapes().Criterion.model_validate)
 
     async def alignment(self, criterion_id: str) -> assumed.Document:
         """The criterion's last alignment (free, never re-judges)."""
         return await self._call(
-            "GET", f"{assumed.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}/alignment",
-            assumed.Document.model_validate)
+            "GET", f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}/alignment",
+            _shapes().Document.model_validate)
 
 
 async def wait_until_terminal(client: ErrorbarClient, run_id: str, *, sleep: Callable[[float], Awaitable[None]],

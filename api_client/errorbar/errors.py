@@ -10,7 +10,7 @@ from __future__ import annotations
 from api_client._responses import safe_excerpt
 from api_client.errors import AuthError, BadRequestError, BlahError
 
-from . import assumed
+from . import wire
 
 
 class ErrorbarError(BlahError):
@@ -72,7 +72,7 @@ def translate(error: BlahError, *, precondition: str | None = None) -> BlahError
     if status == 402:
         return FundsError(FundsError.SENTENCE + said, **kw)  # type: ignore[arg-type]
     if status == 403:
-        sentence = RoleError.SCOPE_SENTENCE if error.code == assumed.CODE_INSUFFICIENT_SCOPE else RoleError.SENTENCE
+        sentence = RoleError.SCOPE_SENTENCE if error.code == wire.CODE_INSUFFICIENT_SCOPE else RoleError.SENTENCE
         return RoleError(sentence + said, **kw)  # type: ignore[arg-type]
     if status == 412:
         return PreconditionError((precondition or PreconditionError.SENTENCE) + said, **kw)  # type: ignore[arg-type]

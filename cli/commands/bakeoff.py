@@ -30,9 +30,9 @@ import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from api_client.errorbar import assumed
+from api_client.errorbar import wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
@@ -41,6 +41,9 @@ from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_print as show
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
 
 PROG = "blah-tui bakeoff"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_DONE, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
@@ -157,7 +160,7 @@ async def _gate(client: ErrorbarClient, args: argparse.Namespace, params: dict[s
     deadline = clock() + max(0.0, args.wait)
     while True:
         status, verdict = await client.gate(args.run_id, params["thresholds"], ties=args.ties, model=args.model)
-        if verdict.status in ("DONE", None) or verdict.status in assumed.TERMINAL or clock() >= deadline:
+        if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
             break
         wait = min(POLL_S, deadline - clock())
         err.write(f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n")

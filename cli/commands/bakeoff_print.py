@@ -5,11 +5,14 @@ the dash, never 0."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from api_client.errorbar import assumed
 from common.format import DASH, format_latency
 from common.plain_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+    from api_client.errorbar.gate_verdict import GateVerdict
 
 
 def cell(value: object, width: int = 40) -> str:
@@ -129,7 +132,7 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
             out.write(f"only in {side}: {cell(', '.join(map(str, keys)), 200)}\n")
 
 
-def print_gate(run_id: str, verdict: assumed.GateVerdict, out: TextIO) -> None:
+def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     word = "PASS" if verdict.passed else "FAIL"
     out.write(f"gate {word}: run {cell(run_id, 60)} is {cell(verdict.status)}\n")
     if verdict.reason:
