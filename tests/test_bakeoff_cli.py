@@ -23,7 +23,8 @@ def queue() -> Iterator[ErrorbarServer]:
 
 
 class Clock:
-    """Simulated time for ``--wait``: ``sleep`` advances it at once; ``on_sleep`` runs after."""
+    """Simulated time for ``--wait`` (``block``) and ``watch`` (``sleep``): each advances it at
+    once; ``on_sleep`` runs after."""
 
     def __init__(self, on_sleep: object = None) -> None:
         self.now = 1000.0
@@ -33,11 +34,14 @@ class Clock:
     def __call__(self) -> float:
         return self.now
 
-    async def sleep(self, seconds: float) -> None:
+    def block(self, seconds: float) -> None:
         self.sleeps.append(seconds)
         self.now += seconds
         if callable(self.on_sleep):
             self.on_sleep()
+
+    async def sleep(self, seconds: float) -> None:
+        self.block(seconds)
 
 
 def bakeoff(queue: ErrorbarServer | None, *argv: str, key: str | None = None, clock: Clock | None = None,
@@ -47,7 +51,7 @@ def bakeoff(queue: ErrorbarServer | None, *argv: str, key: str | None = None, cl
     env = {"ERRORBAR_API_KEY": key or (queue.admin_key if queue else "sk_sovereign_nobody")}
     clock = clock or Clock()
     code = bakeoff_main([*argv, *base], out=out, err=err, env=env, stdin=io.StringIO(stdin), sleep=clock.sleep,
-                        clock=clock)
+                        block=clock.block, clock=clock)
     return code, out.getvalue(), err.getvalue()
 
 

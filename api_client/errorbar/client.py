@@ -33,6 +33,7 @@ from api_client.origin import BEARER
 from api_client.paths import segment
 
 from . import wire
+from .wire import origin_base_url
 from .checks import check_create, gate_params
 from .errors import CreateOutcomeUnknown, PreconditionError, translate
 from .gate_verdict import GateVerdict
@@ -61,12 +62,6 @@ def _shapes() -> Any:
     from . import assumed
 
     return assumed
-
-
-def origin_base_url(base_url: str) -> str:
-    """``scheme://host[:port]`` (a trailing ``/v1`` accepted): the client adds ``/v1``."""
-    text = base_url.strip().rstrip("/")
-    return text.removesuffix(wire.API_PATH) if text.endswith(wire.API_PATH) else text
 
 
 def _fingerprint(body: Mapping[str, Any]) -> str:

@@ -11,3 +11,9 @@ STORED = "__stored__"  # documented: the incumbent's logged answers as the basel
 TERMINAL = ("DONE", "ERROR", "CANCELLED")  # documented
 LIST_LIMIT = 50  # documented: the list is the 50 newest runs, no paging
 CODE_INSUFFICIENT_SCOPE = "insufficient_scope"  # ASSUMED: a read key on a write (the contract does not say)
+
+
+def origin_base_url(base_url: str) -> str:
+    """``scheme://host[:port]`` (a trailing ``/v1`` accepted): the clients add ``/v1``."""
+    text = base_url.strip().rstrip("/")
+    return text.removesuffix(API_PATH) if text.endswith(API_PATH) else text

@@ -24,7 +24,6 @@ CANCELLED); 2 bad usage; 4 unreachable or key refused.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import sys
@@ -34,8 +33,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errorbar import wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
-from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
+from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_print as show
@@ -44,11 +43,13 @@ from common.plain_text import inert_json, one_line
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
+    from api_client.errorbar.client import ErrorbarClient
 
 PROG = "blah-tui bakeoff"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_DONE, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
 POLL_S = 5.0
 Sleep = Callable[[float], Awaitable[None]]
+Block = Callable[[float], None]
 
 
 class CommandError(Exception):
@@ -155,16 +156,19 @@ def _confirm(question: str, args: argparse.Namespace, stdin: TextIO, err: TextIO
         raise CommandError("not confirmed; nothing was sent", EXIT_USAGE)
 
 
-async def _gate(client: ErrorbarClient, args: argparse.Namespace, params: dict[str, Any], out: TextIO,
-                err: TextIO, sleep: Sleep, clock: Callable[[], float]) -> int:
+def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str, float | None], out: TextIO,
+          err: TextIO, block: Block, clock: Callable[[], float]) -> int:
+    """One GET (``--wait``: one every ``POLL_S`` until DONE or the time is up), no event loop."""
     deadline = clock() + max(0.0, args.wait)
-    while True:
-        status, verdict = await client.gate(args.run_id, params["thresholds"], ties=args.ties, model=args.model)
-        if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
-            break
-        wait = min(POLL_S, deadline - clock())
-        err.write(f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n")
-        await sleep(wait)
+    with BlockingGate(connection.base_url, connection.api_key, sleep=block) as gate:
+        while True:
+            status, verdict = gate.check(args.run_id, thresholds, ties=args.ties, model=args.model)
+            if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
+                break
+            wait = min(POLL_S, deadline - clock())
+            err.write(f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; "
+                      f"polling again in {wait:.0f} s\n")
+            block(wait)
     _print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
         return EXIT_NOT_DONE
@@ -178,11 +182,11 @@ async def _gate(client: ErrorbarClient, args: argparse.Namespace, params: dict[s
 
 
 async def _dispatch(args: argparse.Namespace, connection: Connection, params: dict[str, Any], out: TextIO,
-                    err: TextIO, stdin: TextIO, sleep: Sleep, clock: Callable[[], float]) -> int:
+                    err: TextIO, sleep: Sleep) -> int:
+    from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
+
     async with ErrorbarClient(connection.base_url, connection.api_key) as client:
         action = args.action
-        if action == "gate":
-            return await _gate(client, args, params, out, err, sleep, clock)
         if action == "list":
             runs = await client.list_runs()
             _print_json([r.to_json() for r in runs], out) if args.json else show.print_runs(runs, out)
@@ -219,8 +223,10 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
 
 def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
                  stdin: TextIO | None = None, env: dict[str, str] | None = None, sleep: Sleep | None = None,
-                 clock: Callable[[], float] | None = None) -> int:
-    """Run one `blah-tui bakeoff` command; the exit code (see the module docstring)."""
+                 block: Block | None = None, clock: Callable[[], float] | None = None) -> int:
+    """Run one `blah-tui bakeoff` command; the exit code (see the module docstring).
+    ``sleep`` (watch, async), ``block`` (gate --wait) and ``clock``: real time by default;
+    tests pass fakes."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
     args = build_parser().parse_args(list(argv))
@@ -244,8 +250,11 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
                      args, stdin, err)
         elif args.action == "cancel":
             _confirm(f"cancel {one_line(args.run_id, 60)}?", args, stdin, err)
-        return asyncio.run(_dispatch(args, connection, params, out, err, stdin, sleep or asyncio.sleep,
-                                     clock or time.monotonic))
+        if args.action == "gate":
+            return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
+        import asyncio
+
+        return asyncio.run(_dispatch(args, connection, params, out, err, sleep or asyncio.sleep))
     except CommandError as error:
         return _fail(str(error), error.code, err)
     except (ConnectionError_, KeyShapeError, MissingKeyError, UnsafePathError, RefusedLocally) as error:
