@@ -134,7 +134,8 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
 
 def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     word = "PASS" if verdict.passed else "FAIL"
-    out.write(f"gate {word}: run {cell(run_id, 60)} is {cell(verdict.status)}\n")
+    closed = "" if verdict.status == "DONE" else " (fails closed until the run is DONE)"
+    out.write(f"gate {word}: run {cell(run_id, 60)} is {cell(verdict.status)}{closed}\n")
     if verdict.reason:
         out.write(f"reason: {cell(verdict.reason, 300)}\n")
     if verdict.checks:
