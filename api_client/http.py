@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
-from pydantic import SecretStr, ValidationError
+from pydantic import ValidationError
 
 from ._responses import ShapeError, decode_json, error_for_response, schema_error
 from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy, parse_retry_after
@@ -51,6 +51,7 @@ from .origin import (
     origin_of,
     refuse_clear_text_key,
 )
+from .secret import Secret
 
 Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[int, int], None]
@@ -107,7 +108,7 @@ class HttpCore:
         self.base_url = normalize_base_url(base_url)
         self._origin = origin_of(self.base_url)
         self._where = _origin_text(self.base_url)
-        self._key = SecretStr(api_key) if api_key else None
+        self._key = Secret(api_key) if api_key else None
         if self._key is not None:
             refuse_clear_text_key(self.base_url)
         self._key_header = key_header
@@ -210,6 +211,7 @@ class HttpCore:
         deadline: float | None = None,
         allow_empty: bool = False,
         resend_identical: bool = False,
+        verdict_statuses: frozenset[int] = frozenset(),
     ) -> Reply:
         """As :meth:`request_json`, but the answer's ``Location`` and ``Retry-After`` come back
         too (a 202 says where to poll and when). ``content``: the body's exact bytes.
@@ -218,6 +220,10 @@ class HttpCore:
         answers an identical retry with the same result), so when its answer is lost (the
         connection broke or timed out after sending) or is a "try again" status, it is sent
         ONCE more, byte for byte, with a fresh deadline. Other writes are never resent.
+
+        ``verdict_statuses``: non-2xx statuses whose body is an answer, not an error (the
+        errorbar gate's 412 is its "fail" verdict): parsed with ``parse`` and returned as a
+        ``Reply`` carrying that status.
         """
         method = method.upper()
         safe = method in SAFE_METHODS
@@ -253,7 +259,7 @@ class HttpCore:
                     retryable, lost = True, isinstance(error, OutcomeUnknownError)
             else:
                 status = response.status_code
-                if 200 <= status < 300:
+                if 200 <= status < 300 or status in verdict_statuses:
                     return Reply(
                         self._parse_body(response, parse, method=method, path=path, allow_empty=allow_empty),
                         status,

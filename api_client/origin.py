@@ -12,9 +12,8 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 import httpx
-from pydantic import SecretStr
-
 from .paths import API_PREFIX
+from .secret import Secret
 
 __all__ = [
     "BEARER",
@@ -85,10 +84,10 @@ class OriginKeyAuth(httpx.Auth):
     plain local variable or attribute. Textual prints a crashed app's traceback WITH the
     locals of every frame; a ``headers = {"Authorization": "Bearer ..."}`` local in the
     request loop would put the key on the person's screen (and in any pasted bug report).
-    The key stays a ``SecretStr`` here, and httpx's ``Headers`` repr masks the header.
+    The key stays a ``Secret`` here, and httpx's ``Headers`` repr masks the header.
     """
 
-    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None], header: KeyHeader = BEARER) -> None:
+    def __init__(self, key: Secret, origin: tuple[str, str, int | None], header: KeyHeader = BEARER) -> None:
         self._key = key
         self._origin = origin
         self._header = header
@@ -105,5 +104,5 @@ class OriginKeyAuth(httpx.Auth):
 class OriginBearerAuth(OriginKeyAuth):
     """``Authorization: Bearer <key>`` for ``origin`` only (blah.dev)."""
 
-    def __init__(self, key: SecretStr, origin: tuple[str, str, int | None]) -> None:
+    def __init__(self, key: Secret, origin: tuple[str, str, int | None]) -> None:
         super().__init__(key, origin, BEARER)

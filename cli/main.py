@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING
 
 from common.constants import DEFAULT_BASE_URL
@@ -42,6 +41,8 @@ $ERRORBAR_API_KEY), then the key stored by `blah-tui login [--profile NAME]`.
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # here: `bakeoff gate` starts without it
+
     try:
         return version("blah-tui")
     except PackageNotFoundError:  # running from a source tree
@@ -77,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     bench.add_argument("bench_args", nargs=argparse.REMAINDER, help="see `blah-tui bench --help`")
+
+    bakeoff = sub.add_parser(
+        "bakeoff", help="bake-offs on the errorbar eval-run queue: list, show, create, watch, cancel, samples, "
+        "compare, gate", add_help=False,
+    )
+    bakeoff.add_argument("bakeoff_args", nargs=argparse.REMAINDER, help="see `blah-tui bakeoff --help`")
 
     blobfish = sub.add_parser(
         "blobfish", help="SDK evaluations on Blobfish: evals, show, export, publish", add_help=False
@@ -234,6 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.commands.bench import bench_main
 
         return bench_main(args_list[1:])
+    if args_list[:1] == ["bakeoff"]:
+        from cli.commands.bakeoff import bakeoff_main
+
+        return bakeoff_main(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     bad_url = _base_url_error(getattr(args, "base_url", None))

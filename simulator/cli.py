@@ -4,26 +4,25 @@ until Ctrl-C, printing each one's URL and demo keys."""
 from __future__ import annotations
 
 import argparse
-import sys
 import threading
 
 from simulator.blobfish.benchmarks import BENCHMARKS as BENCHMARK_SLUGS
 from simulator.blobfish.server import BlobfishServer
 from simulator.blobfish.shapes import REJECTED_PROVIDER_KEY_MARK
 from simulator.chaos import ChaosConfig
+from simulator.errorbar.server import ErrorbarServer
 from simulator.server import AppServer, SimulatorServer
 
 PLATFORMS = ("blah", "blobfish", "errorbar", "all")
-NOT_SIMULATED = ("errorbar",)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="blah-tui sim", description="Run a local, seeded platform: blah.dev (default), Blobfish, or all."
+        prog="blah-tui sim", description="Run a local, seeded platform: blah.dev (default), Blobfish, the errorbar eval-run queue, or all."
     )
     parser.add_argument("--platform", choices=PLATFORMS, default="blah",
-                        help="which simulator: blah (default), blobfish, errorbar (not simulated yet), or all; "
-                             "with all and --port N, Blobfish listens on N+1")
+                        help="which simulator: blah (default), blobfish, errorbar, or all; "
+                             "with all and --port N, Blobfish listens on N+1 and errorbar on N+2")
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="port (default: any free port)")
     parser.add_argument("--seed", type=int, default=7, help="world seed (default 7)")
@@ -39,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> int:
     """Start the ``--platform``'s simulators, print each one's URL and demo keys (blah.dev: the
     council key and the person's model id), then serve until interrupted (or until ``stop``
-    is set, for tests). ``errorbar`` alone: exit 2, there is no simulator of it yet."""
+    is set, for tests)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.speed <= 0:
@@ -48,10 +47,6 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
         chaos = ChaosConfig.parse(args.chaos) if args.chaos else None
     except ValueError as exc:
         parser.error(str(exc))
-    if args.platform in NOT_SIMULATED:
-        print(f"blah-tui sim: there is no {args.platform} simulator yet; "
-              "--platform blah, blobfish or all run the ones there are", file=sys.stderr)
-        return 2
     servers: list[AppServer] = []
     try:
         if args.platform in ("blah", "all"):
@@ -66,8 +61,11 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
             blobfish.die_after_tasks(args.bench_die_after)
             servers.append(blobfish.start())
             _print_blobfish(blobfish)
-        if args.platform == "all":
-            print(f"{', '.join(NOT_SIMULATED)}: not simulated yet", flush=True)
+        if args.platform in ("errorbar", "all"):
+            port = args.port + 2 if args.platform == "all" and args.port else args.port
+            queue = ErrorbarServer(seed=args.seed, speed=args.speed, host=args.host, port=port, chaos=chaos)
+            servers.append(queue.start())
+            _print_errorbar(queue)
     except BaseException:
         for server in reversed(servers):
             server.stop()
@@ -101,6 +99,16 @@ def _print_blobfish(server: BlobfishServer) -> None:
     print(f"  benchmarks:        {', '.join(BENCHMARK_SLUGS)}   (blah-tui bench; a provider key with "
           f"'{REJECTED_PROVIDER_KEY_MARK}' in it is rejected)", flush=True)
     print(f"  OpenAPI spec:      {server.base_url}/api/spec", flush=True)
+
+
+def _print_errorbar(server: ErrorbarServer) -> None:
+    print(f"errorbar eval-run queue simulator at {server.base_url}", flush=True)
+    print(f"  base URL:          {server.base_url}   (--base-url; routes under /v1)", flush=True)
+    print(f"  admin demo key:    {server.admin_key}   (ERRORBAR_API_KEY; an OWNER/ADMIN: every call)", flush=True)
+    print(f"  member demo key:   {server.member_key}   (not an admin: create, cancel, delete answer 403)",
+          flush=True)
+    print(f"  read demo key:     {server.read_key}   (the read scope: what CI should use for the gate)", flush=True)
+    print(f"  OpenAPI spec:      {server.base_url}/v1/spec", flush=True)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from contextlib import contextmanager, redirect_stdout
 
 import httpx
 
@@ -55,23 +55,32 @@ def test_blobfish_alone_prints_its_url_and_keys_and_serves() -> None:
         assert answer.status_code == 200 and answer.json()["evaluations"]
 
 
-def test_all_starts_blah_and_blobfish_and_says_errorbar_is_not_simulated() -> None:
-    with running(["--platform", "all", "--quiet-world"], "not simulated yet") as text:
-        assert "errorbar: not simulated yet" in text
+def errorbar_url_and_key(text: str) -> tuple[str, str]:
+    url = re.search(r"errorbar eval-run queue simulator at (\S+)", text)
+    key = re.search(r"admin demo key:\s+(sk_\S+)", text)
+    assert url and key, text
+    return url.group(1), key.group(1)
+
+
+def test_all_starts_blah_blobfish_and_errorbar() -> None:
+    with running(["--platform", "all", "--quiet-world"], "/v1/spec") as text:
         blah = text.split("API base:")[1].split()[0]
         assert httpx.get(blah + "/api/v1/models", timeout=10).status_code == 200
         url, key = blobfish_url_and_key(text)
         assert httpx.get(f"{url}/api/v1/evaluations", headers={"X-API-Key": key}, timeout=10).status_code == 200
+        queue, admin = errorbar_url_and_key(text)
+        answer = httpx.get(f"{queue}/v1/evals", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        assert answer.status_code == 200 and answer.json() == {"object": "list", "data": []}
 
 
-def test_errorbar_alone_exits_2_with_a_clear_line() -> None:
-    err, out = io.StringIO(), io.StringIO()
-    with redirect_stderr(err), redirect_stdout(out):
-        code = cli.main(["--platform", "errorbar"])
-    assert code == 2 and out.getvalue() == ""
-    assert err.getvalue() == (
-        "blah-tui sim: there is no errorbar simulator yet; --platform blah, blobfish or all run the ones there are\n"
-    )
+def test_errorbar_alone_serves_the_queue_and_prints_its_three_keys() -> None:
+    with running(["--platform", "errorbar", "--seed", "3"], "OpenAPI spec") as text:
+        assert "blah.dev" not in text and "Blobfish" not in text
+        assert "member demo key:   sk_sovereign_member_" in text and "read demo key:     sk_sovereign_read_" in text
+        queue, admin = errorbar_url_and_key(text)
+        criteria = httpx.get(f"{queue}/v1/criteria", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        assert criteria.status_code == 200 and criteria.json()["data"]
+        assert httpx.get(f"{queue}/v1/evals", timeout=10).status_code == 401
 
 
 def test_the_default_platform_is_blah() -> None:

@@ -49,3 +49,20 @@ def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() 
     assert "textual" in loaded  # the probe sees what was imported
     assert not _detectors(loaded)
     assert not {"plotext", "textual_plotext"} & loaded
+
+
+def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> None:
+    """A CI job's `blah-tui bakeoff gate ID --min-win-rate X --base-url URL` with
+    $ERRORBAR_API_KEY set: no Textual, no diagnosis, and neither the config nor the key store
+    (the flag and the variable decide everything), and no event loop (the gate is one blocking
+    GET), so the gate starts about as fast as httpx."""
+    code = (
+        "import os\n"
+        "os.environ['ERRORBAR_API_KEY'] = 'sk_sovereign_probe'\n"
+        "from cli.main import main\n"
+        "assert main(['bakeoff', 'gate', 'ev_1', '--min-win-rate', '0.5', '--base-url', 'http://127.0.0.1:9']) == 4"
+    )
+    loaded = _imports_after(code)
+    assert "cli.commands.bakeoff" in loaded and "api_client.errorbar.gate_blocking" in loaded  # the probe ran the gate
+    assert not {"textual", "application.profiles", "application.config", "keyring", "asyncio"} & loaded
+    assert not _detectors(loaded)

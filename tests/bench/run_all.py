@@ -70,6 +70,7 @@ BENCHES: dict[str, tuple[str, list[str], list[str], Callable[[dict[str, Any]], l
     "search": ("bench_search.py", ["--rows", "1000000"], ["--rows", "1000000"], _own_rows, 3600),
     "ingest": ("bench_ingest.py", ["--calls", "20000", "--bursts", "2"], ["--calls", "5000", "--bursts", "1"], _own_rows, 1800),
     "diagnosis": ("bench_diagnosis.py", ["--summarize-calls", "200000"], ["--summarize-calls", "20000"], _diagnosis_rows, 1800),
+    "bakeoff_gate": ("bench_bakeoff_gate.py", ["--runs", "15"], ["--runs", "5"], _own_rows, 600),
     "memory": ("bench_memory.py", ["--rows", "1000000", "--linger", "3"], ["--rows", "1000000", "--linger", "2"], _own_rows, 900),
 }
 #: bench_log_list and bench_diagnosis predate this script: their output flag is spelled differently.

@@ -1,0 +1,248 @@
+"""Every shape the errorbar client reads, in one module (pydantic v2), with what is ASSUMED.
+
+Source: /work/shared/platform/evalqueue-CONTRACT.md. Documented there: the routes, the run
+object's members, the results' member names, the gate's body and its 200-only-when-pass rule,
+the compare rows, the samples' ``{prompt, baseline_answer, candidates:[{model, answer,
+outcome, human_verdict?}]}``. Read leniently: unknown members are kept (``extra="allow"``, so
+``--json`` prints what the platform sent) and an absent member stays ``None``, never 0.
+
+ASSUMED (the contract is silent or says "not stated"):
+
+- intervals (``ci95``, ``observed_ci``, ``corrected_ci``, ``ci``, ``delta_ci``) are
+  ``[lo, hi]`` fractions or null; any other shape reads as null (no interval), never invented;
+- rates are fractions 0..1 (the gate compares them with 0..1 thresholds);
+- the status of a missing or refused key is 401, of a ``read`` key on a write 403
+  (code ``insufficient_scope``); 403 for the role has no stated code;
+- ``assertion_results`` is ``{per_model:[{model, answers, passed_all, pass_rate,
+  per_assertion:[{type, passed}]}]}`` (the page names it only);
+- ``criterion_snapshot`` holds ``criterion_id, name, judge_prompt, judge_model, tpr, tnr,
+  kappa`` (keys not stated);
+- on samples, the simulator's extras ``index``, ``truncated``, ``latency_ms``,
+  ``cost_micros``, ``orderings:{ab, ba}`` and ``assertions:[bool]`` (absent on the real
+  service as far as the contract says; read as None then);
+- timestamps other than ``created_at`` are kept as the strings sent.
+
+The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
+pydantic, for the CI gate's start-up. The paths and fixed names are in ``wire``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Json = dict[str, Any]
+
+from .wire import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
+
+__all__ = ["CODE_INSUFFICIENT_SCOPE", "CRITERIA_PATH", "EVALS_PATH", "LIST_LIMIT", "STORED", "TERMINAL"]
+
+
+def _interval(value: Any) -> list[float] | None:
+    """``[lo, hi]`` of numbers, else None (an interval the platform did not give is not made up)."""
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+    ):
+        return [float(value[0]), float(value[1])]
+    return None
+
+
+class Lenient(BaseModel):
+    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
+
+    def to_json(self) -> Json:
+        """What the platform sent (unknown members too, absent members still absent)."""
+        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+class Arm(Lenient):
+    key: str
+    model: str | None = None
+    label: str | None = None
+    system: bool | None = None
+    tools: bool | None = None
+    n: int | None = None
+
+
+class CandidateResult(Lenient):
+    model: str | None = None
+    arm: str | None = None
+    wins: int | None = None
+    losses: int | None = None
+    ties: int | None = None
+    failed: int | None = None
+    attempted: int | None = None
+    judged_share: float | None = None
+    unreportable: bool | None = None
+    win_rate: float | None = None
+    ci95: list[float] | None = None
+    inconclusive: bool | None = None
+    truncated: int | None = None
+    avg_latency_ms: float | None = None
+    eval_cost_micros: int | None = None
+    savings_pct: float | None = None
+
+    _ci = field_validator("ci95", mode="before")(_interval)
+
+    @property
+    def key(self) -> str:
+        """The arm key (the model id unless the arm has a label)."""
+        return self.arm or self.model or ""
+
+
+class BaselineResult(Lenient):
+    model: str | None = None
+    stored_answers: bool | None = None
+    truncated: int | None = None
+    avg_latency_ms: float | None = None
+    eval_cost_micros: int | None = None
+
+
+class ModelResult(Lenient):
+    """One model of a criterion run (the baseline included)."""
+
+    model: str
+    judged_pass: int | None = None
+    judged_fail: int | None = None
+    unparsed: int | None = None
+    truncated: int | None = None
+    observed_pass_rate: float | None = None
+    observed_ci: list[float] | None = None
+    corrected_pass_rate: float | None = None
+    corrected_ci: list[float] | None = None
+    avg_latency_ms: float | None = None
+    eval_cost_micros: int | None = None
+
+    _cis = field_validator("observed_ci", "corrected_ci", mode="before")(_interval)
+
+
+class Results(Lenient):
+    eval_kind: str | None = None
+    sample_count: int | None = None
+    clipped_samples: int | None = None
+    baseline: BaselineResult | None = None
+    per_candidate: list[CandidateResult] = Field(default_factory=list)
+    per_model: list[ModelResult] = Field(default_factory=list)
+    judge_cost_micros: int | None = None
+    judge_youden: float | None = None
+    criterion: Any = None
+    assertion_results: Json | None = None
+    pairwise: Json | None = None
+    screening: Json | None = None
+
+
+class Run(Lenient):
+    id: str
+    name: str | None = None
+    rubric: str | None = None
+    rubric_type: str | None = None
+    eval_kind: str | None = None
+    criterion_snapshot: Json | None = None
+    baseline_model: str | None = None
+    candidate_models: list[str] = Field(default_factory=list)
+    arms: list[Arm] = Field(default_factory=list)
+    judge_model: str | None = None
+    sample_count: int | None = None
+    max_output_tokens: int | None = None  # the page lists it, the manifest does not
+    sample_filters: Json | None = None
+    status: str | None = None
+    error: str | None = None
+    progress_ratio: float | None = None
+    assertions: list[Json] | None = None
+    created_at: str | None = None
+    results: Results | None = None
+
+    @property
+    def terminal(self) -> bool:
+        return self.status in TERMINAL
+
+
+class RunList(Lenient):
+    object: str | None = None
+    data: list[Run] = Field(default_factory=list)
+
+
+class SampleAnswer(Lenient):
+    model: str
+    answer: str | None = None
+    outcome: str | None = None
+    human_verdict: str | None = None
+    truncated: bool | None = None  # simulator extra
+    latency_ms: int | None = None  # simulator extra
+    cost_micros: int | None = None  # simulator extra
+    orderings: dict[str, str | None] | None = None  # simulator extra: {"ab", "ba"}
+    assertions: list[bool] | None = None  # simulator extra
+
+
+class Sample(Lenient):
+    index: int | None = None  # simulator extra; otherwise the position in the array
+    prompt: str | None = None
+    baseline_answer: str | None = None
+    candidates: list[SampleAnswer] = Field(default_factory=list)
+
+
+def parse_samples(data: Any) -> list[Sample]:
+    """The bare array of samples, each given its 0-based position as ``index`` when absent."""
+    from api_client._responses import ShapeError
+
+    if not isinstance(data, list):
+        raise ShapeError("expected an array of samples")
+    samples = [Sample.model_validate(item) for item in data]
+    for position, sample in enumerate(samples):
+        if sample.index is None:
+            sample.index = position
+    return samples
+
+
+class CompareSide(Lenient):
+    rate: float | None = None
+    n: int | None = None
+    ci: list[float] | None = None
+
+    _ci = field_validator("ci", mode="before")(_interval)
+
+
+class CompareRow(Lenient):
+    arm: str | None = None
+    metric: str | None = None
+    a: CompareSide | None = None
+    b: CompareSide | None = None
+    delta: float | None = None
+    delta_ci: list[float] | None = None
+    significant: bool | None = None
+
+    _ci = field_validator("delta_ci", mode="before")(_interval)
+
+
+class Comparison(Lenient):
+    a: Json | None = None
+    b: Json | None = None
+    rows: list[CompareRow] = Field(default_factory=list)
+    unmatched: Json | None = None
+
+
+class Criterion(Lenient):
+    id: str
+    name: str | None = None
+    judge_model: str | None = None
+    trust: str | None = None
+    tier: str | None = None
+    tpr: float | None = None
+    tnr: float | None = None
+    kappa: float | None = None
+    tpr_ci: list[float] | None = None
+    tnr_ci: list[float] | None = None
+    alignment_n: int | None = None
+    aligned_at: str | None = None
+
+    _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
+
+
+class CriterionList(Lenient):
+    data: list[Criterion] = Field(default_factory=list)
+
+
+class Document(Lenient):
+    """A body read as it is (pairwise, evidence, alignment, failure clusters, a pair label):
+    the screens read its members; nothing here assumes more than that it is an object."""

@@ -1,0 +1,282 @@
+"""`blah-tui bakeoff ...`: bake-offs on the errorbar eval-run queue (no Textual import).
+
+    blah-tui bakeoff list [--json]
+    blah-tui bakeoff show ID [--json]
+    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R]) [--yes] [--json]
+    blah-tui bakeoff watch ID
+    blah-tui bakeoff cancel ID [--yes]
+    blah-tui bakeoff samples ID [--losses] [--json]
+    blah-tui bakeoff compare A B [--json]
+    blah-tui bakeoff gate ID [--min-win-rate X] [--min-pass-rate X] [--min-assertion-pass-rate X]
+                             [--noninferiority-margin X] [--ties half|decided] [--model M] [--wait SECONDS] [--json]
+
+The queue's address: ``--base-url`` or the errorbar profile's; the key: ``$ERRORBAR_API_KEY``
+or the profile's stored key (``sk_...``; never printed). Create spends money: it is confirmed
+on a terminal (``--yes`` otherwise) and sent once.
+
+Exit codes. gate: 0 pass; 1 a check failed; 2 bad usage, including no threshold (nothing is
+sent); 3 the run is not DONE (fail closed; ``--wait`` polls until it is or the time is up);
+4 the queue could not be reached, refused the key, or answered something else. Other
+commands: 0 done (watch: the run ended DONE); 1 the queue refused (watch: ERROR or
+CANCELLED); 2 bad usage; 4 unreachable or key refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from api_client.errorbar import wire
+from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
+from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
+from api_client.errorbar.gate_blocking import BlockingGate
+from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
+from api_client.errors import UnsafePathError
+from cli.commands import bakeoff_print as show
+from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
+from common.plain_text import inert_json, one_line
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+    from api_client.errorbar.client import ErrorbarClient
+
+PROG = "blah-tui bakeoff"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_DONE, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
+POLL_S = 5.0
+Sleep = Callable[[float], Awaitable[None]]
+Block = Callable[[float], None]
+
+
+class CommandError(Exception):
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _unit(text: str) -> float:
+    """A threshold: a number 0..1 (a rate, not a percent)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0..1 (a rate: 0.55, not 55)")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    connection = argparse.ArgumentParser(add_help=False)
+    connection.add_argument("--base-url", default=argparse.SUPPRESS, help="the queue's origin (the client adds /v1)")
+    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="an errorbar profile")
+    parser = argparse.ArgumentParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
+                                     "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.")
+    parser.add_argument("--base-url", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sub.add_parser("list", parents=[connection], help="the 50 newest runs").add_argument("--json", action="store_true")
+    one = sub.add_parser("show", parents=[connection], help="one run and its results")
+    one.add_argument("run_id", metavar="ID")
+    one.add_argument("--json", action="store_true")
+    create = sub.add_parser("create", parents=[connection], help="queue a run (spends money; sent once)")
+    create.add_argument("--from", dest="from_file", metavar="RUN.json", help="the request body, as JSON")
+    create.add_argument("--name")
+    create.add_argument("--rubric")
+    create.add_argument("--baseline", help="a catalog model id, or __stored__")
+    create.add_argument("--candidate", action="append", metavar="MODEL", help="repeat for each (at most 6)")
+    create.add_argument("--eval-kind", choices=("comparison", "criterion"))
+    create.add_argument("--criterion-id")
+    create.add_argument("--judge-model")
+    create.add_argument("--sample-count", type=int, metavar="N", help="5-500")
+    create.add_argument("--max-output-tokens", type=int, metavar="N", help="256-16384")
+    create.add_argument("--tag", help="sample only traffic with this tag")
+    create.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    create.add_argument("--json", action="store_true")
+    watch = sub.add_parser("watch", parents=[connection], help="poll a run until it ends")
+    watch.add_argument("run_id", metavar="ID")
+    cancel = sub.add_parser("cancel", parents=[connection], help="cancel a pending or running run")
+    cancel.add_argument("run_id", metavar="ID")
+    cancel.add_argument("--yes", action="store_true")
+    samples = sub.add_parser("samples", parents=[connection], help="a run's per-sample answers and outcomes")
+    samples.add_argument("run_id", metavar="ID")
+    samples.add_argument("--losses", action="store_true", help="only the losses (and fails)")
+    samples.add_argument("--json", action="store_true")
+    compare = sub.add_parser("compare", parents=[connection], help="two finished runs: A before, B after")
+    compare.add_argument("before", metavar="A")
+    compare.add_argument("after", metavar="B")
+    compare.add_argument("--json", action="store_true")
+    gate = sub.add_parser("gate", parents=[connection], help="a CI gate on a finished run (exit 0 pass)")
+    gate.add_argument("run_id", metavar="ID")
+    for name in GATE_THRESHOLDS:
+        gate.add_argument("--" + name.replace("_", "-"), dest=name, type=_unit, metavar="X", help="0..1")
+    gate.add_argument("--ties", choices=("half", "decided"), help="a tie is half a win (default) or left out")
+    gate.add_argument("--model", help="check one arm only")
+    gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
+    gate.add_argument("--json", action="store_true")
+    return parser
+
+
+def _print_json(value: Any, out: TextIO) -> None:
+    out.write(inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
+
+
+def _create_body(args: argparse.Namespace) -> dict[str, Any]:
+    body: dict[str, Any] = {}
+    if args.from_file:
+        try:
+            with open(args.from_file, encoding="utf-8") as handle:
+                body = json.load(handle)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"cannot read {one_line(args.from_file, 120)}: {one_line(str(exc), 200)}", EXIT_USAGE)
+        if not isinstance(body, dict):
+            raise CommandError("the --from file must hold one JSON object", EXIT_USAGE)
+    flags = {"name": args.name, "rubric": args.rubric, "baseline_model": args.baseline,
+             "candidate_models": args.candidate, "eval_kind": args.eval_kind, "criterion_id": args.criterion_id,
+             "judge_model": args.judge_model, "sample_count": args.sample_count,
+             "max_output_tokens": args.max_output_tokens}
+    body.update({k: v for k, v in flags.items() if v is not None})
+    if args.tag:
+        body["sample_filters"] = {**(body.get("sample_filters") or {}), "tag": args.tag}
+    return body
+
+
+def _confirm(question: str, args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None:
+    if args.yes:
+        return
+    if not stdin.isatty():
+        raise CommandError(f"{question.rstrip('?')}: not on a terminal, so add --yes to confirm; nothing was sent",
+                           EXIT_USAGE)
+    err.write(f"{question} [y/N] ")
+    err.flush()
+    if stdin.readline().strip().lower() not in ("y", "yes"):
+        raise CommandError("not confirmed; nothing was sent", EXIT_USAGE)
+
+
+def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str, float | None], out: TextIO,
+          err: TextIO, block: Block, clock: Callable[[], float]) -> int:
+    """One GET (``--wait``: one every ``POLL_S`` until DONE or the time is up), no event loop."""
+    deadline = clock() + max(0.0, args.wait)
+    with BlockingGate(connection.base_url, connection.api_key, sleep=block) as gate:
+        while True:
+            status, verdict = gate.check(args.run_id, thresholds, ties=args.ties, model=args.model)
+            if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
+                break
+            wait = min(POLL_S, deadline - clock())
+            err.write(f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; "
+                      f"polling again in {wait:.0f} s\n")
+            block(wait)
+    _print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
+    if verdict.status != "DONE":
+        return EXIT_NOT_DONE
+    if status == 200 and verdict.passed:
+        return EXIT_OK
+    if status == 412 and not verdict.passed and verdict.checks:
+        return EXIT_FAILED
+    err.write(f"{PROG}: the gate answered HTTP {status} with pass={verdict.passed} and "
+              f"{len(verdict.checks)} checks: not a verdict this command can act on\n")
+    return EXIT_UNREACHABLE
+
+
+async def _dispatch(args: argparse.Namespace, connection: Connection, params: dict[str, Any], out: TextIO,
+                    err: TextIO, sleep: Sleep) -> int:
+    from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
+
+    async with ErrorbarClient(connection.base_url, connection.api_key) as client:
+        action = args.action
+        if action == "list":
+            runs = await client.list_runs()
+            _print_json([r.to_json() for r in runs], out) if args.json else show.print_runs(runs, out)
+        elif action == "show":
+            run = await client.get_run(args.run_id)
+            _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
+        elif action == "create":
+            created = await client.create_run(params["body"])
+            if created.settled:
+                err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
+            _print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
+        elif action == "watch":
+            def line(run: assumed.Run) -> None:
+                err.write(f"{one_line(run.status or '?', 12)} {show.progress(run)}\n")
+                err.flush()
+            run = await wait_until_terminal(client, args.run_id, sleep=sleep, on_poll=line)
+            show.print_run(run, out)
+            return EXIT_OK if run.status == "DONE" else EXIT_FAILED
+        elif action == "cancel":
+            await client.cancel_run(args.run_id)
+            run = await client.get_run(args.run_id)  # a slice in flight can still land it DONE
+            out.write(f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}\n")
+        elif action == "samples":
+            samples = await client.samples(args.run_id)
+            if args.json:
+                _print_json([s.to_json() for s in samples], out)
+            else:
+                show.print_samples(samples, out, losses=args.losses)
+        else:
+            comparison = await client.compare(args.before, args.after)
+            _print_json(comparison.to_json(), out) if args.json else show.print_compare(comparison, out)
+    return EXIT_OK
+
+
+def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
+                 stdin: TextIO | None = None, env: dict[str, str] | None = None, sleep: Sleep | None = None,
+                 block: Block | None = None, clock: Callable[[], float] | None = None) -> int:
+    """Run one `blah-tui bakeoff` command; the exit code (see the module docstring).
+    ``sleep`` (watch, async), ``block`` (gate --wait) and ``clock``: real time by default;
+    tests pass fakes."""
+    out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
+    env = dict(os.environ) if env is None else env
+    args = build_parser().parse_args(list(argv))
+    params: dict[str, Any] = {}
+    try:
+        if args.action == "gate":
+            thresholds = {name: getattr(args, name) for name in GATE_THRESHOLDS}
+            if all(value is None for value in thresholds.values()):
+                raise CommandError("no threshold: give at least one of --min-win-rate, --min-pass-rate, "
+                                   "--min-assertion-pass-rate, --noninferiority-margin; nothing was sent", EXIT_USAGE)
+            gate_params(thresholds, ties=args.ties, model=args.model)
+            params["thresholds"] = thresholds
+        elif args.action == "create":
+            params["body"] = _create_body(args)
+            from api_client.errorbar.checks import check_create
+
+            check_create(params["body"])
+        connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
+        if args.action == "create":
+            _confirm(f"queue {one_line(str(params['body'].get('name') or 'a screening run'), 60)}? It spends money",
+                     args, stdin, err)
+        elif args.action == "cancel":
+            _confirm(f"cancel {one_line(args.run_id, 60)}?", args, stdin, err)
+        if args.action == "gate":
+            return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
+        import asyncio
+
+        return asyncio.run(_dispatch(args, connection, params, out, err, sleep or asyncio.sleep))
+    except CommandError as error:
+        return _fail(str(error), error.code, err)
+    except (ConnectionError_, KeyShapeError, MissingKeyError, UnsafePathError, RefusedLocally) as error:
+        return _fail(_message(error), EXIT_USAGE, err)
+    except RoleError as error:
+        return _fail(_message(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
+    except (AuthError, UnreachableError, InvalidResponseError) as error:
+        return _fail(_message(error), EXIT_UNREACHABLE, err)
+    except CreateOutcomeUnknown as error:
+        return _fail(_message(error), EXIT_UNREACHABLE, err)
+    except BlahError as error:
+        return _fail(_message(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130, err)
+
+
+def _message(error: Exception) -> str:
+    if isinstance(error, BlahError):
+        return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
+    return str(error)
+
+
+def _fail(message: str, code: int, err: TextIO) -> int:
+    err.write(f"{PROG}: {one_line(message, 600)}\n")
+    return code

@@ -1,0 +1,144 @@
+"""What `blah-tui bakeoff` prints: runs, results, samples, compare rows and gate checks, as
+plain text tables. Every platform string is made inert; a value the platform did not send is
+the dash, never 0."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from common.format import DASH, format_latency
+from common.plain_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+    from api_client.errorbar.gate_verdict import GateVerdict
+
+
+def cell(value: object, width: int = 40) -> str:
+    if value is None or value == "":
+        return DASH
+    return one_line(str(value), width)
+
+
+def rate(value: float | None) -> str:
+    return DASH if value is None else f"{value:.3f}"
+
+
+def interval(value: Sequence[float] | None) -> str:
+    return DASH if not value else f"[{value[0]:.3f}, {value[1]:.3f}]"
+
+
+def count(value: int | None) -> str:
+    return DASH if value is None else str(value)
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO, numeric: frozenset[int] = frozenset()) -> None:
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if i in numeric else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))
+                         ).rstrip()
+
+    out.write(line(headers) + "\n")
+    for row in rows:
+        out.write(line(row) + "\n")
+
+
+def progress(run: assumed.Run) -> str:
+    return DASH if run.progress_ratio is None else f"{run.progress_ratio * 100:.0f}%"
+
+
+def print_runs(runs: Sequence[assumed.Run], out: TextIO) -> None:
+    if not runs:
+        out.write("no eval runs in this workspace yet\n")
+        return
+    rows = [[cell(r.id, 24), cell(r.name, 32), cell(r.eval_kind, 10), cell(r.status, 9), progress(r),
+             cell(r.baseline_model, 28), cell(", ".join(r.candidate_models), 48), cell(r.created_at, 20)] for r in runs]
+    table(("id", "name", "kind", "status", "done", "baseline", "candidates", "created"), rows, out, frozenset({4}))
+
+
+def print_run(run: assumed.Run, out: TextIO) -> None:
+    facts = [("run", cell(run.id, 60)), ("name", cell(run.name, 80)), ("kind", cell(run.eval_kind)),
+             ("status", cell(run.status)), ("progress", progress(run)), ("baseline", cell(run.baseline_model, 60)),
+             ("candidates", cell(", ".join(run.candidate_models), 200)), ("judge", cell(run.judge_model, 60)),
+             ("samples", count(run.sample_count)), ("output cap", count(run.max_output_tokens)),
+             ("created", cell(run.created_at, 30))]
+    if run.error:
+        facts.append(("error", cell(run.error, 300)))
+    snapshot = run.criterion_snapshot or {}
+    if snapshot:
+        facts.append(("judge frozen", f"{cell(snapshot.get('name'), 40)}: TPR {rate(snapshot.get('tpr'))}, "
+                                      f"TNR {rate(snapshot.get('tnr'))}, kappa {rate(snapshot.get('kappa'))}"))
+    for name, value in facts:
+        out.write(f"{name:<13} {value}\n")
+    results = run.results
+    if results is None:
+        out.write("\nno results yet: they come when the run is DONE\n" if not run.terminal else "\nno results\n")
+        return
+    out.write("\n")
+    if results.per_candidate:
+        rows = [[cell(c.key, 32), count(c.wins), count(c.ties), count(c.losses), count(c.failed), rate(c.win_rate),
+                 interval(c.ci95), "yes" if c.unreportable else ("no" if c.unreportable is False else DASH),
+                 count(c.truncated), format_latency(c.avg_latency_ms),
+                 DASH if c.savings_pct is None else f"{c.savings_pct:.1f}%"] for c in results.per_candidate]
+        table(("candidate", "wins", "ties", "losses", "failed", "win rate", "95% interval", "unreportable",
+               "truncated", "latency", "savings"), rows, out, frozenset({1, 2, 3, 4, 5, 8, 9, 10}))
+        out.write("a tie counts half a win; decide on the interval's lower bound, not the rate\n")
+    if results.per_model:
+        rows = [[cell(m.model, 32), count(m.judged_pass), count(m.judged_fail), count(m.unparsed),
+                 rate(m.observed_pass_rate), interval(m.observed_ci), rate(m.corrected_pass_rate),
+                 interval(m.corrected_ci), count(m.truncated)] for m in results.per_model]
+        table(("model", "pass", "fail", "unparsed", "observed", "95% interval", "corrected", "95% interval",
+               "truncated"), rows, out, frozenset({1, 2, 3, 4, 6, 8}))
+        if any(m.corrected_pass_rate is None for m in results.per_model):
+            out.write("corrected: none where the frozen judge has no usable TPR/TNR (no better than chance, "
+                      "or never aligned)\n")
+
+
+def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: bool) -> None:
+    rows = []
+    for sample in samples:
+        for answer in sample.candidates:
+            if losses and answer.outcome not in ("loss", "fail"):
+                continue
+            rows.append([count(sample.index), cell(answer.model, 28), cell(answer.outcome, 8),
+                         "cut" if answer.truncated else ("" if answer.truncated is False else DASH),
+                         cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])
+    if not rows:
+        out.write("no losses\n" if losses else "no samples yet\n")
+        return
+    table(("#", "candidate", "outcome", "cap", "prompt", "answer", "baseline answer"), rows, out, frozenset({0}))
+
+
+def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
+    a, b = comparison.a or {}, comparison.b or {}
+    out.write(f"before (a): {cell(a.get('id'), 40)} {cell(a.get('name'), 60)}\n")
+    out.write(f"after  (b): {cell(b.get('id'), 40)} {cell(b.get('name'), 60)}\n\n")
+    rows = [[cell(r.arm, 32), cell(r.metric, 20), rate(r.a.rate if r.a else None), interval(r.a.ci if r.a else None),
+             rate(r.b.rate if r.b else None), interval(r.b.ci if r.b else None),
+             DASH if r.delta is None else f"{r.delta:+.3f}", interval(r.delta_ci),
+             DASH if r.significant is None else ("changed" if r.significant else "no detectable change")]
+            for r in comparison.rows]
+    if rows:
+        table(("arm", "metric", "before", "95%", "after", "95%", "after − before", "95% (Newcombe)", "verdict"),
+              rows, out)
+    else:
+        out.write("no arm is in both runs\n")
+    unmatched = comparison.unmatched or {}
+    for side in ("a", "b"):
+        keys = unmatched.get(side) or []
+        if keys:
+            out.write(f"only in {side}: {cell(', '.join(map(str, keys)), 200)}\n")
+
+
+def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
+    word = "PASS" if verdict.passed else "FAIL"
+    closed = "" if verdict.status == "DONE" else " (fails closed until the run is DONE)"
+    out.write(f"gate {word}: run {cell(run_id, 60)} is {cell(verdict.status)}{closed}\n")
+    if verdict.reason:
+        out.write(f"reason: {cell(verdict.reason, 300)}\n")
+    if verdict.checks:
+        rows = [[cell(c.check, 20), cell(c.model, 32), rate(c.required), rate(c.actual), "pass" if c.passed else "FAIL",
+                 cell(c.note, 80)] for c in verdict.checks]
+        table(("check", "model", "required", "lower bound", "result", "note"), rows, out, frozenset({2, 3}))
