@@ -68,7 +68,8 @@ class CommunityBoard(Vertical):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
         self.rows: list[CommunityRow] = []
-        self.loaded_slug: str | None = None
+        self.loaded_slug: str | None = None  # the slug whose rows are shown
+        self.read_slug: str | None = None  # the slug last asked for, once its answer (or error) is shown
         self.loaded = False
         self.busy = False  # a write (publish or delete) is under way: the keys send nothing more
 
@@ -140,11 +141,13 @@ class CommunityBoard(Vertical):
             await self._show([], None)
             message = board_error(error, slug) if isinstance(error, BlahError) else f"Not a benchmark slug: {error}"
             self._caption(one_line_text(message, max_len=300), error=True)
+            self.read_slug = slug
             return
         keep = select or self._highlighted_id()
         self.loaded_slug = slug
         await self._show(by_mean_score(board.community_runs), keep)
         self._caption(self._summary(slug))
+        self.read_slug = slug
 
     def _summary(self, slug: str) -> Text:
         text = Text(end="")
