@@ -216,22 +216,23 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
         self.publish(client, name, notes)
 
     def _confirmation(self, name: str | None, notes: str | None) -> Text:
+        """Short enough that the buttons stay in view at 80x24."""
         body = Text(end="")
-        body.append("suite run    ", style="bold")
-        body.append_text(one_line_text(self.run_id, max_len=60))
-        body.append("\nbenchmark    ", style="bold")
-        body.append_text(one_line_text(self.slug, max_len=60))
-        body.append("\nname         ", style="bold")
+        body.append("suite run  ", style="bold")
+        body.append_text(one_line_text(self.run_id, max_len=40))
+        body.append(" of ")
+        body.append_text(one_line_text(self.slug, max_len=40))
+        body.append("\nname       ", style="bold")
         body.append_text(one_line_text(name or "(none)", max_len=80))
-        body.append("\nnotes        ", style="bold")
-        body.append_text(one_line_text(notes or "(none)", max_len=120))
-        body.append("\ncoverage     ", style="bold")
+        body.append("\nnotes      ", style="bold")
+        body.append_text(one_line_text(notes or "(none)", max_len=80))
+        body.append("\ncoverage   ", style="bold")
         body.append(coverage_sentence(self.record.coverage) if self.record is not None
                     else "not known: the run's record could not be read")
-        body.append("\n\nEvery row on the board carries this badge, verbatim:\n", style="bold")
+        body.append("\nbadge      ", style="bold")
         body.append(DOCUMENTED_BADGE, style="italic")
-        body.append("\n\nThe row goes on the community board, below the official leaderboard and never "
-                    "into it. It is sent once; you can delete it later.")
+        body.append("  (on every row, verbatim)")
+        body.append("\nBelow the official leaderboard, never in it. Sent once; you can delete it later.")
         return body
 
     @work(exclusive=True, group="publish.send", exit_on_error=False)
