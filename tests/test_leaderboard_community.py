@@ -17,7 +17,7 @@ from application.bench_board import DOCUMENTED_BADGE, HONESTY_LINE
 from simulator.blobfish.server import BlobfishServer
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.bench import FakeClock
-from tests.support.bench_board import SLUG, SuiteMaker, frame_segments, frame_text, make_board_app
+from tests.support.bench_board import SLUG, DropFirstDelete, SuiteMaker, frame_segments, frame_text, make_board_app
 from tests.support.blobfish import DropFirstAnswer
 from tests.support.notify_log import said
 from tests.support.waiting import wait_for
@@ -248,6 +248,24 @@ async def test_deleting_a_row_that_is_gone_says_not_yours_or_not_there(bf: Blobf
         await wait_for(pilot, lambda: not any(row.mine for row in community.rows), what="the board re-read")
 
 
+async def test_a_lost_delete_answer_is_settled_by_reading_the_board(bf: BlobfishServer, suites: SuiteMaker) -> None:
+    bcr = await suites.publish(await suites.completed(), "lost delete")
+    lost = DropFirstDelete()
+    app = make_board_app(bf, transport=lost)
+    async with app.run_test(size=SIZE) as pilot:
+        community = await open_board(pilot)
+        while community.rows[community.query_one("#cb-rows").index or 0].community_run_id != bcr:
+            await pilot.press("down")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the delete confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any("the board shows the row is gone" in m for m in said(app)),
+                       what="the settled outcome")
+        assert lost.dropped == 1
+    assert bf.requests.count("DELETE") == 1
+    assert await suites.board_ids(mine=True) == []
+
+
 async def test_a_strangers_row_is_not_offered_for_deletion(bf: BlobfishServer) -> None:
     app = make_board_app(bf)
     async with app.run_test(size=SIZE) as pilot:
@@ -283,6 +301,11 @@ async def test_without_blobfish_the_tab_says_it_is_not_configured(bf: BlobfishSe
         await pilot.press("p")
         await pilot.pause(0.1)
         assert isinstance(app.screen, LeaderboardScreen)
+        app.push_screen(PublishBenchRunScreen(SLUG, "bmrs_x"))  # as the run watch would
+        await wait_for(pilot, lambda: "Blobfish is not configured" in frame_text(app), what="the dialog's sentence")
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, ConfirmScreen)
 
 
 async def test_an_unknown_slug_says_the_platform_has_no_such_benchmark(bf: BlobfishServer) -> None:

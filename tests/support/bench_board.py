@@ -14,10 +14,11 @@ from api_client.blobfish.benchmarks import BenchmarkClient
 from application.context import AppContext
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG, FakeClock
+from tests.support.blobfish import RecordingTransport
 from tests.support.settings import settings_with
 from tui.app import BlahApp, create_app
 
-__all__ = ["SLUG", "SuiteMaker", "frame_segments", "frame_text", "make_board_app"]
+__all__ = ["SLUG", "DropFirstDelete", "SuiteMaker", "frame_segments", "frame_text", "make_board_app"]
 
 QUIET = {"logs_interval": 5.0, "logs_max_interval": 30.0}
 
@@ -75,6 +76,23 @@ class SuiteMaker:
         async with self.client() as client:
             board = await client.board(SLUG)
         return [row.community_run_id for row in board.community_runs if row.mine or not mine]
+
+
+class DropFirstDelete(RecordingTransport):
+    """The first DELETE reaches the server and is done; its answer is then lost."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dropped = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await super().handle_async_request(request)
+        if request.method == "DELETE" and not self.dropped:
+            await response.aread()
+            await response.aclose()
+            self.dropped += 1
+            raise httpx.ReadError("connection reset by peer", request=request)
+        return response
 
 
 def frame_segments(app: App[Any]) -> list[Segment]:
