@@ -31,10 +31,10 @@ from application.bench_board import (
     publishable,
 )
 from application.context import AppContext
-from tui.screens.leaderboard.community_rows import PLATFORM_CHIP, detail_text, row_text
+from tui.screens.leaderboard.community_rows import PLATFORM_CHIP, detail_text, row_text, tasks_graded_passed
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
-from tui.screens.runs.format import tone_style
+from tui.screens.runs.format import fmt_score, tone_style
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line_text
 
@@ -246,11 +246,14 @@ class CommunityBoard(Vertical):
     @work(exclusive=True, group="community.write", exit_on_error=False)
     async def _delete(self, client: BenchmarkClient, slug: str, row: CommunityRow) -> None:
         try:
-            body = Text("Delete this row from the community board of ", end="")
+            body = Text("Delete ", end="")
+            body.append_text(one_line_text(row.display_name or "(no display name)", max_len=80, style="bold"))
+            body.append(" (")
+            body.append_text(one_line_text(row.community_run_id, max_len=40))
+            body.append(") from the community board of ")
             body.append_text(one_line_text(slug, max_len=60))
-            body.append("?\n\n")
-            body.append_text(row_text(None, row))
-            body.append("\n\nThe suite run itself is kept, and can be published again.")
+            body.append(f"?\nmean {fmt_score(row.mean_score)} · tasks/graded/passed {tasks_graded_passed(row)}")
+            body.append("\nThe suite run itself is kept; it can be published again.")
             if not await self.app.push_screen_wait(
                     ConfirmScreen("Delete your community run?", body, confirm_label="Delete", danger=True)):
                 return
