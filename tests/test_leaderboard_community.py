@@ -314,3 +314,14 @@ async def test_an_unknown_slug_says_the_platform_has_no_such_benchmark(bf: Blobf
         await open_board(pilot, "nosuchbench-1")
         await wait_for(pilot, lambda: "Blobfish has no benchmark 'nosuchbench-1' (404)" in frame_text(app),
                        what="the sentence")
+
+
+async def test_an_empty_board_says_the_platform_returned_no_rows(bf: BlobfishServer) -> None:
+    bf.benchmarks.board[SLUG].clear()  # the platform has no community run for this benchmark
+    app = make_board_app(bf)
+    async with app.run_test(size=SIZE) as pilot:
+        community = await open_board(pilot)
+        assert community.rows == []
+        await wait_for(pilot, lambda: "the platform returned no community runs for this benchmark" in frame_text(app),
+                       what="the sentence")
+        assert HONESTY_LINE[:40] in frame_text(app)
