@@ -43,6 +43,7 @@ from api_client.blobfish.benchmarks import (
 from api_client.blobfish.errors import KeyShapeError
 from api_client.errors import AuthError, BlahError, MissingKeyError, UnreachableError, UnsafePathError
 from application.base_url import base_url_problem
+from application.bench_board import coverage_sentence
 from application.bench_watch import Sleep, WatchEvent, watch_suite
 from application.profiles import ProfileError
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _created, _number, _table, resolve_connection
@@ -166,13 +167,7 @@ def _flag(value: bool | None, yes: str, no: str) -> str:
 
 
 def _coverage(record: SuiteRun | CommunityRow) -> str:
-    coverage = record.coverage
-    if coverage is None or coverage.official_suite is None:
-        return "coverage not recorded"
-    hosted = _number(coverage.hosted_tasks)
-    if coverage.official_suite:
-        return f"covers the official suite ({hosted} hosted tasks)"
-    return f"self-run, not the official suite ({hosted} hosted tasks)"
+    return coverage_sentence(record.coverage)
 
 
 def _task_rows(tasks: Sequence[TaskResult]) -> list[list[str]]:

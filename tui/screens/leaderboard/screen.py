@@ -1,5 +1,6 @@
 """The Leaderboard screen (key 4): each model's standing, the person's model highlighted,
-its change since that model's previous run, and a bar chart.
+its change since that model's previous run, and a bar chart; beside it, the "Community board"
+tab (``community.py``): a Blobfish benchmark's self-run rows, never drawn as a leaderboard.
 
 The platform's leaderboard gives one row per model over that model's latest completed run
 (``avg_score``, ``eval_count``, ``last_run_at``), so a run of one model moves only that model's
@@ -17,16 +18,17 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from api_client.client import BlahClient
 from api_client.errors import BlahError
 from api_client.models import LeaderboardEntry, Result, Run
 from tui.base_screen import BlahScreen, describe_error
+from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
@@ -140,6 +142,7 @@ class LeaderboardScreen(BlahScreen):
 
     SCREEN_TITLE = "Leaderboard"
     DEFAULT_CSS = """
+    LeaderboardScreen TabPane { padding: 0; }
     LeaderboardScreen #lb-caption { height: auto; padding: 0 1; }
     LeaderboardScreen #lb-caption.error { color: $error; }
     LeaderboardScreen #lb-body { height: 1fr; }
@@ -157,8 +160,16 @@ class LeaderboardScreen(BlahScreen):
         Binding("enter", "results", "Results", id="leaderboard.results"),
         Binding("c", "compare", "Compare with mine", id="leaderboard.compare"),
         Binding("h", "health", "Health", id="leaderboard.health"),
+        Binding("p", "publish", "Publish a suite run", id="leaderboard.publish"),
+        Binding("d", "delete", "Delete mine", id="leaderboard.delete"),
+        Binding("b", "benchmark", "Benchmark", id="leaderboard.benchmark"),
         Binding("r", "refresh", "Refresh", id="leaderboard.refresh"),
+        Binding("right_square_bracket", "tab(1)", "Next tab", id="leaderboard.next_tab"),
+        Binding("left_square_bracket", "tab(-1)", "Prev tab", show=False, id="leaderboard.prev_tab"),
     ]
+    TABS = ("lb-tab-blah", "lb-tab-community")
+    BLAH_ACTIONS = frozenset({"results", "compare", "health"})
+    COMMUNITY_ACTIONS = frozenset({"publish", "delete", "benchmark"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -167,22 +178,68 @@ class LeaderboardScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text("loading the leaderboard…"), id="lb-caption")
-        with Horizontal(id="lb-body"):
-            table = KeyTable(id="lb-table")
-            for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
-                               ("Δ vs previous", "change"), ("Evals", "evals"),
-                               ("Last run (UTC)", "last")):
-                table.add_column(label, key=key)
-            yield table
-            yield BarChart("avg score", horizontal=True, id="lb-chart")
+        with TabbedContent(id="lb-tabs"):
+            with TabPane("blah.dev leaderboard", id="lb-tab-blah"):
+                yield Static(Text("loading the leaderboard…"), id="lb-caption")
+                with Horizontal(id="lb-body"):
+                    table = KeyTable(id="lb-table")
+                    for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
+                                       ("Δ vs previous", "change"), ("Evals", "evals"),
+                                       ("Last run (UTC)", "last")):
+                        table.add_column(label, key=key)
+                    yield table
+                    yield BarChart("avg score", horizontal=True, id="lb-chart")
+            with TabPane("Community board · Blobfish", id="lb-tab-community"):
+                yield CommunityBoard(id="lb-community")
         yield KeyFooter()
+
+    # ----------------------------------------------------------------- tabs
+
+    @property
+    def community(self) -> CommunityBoard:
+        return self.query_one("#lb-community", CommunityBoard)
+
+    @property
+    def on_community_tab(self) -> bool:
+        tabs = self.query("#lb-tabs").results(TabbedContent)
+        return any(t.active == "lb-tab-community" for t in tabs)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.BLAH_ACTIONS:
+            return not self.on_community_tab
+        if action in self.COMMUNITY_ACTIONS:
+            return self.on_community_tab
+        return super().check_action(action, parameters)
+
+    def action_tab(self, step: int) -> None:
+        tabs = self.query_one("#lb-tabs", TabbedContent)
+        tabs.active = self.TABS[(self.TABS.index(tabs.active) + step) % len(self.TABS)]
+
+    @on(TabbedContent.TabActivated, "#lb-tabs")
+    def _tab_activated(self) -> None:
+        self.refresh_bindings()
+        if self.on_community_tab:
+            self.community.activate()
+        else:
+            self.query_one("#lb-table", KeyTable).focus()
+
+    def action_publish(self) -> None:
+        self.community.publish()
+
+    def action_delete(self) -> None:
+        self.community.delete()
+
+    def action_benchmark(self) -> None:
+        self.query_one("#cb-slug").focus()
 
     def on_mount(self) -> None:
         self.load()
 
     def on_screen_resume(self) -> None:
-        if self.loaded:
+        if self.on_community_tab:
+            if self.community.loaded and not self.community.busy:
+                self.community.load()  # back from a dialog or another area: rows may have changed
+        elif self.loaded:
             self.load()  # back on this screen: a run may have completed meanwhile
 
     def on_model_switched(self, model_id: str) -> None:
@@ -299,4 +356,7 @@ class LeaderboardScreen(BlahScreen):
         self.app.push_screen(HealthScreen(model_id=self._current_model() or self.ctx.model_id))
 
     def action_refresh(self) -> None:
-        self.load()
+        if self.on_community_tab:
+            self.community.load()
+        else:
+            self.load()

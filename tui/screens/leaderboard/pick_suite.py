@@ -1,0 +1,84 @@
+"""Which completed suite run to publish: the person's, from the platform's run list.
+
+Dismisses with the chosen run's id, or None."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from api_client.blobfish.bench_shapes import SuiteRun
+from tui.screens.leaderboard.community_rows import suite_run_text
+from widgets.safe_text import one_line_text
+
+__all__ = ["SuiteRunPickerScreen"]
+
+
+class SuiteRunPickerScreen(ModalScreen[str | None]):
+    """A list of completed suite runs; Enter chooses, Esc cancels."""
+
+    DEFAULT_CSS = """
+    SuiteRunPickerScreen { align: center middle; }
+    SuiteRunPickerScreen > #pick-suite-dialog {
+        width: 110; max-width: 95%; height: auto; max-height: 90%;
+        border: thick $primary; background: $surface; padding: 1 2;
+    }
+    SuiteRunPickerScreen #pick-suite-title { text-style: bold; }
+    SuiteRunPickerScreen #pick-suite-hint { color: $foreground-muted; margin-bottom: 1; }
+    SuiteRunPickerScreen OptionList { height: auto; max-height: 16; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="pick_suite.cancel"),
+        Binding("j", "down", "Down", show=False, id="pick_suite.down"),
+        Binding("k", "up", "Up", show=False, id="pick_suite.up"),
+    ]
+
+    def __init__(self, slug: str, runs: Sequence[SuiteRun]) -> None:
+        super().__init__()
+        self._slug = slug
+        self._runs = list(runs)
+        self._answered = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-suite-dialog"):
+            title = Text("Publish which suite run of ", end="")
+            title.append_text(one_line_text(self._slug, max_len=60))
+            title.append("?")
+            yield Static(title, id="pick-suite-title")
+            yield Static(Text("Your completed suite runs, newest first. ⏎ choose · esc cancel"),
+                         id="pick-suite-hint")
+            yield OptionList(*(Option(suite_run_text(run)) for run in self._runs), id="pick-suite-list")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.highlighted = 0
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._answer(self._runs[event.option_index].run_id)
+
+    def _answer(self, run_id: str | None) -> None:
+        if not self._answered:
+            self._answered = True
+            self.dismiss(run_id)
+
+    def action_cancel(self) -> None:
+        self._answer(None)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
