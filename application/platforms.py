@@ -65,6 +65,7 @@ PLATFORMS: dict[str, PlatformSpec] = {
     "errorbar": PlatformSpec(
         name="errorbar", title="errorbar eval-run queue", default_origin=None, api_path="/v1",
         key_env="ERRORBAR_API_KEY", key_prefix="sk_", key_header="bearer", has_models=False,
+        base_url_env="ERRORBAR_BASE_URL",  # no public default: each team runs its own queue
     ),
 }  # fmt: skip
 

@@ -224,3 +224,16 @@ def test_hostile_logged_text_stays_inert_in_samples_and_json(queue: ErrorbarServ
     code, out, _ = bakeoff(queue, "samples", run["id"], "--json")
     assert code == 0 and "\x1b" not in out and "\u202e" not in out
     assert json.loads(out)[0]["prompt"].startswith("USER: \x1b]52;c;cGF3bmVk\x07")  # verbatim once parsed
+
+
+def test_the_queue_address_can_come_from_errorbar_base_url(queue: ErrorbarServer,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A pipeline sets two variables and no flag: the address and the key."""
+    monkeypatch.setenv("ERRORBAR_BASE_URL", queue.base_url)
+    monkeypatch.setenv("ERRORBAR_API_KEY", queue.admin_key)
+    out, err = io.StringIO(), io.StringIO()
+    clock = Clock()
+    code = bakeoff_main(["list", "--json"], out=out, err=err, env={"ERRORBAR_API_KEY": queue.admin_key},
+                        stdin=io.StringIO(""), sleep=clock.sleep, block=clock.block, clock=clock)  # fmt: skip
+    assert code == 0, err.getvalue()
+    assert any(r.path.endswith("/v1/evals") for r in queue.requests.records())
