@@ -17,7 +17,7 @@ from application.checkpoint import CheckpointComparison, Side
 from common.format import DASH, format_utc
 from common.safe_strings import one_line
 from diagnosis.checkpoint import ANY_FAILURE, BETTER, NO_CHANGE, WORSE, ChangeRow, SideRate
-from diagnosis.kinds import describe
+from diagnosis.kinds import CAUSE_ONLY_KINDS, describe
 
 __all__ = [
     "COLUMNS",
@@ -73,7 +73,10 @@ def row_label(row: ChangeRow) -> str:
     if row.section == "overall":
         return ANY_FAILURE
     if row.section == "kind":
-        return describe(row.name).label
+        label = describe(row.name).label
+        # A cause (e.g. the wrong chat template) is not a failure by itself: its rate can
+        # exceed "any failure", which would read as a contradiction without the mark.
+        return f"{label} (cause only)" if row.name in CAUSE_ONLY_KINDS else label
     return "eval " + one_line(row.name, max_len=40)
 
 

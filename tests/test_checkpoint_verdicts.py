@@ -104,3 +104,17 @@ def test_rows_any_failure_then_each_kind_found_then_each_eval_regressions_first(
     assert by_name["ev-broken"].verdict == WORSE and by_name["ev-fixed"].verdict == BETTER
     assert by_name["ev-old-only"].verdict == "no calls in B"
     assert by_name["ev-fixed"].a is not None and (by_name["ev-fixed"].a.failures, by_name["ev-fixed"].a.calls) == (30, 40)
+
+
+def test_a_cause_only_kind_is_marked_so_its_rate_above_any_failure_reads_right() -> None:
+    from application.checkpoint_format import row_label
+    from diagnosis.checkpoint import CallOutcome, compare_outcomes
+    from diagnosis.kinds import CAUSE_ONLY_KINDS
+
+    cause = next(iter(CAUSE_ONLY_KINDS))
+    calls = [CallOutcome(None, frozenset({cause}))] * 3 + [CallOutcome(None, frozenset())]
+    rows = {row.name: row for row in compare_outcomes(calls, calls)}
+    assert rows["any failure"].a is not None and rows["any failure"].a.failures == 0
+    assert rows[cause].a is not None and rows[cause].a.failures == 3
+    assert row_label(rows[cause]).endswith("(cause only)")
+    assert "(cause only)" not in row_label(rows["any failure"])
