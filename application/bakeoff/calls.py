@@ -98,7 +98,7 @@ class SampleCalls:
         ]
         if answer.human_verdict:
             origin.append(("human verdict", answer.human_verdict))
-        origin.append((f"{other}'s answer", _preview(other_text)))
+        origin.append(("other answer", f"{other}: {_preview(other_text)}"))
         notes = []
         if row.doubtful and not is_baseline:
             notes.append(f"Doubtful verdict: the candidate {row.doubtful}.")

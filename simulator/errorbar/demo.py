@@ -19,7 +19,7 @@ DEMO_RUNS: tuple[tuple[dict[str, Any], bool], ...] = (
       "baseline_model": "Qwen/Qwen3-32B", "candidate_models": ["you/tiny-sft-v3"], "sample_count": 60}, True),
     ({"name": "tiny v3 against Mistral-Small", "rubric": "Accurate, concise answers in the support tone.",
       "baseline_model": "mistralai/Mistral-Small-24B", "candidate_models": ["you/tiny-sft-v3"],
-      "sample_count": 30, "max_output_tokens": 1024}, False),
+      "sample_count": 100, "max_output_tokens": 1024}, False),
 )
 
 

@@ -30,6 +30,7 @@ from application.bakeoff.progress import RunProgress
 from application.bakeoff.results import candidate_rows, criterion_rows, judge_figures
 from application.bakeoff.samples import SampleRow, cap_sentence, sample_rows
 from common.safe_strings import one_line as one
+from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.compare.bakeoff_render import (
     candidate_block, comparison_block, criterion_block, gate_block,
@@ -183,8 +184,12 @@ class BakeoffScreen(BlahScreen):
 
     def _poll(self) -> None:
         """While the shown run is not finished: read it again (progress, ETA, then results)."""
-        if self.run is not None and not self.run.terminal and self.ctx.errorbar is not None:
+        if self.ctx.errorbar is None:
+            return
+        if self.run is not None and not self.run.terminal:
             self.load_run(self.run.id)
+        if any(not run.terminal for run in self.runs if run.id != (self.run.id if self.run else None)):
+            self.load_runs()
 
     # ----------------------------------------------------------------- drawing
 
@@ -201,6 +206,10 @@ class BakeoffScreen(BlahScreen):
         text.append(f"\nbaseline {one(run.baseline_model or DASH, 40)} · judge {one(run.judge_model or DASH, 40)} · "
                     f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
                     f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
+        if self.gate is not None:
+            status, verdict = self.gate
+            text.append("\n\n")
+            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), self.threshold))
         if run.status != "DONE":
             text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
                         else f"\n\nno results: the run ended {one(run.status or '?', 12)}", style="dim")
@@ -211,10 +220,6 @@ class BakeoffScreen(BlahScreen):
             for row in candidate_rows(run, self._pairwise):
                 text.append("\n\n")
                 text.append_text(candidate_block(row, cap_sentence(self.rows, row.key, run.max_output_tokens)))
-        if self.gate is not None:
-            status, verdict = self.gate
-            text.append("\n\n")
-            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), self.threshold))
         if self.comparison is not None:
             text.append("\n\n")
             text.append_text(comparison_block(self.comparison))
@@ -235,7 +240,7 @@ class BakeoffScreen(BlahScreen):
             cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
             flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
             table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag,
-                          cell(row.sample.prompt, max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
+                          cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
 
     # ----------------------------------------------------------------- actions
 
