@@ -47,7 +47,8 @@ __all__ = ["BakeoffScreen", "GATE_THRESHOLDS", "NOT_CONFIGURED"]
 
 NOT_CONFIGURED = ("errorbar is not configured: add an errorbar profile (blah-tui profiles add) or set "
                   "$ERRORBAR_API_KEY with a profile's address; --demo runs a local queue")
-GATE_THRESHOLDS = (0.40, 0.50, 0.55, 0.60, 0.70)
+GATE_THRESHOLDS = (0.30, 0.40, 0.50, 0.55, 0.60, 0.70, 0.80)
+"""The gate's minimum rate, stepped with ``t`` (from 0.50); the CLI takes any value."""
 POLL_S = 1.0
 TERMINAL = ("DONE", "ERROR", "CANCELLED")
 _CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
@@ -78,7 +79,7 @@ class BakeoffScreen(BlahScreen):
         self.runs: list[assumed.Run] = []
         self.run: assumed.Run | None = None
         self.rows: list[SampleRow] = []
-        self.threshold_index = 1
+        self.threshold_index = GATE_THRESHOLDS.index(0.50)
         self.gate: tuple[int, Any] | None = None
         self.before_id: str | None = None
         self.comparison: assumed.Comparison | None = None
