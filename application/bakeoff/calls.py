@@ -1,6 +1,6 @@
 """A bake-off's sample answers as Inspector calls (``application.inspector.foreign.CallSource``).
 
-Each chosen sample row is two calls, stepped with ``n``/``p``: the candidate's answer, then
+Each chosen sample row of a comparison is two calls, stepped with ``n``/``p``: the candidate's answer, then
 the baseline's answer to the same prompt. Both carry both verdicts (the judge's reading with
 the baseline shown first and with the candidate shown first, and the outcome they make), the
 other side's answer, and the notes a person needs: a doubtful win, an answer cut at the cap.
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["PLATFORM", "SampleCalls", "verdicts_line"]
 
 PLATFORM = "errorbar"
-BASELINE = "baseline"
+BASELINE_SUFFIX = "#baseline"
+"""The baseline's call id: the row key and this ('#' is in no arm label, so no candidate's)."""
 _READING = {"candidate": "the candidate", "baseline": "the baseline", "tie": "a tie", None: "no reading"}
 _OUTCOME = {"win": "win: the candidate won both orderings", "loss": "loss: the baseline won both orderings",
             "tie": "tie: both readings said tie, or the two orderings disagreed",
@@ -61,7 +62,9 @@ class SampleCalls:
     def __init__(self, run: assumed.Run, rows: Sequence[SampleRow]) -> None:
         self.run = run
         self.rows = {row.key: row for row in rows}
-        self.ids = [call_id for row in rows for call_id in (row.key, f"{row.key}:{BASELINE}")]
+        # A criterion run grades the baseline among the answers: it has no separate baseline call.
+        pair = run.eval_kind != "criterion"
+        self.ids = [call_id for row in rows for call_id in ((row.key, row.key + BASELINE_SUFFIX) if pair else (row.key,))]
         self._position = {call_id: k for k, call_id in enumerate(self.ids)}
 
     def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
@@ -73,8 +76,8 @@ class SampleCalls:
     def call(self, call_id: str) -> ForeignCall | None:
         if call_id not in self._position:
             return None
-        is_baseline = call_id.endswith(f":{BASELINE}")
-        row = self.rows[call_id.removesuffix(f":{BASELINE}") if is_baseline else call_id]
+        is_baseline = call_id not in self.rows  # then it is "<row key>#baseline"
+        row = self.rows[call_id.removesuffix(BASELINE_SUFFIX) if is_baseline else call_id]
         run, sample, answer = self.run, row.sample, row.answer
         cap = run.max_output_tokens
         if is_baseline:
@@ -94,11 +97,13 @@ class SampleCalls:
             ("sample", f"#{row.index}"),
             ("this answer", f"{'baseline' if is_baseline else 'candidate'} {model or '—'}"),
             ("outcome", _OUTCOME.get(row.outcome or "", row.outcome or "—")),
-            ("verdicts", verdicts_line(answer)),
         ]
+        if run.eval_kind != "criterion":
+            origin.append(("verdicts", verdicts_line(answer)))
         if answer.human_verdict:
             origin.append(("human verdict", answer.human_verdict))
-        origin.append(("other answer", f"{other}: {_preview(other_text)}"))
+        if run.eval_kind != "criterion":
+            origin.append(("other answer", f"{other}: {_preview(other_text)}"))
         notes = []
         if row.doubtful and not is_baseline:
             notes.append(f"Doubtful verdict: the candidate {row.doubtful}.")

@@ -141,8 +141,8 @@ def _both_axis(row: CriterionRow, width: int = AXIS) -> Text:
     return Text("0[" + "".join(cells) + "]1")
 
 
-def gate_block(headline: str, lines: Sequence[GateLine], threshold: float) -> Text:
-    text = Text(f"Gate (min win rate {threshold:.2f}; t changes it): ", style="bold")
+def gate_block(headline: str, lines: Sequence[GateLine], threshold: float, what: str = "win rate") -> Text:
+    text = Text(f"Gate (min {what} {threshold:.2f}; t changes it): ", style="bold")
     text.append(one_line(headline, 200), style="green" if headline.startswith("gate PASS") else "red")
     for line in lines:
         text.append(f"\n  {'pass' if line.passed else 'FAIL'}  {one_line(line.check, 24)} "

@@ -61,7 +61,7 @@ class BakeoffScreen(BlahScreen):
     DEFAULT_CSS = """
     BakeoffScreen #bakeoff-caption { height: auto; padding: 0 1; }
     BakeoffScreen #bakeoff-caption.error { color: $error; }
-    BakeoffScreen #bakeoff-runs { height: 7; }
+    BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
     BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
@@ -210,7 +210,8 @@ class BakeoffScreen(BlahScreen):
         if self.gate is not None:
             status, verdict = self.gate
             text.append("\n\n")
-            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), self.threshold))
+            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), self.threshold,
+                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
         if run.status != "DONE":
             text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
                         else f"\n\nno results: the run ended {one(run.status or '?', 12)}", style="dim")
