@@ -12,6 +12,7 @@ import pytest
 
 from application.bakeoff.results import JudgeFigures, correction_note
 from application.bakeoff.samples import doubtful_reason
+from diagnosis.loop import find_loop
 from diagnosis.stats import rogan_gladen, wilson_interval
 from simulator.errorbar.server import ErrorbarServer
 from tests.hostile_payloads import HOSTILE, assert_inert
@@ -114,6 +115,23 @@ async def test_losses_come_first_and_open_in_the_inspector(queue: ErrorbarServer
         assert dict(inspector.foreign.origin)["verdicts"].startswith("baseline shown first: the baseline")
 
 
+async def test_a_win_by_a_looping_answer_opens_flagged_as_doubtful(queue: ErrorbarServer) -> None:
+    run = queue_run(queue, COMPARISON)
+    app = bakeoff_app(queue)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_bakeoffs(app, pilot)
+        screen = await read_run(app, pilot, run["id"])
+        last = screen.rows[-1]
+        assert last.outcome == "win" and last.doubtful == "won with a looping answer"
+        await pilot.press("tab", "tab", "G", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
+                       what="the Inspector")
+        foreign = app.screen.foreign
+        assert app.screen.log_id == last.key
+        assert "Doubtful verdict: the candidate won with a looping answer." in foreign.notes
+        assert dict(foreign.origin)["outcome"].startswith("win")
+
+
 async def test_the_gate_passes_then_fails_as_the_threshold_rises(queue: ErrorbarServer) -> None:
     run = queue_run(queue, STRONG)
     lower = get(queue, f"/v1/evals/{run['id']}").json()["results"]["per_candidate"][0]["ci95"][0]
@@ -162,7 +180,12 @@ async def test_every_figure_on_screen_is_recomputed_from_the_samples(queue: Erro
         await open_bakeoffs(app, pilot)
         screen = await read_run(app, pilot, run["id"])
         text = screen.detail_text.plain
+        table = screen.query_one("#bakeoff-samples")
+        flagged = {str(key.value) for key in table.rows if str(table.get_cell(key, "flag")) == "doubtful"}
     samples = _samples(queue, run["id"])
+    doubtful = {f"{s['index']}:{c['model']}" for s in samples for c in s["candidates"]
+                if c["outcome"] == "win" and (not c["answer"].strip() or find_loop(c["answer"]) is not None)}
+    assert flagged == doubtful and doubtful  # a win by a looping answer is flagged, and only such wins
     for arm in COMPARISON["candidate_models"]:
         c = _counts(samples, arm)
         judged = c["win"] + c["tie"] + c["loss"]
