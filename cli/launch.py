@@ -78,6 +78,10 @@ def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
         if os.environ.get("ERRORBAR_API_KEY"):
             ctx.errorbar_problem = f"errorbar not connected: {error}"
         return ctx
+    if not resolved.api_key:
+        ctx.errorbar_problem = (f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
+                                f"or run blah-tui login --profile {resolved.name})")
+        return ctx
     return attach_errorbar(ctx, resolved.origin, resolved.api_key)
 
 
