@@ -49,6 +49,10 @@ class AppContext:
     """Blobfish benchmark runs and the community board (Runs, the run watch, Leaderboard's
     board tab): an ``api_client.blobfish.BenchmarkClient`` on the same origin and key as
     ``blobfish``, or None when Blobfish is not configured."""
+    errorbar: Any = None
+    """The errorbar eval-run queue (Compare's bake-offs): an
+    ``api_client.errorbar.ErrorbarClient``, or None when errorbar is not configured."""
+    errorbar_problem: str | None = None  # why the errorbar client could not be made (said in the app)
 
     @property
     def platform_label(self) -> str:

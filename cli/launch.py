@@ -3,6 +3,7 @@ offline on a saved dump."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,6 +50,39 @@ def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) 
     except ValueError as error:  # KeyShapeError and a refused base URL are ValueErrors
         ctx.blobfish_problem = f"Blobfish not connected: {error}"
     return ctx
+
+
+def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None) -> AppContext:
+    """The one place the session gets its errorbar client (Compare's bake-offs): with an
+    address and a key, from the demo simulator, a profile or ``$ERRORBAR_API_KEY``. A key of
+    the wrong shape is said in the app, never shown."""
+    if not api_key or not base_url:
+        return ctx
+    from api_client.errorbar.client import ErrorbarClient
+
+    try:
+        ctx.errorbar = ErrorbarClient(base_url, api_key=api_key)
+    except ValueError as error:  # KeyShapeError and a refused base URL are ValueErrors
+        ctx.errorbar_problem = f"errorbar not connected: {error}"
+    return ctx
+
+
+def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
+    """The errorbar profile's client (key: ``$ERRORBAR_API_KEY``, else the stored one), when
+    one is configured; none configured is not a problem (the bake-off view says so)."""
+    from application.profiles import ProfileError, resolve_profile
+
+    try:
+        resolved = resolve_profile(None, platform="errorbar")
+    except ProfileError as error:
+        if os.environ.get("ERRORBAR_API_KEY"):
+            ctx.errorbar_problem = f"errorbar not connected: {error}"
+        return ctx
+    if not resolved.api_key:
+        ctx.errorbar_problem = (f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
+                                f"or run blah-tui login --profile {resolved.name})")
+        return ctx
+    return attach_errorbar(ctx, resolved.origin, resolved.api_key)
 
 
 def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
@@ -134,6 +168,7 @@ def run_online(
         ctx.blobfish_problem = f"Blobfish not connected: {error}"
     else:
         ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.api_key)
+    ctx = _attach_configured_errorbar(ctx)
     if key_problem:
         ctx.key_problem = key_problem  # said in the app: stderr is hidden once it starts
     return _run(ctx)
@@ -142,14 +177,19 @@ def run_online(
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
     from api_client.client import BlahClient
     from simulator.blobfish.server import BlobfishServer
+    from simulator.errorbar.demo import queue_demo_runs
+    from simulator.errorbar.server import ErrorbarServer
     from simulator.server import SimulatorServer
 
-    print("Starting the local blah.dev and Blobfish simulators…", file=sys.stderr)
+    print("Starting the local blah.dev, Blobfish and errorbar simulators…", file=sys.stderr)
     server = SimulatorServer(seed=seed, speed=speed, live=True)
     server.start()
     blobfish = BlobfishServer(seed=seed, speed=speed, live=True)
     blobfish.start()
+    errorbar = ErrorbarServer(seed=seed, speed=speed)
+    errorbar.start()
     try:
+        queue_demo_runs(errorbar)
         client = BlahClient(server.base_url, api_key=server.council_key)
         ctx = AppContext(
             model_id=server.person_model_id,
@@ -161,8 +201,10 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             open_log_id=log_id,
         )
         ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.account_key)
+        ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.member_key)
         return _run(apply_config(ctx, load_config()))
     finally:
+        errorbar.stop()
         blobfish.stop()
         server.stop()
 

@@ -4,7 +4,7 @@ Answers and scores per eval (one prompt each) side by side; the person's losses 
 (largest gap first), then evals not everyone was scored on, ties, and wins. Enter opens one
 eval with the full answers. ``p`` chooses the peers (by default the leaderboard's best other
 model). ``c`` opens Checkpoints: did my new checkpoint get better than another model, or than
-its own older calls (``checkpoints.py``).
+its own older calls (``checkpoints.py``); ``o`` the errorbar queue's bake-offs (``bakeoffs.py``).
 """
 
 from __future__ import annotations
@@ -98,6 +98,7 @@ class CompareScreen(BlahScreen):
         Binding("enter", "open", "Open eval", id="compare.open"),
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
         Binding("c", "checkpoints", "Checkpoints", id="compare.checkpoints"),
+        Binding("o", "bakeoffs", "Bake-offs", id="compare.bakeoffs"),
         Binding("r", "refresh", "Refresh", id="compare.refresh"),
     ]
 
@@ -234,6 +235,12 @@ class CompareScreen(BlahScreen):
         from tui.screens.compare.checkpoints import CheckpointScreen
 
         self.app.push_screen(CheckpointScreen())
+
+    def action_bakeoffs(self) -> None:
+        """The errorbar queue's bake-offs (a baseline against candidates, judged both ways)."""
+        from tui.screens.compare.bakeoffs import BakeoffScreen
+
+        self.app.push_screen(BakeoffScreen())
 
     @work(exclusive=True, group="compare.pick", exit_on_error=False)
     async def action_pick_peers(self) -> None:

@@ -1,0 +1,175 @@
+"""Rich text for the bake-off view: the win/tie/loss bar, the interval against the 50% line,
+the per-candidate and per-model blocks, the gate panel and a comparison of two runs.
+
+Every platform string goes through ``safe_strings.one_line`` into a plain ``Text`` (never
+markup); a figure the platform did not send is a dash with why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from application.bakeoff.gate import GateLine
+from application.bakeoff.results import MISSING, CandidateRow, CriterionRow, JudgeFigures, win_verdict
+from common.format import DASH, format_latency
+from common.safe_strings import one_line
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+
+__all__ = ["candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar"]
+
+AXIS = 25
+BAR = 20
+
+
+def wtl_bar(wins: int | None, ties: int | None, losses: int | None, width: int = BAR) -> Text:
+    """Wins █, ties ▒, losses ░ in proportion; a dash line when a count is missing."""
+    if wins is None or ties is None or losses is None or wins + ties + losses == 0:
+        return Text("·" * width, style="dim")
+    total = wins + ties + losses
+    w = round(width * wins / total)
+    t = round(width * (wins + ties) / total) - w
+    bar = Text()
+    bar.append("█" * w, style="green")
+    bar.append("▒" * t, style="yellow")
+    bar.append("░" * (width - w - t), style="red")
+    return bar
+
+
+def interval_axis(rate: float | None, ci: tuple[float, float] | None, width: int = AXIS,
+                  line: float | None = 0.5) -> Text:
+    """0..1 on ``width`` cells: ━ across the interval, ● at the rate, │ at ``line`` (50%)."""
+    cells = ["·"] * width
+
+    def at(value: float) -> int:
+        return min(width - 1, max(0, round(value * (width - 1))))
+
+    if ci is not None:
+        for k in range(at(ci[0]), at(ci[1]) + 1):
+            cells[k] = "━"
+    if line is not None:
+        cells[at(line)] = "│" if cells[at(line)] == "·" else "┿"
+    if rate is not None:
+        cells[at(rate)] = "●"
+    return Text("0[" + "".join(cells) + "]1")
+
+
+def _rate(value: float | None) -> str:
+    return DASH if value is None else f"{value:.3f}"
+
+
+def _ci(value: tuple[float, float] | None) -> str:
+    return "[—, —]" if value is None else f"[{value[0]:.3f}, {value[1]:.3f}]"
+
+
+def _count(value: int | None) -> str:
+    return DASH if value is None else str(value)
+
+
+def _money(micros: int | None) -> str:
+    return DASH if micros is None else f"${micros / 1_000_000:,.4f}"
+
+
+def candidate_block(row: CandidateRow, cap_line: str | None) -> Text:
+    text = Text(one_line(row.key, 40), style="bold")
+    if row.model and row.model != row.key:
+        text.append(f" ({one_line(row.model, 40)})", style="dim")
+    text.append("\n  ")
+    text.append_text(wtl_bar(row.wins, row.ties, row.losses))
+    text.append(f" wins {_count(row.wins)} · ties {_count(row.ties)} · losses {_count(row.losses)}\n  ")
+    text.append_text(interval_axis(row.win_rate, row.ci))
+    text.append(f" win rate {_rate(row.win_rate)} {_ci(row.ci)} · {win_verdict(row.ci)}\n  ")
+    unreportable = DASH if row.unreportable is None else ("yes" if row.unreportable else "no")
+    savings = DASH if row.savings_pct is None else f"{row.savings_pct:+.1f}%"
+    text.append(f"failed {_count(row.failed)} · unreportable {unreportable} · truncated {_count(row.truncated)} · "
+                f"latency {format_latency(row.latency_ms)} · cost {_money(row.cost_micros)} · savings {savings}")
+    missing = [name for name, value in (("latency", row.latency_ms), ("cost", row.cost_micros),
+                                        ("savings", row.savings_pct)) if value is None]
+    if missing:
+        text.append(f" ({', '.join(missing)}: {MISSING})", style="dim")
+    text.append("\n  ")
+    if row.disagreement is None or row.position_bias is None:
+        text.append(f"orderings disagreed: {DASH} · position bias: {DASH} (the pairwise sheet: {MISSING})",
+                    style="dim")
+    else:
+        text.append(f"the two orderings disagreed on {row.disagreement * 100:.0f}% of pairs "
+                    f"({row.disagreeing_pairs} of {row.read_pairs}) · position bias {row.position_bias:+.1f} points "
+                    "(picks of the first shown minus the second)")
+    if cap_line:
+        text.append("\n  ")
+        text.append(one_line(cap_line, 120), style="italic")
+    return text
+
+
+def criterion_block(rows: Sequence[CriterionRow], judge: JudgeFigures | None) -> Text:
+    text = Text()
+    if judge is None:
+        text.append(f"frozen judge: {MISSING}", style="dim")
+    else:
+        text.append(f"frozen judge {one_line(judge.name or DASH, 40)}: TPR {_rate(judge.tpr)} · "
+                    f"TNR {_rate(judge.tnr)} · kappa {_rate(judge.kappa)}")
+    for row in rows:
+        text.append("\n")
+        text.append(one_line(row.model, 40), style="bold")
+        text.append(f"  pass {_count(row.judged_pass)} · fail {_count(row.judged_fail)} · unparsed "
+                    f"{_count(row.unparsed)} · truncated {_count(row.truncated)}\n  ")
+        text.append_text(_both_axis(row))
+        text.append(f" observed ○ {_rate(row.observed)} {_ci(row.observed_ci)} · corrected ● "
+                    f"{_rate(row.corrected)} {_ci(row.corrected_ci)}\n  correction: {row.correction}")
+    return text
+
+
+def _both_axis(row: CriterionRow, width: int = AXIS) -> Text:
+    """Observed ○ and corrected ● with their intervals on one 0..1 axis."""
+    cells = ["·"] * width
+
+    def at(value: float) -> int:
+        return min(width - 1, max(0, round(value * (width - 1))))
+
+    for ci, mark in ((row.observed_ci, "─"), (row.corrected_ci, "━")):
+        if ci is not None:
+            for k in range(at(ci[0]), at(ci[1]) + 1):
+                cells[k] = mark
+    if row.observed is not None:
+        cells[at(row.observed)] = "○"
+    if row.corrected is not None:
+        cells[at(row.corrected)] = "●"
+    return Text("0[" + "".join(cells) + "]1")
+
+
+def gate_block(headline: str, lines: Sequence[GateLine], threshold: float, what: str = "win rate") -> Text:
+    text = Text(f"Gate (min {what} {threshold:.2f}; t changes it): ", style="bold")
+    text.append(one_line(headline, 200), style="green" if headline.startswith("gate PASS") else "red")
+    for line in lines:
+        text.append(f"\n  {'pass' if line.passed else 'FAIL'}  {one_line(line.check, 24)} "
+                    f"{one_line(line.model, 32)}: required {line.required} · lower bound {line.lower_bound}")
+        if line.note:
+            text.append(f" · {one_line(line.note, 80)}", style="dim")
+    return text
+
+
+def comparison_block(comparison: assumed.Comparison) -> Text:
+    a, b = comparison.a or {}, comparison.b or {}
+    text = Text("Compared: before ", style="bold")
+    text.append(one_line(str(a.get("id") or DASH), 30))
+    text.append(" → after ", style="bold")
+    text.append(one_line(str(b.get("id") or DASH), 30))
+    if not comparison.rows:
+        text.append("\n  no arm is in both runs")
+    for row in comparison.rows:
+        before = row.a.rate if row.a else None
+        after = row.b.rate if row.b else None
+        delta = DASH if row.delta is None else f"{row.delta:+.3f}"
+        word = DASH if row.significant is None else ("changed" if row.significant else "no detectable change")
+        text.append(f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
+                    f"{_rate(before)} → {_rate(after)} · after − before {delta} "
+                    f"{_ci(tuple(row.delta_ci) if row.delta_ci else None)} · {word}")  # type: ignore[arg-type]
+    for side in ("a", "b"):
+        keys = (comparison.unmatched or {}).get(side) or []
+        if keys:
+            text.append(f"\n  only in {side}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
+    return text

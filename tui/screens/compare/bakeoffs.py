@@ -1,0 +1,302 @@
+"""Bake-offs (``o`` in Compare): runs of the errorbar eval-run queue, one at a time.
+
+Top: the runs (status chip; a running one shows its progress and an ETA, polled until it
+ends). Middle: the highlighted run's results as the platform sent them (per candidate: wins,
+ties and losses as a bar, the win rate's interval against the 50% line, failed, unreportable,
+truncated, latency, cost, savings, the orderings' disagreement and position bias; for a
+criterion run: observed and corrected pass rates on one axis with the frozen judge's figures)
+and the gate panel (the queue's own gate; ``t`` steps the threshold). Bottom: the samples,
+losses first; Enter opens one in the Inspector. ``x`` marks a finished run "before", then
+``x`` on another finished run compares them (``/v1/evals/compare``).
+Rows and sentences come from ``application.bakeoff``; the drawing from ``bakeoff_render``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Static
+
+from api_client.errors import BlahError
+from application.bakeoff.calls import SampleCalls
+from application.bakeoff.gate import gate_headline, gate_lines
+from application.bakeoff.progress import RunProgress
+from application.bakeoff.results import candidate_rows, criterion_rows, judge_figures
+from application.bakeoff.samples import SampleRow, cap_sentence, sample_rows
+from common.safe_strings import one_line as one
+from diagnosis.text import user_text
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.compare.bakeoff_render import (
+    candidate_block, comparison_block, criterion_block, gate_block,
+)
+from tui.screens.runs.format import DASH, cell
+from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
+from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+
+__all__ = ["BakeoffScreen", "GATE_THRESHOLDS", "NOT_CONFIGURED"]
+
+NOT_CONFIGURED = ("errorbar is not configured: add an errorbar profile (blah-tui profiles add) or set "
+                  "$ERRORBAR_API_KEY with a profile's address; --demo runs a local queue")
+GATE_THRESHOLDS = (0.30, 0.40, 0.50, 0.55, 0.60, 0.70, 0.80)
+"""The gate's minimum rate, stepped with ``t`` (from 0.50); the CLI takes any value."""
+POLL_S = 1.0
+TERMINAL = ("DONE", "ERROR", "CANCELLED")
+_CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
+
+
+class BakeoffScreen(BlahScreen):
+    """The errorbar queue's bake-offs: pick one, read it, gate it, open its losses."""
+
+    SCREEN_TITLE = "Bake-offs"
+    DEFAULT_CSS = """
+    BakeoffScreen #bakeoff-caption { height: auto; padding: 0 1; }
+    BakeoffScreen #bakeoff-caption.error { color: $error; }
+    BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
+    BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
+    BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
+    BakeoffScreen #bakeoff-samples { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="bakeoffs.back"),
+        Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
+        Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
+        Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[assumed.Run] = []
+        self.run: assumed.Run | None = None
+        self.rows: list[SampleRow] = []
+        self.threshold_index = GATE_THRESHOLDS.index(0.50)
+        self.gate: tuple[int, Any] | None = None
+        self.before_id: str | None = None
+        self.comparison: assumed.Comparison | None = None
+        self.progress: dict[str, RunProgress] = {}
+        self.detail_text = Text()
+        self._pairwise: Any = None
+
+    @property
+    def threshold(self) -> float:
+        return GATE_THRESHOLDS[self.threshold_index]
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text("loading the bake-offs…"), id="bakeoff-caption")
+        yield KeyTable(id="bakeoff-runs")
+        with VerticalScroll(id="bakeoff-detail-scroll"):
+            yield Static(Text(""), id="bakeoff-detail")
+        yield KeyTable(id="bakeoff-samples")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.load_runs()
+        self.set_interval(POLL_S, self._poll)
+
+    # ----------------------------------------------------------------- loading
+
+    def _caption(self, text: str, *, error: bool = False) -> None:
+        caption = self.query_one("#bakeoff-caption", Static)
+        caption.set_class(error, "error")
+        caption.update(Text(one(text, 400)))
+
+    @work(exclusive=True, group="bakeoffs.runs", exit_on_error=False)
+    async def load_runs(self) -> None:
+        client = self.ctx.errorbar
+        if client is None:
+            self._caption(self.ctx.errorbar_problem or NOT_CONFIGURED)
+            return
+        try:
+            self.runs = await client.list_runs()
+        except BlahError as error:
+            self._caption(f"couldn't list the bake-offs: {describe_error(error)}", error=True)
+            return
+        now = time.monotonic()
+        for run in self.runs:
+            self.progress.setdefault(run.id, RunProgress(run.id)).add(now, run.progress_ratio)
+        self._show_runs()
+        if not self.runs:
+            self._caption("the queue has no bake-offs yet (blah-tui bakeoff create queues one)")
+            return
+        self._caption(f"{len(self.runs)} bake-offs · Enter reads one · x marks two finished runs to compare")
+        if self.run is None:
+            self.select(self.runs[0].id)
+
+    def _show_runs(self) -> None:
+        table = self.query_one("#bakeoff-runs", KeyTable)
+        keep = table.current_key
+        table.clear(columns=True)
+        for label, key in (("Run", "id"), ("Name", "name"), ("Kind", "kind"), ("Status", "status"),
+                           ("Progress", "progress"), ("Baseline", "baseline"), ("Candidates", "candidates")):
+            table.add_column(label, key=key)
+        for run in self.runs:
+            chip = Text(f" {one(run.status or '?', 12)} ", style=f"bold {_CHIP.get(run.status or '', '')}".strip())
+            progress = self.progress.get(run.id) or RunProgress(run.id)
+            table.add_row(cell(run.id, max_len=16), cell(run.name, max_len=32), cell(run.eval_kind, max_len=10), chip,
+                          Text(progress.describe(run.status, run.progress_ratio).split(" · ", 1)[-1]),
+                          cell(run.baseline_model, max_len=24), cell(", ".join(run.candidate_models), max_len=40),
+                          key=run.id)
+        if keep is not None:
+            table.move_to_key(keep)
+
+    def select(self, run_id: str) -> None:
+        self.run = next((r for r in self.runs if r.id == run_id), None)
+        self.gate, self.rows, self._pairwise = None, [], None
+        self.load_run(run_id)
+
+    @work(exclusive=True, group="bakeoffs.run", exit_on_error=False)
+    async def load_run(self, run_id: str) -> None:
+        client = self.ctx.errorbar
+        if client is None:
+            return
+        try:
+            run = await client.get_run(run_id)
+            self.run = run
+            self.progress.setdefault(run.id, RunProgress(run.id)).add(time.monotonic(), run.progress_ratio)
+            if run.status == "DONE":
+                samples = await client.samples(run_id)
+                self.rows = sample_rows(samples)
+                self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
+            self.gate = await client.gate(run_id, {self._threshold_name(run): self.threshold})
+        except BlahError as error:
+            self._caption(f"couldn't read {run_id}: {describe_error(error)}", error=True)
+            return
+        self._replace_run(run)
+        self._show_detail()
+        self._show_samples()
+
+    def _threshold_name(self, run: assumed.Run) -> str:
+        return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
+
+    def _replace_run(self, run: assumed.Run) -> None:
+        self.runs = [run if r.id == run.id else r for r in self.runs]
+        self._show_runs()
+
+    def _poll(self) -> None:
+        """While the shown run is not finished: read it again (progress, ETA, then results)."""
+        if self.ctx.errorbar is None:
+            return
+        if self.run is not None and not self.run.terminal:
+            self.load_run(self.run.id)
+        if any(not run.terminal for run in self.runs if run.id != (self.run.id if self.run else None)):
+            self.load_runs()
+
+    # ----------------------------------------------------------------- drawing
+
+    def _show_detail(self) -> None:
+        run = self.run
+        if run is None:
+            return
+        text = Text(f"{one(run.id, 30)} · ", style="bold")
+        text.append(one(run.name or DASH, 60), style="bold")
+        progress = self.progress.get(run.id) or RunProgress(run.id)
+        text.append(f"\n{progress.describe(run.status, run.progress_ratio)}")
+        if run.error:
+            text.append(f" · {one(run.error, 200)}", style="red")
+        text.append(f"\nbaseline {one(run.baseline_model or DASH, 40)} · judge {one(run.judge_model or DASH, 40)} · "
+                    f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
+                    f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
+        if self.gate is not None:
+            status, verdict = self.gate
+            text.append("\n\n")
+            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), self.threshold,
+                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
+        if run.status != "DONE":
+            text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
+                        else f"\n\nno results: the run ended {one(run.status or '?', 12)}", style="dim")
+        elif run.eval_kind == "criterion":
+            text.append("\n\n")
+            text.append_text(criterion_block(criterion_rows(run), judge_figures(run)))
+        else:
+            for row in candidate_rows(run, self._pairwise):
+                text.append("\n\n")
+                text.append_text(candidate_block(row, cap_sentence(self.rows, row.key, run.max_output_tokens)))
+        if self.comparison is not None:
+            text.append("\n\n")
+            text.append_text(comparison_block(self.comparison))
+        elif self.before_id is not None:
+            text.append(f"\n\nbefore: {one(self.before_id, 30)} (x on another finished run compares)", style="dim")
+        self.detail_text = text
+        self.query_one("#bakeoff-detail", Static).update(text)
+
+    def _show_samples(self) -> None:
+        table = self.query_one("#bakeoff-samples", KeyTable)
+        table.clear(columns=True)
+        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Cap", "cap"),
+                           ("Flag", "flag"), ("Prompt", "prompt"), ("Answer", "answer")):
+            table.add_column(label, key=key)
+        for row in self.rows:
+            outcome = Text(one(row.outcome or DASH, 10),
+                           style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))
+            cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
+            flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
+            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag,
+                          cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
+
+    # ----------------------------------------------------------------- actions
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        key = event.row_key.value
+        if event.data_table.id == "bakeoff-runs" and key is not None:
+            self.comparison = None if self.before_id is None else self.comparison
+            self.select(key)
+        elif event.data_table.id == "bakeoff-samples" and key is not None:
+            self.open_sample(key)
+
+    def open_sample(self, key: str) -> None:
+        if self.run is None:
+            return
+        from tui.screens.inspector.screen import InspectorScreen
+
+        self.app.push_screen(InspectorScreen(key, source=SampleCalls(self.run, self.rows)))
+
+    def action_gate_threshold(self) -> None:
+        self.threshold_index = (self.threshold_index + 1) % len(GATE_THRESHOLDS)
+        if self.run is not None:
+            self.load_run(self.run.id)
+
+    def action_refresh(self) -> None:
+        self.load_runs()
+        if self.run is not None:
+            self.load_run(self.run.id)
+
+    def action_compare(self) -> None:
+        run_id = self.query_one("#bakeoff-runs", KeyTable).current_key
+        run = next((r for r in self.runs if r.id == run_id), None)
+        if run is None:
+            return
+        if run.status != "DONE":
+            self.notify(f"{one(run.id, 30)} is {one(run.status or '?', 12)}: only finished runs compare",
+                        severity="warning", markup=False)
+            return
+        if self.before_id is None or self.before_id == run.id:
+            self.before_id, self.comparison = run.id, None
+            self.notify(f"before: {one(run.id, 30)}; x on another finished run compares", markup=False)
+            self._show_detail()
+            return
+        self.load_comparison(self.before_id, run.id)
+
+    @work(exclusive=True, group="bakeoffs.compare", exit_on_error=False)
+    async def load_comparison(self, before_id: str, after_id: str) -> None:
+        client = self.ctx.errorbar
+        if client is None:
+            return
+        try:
+            self.comparison = await client.compare(before_id, after_id)
+        except BlahError as error:
+            self._caption(f"couldn't compare: {describe_error(error)}", error=True)
+            return
+        self.before_id = None
+        self._show_detail()
