@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.await_remove import AwaitRemove
@@ -77,7 +78,7 @@ class BlahScreen(Screen[None]):
         if not kwargs.get("thread", False) and (callable(work) or inspect.isawaitable(work)):
             kwargs.setdefault("name", getattr(work, "__name__", "") or "")
             kwargs.setdefault("description", repr(work))
-            work = self._stop_when_gone(work)
+            work = partial(self._stop_when_gone, work)  # a coroutine only once it runs
         return super().run_worker(work, *args, **kwargs)
 
     async def _stop_when_gone(self, work: Any) -> Any:
