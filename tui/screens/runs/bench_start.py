@@ -61,12 +61,12 @@ class BenchStartScreen(ModalScreen[BenchRequest | None]):
     }
     BenchStartScreen #bs-title { text-style: bold; }
     BenchStartScreen #bs-hint { color: $foreground-muted; }
-    BenchStartScreen .bs-row { height: auto; }
-    BenchStartScreen .bs-row Label { width: 18; padding: 1 1 0 0; }
+    BenchStartScreen .bs-row { height: auto; margin-top: 1; }
+    BenchStartScreen .bs-row Label { width: 16; }
     BenchStartScreen .bs-row Input { width: 1fr; }
     BenchStartScreen RadioSet { width: 1fr; height: auto; }
     BenchStartScreen #bs-error { color: $error; height: auto; }
-    BenchStartScreen #bs-buttons { height: auto; align-horizontal: right; }
+    BenchStartScreen #bs-buttons { height: auto; align-horizontal: right; margin-top: 1; }
     BenchStartScreen #bs-buttons Button { margin-left: 2; }
     """
 
@@ -90,24 +90,25 @@ class BenchStartScreen(ModalScreen[BenchRequest | None]):
             ):
                 with Horizontal(classes="bs-row"):
                     yield Label(label)
-                    yield Input(value, placeholder=placeholder, id=field_id)
+                    yield Input(value, placeholder=placeholder, id=field_id, compact=True)
             with Horizontal(classes="bs-row"):
                 yield Label("Suite")
-                with RadioSet(id="bs-suite"):
+                with RadioSet(id="bs-suite", compact=True):
                     for suite in SUITES:
                         yield RadioButton(_SUITE_LABELS[suite], value=suite == "sample", id=f"bs-suite-{suite}")
             with Horizontal(classes="bs-row"):
                 yield Label("Max tasks")
                 low, high = MAX_TASKS_RANGE
-                yield Input("", placeholder=f"{low}-{high}, empty: the whole suite", type="integer", id="bs-max")
+                yield Input("", placeholder=f"{low}-{high}, empty: the whole suite", type="integer", id="bs-max",
+                            compact=True)
             with Horizontal(classes="bs-row"):
                 yield Label("Key variable")
-                yield Input("", placeholder="NAME of the variable holding the provider key, e.g. XAI_API_KEY",
-                            id="bs-key-env")
+                yield Input("", placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
+                            id="bs-key-env", compact=True)
             yield Static("", id="bs-error")
             with Horizontal(id="bs-buttons"):
-                yield Button(Text("Cancel"), id="bs-cancel")
-                yield Button(Text("Continue"), id="bs-ok", variant="primary")
+                yield Button(Text("Cancel"), id="bs-cancel", compact=True)
+                yield Button(Text("Continue"), id="bs-ok", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#bs-provider", Input).focus()
