@@ -136,7 +136,7 @@ def pace_per_s(history: list[tuple[float, int]]) -> float | None:
 
 def eta_text(eta_s: float | None, state: SuiteState) -> str:
     if state.final:
-        return "done" if state.status == "completed" else "ended"
+        return "done" if state.status == "completed" else f"none ({state.status})"
     if eta_s is None:
         return "ETA after two graded tasks"
     return format_duration(eta_s)

@@ -76,6 +76,8 @@ class BenchWatchScreen(BlahScreen):
     wall_clock: Callable[[], float] = staticmethod(time.time)  # type: ignore[assignment]
     """Epoch seconds, for when evidence links expire (a test may fix it)."""
     sleep: Callable[[float], Awaitable[None]] = staticmethod(asyncio.sleep)  # type: ignore[assignment]
+    clock: Callable[[], float] = staticmethod(time.monotonic)  # type: ignore[assignment]
+    """The watch's pace (a test runs it on a fake clock, as ``watch_suite`` allows)."""
 
     def __init__(self, slug: str, run_id: str, *, initial: Run | None = None, location: str | None = None,
                  retry_after: float | None = None) -> None:
@@ -145,7 +147,7 @@ class BenchWatchScreen(BlahScreen):
         path = client.poll_path(self.slug, self.run_id, self._location)
         try:
             result = await watch_suite(lambda: client.poll_suite(path), first_wait=first_wait, first_record=record,
-                                       sleep=self.sleep, clock=time.monotonic, on_event=self._on_event)
+                                       sleep=self.sleep, clock=self.clock, on_event=self._on_event)
         except BlahError as error:
             self.poll_state = "stopped"
             self._say(f"stopped watching: {describe_error(error)} · r tries again")
@@ -201,7 +203,7 @@ class BenchWatchScreen(BlahScreen):
             self._graded_by.setdefault(self._task_key(n, task), min(now, ended) if ended else now)
         done, total = self._progress(record)
         if done is not None and not state.final:
-            self._history.append((time.monotonic(), done))
+            self._history.append((self.clock(), done))
         rate = pace_per_s(self._history)
         self.query_one("#bw-progress", ProgressLine).update(done, total, rate, eta_text(self.eta_s, state))
         self.query_one("#bw-title", Static).update(self._title(record))
