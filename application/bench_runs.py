@@ -15,9 +15,10 @@ goes into that one request body only: it is never kept here, put into a message 
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -130,10 +131,28 @@ class BenchRow:
         total = DASH if self.total is None else str(self.total)
         return f"{done}/{total}"
 
+    @property
+    def took_s(self) -> float | None:
+        """From creation to the end, when the record gives both (a suite's queue time included)."""
+        start, end = iso_ms(self.created_at), iso_ms(self.finished_at)
+        return (end - start) / 1000 if start is not None and end is not None and end >= start else None
+
     def model_text(self) -> str:
         if self.model and self.provider:
             return f"{self.provider}/{self.model}"
         return self.model or DASH
+
+
+def iso_ms(text: str | None) -> int | None:
+    """An ISO 8601 time as milliseconds since the epoch (UTC when it names no zone); None when
+    absent or unreadable."""
+    if not text:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return int((when if when.tzinfo else when.replace(tzinfo=dt.UTC)).timestamp() * 1000)
 
 
 def _suite_row(slug: str, run: SuiteRun) -> BenchRow:
@@ -147,7 +166,7 @@ def _suite_row(slug: str, run: SuiteRun) -> BenchRow:
 def _task_row(slug: str, run: SingleRun) -> BenchRow:
     # A single-task run answers when it is over: its record is final ("completed").
     return BenchRow(slug, run.run_id, "task", "completed", None, run.model, run.provider,
-                    1, 1, run.created_at, run.created_at, None, run)
+                    1, 1, run.created_at, None, None, run)
 
 
 def bench_rows(slug: str, runs: Any) -> list[BenchRow]:
@@ -216,8 +235,3 @@ async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, 
         return BenchStartOutcome("refused", f"The platform refused the run: {error}", slug)
     finally:
         api_key = None  # noqa: F841 - the key goes no further than the request
-
-
-def listed(slugs: Iterable[str]) -> list[str]:
-    """Slugs without repeats, in order."""
-    return list(dict.fromkeys(slugs))

@@ -18,11 +18,11 @@ from textual.timer import Timer
 
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
-from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, start_bench
-from common.format import DASH
+from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
+from common.format import DASH, format_duration
 from tui.base_screen import describe_error
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
-from tui.screens.runs.format import cell, status_style, tone_style
+from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line
 
@@ -49,6 +49,12 @@ def chip(platform: str, variables: dict[str, str] | None) -> Text:
     return Text(f" {platform} ", style=tone_style(tone, variables, bold=True), end="")
 
 
+def _when(text: str | None) -> Text:
+    """A time as the blah.dev rows show theirs (UTC); as sent when it does not read as one."""
+    ms = iso_ms(text)
+    return Text(fmt_time(ms)) if ms is not None else cell(text, max_len=24)
+
+
 class BenchRuns:
     """The Blobfish part of the Runs screen."""
 
@@ -73,7 +79,7 @@ class BenchRuns:
 
     def load(self) -> None:
         if self.client is not None:
-            self.screen.run_worker(self._load(), group="runs.bench.load", exclusive=True, exit_on_error=False)
+            self.screen.run_worker(self._load, group="runs.bench.load", exclusive=True, exit_on_error=False)
 
     async def _load(self) -> None:
         client = self.client
@@ -100,12 +106,14 @@ class BenchRuns:
         """The row's cells, in the Runs table's column order (after the chip)."""
         tone = _STATUS_TONES.get(row.status or "")
         style = tone_style(tone, variables) if tone else status_style(row.status, variables)
-        what = f"{row.slug} · {'suite ' + (row.suite or DASH) if row.kind == 'suite' else 'task'}"
+        what = row.suite or DASH if row.kind == "suite" else "task"
+        if len(slugs_for(self.screen.app).slugs) > 1:
+            what = f"{row.slug} · {what}"
         run = cell(row.run_id, max_len=40)
-        run.append(f"  {one_line(what, max_len=60)}", style="dim")
+        run.append(f" {one_line(what, max_len=60)}", style="dim")
         return (run, cell(row.status, max_len=20, style=style), Text(row.progress_text()),
-                cell(row.model_text(), max_len=40), cell(row.created_at, max_len=24),
-                cell(row.finished_at, max_len=24), Text(DASH, style="dim"), cell(row.error, max_len=36))
+                cell(row.model_text(), max_len=40), _when(row.created_at), _when(row.finished_at),
+                Text(format_duration(row.took_s)), cell(row.error, max_len=36))
 
     def summary(self) -> str:
         if not self.loaded:
@@ -139,7 +147,7 @@ class BenchRuns:
             screen.notify("A benchmark run is already being started.", markup=False)
             return
         self.starting = True
-        screen.run_worker(self._start_flow(), group="runs.bench.start", exclusive=True, exit_on_error=False)
+        screen.run_worker(self._start_flow, group="runs.bench.start", exclusive=True, exit_on_error=False)
 
     async def _start_flow(self) -> None:
         app = self.screen.app

@@ -226,7 +226,9 @@ class RunsScreen(BlahScreen):
         counts: dict[str, int] = {}
         for run in self.runs:
             counts[run.status or "unknown"] = counts.get(run.status or "unknown", 0) + 1
-        if not self.runs:
+        if self.ctx.client is None:
+            summary = Text("offline: blah.dev runs need the platform")
+        elif not self.runs:
             summary = Text("the platform returned no runs")
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
