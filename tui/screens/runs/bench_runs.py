@@ -9,7 +9,7 @@ or in flight, further presses only say so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 from weakref import WeakKeyDictionary
 
 from rich.text import Text
@@ -20,14 +20,11 @@ from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
 from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
 from common.format import DASH, format_duration
-from tui.base_screen import describe_error
+from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line
-
-if TYPE_CHECKING:
-    from tui.screens.runs.screen import RunsScreen
 
 __all__ = ["BenchRuns", "chip", "slugs_for"]
 
@@ -58,8 +55,13 @@ def _when(text: str | None) -> Text:
 class BenchRuns:
     """The Blobfish part of the Runs screen."""
 
-    def __init__(self, screen: RunsScreen) -> None:
+    def __init__(self, screen: BlahScreen, on_change: Callable[[], None],
+                 say: Callable[[str, bool], None]) -> None:
+        """``on_change``: the rows changed (draw them); ``say``: a line under the summary
+        (text, whether it is an error)."""
         self.screen = screen
+        self._on_change = on_change
+        self._say = say
         self.rows: list[BenchRow] = []
         self.problems: list[str] = []
         self.loaded = False
@@ -91,7 +93,7 @@ class BenchRuns:
             except BlahError as error:
                 problems.append(f"couldn't load Blobfish runs of {one_line(slug, max_len=60)}: {describe_error(error)}")
         self.rows, self.problems, self.loaded = rows, problems, True
-        self.screen.bench_changed()
+        self._on_change()
         active = [r for r in rows if r.is_active]
         if active or problems:
             asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
@@ -160,7 +162,7 @@ class BenchRuns:
             if not await app.push_screen_wait(ConfirmScreen(title, confirm_text(request), confirm_label="Start run")):
                 return
             if not request.is_suite:
-                self.screen.say("Running the sandbox task: the platform answers within about four minutes…")
+                self._say("Running the sandbox task: the platform answers within about four minutes…", False)
             self.sent += 1
             outcome = await start_bench(self.client, request)
             slugs_for(app).add(request.slug)
@@ -171,7 +173,7 @@ class BenchRuns:
     async def _report(self, outcome: BenchStartOutcome) -> None:
         screen = self.screen
         screen.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
-        screen.say(outcome.message, error=outcome.kind != "started")
+        self._say(outcome.message, outcome.kind != "started")
         self.load()
         if outcome.kind == "started" and outcome.run_id:
             self.open_watch(outcome.slug, outcome.run_id, outcome.record, outcome.location, outcome.retry_after)

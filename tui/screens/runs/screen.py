@@ -85,7 +85,7 @@ class RunsScreen(BlahScreen):
         self._timer: Timer | None = None
         self._start_busy = False
         self.writer = StatusWriter(self, self._status_write_done)
-        self.bench = BenchRuns(self)
+        self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
         """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
 
     def compose(self) -> ComposeResult:
@@ -130,13 +130,6 @@ class RunsScreen(BlahScreen):
     def current_run(self) -> Run | None:
         key = self.table.current_key
         return next((r for r in self.runs if r.id == key), None)
-
-    def bench_changed(self) -> None:
-        """The Blobfish rows changed: draw the table again."""
-        self._render_table()
-
-    def say(self, text: Text | str, *, error: bool = False) -> None:
-        self._say(text, error=error)
 
     def _say(self, text: Text | str, *, error: bool = False) -> None:
         message = self.query_one("#runs-message", Static)
