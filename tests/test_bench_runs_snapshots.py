@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from simulator.blobfish.benchmarks import BenchmarkStore
 from tests.support.bench import SLUG, FakeClock
@@ -82,6 +83,12 @@ async def _dialog(app: BlahApp, pilot: Pilot[Any]) -> None:
     await pilot.press("b")
     await wait_for(pilot, lambda: isinstance(app.screen, BenchStartScreen), what="the start dialog")
     await pilot.press(*"xai", "tab", *"grok-4")
+    dialog = app.screen
+    await wait_for(pilot, lambda: dialog.query_one("#bs-model", Input).value == "grok-4", what="the typed model")
+    # Still cursors: blinking switched on then off stops the blink timers (a steady cursor).
+    for field in dialog.query(Input):
+        field.cursor_blink = True
+        field.cursor_blink = False
 
 
 @pytest.mark.parametrize("size", SIZES)
