@@ -12,8 +12,10 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from api_client.blobfish.benchmarks import BenchmarkClient
+from api_client.client import BlahClient
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
+from simulator.server import SimulatorServer
 from tests.support.bench import SLUG
 from tests.support.bench_screens import (
     PacedClock,
@@ -129,6 +131,29 @@ async def test_start_a_sample_suite_by_keys_and_watch_it_to_completion_with_the_
         shown = frame(app)
         assert "Blobfish" in shown and record.run_id in shown and "blah.dev" not in shown.split("Blobfish", 1)[0][-5:]
         assert runs.bench.sent == 1
+        await pilot.press("enter")  # Enter on the Blobfish row watches it again
+        again = await watching(pilot, app)
+        assert again.run_id == record.run_id
+        await finished(pilot, again)
+
+
+async def test_runs_lists_both_platforms_each_row_with_its_chip(
+        clock: PacedClock, bench: BenchmarkClient, sim: SimulatorServer) -> None:
+    started = await bench.start_suite(SLUG, provider="xai", model="grok-4", suite="sample", max_tasks=2)
+    async with BlahClient(sim.base_url, api_key=sim.council_key) as client:
+        app = bench_app(bench, client, model_id=sim.person_model_id)
+        async with app.run_test(size=SIZE) as pilot:
+            runs = await on_runs_with_bench(pilot)
+            await wait_for(pilot, lambda: bool(runs.runs), what="the blah.dev runs")
+            rows = frame_text(app).splitlines()
+            blah = [line for line in rows if any(r.id in line for r in runs.runs)]
+            blobfish = [line for line in rows if started.record.run_id in line]
+            assert len(blah) == len(runs.runs) and all(line.lstrip().startswith("blah.dev") for line in blah)
+            assert len(blobfish) == 1 and blobfish[0].lstrip().startswith("Blobfish")
+            runs.table.move_to_key(runs.bench.rows[0].key)
+            await pilot.press("R")  # resume is blah.dev's: said, nothing sent
+            assert any("Resume is for blah.dev runs" in m for m in said(app))
+            assert not isinstance(app.screen, ConfirmScreen)
 
 
 def bench_first_task_row(screen: BenchWatchScreen) -> str:
