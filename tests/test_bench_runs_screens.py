@@ -265,3 +265,19 @@ async def test_publish_is_for_a_completed_suite_run(clock: PacedClock, server: B
         await pilot.press("P")
         assert any("Only a completed suite run can be published" in m for m in said(app))
         assert app.screen is screen
+
+
+async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite_score(
+        clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport) -> None:
+    app = bench_app(bench)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs_with_bench(pilot)
+        await start_by_keys(pilot, suite_moves=-1)  # from sample up to none
+        screen = await watching(pilot, app)
+        await finished(pilot, screen)
+        assert screen.run_id.startswith("bmr_")
+        assert state_line(screen).startswith("completed · score") and "a single task, not a suite score" in state_line(screen)
+        assert screen.query_one("#bw-tasks").row_count == 1
+        assert posts(transport) == 1
+        sent = next(body for method, path, _, body in transport.sent if method == "POST")
+        assert b'"suite"' not in sent

@@ -111,6 +111,9 @@ class BenchStartScreen(ModalScreen[BenchRequest | None]):
                 yield Button(Text("Continue"), id="bs-ok", variant="primary", compact=True)
 
     def on_mount(self) -> None:
+        # The set highlights its first option on mount; start the highlight on the pressed one
+        # (sample), so up/down move from what is chosen.
+        self.query_one("#bs-suite", RadioSet).action_next_button()
         self.query_one("#bs-provider", Input).focus()
 
     def _value(self, field_id: str) -> str:
