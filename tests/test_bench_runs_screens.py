@@ -16,7 +16,7 @@ from api_client.client import BlahClient
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer
-from tests.support.bench import SLUG
+from tests.support.bench import SLUG, BreakPolls
 from tests.support.bench_screens import (
     PacedClock,
     bench_app,
@@ -31,7 +31,6 @@ from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.runs.bench_watch import BenchWatchScreen
-from tui.screens.runs.screen import RunsScreen
 from widgets.confirm import ConfirmScreen
 from widgets.bars import ProgressLine
 
@@ -281,3 +280,24 @@ async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite
         assert posts(transport) == 1
         sent = next(body for method, path, _, body in transport.sent if method == "POST")
         assert b'"suite"' not in sent
+
+
+async def test_failed_polls_are_said_and_retried_never_ending_the_watch_or_starting_again(
+        clock: PacedClock, server: BlobfishServer) -> None:
+    chaos = BreakPolls(["503", "reset", "429"])
+    clock.hold_at = 2  # the watch stays on the first failed poll while the test looks
+    # One attempt per request: each fault reaches the watch instead of the client's own retries.
+    async with BenchmarkClient(server.base_url, server.account_key, transport=chaos, max_attempts=1) as client:
+        app = bench_app(client)
+        async with app.run_test(size=SIZE) as pilot:
+            await on_runs_with_bench(pilot)
+            await start_by_keys(pilot, max_tasks="2")
+            screen = await watching(pilot, app)
+            message = screen.query_one("#bw-message")
+            await wait_for(pilot, lambda: "couldn't poll" in str(message.render()), what="the failed poll said")
+            assert "the run goes on" in str(message.render()) and screen.poll_state == "retrying"
+            clock.hold_at = None
+            await finished(pilot, screen)
+            assert chaos.injected == ["503", "reset", "429"]
+            assert screen.record is not None and screen.record.status == "completed"
+            assert chaos.posts() == 1 and not message.display

@@ -95,9 +95,13 @@ class BenchRuns:
         self.rows, self.problems, self.loaded = rows, problems, True
         self._on_change()
         active = [r for r in rows if r.is_active]
-        if active or problems:
+        if problems:
+            self._schedule(15.0)
+        elif active:  # at the pace the platform asks of a suite's poll
             asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
-            self._schedule(max(min(asks, default=DEFAULT_POLL_S), 1.0) if not problems else 15.0)
+            self._schedule(max(min(asks, default=DEFAULT_POLL_S), 1.0))
+        else:  # nothing moving: look again now and then (a run may be started elsewhere)
+            self._schedule(self.screen.ctx.settings.runs_idle_refresh_s)
 
     def _schedule(self, delay: float) -> None:
         if self._timer is not None:
