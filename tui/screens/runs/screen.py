@@ -245,6 +245,11 @@ class RunsScreen(BlahScreen):
         self.load_runs()
         self.bench.load()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start_bench" and self.ctx.bench is None:
+            return False  # no Blobfish configured: the key is not offered
+        return super().check_action(action, parameters)
+
     def action_start_bench(self) -> None:
         self.bench.start()
 
