@@ -103,7 +103,7 @@ async def test_start_a_sample_suite_by_keys_and_watch_it_to_completion_with_the_
         progress = screen.query_one("#bw-progress", ProgressLine)
         # Third poll: two tasks graded 20 s apart, eight to go: 8 x 20 s.
         await wait_for(pilot, lambda: len(clock.sleeps) == 3 and screen.polls >= 3, what="the third poll")
-        assert progress.label() == "2/10 · 0.1/s · ETA 2m 40s"  # done/total, the rate, the ETA
+        assert progress.label() == "2/10 · 3.0 tasks/min · ETA 2m 40s"  # done/total, the rate, the ETA
         assert state_line(screen).startswith("running")
         clock.hold_at = None
         await finished(pilot, screen)

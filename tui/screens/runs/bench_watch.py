@@ -40,15 +40,26 @@ from application.bench_watch import WatchEvent, watch_suite
 from common.format import DASH
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import cell, tone_style
-from widgets.bars import ProgressLine
+from widgets.bars import NO_DATA, ProgressLine
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 
-__all__ = ["BenchWatchScreen"]
+__all__ = ["BenchWatchScreen", "SuiteProgress"]
 
 Run = SuiteRun | SingleRun
+
+
+class SuiteProgress(ProgressLine):
+    """The bar with the pace in tasks per minute (a task takes tens of seconds: per second
+    would read 0.0)."""
+
+    def label(self) -> str:
+        done = NO_DATA if self.done is None else str(self.done)
+        total = NO_DATA if self.total is None else str(self.total)
+        pace = NO_DATA if self.rate_per_s is None else f"{self.rate_per_s * 60:.1f} tasks/min"
+        return f"{done}/{total} · {pace} · ETA {self.eta or NO_DATA}"
 
 
 class BenchWatchScreen(BlahScreen):
@@ -97,7 +108,7 @@ class BenchWatchScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text(f"Blobfish · {one_line(self.slug, max_len=60)} · {one_line(self.run_id, max_len=60)}"),
                      id="bw-title")
-        yield ProgressLine(id="bw-progress")
+        yield SuiteProgress(id="bw-progress")
         yield Static(Text("loading the run…"), id="bw-state")
         yield Static("", id="bw-message")
         with Horizontal(id="bw-body"):
