@@ -6,6 +6,7 @@ hostile task names and grader text inert; the provider key never on screen."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import AsyncIterator, Iterator
 
@@ -264,6 +265,24 @@ async def test_publish_is_for_a_completed_suite_run(clock: PacedClock, server: B
         await pilot.press("P")
         assert any("Only a completed suite run can be published" in m for m in said(app))
         assert app.screen is screen
+
+
+async def test_P_on_a_completed_suite_opens_the_leaderboards_publish_dialog(
+        clock: PacedClock, bench: BenchmarkClient) -> None:
+    app = bench_app(bench)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs_with_bench(pilot)
+        await start_by_keys(pilot, max_tasks="2")
+        screen = await watching(pilot, app)
+        await finished(pilot, screen)
+        await pilot.press("P")
+        if importlib.util.find_spec("tui.screens.leaderboard.publish") is None:
+            # Built on the Leaderboard branch; until it is merged, P says so and stays here.
+            assert any("Publishing is not in this build yet" in m for m in said(app))
+            assert app.screen is screen
+        else:
+            await wait_for(pilot, lambda: type(app.screen).__name__ == "PublishBenchRunScreen",
+                           what="the publish dialog")
 
 
 async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite_score(
