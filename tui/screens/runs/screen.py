@@ -27,6 +27,7 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, start_run
+from tui.screens.runs.bench_runs import BenchRuns, chip
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
@@ -73,6 +74,7 @@ class RunsScreen(BlahScreen):
         Binding("v", "run_results", "Run results", id="runs.results"),
         Binding("m", "my_results", "My results", id="runs.my_results"),
         Binding("r", "refresh", "Refresh", id="runs.refresh"),
+        Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
     ]
 
     def __init__(self) -> None:
@@ -83,12 +85,16 @@ class RunsScreen(BlahScreen):
         self._timer: Timer | None = None
         self._start_busy = False
         self.writer = StatusWriter(self, self._status_write_done)
+        self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
+        """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
         yield Static("", id="runs-message")
         table = KeyTable(id="runs-table")
+        if self.ctx.bench is not None:
+            table.add_column("Platform", key="platform")
         for label, key in (
             ("Run", "id"), ("Status", "status"), ("Progress", "progress"), ("Models", "models"),
             ("Started (UTC)", "started"), ("Ended (UTC)", "ended"), ("Took", "took"), ("Error", "error"),
@@ -99,10 +105,13 @@ class RunsScreen(BlahScreen):
 
     def on_mount(self) -> None:
         self.load_runs()
+        self.bench.load()
 
     def on_screen_resume(self) -> None:
         if self.runs:
             self.load_runs()  # back on this screen: show the runs as they are now
+        if self.bench.loaded:
+            self.bench.load()
 
     def on_run_changed(self, message: RunChanged) -> None:
         """A webhook said a run changed: the list reloads at once."""
@@ -189,8 +198,10 @@ class RunsScreen(BlahScreen):
         keep = table.current_key
         table.clear()
         variables = self.app.get_css_variables()
+        with_chip = self.ctx.bench is not None
         for run in self.runs:
             table.add_row(
+                *((chip("blah.dev", variables),) if with_chip else ()),
                 cell(run.id, max_len=40),
                 cell(run.status, max_len=20, style=status_style(run.status, variables)),
                 Text(progress_text(run)),
@@ -201,15 +212,24 @@ class RunsScreen(BlahScreen):
                 cell(run.error, max_len=36),
                 key=run.id,
             )
+        if with_chip:
+            for row in self.bench.rows:
+                table.add_row(chip("Blobfish", variables), *self.bench.cells(row, variables), key=row.key)
         table.move_to_key(keep)
         counts: dict[str, int] = {}
         for run in self.runs:
             counts[run.status or "unknown"] = counts.get(run.status or "unknown", 0) + 1
-        if not self.runs:
+        if self.ctx.client is None:
+            summary = Text("offline: blah.dev runs need the platform")
+        elif not self.runs:
             summary = Text("the platform returned no runs")
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
             summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
+        if with_chip:
+            summary.append(f"\n{self.bench.summary()}")
+            for problem in self.bench.problems:
+                summary.append(f"\n{problem}", style="bold")
         shown = self.query_one("#runs-summary", Static)
         shown.update(summary)
         shown.display = True
@@ -223,8 +243,28 @@ class RunsScreen(BlahScreen):
     def action_refresh(self) -> None:
         self._backoff.reset()
         self.load_runs()
+        self.bench.load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start_bench" and self.ctx.bench is None:
+            return False  # no Blobfish configured: the key is not offered
+        return super().check_action(action, parameters)
+
+    def action_start_bench(self) -> None:
+        self.bench.start()
+
+    def _blobfish_row_says(self, what: str) -> bool:
+        """On a Blobfish row, say that ``what`` is for blah.dev runs (True: said)."""
+        if self.bench.row(self.table.current_key) is None:
+            return False
+        self.notify(f"{what} is for blah.dev runs; Enter watches this Blobfish run.", markup=False, timeout=4)
+        return True
 
     def action_watch(self) -> None:
+        bench_row = self.bench.row(self.table.current_key)
+        if bench_row is not None:
+            self.bench.watch(bench_row)
+            return
         run = self.current_run()
         if run is not None:
             from tui.screens.runs.watch import RunWatchScreen
@@ -232,6 +272,8 @@ class RunsScreen(BlahScreen):
             self.app.push_screen(RunWatchScreen(run.id, initial=run))
 
     def action_run_results(self) -> None:
+        if self._blobfish_row_says("Run results"):
+            return
         run = self.current_run()
         if run is not None:
             from tui.screens.runs.results import ResultsScreen
@@ -317,11 +359,15 @@ class RunsScreen(BlahScreen):
     # ----------------------------------------------------------------- resume / cancel
 
     def action_resume(self) -> None:
+        if self._blobfish_row_says("Resume"):
+            return
         run = self.current_run()
         if run is not None:
             self.writer.ask(run, "resume")
 
     def action_cancel_run(self) -> None:
+        if self._blobfish_row_says("Cancel"):
+            return
         run = self.current_run()
         if run is not None:
             self.writer.ask(run, "cancel")

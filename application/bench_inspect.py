@@ -1,0 +1,90 @@
+"""A graded benchmark task's recorded steps as Inspector calls (a ``CallSource``), no Textual.
+
+A benchmark task records tool calls, not completions: each step is one tool call and its
+result. It is read into the same ``diagnosis.rollout_record.Rollout`` an SDK evaluation's
+rollout becomes, so the same detectors run (tool-call loops, failed tool calls, a failed grade
+nothing explains); the Inspector shows the call as the prompt side and the recorded result as
+the reply side, and lists those findings (``classify`` does not run: there is no model reply).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from api_client.blobfish.bench_shapes import TaskResult
+from api_client.models import LogEntry
+from application.blobfish.evidence import PLATFORM, result_failed
+from application.blobfish.inspect import tool_call_line
+from application.inspector.foreign import ForeignCall
+from diagnosis.rollout_record import Grade, Rollout, RolloutStep, ToolCall
+from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
+
+__all__ = ["TaskSteps", "task_rollout"]
+
+NOTE = "A benchmark task records tool calls and their results, not the model's completions; nothing is run again."
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def task_rollout(run_id: str, task: TaskResult, model: str | None) -> Rollout:
+    """The task as a rollout: one step per recorded tool call, the grader's verdict as its grade."""
+    steps = []
+    for n, call in enumerate(task.steps or []):
+        index = call.index if call.index is not None else n
+        failed = result_failed({"result": call.result})
+        steps.append(RolloutStep(index=index, turn=None, prompt=None, final_answer=None, model=model,
+                                 tool_calls=(ToolCall(call.tool, call.arguments, call.result, failed),)))
+    explanation = task.grader.explanation if task.grader else None
+    grade = Grade(passed=task.strict_pass, reward=task.score, explanation=explanation)
+    return Rollout(rollout_id=f"{run_id}/{task.task_id or '?'}", task_id=task.task_id, reward=task.score,
+                   grade=grade, trace_id=None, steps=tuple(steps), model=model)
+
+
+class TaskSteps:
+    """One task's steps, by id, for ``InspectorScreen(id, source=...)``; n/p walk them."""
+
+    platform = PLATFORM
+    noun = "step"
+
+    def __init__(self, slug: str, run_id: str, task: TaskResult, model: str | None) -> None:
+        self.slug = slug
+        self.run_id = run_id
+        self.task = task
+        self.rollout = task_rollout(run_id, task, model)
+        self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
+        self.ids = [f"{self.rollout.rollout_id}#{step.index}" for step in self.rollout.steps]
+        self._steps = dict(zip(self.ids, self.rollout.steps, strict=True))
+        self._position = {sid: k for k, sid in enumerate(self.ids)}
+
+    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
+        k = self._position.get(call_id)
+        if k is None:
+            return (None, None)
+        return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
+
+    def call(self, call_id: str) -> ForeignCall | None:
+        step = self._steps.get(call_id)
+        if step is None:
+            return None
+        call = step.tool_calls[0]
+        entry = LogEntry(id=call_id, model_id=self.rollout.model, source=PLATFORM, created_at=0,
+                         prompt=f"{call.name or '(unnamed tool)'}({_text(call.args) or ''})",
+                         response=_text(call.result), run_id=self.run_id, result_id=self.task.task_id)
+        task = self.task
+        origin: list[tuple[str, str]] = [
+            ("platform", PLATFORM),
+            ("benchmark", self.slug),
+            ("run", self.run_id),
+            ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
+            ("step", f"{self._position[call_id] + 1} of {len(self.ids)}"),
+            ("tool call", tool_call_line(call.name, call.args, call.failed)),
+            ("grade", f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
+                      f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"),
+        ]
+        findings = [*self.diagnosis.findings_at(step.index), *self.diagnosis.rollout_findings]
+        return ForeignCall(entry, PLATFORM, tuple(origin), tuple(findings), (NOTE,), classify=False)

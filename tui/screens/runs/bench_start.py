@@ -1,0 +1,178 @@
+"""The dialog that asks what Blobfish benchmark run to start, and the confirmation's text.
+
+It asks the slug, provider, model, suite (none: the single sandbox task; sample; full), an
+optional task limit, and the NAME of the environment variable holding the provider key (never
+the key itself: a typed key would sit in the terminal's scrollback). Enter in any field
+continues, Esc cancels; it answers once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+
+from api_client.blobfish.bench_shapes import MAX_TASKS_RANGE
+from application.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
+from widgets.safe_text import one_line
+
+__all__ = ["BenchStartScreen", "confirm_text"]
+
+_SUITE_LABELS = {
+    "none": "none: the public sandbox task (one task, up to four minutes)",
+    "sample": "sample: the first 10 hosted tasks",
+    "full": "full: every hosted task",
+}
+
+
+def confirm_text(request: BenchRequest) -> Text:
+    """The confirmation's body: what will be sent, and whose credential serves it."""
+    body = Text(end="")
+    body.append("Benchmark  ")
+    body.append(one_line(request.slug, max_len=100), style="bold")
+    body.append(f"\nRun        {_SUITE_LABELS[request.suite]}")
+    if request.max_tasks is not None:
+        body.append(f", at most {request.max_tasks} task(s)")
+    body.append("\nModel      ")
+    body.append(f"{one_line(request.provider, max_len=60)}/{one_line(request.model, max_len=100)}")
+    body.append("\nCredential ")
+    if request.key_env:
+        body.append(f"the provider key in ${request.key_env} (read when sent; never shown or stored)")
+    else:
+        body.append("the account's own (no provider key sent)")
+    body.append("\n\nA self-run graded by the benchmark's own verifier, not the official leaderboard. "
+                "Sent once; one suite runs per account at a time.", style="italic")
+    return body
+
+
+class BenchStartScreen(ModalScreen[BenchRequest | None]):
+    """Dismisses with the ``BenchRequest`` asked for, or None (cancelled)."""
+
+    DEFAULT_CSS = """
+    BenchStartScreen { align: center middle; }
+    BenchStartScreen > #bs-dialog {
+        width: 84; max-width: 96%; height: auto; max-height: 96%;
+        border: thick $primary; background: $surface; padding: 0 2;
+    }
+    BenchStartScreen #bs-title { text-style: bold; }
+    BenchStartScreen #bs-hint { color: $foreground-muted; }
+    BenchStartScreen .bs-row { height: auto; margin-top: 1; }
+    BenchStartScreen .bs-row Label { width: 16; }
+    BenchStartScreen .bs-row Input { width: 1fr; }
+    BenchStartScreen RadioSet { width: 1fr; height: auto; }
+    BenchStartScreen #bs-error { color: $error; height: auto; }
+    BenchStartScreen #bs-buttons { height: auto; align-horizontal: right; margin-top: 1; }
+    BenchStartScreen #bs-buttons Button { margin-left: 2; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bench.start.cancel")]
+
+    def __init__(self, *, slug: str, environ: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self._slug = slug
+        self._environ = environ
+        self._answered = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="bs-dialog"):
+            yield Static(Text("Start a Blobfish benchmark run"), id="bs-title")
+            yield Static(Text("Enter continues to a confirmation; Esc cancels. Tab moves between fields."),
+                         id="bs-hint")
+            for label, field_id, value, placeholder in (
+                ("Benchmark slug", "bs-slug", self._slug, "counselbench-100"),
+                ("Provider", "bs-provider", "", "e.g. xai"),
+                ("Model", "bs-model", "", "e.g. grok-4"),
+            ):
+                with Horizontal(classes="bs-row"):
+                    yield Label(label)
+                    yield Input(value, placeholder=placeholder, id=field_id, compact=True)
+            with Horizontal(classes="bs-row"):
+                yield Label("Suite")
+                with RadioSet(id="bs-suite", compact=True):
+                    for suite in SUITES:
+                        yield RadioButton(_SUITE_LABELS[suite], value=suite == "sample", id=f"bs-suite-{suite}")
+            with Horizontal(classes="bs-row"):
+                yield Label("Max tasks")
+                low, high = MAX_TASKS_RANGE
+                yield Input("", placeholder=f"{low}-{high}, empty: the whole suite", type="integer", id="bs-max",
+                            compact=True)
+            with Horizontal(classes="bs-row"):
+                yield Label("Key variable")
+                yield Input("", placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
+                            id="bs-key-env", compact=True)
+            yield Static("", id="bs-error")
+            with Horizontal(id="bs-buttons"):
+                yield Button(Text("Cancel"), id="bs-cancel", compact=True)
+                yield Button(Text("Continue"), id="bs-ok", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        # The set highlights its first option on mount; start the highlight on the pressed one
+        # (sample), so up/down move from what is chosen.
+        self.query_one("#bs-suite", RadioSet).action_next_button()
+        self.query_one("#bs-provider", Input).focus()
+
+    def _value(self, field_id: str) -> str:
+        return self.query_one(f"#{field_id}", Input).value.strip()
+
+    def suite(self) -> str:
+        pressed = self.query_one("#bs-suite", RadioSet).pressed_button
+        return (pressed.id or "bs-suite-sample").removeprefix("bs-suite-") if pressed else "sample"
+
+    def request(self) -> tuple[BenchRequest | None, str | None]:
+        """The request the fields make, or why they make none."""
+        slug, provider, model = self._value("bs-slug"), self._value("bs-provider"), self._value("bs-model")
+        suite = self.suite()
+        problem = slug_problem(slug)
+        if problem:
+            return None, problem
+        if not provider or not model:
+            return None, "the provider and the model are both needed"
+        max_tasks: int | None = None
+        raw = self._value("bs-max")
+        if raw:
+            low, high = MAX_TASKS_RANGE
+            try:
+                max_tasks = int(raw)
+            except ValueError:
+                return None, f"max tasks is a whole number, {low}-{high}"
+            if not low <= max_tasks <= high:
+                return None, f"max tasks is {low}-{high}"
+            if suite == "none":
+                return None, "max tasks bounds a suite: choose sample or full, or leave it empty"
+        key_env = self._value("bs-key-env") or None
+        if key_env is not None:
+            problem = env_name_problem(key_env, self._environ)
+            if problem:
+                return None, problem
+        return BenchRequest(slug, provider, model, suite, max_tasks, key_env), None
+
+    def action_accept(self) -> None:
+        if self._answered:
+            return
+        request, problem = self.request()
+        if request is None:
+            self.query_one("#bs-error", Static).update(Text(problem or ""))
+            return
+        self._answered = True
+        self.dismiss(request)
+
+    def action_cancel(self) -> None:
+        if not self._answered:
+            self._answered = True
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_accept()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "bs-ok":
+            self.action_accept()
+        else:
+            self.action_cancel()
