@@ -6,7 +6,6 @@ hostile task names and grader text inert; the provider key never on screen."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import AsyncIterator, Iterator
 
@@ -31,6 +30,7 @@ from tests.support.notify_log import said
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.inspector.screen import InspectorScreen
+from tui.screens.leaderboard.publish import PublishBenchRunScreen
 from tui.screens.runs.bench_watch import BenchWatchScreen
 from widgets.confirm import ConfirmScreen
 from widgets.bars import ProgressLine
@@ -276,13 +276,17 @@ async def test_P_on_a_completed_suite_opens_the_leaderboards_publish_dialog(
         screen = await watching(pilot, app)
         await finished(pilot, screen)
         await pilot.press("P")
-        if importlib.util.find_spec("tui.screens.leaderboard.publish") is None:
-            # Built on the Leaderboard branch; until it is merged, P says so and stays here.
-            assert any("Publishing is not in this build yet" in m for m in said(app))
-            assert app.screen is screen
-        else:
-            await wait_for(pilot, lambda: type(app.screen).__name__ == "PublishBenchRunScreen",
-                           what="the publish dialog")
+        await wait_for(pilot, lambda: isinstance(app.screen, PublishBenchRunScreen), what="the publish dialog")
+        dialog = app.screen
+        assert isinstance(dialog, PublishBenchRunScreen) and dialog.run_id == screen.run_id
+        await wait_for(pilot, lambda: dialog.record is not None, what="the run's record")
+        await pilot.press(*"from the watch", "ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: dialog.published is not None, what="the publication")
+        board = await bench.board(screen.slug)
+        mine = [row for row in board.community_runs if row.mine]
+        assert [(row.display_name, row.run_id) for row in mine] == [("from the watch", screen.run_id)]
 
 
 async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite_score(

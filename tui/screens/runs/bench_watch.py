@@ -332,12 +332,6 @@ class BenchWatchScreen(BlahScreen):
             self.notify(f"Only a completed suite run can be published ({what}).", severity="warning",
                         markup=False, timeout=5)
             return
-        try:
-            from tui.screens.leaderboard.publish import PublishBenchRunScreen  # type: ignore[import-not-found]
-        except ImportError:
-            # TODO(lead): tui.screens.leaderboard.publish is built on another branch; once merged,
-            # this import succeeds and P opens its dialog.
-            self.notify("Publishing is not in this build yet (the Leaderboard's publish dialog is missing).",
-                        severity="warning", markup=False, timeout=5)
-            return
+        from tui.screens.leaderboard.publish import PublishBenchRunScreen
+
         self.app.push_screen(PublishBenchRunScreen(self.slug, record.run_id))
