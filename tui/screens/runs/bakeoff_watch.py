@@ -24,10 +24,12 @@ from textual.widgets import Static
 from api_client.errors import BlahError
 from api_client.polling import Backoff
 from application.bakeoff.progress import STEPS, RunProgress
+from application.bench_runs import iso_ms
 from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
+from tui.screens.runs.format import fmt_time
 from widgets.bars import ProgressLine
 from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
@@ -150,7 +152,9 @@ class BakeoffWatchScreen(BlahScreen):
         title.append(one_line(run.name or DASH, 80), style="bold")
         title.append(f"\n{one_line(run.eval_kind or DASH, 20)} · baseline {one_line(run.baseline_model or DASH, 40)}"
                      f" against {one_line(', '.join(run.candidate_models) or DASH, 80)}")
-        title.append(f"\nqueued {one_line(run.created_at or DASH, 40)}", style="dim")
+        queued = iso_ms(run.created_at)
+        title.append(f"\nqueued {fmt_time(queued) if queued is not None else one_line(run.created_at or DASH, 40)}",
+                     style="dim")
         self.query_one("#bkw-title", Static).update(title)
         described = one_line(self.progress.describe(run.status, run.progress_ratio), 200)
         bar = self.query_one("#bkw-progress", RatioProgress)
