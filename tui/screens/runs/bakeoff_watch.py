@@ -24,8 +24,8 @@ from textual.widgets import Static
 from api_client.errors import BlahError
 from api_client.polling import Backoff
 from application.bakeoff.progress import STEPS, RunProgress
-from application.bench_runs import iso_ms
 from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
+from application.bench_runs import iso_ms
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
@@ -186,9 +186,7 @@ class BakeoffWatchScreen(BlahScreen):
                    else "they come when it is DONE")
             self.notify(f"No results: the bake-off is {status}; {why}.", severity="warning", markup=False)
             return
-        from tui.screens.compare.bakeoffs import BakeoffScreen
-
-        self.app.push_screen(BakeoffScreen(select_id=run.id))
+        self.blah_app.open_bakeoff(run.id)
 
     def action_cancel_run(self) -> None:
         run = self.run
