@@ -69,8 +69,8 @@ async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_
     queue_time = [0.0]
     with ErrorbarServer(seed=7, speed=1.0) as server:
         server.store.clock = lambda: queue_time[0]
-        older = queue_run(server, COMPARISON)
         run = queue_run(server, body, finish=False)
+        newer = queue_run(server, COMPARISON)  # listed first: the view must open on the watched run
         run_s = 12 * 4 * 0.1  # 12 samples x (2 answers + 2 judge readings) x 0.1 s (simulator's pace)
         app = runs_app(server)
         seen: list[str] = []
@@ -99,7 +99,7 @@ async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_
             view = app.screen
             await wait_for(pilot, lambda: view.run is not None and bool(view.rows) and "win rate" in view.detail_text.plain,
                            what="the run's results")
-            assert view.run.id == run["id"] != older["id"]  # on this run, not the newest-first default
+            assert view.run.id == run["id"] != newer["id"]
             assert view.query_one("#bakeoff-runs").current_key == run["id"]
     assert "ETA: estimating" in "".join(seen)
 
