@@ -98,7 +98,7 @@ class BakeoffRuns:
         status_style = tone_style(tone, variables) if tone else ""
         label = cell(run.id, max_len=24)
         label.append(" ")
-        label.append_text(cell(run.name, max_len=40, style="bold"))
+        label.append_text(cell(run.name, max_len=28, style="bold"))
         label.append(f" · {row.kind}", style="dim")
         return (label, cell(run.status, max_len=20, style=status_style), Text(row.progress_text()),
                 cell(row.models_text(), max_len=40), _when(run.created_at), Text(DASH), Text(DASH),

@@ -44,11 +44,12 @@ POLL_S = 1.0
 
 
 class RatioProgress(ProgressLine):
-    """``progress_ratio`` as a bar (kept in thousandths), labelled ``40% · ETA 12s``."""
+    """``progress_ratio`` as a bar (kept in thousandths), labelled ``40% · ETA 12s`` (the
+    percentage alone once the run has ended)."""
 
     def label(self) -> str:
         ratio = None if self.done is None else self.done / STEPS
-        return f"{ratio_text(ratio)} · {self.eta or DASH}"
+        return f"{ratio_text(ratio)} · {self.eta}" if self.eta else ratio_text(ratio)
 
 
 class BakeoffWatchScreen(BlahScreen):
