@@ -230,6 +230,12 @@ class BlahApp(App[None]):
 
         self.push_screen(InspectorScreen(log_id))
 
+    def open_bakeoff(self, run_id: str) -> None:
+        """Open Compare's Bake-offs view on one errorbar run (the run watch's ``v``)."""
+        from tui.screens.compare.bakeoffs import BakeoffScreen
+
+        self.push_screen(BakeoffScreen(select_id=run_id))
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in (*MODE_SPECS, *PLATFORM_AREAS):

@@ -48,6 +48,8 @@ class Run:
 class RunStore:
     def __init__(self, seed: int = 7, speed: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.seed, self.speed, self.clock = seed, speed, clock
+        self.wall_clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
+        """The ``created_at`` of a new run (tests stop it, so a snapshot's times never move)."""
         self.keys = demo_keys(seed)
         self.traffic: list[LoggedRequest] = seeded_traffic(seed)
         self.criteria = {c.id: c for c in seeded_criteria()}
@@ -154,7 +156,7 @@ class RunStore:
             samples = draw_samples(run_id, self.seed, spec, rows, self.judge, rates)
             models = 1 + len(spec["arms"])
             judge_calls = len(spec["arms"]) * 2 if spec["eval_kind"] == "comparison" else models
-            run = Run(run_id, spec, dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"), self.clock(),
+            run = Run(run_id, spec, self.wall_clock().isoformat().replace("+00:00", "Z"), self.clock(),
                       samples, spec["sample_count"] * (models + judge_calls))
             if self.balance_usd <= 0:
                 run.fail_at_ratio = 0.3  # ASSUMED: plain runs are funds-checked per tick

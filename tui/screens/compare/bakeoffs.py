@@ -74,8 +74,11 @@ class BakeoffScreen(BlahScreen):
         Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, select_id: str | None = None) -> None:
+        """``select_id``: the run to read first (the run watch opens its results so); the
+        newest when absent or not listed."""
         super().__init__()
+        self.select_id = select_id
         self.runs: list[assumed.Run] = []
         self.run: assumed.Run | None = None
         self.rows: list[SampleRow] = []
@@ -131,7 +134,9 @@ class BakeoffScreen(BlahScreen):
             return
         self._caption(f"{len(self.runs)} bake-offs · Enter reads one · x marks two finished runs to compare")
         if self.run is None:
-            self.select(self.runs[0].id)
+            first = self.select_id if any(r.id == self.select_id for r in self.runs) else self.runs[0].id
+            self.query_one("#bakeoff-runs", KeyTable).move_to_key(first)
+            self.select(first)
 
     def _show_runs(self) -> None:
         table = self.query_one("#bakeoff-runs", KeyTable)

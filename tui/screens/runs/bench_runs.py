@@ -41,8 +41,8 @@ def slugs_for(app: App[object]) -> BenchSlugs:
 
 
 def chip(platform: str, variables: dict[str, str] | None) -> Text:
-    """The platform chip of a row: ``blah.dev`` or ``Blobfish``."""
-    tone = "accent" if platform == "Blobfish" else "primary"
+    """The platform chip of a row: ``blah.dev``, ``Blobfish`` or ``errorbar``."""
+    tone = {"Blobfish": "accent", "errorbar": "secondary"}.get(platform, "primary")
     return Text(f" {platform} ", style=tone_style(tone, variables, bold=True), end="")
 
 

@@ -27,6 +27,7 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, start_run
+from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bench_runs import BenchRuns, chip
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
@@ -87,13 +88,20 @@ class RunsScreen(BlahScreen):
         self.writer = StatusWriter(self, self._status_write_done)
         self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
         """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
+        self.bakeoffs = BakeoffRuns(self, self._render_table)
+        """errorbar bake-offs, listed beside these when ``ctx.errorbar`` is set."""
+
+    @property
+    def with_chip(self) -> bool:
+        """Another platform's runs are listed too: each row names its platform."""
+        return self.ctx.bench is not None or self.ctx.errorbar is not None
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
         yield Static("", id="runs-message")
         table = KeyTable(id="runs-table")
-        if self.ctx.bench is not None:
+        if self.with_chip:
             table.add_column("Platform", key="platform")
         for label, key in (
             ("Run", "id"), ("Status", "status"), ("Progress", "progress"), ("Models", "models"),
@@ -106,12 +114,15 @@ class RunsScreen(BlahScreen):
     def on_mount(self) -> None:
         self.load_runs()
         self.bench.load()
+        self.bakeoffs.load()
 
     def on_screen_resume(self) -> None:
         if self.runs:
             self.load_runs()  # back on this screen: show the runs as they are now
         if self.bench.loaded:
             self.bench.load()
+        if self.bakeoffs.loaded:
+            self.bakeoffs.load()
 
     def on_run_changed(self, message: RunChanged) -> None:
         """A webhook said a run changed: the list reloads at once."""
@@ -198,7 +209,7 @@ class RunsScreen(BlahScreen):
         keep = table.current_key
         table.clear()
         variables = self.app.get_css_variables()
-        with_chip = self.ctx.bench is not None
+        with_chip = self.with_chip
         for run in self.runs:
             table.add_row(
                 *((chip("blah.dev", variables),) if with_chip else ()),
@@ -212,9 +223,12 @@ class RunsScreen(BlahScreen):
                 cell(run.error, max_len=36),
                 key=run.id,
             )
-        if with_chip:
+        if self.ctx.bench is not None:
             for row in self.bench.rows:
                 table.add_row(chip("Blobfish", variables), *self.bench.cells(row, variables), key=row.key)
+        if self.ctx.errorbar is not None:
+            for bakeoff in self.bakeoffs.rows:
+                table.add_row(chip("errorbar", variables), *self.bakeoffs.cells(bakeoff, variables), key=bakeoff.key)
         table.move_to_key(keep)
         counts: dict[str, int] = {}
         for run in self.runs:
@@ -226,10 +240,12 @@ class RunsScreen(BlahScreen):
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
             summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
-        if with_chip:
+        if self.ctx.bench is not None:
             summary.append(f"\n{self.bench.summary()}")
             for problem in self.bench.problems:
                 summary.append(f"\n{problem}", style="bold")
+        if self.ctx.errorbar is not None:
+            summary.append(f"\n{self.bakeoffs.summary()}", style="bold" if self.bakeoffs.problem else "")
         shown = self.query_one("#runs-summary", Static)
         shown.update(summary)
         shown.display = True
@@ -244,6 +260,7 @@ class RunsScreen(BlahScreen):
         self._backoff.reset()
         self.load_runs()
         self.bench.load()
+        self.bakeoffs.load(now=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start_bench" and self.ctx.bench is None:
@@ -254,16 +271,25 @@ class RunsScreen(BlahScreen):
         self.bench.start()
 
     def _blobfish_row_says(self, what: str) -> bool:
-        """On a Blobfish row, say that ``what`` is for blah.dev runs (True: said)."""
-        if self.bench.row(self.table.current_key) is None:
-            return False
-        self.notify(f"{what} is for blah.dev runs; Enter watches this Blobfish run.", markup=False, timeout=4)
-        return True
+        """On a Blobfish or errorbar row, say that ``what`` is for blah.dev runs (True: said)."""
+        key = self.table.current_key
+        if self.bench.row(key) is not None:
+            self.notify(f"{what} is for blah.dev runs; Enter watches this Blobfish run.", markup=False, timeout=4)
+            return True
+        if self.bakeoffs.row(key) is not None:
+            self.notify(f"{what} is for blah.dev runs; Enter watches this errorbar bake-off "
+                        "(its watch can cancel it).", markup=False, timeout=4)
+            return True
+        return False
 
     def action_watch(self) -> None:
         bench_row = self.bench.row(self.table.current_key)
         if bench_row is not None:
             self.bench.watch(bench_row)
+            return
+        bakeoff_row = self.bakeoffs.row(self.table.current_key)
+        if bakeoff_row is not None:
+            self.bakeoffs.watch(bakeoff_row)
             return
         run = self.current_run()
         if run is not None:
