@@ -236,6 +236,13 @@ class BlahApp(App[None]):
 
         self.push_screen(BakeoffScreen(select_id=run_id))
 
+    def open_bench_publish(self, slug: str, run_id: str) -> None:
+        """Open Leaderboard's publish dialog for one completed suite run (the suite watch's ``P``);
+        through the app, so the runs area does not import the leaderboard area."""
+        from tui.screens.leaderboard.publish import PublishBenchRunScreen
+
+        self.push_screen(PublishBenchRunScreen(slug, run_id))
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in (*MODE_SPECS, *PLATFORM_AREAS):

@@ -332,6 +332,4 @@ class BenchWatchScreen(BlahScreen):
             self.notify(f"Only a completed suite run can be published ({what}).", severity="warning",
                         markup=False, timeout=5)
             return
-        from tui.screens.leaderboard.publish import PublishBenchRunScreen
-
-        self.app.push_screen(PublishBenchRunScreen(self.slug, record.run_id))
+        self.blah_app.open_bench_publish(self.slug, record.run_id)
