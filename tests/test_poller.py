@@ -306,7 +306,13 @@ RETRY_AFTER_READERS = {"api_client/polling.py", "api_client/http.py", "api_clien
                        # server sets, handed to application/bench_watch.py (which retries errors by
                        # the shared Backoff and never reads retry_after itself)
                        "api_client/blobfish/benchmarks.py", "api_client/blobfish/bench_shapes.py",
-                       "cli/commands/bench.py"}
+                       "cli/commands/bench.py",
+                       # ... and the screens that start a suite hand the same value to that watch
+                       "application/bench_runs.py", "tui/screens/runs/bench_runs.py",
+                       "tui/screens/runs/bench_watch.py",
+                       # the CI gate's one blocking GET (no event loop, for start-up): the shared
+                       # RetryPolicy's cap and backoff, applied in a synchronous loop
+                       "api_client/errorbar/gate_blocking.py"}
 PRODUCT = ("api_client", "application", "cli", "common", "diagnosis", "tui", "widgets")
 
 
