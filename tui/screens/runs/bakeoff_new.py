@@ -47,12 +47,12 @@ class BakeoffNewScreen(ModalScreen[NewBakeoff | None]):
         border: thick $primary; background: $surface; padding: 0 2;
     }
     BakeoffNewScreen #bn-title { text-style: bold; }
-    BakeoffNewScreen #bn-hint { color: $foreground-muted; }
-    BakeoffNewScreen .bn-row { height: auto; margin-top: 1; }
+    BakeoffNewScreen #bn-hint { color: $foreground-muted; margin-bottom: 1; }
+    BakeoffNewScreen .bn-row { height: auto; }
     BakeoffNewScreen .bn-row Label { width: 18; }
     BakeoffNewScreen .bn-row Input { width: 1fr; }
     BakeoffNewScreen #bn-candidates { width: 1fr; height: auto; max-height: 9; }
-    BakeoffNewScreen #bn-error { color: $error; height: auto; }
+    BakeoffNewScreen #bn-error { color: $error; height: auto; margin-top: 1; }
     BakeoffNewScreen #bn-buttons { height: auto; align-horizontal: right; margin-top: 1; }
     BakeoffNewScreen #bn-buttons Button { margin-left: 2; }
     """
