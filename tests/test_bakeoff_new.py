@@ -143,3 +143,15 @@ async def test_a_workspace_that_cannot_pay_is_told_so(queue: ErrorbarServer) -> 
         assert "balance cannot pay" in message
         assert not isinstance(app.screen, BakeoffWatchScreen)
     assert creates(queue) == 1
+
+
+async def test_without_errorbar_e_is_not_offered(queue: ErrorbarServer) -> None:
+    app = runs_app(queue, admin=True)
+    app.ctx.errorbar = None
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "RunsScreen", what="Runs")
+        await pilot.press("e")
+        await pilot.pause()
+        assert app.screen.check_action("new_bakeoff", ()) is False
+        assert not isinstance(app.screen, BakeoffNewScreen)
+    assert creates(queue) == 0
