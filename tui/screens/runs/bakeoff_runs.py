@@ -45,6 +45,8 @@ class BakeoffRuns:
         self.loaded = False
         self._backoff = Backoff(interval=2.0, max_interval=15.0)
         self._timer: Timer | None = None
+        self.creating = False
+        """A new bake-off's dialog is open or its create in flight."""
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -118,3 +120,44 @@ class BakeoffRuns:
         from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
 
         self.screen.app.push_screen(BakeoffWatchScreen(row.run.id, initial=row.run))
+
+    # ----------------------------------------------------------------- creating
+
+    def create(self) -> None:
+        """Ask (the dialog), confirm, send once, then watch the new run. While one is open or
+        in flight, a further press only says so."""
+        if self.client is None:
+            return
+        if self.creating:
+            self.screen.notify("A new bake-off is already being asked for or sent.", markup=False)
+            return
+        self.creating = True
+        self.screen.run_worker(self._create_flow, group="runs.bakeoff.new", exclusive=True, exit_on_error=False)
+
+    async def _create_flow(self) -> None:
+        from tui.screens.runs.bakeoff_new import BakeoffNewScreen, confirm_text
+        from widgets.confirm import ConfirmScreen
+
+        app = self.screen.app
+        try:
+            request = await app.push_screen_wait(BakeoffNewScreen())
+            if request is None:
+                return
+            if not await app.push_screen_wait(ConfirmScreen("Queue this bake-off?", confirm_text(request),
+                                                            confirm_label="Queue bake-off")):
+                return
+            try:
+                created = await self.client.create_run(request.body())
+            except BlahError as error:
+                self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
+                                   markup=False, timeout=15)
+                return
+        finally:
+            self.creating = False
+        run = created.run
+        found = " (its answer was lost; found in the list)" if created.settled else ""
+        self.screen.notify(f"Bake-off {run.id} queued{found}.", markup=False)
+        self.load(now=True)
+        from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
+
+        app.push_screen(BakeoffWatchScreen(run.id, initial=run))

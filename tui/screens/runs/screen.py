@@ -76,6 +76,8 @@ class RunsScreen(BlahScreen):
         Binding("m", "my_results", "My results", id="runs.my_results"),
         Binding("r", "refresh", "Refresh", id="runs.refresh"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
+        # Not in the footer (its snapshots stay as they were); the palette and the keys panel list it.
+        Binding("e", "new_bakeoff", "New bake-off", id="runs.bakeoff.new", show=False),
     ]
 
     def __init__(self) -> None:
@@ -265,10 +267,15 @@ class RunsScreen(BlahScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start_bench" and self.ctx.bench is None:
             return False  # no Blobfish configured: the key is not offered
+        if action == "new_bakeoff" and self.ctx.errorbar is None:
+            return False  # no errorbar queue configured: the key is not offered
         return super().check_action(action, parameters)
 
     def action_start_bench(self) -> None:
         self.bench.start()
+
+    def action_new_bakeoff(self) -> None:
+        self.bakeoffs.create()
 
     def _blobfish_row_says(self, what: str) -> bool:
         """On a Blobfish or errorbar row, say that ``what`` is for blah.dev runs (True: said)."""

@@ -1,0 +1,49 @@
+"""Snapshots of Runs' "New bake-off" dialog, reached by keys (``e``) on the errorbar simulator
+(its wall clock stopped): filled in, one candidate ticked, and a refused rubric said inline
+before anything is sent; at 160x48 and 80x24."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from simulator.errorbar.server import ErrorbarServer
+from tests.support.bakeoff_new import fill
+from tests.support.bakeoff_runs import on_runs, runs_app, stop_wall_clock
+from tests.support.errorbar import COMPARISON, SLOW, queue_run
+from tests.support.waiting import wait_for
+
+SIZES = {"160x48": (160, 48), "80x24": (80, 24)}
+
+
+@pytest.fixture(scope="module")
+def queue() -> Iterator[ErrorbarServer]:
+    with ErrorbarServer(seed=7, speed=SLOW) as server:
+        stop_wall_clock(server)
+        queue_run(server, COMPARISON)
+        yield server
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_new_bakeoff_dialog_says_a_refused_field(snap_compare: Any, queue: ErrorbarServer, size: str) -> None:
+    app = runs_app(queue, admin=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await on_runs(pilot)
+        dialog = await fill(pilot, name="tiny v3 against Qwen3-32B", rubric="short", baseline="Qwen/Qwen3-32B",
+                            candidates=["you/tiny-sft-v3"], samples="40")
+        error = dialog.query_one("#bn-error")
+        await wait_for(pilot, lambda: "rubric" in str(error.render()), what="the refusal")
+        await pilot.pause(0.3)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+    finally:
+        try:
+            asyncio.run(app.ctx.errorbar.aclose())
+        except RuntimeError:
+            pass  # its loop went away with the app's
