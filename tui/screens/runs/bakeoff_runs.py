@@ -112,7 +112,11 @@ class BakeoffRuns:
         if not self.loaded:
             return "errorbar: loading bake-offs…"
         active = sum(r.is_active for r in self.rows)
-        return f"errorbar: {len(self.rows)} bake-offs, {active} in flight. Enter watches one."
+        count = len(self.rows)
+        if count == 0:
+            return "errorbar: no bake-offs yet. e queues one."
+        noun = "bake-off" if count == 1 else "bake-offs"
+        return f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one."
 
     # ----------------------------------------------------------------- watching
 

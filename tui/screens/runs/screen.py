@@ -76,8 +76,7 @@ class RunsScreen(BlahScreen):
         Binding("m", "my_results", "My results", id="runs.my_results"),
         Binding("r", "refresh", "Refresh", id="runs.refresh"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
-        # Not in the footer (its snapshots stay as they were); the palette and the keys panel list it.
-        Binding("e", "new_bakeoff", "New bake-off", id="runs.bakeoff.new", show=False),
+        Binding("e", "new_bakeoff", "New bake-off", id="runs.bakeoff.new"),
     ]
 
     def __init__(self) -> None:
