@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.bakeoff_new import fill
@@ -38,6 +39,11 @@ def test_new_bakeoff_dialog_says_a_refused_field(snap_compare: Any, queue: Error
                             candidates=["you/tiny-sft-v3"], samples="40")
         error = dialog.query_one("#bn-error")
         await wait_for(pilot, lambda: "rubric" in str(error.render()), what="the refusal")
+        # A steady cursor: blinking switched on then off stops the blink timer (which phase a
+        # frame caught was the machine's load).
+        for field in dialog.query(Input):
+            field.cursor_blink = True
+            field.cursor_blink = False
         await pilot.pause(0.3)
 
     try:

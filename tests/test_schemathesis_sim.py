@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -21,6 +22,11 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from simulator.server import SimulatorServer
+
+#: One worker runs the whole file, in order: the last test reads what the fuzzing before it sent
+#: (``--dist loadgroup`` in pyproject's addopts; otherwise xdist may run it on another worker,
+#: whose request log is empty).
+pytestmark = pytest.mark.xdist_group("schemathesis_sim")
 
 SERVER = SimulatorServer(seed=5, speed=20.0, live=False)
 """Never started as a server: schemathesis drives ``SERVER.app`` in-process."""

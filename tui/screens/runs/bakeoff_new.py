@@ -11,12 +11,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from application.bakeoff.create import (CATALOG_MODELS, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED,
                                         NewBakeoff, candidates_problem, whole_number)
 from widgets.check_list import CheckList
+from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
 __all__ = ["BakeoffNewScreen", "confirm_text"]
@@ -37,7 +37,7 @@ def confirm_text(request: NewBakeoff) -> Text:
     return body
 
 
-class BakeoffNewScreen(ModalScreen[NewBakeoff | None]):
+class BakeoffNewScreen(FormDialog[NewBakeoff]):
     """Dismisses with the ``NewBakeoff`` asked for, or None (cancelled)."""
 
     DEFAULT_CSS = """
@@ -58,10 +58,11 @@ class BakeoffNewScreen(ModalScreen[NewBakeoff | None]):
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bakeoff.new.cancel")]
+    ERROR_ID = "bn-error"
+    OK_ID = "bn-ok"
 
     def __init__(self) -> None:
         super().__init__()
-        self._answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="bn-dialog"):
@@ -116,28 +117,3 @@ class BakeoffNewScreen(ModalScreen[NewBakeoff | None]):
         problem = request.problem()
         return (None, problem) if problem else (request, None)
 
-    def action_accept(self) -> None:
-        if self._answered:
-            return
-        request, problem = self.request()
-        if request is None:
-            self.query_one("#bn-error", Static).update(Text(problem or ""))
-            return
-        self._answered = True
-        self.dismiss(request)
-
-    def action_cancel(self) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_accept()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "bn-ok":
-            self.action_accept()
-        else:
-            self.action_cancel()

@@ -14,11 +14,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from api_client.blobfish.bench_shapes import MAX_TASKS_RANGE
 from application.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
+from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
 __all__ = ["BenchStartScreen", "confirm_text"]
@@ -50,7 +50,7 @@ def confirm_text(request: BenchRequest) -> Text:
     return body
 
 
-class BenchStartScreen(ModalScreen[BenchRequest | None]):
+class BenchStartScreen(FormDialog[BenchRequest]):
     """Dismisses with the ``BenchRequest`` asked for, or None (cancelled)."""
 
     DEFAULT_CSS = """
@@ -71,12 +71,13 @@ class BenchStartScreen(ModalScreen[BenchRequest | None]):
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bench.start.cancel")]
+    ERROR_ID = "bs-error"
+    OK_ID = "bs-ok"
 
     def __init__(self, *, slug: str, environ: Mapping[str, str] | None = None) -> None:
         super().__init__()
         self._slug = slug
         self._environ = environ
-        self._answered = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="bs-dialog"):
@@ -151,28 +152,3 @@ class BenchStartScreen(ModalScreen[BenchRequest | None]):
                 return None, problem
         return BenchRequest(slug, provider, model, suite, max_tasks, key_env), None
 
-    def action_accept(self) -> None:
-        if self._answered:
-            return
-        request, problem = self.request()
-        if request is None:
-            self.query_one("#bs-error", Static).update(Text(problem or ""))
-            return
-        self._answered = True
-        self.dismiss(request)
-
-    def action_cancel(self) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_accept()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "bs-ok":
-            self.action_accept()
-        else:
-            self.action_cancel()
