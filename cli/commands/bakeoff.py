@@ -40,6 +40,7 @@ from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_print as show
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
+from cli.commands.command_error import CommandError, confirm
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
@@ -51,11 +52,6 @@ POLL_S = 5.0
 Sleep = Callable[[float], Awaitable[None]]
 Block = Callable[[float], None]
 
-
-class CommandError(Exception):
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 def _unit(text: str) -> float:
@@ -142,18 +138,6 @@ def _create_body(args: argparse.Namespace) -> dict[str, Any]:
     if args.tag:
         body["sample_filters"] = {**(body.get("sample_filters") or {}), "tag": args.tag}
     return body
-
-
-def _confirm(question: str, args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None:
-    if args.yes:
-        return
-    if not stdin.isatty():
-        raise CommandError(f"{question.rstrip('?')}: not on a terminal, so add --yes to confirm; nothing was sent",
-                           EXIT_USAGE)
-    err.write(f"{question} [y/N] ")
-    err.flush()
-    if stdin.readline().strip().lower() not in ("y", "yes"):
-        raise CommandError("not confirmed; nothing was sent", EXIT_USAGE)
 
 
 def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str, float | None], out: TextIO,
@@ -246,10 +230,10 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
             check_create(params["body"])
         connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
         if args.action == "create":
-            _confirm(f"queue {one_line(str(params['body'].get('name') or 'a screening run'), 60)}? It spends money",
-                     args, stdin, err)
+            confirm(f"queue {one_line(str(params['body'].get('name') or 'a screening run'), 60)}? It spends money",
+                    args.yes, stdin, err)
         elif args.action == "cancel":
-            _confirm(f"cancel {one_line(args.run_id, 60)}?", args, stdin, err)
+            confirm(f"cancel {one_line(args.run_id, 60)}?", args.yes, stdin, err)
         if args.action == "gate":
             return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
         import asyncio

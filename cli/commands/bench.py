@@ -49,6 +49,7 @@ from application.profiles import ProfileError
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _created, _number, _table, resolve_connection
 from common.format import DASH
 from common.plain_text import inert_json, one_line
+from cli.commands.command_error import CommandError, confirm
 
 PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = 0, 1, 2, 3, 4
@@ -63,11 +64,6 @@ class Pace:
     sleep: Sleep
     clock: Callable[[], float]
 
-
-class CommandError(Exception):
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 # ---------------------------------------------------------------------------- parser
@@ -140,19 +136,6 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
         raise CommandError("that is a Blobfish key (bf_...), not a provider key (xai-..., sk-...); nothing was sent",
                            EXIT_USAGE)
     return value
-
-
-def confirm(question: str, args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None:
-    """A write goes ahead with ``--yes``, or after "y" on a terminal; else nothing is sent."""
-    if args.yes:
-        return
-    if not stdin.isatty():
-        raise CommandError(f"{question.rstrip('?')}: not on a terminal, so add --yes to confirm; nothing was sent",
-                           EXIT_USAGE)
-    err.write(f"{question} [y/N] ")
-    err.flush()
-    if stdin.readline().strip().lower() not in ("y", "yes"):
-        raise CommandError("not confirmed; nothing was sent", EXIT_USAGE)
 
 
 # ---------------------------------------------------------------------------- output
@@ -305,7 +288,7 @@ async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | Non
             err.write(f"follow it with: blah-tui bench run ... --watch, or blah-tui bench runs {_cell(args.slug, 60)}\n")
             return EXIT_FAILED
         if not args.yes:
-            confirm(f"follow {_cell(running, 60)} instead", args, stdin, err)
+            confirm(f"follow {_cell(running, 60)} instead", args.yes, stdin, err)
         found = await client.get_run(args.slug, running)
         assert isinstance(found, SuiteRun)
         record, location, first_wait = found, None, found.poll_after_seconds
@@ -392,11 +375,11 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
         key = provider_key(args, env, stdin) if args.bench_command == "run" else None
         if args.bench_command == "run":
             what = f"a {args.suite} suite" if args.suite else "the sandbox task"
-            confirm(f"run {what} of {one_line(args.slug, 60)} with {one_line(args.model, 60)}?", args, stdin, err)
+            confirm(f"run {what} of {one_line(args.slug, 60)} with {one_line(args.model, 60)}?", args.yes, stdin, err)
         elif args.bench_command == "submit":
-            confirm(f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args, stdin, err)
+            confirm(f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args.yes, stdin, err)
         elif args.bench_command == "delete":
-            confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args, stdin, err)
+            confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args.yes, stdin, err)
         pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
     except CommandError as error:

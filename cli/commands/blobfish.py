@@ -36,6 +36,7 @@ from common.format import DASH
 from common.plain_text import inert_json, one_line
 from application.base_url import base_url_problem
 from application.profiles import ProfileError, resolve_profile
+from cli.commands.command_error import CommandError
 
 PROG = "blah-tui blobfish"
 KEY_ENV = "BLOBFISH_API_KEY"
@@ -43,13 +44,6 @@ BASE_URL_ENV = "BLOBFISH_BASE_URL"
 DETAILS_IN_FLIGHT = 4
 """Details fetched at once for the `evals` table (task and failed rollouts are only there)."""
 
-
-class CommandError(Exception):
-    """One line for standard error, and the exit code."""
-
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 # ---------------------------------------------------------------------------- connection
