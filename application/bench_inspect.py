@@ -16,7 +16,7 @@ from api_client.blobfish.bench_shapes import TaskResult
 from api_client.models import LogEntry
 from application.blobfish.evidence import PLATFORM, result_failed
 from application.blobfish.inspect import tool_call_line
-from application.inspector.foreign import ForeignCall
+from application.inspector.foreign import ForeignCall, OrderedIds
 from diagnosis.rollout_record import Grade, Rollout, RolloutStep, ToolCall
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
 
@@ -59,13 +59,10 @@ class TaskSteps:
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
         self.ids = [f"{self.rollout.rollout_id}#{step.index}" for step in self.rollout.steps]
         self._steps = dict(zip(self.ids, self.rollout.steps, strict=True))
-        self._position = {sid: k for k, sid in enumerate(self.ids)}
+        self._order = OrderedIds(self.ids)
 
     def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
-        k = self._position.get(call_id)
-        if k is None:
-            return (None, None)
-        return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
+        return self._order.neighbours(call_id)
 
     def call(self, call_id: str) -> ForeignCall | None:
         step = self._steps.get(call_id)
@@ -81,7 +78,7 @@ class TaskSteps:
             ("benchmark", self.slug),
             ("run", self.run_id),
             ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
-            ("step", f"{self._position[call_id] + 1} of {len(self.ids)}"),
+            ("step", f"{self._order.position(call_id) + 1} of {len(self.ids)}"),
             ("tool call", tool_call_line(call.name, call.args, call.failed)),
             ("grade", f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
                       f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"),

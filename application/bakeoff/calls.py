@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from api_client.models import LogEntry
 from application.bakeoff.samples import SampleRow
-from application.inspector.foreign import ForeignCall
+from application.inspector.foreign import ForeignCall, OrderedIds
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
@@ -65,16 +65,13 @@ class SampleCalls:
         # A criterion run grades the baseline among the answers: it has no separate baseline call.
         pair = run.eval_kind != "criterion"
         self.ids = [call_id for row in rows for call_id in ((row.key, row.key + BASELINE_SUFFIX) if pair else (row.key,))]
-        self._position = {call_id: k for k, call_id in enumerate(self.ids)}
+        self._order = OrderedIds(self.ids)
 
     def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
-        k = self._position.get(call_id)
-        if k is None:
-            return (None, None)
-        return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
+        return self._order.neighbours(call_id)
 
     def call(self, call_id: str) -> ForeignCall | None:
-        if call_id not in self._position:
+        if call_id not in self._order:
             return None
         is_baseline = call_id not in self.rows  # then it is "<row key>#baseline"
         row = self.rows[call_id.removesuffix(BASELINE_SUFFIX) if is_baseline else call_id]

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from application.blobfish.evidence import PLATFORM, Evaluation
-from application.inspector.foreign import ForeignCall
+from application.inspector.foreign import ForeignCall, OrderedIds
 from diagnosis.rollout_record import Rollout, RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis, step_entry
 
@@ -41,16 +41,13 @@ class RolloutSteps:
         self.diagnosis = diagnosis
         self.ids = [step_id(rollout, step) for step in rollout.steps]
         self._by_id = dict(zip(self.ids, rollout.steps, strict=True))
-        self._position = {sid: k for k, sid in enumerate(self.ids)}
+        self._order = OrderedIds(self.ids)
 
     def step(self, call_id: str) -> RolloutStep | None:
         return self._by_id.get(call_id)
 
     def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
-        k = self._position.get(call_id)
-        if k is None:
-            return (None, None)
-        return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
+        return self._order.neighbours(call_id)
 
     def call(self, call_id: str) -> ForeignCall | None:
         step = self._by_id.get(call_id)
@@ -65,7 +62,7 @@ class RolloutSteps:
             ("taskset", evaluation.taskset or "—"),
             ("rollout", rollout.rollout_id),
             ("task", rollout.task_id or "—"),
-            ("step", f"{self._position[call_id] + 1} of {len(self.ids)} (turn {step.turn if step.turn is not None else '—'})"),
+            ("step", f"{self._order.position(call_id) + 1} of {len(self.ids)} (turn {step.turn if step.turn is not None else '—'})"),
         ]
         for call in step.tool_calls:
             origin.append(("tool call", tool_call_line(call.name, call.args, call.failed)))

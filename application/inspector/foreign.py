@@ -9,12 +9,13 @@ and how to step to the next one.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from api_client.models import LogEntry
 
-__all__ = ["CallSource", "ForeignCall"]
+__all__ = ["CallSource", "ForeignCall", "OrderedIds"]
 
 
 @dataclass(frozen=True)
@@ -42,3 +43,25 @@ class CallSource(Protocol):
     def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
         """(previous id, next id); ``None`` at either end."""
         ...
+
+
+class OrderedIds:
+    """The ids a source hands the Inspector, in the order ``n``/``p`` step through them."""
+
+    def __init__(self, ids: Iterable[str]) -> None:
+        self.ids = list(ids)
+        self._position = {call_id: k for k, call_id in enumerate(self.ids)}
+
+    def __contains__(self, call_id: object) -> bool:
+        return call_id in self._position
+
+    def position(self, call_id: str) -> int:
+        """0-based place of a known id (KeyError for an unknown one)."""
+        return self._position[call_id]
+
+    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
+        """(previous id, next id); ``None`` at either end, both for an unknown id."""
+        k = self._position.get(call_id)
+        if k is None:
+            return (None, None)
+        return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
