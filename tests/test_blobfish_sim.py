@@ -16,7 +16,8 @@ import httpx
 import pytest
 
 from simulator.blobfish.envelope import MAX_BYTES
-from simulator.blobfish.seed import LARGE_MODELS, SEEDED_JOBS, SMALL_MODELS, STEP_LIMIT, EvidenceFactory
+from simulator.blobfish.seed import SEEDED_JOBS, STEP_LIMIT, EvidenceFactory
+from simulator.blobfish.tasksets import LARGE_MODELS, SMALL_MODELS
 from simulator.blobfish.server import BlobfishServer
 from simulator.blobfish.store import EvaluationStore
 from simulator.chaos import ChaosConfig
