@@ -139,9 +139,11 @@ async def test_ctrl_p_opens_the_palette_and_typing_stays_in_it(sim: SimulatorSer
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, WebhooksScreen), what="webhooks")
         webhooks = app.screen
-        await pilot.press("ctrl+p", *"training")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette)
+                       and isinstance(app.screen.focused, CommandInput), what="the palette, ready for typing")
         palette = app.screen
+        await pilot.press(*"training")  # typed into the palette, as a person types once they see it
         await wait_for(pilot, lambda: palette.query_one(CommandInput).value == "training", what="the query typed")
         assert app.screen_stack[-2] is webhooks  # nothing else (no "New webhook" form) opened
         await pilot.press("escape")
@@ -188,7 +190,9 @@ async def test_area_key_leaves_a_screen_pushed_over_its_area(sim: SimulatorServe
             assert "esc" not in footer_keys(app)  # an area's own screen has nothing to go back to
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, HealthScreen), what="health again")
-        await pilot.press("3", "4")  # leaving the area and coming back lands on its own screen too
+        await pilot.press("3")  # leaving the area and coming back lands on its own screen too
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
+        await pilot.press("4")
         await wait_for(pilot, lambda: app.screen is board, what="the leaderboard after Runs")
         assert len(app.screen_stack) == 1
 
