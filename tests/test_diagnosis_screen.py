@@ -23,7 +23,8 @@ from tests.support.logs_world import label_of
 from tui.app import BlahApp
 from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
-from tui.screens.diagnosis.rows import KIND_COLUMNS
+from tui.screens.diagnosis.groups import GroupsTab
+from tui.screens.diagnosis.rates import KIND_COLUMNS
 from tui.screens.inspector.screen import InspectorScreen
 from widgets.key_table import KeyTable
 
@@ -157,7 +158,8 @@ async def _groups_sort_and_open(pilot: Pilot[Any], app: BlahApp, screen: Diagnos
     assert by_rate != by_failures, "the two orders differ on the seeded data"
     # Enter on the top group lists exactly its calls
     await pilot.press("home", "enter")
-    top = screen._group_index[table.current_key or ""]
+    top = screen.query_one(GroupsTab).group_at(table.current_key or "")
+    assert top is not None
     await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the group's calls")
     calls = app.screen
     assert isinstance(calls, DiagnosisCallsScreen)
