@@ -218,3 +218,25 @@ async def test_model_switch_reloads_for_the_new_model(sim: SimulatorServer) -> N
                         and not screen.busy, "the peer's diagnosis")  # fmt: skip
             assert screen.view is not None
             assert all(e.model_id == peer for e in screen.view.inputs.entries)
+
+
+async def test_a_doubted_verdict_opens_its_call_in_the_inspector(sim: SimulatorServer) -> None:
+    """The Judge tab: ``]`` twice, the verdicts worth doubting, Enter opens the doubted call."""
+    async with client_for(sim, CountingTransport()) as client:
+        app = diagnosis_app(sim, client)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            assert screen.view is not None
+            doubts = list(screen.view.report.doubts or ())
+            row = next((i for i, d in enumerate(doubts) if d.log_id), None)
+            assert row is not None, "the seeded judge gives verdicts worth doubting that name their call"
+            await pilot.press("right_square_bracket", "right_square_bracket")
+            assert screen.query_one("#diag-tabs").active == "tab-judge"
+            assert f"{len(doubts)} of " in label_of(app, "#diag-judge")
+            for _ in range(row):
+                await pilot.press("down")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
+            inspector = app.screen
+            assert isinstance(inspector, InspectorScreen)
+            assert inspector.log_id == doubts[row].log_id
