@@ -23,7 +23,8 @@ from tests.support.logs_world import label_of
 from tui.app import BlahApp
 from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
-from tui.screens.diagnosis.rows import KIND_COLUMNS
+from tui.screens.diagnosis.groups import GroupsTab
+from tui.screens.diagnosis.rates import KIND_COLUMNS
 from tui.screens.inspector.screen import InspectorScreen
 from widgets.key_table import KeyTable
 
@@ -157,7 +158,8 @@ async def _groups_sort_and_open(pilot: Pilot[Any], app: BlahApp, screen: Diagnos
     assert by_rate != by_failures, "the two orders differ on the seeded data"
     # Enter on the top group lists exactly its calls
     await pilot.press("home", "enter")
-    top = screen._group_index[table.current_key or ""]
+    top = screen.query_one(GroupsTab).group_at(table.current_key or "")
+    assert top is not None
     await until(pilot, lambda: isinstance(app.screen, DiagnosisCallsScreen), "the group's calls")
     calls = app.screen
     assert isinstance(calls, DiagnosisCallsScreen)
@@ -216,3 +218,25 @@ async def test_model_switch_reloads_for_the_new_model(sim: SimulatorServer) -> N
                         and not screen.busy, "the peer's diagnosis")  # fmt: skip
             assert screen.view is not None
             assert all(e.model_id == peer for e in screen.view.inputs.entries)
+
+
+async def test_a_doubted_verdict_opens_its_call_in_the_inspector(sim: SimulatorServer) -> None:
+    """The Judge tab: ``]`` twice, the verdicts worth doubting, Enter opens the doubted call."""
+    async with client_for(sim, CountingTransport()) as client:
+        app = diagnosis_app(sim, client)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            assert screen.view is not None
+            doubts = list(screen.view.report.doubts or ())
+            row = next((i for i, d in enumerate(doubts) if d.log_id), None)
+            assert row is not None, "the seeded judge gives verdicts worth doubting that name their call"
+            await pilot.press("right_square_bracket", "right_square_bracket")
+            assert screen.query_one("#diag-tabs").active == "tab-judge"
+            assert f"{len(doubts)} of " in label_of(app, "#diag-judge")
+            for _ in range(row):
+                await pilot.press("down")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
+            inspector = app.screen
+            assert isinstance(inspector, InspectorScreen)
+            assert inspector.log_id == doubts[row].log_id

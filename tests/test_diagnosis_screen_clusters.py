@@ -19,7 +19,7 @@ from tests.support.diagnosis_screen import (
 from tests.support.logs_world import label_of
 from widgets.confirm import ConfirmScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
-from tui.screens.diagnosis.rows import CLUSTER_COLUMNS
+from tui.screens.diagnosis.clusters import CLUSTER_COLUMNS
 from widgets.key_table import KeyTable
 
 CLUSTERS = "/failure-clusters"

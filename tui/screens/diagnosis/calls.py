@@ -1,5 +1,8 @@
 """The calls behind one number of the Diagnosis screen; Enter opens one in the Inspector.
 
+``CallSet`` is what a tab of the Diagnosis screen hands up when Enter is pressed on a number
+(the calls behind it, with a title saying what they are); ``DiagnosisCallsScreen`` lists them.
+
 Calls that were not among those read for the diagnosis (a platform example or a cluster
 member outside our window) are fetched one by one from the platform; what cannot be fetched
 is said, never left out silently.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on, work
@@ -26,10 +30,19 @@ from widgets.log_list import LogList
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 
-__all__ = ["MAX_FETCH", "DiagnosisCallsScreen"]
+__all__ = ["MAX_FETCH", "CallSet", "DiagnosisCallsScreen"]
 
 MAX_FETCH = 100
 """At most this many calls missing locally are fetched from the platform for one list."""
+
+
+@dataclass(frozen=True)
+class CallSet:
+    """The calls behind one number: a title saying what they are, and their ids (oldest first)."""
+
+    title: str
+    ids: tuple[str, ...]
+    note: str = ""
 
 
 class DiagnosisCallsScreen(BlahScreen):

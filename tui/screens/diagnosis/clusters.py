@@ -7,9 +7,11 @@ cancelled or the request has finished, so a second ``c`` or ``y`` cannot send it
 A timed-out POST is "outcome unknown" (there is no GET to read clusters back); a 403 says
 plainly that it needs council tier.
 
-``ClustersPanel`` is the right half of the "Groups & clusters" tab. It owns the clusters and
-the request; it tells its screen with Messages when clusters arrive and which cluster is
-highlighted or chosen (the screen owns the detail line and the list of calls).
+``ClustersPanel`` is the right half of the "Groups & clusters" tab. It owns the clusters, the
+request and their wording; it tells its tab and screen with Messages when clusters arrive and
+which cluster is highlighted or chosen (the tab owns the detail line, the screen the list of
+calls). Cluster labels and the judge's words are untrusted: they reach the screen through
+``one_line``/``safe_text``/``cell`` only.
 """
 
 from __future__ import annotations
@@ -21,16 +23,26 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from api_client.errors import BlahError
+from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
 from api_client.models import FailureClusters
+from common.format import DASH
 from tui.base_screen import BlahScreen
 from widgets.confirm import ConfirmScreen
 from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
-from tui.screens.diagnosis.rows import CLUSTER_COLUMNS, cluster_cells
-from tui.screens.diagnosis.text import clusters_error, clusters_status
+from tui.screens.diagnosis.calls import CallSet
+from tui.screens.runs.format import cell
 from widgets.key_table import KeyTable
+from widgets.safe_text import one_line, safe_text
 
-__all__ = ["ClustersPanel"]
+__all__ = [
+    "CLUSTER_COLUMNS",
+    "ClustersPanel",
+    "cluster_calls",
+    "cluster_cells",
+    "cluster_detail",
+    "clusters_error",
+    "clusters_status",
+]
 
 CONFIRM_BODY = (
     "The platform's judge reads the model's recent calls and groups the failures by what they have "
@@ -190,3 +202,89 @@ class ClustersPanel(Vertical):
     @on(DataTable.RowHighlighted, "#diag-clusters")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.post_message(self.Highlighted(self.current_cluster()))
+
+
+# --------------------------------------------------------------------------- wording
+
+
+#: Column keys of the clusters table, in order, with their titles.
+CLUSTER_COLUMNS: tuple[tuple[str, str], ...] = (("size", "Size"), ("check", "We flag"), ("label", "Cluster"))
+
+
+def cluster_cells(cluster: ClusterView) -> list[Text]:
+    """Size, how many of its listed calls we read and flag too (``flagged/read``), label."""
+    size = DASH if cluster.size is None else str(cluster.size)
+    if cluster.log_ids:
+        check = f"{cluster.we_flag}/{cluster.we_examined} read"
+    else:
+        check = "none listed"
+    return [
+        Text(size, end=""),
+        Text(check, end=""),
+        cell(cluster.label or "unlabelled", max_len=48),
+    ]
+
+
+def cluster_calls(cluster: ClusterView) -> CallSet:
+    size = "size not stated" if cluster.size is None else f"size {cluster.size}"
+    listed = len(cluster.log_ids)
+    note = ""
+    if cluster.size is not None and listed < cluster.size:
+        note = f"The platform listed {listed} of the cluster's {cluster.size} calls."
+    return CallSet(
+        f"platform cluster {one_line(cluster.label or 'unlabelled', max_len=60)} ({size})",
+        cluster.log_ids,
+        note,
+    )
+
+
+def cluster_detail(cluster: ClusterView | None) -> Text:
+    if cluster is None:
+        return Text("")
+    text = Text(end="")
+    text.append_text(safe_text(one_line(cluster.label or "unlabelled", max_len=80), style="bold"))
+    text.append("\nwhat goes wrong: ", style="dim")
+    text.append_text(safe_text(one_line(cluster.what_goes_wrong or "—", max_len=300)))
+    text.append("\nsuggestion: ", style="dim")
+    text.append_text(safe_text(one_line(cluster.suggestion or "—", max_len=300)))
+    return text
+
+
+def clusters_status(clusters: FailureClusters | None, error: str | None, busy: bool, online: bool) -> Text:
+    if busy:
+        return Text("asking the platform's judge to group the failures…", style="italic")
+    if error:
+        return Text(error, style="bold")
+    if clusters is None:
+        if not online:
+            return Text("offline: the platform's failure clusters need the platform", style="dim")
+        return Text(
+            "Not asked yet: c asks the platform's judge to group the failures (council tier; it spends a judge call).",
+            style="dim",
+        )
+    considered = "an unstated number of" if clusters.calls_considered is None else str(clusters.calls_considered)
+    judge = one_line(clusters.judge_model, max_len=40) if clusters.judge_model else "an unnamed judge"
+    if not clusters.clusters:
+        return Text(f"The platform returned no clusters ({judge}, {considered} calls considered).")
+    return Text(f"{len(clusters.clusters)} clusters by {judge} over {considered} calls. We flag: of the "
+                "cluster's listed calls that we read, how many we find a failure in too.")
+
+
+def clusters_error(error: BaseException) -> str:
+    """A plain sentence for a failed /failure-clusters request."""
+    server = f" (platform: {one_line(error.server_error, max_len=160)})" if isinstance(error, BlahError) and \
+        error.server_error else ""
+    if isinstance(error, MissingKeyError):
+        return "Failure clusters need an API key with council tier; none is configured. Nothing was sent."
+    if isinstance(error, OutcomeUnknownError):
+        return (
+            f"Outcome unknown: {one_line(error.message, max_len=160)}, so the judge call may have been spent. "
+            "The platform has no endpoint to read the clusters back, so it was not sent again; press c to ask again."
+        )
+    if isinstance(error, AuthError):
+        if error.status == 403:
+            return f"Failure clusters need council tier: the platform refused this key (HTTP 403){server}."
+        return f"The platform did not accept the API key (HTTP {error.status}){server}."
+    if isinstance(error, BlahError):
+        return f"The platform's /failure-clusters failed: {one_line(str(error), max_len=200)}"
+    return f"The platform's /failure-clusters failed: {one_line(f'{type(error).__name__}: {error}', max_len=200)}"
