@@ -8,6 +8,7 @@ import inspect
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
+from textual._context import active_app
 from textual.await_remove import AwaitRemove
 from textual.css.query import NoMatches
 from textual.screen import Screen
@@ -41,6 +42,24 @@ class BlahScreen(Screen[None]):
     after changing ``ctx.model_id``."""
 
     SCREEN_TITLE: ClassVar[str] = ""
+
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._mark_styled_with_current_css()
+
+    def _mark_styled_with_current_css(self) -> None:
+        """Tell Textual this new screen needs no stylesheet refresh when its area opens.
+
+        Textual marks a new screen as styled by no stylesheet yet, so the first switch to a
+        mode re-parses every CSS source and restyles the app, twice (once for the screen
+        being left): about a quarter of a CPU-second per area opened. A new screen is styled
+        as it registers, with the stylesheet of the moment; after a theme change the app
+        counts up again, and screens made before it are refreshed when shown, as before.
+        (Private Textual state: ``tests/test_screen_css.py`` fails if this stops applying.)
+        """
+        app = active_app.get(None)
+        if app is not None and hasattr(app, "_css_update_count"):
+            self._css_update_count = app._css_update_count
 
     @property
     def blah_app(self) -> BlahApp:

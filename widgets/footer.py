@@ -13,6 +13,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -43,11 +44,45 @@ class KeyFooter(Footer):
     }
     """
 
+    _recompose_pending = False
+    _composed_keys: object = None
+    """What the keys on show were composed from (``_key_inputs``), None before the first."""
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        """Recompose once per refresh, and only when the keys to show have changed.
+
+        Textual's Footer recomposes (~100 new widgets) on every ``bindings_updated_signal``:
+        an area switch sends about a dozen (focus, resume, each widget mounted), almost all
+        with the same keys as the last.
+        """
+        self._bindings_ready = True
+        if not screen.app.app_focus or self._recompose_pending:
+            return
+        if self.is_attached and screen is self.screen:
+            self._recompose_pending = True
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        self._recompose_pending = False
+        if self.is_attached and self._key_inputs() != self._composed_keys:
+            await self.recompose()
+
+    def _key_inputs(self) -> object:
+        """Everything ``compose`` draws the keys from."""
+        if not self.is_attached:
+            return None
+        keys = tuple((binding, enabled, tooltip) for (_, binding, enabled, tooltip)
+                     in self.screen.active_bindings.values())
+        return keys, self.screen is not self.app.screen, self.compact, self.show_command_palette
+
     def compose(self) -> ComposeResult:
         self._forget_removed_keys()
+        self._composed_keys = self._key_inputs() if self._bindings_ready else None
         pinned: list[Widget] = []
         covered = self.is_attached and self.screen is not self.app.screen
         for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                self._settle_compact(widget)
             if covered and isinstance(widget, FooterKey) and widget.key == "escape":
                 continue  # Esc belongs to the screen on top (a dialog); its meaning here is computed for that one
             if isinstance(widget, FooterKey) and self._is_pinned(widget):
@@ -70,6 +105,17 @@ class KeyFooter(Footer):
         for name, entries in watchers.items():
             watchers[name] = [(node, callback) for node, callback in entries
                               if not (getattr(node, "_closing", False) or getattr(node, "_closed", False))]
+
+    def _settle_compact(self, key: FooterKey) -> None:
+        """Give a new key the footer's ``compact`` before it mounts, with its class to match.
+
+        A FooterKey starts ``compact=True`` and is data-bound to the footer's (False here):
+        mounted as is, its watcher adds ``-compact`` and the binding removes it again, each a
+        restyle of the key and its component classes. With ~100 keys per recompose that was
+        a fifth of the CPU of switching areas. Set first, both watchers find nothing to do.
+        """
+        key.set_reactive(FooterKey.compact, self.compact)
+        key.set_class(self.compact, "-compact", update=False)
 
     @staticmethod
     def _is_pinned(key: FooterKey) -> bool:
