@@ -26,7 +26,9 @@ from common.safe_strings import one_line
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
-__all__ = ["BakeoffDetail", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar"]
+__all__ = [
+    "BakeoffDetail", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar",
+]
 
 AXIS = 25
 BAR = 20
