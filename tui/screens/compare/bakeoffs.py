@@ -8,7 +8,7 @@ criterion run: observed and corrected pass rates on one axis with the frozen jud
 and the gate panel (the queue's own gate; ``t`` steps the threshold). Bottom: the samples,
 losses first; Enter opens one in the Inspector. ``x`` marks a finished run "before", then
 ``x`` on another finished run compares them (``/v1/evals/compare``).
-Rows and sentences come from ``application.bakeoff``; the drawing from ``bakeoff_render``.
+Rows and sentences come from ``application.bakeoff``; the run's results are drawn by ``BakeoffDetail``.
 """
 
 from __future__ import annotations
@@ -25,16 +25,12 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from application.bakeoff.calls import SampleCalls
-from application.bakeoff.gate import gate_headline, gate_lines
 from application.bakeoff.progress import RunProgress
-from application.bakeoff.results import candidate_rows, criterion_rows, judge_figures
-from application.bakeoff.samples import SampleRow, cap_sentence, sample_rows
+from application.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.compare.bakeoff_render import (
-    candidate_block, comparison_block, criterion_block, gate_block,
-)
+from tui.screens.compare.bakeoff_detail import BakeoffDetail
 from tui.screens.runs.format import DASH, cell
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -99,7 +95,7 @@ class BakeoffScreen(BlahScreen):
         yield Static(Text("loading the bake-offs…"), id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
-            yield Static(Text(""), id="bakeoff-detail")
+            yield BakeoffDetail(Text(""), id="bakeoff-detail")
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -203,37 +199,10 @@ class BakeoffScreen(BlahScreen):
         run = self.run
         if run is None:
             return
-        text = Text(f"{one(run.id, 30)} · ", style="bold")
-        text.append(one(run.name or DASH, 60), style="bold")
-        progress = self.progress.get(run.id) or RunProgress(run.id)
-        text.append(f"\n{progress.describe(run.status, run.progress_ratio)}")
-        if run.error:
-            text.append(f" · {one(run.error, 200)}", style="red")
-        text.append(f"\nbaseline {one(run.baseline_model or DASH, 40)} · judge {one(run.judge_model or DASH, 40)} · "
-                    f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
-                    f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
-        if self.gate is not None:
-            status, verdict = self.gate
-            text.append("\n\n")
-            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), self.threshold,
-                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
-        if run.status != "DONE":
-            text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
-                        else f"\n\nno results: the run ended {one(run.status or '?', 12)}", style="dim")
-        elif run.eval_kind == "criterion":
-            text.append("\n\n")
-            text.append_text(criterion_block(criterion_rows(run), judge_figures(run)))
-        else:
-            for row in candidate_rows(run, self._pairwise):
-                text.append("\n\n")
-                text.append_text(candidate_block(row, cap_sentence(self.rows, row.key, run.max_output_tokens)))
-        if self.comparison is not None:
-            text.append("\n\n")
-            text.append_text(comparison_block(self.comparison))
-        elif self.before_id is not None:
-            text.append(f"\n\nbefore: {one(self.before_id, 30)} (x on another finished run compares)", style="dim")
-        self.detail_text = text
-        self.query_one("#bakeoff-detail", Static).update(text)
+        self.detail_text = self.query_one("#bakeoff-detail", BakeoffDetail).show(
+            run, progress=self.progress.get(run.id) or RunProgress(run.id), gate=self.gate, threshold=self.threshold,
+            samples=self.rows, pairwise=self._pairwise, comparison=self.comparison, before_id=self.before_id,
+        )
 
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)

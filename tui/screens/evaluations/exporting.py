@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
+
+from textual.screen import Screen
+from textual.worker import Worker
 
 from application.blobfish.evidence import Evaluation
 from application.blobfish.export import default_export_path, export_lines, write_jsonl
 from diagnosis.rollout_record import Rollout
-from tui.base_screen import BlahScreen
 
 __all__ = ["export_evaluation", "exports_dir"]
 
@@ -20,8 +23,9 @@ def exports_dir() -> Path:
     return data_dir()
 
 
-def export_evaluation(screen: BlahScreen, evaluation: Evaluation, rollout: Rollout | None = None) -> None:
-    """Write ``rollout`` (or every rollout of ``evaluation``) to a new JSONL file."""
+def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Rollout | None = None) -> Worker[None]:
+    """Write ``rollout`` (or every rollout of ``evaluation``) to a new JSONL file, in a worker of
+    ``screen`` (a new export replaces one still writing); ``screen.exported`` is then its path."""
     path = default_export_path(exports_dir(), evaluation, rollout)
     what = "the rollout" if rollout is not None else f"the evaluation ({len(evaluation.rollouts)} rollouts)"
 
@@ -36,4 +40,4 @@ def export_evaluation(screen: BlahScreen, evaluation: Evaluation, rollout: Rollo
         screen.notify(f"exported {what}: {count} line{'s' if count != 1 else ''} to {path}",
                       title="Exported", markup=False, timeout=8)  # fmt: skip
 
-    screen.run_worker(run(), group="evaluations-export", exclusive=True)
+    return screen.run_worker(run(), group="evaluations-export", exclusive=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from textual.reactive import var
+
 from tui.base_screen import BlahScreen
 from widgets.status_header import StatusHeader
 
@@ -15,7 +17,11 @@ class BlobfishHeaderScreen(BlahScreen):
     """A screen about Blobfish SDK evaluations: its header shows Blobfish (with the profile's
     name when one was chosen), every model, and whether Blobfish answered."""
 
-    blobfish_state: BlobfishState = "connected"
+    blobfish_state: var[BlobfishState] = var("connected", init=False, always_update=True)
+    """Whether Blobfish answered; setting it redraws the header (even to the same state)."""
+
+    def watch_blobfish_state(self) -> None:
+        self.sync_status_header()
 
     def sync_status_header(self) -> None:
         super().sync_status_header()
@@ -26,7 +32,3 @@ class BlobfishHeaderScreen(BlahScreen):
             header.muted_model = False
             header.connection = self.blobfish_state
             header.detail = ""
-
-    def set_blobfish_state(self, state: BlobfishState) -> None:
-        self.blobfish_state = state
-        self.sync_status_header()

@@ -23,7 +23,8 @@ from application.blobfish.inspect import REPLAY_NOTE, RolloutSteps
 from diagnosis.rollout_record import RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
 from tui.screens.evaluations.header import BlobfishHeaderScreen
-from tui.screens.evaluations import render
+from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
+from tui.screens.evaluations.tables import chip, clip, verdict
 from tui.screens.evaluations.exporting import export_evaluation
 from widgets.badges import badges_text
 from widgets.row_list import RowList
@@ -37,7 +38,7 @@ __all__ = ["ReplayScreen"]
 def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
     rollout = diagnosis.rollout
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(render.chip())
+    text.append_text(chip())
     text.append(" rollout ", style="dim")
     text.append(one_line(rollout.rollout_id, max_len=40), style="bold")
     text.append("  ·  ", style="dim")
@@ -45,7 +46,7 @@ def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
     text.append("  ·  reward ", style="dim")
     text.append("—" if rollout.reward is None else f"{rollout.reward:g}")
     text.append("  ·  ", style="dim")
-    text.append_text(render.verdict(rollout.grade))
+    text.append_text(verdict(rollout.grade))
     text.append(f"  ·  {len(rollout.steps)} steps", style="dim")
     return text
 
@@ -56,7 +57,7 @@ def _what(step: RolloutStep) -> Text:
     if step.tool_calls:
         failed = sum(call.failed for call in step.tool_calls)
         more = f" +{len(step.tool_calls) - 1}" if len(step.tool_calls) > 1 else ""
-        text = Text(render.clip(step.tool_calls[0].name or "tool", 12 - len(more)) + more)
+        text = Text(clip(step.tool_calls[0].name or "tool", 12 - len(more)) + more)
         if failed:
             text.append(f" ✖{failed}", style="bold red")
         return text
@@ -120,13 +121,12 @@ class ReplayScreen(BlobfishHeaderScreen):
             rollout = self.diagnosis.rollout
             yield RowList(len(rollout.steps), self._step_row, STEP_HEADER, id="rp-steps")
             with VerticalScroll(id="rp-side"):
-                yield Static(id="rp-step", markup=False)
+                yield StepPanel(id="rp-step", markup=False)
                 yield Static(Text("Rollout grade"), classes="rp-section", markup=False)
-                yield Static(render.grade_text(rollout.grade), id="rp-grade", markup=False)
+                yield GradePanel(rollout.grade, id="rp-grade")
                 yield Static(Text("Rollout findings"), classes="rp-section", markup=False)
-                findings = render.findings_text(diagnosis_rollout_findings(self.diagnosis),
-                                                "no tool-call loop, no failed tool call")  # fmt: skip
-                yield Static(findings, id="rp-findings", markup=False)
+                yield FindingsPanel(diagnosis_rollout_findings(self.diagnosis),
+                                    "no tool-call loop, no failed tool call", id="rp-findings")  # fmt: skip
         yield KeyFooter()
 
     def _step_row(self, position: int) -> Text:
@@ -139,13 +139,13 @@ class ReplayScreen(BlobfishHeaderScreen):
 
     def _show_step(self) -> None:
         step = self.step
-        panel = self.query_one("#rp-step", Static)
+        panel = self.query_one("#rp-step", StepPanel)
         if step is None:
-            panel.update(Text("this rollout recorded no steps", style="italic"))
+            panel.show_no_steps()
             return
         rollout = self.diagnosis.rollout
-        panel.update(render.step_text(step, self.position, len(rollout.steps), rollout.max_tokens,
-                                      self.diagnosis.findings_at(step.index), rollout.grade))  # fmt: skip
+        panel.show(step, self.position, len(rollout.steps), rollout.max_tokens,
+                   self.diagnosis.findings_at(step.index), rollout.grade)  # fmt: skip
         self.query_one("#rp-side", VerticalScroll).scroll_home(animate=False)
 
     def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:

@@ -14,9 +14,8 @@ from textual.widgets import DataTable, Static
 from application.blobfish.evidence import Evaluation
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
 from tui.screens.evaluations.header import BlobfishHeaderScreen
-from tui.screens.evaluations import render
+from tui.screens.evaluations.tables import RolloutTable, chip
 from tui.screens.evaluations.exporting import export_evaluation
-from widgets.fitted_table import FittedTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -27,7 +26,7 @@ __all__ = ["RolloutsScreen", "evaluation_title"]
 def evaluation_title(evaluation: Evaluation) -> Text:
     summary = evaluation.summary
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(render.chip())
+    text.append_text(chip())
     text.append(" evaluation ", style="dim")
     text.append(one_line(summary.evaluation_id, max_len=40), style="bold")
     text.append("  ·  ", style="dim")
@@ -64,14 +63,7 @@ class RolloutsScreen(BlobfishHeaderScreen):
         yield StatusHeader()
         yield Static(evaluation_title(self.evaluation), id="ro-title", markup=False)
         yield Static(self._summary(), id="ro-summary", markup=False)
-        table = FittedTable(id="ro-table", cursor_type="row", zebra_stripes=True)
-        for label, key in (("platform", "platform"), ("task", "task"), ("reward", "reward"), ("grade", "grade"),
-                           ("steps", "steps"), ("tools ✖", "tools"), ("findings", "findings"),
-                           ("rollout", "rollout")):  # fmt: skip
-            table.add_column(label, key=key)
-        for index, diagnosis in enumerate(self.diagnosis.rollouts):
-            table.add_row(*self._cells(diagnosis), key=str(index))
-        yield table
+        yield RolloutTable(self.diagnosis.rollouts, id="ro-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def _summary(self) -> Text:
@@ -83,17 +75,8 @@ class RolloutsScreen(BlobfishHeaderScreen):
         text.append("none made" if not d.tool_calls else f"{d.failed_tool_calls}/{d.tool_calls}")
         return text
 
-    @staticmethod
-    def _cells(diagnosis: RolloutDiagnosis) -> list[Text]:
-        rollout = diagnosis.rollout
-        calls = diagnosis.tool_calls
-        tools = render.dash() if not calls else Text(f"{diagnosis.failed_tool_calls}/{calls}", justify="right")
-        return [render.chip(), render.cell(rollout.task_id, 26), render.reward(rollout.reward),
-                render.verdict(rollout.grade), render.number(len(rollout.steps)), tools,
-                render.kinds_cell(diagnosis.kinds), render.cell(rollout.rollout_id, 28)]  # fmt: skip
-
     def _current(self) -> RolloutDiagnosis | None:
-        table = self.query_one("#ro-table", FittedTable)
+        table = self.query_one("#ro-table", RolloutTable)
         rollouts = self.diagnosis.rollouts
         return rollouts[table.cursor_row] if rollouts and 0 <= table.cursor_row < len(rollouts) else None
 

@@ -28,9 +28,9 @@ from application.timezone import screen_tz
 from diagnosis.rollouts import diagnose_evaluation
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.base_screen import describe_error
-from tui.screens.evaluations import render
+from tui.screens.evaluations.filter_bar import FilterBar
+from tui.screens.evaluations.tables import EvaluationTable
 from tui.screens.evaluations.exporting import export_evaluation
-from widgets.fitted_table import FittedTable
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -85,7 +85,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         self.filter = EvaluationFilter()
         self.sort = "newest"
         self._rebuild_due = False
-        self.blobfish_state = "connecting"
+        self.set_reactive(EvaluationsScreen.blobfish_state, "connecting")  # before mount: no header yet
         self.loaded = False
         """The list has arrived (diagnosis may still be running: see ``diagnosed``)."""
 
@@ -99,22 +99,16 @@ class EvaluationsScreen(BlobfishHeaderScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(id="ev-filters", markup=False)
+        yield FilterBar(id="ev-filters", markup=False)
         yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
-        table = FittedTable(id="ev-table", cursor_type="row", zebra_stripes=True)
-        # What a person sorts and filters by first, so an 80-column terminal shows it.
-        for label, key in (("platform", "platform"), ("task", "task"), ("model", "model"), ("reward", "reward"),
-                           ("failed", "failed"), ("loops", "loops"), ("tools ✖", "tools"), ("findings", "findings"),
-                           ("roll.", "rollouts"), ("created", "created")):  # fmt: skip
-            table.add_column(label, key=key)
-        yield table
+        yield EvaluationTable(id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show_filters()
         if self.source is None:
             self._message(Text(NO_SOURCE), error=True)
-            self.set_blobfish_state("error")
+            self.blobfish_state = "error"
             self.loaded = True
             return
         self._load()
@@ -125,7 +119,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
             event.prevent_default()
             if event.state is WorkerState.ERROR and event.worker.error is not None:
                 self._message(Text(f"couldn't read the evaluations: {describe_error(event.worker.error)}"), error=True)
-                self.set_blobfish_state("error")
+                self.blobfish_state = "error"
                 self.loaded = True
 
     def _message(self, text: Text | None, *, error: bool = False) -> None:
@@ -146,7 +140,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         summaries = await source.list_evaluations()
         rows = [EvaluationRow(parse_summary(s)) for s in summaries]
         self.rows = {row.evaluation_id: row for row in rows if row.evaluation_id}
-        self.set_blobfish_state("connected")
+        self.blobfish_state = "connected"
         self.loaded = True
         self._message(None if self.rows else Text("no evaluations published on this account yet", style="italic"))
         self._refresh_table()
@@ -174,33 +168,18 @@ class EvaluationsScreen(BlobfishHeaderScreen):
 
     # ------------------------------------------------------------------ the table
 
-    def _cells(self, row: EvaluationRow) -> list[Text]:
-        tz = screen_tz(self.ctx.settings)
-        summary, diagnosis = row.summary, row.diagnosis
-        pending = render.dash() if row.problem else Text("…", style="dim")
-        if diagnosis is None:
-            failed = loops = tools = findings = pending
-        else:
-            failed = render.number(diagnosis.failed_rollouts)
-            loops = render.number(diagnosis.tool_loop_rollouts)
-            tools = render.share(diagnosis.failed_tool_share)
-            findings = render.kinds_cell(list(diagnosis.kind_counts()))
-        task = render.cell(row.taskset, 14) if row.evaluation is not None else pending
-        return [render.chip(), task, render.cell(summary.model, 16), render.reward(summary.mean_reward), failed,
-                loops, tools, findings, render.number(summary.rollout_count),
-                render.when(summary.created_ms, tz)]  # fmt: skip
-
     def _refresh_table(self, *, keep_cursor: bool = True) -> None:
         """Rebuild the rows shown (filter and sort), keeping the cursor on the same evaluation
         (a new filter or sort puts it on the first row instead: the worst, when sorted)."""
-        table = self.query_one("#ev-table", FittedTable)
+        table = self.query_one("#ev-table", EvaluationTable)
+        tz = screen_tz(self.ctx.settings)
         current = None
         if keep_cursor and self.shown and table.cursor_row < len(self.shown):
             current = self.shown[table.cursor_row].evaluation_id
         self.shown = sort_rows(filter_rows(self.rows.values(), self.filter), self.sort)
         table.clear()
         for row in self.shown:
-            table.add_row(*self._cells(row), key=row.evaluation_id)
+            table.add_evaluation(row, tz)
         if current is not None:
             index = next((i for i, row in enumerate(self.shown) if row.evaluation_id == current), 0)
             table.move_cursor(row=index, animate=False)
@@ -214,10 +193,8 @@ class EvaluationsScreen(BlobfishHeaderScreen):
                 self._rebuild_due = True
                 self.set_timer(REBUILD_S, self._rebuild)
             return
-        table = self.query_one("#ev-table", FittedTable)
         if row in self.shown:
-            for key, value in zip((c.key for c in table.ordered_columns), self._cells(row), strict=True):
-                table.update_cell(row.evaluation_id, key, value, update_width=True)
+            self.query_one("#ev-table", EvaluationTable).update_evaluation(row, screen_tz(self.ctx.settings))
         self._show_filters()
 
     def _rebuild(self) -> None:
@@ -225,9 +202,8 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         self._refresh_table()
 
     def _show_filters(self) -> None:
-        self.query_one("#ev-filters", Static).update(
-            render.filter_bar(self.filter, self.sort, len(self.shown), len(self.rows), self.diagnosed)
-        )
+        bar = self.query_one("#ev-filters", FilterBar)
+        bar.show(self.filter, self.sort, len(self.shown), len(self.rows), self.diagnosed)
 
     # ------------------------------------------------------------------ keys
 
@@ -261,7 +237,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
             self._load()
 
     def _current(self) -> EvaluationRow | None:
-        table = self.query_one("#ev-table", FittedTable)
+        table = self.query_one("#ev-table", EvaluationTable)
         if not self.shown or not 0 <= table.cursor_row < len(self.shown):
             return None
         return self.shown[table.cursor_row]

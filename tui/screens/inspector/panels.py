@@ -1,4 +1,7 @@
-"""Pure builders of the Inspector's panels (Rich ``Text`` / ``Table`` only, no Textual).
+"""The Inspector's panels: the title line, the findings, the template verdict, where the call
+came from, the judged result and every field of the call, each a ``Static`` with a ``show``
+method; the pure builders of what each shows (Rich ``Text`` / ``Table``) stay module-level
+functions so the judged result can be reused by ``links`` and tested without an app.
 
 Every platform string goes through the sanitizer (``safe_text`` / ``one_line``); table cells
 are ``Text`` objects, never markup strings. A missing field is shown as "—".
@@ -14,6 +17,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual.widgets import Static
 
 from api_client.models import LogEntry, Result
 from common.format import DASH, format_latency, format_timestamp
@@ -24,6 +28,12 @@ from widgets.safe_text import one_line, safe_text
 
 __all__ = [
     "DASH",
+    "CallDetails",
+    "CallTitle",
+    "FindingsPanel",
+    "OriginPanel",
+    "ResultPanel",
+    "TemplatesPanel",
     "details_table",
     "findings_text",
     "foreign_origin_text",
@@ -227,3 +237,48 @@ def result_renderable(result: Result | None, *, problem: str | None = None) -> R
             table.add_row(safe_text(key), _cell(value))
         body = table
     return Group(head, body)
+
+
+class CallTitle(Static):
+    """The line above the call: its id, source, time and model."""
+
+    def show(self, entry: LogEntry, tz: tzinfo | None) -> None:
+        self.update(title_text(entry, tz))
+
+
+class CallDetails(Static):
+    """Every field of the call except the prompt and the reply."""
+
+    def show(self, entry: LogEntry, tz: tzinfo | None) -> None:
+        self.update(details_table(entry, tz))
+
+
+class FindingsPanel(Static):
+    """The diagnosis of the call, or that it is still running."""
+
+    def show(self, analysis: Analysis | None) -> None:
+        self.update(findings_text(analysis))
+
+
+class TemplatesPanel(Static):
+    """The prompt's template beside the trained one."""
+
+    def show(self, analysis: Analysis | None, template_name: Any = None) -> None:
+        self.update(templates_text(analysis, template_name))
+
+
+class OriginPanel(Static):
+    """Where the call came from: blah.dev's links with their keys, or another platform's origin."""
+
+    def show(self, entry: LogEntry, keys: dict[str, str]) -> None:
+        self.update(origin_text(entry, keys))
+
+    def show_foreign(self, call: ForeignCall) -> None:
+        self.update(foreign_origin_text(call))
+
+
+class ResultPanel(Static):
+    """The judged result of the call (or why there is none)."""
+
+    def show(self, result: Result | None, *, problem: str | None = None) -> None:
+        self.update(result_renderable(result, problem=problem))

@@ -40,13 +40,12 @@ from application.inspector.foreign import CallSource, ForeignCall
 from application.templates import resolve_template
 from tui.screens.inspector.links import DetailsModal, link_target, load_link
 from tui.screens.inspector.panels import (
-    details_table,
-    findings_text,
-    foreign_origin_text,
-    origin_text,
-    result_renderable,
-    templates_text,
-    title_text,
+    CallDetails,
+    CallTitle,
+    FindingsPanel,
+    OriginPanel,
+    ResultPanel,
+    TemplatesPanel,
 )
 from application.timezone import screen_tz
 from widgets.bars import TokenBar
@@ -128,7 +127,7 @@ class InspectorScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text(f"call {one_line(self.log_id, max_len=80)}"), id="insp-title", markup=False)
+        yield CallTitle(Text(f"call {one_line(self.log_id, max_len=80)}"), id="insp-title", markup=False)
         yield Static(Text("loading…", style="italic"), id="insp-message", markup=False)
         with Horizontal(id="insp-body", classes="hidden"):
             with Vertical(id="insp-texts"):
@@ -139,15 +138,15 @@ class InspectorScreen(BlahScreen):
                 yield TextViewer(id="insp-reply")
             with VerticalScroll(id="insp-side"):
                 yield Static(Text("Findings"), classes="insp-section", markup=False)
-                yield Static(id="insp-findings", classes="insp-panel", markup=False)
+                yield FindingsPanel(id="insp-findings", classes="insp-panel", markup=False)
                 yield Static(Text("Template"), classes="insp-section", markup=False)
-                yield Static(id="insp-templates", classes="insp-panel", markup=False)
+                yield TemplatesPanel(id="insp-templates", classes="insp-panel", markup=False)
                 yield Static(Text("Where it came from"), classes="insp-section", markup=False)
-                yield Static(id="insp-origin", classes="insp-panel", markup=False)
+                yield OriginPanel(id="insp-origin", classes="insp-panel", markup=False)
                 yield Static(Text("Judged result"), classes="insp-section", markup=False)
-                yield Static(id="insp-result", classes="insp-panel", markup=False)
+                yield ResultPanel(id="insp-result", classes="insp-panel", markup=False)
                 yield Static(Text("Call"), classes="insp-section", markup=False)
-                yield Static(id="insp-details", classes="insp-panel", markup=False)
+                yield CallDetails(id="insp-details", classes="insp-panel", markup=False)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -233,10 +232,10 @@ class InspectorScreen(BlahScreen):
         return self._trained
 
     async def _load_result(self, entry: LogEntry, trained: str | None, source: str) -> None:
-        panel = self.query_one("#insp-result", Static)
+        panel = self.query_one("#insp-result", ResultPanel)
         client = self.ctx.client
         if entry.result_id is None:
-            panel.update(result_renderable(None))
+            panel.show(None)
             return
         if client is None:
             panel.update(Text("the judged result is on the platform (offline: not available)", style="italic"))
@@ -246,12 +245,12 @@ class InspectorScreen(BlahScreen):
             result = await client.get_result(entry.result_id)
         except BlahError as error:
             self.blah_app.note_connection(error)
-            panel.update(result_renderable(None, problem=describe_error(error)))
+            panel.show(None, problem=describe_error(error))
             return
         if self.entry is not entry:
             return
         self.result = result
-        panel.update(result_renderable(result))
+        panel.show(result)
         analysis = await asyncio.to_thread(
             analyse, entry, trained_template=trained, trained_source=source, result=result
         )
@@ -272,7 +271,7 @@ class InspectorScreen(BlahScreen):
         tz = screen_tz(self.ctx.settings)
         self.query_one("#insp-message").add_class("hidden")
         self.query_one("#insp-body").remove_class("hidden")
-        self.query_one("#insp-title", Static).update(title_text(entry, tz))
+        self.query_one("#insp-title", CallTitle).show(entry, tz)
         self.query_one("#insp-prompt", TextViewer).set_text(entry.prompt)
         reply = self.query_one("#insp-reply", TextViewer)
         label = self.query_one("#insp-reply-label", Static)
@@ -286,12 +285,15 @@ class InspectorScreen(BlahScreen):
             reply.set_text(entry.response)
             label.update(Text(f"reply ({len(entry.response):,} characters)"))
         self.query_one("#insp-tokens", TokenBar).update(entry.completion_tokens, entry.max_tokens, entry.finish_reason)
-        self.query_one("#insp-details", Static).update(details_table(entry, tz))
-        origin = origin_text(entry, LINK_KEYS) if self.foreign is None else foreign_origin_text(self.foreign)
-        self.query_one("#insp-origin", Static).update(origin)
-        self.query_one("#insp-findings", Static).update(findings_text(None))
-        self.query_one("#insp-templates", Static).update(templates_text(None))
-        self.query_one("#insp-result", Static).update(Text(""))
+        self.query_one("#insp-details", CallDetails).show(entry, tz)
+        origin = self.query_one("#insp-origin", OriginPanel)
+        if self.foreign is None:
+            origin.show(entry, LINK_KEYS)
+        else:
+            origin.show_foreign(self.foreign)
+        self.query_one("#insp-findings", FindingsPanel).show(None)
+        self.query_one("#insp-templates", TemplatesPanel).show(None)
+        self.query_one("#insp-result", ResultPanel).update(Text(""))
         links = (entry.eval_id is not None, entry.run_id is not None, entry.result_id is not None,
                  entry.message_id is not None)  # fmt: skip
         if links != self._links_shown:  # the footer is rebuilt only when what it offers changes
@@ -306,8 +308,8 @@ class InspectorScreen(BlahScreen):
             from diagnosis import template_name
         except ImportError:
             template_name = None  # type: ignore[assignment]
-        self.query_one("#insp-findings", Static).update(findings_text(analysis))
-        self.query_one("#insp-templates", Static).update(templates_text(analysis, template_name))
+        self.query_one("#insp-findings", FindingsPanel).show(analysis)
+        self.query_one("#insp-templates", TemplatesPanel).show(analysis, template_name)
         if analysis is not None and entry.response is not None:
             self.query_one("#insp-reply", TextViewer).highlight_spans(analysis.reply_spans(len(entry.response)))
 

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Label, ListItem, ListView, Static
+from textual.widgets import Input, Label, ListView, Static
 
 from api_client.blobfish.bench_shapes import CommunityRow
 from api_client.blobfish.benchmarks import BenchmarkClient
@@ -31,7 +31,9 @@ from application.bench_board import (
     publishable,
 )
 from application.context import AppContext
-from tui.screens.leaderboard.community_rows import PLATFORM_CHIP, detail_text, row_text, tasks_graded_passed
+from tui.screens.leaderboard.community_rows import (
+    PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
+)
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
 from tui.screens.runs.format import fmt_score, tone_style
@@ -97,7 +99,7 @@ class CommunityBoard(Vertical):
         yield Static(Text(HONESTY_LINE), id="cb-honesty")
         yield Static(Text(""), id="cb-caption")
         yield ListView(id="cb-rows")
-        yield Static(Text(""), id="cb-detail")
+        yield CommunityRowDetail(Text(""), id="cb-detail")
 
     # ----------------------------------------------------------------- reading the board
 
@@ -169,8 +171,7 @@ class CommunityBoard(Vertical):
         mine_style: Style | str = tone_style("accent", variables, bold=True)
         listing = self.query_one("#cb-rows", ListView)
         await listing.clear()
-        await listing.extend(ListItem(Static(row_text(rank, row, mine_style)))
-                             for rank, row in enumerate(rows, start=1))
+        await listing.extend(CommunityRowItem(rank, row, mine_style) for rank, row in enumerate(rows, start=1))
         index = next((i for i, row in enumerate(rows) if row.community_run_id == select), 0 if rows else None)
         listing.index = index
         self._show_detail()
@@ -186,7 +187,7 @@ class CommunityBoard(Vertical):
     @on(ListView.Highlighted, "#cb-rows")
     def _show_detail(self) -> None:
         row = self._highlighted()
-        self.query_one("#cb-detail", Static).update(detail_text(row) if row is not None else Text(""))
+        self.query_one("#cb-detail", CommunityRowDetail).show(row)
 
     # ----------------------------------------------------------------- writes
 

@@ -1,11 +1,16 @@
-"""How one community-board row (and one suite run) is drawn: inert Rich text from what the
-platform sent. Display names, notes, models and badges are untrusted: shown verbatim, made
-inert (``widgets.safe_text``); an absent member is said to be absent, never 0."""
+"""How one community-board row (and one suite run) is drawn: the board's list item
+(``CommunityRowItem``), the highlighted row's detail (``CommunityRowDetail``) and a suite run
+to pick for publishing (``SuiteRunOption``), each showing inert Rich text from what the platform
+sent (built by the pure ``*_text`` functions). Display names, notes, models and badges are
+untrusted: shown verbatim, made inert (``widgets.safe_text``); an absent member is said to be
+absent, never 0."""
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.widgets import ListItem, Static
+from textual.widgets.option_list import Option
 
 from api_client.blobfish.bench_shapes import CommunityRow, SuiteRun
 from application.bench_board import coverage_sentence
@@ -105,3 +110,24 @@ def suite_facts(run: SuiteRun) -> Text:
     text.append("pass rate ", style="bold")
     text.append(fmt_pct(run.pass_rate))
     return text
+
+
+class CommunityRowItem(ListItem):
+    """One row of the community board, ranked; ``mine_style`` marks the caller's own rows."""
+
+    def __init__(self, rank: int | None, row: CommunityRow, mine_style: Style | str = "bold") -> None:
+        super().__init__(Static(row_text(rank, row, mine_style)))
+
+
+class CommunityRowDetail(Static):
+    """The highlighted row's ids, times and notes (empty when no row is highlighted)."""
+
+    def show(self, row: CommunityRow | None) -> None:
+        self.update(detail_text(row) if row is not None else Text(""))
+
+
+class SuiteRunOption(Option):
+    """One completed suite run, in the list to choose which to publish."""
+
+    def __init__(self, run: SuiteRun) -> None:
+        super().__init__(suite_run_text(run))

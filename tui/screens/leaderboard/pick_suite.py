@@ -14,10 +14,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from api_client.blobfish.bench_shapes import SuiteRun
-from tui.screens.leaderboard.community_rows import suite_run_text
+from tui.screens.leaderboard.community_rows import SuiteRunOption
 from widgets.safe_text import one_line_text
 
 __all__ = ["SuiteRunPickerScreen"]
@@ -57,7 +56,7 @@ class SuiteRunPickerScreen(ModalScreen[str | None]):
             yield Static(title, id="pick-suite-title")
             yield Static(Text("Your completed suite runs, newest first. ⏎ choose · esc cancel"),
                          id="pick-suite-hint")
-            yield OptionList(*(Option(suite_run_text(run)) for run in self._runs), id="pick-suite-list")
+            yield OptionList(*(SuiteRunOption(run) for run in self._runs), id="pick-suite-list")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

@@ -27,7 +27,7 @@ from common.format import DASH
 from application.logs.feed import FeedSettings, LogsFeed
 from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
-from tui.screens.logs.status import matches_text, platform_matches, stats_text, tail_state_text
+from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
 from application.timezone import screen_tz
 from tui.screens.logs.workers import LogsWorkers
 from widgets.badges import badge_text
@@ -111,8 +111,8 @@ class LogsScreen(LogsWorkers):
     def compose(self) -> ComposeResult:
         tz = screen_tz(self.ctx.settings)
         yield StatusHeader()
-        yield Static(id="logs-totals", markup=False)
-        yield Static(id="logs-tail", markup=False)
+        yield TotalsLine(id="logs-totals", markup=False)
+        yield TailStateLine(id="logs-tail", markup=False)
         with Horizontal(id="logs-plots"):
             yield TimeSeriesPlot("latency (mean per bucket)", y_label="ms", tz=tz, id="plot-latency")
             yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, id="plot-errors")
@@ -197,21 +197,22 @@ class LogsScreen(LogsWorkers):
         note = None
         if feed is not None and feed.archive is None and not (feed.offline):
             note = "no archive: calls kept in memory"
-        text = tail_state_text(
+        line = self.query_one("#logs-tail", TailStateLine)
+        if self.ctx.client is None and self.ctx.offline_source is None:
+            line.show_offline()
+            return
+        line.show(
             state,
             offline_source=self.ctx.offline_source if self.ctx.client is None else None,
             retry_left=retry_left,
             archive_note=note,
         )
-        if self.ctx.client is None and self.ctx.offline_source is None:
-            text = Text("○ offline", style="bold")
-        self.query_one("#logs-tail", Static).update(text, layout=False)
 
     # ------------------------------------------------------------------ labels
 
     def _update_totals(self) -> None:
-        text = stats_text(self.stats, error=self._stats_error, offline=self.ctx.client is None)
-        self.query_one("#logs-totals", Static).update(text, layout=False)
+        totals = self.query_one("#logs-totals", TotalsLine)
+        totals.show(self.stats, error=self._stats_error, offline=self.ctx.client is None)
 
     def _refresh_view(self) -> None:
         self._update_totals()

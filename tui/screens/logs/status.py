@@ -1,7 +1,8 @@
-"""Text for the Logs screen's status lines: the tail's state and the platform's totals.
+"""The Logs screen's status lines: the platform's totals (``TotalsLine``) and the tail's
+state (``TailStateLine``), plus the count of matching calls the filter line shows.
 
-Pure functions of their inputs (no Textual), so they are easy to test and the screen only
-places the resulting ``Text``. Missing numbers are shown as "—", never as 0.
+What each line says is a pure function of its inputs (``stats_text``, ``tail_state_text``,
+``matches_text``), easy to test without an app. Missing numbers are shown as "—", never as 0.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from rich.text import Text
+from textual.widgets import Static
 
 from api_client.archive import LogFilter
 from api_client.models import LogStats, SourceStats
@@ -17,6 +19,8 @@ from common.format import DASH, format_count, format_latency
 from widgets.safe_text import one_line
 
 __all__ = [
+    "TailStateLine",
+    "TotalsLine",
     "TailStateLike",
     "fmt_rate",
     "matches_text",
@@ -154,3 +158,29 @@ def tail_state_text(
     if archive_note:
         text.append(f"  ({archive_note})", style="dim")
     return text
+
+
+class TotalsLine(Static):
+    """One line of the platform's totals. Always one row high, so an update skips layout."""
+
+    def show(self, stats: LogStats | None, *, error: str | None = None, offline: bool = False) -> None:
+        self.update(stats_text(stats, error=error, offline=offline), layout=False)
+
+
+class TailStateLine(Static):
+    """The live tail's state in words. Always one row high, so an update skips layout."""
+
+    def show(
+        self,
+        state: TailStateLike | None,
+        *,
+        offline_source: Path | None = None,
+        retry_left: float | None = None,
+        archive_note: str | None = None,
+    ) -> None:
+        text = tail_state_text(state, offline_source=offline_source, retry_left=retry_left, archive_note=archive_note)
+        self.update(text, layout=False)
+
+    def show_offline(self) -> None:
+        """No platform and no file: the app was opened offline on nothing."""
+        self.update(Text("○ offline", style="bold"), layout=False)

@@ -1,24 +1,27 @@
 """Resume or cancel a run: confirm first, send once, report what the answer means.
 
-Shared by the runs list and the watch screen. One ``StatusWriter`` per screen: while a
-confirmation is open or a request is in flight, further presses are ignored, so a double key
-press never sends twice.
+Shared by the runs list and the watch screen. One ``StatusWriter`` per screen: it pushes the
+confirmation over that screen and sends from the screen's worker. While a confirmation is open
+or a request is in flight, further presses are ignored, so a double key press never sends twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
+from textual.screen import Screen
 
 from api_client.models import Run
 from application.runs.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
-from tui.base_screen import BlahScreen
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, cancel_run, resume_run
 from tui.screens.runs.format import progress_text
 from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.client import BlahClient
 
 __all__ = ["StatusWriter"]
 
@@ -28,8 +31,15 @@ Action = Literal["resume", "cancel"]
 class StatusWriter:
     """Asks, then sends ``resume``/``cancel`` once and hands the outcome to ``on_done``."""
 
-    def __init__(self, screen: BlahScreen, on_done: Callable[[WriteOutcome], None]) -> None:
+    def __init__(
+        self,
+        screen: Screen[Any],
+        client: Callable[[], BlahClient | None],
+        on_done: Callable[[WriteOutcome], None],
+    ) -> None:
+        """``client``: the session's blah.dev client when asked (None offline)."""
         self.screen = screen
+        self.client = client
         self.on_done = on_done
         self.busy = False
         self.sent = 0  # requests sent (for tests: one per confirmation)
@@ -37,7 +47,7 @@ class StatusWriter:
     def ask(self, run: Run, action: Action) -> None:
         if self.busy:
             return
-        if self.screen.ctx.client is None:
+        if self.client() is None:
             self.screen.notify("Offline: this needs the platform.", severity="warning", markup=False)
             return
         self.busy = True
@@ -73,7 +83,7 @@ class StatusWriter:
         )
 
     async def _send(self, run_id: str, action: Action) -> None:
-        client = self.screen.ctx.client
+        client = self.client()
         assert client is not None
         try:
             self.sent += 1

@@ -86,7 +86,7 @@ class RunsScreen(BlahScreen):
         self._backoff = Backoff(interval=2.0, max_interval=15.0)  # the app's one polling rules
         self._timer: Timer | None = None
         self._start_busy = False
-        self.writer = StatusWriter(self, self._status_write_done)
+        self.writer = StatusWriter(self, lambda: self.ctx.client, self._status_write_done)
         self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
         """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
         self.bakeoffs = BakeoffRuns(self, self._render_table)

@@ -91,7 +91,7 @@ class RunWatchScreen(BlahScreen):
         self.results: dict[str, Result] = {}
         self.eval_names: dict[str, str] = {}
         self.watch_state = RunWatch(run_id, clock=time.monotonic)
-        self.writer = StatusWriter(self, self._write_done)
+        self.writer = StatusWriter(self, lambda: self.ctx.client, self._write_done)
         self.polls = 0
         self.poll_state = "starting"
         self.poll_interval = 1.0

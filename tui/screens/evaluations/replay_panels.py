@@ -1,102 +1,34 @@
-"""Rich builders for the Evaluations screens (no Textual): cells, the filter bar, one step
-of a replay, a structured grade, captured training samples.
+"""The replay's panels: the step under the cursor (``StepPanel``: prompt, tool calls with
+their recorded results, final answer, tokens, captured training samples, findings), the
+rollout's structured grade (``GradePanel``) and its findings as a whole (``FindingsPanel``).
 
-Every string from the platform (task ids, prompts, answers, tool arguments and results,
-grade texts) goes through the sanitizer (``safe_text`` / ``one_line``) and is a ``Text``,
-never markup. What the platform did not record is said so ("not captured", "—"), never 0.
+What each shows is built by a pure function (``step_text``, ``grade_text``, ``findings_text``).
+Every string from the platform (prompts, answers, tool arguments and results, grade texts)
+goes through the sanitizer (``safe_text`` / ``one_line``) and is a ``Text``, never markup.
+What the platform did not record is said so ("not captured", "—"), never 0.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from datetime import tzinfo
 from typing import Any
 
 from rich.text import Text
+from textual.widgets import Static
 
-from application.blobfish.evidence import PLATFORM
-from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter
-from common.format import DASH, format_time
+from common.format import DASH
 from diagnosis.finding import Finding
 from diagnosis.rollout_record import Grade, RolloutStep, TrainingSample
-from widgets.badges import badge_text, badges_text
+from tui.screens.evaluations.tables import verdict
+from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text
+
+__all__ = ["FindingsPanel", "GradePanel", "StepPanel", "findings_text", "grade_text", "step_text"]
 
 NOT_CAPTURED = "not captured"
 PROMPT_SHOWN = 1_500
 """Characters of a prompt or answer shown in the replay panel; Enter opens the whole step."""
-
-
-def chip(platform: str = PLATFORM) -> Text:
-    """The platform chip a row carries: `` blobfish ``."""
-    return Text(f" {platform} ", style="bold reverse", end="")
-
-
-def dash() -> Text:
-    return Text(DASH, style="dim")
-
-
-def clip(value: str, max_len: int) -> str:
-    """Sanitized, on one line, cut to ``max_len`` characters with an ellipsis (a table cell)."""
-    shown = one_line(value, max_len=max(max_len, 200))
-    return shown if len(shown) <= max_len else shown[: max_len - 1] + "…"
-
-
-def cell(value: str | None, max_len: int = 40) -> Text:
-    return dash() if not value else Text(clip(value, max_len))
-
-
-def number(value: int | None) -> Text:
-    return dash() if value is None else Text(f"{value:,}", justify="right")
-
-
-def reward(value: float | None) -> Text:
-    return dash() if value is None else Text(f"{value:.2f}", justify="right")
-
-
-def share(value: float | None) -> Text:
-    return dash() if value is None else Text(f"{value:.0%}", justify="right")
-
-
-def verdict(grade: Grade | None) -> Text:
-    if grade is None:
-        return Text("ungraded", style="dim italic")
-    if grade.passed is True:
-        return Text("passed", style="bold green")
-    if grade.passed is False:
-        return Text("failed", style="bold red")
-    return dash()
-
-
-def when(created_ms: int | None, tz: tzinfo | None) -> Text:
-    return Text(format_time(created_ms, tz, dates="day")[:12]) if created_ms is not None else dash()
-
-
-def kinds_cell(kinds: Sequence[str]) -> Text:
-    return badges_text(kinds) if kinds else Text("")
-
-
-def filter_bar(how: EvaluationFilter, sort: str, shown: int, total: int, diagnosed: int) -> Text:
-    text = Text(no_wrap=True, overflow="ellipsis")
-    parts = [
-        ("t", "task", how.task or "all"),
-        ("m", "model", how.model or "all"),
-        ("r", "", REWARD_BANDS[how.reward]),
-        ("f", "", "failed only" if how.failed_only else "all outcomes"),
-        ("s", "sort", SORTS[sort]),
-    ]
-    for index, (key, label, value) in enumerate(parts):
-        if index:
-            text.append("  ")
-        text.append(f"{key} ", style="bold")
-        if label:
-            text.append(f"{label} ", style="dim")
-        text.append(one_line(value, max_len=40))
-    text.append(f"   {shown} of {total}", style="dim")
-    if diagnosed < total:
-        text.append(f" · diagnosing {diagnosed}/{total}", style="italic")
-    return text
 
 
 def _json(value: Any) -> str:
@@ -264,3 +196,28 @@ def step_text(step: RolloutStep, position: int, total: int, max_tokens: int | No
 
 def one_line_text(value: str, max_len: int) -> Text:
     return Text(one_line(value, max_len=max_len))
+
+
+class StepPanel(Static):
+    """The step under the cursor, whole enough to read."""
+
+    def show(self, step: RolloutStep, position: int, total: int, max_tokens: int | None,
+             findings: Sequence[Finding], rollout_grade: Grade | None = None) -> None:  # fmt: skip
+        self.update(step_text(step, position, total, max_tokens, findings, rollout_grade))
+
+    def show_no_steps(self) -> None:
+        self.update(Text("this rollout recorded no steps", style="italic"))
+
+
+class GradePanel(Static):
+    """The rollout's structured grade (set once: a record does not change)."""
+
+    def __init__(self, grade: Grade | None, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(grade_text(grade), id=id, markup=False)
+
+
+class FindingsPanel(Static):
+    """Findings with their evidence, at most ``FINDINGS_SHOWN`` (the count of the rest says so)."""
+
+    def __init__(self, findings: Iterable[Finding], empty: str, *, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(findings_text(findings, empty), id=id, markup=False)

@@ -1,5 +1,6 @@
-"""Rich text for the bake-off view: the win/tie/loss bar, the interval against the 50% line,
-the per-candidate and per-model blocks, the gate panel and a comparison of two runs.
+"""The bake-off view's detail panel (``BakeoffDetail``): the highlighted run's header, gate
+panel, per-candidate or per-model blocks and a comparison of two runs. Its parts are pure Rich
+builders: the win/tie/loss bar, the interval against the 50% line, each block.
 
 Every platform string goes through ``safe_strings.one_line`` into a plain ``Text`` (never
 markup); a figure the platform did not send is a dash with why.
@@ -8,19 +9,26 @@ markup); a figure the platform did not send is a dash with why.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.widgets import Static
 
-from application.bakeoff.gate import GateLine
-from application.bakeoff.results import MISSING, CandidateRow, CriterionRow, JudgeFigures, win_verdict
+from application.bakeoff.gate import GateLine, gate_headline, gate_lines
+from application.bakeoff.progress import RunProgress
+from application.bakeoff.results import (
+    MISSING, CandidateRow, CriterionRow, JudgeFigures, candidate_rows, criterion_rows, judge_figures, win_verdict,
+)
+from application.bakeoff.samples import SampleRow, cap_sentence
 from common.format import DASH, format_latency
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
-__all__ = ["candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar"]
+__all__ = [
+    "BakeoffDetail", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar",
+]
 
 AXIS = 25
 BAR = 20
@@ -173,3 +181,44 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
         if keys:
             text.append(f"\n  only in {side}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
     return text
+
+
+class BakeoffDetail(Static):
+    """The highlighted run as the platform sent it, its gate, and a comparison when one is asked."""
+
+    def show(self, run: assumed.Run, *, progress: RunProgress, gate: tuple[int, Any] | None, threshold: float,
+             samples: Sequence[SampleRow], pairwise: Any, comparison: assumed.Comparison | None,
+             before_id: str | None) -> Text:
+        """Draw ``run`` (``gate``: the queue's status code and verdict; ``samples``: the loaded
+        samples, for the cap sentence) and return the text drawn."""
+        text = Text(f"{one_line(run.id, 30)} · ", style="bold")
+        text.append(one_line(run.name or DASH, 60), style="bold")
+        text.append(f"\n{progress.describe(run.status, run.progress_ratio)}")
+        if run.error:
+            text.append(f" · {one_line(run.error, 200)}", style="red")
+        text.append(f"\nbaseline {one_line(run.baseline_model or DASH, 40)} · judge "
+                    f"{one_line(run.judge_model or DASH, 40)} · "
+                    f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
+                    f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
+        if gate is not None:
+            status, verdict = gate
+            text.append("\n\n")
+            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
+                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
+        if run.status != "DONE":
+            text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
+                        else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}", style="dim")
+        elif run.eval_kind == "criterion":
+            text.append("\n\n")
+            text.append_text(criterion_block(criterion_rows(run), judge_figures(run)))
+        else:
+            for row in candidate_rows(run, pairwise):
+                text.append("\n\n")
+                text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
+        if comparison is not None:
+            text.append("\n\n")
+            text.append_text(comparison_block(comparison))
+        elif before_id is not None:
+            text.append(f"\n\nbefore: {one_line(before_id, 30)} (x on another finished run compares)", style="dim")
+        self.update(text)
+        return text
