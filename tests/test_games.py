@@ -16,7 +16,7 @@ from tests.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import SIZE, RecordingTransport, make_app, screen_text, wait_for
 from widgets.confirm import ConfirmScreen
 from tui.screens.games.screen import GamesScreen, GameTypeScreen
-from tui.screens.games.render import turn_text
+from tui.screens.games.game_view import turn_text
 from tui.screens.inspector.screen import InspectorScreen
 
 

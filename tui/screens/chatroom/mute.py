@@ -5,14 +5,16 @@ Muting is council tier and a public act, so the confirmation shows why: the mode
 rate over its recent chatroom messages and one looping message quoted. A muted model keeps
 its scores, leaderboard place and history; it only stops taking turns.
 
-``MuteFlow.run`` must be awaited inside a screen's worker (it waits on a modal dialog).
+``MuteFlow.run`` must be awaited inside a worker of the screen it is given: it waits on a
+modal dialog pushed over that screen (Textual's ``push_screen_wait``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.screen import Screen
 
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
 from api_client.models import ChatroomMessage
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from api_client.client import BlahClient
     from tui.base_screen import BlahScreen
 
-__all__ = ["EVIDENCE_PAGE", "MuteFlow", "explain_mute_error", "mute_dialog_body"]
+__all__ = ["EVIDENCE_PAGE", "MuteFlow", "confirm_mute", "explain_mute_error", "mute_dialog_body"]
 
 #: How many recent room messages are read to compute the evidence.
 EVIDENCE_PAGE = 200
@@ -78,6 +80,20 @@ def mute_dialog_body(name: str, enable: bool, evidence: MuteEvidence | None, evi
     return body
 
 
+async def confirm_mute(
+    screen: Screen[Any], name: str, enable: bool, evidence: MuteEvidence | None, evidence_error: str | None
+) -> bool:
+    """Ask over ``screen`` (from one of its workers) whether to mute or unmute; True: go ahead."""
+    title = ("Unmute " if enable else "Mute ") + one_line(name, max_len=60) + ("" if enable else " in the chatroom")
+    dialog = ConfirmScreen(
+        Text(title),
+        mute_dialog_body(name, enable, evidence, evidence_error),
+        confirm_label="Unmute" if enable else "Mute",
+        danger=not enable,
+    )
+    return bool(await screen.app.push_screen_wait(dialog))
+
+
 class MuteFlow:
     """One mute/unmute at a time per model: a second key press while asking or sending is
     ignored, so a double press can never send twice."""
@@ -113,14 +129,7 @@ class MuteFlow:
                 evidence = mute_evidence(model_id, oldest_first)
             except BlahError as error:
                 evidence_error = explain_mute_error(error)
-        title = ("Unmute " if enable else "Mute ") + one_line(name, max_len=60) + ("" if enable else " in the chatroom")
-        dialog = ConfirmScreen(
-            Text(title),
-            mute_dialog_body(name, enable, evidence, evidence_error),
-            confirm_label="Unmute" if enable else "Mute",
-            danger=not enable,
-        )
-        if not await screen.app.push_screen_wait(dialog):
+        if not await confirm_mute(screen, name, enable, evidence, evidence_error):
             return None
         app = screen.blah_app
         try:

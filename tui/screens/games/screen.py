@@ -26,20 +26,19 @@ from api_client.models import Game
 from application.poller import Poller, PollStep
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
-from tui.screens.games.render import (
-    FINISHED,
-    GAME_TYPES,
-    game_row,
-    game_summary_text,
-    turn_text,
-)
+from tui.screens.games.game_table import GameTable
+from tui.screens.games.game_view import FINISHED, GameView
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["GameTypeScreen", "GamesScreen"]
 
-GAME_COLUMNS = ("Game (UTC)", "Status", "Players (★ won)")
+GAME_TYPES: dict[str, str] = {
+    "evidence_locker": "Evidence locker: argue who took the painting from the clues",
+    "comedy_night": "Comedy night: one short, clean joke each",
+}
+"""The games the platform plays, each with what it is about."""
 GAME_POLL_S = 0.5
 """How often a game being played is polled while turns keep coming."""
 GAME_MAX_POLL_S = 5.0
@@ -119,15 +118,12 @@ class GamesScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading…", end=""), id="games-status")
         with Horizontal(id="games-body"):
-            yield DataTable(id="games-table", cursor_type="row", zebra_stripes=True)
-            with Vertical(id="game-pane"):
-                yield Static(Text("Highlight a game to read its turns.", style="italic"), id="game-summary")
-                yield OptionList(id="turns")
+            yield GameTable(id="games-table")
+            yield GameView(id="game-pane")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#games-table", DataTable).add_columns(*GAME_COLUMNS)
-        self.query_one("#games-table", DataTable).focus()
+        self.query_one("#games-table", GameTable).focus()
         if self.ctx.client is None:
             self._status(Text("offline: games need the platform", style="italic"))
             return
@@ -161,20 +157,10 @@ class GamesScreen(BlahScreen):
             self._status(Text("the platform returned no games · n starts one", end=""))
 
     def _fill(self, select: str | None = None) -> None:
-        table = self.query_one("#games-table", DataTable)
-        keep = select or self.highlighted_game_id()
-        table.clear()
-        for game in self.games:
-            table.add_row(*game_row(game, self.names, self.ctx.model_id), key=game.id, height=None)
-        if keep is not None and any(g.id == keep for g in self.games):
-            table.move_cursor(row=table.get_row_index(keep))
+        self.query_one("#games-table", GameTable).show(self.games, self.names, self.ctx.model_id, select)
 
     def highlighted_game_id(self) -> str | None:
-        table = self.query_one("#games-table", DataTable)
-        if not table.row_count:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return self.query_one("#games-table", GameTable).highlighted_id
 
     @on(DataTable.RowHighlighted, "#games-table")
     def _game_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -208,7 +194,7 @@ class GamesScreen(BlahScreen):
                 text = Text(f"couldn't load: {describe_error(error)}", end="")
             if retry_in is not None:
                 text.append(f" · retrying in {retry_in:.0f} s")
-            self.query_one("#game-summary", Static).update(text)
+            self.query_one("#game-pane", GameView).show_problem(text)
 
         poller = Poller(fetch, judge=judge, interval=GAME_POLL_S, max_interval=GAME_MAX_POLL_S, on_error=failed)
         await poller.run()
@@ -216,28 +202,13 @@ class GamesScreen(BlahScreen):
     def _show_game(self, game: Game) -> None:
         previous = self.current
         self.current = game
-        self.query_one("#game-summary", Static).update(game_summary_text(game, self.names))
-        turns = self.query_one("#turns", OptionList)
-        if previous is not None and previous.id == game.id and len(previous.turns or []) == len(game.turns or []):
+        same_turns = previous is not None and previous.id == game.id and len(previous.turns or []) == len(game.turns or [])
+        self.query_one("#game-pane", GameView).show(game, self.names, self.ctx.model_id, turns_changed=not same_turns)
+        if same_turns:
             return
-        keep = turns.highlighted
-        turns.set_options(
-            [Option(turn_text(t, self.names, self.ctx.model_id), id=str(i)) for i, t in enumerate(game.turns or [])]
-        )
-        if not game.turns:
-            turns.set_options([Option(Text("no turns yet" if (game.status or "") not in FINISHED else "the platform returned no turns", style="italic"), disabled=True)])
-        else:
-            turns.highlighted = min(keep, turns.option_count - 1) if keep is not None else 0
         if self.games and any(g.id == game.id for g in self.games):
             self.games = [game if g.id == game.id else g for g in self.games]
-            self._update_row(game)
-
-    def _update_row(self, game: Game) -> None:
-        table = self.query_one("#games-table", DataTable)
-        if game.id not in table.rows:
-            return  # the row went away in a refresh: nothing to update
-        for column, cell in zip(table.columns, game_row(game, self.names, self.ctx.model_id), strict=True):
-            table.update_cell(game.id, column, cell)
+            self.query_one("#games-table", GameTable).update_game(game, self.names, self.ctx.model_id)
 
     # ----------------------------------------------------------------- actions
 
@@ -259,11 +230,11 @@ class GamesScreen(BlahScreen):
         self.action_open_turn()
 
     def action_open_turn(self) -> None:
-        turns = self.query_one("#turns", OptionList)
-        if self.current is None or turns.highlighted is None or not self.current.turns:
+        highlighted = self.query_one("#game-pane", GameView).highlighted_turn
+        if self.current is None or highlighted is None or not self.current.turns:
             self.notify("Highlight a turn first (Tab to the turns)", severity="warning", markup=False)
             return
-        turn = self.current.turns[turns.highlighted]
+        turn = self.current.turns[highlighted]
         if not turn.log_id:
             self.notify("The platform gave no log for this turn", severity="warning", markup=False)
             return

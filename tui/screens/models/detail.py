@@ -1,4 +1,4 @@
-"""Rows and detail text for models and evals (pure: Rich ``Text`` from models, no IO).
+"""The Models screen's detail pane: one model or one eval read in full.
 
 Every platform string goes through ``widgets.safe_text``; a field the platform did not send
 is shown as "—", never guessed.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from rich.text import Text
+from textual.widgets import Static
 
 from api_client.models import Eval, Model
 from common.format import DASH, format_utc
@@ -16,12 +17,12 @@ from widgets.badges import badge_text
 from widgets.safe_text import one_line, one_line_text, safe_text
 
 __all__ = [
-    "DASH",
+    "ModelDetail",
+    "chatroom_cell",
     "eval_detail_text",
-    "eval_row",
     "fmt_when",
     "model_detail_text",
-    "model_row",
+    "yes_no",
 ]
 
 
@@ -32,42 +33,17 @@ def fmt_when(value: int | str | None) -> str:
     return format_utc(value, seconds=False, zone=" UTC")
 
 
-def _yes_no(value: bool | None) -> str:
+def yes_no(value: bool | None) -> str:
     return DASH if value is None else ("yes" if value else "no")
 
 
 def chatroom_cell(enabled: bool | None) -> Text:
+    """A model's chatroom state: takes turns, muted, or "—" when the platform does not say."""
     if enabled is None:
         return Text(DASH, end="")
     if enabled:
         return Text("takes turns", end="")
     return badge_text("muted")
-
-
-def model_row(model: Model, *, current_model_id: str, enabled: bool | None) -> tuple[Text, ...]:
-    """Cells of the models table: mark, name, id, template, chatroom state, official."""
-    mark = Text("◆" if model.id == current_model_id else "", end="")
-    name = one_line_text(model.name or DASH, max_len=40, style="bold" if model.id == current_model_id else "")
-    template = one_line_text(model.chat_template, max_len=16) if model.chat_template else Text("unknown", style="dim")
-    return (
-        mark,
-        name,
-        one_line_text(model.id, max_len=40),
-        template,
-        chatroom_cell(enabled),
-        Text(_yes_no(model.is_official), end=""),
-    )
-
-
-def eval_row(item: Eval) -> tuple[Text, ...]:
-    """Cells of the evals table: name, id, type, subject, instruction type."""
-    return (
-        one_line_text(item.name or DASH, max_len=40),
-        one_line_text(item.id, max_len=30),
-        one_line_text(item.eval_type or DASH, max_len=12),
-        one_line_text(item.subject or DASH, max_len=20),
-        one_line_text(item.instruction_type or DASH, max_len=20),
-    )
 
 
 def _field(text: Text, label: str, value: Text | str | None) -> None:
@@ -91,7 +67,7 @@ def model_detail_text(model: Model, *, current_model_id: str, enabled: bool | No
     _field(text, "inference URI", model.inference_uri)
     _field(text, "chat template", model.chat_template or Text("unknown (the platform does not say)", style="dim"))
     _field(text, "chatroom", chatroom_cell(enabled))
-    _field(text, "official", _yes_no(model.is_official))
+    _field(text, "official", yes_no(model.is_official))
     _field(text, "submitted by", model.submitted_by)
     _field(text, "created", fmt_when(model.created_at))
     _field(text, "updated", fmt_when(model.updated_at))
@@ -135,3 +111,13 @@ def eval_detail_text(item: Eval) -> Text:
         text.append_text(body if body is not None else Text("none given", style="dim"))
         text.append("\n")
     return text
+
+
+class ModelDetail(Static):
+    """The text of the model or eval highlighted in the lists (or a hint before the first)."""
+
+    def show_model(self, model: Model, *, current_model_id: str, enabled: bool | None) -> None:
+        self.update(model_detail_text(model, current_model_id=current_model_id, enabled=enabled))
+
+    def show_eval(self, item: Eval) -> None:
+        self.update(eval_detail_text(item))

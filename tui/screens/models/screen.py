@@ -17,22 +17,14 @@ from api_client.errors import BlahError
 from api_client.models import Eval, Model
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
-from tui.screens.models.detail import (
-    eval_detail_text,
-    eval_row,
-    model_detail_text,
-    model_row,
-)
+from tui.screens.models.detail import ModelDetail
 from tui.screens.models.register import RegisterModelScreen
-from widgets.fitted_table import FittedTable
+from tui.screens.models.tables import EvalTable, ModelTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["ModelsScreen"]
-
-MODEL_COLUMNS = ("", "Name", "Id", "Template", "Chatroom", "Official")
-EVAL_COLUMNS = ("Name", "Id", "Type", "Subject", "Instruction")
 
 
 class ModelsScreen(BlahScreen):
@@ -82,16 +74,14 @@ class ModelsScreen(BlahScreen):
         with Horizontal(id="models-body"):
             with Vertical(id="models-lists"):
                 yield Static(Text("Models"), classes="list-title")
-                yield FittedTable(id="models-table", cursor_type="row", zebra_stripes=True)
+                yield ModelTable(id="models-table")
                 yield Static(Text("Evals"), classes="list-title")
-                yield FittedTable(id="evals-table", cursor_type="row", zebra_stripes=True)
+                yield EvalTable(id="evals-table")
             with VerticalScroll(id="models-detail"):
-                yield Static(Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body")
+                yield ModelDetail(Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#models-table", DataTable).add_columns(*MODEL_COLUMNS)
-        self.query_one("#evals-table", DataTable).add_columns(*EVAL_COLUMNS)
         self.query_one("#models-table", DataTable).focus()
         if self.ctx.client is None:
             self._status(Text("offline: models and evals need the platform", style="italic"))
@@ -145,33 +135,24 @@ class ModelsScreen(BlahScreen):
         return known if known is not None else model.chatroom_enabled
 
     def _fill_models(self) -> None:
-        table = self.query_one("#models-table", DataTable)
-        keep = self.highlighted_model_id()
-        table.clear()
-        for model in self.models:
-            table.add_row(*model_row(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)), key=model.id)
-        if keep is not None and any(m.id == keep for m in self.models):
-            table.move_cursor(row=table.get_row_index(keep))
+        self.query_one("#models-table", ModelTable).show(self.models, current_model_id=self.ctx.model_id, enabled=self._enabled)
 
     def _fill_evals(self) -> None:
-        table = self.query_one("#evals-table", DataTable)
-        table.clear()
-        for item in self.evals:
-            table.add_row(*eval_row(item), key=item.id)
+        self.query_one("#evals-table", EvalTable).show(self.evals)
 
     def highlighted_model_id(self) -> str | None:
-        table = self.query_one("#models-table", DataTable)
-        if not table.row_count:
-            return None
-        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
-        return row_key.value
+        return self.query_one("#models-table", ModelTable).highlighted_id
 
     def highlighted_model(self) -> Model | None:
         model_id = self.highlighted_model_id()
         return next((m for m in self.models if m.id == model_id), None)
 
-    def _show_detail(self, text: Text) -> None:
-        self.query_one("#models-detail-body", Static).update(text)
+    @property
+    def _detail(self) -> ModelDetail:
+        return self.query_one("#models-detail-body", ModelDetail)
+
+    def _show_model_detail(self, model: Model) -> None:
+        self._detail.show_model(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model))
 
     @on(DataTable.RowHighlighted)
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -194,14 +175,14 @@ class ModelsScreen(BlahScreen):
             if model is None:
                 return
             self._detail_for = model.id
-            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+            self._show_model_detail(model)
             self.load_model_detail(model.id)
         else:
             item = next((e for e in self.evals if e.id == key), None)
             if item is None:
                 return
             self._detail_for = item.id
-            self._show_detail(eval_detail_text(item))
+            self._detail.show_eval(item)
             self.load_eval_detail(item.id)
 
     @work(exclusive=True, group="models-detail", exit_on_error=False)
@@ -213,7 +194,7 @@ class ModelsScreen(BlahScreen):
         self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
         self.models = [model if m.id == model.id else m for m in self.models]
         if self._detail_for == model_id:
-            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+            self._show_model_detail(model)
 
     @work(exclusive=True, group="models-detail", exit_on_error=False)
     async def load_eval_detail(self, eval_id: str) -> None:
@@ -222,7 +203,7 @@ class ModelsScreen(BlahScreen):
             return
         item = await client.get_eval(eval_id)
         if self._detail_for == eval_id:
-            self._show_detail(eval_detail_text(item))
+            self._detail.show_eval(item)
 
     def on_model_switched(self, model_id: str) -> None:
         self._redraw_models()
@@ -234,7 +215,7 @@ class ModelsScreen(BlahScreen):
         self._fill_models()
         model = self.highlighted_model()
         if model is not None and self._detail_for == model.id:
-            self._show_detail(model_detail_text(model, current_model_id=self.ctx.model_id, enabled=self._enabled(model)))
+            self._show_model_detail(model)
 
     # ----------------------------------------------------------------- actions
 

@@ -7,6 +7,8 @@ the answer with its findings, or open it whole in the inspector.
   status stays the same).
 
 One request at a time per tab; a second key press while one is in flight does nothing.
+The tabs are widgets (``InferPane``, ``ChatPane``) and so is the answer (``AnswerView``); the
+screen makes the calls (its workers) and keeps the area's keys.
 """
 
 from __future__ import annotations
@@ -17,18 +19,9 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import (
-    Button,
-    Input,
-    Label,
-    Static,
-    TabbedContent,
-    TabPane,
-    Tabs,
-    TextArea,
-)
+from textual.widgets import Static, TabbedContent, Tabs
 
 from api_client.errors import (
     BlahError,
@@ -39,12 +32,9 @@ from api_client.models import ChatJob, InferResult, LogEntry, Model
 from application.poller import Poller, PollStep
 from diagnosis import Finding, classify, resolve_trained_template, template_name
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.playground.render import (
-    answer_text,
-    findings_text,
-    job_status_text,
-    transcript_text,
-)
+from tui.screens.playground.answer import AnswerView
+from tui.screens.playground.chat_pane import ChatPane
+from tui.screens.playground.infer_pane import InferPane
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line_text
 from widgets.status_header import StatusHeader
@@ -64,12 +54,6 @@ class PlaygroundScreen(BlahScreen):
     DEFAULT_CSS = """
     PlaygroundScreen #pg-model { height: auto; padding: 0 1; }
     PlaygroundScreen #pg-tabs { height: 1fr; }
-    PlaygroundScreen #infer-prompt { height: 8; }
-    PlaygroundScreen #infer-controls { height: auto; }
-    PlaygroundScreen #infer-controls Label { padding: 1 1 0 1; }
-    PlaygroundScreen #infer-max { width: 26; }
-    PlaygroundScreen #chat-transcript { height: 1fr; border: round $panel; }
-    PlaygroundScreen #chat-job { height: 1; padding: 0 1; color: $foreground-muted; }
     PlaygroundScreen #pg-result { height: 1fr; border-top: solid $panel; padding: 0 1; }
     """
 
@@ -86,32 +70,43 @@ class PlaygroundScreen(BlahScreen):
         self._fixed_model = model_id
         self._model_cache: dict[str, Model] = {}
         self.last_log_id: str | None = None
-        self.infer_busy = False
-        self.chat_busy = False
-        self.chat_messages: list[dict[str, str]] = []
         self.last_findings: list[Finding] | None = None
 
     @property
     def model_id(self) -> str:
         return self._fixed_model or self.ctx.model_id
 
+    @property
+    def infer_pane(self) -> InferPane:
+        return self.query_one("#pg-infer", InferPane)
+
+    @property
+    def chat_pane(self) -> ChatPane:
+        return self.query_one("#pg-chat", ChatPane)
+
+    @property
+    def infer_busy(self) -> bool:
+        """A prompt is in flight."""
+        return self.infer_pane.busy
+
+    @property
+    def chat_busy(self) -> bool:
+        """A chat turn is in flight."""
+        return self.chat_pane.pending
+
+    @property
+    def chat_messages(self) -> list[dict[str, str]]:
+        """The conversation so far (the person's turns and the model's replies)."""
+        return self.chat_pane.messages
+
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("", end=""), id="pg-model")
         with TabbedContent(id="pg-tabs"):
-            with TabPane("Infer", id="pg-infer"):
-                yield TextArea(id="infer-prompt", soft_wrap=True, show_line_numbers=False)
-                with Horizontal(id="infer-controls"):
-                    yield Label(Text("max tokens"))
-                    yield Input(id="infer-max", type="integer", placeholder="platform default", select_on_focus=False)
-                    yield Button(Text("Send (ctrl+s)"), id="infer-send", variant="primary")
-            with TabPane("Chat", id="pg-chat"):
-                with VerticalScroll(id="chat-transcript"):
-                    yield Static(transcript_text([], pending=False), id="chat-log")
-                yield Static(Text("", end=""), id="chat-job")
-                yield Input(id="chat-input", placeholder="Your message… (Enter sends the whole conversation)", select_on_focus=False)
+            yield InferPane(id="pg-infer")
+            yield ChatPane(id="pg-chat")
         with VerticalScroll(id="pg-result"):
-            yield Static(Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer")
+            yield AnswerView(Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -137,8 +132,7 @@ class PlaygroundScreen(BlahScreen):
 
     def on_model_switched(self, model_id: str) -> None:
         if self._fixed_model is None:
-            self.chat_messages = []
-            self._refresh_transcript()
+            self.chat_pane.clear()
             self._show_model()
 
     def _show_model(self) -> None:
@@ -156,7 +150,7 @@ class PlaygroundScreen(BlahScreen):
         self.query_one("#pg-model", Static).update(text)
 
     def _show_answer(self, text: Text) -> None:
-        self.query_one("#pg-answer", Static).update(text)
+        self.query_one("#pg-answer", AnswerView).update(text)
 
     # ----------------------------------------------------------------- findings
 
@@ -196,55 +190,38 @@ class PlaygroundScreen(BlahScreen):
             note = f"trained template: {template_name(template)} ({source})" if template else "trained template unknown: no template verdict"
         self.last_findings = findings
         self.last_log_id = log_id
-        text = answer_text(reply if log is None else log.response, error=error if log is None else log.error, log=log, result=result)
-        text.append("\n\n")
-        text.append_text(findings_text(findings, template_note=note))
-        text.append("\n\n")
-        if log_id:
-            text.append("log ", style="dim")
-            text.append_text(one_line_text(log_id, max_len=60, style="dim"))
-            text.append(" · ctrl+o opens it in the inspector", style="dim")
-        else:
-            text.append("the platform returned no log id for this call", style="dim")
-        self._show_answer(text)
+        self.query_one("#pg-answer", AnswerView).show_result(
+            reply if log is None else log.response,
+            error=error if log is None else log.error,
+            log=log,
+            result=result,
+            findings=findings,
+            template_note=note,
+            log_id=log_id,
+        )
 
     # ----------------------------------------------------------------- infer
 
     def action_send_infer(self) -> None:
-        if self.infer_busy:
+        self.infer_pane.send()
+
+    @on(InferPane.Send)
+    def _infer_asked(self, event: InferPane.Send) -> None:
+        pane = self.infer_pane
+        if pane.busy:  # a second press sent before the first was handled
             return
-        prompt = self.query_one("#infer-prompt", TextArea).text
-        if not prompt.strip():
-            self.notify("Write a prompt first", severity="warning", markup=False)
-            return
-        raw_max = self.query_one("#infer-max", Input).value.strip()
-        max_tokens: int | None = None
-        if raw_max:
-            try:
-                max_tokens = int(raw_max)
-            except ValueError:
-                max_tokens = 0
-            if max_tokens <= 0:
-                self.notify("max tokens must be a whole number above 0 (or empty)", severity="error", markup=False)
-                return
         if self.ctx.client is None:
             self.notify("offline: cannot call the model", severity="warning", markup=False)
             return
-        self.infer_busy = True
-        self.query_one("#infer-send", Button).disabled = True
-        self.run_infer(prompt, max_tokens)
-
-    @on(Button.Pressed, "#infer-send")
-    def _send_pressed(self) -> None:
-        self.action_send_infer()
+        pane.busy = True
+        self.run_infer(event.prompt, event.max_tokens)
 
     @work(exclusive=True, group="playground-infer", exit_on_error=False)
     async def run_infer(self, prompt: str, max_tokens: int | None) -> None:
         try:
             await self._infer(prompt, max_tokens)
         finally:
-            self.infer_busy = False
-            self.query_one("#infer-send", Button).disabled = False
+            self.infer_pane.busy = False
 
     async def _infer(self, prompt: str, max_tokens: int | None) -> None:
         client = self.ctx.client
@@ -282,42 +259,29 @@ class PlaygroundScreen(BlahScreen):
 
     # ----------------------------------------------------------------- chat
 
-    def _refresh_transcript(self) -> None:
-        self.query_one("#chat-log", Static).update(transcript_text(self.chat_messages, pending=self.chat_busy))
-        self.query_one("#chat-transcript", VerticalScroll).scroll_end(animate=False)
-
-    def _job_status(self, text: Text) -> None:
-        self.query_one("#chat-job", Static).update(text)
-
     def action_new_chat(self) -> None:
         if self.chat_busy:
             self.notify("Wait for the current reply first", severity="warning", markup=False)
             return
-        self.chat_messages = []
-        self._refresh_transcript()
-        self._job_status(Text("", end=""))
+        self.chat_pane.clear()
+        self.chat_pane.show_job_note(Text("", end=""))
 
-    @on(Input.Submitted, "#chat-input")
-    def _chat_submitted(self, event: Input.Submitted) -> None:
-        content = event.value.strip()
-        if not content or self.chat_busy:
+    @on(ChatPane.Send)
+    def _chat_asked(self, event: ChatPane.Send) -> None:
+        pane = self.chat_pane
+        if pane.pending:  # a second Enter sent before the first was handled
             return
         if self.ctx.client is None:
             self.notify("offline: cannot call the model", severity="warning", markup=False)
             return
-        event.input.value = ""
-        self.chat_busy = True
-        self.chat_messages.append({"role": "user", "content": content})
-        self._refresh_transcript()
-        self.run_chat([dict(m) for m in self.chat_messages])
+        self.run_chat(pane.begin_turn(event.content))
 
     @work(exclusive=True, group="playground-chat", exit_on_error=False)
     async def run_chat(self, messages: list[dict[str, str]]) -> None:
         try:
             await self._chat(messages)
         finally:
-            self.chat_busy = False
-            self._refresh_transcript()
+            self.chat_pane.end_turn()
 
     async def _chat(self, messages: list[dict[str, str]]) -> None:
         client = self.ctx.client
@@ -325,19 +289,19 @@ class PlaygroundScreen(BlahScreen):
         try:
             job = await client.chat(self.model_id, messages)
         except OutcomeUnknownError:
-            self._job_status(Text("outcome unknown: the chat request timed out", end=""))
+            self.chat_pane.show_job_note(Text("outcome unknown: the chat request timed out", end=""))
             await self._find_unknown_call("chat", messages[-1]["content"])
             return
         except BlahError as error:
-            self._job_status(Text(f"couldn't start the chat: {describe_error(error)}", end=""))
-            self.chat_messages.pop()
+            self.chat_pane.show_job_note(Text(f"couldn't start the chat: {describe_error(error)}", end=""))
+            self.chat_pane.drop_last()
             raise
         done = await self._poll_job(job)
         if done is None:
             return
         if done.status == "completed":
-            self.chat_messages.append({"role": "assistant", "content": done.response or ""})
-        self._job_status(job_status_text(done, next_poll_s=None))
+            self.chat_pane.add_reply(done.response or "")
+        self.chat_pane.show_job(done, next_poll_s=None)
         await self._show_result(done.response, done.error, done.log_id, None)
 
     async def _poll_job(self, job: ChatJob) -> ChatJob | None:
@@ -360,12 +324,12 @@ class PlaygroundScreen(BlahScreen):
 
         def before_wait(seconds: float) -> None:
             if not failed:
-                self._job_status(job_status_text(latest, next_poll_s=seconds))
+                self.chat_pane.show_job(latest, next_poll_s=seconds)
 
         def poll_failed(error: BlahError, retry_in: float | None) -> None:
             nonlocal failed
             failed = True
-            self._job_status(job_status_text(latest, next_poll_s=retry_in, error=describe_error(error)))
+            self.chat_pane.show_job(latest, next_poll_s=retry_in, error=describe_error(error))
             if retry_in is not None:
                 self.blah_app.note_connection(error)
 

@@ -25,11 +25,11 @@ from textual.widgets.option_list import Option
 from api_client.errors import BlahError, OutcomeUnknownError
 from api_client.models import LogEntry, UploadTicket
 from common.format import format_count as _count
+from common.format import format_size
 from diagnosis.suggest import Suggestion
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
-from tui.screens.training.render import fmt_bytes
-from tui.screens.webhooks.render import write_problem
+from application.write_problem import write_problem
 from application.training_upload import (
     BuiltSet,
     DraftExample,
@@ -250,7 +250,7 @@ class TrainingBuildScreen(BlahScreen):
             text.append(f", {built.empty_replies} with an empty reply", style="bold")
         if built.left_out:
             text.append(f", {built.left_out} left out")
-        text.append(f") · {fmt_bytes(built.size_bytes)}")
+        text.append(f") · {format_size(built.size_bytes)}")
         self.query_one("#tb-summary", Static).update(text)
 
     # ----------------------------------------------------------------- upload
@@ -350,7 +350,7 @@ class TrainingBuildScreen(BlahScreen):
         text = Text(f"Uploaded “{one_line(name, max_len=80)}”: listed on the platform as ", end="")
         text.append(one_line(listed.id, max_len=40), style="bold")
         text.append(f", {one_line(listed.status, max_len=20) or 'status not given'}, {examples} examples, ")
-        text.append(f"{fmt_bytes(listed.size_bytes)}. Esc goes back to the list.")
+        text.append(f"{format_size(listed.size_bytes)}. Esc goes back to the list.")
         self._result(text, "ok")
         self.notify(f"Training set {one_line(listed.id, max_len=40)} uploaded", markup=False)
 

@@ -15,14 +15,11 @@ from textual.widgets import DataTable, Static
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import TrainingSet
 from tui.base_screen import BlahScreen, describe_error
-from widgets.key_table import KeyTable
-from tui.screens.training.render import training_set_detail, training_set_row
+from tui.screens.training.sets import TrainingSetDetail, TrainingSetTable
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
 __all__ = ["TrainingSetsScreen"]
-
-COLUMNS = (("Name", "name"), ("Status", "status"), ("Examples", "examples"), ("Size", "size"), ("Created (UTC)", "created"))
 
 
 class TrainingSetsScreen(BlahScreen):
@@ -51,16 +48,13 @@ class TrainingSetsScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading…"), id="ts-status")
         with Horizontal(id="ts-body"):
-            table = KeyTable(id="ts-table")
-            for label, key in COLUMNS:
-                table.add_column(label, key=key)
-            yield table
+            yield TrainingSetTable(id="ts-table")
             with VerticalScroll(id="ts-side"):
-                yield Static(Text("Highlight a set to see it.", style="italic"), id="ts-detail")
+                yield TrainingSetDetail(Text("Highlight a set to see it.", style="italic"), id="ts-detail")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#ts-table", KeyTable).focus()
+        self.query_one("#ts-table", TrainingSetTable).focus()
         if self.ctx.client is None:
             self._status("offline: training sets are on the platform")
             return
@@ -80,12 +74,7 @@ class TrainingSetsScreen(BlahScreen):
             self._status(f"couldn't load: {describe_error(error)}")
             raise
         self.sets = sorted(sets, key=lambda s: (s.created_at or 0, s.id), reverse=True)
-        table = self.query_one("#ts-table", KeyTable)
-        keep = select or table.current_key
-        table.clear()
-        for item in self.sets:
-            table.add_row(*training_set_row(item), key=item.id)
-        table.move_to_key(keep)
+        self.query_one("#ts-table", TrainingSetTable).show(self.sets, select)
         if self.sets:
             self._status(f"{len(self.sets)} training sets, newest first · b builds one from the suggestions")
         else:
@@ -101,17 +90,17 @@ class TrainingSetsScreen(BlahScreen):
         client = self.ctx.client
         if client is None:
             return
-        detail = self.query_one("#ts-detail", Static)
+        detail = self.query_one("#ts-detail", TrainingSetDetail)
         try:
             item = await client.get_training_set(set_id)
         except NotFoundError:
-            detail.update(Text("couldn't load: the platform has no such set (any more)"))
+            detail.show_problem("couldn't load: the platform has no such set (any more)")
             return
         except BlahError as error:
-            detail.update(Text(f"couldn't load: {describe_error(error)}"))
+            detail.show_problem(f"couldn't load: {describe_error(error)}")
             raise
         self.detail = item
-        detail.update(training_set_detail(item))
+        detail.show(item)
 
     def action_refresh(self) -> None:
         self.load()

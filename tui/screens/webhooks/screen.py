@@ -14,13 +14,13 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from api_client.models import Webhook
+from application.write_problem import write_problem
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
-from widgets.key_table import KeyTable
 from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
 from tui.screens.webhooks.listen import (
     LISTEN_EVENTS,
@@ -28,19 +28,13 @@ from tui.screens.webhooks.listen import (
     ListenOptions,
     listener_for,
 )
-from tui.screens.webhooks.render import (
-    delivery_row,
-    listener_text,
-    webhook_row,
-    write_problem,
-)
+from tui.screens.webhooks.listener_line import ListenerLine
+from tui.screens.webhooks.tables import ReceivedTable, WebhookTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["WebhooksScreen"]
-
-COLUMNS = (("Id", "id"), ("URL", "url"), ("Events", "events"), ("Created (UTC)", "created"), ("", "here"))
 
 
 class WebhooksScreen(BlahScreen):
@@ -79,21 +73,16 @@ class WebhooksScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading…"), id="wh-status")
         yield Static("", id="wh-message")
-        yield Static("", id="wh-listener")
-        table = KeyTable(id="wh-table")
-        for label, key in COLUMNS:
-            table.add_column(label, key=key)
-        yield table
+        yield ListenerLine("", id="wh-listener")
+        yield WebhookTable(id="wh-table")
         yield Static(Text("Received here"), id="wh-received-title", classes="wh-section")
-        received: DataTable[Text] = DataTable(id="wh-received", cursor_type="row", zebra_stripes=True)
-        received.add_columns("Received (UTC)", "Event", "What")
-        yield received
+        yield ReceivedTable(id="wh-received")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.session.changed.subscribe(self, self._listener_changed)
         self._listener_changed()
-        self.query_one("#wh-table", KeyTable).focus()
+        self.query_one("#wh-table", WebhookTable).focus()
         if self.ctx.client is None:
             self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform"))
             return
@@ -128,13 +117,8 @@ class WebhooksScreen(BlahScreen):
         self._fill(select)
 
     def _fill(self, select: str | None = None) -> None:
-        table = self.query_one("#wh-table", KeyTable)
-        keep = select or table.current_key
-        table.clear()
         listening = self.session.webhook.id if self.session.webhook is not None else None
-        for hook in self.webhooks:
-            table.add_row(*webhook_row(hook, listening), key=hook.id)
-        table.move_to_key(keep)
+        self.query_one("#wh-table", WebhookTable).show(self.webhooks, listening, select)
         count = len(self.webhooks)
         status = (
             f"{count} webhook{'s' if count != 1 else ''} · n new · d delete · l listen here"
@@ -147,19 +131,14 @@ class WebhooksScreen(BlahScreen):
         session = self.session
         receiver = session.receiver
         events = list(session.webhook.event_types) if session.webhook is not None else []
-        self.query_one("#wh-listener", Static).update(
-            listener_text(
-                session.url,
-                session.webhook.id if session.webhook is not None else None,
-                events,
-                receiver.stats.accepted if receiver is not None else 0,
-                receiver.stats.rejected if receiver is not None else 0,
-            )
+        self.query_one("#wh-listener", ListenerLine).show(
+            session.url,
+            session.webhook.id if session.webhook is not None else None,
+            events,
+            receiver.stats.accepted if receiver is not None else 0,
+            receiver.stats.rejected if receiver is not None else 0,
         )
-        received: DataTable[Text] = self.query_one("#wh-received", DataTable)
-        received.clear()
-        for delivery in reversed(session.deliveries):
-            received.add_row(*delivery_row(delivery))
+        self.query_one("#wh-received", ReceivedTable).show(session.deliveries)
         title = "Received here: verified deliveries, newest first"
         if not session.deliveries:
             title += " (nothing yet)" if session.listening else " (not listening)"
@@ -186,7 +165,7 @@ class WebhooksScreen(BlahScreen):
             self._create_flow()
 
     def action_delete_webhook(self) -> None:
-        key = self.query_one("#wh-table", KeyTable).current_key
+        key = self.query_one("#wh-table", WebhookTable).current_key
         hook = next((h for h in self.webhooks if h.id == key), None)
         if hook is None:
             self.notify("Highlight a webhook first", severity="warning", markup=False)

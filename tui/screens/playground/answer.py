@@ -1,20 +1,20 @@
-"""What the Playground shows for an answer: the reply verbatim (inert), the numbers the
-platform recorded, and the diagnosis findings. Pure (Rich ``Text`` only, no IO)."""
+"""The Playground's answer pane: the reply verbatim (inert), the numbers the platform
+recorded, the diagnosis findings, and which logged call it was."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.text import Text
+from textual.widgets import Static
 
-from api_client.models import ChatJob, InferResult, LogEntry
+from api_client.models import InferResult, LogEntry
 from common.format import DASH, format_latency
 from diagnosis import Finding
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text
 
-__all__ = ["DASH", "answer_text", "findings_text", "job_status_text", "transcript_text"]
-
+__all__ = ["AnswerView", "answer_text", "findings_text", "result_text"]
 
 
 def _num(value: float | None, unit: str = "") -> str:
@@ -78,37 +78,47 @@ def answer_text(
     return text
 
 
-def job_status_text(job: ChatJob | None, *, next_poll_s: float | None, error: str | None = None) -> Text:
-    if error is not None:
-        text = Text(f"couldn't poll the job: {error}", end="")
-        if next_poll_s is not None:  # a transient error: the poller tries again
-            text.append(f" · retrying in {next_poll_s:.1f} s", style="dim")
-        return text
-    if job is None:
-        return Text("", end="")
-    text = Text("job ", end="")
-    text.append_text(one_line_text(job.id, max_len=40))
-    text.append(f" · {job.status or 'unknown status'}")
-    if next_poll_s is not None:
-        text.append(f" · checking again in {next_poll_s:.1f} s", style="dim")
+def result_text(
+    reply: str | None,
+    *,
+    error: str | None,
+    log: LogEntry | None,
+    result: InferResult | None,
+    findings: Sequence[Finding] | None,
+    template_note: str | None,
+    log_id: str | None,
+) -> Text:
+    """The whole pane for one call: the answer, its findings, then the log it was recorded as."""
+    text = answer_text(reply, error=error, log=log, result=result)
+    text.append("\n\n")
+    text.append_text(findings_text(findings, template_note=template_note))
+    text.append("\n\n")
+    if log_id:
+        text.append("log ", style="dim")
+        text.append_text(one_line_text(log_id, max_len=60, style="dim"))
+        text.append(" · ctrl+o opens it in the inspector", style="dim")
+    else:
+        text.append("the platform returned no log id for this call", style="dim")
     return text
 
 
-def transcript_text(messages: Sequence[dict[str, str]], *, pending: bool) -> Text:
-    """The chat so far: the person's turns and the model's replies, inert."""
-    text = Text(end="")
-    if not messages:
-        text.append("Start a conversation: type below and press Enter.", style="dim italic")
-        return text
-    for index, message in enumerate(messages):
-        if index:
-            text.append("\n\n")
-        role = message.get("role", "?")
-        text.append("you" if role == "user" else "model" if role == "assistant" else role, style="bold")
-        text.append("\n")
-        content = message.get("content")
-        text.append_text(safe_text(content) if content else Text("(empty)", style="dim italic"))
-    if pending:
-        text.append("\n\nmodel\n", style="bold")
-        text.append("… waiting for the queued job", style="dim italic")
-    return text
+class AnswerView(Static):
+    """The last call's answer and findings, or what is happening to the call in flight
+    (``update`` with a line: "calling the model…", why it failed)."""
+
+    def show_result(
+        self,
+        reply: str | None,
+        *,
+        error: str | None,
+        log: LogEntry | None,
+        result: InferResult | None,
+        findings: Sequence[Finding] | None,
+        template_note: str | None,
+        log_id: str | None,
+    ) -> None:
+        self.update(
+            result_text(
+                reply, error=error, log=log, result=result, findings=findings, template_note=template_note, log_id=log_id
+            )
+        )
