@@ -15,22 +15,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-from api_client.errors import BlahError
+from application.error_text import describe_error
 from tui.messages import ModelEvent
 from tui.text_focus import leave_text_box, typing_in
-from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from tui.app import BlahApp
     from application.context import AppContext
-
-
-def describe_error(error: BaseException) -> str:
-    """A short, sanitised, human sentence for an exception (never contains the key)."""
-    if isinstance(error, BlahError):
-        return one_line(str(error), max_len=300)
-    return one_line(f"{type(error).__name__}: {error}", max_len=300)
 
 
 class BlahScreen(Screen[None]):

@@ -29,7 +29,7 @@ from common.format import format_size
 from diagnosis.suggest import Suggestion
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
-from application.write_problem import write_problem
+from application.error_text import write_problem
 from application.training_upload import (
     BuiltSet,
     DraftExample,

@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from api_client.models import Webhook
-from application.write_problem import write_problem
+from application.error_text import write_problem
 from tui.base_screen import BlahScreen, describe_error
 from widgets.confirm import ConfirmScreen
 from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen

@@ -1,5 +1,6 @@
-"""The one wording of a failed write (a webhook created or deleted, a receiver registered, a
-training set uploaded), shared by the Webhooks and Training screens."""
+"""How an error reads on screen: ``describe_error`` (any failure, in a short sanitised line)
+and ``write_problem`` (a failed write: a webhook created or deleted, a receiver registered, a
+training set uploaded; shared by the Webhooks and Training screens)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from api_client.errors import (
 )
 from common.safe_strings import one_line
 
-__all__ = ["write_problem"]
+__all__ = ["describe_error", "write_problem"]
 
 
-def _said(error: BaseException) -> str:
-    """The error in a short, sanitised line (the wording of ``tui.base_screen.describe_error``)."""
+def describe_error(error: BaseException) -> str:
+    """A short, sanitised, human sentence for an exception (never contains the key)."""
     if isinstance(error, BlahError):
         return one_line(str(error), max_len=300)
     return one_line(f"{type(error).__name__}: {error}", max_len=300)
@@ -34,7 +35,7 @@ def write_problem(error: BaseException, what: str) -> str:
     if isinstance(error, OutcomeUnknownError):
         return f"The request for {what} timed out: outcome unknown."
     if isinstance(error, ConflictError):
-        return f"The platform refused {what} in the current state: {_said(error)}"
+        return f"The platform refused {what} in the current state: {describe_error(error)}"
     if isinstance(error, BadRequestError):
-        return f"The platform rejected {what}: {_said(error)}"
-    return f"{what.capitalize()} failed: {_said(error)}"
+        return f"The platform rejected {what}: {describe_error(error)}"
+    return f"{what.capitalize()} failed: {describe_error(error)}"
