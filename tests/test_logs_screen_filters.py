@@ -92,7 +92,9 @@ async def searched(pilot: Pilot[Any], screen: LogsScreen, text: str) -> None:
 
 async def test_search_filters_and_highlights(sim: SimulatorServer, client: BlahClient) -> None:
     app = app_for(sim, client, logs_initial_limit=500)
-    async with app.run_test(size=SIZE) as pilot:
+    # Wide enough that the reply column shows "little cat" also when the rows span midnight
+    # and the time column gains the date.
+    async with app.run_test(size=(SIZE[0] + 40, SIZE[1])) as pilot:
         log_list = await loaded(pilot, app)
         screen = logs_screen(app)
         total = log_list.row_count
