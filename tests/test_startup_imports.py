@@ -51,6 +51,25 @@ def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() 
     assert not {"plotext", "textual_plotext"} & loaded
 
 
+def test_the_app_imports_no_text_area_until_a_screen_has_one() -> None:
+    """TextArea (~20 ms with its document and syntax modules) is the Playground's and a few
+    dialogs'; the app's check for a text box does not need it before one exists."""
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive")
+    assert "textual.widgets._input" in loaded  # the probe sees Textual's widgets
+    assert "textual.widgets._text_area" not in loaded
+
+
+def test_a_text_area_is_still_a_text_box() -> None:
+    """The check finds TextArea where Textual defines it (a Textual that moved it fails here)."""
+    from textual.widgets import TextArea
+
+    from tui.text_focus import TEXT_AREA_MODULE, is_text_box
+
+    assert TextArea.__module__ == TEXT_AREA_MODULE
+    assert is_text_box(TextArea())
+    assert not is_text_box(TextArea(read_only=True))
+
+
 def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> None:
     """A CI job's `blah-tui bakeoff gate ID --min-win-rate X --base-url URL` with
     $ERRORBAR_API_KEY set: no Textual, no diagnosis, and neither the config nor the key store
