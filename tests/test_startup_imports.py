@@ -51,6 +51,32 @@ def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() 
     assert not {"plotext", "textual_plotext"} & loaded
 
 
+def test_the_start_up_path_defines_only_the_logs_wire_models() -> None:
+    """The Logs screen and the archive need a call and the totals; the other ~30 models (and
+    the services') are defined on first use."""
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive\n"
+                            "from api_client.models import LogEntry, LogStats")
+    assert "api_client.models_logs" in loaded
+    assert not {"api_client.models_platform", "api_client.models_services"} & loaded
+
+
+def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
+    import api_client.models as models
+    from api_client import models_logs, models_platform, models_services
+
+    for name in models.__all__:
+        value = getattr(models, name)
+        home = next(m for m in (models_logs, models_platform, models_services) if hasattr(m, name))
+        assert value is getattr(home, name), name
+    defined = {name for m in (models_platform, models_services) for name, v in vars(m).items()
+               if getattr(v, "__module__", None) == m.__name__}
+    assert defined <= set(models.__all__)  # a model added there is reachable from here too
+    from api_client.models import ChatroomMessageDetail
+
+    detail = ChatroomMessageDetail.model_validate({"id": "m1", "created_at": 1, "log": {"id": "l1", "created_at": 2}})
+    assert detail.log is not None and detail.log.id == "l1"
+
+
 def test_the_app_imports_no_text_area_until_a_screen_has_one() -> None:
     """TextArea (~20 ms with its document and syntax modules) is the Playground's and a few
     dialogs'; the app's check for a text box does not need it before one exists."""
