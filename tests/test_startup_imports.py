@@ -51,6 +51,51 @@ def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() 
     assert not {"plotext", "textual_plotext"} & loaded
 
 
+def test_the_start_up_path_defines_only_the_logs_wire_models() -> None:
+    """The Logs screen and the archive need a call and the totals; the other ~30 models (and
+    the services') are defined on first use."""
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive\n"
+                            "from api_client.models import LogEntry, LogStats")
+    assert "api_client.models_logs" in loaded
+    assert not {"api_client.models_platform", "api_client.models_services"} & loaded
+
+
+def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
+    import api_client.models as models
+    from api_client import models_logs, models_platform, models_services
+
+    for name in models.__all__:
+        value = getattr(models, name)
+        home = next(m for m in (models_logs, models_platform, models_services) if hasattr(m, name))
+        assert value is getattr(home, name), name
+    defined = {name for m in (models_platform, models_services) for name, v in vars(m).items()
+               if getattr(v, "__module__", None) == m.__name__}
+    assert defined <= set(models.__all__)  # a model added there is reachable from here too
+    from api_client.models import ChatroomMessageDetail
+
+    detail = ChatroomMessageDetail.model_validate({"id": "m1", "created_at": 1, "log": {"id": "l1", "created_at": 2}})
+    assert detail.log is not None and detail.log.id == "l1"
+
+
+def test_the_app_imports_no_text_area_until_a_screen_has_one() -> None:
+    """TextArea (~20 ms with its document and syntax modules) is the Playground's and a few
+    dialogs'; the app's check for a text box does not need it before one exists."""
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive")
+    assert "textual.widgets._input" in loaded  # the probe sees Textual's widgets
+    assert "textual.widgets._text_area" not in loaded
+
+
+def test_a_text_area_is_still_a_text_box() -> None:
+    """The check finds TextArea where Textual defines it (a Textual that moved it fails here)."""
+    from textual.widgets import TextArea
+
+    from tui.text_focus import TEXT_AREA_MODULE, is_text_box
+
+    assert TextArea.__module__ == TEXT_AREA_MODULE
+    assert is_text_box(TextArea())
+    assert not is_text_box(TextArea(read_only=True))
+
+
 def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> None:
     """A CI job's `blah-tui bakeoff gate ID --min-win-rate X --base-url URL` with
     $ERRORBAR_API_KEY set: no Textual, no diagnosis, and neither the config nor the key store

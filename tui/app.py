@@ -3,10 +3,11 @@ command palette (Textual modes). Built by ``create_app`` for the CLI and the tes
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -87,6 +88,18 @@ class BlahApp(App[None]):
         self.model_signal: Signal[ModelEvent] = Signal(self, "model")
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
+
+    def run(self, **kwargs: Any) -> None:
+        """Run the app in this process (the CLI and ``serve``; tests use ``run_test``).
+
+        First ``gc.freeze()``: the ~50,000 objects the imports left for the collector to track
+        (classes, functions, module data) live as long as the process, yet every full collection
+        walked them again, one of them while the first screen was being built. Frozen, the
+        collector skips them: the Logs screen's first frame over a million calls came ~45 ms
+        sooner (CPU, loaded machine), and later pauses are shorter too.
+        """
+        gc.freeze()
+        return super().run(**kwargs)
 
     def _install_themes(self) -> None:
         """Register our themes and the person's, then apply the configured one (falling back,

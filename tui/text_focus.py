@@ -5,17 +5,25 @@ Shared by the app (its Esc binding) and the screens (where the keys go after Esc
 
 from __future__ import annotations
 
+import sys
+
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
-__all__ = ["is_text_box", "leave_text_box", "typing_in"]
+__all__ = ["TEXT_AREA_MODULE", "is_text_box", "leave_text_box", "typing_in"]
+
+TEXT_AREA_MODULE = "textual.widgets._text_area"
+"""Where Textual defines TextArea. Not imported here: the app checks for a text box at start-up,
+and TextArea (with its document and syntax modules) is ~20 ms that only the screens that have
+one need; until one of them has imported it, no widget can be a TextArea."""
 
 
 def is_text_box(node: DOMNode | None) -> bool:
     """An editable text box: an Input, or a TextArea that is not read-only."""
-    if isinstance(node, TextArea):
+    text_area = sys.modules.get(TEXT_AREA_MODULE)
+    if text_area is not None and isinstance(node, text_area.TextArea):
         return not node.read_only
     return isinstance(node, Input)
 

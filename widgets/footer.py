@@ -13,9 +13,9 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
+from textual.screen import Screen
 from textual.widgets._footer import FooterKey
 
 __all__ = ["KeyFooter"]
@@ -44,45 +44,54 @@ class KeyFooter(Footer):
     }
     """
 
-    _recompose_pending = False
-    _composed_keys: object = None
-    """What the keys on show were composed from (``_key_inputs``), None before the first."""
+    _recompose_queued = False
+    """A recompose is waiting for the next refresh (see ``bindings_changed``)."""
+    _composed_from: tuple[object, ...] | None = None
+    """What the keys on screen were composed from (``_key_sources``); None: no keys yet."""
 
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        """Recompose once per refresh, and only when the keys to show have changed.
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Recompose once for the changes of bindings made before the next refresh, and only
+        when the keys would differ.
 
-        Textual's Footer recomposes (~100 new widgets) on every ``bindings_updated_signal``:
-        an area switch sends about a dozen (focus, resume, each widget mounted), almost all
-        with the same keys as the last.
+        Textual's Footer queues one full recompose (every key built, styled and mounted again)
+        per change, and a screen that opens changes its bindings several times before its first
+        frame (mounted, focused, rows shown): four recomposes before the Logs screen's first
+        rows, where one shows the same keys. The queued recompose reads the bindings when it
+        runs, so it shows the last change too.
         """
         self._bindings_ready = True
-        if not screen.app.app_focus or self._recompose_pending:
+        if not screen.app.app_focus:
             return
-        if self.is_attached and screen is self.screen:
-            self._recompose_pending = True
+        if self.is_attached and screen is self.screen and not self._recompose_queued:
+            self._recompose_queued = True
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
-        self._recompose_pending = False
-        if self.is_attached and self._key_inputs() != self._composed_keys:
+        self._recompose_queued = False
+        if not self.is_attached:
+            return  # closed meanwhile (Textual's recompose would do nothing either)
+        if self._composed_from is None or self._key_sources() != self._composed_from:
             await self.recompose()
 
-    def _key_inputs(self) -> object:
-        """Everything ``compose`` draws the keys from."""
-        if not self.is_attached:
-            return None
-        keys = tuple((binding, enabled, tooltip) for (_, binding, enabled, tooltip)
-                     in self.screen.active_bindings.values())
-        return keys, self.screen is not self.app.screen, self.compact, self.show_command_palette
+    def _key_sources(self) -> tuple[object, ...]:
+        """Everything ``compose`` builds the keys from: equal sources, equal keys."""
+        app = self.app
+        shown = tuple(
+            (key, active.binding, active.enabled, active.tooltip, app.get_key_display(active.binding))
+            for key, active in self.screen.active_bindings.items()
+            if active.binding.show or key == app.COMMAND_PALETTE_BINDING
+        )
+        covered = self.screen is not app.screen
+        return (covered, self.compact, self.show_command_palette, shown)
 
     def compose(self) -> ComposeResult:
         self._forget_removed_keys()
-        self._composed_keys = self._key_inputs() if self._bindings_ready else None
+        self._composed_from = self._key_sources() if self._bindings_ready and self.is_attached else None
         pinned: list[Widget] = []
         covered = self.is_attached and self.screen is not self.app.screen
         for widget in super().compose():
             if isinstance(widget, FooterKey):
-                self._settle_compact(widget)
+                _settle_compact(widget, True if widget.has_class("-command-palette") else self.compact)
             if covered and isinstance(widget, FooterKey) and widget.key == "escape":
                 continue  # Esc belongs to the screen on top (a dialog); its meaning here is computed for that one
             if isinstance(widget, FooterKey) and self._is_pinned(widget):
@@ -106,20 +115,22 @@ class KeyFooter(Footer):
             watchers[name] = [(node, callback) for node, callback in entries
                               if not (getattr(node, "_closing", False) or getattr(node, "_closed", False))]
 
-    def _settle_compact(self, key: FooterKey) -> None:
-        """Give a new key the footer's ``compact`` before it mounts, with its class to match.
-
-        A FooterKey starts ``compact=True`` and is data-bound to the footer's (False here):
-        mounted as is, its watcher adds ``-compact`` and the binding removes it again, each a
-        restyle of the key and its component classes. With ~100 keys per recompose that was
-        a fifth of the CPU of switching areas. Set first, both watchers find nothing to do.
-        """
-        key.set_reactive(FooterKey.compact, self.compact)
-        key.set_class(self.compact, "-compact", update=False)
-
     @staticmethod
     def _is_pinned(key: FooterKey) -> bool:
         return key.has_class("-command-palette") or key.action in PINNED_ACTIONS
+
+
+def _settle_compact(key: FooterKey, compact: bool) -> None:
+    """Give a new key its final ``compact`` (and ``-compact`` class) before it mounts.
+
+    Textual's FooterKey starts compact and its data binding to ``Footer.compact`` (False here)
+    un-compacts it right after mounting: each of the two class changes re-applies the whole
+    stylesheet to the key, about 40 times per footer, at start-up and on every recompose (each
+    focus or screen change). Set before mounting, neither happens; the keys end up the same.
+    The palette key is not bound: it stays compact, as Textual leaves it.
+    """
+    key.set_reactive(FooterKey.compact, compact)
+    key.set_class(compact, "-compact", update=False)
 
 
 def _help_first(keys: Iterable[Widget]) -> list[Widget]:

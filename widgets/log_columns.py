@@ -96,12 +96,27 @@ def compile_terms(terms: Sequence[str]) -> re.Pattern[str] | None:
 def _cell(text: str | Text, width: int, style: Style | str = "", right: bool = False) -> Text:
     cell = text if isinstance(text, Text) else Text(text, style=style, end="")
     cell.no_wrap = True
-    cell.truncate(width, overflow="ellipsis")
+    _truncate(cell, width)
     if right:
         cell.pad_left(width - cell.cell_len)
     else:
         cell.pad_right(width - cell.cell_len)
     return cell
+
+
+def _truncate(cell: Text, width: int) -> None:
+    """``cell.truncate(width, overflow="ellipsis")`` without Rich's walk over grapheme clusters
+    where the cells that stay on screen take one cell per character (printable ASCII: most
+    cells, and most previews, whose walk was a third of drawing a row): the same cut, the same
+    ellipsis, the same styles. Only the first ``width + 1`` characters decide: past them the
+    text overflows whatever follows (a preview's truncation marker, say)."""
+    plain = cell.plain
+    head = plain[: width + 1]
+    if width > 0 and head.isascii() and head.isprintable():
+        if len(plain) > width:
+            cell.plain = plain[: width - 1] + "…"
+        return  # else ``head`` is all of it, and it fits
+    cell.truncate(width, overflow="ellipsis")
 
 
 def _optional(value: str | None, width: int, styles: RowStyles, style: Style | str = "") -> Text:

@@ -3,15 +3,15 @@ against a bare Textual hello-world app. Both run as real processes on a pseudo-t
 
 Each launch is ``python bench_startup.py --child KIND``: the child runs the app on a pty
 (160x50) and exits on the first ``call_after_refresh`` after its content is on screen (for
-blah-tui: after the Logs screen has put the archive's rows into its list, i.e. the frame
-that shows them; for hello-world: after mount). The parent times spawn -> exit, so both
-include interpreter start, imports, the first frame and shutdown. Launches alternate
+blah-tui: after the first frame handed to the terminal once the Logs screen has put the
+archive's rows into its list, i.e. the frame that shows them; for hello-world: after mount).
+The parent times spawn -> exit, so both include interpreter start, imports, the first frame and shutdown. Launches alternate
 (hello, app, hello, app, ...) so machine load hits both alike; medians are compared.
 
 The blah-tui child is ``blah-tui open``-like but skips reading a JSONL dump: it opens the
 cached archive (``bench_search.cached_archive``) as an offline session, as the app opens
-the model's archive on every start. The hook lives here (a wrapper around the screen's
-``_show_rows``), so the product has no benchmark-only code path.
+the model's archive on every start. The hook lives here (wrappers around the screen's
+``_show_rows`` and the app's ``_display``), so the product has no benchmark-only code path.
 
 The child can also report its memory after painting (``--report FILE``, ``--linger S``):
 bench_memory uses that.
@@ -98,24 +98,32 @@ def child_hello(report: Path | None, linger: float) -> None:
 
 def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
     from api_client.archive import Archive
-    from tui.app import create_app
+    from tui.app import BlahApp, create_app
     from application.config import load_config
     from application.context import AppContext
     from cli.launch import apply_config
     from tui.screens.logs.screen import LogsScreen
 
     original = LogsScreen._show_rows
-    state: dict[str, bool] = {"armed": True}
+    original_display = BlahApp._display
+    state: dict[str, Any] = {"rows": 0, "armed": True}
 
     def show_rows(self: LogsScreen, rows: Any, *, follow: bool) -> None:
         original(self, rows, follow=follow)
-        if state["armed"] and len(rows):
-            state["armed"] = False
-            extra = {"rows_shown": len(rows)}
+        if len(rows) and not state["rows"]:
+            state["rows"] = len(rows)
 
-            self.call_after_refresh(_finish, self.app, report, linger, extra)
+    def display(self: BlahApp, screen: Any, renderable: Any) -> None:
+        # The first frame sent to the terminal once the rows are in the list. Not simply the
+        # next refresh after _show_rows: the rows can be there before the screen's first frame,
+        # and Textual holds frames back for 50 ms after a mode switch (App.delay_update).
+        original_display(self, screen, renderable)
+        if state["rows"] and state["armed"] and renderable is not None:
+            state["armed"] = False
+            self.call_after_refresh(_finish, self, report, linger, {"rows_shown": state["rows"]})
 
     LogsScreen._show_rows = show_rows  # type: ignore[method-assign]
+    BlahApp._display = display  # type: ignore[method-assign]
     archive = Archive(archive_path)
     ctx = AppContext(model_id="bench-model", client=None, platform=f"offline: {archive_path.name}",
                      archive=archive, offline_source=archive_path)  # fmt: skip
