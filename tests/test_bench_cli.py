@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from cli.commands import bench as bench_cli
-from cli.commands.bench import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, NOT_A_SCORE
+from cli.commands import bench_print
+from cli.commands.bench import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+from cli.commands.bench_print import NOT_A_SCORE
 from cli.main import main
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish import benchmarks as sim_bench
@@ -233,9 +235,9 @@ def test_hostile_tool_results_of_a_single_run_are_inert_in_the_table_and_verbati
 
 
 def test_an_evidence_link_older_than_thirty_minutes_is_marked_stale() -> None:
-    now = bench_cli.dt.datetime(2026, 12, 1, 12, 0, tzinfo=bench_cli.dt.UTC)
-    assert bench_cli._evidence_age("2026-12-01T11:31:00Z", now).startswith("expires")
-    assert bench_cli._evidence_age("2026-12-01T11:30:00Z", now).startswith("stale")
+    now = bench_print.dt.datetime(2026, 12, 1, 12, 0, tzinfo=bench_print.dt.UTC)
+    assert bench_print._evidence_age("2026-12-01T11:31:00Z", now).startswith("expires")
+    assert bench_print._evidence_age("2026-12-01T11:30:00Z", now).startswith("stale")
 
 
 def test_the_keys_appear_in_no_output_log_or_error(bf: BlobfishServer, sh: Shell,
