@@ -14,7 +14,7 @@ from diagnosis import Finding
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text
 
-__all__ = ["AnswerView", "answer_text", "findings_text", "result_text"]
+__all__ = ["AnswerView", "answer_text", "findings_text"]
 
 
 def _num(value: float | None, unit: str = "") -> str:
@@ -78,30 +78,6 @@ def answer_text(
     return text
 
 
-def result_text(
-    reply: str | None,
-    *,
-    error: str | None,
-    log: LogEntry | None,
-    result: InferResult | None,
-    findings: Sequence[Finding] | None,
-    template_note: str | None,
-    log_id: str | None,
-) -> Text:
-    """The whole pane for one call: the answer, its findings, then the log it was recorded as."""
-    text = answer_text(reply, error=error, log=log, result=result)
-    text.append("\n\n")
-    text.append_text(findings_text(findings, template_note=template_note))
-    text.append("\n\n")
-    if log_id:
-        text.append("log ", style="dim")
-        text.append_text(one_line_text(log_id, max_len=60, style="dim"))
-        text.append(" · ctrl+o opens it in the inspector", style="dim")
-    else:
-        text.append("the platform returned no log id for this call", style="dim")
-    return text
-
-
 class AnswerView(Static):
     """The last call's answer and findings, or what is happening to the call in flight
     (``update`` with a line: "calling the model…", why it failed)."""
@@ -117,8 +93,15 @@ class AnswerView(Static):
         template_note: str | None,
         log_id: str | None,
     ) -> None:
-        self.update(
-            result_text(
-                reply, error=error, log=log, result=result, findings=findings, template_note=template_note, log_id=log_id
-            )
-        )
+        """The whole pane for one call: the answer, its findings, then the log it was recorded as."""
+        text = answer_text(reply, error=error, log=log, result=result)
+        text.append("\n\n")
+        text.append_text(findings_text(findings, template_note=template_note))
+        text.append("\n\n")
+        if log_id:
+            text.append("log ", style="dim")
+            text.append_text(one_line_text(log_id, max_len=60, style="dim"))
+            text.append(" · ctrl+o opens it in the inspector", style="dim")
+        else:
+            text.append("the platform returned no log id for this call", style="dim")
+        self.update(text)
