@@ -52,6 +52,7 @@ from .origin import (
     refuse_clear_text_key,
 )
 from .secret import Secret
+from .tls import verified_context
 
 Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[int, int], None]
@@ -126,6 +127,7 @@ class HttpCore:
             limits=limits or httpx.Limits(),
             headers={"Accept": "application/json", "User-Agent": user_agent},
             trust_env=transport is None,
+            verify=verified_context(),
         )
 
     # ------------------------------------------------------------------ basics
