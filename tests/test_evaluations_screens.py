@@ -20,6 +20,7 @@ from tests.support.blobfish_world import StoreSource
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
 from tui.screens.evaluations.replay import ReplayScreen
+from tui.screens.evaluations.replay_panels import GradePanel
 from tui.screens.evaluations.rollouts import RolloutsScreen
 from tui.screens.evaluations.screen import EvaluationsScreen
 from tui.screens.inspector.screen import InspectorScreen
@@ -222,3 +223,26 @@ async def test_the_header_names_blobfish_not_the_blah_dev_session(world: StoreSo
         await pilot.press("1")  # a blah.dev area: its header names blah.dev again
         await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationsScreen), what="Logs")
         assert app.screen.query_one(StatusHeader).platform != "Blobfish"
+
+
+async def test_a_long_grade_is_cut_in_the_replay_and_whole_in_the_export() -> None:
+    """A grader's 5,000-character explanation: the replay's grade panel shows the first 1,500
+    characters and says how many more there are and where; `x` exports them all."""
+    explanation = "because " + "x" * 4_988 + " TAIL"
+    detail = _hostile_detail("plain")
+    detail["envelope"]["job"]["rollouts"][0]["grade"]["explanation"] = explanation
+    app = make_app(OneEvaluation(detail))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: diagnosed(app), what="the evaluation, diagnosed")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RolloutsScreen), what="rollouts")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="replay")
+        replay = app.screen
+        shown = str(replay.query_one("#rp-grade", GradePanel).render())
+        assert "because xxx" in shown and "TAIL" not in shown
+        assert "(3,501 more characters: x exports the whole rollout)" in shown
+        await pilot.press("x")
+        await wait_for(pilot, lambda: replay.exported is not None, what="the rollout exported")
+        exported = json.loads(Path(replay.exported).read_text(encoding="utf-8").splitlines()[0])  # type: ignore[arg-type]
+        assert exported["rollout"]["grade"]["explanation"] == explanation

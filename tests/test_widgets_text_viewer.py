@@ -166,3 +166,32 @@ async def test_wide_characters_never_overflow_the_width() -> None:
         width = viewer.scrollable_content_region.width
         for y in range(SIZE[1]):
             assert viewer.render_line(y).cell_length == width
+
+
+async def test_a_long_text_is_wrapped_only_at_the_width_it_is_shown_at() -> None:
+    """Before its first layout the viewer is 0 cells wide: wrapping then cut a megabyte into a
+    million one-cell lines (half a second of a frozen screen) that the next resize threw away."""
+    widths: list[int] = []
+    original = TextLayout.lines
+
+    def recording(layout: TextLayout, width: int) -> list[tuple[int, int]]:
+        if width != layout._width:
+            widths.append(width)
+        return original(layout, width)
+
+    class LoadsOnMount(App[None]):  # as the Inspector does: the call arrives as the screen opens
+        def compose(self) -> ComposeResult:
+            yield TextViewer("")
+
+        def on_mount(self) -> None:
+            self.query_one(TextViewer).set_text("word " * 200_000)
+
+    app = LoadsOnMount()
+    TextLayout.lines = recording  # type: ignore[method-assign]
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            viewer = app.query_one(TextViewer)
+            await pilot.pause()
+            assert widths == [viewer.scrollable_content_region.width]
+    finally:
+        TextLayout.lines = original  # type: ignore[method-assign]

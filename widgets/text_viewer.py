@@ -179,5 +179,8 @@ class TextViewer(ScrollView, can_focus=True):
         self.refresh()
 
     def _update_virtual_size(self) -> None:
-        if self.is_mounted:
+        # Not before the first layout: at width 0 the text would be wrapped one cell wide (a
+        # megabyte became a million lines, half a second each time) only to be wrapped again
+        # at the real width by the Resize that follows.
+        if self.is_mounted and self.scrollable_content_region.width > 0:
             self.virtual_size = Size(0, self.line_count)

@@ -46,11 +46,17 @@ def _section(text: Text, title: str) -> None:
     text.append("\n")
 
 
-def _long(text: Text, value: str) -> None:
+def _long(text: Text, value: str, *, where: str = "Enter opens the whole step", keep_newlines: bool = True) -> None:
+    """``value`` up to ``PROMPT_SHOWN`` characters, then how many more and ``where`` they are."""
     shown, more = _cut(value, PROMPT_SHOWN)
-    text.append_text(safe_text(shown))
+    text.append_text(safe_text(shown, keep_newlines=keep_newlines))
     if more:
-        text.append(f"… ({more:,} more characters: Enter opens the whole step)", style="dim italic")
+        text.append(f"… ({more:,} more characters: {where})", style="dim italic")
+
+
+WHOLE_GRADE = "x exports the whole rollout"
+"""Where a grade text cut in the panel is whole: a side panel that wrapped a megabyte of
+grader output froze the replay for seconds each time it was laid out."""
 
 
 def tokens_text(step: RolloutStep, max_tokens: int | None) -> Text:
@@ -109,19 +115,19 @@ def grade_text(grade: Grade | None) -> Text:
     text.append(DASH if grade.reward is None else f"{grade.reward:g}")
     if grade.explanation:
         text.append("   ")
-        text.append_text(safe_text(grade.explanation, keep_newlines=False))
+        _long(text, grade.explanation, where=WHOLE_GRADE, keep_newlines=False)
     for assertion in grade.assertions:
         mark = {True: ("✓", "green"), False: ("✖", "red"), None: ("?", "dim")}[assertion.passed]
         text.append(f"\n{mark[0]} ", style=f"bold {mark[1]}")
         text.append(one_line(assertion.name or DASH, max_len=60), style="bold")
         if assertion.details:
             text.append(": ", style="dim")
-            text.append_text(safe_text(assertion.details, keep_newlines=False))
+            _long(text, assertion.details, where=WHOLE_GRADE, keep_newlines=False)
     for label, conditions, style in (("failed", grade.failed_conditions, "red"),
                                      ("advisory", grade.advisory_conditions, "yellow")):  # fmt: skip
         for condition in conditions:
             text.append(f"\n{label}: ", style=f"bold {style}")
-            text.append_text(safe_text(condition, keep_newlines=False))
+            _long(text, condition, where=WHOLE_GRADE, keep_newlines=False)
     return text
 
 
@@ -137,7 +143,7 @@ def findings_text(findings: Iterable[Finding], empty: str = "no findings at this
             text.append("\n")
         text.append_text(badge_text(finding.kind))
         text.append(" ")
-        text.append_text(safe_text(finding.evidence, keep_newlines=False))
+        _long(text, finding.evidence, where="the step holds the whole text", keep_newlines=False)
     if len(every) > FINDINGS_SHOWN:
         text.append(f"\n… and {len(every) - FINDINGS_SHOWN:,} more (each on its steps, in the list)", style="dim italic")
     return text or Text(empty, style="dim italic")
