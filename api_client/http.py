@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import ValidationError
 
+from ._failures import deadline_error, transport_error
 from ._responses import ShapeError, decode_json, error_for_response, schema_error
 from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy, parse_retry_after
 from .errors import (
@@ -253,10 +254,10 @@ class HttpCore:
                 async with asyncio.timeout_at(deadline_at):
                     response = await self._client.send(request, auth=auth)
             except TimeoutError:
-                error: BlahError = self._deadline_error(method, path, safe, budget)
+                error: BlahError = deadline_error(method, path, safe, budget, self._where)
                 retryable, lost = resend_identical, True
             except httpx.TransportError as exc:
-                error, retryable = self._transport_error(exc, method, path, safe)
+                error, retryable = transport_error(exc, method, path, safe, self._where)
                 if resend_identical and isinstance(error, OutcomeUnknownError | UnreachableError):
                     retryable, lost = True, isinstance(error, OutcomeUnknownError)
             else:
@@ -313,55 +314,6 @@ class HttpCore:
             return parse(data)
         except (ValidationError, ShapeError) as exc:
             raise schema_error(exc, status=status, method=method, path=path) from None
-
-    def _deadline_error(self, method: str, path: str, safe: bool, budget: float) -> BlahError:
-        if not safe:
-            return OutcomeUnknownError(
-                f"no complete answer within {budget:g} s; the request may or may not have "
-                "taken effect: check before trying again",
-                method=method,
-                path=path,
-            )
-        return UnreachableError(f"no complete answer within {budget:g} s", method=method, path=path, host=self._where)
-
-    def _transport_error(
-        self, exc: httpx.TransportError, method: str, path: str, safe: bool
-    ) -> tuple[BlahError, bool]:
-        """(error, worth retrying). Only safe methods are ever retried."""
-        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
-            # Nothing reached the server, but the rule stays simple: writes are never resent.
-            return UnreachableError(f"could not connect ({detail})", method=method, path=path, host=self._where), safe
-        if isinstance(exc, httpx.PoolTimeout):
-            return UnreachableError(
-                f"no free connection ({detail})", method=method, path=path, host=self._where
-            ), False
-        if isinstance(exc, httpx.DecodingError):
-            return InvalidResponseError(
-                f"undecodable body ({detail})", excerpt=None, method=method, path=path
-            ), False
-        if isinstance(exc, (httpx.ReadTimeout, httpx.WriteTimeout)):
-            if not safe:
-                return OutcomeUnknownError(
-                    f"timed out after sending ({detail}); it may or may not have taken effect",
-                    method=method,
-                    path=path,
-                ), False
-            return UnreachableError(
-                f"the server did not answer in time ({detail})", method=method, path=path, host=self._where
-            ), False
-        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
-            # Typically a keep-alive connection the server had already closed.
-            if not safe:
-                return OutcomeUnknownError(
-                    f"the connection broke ({detail}); it may or may not have taken effect",
-                    method=method,
-                    path=path,
-                ), False
-            return UnreachableError(
-                f"the connection broke ({detail})", method=method, path=path, host=self._where
-            ), True
-        return UnreachableError(f"request failed ({detail})", method=method, path=path, host=self._where), False
 
     # ------------------------------------------------------------------ NDJSON streams
 
@@ -422,9 +374,9 @@ class HttpCore:
             async with asyncio.timeout_at(deadline_at):
                 response = await self._client.send(request, stream=True, auth=self._auth_for(request.url))
         except TimeoutError:
-            raise self._deadline_error(method, path, True, budget) from None
+            raise deadline_error(method, path, True, budget, self._where) from None
         except httpx.TransportError as exc:
-            raise self._transport_error(exc, method, path, True)[0] from None
+            raise transport_error(exc, method, path, True, self._where)[0] from None
         try:
             if not 200 <= response.status_code < 300:
                 try:
@@ -444,9 +396,9 @@ class HttpCore:
                 except StopAsyncIteration:
                     return
                 except TimeoutError:
-                    raise self._deadline_error(method, path, True, budget) from None
+                    raise deadline_error(method, path, True, budget, self._where) from None
                 except httpx.TransportError as exc:
-                    raise self._transport_error(exc, method, path, True)[0] from None
+                    raise transport_error(exc, method, path, True, self._where)[0] from None
                 yield piece
         finally:
             await response.aclose()
@@ -502,9 +454,9 @@ class HttpCore:
             async with asyncio.timeout(budget):
                 response = await self._client.send(request, auth=self._auth_for(url))
         except TimeoutError:
-            raise self._deadline_error(method, path, False, budget) from None
+            raise deadline_error(method, path, False, budget, self._where) from None
         except httpx.TransportError as exc:
-            raise self._transport_error(exc, method, path, False)[0] from None
+            raise transport_error(exc, method, path, False, self._where)[0] from None
         if not 200 <= response.status_code < 300:
             raise error_for_response(
                 response.status_code,
