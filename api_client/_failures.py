@@ -41,24 +41,18 @@ def transport_error(exc: httpx.TransportError, method: str, path: str, safe: boo
             f"undecodable body ({detail})", excerpt=None, method=method, path=path
         ), False
     if isinstance(exc, (httpx.ReadTimeout, httpx.WriteTimeout)):
-        if not safe:
-            return OutcomeUnknownError(
-                f"timed out after sending ({detail}); it may or may not have taken effect",
-                method=method,
-                path=path,
-            ), False
-        return UnreachableError(
-            f"the server did not answer in time ({detail})", method=method, path=path, host=where
-        ), False
+        return _maybe_taken_effect("timed out after sending", "the server did not answer in time", detail,
+                                   method, path, safe, where), False
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
-        # Typically a keep-alive connection the server had already closed.
-        if not safe:
-            return OutcomeUnknownError(
-                f"the connection broke ({detail}); it may or may not have taken effect",
-                method=method,
-                path=path,
-            ), False
-        return UnreachableError(
-            f"the connection broke ({detail})", method=method, path=path, host=where
-        ), True
+        # Typically a keep-alive connection the server had already closed: worth one more try if safe.
+        return _maybe_taken_effect("the connection broke", "the connection broke", detail,
+                                   method, path, safe, where), safe
     return UnreachableError(f"request failed ({detail})", method=method, path=path, host=where), False
+
+
+def _maybe_taken_effect(sent: str, unsent: str, detail: str, method: str, path: str, safe: bool,
+                        where: str) -> BlahError:
+    """The request went out and its answer was lost: a write may or may not have taken effect."""
+    if not safe:
+        return OutcomeUnknownError(f"{sent} ({detail}); it may or may not have taken effect", method=method, path=path)
+    return UnreachableError(f"{unsent} ({detail})", method=method, path=path, host=where)
