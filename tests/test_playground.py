@@ -26,7 +26,9 @@ def test_job_polls_back_off_to_a_ceiling() -> None:
 
 async def _playground(pilot: object, app: object) -> PlaygroundScreen:
     await pilot.press("9")  # type: ignore[attr-defined]
-    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#infer-prompt")),  # type: ignore[attr-defined]
+    # the prompt box shown (focusable), as a person sees it before pressing `e` and typing
+    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen)  # type: ignore[attr-defined]
+                   and any(box.focusable for box in app.screen.query("#infer-prompt")),  # type: ignore[attr-defined]
                    what="playground")  # type: ignore[arg-type]
     return app.screen  # type: ignore[attr-defined, no-any-return]
 

@@ -115,12 +115,15 @@ class PlaygroundScreen(BlahScreen):
     def action_edit(self) -> None:
         """Focus the text box of the open tab (typing goes there; Esc leaves it). At once, not
         after a refresh: the keys typed right after `e` belong in the box."""
+        self._focus_box(tries_left=100)
+
+    def _focus_box(self, tries_left: int) -> None:
         chat = self.query_one("#pg-tabs", TabbedContent).active == "pg-chat"
         boxes = self.query("#chat-input" if chat else "#infer-prompt")
-        if not boxes:  # the tabs are still being built: focus the box once they are
-            self.call_after_refresh(self.action_edit)
-            return
-        self.set_focus(boxes.first())
+        if boxes and boxes.first().focusable:
+            self.set_focus(boxes.first())
+        elif tries_left:  # the tabs are still being built or shown: focus the box once they are
+            self.call_after_refresh(self._focus_box, tries_left - 1)
 
     def action_leave_input(self) -> None:
         self.leave_text_input()
