@@ -34,6 +34,7 @@ from api_client.errors import BlahError, NotFoundError
 from api_client.models import LogEntry, Result
 from tui.base_screen import BlahScreen, describe_error
 from application.inspector.actions import append_training_example, training_file_for
+from application.inspector.call_reader import CallReader
 from tui.screens.inspector.external import hand_over
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
@@ -120,7 +121,7 @@ class InspectorScreen(BlahScreen):
         self.result: Result | None = None
         self._neighbours = neighbours
         self._lookup = lookup
-        self._trained: tuple[str | None, str] | None = None
+        self._call_reader: CallReader | None = None
         self._links_shown: tuple[bool, ...] | None = None
 
     # ------------------------------------------------------------------ layout
@@ -195,41 +196,25 @@ class InspectorScreen(BlahScreen):
         self._show_analysis()
         await self._load_result(entry, trained, source)
 
+    @property
+    def _reader(self) -> CallReader:
+        if self._call_reader is None:
+            self._call_reader = CallReader(self.ctx, self._lookup)
+        return self._call_reader
+
     async def _fetch(self, log_id: str) -> LogEntry | None:
         if self._source is not None:
             self.foreign = self._source.call(log_id)
             return None if self.foreign is None else self.foreign.entry
-        if self._lookup is not None:
-            found = self._lookup(log_id)
-            if found is not None:
-                return found
-        archive = self.ctx.archive
-        if archive is not None:
-            found = await asyncio.to_thread(archive.find, log_id)
-            if found is not None:
-                return found
-        client = self.ctx.client
-        if client is None:
-            return None
-        entry = await client.get_log(log_id)
-        self.blah_app.note_connection(None)
-        return entry
+        found = await self._reader.find(log_id)
+        if found.platform_answered:
+            self.blah_app.note_connection(None)
+        return found.entry
 
     async def _trained_template(self, entry: LogEntry) -> tuple[str | None, str]:
-        if self._trained is not None:
-            return self._trained
         if self._source is not None:  # another platform's model: its template is not known here
-            self._trained = resolve_template(None, None)
-            return self._trained
-        model = None
-        client = self.ctx.client
-        if not self.ctx.trained_template and client is not None:
-            try:
-                model = await client.get_model(entry.model_id or self.ctx.model_id)
-            except BlahError:
-                model = None
-        self._trained = resolve_template(self.ctx.trained_template, model)
-        return self._trained
+            return resolve_template(None, None)
+        return await self._reader.trained_template(entry)
 
     async def _load_result(self, entry: LogEntry, trained: str | None, source: str) -> None:
         panel = self.query_one("#insp-result", ResultPanel)
