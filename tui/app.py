@@ -81,6 +81,11 @@ class BlahApp(App[None]):
     connection: reactive[ConnectionState] = reactive(ConnectionState("connecting"))
 
     def __init__(self, ctx: AppContext) -> None:
+        # The first screen is the start area's own, mounted at once. Switching to it from
+        # Textual's blank default screen built that screen too, and held the first frames back
+        # for 50 ms to hide a transition from a screen nobody saw (``App.delay_update``).
+        start = ctx.settings.start_mode  # e.g. "chatroom": open there instead of Logs
+        self.DEFAULT_MODE = start if start in self.MODES else MODE_SPECS[0].name  # type: ignore[misc]
         super().__init__()
         self.ctx = ctx
         self.chatroom_enabled: dict[str, bool] = {}  # per model id, as the platform last said
@@ -99,6 +104,7 @@ class BlahApp(App[None]):
         sooner (CPU, loaded machine), and later pauses are shorter too.
         """
         gc.freeze()
+        gc.enable()  # the CLI turns it off for the start's imports (``cli.main``)
         return super().run(**kwargs)
 
     def _install_themes(self) -> None:
@@ -131,15 +137,15 @@ class BlahApp(App[None]):
             except Exception:  # noqa: BLE001 - never crash on a settings write
                 pass
 
-    def on_mount(self) -> None:
+    def on_load(self) -> None:
         self._install_themes()
+
+    def on_mount(self) -> None:
         keymap = self.ctx.settings.keymap
         if keymap:
             self.set_keymap(dict(keymap))
             self._report_keymap(dict(keymap))
         self.sub_title = f"{self.ctx.platform_label} · {self.ctx.model_id}"
-        start = self.ctx.settings.start_mode  # e.g. "chatroom": open there instead of Logs
-        self.switch_mode(start if start in self.MODES else MODE_SPECS[0].name)
         problem = self.ctx.config_problem
         if problem:
             self.notify(problem, title="Config file problem", severity="warning", markup=False, timeout=15)

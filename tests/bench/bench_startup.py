@@ -97,6 +97,9 @@ def child_hello(report: Path | None, linger: float) -> None:
 
 
 def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
+    import gc
+
+    gc.disable()  # as ``blah-tui`` does (cli.main) before the app's imports; BlahApp.run turns it on
     from api_client.archive import Archive
     from tui.app import BlahApp, create_app
     from application.config import load_config
