@@ -27,3 +27,37 @@ def test_running_the_app_first_freezes_the_objects_already_made(monkeypatch: pyt
         assert frozen_when_run and frozen_when_run[0] > 10_000
     finally:
         gc.unfreeze()  # the rest of this test process collects as before
+
+
+def test_the_cli_keeps_the_collector_off_while_the_app_starts_and_on_once_it_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The app's start makes long-lived objects and next to no garbage: the CLI turns the
+    collector off for it; the running app (and whatever follows) collects as usual."""
+    import cli.launch
+    from cli.main import main
+
+    seen: dict[str, bool] = {}
+
+    def run_offline(path: str, model_id: str | None = None) -> int:
+        seen["while starting"] = gc.isenabled()
+        create_app(AppContext(model_id="m1", client=None)).run()
+        return 0
+
+    monkeypatch.setattr(cli.launch, "run_offline", run_offline)
+    monkeypatch.setattr(App, "run", lambda self, **kwargs: seen.setdefault("while running", gc.isenabled()))
+    try:
+        assert main(["open", "calls.jsonl"]) == 0
+        assert seen == {"while starting": False, "while running": True}
+        assert gc.isenabled()
+
+        def fails(path: str, model_id: str | None = None) -> int:
+            raise OSError("no such file")
+
+        monkeypatch.setattr(cli.launch, "run_offline", fails)
+        with pytest.raises(OSError):
+            main(["open", "calls.jsonl"])
+        assert gc.isenabled()  # a start that fails leaves the collector on
+    finally:
+        gc.enable()
+        gc.unfreeze()
