@@ -17,7 +17,6 @@ from typing import Any
 from textual.command import CommandInput, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TextArea
-from textual.widgets._footer import FooterKey
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
@@ -32,13 +31,14 @@ from tui.screens.logs.screen import LogsScreen
 from tui.screens.playground.screen import PlaygroundScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.webhooks.screen import WebhooksScreen
+from widgets.footer import KeyFooter
 
 SIZE = (160, 48)
 
 
 def footer_keys(app: BlahApp) -> dict[str, str]:
     """What the current screen's footer offers: key as shown -> description."""
-    return {key.key_display: key.description for key in app.screen.query(FooterKey)}
+    return {key.key_display: key.description for footer in app.screen.query(KeyFooter) for key in footer.keys}
 
 
 async def _footer_shows(pilot: Pilot[Any], app: BlahApp, key: str, description: str) -> None:
@@ -156,7 +156,7 @@ async def test_ctrl_p_opens_the_palette_from_a_text_box(sim: SimulatorServer, cl
         screen = await _playground(pilot, app)
         await pilot.press("e")
         await _footer_shows(pilot, app, "esc", "Leave the text box")
-        palette_keys = [key.key_display for key in app.screen.query(FooterKey) if key.action == "command_palette"]
+        palette_keys = [key.key_display for key in app.screen.query_one(KeyFooter).keys if key.action == "command_palette"]
         assert palette_keys == ["^p"]  # while typing ":" is text; ctrl+p is offered, once
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
