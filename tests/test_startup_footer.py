@@ -32,6 +32,9 @@ class CountingFooter(KeyFooter):
         return super()._lay_out(offered)
 
 
+MOVE = Binding.Group("Move", compact=True)
+
+
 class ArchiveScreen(Screen[None]):
     """A screen whose ``a`` key is offered only while ``archived`` is off; ``d`` is shown
     but disabled."""
@@ -41,6 +44,8 @@ class ArchiveScreen(Screen[None]):
         Binding("u", "unarchive", "Unarchive", id="test.unarchive"),
         Binding("d", "delete", "Delete", id="test.delete"),
         Binding("question_mark", "app.help", "Help", id="test.help"),
+        Binding("n", "move('down')", "Next call", id="test.next", group=MOVE),
+        Binding("p", "move('up')", "Previous call", id="test.previous", group=MOVE),
     ]
 
     archived = False
@@ -57,6 +62,9 @@ class ArchiveScreen(Screen[None]):
         if action == "delete":
             return None  # shown, but not available now
         return True
+
+    def action_move(self, where: str) -> None:
+        pass
 
     def action_archive(self) -> None:
         # Three changes of bindings before the next frame, as when a screen mounts, focuses
@@ -99,6 +107,7 @@ async def test_the_footer_draws_its_keys_without_a_widget_per_key() -> None:
         line = screen_text(app).splitlines()[-1]  # the footer's row, as drawn
         assert line.startswith(" a Archive  d Delete ")
         assert line.endswith("▏ ? Help ^p palette ")  # pinned right
+        assert " np Move " in line  # a group: its keys, then its label
 
 
 async def test_changes_of_bindings_before_a_frame_lay_out_the_keys_once() -> None:
@@ -127,7 +136,11 @@ async def test_clicking_a_key_presses_it_a_disabled_one_rings_and_hovering_says_
         await pilot.click(CountingFooter, offset=(delete.x + 1, 0))
         assert app.bells == 1
         assert app.screen.archived  # and nothing else happened
+        grouped = _key(app, "n")
+        await pilot.hover(CountingFooter, offset=(grouped.x, 0))
+        await wait_for(pilot, lambda: _footer(app).tooltip == "Next call", what="the grouped key's tooltip")
         helper = _key(app, "question_mark")
         await pilot.hover(CountingFooter, offset=(helper.x + 1, 0))
+        assert _footer(app).tooltip is None  # help has no tooltip of its own
         await pilot.click(CountingFooter, offset=(helper.x + 1, 0))
         await wait_for(pilot, lambda: app.helped == 1, what="help pressed by a click on the pinned key")
