@@ -15,7 +15,9 @@ from .detectors import (
     detect_truncation,
     detect_wrong_answer,
 )
-from .detectors_text import detect_continuation, detect_leak, detect_refusal
+from .detectors_continuation import detect_continuation
+from .detectors_leak import detect_leak
+from .detectors_refusal import detect_refusal
 from .finding import Finding
 from .templates import detect_template, normalize_template
 from .text import is_blank_reply

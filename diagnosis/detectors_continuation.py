@@ -1,5 +1,6 @@
-"""Detectors that read what the reply says: template leak, continuation of the prompt (refusal:
-``detectors_refusal``, re-exported here)."""
+"""The continuation detector: a reply that carries on the prompt instead of answering it (the
+user's next turn, the next few-shot example, the next item of a numbered series, other speakers'
+lines, the rest of the user's sentence)."""
 
 from __future__ import annotations
 
@@ -10,99 +11,10 @@ from functools import lru_cache
 from api_client.models import ChatMessage
 
 from . import kinds
-from .detectors_refusal import detect_refusal
 from .finding import Finding
 from .text import last_line, quote, trim, user_text
 
-__all__ = ["detect_continuation", "detect_leak", "detect_refusal"]
-
-# --------------------------------------------------------------------------- template leak
-
-#: Tokens that open a turn, name a role or belong to the prompt: in a reply they are always a leak.
-_ALWAYS_LEAK: dict[str, str] = {
-    "<|im_start|>": "chatml",
-    "<|start_header_id|>": "llama3",
-    "<|end_header_id|>": "llama3",
-    "<|begin_of_text|>": "llama3",
-    "<start_of_turn>": "gemma",
-    "[INST]": "llama2/mistral",
-    "[/INST]": "llama2/mistral",
-    "<<SYS>>": "llama2",
-    "<</SYS>>": "llama2",
-    "<|user|>": "phi3",
-    "<|assistant|>": "phi3",
-    "<|system|>": "phi3",
-    "### Instruction:": "alpaca",
-    "### Response:": "alpaca",
-}
-#: Tokens that end the assistant's turn: a leak when text follows them (the server did not stop).
-_END_LEAK: dict[str, str] = {
-    "<|im_end|>": "chatml",
-    "<|eot_id|>": "llama3",
-    "<|end_of_text|>": "llama3",
-    "<end_of_turn>": "gemma",
-    "<|end|>": "phi3",
-    "<|endoftext|>": "gpt",
-    "</s>": "llama2/mistral/alpaca/vicuna",
-    "<eos>": "gemma",
-}
-#: Tokens that close a turn: one left at the very end of the reply is the server not stopping on it.
-_ENDS_TURN = frozenset({*_END_LEAK, "[/INST]"})
-_LEAK_RE = re.compile("|".join(re.escape(t) for t in sorted({**_ALWAYS_LEAK, **_END_LEAK}, key=len, reverse=True)))
-
-
-def detect_leak(reply: str) -> Finding | None:
-    """Special tokens of a chat template inside the reply (a sign the stop tokens are misconfigured).
-
-    An end-of-turn token at the very end counts too, as does a reply made only of one: a token
-    the server stops on is never part of the text it returns, so seeing it means the server
-    neither stopped on it nor stripped it. Not counted: tokens quoted in code, and ``</s>``
-    closing an HTML ``<s>`` strikethrough.
-    """
-    if "<" not in reply and "[" not in reply and "###" not in reply:
-        return None
-    found: list[tuple[int, int, str]] = []
-    trailing = False  # the first token found ends the reply (only stop tokens and whitespace after it)
-    for match in _LEAK_RE.finditer(reply):
-        token = match.group()
-        if reply.count("`", 0, match.start()) % 2 == 1:
-            continue  # quoted in code: the reply talks about the token
-        if token == "</s>" and "<s>" in reply[: match.start()] and "[INST]" not in reply:
-            continue
-        at_end = token in _ENDS_TURN and (not reply[match.end() :].strip() or _is_stop_tail(reply[match.end() :]))
-        if not found:
-            trailing = at_end
-        found.append((match.start(), match.end(), token))
-    if not found:
-        return None
-    start, end, token = found[0]
-    family = _ALWAYS_LEAK.get(token) or _END_LEAK.get(token, "?")
-    more = f" ({len(found)} special tokens in all)" if len(found) > 1 else ""
-    if trailing:
-        where = "is only" if not reply[:start].strip() else "ends with"
-        evidence = (
-            f"The reply {where} the end-of-turn token {quote(token)} ({family}) as text{more}: the server neither "
-            f"stopped on it nor stripped it; set {quote(token)} as a stop sequence: {quote(reply[max(0, start - 40) :])}."
-        )
-    else:
-        context = reply[max(0, start - 25) : end + 35]
-        evidence = f"Special token {quote(token)} ({family}) inside the reply at character {start}{more}: {quote(context)}."
-    detail = {
-        "token": token,
-        "template": family,
-        "count": len(found),
-        "tokens": sorted({t for _, _, t in found}),
-        "trailing": trailing,
-    }
-    return Finding(kinds.TEMPLATE_LEAK, evidence, (start, end), detail)
-
-
-def _is_stop_tail(tail: str) -> bool:
-    """True when what follows a stop token is only more stop tokens (``<|im_end|></s>``)."""
-    return not _LEAK_RE.sub("", tail).strip() and all(
-        t.group() in _END_LEAK for t in _LEAK_RE.finditer(tail)
-    )
-
+__all__ = ["detect_continuation"]
 
 # --------------------------------------------------------------------------- continuation
 
