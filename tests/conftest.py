@@ -23,6 +23,7 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.frozen_world import frozen_sim  # noqa: F401  (a session fixture)
 from tests.support.notify_log import NotificationLog, recording_notify
+from tests.support.staggered_collection import pytest_collection  # noqa: F401  (a hook: workers import in turn)
 
 # No per-example deadline: it is a timed assert, and a 2-core CI machine running four workers
 # is several times slower than a laptop (a property test failed with DeadlineExceeded there).

@@ -4,10 +4,15 @@ spec documents. In-process over ASGI (schemathesis runs the app's lifespan) with
 quiet world; writes carry the council key so they reach past the 401 gate.
 
 Chaos is off here on purpose: chaos makes 5xx by design (tests/test_reliability_chaos.py).
+
+The schema is loaded from a fixture (``schemathesis.pytest.from_fixture``), not at import: every
+xdist worker collects every file, and building the world and the coverage-phase cases for ~40
+operations at collection cost each worker ~4 s of CPU for a test only one of them runs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,10 +33,20 @@ from simulator.server import SimulatorServer
 #: whose request log is empty).
 pytestmark = pytest.mark.xdist_group("schemathesis_sim")
 
-SERVER = SimulatorServer(seed=5, speed=20.0, live=False)
-"""Never started as a server: schemathesis drives ``SERVER.app`` in-process."""
 
-schema = schemathesis.openapi.from_asgi("/api/spec", SERVER.app)
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[SimulatorServer]:
+    """Never started as a server: schemathesis drives ``server.app`` in-process."""
+    yield SimulatorServer(seed=5, speed=20.0, live=False)
+
+
+@pytest.fixture(scope="module")
+def api_schema(server: SimulatorServer) -> Any:
+    return schemathesis.openapi.from_asgi("/api/spec", server.app)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
 
 CHECKS = [
     not_a_server_error,
@@ -45,8 +60,6 @@ EXAMPLES = 6
 phases (boundary values: limit=0/501, missing fields, wrong types). ~40 operations x that keeps
 the file at ~30 s of CPU."""
 
-AUTH = {"Authorization": f"Bearer {SERVER.council_key}"}
-
 
 @schema.parametrize()
 @settings(
@@ -55,14 +68,14 @@ AUTH = {"Authorization": f"Bearer {SERVER.council_key}"}
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-def test_every_operation_answers_as_documented(case: Any) -> None:
-    response = case.call_and_validate(headers=AUTH, checks=CHECKS)
+def test_every_operation_answers_as_documented(case: Any, server: SimulatorServer) -> None:
+    response = case.call_and_validate(headers={"Authorization": f"Bearer {server.council_key}"}, checks=CHECKS)
     assert response.status_code < 500
 
 
-def test_the_spec_documents_every_route_of_the_guide() -> None:
+def test_the_spec_documents_every_route_of_the_guide(server: SimulatorServer) -> None:
     """Sanity of what was fuzzed: the spec is OpenAPI 3.1 and covers the guide's endpoints."""
-    spec = SERVER.app.openapi()
+    spec = server.app.openapi()
     assert spec["openapi"].startswith("3.1")
     paths = set(spec["paths"])
     for wanted in ("/api/v1/models/{model_id}/logs", "/api/v1/logs/{log_id}", "/api/v1/runs/{run_id}/resume",
@@ -71,10 +84,10 @@ def test_the_spec_documents_every_route_of_the_guide() -> None:
         assert wanted in paths
 
 
-def test_fuzzing_sent_requests_and_none_was_a_server_error() -> None:
+def test_fuzzing_sent_requests_and_none_was_a_server_error(server: SimulatorServer) -> None:
     """Runs last in this file: the fuzzing above really reached the app (through the request
     log), and no answer it gave was a 5xx."""
-    records = SERVER.requests.records()
+    records = server.requests.records()
     operations = {(r.method, r.path) for r in records}
     print(f"\nschemathesis: {len(records)} requests, {len(operations)} distinct method+path")
     assert len(records) > 200
