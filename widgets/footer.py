@@ -120,6 +120,8 @@ class KeyFooter(Widget, can_focus=False):
         super().__init__(name=name, id=id, classes=classes)
         self._bindings_ready = False
         self._footer_layout: tuple[list[_Piece], list[_Piece], list[ShownKey]] | None = None
+        self._offers: list[_Offer] = []  # what the layout was made from
+        self._check_due = False
         self._layer_styles: dict[tuple[str, ...], Style] = {}
         self._hovered_key: int | None = None
 
@@ -132,11 +134,24 @@ class KeyFooter(Widget, can_focus=False):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        """The screen's keys changed (focus, a screen on top, an action's state): draw them
-        again at the next frame, however many changes come before it."""
+        """The screen's keys may have changed (focus, a screen on top, an action's state):
+        look once, after the changes that come together, whether the keys drawn would."""
         self._bindings_ready = True
         if not screen.app.app_focus:
             return  # as Textual's Footer: no flicker while the terminal is in the background
+        if not self._check_due:
+            self._check_due = True
+            self.call_later(self._redraw_if_changed)
+
+    def _redraw_if_changed(self) -> None:
+        """Draw the keys again only when what the screen offers changed. Bindings are
+        refreshed after most key presses and focus moves, and most leave the keys as they
+        were: repainting the footer then costs a frame that often holds nothing else."""
+        self._check_due = False
+        if not self.is_attached:
+            return
+        if self._footer_layout is not None and self._offered() == self._offers:
+            return
         self._footer_layout = None
         self._hovered_key = None
         self.refresh()
@@ -149,7 +164,8 @@ class KeyFooter(Widget, can_focus=False):
     def _pieces(self) -> tuple[list[_Piece], list[_Piece], list[ShownKey]]:
         """(left pieces, pinned pieces, keys with their cells), computed once per change."""
         if self._footer_layout is None:
-            self._footer_layout = self._lay_out(self._offered() if self._bindings_ready and self.is_attached else [])
+            self._offers = self._offered() if self._bindings_ready and self.is_attached else []
+            self._footer_layout = self._lay_out(self._offers)
         return self._footer_layout
 
     def _offered(self) -> list[_Offer]:
