@@ -5,6 +5,7 @@ evaluation as JSONL. Hostile text in a rollout stays inert on every screen."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from pathlib import Path
@@ -22,7 +23,8 @@ from tui.app import BlahApp, create_app
 from tui.screens.evaluations.replay import ReplayScreen
 from tui.screens.evaluations.replay_panels import GradePanel
 from tui.screens.evaluations.rollouts import RolloutsScreen
-from tui.screens.evaluations.screen import EvaluationsScreen
+from tui.screens.evaluations.screen import REBUILD_S, EvaluationsScreen
+from tui.screens.evaluations.tables import EvaluationTable
 from tui.screens.inspector.screen import InspectorScreen
 from widgets.status_header import StatusHeader
 
@@ -108,6 +110,30 @@ async def test_open_a_failing_rollout_step_through_it_see_the_tool_loop_and_expo
         await wait_for(pilot, lambda: replay.exported != first, what="the evaluation exported")
         lines = Path(replay.exported).read_text(encoding="utf-8").splitlines()  # type: ignore[arg-type]
         assert len(lines) == len(replay.evaluation.rollouts)
+
+
+async def test_diagnoses_reach_the_list_a_few_rows_at_a_time_and_the_last_at_once(world: StoreSource) -> None:
+    """A changed cell makes the table draw every row on screen again (~0.1 s at 45 rows): a
+    redraw per diagnosis kept the screen slow to answer keys until the list was diagnosed."""
+    app = make_app(world)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one("#ev-table", EvaluationTable)
+        loop_time = asyncio.get_running_loop().time
+        calls: list[float] = []
+        update = table.update_evaluation
+
+        def recorded(row: Any, tz: Any) -> None:
+            calls.append(loop_time())
+            update(row, tz)
+
+        table.update_evaluation = recorded  # type: ignore[method-assign]
+        await wait_for(pilot, lambda: diagnosed(app), what="the evaluations, diagnosed")
+        assert len(calls) >= 20
+        redraws = 1 + sum(later - earlier > 0.005 for earlier, later in zip(calls, calls[1:]))
+        assert redraws <= 2 + (calls[-1] - calls[0]) / REBUILD_S, (redraws, calls[-1] - calls[0])
+        # and nothing is left waiting for the next redraw once the last diagnosis is in
+        cells = [table.get_row_at(i) for i in range(table.row_count)]
+        assert not [row for row in cells if any(cell.plain == "…" for cell in row)]
 
 
 async def test_filters_by_task_model_and_reward(world: StoreSource) -> None:

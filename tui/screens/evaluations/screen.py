@@ -37,7 +37,10 @@ from widgets.status_header import StatusHeader
 __all__ = ["EvaluationsScreen"]
 
 REBUILD_S = 0.25
-"""While the list is diagnosed under a sort or filter that depends on it, rebuild this often."""
+"""While the list is diagnosed, redraw the rows whose diagnosis arrived (or rebuild the list,
+under a sort or filter that depends on it) at most this often. A change to one cell makes the
+table draw every row on screen again (~0.1 s at 45 rows): one redraw per diagnosis, four at a
+time, kept the screen slow to answer keys until the whole list was diagnosed."""
 
 DETAIL_CONCURRENCY = 4
 """Evaluations read at once while diagnosing the list."""
@@ -85,6 +88,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         self.filter = EvaluationFilter()
         self.sort = "newest"
         self._rebuild_due = False
+        self._redraw_due: dict[str, EvaluationRow] = {}  # diagnosed since the last redraw
         self.set_reactive(EvaluationsScreen.blobfish_state, "connecting")  # before mount: no header yet
         self.loaded = False
         """The list has arrived (diagnosis may still be running: see ``diagnosed``)."""
@@ -193,8 +197,23 @@ class EvaluationsScreen(BlobfishHeaderScreen):
                 self._rebuild_due = True
                 self.set_timer(REBUILD_S, self._rebuild)
             return
-        if row in self.shown:
-            self.query_one("#ev-table", EvaluationTable).update_evaluation(row, screen_tz(self.ctx.settings))
+        if not self._redraw_due:
+            self.set_timer(REBUILD_S, self._redraw_diagnosed)
+        self._redraw_due[row.evaluation_id] = row
+        if self.diagnosed == len(self.rows):
+            self._redraw_diagnosed()  # the last one: the whole list is shown as it is now
+
+    def _redraw_diagnosed(self) -> None:
+        rows, self._redraw_due = self._redraw_due, {}
+        try:
+            table = self.query_one("#ev-table", EvaluationTable)
+        except NoMatches:
+            return  # the screen is closing
+        shown = {row.evaluation_id for row in self.shown}
+        tz = screen_tz(self.ctx.settings)
+        for evaluation_id, row in rows.items():
+            if evaluation_id in shown:
+                table.update_evaluation(row, tz)
         self._show_filters()
 
     def _rebuild(self) -> None:
