@@ -150,9 +150,11 @@ class KeyFooter(Widget, can_focus=False):
         self._check_due = False
         if not self.is_attached:
             return
-        if self._footer_layout is not None and self._offered() == self._offers:
+        offered = self._offered()
+        if self._footer_layout is not None and offered == self._offers:
             return
-        self._footer_layout = None
+        self._offers = offered
+        self._footer_layout = self._lay_out(offered)
         self._hovered_key = None
         self.refresh()
 
