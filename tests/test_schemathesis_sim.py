@@ -12,7 +12,6 @@ operations at collection cost each worker ~4 s of CPU for a test only one of the
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,9 +35,9 @@ pytestmark = pytest.mark.xdist_group("schemathesis_sim")
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[SimulatorServer]:
+def server() -> SimulatorServer:
     """Never started as a server: schemathesis drives ``server.app`` in-process."""
-    yield SimulatorServer(seed=5, speed=20.0, live=False)
+    return SimulatorServer(seed=5, speed=20.0, live=False)
 
 
 @pytest.fixture(scope="module")
