@@ -23,12 +23,18 @@ from api_client.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.frozen_world import frozen_sim  # noqa: F401  (a session fixture)
 from tests.support.notify_log import NotificationLog, recording_notify
+from tests.support import gc_tuning, long_first
 from tests.support.staggered_collection import pytest_collection  # noqa: F401  (a hook: workers import in turn)
 
 # No per-example deadline: it is a timed assert, and a 2-core CI machine running four workers
 # is several times slower than a laptop (a property test failed with DeadlineExceeded there).
 hypothesis_settings.register_profile("blah-tui", deadline=None)
 hypothesis_settings.load_profile("blah-tui")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(gc_tuning, "blah-tui-gc-tuning")
+    config.pluginmanager.register(long_first, "blah-tui-long-first")
 
 
 @pytest.fixture(autouse=True)

@@ -48,6 +48,7 @@ def hostile_sim() -> Iterator[tuple[SimulatorServer, Injected]]:
         server.stop()
 
 
+@pytest.mark.slow  # ~15 s: every screen, one after another
 async def test_every_screen_shows_hostile_platform_text_inertly(hostile_sim: tuple[SimulatorServer, Injected]) -> None:
     server, injected = hostile_sim
     frames = 0

@@ -14,6 +14,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from widgets.plots import time_tick_count
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +59,7 @@ def _label_lines(seed: str) -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.slow  # ~15 s: a fresh Python per hash seed
 def test_time_labels_are_the_same_whatever_the_hash_seed() -> None:
     first, second, third = (_label_lines(seed) for seed in ("1", "2", "3"))
     assert len(first) == 26

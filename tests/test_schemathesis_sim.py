@@ -28,9 +28,9 @@ from schemathesis.specs.openapi.checks import (
 from simulator.server import SimulatorServer
 
 #: One worker runs the whole file, in order: the last test reads what the fuzzing before it sent
-#: (``--dist loadgroup`` in pyproject's addopts; otherwise xdist may run it on another worker,
-#: whose request log is empty).
-pytestmark = pytest.mark.xdist_group("schemathesis_sim")
+#: (``--dist loadfile`` in pyproject's addopts does; the group keeps it so under ``--dist
+#: loadgroup``, where xdist may otherwise run it on another worker, whose request log is empty).
+pytestmark = [pytest.mark.xdist_group("schemathesis_sim"), pytest.mark.slow]  # slow: ~15 s of fuzzing
 
 
 
