@@ -25,6 +25,7 @@ import pytest
 from api_client.archive import Archive
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.notify_log import NotificationLog
 from tests.support.hostile_e2e import SIZE, frame_text, press_now, settle, wait_until
 from tui.app import create_app
@@ -220,10 +221,10 @@ def test_the_simulator_serves_a_lone_surrogate_as_an_escape(bad_sim: SimulatorSe
         entry = dict(bad_sim.world.logs.all_for(bad_sim.person_model_id)[-1])
         entry.update(id=bad_sim.world.logs.next_id(), prompt="emoji \ud83d please")
         bad_sim.world.logs.add(entry)
-    response = httpx.get(f"{bad_sim.base_url}/api/v1/logs/{entry['id']}", timeout=10)
+    response = sim_http.get(f"{bad_sim.base_url}/api/v1/logs/{entry['id']}", timeout=10)
     assert response.status_code == 200 and b"\\ud83d" in response.content
     # and a prompt sent with one (JSON allows the escape) is refused plainly, never a 500
-    infer = httpx.post(f"{bad_sim.base_url}/api/v1/models/{bad_sim.person_model_id}/infer",
+    infer = sim_http.post(f"{bad_sim.base_url}/api/v1/models/{bad_sim.person_model_id}/infer",
                        content=b'{"prompt": "broken \\ud83d emoji", "max_tokens": 8}',
                        headers={"Authorization": f"Bearer {bad_sim.council_key}", "Content-Type": "application/json"},
                        timeout=10)

@@ -24,6 +24,7 @@ from api_client.errors import NotFoundError
 from application.bench_watch import WatchEvent, eta_seconds, watch_suite
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
+from tests.support import sim_http
 from tests.support.bench import SLUG, BreakPolls, FakeClock
 from tests.support.blobfish import DropFirstAnswer, RecordingTransport
 
@@ -288,7 +289,7 @@ def test_an_over_long_name_is_refused_here_and_by_the_platform(bf: BlobfishServe
 
     asyncio.run(local())
     assert transport.sent == []
-    answer = httpx.post(f"{bf.base_url}/api/v1/benchmarks/{SLUG}/runs/{run_id}/submit",
+    answer = sim_http.post(f"{bf.base_url}/api/v1/benchmarks/{SLUG}/runs/{run_id}/submit",
                         headers={"X-API-Key": bf.account_key}, json={"notes": "n" * 501})
     assert answer.status_code == 400 and answer.json()["error"] == "invalid_submission"
 
@@ -330,9 +331,9 @@ def test_evidence_links_expire_after_thirty_minutes(bf: BlobfishServer, clock: F
             return await client.start_single(SLUG, provider="xai", model="grok-4")
 
     url = asyncio.run(single()).evidence_url
-    assert url and httpx.get(url).status_code == 200
+    assert url and sim_http.get(url).status_code == 200
     clock.now += 30 * 60
-    gone = httpx.get(url)
+    gone = sim_http.get(url)
     assert gone.status_code == 410 and gone.json()["error"] == "evidence_expired"
 
 

@@ -27,6 +27,7 @@ from api_client.http import HttpCore
 from api_client.offset_paging import OffsetPage, iter_offset_pages
 from api_client._retry import RetryPolicy
 from simulator.blobfish.server import BlobfishServer
+from tests.support import sim_http
 from tests.support.blobfish import BreakMidStream, DropFirstAnswer, HeadInserts, RecordingTransport, envelope
 
 
@@ -52,7 +53,7 @@ def platform_jsonl(bf: BlobfishServer, evaluation_id: str) -> bytes:
     """The platform's own JSONL of one evaluation (an evaluation never changes: read once)."""
     if evaluation_id in _JSONL:
         return _JSONL[evaluation_id]
-    answer = httpx.get(f"{bf.base_url}/api/v1/evaluations/{evaluation_id}", params={"format": "jsonl"},
+    answer = sim_http.get(f"{bf.base_url}/api/v1/evaluations/{evaluation_id}", params={"format": "jsonl"},
                        headers={"X-API-Key": bf.account_key}, timeout=10)
     answer.raise_for_status()
     _JSONL[evaluation_id] = answer.content

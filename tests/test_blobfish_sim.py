@@ -21,6 +21,7 @@ from simulator.blobfish.tasksets import LARGE_MODELS, SMALL_MODELS
 from simulator.blobfish.server import BlobfishServer
 from simulator.blobfish.store import EvaluationStore
 from simulator.chaos import ChaosConfig
+from tests.support import sim_http
 
 Json = dict[str, Any]
 
@@ -33,7 +34,7 @@ def bf() -> Iterator[BlobfishServer]:
 
 def client(server: BlobfishServer, key: str | None) -> httpx.Client:
     headers = {"X-API-Key": key} if key is not None else {}
-    return httpx.Client(base_url=server.base_url + "/api/v1", headers=headers, timeout=10)
+    return sim_http.Client(base_url=server.base_url + "/api/v1", headers=headers, timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -243,9 +244,9 @@ def test_every_route_needs_a_bf_key(bf: BlobfishServer) -> None:
                       post(http, encoded(envelope("job-anon")))):
                 assert r.status_code == 401 and r.json()["error"] == "unauthorized"
                 assert "notblobfish" not in r.text and "bf_unknown" not in r.text
-    bearer = httpx.get(f"{bf.base_url}/api/v1/evaluations", headers={"Authorization": f"Bearer {bf.account_key}"})
+    bearer = sim_http.get(f"{bf.base_url}/api/v1/evaluations", headers={"Authorization": f"Bearer {bf.account_key}"})
     assert bearer.status_code == 200 and bearer.json()["evaluations"][0]["evaluation_id"] == some_id
-    both = httpx.get(f"{bf.base_url}/api/v1/evaluations",
+    both = sim_http.get(f"{bf.base_url}/api/v1/evaluations",
                      headers={"X-API-Key": bf.account_key, "Authorization": f"Bearer {bf.isolated_key}"})
     assert both.status_code == 400 and bf.account_key not in both.text and bf.isolated_key not in both.text
 
@@ -260,7 +261,7 @@ def test_an_unverified_email_key_is_isolated(bf: BlobfishServer, isolated: httpx
 def test_the_request_log_notes_a_key_but_never_holds_one(bf: BlobfishServer, account: httpx.Client) -> None:
     bf.requests.clear()
     account.get("/evaluations", params={"limit": 1})
-    httpx.get(f"{bf.base_url}/api/v1/evaluations")
+    sim_http.get(f"{bf.base_url}/api/v1/evaluations")
     records = bf.requests.records()
     assert [(r.status, r.authorized) for r in records] == [(200, True), (401, False)]
     assert bf.account_key not in bf.requests.text() and bf.isolated_key not in bf.requests.text()

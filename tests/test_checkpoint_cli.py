@@ -7,19 +7,19 @@ import json
 import subprocess
 import sys
 
-import httpx
 import pytest
 
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_inert
+from tests.support import sim_http
 
 LIMIT = 300
 
 
 def logs_of(sim: SimulatorServer, model_id: str, limit: int) -> list[dict[str, object]]:
     """The model's ``limit`` newest calls, read straight off the platform's HTTP API."""
-    answer = httpx.get(f"{sim.base_url}/api/v1/models/{model_id}/logs", params={"limit": limit}, timeout=10)
+    answer = sim_http.get(f"{sim.base_url}/api/v1/models/{model_id}/logs", params={"limit": limit}, timeout=10)
     answer.raise_for_status()
     body = answer.json()
     return body["logs"] if isinstance(body, dict) else body

@@ -3,12 +3,12 @@ simulator: your model against another one of the demo, then against its own olde
 
 from __future__ import annotations
 
-import httpx
 
 from api_client.client import BlahClient
 from application.checkpoint_format import row_cells
 from diagnosis.checkpoint import BETTER, NO_CHANGE, WORSE
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.checkpoint_app import LIMIT, SIZE, choose_in_picker, compare_app
 from tests.support.waiting import wait_for
 from tui.screens.compare.checkpoints import CheckpointScreen
@@ -20,7 +20,7 @@ VERDICTS = {BETTER, WORSE, NO_CHANGE, "no calls in A", "no calls in B"}
 def failed_calls(sim: SimulatorServer, model_id: str) -> int:
     """Of the model's ``LIMIT`` newest calls, those that came back with an error and no reply,
     read straight off the platform's HTTP API."""
-    answer = httpx.get(f"{sim.base_url}/api/v1/models/{model_id}/logs", params={"limit": LIMIT}, timeout=10)
+    answer = sim_http.get(f"{sim.base_url}/api/v1/models/{model_id}/logs", params={"limit": LIMIT}, timeout=10)
     body = answer.json()
     logs = body["logs"] if isinstance(body, dict) else body
     return sum(1 for e in logs if e.get("error") is not None and e.get("response") is None)

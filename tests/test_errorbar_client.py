@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from api_client.errorbar import (
@@ -23,6 +22,7 @@ from api_client.errorbar import (
 )
 from api_client.errors import BlahError, NotFoundError
 from simulator.errorbar.server import ErrorbarServer
+from tests.support import sim_http
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 
 
@@ -89,7 +89,7 @@ async def test_what_the_queue_would_refuse_is_refused_before_sending(
     assert queue.requests.records() == []
     # and the server, sent the same body, refuses it too (the checks mirror its 400s)
     if field != "criterion_id":
-        answer = httpx.post(f"{queue.base_url}/v1/evals", json={**COMPARISON, **change},
+        answer = sim_http.post(f"{queue.base_url}/v1/evals", json={**COMPARISON, **change},
                             headers={"Authorization": f"Bearer {queue.admin_key}"})
         assert answer.status_code == 400, answer.text
 

@@ -12,6 +12,7 @@ import pytest
 
 from diagnosis.stats import rogan_gladen, wilson_interval
 from simulator.errorbar.server import ErrorbarServer
+from tests.support import sim_http
 from tests.support.errorbar import COMPARISON, CRITERION, get, headers, queue_run, queue_server
 
 
@@ -124,52 +125,52 @@ def _error(answer: httpx.Response) -> dict[str, str]:
 
 def test_each_error_status_of_the_contract(queue: ErrorbarServer) -> None:
     base, admin = queue.base_url, headers(queue.admin_key)
-    post = lambda body, key=queue.admin_key: httpx.post(f"{base}/v1/evals", json=body, headers=headers(key))  # noqa: E731
+    post = lambda body, key=queue.admin_key: sim_http.post(f"{base}/v1/evals", json=body, headers=headers(key))  # noqa: E731
     assert _error(post({**COMPARISON, "sample_count": 4}))["message"] == "sample_count must be an integer 5..500"
     assert post({**COMPARISON, "candidate_models": ["nope/model"]}).json()["error"]["message"] == \
         "Model 'nope/model' is not available."
-    assert httpx.get(f"{base}/v1/evals").status_code == 401
-    assert _error(httpx.get(f"{base}/v1/evals", headers={"Authorization": "Bearer sk_wrong"}))["code"] == \
+    assert sim_http.get(f"{base}/v1/evals").status_code == 401
+    assert _error(sim_http.get(f"{base}/v1/evals", headers={"Authorization": "Bearer sk_wrong"}))["code"] == \
         "invalid_api_key"
     forbidden = post(COMPARISON, queue.member_key)
     assert forbidden.status_code == 403 and "OWNER or ADMIN" in _error(forbidden)["message"]
     assert post(COMPARISON, queue.read_key).status_code == 403
-    missing = httpx.get(f"{base}/v1/evals/ev_nope", headers=admin)
+    missing = sim_http.get(f"{base}/v1/evals/ev_nope", headers=admin)
     assert missing.status_code == 404 and _error(missing)["code"] == "not_found"
     pending = queue_run(queue, COMPARISON, finish=False)
-    refused = httpx.get(f"{base}/v1/evals/compare", params={"a": pending["id"], "b": pending["id"]}, headers=admin)
+    refused = sim_http.get(f"{base}/v1/evals/compare", params={"a": pending["id"], "b": pending["id"]}, headers=admin)
     assert refused.status_code == 412 and _error(refused)["code"] == "precondition_failed"
-    assert httpx.get(f"{base}/v1/evals/{pending['id']}/evidence", headers=admin).status_code == 412
-    deleting = httpx.delete(f"{base}/v1/evals/{pending['id']}", headers=admin)
+    assert sim_http.get(f"{base}/v1/evals/{pending['id']}/evidence", headers=admin).status_code == 412
+    deleting = sim_http.delete(f"{base}/v1/evals/{pending['id']}", headers=admin)
     assert deleting.status_code == 400 and _error(deleting)["message"] == "Cancel it first — a live run can't be deleted."
     queue.fail_next("GET", "/v1/evals", 429, "Slow down.", retry_after=2)
-    limited = httpx.get(f"{base}/v1/evals", headers=admin)
+    limited = sim_http.get(f"{base}/v1/evals", headers=admin)
     assert limited.status_code == 429 and limited.headers["retry-after"] == "2" and _error(limited)["code"] == \
         "rate_limited"
     queue.fail_next("POST", "*/cancel", 409, "A slice is being written.")
-    assert httpx.post(f"{base}/v1/evals/{pending['id']}/cancel", headers=admin).status_code == 409
+    assert sim_http.post(f"{base}/v1/evals/{pending['id']}/cancel", headers=admin).status_code == 409
 
 
 def test_screening_funds_and_nothing_to_screen() -> None:
     with queue_server() as server:
         admin = headers(server.admin_key)
         server.set_balance(0)
-        broke = httpx.post(f"{server.base_url}/v1/evals", json={"screening": True}, headers=admin)
+        broke = sim_http.post(f"{server.base_url}/v1/evals", json={"screening": True}, headers=admin)
         assert broke.status_code == 402 and _error(broke) == {
             "message": "Insufficient balance to screen: top up the wallet.", "type": "insufficient_quota",
             "code": "insufficient_balance"}
         server.set_balance(100)
         server.clear_traffic()
-        empty = httpx.post(f"{server.base_url}/v1/evals", json={"screening": True}, headers=admin)
+        empty = sim_http.post(f"{server.base_url}/v1/evals", json={"screening": True}, headers=admin)
         assert empty.status_code == 422 and _error(empty)["code"] == "unprocessable"
 
 
 def test_cancel_then_delete_and_the_gate_answers_404(queue: ErrorbarServer) -> None:
     base, admin = queue.base_url, headers(queue.admin_key)
     run = queue_run(queue, COMPARISON, finish=False)
-    cancelled = httpx.post(f"{base}/v1/evals/{run['id']}/cancel", headers=admin).json()
+    cancelled = sim_http.post(f"{base}/v1/evals/{run['id']}/cancel", headers=admin).json()
     assert cancelled["status"] == "CANCELLED" and cancelled["error"].startswith("Cancelled by ")
-    again = httpx.post(f"{base}/v1/evals/{run['id']}/cancel", headers=admin)
+    again = sim_http.post(f"{base}/v1/evals/{run['id']}/cancel", headers=admin)
     assert again.status_code == 400 and "already done" in _error(again)["message"]
-    assert httpx.delete(f"{base}/v1/evals/{run['id']}", headers=admin).json() == {"id": run["id"]}
+    assert sim_http.delete(f"{base}/v1/evals/{run['id']}", headers=admin).json() == {"id": run["id"]}
     assert get(queue, f"/v1/evals/{run['id']}/gate", min_win_rate="0.5").status_code == 404

@@ -14,6 +14,7 @@ from textual.widgets import DataTable
 from api_client.client import BlahClient
 from simulator import runs
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.compare.screen import CompareEvalScreen, CompareScreen
 from tui.screens.models.screen import ModelsScreen
@@ -28,7 +29,7 @@ SIMULATOR_EXTRAS = {"subject", "instruction_type", "log_id"}  # allowed by CONTR
 
 @pytest.fixture
 def http(sim: SimulatorServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sim.base_url + "/api/v1", timeout=10) as client:
+    with sim_http.Client(base_url=sim.base_url + "/api/v1", timeout=10) as client:
         yield client
 
 

@@ -16,6 +16,7 @@ from application.profiles import ProfileError, resolve_profile
 from common.constants import DEFAULT_BASE_URL
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.config_files import write_config_text
 
 SIDE_BY_SIDE = """\
@@ -168,7 +169,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
     """Forwards to the network and records, for every request, its origin and key headers."""
 
     def __init__(self) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
+        self.inner = sim_http.AsyncHTTPTransport()
         self.seen: list[tuple[str, str | None, str | None]] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

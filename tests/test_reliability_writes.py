@@ -22,6 +22,7 @@ import pytest
 from api_client.client import BlahClient
 from simulator import runs as sim_runs
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.notify_log import NotificationLog
 from tests.support.hostile_e2e import SIZE, press_now, settle, wait_until
 from tui.app import BlahApp, create_app
@@ -166,7 +167,7 @@ class InFlight(httpx.AsyncBaseTransport):
     """Real HTTP that knows how many writes (non-GET requests) are on their way right now."""
 
     def __init__(self, inner: httpx.AsyncBaseTransport | None = None) -> None:
-        self.inner = inner or httpx.AsyncHTTPTransport()
+        self.inner = inner or sim_http.AsyncHTTPTransport()
         self.writes = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -246,7 +247,7 @@ class SlowAnswers(httpx.AsyncBaseTransport):
     platform has acted on it (the write happened; the client cannot know)."""
 
     def __init__(self, delay: float) -> None:
-        self.inner = httpx.AsyncHTTPTransport()
+        self.inner = sim_http.AsyncHTTPTransport()
         self.delay = delay
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

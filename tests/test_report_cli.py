@@ -10,12 +10,12 @@ import json
 import re
 import socket
 
-import httpx
 
 from api_client.client import BlahClient
 from api_client.models import Diagnosis
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_inert
+from tests.support import sim_http
 from tests.support.logs_world import add_hostile_calls
 from cli.main import main as cli_main
 from cli.commands.report import build_report_text, report_main
@@ -32,7 +32,7 @@ def run(model_id: str, base_url: str, *, as_json: bool = False, limit: int = LIM
 
 
 def platform_diagnosis(sim: SimulatorServer) -> Diagnosis:
-    answer = httpx.get(f"{sim.base_url}/api/v1/models/{sim.person_model_id}/diagnose", timeout=10)
+    answer = sim_http.get(f"{sim.base_url}/api/v1/models/{sim.person_model_id}/diagnose", timeout=10)
     return Diagnosis.model_validate(answer.json())
 
 

@@ -9,9 +9,9 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stdout
 
-import httpx
 
 from simulator import cli
+from tests.support import sim_http
 
 
 @contextmanager
@@ -51,7 +51,7 @@ def test_blobfish_alone_prints_its_url_and_keys_and_serves() -> None:
     with running(["--platform", "blobfish", "--quiet-world", "--seed", "4"], "OpenAPI spec") as text:
         url, key = blobfish_url_and_key(text)
         assert "isolated demo key: bf_unverified_" in text and "blah.dev" not in text
-        answer = httpx.get(f"{url}/api/v1/evaluations", headers={"X-API-Key": key}, timeout=10)
+        answer = sim_http.get(f"{url}/api/v1/evaluations", headers={"X-API-Key": key}, timeout=10)
         assert answer.status_code == 200 and answer.json()["evaluations"]
 
 
@@ -65,11 +65,11 @@ def errorbar_url_and_key(text: str) -> tuple[str, str]:
 def test_all_starts_blah_blobfish_and_errorbar() -> None:
     with running(["--platform", "all", "--quiet-world"], "/v1/spec") as text:
         blah = text.split("API base:")[1].split()[0]
-        assert httpx.get(blah + "/api/v1/models", timeout=10).status_code == 200
+        assert sim_http.get(blah + "/api/v1/models", timeout=10).status_code == 200
         url, key = blobfish_url_and_key(text)
-        assert httpx.get(f"{url}/api/v1/evaluations", headers={"X-API-Key": key}, timeout=10).status_code == 200
+        assert sim_http.get(f"{url}/api/v1/evaluations", headers={"X-API-Key": key}, timeout=10).status_code == 200
         queue, admin = errorbar_url_and_key(text)
-        answer = httpx.get(f"{queue}/v1/evals", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        answer = sim_http.get(f"{queue}/v1/evals", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
         assert answer.status_code == 200 and answer.json() == {"object": "list", "data": []}
 
 
@@ -78,9 +78,9 @@ def test_errorbar_alone_serves_the_queue_and_prints_its_three_keys() -> None:
         assert "blah.dev" not in text and "Blobfish" not in text
         assert "member demo key:   sk_sovereign_member_" in text and "read demo key:     sk_sovereign_read_" in text
         queue, admin = errorbar_url_and_key(text)
-        criteria = httpx.get(f"{queue}/v1/criteria", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        criteria = sim_http.get(f"{queue}/v1/criteria", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
         assert criteria.status_code == 200 and criteria.json()["data"]
-        assert httpx.get(f"{queue}/v1/evals", timeout=10).status_code == 401
+        assert sim_http.get(f"{queue}/v1/evals", timeout=10).status_code == 401
 
 
 def test_the_default_platform_is_blah() -> None:

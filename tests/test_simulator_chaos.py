@@ -11,6 +11,7 @@ import pytest
 
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def url(chaotic: SimulatorServer) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
     """One client (building an httpx client per request costs far more than the request)."""
-    with httpx.Client(timeout=10) as client:
+    with sim_http.Client(timeout=10) as client:
         yield client
 
 

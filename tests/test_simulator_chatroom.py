@@ -12,6 +12,7 @@ import pytest
 
 from simulator import chatroom
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +23,7 @@ def room() -> Iterator[SimulatorServer]:
 
 @pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
-    with httpx.Client(timeout=10) as client:
+    with sim_http.Client(timeout=10) as client:
         yield client
 
 
@@ -45,7 +46,7 @@ def replies_to(http: httpx.Client, message_id: str) -> list[dict[str, Any]]:
 
 
 def test_post_gets_a_reply_from_the_named_model(room: SimulatorServer) -> None:
-    with httpx.Client(base_url=room.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=room.base_url + "/api/v1") as http:
         posted = http.post("/chatroom", headers=bearer(room.council_key),
                            json={"content": "Tell me about cats", "reply_from": room.peer_model_ids[0]}).json()
         assert posted["message"]["author_kind"] == "human" and posted["message"]["log_id"] is None
@@ -56,7 +57,7 @@ def test_post_gets_a_reply_from_the_named_model(room: SimulatorServer) -> None:
 
 
 def test_post_without_reply_from_asks_every_unmuted_model(room: SimulatorServer) -> None:
-    with httpx.Client(base_url=room.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=room.base_url + "/api/v1") as http:
         muted = room.peer_model_ids[1]
         http.post(f"/models/{muted}/chatroom", headers=bearer(room.council_key), json={"enabled": False})
         try:
@@ -73,7 +74,7 @@ def test_post_without_reply_from_asks_every_unmuted_model(room: SimulatorServer)
 
 def test_muted_model_takes_no_turns_but_keeps_history(room: SimulatorServer) -> None:
     person = room.person_model_id
-    with httpx.Client(base_url=room.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=room.base_url + "/api/v1") as http:
         results_before = len(http.get(f"/models/{person}/results").json())
         r = http.post(f"/models/{person}/chatroom", headers=bearer(room.council_key), json={"enabled": False})
         assert r.json() == {"model_id": person, "chatroom_enabled": False}

@@ -15,6 +15,7 @@ import pytest
 
 from api_client import models as wire
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,7 @@ def busy() -> Iterator[SimulatorServer]:
 
 @pytest.fixture
 def http(sim: SimulatorServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sim.base_url + "/api/v1", timeout=10) as client:
+    with sim_http.Client(base_url=sim.base_url + "/api/v1", timeout=10) as client:
         yield client
 
 
@@ -144,7 +145,7 @@ def test_models_evals_search(http: httpx.Client, sim: SimulatorServer) -> None:
 
 
 def test_register_model(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         body = {"name": "My Model", "description": "...", "inference_uri": "openai-compatible:https://h.test#m"}
         r = http.post("/models", json=body, headers=auth(busy.council_key))
         assert r.status_code == 201
@@ -160,7 +161,7 @@ def test_register_model(busy: SimulatorServer) -> None:
 
 
 def test_infer(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         r = http.post(f"/models/{busy.person_model_id}/infer", headers=auth(busy.council_key),
                       json={"prompt": "The capital of France is", "max_tokens": 64})
         result = wire.InferResult.model_validate(r.json())
@@ -171,7 +172,7 @@ def test_infer(busy: SimulatorServer) -> None:
 
 
 def test_webhooks_commands(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         r = http.post("/webhooks", headers=auth(busy.council_key),
                       json={"url": "https://your-host/hook", "event_types": ["run.completed"]})
         hook = wire.Webhook.model_validate(r.json())
@@ -199,7 +200,7 @@ def test_health(http: httpx.Client, sim: SimulatorServer) -> None:
 
 
 def test_chat_job(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         r = http.post("/chat", headers=auth(busy.council_key),
                       json={"model_id": busy.person_model_id, "messages": [{"role": "user", "content": "Hello"}]})
         job = wire.ChatJob.model_validate(r.json())
@@ -221,7 +222,7 @@ def test_compare(http: httpx.Client, sim: SimulatorServer) -> None:
 
 
 def test_chatroom_commands(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         page = wire.ChatroomPage.model_validate(http.get("/chatroom", params={"limit": 20}).json())
         assert len(page.messages) == 20
         detail = wire.ChatroomMessageDetail.model_validate(http.get(f"/chatroom/{page.messages[0].id}").json())
@@ -236,7 +237,7 @@ def test_chatroom_commands(busy: SimulatorServer) -> None:
 
 
 def test_games_commands(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         games = [wire.Game.model_validate(g) for g in http.get("/games").json()]
         assert {g.game_type for g in games} == {"evidence_locker", "comedy_night"}
         game = wire.Game.model_validate(http.get(f"/games/{games[0].id}").json())
@@ -249,7 +250,7 @@ def test_games_commands(busy: SimulatorServer) -> None:
 
 
 def test_training_set_commands(busy: SimulatorServer) -> None:
-    with httpx.Client(base_url=busy.base_url + "/api/v1") as http:
+    with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
         sets = [wire.TrainingSet.model_validate(t) for t in http.get("/training-sets").json()]
         assert sets and all(s.status == "ready" for s in sets)
         assert http.get(f"/training-sets/{sets[0].id}").json()["id"] == sets[0].id
@@ -274,7 +275,7 @@ def test_lens_commands(http: httpx.Client, sim: SimulatorServer) -> None:
 
 
 def test_spec_is_openapi_31(http: httpx.Client, sim: SimulatorServer) -> None:
-    spec = httpx.get(sim.base_url + "/api/spec").json()
+    spec = sim_http.get(sim.base_url + "/api/spec").json()
     assert spec["openapi"].startswith("3.1")
     paths = spec["paths"]
     for path in ("/api/v1/models/{model_id}/logs", "/api/v1/runs/{run_id}/resume", "/api/v1/chatroom",

@@ -9,6 +9,7 @@ import pytest
 
 from simulator.server import SimulatorServer
 from simulator.store import MAX_PER_MS
+from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,7 @@ def own() -> Iterator[SimulatorServer]:
 @pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
     """One client for the module: building an httpx client per request costs more than the request."""
-    with httpx.Client(timeout=10) as client:
+    with sim_http.Client(timeout=10) as client:
         yield client
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from simulator import cli, schemas
 from simulator.server import SimulatorServer
 from simulator.training import MAX_UPLOAD_BYTES
+from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def own() -> Iterator[SimulatorServer]:
 
 @pytest.fixture(scope="module")
 def http(own: SimulatorServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=own.base_url + "/api/v1", timeout=10,
+    with sim_http.Client(base_url=own.base_url + "/api/v1", timeout=10,
                       headers={"Authorization": f"Bearer {own.council_key}"}) as client:
         yield client
 
@@ -42,22 +43,22 @@ def test_upload_makes_a_ready_set(http: httpx.Client) -> None:
     t = ticket(http)
     assert http.get(f"/training-sets/{t['training_set_id']}").json()["status"] == "pending_upload"
     body = b'{"messages": [{"role": "user", "content": "hi"}]}\n\n{"prompt": "a", "completion": "b"}\n'
-    r = httpx.put(str(t["upload_url"]), content=body)
+    r = sim_http.put(str(t["upload_url"]), content=body)
     assert r.status_code == 200
     ready = http.get(f"/training-sets/{t['training_set_id']}").json()
     assert ready["status"] == "ready" and ready["example_count"] == 2 and ready["size_bytes"] == len(body)
-    assert httpx.put(str(t["upload_url"]), content=body).status_code == 404  # a ticket is used once
+    assert sim_http.put(str(t["upload_url"]), content=body).status_code == 404  # a ticket is used once
 
 
 def test_upload_rejects_bad_jsonl_and_oversize(http: httpx.Client) -> None:
     t = ticket(http)
-    r = httpx.put(str(t["upload_url"]), content=b'{"ok": 1}\nnot json\n')
+    r = sim_http.put(str(t["upload_url"]), content=b'{"ok": 1}\nnot json\n')
     assert r.status_code == 422 and r.json() == {"error": "line 2 is not valid JSON"}
-    assert httpx.put(str(t["upload_url"]), content=b"[1, 2]\n").json() == {"error": "line 1 is not a JSON object"}
+    assert sim_http.put(str(t["upload_url"]), content=b"[1, 2]\n").json() == {"error": "line 1 is not a JSON object"}
     r = http.post("/training-sets/request-upload",
                   json={"name": "big", "filename": "b.jsonl", "size_bytes": MAX_UPLOAD_BYTES + 1})
     assert r.status_code == 413 and "limit" in r.json()["error"]
-    big = httpx.put(str(ticket(http)["upload_url"]), content=b"{}\n" * (MAX_UPLOAD_BYTES // 3 + 2))
+    big = sim_http.put(str(ticket(http)["upload_url"]), content=b"{}\n" * (MAX_UPLOAD_BYTES // 3 + 2))
     assert big.status_code == 413
 
 
@@ -103,7 +104,7 @@ def test_served_json_matches_the_documented_schema(http: httpx.Client, own: Simu
 
 
 def test_live_mode_keeps_activity_coming() -> None:
-    with SimulatorServer(seed=11, speed=40.0, live=True) as server, httpx.Client(timeout=10) as http:
+    with SimulatorServer(seed=11, speed=40.0, live=True) as server, sim_http.Client(timeout=10) as http:
         url = f"{server.base_url}/api/v1/models/{server.person_model_id}/logs"
         since = http.get(url, params={"limit": 1}).json()["next_since"]
         room_since = http.get(f"{server.base_url}/api/v1/chatroom", params={"limit": 1}).json()["next_since"]
@@ -137,7 +138,7 @@ def test_cli_prints_url_key_and_model() -> None:
             time.sleep(0.05)
         text = out.getvalue()
         base = text.split("API base:")[1].split()[0]
-        assert httpx.get(base + "/api/v1/models").status_code == 200
+        assert sim_http.get(base + "/api/v1/models").status_code == 200
         assert "blah_demo_council_" in text and "tinystories-chat-1m" in text
     finally:
         stop.set()

@@ -16,6 +16,7 @@ import pytest
 
 from simulator import runs
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def fast() -> Iterator[SimulatorServer]:
 
 
 def api(server: SimulatorServer) -> httpx.Client:
-    return httpx.Client(base_url=server.base_url + "/api/v1", timeout=10)
+    return sim_http.Client(base_url=server.base_url + "/api/v1", timeout=10)
 
 
 def bearer(key: str) -> dict[str, str]:

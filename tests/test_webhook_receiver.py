@@ -17,6 +17,7 @@ from application.webhooks.receiver import (
     sign,
     signature_ok,
 )
+from tests.support import sim_http
 
 SECRET = "s3cret-for-tests"
 
@@ -42,7 +43,7 @@ async def post(url: str, body: bytes, signature: str | None, **headers: str) -> 
     sent = {"Content-Type": "application/json", **headers}
     if signature is not None:
         sent["X-Blah-Signature"] = signature
-    async with httpx.AsyncClient(trust_env=False) as http:
+    async with sim_http.AsyncClient(trust_env=False) as http:
         return await http.post(url, content=body, headers=sent)
 
 
@@ -78,7 +79,7 @@ async def test_other_paths_methods_and_bodies_are_refused(
     rx, got = receiver
     assert rx.url is not None
     base = rx.url.rsplit("/", 1)[0]
-    async with httpx.AsyncClient(trust_env=False) as http:
+    async with sim_http.AsyncClient(trust_env=False) as http:
         assert (await http.get(rx.url)).status_code == 405
         assert (await http.get(rx.url)).headers.get("allow") == "POST"
         assert (await http.post(base + "/elsewhere", content=b"{}")).status_code == 404

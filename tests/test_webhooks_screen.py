@@ -12,6 +12,7 @@ from textual.widgets import Input
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.notify_log import NotificationLog
 from tests.support.chatroom import make_app, wait_for
 from tui.app import BlahApp
@@ -108,7 +109,7 @@ async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorS
             assert url is not None
         # The app exited: its receiver no longer listens.
         with pytest.raises(httpx.ConnectError):
-            async with httpx.AsyncClient(trust_env=False) as http:
+            async with sim_http.AsyncClient(trust_env=False) as http:
                 await http.post(url, content=b"{}")
 
 

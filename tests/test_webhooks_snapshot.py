@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
 from simulator.server import SimulatorServer
+from tests.support import sim_http
 from tests.support.chatroom import FROZEN_MS, SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
 from tui.screens.webhooks.screen import WebhooksScreen
 from tui.screens.webhooks.form import WebhookFormScreen
@@ -26,7 +26,7 @@ def frozen_sim() -> Iterator[SimulatorServer]:
         ("https://hooks.example.net/blah", ["run.completed"]),
         ("http://127.0.0.1:9/[bold]not-markup[/]", ["run.failed", "run.stalled", "chatroom.message"]),
     ):
-        response = httpx.post(f"{server.base_url}/api/v1/webhooks", json={"url": url, "event_types": events},
+        response = sim_http.post(f"{server.base_url}/api/v1/webhooks", json={"url": url, "event_types": events},
                               headers=headers, trust_env=False)
         response.raise_for_status()
     try:

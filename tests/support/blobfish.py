@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+from tests.support import sim_http
 
 Json = dict[str, Any]
 
@@ -15,7 +16,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
     """Passes every request to the real network, keeping (method, path, headers, body)."""
 
     def __init__(self, after: Callable[[httpx.Request], None] | None = None) -> None:
-        self._inner = httpx.AsyncHTTPTransport()
+        self._inner = sim_http.AsyncHTTPTransport()
         self._after = after
         self.sent: list[tuple[str, str, httpx.Headers, bytes]] = []
 

@@ -26,6 +26,7 @@ from tui.app import BlahApp, create_app
 from application.context import AppContext
 from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
+from tests.support import sim_http
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 from tests.support.settings import Settings, settings_with
 
@@ -80,7 +81,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
     """Passes every request to the network and remembers (method, path) of each."""
 
     def __init__(self) -> None:
-        self._inner = httpx.AsyncHTTPTransport()
+        self._inner = sim_http.AsyncHTTPTransport()
         self.requests: list[tuple[str, str]] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from simulator.errorbar.server import ErrorbarServer
+from tests.support import sim_http
 
 Json = dict[str, Any]
 
@@ -47,7 +48,7 @@ def headers(key: str) -> dict[str, str]:
 
 def queue_run(server: ErrorbarServer, body: Json, *, finish: bool = True) -> Json:
     """Create a run with the admin key (and end it at once, by default); the run as created."""
-    answer = httpx.post(f"{server.base_url}/v1/evals", json=body, headers=headers(server.admin_key), timeout=30)
+    answer = sim_http.post(f"{server.base_url}/v1/evals", json=body, headers=headers(server.admin_key), timeout=30)
     assert answer.status_code == 201, answer.text
     run: Json = answer.json()
     if finish:
@@ -56,4 +57,4 @@ def queue_run(server: ErrorbarServer, body: Json, *, finish: bool = True) -> Jso
 
 
 def get(server: ErrorbarServer, path: str, key: str | None = None, **params: Any) -> httpx.Response:
-    return httpx.get(f"{server.base_url}{path}", params=params, headers=headers(key or server.admin_key), timeout=30)
+    return sim_http.get(f"{server.base_url}{path}", params=params, headers=headers(key or server.admin_key), timeout=30)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+from tests.support import sim_http
 
 Answer = Callable[[httpx.Request], httpx.Response]
 
@@ -28,7 +29,7 @@ class FaultTransport(httpx.AsyncBaseTransport):
     """Passes every request on, except those :meth:`break_` names, answered by ``answer``."""
 
     def __init__(self) -> None:
-        self._inner = httpx.AsyncHTTPTransport()
+        self._inner = sim_http.AsyncHTTPTransport()
         self._faults: list[tuple[str, str, Answer]] = []
         self.broken: list[tuple[str, str]] = []
         """(method, path) of each request answered by a fault."""
