@@ -86,7 +86,9 @@ def test_muted_model_takes_no_turns_but_keeps_history(room: SimulatorServer) -> 
         assert chatroom.model_turn(room.world, person) is None  # the timer's turn is skipped too
         time.sleep(0.1)
         new = http.get("/chatroom", params={"since": since}).json()["messages"]
-        assert [m["id"] for m in new] == [posted["message"]["id"]]
+        # other models' late replies to the previous test's "Hello all" may land here too
+        assert posted["message"]["id"] in [m["id"] for m in new]
+        assert [m["id"] for m in new if m["model_id"] == person or m["reply_to"] == posted["message"]["id"]] == []
         assert len(http.get(f"/models/{person}/results").json()) == results_before
         assert any(b["model_id"] == person for b in http.get("/leaderboard").json())
         http.post(f"/models/{person}/chatroom", headers=bearer(room.council_key), json={"enabled": True})
