@@ -21,9 +21,9 @@ from textual.app import App
 
 from api_client.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support import gc_tuning, long_first
 from tests.support.frozen_world import frozen_sim  # noqa: F401  (a session fixture)
 from tests.support.notify_log import NotificationLog, recording_notify
-from tests.support import gc_tuning, long_first
 from tests.support.staggered_collection import pytest_collection  # noqa: F401  (a hook: workers import in turn)
 
 # No per-example deadline: it is a timed assert, and a 2-core CI machine running four workers
