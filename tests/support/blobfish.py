@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+
 from tests.support import sim_http
 
 Json = dict[str, Any]

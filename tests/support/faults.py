@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
+
 from tests.support import sim_http
 
 Answer = Callable[[httpx.Request], httpx.Response]
