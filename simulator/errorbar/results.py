@@ -87,6 +87,9 @@ def comparison_results(samples: list[Sample], spec: dict[str, Any]) -> dict[str,
             "avg_latency_ms": _mean([g.answer.latency_ms for g in rows]), "eval_cost_micros": cost,
             "savings_pct": None if stored or not base_cost else round(100 * (base_cost - cost) / base_cost, 1),
         })
+        if spec["sample_filters"].get("trace_replay"):  # ASSUMED shape: the agent runs and steps replayed
+            steps = [s.request for s in samples if s.request.trace_id is not None]
+            per_candidate[-1]["replay"] = {"runs": len({r.trace_id for r in steps}), "steps": len(steps)}
     results: dict[str, Any] = {
         "sample_count": len(samples), "clipped_samples": _clipped(samples),
         "baseline": {"model": spec["baseline_model"], "stored_answers": stored,

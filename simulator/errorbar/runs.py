@@ -152,7 +152,7 @@ class RunStore:
                 rates = (criterion.tpr or 0.5, criterion.tnr or 0.5)
             run_id = f"ev_{self.seed}_{self._next:04d}"
             self._next += 1
-            rows = population(self.traffic, spec["sample_filters"]) or self.traffic
+            rows = population(self.traffic, spec["sample_filters"], spec.get("needs_reference", False)) or self.traffic
             samples = draw_samples(run_id, self.seed, spec, rows, self.judge, rates)
             models = 1 + len(spec["arms"])
             judge_calls = len(spec["arms"]) * 2 if spec["eval_kind"] == "comparison" else models

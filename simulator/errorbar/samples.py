@@ -71,8 +71,28 @@ def _answer(model: str, request: LoggedRequest, cap: int, rng: random.Random) ->
 
 
 def _stored_answer(request: LoggedRequest, rng: random.Random) -> Answer:
+    """The logged reply as it was shipped (never regenerated: no latency, no cost)."""
     spec = CATALOG_BY_ID[request.model]
-    return Answer(request.reply, False, rng.random() < spec.quality, None, None)
+    good = rng.random() < spec.quality
+    return Answer(request.reply, False, good if request.reference_good is None else request.reference_good,
+                  None, None)
+
+
+def _adherence_truth(answer: Answer, base: Answer, reference_good: bool, base_is_reference: bool,
+                     rng: random.Random) -> str:
+    """Which answer is closer to the stored reference: an answer agrees with it when both are
+    good or both are not (so a wrong reference rewards the wrong answers), with some noise;
+    the stored answer is the reference itself."""
+    def close(item: Answer) -> bool:
+        return (not item.truncated) and item.good == reference_good and rng.random() < 0.9
+
+    cand_close = close(answer)
+    base_close = True if base_is_reference else close(base)
+    if cand_close and not base_close:
+        return "candidate"
+    if base_close and not cand_close:
+        return "baseline"
+    return "tie"
 
 
 def _reading(truth: str, first: str, judge: JudgeBehaviour, rng: random.Random) -> Reading:
@@ -139,10 +159,13 @@ def draw_samples(run_id: str, seed: int, spec: dict[str, Any], population: list[
         chosen.append(rng.choice(population))
     cap, baseline, arms = spec["max_output_tokens"], spec["baseline_model"], spec["arms"]
     criterion = spec["eval_kind"] == "criterion"
+    adherence = spec.get("rubric_type") == "adherence"
     samples = []
     for index, request in enumerate(chosen):
         draw = random.Random(f"{seed}:{run_id}:{index}")
         base = _stored_answer(request, draw) if baseline == STORED else _answer(baseline, request, cap, draw)
+        # the stored reference adherence is judged against (drawn only then: other runs' draws stay as they were)
+        reference = base if baseline == STORED or not adherence or criterion else _stored_answer(request, draw)
         graded: list[Graded] = []
         if criterion:
             models = [(baseline, base)] + [(arm["key"], _answer(arm["model"], request, cap, draw)) for arm in arms]
@@ -158,8 +181,11 @@ def draw_samples(run_id: str, seed: int, spec: dict[str, Any], population: list[
         else:
             for arm in arms:
                 answer = _answer(arm["model"], request, cap, draw)
-                truth = ("candidate" if answer.good and not base.good else
-                         "baseline" if base.good and not answer.good else "tie")
+                if adherence:
+                    truth = _adherence_truth(answer, base, reference.good, baseline == STORED, draw)
+                else:
+                    truth = ("candidate" if answer.good and not base.good else
+                             "baseline" if base.good and not answer.good else "tie")
                 ab = _reading(truth, "baseline", judge, draw)
                 ba = _reading(truth, "candidate", judge, draw)
                 graded.append(Graded(arm["key"], answer, pair_outcome(ab, ba), {"ab": ab, "ba": ba}))
@@ -184,6 +210,8 @@ def sample_json(sample: Sample) -> dict[str, Any]:
     if base is not None:
         item.update(baseline_truncated=base.truncated, baseline_latency_ms=base.latency_ms,
                     baseline_cost_micros=base.cost_micros)
+    if sample.request.trace_id is not None:  # a replay sample: one teacher-forced step of an agent run
+        item["replay"] = {"trace_id": sample.request.trace_id, "step": sample.request.step}
     candidates = []
     for graded in sample.graded:
         entry: dict[str, Any] = {"model": graded.arm, "answer": clip(graded.answer.text), "outcome": graded.outcome,

@@ -8,12 +8,13 @@ import re
 from typing import Any
 
 from simulator.errorbar.errors import QueueError
+from simulator.errorbar.population import check_certified, check_criterion_binding, check_population
+from simulator.errorbar.population import population as sampled_rows
 from simulator.errorbar.world import CATALOG_BY_ID, DEFAULT_JUDGE, STORED, Criterion, LoggedRequest
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:+\-]{0,63}$")
 ASSERTION_TYPES = {"json_valid", "json_schema", "regex_match", "contains", "not_contains", "max_length",
                    "min_length", "completed", "tool_called", "no_tool_call"}
-DATASETS = {"ds_holdout"}  # the one managed dataset of the workspace
 SCREENING_RUBRIC = "Which answer serves the user better: accurate, complete, and in the product's tone."
 
 
@@ -103,14 +104,12 @@ def _arms(body: dict[str, Any], baseline: str, minimum: int) -> list[dict[str, A
     return arms
 
 
-def population(traffic: list[LoggedRequest], filters: dict[str, Any]) -> list[LoggedRequest]:
-    rows = traffic
-    for name in ("tag", "model"):
-        if filters.get(name):
-            rows = [r for r in rows if getattr(r, name) == filters[name]]
-    if filters.get("segment"):
-        rows = [r for r in rows if filters["segment"] in r.prompt]
-    return rows
+def population(traffic: list[LoggedRequest], filters: dict[str, Any], needs_reference: bool = False
+               ) -> list[LoggedRequest]:
+    """The rows a run samples (logged traffic, a dataset, or agent steps: ``population``);
+    ``needs_reference``: only rows with a text reply to compare against."""
+    rows = sampled_rows(traffic, filters)
+    return [r for r in rows if r.text_reply] if needs_reference else rows
 
 
 def validate_create(body: Any, traffic: list[LoggedRequest], criteria: dict[str, Criterion]) -> dict[str, Any]:
@@ -150,19 +149,22 @@ def validate_create(body: Any, traffic: list[LoggedRequest], criteria: dict[str,
     filters = {k: v for k, v in filters.items() if v not in ("", None)}
     if filters.get("trace_replay") and baseline != STORED:
         raise bad("trace_replay needs baseline_model \"__stored__\"")
-    if filters.get("dataset_id") and filters["dataset_id"] not in DATASETS:
-        raise QueueError(404, "Dataset not found", "not_found")
-    rows = population(traffic, filters)
-    if len({r.prompt for r in rows}) < 5:
-        raise bad("Not enough logged traffic for this filter (need at least 5 distinct prompts with this filter)")
+    needs_reference = rubric_type == "adherence"  # adherence needs text replies to compare with
+    check_population(sampled_rows(traffic, filters), filters, needs_reference=needs_reference)
+    if criterion is not None:
+        check_criterion_binding(criterion, filters, certified=baseline == STORED)
     judge = _model(body.get("judge_model", DEFAULT_JUDGE), "judge_model")
+    sample_count = _int(body, "sample_count", 5, 500, 20)
+    if baseline == STORED and not filters.get("trace_replay"):
+        check_certified(criterion, kind, sample_count)
     return {
         "name": name.strip(), "rubric": rubric if kind == "comparison" else (criterion.judge_prompt if criterion else ""),
         "rubric_type": rubric_type, "eval_kind": kind, "criterion": criterion,
         "baseline_model": baseline, "arms": arms, "judge_model": criterion.judge_model if criterion else judge,
-        "sample_count": _int(body, "sample_count", 5, 500, 20),
+        "sample_count": sample_count,
         "max_output_tokens": _int(body, "max_output_tokens", 256, 16384, 4096),
         "assertions": _assertions(body.get("assertions")), "sample_filters": filters, "screening": False,
+        "needs_reference": needs_reference,
     }
 
 

@@ -109,11 +109,18 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
             checks.append(_check("noninferiority", model or "*", margin, None,
                                  "needs a criterion run on __stored__ with a calibrated judge", False))
         else:
-            floor = incumbent["corrected_pass_rate"] - margin
+            # ASSUMED: the margin is scaled by the judge's measured error as margin × (TPR+TNR−1),
+            # so a judge that errs more leaves less room (the page says only "scaled").
+            snapshot = run.spec.get("criterion_snapshot") or {}
+            youden = (snapshot.get("tpr") or 0) + (snapshot.get("tnr") or 0) - 1
+            scaled = margin * youden
+            floor = incumbent["corrected_pass_rate"] - scaled
+            note = (f"margin {margin:.3f} scaled by the judge's TPR+TNR-1 {youden:.3f} to {scaled:.3f}; incumbent "
+                    f"(what you shipped) corrected pass rate {incumbent['corrected_pass_rate']:.3f}")
             for key in arms:
                 row = by_model.get(key)
                 actual = row["corrected_ci"][0] if row and row["corrected_ci"] else None
-                checks.append(_check("noninferiority", key, round(floor, 6), actual))
+                checks.append(_check("noninferiority", key, round(floor, 6), actual, note))
     return checks
 
 

@@ -98,6 +98,9 @@ def seeded_criteria() -> list[Criterion]:
                   DEFAULT_JUDGE, 0.55, 0.40, -0.05, 40, 40, "misaligned", aligned_at="2026-11-21T10:00:00Z"),
         Criterion("crit_tone", "Brand tone", "PASS if the tone matches the style guide.", DEFAULT_JUDGE,
                   None, None, None, trust="unmeasured"),
+        Criterion("crit_support_resolved", "Support issue resolved", "PASS if the support answer resolves the "
+                  "customer's issue.", "anthropic/claude-sonnet-4", 0.88, 0.86, 0.70, 60, 60, "trustworthy",
+                  population={"tag": "support"}, aligned_at="2026-11-25T10:00:00Z"),
     ]
 
 
@@ -108,6 +111,13 @@ class LoggedRequest:
     model: str
     tag: str
     reply: str
+    reference_good: bool | None = None
+    """Whether the stored reply (or the dataset's assistant turn) is a good answer; None: as
+    likely as its model's quality says."""
+    text_reply: bool = True
+    """False for an agent step that answered with a tool call (no text to adhere to)."""
+    trace_id: str | None = None
+    step: int | None = None
 
 
 def seeded_traffic(seed: int) -> list[LoggedRequest]:

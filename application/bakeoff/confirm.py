@@ -1,0 +1,55 @@
+"""The confirmation of a new bake-off, the same words in the TUI and the CLI: what will run,
+on which prompts, what is checked, what it spends on, and what to know first (a judge no
+better than chance, a judge of a candidate's family)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from application.bakeoff.assertions import assertion_name
+from application.bakeoff.cost import spend_plan
+from application.bakeoff.new_run import RUBRIC_TYPE_HELP, STORED, NewRun
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+
+__all__ = ["confirmation_lines"]
+
+
+def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
+                       runs: Sequence[assumed.Run]) -> list[tuple[str, str]]:
+    """(label, text) lines; the label ``!`` marks a warning."""
+    lines: list[tuple[str, str]] = [("Bake-off", request.name.strip())]
+    if request.eval_kind == "criterion":
+        name = (criterion.name or criterion.id) if criterion is not None else (request.criterion_id or "—")
+        lines.append(("Kind", f"criterion {name}: every model's answers graded pass/fail by its frozen judge, "
+                              "corrected with the judge's measured error"))
+    else:
+        lines.append(("Kind", "comparison: the judge reads each candidate against the baseline, both orderings"))
+        lines.append(("Rubric type", RUBRIC_TYPE_HELP.get(request.rubric_type, request.rubric_type)))
+    if request.certified:
+        margin = request.noninferiority_margin
+        lines.append(("Baseline", "against what you shipped (__stored__): a certified switch; the gate's "
+                                  f"noninferiority margin {margin:.2f}, scaled by the judge's measured error"
+                      if margin is not None else "against what you shipped (__stored__): a certified switch"))
+    elif request.baseline_model == STORED:
+        lines.append(("Baseline", "your logged answers (__stored__)"))
+    else:
+        lines.append(("Baseline", request.baseline_model))
+    lines.append(("Candidates", ", ".join(request.candidate_keys) or "none (the baseline graded alone)"))
+    judge = criterion.judge_model if request.eval_kind == "criterion" and criterion is not None else request.judge_model
+    lines.append(("Judge", judge or "the queue's default"))
+    lines.append(("Samples", f"{request.sample_count} from {request.filters.describe()}; answers capped at "
+                             f"{request.max_output_tokens:,} tokens"))
+    if request.assertions:
+        lines.append(("Assertions", "; ".join(assertion_name(a) for a in request.assertions)
+                      + " (free: checked on every answer)"))
+    for warning in request.warnings(criterion):
+        lines.append(("!", warning))
+    plan = spend_plan(request, runs, judge)
+    for line in plan.lines:
+        lines.append(("Spends", line))
+    lines.append(("", f"{plan.generations} generations and {plan.judge_calls} judge calls, paid from the "
+                      "workspace's wallet. Sent once."))
+    return lines

@@ -1,0 +1,402 @@
+"""A new bake-off as a person asks for it (TUI dialog and `blah-tui bakeoff create` alike):
+every field of ``POST /v1/evals`` (contract 3.2), the request body it makes, and why the
+queue would refuse it, said before anything is sent.
+
+The queue's own rules are the client's (``api_client.errorbar.checks.check_create``: a regex
+that does not compile, a schema that does not parse, a length that is not a whole number, 7
+candidates, ...); on top of those, the page's certified-switch rules (a ``__stored__``
+baseline needs a calibrated criterion) and the gate margin the person gives with it (a rate
+0..1, not a percent). Text fields are parsed here too, so the CLI's flags and the dialog's
+lines read the same way: an assertion is ``TYPE`` or ``TYPE=VALUE``; an arm is
+``model=M; label=L; n=3; system=TEXT; tools=JSON``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from api_client.errorbar import wire
+from api_client.errorbar.checks import ASSERTION_TYPES, check_create
+from api_client.errorbar.errors import RefusedLocally
+from application.bakeoff.judge_quality import informedness, judge_reading
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+
+__all__ = [
+    "ASSERTION_HELP", "ArmSpec", "DEFAULT_MARGIN", "DEFAULT_MAX_OUTPUT_TOKENS", "DEFAULT_SAMPLE_COUNT",
+    "MAX_ASSERTIONS", "MAX_CANDIDATES", "NewRun", "Problem", "RUBRIC_TYPE_HELP", "STORED", "SampleFilters",
+    "criterion_line", "field_of_refusal", "judge_family_warning", "model_family", "parse_arm", "parse_assertion",
+    "parse_margin", "used_models", "whole_number",
+]
+
+STORED = wire.STORED
+MAX_CANDIDATES = 6
+MAX_ASSERTIONS = 10
+DEFAULT_SAMPLE_COUNT = 40
+DEFAULT_MAX_OUTPUT_TOKENS = 1024
+DEFAULT_MARGIN = 0.05
+RUBRIC_TYPE_HELP = {
+    "direct": "direct: the judge picks the answer that better satisfies the rubric",
+    "adherence": "adherence: the judge picks the answer closer to the stored reference (the logged reply, "
+                 "or the dataset's assistant turn)",
+}
+ASSERTION_HELP = {
+    "json_valid": "json_valid: the answer parses as JSON",
+    "json_schema": "json_schema=SCHEMA: the answer's JSON fits this schema (a JSON string, at most 4000)",
+    "regex_match": "regex_match=REGEX: the answer matches this regex (at most 200 characters)",
+    "contains": "contains=TEXT: the answer contains this text",
+    "not_contains": "not_contains=TEXT: the answer does not contain this text",
+    "max_length": "max_length=N: at most N characters (a whole number)",
+    "min_length": "min_length=N: at least N characters (a whole number)",
+    "completed": "completed: the answer was not cut at the output cap",
+    "tool_called": "tool_called=NAME: the answer calls this tool",
+    "no_tool_call": "no_tool_call: the answer calls no tool",
+}
+_VALUED = {"json_schema", "regex_match", "contains", "not_contains", "max_length", "min_length", "tool_called"}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why the queue would refuse the request: the field (a body key, e.g. ``assertions[2]``)
+    and a sentence that ends in "nothing was sent"."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _problem(field_name: str, message: str) -> Problem:
+    return Problem(field_name, f"{field_name}: {message}; nothing was sent")
+
+
+@dataclass(frozen=True)
+class ArmSpec:
+    """One candidate arm: a model, and for a versioned arm its label and overrides."""
+
+    model: str
+    label: str | None = None
+    system: str | None = None
+    """Replaces the logged system prompt ("" strips it); None: the logged one."""
+    tools: list[Any] | None = None
+    """Replaces the tool definitions ([] = none); None: the logged ones."""
+    n: int | None = None
+    """Best-of-N (2..8): N answers, N−1 knockouts, all paid."""
+
+    @property
+    def key(self) -> str:
+        return self.label or self.model
+
+    @property
+    def plain(self) -> bool:
+        return self.label is None and self.system is None and self.tools is None and self.n is None
+
+    @property
+    def answers(self) -> int:
+        """Generations per sample."""
+        return self.n or 1
+
+    def body(self) -> dict[str, Any]:
+        arm: dict[str, Any] = {"model": self.model}
+        for name in ("label", "system", "tools", "n"):
+            value = getattr(self, name)
+            if value is not None:
+                arm[name] = value
+        return arm
+
+
+@dataclass(frozen=True)
+class SampleFilters:
+    tag: str = ""
+    model: str = ""
+    segment: str = ""
+    dataset_id: str = ""
+    trace_replay: bool = False
+
+    def body(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: v.strip() for k, v in (("tag", self.tag), ("model", self.model),
+                                                          ("segment", self.segment), ("dataset_id", self.dataset_id))
+                               if v.strip()}
+        if self.trace_replay:
+            out["trace_replay"] = True
+        return out
+
+    def describe(self) -> str:
+        parts = [f"{k} {v}" for k, v in self.body().items() if k != "trace_replay"]
+        if self.trace_replay:
+            parts.append("trace replay (one sample per step of completed agent runs)")
+        source = "a managed dataset" if self.dataset_id.strip() else "recent logged traffic"
+        return f"{source}" + (f": {', '.join(parts)}" if parts else ", unfiltered")
+
+
+@dataclass(frozen=True)
+class NewRun:
+    """Every field of a new (non-screening) bake-off."""
+
+    name: str
+    baseline_model: str
+    arms: tuple[ArmSpec, ...] = ()
+    eval_kind: str = "comparison"
+    rubric: str = ""
+    rubric_type: str = "direct"
+    criterion_id: str | None = None
+    judge_model: str | None = None
+    sample_count: int = DEFAULT_SAMPLE_COUNT
+    max_output_tokens: int = DEFAULT_MAX_OUTPUT_TOKENS
+    filters: SampleFilters = field(default_factory=SampleFilters)
+    assertions: tuple[dict[str, Any], ...] = ()
+    noninferiority_margin: float | None = None
+    """The gate margin of a certified switch (not part of the create: the gate's threshold)."""
+
+    @property
+    def certified(self) -> bool:
+        """A certified switch: candidates judged against what was actually shipped (the page's
+        shape: ``__stored__`` baseline, calibrated criterion, strict population, 412 when
+        underpowered). A replay bake-off also needs ``__stored__`` but is not one."""
+        return self.baseline_model == STORED and not self.filters.trace_replay
+
+    @property
+    def candidate_keys(self) -> list[str]:
+        return [arm.key for arm in self.arms]
+
+    def body(self) -> dict[str, Any]:
+        """The create request's JSON body (``candidates`` only when an arm has a label or overrides)."""
+        body: dict[str, Any] = {"name": self.name.strip(), "eval_kind": self.eval_kind,
+                                "baseline_model": self.baseline_model, "sample_count": self.sample_count,
+                                "max_output_tokens": self.max_output_tokens}
+        if all(arm.plain for arm in self.arms):
+            body["candidate_models"] = [arm.model for arm in self.arms]
+        else:
+            body["candidates"] = [arm.body() for arm in self.arms]
+        if self.eval_kind == "criterion":
+            body["criterion_id"] = self.criterion_id
+        else:
+            body["rubric"] = self.rubric
+        if self.rubric_type != "direct":
+            body["rubric_type"] = self.rubric_type
+        if self.judge_model and self.eval_kind != "criterion":
+            body["judge_model"] = self.judge_model
+        filters = self.filters.body()
+        if filters:
+            body["sample_filters"] = filters
+        if self.assertions:
+            body["assertions"] = [dict(a) for a in self.assertions]
+        return body
+
+    def problem(self, criterion: assumed.Criterion | None = None) -> Problem | None:
+        """Why the queue would refuse this (the first reason, naming its field), or None.
+        ``criterion``: the chosen criterion as listed, for the certified switch's rules."""
+        if len(self.arms) > MAX_CANDIDATES:
+            return _problem("candidate_models", f"at most {MAX_CANDIDATES} candidates, not {len(self.arms)}")
+        if len(self.assertions) > MAX_ASSERTIONS:
+            return _problem("assertions", f"at most {MAX_ASSERTIONS}, not {len(self.assertions)}")
+        try:
+            check_create(self.body())
+        except RefusedLocally as refused:
+            return Problem(refused.field, refused.message)
+        if self.noninferiority_margin is not None and not 0.0 <= self.noninferiority_margin <= 1.0:
+            return _problem("noninferiority_margin",
+                            f"a rate from 0 to 1 is required (0.05, not 5), not {self.noninferiority_margin:g}")
+        if self.certified:
+            if self.eval_kind != "criterion":
+                return _problem("baseline_model", "a certified switch (against what you shipped, __stored__) is "
+                                "judged by a calibrated criterion: choose a criterion run")
+            if self.noninferiority_margin is None:
+                return _problem("noninferiority_margin", "a certified switch needs its noninferiority margin "
+                                "(how much worse than what you shipped is still acceptable, e.g. 0.05)")
+            youden = informedness(criterion.tpr, criterion.tnr) if criterion is not None else 1.0
+            if criterion is not None and youden is None:
+                return _problem("criterion_id", f"{criterion.name or criterion.id} is not calibrated (no alignment "
+                                "run): a certified switch needs a calibrated criterion")
+            if criterion is not None and youden is not None and youden <= 0:
+                return _problem("criterion_id", f"{criterion.name or criterion.id} is no better than chance "
+                                f"(TPR+TNR-1 is {youden:.2f}): a certified switch needs a calibrated criterion")
+        return None
+
+    def warnings(self, criterion: assumed.Criterion | None = None) -> list[str]:
+        """What the person should know before spending (the request is still valid)."""
+        out = []
+        if self.eval_kind == "criterion" and criterion is not None:
+            reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
+            if reading:
+                out.append(f"criterion {criterion.name or criterion.id}: {reading}; a pass rate it reads says "
+                           "nothing about the answers")
+        family = judge_family_warning(self.judge_model if self.eval_kind != "criterion" else
+                                      (criterion.judge_model if criterion else None), [a.model for a in self.arms])
+        if family:
+            out.append(family)
+        if self.rubric_type == "adherence" and self.baseline_model == STORED:
+            out.append("adherence against __stored__: the stored answer is the reference itself, so a candidate "
+                       "can at best tie it")
+        return out
+
+
+# ----------------------------------------------------------------- parsing text fields
+
+
+def whole_number(text: str, field_name: str, default: int) -> tuple[int | None, Problem | None]:
+    """An integer field's value (its default when empty), or why it is not one."""
+    text = text.strip()
+    if not text:
+        return default, None
+    try:
+        return int(text), None
+    except ValueError:
+        return None, _problem(field_name, f"a whole number is required, not {text!r}")
+
+
+def parse_margin(text: str) -> tuple[float | None, Problem | None]:
+    """The noninferiority margin (empty: none), a rate 0..1."""
+    text = text.strip()
+    if not text:
+        return None, None
+    try:
+        value = float(text)
+    except ValueError:
+        return None, _problem("noninferiority_margin", f"a number from 0 to 1 is required, not {text!r}")
+    if not 0.0 <= value <= 1.0:
+        return None, _problem("noninferiority_margin", f"a rate from 0 to 1 is required (0.05, not 5), not {text}")
+    return value, None
+
+
+def parse_assertion(text: str, index: int) -> tuple[dict[str, Any] | None, Problem | None]:
+    """``TYPE`` or ``TYPE=VALUE`` as an assertion config (the value's own checks are the
+    queue's, made in :meth:`NewRun.problem`)."""
+    kind, sep, value = text.strip().partition("=")
+    kind = kind.strip()
+    where = f"assertions[{index}]"
+    if kind not in ASSERTION_TYPES:
+        return None, _problem(where, f"{kind!r} is not an assertion type (one of {', '.join(sorted(ASSERTION_TYPES))})")
+    if kind in _VALUED:
+        if not sep:
+            return None, _problem(where, f"{kind} needs a value: {ASSERTION_HELP[kind]}")
+        return {"type": kind, "value": value}, None
+    if sep:
+        return None, _problem(where, f"{kind} takes no value")
+    return {"type": kind}, None
+
+
+def parse_arm(text: str, index: int) -> tuple[ArmSpec | None, Problem | None]:
+    """``model=M; label=L; n=3; system=TEXT; tools=JSON`` (a bare model id is a plain arm)."""
+    where = f"candidates[{index}]"
+    text = text.strip()
+    if "=" not in text:
+        return (ArmSpec(text), None) if text else (None, _problem(where, "a model id is required"))
+    parts: dict[str, str] = {}
+    for piece in text.split(";"):
+        if not piece.strip():
+            continue
+        key, sep, value = piece.partition("=")
+        key = key.strip()
+        if not sep or key not in ("model", "label", "n", "system", "tools"):
+            return None, _problem(where, f"{piece.strip()!r}: use model=, label=, n=, system= or tools=")
+        parts[key] = value.strip()
+    if not parts.get("model"):
+        return None, _problem(where, "model= is required")
+    n = None
+    if "n" in parts:
+        try:
+            n = int(parts["n"])
+        except ValueError:
+            return None, _problem(f"{where}.n", f"best-of-N takes a whole number 2..8, not {parts['n']!r}")
+        if not 2 <= n <= 8:
+            return None, _problem(f"{where}.n", f"best-of-N takes 2..8, not {n}")
+    tools = None
+    if "tools" in parts:
+        try:
+            tools = json.loads(parts["tools"])
+        except ValueError as exc:
+            return None, _problem(f"{where}.tools", f"the tool definitions do not parse as JSON ({exc.args[0]})")
+        if not isinstance(tools, list) or len(tools) > 64:
+            return None, _problem(f"{where}.tools", "a JSON list of at most 64 tool definitions is required")
+    system = parts.get("system")
+    if system is not None and len(system) > 20000:
+        return None, _problem(f"{where}.system", "at most 20000 characters")
+    return ArmSpec(parts["model"], parts.get("label") or None, system, tools, n), None
+
+
+# ----------------------------------------------------------------- what the workspace knows
+
+
+def used_models(runs: Iterable[assumed.Run]) -> list[str]:
+    """The models the workspace already ran (earlier runs' arms and baselines, and the
+    screening catalog of any screening run), most used first: what the dialog offers. Any
+    other id is accepted as typed; the queue says whether it is in its catalog."""
+    counts: dict[str, int] = {}
+
+    def add(model: Any) -> None:
+        if isinstance(model, str) and model and model != STORED:
+            counts[model] = counts.get(model, 0) + 1
+
+    for run in runs:
+        add(run.baseline_model)
+        for arm in run.arms:
+            add(arm.model)
+        if not run.arms:
+            for model in run.candidate_models:
+                add(model)
+        screening = run.results.screening if run.results is not None else None
+        if isinstance(screening, dict):
+            add(screening.get("incumbent"))
+            for entry in screening.get("per_candidate") or []:
+                if isinstance(entry, dict):
+                    add(entry.get("model"))
+    return sorted(counts, key=lambda m: (-counts[m], m))
+
+
+def model_family(model: str) -> set[str]:
+    """Names a model's family goes by: its provider (before ``/``) and its name's leading
+    word (``Qwen/Qwen3-32B`` → {qwen}; ``openai/gpt-4.1`` → {openai, gpt})."""
+    provider, _, name = model.lower().rpartition("/")
+    names = {provider} if provider else set()
+    word = re.match(r"[a-z]+", name)
+    if word:
+        names.add(word.group())
+    return names - {"meta", "you", "models"}
+
+
+def judge_family_warning(judge: str | None, candidates: Sequence[str]) -> str | None:
+    """The judge shares a family with a candidate: LLM judges measurably favour their own."""
+    if not judge:
+        return None
+    mine = model_family(judge)
+    same = [c for c in candidates if model_family(c) & mine]
+    if not same:
+        return None
+    return (f"the judge {judge} shares a family with {', '.join(same)}: LLM judges measurably favour their own "
+            "family; prefer a judge from another family")
+
+
+def criterion_line(criterion: assumed.Criterion) -> str:
+    """One line per criterion: trust, TPR/TNR, kappa, drift, and the plain reading."""
+    def fig(value: float | None) -> str:
+        return "—" if value is None else f"{value:.3f}"
+
+    extra = criterion.model_extra or {}
+    drift = extra.get("drift_signal") or extra.get("drift_status") or "—"
+    line = (f"{criterion.name or criterion.id} ({criterion.id}): trust {criterion.trust or '—'} · TPR "
+            f"{fig(criterion.tpr)} · TNR {fig(criterion.tnr)} · kappa {fig(criterion.kappa)} · drift {drift}")
+    reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
+    return f"{line}\n  ! {reading}" if reading else line
+
+
+def field_of_refusal(message: str, request: NewRun) -> str | None:
+    """Which field a queue 400 is about, when its text names a model of the request
+    (``Model '…' is not available.``): ``baseline_model``, ``candidate_models`` or ``judge_model``."""
+    found = re.search(r"Model '(.+?)' is not available", message)
+    if not found:
+        return None
+    model = found.group(1)
+    if model == request.baseline_model:
+        return "baseline_model"
+    if any(arm.model == model for arm in request.arms):
+        return "candidate_models"
+    if model == request.judge_model:
+        return "judge_model"
+    return None

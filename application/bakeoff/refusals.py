@@ -1,0 +1,59 @@
+"""A refused create, in a sentence a person can act on: which field, and what to change.
+
+- 412 on ``POST /v1/evals`` is the certified switch's "underpowered" (page: "an underpowered
+  run answers 412 rather than concluding"). How many samples would do is said when the
+  queue's text gives a number ("at least N samples"); it is never guessed, and the run is
+  never resent on its own.
+- 400 for a population mismatch (the criterion was calibrated on another population) is
+  said as that, with the queue's own words.
+- 400 ``Model '…' is not available.`` belongs to the field that names that model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from api_client._responses import safe_excerpt
+from api_client.errors import BlahError
+from application.bakeoff.new_run import NewRun, field_of_refusal
+
+__all__ = ["CreateRefusal", "create_refusal", "samples_enough"]
+
+_ENOUGH = re.compile(r"at least (\d+) samples", re.IGNORECASE)
+
+
+def samples_enough(text: str | None) -> int | None:
+    """The sample count the queue said would be enough, when it said one."""
+    found = _ENOUGH.search(text or "")
+    return int(found.group(1)) if found else None
+
+
+@dataclass(frozen=True)
+class CreateRefusal:
+    field: str | None
+    sentence: str
+    samples_needed: int | None = None
+
+
+def create_refusal(error: BlahError, request: NewRun | None) -> CreateRefusal:
+    server = safe_excerpt(error.server_error, 300) if error.server_error else ""
+    said = f" (the queue said: {server})" if server else ""
+    if error.status == 412:
+        needed = samples_enough(error.server_error)
+        if needed is not None:
+            asked = f" instead of {request.sample_count}" if request is not None else ""
+            head = (f"underpowered: the queue would not conclude from this many samples; {needed} samples "
+                    f"would be enough (ask for sample_count {needed}{asked})")
+        else:
+            head = ("underpowered: the queue would not conclude from this many samples, and its answer does not "
+                    "say how many would be enough")
+        return CreateRefusal("sample_count", f"{head}; nothing was queued and it was not resent{said}", needed)
+    if error.status == 400 and "population" in server.lower():
+        return CreateRefusal("sample_filters", f"population mismatch: the run's prompts are not the population the "
+                                               f"criterion was calibrated on; nothing was queued{said}")
+    if error.status == 400 and request is not None:
+        field = field_of_refusal(error.server_error or "", request)
+        if field is not None:
+            return CreateRefusal(field, f"{field}: {server}; nothing was queued")
+    return CreateRefusal(None, error.message if error.message else f"HTTP {error.status}{said}")
