@@ -74,7 +74,7 @@ def test_gate_exits_1_and_prints_each_check_when_one_fails(queue: ErrorbarServer
     results = queue.store.get(run["id"]).results
     assert results is not None
     header = out.splitlines()[1]
-    assert header.split()[:5] == ["check", "model", "required", "lower", "bound"]
+    assert header.split()[:5] == ["check", "model", "required", "actual", "result"]
     checks = {line.split()[1]: line.split()[2:5] for line in out.splitlines()[2:]}
     assert checks == {row["arm"]: ["0.450", f"{row['ci95'][0]:.3f}", "pass" if row["ci95"][0] >= 0.45 else "FAIL"]
                       for row in results["per_candidate"]}

@@ -10,7 +10,27 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from api_client.errorbar.gate_verdict import GateVerdict
 
-__all__ = ["GateLine", "gate_headline", "gate_lines"]
+__all__ = ["CHECK_WORDS", "GateLine", "actual_word", "gate_headline", "gate_lines"]
+
+CHECK_WORDS = {
+    "win_rate": "win rate",
+    "pass_rate": "pass rate",
+    "assertion_pass_rate": "assertion pass rate",
+    "noninferiority": "noninferiority",
+}
+"""Each check kind the queue's gate returns (contract 3.9), in words."""
+_ACTUAL = {
+    "win_rate": "lower bound",
+    "pass_rate": "lower bound",
+    "assertion_pass_rate": "exact rate",
+    "noninferiority": "candidate's floor",
+}
+_REQUIRED = {"noninferiority": "what you shipped − margin"}
+
+
+def actual_word(check: str | None) -> str:
+    """What a check's ``actual`` is: an interval's lower bound, or the exact rate."""
+    return _ACTUAL.get(check or "", "actual")
 
 
 def _rate(value: float | None) -> str:
@@ -25,6 +45,10 @@ class GateLine:
     lower_bound: str
     passed: bool
     note: str
+    kind: str = ""
+    """The check in words (``assertion pass rate``)."""
+    actual_word: str = "actual"
+    required_word: str = "required"
 
 
 def gate_headline(status: int, verdict: GateVerdict) -> str:
@@ -37,5 +61,7 @@ def gate_headline(status: int, verdict: GateVerdict) -> str:
 
 def gate_lines(verdict: GateVerdict) -> list[GateLine]:
     return [GateLine(c.check or "—", c.model or "—", _rate(c.required),
-                     _rate(c.actual) if c.actual is not None else "— (no interval)", c.passed, c.note or "")
+                     _rate(c.actual) if c.actual is not None else "— (none)", c.passed, c.note or "",
+                     CHECK_WORDS.get(c.check or "", c.check or "—"), actual_word(c.check),
+                     _REQUIRED.get(c.check or "", "required"))
             for c in verdict.checks]

@@ -36,8 +36,16 @@ class CreateRefusal:
     samples_needed: int | None = None
 
 
+def _server_words(error: BlahError) -> str:
+    """The queue's own message (without the ``code: `` the transport puts first)."""
+    text = error.server_error or ""
+    if error.code and text.startswith(f"{error.code}: "):
+        text = text[len(error.code) + 2:]
+    return safe_excerpt(text, 300) if text else ""
+
+
 def create_refusal(error: BlahError, request: NewRun | None) -> CreateRefusal:
-    server = safe_excerpt(error.server_error, 300) if error.server_error else ""
+    server = _server_words(error)
     said = f" (the queue said: {server})" if server else ""
     if error.status == 412:
         needed = samples_enough(error.server_error)
@@ -53,7 +61,7 @@ def create_refusal(error: BlahError, request: NewRun | None) -> CreateRefusal:
         return CreateRefusal("sample_filters", f"population mismatch: the run's prompts are not the population the "
                                                f"criterion was calibrated on; nothing was queued{said}")
     if error.status == 400 and request is not None:
-        field = field_of_refusal(error.server_error or "", request)
+        field = field_of_refusal(server, request)
         if field is not None:
             return CreateRefusal(field, f"{field}: {server}; nothing was queued")
     return CreateRefusal(None, error.message if error.message else f"HTTP {error.status}{said}")

@@ -2,7 +2,8 @@
 
     blah-tui bakeoff list [--json]
     blah-tui bakeoff show ID [--json]
-    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R]) [--yes] [--json]
+    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...) [--yes] [--json]
+                            (every field as a flag: see cli/commands/bakeoff_create.py)
     blah-tui bakeoff watch ID
     blah-tui bakeoff cancel ID [--yes]
     blah-tui bakeoff samples ID [--losses] [--json]
@@ -38,6 +39,7 @@ from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_print as show
+from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
 from cli.commands.command_error import CommandError, confirm
@@ -79,19 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("run_id", metavar="ID")
     one.add_argument("--json", action="store_true")
     create = sub.add_parser("create", parents=[connection], help="queue a run (spends money; sent once)")
-    create.add_argument("--from", dest="from_file", metavar="RUN.json", help="the request body, as JSON")
-    create.add_argument("--name")
-    create.add_argument("--rubric")
-    create.add_argument("--baseline", help="a catalog model id, or __stored__")
-    create.add_argument("--candidate", action="append", metavar="MODEL", help="repeat for each (at most 6)")
-    create.add_argument("--eval-kind", choices=("comparison", "criterion"))
-    create.add_argument("--criterion-id")
-    create.add_argument("--judge-model")
-    create.add_argument("--sample-count", type=int, metavar="N", help="5-500")
-    create.add_argument("--max-output-tokens", type=int, metavar="N", help="256-16384")
-    create.add_argument("--tag", help="sample only traffic with this tag")
-    create.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    create.add_argument("--json", action="store_true")
+    add_create_arguments(create)
     watch = sub.add_parser("watch", parents=[connection], help="poll a run until it ends")
     watch.add_argument("run_id", metavar="ID")
     cancel = sub.add_parser("cancel", parents=[connection], help="cancel a pending or running run")
@@ -118,26 +108,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _print_json(value: Any, out: TextIO) -> None:
     out.write(inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
-
-
-def _create_body(args: argparse.Namespace) -> dict[str, Any]:
-    body: dict[str, Any] = {}
-    if args.from_file:
-        try:
-            with open(args.from_file, encoding="utf-8") as handle:
-                body = json.load(handle)
-        except (OSError, ValueError) as exc:
-            raise CommandError(f"cannot read {one_line(args.from_file, 120)}: {one_line(str(exc), 200)}", EXIT_USAGE)
-        if not isinstance(body, dict):
-            raise CommandError("the --from file must hold one JSON object", EXIT_USAGE)
-    flags = {"name": args.name, "rubric": args.rubric, "baseline_model": args.baseline,
-             "candidate_models": args.candidate, "eval_kind": args.eval_kind, "criterion_id": args.criterion_id,
-             "judge_model": args.judge_model, "sample_count": args.sample_count,
-             "max_output_tokens": args.max_output_tokens}
-    body.update({k: v for k, v in flags.items() if v is not None})
-    if args.tag:
-        body["sample_filters"] = {**(body.get("sample_filters") or {}), "tag": args.tag}
-    return body
 
 
 def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str, float | None], out: TextIO,
@@ -178,7 +148,7 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
         elif action == "create":
-            created = await client.create_run(params["body"])
+            created = await run_create(client, args, params["body"], params["request"], params["stdin"], err)
             if created.settled:
                 err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
             _print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
@@ -198,7 +168,8 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             if args.json:
                 _print_json([s.to_json() for s in samples], out)
             else:
-                show.print_samples(samples, out, losses=args.losses)
+                run = await client.get_run(args.run_id)  # its assertions name what each answer failed
+                show.print_samples(samples, out, losses=args.losses, run=run)
         else:
             comparison = await client.compare(args.before, args.after)
             _print_json(comparison.to_json(), out) if args.json else show.print_compare(comparison, out)
@@ -224,15 +195,10 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
             gate_params(thresholds, ties=args.ties, model=args.model)
             params["thresholds"] = thresholds
         elif args.action == "create":
-            params["body"] = _create_body(args)
-            from api_client.errorbar.checks import check_create
-
-            check_create(params["body"])
+            params["body"], params["request"] = create_request(args)
+            params["stdin"] = stdin
         connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
-        if args.action == "create":
-            confirm(f"queue {one_line(str(params['body'].get('name') or 'a screening run'), 60)}? It spends money",
-                    args.yes, stdin, err)
-        elif args.action == "cancel":
+        if args.action == "cancel":
             confirm(f"cancel {one_line(args.run_id, 60)}?", args.yes, stdin, err)
         if args.action == "gate":
             return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)

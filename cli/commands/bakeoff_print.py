@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from application.bakeoff.assertions import assertion_rows, failed_assertions
+from application.bakeoff.gate import actual_word
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 
@@ -94,21 +96,49 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         if any(m.corrected_pass_rate is None for m in results.per_model):
             out.write("corrected: none where the frozen judge has no usable TPR/TNR (no better than chance, "
                       "or never aligned)\n")
+    print_assertions(run, out)
 
 
-def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: bool) -> None:
+def print_assertions(run: assumed.Run, out: TextIO) -> None:
+    """Per model: the share of answers passing every assertion, and each assertion's count."""
+    if not run.assertions:
+        return
+    rows = assertion_rows(run)
+    out.write("\nassertions (deterministic, on every answer): "
+              + "; ".join(cell(a.get("type"), 20) + (f" {cell(a.get('value'), 40)}" if a.get("value") else "")
+                          for a in run.assertions) + "\n")
+    if not rows:
+        out.write("assertion results: the queue sent none\n")
+        return
+    names = [name for name, _ in rows[0].per_assertion]
+    table(("model", "all passed", "rate", *names),
+          [[cell(r.model, 32), f"{count(r.passed_all)}/{count(r.answers)}", rate(r.pass_rate),
+            *[f"{count(passed)}/{count(r.answers)}" for _, passed in r.per_assertion]] for r in rows],
+          out, frozenset(range(1, 3 + len(names))))
+
+
+def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: bool,
+                  run: assumed.Run | None = None) -> None:
+    """``run``: when given and it has assertions, a column says which ones each answer failed."""
+    checked = run is not None and bool(run.assertions)
     rows = []
     for sample in samples:
         for answer in sample.candidates:
             if losses and answer.outcome not in ("loss", "fail"):
                 continue
-            rows.append([count(sample.index), cell(answer.model, 28), cell(answer.outcome, 8),
-                         "cut" if answer.truncated else ("" if answer.truncated is False else DASH),
-                         cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])
+            row = [count(sample.index), cell(answer.model, 28), cell(answer.outcome, 8),
+                   "cut" if answer.truncated else ("" if answer.truncated is False else DASH)]
+            if checked:
+                failed = failed_assertions(run, answer)  # type: ignore[arg-type]
+                row.append(DASH if failed is None else ("all passed" if not failed else
+                                                        "failed " + cell("; ".join(failed), 60)))
+            rows.append(row + [cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])
     if not rows:
         out.write("no losses\n" if losses else "no samples yet\n")
         return
-    table(("#", "candidate", "outcome", "cap", "prompt", "answer", "baseline answer"), rows, out, frozenset({0}))
+    headers = ("#", "candidate", "outcome", "cap", *(("assertions",) if checked else ()), "prompt", "answer",
+               "baseline answer")
+    table(headers, rows, out, frozenset({0}))
 
 
 def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
@@ -140,5 +170,6 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
         out.write(f"reason: {cell(verdict.reason, 300)}\n")
     if verdict.checks:
         rows = [[cell(c.check, 20), cell(c.model, 32), rate(c.required), rate(c.actual), "pass" if c.passed else "FAIL",
-                 cell(c.note, 80)] for c in verdict.checks]
-        table(("check", "model", "required", "lower bound", "result", "note"), rows, out, frozenset({2, 3}))
+                 f"actual: {actual_word(c.check)}" + (f" · {cell(c.note, 200)}" if c.note else "")]
+                for c in verdict.checks]
+        table(("check", "model", "required", "actual", "result", "note"), rows, out, frozenset({2, 3}))
