@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import confirm_shown, fill, typed
+from tests.support.bakeoff_new import confirm_shown, fill, tab_to, typed
 from tests.support.bakeoff_runs import on_runs, runs_app
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.notify_log import said
@@ -78,7 +78,9 @@ async def test_a_comparison_created_by_keys_is_watched_to_done_gated_both_ways_a
                            what="the first loss in the Inspector")
             assert dict(app.screen.foreign.origin)["outcome"].startswith("loss")
     assert creates(server) == 1
-    assert "spends the workspace's money" in str(body) and "anthropic/claude-sonnet-4" in str(body)
+    # 60 samples: the baseline and the candidate each answer every one; two judge calls per pair
+    assert "120 generations and 120 judge calls, paid from the workspace's wallet" in str(body)
+    assert "anthropic/claude-sonnet-4" in str(body)
 
 
 async def test_a_double_y_queues_one_run(queue: ErrorbarServer) -> None:
@@ -120,8 +122,13 @@ async def test_a_refused_field_is_said_in_the_dialog_and_nothing_is_sent(queue: 
         error = dialog.query_one("#bn-error")
         await wait_for(pilot, lambda: "rubric" in str(error.render()), what="the refusal")
         assert "10 to 2000 characters" in str(error.render()) and "nothing was sent" in str(error.render())
-        await pilot.press("shift+tab", "shift+tab", "shift+tab", "end", *typed(" for support"), "enter")
+        under_rubric = dialog.query_one("#bn-err-rubric")
+        assert "10 to 2000 characters" in str(under_rubric.render())
+        await tab_to(pilot, "bn-rubric", back=True)
+        await pilot.press("end", *typed(" for support"), "enter")
         await wait_for(pilot, lambda: "sample_count" in str(error.render()), what="the sample count refused")
+        assert "sample_count" in str(dialog.query_one("#bn-err-samples").render())
+        assert str(under_rubric.render()) == ""
         assert isinstance(app.screen, BakeoffNewScreen)
         assert not any(isinstance(s, ConfirmScreen) for s in app.screen_stack)
     assert creates(queue) == 0

@@ -127,35 +127,48 @@ class BakeoffRuns:
 
     # ----------------------------------------------------------------- creating
 
-    def create(self) -> None:
-        """Ask (the dialog), confirm, send once, then watch the new run. While one is open or
-        in flight, a further press only says so."""
+    def create(self, candidates: list[str] | None = None) -> None:
+        """Ask (the dialog; ``candidates`` ticked at the start), confirm, send once, then watch
+        the new run. While one is open or in flight, a further press only says so."""
         if self.client is None:
             return
         if self.creating:
             self.screen.notify("A new bake-off is already being asked for or sent.", markup=False)
             return
         self.creating = True
-        self.screen.run_worker(self._create_flow, group="runs.bakeoff.new", exclusive=True, exit_on_error=False)
+        self.screen.run_worker(self._create_flow(candidates), group="runs.bakeoff.new", exclusive=True,
+                               exit_on_error=False)
 
-    async def _create_flow(self) -> None:
-        from tui.screens.runs.bakeoff_new import BakeoffNewScreen, confirm_text
+    async def _create_flow(self, candidates: list[str] | None = None) -> None:
+        from application.bakeoff.new_run import Problem
+        from application.bakeoff.refusals import create_refusal
+        from tui.screens.runs.bakeoff_new import BakeoffNewScreen
+        from tui.screens.runs.bakeoff_new_text import confirm_text
         from widgets.confirm import ConfirmScreen
 
         app = self.screen.app
+        dialog = BakeoffNewScreen(candidates)
         try:
-            request = await app.push_screen_wait(BakeoffNewScreen())
-            if request is None:
-                return
-            if not await app.push_screen_wait(ConfirmScreen("Queue this bake-off?", confirm_text(request),
-                                                            confirm_label="Queue bake-off")):
-                return
-            try:
-                created = await self.client.create_run(request.body())
-            except BlahError as error:
-                self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
-                                   markup=False, timeout=15)
-                return
+            while True:
+                request = await app.push_screen_wait(dialog)
+                if request is None:
+                    return
+                text = confirm_text(request, dialog.chosen_criterion(), dialog.runs)
+                if not await app.push_screen_wait(ConfirmScreen("Queue this bake-off?", text,
+                                                                confirm_label="Queue bake-off")):
+                    return
+                try:
+                    created = await self.client.create_run(request.body())
+                    break
+                except BlahError as error:
+                    refusal = create_refusal(error, request) if error.status in (400, 412) else None
+                    if refusal is None or refusal.field is None:
+                        self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
+                                           markup=False, timeout=15)
+                        return
+                    # said on its field; the person changes it and confirms again (nothing is resent by itself)
+                    dialog = BakeoffNewScreen(initial=request, field_error=Problem(refusal.field, refusal.sentence),
+                                              runs=dialog.runs, criteria=dialog.criteria)
         finally:
             self.creating = False
         run = created.run
