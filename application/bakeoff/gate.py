@@ -8,9 +8,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from api_client.errorbar import assumed
     from api_client.errorbar.gate_verdict import GateVerdict
 
-__all__ = ["CHECK_WORDS", "GateLine", "actual_word", "gate_headline", "gate_lines"]
+__all__ = ["ASSERTION_PASS_RATE", "CHECK_WORDS", "GateLine", "NONINFERIORITY_MARGIN", "actual_word", "gate_headline",
+           "gate_lines", "gate_thresholds", "thresholds_text"]
+
+ASSERTION_PASS_RATE = 0.90
+"""The screens' assertion gate: at least this share of answers passes every assertion."""
+NONINFERIORITY_MARGIN = 0.05
+"""The screens' noninferiority margin for a certified switch (the CLI takes any)."""
 
 CHECK_WORDS = {
     "win_rate": "win rate",
@@ -65,3 +72,23 @@ def gate_lines(verdict: GateVerdict) -> list[GateLine]:
                      CHECK_WORDS.get(c.check or "", c.check or "—"), actual_word(c.check),
                      _REQUIRED.get(c.check or "", "required"))
             for c in verdict.checks]
+
+
+def gate_thresholds(run: assumed.Run, rate: float, *, assertion_rate: float = ASSERTION_PASS_RATE,
+                    margin: float = NONINFERIORITY_MARGIN) -> dict[str, float]:
+    """Every check that applies to ``run``: its win or pass rate at ``rate``; the assertion
+    pass rate when it has assertions; noninferiority when it is a certified switch (a
+    criterion run against ``__stored__``)."""
+    criterion = run.eval_kind == "criterion"
+    thresholds = {"min_pass_rate" if criterion else "min_win_rate": rate}
+    if run.assertions:
+        thresholds["min_assertion_pass_rate"] = assertion_rate
+    if criterion and run.baseline_model == "__stored__":
+        thresholds["noninferiority_margin"] = margin
+    return thresholds
+
+
+def thresholds_text(thresholds: dict[str, float]) -> str:
+    words = {"min_win_rate": "min win rate", "min_pass_rate": "min pass rate",
+             "min_assertion_pass_rate": "assertion pass rate ≥", "noninferiority_margin": "noninferiority margin"}
+    return " · ".join(f"{words[k]} {v:.2f}" for k, v in thresholds.items())

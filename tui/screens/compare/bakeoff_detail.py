@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.widgets import Static
 
-from application.bakeoff.gate import GateLine, gate_headline, gate_lines
+from application.bakeoff.assertions import AssertionRow, assertion_rows
+from application.bakeoff.gate import GateLine, gate_headline, gate_lines, gate_thresholds, thresholds_text
 from application.bakeoff.progress import RunProgress
 from application.bakeoff.results import (
     MISSING, CandidateRow, CriterionRow, JudgeFigures, candidate_rows, criterion_rows, judge_figures, win_verdict,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
 __all__ = [
-    "BakeoffDetail", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar",
+    "BakeoffDetail", "assertions_block", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar",
 ]
 
 AXIS = 25
@@ -149,14 +150,34 @@ def _both_axis(row: CriterionRow, width: int = AXIS) -> Text:
     return Text("0[" + "".join(cells) + "]1")
 
 
-def gate_block(headline: str, lines: Sequence[GateLine], threshold: float, what: str = "win rate") -> Text:
-    text = Text(f"Gate (min {what} {threshold:.2f}; t changes it): ", style="bold")
+def gate_block(headline: str, lines: Sequence[GateLine], threshold: float, what: str = "win rate",
+               others: str = "") -> Text:
+    """The queue's gate: each check it returned (win rate, pass rate, assertion pass rate,
+    noninferiority) with what it required, what it found and its note."""
+    text = Text(f"Gate (min {what} {threshold:.2f}; t changes it{' · ' + others if others else ''}): ", style="bold")
     text.append(one_line(headline, 200), style="green" if headline.startswith("gate PASS") else "red")
     for line in lines:
-        text.append(f"\n  {'pass' if line.passed else 'FAIL'}  {one_line(line.check, 24)} "
-                    f"{one_line(line.model, 32)}: required {line.required} · lower bound {line.lower_bound}")
+        text.append(f"\n  {'pass' if line.passed else 'FAIL'}  {one_line(line.kind or line.check, 24)} "
+                    f"{one_line(line.model, 32)}: {line.required_word} {line.required} · {line.actual_word} "
+                    f"{line.lower_bound}")
         if line.note:
-            text.append(f" · {one_line(line.note, 80)}", style="dim")
+            text.append(f" · {one_line(line.note, 160)}", style="dim")
+    return text
+
+
+def assertions_block(rows: Sequence[AssertionRow], configured: int) -> Text:
+    """Per model: answers passing every assertion, and each assertion's count."""
+    text = Text("Assertions", style="bold")
+    text.append(" (deterministic, checked on every answer; free)")
+    if not rows:
+        text.append(f"\n  {configured} configured; the queue sent no results for them", style="dim")
+    for row in rows:
+        rate = DASH if row.pass_rate is None else f"{row.pass_rate * 100:.0f}%"
+        text.append(f"\n  {one_line(row.model, 32)}: all passed {_count(row.passed_all)}/{_count(row.answers)} "
+                    f"({rate})")
+        parts = [f"{one_line(name, 48)} {_count(passed)}/{_count(row.answers)}" for name, passed in row.per_assertion]
+        if parts:
+            text.append(" · " + " · ".join(parts), style="dim")
     return text
 
 
@@ -202,9 +223,12 @@ class BakeoffDetail(Static):
                     f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
         if gate is not None:
             status, verdict = gate
+            others = {k: v for k, v in gate_thresholds(run, threshold).items()
+                      if k not in ("min_win_rate", "min_pass_rate")}
             text.append("\n\n")
             text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
-                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
+                                        "pass rate" if run.eval_kind == "criterion" else "win rate",
+                                        thresholds_text(others)))
         if run.status != "DONE":
             text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
                         else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}", style="dim")
@@ -215,6 +239,9 @@ class BakeoffDetail(Static):
             for row in candidate_rows(run, pairwise):
                 text.append("\n\n")
                 text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
+        if run.status == "DONE" and run.assertions:
+            text.append("\n\n")
+            text.append_text(assertions_block(assertion_rows(run), len(run.assertions)))
         if comparison is not None:
             text.append("\n\n")
             text.append_text(comparison_block(comparison))

@@ -24,7 +24,9 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
+from application.bakeoff.assertions import failed_assertions
 from application.bakeoff.calls import SampleCalls
+from application.bakeoff.gate import gate_thresholds
 from application.bakeoff.progress import RunProgress
 from application.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
@@ -169,7 +171,7 @@ class BakeoffScreen(BlahScreen):
                 samples = await client.samples(run_id)
                 self.rows = sample_rows(samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
-            self.gate = await client.gate(run_id, {self._threshold_name(run): self.threshold})
+            self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
             self._caption(f"couldn't read {run_id}: {describe_error(error)}", error=True)
             return
@@ -207,15 +209,22 @@ class BakeoffScreen(BlahScreen):
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
         table.clear(columns=True)
+        checked = bool(self.run is not None and self.run.assertions)
         for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Cap", "cap"),
-                           ("Flag", "flag"), ("Prompt", "prompt"), ("Answer", "answer")):
+                           ("Flag", "flag"), *((("Assertions", "assertions"),) if checked else ()),
+                           ("Prompt", "prompt"), ("Answer", "answer")):
             table.add_column(label, key=key)
         for row in self.rows:
             outcome = Text(one(row.outcome or DASH, 10),
                            style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))
             cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
             flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
-            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag,
+            failed = failed_assertions(self.run, row.answer) if checked and self.run is not None else None
+            verdict = (() if not checked else
+                       (Text(DASH),) if failed is None else
+                       (Text("all passed", style="green"),) if not failed else
+                       (cell("failed " + "; ".join(failed), max_len=36, style="red"),))
+            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag, *verdict,
                           cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
 
     # ----------------------------------------------------------------- actions
