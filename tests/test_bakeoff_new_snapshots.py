@@ -1,6 +1,7 @@
 """Snapshots of Runs' "New bake-off" dialog, reached by keys (``e``) on the errorbar simulator
 (its wall clock stopped): filled in, one candidate ticked, and a refused rubric said inline
-before anything is sent; at 160x48 and 80x24."""
+before anything is sent, at 160x48 and 80x24; and a criterion run on a judge no better than
+chance, said before anything is spent."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import fill
+from tests.support.bakeoff_new import fill, tab_to
 from tests.support.bakeoff_runs import on_runs, runs_app, stop_wall_clock
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -53,3 +54,26 @@ def test_new_bakeoff_dialog_says_a_refused_field(snap_compare: Any, queue: Error
             asyncio.run(app.ctx.errorbar.aclose())
         except RuntimeError:
             pass  # its loop went away with the app's
+
+
+def test_new_bakeoff_dialog_says_a_judge_no_better_than_chance(snap_compare: Any, queue: ErrorbarServer) -> None:
+    app = runs_app(queue, admin=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await on_runs(pilot)
+        dialog = await fill(pilot, name="concise enough?", rubric="", baseline="Qwen/Qwen3-32B", kind="criterion",
+                            criterion="crit_concise", candidates=["you/tiny-sft-v3"], samples="40", submit=False)
+        for field in dialog.query(Input):
+            field.cursor_blink = True
+            field.cursor_blink = False
+        await pilot.press("shift+tab", "shift+tab")  # back up the form, so its top is in view
+        await tab_to(pilot, "bn-criterion", back=True)
+        await pilot.pause(0.3)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES["160x48"], run_before=run_before)
+    finally:
+        try:
+            asyncio.run(app.ctx.errorbar.aclose())
+        except RuntimeError:
+            pass

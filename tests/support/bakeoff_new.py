@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Input, Select, TextArea
+from textual.widgets import Checkbox, Select, TextArea
 
 from tests.support.waiting import wait_for
 from tui.screens.runs.bakeoff_new import BakeoffNewScreen

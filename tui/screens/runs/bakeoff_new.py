@@ -25,7 +25,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
 from application.bakeoff.new_run import (
@@ -37,6 +37,7 @@ from tui.screens.runs.bakeoff_new_text import confirm_text, criterion_option, ro
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
+from widgets.tick_box import TickBox
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
@@ -66,7 +67,10 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     BakeoffNewScreen .bn-row TextArea { width: 1fr; height: 4; }
     BakeoffNewScreen .bn-note { color: $foreground-muted; height: auto; padding-left: 18; }
     BakeoffNewScreen .bn-warn { color: $warning; height: auto; padding-left: 18; }
-    BakeoffNewScreen .bn-field-error { color: $error; height: auto; padding-left: 18; }
+    BakeoffNewScreen .bn-field-error { color: $error; height: auto; padding-left: 18; display: none; }
+    BakeoffNewScreen .bn-field-error.-said { display: block; }
+    BakeoffNewScreen #bn-judge-warning { display: none; }
+    BakeoffNewScreen #bn-judge-warning.-said { display: block; }
     BakeoffNewScreen #bn-candidates { width: 1fr; height: auto; max-height: 8; }
     BakeoffNewScreen #bn-error { color: $error; height: auto; }
     BakeoffNewScreen #bn-buttons { height: auto; align-horizontal: right; }
@@ -135,7 +139,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                                                        compact=True), row="baseline")
                 with Horizontal(classes="bn-row"):
                     yield Label("")
-                    yield Checkbox("against what you shipped (__stored__): a certified switch, needs a calibrated "
+                    yield TickBox("against what you shipped (__stored__): a certified switch, needs a calibrated "
                                    "criterion", stored, id="bn-stored", compact=True)
                 margin = initial.noninferiority_margin if initial else None
                 yield from self._row("Margin", Input("" if margin is None else f"{margin:g}",
@@ -163,7 +167,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                         yield Input(value, placeholder=hint, id=field_id, compact=True)
                 with Horizontal(classes="bn-row"):
                     yield Label("")
-                    yield Checkbox("trace replay: one sample per step of completed agent runs (needs __stored__)",
+                    yield TickBox("trace replay: one sample per step of completed agent runs (needs __stored__)",
                                    filters.trace_replay, id="bn-trace", compact=True)
                 yield Static("", id="bn-err-filters", classes="bn-field-error")
                 lines = "\n".join(a["type"] + (f"={a['value']}" if "value" in a else "")
@@ -229,6 +233,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         if self.criteria:
             current = wanted if select.is_blank() else select.value
             select.set_options((criterion_option(c), c.id) for c in self.criteria)
+            select.prompt = "(criterion runs) choose a criterion"
             if current in {c.id for c in self.criteria}:
                 select.value = current
         elif self.loaded:
@@ -256,7 +261,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         criterion = self._criterion()
         judge = (criterion.judge_model if criterion else None) if kind == "criterion" else self._value("bn-judge").strip()
         warning = judge_family_warning(judge or None, models)
-        self.query_one("#bn-judge-warning", Static).update(Text(warning or ""))
+        note = self.query_one("#bn-judge-warning", Static)
+        note.update(Text(warning or ""))
+        note.set_class(bool(warning), "-said")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
@@ -278,14 +285,20 @@ class BakeoffNewScreen(FormDialog[NewRun]):
 
     def _say(self, problem: Problem | None) -> None:
         for row in (*_ROWS, "other"):
-            self.query_one(f"#bn-err-{row}", Static).update("")
+            cleared = self.query_one(f"#bn-err-{row}", Static)
+            cleared.update("")
+            cleared.remove_class("-said")
         if problem is None:
             return
         row = row_of_field(problem.field)
         if row is not None:
             where = self.query_one(f"#bn-err-{row}", Static)
             where.update(Text(problem.message))
-            where.scroll_visible()
+            where.add_class("-said")
+            siblings = list(where.parent.children) if where.parent is not None else [where]
+            row_widget = siblings[max(0, siblings.index(where) - 1)]  # the row the refusal is about
+            form = self.query_one("#bn-form", VerticalScroll)
+            self.call_after_refresh(lambda: form.scroll_to_widget(row_widget, top=True, animate=False))
         self.query_one("#bn-error", Static).update(Text(problem.message))
 
     def read(self) -> tuple[NewRun | None, Problem | None]:
@@ -316,7 +329,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             return None, problem
         kind = str(self.query_one("#bn-kind", Select).value)
         criterion = self._criterion()
-        stored = self.query_one("#bn-stored", Checkbox).value
+        stored = self.query_one("#bn-stored", TickBox).value
         request = NewRun(
             name=self._value("bn-name"), baseline_model=STORED if stored else self._value("bn-baseline").strip(),
             arms=tuple(arms), eval_kind=kind, rubric=self._value("bn-rubric"),
@@ -325,7 +338,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             judge_model=self._value("bn-judge").strip() or None, sample_count=samples or DEFAULT_SAMPLE_COUNT,
             max_output_tokens=cap or DEFAULT_MAX_OUTPUT_TOKENS,
             filters=SampleFilters(self._value("bn-tag"), self._value("bn-filter-model"), self._value("bn-segment"),
-                                  self._value("bn-dataset"), self.query_one("#bn-trace", Checkbox).value),
+                                  self._value("bn-dataset"), self.query_one("#bn-trace", TickBox).value),
             assertions=tuple(a for a in assertions if a is not None), noninferiority_margin=margin,
         )
         problem = request.problem(criterion)
