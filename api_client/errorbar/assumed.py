@@ -20,7 +20,11 @@ ASSUMED (the contract is silent or says "not stated"):
 - on samples, the simulator's extras ``index``, ``truncated``, ``latency_ms``,
   ``cost_micros``, ``orderings:{ab, ba}`` and ``assertions:[bool]`` (absent on the real
   service as far as the contract says; read as None then);
-- timestamps other than ``created_at`` are kept as the strings sent.
+- timestamps other than ``created_at`` are kept as the strings sent;
+- a 412 on create (an underpowered certified switch) names the sample count that would do as
+  "at least N samples" in its message when it names one (read in
+  ``application.bakeoff.refusals``; absent, the app says the answer does not tell);
+- a population-mismatch 400 says "population" in its message.
 
 The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
 pydantic, for the CI gate's start-up. The paths and fixed names are in ``wire``.
