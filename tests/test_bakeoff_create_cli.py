@@ -113,12 +113,24 @@ def test_an_underpowered_certified_switch_says_the_samples_that_would_do_and_is_
                                 "baseline_model": "__stored__", "candidate_models": ["you/tiny-sft-v3"],
                                 "sample_count": 20}))
     code, _, err = bakeoff(queue, "create", "--from", str(spec), "--yes")
-    assert code == 1 and "78 samples would be enough" in err and "not resent" in err
+    assert code == 1 and "78 samples would be enough" in err and "not resent" in err and "instead of 20" in err
     assert posts(queue) == 2
     code, out, err = bakeoff(queue, "create", "--name", "switch to v3?", "--stored", "--criterion-id", "crit_helpful",
                              "--candidate", "you/tiny-sft-v3", "--sample-count", "78", "--noninferiority-margin",
                              "0.05", "--yes")
     assert code == 0 and "noninferiority margin 0.05" in err
+    run_id = json.loads(out)["id"] if out.startswith("{") else out.split()[1]
+    assert f"when it is DONE: blah-tui bakeoff gate {run_id} --noninferiority-margin 0.05" in err
+
+
+def test_a_body_from_a_file_is_confirmed_with_what_it_spends_on(queue: ErrorbarServer, tmp_path: Path) -> None:
+    spec = tmp_path / "run.json"
+    spec.write_text(json.dumps(COMPARISON))
+    code, _, err = bakeoff(queue, "create", "--from", str(spec), stdin=Terminal("y\n"))
+    assert code == 0 and posts(queue) == 1
+    # 40 samples, a regenerated baseline and two candidates: 120 answers, 2 × 80 pairs judge calls
+    assert "120 generations and 160 judge calls" in err.split("[y/N]")[0]
+    assert "Assertions  json_valid; completed (free: checked on every answer)" in err
 
 
 def test_a_certified_switch_without_a_criterion_or_on_another_population_is_refused(queue: ErrorbarServer) -> None:

@@ -200,3 +200,18 @@ def test_a_412_on_create_says_how_many_samples_would_do_when_the_queue_says() ->
     mismatch = create_refusal(BlahError("x", status=400, server_error="Population mismatch: criterion 'X' ..."),
                               request)
     assert mismatch.field == "sample_filters" and mismatch.sentence.startswith("population mismatch")
+
+
+def test_a_screening_runs_catalog_is_offered_and_its_dollar_figures_priced() -> None:
+    # results.screening as the contract lists it (the simulator's screening is another branch's)
+    screening_run = assumed.Run.model_validate({
+        "id": "ev_s", "status": "DONE", "baseline_model": "__stored__", "candidate_models": ["m/cheap-a", "m/cheap-b"],
+        "arms": [{"key": "m/cheap-a", "model": "m/cheap-a"}, {"key": "m/cheap-b", "model": "m/cheap-b"}],
+        "results": {"screening": {"incumbent": "Qwen/Qwen3-32B", "per_candidate": [
+            {"model": "m/cheap-a", "est_usd_per_request": 0.0004}, {"model": "m/cheap-c", "est_usd_per_request": 0.001}]}},
+    })
+    offered = used_models([screening_run])
+    assert {"Qwen/Qwen3-32B", "m/cheap-a", "m/cheap-b", "m/cheap-c"} == set(offered)
+    assert "__stored__" not in offered
+    plan = spend_plan(comparison(arms=(ArmSpec("m/cheap-a"), ArmSpec("m/cheap-c")), sample_count=50), [screening_run])
+    assert any(line.startswith("screening's estimate for m/cheap-a, m/cheap-c: about $0.0700") for line in plan.lines)

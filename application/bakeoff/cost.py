@@ -52,7 +52,6 @@ def measured_costs(runs: Sequence[assumed.Run]) -> MeasuredCosts:
     answers: dict[str, list[float]] = {}
     judges: dict[str, list[float]] = {}
     usd: dict[str, list[float]] = {}
-    models = {}
     for run in runs:
         results = run.results
         if results is None or run.status != "DONE":
@@ -97,7 +96,7 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     generations = 0
     to_price: list[tuple[str, int]] = []
     if request.baseline_model == STORED:
-        lines.append(f"baseline: your logged answers (__stored__), not regenerated: 0 generations")
+        lines.append("baseline: your logged answers (__stored__), not regenerated: 0 generations")
     else:
         generations += samples
         to_price.append((request.baseline_model, samples))

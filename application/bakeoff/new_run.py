@@ -154,6 +154,31 @@ class NewRun:
     noninferiority_margin: float | None = None
     """The gate margin of a certified switch (not part of the create: the gate's threshold)."""
 
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> NewRun | None:
+        """A create body (``--from RUN.json``) read back as a request, for its confirmation;
+        None for a screening body or one whose fields are not of the documented types."""
+        if body.get("screening") is True:
+            return None
+        try:
+            raw_arms = body.get("candidates")
+            arms = tuple(ArmSpec(str(a["model"]), a.get("label"), a.get("system"), a.get("tools"), a.get("n"))
+                         for a in raw_arms) if raw_arms is not None else \
+                tuple(ArmSpec(str(m)) for m in body.get("candidate_models") or [])
+            filters = body.get("sample_filters") or {}
+            return cls(
+                name=str(body.get("name") or ""), baseline_model=str(body.get("baseline_model") or ""), arms=arms,
+                eval_kind=str(body.get("eval_kind") or "comparison"), rubric=str(body.get("rubric") or ""),
+                rubric_type=str(body.get("rubric_type") or "direct"), criterion_id=body.get("criterion_id"),
+                judge_model=body.get("judge_model"), sample_count=int(body.get("sample_count") or DEFAULT_SAMPLE_COUNT),
+                max_output_tokens=int(body.get("max_output_tokens") or 4096),
+                filters=SampleFilters(*(str(filters.get(k) or "") for k in ("tag", "model", "segment", "dataset_id")),
+                                      bool(filters.get("trace_replay"))),
+                assertions=tuple(body.get("assertions") or ()),
+            )
+        except (TypeError, ValueError, KeyError, AttributeError):
+            return None
+
     @property
     def certified(self) -> bool:
         """A certified switch: candidates judged against what was actually shipped (the page's
