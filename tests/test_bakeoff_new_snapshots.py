@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import fill, tab_to
+from tests.support.bakeoff_new import confirm_shown, fill, tab_to
 from tests.support.bakeoff_runs import on_runs, runs_app, stop_wall_clock
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -72,6 +72,26 @@ def test_new_bakeoff_dialog_says_a_judge_no_better_than_chance(snap_compare: Any
 
     try:
         assert snap_compare(app, terminal_size=SIZES["160x48"], run_before=run_before)
+    finally:
+        try:
+            asyncio.run(app.ctx.errorbar.aclose())
+        except RuntimeError:
+            pass
+
+
+def test_new_bakeoff_confirmation_says_what_it_spends_on_at_80x24(snap_compare: Any, queue: ErrorbarServer) -> None:
+    app = runs_app(queue, admin=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await on_runs(pilot)
+        await fill(pilot, name="v3 against Qwen3-32B", rubric="Accurate, concise answers in the support tone.",
+                   baseline="Qwen/Qwen3-32B", candidates=["you/tiny-sft-v3"], arms="model=you/tiny-sft-v2; "
+                   "label=v2 best of 3; n=3", assertions="completed", samples="30")
+        await confirm_shown(pilot)
+        await pilot.pause(0.3)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=run_before)
     finally:
         try:
             asyncio.run(app.ctx.errorbar.aclose())

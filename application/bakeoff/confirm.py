@@ -26,8 +26,8 @@ def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
         lines.append(("Kind", f"criterion {name}: every model's answers graded pass/fail by its frozen judge, "
                               "corrected with the judge's measured error"))
     else:
-        lines.append(("Kind", "comparison: the judge reads each candidate against the baseline, both orderings"))
-        lines.append(("Rubric type", RUBRIC_TYPE_HELP.get(request.rubric_type, request.rubric_type)))
+        lines.append(("Kind", "comparison, rubric type "
+                              + RUBRIC_TYPE_HELP.get(request.rubric_type, request.rubric_type)))
     if request.certified:
         margin = request.noninferiority_margin
         lines.append(("Baseline", "against what you shipped (__stored__): a certified switch; the gate's "
@@ -37,9 +37,9 @@ def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
         lines.append(("Baseline", "your logged answers (__stored__)"))
     else:
         lines.append(("Baseline", request.baseline_model))
-    lines.append(("Candidates", ", ".join(request.candidate_keys) or "none (the baseline graded alone)"))
     judge = criterion.judge_model if request.eval_kind == "criterion" and criterion is not None else request.judge_model
-    lines.append(("Judge", judge or "the queue's default"))
+    lines.append(("Candidates", (", ".join(request.candidate_keys) or "none (the baseline graded alone)")
+                  + f" · judge {judge or 'the queue default'}"))
     lines.append(("Samples", f"{request.sample_count} from {request.filters.describe()}; answers capped at "
                              f"{request.max_output_tokens:,} tokens"))
     if request.assertions:
@@ -48,8 +48,13 @@ def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
     for warning in request.warnings(criterion):
         lines.append(("!", warning))
     plan = spend_plan(request, runs, judge)
+    generations = [line for line in plan.lines if "generations" in line and not line.startswith("judge:")]
+    lines.append(("Spends", " · ".join(generations)))
     for line in plan.lines:
-        lines.append(("Spends", line))
+        if line.startswith("judge:"):
+            lines.append(("Spends", line))
+        elif line not in generations:
+            lines.append(("Cost", line))
     lines.append(("", f"{plan.generations} generations and {plan.judge_calls} judge calls, paid from the "
                       "workspace's wallet. Sent once."))
     return lines

@@ -117,7 +117,7 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
         knockouts = sum(samples * (arm.n - 1) for arm in request.arms if arm.n)
         judge_calls = 2 * (pairs + knockouts)
         judge_line = f"judge: {judge_calls} calls (two per pair, both orderings: {pairs} pairs"
-        judge_line += (f", plus {knockouts} best-of-N knockouts, counted two calls each as every pair)"
+        judge_line += (f", plus {knockouts} best-of-N knockouts, two calls each like every pair)"
                        if knockouts else ")")
     lines.append(judge_line)
     judge = judge_model or request.judge_model
@@ -130,7 +130,7 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     if not missing:
         estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls  # type: ignore[operator]
         lines.append(f"estimate: about {_n(estimate)} in the queue's cost unit (micros; the currency is not stated), "
-                     "from the per-answer and per-call costs measured on this workspace's earlier runs")
+                     "as measured on this workspace's earlier runs")
     elif len(missing) < len(to_price) + 1:
         lines.append(f"no full cost estimate: no earlier run measured {', '.join(missing)}")
     else:

@@ -143,8 +143,7 @@ class BakeoffRuns:
         from application.bakeoff.new_run import Problem
         from application.bakeoff.refusals import create_refusal
         from tui.screens.runs.bakeoff_new import BakeoffNewScreen
-        from tui.screens.runs.bakeoff_new_text import confirm_text
-        from widgets.confirm import ConfirmScreen
+        from tui.screens.runs.bakeoff_new_text import BakeoffConfirmScreen, confirm_text
 
         app = self.screen.app
         dialog = BakeoffNewScreen(candidates)
@@ -154,8 +153,8 @@ class BakeoffRuns:
                 if request is None:
                     return
                 text = confirm_text(request, dialog.chosen_criterion(), dialog.runs)
-                if not await app.push_screen_wait(ConfirmScreen("Queue this bake-off?", text,
-                                                                confirm_label="Queue bake-off")):
+                if not await app.push_screen_wait(BakeoffConfirmScreen("Queue this bake-off?", text,
+                                                                       confirm_label="Queue bake-off")):
                     return
                 try:
                     created = await self.client.create_run(request.body())
