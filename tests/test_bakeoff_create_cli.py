@@ -179,3 +179,18 @@ def test_gate_with_a_noninferiority_margin_prints_the_scaled_floor(queue: Errorb
     line = next(line for line in out.splitlines() if line.startswith("noninferiority"))
     assert code in (0, 1) and "you/tiny-sft-v3" in line and "scaled by the judge's TPR+TNR-1 0.740 to 0.074" in line
     assert "actual: candidate's floor" in line
+
+
+def test_show_says_where_the_prompts_came_from_and_how_they_were_judged(queue: ErrorbarServer) -> None:
+    replay = queue_run(queue, {**COMPARISON, "baseline_model": "__stored__", "sample_count": 12,
+                               "sample_filters": {"trace_replay": True}})
+    code, out, _ = bakeoff(queue, "show", replay["id"])
+    row = queue.store.get(replay["id"]).results["per_candidate"][0]["replay"]
+    line = next(line for line in out.splitlines() if line.startswith("population"))
+    assert code == 0 and "trace replay (one sample per step of completed agent runs)" in line
+    assert f"({row['runs']} agent runs, {row['steps']} steps replayed)" in line and "judged by direct" in line
+    held = queue_run(queue, {**COMPARISON, "rubric_type": "adherence", "sample_filters": {"dataset_id": "ds_holdout"}})
+    code, out, _ = bakeoff(queue, "show", held["id"])
+    line = next(line for line in out.splitlines() if line.startswith("population"))
+    assert "prompts from a managed dataset: dataset_id ds_holdout" in line
+    assert "judged by adherence (closeness to the stored reference)" in line

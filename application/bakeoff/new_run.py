@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASSERTION_HELP", "ArmSpec", "DEFAULT_MARGIN", "DEFAULT_MAX_OUTPUT_TOKENS", "DEFAULT_SAMPLE_COUNT",
     "MAX_ASSERTIONS", "MAX_CANDIDATES", "NewRun", "Problem", "RUBRIC_TYPE_HELP", "STORED", "SampleFilters",
-    "criterion_line", "field_of_refusal", "judge_family_warning", "model_family", "parse_arm", "parse_assertion",
+    "criterion_line", "field_of_refusal", "population_text", "judge_family_warning", "model_family", "parse_arm", "parse_assertion",
     "parse_margin", "used_models", "whole_number",
 ]
 
@@ -425,3 +425,21 @@ def field_of_refusal(message: str, request: NewRun) -> str | None:
     if model == request.judge_model:
         return "judge_model"
     return None
+
+
+def population_text(run: assumed.Run) -> str:
+    """Where a run's prompts came from (its ``sample_filters`` echo) and how they were judged
+    (``rubric_type``), in words."""
+    filters = run.sample_filters or {}
+    if filters.get("screening"):
+        where = "a screening sample of logged traffic"
+    else:
+        where = SampleFilters(*(str(filters.get(k) or "") for k in ("tag", "model", "segment", "dataset_id")),
+                              bool(filters.get("trace_replay"))).describe()
+    replay = next((row.model_extra.get("replay") for row in (run.results.per_candidate if run.results else [])
+                   if isinstance((row.model_extra or {}).get("replay"), dict)), None)
+    if replay:
+        where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"
+    kind = run.rubric_type or "direct"
+    judged = {"adherence": "adherence (closeness to the stored reference)", "direct": "direct (the rubric)"}
+    return f"prompts from {where}; judged by {judged.get(kind, kind)}"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from application.bakeoff.assertions import assertion_rows, failed_assertions
 from application.bakeoff.gate import actual_word
+from application.bakeoff.new_run import population_text
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 
@@ -64,7 +65,8 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
     facts = [("run", cell(run.id, 60)), ("name", cell(run.name, 80)), ("kind", cell(run.eval_kind)),
              ("status", cell(run.status)), ("progress", progress(run)), ("baseline", cell(run.baseline_model, 60)),
              ("candidates", cell(", ".join(run.candidate_models), 200)), ("judge", cell(run.judge_model, 60)),
-             ("samples", count(run.sample_count)), ("output cap", count(run.max_output_tokens)),
+             ("samples", count(run.sample_count)), ("population", cell(population_text(run), 200)),
+             ("output cap", count(run.max_output_tokens)),
              ("created", cell(run.created_at, 30))]
     if run.error:
         facts.append(("error", cell(run.error, 300)))

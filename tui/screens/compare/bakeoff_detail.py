@@ -15,6 +15,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from application.bakeoff.assertions import AssertionRow, assertion_rows
+from application.bakeoff.new_run import population_text
 from application.bakeoff.gate import GateLine, gate_headline, gate_lines, gate_thresholds, thresholds_text
 from application.bakeoff.progress import RunProgress
 from application.bakeoff.results import (
@@ -221,6 +222,7 @@ class BakeoffDetail(Static):
                     f"{one_line(run.judge_model or DASH, 40)} · "
                     f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
                     f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
+        text.append(f"\n{one_line(population_text(run), 200)}", style="dim")
         if gate is not None:
             status, verdict = gate
             others = {k: v for k, v in gate_thresholds(run, threshold).items()
