@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import confirm_shown, fill, open_dialog, type_into
+from tests.support.bakeoff_new import choose, confirm_shown, fill, open_dialog, type_into
 from tests.support.bakeoff_runs import on_runs, runs_app
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -170,3 +170,19 @@ async def test_candidates_prefilled_from_outside_are_ticked_and_a_same_family_ju
                        what="the family warning")
         await pilot.press("escape")
     assert creates(queue) == 0
+
+
+async def test_a_hostile_criterion_name_is_shown_inert(queue: ErrorbarServer) -> None:
+    queue.store.criteria["crit_tone"].name = "[bold red]Brand[/] \x1b[31mtone"
+    app = runs_app(queue, admin=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs(pilot)
+        dialog = await open_dialog(pilot)
+        select = dialog.query_one("#bn-criterion")
+        prompts = [str(prompt) for prompt, value in select._options if value == "crit_tone"]  # noqa: SLF001
+        assert prompts and prompts[0].startswith("[bold red]Brand[/]") and "\x1b" not in prompts[0]
+        await choose(pilot, "bn-criterion", "crit_tone")
+        info = text(dialog.query_one("#bn-criterion-info"))
+        assert "[bold red]Brand[/]" in info and "\x1b" not in info
+        assert "this judge is unvalidated" in info
+        await pilot.press("escape")

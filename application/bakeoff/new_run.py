@@ -23,6 +23,7 @@ from api_client.errorbar import wire
 from api_client.errorbar.checks import ASSERTION_TYPES, check_create
 from api_client.errorbar.errors import RefusedLocally
 from application.bakeoff.judge_quality import informedness, judge_reading
+from common.plain_text import one_line
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
@@ -404,9 +405,10 @@ def criterion_line(criterion: assumed.Criterion) -> str:
         return "—" if value is None else f"{value:.3f}"
 
     extra = criterion.model_extra or {}
-    drift = extra.get("drift_signal") or extra.get("drift_status") or "—"
-    line = (f"{criterion.name or criterion.id} ({criterion.id}): trust {criterion.trust or '—'} · TPR "
-            f"{fig(criterion.tpr)} · TNR {fig(criterion.tnr)} · kappa {fig(criterion.kappa)} · drift {drift}")
+    drift = one_line(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
+    line = (f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
+            f"{one_line(criterion.trust or '—', 20)} · TPR {fig(criterion.tpr)} · TNR {fig(criterion.tnr)} · kappa "
+            f"{fig(criterion.kappa)} · drift {drift}")
     reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
     return f"{line}\n  ! {reading}" if reading else line
 

@@ -214,7 +214,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         chosen = set(check.selected) | set(self.prefill)
         offered = list(dict.fromkeys([*self.prefill, *used_models(self.runs)]))
         check.clear_options()
-        check.add_options([(one_line(m, max_len=70), m, m in chosen) for m in offered])
+        check.add_options([(Text(one_line(m, max_len=70)), m, m in chosen) for m in offered])  # inert, never markup
         note = self.query_one("#bn-candidates-note", Static)
         if self.load_problem:
             note.update(Text(self.load_problem))
@@ -232,7 +232,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         wanted = self.initial.criterion_id if self.initial else None
         if self.criteria:
             current = wanted if select.is_blank() else select.value
-            select.set_options((criterion_option(c), c.id) for c in self.criteria)
+            select.set_options((Text(criterion_option(c)), c.id) for c in self.criteria)
             select.prompt = "(criterion runs) choose a criterion"
             if current in {c.id for c in self.criteria}:
                 select.value = current
@@ -262,7 +262,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         judge = (criterion.judge_model if criterion else None) if kind == "criterion" else self._value("bn-judge").strip()
         warning = judge_family_warning(judge or None, models)
         note = self.query_one("#bn-judge-warning", Static)
-        note.update(Text(warning or ""))
+        note.update(Text(one_line(warning or "", max_len=300)))
         note.set_class(bool(warning), "-said")
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -293,13 +293,13 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         row = row_of_field(problem.field)
         if row is not None:
             where = self.query_one(f"#bn-err-{row}", Static)
-            where.update(Text(problem.message))
+            where.update(Text(one_line(problem.message, max_len=600)))
             where.add_class("-said")
             siblings = list(where.parent.children) if where.parent is not None else [where]
             row_widget = siblings[max(0, siblings.index(where) - 1)]  # the row the refusal is about
             form = self.query_one("#bn-form", VerticalScroll)
             self.call_after_refresh(lambda: form.scroll_to_widget(row_widget, top=True, animate=False))
-        self.query_one("#bn-error", Static).update(Text(problem.message))
+        self.query_one("#bn-error", Static).update(Text(one_line(problem.message, max_len=600)))
 
     def read(self) -> tuple[NewRun | None, Problem | None]:
         """The request the fields make, or the first reason the queue would refuse it."""
@@ -348,7 +348,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     def request(self) -> tuple[NewRun | None, str | None]:
         request, problem = self.read()
         self._say(problem)
-        return request, (problem.message if problem else None)
+        return request, (one_line(problem.message, max_len=600) if problem else None)
 
     def chosen_criterion(self) -> assumed.Criterion | None:
         """The criterion the person picked (for the confirmation's judge reading)."""
