@@ -194,3 +194,17 @@ def test_show_says_where_the_prompts_came_from_and_how_they_were_judged(queue: E
     line = next(line for line in out.splitlines() if line.startswith("population"))
     assert "prompts from a managed dataset: dataset_id ds_holdout" in line
     assert "judged by adherence (closeness to the stored reference)" in line
+
+
+def test_assertion_results_in_an_unknown_shape_are_printed_as_sent_and_inert() -> None:
+    from api_client.errorbar import assumed
+    from cli.commands.bakeoff_print import print_run
+
+    run = assumed.Run.model_validate({
+        "id": "ev_x", "status": "DONE", "assertions": [{"type": "completed"}],
+        "results": {"per_candidate": [], "assertion_results": {"by_arm": {"m\x1b[31m": {"pass": 3, "of": 4}}}},
+    })
+    out = io.StringIO()
+    print_run(run, out)
+    line = next(line for line in out.getvalue().splitlines() if line.startswith("assertion results"))
+    assert "as the queue sent them" in line and '"pass": 3' in line and "\x1b" not in line

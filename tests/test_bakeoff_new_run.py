@@ -215,3 +215,13 @@ def test_a_screening_runs_catalog_is_offered_and_its_dollar_figures_priced() -> 
     assert "__stored__" not in offered
     plan = spend_plan(comparison(arms=(ArmSpec("m/cheap-a"), ArmSpec("m/cheap-c")), sample_count=50), [screening_run])
     assert any(line.startswith("screening's estimate for m/cheap-a, m/cheap-c: about $0.0700") for line in plan.lines)
+
+
+@pytest.mark.parametrize(("said", "needed"), [
+    ("Underpowered: ask for at least 78 samples.", 78), ("This certified switch needs 120 samples.", 120),
+    ("underpowered; 64 samples are needed", 64), ("sample_count >= 90 required", 90), ("Underpowered.", None),
+])
+def test_the_samples_that_would_do_are_read_from_the_queues_words(said: str, needed: int | None) -> None:
+    from application.bakeoff.refusals import samples_enough
+
+    assert samples_enough(said) == needed

@@ -20,13 +20,22 @@ from application.bakeoff.new_run import NewRun, field_of_refusal
 
 __all__ = ["CreateRefusal", "create_refusal", "samples_enough"]
 
-_ENOUGH = re.compile(r"at least (\d+) samples", re.IGNORECASE)
+_ENOUGH = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    r"at least (\d+) samples",
+    r"(?:needs?|requires?|minimum of|min\.?) (\d+) samples",
+    r"(\d+) samples (?:would be|are|is) (?:enough|needed|required)",
+    r"sample_count (?:of |>= ?|≥ ?)(?:at least )?(\d+)",
+))
 
 
 def samples_enough(text: str | None) -> int | None:
-    """The sample count the queue said would be enough, when it said one."""
-    found = _ENOUGH.search(text or "")
-    return int(found.group(1)) if found else None
+    """The sample count the queue said would be enough, when it said one in words like "at
+    least N samples", "needs N samples", "N samples are needed", "sample_count >= N"."""
+    for pattern in _ENOUGH:
+        found = pattern.search(text or "")
+        if found:
+            return int(found.group(1))
+    return None
 
 
 @dataclass(frozen=True)

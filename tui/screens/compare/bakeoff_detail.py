@@ -166,12 +166,15 @@ def gate_block(headline: str, lines: Sequence[GateLine], threshold: float, what:
     return text
 
 
-def assertions_block(rows: Sequence[AssertionRow], configured: int) -> Text:
-    """Per model: answers passing every assertion, and each assertion's count."""
+def assertions_block(rows: Sequence[AssertionRow], configured: int, sent: bool = False) -> Text:
+    """Per model: answers passing every assertion, and each assertion's count. ``sent``: the
+    queue sent an ``assertion_results`` block (read into ``rows`` when its shape is known)."""
     text = Text("Assertions", style="bold")
     text.append(" (deterministic, checked on every answer; free)")
     if not rows:
-        text.append(f"\n  {configured} configured; the queue sent no results for them", style="dim")
+        said = ("the queue's results for them are in a shape this app does not read (bakeoff show prints them)"
+                if sent else "the queue sent no results for them")
+        text.append(f"\n  {configured} configured; {said}", style="dim")
     for row in rows:
         rate = DASH if row.pass_rate is None else f"{row.pass_rate * 100:.0f}%"
         text.append(f"\n  {one_line(row.model, 32)}: all passed {_count(row.passed_all)}/{_count(row.answers)} "
@@ -243,7 +246,8 @@ class BakeoffDetail(Static):
                 text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
         if run.status == "DONE" and run.assertions:
             text.append("\n\n")
-            text.append_text(assertions_block(assertion_rows(run), len(run.assertions)))
+            text.append_text(assertions_block(assertion_rows(run), len(run.assertions),
+                                              bool(run.results and run.results.assertion_results)))
         if comparison is not None:
             text.append("\n\n")
             text.append_text(comparison_block(comparison))
