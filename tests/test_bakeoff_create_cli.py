@@ -208,3 +208,11 @@ def test_assertion_results_in_an_unknown_shape_are_printed_as_sent_and_inert() -
     print_run(run, out)
     line = next(line for line in out.getvalue().splitlines() if line.startswith("assertion results"))
     assert "as the queue sent them" in line and '"pass": 3' in line and "\x1b" not in line
+
+
+def test_a_confirmation_read_that_fails_does_not_stop_the_create(queue: ErrorbarServer) -> None:
+    queue.fail_next("GET", "/v1/evals", 500, "list is down")
+    code, _, err = bakeoff(queue, "create", "--name", "x", "--rubric", RUBRIC, "--baseline", "Qwen/Qwen3-32B",
+                           "--candidate", "you/tiny-sft-v3", "--yes")
+    assert code == 0 and "could not read the queue's criteria and runs" in err and posts(queue) == 1
+    assert "no cost estimate" in err

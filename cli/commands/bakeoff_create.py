@@ -19,7 +19,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
-from api_client.errors import BlahError
+from api_client.errors import AuthError, BlahError, UnreachableError
 from application.bakeoff.confirm import confirmation_lines
 from application.bakeoff.new_run import (
     DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED, ArmSpec, NewRun, Problem, SampleFilters, parse_arm,
@@ -147,10 +147,17 @@ async def run_create(client: ErrorbarClient, args: argparse.Namespace, body: dic
     if not args.yes and not stdin.isatty():  # say so before reading anything
         confirm("queue this bake-off?", False, stdin, err)
     criterion: assumed.Criterion | None = None
+    runs: list[assumed.Run] = []
     criterion_id = body.get("criterion_id")
-    if criterion_id:
-        criterion = next((c for c in await client.criteria() if c.id == criterion_id), None)
-    runs = await client.list_runs()
+    try:  # free reads for the confirmation; without them it says less, and the create still goes
+        if criterion_id:
+            criterion = next((c for c in await client.criteria() if c.id == criterion_id), None)
+        runs = await client.list_runs()
+    except (AuthError, UnreachableError):
+        raise
+    except BlahError as error:
+        err.write(f"(could not read the queue's criteria and runs for this confirmation: "
+                  f"{one_line(error.message, 200)})\n")
     if request is not None:
         problem = request.problem(criterion)
         if problem is not None:
