@@ -38,6 +38,8 @@ from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_print as show
+from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
+from cli.commands.bakeoff_plan import add_parsers as add_offline_parsers
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
 from cli.commands.command_error import CommandError, confirm
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")
     one.add_argument("--json", action="store_true")
+    one.add_argument("--margin", type=_unit, metavar="D", help="a noninferiority margin for the paired reading (0..1)")
     create = sub.add_parser("create", parents=[connection], help="queue a run (spends money; sent once)")
     create.add_argument("--from", dest="from_file", metavar="RUN.json", help="the request body, as JSON")
     create.add_argument("--name")
@@ -113,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
     gate.add_argument("--json", action="store_true")
+    add_offline_parsers(sub)
     return parser
 
 
@@ -177,6 +181,11 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
         elif action == "show":
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
+            if not args.json and run.status == "DONE":
+                from application.bakeoff.readings import fetch_switch_readings
+                from cli.commands.bakeoff_readings import print_readings
+
+                print_readings(await fetch_switch_readings(client, run, args.margin), out)
         elif action == "create":
             created = await client.create_run(params["body"])
             if created.settled:
@@ -214,6 +223,8 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
     args = build_parser().parse_args(list(argv))
+    if args.action in OFFLINE_ACTIONS:
+        return run_offline(args, out, err)
     params: dict[str, Any] = {}
     try:
         if args.action == "gate":
