@@ -22,7 +22,7 @@ from common.safe_strings import one_line
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
-__all__ = ["SCREENING_BODY_HINT", "BakeoffPrefill", "CandidateLine", "Verdict", "candidate_lines", "is_screening",
+__all__ = ["NOT_A_VERDICT", "SCREENING_BODY_HINT", "BakeoffPrefill", "CandidateLine", "Verdict", "candidate_lines", "is_screening",
            "money", "no_result_sentence", "percent_interval", "prefill", "report_head",
            "report_tail", "screening_body", "screening_of", "token_shape_text", "verdict"]
 
