@@ -10,9 +10,10 @@ role, and which key) are said in a sentence; nothing is resent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
+from textual.app import App
 
 from api_client.errorbar import FundsError, NothingToScreenError, RoleError
 from api_client.errors import BlahError
@@ -22,7 +23,26 @@ from tui.screens.runs.bakeoff_notify import follow_bakeoff
 from widgets.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
-    from tui.screens.runs.screen import RunsScreen
+    from application.context import AppContext
+    from tui.screens.runs.bakeoff_runs import BakeoffRuns
+    from widgets.key_table import KeyTable
+
+
+class RunsLike(Protocol):
+    """What screening needs of the Runs screen (named so, not imported: no import cycle)."""
+
+    ctx: AppContext
+    bakeoffs: BakeoffRuns
+
+    @property
+    def table(self) -> KeyTable: ...
+
+    @property
+    def app(self) -> App[object]: ...
+
+    def notify(self, message: str, **kw: object) -> None: ...
+
+    def run_worker(self, work: object, **kw: object) -> object: ...
 
 __all__ = ["ScreeningStarter", "confirm_body"]
 
@@ -48,7 +68,7 @@ def refusal_sentence(error: BlahError) -> str:
 class ScreeningStarter:
     """Runs' ``s`` for errorbar: one screening at a time, confirmed, sent once."""
 
-    def __init__(self, screen: RunsScreen) -> None:
+    def __init__(self, screen: RunsLike) -> None:
         self.screen = screen
         self.busy = False
         self.sent = 0
@@ -70,7 +90,7 @@ class ScreeningStarter:
 
     async def _flow(self) -> None:
         screen = self.screen
-        app = screen.app
+        app: App[object] = screen.app
         client = screen.ctx.errorbar
         try:
             if client is None or not await app.push_screen_wait(
