@@ -107,20 +107,40 @@ async def test_s_screens_then_v_shows_it_and_b_bakes_off_the_recommendation(queu
         assert [arm["model"] for arm in follow_up["arms"]] == [best["model"]]
 
 
-async def test_a_402_is_a_sentence_and_nothing_is_queued(queue: ErrorbarServer) -> None:
+async def test_402_and_422_are_sentences_and_nothing_is_queued(queue: ErrorbarServer) -> None:
     existing = queue_run(queue, COMPARISON)
     queue.set_balance(0)
+    app = runs_app(queue, admin=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for first_words, words in (("Not screened:", "balance cannot pay for this: top up the wallet; nothing was "
+                                                     "queued"),
+                                   ("Nothing to screen:", "the workspace has no logged traffic to sample")):
+            await go_to_row(pilot, existing["id"])
+            await pilot.press("s")
+            await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
+            await pilot.press("y")
+            await wait_for(pilot, lambda: any(m.startswith(first_words) for m in said(app)), what=first_words)
+            assert words in next(m for m in said(app) if m.startswith(first_words))
+            assert not isinstance(app.screen, BakeoffWatchScreen)
+            queue.set_balance(100)
+            queue.clear_traffic()
+    assert queue.store.ids() == [existing["id"]]
+
+
+async def test_a_lost_answer_is_found_in_the_list_and_not_resent(queue: ErrorbarServer) -> None:
+    existing = queue_run(queue, COMPARISON)
+    queue.requests.clear()
+    queue.lose_next_answer("POST", "/v1/evals")
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await go_to_row(pilot, existing["id"])
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         await pilot.press("y")
-        await wait_for(pilot, lambda: any(m.startswith("Not screened:") for m in said(app)), what="the refusal")
-        message = next(m for m in said(app) if m.startswith("Not screened:"))
-        assert "balance cannot pay for this: top up the wallet; nothing was queued" in message
-        assert not isinstance(app.screen, BakeoffWatchScreen)
-    assert queue.store.ids() == [existing["id"]]
+        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen), what="the watch of the found run")
+        assert any("its answer was lost; found in the list" in m for m in said(app))
+    assert sum(1 for r in queue.requests.records() if r.method == "POST") == 1
+    assert len(queue.store.ids()) == 2
 
 
 async def test_a_double_s_asks_once_and_sends_once(queue: ErrorbarServer) -> None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from rich.text import Text
 from textual.app import App
 
-from api_client.errorbar import FundsError, NothingToScreenError, RoleError
+from api_client.errorbar import CreateOutcomeUnknown, FundsError, NothingToScreenError, RoleError
 from api_client.errors import BlahError
 from application.bakeoff.screening import SCREENING_BODY_HINT, screening_body
 from tui.base_screen import describe_error
@@ -62,6 +62,9 @@ def refusal_sentence(error: BlahError) -> str:
         return f"Nothing to screen: {describe_error(error)}"
     if isinstance(error, RoleError):
         return f"Not screened (a role problem): {describe_error(error)}"
+    if isinstance(error, CreateOutcomeUnknown):
+        return (f"Outcome unknown: {describe_error(error)}. The bake-off list is read again: look for the "
+                "screening there before screening again.")
     return f"The screening was not queued: {describe_error(error)}"
 
 
@@ -102,6 +105,8 @@ class ScreeningStarter:
             except BlahError as error:
                 message = refusal_sentence(error)
                 screen.notify(message, severity="error", markup=False, timeout=20)
+                if isinstance(error, CreateOutcomeUnknown):
+                    screen.bakeoffs.load(now=True)
                 return
         finally:
             self.busy = False
