@@ -83,7 +83,7 @@ def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
         ctx.errorbar_problem = (f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
                                 f"or run blah-tui login --profile {resolved.name})")
         return ctx
-    source = f"profile {resolved.name!r}'s key from {resolved.key_source_text}"
+    source = f"the key of profile {resolved.name!r}, from {resolved.key_source_text}"
     return attach_errorbar(ctx, resolved.origin, resolved.api_key, source)
 
 

@@ -127,6 +127,25 @@ async def test_402_and_422_are_sentences_and_nothing_is_queued(queue: ErrorbarSe
     assert queue.store.ids() == [existing["id"]]
 
 
+async def test_a_members_key_is_told_the_role_and_which_key_was_used(queue: ErrorbarServer) -> None:
+    from api_client.errorbar.client import ErrorbarClient
+
+    existing = queue_run(queue, COMPARISON)
+    app = runs_app(queue)
+    app.ctx.errorbar = ErrorbarClient(queue.base_url, api_key=queue.member_key, key_source="$ERRORBAR_API_KEY")
+    async with app.run_test(size=SIZE) as pilot:
+        await go_to_row(pilot, existing["id"])
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any(m.startswith("Not screened (a role problem)") for m in said(app)),
+                       what="the 403")
+        message = next(m for m in said(app) if m.startswith("Not screened (a role problem)"))
+    assert "OWNER or ADMIN" in message and "the key used ($ERRORBAR_API_KEY) is not one" in message
+    assert "the key's user is a member" in message and queue.member_key not in message
+    assert queue.store.ids() == [existing["id"]]
+
+
 async def test_a_lost_answer_is_found_in_the_list_and_not_resent(queue: ErrorbarServer) -> None:
     existing = queue_run(queue, COMPARISON)
     queue.requests.clear()

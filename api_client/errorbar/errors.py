@@ -48,8 +48,7 @@ class RoleError(AuthError):
         used = f"the key used ({key_source})" if key_source else "the key used"
         if scope:
             return f"{used} has the read scope only: writes need an evals:write key; nothing was changed"
-        return (f"this needs a key minted by a workspace OWNER or ADMIN (creating, cancelling and deleting runs "
-                f"and aligning criteria do), and {used} is not one; nothing was changed")
+        return f"this needs a key minted by a workspace OWNER or ADMIN, and {used} is not one; nothing was changed"
 
 
 class PreconditionError(ErrorbarError):

@@ -18,6 +18,7 @@ from textual.app import App
 from api_client.errorbar import CreateOutcomeUnknown, FundsError, NothingToScreenError, RoleError
 from api_client.errors import BlahError
 from application.bakeoff.screening import SCREENING_BODY_HINT, screening_body
+from common.safe_strings import one_line
 from tui.base_screen import describe_error
 from tui.screens.runs.bakeoff_notify import follow_bakeoff
 from widgets.confirm import ConfirmScreen
@@ -61,7 +62,7 @@ def refusal_sentence(error: BlahError) -> str:
     if isinstance(error, NothingToScreenError):
         return f"Nothing to screen: {describe_error(error)}"
     if isinstance(error, RoleError):
-        return f"Not screened (a role problem): {describe_error(error)}"
+        return f"Not screened (a role problem): {one_line(str(error), 500)}"  # whole: the role and the key
     if isinstance(error, CreateOutcomeUnknown):
         return (f"Outcome unknown: {describe_error(error)}. The bake-off list is read again: look for the "
                 "screening there before screening again.")
