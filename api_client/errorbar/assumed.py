@@ -18,7 +18,8 @@ ASSUMED (the contract is silent or says "not stated"):
 - ``criterion_snapshot`` holds ``criterion_id, name, judge_prompt, judge_model, tpr, tnr,
   kappa`` (keys not stated);
 - on samples, the simulator's extras ``index``, ``truncated``, ``latency_ms``,
-  ``cost_micros``, ``orderings:{ab, ba}`` and ``assertions:[bool]`` (absent on the real
+  ``cost_micros``, ``orderings:{ab, ba}``, ``assertions:[bool]`` and, on screening runs,
+  ``similarity`` (``matched``/``differed``/``unparsed``) (absent on the real
   service as far as the contract says; read as None then);
 - timestamps other than ``created_at`` are kept as the strings sent;
 - ``results.screening`` (``Screening``): the contract lists ``incumbent``, ``token_shape``,
@@ -190,6 +191,7 @@ class SampleAnswer(Lenient):
     cost_micros: int | None = None  # simulator extra
     orderings: dict[str, str | None] | None = None  # simulator extra: {"ab", "ba"}
     assertions: list[bool] | None = None  # simulator extra
+    similarity: str | None = None  # simulator extra, screening runs: matched|differed|unparsed
 
 
 class Sample(Lenient):

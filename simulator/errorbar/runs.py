@@ -165,6 +165,8 @@ class RunStore:
                 read_similarity(samples, spec, self.seed, run_id, self.judge)
             models = 1 + len(spec["arms"])
             judge_calls = len(spec["arms"]) * 2 if spec["eval_kind"] == "comparison" else models
+            if spec["screening"]:
+                judge_calls += len(spec["arms"])  # the similarity reading of each answer
             run = Run(run_id, spec, self.wall_clock().isoformat().replace("+00:00", "Z"), self.clock(),
                       samples, spec["sample_count"] * (models + judge_calls))
             if self.balance_usd <= 0:
