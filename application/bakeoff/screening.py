@@ -22,9 +22,9 @@ from common.safe_strings import one_line
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
-__all__ = ["NOT_A_VERDICT", "SCREENING_BODY_HINT", "BakeoffPrefill", "CandidateLine", "Verdict", "candidate_lines", "is_screening",
-           "money", "no_result_sentence", "percent_interval", "prefill", "report_head",
-           "report_tail", "screening_body", "screening_of", "token_shape_text", "verdict"]
+__all__ = ["NOT_A_VERDICT", "SCREENING_BODY_HINT", "BakeoffPrefill", "CandidateLine", "Verdict", "candidate_lines",
+           "is_screening", "money", "no_result_sentence", "percent_interval", "prefill", "report_head", "report_tail",
+           "screening_body", "screening_of", "token_shape_text", "verdict"]
 
 SCREENING_BODY_HINT = (
     "The queue fills the run in itself: the incumbent is your dominant logged model and its logged answers are "
@@ -148,7 +148,8 @@ def candidate_lines(screening: assumed.Screening) -> list[CandidateLine]:
             one_line(name, 80), _count(sim.matched if sim else None), _count(sim.differed if sim else None),
             _count(sim.unparsed if sim else None),
             percent_interval(sim.match_rate if sim else None, sim.ci95 if sim else None),
-            money(c.est_usd_per_request, per_request=True), DASH if c.est_savings_pct is None else f"{c.est_savings_pct:+.1f}%",
+            money(c.est_usd_per_request, per_request=True),
+            DASH if c.est_savings_pct is None else f"{c.est_savings_pct:+.1f}%",
             money(c.projected_monthly_usd), money(c.projected_monthly_savings_usd, signed=True), placement,
             name in recommended or (c.model is not None and c.model in recommended)))
     return lines

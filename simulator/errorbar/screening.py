@@ -32,7 +32,7 @@ from statistics import median
 from typing import Any
 
 from simulator.errorbar.errors import QueueError
-from simulator.errorbar.results import wilson
+from simulator.errorbar.results import JUDGE_CALL_MICROS, wilson
 from simulator.errorbar.samples import Sample
 from simulator.errorbar.world import CATALOG_BY_ID, JudgeBehaviour, LoggedRequest, price
 
@@ -96,8 +96,6 @@ def token_shape(rows: list[LoggedRequest]) -> dict[str, Any]:
 def estimated_spend_usd(spec: dict[str, Any], rows: list[LoggedRequest]) -> float:
     """What the screening run would cost: every candidate answers every sample, judged three
     times (two orderings and the similarity reading)."""
-    from simulator.errorbar.results import JUDGE_CALL_MICROS
-
     shape = token_shape(rows)
     prompt = int(shape["median_prompt_tokens"] or 0)
     micros = 0
