@@ -91,6 +91,9 @@ def test_what_the_queue_did_not_send_stays_a_dash_and_other_shapes_still_read() 
     assert percent_interval(0.91, None) == "91% (no interval sent)"
     assert (money(None), money(0.000324, per_request=True), money(-67.08, signed=True)) == ("—", "$0.000324",
                                                                                           "-$67.08")
+    renamed = assumed.Screening.model_validate({"recommendation": {"action": "switch", "candidate": "m/a"},
+                                                "per_candidate": [{"model": "m/a", "est_savings_pct": 38.2}]})
+    assert verdict(renamed).sentence == "switch to m/a: 38% cheaper, answers match: not sent"
     not_an_object = assumed.Run.model_validate({"id": "ev_y", "results": {"screening": ["odd"]}})
     assert not_an_object.results.screening is None and not is_screening(not_an_object)  # type: ignore[union-attr]
 

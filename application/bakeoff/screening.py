@@ -171,6 +171,14 @@ class Verdict:
         return self.action == "keep"
 
 
+def _named_candidate(recommendation: assumed.Recommendation, screening: assumed.Screening) -> str | None:
+    """A recommendation that names its model under another key (the contract lists none):
+    the one member whose value is a screened candidate's model id, else None."""
+    known = {name for c in screening.per_candidate for name in (c.model, c.arm) if name}
+    named = {v for v in (recommendation.model_extra or {}).values() if isinstance(v, str) and v in known}
+    return named.pop() if len(named) == 1 else None
+
+
 def verdict(screening: assumed.Screening) -> Verdict:
     recommendation = screening.recommendation
     incumbent = screening.incumbent.model if screening.incumbent and screening.incumbent.model else None
@@ -181,7 +189,7 @@ def verdict(screening: assumed.Screening) -> Verdict:
         who = f" ({one_line(incumbent, 80)})" if incumbent else ""
         return Verdict("keep", f"keep the incumbent{who}: no screened model is cheaper with answers close enough. "
                                "A good outcome: what you run today holds up.", reason, ())
-    model = recommendation.model
+    model = recommendation.model or _named_candidate(recommendation, screening)
     if not model:
         return Verdict("switch", "switch, says the queue, but it did not name the model", reason, ())
     shown = one_line(model, 80)
