@@ -159,7 +159,8 @@ class BakeoffWatchScreen(BlahScreen):
         title = Text(one_line(run.id, 40), style="bold")
         title.append(" · ")
         title.append(one_line(run.name or DASH, 80), style="bold")
-        title.append(f"\n{one_line(run.eval_kind or DASH, 20)} · baseline {one_line(run.baseline_model or DASH, 40)}"
+        kind = "screening" if is_screening(run) else one_line(run.eval_kind or DASH, 20)
+        title.append(f"\n{kind} · baseline {one_line(run.baseline_model or DASH, 40)}"
                      f" against {one_line(', '.join(run.candidate_models) or DASH, 80)}")
         queued = iso_ms(run.created_at)
         title.append(f"\nqueued {fmt_time(queued) if queued is not None else one_line(run.created_at or DASH, 40)}",
