@@ -52,7 +52,8 @@ def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) 
     return ctx
 
 
-def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None) -> AppContext:
+def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None,
+                    key_source: str | None = None) -> AppContext:
     """The one place the session gets its errorbar client (Compare's bake-offs): with an
     address and a key, from the demo simulator, a profile or ``$ERRORBAR_API_KEY``. A key of
     the wrong shape is said in the app, never shown."""
@@ -61,7 +62,7 @@ def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None) 
     from api_client.errorbar.client import ErrorbarClient
 
     try:
-        ctx.errorbar = ErrorbarClient(base_url, api_key=api_key)
+        ctx.errorbar = ErrorbarClient(base_url, api_key=api_key, key_source=key_source)
     except ValueError as error:  # KeyShapeError and a refused base URL are ValueErrors
         ctx.errorbar_problem = f"errorbar not connected: {error}"
     return ctx
@@ -82,7 +83,8 @@ def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
         ctx.errorbar_problem = (f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
                                 f"or run blah-tui login --profile {resolved.name})")
         return ctx
-    return attach_errorbar(ctx, resolved.origin, resolved.api_key)
+    source = f"the key of profile {resolved.name!r}, from {resolved.key_source_text}"
+    return attach_errorbar(ctx, resolved.origin, resolved.api_key, source)
 
 
 def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
@@ -201,7 +203,8 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             open_log_id=log_id,
         )
         ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.account_key)
-        ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.member_key)
+        # The demo's person owns its workspace: an OWNER/ADMIN key, so screening and bake-offs can be queued.
+        ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.admin_key, "the demo simulator's admin key")
         return _run(apply_config(ctx, load_config()))
     finally:
         errorbar.stop()
