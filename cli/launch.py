@@ -218,6 +218,10 @@ def run_offline(path: str, *, model_id: str | None) -> int:
     file = Path(path)
     if not file.is_file():
         return _fail(f"no such file: {path}")
+    from application.bakeoff.verify import looks_like_bundle
+
+    if looks_like_bundle(file):
+        return run_bundle(file)
     try:
         archive = load_dump(file)
     except NotADumpError as error:
@@ -232,3 +236,21 @@ def run_offline(path: str, *, model_id: str | None) -> int:
         offline_source=file,
     )
     return _run(apply_config(ctx, load_config()))
+
+
+def run_bundle(file: Path) -> int:
+    """`blah-tui open BUNDLE.json`: the app on an evidence bundle, re-checked offline (no
+    platform, no calls: an empty archive under the areas)."""
+    from api_client.archive import Archive
+
+    import json
+
+    run = json.loads(file.read_text(encoding="utf-8")).get("run") or {}
+    models = [str(m) for m in run.get("candidate_models") or [] if isinstance(m, str)]
+    archive = Archive.create_temporary(prefix="blah-tui-bundle-")
+    ctx = AppContext(model_id=", ".join(models) or file.stem, client=None, platform=f"offline: {file.name}", archive=archive,
+                     open_bundle=file)
+    try:
+        return _run(apply_config(ctx, load_config()))
+    finally:
+        archive.close()

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from diagnosis.stats import rogan_gladen, wilson_interval
@@ -286,3 +287,67 @@ def verify_bundle(bundle: Any) -> VerifyReport:
         rows.append(Recheck("attestation", False, None, "cannot",
                             f"the queue's own attestation reports {len(problems)} problem(s)"))
     return VerifyReport(run_id=str(run.get("id")), eval_kind=kind, rows=rows)
+
+
+def bundle_summary(bundle: Mapping[str, Any]) -> list[str]:
+    """What a person reads first about a bundle: whose run, signed or not, the queue's own
+    attestation, what content is in it and the gate it was written with."""
+    run = bundle.get("run") or {}
+    said = [f"run {run.get('id')} ({run.get('eval_kind') or 'comparison'}): {run.get('name') or ''}".rstrip(": "),
+            f"written {bundle.get('generated_at') or 'at a time the bundle does not state'}"]
+    said.append("signed" if bundle.get("signature") is not None else "unsigned")
+    attestation = bundle.get("attestation") or {}
+    if attestation.get("ok") is True:
+        said.append(f"attestation ok ({attestation.get('checked_rows')} rows checked)")
+    elif attestation:
+        problems = attestation.get("problems") or []
+        kinds = ", ".join(str(p.get("kind")) for p in problems[:3] if isinstance(p, Mapping)) or "no detail"
+        said.append(f"attestation NOT ok: {len(problems)} problem(s) ({kinds})")
+    else:
+        said.append("no attestation in the bundle")
+    content = bundle.get("content") or {}
+    said.append("content included" if content.get("included")
+                else f"content not included: {content.get('reason') or 'no reason given'}")
+    gate = bundle.get("gate")
+    if isinstance(gate, Mapping) and isinstance(gate.get("verdict"), Mapping):
+        verdict = gate["verdict"]
+        params = ", ".join(f"{k}={v}" for k, v in (gate.get("params") or {}).items())
+        said.append(f"gate {'PASS' if verdict.get('pass') else 'FAIL'} with {params or 'no thresholds stated'}")
+    else:
+        said.append("no gate (written without thresholds)")
+    return said
+
+
+def read_bundle(path: str | Path) -> tuple[Mapping[str, Any], VerifyReport]:
+    """Read and verify a bundle file; ``BundleError`` (a ValueError) when it is not one,
+    ``OSError`` when it cannot be read."""
+    import json
+
+    with open(path, encoding="utf-8") as handle:
+        try:
+            bundle = json.load(handle)
+        except ValueError as error:
+            raise BundleError(f"not JSON: {error}") from None
+    return bundle, verify_bundle(bundle)
+
+
+def looks_like_bundle(path: str | Path, max_bytes: int = 64 * 1024 * 1024) -> bool:
+    """Whether a file is an evidence bundle (one JSON object with ``bundle_v``) rather than a
+    JSONL dump of calls (whose lines each hold a call, so the whole file is not one object)."""
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            if not handle.read(64).lstrip().startswith(b"{"):
+                return False
+            handle.seek(0)
+            data = handle.read(max_bytes + 1)
+    except OSError:
+        return False
+    if len(data) > max_bytes:
+        return False
+    try:
+        document = json.loads(data)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and "bundle_v" in document
