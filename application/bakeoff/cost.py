@@ -75,11 +75,9 @@ def measured_costs(runs: Sequence[assumed.Run]) -> MeasuredCosts:
             calls += graded
         if run.judge_model and results.judge_cost_micros is not None and calls:
             judges.setdefault(run.judge_model, []).append(results.judge_cost_micros / calls)
-        screening = results.screening if isinstance(results.screening, dict) else {}
-        for entry in screening.get("per_candidate") or []:
-            figure = entry.get("est_usd_per_request") if isinstance(entry, dict) else None
-            if isinstance(figure, (int, float)) and not isinstance(figure, bool) and isinstance(entry.get("model"), str):
-                usd.setdefault(entry["model"], []).append(float(figure))
+        for entry in results.screening.per_candidate if results.screening is not None else []:
+            if entry.model and entry.est_usd_per_request is not None:
+                usd.setdefault(entry.model, []).append(entry.est_usd_per_request)
     return MeasuredCosts(_median(answers), _median(judges), _median(usd))
 
 

@@ -368,11 +368,10 @@ def used_models(runs: Iterable[assumed.Run]) -> list[str]:
             for model in run.candidate_models:
                 add(model)
         screening = run.results.screening if run.results is not None else None
-        if isinstance(screening, dict):
-            add(screening.get("incumbent"))
-            for entry in screening.get("per_candidate") or []:
-                if isinstance(entry, dict):
-                    add(entry.get("model"))
+        if screening is not None:
+            add(screening.incumbent.model if screening.incumbent is not None else None)
+            for entry in screening.per_candidate:
+                add(entry.model)
     return sorted(counts, key=lambda m: (-counts[m], m))
 
 

@@ -100,6 +100,11 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
             out.write("corrected: none where the frozen judge has no usable TPR/TNR (no better than chance, "
                       "or never aligned)\n")
     print_assertions(run, out)
+    if results.screening is not None:
+        from cli.commands.bakeoff_screen_print import print_screening_result
+
+        out.write("\n")
+        print_screening_result(results.screening, out)
 
 
 def print_assertions(run: assumed.Run, out: TextIO) -> None:

@@ -41,6 +41,7 @@ from widgets.tick_box import TickBox
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
+    from application.bakeoff.screening import BakeoffPrefill
 
 __all__ = ["BakeoffNewScreen", "confirm_text"]
 
@@ -81,12 +82,18 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     ERROR_ID = "bn-error"
     OK_ID = "bn-ok"
 
-    def __init__(self, candidates: list[str] | None = None, *, initial: NewRun | None = None,
-                 field_error: Problem | None = None, runs: Sequence[assumed.Run] | None = None,
-                 criteria: Sequence[assumed.Criterion] | None = None) -> None:
+    def __init__(self, candidates: list[str] | None = None, *, prefill: BakeoffPrefill | None = None,
+                 initial: NewRun | None = None, field_error: Problem | None = None,
+                 runs: Sequence[assumed.Run] | None = None, criteria: Sequence[assumed.Criterion] | None = None
+                 ) -> None:
         """``candidates``: ticked at the start (offered even when no run used them);
-        ``runs``/``criteria``: what the workspace has (read from the queue when not given)."""
+        ``prefill``: a screening's next step (name, rubric, the incumbent as baseline, the
+        recommended candidates); ``runs``/``criteria``: what the workspace has (read from the
+        queue when not given)."""
         super().__init__()
+        if prefill is not None and initial is None:
+            initial = NewRun(prefill.name, prefill.baseline_model, tuple(ArmSpec(m) for m in prefill.candidate_models),
+                             rubric=prefill.rubric)
         self.prefill = list(candidates or ([a.model for a in initial.arms if a.plain] if initial else []))
         self.initial = initial
         self.field_error = field_error
