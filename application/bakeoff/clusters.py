@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ClusterRow", "FORCE_CONFIRMATION", "cluster_rows", "freshness"]
 
-FORCE_CONFIRMATION = ("re-cluster the failures now? A fresh clustering skips the hour's cache and makes one "
-                      "metered call per criterion with 4 or more failure reasons (it spends money); sent once")
+FORCE_CONFIRMATION = ("re-cluster the failures now, skipping the hour's cache? It makes one metered call per "
+                      "criterion with 4 or more failure reasons (it spends money), sent once")
 MIN_REASONS = 4
 
 

@@ -100,8 +100,8 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
 
 def align_confirmation(criterion: assumed.Criterion) -> str:
     labels = f"{criterion.alignment_n} labels" if criterion.alignment_n else "every in-scope label"
-    return (f"align {criterion.name or criterion.id}? It re-judges {labels} with {criterion.judge_model or 'its judge'}: "
-            "one metered judge call per label (it spends money); sent once")
+    return (f"align {criterion.name or criterion.id}? It re-judges {labels} with "
+            f"{criterion.judge_model or 'its judge'}: one metered judge call per label (it spends money), sent once")
 
 
 def in_progress(error: BaseException) -> int | None:

@@ -9,6 +9,9 @@
     blah-tui bakeoff compare A B [--json]
     blah-tui bakeoff gate ID [--min-win-rate X] [--min-pass-rate X] [--min-assertion-pass-rate X]
                              [--noninferiority-margin X] [--ties half|decided] [--model M] [--wait SECONDS] [--json]
+    blah-tui bakeoff labels|label|criteria|criterion|align|evidence|clusters|delete|verdict ...
+                             (see cli/commands/bakeoff_calibration.py: calibration, criteria, evidence,
+                             failure clusters, delete, and the verdict: switch / don't / not enough evidence)
 
 The queue's address: ``--base-url`` or the errorbar profile's; the key: ``$ERRORBAR_API_KEY``
 or the profile's stored key (``sk_...``; never printed). Create spends money: it is confirmed
@@ -37,6 +40,7 @@ from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, Refu
 from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
+from cli.commands import bakeoff_calibration
 from cli.commands import bakeoff_print as show
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
@@ -113,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
     gate.add_argument("--json", action="store_true")
+    bakeoff_calibration.add_parsers(sub, connection)
     return parser
 
 
@@ -214,6 +219,8 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
     args = build_parser().parse_args(list(argv))
+    if args.action in bakeoff_calibration.ACTIONS:
+        return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
     params: dict[str, Any] = {}
     try:
         if args.action == "gate":
