@@ -19,14 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
 __all__ = [
     "LABELS_NEEDED", "VERDICTS", "ArmCalibration", "CalibrationPanel", "LabelRefused", "Recomputed", "SideFigures",
-    "check_label", "labels_needed_sentence", "panel", "recompute",
+    "check_label", "labels_needed_sentence", "next_pair", "panel", "recompute",
 ]
 
 LABELS_NEEDED = 30
@@ -167,3 +167,18 @@ def recompute(samples: Sequence[assumed.Sample]) -> Recomputed:
                    for v in VERDICTS)
     kappa = (agreement - expected) / (1 - expected) if expected < 1 else None
     return Recomputed(n, agreement, kappa)
+
+
+def next_pair(rows: Sequence[Any], current: str | None) -> str | None:
+    """The key of the pair to label after ``current``: the next one in sample order (then
+    arm order) that has a judge reading and no label yet, wrapping around; None when every
+    pair is labelled. Sample order, not the view's losses-first order: labels taken down a
+    list sorted by the judge's outcome would measure the judge on a skewed set of pairs.
+    ``rows``: ``SampleRow``-like (``key``, ``index``, ``arm``, ``outcome``, ``answer.human_verdict``)."""
+    ordered = sorted(rows, key=lambda r: (r.index, r.arm))
+    keys = [r.key for r in ordered]
+    start = keys.index(current) + 1 if current in keys else 0
+    for row in ordered[start:] + ordered[:start]:
+        if row.key != current and row.outcome in JUDGE_VERDICT and row.answer.human_verdict is None:
+            return str(row.key)
+    return None

@@ -31,6 +31,7 @@ from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
+from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
 from tui.screens.runs.format import DASH, cell
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -50,7 +51,7 @@ TERMINAL = ("DONE", "ERROR", "CANCELLED")
 _CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
 
 
-class BakeoffScreen(BlahScreen):
+class BakeoffScreen(LabelActions, BlahScreen):
     """The errorbar queue's bake-offs: pick one, read it, gate it, open its losses."""
 
     SCREEN_TITLE = "Bake-offs"
@@ -60,6 +61,8 @@ class BakeoffScreen(BlahScreen):
     BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
     BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
+    BakeoffScreen #bakeoff-verdict { height: auto; padding: 0 1; margin-bottom: 1; }
+    BakeoffScreen #bakeoff-calibration { height: auto; padding: 0 1; margin-top: 1; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
     """
 
@@ -68,6 +71,15 @@ class BakeoffScreen(BlahScreen):
         Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
         Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
         Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
+        Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
+        Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
+        Binding("equals_sign", "label('tie')", "Tie", key_display="=", id="bakeoffs.label_tie"),
+        Binding("w", "label_critique", "Label with why", id="bakeoffs.label_critique"),
+        Binding("u", "label_remove", "Remove label", id="bakeoffs.label_remove"),
+        Binding("e", "evidence", "Evidence", id="bakeoffs.evidence"),
+        Binding("i", "criteria", "Criteria", id="bakeoffs.criteria"),
+        Binding("f", "clusters", "Failure clusters", id="bakeoffs.clusters"),
+        Binding("d", "delete_run", "Delete run", id="bakeoffs.delete"),
     ]
 
     def __init__(self, select_id: str | None = None) -> None:
@@ -95,7 +107,9 @@ class BakeoffScreen(BlahScreen):
         yield Static(Text("loading the bake-offs…"), id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
+            yield Static(Text(""), id="bakeoff-verdict")
             yield BakeoffDetail(Text(""), id="bakeoff-detail")
+            yield Static(Text(""), id="bakeoff-calibration")
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -176,6 +190,7 @@ class BakeoffScreen(BlahScreen):
         self._replace_run(run)
         self._show_detail()
         self._show_samples()
+        self.show_calibration()
 
     def _threshold_name(self, run: assumed.Run) -> str:
         return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
@@ -207,15 +222,16 @@ class BakeoffScreen(BlahScreen):
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
         table.clear(columns=True)
-        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Cap", "cap"),
-                           ("Flag", "flag"), ("Prompt", "prompt"), ("Answer", "answer")):
+        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
+                           ("Cap", "cap"), ("Flag", "flag"), ("Prompt", "prompt"), ("Answer", "answer")):
             table.add_column(label, key=key)
         for row in self.rows:
             outcome = Text(one(row.outcome or DASH, 10),
                            style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))
             cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
             flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
-            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag,
+            label = VERDICT_CELL.get(row.answer.human_verdict or "", "")
+            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, label, cap, flag,
                           cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
 
     # ----------------------------------------------------------------- actions
