@@ -70,7 +70,7 @@ async def test_thirty_labels_by_key_bring_the_corrected_win_rate(queue: Errorbar
         screen = await read_run(app, pilot, run_id)
         await wait_for(pilot, lambda: "label 30 more pairs" in _calibration(screen), what="the empty panel")
         assert "Switch? not enough evidence" in _verdict(screen)
-        assert "the app's reading of the judge: the judge was not checked against people" in _verdict(screen)
+        assert "the app's reading of the judge: the judge is unchecked on this run" in _verdict(screen)
         table = await _to_samples(app, pilot, screen)
         pressed = 0
         while pressed < 30:

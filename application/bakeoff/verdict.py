@@ -16,7 +16,8 @@ stated so a person can check it:
   the queue corrected it: switch when the candidate's interval low end reaches it, don't when
   its high end is below it;
 - with several candidates: switch to the one with the highest low end among those that pass;
-  don't when every one is worse; otherwise not enough evidence.
+  don't when every one is worse; otherwise not enough evidence, told for the most promising
+  candidate (the highest low end).
 
 "What would settle it": wait or rerun; a calibrated criterion; more labels (when the judge's
 own error alone, ``floor_half_width``, is wider than the gap to the line); or about how many
@@ -80,7 +81,7 @@ def _samples_needed(n: int | None, ci: list[float], rate: float, line: float) ->
         return "the rate sits on the line: no feasible number of samples separates it (a noninferiority margin would)"
     half = (ci[1] - ci[0]) / 2
     needed = math.ceil(n * (half / gap) ** 2)
-    return f"about {needed} judged samples (now {n}) if the rate holds at {rate:.3f} (a rough figure)"
+    return f"about {needed} judged samples (now {n}) if the rate holds at {rate:.3f} (rough)"
 
 
 def _decide(key: str, rate: float | None, ci: list[float] | None, line: float, what: str, n: int | None,
@@ -110,8 +111,10 @@ def _combine(arms: list[_Arm], reading: str | None) -> Verdict:
     unsure = [a for a in arms if a.answer == UNSURE] or arms
     if not unsure:
         return Verdict(UNSURE, None, "the run has no candidate to judge", "a run with at least one candidate", reading)
-    return Verdict(UNSURE, None, "; ".join(a.why for a in unsure),
-                   "; ".join(dict.fromkeys(a.settle for a in unsure if a.settle)) or None, reading)
+    best = max(unsure, key=lambda a: a.low if a.low is not None else -1.0)  # the most promising candidate
+    others = len(arms) - 1
+    why = best.why + (f" (and {others} other candidate{'s' if others != 1 else ''} no better)" if others else "")
+    return Verdict(UNSURE, None, why, best.settle, reading)
 
 
 def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
@@ -124,8 +127,8 @@ def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
     if cal is not None and cal.usable:
         reading = None
     elif cal is None:
-        reading = (f"the judge was not checked against people on this run: its printed win rate is compressed "
-                   f"toward 0.5 by its error; label {LABELS_NEEDED} pairs for a corrected one")
+        reading = (f"the judge is unchecked on this run: its printed rate leans toward 0.5 by its error "
+                   f"(label {LABELS_NEEDED} pairs to correct it)")
     else:
         reading = f"the printed win rate is not corrected for the judge's error: {cal.reason or 'calibration not usable'}"
     arms = []
@@ -145,7 +148,7 @@ def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
             arm = _decide(row.key, row.win_rate, row.ci95, PARITY, "printed win rate", judged, None, savings)
             if arm.answer == UNSURE and arm.settle:
                 arm = _Arm(arm.key, arm.answer, arm.why,
-                           f"{arm.settle}, or {LABELS_NEEDED} labelled pairs for a corrected rate", arm.low)
+                           f"{arm.settle}; or {LABELS_NEEDED} labelled pairs for a corrected rate", arm.low)
             arms.append(arm)
     return _combine(arms, reading)
 

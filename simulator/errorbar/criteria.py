@@ -216,6 +216,7 @@ def failure_clusters(store: Any, window_days: int, force: bool) -> dict[str, Any
                                      "example": group[0][1].answer.text[:200]})
         criteria.append({"criterion_id": criterion.id, "criterion_name": criterion.name, "failures": len(fails),
                          "without_reason": 0, "clusters": clusters})
-    body = {"window_days": window_days, "generated_at": _now(), "cached": False, "criteria": criteria}
+    generated = store.wall_clock().isoformat().replace("+00:00", "Z")
+    body = {"window_days": window_days, "generated_at": generated, "cached": False, "criteria": criteria}
     cache.bodies[window_days] = (now, body)
     return body

@@ -13,7 +13,7 @@ from simulator.errorbar.world import STORED
 
 NOT_DONE = "Run not complete yet — poll until status is DONE."
 THRESHOLDS = ("min_win_rate", "min_pass_rate", "min_assertion_pass_rate", "noninferiority_margin")
-PRINTED_NOTE = "basis printed: no usable calibration yet (it needs 30 human pair labels and a judge better than chance)"
+PRINTED_NOTE = "basis printed: no usable calibration (it needs 30 human pair labels)"
 
 
 def threshold(raw: str | None) -> float | None:
