@@ -327,3 +327,18 @@ def test_not_finished_is_not_enough_evidence() -> None:
     answer = verdict.verdict(run)
     assert (answer.answer, answer.settle) == (verdict.UNSURE, "wait for it to finish (bakeoff watch)")
 
+
+
+def test_the_next_pair_to_label_follows_sample_order_not_the_losses_first_view() -> None:
+    from types import SimpleNamespace as Row
+
+    def row(index: int, arm: str, outcome: str, verdict: str | None = None) -> Any:
+        return Row(key=f"{index}:{arm}", index=index, arm=arm, outcome=outcome,
+                   answer=Row(human_verdict=verdict))
+
+    rows = [row(5, "a", "loss"), row(0, "a", "win", "tie"), row(0, "b", "failed"), row(1, "a", "tie"),
+            row(2, "b", "win"), row(2, "a", "loss")]
+    assert calibration.next_pair(rows, "5:a") == "1:a"  # wraps; skips the labelled and the unread pair
+    assert calibration.next_pair(rows, "1:a") == "2:a"
+    assert calibration.next_pair(rows, "2:a") == "2:b"
+    assert calibration.next_pair([row(0, "a", "win", "tie")], "0:a") is None
