@@ -102,6 +102,8 @@ class LabelActions:
             return None
         row = self._highlighted()
         try:
+            if run.eval_kind != "criterion" and run.status != "DONE":
+                raise LabelRefused(f"{run.id} is {run.status}: its pairs can be labelled once it is DONE")
             if run.eval_kind != "criterion" and row is None:
                 raise LabelRefused("no pair is highlighted: move to a sample row first")
             check_label(run, row.index if row else 0, row.arm if row else "", verdict_given, critique)

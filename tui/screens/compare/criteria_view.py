@@ -109,8 +109,8 @@ class CriteriaScreen(BlahScreen):
         table = self.query_one("#criteria-table", KeyTable)
         keep = table.current_key
         table.clear(columns=True)
-        for label, key in (("Criterion", "name"), ("Trust", "trust"), ("TPR", "tpr"), ("TNR", "tnr"),
-                           ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift"), ("Reading", "reading")):
+        for label, key in (("Criterion", "name"), ("Reading", "reading"), ("Trust", "trust"), ("TPR", "tpr"),
+                           ("TNR", "tnr"), ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift")):
             table.add_column(label, key=key)
         for criterion in self.criteria:
             row = criterion_row(criterion)
@@ -118,9 +118,9 @@ class CriteriaScreen(BlahScreen):
                            ("unmeasured" if row.reading else "usable"),
                            style="bold red" if row.reading and "says nothing" in row.reading else
                            ("yellow" if row.reading else "green"))
-            table.add_row(one_line(row.name or row.id, 28), one_line(row.trust or DASH, 14),
+            table.add_row(one_line(row.name or row.id, 28), reading, one_line(row.trust or DASH, 14),
                           _rate(row.tpr) + _ci(row.tpr_ci), _rate(row.tnr) + _ci(row.tnr_ci), _rate(row.kappa),
-                          str(row.labels) if row.labels is not None else DASH, one_line(row.drift, 24), reading,
+                          str(row.labels) if row.labels is not None else DASH, one_line(row.drift, 24),
                           key=criterion.id)
         if self.criteria:
             shown = keep if any(c.id == keep for c in self.criteria) else self.criteria[0].id
