@@ -342,3 +342,22 @@ def test_the_next_pair_to_label_follows_sample_order_not_the_losses_first_view()
     assert calibration.next_pair(rows, "1:a") == "2:a"
     assert calibration.next_pair(rows, "2:a") == "2:b"
     assert calibration.next_pair([row(0, "a", "win", "tie")], "0:a") is None
+
+
+def test_an_evidence_summary_names_a_signature_and_each_attestation_problem() -> None:
+    from api_client.errorbar.assumed import Evidence
+
+    bundle = Evidence.model_validate({
+        "signature": "ed25519:abc", "run": {"id": "ev_3"}, "samples": {"count": 40, "lineage": ["ab", "ba"]},
+        "content": {"included": False, "reason": "the workspace does not store content"},
+        "gate": {"params": {"min_pass_rate": "0.5"}, "verdict": {"pass": True, "checks": []}},
+        "attestation": {"ok": False, "checked_rows": 40, "problems": [
+            {"seq": 12, "kind": "hash_mismatch", "detail": "row 12 changed after signing"}, "a gap before row 30"]},
+    })
+    summary = evidence.summarize(bundle, with_content_asked=True)
+    assert summary.signed == "signed by the queue" and summary.attestation_ok is False
+    assert summary.attestation == "attestation FAILED (40 rows checked): 2 problems"
+    assert summary.problems == ("row 12: hash_mismatch: row 12 changed after signing", "a gap before row 30")
+    assert summary.content == "content asked for, but not included: the workspace does not store content"
+    assert summary.gate == "gate PASS (min_pass_rate=0.5)" and summary.gate_pass is True
+    assert summary.samples == "40 samples · orderings ab, ba"

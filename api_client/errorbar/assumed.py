@@ -261,6 +261,12 @@ class Document(Lenient):
 # ---------------------------------------------------------------- calibration (contract 3.11, 3.12, 4)
 
 
+def _object_or_none(value: Any) -> Any:
+    """A member the contract leaves unshaped: read when it is an object, else None (never a
+    failed read of the whole answer: the figures around it still count)."""
+    return value if isinstance(value, dict) else None
+
+
 class CalibrationSide(Lenient):
     """The judge against the person on one side: said it when the person did (sensitivity),
     did not when the person did not (specificity)."""
@@ -285,6 +291,8 @@ class Calibration(Lenient):
     losses: CalibrationSide | None = None
     decided: CalibrationSide | None = None
 
+    _sides = field_validator("wins", "losses", "decided", mode="before")(_object_or_none)
+
 
 class CorrectedWinRate(Lenient):
     win_rate: float | None = None
@@ -301,6 +309,8 @@ class ArmPairwise(Lenient):
     labelled_pairs: int | None = None
     corrected: CorrectedWinRate | None = None
 
+    _objects = field_validator("spec_sheet", "corrected", mode="before")(_object_or_none)
+
 
 class Pairwise(Lenient):
     v: int | None = None
@@ -308,6 +318,13 @@ class Pairwise(Lenient):
     labelled_pairs: int | None = None
     calibration: Calibration | None = None
     candidates: dict[str, ArmPairwise] = Field(default_factory=dict)
+
+    _calibration = field_validator("calibration", mode="before")(_object_or_none)
+
+    @field_validator("candidates", mode="before")
+    @classmethod
+    def _arms(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if isinstance(v, dict)} if isinstance(value, dict) else {}
 
 
 class PairLabel(Lenient):
@@ -382,6 +399,13 @@ class Attestation(Lenient):
     acknowledged: bool | None = None
     statement: str | None = None
 
+    @field_validator("problems", mode="before")
+    @classmethod
+    def _problems(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            return []
+        return [item if isinstance(item, dict) else {"detail": str(item)} for item in value]
+
 
 class EvidenceContent(Lenient):
     included: bool | None = None
@@ -406,6 +430,9 @@ class Evidence(Lenient):
     content: EvidenceContent | None = None
     refusals: Json | None = None
     attestation: Attestation | None = None
+
+    _objects = field_validator("run", "results", "gate", "instrument", "samples", "content", "refusals",
+                               "attestation", mode="before")(_object_or_none)
 
 
 # ---------------------------------------------------------------- failure clusters (contract 3.4)

@@ -58,7 +58,8 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
         attestation, ok = "attestation: not sent", None
     else:
         ok = att.ok
-        problems = tuple(f"row {p.seq if p.seq is not None else '?'}: {p.kind or '?'}: {p.detail or ''}".rstrip(": ")
+        problems = tuple(": ".join(part for part in (f"row {p.seq}" if p.seq is not None else "", p.kind or "",
+                                                     p.detail or "") if part) or "a problem (not described)"
                          for p in att.problems)
         rows = f"{att.checked_rows} rows checked" if att.checked_rows is not None else "rows checked: not sent"
         if ok is True:
