@@ -361,3 +361,16 @@ def test_an_evidence_summary_names_a_signature_and_each_attestation_problem() ->
     assert summary.content == "content asked for, but not included: the workspace does not store content"
     assert summary.gate == "gate PASS (min_pass_rate=0.5)" and summary.gate_pass is True
     assert summary.samples == "40 samples · orderings ab, ba"
+
+
+async def test_a_lost_align_answer_is_settled_by_reading_never_by_sending_again(queue: ErrorbarServer) -> None:
+    queue.lose_next_answer("POST", "/v1/criteria/crit_tone/align")
+
+    async def sleep(_: float) -> None:
+        return None
+
+    async with ErrorbarClient(queue.base_url, queue.admin_key) as client:
+        report = await criteria.align_and_wait(client, "crit_tone", sleep=sleep)
+    assert report.metrics is not None and report.metrics.n == 36
+    posts = [r for r in queue.requests.records() if r.method == "POST" and r.path.endswith("/align")]
+    assert len(posts) == 1

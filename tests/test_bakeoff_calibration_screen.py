@@ -230,3 +230,24 @@ def test_default_evidence_path_is_safe(tmp_path: Path) -> None:
 
     path = default_evidence_path(tmp_path, "../ev_7 0001", datetime(2026, 12, 3, 14, 0, tzinfo=UTC))
     assert path == tmp_path / "evidence" / "ev_7_0001-20261203T140000Z.json"
+
+
+async def test_a_queued_align_shows_in_progress_then_the_report(queue: ErrorbarServer) -> None:
+    queue_run(queue, COMPARISON)
+    app = bakeoff_app(queue)
+    _admin(app, queue)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await open_bakeoffs(app, pilot)
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria),
+                       what="the criteria")
+        view = app.screen
+        assert isinstance(view, CriteriaScreen)
+        await wait_for(pilot, lambda: "disagreements" in view.detail_text.plain, what="the stored report")
+        await pilot.press("a", "y")  # Helpful and correct: 100 labels, more than the queue judges at once
+        await wait_for(pilot, lambda: "alignment in progress: 0 of 100 labels judged so far" in view.detail_text.plain,
+                       what="in progress")
+        queue.store.alignments.finish("crit_helpful")
+        await wait_for(pilot, lambda: any("crit_helpful aligned" in m for m in said(app)), what="the report")
+        await wait_for(pilot, lambda: "100 labels · TPR 0.900" in view.detail_text.plain, what="the report drawn")
+    assert _posts(queue, "/align") == 1
