@@ -115,6 +115,9 @@ def test_evidence_writes_the_bundle_and_refuses_what_it_must(queue: ErrorbarServ
     target = tmp_path / "evidence.json"
     code, out, err = bakeoff(queue, "evidence", live, "-o", str(target))
     assert code == 1 and f"{live} is not finished yet" in err and not target.exists()
+    queue.fail_run(live)
+    code, out, err = bakeoff(queue, "evidence", live, "-o", str(target))
+    assert code == 1 and f"{live} ended ERROR: the queue keeps evidence only for a run that finished DONE" in err
     with pytest.raises(SystemExit) as bad:
         bakeoff(queue, "evidence", done, "-o", str(target), "--min-win-rate", "1.5")
     assert bad.value.code == 2 and not target.exists()

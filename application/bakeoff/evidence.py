@@ -95,9 +95,11 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
     return EvidenceSummary(run.get("id"), signed, attestation, ok, problems, what, gate, gate_pass, sample_line)
 
 
-def evidence_error_sentence(error: BlahError, run_id: str) -> str:
-    """412 and 404 in words (the others keep their own)."""
+def evidence_error_sentence(error: BlahError, run_id: str, status: str | None = None) -> str:
+    """412 and 404 in words (the others keep their own); ``status``: the run's, when read."""
     if error.status == 412:
+        if status in ("ERROR", "CANCELLED"):
+            return f"{run_id} ended {status}: the queue keeps evidence only for a run that finished DONE"
         return f"{run_id} is {NOT_FINISHED}"
     if error.status == 404:
         return (f"there is no run {run_id} in this workspace: it was deleted (deleting removes its samples, "

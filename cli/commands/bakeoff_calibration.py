@@ -258,9 +258,16 @@ async def _evidence(client: ErrorbarClient, args: argparse.Namespace, out: TextI
     try:
         bundle = await client.evidence(args.run_id, thresholds, with_content=args.with_content, model=args.model)
     except BlahError as error:
-        if error.status in (404, 412):
-            raise CommandError(evidence.evidence_error_sentence(error, one_line(args.run_id, 60)), EXIT_FAILED) from None
-        raise
+        if error.status not in (404, 412):
+            raise
+        status = None
+        if error.status == 412:
+            try:
+                status = (await client.get_run(args.run_id)).status  # free: says which precondition failed
+            except BlahError:
+                status = None
+        raise CommandError(evidence.evidence_error_sentence(error, one_line(args.run_id, 60), status),
+                           EXIT_FAILED) from None
     try:
         written = evidence.write_bundle(args.output, bundle.raw)
     except OSError as error:
