@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
 __all__ = [
-    "LABELS_NEEDED", "VERDICTS", "ArmCalibration", "CalibrationPanel", "LabelRefused", "Recomputed", "SideFigures",
+    "JUDGE_VERDICT", "LABELS_NEEDED", "VERDICTS", "ArmCalibration", "CalibrationPanel", "LabelRefused", "Recomputed", "SideFigures",
     "check_label", "labels_needed_sentence", "next_pair", "panel", "recompute",
 ]
 

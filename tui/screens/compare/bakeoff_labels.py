@@ -20,7 +20,7 @@ from textual import work
 from textual.widgets import Static
 
 from api_client.errors import BlahError, OutcomeUnknownError
-from application.bakeoff.calibration import LabelRefused, check_label, next_pair, panel, recompute
+from application.bakeoff.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
 from application.bakeoff.verdict import verdict
 from common.safe_strings import one_line
 from tui.base_screen import describe_error
@@ -118,6 +118,9 @@ class LabelActions:
             return
         host: Any = self
         self.send_label(row, verdict_given, critique)
+        if verdict_given is not None and row.outcome not in JUDGE_VERDICT:
+            host.notify(f"#{row.index} {row.arm} got no judge reading ({row.outcome or 'no outcome'}): your label is "
+                        "kept, but it cannot measure the judge", markup=False)
         if verdict_given is not None:  # on to the next unlabelled pair, in sample order
             pending = {r.key for r in self.rows if r.answer.human_verdict is None} - {row.key}
             following = next_pair([r for r in self.rows if r.key in pending or r.key == row.key], row.key)
