@@ -173,3 +173,25 @@ def test_verdict_answers_with_its_exit_code(queue: ErrorbarServer) -> None:
     assert code == 3 and json.loads(out)["settle"] == "wait for it to finish (bakeoff watch)"
     code, _, err = bakeoff(queue, "verdict", "ev_nope", key=queue.read_key)
     assert code == 1 and "HTTP 404" in err
+
+
+def test_verdict_on_a_comparison_uses_the_corrected_rate_once_labels_allow(queue: ErrorbarServer) -> None:
+    from tests.support import sim_http
+    from tests.support.errorbar import get, headers
+
+    run_id = queue_run(queue, COMPARISON)["id"]
+    code, out, _ = bakeoff(queue, "verdict", run_id, key=queue.read_key)
+    assert code == 3 and "printed win rate" in out and "or 30 labelled pairs for a corrected rate" in out
+    judge = {"win": "candidate", "loss": "baseline", "tie": "tie"}
+    labelled = 0
+    for sample in get(queue, f"/v1/evals/{run_id}/samples").json():
+        for answer in sample["candidates"]:
+            if labelled < 30 and answer["outcome"] in judge:
+                body = {"sample_index": sample["index"], "candidate": answer["model"],
+                        "verdict": judge[answer["outcome"]] if labelled % 5 else "tie"}
+                sim_http.post(f"{queue.base_url}/v1/evals/{run_id}/pair_labels", json=body,
+                              headers=headers(queue.member_key))
+                labelled += 1
+    code, out, _ = bakeoff(queue, "verdict", run_id, "--json", key=queue.read_key)
+    answer = json.loads(out)
+    assert code == answer["exit_code"] and "corrected win rate" in answer["why"] and answer["reading"] is None
