@@ -374,3 +374,12 @@ async def test_a_lost_align_answer_is_settled_by_reading_never_by_sending_again(
     assert report.metrics is not None and report.metrics.n == 36
     posts = [r for r in queue.requests.records() if r.method == "POST" and r.path.endswith("/align")]
     assert len(posts) == 1
+
+
+def test_the_samples_needed_grow_the_side_of_the_interval_that_reaches_the_line() -> None:
+    run = _comparison([0.221, 0.505], win_rate=0.35)
+    answer = verdict.verdict(run)
+    n = 50  # 30 wins + 10 losses + 10 ties
+    needed = math.ceil(n * ((0.505 - 0.35) / (0.5 - 0.35)) ** 2)
+    assert answer.settle is not None and answer.settle.startswith(f"about {needed} judged samples (now {n})")
+    assert needed > n

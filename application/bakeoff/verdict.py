@@ -21,8 +21,8 @@ stated so a person can check it:
 
 "What would settle it": wait or rerun; a calibrated criterion; more labels (when the judge's
 own error alone, ``floor_half_width``, is wider than the gap to the line); or about how many
-judged samples would narrow the interval past the line if the rate held (n x (half-width /
-gap)^2, a rough figure, said to be one).
+judged samples would narrow the interval past the line if the rate held (n x (the interval's
+reach toward the line / the gap)^2, a rough figure, said to be one).
 """
 
 from __future__ import annotations
@@ -79,8 +79,8 @@ def _samples_needed(n: int | None, ci: list[float], rate: float, line: float) ->
     gap = abs(rate - line)
     if not n or gap < 0.005:
         return "the rate sits on the line: no feasible number of samples separates it (a noninferiority margin would)"
-    half = (ci[1] - ci[0]) / 2
-    needed = math.ceil(n * (half / gap) ** 2)
+    half = ci[1] - rate if rate < line else rate - ci[0]  # the interval's side that reaches the line
+    needed = max(n + 1, math.ceil(n * (half / gap) ** 2))
     return f"about {needed} judged samples (now {n}) if the rate holds at {rate:.3f} (rough)"
 
 
