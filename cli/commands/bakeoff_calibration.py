@@ -32,9 +32,7 @@ from typing import Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS
 
-PROG = "blah-tui bakeoff"
 ACTIONS = ("labels", "label", "criteria", "criterion", "align", "evidence", "clusters", "delete", "verdict")
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 4
 Sleep = Callable[[float], Awaitable[None]]
 """The verbs themselves are in :mod:`cli.commands.bakeoff_calibration_verbs`, imported only
 when one runs: the parser is built for every `bakeoff` command, the CI gate's included."""

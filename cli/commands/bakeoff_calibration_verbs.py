@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
@@ -14,7 +15,6 @@ from api_client.errorbar.errors import KeyShapeError, RefusedLocally
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from application.bakeoff import calibration, clusters, criteria, evidence, verdict
-from cli.commands.bakeoff_calibration import EXIT_FAILED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE, PROG, Sleep
 from cli.commands.bakeoff_connection import ConnectionError_, resolve
 from cli.commands.command_error import CommandError, confirm
 from common.format import DASH
@@ -23,6 +23,10 @@ from common.plain_text import inert_json, one_line
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
     from api_client.errorbar.client import ErrorbarClient
+
+PROG = "blah-tui bakeoff"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 4  # as documented in bakeoff_calibration
+Sleep = Callable[[float], Awaitable[None]]
 
 
 # ------------------------------------------------------------------ printing
