@@ -41,7 +41,7 @@ _JUDGE = {"win": "candidate", "loss": "baseline", "tie": "tie"}
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def labelled_pairs(samples: list[Any], labels: dict[tuple[int, str], dict[str, Any]]) -> list[tuple[str, str]]:

@@ -80,7 +80,7 @@ def seeded_labels(criterion: Criterion, seed: int) -> list[CriterionLabel]:
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 def measure(labels: list[CriterionLabel]) -> dict[str, Any]:

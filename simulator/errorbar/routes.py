@@ -25,7 +25,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 async def _body(request: Request) -> Any:
