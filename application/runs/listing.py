@@ -65,10 +65,12 @@ def fold_runs(runs: Sequence[Run], *, recent: int = RECENT_RUNS, show_all: bool 
     older: list[Run] = []
     ended = 0
     for run in runs:
-        if run.status in ACTIVE_STATUSES or run.id == keep:
+        if run.status in ACTIVE_STATUSES:
             shown.append(run)
         elif ended < recent:
             ended += 1
+            shown.append(run)
+        elif run.id == keep:
             shown.append(run)
         else:
             older.append(run)
