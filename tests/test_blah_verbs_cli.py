@@ -286,3 +286,60 @@ def test_global_options_reach_the_verbs_before_or_after_it(fast: SimulatorServer
     assert code == code2 == 0 and json.loads(before) == json.loads(after)
     code, _, err = shell("--base-url", "not a url", "leaderboard")
     assert code == 2 and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------------- lost answers
+
+
+def _lose_answers(monkeypatch: pytest.MonkeyPatch, method: str, *, after_sending: bool) -> list[int]:
+    """The platform does the write (or not) and its answer is lost on the way back."""
+    from api_client.client import BlahClient
+    from api_client.errors import OutcomeUnknownError
+
+    sent: list[int] = []
+    real = getattr(BlahClient, method)
+
+    async def lossy(self: BlahClient, *args: object, **kwargs: object) -> object:
+        sent.append(1)
+        if after_sending:
+            await real(self, *args, **kwargs)
+        raise OutcomeUnknownError("timed out waiting for the answer")
+
+    monkeypatch.setattr(BlahClient, method, lossy)
+    return sent
+
+
+def test_a_lost_post_answer_is_settled_by_reading_the_room_never_resent(
+    fast: SimulatorServer, shell: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent = _lose_answers(monkeypatch, "post_chatroom", after_sending=True)
+    code, out, err = shell(*on(fast), "chatroom", "post", "did this land?", "--yes")
+    assert code == 0 and sent == [1] and "it was posted" in err
+    room = sim_http.get(f"{fast.base_url}/api/v1/chatroom", params={"limit": 100}).json()["messages"]
+    assert [m["content"] for m in room].count("did this land?") == 1
+    monkeypatch.undo()
+    sent = _lose_answers(monkeypatch, "post_chatroom", after_sending=False)
+    code, out, err = shell(*on(fast), "chatroom", "post", "this one did not", "--yes")
+    assert code == 1 and sent == [1] and "it was not posted" in err and out == ""
+
+
+def test_a_lost_mute_answer_is_settled_by_reading_the_model(
+    fast: SimulatorServer, shell: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    peer = fast.world.peer_model_ids[0]
+    sent = _lose_answers(monkeypatch, "set_chatroom_enabled", after_sending=True)
+    code, out, _ = shell(*on(fast), "chatroom", "mute", peer, "--yes")
+    assert code == 0 and sent == [1] and "timed out, but" in out and "muted" in out
+    assert fast.world.models[peer]["chatroom_enabled"] is False
+    monkeypatch.undo()
+    assert shell(*on(fast), "chatroom", "unmute", peer, "--yes")[0] == 0
+
+
+def test_a_lost_start_answer_is_looked_for_in_the_runs_never_resent(
+    fast: SimulatorServer, shell: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = len(api_runs(fast))
+    sent = _lose_answers(monkeypatch, "start_run", after_sending=True)
+    code, out, err = shell(*on(fast), "runs", "start", "--model", fast.person_model_id, "--yes", "--json")
+    assert code == 0 and sent == [1] and "it did start" in err
+    assert len(api_runs(fast)) == before + 1 and json.loads(out)["id"] == api_runs(fast)[0]["id"]
