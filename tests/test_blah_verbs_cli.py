@@ -100,7 +100,7 @@ def test_runs_results_against_the_live_shapes(shell: Shell) -> None:
         assert code == 0
         assert JSON_REASONING in out  # multi-line, with template tokens and markup-looking text, as sent
         assert PLAIN_DETAILS in out
-        assert "score 0.60" in out and "score 0.30" in out
+        assert "score 0.6\n" in out and "score 0.3\n" in out  # as sent, not rounded
         code, out, _ = shell("--base-url", origin, "runs", "results", "r-live-1", "--json")
         by_id = {r["id"]: r for r in json.loads(out)}
         assert by_id["res-a"]["judge"] == {"form": "json", "reasoning": JSON_REASONING,
@@ -118,6 +118,16 @@ def test_an_unknown_run_is_one_clear_line(fast: SimulatorServer, shell: Shell, v
     with live_shaped_server() as origin:  # its results of an unknown run are [] (no 404)
         code, out, err = shell("--base-url", origin, "runs", verb, "run_nope")
         assert code == 1 and out == "" and err.count("\n") == 1 and "does not know run 'run_nope'" in err
+
+
+def test_a_service_without_the_one_run_route_still_shows_and_lists_results(shell: Shell) -> None:
+    with live_shaped_server(one_run_route=False) as origin:
+        code, out, _ = shell("--base-url", origin, "runs", "show", "r-live-1", "--json")
+        assert code == 0 and json.loads(out)["status"] == "completed"  # found in GET /runs
+        code, out, _ = shell("--base-url", origin, "runs", "results", "r-live-1")
+        assert code == 0 and "run r-live-1 · completed · 4 results" in out and PLAIN_DETAILS in out
+        code, out, err = shell("--base-url", origin, "runs", "results", "run_nope")
+        assert code == 1 and out == "" and "does not know run 'run_nope'" in err
 
 
 # ---------------------------------------------------------------------------- leaderboard / compare / health

@@ -34,6 +34,12 @@ from common.plain_text import inert_json, one_line
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_UNREACHABLE, EXIT_UNKNOWN = 0, 1, 2, 3, 4, 5
 
+EXIT_CODES_HELP = (
+    "exit codes: 0 done (runs watch: completed); 1 the platform said no (an unknown run or model, a "
+    "conflict) or the run failed; 2 bad usage or a write not confirmed (nothing sent); 3 the run stalled "
+    "or was cancelled; 4 the platform unreachable or the key refused; 5 outcome unknown (not resent)"
+)
+
 BLAH_VERBS = ("runs", "leaderboard", "compare", "health", "chatroom")
 """The verbs routed here by ``cli.main`` (each with its own module)."""
 

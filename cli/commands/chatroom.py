@@ -33,6 +33,7 @@ from application.chatroom.poll import INITIAL_PAGE, RoomPoller
 from cli.commands.blah_common import (
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_CODES_HELP,
     EXIT_UNKNOWN,
     EXIT_USAGE,
     GlobalOptions,
@@ -59,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     connection = connection_parent()
     parser = argparse.ArgumentParser(prog=PROG, parents=[connection],
                                      description="The blah.dev chatroom: read it (newest last), follow it, post, "
-                                                 "mute or unmute a model.")
+                                                 "mute or unmute a model.", epilog=EXIT_CODES_HELP)
     parser.add_argument("--limit", type=int, default=50, metavar="N", help="how many recent messages (1-100, default 50)")
     parser.add_argument("--follow", action="store_true", help="keep printing new messages (since-polling) until ^C")
     parser.add_argument("--json", action="store_true", help="JSON (with --follow: one message per line)")

@@ -26,6 +26,7 @@ from application.compare_rows import mean_scores, order_for_person, tally
 from application.health_windows import outage_windows, uptime, uptime_sentence
 from application.leaderboard.standings import Board, load_board
 from cli.commands.blah_common import (
+    EXIT_CODES_HELP,
     EXIT_OK,
     EXIT_USAGE,
     GlobalOptions,
@@ -64,6 +65,7 @@ def build_parser(verb: str) -> argparse.ArgumentParser:
             description="A model's recent health checks: uptime, outage windows, the checks newest first.")
         parser.add_argument("model", metavar="MODEL")
     parser.add_argument("--json", action="store_true", help="JSON instead of a table")
+    parser.epilog = EXIT_CODES_HELP
     return parser
 
 

@@ -39,6 +39,7 @@ from cli.commands.blah_common import (
     EXIT_STOPPED,
     EXIT_UNKNOWN,
     EXIT_UNREACHABLE,
+    EXIT_CODES_HELP,
     EXIT_USAGE,
     GlobalOptions,
     VerbError,
@@ -66,7 +67,7 @@ RUN_EXIT = {"completed": EXIT_OK, "failed": EXIT_FAILED, "stalled": EXIT_STOPPED
 def build_parser() -> argparse.ArgumentParser:
     connection = connection_parent()
     parser = argparse.ArgumentParser(prog=PROG, description="blah.dev eval runs: list, show, results, start, "
-                                     "watch, resume, cancel.", parents=[connection])
+                                     "watch, resume, cancel.", parents=[connection], epilog=EXIT_CODES_HELP)
     sub = parser.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
 
     listing = sub.add_parser("list", parents=[connection], help="every run, newest first")
@@ -164,8 +165,9 @@ def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
         return
     for result in results:
         out.write("\n")
+        score = DASH if result.score is None else repr(result.score)  # as sent, never rounded
         out.write(f"── {cell(result.id, 40)} · eval {cell(result.eval_id, 40)} · model {cell(result.model_id, 40)} · "
-                  f"score {number(result.score)}\n")
+                  f"score {score}\n")
         if result.error:
             out.write(f"error: {one_line(result.error, 300)}\n")
         judgement = parse_judgement(result)
@@ -173,8 +175,9 @@ def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
             out.write("judge (JSON):\n")
             if judgement.reasoning is not None:
                 out.write(inert(judgement.reasoning, keep_newlines=True) + "\n")
-            else:
-                out.write("(no reasoning in the judge's details)\n")
+            else:  # a JSON breakdown without a reasoning member we know: the details as sent
+                out.write("(no reasoning member; the details as sent:)\n")
+                out.write(inert(result.score_details or "", keep_newlines=True) + "\n")
             for row in judgement.criteria:
                 shown = number(row.score) if row.score is not None else cell(row.value, 30)
                 note = f" · {one_line(row.note, 200)}" if row.note else ""
@@ -212,10 +215,23 @@ class Runs:
         return VerbError(describe(error, what=what, base_url=self.base_url), exit_for(error))
 
     async def get_run(self, run_id: str) -> Run:
+        """``GET /runs/{id}``; on a 404 the run is looked for in ``GET /runs`` too (a service
+        without the one-run route still lists it) before it is called unknown."""
         try:
             return await self.client.get_run(run_id)
+        except NotFoundError as error:
+            found = await self.listed_run(run_id)
+            if found is None:
+                raise self.fail(error, f"run {run_id!r}") from None
+            return found
         except BlahError as error:
             raise self.fail(error, f"run {run_id!r}") from None
+
+    async def listed_run(self, run_id: str) -> Run | None:
+        try:
+            return next((r for r in await self.client.list_runs() if r.id == run_id), None)
+        except BlahError:
+            return None
 
     async def list(self) -> int:
         try:
@@ -232,18 +248,25 @@ class Runs:
         return EXIT_OK
 
     async def results(self) -> int:
-        # The run first: on a service that answers an unknown run's results with [] the run's
-        # own 404 is what says it is unknown.
-        run = await self.get_run(self.args.run_id)
+        run_id = self.args.run_id
         try:
-            results = await self.client.run_results(self.args.run_id)
+            results = await self.client.run_results(run_id)
         except BlahError as error:
-            raise self.fail(error, f"run {self.args.run_id!r}") from None
+            raise self.fail(error, f"run {run_id!r}") from None
+        # The run itself: a service may answer an unknown run's results with [] (then only the
+        # run's own 404, and its absence from the list, say it is unknown).
+        run = await self.get_run(run_id) if not results else await self._run_if_known(run_id)
         if self.args.json:
             print_json([result_json(r) for r in results], self.out)
         else:
-            print_results(run, results, self.out)
+            print_results(run or Run(id=run_id), results, self.out)
         return EXIT_OK
+
+    async def _run_if_known(self, run_id: str) -> Run | None:
+        try:
+            return await self.client.get_run(run_id)
+        except BlahError:
+            return await self.listed_run(run_id)
 
     async def watch(self, run_id: str, first: Run | None = None) -> int:
         def show(update: FollowUpdate) -> None:

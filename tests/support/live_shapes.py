@@ -46,6 +46,8 @@ LEADERBOARD: list[dict[str, Any]] = [  # deliberately not best first: the client
 
 
 class _Handler(BaseHTTPRequestHandler):
+    one_run_route = True  # GET /runs/{id}: in the contract, not among the routes the public client shows
+
     def log_message(self, *args: object) -> None:  # quiet
         pass
 
@@ -64,7 +66,7 @@ class _Handler(BaseHTTPRequestHandler):
             return self._send(200, RUNS)
         if path == "/api/v1/leaderboard":
             return self._send(200, LEADERBOARD)
-        if match := re.fullmatch(r"/api/v1/runs/([^/]+)", path):
+        if (match := re.fullmatch(r"/api/v1/runs/([^/]+)", path)) and self.one_run_route:
             run = runs.get(match.group(1))
             return self._send(200, run) if run else self._send(404, {"error": "Run not found"})
         if match := re.fullmatch(r"/api/v1/runs/([^/]+)/results", path):
@@ -75,9 +77,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def live_shaped_server() -> Iterator[str]:
-    """The server's origin (``http://127.0.0.1:PORT``) while the block runs."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+def live_shaped_server(*, one_run_route: bool = True) -> Iterator[str]:
+    """The server's origin (``http://127.0.0.1:PORT``) while the block runs. ``one_run_route``
+    False: ``GET /runs/{id}`` answers 404 for every run (a service without that route)."""
+    handler = type("Handler", (_Handler,), {"one_run_route": one_run_route})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
