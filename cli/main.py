@@ -297,6 +297,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if bad_url:
         print(f"blah-tui: {bad_url}", file=sys.stderr)
         return 2
+    if args.command in BLAH_VERBS:  # only options the verb cannot use came before it
+        print(f"blah-tui: only --base-url, --api-key and --profile apply to `{args.command}`; "
+              f"see `blah-tui {args.command} --help`", file=sys.stderr)
+        return 2
     if args.command == "export":
         return _export(args)
     if args.command == "archives":

@@ -239,6 +239,13 @@ class Runs:
                     else await self.client.list_runs())
         except BlahError as error:
             raise self.fail(error, f"model {self.args.model!r}" if self.args.model else None) from None
+        if self.args.model and not runs:  # no run of it, or no such model: say which
+            try:
+                await self.client.get_model(self.args.model)
+            except NotFoundError as error:
+                raise self.fail(error, f"model {self.args.model!r}") from None
+            except BlahError:
+                pass
         print_json([run_json(r) for r in runs], self.out) if self.args.json else print_runs(runs, self.out)
         return EXIT_OK
 
