@@ -128,6 +128,8 @@ def test_a_service_without_the_one_run_route_still_shows_and_lists_results(shell
         assert code == 0 and "run r-live-1 · completed · 4 results" in out and PLAIN_DETAILS in out
         code, out, err = shell("--base-url", origin, "runs", "results", "run_nope")
         assert code == 1 and out == "" and "does not know run 'run_nope'" in err
+        code, out, err = shell("--base-url", origin, "runs", "watch", "r-live-1", "--json")
+        assert code == 0 and json.loads(out)["id"] == "r-live-1" and "completed" in err
 
 
 # ---------------------------------------------------------------------------- leaderboard / compare / health

@@ -59,15 +59,18 @@ async def follow_run(
     sleep: Sleep = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
     first: Run | None = None,
+    read: Callable[[], Awaitable[Run]] | None = None,
 ) -> FollowEnd:
-    """Poll until the run ends or a fatal error; ``first``: a record already read (no extra GET)."""
+    """Poll until the run ends or a fatal error; ``first``: a record already read (no extra GET);
+    ``read``: how to read the run (default ``GET /runs/{id}``)."""
+    read_run = read or (lambda: client.get_run(run_id))
     backoff = Backoff(interval=interval, max_interval=max(interval, max_interval))
     estimator = EtaEstimator()
     last: Run | None = None
     pending_first = first
     while True:
         try:
-            run = pending_first if pending_first is not None else await client.get_run(run_id)
+            run = pending_first if pending_first is not None else await read_run()
             pending_first = None
         except BlahError as error:
             wait = backoff.after_error(error)

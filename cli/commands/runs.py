@@ -282,7 +282,17 @@ class Runs:
             self.err.write(_eta_line(update) + "\n")
             self.err.flush()
 
-        end = await follow_run(self.client, run_id, on_update=show, sleep=self.sleep, clock=self.clock, first=first)
+        async def read() -> Run:  # GET /runs/{id}, else the run as GET /runs lists it
+            try:
+                return await self.client.get_run(run_id)
+            except NotFoundError:
+                found = await self.listed_run(run_id)
+                if found is None:
+                    raise
+                return found
+
+        end = await follow_run(self.client, run_id, on_update=show, sleep=self.sleep, clock=self.clock, first=first,
+                               read=read)
         if end.kind == "error":
             assert end.error is not None
             error = self.fail(end.error, f"run {run_id!r}")
