@@ -18,9 +18,21 @@ ASSUMED (the contract is silent or says "not stated"):
 - ``criterion_snapshot`` holds ``criterion_id, name, judge_prompt, judge_model, tpr, tnr,
   kappa`` (keys not stated);
 - on samples, the simulator's extras ``index``, ``truncated``, ``latency_ms``,
-  ``cost_micros``, ``orderings:{ab, ba}`` and ``assertions:[bool]`` (absent on the real
+  ``cost_micros``, ``orderings:{ab, ba}``, ``assertions:[bool]`` and, on screening runs,
+  ``similarity`` (``matched``/``differed``/``unparsed``) (absent on the real
   service as far as the contract says; read as None then);
-- timestamps other than ``created_at`` are kept as the strings sent.
+- timestamps other than ``created_at`` are kept as the strings sent;
+- ``results.screening`` (``Screening``): the contract lists ``incumbent``, ``token_shape``,
+  ``per_candidate[{model, similarity:{matched, differed, unparsed, judged, match_rate, ci95},
+  est_usd_per_request, est_savings_pct, projected_monthly_usd, projected_monthly_savings_usd,
+  ...placement}]`` and ``recommendation`` (with ``action`` = ``"switch"``) and names the
+  placement keys ``status`` and ``quality``. ASSUMED: ``incumbent`` is ``{model,
+  est_usd_per_request, projected_monthly_usd, monthly_requests}`` or a bare model id;
+  ``token_shape`` is ``{requests, median_prompt_tokens, median_output_tokens,
+  p90_output_tokens}`` (other members kept and shown as sent); a candidate's ``arm``;
+  ``status``/``quality`` are strings shown verbatim, never interpreted; ``recommendation`` is
+  ``{action, model, reason}`` or a bare action string, any action but ``"switch"`` meaning keep;
+  ``judge_shares_family`` a bool; money is US dollars (the field names say ``usd``).
 
 The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
 pydantic, for the CI gate's start-up. The paths and fixed names are in ``wire``.
@@ -129,7 +141,13 @@ class Results(Lenient):
     criterion: Any = None
     assertion_results: Json | None = None
     pairwise: Json | None = None
-    screening: Json | None = None
+    screening: Screening | None = None
+
+    @field_validator("screening", mode="before")
+    @classmethod
+    def _screening_object(cls, value: Any) -> Any:
+        """A screening block that is not an object reads as absent (the run still reads)."""
+        return value if isinstance(value, dict) else None
 
 
 class Run(Lenient):
@@ -173,6 +191,7 @@ class SampleAnswer(Lenient):
     cost_micros: int | None = None  # simulator extra
     orderings: dict[str, str | None] | None = None  # simulator extra: {"ab", "ba"}
     assertions: list[bool] | None = None  # simulator extra
+    similarity: str | None = None  # simulator extra, screening runs: matched|differed|unparsed
 
 
 class Sample(Lenient):
@@ -246,3 +265,79 @@ class CriterionList(Lenient):
 class Document(Lenient):
     """A body read as it is (pairwise, evidence, alignment, failure clusters, a pair label):
     the screens read its members; nothing here assumes more than that it is an object."""
+
+
+# ---------------------------------------------------------------------- screening (ASSUMED, see above)
+
+
+def _object_of(key: str) -> Any:
+    """A bare string read as ``{key: string}`` (the contract does not say which form is sent)."""
+
+    def read(value: Any) -> Any:
+        return {key: value} if isinstance(value, str) else value
+
+    return read
+
+
+class Similarity(Lenient):
+    """How often a candidate's answer matched the incumbent's logged one (never win/loss)."""
+
+    matched: int | None = None
+    differed: int | None = None
+    unparsed: int | None = None
+    judged: int | None = None
+    match_rate: float | None = None
+    ci95: list[float] | None = None
+
+    _ci = field_validator("ci95", mode="before")(_interval)
+
+
+class ScreeningCandidate(Lenient):
+    model: str | None = None
+    arm: str | None = None  # ASSUMED
+    similarity: Similarity | None = None
+    est_usd_per_request: float | None = None
+    est_savings_pct: float | None = None
+    projected_monthly_usd: float | None = None
+    projected_monthly_savings_usd: float | None = None
+    status: str | None = None  # placement: named by the contract, values not stated
+    quality: str | None = None  # placement: named by the contract, values not stated
+
+
+class Incumbent(Lenient):
+    model: str | None = None
+    est_usd_per_request: float | None = None  # ASSUMED
+    projected_monthly_usd: float | None = None  # ASSUMED
+    monthly_requests: int | None = None  # ASSUMED
+
+
+class TokenShape(Lenient):
+    requests: int | None = None  # ASSUMED
+    median_prompt_tokens: float | None = None  # ASSUMED
+    median_output_tokens: float | None = None  # ASSUMED
+    p90_output_tokens: float | None = None  # ASSUMED
+
+
+class Recommendation(Lenient):
+    action: str | None = None  # documented value: "switch"
+    model: str | None = None  # ASSUMED
+    reason: str | None = None  # ASSUMED
+
+    @property
+    def switch(self) -> bool:
+        return self.action == "switch"
+
+
+class Screening(Lenient):
+    incumbent: Incumbent | None = None
+    token_shape: TokenShape | None = None
+    per_candidate: list[ScreeningCandidate] = Field(default_factory=list)
+    recommendation: Recommendation | None = None
+    judge_shares_family: bool | None = None
+
+    _incumbent = field_validator("incumbent", mode="before")(_object_of("model"))
+    _recommendation = field_validator("recommendation", mode="before")(_object_of("action"))
+
+    def candidate(self, model: str | None) -> ScreeningCandidate | None:
+        """The screened candidate of ``model`` (by model id or arm key)."""
+        return next((c for c in self.per_candidate if model is not None and model in (c.model, c.arm)), None)

@@ -104,8 +104,12 @@ class ErrorbarClient:
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  transport: httpx.AsyncBaseTransport | None = None, timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
                  deadline: float = 60.0, max_attempts: int = 4, retry: RetryPolicy | None = None,
-                 sleep: Sleep | None = None, limits: httpx.Limits | None = None) -> None:
+                 sleep: Sleep | None = None, limits: httpx.Limits | None = None,
+                 key_source: str | None = None) -> None:
+        """``key_source``: where the key came from, in words ("$ERRORBAR_API_KEY", "the demo
+        simulator's admin key"); a 403 names it (never the key itself)."""
         key = check_key(api_key) if api_key is not None else None
+        self.key_source = key_source
         origin = origin_base_url(base_url)
         if transport is None and httpx.URL(origin).scheme == "http":
             transport = plain_http_transport(limits)
@@ -138,7 +142,7 @@ class ErrorbarClient:
         try:
             return await self._http.request_json(method, path, parse, needs_key=True, **kw)
         except BlahError as error:
-            raise translate(error, precondition=precondition) from None
+            raise translate(error, precondition=precondition, key_source=self.key_source) from None
 
     @staticmethod
     def _run_path(run_id: str, *rest: str) -> str:

@@ -16,6 +16,8 @@ from textual.timer import Timer
 from api_client.errors import BlahError
 from api_client.polling import Backoff
 from application.bakeoff.run_rows import BakeoffRow
+from application.bakeoff.screening import BakeoffPrefill
+from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
 from common.format import DASH
 from tui.base_screen import BlahScreen, describe_error
 from application.bench_runs import iso_ms
@@ -47,6 +49,7 @@ class BakeoffRuns:
         self._timer: Timer | None = None
         self.creating = False
         """A new bake-off's dialog is open or its create in flight."""
+        self._prefill: BakeoffPrefill | None = None
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -77,6 +80,10 @@ class BakeoffRuns:
             return
         before = {r.run.id: r for r in self.rows}
         rows = [BakeoffRow(run) for run in runs]
+        for row in rows:  # a followed bake-off seen ending here is announced (once, app-wide)
+            seen = before.get(row.run.id)
+            note_bakeoff(self.screen.app, row.run, seen.run.status if seen else None,
+                         bell=self.screen.ctx.settings.bell_on_run_end)
         changed = len(rows) != len(before) or any(r.changed_from(before.get(r.run.id)) for r in rows)
         self.rows, self.problem, self.loaded = rows, None, True
         self._on_change()
@@ -114,9 +121,10 @@ class BakeoffRuns:
         active = sum(r.is_active for r in self.rows)
         count = len(self.rows)
         if count == 0:
-            return "errorbar: no bake-offs yet. e queues one."
+            return "errorbar: no bake-offs yet. e queues one; s screens for a cheaper model."
         noun = "bake-off" if count == 1 else "bake-offs"
-        return f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one."
+        return (f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one; "
+                "s on one screens for a cheaper model.")
 
     # ----------------------------------------------------------------- watching
 
@@ -127,15 +135,17 @@ class BakeoffRuns:
 
     # ----------------------------------------------------------------- creating
 
-    def create(self) -> None:
+    def create(self, prefill: BakeoffPrefill | None = None) -> None:
         """Ask (the dialog), confirm, send once, then watch the new run. While one is open or
-        in flight, a further press only says so."""
+        in flight, a further press only says so. ``prefill``: the dialog's first values (a
+        screening's recommendation)."""
         if self.client is None:
             return
         if self.creating:
             self.screen.notify("A new bake-off is already being asked for or sent.", markup=False)
             return
         self.creating = True
+        self._prefill = prefill
         self.screen.run_worker(self._create_flow, group="runs.bakeoff.new", exclusive=True, exit_on_error=False)
 
     async def _create_flow(self) -> None:
@@ -144,7 +154,7 @@ class BakeoffRuns:
 
         app = self.screen.app
         try:
-            request = await app.push_screen_wait(BakeoffNewScreen())
+            request = await app.push_screen_wait(BakeoffNewScreen(prefill=self._prefill))
             if request is None:
                 return
             if not await app.push_screen_wait(ConfirmScreen("Queue this bake-off?", confirm_text(request),
@@ -159,6 +169,7 @@ class BakeoffRuns:
         finally:
             self.creating = False
         run = created.run
+        follow_bakeoff(app, run.id)
         found = " (its answer was lost; found in the list)" if created.settled else ""
         self.screen.notify(f"Bake-off {run.id} queued{found}.", markup=False)
         self.load(now=True)

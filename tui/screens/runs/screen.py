@@ -31,6 +31,7 @@ from tui.messages import RunChanged
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, start_run
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
+from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
@@ -97,6 +98,8 @@ class RunsScreen(BlahScreen):
         """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
         self.bakeoffs = BakeoffRuns(self, self._render_table)
         """errorbar bake-offs, listed beside these when ``ctx.errorbar`` is set."""
+        self.screening = ScreeningStarter(self)
+        """``s`` on an errorbar row (or with errorbar alone): screen for a cheaper model."""
 
     @property
     def with_chip(self) -> bool:
@@ -335,6 +338,9 @@ class RunsScreen(BlahScreen):
     # ----------------------------------------------------------------- start
 
     def action_start_run(self) -> None:
+        if self.screening.wanted():
+            self.screening.start()
+            return
         if self._start_busy:
             self.notify("A run is already being started.", markup=False)
             return
