@@ -74,6 +74,8 @@ def test_runs_list_model_filter_without_model_ids_uses_the_models_results(shell:
         code, out, _ = shell("--base-url", origin, "runs", "list", "--model", "m-big", "--json")
         assert code == 0
         assert [r["id"] for r in json.loads(out)] == ["r-live-1"]  # the running run has no result of m-big
+        code, out, _ = shell("--base-url", origin, "runs", "list", "--json")
+        assert all("model_ids" not in r for r in json.loads(out))  # not sent, so not made up
         code, out, _ = shell("--base-url", origin, "runs", "list")
         assert code == 0 and "r-live-2" in out and "running" in out and "1/2 (50%)" in out
 

@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_json(run: Run) -> dict[str, Any]:
-    return run.model_dump(mode="json", exclude_none=False)
+    """The run's fields as the platform sent them (one it did not send stays absent)."""
+    return run.model_dump(mode="json", exclude_unset=True)
 
 
 def progress_text(run: Run) -> str:
@@ -148,7 +149,7 @@ def print_run(run: Run, out: TextIO) -> None:
 def result_json(result: Result) -> dict[str, Any]:
     judgement = parse_judgement(result)
     form = "json" if judgement.parsed else ("text" if judgement.verbatim is not None else "none")
-    data = result.model_dump(mode="json", exclude={"score_details_parsed"})
+    data = result.model_dump(mode="json", exclude={"score_details_parsed"}, exclude_unset=True)
     data["judge"] = {
         "form": form,
         "reasoning": judgement.reasoning if judgement.parsed else judgement.verbatim,
