@@ -26,11 +26,13 @@ from textual.widgets import DataTable, Static
 from api_client.errors import BlahError
 from application.bakeoff.calls import SampleCalls
 from application.bakeoff.progress import RunProgress
+from application.bakeoff.readings import SwitchReadings, switch_readings
 from application.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
+from tui.screens.compare.bakeoff_readings import readings_text
 from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
 from tui.screens.runs.format import DASH, cell
 from widgets.footer import KeyFooter
@@ -63,6 +65,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
     BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
     BakeoffScreen #bakeoff-verdict { height: auto; padding: 0 1; margin-bottom: 1; }
     BakeoffScreen #bakeoff-calibration { height: auto; padding: 0 1; margin-top: 1; }
+    BakeoffScreen #bakeoff-readings { height: auto; padding: 0 1; margin-top: 1; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
     """
 
@@ -97,6 +100,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self.progress: dict[str, RunProgress] = {}
         self.detail_text = Text()
         self._pairwise: Any = None
+        self.readings: SwitchReadings | None = None
 
     @property
     def threshold(self) -> float:
@@ -110,6 +114,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
             yield Static(Text(""), id="bakeoff-verdict")
             yield BakeoffDetail(Text(""), id="bakeoff-detail")
             yield Static(Text(""), id="bakeoff-calibration")
+            yield Static(Text(""), id="bakeoff-readings")
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -167,7 +172,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
 
     def select(self, run_id: str) -> None:
         self.run = next((r for r in self.runs if r.id == run_id), None)
-        self.gate, self.rows, self._pairwise = None, [], None
+        self.gate, self.rows, self._pairwise, self.readings = None, [], None, None
         self.load_run(run_id)
 
     @work(exclusive=True, group="bakeoffs.run", exit_on_error=False)
@@ -183,6 +188,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
                 samples = await client.samples(run_id)
                 self.rows = sample_rows(samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
+                self.readings = switch_readings(run, samples, None if self._pairwise is None else self._pairwise.to_json())
             self.gate = await client.gate(run_id, {self._threshold_name(run): self.threshold})
         except BlahError as error:
             self._caption(f"couldn't read {run_id}: {describe_error(error)}", error=True)
@@ -191,6 +197,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self._show_detail()
         self._show_samples()
         self.show_calibration()
+        self.query_one("#bakeoff-readings", Static).update(readings_text(self.readings))
 
     def _threshold_name(self, run: assumed.Run) -> str:
         return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
