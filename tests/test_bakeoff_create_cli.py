@@ -97,7 +97,7 @@ def test_a_judge_no_better_than_chance_is_said_before_anything_is_spent(queue: E
     code, _, err = bakeoff(queue, "create", "--name", "concise?", "--criterion-id", "crit_concise",
                            "--baseline", "Qwen/Qwen3-32B", "--candidate", "you/tiny-sft-v3", stdin=Terminal("n\n"))
     assert code == 2 and "not confirmed" in err
-    assert "this judge is no better than chance: TPR+TNR-1 is -0.05" in err.split("[y/N]")[0]
+    assert "this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in err.split("[y/N]")[0]
     assert posts(queue) == 0
 
 

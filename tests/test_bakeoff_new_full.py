@@ -78,10 +78,10 @@ async def test_a_judge_no_better_than_chance_is_said_before_anything_is_spent(qu
                             criterion="crit_concise", candidates=["you/tiny-sft-v3"], samples="40", submit=False)
         info = text(dialog.query_one("#bn-criterion-info"))
         assert "trust misaligned · TPR 0.550 · TNR 0.400 · kappa -0.050" in info
-        assert "this judge is no better than chance: TPR+TNR-1 is -0.05" in info
+        assert "this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in info
         await pilot.press("enter")
         confirm = await confirm_shown(pilot)
-        assert "! criterion Concise: this judge is no better than chance: TPR+TNR-1 is -0.05" in text(
+        assert "! criterion Concise: this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in text(
             confirm.query_one("#confirm-body"))
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen), what="the confirmation gone")
@@ -184,5 +184,5 @@ async def test_a_hostile_criterion_name_is_shown_inert(queue: ErrorbarServer) ->
         await choose(pilot, "bn-criterion", "crit_tone")
         info = text(dialog.query_one("#bn-criterion-info"))
         assert "[bold red]Brand[/]" in info and "\x1b" not in info
-        assert "this judge is unvalidated" in info
+        assert "never checked against human labels" in info
         await pilot.press("escape")

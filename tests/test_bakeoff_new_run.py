@@ -40,9 +40,9 @@ def criterion(tpr: float | None, tnr: float | None, kappa: float | None, name: s
 def test_informedness_and_the_plain_reading_of_a_judge() -> None:
     assert informedness(0.55, 0.40) == pytest.approx(-0.05)
     assert informedness(None, 0.9) is None
-    assert judge_reading(0.55, 0.40, -0.05) == "this judge is no better than chance: TPR+TNR-1 is -0.05"
-    assert "unvalidated" in (judge_reading(None, None, None) or "")
-    assert "kappa is 0.15" in (judge_reading(0.80, 0.70, 0.15) or "")
+    assert judge_reading(0.55, 0.40, -0.05) == "this pass rate says nothing: the judge's TPR+TNR-1 is -0.05"
+    assert "never checked against human labels" in (judge_reading(None, None, None) or "")
+    assert "kappa 0.15" in (judge_reading(0.80, 0.70, 0.15) or "")
     assert judge_reading(0.90, 0.84, 0.72) is None
 
 
@@ -128,7 +128,7 @@ def test_a_judge_no_better_than_chance_is_said_before_anything_is_spent() -> Non
                     criterion_id="crit_x")
     lines = confirmation_lines(graded, criterion(0.55, 0.40, -0.05), [])
     warnings = [text for label, text in lines if label == "!"]
-    assert any("this judge is no better than chance: TPR+TNR-1 is -0.05" in w for w in warnings)
+    assert any("this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in w for w in warnings)
 
 
 def test_a_judge_of_a_candidates_family_is_warned_about() -> None:

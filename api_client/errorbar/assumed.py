@@ -22,6 +22,11 @@ ASSUMED (the contract is silent or says "not stated"):
   ``similarity`` (``matched``/``differed``/``unparsed``) (absent on the real
   service as far as the contract says; read as None then);
 - timestamps other than ``created_at`` are kept as the strings sent;
+- the pairwise block's ``calibration`` sides (``wins``, ``losses``, ``decided``) are
+  ``{positives, negatives, sensitivity, sensitivity_ci, specificity, specificity_ci}``;
+  ``GET .../pair_labels`` is ``{object, data:[label]}`` or a bare array of labels; an align
+  of more than 50 labels answers ``{queued, total_labels}``, otherwise the alignment report;
+  the evidence bundle's ``attestation.problems`` items are ``{seq, kind, detail}``;
 - ``results.screening`` (``Screening``): the contract lists ``incumbent``, ``token_shape``,
   ``per_candidate[{model, similarity:{matched, differed, unparsed, judged, match_rate, ci95},
   est_usd_per_request, est_savings_pct, projected_monthly_usd, projected_monthly_savings_usd,
@@ -258,6 +263,11 @@ class Criterion(Lenient):
     tnr_ci: list[float] | None = None
     alignment_n: int | None = None
     aligned_at: str | None = None
+    description: str | None = None
+    judge_prompt: str | None = None
+    drift_status: str | None = None
+    drift_signal: str | None = None
+    drift_reason: str | None = None
 
     _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
 
@@ -271,6 +281,207 @@ class Document(Lenient):
     the screens read its members; nothing here assumes more than that it is an object."""
 
 
+# ---------------------------------------------------------------- calibration (contract 3.11, 3.12, 4)
+
+
+def _object_or_none(value: Any) -> Any:
+    """A member the contract leaves unshaped: read when it is an object, else None (never a
+    failed read of the whole answer: the figures around it still count)."""
+    return value if isinstance(value, dict) else None
+
+
+class CalibrationSide(Lenient):
+    """The judge against the person on one side: said it when the person did (sensitivity),
+    did not when the person did not (specificity)."""
+
+    positives: int | None = None
+    negatives: int | None = None
+    sensitivity: float | None = None
+    sensitivity_ci: list[float] | None = None
+    specificity: float | None = None
+    specificity_ci: list[float] | None = None
+
+    _cis = field_validator("sensitivity_ci", "specificity_ci", mode="before")(_interval)
+
+
+class Calibration(Lenient):
+    n: int | None = None
+    agreement: float | None = None
+    kappa: float | None = None
+    usable: bool | None = None
+    reason: str | None = None
+    wins: CalibrationSide | None = None
+    losses: CalibrationSide | None = None
+    decided: CalibrationSide | None = None
+
+    _sides = field_validator("wins", "losses", "decided", mode="before")(_object_or_none)
+
+
+class CorrectedWinRate(Lenient):
+    win_rate: float | None = None
+    win_rate_ci: list[float] | None = None
+    floor_half_width: float | None = None
+    calibration_variance_share: float | None = None
+    decided: float | None = None
+
+    _ci = field_validator("win_rate_ci", mode="before")(_interval)
+
+
+class ArmPairwise(Lenient):
+    spec_sheet: Json | None = None
+    labelled_pairs: int | None = None
+    corrected: CorrectedWinRate | None = None
+
+    _objects = field_validator("spec_sheet", "corrected", mode="before")(_object_or_none)
+
+
+class Pairwise(Lenient):
+    v: int | None = None
+    computed_at: str | None = None
+    labelled_pairs: int | None = None
+    calibration: Calibration | None = None
+    candidates: dict[str, ArmPairwise] = Field(default_factory=dict)
+
+    _calibration = field_validator("calibration", mode="before")(_object_or_none)
+
+    @field_validator("candidates", mode="before")
+    @classmethod
+    def _arms(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if isinstance(v, dict)} if isinstance(value, dict) else {}
+
+
+class PairLabel(Lenient):
+    sample_index: int
+    candidate: str
+    verdict: str | None = None
+    critique: str | None = None
+    pairwise: Pairwise | None = None
+
+
+def parse_pair_labels(data: Any) -> list[PairLabel]:
+    """``{object, data:[...]}`` or a bare array (the shape is not stated)."""
+    from api_client._responses import ShapeError
+
+    items = data.get("data") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise ShapeError("expected a list of pair labels")
+    return [PairLabel.model_validate(item) for item in items]
+
+
+class AlignmentMetrics(Lenient):
+    n: int | None = None
+    tpr: float | None = None
+    tpr_ci: list[float] | None = None
+    tnr: float | None = None
+    tnr_ci: list[float] | None = None
+    kappa: float | None = None
+
+    _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
+
+
+class Disagreement(Lenient):
+    request_id: str | None = None
+    judge_verdict: str | None = None
+    human_verdict: str | None = None
+    critique: str | None = None
+    tag: str | None = None
+    response_excerpt: str | None = None
+
+
+class Alignment(Lenient):
+    """A criterion's alignment report (``GET .../alignment``, or a synchronous align)."""
+
+    aligned_at: str | None = None
+    metrics: AlignmentMetrics | None = None
+    tier: str | None = None
+    agreements: int | None = None
+    disagreements: list[Disagreement] = Field(default_factory=list)
+
+
+class AlignAnswer(Alignment):
+    """``POST .../align``: the report (<=50 labels), or ``queued`` with ``total_labels``."""
+
+    queued: bool | None = None
+    total_labels: int | None = None
+
+
+# ---------------------------------------------------------------- evidence (contract 3.8)
+
+
+class AttestationProblem(Lenient):
+    seq: int | None = None
+    kind: str | None = None
+    detail: str | None = None
+
+
+class Attestation(Lenient):
+    ok: bool | None = None
+    checked_rows: int | None = None
+    head_seq: int | None = None
+    problems: list[AttestationProblem] = Field(default_factory=list)
+    acknowledged: bool | None = None
+    statement: str | None = None
+
+    @field_validator("problems", mode="before")
+    @classmethod
+    def _problems(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            return []
+        return [item if isinstance(item, dict) else {"detail": str(item)} for item in value]
+
+
+class EvidenceContent(Lenient):
+    included: bool | None = None
+    reason: str | None = None
+
+
+class EvidenceGate(Lenient):
+    params: Json | None = None
+    verdict: Json | None = None
+
+
+class Evidence(Lenient):
+    signature: Any = None
+    unsigned: bool | None = None
+    bundle_v: int | None = None
+    generated_at: str | None = None
+    run: Json | None = None
+    results: Json | None = None
+    gate: EvidenceGate | None = None
+    instrument: Json | None = None
+    samples: Json | None = None
+    content: EvidenceContent | None = None
+    refusals: Json | None = None
+    attestation: Attestation | None = None
+
+    _objects = field_validator("run", "results", "gate", "instrument", "samples", "content", "refusals",
+                               "attestation", mode="before")(_object_or_none)
+
+
+# ---------------------------------------------------------------- failure clusters (contract 3.4)
+
+
+class FailureCluster(Lenient):
+    name: str | None = None
+    count: int | None = None
+    share: float | None = None
+    request_ids: list[str] = Field(default_factory=list)
+    example: str | None = None
+
+
+class CriterionClusters(Lenient):
+    criterion_id: str | None = None
+    criterion_name: str | None = None
+    failures: int | None = None
+    without_reason: int | None = None
+    clusters: list[FailureCluster] = Field(default_factory=list)
+
+
+class FailureClusters(Lenient):
+    window_days: int | None = None
+    generated_at: str | None = None
+    cached: bool | None = None
+    criteria: list[CriterionClusters] = Field(default_factory=list)
 # ---------------------------------------------------------------------- screening (ASSUMED, see above)
 
 

@@ -251,8 +251,7 @@ class NewRun:
         if self.eval_kind == "criterion" and criterion is not None:
             reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
             if reading:
-                out.append(f"criterion {criterion.name or criterion.id}: {reading}; a pass rate it reads says "
-                           "nothing about the answers")
+                out.append(f"criterion {one_line(criterion.name or criterion.id, 60)}: {reading}")
         family = judge_family_warning(self.judge_model if self.eval_kind != "criterion" else
                                       (criterion.judge_model if criterion else None), [a.model for a in self.arms])
         if family:

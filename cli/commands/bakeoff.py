@@ -11,6 +11,9 @@
     blah-tui bakeoff screen [--name N] [--sample-count N] [--candidate M ...] [--dataset ID] [--yes] [--json]
     blah-tui bakeoff gate ID [--min-win-rate X] [--min-pass-rate X] [--min-assertion-pass-rate X]
                              [--noninferiority-margin X] [--ties half|decided] [--model M] [--wait SECONDS] [--json]
+    blah-tui bakeoff labels|label|criteria|criterion|align|evidence|clusters|delete|verdict ...
+                             (see cli/commands/bakeoff_calibration.py: calibration, criteria, evidence,
+                             failure clusters, delete, and the verdict: switch / don't / not enough evidence)
 
 The queue's address: ``--base-url`` or the errorbar profile's; the key: ``$ERRORBAR_API_KEY``
 or the profile's stored key (``sk_...``; never printed). Create spends money: it is confirmed
@@ -42,6 +45,7 @@ from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, Refu
 from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
+from cli.commands import bakeoff_calibration
 from cli.commands import bakeoff_print as show
 from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
@@ -111,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
     gate.add_argument("--json", action="store_true")
+    bakeoff_calibration.add_parsers(sub, connection)
     add_offline_parsers(sub)
     bakeoff_screen.add_parser(sub, connection)
     return parser
@@ -204,6 +209,8 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
     args = build_parser().parse_args(list(argv))
+    if args.action in bakeoff_calibration.ACTIONS:
+        return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
     if args.action in OFFLINE_ACTIONS:
         return run_offline(args, out, err)
     params: dict[str, Any] = {}

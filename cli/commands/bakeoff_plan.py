@@ -16,11 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from application.bakeoff.verify import BundleError, verify_bundle
 from common.plain_text import inert_json, one_line
-from diagnosis.planning import SAMPLE_CAP, Plan, PlanQuestion, plan
+
+if TYPE_CHECKING:
+    from diagnosis.planning import Plan
+
+# The arithmetic is imported when plan or verify runs, not when `bakeoff gate` (a CI job's
+# command, which shares this parser) starts.
 
 OFFLINE_ACTIONS = ("plan", "verify")
 EXIT_OK, EXIT_DIFFERS, EXIT_USAGE = 0, 1, 2
@@ -91,6 +95,8 @@ def _points(value: float | None) -> str:
 
 
 def plan_lines(result: Plan) -> list[str]:
+    from diagnosis.planning import SAMPLE_CAP
+
     q = result.question
     lines = [f"expected rate {result.rate:g}" + (" (assumed)" if result.rate_assumed else "")]
     if q.samples is not None:
@@ -121,6 +127,8 @@ def plan_lines(result: Plan) -> list[str]:
 
 
 def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from diagnosis.planning import SAMPLE_CAP, PlanQuestion, plan
+
     question = PlanQuestion(samples=args.samples, rate=args.rate, half_width=args.half_width, margin=args.margin,
                             tie_share=args.tie_share, tpr=args.tpr, tnr=args.tnr, power=args.power)
     problems = question.problems()
@@ -150,6 +158,8 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from application.bakeoff.verify import BundleError, verify_bundle
+
     try:
         with open(args.bundle, encoding="utf-8") as handle:
             bundle = json.load(handle)

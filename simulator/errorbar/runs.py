@@ -54,6 +54,9 @@ class RunStore:
         self.keys = demo_keys(seed)
         self.traffic: list[LoggedRequest] = seeded_traffic(seed)
         self.criteria = {c.id: c for c in seeded_criteria()}
+        from simulator.errorbar.criteria import Alignments
+
+        self.alignments = Alignments(self.criteria, seed, clock, speed)
         self.judge = JudgeBehaviour()
         self.balance_usd = 250.0
         self._runs: dict[str, Run] = {}
@@ -132,8 +135,16 @@ class RunStore:
             "max_output_tokens": spec["max_output_tokens"], "sample_filters": filters, "status": status,
             "error": run.error, "progress_ratio": round(self.ratio(run), 4),
             "assertions": spec["assertions"] or None, "created_at": run.created_at,
-            "results": run.results if status == "DONE" else None,
+            "results": self._results_json(run) if status == "DONE" else None,
         }
+
+    def _results_json(self, run: Run) -> dict[str, Any] | None:
+        """``results``; a comparison run's carry ``pairwise``, recomputed like the route's."""
+        if run.results is None or run.spec["eval_kind"] == "criterion":
+            return run.results
+        from simulator.errorbar.calibration import pairwise_block
+
+        return {**run.results, "pairwise": pairwise_block(run, run.samples)}
 
     # ------------------------------------------------------------------ writes
 

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.screen import Screen
 
-from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.errors import AuthError, BlahError, MissingKeyError
 from api_client.models import ChatroomMessage
+from application.chatroom.actions import set_chatroom_enabled
 from application.chatroom.feed import MuteEvidence, mute_evidence
 from tui.screens.chatroom.render import fmt_time
 from widgets.confirm import ConfirmScreen
@@ -132,36 +133,31 @@ class MuteFlow:
         if not await confirm_mute(screen, name, enable, evidence, evidence_error):
             return None
         app = screen.blah_app
-        try:
-            state = await client.set_chatroom_enabled(model_id, enable)
-        except OutcomeUnknownError:
-            screen.notify("The request timed out: outcome unknown. Checking…", severity="warning", markup=False)
-            try:
-                model = await client.get_model(model_id)
-            except BlahError as error:
-                screen.notify(f"Outcome still unknown: {explain_mute_error(error)}", severity="error", markup=False)
-                return None
-            app.note_chatroom_enabled(model_id, model.chatroom_enabled)
-            if model.chatroom_enabled is None:
-                screen.notify("Outcome unknown: the platform does not report the chatroom state", markup=False)
-                return None
-            done = model.chatroom_enabled == enable
+        # the one write, as `blah-tui chatroom mute|unmute` sends it: once, a lost answer read back
+        write = await set_chatroom_enabled(client, model_id, enable)
+        if write.kind in ("refused", "failed"):
+            app.note_connection(write.error)
+            shown = explain_mute_error(write.error) if write.error is not None else write.message
+            screen.notify(shown, title="Not changed", severity="error", markup=False)
+            return None
+        if write.kind == "unknown":
+            screen.notify(write.message, severity="error", markup=False)
+            return None
+        if write.kind != "done":  # the answer was lost; reading the model settled it
+            app.note_chatroom_enabled(model_id, write.chatroom_enabled)
+            done = write.kind == "confirmed_after_timeout"
             screen.notify(
                 ("It went through: " if done else "It did not go through: ") + one_line(name, max_len=60)
-                + (" takes turns" if model.chatroom_enabled else " is muted"),
+                + (" takes turns" if write.chatroom_enabled else " is muted"),
                 severity="information" if done else "warning",
                 markup=False,
             )
-            return model.chatroom_enabled
-        except BlahError as error:
-            app.note_connection(error)
-            screen.notify(explain_mute_error(error), title="Not changed", severity="error", markup=False)
-            return None
+            return write.chatroom_enabled
         app.note_connection(None)
-        app.note_chatroom_enabled(state.model_id or model_id, state.chatroom_enabled)
+        app.note_chatroom_enabled(model_id, write.chatroom_enabled)
         screen.notify(
-            one_line(name, max_len=60) + (" takes turns again" if state.chatroom_enabled else " is muted in the chatroom"),
+            one_line(name, max_len=60) + (" takes turns again" if write.chatroom_enabled else " is muted in the chatroom"),
             title="Chatroom",
             markup=False,
         )
-        return state.chatroom_enabled
+        return write.chatroom_enabled
