@@ -71,7 +71,8 @@ def test_criteria_says_when_a_judge_is_no_better_than_chance(queue: ErrorbarServ
     assert "trust misaligned · TPR 0.550 [0.398, 0.693] · TNR 0.400 [0.263, 0.554] · kappa -0.050" in out
     assert "the app's reading: this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in out
     code, out, _ = bakeoff(queue, "criteria", "--json", key=queue.read_key)
-    assert code == 0 and [c["id"] for c in json.loads(out)] == ["crit_helpful", "crit_concise", "crit_tone"]
+    assert code == 0 and [c["id"] for c in json.loads(out)] == ["crit_helpful", "crit_concise", "crit_tone",
+                                                                       "crit_support_resolved"]
 
 
 def test_criterion_prints_the_disagreements_verbatim(queue: ErrorbarServer) -> None:
