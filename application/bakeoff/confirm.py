@@ -10,11 +10,21 @@ from typing import TYPE_CHECKING
 from application.bakeoff.assertions import assertion_name
 from application.bakeoff.cost import spend_plan
 from application.bakeoff.new_run import RUBRIC_TYPE_HELP, STORED, NewRun
+from application.bakeoff.planning import run_plan_lines
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
-__all__ = ["confirmation_lines"]
+__all__ = ["confirmation_lines", "request_plan_lines"]
+
+
+def request_plan_lines(request: NewRun, criterion: assumed.Criterion | None) -> list[str]:
+    """What this run can answer before it is paid for (``bakeoff plan``'s figures): its
+    interval and, for a certified switch, the power of its margin. A criterion run's judge
+    error widens the corrected interval, so its TPR/TNR enter the plan."""
+    graded = request.eval_kind == "criterion" and criterion is not None
+    return run_plan_lines(request.sample_count, request.noninferiority_margin if request.certified else None,
+                          criterion.tpr if graded else None, criterion.tnr if graded else None)
 
 
 def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
@@ -47,6 +57,8 @@ def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
                       + " (free: checked on every answer)"))
     for warning in request.warnings(criterion):
         lines.append(("!", warning))
+    for line in request_plan_lines(request, criterion):
+        lines.append(("Plan", line))
     plan = spend_plan(request, runs, judge)
     generations = [line for line in plan.lines if "generations" in line and not line.startswith("judge:")]
     lines.append(("Spends", " · ".join(generations)))

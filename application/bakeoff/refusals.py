@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from api_client._responses import safe_excerpt
 from api_client.errors import BlahError
 from application.bakeoff.new_run import NewRun, field_of_refusal
+from application.bakeoff.planning import underpowered_advice
 
 __all__ = ["CreateRefusal", "create_refusal", "samples_enough"]
 
@@ -53,11 +54,17 @@ def _server_words(error: BlahError) -> str:
     return safe_excerpt(text, 300) if text else ""
 
 
-def create_refusal(error: BlahError, request: NewRun | None) -> CreateRefusal:
+def create_refusal(error: BlahError, request: NewRun | None,
+                   judge: tuple[float | None, float | None] = (None, None)) -> CreateRefusal:
+    """``judge``: the criterion's measured (TPR, TNR), for the app's own plan of a refused
+    certified switch (what sample count, or what margin, would be enough)."""
     server = _server_words(error)
     said = f" (the queue said: {server})" if server else ""
     if error.status == 412:
         needed = samples_enough(error.server_error)
+        if request is not None and request.noninferiority_margin is not None:
+            said += ("; the app's plan: " + underpowered_advice(request.sample_count, request.noninferiority_margin,
+                                                                 None, *judge))
         if needed is not None:
             asked = f" instead of {request.sample_count}" if request is not None else ""
             head = (f"underpowered: the queue would not conclude from this many samples; {needed} samples "

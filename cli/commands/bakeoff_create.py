@@ -174,7 +174,8 @@ async def run_create(client: ErrorbarClient, args: argparse.Namespace, body: dic
         created = await client.create_run(body)
     except BlahError as error:
         if error.status in (400, 412):
-            refusal = create_refusal(error, described)
+            refusal = create_refusal(error, described,
+                                     (criterion.tpr, criterion.tnr) if criterion is not None else (None, None))
             raise CommandError(refusal.sentence, EXIT_FAILED) from None
         raise
     if described is not None and described.certified:

@@ -16,12 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from common.plain_text import inert_json, one_line
-
-if TYPE_CHECKING:
-    from diagnosis.planning import Plan
 
 # The arithmetic is imported when plan or verify runs, not when `bakeoff gate` (a CI job's
 # command, which shares this parser) starts.
@@ -90,43 +87,8 @@ def spend_lines(samples: int | None, candidates: int, best_of: int, stored: bool
     return lines
 
 
-def _points(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f} points"
-
-
-def plan_lines(result: Plan) -> list[str]:
-    from diagnosis.planning import SAMPLE_CAP
-
-    q = result.question
-    lines = [f"expected rate {result.rate:g}" + (" (assumed)" if result.rate_assumed else "")]
-    if q.samples is not None:
-        lines.append(f"at {q.samples} samples the 95% interval is about ±{_points(result.half_width)}")
-        if result.decided_pairs is not None:
-            lines.append(f"  about {result.decided_pairs:.0f} decided pairs (tie share {q.tie_share:g}): "
-                         f"±{_points(result.decided_half_width)} on wins/(wins+losses)")
-    if q.half_width is not None:
-        needed = result.samples_for_half_width
-        if needed is None:
-            lines.append(f"no sample count gives ±{_points(q.half_width)} with this judge")
-        else:
-            cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
-            lines.append(f"±{_points(q.half_width)} needs about {needed} samples{cap}")
-    if q.margin is not None:
-        if result.power is not None:
-            lines.append(f"noninferiority at a {_points(q.margin)} margin: {result.power:.0%} power at "
-                         f"{q.samples} samples when the candidate is truly as good"
-                         + (" (underpowered: the queue may refuse it with 412)" if result.underpowered else ""))
-        needed = result.samples_for_margin
-        if needed is not None:
-            cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
-            lines.append(f"  {q.power:.0%} power needs about {needed} samples{cap}")
-    if result.smallest_margin_at_cap is not None:
-        lines.append(f"the smallest margin {SAMPLE_CAP} samples certify with {q.power:.0%} power: "
-                     f"{_points(result.smallest_margin_at_cap)}")
-    return lines + [f"note: {n}" for n in result.notes]
-
-
 def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from application.bakeoff.planning import plan_lines
     from diagnosis.planning import SAMPLE_CAP, PlanQuestion, plan
 
     question = PlanQuestion(samples=args.samples, rate=args.rate, half_width=args.half_width, margin=args.margin,

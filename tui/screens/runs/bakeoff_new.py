@@ -25,7 +25,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
 from application.bakeoff.new_run import (
@@ -33,6 +33,7 @@ from application.bakeoff.new_run import (
     NewRun, Problem, SampleFilters, criterion_line, judge_family_warning, parse_arm, parse_assertion, parse_margin,
     used_models, whole_number,
 )
+from application.bakeoff.planning import run_plan_lines
 from tui.screens.runs.bakeoff_new_text import confirm_text, criterion_option, row_of_field
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
@@ -188,6 +189,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 yield from self._row("Max output tokens", Input(
                     str(initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS), placeholder="256-16384",
                     type="integer", id="bn-max", compact=True), row="max")
+                yield Static("", id="bn-plan", classes="bn-note")
             yield Static("", id="bn-error")
             with Horizontal(id="bn-buttons"):
                 yield Button(Text("Cancel"), id="bn-cancel", compact=True)
@@ -197,6 +199,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         self.query_one("#bn-name", Input).focus()
         self._show_candidates()
         self._show_criteria()
+        self._plan()
         if self.field_error is not None:
             self._say(self.field_error)
         if not self.loaded:
@@ -272,10 +275,28 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         note.update(Text(one_line(warning or "", max_len=300)))
         note.set_class(bool(warning), "-said")
 
+    def _plan(self) -> None:
+        """What the run can answer, before it is paid for (``bakeoff plan``'s figures), kept in
+        step with the sample count, the margin and the criterion's judge."""
+        kind = self.query_one("#bn-kind", Select).value
+        criterion = self._criterion() if kind == "criterion" else None
+        samples, _ = whole_number(self._value("bn-samples"), "sample_count", DEFAULT_SAMPLE_COUNT)
+        margin = None
+        if self.query_one("#bn-stored", TickBox).value:
+            margin, _ = parse_margin(self._value("bn-margin"))
+        lines = run_plan_lines(samples, margin, criterion.tpr if criterion else None,
+                               criterion.tnr if criterion else None)
+        self.query_one("#bn-plan", Static).update(Text("plan: " + "\n      ".join(lines) if lines else ""))
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox.id == "bn-stored":
+            self._plan()
+
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
         if event.select.id in ("bn-criterion", "bn-kind"):
             self._criterion_info()
+            self._plan()
 
     def on_selection_list_selected_changed(self, event: CheckList.SelectedChanged) -> None:  # type: ignore[name-defined]
         event.stop()
@@ -284,6 +305,8 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in ("bn-judge", "bn-other"):
             self._judge_warning()
+        elif event.input.id in ("bn-samples", "bn-margin"):
+            self._plan()
 
     # ----------------------------------------------------------------- reading the fields
 

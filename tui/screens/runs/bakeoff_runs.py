@@ -162,7 +162,8 @@ class BakeoffRuns:
                 request = await app.push_screen_wait(dialog)
                 if request is None:
                     return
-                text = confirm_text(request, dialog.chosen_criterion(), dialog.runs)
+                chosen = dialog.chosen_criterion()
+                text = confirm_text(request, chosen, dialog.runs)
                 if not await app.push_screen_wait(BakeoffConfirmScreen("Queue this bake-off?", text,
                                                                        confirm_label="Queue bake-off")):
                     return
@@ -170,7 +171,8 @@ class BakeoffRuns:
                     created = await self.client.create_run(request.body())
                     break
                 except BlahError as error:
-                    refusal = create_refusal(error, request) if error.status in (400, 412) else None
+                    judge = (chosen.tpr, chosen.tnr) if chosen is not None else (None, None)
+                    refusal = create_refusal(error, request, judge) if error.status in (400, 412) else None
                     if refusal is None or refusal.field is None:
                         self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
                                            markup=False, timeout=15)

@@ -1,0 +1,63 @@
+"""A bake-off's plan in words, before anything is spent: the interval the run will have, the
+power of a noninferiority gate and the samples a question needs (``diagnosis.planning``),
+the same sentences in ``bakeoff plan``, the New bake-off dialog, its confirmation and a
+refused (underpowered) certified switch."""
+
+from __future__ import annotations
+
+from diagnosis.planning import SAMPLE_CAP, Plan, PlanQuestion, plan, underpowered_advice
+
+__all__ = ["plan_lines", "run_plan_lines", "underpowered_advice"]
+
+
+def _points(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f} points"
+
+
+def plan_lines(result: Plan) -> list[str]:
+    """Every figure of a plan, one sentence each, then its notes."""
+    q = result.question
+    lines = [f"expected rate {result.rate:g}" + (" (assumed)" if result.rate_assumed else "")]
+    if q.samples is not None:
+        if result.half_width is None:
+            lines.append(f"at {q.samples} samples no interval means anything with this judge")
+        else:
+            lines.append(f"at {q.samples} samples the 95% interval is about ±{_points(result.half_width)}")
+        if result.decided_pairs is not None:
+            lines.append(f"  about {result.decided_pairs:.0f} decided pairs (tie share {q.tie_share:g}): "
+                         f"±{_points(result.decided_half_width)} on wins/(wins+losses)")
+    if q.half_width is not None:
+        needed = result.samples_for_half_width
+        if needed is None:
+            lines.append(f"no sample count gives ±{_points(q.half_width)} with this judge")
+        else:
+            cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
+            lines.append(f"±{_points(q.half_width)} needs about {needed} samples{cap}")
+    if q.margin is not None:
+        if result.power is not None:
+            lines.append(f"noninferiority at a {_points(q.margin)} margin: {result.power:.0%} power at "
+                         f"{q.samples} samples when the candidate is truly as good"
+                         + (" (underpowered: the queue may refuse it with 412)" if result.underpowered else ""))
+        needed = result.samples_for_margin
+        if needed is not None:
+            cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
+            lines.append(f"  {q.power:.0%} power needs about {needed} samples{cap}")
+    if result.smallest_margin_at_cap is not None:
+        lines.append(f"the smallest margin {SAMPLE_CAP} samples certify with {q.power:.0%} power: "
+                     f"{_points(result.smallest_margin_at_cap)}")
+    return lines + [f"note: {n}" for n in result.notes]
+
+
+def run_plan_lines(samples: int | None, margin: float | None, tpr: float | None, tnr: float | None,
+                   rate: float | None = None) -> list[str]:
+    """The plan of a run being set up (the dialog's and the confirmation's): its interval,
+    and with a margin its power; silent (no lines) for values the queue would refuse anyway."""
+    question = PlanQuestion(samples=samples, rate=rate, margin=margin, tpr=tpr, tnr=tnr)
+    if question.problems():
+        return []
+    result = plan(question)
+    lines = [line for line in plan_lines(result) if not line.startswith("expected rate")]
+    if result.rate_assumed:
+        lines = [line.replace("note: no expected rate given: 0.5 assumed", "note: at a rate of 0.5 (assumed)")
+                 for line in lines]
+    return lines
