@@ -186,3 +186,37 @@ async def test_a_hostile_criterion_name_is_shown_inert(queue: ErrorbarServer) ->
         assert "[bold red]Brand[/]" in info and "\x1b" not in info
         assert "never checked against human labels" in info
         await pilot.press("escape")
+
+
+async def test_the_plan_is_shown_in_the_dialog_and_its_confirmation_and_beside_a_412(queue: ErrorbarServer) -> None:
+    """Issue 32: what the run can answer, before it is paid for: the dialog's plan follows the
+    samples and the margin typed; the confirmation says the same; the 412 adds what would do."""
+    from application.bakeoff.planning import run_plan_lines
+    from diagnosis.planning import smallest_margin
+
+    app = runs_app(queue, admin=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs(pilot)
+        dialog = await fill(pilot, name="switch to tiny v3?", rubric="", baseline="", kind="criterion",
+                            criterion="crit_helpful", stored=True, margin="0.05", candidates=["you/tiny-sft-v3"],
+                            samples="40", submit=False)
+        helpful = dialog.chosen_criterion()
+        assert helpful is not None and helpful.tpr is not None
+        expected = run_plan_lines(40, 0.05, helpful.tpr, helpful.tnr)
+        plan = text(dialog.query_one("#bn-plan"))
+        assert "at 40 samples the 95% interval will be about ±" in plan and "a 5.0-point margin passes" in plan
+        assert all(line in " ".join(plan.split()) for line in expected)
+        await type_into(pilot, "bn-samples", "200")
+        await wait_for(pilot, lambda: "at 200 samples" in text(dialog.query_one("#bn-plan")), what="the plan at 200")
+        await type_into(pilot, "bn-samples", "40")
+        await pilot.press("enter")
+        confirm = await confirm_shown(pilot)
+        body = " ".join(text(confirm.query_one("#confirm-body")).split())
+        assert all(line in body for line in expected)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffNewScreen), what="the dialog again")
+        under = app.screen.query_one("#bn-err-samples")
+        widest = smallest_margin(40, 0.5, helpful.tpr, helpful.tnr)
+        await wait_for(pilot, lambda: "the app's plan: needs at least" in text(under), what="the plan beside the 412")
+        assert f"a margin of at least {widest * 100:.1f} points at 40 samples" in " ".join(text(under).split())
+    assert creates(queue) == 1

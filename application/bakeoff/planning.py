@@ -50,14 +50,25 @@ def plan_lines(result: Plan) -> list[str]:
 
 def run_plan_lines(samples: int | None, margin: float | None, tpr: float | None, tnr: float | None,
                    rate: float | None = None) -> list[str]:
-    """The plan of a run being set up (the dialog's and the confirmation's): its interval,
-    and with a margin its power; silent (no lines) for values the queue would refuse anyway."""
+    """The plan of a run being set up (the dialog's and the confirmation's), short: its
+    interval, and with a margin the margin's power and what would be enough. Silent (no lines)
+    for values the queue would refuse anyway."""
     question = PlanQuestion(samples=samples, rate=rate, margin=margin, tpr=tpr, tnr=tnr)
-    if question.problems():
+    if question.problems() or samples is None:
         return []
     result = plan(question)
-    lines = [line for line in plan_lines(result) if not line.startswith("expected rate")]
-    if result.rate_assumed:
-        lines = [line.replace("note: no expected rate given: 0.5 assumed", "note: at a rate of 0.5 (assumed)")
-                 for line in lines]
+    basis = "at a rate of 0.5, the widest" if result.rate_assumed else f"at a rate of {result.rate:g}"
+    if result.half_width is None:
+        return [f"the judge is no better than chance (TPR+TNR-1 = {result.judge_youden:+.2f}): no sample count "
+                "makes its verdict mean anything"]
+    corrected = " after the judge's correction" if result.judge_youden is not None else ""
+    lines = [f"at {samples} samples the 95% interval will be about ±{_points(result.half_width)}{corrected} ({basis})"]
+    if margin is not None and result.power is not None:
+        needed = result.samples_for_margin
+        enough = ("" if needed is None else f"; {question.power:.0%} power needs about {needed} samples"
+                  + (f" (beyond the cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""))
+        smallest = ("" if result.smallest_margin_at_cap is None else
+                    f"; {SAMPLE_CAP} samples certify a margin of {_points(result.smallest_margin_at_cap)}")
+        lines.append(f"a {margin * 100:.1f}-point margin passes {result.power:.0%} of the time when the candidate is truly "
+                     f"as good{enough}{smallest}")
     return lines
