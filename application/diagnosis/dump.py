@@ -66,8 +66,10 @@ class DumpReading:
         parts = []
         if self.bad_count:
             first = ", ".join(str(b) for b in self.bad_lines[:3])
-            parts.append(f"{self.bad_count} line{'s' if self.bad_count != 1 else ''} of {self.lines} could not be "
-                         f"read as calls and were left out ({first}{', ...' if self.bad_count > 3 else ''})")
+            one = self.bad_count == 1
+            parts.append(f"{self.bad_count} line{'' if one else 's'} of {self.lines} could not be read as "
+                         f"{'a call and was' if one else 'calls and were'} left out "
+                         f"({first}{', ...' if self.bad_count > 3 else ''})")
         if self.duplicates:
             parts.append(f"{self.duplicates} repeated call{'s' if self.duplicates != 1 else ''} read once")
         return "; ".join(parts) or None
