@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from api_client.models import LogEntry
 
+from .features_scan import INSTRUCTION_RULES, OUTPUT_RULES, TOPIC_RULES, first_rule, words_of
 from .templates import detect_template
 from .text import user_text
 
@@ -170,13 +171,17 @@ def _first(
 def text_features(said: str) -> tuple[str, str, str]:
     """(instruction type, asked output, topic) of the user's text; cached: eval prompts repeat.
 
-    The text is lower-cased once (ASCII text; see ``_lower_twins``) for the three dimensions."""
+    ASCII text (most of it) is lower-cased and read once for the three dimensions (see
+    ``features_scan``); other text is searched with the case-insensitive patterns above."""
     head = said[:1500]
-    folded = head.lower() if head.isascii() else None
+    if not head.isascii():
+        return instruction_type(head), asked_output(head), topic(head)
+    folded = head.lower()
+    words = words_of(folded)
     return (
-        _first(_INSTRUCTIONS, _INSTRUCTIONS_LOWER, head, "other", folded=folded),
-        _first(_OUTPUTS, _OUTPUTS_LOWER, head, "prose", folded=folded),
-        _first(_TOPICS, _TOPICS_LOWER, head, "unknown", folded=folded),
+        first_rule(INSTRUCTION_RULES, folded, words, "other"),
+        first_rule(OUTPUT_RULES, folded, words, "prose"),
+        first_rule(TOPIC_RULES, folded, words, "unknown"),
     )
 
 

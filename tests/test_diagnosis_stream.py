@@ -121,6 +121,40 @@ def test_features_match_the_old_case_insensitive_searches() -> None:
         assert text_features(text) == reference_text_features(text), text[:80]
 
 
+def word_soup(rng: random.Random, n: int) -> list[str]:
+    """Texts made of every keyword, phrase and symbol the feature patterns know, near misses
+    (prefixes, words glued together, a keyword inside a longer word) and noise, in mixed case."""
+    import re
+
+    from tests.support import diagnosis_reference as ref
+
+    pieces: list[str] = []
+    for _, pattern in (*ref._INSTRUCTIONS, *ref._OUTPUTS, *ref._TOPICS):  # every literal of the old patterns
+        literal = re.sub(r"\\[a-zA-Z]", " ", pattern.pattern).replace("\\+", "+")
+        pieces += re.findall(r"[a-z][a-z';+ ]*[a-z+]|[a-z]", literal)
+    pieces += ["into french", "in two sentences", "in a few sentence", "label each", "tag the", "is this spam",
+               "is the following negative", "sum of", "3 * 4", "7-2", "12 ÷ 4", "2^8", "write a short tale",
+               "write a letter", "write the function", "implement this code", "fix a small script",
+               "complete query", "in rust", "name 12", "give me five", "suggest ten", "good morning", "thank you",
+               "hi", "how are you", "let's chat", "tell me about yourself", "what do you think", "tl;dr", "tldr",
+               "c++", "```", "summary", "summarize", "classification", "categorise", "translation", "mathematics",
+               "numbers", "summit", "dividend", "cells", "codes", "pythonic", "xjson", "json_x", "_code", "code2",
+               "?", "? ", "?\n", "what", "is", "do", "  how", "Case 12:", "«", "é", "\t", "\n", ".", ",", "(", ")"]
+    out = []
+    for _ in range(n):
+        words = [rng.choice(pieces) for _ in range(rng.randint(1, 14))]
+        words = [w.upper() if rng.random() < 0.2 else w.title() if rng.random() < 0.2 else w for w in words]
+        glue = rng.choice([" ", "", "  ", "-", "_", "\n", ", "])
+        out.append((" " if rng.random() < 0.1 else "") + glue.join(words))
+    return out
+
+
+def test_features_match_the_old_searches_on_word_soup() -> None:
+    text_features.cache_clear()
+    for text in word_soup(random.Random(7), 6000):
+        assert text_features(text) == reference_text_features(text), text
+
+
 @pytest.mark.parametrize("chunk", [1, 7, 250, 10_000])
 def test_summaries_merged_chunk_by_chunk_count_what_the_old_loop_counted(chunk: int) -> None:
     entries, results = sample()
