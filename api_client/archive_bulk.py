@@ -19,18 +19,23 @@ from typing import Any
 
 import orjson
 
-from api_client.archive_schema import APPLICATION_ID, ArchiveCorruptError, ArchiveError, is_corruption
+from api_client.archive_schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
 from api_client.models import ChatMessage, LogEntry
 
 __all__ = ["DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entry_from_bulk_row", "read_range"]
 
-#: The columns diagnosis reads, in the order ``read_range`` returns them.
+#: The columns diagnosis reads; the others come back as NULL without being read from disk.
 DIAGNOSIS_COLUMNS: tuple[str, ...] = (
     "id", "model_id", "source", "created_at", "prompt", "messages", "response", "error", "max_tokens",
     "completion_tokens", "finish_reason", "eval_id",
 )
-_SELECT = ", ".join(DIAGNOSIS_COLUMNS)
-_MESSAGES = DIAGNOSIS_COLUMNS.index("messages")
+# Every LogEntry field, in LOG_COLUMNS order (LogEntry's own): a row is then a LogEntry's
+# ``__dict__`` by a plain zip.
+_SELECT = ", ".join(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in LOG_COLUMNS)
+_MESSAGES = LOG_COLUMNS.index("messages")
+_SET = frozenset(DIAGNOSIS_COLUMNS)
+_new = object.__new__
+_set = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +111,15 @@ def read_range(
 
 def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
     """A row of ``read_range`` as a LogEntry, without validating again what was validated on
-    the way in (a tenth of the cost)."""
-    data = dict(zip(DIAGNOSIS_COLUMNS, row))
+    the way in. What ``model_construct`` does (the instance's fields, the set of fields given),
+    for a row whose every field is known: 1.4 us a call instead of 6.5 (a million calls: 5 s)."""
+    data = dict(zip(LOG_COLUMNS, row))
     raw = row[_MESSAGES]
     if raw is not None:
         data["messages"] = [ChatMessage.model_construct(**m) for m in orjson.loads(raw)]
-    return LogEntry.model_construct(**data)
+    entry = _new(LogEntry)
+    _set(entry, "__dict__", data)
+    _set(entry, "__pydantic_fields_set__", set(_SET))
+    _set(entry, "__pydantic_extra__", None)
+    _set(entry, "__pydantic_private__", None)
+    return entry
