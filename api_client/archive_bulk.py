@@ -22,7 +22,7 @@ import orjson
 from api_client.archive_schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
 from api_client.models import ChatMessage, LogEntry
 
-__all__ = ["DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entry_from_bulk_row", "read_range"]
+__all__ = ["DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entry_from_bulk_row", "newest_entries", "read_range"]
 
 #: The columns diagnosis reads; the others come back as NULL without being read from disk.
 DIAGNOSIS_COLUMNS: tuple[str, ...] = (
@@ -32,8 +32,9 @@ DIAGNOSIS_COLUMNS: tuple[str, ...] = (
 # Every LogEntry field, in LOG_COLUMNS order (LogEntry's own): a row is then a LogEntry's
 # ``__dict__`` by a plain zip.
 _SELECT = ", ".join(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in LOG_COLUMNS)
+_EVERY = ", ".join(LOG_COLUMNS)
 _MESSAGES = LOG_COLUMNS.index("messages")
-_SET = frozenset(DIAGNOSIS_COLUMNS)
+_ALL = frozenset(LOG_COLUMNS)
 _new = object.__new__
 _set = object.__setattr__
 
@@ -87,7 +88,13 @@ def archive_span(path: Path | str) -> ArchiveSpan:
 
 
 def read_range(
-    path: Path | str, first_ord: int, last_ord: int, *, newest_first: bool = False, batch: int = 2000
+    path: Path | str,
+    first_ord: int,
+    last_ord: int,
+    *,
+    newest_first: bool = False,
+    batch: int = 2000,
+    every_column: bool = False,
 ) -> Iterator[list[tuple[Any, ...]]]:
     """The rows with ``first_ord <= ord <= last_ord`` in time order (``newest_first``: the
     platform's order), ``batch`` at a time, as tuples of ``DIAGNOSIS_COLUMNS`` (``messages``
@@ -97,7 +104,8 @@ def read_range(
     order = "DESC" if newest_first else "ASC"
     try:
         cursor = conn.execute(
-            f"SELECT {_SELECT} FROM logs WHERE ord BETWEEN ? AND ? ORDER BY ord {order}", (first_ord, last_ord)
+            f"SELECT {_EVERY if every_column else _SELECT} FROM logs WHERE ord BETWEEN ? AND ? ORDER BY ord {order}",
+            (first_ord, last_ord),
         )
         while rows := cursor.fetchmany(batch):
             yield rows
@@ -119,7 +127,20 @@ def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
         data["messages"] = [ChatMessage.model_construct(**m) for m in orjson.loads(raw)]
     entry = _new(LogEntry)
     _set(entry, "__dict__", data)
-    _set(entry, "__pydantic_fields_set__", set(_SET))
+    _set(entry, "__pydantic_fields_set__", set(_ALL))
     _set(entry, "__pydantic_extra__", None)
     _set(entry, "__pydantic_private__", None)
     return entry
+
+
+def newest_entries(path: Path | str, limit: int) -> list[LogEntry]:
+    """The ``limit`` most recent calls of the archive, newest first, every column (what
+    ``Archive.iter_all(newest_first=True)`` gives, read in bulk)."""
+    span = archive_span(path)
+    if span.first_ord is None or span.last_ord is None or limit < 1:
+        return []
+    first = max(span.first_ord, span.last_ord - limit + 1)
+    out: list[LogEntry] = []
+    for rows in read_range(path, first, span.last_ord, newest_first=True, every_column=True):
+        out.extend(entry_from_bulk_row(row) for row in rows)
+    return out

@@ -222,3 +222,17 @@ def test_prompts_that_failed_most_often_count_every_call_of_the_text() -> None:
             1 for e in entries
             if user_text(e.prompt, e.messages).strip()[:120] == said and fails(summary.kinds_by_log_id.get(e.id, ()))
         )
+
+
+def test_bulk_read_gives_the_entries_iter_all_gives() -> None:
+    from api_client.archive_bulk import newest_entries
+
+    entries, _ = sample()
+    archive = Archive.create_temporary()
+    try:
+        archive.add(entries)
+        assert newest_entries(archive.path, 10**9) == list(archive.iter_all(newest_first=True))
+        assert newest_entries(archive.path, 25) == list(archive.iter_all(newest_first=True))[:25]
+        assert [e.model_dump() for e in newest_entries(archive.path, 40)] == [e.model_dump() for e in entries[:40]]
+    finally:
+        archive.close()
