@@ -110,13 +110,15 @@ def build_report(
     findings_by_log_id: Mapping[str, list[Finding]] | None = None,
     summary: Summary | None = None,
     failing_prompts: Sequence[tuple[str, int, int]] | None = None,
+    features_by_id: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Report:
     """Everything the report needs, computed once from the inputs given.
 
     Each input left as ``None`` is reported as "returned nothing"; ``clusters`` left at
     ``NOT_REQUESTED`` is reported as not asked for instead. ``summary`` (with
     ``failing_prompts``): the calls were summarised while streaming them (see
-    ``diagnosis.summary_builder``) and ``entries`` holds only the calls the report quotes.
+    ``diagnosis.summary_builder``) and ``entries`` holds only the calls the report quotes;
+    ``features_by_id`` their grouping features, computed then.
     """
     requested = not isinstance(clusters, _NotRequested)
     got_clusters = clusters if isinstance(clusters, FailureClusters) else None
@@ -158,7 +160,9 @@ def build_report(
         if results is not None
         else None,
         health_checks=len(health.checks) if health is not None else None,
-        suggestions=tuple(suggest_training_data(summary, entries_by_id, trained_template=trained)),
+        suggestions=tuple(
+            suggest_training_data(summary, entries_by_id, trained_template=trained, features_by_id=features_by_id)
+        ),
         entries_by_id=entries_by_id,
         missing=tuple(missing),
         failing_prompts=tuple(failing_prompts) if failing_prompts is not None else None,

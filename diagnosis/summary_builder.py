@@ -77,10 +77,11 @@ class SummaryBuilder:
         return state
 
     def add(self, entry: LogEntry, detected: str | None = None, found: list[Finding] | None = None) -> tuple[
-        tuple[str, ...], bool, bool
+        tuple[str, ...], bool, tuple[str, ...] | None
     ]:
         """One call (its detected template and findings when already known). Returns the call's
-        kinds, whether it failed and whether it fell inside an outage window."""
+        kinds, whether it failed and its grouping features (None: inside an outage window, the
+        host's call, not grouped)."""
         self.examined += 1
         self.all_ids.add(entry.id)
         ts = entry.created_at
@@ -110,7 +111,7 @@ class SummaryBuilder:
                 self.host_kinds.update(names)
                 if len(self.host_ids) < EXAMPLES_PER_GROUP:
                     self.host_ids.append(entry.id)
-            return names, failed, True
+            return names, failed, None
 
         self.model_calls += 1
         if result is not None and result.score is not None:
@@ -126,10 +127,9 @@ class SummaryBuilder:
                     bucket.append((entry.id, f))
         if failed:
             self.failing += 1
-        self.groups.add(
-            feature_values(entry, detected), self.seq_base + self.examined, entry.id, names, failed, format_ok
-        )
-        return names, failed, False
+        values = feature_values(entry, detected)
+        self.groups.add(values, self.seq_base + self.examined, entry.id, names, failed, format_ok)
+        return names, failed, values
 
     def merge(self, later: SummaryBuilder) -> None:
         """Take in the counts of ``later``, whose calls all come after this builder's calls."""

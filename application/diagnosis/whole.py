@@ -68,6 +68,7 @@ class CallDigest:
         self.trained = trained_template
         self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base)
         self.kept: list[Any] = []  # calls with a finding: LogEntry, or an archive row (see entry_from_bulk_row)
+        self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
         self.asked: dict[int, int] = {}  # digest of the user's words -> model calls
         self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
 
@@ -84,11 +85,12 @@ class CallDigest:
             cut, detected if cut is entry else detect_template(cut.prompt, cut.messages),
             builder.trained, None,
         )
-        names, failed, in_outage = builder.add(entry, detected, found)
-        if in_outage:
+        names, failed, values = builder.add(entry, detected, found)
+        if values is None:  # inside an outage window: the host's call
             return
         if names:
             self.kept.append(row if row is not None else entry)
+            self.features[entry.id] = values
         said = user_text(entry.prompt, entry.messages).strip()[:PROMPT_CHARS]
         key = _text_key(said)
         self.asked[key] = self.asked.get(key, 0) + 1
@@ -102,6 +104,7 @@ class CallDigest:
     def merge(self, later: CallDigest) -> None:
         self.builder.merge(later.builder)
         self.kept.extend(later.kept)
+        self.features.update(later.features)
         asked = self.asked
         for key, n in later.asked.items():
             asked[key] = asked.get(key, 0) + n
@@ -140,7 +143,7 @@ def _finish(digest: CallDigest, *, model: Any, template: str | None, template_so
     summary = finish_summary(digest.builder)
     report = build_report(
         model=model, entries=entries, trained_template=template, template_source=template_source,
-        summary=summary, failing_prompts=digest.failing_prompts(TOP_PROMPTS),
+        summary=summary, failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
     )  # fmt: skip
     return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers, len(entries))
 
