@@ -19,7 +19,10 @@ from dataclasses import dataclass
 
 __all__ = ["INSTRUCTION_RULES", "OUTPUT_RULES", "TOPIC_RULES", "Rule", "first_rule"]
 
-_WORDS = re.compile(r"\w+")
+# ASCII bytes that are not word characters (``\w`` on ASCII text, lower-cased: a-z, 0-9, _) become
+# spaces: the words are then one ``bytes.translate`` and one ``split`` (both C loops) away.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
+_NON_WORD_TO_SPACE = bytes(c if c in _WORD_BYTES else 32 for c in range(256))
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -28,7 +31,7 @@ _HAS_DIGIT = re.compile(r"\d")
 #: ``.match`` attempt at the start, no gate needed).
 _DIGIT = "digit"
 _START = "start"
-Gate = frozenset[str] | tuple[str, ...] | str
+Gate = frozenset[bytes] | tuple[str, ...] | str
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,16 +39,16 @@ class Rule:
     """A category: whole ``words`` and ``gated`` alternatives (gate, pattern)."""
 
     name: str
-    words: frozenset[str]
+    words: frozenset[bytes]
     gated: tuple[tuple[Gate, re.Pattern[str]], ...]
 
 
 def _rule(name: str, words: str = "", *gated: tuple[Gate, str]) -> Rule:
-    return Rule(name, frozenset(words.split()), tuple((gate, re.compile(pattern)) for gate, pattern in gated))
+    return Rule(name, _w(words), tuple((gate, re.compile(pattern)) for gate, pattern in gated))
 
 
-def _w(words: str) -> frozenset[str]:
-    return frozenset(words.split())
+def _w(words: str) -> frozenset[bytes]:
+    return frozenset(word.encode("ascii") for word in words.split())
 
 INSTRUCTION_RULES: tuple[Rule, ...] = (
     _rule("translate", "",
@@ -111,12 +114,13 @@ TOPIC_RULES: tuple[Rule, ...] = (
 )
 
 
-def words_of(folded: str) -> set[str]:
-    """The maximal runs of word characters of a lower-cased ASCII text."""
-    return set(_WORDS.findall(folded))
+def words_of(folded: str) -> set[bytes]:
+    """The maximal runs of word characters of a lower-cased ASCII text (what ``findall(r"\\w+")``
+    finds, as bytes)."""
+    return set(folded.encode("ascii").translate(_NON_WORD_TO_SPACE).split())
 
 
-def first_rule(rules: tuple[Rule, ...], folded: str, words: set[str], default: str) -> str:
+def first_rule(rules: tuple[Rule, ...], folded: str, words: set[bytes], default: str) -> str:
     """The first rule (in order) that matches ``folded`` (lower-cased ASCII), else ``default``."""
     has_digit: bool | None = None
     for rule in rules:
