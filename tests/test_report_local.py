@@ -133,3 +133,16 @@ def test_bad_flag_combinations_are_refused(capsys: pytest.CaptureFixture[str], t
     with pytest.raises(SystemExit) as exited:
         cli_main(["report", "m", "--offline", "--from", "x.jsonl"])
     assert exited.value.code == 2
+
+
+def test_a_logs_page_as_the_platform_answers_it_is_read_whole(tmp_path: Path) -> None:
+    calls = [{"id": f"c{i}", "created_at": 1_770_000_000_000 - i, "prompt": "Say hi.",
+              "response": "hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi" if i % 2 else "Hi!"}
+             for i in range(6)]
+    page = tmp_path / "page.json"
+    page.write_text(json.dumps({"logs": calls, "next_before": None, "stats": {"total": 6}}, indent=2))
+    out, err = io.StringIO(), io.StringIO()
+    assert local_report_main("m", dump_path=page, as_json=True, limit=None, out=out, err=err) == 0, err.getvalue()
+    doc = json.loads(out.getvalue())
+    assert doc["calls_examined"] == 6 and doc["rates"]["loop"]["count"] == 3
+    assert doc["source"]["unreadable_lines"] == 0
