@@ -48,7 +48,11 @@ class SummaryBuilder:
         health: Health | None = None,
         findings_by_log_id: Mapping[str, list[Finding]] | None = None,
         seq_base: int = 0,
+        keep_ids: bool = True,
     ) -> None:
+        """``keep_ids=False``: ``Summary.examined_ids`` stays empty (a million ids is ~100 MB;
+        only the comparison with the platform's clusters and ``/diagnose`` reads it)."""
+        self.keep_ids = keep_ids
         self.trained = normalize_template(trained_template)
         self.results: Mapping[str, Result] = results_by_log_id or {}
         self.given: Mapping[str, list[Finding]] = findings_by_log_id or {}
@@ -83,7 +87,8 @@ class SummaryBuilder:
         kinds, whether it failed and its grouping features (None: inside an outage window, the
         host's call, not grouped)."""
         self.examined += 1
-        self.all_ids.add(entry.id)
+        if self.keep_ids:
+            self.all_ids.add(entry.id)
         ts = entry.created_at
         if self.first is None or ts < self.first:
             self.first = ts

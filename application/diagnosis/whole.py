@@ -6,7 +6,9 @@ each call is classified, its features computed (once per distinct text, see
 ``diagnosis.features``) and counted into a ``SummaryBuilder``; what is kept is what the report
 shows or quotes: the counts, a few examples per group and kind, the calls with a finding (the
 suggestions quote their prompts) and, for "the prompts that failed most often", a count per
-distinct user text (a 64-bit digest of it, not the text).
+distinct user text (a 64-bit digest of it, not the text). ``Summary.examined_ids`` stays empty:
+only the comparison with the platform's /diagnose and clusters reads it, and a local source has
+neither.
 
 The archive is split into ranges of its time ordinal and, when it is big enough to pay for
 starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
@@ -66,7 +68,9 @@ class CallDigest:
         from diagnosis.summary_builder import SummaryBuilder
 
         self.trained = trained_template
-        self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base)
+        # No platform to compare with: the ids of every call (Summary.examined_ids) are not kept.
+        self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base,
+                                                      keep_ids=False)
         self.kept: list[Any] = []  # calls with a finding: LogEntry, or an archive row (see entry_from_bulk_row)
         self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
         self.asked: dict[int, int] = {}  # digest of the user's words -> model calls
