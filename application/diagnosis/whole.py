@@ -14,8 +14,11 @@ The archive is split into ranges of its time ordinal and, when it is big enough 
 starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
 (``spawn``: safe from a thread of the app), each reading its range read-only in bulk
 (api_client.archive_bulk), and merged in order. Why processes: classifying is pure Python, so
-threads would share one core; a worker costs ~0.4 s to start and a range's digest is small to
-send back. tests/bench/bench_diagnosis.py measures one process against two.
+threads would share one core (the GIL); ranges of the archive need no coordination, and a
+range's digest is small next to its calls. Measured (tests/bench/bench_diagnosis.py, 1M distinct
+calls, a 2-core machine shared with a load average of 10-14): one process 114 s of CPU, two
+processes 106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on
+two free cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
 
 Used by ``blah-tui report MODEL --offline`` / ``--from FILE`` and by the Diagnosis screen when it
 reads the whole archive.
