@@ -146,7 +146,9 @@ def _finish(digest: CallDigest, *, model: Any, template: str | None, template_so
     from diagnosis.report_markdown import TOP_PROMPTS
     from diagnosis.summary import finish_summary
 
-    entries = [item if isinstance(item, LogEntry) else entry_from_bulk_row(item) for item in digest.kept]
+    kept, digest.kept = digest.kept, []  # the rows are let go as their entries are built
+    entries = [item if isinstance(item, LogEntry) else entry_from_bulk_row(item) for item in kept]
+    del kept
     summary = finish_summary(digest.builder)
     report = build_report(
         model=model, entries=entries, trained_template=template, template_source=template_source,
