@@ -108,7 +108,13 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="print the blunt diagnosis report of a model (markdown)")
     report.add_argument("model_id", metavar="MODEL_ID", help="the model to diagnose")
     report.add_argument("--json", action="store_true", help="print JSON instead of markdown")
-    report.add_argument("--limit", type=int, default=2000, help="how many recent calls to read (default 2000)")
+    report.add_argument("--limit", type=int, default=None,
+                        help="how many recent calls to read (default: 2000 from the platform, all of a local source)")
+    local = report.add_mutually_exclusive_group()
+    local.add_argument("--offline", action="store_true",
+                       help="diagnose the profile's local archive of the model (every call stored), not the platform")
+    local.add_argument("--from", dest="from_file", metavar="FILE.jsonl",
+                       help="diagnose the calls in a JSONL dump (as `export` writes, or the platform's /logs pages)")
     report.add_argument(
         "--compare", metavar="OTHER_MODEL_ID",
         help="did the new checkpoint get better? MODEL_ID (after) against OTHER_MODEL_ID (before): "
@@ -329,15 +335,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         profile = _blah_profile(args)
         if profile is None:
             return 2
+        if args.offline or args.from_file is not None:
+            return _local_report(args, profile)
+        limit = args.limit if args.limit is not None else 2000
         if args.compare is not None:
             from cli.commands.report_compare import compare_main
 
             return compare_main(
                 args.model_id, args.compare, base_url=profile.origin, api_key=profile.api_key,
-                as_json=args.json, limit=args.limit,
+                as_json=args.json, limit=limit,
             )
         return report_main(
-            args.model_id, base_url=profile.origin, api_key=profile.api_key, as_json=args.json, limit=args.limit
+            args.model_id, base_url=profile.origin, api_key=profile.api_key, as_json=args.json, limit=limit
         )
     # The app's start (its imports, the session it opens) makes some 50,000 objects that live as
     # long as the process and next to no garbage, yet the collector ran ~120 times over them:
@@ -395,6 +404,29 @@ def _base_url_error(raw: str | None) -> str | None:
 
     problem = base_url_problem(raw)
     return explain_bad_base_url(raw, problem) if problem else None
+
+
+def _local_report(args: argparse.Namespace, profile: ResolvedProfile) -> int:
+    """`report MODEL --offline` (the profile's archive of the model) or `--from FILE.jsonl`."""
+    from pathlib import Path
+
+    from cli.commands.report_local import local_report_main
+
+    if args.compare is not None:
+        print("blah-tui report: --compare reads the platform; it does not go with --offline or --from", file=sys.stderr)
+        return 2
+    archive = dump = None
+    if args.offline:
+        from api_client.archive import Archive
+        from application.paths import data_dir
+
+        archive = Archive.path_for(data_dir(), profile.origin, args.model_id, profile.label)
+    else:
+        dump = Path(args.from_file)
+    return local_report_main(
+        args.model_id, archive_path=archive, dump_path=dump, as_json=args.json, limit=args.limit,
+        out=sys.stdout, err=sys.stderr,
+    )
 
 
 def _export(args: argparse.Namespace) -> int:

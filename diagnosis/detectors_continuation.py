@@ -203,12 +203,21 @@ def _series_in(said: str) -> Series:
         return ()
     out = []
     for label, number in latest.items():
-        words = r"[ \t]+".join(map(re.escape, label.split()))
-        following = rf"(?<![A-Za-z]){words}[ \t]*#?0*{number + 1}(?!\d)"
-        if re.search(following, said, re.IGNORECASE) is None:
-            item = re.compile(rf"(?:^|(?<=[.!?] )|(?<=[.!?]\t)){following}[ \t]*[:.)]", re.IGNORECASE | re.MULTILINE)
+        following, item = _item_patterns(label, number)
+        if following.search(said) is None:
             out.append((label, number, item))
     return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _item_patterns(label: str, number: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Item N+1 of a series named anywhere, and opening a line or a sentence. Compiled once per
+    (label, N): prompts numbered "Case 1:" ... "Case 999:" would otherwise overflow ``re``'s own
+    cache of 512 patterns and compile two patterns per call (most of the detector's time)."""
+    words = r"[ \t]+".join(map(re.escape, label.split()))
+    following = rf"(?<![A-Za-z]){words}[ \t]*#?0*{number + 1}(?!\d)"
+    item = re.compile(rf"(?:^|(?<=[.!?] )|(?<=[.!?]\t)){following}[ \t]*[:.)]", re.IGNORECASE | re.MULTILINE)
+    return re.compile(following, re.IGNORECASE), item
 
 
 def _next_in_series(reply: str, series: Series) -> Finding | None:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from api_client.models import LogEntry
 
+from .features_scan import INSTRUCTION_RULES, OUTPUT_RULES, TOPIC_RULES, first_rule, words_of
 from .templates import detect_template
 from .text import user_text
 
@@ -112,33 +113,76 @@ def length_bucket(chars: int) -> str:
 
 
 def instruction_type(text: str) -> str:
-    head = text[:1500]
-    for name, pattern in _INSTRUCTIONS:
-        if pattern.search(head):
-            return name
-    return "other"
+    return _first(_INSTRUCTIONS, _INSTRUCTIONS_LOWER, text, "other")
 
 
 def asked_output(text: str) -> str:
-    head = text[:1500]
-    for name, pattern in _OUTPUTS:
-        if pattern.search(head):
-            return name
-    return "prose"
+    return _first(_OUTPUTS, _OUTPUTS_LOWER, text, "prose")
 
 
 def topic(text: str) -> str:
+    return _first(_TOPICS, _TOPICS_LOWER, text, "unknown")
+
+
+def _lower_twins(table: tuple[tuple[str, re.Pattern[str]], ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The same patterns without IGNORECASE, for text already lower-cased.
+
+    For ASCII text, case-insensitive matching is plain ASCII case folding and ``str.lower``
+    keeps every position, so searching the lower-cased text with the (lower-case) pattern finds
+    exactly what the case-insensitive search finds, about 2.5x faster: the regex engine compares
+    characters directly instead of folding each one. Every pattern above is written in lower
+    case (checked here: an upper-case letter other than an escape would make the twin wrong).
+    """
+    for _, pattern in table:
+        if re.search(r"(?<!\\)[A-Z]", pattern.pattern):
+            raise ValueError(f"feature pattern not in lower case: {pattern.pattern!r}")
+    return tuple((name, re.compile(pattern.pattern)) for name, pattern in table)
+
+
+_INSTRUCTIONS_LOWER = _lower_twins(_INSTRUCTIONS)
+_OUTPUTS_LOWER = _lower_twins(_OUTPUTS)
+_TOPICS_LOWER = _lower_twins(_TOPICS)
+
+
+def _first(
+    table: tuple[tuple[str, re.Pattern[str]], ...],
+    lower: tuple[tuple[str, re.Pattern[str]], ...],
+    text: str,
+    default: str,
+    *,
+    folded: str | None = None,
+) -> str:
+    """The first category of ``table`` whose pattern occurs in the first 1,500 characters."""
     head = text[:1500]
-    for name, pattern in _TOPICS:
+    if folded is None and head.isascii():
+        folded = head.lower()
+    if folded is not None:
+        for name, pattern in lower:
+            if pattern.search(folded):
+                return name
+        return default
+    for name, pattern in table:
         if pattern.search(head):
             return name
-    return "unknown"
+    return default
 
 
 @lru_cache(maxsize=8192)
 def text_features(said: str) -> tuple[str, str, str]:
-    """(instruction type, asked output, topic) of the user's text; cached: eval prompts repeat."""
-    return instruction_type(said), asked_output(said), topic(said)
+    """(instruction type, asked output, topic) of the user's text; cached: eval prompts repeat.
+
+    ASCII text (most of it) is lower-cased and read once for the three dimensions (see
+    ``features_scan``); other text is searched with the case-insensitive patterns above."""
+    head = said[:1500]
+    if not head.isascii():
+        return instruction_type(head), asked_output(head), topic(head)
+    folded = head.lower()
+    words = words_of(folded)
+    return (
+        first_rule(INSTRUCTION_RULES, folded, words, "other"),
+        first_rule(OUTPUT_RULES, folded, words, "prose"),
+        first_rule(TOPIC_RULES, folded, words, "unknown"),
+    )
 
 
 def features_of(entry: LogEntry, detected: str | None = None) -> CallFeatures:

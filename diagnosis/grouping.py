@@ -90,6 +90,22 @@ class GroupCounter:
             if len(combo.fok_ids) < EXAMPLES_PER_GROUP:
                 combo.fok_ids.append((seq, log_id))
 
+    def merge(self, later: GroupCounter) -> None:
+        """Take in ``later``'s calls, all numbered after this counter's (see ``add``'s ``seq``)."""
+        for values, theirs in later._combos.items():
+            ours = self._combos.get(values)
+            if ours is None:
+                self._combos[values] = theirs
+                continue
+            ours.calls += theirs.calls
+            ours.failures += theirs.failures
+            ours.fok_failures += theirs.fok_failures
+            _merge_counts(ours.names, theirs.names)
+            _merge_counts(ours.fok_names, theirs.fok_names)
+            for mine, other in ((ours.fail_ids, theirs.fail_ids), (ours.ok_ids, theirs.ok_ids),
+                                (ours.fok_ids, theirs.fok_ids)):
+                mine.extend(other[: max(0, EXAMPLES_PER_GROUP - len(mine))])
+
     def groups(self) -> dict[tuple[str, str], FailureGroup]:
         """(dimension, value) -> its group, for every value seen."""
         parts: dict[tuple[str, str], list[_Combo]] = {}
@@ -105,6 +121,15 @@ def _count(counts: _NameCounts, names: tuple[str, ...], seq: int) -> None:
         counts[names] = [seq, 1]
     else:
         seen[1] += 1
+
+
+def _merge_counts(ours: _NameCounts, later: _NameCounts) -> None:
+    for names, (first, n) in later.items():
+        seen = ours.get(names)
+        if seen is None:
+            ours[names] = [first, n]
+        else:
+            seen[1] += n  # ours came first: its first call stays the first
 
 
 def _kinds(name_counts: list[_NameCounts]) -> Counter[str]:

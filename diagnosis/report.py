@@ -91,6 +91,9 @@ class Report:
     suggestions: tuple[Suggestion, ...]
     entries_by_id: Mapping[str, LogEntry]
     missing: tuple[str, ...]  # sentences saying which inputs returned nothing
+    # (the user's words, failing calls, calls) of the prompts that failed most often, when
+    # counted while streaming; None: counted from ``entries_by_id`` (which then holds every call).
+    failing_prompts: tuple[tuple[str, int, int], ...] | None = None
 
 
 def build_report(
@@ -105,11 +108,17 @@ def build_report(
     clusters: FailureClusters | None | _NotRequested = NOT_REQUESTED,
     expected_by_eval_id: Mapping[str, str] | None = None,
     findings_by_log_id: Mapping[str, list[Finding]] | None = None,
+    summary: Summary | None = None,
+    failing_prompts: Sequence[tuple[str, int, int]] | None = None,
+    features_by_id: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Report:
     """Everything the report needs, computed once from the inputs given.
 
     Each input left as ``None`` is reported as "returned nothing"; ``clusters`` left at
-    ``NOT_REQUESTED`` is reported as not asked for instead.
+    ``NOT_REQUESTED`` is reported as not asked for instead. ``summary`` (with
+    ``failing_prompts``): the calls were summarised while streaming them (see
+    ``diagnosis.summary_builder``) and ``entries`` holds only the calls the report quotes;
+    ``features_by_id`` their grouping features, computed then.
     """
     requested = not isinstance(clusters, _NotRequested)
     got_clusters = clusters if isinstance(clusters, FailureClusters) else None
@@ -119,15 +128,16 @@ def build_report(
     for result in results or ():
         if result.log_id is not None:
             results_by_log[result.log_id] = result
-    summary = summarize(
-        entries,
-        trained_template=trained,
-        results_by_log_id=results_by_log,
-        health=health,
-        findings_by_log_id=findings_by_log_id,
-    )
+    if summary is None:
+        summary = summarize(
+            entries,
+            trained_template=trained,
+            results_by_log_id=results_by_log,
+            health=health,
+            findings_by_log_id=findings_by_log_id,
+        )
     missing = [MISSING[name] for name, value in (
-        ("entries", entries or None), ("diagnose", diagnose), ("clusters", got_clusters if requested else True),
+        ("entries", summary.calls_examined or None), ("diagnose", diagnose), ("clusters", got_clusters if requested else True),
         ("results", results), ("health", health),
     ) if value is None]
     if not requested:
@@ -150,9 +160,12 @@ def build_report(
         if results is not None
         else None,
         health_checks=len(health.checks) if health is not None else None,
-        suggestions=tuple(suggest_training_data(summary, entries_by_id, trained_template=trained)),
+        suggestions=tuple(
+            suggest_training_data(summary, entries_by_id, trained_template=trained, features_by_id=features_by_id)
+        ),
         entries_by_id=entries_by_id,
         missing=tuple(missing),
+        failing_prompts=tuple(failing_prompts) if failing_prompts is not None else None,
     )
 
 

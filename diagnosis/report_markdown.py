@@ -161,6 +161,13 @@ def _groups(r: Report) -> str:
 
 def _failing_prompts(r: Report) -> list[str]:
     """The prompts that fail most often (the user's words), with how often they fail."""
+    if r.failing_prompts is not None:
+        if not r.failing_prompts:
+            return ["No prompt failed.", ""]
+        lines = ["Prompts that failed most often (the user's words):", ""]
+        for said, n, of in r.failing_prompts[:TOP_PROMPTS]:
+            lines.append(f"- {n} of {of}: {code_span(said, limit=PROMPT_CHARS)}")
+        return [*lines, ""]
     failing: Counter[str] = Counter()
     asked: Counter[str] = Counter()
     for log_id, entry in r.entries_by_id.items():

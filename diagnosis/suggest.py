@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from api_client.models import LogEntry
 
 from . import kinds
-from .features import features_of, text_features
+from .features import DIMENSIONS, features_of, text_features
 from .markdown import code_block, code_span, plain
 from .summary import FailureGroup, Summary
 from .templates import END_OF_TURN, normalize_template, template_name
@@ -69,6 +69,7 @@ def suggest_training_data(
     *,
     trained_template: str | None = None,
     limit: int = 8,
+    features_by_id: Mapping[str, tuple[str, ...]] | None = None,
 ) -> list[Suggestion]:
     """Suggestions for the failing groups of ``summary``: first one "fix the prompt format" per
     wrong template the calls were sent in, then training data for the groups that still fail
@@ -77,7 +78,7 @@ def suggest_training_data(
     out: list[Suggestion] = []
     seen: set[frozenset[str]] = set()
 
-    members = _failing_members(summary, entries_by_id)
+    members = _failing_members(summary, entries_by_id, features_by_id or {})
     quoted: set[str] = set()  # user texts already quoted by an earlier suggestion
 
     def quotes_for(group: FailureGroup, fallback: tuple[str, ...], *, format_ok: bool) -> list[PromptQuote]:
@@ -114,14 +115,15 @@ def _fails(names: tuple[str, ...]) -> bool:
 
 
 def _failing_members(
-    summary: Summary, entries_by_id: Mapping[str, LogEntry]
+    summary: Summary, entries_by_id: Mapping[str, LogEntry], known: Mapping[str, tuple[str, ...]]
 ) -> dict[tuple[str, str], list[str]]:
     """(dimension, value) -> the failing model calls in that group, newest first."""
     out: dict[tuple[str, str], list[str]] = {}
     failing = [entries_by_id[i] for i, names in summary.kinds_by_log_id.items()
                if _fails(names) and i in entries_by_id and i not in summary.host_log_ids]
     for entry in sorted(failing, key=lambda e: (e.created_at, e.id), reverse=True):
-        for key in features_of(entry).items():
+        values = known.get(entry.id)  # computed while streaming: not again
+        for key in zip(DIMENSIONS, values) if values is not None else features_of(entry).items():
             out.setdefault(key, []).append(entry.id)
     return out
 

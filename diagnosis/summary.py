@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 from api_client.models import Health, LogEntry, Result
 
 from . import kinds
-from .classifier import classify_detected
-from .features import DIMENSIONS, feature_values
+from .features import DIMENSIONS
 from .finding import Finding
-from .grouping import EXAMPLES_PER_GROUP, FailureGroup, GroupCounter
-from .health import OutageIndex, OutageWindow, outage_windows
-from .templates import detect_template, normalize_template
+from .grouping import EXAMPLES_PER_GROUP, FailureGroup
+from .health import OutageWindow
+from .summary_builder import EXAMPLES_PER_KIND, SummaryBuilder, fails
 
-EXAMPLES_PER_KIND = 5
-
-__all__ = ["EXAMPLES_PER_GROUP", "FailureGroup", "HostImpact", "KindRate", "Summary", "summarize"]
+__all__ = [
+    "EXAMPLES_PER_GROUP", "EXAMPLES_PER_KIND", "FailureGroup", "HostImpact", "KindRate", "Summary", "SummaryBuilder",
+    "finish_summary", "summarize",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +104,7 @@ class Summary:
         return out[:limit] if limit is not None else out
 
 
-def _fails(names: tuple[str, ...], format_ok_only: bool = False) -> bool:
-    if format_ok_only and kinds.TEMPLATE_MISMATCH in names:
-        return False
-    return any(k not in kinds.CAUSE_ONLY_KINDS for k in names)
+_fails = fails
 
 
 def summarize(
@@ -123,71 +120,19 @@ def summarize(
     ``findings_by_log_id`` reuses findings already computed (e.g. by ``classify_many``);
     missing ids are classified here.
     """
-    trained = normalize_template(trained_template)
-    results = results_by_log_id or {}
-    given = findings_by_log_id or {}
-    index = OutageIndex(outage_windows(health))
-    outages = bool(index)
-
-    examined = model_calls = judged = failing = 0
-    name_counts: dict[tuple[str, ...], int] = {}  # kinds of a call -> calls (expanded per kind at the end)
-    finish: Counter[str] = Counter()
-    templates: Counter[str] = Counter()
-    groups = GroupCounter(DIMENSIONS)
-    kinds_by_id: dict[str, tuple[str, ...]] = {}
-    examples: dict[str, list[tuple[str, Finding]]] = {}
-    host_calls = host_failures = 0
-    host_kinds: Counter[str] = Counter()
-    host_ids: list[str] = []
-    all_ids: set[str] = set()
-    in_outage: set[str] = set()
-    first: int | None = None
-    last: int | None = None
-
+    builder = SummaryBuilder(
+        trained_template=trained_template, results_by_log_id=results_by_log_id, health=health,
+        findings_by_log_id=findings_by_log_id,
+    )
     for entry in entries:
-        examined += 1
-        all_ids.add(entry.id)
-        ts = entry.created_at
-        first = ts if first is None or ts < first else first
-        last = ts if last is None or ts > last else last
-        result = results.get(entry.id)
-        detected = detect_template(entry.prompt, entry.messages)
-        found = given.get(entry.id)
-        if found is None:
-            found = classify_detected(entry, detected, trained, result)
-        if found:
-            names = tuple(dict.fromkeys(f.kind for f in found))
-            failed = _fails(names)
-            format_ok = failed and kinds.TEMPLATE_MISMATCH not in names
-        else:  # most calls: nothing found
-            names, failed, format_ok = (), False, False
+        builder.add(entry)
+    return finish_summary(builder)
 
-        if outages and index.window_for(ts) is not None:
-            host_calls += 1
-            in_outage.add(entry.id)
-            if failed:
-                host_failures += 1
-                host_kinds.update(names)
-                if len(host_ids) < EXAMPLES_PER_GROUP:
-                    host_ids.append(entry.id)
-            continue
 
-        model_calls += 1
-        if result is not None and result.score is not None:
-            judged += 1
-        finish[entry.finish_reason if entry.finish_reason is not None else "missing"] += 1
-        templates[detected or "unknown"] += 1
-        if names:
-            kinds_by_id[entry.id] = names
-            name_counts[names] = name_counts.get(names, 0) + 1
-            for f in found:
-                bucket = examples.setdefault(f.kind, [])
-                if len(bucket) < EXAMPLES_PER_KIND and (not bucket or bucket[-1][0] != entry.id):
-                    bucket.append((entry.id, f))
-        if failed:
-            failing += 1
-        groups.add(feature_values(entry, detected), examined, entry.id, names, failed, format_ok)
-
+def finish_summary(b: SummaryBuilder) -> Summary:
+    """The ``Summary`` of every call added to ``b`` (or merged into it)."""
+    trained, model_calls, judged = b.trained, b.model_calls, b.judged
+    name_counts, groups, index = b.name_counts, b.groups, b.index
     counts: Counter[str] = Counter()
     for names, n in name_counts.items():
         for name in names:
@@ -200,25 +145,25 @@ def summarize(
             groups.groups().items(), key=lambda kv: (order[kv[0][0]], -kv[1].failures, kv[0][1])
         )
     )
-    host = HostImpact(tuple(index.windows), host_calls, host_failures, host_kinds, tuple(host_ids))
+    host = HostImpact(tuple(index.windows), b.host_calls, b.host_failures, b.host_kinds, tuple(b.host_ids))
     return Summary(
-        calls_examined=examined,
+        calls_examined=b.examined,
         model_calls=model_calls,
         judged_calls=judged,
-        failing_calls=failing,
+        failing_calls=b.failing,
         trained_template=trained,
         rates=rates,
         groups=group_list,
         host=host,
-        health_known=health is not None,
-        finish_reasons=finish,
-        templates=templates,
-        window_from=first,
-        window_to=last,
-        kinds_by_log_id=kinds_by_id,
-        examples={k: tuple(v) for k, v in examples.items()},
-        examined_ids=frozenset(all_ids),
-        host_log_ids=frozenset(in_outage),
+        health_known=b.health_known,
+        finish_reasons=b.finish_reasons,
+        templates=b.templates,
+        window_from=b.first,
+        window_to=b.last,
+        kinds_by_log_id=b.kinds_by_id,
+        examples={k: tuple(v) for k, v in b.examples.items()},
+        examined_ids=frozenset(b.all_ids),
+        host_log_ids=frozenset(b.in_outage),
     )
 
 

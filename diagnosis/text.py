@@ -88,9 +88,27 @@ _USER_TURN_SCANS = tuple(
     (start, ends, start[0] if start[0] in "[#" else "", "user" in start) for start, ends in _USER_TURNS
 )
 
+_last_said: tuple[str | None, Sequence[ChatMessage] | None, str] = (None, None, "")
+
+
 def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str:
     """The last thing the user said: the last user message, else the last user turn found in
-    the templated prompt, else the whole prompt (a raw completion prompt is all user text)."""
+    the templated prompt, else the whole prompt (a raw completion prompt is all user text).
+
+    The answer for the last (prompt, messages) asked is kept: classifying a call and grouping it
+    ask three or four times for the same objects (compared by identity: held here, they cannot
+    be freed and their address reused; a messages list changed in place would be missed, and
+    nothing here changes one)."""
+    global _last_said
+    last_prompt, last_messages, said = _last_said
+    if prompt is last_prompt and messages is last_messages and prompt is not None:
+        return said
+    said = _user_text(prompt, messages)
+    _last_said = (prompt, messages, said)
+    return said
+
+
+def _user_text(prompt: str | None, messages: Sequence[ChatMessage] | None) -> str:
     if messages:
         for message in reversed(messages):
             if message.role == "user" and message.content is not None:

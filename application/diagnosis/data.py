@@ -198,12 +198,10 @@ async def load_entries(
 
 
 def _archive_entries(archive: Archive, limit: int) -> list[LogEntry]:
-    out: list[LogEntry] = []
-    for entry in archive.iter_all(newest_first=True):
-        out.append(entry)
-        if len(out) >= limit:
-            break
-    return out
+    """The ``limit`` most recent calls, read in bulk (archive_bulk: ~5x ``iter_all``)."""
+    from api_client.archive_bulk import newest_entries
+
+    return newest_entries(archive.path, limit)
 
 
 async def fetch_inputs(

@@ -1,12 +1,25 @@
-"""Benchmark: classify throughput on typical ~1 KB calls, and summarize over many calls.
+"""Benchmark: diagnosis on DISTINCT prompts (the fair figure), the repeated-prompt figure beside it,
+and the whole pipeline over a 1M-call archive.
 
-Run: ``.venv/bin/python tests/bench/bench_diagnosis.py [--summarize-calls N] [--json PATH]``.
-Prints a table and writes JSON (default ``tests/bench/results/bench_diagnosis.json``, git-ignored).
+Run: ``.venv/bin/python tests/bench/bench_diagnosis.py [--archive-calls N] [--runs R] [--json PATH]``.
+Prints a table, each row with the goal it is held to, and writes JSON (default
+``tests/bench/results/bench_diagnosis.json``, git-ignored).
 
 The calls are a fixed mix built here (not the simulator): a ChatML prompt of ~600 characters
 (a system line plus a question or instruction) and a reply of ~400 characters; 85% are clean
 answers (lists, prose, code), the rest loops, cut-offs, leaks, refusals and empty replies, in
-roughly the proportions a struggling small model shows. One core: the loop is single-threaded.
+roughly the proportions a struggling small model shows. Eval prompts come back call after call,
+so a run of the same 6 questions would only measure the caches in ``diagnosis.features``: the
+headline rows prefix each question with "Case i:" so every call's text is distinct (as an
+archive of real traffic mostly is); the "repeated" rows keep the 6 questions as they are.
+
+Goals: classify and summarize >= 20,000 calls/s per core (CPU time, distinct prompts); the
+whole diagnosis of an archive of 1M distinct calls (bulk read, classify, features, groups,
+report, rendered) < 20 s wall on this 2-core machine, peak RSS < 1 GB (the main process plus
+every worker, summed). The archive is built once in a private temporary folder that is removed
+at the end (``--archive-cache DIR`` keeps it there for the next run instead). Each archive run is
+a fresh process (cold caches); min and median of ``--runs`` are reported with the load average,
+since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -18,7 +31,11 @@ import os
 import platform
 import random
 import resource
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,11 +89,19 @@ def chatml(user: str) -> str:
     return f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}{PADDING}<|im_end|>\n<|im_start|>assistant\n"
 
 
-def make_calls(n: int, seed: int = 1) -> list[LogEntry]:
-    rng = random.Random(seed)
+CALLS_PER_S_GOAL = 20_000
+ARCHIVE_SECONDS_GOAL = 20.0
+ARCHIVE_RSS_GOAL_MB = 1024
+
+
+def make_calls(n: int, seed: int = 1, *, distinct: bool = False, start: int = 0) -> list[LogEntry]:
+    """``n`` calls; ``distinct``: each question prefixed "Case i:" so no two texts are the same."""
+    rng = random.Random(seed + start)
     out: list[LogEntry] = []
-    for i in range(n):
+    for i in range(start, start + n):
         question = QUESTIONS[i % len(QUESTIONS)]
+        if distinct:
+            question = f"Case {i}: {question}"
         if rng.random() < 0.85:
             reply, finish = ANSWERS[i % len(ANSWERS)], "stop"
         else:
@@ -118,8 +143,8 @@ def bench_classify(calls: list[LogEntry], repeat: int = 7) -> dict[str, float]:
     }
 
 
-def bench_summarize(n: int) -> dict[str, float]:
-    calls = make_calls(n, seed=2)
+def bench_summarize(n: int, *, distinct: bool) -> dict[str, float]:
+    calls = make_calls(n, seed=2, distinct=distinct)
     gc.collect()
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     wall, cpu = time.perf_counter(), time.process_time()
@@ -136,42 +161,159 @@ def bench_summarize(n: int) -> dict[str, float]:
     }
 
 
+# --------------------------------------------------------------------------- the whole archive
+
+
+def build_archive(path: Path, calls: int, batch: int = 20_000) -> None:
+    """An archive of ``calls`` distinct calls, oldest first (the live tail's order: no renumbering)."""
+    from api_client.archive import Archive
+
+    archive = Archive(path)
+    try:
+        for start in range(0, calls, batch):
+            archive.add(make_calls(min(batch, calls - start), seed=3, distinct=True, start=start), index_text=False)
+    finally:
+        archive.close()
+
+
+def run_archive_once(path: Path, workers: int) -> dict[str, float]:
+    """One cold diagnosis of the whole archive in a fresh process: wall seconds and peak RSS."""
+    args = [sys.executable, __file__, "--_diagnose", str(path), "--_workers", str(workers)]
+    done = subprocess.run(args, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _diagnose_child(path: str, workers: int) -> int:
+    """The measured part (in its own process): read, classify, group, summarise, render."""
+    from application.diagnosis.whole import diagnose_archive
+    from diagnosis import render_json, render_markdown
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    whole, span = diagnose_archive(path, model="bench", trained_template="chatml", template_source="config",
+                                   workers=workers)
+    markdown = render_markdown(whole.report)
+    render_json(whole.report)
+    seconds = time.perf_counter() - wall
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers_cpu = kids.ru_utime + kids.ru_stime
+    print(json.dumps({
+        "calls": whole.calls, "held": span.calls, "wall_seconds": seconds, "main_cpu_seconds": time.process_time() - cpu,
+        "workers": whole.workers, "main_peak_rss_mb": own,
+        # RUSAGE_CHILDREN's ru_maxrss is the biggest worker's peak: every worker is counted at it.
+        "workers_peak_rss_mb": children * (whole.workers if whole.workers > 1 else 0),
+        "peak_rss_mb": own + children * (whole.workers if whole.workers > 1 else 0),
+        # CPU seconds of every process: on a shared machine the wall time measures the others too;
+        # CPU / cores is what the work needs on idle cores.
+        "workers_cpu_seconds": workers_cpu, "total_cpu_seconds": time.process_time() - cpu + workers_cpu,
+        "kept_calls": whole.kept_calls, "failing_calls": whole.report.summary.failing_calls,
+        "markdown_chars": len(markdown),
+    }))
+    return 0
+
+
+def bench_archive(calls: int, runs: int, cache: Path | None, workers_list: list[int]) -> dict[str, object]:
+    folder = cache if cache is not None else Path(tempfile.mkdtemp(prefix="bench-diagnosis-"))
+    try:
+        path = folder / f"distinct-{calls}.sqlite3"
+        built = None
+        if not path.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            started = time.perf_counter()
+            build_archive(path, calls)
+            built = time.perf_counter() - started
+        out: dict[str, object] = {"calls": calls, "build_seconds": built, "by_workers": {}}
+        for workers in workers_list:
+            samples = []
+            for _ in range(runs):
+                load = os.getloadavg()[0]
+                sample = run_archive_once(path, workers)
+                sample["load_average"] = load
+                samples.append(sample)
+            walls = [s["wall_seconds"] for s in samples]
+            rss = [s["peak_rss_mb"] for s in samples]
+            cpu = [s.get("total_cpu_seconds", float("nan")) for s in samples]
+            out["by_workers"][str(workers)] = {  # type: ignore[index]
+                "runs": samples, "wall_min": min(walls), "wall_median": statistics.median(walls),
+                "cpu_min": min(cpu), "cpu_median": statistics.median(cpu),
+                "peak_rss_max_mb": max(rss), "peak_rss_median_mb": statistics.median(rss),
+                "load_averages": [s["load_average"] for s in samples],
+            }
+        return out
+    finally:
+        if cache is None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--classify-calls", type=int, default=10_000)
     parser.add_argument("--summarize-calls", type=int, default=200_000)
+    parser.add_argument("--archive-calls", type=int, default=1_000_000, help="0: skip the archive rows")
+    parser.add_argument("--runs", type=int, default=3, help="cold runs of the archive diagnosis (min and median)")
+    parser.add_argument("--workers", type=int, nargs="+", default=[2, 1], help="process counts to measure")
+    parser.add_argument("--archive-cache", type=Path, help="keep the built archive in this folder (default: removed)")
     parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "bench_diagnosis.json"))
+    parser.add_argument("--_diagnose", help=argparse.SUPPRESS)
+    parser.add_argument("--_workers", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args._diagnose:
+        return _diagnose_child(args._diagnose, args._workers)
 
-    classify_stats = bench_classify(make_calls(args.classify_calls))
-    summarize_stats = bench_summarize(args.summarize_calls)
-    per_call = summarize_stats["cpu_seconds"] / summarize_stats["calls"]
-    extrapolated = per_call * 1_000_000
+    load_start = os.getloadavg()[0]
+    classify_stats = bench_classify(make_calls(args.classify_calls, distinct=True))
+    classify_repeated = bench_classify(make_calls(args.classify_calls))
+    summarize_stats = bench_summarize(args.summarize_calls, distinct=True)
+    summarize_repeated = bench_summarize(args.summarize_calls, distinct=False)
+    archive = (bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers)
+               if args.archive_calls else None)
+    goal = f"goal >= {CALLS_PER_S_GOAL:,} calls/s/core"
     rows = [
-        ("classify", f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
-         f"{classify_stats['calls_per_s']:,.0f} calls/s CPU ({classify_stats['calls_per_s_wall']:,.0f} wall)",
-         "goal >= 20,000 calls/s"),
-        ("summarize", f"{summarize_stats['calls']} calls", (f"{summarize_stats['cpu_seconds']:.1f} s CPU "
-         f"({summarize_stats['calls_per_s']:,.0f} calls/s)"),
-         f"max RSS grew {summarize_stats['max_rss_growth_mb']:.0f} MB (calls themselves built before)"),
-        ("summarize 1M", "extrapolated linearly" if summarize_stats["calls"] < 1_000_000 else "measured",
-         f"{extrapolated:.0f} s", ""),
+        ("classify, distinct prompts", f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
+         f"{classify_stats['calls_per_s']:,.0f} calls/s CPU", goal,
+         _met(classify_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
+        ("classify, 6 repeated prompts", "(caches hit)", f"{classify_repeated['calls_per_s']:,.0f} calls/s CPU",
+         "for comparison", ""),
+        ("summarize, distinct prompts", f"{summarize_stats['calls']} calls",
+         f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU (RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)",
+         goal, _met(summarize_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
+        ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
+         f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
     ]
-    width = [max(len(r[i]) for r in rows) for i in range(4)]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    print(f"python {platform.python_version()} on {platform.machine()}, load average {load}")
+    if archive is not None:
+        for workers, got in archive["by_workers"].items():  # type: ignore[union-attr]
+            rows.append((
+                f"report of the whole archive, {workers} process{'es' if workers != '1' else ''}",
+                f"{archive['calls']:,} distinct calls",
+                f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall, "
+                f"{got['cpu_min']:.0f} s min / {got['cpu_median']:.0f} s median CPU in all; peak RSS "
+                f"{got['peak_rss_max_mb']:.0f} MB (load {', '.join(f'{x:.1f}' for x in got['load_averages'])})",
+                f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s, < {ARCHIVE_RSS_GOAL_MB} MB",
+                _met(got["wall_median"] < ARCHIVE_SECONDS_GOAL and got["peak_rss_max_mb"] < ARCHIVE_RSS_GOAL_MB),
+            ))
+    width = [max(len(r[i]) for r in rows) for i in range(5)]
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs, "
+          f"load average {load_start:.2f} at the start")
     for row in rows:
         print("  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)))
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(
-        json.dumps(
-            {"load_average": load, "classify": classify_stats, "summarize": summarize_stats, "summarize_1m_seconds": extrapolated,
-             "summarize_1m_extrapolated": summarize_stats["calls"] < 1_000_000},
-            indent=2,
-        )
-    )
+    Path(args.json).write_text(json.dumps({
+        "load_average": load_start, "load_average_end": os.getloadavg()[0],
+        "goals": {"calls_per_s_per_core": CALLS_PER_S_GOAL, "archive_seconds": ARCHIVE_SECONDS_GOAL,
+                  "archive_peak_rss_mb": ARCHIVE_RSS_GOAL_MB},
+        "classify": classify_stats, "classify_repeated": classify_repeated,
+        "summarize": summarize_stats, "summarize_repeated": summarize_repeated,
+        "summarize_1m_seconds": summarize_stats["cpu_seconds"] / summarize_stats["calls"] * 1_000_000,
+        "summarize_1m_extrapolated": summarize_stats["calls"] < 1_000_000,
+        "archive": archive,
+    }, indent=2))
     print(f"wrote {args.json}")
     return 0
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
 
 
 if __name__ == "__main__":

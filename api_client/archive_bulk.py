@@ -1,0 +1,146 @@
+"""Reading an archive in bulk for diagnosis: only the columns it needs, a range of rows at a time.
+
+``Archive.iter_all`` builds every column of every row into a validated ``LogEntry`` (68 s for
+a million calls). Diagnosis reads the whole history once, so this reads on a connection of its
+own, opened read-only (any number of worker processes may read one file side by side while the
+app writes to it), ``fetchmany`` in batches over a range of the dense time ordinal ``ord`` (see
+archive_schema), and builds entries with ``model_construct``: the rows were validated when they
+were stored. Columns diagnosis does not read (latency, token counts of the prompt, run and
+message ids) are left out.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from api_client.archive_schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
+from api_client.models import ChatMessage, LogEntry
+
+__all__ = ["DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entry_from_bulk_row", "newest_entries", "read_range"]
+
+#: The columns diagnosis reads; the others come back as NULL without being read from disk.
+DIAGNOSIS_COLUMNS: tuple[str, ...] = (
+    "id", "model_id", "source", "created_at", "prompt", "messages", "response", "error", "max_tokens",
+    "completion_tokens", "finish_reason", "eval_id",
+)
+# Every LogEntry field, in LOG_COLUMNS order (LogEntry's own): a row is then a LogEntry's
+# ``__dict__`` by a plain zip.
+_SELECT = ", ".join(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in LOG_COLUMNS)
+_EVERY = ", ".join(LOG_COLUMNS)
+_MESSAGES = LOG_COLUMNS.index("messages")
+_ALL = frozenset(LOG_COLUMNS)
+_new = object.__new__
+_set = object.__setattr__
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveSpan:
+    """What an archive holds: ``calls`` listed rows, ordinals ``first_ord``..``last_ord``
+    (dense: every ordinal in between is a row), and their time range (ms)."""
+
+    path: Path
+    calls: int
+    first_ord: int | None
+    last_ord: int | None
+    oldest_ms: int | None
+    newest_ms: int | None
+    history_complete: bool
+    model_id: str | None
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise ArchiveError(path, "no local archive")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.close()
+            raise ArchiveCorruptError(path, "not a blah-tui archive")
+    except sqlite3.DatabaseError as exc:
+        raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
+    return conn
+
+
+def archive_span(path: Path | str) -> ArchiveSpan:
+    """The extent of the archive at ``path``; ArchiveError when there is none or it is not one."""
+    path = Path(path)
+    conn = _connect(path)
+    try:
+        lo = conn.execute("SELECT min(ord) FROM logs").fetchone()[0]
+        hi = conn.execute("SELECT max(ord) FROM logs").fetchone()[0]
+        oldest = newest = None
+        if lo is not None:
+            oldest = conn.execute("SELECT created_at FROM logs WHERE ord = ?", (lo,)).fetchone()[0]
+            newest = conn.execute("SELECT created_at FROM logs WHERE ord = ?", (hi,)).fetchone()[0]
+        meta = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('history_complete', 'model_id')"))
+    except sqlite3.DatabaseError as exc:
+        raise ArchiveCorruptError(path, f"archive file is corrupt ({exc})") from exc
+    finally:
+        conn.close()
+    calls = 0 if lo is None else int(hi) - int(lo) + 1
+    return ArchiveSpan(path, calls, lo, hi, oldest, newest, meta.get("history_complete") == "1", meta.get("model_id"))
+
+
+def read_range(
+    path: Path | str,
+    first_ord: int,
+    last_ord: int,
+    *,
+    newest_first: bool = False,
+    batch: int = 2000,
+    every_column: bool = False,
+) -> Iterator[list[tuple[Any, ...]]]:
+    """The rows with ``first_ord <= ord <= last_ord`` in time order (``newest_first``: the
+    platform's order), ``batch`` at a time, as tuples of ``DIAGNOSIS_COLUMNS`` (``messages``
+    still JSON text: see ``entry_from_bulk_row``)."""
+    path = Path(path)
+    conn = _connect(path)
+    order = "DESC" if newest_first else "ASC"
+    try:
+        cursor = conn.execute(
+            f"SELECT {_EVERY if every_column else _SELECT} FROM logs WHERE ord BETWEEN ? AND ? ORDER BY ord {order}",
+            (first_ord, last_ord),
+        )
+        while rows := cursor.fetchmany(batch):
+            yield rows
+    except sqlite3.DatabaseError as exc:
+        if is_corruption(exc):
+            raise ArchiveCorruptError(path, f"archive file is corrupt ({exc})") from exc
+        raise
+    finally:
+        conn.close()
+
+
+def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
+    """A row of ``read_range`` as a LogEntry, without validating again what was validated on
+    the way in. What ``model_construct`` does (the instance's fields, the set of fields given),
+    for a row whose every field is known: 1.4 us a call instead of 6.5 (a million calls: 5 s)."""
+    data = dict(zip(LOG_COLUMNS, row))
+    raw = row[_MESSAGES]
+    if raw is not None:
+        data["messages"] = [ChatMessage.model_construct(**m) for m in orjson.loads(raw)]
+    entry = _new(LogEntry)
+    _set(entry, "__dict__", data)
+    _set(entry, "__pydantic_fields_set__", set(_ALL))
+    _set(entry, "__pydantic_extra__", None)
+    _set(entry, "__pydantic_private__", None)
+    return entry
+
+
+def newest_entries(path: Path | str, limit: int) -> list[LogEntry]:
+    """The ``limit`` most recent calls of the archive, newest first, every column (what
+    ``Archive.iter_all(newest_first=True)`` gives, read in bulk)."""
+    span = archive_span(path)
+    if span.first_ord is None or span.last_ord is None or limit < 1:
+        return []
+    first = max(span.first_ord, span.last_ord - limit + 1)
+    out: list[LogEntry] = []
+    for rows in read_range(path, first, span.last_ord, newest_first=True, every_column=True):
+        out.extend(entry_from_bulk_row(row) for row in rows)
+    return out

@@ -1,0 +1,245 @@
+"""Diagnosis of a whole history: the local archive or a JSONL file, streamed (no Textual).
+
+``diagnose_archive`` and ``diagnose_calls`` read the calls once, newest first (the platform's
+order, so examples and ties come out as ``analyse`` gives them), and never hold them all:
+each call is classified, its features computed (once per distinct text, see
+``diagnosis.features``) and counted into a ``SummaryBuilder``; what is kept is what the report
+shows or quotes: the counts, a few examples per group and kind, the calls with a finding (the
+suggestions quote their prompts) and, for "the prompts that failed most often", a count per
+distinct user text (a 64-bit digest of it, not the text). ``Summary.examined_ids`` stays empty:
+only the comparison with the platform's /diagnose and clusters reads it, and a local source has
+neither.
+
+The archive is split into ranges of its time ordinal and, when it is big enough to pay for
+starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
+(``spawn``: safe from a thread of the app), each reading its range read-only in bulk
+(api_client.archive_bulk), and merged in order. Why processes: classifying is pure Python, so
+threads would share one core (the GIL); ranges of the archive need no coordination, and a
+range's digest is small next to its calls. Measured (tests/bench/bench_diagnosis.py, 1M distinct
+calls, a 2-core machine shared with a load average of 10-14): one process 114 s of CPU, two
+processes 106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on
+two free cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
+
+Used by ``blah-tui report MODEL --offline`` / ``--from FILE`` and by the Diagnosis screen when it
+reads the whole archive.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from api_client.archive_bulk import ArchiveSpan, archive_span, entry_from_bulk_row, read_range
+from api_client.models import LogEntry
+from application.diagnosis.analysis import CLASSIFY_CAP
+from application.logs.badges import capped
+
+if TYPE_CHECKING:
+    from diagnosis.report import Report
+    from diagnosis.summary_builder import SummaryBuilder
+
+__all__ = ["POOL_MIN_CALLS", "CallDigest", "WholeDiagnosis", "diagnose_archive", "diagnose_calls", "worker_count"]
+
+#: Below this many calls one process is faster than starting a pool (measured: bench_diagnosis).
+POOL_MIN_CALLS = 40_000
+#: Ranges per worker: small enough that the two workers finish together, big enough that a
+#: range's fixed costs (a connection, sending the digest back) stay small.
+RANGES_PER_WORKER = 4
+
+
+def worker_count() -> int:
+    """The processes that diagnose at once: the machine's cores (at most 2 are worth it here,
+    see the module docstring), one when there is only one."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _text_key(said: str) -> int:
+    """A 64-bit digest of a user text: the same in every process (``hash`` is salted per process)."""
+    return int.from_bytes(hashlib.blake2b(said.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+
+class CallDigest:
+    """What one stretch of calls leaves behind; ``merge`` a later stretch into an earlier one."""
+
+    def __init__(self, trained_template: str | None, seq_base: int = 0) -> None:
+        from diagnosis.summary_builder import SummaryBuilder
+
+        self.trained = trained_template
+        # No platform to compare with: the ids of every call (Summary.examined_ids) are not kept.
+        self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base,
+                                                      keep_ids=False)
+        self.kept: list[Any] = []  # calls with a finding: LogEntry, or an archive row (see entry_from_bulk_row)
+        self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
+        self.asked: dict[int, int] = {}  # digest of the user's words -> model calls
+        self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
+
+    def add(self, entry: LogEntry, row: tuple[Any, ...] | None = None) -> None:
+        from diagnosis.classifier import classify_detected
+        from diagnosis.report_markdown import PROMPT_CHARS
+        from diagnosis.templates import detect_template
+        from diagnosis.text import user_text
+
+        builder = self.builder
+        detected = detect_template(entry.prompt, entry.messages)
+        cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
+        found = classify_detected(
+            cut, detected if cut is entry else detect_template(cut.prompt, cut.messages),
+            builder.trained, None,
+        )
+        names, failed, values = builder.add(entry, detected, found)
+        if values is None:  # inside an outage window: the host's call
+            return
+        if names:
+            self.kept.append(row if row is not None else entry)
+            self.features[entry.id] = values
+        said = user_text(entry.prompt, entry.messages).strip()[:PROMPT_CHARS]
+        key = _text_key(said)
+        self.asked[key] = self.asked.get(key, 0) + 1
+        if failed:
+            seen = self.failing_said.get(said)
+            if seen is None:
+                self.failing_said[said] = [1, builder.seq_base + builder.examined]
+            else:
+                seen[0] += 1
+
+    def merge(self, later: CallDigest) -> None:
+        self.builder.merge(later.builder)
+        self.kept.extend(later.kept)
+        self.features.update(later.features)
+        asked = self.asked
+        for key, n in later.asked.items():
+            asked[key] = asked.get(key, 0) + n
+        for said, (n, first) in later.failing_said.items():
+            seen = self.failing_said.get(said)
+            if seen is None:
+                self.failing_said[said] = [n, first]
+            else:
+                seen[0] += n
+
+    def failing_prompts(self, top: int) -> list[tuple[str, int, int]]:
+        """The ``top`` user texts that failed most often: (text, failing calls, calls), ties in
+        the order the calls came (as a Counter filled call by call gives them)."""
+        ranked = sorted(self.failing_said.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:top]
+        return [(said, n, self.asked.get(_text_key(said), n)) for said, (n, _) in ranked]
+
+
+@dataclass(frozen=True)
+class WholeDiagnosis:
+    """The report of every call read, and where they came from."""
+
+    report: Report
+    calls: int
+    oldest_ms: int | None
+    newest_ms: int | None
+    workers: int  # processes that classified (1: this one)
+    kept_calls: int  # calls held for the report (those with a finding)
+
+
+def _finish(digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int) -> WholeDiagnosis:
+    from diagnosis.report import build_report
+    from diagnosis.report_markdown import TOP_PROMPTS
+    from diagnosis.summary import finish_summary
+
+    kept, digest.kept = digest.kept, []  # the rows are let go as their entries are built
+    entries = [item if isinstance(item, LogEntry) else entry_from_bulk_row(item) for item in kept]
+    del kept
+    summary = finish_summary(digest.builder)
+    report = build_report(
+        model=model, entries=entries, trained_template=template, template_source=template_source,
+        summary=summary, failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
+    )  # fmt: skip
+    return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers, len(entries))
+
+
+def diagnose_calls(
+    calls: Iterable[LogEntry],
+    *,
+    model: Any,
+    trained_template: str | None,
+    template_source: str = "unknown",
+) -> WholeDiagnosis:
+    """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once."""
+    digest = CallDigest(trained_template)
+    for entry in calls:
+        digest.add(entry)
+    return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1)
+
+
+def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None, seq_base: int) -> CallDigest:
+    """One range of the archive, newest first (runs in a worker process)."""
+    digest = CallDigest(trained, seq_base)
+    for rows in read_range(path, first_ord, last_ord, newest_first=True):
+        for row in rows:
+            digest.add(entry_from_bulk_row(row), row)
+    return digest
+
+
+def _ranges(span: ArchiveSpan, limit: int | None, parts: int) -> list[tuple[int, int, int]]:
+    """(first ord, last ord, seq base) of each range, newest range first."""
+    assert span.first_ord is not None and span.last_ord is not None
+    hi = span.last_ord
+    lo = span.first_ord if limit is None else max(span.first_ord, hi - limit + 1)
+    total = hi - lo + 1
+    size = max(1, -(-total // parts))
+    out = []
+    top = hi
+    while top >= lo:
+        bottom = max(lo, top - size + 1)
+        out.append((bottom, top, hi - top))
+        top = bottom - 1
+    return out
+
+
+def diagnose_archive(
+    path: Path | str,
+    *,
+    model: Any,
+    trained_template: str | None,
+    template_source: str = "unknown",
+    limit: int | None = None,
+    workers: int | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> tuple[WholeDiagnosis, ArchiveSpan]:
+    """The report of the archive's ``limit`` most recent calls (all by default).
+
+    ``workers``: processes (default ``worker_count()`` when the archive holds ``POOL_MIN_CALLS``
+    or more, else 1). Raises ArchiveError when there is no archive or it is not readable."""
+    span = archive_span(path)
+    if span.first_ord is None:
+        digest = CallDigest(trained_template)
+        return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1), span
+    wanted = span.calls if limit is None else min(limit, span.calls)
+    if workers is None:
+        workers = worker_count() if wanted >= POOL_MIN_CALLS else 1
+    ranges = _ranges(span, limit, workers * RANGES_PER_WORKER if workers > 1 else 1)
+    done = 0
+    merged: CallDigest | None = None
+    if workers <= 1:
+        parts: Iterable[CallDigest] = (
+            _digest_range(str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
+        )
+        for part in parts:
+            merged = part if merged is None else (merged.merge(part) or merged)
+            done += part.builder.examined
+            if on_progress is not None:
+                on_progress(done, wanted)
+    else:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            futures = [
+                pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
+            ]
+            for future in futures:  # in order: a later range merges into the earlier ones
+                part = future.result()
+                merged = part if merged is None else (merged.merge(part) or merged)
+                done += part.builder.examined
+                if on_progress is not None:
+                    on_progress(done, wanted)
+    assert merged is not None
+    whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers)
+    return whole, span
