@@ -30,10 +30,10 @@ from api_client.offset_paging import OffsetPage, iter_offset_pages
 from api_client.origin import KeyHeader
 from api_client.paths import segment
 from api_client._retry import RetryPolicy
+from common.atomic_write import atomic_writer
 
 from . import assumed
 from .errors import ERROR_TYPES
-from .files import atomic_writer
 from .keys import check_key
 from .publication import Publication, prepare
 
@@ -164,7 +164,7 @@ class BlobfishClient:
         self._http_check_key()
         lines = size = 0
         last = b"\n"
-        with atomic_writer(dest) as out:
+        with atomic_writer(dest, binary=True) as out:
             async for chunk in self._jsonl_chunks(evaluation_id):
                 out.write(chunk)
                 lines += chunk.count(b"\n")
@@ -191,7 +191,7 @@ class BlobfishClient:
         ids = [summary.evaluation_id for summary in summaries]
         lines = size = 0
         pending: deque[asyncio.Task[bytes]] = deque()
-        with atomic_writer(dest) as out:
+        with atomic_writer(dest, binary=True) as out:
             try:
                 next_index = 0
                 for written in range(len(ids)):

@@ -46,7 +46,6 @@ NOT_CONFIGURED = ("errorbar is not configured: add an errorbar profile (blah-tui
 GATE_THRESHOLDS = (0.30, 0.40, 0.50, 0.55, 0.60, 0.70, 0.80)
 """The gate's minimum rate, stepped with ``t`` (from 0.50); the CLI takes any value."""
 POLL_S = 1.0
-TERMINAL = ("DONE", "ERROR", "CANCELLED")
 _CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
 
 

@@ -18,7 +18,7 @@ from api_client.polling import Backoff
 from application.bakeoff.run_rows import BakeoffRow
 from common.format import DASH
 from tui.base_screen import BlahScreen, describe_error
-from application.bench_runs import iso_ms
+from common.iso_time import iso_ms
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]

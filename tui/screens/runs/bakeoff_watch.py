@@ -25,7 +25,7 @@ from api_client.errors import BlahError
 from api_client.polling import Backoff
 from application.bakeoff.progress import STEPS, RunProgress
 from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
-from application.bench_runs import iso_ms
+from common.iso_time import iso_ms
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error

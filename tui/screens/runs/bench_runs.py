@@ -18,7 +18,8 @@ from textual.timer import Timer
 
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
-from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
+from common.iso_time import iso_ms
+from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, start_bench
 from common.format import DASH, format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
