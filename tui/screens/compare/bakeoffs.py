@@ -30,6 +30,7 @@ from application.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
+from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
 from tui.screens.runs.format import DASH, cell
 from widgets.footer import KeyFooter
@@ -84,6 +85,7 @@ class BakeoffScreen(BlahScreen):
         self.progress: dict[str, RunProgress] = {}
         self.detail_text = Text()
         self._pairwise: Any = None
+        self._reload = Reload(self, self._poll, interval=POLL_S, max_interval=15.0)  # no idle: ended runs stay
 
     @property
     def threshold(self) -> float:
@@ -100,7 +102,6 @@ class BakeoffScreen(BlahScreen):
 
     def on_mount(self) -> None:
         self.load_runs()
-        self.set_interval(POLL_S, self._poll)
 
     # ----------------------------------------------------------------- loading
 
@@ -118,12 +119,14 @@ class BakeoffScreen(BlahScreen):
         try:
             self.runs = await client.list_runs()
         except BlahError as error:
-            self._caption(f"couldn't list the bake-offs: {describe_error(error)}", error=True)
+            delay = self._reload.after_error(error)
+            self._caption(f"couldn't list the bake-offs: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
         now = time.monotonic()
         for run in self.runs:
             self.progress.setdefault(run.id, RunProgress(run.id)).add(now, run.progress_ratio)
         self._show_runs()
+        self._reload.after_read(active=self._moving())
         if not self.runs:
             self._caption("the queue has no bake-offs yet (blah-tui bakeoff create queues one)")
             return
@@ -170,9 +173,11 @@ class BakeoffScreen(BlahScreen):
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
             self.gate = await client.gate(run_id, {self._threshold_name(run): self.threshold})
         except BlahError as error:
-            self._caption(f"couldn't read {run_id}: {describe_error(error)}", error=True)
+            delay = self._reload.after_error(error)
+            self._caption(f"couldn't read {run_id}: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
         self._replace_run(run)
+        self._reload.after_read(active=self._moving())
         self._show_detail()
         self._show_samples()
 
@@ -182,6 +187,9 @@ class BakeoffScreen(BlahScreen):
     def _replace_run(self, run: assumed.Run) -> None:
         self.runs = [run if r.id == run.id else r for r in self.runs]
         self._show_runs()
+
+    def _moving(self) -> bool:
+        return any(not run.terminal for run in self.runs) or (self.run is not None and not self.run.terminal)
 
     def _poll(self) -> None:
         """While the shown run is not finished: read it again (progress, ETA, then results)."""
@@ -241,6 +249,7 @@ class BakeoffScreen(BlahScreen):
             self.load_run(self.run.id)
 
     def action_refresh(self) -> None:
+        self._reload.now()
         self.load_runs()
         if self.run is not None:
             self.load_run(self.run.id)

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
-from textual.timer import Timer
 
 from api_client.errors import BlahError
-from api_client.polling import Backoff
 from application.bakeoff.run_rows import BakeoffRow
 from common.format import DASH
-from tui.base_screen import BlahScreen, describe_error
 from common.iso_time import iso_ms
+from tui.base_screen import BlahScreen, describe_error
+from tui.reload import Reload
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]
@@ -43,8 +42,8 @@ class BakeoffRuns:
         self.rows: list[BakeoffRow] = []
         self.problem: str | None = None
         self.loaded = False
-        self._backoff = Backoff(interval=2.0, max_interval=15.0)
-        self._timer: Timer | None = None
+        self._reload = Reload(screen, self.load, interval=2.0, max_interval=15.0,
+                              idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
         self.creating = False
         """A new bake-off's dialog is open or its create in flight."""
 
@@ -60,7 +59,7 @@ class BakeoffRuns:
     def load(self, *, now: bool = False) -> None:
         """Read the list (``now``: the person asked, so back to the normal pace)."""
         if now:
-            self._backoff.reset()
+            self._reload.now()
         if self.client is not None:
             self.screen.run_worker(self._load, group="runs.bakeoff.load", exclusive=True, exit_on_error=False)
 
@@ -68,27 +67,18 @@ class BakeoffRuns:
         try:
             runs = await self.client.list_runs()
         except BlahError as error:
-            delay = self._backoff.after_error(error)
+            self._reload.after_error(error)  # fatal (key refused, ...): r asks again
             self.problem = f"couldn't load the errorbar bake-offs: {describe_error(error)}"
             self.loaded = True
             self._on_change()
-            if delay is not None:  # fatal (key refused, ...): r asks again
-                self._schedule(delay)
             return
         before = {r.run.id: r for r in self.rows}
         rows = [BakeoffRow(run) for run in runs]
         changed = len(rows) != len(before) or any(r.changed_from(before.get(r.run.id)) for r in rows)
         self.rows, self.problem, self.loaded = rows, None, True
         self._on_change()
-        if any(r.is_active for r in rows):
-            self._schedule(self._backoff.after_poll(progress=changed))
-        else:  # nothing moving: look again now and then (a bake-off may be queued elsewhere)
-            self._schedule(self.screen.ctx.settings.runs_idle_refresh_s)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.screen.set_timer(delay, self.load)
+        # nothing moving: look again now and then (a bake-off may be queued elsewhere)
+        self._reload.after_read(active=any(r.is_active for r in rows), progress=changed)
 
     # ----------------------------------------------------------------- drawing
 

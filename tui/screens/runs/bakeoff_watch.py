@@ -18,17 +18,16 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import Static
 
 from api_client.errors import BlahError
-from api_client.polling import Backoff
 from application.bakeoff.progress import STEPS, RunProgress
 from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
-from common.iso_time import iso_ms
 from common.format import DASH
+from common.iso_time import iso_ms
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
+from tui.reload import Reload, retry_note
 from tui.screens.runs.format import fmt_time
 from widgets.bars import ProgressLine
 from widgets.confirm import ConfirmScreen
@@ -83,8 +82,7 @@ class BakeoffWatchScreen(BlahScreen):
         self.cancel_asked = False
         """A cancel is being confirmed or was sent: further presses only say so."""
         self.cancels_sent = 0
-        self._backoff = Backoff(interval=POLL_S, max_interval=15.0)
-        self._timer: Timer | None = None
+        self._reload = Reload(self, self.load, interval=POLL_S, max_interval=15.0)  # no idle: an ended run stays
         self.state_text = Text()
         """What the state line says now (tests read it)."""
 
@@ -104,8 +102,7 @@ class BakeoffWatchScreen(BlahScreen):
         self.load()
 
     def on_unmount(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        self._reload.stop()
 
     # ----------------------------------------------------------------- reading
 
@@ -118,24 +115,14 @@ class BakeoffWatchScreen(BlahScreen):
         try:
             run = await client.get_run(self.run_id)
         except BlahError as error:
-            delay = self._backoff.after_error(error)
-            again = "r tries again" if delay is None else f"trying again in {delay:.0f} s"
-            self._say(f"couldn't read the bake-off: {describe_error(error)} · {again}", error=True)
-            if delay is not None:
-                self._schedule(delay)
+            delay = self._reload.after_error(error)
+            self._say(f"couldn't read the bake-off: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
-        self._backoff.reset()
         self.run = run
         self.progress.add(self.clock(), run.progress_ratio)
         self._say("")
         self._show()
-        if run.status in ACTIVE:
-            self._schedule(POLL_S)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(delay, self.load)
+        self._reload.after_read(active=run.status in ACTIVE)
 
     # ----------------------------------------------------------------- drawing
 
@@ -176,7 +163,7 @@ class BakeoffWatchScreen(BlahScreen):
     # ----------------------------------------------------------------- actions
 
     def action_refresh(self) -> None:
-        self._backoff.reset()
+        self._reload.now()
         self.load()
 
     def action_results(self) -> None:

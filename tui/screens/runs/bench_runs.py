@@ -14,14 +14,15 @@ from weakref import WeakKeyDictionary
 
 from rich.text import Text
 from textual.app import App
-from textual.timer import Timer
 
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
-from common.iso_time import iso_ms
+from api_client.polling import is_fatal
 from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, start_bench
 from common.format import DASH, format_duration
+from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
+from tui.reload import Reload
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
 from widgets.confirm import ConfirmScreen
@@ -69,7 +70,8 @@ class BenchRuns:
         self.starting = False
         self.sent = 0
         """Start requests sent (one per confirmation: a double press never adds one)."""
-        self._timer: Timer | None = None
+        self._reload = Reload(screen, self.load, interval=1.0, max_interval=15.0,
+                              idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -88,26 +90,23 @@ class BenchRuns:
         client = self.client
         rows: list[BenchRow] = []
         problems: list[str] = []
+        errors: list[BlahError] = []
         for slug in slugs_for(self.screen.app).slugs:
             try:
                 rows += bench_rows(slug, await client.list_runs(slug))
             except BlahError as error:
+                errors.append(error)
                 problems.append(f"couldn't load Blobfish runs of {one_line(slug, max_len=60)}: {describe_error(error)}")
         self.rows, self.problems, self.loaded = rows, problems, True
         self._on_change()
         active = [r for r in rows if r.is_active]
-        if problems:
-            self._schedule(15.0)
-        elif active:  # at the pace the platform asks of a suite's poll
-            asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
-            self._schedule(max(min(asks, default=DEFAULT_POLL_S), 1.0))
+        # at the pace the platform asks of a suite's poll (never sooner)
+        asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
+        hint = min(asks, default=DEFAULT_POLL_S) if active else None
+        if errors:  # one slug's passing error keeps the refresh going; only fatal ones all round stop it
+            self._reload.after_error(next((e for e in errors if not is_fatal(e)), errors[0]), hint=hint)
         else:  # nothing moving: look again now and then (a run may be started elsewhere)
-            self._schedule(self.screen.ctx.settings.runs_idle_refresh_s)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.screen.set_timer(delay, self.load)
+            self._reload.after_read(active=bool(active), hint=hint)
 
     def cells(self, row: BenchRow, variables: dict[str, str]) -> tuple[Text, ...]:
         """The row's cells, in the Runs table's column order (after the chip)."""

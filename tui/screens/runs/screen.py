@@ -14,17 +14,16 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Run
-from application.poller import Backoff
 from application.runs.events import RunEvent, ended_message
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
+from tui.reload import Reload, retry_note
 from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, start_run
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
@@ -83,8 +82,8 @@ class RunsScreen(BlahScreen):
         super().__init__()
         self.runs: list[Run] = []
         self._status: dict[str, str | None] = {}  # last status seen per run (for transitions)
-        self._backoff = Backoff(interval=2.0, max_interval=15.0)  # the app's one polling rules
-        self._timer: Timer | None = None
+        self._reload = Reload(self, self.load_runs, interval=2.0, max_interval=15.0,
+                              idle=lambda: self.ctx.settings.runs_idle_refresh_s)
         self._start_busy = False
         self.writer = StatusWriter(self, lambda: self.ctx.client, self._status_write_done)
         self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
@@ -159,26 +158,15 @@ class RunsScreen(BlahScreen):
         try:
             runs = await client.list_runs()
         except BlahError as error:
-            delay = self._backoff.after_error(error)
+            delay = self._reload.after_error(error)  # fatal (key refused, ...): no timer, r asks
             # One state at a time: before any list has arrived, the error replaces "loading runs…".
             self.query_one("#runs-summary", Static).display = bool(self.runs)
-            if delay is None:  # fatal (key refused, ...): asking again on a timer cannot help
-                self._say(Text(f"couldn't load runs: {describe_error(error)} · r tries again"), error=True)
-            else:
-                self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
-                self._schedule(delay)
+            self._say(Text(f"couldn't load runs: {describe_error(error)} · {retry_note(delay)}"), error=True)
             raise
         self._say("")
         changed = self._apply(runs, asked_at)
-        if any(r.status in ACTIVE_STATUSES for r in runs):
-            self._schedule(self._backoff.after_poll(progress=changed))
-        else:  # nothing moving: look again now and then (a run may be started elsewhere)
-            self._schedule(self.ctx.settings.runs_idle_refresh_s)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(delay, self.load_runs)
+        # nothing moving: look again now and then (a run may be started elsewhere)
+        self._reload.after_read(active=any(r.status in ACTIVE_STATUSES for r in runs), progress=changed)
 
     def _apply(self, runs: list[Run], asked_at: float) -> bool:
         """Show ``runs``; announce runs that ended since the last look. True if anything changed."""
@@ -258,7 +246,7 @@ class RunsScreen(BlahScreen):
         self.action_watch()
 
     def action_refresh(self) -> None:
-        self._backoff.reset()
+        self._reload.now()
         self.load_runs()
         self.bench.load()
         self.bakeoffs.load(now=True)
@@ -374,7 +362,7 @@ class RunsScreen(BlahScreen):
                 self._status[outcome.run.id] = outcome.run.status
                 notifier_for(self.app).follow(outcome.run.id)
                 notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
-                self._backoff.reset()
+                self._reload.now()
                 self.load_runs()
                 from tui.screens.runs.watch import RunWatchScreen
 
@@ -416,5 +404,5 @@ class RunsScreen(BlahScreen):
             else:
                 self._say(Text(outcome.message), error=not outcome.ok)
             self._status[outcome.run.id] = outcome.run.status
-        self._backoff.reset()
+        self._reload.now()
         self.load_runs()
