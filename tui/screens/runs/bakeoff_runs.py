@@ -18,6 +18,7 @@ from common.format import DASH
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload
+from tui.send_once import SendOnce
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]
@@ -44,7 +45,8 @@ class BakeoffRuns:
         self.loaded = False
         self._reload = Reload(screen, self.load, interval=2.0, max_interval=15.0,
                               idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
-        self.creating = False
+        self.creator = SendOnce(screen, group="runs.bakeoff.new",
+                                busy_note="A new bake-off is already being asked for or sent.")
         """A new bake-off's dialog is open or its create in flight."""
 
     @property
@@ -122,32 +124,25 @@ class BakeoffRuns:
         in flight, a further press only says so."""
         if self.client is None:
             return
-        if self.creating:
-            self.screen.notify("A new bake-off is already being asked for or sent.", markup=False)
-            return
-        self.creating = True
-        self.screen.run_worker(self._create_flow, group="runs.bakeoff.new", exclusive=True, exit_on_error=False)
+        self.creator.start(self._create_flow)
 
     async def _create_flow(self) -> None:
         from tui.screens.runs.bakeoff_new import BakeoffNewScreen, confirm_text
-        from widgets.confirm import ConfirmScreen
 
         app = self.screen.app
-        try:
-            request = await app.push_screen_wait(BakeoffNewScreen())
-            if request is None:
-                return
-            if not await app.push_screen_wait(ConfirmScreen("Queue this bake-off?", confirm_text(request),
-                                                            confirm_label="Queue bake-off")):
-                return
-            try:
-                created = await self.client.create_run(request.body())
-            except BlahError as error:
-                self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
-                                   markup=False, timeout=15)
-                return
-        finally:
-            self.creating = False
+        request = await app.push_screen_wait(BakeoffNewScreen())
+        if request is None:
+            return
+        if not await self.creator.confirm("Queue this bake-off?", confirm_text(request), label="Queue bake-off"):
+            return
+        client = self.client
+        try:  # a lost answer is settled by the client (it looks for the run in the list)
+            created = await self.creator.send(lambda: client.create_run(request.body()))
+        except BlahError as error:
+            self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
+                               markup=False, timeout=15)
+            return
+        self.creator.release()  # the answer is in: what follows is reading and showing it
         run = created.run
         found = " (its answer was lost; found in the list)" if created.settled else ""
         self.screen.notify(f"Bake-off {run.id} queued{found}.", markup=False)

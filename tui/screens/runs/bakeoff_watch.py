@@ -28,9 +28,9 @@ from common.iso_time import iso_ms
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
+from tui.send_once import SendOnce
 from tui.screens.runs.format import fmt_time
 from widgets.bars import ProgressLine
-from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -79,9 +79,9 @@ class BakeoffWatchScreen(BlahScreen):
         self.run_id = run_id
         self.run: assumed.Run | None = initial
         self.progress = RunProgress(run_id)
-        self.cancel_asked = False
+        self.cancel = SendOnce(self, group="bakeoff_watch.cancel", once=True,
+                               busy_note="The cancel was already asked for; it is sent once.")
         """A cancel is being confirmed or was sent: further presses only say so."""
-        self.cancels_sent = 0
         self._reload = Reload(self, self.load, interval=POLL_S, max_interval=15.0)  # no idle: an ended run stays
         self.state_text = Text()
         """What the state line says now (tests read it)."""
@@ -178,19 +178,14 @@ class BakeoffWatchScreen(BlahScreen):
 
     def action_cancel_run(self) -> None:
         run = self.run
-        if self.cancel_asked:
-            self.notify("The cancel was already asked for; it is sent once.", markup=False)
-            return
-        if run is None or run.status not in ACTIVE:
+        if not self.cancel.busy and (run is None or run.status not in ACTIVE):
             status = one_line((run.status if run else None) or "not read yet", 20)
             self.notify(f"Only a PENDING or RUNNING bake-off can be cancelled; this one is {status}.",
                         severity="warning", markup=False)
             return
-        self.cancel_asked = True
-        self.cancel_flow()
+        self.cancel.start(self._cancel_flow)
 
-    @work(exclusive=True, group="bakeoff_watch.cancel", exit_on_error=False)
-    async def cancel_flow(self) -> None:
+    async def _cancel_flow(self) -> None:
         client = self.ctx.errorbar
         run = self.run
         assert client is not None and run is not None
@@ -198,16 +193,12 @@ class BakeoffWatchScreen(BlahScreen):
         body.append(one_line(run.name or run.id, 80), style="bold")
         body.append(f" ({one_line(run.id, 40)})?\n\nIt stops where it is and gives no results; "
                     "a slice already running may still finish it. This is sent once.")
-        if not await self.app.push_screen_wait(ConfirmScreen("Cancel the bake-off?", body,
-                                                             confirm_label="Cancel bake-off",
-                                                             cancel_label="Keep running")):
-            self.cancel_asked = False
+        if not await self.cancel.confirm("Cancel the bake-off?", body, label="Cancel bake-off",
+                                         cancel_label="Keep running"):
             return
-        self.cancels_sent += 1
         try:
-            answer = await client.cancel_run(run.id)
-        except BlahError as error:
-            self.cancel_asked = False  # the queue refused: the person may try again
+            answer = await self.cancel.send(lambda: client.cancel_run(run.id))
+        except BlahError as error:  # the queue refused: the person may try again
             self.notify(f"The queue did not cancel it: {describe_error(error)}", severity="error", markup=False)
             self._say(f"cancel refused: {describe_error(error)}", error=True)
             self.load()

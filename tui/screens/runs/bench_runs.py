@@ -23,9 +23,9 @@ from common.format import DASH, format_duration
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload
+from tui.send_once import SendOnce
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
-from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line
 
 __all__ = ["BenchRuns", "chip", "slugs_for"]
@@ -67,9 +67,8 @@ class BenchRuns:
         self.rows: list[BenchRow] = []
         self.problems: list[str] = []
         self.loaded = False
-        self.starting = False
-        self.sent = 0
-        """Start requests sent (one per confirmation: a double press never adds one)."""
+        self.starter = SendOnce(screen, group="runs.bench.start", busy_note="A benchmark run is already being started.")
+        """Starting a run: one at a time, each sent once."""
         self._reload = Reload(screen, self.load, interval=1.0, max_interval=15.0,
                               idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
 
@@ -149,30 +148,23 @@ class BenchRuns:
             screen.notify("Blobfish is not configured: a benchmark run needs BLOBFISH_API_KEY.", severity="warning",
                           markup=False)
             return
-        if self.starting:
-            screen.notify("A benchmark run is already being started.", markup=False)
-            return
-        self.starting = True
-        screen.run_worker(self._start_flow, group="runs.bench.start", exclusive=True, exit_on_error=False)
+        self.starter.start(self._start_flow)
 
     async def _start_flow(self) -> None:
         app = self.screen.app
-        try:
-            slugs = slugs_for(app).slugs
-            request = await app.push_screen_wait(BenchStartScreen(slug=slugs[-1]))
-            if request is None:
-                return
-            title = "Start the suite run?" if request.is_suite else "Run the sandbox task?"
-            if not await app.push_screen_wait(ConfirmScreen(title, confirm_text(request), confirm_label="Start run")):
-                return
-            if not request.is_suite:
-                self._say("Running the sandbox task: the platform answers within about four minutes…", False)
-            self.sent += 1
-            outcome = await start_bench(self.client, request)
-            slugs_for(app).add(request.slug)
-            await self._report(outcome)
-        finally:
-            self.starting = False
+        slugs = slugs_for(app).slugs
+        request = await app.push_screen_wait(BenchStartScreen(slug=slugs[-1]))
+        if request is None:
+            return
+        title = "Start the suite run?" if request.is_suite else "Run the sandbox task?"
+        if not await self.starter.confirm(title, confirm_text(request), label="Start run"):
+            return
+        if not request.is_suite:
+            self._say("Running the sandbox task: the platform answers within about four minutes…", False)
+        client = self.client
+        outcome = await self.starter.send(lambda: start_bench(client, request))
+        slugs_for(app).add(request.slug)
+        await self._report(outcome)
 
     async def _report(self, outcome: BenchStartOutcome) -> None:
         screen = self.screen
@@ -185,7 +177,6 @@ class BenchRuns:
             body = Text(f"{outcome.message}\n\nFollow the running suite ", end="")
             body.append(one_line(outcome.run_id, max_len=60), style="bold")
             body.append(" instead?")
-            follow = await screen.app.push_screen_wait(ConfirmScreen("A suite run is in progress", body,
-                                                                     confirm_label="Follow it"))
+            follow = await self.starter.confirm("A suite run is in progress", body, label="Follow it")
             if follow:
                 self.open_watch(outcome.slug, outcome.run_id)

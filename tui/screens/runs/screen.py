@@ -24,17 +24,16 @@ from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from tui.reload import Reload, retry_note
-from widgets.confirm import ConfirmScreen
-from application.runs.actions import WriteOutcome, start_run
+from application.runs.actions import WriteOutcome
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bench_runs import BenchRuns, chip
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
-from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.run_start import RunStart
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
-from widgets.safe_text import one_line, safe_text
+from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["RunsScreen", "run_models_text"]
@@ -84,7 +83,7 @@ class RunsScreen(BlahScreen):
         self._status: dict[str, str | None] = {}  # last status seen per run (for transitions)
         self._reload = Reload(self, self.load_runs, interval=2.0, max_interval=15.0,
                               idle=lambda: self.ctx.settings.runs_idle_refresh_s)
-        self._start_busy = False
+        self.starter = RunStart(self, self._run_started)
         self.writer = StatusWriter(self, lambda: self.ctx.client, self._status_write_done)
         self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
         """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
@@ -308,69 +307,21 @@ class RunsScreen(BlahScreen):
     # ----------------------------------------------------------------- start
 
     def action_start_run(self) -> None:
-        if self._start_busy:
-            self.notify("A run is already being started.", markup=False)
-            return
-        if self.ctx.client is None:
-            self.notify("Offline: starting a run needs the platform.", severity="warning", markup=False)
-            return
-        if not self.ctx.has_key:
-            self.notify(
-                "Starting a run needs an API key with council tier; none is configured.",
-                severity="warning",
-                markup=False,
-            )
-            return
-        self._start_busy = True
-        self.start_flow()
+        self.starter.ask()
 
-    @work(exclusive=True, group="runs.start", exit_on_error=False)
-    async def start_flow(self) -> None:
-        client = self.ctx.client
-        assert client is not None
-        try:
-            models = await client.list_models()
-            known = {r.id for r in await client.list_runs()}
-            chosen = await self.app.push_screen_wait(
-                ModelPickerScreen(
-                    models,
-                    title="Start an eval run",
-                    hint="Space toggles a model; y continues; Esc cancels. Every eval runs on every chosen model.",
-                    preselected=[self.ctx.model_id],
-                    own_id=self.ctx.model_id,
-                )
-            )
-            if not chosen:
-                return
-            names = {m.id: m.name or m.id for m in models}
-            body = Text("Start a run of every eval on:\n", end="")
-            for model_id in chosen:
-                body.append("  • ")
-                body.append_text(safe_text(one_line(names.get(model_id, model_id), max_len=80)))
-                body.append("\n")
-            body.append("\nThis needs a council-tier key and is sent once.", style="italic")
-            if not await self.app.push_screen_wait(ConfirmScreen("Start run?", body, confirm_label="Start run")):
-                return
-            outcome = await start_run(
-                client,
-                chosen,
-                known_run_ids=known,
-                confirm_delay=self.ctx.settings.run_confirm_delay_s,
-            )
-            self._report(outcome)
-            if outcome.run is not None:
-                self._status[outcome.run.id] = outcome.run.status
-                notifier_for(self.app).follow(outcome.run.id)
-                notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
-                self._reload.now()
-                self.load_runs()
-                from tui.screens.runs.watch import RunWatchScreen
+    def _run_started(self, outcome: WriteOutcome) -> None:
+        self._report(outcome)
+        if outcome.run is not None:
+            self._status[outcome.run.id] = outcome.run.status
+            notifier_for(self.app).follow(outcome.run.id)
+            notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+            self._reload.now()
+            self.load_runs()
+            from tui.screens.runs.watch import RunWatchScreen
 
-                self.app.push_screen(RunWatchScreen(outcome.run.id, initial=outcome.run))
-            elif outcome.kind == "done":
-                self.load_runs()
-        finally:
-            self._start_busy = False
+            self.app.push_screen(RunWatchScreen(outcome.run.id, initial=outcome.run))
+        elif outcome.kind == "done":
+            self.load_runs()
 
     def _report(self, outcome: WriteOutcome) -> None:
         self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
