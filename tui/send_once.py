@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual.dom import DOMNode
+from textual.widget import Widget
 
 from api_client.errors import OutcomeUnknownError
 from widgets.confirm import ConfirmScreen
@@ -46,7 +46,7 @@ class SendOnce:
     """One write of ``host`` (a screen or a widget): guard, confirm, send once, settle."""
 
     def __init__(
-        self, host: DOMNode, *, group: str = "write", busy_note: str | None = None, once: bool = False
+        self, host: Widget, *, group: str = "write", busy_note: str | None = None, once: bool = False
     ) -> None:
         """``group``: the worker group of the flow; ``busy_note``: what a press while the
         write is being asked or sent says (nothing when None); ``once``: a write that can be
