@@ -60,7 +60,7 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             assert "EMPTY" not in str(app.screen.query_one("#confirm-body").render())
             await pilot.press("y", "y")
             await wait_for(pilot, lambda: builder.uploaded_id is not None, timeout=20, what="uploaded")
-            assert builder.uploads_sent == 1
+            assert builder.upload.sent == 1
             uploaded = builder.build().data
             assert "listed on the platform" in text_of(builder, "#tb-result")
             stored = fresh_sim.world.training_sets[builder.uploaded_id]
@@ -92,7 +92,7 @@ async def test_empty_replies_are_asked_about_and_no_means_nothing_sent(fresh_sim
             assert f"{len(builder.examples)} of {len(builder.examples)} examples have an EMPTY reply" in body
             await pilot.press("n")
             await pilot.pause(0.2)
-            assert builder.uploads_sent == 0 and len(fresh_sim.world.training_sets) == count
+            assert builder.upload.sent == 0 and len(fresh_sim.world.training_sets) == count
 
 
 async def test_oversize_set_is_refused_before_sending(fresh_sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from rich.text import Text
 from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Input
 
-from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.errors import AuthError, BlahError, MissingKeyError
 from api_client.models import ChatroomMessage, Model
 from tui.base_screen import describe_error
+from tui.send_once import SendOnce
 from application.chatroom.feed import ChatFeed
-from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line, one_line_text
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class PostFlow:
 
     def __init__(self, screen: PostHost) -> None:
         self.screen = screen
-        self.busy = False
+        self.write = SendOnce(cast(Widget, screen), group="chatroom-post")  # one post at a time, sent once
         self._waiting: dict[str, None] = {}
         self._posted: ChatroomMessage | None = None
         self.last_expected: list[str] = []  # who the platform said would reply to the last post
@@ -132,18 +132,14 @@ class PostFlow:
         else:
             body.append("Reply from: ")
             body.append_text(one_line_text(self._reply_names([reply_from]), max_len=60, style="bold"))
-        dialog = ConfirmScreen("Post to the chatroom?", body, confirm_label="Post")
-        answer: bool = await self.screen.app.push_screen_wait(dialog)
-        return answer
+        return await self.write.confirm("Post to the chatroom?", body, label="Post")
+
+    @property
+    def busy(self) -> bool:
+        return self.write.busy
 
     async def run(self, content: str, reply_from: str | None) -> None:
-        if self.busy:
-            return
-        self.busy = True
-        try:
-            await self._run(content, reply_from)
-        finally:
-            self.busy = False
+        await self.write.guarded(lambda: self._run(content, reply_from))
 
     async def _run(self, content: str, reply_from: str | None) -> None:
         screen = self.screen
@@ -157,15 +153,15 @@ class PostFlow:
             box.value = ""
         since = screen.feed.since_param()
         try:
-            posted = await client.post_chatroom(content, reply_from=reply_from)
-        except OutcomeUnknownError:
-            await self._check_unknown(content, since)
-            return
+            posted = await self.write.send(lambda: client.post_chatroom(content, reply_from=reply_from),
+                                           settle=lambda _: self._check_unknown(content, since))
         except BlahError as error:
             screen.blah_app.note_connection(error)
             screen.notify(explain_post_error(error), title="Not posted", severity="error", markup=False)
             if not box.value:
                 box.value = content
+            return
+        if posted is None:  # settled by reading the room
             return
         screen.blah_app.note_connection(None)
         self.expect(posted.message, posted.replies_expected_from)

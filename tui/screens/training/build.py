@@ -28,7 +28,7 @@ from common.format import format_count as _count
 from common.format import format_size
 from diagnosis.suggest import Suggestion
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from application.error_text import write_problem
 from application.training_upload import (
     BuiltSet,
@@ -101,8 +101,7 @@ class TrainingBuildScreen(BlahScreen):
         self.examples: list[DraftExample] = []
         self.replies: dict[str, str] = {}
         self.current: int | None = None
-        self.uploading = False
-        self.uploads_sent = 0
+        self.upload = SendOnce(self, group="training-upload")  # asked, then sent once
         self.uploaded_id: str | None = None
         self.ticket: UploadTicket | None = None
 
@@ -256,7 +255,7 @@ class TrainingBuildScreen(BlahScreen):
     # ----------------------------------------------------------------- upload
 
     def action_back(self) -> None:
-        if self.uploading:
+        if self.upload.busy:
             self.notify("An upload is in progress", severity="warning", markup=False)
             return
         if self.uploaded_id is not None and self._on_uploaded is not None:
@@ -264,13 +263,12 @@ class TrainingBuildScreen(BlahScreen):
         self.dismiss()
 
     def action_upload(self) -> None:
-        if self.uploading:
+        if self.upload.busy:
             return
         if self.ctx.client is None:
             self.notify("Offline: uploading needs the platform.", severity="warning", markup=False)
             return
-        self.uploading = True
-        self._upload_flow()
+        self.upload.start(self._upload_flow)
 
     def _result(self, text: Text | str, kind: str = "") -> None:
         result = self.query_one("#tb-result", Static)
@@ -278,24 +276,20 @@ class TrainingBuildScreen(BlahScreen):
         result.set_class(kind == "ok", "ok")
         result.update(text if isinstance(text, Text) else Text(text))
 
-    @work(group="training-upload", exit_on_error=False)
     async def _upload_flow(self) -> None:
-        try:
-            built = self.build()
-            name = self.query_one("#tb-name", Input).value.strip()
-            if built.examples == 0:
-                self._result("Nothing to upload: no example is left (write a reply, or untick “Leave out”).", "error")
-                return
-            if not name:
-                self._result("Give the set a name first.", "error")
-                return
-            if not await self.app.push_screen_wait(self._confirmation(name, built)):
-                return
-            await self._send(name, built)
-        finally:
-            self.uploading = False
+        built = self.build()
+        name = self.query_one("#tb-name", Input).value.strip()
+        if built.examples == 0:
+            self._result("Nothing to upload: no example is left (write a reply, or untick “Leave out”).", "error")
+            return
+        if not name:
+            self._result("Give the set a name first.", "error")
+            return
+        if not await self._confirm(name, built):
+            return
+        await self._send(name, built)
 
-    def _confirmation(self, name: str, built: BuiltSet) -> ConfirmScreen:
+    async def _confirm(self, name: str, built: BuiltSet) -> bool:
         body = Text(end="")
         body.append(f"Upload “{one_line(name, max_len=100)}”: {built.examples} examples, ")
         body.append(f"{built.size_bytes:,} bytes, as a new training set on the platform.")
@@ -308,8 +302,8 @@ class TrainingBuildScreen(BlahScreen):
                 "“Leave out prompts without a reply”.",
                 style="bold",
             )
-            return ConfirmScreen("Upload with empty replies?", body, confirm_label="Upload anyway", danger=True)
-        return ConfirmScreen("Upload training set?", body, confirm_label="Upload")
+            return await self.upload.confirm("Upload with empty replies?", body, label="Upload anyway", danger=True)
+        return await self.upload.confirm("Upload training set?", body, label="Upload")
 
     async def _send(self, name: str, built: BuiltSet) -> None:
         client = self.ctx.client
@@ -324,11 +318,10 @@ class TrainingBuildScreen(BlahScreen):
             self.ticket = ticket
             self._result(Text(f"uploading {built.size_bytes:,} bytes…"))
 
-        self.uploads_sent += 1
         try:
-            outcome = await send_training_set(
+            outcome = await self.upload.send(lambda: send_training_set(
                 client, name, built.data, progress=lambda sent, _total: bar.update(progress=sent), on_ticket=on_ticket
-            )
+            ))
         except TooLargeError as error:
             bar.add_class("hidden")
             self._result(f"Refused before sending: {error}.", "error")
