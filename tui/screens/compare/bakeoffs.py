@@ -21,7 +21,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from api_client.errors import BlahError
 from application.bakeoff.calls import SampleCalls
@@ -33,6 +33,7 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
 from tui.screens.runs.format import DASH, cell
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
@@ -56,7 +57,6 @@ class BakeoffScreen(BlahScreen):
     SCREEN_TITLE = "Bake-offs"
     DEFAULT_CSS = """
     BakeoffScreen #bakeoff-caption { height: auto; padding: 0 1; }
-    BakeoffScreen #bakeoff-caption.error { color: $error; }
     BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
     BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
@@ -93,7 +93,7 @@ class BakeoffScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text("loading the bake-offs…"), id="bakeoff-caption")
+        yield Caption("loading the bake-offs…", id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
             yield BakeoffDetail(Text(""), id="bakeoff-detail")
@@ -106,9 +106,7 @@ class BakeoffScreen(BlahScreen):
     # ----------------------------------------------------------------- loading
 
     def _caption(self, text: str, *, error: bool = False) -> None:
-        caption = self.query_one("#bakeoff-caption", Static)
-        caption.set_class(error, "error")
-        caption.update(Text(one(text, 400)))
+        self.query_one("#bakeoff-caption", Caption).say(one(text, 400), error=error)
 
     @work(exclusive=True, group="bakeoffs.runs", exit_on_error=False)
     async def load_runs(self) -> None:

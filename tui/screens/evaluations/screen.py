@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
@@ -31,6 +31,7 @@ from tui.base_screen import describe_error
 from tui.screens.evaluations.filter_bar import FilterBar
 from tui.screens.evaluations.tables import EvaluationTable
 from tui.screens.evaluations.exporting import export_evaluation
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -65,7 +66,6 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     EvaluationsScreen #ev-filters { height: 1; padding: 0 1; background: $panel; }
     EvaluationsScreen #ev-message { height: auto; padding: 0 1; }
     EvaluationsScreen #ev-message.hidden { display: none; }
-    EvaluationsScreen #ev-message.error { color: $error; }
     EvaluationsScreen #ev-table { height: 1fr; }
     """
 
@@ -104,7 +104,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield FilterBar(id="ev-filters", markup=False)
-        yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
+        yield Caption(Text("loading the evaluations…", style="italic"), id="ev-message")
         yield EvaluationTable(id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -127,12 +127,11 @@ class EvaluationsScreen(BlobfishHeaderScreen):
                 self.loaded = True
 
     def _message(self, text: Text | None, *, error: bool = False) -> None:
-        message = self.query_one("#ev-message", Static)
+        message = self.query_one("#ev-message", Caption)
         if text is None:
             message.add_class("hidden")
             return
-        message.update(text)
-        message.set_class(error, "error")
+        message.say(text, error=error)
         message.remove_class("hidden")
 
     # ------------------------------------------------------------------ loading

@@ -38,6 +38,7 @@ from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
 from tui.screens.runs.format import fmt_score, tone_style
 from tui.send_once import SendOnce
+from widgets.caption import Caption
 from widgets.safe_text import one_line_text
 
 __all__ = ["CommunityBoard"]
@@ -61,7 +62,6 @@ class CommunityBoard(Vertical):
     CommunityBoard #cb-keys { width: 1fr; height: 1; color: $foreground-muted; margin-left: 1; }
     CommunityBoard #cb-honesty { height: auto; padding: 0 1; background: $warning 20%; text-style: bold; }
     CommunityBoard #cb-caption { height: auto; padding: 0 1; }
-    CommunityBoard #cb-caption.error { color: $error; }
     CommunityBoard #cb-rows { height: 1fr; }
     CommunityBoard #cb-rows > ListItem { padding: 0 1; }
     CommunityBoard #cb-detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $primary 40%; }
@@ -98,7 +98,7 @@ class CommunityBoard(Vertical):
             yield Static(Text("⏎ load · p publish a suite run · d delete yours · r refresh", no_wrap=True,
                              overflow="ellipsis"), id="cb-keys")
         yield Static(Text(HONESTY_LINE), id="cb-honesty")
-        yield Static(Text(""), id="cb-caption")
+        yield Caption(id="cb-caption")
         yield ListView(id="cb-rows")
         yield CommunityRowDetail(Text(""), id="cb-detail")
 
@@ -120,9 +120,7 @@ class CommunityBoard(Vertical):
         self.query_one("#cb-rows", ListView).focus()
 
     def _caption(self, text: Text | str, *, error: bool = False) -> None:
-        caption = self.query_one("#cb-caption", Static)
-        caption.set_class(error, "error")
-        caption.update(text if isinstance(text, Text) else Text(text))
+        self.query_one("#cb-caption", Caption).say(text, error=error)
 
     @work(exclusive=True, group="community.load", exit_on_error=False)
     async def load(self, select: str | None = None) -> None:

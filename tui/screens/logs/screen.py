@@ -30,6 +30,7 @@ from application.logs.series import bucket_calls
 from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
 from application.timezone import screen_tz
 from tui.screens.logs.workers import LogsWorkers
+from widgets.caption import Caption
 from widgets.badges import badge_text
 from widgets.footer import KeyFooter
 from widgets.log_list import LogList
@@ -83,7 +84,6 @@ class LogsScreen(LogsWorkers):
     LogsScreen #logs-plots.hidden { display: none; }
     LogsScreen #logs-plots TimeSeriesPlot { width: 1fr; }
     LogsScreen #logs-message { height: auto; padding: 0 1; color: $foreground-muted; }
-    LogsScreen #logs-message.error { color: $error; }
     LogsScreen #logs-message.hidden { display: none; }
     LogsScreen #logs-search { display: none; }
     LogsScreen #logs-search.shown { display: block; }
@@ -120,7 +120,7 @@ class LogsScreen(LogsWorkers):
             yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, id="plot-errors")
         yield Static(id="logs-filters", markup=False)
         yield Input(placeholder="search prompts, replies and errors (all words must match)", id="logs-search")
-        yield Static(id="logs-message", markup=False)
+        yield Caption(id="logs-message")
         yield LogList(id="logs-list", tz=tz)
         yield KeyFooter()
 
@@ -261,10 +261,9 @@ class LogsScreen(LogsWorkers):
         self.query_one("#logs-filters", Static).update(text, layout=False)
 
     def _set_message(self, message: str | None, *, error: bool = False) -> None:
-        widget = self.query_one("#logs-message", Static)
+        widget = self.query_one("#logs-message", Caption)
         widget.set_class(message is None, "hidden")
-        widget.set_class(error, "error")
-        widget.update(Text(message or ""))
+        widget.say(message or "", error=error)
 
     def _update_message(self) -> None:
         rows = self.rows

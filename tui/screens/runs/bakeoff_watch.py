@@ -30,6 +30,7 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.send_once import SendOnce
 from tui.screens.runs.format import fmt_time
+from widgets.caption import Caption
 from widgets.bars import ProgressLine
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
@@ -60,7 +61,6 @@ class BakeoffWatchScreen(BlahScreen):
     BakeoffWatchScreen #bkw-progress { margin: 1 1 0 1; }
     BakeoffWatchScreen #bkw-state { height: auto; padding: 1 1 0 1; }
     BakeoffWatchScreen #bkw-message { height: auto; padding: 0 1; }
-    BakeoffWatchScreen #bkw-message.error { color: $error; }
     BakeoffWatchScreen #bkw-fill { height: 1fr; }
     """
 
@@ -91,7 +91,7 @@ class BakeoffWatchScreen(BlahScreen):
         yield Static(Text(""), id="bkw-title")
         yield RatioProgress(id="bkw-progress")
         yield Static(Text("reading the bake-off…"), id="bkw-state")
-        yield Static("", id="bkw-message")
+        yield Caption(id="bkw-message")
         yield Static("", id="bkw-fill")
         yield KeyFooter()
 
@@ -127,9 +127,7 @@ class BakeoffWatchScreen(BlahScreen):
     # ----------------------------------------------------------------- drawing
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        message = self.query_one("#bkw-message", Static)
-        message.set_class(error, "error")
-        message.update(Text(one_line(text, 400)))
+        self.query_one("#bkw-message", Caption).say(one_line(text, 400), error=error)
 
     def _show(self) -> None:
         run = self.run

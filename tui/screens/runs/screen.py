@@ -31,6 +31,7 @@ from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.run_start import RunStart
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -61,7 +62,6 @@ class RunsScreen(BlahScreen):
     DEFAULT_CSS = """
     RunsScreen #runs-summary { height: auto; padding: 0 1; color: $foreground-muted; }
     RunsScreen #runs-message { height: auto; padding: 0 1; }
-    RunsScreen #runs-message.error { color: $error; }
     RunsScreen KeyTable { height: 1fr; }
     """
 
@@ -98,7 +98,7 @@ class RunsScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
-        yield Static("", id="runs-message")
+        yield Caption(id="runs-message", hide_when_empty=True)
         table = KeyTable(id="runs-table")
         if self.with_chip:
             table.add_column("Platform", key="platform")
@@ -142,10 +142,7 @@ class RunsScreen(BlahScreen):
         return next((r for r in self.runs if r.id == key), None)
 
     def _say(self, text: Text | str, *, error: bool = False) -> None:
-        message = self.query_one("#runs-message", Static)
-        message.set_class(error, "error")
-        message.update(text if isinstance(text, Text) else Text(text))
-        message.display = bool(str(text))
+        self.query_one("#runs-message", Caption).say(text, error=error)
 
     @work(exclusive=True, group="runs.load", exit_on_error=False)
     async def load_runs(self) -> None:

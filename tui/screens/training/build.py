@@ -39,6 +39,7 @@ from application.training_upload import (
     find_set,
     send_training_set,
 )
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, one_line_text, safe_text
 from widgets.status_header import StatusHeader
@@ -78,7 +79,6 @@ class TrainingBuildScreen(BlahScreen):
     TrainingBuildScreen #tb-progress { padding: 0 1; }
     TrainingBuildScreen #tb-progress.hidden { display: none; }
     TrainingBuildScreen #tb-result { height: auto; padding: 0 1; }
-    TrainingBuildScreen #tb-result.error { color: $error; }
     TrainingBuildScreen #tb-result.ok { color: $success; }
     """
 
@@ -127,7 +127,7 @@ class TrainingBuildScreen(BlahScreen):
             yield Checkbox(Text("Leave out prompts without a reply"), value=False, id="tb-leave-out")
         yield Static(Text(""), id="tb-summary")
         yield ProgressBar(id="tb-progress", classes="hidden", show_eta=False)
-        yield Static(Text(""), id="tb-result")
+        yield Caption(id="tb-result")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -271,10 +271,9 @@ class TrainingBuildScreen(BlahScreen):
         self.upload.start(self._upload_flow)
 
     def _result(self, text: Text | str, kind: str = "") -> None:
-        result = self.query_one("#tb-result", Static)
-        result.set_class(kind == "error", "error")
+        result = self.query_one("#tb-result", Caption)
         result.set_class(kind == "ok", "ok")
-        result.update(text if isinstance(text, Text) else Text(text))
+        result.say(text, error=kind == "error")
 
     async def _upload_flow(self) -> None:
         built = self.build()

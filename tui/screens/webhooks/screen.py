@@ -30,6 +30,7 @@ from tui.screens.webhooks.listen import (
 )
 from tui.screens.webhooks.listener_line import ListenerLine
 from tui.screens.webhooks.tables import ReceivedTable, WebhookTable
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -45,7 +46,6 @@ class WebhooksScreen(BlahScreen):
     DEFAULT_CSS = """
     WebhooksScreen #wh-status { height: auto; padding: 0 1; color: $foreground-muted; }
     WebhooksScreen #wh-message { height: auto; padding: 0 1; }
-    WebhooksScreen #wh-message.error { color: $error; }
     WebhooksScreen #wh-listener { height: auto; padding: 0 1; margin-bottom: 1; }
     WebhooksScreen #wh-table { height: 1fr; }
     WebhooksScreen .wh-section { height: 1; padding: 0 1; text-style: bold; color: $primary; }
@@ -71,7 +71,7 @@ class WebhooksScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("loading…"), id="wh-status")
-        yield Static("", id="wh-message")
+        yield Caption(id="wh-message")
         yield ListenerLine("", id="wh-listener")
         yield WebhookTable(id="wh-table")
         yield Static(Text("Received here"), id="wh-received-title", classes="wh-section")
@@ -90,9 +90,7 @@ class WebhooksScreen(BlahScreen):
     # ----------------------------------------------------------------- data
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        message = self.query_one("#wh-message", Static)
-        message.set_class(error, "error")
-        message.update(Text(text))
+        self.query_one("#wh-message", Caption).say(text, error=error)
 
     @work(exclusive=True, group="webhooks-load", exit_on_error=False)
     async def load(self, select: str | None = None) -> None:
