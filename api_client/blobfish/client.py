@@ -55,6 +55,12 @@ class ExportResult:
     bytes: int
 
 
+def _json_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise InvalidResponseError("the evaluation's detail is not a JSON object")
+    return body
+
+
 def origin_base_url(base_url: str) -> str:
     """``scheme://host[:port]`` from ``base_url`` (a trailing ``/api/v1`` accepted); a
     ``ValueError`` for any other path."""
@@ -138,6 +144,14 @@ class BlobfishClient:
 
     def _evaluation_path(self, evaluation_id: str) -> str:
         return f"{assumed.EVALUATIONS_PATH}/{segment(evaluation_id, what='evaluation id')}"
+
+    async def get_evaluation_body(self, evaluation_id: str) -> dict[str, Any]:
+        """One evaluation's detail as the platform sent it (a JSON object), for the evidence
+        reader (``application.blobfish.evidence``), which parses the rollouts and their traces
+        from it once: no model built only to be dumped back to JSON."""
+        return await self._http.request_json(
+            "GET", self._evaluation_path(evaluation_id), _json_object, needs_key=True
+        )
 
     async def get_evaluation(self, evaluation_id: str) -> assumed.Detail:
         """One evaluation's full evidence: its rollouts, steps and traces."""

@@ -21,11 +21,10 @@ from textual.widgets import DataTable
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
-from application.blobfish.evidence import parse_evaluation, parse_summary
+from application.blobfish.diagnosed import list_summaries, read_diagnosed
 from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
 from application.blobfish.source import EvaluationSource
 from application.timezone import screen_tz
-from diagnosis.rollouts import diagnose_evaluation
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.base_screen import describe_error
 from tui.screens.evaluations.filter_bar import FilterBar
@@ -140,8 +139,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     async def _load(self) -> None:
         source = self.source
         assert source is not None
-        summaries = await source.list_evaluations()
-        rows = [EvaluationRow(parse_summary(s)) for s in summaries]
+        rows = [EvaluationRow(summary) for summary in await list_summaries(source)]
         self.rows = {row.evaluation_id: row for row in rows if row.evaluation_id}
         self.blobfish_state = "connected"
         self.loaded = True
@@ -155,15 +153,13 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         assert source is not None
         async with semaphore:
             try:
-                detail = await source.get_evaluation(row.evaluation_id)
-                evaluation = parse_evaluation(detail)
-                diagnosis = await asyncio.to_thread(diagnose_evaluation, evaluation.rollouts)
+                ready = await read_diagnosed(source, row.evaluation_id)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - one unreadable evaluation must not stop the list
                 row.problem = describe_error(error)
             else:
-                row.evaluation, row.diagnosis = evaluation, diagnosis
+                row.evaluation, row.diagnosis = ready.evaluation, ready.diagnosis
         try:
             self._refresh_row(row)
         except NoMatches:  # the screen was closed meanwhile

@@ -5,7 +5,7 @@ latency and error-rate plots over time (``p`` hides them); the active filters an
 the list (``LogList``, fed from the archive's windowed queries so a million rows paint as fast
 as a hundred); the search box (``/``). Enter opens the Inspector on the highlighted call.
 
-Data lives in ``logs_feed.LogsFeed`` and is filled by the workers of ``logs_workers``; this
+Data lives in ``application.logs.feed.LogsFeed``, loaded by ``workers.LogsLoader`` (which this
 module holds the layout, the labels and the keys.
 """
 
