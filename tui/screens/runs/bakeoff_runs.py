@@ -18,7 +18,7 @@ from common.format import DASH
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload
-from tui.send_once import SendOnce
+from tui.screens.runs.bakeoff_create import BakeoffCreate
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]
@@ -45,9 +45,8 @@ class BakeoffRuns:
         self.loaded = False
         self._reload = Reload(screen, self.load, interval=2.0, max_interval=15.0,
                               idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
-        self.creator = SendOnce(screen, group="runs.bakeoff.new",
-                                busy_note="A new bake-off is already being asked for or sent.")
-        """A new bake-off's dialog is open or its create in flight."""
+        self.creator = BakeoffCreate(screen, client=lambda: self.client, reload=lambda: self.load(now=True))
+        """Queuing a new bake-off (``bakeoff_create``): one at a time, each sent once."""
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -120,33 +119,4 @@ class BakeoffRuns:
     # ----------------------------------------------------------------- creating
 
     def create(self) -> None:
-        """Ask (the dialog), confirm, send once, then watch the new run. While one is open or
-        in flight, a further press only says so."""
-        if self.client is None:
-            return
-        self.creator.start(self._create_flow)
-
-    async def _create_flow(self) -> None:
-        from tui.screens.runs.bakeoff_new import BakeoffNewScreen, confirm_text
-
-        app = self.screen.app
-        request = await app.push_screen_wait(BakeoffNewScreen())
-        if request is None:
-            return
-        if not await self.creator.confirm("Queue this bake-off?", confirm_text(request), label="Queue bake-off"):
-            return
-        client = self.client
-        try:  # a lost answer is settled by the client (it looks for the run in the list)
-            created = await self.creator.send(lambda: client.create_run(request.body()))
-        except BlahError as error:
-            self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
-                               markup=False, timeout=15)
-            return
-        self.creator.release()  # the answer is in: what follows is reading and showing it
-        run = created.run
-        found = " (its answer was lost; found in the list)" if created.settled else ""
-        self.screen.notify(f"Bake-off {run.id} queued{found}.", markup=False)
-        self.load(now=True)
-        from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
-
-        app.push_screen(BakeoffWatchScreen(run.id, initial=run))
+        self.creator.ask()

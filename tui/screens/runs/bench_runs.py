@@ -1,10 +1,9 @@
-"""Blobfish benchmark runs inside the Runs screen: their rows, their refresh, starting one.
+"""Blobfish benchmark runs inside the Runs screen: their rows, their refresh, their watch.
 
 ``RunsScreen`` owns one ``BenchRuns`` (when ``ctx.bench`` is set) and draws its rows beside
 the blah.dev runs, each with a platform chip. Which slugs are listed is decided in
-``application.bench_runs`` (the contract has no list-benchmarks route). Starting asks
-(``BenchStartScreen``), confirms (``ConfirmScreen``), then sends once: while a start is open
-or in flight, further presses only say so.
+``application.bench_runs`` (the contract has no list-benchmarks route). Starting one is
+``bench_start_flow.BenchStart`` (asked, confirmed, sent once).
 """
 
 from __future__ import annotations
@@ -18,13 +17,12 @@ from textual.app import App
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
 from api_client.polling import is_fatal
-from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, start_bench
+from application.bench_runs import BenchRow, BenchSlugs, bench_rows
 from common.format import DASH, format_duration
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload
-from tui.send_once import SendOnce
-from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
+from tui.screens.runs.bench_start_flow import BenchStart
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
 from widgets.safe_text import one_line
 
@@ -63,12 +61,12 @@ class BenchRuns:
         (text, whether it is an error)."""
         self.screen = screen
         self._on_change = on_change
-        self._say = say
         self.rows: list[BenchRow] = []
         self.problems: list[str] = []
         self.loaded = False
-        self.starter = SendOnce(screen, group="runs.bench.start", busy_note="A benchmark run is already being started.")
-        """Starting a run: one at a time, each sent once."""
+        self.starter = BenchStart(screen, client=lambda: self.client, slugs=lambda: slugs_for(screen.app),
+                                  say=say, reload=self.load, open_watch=self.open_watch)
+        """Starting a run (``bench_start_flow``): one at a time, each sent once."""
         self._reload = Reload(screen, self.load, interval=1.0, max_interval=15.0,
                               idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
 
@@ -143,40 +141,4 @@ class BenchRuns:
     # ----------------------------------------------------------------- starting
 
     def start(self) -> None:
-        screen = self.screen
-        if self.client is None:
-            screen.notify("Blobfish is not configured: a benchmark run needs BLOBFISH_API_KEY.", severity="warning",
-                          markup=False)
-            return
-        self.starter.start(self._start_flow)
-
-    async def _start_flow(self) -> None:
-        app = self.screen.app
-        slugs = slugs_for(app).slugs
-        request = await app.push_screen_wait(BenchStartScreen(slug=slugs[-1]))
-        if request is None:
-            return
-        title = "Start the suite run?" if request.is_suite else "Run the sandbox task?"
-        if not await self.starter.confirm(title, confirm_text(request), label="Start run"):
-            return
-        if not request.is_suite:
-            self._say("Running the sandbox task: the platform answers within about four minutes…", False)
-        client = self.client
-        outcome = await self.starter.send(lambda: start_bench(client, request))
-        slugs_for(app).add(request.slug)
-        await self._report(outcome)
-
-    async def _report(self, outcome: BenchStartOutcome) -> None:
-        screen = self.screen
-        screen.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
-        self._say(outcome.message, outcome.kind != "started")
-        self.load()
-        if outcome.kind == "started" and outcome.run_id:
-            self.open_watch(outcome.slug, outcome.run_id, outcome.record, outcome.location, outcome.retry_after)
-        elif outcome.kind == "in_progress" and outcome.run_id:
-            body = Text(f"{outcome.message}\n\nFollow the running suite ", end="")
-            body.append(one_line(outcome.run_id, max_len=60), style="bold")
-            body.append(" instead?")
-            follow = await self.starter.confirm("A suite run is in progress", body, label="Follow it")
-            if follow:
-                self.open_watch(outcome.slug, outcome.run_id)
+        self.starter.ask()
