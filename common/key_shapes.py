@@ -31,3 +31,12 @@ def key_shape_problem(key: str, prefix: str, own_kind: str, not_a_key: str) -> s
         if lookalike != prefix and text.startswith(lookalike):
             return f"this looks like {kind}; {own_kind} starts with {prefix}"
     return f"{not_a_key}: those start with {prefix}"
+
+
+def checked_key(key: str, prefix: str, own_kind: str, not_a_key: str, refuse: type[Exception]) -> str:
+    """``key`` without surrounding blanks when it is shaped like ``own_kind``; else ``refuse``
+    raised with the one line of :func:`key_shape_problem`."""
+    problem = key_shape_problem(key, prefix, own_kind, not_a_key)
+    if problem is not None:
+        raise refuse(problem)
+    return key.strip()

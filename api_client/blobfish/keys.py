@@ -3,7 +3,7 @@ naming the kind of key it looks like (``common.key_shapes``), never the key."""
 
 from __future__ import annotations
 
-from common.key_shapes import key_shape_problem
+from common.key_shapes import checked_key
 
 from .errors import KeyShapeError
 
@@ -13,7 +13,4 @@ KEY_PREFIX = "bf_"
 def check_key(key: str) -> str:
     """``key`` without surrounding blanks when it is shaped like a Blobfish key; else
     ``KeyShapeError`` with one line naming what it looks like."""
-    problem = key_shape_problem(key, KEY_PREFIX, "a Blobfish API key", "this is not a Blobfish API key")
-    if problem is not None:
-        raise KeyShapeError(problem)
-    return key.strip()
+    return checked_key(key, KEY_PREFIX, "a Blobfish API key", "this is not a Blobfish API key", KeyShapeError)

@@ -3,7 +3,7 @@ anything is sent, naming the kind it looks like (``common.key_shapes``), never t
 
 from __future__ import annotations
 
-from common.key_shapes import key_shape_problem
+from common.key_shapes import checked_key
 
 from .errors import KeyShapeError
 
@@ -13,7 +13,4 @@ KEY_PREFIX = "sk_"
 def check_key(key: str) -> str:
     """``key`` without surrounding blanks when it is shaped like an errorbar key; else
     ``KeyShapeError`` with one line naming what it looks like."""
-    problem = key_shape_problem(key, KEY_PREFIX, "an errorbar key", "this is not an errorbar API key")
-    if problem is not None:
-        raise KeyShapeError(problem)
-    return key.strip()
+    return checked_key(key, KEY_PREFIX, "an errorbar key", "this is not an errorbar API key", KeyShapeError)
