@@ -37,6 +37,7 @@ class AppContext:
     trained_template: str | None = None  # from the person's config for this model, if set
     settings: Settings = field(default_factory=Settings)
     open_log_id: str | None = None  # `blah-tui --log LOG_ID`: open the inspector on start
+    open_bundle: Path | None = None  # `blah-tui open BUNDLE.json`: an evidence bundle re-checked on start
     profile: str = ""  # the profile's name ([profiles.NAME]); "" for today's implicit blah.dev profile
     config_problem: str | None = None  # what was wrong with the config file (said once the app starts)
     key_problem: str | None = None  # why there is no usable API key (stderr is hidden once the app starts)

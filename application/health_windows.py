@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from api_client.models import Health, HealthCheck
 from diagnosis.health import OutageIndex, OutageWindow, outage_windows
 
-__all__ = ["OutageIndex", "OutageWindow", "Uptime", "last_ok_before", "outage_windows", "uptime"]
+__all__ = ["OutageIndex", "OutageWindow", "Uptime", "last_ok_before", "outage_windows", "uptime", "uptime_sentence"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,3 +75,20 @@ def last_ok_before(health: Health | Iterable[HealthCheck] | None, window: Outage
     ok_times = [c.checked_at for c in _checks(health) if c.ok is True]
     i = bisect.bisect_left(ok_times, window.start) - 1
     return ok_times[i] if i >= 0 else None
+
+
+def uptime_sentence(up: Uptime) -> str:
+    """``97.5% of checks ok (234 of 240) from … to … (4h 00m)``; no checks -> says so."""
+    from common.format import DASH, format_duration, format_utc
+
+    if up.counted == 0:
+        if up.unknown:
+            return f"{up.unknown} checks, none of which said whether the endpoint was up: no uptime"
+        return "the platform returned no health checks"
+    unknown = f"; {up.unknown} did not say" if up.unknown else ""
+    span = format_duration(up.span_ms / 1000) if up.span_ms is not None else DASH
+    ratio = DASH if up.ratio is None else f"{up.ratio * 100:.1f}%"
+    return (
+        f"{ratio} of checks ok ({up.ok} of {up.counted}{unknown}) "
+        f"from {format_utc(up.span_from)} to {format_utc(up.span_to)} ({span})"
+    )

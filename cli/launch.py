@@ -52,7 +52,8 @@ def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) 
     return ctx
 
 
-def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None) -> AppContext:
+def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None,
+                    key_source: str | None = None) -> AppContext:
     """The one place the session gets its errorbar client (Compare's bake-offs): with an
     address and a key, from the demo simulator, a profile or ``$ERRORBAR_API_KEY``. A key of
     the wrong shape is said in the app, never shown."""
@@ -61,7 +62,7 @@ def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None) 
     from api_client.errorbar.client import ErrorbarClient
 
     try:
-        ctx.errorbar = ErrorbarClient(base_url, api_key=api_key)
+        ctx.errorbar = ErrorbarClient(base_url, api_key=api_key, key_source=key_source)
     except ValueError as error:  # KeyShapeError and a refused base URL are ValueErrors
         ctx.errorbar_problem = f"errorbar not connected: {error}"
     return ctx
@@ -82,7 +83,8 @@ def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
         ctx.errorbar_problem = (f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
                                 f"or run blah-tui login --profile {resolved.name})")
         return ctx
-    return attach_errorbar(ctx, resolved.origin, resolved.api_key)
+    source = f"the key of profile {resolved.name!r}, from {resolved.key_source_text}"
+    return attach_errorbar(ctx, resolved.origin, resolved.api_key, source)
 
 
 def apply_config(ctx: AppContext, loaded: LoadedConfig) -> AppContext:
@@ -201,7 +203,8 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             open_log_id=log_id,
         )
         ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.account_key)
-        ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.member_key)
+        # The demo's person owns its workspace: an OWNER/ADMIN key, so screening and bake-offs can be queued.
+        ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.admin_key, "the demo simulator's admin key")
         return _run(apply_config(ctx, load_config()))
     finally:
         errorbar.stop()
@@ -215,6 +218,10 @@ def run_offline(path: str, *, model_id: str | None) -> int:
     file = Path(path)
     if not file.is_file():
         return _fail(f"no such file: {path}")
+    from application.bakeoff.verify import looks_like_bundle
+
+    if looks_like_bundle(file):
+        return run_bundle(file)
     try:
         archive = load_dump(file)
     except NotADumpError as error:
@@ -229,3 +236,21 @@ def run_offline(path: str, *, model_id: str | None) -> int:
         offline_source=file,
     )
     return _run(apply_config(ctx, load_config()))
+
+
+def run_bundle(file: Path) -> int:
+    """`blah-tui open BUNDLE.json`: the app on an evidence bundle, re-checked offline (no
+    platform, no calls: an empty archive under the areas)."""
+    from api_client.archive import Archive
+
+    import json
+
+    run = json.loads(file.read_text(encoding="utf-8")).get("run") or {}
+    models = [str(m) for m in run.get("candidate_models") or [] if isinstance(m, str)]
+    archive = Archive.create_temporary(prefix="blah-tui-bundle-")
+    ctx = AppContext(model_id=", ".join(models) or file.stem, client=None, platform=f"offline: {file.name}", archive=archive,
+                     open_bundle=file)
+    try:
+        return _run(apply_config(ctx, load_config()))
+    finally:
+        archive.close()

@@ -91,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     blobfish.add_argument("blobfish_args", nargs=argparse.REMAINDER, help="see `blah-tui blobfish --help`")
 
+    _add_blah_verbs(sub)
+
     export = sub.add_parser("export", help="download a model's whole call history as JSONL")
     export.add_argument("model_id", metavar="MODEL_ID", help="the model whose calls to download")
     export.add_argument("--source", choices=["eval", "chatroom", "chat", "test"], help="only calls from this source")
@@ -167,6 +169,45 @@ def build_parser() -> argparse.ArgumentParser:
     _describe_subcommands(sub)
     _describe_subcommands(config_sub)
     return parser
+
+
+BLAH_VERBS = ("runs", "leaderboard", "compare", "health", "chatroom")
+"""blah.dev from the shell (cli/commands/blah_common.py routes them; each has its own module)."""
+
+
+def _add_blah_verbs(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    helps = {
+        "runs": "blah.dev eval runs: list, show, results, start, watch, resume, cancel",
+        "leaderboard": "the blah.dev leaderboard, best first, each model's change since its previous run",
+        "compare": "the same evals answered by two or three models: compare A B [C]",
+        "health": "a model's recent health checks: health MODEL",
+        "chatroom": "the chatroom: read (--follow tails it), post, mute, unmute",
+    }
+    for name in BLAH_VERBS:
+        verb = sub.add_parser(name, help=helps[name], add_help=False)
+        verb.add_argument(f"{name}_args", nargs=argparse.REMAINDER, help=f"see `blah-tui {name} --help`")
+
+
+def _blah_verb(args_list: list[str]) -> int | None:
+    """A blah.dev verb after any global ``--base-url``/``--api-key``/``--profile``: its exit
+    code; None when the command line is another command's."""
+    from cli.commands.blah_common import split_globals
+
+    routed = split_globals(args_list)
+    if routed is None:
+        return None
+    globals_, (verb, *rest) = routed
+    if verb == "runs":
+        from cli.commands.runs import runs_main
+
+        return runs_main(rest, globals_)
+    if verb == "chatroom":
+        from cli.commands.chatroom import chatroom_main
+
+        return chatroom_main(rest, globals_)
+    from cli.commands.leaderboard import standings_main
+
+    return standings_main(verb, rest, globals_)
 
 
 def _add_archives_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -246,11 +287,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.commands.bakeoff import bakeoff_main
 
         return bakeoff_main(args_list[1:])
+    if not set(args_list).isdisjoint(BLAH_VERBS):
+        routed = _blah_verb(args_list)
+        if routed is not None:
+            return routed
     parser = build_parser()
     args = parser.parse_args(args_list)
     bad_url = _base_url_error(getattr(args, "base_url", None))
     if bad_url:
         print(f"blah-tui: {bad_url}", file=sys.stderr)
+        return 2
+    if args.command in BLAH_VERBS:  # only options the verb cannot use came before it
+        print(f"blah-tui: only --base-url, --api-key and --profile apply to `{args.command}`; "
+              f"see `blah-tui {args.command} --help`", file=sys.stderr)
         return 2
     if args.command == "export":
         return _export(args)

@@ -46,7 +46,8 @@ continues the prompt, 4% refuses, 6% leaks end-of-turn tokens. Long prompts, JSO
 tasks fail more; in the chatroom's mismatched llama2 format it fails ~83% of the time,
 mostly by continuation, leaks and loops. The judge is wrong on purpose now and then (4%
 high scores for empty/looping replies, 3% reasoning contradicting the score) and 12% of
-score_details are plain text. Failed calls have no score (null), never an invented one.
+score_details are plain text. Failed calls have no score (null), never an invented one; their
+score_details says so in plain text ("Not judged: the model's call failed (...)"), never null.
 """
 
 

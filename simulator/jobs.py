@@ -37,6 +37,13 @@ LIVE_CHATROOM_SECONDS = 6.0
 LIVE_CALL_SECONDS = 2.0
 LIVE_BURST_SECONDS = 45.0
 LIVE_GAME_SECONDS = 90.0
+LIVE_RUN_FIRST_SECONDS = 20.0
+LIVE_RUN_GAP_SECONDS = (15 * 60.0, 30 * 60.0)
+MAX_BACKGROUND_RUNS = 3
+"""Runs on the live platform start when someone starts one: besides the person's own, the
+world starts at most this many, of other people's models, the first soon after start and the
+rest 15-30 simulated minutes apart (it used to start one of the person's model every ~80 s,
+so an hour of demo listed ~45 near-identical runs)."""
 log = logging.getLogger("simulator.jobs")
 
 
@@ -218,10 +225,18 @@ class Jobs:
             self.world.add_log_burst(self.rng.randint(520, 800), same_ms=True)
 
     async def _live_runs(self) -> None:
-        while True:
-            run = runs.create_run(self.world, [self.world.person_model_id])
+        """Other people's runs: a few over the session (:data:`MAX_BACKGROUND_RUNS`), never the
+        person's model (its runs are the ones the person starts)."""
+        await self.sleep(LIVE_RUN_FIRST_SECONDS)
+        for started in range(MAX_BACKGROUND_RUNS):
+            if started:
+                await self.sleep(self.rng.uniform(*LIVE_RUN_GAP_SECONDS))
+            peers = self.world.peer_model_ids
+            if not peers:
+                return
+            chosen = self.rng.sample(peers, k=min(len(peers), self.rng.randint(1, 2)))
+            run = runs.create_run(self.world, chosen)
             await self._progress(run["id"])
-            await self.sleep(20.0)
 
     async def _live_games(self) -> None:
         while True:

@@ -44,9 +44,18 @@ class JudgeVerdict:
     """None, ``overscore`` or ``contradiction`` (ground truth for tests)."""
 
 
+def not_judged(error: str) -> str:
+    """The ``score_details`` of a result whose call failed: the judge had nothing to read, so
+    there is no score (null, never invented), and the result says why in words. A result is
+    stored whole, with its details, so a read at any moment after it exists (right at a run's
+    completion too) sees them: it used to carry null here, which a reader took for details
+    that had not landed yet (about one read in six at completion met a failed call)."""
+    return f"Not judged: the model's call failed ({error}), so there is no score."
+
+
 def judge(rng: random.Random, ev: EvalSpec, gen: Generation) -> JudgeVerdict:
     if gen.error is not None:
-        return JudgeVerdict(None, None, None)
+        return JudgeVerdict(None, not_judged(gen.error), None)
     kind = gen.kind if gen.kind in _SCORE_RANGES else "ok"
     if kind == "ok" and gen.correct is False:
         kind = "wrong"

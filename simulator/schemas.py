@@ -152,7 +152,8 @@ class Result(Wire):
     response: str | None
     score: float | None = Field(description="0-1; null when the call failed (never invented).")
     score_details: str | None = Field(description="Judge breakdown: usually a JSON string {judge_model, "
-                                      "reasoning, criteria, verdict}, sometimes plain text.")
+                                      "reasoning, criteria, verdict}, sometimes plain text; for a failed call, "
+                                      "plain text saying it was not judged. Present on every read.")
     latency_ms: int | None
     error: str | None
     raw_data: str

@@ -171,9 +171,9 @@ def test_export_is_verbatim_and_leaves_nothing_on_failure(world: StoreSource, tm
     assert write_jsonl(path, export_lines(evaluation)) == len(evaluation.rollouts)
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     envelope = world.store.get(world.store.account, evaluation.evaluation_id)["envelope"]  # type: ignore[index]
-    assert [line["rollout"] for line in lines] == envelope["job"]["rollouts"]
-    assert lines[0]["trace"]["trace_id"] == envelope["job"]["rollouts"][0]["trace_id"]
-    assert {line["platform"] for line in lines} == {"blobfish"}
+    assert lines == envelope["traces"]  # the platform's format: each trace as published, in order
+    assert lines[0]["trace_id"] == envelope["job"]["rollouts"][0]["trace_id"]
+    assert {line["schema"] for line in lines} == {"blobfish.trace.v1"}
 
     def broken() -> Any:
         yield "{}\n"

@@ -103,8 +103,8 @@ async def test_open_a_failing_rollout_step_through_it_see_the_tool_loop_and_expo
         await pilot.press("x")
         await wait_for(pilot, lambda: replay.exported is not None, what="the rollout exported")
         lines = [json.loads(line) for line in Path(replay.exported).read_text(encoding="utf-8").splitlines()]  # type: ignore[arg-type]
-        assert [line["rollout"]["rollout_id"] for line in lines] == [rollout.rollout_id]
-        assert len(lines[0]["rollout"]["steps"]) == len(rollout.steps)
+        assert [line["rollout_id"] for line in lines] == [rollout.rollout_id]  # its trace, as the platform's
+        assert lines[0]["schema"] == "blobfish.trace.v1" and lines[0] == rollout.raw["trace"]
         first = replay.exported
         await pilot.press("X")
         await wait_for(pilot, lambda: replay.exported != first, what="the evaluation exported")
@@ -266,6 +266,9 @@ async def test_a_long_grade_is_cut_in_the_replay_and_whole_in_the_export() -> No
     explanation = "because " + "x" * 4_988 + " TAIL"
     detail = _hostile_detail("plain")
     detail["envelope"]["job"]["rollouts"][0]["grade"]["explanation"] = explanation
+    # the verifier's grade as the trace records it (what the platform's JSONL export carries)
+    detail["envelope"]["traces"][0]["records"].append({"type": "verify", "turn": 2,
+                                                       "grade": {"passed": False, "explanation": explanation}})
     app = make_app(OneEvaluation(detail))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: diagnosed(app), what="the evaluation, diagnosed")
@@ -280,4 +283,5 @@ async def test_a_long_grade_is_cut_in_the_replay_and_whole_in_the_export() -> No
         await pilot.press("x")
         await wait_for(pilot, lambda: replay.exported is not None, what="the rollout exported")
         exported = json.loads(Path(replay.exported).read_text(encoding="utf-8").splitlines()[0])  # type: ignore[arg-type]
-        assert exported["rollout"]["grade"]["explanation"] == explanation
+        verify = next(r for r in exported["records"] if r["type"] == "verify")
+        assert verify["grade"]["explanation"] == explanation

@@ -58,8 +58,10 @@ def test_standings_say_what_they_cannot_compare() -> None:
         {"a": earlier, "b": ModelHistory(RUNS[1], RUNS[3], 0.6), "c": earlier,
          "d": ModelHistory(RUNS[1], None, None), "e": None},
     )
-    a, b, c, d, e = rows
+    by_id = {r.entry.model_id: r for r in rows}
+    a, b, c, d, e = (by_id[k] for k in "abcde")
     assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
+    assert [r.entry.model_id for r in rows] == ["a", "b", "d", "e", "c"]  # best first, the unscored last
     assert a.change == pytest.approx(0.3) and a.change_text() == "+0.30"
     assert b.change_text() == "±0.00"
     assert c.change is None and c.change_text() == "—"

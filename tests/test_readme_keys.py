@@ -44,7 +44,7 @@ def test_the_readme_gives_each_screen_key_as_bound() -> None:
     text = README.read_text(encoding="utf-8")
     display = {"escape": "esc", "enter": "⏎", "question_mark": "?", "slash": "/", "percent_sign": "%",
                "left_square_bracket": "[", "right_square_bracket": "]", "colon": ":",
-               "up": "↑", "down": "↓", "pageup": "pgup", "pagedown": "pgdn"}
+               "up": "↑", "down": "↓", "pageup": "pgup", "pagedown": "pgdn", "equals_sign": "="}
     wrong = []
     for binding_id, binding in _all_bindings().items():
         marker = f"(`{binding_id}`)"

@@ -158,6 +158,10 @@ class BlahApp(App[None]):
                         markup=False, timeout=20)
         if self.ctx.open_log_id:
             self.open_log(self.ctx.open_log_id)
+        if self.ctx.open_bundle is not None:
+            from tui.screens.compare.bundle_view import BundleScreen
+
+            self.push_screen(BundleScreen(self.ctx.open_bundle))
         if self.ctx.client is not None:
             self._check_model_exists()
 

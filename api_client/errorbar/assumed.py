@@ -18,9 +18,26 @@ ASSUMED (the contract is silent or says "not stated"):
 - ``criterion_snapshot`` holds ``criterion_id, name, judge_prompt, judge_model, tpr, tnr,
   kappa`` (keys not stated);
 - on samples, the simulator's extras ``index``, ``truncated``, ``latency_ms``,
-  ``cost_micros``, ``orderings:{ab, ba}`` and ``assertions:[bool]`` (absent on the real
+  ``cost_micros``, ``orderings:{ab, ba}``, ``assertions:[bool]`` and, on screening runs,
+  ``similarity`` (``matched``/``differed``/``unparsed``) (absent on the real
   service as far as the contract says; read as None then);
-- timestamps other than ``created_at`` are kept as the strings sent.
+- timestamps other than ``created_at`` are kept as the strings sent;
+- the pairwise block's ``calibration`` sides (``wins``, ``losses``, ``decided``) are
+  ``{positives, negatives, sensitivity, sensitivity_ci, specificity, specificity_ci}``;
+  ``GET .../pair_labels`` is ``{object, data:[label]}`` or a bare array of labels; an align
+  of more than 50 labels answers ``{queued, total_labels}``, otherwise the alignment report;
+  the evidence bundle's ``attestation.problems`` items are ``{seq, kind, detail}``;
+- ``results.screening`` (``Screening``): the contract lists ``incumbent``, ``token_shape``,
+  ``per_candidate[{model, similarity:{matched, differed, unparsed, judged, match_rate, ci95},
+  est_usd_per_request, est_savings_pct, projected_monthly_usd, projected_monthly_savings_usd,
+  ...placement}]`` and ``recommendation`` (with ``action`` = ``"switch"``) and names the
+  placement keys ``status`` and ``quality``. ASSUMED: ``incumbent`` is ``{model,
+  est_usd_per_request, projected_monthly_usd, monthly_requests}`` or a bare model id;
+  ``token_shape`` is ``{requests, median_prompt_tokens, median_output_tokens,
+  p90_output_tokens}`` (other members kept and shown as sent); a candidate's ``arm``;
+  ``status``/``quality`` are strings shown verbatim, never interpreted; ``recommendation`` is
+  ``{action, model, reason}`` or a bare action string, any action but ``"switch"`` meaning keep;
+  ``judge_shares_family`` a bool; money is US dollars (the field names say ``usd``).
 
 The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
 pydantic, for the CI gate's start-up. The paths and fixed names are in ``wire``.
@@ -129,7 +146,13 @@ class Results(Lenient):
     criterion: Any = None
     assertion_results: Json | None = None
     pairwise: Json | None = None
-    screening: Json | None = None
+    screening: Screening | None = None
+
+    @field_validator("screening", mode="before")
+    @classmethod
+    def _screening_object(cls, value: Any) -> Any:
+        """A screening block that is not an object reads as absent (the run still reads)."""
+        return value if isinstance(value, dict) else None
 
 
 class Run(Lenient):
@@ -173,6 +196,7 @@ class SampleAnswer(Lenient):
     cost_micros: int | None = None  # simulator extra
     orderings: dict[str, str | None] | None = None  # simulator extra: {"ab", "ba"}
     assertions: list[bool] | None = None  # simulator extra
+    similarity: str | None = None  # simulator extra, screening runs: matched|differed|unparsed
 
 
 class Sample(Lenient):
@@ -235,6 +259,11 @@ class Criterion(Lenient):
     tnr_ci: list[float] | None = None
     alignment_n: int | None = None
     aligned_at: str | None = None
+    description: str | None = None
+    judge_prompt: str | None = None
+    drift_status: str | None = None
+    drift_signal: str | None = None
+    drift_reason: str | None = None
 
     _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
 
@@ -246,3 +275,280 @@ class CriterionList(Lenient):
 class Document(Lenient):
     """A body read as it is (pairwise, evidence, alignment, failure clusters, a pair label):
     the screens read its members; nothing here assumes more than that it is an object."""
+
+
+# ---------------------------------------------------------------- calibration (contract 3.11, 3.12, 4)
+
+
+def _object_or_none(value: Any) -> Any:
+    """A member the contract leaves unshaped: read when it is an object, else None (never a
+    failed read of the whole answer: the figures around it still count)."""
+    return value if isinstance(value, dict) else None
+
+
+class CalibrationSide(Lenient):
+    """The judge against the person on one side: said it when the person did (sensitivity),
+    did not when the person did not (specificity)."""
+
+    positives: int | None = None
+    negatives: int | None = None
+    sensitivity: float | None = None
+    sensitivity_ci: list[float] | None = None
+    specificity: float | None = None
+    specificity_ci: list[float] | None = None
+
+    _cis = field_validator("sensitivity_ci", "specificity_ci", mode="before")(_interval)
+
+
+class Calibration(Lenient):
+    n: int | None = None
+    agreement: float | None = None
+    kappa: float | None = None
+    usable: bool | None = None
+    reason: str | None = None
+    wins: CalibrationSide | None = None
+    losses: CalibrationSide | None = None
+    decided: CalibrationSide | None = None
+
+    _sides = field_validator("wins", "losses", "decided", mode="before")(_object_or_none)
+
+
+class CorrectedWinRate(Lenient):
+    win_rate: float | None = None
+    win_rate_ci: list[float] | None = None
+    floor_half_width: float | None = None
+    calibration_variance_share: float | None = None
+    decided: float | None = None
+
+    _ci = field_validator("win_rate_ci", mode="before")(_interval)
+
+
+class ArmPairwise(Lenient):
+    spec_sheet: Json | None = None
+    labelled_pairs: int | None = None
+    corrected: CorrectedWinRate | None = None
+
+    _objects = field_validator("spec_sheet", "corrected", mode="before")(_object_or_none)
+
+
+class Pairwise(Lenient):
+    v: int | None = None
+    computed_at: str | None = None
+    labelled_pairs: int | None = None
+    calibration: Calibration | None = None
+    candidates: dict[str, ArmPairwise] = Field(default_factory=dict)
+
+    _calibration = field_validator("calibration", mode="before")(_object_or_none)
+
+    @field_validator("candidates", mode="before")
+    @classmethod
+    def _arms(cls, value: Any) -> Any:
+        return {k: v for k, v in value.items() if isinstance(v, dict)} if isinstance(value, dict) else {}
+
+
+class PairLabel(Lenient):
+    sample_index: int
+    candidate: str
+    verdict: str | None = None
+    critique: str | None = None
+    pairwise: Pairwise | None = None
+
+
+def parse_pair_labels(data: Any) -> list[PairLabel]:
+    """``{object, data:[...]}`` or a bare array (the shape is not stated)."""
+    from api_client._responses import ShapeError
+
+    items = data.get("data") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise ShapeError("expected a list of pair labels")
+    return [PairLabel.model_validate(item) for item in items]
+
+
+class AlignmentMetrics(Lenient):
+    n: int | None = None
+    tpr: float | None = None
+    tpr_ci: list[float] | None = None
+    tnr: float | None = None
+    tnr_ci: list[float] | None = None
+    kappa: float | None = None
+
+    _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
+
+
+class Disagreement(Lenient):
+    request_id: str | None = None
+    judge_verdict: str | None = None
+    human_verdict: str | None = None
+    critique: str | None = None
+    tag: str | None = None
+    response_excerpt: str | None = None
+
+
+class Alignment(Lenient):
+    """A criterion's alignment report (``GET .../alignment``, or a synchronous align)."""
+
+    aligned_at: str | None = None
+    metrics: AlignmentMetrics | None = None
+    tier: str | None = None
+    agreements: int | None = None
+    disagreements: list[Disagreement] = Field(default_factory=list)
+
+
+class AlignAnswer(Alignment):
+    """``POST .../align``: the report (<=50 labels), or ``queued`` with ``total_labels``."""
+
+    queued: bool | None = None
+    total_labels: int | None = None
+
+
+# ---------------------------------------------------------------- evidence (contract 3.8)
+
+
+class AttestationProblem(Lenient):
+    seq: int | None = None
+    kind: str | None = None
+    detail: str | None = None
+
+
+class Attestation(Lenient):
+    ok: bool | None = None
+    checked_rows: int | None = None
+    head_seq: int | None = None
+    problems: list[AttestationProblem] = Field(default_factory=list)
+    acknowledged: bool | None = None
+    statement: str | None = None
+
+    @field_validator("problems", mode="before")
+    @classmethod
+    def _problems(cls, value: Any) -> Any:
+        if not isinstance(value, list):
+            return []
+        return [item if isinstance(item, dict) else {"detail": str(item)} for item in value]
+
+
+class EvidenceContent(Lenient):
+    included: bool | None = None
+    reason: str | None = None
+
+
+class EvidenceGate(Lenient):
+    params: Json | None = None
+    verdict: Json | None = None
+
+
+class Evidence(Lenient):
+    signature: Any = None
+    unsigned: bool | None = None
+    bundle_v: int | None = None
+    generated_at: str | None = None
+    run: Json | None = None
+    results: Json | None = None
+    gate: EvidenceGate | None = None
+    instrument: Json | None = None
+    samples: Json | None = None
+    content: EvidenceContent | None = None
+    refusals: Json | None = None
+    attestation: Attestation | None = None
+
+    _objects = field_validator("run", "results", "gate", "instrument", "samples", "content", "refusals",
+                               "attestation", mode="before")(_object_or_none)
+
+
+# ---------------------------------------------------------------- failure clusters (contract 3.4)
+
+
+class FailureCluster(Lenient):
+    name: str | None = None
+    count: int | None = None
+    share: float | None = None
+    request_ids: list[str] = Field(default_factory=list)
+    example: str | None = None
+
+
+class CriterionClusters(Lenient):
+    criterion_id: str | None = None
+    criterion_name: str | None = None
+    failures: int | None = None
+    without_reason: int | None = None
+    clusters: list[FailureCluster] = Field(default_factory=list)
+
+
+class FailureClusters(Lenient):
+    window_days: int | None = None
+    generated_at: str | None = None
+    cached: bool | None = None
+    criteria: list[CriterionClusters] = Field(default_factory=list)
+# ---------------------------------------------------------------------- screening (ASSUMED, see above)
+
+
+def _object_of(key: str) -> Any:
+    """A bare string read as ``{key: string}`` (the contract does not say which form is sent)."""
+
+    def read(value: Any) -> Any:
+        return {key: value} if isinstance(value, str) else value
+
+    return read
+
+
+class Similarity(Lenient):
+    """How often a candidate's answer matched the incumbent's logged one (never win/loss)."""
+
+    matched: int | None = None
+    differed: int | None = None
+    unparsed: int | None = None
+    judged: int | None = None
+    match_rate: float | None = None
+    ci95: list[float] | None = None
+
+    _ci = field_validator("ci95", mode="before")(_interval)
+
+
+class ScreeningCandidate(Lenient):
+    model: str | None = None
+    arm: str | None = None  # ASSUMED
+    similarity: Similarity | None = None
+    est_usd_per_request: float | None = None
+    est_savings_pct: float | None = None
+    projected_monthly_usd: float | None = None
+    projected_monthly_savings_usd: float | None = None
+    status: str | None = None  # placement: named by the contract, values not stated
+    quality: str | None = None  # placement: named by the contract, values not stated
+
+
+class Incumbent(Lenient):
+    model: str | None = None
+    est_usd_per_request: float | None = None  # ASSUMED
+    projected_monthly_usd: float | None = None  # ASSUMED
+    monthly_requests: int | None = None  # ASSUMED
+
+
+class TokenShape(Lenient):
+    requests: int | None = None  # ASSUMED
+    median_prompt_tokens: float | None = None  # ASSUMED
+    median_output_tokens: float | None = None  # ASSUMED
+    p90_output_tokens: float | None = None  # ASSUMED
+
+
+class Recommendation(Lenient):
+    action: str | None = None  # documented value: "switch"
+    model: str | None = None  # ASSUMED
+    reason: str | None = None  # ASSUMED
+
+    @property
+    def switch(self) -> bool:
+        return self.action == "switch"
+
+
+class Screening(Lenient):
+    incumbent: Incumbent | None = None
+    token_shape: TokenShape | None = None
+    per_candidate: list[ScreeningCandidate] = Field(default_factory=list)
+    recommendation: Recommendation | None = None
+    judge_shares_family: bool | None = None
+
+    _incumbent = field_validator("incumbent", mode="before")(_object_of("model"))
+    _recommendation = field_validator("recommendation", mode="before")(_object_of("action"))
+
+    def candidate(self, model: str | None) -> ScreeningCandidate | None:
+        """The screened candidate of ``model`` (by model id or arm key)."""
+        return next((c for c in self.per_candidate if model is not None and model in (c.model, c.arm)), None)

@@ -27,7 +27,10 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 import httpx
 
 from api_client._retry import RetryPolicy
-from api_client.errors import BlahError, OutcomeUnknownError
+from pydantic import ValidationError
+
+from api_client._responses import safe_excerpt
+from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
 from api_client.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.origin import BEARER
 from api_client.paths import segment
@@ -48,6 +51,14 @@ USER_AGENT = "blah-tui (errorbar client)"
 SETTLE_WINDOW_S = 300.0
 """A run in the list counts as the lost create's only if created this close to the send."""
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class EvidenceBundle:
+    """``raw``: the body's exact bytes; ``evidence``: the same, parsed."""
+
+    raw: bytes
+    evidence: assumed.Evidence
 
 
 @dataclass(frozen=True)
@@ -98,8 +109,12 @@ class ErrorbarClient:
     def __init__(self, base_url: str, api_key: str | None = None, *,
                  transport: httpx.AsyncBaseTransport | None = None, timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
                  deadline: float = 60.0, max_attempts: int = 4, retry: RetryPolicy | None = None,
-                 sleep: Sleep | None = None, limits: httpx.Limits | None = None) -> None:
+                 sleep: Sleep | None = None, limits: httpx.Limits | None = None,
+                 key_source: str | None = None) -> None:
+        """``key_source``: where the key came from, in words ("$ERRORBAR_API_KEY", "the demo
+        simulator's admin key"); a 403 names it (never the key itself)."""
         key = check_key(api_key) if api_key is not None else None
+        self.key_source = key_source
         origin = origin_base_url(base_url)
         if transport is None and httpx.URL(origin).scheme == "http":
             transport = plain_http_transport(limits)
@@ -132,7 +147,7 @@ class ErrorbarClient:
         try:
             return await self._http.request_json(method, path, parse, needs_key=True, **kw)
         except BlahError as error:
-            raise translate(error, precondition=precondition) from None
+            raise translate(error, precondition=precondition, key_source=self.key_source) from None
 
     @staticmethod
     def _run_path(run_id: str, *rest: str) -> str:
@@ -202,21 +217,22 @@ class ErrorbarClient:
     async def samples(self, run_id: str) -> list[assumed.Sample]:
         return await self._call("GET", self._run_path(run_id, "samples"), _shapes().parse_samples)
 
-    async def pairwise(self, run_id: str) -> assumed.Document:
-        return await self._call("GET", self._run_path(run_id, "pairwise"), _shapes().Document.model_validate)
+    async def pairwise(self, run_id: str) -> assumed.Pairwise:
+        """Spec sheets, the judge's calibration against the labelled pairs, corrected win rates."""
+        return await self._call("GET", self._run_path(run_id, "pairwise"), _shapes().Pairwise.model_validate)
 
-    async def pair_labels(self, run_id: str) -> assumed.Document:
-        return await self._call("GET", self._run_path(run_id, "pair_labels"), _shapes().Document.model_validate)
+    async def pair_labels(self, run_id: str) -> list[assumed.PairLabel]:
+        return await self._call("GET", self._run_path(run_id, "pair_labels"), _shapes().parse_pair_labels)
 
     async def add_pair_label(self, run_id: str, sample_index: int, candidate: str, verdict: str,
-                             critique: str | None = None) -> assumed.Document:
+                             critique: str | None = None) -> assumed.PairLabel:
         """Relay a verdict a human gave (never made up); a repeat overwrites."""
         if verdict not in ("candidate", "baseline", "tie"):
             raise ValueError("verdict must be candidate, baseline or tie")
         body: dict[str, Any] = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict}
         if critique is not None:
             body["critique"] = critique
-        return await self._call("POST", self._run_path(run_id, "pair_labels"), _shapes().Document.model_validate,
+        return await self._call("POST", self._run_path(run_id, "pair_labels"), _shapes().PairLabel.model_validate,
                                 json=body)
 
     async def delete_pair_label(self, run_id: str, sample_index: int, candidate: str) -> None:
@@ -224,25 +240,41 @@ class ErrorbarClient:
                          params={"sample_index": sample_index, "candidate": candidate})
 
     async def evidence(self, run_id: str, thresholds: Mapping[str, float | None] | None = None,
-                       *, with_content: bool = False, model: str | None = None) -> assumed.Document:
-        params = gate_params(thresholds, model=model) if thresholds else ({"model": model} if model else {})
+                       *, with_content: bool = False, model: str | None = None) -> EvidenceBundle:
+        """The run's evidence bundle: its exact bytes (to write as they came: a signature covers
+        them) and the same parsed. A 412 is :class:`PreconditionError` (the run is not DONE)."""
+        params = gate_params(thresholds, model=model) if thresholds and any(
+            v is not None for v in thresholds.values()) else ({"model": model} if model else {})
         if with_content:
             params["with_content"] = "true"
-        return await self._call("GET", self._run_path(run_id, "evidence"), _shapes().Document.model_validate,
-                                params=params, precondition=PreconditionError.EVIDENCE)
+        path = self._run_path(run_id, "evidence")
+        self._http.require_key("GET", path)
+        chunks: list[bytes] = []
+        try:
+            async for chunk in self._http.stream_bytes(path, params=params):
+                chunks.append(chunk)
+        except BlahError as error:
+            raise translate(error, precondition=PreconditionError.EVIDENCE) from None
+        raw = b"".join(chunks)
+        try:
+            parsed = _shapes().Evidence.model_validate(json.loads(raw))
+        except (ValueError, ValidationError) as exc:
+            raise InvalidResponseError(f"the evidence bundle is not a JSON object of the contract's shape "
+                                       f"({safe_excerpt(str(exc), 200)})", method="GET", path=path) from None
+        return EvidenceBundle(raw, parsed)
 
     async def compare(self, before_id: str, after_id: str) -> assumed.Comparison:
         """``a`` = before, ``b`` = after; ``delta`` is after − before."""
         return await self._call("GET", f"{wire.EVALS_PATH}/compare", _shapes().Comparison.model_validate,
                                 params={"a": before_id, "b": after_id}, precondition=PreconditionError.COMPARE)
 
-    async def failure_clusters(self, window_days: int = 7, *, force: bool = False) -> assumed.Document:
+    async def failure_clusters(self, window_days: int = 7, *, force: bool = False) -> assumed.FailureClusters:
         """May spend (a fresh clustering is metered): ``force`` skips the hour's cache; never loop it."""
         if not 1 <= window_days <= 90:
             raise ValueError("window_days must be 1..90")
         params = {"window_days": window_days, **({"force": "true"} if force else {})}
-        return await self._call("GET", f"{wire.EVALS_PATH}/failure_clusters", _shapes().Document.model_validate,
-                                params=params)
+        return await self._call("GET", f"{wire.EVALS_PATH}/failure_clusters",
+                                _shapes().FailureClusters.model_validate, params=params)
 
     async def gate(self, run_id: str, thresholds: Mapping[str, float | None], *, ties: str | None = None,
                    model: str | None = None) -> tuple[int, GateVerdict]:
@@ -268,11 +300,19 @@ class ErrorbarClient:
         return await self._call("GET", f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}",
                                 _shapes().Criterion.model_validate)
 
-    async def alignment(self, criterion_id: str) -> assumed.Document:
-        """The criterion's last alignment (free, never re-judges)."""
+    async def alignment(self, criterion_id: str) -> assumed.Alignment:
+        """The criterion's last alignment (free, never re-judges). While an align is running
+        the queue answers 400 "Alignment run in progress — N labels judged so far"."""
         return await self._call(
             "GET", f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}/alignment",
-            _shapes().Document.model_validate)
+            _shapes().Alignment.model_validate)
+
+    async def align(self, criterion_id: str) -> assumed.AlignAnswer:
+        """Re-measure the criterion's judge against its human labels. SPENDS one judge call per
+        label: sent once, never resent (a lost answer is looked up with :meth:`alignment`)."""
+        path = f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}/align"
+        self._http.require_key("POST", path)
+        return await self._call("POST", path, _shapes().AlignAnswer.model_validate)
 
 
 async def wait_until_terminal(client: ErrorbarClient, run_id: str, *, sleep: Callable[[float], Awaitable[None]],

@@ -42,6 +42,14 @@ class RoleError(AuthError):
                 "and aligning criteria do); nothing was changed")
     SCOPE_SENTENCE = "this key has the read scope only: writes need an evals:write key; nothing was changed"
 
+    @staticmethod
+    def sentence(scope: bool, key_source: str | None) -> str:
+        """The role (or scope) needed and which key was used, by where it came from: never the key."""
+        used = f"the key used ({key_source})" if key_source else "the key used"
+        if scope:
+            return f"{used} has the read scope only: writes need an evals:write key; nothing was changed"
+        return f"this needs a key minted by a workspace OWNER or ADMIN, and {used} is not one; nothing was changed"
+
 
 class PreconditionError(ErrorbarError):
     """412 outside the gate: a precondition of the call failed (the sentence says which)."""
@@ -62,7 +70,7 @@ class CreateOutcomeUnknown(ErrorbarError):
     have been queued. Never created again automatically (a run spends money)."""
 
 
-def translate(error: BlahError, *, precondition: str | None = None) -> BlahError:
+def translate(error: BlahError, *, precondition: str | None = None, key_source: str | None = None) -> BlahError:
     """The error with this platform's sentence for 402/403/412/422; others unchanged."""
     status = error.status
     text = safe_excerpt(error.server_error, 300) if error.server_error else None
@@ -72,7 +80,7 @@ def translate(error: BlahError, *, precondition: str | None = None) -> BlahError
     if status == 402:
         return FundsError(FundsError.SENTENCE + said, **kw)  # type: ignore[arg-type]
     if status == 403:
-        sentence = RoleError.SCOPE_SENTENCE if error.code == wire.CODE_INSUFFICIENT_SCOPE else RoleError.SENTENCE
+        sentence = RoleError.sentence(error.code == wire.CODE_INSUFFICIENT_SCOPE, key_source)
         return RoleError(sentence + said, **kw)  # type: ignore[arg-type]
     if status == 412:
         return PreconditionError((precondition or PreconditionError.SENTENCE) + said, **kw)  # type: ignore[arg-type]

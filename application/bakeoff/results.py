@@ -57,16 +57,15 @@ def _count(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _spec_sheet(pairwise: assumed.Document | None, key: str) -> dict[str, Any]:
+def _spec_sheet(pairwise: assumed.Pairwise | None, key: str) -> dict[str, Any]:
     if pairwise is None:
         return {}
-    candidates = (pairwise.model_extra or {}).get("candidates")
-    entry = candidates.get(key) if isinstance(candidates, dict) else None
-    sheet = entry.get("spec_sheet") if isinstance(entry, dict) else None
+    entry = pairwise.candidates.get(key)
+    sheet = entry.spec_sheet if entry is not None else None
     return sheet if isinstance(sheet, dict) else {}
 
 
-def candidate_rows(run: assumed.Run, pairwise: assumed.Document | None) -> list[CandidateRow]:
+def candidate_rows(run: assumed.Run, pairwise: assumed.Pairwise | None) -> list[CandidateRow]:
     """One row per candidate arm of a comparison run, in the platform's order."""
     results = run.results
     if results is None:

@@ -16,7 +16,7 @@ from typing import Any
 from common.iso_time import iso_ms
 from diagnosis.rollout_record import Assertion, Grade, Rollout, RolloutStep, ToolCall, TrainingSample
 
-__all__ = ["Evaluation", "EvaluationSummary", "parse_evaluation", "parse_summary", "result_failed"]
+__all__ = ["Evaluation", "EvaluationSummary", "parse_evaluation", "parse_rollout", "parse_summary", "result_failed"]
 
 PLATFORM = "blobfish"
 
@@ -73,6 +73,9 @@ class Evaluation:
     status: str | None
     rollouts: tuple[Rollout, ...]
     max_tokens: int | None = None
+    traces: tuple[Json, ...] = ()
+    """The envelope's ``blobfish.trace.v1`` records in their order, as sent (what the platform's
+    JSONL export holds, one per line)."""
 
     @property
     def evaluation_id(self) -> str:
@@ -220,6 +223,11 @@ def _rollout(data: Json, trace: Json | None, model: str | None, max_tokens: int 
     )
 
 
+def parse_rollout(data: Json, trace: Json | None, model: str | None = None) -> Rollout:
+    """One rollout record and its trace (either may be all there is: an exported line)."""
+    return _rollout(data, trace, model, None)
+
+
 def parse_evaluation(detail: Json) -> Evaluation:
     """The detail answer (Summary + ``envelope``) read into an ``Evaluation``."""
     summary = parse_summary(detail)
@@ -227,7 +235,8 @@ def parse_evaluation(detail: Json) -> Evaluation:
     job = _map(envelope.get("job"))
     metadata = _map(job.get("metadata")) or summary.metadata
     traces: dict[str, Json] = {}
-    for trace in _list(envelope.get("traces")):
+    in_order = tuple(t for t in _list(envelope.get("traces")) if isinstance(t, Mapping))
+    for trace in in_order:
         if isinstance(trace, Mapping):
             for key in ("trace_id", "rollout_id"):
                 if isinstance(trace.get(key), str):
@@ -240,4 +249,5 @@ def parse_evaluation(detail: Json) -> Evaluation:
             continue
         trace = traces.get(str(data.get("trace_id"))) or traces.get(str(data.get("rollout_id")))
         rollouts.append(_rollout(data, trace, model, max_tokens))
-    return Evaluation(summary, _str(job.get("taskset")), _str(job.get("status")), tuple(rollouts), max_tokens)
+    return Evaluation(summary, _str(job.get("taskset")), _str(job.get("status")), tuple(rollouts), max_tokens,
+                      in_order)

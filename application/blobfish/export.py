@@ -1,25 +1,34 @@
-"""Export a rollout, or a whole evaluation, as JSONL: one rollout per line, as published.
+"""Export a rollout, or a whole evaluation, as JSONL in the platform's own format: the same
+lines as `blah-tui blobfish export` (which saves Blobfish's ``?format=jsonl`` answer), so a
+file from either is interchangeable and `blah-tui open` reads both.
 
-A line is ``{"platform", "evaluation_id", "job_id", "taskset", "metadata", "rollout",
-"trace"}``: the rollout record (steps, grade, captured training samples) and its trace
-(every tool call, completion and verdict) verbatim, as the platform served them (it masks
-secrets before it stores anything). Nothing absent is filled in. The file is written to a
-temporary name beside it and renamed at the end: a failed export leaves nothing behind.
+A line is one ``blobfish.trace.v1`` record (the rollout's trace: every tool call, completion
+and verdict), verbatim as the platform served it (it masks secrets before it stores anything),
+written as compact JSON the way the platform writes it; a whole evaluation is every trace of
+its envelope, in the envelope's order. A rollout whose trace the platform did not send has no
+line (nothing is made up); :func:`export_lines` callers learn that from the count. The file is
+written to a temporary name beside it and renamed at the end: a failed export leaves nothing.
+
+Files written by earlier versions of the app (one ``{"platform", "evaluation_id", "rollout",
+"trace", ...}`` object per line) are still read by `blah-tui open`.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from common.atomic_write import atomic_writer
-from application.blobfish.evidence import PLATFORM, Evaluation
+from application.blobfish.evidence import Evaluation
 from diagnosis.rollout_record import Rollout
 
-__all__ = ["default_export_path", "export_lines", "write_jsonl"]
+__all__ = ["default_export_path", "export_lines", "trace_line", "write_jsonl"]
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -38,20 +47,26 @@ def default_export_path(data_dir: Path, evaluation: Evaluation, rollout: Rollout
     return data_dir / "exports" / f"{name}-{stamp}.jsonl"
 
 
+def trace_line(trace: Mapping[str, Any]) -> str:
+    """One trace as the platform's JSONL line: compact JSON, UTF-8 as is, members in the
+    order sent. Text holding a lone UTF-16 surrogate (which the platform sends as a ``\\udXXX``
+    escape) is written with the same escape."""
+    try:
+        return orjson.dumps(trace).decode("utf-8") + "\n"
+    except TypeError:
+        return json.dumps(trace, ensure_ascii=True, separators=(",", ":")) + "\n"
+
+
 def export_lines(evaluation: Evaluation, rollouts: Iterable[Rollout] | None = None) -> Iterator[str]:
-    """One JSON line per rollout (all of the evaluation's when ``rollouts`` is None)."""
-    summary = evaluation.summary
-    for rollout in evaluation.rollouts if rollouts is None else rollouts:
-        line = {
-            "platform": PLATFORM,
-            "evaluation_id": summary.evaluation_id,
-            "job_id": summary.job_id,
-            "taskset": evaluation.taskset,
-            "metadata": dict(summary.metadata),
-            "rollout": rollout.raw.get("rollout"),
-            "trace": rollout.raw.get("trace"),
-        }
-        yield json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+    """The platform's lines: every trace of the evaluation (``rollouts`` None), else the trace of
+    each rollout given (those the platform sent a trace for)."""
+    if rollouts is None:
+        traces: Iterable[Any] = evaluation.traces or (r.raw.get("trace") for r in evaluation.rollouts)
+    else:
+        traces = (r.raw.get("trace") for r in rollouts)
+    for trace in traces:
+        if isinstance(trace, Mapping):
+            yield trace_line(trace)
 
 
 def write_jsonl(path: Path, lines: Iterable[str]) -> int:

@@ -48,6 +48,8 @@ class WriteOutcome:
     kind: OutcomeKind
     message: str
     run: Run | None = None
+    error: BlahError | None = None
+    """The refusal or failure behind a "refused"/"failed" outcome (its kind, for an exit code)."""
 
     @property
     def ok(self) -> bool:
@@ -92,9 +94,9 @@ async def start_run(
     except OutcomeUnknownError:
         return await _confirm_start(client, model_ids, known_run_ids, confirm_attempts, confirm_delay, sleep)
     except (AuthError, ConflictError, NotFoundError) as error:
-        return WriteOutcome("refused", explain_refusal("start", error))
+        return WriteOutcome("refused", explain_refusal("start", error), error=error)
     except BlahError as error:
-        return WriteOutcome("failed", explain_refusal("start", error))
+        return WriteOutcome("failed", explain_refusal("start", error), error=error)
     if started.run is not None:
         return WriteOutcome("done", f"Run {one_line(started.run.id, max_len=60)} started.", started.run)
     # The older answer form: {"message": ...} and no run; find it in the list.
@@ -185,7 +187,7 @@ async def _status_write(
         )
     except BlahError as error:
         kind: OutcomeKind = "refused" if isinstance(error, (AuthError, ConflictError, NotFoundError)) else "failed"
-        return WriteOutcome(kind, explain_refusal(action, error))
+        return WriteOutcome(kind, explain_refusal(action, error), error=error)
     return WriteOutcome("done", _done_message(action, rid, run.status), run)
 
 

@@ -7,8 +7,12 @@
     blah-tui bakeoff cancel ID [--yes]
     blah-tui bakeoff samples ID [--losses] [--json]
     blah-tui bakeoff compare A B [--json]
+    blah-tui bakeoff screen [--name N] [--sample-count N] [--candidate M ...] [--dataset ID] [--yes] [--json]
     blah-tui bakeoff gate ID [--min-win-rate X] [--min-pass-rate X] [--min-assertion-pass-rate X]
                              [--noninferiority-margin X] [--ties half|decided] [--model M] [--wait SECONDS] [--json]
+    blah-tui bakeoff labels|label|criteria|criterion|align|evidence|clusters|delete|verdict ...
+                             (see cli/commands/bakeoff_calibration.py: calibration, criteria, evidence,
+                             failure clusters, delete, and the verdict: switch / don't / not enough evidence)
 
 The queue's address: ``--base-url`` or the errorbar profile's; the key: ``$ERRORBAR_API_KEY``
 or the profile's stored key (``sk_...``; never printed). Create spends money: it is confirmed
@@ -18,7 +22,10 @@ Exit codes. gate: 0 pass; 1 a check failed; 2 bad usage, including no threshold 
 sent); 3 the run is not DONE (fail closed; ``--wait`` polls until it is or the time is up);
 4 the queue could not be reached, refused the key, or answered something else. Other
 commands: 0 done (watch: the run ended DONE); 1 the queue refused (watch: ERROR or
-CANCELLED); 2 bad usage; 4 unreachable or key refused.
+CANCELLED); 2 bad usage; 4 unreachable or key refused. screen: 0 the screening finished DONE
+(a "keep" is a good outcome); 1 the queue refused (402 no funds, 422 nothing to screen, 400,
+403) or the run ended ERROR or CANCELLED; 2 bad usage; 4 unreachable, key refused, or the
+create's outcome unknown (see cli/commands/bakeoff_screen.py).
 """
 
 from __future__ import annotations
@@ -37,7 +44,11 @@ from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, Refu
 from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
+from cli.commands import bakeoff_calibration
 from cli.commands import bakeoff_print as show
+from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
+from cli.commands.bakeoff_plan import add_parsers as add_offline_parsers
+from cli.commands import bakeoff_screen
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
 from cli.commands.command_error import CommandError, confirm
@@ -78,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")
     one.add_argument("--json", action="store_true")
+    one.add_argument("--margin", type=_unit, metavar="D", help="a noninferiority margin for the paired reading (0..1)")
     create = sub.add_parser("create", parents=[connection], help="queue a run (spends money; sent once)")
     create.add_argument("--from", dest="from_file", metavar="RUN.json", help="the request body, as JSON")
     create.add_argument("--name")
@@ -113,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
     gate.add_argument("--json", action="store_true")
+    bakeoff_calibration.add_parsers(sub, connection)
+    add_offline_parsers(sub)
+    bakeoff_screen.add_parser(sub, connection)
     return parser
 
 
@@ -169,7 +184,8 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
                     err: TextIO, sleep: Sleep) -> int:
     from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
 
-    async with ErrorbarClient(connection.base_url, connection.api_key) as client:
+    async with ErrorbarClient(connection.base_url, connection.api_key,
+                              key_source=connection.key_description) as client:
         action = args.action
         if action == "list":
             runs = await client.list_runs()
@@ -177,6 +193,11 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
         elif action == "show":
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
+            if not args.json and run.status == "DONE":
+                from application.bakeoff.readings import fetch_switch_readings
+                from cli.commands.bakeoff_readings import print_readings
+
+                print_readings(await fetch_switch_readings(client, run, args.margin), out)
         elif action == "create":
             created = await client.create_run(params["body"])
             if created.settled:
@@ -199,6 +220,9 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
                 _print_json([s.to_json() for s in samples], out)
             else:
                 show.print_samples(samples, out, losses=args.losses)
+        elif action == "screen":
+            return await bakeoff_screen.run(client, params["body"], as_json=args.json, out=out, err=err, sleep=sleep,
+                                            print_json=_print_json)
         else:
             comparison = await client.compare(args.before, args.after)
             _print_json(comparison.to_json(), out) if args.json else show.print_compare(comparison, out)
@@ -214,6 +238,10 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
     args = build_parser().parse_args(list(argv))
+    if args.action in bakeoff_calibration.ACTIONS:
+        return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
+    if args.action in OFFLINE_ACTIONS:
+        return run_offline(args, out, err)
     params: dict[str, Any] = {}
     try:
         if args.action == "gate":
@@ -228,10 +256,14 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
             from api_client.errorbar.checks import check_create
 
             check_create(params["body"])
+        elif args.action == "screen":
+            params["body"] = bakeoff_screen.body_of(args)
         connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
         if args.action == "create":
             confirm(f"queue {one_line(str(params['body'].get('name') or 'a screening run'), 60)}? It spends money",
                     args.yes, stdin, err)
+        elif args.action == "screen":
+            confirm(bakeoff_screen.question(params["body"]), args.yes, stdin, err)
         elif args.action == "cancel":
             confirm(f"cancel {one_line(args.run_id, 60)}?", args.yes, stdin, err)
         if args.action == "gate":

@@ -25,6 +25,13 @@ class Connection:
     api_key: str | None = field(repr=False)
     key_source: str
 
+    @property
+    def key_description(self) -> str:
+        """Where the key came from, in words (never the key)."""
+        from application.profiles import describe_key_source
+
+        return describe_key_source(self.key_source, platform_spec("errorbar"))
+
 
 def resolve(base_url: str | None, profile: str | None, env: dict[str, str]) -> Connection:
     spec = platform_spec("errorbar")

@@ -94,6 +94,11 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         if any(m.corrected_pass_rate is None for m in results.per_model):
             out.write("corrected: none where the frozen judge has no usable TPR/TNR (no better than chance, "
                       "or never aligned)\n")
+    if results.screening is not None:
+        from cli.commands.bakeoff_screen_print import print_screening_result
+
+        out.write("\n")
+        print_screening_result(results.screening, out)
 
 
 def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: bool) -> None:

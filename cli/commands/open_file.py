@@ -2,7 +2,9 @@
 
 A dump is what ``blah-tui export`` writes: one LogEntry JSON object per line (any order).
 Also accepted, because people save what they have: a line holding a JSON array of entries,
-or a whole ``GET /logs`` page (``{"logs": [...]}``). Each line is validated on its own; a
+or a whole ``GET /logs`` page (``{"logs": [...]}``); and Blobfish JSONL (the platform's
+``blobfish.trace.v1`` lines, as `blah-tui blobfish export` and the app's export write them, or
+the app's older export lines), each step read as one call (``application.blobfish.dump_lines``). Each line is validated on its own; a
 bad line (broken JSON, not UTF-8, missing ``id``/``created_at``, wrong types) is skipped
 and reported with its line number, and loading goes on. Blank lines are ignored. An entry
 that appears twice is stored once.
@@ -106,9 +108,14 @@ def _entries_of(value: Any) -> list[Any]:
 
 
 def _parse_line(raw: bytes) -> Iterator[LogEntry]:
+    from application.blobfish.dump_lines import blobfish_entries, is_blobfish_line
+
     for item in _entries_of(orjson.loads(raw)):
         if not isinstance(item, dict):
             raise TypeError(f"not a JSON object (got {type(item).__name__})")
+        if is_blobfish_line(item):
+            yield from blobfish_entries(item)
+            continue
         yield LogEntry.model_validate(item)
 
 

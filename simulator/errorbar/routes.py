@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from simulator.errorbar import criteria as criteria_routes
 from simulator.errorbar import verdicts
 from simulator.errorbar.auth import Caller, admin, reader, store_of, writer
 from simulator.errorbar.errors import QueueError
@@ -24,7 +25,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
 async def _body(request: Request) -> Any:
@@ -55,24 +56,8 @@ def failure_clusters(request: Request, _: Reader, window_days: str = "7", force:
     if not window_days.isdigit() or not 1 <= int(window_days) <= 90:
         raise QueueError(400, "window_days must be an integer 1..90")
     store = store_of(request)
-    criteria = []
     with store._lock:
-        for criterion in store.criteria.values():
-            fails = []
-            for run_id in store.ids():
-                run = store._runs[run_id]
-                snapshot = run.spec.get("criterion_snapshot") or {}
-                if snapshot.get("criterion_id") == criterion.id:
-                    fails += [(s, g) for s in store.visible_samples(run) for g in s.graded if g.outcome == "fail"]
-            clusters = [] if len(fails) < 4 else [{
-                "name": "Answer cut at the output cap" if truncated else "Wrong or vague answer",
-                "count": len(group), "share": round(len(group) / len(fails), 4),
-                "request_ids": [s.request.id for s, _ in group[:5]], "example": group[0][1].answer.text[:200],
-            } for truncated in (True, False) if (group := [f for f in fails if f[1].answer.truncated == truncated])]
-            criteria.append({"criterion_id": criterion.id, "criterion_name": criterion.name, "failures": len(fails),
-                             "without_reason": 0, "clusters": clusters})
-    body = {"window_days": int(window_days), "generated_at": _now(), "cached": force != "true" and False,
-            "criteria": criteria}
+        body = criteria_routes.failure_clusters(store, int(window_days), force == "true")
     return json_response(body, headers=NO_STORE)
 
 
@@ -212,21 +197,12 @@ def get_criterion(request: Request, criterion_id: str, _: Reader) -> Response:
 @router.get("/criteria/{criterion_id}/alignment")
 def alignment(request: Request, criterion_id: str, _: Reader) -> Response:
     store = store_of(request)
-    criterion = _criterion(store, criterion_id)
-    if not criterion.aligned:
-        raise QueueError(400, "This criterion has no alignment run yet")
-    detail = criterion_json(criterion, store)
-    metrics = {"n": detail["alignment_n"], "tpr": criterion.tpr, "tpr_ci": detail["tpr_ci"], "tnr": criterion.tnr,
-               "tnr_ci": detail["tnr_ci"], "kappa": criterion.kappa}
-    return json_response({"aligned_at": criterion.aligned_at, "metrics": metrics, "threshold_analysis": None,
-                          "agreements": round((criterion.tpr or 0) * criterion.positives_labelled
-                                              + (criterion.tnr or 0) * criterion.negatives_labelled),
-                          "disagreements": []})
+    with store._lock:
+        return json_response(store.alignments.alignment(_criterion(store, criterion_id)))
 
 
 @router.post("/criteria/{criterion_id}/align")
 def align(request: Request, criterion_id: str, _: Admin) -> Response:
-    criterion = _criterion(store_of(request), criterion_id)
-    if not criterion.aligned:
-        raise QueueError(400, "Fewer than 30 in-scope labels: label more answers first.")
-    raise QueueError(400, "An alignment run is already in progress.")
+    store = store_of(request)
+    with store._lock:
+        return json_response(store.alignments.align(_criterion(store, criterion_id)))

@@ -18,6 +18,7 @@ from typing import Any
 from simulator.errorbar.errors import QueueError
 from simulator.errorbar.results import comparison_results, criterion_results
 from simulator.errorbar.samples import Sample, draw_samples, sample_json
+from simulator.errorbar.screening import estimated_spend_usd, read_similarity, screening_block, screening_pool
 from simulator.errorbar.validate import population, validate_create
 from simulator.errorbar.world import (
     DEMO_EMAIL, JudgeBehaviour, LoggedRequest, demo_keys, seeded_criteria, seeded_traffic,
@@ -53,6 +54,9 @@ class RunStore:
         self.keys = demo_keys(seed)
         self.traffic: list[LoggedRequest] = seeded_traffic(seed)
         self.criteria = {c.id: c for c in seeded_criteria()}
+        from simulator.errorbar.criteria import Alignments
+
+        self.alignments = Alignments(self.criteria, seed, clock, speed)
         self.judge = JudgeBehaviour()
         self.balance_usd = 250.0
         self._runs: dict[str, Run] = {}
@@ -80,6 +84,8 @@ class RunStore:
             if run.results is None:
                 compute = criterion_results if run.spec["eval_kind"] == "criterion" else comparison_results
                 run.results = compute(run.samples, run.spec)
+                if run.spec.get("screening"):
+                    run.results["screening"] = screening_block(run.samples, run.spec, self.traffic)
             return "DONE"
         elapsed = (self.clock() - run.started) * self.speed
         return "PENDING" if elapsed < PENDING_S else "RUNNING"
@@ -129,15 +135,24 @@ class RunStore:
             "max_output_tokens": spec["max_output_tokens"], "sample_filters": filters, "status": status,
             "error": run.error, "progress_ratio": round(self.ratio(run), 4),
             "assertions": spec["assertions"] or None, "created_at": run.created_at,
-            "results": run.results if status == "DONE" else None,
+            "results": self._results_json(run) if status == "DONE" else None,
         }
+
+    def _results_json(self, run: Run) -> dict[str, Any] | None:
+        """``results``; a comparison run's carry ``pairwise``, recomputed like the route's."""
+        if run.results is None or run.spec["eval_kind"] == "criterion":
+            return run.results
+        from simulator.errorbar.calibration import pairwise_block
+
+        return {**run.results, "pairwise": pairwise_block(run, run.samples)}
 
     # ------------------------------------------------------------------ writes
 
     def create(self, body: Any) -> dict[str, Any]:
         with self._lock:
             spec = validate_create(body, self.traffic, self.criteria)
-            if spec["screening"] and self.balance_usd <= 0:
+            pool = screening_pool(self.traffic, spec["incumbent"]) if spec["screening"] else []
+            if spec["screening"] and (self.balance_usd <= 0 or estimated_spend_usd(spec, pool) > self.balance_usd):
                 raise QueueError(402, "Insufficient balance to screen: top up the wallet.", "insufficient_balance")
             criterion = spec.pop("criterion")
             rates = None
@@ -152,10 +167,17 @@ class RunStore:
                 rates = (criterion.tpr or 0.5, criterion.tnr or 0.5)
             run_id = f"ev_{self.seed}_{self._next:04d}"
             self._next += 1
-            rows = population(self.traffic, spec["sample_filters"]) or self.traffic
+            if spec["screening"]:
+                rows = population(pool, {k: v for k, v in spec["sample_filters"].items() if k != "screening"})
+            else:
+                rows = population(self.traffic, spec["sample_filters"]) or self.traffic
             samples = draw_samples(run_id, self.seed, spec, rows, self.judge, rates)
+            if spec["screening"]:
+                read_similarity(samples, spec, self.seed, run_id, self.judge)
             models = 1 + len(spec["arms"])
             judge_calls = len(spec["arms"]) * 2 if spec["eval_kind"] == "comparison" else models
+            if spec["screening"]:
+                judge_calls += len(spec["arms"])  # the similarity reading of each answer
             run = Run(run_id, spec, self.wall_clock().isoformat().replace("+00:00", "Z"), self.clock(),
                       samples, spec["sample_count"] * (models + judge_calls))
             if self.balance_usd <= 0:

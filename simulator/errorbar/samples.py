@@ -42,6 +42,7 @@ class Graded:
     orderings: dict[str, Reading] = field(default_factory=dict)
     assertions: list[bool] = field(default_factory=list)
     human_verdict: str | None = None
+    similarity: str | None = None  # screening runs: matched|differed|unparsed against the logged answer
 
 
 @dataclass
@@ -193,6 +194,8 @@ def sample_json(sample: Sample) -> dict[str, Any]:
             entry["orderings"] = dict(graded.orderings)
         if graded.human_verdict is not None:
             entry["human_verdict"] = graded.human_verdict
+        if graded.similarity is not None:
+            entry["similarity"] = graded.similarity
         candidates.append(entry)
     item["candidates"] = candidates
     return item

@@ -167,13 +167,25 @@ def validate_create(body: Any, traffic: list[LoggedRequest], criteria: dict[str,
 
 
 def screening_spec(body: dict[str, Any], traffic: list[LoggedRequest]) -> dict[str, Any]:
-    if not traffic:
-        raise QueueError(422, "Nothing to screen: no logged traffic in this workspace.", "unprocessable")
-    counts: dict[str, int] = {}
-    for row in traffic:
-        counts[row.model] = counts.get(row.model, 0) + 1
-    incumbent = max(counts, key=lambda m: counts[m])
-    family = CATALOG_BY_ID[incumbent].family
+    """The screening run the queue fills in (see ``simulator.errorbar.screening``); only
+    ``name``, ``sample_count``, ``candidate_models``, ``judge_model`` and
+    ``sample_filters.dataset_id`` are honoured."""
+    from simulator.errorbar.screening import (MAX_SCREENING_SAMPLES, default_candidates, incumbent_of,
+                                              nothing_to_screen, screening_pool)
+
+    filters = body.get("sample_filters") or {}
+    if not isinstance(filters, dict):
+        raise bad("sample_filters must be an object")
+    dataset = filters.get("dataset_id") or None
+    if dataset is not None and dataset not in DATASETS:
+        raise QueueError(404, "Dataset not found", "not_found")
+    echo: dict[str, Any] = {"screening": True, **({"dataset_id": dataset} if dataset else {})}
+    incumbent = incumbent_of(traffic)
+    if incumbent is None:
+        raise nothing_to_screen("no logged traffic in this workspace.")
+    pool = population(screening_pool(traffic, incumbent), {k: v for k, v in echo.items() if k != "screening"})
+    if len({r.prompt for r in pool}) < 5:
+        raise nothing_to_screen(f"fewer than 5 distinct logged prompts of the incumbent {incumbent}.")
     if "candidate_models" in body:
         models = body["candidate_models"]
         if not isinstance(models, list) or not 1 <= len(models) <= 6 or len(set(models)) != len(models):
@@ -183,17 +195,18 @@ def screening_spec(body: dict[str, Any], traffic: list[LoggedRequest]) -> dict[s
             if model == incumbent:
                 raise bad(f"candidate '{model}' is the incumbent")
     else:
-        cheapest: dict[str, str] = {}
-        for spec in sorted(CATALOG_BY_ID.values(), key=lambda m: m.micros_per_token):
-            if spec.family != family and spec.family not in cheapest:
-                cheapest[spec.family] = spec.id
-        models = list(cheapest.values())[:6]
-    size = min(40, len(traffic))
+        models = default_candidates(incumbent)
+        if not models:
+            raise nothing_to_screen(f"no model of another family than {incumbent} in the catalog.")
+    size = min(MAX_SCREENING_SAMPLES, len(pool))
+    name = body.get("name")
+    if name is not None and (not isinstance(name, str) or not 1 <= len(name.strip()) <= 80):
+        raise bad("name must be 1..80 characters")
     return {
-        "name": str(body.get("name") or f"Screening of {incumbent}")[:80], "rubric": SCREENING_RUBRIC,
+        "name": (name or f"Screening of {incumbent}").strip()[:80], "rubric": SCREENING_RUBRIC,
         "rubric_type": "direct", "eval_kind": "comparison", "criterion": None, "baseline_model": STORED,
         "arms": [{"key": m, "model": m, "label": None, "system": False, "tools": False, "n": 1} for m in models],
         "judge_model": _model(body.get("judge_model", DEFAULT_JUDGE), "judge_model"),
         "sample_count": _int(body, "sample_count", 5, 500, max(5, min(500, size))), "max_output_tokens": 4096,
-        "assertions": [], "sample_filters": {"screening": True}, "screening": True, "incumbent": incumbent,
+        "assertions": [], "sample_filters": echo, "screening": True, "incumbent": incumbent,
     }

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from simulator.errorbar.errors import QueueError
-from simulator.errorbar.results import spec_sheet, wilson
+from simulator.errorbar.calibration import pairwise_block
+from simulator.errorbar.results import wilson
 from simulator.errorbar.runs import Run, RunStore
 from simulator.errorbar.world import STORED
 
 NOT_DONE = "Run not complete yet — poll until status is DONE."
 THRESHOLDS = ("min_win_rate", "min_pass_rate", "min_assertion_pass_rate", "noninferiority_margin")
-PRINTED_NOTE = "basis printed: fewer than 30 human pair labels, so no corrected win rate"
+PRINTED_NOTE = "basis printed: no usable calibration (it needs 30 human pair labels)"
 
 
 def threshold(raw: str | None) -> float | None:
@@ -66,16 +67,18 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
     if (required := wanted["min_win_rate"]) is not None:
         if criterion:
             checks.append(_check("win_rate", model or "*", required, None, "not a comparison run", False))
+        block = None if criterion else pairwise_block(run, run.samples)
         for row in results.get("per_candidate", []):
             if row["arm"] not in arms:
                 continue
-            if ties == "decided":
-                ci = wilson(row["wins"], row["wins"] + row["losses"])
+            fixed = (block or {}).get("candidates", {}).get(row["arm"], {}).get("corrected")
+            if fixed is not None and ties != "decided":
+                ci, note = fixed["win_rate_ci"], f"basis corrected: {block['labelled_pairs']} human pair labels"
             else:
-                ci = row["ci95"]
+                ci = wilson(row["wins"], row["wins"] + row["losses"]) if ties == "decided" else row["ci95"]
+                note = PRINTED_NOTE
             actual = ci[0] if ci else None
-            note = PRINTED_NOTE + ("; unreportable: too many pairs without a judge reading"
-                                   if row["unreportable"] else "")
+            note += "; unreportable: too many pairs without a judge reading" if row["unreportable"] else ""
             checks.append(_check("win_rate", row["arm"], required, actual, note,
                                  False if row["unreportable"] else None))
     by_model = {row["model"]: row for row in results.get("per_model", [])}
@@ -169,18 +172,8 @@ def compare(store: RunStore, a_id: str | None, b_id: str | None) -> dict[str, An
 
 
 def pairwise(store: RunStore, run_id: str) -> dict[str, Any]:
-    import datetime as dt
-
     with store._lock:
         run = store.get(run_id)
         if run.spec["eval_kind"] == "criterion":
             raise QueueError(400, "Pairwise analysis is for comparison runs only.")
-        samples = store.visible_samples(run)
-        labelled = len(run.labels)
-        return {
-            "v": 1, "computed_at": dt.datetime.now(dt.UTC).isoformat().replace("+00:00", "Z"),
-            "labelled_pairs": labelled, "calibration": None,
-            "candidates": {arm["key"]: {"spec_sheet": spec_sheet(samples, arm["key"]),
-                                        "labelled_pairs": sum(1 for k in run.labels if k[1] == arm["key"]),
-                                        "corrected": None} for arm in run.spec["arms"]},
-        }
+        return pairwise_block(run, store.visible_samples(run))

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
+from api_client.errors import AuthError, BlahError, MissingKeyError
 from api_client.models import ChatroomMessage
+from application.chatroom.actions import set_chatroom_enabled
 from application.chatroom.feed import MuteEvidence, mute_evidence
 from tui.screens.chatroom.render import fmt_time
 from tui.send_once import SendOnce
@@ -123,41 +124,31 @@ class MuteFlow:
         if not await confirm_mute(write, name, enable, evidence, evidence_error):
             return None
         app = screen.blah_app
-
-        async def settle(_: OutcomeUnknownError) -> bool | None:
-            screen.notify("The request timed out: outcome unknown. Checking…", severity="warning", markup=False)
-            try:
-                model = await client.get_model(model_id)
-            except BlahError as error:
-                screen.notify(f"Outcome still unknown: {explain_mute_error(error)}", severity="error", markup=False)
-                return None
-            app.note_chatroom_enabled(model_id, model.chatroom_enabled)
-            if model.chatroom_enabled is None:
-                screen.notify("Outcome unknown: the platform does not report the chatroom state", markup=False)
-                return None
-            done = model.chatroom_enabled == enable
+        # the one write, as `blah-tui chatroom mute|unmute` sends it: once, a lost answer read back
+        outcome = await write.send(lambda: set_chatroom_enabled(client, model_id, enable))
+        if outcome.kind in ("refused", "failed"):
+            app.note_connection(outcome.error)
+            shown = explain_mute_error(outcome.error) if outcome.error is not None else outcome.message
+            screen.notify(shown, title="Not changed", severity="error", markup=False)
+            return None
+        if outcome.kind == "unknown":
+            screen.notify(outcome.message, severity="error", markup=False)
+            return None
+        if outcome.kind != "done":  # the answer was lost; reading the model settled it
+            app.note_chatroom_enabled(model_id, outcome.chatroom_enabled)
+            done = outcome.kind == "confirmed_after_timeout"
             screen.notify(
                 ("It went through: " if done else "It did not go through: ") + one_line(name, max_len=60)
-                + (" takes turns" if model.chatroom_enabled else " is muted"),
+                + (" takes turns" if outcome.chatroom_enabled else " is muted"),
                 severity="information" if done else "warning",
                 markup=False,
             )
-            return model.chatroom_enabled
-
-        async def apply() -> bool | None:
-            state = await client.set_chatroom_enabled(model_id, enable)
-            app.note_connection(None)
-            app.note_chatroom_enabled(state.model_id or model_id, state.chatroom_enabled)
-            screen.notify(
-                one_line(name, max_len=60) + (" takes turns again" if state.chatroom_enabled else " is muted in the chatroom"),
-                title="Chatroom",
-                markup=False,
-            )
-            return state.chatroom_enabled
-
-        try:
-            return await write.send(apply, settle=settle)
-        except BlahError as error:
-            app.note_connection(error)
-            screen.notify(explain_mute_error(error), title="Not changed", severity="error", markup=False)
-            return None
+            return outcome.chatroom_enabled
+        app.note_connection(None)
+        app.note_chatroom_enabled(model_id, outcome.chatroom_enabled)
+        screen.notify(
+            one_line(name, max_len=60) + (" takes turns again" if outcome.chatroom_enabled else " is muted in the chatroom"),
+            title="Chatroom",
+            markup=False,
+        )
+        return outcome.chatroom_enabled

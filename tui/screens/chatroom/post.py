@@ -17,10 +17,11 @@ from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Input
 
-from api_client.errors import AuthError, BlahError, MissingKeyError
+from api_client.errors import AuthError, MissingKeyError
 from api_client.models import ChatroomMessage, Model
 from tui.base_screen import describe_error
 from tui.send_once import SendOnce
+from application.chatroom.actions import ChatWrite, post_message
 from application.chatroom.feed import ChatFeed
 from widgets.safe_text import one_line, one_line_text
 
@@ -152,45 +153,43 @@ class PostFlow:
         if box.value.strip() == content:
             box.value = ""
         since = screen.feed.since_param()
-        try:
-            posted = await self.write.send(lambda: client.post_chatroom(content, reply_from=reply_from),
-                                           settle=lambda _: self._check_unknown(content, since))
-        except BlahError as error:
-            screen.blah_app.note_connection(error)
-            screen.notify(explain_post_error(error), title="Not posted", severity="error", markup=False)
+        # the one write, as `blah-tui chatroom post` sends it: once, a lost answer read back
+        write = await self.write.send(lambda: post_message(client, content, reply_from=reply_from, since=since))
+        if write.kind in ("refused", "failed"):
+            screen.blah_app.note_connection(write.error)
+            error = write.error
+            screen.notify(explain_post_error(error) if error is not None else write.message, title="Not posted",
+                          severity="error", markup=False)
             if not box.value:
                 box.value = content
             return
-        if posted is None:  # settled by reading the room
+        if write.kind != "done":
+            self._settled(write, content)
             return
+        posted = write.posted
+        assert posted is not None
         screen.blah_app.note_connection(None)
-        self.expect(posted.message, posted.replies_expected_from)
-        screen.ingest([posted.message])
+        self.expect(posted, write.replies_expected_from)
+        screen.ingest([posted])
         screen.action_follow()
-        if posted.replies_expected_from:
-            screen.notify(f"Posted. Replies expected from: {self._reply_names(posted.replies_expected_from)}", markup=False)
+        if write.replies_expected_from:
+            screen.notify(f"Posted. Replies expected from: {self._reply_names(write.replies_expected_from)}", markup=False)
         else:
             screen.notify("Posted, but no model will reply (the ones asked are muted)", severity="warning", markup=False)
         screen.poke()
 
-    async def _check_unknown(self, content: str, since: int | None) -> None:
-        """The POST timed out: read the room back to learn whether it landed."""
+    def _settled(self, write: ChatWrite, content: str) -> None:
+        """A post whose answer was lost: what reading the room back said (it is never resent)."""
         screen = self.screen
-        client = screen.ctx.client
-        assert client is not None
-        screen.notify("The post timed out: outcome unknown. Checking the room…", severity="warning", markup=False)
-        try:
-            page = await client.chatroom(limit=100, since=since)
-        except BlahError as error:
-            screen.notify(f"Outcome still unknown: {describe_error(error)}", severity="error", markup=False)
-            return
-        mine = [m for m in page.messages if m.author_kind == "human" and m.content == content]
-        if mine:
-            screen.ingest(list(page.messages))
+        if write.kind == "confirmed_after_timeout" and write.posted is not None:
+            screen.ingest([write.posted])
             screen.notify("It was posted (found in the room)", markup=False)
-        else:
+        elif write.kind == "not_done":
             box = screen.query_one("#compose-input", Input)
             if not box.value:
                 box.value = content
-            screen.notify("It was not posted (not in the room); send it again if you like", severity="warning", markup=False)
+            screen.notify("It was not posted (not in the room); send it again if you like", severity="warning",
+                          markup=False)
+        else:
+            screen.notify(write.message, severity="error", markup=False)
         screen.poke()

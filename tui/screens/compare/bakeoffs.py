@@ -21,17 +21,20 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from application.bakeoff.calls import SampleCalls
 from application.bakeoff.progress import RunProgress
+from application.bakeoff.readings import SwitchReadings, switch_readings
 from application.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
+from tui.screens.compare.bakeoff_readings import readings_text
+from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
 from tui.screens.runs.format import DASH, cell
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
@@ -51,7 +54,7 @@ POLL_S = 1.0
 _CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
 
 
-class BakeoffScreen(BlahScreen):
+class BakeoffScreen(LabelActions, BlahScreen):
     """The errorbar queue's bake-offs: pick one, read it, gate it, open its losses."""
 
     SCREEN_TITLE = "Bake-offs"
@@ -60,6 +63,9 @@ class BakeoffScreen(BlahScreen):
     BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
     BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
+    BakeoffScreen #bakeoff-verdict { height: auto; padding: 0 1; margin-bottom: 1; }
+    BakeoffScreen #bakeoff-calibration { height: auto; padding: 0 1; margin-top: 1; }
+    BakeoffScreen #bakeoff-readings { height: auto; padding: 0 1; margin-top: 1; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
     """
 
@@ -68,6 +74,15 @@ class BakeoffScreen(BlahScreen):
         Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
         Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
         Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
+        Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
+        Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
+        Binding("equals_sign", "label('tie')", "Tie", key_display="=", id="bakeoffs.label_tie"),
+        Binding("w", "label_critique", "Label with why", id="bakeoffs.label_critique"),
+        Binding("u", "label_remove", "Remove label", id="bakeoffs.label_remove"),
+        Binding("e", "evidence", "Evidence", id="bakeoffs.evidence"),
+        Binding("i", "criteria", "Criteria", id="bakeoffs.criteria"),
+        Binding("f", "clusters", "Failure clusters", id="bakeoffs.clusters"),
+        Binding("d", "delete_run", "Delete run", id="bakeoffs.delete"),
     ]
 
     def __init__(self, select_id: str | None = None) -> None:
@@ -85,6 +100,7 @@ class BakeoffScreen(BlahScreen):
         self.progress: dict[str, RunProgress] = {}
         self.detail_text = Text()
         self._pairwise: Any = None
+        self.readings: SwitchReadings | None = None
         self._reload = Reload(self, self._poll, interval=POLL_S, max_interval=15.0)  # no idle: ended runs stay
 
     @property
@@ -96,7 +112,10 @@ class BakeoffScreen(BlahScreen):
         yield Caption("loading the bake-offs…", id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
+            yield Static(Text(""), id="bakeoff-verdict")
             yield BakeoffDetail(Text(""), id="bakeoff-detail")
+            yield Static(Text(""), id="bakeoff-calibration")
+            yield Static(Text(""), id="bakeoff-readings")
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -153,7 +172,7 @@ class BakeoffScreen(BlahScreen):
 
     def select(self, run_id: str) -> None:
         self.run = next((r for r in self.runs if r.id == run_id), None)
-        self.gate, self.rows, self._pairwise = None, [], None
+        self.gate, self.rows, self._pairwise, self.readings = None, [], None, None
         self.load_run(run_id)
 
     @work(exclusive=True, group="bakeoffs.run", exit_on_error=False)
@@ -169,6 +188,7 @@ class BakeoffScreen(BlahScreen):
                 samples = await client.samples(run_id)
                 self.rows = sample_rows(samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
+                self.readings = switch_readings(run, samples, None if self._pairwise is None else self._pairwise.to_json())
             self.gate = await client.gate(run_id, {self._threshold_name(run): self.threshold})
         except BlahError as error:
             delay = self._reload.after_error(error)
@@ -178,6 +198,8 @@ class BakeoffScreen(BlahScreen):
         self._reload.after_read(active=self._moving())
         self._show_detail()
         self._show_samples()
+        self.show_calibration()
+        self.query_one("#bakeoff-readings", Static).update(readings_text(self.readings))
 
     def _threshold_name(self, run: assumed.Run) -> str:
         return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
@@ -212,15 +234,16 @@ class BakeoffScreen(BlahScreen):
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
         table.clear(columns=True)
-        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Cap", "cap"),
-                           ("Flag", "flag"), ("Prompt", "prompt"), ("Answer", "answer")):
+        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
+                           ("Cap", "cap"), ("Flag", "flag"), ("Prompt", "prompt"), ("Answer", "answer")):
             table.add_column(label, key=key)
         for row in self.rows:
             outcome = Text(one(row.outcome or DASH, 10),
                            style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))
             cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
             flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
-            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag,
+            label = VERDICT_CELL.get(row.answer.human_verdict or "", "")
+            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, label, cap, flag,
                           cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
 
     # ----------------------------------------------------------------- actions

@@ -1,5 +1,6 @@
-"""Export from the Evaluations screens: a rollout or a whole evaluation as JSONL, written off
-the UI thread under the data directory; the person is told where (or why not)."""
+"""Export from the Evaluations screens: a rollout or a whole evaluation as JSONL in the
+platform's format (the lines `blah-tui blobfish export` writes: one ``blobfish.trace.v1`` per
+line), written off the UI thread under the data directory; the person is told where (or why not)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,11 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
     what = "the rollout" if rollout is not None else f"the evaluation ({len(evaluation.rollouts)} rollouts)"
 
     async def run() -> None:
-        lines = export_lines(evaluation, None if rollout is None else [rollout])
+        lines = list(export_lines(evaluation, None if rollout is None else [rollout]))
+        if not lines:
+            screen.notify(f"nothing to export: the platform sent no trace for {what}", severity="warning",
+                          markup=False)
+            return
         try:
             count = await asyncio.to_thread(write_jsonl, path, lines)
         except OSError as error:

@@ -19,19 +19,18 @@ from textual.widgets import Static
 
 from api_client.errors import BlahError
 from api_client.models import Health
-from common.format import format_duration, format_latency
+from common.format import format_latency
 from application.health_windows import (
     OutageWindow,
-    Uptime,
     last_ok_before,
     outage_windows,
     uptime,
+    uptime_sentence,
 )
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     DASH,
     cell,
-    fmt_pct,
     fmt_time,
     tone_style,
 )
@@ -44,20 +43,6 @@ from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["HealthScreen", "uptime_sentence"]
-
-
-def uptime_sentence(up: Uptime) -> str:
-    """``97.5% of checks ok (234 of 240) from … to … (4h 00m)``; no checks -> says so."""
-    if up.counted == 0:
-        if up.unknown:
-            return f"{up.unknown} checks, none of which said whether the endpoint was up: no uptime"
-        return "the platform returned no health checks"
-    unknown = f"; {up.unknown} did not say" if up.unknown else ""
-    span = format_duration(up.span_ms / 1000) if up.span_ms is not None else DASH
-    return (
-        f"{fmt_pct(up.ratio)} of checks ok ({up.ok} of {up.counted}{unknown}) "
-        f"from {fmt_time(up.span_from)} to {fmt_time(up.span_to)} ({span})"
-    )
 
 
 class HealthScreen(BlahScreen):

@@ -2,19 +2,12 @@
 its change since that model's previous run, and a bar chart; beside it, the "Community board"
 tab (``community.py``): a Blobfish benchmark's self-run rows, never drawn as a leaderboard.
 
-The platform's leaderboard gives one row per model over that model's latest completed run
-(``avg_score``, ``eval_count``, ``last_run_at``), so a run of one model moves only that model's
-row. The change is computed here, per model: its results are fetched, grouped by run, and the
-mean score over its scored results in its completed run before the latest one is compared with
-``avg_score`` now. When the model has no earlier completed run, or its history could not be
-loaded, the screen says so instead of showing a number.
+The standings (best first, each model's change since its previous completed run) come from
+``application.leaderboard.standings``, which `blah-tui leaderboard` prints too.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.text import Text
@@ -24,9 +17,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
-from api_client.client import BlahClient
 from api_client.errors import BlahError
-from api_client.models import LeaderboardEntry, Result, Run
+from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
@@ -36,105 +28,7 @@ from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
-__all__ = ["ModelHistory", "Standing", "mean_score", "model_history", "standings"]
-
-HISTORY_FETCHES = 4
-"""How many models' results are fetched at once (one request per model on the board)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ModelHistory:
-    """Where one model's standing comes from: its latest completed run and the one before."""
-
-    current_run: Run | None  # the completed run the leaderboard's row is over (None: not found)
-    previous_run: Run | None  # the model's completed run before that (None: it has none)
-    previous_avg: float | None  # its mean score over its scored results there (None: none scored)
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    rank: int
-    entry: LeaderboardEntry
-    history: ModelHistory | None  # None: the model's results could not be loaded
-
-    @property
-    def previous_avg(self) -> float | None:
-        return self.history.previous_avg if self.history is not None else None
-
-    @property
-    def change(self) -> float | None:
-        if self.entry.avg_score is None or self.previous_avg is None:
-            return None
-        return self.entry.avg_score - self.previous_avg
-
-    def change_text(self) -> str:
-        if self.history is None:
-            return "couldn't load its runs"
-        if self.history.previous_run is None:
-            return "first run"
-        change = self.change
-        if change is None:
-            return DASH
-        return "±0.00" if abs(change) < 0.005 else f"{change:+.2f}"
-
-
-def _completion_key(run: Run) -> tuple[int, int]:
-    done = run.completed_at if isinstance(run.completed_at, int) else -1
-    start = run.started_at if isinstance(run.started_at, int) else -1
-    return (done, start)
-
-
-def mean_score(results: Iterable[Result]) -> float | None:
-    """Mean over scored results (None when none is scored)."""
-    scores = [r.score for r in results if r.score is not None]
-    return sum(scores) / len(scores) if scores else None
-
-
-def model_history(entry: LeaderboardEntry, results: Sequence[Result], runs: Sequence[Run]) -> ModelHistory:
-    """The model's latest completed run (the one whose ``completed_at`` is the entry's
-    ``last_run_at``, else its latest) and its completed run before that, from its results."""
-    by_run: dict[str, list[Result]] = {}
-    for result in results:
-        if result.eval_run_id:
-            by_run.setdefault(result.eval_run_id, []).append(result)
-    own_runs = sorted(
-        (r for r in runs if r.status == "completed" and r.id in by_run), key=_completion_key, reverse=True
-    )
-    if not own_runs:
-        return ModelHistory(None, None, None)
-    current = next((r for r in own_runs if r.completed_at == entry.last_run_at), own_runs[0])
-    index = own_runs.index(current)
-    previous = own_runs[index + 1] if index + 1 < len(own_runs) else None
-    previous_avg = mean_score(by_run[previous.id]) if previous is not None else None
-    return ModelHistory(current, previous, previous_avg)
-
-
-def standings(
-    entries: Sequence[LeaderboardEntry], histories: dict[str, ModelHistory | None]
-) -> list[Standing]:
-    """Entries in the platform's order with rank and each model's own history (absent: None)."""
-    return [
-        Standing(rank=i, entry=entry, history=histories.get(entry.model_id))
-        for i, entry in enumerate(entries, start=1)
-    ]
-
-
-async def load_histories(
-    client: BlahClient, entries: Sequence[LeaderboardEntry], runs: Sequence[Run]
-) -> dict[str, ModelHistory | None]:
-    """Each entry's history; None for a model whose results could not be loaded."""
-    gate = asyncio.Semaphore(HISTORY_FETCHES)
-
-    async def one(entry: LeaderboardEntry) -> ModelHistory | None:
-        async with gate:
-            try:
-                results = await client.list_results(entry.model_id)
-            except BlahError:
-                return None
-        return model_history(entry, results, runs)
-
-    found = await asyncio.gather(*(one(e) for e in entries))
-    return {e.model_id: h for e, h in zip(entries, found, strict=True)}
+__all__ = ["LeaderboardScreen", "ModelHistory", "Standing", "mean_score", "model_history", "standings"]
 
 
 class LeaderboardScreen(BlahScreen):
@@ -254,21 +148,16 @@ class LeaderboardScreen(BlahScreen):
             caption.update(Text("offline: the leaderboard needs the platform"))
             return
         try:
-            entries = await client.leaderboard()
+            board = await load_board(client)
         except BlahError as error:
             caption.set_class(True, "error")
             caption.update(Text(f"couldn't load the leaderboard: {describe_error(error)}"))
             raise
         caption.set_class(False, "error")
         note = ""
-        histories: dict[str, ModelHistory | None] = {}
-        try:
-            runs = await client.list_runs()
-        except BlahError as error:
-            note = f" · couldn't load the runs, so no change is shown: {describe_error(error)}"
-        else:
-            histories = await load_histories(client, entries, runs)
-        self.rows = standings(entries, histories)
+        if board.runs_problem is not None:
+            note = f" · couldn't load the runs, so no change is shown: {describe_error(board.runs_problem)}"
+        self.rows = board.rows
         self.loaded = True
         self._show_data(note)
 

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from api_client.errors import BlahError
+from application.bakeoff.screening import BakeoffPrefill
 from tui.base_screen import BlahScreen, describe_error
+from tui.screens.runs.bakeoff_notify import follow_bakeoff
 from tui.send_once import SendOnce
 
 __all__ = ["BakeoffCreate"]
@@ -28,15 +30,16 @@ class BakeoffCreate(SendOnce):
         self._client = client
         self._reload = reload
 
-    def ask(self) -> None:
+    def ask(self, prefill: BakeoffPrefill | None = None) -> None:
+        """``prefill``: the dialog's first values (a screening's recommendation)."""
         if self._client() is not None:
-            self.start(self._flow)
+            self.start(lambda: self._flow(prefill))
 
-    async def _flow(self) -> None:
+    async def _flow(self, prefill: BakeoffPrefill | None) -> None:
         from tui.screens.runs.bakeoff_new import BakeoffNewScreen, confirm_text
 
         app = self.screen.app
-        request = await app.push_screen_wait(BakeoffNewScreen())
+        request = await app.push_screen_wait(BakeoffNewScreen(prefill=prefill))
         if request is None:
             return
         if not await self.confirm("Queue this bake-off?", confirm_text(request), label="Queue bake-off"):
@@ -50,6 +53,7 @@ class BakeoffCreate(SendOnce):
             return
         self.release()  # the answer is in: what follows is reading and showing it
         run = created.run
+        follow_bakeoff(app, run.id)
         found = " (its answer was lost; found in the list)" if created.settled else ""
         self.screen.notify(f"Bake-off {run.id} queued{found}.", markup=False)
         self._reload()

@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from application.bakeoff.create import (CATALOG_MODELS, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED,
                                         NewBakeoff, candidates_problem, whole_number)
+from application.bakeoff.screening import BakeoffPrefill
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
@@ -61,8 +62,10 @@ class BakeoffNewScreen(FormDialog[NewBakeoff]):
     ERROR_ID = "bn-error"
     OK_ID = "bn-ok"
 
-    def __init__(self) -> None:
+    def __init__(self, prefill: BakeoffPrefill | None = None) -> None:
+        """``prefill``: the fields' first values (a screening's recommended candidates)."""
         super().__init__()
+        self.prefill = prefill
 
     def compose(self) -> ComposeResult:
         with Vertical(id="bn-dialog"):
@@ -96,6 +99,15 @@ class BakeoffNewScreen(FormDialog[NewBakeoff]):
 
     def on_mount(self) -> None:
         self.query_one("#bn-name", Input).focus()
+        if self.prefill is not None:
+            for field_id, value in (("bn-name", self.prefill.name), ("bn-rubric", self.prefill.rubric),
+                                    ("bn-baseline", self.prefill.baseline_model)):
+                self.query_one(f"#{field_id}", Input).value = value
+            candidates = self.query_one("#bn-candidates", CheckList)
+            for model in self.prefill.candidate_models:
+                if model not in CATALOG_MODELS:  # a model the queue screened: offered as it named it
+                    candidates.add_option((one_line(model, max_len=80), model))
+                candidates.select(model)
 
     def _value(self, field_id: str) -> str:
         return self.query_one(f"#{field_id}", Input).value

@@ -14,6 +14,8 @@ from rich.text import Text
 
 from api_client.errors import BlahError
 from application.bakeoff.run_rows import BakeoffRow
+from application.bakeoff.screening import BakeoffPrefill
+from tui.screens.runs.bakeoff_notify import note_bakeoff
 from common.format import DASH
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
@@ -75,6 +77,10 @@ class BakeoffRuns:
             return
         before = {r.run.id: r for r in self.rows}
         rows = [BakeoffRow(run) for run in runs]
+        for row in rows:  # a followed bake-off seen ending here is announced (once, app-wide)
+            seen = before.get(row.run.id)
+            note_bakeoff(self.screen.app, row.run, seen.run.status if seen else None,
+                         bell=self.screen.ctx.settings.bell_on_run_end)
         changed = len(rows) != len(before) or any(r.changed_from(before.get(r.run.id)) for r in rows)
         self.rows, self.problem, self.loaded = rows, None, True
         self._on_change()
@@ -105,9 +111,10 @@ class BakeoffRuns:
         active = sum(r.is_active for r in self.rows)
         count = len(self.rows)
         if count == 0:
-            return "errorbar: no bake-offs yet. e queues one."
+            return "errorbar: no bake-offs yet. e queues one; s screens for a cheaper model."
         noun = "bake-off" if count == 1 else "bake-offs"
-        return f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one."
+        return (f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one; "
+                "s on one screens for a cheaper model.")
 
     # ----------------------------------------------------------------- watching
 
@@ -118,5 +125,6 @@ class BakeoffRuns:
 
     # ----------------------------------------------------------------- creating
 
-    def create(self) -> None:
-        self.creator.ask()
+    def create(self, prefill: BakeoffPrefill | None = None) -> None:
+        """``prefill``: the dialog's first values (a screening's recommendation)."""
+        self.creator.ask(prefill)

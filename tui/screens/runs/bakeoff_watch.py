@@ -23,11 +23,13 @@ from textual.widgets import Static
 from api_client.errors import BlahError
 from application.bakeoff.progress import STEPS, RunProgress
 from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
+from application.bakeoff.screening import is_screening
 from common.format import DASH
 from common.iso_time import iso_ms
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
+from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
 from tui.send_once import SendOnce
 from tui.screens.runs.format import fmt_time
 from widgets.caption import Caption
@@ -97,6 +99,8 @@ class BakeoffWatchScreen(BlahScreen):
 
     def on_mount(self) -> None:
         if self.run is not None:
+            if self.run.status in ACTIVE:  # watched while it runs: its end is news (bell, notification)
+                follow_bakeoff(self.app, self.run_id)
             self.progress.add(self.clock(), self.run.progress_ratio)
             self._show()
         self.load()
@@ -118,7 +122,11 @@ class BakeoffWatchScreen(BlahScreen):
             delay = self._reload.after_error(error)
             self._say(f"couldn't read the bake-off: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
+        before = self.run.status if self.run is not None else None
+        if run.status in ACTIVE:
+            follow_bakeoff(self.app, run.id)
         self.run = run
+        note_bakeoff(self.app, run, before, bell=self.ctx.settings.bell_on_run_end)
         self.progress.add(self.clock(), run.progress_ratio)
         self._say("")
         self._show()
@@ -136,7 +144,8 @@ class BakeoffWatchScreen(BlahScreen):
         title = Text(one_line(run.id, 40), style="bold")
         title.append(" · ")
         title.append(one_line(run.name or DASH, 80), style="bold")
-        title.append(f"\n{one_line(run.eval_kind or DASH, 20)} · baseline {one_line(run.baseline_model or DASH, 40)}"
+        kind = "screening" if is_screening(run) else one_line(run.eval_kind or DASH, 20)
+        title.append(f"\n{kind} · baseline {one_line(run.baseline_model or DASH, 40)}"
                      f" against {one_line(', '.join(run.candidate_models) or DASH, 80)}")
         queued = iso_ms(run.created_at)
         title.append(f"\nqueued {fmt_time(queued) if queued is not None else one_line(run.created_at or DASH, 40)}",
@@ -150,6 +159,8 @@ class BakeoffWatchScreen(BlahScreen):
         state = Text("Status: ", style="bold")
         state.append(described)
         final = final_sentence(run.status, run.error)
+        if run.status == "DONE" and is_screening(run):
+            final = "DONE: the screening finished; v opens its recommendation."
         if final is not None:
             state.append("\n\n")
             state.append(final, style="bold green" if run.status == "DONE" else "bold red")
@@ -171,6 +182,11 @@ class BakeoffWatchScreen(BlahScreen):
             why = ("a run that did not finish DONE has no results" if run is not None and run.terminal
                    else "they come when it is DONE")
             self.notify(f"No results: the bake-off is {status}; {why}.", severity="warning", markup=False)
+            return
+        if is_screening(run):
+            from tui.screens.runs.screening_view import ScreeningScreen
+
+            self.app.push_screen(ScreeningScreen(run))
             return
         self.blah_app.open_bakeoff(run.id)
 

@@ -1,6 +1,8 @@
 """The Runs screen (key 3): every eval run, starting one, resuming and cancelling.
 
 Enter opens a run's watch screen; ``v`` its results; ``m`` the results of the person's model.
+Running runs and the newest ended ones are listed; older ones fold into one line of the
+summary (``a`` lists them all), so a long session does not grow the list without end.
 While any run is queued or running the list refreshes itself, backing off when nothing
 changes and on errors (otherwise once a minute, ``runs_idle_refresh_s``), and a run that ends
 is announced once (see ``runs_notify``).
@@ -19,6 +21,7 @@ from textual.widgets import DataTable, Static
 from api_client.errors import BlahError
 from api_client.models import Run
 from application.runs.events import RunEvent, ended_message
+from application.runs.listing import RECENT_RUNS, fold_runs
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
@@ -26,6 +29,7 @@ from tui.messages import RunChanged
 from tui.reload import Reload, retry_note
 from application.runs.actions import WriteOutcome
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
+from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
@@ -75,6 +79,7 @@ class RunsScreen(BlahScreen):
         Binding("r", "refresh", "Refresh", id="runs.refresh"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
         Binding("e", "new_bakeoff", "New bake-off", id="runs.bakeoff.new"),
+        Binding("a", "toggle_all", "All runs", id="runs.all"),
     ]
 
     def __init__(self) -> None:
@@ -84,11 +89,15 @@ class RunsScreen(BlahScreen):
         self._reload = Reload(self, self.load_runs, interval=2.0, max_interval=15.0,
                               idle=lambda: self.ctx.settings.runs_idle_refresh_s)
         self.starter = RunStart(self, self._run_started)
+        self.show_all = False
+        """``a``: list every run, not only the active and the newest ended ones."""
         self.writer = StatusWriter(self, lambda: self.ctx.client, self._status_write_done)
         self.bench = BenchRuns(self, self._render_table, lambda text, error: self._say(text, error=error))
         """Blobfish benchmark runs, listed beside these when ``ctx.bench`` is set."""
         self.bakeoffs = BakeoffRuns(self, self._render_table)
         """errorbar bake-offs, listed beside these when ``ctx.errorbar`` is set."""
+        self.screening = ScreeningStarter(self)
+        """``s`` on an errorbar row (or with errorbar alone): screen for a cheaper model."""
 
     @property
     def with_chip(self) -> bool:
@@ -195,7 +204,8 @@ class RunsScreen(BlahScreen):
         table.clear()
         variables = self.app.get_css_variables()
         with_chip = self.with_chip
-        for run in self.runs:
+        folded = fold_runs(self.runs, show_all=self.show_all, keep=keep)
+        for run in folded.shown:
             table.add_row(
                 *((chip("blah.dev", variables),) if with_chip else ()),
                 cell(run.id, max_len=40),
@@ -225,6 +235,10 @@ class RunsScreen(BlahScreen):
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
             summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
+            if folded.older:
+                summary.append(f"\n{folded.older_summary()}; a lists them all.", style="dim")
+            elif self.show_all and len(folded.shown) > RECENT_RUNS:
+                summary.append("\nEvery run listed; a folds the older ones.", style="dim")
         if self.ctx.bench is not None:
             summary.append(f"\n{self.bench.summary()}")
             for problem in self.bench.problems:
@@ -240,6 +254,10 @@ class RunsScreen(BlahScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.action_watch()
+
+    def action_toggle_all(self) -> None:
+        self.show_all = not self.show_all
+        self._render_table()
 
     def action_refresh(self) -> None:
         self._reload.now()
@@ -304,6 +322,9 @@ class RunsScreen(BlahScreen):
     # ----------------------------------------------------------------- start
 
     def action_start_run(self) -> None:
+        if self.screening.wanted():
+            self.screening.start()
+            return
         self.starter.ask()
 
     def _run_started(self, outcome: WriteOutcome) -> None:

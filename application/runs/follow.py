@@ -1,0 +1,92 @@
+"""Following one eval run to its end from a script: poll ``GET /runs/{id}`` by the app's
+polling rules, estimate the ETA, and end on the run's outcome (no Textual; `blah-tui runs
+watch` uses it; the Runs watch screen polls through its own worker with the same pieces:
+:class:`~application.runs.eta.EtaEstimator` and :class:`~api_client.polling.Backoff`).
+
+The end: ``completed``, ``failed``, ``stalled`` or ``cancelled`` as the platform says; a fatal
+error (the key refused, the run unknown) ends it at once; transient errors are retried, and
+after ``max_errors`` in a row the platform is taken as unreachable. A status the contract does
+not name is shown as it is and followed while the count moves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from api_client.errors import BlahError
+from api_client.models import Run
+from api_client.polling import Backoff
+from application.runs.eta import Eta, EtaEstimator
+
+if TYPE_CHECKING:
+    from api_client.client import BlahClient
+
+__all__ = ["ENDED", "FollowEnd", "FollowUpdate", "follow_run"]
+
+ENDED = frozenset({"completed", "failed", "stalled", "cancelled"})
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpdate:
+    """One poll: the run as read (or the error), the ETA, and the wait before the next poll."""
+
+    run: Run | None
+    eta: Eta | None
+    error: BlahError | None
+    wait: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class FollowEnd:
+    kind: Literal["ended", "error"]
+    run: Run | None
+    error: BlahError | None = None
+
+
+async def follow_run(
+    client: BlahClient,
+    run_id: str,
+    *,
+    on_update: Callable[[FollowUpdate], None],
+    interval: float = 2.0,
+    max_interval: float = 15.0,
+    max_errors: int = 5,
+    sleep: Sleep = asyncio.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    first: Run | None = None,
+    read: Callable[[], Awaitable[Run]] | None = None,
+) -> FollowEnd:
+    """Poll until the run ends or a fatal error; ``first``: a record already read (no extra GET);
+    ``read``: how to read the run (default ``GET /runs/{id}``)."""
+    read_run = read or (lambda: client.get_run(run_id))
+    backoff = Backoff(interval=interval, max_interval=max(interval, max_interval))
+    estimator = EtaEstimator()
+    last: Run | None = None
+    pending_first = first
+    while True:
+        try:
+            run = pending_first if pending_first is not None else await read_run()
+            pending_first = None
+        except BlahError as error:
+            wait = backoff.after_error(error)
+            if wait is None or backoff.errors >= max_errors:
+                on_update(FollowUpdate(last, None, error, None))
+                return FollowEnd("error", last, error)
+            on_update(FollowUpdate(last, None, error, wait))
+            await sleep(wait)
+            continue
+        estimator.add(clock(), run.completed_count)
+        eta = estimator.estimate(run.total_items)
+        moved = last is None or (run.status, run.completed_count) != (last.status, last.completed_count)
+        last = run
+        if run.status in ENDED:
+            on_update(FollowUpdate(run, eta, None, None))
+            return FollowEnd("ended", run)
+        wait = backoff.after_poll(progress=moved)
+        on_update(FollowUpdate(run, eta, None, wait))
+        await sleep(wait)

@@ -1,0 +1,21 @@
+"""The app's own readings printed under `bakeoff show` for a finished run: the judge's biases,
+the paired difference and the prediction-powered win rate (application/bakeoff/readings.py),
+set apart from the queue's numbers, which they never replace."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from application.bakeoff.readings import SwitchReadings
+from common.plain_text import one_line
+
+
+def print_readings(readings: SwitchReadings, out: TextIO) -> None:
+    out.write("\nthe app's own reading (beside the queue's numbers, not instead of them):\n")
+    for arm in readings.arms:
+        out.write(f"  {one_line(arm.arm, 80)}:\n")
+        sentences = arm.sentences()
+        for sentence in sentences or ["nothing to read: no judged pairs"]:
+            out.write(f"    {one_line(sentence, 300)}\n")
+    for note in readings.notes:
+        out.write(f"  note: {one_line(note, 300)}\n")

@@ -1,0 +1,54 @@
+"""A screening's result as plain text (`bakeoff screen`, and `bakeoff show` on a screening run):
+the incumbent and its token shape, per candidate the similarity with its interval, $/request,
+savings and the monthly projection, then the recommendation said plainly. Every value is the
+queue's (``application.bakeoff.screening``); what it did not send is the dash."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from application.bakeoff.screening import (candidate_lines, no_result_sentence, report_head, report_tail,
+                                           screening_of)
+from common.plain_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.errorbar import assumed
+
+NUMERIC = frozenset({1, 2, 3, 5, 6, 7, 8})
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    """Columns padded to their widest cell, numbers right-aligned (as `bakeoff_print.table`,
+    which `bakeoff show` imports this module from: no import back)."""
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    for cells in (headers, *rows):
+        out.write("  ".join(c.rjust(w) if i in NUMERIC else c.ljust(w)
+                            for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip() + "\n")
+
+
+def print_screening(run: assumed.Run, out: TextIO) -> None:
+    out.write(f"screening {one_line(run.id, 60)} · {one_line(run.name or '—', 80)} · "
+              f"{one_line(run.status or '?', 12)}\n")
+    screening = screening_of(run)
+    if screening is None:
+        out.write(no_result_sentence(run) + "\n")
+        return
+    print_screening_result(screening, out)
+
+
+def print_screening_result(screening: assumed.Screening, out: TextIO) -> None:
+    for text in report_head(screening):
+        out.write(text + "\n")
+    out.write("\n")
+    rows = [[("→ " if c.recommended else "  ") + c.model, c.matched, c.differed, c.unparsed, c.match,
+             c.usd_per_request, c.savings, c.monthly, c.monthly_savings, c.placement]
+            for c in candidate_lines(screening)]
+    if rows:
+        _table(("candidate", "matched", "differed", "unparsed", "match rate [95%]", "$/request", "savings",
+                "$/month", "saved/month", "placement"), rows, out)
+    else:
+        out.write("the queue sent no screened candidate\n")
+    out.write("\n")
+    for text in report_tail(screening):
+        out.write(text + "\n")

@@ -1,0 +1,98 @@
+"""An evidence bundle re-checked offline (``blah-tui open BUNDLE.json``, or after the Bake-offs
+view exported one): what the bundle is (signed, attested, content, gate), then every figure
+recomputed from its counts, each "matches", "DIFFERS" (by how much) or "cannot" (and why).
+The same arithmetic as ``blah-tui bakeoff verify`` (``application.bakeoff.verify``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from application.bakeoff.verify import BundleError, Recheck, VerifyReport, bundle_summary, read_bundle
+from common.safe_strings import one_line as one
+from tui.base_screen import BlahScreen
+from tui.screens.runs.format import cell
+from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
+from widgets.status_header import StatusHeader
+
+_STYLE = {"matches": "green", "differs": "bold red", "cannot": "yellow"}
+_WORD = {"matches": "matches", "differs": "DIFFERS", "cannot": "cannot"}
+
+
+class BundleScreen(BlahScreen):
+    """One evidence bundle, recomputed."""
+
+    SCREEN_TITLE = "Evidence bundle"
+    DEFAULT_CSS = """
+    BundleScreen #bundle-summary { height: auto; padding: 0 1; }
+    BundleScreen #bundle-summary.error { color: $error; }
+    BundleScreen #bundle-rows { height: 1fr; }
+    """
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="bundle.back")]
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = Path(path)
+        self.report: VerifyReport | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        yield Static(Text(f"reading {one(str(self.path), 200)}…"), id="bundle-summary")
+        yield KeyTable(id="bundle-rows")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.load()
+
+    @work(exclusive=True, group="bundle.read", exit_on_error=False, thread=True)
+    def load(self) -> None:
+        try:
+            bundle, report = read_bundle(self.path)
+        except (OSError, BundleError) as error:
+            message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            self.app.call_from_thread(self._show_error, f"cannot verify {self.path.name}: {message}")
+            return
+        self.app.call_from_thread(self._show, bundle_summary(bundle), report)
+
+    def _show_error(self, text: str) -> None:
+        summary = self.query_one("#bundle-summary", Static)
+        summary.add_class("error")
+        summary.update(Text(one(text, 400)))
+
+    def _show(self, summary_lines: list[str], report: VerifyReport) -> None:
+        self.report = report
+        text = Text()
+        for line in summary_lines:
+            text.append("· " + one(line, 300) + "\n")
+        verdict_style = "bold red" if report.differs else "bold green"
+        text.append(one(report.summary(), 300), style=verdict_style)
+        self.query_one("#bundle-summary", Static).update(text)
+        table = self.query_one("#bundle-rows", KeyTable)
+        table.clear(columns=True)
+        for label, key in (("Check", "status"), ("Figure", "what"), ("Bundle", "stated"),
+                           ("Recomputed", "recomputed"), ("Why", "detail")):
+            table.add_column(label, key=key)
+        for index, row in enumerate(report.rows):
+            table.add_row(*_cells(row), key=str(index))
+
+
+def _cells(row: Recheck) -> tuple[Text, Text, Text, Text, Text]:
+    def shown(value: object) -> str:
+        if value is None:
+            return "—"
+        if isinstance(value, float):
+            return f"{value:.6g}"
+        if isinstance(value, (list, tuple)) and len(value) == 2:
+            return "[" + ", ".join(f"{v:.4g}" if isinstance(v, float) else str(v) for v in value) + "]"
+        return str(value)
+
+    status = Text(f" {_WORD[row.status]} ", style=_STYLE[row.status])
+    return (status, cell(row.what, max_len=48), cell(shown(row.stated), max_len=24),
+            cell(shown(row.recomputed), max_len=24), cell(row.detail, max_len=90))

@@ -1,0 +1,113 @@
+"""Failure clusters (``f`` in the bake-off view): why each criterion's answers failed,
+grouped, with an example of each (verbatim, inert) and the requests behind it. The first read
+uses the queue's hour-long cache when it has one (free); ``F`` asks for a fresh clustering,
+which is metered: confirmed, sent once, never repeated on its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from api_client.errors import BlahError
+from application.bakeoff.clusters import FORCE_CONFIRMATION, cluster_rows, freshness
+from common.format import DASH
+from common.safe_strings import one_line
+from tui.base_screen import BlahScreen, describe_error
+from widgets.confirm import ConfirmScreen
+from widgets.footer import KeyFooter
+from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.errorbar.assumed import FailureClusters
+
+__all__ = ["FailureClustersScreen", "clusters_block"]
+
+
+def clusters_block(answer: FailureClusters) -> Text:
+    text = Text("Failure clusters", style="bold")
+    text.append(f" · {one_line(freshness(answer), 200)}")
+    current = object()
+    rows = cluster_rows(answer)
+    if not rows:
+        text.append("\n\nno criteria in the answer", style="dim")
+    for row in rows:
+        if row.criterion_id != current:
+            current = row.criterion_id
+            text.append(f"\n\n{one_line(row.criterion_name or row.criterion_id or DASH, 60)}", style="bold")
+            text.append(f" ({one_line(row.criterion_id or DASH, 40)}) · "
+                        f"{row.failures if row.failures is not None else DASH} failures")
+        if row.name is None:
+            text.append(f"\n  {one_line(row.note or DASH, 200)}", style="dim")
+            continue
+        share = DASH if row.share is None else f"{row.share * 100:.0f}%"
+        text.append(f"\n  {one_line(row.name, 80)}", style="bold")
+        text.append(f": {row.count if row.count is not None else DASH} ({share})")
+        text.append(f"\n    example: {one_line(row.example or DASH, 300)}")
+        if row.request_ids:
+            text.append(f"\n    requests: {one_line(', '.join(row.request_ids), 200)}", style="dim")
+    text.append("\n\nF clusters afresh (metered: one call per criterion with 4+ reasons) · escape back", style="dim")
+    return text
+
+
+class FailureClustersScreen(BlahScreen):
+    SCREEN_TITLE = "Failure clusters"
+    DEFAULT_CSS = """
+    FailureClustersScreen #clusters-scroll { height: 1fr; }
+    FailureClustersScreen #clusters-body { height: auto; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="clusters.back"),
+        Binding("F", "force", "Cluster afresh (spends)", id="clusters.force"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer: FailureClusters | None = None
+        self.body_text = Text()
+        self._forcing = False
+
+    def compose(self) -> ComposeResult:
+        yield StatusHeader()
+        with VerticalScroll(id="clusters-scroll"):
+            yield Static(Text("loading the failure clusters…"), id="clusters-body")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.load(False)
+
+    @work(exclusive=True, group="clusters.load", exit_on_error=False)
+    async def load(self, force: bool) -> None:
+        client = self.ctx.errorbar
+        if client is None:
+            return
+        try:
+            self.answer = await client.failure_clusters(force=force)
+        except BlahError as error:
+            self.body_text = Text(f"couldn't read the failure clusters: {describe_error(error)}", style="red")
+        else:
+            self.body_text = clusters_block(self.answer)
+        finally:
+            self._forcing = False
+        self.query_one("#clusters-body", Static).update(self.body_text)
+
+    def action_force(self) -> None:
+        if self._forcing:
+            self.notify("already clustering afresh", markup=False)
+            return
+        self._forcing = True
+
+        def answered(ok: bool | None) -> None:
+            if ok:
+                self.load(True)
+            else:
+                self._forcing = False
+
+        self.app.push_screen(ConfirmScreen("Cluster the failures afresh?", Text(FORCE_CONFIRMATION),
+                                           confirm_label="Cluster (spends)"), answered)

@@ -1,0 +1,121 @@
+"""Screening from Runs (``s`` on an errorbar row, or on Runs when only errorbar is configured):
+"is there a cheaper model worth testing?".
+
+Confirm first (it spends), send ``{"screening": true}`` once, then watch it in the bake-off
+watch (which follows it, so its end rings the bell); ``v`` there opens the screening's result
+(``tui.screens.runs.screening_view``). While the confirmation is open or the create in
+flight, a further ``s`` only says so. 402 (no funds), 422 (nothing to screen) and 403 (the
+role, and which key) are said in a sentence; nothing is resent.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from rich.text import Text
+from textual.app import App
+
+from api_client.errorbar import CreateOutcomeUnknown, FundsError, NothingToScreenError, RoleError
+from api_client.errors import BlahError
+from application.bakeoff.screening import SCREENING_BODY_HINT, screening_body
+from common.safe_strings import one_line
+from tui.base_screen import describe_error
+from tui.screens.runs.bakeoff_notify import follow_bakeoff
+from widgets.confirm import ConfirmScreen
+
+if TYPE_CHECKING:
+    from application.context import AppContext
+    from tui.screens.runs.bakeoff_runs import BakeoffRuns
+    from widgets.key_table import KeyTable
+
+
+class RunsLike(Protocol):
+    """What screening needs of the Runs screen (named so, not imported: no import cycle)."""
+
+    ctx: AppContext
+    bakeoffs: BakeoffRuns
+
+    @property
+    def table(self) -> KeyTable: ...
+
+    @property
+    def app(self) -> App[object]: ...
+
+    def notify(self, message: str, **kw: object) -> None: ...
+
+    def run_worker(self, work: object, **kw: object) -> object: ...
+
+__all__ = ["ScreeningStarter", "confirm_body"]
+
+
+def confirm_body() -> Text:
+    body = Text("Screen your traffic for a cheaper model?\n\n", end="", style="bold")
+    body.append(SCREENING_BODY_HINT, style="")
+    body.append("\n\nSent once; the watch opens on the queued run and rings when it ends.", style="italic")
+    return body
+
+
+def refusal_sentence(error: BlahError) -> str:
+    """What a refused screening means, first words first."""
+    if isinstance(error, FundsError):
+        return f"Not screened: {describe_error(error)}"
+    if isinstance(error, NothingToScreenError):
+        return f"Nothing to screen: {describe_error(error)}"
+    if isinstance(error, RoleError):
+        return f"Not screened (a role problem): {one_line(str(error), 500)}"  # whole: the role and the key
+    if isinstance(error, CreateOutcomeUnknown):
+        return (f"Outcome unknown: {describe_error(error)}. The bake-off list is read again: look for the "
+                "screening there before screening again.")
+    return f"The screening was not queued: {describe_error(error)}"
+
+
+class ScreeningStarter:
+    """Runs' ``s`` for errorbar: one screening at a time, confirmed, sent once."""
+
+    def __init__(self, screen: RunsLike) -> None:
+        self.screen = screen
+        self.busy = False
+        self.sent = 0
+        """Creates sent (tests: one per confirmation)."""
+
+    def wanted(self) -> bool:
+        """``s`` means screening: on an errorbar row, or when Runs has no blah.dev platform."""
+        screen = self.screen
+        if screen.ctx.errorbar is None:
+            return False
+        return screen.ctx.client is None or screen.bakeoffs.row(screen.table.current_key) is not None
+
+    def start(self) -> None:
+        if self.busy:
+            self.screen.notify("A screening is already being asked for or sent.", markup=False)
+            return
+        self.busy = True
+        self.screen.run_worker(self._flow, group="runs.bakeoff.screen", exclusive=True, exit_on_error=False)
+
+    async def _flow(self) -> None:
+        screen = self.screen
+        app: App[object] = screen.app
+        client = screen.ctx.errorbar
+        try:
+            if client is None or not await app.push_screen_wait(
+                    ConfirmScreen("Screen for a cheaper model?", confirm_body(), confirm_label="Screen")):
+                return
+            self.sent += 1
+            try:
+                created = await client.create_run(screening_body())
+            except BlahError as error:
+                message = refusal_sentence(error)
+                screen.notify(message, severity="error", markup=False, timeout=20)
+                if isinstance(error, CreateOutcomeUnknown):
+                    screen.bakeoffs.load(now=True)
+                return
+        finally:
+            self.busy = False
+        run = created.run
+        follow_bakeoff(app, run.id)
+        found = " (its answer was lost; found in the list)" if created.settled else ""
+        screen.notify(f"Screening {run.id} queued{found}.", markup=False)
+        screen.bakeoffs.load(now=True)
+        from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
+
+        app.push_screen(BakeoffWatchScreen(run.id, initial=run))
