@@ -325,6 +325,7 @@ RETRY_AFTER_READERS = {"api_client/polling.py", "api_client/http.py", "api_clien
                        "cli/commands/bench.py",
                        # ... and the screens that start a suite hand the same value to that watch
                        "application/bench_runs.py", "tui/screens/runs/bench_runs.py",
+                       "tui/screens/runs/bench_start_flow.py",
                        "tui/screens/runs/bench_watch.py",
                        # the CI gate's one blocking GET (no event loop, for start-up): the shared
                        # RetryPolicy's cap and backoff, applied in a synchronous loop

@@ -323,7 +323,7 @@ class RunsScreen(BlahScreen):
 
     def action_start_run(self) -> None:
         if self.screening.wanted():
-            self.screening.start()
+            self.screening.ask()
             return
         self.starter.ask()
 
