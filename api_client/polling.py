@@ -55,6 +55,10 @@ class Backoff:
     ``after_poll(progress=...)`` after a poll that worked, ``after_error(error)`` after one
     that failed (None: fatal, stop), ``reset()`` when the person asks to poll now. Each
     returns the seconds until the next poll, also kept in :attr:`wait`.
+
+    ``hint``: the pace the server asked for (e.g. Blobfish's ``poll_after_seconds``); the wait
+    is never shorter than it, after a poll that worked or one that failed, as with the
+    ``Retry-After`` of a 429.
     """
 
     interval: float
@@ -77,14 +81,15 @@ class Backoff:
         self.wait = self._idle_wait = self.interval
         return self.wait
 
-    def after_poll(self, *, progress: bool) -> float:
+    def after_poll(self, *, progress: bool, hint: float | None = None) -> float:
         """A poll worked: back to ``interval`` after progress, else the wait doubles."""
         if progress:
-            return self.reset()
-        self.errors = 0
-        self._idle_wait = min(self._idle_wait * BACKOFF_FACTOR, self.max_interval)
-        self.wait = self._idle_wait
-        return self.wait
+            self.reset()
+        else:
+            self.errors = 0
+            self._idle_wait = min(self._idle_wait * BACKOFF_FACTOR, self.max_interval)
+            self.wait = self._idle_wait
+        return self._honour(hint)
 
     def slowest(self) -> float:
         """A poll worked but cannot make progress (a server that ignores paging): wait the
@@ -93,7 +98,7 @@ class Backoff:
         self.wait = self._idle_wait = self.max_interval
         return self.wait
 
-    def after_error(self, error: BaseException) -> float | None:
+    def after_error(self, error: BaseException, *, hint: float | None = None) -> float | None:
         """A poll failed: seconds until the retry, or None when ``error`` is fatal."""
         if is_fatal(error):
             return None
@@ -103,4 +108,9 @@ class Backoff:
         if retry_after is not None and retry_after > 0:
             wait = max(wait, min(retry_after, RETRY_AFTER_CAP_S))
         self.wait = wait
-        return wait
+        return self._honour(hint)
+
+    def _honour(self, hint: float | None) -> float:
+        if hint is not None and hint > 0:
+            self.wait = max(self.wait, min(hint, RETRY_AFTER_CAP_S))
+        return self.wait

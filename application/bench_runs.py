@@ -15,7 +15,6 @@ goes into that one request body only: it is never kept here, put into a message 
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import re
 from collections.abc import Mapping
@@ -30,6 +29,7 @@ from api_client.blobfish.benchmarks import (
 )
 from api_client.errors import BlahError, OutcomeUnknownError
 from common.format import DASH
+from common.iso_time import iso_ms
 
 __all__ = [
     "DEFAULT_BENCH_SLUG",
@@ -141,18 +141,6 @@ class BenchRow:
         if self.model and self.provider:
             return f"{self.provider}/{self.model}"
         return self.model or DASH
-
-
-def iso_ms(text: str | None) -> int | None:
-    """An ISO 8601 time as milliseconds since the epoch (UTC when it names no zone); None when
-    absent or unreadable."""
-    if not text:
-        return None
-    try:
-        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return int((when if when.tzinfo else when.replace(tzinfo=dt.UTC)).timestamp() * 1000)
 
 
 def _suite_row(slug: str, run: SuiteRun) -> BenchRow:

@@ -15,6 +15,7 @@ from typing import Literal
 
 from api_client.blobfish.bench_shapes import ERROR_KIND_AUTH, SingleRun, SuiteRun, TaskResult
 from common.format import DASH, format_duration
+from common.iso_time import parse_iso
 
 __all__ = [
     "EVIDENCE_TTL_S",
@@ -142,16 +143,6 @@ def eta_text(eta_s: float | None, state: SuiteState) -> str:
     return format_duration(eta_s)
 
 
-def _parse_utc(text: str | None) -> dt.datetime | None:
-    if not text:
-        return None
-    try:
-        when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
-
-
 def evidence_validity(graded_by: float | None, now: float) -> str:
     """How long a task's session evidence stays valid. ``graded_by``: a wall-clock time (epoch
     seconds) the task had been graded by (when the watch first saw it, or the run's end), so
@@ -169,5 +160,5 @@ def evidence_validity(graded_by: float | None, now: float) -> str:
 def finished_epoch(run: SuiteRun | SingleRun) -> float | None:
     """The run's end (or a single run's creation) as epoch seconds, when the record says."""
     text = run.created_at if isinstance(run, SingleRun) else run.finished_at
-    when = _parse_utc(text)
+    when = parse_iso(text)
     return when.timestamp() if when else None

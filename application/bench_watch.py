@@ -88,11 +88,12 @@ async def watch_suite(
         try:
             record = await fetch()
         except BlahError as error:
-            retry_in = backoff.after_error(error)  # the shared rule: doubling, Retry-After capped
+            # the shared rule: doubling, Retry-After capped, never below the server's last ask
+            retry_in = backoff.after_error(error, hint=asked)
             if retry_in is None:
                 raise
             errors += 1
-            wait = max(asked, retry_in)
+            wait = retry_in
             if on_event:
                 on_event(WatchEvent(clock(), None, error, wait, eta_seconds(history, total)))
             continue

@@ -20,7 +20,6 @@ Blobfish profile, beside that profile's other archives.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -28,6 +27,7 @@ from typing import Protocol
 from api_client.archive import Archive
 from api_client.blobfish.assumed import Detail, Summary
 from api_client.models import LogEntry
+from common.iso_time import iso_ms
 
 __all__ = [
     "PLATFORM_MARKER",
@@ -88,15 +88,7 @@ def open_steps_archive(data_dir: Path | str, profile_name: str, origin: str) -> 
 
 
 def _millis(created_at: str | None) -> int:
-    if not created_at:
-        return 0
-    try:
-        when = dt.datetime.fromisoformat(created_at.replace("Z", "+00:00"))
-    except ValueError:
-        return 0
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return max(0, int(when.timestamp() * 1000))
+    return max(0, iso_ms(created_at) or 0)
 
 
 def _model_of(detail: Detail) -> str | None:

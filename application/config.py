@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import tomli_w
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from common.atomic_write import write_atomic
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 from application.key_redaction import hide_keys, shown_address
 from application.paths import config_file
@@ -257,9 +258,7 @@ def set_value(key: str, raw_value: str, path: Path | None = None) -> Path:
 def write_config(data: dict[str, Any], path: Path | None = None) -> None:
     path = path or config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, tomli_w.dumps(data))
 
 
 def save_setting(key: str | Sequence[str], value: Any, path: Path | None = None) -> bool:

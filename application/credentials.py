@@ -24,6 +24,8 @@ from typing import Any, Literal
 
 import tomli_w
 
+from common.atomic_write import write_atomic
+
 from application.keyring_store import (
     TIMEOUT_S,
     USERNAME,
@@ -122,12 +124,7 @@ def store_key(key: str, path: Path | None = None, profile: str = IMPLICIT_PROFIL
 
 def _write_private(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists():
-        _tighten(path)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(tomli_w.dumps(data))
-    _tighten(path)
+    write_atomic(path, tomli_w.dumps(data), private=True)  # 0600 from the first byte
 
 
 def login_key(

@@ -22,6 +22,7 @@ from typing import Any
 
 import tomli_w
 
+from common.atomic_write import write_atomic
 from application.config import make_config
 from application.paths import config_file
 from application.profile_table import IMPLICIT_PROFILE, Profile
@@ -83,9 +84,7 @@ def _apply(path: Path, text: str, wanted: dict[str, Any], edit: Callable[[str], 
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, text)
 
 
 def _line(key: str, value: Any) -> str:

@@ -52,7 +52,7 @@ async def test_header_names_the_model_and_follows_the_connection(sim: SimulatorS
         header = app.screen.query_one(StatusHeader)
         assert header.model_id == sim.person_model_id and header.screen_title == "Logs"
         screen = app.screen
-        await wait_for(pilot, lambda: header.connection == "connected" and getattr(screen, "_tail_state", None) is not None,
+        await wait_for(pilot, lambda: header.connection == "connected" and getattr(getattr(screen, "loader", None), "tail_state", None) is not None,
                        what="connected, the tail's first poll done")
         app.connection = ConnectionState("error", "unreachable")
         await pilot.pause()

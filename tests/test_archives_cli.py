@@ -45,13 +45,13 @@ async def start_app(base_url: str, model_id: str, *, settled: str) -> tuple[list
             def feed_open() -> bool:
                 screen = app.screen
                 return getattr(screen, "feed", None) is not None and screen.feed.rows is not None \
-                    and logs_screen(app)._tail_state is not None
+                    and logs_screen(app).loader.tail_state is not None
 
             checks = {
                 "unknown": lambda: any(title == "Unknown model" for title, _ in NotificationLog.current.titled(app)),
                 "archived": lambda: logs_screen(app).feed.archive is not None
                 and app.screen.query_one(StatusHeader).connection == "connected",
-                "unreachable": lambda: logs_screen(app)._tail_state.phase == "retrying",
+                "unreachable": lambda: logs_screen(app).loader.tail_state.phase == "retrying",
             }
             await wait_for(pilot, feed_open, what="the Logs screen to open its feed")
             await wait_for(pilot, checks[settled], what=settled)

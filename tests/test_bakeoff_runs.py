@@ -137,7 +137,7 @@ async def test_cancel_from_the_watch_is_confirmed_and_sent_once(queue: ErrorbarS
                        what="the later presses answered")
         await app.workers.wait_for_complete()
     assert queue.requests.count("POST", "/cancel") == 1
-    assert watch.cancels_sent == 1
+    assert watch.cancel.sent == 1
     assert "A cancelled run has no results." in watch.state_text.plain
 
 
@@ -149,7 +149,7 @@ async def test_declining_the_cancel_sends_nothing(queue: ErrorbarServer) -> None
         await pilot.press("c")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         await pilot.press("n")
-        await wait_for(pilot, lambda: app.screen is watch and not watch.cancel_asked, what="back on the watch")
+        await wait_for(pilot, lambda: app.screen is watch and not watch.cancel.busy, what="back on the watch")
     assert queue.requests.count("POST", "/cancel") == 0
 
 

@@ -130,7 +130,7 @@ async def test_start_a_sample_suite_by_keys_and_watch_it_to_completion_with_the_
                                           for r in runs.bench.rows), what="the run in the list")
         shown = frame(app)
         assert "Blobfish" in shown and record.run_id in shown and "blah.dev" not in shown.split("Blobfish", 1)[0][-5:]
-        assert runs.bench.sent == 1
+        assert runs.bench.starter.sent == 1
         await pilot.press("enter")  # Enter on the Blobfish row watches it again
         again = await watching(pilot, app)
         assert again.run_id == record.run_id

@@ -44,7 +44,7 @@ async def test_confirmed_once_sends_one_post_and_shows_the_clusters(sim: Simulat
             await pilot.press("y")
             await until(pilot, lambda: panel.clusters is not None, "the clusters")
             assert transport.count("POST", CLUSTERS) == 1
-            assert panel.sent == 1
+            assert panel.request.sent == 1
             await until(pilot, lambda: screen.query_one("#diag-tabs", TabbedContent).active == "tab-groups",
                         "the clusters' tab")
             table = screen.query_one("#diag-clusters", KeyTable)
@@ -79,7 +79,7 @@ async def test_a_double_key_press_still_sends_one_post(sim: SimulatorServer) -> 
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert transport.count("POST", CLUSTERS) == 1
-            assert panel.sent == 1
+            assert panel.request.sent == 1
             assert not isinstance(app.screen, ConfirmScreen)
 
 
@@ -126,4 +126,4 @@ async def test_offline_it_sends_nothing(sim: SimulatorServer) -> None:
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
         assert "offline" in label_of(app, "#diag-clusters-status")
-        assert panel.sent == 0
+        assert panel.request.sent == 0

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from application.blobfish.diagnosed import list_summaries, read_diagnosed
 from application.blobfish.evidence import parse_evaluation
 from application.blobfish.source import ClientSource
 from application.context import AppContext
@@ -51,5 +52,23 @@ async def test_the_client_reads_the_same_evidence_as_the_store(bf: BlobfishServe
             len(r["steps"]) for r in stored["envelope"]["job"]["rollouts"]]  # fmt: skip
         diagnosis = diagnose_evaluation(evaluation.rollouts)
         assert diagnosis.tool_calls == sum(len(r.tool_calls) for r in evaluation.rollouts) > 0
+    finally:
+        await source.client.aclose()
+
+
+async def test_the_screens_get_evaluations_ready_fetched_parsed_once_and_diagnosed(bf: BlobfishServer) -> None:
+    ctx = attach_blobfish(AppContext(model_id="m"), bf.base_url, bf.account_key)
+    source = ctx.blobfish
+    assert isinstance(source, ClientSource)
+    try:
+        summaries = await list_summaries(source)
+        assert [s.evaluation_id for s in summaries] == bf.evaluation_ids()
+        ready = await read_diagnosed(source, summaries[0].evaluation_id)
+        stored = bf.store.get(bf.store.account, summaries[0].evaluation_id)
+        assert stored is not None and len(ready.evaluation.rollouts) == stored["rollout_count"]
+        assert len(ready.diagnosis.rollouts) == len(ready.evaluation.rollouts)
+        # the detail's body as the platform sent it: unknown members kept, nothing re-serialised
+        body = await source.client.get_evaluation_body(summaries[0].evaluation_id)
+        assert body["envelope"] == stored["envelope"]
     finally:
         await source.client.aclose()

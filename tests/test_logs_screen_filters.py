@@ -55,7 +55,7 @@ async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, clie
             and any(e.source == name and not e.error for e in page.logs)
         )
         await pilot.press(*["s"] * SOURCE_CYCLE.index(source))
-        assert screen.filter.source == source
+        assert screen.loader.filter.source == source
         of_source = {i for i, e in by_id.items() if e.source == source}
         assert of_source != set(by_id)
         await settle(of_source)
@@ -69,7 +69,7 @@ async def test_filters_combine_and_match_the_platform(sim: SimulatorServer, clie
         await settle(set(by_id))
 
         await pilot.press("b", "b")  # badge: any -> error -> empty
-        assert screen.filter.badge == "empty"
+        assert screen.loader.filter.badge == "empty"
         stored = app.ctx.archive
         assert stored is not None
         empty = {i for i in by_id if stored.find(i) is not None and "empty" in stored.badges_of(i)}

@@ -31,15 +31,15 @@ async def test_errors_only_shows_every_error_and_g_goes_to_the_oldest(sim: Simul
         assert set(ids_of(log_list)) == {entry.id for entry in errors}
         await wait_for(pilot, lambda: f"{len(errors):,} match · all loaded" in label_of(app, "#logs-filters"),
                        what="the count of matches")  # fmt: skip
-        assert screen.feed is not None and screen.feed.history_complete_for(screen.filter)
-        assert not screen.feed.history_complete  # only the errors were asked for, not all calls
+        assert screen.loader.feed is not None and screen.loader.feed.history_complete_for(screen.loader.filter)
+        assert not screen.loader.feed.history_complete  # only the errors were asked for, not all calls
         await pilot.press("g")
         oldest_error = min(errors, key=lambda e: (e.created_at, e.id))
         await wait_for(pilot, lambda: log_list.current_entry_id == oldest_error.id, what="the oldest error")
         assert log_list.cursor_index == 0
 
         await pilot.press("e")  # off again: the calls between the old errors are not held,
-        await wait_for(pilot, lambda: screen.rows is not None and screen.rows.filter == screen.filter,
+        await wait_for(pilot, lambda: screen.rows is not None and screen.rows.filter == screen.loader.filter,
                        what="all calls again")  # fmt: skip
         archive = app.ctx.archive
         assert archive is not None

@@ -47,7 +47,7 @@ def _visible_days(log_list: LogList) -> set[str]:
 
 async def _ready(pilot, app: BlahApp) -> LogList:  # type: ignore[no-untyped-def]
     await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and logs_screen(app).log_list.row_count > 0
-                   and logs_screen(app).badges_ready, what="the rows")  # fmt: skip
+                   and logs_screen(app).loader.badges_ready, what="the rows")  # fmt: skip
     return logs_screen(app).log_list
 
 

@@ -28,7 +28,7 @@ def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         def ready() -> bool:
             screen = app.screen
-            return isinstance(screen, LogsScreen) and screen.log_list.row_count > 0 and screen.badges_ready
+            return isinstance(screen, LogsScreen) and screen.log_list.row_count > 0 and screen.loader.badges_ready
 
         await wait_for(pilot, ready, what="the rows")
         await pilot.press("k", "k", "k")  # a row that is not the newest: cursor and "reading" shown

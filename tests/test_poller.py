@@ -94,6 +94,16 @@ def test_errors_retry_at_the_interval_then_double_and_a_good_poll_resets_them() 
     assert backoff.after_error(boom) == 1.0
 
 
+def test_the_servers_poll_hint_is_never_undercut_after_a_poll_or_an_error() -> None:
+    backoff = Backoff(interval=1.0, max_interval=8.0)
+    assert backoff.after_poll(progress=True, hint=5.0) == 5.0  # the server asks for 5 s
+    assert backoff.after_poll(progress=False, hint=0.5) == 2.0  # a shorter ask: the backoff wins
+    assert backoff.after_error(ServerError("boom", status=503), hint=3.0) == 3.0
+    assert backoff.after_error(ServerError("boom", status=503), hint=None) == 2.0
+    assert backoff.after_error(AuthError("no", status=401), hint=3.0) is None  # fatal stays fatal
+    assert backoff.after_poll(progress=True, hint=RETRY_AFTER_CAP_S * 10) == RETRY_AFTER_CAP_S
+
+
 @pytest.mark.parametrize(
     ("retry_after", "expected"),
     [
@@ -295,7 +305,13 @@ POLL_LOOPS: dict[str, str] = {
     "api_client/tail.py": "Backoff",  # the log tail (below application/: drives the rules itself)
     "application/chatroom/poll.py": "Poller",
     "tui/screens/runs/watch.py": "Poller",
-    "tui/screens/runs/screen.py": "Backoff",  # the runs list: a timer, not a loop
+    "tui/reload.py": "Backoff",  # the screens' one reload timer (lists refreshed on a timer, not a loop)
+    "tui/screens/runs/screen.py": "Reload",
+    "tui/screens/runs/bakeoff_runs.py": "Reload",
+    "tui/screens/runs/bench_runs.py": "Reload",
+    "tui/screens/runs/bakeoff_watch.py": "Reload",
+    "tui/screens/compare/bakeoffs.py": "Reload",
+    "application/bench_watch.py": "Backoff",  # a suite run's watch: the server's pace, errors by the rules
     "tui/screens/playground/screen.py": "Poller",
     "tui/screens/games/screen.py": "Poller",
 }
@@ -309,6 +325,7 @@ RETRY_AFTER_READERS = {"api_client/polling.py", "api_client/http.py", "api_clien
                        "cli/commands/bench.py",
                        # ... and the screens that start a suite hand the same value to that watch
                        "application/bench_runs.py", "tui/screens/runs/bench_runs.py",
+                       "tui/screens/runs/bench_start_flow.py",
                        "tui/screens/runs/bench_watch.py",
                        # the CI gate's one blocking GET (no event loop, for start-up): the shared
                        # RetryPolicy's cap and backoff, applied in a synchronous loop
@@ -326,7 +343,8 @@ def test_every_poll_loop_uses_the_shared_poller(path: str, shared: str) -> None:
     imported = {
         alias.name
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module in ("application.poller", "polling", "api_client.polling")
+        if isinstance(node, ast.ImportFrom)
+        and node.module in ("application.poller", "polling", "api_client.polling", "tui.reload")
         for alias in node.names
     }
     assert shared in imported, f"{path} does not import {shared} from the shared poller"
@@ -345,3 +363,14 @@ def test_no_module_has_its_own_retry_after_rule() -> None:
         if "retry_after" in path.read_text(encoding="utf-8")
     }
     assert readers <= RETRY_AFTER_READERS, f"their own Retry-After rule: {sorted(readers - RETRY_AFTER_READERS)}"
+
+
+def test_no_screen_keeps_a_refresh_timer_of_its_own() -> None:
+    """The lists and watches refreshed on a timer arm it through ``tui.reload.Reload`` only."""
+    own = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tui").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name == "_schedule"
+    )
+    assert own == [], f"a _schedule of their own: {own}"

@@ -59,17 +59,17 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
             assert "EMPTY" not in str(app.screen.query_one("#confirm-body").render())
             await pilot.press("y", "y")
-            await wait_for(pilot, lambda: builder.uploaded_id is not None, timeout=20, what="uploaded")
-            assert builder.uploads_sent == 1
+            await wait_for(pilot, lambda: builder.upload.uploaded_id is not None, timeout=20, what="uploaded")
+            assert builder.upload.sent == 1
             uploaded = builder.build().data
             assert "listed on the platform" in text_of(builder, "#tb-result")
-            stored = fresh_sim.world.training_sets[builder.uploaded_id]
+            stored = fresh_sim.world.training_sets[builder.upload.uploaded_id]
             assert stored["status"] == "ready" and stored["example_count"] == 1 and stored["name"] == "fixes from the tui"
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, TrainingSetsScreen), what="back to the list")
-            await wait_for(pilot, lambda: {s.id for s in sets_screen.sets} - before == {builder.uploaded_id},
+            await wait_for(pilot, lambda: {s.id for s in sets_screen.sets} - before == {builder.upload.uploaded_id},
                            what="new set listed after a refresh")
-            listed = next(s for s in sets_screen.sets if s.id == builder.uploaded_id)
+            listed = next(s for s in sets_screen.sets if s.id == builder.upload.uploaded_id)
             assert listed.example_count == 1 and listed.status == "ready"
     # What was uploaded: the prompt's turns verbatim and the reply written in the editor.
     lines = uploaded.decode().splitlines()
@@ -92,7 +92,7 @@ async def test_empty_replies_are_asked_about_and_no_means_nothing_sent(fresh_sim
             assert f"{len(builder.examples)} of {len(builder.examples)} examples have an EMPTY reply" in body
             await pilot.press("n")
             await pilot.pause(0.2)
-            assert builder.uploads_sent == 0 and len(fresh_sim.world.training_sets) == count
+            assert builder.upload.sent == 0 and len(fresh_sim.world.training_sets) == count
 
 
 async def test_oversize_set_is_refused_before_sending(fresh_sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,8 +113,8 @@ async def test_oversize_set_is_refused_before_sending(fresh_sim: SimulatorServer
             await pilot.press("y")
             await wait_for(pilot, lambda: "Refused before sending" in text_of(builder, "#tb-result"), what="refusal")
             assert "at most 100 bytes" in text_of(builder, "#tb-result")
-            assert builder.uploaded_id is None and builder.ticket is not None
+            assert builder.upload.uploaded_id is None and builder.upload.ticket is not None
             # The ticket was never used: no byte reached the upload address.
-            set_id = builder.ticket.training_set_id
+            set_id = builder.upload.ticket.training_set_id
             assert fresh_sim.world.training_sets[set_id]["status"] == "pending_upload"
             assert any(t["training_set_id"] == set_id for t in fresh_sim.world.uploads.values())

@@ -145,7 +145,7 @@ async def test_create_and_delete_are_confirmed_and_sent_once(fresh_sim: Simulato
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm create")
             await pilot.press("y", "y")
             await wait_for(pilot, lambda: len(screen.webhooks) == 1, what="created and listed")
-            assert len(fresh_sim.world.webhooks) == 1 and screen.writes_sent == 1
+            assert len(fresh_sim.world.webhooks) == 1 and screen.write.sent == 1
             hook = screen.webhooks[0]
             assert hook.url == "https://hooks.example.net/blah" and hook.event_types == ["run.completed"]
 
@@ -158,7 +158,7 @@ async def test_create_and_delete_are_confirmed_and_sent_once(fresh_sim: Simulato
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirm delete")
             await pilot.press("y", "y")
             await wait_for(pilot, lambda: not screen.webhooks, what="deleted")
-            assert fresh_sim.world.webhooks == {} and screen.writes_sent == 2
+            assert fresh_sim.world.webhooks == {} and screen.write.sent == 2
 
 
 def test_new_areas_are_in_the_palette_without_a_number_key() -> None:

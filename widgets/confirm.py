@@ -1,15 +1,10 @@
 """A reusable confirmation dialog for every write the app can make.
 
-Usage from a screen::
+The TUI's screens do not push it themselves: every write asks through ``tui.send_once.SendOnce``
+(guard, this dialog, send once, settle a lost answer)::
 
-    def _confirmed(ok: bool | None) -> None:
-        if ok:
-            self.start_the_write()
-
-    self.app.push_screen(
-        ConfirmScreen("Cancel run?", safe_text(f"Run {run_id} will stop."), confirm_label="Cancel run"),
-        _confirmed,
-    )
+    if await self.write.confirm("Cancel run?", safe_text(f"Run {run_id} will stop."), label="Cancel run"):
+        await self.write.send(...)
 
 The dialog answers exactly once: the first confirm/cancel (key or click) dismisses it and every
 later press is ignored, so a double key press can never fire the write twice. ``body`` may be a

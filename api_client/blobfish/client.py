@@ -30,10 +30,10 @@ from api_client.offset_paging import OffsetPage, iter_offset_pages
 from api_client.origin import KeyHeader
 from api_client.paths import segment
 from api_client._retry import RetryPolicy
+from common.atomic_write import atomic_writer
 
 from . import assumed
 from .errors import ERROR_TYPES
-from .files import atomic_writer
 from .keys import check_key
 from .publication import Publication, prepare
 
@@ -53,6 +53,12 @@ class ExportResult:
     evaluations: int
     lines: int
     bytes: int
+
+
+def _json_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise InvalidResponseError("the evaluation's detail is not a JSON object")
+    return body
 
 
 def origin_base_url(base_url: str) -> str:
@@ -139,6 +145,14 @@ class BlobfishClient:
     def _evaluation_path(self, evaluation_id: str) -> str:
         return f"{assumed.EVALUATIONS_PATH}/{segment(evaluation_id, what='evaluation id')}"
 
+    async def get_evaluation_body(self, evaluation_id: str) -> dict[str, Any]:
+        """One evaluation's detail as the platform sent it (a JSON object), for the evidence
+        reader (``application.blobfish.evidence``), which parses the rollouts and their traces
+        from it once: no model built only to be dumped back to JSON."""
+        return await self._http.request_json(
+            "GET", self._evaluation_path(evaluation_id), _json_object, needs_key=True
+        )
+
     async def get_evaluation(self, evaluation_id: str) -> assumed.Detail:
         """One evaluation's full evidence: its rollouts, steps and traces."""
         return await self._http.request_json(
@@ -164,7 +178,7 @@ class BlobfishClient:
         self._http_check_key()
         lines = size = 0
         last = b"\n"
-        with atomic_writer(dest) as out:
+        with atomic_writer(dest, binary=True) as out:
             async for chunk in self._jsonl_chunks(evaluation_id):
                 out.write(chunk)
                 lines += chunk.count(b"\n")
@@ -191,7 +205,7 @@ class BlobfishClient:
         ids = [summary.evaluation_id for summary in summaries]
         lines = size = 0
         pending: deque[asyncio.Task[bytes]] = deque()
-        with atomic_writer(dest) as out:
+        with atomic_writer(dest, binary=True) as out:
             try:
                 next_index = 0
                 for written in range(len(ids)):

@@ -37,6 +37,8 @@ from api_client.paths import segment
 
 from . import wire
 from .wire import origin_base_url
+from common.iso_time import parse_iso
+
 from .checks import check_create, gate_params
 from .errors import CreateOutcomeUnknown, PreconditionError, translate
 from .gate_verdict import GateVerdict
@@ -79,16 +81,8 @@ def _fingerprint(body: Mapping[str, Any]) -> str:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _parse_time(text: str | None) -> dt.datetime | None:
-    try:
-        moment = dt.datetime.fromisoformat((text or "").replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
-
-
 def _same_run(run: assumed.Run, body: Mapping[str, Any], sent_at: dt.datetime) -> bool:
-    created = _parse_time(run.created_at)
+    created = parse_iso(run.created_at)
     if created is None or abs((created - sent_at).total_seconds()) > SETTLE_WINDOW_S:
         return False
     if body.get("screening") is True:

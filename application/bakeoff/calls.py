@@ -9,11 +9,11 @@ other side's answer, and the notes a person needs: a doubtful win, an answer cut
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from api_client.models import LogEntry
+from common.iso_time import iso_ms
 from application.bakeoff.samples import SampleRow
 from application.inspector.foreign import ForeignCall, OrderedIds
 
@@ -42,11 +42,7 @@ def verdicts_line(answer: assumed.SampleAnswer) -> str:
 
 
 def _created_ms(run: assumed.Run) -> int:
-    try:
-        moment = dt.datetime.fromisoformat((run.created_at or "").replace("Z", "+00:00"))
-    except ValueError:
-        return 0
-    return int(moment.timestamp() * 1000)
+    return iso_ms(run.created_at) or 0
 
 
 def _preview(text: str | None) -> str:

@@ -10,12 +10,12 @@ body's exact bytes (a signature covers them), written atomically.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from api_client.errors import BlahError
+from common.atomic_write import write_atomic
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
@@ -110,13 +110,5 @@ def evidence_error_sentence(error: BlahError, run_id: str, status: str | None = 
 def write_bundle(path: str | os.PathLike[str], raw: bytes) -> Path:
     """Write ``raw`` as it is (atomically: a reader never sees half a bundle)."""
     target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(raw)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomic(target, raw)
     return target

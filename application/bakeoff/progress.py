@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from api_client.errorbar.wire import TERMINAL
 from application.runs.eta import EtaEstimator
 from common.format import format_duration
 
@@ -27,7 +28,7 @@ class RunProgress:
 
     def describe(self, status: str | None, ratio: float | None) -> str:
         done = "—" if ratio is None else f"{ratio * 100:.0f}%"
-        if status in ("DONE", "ERROR", "CANCELLED"):
+        if status in TERMINAL:
             return f"{status} · {done}"
         if ratio is None:
             return f"{status or 'status unknown'} · the platform sent no progress"

@@ -1,3 +1,4 @@
 """Blobfish SDK evaluations in the app (Textual-free): the evidence read into rollouts
 (``evidence``), where evaluations come from (``source``), the list's rows and filters
-(``listing``), a step shown in the Inspector (``inspect``), and JSONL export (``export``)."""
+(``listing``), a step shown in the Inspector (``inspect``), JSONL export (``export``), and
+evaluations ready for the screens, fetched and diagnosed (``diagnosed``)."""

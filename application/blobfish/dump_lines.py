@@ -17,11 +17,11 @@ it has one, else 0 (the platform gave no time).
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
 from api_client.models import LogEntry
+from common.iso_time import iso_ms
 from application.blobfish.evidence import parse_rollout
 from application.blobfish_steps import PLATFORM_MARKER
 
@@ -52,10 +52,7 @@ def _millis(value: Any) -> int | None:
     if isinstance(value, float):
         return int(value * 1000) if value < 10**11 else int(value)
     if isinstance(value, str):
-        try:
-            return int(dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
-        except ValueError:
-            return None
+        return iso_ms(value)
     return None
 
 

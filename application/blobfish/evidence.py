@@ -9,11 +9,11 @@ the turn of the record before it.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from common.iso_time import iso_ms
 from diagnosis.rollout_record import Assertion, Grade, Rollout, RolloutStep, ToolCall, TrainingSample
 
 __all__ = ["Evaluation", "EvaluationSummary", "parse_evaluation", "parse_rollout", "parse_summary", "result_failed"]
@@ -47,18 +47,6 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _millis(iso: str | None) -> int | None:
-    if not iso:
-        return None
-    try:
-        parsed = dt.datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=dt.UTC)
-    return int(parsed.timestamp() * 1000)
-
-
 @dataclass(frozen=True)
 class EvaluationSummary:
     """One row of the evaluations list, as the platform summarised it."""
@@ -73,7 +61,7 @@ class EvaluationSummary:
 
     @property
     def created_ms(self) -> int | None:
-        return _millis(self.created_at)
+        return iso_ms(self.created_at)
 
 
 @dataclass(frozen=True)

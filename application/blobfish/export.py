@@ -16,9 +16,7 @@ Files written by earlier versions of the app (one ``{"platform", "evaluation_id"
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from common.atomic_write import atomic_writer
 from application.blobfish.evidence import Evaluation
 from diagnosis.rollout_record import Rollout
 
@@ -73,15 +72,9 @@ def export_lines(evaluation: Evaluation, rollouts: Iterable[Rollout] | None = No
 def write_jsonl(path: Path, lines: Iterable[str]) -> int:
     """Write ``lines`` to ``path`` atomically; how many lines were written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     count = 0
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            for line in lines:
-                out.write(line)
-                count += 1
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    with atomic_writer(path) as out:
+        for line in lines:
+            out.write(line)
+            count += 1
     return count

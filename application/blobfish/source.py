@@ -45,8 +45,8 @@ def as_json(value: Any) -> Any:
 
 
 class ClientSource:
-    """A Blobfish client seen as an ``EvaluationSource``: calls its list and detail reads
-    (whatever they are named in this version) and hands their answers on as JSON."""
+    """A Blobfish client seen as an ``EvaluationSource``: its list (summaries as sent) and
+    the detail's body as sent, handed on as JSON for ``evidence`` to read once."""
 
     platform = "blobfish"
 
@@ -59,4 +59,5 @@ class ClientSource:
         return [as_json(item) for item in items]
 
     async def get_evaluation(self, evaluation_id: str) -> Json:
-        return as_json(await self.client.get_evaluation(evaluation_id))  # type: ignore[no-any-return]
+        # The body as sent: the evidence reader parses it once (no model dumped back to JSON).
+        return await self.client.get_evaluation_body(evaluation_id)  # type: ignore[no-any-return]

@@ -13,6 +13,7 @@ from api_client.blobfish.bench_shapes import CommunityRow, RunList, SingleRun, S
 from application.bench_board import coverage_sentence
 from cli.commands.blobfish import _cell, _created, _number, _table
 from common.format import DASH
+from common.iso_time import parse_iso
 from common.plain_text import inert_json, one_line
 
 NOT_A_SCORE = "interrupted: not a score; the tasks graded so far are below; a new run is needed"
@@ -74,12 +75,9 @@ EVIDENCE_TTL = dt.timedelta(minutes=30)
 
 def _evidence_age(created_at: str | None, now: dt.datetime | None = None) -> str:
     """Evidence links expire 30 minutes after their session; the scores are kept."""
-    try:
-        created = dt.datetime.fromisoformat((created_at or "").replace("Z", "+00:00"))
-    except ValueError:
+    created = parse_iso(created_at)
+    if created is None:
         return "expires 30 minutes after the session"
-    if created.tzinfo is None:
-        created = created.replace(tzinfo=dt.UTC)
     if (now or dt.datetime.now(dt.UTC)) - created >= EVIDENCE_TTL:
         return "stale: evidence expires after 30 minutes; the scores above are kept"
     return "expires 30 minutes after the session"

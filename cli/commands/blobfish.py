@@ -33,6 +33,7 @@ from api_client.blobfish.errors import KeyShapeError
 from api_client.blobfish.publication import prepare
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from common.format import DASH
+from common.iso_time import parse_iso
 from common.plain_text import inert_json, one_line
 from application.base_url import base_url_problem
 from application.profiles import ProfileError, resolve_profile
@@ -127,13 +128,10 @@ def _number(value: float | int | None) -> str:
 def _created(value: str | None) -> str:
     if not value:
         return DASH
-    try:
-        moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+    moment = parse_iso(value)
+    if moment is None:
         return one_line(value, 25)
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(dt.UTC)
-    return f"{moment:%Y-%m-%d %H:%M}Z"
+    return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M}Z"
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int], out: TextIO) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +45,7 @@ from rich.progress import (
 from api_client.archive import Archive, ArchiveError
 from api_client.errors import BlahError, NotFoundError
 from api_client.models import LogEntry
+from common.atomic_write import commit, temp_beside
 from widgets.safe_text import one_line
 
 ARCHIVE_BATCH = 5000
@@ -174,7 +174,7 @@ async def _run(
     temp: Path | None = None
     if target is not None:
         try:  # before any request: a bad path fails at once
-            temp = _temp_beside(target)
+            temp = temp_beside(target)
         except OSError as exc:
             await client.aclose()
             return fail(f"cannot write {target}: {exc.strerror or exc}")
@@ -200,7 +200,7 @@ async def _run(
                 if target is not None:
                     sink.close()
         if target is not None and temp is not None:
-            os.replace(temp, target)
+            commit(temp, target)
             temp = None
         if archive is not None and stats.complete:
             _advance(archive, stats)
@@ -285,15 +285,3 @@ def _advance(archive: Archive, stats: ExportStats) -> None:
             archive.set_cursor(stats.newest_ms)
     if not stats.may_have_missed:
         archive.history_complete = True
-
-
-def _temp_beside(target: Path) -> Path:
-    """A new private file in ``target``'s folder (so the final rename is atomic), with the
-    permissions a normally created file would get."""
-    fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-    os.close(fd)
-    mask = os.umask(0)
-    os.umask(mask)
-    mode = (target.stat().st_mode & 0o777) if target.exists() else (0o666 & ~mask)
-    os.chmod(name, mode)
-    return Path(name)

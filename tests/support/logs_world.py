@@ -78,7 +78,7 @@ async def loaded(pilot: Pilot[Any], app: BlahApp) -> LogList:
     await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and logs_screen(app).log_list.row_count > 0,
                    what="the first rows")  # fmt: skip
     screen = logs_screen(app)
-    await wait_for(pilot, lambda: screen._tail_state is not None and screen._tail_state.phase != "starting",
+    await wait_for(pilot, lambda: screen.loader.tail_state is not None and screen.loader.tail_state.phase != "starting",
                    what="the tail to start")  # fmt: skip
     return screen.log_list
 

@@ -11,17 +11,16 @@ modal dialog pushed over that screen (Textual's ``push_screen_wait``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.screen import Screen
 
 from api_client.errors import AuthError, BlahError, MissingKeyError
 from api_client.models import ChatroomMessage
 from application.chatroom.actions import set_chatroom_enabled
 from application.chatroom.feed import MuteEvidence, mute_evidence
 from tui.screens.chatroom.render import fmt_time
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from widgets.safe_text import one_line, one_line_text
 
 if TYPE_CHECKING:
@@ -82,28 +81,24 @@ def mute_dialog_body(name: str, enable: bool, evidence: MuteEvidence | None, evi
 
 
 async def confirm_mute(
-    screen: Screen[Any], name: str, enable: bool, evidence: MuteEvidence | None, evidence_error: str | None
+    write: SendOnce, name: str, enable: bool, evidence: MuteEvidence | None, evidence_error: str | None
 ) -> bool:
-    """Ask over ``screen`` (from one of its workers) whether to mute or unmute; True: go ahead."""
+    """Ask (from a worker of the write's screen) whether to mute or unmute; True: go ahead."""
     title = ("Unmute " if enable else "Mute ") + one_line(name, max_len=60) + ("" if enable else " in the chatroom")
-    dialog = ConfirmScreen(
-        Text(title),
-        mute_dialog_body(name, enable, evidence, evidence_error),
-        confirm_label="Unmute" if enable else "Mute",
-        danger=not enable,
-    )
-    return bool(await screen.app.push_screen_wait(dialog))
+    return await write.confirm(Text(title), mute_dialog_body(name, enable, evidence, evidence_error),
+                               label="Unmute" if enable else "Mute", danger=not enable)
 
 
 class MuteFlow:
-    """One mute/unmute at a time per model: a second key press while asking or sending is
-    ignored, so a double press can never send twice."""
+    """One mute/unmute at a time per model (``tui.send_once``): a second key press while
+    asking or sending is ignored, so a double press can never send twice."""
 
     def __init__(self) -> None:
-        self._busy: set[str] = set()
+        self._writes: dict[str, SendOnce] = {}
 
     def busy(self, model_id: str) -> bool:
-        return model_id in self._busy
+        write = self._writes.get(model_id)
+        return write is not None and write.busy
 
     async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool) -> bool | None:
         """Ask, then set the state. Returns the state the platform confirmed (True = enabled),
@@ -112,15 +107,11 @@ class MuteFlow:
         if client is None:
             screen.notify("offline: the chatroom cannot be changed", severity="warning", markup=False)
             return None
-        if model_id in self._busy:
-            return None
-        self._busy.add(model_id)
-        try:
-            return await self._run(screen, client, model_id, name or model_id, enable)
-        finally:
-            self._busy.discard(model_id)
+        write = self._writes.setdefault(model_id, SendOnce(screen, group="chatroom-mute"))
+        return await write.guarded(lambda: self._run(write, screen, client, model_id, name or model_id, enable))
 
-    async def _run(self, screen: BlahScreen, client: BlahClient, model_id: str, name: str, enable: bool) -> bool | None:
+    async def _run(self, write: SendOnce, screen: BlahScreen, client: BlahClient, model_id: str, name: str,
+                   enable: bool) -> bool | None:
         evidence: MuteEvidence | None = None
         evidence_error: str | None = None
         if not enable:
@@ -130,34 +121,34 @@ class MuteFlow:
                 evidence = mute_evidence(model_id, oldest_first)
             except BlahError as error:
                 evidence_error = explain_mute_error(error)
-        if not await confirm_mute(screen, name, enable, evidence, evidence_error):
+        if not await confirm_mute(write, name, enable, evidence, evidence_error):
             return None
         app = screen.blah_app
         # the one write, as `blah-tui chatroom mute|unmute` sends it: once, a lost answer read back
-        write = await set_chatroom_enabled(client, model_id, enable)
-        if write.kind in ("refused", "failed"):
-            app.note_connection(write.error)
-            shown = explain_mute_error(write.error) if write.error is not None else write.message
+        outcome = await write.send(lambda: set_chatroom_enabled(client, model_id, enable))
+        if outcome.kind in ("refused", "failed"):
+            app.note_connection(outcome.error)
+            shown = explain_mute_error(outcome.error) if outcome.error is not None else outcome.message
             screen.notify(shown, title="Not changed", severity="error", markup=False)
             return None
-        if write.kind == "unknown":
-            screen.notify(write.message, severity="error", markup=False)
+        if outcome.kind == "unknown":
+            screen.notify(outcome.message, severity="error", markup=False)
             return None
-        if write.kind != "done":  # the answer was lost; reading the model settled it
-            app.note_chatroom_enabled(model_id, write.chatroom_enabled)
-            done = write.kind == "confirmed_after_timeout"
+        if outcome.kind != "done":  # the answer was lost; reading the model settled it
+            app.note_chatroom_enabled(model_id, outcome.chatroom_enabled)
+            done = outcome.kind == "confirmed_after_timeout"
             screen.notify(
                 ("It went through: " if done else "It did not go through: ") + one_line(name, max_len=60)
-                + (" takes turns" if write.chatroom_enabled else " is muted"),
+                + (" takes turns" if outcome.chatroom_enabled else " is muted"),
                 severity="information" if done else "warning",
                 markup=False,
             )
-            return write.chatroom_enabled
+            return outcome.chatroom_enabled
         app.note_connection(None)
-        app.note_chatroom_enabled(model_id, write.chatroom_enabled)
+        app.note_chatroom_enabled(model_id, outcome.chatroom_enabled)
         screen.notify(
-            one_line(name, max_len=60) + (" takes turns again" if write.chatroom_enabled else " is muted in the chatroom"),
+            one_line(name, max_len=60) + (" takes turns again" if outcome.chatroom_enabled else " is muted in the chatroom"),
             title="Chatroom",
             markup=False,
         )
-        return write.chatroom_enabled
+        return outcome.chatroom_enabled

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from rich.text import Text
 from textual.notifications import SeverityLevel
@@ -20,9 +20,9 @@ from textual.widgets import Input
 from api_client.errors import AuthError, MissingKeyError
 from api_client.models import ChatroomMessage, Model
 from tui.base_screen import describe_error
+from tui.send_once import SendOnce
 from application.chatroom.actions import ChatWrite, post_message
 from application.chatroom.feed import ChatFeed
-from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line, one_line_text
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class PostFlow:
 
     def __init__(self, screen: PostHost) -> None:
         self.screen = screen
-        self.busy = False
+        self.write = SendOnce(cast(Widget, screen), group="chatroom-post")  # one post at a time, sent once
         self._waiting: dict[str, None] = {}
         self._posted: ChatroomMessage | None = None
         self.last_expected: list[str] = []  # who the platform said would reply to the last post
@@ -133,18 +133,14 @@ class PostFlow:
         else:
             body.append("Reply from: ")
             body.append_text(one_line_text(self._reply_names([reply_from]), max_len=60, style="bold"))
-        dialog = ConfirmScreen("Post to the chatroom?", body, confirm_label="Post")
-        answer: bool = await self.screen.app.push_screen_wait(dialog)
-        return answer
+        return await self.write.confirm("Post to the chatroom?", body, label="Post")
+
+    @property
+    def busy(self) -> bool:
+        return self.write.busy
 
     async def run(self, content: str, reply_from: str | None) -> None:
-        if self.busy:
-            return
-        self.busy = True
-        try:
-            await self._run(content, reply_from)
-        finally:
-            self.busy = False
+        await self.write.guarded(lambda: self._run(content, reply_from))
 
     async def _run(self, content: str, reply_from: str | None) -> None:
         screen = self.screen
@@ -158,7 +154,7 @@ class PostFlow:
             box.value = ""
         since = screen.feed.since_param()
         # the one write, as `blah-tui chatroom post` sends it: once, a lost answer read back
-        write = await post_message(client, content, reply_from=reply_from, since=since)
+        write = await self.write.send(lambda: post_message(client, content, reply_from=reply_from, since=since))
         if write.kind in ("refused", "failed"):
             screen.blah_app.note_connection(write.error)
             error = write.error

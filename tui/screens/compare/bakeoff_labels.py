@@ -25,7 +25,7 @@ from application.bakeoff.verdict import verdict
 from common.safe_strings import one_line
 from tui.base_screen import describe_error
 from tui.screens.compare.calibration_panel import CritiqueDialog, calibration_block, verdict_block
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from widgets.key_table import KeyTable
 
 if TYPE_CHECKING:
@@ -202,20 +202,29 @@ class LabelActions:
         body = Text(f"{one_line(run.id, 40)} · {one_line(run.name or '—', 60)} · {run.status}\n"
                     "Deleting is irreversible: its samples, answers, verdicts, labels and evidence go too.")
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self.delete_run(run.id)
+        deleter = self._deleter()
+        deleter.start(lambda: self._delete_flow(deleter, run.id, body))
 
-        host.app.push_screen(ConfirmScreen("Delete this run?", body, confirm_label="Delete", danger=True), answered)
+    def _deleter(self) -> SendOnce:
+        """The delete's send-once flow (made on first use: this class is mixed into the screen)."""
+        deleter: SendOnce | None = getattr(self, "_delete_write", None)
+        if deleter is None:
+            host: Any = self
+            deleter = self._delete_write = SendOnce(host, group="bakeoffs.delete",
+                                                    busy_note="a delete is already being asked for or sent")
+        return deleter
 
-    @work(group="bakeoffs.delete", exit_on_error=False)
-    async def delete_run(self, run_id: str) -> None:
+    async def _delete_flow(self, deleter: SendOnce, run_id: str, body: Text) -> None:
+        if await deleter.confirm("Delete this run?", body, label="Delete", danger=True):
+            await self.delete_run(deleter, run_id)
+
+    async def delete_run(self, deleter: SendOnce, run_id: str) -> None:
         host: Any = self
         client = host.ctx.errorbar
         if client is None:
             return
         try:
-            await client.delete_run(run_id)
+            await deleter.send(lambda: client.delete_run(run_id))
         except BlahError as error:
             host.notify(f"{run_id} was not deleted: {describe_error(error)}", severity="error", markup=False)
             return

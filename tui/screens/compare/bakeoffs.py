@@ -33,10 +33,12 @@ from application.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
+from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
 from tui.screens.compare.bakeoff_readings import readings_text
 from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
 from tui.screens.runs.format import DASH, cell
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
@@ -51,7 +53,6 @@ NOT_CONFIGURED = ("errorbar is not configured: add an errorbar profile (blah-tui
 GATE_THRESHOLDS = (0.30, 0.40, 0.50, 0.55, 0.60, 0.70, 0.80)
 """The gate's minimum rate, stepped with ``t`` (from 0.50); the CLI takes any value."""
 POLL_S = 1.0
-TERMINAL = ("DONE", "ERROR", "CANCELLED")
 _CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
 
 
@@ -61,7 +62,6 @@ class BakeoffScreen(LabelActions, BlahScreen):
     SCREEN_TITLE = "Bake-offs"
     DEFAULT_CSS = """
     BakeoffScreen #bakeoff-caption { height: auto; padding: 0 1; }
-    BakeoffScreen #bakeoff-caption.error { color: $error; }
     BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
     BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
@@ -103,6 +103,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self.detail_text = Text()
         self._pairwise: Any = None
         self.readings: SwitchReadings | None = None
+        self._reload = Reload(self, self._poll, interval=POLL_S, max_interval=15.0)  # no idle: ended runs stay
 
     @property
     def threshold(self) -> float:
@@ -110,7 +111,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text("loading the bake-offs…"), id="bakeoff-caption")
+        yield Caption("loading the bake-offs…", id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
             yield Static(Text(""), id="bakeoff-verdict")
@@ -122,14 +123,11 @@ class BakeoffScreen(LabelActions, BlahScreen):
 
     def on_mount(self) -> None:
         self.load_runs()
-        self.set_interval(POLL_S, self._poll)
 
     # ----------------------------------------------------------------- loading
 
     def _caption(self, text: str, *, error: bool = False) -> None:
-        caption = self.query_one("#bakeoff-caption", Static)
-        caption.set_class(error, "error")
-        caption.update(Text(one(text, 400)))
+        self.query_one("#bakeoff-caption", Caption).say(one(text, 400), error=error)
 
     @work(exclusive=True, group="bakeoffs.runs", exit_on_error=False)
     async def load_runs(self) -> None:
@@ -140,12 +138,14 @@ class BakeoffScreen(LabelActions, BlahScreen):
         try:
             self.runs = await client.list_runs()
         except BlahError as error:
-            self._caption(f"couldn't list the bake-offs: {describe_error(error)}", error=True)
+            delay = self._reload.after_error(error)
+            self._caption(f"couldn't list the bake-offs: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
         now = time.monotonic()
         for run in self.runs:
             self.progress.setdefault(run.id, RunProgress(run.id)).add(now, run.progress_ratio)
         self._show_runs()
+        self._reload.after_read(active=self._moving())
         if not self.runs:
             self._caption("the queue has no bake-offs yet (blah-tui bakeoff create queues one)")
             return
@@ -193,9 +193,11 @@ class BakeoffScreen(LabelActions, BlahScreen):
                 self.readings = switch_readings(run, samples, None if self._pairwise is None else self._pairwise.to_json())
             self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
-            self._caption(f"couldn't read {run_id}: {describe_error(error)}", error=True)
+            delay = self._reload.after_error(error)
+            self._caption(f"couldn't read {run_id}: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
         self._replace_run(run)
+        self._reload.after_read(active=self._moving())
         self._show_detail()
         self._show_samples()
         self.show_calibration()
@@ -207,6 +209,9 @@ class BakeoffScreen(LabelActions, BlahScreen):
     def _replace_run(self, run: assumed.Run) -> None:
         self.runs = [run if r.id == run.id else r for r in self.runs]
         self._show_runs()
+
+    def _moving(self) -> bool:
+        return any(not run.terminal for run in self.runs) or (self.run is not None and not self.run.terminal)
 
     def _poll(self) -> None:
         """While the shown run is not finished: read it again (progress, ETA, then results)."""
@@ -274,6 +279,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
             self.load_run(self.run.id)
 
     def action_refresh(self) -> None:
+        self._reload.now()
         self.load_runs()
         if self.run is not None:
             self.load_run(self.run.id)

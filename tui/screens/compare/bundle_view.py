@@ -18,6 +18,7 @@ from application.bakeoff.verify import BundleError, Recheck, VerifyReport, bundl
 from common.safe_strings import one_line as one
 from tui.base_screen import BlahScreen
 from tui.screens.runs.format import cell
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
@@ -32,7 +33,6 @@ class BundleScreen(BlahScreen):
     SCREEN_TITLE = "Evidence bundle"
     DEFAULT_CSS = """
     BundleScreen #bundle-summary { height: auto; padding: 0 1; }
-    BundleScreen #bundle-summary.error { color: $error; }
     BundleScreen #bundle-rows { height: 1fr; }
     """
     BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="bundle.back")]
@@ -44,7 +44,7 @@ class BundleScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text(f"reading {one(str(self.path), 200)}…"), id="bundle-summary")
+        yield Caption(f"reading {one(str(self.path), 200)}…", id="bundle-summary")
         yield KeyTable(id="bundle-rows")
         yield KeyFooter()
 
@@ -62,9 +62,7 @@ class BundleScreen(BlahScreen):
         self.app.call_from_thread(self._show, bundle_summary(bundle), report)
 
     def _show_error(self, text: str) -> None:
-        summary = self.query_one("#bundle-summary", Static)
-        summary.add_class("error")
-        summary.update(Text(one(text, 400)))
+        self.query_one("#bundle-summary", Caption).say(one(text, 400), error=True)
 
     def _show(self, summary_lines: list[str], report: VerifyReport) -> None:
         self.report = report

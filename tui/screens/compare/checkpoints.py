@@ -26,6 +26,7 @@ from diagnosis.checkpoint import BETTER, WORSE
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import tone_style
 from tui.screens.runs.pick import ModelPickerScreen
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
@@ -43,7 +44,6 @@ class CheckpointScreen(BlahScreen):
     SCREEN_TITLE = "Checkpoints"
     DEFAULT_CSS = """
     CheckpointScreen #checkpoint-caption { height: auto; padding: 0 1; }
-    CheckpointScreen #checkpoint-caption.error { color: $error; }
     CheckpointScreen KeyTable { height: 1fr; }
     """
 
@@ -63,7 +63,7 @@ class CheckpointScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text(_CHOOSE), id="checkpoint-caption")
+        yield Caption(_CHOOSE, id="checkpoint-caption")
         yield KeyTable(id="checkpoint-table")
         yield KeyFooter()
 
@@ -121,9 +121,7 @@ class CheckpointScreen(BlahScreen):
     # ----------------------------------------------------------------- loading
 
     def _say(self, message: str, *, error: bool = False) -> None:
-        caption = self.query_one("#checkpoint-caption", Static)
-        caption.set_class(error, "error")
-        caption.update(Text(message))
+        self.query_one("#checkpoint-caption", Caption).say(message, error=error)
 
     @work(exclusive=True, group="checkpoints.load", exit_on_error=False)
     async def load(self) -> None:

@@ -20,7 +20,7 @@ from application.bakeoff.clusters import FORCE_CONFIRMATION, cluster_rows, fresh
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -71,7 +71,8 @@ class FailureClustersScreen(BlahScreen):
         super().__init__()
         self.answer: FailureClusters | None = None
         self.body_text = Text()
-        self._forcing = False
+        self.force = SendOnce(self, group="clusters.force", busy_note="already clustering afresh")
+        """``F``: a fresh clustering spends judge calls: asked, then sent once."""
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -84,6 +85,9 @@ class FailureClustersScreen(BlahScreen):
 
     @work(exclusive=True, group="clusters.load", exit_on_error=False)
     async def load(self, force: bool) -> None:
+        await self._read(force)
+
+    async def _read(self, force: bool) -> None:
         client = self.ctx.errorbar
         if client is None:
             return
@@ -93,21 +97,11 @@ class FailureClustersScreen(BlahScreen):
             self.body_text = Text(f"couldn't read the failure clusters: {describe_error(error)}", style="red")
         else:
             self.body_text = clusters_block(self.answer)
-        finally:
-            self._forcing = False
         self.query_one("#clusters-body", Static).update(self.body_text)
 
     def action_force(self) -> None:
-        if self._forcing:
-            self.notify("already clustering afresh", markup=False)
-            return
-        self._forcing = True
+        self.force.start(self._force_flow)
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self.load(True)
-            else:
-                self._forcing = False
-
-        self.app.push_screen(ConfirmScreen("Cluster the failures afresh?", Text(FORCE_CONFIRMATION),
-                                           confirm_label="Cluster (spends)"), answered)
+    async def _force_flow(self) -> None:
+        if await self.force.confirm("Cluster the failures afresh?", Text(FORCE_CONFIRMATION), label="Cluster (spends)"):
+            await self.force.send(lambda: self._read(True))

@@ -24,7 +24,7 @@ from application.bakeoff.criteria import (
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
@@ -79,7 +79,8 @@ class CriteriaScreen(BlahScreen):
         self.criteria: list[assumed.Criterion] = []
         self.reports: dict[str, assumed.Alignment | None] = {}
         self.states: dict[str, str] = {}
-        self.aligning: set[str] = set()
+        self._aligns: dict[str, SendOnce] = {}
+        """One align per criterion at a time, one POST per confirmation (``tui.send_once``)."""
         self.detail_text = Text()
 
     def compose(self) -> ComposeResult:
@@ -167,25 +168,23 @@ class CriteriaScreen(BlahScreen):
         if current is not None and current.id == criterion_id:
             self.draw(current)
 
+    @property
+    def aligning(self) -> set[str]:
+        """The criteria whose align is being asked or is in flight."""
+        return {criterion_id for criterion_id, write in self._aligns.items() if write.busy}
+
     def action_align(self) -> None:
         criterion = self._current()
         if criterion is None or self.ctx.errorbar is None:
             return
-        if criterion.id in self.aligning:
-            self.notify(f"{criterion.id} is already being aligned", markup=False)
-            return
-        self.aligning.add(criterion.id)  # one confirmation at a time, one POST per confirmation
+        write = self._aligns.setdefault(criterion.id, SendOnce(
+            self, group="criteria.align", busy_note=f"{criterion.id} is already being aligned"))
+        write.start(lambda: self._align_flow(write, criterion))
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self.align(criterion.id)
-            else:
-                self.aligning.discard(criterion.id)
+    async def _align_flow(self, write: SendOnce, criterion: assumed.Criterion) -> None:
+        if await write.confirm("Align this criterion?", Text(align_confirmation(criterion)), label="Align (spends)"):
+            await write.send(lambda: self.align(criterion.id))
 
-        self.app.push_screen(ConfirmScreen("Align this criterion?", Text(align_confirmation(criterion)),
-                                           confirm_label="Align (spends)"), answered)
-
-    @work(group="criteria.align", exit_on_error=False)
     async def align(self, criterion_id: str) -> None:
         client = self.ctx.errorbar
         if client is None:
@@ -208,8 +207,6 @@ class CriteriaScreen(BlahScreen):
             self.states[criterion_id] = f"align did not finish: {message}"
             self._redraw(criterion_id)
             return
-        finally:
-            self.aligning.discard(criterion_id)
         self.reports[criterion_id] = report
         self.notify(f"{criterion_id} aligned", markup=False)
         self.load()

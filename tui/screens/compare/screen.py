@@ -24,6 +24,7 @@ from application.compare_rows import CompareLine, mean_scores, order_for_person,
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs.pick import ModelPickerScreen
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
@@ -37,7 +38,6 @@ class CompareScreen(BlahScreen):
     SCREEN_TITLE = "Compare"
     DEFAULT_CSS = """
     CompareScreen #compare-caption { height: auto; padding: 0 1; }
-    CompareScreen #compare-caption.error { color: $error; }
     CompareScreen KeyTable { height: 1fr; }
     """
 
@@ -60,7 +60,7 @@ class CompareScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text("loading the comparison…"), id="compare-caption")
+        yield Caption("loading the comparison…", id="compare-caption")
         yield KeyTable(id="compare-table")
         yield KeyFooter()
 
@@ -75,7 +75,7 @@ class CompareScreen(BlahScreen):
     @work(exclusive=True, group="compare.load", exit_on_error=False)
     async def load(self) -> None:
         client = self.ctx.client
-        caption = self.query_one("#compare-caption", Static)
+        caption = self.query_one("#compare-caption", Caption)
         if client is None:
             caption.update(Text("offline: comparing needs the platform"))
             return
@@ -96,8 +96,7 @@ class CompareScreen(BlahScreen):
                 return
             comparison = await client.compare([own, *self.peers])
         except BlahError as error:
-            caption.set_class(True, "error")
-            caption.update(Text(f"couldn't load the comparison: {describe_error(error)}"))
+            caption.say(f"couldn't load the comparison: {describe_error(error)}", error=True)
             raise
         caption.set_class(False, "error")
         self.comparison = comparison

@@ -25,6 +25,7 @@ from api_client.models import LogEntry
 from tui.base_screen import BlahScreen, describe_error
 from application.logs.rows import row_from_entry
 from application.timezone import screen_tz
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.log_list import LogList
 from widgets.safe_text import one_line, safe_text
@@ -53,7 +54,6 @@ class DiagnosisCallsScreen(BlahScreen):
     DEFAULT_CSS = """
     DiagnosisCallsScreen #calls-title { height: auto; padding: 0 1; text-style: bold; background: $panel; }
     DiagnosisCallsScreen #calls-note { height: auto; padding: 0 1; color: $foreground-muted; }
-    DiagnosisCallsScreen #calls-note.error { color: $error; }
     DiagnosisCallsScreen #calls-note.hidden { display: none; }
     """
 
@@ -82,7 +82,7 @@ class DiagnosisCallsScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(safe_text(self.title_text), id="calls-title", markup=False)
-        yield Static(safe_text(self._note), id="calls-note", markup=False, classes="" if self._note else "hidden")
+        yield Caption(safe_text(self._note), id="calls-note", classes="" if self._note else "hidden")
         yield LogList(id="calls-list", tz=screen_tz(self.ctx.settings))
         yield KeyFooter()
 
@@ -112,11 +112,10 @@ class DiagnosisCallsScreen(BlahScreen):
             self._set_note("no calls behind this number")
 
     def _set_note(self, text: str, *, error: bool = False) -> None:
-        note = self.query_one("#calls-note", Static)
+        note = self.query_one("#calls-note", Caption)
         parts = [p for p in (self._note, text) if p]
-        note.update(safe_text("\n".join(parts)))
+        note.say(safe_text("\n".join(parts)), error=error)
         note.set_class(not parts, "hidden")
-        note.set_class(error, "error")
 
     @work(exclusive=True, group="diagnosis-calls-fetch", exit_on_error=False)
     async def _fetch_missing(self) -> None:

@@ -17,7 +17,7 @@ calls). Cluster labels and the judge's words are untrusted: they reach the scree
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -27,7 +27,7 @@ from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnkn
 from api_client.models import FailureClusters
 from common.format import DASH
 from tui.base_screen import BlahScreen
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
 from tui.screens.diagnosis.calls import CallSet
 from tui.screens.runs.format import cell
@@ -81,9 +81,10 @@ class ClustersPanel(Vertical):
         self.error: str | None = None
         self.busy = False
         self.cluster_list: list[ClusterView] = []
-        self.sent = 0  # POSTs sent by this panel (each after one confirmation)
+        self.request = SendOnce(self, group="diagnosis-clusters",
+                                busy_note="Already asking the platform for failure clusters.")
+        """The POST: asked, then sent once (``request.sent``: POSTs sent by this panel)."""
         self._view: DiagnosisView | None = None
-        self._guard = False
 
     def compose(self) -> ComposeResult:
         yield Static(Text("The platform's failure clusters"), classes="pane-title", markup=False)
@@ -122,41 +123,25 @@ class ClustersPanel(Vertical):
         if ctx.client is None:
             self.notify("Offline: failure clusters need the platform.", markup=False)
             return
-        if self._guard:
-            self.notify("Already asking the platform for failure clusters.", markup=False)
-            return
-        self._guard = True
+        self.request.start(lambda: self._ask_and_post(ctx.model_id))
 
-        def answered(ok: bool | None) -> None:
-            if ok:
-                self._post(ctx.model_id)
-            else:
-                self._guard = False
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Ask the platform for failure clusters?",
-                Text(CONFIRM_BODY),
-                confirm_label="Ask (spends a judge call)",
-            ),
-            answered,
-        )
+    async def _ask_and_post(self, model_id: str) -> None:
+        if await self.request.confirm("Ask the platform for failure clusters?", Text(CONFIRM_BODY),
+                                      label="Ask (spends a judge call)"):
+            await self._post(model_id)
 
     # ------------------------------------------------------------------ the request
 
-    @work(group="diagnosis-clusters", exit_on_error=False)
     async def _post(self, model_id: str) -> None:
         host = self._host
         client = host.ctx.client
         if client is None:
-            self._guard = False
             return
         self.busy = True
         self.error = None
         self.check_against(self._view)
         try:
-            self.sent += 1
-            clusters = await client.failure_clusters(model_id)
+            clusters = await self.request.send(lambda: client.failure_clusters(model_id))
         except BlahError as error:
             host.blah_app.note_connection(error)
             if model_id == host.ctx.model_id:
@@ -165,7 +150,7 @@ class ClustersPanel(Vertical):
             return
         finally:
             self.busy = False
-            self._guard = False
+            self.request.release()
             self.check_against(self._view)
         host.blah_app.note_connection(None)
         if model_id != host.ctx.model_id:

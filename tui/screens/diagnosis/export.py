@@ -12,7 +12,6 @@ import asyncio
 import hashlib
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from common.atomic_write import write_atomic
 from diagnosis import Suggestion, to_jsonl, to_markdown
 from diagnosis.suggest import ADD_DATA
 from tui.base_screen import BlahScreen
@@ -85,23 +85,9 @@ def write_suggestions(
         "answer the model should have given.\n\n"
     ) + to_markdown(items)
     jsonl_path.parent.mkdir(parents=True, exist_ok=True)
-    _atomic_write(jsonl_path, jsonl)
-    _atomic_write(md_path, markdown)
+    write_atomic(jsonl_path, jsonl)
+    write_atomic(md_path, markdown)
     return Exported(jsonl_path, md_path, jsonl.count("\n"), len(items))
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 class ExportPathScreen(ModalScreen[str | None]):

@@ -17,20 +17,20 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
-from application.blobfish.evidence import parse_evaluation, parse_summary
+from application.blobfish.diagnosed import list_summaries, read_diagnosed
 from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
 from application.blobfish.source import EvaluationSource
 from application.timezone import screen_tz
-from diagnosis.rollouts import diagnose_evaluation
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.base_screen import describe_error
 from tui.screens.evaluations.filter_bar import FilterBar
 from tui.screens.evaluations.tables import EvaluationTable
 from tui.screens.evaluations.exporting import export_evaluation
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -65,7 +65,6 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     EvaluationsScreen #ev-filters { height: 1; padding: 0 1; background: $panel; }
     EvaluationsScreen #ev-message { height: auto; padding: 0 1; }
     EvaluationsScreen #ev-message.hidden { display: none; }
-    EvaluationsScreen #ev-message.error { color: $error; }
     EvaluationsScreen #ev-table { height: 1fr; }
     """
 
@@ -104,7 +103,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield FilterBar(id="ev-filters", markup=False)
-        yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
+        yield Caption(Text("loading the evaluations…", style="italic"), id="ev-message")
         yield EvaluationTable(id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -127,12 +126,11 @@ class EvaluationsScreen(BlobfishHeaderScreen):
                 self.loaded = True
 
     def _message(self, text: Text | None, *, error: bool = False) -> None:
-        message = self.query_one("#ev-message", Static)
+        message = self.query_one("#ev-message", Caption)
         if text is None:
             message.add_class("hidden")
             return
-        message.update(text)
-        message.set_class(error, "error")
+        message.say(text, error=error)
         message.remove_class("hidden")
 
     # ------------------------------------------------------------------ loading
@@ -141,8 +139,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     async def _load(self) -> None:
         source = self.source
         assert source is not None
-        summaries = await source.list_evaluations()
-        rows = [EvaluationRow(parse_summary(s)) for s in summaries]
+        rows = [EvaluationRow(summary) for summary in await list_summaries(source)]
         self.rows = {row.evaluation_id: row for row in rows if row.evaluation_id}
         self.blobfish_state = "connected"
         self.loaded = True
@@ -156,15 +153,13 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         assert source is not None
         async with semaphore:
             try:
-                detail = await source.get_evaluation(row.evaluation_id)
-                evaluation = parse_evaluation(detail)
-                diagnosis = await asyncio.to_thread(diagnose_evaluation, evaluation.rollouts)
+                ready = await read_diagnosed(source, row.evaluation_id)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # noqa: BLE001 - one unreadable evaluation must not stop the list
                 row.problem = describe_error(error)
             else:
-                row.evaluation, row.diagnosis = evaluation, diagnosis
+                row.evaluation, row.diagnosis = ready.evaluation, ready.diagnosis
         try:
             self._refresh_row(row)
         except NoMatches:  # the screen was closed meanwhile

@@ -25,7 +25,7 @@ from api_client.errors import (
 from api_client.models import Game
 from application.poller import Poller, PollStep
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
 from widgets.footer import KeyFooter
@@ -112,7 +112,7 @@ class GamesScreen(BlahScreen):
         self.games: list[Game] = []
         self.names: dict[str, str] = {}
         self.current: Game | None = None
-        self._creating = False
+        self.creator = SendOnce(self, group="games-create")  # one new game at a time, sent once
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -241,20 +241,12 @@ class GamesScreen(BlahScreen):
         self.blah_app.open_log(turn.log_id)
 
     def action_new_game(self) -> None:
-        if self._creating:
+        if self.creator.busy:
             return
         if self.ctx.client is None:
             self.notify("offline: cannot start a game", severity="warning", markup=False)
             return
-        self._creating = True
-        self.new_game()
-
-    @work(exclusive=True, group="games-create", exit_on_error=False)
-    async def new_game(self) -> None:
-        try:
-            await self._new_game()
-        finally:
-            self._creating = False
+        self.creator.start(self._new_game)
 
     async def _new_game(self) -> None:
         client = self.ctx.client
@@ -263,23 +255,26 @@ class GamesScreen(BlahScreen):
         if not game_type:
             return
         body = Text(f"Start a {game_type} game on the platform? Models take turns and a judge scores each; it plays out on its own.", end="")
-        if not await self.app.push_screen_wait(ConfirmScreen(f"Start {game_type}?", body, confirm_label="Start")):
+        if not await self.creator.confirm(f"Start {game_type}?", body, label="Start"):
             return
         before = {g.id for g in self.games}
-        try:
-            game = await client.create_game(game_type)
-        except OutcomeUnknownError:
+
+        async def settle(_: OutcomeUnknownError) -> None:
             self.notify("The request timed out: outcome unknown. Checking the games list…", severity="warning", markup=False)
             games = await client.list_games()
             fresh = [g for g in games if g.id not in before and g.game_type == game_type]
             self.notify("It started (found in the list)" if fresh else "It did not start (not in the list)", markup=False)
             self.load(fresh[0].id if fresh else None)
-            return
+
+        try:
+            game = await self.creator.send(lambda: client.create_game(game_type), settle=settle)
         except MissingKeyError:
             self.notify("Starting a game needs an API key", severity="error", markup=False)
             return
         except AuthError as error:
             self.notify("The platform refused the key" + (": this endpoint may need council tier" if error.status == 403 else ""), severity="error", markup=False)
+            return
+        if game is None:  # settled by the list
             return
         self.notify(f"Started {one_line(game_type, max_len=30)} game {one_line(game.id, max_len=40)}", markup=False)
         self.games = [game, *(g for g in self.games if g.id != game.id)]

@@ -35,6 +35,7 @@ from tui.screens.runs.format import (
     tone_style,
 )
 from tui.screens.runs.pick import ModelPickerScreen
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.plots import TimeSeriesPlot
@@ -50,7 +51,6 @@ class HealthScreen(BlahScreen):
     SCREEN_TITLE = "Health"
     DEFAULT_CSS = """
     HealthScreen #health-summary { height: auto; padding: 0 1; }
-    HealthScreen #health-summary.error { color: $error; }
     HealthScreen #health-plots { height: 14; }
     HealthScreen #health-plots > TimeSeriesPlot { width: 1fr; }
     HealthScreen #health-windows-box { height: auto; max-height: 9; }
@@ -79,7 +79,7 @@ class HealthScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text("loading health checks…"), id="health-summary")
+        yield Caption("loading health checks…", id="health-summary")
         with Horizontal(id="health-plots"):
             yield TimeSeriesPlot("check ok (1 up, 0 down)", tz=UTC, id="health-ok-plot")
             yield TimeSeriesPlot("latency (ms; gaps: none measured)", tz=UTC, id="health-latency-plot")
@@ -111,16 +111,15 @@ class HealthScreen(BlahScreen):
     @work(exclusive=True, group="health.load", exit_on_error=False)
     async def load(self) -> None:
         client = self.ctx.client
-        summary = self.query_one("#health-summary", Static)
+        summary = self.query_one("#health-summary", Caption)
         if client is None:
             summary.update(Text("offline: health checks need the platform"))
             return
         try:
             health = await client.health(self.model_id)
         except BlahError as error:
-            summary.set_class(True, "error")
-            summary.update(Text(f"couldn't load health of {one_line(self.model_id, max_len=60)}: "
-                                f"{describe_error(error)}"))
+            summary.say(f"couldn't load health of {one_line(self.model_id, max_len=60)}: {describe_error(error)}",
+                        error=True)
             raise
         summary.set_class(False, "error")
         self.health = health

@@ -49,6 +49,7 @@ from tui.screens.inspector.panels import (
     TemplatesPanel,
 )
 from application.timezone import screen_tz
+from widgets.caption import Caption
 from widgets.bars import TokenBar
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -73,7 +74,6 @@ class InspectorScreen(BlahScreen):
     DEFAULT_CSS = """
     InspectorScreen #insp-title { height: 1; padding: 0 1; background: $panel; }
     InspectorScreen #insp-message { height: auto; padding: 1 2; }
-    InspectorScreen #insp-message.error { color: $error; }
     InspectorScreen #insp-message.hidden { display: none; }
     InspectorScreen #insp-body.hidden { display: none; }
     InspectorScreen #insp-texts { width: 3fr; }
@@ -129,7 +129,7 @@ class InspectorScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield CallTitle(Text(f"call {one_line(self.log_id, max_len=80)}"), id="insp-title", markup=False)
-        yield Static(Text("loading…", style="italic"), id="insp-message", markup=False)
+        yield Caption(Text("loading…", style="italic"), id="insp-message")
         with Horizontal(id="insp-body", classes="hidden"):
             with Vertical(id="insp-texts"):
                 yield Static(Text("prompt (exact text sent to the model)"), classes="insp-label", markup=False)
@@ -246,9 +246,8 @@ class InspectorScreen(BlahScreen):
     # ------------------------------------------------------------------ showing
 
     def _show_message(self, text: Text, *, error: bool = False) -> None:
-        message = self.query_one("#insp-message", Static)
-        message.update(text)
-        message.set_class(error, "error")
+        message = self.query_one("#insp-message", Caption)
+        message.say(text, error=error)
         message.remove_class("hidden")
         self.query_one("#insp-body").add_class("hidden")
 

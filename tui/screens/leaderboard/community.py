@@ -37,7 +37,8 @@ from tui.screens.leaderboard.community_rows import (
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
 from tui.screens.runs.format import fmt_score, tone_style
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
+from widgets.caption import Caption
 from widgets.safe_text import one_line_text
 
 __all__ = ["CommunityBoard"]
@@ -61,7 +62,6 @@ class CommunityBoard(Vertical):
     CommunityBoard #cb-keys { width: 1fr; height: 1; color: $foreground-muted; margin-left: 1; }
     CommunityBoard #cb-honesty { height: auto; padding: 0 1; background: $warning 20%; text-style: bold; }
     CommunityBoard #cb-caption { height: auto; padding: 0 1; }
-    CommunityBoard #cb-caption.error { color: $error; }
     CommunityBoard #cb-rows { height: 1fr; }
     CommunityBoard #cb-rows > ListItem { padding: 0 1; }
     CommunityBoard #cb-detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $primary 40%; }
@@ -73,7 +73,8 @@ class CommunityBoard(Vertical):
         self.loaded_slug: str | None = None  # the slug whose rows are shown
         self.read_slug: str | None = None  # the slug last asked for, once its answer (or error) is shown
         self.loaded = False
-        self.busy = False  # a write (publish or delete) is under way: the keys send nothing more
+        self.write = SendOnce(self, group="community.write")
+        """A write (publish or delete) is under way: the keys send nothing more."""
 
     # ----------------------------------------------------------------- the session
 
@@ -97,7 +98,7 @@ class CommunityBoard(Vertical):
             yield Static(Text("⏎ load · p publish a suite run · d delete yours · r refresh", no_wrap=True,
                              overflow="ellipsis"), id="cb-keys")
         yield Static(Text(HONESTY_LINE), id="cb-honesty")
-        yield Static(Text(""), id="cb-caption")
+        yield Caption(id="cb-caption")
         yield ListView(id="cb-rows")
         yield CommunityRowDetail(Text(""), id="cb-detail")
 
@@ -119,9 +120,7 @@ class CommunityBoard(Vertical):
         self.query_one("#cb-rows", ListView).focus()
 
     def _caption(self, text: Text | str, *, error: bool = False) -> None:
-        caption = self.query_one("#cb-caption", Static)
-        caption.set_class(error, "error")
-        caption.update(text if isinstance(text, Text) else Text(text))
+        self.query_one("#cb-caption", Caption).say(text, error=error)
 
     @work(exclusive=True, group="community.load", exit_on_error=False)
     async def load(self, select: str | None = None) -> None:
@@ -191,8 +190,13 @@ class CommunityBoard(Vertical):
 
     # ----------------------------------------------------------------- writes
 
+    @property
+    def busy(self) -> bool:
+        """A write (publish or delete) is under way (the leaderboard holds its reload then)."""
+        return self.write.busy
+
     def _ready_to_write(self, what: str) -> BenchmarkClient | None:
-        if self.busy:
+        if self.write.busy:
             return None
         if self.client is None:
             self.notify(NOT_CONFIGURED, severity="warning", markup=False)
@@ -206,27 +210,25 @@ class CommunityBoard(Vertical):
     def publish(self) -> None:
         client = self._ready_to_write("publish")
         if client is not None:
-            self.busy = True
-            self._publish(client, self.slug)
+            slug = self.slug
+            self.write.start(lambda: self._publish(client, slug))
 
-    @work(exclusive=True, group="community.write", exit_on_error=False)
     async def _publish(self, client: BenchmarkClient, slug: str) -> None:
+        """Pick the run; the publish dialog asks, sends once and settles a lost answer itself."""
         try:
-            try:
-                runs = publishable(await client.list_runs(slug))
-            except (BlahError, ValueError) as error:
-                self.notify(f"Couldn't read your runs of this benchmark: {error}", severity="error", markup=False)
-                return
-            if not runs:
-                self.notify("You have no completed suite run of this benchmark to publish: start one in Runs (3).",
-                            severity="warning", markup=False)
-                return
-            run_id = await self.app.push_screen_wait(SuiteRunPickerScreen(slug, runs))
-            if run_id is None:
-                return
-            row = await self.app.push_screen_wait(PublishBenchRunScreen(slug, run_id))
-        finally:
-            self.busy = False
+            runs = publishable(await client.list_runs(slug))
+        except (BlahError, ValueError) as error:
+            self.notify(f"Couldn't read your runs of this benchmark: {error}", severity="error", markup=False)
+            return
+        if not runs:
+            self.notify("You have no completed suite run of this benchmark to publish: start one in Runs (3).",
+                        severity="warning", markup=False)
+            return
+        run_id = await self.app.push_screen_wait(SuiteRunPickerScreen(slug, runs))
+        if run_id is None:
+            return
+        row = await self.app.push_screen_wait(PublishBenchRunScreen(slug, run_id))
+        self.write.release()
         if row is not None and self.is_attached:
             self.load(select=row.community_run_id)
 
@@ -241,26 +243,23 @@ class CommunityBoard(Vertical):
             return
         client = self._ready_to_write("delete")
         if client is not None and self.loaded_slug is not None:
-            self.busy = True
-            self._delete(client, self.loaded_slug, row)
+            slug = self.loaded_slug
+            self.write.start(lambda: self._delete(client, slug, row))
 
-    @work(exclusive=True, group="community.write", exit_on_error=False)
     async def _delete(self, client: BenchmarkClient, slug: str, row: CommunityRow) -> None:
-        try:
-            body = Text("Delete ", end="")
-            body.append_text(one_line_text(row.display_name or "(no display name)", max_len=80, style="bold"))
-            body.append(" (")
-            body.append_text(one_line_text(row.community_run_id, max_len=40))
-            body.append(") from the community board of ")
-            body.append_text(one_line_text(slug, max_len=60))
-            body.append(f"?\nmean {fmt_score(row.mean_score)} · tasks/graded/passed {tasks_graded_passed(row)}")
-            body.append("\nThe suite run itself is kept; it can be published again.")
-            if not await self.app.push_screen_wait(
-                    ConfirmScreen("Delete your community run?", body, confirm_label="Delete", danger=True)):
-                return
-            outcome = await delete_once(client, slug, row.community_run_id)
-        finally:
-            self.busy = False
+        body = Text("Delete ", end="")
+        body.append_text(one_line_text(row.display_name or "(no display name)", max_len=80, style="bold"))
+        body.append(" (")
+        body.append_text(one_line_text(row.community_run_id, max_len=40))
+        body.append(") from the community board of ")
+        body.append_text(one_line_text(slug, max_len=60))
+        body.append(f"?\nmean {fmt_score(row.mean_score)} · tasks/graded/passed {tasks_graded_passed(row)}")
+        body.append("\nThe suite run itself is kept; it can be published again.")
+        if not await self.write.confirm("Delete your community run?", body, label="Delete", danger=True):
+            return
+        # a lost answer is settled by delete_once (it reads the board)
+        outcome = await self.write.send(lambda: delete_once(client, slug, row.community_run_id))
+        self.write.release()
         self.notify(outcome.message, title="Delete", markup=False,
                     severity="information" if outcome.kind == "done" else "error")
         if self.is_attached:

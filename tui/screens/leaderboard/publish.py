@@ -38,7 +38,7 @@ from application.bench_board import (
 )
 from application.context import AppContext
 from tui.screens.leaderboard.community_rows import suite_facts
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["PublishBenchRunScreen"]
@@ -87,7 +87,7 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
         self.record_problem: str | None = None
         self.published: CommunityRow | None = None
         self.outcome: BoardWrite | None = None
-        self._sending = False
+        self.write = SendOnce(self, group="publish.send")  # asked, then sent once
         self._unknown = False  # a lost answer not settled: nothing more is sent from here
 
     @property
@@ -190,7 +190,7 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
         self.dismiss(self.published)
 
     def action_publish(self) -> None:
-        if self._sending:
+        if self.write.busy:
             return  # on its way: a second press sends nothing
         if self.published is not None:
             self.notify(f"Already published as {self.published.community_run_id}: nothing was sent again",
@@ -211,9 +211,8 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
             self.query_one("#publish-name" if too_long_name else "#publish-notes").focus()
             return
         self.query_one("#publish-problems", Static).update(Text(""))
-        self._sending = True
         self.query_one("#publish-send", Button).disabled = True
-        self.publish(client, name, notes)
+        self.write.start(lambda: self.publish(client, name, notes))
 
     def _confirmation(self, name: str | None, notes: str | None) -> Text:
         """Short enough that the buttons stay in view at 80x24."""
@@ -235,19 +234,17 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
         body.append("\nBelow the official leaderboard, never in it. Sent once; you can delete it later.")
         return body
 
-    @work(exclusive=True, group="publish.send", exit_on_error=False)
     async def publish(self, client: BenchmarkClient, name: str | None, notes: str | None) -> None:
         try:
-            confirmed = await self.app.push_screen_wait(
-                ConfirmScreen("Publish this suite run?", self._confirmation(name, notes), confirm_label="Publish"))
-            if not confirmed:
+            if not await self.write.confirm("Publish this suite run?", self._confirmation(name, notes), label="Publish"):
                 self._answer(Text("Not published: nothing was sent.", style="italic"))
                 return
             self._answer(Text("Publishing…", style="italic"))
-            outcome = await publish_once(client, self.slug, self.run_id, name, notes)
+            # a lost answer is settled by publish_once (it reads the board)
+            outcome = await self.write.send(lambda: publish_once(client, self.slug, self.run_id, name, notes))
             self._show(outcome)
         finally:
-            self._sending = False
+            self.write.release()
             if self.is_attached:
                 self.query_one("#publish-send", Button).disabled = self.published is not None or self._unknown
 

@@ -32,6 +32,7 @@ from tui.screens.lens.render import (
     no_bundle_text,
     token_label,
 )
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -64,7 +65,6 @@ class LensScreen(BlahScreen):
     LensScreen #lens-options Input { width: 5; }
     LensScreen .lens-label { width: auto; height: 1; padding: 0 1; color: $foreground-muted; }
     LensScreen #lens-status { height: auto; padding: 0 1; }
-    LensScreen #lens-status.error { color: $error; }
     LensScreen #lens-status.cancelled { color: $warning; }
     LensScreen #lens-body { height: 1fr; }
     LensScreen #lens-table { width: 1fr; height: 1fr; }
@@ -110,7 +110,7 @@ class LensScreen(BlahScreen):
             yield Input("1", id="lens-tokens", restrict=r"[0-9]*", max_length=2, compact=True)
             yield Static(Text(f"top-k (1-{MAX_TOP_K})"), classes="lens-label")
             yield Input("5", id="lens-topk", restrict=r"[0-9]*", max_length=2, compact=True)
-        yield Static(Text("ctrl+r analyses the prompt; x or Esc cancels.", style="italic"), id="lens-status")
+        yield Caption(Text("ctrl+r analyses the prompt; x or Esc cancels.", style="italic"), id="lens-status")
         with Horizontal(id="lens-body"):
             yield KeyTable(id="lens-table")
             with VerticalScroll(id="lens-heat-box"):
@@ -163,10 +163,9 @@ class LensScreen(BlahScreen):
     # ----------------------------------------------------------------- analysis
 
     def _say(self, text: Text | str, kind: str = "") -> None:
-        status = self.query_one("#lens-status", Static)
-        status.set_class(kind == "error", "error")
+        status = self.query_one("#lens-status", Caption)
         status.set_class(kind == "cancelled", "cancelled")
-        status.update(text if isinstance(text, Text) else Text(text))
+        status.say(text, error=kind == "error")
 
     def _set_columns(self, top_k: int) -> None:
         table = self.query_one("#lens-table", KeyTable)

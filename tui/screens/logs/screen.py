@@ -5,7 +5,7 @@ latency and error-rate plots over time (``p`` hides them); the active filters an
 the list (``LogList``, fed from the archive's windowed queries so a million rows paint as fast
 as a hundred); the search box (``/``). Enter opens the Inspector on the highlighted call.
 
-Data lives in ``logs_feed.LogsFeed`` and is filled by the workers of ``logs_workers``; this
+Data lives in ``application.logs.feed.LogsFeed``, loaded by ``workers.LogsLoader`` (which this
 module holds the layout, the labels and the keys.
 """
 
@@ -21,6 +21,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
+from textual.worker import Worker, WorkerState
 
 from api_client.archive import LogFilter
 from common.format import DASH
@@ -29,7 +30,9 @@ from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
 from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
 from application.timezone import screen_tz
-from tui.screens.logs.workers import LogsWorkers
+from tui.base_screen import BlahScreen
+from tui.screens.logs.workers import LogsLoader
+from widgets.caption import Caption
 from widgets.badges import badge_text
 from widgets.footer import KeyFooter
 from widgets.log_list import LogList
@@ -68,7 +71,7 @@ def _next(cycle: tuple[str | None, ...], current: str | None) -> str | None:
         return cycle[0]
 
 
-class LogsScreen(LogsWorkers):
+class LogsScreen(BlahScreen):
     """The model's calls: totals, live tail, filters and search, history on demand."""
 
     SCREEN_TITLE = "Logs"
@@ -83,7 +86,6 @@ class LogsScreen(LogsWorkers):
     LogsScreen #logs-plots.hidden { display: none; }
     LogsScreen #logs-plots TimeSeriesPlot { width: 1fr; }
     LogsScreen #logs-message { height: auto; padding: 0 1; color: $foreground-muted; }
-    LogsScreen #logs-message.error { color: $error; }
     LogsScreen #logs-message.hidden { display: none; }
     LogsScreen #logs-search { display: none; }
     LogsScreen #logs-search.shown { display: block; }
@@ -110,6 +112,31 @@ class LogsScreen(LogsWorkers):
     _plot_choice: bool | None = None
     """``p`` shows or hides the plots whatever the terminal's height; None: by the height."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.loader = LogsLoader(self)
+        """The rows, the feed, the filter and the workers that fill them (``workers.py``)."""
+        self._leaving = False  # (not Textual's own _closing)
+
+    @property
+    def feed(self) -> LogsFeed | None:
+        """The calls this screen shows (the loader's feed)."""
+        return self.loader.feed
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # The loader's workers report the connection themselves (a caught error still ends in
+        # SUCCESS, and filtering or badges make no request): only failures reach BlahScreen.
+        if event.state is WorkerState.SUCCESS and event.worker.group.startswith("logs-"):
+            event.prevent_default()
+
+    def _gone(self) -> bool:
+        """The screen is being taken down (its widgets may already be removed, the app may be
+        quitting): a worker coming back from a wait stops here instead of touching them."""
+        # Textual marks every node of a subtree _pruning before it removes any of them one by
+        # one: checking it (not which widgets are left) is exact at any point of the removal.
+        return (self._leaving or self._pruning or self._closing or not self.is_attached
+                or not self.query("#logs-list"))
+
     def compose(self) -> ComposeResult:
         tz = screen_tz(self.ctx.settings)
         yield StatusHeader()
@@ -120,7 +147,7 @@ class LogsScreen(LogsWorkers):
             yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, id="plot-errors")
         yield Static(id="logs-filters", markup=False)
         yield Input(placeholder="search prompts, replies and errors (all words must match)", id="logs-search")
-        yield Static(id="logs-message", markup=False)
+        yield Caption(id="logs-message")
         yield LogList(id="logs-list", tz=tz)
         yield KeyFooter()
 
@@ -130,7 +157,7 @@ class LogsScreen(LogsWorkers):
 
     @property
     def rows(self) -> LogRows | None:
-        return None if self.feed is None else self.feed.rows
+        return None if self.loader.feed is None else self.loader.feed.rows
 
     def on_mount(self) -> None:
         if not self.ctx.settings.logs_plot:
@@ -140,43 +167,36 @@ class LogsScreen(LogsWorkers):
         self._update_totals()
         self._update_filters()
         self._set_message("loading the latest calls…")
-        self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
+        self.loader.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
         self.set_interval(1.0, self._update_tail)
-        self._boot()
+        self.loader.boot()
 
     def on_model_switched(self, model_id: str) -> None:
-        if self.feed is not None and self.feed.model_id != model_id:
+        if self.loader.feed is not None and self.loader.feed.model_id != model_id:
             self.reload()
 
     def reload(self) -> None:
         """Start over for the session's (new) model: storage, totals, tail, history."""
         self.workers.cancel_node(self)
-        if self.feed is not None:
-            self.feed.close()
-        self.stats, self._stats_error, self._load_error = None, None, None
-        self._loaded, self._tail_state, self._older_note = False, None, None
-        self._badges_note, self.badges_ready = None, False
-        self._shown_count, self._shown_newest, self._shown_first_id = 0, None, None
-        self.feed = LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings))
+        if self.loader.feed is not None:
+            self.loader.feed.close()
+        self.loader.start_over(LogsFeed(self.ctx, FeedSettings.from_settings(self.ctx.settings)))
         self.log_list.has_older = True
         self.log_list.set_rows([], follow=True)
         self._refresh_view()
         self._update_plot()
-        self._boot()
+        self.loader.boot()
 
     def on_unmount(self) -> None:
         self._leaving = True
-        if self.feed is not None:
-            self.feed.close()
+        if self.loader.feed is not None:
+            self.loader.feed.close()
 
     # ------------------------------------------------------------------ rows on screen
 
     def _show_rows(self, rows: LogRows, *, follow: bool) -> None:
         self.log_list.set_rows(rows, follow=follow)
-        self._shown_count = len(rows)
-        self._shown_newest = rows.newest_ms()
-        self._shown_first_id = rows.row(0).id if len(rows) else None
-        self._last_plot = 0.0
+        self.loader.note_shown(rows)
         self._update_message()
         # The plots follow the rows' frame: the rows are what a person reads first, and the first
         # plot with data costs ~80 ms (plotext is imported then). Not call_after_refresh: the
@@ -194,11 +214,11 @@ class LogsScreen(LogsWorkers):
     def _update_tail(self) -> None:
         if not self.is_mounted or self._gone():
             return
-        feed = self.feed
-        state = self._tail_state if feed is None else (feed.tail_state() or self._tail_state)
+        feed = self.loader.feed
+        state = self.loader.tail_state if feed is None else (feed.tail_state() or self.loader.tail_state)
         retry_left = None
         if state is not None and state.retry_in is not None:
-            retry_left = state.retry_in - (time.monotonic() - self._tail_state_at)
+            retry_left = state.retry_in - (time.monotonic() - self.loader.tail_state_at)
         note = None
         if feed is not None and feed.archive is None and not (feed.offline):
             note = "no archive: calls kept in memory"
@@ -217,7 +237,7 @@ class LogsScreen(LogsWorkers):
 
     def _update_totals(self) -> None:
         totals = self.query_one("#logs-totals", TotalsLine)
-        totals.show(self.stats, error=self._stats_error, offline=self.ctx.client is None)
+        totals.show(self.loader.stats, error=self.loader.stats_error, offline=self.ctx.client is None)
 
     def _refresh_view(self) -> None:
         self._update_totals()
@@ -226,7 +246,7 @@ class LogsScreen(LogsWorkers):
         self._update_message()
 
     def _update_filters(self) -> None:
-        flt = self.filter
+        flt = self.loader.filter
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("source ", style="dim")
         text.append(one_line(flt.source, max_len=20) if flt.source else "all", style="bold")
@@ -239,10 +259,10 @@ class LogsScreen(LogsWorkers):
             text.append("any", style="bold")
         text.append("  search ", style="dim")
         text.append(f"“{one_line(flt.text, max_len=40)}”" if flt.text else DASH, style="bold")
-        rows, feed = self.rows, self.feed
+        rows, feed = self.rows, self.loader.feed
         if rows is not None and feed is not None:
             complete = feed.history_complete_for(rows.filter)
-            platform = platform_matches(self.stats, rows.filter)
+            platform = platform_matches(self.loader.stats, rows.filter)
             filtered = rows.filter != LogFilter()
             text.append(f"  │ {matches_text(len(rows), platform, filtered=filtered, complete=complete)}", style="dim")
         text.append("  │ ")
@@ -255,25 +275,24 @@ class LogsScreen(LogsWorkers):
             count = log_list.new_since_pause
             text.append(f"⏸ paused: {count:,} new" if count else "⏸ paused", style="bold")
             text.append(" (f: back to live)", style="dim")
-        for note in (self._older_note, self._badges_note):
+        for note in (self.loader.older_note, self.loader.badges_note):
             if note:
                 text.append(f"  │ {note}", style="italic")
         self.query_one("#logs-filters", Static).update(text, layout=False)
 
     def _set_message(self, message: str | None, *, error: bool = False) -> None:
-        widget = self.query_one("#logs-message", Static)
+        widget = self.query_one("#logs-message", Caption)
         widget.set_class(message is None, "hidden")
-        widget.set_class(error, "error")
-        widget.update(Text(message or ""))
+        widget.say(message or "", error=error)
 
     def _update_message(self) -> None:
         rows = self.rows
-        if rows is None or not self._loaded and len(rows) == 0:
+        if rows is None or not self.loader.loaded and len(rows) == 0:
             self._set_message("loading the latest calls…")
         elif len(rows):
             self._set_message(None)
-        elif self._load_error:
-            self._set_message(f"couldn't load: {self._load_error}", error=True)
+        elif self.loader.load_error:
+            self._set_message(f"couldn't load: {self.loader.load_error}", error=True)
         elif rows.filter != LogFilter():
             self._set_message("no calls match these filters (x clears them)")
         elif self.ctx.client is None:
@@ -284,11 +303,11 @@ class LogsScreen(LogsWorkers):
     def _update_plot(self) -> None:
         """Redraw the plots from the newest rows of the view (not while they are hidden)."""
         if self.query_one("#logs-plots").has_class("hidden"):
-            self._plot_stale = True
+            self.loader.plot_stale = True
             return
-        self._plot_stale = False
+        self.loader.plot_stale = False
         rows = self.rows
-        self._last_plot = time.monotonic()
+        self.loader.last_plot = time.monotonic()
         points = (
             [] if rows is None else [(r.created_at, r.latency_ms, r.status == "error") for r in rows.newest(PLOT_ROWS)]
         )
@@ -338,28 +357,28 @@ class LogsScreen(LogsWorkers):
     @on(LogList.NeedOlder)
     def _need_older(self, event: LogList.NeedOlder) -> None:
         event.stop()
-        if event.to_oldest or not self._to_oldest:  # (a scroll to the top while g loads all: nothing more)
-            self._load_older(to_oldest=event.to_oldest)
+        if event.to_oldest or not self.loader.to_oldest:  # (a scroll to the top while g loads all: nothing more)
+            self.loader.load_older(to_oldest=event.to_oldest)
 
     # ------------------------------------------------------------------ actions
 
     def _set_filter(self, flt: LogFilter, *, debounce: float = 0.0) -> None:
-        self.filter = flt
+        self.loader.filter = flt
         self._update_filters()
-        self._apply_filter(debounce)
+        self.loader.apply_filter(debounce)
 
     def action_follow(self) -> None:
         self.log_list.follow()
         self._update_filters()
 
     def action_cycle_source(self) -> None:
-        self._set_filter(replace(self.filter, source=_next(SOURCE_CYCLE, self.filter.source)))
+        self._set_filter(replace(self.loader.filter, source=_next(SOURCE_CYCLE, self.loader.filter.source)))
 
     def action_toggle_errors(self) -> None:
-        self._set_filter(replace(self.filter, errors_only=not self.filter.errors_only))
+        self._set_filter(replace(self.loader.filter, errors_only=not self.loader.filter.errors_only))
 
     def action_cycle_badge(self) -> None:
-        self._set_filter(replace(self.filter, badge=_next(BADGE_CYCLE, self.filter.badge)))
+        self._set_filter(replace(self.loader.filter, badge=_next(BADGE_CYCLE, self.loader.filter.badge)))
 
     def action_clear_filters(self) -> None:
         search = self.query_one("#logs-search", Input)
@@ -391,24 +410,24 @@ class LogsScreen(LogsWorkers):
         plots = self.query_one("#logs-plots")
         if plots.has_class("hidden") != (not shown):
             plots.set_class(not shown, "hidden")
-            if shown and self._plot_stale:
+            if shown and self.loader.plot_stale:
                 self._update_plot()
 
     def action_refresh_totals(self) -> None:
-        self._refresh_totals()
+        self.loader.refresh_totals()
 
     @on(Input.Changed, "#logs-search")
     def _search_changed(self, event: Input.Changed) -> None:
         event.stop()
         text = event.value if event.value.strip() else None
-        if text != self.filter.text:
-            self._set_filter(replace(self.filter, text=text), debounce=0.25)
+        if text != self.loader.filter.text:
+            self._set_filter(replace(self.loader.filter, text=text), debounce=0.25)
 
     @on(Input.Submitted, "#logs-search")
     def _search_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value if event.value.strip() else None
-        if text != self.filter.text:
-            self._set_filter(replace(self.filter, text=text))
+        if text != self.loader.filter.text:
+            self._set_filter(replace(self.loader.filter, text=text))
         event.input.remove_class("shown")
         self.log_list.focus()

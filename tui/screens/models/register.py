@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -21,7 +21,6 @@ from api_client.errors import (
     BadRequestError,
     BlahError,
     MissingKeyError,
-    OutcomeUnknownError,
 )
 from api_client.models import Model
 from common.format import DASH
@@ -35,7 +34,7 @@ from application.registration import (
     validate_registration,
 )
 from tui.base_screen import describe_error
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["RegisterModelScreen"]
@@ -80,7 +79,7 @@ class RegisterModelScreen(ModalScreen[Model | None]):
     def __init__(self, ctx: AppContext) -> None:
         super().__init__()
         self.ctx = ctx
-        self._sending = False
+        self.write = SendOnce(self, group="register")  # one registration at a time, sent once
         self.registered: Model | None = None
 
     def compose(self) -> ComposeResult:
@@ -127,7 +126,7 @@ class RegisterModelScreen(ModalScreen[Model | None]):
         )
 
     def action_submit(self) -> None:
-        if self._sending:
+        if self.write.busy:
             return
         if self.registered is not None:
             self.notify("Already registered: close this form to register another", markup=False)
@@ -141,23 +140,17 @@ class RegisterModelScreen(ModalScreen[Model | None]):
         if self.ctx.client is None:
             self._answer(Text("offline: registering needs the platform", style="italic"))
             return
-        self._sending = True
         self.query_one("#reg-submit", Button).disabled = True
-        self.register(checked)
+        self.write.start(lambda: self.register(checked))
 
     def _answer(self, text: Text) -> None:
         self.query_one("#reg-answer", Static).update(text)
 
-    def _done_sending(self) -> None:
-        self._sending = False
-        self.query_one("#reg-submit", Button).disabled = self.registered is not None
-
-    @work(exclusive=True, group="register", exit_on_error=False)
     async def register(self, checked: RegistrationInput) -> None:
         try:
             await self._register(checked)
         finally:
-            self._done_sending()
+            self.query_one("#reg-submit", Button).disabled = self.registered is not None
 
     async def _register(self, checked: RegistrationInput) -> None:
         client = self.ctx.client
@@ -170,13 +163,12 @@ class RegisterModelScreen(ModalScreen[Model | None]):
             body.append("\n")
         body.append(f"{'description':<14}", style="bold")
         body.append_text(one_line_text(checked.description or DASH, max_len=200))
-        if not await self.app.push_screen_wait(ConfirmScreen("Register this model?", body, confirm_label="Register")):
+        if not await self.write.confirm("Register this model?", body, label="Register"):
             return
         try:
-            model = await client.register_model(checked.name, checked.inference_uri, description=checked.description)
-        except OutcomeUnknownError:
-            await self._check_unknown(checked)
-            return
+            model = await self.write.send(
+                lambda: client.register_model(checked.name, checked.inference_uri, description=checked.description),
+                settle=lambda _: self._check_unknown(checked))
         except MissingKeyError:
             self._answer(Text("Not sent: registering needs an API key; none is configured.", style="bold"))
             return
@@ -191,7 +183,8 @@ class RegisterModelScreen(ModalScreen[Model | None]):
         except BlahError as error:
             self._answer(Text(f"couldn't register: {describe_error(error)}", style="bold"))
             return
-        self._registered(model, "Registered. The platform answered:")
+        if model is not None:  # None: settled by the model list
+            self._registered(model, "Registered. The platform answered:")
 
     def _registered(self, model: Model, heading: str) -> None:
         self.registered = model

@@ -28,9 +28,10 @@ from api_client.errors import (
     MissingKeyError,
     OutcomeUnknownError,
 )
-from api_client.models import ChatJob, InferResult, LogEntry, Model
+from api_client.models import ChatJob, InferResult, Model
 from application.poller import Poller, PollStep
-from diagnosis import Finding, classify, resolve_trained_template, template_name
+from application.diagnosis.call_findings import read_call_findings
+from diagnosis import Finding, resolve_trained_template
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.playground.answer import AnswerView
 from tui.screens.playground.chat_pane import ChatPane
@@ -178,19 +179,8 @@ class PlaygroundScreen(BlahScreen):
     async def _show_result(self, reply: str | None, error: str | None, log_id: str | None, result: InferResult | None) -> None:
         """Load the logged call, run the diagnosis on it, show both (ctrl+o then opens the
         call in the inspector: sending never leaves the screen the person is writing on)."""
-        client = self.ctx.client
-        log: LogEntry | None = None
-        findings: list[Finding] | None = None
-        note: str | None = None
-        if client is not None and log_id:
-            try:
-                log = await client.get_log(log_id)
-            except BlahError as error_:
-                note = f"couldn't load the log: {describe_error(error_)}"
-        if log is not None:
-            template, source = await self._trained_template()
-            findings = classify(log, trained_template=template)
-            note = f"trained template: {template_name(template)} ({source})" if template else "trained template unknown: no template verdict"
+        found = await read_call_findings(self.ctx.client, log_id, self._trained_template)
+        log, findings = found.log, found.findings
         self.last_findings = findings
         self.last_log_id = log_id
         self.query_one("#pg-answer", AnswerView).show_result(
@@ -199,7 +189,7 @@ class PlaygroundScreen(BlahScreen):
             log=log,
             result=result,
             findings=findings,
-            template_note=note,
+            template_note=found.note,
             log_id=log_id,
         )
 

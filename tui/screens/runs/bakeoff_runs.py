@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
-from textual.timer import Timer
 
 from api_client.errors import BlahError
-from api_client.polling import Backoff
 from application.bakeoff.run_rows import BakeoffRow
 from application.bakeoff.screening import BakeoffPrefill
-from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
+from tui.screens.runs.bakeoff_notify import note_bakeoff
 from common.format import DASH
+from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
-from application.bench_runs import iso_ms
+from tui.reload import Reload
+from tui.screens.runs.bakeoff_create import BakeoffCreate
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]
@@ -45,11 +45,10 @@ class BakeoffRuns:
         self.rows: list[BakeoffRow] = []
         self.problem: str | None = None
         self.loaded = False
-        self._backoff = Backoff(interval=2.0, max_interval=15.0)
-        self._timer: Timer | None = None
-        self.creating = False
-        """A new bake-off's dialog is open or its create in flight."""
-        self._prefill: BakeoffPrefill | None = None
+        self._reload = Reload(screen, self.load, interval=2.0, max_interval=15.0,
+                              idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
+        self.creator = BakeoffCreate(screen, client=lambda: self.client, reload=lambda: self.load(now=True))
+        """Queuing a new bake-off (``bakeoff_create``): one at a time, each sent once."""
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -63,7 +62,7 @@ class BakeoffRuns:
     def load(self, *, now: bool = False) -> None:
         """Read the list (``now``: the person asked, so back to the normal pace)."""
         if now:
-            self._backoff.reset()
+            self._reload.now()
         if self.client is not None:
             self.screen.run_worker(self._load, group="runs.bakeoff.load", exclusive=True, exit_on_error=False)
 
@@ -71,12 +70,10 @@ class BakeoffRuns:
         try:
             runs = await self.client.list_runs()
         except BlahError as error:
-            delay = self._backoff.after_error(error)
+            self._reload.after_error(error)  # fatal (key refused, ...): r asks again
             self.problem = f"couldn't load the errorbar bake-offs: {describe_error(error)}"
             self.loaded = True
             self._on_change()
-            if delay is not None:  # fatal (key refused, ...): r asks again
-                self._schedule(delay)
             return
         before = {r.run.id: r for r in self.rows}
         rows = [BakeoffRow(run) for run in runs]
@@ -87,15 +84,8 @@ class BakeoffRuns:
         changed = len(rows) != len(before) or any(r.changed_from(before.get(r.run.id)) for r in rows)
         self.rows, self.problem, self.loaded = rows, None, True
         self._on_change()
-        if any(r.is_active for r in rows):
-            self._schedule(self._backoff.after_poll(progress=changed))
-        else:  # nothing moving: look again now and then (a bake-off may be queued elsewhere)
-            self._schedule(self.screen.ctx.settings.runs_idle_refresh_s)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.screen.set_timer(delay, self.load)
+        # nothing moving: look again now and then (a bake-off may be queued elsewhere)
+        self._reload.after_read(active=any(r.is_active for r in rows), progress=changed)
 
     # ----------------------------------------------------------------- drawing
 
@@ -136,57 +126,6 @@ class BakeoffRuns:
     # ----------------------------------------------------------------- creating
 
     def create(self, prefill: BakeoffPrefill | None = None, candidates: list[str] | None = None) -> None:
-        """Ask (the dialog), confirm, send once, then watch the new run. While one is open or
-        in flight, a further press only says so. ``prefill``: the dialog's first values (a
-        screening's recommendation); ``candidates``: ticked at the start."""
-        if self.client is None:
-            return
-        if self.creating:
-            self.screen.notify("A new bake-off is already being asked for or sent.", markup=False)
-            return
-        self.creating = True
-        self._prefill = prefill
-        self.screen.run_worker(self._create_flow(candidates), group="runs.bakeoff.new", exclusive=True,
-                               exit_on_error=False)
-
-    async def _create_flow(self, candidates: list[str] | None = None) -> None:
-        from application.bakeoff.new_run import Problem
-        from application.bakeoff.refusals import create_refusal
-        from tui.screens.runs.bakeoff_new import BakeoffNewScreen
-        from tui.screens.runs.bakeoff_new_text import BakeoffConfirmScreen, confirm_text
-
-        app = self.screen.app
-        dialog = BakeoffNewScreen(candidates, prefill=self._prefill)
-        try:
-            while True:
-                request = await app.push_screen_wait(dialog)
-                if request is None:
-                    return
-                chosen = dialog.chosen_criterion()
-                text = confirm_text(request, chosen, dialog.runs)
-                if not await app.push_screen_wait(BakeoffConfirmScreen("Queue this bake-off?", text,
-                                                                       confirm_label="Queue bake-off")):
-                    return
-                try:
-                    created = await self.client.create_run(request.body())
-                    break
-                except BlahError as error:
-                    judge = (chosen.tpr, chosen.tnr) if chosen is not None else (None, None)
-                    refusal = create_refusal(error, request, judge) if error.status in (400, 412) else None
-                    if refusal is None or refusal.field is None:
-                        self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
-                                           markup=False, timeout=15)
-                        return
-                    # said on its field; the person changes it and confirms again (nothing is resent by itself)
-                    dialog = BakeoffNewScreen(initial=request, field_error=Problem(refusal.field, refusal.sentence),
-                                              runs=dialog.runs, criteria=dialog.criteria)
-        finally:
-            self.creating = False
-        run = created.run
-        follow_bakeoff(app, run.id)
-        found = " (its answer was lost; found in the list)" if created.settled else ""
-        self.screen.notify(f"Bake-off {run.id} queued{found}.", markup=False)
-        self.load(now=True)
-        from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
-
-        app.push_screen(BakeoffWatchScreen(run.id, initial=run))
+        """``prefill``: the dialog's first values (a screening's recommendation); ``candidates``:
+        ticked at the start."""
+        self.creator.ask(prefill, candidates)

@@ -10,10 +10,11 @@ role, and which key) are said in a sentence; nothing is resent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from rich.text import Text
 from textual.app import App
+from textual.widget import Widget
 
 from api_client.errorbar import CreateOutcomeUnknown, FundsError, NothingToScreenError, RoleError
 from api_client.errors import BlahError
@@ -21,7 +22,7 @@ from application.bakeoff.screening import SCREENING_BODY_HINT, screening_body
 from common.safe_strings import one_line
 from tui.base_screen import describe_error
 from tui.screens.runs.bakeoff_notify import follow_bakeoff
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 
 if TYPE_CHECKING:
     from application.context import AppContext
@@ -69,14 +70,13 @@ def refusal_sentence(error: BlahError) -> str:
     return f"The screening was not queued: {describe_error(error)}"
 
 
-class ScreeningStarter:
-    """Runs' ``s`` for errorbar: one screening at a time, confirmed, sent once."""
+class ScreeningStarter(SendOnce):
+    """Runs' ``s`` for errorbar: one screening at a time, confirmed, sent once (``tui.send_once``)."""
 
     def __init__(self, screen: RunsLike) -> None:
+        super().__init__(cast(Widget, screen), group="runs.bakeoff.screen",
+                         busy_note="A screening is already being asked for or sent.")
         self.screen = screen
-        self.busy = False
-        self.sent = 0
-        """Creates sent (tests: one per confirmation)."""
 
     def wanted(self) -> bool:
         """``s`` means screening: on an errorbar row, or when Runs has no blah.dev platform."""
@@ -85,32 +85,24 @@ class ScreeningStarter:
             return False
         return screen.ctx.client is None or screen.bakeoffs.row(screen.table.current_key) is not None
 
-    def start(self) -> None:
-        if self.busy:
-            self.screen.notify("A screening is already being asked for or sent.", markup=False)
-            return
-        self.busy = True
-        self.screen.run_worker(self._flow, group="runs.bakeoff.screen", exclusive=True, exit_on_error=False)
+    def ask(self) -> None:
+        self.start(self._flow)
 
     async def _flow(self) -> None:
         screen = self.screen
         app: App[object] = screen.app
         client = screen.ctx.errorbar
+        if client is None or not await self.confirm("Screen for a cheaper model?", confirm_body(), label="Screen"):
+            return
         try:
-            if client is None or not await app.push_screen_wait(
-                    ConfirmScreen("Screen for a cheaper model?", confirm_body(), confirm_label="Screen")):
-                return
-            self.sent += 1
-            try:
-                created = await client.create_run(screening_body())
-            except BlahError as error:
-                message = refusal_sentence(error)
-                screen.notify(message, severity="error", markup=False, timeout=20)
-                if isinstance(error, CreateOutcomeUnknown):
-                    screen.bakeoffs.load(now=True)
-                return
-        finally:
-            self.busy = False
+            created = await self.send(lambda: client.create_run(screening_body()))
+        except BlahError as error:
+            message = refusal_sentence(error)
+            screen.notify(message, severity="error", markup=False, timeout=20)
+            if isinstance(error, CreateOutcomeUnknown):
+                screen.bakeoffs.load(now=True)
+            return
+        self.release()  # the answer is in: what follows is reading and showing it
         run = created.run
         follow_bakeoff(app, run.id)
         found = " (its answer was lost; found in the list)" if created.settled else ""

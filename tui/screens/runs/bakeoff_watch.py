@@ -18,22 +18,22 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import Static
 
 from api_client.errors import BlahError
-from api_client.polling import Backoff
 from application.bakeoff.progress import STEPS, RunProgress
 from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
 from application.bakeoff.screening import is_screening
-from application.bench_runs import iso_ms
 from common.format import DASH
+from common.iso_time import iso_ms
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
+from tui.reload import Reload, retry_note
 from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
+from tui.send_once import SendOnce
 from tui.screens.runs.format import fmt_time
+from widgets.caption import Caption
 from widgets.bars import ProgressLine
-from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -63,7 +63,6 @@ class BakeoffWatchScreen(BlahScreen):
     BakeoffWatchScreen #bkw-progress { margin: 1 1 0 1; }
     BakeoffWatchScreen #bkw-state { height: auto; padding: 1 1 0 1; }
     BakeoffWatchScreen #bkw-message { height: auto; padding: 0 1; }
-    BakeoffWatchScreen #bkw-message.error { color: $error; }
     BakeoffWatchScreen #bkw-fill { height: 1fr; }
     """
 
@@ -82,11 +81,10 @@ class BakeoffWatchScreen(BlahScreen):
         self.run_id = run_id
         self.run: assumed.Run | None = initial
         self.progress = RunProgress(run_id)
-        self.cancel_asked = False
+        self.cancel = SendOnce(self, group="bakeoff_watch.cancel", once=True,
+                               busy_note="The cancel was already asked for; it is sent once.")
         """A cancel is being confirmed or was sent: further presses only say so."""
-        self.cancels_sent = 0
-        self._backoff = Backoff(interval=POLL_S, max_interval=15.0)
-        self._timer: Timer | None = None
+        self._reload = Reload(self, self.load, interval=POLL_S, max_interval=15.0)  # no idle: an ended run stays
         self.state_text = Text()
         """What the state line says now (tests read it)."""
 
@@ -95,7 +93,7 @@ class BakeoffWatchScreen(BlahScreen):
         yield Static(Text(""), id="bkw-title")
         yield RatioProgress(id="bkw-progress")
         yield Static(Text("reading the bake-off…"), id="bkw-state")
-        yield Static("", id="bkw-message")
+        yield Caption(id="bkw-message")
         yield Static("", id="bkw-fill")
         yield KeyFooter()
 
@@ -108,8 +106,7 @@ class BakeoffWatchScreen(BlahScreen):
         self.load()
 
     def on_unmount(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
+        self._reload.stop()
 
     # ----------------------------------------------------------------- reading
 
@@ -122,13 +119,9 @@ class BakeoffWatchScreen(BlahScreen):
         try:
             run = await client.get_run(self.run_id)
         except BlahError as error:
-            delay = self._backoff.after_error(error)
-            again = "r tries again" if delay is None else f"trying again in {delay:.0f} s"
-            self._say(f"couldn't read the bake-off: {describe_error(error)} · {again}", error=True)
-            if delay is not None:
-                self._schedule(delay)
+            delay = self._reload.after_error(error)
+            self._say(f"couldn't read the bake-off: {describe_error(error)} · {retry_note(delay)}", error=True)
             return
-        self._backoff.reset()
         before = self.run.status if self.run is not None else None
         if run.status in ACTIVE:
             follow_bakeoff(self.app, run.id)
@@ -137,20 +130,12 @@ class BakeoffWatchScreen(BlahScreen):
         self.progress.add(self.clock(), run.progress_ratio)
         self._say("")
         self._show()
-        if run.status in ACTIVE:
-            self._schedule(POLL_S)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(delay, self.load)
+        self._reload.after_read(active=run.status in ACTIVE)
 
     # ----------------------------------------------------------------- drawing
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        message = self.query_one("#bkw-message", Static)
-        message.set_class(error, "error")
-        message.update(Text(one_line(text, 400)))
+        self.query_one("#bkw-message", Caption).say(one_line(text, 400), error=error)
 
     def _show(self) -> None:
         run = self.run
@@ -187,7 +172,7 @@ class BakeoffWatchScreen(BlahScreen):
     # ----------------------------------------------------------------- actions
 
     def action_refresh(self) -> None:
-        self._backoff.reset()
+        self._reload.now()
         self.load()
 
     def action_results(self) -> None:
@@ -207,19 +192,14 @@ class BakeoffWatchScreen(BlahScreen):
 
     def action_cancel_run(self) -> None:
         run = self.run
-        if self.cancel_asked:
-            self.notify("The cancel was already asked for; it is sent once.", markup=False)
-            return
-        if run is None or run.status not in ACTIVE:
+        if not self.cancel.busy and (run is None or run.status not in ACTIVE):
             status = one_line((run.status if run else None) or "not read yet", 20)
             self.notify(f"Only a PENDING or RUNNING bake-off can be cancelled; this one is {status}.",
                         severity="warning", markup=False)
             return
-        self.cancel_asked = True
-        self.cancel_flow()
+        self.cancel.start(self._cancel_flow)
 
-    @work(exclusive=True, group="bakeoff_watch.cancel", exit_on_error=False)
-    async def cancel_flow(self) -> None:
+    async def _cancel_flow(self) -> None:
         client = self.ctx.errorbar
         run = self.run
         assert client is not None and run is not None
@@ -227,16 +207,12 @@ class BakeoffWatchScreen(BlahScreen):
         body.append(one_line(run.name or run.id, 80), style="bold")
         body.append(f" ({one_line(run.id, 40)})?\n\nIt stops where it is and gives no results; "
                     "a slice already running may still finish it. This is sent once.")
-        if not await self.app.push_screen_wait(ConfirmScreen("Cancel the bake-off?", body,
-                                                             confirm_label="Cancel bake-off",
-                                                             cancel_label="Keep running")):
-            self.cancel_asked = False
+        if not await self.cancel.confirm("Cancel the bake-off?", body, label="Cancel bake-off",
+                                         cancel_label="Keep running"):
             return
-        self.cancels_sent += 1
         try:
-            answer = await client.cancel_run(run.id)
-        except BlahError as error:
-            self.cancel_asked = False  # the queue refused: the person may try again
+            answer = await self.cancel.send(lambda: client.cancel_run(run.id))
+        except BlahError as error:  # the queue refused: the person may try again
             self.notify(f"The queue did not cancel it: {describe_error(error)}", severity="error", markup=False)
             self._say(f"cancel refused: {describe_error(error)}", error=True)
             self.load()

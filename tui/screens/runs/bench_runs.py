@@ -1,10 +1,9 @@
-"""Blobfish benchmark runs inside the Runs screen: their rows, their refresh, starting one.
+"""Blobfish benchmark runs inside the Runs screen: their rows, their refresh, their watch.
 
 ``RunsScreen`` owns one ``BenchRuns`` (when ``ctx.bench`` is set) and draws its rows beside
 the blah.dev runs, each with a platform chip. Which slugs are listed is decided in
-``application.bench_runs`` (the contract has no list-benchmarks route). Starting asks
-(``BenchStartScreen``), confirms (``ConfirmScreen``), then sends once: while a start is open
-or in flight, further presses only say so.
+``application.bench_runs`` (the contract has no list-benchmarks route). Starting one is
+``bench_start_flow.BenchStart`` (asked, confirmed, sent once).
 """
 
 from __future__ import annotations
@@ -14,16 +13,17 @@ from weakref import WeakKeyDictionary
 
 from rich.text import Text
 from textual.app import App
-from textual.timer import Timer
 
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
-from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
+from api_client.polling import is_fatal
+from application.bench_runs import BenchRow, BenchSlugs, bench_rows
 from common.format import DASH, format_duration
+from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
+from tui.reload import Reload
+from tui.screens.runs.bench_start_flow import BenchStart
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
-from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line
 
 __all__ = ["BenchRuns", "chip", "slugs_for"]
@@ -61,14 +61,14 @@ class BenchRuns:
         (text, whether it is an error)."""
         self.screen = screen
         self._on_change = on_change
-        self._say = say
         self.rows: list[BenchRow] = []
         self.problems: list[str] = []
         self.loaded = False
-        self.starting = False
-        self.sent = 0
-        """Start requests sent (one per confirmation: a double press never adds one)."""
-        self._timer: Timer | None = None
+        self.starter = BenchStart(screen, client=lambda: self.client, slugs=lambda: slugs_for(screen.app),
+                                  say=say, reload=self.load, open_watch=self.open_watch)
+        """Starting a run (``bench_start_flow``): one at a time, each sent once."""
+        self._reload = Reload(screen, self.load, interval=1.0, max_interval=15.0,
+                              idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -87,26 +87,23 @@ class BenchRuns:
         client = self.client
         rows: list[BenchRow] = []
         problems: list[str] = []
+        errors: list[BlahError] = []
         for slug in slugs_for(self.screen.app).slugs:
             try:
                 rows += bench_rows(slug, await client.list_runs(slug))
             except BlahError as error:
+                errors.append(error)
                 problems.append(f"couldn't load Blobfish runs of {one_line(slug, max_len=60)}: {describe_error(error)}")
         self.rows, self.problems, self.loaded = rows, problems, True
         self._on_change()
         active = [r for r in rows if r.is_active]
-        if problems:
-            self._schedule(15.0)
-        elif active:  # at the pace the platform asks of a suite's poll
-            asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
-            self._schedule(max(min(asks, default=DEFAULT_POLL_S), 1.0))
+        # at the pace the platform asks of a suite's poll (never sooner)
+        asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
+        hint = min(asks, default=DEFAULT_POLL_S) if active else None
+        if errors:  # one slug's passing error keeps the refresh going; only fatal ones all round stop it
+            self._reload.after_error(next((e for e in errors if not is_fatal(e)), errors[0]), hint=hint)
         else:  # nothing moving: look again now and then (a run may be started elsewhere)
-            self._schedule(self.screen.ctx.settings.runs_idle_refresh_s)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.screen.set_timer(delay, self.load)
+            self._reload.after_read(active=bool(active), hint=hint)
 
     def cells(self, row: BenchRow, variables: dict[str, str]) -> tuple[Text, ...]:
         """The row's cells, in the Runs table's column order (after the chip)."""
@@ -144,48 +141,4 @@ class BenchRuns:
     # ----------------------------------------------------------------- starting
 
     def start(self) -> None:
-        screen = self.screen
-        if self.client is None:
-            screen.notify("Blobfish is not configured: a benchmark run needs BLOBFISH_API_KEY.", severity="warning",
-                          markup=False)
-            return
-        if self.starting:
-            screen.notify("A benchmark run is already being started.", markup=False)
-            return
-        self.starting = True
-        screen.run_worker(self._start_flow, group="runs.bench.start", exclusive=True, exit_on_error=False)
-
-    async def _start_flow(self) -> None:
-        app = self.screen.app
-        try:
-            slugs = slugs_for(app).slugs
-            request = await app.push_screen_wait(BenchStartScreen(slug=slugs[-1]))
-            if request is None:
-                return
-            title = "Start the suite run?" if request.is_suite else "Run the sandbox task?"
-            if not await app.push_screen_wait(ConfirmScreen(title, confirm_text(request), confirm_label="Start run")):
-                return
-            if not request.is_suite:
-                self._say("Running the sandbox task: the platform answers within about four minutes…", False)
-            self.sent += 1
-            outcome = await start_bench(self.client, request)
-            slugs_for(app).add(request.slug)
-            await self._report(outcome)
-        finally:
-            self.starting = False
-
-    async def _report(self, outcome: BenchStartOutcome) -> None:
-        screen = self.screen
-        screen.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
-        self._say(outcome.message, outcome.kind != "started")
-        self.load()
-        if outcome.kind == "started" and outcome.run_id:
-            self.open_watch(outcome.slug, outcome.run_id, outcome.record, outcome.location, outcome.retry_after)
-        elif outcome.kind == "in_progress" and outcome.run_id:
-            body = Text(f"{outcome.message}\n\nFollow the running suite ", end="")
-            body.append(one_line(outcome.run_id, max_len=60), style="bold")
-            body.append(" instead?")
-            follow = await screen.app.push_screen_wait(ConfirmScreen("A suite run is in progress", body,
-                                                                     confirm_label="Follow it"))
-            if follow:
-                self.open_watch(outcome.slug, outcome.run_id)
+        self.starter.ask()

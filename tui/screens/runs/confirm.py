@@ -1,8 +1,9 @@
 """Resume or cancel a run: confirm first, send once, report what the answer means.
 
-Shared by the runs list and the watch screen. One ``StatusWriter`` per screen: it pushes the
-confirmation over that screen and sends from the screen's worker. While a confirmation is open
-or a request is in flight, further presses are ignored, so a double key press never sends twice.
+Shared by the runs list and the watch screen. One ``StatusWriter`` per screen: the app's
+send-once flow (``tui.send_once``) with the dialog these two writes ask. While a confirmation
+is open or a request is in flight, further presses are ignored, so a double key press never
+sends twice; a lost answer is settled by ``application.runs.actions`` (it reads the run).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from textual.screen import Screen
 
 from api_client.models import Run
 from application.runs.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
-from widgets.confirm import ConfirmScreen
 from application.runs.actions import WriteOutcome, cancel_run, resume_run
 from tui.screens.runs.format import progress_text
+from tui.send_once import SendOnce
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ __all__ = ["StatusWriter"]
 Action = Literal["resume", "cancel"]
 
 
-class StatusWriter:
+class StatusWriter(SendOnce):
     """Asks, then sends ``resume``/``cancel`` once and hands the outcome to ``on_done``."""
 
     def __init__(
@@ -38,11 +39,10 @@ class StatusWriter:
         on_done: Callable[[WriteOutcome], None],
     ) -> None:
         """``client``: the session's blah.dev client when asked (None offline)."""
+        super().__init__(screen, group="runs.write")
         self.screen = screen
         self.client = client
         self.on_done = on_done
-        self.busy = False
-        self.sent = 0  # requests sent (for tests: one per confirmation)
 
     def ask(self, run: Run, action: Action) -> None:
         if self.busy:
@@ -50,7 +50,9 @@ class StatusWriter:
         if self.client() is None:
             self.screen.notify("Offline: this needs the platform.", severity="warning", markup=False)
             return
-        self.busy = True
+        self.start(lambda: self._flow(run, action))
+
+    async def _flow(self, run: Run, action: Action) -> None:
         rid = one_line(run.id, max_len=60)
         status = one_line(run.status or "of unknown status", max_len=20)
         body = Text(end="")
@@ -71,26 +73,11 @@ class StatusWriter:
                 style="italic",
             )
         body.append("\n\nThis needs a council-tier key and is sent once.", style="italic")
-
-        def answered(ok: bool | None) -> None:
-            if not ok:
-                self.busy = False
-                return
-            self.screen.run_worker(self._send(run.id, action), group="runs.write", exit_on_error=False)
-
-        self.screen.app.push_screen(
-            ConfirmScreen(title, body, confirm_label=label, danger=action == "cancel"), answered
-        )
-
-    async def _send(self, run_id: str, action: Action) -> None:
+        if not await self.confirm(title, body, label=label, danger=action == "cancel"):
+            return
         client = self.client()
         assert client is not None
-        try:
-            self.sent += 1
-            if action == "resume":
-                outcome = await resume_run(client, run_id)
-            else:
-                outcome = await cancel_run(client, run_id)
-        finally:
-            self.busy = False
+        write = resume_run if action == "resume" else cancel_run
+        outcome = await self.send(lambda: write(client, run.id))
+        self.release()  # the answer is in: a press from on_done may ask again
         self.on_done(outcome)

@@ -28,6 +28,7 @@ from tui.screens.runs.format import (
     reply_cell,
     tone_style,
 )
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -70,7 +71,6 @@ class ResultsScreen(BlahScreen):
     SCREEN_TITLE = "Results"
     DEFAULT_CSS = """
     ResultsScreen #results-summary { height: auto; padding: 0 1; }
-    ResultsScreen #results-summary.error { color: $error; }
     ResultsScreen KeyTable { height: 1fr; }
     """
 
@@ -107,7 +107,7 @@ class ResultsScreen(BlahScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text(f"loading results of {self.subject}…"), id="results-summary")
+        yield Caption(f"loading results of {self.subject}…", id="results-summary")
         table = KeyTable(id="results-table")
         columns = [("Time (UTC)", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
                    ("Judge", "doubt"), ("Latency", "latency"), ("Reply", "reply"), ("Error", "error")]
@@ -124,7 +124,7 @@ class ResultsScreen(BlahScreen):
     @work(exclusive=True, group="results.load", exit_on_error=False)
     async def load(self) -> None:
         client = self.ctx.client
-        summary = self.query_one("#results-summary", Static)
+        summary = self.query_one("#results-summary", Caption)
         if client is None:
             summary.update(Text("offline: results need the platform"))
             return
@@ -135,8 +135,7 @@ class ResultsScreen(BlahScreen):
                 assert self.model_id is not None
                 results = await client.list_results(self.model_id)
         except BlahError as error:
-            summary.set_class(True, "error")
-            summary.update(Text(f"couldn't load results of {self.subject}: {describe_error(error)}"))
+            summary.say(f"couldn't load results of {self.subject}: {describe_error(error)}", error=True)
             raise
         summary.set_class(False, "error")
         try:

@@ -16,30 +16,29 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from api_client.models import Run
-from application.poller import Backoff
 from application.runs.events import RunEvent, ended_message
 from application.runs.listing import RECENT_RUNS, fold_runs
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
-from widgets.confirm import ConfirmScreen
-from application.runs.actions import WriteOutcome, start_run
+from tui.reload import Reload, retry_note
+from application.runs.actions import WriteOutcome
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
-from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.run_start import RunStart
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
-from widgets.safe_text import one_line, safe_text
+from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["RunsScreen", "run_models_text"]
@@ -67,7 +66,6 @@ class RunsScreen(BlahScreen):
     DEFAULT_CSS = """
     RunsScreen #runs-summary { height: auto; padding: 0 1; color: $foreground-muted; }
     RunsScreen #runs-message { height: auto; padding: 0 1; }
-    RunsScreen #runs-message.error { color: $error; }
     RunsScreen KeyTable { height: 1fr; }
     """
 
@@ -88,9 +86,9 @@ class RunsScreen(BlahScreen):
         super().__init__()
         self.runs: list[Run] = []
         self._status: dict[str, str | None] = {}  # last status seen per run (for transitions)
-        self._backoff = Backoff(interval=2.0, max_interval=15.0)  # the app's one polling rules
-        self._timer: Timer | None = None
-        self._start_busy = False
+        self._reload = Reload(self, self.load_runs, interval=2.0, max_interval=15.0,
+                              idle=lambda: self.ctx.settings.runs_idle_refresh_s)
+        self.starter = RunStart(self, self._run_started)
         self.show_all = False
         """``a``: list every run, not only the active and the newest ended ones."""
         self.writer = StatusWriter(self, lambda: self.ctx.client, self._status_write_done)
@@ -109,7 +107,7 @@ class RunsScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
-        yield Static("", id="runs-message")
+        yield Caption(id="runs-message", hide_when_empty=True)
         table = KeyTable(id="runs-table")
         if self.with_chip:
             table.add_column("Platform", key="platform")
@@ -153,10 +151,7 @@ class RunsScreen(BlahScreen):
         return next((r for r in self.runs if r.id == key), None)
 
     def _say(self, text: Text | str, *, error: bool = False) -> None:
-        message = self.query_one("#runs-message", Static)
-        message.set_class(error, "error")
-        message.update(text if isinstance(text, Text) else Text(text))
-        message.display = bool(str(text))
+        self.query_one("#runs-message", Caption).say(text, error=error)
 
     @work(exclusive=True, group="runs.load", exit_on_error=False)
     async def load_runs(self) -> None:
@@ -168,26 +163,15 @@ class RunsScreen(BlahScreen):
         try:
             runs = await client.list_runs()
         except BlahError as error:
-            delay = self._backoff.after_error(error)
+            delay = self._reload.after_error(error)  # fatal (key refused, ...): no timer, r asks
             # One state at a time: before any list has arrived, the error replaces "loading runs…".
             self.query_one("#runs-summary", Static).display = bool(self.runs)
-            if delay is None:  # fatal (key refused, ...): asking again on a timer cannot help
-                self._say(Text(f"couldn't load runs: {describe_error(error)} · r tries again"), error=True)
-            else:
-                self._say(Text(f"couldn't load runs: {describe_error(error)} · trying again in {delay:.0f} s"), error=True)
-                self._schedule(delay)
+            self._say(Text(f"couldn't load runs: {describe_error(error)} · {retry_note(delay)}"), error=True)
             raise
         self._say("")
         changed = self._apply(runs, asked_at)
-        if any(r.status in ACTIVE_STATUSES for r in runs):
-            self._schedule(self._backoff.after_poll(progress=changed))
-        else:  # nothing moving: look again now and then (a run may be started elsewhere)
-            self._schedule(self.ctx.settings.runs_idle_refresh_s)
-
-    def _schedule(self, delay: float) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._timer = self.set_timer(delay, self.load_runs)
+        # nothing moving: look again now and then (a run may be started elsewhere)
+        self._reload.after_read(active=any(r.status in ACTIVE_STATUSES for r in runs), progress=changed)
 
     def _apply(self, runs: list[Run], asked_at: float) -> bool:
         """Show ``runs``; announce runs that ended since the last look. True if anything changed."""
@@ -276,7 +260,7 @@ class RunsScreen(BlahScreen):
         self._render_table()
 
     def action_refresh(self) -> None:
-        self._backoff.reset()
+        self._reload.now()
         self.load_runs()
         self.bench.load()
         self.bakeoffs.load(now=True)
@@ -339,71 +323,23 @@ class RunsScreen(BlahScreen):
 
     def action_start_run(self) -> None:
         if self.screening.wanted():
-            self.screening.start()
+            self.screening.ask()
             return
-        if self._start_busy:
-            self.notify("A run is already being started.", markup=False)
-            return
-        if self.ctx.client is None:
-            self.notify("Offline: starting a run needs the platform.", severity="warning", markup=False)
-            return
-        if not self.ctx.has_key:
-            self.notify(
-                "Starting a run needs an API key with council tier; none is configured.",
-                severity="warning",
-                markup=False,
-            )
-            return
-        self._start_busy = True
-        self.start_flow()
+        self.starter.ask()
 
-    @work(exclusive=True, group="runs.start", exit_on_error=False)
-    async def start_flow(self) -> None:
-        client = self.ctx.client
-        assert client is not None
-        try:
-            models = await client.list_models()
-            known = {r.id for r in await client.list_runs()}
-            chosen = await self.app.push_screen_wait(
-                ModelPickerScreen(
-                    models,
-                    title="Start an eval run",
-                    hint="Space toggles a model; y continues; Esc cancels. Every eval runs on every chosen model.",
-                    preselected=[self.ctx.model_id],
-                    own_id=self.ctx.model_id,
-                )
-            )
-            if not chosen:
-                return
-            names = {m.id: m.name or m.id for m in models}
-            body = Text("Start a run of every eval on:\n", end="")
-            for model_id in chosen:
-                body.append("  • ")
-                body.append_text(safe_text(one_line(names.get(model_id, model_id), max_len=80)))
-                body.append("\n")
-            body.append("\nThis needs a council-tier key and is sent once.", style="italic")
-            if not await self.app.push_screen_wait(ConfirmScreen("Start run?", body, confirm_label="Start run")):
-                return
-            outcome = await start_run(
-                client,
-                chosen,
-                known_run_ids=known,
-                confirm_delay=self.ctx.settings.run_confirm_delay_s,
-            )
-            self._report(outcome)
-            if outcome.run is not None:
-                self._status[outcome.run.id] = outcome.run.status
-                notifier_for(self.app).follow(outcome.run.id)
-                notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
-                self._backoff.reset()
-                self.load_runs()
-                from tui.screens.runs.watch import RunWatchScreen
+    def _run_started(self, outcome: WriteOutcome) -> None:
+        self._report(outcome)
+        if outcome.run is not None:
+            self._status[outcome.run.id] = outcome.run.status
+            notifier_for(self.app).follow(outcome.run.id)
+            notifier_for(self.app).note_status(outcome.run.id, outcome.run.status)
+            self._reload.now()
+            self.load_runs()
+            from tui.screens.runs.watch import RunWatchScreen
 
-                self.app.push_screen(RunWatchScreen(outcome.run.id, initial=outcome.run))
-            elif outcome.kind == "done":
-                self.load_runs()
-        finally:
-            self._start_busy = False
+            self.app.push_screen(RunWatchScreen(outcome.run.id, initial=outcome.run))
+        elif outcome.kind == "done":
+            self.load_runs()
 
     def _report(self, outcome: WriteOutcome) -> None:
         self.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
@@ -437,5 +373,5 @@ class RunsScreen(BlahScreen):
             else:
                 self._say(Text(outcome.message), error=not outcome.ok)
             self._status[outcome.run.id] = outcome.run.status
-        self._backoff.reset()
+        self._reload.now()
         self.load_runs()

@@ -40,6 +40,7 @@ from tui.screens.runs.format import (
     status_style,
 )
 from tui.screens.runs.notify import notifier_for
+from widgets.caption import Caption
 from widgets.key_table import KeyTable
 from widgets.bars import ProgressLine
 from widgets.footer import KeyFooter
@@ -65,7 +66,6 @@ class RunWatchScreen(BlahScreen):
     RunWatchScreen #watch-progress { margin: 0 1; }
     RunWatchScreen #watch-eta { height: auto; padding: 0 1; color: $foreground-muted; }
     RunWatchScreen #watch-message { height: auto; padding: 0 1; }
-    RunWatchScreen #watch-message.error { color: $error; }
     RunWatchScreen #watch-body { height: 1fr; }
     RunWatchScreen #watch-evals-box { width: 1fr; }
     RunWatchScreen #watch-results-box { width: 1fr; }
@@ -101,7 +101,7 @@ class RunWatchScreen(BlahScreen):
         yield Static(Text(f"Run {one_line(self.run_id, max_len=60)}"), id="watch-title")
         yield ProgressLine(id="watch-progress")
         yield Static(Text("estimating…"), id="watch-eta")
-        yield Static("", id="watch-message")
+        yield Caption(id="watch-message", hide_when_empty=True)
         with Horizontal(id="watch-body"):
             with Vertical(id="watch-evals-box"):
                 yield Static("Per eval", classes="pane-title")
@@ -225,10 +225,7 @@ class RunWatchScreen(BlahScreen):
     # ----------------------------------------------------------------- rendering
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        message = self.query_one("#watch-message", Static)
-        message.set_class(error, "error")
-        message.update(Text(text))
-        message.display = bool(text)
+        self.query_one("#watch-message", Caption).say(text, error=error)
 
     def _show_eta(self, note: str | None = None) -> None:
         eta = self.watch_state.eta()

@@ -22,25 +22,21 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, OptionList, ProgressBar, Static, TextArea
 from textual.widgets.option_list import Option
 
-from api_client.errors import BlahError, OutcomeUnknownError
-from api_client.models import LogEntry, UploadTicket
-from common.format import format_count as _count
+from api_client.errors import BlahError
+from api_client.models import LogEntry
 from common.format import format_size
 from diagnosis.suggest import Suggestion
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
-from application.error_text import write_problem
+from tui.screens.training.upload_flow import TrainingUpload
 from application.training_upload import (
     BuiltSet,
     DraftExample,
-    TooLargeError,
     build_jsonl,
     draft_examples,
-    find_set,
-    send_training_set,
 )
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
-from widgets.safe_text import one_line, one_line_text, safe_text
+from widgets.safe_text import one_line_text, safe_text
 from widgets.status_header import StatusHeader
 
 __all__ = ["CALLS_EXAMINED", "TrainingBuildScreen", "suggest_from_calls"]
@@ -78,7 +74,6 @@ class TrainingBuildScreen(BlahScreen):
     TrainingBuildScreen #tb-progress { padding: 0 1; }
     TrainingBuildScreen #tb-progress.hidden { display: none; }
     TrainingBuildScreen #tb-result { height: auto; padding: 0 1; }
-    TrainingBuildScreen #tb-result.error { color: $error; }
     TrainingBuildScreen #tb-result.ok { color: $success; }
     """
 
@@ -101,10 +96,8 @@ class TrainingBuildScreen(BlahScreen):
         self.examples: list[DraftExample] = []
         self.replies: dict[str, str] = {}
         self.current: int | None = None
-        self.uploading = False
-        self.uploads_sent = 0
-        self.uploaded_id: str | None = None
-        self.ticket: UploadTicket | None = None
+        self.upload = TrainingUpload(self, say=self._result)
+        """The upload (``upload_flow``): asked, then sent once; ``upload.uploaded_id`` once listed."""
 
     @property
     def model_id(self) -> str:
@@ -128,7 +121,7 @@ class TrainingBuildScreen(BlahScreen):
             yield Checkbox(Text("Leave out prompts without a reply"), value=False, id="tb-leave-out")
         yield Static(Text(""), id="tb-summary")
         yield ProgressBar(id="tb-progress", classes="hidden", show_eta=False)
-        yield Static(Text(""), id="tb-result")
+        yield Caption(id="tb-result")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -256,116 +249,33 @@ class TrainingBuildScreen(BlahScreen):
     # ----------------------------------------------------------------- upload
 
     def action_back(self) -> None:
-        if self.uploading:
+        if self.upload.busy:
             self.notify("An upload is in progress", severity="warning", markup=False)
             return
-        if self.uploaded_id is not None and self._on_uploaded is not None:
-            self._on_uploaded(self.uploaded_id)
+        if self.upload.uploaded_id is not None and self._on_uploaded is not None:
+            self._on_uploaded(self.upload.uploaded_id)
         self.dismiss()
 
     def action_upload(self) -> None:
-        if self.uploading:
+        if self.upload.busy:
             return
         if self.ctx.client is None:
             self.notify("Offline: uploading needs the platform.", severity="warning", markup=False)
             return
-        self.uploading = True
-        self._upload_flow()
+        self.upload.start(self._upload_flow)
 
     def _result(self, text: Text | str, kind: str = "") -> None:
-        result = self.query_one("#tb-result", Static)
-        result.set_class(kind == "error", "error")
+        result = self.query_one("#tb-result", Caption)
         result.set_class(kind == "ok", "ok")
-        result.update(text if isinstance(text, Text) else Text(text))
+        result.say(text, error=kind == "error")
 
-    @work(group="training-upload", exit_on_error=False)
     async def _upload_flow(self) -> None:
-        try:
-            built = self.build()
-            name = self.query_one("#tb-name", Input).value.strip()
-            if built.examples == 0:
-                self._result("Nothing to upload: no example is left (write a reply, or untick “Leave out”).", "error")
-                return
-            if not name:
-                self._result("Give the set a name first.", "error")
-                return
-            if not await self.app.push_screen_wait(self._confirmation(name, built)):
-                return
-            await self._send(name, built)
-        finally:
-            self.uploading = False
-
-    def _confirmation(self, name: str, built: BuiltSet) -> ConfirmScreen:
-        body = Text(end="")
-        body.append(f"Upload “{one_line(name, max_len=100)}”: {built.examples} examples, ")
-        body.append(f"{built.size_bytes:,} bytes, as a new training set on the platform.")
-        if built.left_out:
-            body.append(f"\n{built.left_out} prompts without a reply are left out.")
-        if built.empty_replies:
-            body.append(
-                f"\n\n{built.empty_replies} of {built.examples} examples have an EMPTY reply. Trained on as they "
-                "are, they teach the model to answer with nothing. Write the replies first, or tick "
-                "“Leave out prompts without a reply”.",
-                style="bold",
-            )
-            return ConfirmScreen("Upload with empty replies?", body, confirm_label="Upload anyway", danger=True)
-        return ConfirmScreen("Upload training set?", body, confirm_label="Upload")
-
-    async def _send(self, name: str, built: BuiltSet) -> None:
-        client = self.ctx.client
-        assert client is not None
-        bar = self.query_one("#tb-progress", ProgressBar)
-        bar.update(total=built.size_bytes, progress=0)
-        bar.remove_class("hidden")
-        self.ticket = None
-        self._result(Text("asking the platform where to upload…"))
-
-        def on_ticket(ticket: UploadTicket) -> None:
-            self.ticket = ticket
-            self._result(Text(f"uploading {built.size_bytes:,} bytes…"))
-
-        self.uploads_sent += 1
-        try:
-            outcome = await send_training_set(
-                client, name, built.data, progress=lambda sent, _total: bar.update(progress=sent), on_ticket=on_ticket
-            )
-        except TooLargeError as error:
-            bar.add_class("hidden")
-            self._result(f"Refused before sending: {error}.", "error")
+        built = self.build()
+        name = self.query_one("#tb-name", Input).value.strip()
+        if built.examples == 0:
+            self._result("Nothing to upload: no example is left (write a reply, or untick “Leave out”).", "error")
             return
-        except OutcomeUnknownError as error:
-            await self._outcome_unknown(name, error)
+        if not name:
+            self._result("Give the set a name first.", "error")
             return
-        except BlahError as error:
-            bar.add_class("hidden")
-            sent = " (the file was not accepted)" if self.ticket is not None else " (nothing was sent)"
-            self._result(write_problem(error, "the upload") + sent, "error")
-            return
-        listed = outcome.training_set
-        if listed is None:
-            self._result("Uploaded, but the platform does not list the set yet: refresh the list later.", "error")
-            return
-        self.uploaded_id = listed.id
-        examples = _count(listed.example_count)
-        text = Text(f"Uploaded “{one_line(name, max_len=80)}”: listed on the platform as ", end="")
-        text.append(one_line(listed.id, max_len=40), style="bold")
-        text.append(f", {one_line(listed.status, max_len=20) or 'status not given'}, {examples} examples, ")
-        text.append(f"{format_size(listed.size_bytes)}. Esc goes back to the list.")
-        self._result(text, "ok")
-        self.notify(f"Training set {one_line(listed.id, max_len=40)} uploaded", markup=False)
-
-    async def _outcome_unknown(self, name: str, error: OutcomeUnknownError) -> None:
-        """A write timed out: look at the platform before saying anything."""
-        client = self.ctx.client
-        assert client is not None
-        self._result(write_problem(error, "the upload") + " Checking the platform…", "error")
-        if self.ticket is None:
-            self._result("The request for an upload address timed out: outcome unknown. Nothing was uploaded.", "error")
-            return
-        listed = await find_set(client, self.ticket, name)
-        if listed is not None and listed.status == "ready":
-            self.uploaded_id = listed.id
-            self._result(f"The upload timed out but the set arrived: {one_line(listed.id, max_len=40)} is ready.", "ok")
-        else:
-            status = one_line(listed.status, max_len=20) if listed is not None and listed.status else "not listed"
-            self._result(f"The upload timed out and the set did not arrive (status: {status}). Try again.", "error")
+        await self.upload.run(name, built)

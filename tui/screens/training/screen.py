@@ -109,7 +109,7 @@ class TrainingSetsScreen(BlahScreen):
         from tui.screens.training.build import TrainingBuildScreen
 
         def back(_: object = None) -> None:
-            self.load(select=screen.uploaded_id)
+            self.load(select=screen.upload.uploaded_id)
 
         screen = TrainingBuildScreen()
         self.app.push_screen(screen, back)

@@ -20,7 +20,7 @@ from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from api_client.models import Webhook
 from application.error_text import write_problem
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
+from tui.send_once import SendOnce
 from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
 from tui.screens.webhooks.listen import (
     LISTEN_EVENTS,
@@ -30,6 +30,7 @@ from tui.screens.webhooks.listen import (
 )
 from tui.screens.webhooks.listener_line import ListenerLine
 from tui.screens.webhooks.tables import ReceivedTable, WebhookTable
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -45,7 +46,6 @@ class WebhooksScreen(BlahScreen):
     DEFAULT_CSS = """
     WebhooksScreen #wh-status { height: auto; padding: 0 1; color: $foreground-muted; }
     WebhooksScreen #wh-message { height: auto; padding: 0 1; }
-    WebhooksScreen #wh-message.error { color: $error; }
     WebhooksScreen #wh-listener { height: auto; padding: 0 1; margin-bottom: 1; }
     WebhooksScreen #wh-table { height: 1fr; }
     WebhooksScreen .wh-section { height: 1; padding: 0 1; text-style: bold; color: $primary; }
@@ -62,8 +62,7 @@ class WebhooksScreen(BlahScreen):
     def __init__(self) -> None:
         super().__init__()
         self.webhooks: list[Webhook] = []
-        self.writing = False  # a confirmation is open or a write is in flight
-        self.writes_sent = 0  # write requests sent (one per confirmation)
+        self.write = SendOnce(self, group="webhooks-write")  # one write at a time, each sent once
 
     @property
     def session(self) -> ListenerSession:
@@ -72,7 +71,7 @@ class WebhooksScreen(BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield Static(Text("loading…"), id="wh-status")
-        yield Static("", id="wh-message")
+        yield Caption(id="wh-message")
         yield ListenerLine("", id="wh-listener")
         yield WebhookTable(id="wh-table")
         yield Static(Text("Received here"), id="wh-received-title", classes="wh-section")
@@ -91,9 +90,7 @@ class WebhooksScreen(BlahScreen):
     # ----------------------------------------------------------------- data
 
     def _say(self, text: str, *, error: bool = False) -> None:
-        message = self.query_one("#wh-message", Static)
-        message.set_class(error, "error")
-        message.update(Text(text))
+        self.query_one("#wh-message", Caption).say(text, error=error)
 
     @work(exclusive=True, group="webhooks-load", exit_on_error=False)
     async def load(self, select: str | None = None) -> None:
@@ -152,7 +149,7 @@ class WebhooksScreen(BlahScreen):
         self.load()
 
     def _can_write(self) -> bool:
-        if self.writing:
+        if self.write.busy:
             return False
         if self.ctx.client is None:
             self.notify("Offline: this needs the platform.", severity="warning", markup=False)
@@ -161,8 +158,7 @@ class WebhooksScreen(BlahScreen):
 
     def action_new_webhook(self) -> None:
         if self._can_write():
-            self.writing = True
-            self._create_flow()
+            self.write.start(self._create_flow)
 
     def action_delete_webhook(self) -> None:
         key = self.query_one("#wh-table", WebhookTable).current_key
@@ -171,80 +167,67 @@ class WebhooksScreen(BlahScreen):
             self.notify("Highlight a webhook first", severity="warning", markup=False)
             return
         if self._can_write():
-            self.writing = True
-            self._delete_flow(hook)
+            self.write.start(lambda: self._delete_flow(hook))
 
     def action_listen(self) -> None:
         if self.session.busy or not self._can_write():
             return
-        self.writing = True
-        self._listen_flow()
+        self.write.start(self._listen_flow)
 
     # ----------------------------------------------------------------- write flows (each: ask, then send once)
 
-    @work(group="webhooks-write", exit_on_error=False)
     async def _create_flow(self) -> None:
-        try:
-            draft = await self.app.push_screen_wait(WebhookFormScreen())
-            if draft is None:
-                return
-            body = Text(end="")
-            body.append(f"POST {one_line(draft.url, max_len=200)}\n", style="bold")
-            body.append(f"events: {', '.join(draft.event_types)}\n")
-            body.append("signed with your secret" if draft.secret else "unsigned (no secret)")
-            if not await self.app.push_screen_wait(ConfirmScreen("Create webhook?", body, confirm_label="Create")):
-                return
-            await self._create(draft)
-        finally:
-            self.writing = False
+        draft = await self.app.push_screen_wait(WebhookFormScreen())
+        if draft is None:
+            return
+        body = Text(end="")
+        body.append(f"POST {one_line(draft.url, max_len=200)}\n", style="bold")
+        body.append(f"events: {', '.join(draft.event_types)}\n")
+        body.append("signed with your secret" if draft.secret else "unsigned (no secret)")
+        if not await self.write.confirm("Create webhook?", body, label="Create"):
+            return
+        await self._create(draft)
 
     async def _create(self, draft: WebhookDraft) -> None:
         client = self.ctx.client
         assert client is not None
-        self.writes_sent += 1
-        try:
-            hook = await client.create_webhook(draft.url, list(draft.event_types), secret=draft.secret)
-        except OutcomeUnknownError as error:
+
+        async def settle(error: OutcomeUnknownError) -> None:
             self._say(write_problem(error, "creating a webhook") + " Checking the list…", error=True)
             hooks = await client.list_webhooks()
             found = [h for h in hooks if h.url == draft.url]
             self._say("It was created (found in the list)." if found else "It was not created (not in the list).")
             self.webhooks = hooks
             self._fill(found[-1].id if found else None)
-            return
+
+        try:
+            hook = await self.write.send(
+                lambda: client.create_webhook(draft.url, list(draft.event_types), secret=draft.secret), settle=settle)
         except BlahError as error:
             self._say(write_problem(error, "creating a webhook"), error=True)
+            return
+        if hook is None:  # settled by the list
             return
         self._say(f"Created webhook {one_line(hook.id, max_len=40)}.")
         self.notify(f"Webhook {one_line(hook.id, max_len=40)} created", markup=False)
         self.load(select=hook.id)
 
-    @work(group="webhooks-write", exit_on_error=False)
     async def _delete_flow(self, hook: Webhook) -> None:
-        try:
-            ours = self.session.forget_webhook(hook.id)
-            body = Text(end="")
-            body.append(f"{one_line(hook.id, max_len=40)} → {one_line(hook.url, max_len=160)}\n")
-            body.append("The platform stops sending these events there.")
-            if ours:
-                body.append("\nIt is this app's receiver: it stops listening too.", style="italic")
-            if not await self.app.push_screen_wait(
-                ConfirmScreen("Delete webhook?", body, confirm_label="Delete", danger=True)
-            ):
-                return
-            await self._delete(hook, ours)
-        finally:
-            self.writing = False
+        ours = self.session.forget_webhook(hook.id)
+        body = Text(end="")
+        body.append(f"{one_line(hook.id, max_len=40)} → {one_line(hook.url, max_len=160)}\n")
+        body.append("The platform stops sending these events there.")
+        if ours:
+            body.append("\nIt is this app's receiver: it stops listening too.", style="italic")
+        if not await self.write.confirm("Delete webhook?", body, label="Delete", danger=True):
+            return
+        await self._delete(hook, ours)
 
     async def _delete(self, hook: Webhook, ours: bool) -> None:
         client = self.ctx.client
         assert client is not None
-        self.writes_sent += 1
         try:
-            if ours:
-                await self.session.stop(client)
-            else:
-                await client.delete_webhook(hook.id)
+            await self.write.send(lambda: self.session.stop(client) if ours else client.delete_webhook(hook.id))
         except OutcomeUnknownError as error:
             self._say(write_problem(error, "deleting the webhook") + " Checking the list…", error=True)
             self.load()
@@ -255,16 +238,12 @@ class WebhooksScreen(BlahScreen):
         self._say(f"Deleted webhook {one_line(hook.id, max_len=40)}.")
         self.load()
 
-    @work(group="webhooks-write", exit_on_error=False)
     async def _listen_flow(self) -> None:
         session = self.session
-        try:
-            if session.listening:
-                await self._stop_listening(session)
-            else:
-                await self._start_listening(session)
-        finally:
-            self.writing = False
+        if session.listening:
+            await self._stop_listening(session)
+        else:
+            await self._start_listening(session)
 
     async def _start_listening(self, session: ListenerSession) -> None:
         options = ListenOptions.from_settings(self.ctx.settings)
@@ -276,14 +255,13 @@ class WebhooksScreen(BlahScreen):
         if options.public_url:
             body.append(f" as {one_line(options.public_url, max_len=120)}")
         body.append(".\nA secret is generated now; deliveries not signed with it are refused.")
-        if not await self.app.push_screen_wait(ConfirmScreen("Listen here?", body, confirm_label="Listen")):
+        if not await self.write.confirm("Listen here?", body, label="Listen"):
             return
         client = self.ctx.client
         assert client is not None
         session.busy = True
-        self.writes_sent += 1
         try:
-            hook = await session.start(client, options)
+            hook = await self.write.send(lambda: session.start(client, options))
         except (OSError, ValueError) as error:
             self._say(f"Couldn't start the receiver: {one_line(str(error), max_len=200)}", error=True)
             return
@@ -301,14 +279,11 @@ class WebhooksScreen(BlahScreen):
         body = Text("Close the receiver and delete ", end="")
         body.append(f"webhook {one_line(hook.id, max_len=40)}" if hook else "its webhook")
         body.append(" on the platform?")
-        if not await self.app.push_screen_wait(
-            ConfirmScreen("Stop listening?", body, confirm_label="Stop", danger=True)
-        ):
+        if not await self.write.confirm("Stop listening?", body, label="Stop", danger=True):
             return
         session.busy = True
-        self.writes_sent += 1
         try:
-            await session.stop(self.ctx.client)
+            await self.write.send(lambda: session.stop(self.ctx.client))
         except BlahError as error:
             self._say(write_problem(error, "deleting the receiver's webhook") + " The receiver is closed.", error=True)
         else:
