@@ -34,7 +34,7 @@ from api_client.archive_ingest import (
     number_unnumbered,
     set_badges,
 )
-from api_client.archive_lists import OrdinalLists, rows_by_ord, rows_by_seq
+from api_client.archive_lists import OrdinalLists, count_and_ids, rows_by_ord, rows_by_seq
 from api_client.archive_query import (
     ALL,
     ROW_SELECT,
@@ -334,6 +334,10 @@ class Archive(ArchiveBase):
             if lazy is not None:
                 total, seqs = lazy[0]
                 ids = [r[0] for r in rows_by_seq(self._conn, seqs, "id")]
+                return SearchResult(count=total, ids=ids, terms=tq.terms)
+            match = search_only_match(combined)
+            if match is not None:  # few matches: their ords and ids in one read of their rows
+                total, ids = count_and_ids(self._conn, match, limit)
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
             ords = self._ords(combined)
             head = ords.tolist() if limit is None else ords[:limit].tolist()

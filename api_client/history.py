@@ -14,6 +14,10 @@ from .tail import MAX_PAGE, LogsApi, check_page_size
 _READ_AHEAD_TURN = 16
 """With a read ahead pending, the event loop gets a turn every this many entries."""
 
+_SEND_TURNS = 8
+"""Event-loop turns a page reader gives a new read ahead before it takes the page: httpx
+needs a few to take a connection and write the request."""
+
 
 class LogHistory:
     """Async iterator over a model's history, newest first, each entry once.
@@ -45,16 +49,31 @@ class LogHistory:
         self._page_size = page_size
         self.may_have_missed = False
         self.missed_reason: str | None = None
-        self._gen = self._run()
+        self._gen: AsyncGenerator[LogEntry, None] | None = None
+        self._pages_gen: AsyncGenerator[list[LogEntry], None] | None = None
+        self._coming: asyncio.Future[LogPage] | None = None
 
     def __aiter__(self) -> LogHistory:
         return self
 
     async def __anext__(self) -> LogEntry:
+        if self._gen is None:
+            self._gen = self._run()
         return await self._gen.__anext__()
 
     async def aclose(self) -> None:
-        await self._gen.aclose()
+        if self._gen is not None:
+            await self._gen.aclose()
+        if self._pages_gen is not None:
+            await self._pages_gen.aclose()
+
+    def pages(self) -> AsyncGenerator[list[LogEntry], None]:
+        """The same history a page at a time (each list newest first, possibly empty),
+        for callers that handle a page in one go (``export``): no per-entry await. With
+        ``read_ahead`` the next request is already sent when a page is handed over."""
+        if self._pages_gen is None:
+            self._pages_gen = self._pages(turns=_SEND_TURNS if self._read_ahead else 0)
+        return self._pages_gen
 
     def _fetch(self, before: int | None) -> asyncio.Future[LogPage]:
         return asyncio.ensure_future(self._api.get_logs(
@@ -66,14 +85,31 @@ class LogHistory:
         ))
 
     async def _run(self) -> AsyncGenerator[LogEntry, None]:
+        pages = self._pages(turns=0)
+        try:
+            async for fresh in pages:
+                coming = self._coming
+                for i, entry in enumerate(fresh):
+                    if coming is not None and i % _READ_AHEAD_TURN == 0 and not coming.done():
+                        # A caller busy with the entries never gives the event loop a turn;
+                        # the read ahead needs several turns to send its request and read it.
+                        await asyncio.sleep(0)
+                    yield entry
+        finally:
+            await pages.aclose()
+
+    async def _pages(self, turns: int) -> AsyncGenerator[list[LogEntry], None]:
+        """Each page's entries not yielded before, newest first. ``turns``: event-loop
+        turns given to a pending read ahead before a page is handed over (enough for its
+        request to be on the wire while the caller works on the page)."""
         before = self._before
         boundary: set[str] = set()
         boundary_ms: int | None = None
-        coming: asyncio.Future[LogPage] | None = self._fetch(before)
+        self._coming = self._fetch(before)
         try:
-            while coming is not None:
-                page = await coming
-                coming = None
+            while self._coming is not None:
+                page = await self._coming
+                self._coming = None
                 raw = page.logs
                 fresh = [
                     entry
@@ -85,16 +121,14 @@ class LogHistory:
                 if full:
                     before, boundary, boundary_ms = self._next_page(raw, before, boundary, boundary_ms)
                     if self._read_ahead:
-                        coming = self._fetch(before)
-                for i, entry in enumerate(fresh):
-                    if coming is not None and i % _READ_AHEAD_TURN == 0 and not coming.done():
-                        # A caller busy with the entries never gives the event loop a turn;
-                        # the read ahead needs several turns to send its request and read it.
-                        await asyncio.sleep(0)
-                    yield entry
-                if full and coming is None:
-                    coming = self._fetch(before)
+                        self._coming = self._fetch(before)
+                        for _ in range(turns):
+                            await asyncio.sleep(0)
+                yield fresh
+                if full and self._coming is None:
+                    self._coming = self._fetch(before)
         finally:
+            coming, self._coming = self._coming, None
             if coming is not None:  # the caller stopped early: the read ahead is not wanted
                 coming.cancel()
                 await asyncio.gather(coming, return_exceptions=True)

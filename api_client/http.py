@@ -29,7 +29,7 @@ from collections.abc import (
     Mapping,
 )
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx
 from pydantic import ValidationError
@@ -299,6 +299,12 @@ class HttpCore:
         self, response: httpx.Response, parse: Callable[[Any], T], *, method: str, path: str, allow_empty: bool
     ) -> T:
         status = response.status_code
+        from_json = getattr(parse, "from_json", None)  # a parser that validates the bytes itself
+        if from_json is not None and not allow_empty:
+            try:
+                return cast("T", from_json(response.content))
+            except ValidationError:
+                pass  # the general path below accepts the older shapes or says what is wrong
         if allow_empty and not response.content.strip():
             data = None
         else:

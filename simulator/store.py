@@ -75,35 +75,48 @@ class LogStore:
     def count(self, model_id: str) -> int:
         return len(self._keys.get(model_id, ()))
 
-    def window(self, model_id: str, since: int | None, before: int | None) -> list[LogDict]:
-        """Entries with since < created_at < before, oldest first (a slice copy)."""
+    def bounds(self, model_id: str, since: int | None, before: int | None) -> tuple[int, int]:
+        """``(lo, hi)``: the model's entries with since < created_at < before are
+        ``entries[lo:hi]`` (oldest first)."""
         keys = self._keys.get(model_id, [])
         lo = bisect.bisect_right(keys, (since, float("inf"))) if since is not None else 0
         hi = bisect.bisect_left(keys, (before, -1)) if before is not None else len(keys)
+        return lo, max(lo, hi)
+
+    def window(self, model_id: str, since: int | None, before: int | None) -> list[LogDict]:
+        """Entries with since < created_at < before, oldest first (a slice copy)."""
+        lo, hi = self.bounds(model_id, since, before)
         return self._entries.get(model_id, [])[lo:hi] if lo < hi else []
 
     def query(self, model_id: str, *, source: str | None, since: int | None, before: int | None,
               errors_only: bool, limit: int, stats: bool) -> dict[str, Any]:
-        """One page of CONTRACT's ``GET /models/{id}/logs`` (newest first)."""
-        window = self.window(model_id, since, before)
+        """One page of CONTRACT's ``GET /models/{id}/logs`` (newest first). An unfiltered
+        page is one slice of at most ``limit`` entries: paging back through N calls costs
+        O(N), not the O(N^2 / limit) of copying the whole window for each page."""
+        lo, hi = self.bounds(model_id, since, before)
+        entries = self._entries.get(model_id, [])
         filtered = bool(source) or errors_only
 
         def keep(e: LogDict) -> bool:
             return (not source or e["source"] == source) and (not errors_only or e["error"] is not None)
 
-        page: list[LogDict] = []
-        for entry in reversed(window):
-            if not filtered or keep(entry):
-                page.append(entry)
-                if len(page) == limit:
-                    break
+        page: list[LogDict]
+        if not filtered:
+            page = entries[max(lo, hi - limit):hi][::-1]
+        else:
+            page = []
+            for i in range(hi - 1, lo - 1, -1):
+                if keep(entries[i]):
+                    page.append(entries[i])
+                    if len(page) == limit:
+                        break
         body: dict[str, Any] = {
             "logs": page,
             "next_since": page[0]["created_at"] if page else since,
             "next_before": page[-1]["created_at"] if page else None,
         }
         if stats:
-            body["stats"] = compute_stats(e for e in window if not filtered or keep(e))
+            body["stats"] = compute_stats(e for e in entries[lo:hi] if not filtered or keep(e))
         return body
 
     def all_for(self, model_id: str) -> list[LogDict]:

@@ -230,6 +230,20 @@ async def test_iter_logs_history_each_entry_once_newest_first(read_ahead: bool) 
 
 
 @pytest.mark.parametrize("read_ahead", [False, True])
+async def test_history_pages_hold_the_same_entries_a_page_at_a_time(read_ahead: bool) -> None:
+    server = FakeLogServer()
+    rows = [server.insert(T0 + i // 3) for i in range(37)]  # 3 per ms: page bounds split milliseconds
+    async with tail_client(server) as client:
+        one_by_one = [e async for e in client.iter_logs("m1", page_size=5, read_ahead=read_ahead)]
+        history = client.iter_logs("m1", page_size=5, read_ahead=read_ahead)
+        pages = [page async for page in history.pages()]
+        await history.aclose()
+    assert [e.id for page in pages for e in page] == [e.id for e in one_by_one]
+    assert sorted(e.id for page in pages for e in page) == sorted(r.id for r in rows)
+    assert all(len(page) <= 5 for page in pages) and len(pages) >= 37 // 5
+
+
+@pytest.mark.parametrize("read_ahead", [False, True])
 async def test_iter_logs_single_ms_page_and_broken_server(read_ahead: bool) -> None:
     server = FakeLogServer()
     [server.insert(T0 + 1) for _ in range(4)]

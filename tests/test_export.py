@@ -7,8 +7,8 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -16,7 +16,7 @@ import pytest
 from api_client.archive import Archive, LogFilter
 from api_client.client import BlahClient
 from api_client.errors import ServerError
-from api_client.models import LogEntry
+from api_client.models import LogEntry, LogPage
 from simulator.server import SimulatorServer
 from cli.commands.export import export_main
 from cli.commands.open_file import load_dump, read_dump
@@ -123,11 +123,14 @@ def test_a_failure_half_way_leaves_the_existing_file_as_it_was(
     out = tmp_path / "dump.jsonl"
     out.write_bytes(b'{"previous": "export"}\n')
 
-    async def broken(self: BlahClient, model_id: str, **kw: object) -> AsyncIterator[LogEntry]:
-        yield LogEntry(id="x1", created_at=1)
-        raise ServerError("upstream \x1b]52;c;aGk=\x07 exploded", status=502)
+    real_get_logs = BlahClient.get_logs
 
-    monkeypatch.setattr(BlahClient, "iter_logs", broken)
+    async def broken(self: BlahClient, model_id: str, **kw: Any) -> LogPage:
+        if kw.get("before") is not None:  # the first page arrives (and is written), the next fails
+            raise ServerError("upstream \x1b]52;c;aGk=\x07 exploded", status=502)
+        return await real_get_logs(self, model_id, **kw)
+
+    monkeypatch.setattr(BlahClient, "get_logs", broken)
     assert run_export(sim, str(out)) == 1
     assert out.read_bytes() == b'{"previous": "export"}\n'
     assert not list(tmp_path.glob(".dump.jsonl.*"))  # the partial file is gone

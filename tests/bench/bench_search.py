@@ -7,8 +7,12 @@ export beside it, so later runs only open it.
 
 Run: ``.venv/bin/python tests/bench/bench_search.py [--rows 1000000] [--json PATH]``.
 The search figure is ``Archive.search`` (count + the first 1000 ids), the app's search;
-the baseline is ``grep -c WORD`` over the JSONL (a person's first tool), timed as a
-subprocess, both medians of a few runs in the same process run. The "Logs list" figure is
+the baseline is the fairest grep a person would run: ``grep -cw WORD`` (whole words, as the
+archive's index matches them) over the calls' text fields only (prompt, response, error: one
+line per call, built once beside the JSONL), timed as a subprocess. Three words: a common
+one, a rare one and one absent from every call; each cold (both sides' files evicted from the
+page cache; ours includes opening the archive) and warm (medians of repeats). Goal: >= 10x
+grep for any word, cold and warm. The "Logs list" figure is
 what the Logs screen asks when a search is typed, on a freshly opened archive: the
 filter's count, the newest screenful (128 rows) and the newest 2000 rows for the plot.
 """
@@ -34,7 +38,8 @@ from api_client.archive import Archive, LogFilter
 
 CACHE = Path(os.environ.get("BLAH_BENCH_CACHE", "/tmp/blah-tui-bench"))
 MODEL_ID = "bench-model"
-WORDS = ("zanzibar", "model")  # a rare word and the commonest one (Synthetic's vocabulary)
+WORDS = ("model", "zanzibar", "xylograph")  # common, rare, absent (Synthetic's vocabulary)
+GOAL_RATIO = 10.0
 
 
 def _badges_meta() -> str:
@@ -82,6 +87,23 @@ def cached_jsonl(rows: int) -> Path:
     return path
 
 
+def cached_text_fields(rows: int) -> Path:
+    """One line per call holding only its text fields (prompt, response, error; newlines
+    folded), what ``grep -w`` should read to answer the question the index answers."""
+    path = CACHE / f"archive-{rows}.text"
+    if path.exists():
+        return path
+    jsonl = cached_jsonl(rows)
+    part = path.with_suffix(".textpart")
+    with open(jsonl, "rb") as source, open(part, "wb") as sink:
+        for line in source:
+            call = orjson.loads(line)
+            text = " ".join(str(call.get(k) or "") for k in ("prompt", "response", "error"))
+            sink.write(text.replace("\n", " ").replace("\r", " ").encode() + b"\n")
+    part.rename(path)
+    return path
+
+
 def logs_list_first(archive_path: Path, word: str) -> float:
     """ms for the Logs screen's first reads of a search on a freshly opened archive."""
     with Archive(archive_path) as archive:
@@ -109,12 +131,12 @@ def evict_from_page_cache(*paths: Path) -> None:
 
 def run(rows: int, repeat: int = 3) -> dict[str, Any]:
     archive_path = cached_archive(rows)
-    jsonl = cached_jsonl(rows)
+    jsonl = cached_text_fields(rows)
     archive_files = [archive_path, *(archive_path.with_name(archive_path.name + s) for s in ("-wal", "-shm"))]
     out: dict[str, Any] = {"rows": rows, "load_avg_start": os.getloadavg()[0], "words": {}}
     for word in WORDS:
         def grep(w: str = word) -> subprocess.CompletedProcess[str]:
-            return subprocess.run(["grep", "-c", w, str(jsonl)], capture_output=True, text=True, check=False)
+            return subprocess.run(["grep", "-cw", w, str(jsonl)], capture_output=True, text=True, check=False)
 
         def open_and_search(w: str = word) -> Any:
             with Archive(archive_path) as fresh:
@@ -134,8 +156,8 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
             "search_first_ms": round(first_ms, 2), "search_ms": round(again_ms, 2),
             "search_cpu_ms": round(again_cpu, 2), "search_count": result.count,
             "grep_ms": round(grep_ms, 2), "grep_count": grep_count,
-            # grep matches the word anywhere in the line (ids, other fields, inside words),
-            # FTS whole words in prompt/reply/error: counts may differ, and are both kept.
+            # both count calls whose text fields hold the whole word (grep's word characters
+            # and the index's tokenizer differ at the edges: both counts are kept).
             "ratio": round(grep_ms / again_ms, 2) if again_ms else None,
             "grep_first_ms": round(grep_first_ms, 2),
             "ratio_first": round(grep_first_ms / first_ms, 2) if first_ms else None,
@@ -153,16 +175,16 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
         ):
             out["rows_table"].append({
                 "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} calls", "value": v[key],
-                "unit": "ms", "baseline": f"grep -c over the same calls as JSONL ({out['jsonl_mb']:,.0f} MB), {grep_run}",
-                "baseline_value": v[grep_key], "ratio": v[ratio], "goal": "faster than grep (ratio > 1)",
-                "met": bool(v[ratio] and v[ratio] > 1),
+                "unit": "ms", "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), {grep_run}",
+                "baseline_value": v[grep_key], "ratio": v[ratio], "goal": f">= {GOAL_RATIO:g}x",
+                "met": bool(v[ratio] and v[ratio] >= GOAL_RATIO),
             })  # fmt: skip
         out["rows_table"].append({
             "figure": f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, fresh archive, {rows:,} calls",
             "value": v["logs_list_first_ms"], "unit": "ms",
-            "baseline": f"grep -c over the same calls as JSONL ({out['jsonl_mb']:,.0f} MB)",
-            "baseline_value": v["grep_ms"], "ratio": v["ratio_logs_list"], "goal": "faster than grep (ratio > 1)",
-            "met": bool(v["ratio_logs_list"] and v["ratio_logs_list"] > 1),
+            "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), median of repeats",
+            "baseline_value": v["grep_ms"], "ratio": v["ratio_logs_list"], "goal": f">= {GOAL_RATIO:g}x",
+            "met": bool(v["ratio_logs_list"] and v["ratio_logs_list"] >= GOAL_RATIO),
         })  # fmt: skip
     return out
 
@@ -174,12 +196,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=Path(__file__).parent / "results" / "bench_search.json")
     args = parser.parse_args(argv)
     if args.build_only:
-        cached_jsonl(args.rows)
+        cached_text_fields(args.rows)
         return 0
+    print(f"goal: search >= {GOAL_RATIO:g}x grep -cw over the text fields, for a common, a rare and an absent word, "
+          "cold and warm", flush=True)
     out = run(args.rows)
     for word, v in out["words"].items():
         print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
-              f" grep -c first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
+              f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
               f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2) + "\n")

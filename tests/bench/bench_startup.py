@@ -211,13 +211,22 @@ def child_args(kind: str, archive: Path | None, report: Path | None = None, ling
     return args
 
 
+GOAL_RATIO = 1.5
+"""Start-up to Logs' first paint over the 1M archive, against a Textual hello-world (issue 30)."""
+
+
 def run(rows: int, runs: int) -> dict[str, Any]:
+    """The benchmark in a temporary folder removed whatever happens."""
     import tempfile
 
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
+        return _run(rows, runs, Path(folder))
+
+
+def _run(rows: int, runs: int, tmp: Path) -> dict[str, Any]:
     from bench_search import cached_archive
 
     archive = cached_archive(rows)
-    tmp = Path(tempfile.mkdtemp(prefix="bench-startup-"))
     env = child_env(tmp)
     # As after `pip install` (which byte-compiles): the untimed warm-up launches below write
     # the project's .pyc files (into a private prefix, so the checkout stays clean) and the
@@ -255,12 +264,12 @@ def run(rows: int, runs: int) -> dict[str, Any]:
         "figure": f"start-up to first paint of Logs, {rows:,}-call archive (spawn -> rows on the terminal)",
         "value": round(ap * 1000), "unit": "ms",
         "baseline": "Textual hello-world, spawn -> its text on the terminal", "baseline_value": round(hp * 1000),
-        "ratio": out["paint_ratio"], "goal": "<= 2x", "met": ap / hp <= 2,
+        "ratio": out["paint_ratio"], "goal": f"<= {GOAL_RATIO:g}x", "met": ap / hp <= GOAL_RATIO,
     }, {
         "figure": f"start-up and exit after the first paint, {rows:,}-call archive (spawn -> process exit)",
         "value": round(a * 1000), "unit": "ms",
         "baseline": "Textual hello-world, same pty", "baseline_value": round(h * 1000), "ratio": out["ratio"],
-        "goal": "<= 2x", "met": a / h <= 2,
+        "goal": f"<= {GOAL_RATIO:g}x", "met": a / h <= GOAL_RATIO,
     }]  # fmt: skip
     return out
 
@@ -287,9 +296,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.child == "app":
         child_app(args.archive, args.report, args.linger)
         return 0
+    print(f"goal: start-up to Logs' first paint <= {GOAL_RATIO:g}x a Textual hello-world", flush=True)
     out = run(args.rows, args.runs)
     print(f"start-up, {args.rows:,} rows, spawn -> first frame on the terminal: app median {out['app_paint_median_s']} s, "
-          f"hello-world {out['hello_paint_median_s']} s, ratio {out['paint_ratio']}x (goal <= 2x)")
+          f"hello-world {out['hello_paint_median_s']} s, ratio {out['paint_ratio']}x (goal <= {GOAL_RATIO:g}x)")
     print(f"  spawn -> exit after that frame: app median {out['app_median_s']} s, hello-world {out['hello_median_s']} s, "
           f"ratio {out['ratio']}x")
     args.json.parent.mkdir(parents=True, exist_ok=True)

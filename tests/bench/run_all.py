@@ -34,12 +34,20 @@ Row = dict[str, Any]
 def _log_list_rows(data: dict[str, Any]) -> list[Row]:
     paint = data["first_paint_ms"]
     key = data["key_to_frame"]["key_to_frame_ms"]
+    goals = data["goals"]
+    page = data["page_down_to_frame_ms"]
     return [
         {"figure": f"LogList first paint, {data['rows']:,} rows", "value": paint["log_list"], "unit": "ms",
-         "baseline": "Textual DataTable, same rows", "baseline_value": paint["data_table"],
-         "ratio": data["first_paint_ratio"], "goal": ">= 50x", "met": data["first_paint_ratio"] >= 50},
-        {"figure": f"key-to-frame (Down), {data['big_rows']:,} rows, median / p95 {key['p95']}", "value": key["median"],
-         "unit": "ms", "baseline": "-", "baseline_value": None, "ratio": None, "goal": "< 50 ms", "met": key["median"] < 50},
+         "baseline": "Textual DataTable holding one screenful, paged", "baseline_value": paint["paged_table"],
+         "ratio": data["first_paint_ratio"], "goal": f">= {goals['first_paint_ratio']:g}x",
+         "met": data["first_paint_ratio"] >= goals["first_paint_ratio"]},
+        {"figure": f"PageDown to frame, {data['rows']:,} rows, median (p95 {page['log_list']['p95']})",
+         "value": page["log_list"]["median"], "unit": "ms", "baseline": "paged DataTable, median",
+         "baseline_value": page["paged_table"]["median"],
+         "ratio": round(page["paged_table"]["median"] / page["log_list"]["median"], 2), "goal": "(measure)", "met": None},
+        {"figure": f"key-to-frame (Down), {data['big_rows']:,} rows, p95 (median {key['median']})", "value": key["p95"],
+         "unit": "ms", "baseline": "-", "baseline_value": None, "ratio": None,
+         "goal": f"p95 < {goals['key_to_frame_p95_ms']:g} ms", "met": key["p95"] < goals["key_to_frame_p95_ms"]},
     ]  # fmt: skip
 
 
@@ -72,6 +80,8 @@ BENCHES: dict[str, tuple[str, list[str], list[str], Callable[[dict[str, Any]], l
     "diagnosis": ("bench_diagnosis.py", ["--summarize-calls", "200000"], ["--summarize-calls", "20000"], _diagnosis_rows, 1800),
     "bakeoff_gate": ("bench_bakeoff_gate.py", ["--runs", "15"], ["--runs", "5"], _own_rows, 600),
     "memory": ("bench_memory.py", ["--rows", "1000000", "--linger", "3"], ["--rows", "1000000", "--linger", "2"], _own_rows, 900),
+    "replay": ("bench_replay.py", ["--steps", "2000", "--runs", "5"], ["--steps", "2000", "--runs", "2", "--presses", "30"],
+               _own_rows, 900),
 }
 #: bench_log_list and bench_diagnosis predate this script: their output flag is spelled differently.
 OUT_FLAG = {"log_list": "--out"}
