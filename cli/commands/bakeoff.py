@@ -37,6 +37,7 @@ from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, Refu
 from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
+from cli.parsing import OneLineParser
 from cli.commands import bakeoff_print as show
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from common.plain_text import inert_json, one_line
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     connection = argparse.ArgumentParser(add_help=False)
     connection.add_argument("--base-url", default=argparse.SUPPRESS, help="the queue's origin (the client adds /v1)")
     connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="an errorbar profile")
-    parser = argparse.ArgumentParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
+    parser = OneLineParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
                                      "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.")
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)

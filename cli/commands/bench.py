@@ -43,6 +43,7 @@ from api_client.errors import AuthError, BlahError, MissingKeyError, Unreachable
 from application.base_url import base_url_problem
 from application.bench_watch import Sleep, WatchEvent, watch_suite
 from application.profiles import ProfileError
+from cli.parsing import OneLineParser
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
 from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
 from common.plain_text import one_line
@@ -70,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     connection.add_argument("--base-url", default=argparse.SUPPRESS,
                             help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})")
     connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a Blobfish profile")
-    parser = argparse.ArgumentParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
+    parser = OneLineParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="bench_command", metavar="ACTION", required=True)
