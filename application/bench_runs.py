@@ -78,6 +78,8 @@ class BenchRequest:
     suite: str  # one of SUITES
     max_tasks: int | None = None
     key_env: str | None = None
+    max_steps: int | None = None
+    """Tool calls per task, 1-40; None: the platform's default (24)."""
 
     @property
     def is_suite(self) -> bool:
@@ -210,12 +212,14 @@ async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, 
     try:
         if request.is_suite:
             started = await client.start_suite(slug, provider=request.provider, model=request.model,
-                                               suite=request.suite, api_key=api_key, max_tasks=request.max_tasks)
+                                               suite=request.suite, api_key=api_key, max_tasks=request.max_tasks,
+                                               max_steps=request.max_steps)
             record = started.record
             how = (" (its answer was lost; the run list shows it started)" if started.settled_from_list else "")
             return BenchStartOutcome("started", f"Suite run {record.run_id} started{how}.", slug, record.run_id,
                                      record, started.location, started.retry_after)
-        single = await client.start_single(slug, provider=request.provider, model=request.model, api_key=api_key)
+        single = await client.start_single(slug, provider=request.provider, model=request.model, api_key=api_key,
+                                           max_steps=request.max_steps)
         return BenchStartOutcome("started", f"Sandbox task run {single.run_id} graded.", slug, single.run_id, single)
     except RunInProgressError as error:
         running = error.run_id
