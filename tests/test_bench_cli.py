@@ -112,6 +112,19 @@ def test_a_rejected_provider_key_exits_1_naming_the_task_and_the_rest_not_attemp
     assert "credential  request" in out and "CANARY" not in out
 
 
+@pytest.mark.parametrize("slug, more", [("shellbench-20", ()), (SLUG, ("--max-tasks", "1")), (SLUG, ())])
+@pytest.mark.parametrize("key", ["xai-reject-CANARY", "xai-REJECT-CANARY"])
+def test_the_banners_rejected_key_stops_every_suite(bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch,
+                                                    slug: str, more: tuple[str, ...], key: str) -> None:
+    """The simulator's banner says a provider key containing `reject` is refused: so it is, on a
+    one-task benchmark and a suite cut to one task too (those once completed)."""
+    monkeypatch.setenv("XAI_API_KEY", key)
+    code, out, _ = sh("run", slug, "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes", *more,
+                      "--watch", "--provider-key-env", "XAI_API_KEY")
+    assert code == EXIT_FAILED, out
+    assert "the provider rejected the credential on task" in out and "CANARY" not in out
+
+
 def test_a_second_suite_says_which_is_running_and_follows_it_when_asked(bf: BlobfishServer, sh: Shell) -> None:
     code, out, _ = sh(*SUITE, "--json")
     first = json.loads(out)["run_id"]
