@@ -125,6 +125,27 @@ def test_the_banners_rejected_key_stops_every_suite(bf: BlobfishServer, sh: Shel
     assert "the provider rejected the credential on task" in out and "CANARY" not in out
 
 
+def test_each_tasks_evidence_url_is_printed_whole(bf: BlobfishServer, sh: Shell) -> None:
+    code, out, _ = sh(*SUITE, "--max-tasks", "3", "--watch")
+    assert code == EXIT_OK
+    record = bf.benchmarks.list_runs(bf.store.account.name, SLUG)["suite_runs"][0]
+    for task in record["tasks"]:
+        line = next(line for line in out.splitlines() if task["evidence_url"] in line)
+        assert line.split()[0] == task["task_id"]
+
+
+def test_bench_runs_shows_the_full_suite_command_on_suite_and_single_runs(bf: BlobfishServer, sh: Shell) -> None:
+    code, out, _ = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--yes")
+    assert code == EXIT_OK
+    command = bf.benchmarks.list_runs(bf.store.account.name, SLUG)["runs"][0]["full_suite_command"]
+    assert sh(*SUITE, "--max-tasks", "1")[0] == EXIT_OK
+    code, out, _ = sh("runs", SLUG)
+    assert code == EXIT_OK
+    lines = [line for line in out.splitlines() if command in line]
+    assert len(lines) >= 2, out  # the single run's own, and the suite run of the same model's
+    assert any(line.strip() == command for line in out.splitlines()), "a line holding only the command, to copy"
+
+
 def test_a_second_suite_says_which_is_running_and_follows_it_when_asked(bf: BlobfishServer, sh: Shell) -> None:
     code, out, _ = sh(*SUITE, "--json")
     first = json.loads(out)["run_id"]
