@@ -1,0 +1,72 @@
+"""Seed 002's leftovers in the TUI (issue 31, item 2), by keys against the Blobfish simulator
+over HTTP: a run's full-suite command shown and copied with ``y``; a ``run_in_progress`` on
+another benchmark followed on that benchmark; a sandbox task's wait left without losing it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from api_client.blobfish.benchmarks import BenchmarkClient
+from simulator.blobfish.server import BlobfishServer
+from tests.support.bench import SLUG
+from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, pace_watch, start_by_keys
+from tests.support.blobfish import RecordingTransport
+from tests.support.waiting import wait_for
+from tui.app import BlahApp
+from tui.screens.runs.bench_watch import BenchWatchScreen
+from widgets.confirm import ConfirmScreen
+
+SIZE = (160, 48)
+COMMAND = f"harbor run --dataset {SLUG} --model xai/grok-4"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[BlobfishServer]:
+    with BlobfishServer(seed=7, live=False) as running:
+        yield running
+
+
+@pytest.fixture
+def clock(server: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> PacedClock:
+    paced = PacedClock()
+    server.benchmarks.reset()
+    server.benchmarks.clock = paced.time
+    pace_watch(monkeypatch, paced)
+    return paced
+
+
+@pytest.fixture
+def transport() -> RecordingTransport:
+    return RecordingTransport()
+
+
+@pytest.fixture
+async def bench(server: BlobfishServer, transport: RecordingTransport) -> AsyncIterator[BenchmarkClient]:
+    async with BenchmarkClient(server.base_url, server.account_key, transport=transport) as client:
+        yield client
+
+
+async def watching(pilot, app: BlahApp) -> BenchWatchScreen:  # type: ignore[no-untyped-def]
+    await wait_for(pilot, lambda: isinstance(app.screen, BenchWatchScreen), what="the benchmark watch")
+    assert isinstance(app.screen, BenchWatchScreen)
+    return app.screen
+
+
+async def test_the_full_suite_command_is_shown_and_y_copies_it(clock: PacedClock, bench: BenchmarkClient) -> None:
+    app = bench_app(bench)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs_with_bench(pilot)
+        await start_by_keys(pilot, suite_moves=-1)  # the sandbox task: its record carries the command
+        single = await watching(pilot, app)
+        await wait_for(pilot, lambda: COMMAND in frame_text(app), what="the command on the single run")
+        await pilot.press("y")
+        assert app.clipboard == COMMAND
+        await pilot.press("escape")
+        await on_runs_with_bench(pilot)
+        await start_by_keys(pilot, max_tasks="1")  # a suite: shown from the same model's sandbox run
+        suite = await watching(pilot, app)
+        assert suite is not single and suite.run_id.startswith("bmrs_")
+        await wait_for(pilot, lambda: COMMAND in frame_text(app), what="the command on the suite run")
+        assert f"from sandbox run {single.run_id}" in frame_text(app)
