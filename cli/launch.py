@@ -176,6 +176,7 @@ def run_online(
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
     from api_client.client import BlahClient
+    from simulator.blobfish.benchmarks import BENCHMARKS as DEMO_BENCHMARKS
     from simulator.blobfish.server import BlobfishServer
     from simulator.errorbar.demo import queue_demo_runs
     from simulator.errorbar.server import ErrorbarServer
@@ -201,6 +202,7 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             open_log_id=log_id,
         )
         ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.account_key)
+        ctx.bench_slugs = tuple(DEMO_BENCHMARKS)  # the demo's benchmarks, listed in Runs without typing
         ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.member_key)
         return _run(apply_config(ctx, load_config()))
     finally:

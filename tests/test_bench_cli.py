@@ -146,6 +146,18 @@ def test_bench_runs_shows_the_full_suite_command_on_suite_and_single_runs(bf: Bl
     assert any(line.strip() == command for line in out.splitlines()), "a line holding only the command, to copy"
 
 
+def test_run_in_progress_on_another_benchmark_is_followed_there(bf: BlobfishServer, sh: Shell) -> None:
+    """One suite runs per account, on any benchmark: the 409 on counselbench names a taxbench run."""
+    code, out, _ = sh("run", "taxbench-50", "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes",
+                      "--json")
+    assert code == EXIT_OK
+    first = json.loads(out)["run_id"]
+    code, out, err = sh(*SUITE, "--watch", "--json")
+    assert f"already in progress for this account: {first} on taxbench-50" in err
+    assert code == EXIT_OK, err
+    assert json.loads(out)["run_id"] == first and json.loads(out)["status"] == "completed"
+
+
 def test_a_second_suite_says_which_is_running_and_follows_it_when_asked(bf: BlobfishServer, sh: Shell) -> None:
     code, out, _ = sh(*SUITE, "--json")
     first = json.loads(out)["run_id"]

@@ -70,3 +70,48 @@ async def test_the_full_suite_command_is_shown_and_y_copies_it(clock: PacedClock
         assert suite is not single and suite.run_id.startswith("bmrs_")
         await wait_for(pilot, lambda: COMMAND in frame_text(app), what="the command on the suite run")
         assert f"from sandbox run {single.run_id}" in frame_text(app)
+
+
+async def _start_on(pilot, app: BlahApp, slug: str) -> None:  # type: ignore[no-untyped-def]
+    """``b``, the slug typed over the one offered, provider and model, Enter, ``y``."""
+    from tui.screens.runs.bench_start import BenchStartScreen
+
+    await pilot.press("b")
+    await wait_for(pilot, lambda: isinstance(app.screen, BenchStartScreen), what="the start dialog")
+    await pilot.press(*["backspace"] * 40, *slug, "tab", *"xai", "tab", *"grok-4", "enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
+    await pilot.press("y")
+
+
+async def test_run_in_progress_on_another_benchmark_is_offered_and_followed_there(
+        clock: PacedClock, bench: BenchmarkClient) -> None:
+    app = bench_app(bench)
+    clock.hold_at = 1
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs_with_bench(pilot)
+        await _start_on(pilot, app, "taxbench-50")
+        first = await watching(pilot, app)
+        await pilot.press("escape")
+        await on_runs_with_bench(pilot)
+        await _start_on(pilot, app, SLUG)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen) and "in progress" in frame_text(app),
+                       what="the offer to follow")
+        assert first.run_id in frame_text(app) and "taxbench-50" in frame_text(app)
+        await pilot.press("y")
+        followed = await watching(pilot, app)
+        assert followed is not first and followed.run_id == first.run_id and followed.slug == "taxbench-50"
+        await wait_for(pilot, lambda: followed.polls > 0, what="the running suite read")
+        clock.hold_at = None
+
+
+async def test_runs_lists_the_benchmarks_run_before_and_the_demos(clock: PacedClock, bench: BenchmarkClient) -> None:
+    """A benchmark run in an earlier session, and those the session was told of, are listed."""
+    from application.bench_known import remember_slug
+
+    remember_slug("taxbench-50", "run")
+    app = bench_app(bench)
+    app.ctx.bench_slugs = ("shellbench-20",)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs_with_bench(pilot)
+        summary = frame_text(app)
+        assert all(slug in summary for slug in (SLUG, "taxbench-50", "shellbench-20")), summary

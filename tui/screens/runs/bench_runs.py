@@ -18,6 +18,7 @@ from textual.timer import Timer
 
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
+from application.bench_known import known_slugs
 from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
 from common.format import DASH, format_duration
 from tui.base_screen import BlahScreen, describe_error
@@ -36,7 +37,8 @@ def slugs_for(app: App[object]) -> BenchSlugs:
     """The app's one list of benchmark slugs (the default, and each one run in this session)."""
     slugs = _SLUGS.get(app)
     if slugs is None:
-        slugs = _SLUGS[app] = BenchSlugs()
+        told = getattr(getattr(app, "ctx", None), "bench_slugs", ())
+        slugs = _SLUGS[app] = BenchSlugs(known=[*told, *known_slugs()])
     return slugs
 
 
@@ -168,8 +170,10 @@ class BenchRuns:
             if not request.is_suite:
                 self._say("Running the sandbox task: the platform answers within about four minutes…", False)
             self.sent += 1
-            outcome = await start_bench(self.client, request)
-            slugs_for(app).add(request.slug)
+            outcome = await start_bench(self.client, request, known_slugs=slugs_for(app).slugs)
+            if outcome.kind != "refused":  # a slug refused before anything ran is not kept
+                slugs_for(app).add(request.slug)
+                slugs_for(app).add(outcome.slug)  # a running suite found on another benchmark
             await self._report(outcome)
         finally:
             self.starting = False
