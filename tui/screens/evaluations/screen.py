@@ -58,11 +58,15 @@ def _cycle(options: list[Any], current: Any) -> Any:
         return None
 
 
+PROVENANCE = "Published jobs: private, executed and graded by your SDK client; not a certified benchmark."
+"""The SDK evaluations page's own words on what a published job is (and is not)."""
+
 class EvaluationsScreen(BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations"
 
     DEFAULT_CSS = """
     EvaluationsScreen #ev-filters { height: 1; padding: 0 1; background: $panel; }
+    EvaluationsScreen #ev-provenance { height: auto; padding: 0 1; color: $foreground-muted; }
     EvaluationsScreen #ev-message { height: auto; padding: 0 1; }
     EvaluationsScreen #ev-message.hidden { display: none; }
     EvaluationsScreen #ev-message.error { color: $error; }
@@ -104,6 +108,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield FilterBar(id="ev-filters", markup=False)
+        yield Static(Text(PROVENANCE, style="italic"), id="ev-provenance", markup=False)
         yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
         yield EvaluationTable(id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
