@@ -41,3 +41,40 @@ async def test_published_jobs_are_said_private_and_graded_by_the_sdk_client(worl
         shown = " ".join(text_of(app).split())
         assert "private, executed and graded by your SDK client" in shown
         assert "not a certified benchmark" in shown
+
+
+async def test_one_step_numbering_from_1_and_the_inspector_names_blobfish_and_the_model(world: StoreSource) -> None:
+    """Replay's "step N of M", the loop finding's "steps A–B", the step list and the Inspector's
+    id all count the same steps from 1; the Inspector's header is Blobfish's and the model's."""
+    import re
+
+    from tui.screens.evaluations.replay import ReplayScreen
+    from tui.screens.evaluations.rollouts import RolloutsScreen
+    from tui.screens.inspector.screen import InspectorScreen
+    from widgets.status_header import StatusHeader
+
+    app = make_app(world)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded
+                       and app.screen.diagnosed == len(app.screen.rows) > 0, what="the evaluations, diagnosed")
+        await pilot.press("f", "s", "s", "enter")  # failed only, most tool-call loops first; its rollouts
+        await wait_for(pilot, lambda: isinstance(app.screen, RolloutsScreen), what="the rollouts")
+        top = app.screen_stack[-2].shown[0].diagnosis
+        looping = next(i for i, d in enumerate(top.rollouts) if d.tool_loops and d.rollout.passed is False)
+        await pilot.press(*["down"] * looping, "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen), what="the replay")
+        replay = app.screen
+        rollout = replay.diagnosis.rollout
+        loop = replay.diagnosis.tool_loops[0]
+        first_position = next(n for n, s in enumerate(rollout.steps, 1) if s.index == loop.detail["first_step"])
+        said = re.search(r"steps? (\d+)", loop.evidence)
+        assert said is not None and int(said.group(1)) == first_position, loop.evidence
+        await pilot.press("n")  # step 2
+        assert f"step 2 of {len(rollout.steps)}" in text_of(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
+                       what="the step in the inspector")
+        assert app.screen.log_id == f"{rollout.rollout_id}#2"
+        header = app.screen.query_one(StatusHeader)
+        assert header.platform == "Blobfish" and "blah.dev" not in header.platform
+        assert header.model_id == (rollout.steps[1].model or rollout.model)

@@ -102,7 +102,7 @@ def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: boo
         for answer in sample.candidates:
             if losses and answer.outcome not in ("loss", "fail"):
                 continue
-            rows.append([count(sample.index), cell(answer.model, 28), cell(answer.outcome, 8),
+            rows.append([count(None if sample.index is None else sample.index + 1), cell(answer.model, 28), cell(answer.outcome, 8),
                          "cut" if answer.truncated else ("" if answer.truncated is False else DASH),
                          cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])
     if not rows:

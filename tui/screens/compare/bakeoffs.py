@@ -215,7 +215,7 @@ class BakeoffScreen(BlahScreen):
                            style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))
             cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
             flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
-            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, cap, flag,
+            table.add_row(str(row.index + 1), cell(row.arm, max_len=24), outcome, cap, flag,
                           cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
 
     # ----------------------------------------------------------------- actions
