@@ -166,6 +166,12 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
     text.append(one_line(str(a.get("id") or DASH), 30))
     text.append(" → after ", style="bold")
     text.append(one_line(str(b.get("id") or DASH), 30))
+    text.append("  (before: the run marked first with x; w swaps them)", style="dim")
+    for label, side in (("before", a), ("after", b)):
+        name, created = side.get("name"), side.get("created_at")
+        if name or created:
+            text.append(f"\n  {label}: {one_line(str(name or DASH), 60)}"
+                        f"{f' · created {one_line(str(created), 30)}' if created else ''}", style="dim")
     if not comparison.rows:
         text.append("\n  no arm is in both runs")
     for row in comparison.rows:
