@@ -11,6 +11,7 @@ modal dialog pushed over that screen (Textual's ``push_screen_wait``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -104,7 +105,8 @@ class MuteFlow:
     def busy(self, model_id: str) -> bool:
         return model_id in self._busy
 
-    async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool) -> bool | None:
+    async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool,
+                  messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
         """Ask, then set the state. Returns the state the platform confirmed (True = enabled),
         or None when cancelled, refused or unknown. Reports everything it learns to the app."""
         client = screen.ctx.client
@@ -115,14 +117,17 @@ class MuteFlow:
             return None
         self._busy.add(model_id)
         try:
-            return await self._run(screen, client, model_id, name or model_id, enable)
+            return await self._run(screen, client, model_id, name or model_id, enable, messages)
         finally:
             self._busy.discard(model_id)
 
-    async def _run(self, screen: BlahScreen, client: BlahClient, model_id: str, name: str, enable: bool) -> bool | None:
+    async def _run(self, screen: BlahScreen, client: BlahClient, model_id: str, name: str, enable: bool,
+                   messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
         evidence: MuteEvidence | None = None
         evidence_error: str | None = None
-        if not enable:
+        if not enable and messages is not None:  # the room on screen: the figure its side panel shows
+            evidence = mute_evidence(model_id, messages)
+        elif not enable:
             try:
                 page = await client.chatroom(limit=EVIDENCE_PAGE)
                 oldest_first: list[ChatroomMessage] = sorted(page.messages, key=lambda m: (m.created_at, m.id))
