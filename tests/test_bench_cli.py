@@ -158,6 +158,23 @@ def test_run_in_progress_on_another_benchmark_is_followed_there(bf: BlobfishServ
     assert json.loads(out)["run_id"] == first and json.loads(out)["status"] == "completed"
 
 
+def test_ctrl_c_on_the_sandbox_task_stops_waiting_and_says_where_the_run_shows(
+        bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The platform has no cancel: Ctrl-C leaves the four-minute wait, and the run stays followable."""
+    from api_client.blobfish.benchmarks import BenchmarkClient
+
+    async def pressed_ctrl_c(*_: Any, **__: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BenchmarkClient, "start_single", pressed_ctrl_c)
+    code, out, err = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--yes")
+    assert code == 130 and out == ""
+    assert "Ctrl-C stops waiting, not the run" in err  # said before the wait
+    assert f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): blah-tui bench runs {SLUG}" \
+        in err
+    assert "Traceback" not in err
+
+
 def test_a_second_suite_says_which_is_running_and_follows_it_when_asked(bf: BlobfishServer, sh: Shell) -> None:
     code, out, _ = sh(*SUITE, "--json")
     first = json.loads(out)["run_id"]

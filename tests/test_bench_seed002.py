@@ -13,6 +13,7 @@ from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG
 from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, pace_watch, start_by_keys
 from tests.support.blobfish import RecordingTransport
+from tests.support.notify_log import said
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.runs.bench_watch import BenchWatchScreen
@@ -115,3 +116,43 @@ async def test_runs_lists_the_benchmarks_run_before_and_the_demos(clock: PacedCl
         await on_runs_with_bench(pilot)
         summary = frame_text(app)
         assert all(slug in summary for slug in (SLUG, "taxbench-50", "shellbench-20")), summary
+
+
+class HeldPost(RecordingTransport):
+    """The sandbox task's POST waits until the test lets it through (four minutes, in short)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        import asyncio
+
+        self.release = asyncio.Event()
+
+    async def handle_async_request(self, request):  # type: ignore[no-untyped-def]
+        if request.method == "POST" and request.url.path.endswith("/runs"):
+            await self.release.wait()
+        return await super().handle_async_request(request)
+
+
+async def test_the_sandbox_tasks_wait_can_be_left_and_the_run_is_kept(clock: PacedClock,
+                                                                     server: BlobfishServer) -> None:
+    from tui.screens.runs.screen import RunsScreen
+
+    held = HeldPost()
+    async with BenchmarkClient(server.base_url, server.account_key, transport=held) as client:
+        app = bench_app(client)
+        async with app.run_test(size=SIZE) as pilot:
+            await on_runs_with_bench(pilot)
+            await start_by_keys(pilot, suite_moves=-1)  # the sandbox task
+            await wait_for(pilot, lambda: "has no cancel" in " ".join(frame_text(app).split()),
+                           what="the wait said, and that it can be left")
+            await pilot.press("5")  # the person goes elsewhere (Chatroom)
+            await wait_for(pilot, lambda: not isinstance(app.screen, RunsScreen), what="another area")
+            elsewhere = app.screen
+            held.release.set()
+            await wait_for(pilot, lambda: any("graded" in m for m in said(app)), what="the answer")
+            assert app.screen is elsewhere  # nothing pushed over what the person does now
+            await pilot.press("3")
+            runs = await on_runs_with_bench(pilot)
+            await wait_for(pilot, lambda: any(r.kind == "task" for r in runs.bench.rows), what="the run listed")
+            task = next(r for r in runs.bench.rows if r.kind == "task")
+            assert task.run_id.startswith("bmr_") and task.run_id in frame_text(app)

@@ -164,9 +164,16 @@ async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | Non
     if args.suite is None:
         if args.max_tasks is not None:
             raise CommandError("--max-tasks bounds a suite: add --suite sample|full", EXIT_USAGE)
-        single = await client.start_single(args.slug, provider=args.provider, model=args.model, api_key=key,
-                                           max_steps=args.max_steps)
         remember_slug(args.slug, "run")
+        err.write(f"running the sandbox task (up to four minutes; Ctrl-C stops waiting, not the run: the platform "
+                  f"has no cancel, and blah-tui bench runs {_cell(args.slug, 60)} shows it when graded)\n")
+        err.flush()
+        try:
+            single = await client.start_single(args.slug, provider=args.provider, model=args.model, api_key=key,
+                                               max_steps=args.max_steps)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise CommandError(f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): "
+                               f"blah-tui bench runs {_cell(args.slug, 60)} shows it when graded", 130) from None
         print_json(single.to_json(), out) if args.json else print_single(single, out)
         return EXIT_OK
     try:

@@ -31,6 +31,8 @@ __all__ = ["BenchRuns", "chip", "slugs_for"]
 
 _SLUGS: WeakKeyDictionary[App[object], BenchSlugs] = WeakKeyDictionary()
 _STATUS_TONES = {"interrupted": "warning"}
+PENDING_TASK = ("A sandbox task of {slug} is running (its answer comes within about four minutes; the platform "
+                "has no cancel): go on elsewhere, it is kept and listed here when graded.")
 
 
 def slugs_for(app: App[object]) -> BenchSlugs:
@@ -71,6 +73,9 @@ class BenchRuns:
         self.sent = 0
         """Start requests sent (one per confirmation: a double press never adds one)."""
         self._timer: Timer | None = None
+        self.pending_task: str | None = None
+        """The benchmark of a sandbox task sent and not answered yet (up to four minutes; the
+        platform has no cancel, so the person can leave the wait: the run is kept)."""
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -128,7 +133,8 @@ class BenchRuns:
             return "Blobfish: loading benchmark runs…"
         slugs = ", ".join(one_line(s, max_len=40) for s in slugs_for(self.screen.app).slugs)
         active = sum(r.is_active for r in self.rows)
-        return (f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight. "
+        pending = "" if self.pending_task is None else f" {PENDING_TASK.format(slug=one_line(self.pending_task, 60))}"
+        return (f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight.{pending} "
                 "b starts a benchmark run.")
 
     # ----------------------------------------------------------------- watching
@@ -168,9 +174,14 @@ class BenchRuns:
             if not await app.push_screen_wait(ConfirmScreen(title, confirm_text(request), confirm_label="Start run")):
                 return
             if not request.is_suite:
-                self._say("Running the sandbox task: the platform answers within about four minutes…", False)
+                self.pending_task = request.slug
+                self._say(PENDING_TASK.format(slug=one_line(request.slug, 60)), False)
+                self._on_change()
             self.sent += 1
-            outcome = await start_bench(self.client, request, known_slugs=slugs_for(app).slugs)
+            try:
+                outcome = await start_bench(self.client, request, known_slugs=slugs_for(app).slugs)
+            finally:
+                self.pending_task = None
             if outcome.kind != "refused":  # a slug refused before anything ran is not kept
                 slugs_for(app).add(request.slug)
                 slugs_for(app).add(outcome.slug)  # a running suite found on another benchmark
@@ -183,7 +194,12 @@ class BenchRuns:
         screen.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
         self._say(outcome.message, outcome.kind != "started")
         self.load()
-        if outcome.kind == "started" and outcome.run_id:
+        if outcome.kind == "started" and outcome.run_id and screen.app.screen is not screen:
+            # The person left the wait (another area, or a screen over Runs): the run is listed;
+            # Enter on it there opens it. Nothing is pushed over what they are doing now.
+            screen.notify(f"{outcome.message} It is listed in Runs (3); Enter on it opens it.", markup=False,
+                          timeout=10)
+        elif outcome.kind == "started" and outcome.run_id:
             self.open_watch(outcome.slug, outcome.run_id, outcome.record, outcome.location, outcome.retry_after)
         elif outcome.kind == "in_progress" and outcome.run_id:
             body = Text(f"{outcome.message}\n\nFollow the running suite ", end="")
