@@ -78,3 +78,21 @@ async def test_one_step_numbering_from_1_and_the_inspector_names_blobfish_and_th
         header = app.screen.query_one(StatusHeader)
         assert header.platform == "Blobfish" and "blah.dev" not in header.platform
         assert header.model_id == (rollout.steps[1].model or rollout.model)
+
+
+async def test_at_80_columns_the_findings_stay_in_view(world: StoreSource) -> None:
+    app = make_app(world)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded
+                       and app.screen.diagnosed == len(app.screen.rows) > 0, what="the evaluations, diagnosed")
+        await pilot.pause(0.2)
+        lines = text_of(app).splitlines()
+        header = next(line for line in lines if "reward" in line and "model" in line and "sort" not in line)
+        assert "findings" in header, header
+        shown = app.screen.shown
+        first = next(row for row in shown[:5] if row.diagnosis is not None and row.diagnosis.kind_counts())
+        row_line = next(line for line in lines if (first.taskset or "")[:12] in line and "findings" not in line)
+        from widgets.badges import badge_text
+
+        badge = badge_text(next(iter(first.diagnosis.kind_counts()))).plain.strip()
+        assert badge in row_line, (badge, row_line)

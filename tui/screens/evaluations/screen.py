@@ -110,7 +110,8 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         yield FilterBar(id="ev-filters", markup=False)
         yield Static(Text(PROVENANCE, style="italic"), id="ev-provenance", markup=False)
         yield Static(Text("loading the evaluations…", style="italic"), id="ev-message", markup=False)
-        yield EvaluationTable(id="ev-table", cursor_type="row", zebra_stripes=True)
+        narrow = 0 < self.app.size.width < EvaluationTable.NARROW_BELOW
+        yield EvaluationTable(narrow=narrow, id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
