@@ -58,3 +58,18 @@ async def test_before_and_after_are_named_and_w_swaps_them(queue: ErrorbarServer
         await wait_for(pilot, lambda: f"before {first['id']} → after {second['id']}" in screen.detail_text.plain,
                        what="the swapped comparison")
         assert "after: again" in screen.detail_text.plain
+
+
+async def test_at_80x24_a_finished_comparison_shows_its_wins_ties_and_losses_unscrolled(
+        queue: ErrorbarServer) -> None:
+    import re
+
+    done = queue_run(queue, {**COMPARISON, "candidate_models": ["you/tiny-sft-v2"]})
+    app = bakeoff_app(queue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bakeoffs(app, pilot)
+        await wait_for(pilot, lambda: screen.run is not None and screen.run.id == done["id"]
+                       and "wins" in screen.detail_text.plain, what="the finished run read")
+        await pilot.pause(0.2)
+        rows = ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+        assert any(re.search(r"wins \d+ · ties \d+ · losses \d+", row) for row in rows), "\n".join(rows)

@@ -206,11 +206,6 @@ class BakeoffDetail(Static):
                     f"{one_line(run.judge_model or DASH, 40)} · "
                     f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
                     f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
-        if gate is not None:
-            status, verdict = gate
-            text.append("\n\n")
-            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
-                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
         if run.status != "DONE":
             text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
                         else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}", style="dim")
@@ -221,6 +216,13 @@ class BakeoffDetail(Static):
             for row in candidate_rows(run, pairwise):
                 text.append("\n\n")
                 text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
+        # The gate after the results: on an 80x24 terminal the wins, ties and losses are the
+        # first thing under the run's lines, not below the fold.
+        if gate is not None:
+            status, verdict = gate
+            text.append("\n\n")
+            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
+                                        "pass rate" if run.eval_kind == "criterion" else "win rate"))
         if comparison is not None:
             text.append("\n\n")
             text.append_text(comparison_block(comparison))
