@@ -118,6 +118,8 @@ class ChatroomScreen(BlahScreen):
         self._interval = self.ctx.settings.chatroom_poll_interval or self.ctx.settings.poll_interval
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.set_focus(self.query_one("#room", OptionList))
+        # The line naming m's model follows the room's scrolling (a highlight scrolled away is no target).
+        self.watch(self.room, "scroll_y", lambda *_: self.call_after_refresh(self.show_mute_target), init=False)
         if self.ctx.client is None:
             self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
             self._set_status(Text("offline", end=""))
