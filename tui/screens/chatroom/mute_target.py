@@ -6,15 +6,15 @@ model of the highlighted message, but only while that message is on screen."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import OptionList
 
 from widgets.safe_text import one_line_text
 
-if TYPE_CHECKING:
-    from tui.screens.chatroom.screen import ChatroomScreen
+ChatroomScreen = Any
+"""The chatroom screen (not imported: it imports this module)."""
 
 __all__ = ["highlight_on_screen", "mute_target", "mute_target_line"]
 
