@@ -205,6 +205,37 @@ def error_for_response(
     secret: str | None,
     error_types: Mapping[str, type[BlahError]] | None = None,
 ) -> BlahError:
+    """The error for a non-2xx answer (see ``_error_for_response``), with the run id its body
+    names, when it names one (``{"error": "run_in_progress", "run_id": ...}``, read leniently)."""
+    error = _error_for_response(status, headers, body, method=method, path=path, secret=secret,
+                                error_types=error_types)
+    if b"run_id" in body and not looks_like_html(body, headers.get("content-type")):
+        try:
+            payload = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            payload = None
+        nested = payload.get("error") if isinstance(payload, Mapping) else None
+        for holder in (payload, nested):
+            value = holder.get("run_id") if isinstance(holder, Mapping) else None
+            if isinstance(value, str) and _RUN_ID.fullmatch(value):
+                error.named_run_id = value
+                break
+    return error
+
+
+_RUN_ID = re.compile(r"[A-Za-z0-9_.:-]{1,120}")
+
+
+def _error_for_response(
+    status: int,
+    headers: Mapping[str, str],
+    body: bytes,
+    *,
+    method: str,
+    path: str,
+    secret: str | None,
+    error_types: Mapping[str, type[BlahError]] | None = None,
+) -> BlahError:
     """The error for a non-2xx answer (its body already read). ``error_types`` maps a code
     the body names to the (more precise) error class a platform raises for it."""
     payload: Any = None

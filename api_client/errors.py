@@ -31,6 +31,8 @@ class BlahError(Exception):
         self.path = path
         self.host = host  # "scheme://host[:port]" when the error is about reaching it
         self.code = code
+        self.named_run_id: str | None = None
+        """The run a refusal's body names (``409 run_in_progress`` names the suite in flight)."""
 
     def __str__(self) -> str:
         where = f"{self.method} {self.host or ''}{self.path}: " if self.method and self.path else ""

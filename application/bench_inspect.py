@@ -57,7 +57,7 @@ class TaskSteps:
         self.task = task
         self.rollout = task_rollout(run_id, task, model)
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
-        self.ids = [f"{self.rollout.rollout_id}#{step.index}" for step in self.rollout.steps]
+        self.ids = [f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)]
         self._steps = dict(zip(self.ids, self.rollout.steps, strict=True))
         self._order = OrderedIds(self.ids)
 

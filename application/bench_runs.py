@@ -2,9 +2,10 @@
 and starting a run once.
 
 Which benchmarks are listed: the contract documents no route that lists benchmarks (only a
-slug's own ``/runs``), so Runs lists the slugs this person has started from the app in this
-session plus ``DEFAULT_BENCH_SLUG`` (the benchmark the platform's page and the simulator use as
-their example). A run of another slug started elsewhere shows once that slug is run here.
+slug's own ``/runs``), so Runs lists ``DEFAULT_BENCH_SLUG`` (the benchmark the platform's page
+and the simulator use as their example), the benchmarks the session was told of (the demo's),
+and those this person has run or whose community board they opened, in any session
+(``application.bench_known``).
 
 Starting is a write sent once: a lost answer is settled by the client's own check of the run
 list (``BenchmarkClient.start_suite``/``start_single``); a second suite while one runs is 409
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,6 +29,7 @@ from api_client.blobfish.benchmarks import (
     RunNotStartedError,
 )
 from api_client.errors import BlahError, OutcomeUnknownError
+from application.bench_known import remember_slug
 from common.format import DASH
 from common.iso_time import iso_ms
 
@@ -55,12 +57,14 @@ _SLUG = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
 class BenchSlugs:
     """The slugs Runs lists: the default first, then each one run here, in the order first run."""
 
-    def __init__(self, default: str = DEFAULT_BENCH_SLUG) -> None:
-        self._slugs: list[str] = [default]
+    def __init__(self, default: str = DEFAULT_BENCH_SLUG, known: Sequence[str] = ()) -> None:
+        self._slugs: list[str] = list(dict.fromkeys([default, *known]))
 
     def add(self, slug: str) -> None:
+        """A slug run here: listed from now on, and in later sessions."""
         if slug not in self._slugs:
             self._slugs.append(slug)
+        remember_slug(slug, "run")
 
     @property
     def slugs(self) -> list[str]:
@@ -78,6 +82,8 @@ class BenchRequest:
     suite: str  # one of SUITES
     max_tasks: int | None = None
     key_env: str | None = None
+    max_steps: int | None = None
+    """Tool calls per task, 1-40; None: the platform's default (24)."""
 
     @property
     def is_suite(self) -> bool:
@@ -186,8 +192,10 @@ class BenchStartOutcome:
 
 
 async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, str] | None = None,
-                      ) -> BenchStartOutcome:
-    """Send ``request`` once with ``client`` (a ``BenchmarkClient``) and say what came of it."""
+                      known_slugs: Sequence[str] = ()) -> BenchStartOutcome:
+    """Send ``request`` once with ``client`` (a ``BenchmarkClient``) and say what came of it.
+    ``known_slugs``: where to look for a running suite a 409 names (it may run on another
+    benchmark: one suite per account)."""
     slug = request.slug
     api_key: str | None = None
     if request.key_env:
@@ -198,18 +206,27 @@ async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, 
     try:
         if request.is_suite:
             started = await client.start_suite(slug, provider=request.provider, model=request.model,
-                                               suite=request.suite, api_key=api_key, max_tasks=request.max_tasks)
+                                               suite=request.suite, api_key=api_key, max_tasks=request.max_tasks,
+                                               max_steps=request.max_steps)
             record = started.record
             how = (" (its answer was lost; the run list shows it started)" if started.settled_from_list else "")
             return BenchStartOutcome("started", f"Suite run {record.run_id} started{how}.", slug, record.run_id,
                                      record, started.location, started.retry_after)
-        single = await client.start_single(slug, provider=request.provider, model=request.model, api_key=api_key)
+        single = await client.start_single(slug, provider=request.provider, model=request.model, api_key=api_key,
+                                           max_steps=request.max_steps)
         return BenchStartOutcome("started", f"Sandbox task run {single.run_id} graded.", slug, single.run_id, single)
     except RunInProgressError as error:
         running = error.run_id
-        where = f" ({running})" if running else " (the run list did not show which)"
+        on = slug
+        if running:
+            try:
+                found = await client.find_run(running, [slug, *known_slugs])
+            except BlahError:
+                found = None
+            on = found[0] if found else slug
+        where = f" ({running}{'' if on == slug else f' on {on}'})" if running else " (the run list did not show which)"
         return BenchStartOutcome("in_progress", f"A suite run is already in progress for this account{where}; "
-                                 "one suite runs at a time. Nothing new was started.", slug, running)
+                                 "one suite runs at a time. Nothing new was started.", on, running)
     except RunNotStartedError:
         return BenchStartOutcome("not_started", "Outcome unknown: the answer was lost, and the run list shows no new "
                                  "run, so nothing started (a sandbox task may still show up within four minutes). "

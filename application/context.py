@@ -50,6 +50,9 @@ class AppContext:
     """Blobfish benchmark runs and the community board (Runs, the run watch, Leaderboard's
     board tab): an ``api_client.blobfish.BenchmarkClient`` on the same origin and key as
     ``blobfish``, or None when Blobfish is not configured."""
+    bench_slugs: tuple[str, ...] = ()
+    """Blobfish benchmarks the session is told of (the demo's world): listed in Runs beside
+    those the person has run or whose board they opened (``application.bench_known``)."""
     errorbar: Any = None
     """The errorbar eval-run queue (Compare's bake-offs): an
     ``api_client.errorbar.ErrorbarClient``, or None when errorbar is not configured."""

@@ -178,6 +178,7 @@ def run_online(
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
     from api_client.client import BlahClient
+    from simulator.blobfish.benchmarks import BENCHMARKS as DEMO_BENCHMARKS
     from simulator.blobfish.server import BlobfishServer
     from simulator.errorbar.demo import queue_demo_runs
     from simulator.errorbar.server import ErrorbarServer
@@ -203,6 +204,7 @@ def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
             open_log_id=log_id,
         )
         ctx = attach_blobfish(ctx, blobfish.base_url, blobfish.account_key)
+        ctx.bench_slugs = tuple(DEMO_BENCHMARKS)  # the demo's benchmarks, listed in Runs without typing
         # The demo's person owns its workspace: an OWNER/ADMIN key, so screening and bake-offs can be queued.
         ctx = attach_errorbar(ctx, errorbar.base_url, errorbar.admin_key, "the demo simulator's admin key")
         return _run(apply_config(ctx, load_config()))

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cli.parsing import OneLineParser, end_quietly_on_closed_pipe, port_number, positive_float
 from common.constants import DEFAULT_BASE_URL
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def _version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="blah-tui",
         description=(
             "Tail, search and diagnose a language model's calls on blah.dev. With no subcommand, "
@@ -64,8 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_connection_args(parser)
     parser.add_argument("--demo", action="store_true", help="start a local simulated blah.dev and open the app on its demo model")
     parser.add_argument("--log", metavar="LOG_ID", help="open one call in the inspector on start")
-    parser.add_argument("--speed", type=float, default=1.0, help="with --demo: how fast simulated time runs (default 1)")
-    parser.add_argument("--seed", type=int, default=7, help="with --demo: the simulated world's seed (default 7)")
+    parser.add_argument("--speed", type=positive_float, help="with --demo: how fast simulated time runs (default 1)")
+    parser.add_argument("--seed", type=int, help="with --demo: the simulated world's seed (default 7)")
 
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -165,11 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
     serve.add_argument("--public-url", help="the address browsers use, when behind a proxy (default http://HOST:PORT)")
     serve.add_argument("--demo", action="store_true", help="each tab gets its own local simulated blah.dev")
     serve.add_argument("--seed", type=int, help="with --demo: the simulated world's seed")
-    serve.add_argument("--speed", type=float, help="with --demo: how fast simulated time runs")
+    serve.add_argument("--speed", type=positive_float, help="with --demo: how fast simulated time runs")
     serve.add_argument("--log", metavar="LOG_ID", help="open one call in the inspector on start")
     _add_connection_args(serve)
     _describe_subcommands(sub)
@@ -275,8 +276,79 @@ def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
     return found.key, found.source
 
 
+DEMO_SEED, DEMO_SPEED = 7, 1.0
+_GLOBAL_VALUED = ("--profile", "--base-url", "--api-key", "--model", "--log", "--speed", "--seed")
+_OWN_PARSER_OPTIONS = {"sim": {"--speed", "--seed"}, "blobfish": {"--base-url", "--profile"},
+                       "bench": {"--base-url", "--profile"}, "bakeoff": {"--base-url", "--profile"}}
+"""The global options the commands with their own parser (``blah-tui sim ...``) take."""
+
+
+def _globals_to_subcommand(args_list: list[str]) -> list[str]:
+    """``blah-tui --base-url URL report M`` as ``blah-tui report M --base-url URL``: each global
+    option given before a subcommand is handed to that subcommand's own parser, which uses it or
+    refuses it in one line (so none is silently dropped, as ``report`` once dropped ``--base-url``).
+    The app's own command line (no subcommand) is returned as it is."""
+    pre = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    for flag in _GLOBAL_VALUED:
+        pre.add_argument(flag, default=argparse.SUPPRESS)
+    pre.add_argument("--demo", action="store_true", default=argparse.SUPPRESS)
+    pre.add_argument("command", nargs="?")
+    pre.add_argument("rest", nargs=argparse.REMAINDER)
+    try:
+        found, unknown = pre.parse_known_args(args_list)
+    except SystemExit:  # an option without its value: the real parser says so
+        return args_list
+    command = found.command
+    given = [flag for flag in ("--demo", *_GLOBAL_VALUED) if hasattr(found, flag.lstrip("-").replace("-", "_"))]
+    if command is None or not given or unknown:
+        return args_list
+    takes = _options_of(command)
+    for flag in given:
+        if takes is not None and flag not in takes:
+            value = "" if flag in ("--demo", "--api-key") else f" {getattr(found, flag.lstrip('-').replace('-', '_'))}"
+            hint = " (its key comes from the platform's variable, e.g. $BLOBFISH_API_KEY)" if flag == "--api-key" else ""
+            raise _Refused(f"{flag}{value} was given before `{command}`, which does not use it{hint}; "
+                           f"nothing was done")
+    moved: list[str] = []
+    for flag in given:
+        value = getattr(found, flag.lstrip("-").replace("-", "_"))
+        moved += [flag] if flag == "--demo" else [flag, value]
+    return [command, *found.rest, *moved]
+
+
+def _options_of(command: str) -> set[str] | None:
+    """The option strings ``command`` takes (None: it parses its own and says so itself)."""
+    if command in _OWN_PARSER_OPTIONS:
+        return _OWN_PARSER_OPTIONS[command]
+    parser = build_parser()
+    for action in parser._subparsers._group_actions if parser._subparsers else ():  # noqa: SLF001
+        sub = getattr(action, "choices", None) or {}
+        if command in sub:
+            options = set(sub[command]._option_string_actions)  # noqa: SLF001
+            return options if len(options) > 2 else None  # only -h/--help: a command with its own parser
+    return None  # not a command: the parser says so
+
+
+class _Refused(Exception):
+    """A command line refused before any parser ran (one line, exit 2)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    """`blah-tui ...`; the exit code. A closed standard output (``| head``) ends it quietly."""
+    try:
+        code = _main(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return end_quietly_on_closed_pipe()
+
+
+def _main(args_list: list[str]) -> int:
+    try:
+        args_list = _globals_to_subcommand(args_list)
+    except _Refused as refused:
+        print(f"blah-tui: {refused}", file=sys.stderr)
+        return 2
     if args_list[:1] == ["sim"]:
         from simulator.cli import main as sim_main
 
@@ -367,7 +439,8 @@ def _run_app(args: argparse.Namespace) -> int:
     from cli.launch import run_demo, run_profile
 
     if args.demo:
-        return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
+        return run_demo(seed=DEMO_SEED if args.seed is None else args.seed,
+                        speed=DEMO_SPEED if args.speed is None else args.speed, log_id=args.log)
     from application.profiles import ProfileError, resolve_profile
 
     try:

@@ -28,11 +28,22 @@ __all__ = [
     "diagnose_rollout",
     "find_tool_loops",
     "step_entry",
+    "step_number",
 ]
 
 TOOL_LOOP_MIN_REPEATS = 3
 """The same tool with the same arguments this many times in a row is a tool-call loop (a
 healthy agent that needs a result again asks differently, or uses the one it has)."""
+
+
+def step_number(rollout: Rollout, step: RolloutStep) -> int:
+    """The step as a person counts it: its place in the rollout, from 1 (the replay's "step N
+    of M", the Inspector's id, the findings' "steps N-M"); ``step.index`` is the platform's
+    own (0-based) and is used only to find a step, never shown."""
+    for position, candidate in enumerate(rollout.steps):
+        if candidate is step:
+            return position + 1
+    return rollout.steps.index(step) + 1
 
 
 def step_entry(rollout: Rollout, step: RolloutStep, *, created_at_ms: int = 0, source: str = "blobfish") -> LogEntry:
@@ -42,7 +53,7 @@ def step_entry(rollout: Rollout, step: RolloutStep, *, created_at_ms: int = 0, s
     finish reason is not recorded by the platform, so it stays ``None`` (never guessed).
     """
     return LogEntry(
-        id=f"{rollout.rollout_id}#{step.index}",
+        id=f"{rollout.rollout_id}#{step_number(rollout, step)}",
         model_id=step.model or rollout.model,
         source=source,
         created_at=created_at_ms,
@@ -70,6 +81,7 @@ def find_tool_loops(steps: Sequence[RolloutStep], min_repeats: int = TOOL_LOOP_M
     arguments (compared as canonical JSON), across step boundaries. ``detail``: tool, args,
     repeats, first_step, last_step, failed (how many of the repeats failed)."""
     calls = [(step.index, call) for step in steps for call in step.tool_calls]
+    number = {step.index: position + 1 for position, step in enumerate(steps)}  # as a person counts
     findings: list[Finding] = []
     start = 0
     while start < len(calls):
@@ -83,7 +95,8 @@ def find_tool_loops(steps: Sequence[RolloutStep], min_repeats: int = TOOL_LOOP_M
             last_step = calls[end - 1][0]
             failed = sum(call.failed for _, call in calls[start:end])
             name = first.name or "(unnamed tool)"
-            where = f"step {first_step}" if first_step == last_step else f"steps {first_step}–{last_step}"
+            first_n, last_n = number.get(first_step, first_step), number.get(last_step, last_step)
+            where = f"step {first_n}" if first_step == last_step else f"steps {first_n}–{last_n}"
             outcome = "all failed" if failed == repeats else f"{failed} failed" if failed else "all succeeded"
             evidence = (f"The same tool call {repeats} times in a row ({where}; {outcome}): "
                         f"{name}({_short(key[1])})")  # fmt: skip

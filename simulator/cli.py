@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import threading
+from typing import NoReturn
 
 from simulator.blobfish.benchmarks import BENCHMARKS as BENCHMARK_SLUGS
 from simulator.blobfish.server import BlobfishServer
@@ -16,8 +17,15 @@ from simulator.server import AppServer, SimulatorServer
 PLATFORMS = ("blah", "blobfish", "errorbar", "all")
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A wrong command line is one line and exit 2 (as the product's parsers say it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="blah-tui sim", description="Run a local, seeded platform: blah.dev (default), Blobfish, the errorbar eval-run queue, or all."
     )
     parser.add_argument("--platform", choices=PLATFORMS, default="blah",
@@ -41,8 +49,8 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
     is set, for tests)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.speed <= 0:
-        parser.error("--speed must be positive")
+    if not 0 < args.speed < float("inf"):  # nan and inf too
+        parser.error(f"--speed {args.speed!r} must be a number above 0")
     try:
         chaos = ChaosConfig.parse(args.chaos) if args.chaos else None
     except ValueError as exc:

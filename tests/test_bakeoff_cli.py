@@ -237,3 +237,14 @@ def test_the_queue_address_can_come_from_errorbar_base_url(queue: ErrorbarServer
                         stdin=io.StringIO(""), sleep=clock.sleep, block=clock.block, clock=clock)  # fmt: skip
     assert code == 0, err.getvalue()
     assert any(r.path.endswith("/v1/evals") for r in queue.requests.records())
+
+
+def test_samples_are_numbered_from_1_as_in_the_app(queue: ErrorbarServer) -> None:
+    """One numbering everywhere (issue 31): the first sample is #1 in `bakeoff samples`, as in
+    Compare's samples table and the Inspector."""
+    run = queue_run(queue, {**COMPARISON, "sample_count": 5})
+    code, out, _ = bakeoff(queue, "samples", run["id"])
+    assert code == 0
+    numbers = sorted({int(line.split()[0]) for line in out.splitlines()[1:] if line.split()[:1] != []
+                      and line.split()[0].isdigit()})
+    assert numbers[0] == 1 and numbers[-1] == 5, out

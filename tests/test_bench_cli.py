@@ -112,6 +112,69 @@ def test_a_rejected_provider_key_exits_1_naming_the_task_and_the_rest_not_attemp
     assert "credential  request" in out and "CANARY" not in out
 
 
+@pytest.mark.parametrize("slug, more", [("shellbench-20", ()), (SLUG, ("--max-tasks", "1")), (SLUG, ())])
+@pytest.mark.parametrize("key", ["xai-reject-CANARY", "xai-REJECT-CANARY"])
+def test_the_banners_rejected_key_stops_every_suite(bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch,
+                                                    slug: str, more: tuple[str, ...], key: str) -> None:
+    """The simulator's banner says a provider key containing `reject` is refused: so it is, on a
+    one-task benchmark and a suite cut to one task too (those once completed)."""
+    monkeypatch.setenv("XAI_API_KEY", key)
+    code, out, _ = sh("run", slug, "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes", *more,
+                      "--watch", "--provider-key-env", "XAI_API_KEY")
+    assert code == EXIT_FAILED, out
+    assert "the provider rejected the credential on task" in out and "CANARY" not in out
+
+
+def test_each_tasks_evidence_url_is_printed_whole(bf: BlobfishServer, sh: Shell) -> None:
+    code, out, _ = sh(*SUITE, "--max-tasks", "3", "--watch")
+    assert code == EXIT_OK
+    record = bf.benchmarks.list_runs(bf.store.account.name, SLUG)["suite_runs"][0]
+    for task in record["tasks"]:
+        line = next(line for line in out.splitlines() if task["evidence_url"] in line)
+        assert line.split()[0] == task["task_id"]
+
+
+def test_bench_runs_shows_the_full_suite_command_on_suite_and_single_runs(bf: BlobfishServer, sh: Shell) -> None:
+    code, out, _ = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--yes")
+    assert code == EXIT_OK
+    command = bf.benchmarks.list_runs(bf.store.account.name, SLUG)["runs"][0]["full_suite_command"]
+    assert sh(*SUITE, "--max-tasks", "1")[0] == EXIT_OK
+    code, out, _ = sh("runs", SLUG)
+    assert code == EXIT_OK
+    lines = [line for line in out.splitlines() if command in line]
+    assert len(lines) >= 2, out  # the single run's own, and the suite run of the same model's
+    assert any(line.strip() == command for line in out.splitlines()), "a line holding only the command, to copy"
+
+
+def test_run_in_progress_on_another_benchmark_is_followed_there(bf: BlobfishServer, sh: Shell) -> None:
+    """One suite runs per account, on any benchmark: the 409 on counselbench names a taxbench run."""
+    code, out, _ = sh("run", "taxbench-50", "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes",
+                      "--json")
+    assert code == EXIT_OK
+    first = json.loads(out)["run_id"]
+    code, out, err = sh(*SUITE, "--watch", "--json")
+    assert f"already in progress for this account: {first} on taxbench-50" in err
+    assert code == EXIT_OK, err
+    assert json.loads(out)["run_id"] == first and json.loads(out)["status"] == "completed"
+
+
+def test_ctrl_c_on_the_sandbox_task_stops_waiting_and_says_where_the_run_shows(
+        bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The platform has no cancel: Ctrl-C leaves the four-minute wait, and the run stays followable."""
+    from api_client.blobfish.benchmarks import BenchmarkClient
+
+    async def pressed_ctrl_c(*_: Any, **__: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BenchmarkClient, "start_single", pressed_ctrl_c)
+    code, out, err = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--yes")
+    assert code == 130 and out == ""
+    assert "Ctrl-C stops waiting, not the run" in err  # said before the wait
+    assert f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): blah-tui bench runs {SLUG}" \
+        in err
+    assert "Traceback" not in err
+
+
 def test_a_second_suite_says_which_is_running_and_follows_it_when_asked(bf: BlobfishServer, sh: Shell) -> None:
     code, out, _ = sh(*SUITE, "--json")
     first = json.loads(out)["run_id"]

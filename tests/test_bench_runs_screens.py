@@ -250,7 +250,7 @@ async def test_a_tasks_steps_open_in_the_inspector_and_hostile_text_stays_inert(
         assert origin["benchmark"] == SLUG and origin["task"].startswith("cb-003")
         assert "\x1b" not in frame(app)
         await pilot.press("n")
-        await wait_for(pilot, lambda: inspector.log_id.endswith("#1"), what="the next step")
+        await wait_for(pilot, lambda: inspector.log_id.endswith("#2"), what="the next step")  # counted from 1
 
 
 async def test_publish_is_for_a_completed_suite_run(clock: PacedClock, server: BlobfishServer,

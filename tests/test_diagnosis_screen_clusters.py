@@ -127,3 +127,24 @@ async def test_offline_it_sends_nothing(sim: SimulatorServer) -> None:
         assert not isinstance(app.screen, ConfirmScreen)
         assert "offline" in label_of(app, "#diag-clusters-status")
         assert panel.request.sent == 0
+
+
+async def test_clusters_of_calls_newer_than_the_diagnosis_are_read_not_0_of_0(sim: SimulatorServer) -> None:
+    """The diagnosis was read, the model answered 400 more calls, then `c`: the clusters list
+    those newest calls. They are read and checked (was "0/0 read" on every cluster)."""
+    async with client_for(sim, CountingTransport()) as client:
+        app = diagnosis_app(sim, client, diagnosis_limit=300)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await loaded(pilot, app)
+            panel = screen.clusters_panel
+            sim.world.add_log_burst(400, same_ms=False)
+            await pilot.press("c")
+            await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+            await pilot.press("y")
+            await until(pilot, lambda: panel.clusters is not None and not screen.busy
+                        and sum(c.we_examined for c in panel.cluster_list) > 100,
+                        "the clusters checked against the new calls")
+            table = screen.query_one("#diag-clusters", KeyTable)
+            column = [key for key, _ in CLUSTER_COLUMNS].index("check")
+            cells = [table.get_cell_at((row, column)).plain for row in range(table.row_count)]
+            assert "0/0 read" not in cells, cells

@@ -89,13 +89,13 @@ async def test_open_a_failing_rollout_step_through_it_see_the_tool_loop_and_expo
                        what="the step in the inspector")  # fmt: skip
         inspector = app.screen
         assert isinstance(inspector, InspectorScreen)
-        assert inspector.log_id == f"{rollout.rollout_id}#{rollout.steps[1].index}"
+        assert inspector.log_id == f"{rollout.rollout_id}#2"  # step 2, as the replay counts it
         shown = text_of(app)
         assert "blobfish" in shown and rollout.rollout_id in shown
         assert "TLOOP" in shown  # the tool-call loop among the step's findings
         assert " ERR " not in shown  # a step that only called tools is not a failed call
         await pilot.press("n")  # the next step, in the inspector too
-        await wait_for(pilot, lambda: inspector.log_id.endswith(f"#{rollout.steps[2].index}"), what="next step")
+        await wait_for(pilot, lambda: inspector.log_id.endswith("#3"), what="next step")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is replay, what="back in the replay")
         assert replay.position == 2  # the replay follows where the inspector went

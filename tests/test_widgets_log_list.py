@@ -353,7 +353,10 @@ def test_time_column_formats_and_narrow_layouts_keep_badges() -> None:
     assert time_format(None, at, UTC) == "time"
     wide, normal, narrow = layout_for(160), layout_for(78), layout_for(58)
     assert wide.badges == 16 and wide.source and wide.latency and wide.finish
-    assert normal.badges >= 12 and normal.source and normal.latency and normal.finish  # 80 columns: as before
+    # 80 columns: badges, status and readable previews stay; source, finish and latency fold (issue 31)
+    assert normal.badges >= 12 and normal.status and normal.prompt + normal.reply >= 40
+    assert not (normal.source or normal.finish or normal.latency)
     assert narrow.badges >= 12 and not (narrow.source or narrow.finish or narrow.latency)
-    assert narrow.time + narrow.status + narrow.badges + narrow.prompt + narrow.reply + 5 - 1 == 58
+    shown = [w for w in (narrow.time, narrow.status, narrow.badges, narrow.prompt, narrow.reply) if w]
+    assert sum(shown) + len(shown) - 1 == 58  # every cell used, one separator between columns
     assert layout_for(58, 19).badges >= 12  # with dates too

@@ -27,6 +27,9 @@ BADGES_MAX_W = 16
 BADGES_MIN_W = 12
 """Below this the list drops other columns first: badges are why people look at it."""
 PREVIEWS_MIN_W = 20
+PREVIEWS_WANT_W = 40
+"""The prompt and reply together get at least this much when dropping columns can give it:
+on an 80-column terminal the prompt read "<s>[INST…" (9 cells), which says nothing."""
 DROPPED_FIRST = ("source", "finish", "latency", "status")
 """The columns a narrow list gives up, in this order, to keep its badges."""
 _SEP = " "
@@ -63,7 +66,7 @@ def layout_for(width: int, time_w: int = TIME_W) -> ColumnLayout:
 
     fixed, badges = fit()
     for name in DROPPED_FIRST:
-        if badges >= BADGES_MIN_W:
+        if badges >= BADGES_MIN_W and width - fixed - badges >= PREVIEWS_WANT_W:
             break
         others[name] = 0
         fixed, badges = fit()

@@ -192,12 +192,16 @@ class TimeSeriesPlot(PlotFrame):
         *,
         y_label: str = "",
         tz: tzinfo | None = None,
+        y_range: tuple[float, float] | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        """``y_range``: a fixed axis (a percentage's 0-100), so a series of one value (every
+        call failed under a badge filter) is drawn against its scale, not around itself."""
         super().__init__(title, name=name, id=id, classes=classes)
         self._y_label = _label(y_label)
+        self._y_range = y_range
         self._tz = tz
         self._xs: list[int] = []
         self._ys: list[float | None] = []
@@ -238,6 +242,10 @@ class TimeSeriesPlot(PlotFrame):
             count = time_tick_count(width, len(self._tick(high)), _y_label_width(values))
         ticks = [float(high)] if count == 1 else [low + (high - low) * i / (count - 1) for i in range(count)]
         plt.xticks(ticks, [self._tick(t) for t in ticks])
+        if self._y_range is not None:
+            low_y, high_y = self._y_range
+            plt.ylim(low_y, high_y)
+            plt.yticks([low_y, (low_y + high_y) / 2, high_y], [f"{low_y:g}", f"{(low_y + high_y) / 2:g}", f"{high_y:g}"])
         if self._y_label:
             plt.ylabel(self._y_label)
 

@@ -180,7 +180,7 @@ class BenchmarkClient(BlobfishClient):
         except ConflictError as error:
             if error.code != shapes.CODE_RUN_IN_PROGRESS:
                 raise
-            running = await self._running_suite(slug)
+            running = error.named_run_id or await self._running_suite(slug)
             raise RunInProgressError(
                 "a suite run is already in progress for this account" + (f": {running}" if running else ""),
                 run_id=running, status=409, code=error.code) from None
@@ -194,8 +194,19 @@ class BenchmarkClient(BlobfishClient):
         record: shapes.SuiteRun = reply.data
         return StartedSuite(record, reply.location, reply.retry_after)
 
+    async def find_run(self, run_id: str, slugs: list[str]) -> tuple[str, shapes.SingleRun | shapes.SuiteRun] | None:
+        """``run_id`` and the benchmark it runs on, looked for on each of ``slugs`` in turn (one
+        suite runs per account, on any benchmark: a 409 on one names a run of another; the
+        contract has no route from a run id to its benchmark). None: on none of them."""
+        for slug in dict.fromkeys(slugs):
+            try:
+                return slug, await self.get_run(slug, run_id)
+            except NotFoundError:
+                continue
+        return None
+
     async def _running_suite(self, slug: str) -> str | None:
-        """ASSUMED reading: the 409's ``run_id`` is the suite in flight, found in the run list."""
+        """When the 409's body names no ``run_id``: the suite in flight, found in the run list."""
         for run in (await self.list_runs(slug)).suite_runs:
             if not run.is_final:
                 return run.run_id

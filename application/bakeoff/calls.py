@@ -87,7 +87,7 @@ class SampleCalls:
         origin: list[tuple[str, str]] = [
             ("platform", PLATFORM),
             ("run", f"{run.id} · {run.name or '—'}"),
-            ("sample", f"#{row.index}"),
+            ("sample", f"#{row.index + 1}"),  # from 1, as the samples table counts
             ("this answer", f"{'baseline' if is_baseline else 'candidate'} {model or '—'}"),
             ("outcome", _OUTCOME.get(row.outcome or "", row.outcome or "—")),
         ]

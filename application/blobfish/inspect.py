@@ -8,7 +8,7 @@ from typing import Any
 from application.blobfish.evidence import PLATFORM, Evaluation
 from application.inspector.foreign import ForeignCall, OrderedIds
 from diagnosis.rollout_record import Rollout, RolloutStep
-from diagnosis.rollouts import RolloutDiagnosis, step_entry
+from diagnosis.rollouts import RolloutDiagnosis, step_entry, step_number
 
 __all__ = ["REPLAY_NOTE", "RolloutSteps", "step_id", "tool_call_line"]
 
@@ -16,7 +16,7 @@ REPLAY_NOTE = "Replay shows the record: no tool call is run again."
 
 
 def step_id(rollout: Rollout, step: RolloutStep) -> str:
-    return f"{rollout.rollout_id}#{step.index}"
+    return f"{rollout.rollout_id}#{step_number(rollout, step)}"  # from 1, as the replay counts
 
 
 def _compact(value: Any, limit: int = 120) -> str:

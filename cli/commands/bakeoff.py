@@ -46,6 +46,7 @@ from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_calibration
+from cli.parsing import OneLineParser
 from cli.commands import bakeoff_print as show
 from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
@@ -82,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     connection = argparse.ArgumentParser(add_help=False)
     connection.add_argument("--base-url", default=argparse.SUPPRESS, help="the queue's origin (the client adds /v1)")
     connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="an errorbar profile")
-    parser = argparse.ArgumentParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
+    parser = OneLineParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
                                      "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.")
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)

@@ -139,7 +139,7 @@ def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: boo
         for answer in sample.candidates:
             if losses and answer.outcome not in ("loss", "fail"):
                 continue
-            row = [count(sample.index), cell(answer.model, 28), cell(answer.outcome, 8),
+            row = [count(None if sample.index is None else sample.index + 1), cell(answer.model, 28), cell(answer.outcome, 8),
                    "cut" if answer.truncated else ("" if answer.truncated is False else DASH)]
             if checked:
                 failed = failed_assertions(run, answer)  # type: ignore[arg-type]

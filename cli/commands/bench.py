@@ -41,8 +41,10 @@ from api_client.blobfish.benchmarks import (
 from api_client.blobfish.errors import KeyShapeError
 from api_client.errors import AuthError, BlahError, MissingKeyError, UnreachableError, UnsafePathError
 from application.base_url import base_url_problem
+from application.bench_known import known_slugs, remember_slug
 from application.bench_watch import Sleep, WatchEvent, watch_suite
 from application.profiles import ProfileError
+from cli.parsing import OneLineParser
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
 from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
 from common.plain_text import one_line
@@ -70,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     connection.add_argument("--base-url", default=argparse.SUPPRESS,
                             help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})")
     connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a Blobfish profile")
-    parser = argparse.ArgumentParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
+    parser = OneLineParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
     parser.add_argument("--base-url", help=argparse.SUPPRESS)
     parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="bench_command", metavar="ACTION", required=True)
@@ -162,28 +164,46 @@ async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | Non
     if args.suite is None:
         if args.max_tasks is not None:
             raise CommandError("--max-tasks bounds a suite: add --suite sample|full", EXIT_USAGE)
-        single = await client.start_single(args.slug, provider=args.provider, model=args.model, api_key=key,
-                                           max_steps=args.max_steps)
+        remember_slug(args.slug, "run")
+        err.write(f"running the sandbox task (up to four minutes; Ctrl-C stops waiting, not the run: the platform "
+                  f"has no cancel, and blah-tui bench runs {_cell(args.slug, 60)} shows it when graded)\n")
+        err.flush()
+        try:
+            single = await client.start_single(args.slug, provider=args.provider, model=args.model, api_key=key,
+                                               max_steps=args.max_steps)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            raise CommandError(f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): "
+                               f"blah-tui bench runs {_cell(args.slug, 60)} shows it when graded", 130) from None
         print_json(single.to_json(), out) if args.json else print_single(single, out)
         return EXIT_OK
     try:
         started = await client.start_suite(args.slug, provider=args.provider, model=args.model, suite=args.suite,
                                            api_key=key, max_steps=args.max_steps, max_tasks=args.max_tasks)
         record, location, first_wait = started.record, started.location, started.retry_after
+        remember_slug(args.slug, "run")
         if started.settled_from_list:
             err.write(f"the answer was lost; the run list shows the suite started: {_cell(record.run_id, 60)}\n")
     except RunInProgressError as error:
         running = error.run_id
         if running is None:
             raise
-        err.write(f"a suite run is already in progress for this account: {_cell(running, 60)}\n")
+        located = await client.find_run(running, [args.slug, *known_slugs()])
+        on = located[0] if located else None
+        where = "" if on in (None, args.slug) else f" on {_cell(on, 60)}"
+        err.write(f"a suite run is already in progress for this account: {_cell(running, 60)}{where}\n")
+        if on is None:
+            err.write("it runs on a benchmark this machine has not run yet; its id is above (one suite runs per "
+                      "account at a time)\n")
+            return EXIT_FAILED
         if not args.watch:
-            err.write(f"follow it with: blah-tui bench run ... --watch, or blah-tui bench runs {_cell(args.slug, 60)}\n")
+            err.write(f"follow it with: blah-tui bench runs {_cell(on, 60)}, or this "
+                      f"command again with --watch\n")
             return EXIT_FAILED
         if not args.yes:
             confirm(f"follow {_cell(running, 60)} instead", args.yes, stdin, err)
-        found = await client.get_run(args.slug, running)
+        found = located[1] if located else None
         assert isinstance(found, SuiteRun)
+        args.slug = on
         record, location, first_wait = found, None, found.poll_after_seconds
     if not args.watch:
         print_json(record.to_json(), out) if args.json else print_suite(record, out)

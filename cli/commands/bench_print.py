@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from api_client.blobfish.bench_shapes import CommunityRow, RunList, SingleRun, SuiteRun, TaskResult
 from application.bench_board import coverage_sentence
+from application.bench_full_suite import full_suite_command
 from cli.commands.blobfish import _cell, _created, _number, _table
 from common.format import DASH
 from common.iso_time import parse_iso
@@ -68,6 +69,15 @@ def print_suite(record: SuiteRun, out: TextIO) -> None:
     if tasks:
         out.write("\n" + ("tasks graded before the interruption:\n" if record.status == "interrupted" else ""))
         _table(TASK_HEADERS, _task_rows(tasks), {2}, out)
+        print_evidence(tasks, record.finished_at or record.created_at, out)
+
+
+def print_evidence(tasks: Sequence[TaskResult], created_at: str | None, out: TextIO) -> None:
+    """Each task's session evidence link, whole (a link cut short opens nothing)."""
+    out.write(f"\nevidence ({_evidence_age(created_at)})\n")
+    width = max(len(_cell(t.task_id, 16)) for t in tasks)
+    for task in tasks:
+        out.write(f"{_cell(task.task_id, 16):<{width}}  {_cell(task.evidence_url, 2000)}\n")
 
 
 EVIDENCE_TTL = dt.timedelta(minutes=30)
@@ -134,3 +144,23 @@ def print_runs(listing: RunList, out: TextIO) -> None:
         _table(("run", "model", "score", "strict", "credential", "created"), rows, {2}, out)
     else:
         out.write("  none\n")
+    print_full_suite_commands(listing, out)
+
+
+def print_full_suite_commands(listing: RunList, out: TextIO) -> None:
+    """Each run's full-suite command (the frozen release on Harbor, same model) on a line of its
+    own, to copy; a suite run's from a same-model sandbox run when its record has none."""
+    runs: list[SuiteRun | SingleRun] = [*listing.suite_runs, *listing.runs]
+    if not runs:
+        return
+    out.write("\nfull-suite commands (the frozen release on Harbor, with the same model)\n")
+    for run in runs:
+        found = full_suite_command(run, listing)
+        model = f"{_cell(run.provider, 30)}/{_cell(run.model, 60)}" if run.provider else _cell(run.model, 60)
+        source = f", from sandbox run {_cell(found.from_run, 40)}" if found.from_run else ""
+        out.write(f"  {_cell(run.run_id, 40)} ({model}{source}):\n")
+        if found.command:
+            out.write(f"    {one_line(found.command, 2000)}\n")
+        else:
+            out.write("    not sent: the platform gives it with a sandbox-task run "
+                      "(blah-tui bench run SLUG --model M --provider P)\n")

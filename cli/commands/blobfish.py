@@ -37,6 +37,7 @@ from common.iso_time import parse_iso
 from common.plain_text import inert_json, one_line
 from application.base_url import base_url_problem
 from application.profiles import ProfileError, resolve_profile
+from cli.parsing import OneLineParser
 from cli.commands.command_error import CommandError
 
 PROG = "blah-tui blobfish"
@@ -79,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
     connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS,
                             help="a Blobfish profile ([profiles.NAME] in the config)")
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=PROG, description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...)."
     )
     parser.add_argument("--base-url", help=base_url_help)
@@ -302,6 +303,8 @@ def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO
         return _fail(_message(error), 1, err)
     except ValueError as error:  # a base URL the client cannot use (not an origin, clear-text key)
         return _fail(str(error), 2, err)
+    except BrokenPipeError:
+        raise  # the reader went away (`| head`): cli.main ends quietly
     except OSError as error:
         return _fail(f"cannot write the file: {error.strerror or error}", 1, err)
     except KeyboardInterrupt:

@@ -9,8 +9,9 @@ Simulated time: a suite waits ``QUEUE_S`` in ``queued``, then each task takes ``
 Faults on demand (test hooks on ``BlobfishServer``, or the sim's defaults):
 - ``die_after_tasks``: the runner dies after that many tasks; the job reads ``interrupted``;
 - ``kill_runners()``: every job in flight is interrupted now (a vanished process);
-- a provider key containing ``shapes.REJECTED_PROVIDER_KEY_MARK`` is rejected on task
-  ``REJECT_AT_TASK`` (0-based): the suite fails there and the rest are not attempted;
+- a provider key containing ``shapes.REJECTED_PROVIDER_KEY_MARK`` (any case) is rejected on task
+  ``REJECT_AT_TASK`` (0-based), or on the suite's last task when it has fewer: the suite fails
+  there and the rest are not attempted (the banner's promise holds for a one-task suite too);
 - evidence links answer 410 ``EVIDENCE_TTL_S`` simulated seconds after their session.
 """
 
@@ -63,6 +64,11 @@ HOSTILE_TASKS = {("counselbench-100", 2), ("shellbench-20", 0)}
 shellbench-20 is one, so a single run shows it too)."""
 OFFICIAL_TASKS = {"counselbench-100": 100, "taxbench-50": 50, "shellbench-20": 20}
 """The frozen releases' sizes (the slug's number): a hosted suite never covers them."""
+
+
+def _rejected(api_key: str | None) -> bool:
+    """The demo's refused credential: a provider key with the mark in it, in any case."""
+    return bool(api_key) and shapes.REJECTED_PROVIDER_KEY_MARK in str(api_key).lower()
 
 
 def _fraction(*parts: object) -> float:
@@ -160,7 +166,7 @@ class BenchmarkStore:
         """The public sandbox task (the benchmark's first hosted task), graded now."""
         with self.lock:
             self.check_slug(slug)
-            if api_key and shapes.REJECTED_PROVIDER_KEY_MARK in api_key:
+            if _rejected(api_key):
                 raise BlobfishError(400, shapes.ERROR_INVALID_REQUEST,
                                     f"the provider ({provider}) rejected the credential sent with this run")
             result = self._task_result(origin, slug, 0, model, max_steps)
@@ -197,7 +203,7 @@ class BenchmarkStore:
                 "tasks": [], "coverage": {"hosted_tasks": hosted, "official_suite": False},
                 "created_at": shapes.iso_utc(now), "links": shapes.bench_links(origin, slug, run_id),
                 "_created_s": now, "_origin": origin,
-                "_reject_at": REJECT_AT_TASK if api_key and shapes.REJECTED_PROVIDER_KEY_MARK in api_key else None,
+                "_reject_at": min(REJECT_AT_TASK, total - 1) if _rejected(api_key) else None,
                 "_die_after": self.die_after_tasks,
             }
             scope.suites.append(job)

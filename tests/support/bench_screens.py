@@ -106,15 +106,16 @@ async def on_runs_with_bench(pilot: Pilot[Any]) -> RunsScreen:
 
 
 async def start_by_keys(pilot: Pilot[Any], *, provider: str = "xai", model: str = "grok-4", max_tasks: str = "",
-                        key_env: str = "", suite_moves: int = 0, confirm: tuple[str, ...] = ("y",)) -> None:
-    """On Runs: ``b``, the fields as typed, Enter, then ``confirm`` on the confirmation.
+                        key_env: str = "", suite_moves: int = 0, confirm: tuple[str, ...] = ("y",),
+                        max_steps: str = "") -> None:
+    """On Runs: ``b``, the fields as typed (the form opens on the slug), Enter, then ``confirm``.
     ``suite_moves``: arrow presses on the suite from sample (-1: none, 1: full)."""
     app = pilot.app
     await pilot.press("b")
     await wait_for(pilot, lambda: isinstance(app.screen, BenchStartScreen), what="the start dialog")
-    await pilot.press(*provider, "tab", *model, "tab")
+    await pilot.press("tab", *provider, "tab", *model, "tab")
     if suite_moves:
         await pilot.press(*(["up"] if suite_moves < 0 else ["down"]) * abs(suite_moves), "enter")
-    await pilot.press("tab", *max_tasks, "tab", *key_env, "enter")
+    await pilot.press("tab", *max_tasks, "tab", *max_steps, "tab", *key_env, "enter")
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
     await pilot.press(*confirm)

@@ -11,6 +11,7 @@ modal dialog pushed over that screen (Textual's ``push_screen_wait``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -100,7 +101,8 @@ class MuteFlow:
         write = self._writes.get(model_id)
         return write is not None and write.busy
 
-    async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool) -> bool | None:
+    async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool,
+                  messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
         """Ask, then set the state. Returns the state the platform confirmed (True = enabled),
         or None when cancelled, refused or unknown. Reports everything it learns to the app."""
         client = screen.ctx.client
@@ -108,13 +110,16 @@ class MuteFlow:
             screen.notify("offline: the chatroom cannot be changed", severity="warning", markup=False)
             return None
         write = self._writes.setdefault(model_id, SendOnce(screen, group="chatroom-mute"))
-        return await write.guarded(lambda: self._run(write, screen, client, model_id, name or model_id, enable))
+        return await write.guarded(lambda: self._run(write, screen, client, model_id, name or model_id, enable,
+                                                     messages))
 
     async def _run(self, write: SendOnce, screen: BlahScreen, client: BlahClient, model_id: str, name: str,
-                   enable: bool) -> bool | None:
+                   enable: bool, messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
         evidence: MuteEvidence | None = None
         evidence_error: str | None = None
-        if not enable:
+        if not enable and messages is not None:  # the room on screen: the figure its side panel shows
+            evidence = mute_evidence(model_id, messages)
+        elif not enable:
             try:
                 page = await client.chatroom(limit=EVIDENCE_PAGE)
                 oldest_first: list[ChatroomMessage] = sorted(page.messages, key=lambda m: (m.created_at, m.id))

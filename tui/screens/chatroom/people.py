@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets.option_list import Option
 
 from api_client.models import Model
-from application.chatroom.feed import ChatFeed, LoopVerdict
+from application.chatroom.feed import ChatFeed, LoopVerdict, mute_evidence
 from tui.screens.chatroom.render import RoomStyles, author_colour
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text
@@ -49,10 +49,10 @@ def people_options(
         if is_muted(model.id):
             row.append(" ")
             row.append_text(badge_text("muted"))
-        spoken = feed.by_model(model.id)[-RECENT_WINDOW:]
-        if spoken:
-            looping = sum(1 for m in spoken if verdicts.get(m.id) is not None)
-            row.append(f"\n  loops in {looping} of {len(spoken)} recent", style="dim")
+        evidence = mute_evidence(model.id, feed.messages, window=RECENT_WINDOW)  # the mute dialog's figure
+        if evidence.examined:
+            rate = f" ({100 * evidence.looping / evidence.examined:.0f}%)"
+            row.append(f"\n  loops in {evidence.looping} of its last {evidence.examined}{rate}", style="dim")
         else:
             row.append("\n  no messages in the room", style="dim")
         rows.append(Option(row, id=model.id))

@@ -23,6 +23,7 @@ from api_client.errors import BlahError
 from api_client.models import ChatroomMessage, Model
 from tui.base_screen import BlahScreen, describe_error
 from application.chatroom.feed import ChatFeed
+from tui.screens.chatroom.mute_target import mute_target, mute_target_line
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.chatroom.people import EVERYONE, people_options, reply_from_options
 from application.chatroom.poll import RoomPoller
@@ -56,6 +57,7 @@ class ChatroomScreen(BlahScreen):
     ChatroomScreen #people-title { height: 1; padding: 0 1; text-style: bold; }
     ChatroomScreen #people { height: 1fr; max-height: 100%; }
     ChatroomScreen #room-status { height: 1; padding: 0 1; color: $foreground-muted; }
+    ChatroomScreen #mute-target { height: 1; padding: 0 1; color: $foreground-muted; }
     ChatroomScreen #compose { height: auto; }
     ChatroomScreen #reply-from { width: 36; }
     ChatroomScreen.-narrow #reply-from { width: 40%; }
@@ -98,6 +100,7 @@ class ChatroomScreen(BlahScreen):
                 yield Static(Text("Models in the room"), id="people-title")
                 yield OptionList(id="people")
         yield Static(self._status, id="room-status")
+        yield Static("", id="mute-target")
         with Horizontal(id="compose"):
             yield Select[str](
                 [(Text("Everyone (every unmuted model)"), EVERYONE)],
@@ -115,6 +118,8 @@ class ChatroomScreen(BlahScreen):
         self._interval = self.ctx.settings.chatroom_poll_interval or self.ctx.settings.poll_interval
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.set_focus(self.query_one("#room", OptionList))
+        # The line naming m's model follows the room's scrolling (a highlight scrolled away is no target).
+        self.watch(self.room, "scroll_y", lambda *_: self.call_after_refresh(self.show_mute_target), init=False)
         if self.ctx.client is None:
             self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
             self._set_status(Text("offline", end=""))
@@ -160,6 +165,7 @@ class ChatroomScreen(BlahScreen):
         )
         if keep is not None and people.option_count:
             people.highlighted = min(keep, people.option_count - 1)
+        self.call_after_refresh(self.show_mute_target)
 
     def _redraw_reply_from(self) -> None:
         select = self.query_one("#reply-from", Select)
@@ -384,16 +390,28 @@ class ChatroomScreen(BlahScreen):
             self.blah_app.open_log(log_id)
 
     def _mute_target(self) -> str | None:
-        if self.focused is self.query_one("#people", OptionList):
-            option = self.query_one("#people", OptionList).highlighted_option
-            return option.id if option is not None else None
-        message = self.highlighted_message()
-        return message.model_id if message is not None else None
+        """The model ``m`` acts on: the highlighted model in the list (when the list has the
+        keys), else the model of the highlighted message, only while that message is on
+        screen (a highlight scrolled away, or moved by a redraw, is not what the person sees)."""
+        return mute_target(self)
+
+    def show_mute_target(self) -> None:
+        """Name the model ``m`` acts on, before the key is pressed."""
+        line = self.query("#mute-target")
+        if line:
+            line.first(Static).update(mute_target_line(self, mute_target(self)))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.call_after_refresh(self.show_mute_target)
+
+    def on_descendant_focus(self) -> None:
+        self.call_after_refresh(self.show_mute_target)
 
     def action_toggle_mute(self) -> None:
         model_id = self._mute_target()
         if not model_id:
-            self.notify("Highlight a model's message (or a model in the list) to mute it", severity="warning", markup=False)
+            self.notify("Highlight a message you can see (or a model in the list) to mute its model",
+                        severity="warning", markup=False)
             return
         if self.mute_flow.busy(model_id):
             return
@@ -403,7 +421,7 @@ class ChatroomScreen(BlahScreen):
     async def mute_model(self, model_id: str, enable: bool) -> None:
         model = self.models.get(model_id)
         name = (model.name if model is not None else None) or self._author_name(model_id)
-        await self.mute_flow.run(self, model_id, name, enable)
+        await self.mute_flow.run(self, model_id, name, enable, messages=self.feed.messages)
 
     def _author_name(self, model_id: str) -> str:
         for message in reversed(self.feed.by_model(model_id)):

@@ -191,6 +191,12 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
     text.append(one_line(str(a.get("id") or DASH), 30))
     text.append(" → after ", style="bold")
     text.append(one_line(str(b.get("id") or DASH), 30))
+    text.append("  (before: the run marked first with x; X swaps them)", style="dim")
+    for label, side in (("before", a), ("after", b)):
+        name, created = side.get("name"), side.get("created_at")
+        if name or created:
+            text.append(f"\n  {label}: {one_line(str(name or DASH), 60)}"
+                        f"{f' · created {one_line(str(created), 30)}' if created else ''}", style="dim")
     if not comparison.rows:
         text.append("\n  no arm is in both runs")
     for row in comparison.rows:
@@ -226,14 +232,6 @@ class BakeoffDetail(Static):
                     f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
                     f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
         text.append(f"\n{one_line(population_text(run), 200)}", style="dim")
-        if gate is not None:
-            status, verdict = gate
-            others = {k: v for k, v in gate_thresholds(run, threshold).items()
-                      if k not in ("min_win_rate", "min_pass_rate")}
-            text.append("\n\n")
-            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
-                                        "pass rate" if run.eval_kind == "criterion" else "win rate",
-                                        thresholds_text(others)))
         if run.status != "DONE":
             text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
                         else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}", style="dim")
@@ -248,6 +246,16 @@ class BakeoffDetail(Static):
             text.append("\n\n")
             text.append_text(assertions_block(assertion_rows(run), len(run.assertions),
                                               bool(run.results and run.results.assertion_results)))
+        # The gate after the results: on an 80x24 terminal the wins, ties and losses are the
+        # first thing under the run's lines, not below the fold.
+        if gate is not None:
+            status, verdict = gate
+            others = {k: v for k, v in gate_thresholds(run, threshold).items()
+                      if k not in ("min_win_rate", "min_pass_rate")}
+            text.append("\n\n")
+            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
+                                        "pass rate" if run.eval_kind == "criterion" else "win rate",
+                                        thresholds_text(others)))
         if comparison is not None:
             text.append("\n\n")
             text.append_text(comparison_block(comparison))

@@ -75,6 +75,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
         Binding("escape", "app.pop_screen", "Back", id="bakeoffs.back"),
         Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
         Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
+        Binding("X", "swap", "Swap before/after", id="bakeoffs.swap"),
+        Binding("s", "samples", "Samples", id="bakeoffs.samples"),
         Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
         Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
         Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
@@ -252,7 +254,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
                        (Text("all passed", style="green"),) if not failed else
                        (cell("failed " + "; ".join(failed), max_len=36, style="red"),))
             label = VERDICT_CELL.get(row.answer.human_verdict or "", "")
-            table.add_row(str(row.index), cell(row.arm, max_len=24), outcome, label, cap, flag, *verdict,
+            table.add_row(str(row.index + 1), cell(row.arm, max_len=24), outcome, label, cap, flag, *verdict,
                           cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
 
     # ----------------------------------------------------------------- actions
@@ -299,6 +301,27 @@ class BakeoffScreen(LabelActions, BlahScreen):
             self._show_detail()
             return
         self.load_comparison(self.before_id, run.id)
+
+    def action_swap(self) -> None:
+        """The comparison the other way round: what was after is before (sent as a new read)."""
+        comparison = self.comparison
+        a = str((comparison.a or {}).get("id") or "") if comparison else ""
+        b = str((comparison.b or {}).get("id") or "") if comparison else ""
+        if not (a and b):
+            self.notify("No comparison to swap: x marks a finished run as before, x on another compares.",
+                        markup=False, timeout=4)
+            return
+        self.load_comparison(b, a)
+
+    def action_samples(self) -> None:
+        """To the samples (Enter opens one in the Inspector); again: back to the runs."""
+        samples = self.query_one("#bakeoff-samples", KeyTable)
+        if samples.has_focus:
+            self.query_one("#bakeoff-runs", KeyTable).focus()
+            return
+        if not samples.row_count:
+            self.notify("This run has no samples to open yet.", markup=False, timeout=3)
+        samples.focus()
 
     @work(exclusive=True, group="bakeoffs.compare", exit_on_error=False)
     async def load_comparison(self, before_id: str, after_id: str) -> None:

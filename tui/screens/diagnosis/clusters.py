@@ -199,8 +199,10 @@ CLUSTER_COLUMNS: tuple[tuple[str, str], ...] = (("size", "Size"), ("check", "We 
 def cluster_cells(cluster: ClusterView) -> list[Text]:
     """Size, how many of its listed calls we read and flag too (``flagged/read``), label."""
     size = DASH if cluster.size is None else str(cluster.size)
-    if cluster.log_ids:
+    if cluster.log_ids and cluster.we_examined:
         check = f"{cluster.we_flag}/{cluster.we_examined} read"
+    elif cluster.log_ids:  # its calls are not among those read (newer, or older than the read window)
+        check = f"none of {len(cluster.log_ids)} read"
     else:
         check = "none listed"
     return [

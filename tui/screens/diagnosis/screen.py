@@ -218,5 +218,11 @@ class DiagnosisScreen(BlahScreen):
 
     @on(ClustersPanel.Arrived)
     def _clusters_arrived(self, event: ClustersPanel.Arrived) -> None:
-        """The clusters' tab shows them: switch there when they arrive."""
+        """The clusters' tab shows them: switch there when they arrive. Clusters list the
+        platform's newest calls: when some are not among the calls read (the diagnosis was read
+        earlier, and the model has answered since), read again so they are checked too."""
         self.query_one("#diag-tabs", TabbedContent).active = "tab-groups"
+        view = self.view
+        listed = {i for cluster in event.clusters.clusters for i in cluster.log_ids}
+        if view is not None and not self.busy and listed - set(view.entries_by_id):
+            self.load()

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
@@ -58,11 +58,15 @@ def _cycle(options: list[Any], current: Any) -> Any:
         return None
 
 
+PROVENANCE = "Published jobs: private, executed and graded by your SDK client; not a certified benchmark."
+"""The SDK evaluations page's own words on what a published job is (and is not)."""
+
 class EvaluationsScreen(BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations"
 
     DEFAULT_CSS = """
     EvaluationsScreen #ev-filters { height: 1; padding: 0 1; background: $panel; }
+    EvaluationsScreen #ev-provenance { height: auto; padding: 0 1; color: $foreground-muted; }
     EvaluationsScreen #ev-message { height: auto; padding: 0 1; }
     EvaluationsScreen #ev-message.hidden { display: none; }
     EvaluationsScreen #ev-table { height: 1fr; }
@@ -103,8 +107,10 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         yield FilterBar(id="ev-filters", markup=False)
+        yield Static(Text(PROVENANCE, style="italic"), id="ev-provenance", markup=False)
         yield Caption(Text("loading the evaluations…", style="italic"), id="ev-message")
-        yield EvaluationTable(id="ev-table", cursor_type="row", zebra_stripes=True)
+        narrow = 0 < self.app.size.width < EvaluationTable.NARROW_BELOW
+        yield EvaluationTable(narrow=narrow, id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:

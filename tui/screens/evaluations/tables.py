@@ -98,11 +98,21 @@ class EvaluationTable(FittedTable):
     COLUMNS = (("platform", "platform"), ("task", "task"), ("model", "model"), ("reward", "reward"),
                ("failed", "failed"), ("loops", "loops"), ("tools ✖", "tools"), ("findings", "findings"),
                ("roll.", "rollouts"), ("created", "created"))  # fmt: skip
+    NARROW_KEYS = ("task", "model", "reward", "findings", "failed", "loops", "tools", "rollouts", "created")
+    """Under ``NARROW_BELOW`` columns: the findings beside the reward (the counts after them fold
+    to the right), and no platform chip (every row of this screen is Blobfish's)."""
+    NARROW_BELOW = 110
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, narrow: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        for label, key in self.COLUMNS:
-            self.add_column(label, key=key)
+        labels = dict((key, label) for label, key in self.COLUMNS)
+        self._keys = self.NARROW_KEYS if narrow else tuple(key for _, key in self.COLUMNS)
+        for key in self._keys:
+            self.add_column(labels[key], key=key)
+
+    def _laid_out(self, cells: list[Text]) -> list[Text]:
+        by_key = dict(zip((key for _, key in self.COLUMNS), cells, strict=True))
+        return [by_key[key] for key in self._keys]
 
     @staticmethod
     def cells(row: EvaluationRow, tz: tzinfo | None) -> list[Text]:
@@ -123,11 +133,11 @@ class EvaluationTable(FittedTable):
 
     def add_evaluation(self, row: EvaluationRow, tz: tzinfo | None) -> RowKey:
         """Add the row under its evaluation's id (the key ``update_evaluation`` finds it by)."""
-        return self.add_row(*self.cells(row, tz), key=row.evaluation_id)
+        return self.add_row(*self._laid_out(self.cells(row, tz)), key=row.evaluation_id)
 
     def update_evaluation(self, row: EvaluationRow, tz: tzinfo | None) -> None:
         """Redraw the row in place (its diagnosis arrived)."""
-        for key, value in zip((c.key for c in self.ordered_columns), self.cells(row, tz), strict=True):
+        for key, value in zip((c.key for c in self.ordered_columns), self._laid_out(self.cells(row, tz)), strict=True):
             self.update_cell(row.evaluation_id, key, value, update_width=True)
 
 

@@ -124,6 +124,23 @@ class InspectorScreen(BlahScreen):
         self._call_reader: CallReader | None = None
         self._links_shown: tuple[bool, ...] | None = None
 
+    _PLATFORM_NAMES = {"blobfish": "Blobfish", "errorbar": "errorbar"}
+
+    def sync_status_header(self) -> None:
+        """A call from another platform (a rollout step, a bake-off sample) names that platform
+        and the call's own model, not the blah.dev session the Inspector sits in."""
+        super().sync_status_header()
+        if self._source is None:
+            return
+        platform = str(getattr(self._source, "platform", "") or "")
+        model = self.entry.model_id if self.entry is not None else None
+        for header in self.query(StatusHeader):
+            header.platform = self._PLATFORM_NAMES.get(platform, platform or "another platform")
+            header.model_id = model or "—"
+            header.muted_model = False
+            header.connection = "connected"
+            header.detail = ""
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
@@ -182,6 +199,7 @@ class InspectorScreen(BlahScreen):
             )
             return
         self.entry, self.result, self.analysis = entry, None, None
+        self.sync_status_header()  # another platform's call: its platform and model in the header
         self._show_entry(entry)
         trained, source = await self._trained_template(entry)
         analysis = await asyncio.to_thread(analyse, entry, trained_template=trained, trained_source=source)

@@ -22,6 +22,7 @@ from textual.widgets import Input, Label, ListView, Static
 from api_client.blobfish.bench_shapes import CommunityRow
 from api_client.blobfish.benchmarks import BenchmarkClient
 from api_client.errors import BlahError
+from application.bench_known import remember_slug
 from application.bench_board import (
     EXAMPLE_SLUG,
     HONESTY_LINE,
@@ -145,6 +146,7 @@ class CommunityBoard(Vertical):
             self.read_slug = slug
             return
         keep = select or self._highlighted_id()
+        remember_slug(slug, "board")  # Runs lists it from now on (the platform has no list of benchmarks)
         self.loaded_slug = slug
         await self._show(by_mean_score(board.community_runs), keep)
         self._caption(self._summary(slug))

@@ -144,7 +144,7 @@ class LogsScreen(BlahScreen):
         yield TailStateLine(id="logs-tail", markup=False)
         with Horizontal(id="logs-plots"):
             yield TimeSeriesPlot("latency (mean per bucket)", y_label="ms", tz=tz, id="plot-latency")
-            yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, id="plot-errors")
+            yield TimeSeriesPlot("failed calls", y_label="%", tz=tz, y_range=(0.0, 100.0), id="plot-errors")
         yield Static(id="logs-filters", markup=False)
         yield Input(placeholder="search prompts, replies and errors (all words must match)", id="logs-search")
         yield Caption(id="logs-message")

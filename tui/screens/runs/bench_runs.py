@@ -17,12 +17,13 @@ from textual.app import App
 from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
 from api_client.errors import BlahError
 from api_client.polling import is_fatal
+from application.bench_known import known_slugs
 from application.bench_runs import BenchRow, BenchSlugs, bench_rows
 from common.format import DASH, format_duration
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload
-from tui.screens.runs.bench_start_flow import BenchStart
+from tui.screens.runs.bench_start_flow import PENDING_TASK, BenchStart
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
 from widgets.safe_text import one_line
 
@@ -36,7 +37,8 @@ def slugs_for(app: App[object]) -> BenchSlugs:
     """The app's one list of benchmark slugs (the default, and each one run in this session)."""
     slugs = _SLUGS.get(app)
     if slugs is None:
-        slugs = _SLUGS[app] = BenchSlugs()
+        told = getattr(getattr(app, "ctx", None), "bench_slugs", ())
+        slugs = _SLUGS[app] = BenchSlugs(known=[*told, *known_slugs()])
     return slugs
 
 
@@ -64,11 +66,19 @@ class BenchRuns:
         self.rows: list[BenchRow] = []
         self.problems: list[str] = []
         self.loaded = False
+        self.pending_task: str | None = None
+        """The benchmark of a sandbox task sent and not answered yet (up to four minutes; the
+        platform has no cancel, so the person can leave the wait: the run is kept)."""
         self.starter = BenchStart(screen, client=lambda: self.client, slugs=lambda: slugs_for(screen.app),
-                                  say=say, reload=self.load, open_watch=self.open_watch)
+                                  say=say, reload=self.load, open_watch=self.open_watch, pending=self._pending)
         """Starting a run (``bench_start_flow``): one at a time, each sent once."""
         self._reload = Reload(screen, self.load, interval=1.0, max_interval=15.0,
                               idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
+
+    def _pending(self, slug: str | None) -> None:
+        """A sandbox task sent (its slug) or answered (None): said in the summary meanwhile."""
+        self.pending_task = slug
+        self._on_change()
 
     @property
     def client(self):  # type: ignore[no-untyped-def]
@@ -123,7 +133,8 @@ class BenchRuns:
             return "Blobfish: loading benchmark runs…"
         slugs = ", ".join(one_line(s, max_len=40) for s in slugs_for(self.screen.app).slugs)
         active = sum(r.is_active for r in self.rows)
-        return (f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight. "
+        pending = "" if self.pending_task is None else f" {PENDING_TASK.format(slug=one_line(self.pending_task, 60))}"
+        return (f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight.{pending} "
                 "b starts a benchmark run.")
 
     # ----------------------------------------------------------------- watching

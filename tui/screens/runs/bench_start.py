@@ -1,7 +1,8 @@
 """The dialog that asks what Blobfish benchmark run to start, and the confirmation's text.
 
 It asks the slug, provider, model, suite (none: the single sandbox task; sample; full), an
-optional task limit, and the NAME of the environment variable holding the provider key (never
+optional task limit, an optional step limit (``max_steps``, the platform's 1-40, 24 when left
+empty), and the NAME of the environment variable holding the provider key (never
 the key itself: a typed key would sit in the terminal's scrollback). Enter in any field
 continues, Esc cancels; it answers once.
 """
@@ -14,11 +15,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioSet, Static
 
-from api_client.blobfish.bench_shapes import MAX_TASKS_RANGE
+from api_client.blobfish.bench_shapes import MAX_STEPS_RANGE, MAX_TASKS_RANGE
 from application.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
 from widgets.form_dialog import FormDialog
+from widgets.marked_radio import MarkedRadioButton
 from widgets.safe_text import one_line
 
 __all__ = ["BenchStartScreen", "confirm_text"]
@@ -38,6 +40,8 @@ def confirm_text(request: BenchRequest) -> Text:
     body.append(f"\nRun        {_SUITE_LABELS[request.suite]}")
     if request.max_tasks is not None:
         body.append(f", at most {request.max_tasks} task(s)")
+    steps = f"at most {request.max_steps}" if request.max_steps is not None else "the platform's default (24)"
+    body.append(f"\nSteps      {steps} per task")
     body.append("\nModel      ")
     body.append(f"{one_line(request.provider, max_len=60)}/{one_line(request.model, max_len=100)}")
     body.append("\nCredential ")
@@ -62,6 +66,7 @@ class BenchStartScreen(FormDialog[BenchRequest]):
     BenchStartScreen #bs-title { text-style: bold; }
     BenchStartScreen #bs-hint { color: $foreground-muted; }
     BenchStartScreen .bs-row { height: auto; margin-top: 1; }
+    BenchStartScreen .bs-row.-tight { margin-top: 0; }
     BenchStartScreen .bs-row Label { width: 16; }
     BenchStartScreen .bs-row Input { width: 1fr; }
     BenchStartScreen RadioSet { width: 1fr; height: auto; }
@@ -96,13 +101,18 @@ class BenchStartScreen(FormDialog[BenchRequest]):
                 yield Label("Suite")
                 with RadioSet(id="bs-suite", compact=True):
                     for suite in SUITES:
-                        yield RadioButton(_SUITE_LABELS[suite], value=suite == "sample", id=f"bs-suite-{suite}")
+                        yield MarkedRadioButton(_SUITE_LABELS[suite], value=suite == "sample", id=f"bs-suite-{suite}")
             with Horizontal(classes="bs-row"):
                 yield Label("Max tasks")
                 low, high = MAX_TASKS_RANGE
                 yield Input("", placeholder=f"{low}-{high}, empty: the whole suite", type="integer", id="bs-max",
                             compact=True)
-            with Horizontal(classes="bs-row"):
+            with Horizontal(classes="bs-row -tight"):
+                yield Label("Max steps")
+                low, high = MAX_STEPS_RANGE
+                yield Input("", placeholder=f"{low}-{high} tool calls per task, empty: the platform's 24",
+                            type="integer", id="bs-steps", compact=True)
+            with Horizontal(classes="bs-row -tight"):
                 yield Label("Key variable")
                 yield Input("", placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
                             id="bs-key-env", compact=True)
@@ -115,7 +125,7 @@ class BenchStartScreen(FormDialog[BenchRequest]):
         # The set highlights its first option on mount; start the highlight on the pressed one
         # (sample), so up/down move from what is chosen.
         self.query_one("#bs-suite", RadioSet).action_next_button()
-        self.query_one("#bs-provider", Input).focus()
+        self.query_one("#bs-slug", Input).focus()  # the first field, as the form reads top down
 
     def _value(self, field_id: str) -> str:
         return self.query_one(f"#{field_id}", Input).value.strip()
@@ -145,10 +155,20 @@ class BenchStartScreen(FormDialog[BenchRequest]):
                 return None, f"max tasks is {low}-{high}"
             if suite == "none":
                 return None, "max tasks bounds a suite: choose sample or full, or leave it empty"
+        max_steps: int | None = None
+        raw = self._value("bs-steps")
+        if raw:
+            low, high = MAX_STEPS_RANGE
+            try:
+                max_steps = int(raw)
+            except ValueError:
+                return None, f"max steps is a whole number, {low}-{high}"
+            if not low <= max_steps <= high:
+                return None, f"max steps is {low}-{high}"
         key_env = self._value("bs-key-env") or None
         if key_env is not None:
             problem = env_name_problem(key_env, self._environ)
             if problem:
                 return None, problem
-        return BenchRequest(slug, provider, model, suite, max_tasks, key_env), None
+        return BenchRequest(slug, provider, model, suite, max_tasks, key_env, max_steps), None
 

@@ -18,7 +18,10 @@ from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
 from tui.send_once import SendOnce
 from widgets.safe_text import one_line
 
-__all__ = ["BenchStart"]
+__all__ = ["BenchStart", "PENDING_TASK"]
+
+PENDING_TASK = ("A sandbox task of {slug} is running (its answer comes within about four minutes; the platform "
+                "has no cancel): go on elsewhere, it is kept and listed here when graded.")
 
 OpenWatch = Callable[..., None]
 
@@ -27,10 +30,12 @@ class BenchStart(SendOnce):
     """One benchmark start at a time, each sent once."""
 
     def __init__(self, screen: BlahScreen, *, client: Callable[[], Any], slugs: Callable[[], Any],
-                 say: Callable[[str, bool], None], reload: Callable[[], None], open_watch: OpenWatch) -> None:
+                 say: Callable[[str, bool], None], reload: Callable[[], None], open_watch: OpenWatch,
+                 pending: Callable[[str | None], None] = lambda slug: None) -> None:
         """``client``: the Blobfish benchmark client (None: not configured); ``slugs``: the
         app's benchmark slugs; ``say``: a line under the summary; ``reload``: read the list
-        again; ``open_watch(slug, run_id, record, location, retry_after)``."""
+        again; ``open_watch(slug, run_id, record, location, retry_after)``; ``pending``: a
+        sandbox task's slug while its answer is awaited (None once it came)."""
         super().__init__(screen, group="runs.bench.start", busy_note="A benchmark run is already being started.")
         self.screen = screen
         self._client = client
@@ -38,6 +43,7 @@ class BenchStart(SendOnce):
         self._say = say
         self._reload = reload
         self._open_watch = open_watch
+        self._pending = pending
 
     def ask(self) -> None:
         if self._client() is None:
@@ -56,17 +62,28 @@ class BenchStart(SendOnce):
         if not await self.confirm(title, confirm_text(request), label="Start run"):
             return
         if not request.is_suite:
-            self._say("Running the sandbox task: the platform answers within about four minutes…", False)
+            self._say(PENDING_TASK.format(slug=one_line(request.slug, 60)), False)
+            self._pending(request.slug)
         client = self._client()
-        outcome = await self.send(lambda: start_bench(client, request))
-        slugs.add(request.slug)
+        try:
+            outcome = await self.send(lambda: start_bench(client, request, known_slugs=slugs.slugs))
+        finally:
+            self._pending(None)
+        if outcome.kind != "refused":  # a slug refused before anything ran is not kept
+            slugs.add(request.slug)
+            slugs.add(outcome.slug)  # a running suite found on another benchmark
         await self._report(outcome)
 
     async def _report(self, outcome: BenchStartOutcome) -> None:
         self.screen.notify(outcome.message, severity=outcome.severity, markup=False, timeout=10)
         self._say(outcome.message, outcome.kind != "started")
         self._reload()
-        if outcome.kind == "started" and outcome.run_id:
+        if outcome.kind == "started" and outcome.run_id and self.screen.app.screen is not self.screen:
+            # The person left the wait (another area, or a screen over Runs): the run is listed;
+            # Enter on it there opens it. Nothing is pushed over what they are doing now.
+            self.screen.notify(f"{outcome.message} It is listed in Runs (3); Enter on it opens it.", markup=False,
+                               timeout=10)
+        elif outcome.kind == "started" and outcome.run_id:
             self._open_watch(outcome.slug, outcome.run_id, outcome.record, outcome.location, outcome.retry_after)
         elif outcome.kind == "in_progress" and outcome.run_id:
             body = Text(f"{outcome.message}\n\nFollow the running suite ", end="")

@@ -6,7 +6,9 @@ progress ``done/total`` with the rate and the ETA, each task as it is graded (sc
 pass, checks passed), the highlighted task's grader explanation, evidence link and how long
 that link stays valid, and its recorded steps (Enter opens them in the Inspector). The final
 states say what they mean (``application.bench_view.suite_state``): ``interrupted`` is never a
-score, a rejected credential names its task. ``P`` publishes a completed suite run.
+score, a rejected credential names its task. ``P`` publishes a completed suite run. The run's
+full-suite command (the frozen release on Harbor, same model; ``application.bench_full_suite``)
+is shown whole under the state, and ``y`` copies it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from textual.widgets import DataTable, Static
 
 from api_client.blobfish.bench_shapes import SingleRun, SuiteRun, TaskResult
 from api_client.errors import BlahError
+from application.bench_full_suite import FullSuiteCommand, full_suite_command
 from application.bench_inspect import TaskSteps
 from application.bench_view import (
     SuiteState,
@@ -71,6 +74,7 @@ class BenchWatchScreen(BlahScreen):
     BenchWatchScreen #bw-title { height: auto; padding: 0 1; text-style: bold; }
     BenchWatchScreen #bw-progress { margin: 0 1; }
     BenchWatchScreen #bw-state { height: auto; padding: 0 1; }
+    BenchWatchScreen #bw-command { height: auto; padding: 0 1; }
     BenchWatchScreen #bw-message { height: auto; padding: 0 1; color: $error; }
     BenchWatchScreen #bw-body { height: 1fr; }
     BenchWatchScreen #bw-tasks { width: 1fr; height: 1fr; }
@@ -82,6 +86,7 @@ class BenchWatchScreen(BlahScreen):
         Binding("enter", "inspect", "Steps in Inspector", id="runs.bench.inspect"),
         Binding("P", "publish", "Publish", id="runs.bench.publish"),
         Binding("r", "refresh", "Poll now", id="runs.bench.refresh"),
+        Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]
 
     wall_clock: Callable[[], float] = staticmethod(time.time)  # type: ignore[assignment]
@@ -103,6 +108,7 @@ class BenchWatchScreen(BlahScreen):
         self.eta_s: float | None = None
         self.polls = 0
         self.poll_state = "starting"  # polling | retrying | finished | stopped
+        self.full_suite: FullSuiteCommand | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -110,6 +116,7 @@ class BenchWatchScreen(BlahScreen):
                      id="bw-title")
         yield SuiteProgress(id="bw-progress")
         yield Static(Text("loading the run…"), id="bw-state")
+        yield Static("", id="bw-command")
         yield Static("", id="bw-message")
         with Horizontal(id="bw-body"):
             table = KeyTable(id="bw-tasks")
@@ -151,6 +158,7 @@ class BenchWatchScreen(BlahScreen):
             self.polls += 1
             self._show(record)
             first_wait = record.poll_after_seconds if isinstance(record, SuiteRun) else None
+        self._find_full_suite_command(record)
         if isinstance(record, SingleRun) or record.is_final:
             self._finished(record, announce=False)
             return
@@ -164,6 +172,41 @@ class BenchWatchScreen(BlahScreen):
             self._say(f"stopped watching: {describe_error(error)} · r tries again")
             return
         self._finished(result.record, announce=True)
+
+    @work(exclusive=True, group="runs.bench.full_suite", exit_on_error=False)
+    async def _find_full_suite_command(self, record: Run) -> None:
+        """The run's own command, else (a suite) a same-model sandbox run's: one list read."""
+        found = full_suite_command(record)
+        if found.command is None and self.ctx.bench is not None:
+            try:
+                found = full_suite_command(record, await self.ctx.bench.list_runs(self.slug))
+            except BlahError:
+                pass  # said as "not in this record" below; the watch goes on
+        self.full_suite = found
+        self._show_command()
+
+    def _show_command(self) -> None:
+        found = self.full_suite
+        text = Text("Full suite on Harbor: ", style="bold", end="")
+        if found is None:
+            text.append("looking…", style="italic")
+        elif found.command:
+            text.append_text(safe_text(one_line(found.command, max_len=2000)))
+            if found.from_run:
+                text.append(f"  (from sandbox run {one_line(found.from_run, max_len=60)})", style="dim")
+            text.append("  · y copies", style="dim")
+        else:
+            text.append("not in this record; a sandbox-task run of this model gives the platform's command",
+                        style="italic")
+        self.query_one("#bw-command", Static).update(text)
+
+    def action_copy_command(self) -> None:
+        found = self.full_suite
+        if found is None or not found.command:
+            self.notify("No full-suite command to copy (the record has none).", markup=False, timeout=4)
+            return
+        self.app.copy_to_clipboard(one_line(found.command, max_len=2000))
+        self.notify("Copied the full-suite command.", markup=False, timeout=3)
 
     def _on_event(self, event: WatchEvent) -> None:
         if event.record is None:

@@ -59,6 +59,10 @@ def _took(run: Run) -> str:
     return DASH
 
 
+NARROW_BELOW = 110
+"""Terminal widths under this cut the Run column to ``NARROW_RUN_CELL`` characters."""
+NARROW_RUN_CELL = 26
+
 class RunsScreen(BlahScreen):
     """Every run with status, progress, start and end, and error."""
 
@@ -198,6 +202,24 @@ class RunsScreen(BlahScreen):
         self._render_table()
         return changed
 
+    def _run_cell_width(self) -> int | None:
+        """On a narrow terminal the Run column is cut to leave Status and Progress in view (the
+        columns after them fold off to the right); None: no cut."""
+        width = self.size.width
+        return NARROW_RUN_CELL if 0 < width < NARROW_BELOW else None
+
+    def on_resize(self) -> None:
+        if self._run_cell_width() != getattr(self, "_drawn_run_width", None) and self.is_mounted:
+            self._render_table()
+
+    def _fit_run(self, cells: tuple[Text, ...]) -> tuple[Text, ...]:
+        width = self._run_cell_width()
+        if width is None or not cells:
+            return cells
+        run = cells[0].copy()
+        run.truncate(width, overflow="ellipsis")
+        return (run, *cells[1:])
+
     def _render_table(self) -> None:
         table = self.table
         keep = table.current_key
@@ -205,10 +227,11 @@ class RunsScreen(BlahScreen):
         variables = self.app.get_css_variables()
         with_chip = self.with_chip
         folded = fold_runs(self.runs, show_all=self.show_all, keep=keep)
+        self._drawn_run_width = self._run_cell_width()
         for run in folded.shown:
             table.add_row(
                 *((chip("blah.dev", variables),) if with_chip else ()),
-                cell(run.id, max_len=40),
+                *self._fit_run((cell(run.id, max_len=40),)),
                 cell(run.status, max_len=20, style=status_style(run.status, variables)),
                 Text(progress_text(run)),
                 run_models_text(run, self.ctx.model_id),
@@ -220,10 +243,12 @@ class RunsScreen(BlahScreen):
             )
         if self.ctx.bench is not None:
             for row in self.bench.rows:
-                table.add_row(chip("Blobfish", variables), *self.bench.cells(row, variables), key=row.key)
+                table.add_row(chip("Blobfish", variables), *self._fit_run(self.bench.cells(row, variables)),
+                              key=row.key)
         if self.ctx.errorbar is not None:
             for bakeoff in self.bakeoffs.rows:
-                table.add_row(chip("errorbar", variables), *self.bakeoffs.cells(bakeoff, variables), key=bakeoff.key)
+                table.add_row(chip("errorbar", variables), *self._fit_run(self.bakeoffs.cells(bakeoff, variables)),
+                              key=bakeoff.key)
         table.move_to_key(keep)
         counts: dict[str, int] = {}
         for run in self.runs:
