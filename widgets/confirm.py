@@ -126,3 +126,15 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self._answer(False)
+
+
+class WideConfirmScreen(ConfirmScreen):
+    """A confirmation wide and tall enough for a long body (what a bake-off spends on): the
+    body scrolls within the screen so the buttons stay in view at 80x24."""
+
+    DEFAULT_CSS = """
+    WideConfirmScreen > #confirm-dialog { width: 110; max-width: 98%; max-height: 98%; padding: 0 1; }
+    WideConfirmScreen #confirm-title { margin-bottom: 0; }
+    WideConfirmScreen #confirm-body { max-height: 70vh; }
+    WideConfirmScreen #confirm-buttons { margin-top: 0; }
+    """

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from api_client._responses import safe_excerpt
 from api_client.errors import BlahError
 from application.bakeoff.new_run import NewRun, field_of_refusal
-from application.bakeoff.planning import underpowered_advice
 
 __all__ = ["CreateRefusal", "create_refusal", "samples_enough"]
 
@@ -63,6 +62,8 @@ def create_refusal(error: BlahError, request: NewRun | None,
     if error.status == 412:
         needed = samples_enough(error.server_error)
         if request is not None and request.noninferiority_margin is not None:
+            from application.bakeoff.planning import underpowered_advice  # not on `bakeoff gate`'s path
+
             said += ("; the app's plan: " + underpowered_advice(request.sample_count, request.noninferiority_margin,
                                                                  None, *judge))
         if needed is not None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual.worker import get_current_worker
 
 from api_client.errors import AuthError, BlahError, MissingKeyError
 from api_client.models import ChatroomMessage
@@ -104,7 +105,9 @@ class MuteFlow:
     async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool,
                   messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
         """Ask, then set the state. Returns the state the platform confirmed (True = enabled),
-        or None when cancelled, refused or unknown. Reports everything it learns to the app."""
+        or None when cancelled, refused or unknown. Reports everything it learns to the app.
+        Raises ``NoActiveWorker`` when not awaited in a worker (its dialog would hang the loop)."""
+        get_current_worker()
         client = screen.ctx.client
         if client is None:
             screen.notify("offline: the chatroom cannot be changed", severity="warning", markup=False)

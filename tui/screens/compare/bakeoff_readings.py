@@ -7,9 +7,12 @@ of the queue's numbers: headed as ours."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.widgets import Static
 
 from application.bakeoff.readings import SwitchReadings
 from common.safe_strings import one_line as one
+
+_LEANING = ("leans to", "favours the", "its kin", "not shown noninferior")
 
 
 def readings_text(readings: SwitchReadings | None) -> Text:
@@ -22,10 +25,15 @@ def readings_text(readings: SwitchReadings | None) -> Text:
         text.append(one(arm.arm, 60), style="bold")
         text.append("\n")
         for sentence in arm.sentences() or ["nothing to read: no judged pairs"]:
-            style = "yellow" if ("leans to" in sentence or "favours the" in sentence or "its kin" in sentence
-                                 or "not shown noninferior" in sentence) else ""
-            text.append("  " + one(sentence, 240) + "\n", style=style)
+            text.append("  " + one(sentence, 240) + "\n", style="yellow" if any(w in sentence for w in _LEANING) else "")
     for note in readings.notes:
         text.append(one(note, 240) + "\n", style="dim")
     text.rstrip()
     return text
+
+
+class ReadingsPanel(Static):
+    """The panel under the calibration in the Bake-offs view."""
+
+    def show(self, readings: SwitchReadings | None) -> None:
+        self.update(readings_text(readings))

@@ -35,7 +35,7 @@ from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
-from tui.screens.compare.bakeoff_readings import readings_text
+from tui.screens.compare.bakeoff_readings import ReadingsPanel
 from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
 from tui.screens.runs.format import DASH, cell
 from widgets.caption import Caption
@@ -119,7 +119,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
             yield Static(Text(""), id="bakeoff-verdict")
             yield BakeoffDetail(Text(""), id="bakeoff-detail")
             yield Static(Text(""), id="bakeoff-calibration")
-            yield Static(Text(""), id="bakeoff-readings")
+            yield ReadingsPanel(Text(""), id="bakeoff-readings")
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -203,7 +203,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self._show_detail()
         self._show_samples()
         self.show_calibration()
-        self.query_one("#bakeoff-readings", Static).update(readings_text(self.readings))
+        self.query_one("#bakeoff-readings", ReadingsPanel).show(self.readings)
 
     def _threshold_name(self, run: assumed.Run) -> str:
         return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from textual.app import App
+
 from api_client.errors import BlahError
 from application.bakeoff.screening import BakeoffPrefill
 from tui.base_screen import BlahScreen, describe_error
@@ -40,9 +42,10 @@ class BakeoffCreate(SendOnce):
         from application.bakeoff.new_run import Problem
         from application.bakeoff.refusals import create_refusal
         from tui.screens.runs.bakeoff_new import BakeoffNewScreen
-        from tui.screens.runs.bakeoff_new_text import BakeoffConfirmScreen, confirm_text
+        from application.bakeoff.dialog_text import confirm_text
+        from widgets.confirm import WideConfirmScreen
 
-        app = self.screen.app
+        app: App[object] = self.screen.app
         client = self._client()
         dialog = BakeoffNewScreen(candidates, prefill=prefill)
         while True:
@@ -52,7 +55,7 @@ class BakeoffCreate(SendOnce):
             chosen = dialog.chosen_criterion()
             text = confirm_text(request, chosen, dialog.runs)
             if not await self.confirm("Queue this bake-off?", text, label="Queue bake-off",
-                                      dialog_type=BakeoffConfirmScreen):
+                                      dialog_type=WideConfirmScreen):
                 return
             try:  # a lost answer is settled by the client (it looks for the run in the list)
                 created = await self.send(lambda: client.create_run(request.body()))

@@ -34,7 +34,7 @@ from application.bakeoff.new_run import (
     used_models, whole_number,
 )
 from application.bakeoff.planning import run_plan_lines
-from tui.screens.runs.bakeoff_new_text import confirm_text, criterion_option, row_of_field
+from application.bakeoff.dialog_text import confirm_text, criterion_option, row_of_field
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line

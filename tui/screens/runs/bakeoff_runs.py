@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+from textual.app import App
 
 from api_client.errors import BlahError
 from application.bakeoff.run_rows import BakeoffRow
@@ -121,7 +122,8 @@ class BakeoffRuns:
     def watch(self, row: BakeoffRow) -> None:
         from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
 
-        self.screen.app.push_screen(BakeoffWatchScreen(row.run.id, initial=row.run))
+        app: App[object] = self.screen.app
+        app.push_screen(BakeoffWatchScreen(row.run.id, initial=row.run))
 
     # ----------------------------------------------------------------- creating
 

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
+from textual.app import App
 
 from application.bench_runs import BenchStartOutcome, start_bench
 from tui.base_screen import BlahScreen
@@ -53,7 +54,7 @@ class BenchStart(SendOnce):
         self.start(self._flow)
 
     async def _flow(self) -> None:
-        app = self.screen.app
+        app: App[object] = self.screen.app
         slugs = self._slugs()
         request = await app.push_screen_wait(BenchStartScreen(slug=slugs.slugs[-1]))
         if request is None:

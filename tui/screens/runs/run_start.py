@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.text import Text
+from textual.app import App
 
 from application.runs.actions import WriteOutcome, start_run
 from tui.base_screen import BlahScreen
@@ -54,7 +55,8 @@ class RunStart(SendOnce):
         assert client is not None
         models = await client.list_models()
         known = {r.id for r in await client.list_runs()}
-        chosen = await self.screen.app.push_screen_wait(
+        app: App[object] = self.screen.app
+        chosen = await app.push_screen_wait(
             ModelPickerScreen(
                 models,
                 title="Start an eval run",

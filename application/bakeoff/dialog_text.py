@@ -1,6 +1,6 @@
-"""The New bake-off dialog's words: the confirmation (``application.bakeoff.confirm``'s lines
-as a Rich ``Text``), each criterion as an option, and which row of the dialog a refused field
-is said under."""
+"""The New bake-off dialog's words: the confirmation (``confirm``'s lines as a Rich ``Text``),
+each criterion as the picker lists it, and which row of the dialog a refused field is said
+under. Textual-free, shared by the dialog and its tests."""
 
 from __future__ import annotations
 
@@ -11,25 +11,13 @@ from rich.text import Text
 
 from application.bakeoff.confirm import confirmation_lines
 from application.bakeoff.new_run import NewRun
-from widgets.confirm import ConfirmScreen
-from widgets.safe_text import one_line
+from common.safe_strings import one_line
 
 if TYPE_CHECKING:
     from api_client.errorbar import assumed
 
-__all__ = ["BakeoffConfirmScreen", "confirm_text", "criterion_option", "row_of_field"]
+__all__ = ["confirm_text", "criterion_option", "row_of_field"]
 
-
-class BakeoffConfirmScreen(ConfirmScreen):
-    """The confirmation, wide and tall enough for what a bake-off spends on: the body scrolls
-    within the screen so the buttons stay in view at 80x24."""
-
-    DEFAULT_CSS = """
-    BakeoffConfirmScreen > #confirm-dialog { width: 110; max-width: 98%; max-height: 98%; padding: 0 1; }
-    BakeoffConfirmScreen #confirm-title { margin-bottom: 0; }
-    BakeoffConfirmScreen #confirm-body { max-height: 70vh; }
-    BakeoffConfirmScreen #confirm-buttons { margin-top: 0; }
-    """
 
 _ROWS = (
     ("name", "name"), ("eval_kind", "kind"), ("criterion_id", "criterion"), ("rubric_type", "rubric-type"),
