@@ -281,6 +281,8 @@ _GLOBAL_VALUED = ("--profile", "--base-url", "--api-key", "--model", "--log", "-
 _OWN_PARSER_OPTIONS = {"sim": {"--speed", "--seed"}, "blobfish": {"--base-url", "--profile"},
                        "bench": {"--base-url", "--profile"}, "bakeoff": {"--base-url", "--profile"}}
 """The global options the commands with their own parser (``blah-tui sim ...``) take."""
+_BLAH_VERB_GLOBALS = {"--base-url", "--api-key", "--profile"}
+"""The global options blah.dev's verbs (``runs``, ``leaderboard``, ...) take before or after them."""
 
 
 def _globals_to_subcommand(args_list: list[str]) -> list[str]:
@@ -304,6 +306,9 @@ def _globals_to_subcommand(args_list: list[str]) -> list[str]:
         return args_list
     takes = _options_of(command)
     for flag in given:
+        if command in BLAH_VERBS and flag not in _BLAH_VERB_GLOBALS:
+            raise _Refused(f"only --base-url, --api-key and --profile apply to `{command}`; "
+                           f"see `blah-tui {command} --help`")
         if takes is not None and flag not in takes:
             value = "" if flag in ("--demo", "--api-key") else f" {getattr(found, flag.lstrip('-').replace('-', '_'))}"
             hint = " (its key comes from the platform's variable, e.g. $BLOBFISH_API_KEY)" if flag == "--api-key" else ""

@@ -24,7 +24,7 @@ async def test_the_failed_calls_axis_runs_0_to_100_percent_under_a_badge_filter(
         if plot.region.height == 0:
             await pilot.press("p")  # the plots, when the terminal did not show them already
         await pilot.press("b")  # the first badge (ERR): only calls with that finding
-        await wait_for(pilot, lambda: screen.filter.badge is not None, what="the badge filter")
+        await wait_for(pilot, lambda: screen.loader.filter.badge is not None, what="the badge filter")
         await pilot.pause(0.3)
         text = "\n".join(region_text(app, plot))
         assert "-1.00" not in text and "1.00" not in text, text

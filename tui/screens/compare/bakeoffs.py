@@ -116,8 +116,10 @@ class BakeoffScreen(LabelActions, BlahScreen):
         yield Caption("loading the bake-offs…", id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
-            yield Static(Text(""), id="bakeoff-verdict")
+            # the results first (wins, ties, losses unscrolled at 80x24), then the queue's gate
+            # (at the detail's end), then the app's verdict on it
             yield BakeoffDetail(Text(""), id="bakeoff-detail")
+            yield Static(Text(""), id="bakeoff-verdict")
             yield Static(Text(""), id="bakeoff-calibration")
             yield ReadingsPanel(Text(""), id="bakeoff-readings")
         yield KeyTable(id="bakeoff-samples")
