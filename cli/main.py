@@ -19,7 +19,7 @@ from cli.parsing import OneLineParser, end_quietly_on_closed_pipe, port_number, 
 from common.constants import DEFAULT_BASE_URL
 
 if TYPE_CHECKING:
-    from application.profiles import ResolvedProfile
+    from application.session.profiles import ResolvedProfile
 
 EPILOG = """\
 in the app:
@@ -266,9 +266,9 @@ def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True)
 
 
 def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
-    """(key, source name) as :func:`application.credentials.resolve_key`; a problem with the stored key
+    """(key, source name) as :func:`application.session.credentials.resolve_key`; a problem with the stored key
     is said on stderr."""
-    from application.credentials import resolve_key
+    from application.session.credentials import resolve_key
 
     found = resolve_key(flag)
     if found.problem:
@@ -446,7 +446,7 @@ def _run_app(args: argparse.Namespace) -> int:
     if args.demo:
         return run_demo(seed=DEMO_SEED if args.seed is None else args.seed,
                         speed=DEMO_SPEED if args.speed is None else args.speed, log_id=args.log)
-    from application.profiles import ProfileError, resolve_profile
+    from application.session.profiles import ProfileError, resolve_profile
 
     try:
         profile = resolve_profile(getattr(args, "profile", None), base_url_flag=args.base_url, key_flag=args.api_key)
@@ -459,7 +459,7 @@ def _run_app(args: argparse.Namespace) -> int:
 def _blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
     """The blah.dev profile of a command that works on blah.dev only (export, report); a
     problem with it is said on stderr (None then)."""
-    from application.profiles import ProfileError, resolve_profile
+    from application.session.profiles import ProfileError, resolve_profile
 
     try:
         profile = resolve_profile(
@@ -478,7 +478,7 @@ def _base_url_error(raw: str | None) -> str | None:
     command builds a client from it), else None."""
     if raw is None:
         return None
-    from application.base_url import base_url_problem, explain_bad_base_url
+    from application.session.base_url import base_url_problem, explain_bad_base_url
 
     problem = base_url_problem(raw)
     return explain_bad_base_url(raw, problem) if problem else None
@@ -495,8 +495,8 @@ def _local_report(args: argparse.Namespace, profile: ResolvedProfile) -> int:
         return 2
     archive = dump = None
     if args.offline:
-        from api_client.archive import Archive
-        from application.paths import data_dir
+        from api_client.archives.archive import Archive
+        from application.session.paths import data_dir
 
         archive = Archive.path_for(data_dir(), profile.origin, args.model_id, profile.label)
     else:

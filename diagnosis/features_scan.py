@@ -4,7 +4,7 @@ not whole words (prefixes, phrases, symbols), each behind a cheap test that ever
 matches passes (a substring that must occur in the text).
 
 For ASCII text, lower-cased, this finds exactly what the case-insensitive patterns of
-``features`` find (tests/test_diagnosis_stream.py checks both on every sample text and on word
+``features`` find (tests/diagnosis/test_diagnosis_stream.py checks both on every sample text and on word
 soup made of every keyword): ``\\bword\\b`` matches a text exactly when ``word`` (letters only) is
 one of the text's maximal runs of word characters, and a gated pattern is searched only where
 its gate says it could match. The text is read once by ``findall(r"\\w+")`` and a handful of

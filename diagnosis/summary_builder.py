@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from api_client.models import Health, LogEntry, Result
+from api_client.blahdev.shapes import Health, LogEntry, Result
 
 from . import kinds
 from .classifier import classify_detected

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import NotFoundError
-from api_client.models import LogEntry
 from application.diagnosis.call_findings import read_call_findings
 
 

@@ -2,7 +2,7 @@
 
 Every screen that refreshes on a timer holds a :class:`Reload`: after a read that worked it
 says whether anything is still moving (and whether this read brought anything new), after a
-read that failed it passes the error. The pace is :class:`api_client.polling.Backoff`'s, the
+read that failed it passes the error. The pace is :class:`api_client.transport.polling.Backoff`'s, the
 same as the log tail's and :class:`application.poller.Poller`'s: back to ``interval`` on
 progress, doubling up to ``max_interval`` while nothing changes or errors repeat, a 429's
 ``Retry-After`` honoured, the server's own poll hint (``hint``) never undercut, and no timer
@@ -20,7 +20,7 @@ from typing import Any
 from textual.message_pump import MessagePump
 from textual.timer import Timer
 
-from api_client.polling import Backoff
+from api_client.transport.polling import Backoff
 
 __all__ = ["Reload", "retry_note"]
 

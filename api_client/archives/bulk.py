@@ -19,8 +19,8 @@ from typing import Any
 
 import orjson
 
-from api_client.archive_schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
-from api_client.models import ChatMessage, LogEntry
+from api_client.archives.schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
+from api_client.blahdev.shapes import ChatMessage, LogEntry
 
 __all__ = ["DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entry_from_bulk_row", "newest_entries", "read_range"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from common.key_shapes import checked_key
 
-from .errors import KeyShapeError
+from api_client.errorbar.errors import KeyShapeError
 
 KEY_PREFIX = "sk_"
 

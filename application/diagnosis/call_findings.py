@@ -11,8 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
-from api_client.models import LogEntry
 from application.error_text import describe_error
 from diagnosis import Finding, classify, template_name
 

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from common.safe_strings import one_line
 
 __all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "read_calls"]

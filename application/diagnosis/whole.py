@@ -13,7 +13,7 @@ neither.
 The archive is split into ranges of its time ordinal and, when it is big enough to pay for
 starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
 (``spawn``: safe from a thread of the app), each reading its range read-only in bulk
-(api_client.archive_bulk), and merged in order. Why processes: classifying is pure Python, so
+(api_client.archives.bulk), and merged in order. Why processes: classifying is pure Python, so
 threads would share one core (the GIL); ranges of the archive need no coordination, and a
 range's digest is small next to its calls. Measured (tests/bench/bench_diagnosis.py, 1M distinct
 calls, a 2-core machine shared with a load average of 10-14): one process 114 s of CPU, two
@@ -35,8 +35,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from api_client.archive_bulk import ArchiveSpan, archive_span, entry_from_bulk_row, read_range
-from api_client.models import LogEntry
+from api_client.archives.bulk import ArchiveSpan, archive_span, entry_from_bulk_row, read_range
+from api_client.blahdev.shapes import LogEntry
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
 

@@ -1,4 +1,4 @@
-"""Blobfish SDK evaluations in the app (Textual-free): the evidence read into rollouts
-(``evidence``), where evaluations come from (``source``), the list's rows and filters
-(``listing``), a step shown in the Inspector (``inspect``), JSONL export (``export``), and
-evaluations ready for the screens, fetched and diagnosed (``diagnosed``)."""
+"""Blobfish SDK evaluations, without Textual: the list (``listing``), a rollout's evidence
+and diagnosis (``evidence``, ``source``), the replay as Inspector calls (``inspect``), the
+export, and the rollout steps in the archive for full-text search (``rollout_steps``).
+"""

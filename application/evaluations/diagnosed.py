@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from application.blobfish.evidence import Evaluation, EvaluationSummary, parse_evaluation, parse_summary
-from application.blobfish.source import EvaluationSource
+from application.evaluations.evidence import Evaluation, EvaluationSummary, parse_evaluation, parse_summary
+from application.evaluations.source import EvaluationSource
 from diagnosis.rollouts import EvaluationDiagnosis, diagnose_evaluation
 
 __all__ = ["DiagnosedEvaluation", "list_summaries", "read_diagnosed"]

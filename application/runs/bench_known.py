@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from application.paths import data_dir
+from application.session.paths import data_dir
 
 __all__ = ["known_slugs", "remember_slug"]
 

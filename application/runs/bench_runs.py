@@ -5,7 +5,7 @@ Which benchmarks are listed: the contract documents no route that lists benchmar
 slug's own ``/runs``), so Runs lists ``DEFAULT_BENCH_SLUG`` (the benchmark the platform's page
 and the simulator use as their example), the benchmarks the session was told of (the demo's),
 and those this person has run or whose community board they opened, in any session
-(``application.bench_known``).
+(``application.runs.bench_known``).
 
 Starting is a write sent once: a lost answer is settled by the client's own check of the run
 list (``BenchmarkClient.start_suite``/``start_single``); a second suite while one runs is 409
@@ -22,14 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from api_client.blobfish.bench_shapes import SingleRun, SuiteRun
 from api_client.blobfish.benchmarks import (
     BenchRefusedLocally,
     RunInProgressError,
     RunNotStartedError,
 )
+from api_client.blobfish.shapes_bench import SingleRun, SuiteRun
 from api_client.errors import BlahError, OutcomeUnknownError
-from application.bench_known import remember_slug
+from application.runs.bench_known import remember_slug
 from common.format import DASH
 from common.iso_time import iso_ms
 

@@ -26,7 +26,7 @@ import tomli_w
 
 from common.atomic_write import write_atomic
 
-from application.keyring_store import (
+from application.session.keyring_store import (
     TIMEOUT_S,
     USERNAME,
     KeyringUnavailable,
@@ -34,8 +34,8 @@ from application.keyring_store import (
     load_from_keyring,
     store_in_keyring,
 )
-from application.paths import config_dir
-from application.profile_table import IMPLICIT_PROFILE
+from application.session.paths import config_dir
+from application.session.profile_table import IMPLICIT_PROFILE
 
 Where = Literal["auto", "keyring", "file"]
 

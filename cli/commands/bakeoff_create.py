@@ -20,17 +20,17 @@ import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errors import AuthError, BlahError, UnreachableError
-from application.bakeoff.confirm import confirmation_lines
-from application.bakeoff.new_run import (
+from application.compare.bakeoff.confirm import confirmation_lines
+from application.compare.bakeoff.new_run import (
     DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED, ArmSpec, NewRun, Problem, SampleFilters, parse_arm,
     parse_assertion,
 )
-from application.bakeoff.refusals import create_refusal
+from application.compare.bakeoff.refusals import create_refusal
 from cli.commands.command_error import CommandError, confirm
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import Created, ErrorbarClient
 
 __all__ = ["add_create_arguments", "create_request", "run_create"]

@@ -88,7 +88,7 @@ def spend_lines(samples: int | None, candidates: int, best_of: int, stored: bool
 
 
 def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from application.bakeoff.planning import plan_lines
+    from application.compare.bakeoff.planning import plan_lines
     from diagnosis.planning import SAMPLE_CAP, PlanQuestion, plan
 
     question = PlanQuestion(samples=args.samples, rate=args.rate, half_width=args.half_width, margin=args.margin,
@@ -120,7 +120,7 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from application.bakeoff.verify import BundleError, verify_bundle
+    from application.compare.bakeoff.verify import BundleError, verify_bundle
 
     try:
         with open(args.bundle, encoding="utf-8") as handle:

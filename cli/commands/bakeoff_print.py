@@ -8,14 +8,14 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from application.bakeoff.assertions import assertion_rows, failed_assertions
-from application.bakeoff.gate import actual_word
-from application.bakeoff.new_run import population_text
+from application.compare.bakeoff.assertions import assertion_rows, failed_assertions
+from application.compare.bakeoff.gate import actual_word
+from application.compare.bakeoff.new_run import population_text
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.gate_verdict import GateVerdict
 
 

@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from api_client.archive_schema import ArchiveError
+from api_client.archives.schema import ArchiveError
 from application.diagnosis.dump import DumpReading, NotADumpError, read_calls
 from common.format import format_utc
 from widgets.safe_text import one_line, sanitize
@@ -47,7 +47,7 @@ def _when(ms: int | None) -> str:
 
 
 def _template(model_id: str) -> tuple[str | None, str]:
-    from application.config import load_config
+    from application.session.config import load_config
 
     template = load_config().config.templates.get(model_id)
     return template, ("config" if template else "unknown")

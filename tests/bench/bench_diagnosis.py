@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from diagnosis import classify, summarize
 
 SYSTEM = (
@@ -166,7 +166,7 @@ def bench_summarize(n: int, *, distinct: bool) -> dict[str, float]:
 
 def build_archive(path: Path, calls: int, batch: int = 20_000) -> None:
     """An archive of ``calls`` distinct calls, oldest first (the live tail's order: no renumbering)."""
-    from api_client.archive import Archive
+    from api_client.archives.archive import Archive
 
     archive = Archive(path)
     try:

@@ -197,7 +197,7 @@ def test_show_says_where_the_prompts_came_from_and_how_they_were_judged(queue: E
 
 
 def test_assertion_results_in_an_unknown_shape_are_printed_as_sent_and_inert() -> None:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from cli.commands.bakeoff_print import print_run
 
     run = assumed.Run.model_validate({

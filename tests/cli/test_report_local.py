@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from api_client.blahdev.client import BlahClient
 from application.diagnosis.analysis import analyse
 from application.diagnosis.data import Fetched, fetch_inputs
-from api_client.client import BlahClient
 from cli.commands.report_local import UNREADABLE_LINES, local_report_main
 from cli.main import main as cli_main
 from diagnosis import render_json

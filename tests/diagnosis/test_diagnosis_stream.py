@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from api_client.archive import Archive
-from api_client.models import Health, HealthCheck, LogEntry, Result
+from api_client.archives.archive import Archive
+from api_client.blahdev.shapes import Health, HealthCheck, LogEntry, Result
 from application.diagnosis.whole import diagnose_archive, diagnose_calls
 from diagnosis import kinds
 from diagnosis.features import text_features
@@ -225,7 +225,7 @@ def test_prompts_that_failed_most_often_count_every_call_of_the_text() -> None:
 
 
 def test_bulk_read_gives_the_entries_iter_all_gives() -> None:
-    from api_client.archive_bulk import newest_entries
+    from api_client.archives.bulk import newest_entries
 
     entries, _ = sample()
     archive = Archive.create_temporary()

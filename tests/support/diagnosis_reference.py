@@ -2,7 +2,7 @@
 
 ``reference_features`` is the old ``diagnosis.features.feature_values`` (one case-insensitive
 ``re.search`` per category, first match wins) and ``reference_counts`` the old ``summarize`` loop's
-counts. tests/test_diagnosis_stream.py checks that the new pipeline (one lower-cased scan per
+counts. tests/diagnosis/test_diagnosis_stream.py checks that the new pipeline (one lower-cased scan per
 distinct text, chunks merged, worker processes) gives the same numbers on a sample with every
 failure kind. Do not "fix" this module: it is the yardstick.
 """
@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from api_client.models import Health, LogEntry, Result
+from api_client.blahdev.shapes import Health, LogEntry, Result
 from diagnosis import kinds
 from diagnosis.classifier import classify_detected
 from diagnosis.features import length_bucket

@@ -3,7 +3,7 @@ that passed every assertion and each assertion's own count; per answer, which as
 failed.
 
 ``results.assertion_results`` is named by the page only (its shape is ASSUMED in
-``api_client.errorbar.assumed``); the per-answer booleans are the simulator's sample extra
+``api_client.errorbar.shapes``); the per-answer booleans are the simulator's sample extra
 ``assertions``. Whatever is absent stays absent: the reader says the queue did not send it.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["AssertionRow", "assertion_name", "assertion_rows", "failed_assertions"]
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from api_client.models import LogEntry
-from common.iso_time import iso_ms
-from application.bakeoff.samples import SampleRow
+from api_client.blahdev.shapes import LogEntry
+from application.compare.bakeoff.samples import SampleRow
 from application.inspector.foreign import ForeignCall, OrderedIds
+from common.iso_time import iso_ms
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["PLATFORM", "SampleCalls", "verdicts_line"]
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from application.bakeoff.assertions import assertion_name
-from application.bakeoff.cost import spend_plan
-from application.bakeoff.new_run import RUBRIC_TYPE_HELP, STORED, NewRun
+from application.compare.bakeoff.assertions import assertion_name
+from application.compare.bakeoff.cost import spend_plan
+from application.compare.bakeoff.new_run import RUBRIC_TYPE_HELP, STORED, NewRun
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["confirmation_lines", "request_plan_lines"]
 
@@ -21,7 +21,7 @@ def request_plan_lines(request: NewRun, criterion: assumed.Criterion | None) -> 
     """What this run can answer before it is paid for (``bakeoff plan``'s figures): its
     interval and, for a certified switch, the power of its margin. A criterion run's judge
     error widens the corrected interval, so its TPR/TNR enter the plan."""
-    from application.bakeoff.planning import run_plan_lines  # the arithmetic: not on `bakeoff gate`'s path
+    from application.compare.bakeoff.planning import run_plan_lines  # the arithmetic: not on `bakeoff gate`'s path
 
     graded = request.eval_kind == "criterion" and criterion is not None
     return run_plan_lines(request.sample_count, request.noninferiority_margin if request.certified else None,

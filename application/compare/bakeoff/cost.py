@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING
 
-from application.bakeoff.new_run import STORED, NewRun
+from application.compare.bakeoff.new_run import STORED, NewRun
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["SpendPlan", "measured_costs", "spend_plan"]
 

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from application.bakeoff.confirm import confirmation_lines
-from application.bakeoff.new_run import NewRun
+from application.compare.bakeoff.confirm import confirmation_lines
+from application.compare.bakeoff.new_run import NewRun
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["confirm_text", "criterion_option", "row_of_field"]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.gate_verdict import GateVerdict
 
 __all__ = ["ASSERTION_PASS_RATE", "CHECK_WORDS", "GateLine", "NONINFERIORITY_MARGIN", "actual_word", "gate_headline",

@@ -19,14 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from api_client.errorbar import wire
+from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import ASSERTION_TYPES, check_create
 from api_client.errorbar.errors import RefusedLocally
-from application.bakeoff.judge_quality import informedness, judge_reading
+from application.compare.bakeoff.judge_quality import informedness, judge_reading
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = [
     "ASSERTION_HELP", "ArmSpec", "DEFAULT_MARGIN", "DEFAULT_MAX_OUTPUT_TOKENS", "DEFAULT_SAMPLE_COUNT",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from api_client.errorbar.wire import TERMINAL
+from api_client.errorbar.shapes_fixed import TERMINAL
 from application.runs.eta import EtaEstimator
 from common.format import format_duration
 

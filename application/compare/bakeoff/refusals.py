@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from api_client._responses import safe_excerpt
 from api_client.errors import BlahError
-from application.bakeoff.new_run import NewRun, field_of_refusal
+from api_client.transport.responses import safe_excerpt
+from application.compare.bakeoff.new_run import NewRun, field_of_refusal
 
 __all__ = ["CreateRefusal", "create_refusal", "samples_enough"]
 
@@ -62,7 +62,7 @@ def create_refusal(error: BlahError, request: NewRun | None,
     if error.status == 412:
         needed = samples_enough(error.server_error)
         if request is not None and request.noninferiority_margin is not None:
-            from application.bakeoff.planning import underpowered_advice  # not on `bakeoff gate`'s path
+            from application.compare.bakeoff.planning import underpowered_advice  # not on `bakeoff gate`'s path
 
             said += ("; the app's plan: " + underpowered_advice(request.sample_count, request.noninferiority_margin,
                                                                  None, *judge))

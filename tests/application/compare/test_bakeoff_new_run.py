@@ -1,4 +1,4 @@
-"""A new bake-off's spec as the CLI and the dialog build it (``application.bakeoff``): each bad
+"""A new bake-off's spec as the CLI and the dialog build it (``application.compare.bakeoff``): each bad
 input said with its field before anything is sent, the certified switch's rules, the judge's
 plain reading, the family warning, and what the confirmation says it spends on (the counts
 from the request; the estimate only from costs the queue measured, read over real HTTP)."""
@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from api_client.errorbar import assumed
+from api_client.errorbar import shapes as assumed
 from api_client.errorbar.client import ErrorbarClient
 from api_client.errors import BlahError
-from application.bakeoff.confirm import confirmation_lines
-from application.bakeoff.cost import spend_plan
-from application.bakeoff.judge_quality import informedness, judge_reading
-from application.bakeoff.new_run import (
+from application.compare.bakeoff.confirm import confirmation_lines
+from application.compare.bakeoff.cost import spend_plan
+from application.compare.bakeoff.judge_quality import informedness, judge_reading
+from application.compare.bakeoff.new_run import (
     ArmSpec, NewRun, SampleFilters, judge_family_warning, parse_arm, parse_assertion, parse_margin, used_models,
 )
-from application.bakeoff.refusals import create_refusal
+from application.compare.bakeoff.refusals import create_refusal
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 
 RUBRIC = "Accurate, concise answers in the support tone."
@@ -222,6 +222,6 @@ def test_a_screening_runs_catalog_is_offered_and_its_dollar_figures_priced() -> 
     ("underpowered; 64 samples are needed", 64), ("sample_count >= 90 required", 90), ("Underpowered.", None),
 ])
 def test_the_samples_that_would_do_are_read_from_the_queues_words(said: str, needed: int | None) -> None:
-    from application.bakeoff.refusals import samples_enough
+    from application.compare.bakeoff.refusals import samples_enough
 
     assert samples_enough(said) == needed

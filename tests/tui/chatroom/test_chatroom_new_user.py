@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.chatroom import SIZE, make_app, open_chatroom, screen_text, wait_for
 from tests.support.notify_log import said

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.app import App
 
-from application.context import AppContext
+from application.session.context import AppContext
 from tests.support.blobfish_world import StoreSource
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app

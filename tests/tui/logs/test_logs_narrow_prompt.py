@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.logs_world import app_for, loaded
 

@@ -3,7 +3,7 @@ plotext's -1.00...1.00 around a single value."""
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.logs_world import SIZE, app_for, loaded, logs_screen, wait_for
 

@@ -191,7 +191,7 @@ async def test_a_hostile_criterion_name_is_shown_inert(queue: ErrorbarServer) ->
 async def test_the_plan_is_shown_in_the_dialog_and_its_confirmation_and_beside_a_412(queue: ErrorbarServer) -> None:
     """Issue 32: what the run can answer, before it is paid for: the dialog's plan follows the
     samples and the margin typed; the confirmation says the same; the 412 adds what would do."""
-    from application.bakeoff.planning import run_plan_lines
+    from application.compare.bakeoff.planning import run_plan_lines
     from diagnosis.planning import smallest_margin
 
     app = runs_app(queue, admin=True)

@@ -107,7 +107,7 @@ async def test_run_in_progress_on_another_benchmark_is_offered_and_followed_ther
 
 async def test_runs_lists_the_benchmarks_run_before_and_the_demos(clock: PacedClock, bench: BenchmarkClient) -> None:
     """A benchmark run in an earlier session, and those the session was told of, are listed."""
-    from application.bench_known import remember_slug
+    from application.runs.bench_known import remember_slug
 
     remember_slug("taxbench-50", "run")
     app = bench_app(bench)

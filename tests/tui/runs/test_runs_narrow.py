@@ -8,13 +8,13 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from api_client.blahdev.client import BlahClient
 from api_client.blobfish.benchmarks import BenchmarkClient
-from api_client.client import BlahClient
-from simulator.server import SimulatorServer
 from api_client.errorbar.client import ErrorbarClient
 from simulator.blobfish.server import BlobfishServer
 from simulator.errorbar.demo import queue_demo_runs
 from simulator.errorbar.server import ErrorbarServer
+from simulator.server import SimulatorServer
 from tests.support.bench import SLUG
 from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, pace_watch
 from tests.support.waiting import wait_for

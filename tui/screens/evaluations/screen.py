@@ -21,15 +21,15 @@ from textual.widgets import DataTable, Static
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
-from application.blobfish.diagnosed import list_summaries, read_diagnosed
-from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
-from application.blobfish.source import EvaluationSource
-from application.timezone import screen_tz
-from tui.screens.evaluations.header import BlobfishHeaderScreen
+from application.evaluations.diagnosed import list_summaries, read_diagnosed
+from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
+from application.evaluations.source import EvaluationSource
+from application.session.timezone import screen_tz
 from tui.base_screen import describe_error
-from tui.screens.evaluations.filter_bar import FilterBar
-from tui.screens.evaluations.tables import EvaluationTable
 from tui.screens.evaluations.exporting import export_evaluation
+from tui.screens.evaluations.filter_bar import FilterBar
+from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.screens.evaluations.tables import EvaluationTable
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader

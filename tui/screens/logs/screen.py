@@ -23,17 +23,17 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
-from api_client.archive import LogFilter
-from common.format import DASH
+from api_client.archives.archive import LogFilter
 from application.logs.feed import FeedSettings, LogsFeed
 from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
-from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
-from application.timezone import screen_tz
+from application.session.timezone import screen_tz
+from common.format import DASH
 from tui.base_screen import BlahScreen
+from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
 from tui.screens.logs.workers import LogsLoader
-from widgets.caption import Caption
 from widgets.badges import badge_text
+from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.log_list import LogList
 from widgets.plots import TimeSeriesPlot

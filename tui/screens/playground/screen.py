@@ -23,14 +23,14 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, Tabs
 
+from api_client.blahdev.shapes import ChatJob, InferResult, Model
 from api_client.errors import (
     BlahError,
     MissingKeyError,
     OutcomeUnknownError,
 )
-from api_client.models import ChatJob, InferResult, Model
-from application.poller import Poller, PollStep
 from application.diagnosis.call_findings import read_call_findings
+from application.poller import Poller, PollStep
 from diagnosis import Finding, resolve_trained_template
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.playground.answer import AnswerView

@@ -13,7 +13,7 @@ from typing import Any
 from textual.app import App
 
 from api_client.errors import BlahError
-from application.bakeoff.screening import BakeoffPrefill
+from application.compare.bakeoff.screening import BakeoffPrefill
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.bakeoff_notify import follow_bakeoff
 from tui.send_once import SendOnce
@@ -39,10 +39,10 @@ class BakeoffCreate(SendOnce):
             self.start(lambda: self._flow(prefill, candidates))
 
     async def _flow(self, prefill: BakeoffPrefill | None, candidates: list[str] | None) -> None:
-        from application.bakeoff.new_run import Problem
-        from application.bakeoff.refusals import create_refusal
+        from application.compare.bakeoff.dialog_text import confirm_text
+        from application.compare.bakeoff.new_run import Problem
+        from application.compare.bakeoff.refusals import create_refusal
         from tui.screens.runs.bakeoff_new import BakeoffNewScreen
-        from application.bakeoff.dialog_text import confirm_text
         from widgets.confirm import WideConfirmScreen
 
         app: App[object] = self.screen.app

@@ -8,7 +8,7 @@ margin); the candidates offered from what the workspace already ran (any other i
 versioned arms (label, system and tools overrides, best-of-N); sample filters; up to 10
 assertions; sample count and answer cap.
 
-The queue's own rules are checked as the person continues (``application.bakeoff.new_run``):
+The queue's own rules are checked as the person continues (``application.compare.bakeoff.new_run``):
 a refused field is said under its row and nothing is sent. Enter in a one-line field
 continues, Esc cancels; it answers once. ``candidates`` prefills ticked candidates (e.g. a
 screening's recommendation); ``initial`` and ``field_error`` reopen it on a request the queue
@@ -28,21 +28,21 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
-from application.bakeoff.new_run import (
+from application.compare.bakeoff.dialog_text import confirm_text, criterion_option, row_of_field
+from application.compare.bakeoff.new_run import (
     ASSERTION_HELP, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, MAX_CANDIDATES, RUBRIC_TYPE_HELP, STORED, ArmSpec,
     NewRun, Problem, SampleFilters, criterion_line, judge_family_warning, parse_arm, parse_assertion, parse_margin,
     used_models, whole_number,
 )
-from application.bakeoff.planning import run_plan_lines
-from application.bakeoff.dialog_text import confirm_text, criterion_option, row_of_field
+from application.compare.bakeoff.planning import run_plan_lines
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 from widgets.tick_box import TickBox
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
-    from application.bakeoff.screening import BakeoffPrefill
+    from api_client.errorbar import shapes as assumed
+    from application.compare.bakeoff.screening import BakeoffPrefill
 
 __all__ = ["BakeoffNewScreen", "confirm_text"]
 

@@ -14,14 +14,14 @@ from rich.text import Text
 from textual.app import App
 
 from api_client.errors import BlahError
-from application.bakeoff.run_rows import BakeoffRow
-from application.bakeoff.screening import BakeoffPrefill
-from tui.screens.runs.bakeoff_notify import note_bakeoff
+from application.compare.bakeoff.run_rows import BakeoffRow
+from application.compare.bakeoff.screening import BakeoffPrefill
 from common.format import DASH
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload
 from tui.screens.runs.bakeoff_create import BakeoffCreate
+from tui.screens.runs.bakeoff_notify import note_bakeoff
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]

@@ -2,7 +2,7 @@
 
 ``RunsScreen`` owns one ``BenchRuns`` (when ``ctx.bench`` is set) and draws its rows beside
 the blah.dev runs, each with a platform chip. Which slugs are listed is decided in
-``application.bench_runs`` (the contract has no list-benchmarks route). Starting one is
+``application.runs.bench_runs`` (the contract has no list-benchmarks route). Starting one is
 ``bench_start_flow.BenchStart`` (asked, confirmed, sent once).
 """
 
@@ -14,11 +14,11 @@ from weakref import WeakKeyDictionary
 from rich.text import Text
 from textual.app import App
 
-from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
+from api_client.blobfish.shapes_bench import DEFAULT_POLL_S
 from api_client.errors import BlahError
-from api_client.polling import is_fatal
-from application.bench_known import known_slugs
-from application.bench_runs import BenchRow, BenchSlugs, bench_rows
+from api_client.transport.polling import is_fatal
+from application.runs.bench_known import known_slugs
+from application.runs.bench_runs import BenchRow, BenchSlugs, bench_rows
 from common.format import DASH, format_duration
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error

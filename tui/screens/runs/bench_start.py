@@ -17,8 +17,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, RadioSet, Static
 
-from api_client.blobfish.bench_shapes import MAX_STEPS_RANGE, MAX_TASKS_RANGE
-from application.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
+from api_client.blobfish.shapes_bench import MAX_STEPS_RANGE, MAX_TASKS_RANGE
+from application.runs.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
 from widgets.form_dialog import FormDialog
 from widgets.marked_radio import MarkedRadioButton
 from widgets.safe_text import one_line

@@ -1,7 +1,7 @@
 """Starting a Blobfish benchmark run from the Runs list (``b``): ask, confirm, send once.
 
 ``BenchStartScreen`` asks what to run; the send-once flow is ``tui.send_once``; a lost answer
-is settled by ``application.bench_runs.start_bench``. A started run opens its watch; a suite
+is settled by ``application.runs.bench_runs.start_bench``. A started run opens its watch; a suite
 already running is offered to follow instead. The rows themselves are ``BenchRuns``'.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import App
 
-from application.bench_runs import BenchStartOutcome, start_bench
+from application.runs.bench_runs import BenchStartOutcome, start_bench
 from tui.base_screen import BlahScreen
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text
 from tui.send_once import SendOnce

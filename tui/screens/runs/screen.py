@@ -18,8 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import Run
 from api_client.errors import BlahError
-from api_client.models import Run
+from application.runs.actions import WriteOutcome
 from application.runs.events import RunEvent, ended_message
 from application.runs.listing import RECENT_RUNS, fold_runs
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
@@ -27,7 +28,6 @@ from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from tui.reload import Reload, retry_note
-from application.runs.actions import WriteOutcome
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
@@ -36,8 +36,8 @@ from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_
 from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.run_start import RunStart
 from widgets.caption import Caption
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 

@@ -22,18 +22,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, OptionList, ProgressBar, Static, TextArea
 from textual.widgets.option_list import Option
 
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
-from api_client.models import LogEntry
-from common.format import format_size
-from diagnosis.suggest import Suggestion
-from tui.base_screen import BlahScreen, describe_error
-from tui.screens.training.upload_flow import TrainingUpload
-from application.training_upload import (
+from application.training.upload import (
     BuiltSet,
     DraftExample,
     build_jsonl,
     draft_examples,
 )
+from common.format import format_size
+from diagnosis.suggest import Suggestion
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.training.upload_flow import TrainingUpload
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line_text, safe_text

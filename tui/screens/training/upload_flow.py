@@ -1,7 +1,7 @@
 """Uploading a built training set: confirm, send once, settle a lost answer by the list.
 
 The confirmation says plainly what it sends (and what empty replies would teach the model);
-``application.training_upload.send_training_set`` asks for a ticket, checks the size against
+``application.training.upload.send_training_set`` asks for a ticket, checks the size against
 the ticket's ``max_bytes`` before any byte is sent, uploads with progress and reads the set
 back from the platform's list. A lost answer is settled by looking for the set
 (``find_set``), never by sending again. The editing of the set is ``TrainingBuildScreen``'s.
@@ -14,10 +14,10 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.widgets import ProgressBar
 
+from api_client.blahdev.shapes import UploadTicket
 from api_client.errors import BlahError, OutcomeUnknownError
-from api_client.models import UploadTicket
 from application.error_text import write_problem
-from application.training_upload import BuiltSet, TooLargeError, find_set, send_training_set
+from application.training.upload import BuiltSet, TooLargeError, find_set, send_training_set
 from common.format import format_count as _count
 from common.format import format_size
 from tui.base_screen import BlahScreen
