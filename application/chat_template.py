@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from api_client.models import LensBundle, Model
+    from api_client.blahdev.shapes import LensBundle, Model
 
 __all__ = ["resolve_template"]
 

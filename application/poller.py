@@ -1,7 +1,7 @@
 """One poll loop for the whole app: fetch, judge, wait (by the shared rules), again.
 
 The rules (backoff, the ``Retry-After`` cap, which errors are fatal) are in
-:mod:`api_client.polling` and re-exported here; this module runs them. A caller gives only
+:mod:`api_client.transport.polling` and re-exported here; this module runs them. A caller gives only
 what differs:
 
 - ``fetch``: what to ask the platform (an async callable);
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
 from api_client.errors import BlahError
-from api_client.polling import BACKOFF_FACTOR, FATAL_POLL_ERRORS, RETRY_AFTER_CAP_S, Backoff, is_fatal
+from api_client.transport.polling import BACKOFF_FACTOR, FATAL_POLL_ERRORS, RETRY_AFTER_CAP_S, Backoff, is_fatal
 
 __all__ = [
     "BACKOFF_FACTOR",

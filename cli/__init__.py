@@ -1,0 +1,3 @@
+"""The command line: ``main`` (``blah-tui ...``, argparse), ``launch`` (starts the app, ``--demo``)
+and ``commands/``, one module per verb, on the same application functions as the screens.
+"""

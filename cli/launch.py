@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from application.session.config import LoadedConfig, load_config
+from application.session.context import AppContext
 from common.constants import DEFAULT_BASE_URL
-from application.config import LoadedConfig, load_config
-from application.context import AppContext
 
 if TYPE_CHECKING:
-    from application.profiles import ResolvedProfile
+    from application.session.profiles import ResolvedProfile
     from tui.app import BlahApp
 
 
@@ -40,7 +40,7 @@ def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) 
     if not api_key:
         return ctx
     from api_client.blobfish.benchmarks import BenchmarkClient
-    from application.blobfish.source import ClientSource
+    from application.evaluations.source import ClientSource
 
     try:
         # One client serves both areas: benchmark runs extend the evaluations client.
@@ -71,7 +71,7 @@ def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None,
 def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
     """The errorbar profile's client (key: ``$ERRORBAR_API_KEY``, else the stored one), when
     one is configured; none configured is not a problem (the bake-off view says so)."""
-    from application.profiles import ProfileError, resolve_profile
+    from application.session.profiles import ProfileError, resolve_profile
 
     try:
         resolved = resolve_profile(None, platform="errorbar")
@@ -102,7 +102,7 @@ def _a(noun: str) -> str:
 
 
 def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str | None) -> int:
-    """The app on a resolved profile (``application.profiles.resolve_profile``)."""
+    """The app on a resolved profile (``application.session.profiles.resolve_profile``)."""
     if profile.platform == "blobfish":
         return run_blobfish(profile)
     if profile.platform != "blah":
@@ -146,12 +146,12 @@ def run_online(
             "no model: pass --model MODEL_ID, or set default_model (blah-tui config set default_model ID); "
             "to try the app on a local simulated platform first, run blah-tui --demo"
         )
-    from application.base_url import base_url_problem, explain_bad_base_url
+    from application.session.base_url import base_url_problem, explain_bad_base_url
 
     problem = base_url_problem(base_url)
     if problem:  # --base-url was checked by the CLI: this one comes from the config or BLAH_BASE_URL
         return _fail(explain_bad_base_url(base_url, problem, option="base_url (config file or BLAH_BASE_URL)"))
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
     try:
         client = BlahClient(base_url, api_key=api_key)
@@ -161,7 +161,7 @@ def run_online(
         model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id, profile=profile_label
     )
     ctx = apply_config(ctx, loaded)
-    from application.profiles import ProfileError
+    from application.session.profiles import ProfileError
     from cli.commands.blobfish import resolve_connection
 
     try:
@@ -177,7 +177,7 @@ def run_online(
 
 
 def run_demo(*, seed: int, speed: float, log_id: str | None) -> int:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
     from simulator.blobfish.server import BlobfishServer
     from simulator.errorbar.demo import queue_demo_runs
     from simulator.errorbar.server import ErrorbarServer
@@ -218,7 +218,7 @@ def run_offline(path: str, *, model_id: str | None) -> int:
     file = Path(path)
     if not file.is_file():
         return _fail(f"no such file: {path}")
-    from application.bakeoff.verify import looks_like_bundle
+    from application.compare.bakeoff.verify import looks_like_bundle
 
     if looks_like_bundle(file):
         return run_bundle(file)
@@ -241,7 +241,7 @@ def run_offline(path: str, *, model_id: str | None) -> int:
 def run_bundle(file: Path) -> int:
     """`blah-tui open BUNDLE.json`: the app on an evidence bundle, re-checked offline (no
     platform, no calls: an empty archive under the areas)."""
-    from api_client.archive import Archive
+    from api_client.archives.archive import Archive
 
     import json
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from common.constants import DEFAULT_BASE_URL
 
 if TYPE_CHECKING:
-    from application.profiles import ResolvedProfile
+    from application.session.profiles import ResolvedProfile
 
 EPILOG = """\
 in the app:
@@ -259,9 +259,9 @@ def _add_connection_args(parser: argparse.ArgumentParser, *, model: bool = True)
 
 
 def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
-    """(key, source name) as :func:`application.credentials.resolve_key`; a problem with the stored key
+    """(key, source name) as :func:`application.session.credentials.resolve_key`; a problem with the stored key
     is said on stderr."""
-    from application.credentials import resolve_key
+    from application.session.credentials import resolve_key
 
     found = resolve_key(flag)
     if found.problem:
@@ -359,7 +359,7 @@ def _run_app(args: argparse.Namespace) -> int:
 
     if args.demo:
         return run_demo(seed=args.seed, speed=args.speed, log_id=args.log)
-    from application.profiles import ProfileError, resolve_profile
+    from application.session.profiles import ProfileError, resolve_profile
 
     try:
         profile = resolve_profile(getattr(args, "profile", None), base_url_flag=args.base_url, key_flag=args.api_key)
@@ -372,7 +372,7 @@ def _run_app(args: argparse.Namespace) -> int:
 def _blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
     """The blah.dev profile of a command that works on blah.dev only (export, report); a
     problem with it is said on stderr (None then)."""
-    from application.profiles import ProfileError, resolve_profile
+    from application.session.profiles import ProfileError, resolve_profile
 
     try:
         profile = resolve_profile(
@@ -391,7 +391,7 @@ def _base_url_error(raw: str | None) -> str | None:
     command builds a client from it), else None."""
     if raw is None:
         return None
-    from application.base_url import base_url_problem, explain_bad_base_url
+    from application.session.base_url import base_url_problem, explain_bad_base_url
 
     problem = base_url_problem(raw)
     return explain_bad_base_url(raw, problem) if problem else None

@@ -13,8 +13,8 @@ escape the same characters, listed here (this module is pure Python so both laye
 The table is generated from Unicode 14.0.0 (Python 3.11's ``unicodedata``, the oldest this
 project runs on): later versions only assign code points that were Cn here, so on a newer Python
 the table still covers every unsafe character (a newly assigned letter is escaped, never a new
-format character let through). ``tests/test_sanitize.py`` walks every code point against it;
-``python -m diagnosis.unsafe_chars`` prints the table again from the running Python.
+format character let through). ``tests/common/test_sanitize.py`` walks every code point against it;
+``python -m common.unsafe_chars`` prints the table again from the running Python.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pure diagnosis of a model's calls: no IO, no Textual. Reads ``api_client.models`` only.
+"""Pure diagnosis of a model's calls: no IO, no Textual. Reads ``api_client.blahdev.shapes`` only.
 
 Start with :func:`classify` (one call) and :func:`summarize` (many); :mod:`diagnosis.report`
 turns everything into the blunt report.

@@ -1,7 +1,7 @@
 """Did the new checkpoint get better? Two independent sets of calls, compared row by row.
 
 Pure: no IO, no Textual. The calls arrive already classified (:class:`CallOutcome`: the eval
-a call answered and the failure kinds found in it); ``application.checkpoint`` reads and
+a call answered and the failure kinds found in it); ``application.compare.checkpoint`` reads and
 classifies them.
 
 Side A is "before" (the old checkpoint, or the older time window), side B "after". Each row

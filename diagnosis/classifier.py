@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from api_client.models import LogEntry, Result
+from api_client.blahdev.shapes import LogEntry, Result
 
 from . import kinds
 from .detectors import (

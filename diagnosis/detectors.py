@@ -3,7 +3,7 @@ wrong answer. Each returns one ``Finding`` or ``None``; they never raise on odd 
 
 from __future__ import annotations
 
-from api_client.models import LogEntry, Result
+from api_client.blahdev.shapes import LogEntry, Result
 
 from . import kinds
 from .finding import Finding

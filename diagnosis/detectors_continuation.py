@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from api_client.models import ChatMessage
+from api_client.blahdev.shapes import ChatMessage
 
 from . import kinds
 from .finding import Finding

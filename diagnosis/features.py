@@ -11,7 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 from .templates import detect_template
 from .text import user_text

@@ -12,7 +12,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from api_client.models import Health, HealthCheck
+from api_client.blahdev.shapes import Health, HealthCheck
 
 
 @dataclass(frozen=True, slots=True)

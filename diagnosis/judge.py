@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from api_client.models import LogEntry, Result, parse_score_details
+from api_client.blahdev.shapes import LogEntry, Result, parse_score_details
 
 from .detectors_continuation import detect_continuation
 from .loop import find_loop

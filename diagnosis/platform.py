@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from api_client.models import Diagnosis, LogEntry
+from api_client.blahdev.shapes import Diagnosis, LogEntry
 
 from . import kinds
 from .finding import Finding

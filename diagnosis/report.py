@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from api_client.models import (
+from api_client.blahdev.shapes import (
     Diagnosis,
     FailureClusters,
     Health,

@@ -1,6 +1,6 @@
 """The record of an agent rollout, as diagnosis reads it: steps, tool calls, grade, samples.
 
-Platform-neutral, frozen and Textual-free. ``application.blobfish.evidence`` builds these from
+Platform-neutral, frozen and Textual-free. ``application.evaluations.evidence`` builds these from
 a Blobfish evaluation's evidence; another platform's rollouts would build the same types.
 A member that is ``None`` was not recorded (never read it as 0); an empty tuple means the
 record says "none".
@@ -46,7 +46,7 @@ class TrainingSample:
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """One recorded tool call. ``failed``: its result reads as a failure (see
-    ``application.blobfish.evidence.result_failed``); replay never runs it again."""
+    ``application.evaluations.evidence.result_failed``); replay never runs it again."""
 
     name: str | None
     args: Any

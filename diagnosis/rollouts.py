@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 from . import kinds
 from .classifier import classify, kinds_of

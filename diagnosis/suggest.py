@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 from . import kinds
 from .features import features_of, text_features

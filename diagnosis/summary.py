@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from api_client.models import Health, LogEntry, Result
+from api_client.blahdev.shapes import Health, LogEntry, Result
 
 from . import kinds
 from .classifier import classify_detected

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from api_client.models import ChatMessage, LensBundle, Model
+from api_client.blahdev.shapes import ChatMessage, LensBundle, Model
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from api_client.models import ChatMessage
+from api_client.blahdev.shapes import ChatMessage
 from common.format import format_utc
 
 QUOTE_LIMIT = 80

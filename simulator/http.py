@@ -11,21 +11,6 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-Responses = dict[int | str, dict[str, Any]]
-_MEANINGS = {
-    401: "Missing or unknown API key.", 403: "The key lacks the council tier.", 404: "Unknown id.",
-    409: "The resource is not in a state that allows this.", 410: "The upload ticket expired.",
-    413: "Too large.", 422: "A body or query value is invalid.",
-}
-
-
-def error_responses(*codes: int) -> Responses:
-    """OpenAPI ``responses`` entries for these error statuses (all ``{"error": str}``)."""
-    from simulator.schemas import Error
-
-    return {code: {"model": Error, "description": _MEANINGS[code]} for code in codes}
-
-
 class ApiError(Exception):
     """Raise from a route to answer ``{"error": message}`` with ``status``."""
 

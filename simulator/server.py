@@ -18,11 +18,11 @@ from typing import Self
 import uvicorn
 from starlette.types import ASGIApp
 
-from simulator.app import create_app
+from simulator.blahdev.app import create_app
+from simulator.blahdev.jobs import Jobs
+from simulator.blahdev.snapshot import seeded_world
 from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
-from simulator.jobs import Jobs
 from simulator.request_log import RequestLog
-from simulator.snapshot import seeded_world
 
 START_TIMEOUT_S = 20.0
 KEEP_ALIVE_S = 30

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import settings as hypothesis_settings
 from textual.app import App
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support import gc_tuning, long_first
 from tests.support.frozen_world import frozen_sim  # noqa: F401  (a session fixture)
@@ -51,7 +51,7 @@ def _isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def _no_system_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reaches the machine's keyring, nor sees one a previous test installed: "no
-    keyring" unless the test installs its own (tests/test_keyring_login.py)."""
+    keyring" unless the test installs its own (tests/application/session/test_keyring_login.py)."""
     import keyring
     from keyring.backends import fail
 

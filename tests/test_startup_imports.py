@@ -36,7 +36,7 @@ def test_checking_for_diagnosis_does_not_import_it() -> None:
 def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
     code = (
         "from application.logs.badges import make_badges_fn\n"
-        "from api_client.models import LogEntry\n"
+        "from api_client.blahdev.shapes import LogEntry\n"
         "badges = make_badges_fn('chatml')\n"
         "kinds = badges(LogEntry(id='l1', created_at=1, prompt='hi', response='I cannot help with that request.'))\n"
         "assert 'refusal' in kinds, kinds"
@@ -45,7 +45,7 @@ def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
 
 
 def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() -> None:
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive")
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive")
     assert "textual" in loaded  # the probe sees what was imported
     assert not _detectors(loaded)
     assert not {"plotext", "textual_plotext"} & loaded
@@ -54,15 +54,15 @@ def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() 
 def test_the_start_up_path_defines_only_the_logs_wire_models() -> None:
     """The Logs screen and the archive need a call and the totals; the other ~30 models (and
     the services') are defined on first use."""
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive\n"
-                            "from api_client.models import LogEntry, LogStats")
-    assert "api_client.models_logs" in loaded
-    assert not {"api_client.models_platform", "api_client.models_services"} & loaded
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive\n"
+                            "from api_client.blahdev.shapes import LogEntry, LogStats")
+    assert "api_client.blahdev.shapes_logs" in loaded
+    assert not {"api_client.blahdev.shapes_platform", "api_client.blahdev.shapes_services"} & loaded
 
 
 def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
-    import api_client.models as models
-    from api_client import models_logs, models_platform, models_services
+    import api_client.blahdev.shapes as models
+    from api_client.blahdev import shapes_logs as models_logs, shapes_platform as models_platform, shapes_services as models_services
 
     for name in models.__all__:
         value = getattr(models, name)
@@ -71,7 +71,7 @@ def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
     defined = {name for m in (models_platform, models_services) for name, v in vars(m).items()
                if getattr(v, "__module__", None) == m.__name__}
     assert defined <= set(models.__all__)  # a model added there is reachable from here too
-    from api_client.models import ChatroomMessageDetail
+    from api_client.blahdev.shapes import ChatroomMessageDetail
 
     detail = ChatroomMessageDetail.model_validate({"id": "m1", "created_at": 1, "log": {"id": "l1", "created_at": 2}})
     assert detail.log is not None and detail.log.id == "l1"
@@ -80,7 +80,7 @@ def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
 def test_the_app_imports_no_text_area_until_a_screen_has_one() -> None:
     """TextArea (~20 ms with its document and syntax modules) is the Playground's and a few
     dialogs'; the app's check for a text box does not need it before one exists."""
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archive")
+    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive")
     assert "textual.widgets._input" in loaded  # the probe sees Textual's widgets
     assert "textual.widgets._text_area" not in loaded
 
@@ -109,5 +109,5 @@ def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> Non
     )
     loaded = _imports_after(code)
     assert "cli.commands.bakeoff" in loaded and "api_client.errorbar.gate_blocking" in loaded  # the probe ran the gate
-    assert not {"textual", "application.profiles", "application.config", "keyring", "asyncio"} & loaded
+    assert not {"textual", "application.session.profiles", "application.session.config", "keyring", "asyncio"} & loaded
     assert not _detectors(loaded)

@@ -1,0 +1,2 @@
+"""The built-in themes (``builtin``) and the app's stylesheet (``app.tcss``).
+"""

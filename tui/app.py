@@ -17,7 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
-from application.context import AppContext
+from application.session.context import AppContext
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
 from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS
@@ -110,8 +110,8 @@ class BlahApp(App[None]):
     def _install_themes(self) -> None:
         """Register our themes and the person's, then apply the configured one (falling back,
         with a message, when it is unknown or broken)."""
+        from application.session.paths import data_dir
         from themes.builtin import BUILTIN_THEMES, load_user_themes
-        from application.paths import data_dir
 
         for theme in BUILTIN_THEMES:
             self.register_theme(theme)
@@ -131,7 +131,7 @@ class BlahApp(App[None]):
         if self.is_mounted and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
             self.ctx.settings.theme = theme
             try:
-                from application.config import save_setting
+                from application.session.config import save_setting
 
                 save_setting("theme", theme)
             except Exception:  # noqa: BLE001 - never crash on a settings write

@@ -21,8 +21,8 @@ from tui.text_focus import leave_text_box, typing_in
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from application.session.context import AppContext
     from tui.app import BlahApp
-    from application.context import AppContext
 
 
 class BlahScreen(Screen[None]):
@@ -47,7 +47,7 @@ class BlahScreen(Screen[None]):
         being left): about a quarter of a CPU-second per area opened. A new screen is styled
         as it registers, with the stylesheet of the moment; after a theme change the app
         counts up again, and screens made before it are refreshed when shown, as before.
-        (Private Textual state: ``tests/test_screen_css.py`` fails if this stops applying.)
+        (Private Textual state: ``tests/tui/app/test_screen_css.py`` fails if this stops applying.)
         """
         app = active_app.get(None)
         if app is not None and hasattr(app, "_css_update_count"):

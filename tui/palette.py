@@ -21,8 +21,8 @@ from textual.markup import escape
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
-    from api_client.models import Run
+    from api_client.blahdev.client import BlahClient
+    from api_client.blahdev.shapes import Run
     from tui.app import BlahApp
 
 __all__ = [

@@ -21,8 +21,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from application.config import KNOWN_TEMPLATES, Config, save_setting
-from application.paths import config_file
+from application.session.config import KNOWN_TEMPLATES, Config, save_setting
+from application.session.paths import config_file
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ any offset (archive_ingest keeps a dense ``ord`` column in time order; archive_l
 resolves a filtered list once to an array of ordinals and patches it as rows arrive).
 Text search is FTS5 over prompt/response/error with user input taken literally
 (archive_query); a list that is only a search is read from the FTS index as needed,
-never materialised (archive_text.TextView), so a word found in every row answers about
+never materialised (fulltext.TextView), so a word found in every row answers about
 as fast as a rare one. Thread-safe (one connection behind a lock) so async callers may
 run ``add`` in a worker thread. Entries are never stored twice: ``id`` decides.
 """
@@ -22,10 +22,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from api_client import archive_text as text_index
-from api_client.archive_base import FULL_SELECT, ArchiveBase, entry_from_row
-from api_client.archive_files import archive_path, mark_used, move_aside
-from api_client.archive_ingest import (
+from api_client.archives import fulltext as text_index
+from api_client.archives.base import FULL_SELECT, ArchiveBase, entry_from_row
+from api_client.archives.files import archive_path, mark_used, move_aside
+from api_client.archives.fulltext import Fragmented, TextLists, TextView
+from api_client.archives.ingest import (
     BadgesFn,
     InsertOutcome,
     badge_text,
@@ -34,8 +35,8 @@ from api_client.archive_ingest import (
     number_unnumbered,
     set_badges,
 )
-from api_client.archive_lists import OrdinalLists, rows_by_ord, rows_by_seq
-from api_client.archive_query import (
+from api_client.archives.lists import OrdinalLists, rows_by_ord, rows_by_seq
+from api_client.archives.query import (
     ALL,
     ROW_SELECT,
     ArchivedRow,
@@ -46,13 +47,12 @@ from api_client.archive_query import (
     search_only_match,
     where_clause,
 )
-from api_client.archive_schema import (
+from api_client.archives.schema import (
     ArchiveCorruptError,
     ArchiveError,
     ArchiveVersionError,
 )
-from api_client.archive_text import Fragmented, TextLists, TextView
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 T = TypeVar("T")
 

@@ -16,14 +16,14 @@ from typing import Any, Self
 
 import orjson
 
-from api_client.archive_schema import (
+from api_client.archives.schema import (
     LOG_COLUMNS,
     ArchiveCorruptError,
     check_integrity,
     connect,
     is_corruption,
 )
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 FULL_SELECT = ", ".join(LOG_COLUMNS)
 _STRETCH_FLOOR = "stretch_floor_ms"

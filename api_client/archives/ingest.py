@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 import orjson
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 BadgesFn = Callable[[LogEntry], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]

@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Any
 
-from api_client.archive_query import LogFilter, where_clause
+from api_client.archives.query import LogFilter, where_clause
 from common.lru import BoundedLRU
 
 MAX_FILTERS = 8  # arrays kept (least recently used dropped)

@@ -28,10 +28,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from api_client.archive import Archive
-from api_client.archive_ingest import BadgesFn
-from api_client.models import LogEntry
-from api_client.tail import LogTail, TailState
+from api_client.archives.archive import Archive
+from api_client.archives.ingest import BadgesFn
+from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.tail import LogTail, TailState
 
 OnBatch = Callable[[list[LogEntry]], Awaitable[None] | None]
 

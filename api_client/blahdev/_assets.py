@@ -7,13 +7,13 @@ from collections.abc import AsyncIterator
 import orjson
 from pydantic import ValidationError
 
-from . import _parse as P
-from ._base import EndpointBase
-from ._responses import safe_excerpt, schema_error
-from .errors import BadRequestError, InvalidResponseError
-from .http import Progress
-from .models import LensBundle, LensEvent, TrainingSet, UploadTicket
-from .paths import api_path, segment
+from api_client.blahdev import _parse as P
+from api_client.blahdev._base import EndpointBase
+from api_client.blahdev.shapes import LensBundle, LensEvent, TrainingSet, UploadTicket
+from api_client.errors import BadRequestError, InvalidResponseError
+from api_client.transport.http import Progress
+from api_client.transport.responses import safe_excerpt, schema_error
+from api_client.transport.url_paths import api_path, segment
 
 
 class AssetEndpoints(EndpointBase):

@@ -1,7 +1,7 @@
 """What every endpoint group shares: the request machinery and two short helpers.
 
 ``BlahClient`` is assembled from endpoint groups (mixins over this base) so that each
-module stays small; they all share one :class:`~api_client.http.HttpCore`.
+module stays small; they all share one :class:`~api_client.transport.http.HttpCore`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from .http import HttpCore, Params, Sleep
+from api_client.transport.http import HttpCore, Params, Sleep
 
 T = TypeVar("T")
 

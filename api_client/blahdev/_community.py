@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _parse as P
-from ._base import EndpointBase, id_list
-from .models import (
+from api_client.blahdev import _parse as P
+from api_client.blahdev._base import EndpointBase, id_list
+from api_client.blahdev.shapes import (
     ChatJob,
     ChatroomMessageDetail,
     ChatroomMuteState,
@@ -15,7 +15,7 @@ from .models import (
     Game,
     Webhook,
 )
-from .paths import api_path, segment
+from api_client.transport.url_paths import api_path, segment
 
 
 class CommunityEndpoints(EndpointBase):

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
-from ._responses import ShapeError
-from .models import ChatJob, LogPage, Run, RunStarted
+from api_client.blahdev.shapes import ChatJob, LogPage, Run, RunStarted
+from api_client.transport.responses import ShapeError
 
 M = TypeVar("M", bound=BaseModel)
 

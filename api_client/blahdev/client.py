@@ -19,14 +19,12 @@ import httpx
 
 from common.constants import DEFAULT_BASE_URL
 
-from . import _parse as P
-from ._assets import AssetEndpoints
-from ._base import id_list
-from ._community import CommunityEndpoints
-from ._retry import RetryPolicy
-from .history import LogHistory
-from .http import DEFAULT_TIMEOUT, HttpCore, Sleep
-from .models import (
+from api_client.blahdev import _parse as P
+from api_client.blahdev._assets import AssetEndpoints
+from api_client.blahdev._base import id_list
+from api_client.blahdev._community import CommunityEndpoints
+from api_client.blahdev.log_history import LogHistory
+from api_client.blahdev.shapes import (
     Comparison,
     Diagnosis,
     Eval,
@@ -42,8 +40,10 @@ from .models import (
     RunStarted,
     SearchResults,
 )
-from .paths import api_path, segment
-from .tail import LogTail, TailState
+from api_client.blahdev.tail import LogTail, TailState
+from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.retry import RetryPolicy
+from api_client.transport.url_paths import api_path, segment
 
 USER_AGENT = "blah-tui/0.1"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator
 
-from .errors import InvalidResponseError
-from .models import LogEntry, LogPage
-from .paging import older_page_bound
-from .paths import api_path, segment
-from .tail import MAX_PAGE, LogsApi, check_page_size
+from api_client.blahdev.paging import older_page_bound
+from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.blahdev.tail import MAX_PAGE, LogsApi, check_page_size
+from api_client.errors import InvalidResponseError
+from api_client.transport.url_paths import api_path, segment
 
 _READ_AHEAD_TURN = 16
 """With a read ahead pending, the event loop gets a turn every this many entries."""

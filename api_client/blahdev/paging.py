@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 
 def older_page_bound(raw: list[LogEntry], page_size: int) -> tuple[int, int, str | None]:

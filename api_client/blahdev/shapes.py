@@ -5,11 +5,11 @@ Rules that hold for every model here:
 - a missing optional field stays ``None``: never ``0`` or ``""``;
 - times are integers, milliseconds since the Unix epoch (UTC).
 
-Import any of them from here. They are defined in three modules: the logs (``models_logs``:
+Import any of them from here. They are defined in three modules: the logs (``shapes_logs``:
 a call, the totals, a page of calls), loaded with this one; and, loaded on first use (PEP 562),
-every other resource (``models_platform``: models and evals, diagnosis, runs and results,
+every other resource (``shapes_platform``: models and evals, diagnosis, runs and results,
 leaderboard, compare, health, chatroom, inference) and the platform's other services
-(``models_services``: webhooks, games, training sets, lens). Why: the Logs screen and the
+(``shapes_services``: webhooks, games, training sets, lens). Why: the Logs screen and the
 archive need only the logs' models at start-up, and defining the other ~30 pydantic models
 costs ~4x what the logs' do (each ~1 ms, even with ``defer_build``).
 """
@@ -19,10 +19,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from api_client.models_logs import ChatMessage, LogEntry, LogPage, LogSource, LogStats, SourceStats
+from api_client.blahdev.shapes_logs import ChatMessage, LogEntry, LogPage, LogSource, LogStats, SourceStats
 
 if TYPE_CHECKING:
-    from api_client.models_platform import (
+    from api_client.blahdev.shapes_platform import (
         ChatJob,
         ChatroomMessage,
         ChatroomMessageDetail,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
         SearchResults,
         parse_score_details,
     )
-    from api_client.models_services import (
+    from api_client.blahdev.shapes_services import (
         Game,
         GameTurn,
         LensBundle,
@@ -67,11 +67,11 @@ _LATER: dict[str, str] = {
             "Diagnosis", "Eval", "FailureCluster", "FailureClusters", "Health", "HealthCheck", "InferResult",
             "LeaderboardEntry", "Model", "Result", "Run", "RunStarted", "SearchResults", "parse_score_details",
         ),
-        "api_client.models_platform",
+        "api_client.blahdev.shapes_platform",
     ),
     **dict.fromkeys(
         ("Game", "GameTurn", "LensBundle", "LensEvent", "TrainingSet", "UploadTicket", "Webhook"),
-        "api_client.models_services",
+        "api_client.blahdev.shapes_services",
     ),
 }  # fmt: skip
 """Name -> the module that defines it, for the models loaded on first use."""

@@ -1,4 +1,4 @@
-"""The base of every blah.dev wire model (see ``api_client.models`` for the rules they follow)."""
+"""The base of every blah.dev wire model (see ``api_client.blahdev.shapes`` for the rules they follow)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The blah.dev wire models of the logs: a call (``LogEntry``), the totals (``LogStats``) and a
 page of calls. Their own module because the Logs screen and the archive need them at start-up
 and the other ~40 models not: defining a pydantic model costs ~1 ms even with ``defer_build``.
-The rules every model follows are in ``api_client.models``, which re-exports these.
+The rules every model follows are in ``api_client.blahdev.shapes``, which re-exports these.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from api_client.models_base import BlahModel, Millis
+from api_client.blahdev.shapes_base import BlahModel, Millis
 
 __all__ = ["ChatMessage", "LogEntry", "LogPage", "LogSource", "LogStats", "SourceStats"]
 

@@ -1,6 +1,6 @@
 """The blah.dev wire models beyond the logs: models and evals, diagnosis, runs and results,
 leaderboard, compare, health, the chatroom and inference (see ../shared/platform/CONTRACT.md;
-the rules every model follows are in ``api_client.models``, which re-exports these).
+the rules every model follows are in ``api_client.blahdev.shapes``, which re-exports these).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 from pydantic import Field, computed_field
 
-from api_client.models_base import BlahModel, Millis
-from api_client.models_logs import LogEntry
+from api_client.blahdev.shapes_base import BlahModel, Millis
+from api_client.blahdev.shapes_logs import LogEntry
 
 # --------------------------------------------------------------------------- models / evals
 

@@ -1,5 +1,5 @@
 """Models of blah.dev's services beyond logs, evals and the chatroom: webhooks, games,
-training sets, lens. Same rules as ``api_client.models`` (which re-exports them)."""
+training sets, lens. Same rules as ``api_client.blahdev.shapes`` (which re-exports them)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from api_client.models_base import BlahModel, Millis
+from api_client.blahdev.shapes_base import BlahModel, Millis
 
 # --------------------------------------------------------------------------- webhooks
 

@@ -1,4 +1,4 @@
-"""Follow a model's calls live: :class:`LogTail` (history is :mod:`api_client.history`).
+"""Follow a model's calls live: :class:`LogTail` (history is :mod:`api_client.blahdev.log_history`).
 
 Why this is more than "pass ``next_since`` back" (CONTRACT.md, ``GET /models/{id}/logs``):
 pages are newest first and hold the newest ``limit`` matches, many entries share one
@@ -31,10 +31,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
-from .errors import BlahError
-from .models import LogEntry, LogPage
-from .paging import older_page_bound
-from .polling import Backoff
+from api_client.blahdev.paging import older_page_bound
+from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.errors import BlahError
+from api_client.transport.polling import Backoff
 
 Phase = Literal["starting", "live", "idle_backoff", "retrying", "stalled", "stopped"]
 Sleep = Callable[[float], Awaitable[None]]
@@ -93,7 +93,7 @@ def check_page_size(page_size: int) -> None:
 class LogTail:
     """Async iterator of batches of new log entries (oldest first), each entry once.
 
-    Waits by the app's one set of polling rules (:mod:`api_client.polling`): slower while
+    Waits by the app's one set of polling rules (:mod:`api_client.transport.polling`): slower while
     nothing is new, back to ``interval`` on new entries; never ends on a transient error (it
     backs off and retries, honouring Retry-After); ends (``StopAsyncIteration``) after
     :meth:`stop` or a fatal error (unknown model, key refused), with

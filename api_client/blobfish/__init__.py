@@ -1,13 +1,16 @@
-"""The Blobfish (blobfish.ai) client: SDK evaluations (list, detail, JSONL export, publish).
+"""The Blobfish (blobfish.ai) client: SDK evaluations (list, detail, JSONL export, publish),
+benchmark runs and the community board.
 
-``assumed`` holds every shape the contract leaves open; ``client`` the calls; ``keys``,
-``publication`` the checks made before anything is sent; ``errors`` the typed refusals.
+``shapes`` holds every wire shape the client reads, the contract's ASSUMED ones marked there
+(the benchmark runs' and the board's in ``shapes_bench``); ``client`` the calls; ``benchmarks``
+the benchmark runs and the board; ``keys``, ``publication`` the checks made before anything is
+sent; ``errors`` the typed refusals; ``files`` the export's atomic writer.
 """
 
 from __future__ import annotations
 
-from .client import BlobfishClient, ExportResult
-from .errors import (
+from api_client.blobfish.client import BlobfishClient, ExportResult
+from api_client.blobfish.errors import (
     BlobfishAuthError,
     BlobfishError,
     EnvelopeRefusedError,

@@ -6,7 +6,7 @@
 - the key goes in ``X-API-Key`` (never ``Authorization``), only to the configured origin; a
   key that is not ``bf_...`` is refused at construction, naming what it looks like;
 - the list follows ``next_offset`` to the end and gives each evaluation once (offsets shift
-  while evaluations are published: :mod:`api_client.offset_paging`);
+  while evaluations are published: :mod:`api_client.transport.offset_paging`);
 - JSONL exports stream to a temporary file renamed at the end (nothing left on failure);
 - a publication is checked here first (completed, 1-256 rollouts, 1 MiB), serialized once,
   and resent once, byte for byte, when its answer is lost.
@@ -25,17 +25,17 @@ from typing import Any, Self
 import httpx
 
 from api_client.errors import InvalidResponseError
-from api_client.http import DEFAULT_TIMEOUT, HttpCore, Sleep
-from api_client.offset_paging import OffsetPage, iter_offset_pages
-from api_client.origin import KeyHeader
-from api_client.paths import segment
-from api_client._retry import RetryPolicy
+from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
+from api_client.transport.origin import KeyHeader
+from api_client.transport.retry import RetryPolicy
+from api_client.transport.url_paths import segment
 
-from . import assumed
-from .errors import ERROR_TYPES
-from .files import atomic_writer
-from .keys import check_key
-from .publication import Publication, prepare
+from api_client.blobfish import shapes as assumed
+from api_client.blobfish.errors import ERROR_TYPES
+from api_client.blobfish.files import atomic_writer
+from api_client.blobfish.keys import check_key
+from api_client.blobfish.publication import Publication, prepare
 
 KEY_HEADER = KeyHeader("X-API-Key")
 USER_AGENT = "blah-tui (blobfish client)"

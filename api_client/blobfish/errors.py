@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError
 
-from . import assumed
+from api_client.blobfish import shapes as assumed
 
 
 class BlobfishError(BlahError):

@@ -6,7 +6,7 @@ OpenAI key needs to know which), never the key or any part of it beyond the publ
 
 from __future__ import annotations
 
-from .errors import KeyShapeError
+from api_client.blobfish.errors import KeyShapeError
 
 KEY_PREFIX = "bf_"
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import orjson
 
-from . import assumed
-from .errors import PublishRefusedLocally
+from api_client.blobfish import shapes as assumed
+from api_client.blobfish.errors import PublishRefusedLocally
 
 MAX_ROLLOUTS = 256
 MAX_BYTES = 1_048_576

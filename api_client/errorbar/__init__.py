@@ -1,17 +1,19 @@
 """The errorbar eval-run queue client: bake-offs, criterion runs, the gate, compare.
 
-``assumed`` holds every shape the contract leaves open; ``wire`` the fixed names;
+``shapes`` holds every wire shape the contract leaves open (ASSUMED, marked there) and
+``shapes_fixed`` the documented fixed names (no pydantic: the gate's start-up reads them);
 ``gate_verdict`` the gate's documented body; ``checks`` the rules checked before sending;
 ``client`` the calls (async); ``gate_blocking`` the gate alone as one blocking GET (a CI
-job's start-up); ``errors`` the typed refusals with their sentences. ``ErrorbarClient`` and
-``Created`` are imported on first use (they bring asyncio; the blocking gate does not).
+job's start-up); ``errors`` the typed refusals with their sentences; ``keys`` the key check.
+``ErrorbarClient`` and ``Created`` are imported on first use (they bring asyncio; the blocking
+gate does not).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .errors import (
+from api_client.errorbar.errors import (
     CreateOutcomeUnknown,
     ErrorbarError,
     FundsError,
@@ -23,7 +25,7 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .client import Created, ErrorbarClient
+    from api_client.errorbar.client import Created, ErrorbarClient
 
 __all__ = [
     "CreateOutcomeUnknown",
@@ -41,7 +43,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in ("Created", "ErrorbarClient"):
-        from . import client
+        from api_client.errorbar import client
 
         return getattr(client, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from . import wire
-from .errors import RefusedLocally
+from api_client.errorbar import shapes_fixed as wire
+from api_client.errorbar.errors import RefusedLocally
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:+\-]{0,63}$")
 ASSERTION_TYPES = frozenset({"json_valid", "json_schema", "regex_match", "contains", "not_contains", "max_length",

@@ -26,24 +26,24 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpx
 
-from api_client._retry import RetryPolicy
+from api_client.transport.retry import RetryPolicy
 from pydantic import ValidationError
 
-from api_client._responses import safe_excerpt
 from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
-from api_client.http import DEFAULT_TIMEOUT, HttpCore, Sleep
-from api_client.origin import BEARER
-from api_client.paths import segment
+from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.origin import BEARER
+from api_client.transport.responses import safe_excerpt
+from api_client.transport.url_paths import segment
 
-from . import wire
-from .wire import origin_base_url
-from .checks import check_create, gate_params
-from .errors import CreateOutcomeUnknown, PreconditionError, translate
-from .gate_verdict import GateVerdict
-from .keys import check_key
+from api_client.errorbar import shapes_fixed as wire
+from api_client.errorbar.checks import check_create, gate_params
+from api_client.errorbar.errors import CreateOutcomeUnknown, PreconditionError, translate
+from api_client.errorbar.gate_verdict import GateVerdict
+from api_client.errorbar.keys import check_key
+from api_client.errorbar.shapes_fixed import origin_base_url
 
 if TYPE_CHECKING:
-    from . import assumed
+    from api_client.errorbar import shapes as assumed
 
 USER_AGENT = "blah-tui (errorbar client)"
 SETTLE_WINDOW_S = 300.0
@@ -68,9 +68,9 @@ class Created:
 
 
 def _shapes() -> Any:
-    """:mod:`api_client.errorbar.assumed`, imported on first use: its pydantic models cost a
+    """:mod:`api_client.errorbar.shapes`, imported on first use: its pydantic models cost a
     CI gate's start-up and the gate does not read them."""
-    from . import assumed
+    from api_client.errorbar import shapes as assumed
 
     return assumed
 

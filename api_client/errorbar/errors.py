@@ -7,10 +7,10 @@ hold the key: they are built from the status, the code and the server's text onl
 
 from __future__ import annotations
 
-from api_client._responses import safe_excerpt
 from api_client.errors import AuthError, BadRequestError, BlahError
+from api_client.transport.responses import safe_excerpt
 
-from . import wire
+from api_client.errorbar import shapes_fixed as wire
 
 
 class ErrorbarError(BlahError):

@@ -19,18 +19,18 @@ from typing import Self
 
 import httpx
 
-from api_client._responses import ShapeError, decode_json, error_for_response, schema_error
-from api_client._retry import RETRY_STATUSES, RetryPolicy
 from api_client.errors import BlahError, MissingKeyError, UnreachableError
-from api_client.origin import BEARER, OriginKeyAuth, normalize_base_url, origin_of, refuse_clear_text_key
-from api_client.paths import segment
-from api_client.secret import Secret
+from api_client.transport.origin import BEARER, OriginKeyAuth, normalize_base_url, origin_of, refuse_clear_text_key
+from api_client.transport.responses import ShapeError, decode_json, error_for_response, schema_error
+from api_client.transport.retry import RETRY_STATUSES, RetryPolicy
+from api_client.transport.secret import Secret
+from api_client.transport.url_paths import segment
 
-from .checks import gate_params
-from .errors import translate
-from .gate_verdict import GateVerdict
-from .keys import check_key
-from .wire import EVALS_PATH, origin_base_url
+from api_client.errorbar.checks import gate_params
+from api_client.errorbar.errors import translate
+from api_client.errorbar.gate_verdict import GateVerdict
+from api_client.errorbar.keys import check_key
+from api_client.errorbar.shapes_fixed import EVALS_PATH, origin_base_url
 
 USER_AGENT = "blah-tui (errorbar gate)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from api_client._responses import ShapeError
+from api_client.transport.responses import ShapeError
 
 
 def _number(value: Any, where: str) -> float | None:

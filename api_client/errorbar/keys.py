@@ -3,7 +3,7 @@ anything is sent, naming the kind it looks like, never the key."""
 
 from __future__ import annotations
 
-from .errors import KeyShapeError
+from api_client.errorbar.errors import KeyShapeError
 
 KEY_PREFIX = "sk_"
 

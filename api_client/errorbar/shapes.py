@@ -40,7 +40,7 @@ ASSUMED (the contract is silent or says "not stated"):
   ``judge_shares_family`` a bool; money is US dollars (the field names say ``usd``).
 
 The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
-pydantic, for the CI gate's start-up. The paths and fixed names are in ``wire``.
+pydantic, for the CI gate's start-up. The paths and fixed names are in ``shapes_fixed``.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Json = dict[str, Any]
 
-from .wire import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
+from api_client.errorbar.shapes_fixed import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
 
 __all__ = ["CODE_INSUFFICIENT_SCOPE", "CRITERIA_PATH", "EVALS_PATH", "LIST_LIMIT", "STORED", "TERMINAL"]
 
@@ -208,7 +208,7 @@ class Sample(Lenient):
 
 def parse_samples(data: Any) -> list[Sample]:
     """The bare array of samples, each given its 0-based position as ``index`` when absent."""
-    from api_client._responses import ShapeError
+    from api_client.transport.responses import ShapeError
 
     if not isinstance(data, list):
         raise ShapeError("expected an array of samples")
@@ -356,7 +356,7 @@ class PairLabel(Lenient):
 
 def parse_pair_labels(data: Any) -> list[PairLabel]:
     """``{object, data:[...]}`` or a bare array (the shape is not stated)."""
-    from api_client._responses import ShapeError
+    from api_client.transport.responses import ShapeError
 
     items = data.get("data") if isinstance(data, dict) else data
     if not isinstance(items, list):

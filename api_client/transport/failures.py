@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import httpx
 
-from .errors import BlahError, InvalidResponseError, OutcomeUnknownError, UnreachableError
+from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError, UnreachableError
 
 __all__ = ["deadline_error", "transport_error"]
 

@@ -1,4 +1,4 @@
-"""The request machinery under :class:`api_client.client.BlahClient`.
+"""The request machinery under :class:`api_client.blahdev.client.BlahClient`.
 
 One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
 
@@ -34,17 +34,15 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import ValidationError
 
-from ._failures import deadline_error, transport_error
-from ._responses import ShapeError, decode_json, error_for_response, schema_error
-from ._retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy, parse_retry_after
-from .errors import (
+from api_client.errors import (
     BlahError,
     InvalidResponseError,
     MissingKeyError,
     OutcomeUnknownError,
     UnreachableError,
 )
-from .origin import (
+from api_client.transport.failures import deadline_error, transport_error
+from api_client.transport.origin import (
     BEARER,
     KeyHeader,
     OriginKeyAuth,
@@ -52,8 +50,10 @@ from .origin import (
     origin_of,
     refuse_clear_text_key,
 )
-from .secret import Secret
-from .tls import verified_context
+from api_client.transport.responses import ShapeError, decode_json, error_for_response, schema_error
+from api_client.transport.retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy, parse_retry_after
+from api_client.transport.secret import Secret
+from api_client.transport.tls import verified_context
 
 Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[int, int], None]

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .errors import InvalidResponseError
+from api_client.errors import InvalidResponseError
 
 T = TypeVar("T")
 

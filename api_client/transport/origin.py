@@ -12,8 +12,8 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 import httpx
-from .paths import API_PREFIX
-from .secret import Secret
+from api_client.transport.secret import Secret
+from api_client.transport.url_paths import API_PREFIX
 
 __all__ = [
     "BEARER",

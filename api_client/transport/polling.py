@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import AuthError, BadRequestError, BlahError, NotFoundError, RateLimitedError, UnsafePathError
+from api_client.errors import AuthError, BadRequestError, BlahError, NotFoundError, RateLimitedError, UnsafePathError
 
 __all__ = ["BACKOFF_FACTOR", "FATAL_POLL_ERRORS", "RETRY_AFTER_CAP_S", "Backoff", "is_fatal"]
 

@@ -16,8 +16,7 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from ._retry import parse_retry_after
-from .errors import (
+from api_client.errors import (
     AuthError,
     BadRequestError,
     BlahError,
@@ -27,6 +26,7 @@ from .errors import (
     RateLimitedError,
     ServerError,
 )
+from api_client.transport.retry import parse_retry_after
 
 EXCERPT_CHARS = 200
 #: The server's own error text is kept whole up to this many characters.

@@ -1,6 +1,6 @@
 """Retry policy: which failures are worth another attempt, and how long to wait.
 
-A small loop (in :mod:`api_client.http`) rather than ``stamina``/``tenacity``: those sleep
+A small loop (in :mod:`api_client.transport.http`) rather than ``stamina``/``tenacity``: those sleep
 with their own ``asyncio.sleep`` (not injectable per client, so tests would wait) and do
 not know about the per-call deadline or a server's ``Retry-After``. The pure functions
 here are what the loop uses, so they are tested on their own.

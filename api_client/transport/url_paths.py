@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from .errors import UnsafePathError
+from api_client.errors import UnsafePathError
 
 API_PREFIX = "/api/v1"
 

@@ -1,0 +1,2 @@
+"""The chatroom, without Textual: the feed (ordering, no duplicates) and its polling.
+"""

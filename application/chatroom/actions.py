@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from api_client.blahdev.shapes import ChatroomMessage
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
-from api_client.models import ChatroomMessage
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["ChatWrite", "explain_chat_write_error", "post_message", "set_chatroom_enabled"]
 

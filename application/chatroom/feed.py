@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from api_client.models import ChatroomMessage, LogEntry
+from api_client.blahdev.shapes import ChatroomMessage, LogEntry
 from common.format import DASH
 from diagnosis import classify
 from diagnosis.kinds import LOOP

@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Protocol
 
+from api_client.blahdev.shapes import ChatroomMessage, ChatroomPage
 from api_client.errors import BlahError
-from api_client.models import ChatroomMessage, ChatroomPage
 from application.chatroom.feed import ChatFeed
 from application.poller import Poller, PollEnd, PollStep, Sleep
 

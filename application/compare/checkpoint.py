@@ -21,9 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from api_client.models import LogEntry
-from application.diagnosis.analysis import CLASSIFY_CAP
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import NotFoundError
+from application.diagnosis.analysis import CLASSIFY_CAP
 from application.diagnosis.data import DEFAULT_LIMIT, fetch_model, load_entries
 from diagnosis.checkpoint import (
     DEFAULT_CONFIDENCE,
@@ -34,8 +34,8 @@ from diagnosis.checkpoint import (
 )
 
 if TYPE_CHECKING:
-    from api_client.archive import Archive
-    from api_client.client import BlahClient
+    from api_client.archives.archive import Archive
+    from api_client.blahdev.client import BlahClient
 
 __all__ = [
     "CheckpointComparison",

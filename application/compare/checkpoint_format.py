@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from application.checkpoint import CheckpointComparison, Side
+from application.compare.checkpoint import CheckpointComparison, Side
 from common.format import DASH, format_utc
 from common.safe_strings import one_line
 from diagnosis.checkpoint import ANY_FAILURE, BETTER, NO_CHANGE, WORSE, ChangeRow, SideRate

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from api_client.models import CompareRow, Comparison
+from api_client.blahdev.shapes import CompareRow, Comparison
 
 __all__ = ["CompareLine", "Outcome", "mean_scores", "order_for_person", "tally"]
 

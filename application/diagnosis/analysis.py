@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from api_client.models import FailureClusters, LogEntry
+from api_client.blahdev.shapes import FailureClusters, LogEntry
 from application.diagnosis.data import DiagnosisInputs
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ class DiagnosisView:
 
 def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
     """Classify, summarise and compare (CPU-bound; call it from a thread)."""
+    from application.logs.badges import capped
     from diagnosis import (
         build_report,
         classify,
@@ -86,7 +87,6 @@ def analyse(inputs: DiagnosisInputs) -> DiagnosisView:
         resolve_trained_template,
     )
     from diagnosis.features import features_of
-    from application.logs.badges import capped
 
     template, source = resolve_trained_template(inputs.config_template, inputs.model.value, inputs.lens.value)
     entries = inputs.entries

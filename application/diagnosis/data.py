@@ -17,8 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from api_client.errors import BlahError, NotFoundError
-from api_client.models import (
+from api_client.blahdev.shapes import (
     Diagnosis,
     Health,
     LensBundle,
@@ -26,12 +25,13 @@ from api_client.models import (
     Model,
     Result,
 )
+from api_client.errors import BlahError, NotFoundError
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.archive import Archive
-    from api_client.client import BlahClient
-    from application.settings import Settings
+    from api_client.archives.archive import Archive
+    from api_client.blahdev.client import BlahClient
+    from application.session.settings import Settings
 
 __all__ = [
     "DEFAULT_LIMIT",

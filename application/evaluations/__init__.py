@@ -1,3 +1,4 @@
-"""Blobfish SDK evaluations in the app (Textual-free): the evidence read into rollouts
-(``evidence``), where evaluations come from (``source``), the list's rows and filters
-(``listing``), a step shown in the Inspector (``inspect``), and JSONL export (``export``)."""
+"""Blobfish SDK evaluations, without Textual: the list (``listing``), a rollout's evidence
+and diagnosis (``evidence``, ``source``), the replay as Inspector calls (``inspect``), the
+export, and the rollout steps in the archive for full-text search (``rollout_steps``).
+"""

@@ -8,7 +8,7 @@ Two kinds of line are Blobfish evidence, and both are read:
   "rollout", "trace", ...}`` per line.
 
 Each step becomes one call, as the Blobfish steps archive stores them
-(``application.blobfish_steps``): ``source`` ``"blobfish"``, ``model_id`` the completion's
+(``application.evaluations.rollout_steps``): ``source`` ``"blobfish"``, ``model_id`` the completion's
 model, ``run_id`` the rollout, ``response`` the step's final answer. A trace alone has no
 prompts (they live in the job's rollout records, which the platform's JSONL does not carry):
 its calls have none, never a made-up one. ``created_at`` is the record's own timestamp when
@@ -21,9 +21,9 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from api_client.models import LogEntry
-from application.blobfish.evidence import parse_rollout
-from application.blobfish_steps import PLATFORM_MARKER
+from api_client.blahdev.shapes import LogEntry
+from application.evaluations.evidence import parse_rollout
+from application.evaluations.rollout_steps import PLATFORM_MARKER
 
 __all__ = ["blobfish_entries", "is_blobfish_line"]
 

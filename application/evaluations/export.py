@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from application.blobfish.evidence import Evaluation
+from application.evaluations.evidence import Evaluation
 from diagnosis.rollout_record import Rollout
 
 __all__ = ["default_export_path", "export_lines", "trace_line", "write_jsonl"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from application.blobfish.evidence import PLATFORM, Evaluation
+from application.evaluations.evidence import PLATFORM, Evaluation
 from application.inspector.foreign import ForeignCall, OrderedIds
 from diagnosis.rollout_record import Rollout, RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis, step_entry

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from application.blobfish.evidence import Evaluation, EvaluationSummary
+from application.evaluations.evidence import Evaluation, EvaluationSummary
 from diagnosis.rollouts import EvaluationDiagnosis, sort_value
 
 __all__ = ["REWARD_BANDS", "SORTS", "EvaluationFilter", "EvaluationRow", "filter_rows", "sort_rows"]

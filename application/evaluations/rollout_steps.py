@@ -9,7 +9,7 @@ Each step of each rollout of a published evaluation becomes one archive row:
 - ``eval_id`` the evaluation, ``run_id`` the rollout, ``result_id`` the task, ``created_at``
   the evaluation's publication time (0 when the platform gave none: never invented).
 
-The archive is the profile's own (``api_client.archive_files.profile_archives_dir``): one per
+The archive is the profile's own (``api_client.archives.files.profile_archives_dir``): one per
 Blobfish profile, beside that profile's other archives.
 
     archive = open_steps_archive(data_dir(), profile)
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from api_client.archive import Archive
-from api_client.blobfish.assumed import Detail, Summary
-from api_client.models import LogEntry
+from api_client.archives.archive import Archive
+from api_client.blahdev.shapes import LogEntry
+from api_client.blobfish.shapes import Detail, Summary
 
 __all__ = [
     "PLATFORM_MARKER",

@@ -20,7 +20,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from api_client.models import Health, HealthCheck
+from api_client.blahdev.shapes import Health, HealthCheck
 from diagnosis.health import OutageIndex, OutageWindow, outage_windows
 
 __all__ = ["OutageIndex", "OutageWindow", "Uptime", "last_ok_before", "outage_windows", "uptime", "uptime_sentence"]

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from common.format import DASH
 from common.safe_strings import sanitize
 

@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
-from api_client.models import LogEntry
-from application.context import AppContext
-from application.templates import resolve_template
+from application.chat_template import resolve_template
+from application.session.context import AppContext
 
 __all__ = ["CallReader", "Found"]
 

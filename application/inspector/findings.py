@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from api_client.models import LogEntry, Result
+from api_client.blahdev.shapes import LogEntry, Result
 
 __all__ = ["Analysis", "analyse"]
 

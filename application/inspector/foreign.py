@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 __all__ = ["CallSource", "ForeignCall", "OrderedIds"]
 

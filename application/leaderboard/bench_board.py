@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from api_client.blobfish.bench_shapes import CommunityRow, Coverage, RunList, SuiteRun
 from api_client.blobfish.benchmarks import NOT_YOURS, BenchmarkClient, BenchRefusedLocally, BoardRefusedError
+from api_client.blobfish.shapes_bench import CommunityRow, Coverage, RunList, SuiteRun
 from api_client.errors import AuthError, BlahError, MissingKeyError, NotFoundError, OutcomeUnknownError
 from common.format import DASH
 

@@ -17,12 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from api_client.blahdev.shapes import LeaderboardEntry, Result, Run
 from api_client.errors import BlahError
-from api_client.models import LeaderboardEntry, Result, Run
 from common.format import DASH
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = [
     "HISTORY_FETCHES",

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 
 __all__ = ["BADGE_TEXT_CAP", "BadgesFn", "capped", "diagnosis_available", "fallback_badges", "make_badges_fn"]
 

@@ -17,16 +17,16 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from api_client.archive import Archive, ArchiveCorruptError, ArchiveError, LogFilter
-from api_client.models import LogEntry, LogStats
-from api_client.paging import older_page_bound
+from api_client.archives.archive import Archive, ArchiveCorruptError, ArchiveError, LogFilter
+from api_client.blahdev.paging import older_page_bound
+from api_client.blahdev.shapes import LogEntry, LogStats
 from application.logs.badges import BadgesFn, diagnosis_available, make_badges_fn
 from application.logs.history import ALL_CALLS, PlatformQuery, Reach, query_of
 from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
-    from application.context import AppContext
-    from application.settings import Settings
+    from application.session.context import AppContext
+    from application.session.settings import Settings
 
 __all__ = ["FeedSettings", "LogsFeed"]
 
@@ -108,7 +108,7 @@ class LogsFeed:
         """An archive file is made only for a model the platform knows: a mistyped model id
         or an unreachable host leaves nothing on disk (the calls, if any, stay in memory).
         An archive that exists already is always used (it still holds the history)."""
-        from application.paths import data_dir
+        from application.session.paths import data_dir
 
         assert self.ctx.base_url is not None and self.ctx.client is not None
         if self._model_known or Archive.path_for(data_dir(), self.ctx.base_url, self.model_id, self.ctx.profile).exists():
@@ -120,7 +120,7 @@ class LogsFeed:
         return True
 
     def _open_archive(self) -> Archive | None:
-        from application.paths import data_dir
+        from application.session.paths import data_dir
 
         assert self.ctx.base_url is not None
         try:
@@ -147,7 +147,7 @@ class LogsFeed:
         except Exception:  # noqa: BLE001 - the template only refines badges; never block the list
             return None
         self._model_known = True
-        from application.templates import resolve_template
+        from application.chat_template import resolve_template
 
         return resolve_template(None, model)[0]
 
@@ -397,9 +397,9 @@ class _TailTuning:
 
 
 def _archive_sync() -> type | None:
-    """``api_client.sync.ArchiveSync`` when it is available."""
+    """``api_client.archives.sync.ArchiveSync`` when it is available."""
     try:
-        from api_client.sync import ArchiveSync
+        from api_client.archives.sync import ArchiveSync
     except ImportError:
         return None
     return ArchiveSync

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from api_client.archive import Archive, LogFilter
+from api_client.archives.archive import Archive, LogFilter
 
 __all__ = ["ALL_CALLS", "PlatformQuery", "Reach", "query_of"]
 

@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from api_client.archive import Archive, ArchivedRow, LogFilter
-from api_client.archive_query import compile_text
-from api_client.models import LogEntry
-from common.lru import BoundedLRU
+from api_client.archives.archive import Archive, ArchivedRow, LogFilter
+from api_client.archives.query import compile_text
+from api_client.blahdev.shapes import LogEntry
 from application.logs.row import PREVIEW_CHARS, LogRow
+from common.lru import BoundedLRU
 
 __all__ = [
     "ArchiveRows", "LogRows", "MemoryRows", "highlight_terms", "row_from_archived", "row_from_entry", "with_text",

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from api_client.blahdev.shapes import Run
 from api_client.errors import (
     AuthError,
     BlahError,
@@ -22,11 +23,10 @@ from api_client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from api_client.models import Run
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["WriteOutcome", "cancel_run", "explain_refusal", "resume_run", "start_run"]
 

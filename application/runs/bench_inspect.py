@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from api_client.blobfish.bench_shapes import TaskResult
-from api_client.models import LogEntry
-from application.blobfish.evidence import PLATFORM, result_failed
-from application.blobfish.inspect import tool_call_line
+from api_client.blahdev.shapes import LogEntry
+from api_client.blobfish.shapes_bench import TaskResult
+from application.evaluations.evidence import PLATFORM, result_failed
+from application.evaluations.inspect import tool_call_line
 from application.inspector.foreign import ForeignCall, OrderedIds
 from diagnosis.rollout_record import Grade, Rollout, RolloutStep, ToolCall
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout

@@ -22,12 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from api_client.blobfish.bench_shapes import SingleRun, SuiteRun
 from api_client.blobfish.benchmarks import (
     BenchRefusedLocally,
     RunInProgressError,
     RunNotStartedError,
 )
+from api_client.blobfish.shapes_bench import SingleRun, SuiteRun
 from api_client.errors import BlahError, OutcomeUnknownError
 from common.format import DASH
 

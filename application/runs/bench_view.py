@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
-from api_client.blobfish.bench_shapes import ERROR_KIND_AUTH, SingleRun, SuiteRun, TaskResult
+from api_client.blobfish.shapes_bench import ERROR_KIND_AUTH, SingleRun, SuiteRun, TaskResult
 from common.format import DASH, format_duration
 
 __all__ = [

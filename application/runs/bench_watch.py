@@ -5,7 +5,7 @@ The schedule is the server's: the first wait is the 202's ``Retry-After``, then 
 (5xx, 429, a reset, a broken body) never ends the watch: it waits the longer of the server's
 last ask and the error's ``Retry-After`` (or a doubling backoff), and polls again; it never
 starts anything. Only a final status, or an error polling cannot fix (the key refused, the run
-gone: :func:`api_client.polling.is_fatal`), ends it. ``sleep`` and ``clock`` are injected, so a
+gone: :func:`api_client.transport.polling.is_fatal`), ends it. ``sleep`` and ``clock`` are injected, so a
 test runs a whole watch on a fake clock and a screen can run it in a worker (or swap in the
 shared ``Poller`` later).
 """
@@ -17,9 +17,9 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from api_client.blobfish.bench_shapes import DEFAULT_POLL_S, SuiteRun
+from api_client.blobfish.shapes_bench import DEFAULT_POLL_S, SuiteRun
 from api_client.errors import BlahError
-from api_client.polling import Backoff
+from api_client.transport.polling import Backoff
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_ERROR_WAIT_S = 60.0
@@ -113,6 +113,6 @@ async def watch_suite(
 
 
 def _error_backoff(asked: float) -> Backoff:
-    """Errors are retried by the shared rule (``api_client.polling.Backoff``), from the pace
+    """Errors are retried by the shared rule (``api_client.transport.polling.Backoff``), from the pace
     the server last asked for."""
     return Backoff(interval=asked, max_interval=max(asked, MAX_ERROR_WAIT_S))

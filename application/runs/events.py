@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from api_client.models import Run
+from api_client.blahdev.shapes import Run
 from application.runs.eta import Eta, EtaEstimator
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import DASH, format_duration

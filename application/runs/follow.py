@@ -1,7 +1,7 @@
 """Following one eval run to its end from a script: poll ``GET /runs/{id}`` by the app's
 polling rules, estimate the ETA, and end on the run's outcome (no Textual; `blah-tui runs
 watch` uses it; the Runs watch screen polls through its own worker with the same pieces:
-:class:`~application.runs.eta.EtaEstimator` and :class:`~api_client.polling.Backoff`).
+:class:`~application.runs.eta.EtaEstimator` and :class:`~api_client.transport.polling.Backoff`).
 
 The end: ``completed``, ``failed``, ``stalled`` or ``cancelled`` as the platform says; a fatal
 error (the key refused, the run unknown) ends it at once; transient errors are retried, and
@@ -17,13 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from api_client.blahdev.shapes import Run
 from api_client.errors import BlahError
-from api_client.models import Run
-from api_client.polling import Backoff
+from api_client.transport.polling import Backoff
 from application.runs.eta import Eta, EtaEstimator
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["ENDED", "FollowEnd", "FollowUpdate", "follow_run"]
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from api_client.models import LogEntry, Result
+from api_client.blahdev.shapes import LogEntry, Result
 
 __all__ = ["CriterionRow", "Judgement", "ResultDoubt", "judgement_doubts", "parse_judgement"]
 

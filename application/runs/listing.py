@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from api_client.models import Run
+from api_client.blahdev.shapes import Run
 from application.runs.statuses import ACTIVE_STATUSES
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["RECENT_RUNS", "FoldedRuns", "fold_runs", "runs_of_model"]
 

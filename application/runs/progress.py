@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from api_client.models import Result
+from api_client.blahdev.shapes import Result
 from application.runs.statuses import ATTENTION_STATUSES
 from common.format import DASH
 

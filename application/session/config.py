@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import tomli_w
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from application.session.key_redaction import hide_keys, shown_address
+from application.session.paths import config_file
+from application.session.profile_table import IMPLICIT_PROFILE, Profile, profile_name_problem
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
-from application.key_redaction import hide_keys, shown_address
-from application.paths import config_file
-from application.profile_table import IMPLICIT_PROFILE, Profile, profile_name_problem
 
 if TYPE_CHECKING:
     from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
@@ -59,7 +59,7 @@ class Config(BaseModel):
     bell_on_run_end: bool = True
     templates: dict[str, TemplateName] = Field(default_factory=dict)  # model id -> trained chat template
     keymap: dict[str, str] = Field(default_factory=dict)  # binding id -> keys
-    profiles: dict[str, Profile] = Field(default_factory=dict)  # [profiles.NAME]: application.profiles
+    profiles: dict[str, Profile] = Field(default_factory=dict)  # [profiles.NAME]: application.session.profiles
     default_profile: str | None = None  # the profile used when --profile is not given
 
 

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from application.settings import Settings
+from application.session.settings import Settings
 
 if TYPE_CHECKING:
-    from api_client.archive import Archive
-    from api_client.client import BlahClient
+    from api_client.archives.archive import Archive
+    from api_client.blahdev.client import BlahClient
 
 
 @dataclass
@@ -44,11 +44,11 @@ class AppContext:
     blobfish_problem: str | None = None  # why the Blobfish client could not be made (said once the app starts)
     blobfish: Any = None
     """Blobfish SDK evaluations (the Evaluations area) when a Blobfish client is configured: an
-    ``application.blobfish.source.EvaluationSource`` (not imported here: every layer imports
+    ``application.evaluations.source.EvaluationSource`` (not imported here: every layer imports
     the context, and the source's package would close a cycle)."""
     bench: Any = None
     """Blobfish benchmark runs and the community board (Runs, the run watch, Leaderboard's
-    board tab): an ``api_client.blobfish.BenchmarkClient`` on the same origin and key as
+    board tab): an ``api_client.blobfish.benchmarks.BenchmarkClient`` on the same origin and key as
     ``blobfish``, or None when Blobfish is not configured."""
     errorbar: Any = None
     """The errorbar eval-run queue (Compare's bake-offs): an

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import tomli_w
 
-from application.keyring_store import (
+from application.session.keyring_store import (
     TIMEOUT_S,
     USERNAME,
     KeyringUnavailable,
@@ -32,8 +32,8 @@ from application.keyring_store import (
     load_from_keyring,
     store_in_keyring,
 )
-from application.paths import config_dir
-from application.profile_table import IMPLICIT_PROFILE
+from application.session.paths import config_dir
+from application.session.profile_table import IMPLICIT_PROFILE
 
 Where = Literal["auto", "keyring", "file"]
 

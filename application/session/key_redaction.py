@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit, urlunsplit
 
-from application.platforms import PLATFORMS
+from application.session.platforms import PLATFORMS
 
 __all__ = ["HIDDEN", "hide_keys", "shown_address"]
 

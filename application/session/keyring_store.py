@@ -81,7 +81,7 @@ def keyring_problem(timeout: float = TIMEOUT_S) -> str | None:
 
 def store_in_keyring(key: str, timeout: float = TIMEOUT_S, username: str = USERNAME) -> str:
     """Store the key; returns the backend's name (e.g. "SecretService Keyring"). ``username``:
-    the entry (one per profile: ``application.credentials.keyring_username``)."""
+    the entry (one per profile: ``application.session.credentials.keyring_username``)."""
 
     def store() -> str:
         backend = _backend()

@@ -22,9 +22,9 @@ from typing import Any
 
 import tomli_w
 
-from application.config import make_config
-from application.paths import config_file
-from application.profile_table import IMPLICIT_PROFILE, Profile
+from application.session.config import make_config
+from application.session.paths import config_file
+from application.session.profile_table import IMPLICIT_PROFILE, Profile
 
 __all__ = ["ConfigEditError", "ProfileEdit", "add_profile", "remove_profile", "use_profile"]
 

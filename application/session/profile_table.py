@@ -5,8 +5,8 @@
     base_url = "https://evals.blah.dev"  # the origin; a trailing copy of the platform's path is accepted
     default_model = "my-model"           # blah.dev only: the model the app opens on
 
-Kept apart from ``application.profiles`` (which resolves a profile and reads the config)
-so that ``application.config`` can validate these tables without an import cycle.
+Kept apart from ``application.session.profiles`` (which resolves a profile and reads the config)
+so that ``application.session.config`` can validate these tables without an import cycle.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import re
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from application.base_url import base_url_problem
-from application.key_redaction import hide_keys, shown_address
-from application.platforms import PlatformName, platform_spec
+from application.session.base_url import base_url_problem
+from application.session.key_redaction import hide_keys, shown_address
+from application.session.platforms import PlatformName, platform_spec
 
 __all__ = ["IMPLICIT_PROFILE", "PROFILE_NAME", "Profile", "profile_name_problem"]
 

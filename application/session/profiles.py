@@ -1,6 +1,6 @@
 """Which profile a command or the app talks to: its platform, origin, key and the key's source.
 
-A profile is a ``[profiles.NAME]`` table of the config (``application.profile_table``). A
+A profile is a ``[profiles.NAME]`` table of the config (``application.session.profile_table``). A
 config without one behaves as it always has: one implicit blah.dev profile (``default``)
 made of the top-level ``base_url`` / ``BLAH_BASE_URL`` and ``default_model``.
 
@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING
 
 from pydantic import SecretStr
 
-from application.base_url import base_url_problem, explain_bad_base_url
-from application.credentials import StoredKey, load_stored, stored_where
-from application.platforms import PLATFORMS, PlatformSpec, foreign_key_problem, origin_of_base_url, platform_spec
-from application.profile_table import IMPLICIT_PROFILE, Profile
+from application.session.base_url import base_url_problem, explain_bad_base_url
+from application.session.credentials import StoredKey, load_stored, stored_where
+from application.session.platforms import PLATFORMS, PlatformSpec, foreign_key_problem, origin_of_base_url, platform_spec
+from application.session.profile_table import IMPLICIT_PROFILE, Profile
 
 if TYPE_CHECKING:
-    from application.config import Config
+    from application.session.config import Config
 
 __all__ = [
     "IMPLICIT_PROFILE",
@@ -124,7 +124,7 @@ def known_profiles(config: Config) -> dict[str, Profile]:
 
 
 def _loaded_config() -> Config:
-    from application.config import load_config
+    from application.session.config import load_config
 
     return load_config().config  # a broken file: the defaults; the caller reports the problem
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field, NonNegativeFloat, PositiveFloat, PositiveInt
 
-from application.config import Config
+from application.session.config import Config
 
 __all__ = ["Settings", "TUNABLE_NAMES"]
 

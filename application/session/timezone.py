@@ -6,7 +6,7 @@ from datetime import UTC, tzinfo
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from application.settings import Settings
+    from application.session.settings import Settings
 
 __all__ = ["screen_tz"]
 

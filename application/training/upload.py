@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from api_client.blahdev.shapes import TrainingSet, UploadTicket
 from api_client.errors import BadRequestError, BlahError
-from api_client.models import TrainingSet, UploadTicket
 from diagnosis.suggest import ADD_DATA, Suggestion
 
 __all__ = [
@@ -142,7 +142,7 @@ def safe_filename(name: str) -> str:
 
 
 class _Client(Protocol):
-    """The client methods this module uses (``api_client.client.BlahClient`` has them)."""
+    """The client methods this module uses (``api_client.blahdev.client.BlahClient`` has them)."""
 
     async def request_upload(self, name: str, filename: str, size_bytes: int) -> UploadTicket: ...
     async def upload_training_set(self, ticket: UploadTicket, data: bytes, *, progress: Progress | None = None) -> None: ...

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from api_client.archive_files import ArchiveInfo, archives_dir, delete_archive, list_archives
-from application.profile_table import IMPLICIT_PROFILE
+from api_client.archives.files import ArchiveInfo, archives_dir, delete_archive, list_archives
+from application.session.profile_table import IMPLICIT_PROFILE
 from common.format import format_size
 from widgets.safe_text import one_line
 
@@ -34,7 +34,7 @@ def archives_main(
     now: float | None = None,
 ) -> int:
     """Run ``blah-tui archives ...``; ``ask`` reads the confirmation (``input`` on a terminal)."""
-    from application.paths import data_dir as default_data_dir
+    from application.session.paths import data_dir as default_data_dir
 
     out = out or sys.stdout
     err = err or sys.stderr

@@ -38,7 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from api_client.errorbar import wire
+from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
 from api_client.errorbar.gate_blocking import BlockingGate
@@ -46,15 +46,15 @@ from api_client.errors import AuthError, BlahError, InvalidResponseError, Missin
 from api_client.errors import UnsafePathError
 from cli.commands import bakeoff_calibration
 from cli.commands import bakeoff_print as show
-from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
-from cli.commands.bakeoff_plan import add_parsers as add_offline_parsers
 from cli.commands import bakeoff_screen
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
-from common.plain_text import inert_json, one_line
+from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
+from cli.commands.bakeoff_plan import add_parsers as add_offline_parsers
 from cli.commands.command_error import CommandError, confirm
+from common.plain_text import inert_json, one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
 PROG = "blah-tui bakeoff"
@@ -194,7 +194,7 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
             if not args.json and run.status == "DONE":
-                from application.bakeoff.readings import fetch_switch_readings
+                from application.compare.bakeoff.readings import fetch_switch_readings
                 from cli.commands.bakeoff_readings import print_readings
 
                 print_readings(await fetch_switch_readings(client, run, args.margin), out)

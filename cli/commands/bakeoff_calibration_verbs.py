@@ -14,14 +14,14 @@ from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import KeyShapeError, RefusedLocally
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
-from application.bakeoff import calibration, clusters, criteria, evidence, verdict
+from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
 from cli.commands.bakeoff_connection import ConnectionError_, resolve
 from cli.commands.command_error import CommandError, confirm
 from common.format import DASH
 from common.plain_text import inert_json, one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
 PROG = "blah-tui bakeoff"

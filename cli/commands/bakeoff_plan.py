@@ -158,7 +158,7 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from application.bakeoff.verify import BundleError, verify_bundle
+    from application.compare.bakeoff.verify import BundleError, verify_bundle
 
     try:
         with open(args.bundle, encoding="utf-8") as handle:

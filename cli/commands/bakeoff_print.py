@@ -11,7 +11,7 @@ from common.format import DASH, format_latency
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.gate_verdict import GateVerdict
 
 

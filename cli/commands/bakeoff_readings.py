@@ -1,12 +1,12 @@
 """The app's own readings printed under `bakeoff show` for a finished run: the judge's biases,
-the paired difference and the prediction-powered win rate (application/bakeoff/readings.py),
+the paired difference and the prediction-powered win rate (application/compare/bakeoff/readings.py),
 set apart from the queue's numbers, which they never replace."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from application.bakeoff.readings import SwitchReadings
+from application.compare.bakeoff.readings import SwitchReadings
 from common.plain_text import one_line
 
 

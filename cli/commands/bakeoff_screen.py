@@ -20,13 +20,13 @@ import argparse
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from application.bakeoff.screening import screening_body
+from application.compare.bakeoff.screening import screening_body
 from cli.commands.bakeoff_screen_print import print_screening
 from cli.commands.command_error import EXIT_USAGE, CommandError
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
 EXIT_OK, EXIT_FAILED = 0, 1

@@ -30,7 +30,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from api_client.blobfish.bench_shapes import SuiteRun
 from api_client.blobfish.benchmarks import (
     BenchmarkClient,
     BenchRefusedLocally,
@@ -39,14 +38,15 @@ from api_client.blobfish.benchmarks import (
     RunNotStartedError,
 )
 from api_client.blobfish.errors import KeyShapeError
+from api_client.blobfish.shapes_bench import SuiteRun
 from api_client.errors import AuthError, BlahError, MissingKeyError, UnreachableError, UnsafePathError
-from application.base_url import base_url_problem
-from application.bench_watch import Sleep, WatchEvent, watch_suite
-from application.profiles import ProfileError
-from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
+from application.runs.bench_watch import Sleep, WatchEvent, watch_suite
+from application.session.base_url import base_url_problem
+from application.session.profiles import ProfileError
 from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
-from common.plain_text import one_line
+from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
 from cli.commands.command_error import CommandError, confirm
+from common.plain_text import one_line
 
 PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = 0, 1, 2, 3, 4

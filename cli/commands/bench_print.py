@@ -9,8 +9,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from api_client.blobfish.bench_shapes import CommunityRow, RunList, SingleRun, SuiteRun, TaskResult
-from application.bench_board import coverage_sentence
+from api_client.blobfish.shapes_bench import CommunityRow, RunList, SingleRun, SuiteRun, TaskResult
+from application.leaderboard.bench_board import coverage_sentence
 from cli.commands.blobfish import _cell, _created, _number, _table
 from common.format import DASH
 from common.plain_text import inert_json, one_line

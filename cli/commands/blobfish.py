@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from api_client.blobfish import BlobfishClient, PublishRefusedLocally
-from api_client.blobfish.assumed import DEFAULT_BASE_URL, Detail, Rollout, Summary
 from api_client.blobfish.errors import KeyShapeError
 from api_client.blobfish.publication import prepare
+from api_client.blobfish.shapes import DEFAULT_BASE_URL, Detail, Rollout, Summary
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
+from application.session.base_url import base_url_problem
+from application.session.profiles import ProfileError, resolve_profile
+from cli.commands.command_error import CommandError
 from common.format import DASH
 from common.plain_text import inert_json, one_line
-from application.base_url import base_url_problem
-from application.profiles import ProfileError, resolve_profile
-from cli.commands.command_error import CommandError
 
 PROG = "blah-tui blobfish"
 KEY_ENV = "BLOBFISH_API_KEY"
@@ -61,7 +61,7 @@ class BlobfishConnection:
 
 def resolve_connection(base_url: str | None, profile: str | None = None) -> BlobfishConnection:
     """The one place that decides the base URL and the key: the profile's
-    (``application.profiles.resolve_profile``: ``--profile``, else the one Blobfish profile, else
+    (``application.session.profiles.resolve_profile``: ``--profile``, else the one Blobfish profile, else
     ``$BLOBFISH_BASE_URL``, else https://blobfish.ai; ``--base-url`` wins), and the key from
     ``$BLOBFISH_API_KEY``, else the one stored for that profile. Raises ``ProfileError``."""
     resolved = resolve_profile(profile, platform="blobfish", base_url_flag=base_url)

@@ -2,7 +2,7 @@
 of every evaluation published with the profile's key (no Textual import).
 
 The steps are first brought into the Blobfish profile's own archive
-(``application.blobfish_steps``: prompt and final answer indexed, as blah.dev calls are), then
+(``application.evaluations.rollout_steps``: prompt and final answer indexed, as blah.dev calls are), then
 searched there: literal terms, all required. A table shows each step's evaluation, rollout,
 task and text made inert; ``--json`` prints the matching steps verbatim, and nothing else, on
 standard output.
@@ -16,9 +16,9 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from api_client.archive import ArchiveError
+from api_client.archives.archive import ArchiveError
 from api_client.blobfish import BlobfishClient
-from application.blobfish_steps import StepHit, describe, ingest_evaluations, open_steps_archive, search_steps
+from application.evaluations.rollout_steps import StepHit, describe, ingest_evaluations, open_steps_archive, search_steps
 from common.format import DASH
 from common.plain_text import inert_json, one_line
 
@@ -64,7 +64,7 @@ def _row(hit: StepHit) -> list[str]:
 async def run_search(client: BlobfishClient, args: argparse.Namespace, out: TextIO, *, profile: str, origin: str) -> None:
     """Bring the steps of ``profile`` (at ``origin``) into its archive, then search them.
     Raises :class:`SearchProblem`; the platform's errors propagate as the client raises them."""
-    from application.paths import data_dir
+    from application.session.paths import data_dir
 
     if not args.text.strip():
         raise SearchProblem("give the words to search for", 2)

@@ -24,9 +24,9 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TextIO
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import ChatroomMessage
 from api_client.errors import BlahError
-from api_client.models import ChatroomMessage
 from application.chatroom.actions import ChatWrite, post_message, set_chatroom_enabled
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import INITIAL_PAGE, RoomPoller

@@ -43,9 +43,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from api_client.archive import Archive, ArchiveError
+from api_client.archives.archive import Archive, ArchiveError
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError, NotFoundError
-from api_client.models import LogEntry
 from widgets.safe_text import one_line
 
 ARCHIVE_BATCH = 5000
@@ -157,7 +157,7 @@ async def _run(
     err: Console,
     profile: str = "",
 ) -> int:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
     def fail(message: str) -> int:
         err.print(f"blah-tui export: {one_line(message, 500)}", soft_wrap=True)
@@ -267,7 +267,7 @@ async def _with_progress(
 def _open_archive(
     data_dir: Path | None, client: Any, base_url: str, model_id: str, err: Console, profile: str = ""
 ) -> Archive | None:
-    from application.paths import data_dir as default_data_dir
+    from application.session.paths import data_dir as default_data_dir
 
     try:
         return Archive.for_model(data_dir or default_data_dir(), client.platform, base_url, model_id, profile)

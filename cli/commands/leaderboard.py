@@ -6,8 +6,8 @@
 
 The same application functions as the Leaderboard, Compare and Health screens:
 ``application.leaderboard.standings`` (best first, each model's change since its previous
-completed run), ``application.compare_rows`` (A's losses first) and
-``application.health_windows`` (uptime and outage windows). Exit codes: see
+completed run), ``application.compare.rows`` (A's losses first) and
+``application.health.windows`` (uptime and outage windows). Exit codes: see
 ``cli.commands.blah_common``.
 """
 
@@ -19,11 +19,11 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import Comparison, Health
 from api_client.errors import BlahError
-from api_client.models import Comparison, Health
-from application.compare_rows import mean_scores, order_for_person, tally
-from application.health_windows import outage_windows, uptime, uptime_sentence
+from application.compare.rows import mean_scores, order_for_person, tally
+from application.health.windows import outage_windows, uptime, uptime_sentence
 from application.leaderboard.standings import Board, load_board
 from cli.commands.blah_common import (
     EXIT_CODES_HELP,

@@ -4,7 +4,7 @@ A dump is what ``blah-tui export`` writes: one LogEntry JSON object per line (an
 Also accepted, because people save what they have: a line holding a JSON array of entries,
 or a whole ``GET /logs`` page (``{"logs": [...]}``); and Blobfish JSONL (the platform's
 ``blobfish.trace.v1`` lines, as `blah-tui blobfish export` and the app's export write them, or
-the app's older export lines), each step read as one call (``application.blobfish.dump_lines``). Each line is validated on its own; a
+the app's older export lines), each step read as one call (``application.evaluations.dump_lines``). Each line is validated on its own; a
 bad line (broken JSON, not UTF-8, missing ``id``/``created_at``, wrong types) is skipped
 and reported with its line number, and loading goes on. Blank lines are ignored. An entry
 that appears twice is stored once.
@@ -26,9 +26,9 @@ from typing import IO, Any
 import orjson
 from pydantic import ValidationError
 
-from api_client.archive import Archive
-from api_client.archive_ingest import BadgesFn
-from api_client.models import LogEntry
+from api_client.archives.archive import Archive
+from api_client.archives.ingest import BadgesFn
+from api_client.blahdev.shapes import LogEntry
 from widgets.safe_text import one_line
 
 BATCH = 5000
@@ -108,7 +108,7 @@ def _entries_of(value: Any) -> list[Any]:
 
 
 def _parse_line(raw: bytes) -> Iterator[LogEntry]:
-    from application.blobfish.dump_lines import blobfish_entries, is_blobfish_line
+    from application.evaluations.dump_lines import blobfish_entries, is_blobfish_line
 
     for item in _entries_of(orjson.loads(raw)):
         if not isinstance(item, dict):

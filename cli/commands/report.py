@@ -21,7 +21,7 @@ import json
 import sys
 from typing import TextIO
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
 from application.diagnosis.analysis import DiagnosisView, analyse
 from application.diagnosis.data import DiagnosisInputs, fetch_inputs, fetch_model
@@ -53,7 +53,7 @@ def _fail(message: str, code: int, err: TextIO) -> int:
 
 
 async def _gather(model_id: str, *, base_url: str, api_key: str | None, limit: int) -> DiagnosisInputs:
-    from application.config import load_config
+    from application.session.config import load_config
 
     config = load_config().config
     async with BlahClient(base_url, api_key=api_key) as client:

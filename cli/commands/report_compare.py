@@ -18,10 +18,10 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
-from application.checkpoint import CheckpointComparison, compare_models
-from application.checkpoint_format import COLUMNS, METHOD, row_cells, side_line, to_json
+from application.compare.checkpoint import CheckpointComparison, compare_models
+from application.compare.checkpoint_format import COLUMNS, METHOD, row_cells, side_line, to_json
 from common.safe_strings import one_line, sanitize
 
 __all__ = ["compare_main", "render_table"]
@@ -47,7 +47,7 @@ def render_table(comparison: CheckpointComparison) -> str:
 
 async def _compare(model_a: str, model_b: str, *, base_url: str, api_key: str | None,
                    limit: int) -> CheckpointComparison:
-    from application.config import load_config
+    from application.session.config import load_config
 
     templates = dict(load_config().config.templates)
     async with BlahClient(base_url, api_key=api_key) as client:

@@ -11,7 +11,7 @@
 The same application functions as the Runs screens: ``application.runs.actions`` for the three
 writes (each sent once, confirmed on a terminal or by ``--yes``, a lost answer settled by a
 read or said to be unknown), ``application.runs.follow`` for the watch,
-``application.runs.judge`` for the judge's verdict, ``application.runs.listing`` for a model's
+``application.runs.judge_verdict`` for the judge's verdict, ``application.runs.listing`` for a model's
 runs. ``runs results`` prints each result's score and the judge's reasoning verbatim (made
 inert): the ``reasoning`` of a JSON ``score_details`` with its criteria, or the whole text of a
 plain one. Exit codes: see ``cli.commands.blah_common``.
@@ -26,12 +26,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import Result, Run
 from api_client.errors import BlahError, NotFoundError
-from api_client.models import Result, Run
 from application.runs.actions import WriteOutcome, cancel_run, resume_run, start_run
 from application.runs.follow import FollowUpdate, Sleep, follow_run
-from application.runs.judge import parse_judgement
+from application.runs.judge_verdict import parse_judgement
 from application.runs.listing import runs_of_model
 from cli.commands.blah_common import (
     EXIT_FAILED,

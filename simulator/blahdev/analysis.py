@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from simulator import catalog, runs
-from simulator.judge import JUDGE_MODEL
-from simulator.store import LogDict
-from simulator.world import Json, World
+from simulator.blahdev import catalog, runs
+from simulator.blahdev.scorer import JUDGE_MODEL
+from simulator.blahdev.store import LogDict
+from simulator.blahdev.world import Json, World
 
 DIAGNOSE_WINDOW = 1000
 _CAUSES = {

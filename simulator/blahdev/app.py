@@ -7,18 +7,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from simulator import (
-    routes_data,
-    routes_logs,
-    routes_models,
-    routes_runs,
-    routes_social,
-)
+from simulator.blahdev import routes_data, routes_logs, routes_models, routes_runs, routes_social
+from simulator.blahdev.jobs import Jobs
+from simulator.blahdev.world import World
 from simulator.chaos import ChaosMiddleware, ChaosState
 from simulator.http import install_error_handlers
-from simulator.jobs import Jobs
 from simulator.request_log import RequestLog, RequestLogMiddleware
-from simulator.world import World
 
 DESCRIPTION = """\
 A local, seeded simulation of blah.dev (see CONTRACT.md). Every response is JSON except the
@@ -40,7 +34,7 @@ only to loopback hosts; Lens: 200 `{"available": false}` for models without a bu
 analyze. Chaos faults (if enabled) only affect /api/v1.
 
 The person's small model (tinystories-chat-1m, trained on chatml) fails at documented rates
-(simulator/small_model.py): on a short prompt in its own template 62% ok, 10% wrong, 4%
+(simulator/blahdev/small_model.py): on a short prompt in its own template 62% ok, 10% wrong, 4%
 empty (also a bare `<|im_end|>` or whitespace), 5% loops, 5% truncated at max_tokens, 4%
 continues the prompt, 4% refuses, 6% leaks end-of-turn tokens. Long prompts, JSON and maths
 tasks fail more; in the chatroom's mismatched llama2 format it fails ~83% of the time,

@@ -74,7 +74,7 @@ def _eval(row: dict[str, Any]) -> EvalSpec:
 
 def load_catalog() -> tuple[str, tuple[ModelSpec, ...], tuple[EvalSpec, ...]]:
     """The person's model id, the models and the evals of ``catalog.toml`` (package data), in file order."""
-    data = tomllib.loads(resources.files("simulator").joinpath(CATALOG_FILE).read_text(encoding="utf-8"))
+    data = tomllib.loads(resources.files("simulator.blahdev").joinpath(CATALOG_FILE).read_text(encoding="utf-8"))
     return data["person_model"], tuple(_model(r) for r in data["models"]), tuple(_eval(r) for r in data["evals"])
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import bisect
 
-from simulator import templates
-from simulator.world import Json, World
+from simulator.blahdev import chat_templates as templates
+from simulator.blahdev.world import Json, World
 
 CHATROOM_MAX_TOKENS = 128
 HISTORY_TURNS = 4

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fastapi import Request
 
+from simulator.blahdev.jobs import Jobs
+from simulator.blahdev.world import Json, World
 from simulator.http import not_found
-from simulator.jobs import Jobs
-from simulator.world import Json, World
+from typing import Any
 
 
 def world_of(request: Request) -> World:
@@ -25,3 +26,20 @@ def model_or_404(world: World, model_id: str) -> Json:
     if model is None:
         raise not_found(f"model {model_id!r}")
     return model
+
+
+Responses = dict[int | str, dict[str, Any]]
+
+
+_MEANINGS = {
+    401: "Missing or unknown API key.", 403: "The key lacks the council tier.", 404: "Unknown id.",
+    409: "The resource is not in a state that allows this.", 410: "The upload ticket expired.",
+    413: "Too large.", 422: "A body or query value is invalid.",
+}
+
+
+def error_responses(*codes: int) -> Responses:
+    """OpenAPI ``responses`` entries for these error statuses (all ``{"error": str}``)."""
+    from simulator.blahdev.shapes import Error
+
+    return {code: {"model": Error, "description": _MEANINGS[code]} for code in codes}

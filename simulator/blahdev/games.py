@@ -6,9 +6,9 @@ its llama2 prompt format); a turn's ``log_id`` points at the call.
 
 from __future__ import annotations
 
-from simulator import templates
-from simulator.small_model import stable_rng
-from simulator.world import Json, World
+from simulator.blahdev import chat_templates as templates
+from simulator.blahdev.small_model import stable_rng
+from simulator.blahdev.world import Json, World
 
 GAME_TYPES = ("evidence_locker", "comedy_night")
 ROUNDS = 2

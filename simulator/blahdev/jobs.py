@@ -26,8 +26,8 @@ from typing import Any
 import httpx
 import orjson
 
-from simulator import catalog, chatroom, games, runs
-from simulator.world import Json, World
+from simulator.blahdev import catalog, chatroom, games, runs
+from simulator.blahdev.world import Json, World
 
 EVAL_SECONDS = 60.0 / len(catalog.EVALS)
 REPLY_SECONDS = 1.5
@@ -44,7 +44,7 @@ MAX_BACKGROUND_RUNS = 3
 world starts at most this many, of other people's models, the first soon after start and the
 rest 15-30 simulated minutes apart (it used to start one of the person's model every ~80 s,
 so an hour of demo listed ~45 near-identical runs)."""
-log = logging.getLogger("simulator.jobs")
+log = logging.getLogger("simulator.blahdev.jobs")
 
 
 def is_loopback_url(url: str) -> bool:
@@ -205,7 +205,7 @@ class Jobs:
                 chatroom.model_turn(self.world, self.rng.choice(speakers))
 
     async def _live_calls(self) -> None:
-        from simulator.history import CHAT_CONVERSATIONS, TEST_PROMPTS
+        from simulator.blahdev.seeded_past import CHAT_CONVERSATIONS, TEST_PROMPTS
 
         while True:
             await self.sleep(LIVE_CALL_SECONDS * self.rng.uniform(0.5, 1.5))

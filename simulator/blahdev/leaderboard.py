@@ -10,7 +10,7 @@ last (``avg_score`` null).
 
 from __future__ import annotations
 
-from simulator.world import Json, World
+from simulator.blahdev.world import Json, World
 
 __all__ = ["leaderboard"]
 

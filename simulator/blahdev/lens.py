@@ -10,9 +10,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 
-from simulator import tokenizer
-from simulator.small_model import stable_rng, topic_of
-from simulator.world import Json, World
+from simulator.blahdev import tokenizer
+from simulator.blahdev.small_model import stable_rng, topic_of
+from simulator.blahdev.world import Json, World
 
 LAYERS = 8
 _GENERIC = [" the", ",", " a", "\n", " and", " is", "<|im_end|>", " of"]

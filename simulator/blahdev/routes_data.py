@@ -9,10 +9,11 @@ import orjson
 from fastapi import APIRouter, Request
 from starlette.responses import Response, StreamingResponse
 
-from simulator import lens, schemas, training
-from simulator.auth import Account
-from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, error_responses, json_response, not_found
+from simulator.blahdev import lens, shapes as schemas, training
+from simulator.blahdev.auth import Account
+from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import error_responses
+from simulator.http import ApiError, json_response, not_found
 
 router = APIRouter(tags=["training sets, lens"])
 E404 = error_responses(404)

@@ -7,10 +7,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from simulator import analysis, schemas
-from simulator.auth import Council
-from simulator.deps import model_or_404, world_of
-from simulator.http import error_responses, json_response, not_found
+from simulator.blahdev import analysis, shapes as schemas
+from simulator.blahdev.auth import Council
+from simulator.blahdev.deps import model_or_404, world_of
+from simulator.blahdev.deps import error_responses
+from simulator.http import json_response, not_found
 
 router = APIRouter(tags=["logs"])
 E404 = error_responses(404)

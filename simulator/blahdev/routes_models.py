@@ -8,10 +8,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from simulator import analysis, schemas
-from simulator.auth import Account
-from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, error_responses, json_response, not_found
+from simulator.blahdev import analysis, shapes as schemas
+from simulator.blahdev.auth import Account
+from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import error_responses
+from simulator.http import ApiError, json_response, not_found
 
 router = APIRouter(tags=["models"])
 E404 = error_responses(404)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from simulator import leaderboard as standings
-from simulator import runs, schemas
-from simulator.auth import Council
-from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, error_responses, json_response, not_found
-from simulator.world import Json, World
+from simulator.blahdev import leaderboard as standings
+from simulator.blahdev import runs, shapes as schemas
+from simulator.blahdev.auth import Council
+from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import error_responses
+from simulator.blahdev.world import Json, World
+from simulator.http import ApiError, json_response, not_found
 
 router = APIRouter(tags=["runs"])
 E404 = error_responses(404)

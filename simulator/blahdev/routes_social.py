@@ -7,10 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from simulator import chatroom, games, schemas
-from simulator.auth import Account, Council
-from simulator.deps import jobs_of, model_or_404, world_of
-from simulator.http import ApiError, error_responses, json_response, not_found
+from simulator.blahdev import chatroom, games, shapes as schemas
+from simulator.blahdev.auth import Account, Council
+from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import error_responses
+from simulator.http import ApiError, json_response, not_found
 
 router = APIRouter(tags=["chatroom, games, webhooks"])
 E404 = error_responses(404)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 
-from simulator import catalog
-from simulator.judge import judge
-from simulator.small_model import stable_rng
-from simulator.world import Json, World, turns_for
+from simulator.blahdev import catalog
+from simulator.blahdev.scorer import judge
+from simulator.blahdev.small_model import stable_rng
+from simulator.blahdev.world import Json, World, turns_for
 
 ACTIVE = ("queued", "running")
 RESUMABLE = ("stalled", "failed")

@@ -12,8 +12,8 @@ import json
 import random
 from dataclasses import dataclass
 
-from simulator.catalog import EvalSpec
-from simulator.small_model import Generation
+from simulator.blahdev.catalog import EvalSpec
+from simulator.blahdev.small_model import Generation
 
 JUDGE_MODEL = "blah-judge-large-2"
 PLAIN_TEXT_RATE = 0.12

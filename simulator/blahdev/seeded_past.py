@@ -19,9 +19,9 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from simulator import chatroom, games, runs
-from simulator.templates import Turn
-from simulator.world import Json, World
+from simulator.blahdev import chatroom, games, runs
+from simulator.blahdev.chat_templates import Turn
+from simulator.blahdev.world import Json, World
 
 HOUR = 3_600_000
 MINUTE = 60_000

@@ -49,8 +49,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from simulator import tokenizer
-from simulator.catalog import EvalSpec
+from simulator.blahdev import tokenizer
+from simulator.blahdev.catalog import EvalSpec
 
 OUTCOMES = ("ok", "wrong", "empty", "loop", "truncated", "continuation", "refusal", "leak")
 

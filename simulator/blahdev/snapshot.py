@@ -11,8 +11,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from simulator.history import build_history
-from simulator.world import World
+from simulator.blahdev.seeded_past import build_history
+from simulator.blahdev.world import World
 
 TEMPLATE_ANCHOR_MS = 1_700_000_000_000
 _TIME_FIELDS = ("created_at", "updated_at", "started_at", "completed_at", "checked_at", "expires_at")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from simulator.world import Json, World
+from simulator.blahdev.world import Json, World
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 TICKET_TTL_MS = 3_600_000

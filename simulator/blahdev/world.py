@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from simulator import catalog, templates
-from simulator.catalog import EvalSpec
-from simulator.small_model import Call, Generation, PeerModel, SmallModel
-from simulator.store import LogDict, LogStore
+from simulator.blahdev import catalog, chat_templates as templates
+from simulator.blahdev.catalog import EvalSpec
+from simulator.blahdev.small_model import Call, Generation, PeerModel, SmallModel
+from simulator.blahdev.store import LogDict, LogStore
 
 Json = dict[str, Any]
 EventHook = Callable[[str, Json], None]
@@ -30,7 +30,7 @@ def now_ms() -> int:
 
 class World:
     """All state of one simulated platform. ``World(seed)`` holds the catalog only;
-    ``simulator.snapshot.seeded_world(seed)`` gives one with its two days of seeded past."""
+    ``simulator.blahdev.snapshot.seeded_world(seed)`` gives one with its two days of seeded past."""
 
     def __init__(self, seed: int = 7, anchor_ms: int | None = None) -> None:
         self.seed = seed

@@ -21,7 +21,7 @@ differed, unparsed, judged, match_rate, ci95}, est_usd_per_request, est_savings_
 projected_monthly_usd, projected_monthly_savings_usd, ...placement}], recommendation}`` and
 says the service's own client reads ``status``, ``quality`` and ``recommendation.action``
 (``"switch"``). Everything else here is ASSUMED (the simulator's choice, mirrored in
-``api_client/errorbar/assumed.py``): the incumbent and token-shape objects' keys, the
+``api_client/errorbar/shapes.py``): the incumbent and token-shape objects' keys, the
 placement values, the recommendation's ``model`` and ``reason``, the thresholds, the volume.
 """
 

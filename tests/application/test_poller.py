@@ -1,4 +1,4 @@
-"""The app's one poller (application/poller.py) and its rules (api_client/polling.py), with an
+"""The app's one poller (application/poller.py) and its rules (api_client/transport/polling.py), with an
 injected ``sleep`` that records the waits and returns at once: nothing here really waits.
 
 Also checks that every poll loop of the app goes through it (issue 16: five loops had five
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from api_client.blahdev.shapes import ChatroomPage
 from api_client.errors import (
     AuthError,
     BadRequestError,
@@ -26,12 +27,11 @@ from api_client.errors import (
     UnreachableError,
     UnsafePathError,
 )
-from api_client.models import ChatroomPage
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import RoomPoller
 from application.poller import RETRY_AFTER_CAP_S, Backoff, Poller, PollEnd, PollStep, is_fatal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Script:
@@ -292,7 +292,7 @@ async def test_the_chatroom_follows_the_shared_rules() -> None:
 
 #: Every poll loop of the app, and the name of the shared piece it must use.
 POLL_LOOPS: dict[str, str] = {
-    "api_client/tail.py": "Backoff",  # the log tail (below application/: drives the rules itself)
+    "api_client/blahdev/tail.py": "Backoff",  # the log tail (below application/: drives the rules itself)
     "application/chatroom/poll.py": "Poller",
     "tui/screens/runs/watch.py": "Poller",
     "tui/screens/runs/screen.py": "Backoff",  # the runs list: a timer, not a loop
@@ -300,15 +300,15 @@ POLL_LOOPS: dict[str, str] = {
     "tui/screens/games/screen.py": "Poller",
 }
 #: The only modules that may read ``retry_after`` (the rules, and the HTTP layer's own retries).
-RETRY_AFTER_READERS = {"api_client/polling.py", "api_client/http.py", "api_client/_responses.py",
-                       "api_client/errors.py", "api_client/_retry.py",
+RETRY_AFTER_READERS = {"api_client/transport/polling.py", "api_client/transport/http.py", "api_client/transport/responses.py",
+                       "api_client/errors.py", "api_client/transport/retry.py",
                        # a suite run's 202 names its first poll in Retry-After: the schedule the
-                       # server sets, handed to application/bench_watch.py (which retries errors by
+                       # server sets, handed to application/runs/bench_watch.py (which retries errors by
                        # the shared Backoff and never reads retry_after itself)
-                       "api_client/blobfish/benchmarks.py", "api_client/blobfish/bench_shapes.py",
+                       "api_client/blobfish/benchmarks.py", "api_client/blobfish/shapes_bench.py",
                        "cli/commands/bench.py",
                        # ... and the screens that start a suite hand the same value to that watch
-                       "application/bench_runs.py", "tui/screens/runs/bench_runs.py",
+                       "application/runs/bench_runs.py", "tui/screens/runs/bench_runs.py",
                        "tui/screens/runs/bench_watch.py",
                        # the CI gate's one blocking GET (no event loop, for start-up): the shared
                        # RetryPolicy's cap and backoff, applied in a synchronous loop
@@ -326,7 +326,7 @@ def test_every_poll_loop_uses_the_shared_poller(path: str, shared: str) -> None:
     imported = {
         alias.name
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module in ("application.poller", "polling", "api_client.polling")
+        if isinstance(node, ast.ImportFrom) and node.module in ("application.poller", "polling", "api_client.transport.polling")
         for alias in node.names
     }
     assert shared in imported, f"{path} does not import {shared} from the shared poller"

@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import orjson
 
-from api_client.archive import Archive, LogFilter
-from api_client.models import LogEntry
+from api_client.archives.archive import Archive, LogFilter
+from api_client.blahdev.shapes import LogEntry
 
 BATCH = 5000
 SOURCES = ("eval", "eval", "eval", "chatroom", "chat", "test")
@@ -128,8 +128,8 @@ def rate_text(wall: float, cpu: float) -> str:
 
 
 def sim_ingest(calls: int) -> dict[str, Any]:
-    from api_client.client import BlahClient
-    from api_client.sync import ArchiveSync
+    from api_client.archives.sync import ArchiveSync
+    from api_client.blahdev.client import BlahClient
     from simulator.server import SimulatorServer
 
     with SimulatorServer(seed=7, live=False) as sim:

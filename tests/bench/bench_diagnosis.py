@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from diagnosis import classify, summarize
 
 SYSTEM = (

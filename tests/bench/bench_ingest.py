@@ -37,8 +37,8 @@ sys.path.insert(0, str(ROOT))
 
 #: pyinstrument frames are put in the first area whose marker is in their file path.
 AREAS = (
-    ("sqlite / archive", ("sqlite3", "api_client/archive")),
-    ("JSON + pydantic parsing", ("orjson", "pydantic", "api_client/_parse", "api_client/models", "json/")),
+    ("sqlite / archive", ("sqlite3", "api_client/archives/")),
+    ("JSON + pydantic parsing", ("orjson", "pydantic", "api_client/blahdev/_parse", "api_client/blahdev/shapes", "json/")),
     ("HTTP (httpx/httpcore)", ("httpx", "httpcore", "h11", "anyio")),
     ("diagnosis (badges)", ("diagnosis/",)),
     ("rendering (Textual/Rich)", ("textual/", "rich/", "widgets/")),
@@ -102,11 +102,11 @@ def summarise(session: Any) -> dict[str, float]:
 async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, bursts: int, interval: float) -> dict[str, Any]:
     from pyinstrument import Profiler
 
-    from api_client.archive import Archive
-    from api_client.client import BlahClient
+    from api_client.archives.archive import Archive
+    from api_client.blahdev.client import BlahClient
+    from application.session.context import AppContext
+    from application.session.settings import Settings
     from tui.app import create_app
-    from application.context import AppContext
-    from application.settings import Settings
     from tui.screens.logs.screen import LogsScreen
 
     add_time = {"wall": 0.0, "cpu": 0.0, "badges_cpu": 0.0, "calls": 0, "rows": 0}

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from rich.console import Console
 from textual.app import App
 
-from application.blobfish.evidence import parse_evaluation
-from application.context import AppContext
+from application.evaluations.evidence import parse_evaluation
+from application.session.context import AppContext
 from cli.commands.open_file import load_dump
 from diagnosis.rollouts import diagnose_rollout
 from tests.bench.bench_archive import Synthetic

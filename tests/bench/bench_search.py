@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import orjson
 from bench_archive import Synthetic, badges, timed
 
-from api_client.archive import Archive, LogFilter
+from api_client.archives.archive import Archive, LogFilter
 
 CACHE = Path(os.environ.get("BLAH_BENCH_CACHE", "/tmp/blah-tui-bench"))
 MODEL_ID = "bench-model"

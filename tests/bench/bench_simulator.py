@@ -16,7 +16,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from simulator import snapshot
+from simulator.blahdev import snapshot
 from simulator.server import SimulatorServer
 
 

@@ -18,7 +18,7 @@ Run (minutes; prints figures, asserts nothing):
 
     .venv/bin/python tests/bench/soak.py --minutes 5 [--speed 10] [--tracemalloc]
 
-The CI version (tests/test_reliability_soak.py) calls :func:`soak` for ~25 s and asserts.
+The CI version (tests/e2e/test_reliability_soak.py) calls :func:`soak` for ~25 s and asserts.
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from api_client.client import BlahClient
-from api_client.models import LogEntry
-from api_client.tail import LogTail
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.tail import LogTail
+from application.session.context import AppContext
+from application.session.settings import Settings
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
-from application.context import AppContext
-from application.settings import Settings
 
 SOAK_CHAOS = ChaosConfig(rate_5xx=0.04, rate_429=0.02, retry_after=1, rate_latency=0.03, latency_s=0.5,
                          rate_reset=0.02, rate_truncate=0.02, rate_trickle=0.01, rate_html=0.01, seed=5)

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from api_client.client import BlahClient
-from simulator.server import SimulatorServer
-from tests.support.notify_log import NotificationLog
-from tests.support.logs_world import FAST_TAIL, logs_screen, wait_for
-from tui.app import create_app
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from application.session.paths import data_dir
 from cli.main import main
-from application.context import AppContext
-from application.paths import data_dir
-from widgets.status_header import StatusHeader
+from simulator.server import SimulatorServer
+from tests.support.logs_world import FAST_TAIL, logs_screen, wait_for
+from tests.support.notify_log import NotificationLog
 from tests.support.settings import settings_with
+from tui.app import create_app
+from widgets.status_header import StatusHeader
 
 SIZE = (120, 36)
 DAY = 86_400
@@ -93,8 +93,8 @@ async def test_a_known_model_gets_its_archive_and_the_list_shows_it(
 
 def make_archive(model_id: str, *, base_url: str = "http://127.0.0.1:8000", days_unused: float = 0, calls: int = 3) -> Path:
     """An archive as the app leaves one (Archive.for_model + some calls), last used days ago."""
-    from api_client.archive import Archive
-    from api_client.models import LogEntry
+    from api_client.archives.archive import Archive
+    from api_client.blahdev.shapes import LogEntry
 
     with Archive.for_model(data_dir(), "blah.dev", base_url, model_id) as archive:
         archive.add([LogEntry.model_validate({"id": f"{model_id}-{n}", "created_at": 1_750_000_000_000 + n,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from api_client.errorbar.client import ErrorbarClient
-from application.context import AppContext
+from application.session.context import AppContext
 from cli.launch import _attach_configured_errorbar, attach_errorbar
 from simulator.errorbar.demo import DEMO_RUNS, queue_demo_runs
 from simulator.errorbar.server import ErrorbarServer

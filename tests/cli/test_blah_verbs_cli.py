@@ -10,12 +10,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from api_client.models import Result
-from application.runs.judge import parse_judgement
+from api_client.blahdev.shapes import Result
+from application.runs.judge_verdict import parse_judgement
 from cli.commands import chatroom as chatroom_cli
 from cli.commands import runs as runs_cli
 from cli.main import main
-from simulator import runs as sim_runs
+from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 from tests.support.live_shapes import JSON_REASONING, LEADERBOARD, PLAIN_DETAILS, live_shaped_server
@@ -311,7 +311,7 @@ def test_global_options_reach_the_verbs_before_or_after_it(fast: SimulatorServer
 
 def _lose_answers(monkeypatch: pytest.MonkeyPatch, method: str, *, after_sending: bool) -> list[int]:
     """The platform does the write (or not) and its answer is lost on the way back."""
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
     from api_client.errors import OutcomeUnknownError
 
     sent: list[int] = []

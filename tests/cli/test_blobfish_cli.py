@@ -21,7 +21,7 @@ from tests.hostile_payloads import HOSTILE
 from tests.support.blobfish import envelope
 from cli.main import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 HOSTILE_TEXT = " | ".join(
     text for _, text in HOSTILE
     if len(text) < 10_000 and not any("\ud800" <= c <= "\udfff" for c in text)

@@ -99,7 +99,7 @@ def test_the_compare_command_imports_no_textual() -> None:
 
 
 def test_hostile_ids_are_printed_inert_on_one_line() -> None:
-    from application.checkpoint import CheckpointComparison, Side
+    from application.compare.checkpoint import CheckpointComparison, Side
     from cli.commands.report_compare import render_table
     from diagnosis.checkpoint import CallOutcome, compare_outcomes
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator.server import SimulatorServer
+from application.session.paths import config_file
 from cli.main import main
-from application.paths import config_file
+from simulator.server import SimulatorServer
 
 
 @pytest.mark.parametrize("url", ["http://host:port", "ftp://evals.blah.dev", "http://[bad", "evals.blah.dev",

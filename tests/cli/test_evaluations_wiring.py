@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from application.blobfish.evidence import parse_evaluation
-from application.blobfish.source import ClientSource
-from application.context import AppContext
+from application.evaluations.evidence import parse_evaluation
+from application.evaluations.source import ClientSource
+from application.session.context import AppContext
 from cli.launch import attach_blobfish
 from diagnosis.rollouts import diagnose_evaluation
 from simulator.blobfish.server import BlobfishServer

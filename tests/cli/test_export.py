@@ -13,15 +13,15 @@ from pathlib import Path
 import orjson
 import pytest
 
-from api_client.archive import Archive, LogFilter
-from api_client.client import BlahClient
+from api_client.archives.archive import Archive, LogFilter
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import ServerError
-from api_client.models import LogEntry
-from simulator.server import SimulatorServer
 from cli.commands.export import export_main
 from cli.commands.open_file import load_dump, read_dump
+from simulator.server import SimulatorServer
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def platform(sim: SimulatorServer, **kw: object) -> list[LogEntry]:
@@ -147,7 +147,7 @@ def test_export_errors_are_one_clear_line(sim: SimulatorServer, tmp_path: Path, 
 
 
 def test_export_does_not_import_textual() -> None:
-    code = "import sys, cli.commands.export, cli.commands.open_file, api_client.sync; " \
+    code = "import sys, cli.commands.export, cli.commands.open_file, api_client.archives.sync; " \
            "sys.exit(any(m.split('.')[0] == 'textual' for m in sys.modules))"  # fmt: skip
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, check=False).returncode == 0
 

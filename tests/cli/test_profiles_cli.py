@@ -11,11 +11,11 @@ from typing import Any
 import keyring
 import pytest
 
-from application.config import load_config
-from application.credentials import credentials_file
-from application.keyring_store import SERVICE, USERNAME
-from application.paths import config_file
-from application.profiles import resolve_profile
+from application.session.config import load_config
+from application.session.credentials import credentials_file
+from application.session.keyring_store import SERVICE, USERNAME
+from application.session.paths import config_file
+from application.session.profiles import resolve_profile
 from cli.commands.serve import serve_main
 from cli.main import main
 from simulator.server import SimulatorServer

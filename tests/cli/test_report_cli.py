@@ -11,16 +11,16 @@ import re
 import socket
 
 
-from api_client.client import BlahClient
-from api_client.models import Diagnosis
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import Diagnosis
+from application.diagnosis.analysis import analyse
+from application.diagnosis.data import Fetched, fetch_inputs
+from cli.commands.report import build_report_text, report_main
+from cli.main import main as cli_main
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_inert
 from tests.support import sim_http
 from tests.support.logs_world import add_hostile_calls
-from cli.main import main as cli_main
-from cli.commands.report import build_report_text, report_main
-from application.diagnosis.analysis import analyse
-from application.diagnosis.data import Fetched, fetch_inputs
 
 LIMIT = 300
 

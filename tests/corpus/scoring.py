@@ -1,7 +1,7 @@
 """Per-kind precision and recall of ``classify`` over the hand-labelled corpus.
 
 Run from the repository root: ``python -m tests.corpus.scoring`` prints the table and every
-disagreement (``tests/test_diagnosis_corpus.py`` holds the floors).
+disagreement (``tests/diagnosis/test_diagnosis_corpus.py`` holds the floors).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from api_client.models import LogEntry, Result
+from api_client.blahdev.shapes import LogEntry, Result
 from diagnosis import classify, kinds
 
 

@@ -1,6 +1,6 @@
 """Precision and recall of ``classify`` per kind over the hand-labelled corpus.
 
-``pytest -s tests/test_diagnosis_corpus.py`` (or ``python -m tests.corpus.scoring``) prints the
+``pytest -s tests/diagnosis/test_diagnosis_corpus.py`` (or ``python -m tests.corpus.scoring``) prints the
 table. The floors are set below what the detectors reach on this corpus, leaving room for honest
 misses.
 """

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from api_client.models import ChatMessage, LogEntry, Result
+from api_client.blahdev.shapes import ChatMessage, LogEntry, Result
 from diagnosis import classify, kinds
 
 CHATML_Q = "<|im_start|>user\nWhat is the capital of France?<|im_end|>\n<|im_start|>assistant\n"

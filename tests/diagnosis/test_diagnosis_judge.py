@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from api_client.models import LogEntry, Result
+from api_client.blahdev.shapes import LogEntry, Result
 from diagnosis import doubtful_judgements
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from diagnosis import classify, find_loop
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from api_client.models import DiagnoseExample, DiagnoseFinding, Diagnosis, LogEntry
+from api_client.blahdev.shapes import DiagnoseExample, DiagnoseFinding, Diagnosis, LogEntry
 from diagnosis import classify_many, compare_with_platform, kinds, summarize
 
 T0 = 1_760_000_000_000

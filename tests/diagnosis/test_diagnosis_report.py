@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from api_client.models import (
+from api_client.blahdev.shapes import (
     DiagnoseExample,
     DiagnoseFinding,
     Diagnosis,

@@ -3,7 +3,7 @@ looping cut-offs, deduplicated quotes, and empty inputs said plainly."""
 
 from __future__ import annotations
 
-from api_client.models import DiagnoseFinding, Diagnosis, Health, HealthCheck, LogEntry, Result
+from api_client.blahdev.shapes import DiagnoseFinding, Diagnosis, Health, HealthCheck, LogEntry, Result
 from diagnosis import build_report, classify, compare_with_platform, kinds, render_markdown, summarize
 from diagnosis.markdown import plain
 

@@ -7,8 +7,8 @@ diagnosis must see a format problem there, and must find failures the platform's
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
-from api_client.models import LogEntry
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
 from diagnosis import (
     build_report,
     kinds,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from api_client.models import ChatMessage, LogEntry
+from api_client.blahdev.shapes import ChatMessage, LogEntry
 from diagnosis import suggest_training_data, summarize, to_jsonl, to_markdown
 from diagnosis.suggest import ADD_DATA, FIX_FORMAT
 

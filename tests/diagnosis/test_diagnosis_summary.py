@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api_client.models import Health, HealthCheck, LogEntry, Result
+from api_client.blahdev.shapes import Health, HealthCheck, LogEntry, Result
 from diagnosis import kinds, outage_windows, summarize
 from diagnosis.features import length_bucket
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api_client.models import ChatMessage, LensBundle, Model
+from api_client.blahdev.shapes import ChatMessage, LensBundle, Model
 from diagnosis import detect_template, resolve_trained_template
 
 

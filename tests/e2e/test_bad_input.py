@@ -22,20 +22,20 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from api_client.archive import Archive
-from api_client.client import BlahClient
+from api_client.archives.archive import Archive
+from api_client.blahdev.client import BlahClient
+from application.session.config import load_config
+from application.session.context import AppContext
+from application.session.paths import config_file, data_dir
+from application.session.settings import Settings
+from cli.launch import apply_config
+from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support import sim_http
-from tests.support.notify_log import NotificationLog
 from tests.support.hostile_e2e import SIZE, frame_text, press_now, settle, wait_until
+from tests.support.notify_log import NotificationLog
 from tui.app import create_app
-from cli.main import main
-from application.config import load_config
-from application.context import AppContext
-from cli.launch import apply_config
-from application.paths import config_file, data_dir
 from widgets.confirm import ConfirmScreen
-from application.settings import Settings
 
 
 @pytest.fixture(scope="module")

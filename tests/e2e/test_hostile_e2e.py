@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE
 from tests.support.hostile_e2e import (

@@ -25,7 +25,7 @@ from tests.tmux_probe import TmuxProbe, tmux_available
 
 pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 #: (what, bytes) that only a payload could have put in the output.
 FORBIDDEN: list[tuple[str, bytes]] = [

@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from api_client.archive import Archive
-from api_client.client import BlahClient
+from api_client.archives.archive import Archive
+from api_client.archives.sync import ArchiveSync, BackfillProgress
+from api_client.blahdev.client import BlahClient
 from api_client.errors import (
     BlahError,
     InvalidResponseError,
@@ -36,11 +37,10 @@ from api_client.errors import (
     ServerError,
     UnreachableError,
 )
-from api_client.sync import ArchiveSync, BackfillProgress
 from simulator.chaos import FAULTS, ChaosConfig
 from simulator.server import SimulatorServer
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ATTEMPTS = 4
 
 

@@ -19,16 +19,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 import httpx
 import pytest
 
-from api_client.client import BlahClient
-from simulator import runs as sim_runs
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from application.session.settings import Settings
+from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support import sim_http
-from tests.support.notify_log import NotificationLog
 from tests.support.hostile_e2e import SIZE, press_now, settle, wait_until
+from tests.support.notify_log import NotificationLog
 from tui.app import BlahApp, create_app
-from application.context import AppContext
 from widgets.confirm import ConfirmScreen
-from application.settings import Settings
 
 
 @pytest.fixture(scope="module")

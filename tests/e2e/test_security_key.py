@@ -30,22 +30,22 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import UploadTicket
 from api_client.errors import AuthError, BlahError, InvalidResponseError
-from api_client.models import UploadTicket
-from simulator.server import SimulatorServer
-from tests.support.notify_log import NotificationLog
-from tests.support.hostile_e2e import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until
-from tui.app import create_app
+from application.session.context import AppContext
+from application.session.credentials import credentials_file, load_stored_key, store_key
+from application.session.settings import Settings
 from cli.main import main, resolve_api_key
-from application.context import AppContext
-from application.credentials import credentials_file, load_stored_key, store_key
+from simulator.server import SimulatorServer
+from tests.support.hostile_e2e import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until
+from tests.support.notify_log import NotificationLog
+from tui.app import create_app
 from tui.base_screen import BlahScreen
-from application.settings import Settings
 
 CANARY = "blah_canary_7f3a9c0e5d1b2468ace0"
 TAIL = CANARY[-16:]  # a fragment is a leak too
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def assert_no_key(text: str | bytes, where: str) -> None:

@@ -1,4 +1,4 @@
-"""The canary scan of tests/test_security_key.py, for the keys of all three platforms: a
+"""The canary scan of tests/e2e/test_security_key.py, for the keys of all three platforms: a
 blah.dev key (``blah_``), a Blobfish key (``bf_``) and an errorbar queue key (``sk_``), set in
 the environment and stored per profile, are in no command output (``status``, ``profiles
 list``, ``report``, ``export``, ``blobfish ...``), no log record, no file the app writes (the
@@ -24,13 +24,13 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from api_client.blahdev.client import BlahClient
 from api_client.blobfish.client import BlobfishClient
-from api_client.client import BlahClient
-from application.context import AppContext
-from application.credentials import credentials_file
-from application.paths import config_file
-from application.profiles import resolve_profile
-from application.settings import Settings
+from application.session.context import AppContext
+from application.session.credentials import credentials_file
+from application.session.paths import config_file
+from application.session.profiles import resolve_profile
+from application.session.settings import Settings
 from cli.main import main
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer

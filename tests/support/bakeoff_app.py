@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from api_client.errorbar.client import ErrorbarClient
-from application.context import AppContext
+from application.session.context import AppContext
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.settings import Settings
 from tests.support.waiting import wait_for

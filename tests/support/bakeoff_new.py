@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from application.bakeoff.create import CATALOG_MODELS
+from application.compare.bakeoff.create import CATALOG_MODELS
 from tests.support.waiting import wait_for
 from tui.screens.runs.bakeoff_new import BakeoffNewScreen
 from widgets.confirm import ConfirmScreen

@@ -11,7 +11,7 @@ from rich.segment import Segment
 from textual.app import App
 
 from api_client.blobfish.benchmarks import BenchmarkClient
-from application.context import AppContext
+from application.session.context import AppContext
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG, FakeClock
 from tests.support.blobfish import RecordingTransport

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from api_client.blobfish.bench_shapes import RunList, SuiteRun, parse_single_or_suite
-from application.context import AppContext
+from api_client.blobfish.shapes_bench import RunList, SuiteRun, parse_single_or_suite
+from application.session.context import AppContext
 from simulator.blobfish.benchmarks import BenchmarkStore
 from tests.support.bench import FakeClock
 from tests.support.settings import settings_with

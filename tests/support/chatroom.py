@@ -20,15 +20,15 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
+from tests.support import sim_http
+from tests.support.settings import Settings, settings_with
+from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 from tui.app import BlahApp, create_app
-from application.context import AppContext
 from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
-from tests.support import sim_http
-from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
-from tests.support.settings import Settings, settings_with
 
 #: 2026-06-01 09:00:00 UTC: the instant the frozen worlds are built around.
 FROZEN_MS = 1_780_304_400_000
@@ -38,7 +38,7 @@ SIZE = (140, 45)
 @contextmanager
 def frozen_clock(ms: int) -> Iterator[None]:
     """While building a World, make "now" a fixed instant (the seeded history hangs off it)."""
-    import simulator.world as world_module
+    import simulator.blahdev.world as world_module
 
     real = world_module.now_ms
     world_module.now_ms = lambda: ms
@@ -49,7 +49,7 @@ def frozen_clock(ms: int) -> Iterator[None]:
 
 
 def start_frozen_sim(seed: int = 7, speed: float = 50.0) -> SimulatorServer:
-    import simulator.world as world_module
+    import simulator.blahdev.world as world_module
 
     with frozen_clock(FROZEN_MS):
         server = SimulatorServer(seed=seed, speed=speed, live=False)

@@ -7,8 +7,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from api_client.client import BlahClient
-from application.context import AppContext
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support.settings import Settings, settings_with
 from tests.support.waiting import wait_for

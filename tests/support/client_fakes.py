@@ -14,7 +14,8 @@ from urllib.parse import parse_qs
 
 import httpx
 
-from api_client import BlahClient, RetryPolicy
+from api_client.blahdev.client import BlahClient
+from api_client.transport.retry import RetryPolicy
 
 KEY = "blah_test_SECRET_key_0123456789"
 BASE = "https://evals.blah.dev"

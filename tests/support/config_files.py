@@ -1,12 +1,12 @@
 """The person's config file in a test: written as text (so comments and layout are the
-test's own) where ``application.paths.config_file()`` looks for it (the isolated config dir
+test's own) where ``application.session.paths.config_file()`` looks for it (the isolated config dir
 of tests/conftest.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from application.paths import config_file
+from application.session.paths import config_file
 
 
 def write_config_text(text: str) -> Path:

@@ -14,13 +14,13 @@ from typing import Any
 import httpx
 from textual.pilot import Pilot
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support.logs_world import wait_for
-from tui.app import BlahApp, create_app
-from application.context import AppContext
-from tui.screens.diagnosis.screen import DiagnosisScreen
 from tests.support.settings import Settings, settings_with
+from tui.app import BlahApp, create_app
+from tui.screens.diagnosis.screen import DiagnosisScreen
 
 SIZE = (140, 45)
 LIMIT = 400  # calls read per test: enough for every kind, fast on 2 cores

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from diagnosis import classify
 from simulator.server import SimulatorServer
 

@@ -22,15 +22,15 @@ from typing import Any
 from rich.segment import Segment
 from textual.app import App
 
-from api_client.client import BlahClient
-from simulator import chatroom
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from simulator.blahdev import chatroom
+from simulator.blahdev.world import World
 from simulator.server import SimulatorServer
-from simulator.world import World
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
-from tui.app import BlahApp, create_app
-from application.context import AppContext
-from tui.registry import MODE_SPECS
 from tests.support.settings import Settings, settings_with
+from tui.app import BlahApp, create_app
+from tui.registry import MODE_SPECS
 
 SIZE = (140, 45)
 

@@ -21,15 +21,15 @@ from rich.segment import Segment
 from textual.app import App
 from textual.pilot import Pilot
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE
+from tests.support.settings import settings_with
+from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 from tui.app import BlahApp, create_app
-from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
-from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
-from tests.support.settings import settings_with
 
 FIXED_ANCHOR_MS = 1_750_000_000_000  # 2025-06-15 15:06:40 UTC
 FAST_TAIL = {"logs_interval": 0.1, "logs_max_interval": 0.3, "logs_plot": False}
@@ -85,7 +85,7 @@ async def loaded(pilot: Pilot[Any], app: BlahApp) -> LogList:
 
 @lru_cache(maxsize=2)
 def _world_entries(seed: int) -> tuple[str, tuple[str, ...]]:
-    from simulator.snapshot import seeded_world
+    from simulator.blahdev.snapshot import seeded_world
 
     world = seeded_world(seed, anchor_ms=FIXED_ANCHOR_MS)
     world.clock = lambda: FIXED_ANCHOR_MS

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from application.paths import config_file
+from application.session.paths import config_file
 from cli.main import main
 from tests.support.waiting import wait_for
 from tui.app import BlahApp

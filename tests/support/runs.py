@@ -10,13 +10,13 @@ from unittest import mock
 
 from textual.pilot import Pilot
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support.notify_log import said
-from tui.app import BlahApp, create_app
-from application.context import AppContext
-from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 from tests.support.settings import settings_with
+from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
+from tui.app import BlahApp, create_app
 
 SIZE = (140, 45)
 FROZEN_NOW_MS = 1_764_410_400_000  # 2025-11-29 10:00:00Z: the snapshot world's "now"
@@ -53,7 +53,7 @@ def close_client(client: BlahClient) -> None:
 @contextmanager
 def frozen_simulator(seed: int = 7) -> Iterator[SimulatorServer]:
     """A simulator whose world's clock is fixed, so every time on screen is the same each run."""
-    with mock.patch("simulator.world.now_ms", lambda: FROZEN_NOW_MS):
+    with mock.patch("simulator.blahdev.world.now_ms", lambda: FROZEN_NOW_MS):
         server = SimulatorServer(seed=seed, speed=1.0, live=False)
     server.start()
     try:

@@ -1,5 +1,5 @@
 """Requests from tests straight to a simulator: httpx's own functions and clients, given the
-process's one TLS context (``api_client.tls.verified_context``).
+process's one TLS context (``api_client.transport.tls.verified_context``).
 
 httpx builds a fresh verified context, loading the whole CA bundle, for every ``httpx.get`` and
 every new client, even for a plain-http URL: 27 ms each, measured as 50 s of the suite's CPU.
@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from api_client.tls import verified_context
+from api_client.transport.tls import verified_context
 
 
 def get(url: str, **kwargs: Any) -> httpx.Response:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,8 +37,11 @@ def pytest_collection(session: pytest.Session) -> None:
     asked = [(session.config.invocation_params.dir / arg).resolve() for arg in session.config.args]
     if not worker_id.startswith("gw") or workers <= 1 or asked != [_TESTS]:
         return  # not a worker, or a run of chosen tests: pytest imports only what it needs
-    names = sorted(path.stem for path in _TESTS.glob("test_*.py"))
-    for name in worker_order(names, int(worker_id[2:]), workers):
+    paths = {path.stem: path for path in _TESTS.rglob("test_*.py") if "bench" not in path.parts}
+    for name in worker_order(sorted(paths), int(worker_id[2:]), workers):
+        folder = str(paths[name].parent)  # where pytest's "prepend" import mode looks for it
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - pytest's own import reports it, with its usual detail

@@ -13,17 +13,17 @@ import pytest
 from rich.color import Color as RichColor
 from textual.color import Color
 
-from tests.support.notify_log import NotificationLog
+from application.session.context import AppContext
+from application.session.paths import data_dir
+from cli.commands.open_file import load_dump
 from tests.support.chatroom import frame_segments
 from tests.support.logs_world import fixed_world_dump, wait_for
+from tests.support.notify_log import NotificationLog
+from tests.support.settings import Settings, settings_with
 from themes.builtin import load_user_theme
 from tui.app import BlahApp, create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
-from application.paths import data_dir
 from tui.screens.logs.screen import LogsScreen
 from widgets.plots import TimeSeriesPlot
-from tests.support.settings import Settings, settings_with
 
 SIZE = (140, 45)
 GOOD_THEME = 'name = "solar"\nprimary = "#268bd2"\nerror = "#dc322f"\nbackground = "#002b36"\ndark = true\n'

@@ -18,7 +18,7 @@ import pytest
 
 from widgets.plots import time_tick_count
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 START_MS = 1_780_131_600_000  # 09:00:00 UTC
 STEP_MS = 300_000
 POINTS = 72  # six hours of 5-minute checks: labels within one day sort as text

@@ -7,7 +7,7 @@ from datetime import UTC
 from textual.app import App, ComposeResult
 from textual.message import Message
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from application.logs.rows import row_from_entry
 from widgets.log_list import LogList, LogRow
 
@@ -339,8 +339,8 @@ async def test_cursor_and_badge_colours_follow_focus_and_theme() -> None:
 
 
 def test_time_column_formats_and_narrow_layouts_keep_badges() -> None:
-    from widgets.log_columns import layout_for, time_format
     from application.logs.row import format_time
+    from widgets.log_columns import layout_for, time_format
 
     day = 86_400_000
     at = 1_750_000_000_123  # 2025-06-15 15:06:40.123 UTC

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-APPS = Path(__file__).parent / "snapshot_apps"
+APPS = Path(__file__).parents[1] / "snapshot_apps"
 
 
 def test_log_list_with_badges_snapshot(snap_compare: Any) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = [
     "JUDGE_VERDICT", "LABELS_NEEDED", "VERDICTS", "ArmCalibration", "CalibrationPanel", "LabelRefused", "Recomputed", "SideFigures",

@@ -13,12 +13,12 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from api_client.models import LogEntry
-from application.bakeoff.samples import SampleRow
+from api_client.blahdev.shapes import LogEntry
+from application.compare.bakeoff.samples import SampleRow
 from application.inspector.foreign import ForeignCall, OrderedIds
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["PLATFORM", "SampleCalls", "verdicts_line"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["ClusterRow", "FORCE_CONFIRMATION", "cluster_rows", "freshness"]
 

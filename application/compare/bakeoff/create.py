@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from api_client.errorbar import wire
+from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import check_create
 from api_client.errorbar.errors import RefusedLocally
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from api_client.errors import BadRequestError, OutcomeUnknownError
-from application.bakeoff.judge_quality import informedness, judge_reading
+from application.compare.bakeoff.judge_quality import informedness, judge_reading
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
 __all__ = ["AlignProgress", "CriterionRow", "align_and_wait", "align_confirmation", "alignment_lines",

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from api_client.errors import BlahError
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["EvidenceSummary", "evidence_error_sentence", "summarize", "write_bundle"]
 

@@ -23,7 +23,7 @@ from diagnosis.paired import (
 )
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
 PAIRED_ASSUMPTION = ("paired reading: each prompt's difference (candidate minus incumbent) averaged, "

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from diagnosis.stats import rogan_gladen_detail
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["CandidateRow", "CriterionRow", "JudgeFigures", "candidate_rows", "criterion_rows", "judge_figures",
            "win_verdict"]

@@ -14,7 +14,7 @@ from common.format import DASH
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["ACTIVE", "KEY_PREFIX", "BakeoffRow", "final_sentence", "ratio_text"]
 

@@ -20,7 +20,7 @@ from diagnosis.loop import find_loop
 from diagnosis.text import is_blank_reply, plural
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["SampleRow", "cap_sentence", "doubtful_reason", "sample_rows"]
 

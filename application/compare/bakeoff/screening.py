@@ -2,7 +2,7 @@
 CLI (`blah-tui bakeoff screen` / `show`) and the TUI's screening view alike. No Textual.
 
 Every figure is the queue's own (``results.screening``, parsed once into
-``api_client.errorbar.assumed.Screening``): nothing here computes a saving, a rate or an
+``api_client.errorbar.shapes.Screening``): nothing here computes a saving, a rate or an
 interval, and a figure the queue did not send is the dash. The recommendation is said
 plainly: "switch to X: 38% cheaper, answers match 91% [84-95]", or "keep the incumbent",
 which is a good outcome (what runs today holds up). A switch leads to the next step, a full
@@ -20,7 +20,7 @@ from common.format import DASH
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["NOT_A_VERDICT", "SCREENING_BODY_HINT", "BakeoffPrefill", "CandidateLine", "Verdict", "candidate_lines",
            "is_screening", "money", "no_result_sentence", "percent_interval", "prefill", "report_head", "report_tail",

@@ -31,11 +31,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from application.bakeoff.calibration import LABELS_NEEDED
-from application.bakeoff.judge_quality import judge_reading
+from application.compare.bakeoff.calibration import LABELS_NEEDED
+from application.compare.bakeoff.judge_quality import judge_reading
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["DONT", "EXIT_CODES", "SWITCH", "UNSURE", "Verdict", "gate_reading", "verdict"]
 

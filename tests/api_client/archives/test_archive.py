@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api_client import archive_schema
-from api_client.archive import (
+from api_client.archives import schema as archive_schema
+from api_client.archives.archive import (
     Archive,
     ArchiveCorruptError,
     ArchiveVersionError,
     LogFilter,
 )
-from api_client.models import ChatMessage, LogEntry
+from api_client.blahdev.shapes import ChatMessage, LogEntry
 
 
 def entry(n: int, at: int, **kw: object) -> LogEntry:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from api_client.archive import Archive
-from api_client.client import BlahClient
-from application.context import AppContext
-from application.paths import data_dir
+from api_client.archives.archive import Archive
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from application.session.paths import data_dir
 from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.config_files import write_config_text
@@ -65,7 +65,7 @@ async def test_a_named_profile_archives_in_its_own_folder_and_no_profile_keeps_t
 
 
 async def test_an_archive_made_before_profiles_is_still_the_implicit_profile_s(sim: SimulatorServer) -> None:
-    from api_client.models import LogEntry
+    from api_client.blahdev.shapes import LogEntry
 
     before = data_dir() / "archives" / Archive.path_for(data_dir(), sim.base_url, sim.person_model_id).name
     with Archive.for_model(data_dir(), "blah.dev", sim.base_url, sim.person_model_id) as archive:

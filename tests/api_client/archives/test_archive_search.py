@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api_client.archive import Archive, LogFilter, match_spans
-from api_client.models import LogEntry
+from api_client.archives.archive import Archive, LogFilter, match_spans
+from api_client.blahdev.shapes import LogEntry
 
 TEXTS = {
     "a": ("The column prompt: secret value", "ok"),

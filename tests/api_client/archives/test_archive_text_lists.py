@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api_client import archive_lists, archive_text
-from api_client.archive import Archive, LogFilter
-from api_client.models import LogEntry
+from api_client.archives import lists as archive_lists, fulltext as archive_text
+from api_client.archives.archive import Archive, LogFilter
+from api_client.blahdev.shapes import LogEntry
 
 # Which rows carry which word: "alpha" is in every row (the common-word case), the others
 # in some; "alpha beta" needs both.

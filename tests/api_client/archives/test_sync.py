@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from api_client.archive import Archive, LogFilter
-from api_client.client import BlahClient
-from api_client.models import LogEntry, LogPage
-from api_client.sync import ArchiveSync, BackfillProgress
-from api_client.tail import LogTail
+from api_client.archives.archive import Archive, LogFilter
+from api_client.archives.sync import ArchiveSync, BackfillProgress
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.blahdev.tail import LogTail
 from simulator.server import SimulatorServer
 
 WAIT = 30.0  # a guard against hanging, not a performance expectation

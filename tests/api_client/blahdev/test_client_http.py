@@ -10,20 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from api_client import (
-    AuthError,
-    BadRequestError,
-    BlahClient,
-    BlahError,
-    ConflictError,
-    InvalidResponseError,
-    NotFoundError,
-    OutcomeUnknownError,
-    RateLimitedError,
-    ServerError,
-    UnreachableError,
-)
-from api_client._retry import parse_retry_after
+from api_client.blahdev.client import BlahClient
+from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError, InvalidResponseError, NotFoundError, OutcomeUnknownError, RateLimitedError, ServerError, UnreachableError
+from api_client.transport.retry import parse_retry_after
 from tests.support.client_fakes import KEY, TrickleStream, json_answer, make_client
 
 MODEL = {
@@ -413,7 +402,7 @@ async def test_deadline_on_a_post_is_outcome_unknown() -> None:
 
 @pytest.mark.parametrize("bad", ["", ".", "..", "   "])
 async def test_unsafe_ids_refused_before_sending(bad: str) -> None:
-    from api_client import UnsafePathError
+    from api_client.errors import UnsafePathError
 
     client, rec = make_client(lambda r: json_answer({}))
     async with client:
@@ -439,8 +428,8 @@ async def test_traversal_id_stays_one_segment() -> None:
 
 
 async def _call_every_write(client: BlahClient) -> list[str]:
-    from api_client import MissingKeyError
-    from api_client.models import UploadTicket
+    from api_client.blahdev.shapes import UploadTicket
+    from api_client.errors import MissingKeyError
 
     calls: dict[str, Any] = {
         "start_run": lambda: client.start_run(["m1"]),
@@ -532,7 +521,7 @@ async def test_key_never_in_repr_or_error_texts() -> None:
 
 
 async def test_upload_in_chunks_with_progress_to_foreign_origin_without_key() -> None:
-    from api_client.models import UploadTicket
+    from api_client.blahdev.shapes import UploadTicket
 
     received: dict[str, Any] = {}
 
@@ -564,7 +553,7 @@ async def test_upload_in_chunks_with_progress_to_foreign_origin_without_key() ->
 
 
 async def test_upload_to_own_origin_carries_key_and_too_large_is_refused() -> None:
-    from api_client.models import UploadTicket
+    from api_client.blahdev.shapes import UploadTicket
 
     client, rec = make_client(lambda r: httpx.Response(204))
     async with client:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from api_client import BlahClient
+from api_client.blahdev.client import BlahClient
 
 
 class SlowServer:

@@ -13,22 +13,10 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from api_client import (
-    AuthError,
-    BadRequestError,
-    BlahClient,
-    ConflictError,
-    InvalidResponseError,
-    MissingKeyError,
-    NotFoundError,
-    OutcomeUnknownError,
-    RateLimitedError,
-    RetryPolicy,
-    ServerError,
-    UnreachableError,
-    UnsafePathError,
-)
-from simulator import runs as sim_runs
+from api_client.blahdev.client import BlahClient
+from api_client.errors import AuthError, BadRequestError, ConflictError, InvalidResponseError, MissingKeyError, NotFoundError, OutcomeUnknownError, RateLimitedError, ServerError, UnreachableError, UnsafePathError
+from api_client.transport.retry import RetryPolicy
+from simulator.blahdev import runs as sim_runs
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 

@@ -11,14 +11,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from api_client import (
-    BlahClient,
-    InvalidResponseError,
-    LogTail,
-    NotFoundError,
-    TailState,
-)
-from api_client.models import LogEntry
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.tail import LogTail, TailState
+from api_client.errors import InvalidResponseError, NotFoundError
 from tests.support.client_fakes import FakeLogServer, json_answer, make_client
 
 T0 = 1_000_000  # 1970: far from the local clock, so a tail using time.time() would see nothing
@@ -369,7 +365,7 @@ TestTailStateful.settings = settings(
 def test_the_bound_for_the_next_older_page() -> None:
     """Both the tail and the history page back with it: re-ask the oldest millisecond, unless
     the whole page is that millisecond (then move past it and say entries may be missed)."""
-    from api_client.paging import older_page_bound
+    from api_client.blahdev.paging import older_page_bound
 
     def page(*times: int) -> list[LogEntry]:
         return [LogEntry(id=f"e{i}", created_at=t) for i, t in enumerate(times)]

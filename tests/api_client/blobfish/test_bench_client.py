@@ -12,7 +12,6 @@ import httpx
 import pytest
 
 from api_client.blobfish import benchmarks as bench_client
-from api_client.blobfish.bench_shapes import SingleRun, SuiteRun
 from api_client.blobfish.benchmarks import (
     NOT_YOURS,
     BenchmarkClient,
@@ -20,8 +19,9 @@ from api_client.blobfish.benchmarks import (
     BoardRefusedError,
     RunInProgressError,
 )
+from api_client.blobfish.shapes_bench import SingleRun, SuiteRun
 from api_client.errors import NotFoundError
-from application.bench_watch import WatchEvent, eta_seconds, watch_suite
+from application.runs.bench_watch import WatchEvent, eta_seconds, watch_suite
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
 from tests.support import sim_http

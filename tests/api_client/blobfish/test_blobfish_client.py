@@ -23,9 +23,9 @@ from api_client.blobfish import (
 )
 from api_client.blobfish.keys import check_key
 from api_client.errors import ConflictError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.http import HttpCore
-from api_client.offset_paging import OffsetPage, iter_offset_pages
-from api_client._retry import RetryPolicy
+from api_client.transport.http import HttpCore
+from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
+from api_client.transport.retry import RetryPolicy
 from simulator.blobfish.server import BlobfishServer
 from tests.support import sim_http
 from tests.support.blobfish import BreakMidStream, DropFirstAnswer, HeadInserts, RecordingTransport, envelope

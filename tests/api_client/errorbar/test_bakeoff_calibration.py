@@ -15,10 +15,10 @@ import pytest
 from scipy.stats import binomtest, norm
 
 from api_client.errorbar import ErrorbarClient, PreconditionError
-from api_client.errorbar.assumed import Run
+from api_client.errorbar.shapes import Run
 from api_client.errors import BadRequestError, NotFoundError
-from application.bakeoff import calibration, clusters, criteria, evidence, verdict
-from application.bakeoff.judge_quality import informedness, judge_reading
+from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
+from application.compare.bakeoff.judge_quality import informedness, judge_reading
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 
@@ -345,7 +345,7 @@ def test_the_next_pair_to_label_follows_sample_order_not_the_losses_first_view()
 
 
 def test_an_evidence_summary_names_a_signature_and_each_attestation_problem() -> None:
-    from api_client.errorbar.assumed import Evidence
+    from api_client.errorbar.shapes import Evidence
 
     bundle = Evidence.model_validate({
         "signature": "ed25519:abc", "run": {"id": "ev_3"}, "samples": {"count": 40, "lineage": ["ab", "ba"]},

@@ -1,4 +1,4 @@
-"""Clients verify TLS: the process shares one verified context (``api_client/tls.py``), so a
+"""Clients verify TLS: the process shares one verified context (``api_client/transport/tls.py``), so a
 server whose certificate no CA vouches for is refused before any request, with its key,
 reaches it."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from api_client.errors import UnreachableError
-from api_client.tls import verified_context
+from api_client.transport.tls import verified_context
 
 
 @pytest.fixture

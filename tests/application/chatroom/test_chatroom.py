@@ -10,9 +10,12 @@ import pytest
 from rich.console import Console
 from textual.widgets import Select
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import ChatroomMessage, ChatroomPage
 from api_client.errors import RateLimitedError, ServerError
-from api_client.models import ChatroomMessage, ChatroomPage
+from application.chatroom.feed import ChatFeed, loop_verdict, mute_evidence
+from application.chatroom.poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
+from application.session.settings import Settings
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import (
@@ -23,14 +26,11 @@ from tests.support.chatroom import (
     screen_text,
     wait_for,
 )
-from application.chatroom.feed import ChatFeed, loop_verdict, mute_evidence
 from tui.screens.chatroom.people import EVERYONE
-from application.chatroom.poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
 from tui.screens.chatroom.post import PostFlow
 from tui.screens.chatroom.render import RoomStyles, author_colour, message_text
-from widgets.confirm import ConfirmScreen
 from tui.screens.inspector.screen import InspectorScreen
-from application.settings import Settings
+from widgets.confirm import ConfirmScreen
 
 LOOPING = "I like trains. " * 12
 

@@ -107,7 +107,7 @@ def test_rows_any_failure_then_each_kind_found_then_each_eval_regressions_first(
 
 
 def test_a_cause_only_kind_is_marked_so_its_rate_above_any_failure_reads_right() -> None:
-    from application.checkpoint_format import row_label
+    from application.compare.checkpoint_format import row_label
     from diagnosis.checkpoint import CallOutcome, compare_outcomes
     from diagnosis.kinds import CAUSE_ONLY_KINDS
 

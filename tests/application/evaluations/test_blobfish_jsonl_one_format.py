@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from api_client.blobfish.client import BlobfishClient
-from application.blobfish.evidence import Evaluation, parse_evaluation
-from application.blobfish.export import export_lines, write_jsonl
-from application.blobfish.source import ClientSource
+from application.evaluations.evidence import Evaluation, parse_evaluation
+from application.evaluations.export import export_lines, write_jsonl
+from application.evaluations.source import ClientSource
 from cli.commands.open_file import read_dump
 from cli.main import main
 from simulator.blobfish.server import BlobfishServer

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from application.blobfish.evidence import Evaluation, parse_evaluation
-from application.blobfish.export import export_lines, write_jsonl
-from application.blobfish.listing import EvaluationFilter, EvaluationRow, filter_rows, sort_rows
+from application.evaluations.evidence import Evaluation, parse_evaluation
+from application.evaluations.export import export_lines, write_jsonl
+from application.evaluations.listing import EvaluationFilter, EvaluationRow, filter_rows, sort_rows
 from diagnosis.rollout_record import RolloutStep, ToolCall
 from diagnosis.rollouts import diagnose_evaluation, diagnose_rollout, find_tool_loops
 from simulator.blobfish import shapes

@@ -1,5 +1,5 @@
 """Blobfish rollout steps in the Blobfish profile's archive, found by full-text search as
-blah.dev calls are: the Textual-free ingest (``application.blobfish_steps``) and
+blah.dev calls are: the Textual-free ingest (``application.evaluations.rollout_steps``) and
 `blah-tui blobfish search TEXT [--json]`, against the Blobfish simulator."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from api_client.archive import Archive
+from api_client.archives.archive import Archive
 from api_client.blobfish import BlobfishClient
-from application.blobfish_steps import PLATFORM_MARKER, ingest_evaluations, open_steps_archive, search_steps
-from application.paths import data_dir
+from application.evaluations.rollout_steps import PLATFORM_MARKER, ingest_evaluations, open_steps_archive, search_steps
+from application.session.paths import data_dir
 from cli.main import main
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish.server import BlobfishServer

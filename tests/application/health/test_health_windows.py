@@ -1,9 +1,9 @@
-"""Unit tests of application/health_windows.py: uptime, and the outage windows the app shares."""
+"""Unit tests of application/health/windows.py: uptime, and the outage windows the app shares."""
 
 from __future__ import annotations
 
-from api_client.models import Health, HealthCheck
-from application.health_windows import OutageIndex, last_ok_before, outage_windows, uptime
+from api_client.blahdev.shapes import Health, HealthCheck
+from application.health.windows import OutageIndex, last_ok_before, outage_windows, uptime
 
 MIN = 60_000
 START = 1_000_000

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from api_client.archive import Archive
-from api_client.client import BlahClient
+from api_client.archives.archive import Archive
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import NotFoundError
-from api_client.models import LogEntry
-from application.context import AppContext
 from application.inspector.call_reader import CallReader
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 
 

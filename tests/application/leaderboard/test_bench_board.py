@@ -1,9 +1,9 @@
-"""``application.bench_board``: the board's order and its coverage sentence (no Textual)."""
+"""``application.leaderboard.bench_board``: the board's order and its coverage sentence (no Textual)."""
 
 from __future__ import annotations
 
-from api_client.blobfish.bench_shapes import CommunityRow, Coverage
-from application.bench_board import by_mean_score, coverage_sentence
+from api_client.blobfish.shapes_bench import CommunityRow, Coverage
+from application.leaderboard.bench_board import by_mean_score, coverage_sentence
 
 
 def row(bcr: str, mean: float | None) -> CommunityRow:

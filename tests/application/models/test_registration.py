@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Static, TextArea
 
-from api_client.client import BlahClient
-from simulator.server import SimulatorServer
-from tests.support.chatroom import SIZE, RecordingTransport, make_app, wait_for
-from application.registration import (
+from api_client.blahdev.client import BlahClient
+from application.models.registration import (
     DESCRIPTION_MAX,
     NAME_MAX,
     classify_inference_uri,
     validate_registration,
 )
-from widgets.confirm import ConfirmScreen
-from tui.screens.models.screen import ModelsScreen
+from simulator.server import SimulatorServer
+from tests.support.chatroom import SIZE, RecordingTransport, make_app, wait_for
 from tui.screens.models.register import RegisterModelScreen
+from tui.screens.models.screen import ModelsScreen
+from widgets.confirm import ConfirmScreen
 
 
 @pytest.mark.parametrize(

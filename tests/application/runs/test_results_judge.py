@@ -1,4 +1,4 @@
-"""Unit tests of application/runs/judge.py: reading score_details, doubting verdicts."""
+"""Unit tests of application/runs/judge_verdict.py: reading score_details, doubting verdicts."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from api_client.models import Result
-from simulator.snapshot import seeded_world
+from api_client.blahdev.shapes import Result
+from application.runs.judge_verdict import judgement_doubts, parse_judgement
+from simulator.blahdev.snapshot import seeded_world
 from tui.screens.runs.results import sort_results
-from application.runs.judge import judgement_doubts, parse_judgement
 
 
 def result(rid: str = "r1", **fields: object) -> Result:

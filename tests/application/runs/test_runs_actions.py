@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from api_client.blahdev.shapes import Run, RunStarted
 from api_client.errors import (
     AuthError,
     ConflictError,
@@ -15,7 +16,6 @@ from api_client.errors import (
     ServerError,
     UnreachableError,
 )
-from api_client.models import Run, RunStarted
 from application.runs.actions import cancel_run, explain_refusal, resume_run, start_run
 
 

@@ -1,12 +1,12 @@
 """Unit tests of the run watch (application/runs/: eta, events, progress), with a fake clock.
 
-The waits between polls are the shared poller's: tests/test_poller.py."""
+The waits between polls are the shared poller's: tests/application/test_poller.py."""
 
 from __future__ import annotations
 
 import pytest
 
-from api_client.models import Result, Run
+from api_client.blahdev.shapes import Result, Run
 from application.runs.eta import EtaEstimator
 from application.runs.events import RunWatch
 from application.runs.progress import eval_progress

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from application.session.config import load_config, set_value
+from application.session.credentials import credentials_file, load_stored_key, store_key
+from application.session.paths import config_file
 from cli.main import main, resolve_api_key
-from application.config import load_config, set_value
-from application.credentials import credentials_file, load_stored_key, store_key
-from application.paths import config_file
 
 
 def write(path: Path, text: str) -> None:

@@ -14,12 +14,12 @@ import keyring
 import pytest
 from keyring.backends import fail
 
+from application.session.credentials import resolve_key
+from application.session.credentials import credentials_file, load_stored, login_key
+from application.session.keyring_store import SERVICE, USERNAME
+from cli.main import main
 from tests.support.keyrings import MemoryKeyring
 from tests.support.notify_log import NotificationLog
-from cli.main import main
-from application.credentials import resolve_key
-from application.credentials import credentials_file, load_stored, login_key
-from application.keyring_store import SERVICE, USERNAME
 
 KEY = "blah_keyring_test_5e1d0c9b8a7f"
 
@@ -161,8 +161,8 @@ def test_the_app_starts_when_the_keyring_hangs_and_says_why(
     assert login_key(KEY).kind == "keyring"
     hanging = HangingKeyring()
     keyring.set_keyring(hanging)
-    monkeypatch.setattr("application.credentials.TIMEOUT_S", 0.3)
-    monkeypatch.setattr("application.credentials.load_stored.__kwdefaults__", {"timeout": 0.3})
+    monkeypatch.setattr("application.session.credentials.TIMEOUT_S", 0.3)
+    monkeypatch.setattr("application.session.credentials.load_stored.__kwdefaults__", {"timeout": 0.3})
     seen: dict[str, Any] = {}
 
     async def inspect(app: Any, pilot: Any) -> None:

@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from api_client.client import BlahClient
-from application.config import load_config
-from application.credentials import login_key
-from application.profiles import ProfileError, resolve_profile
+from api_client.blahdev.client import BlahClient
+from application.session.config import load_config
+from application.session.credentials import login_key
+from application.session.profiles import ProfileError, resolve_profile
 from common.constants import DEFAULT_BASE_URL
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer

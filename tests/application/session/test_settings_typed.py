@@ -14,22 +14,22 @@ import pytest
 from pydantic import ValidationError
 from textual.pilot import Pilot
 
-from application.config import RESERVED_KEYS, Config, load_config
-from application.context import AppContext
-from application.paths import config_file
-from application.settings import TUNABLE_NAMES, Settings
+from application.session.config import RESERVED_KEYS, Config, load_config
+from application.session.context import AppContext
+from application.session.paths import config_file
+from application.session.settings import TUNABLE_NAMES, Settings
 from cli.launch import apply_config
 from cli.main import main
 from simulator.server import SimulatorServer
-from tests.support.palette import run_hit
 from tests.support.launch import launch_headless
 from tests.support.notify_log import NotificationLog
+from tests.support.palette import run_hit
 from tests.support.settings import settings_with
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.runs.screen import RunsScreen
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def write_config(text: str) -> Path:

@@ -7,12 +7,10 @@ import json
 
 import pytest
 
-import simulator.training as sim_training
-from api_client.client import BlahClient
-from api_client.models import LogEntry
-from diagnosis.suggest import ADD_DATA, FIX_FORMAT, PromptQuote, Suggestion
-from simulator.server import SimulatorServer
-from application.training_upload import (
+import simulator.blahdev.training as sim_training
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
+from application.training.upload import (
     TooLargeError,
     build_jsonl,
     draft_examples,
@@ -20,6 +18,8 @@ from application.training_upload import (
     send_training_set,
     size_problem,
 )
+from diagnosis.suggest import ADD_DATA, FIX_FORMAT, PromptQuote, Suggestion
+from simulator.server import SimulatorServer
 
 
 def suggestion(action: str, *quotes: PromptQuote, target: str = "short direct answers") -> Suggestion:

@@ -11,8 +11,8 @@ import httpx
 import pytest
 from textual.widgets import DataTable
 
-from api_client.client import BlahClient
-from simulator import runs
+from api_client.blahdev.client import BlahClient
+from simulator.blahdev import runs
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 from tests.support.runs import SIZE, make_app, wait_for

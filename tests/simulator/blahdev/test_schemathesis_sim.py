@@ -3,7 +3,7 @@ sent, it never answers 5xx, and every answer (status, content type, headers, bod
 spec documents. In-process over ASGI (schemathesis runs the app's lifespan) with a private,
 quiet world; writes carry the council key so they reach past the 401 gate.
 
-Chaos is off here on purpose: chaos makes 5xx by design (tests/test_reliability_chaos.py).
+Chaos is off here on purpose: chaos makes 5xx by design (tests/e2e/test_reliability_chaos.py).
 
 The schema is loaded from a fixture (``schemathesis.pytest.from_fixture``), not at import: every
 xdist worker collects every file, and building the world and the coverage-phase cases for ~40

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from simulator import chatroom
+from simulator.blahdev import chatroom
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 

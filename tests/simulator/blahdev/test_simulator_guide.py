@@ -1,6 +1,6 @@
 """Every curl command of the platform guide, pointed at the simulator (plain httpx).
 
-Each answer must parse into the shared wire models (api_client/models.py) and carry the
+Each answer must parse into the shared wire models (api_client/blahdev/shapes.py) and carry the
 fields the guide and CONTRACT.md name.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from api_client import models as wire
+from api_client.blahdev import shapes as wire
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 

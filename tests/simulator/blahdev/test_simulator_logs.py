@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from simulator.blahdev.store import MAX_PER_MS
 from simulator.server import SimulatorServer
-from simulator.store import MAX_PER_MS
 from tests.support import sim_http
 
 

@@ -14,9 +14,10 @@ import httpx
 import pytest
 from pydantic import BaseModel
 
-from simulator import cli, schemas
+from simulator import cli
+from simulator.blahdev import shapes as schemas
+from simulator.blahdev.training import MAX_UPLOAD_BYTES
 from simulator.server import SimulatorServer
-from simulator.training import MAX_UPLOAD_BYTES
 from tests.support import sim_http
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from simulator import runs
-from simulator.jobs import LIVE_RUN_GAP_SECONDS, MAX_BACKGROUND_RUNS, Jobs
-from simulator.world import World
+from simulator.blahdev import runs
+from simulator.blahdev.jobs import LIVE_RUN_GAP_SECONDS, MAX_BACKGROUND_RUNS, Jobs
+from simulator.blahdev.world import World
 
 
 def test_background_runs_are_few_far_apart_and_never_the_persons() -> None:

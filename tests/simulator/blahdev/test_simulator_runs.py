@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import httpx
 import pytest
 
-from simulator import runs
+from simulator.blahdev import runs
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 

@@ -8,11 +8,11 @@ from collections import Counter
 import orjson
 import pytest
 
-from simulator import small_model, tokenizer
-from simulator.catalog import EVALS_BY_ID
-from simulator.small_model import Call, SmallModel, outcome_rates
-from simulator.snapshot import seeded_world
-from simulator.world import World
+from simulator.blahdev import small_model, tokenizer
+from simulator.blahdev.catalog import EVALS_BY_ID
+from simulator.blahdev.small_model import Call, SmallModel, outcome_rates
+from simulator.blahdev.snapshot import seeded_world
+from simulator.blahdev.world import World
 
 ANCHOR = 1_800_000_000_000
 

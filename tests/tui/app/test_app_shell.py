@@ -9,13 +9,13 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Static
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.logs_world import SIZE, app_for, label_of, loaded, wait_for
 from tui.app import BlahApp, ConnectionState
-from cli.main import main
-from widgets.confirm import ConfirmScreen
 from tui.screens.logs.screen import LogsScreen
+from widgets.confirm import ConfirmScreen
 from widgets.status_header import StatusHeader
 
 

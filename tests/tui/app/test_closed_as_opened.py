@@ -3,12 +3,12 @@ its mount finds its widgets gone and does nothing."""
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.runs import SIZE, make_app, wait_for
-from widgets.confirm import ConfirmScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen
+from widgets.confirm import ConfirmScreen
 
 
 async def test_a_run_watch_closed_as_it_opens(sim: SimulatorServer, client: BlahClient) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.runs import make_app, wait_for
 from widgets.footer import KeyFooter

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.runs import make_app, notifications, wait_for
 from tui.app import BlahApp

@@ -18,7 +18,7 @@ from textual.command import CommandInput, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TextArea
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.runs import make_app, wait_for
 from tui.app import BlahApp

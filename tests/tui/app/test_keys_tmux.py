@@ -1,6 +1,6 @@
 """Esc and ctrl+p in a real terminal (tmux): what a person types reaches what the screen says.
 
-The pilot tests (tests/test_keys_focus.py) drive Textual directly; here the keys go through a
+The pilot tests (tests/tui/app/test_keys_focus.py) drive Textual directly; here the keys go through a
 terminal, where Esc is a bare escape byte and ctrl+p a control character."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tests.tmux_probe import TmuxProbe, base_env, tmux_available
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")]
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _header(probe: TmuxProbe) -> str:

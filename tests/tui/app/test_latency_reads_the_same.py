@@ -11,14 +11,14 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from application.session.context import AppContext
+from application.session.settings import Settings
+from cli.commands.open_file import load_dump
 from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, label_of, logs_screen, wait_for
 from tui.app import BlahApp, create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
-from application.settings import Settings
 
 _LATENCY = re.compile(r"^latency\s+(\S.*?)\s*$", re.MULTILINE)
 

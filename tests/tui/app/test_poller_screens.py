@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from textual.widgets import Input, Static, TabbedContent
 
-from api_client.client import BlahClient
-from simulator import games as sim_games
+from api_client.blahdev.client import BlahClient
+from simulator.blahdev import games as sim_games
 from simulator.server import SimulatorServer
+from tests.support.chatroom import SIZE, make_app, open_chatroom
 from tests.support.faults import FaultTransport, html_page, json_error
 from tests.support.waiting import wait_for
-from tests.support.chatroom import SIZE, make_app, open_chatroom
 from tui.screens.games.screen import GamesScreen
 from tui.screens.playground.screen import PlaygroundScreen
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from textual.css.stylesheet import Stylesheet
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.runs import make_app, wait_for
+from tui.screens.compare.screen import CompareScreen
 from tui.screens.health.screen import HealthScreen
 from tui.screens.runs.screen import RunsScreen
-from tui.screens.compare.screen import CompareScreen
 
 SIZE = (120, 36)
 

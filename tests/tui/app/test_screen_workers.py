@@ -9,8 +9,8 @@ from textual import work
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from application.context import AppContext
-from application.settings import Settings
+from application.session.context import AppContext
+from application.session.settings import Settings
 from tui.app import BlahApp, create_app
 from tui.base_screen import BlahScreen
 

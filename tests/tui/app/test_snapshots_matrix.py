@@ -21,20 +21,20 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, LoadingIndicator, TextArea
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from cli.commands.open_file import load_dump
 from simulator.server import SimulatorServer
 from tests.support.blobfish_world import StoreSource
-from tests.support.frozen_world import looping_chatroom_call
 from tests.support.chatroom import close_client, make_app, screen_text
+from tests.support.frozen_world import looping_chatroom_call
 from tests.support.logs_world import fixed_world_dump
+from tests.support.settings import Settings, settings_with
 from tui.app import BlahApp, create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
 from tui.registry import MODE_SPECS
 from widgets.bars import BarLine
 from widgets.plots import PlotFrame
 from widgets.status_header import StatusHeader
-from tests.support.settings import Settings, settings_with
 
 SCREENS = [spec.name for spec in MODE_SPECS] + ["inspector", "evaluations"]
 OFFLINE = {"logs", "inspector"}

@@ -13,7 +13,7 @@ import gc
 import pytest
 from textual.app import App
 
-from application.context import AppContext
+from application.session.context import AppContext
 from tui.app import create_app
 
 

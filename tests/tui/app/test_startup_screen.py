@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.screen import Screen
 
-from application.context import AppContext
+from application.session.context import AppContext
 from tests.support.settings import Settings
 from tui.app import create_app
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import httpx
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.support.notify_log import said
 from tests.hostile_payloads import assert_segments_inert
 from tests.support.chatroom import (
     SIZE,
@@ -19,6 +18,7 @@ from tests.support.chatroom import (
     screen_text,
     wait_for,
 )
+from tests.support.notify_log import said
 from widgets.confirm import ConfirmScreen
 
 

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from api_client.errorbar.client import ErrorbarClient
-from application.paths import data_dir
+from application.session.paths import data_dir
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.bakeoff_app import bakeoff_app, open_bakeoffs, read_run
 from tests.support.errorbar import COMPARISON, CRITERION, get, queue_run, queue_server

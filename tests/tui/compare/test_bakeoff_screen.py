@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from application.bakeoff.results import JudgeFigures, correction_note
-from application.bakeoff.samples import doubtful_reason
+from application.compare.bakeoff.results import JudgeFigures, correction_note
+from application.compare.bakeoff.samples import doubtful_reason
 from diagnosis.loop import find_loop
 from diagnosis.stats import rogan_gladen, wilson_interval
 from simulator.errorbar.server import ErrorbarServer

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from api_client.archive import Archive
-from application.context import AppContext
+from api_client.archives.archive import Archive
+from application.session.context import AppContext
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, get, queue_run, queue_server
 from tests.support.launch import launch_headless

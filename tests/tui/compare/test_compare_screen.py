@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
-from api_client.models import CompareAnswer, CompareRow, Comparison
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import CompareAnswer, CompareRow, Comparison
 from simulator.server import SimulatorServer
 from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.compare.screen import CompareEvalScreen, CompareScreen, mean_scores, order_for_person, tally

@@ -8,7 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.support.notify_log import NotificationLog
+from application.session.context import AppContext
+from application.session.paths import data_dir
+from application.session.settings import Settings
+from cli.commands.open_file import load_dump
 from tests.hostile_payloads import assert_segments_inert
 from tests.support.diagnosis_screen import SIZE, loaded, until
 from tests.support.logs_world import (
@@ -18,13 +21,10 @@ from tests.support.logs_world import (
     hostile_entries,
     label_of,
 )
+from tests.support.notify_log import NotificationLog
 from tui.app import BlahApp, create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
-from application.paths import data_dir
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
 from tui.screens.diagnosis.export import ExportPathScreen
-from application.settings import Settings
 
 LIMIT = 600
 

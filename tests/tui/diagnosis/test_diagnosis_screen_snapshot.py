@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-import simulator.world
-from api_client.client import BlahClient
+import simulator.blahdev.world
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from application.session.settings import Settings
 from simulator.server import SimulatorServer
 from tests.support.diagnosis_screen import SIZE, screen_of
 from tests.support.logs_world import FIXED_ANCHOR_MS, wait_for
 from tui.app import create_app
-from application.context import AppContext
 from tui.screens.diagnosis.screen import DiagnosisScreen
-from application.settings import Settings
 
 LIMIT = 1500
 
@@ -29,12 +29,12 @@ LIMIT = 1500
 @pytest.fixture(scope="module")
 def fixed_sim() -> Iterator[SimulatorServer]:
     """A simulator whose world is anchored at, and frozen at, ``FIXED_ANCHOR_MS``."""
-    original = simulator.world.now_ms
-    simulator.world.now_ms = lambda: FIXED_ANCHOR_MS  # read by World() for its anchor and clock
+    original = simulator.blahdev.world.now_ms
+    simulator.blahdev.world.now_ms = lambda: FIXED_ANCHOR_MS  # read by World() for its anchor and clock
     try:
         server = SimulatorServer(seed=7, live=False)
     finally:
-        simulator.world.now_ms = original
+        simulator.blahdev.world.now_ms = original
     assert server.world.now() == FIXED_ANCHOR_MS
     server.start()
     try:

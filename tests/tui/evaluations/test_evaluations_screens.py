@@ -15,7 +15,7 @@ import pytest
 from rich.console import Console
 from textual.app import App
 
-from application.context import AppContext
+from application.session.context import AppContext
 from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from tests.support.blobfish_world import StoreSource
 from tests.support.waiting import wait_for

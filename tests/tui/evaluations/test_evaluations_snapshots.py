@@ -1,5 +1,5 @@
 """Snapshots of the Evaluations screens pushed over the list (the list itself is in the
-matrix, tests/test_snapshots_matrix.py): a job's rollouts, the replay of a failing rollout
+matrix, tests/tui/app/test_snapshots_matrix.py): a job's rollouts, the replay of a failing rollout
 (a tool-call loop, steps without token counts), and one of its steps in the Inspector; at
 80x24 and 160x48, on the seeded Blobfish world at a fixed instant."""
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from application.context import AppContext
+from application.session.context import AppContext
 from tests.support.blobfish_world import StoreSource
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app

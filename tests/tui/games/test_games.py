@@ -9,15 +9,15 @@ import pytest
 from rich.console import Console
 from textual.widgets import DataTable, OptionList, Static
 
-from api_client.client import BlahClient
-from api_client.models import GameTurn
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import GameTurn
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import SIZE, RecordingTransport, make_app, screen_text, wait_for
-from widgets.confirm import ConfirmScreen
-from tui.screens.games.screen import GamesScreen, GameTypeScreen
 from tui.screens.games.game_view import turn_text
+from tui.screens.games.screen import GamesScreen, GameTypeScreen
 from tui.screens.inspector.screen import InspectorScreen
+from widgets.confirm import ConfirmScreen
 
 
 def test_turn_text_is_inert_and_says_what_is_missing() -> None:

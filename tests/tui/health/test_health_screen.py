@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
-from api_client.models import HealthCheck
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import HealthCheck
+from application.health.windows import Uptime, outage_windows, uptime
 from simulator.server import SimulatorServer
 from tests.support.runs import SIZE, make_app, wait_for
-from application.health_windows import Uptime, outage_windows, uptime
 from tui.screens.health.screen import HealthScreen, uptime_sentence
 from tui.screens.runs.format import fmt_time
 from tui.screens.runs.pick import ModelPickerScreen

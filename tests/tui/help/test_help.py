@@ -8,10 +8,10 @@ import argparse
 import pytest
 from textual.widgets import DataTable
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from cli.main import _version, build_parser, main
 from simulator.server import SimulatorServer
 from tests.support.runs import make_app, wait_for
-from cli.main import _version, build_parser, main
 from tui.screens.help.screen import HelpScreen
 from tui.screens.runs.screen import RunsScreen
 from widgets.badges import BADGE_LABELS

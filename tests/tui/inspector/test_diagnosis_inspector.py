@@ -9,11 +9,11 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
+from application.session.context import AppContext
+from cli.commands.open_file import load_dump
 from tests.support.logs_world import SIZE, label_of, logs_screen, wait_for
 from tui.app import create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 
 

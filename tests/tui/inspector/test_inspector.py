@@ -13,20 +13,20 @@ from textual.drivers.headless_driver import HeadlessDriver
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from api_client.client import BlahClient
-from api_client.models import LogEntry
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
+from application.session.context import AppContext
+from application.session.settings import Settings
 from common.format import format_latency
 from diagnosis import classify
 from simulator.server import SimulatorServer
 from tests.support.logs_world import SIZE, label_of, wait_for
 from tui.app import BlahApp, create_app
-from application.context import AppContext
-from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.inspector.links import DetailsModal
+from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.logs.screen import LogsScreen
 from widgets.bars import TokenBar
 from widgets.text_viewer import TextViewer
-from application.settings import Settings
 
 
 async def _newest(client: BlahClient, sim: SimulatorServer, limit: int = 500) -> list[LogEntry]:

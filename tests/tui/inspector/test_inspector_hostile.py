@@ -7,6 +7,9 @@ import io
 import json
 from pathlib import Path
 
+from application.session.context import AppContext
+from application.session.settings import Settings
+from cli.commands.open_file import load_dump
 from tests.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import (
     FIXED_ANCHOR_MS,
@@ -16,11 +19,8 @@ from tests.support.logs_world import (
     wait_for,
 )
 from tui.app import create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 from widgets.text_viewer import TextViewer
-from application.settings import Settings
 
 #: The payloads most likely to do harm if they reached the terminal or the markup parser.
 WORST = (

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from api_client.blobfish import shapes_bench as shapes
 from api_client.blobfish.benchmarks import NOT_YOURS, REFUSALS
-from api_client.blobfish import bench_shapes as shapes
-from application.bench_board import DOCUMENTED_BADGE, HONESTY_LINE
+from application.leaderboard.bench_board import DOCUMENTED_BADGE, HONESTY_LINE
 from simulator.blobfish.server import BlobfishServer
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.bench import FakeClock

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from api_client.client import BlahClient
-from api_client.models import LeaderboardEntry, Result, Run
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LeaderboardEntry, Result, Run
 from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, notifications, wait_for

@@ -3,7 +3,7 @@ numbers, how far a stream got, and hostile tokens."""
 
 from __future__ import annotations
 
-from api_client.models import LensBundle, LensEvent
+from api_client.blahdev.shapes import LensBundle, LensEvent
 from tui.screens.lens.render import LensRun, bundle_text, layer_row, token_label
 
 

@@ -8,12 +8,12 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.chatroom import make_app, screen_text, wait_for
 from tui.screens.inspector.screen import InspectorScreen
-from tui.screens.lens.screen import LensScreen
 from tui.screens.lens.render import LensHeatMap
+from tui.screens.lens.screen import LensScreen
 from widgets.key_table import KeyTable
 
 SIZE = (140, 45)

@@ -4,7 +4,8 @@ Tests that add calls are in test_logs_screen_live.py (their own simulator)."""
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support.logs_world import (
     FAST_TAIL,
@@ -16,11 +17,10 @@ from tests.support.logs_world import (
     logs_screen,
     wait_for,
 )
+from tests.support.settings import settings_with
 from tui.app import create_app
-from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.logs.screen import LogsScreen
-from tests.support.settings import settings_with
 
 
 async def test_lists_the_latest_calls_with_the_platforms_totals(sim: SimulatorServer, client: BlahClient) -> None:

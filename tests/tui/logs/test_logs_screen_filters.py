@@ -9,7 +9,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.logs_world import (
     SIZE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from api_client.models import LogEntry, LogStats, SourceStats
+from api_client.blahdev.shapes import LogEntry, LogStats, SourceStats
 from application.logs.badges import fallback_badges
 from application.logs.series import bucket_calls
 from tui.screens.logs.status import stats_text, tail_state_text
@@ -95,7 +95,7 @@ def _entries() -> list[LogEntry]:
 
 
 def test_memory_rows_filter_order_and_neighbours() -> None:
-    from api_client.archive import LogFilter
+    from api_client.archives.archive import LogFilter
     from application.logs.rows import MemoryRows
 
     rows = MemoryRows()

@@ -3,8 +3,8 @@ loaded at start (the platform is asked for older pages, with its own filters whe
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
-from api_client.models import LogEntry
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
 from simulator.server import SimulatorServer
 from tests.support.logs_world import SIZE, app_for, ids_of, label_of, loaded, logs_screen, wait_for
 

@@ -10,7 +10,9 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from application.session.settings import Settings
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_segments_inert
@@ -25,10 +27,8 @@ from tests.support.logs_world import (
     wait_for,
 )
 from tui.app import create_app
-from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
 from widgets.status_header import StatusHeader
-from application.settings import Settings
 
 
 @pytest.fixture(scope="module")

@@ -9,16 +9,16 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.context import AppContext
+from application.session.settings import Settings
+from cli.commands.open_file import load_dump
 from simulator.server import SimulatorServer
 from tests.support.chatroom import make_app, open_chatroom
 from tests.support.logs_world import fixed_world_dump, logs_screen, wait_for
 from tui.app import BlahApp, create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
-from application.settings import Settings
 
 _CLOCK = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d ")
 _DAY_CLOCK = re.compile(r"^[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d\.\d\d\d ")

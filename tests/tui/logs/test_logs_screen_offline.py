@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from api_client.client import BlahClient
-from api_client.models import LogEntry
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import LogEntry
+from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support.logs_world import SIZE, ids_of, label_of, logs_screen, wait_for
 from tui.app import create_app
-from application.context import AppContext
 from tui.screens.inspector.screen import InspectorScreen
 
 

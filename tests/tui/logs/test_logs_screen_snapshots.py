@@ -9,12 +9,12 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from application.session.context import AppContext
+from application.session.settings import Settings
+from cli.commands.open_file import load_dump
 from tests.support.logs_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app
-from cli.commands.open_file import load_dump
-from application.context import AppContext
 from tui.screens.logs.screen import LogsScreen
-from application.settings import Settings
 
 
 def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:

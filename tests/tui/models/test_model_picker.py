@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text
 from tests.support.runs import make_app, wait_for
-from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.screen import RunsScreen
 
 
 def _marks(text: str) -> dict[str, str]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from textual.widgets import DataTable, Input, Static
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.chatroom import SIZE, make_app, screen_text, wait_for
 from tui.screens.chatroom.screen import ChatroomScreen
-from widgets.confirm import ConfirmScreen
 from tui.screens.models.screen import ModelsScreen
 from tui.screens.playground.screen import PlaygroundScreen
+from widgets.confirm import ConfirmScreen
 
 
 async def _models(pilot: object, app: object) -> ModelsScreen:

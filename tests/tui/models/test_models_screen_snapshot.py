@@ -1,5 +1,5 @@
 """Snapshot of the registration form with its messages (the Models & evals screen itself is in
-the matrix, tests/test_snapshots_matrix.py)."""
+the matrix, tests/tui/app/test_snapshots_matrix.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from tests.support.chatroom import (
     snapshot_app,
     wait_for,
 )
-from tui.screens.models.screen import ModelsScreen
 from tui.screens.models.register import RegisterModelScreen
+from tui.screens.models.screen import ModelsScreen
 
 
 async def _loaded(pilot: Pilot[Any]) -> ModelsScreen:

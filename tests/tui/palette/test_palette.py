@@ -1,5 +1,5 @@
 """The command palette (`:`) finds every screen, every key of the current screen and the
-settings; platform text in it is never markup. (Jumps: tests/test_palette_jumps.py.)"""
+settings; platform text in it is never markup. (Jumps: tests/tui/palette/test_palette_jumps.py.)"""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 from textual.content import Content
 
-from api_client.client import BlahClient
-from api_client.models import Model
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import Model
 from simulator.server import SimulatorServer
 from tests.support.palette import options, run_hit, search
 from tests.support.runs import make_app, wait_for

@@ -1,7 +1,7 @@
 """Settings as the person meets them: the app reads the config file (command line > BLAH_
 environment > file > defaults), starts on the defaults with a message naming the line when
 the file is broken, and saves the theme chosen in the palette. (The other settings changed in
-the app: tests/test_palette_settings.py.)"""
+the app: tests/tui/palette/test_palette_settings.py.)"""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.support.palette import run_hit
-from tests.support.runs import make_app, wait_for
 from tests.support.palette_config import SIZE, launch, saved, write_config
+from tests.support.runs import make_app, wait_for
 from tui.app import BlahApp
-from cli.main import main
 from tui.screens.runs.screen import RunsScreen
 
 def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer) -> None:

@@ -4,7 +4,7 @@ when the platform cannot be reached."""
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.palette import run_hit, search
 from tests.support.runs import make_app, wait_for

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.command import CommandInput
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.palette import open_palette, options
 from tests.support.runs import make_app, wait_for

@@ -8,13 +8,13 @@ from typing import Any
 
 from textual.widgets import Input, Static
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.session.config import load_config, save_setting
 from simulator.server import SimulatorServer
 from tests.support.palette import run_hit
 from tests.support.palette_config import SIZE, saved, write_config
 from tests.support.runs import make_app, notifications, wait_for
 from tui.app import BlahApp
-from application.config import load_config, save_setting
 from tui.palette_settings import ValuePrompt
 from tui.screens.runs.screen import RunsScreen
 

@@ -9,11 +9,11 @@ import httpx
 from textual.css.query import NoMatches
 from textual.widgets import Input, Static, TabbedContent, TextArea
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from application.poller import Backoff
 from simulator.server import SimulatorServer
 from tests.support.chatroom import SIZE, RecordingTransport, make_app, wait_for
 from tui.screens.inspector.screen import InspectorScreen
-from application.poller import Backoff
 from tui.screens.playground.screen import CHAT_JOB_MAX_POLL_S, PlaygroundScreen
 
 

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from api_client.blahdev.client import BlahClient
 from api_client.blobfish.benchmarks import BenchmarkClient
-from api_client.client import BlahClient
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer
@@ -32,8 +32,8 @@ from tui.app import BlahApp
 from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
 from tui.screens.runs.bench_watch import BenchWatchScreen
-from widgets.confirm import ConfirmScreen
 from widgets.bars import ProgressLine
+from widgets.confirm import ConfirmScreen
 
 SIZE = (160, 48)
 PROVIDER_KEY = "xai-" + "Zq9" * 12

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from api_client.client import BlahClient
-from api_client.models import Result
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import Result
 from simulator.server import SimulatorServer
 from tests.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.logs_world import frame_segments

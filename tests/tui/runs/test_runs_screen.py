@@ -10,21 +10,21 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import RunStarted
 from api_client.errors import OutcomeUnknownError
-from api_client.models import RunStarted
-from simulator import runs as sim_runs
+from simulator.blahdev import runs as sim_runs
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
-from widgets.confirm import ConfirmScreen
 from tui.screens.leaderboard.screen import LeaderboardScreen, Standing
-from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen
+from widgets.confirm import ConfirmScreen
 
 
 @pytest.fixture

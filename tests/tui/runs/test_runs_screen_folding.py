@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
+from api_client.blahdev.shapes import Run
 from application.runs.listing import RECENT_RUNS, fold_runs
-from api_client.models import Run
-from simulator import runs as sim_runs
+from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, wait_for

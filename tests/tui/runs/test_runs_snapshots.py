@@ -1,5 +1,5 @@
 """Snapshots of the Run watch, Results, Result and Leaderboard screens (the Runs, Compare and
-Health screens as they open are in the matrix, tests/test_snapshots_matrix.py; the leaderboard
+Health screens as they open are in the matrix, tests/tui/app/test_snapshots_matrix.py; the leaderboard
 is kept here for its stacked layout at 140 columns, where the chart has room below the table).
 
 A frozen world (fixed seed, fixed clock, nothing live): every time, score and row is the same on
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.runs import SIZE, close_client, frozen_simulator, make_app, wait_for
 from tui.app import BlahApp

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 
-from api_client.client import BlahClient
-from simulator import runs as sim_runs
+from api_client.blahdev.client import BlahClient
+from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text
 from tests.support.runs import make_app, wait_for
-from widgets.confirm import ConfirmScreen
 from tui.screens.runs.screen import RunsScreen
-from widgets.key_table import KeyTable
 from tui.screens.runs.watch import RunWatchScreen
+from widgets.confirm import ConfirmScreen
+from widgets.key_table import KeyTable
 
 
 def _fits(table: KeyTable) -> bool:

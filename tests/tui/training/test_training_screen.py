@@ -10,13 +10,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, OptionList, TextArea
 
-import simulator.training as sim_training
-from api_client.client import BlahClient
+import simulator.blahdev.training as sim_training
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.chatroom import make_app, wait_for
-from widgets.confirm import ConfirmScreen
-from tui.screens.training.screen import TrainingSetsScreen
 from tui.screens.training.build import TrainingBuildScreen
+from tui.screens.training.screen import TrainingSetsScreen
+from widgets.confirm import ConfirmScreen
 
 SIZE = (140, 45)
 

@@ -10,17 +10,17 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from api_client.client import BlahClient
+from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support import sim_http
-from tests.support.notify_log import NotificationLog
 from tests.support.chatroom import make_app, wait_for
+from tests.support.notify_log import NotificationLog
 from tui.app import BlahApp
-from widgets.confirm import ConfirmScreen
 from tui.screens.runs.screen import RunsScreen
-from tui.screens.webhooks.screen import WebhooksScreen
 from tui.screens.webhooks.form import WebhookFormScreen
 from tui.screens.webhooks.listen import listener_for
+from tui.screens.webhooks.screen import WebhooksScreen
+from widgets.confirm import ConfirmScreen
 
 SIZE = (140, 45)
 

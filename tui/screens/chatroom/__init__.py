@@ -1,0 +1,2 @@
+"""The Chatroom area: the room, posting, muting and the people in it.
+"""

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.screen import Screen
 
+from api_client.blahdev.shapes import ChatroomMessage
 from api_client.errors import AuthError, BlahError, MissingKeyError
-from api_client.models import ChatroomMessage
 from application.chatroom.actions import set_chatroom_enabled
 from application.chatroom.feed import MuteEvidence, mute_evidence
 from tui.screens.chatroom.render import fmt_time
@@ -25,7 +25,7 @@ from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line, one_line_text
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
     from tui.base_screen import BlahScreen
 
 __all__ = ["EVIDENCE_PAGE", "MuteFlow", "confirm_mute", "explain_mute_error", "mute_dialog_body"]

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from rich.text import Text
 from textual.widgets.option_list import Option
 
-from api_client.models import Model
+from api_client.blahdev.shapes import Model
 from application.chatroom.feed import ChatFeed, LoopVerdict
 from tui.screens.chatroom.render import RoomStyles, author_colour
 from widgets.badges import badge_text

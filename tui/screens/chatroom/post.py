@@ -17,18 +17,18 @@ from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Input
 
+from api_client.blahdev.shapes import ChatroomMessage, Model
 from api_client.errors import AuthError, MissingKeyError
-from api_client.models import ChatroomMessage, Model
-from tui.base_screen import describe_error
 from application.chatroom.actions import ChatWrite, post_message
 from application.chatroom.feed import ChatFeed
+from tui.base_screen import describe_error
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line, one_line_text
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from application.context import AppContext
+    from application.session.context import AppContext
 
 __all__ = ["REPLY_TIMEOUT_S", "PostFlow", "PostHost", "explain_post_error"]
 

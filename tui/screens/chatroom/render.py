@@ -14,9 +14,9 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
-from api_client.models import ChatroomMessage
-from common.format import format_utc
+from api_client.blahdev.shapes import ChatroomMessage
 from application.chatroom.feed import LoopVerdict
+from common.format import format_utc
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text
 

@@ -19,13 +19,13 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from api_client.blahdev.shapes import ChatroomMessage, Model
 from api_client.errors import BlahError
-from api_client.models import ChatroomMessage, Model
-from tui.base_screen import BlahScreen, describe_error
 from application.chatroom.feed import ChatFeed
+from application.chatroom.poll import RoomPoller
+from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.chatroom.people import EVERYONE, people_options, reply_from_options
-from application.chatroom.poll import RoomPoller
 from tui.screens.chatroom.post import PostFlow
 from tui.screens.chatroom.render import RoomStyles, room_styles
 from tui.screens.chatroom.view import RoomContext, RoomView

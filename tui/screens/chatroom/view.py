@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from api_client.models import ChatroomMessage
+from api_client.blahdev.shapes import ChatroomMessage
 from application.chatroom.feed import ChatFeed, LoopVerdict, loop_verdict
 from tui.screens.chatroom.render import RoomStyles, message_text
 

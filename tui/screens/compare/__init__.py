@@ -1,0 +1,2 @@
+"""The Compare area: models side by side, Checkpoints (``c``) and errorbar Bake-offs (``o``).
+"""

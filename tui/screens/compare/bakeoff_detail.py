@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.widgets import Static
 
-from application.bakeoff.gate import GateLine, gate_headline, gate_lines
-from application.bakeoff.progress import RunProgress
-from application.bakeoff.results import (
+from application.compare.bakeoff.gate import GateLine, gate_headline, gate_lines
+from application.compare.bakeoff.progress import RunProgress
+from application.compare.bakeoff.results import (
     MISSING, CandidateRow, CriterionRow, JudgeFigures, candidate_rows, criterion_rows, judge_figures, win_verdict,
 )
-from application.bakeoff.samples import SampleRow, cap_sentence
+from application.compare.bakeoff.samples import SampleRow, cap_sentence
 from common.format import DASH, format_latency
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = [
     "BakeoffDetail", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar",

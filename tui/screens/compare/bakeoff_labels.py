@@ -20,8 +20,8 @@ from textual import work
 from textual.widgets import Static
 
 from api_client.errors import BlahError, OutcomeUnknownError
-from application.bakeoff.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
-from application.bakeoff.verdict import verdict
+from application.compare.bakeoff.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
+from application.compare.bakeoff.verdict import verdict
 from common.safe_strings import one_line
 from tui.base_screen import describe_error
 from tui.screens.compare.calibration_panel import CritiqueDialog, calibration_block, verdict_block
@@ -29,8 +29,8 @@ from widgets.confirm import ConfirmScreen
 from widgets.key_table import KeyTable
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
-    from application.bakeoff.samples import SampleRow
+    from api_client.errorbar import shapes as assumed
+    from application.compare.bakeoff.samples import SampleRow
 
 __all__ = ["LabelActions", "VERDICT_CELL"]
 

@@ -1,14 +1,14 @@
 """The app's own reading of a finished bake-off, drawn under the queue's figures in the
 Bake-offs view: per candidate the paired difference against the incumbent, the judge's
 biases from the swapped pairs already paid for, and (with pair labels) the prediction-powered
-win rate beside the queue's corrected one (``application.bakeoff.readings``). Never instead
+win rate beside the queue's corrected one (``application.compare.bakeoff.readings``). Never instead
 of the queue's numbers: headed as ours."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from application.bakeoff.readings import SwitchReadings
+from application.compare.bakeoff.readings import SwitchReadings
 from common.safe_strings import one_line as one
 
 

@@ -8,7 +8,7 @@ criterion run: observed and corrected pass rates on one axis with the frozen jud
 and the gate panel (the queue's own gate; ``t`` steps the threshold). Bottom: the samples,
 losses first; Enter opens one in the Inspector. ``x`` marks a finished run "before", then
 ``x`` on another finished run compares them (``/v1/evals/compare``).
-Rows and sentences come from ``application.bakeoff``; the run's results are drawn by ``BakeoffDetail``.
+Rows and sentences come from ``application.compare.bakeoff``; the run's results are drawn by ``BakeoffDetail``.
 """
 
 from __future__ import annotations
@@ -24,23 +24,23 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
-from application.bakeoff.calls import SampleCalls
-from application.bakeoff.progress import RunProgress
-from application.bakeoff.readings import SwitchReadings, switch_readings
-from application.bakeoff.samples import SampleRow, sample_rows
+from application.compare.bakeoff.calls import SampleCalls
+from application.compare.bakeoff.progress import RunProgress
+from application.compare.bakeoff.readings import SwitchReadings, switch_readings
+from application.compare.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
-from tui.screens.compare.bakeoff_readings import readings_text
 from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
+from tui.screens.compare.bakeoff_readings import readings_text
 from tui.screens.runs.format import DASH, cell
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["BakeoffScreen", "GATE_THRESHOLDS", "NOT_CONFIGURED"]
 

@@ -1,7 +1,7 @@
 """An evidence bundle re-checked offline (``blah-tui open BUNDLE.json``, or after the Bake-offs
 view exported one): what the bundle is (signed, attested, content, gate), then every figure
 recomputed from its counts, each "matches", "DIFFERS" (by how much) or "cannot" (and why).
-The same arithmetic as ``blah-tui bakeoff verify`` (``application.bakeoff.verify``).
+The same arithmetic as ``blah-tui bakeoff verify`` (``application.compare.bakeoff.verify``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from application.bakeoff.verify import BundleError, Recheck, VerifyReport, bundle_summary, read_bundle
+from application.compare.bakeoff.verify import BundleError, Recheck, VerifyReport, bundle_summary, read_bundle
 from common.safe_strings import one_line as one
 from tui.base_screen import BlahScreen
 from tui.screens.runs.format import cell

@@ -22,8 +22,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from application.bakeoff.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
-from application.bakeoff.verdict import DONT, SWITCH, Verdict
+from application.compare.bakeoff.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
+from application.compare.bakeoff.verdict import DONT, SWITCH, Verdict
 from common.format import DASH
 from common.safe_strings import one_line
 

@@ -5,7 +5,7 @@ the model picker (``m``), or the same model's older calls (``w``: its calls read
 time windows of as many calls). Per failure kind and per eval: both failure rates with their
 Wilson intervals, B − A with Newcombe's interval, the verdict (better, worse, or no detectable
 change at this sample size) and the calls per side it would take to detect the difference seen.
-``application.checkpoint`` reads and classifies; ``diagnosis.checkpoint`` has the method.
+``application.compare.checkpoint`` reads and classifies; ``diagnosis.checkpoint`` has the method.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from api_client.errors import BlahError
-from application.checkpoint import CheckpointComparison, compare_models, compare_windows
-from application.checkpoint_format import COLUMNS, METHOD_SHORT, row_cells, side_line, tally
+from application.compare.checkpoint import CheckpointComparison, compare_models, compare_windows
+from application.compare.checkpoint_format import COLUMNS, METHOD_SHORT, row_cells, side_line, tally
 from application.diagnosis.data import limit_from
 from diagnosis.checkpoint import BETTER, WORSE
 from tui.base_screen import BlahScreen, describe_error

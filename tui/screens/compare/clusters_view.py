@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from api_client.errors import BlahError
-from application.bakeoff.clusters import FORCE_CONFIRMATION, cluster_rows, freshness
+from application.compare.bakeoff.clusters import FORCE_CONFIRMATION, cluster_rows, freshness
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
@@ -25,7 +25,7 @@ from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar.assumed import FailureClusters
+    from api_client.errorbar.shapes import FailureClusters
 
 __all__ = ["FailureClustersScreen", "clusters_block"]
 

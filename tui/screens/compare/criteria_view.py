@@ -18,7 +18,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
-from application.bakeoff.criteria import (
+from application.compare.bakeoff.criteria import (
     AlignProgress, CriterionRow, align_and_wait, align_confirmation, alignment_lines, criterion_row, in_progress,
 )
 from common.format import DASH
@@ -30,7 +30,7 @@ from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["CriteriaScreen", "criterion_detail"]
 

@@ -22,7 +22,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from api_client.errors import BlahError
-from application.bakeoff.evidence import EvidenceSummary, evidence_error_sentence, summarize, write_bundle
+from application.compare.bakeoff.evidence import EvidenceSummary, evidence_error_sentence, summarize, write_bundle
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
 from widgets.footer import KeyFooter
@@ -121,7 +121,7 @@ class EvidenceScreen(BlahScreen):
 
     @work(exclusive=True, group="evidence.export", exit_on_error=False)
     async def export(self, raw: bytes) -> None:
-        from application.paths import data_dir
+        from application.session.paths import data_dir
 
         target = default_evidence_path(data_dir(), self.run_id)
         try:

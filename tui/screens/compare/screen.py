@@ -18,14 +18,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import Comparison
 from api_client.errors import BlahError
-from api_client.models import Comparison
-from application.compare_rows import CompareLine, mean_scores, order_for_person, tally
+from application.compare.rows import CompareLine, mean_scores, order_for_person, tally
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs.pick import ModelPickerScreen
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
 

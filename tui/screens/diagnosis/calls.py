@@ -20,11 +20,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
-from api_client.models import LogEntry
-from tui.base_screen import BlahScreen, describe_error
 from application.logs.rows import row_from_entry
-from application.timezone import screen_tz
+from application.session.timezone import screen_tz
+from tui.base_screen import BlahScreen, describe_error
 from widgets.footer import KeyFooter
 from widgets.log_list import LogList
 from widgets.safe_text import one_line, safe_text

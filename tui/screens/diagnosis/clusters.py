@@ -23,14 +23,14 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import FailureClusters
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
-from api_client.models import FailureClusters
+from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
 from common.format import DASH
 from tui.base_screen import BlahScreen
-from widgets.confirm import ConfirmScreen
-from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
 from tui.screens.diagnosis.calls import CallSet
 from tui.screens.runs.format import cell
+from widgets.confirm import ConfirmScreen
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, safe_text
 

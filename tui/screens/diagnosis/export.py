@@ -176,7 +176,7 @@ class ExportPathScreen(ModalScreen[str | None]):
 def ask_and_export(screen: BlahScreen, suggested: Sequence[Suggestion] | None) -> None:
     """``x`` on the Diagnosis screen: ask where, write both files off the UI thread, say where.
     ``suggested``: the diagnosis' suggestions, None while it is still loading."""
-    from application.paths import data_dir
+    from application.session.paths import data_dir
 
     if suggested is None:
         screen.notify("Nothing to export yet: the diagnosis is still loading.", markup=False)

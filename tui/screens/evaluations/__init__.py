@@ -1,0 +1,2 @@
+"""The Evaluations area: Blobfish SDK evaluations, their rollouts and a rollout's replay.
+"""

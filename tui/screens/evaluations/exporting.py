@@ -11,15 +11,15 @@ from typing import Any
 from textual.screen import Screen
 from textual.worker import Worker
 
-from application.blobfish.evidence import Evaluation
-from application.blobfish.export import default_export_path, export_lines, write_jsonl
+from application.evaluations.evidence import Evaluation
+from application.evaluations.export import default_export_path, export_lines, write_jsonl
 from diagnosis.rollout_record import Rollout
 
 __all__ = ["export_evaluation", "exports_dir"]
 
 
 def exports_dir() -> Path:
-    from application.paths import data_dir
+    from application.session.paths import data_dir
 
     return data_dir()
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter
+from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter
 from widgets.safe_text import one_line
 
 __all__ = ["FilterBar", "filter_bar"]

@@ -18,17 +18,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from application.blobfish.evidence import Evaluation
-from application.blobfish.inspect import REPLAY_NOTE, RolloutSteps
+from application.evaluations.evidence import Evaluation
+from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
 from diagnosis.rollout_record import RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
+from tui.screens.evaluations.exporting import export_evaluation
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
 from tui.screens.evaluations.tables import chip, clip, verdict
-from tui.screens.evaluations.exporting import export_evaluation
 from widgets.badges import badges_text
-from widgets.row_list import RowList
 from widgets.footer import KeyFooter
+from widgets.row_list import RowList
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 

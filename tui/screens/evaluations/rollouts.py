@@ -11,11 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from application.blobfish.evidence import Evaluation
+from application.evaluations.evidence import Evaluation
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
+from tui.screens.evaluations.exporting import export_evaluation
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.screens.evaluations.tables import RolloutTable, chip
-from tui.screens.evaluations.exporting import export_evaluation
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

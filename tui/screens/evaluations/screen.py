@@ -21,16 +21,16 @@ from textual.widgets import DataTable, Static
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
-from application.blobfish.evidence import parse_evaluation, parse_summary
-from application.blobfish.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
-from application.blobfish.source import EvaluationSource
-from application.timezone import screen_tz
+from application.evaluations.evidence import parse_evaluation, parse_summary
+from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
+from application.evaluations.source import EvaluationSource
+from application.session.timezone import screen_tz
 from diagnosis.rollouts import diagnose_evaluation
-from tui.screens.evaluations.header import BlobfishHeaderScreen
 from tui.base_screen import describe_error
-from tui.screens.evaluations.filter_bar import FilterBar
-from tui.screens.evaluations.tables import EvaluationTable
 from tui.screens.evaluations.exporting import export_evaluation
+from tui.screens.evaluations.filter_bar import FilterBar
+from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.screens.evaluations.tables import EvaluationTable
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 

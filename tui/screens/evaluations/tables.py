@@ -17,8 +17,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets.data_table import RowKey
 
-from application.blobfish.evidence import PLATFORM
-from application.blobfish.listing import EvaluationRow
+from application.evaluations.evidence import PLATFORM
+from application.evaluations.listing import EvaluationRow
 from common.format import DASH, format_time
 from diagnosis.rollout_record import Grade
 from diagnosis.rollouts import RolloutDiagnosis

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
-from api_client.models import Game
+from api_client.blahdev.shapes import Game
 from common.format import DASH
 from tui.screens.games.game_view import FINISHED, player_name, when
 from widgets.safe_text import one_line_text

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from api_client.models import Game, GameTurn
+from api_client.blahdev.shapes import Game, GameTurn
 from common.format import DASH, format_utc
 from tui.screens.chatroom.render import indented
 from widgets.safe_text import one_line_text

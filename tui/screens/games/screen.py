@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
+from api_client.blahdev.shapes import Game
 from api_client.errors import (
     AuthError,
     BlahError,
@@ -22,12 +23,11 @@ from api_client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from api_client.models import Game
 from application.poller import Poller, PollStep
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
+from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

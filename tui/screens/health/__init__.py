@@ -1,0 +1,2 @@
+"""The Health area: a model's health checks, outage windows and uptime.
+"""

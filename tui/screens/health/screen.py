@@ -2,7 +2,7 @@
 
 The platform's recent health checks of a model's endpoint as a timeline, the uptime (share of
 checks that were ok, over how many checks and what time span), and the outage windows (runs
-of consecutive failed checks, from ``application/health_windows.py``): failures inside one say the
+of consecutive failed checks, from ``application/health/windows.py``): failures inside one say the
 endpoint was down, not that the model answered badly.
 """
 
@@ -17,16 +17,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from api_client.blahdev.shapes import Health
 from api_client.errors import BlahError
-from api_client.models import Health
-from common.format import format_latency
-from application.health_windows import (
+from application.health.windows import (
     OutageWindow,
     last_ok_before,
     outage_windows,
     uptime,
     uptime_sentence,
 )
+from common.format import format_latency
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     DASH,
@@ -35,8 +35,8 @@ from tui.screens.runs.format import (
     tone_style,
 )
 from tui.screens.runs.pick import ModelPickerScreen
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.plots import TimeSeriesPlot
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

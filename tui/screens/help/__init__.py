@@ -1,0 +1,2 @@
+"""The Help screen (``?``): the current screen's keys with their ids, the badge legend.
+"""

@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
-from api_client.models import LogEntry
+from api_client.blahdev.shapes import LogEntry
 from application.inspector.actions import external_command, plain_call, write_temp_text
 
 __all__ = ["hand_over"]

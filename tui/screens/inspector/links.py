@@ -18,12 +18,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from api_client.models import ChatroomMessageDetail, Eval, LogEntry, Result, Run
+from api_client.blahdev.shapes import ChatroomMessageDetail, Eval, LogEntry, Result, Run
 from tui.screens.inspector.panels import DASH, format_timestamp, result_renderable
 from widgets.safe_text import one_line, safe_text
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = [
     "DetailsModal",

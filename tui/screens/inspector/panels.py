@@ -19,10 +19,10 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.models import LogEntry, Result
-from common.format import DASH, format_latency, format_timestamp
+from api_client.blahdev.shapes import LogEntry, Result
 from application.inspector.findings import Analysis
 from application.inspector.foreign import ForeignCall
+from common.format import DASH, format_latency, format_timestamp
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text
 

@@ -30,15 +30,16 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from api_client.blahdev.shapes import LogEntry, Result
 from api_client.errors import BlahError, NotFoundError
-from api_client.models import LogEntry, Result
-from tui.base_screen import BlahScreen, describe_error
+from application.chat_template import resolve_template
 from application.inspector.actions import append_training_example, training_file_for
 from application.inspector.call_reader import CallReader
-from tui.screens.inspector.external import hand_over
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
-from application.templates import resolve_template
+from application.session.timezone import screen_tz
+from tui.base_screen import BlahScreen, describe_error
+from tui.screens.inspector.external import hand_over
 from tui.screens.inspector.links import DetailsModal, link_target, load_link
 from tui.screens.inspector.panels import (
     CallDetails,
@@ -48,7 +49,6 @@ from tui.screens.inspector.panels import (
     ResultPanel,
     TemplatesPanel,
 )
-from application.timezone import screen_tz
 from widgets.bars import TokenBar
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -377,7 +377,7 @@ class InspectorScreen(BlahScreen):
         entry = self.entry
         if entry is None:
             return
-        from application.paths import data_dir
+        from application.session.paths import data_dir
 
         path = training_file_for(data_dir(), entry.model_id or self.ctx.model_id)
         try:

@@ -5,7 +5,7 @@ the rows best mean score first, the person's rows marked, each row's coverage an
 verbatim, under a line that says this is not the official leaderboard. ``p`` publishes one of
 the person's completed suite runs (chosen from the platform's run list), ``d`` deletes one of
 the person's rows after a confirmation. Every write goes through
-``application.bench_board`` (sent once; a lost answer is settled by reading the board).
+``application.leaderboard.bench_board`` (sent once; a lost answer is settled by reading the board).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, ListView, Static
 
-from api_client.blobfish.bench_shapes import CommunityRow
 from api_client.blobfish.benchmarks import BenchmarkClient
+from api_client.blobfish.shapes_bench import CommunityRow
 from api_client.errors import BlahError
-from application.bench_board import (
+from application.leaderboard.bench_board import (
     EXAMPLE_SLUG,
     HONESTY_LINE,
     board_error,
@@ -30,7 +30,7 @@ from application.bench_board import (
     delete_once,
     publishable,
 )
-from application.context import AppContext
+from application.session.context import AppContext
 from tui.screens.leaderboard.community_rows import (
     PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
 )

@@ -12,8 +12,8 @@ from rich.text import Text
 from textual.widgets import ListItem, Static
 from textual.widgets.option_list import Option
 
-from api_client.blobfish.bench_shapes import CommunityRow, SuiteRun
-from application.bench_board import coverage_sentence
+from api_client.blobfish.shapes_bench import CommunityRow, SuiteRun
+from application.leaderboard.bench_board import coverage_sentence
 from common.format import DASH
 from tui.screens.runs.format import fmt_pct, fmt_score, fmt_time
 from widgets.safe_text import one_line_text, safe_text

@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
-from api_client.blobfish.bench_shapes import SuiteRun
+from api_client.blobfish.shapes_bench import SuiteRun
 from tui.screens.leaderboard.community_rows import SuiteRunOption
 from widgets.safe_text import one_line_text
 

@@ -4,7 +4,7 @@
 suite run's watch. It reads the run's record (what is being published, its coverage), asks a
 display name (at most 80 characters) and notes (at most 500), checked before anything is sent,
 then a confirmation that shows the badge every row carries and the coverage. The submission is
-sent once (``application.bench_board.publish_once``): a second press while it is on its way,
+sent once (``application.leaderboard.bench_board.publish_once``): a second press while it is on its way,
 or after it went through, sends nothing; a lost answer stays "outcome unknown" until the board
 has been read. Each refusal the platform names is said in its own sentence.
 
@@ -23,11 +23,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from api_client.blobfish import bench_shapes as shapes
-from api_client.blobfish.bench_shapes import CommunityRow, SuiteRun
+from api_client.blobfish import shapes_bench as shapes
 from api_client.blobfish.benchmarks import BenchmarkClient, BenchRefusedLocally, check_submission
+from api_client.blobfish.shapes_bench import CommunityRow, SuiteRun
 from api_client.errors import BlahError, NotFoundError
-from application.bench_board import (
+from application.leaderboard.bench_board import (
     DOCUMENTED_BADGE,
     HONESTY_LINE,
     NOT_YOURS,
@@ -36,7 +36,7 @@ from application.bench_board import (
     publish_once,
     sentence,
 )
-from application.context import AppContext
+from application.session.context import AppContext
 from tui.screens.leaderboard.community_rows import suite_facts
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line_text, safe_text

@@ -1,0 +1,2 @@
+"""The Lens area: a model's bundle and a streamed layer-by-layer analysis.
+"""

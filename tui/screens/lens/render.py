@@ -15,7 +15,7 @@ from textual.app import RenderResult
 from textual.color import Color
 from textual.widget import Widget
 
-from api_client.models import LensBundle, LensEvent
+from api_client.blahdev.shapes import LensBundle, LensEvent
 from common.format import DASH
 from widgets.safe_text import one_line, sanitize
 

@@ -21,8 +21,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Input, Static, TextArea
 from textual.worker import Worker
 
+from api_client.blahdev.shapes import LensBundle, LensEvent
 from api_client.errors import BlahError, NotFoundError
-from api_client.models import LensBundle, LensEvent
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.lens.render import (
     LensHeatMap,
@@ -32,8 +32,8 @@ from tui.screens.lens.render import (
     no_bundle_text,
     token_label,
 )
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 

@@ -1,0 +1,2 @@
+"""The Logs area: a model's calls, live and archived, with filters and search.
+"""

@@ -22,13 +22,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from api_client.archive import LogFilter
-from common.format import DASH
+from api_client.archives.archive import LogFilter
 from application.logs.feed import FeedSettings, LogsFeed
 from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
+from application.session.timezone import screen_tz
+from common.format import DASH
 from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
-from application.timezone import screen_tz
 from tui.screens.logs.workers import LogsWorkers
 from widgets.badges import badge_text
 from widgets.footer import KeyFooter

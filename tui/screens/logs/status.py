@@ -13,8 +13,8 @@ from typing import Protocol
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.archive import LogFilter
-from api_client.models import LogStats, SourceStats
+from api_client.archives.archive import LogFilter
+from api_client.blahdev.shapes import LogStats, SourceStats
 from common.format import DASH, format_count, format_latency
 from widgets.safe_text import one_line
 
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 class TailStateLike(Protocol):
-    """The fields of ``api_client.tail.TailState`` this module reads."""
+    """The fields of ``api_client.blahdev.tail.TailState`` this module reads."""
 
     phase: str
     retry_in: float | None

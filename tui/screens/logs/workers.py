@@ -12,13 +12,13 @@ from typing import Any
 from textual import work
 from textual.worker import Worker, WorkerState
 
-from api_client.archive import LogFilter
+from api_client.archives.archive import LogFilter
+from api_client.blahdev.shapes import LogStats
 from api_client.errors import BlahError
-from api_client.models import LogStats
-from tui.messages import ConnectionState
-from tui.base_screen import BlahScreen, describe_error
 from application.logs.feed import LogsFeed
 from application.logs.rows import LogRows, highlight_terms
+from tui.base_screen import BlahScreen, describe_error
+from tui.messages import ConnectionState
 from widgets.log_list import LogList
 
 __all__ = ["FILL_ROWS", "OLDER_PAGES", "PLOT_EVERY_S", "STATS_EVERY_S", "LogsWorkers"]

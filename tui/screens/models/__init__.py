@@ -1,0 +1,2 @@
+"""The Models & evals area: lists, search, details and a model's registration.
+"""

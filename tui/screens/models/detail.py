@@ -11,7 +11,7 @@ import json
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.models import Eval, Model
+from api_client.blahdev.shapes import Eval, Model
 from common.format import DASH, format_utc
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, one_line_text, safe_text

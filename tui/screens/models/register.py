@@ -1,4 +1,4 @@
-"""Register a model: a form checked locally (``application.registration``) before anything is sent,
+"""Register a model: a form checked locally (``application.models.registration``) before anything is sent,
 a confirmation, one request, and the platform's answer shown as it came.
 
 Dismisses with the registered ``Model`` or None.
@@ -16,6 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from api_client.blahdev.shapes import Model
 from api_client.errors import (
     AuthError,
     BadRequestError,
@@ -23,10 +24,7 @@ from api_client.errors import (
     MissingKeyError,
     OutcomeUnknownError,
 )
-from api_client.models import Model
-from common.format import DASH
-from application.context import AppContext
-from application.registration import (
+from application.models.registration import (
     DESCRIPTION_MAX,
     NAME_MAX,
     URI_HELP,
@@ -34,6 +32,8 @@ from application.registration import (
     RegistrationInput,
     validate_registration,
 )
+from application.session.context import AppContext
+from common.format import DASH
 from tui.base_screen import describe_error
 from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line_text, safe_text

@@ -13,8 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Static
 
+from api_client.blahdev.shapes import Eval, Model
 from api_client.errors import BlahError
-from api_client.models import Eval, Model
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.models.detail import ModelDetail

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
-from api_client.models import Eval, Model
+from api_client.blahdev.shapes import Eval, Model
 from common.format import DASH
 from tui.screens.models.detail import chatroom_cell, yes_no
 from widgets.fitted_table import FittedTable

@@ -1,0 +1,2 @@
+"""The Playground: infer and chat with a model, each answer with its findings.
+"""

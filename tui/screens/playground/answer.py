@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.models import InferResult, LogEntry
+from api_client.blahdev.shapes import InferResult, LogEntry
 from common.format import DASH, format_latency
 from diagnosis import Finding
 from widgets.badges import badge_text

@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static, TabPane
 
-from api_client.models import ChatJob
+from api_client.blahdev.shapes import ChatJob
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["ChatPane", "job_status_text", "transcript_text"]

@@ -23,12 +23,12 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, Tabs
 
+from api_client.blahdev.shapes import ChatJob, InferResult, LogEntry, Model
 from api_client.errors import (
     BlahError,
     MissingKeyError,
     OutcomeUnknownError,
 )
-from api_client.models import ChatJob, InferResult, LogEntry, Model
 from application.poller import Poller, PollStep
 from diagnosis import Finding, classify, resolve_trained_template, template_name
 from tui.base_screen import BlahScreen, describe_error

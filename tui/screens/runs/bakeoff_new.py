@@ -13,9 +13,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from application.bakeoff.create import (CATALOG_MODELS, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED,
+from application.compare.bakeoff.create import (CATALOG_MODELS, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED,
                                         NewBakeoff, candidates_problem, whole_number)
-from application.bakeoff.screening import BakeoffPrefill
+from application.compare.bakeoff.screening import BakeoffPrefill
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
-from application.bakeoff.run_rows import ACTIVE, KEY_PREFIX
-from application.bakeoff.screening import screening_of, verdict
+from application.compare.bakeoff.run_rows import ACTIVE, KEY_PREFIX
+from application.compare.bakeoff.screening import screening_of, verdict
 from common.safe_strings import one_line
 from tui.screens.runs.notify import Severity, notifier_for
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["end_message", "follow_bakeoff", "note_bakeoff"]
 

@@ -14,13 +14,13 @@ from rich.text import Text
 from textual.timer import Timer
 
 from api_client.errors import BlahError
-from api_client.polling import Backoff
-from application.bakeoff.run_rows import BakeoffRow
-from application.bakeoff.screening import BakeoffPrefill
-from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
+from api_client.transport.polling import Backoff
+from application.compare.bakeoff.run_rows import BakeoffRow
+from application.compare.bakeoff.screening import BakeoffPrefill
+from application.runs.bench_runs import iso_ms
 from common.format import DASH
 from tui.base_screen import BlahScreen, describe_error
-from application.bench_runs import iso_ms
+from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
 from tui.screens.runs.format import cell, fmt_time, tone_style
 
 __all__ = ["BakeoffRuns"]

@@ -17,14 +17,14 @@ from textual.app import App
 
 from api_client.errorbar import CreateOutcomeUnknown, FundsError, NothingToScreenError, RoleError
 from api_client.errors import BlahError
-from application.bakeoff.screening import SCREENING_BODY_HINT, screening_body
+from application.compare.bakeoff.screening import SCREENING_BODY_HINT, screening_body
 from common.safe_strings import one_line
 from tui.base_screen import describe_error
 from tui.screens.runs.bakeoff_notify import follow_bakeoff
 from widgets.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
-    from application.context import AppContext
+    from application.session.context import AppContext
     from tui.screens.runs.bakeoff_runs import BakeoffRuns
     from widgets.key_table import KeyTable
 

@@ -1,7 +1,7 @@
 """Watching one errorbar bake-off (Enter on an errorbar row of Runs).
 
 Shown: the run (id, name, kind, baseline against candidates), ``progress_ratio`` as a bar with
-the ETA (``application.bakeoff.progress``: the rate is measured over this watch's own time),
+the ETA (``application.compare.bakeoff.progress``: the rate is measured over this watch's own time),
 the status, and once it has ended the final status said plainly (a run that ended in ERROR or
 was cancelled never shows a result). ``v`` opens a DONE run's results in Compare's Bake-offs
 view on that run; ``c`` cancels a PENDING or RUNNING run after a confirmation, sent once.
@@ -22,11 +22,11 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from api_client.errors import BlahError
-from api_client.polling import Backoff
-from application.bakeoff.progress import STEPS, RunProgress
-from application.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
-from application.bakeoff.screening import is_screening
-from application.bench_runs import iso_ms
+from api_client.transport.polling import Backoff
+from application.compare.bakeoff.progress import STEPS, RunProgress
+from application.compare.bakeoff.run_rows import ACTIVE, final_sentence, ratio_text
+from application.compare.bakeoff.screening import is_screening
+from application.runs.bench_runs import iso_ms
 from common.format import DASH
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen, describe_error
@@ -38,7 +38,7 @@ from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["BakeoffWatchScreen", "RatioProgress"]
 

@@ -2,7 +2,7 @@
 
 ``RunsScreen`` owns one ``BenchRuns`` (when ``ctx.bench`` is set) and draws its rows beside
 the blah.dev runs, each with a platform chip. Which slugs are listed is decided in
-``application.bench_runs`` (the contract has no list-benchmarks route). Starting asks
+``application.runs.bench_runs`` (the contract has no list-benchmarks route). Starting asks
 (``BenchStartScreen``), confirms (``ConfirmScreen``), then sends once: while a start is open
 or in flight, further presses only say so.
 """
@@ -16,9 +16,9 @@ from rich.text import Text
 from textual.app import App
 from textual.timer import Timer
 
-from api_client.blobfish.bench_shapes import DEFAULT_POLL_S
+from api_client.blobfish.shapes_bench import DEFAULT_POLL_S
 from api_client.errors import BlahError
-from application.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
+from application.runs.bench_runs import BenchRow, BenchSlugs, BenchStartOutcome, bench_rows, iso_ms, start_bench
 from common.format import DASH, format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.bench_start import BenchStartScreen, confirm_text

@@ -16,8 +16,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
-from api_client.blobfish.bench_shapes import MAX_TASKS_RANGE
-from application.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
+from api_client.blobfish.shapes_bench import MAX_TASKS_RANGE
+from application.runs.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 

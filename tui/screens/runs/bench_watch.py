@@ -1,11 +1,11 @@
 """Watching one Blobfish benchmark run: a suite to its end, or a single task's record.
 
-The pace is the server's (``application.bench_watch.watch_suite``: the 202's ``Retry-After``,
+The pace is the server's (``application.runs.bench_watch.watch_suite``: the 202's ``Retry-After``,
 then each record's ``poll_after_seconds``; a passing error never ends the watch). Shown:
 progress ``done/total`` with the rate and the ETA, each task as it is graded (score, strict
 pass, checks passed), the highlighted task's grader explanation, evidence link and how long
 that link stays valid, and its recorded steps (Enter opens them in the Inspector). The final
-states say what they mean (``application.bench_view.suite_state``): ``interrupted`` is never a
+states say what they mean (``application.runs.bench_view.suite_state``): ``interrupted`` is never a
 score, a rejected credential names its task. ``P`` publishes a completed suite run.
 """
 
@@ -22,10 +22,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Static
 
-from api_client.blobfish.bench_shapes import SingleRun, SuiteRun, TaskResult
+from api_client.blobfish.shapes_bench import SingleRun, SuiteRun, TaskResult
 from api_client.errors import BlahError
-from application.bench_inspect import TaskSteps
-from application.bench_view import (
+from application.runs.bench_inspect import TaskSteps
+from application.runs.bench_view import (
     SuiteState,
     eta_text,
     evidence_validity,
@@ -36,7 +36,7 @@ from application.bench_view import (
     suite_state,
     task_checks,
 )
-from application.bench_watch import WatchEvent, watch_suite
+from application.runs.bench_watch import WatchEvent, watch_suite
 from common.format import DASH
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import cell, tone_style

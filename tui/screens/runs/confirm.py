@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from rich.text import Text
 from textual.screen import Screen
 
-from api_client.models import Run
-from application.runs.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
-from widgets.confirm import ConfirmScreen
+from api_client.blahdev.shapes import Run
 from application.runs.actions import WriteOutcome, cancel_run, resume_run
+from application.runs.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
 from tui.screens.runs.format import progress_text
+from widgets.confirm import ConfirmScreen
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.client import BlahClient
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["StatusWriter"]
 

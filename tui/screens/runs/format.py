@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 
-from api_client.models import Run
+from api_client.blahdev.shapes import Run
 from common.format import DASH, format_utc
 from widgets.safe_text import one_line, one_line_text
 

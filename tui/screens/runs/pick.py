@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from api_client.models import Model
+from api_client.blahdev.shapes import Model
 from tui.screens.runs.format import short
 from widgets.check_list import CheckList, selected_count_text
 from widgets.safe_text import one_line

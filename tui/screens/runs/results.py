@@ -16,11 +16,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
-from api_client.models import Result
+from application.runs.judge_verdict import ResultDoubt, judgement_doubts
 from common.format import format_latency
 from tui.base_screen import BlahScreen, describe_error
-from application.runs.judge import ResultDoubt, judgement_doubts
 from tui.screens.runs.format import (
     cell,
     fmt_score,
@@ -28,8 +28,8 @@ from tui.screens.runs.format import (
     reply_cell,
     tone_style,
 )
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 

@@ -13,16 +13,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
+from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
-from api_client.models import Result
-from common.format import format_latency
-from tui.base_screen import BlahScreen, describe_error
-from application.runs.judge import (
+from application.runs.judge_verdict import (
     Judgement,
     ResultDoubt,
     judgement_doubts,
     parse_judgement,
 )
+from common.format import format_latency
+from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     DASH,
     cell,
@@ -30,8 +30,8 @@ from tui.screens.runs.format import (
     fmt_time,
     tone_style,
 )
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer

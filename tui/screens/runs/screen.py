@@ -19,17 +19,16 @@ from textual.binding import Binding
 from textual.timer import Timer
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import Run
 from api_client.errors import BlahError
-from api_client.models import Run
 from application.poller import Backoff
+from application.runs.actions import WriteOutcome, start_run
 from application.runs.events import RunEvent, ended_message
 from application.runs.listing import RECENT_RUNS, fold_runs
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
-from widgets.confirm import ConfirmScreen
-from application.runs.actions import WriteOutcome, start_run
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
@@ -37,8 +36,9 @@ from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.pick import ModelPickerScreen
-from widgets.key_table import KeyTable
+from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, safe_text
 from widgets.status_header import StatusHeader
 

@@ -6,7 +6,7 @@ or "keep the incumbent", drawn as the good outcome it is.
 
 ``b`` follows a switch to the next step: Runs' New bake-off dialog prefilled with the
 recommended candidate against the incumbent (confirmed and sent once there, as any bake-off).
-Every figure is the queue's (``application.bakeoff.screening``); the dash where none came.
+Every figure is the queue's (``application.compare.bakeoff.screening``); the dash where none came.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from application.bakeoff.screening import (NOT_A_VERDICT, candidate_lines, no_result_sentence, prefill,
+from application.compare.bakeoff.screening import (NOT_A_VERDICT, candidate_lines, no_result_sentence, prefill,
                                            report_head, screening_of, verdict)
 from common.safe_strings import one_line
 from tui.base_screen import BlahScreen
@@ -29,7 +29,7 @@ from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar import assumed
+    from api_client.errorbar import shapes as assumed
 
 __all__ = ["ScreeningScreen"]
 

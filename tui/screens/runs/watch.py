@@ -19,16 +19,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import Result, Run
 from api_client.errors import BlahError
-from api_client.models import Result, Run
-from common.format import format_duration, format_latency
 from application.poller import Poller, PollStep
+from application.runs.actions import WriteOutcome
 from application.runs.eta import Eta
 from application.runs.events import RunWatch
 from application.runs.progress import eval_progress
+from common.format import format_duration, format_latency
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
-from application.runs.actions import WriteOutcome
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import (
     DASH,
@@ -40,9 +40,9 @@ from tui.screens.runs.format import (
     status_style,
 )
 from tui.screens.runs.notify import notifier_for
-from widgets.key_table import KeyTable
 from widgets.bars import ProgressLine
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 

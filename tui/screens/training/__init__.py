@@ -1,0 +1,2 @@
+"""The Training area: training sets, and building one from the diagnosis suggestions.
+"""

@@ -22,15 +22,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, OptionList, ProgressBar, Static, TextArea
 from textual.widgets.option_list import Option
 
+from api_client.blahdev.shapes import LogEntry, UploadTicket
 from api_client.errors import BlahError, OutcomeUnknownError
-from api_client.models import LogEntry, UploadTicket
-from common.format import format_count as _count
-from common.format import format_size
-from diagnosis.suggest import Suggestion
-from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
 from application.error_text import write_problem
-from application.training_upload import (
+from application.training.upload import (
     BuiltSet,
     DraftExample,
     TooLargeError,
@@ -39,6 +34,11 @@ from application.training_upload import (
     find_set,
     send_training_set,
 )
+from common.format import format_count as _count
+from common.format import format_size
+from diagnosis.suggest import Suggestion
+from tui.base_screen import BlahScreen, describe_error
+from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line, one_line_text, safe_text
 from widgets.status_header import StatusHeader

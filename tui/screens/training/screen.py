@@ -12,8 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Static
 
+from api_client.blahdev.shapes import TrainingSet
 from api_client.errors import BlahError, NotFoundError
-from api_client.models import TrainingSet
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.training.sets import TrainingSetDetail, TrainingSetTable
 from widgets.footer import KeyFooter

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.models import TrainingSet
+from api_client.blahdev.shapes import TrainingSet
 from common.format import DASH, format_size, format_utc
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, one_line_text

@@ -1,0 +1,2 @@
+"""The Webhooks area: registrations, the local listener and the events it receives.
+"""

@@ -16,11 +16,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from api_client.blahdev.shapes import Webhook
 from api_client.errors import AuthError, BlahError, OutcomeUnknownError
-from api_client.models import Webhook
 from application.error_text import write_problem
 from tui.base_screen import BlahScreen, describe_error
-from widgets.confirm import ConfirmScreen
 from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
 from tui.screens.webhooks.listen import (
     LISTEN_EVENTS,
@@ -30,6 +29,7 @@ from tui.screens.webhooks.listen import (
 )
 from tui.screens.webhooks.listener_line import ListenerLine
 from tui.screens.webhooks.tables import ReceivedTable, WebhookTable
+from widgets.confirm import ConfirmScreen
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import DataTable
 
-from api_client.models import Webhook
+from api_client.blahdev.shapes import Webhook
 from application.webhooks.receiver import WebhookDelivery
 from common.format import DASH, format_utc
 from tui.screens.webhooks.events import delivery_summary

@@ -1,0 +1,2 @@
+"""Health of a model's host, without Textual: outage windows and uptime (``windows``).
+"""

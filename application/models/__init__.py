@@ -1,0 +1,2 @@
+"""Models & evals, without Textual: a model registration checked before it is sent.
+"""

@@ -1,0 +1,3 @@
+"""Training sets, without Textual: building the JSONL from the diagnosis suggestions and
+sending it (``upload``).
+"""
