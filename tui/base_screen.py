@@ -22,7 +22,7 @@ from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from application.session.context import AppContext
-    from tui.app import BlahApp
+    from tui.app_protocol import BlahAppApi
 
 
 class BlahScreen(Screen[None]):
@@ -54,8 +54,8 @@ class BlahScreen(Screen[None]):
             self._css_update_count = app._css_update_count
 
     @property
-    def blah_app(self) -> BlahApp:
-        return cast("BlahApp", self.app)
+    def blah_app(self) -> BlahAppApi:
+        return cast("BlahAppApi", self.app)
 
     @property
     def ctx(self) -> AppContext:

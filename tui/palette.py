@@ -23,7 +23,7 @@ from widgets.safe_text import one_line
 if TYPE_CHECKING:
     from api_client.blahdev.client import BlahClient
     from api_client.blahdev.shapes import Run
-    from tui.app import BlahApp
+    from tui.app_protocol import BlahAppApi
 
 __all__ = [
     "PALETTE_PROVIDERS",
@@ -70,8 +70,8 @@ class _Item:
 
 class _BlahProvider(Provider):
     @property
-    def blah_app(self) -> BlahApp:
-        return cast("BlahApp", self.app)
+    def blah_app(self) -> BlahAppApi:
+        return cast("BlahAppApi", self.app)
 
 
 class KeysProvider(_BlahProvider):

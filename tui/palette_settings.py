@@ -26,7 +26,7 @@ from application.session.paths import config_file
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
-    from tui.app import BlahApp
+    from tui.app_protocol import BlahAppApi
 
 __all__ = [
     "ValuePrompt",
@@ -145,14 +145,14 @@ def persist_setting(key: str | Sequence[str], value: Any) -> str:
     return f"saved to {config_file()}"
 
 
-def _notify(app: BlahApp, title: str, message: str) -> None:
+def _notify(app: BlahAppApi, title: str, message: str) -> None:
     if message.startswith("not saved") or "overrides" in message:
         app.notify(message, title=title, markup=False, severity="warning")
     else:
         app.notify(message, title=title, markup=False)
 
 
-def prompt_poll_interval(app: BlahApp) -> None:
+def prompt_poll_interval(app: BlahAppApi) -> None:
     current = app.ctx.settings.poll_interval
 
     def done(text: str | None) -> None:
@@ -173,7 +173,7 @@ def prompt_poll_interval(app: BlahApp) -> None:
     )
 
 
-def toggle_bell(app: BlahApp) -> None:
+def toggle_bell(app: BlahAppApi) -> None:
     value = not app.ctx.settings.bell_on_run_end
     app.ctx.settings.bell_on_run_end = value
     _notify(app, f"Bell on run end: {'on' if value else 'off'}", persist_setting("bell_on_run_end", value))
@@ -185,7 +185,7 @@ def _check_template(text: str) -> str:
     return text
 
 
-def prompt_trained_template(app: BlahApp) -> None:
+def prompt_trained_template(app: BlahAppApi) -> None:
     model_id = app.ctx.model_id
     shown = one_line(model_id, max_len=60)
 

@@ -4,17 +4,14 @@ the screens show evals, not items."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import product
 
 import httpx
-import pytest
 from textual.widgets import DataTable
 
 from api_client.blahdev.client import BlahClient
 from simulator.blahdev import runs
 from simulator.server import SimulatorServer
-from tests.support import sim_http
 from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.compare.screen import CompareEvalScreen, CompareScreen
 from tui.screens.models.screen import ModelsScreen
@@ -25,12 +22,6 @@ LIVE_EVAL = {"id", "name", "description", "prompt", "expected_behavior", "eval_t
 LIVE_RESULT = {"id", "eval_run_id", "eval_id", "model_id", "response", "score", "score_details", "latency_ms",
                "error", "raw_data", "created_at"}
 SIMULATOR_EXTRAS = {"subject", "instruction_type", "log_id"}  # allowed by CONTRACT.md
-
-
-@pytest.fixture
-def http(sim: SimulatorServer) -> Iterator[httpx.Client]:
-    with sim_http.Client(base_url=sim.base_url + "/api/v1", timeout=10) as client:
-        yield client
 
 
 def test_an_eval_is_one_prompt_with_the_live_fields(http: httpx.Client) -> None:

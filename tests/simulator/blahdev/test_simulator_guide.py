@@ -25,12 +25,6 @@ def busy() -> Iterator[SimulatorServer]:
         yield server
 
 
-@pytest.fixture
-def http(sim: SimulatorServer) -> Iterator[httpx.Client]:
-    with sim_http.Client(base_url=sim.base_url + "/api/v1", timeout=10) as client:
-        yield client
-
-
 def auth(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
 

@@ -13,12 +13,6 @@ from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
-def own() -> Iterator[SimulatorServer]:
-    with SimulatorServer(seed=11, speed=100.0, live=False) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def http() -> Iterator[httpx.Client]:
     """One client for the module: building an httpx client per request costs more than the request."""
     with sim_http.Client(timeout=10) as client:

@@ -22,12 +22,6 @@ from tests.support import sim_http
 
 
 @pytest.fixture(scope="module")
-def own() -> Iterator[SimulatorServer]:
-    with SimulatorServer(seed=11, speed=100.0, live=False) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def http(own: SimulatorServer) -> Iterator[httpx.Client]:
     with sim_http.Client(base_url=own.base_url + "/api/v1", timeout=10,
                       headers={"Authorization": f"Bearer {own.council_key}"}) as client:

@@ -31,11 +31,6 @@ from widgets.status_header import StatusHeader
 SIZE = (160, 48)
 
 
-@pytest.fixture(scope="module")
-def world() -> StoreSource:
-    return StoreSource(newest=40)  # holds the seeded tool loops, truncation, empty answers
-
-
 def make_app(source: Any, start_mode: str = "evaluations") -> BlahApp:
     ctx = AppContext(model_id="m", blobfish=source,
                      settings={"start_mode": start_mode, "timezone": "UTC", "persist_theme": False})  # fmt: skip

@@ -22,11 +22,6 @@ from tui.screens.inspector.screen import InspectorScreen
 SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 
 
-@pytest.fixture(scope="module")
-def world() -> StoreSource:
-    return StoreSource(newest=40)
-
-
 def make_app(world: StoreSource) -> BlahApp:
     ctx = AppContext(model_id="tinystories-chat-1m", blobfish=world,
                      settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False,

@@ -18,7 +18,7 @@ from application.webhooks.receiver import WebhookDelivery
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
-    from tui.app import BlahApp
+    from tui.app_protocol import BlahAppApi
 
 __all__ = ["delivery_summary", "dispatch_webhook_event"]
 
@@ -42,7 +42,7 @@ def delivery_summary(delivery: WebhookDelivery) -> str:
     return f"event {one_line(delivery.event, max_len=40)}"
 
 
-def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
+def dispatch_webhook_event(app: BlahAppApi, delivery: WebhookDelivery) -> None:
     """Notify, post ``RunChanged`` and refresh what shows the run (runs in the app's loop)."""
     from tui.screens.runs.notify import notifier_for
 
@@ -66,7 +66,7 @@ def dispatch_webhook_event(app: BlahApp, delivery: WebhookDelivery) -> None:
     app.notify(delivery_summary(delivery), title=f"Webhook: {event}", markup=False)
 
 
-def _all_screens(app: BlahApp) -> list[Screen[Any]]:
+def _all_screens(app: BlahAppApi) -> list[Screen[Any]]:
     screens: list[Screen[Any]] = []
     for mode in app.MODES:
         try:

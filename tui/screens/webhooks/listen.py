@@ -28,7 +28,7 @@ from application.webhooks.receiver import DEFAULT_PATH, WebhookDelivery, Webhook
 if TYPE_CHECKING:
     from api_client.blahdev.client import BlahClient
     from application.session.settings import Settings
-    from tui.app import BlahApp
+    from tui.app_protocol import BlahAppApi
 
 __all__ = [
     "LISTEN_EVENTS",
@@ -66,7 +66,7 @@ class ListenOptions:
 class ListenerSession:
     """The app's receiver, its registration and what it received (newest last)."""
 
-    def __init__(self, app: BlahApp) -> None:
+    def __init__(self, app: BlahAppApi) -> None:
         self.app = app
         self.receiver: WebhookReceiver | None = None
         self.webhook: Webhook | None = None
@@ -152,10 +152,10 @@ class ListenerSession:
         self.changed.publish(None)
 
 
-_SESSIONS: WeakKeyDictionary[BlahApp, ListenerSession] = WeakKeyDictionary()
+_SESSIONS: WeakKeyDictionary[BlahAppApi, ListenerSession] = WeakKeyDictionary()
 
 
-def listener_for(app: BlahApp) -> ListenerSession:
+def listener_for(app: BlahAppApi) -> ListenerSession:
     """The app's one listener session (created on first use)."""
     session = _SESSIONS.get(app)
     if session is None:
@@ -163,7 +163,7 @@ def listener_for(app: BlahApp) -> ListenerSession:
     return session
 
 
-def close_listener(app: BlahApp) -> None:
+def close_listener(app: BlahAppApi) -> None:
     """Close the app's receiver, if it has one (called when the app exits)."""
     session = _SESSIONS.pop(app, None)
     if session is not None:
