@@ -21,6 +21,8 @@ from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
 from widgets.check_list import CheckList
 from widgets.confirm import ConfirmScreen
 
+pytestmark = pytest.mark.slow  # ~100 s of keys in one file: started first, so it is not the suite's tail
+
 SIZE = (160, 48)
 RUBRIC = "Accurate, concise answers in the support tone."
 
