@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASSERTION_HELP", "ArmSpec", "DEFAULT_MARGIN", "DEFAULT_MAX_OUTPUT_TOKENS", "DEFAULT_SAMPLE_COUNT",
     "MAX_ASSERTIONS", "MAX_CANDIDATES", "NewRun", "Problem", "RUBRIC_TYPE_HELP", "STORED", "SampleFilters",
-    "criterion_line", "field_of_refusal", "population_text", "judge_family_warning", "model_family", "parse_arm", "parse_assertion",
+    "criterion_line", "field_of_refusal", "population_text", "judge_family_warning", "parse_arm", "parse_assertion",
     "parse_margin", "used_models", "whole_number",
 ]
 
@@ -374,23 +374,13 @@ def used_models(runs: Iterable[assumed.Run]) -> list[str]:
     return sorted(counts, key=lambda m: (-counts[m], m))
 
 
-def model_family(model: str) -> set[str]:
-    """Names a model's family goes by: its provider (before ``/``) and its name's leading
-    word (``Qwen/Qwen3-32B`` → {qwen}; ``openai/gpt-4.1`` → {openai, gpt})."""
-    provider, _, name = model.lower().rpartition("/")
-    names = {provider} if provider else set()
-    word = re.match(r"[a-z]+", name)
-    if word:
-        names.add(word.group())
-    return names - {"meta", "you", "models"}
-
-
 def judge_family_warning(judge: str | None, candidates: Sequence[str]) -> str | None:
     """The judge shares a family with a candidate: LLM judges measurably favour their own."""
     if not judge:
         return None
-    mine = model_family(judge)
-    same = [c for c in candidates if model_family(c) & mine]
+    from diagnosis.judge_bias import shares_family  # one family rule for the app; not on `bakeoff gate`'s path
+
+    same = [c for c in candidates if shares_family(judge, c)]
     if not same:
         return None
     return (f"the judge {judge} shares a family with {', '.join(same)}: LLM judges measurably favour their own "
