@@ -7,7 +7,6 @@ hostile task names and grader text inert; the provider key never on screen."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
@@ -40,12 +39,6 @@ PROVIDER_KEY = "xai-" + "Zq9" * 12
 REJECTED_KEY = "xai-reject-" + "Wv7" * 10
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[BlobfishServer]:
-    with BlobfishServer(seed=7, live=False) as running:
-        yield running
-
-
 @pytest.fixture
 def clock(server: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> PacedClock:
     """The simulator and every watch of this test on one paced fake clock; fresh benchmark state."""
@@ -56,17 +49,6 @@ def clock(server: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> PacedClock
     monkeypatch.setenv("BENCH_PROVIDER_KEY", PROVIDER_KEY)
     monkeypatch.setenv("BENCH_REJECTED_KEY", REJECTED_KEY)
     return paced
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
-@pytest.fixture
-async def bench(server: BlobfishServer, transport: RecordingTransport) -> AsyncIterator[BenchmarkClient]:
-    async with BenchmarkClient(server.base_url, server.account_key, transport=transport) as client:
-        yield client
 
 
 def posts(transport: RecordingTransport) -> int:

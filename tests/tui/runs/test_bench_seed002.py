@@ -4,14 +4,12 @@ another benchmark followed on that benchmark; a sandbox task's wait left without
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 
-import pytest
 
 from api_client.blobfish.benchmarks import BenchmarkClient
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG
-from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, pace_watch, start_by_keys
+from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, start_by_keys
 from tests.support.blobfish import RecordingTransport
 from tests.support.notify_log import said
 from tests.support.waiting import wait_for
@@ -21,32 +19,6 @@ from widgets.confirm import ConfirmScreen
 
 SIZE = (160, 48)
 COMMAND = f"harbor run --dataset {SLUG} --model xai/grok-4"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[BlobfishServer]:
-    with BlobfishServer(seed=7, live=False) as running:
-        yield running
-
-
-@pytest.fixture
-def clock(server: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> PacedClock:
-    paced = PacedClock()
-    server.benchmarks.reset()
-    server.benchmarks.clock = paced.time
-    pace_watch(monkeypatch, paced)
-    return paced
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
-@pytest.fixture
-async def bench(server: BlobfishServer, transport: RecordingTransport) -> AsyncIterator[BenchmarkClient]:
-    async with BenchmarkClient(server.base_url, server.account_key, transport=transport) as client:
-        yield client
 
 
 async def watching(pilot, app: BlahApp) -> BenchWatchScreen:  # type: ignore[no-untyped-def]

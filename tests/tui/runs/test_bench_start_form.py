@@ -5,15 +5,12 @@ once ("ETA ETA after two graded tasks" before)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 
-import pytest
 from textual.widgets import Input
 
 from api_client.blobfish.benchmarks import BenchmarkClient
-from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG
-from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, pace_watch, start_by_keys
+from tests.support.bench_screens import PacedClock, bench_app, frame_text, on_runs_with_bench, start_by_keys
 from tests.support.blobfish import RecordingTransport
 from tests.support.waiting import wait_for
 from tui.screens.runs.bench_start import BenchStartScreen
@@ -21,32 +18,6 @@ from tui.screens.runs.bench_watch import BenchWatchScreen
 from widgets.bars import ProgressLine
 
 SIZE = (160, 48)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[BlobfishServer]:
-    with BlobfishServer(seed=7, live=False) as running:
-        yield running
-
-
-@pytest.fixture
-def clock(server: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> PacedClock:
-    paced = PacedClock()
-    server.benchmarks.reset()
-    server.benchmarks.clock = paced.time
-    pace_watch(monkeypatch, paced)
-    return paced
-
-
-@pytest.fixture
-def transport() -> RecordingTransport:
-    return RecordingTransport()
-
-
-@pytest.fixture
-async def bench(server: BlobfishServer, transport: RecordingTransport) -> AsyncIterator[BenchmarkClient]:
-    async with BenchmarkClient(server.base_url, server.account_key, transport=transport) as client:
-        yield client
 
 
 def posted(transport: RecordingTransport) -> list[dict[str, object]]:

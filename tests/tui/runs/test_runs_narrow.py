@@ -23,12 +23,6 @@ NARROW = (80, 24)
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[BlobfishServer]:
-    with BlobfishServer(seed=7, live=False) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
 def queue() -> Iterator[ErrorbarServer]:
     with ErrorbarServer(seed=7) as running:
         queue_demo_runs(running)
