@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cli.global_options import BLAH_VERBS, OWN_PARSER_OPTIONS, Refused, globals_to_subcommand
 from cli.parsing import OneLineParser, end_quietly_on_closed_pipe, port_number, positive_float
 from common.constants import DEFAULT_BASE_URL
 
@@ -178,10 +179,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-BLAH_VERBS = ("runs", "leaderboard", "compare", "health", "chatroom")
-"""blah.dev from the shell (cli/commands/blah_common.py routes them; each has its own module)."""
-
-
 def _add_blah_verbs(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     helps = {
         "runs": "blah.dev eval runs: list, show, results, start, watch, resume, cancel",
@@ -277,54 +274,10 @@ def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
 
 
 DEMO_SEED, DEMO_SPEED = 7, 1.0
-_GLOBAL_VALUED = ("--profile", "--base-url", "--api-key", "--model", "--log", "--speed", "--seed")
-_OWN_PARSER_OPTIONS = {"sim": {"--speed", "--seed"}, "blobfish": {"--base-url", "--profile"},
-                       "bench": {"--base-url", "--profile"}, "bakeoff": {"--base-url", "--profile"}}
-"""The global options the commands with their own parser (``blah-tui sim ...``) take."""
-_BLAH_VERB_GLOBALS = {"--base-url", "--api-key", "--profile"}
-"""The global options blah.dev's verbs (``runs``, ``leaderboard``, ...) take before or after them."""
-
-
-def _globals_to_subcommand(args_list: list[str]) -> list[str]:
-    """``blah-tui --base-url URL report M`` as ``blah-tui report M --base-url URL``: each global
-    option given before a subcommand is handed to that subcommand's own parser, which uses it or
-    refuses it in one line (so none is silently dropped, as ``report`` once dropped ``--base-url``).
-    The app's own command line (no subcommand) is returned as it is."""
-    pre = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    for flag in _GLOBAL_VALUED:
-        pre.add_argument(flag, default=argparse.SUPPRESS)
-    pre.add_argument("--demo", action="store_true", default=argparse.SUPPRESS)
-    pre.add_argument("command", nargs="?")
-    pre.add_argument("rest", nargs=argparse.REMAINDER)
-    try:
-        found, unknown = pre.parse_known_args(args_list)
-    except SystemExit:  # an option without its value: the real parser says so
-        return args_list
-    command = found.command
-    given = [flag for flag in ("--demo", *_GLOBAL_VALUED) if hasattr(found, flag.lstrip("-").replace("-", "_"))]
-    if command is None or not given or unknown:
-        return args_list
-    takes = _options_of(command)
-    for flag in given:
-        if command in BLAH_VERBS and flag not in _BLAH_VERB_GLOBALS:
-            raise _Refused(f"only --base-url, --api-key and --profile apply to `{command}`; "
-                           f"see `blah-tui {command} --help`")
-        if takes is not None and flag not in takes:
-            value = "" if flag in ("--demo", "--api-key") else f" {getattr(found, flag.lstrip('-').replace('-', '_'))}"
-            hint = " (its key comes from the platform's variable, e.g. $BLOBFISH_API_KEY)" if flag == "--api-key" else ""
-            raise _Refused(f"{flag}{value} was given before `{command}`, which does not use it{hint}; "
-                           f"nothing was done")
-    moved: list[str] = []
-    for flag in given:
-        value = getattr(found, flag.lstrip("-").replace("-", "_"))
-        moved += [flag] if flag == "--demo" else [flag, value]
-    return [command, *found.rest, *moved]
-
-
 def _options_of(command: str) -> set[str] | None:
     """The option strings ``command`` takes (None: it parses its own and says so itself)."""
-    if command in _OWN_PARSER_OPTIONS:
-        return _OWN_PARSER_OPTIONS[command]
+    if command in OWN_PARSER_OPTIONS:
+        return OWN_PARSER_OPTIONS[command]
     parser = build_parser()
     for action in parser._subparsers._group_actions if parser._subparsers else ():  # noqa: SLF001
         sub = getattr(action, "choices", None) or {}
@@ -332,10 +285,6 @@ def _options_of(command: str) -> set[str] | None:
             options = set(sub[command]._option_string_actions)  # noqa: SLF001
             return options if len(options) > 2 else None  # only -h/--help: a command with its own parser
     return None  # not a command: the parser says so
-
-
-class _Refused(Exception):
-    """A command line refused before any parser ran (one line, exit 2)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -350,8 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(args_list: list[str]) -> int:
     try:
-        args_list = _globals_to_subcommand(args_list)
-    except _Refused as refused:
+        args_list = globals_to_subcommand(args_list, _options_of)
+    except Refused as refused:
         print(f"blah-tui: {refused}", file=sys.stderr)
         return 2
     if args_list[:1] == ["sim"]:

@@ -29,6 +29,7 @@ from api_client.errors import (
     UnreachableError,
     UnsafePathError,
 )
+from cli.global_options import BLAH_VERBS  # the verbs routed here by cli.main, listed once
 from common.format import DASH, format_utc
 from common.plain_text import inert_json, one_line
 
@@ -40,8 +41,6 @@ EXIT_CODES_HELP = (
     "or was cancelled; 4 the platform unreachable or the key refused; 5 outcome unknown (not resent)"
 )
 
-BLAH_VERBS = ("runs", "leaderboard", "compare", "health", "chatroom")
-"""The verbs routed here by ``cli.main`` (each with its own module)."""
 
 
 class VerbError(Exception):
