@@ -132,42 +132,53 @@ class PagedTable(DataTable[str]):
         self._fill()
 
 
-async def key_latency(rows: list[LogRow], presses: int) -> dict[str, Any]:
-    """Two measures of pressing Down:
-
-    ``key_to_frame``: from posting the key to the moment the app produced its next frame
-    (``App._display`` is wrapped to render the update to the exact bytes a driver would
-    write, then timestamp). Includes Textual's frame pacing (the screen update timer).
-    ``action_plus_full_frame``: the binding's action, then a FULL repaint rendered to bytes.
-    """
-    app = BenchApp()
+async def key_to_frame(app: App[Any], pilot: Any, key: str, presses: int) -> list[float]:
+    """ms from posting ``key`` to the app's next frame (``App._display`` wrapped to render
+    the update to the exact bytes a driver would write, then timestamp), ``presses`` times.
+    Includes Textual's frame pacing (the screen update timer)."""
     console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=SIZE[0])
     frames: list[float] = []
-    async with app.run_test(size=SIZE) as pilot:
-        log_list = LogList(rows, tz=UTC)
-        await app.mount(log_list)
-        log_list.focus()
-        await pilot.pause()
-        await pilot.press("home")
-        await pilot.pause()
-        original = app._display
+    original = app._display
 
-        def spy(screen: Any, renderable: Any) -> None:
-            if renderable is not None:
-                renderable.render_segments(console)
-                frames.append(time.perf_counter())
-            original(screen, renderable)
+    def spy(screen: Any, renderable: Any) -> None:
+        if renderable is not None:
+            renderable.render_segments(console)
+            frames.append(time.perf_counter())
+        original(screen, renderable)
 
-        app._display = spy  # type: ignore[method-assign]
-        to_frame: list[float] = []
+    app._display = spy  # type: ignore[method-assign]
+    timings: list[float] = []
+    try:
         for _ in range(presses):
             frames.clear()
             start = time.perf_counter()
-            await pilot.press("down")
+            await pilot.press(key)
             while not frames:
+                if time.perf_counter() > start + 5.0:
+                    raise RuntimeError(f"{key} produced no frame in 5 s")
                 await asyncio.sleep(0.0005)
-            to_frame.append((frames[0] - start) * 1000)
+            timings.append((frames[0] - start) * 1000)
+    finally:
         app._display = original  # type: ignore[method-assign]
+    return timings
+
+
+async def _mounted_at_top(app: App[Any], pilot: Any, widget: Widget) -> None:
+    await app.mount(widget)
+    widget.focus()
+    await pilot.pause()
+    await pilot.press("home")  # LogList opens on the newest rows (live): start from the top
+    await pilot.pause()
+
+
+async def key_latency(rows: list[LogRow], presses: int) -> dict[str, Any]:
+    """Two measures of pressing Down: ``key_to_frame`` (see :func:`key_to_frame`), and
+    ``action_plus_full_frame``: the binding's action, then a FULL repaint rendered to bytes."""
+    app = BenchApp()
+    async with app.run_test(size=SIZE) as pilot:
+        log_list = LogList(rows, tz=UTC)
+        await _mounted_at_top(app, pilot, log_list)
+        to_frame = await key_to_frame(app, pilot, "down", presses)
         direct: list[float] = []
         for _ in range(presses):
             start = time.perf_counter()
@@ -191,37 +202,9 @@ def summary(samples: list[float]) -> dict[str, float]:
 async def page_latency(build: Callable[[], Widget], presses: int) -> dict[str, float]:
     """PageDown to the app's next frame, ``presses`` times, from the top of the rows."""
     app = BenchApp()
-    console = Console(file=io.StringIO(), force_terminal=True, color_system="truecolor", width=SIZE[0])
-    frames: list[float] = []
     async with app.run_test(size=SIZE) as pilot:
-        widget = build()
-        await app.mount(widget)
-        widget.focus()
-        await pilot.pause()
-        await pilot.press("home")  # LogList opens on the newest rows (live); page from the top
-        await pilot.pause()
-        original = app._display
-
-        def spy(screen: Any, renderable: Any) -> None:
-            if renderable is not None:
-                renderable.render_segments(console)
-                frames.append(time.perf_counter())
-            original(screen, renderable)
-
-        app._display = spy  # type: ignore[method-assign]
-        timings: list[float] = []
-        for _ in range(presses):
-            frames.clear()
-            start = time.perf_counter()
-            await pilot.press("pagedown")
-            deadline = start + 5.0
-            while not frames:
-                if time.perf_counter() > deadline:
-                    raise RuntimeError("PageDown produced no frame in 5 s")
-                await asyncio.sleep(0.0005)
-            timings.append((frames[0] - start) * 1000)
-        app._display = original  # type: ignore[method-assign]
-        return summary(timings)
+        await _mounted_at_top(app, pilot, build())
+        return summary(await key_to_frame(app, pilot, "pagedown", presses))
 
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
