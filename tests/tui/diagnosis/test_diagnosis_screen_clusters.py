@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
+import pytest
 from textual.widgets import TabbedContent
 
 from simulator.server import SimulatorServer
@@ -129,9 +132,18 @@ async def test_offline_it_sends_nothing(sim: SimulatorServer) -> None:
         assert panel.request.sent == 0
 
 
-async def test_clusters_of_calls_newer_than_the_diagnosis_are_read_not_0_of_0(sim: SimulatorServer) -> None:
+@pytest.fixture
+def own_sim() -> Iterator[SimulatorServer]:
+    """A simulator of this test's own: it adds 400 calls, which the session's shared one must
+    not see (the Compare checkpoint test reads the same model's newest 300 calls)."""
+    with SimulatorServer(seed=7, speed=1.0, live=False) as server:
+        yield server
+
+
+async def test_clusters_of_calls_newer_than_the_diagnosis_are_read_not_0_of_0(own_sim: SimulatorServer) -> None:
     """The diagnosis was read, the model answered 400 more calls, then `c`: the clusters list
     those newest calls. They are read and checked (was "0/0 read" on every cluster)."""
+    sim = own_sim
     async with client_for(sim, CountingTransport()) as client:
         app = diagnosis_app(sim, client, diagnosis_limit=300)
         async with app.run_test(size=SIZE) as pilot:
