@@ -13,7 +13,7 @@ import asyncio
 from dataclasses import replace
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -44,6 +44,10 @@ from api_client.blahdev.tail import LogTail, TailState
 from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.transport.retry import RetryPolicy
 from api_client.transport.url_paths import api_path, segment
+
+if TYPE_CHECKING:
+    from api_client.blahdev.wire_history import WireLogHistory
+    from api_client.blahdev.wire_logs import WirePage
 
 USER_AGENT = "blah-tui/0.1"
 
@@ -151,6 +155,31 @@ class BlahClient(CommunityEndpoints, AssetEndpoints):
         path = api_path("models", segment(model_id, what="model id"), "logs")
         return await self._get(path, P.log_page, params)
 
+    async def get_logs_wire(
+        self,
+        model_id: str,
+        *,
+        source: str | None = None,
+        before: int | None = None,
+        errors_only: bool = False,
+        limit: int | None = None,
+    ) -> WirePage:
+        """As ``get_logs``, the calls as the platform sent them, each with its JSONL line
+        (``export``'s path: no validated model per call; see ``wire_logs``)."""
+        params: dict[str, Any] = {}
+        if source is not None:
+            params["source"] = source
+        if before is not None:
+            params["before"] = int(before)
+        if errors_only:
+            params["errors_only"] = "true"
+        if limit is not None:
+            params["limit"] = int(limit)
+        from api_client.blahdev.wire_logs import wire_page_parser  # export only: not at start-up
+
+        path = api_path("models", segment(model_id, what="model id"), "logs")
+        return await self._get(path, wire_page_parser, params)
+
     async def get_log(self, log_id: str) -> LogEntry:
         return await self._get(
             api_path("logs", segment(log_id, what="log id")), P.one(LogEntry, "log")
@@ -211,6 +240,23 @@ class BlahClient(CommunityEndpoints, AssetEndpoints):
             errors_only=errors_only,
             page_size=page_size,
             read_ahead=read_ahead,
+        )
+
+    def iter_logs_wire(
+        self,
+        model_id: str,
+        *,
+        source: str | None = None,
+        errors_only: bool = False,
+        page_size: int = 500,
+        read_ahead: bool = False,
+    ) -> WireLogHistory:
+        """As ``iter_logs``, its ``pages()`` holding ``WireEntry`` calls (``export``)."""
+        from api_client.blahdev.wire_history import WireLogHistory  # export only: not at start-up
+
+        segment(model_id, what="model id")
+        return WireLogHistory(
+            self, model_id, source=source, errors_only=errors_only, page_size=page_size, read_ahead=read_ahead
         )
 
     # ------------------------------------------------------------------ diagnosis

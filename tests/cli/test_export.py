@@ -15,7 +15,8 @@ import pytest
 
 from api_client.archives.archive import Archive, LogFilter
 from api_client.blahdev.client import BlahClient
-from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.wire_logs import WirePage
 from api_client.errors import ServerError
 from cli.commands.export import export_main
 from cli.commands.open_file import load_dump, read_dump
@@ -123,14 +124,14 @@ def test_a_failure_half_way_leaves_the_existing_file_as_it_was(
     out = tmp_path / "dump.jsonl"
     out.write_bytes(b'{"previous": "export"}\n')
 
-    real_get_logs = BlahClient.get_logs
+    real_get_logs = BlahClient.get_logs_wire  # the pages export reads
 
-    async def broken(self: BlahClient, model_id: str, **kw: Any) -> LogPage:
+    async def broken(self: BlahClient, model_id: str, **kw: Any) -> WirePage:
         if kw.get("before") is not None:  # the first page arrives (and is written), the next fails
             raise ServerError("upstream \x1b]52;c;aGk=\x07 exploded", status=502)
         return await real_get_logs(self, model_id, **kw)
 
-    monkeypatch.setattr(BlahClient, "get_logs", broken)
+    monkeypatch.setattr(BlahClient, "get_logs_wire", broken)
     assert run_export(sim, str(out)) == 1
     assert out.read_bytes() == b'{"previous": "export"}\n'
     assert not list(tmp_path.glob(".dump.jsonl.*"))  # the partial file is gone
@@ -227,3 +228,20 @@ def test_a_dump_in_no_particular_order_is_listed_in_time_order(tmp_path: Path) -
 def test_an_unreadable_dump_raises_and_leaves_no_archive(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         load_dump(tmp_path / "missing.jsonl")
+
+
+def test_the_file_is_byte_for_byte_what_the_validated_entries_serialize_to(
+    fresh_sim: SimulatorServer, tmp_path: Path
+) -> None:
+    """Export cuts each line from the platform's JSON (no model per call): the file must be
+    exactly what it was when every entry was validated and serialized by ``LogEntry``,
+    prompts with control characters, quotes, non-ASCII and JSON-looking text included."""
+    model = fresh_sim.person_model_id
+    for prompt in ('he said "hi" \\ \x1b[31m red \x07', "naïve 漢字 🙂 \u2028", '},{"id":"log_fake"}', "\t\x00\x7f"):
+        fresh_sim.world.infer(model, prompt, max_tokens=64)
+    out = tmp_path / "dump.jsonl"
+    assert export_main(model, base_url=fresh_sim.base_url, api_key=None, output=str(out)) == 0
+    want = platform(fresh_sim)
+    assert len(want) > 500  # more than one page
+    serialize = LogEntry.__pydantic_serializer__.to_json
+    assert out.read_bytes() == b"".join(serialize(entry) + b"\n" for entry in want)

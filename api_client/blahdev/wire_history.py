@@ -1,0 +1,23 @@
+"""A model's history as the platform sent it (``WireEntry`` pages), for ``export``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from api_client.blahdev.log_history import LogHistory
+
+
+class WireLogHistory(LogHistory):
+    """``LogHistory`` (newest first, each call once, the same paging and read ahead) whose
+    pages hold ``WireEntry`` calls with their JSONL lines instead of validated ``LogEntry``
+    objects (see ``api_client.blahdev.wire_logs``). ``api`` needs ``get_logs_wire``."""
+
+    def _fetch(self, before: int | None) -> asyncio.Future[Any]:
+        return asyncio.ensure_future(self._api.get_logs_wire(  # type: ignore[attr-defined]
+            self._model_id,
+            source=self._source,
+            before=before,
+            errors_only=self._errors_only,
+            limit=self._page_size,
+        ))

@@ -1,0 +1,185 @@
+"""A page of calls as the platform sent it, for ``export``: the JSONL line of each call and
+the call's fields, without building a validated ``LogEntry`` per call.
+
+An export of 100k calls spent ~2 s of CPU in pydantic (parse and validate every call, then
+serialize each one back to JSON) before a byte reached the file. Here a page is parsed once
+with orjson and each call is checked to be *canonical*: exactly ``LogEntry``'s fields, in
+its order, each of the exact JSON type its annotation allows (``str``/``int``/``null``; the
+messages a list of ``{"role", "content"}``). For such a call pydantic would accept every
+value as it is and write it back field for field, so orjson's bytes for it are the bytes
+``LogEntry``'s serializer writes (tests/api_client/blahdev/test_wire_logs.py holds that over
+strings of every kind): the line is cut out of one ``orjson.dumps`` of the page. A page
+with anything else in it (a missing or extra field, a number where a string belongs, a
+float, JSON orjson refuses) is validated by pydantic as before, every call of it, and its
+lines are pydantic's: the file is byte for byte what it was, whatever the platform sends.
+
+``WireEntry`` carries a call's fields by name (what the archive reads from a ``LogEntry``)
+and its JSONL ``line``.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import orjson
+
+from api_client.blahdev.shapes import ChatMessage, LogEntry, LogPage
+
+__all__ = ["FIELDS", "WireEntry", "WireMessage", "WirePage", "canonical_entries", "wire_page", "wire_page_parser"]
+
+FIELDS: tuple[str, ...] = tuple(LogEntry.model_fields)
+"""``LogEntry``'s fields in its order: the keys (and their order) of a canonical call."""
+
+_MESSAGE_KEYS = tuple(ChatMessage.model_fields)
+_NONE = type(None)
+_MESSAGES = object()
+"""Marks the ``messages`` field in ``_KINDS`` (checked item by item)."""
+
+
+class WireMessage(NamedTuple):
+    role: str
+    content: str | None
+
+
+WireEntry = NamedTuple("WireEntry", [(name, Any) for name in (*FIELDS, "line")])  # type: ignore[misc]
+"""A call's fields by ``LogEntry``'s names (messages as ``WireMessage``) and its JSONL line
+(newline excluded)."""
+
+
+def _kinds_of(annotation: Any) -> frozenset[type] | object | None:
+    """The JSON types a field of this annotation takes without conversion, or None when
+    the field is not one this fast path knows (the whole fast path then stays off)."""
+    if annotation in (str, int):
+        return frozenset({annotation})
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = set(typing.get_args(annotation))
+        if _NONE in args:
+            rest = args - {_NONE}
+            if rest <= {str, int} and len(rest) == 1:
+                return frozenset({*rest, _NONE})
+            if rest == {list[ChatMessage]}:
+                return _MESSAGES
+    return None
+
+
+def _field_kinds() -> tuple[Any, ...] | None:
+    kinds = tuple(_kinds_of(info.annotation) for info in LogEntry.model_fields.values())
+    ok = all(k is not None for k in kinds) and FIELDS[:1] == ("id",) and _MESSAGE_KEYS == ("role", "content")
+    return kinds if ok else None
+
+
+_KINDS = _field_kinds()
+_CONTENT_KINDS = frozenset({str, _NONE})
+
+
+def _messages(value: Any) -> list[WireMessage] | None:
+    """The messages as ``WireMessage`` when every one is canonical, else None."""
+    out: list[WireMessage] = []
+    if type(value) is not list:
+        return None
+    for m in value:
+        if type(m) is not dict or tuple(m) != _MESSAGE_KEYS:
+            return None
+        role, content = m["role"], m["content"]
+        if type(role) is not str or type(content) not in _CONTENT_KINDS:
+            return None
+        out.append(WireMessage(role, content))
+    return out
+
+
+def canonical_entries(logs: Any) -> list[WireEntry] | None:
+    """The calls of a decoded page as ``WireEntry`` when every one is canonical (see the
+    module's docstring), each with its line; None when any is not."""
+    if _KINDS is None or type(logs) is not list:
+        return None
+    entries: list[WireEntry] = []
+    if not logs:
+        return entries
+    # One dumps for the page; ``},{"id":`` can only be the seam between two calls (a quote
+    # inside a string is escaped, and only a call's object starts with "id").
+    blob = orjson.dumps(logs)
+    lines = blob[1:-1].replace(b'},{"id":', b'}\n{"id":').split(b"\n")
+    if len(lines) != len(logs):
+        return None
+    kinds, fields = _KINDS, FIELDS
+    make = WireEntry._make
+    for call, line in zip(logs, lines):
+        if type(call) is not dict or tuple(call) != fields:
+            return None
+        values = list(call.values())
+        for i, (value, kind) in enumerate(zip(values, kinds)):
+            if kind is _MESSAGES:
+                if value is not None:
+                    messages = _messages(value)
+                    if messages is None:
+                        return None
+                    values[i] = messages
+            elif type(value) not in kind:
+                return None
+        values.append(line)
+        entries.append(make(values))
+    return entries
+
+
+def _from_entry(entry: LogEntry) -> WireEntry:
+    """A validated call as a ``WireEntry`` with pydantic's line (the general path)."""
+    return WireEntry._make([*(getattr(entry, name) for name in FIELDS), entry.__pydantic_serializer__.to_json(entry)])
+
+
+@dataclass(frozen=True, slots=True)
+class WirePage:
+    """A page of ``GET /models/{id}/logs``: its calls (newest first, as sent) and cursors."""
+
+    logs: list[WireEntry]
+    next_since: int | None = None
+    next_before: int | None = None
+
+
+def wire_page(page: LogPage) -> WirePage:
+    return WirePage([_from_entry(e) for e in page.logs], page.next_since, page.next_before)
+
+
+def _cursor(value: Any) -> bool:
+    return value is None or type(value) is int
+
+
+class _WirePageParser:
+    """``HttpCore``'s parser for a page as ``WirePage``: ``from_json`` takes the fast path
+    on a canonical page, else validates the bytes with pydantic (whose ValidationError
+    sends the body down the general path, ``__call__``, which says what is wrong)."""
+
+    def __call__(self, data: Any) -> WirePage:
+        if isinstance(data, list):  # a bare list of entries: no cursors given
+            data = {"logs": data}
+        return wire_page(LogPage.model_validate(data))
+
+    @staticmethod
+    def from_json(body: bytes) -> WirePage:
+        try:
+            data = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            data = None
+        if (
+            type(data) is dict
+            and data.get("stats") is None
+            and _cursor(data.get("next_since"))
+            and _cursor(data.get("next_before"))
+        ):
+            entries = canonical_entries(data.get("logs", []))
+            if entries is not None:
+                return WirePage(entries, data.get("next_since"), data.get("next_before"))
+        return wire_page(LogPage.model_validate_json(body))
+
+
+wire_page_parser = _WirePageParser()
+
+
+def page_lines(entries: Sequence[WireEntry]) -> bytes:
+    """The JSONL lines of these calls, in this order, as one buffer."""
+    if not entries:
+        return b""
+    return b"\n".join([entry.line for entry in entries]) + b"\n"
