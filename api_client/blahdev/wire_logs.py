@@ -68,27 +68,48 @@ def _kinds_of(annotation: Any) -> frozenset[type] | object | None:
 
 def _field_kinds() -> tuple[Any, ...] | None:
     kinds = tuple(_kinds_of(info.annotation) for info in LogEntry.model_fields.values())
-    ok = all(k is not None for k in kinds) and FIELDS[:1] == ("id",) and _MESSAGE_KEYS == ("role", "content")
+    ok = (
+        all(k is not None for k in kinds)
+        and FIELDS[:1] == ("id",)
+        and _MESSAGE_KEYS == ("role", "content")
+        and kinds.count(_MESSAGES) == 1
+    )
     return kinds if ok else None
 
 
 _KINDS = _field_kinds()
-_CONTENT_KINDS = frozenset({str, _NONE})
+_MESSAGES_AT = FIELDS.index("messages") if "messages" in FIELDS else 0
 
 
-def _messages(value: Any) -> list[WireMessage] | None:
+def _messages(value: list[Any]) -> list[WireMessage] | None:
     """The messages as ``WireMessage`` when every one is canonical, else None."""
     out: list[WireMessage] = []
-    if type(value) is not list:
-        return None
     for m in value:
         if type(m) is not dict or tuple(m) != _MESSAGE_KEYS:
             return None
-        role, content = m["role"], m["content"]
-        if type(role) is not str or type(content) not in _CONTENT_KINDS:
+        role, content = m.values()
+        if type(role) is not str or (content is not None and type(content) is not str):
             return None
-        out.append(WireMessage(role, content))
+        out.append(_new(WireMessage, (role, content)))
     return out
+
+
+_new = tuple.__new__
+_good_signatures: set[tuple[type, ...]] = set()
+"""The value types of calls already found canonical: most calls of a history share a few."""
+
+
+def _canonical_signature(signature: tuple[type, ...]) -> bool:
+    if _KINDS is None or len(signature) != len(_KINDS):
+        return False
+    for kind, kinds in zip(signature, _KINDS):
+        if kinds is _MESSAGES:
+            if kind is not list and kind is not _NONE:
+                return False
+        elif kind not in kinds:  # type: ignore[operator]
+            return False
+    _good_signatures.add(signature)
+    return True
 
 
 def canonical_entries(logs: Any) -> list[WireEntry] | None:
@@ -105,23 +126,23 @@ def canonical_entries(logs: Any) -> list[WireEntry] | None:
     lines = blob[1:-1].replace(b'},{"id":', b'}\n{"id":').split(b"\n")
     if len(lines) != len(logs):
         return None
-    kinds, fields = _KINDS, FIELDS
-    make = WireEntry._make
+    fields, good, at_messages = FIELDS, _good_signatures, _MESSAGES_AT
+    append = entries.append
     for call, line in zip(logs, lines):
         if type(call) is not dict or tuple(call) != fields:
             return None
         values = list(call.values())
-        for i, (value, kind) in enumerate(zip(values, kinds)):
-            if kind is _MESSAGES:
-                if value is not None:
-                    messages = _messages(value)
-                    if messages is None:
-                        return None
-                    values[i] = messages
-            elif type(value) not in kind:
+        signature = tuple(map(type, values))
+        if signature not in good and not _canonical_signature(signature):
+            return None
+        messages = values[at_messages]
+        if messages is not None:
+            messages = _messages(messages)
+            if messages is None:
                 return None
+            values[at_messages] = messages
         values.append(line)
-        entries.append(make(values))
+        append(_new(WireEntry, values))
     return entries
 
 
