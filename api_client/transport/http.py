@@ -20,6 +20,7 @@ One :class:`HttpCore` owns one ``httpx.AsyncClient`` and does, for every call:
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import (
     AsyncGenerator,
@@ -29,7 +30,7 @@ from collections.abc import (
     Mapping,
 )
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import httpx
 from pydantic import ValidationError
@@ -55,6 +56,9 @@ from api_client.transport.retry import RETRY_STATUSES, SAFE_METHODS, RetryPolicy
 from api_client.transport.secret import Secret
 from api_client.transport.tls import verified_context
 
+if TYPE_CHECKING:
+    from api_client.transport.bulk_get import BulkGet
+
 Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[int, int], None]
 Params = Mapping[str, Any] | list[tuple[str, Any]] | None
@@ -76,6 +80,14 @@ class Reply:
     status: int
     location: str | None
     retry_after: float | None
+
+
+def _proxy_configured() -> bool:
+    """A proxy variable in the environment (httpx would send through it)."""
+    return any(name.lower() in _PROXY_VARIABLES and value for name, value in os.environ.items())
+
+
+_PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "all_proxy"})
 
 
 def _origin_text(url: httpx.URL) -> str:
@@ -121,6 +133,8 @@ class HttpCore:
         self.retry = retry
         self._sleep = sleep
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        self._user_agent = user_agent
+        self._on_network = transport is None  # (a test transport: no bulk_getter)
         self._client = httpx.AsyncClient(
             transport=transport,
             timeout=self._timeout,
@@ -173,6 +187,28 @@ class HttpCore:
         t = self._timeout
         read = None if t.read is None else max(t.read, deadline)
         return httpx.Timeout(connect=t.connect, read=read, write=t.write, pool=t.pool)
+
+    def bulk_getter(self, size: int, deadline: float) -> BulkGet | None:
+        """A ``BulkGet`` pool on this client's origin (with its key), or None where it does not
+        apply: a test transport, a proxy in the environment, a scheme other than http(s)."""
+        url = self.base_url
+        if not self._on_network or url.scheme not in ("http", "https") or _proxy_configured():
+            return None
+        from api_client.transport.bulk_get import BulkGet
+
+        port = url.port or (443 if url.scheme == "https" else 80)
+        host_header = url.netloc.decode("ascii")
+        lines = {"Host": host_header, "Accept": "*/*", "User-Agent": self._user_agent}
+        if self._key is not None:
+            lines[self._key_header.name] = self._key_header.prefix + self._key.get_secret_value()
+        head = "".join(f"{name}: {value}\r\n" for name, value in lines.items()).encode("latin-1")
+        tls = verified_context() if url.scheme == "https" else None
+        return BulkGet(url.host, port, tls, head, size=size, deadline=deadline)
+
+    def target_for(self, path: str, query: str = "") -> str:
+        """The request target (path and query) of an ``/api/v1/...`` path, for ``BulkGet``."""
+        target = self.url_for(path).raw_path.decode("ascii")
+        return f"{target}?{query}" if query else target
 
     # ------------------------------------------------------------------ JSON requests
 
