@@ -70,7 +70,7 @@ def _own_rows(data: dict[str, Any]) -> list[Row]:
 #: name -> (script, full args, quick args, rows from its JSON, timeout s)
 BENCHES: dict[str, tuple[str, list[str], list[str], Callable[[dict[str, Any]], list[Row]], int]] = {
     "startup": ("bench_startup.py", ["--rows", "1000000", "--runs", "5"], ["--rows", "1000000", "--runs", "2"], _own_rows, 1800),
-    "export": ("bench_export.py", ["--calls", "100000", "--runs", "2"], ["--calls", "20000", "--runs", "1"], _own_rows, 3600),
+    "export": ("bench_export.py", ["--calls", "100000", "--runs", "3"], ["--calls", "20000", "--runs", "1"], _own_rows, 3600),
     "blobfish_export": ("bench_blobfish_export.py", ["--rollouts", "10000", "--runs", "3"],
                         ["--rollouts", "2000", "--runs", "1"], _own_rows, 1800),
     "log_list": ("bench_log_list.py", ["--rows", "100000", "--big", "1000000"],
