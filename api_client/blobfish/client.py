@@ -227,39 +227,56 @@ class BlobfishClient:
         return body if not body or body.endswith(b"\n") else body + b"\n"
 
     async def export_all_jsonl(
-        self, dest: Path, *, progress: Callable[[int, int], None] | None = None, page_limit: int = assumed.PAGE_LIMIT
+        self,
+        dest: Path,
+        *,
+        progress: Callable[[int, int | None], None] | None = None,
+        page_limit: int = assumed.PAGE_LIMIT,
     ) -> ExportResult:
         """Every evaluation's traces, one evaluation after another in list order (newest
-        first), into ``dest``. The list is read first (each evaluation that existed then,
-        once); up to ``EXPORT_IN_FLIGHT`` bodies are fetched at once (on ``BulkGet``'s
-        light connections where it applies), written in order as they complete."""
+        first), into ``dest``: each evaluation that existed when the list was first asked
+        for, once (offset paging drops the repeats a publication causes). Bodies are fetched
+        while the list is still being read, up to ``EXPORT_IN_FLIGHT`` at once (on
+        ``BulkGet``'s light connections where it applies), and written in list order.
+        ``progress(written, total)``: ``total`` is None until the whole list is read."""
         dest = Path(dest)
         self._http_check_key()
-        summaries = await self.list_evaluations(limit=page_limit)
-        ids = [summary.evaluation_id for summary in summaries]
-        lines = size = 0
+        listing = aiter(self.iter_evaluations(limit=page_limit))
+        listed = 0
+        listed_all = False
+        lines = size = written = 0
         pending: deque[asyncio.Task[bytes]] = deque()
         bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
         with atomic_writer(dest, binary=True) as out:
             try:
-                next_index = 0
-                for written in range(len(ids)):
-                    while next_index < len(ids) and len(pending) < EXPORT_IN_FLIGHT:
-                        pending.append(asyncio.ensure_future(self._jsonl_body_bulk(ids[next_index], bulk)))
-                        next_index += 1
+                while True:
+                    while not listed_all and len(pending) < EXPORT_IN_FLIGHT:
+                        try:
+                            summary = await anext(listing)
+                        except StopAsyncIteration:
+                            listed_all = True
+                            break
+                        pending.append(asyncio.ensure_future(self._jsonl_body_bulk(summary.evaluation_id, bulk)))
+                        listed += 1
+                    if not pending:
+                        break
                     body = await pending.popleft()
                     out.write(body)
+                    written += 1
                     lines += body.count(b"\n")
                     size += len(body)
                     if progress is not None:
-                        progress(written + 1, len(ids))
+                        progress(written, listed if listed_all else None)
             finally:
                 for task in pending:
                     task.cancel()
                 await asyncio.gather(*pending, return_exceptions=True)
+                close_listing = getattr(listing, "aclose", None)
+                if close_listing is not None:
+                    await close_listing()
                 if bulk is not None:
                     await bulk.aclose()
-        return ExportResult(dest, len(ids), lines, size)
+        return ExportResult(dest, written, lines, size)
 
     def _http_check_key(self) -> None:
         self._http.require_key("GET", assumed.EVALUATIONS_PATH)
