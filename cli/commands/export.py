@@ -75,11 +75,14 @@ async def export_logs(
     since: int | None = None,
     archive: Archive | None = None,
     on_entry: Callable[[int], None] | None = None,
+    on_written: Callable[[], None] | None = None,
     page_size: int = 500,
 ) -> ExportStats:
     """Stream the history (newest first) into ``sink``; store it in ``archive`` too when
-    given. ``on_entry(written)`` is called after each page with the lines written so far.
-    Raises BlahError/OSError.
+    given. ``on_entry(written)`` is called after each page with the lines written so far;
+    ``on_written()`` once the last line is written, before the archive's last batch and
+    its full-text index are done (the CLI commits the file then: the person's file does
+    not wait for the archive). Raises BlahError/OSError.
 
     Works a page at a time (one write, one archive hand-over per page, no per-entry
     await): the next page is already requested while this one is written. Each page's
@@ -129,6 +132,8 @@ async def export_logs(
             if stop:
                 break
         stats.complete = True
+        if on_written is not None:
+            on_written()
     finally:
         await history.aclose()
         if storing is not None:
@@ -214,17 +219,27 @@ async def _run(
                 archive = _open_archive(data_dir, client, base_url, model_id, err, profile)
             total = await _total(client, model_id, source, errors_only, since)
             sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115, ASYNC230 - a CLI: nothing else runs on this loop
-            try:
-                stats = await _with_progress(client, model_id, sink, source, errors_only, since, archive, total, err)
+
+            def finish_file() -> None:
+                """Flush, and put a complete file in place (before the archive's last work)."""
+                nonlocal temp
+                if sink.closed:
+                    return
                 sink.flush()
-                if target is not None:
+                if target is not None and temp is not None:
                     os.fsync(sink.fileno())
+                    sink.close()
+                    commit(temp, target)
+                    temp = None
+
+            try:
+                stats = await _with_progress(
+                    client, model_id, sink, source, errors_only, since, archive, total, err, finish_file
+                )
+                finish_file()
             finally:
                 if target is not None:
                     sink.close()
-        if target is not None and temp is not None:
-            commit(temp, target)
-            temp = None
         if archive is not None and stats.complete:
             _advance(archive, stats)
     except BlahError as exc:
@@ -267,6 +282,7 @@ async def _with_progress(
     archive: Archive | None,
     total: int | None,
     err: Console,
+    on_written: Callable[[], None] | None = None,
 ) -> ExportStats:
     columns = [TextColumn("exporting"), BarColumn(), MofNCompleteColumn()]
     if total is not None:
@@ -280,7 +296,7 @@ async def _with_progress(
 
         stats = await export_logs(
             client, model_id, sink, source=source, errors_only=errors_only, since=since,
-            archive=archive, on_entry=tick,
+            archive=archive, on_entry=tick, on_written=on_written,
         )  # fmt: skip
         progress.update(task, completed=stats.written, total=total if total is not None else stats.written)
     return stats

@@ -245,3 +245,20 @@ def test_the_file_is_byte_for_byte_what_the_validated_entries_serialize_to(
     assert len(want) > 500  # more than one page
     serialize = LogEntry.__pydantic_serializer__.to_json
     assert out.read_bytes() == b"".join(serialize(entry) + b"\n" for entry in want)
+
+
+def test_the_file_is_in_place_before_the_archive_finishes(
+    sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person's file does not wait for the archive's last batch and full-text index."""
+    out = tmp_path / "dump.jsonl"
+    seen: list[int] = []
+    real_index = Archive.index_pending
+
+    def index_pending(self: Archive, *args: Any, **kwargs: Any) -> int:
+        seen.append(len(out.read_bytes().splitlines()) if out.exists() else -1)
+        return real_index(self, *args, **kwargs)
+
+    monkeypatch.setattr(Archive, "index_pending", index_pending)
+    assert run_export(sim, str(out)) == 0
+    assert seen == [len(platform(sim))]  # complete, and already at its name
