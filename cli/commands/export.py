@@ -11,11 +11,17 @@ calls with ``created_at > MS``, as the platform's ``since`` does.
 - A progress bar goes to standard error; its total is the platform's ``stats.total`` for
   the same source/errors filter, and is left blank (never guessed) with ``--since`` (the
   contract does not say whether stats honour ``since``) or when the platform sends none.
+- Each line is cut from the platform's JSON (``api_client.blahdev.wire_logs``): the bytes
+  ``LogEntry``'s serializer would write, without building a validated model per call.
 - A full export (no filter) also fills the model's local archive, which the app reads:
   with everything when the archive was empty (and moves its cursor to the newest call,
   where the app's live tail then starts), else with the history older than what it holds
   (newer calls are fetched by the app's tail as usual). A filtered export does not touch
   the archive: it would leave holes the archive cannot tell from quiet periods.
+  The archive is filled while the pages arrive (SQLite works in a thread, on the other
+  core, rather than after the file: that would hold the whole history in memory or parse
+  the file again); the file is put in place as soon as its last line is written, and the
+  archive's last batch and full-text index are finished after it.
 - Errors print one clear line on standard error and exit 1 (130 on Ctrl-C).
 
 No Textual import: this runs in plain shells and scripts.

@@ -160,14 +160,18 @@ def _run_watching(command: list[str], env: dict[str, str], target: Path) -> tupl
     file into place, so that is when the person's file is ready), polled every 10 ms."""
     started = time.perf_counter()
     ready: float | None = None
-    with subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
-        while proc.poll() is None:
-            if ready is None and target.exists():
-                ready = time.perf_counter() - started
-            time.sleep(0.01)
-        stdout, stderr = proc.communicate()
-    ended = time.perf_counter() - started
-    done = subprocess.CompletedProcess(command, proc.returncode, stdout, stderr)
+    # Its output goes to files, not pipes nobody reads while it runs (a full pipe would
+    # stall the progress bar's writes, and the export with them).
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        with subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=err) as proc:
+            while proc.poll() is None:
+                if ready is None and target.exists():
+                    ready = time.perf_counter() - started
+                time.sleep(0.01)
+        ended = time.perf_counter() - started
+        out.seek(0)
+        err.seek(0)
+        done = subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read())
     return done, ended if ready is None else ready
 
 
