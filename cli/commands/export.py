@@ -18,8 +18,10 @@ calls with ``created_at > MS``, as the platform's ``since`` does.
   where the app's live tail then starts), else with the history older than what it holds
   (newer calls are fetched by the app's tail as usual). A filtered export does not touch
   the archive: it would leave holes the archive cannot tell from quiet periods.
-  To a file, the archive is filled from the file once it is in place (``export_fill``: the
-  person's file does not wait for the archive); to standard output, while the pages arrive.
+  The archive is filled while the pages arrive (SQLite works in a thread, on the other
+  core, rather than after the file: that would hold the whole history in memory or parse
+  the file again); the file is put in place as soon as its last line is written, and the
+  archive's last batch and full-text index are finished after it.
 - Errors print one clear line on standard error and exit 1 (130 on Ctrl-C).
 
 No Textual import: this runs in plain shells and scripts.
@@ -49,7 +51,6 @@ from rich.progress import (
 from api_client.archives.archive import Archive, ArchiveError
 from api_client.blahdev.wire_logs import WireEntry
 from api_client.blahdev.wire_logs import page_lines as wire_lines
-from cli.commands.export_fill import fill_from_jsonl
 from api_client.errors import BlahError, NotFoundError
 from common.atomic_write import commit, temp_beside
 from widgets.safe_text import one_line
@@ -222,45 +223,29 @@ async def _run(
                 return fail(f"no model {model_id!r} on {base_url}")
             if full and fill_archive:
                 archive = _open_archive(data_dir, client, base_url, model_id, err, profile)
-            # To a file, the archive is filled from it once it is in place (export_fill).
-            after = archive is not None and target is not None
-            floor = archive.oldest_ms() if after else None  # type: ignore[union-attr]
             total = await _total(client, model_id, source, errors_only, since)
             sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115, ASYNC230 - a CLI: nothing else runs on this loop
 
             def finish_file() -> None:
                 """Flush, and put a complete file in place (before the archive's last work)."""
-                nonlocal temp, written
+                nonlocal temp
                 if sink.closed:
                     return
                 sink.flush()
                 if target is not None and temp is not None:
                     os.fsync(sink.fileno())
                     sink.close()
-                    if after:
-                        written = open(temp, "rb")  # noqa: SIM115 - the same file, whatever its name
                     commit(temp, target)
                     temp = None
 
-            written: IO[bytes] | None = None
             try:
                 stats = await _with_progress(
-                    client, model_id, sink, source, errors_only, since, None if after else archive, total, err,
-                    finish_file,
-                )  # fmt: skip
+                    client, model_id, sink, source, errors_only, since, archive, total, err, finish_file
+                )
                 finish_file()
             finally:
                 if target is not None:
                     sink.close()
-        if after and written is not None and stats.complete:
-            try:
-                with written:
-                    stats.archive_was_empty = floor is None
-                    stats.archived = fill_from_jsonl(archive, written, floor, ARCHIVE_BATCH)  # type: ignore[arg-type]
-            except KeyboardInterrupt:
-                err.print(f"blah-tui export: interrupted while filling the local archive; {target} is complete",
-                          soft_wrap=True)  # fmt: skip
-                return 130
         if archive is not None and stats.complete:
             _advance(archive, stats)
     except BlahError as exc:
