@@ -262,3 +262,18 @@ def test_the_file_is_in_place_before_the_archive_finishes(
     monkeypatch.setattr(Archive, "index_pending", index_pending)
     assert run_export(sim, str(out)) == 0
     assert seen == [len(platform(sim))]  # complete, and already at its name
+
+
+def test_a_full_export_to_stdout_fills_the_archive_as_it_goes(
+    sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """The archive is filled while pages arrive, whatever the output; to standard output too
+    it ends up complete, in time order, with the tail's cursor at the newest call."""
+    monkeypatch.setenv("BLAH_TUI_DATA_DIR", str(tmp_path / "data"))
+    assert run_export(sim, "-") == 0
+    rows = [orjson.loads(x) for x in capsysbinary.readouterr().out.splitlines()]
+    ids = [r["id"] for r in sorted(rows, key=lambda r: (r["created_at"], r["id"]))]
+    with Archive.for_model(tmp_path / "data", "blah.dev", sim.base_url, sim.person_model_id) as archive:
+        assert [r.id for r in archive.window(LogFilter(), 0, len(ids))] == ids
+        assert archive.get_cursor() == rows[0]["created_at"]
+        assert archive.history_complete
