@@ -30,7 +30,8 @@ from typing import Any, TextIO
 from api_client.blobfish import BlobfishClient, PublishRefusedLocally
 from api_client.blobfish.errors import KeyShapeError
 from api_client.blobfish.publication import prepare
-from api_client.blobfish.shapes import DEFAULT_BASE_URL, Detail, Rollout, Summary
+from api_client.blobfish.shapes import DEFAULT_BASE_URL, Summary
+from api_client.blobfish.shapes_evidence import Evaluation, Rollout
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
@@ -150,7 +151,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[i
 EVAL_HEADERS = ("id", "task", "model", "reward", "rollouts", "failed", "created")
 
 
-def _evaluation_row(summary: Summary, detail: Detail | None) -> list[str]:
+def _evaluation_row(summary: Summary, detail: Evaluation | None) -> list[str]:
     return [
         _cell(summary.evaluation_id, 36),
         _cell(detail.taskset if detail else None, 24),
@@ -163,18 +164,19 @@ def _evaluation_row(summary: Summary, detail: Detail | None) -> list[str]:
 
 
 def _verdict(rollout: Rollout) -> str:
-    return {None: DASH, True: "fail", False: "pass"}[rollout.failed]
+    return {None: DASH, True: "pass", False: "fail"}[rollout.passed]
 
 
-def _print_detail(detail: Detail, out: TextIO) -> None:
+def _print_detail(detail: Evaluation, out: TextIO) -> None:
+    summary = detail.summary
     facts = [
         ("evaluation", _cell(detail.evaluation_id, 80)),
-        ("job", _cell(detail.job_id, 80)),
+        ("job", _cell(summary.job_id, 80)),
         ("task", _cell(detail.taskset, 80)),
         ("model", _cell(detail.model, 80)),
-        ("created", _created(detail.created_at)),
-        ("reward", f"{_number(detail.mean_reward)} (mean of the rollouts' recorded rewards)"),
-        ("rollouts", f"{_number(detail.rollout_count)}, failed {_number(detail.failed_count)}"),
+        ("created", _created(summary.created_at)),
+        ("reward", f"{_number(summary.mean_reward)} (mean of the rollouts' recorded rewards)"),
+        ("rollouts", f"{_number(summary.rollout_count)}, failed {_number(detail.failed_count)}"),
     ]
     for name, value in facts:
         out.write(f"{name:<11} {value}\n")
@@ -186,10 +188,10 @@ def _print_detail(detail: Detail, out: TextIO) -> None:
     rows = []
     for rollout in rollouts:
         grade = rollout.grade
-        failed = "; ".join(grade.failed_conditions or []) if grade else ""
+        failed = "; ".join(grade.failed_conditions) if grade else ""
         rows.append([
             _cell(rollout.rollout_id, 24), _cell(rollout.task_id, 32), _number(rollout.reward), _verdict(rollout),
-            _number(len(rollout.steps) if rollout.steps is not None else None), _cell(failed or None, 60),
+            _number(rollout.step_count), _cell(failed or None, 60),
         ])  # fmt: skip
     _table(("rollout", "task", "reward", "grade", "steps", "failed conditions"), rows, {2, 4}, out)
 
@@ -207,7 +209,7 @@ async def _evals(client: BlobfishClient, as_json: bool, out: TextIO) -> None:
         return
     gate = asyncio.Semaphore(DETAILS_IN_FLIGHT)
 
-    async def detail(summary: Summary) -> Detail:
+    async def detail(summary: Summary) -> Evaluation:
         async with gate:
             return await client.get_evaluation(summary.evaluation_id)
 
@@ -219,7 +221,7 @@ async def _evals(client: BlobfishClient, as_json: bool, out: TextIO) -> None:
 async def _show(client: BlobfishClient, evaluation_id: str, as_json: bool, out: TextIO) -> None:
     detail = await client.get_evaluation(evaluation_id)
     if as_json:
-        _print_json(detail.to_json(), out)
+        _print_json(detail.raw, out)  # the body as the platform sent it
     else:
         _print_detail(detail, out)
 

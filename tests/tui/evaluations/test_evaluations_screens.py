@@ -15,6 +15,8 @@ import pytest
 from rich.console import Console
 from textual.app import App
 
+from api_client.blobfish.shapes import Summary
+from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 from application.session.context import AppContext
 from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from tests.support.blobfish_world import StoreSource
@@ -203,11 +205,11 @@ class OneEvaluation:
     def __init__(self, detail: dict[str, Any]) -> None:
         self.detail = detail
 
-    async def list_evaluations(self) -> list[dict[str, Any]]:
-        return [{k: v for k, v in self.detail.items() if k != "envelope"}]
+    async def list_evaluations(self) -> list[Summary]:
+        return [Summary.model_validate({k: v for k, v in self.detail.items() if k != "envelope"})]
 
-    async def get_evaluation(self, evaluation_id: str) -> dict[str, Any]:
-        return self.detail
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
+        return parse_evaluation(self.detail)
 
 
 def assert_frame_inert(app: App[Any]) -> None:

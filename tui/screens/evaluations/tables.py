@@ -17,10 +17,9 @@ from typing import Any
 from rich.text import Text
 from textual.widgets.data_table import RowKey
 
-from application.evaluations.evidence import PLATFORM
+from application.evaluations.evidence import PLATFORM, Grade
 from application.evaluations.listing import EvaluationRow
 from common.format import DASH, format_time
-from diagnosis.rollout_record import Grade
 from diagnosis.rollouts import RolloutDiagnosis
 from widgets.badges import badges_text
 from widgets.fitted_table import FittedTable
