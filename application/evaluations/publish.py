@@ -150,8 +150,9 @@ def _refusal(error: BlahError, plan: PublishPlan) -> PublishOutcome:
     if isinstance(error, AuthError):
         return PublishOutcome("refused", f"Blobfish refused the key ({error.status}): job {job} was not published.")
     if isinstance(error, EvidenceChangedError):
-        return PublishOutcome("refused", f"Blobfish refused it (409 job_conflict): job {job} is already published with "
-                                         "different evidence, and the platform keeps the first.")
+        return PublishOutcome("refused", f"Blobfish refused it (409 job_conflict): job {job} is already published "
+                                         "and these bytes differ from the first (a field it masked, or another "
+                                         "serialization, counts as changed evidence); the platform keeps the first.")
     if isinstance(error, TooLargeError):
         return PublishOutcome("refused", f"Blobfish refused it as too large (413): job {job} is over 1 MiB of JSON; "
                                          "split the taskset into several jobs.")
