@@ -323,7 +323,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
             return
         marked = self.marks.toggle(row.evaluation_id)
         table = self.query_one("#ev-table", EvaluationTable)
-        table.update_evaluation(row, screen_tz(self.ctx.settings), marked=marked)
+        table.set_marked(row, screen_tz(self.ctx.settings), marked)
         self._show_marks()
         table.action_cursor_down()
 
