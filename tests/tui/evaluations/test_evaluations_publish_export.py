@@ -24,10 +24,12 @@ from application.session.context import AppContext
 from cli.main import main as cli_main
 from simulator.blobfish.envelope import Envelope, encode
 from simulator.blobfish.server import BlobfishServer
+from tests.hostile_payloads import HOSTILE
 from tests.support.blobfish import RecordingTransport, envelope
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
 from tui.screens.evaluations import marking
+from tests.tui.evaluations.test_evaluations_screens import assert_frame_inert
 from tui.screens.evaluations.screen import EvaluationsScreen
 from widgets.caption import Caption
 from widgets.confirm import ConfirmScreen
@@ -171,6 +173,7 @@ async def test_a_lost_answer_is_settled_by_reading_the_list_never_by_a_blind_res
         posts = [body for method, _, _, body in transport.sent if method == "POST"]
         # One confirmation, one send; the client's single resend of a lost answer is the same bytes.
         assert listing(app).publisher.write.sent == 1 and len(posts) == 2 and posts[0] == posts[1]
+        assert listing(app).publisher.made["tui-lost"].body == posts[0]  # kept: a later P resends these bytes
 
 
 async def test_P_on_a_job_that_is_not_completed_says_why_and_sends_nothing(bf: BlobfishServer) -> None:
@@ -243,3 +246,25 @@ async def test_more_than_50_marked_is_refused_naming_the_limit(bf: BlobfishServe
                        timeout=60)  # fmt: skip
         assert screen.export_receipt.sources == 50  # type: ignore[attr-defined]
         assert outcome(app).startswith("Exported 50 evaluations")
+
+
+# ---------------------------------------------------------------------------- hostile text
+
+
+HOSTILE_JOB = "job " + " ".join(payload for name, payload in HOSTILE if name in (
+    "osc52-bel", "osc0-title", "csi-clear", "sgr-colour", "c1-csi-clear", "markup-click", "markup-link",
+    "bidi-override", "bare-cr", "crlf", "nul-bytes"))
+
+
+async def test_a_hostile_job_id_and_model_stay_inert_in_the_dialog_and_the_answer(bf: BlobfishServer) -> None:
+    publish_jobs(bf, envelope(HOSTILE_JOB, model="model " + HOSTILE_JOB, taskset="task " + HOSTILE_JOB))
+    app = make_app(bf)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: read(app), what="the evaluations, read")
+        await pilot.press("P")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
+        assert_frame_inert(app)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "already holds this evidence" in outcome(app), what="the answer")
+        assert_frame_inert(app)
+        assert "\x1b" not in outcome(app) and "[@click=app.quit]x[/]" in outcome(app)  # shown, never obeyed

@@ -28,6 +28,7 @@ from application.evaluations.evidence import Evaluation, parse_evaluation
 from application.evaluations.listing import EvaluationRow
 from application.evaluations.source import EvaluationSource
 from tui.screens.evaluations.exporting import exports_dir
+from widgets.safe_text import one_line
 
 __all__ = ["Marks", "export_marked", "utc_now"]
 
@@ -94,7 +95,7 @@ def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: Evalua
 
     def tell(message: str, error: bool) -> None:
         say(message, error)
-        screen.notify(message, title="Export", markup=False, timeout=10,
+        screen.notify(one_line(message, max_len=600), title="Export", markup=False, timeout=10,
                       severity="warning" if error else "information")
 
     async def run() -> None:

@@ -22,7 +22,7 @@ from api_client.blobfish.publication import Publication
 from application.evaluations.listing import EvaluationRow
 from application.evaluations.publish import Publisher, PublishPlan, plan_publication, publish_once
 from tui.send_once import SendOnce
-from widgets.safe_text import one_line_text
+from widgets.safe_text import one_line, one_line_text
 
 __all__ = ["EvaluationPublisher", "confirmation_body"]
 
@@ -63,7 +63,7 @@ class EvaluationPublisher:
 
     def _refuse(self, message: str) -> None:
         self._say(message, True)
-        self._screen.notify(message, severity="warning", markup=False)
+        self._screen.notify(one_line(message, max_len=600), severity="warning", markup=False)
 
     def start(self, row: EvaluationRow | None) -> None:
         """``P`` on ``row``: say why it cannot be published, or ask and send."""
@@ -97,5 +97,5 @@ class EvaluationPublisher:
         self._say(f"Publishing job {plan.job_id}…", False)
         outcome = await self.write.send(lambda: publish_once(client, plan))
         self._say(outcome.message, outcome.error)
-        self._screen.notify(outcome.message, title="Publish", markup=False, timeout=10,
+        self._screen.notify(one_line(outcome.message, max_len=600), title="Publish", markup=False, timeout=10,
                             severity="error" if outcome.error else "information")

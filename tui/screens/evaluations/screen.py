@@ -36,6 +36,7 @@ from tui.screens.evaluations.marking import Marks, export_marked
 from tui.screens.evaluations.publishing import EvaluationPublisher
 from tui.screens.evaluations.tables import EvaluationTable
 from widgets.caption import Caption
+from widgets.safe_text import one_line
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -310,8 +311,9 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     # ------------------------------------------------------------------ marks, publishing
 
     def _outcome(self, message: str, error: bool) -> None:
-        """The outcome line: the last publication's or export's answer (literal text)."""
-        self.query_one("#ev-outcome", Caption).say(message, error=error)
+        """The outcome line: the last publication's or export's answer (ids, URLs and refusals
+        come from the platform: shown inert, on one line that wraps)."""
+        self.query_one("#ev-outcome", Caption).say(one_line(message, max_len=2000), error=error)
 
     def _show_marks(self) -> None:
         self.query_one("#ev-marks", Caption).say(self.marks.line())
