@@ -146,7 +146,8 @@ class PublishOutcome:
 def _refusal(error: BlahError, plan: PublishPlan) -> PublishOutcome:
     job = plan.job_id
     if isinstance(error, MissingKeyError):
-        return PublishOutcome("refused", "Publishing needs a Blobfish key (bf_...) and none is configured: nothing was sent.")
+        return PublishOutcome("refused", "Publishing needs a Blobfish key (bf_...) and none is configured: "
+                                         "nothing was sent.")
     if isinstance(error, AuthError):
         return PublishOutcome("refused", f"Blobfish refused the key ({error.status}): job {job} was not published.")
     if isinstance(error, EvidenceChangedError):
@@ -168,7 +169,8 @@ async def _settle(client: Publisher, plan: PublishPlan) -> PublishOutcome:
         summaries = await client.list_evaluations()
     except BlahError as error:
         return PublishOutcome("unknown", f"The answer was lost and the list could not be read ({error}): outcome "
-                                         f"unknown. Reload the list (ctrl+r) before publishing job {plan.job_id} again.")
+                                         "unknown. Reload the list (ctrl+r) before publishing job "
+                                         f"{plan.job_id} again.")
     mine = next((s for s in summaries if s.job_id == plan.job_id), None)
     if mine is None:
         return PublishOutcome("not_done", f"The answer was lost and the list has no job {plan.job_id}: it was not "

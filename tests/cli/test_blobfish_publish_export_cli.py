@@ -114,7 +114,9 @@ def test_publish_by_evaluation_id_of_masked_evidence_is_one_line(
     assert "HTTP 409" in err and "already published with different evidence" in err
 
 
-def test_publish_needs_a_file_or_an_evaluation_not_both(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_publish_needs_a_file_or_an_evaluation_not_both(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     for args in (("publish",), ("publish", "job.json", "--evaluation", "some-id")):
         with pytest.raises(SystemExit) as exited:
             run(capsys, *args)

@@ -74,7 +74,8 @@ class EvaluationPublisher:
             self._refuse(NO_CLIENT)
             return
         if row.evaluation is None:
-            why = f"its evidence could not be read ({row.problem})" if row.problem else "its evidence is still being read"
+            why = (f"its evidence could not be read ({row.problem})" if row.problem
+                   else "its evidence is still being read")
             self._refuse(f"Evaluation {row.evaluation_id} cannot be published yet: {why}.")
             return
         job_id = row.evaluation.summary.job_id or ""
