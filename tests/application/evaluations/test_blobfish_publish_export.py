@@ -3,6 +3,7 @@ evaluations with a receipt, against the Blobfish simulator over real HTTP."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import AsyncIterator, Iterator
@@ -17,9 +18,11 @@ from application.evaluations.dataset_export import (
     check_selection,
     write_evaluations,
 )
-from application.evaluations.evidence import parse_evaluation
+from application.evaluations.diagnosed import read_diagnosed
+from application.evaluations.evidence import Evaluation
 from application.evaluations.export import export_lines
 from application.evaluations.publish import build_envelope, plan_publication, publish_once
+from application.evaluations.source import ClientSource
 from simulator.blobfish.envelope import encode
 from simulator.blobfish.server import BlobfishServer
 from tests.support.blobfish import envelope
@@ -39,6 +42,11 @@ async def client(bf: BlobfishServer) -> AsyncIterator[BlobfishClient]:
         yield c
 
 
+async def _read(client: BlobfishClient, evaluation_id: str) -> Evaluation:
+    """The evaluation as the Evaluations screen reads it."""
+    return (await read_diagnosed(ClientSource(client), evaluation_id)).evaluation
+
+
 def _publish(bf: BlobfishServer, job: dict[str, object], body: bytes | None = None) -> str:
     """``job`` published as an SDK sends it (compact JSON), or as ``body``."""
     evaluation, _ = bf.store.publish(bf.store.account, encode(job) if body is None else body)
@@ -52,7 +60,7 @@ async def test_the_envelope_built_from_the_evidence_is_the_one_published(
     platform answers it with the same evaluation (201 would mean a copy was made)."""
     job = envelope("app-built", rollouts=3)
     evaluation_id = _publish(bf, job)
-    evaluation = parse_evaluation(await client.get_evaluation_body(evaluation_id))
+    evaluation = await _read(client, evaluation_id)
     assert build_envelope(evaluation) == job
     before = bf.requests.count("POST")
     outcome = await publish_once(client, plan_publication(evaluation))
@@ -68,7 +76,7 @@ async def test_evidence_the_platform_masked_is_refused_as_changed_in_one_sentenc
 ) -> None:
     job = envelope("app-masked")
     job["job"]["metadata"]["openai_api_key"] = SECRET  # type: ignore[index]
-    evaluation = parse_evaluation(await client.get_evaluation_body(_publish(bf, job)))
+    evaluation = await _read(client, _publish(bf, job))
     plan = plan_publication(evaluation)
     assert SECRET.encode() not in plan.publication.body  # the masked evidence is what is sent
     outcome = await publish_once(client, plan)
@@ -84,7 +92,7 @@ async def test_a_job_first_sent_in_another_serialization_is_refused_not_copied(
     """The same evidence, first sent with spaces (json.dumps): Blobfish keys the bytes, so the
     app's compact envelope is refused as changed; nothing is published twice."""
     job = envelope("app-spaced", rollouts=2)
-    evaluation = parse_evaluation(await client.get_evaluation_body(_publish(bf, job, json.dumps(job).encode())))
+    evaluation = await _read(client, _publish(bf, job, json.dumps(job).encode()))
     assert build_envelope(evaluation) == job
     outcome = await publish_once(client, plan_publication(evaluation))
     assert outcome.kind == "refused" and "409 job_conflict" in outcome.message
@@ -95,11 +103,10 @@ async def test_a_job_first_sent_in_another_serialization_is_refused_not_copied(
 async def test_a_job_that_is_not_completed_is_refused_before_anything_is_sent(
     bf: BlobfishServer, client: BlobfishClient
 ) -> None:
-    detail = await client.get_evaluation_body(_publish(bf, envelope("app-running")))
-    detail["envelope"]["job"]["status"] = "running"
+    evaluation = await _read(client, _publish(bf, envelope("app-running")))
     before = bf.requests.count("POST")
     with pytest.raises(PublishRefusedLocally) as refused:
-        plan_publication(parse_evaluation(detail))
+        plan_publication(dataclasses.replace(evaluation, status="running"))
     assert refused.value.message == ("Job app-running is not completed (status 'running'): Blobfish publishes only "
                                      "completed jobs. Nothing was sent.")
     assert bf.requests.count("POST") == before
@@ -107,7 +114,7 @@ async def test_a_job_that_is_not_completed_is_refused_before_anything_is_sent(
 
 async def test_a_wrong_key_is_one_sentence(bf: BlobfishServer) -> None:
     async with BlobfishClient(bf.base_url, bf.account_key) as reader:
-        evaluation = parse_evaluation(await reader.get_evaluation_body(_publish(bf, envelope("app-key"))))
+        evaluation = await _read(reader, _publish(bf, envelope("app-key")))
     async with BlobfishClient(bf.base_url, "bf_" + "0" * 32) as stranger:
         outcome = await publish_once(stranger, plan_publication(evaluation))
     assert outcome.kind == "refused"
@@ -117,7 +124,7 @@ async def test_a_wrong_key_is_one_sentence(bf: BlobfishServer) -> None:
 async def test_a_receipt_counts_and_hashes_the_file_written(bf: BlobfishServer, client: BlobfishClient,
                                                             tmp_path: Path) -> None:  # fmt: skip
     ids = bf.evaluation_ids()[:3]
-    evaluations = [parse_evaluation(await client.get_evaluation_body(i)) for i in ids]
+    evaluations = [await _read(client, i) for i in ids]
     receipt = write_evaluations(tmp_path / "three.jsonl", evaluations)
     written = (tmp_path / "three.jsonl").read_bytes()
     assert receipt.sha256 == hashlib.sha256(written).hexdigest()

@@ -24,9 +24,11 @@ from application.evaluations.dataset_export import (
     dataset_export_path,
     write_evaluations,
 )
-from application.evaluations.evidence import Evaluation, parse_evaluation
+from application.evaluations.diagnosed import read_diagnosed
+from application.evaluations.evidence import Evaluation
 from application.evaluations.listing import EvaluationRow
 from application.evaluations.source import EvaluationSource
+from tui.base_screen import describe_error
 from tui.screens.evaluations.exporting import exports_dir
 from widgets.safe_text import one_line
 
@@ -81,11 +83,12 @@ class Marks:
 
 
 async def _evaluation(row: EvaluationRow, source: EvaluationSource | None) -> Evaluation:
+    """The row's evaluation, read now if the list has not read it yet (the way the list reads it)."""
     if row.evaluation is not None:
         return row.evaluation
     if source is None:
         raise LookupError(f"evaluation {row.evaluation_id} has not been read")
-    return parse_evaluation(await source.get_evaluation(row.evaluation_id))
+    return (await read_diagnosed(source, row.evaluation_id)).evaluation
 
 
 def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: EvaluationSource | None,
@@ -107,8 +110,6 @@ def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: Evalua
         try:
             evaluations = [await _evaluation(row, source) for row in rows]
         except Exception as error:  # noqa: BLE001 - one unreadable evaluation: say which, write nothing
-            from tui.base_screen import describe_error
-
             tell(f"Not exported: an evaluation could not be read ({describe_error(error)}). Nothing was written.",
                  True)
             return
