@@ -29,6 +29,7 @@ from typing import Any, TextIO
 
 from api_client.blobfish import BlobfishClient, PublishRefusedLocally
 from api_client.blobfish.errors import KeyShapeError
+from api_client.blobfish.publication import prepare
 from api_client.blobfish.shapes import DEFAULT_BASE_URL, Detail, Rollout, Summary
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
