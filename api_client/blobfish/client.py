@@ -194,10 +194,18 @@ class BlobfishClient:
         """Every evaluation's traces, one evaluation after another in list order (newest
         first), into ``dest``. The list is read first (each evaluation that existed then,
         once); up to ``EXPORT_IN_FLIGHT`` bodies are fetched at once, written in order."""
-        dest = Path(dest)
         self._http_check_key()
         summaries = await self.list_evaluations(limit=page_limit)
-        ids = [summary.evaluation_id for summary in summaries]
+        return await self.export_many_jsonl([summary.evaluation_id for summary in summaries], dest, progress=progress)
+
+    async def export_many_jsonl(
+        self, ids: list[str], dest: Path, *, progress: Callable[[int, int], None] | None = None
+    ) -> ExportResult:
+        """The traces of the evaluations ``ids``, one after another in that order, into ``dest``
+        (up to ``EXPORT_IN_FLIGHT`` bodies fetched at once, written in order; nothing is left
+        at ``dest`` on failure)."""
+        dest = Path(dest)
+        self._http_check_key()
         lines = size = 0
         pending: deque[asyncio.Task[bytes]] = deque()
         with atomic_writer(dest, binary=True) as out:

@@ -89,3 +89,11 @@ def job_of(envelope: Any) -> Json | None:
         job: Json = envelope["job"]
         return job
     return None
+
+
+DATASET_RECEIPT_MEMBERS = ("dataset_id", "record_count", "byte_count", "sha256")
+"""ASSUMED: Studio's dataset receipt ``{dataset_id, record_count, byte_count, sha256}`` (the page
+names record count, byte count and SHA-256; the names are the contract's guess). No HTTP route
+for dataset export is documented, so the client reads none: the app's own export receipt
+(``application.evaluations.dataset_export``) is measured on the file it wrote and uses these
+names, without ``dataset_id`` (no dataset exists on the platform)."""

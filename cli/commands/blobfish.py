@@ -2,9 +2,10 @@
 
     blah-tui blobfish evals [--json]
     blah-tui blobfish show ID [--json]
-    blah-tui blobfish export ID -o FILE.jsonl
-    blah-tui blobfish export --all -o FILE.jsonl
+    blah-tui blobfish export ID [ID ...] -o FILE.jsonl [--json]   (1-50 ids; cli.commands.blobfish_write)
+    blah-tui blobfish export --all -o FILE.jsonl [--json]
     blah-tui blobfish publish ENVELOPE.json [--json]
+    blah-tui blobfish publish --evaluation ID [--json]
     blah-tui blobfish search TEXT [--json]   (cli.commands.blobfish_search)
 
 The base URL and the key come from :func:`resolve_connection` alone. ``--json`` prints JSON
@@ -24,7 +25,6 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TextIO
 
 from api_client.blobfish import BlobfishClient, PublishRefusedLocally
@@ -95,15 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser(
         "export", parents=[connection], help="traces as JSONL (one per rollout), written whole or not at all"
     )
-    which = export.add_mutually_exclusive_group(required=True)
-    which.add_argument("evaluation_id", metavar="ID", nargs="?", help="one evaluation")
-    which.add_argument("--all", action="store_true", help="every evaluation, newest first")
-    export.add_argument("-o", "--output", metavar="FILE.jsonl", required=True, help="the file to write")
+    from cli.commands.blobfish_write import add_export_arguments, add_publish_arguments
+
+    add_export_arguments(export)
     publish = sub.add_parser(
         "publish", parents=[connection], help="publish a completed job (a blobfish.sdk-evaluation.v1 file)"
     )
-    publish.add_argument("envelope", metavar="ENVELOPE.json", help="sent byte for byte as it is in the file")
-    publish.add_argument("--json", action="store_true", help="the receipt as JSON")
+    add_publish_arguments(publish)
     from cli.commands.blobfish_search import add_search_parser
 
     add_search_parser(sub, connection)
@@ -226,34 +224,6 @@ async def _show(client: BlobfishClient, evaluation_id: str, as_json: bool, out: 
         _print_detail(detail, out)
 
 
-async def _export(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
-    dest = Path(args.output)
-    if dest.is_dir():
-        raise CommandError(f"{one_line(str(dest), 200)} is a directory; name a file", 2)
-    if args.all:
-        result = await client.export_all_jsonl(dest)
-    else:
-        result = await client.export_jsonl(args.evaluation_id, dest)
-    out.write(
-        f"wrote {result.lines:,} traces ({result.bytes:,} bytes) of {result.evaluations:,} "
-        f"evaluation{'s' if result.evaluations != 1 else ''} to {one_line(str(dest), 200)}\n"
-    )
-
-
-async def _publish(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
-    try:
-        body = Path(args.envelope).read_bytes()
-    except OSError as exc:
-        raise CommandError(f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", 2) from None
-    publication = prepare(body)  # refused here, nothing sent, when it breaks a publish rule
-    receipt = await client.publish(publication)
-    if args.json:
-        _print_json(receipt.to_json(), out)
-        return
-    out.write(f"published evaluation {_cell(receipt.evaluation_id, 80)} (job {_cell(receipt.job_id, 80)})\n")
-    out.write(f"dashboard: {_cell(receipt.dashboard_url, 300)}\n")
-
-
 async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: TextIO) -> None:
     async with BlobfishClient(connection.base_url, connection.api_key) as client:
         command = args.blobfish_command
@@ -262,7 +232,9 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
         elif command == "show":
             await _show(client, args.evaluation_id, args.json, out)
         elif command == "export":
-            await _export(client, args, out)
+            from cli.commands.blobfish_write import export_command
+
+            await export_command(client, args, out)
         elif command == "search":
             from cli.commands.blobfish_search import SearchProblem, run_search
 
@@ -271,7 +243,9 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
             except SearchProblem as problem:
                 raise CommandError(str(problem), problem.code) from None
         else:
-            await _publish(client, args, out)
+            from cli.commands.blobfish_write import publish_command
+
+            await publish_command(client, args, out)
 
 
 def _message(error: BaseException) -> str:
@@ -286,7 +260,13 @@ def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO
     """Run one `blah-tui blobfish` command; the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
-    args = build_parser().parse_args(list(argv))
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.blobfish_command == "export":
+        from cli.commands.blobfish_write import export_problem
+
+        if (problem := export_problem(args)) is not None:
+            parser.exit(2, f"{PROG} export: {problem} (see {PROG} export --help)\n")
     try:
         connection = resolve_connection(args.base_url, args.profile)
     except ProfileError as error:

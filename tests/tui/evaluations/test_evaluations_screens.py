@@ -125,13 +125,13 @@ async def test_diagnoses_reach_the_list_a_few_rows_at_a_time_and_the_last_at_onc
             nonlocal in_a_redraw
             in_a_redraw = False
 
-        def recorded(row: Any, tz: Any) -> None:
+        def recorded(row: Any, tz: Any, **marked: Any) -> None:
             nonlocal redraws, in_a_redraw
             if not in_a_redraw:
                 redraws, in_a_redraw = redraws + 1, True
                 loop.call_soon(redraw_ends)
             calls.append(loop.time())
-            update(row, tz)
+            update(row, tz, **marked)
 
         table.update_evaluation = recorded  # type: ignore[method-assign]
         await wait_for(pilot, lambda: diagnosed(app), what="the evaluations, diagnosed")
