@@ -27,6 +27,7 @@ from simulator.blobfish.server import BlobfishServer
 from tests.hostile_payloads import HOSTILE
 from tests.support.blobfish import RecordingTransport, envelope
 from tests.support.waiting import wait_for
+from tests.support.typing import press_quickly
 from tui.app import BlahApp, create_app
 from tui.screens.evaluations import marking
 from tests.tui.evaluations.test_evaluations_screens import assert_frame_inert
@@ -231,7 +232,7 @@ async def test_more_than_50_marked_is_refused_naming_the_limit(bf: BlobfishServe
     async with app.run_test(size=(80, 24)) as pilot:  # at 80 columns too (and fewer rows to redraw per key)
         await wait_for(pilot, lambda: listing(app).loaded and len(listing(app).shown) == 52, what="the list")
         screen = listing(app)
-        await pilot.press(*["space"] * 51)
+        await press_quickly(pilot, *["space"] * 51)  # as fast as a person marks down a list
         assert len(screen.marks) == 51
         assert str(screen.query_one("#ev-marks", Caption).render()).startswith(
             "51 marked: over the 50 one export takes (Blobfish's limit)")
