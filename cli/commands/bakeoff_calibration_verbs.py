@@ -16,7 +16,7 @@ from api_client.errors import AuthError, BlahError, InvalidResponseError, Missin
 from api_client.errors import UnsafePathError
 from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
 from cli.commands.bakeoff_connection import ConnectionError_, resolve
-from cli.commands.command_error import CommandError, confirm
+from cli.commands.command_error import CommandError, confirm, error_line, fail
 from common.format import DASH
 from common.plain_text import inert_json, one_line
 
@@ -306,27 +306,17 @@ def run_verb(args: argparse.Namespace, *, out: TextIO, err: TextIO, stdin: TextI
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, out, err, stdin,
                                      sleep or asyncio.sleep))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (ConnectionError_, KeyShapeError, MissingKeyError, UnsafePathError, RefusedLocally) as error:
-        return _fail(_message(error), EXIT_USAGE, err)
+        return fail(PROG, error_line(error), EXIT_USAGE, err)
     except (AuthError, UnreachableError, InvalidResponseError) as error:
         if error.status == 403:
-            return _fail(_message(error), EXIT_FAILED, err)
-        return _fail(_message(error), EXIT_UNREACHABLE, err)
+            return fail(PROG, error_line(error), EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE, err)
     except TimeoutError as error:
-        return _fail(str(error), EXIT_UNREACHABLE, err)
+        return fail(PROG, str(error), EXIT_UNREACHABLE, err)
     except BlahError as error:
-        return _fail(_message(error), EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_FAILED, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail(PROG, "interrupted", 130, err)
 
-
-def _message(error: Exception) -> str:
-    if isinstance(error, BlahError):
-        return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
-    return str(error)
-
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code

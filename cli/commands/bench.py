@@ -46,7 +46,7 @@ from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError
 from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
-from cli.commands.command_error import CommandError, confirm
+from cli.commands.command_error import CommandError, confirm, error_line, fail
 from cli.parsing import OneLineParser
 from common.plain_text import one_line
 
@@ -246,10 +246,6 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
     return EXIT_OK
 
 
-def _message(error: BlahError) -> str:
-    return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
-
-
 def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
                stdin: TextIO | None = None, env: dict[str, str] | None = None,
                sleep: Sleep | None = None, clock: Callable[[], float] | None = None) -> int:
@@ -261,10 +257,10 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
     try:
         connection = resolve_connection(getattr(args, "base_url", None), getattr(args, "profile", None))
     except ProfileError as error:
-        return _fail(str(error), EXIT_USAGE, err)
+        return fail(PROG, str(error), EXIT_USAGE, err)
     problem = base_url_problem(connection.base_url)
     if problem:
-        return _fail(f"{connection.base_url!r} is not an address: {problem}", EXIT_USAGE, err)
+        return fail(PROG, f"{connection.base_url!r} is not an address: {problem}", EXIT_USAGE, err)
     try:
         key = provider_key(args, env, stdin) if args.bench_command == "run" else None
         if args.bench_command == "run":
@@ -277,19 +273,15 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
         pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (KeyShapeError, MissingKeyError, UnsafePathError, BenchRefusedLocally) as error:
-        return _fail(_message(error), EXIT_USAGE, err)
+        return fail(PROG, error_line(error), EXIT_USAGE, err)
     except (AuthError, UnreachableError) as error:
-        return _fail(_message(error), EXIT_UNREACHABLE, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE, err)
     except (BoardRefusedError, RunInProgressError, RunNotStartedError, BlahError) as error:
-        return _fail(_message(error), EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_FAILED, err)
     except ValueError as error:
-        return _fail(str(error), EXIT_USAGE, err)
+        return fail(PROG, str(error), EXIT_USAGE, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail(PROG, "interrupted", 130, err)
 
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code
