@@ -39,8 +39,8 @@ from api_client.blahdev.shapes import (
     SearchResults,
 )
 from api_client.blahdev.tail import LogTail, TailState
-from api_client.transport.http import DEFAULT_TIMEOUT, Sleep
-from api_client.transport.platform_client import PlatformClient
+from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.retry import RetryPolicy
 from api_client.transport.url_paths import api_path, segment
 
@@ -73,10 +73,17 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         limits: httpx.Limits | None = None,
     ) -> None:
         self._sleep: Sleep = sleep or asyncio.sleep
-        super().__init__(
-            base_url, api_key, transport=transport, timeout=timeout, deadline=deadline, max_attempts=max_attempts,
-            retry=retry, sleep=self._sleep, limits=limits, user_agent=USER_AGENT,
-        )
+        super().__init__(HttpCore(
+            base_url,
+            api_key,
+            transport=transport,
+            timeout=timeout,
+            deadline=deadline,
+            retry=bounded_retry(retry, max_attempts),
+            sleep=self._sleep,
+            limits=limits,
+            user_agent=USER_AGENT,
+        ))
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -24,8 +24,8 @@ from typing import Any
 import httpx
 
 from api_client.errors import InvalidResponseError
-from api_client.transport.http import DEFAULT_TIMEOUT, Sleep
-from api_client.transport.platform_client import PlatformClient
+from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
 from api_client.transport.origin import KeyHeader
 from api_client.transport.retry import RetryPolicy
@@ -91,11 +91,20 @@ class BlobfishClient(PlatformClient):
         limits: httpx.Limits | None = None,
     ) -> None:
         key = check_key(api_key) if api_key is not None else None
-        super().__init__(
-            origin_base_url(base_url), key, transport=transport, timeout=timeout, deadline=deadline,
-            max_attempts=max_attempts, retry=retry, sleep=sleep, limits=limits, user_agent=USER_AGENT,
-            key_header=KEY_HEADER, missing_key_hint="set BLOBFISH_API_KEY to a bf_... key", error_types=ERROR_TYPES,
-        )
+        super().__init__(HttpCore(
+            origin_base_url(base_url),
+            key,
+            transport=transport,
+            timeout=timeout,
+            deadline=deadline,
+            retry=bounded_retry(retry, max_attempts),
+            sleep=sleep or asyncio.sleep,
+            limits=limits,
+            user_agent=USER_AGENT,
+            key_header=KEY_HEADER,
+            missing_key_hint="set BLOBFISH_API_KEY to a bf_... key",
+            error_types=ERROR_TYPES,
+        ))
 
     # ------------------------------------------------------------------ reads
 

@@ -29,9 +29,9 @@ from api_client.transport.retry import RetryPolicy
 from pydantic import ValidationError
 
 from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
-from api_client.transport.http import DEFAULT_TIMEOUT, Sleep
+from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.transport.origin import BEARER
-from api_client.transport.platform_client import PlatformClient
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.responses import safe_excerpt
 from api_client.transport.url_paths import segment
 
@@ -118,11 +118,12 @@ class ErrorbarClient(PlatformClient):
         origin = origin_base_url(base_url)
         if transport is None and httpx.URL(origin).scheme == "http":
             transport = plain_http_transport(limits)
-        super().__init__(
-            origin, key, transport=transport, timeout=timeout, deadline=deadline, max_attempts=max_attempts,
-            retry=retry, sleep=sleep, limits=limits, user_agent=USER_AGENT, key_header=BEARER,
+        super().__init__(HttpCore(
+            origin, key, transport=transport, timeout=timeout, deadline=deadline,
+            retry=bounded_retry(retry, max_attempts), sleep=sleep or asyncio.sleep,
+            limits=limits, user_agent=USER_AGENT, key_header=BEARER,
             missing_key_hint="set ERRORBAR_API_KEY to an sk_... key",
-        )
+        ))
         self._creating: dict[str, asyncio.Future[Created]] = {}
 
     # ------------------------------------------------------------------ plumbing
