@@ -44,6 +44,11 @@ def positive_float(text: str) -> float:
                     f"{text!r} must be a number above 0")
 
 
+def finite_float(text: str) -> float:
+    """Any finite number (a planning figure: a rate, a margin, a price)."""
+    return _checked(text, float, "a number", math.isfinite, f"{text!r} is not a finite number")
+
+
 def unit_rate(text: str) -> float:
     """A rate 0..1, not a percent (a gate's threshold, a noninferiority margin)."""
     return _checked(text, float, "a number", lambda value: 0.0 <= value <= 1.0,
