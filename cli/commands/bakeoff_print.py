@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from application.compare.bakeoff.assertions import assertion_rows, failed_assertions
 from application.compare.bakeoff.gate import actual_word
-from application.compare.bakeoff.new_run import population_text
+from application.compare.bakeoff.new_run_hints import population_text
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 
