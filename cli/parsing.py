@@ -26,6 +26,23 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def platform_command_parser(
+    prog: str, description: str, *, dest: str, base_url_help: str, profile_help: str, listed: bool = False,
+) -> tuple[OneLineParser, argparse._SubParsersAction[argparse.ArgumentParser], argparse.ArgumentParser]:
+    """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
+    and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
+    action or after it; the action's copy does not reset a value given before it (SUPPRESS).
+    ``listed``: the options before the action are listed in ``--help`` too."""
+    connection = argparse.ArgumentParser(add_help=False)
+    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
+    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile_help)
+    parser = OneLineParser(prog=prog, description=description)
+    parser.add_argument("--base-url", help=base_url_help if listed else argparse.SUPPRESS)
+    parser.add_argument("--profile", metavar="NAME", help=profile_help if listed else argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest=dest, metavar="ACTION", required=True)
+    return parser, sub, connection
+
+
 def _checked(text: str, convert: Callable[[str], N], kind: str, accept: Callable[[N], bool], outside: str) -> N:
     """``text`` read by ``convert``: "TEXT is not KIND" when it cannot be read, ``outside``
     when ``accept`` refuses the value (both one line, argparse's "invalid value" errors)."""

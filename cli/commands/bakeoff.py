@@ -53,7 +53,7 @@ from cli.commands.bakeoff_create import add_create_arguments, create_request, ru
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
 from cli.commands.bakeoff_plan import add_parsers as add_offline_parsers
 from cli.commands.command_error import CommandError, confirm, error_line, fail
-from cli.parsing import OneLineParser, unit_rate
+from cli.parsing import platform_command_parser, unit_rate
 from common.plain_text import inert_json, one_line
 
 if TYPE_CHECKING:
@@ -68,14 +68,11 @@ Block = Callable[[float], None]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help="the queue's origin (the client adds /v1)")
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="an errorbar profile")
-    parser = OneLineParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
-                                     "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.")
-    parser.add_argument("--base-url", help=argparse.SUPPRESS)
-    parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    parser, sub, connection = platform_command_parser(
+        PROG, "Bake-offs on the errorbar eval-run queue. "
+              "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.",
+        dest="action", base_url_help="the queue's origin (the client adds /v1)", profile_help="an errorbar profile",
+    )
     sub.add_parser("list", parents=[connection], help="the 50 newest runs").add_argument("--json", action="store_true")
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")

@@ -47,7 +47,7 @@ from application.session.profiles import ProfileError
 from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
 from cli.commands.command_error import CommandError, confirm, error_line, fail
-from cli.parsing import OneLineParser
+from cli.parsing import platform_command_parser
 from common.plain_text import one_line
 
 PROG = "blah-tui bench"
@@ -68,14 +68,11 @@ class Pace:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS,
-                            help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})")
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a Blobfish profile")
-    parser = OneLineParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
-    parser.add_argument("--base-url", help=argparse.SUPPRESS)
-    parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="bench_command", metavar="ACTION", required=True)
+    parser, sub, connection = platform_command_parser(
+        PROG, "Blobfish benchmark runs and the community board.", dest="bench_command",
+        base_url_help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})",
+        profile_help="a Blobfish profile",
+    )
 
     run = sub.add_parser("run", parents=[connection], help="run the sandbox task, or start a suite")
     run.add_argument("slug", metavar="SLUG")

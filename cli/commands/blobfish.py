@@ -35,7 +35,7 @@ from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
 from cli.commands.command_error import CommandError, error_line, fail
-from cli.parsing import OneLineParser
+from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
 from common.plain_text import inert_json, one_line
@@ -75,17 +75,11 @@ def resolve_connection(base_url: str | None, profile: str | None = None) -> Blob
 
 def build_parser() -> argparse.ArgumentParser:
     base_url_help = f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL}); key: ${KEY_ENV}"
-    # Accepted before or after the action; the action's copy must not reset a value given before it.
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS,
-                            help="a Blobfish profile ([profiles.NAME] in the config)")
-    parser = OneLineParser(
-        prog=PROG, description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...)."
+    parser, sub, connection = platform_command_parser(
+        PROG, f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...).",
+        dest="blobfish_command", base_url_help=base_url_help,
+        profile_help="a Blobfish profile ([profiles.NAME] in the config)", listed=True,
     )
-    parser.add_argument("--base-url", help=base_url_help)
-    parser.add_argument("--profile", metavar="NAME", help="a Blobfish profile ([profiles.NAME] in the config)")
-    sub = parser.add_subparsers(dest="blobfish_command", metavar="ACTION", required=True)
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
     evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
     show = sub.add_parser("show", parents=[connection], help="one evaluation: its rollouts and their grades")
@@ -284,7 +278,8 @@ def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO
     problem = base_url_problem(connection.base_url)
     if problem:
         where = "--base-url" if args.base_url else f"${BASE_URL_ENV}"
-        return fail(PROG, f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})", 2, err)
+        return fail(PROG, f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})",
+                    2, err)
     try:
         asyncio.run(_run(args, connection, out))
     except CommandError as error:
