@@ -11,9 +11,8 @@ from typing import Any
 from textual.screen import Screen
 from textual.worker import Worker
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout
 from application.evaluations.export import default_export_path, export_lines, write_jsonl
-from diagnosis.rollout_record import Rollout
 
 __all__ = ["export_evaluation", "exports_dir"]
 

@@ -18,9 +18,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, RolloutStep
 from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
-from diagnosis.rollout_record import RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
 from tui.screens.evaluations.exporting import export_evaluation
 from tui.screens.evaluations.header import BlobfishHeaderScreen
