@@ -22,6 +22,7 @@ from starlette.types import ASGIApp
 from simulator.blahdev.app import create_app
 from simulator.blahdev.jobs import Jobs
 from simulator.blahdev.snapshot import seeded_world
+from simulator.blahdev.world import World
 from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
 from simulator.request_log import RequestLog
 
@@ -128,6 +129,9 @@ class PlatformServer(AppServer):
 
 
 class SimulatorServer(PlatformServer):
+    world: World
+    _jobs: Jobs
+
     def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
                  live: bool = True, chaos: ChaosConfig | None = None) -> None:
         self.live = live

@@ -19,6 +19,10 @@ from simulator.server import PlatformServer
 
 
 class BlobfishServer(PlatformServer):
+    store: EvaluationStore
+    benchmarks: BenchmarkStore
+    """Benchmark runs and the community board (faults: ``die_after_tasks``, ``kill_runners``)."""
+
     def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
                  live: bool = True, chaos: ChaosConfig | None = None, anchor_s: float | None = None) -> None:
         """``live``: publish a new evaluation into the demo account every
@@ -28,7 +32,6 @@ class BlobfishServer(PlatformServer):
         def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
             self.store = EvaluationStore(seed, anchor_s)
             self.benchmarks = BenchmarkStore(seed, speed)
-            """Benchmark runs and the community board (faults: ``die_after_tasks``, ``kill_runners``)."""
             return create_app(self.store, LivePublisher(self.store, speed, live), chaos_state, requests,
                               self.benchmarks)
 

@@ -17,6 +17,9 @@ from simulator.server import PlatformServer
 
 
 class ErrorbarServer(PlatformServer):
+    store: RunStore
+    faults: Faults
+
     def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
                  chaos: ChaosConfig | None = None) -> None:
         def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
