@@ -17,15 +17,15 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 
 from api_client.errors import InvalidResponseError
 from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
 from api_client.transport.origin import KeyHeader
 from api_client.transport.retry import RetryPolicy
@@ -75,7 +75,7 @@ def origin_base_url(base_url: str) -> str:
     return str(url.copy_with(path="/", query=None, fragment=None)).rstrip("/")
 
 
-class BlobfishClient:
+class BlobfishClient(PlatformClient):
     platform = "blobfish"
 
     def __init__(
@@ -92,37 +92,20 @@ class BlobfishClient:
         limits: httpx.Limits | None = None,
     ) -> None:
         key = check_key(api_key) if api_key is not None else None
-        self._http = HttpCore(
+        super().__init__(HttpCore(
             origin_base_url(base_url),
             key,
             transport=transport,
             timeout=timeout,
             deadline=deadline,
-            retry=replace(retry or RetryPolicy(), max_attempts=max_attempts),
+            retry=bounded_retry(retry, max_attempts),
             sleep=sleep or asyncio.sleep,
             limits=limits,
             user_agent=USER_AGENT,
             key_header=KEY_HEADER,
             missing_key_hint="set BLOBFISH_API_KEY to a bf_... key",
             error_types=ERROR_TYPES,
-        )
-
-    # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def base_url(self) -> str:
-        return str(self._http.base_url).rstrip("/")
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
+        ))
 
     # ------------------------------------------------------------------ reads
 

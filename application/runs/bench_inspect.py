@@ -16,7 +16,7 @@ from api_client.blahdev.shapes import LogEntry
 from api_client.blobfish.shapes_bench import TaskResult
 from application.evaluations.evidence import PLATFORM, Grade, Rollout, RolloutStep, ToolCall, result_failed
 from application.evaluations.inspect import tool_call_line
-from application.inspector.foreign import ForeignCall, OrderedIds
+from application.inspector.foreign import ForeignCall, StepsById
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
 
 __all__ = ["TaskSteps", "task_rollout"]
@@ -44,7 +44,7 @@ def task_rollout(run_id: str, task: TaskResult, model: str | None) -> Rollout:
                    grade=grade, trace_id=None, steps=tuple(steps), model=model)
 
 
-class TaskSteps:
+class TaskSteps(StepsById[RolloutStep]):
     """One task's steps, by id, for ``InspectorScreen(id, source=...)``; n/p walk them."""
 
     platform = PLATFORM
@@ -56,15 +56,11 @@ class TaskSteps:
         self.task = task
         self.rollout = task_rollout(run_id, task, model)
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
-        self.ids = [f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)]
-        self._steps = dict(zip(self.ids, self.rollout.steps, strict=True))
-        self._order = OrderedIds(self.ids)
-
-    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
-        return self._order.neighbours(call_id)
+        super().__init__([f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)],
+                         self.rollout.steps)
 
     def call(self, call_id: str) -> ForeignCall | None:
-        step = self._steps.get(call_id)
+        step = self.step(call_id)
         if step is None:
             return None
         call = step.tool_calls[0]
@@ -77,7 +73,7 @@ class TaskSteps:
             ("benchmark", self.slug),
             ("run", self.run_id),
             ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
-            ("step", f"{self._order.position(call_id) + 1} of {len(self.ids)}"),
+            ("step", self.place(call_id)),
             ("tool call", tool_call_line(call.name, call.args, call.failed)),
             ("grade", f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
                       f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"),

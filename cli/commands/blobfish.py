@@ -35,8 +35,8 @@ from api_client.blobfish.shapes_evidence import Evaluation, Rollout
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
-from cli.commands.command_error import CommandError
-from cli.parsing import OneLineParser
+from cli.commands.command_error import CommandError, error_line, fail
+from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
 from common.plain_text import inert_json, one_line
@@ -76,17 +76,11 @@ def resolve_connection(base_url: str | None, profile: str | None = None) -> Blob
 
 def build_parser() -> argparse.ArgumentParser:
     base_url_help = f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL}); key: ${KEY_ENV}"
-    # Accepted before or after the action; the action's copy must not reset a value given before it.
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS,
-                            help="a Blobfish profile ([profiles.NAME] in the config)")
-    parser = OneLineParser(
-        prog=PROG, description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...)."
+    parser, sub, connection = platform_command_parser(
+        PROG, f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...).",
+        dest="blobfish_command", base_url_help=base_url_help,
+        profile_help="a Blobfish profile ([profiles.NAME] in the config)", listed=True,
     )
-    parser.add_argument("--base-url", help=base_url_help)
-    parser.add_argument("--profile", metavar="NAME", help="a Blobfish profile ([profiles.NAME] in the config)")
-    sub = parser.add_subparsers(dest="blobfish_command", metavar="ACTION", required=True)
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
     evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
     show = sub.add_parser("show", parents=[connection], help="one evaluation: its rollouts and their grades")
@@ -248,14 +242,6 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
             await publish_command(client, args, out)
 
 
-def _message(error: BaseException) -> str:
-    if isinstance(error, BlahError) and error.status is not None:
-        return f"HTTP {error.status}: {error.message}"
-    if isinstance(error, BlahError):
-        return error.message
-    return str(error)
-
-
 def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run one `blah-tui blobfish` command; the exit code."""
     out = out or sys.stdout
@@ -270,30 +256,27 @@ def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO
     try:
         connection = resolve_connection(args.base_url, args.profile)
     except ProfileError as error:
-        return _fail(str(error), 2, err)
+        return fail(PROG, str(error), 2, err)
     problem = base_url_problem(connection.base_url)
     if problem:
         where = "--base-url" if args.base_url else f"${BASE_URL_ENV}"
-        return _fail(f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})", 2, err)
+        return fail(PROG, f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})",
+                    2, err)
     try:
         asyncio.run(_run(args, connection, out))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (KeyShapeError, PublishRefusedLocally, MissingKeyError, UnsafePathError) as error:
-        return _fail(_message(error), 2, err)
+        return fail(PROG, error_line(error), 2, err)
     except BlahError as error:
-        return _fail(_message(error), 1, err)
+        return fail(PROG, error_line(error), 1, err)
     except ValueError as error:  # a base URL the client cannot use (not an origin, clear-text key)
-        return _fail(str(error), 2, err)
+        return fail(PROG, str(error), 2, err)
     except BrokenPipeError:
         raise  # the reader went away (`| head`): cli.main ends quietly
     except OSError as error:
-        return _fail(f"cannot write the file: {error.strerror or error}", 1, err)
+        return fail(PROG, f"cannot write the file: {error.strerror or error}", 1, err)
     except KeyboardInterrupt:
-        return _fail("interrupted; nothing was written", 130, err)
+        return fail(PROG, "interrupted; nothing was written", 130, err)
     return 0
 
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code

@@ -31,9 +31,10 @@ from api_client.errors import BlahError
 from application.compare.bakeoff.dialog_text import confirm_text, criterion_option, row_of_field
 from application.compare.bakeoff.new_run import (
     ASSERTION_HELP, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, MAX_CANDIDATES, RUBRIC_TYPE_HELP, STORED, ArmSpec,
-    NewRun, Problem, SampleFilters, criterion_line, judge_family_warning, parse_arm, parse_assertion, parse_margin,
-    used_models, whole_number,
+    NewRun, Problem, SampleFilters, judge_family_warning,
 )
+from application.compare.bakeoff.new_run_fields import parse_arm, parse_assertion, parse_margin, whole_number
+from application.compare.bakeoff.new_run_hints import criterion_line, used_models
 from application.compare.bakeoff.planning import run_plan_lines
 from widgets.check_list import CheckList
 from widgets.form_dialog import FormDialog
