@@ -23,6 +23,7 @@ from api_client.blahdev.shapes import ChatroomMessage, Model
 from api_client.errors import BlahError
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import RoomPoller
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.chatroom.mute_target import mute_target, mute_target_line
@@ -65,14 +66,13 @@ class ChatroomScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False, id="chatroom.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="chatroom.up"),
+        *bindings.vim_cursor("chatroom"),
         Binding("p", "open_prompt", "Prompt", id="chatroom.prompt"),
         Binding("m", "toggle_mute", "Mute/unmute", id="chatroom.mute"),
         Binding("i", "compose", "Write", id="chatroom.compose"),
         Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
         Binding("f", "follow", "Follow", id="chatroom.follow"),
-        Binding("r", "refresh", "Refresh", id="chatroom.refresh"),
+        bindings.refresh("chatroom"),
         Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
     ]
 

@@ -32,6 +32,7 @@ from application.compare.bakeoff.readings import SwitchReadings, switch_readings
 from application.compare.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
@@ -72,12 +73,12 @@ class BakeoffScreen(LabelActions, BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="bakeoffs.back"),
+        bindings.back("bakeoffs"),
         Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
         Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
         Binding("X", "swap", "Swap before/after", id="bakeoffs.swap"),
         Binding("s", "samples", "Samples", id="bakeoffs.samples"),
-        Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
+        bindings.refresh("bakeoffs"),
         Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
         Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
         Binding("equals_sign", "label('tie')", "Tie", key_display="=", id="bakeoffs.label_tie"),

@@ -23,6 +23,7 @@ from application.compare.checkpoint import CheckpointComparison, compare_models,
 from application.compare.checkpoint_format import COLUMNS, METHOD_SHORT, row_cells, side_line, tally
 from application.diagnosis.data import limit_from
 from diagnosis.checkpoint import BETTER, WORSE
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import tone_style
 from tui.screens.runs.pick import ModelPickerScreen
@@ -48,10 +49,10 @@ class CheckpointScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="checkpoints.back"),
+        bindings.back("checkpoints"),
         Binding("m", "pick_model", "Other model", id="checkpoints.model"),
         Binding("w", "windows", "Time windows", id="checkpoints.windows"),
-        Binding("r", "refresh", "Refresh", id="checkpoints.refresh"),
+        bindings.refresh("checkpoints"),
     ]
 
     def __init__(self, *, open_picker: bool = True) -> None:

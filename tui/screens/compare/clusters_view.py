@@ -19,6 +19,7 @@ from api_client.errors import BlahError
 from application.compare.bakeoff.clusters import FORCE_CONFIRMATION, cluster_rows, freshness
 from common.format import DASH
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.send_once import SendOnce
 from widgets.footer import KeyFooter
@@ -63,7 +64,7 @@ class FailureClustersScreen(BlahScreen):
     FailureClustersScreen #clusters-body { height: auto; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="clusters.back"),
+        bindings.back("clusters"),
         Binding("F", "force", "Cluster afresh (spends)", id="clusters.force"),
     ]
 

@@ -23,6 +23,7 @@ from application.compare.bakeoff.criteria import (
 )
 from common.format import DASH
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.send_once import SendOnce
 from widgets.footer import KeyFooter
@@ -70,7 +71,7 @@ class CriteriaScreen(BlahScreen):
     CriteriaScreen #criteria-detail { height: auto; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="criteria.back"),
+        bindings.back("criteria"),
         Binding("a", "align", "Align (spends)", id="criteria.align"),
     ]
 

@@ -24,6 +24,7 @@ from textual.widgets import Static
 from api_client.errors import BlahError
 from application.compare.bakeoff.evidence import EvidenceSummary, evidence_error_sentence, summarize, write_bundle
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
@@ -67,7 +68,7 @@ class EvidenceScreen(BlahScreen):
     EvidenceScreen #evidence-body { height: auto; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="evidence.back"),
+        bindings.back("evidence"),
         Binding("w", "export", "Write to a file", id="evidence.export"),
         Binding("c", "with_content", "With content", id="evidence.content"),
     ]

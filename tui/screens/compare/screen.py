@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Static
 from api_client.blahdev.shapes import Comparison
 from api_client.errors import BlahError
 from application.compare.rows import CompareLine, mean_scores, order_for_person, tally
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs.pick import ModelPickerScreen
@@ -46,7 +47,7 @@ class CompareScreen(BlahScreen):
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
         Binding("c", "checkpoints", "Checkpoints", id="compare.checkpoints"),
         Binding("o", "bakeoffs", "Bake-offs", id="compare.bakeoffs"),
-        Binding("r", "refresh", "Refresh", id="compare.refresh"),
+        bindings.refresh("compare"),
     ]
 
     def __init__(self, peers: Sequence[str] | None = None) -> None:
@@ -226,7 +227,7 @@ class CompareEvalScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="compare_item.back"),
+        bindings.back("compare_item"),
         Binding("o", "open_result", "Open result", id="compare_item.result"),
     ]
 

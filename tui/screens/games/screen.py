@@ -24,6 +24,7 @@ from api_client.errors import (
     OutcomeUnknownError,
 )
 from application.poller import Poller, PollStep
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
@@ -101,10 +102,9 @@ class GamesScreen(BlahScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", "New game", id="games.new"),
-        Binding("r", "refresh", "Refresh", id="games.refresh"),
+        bindings.refresh("games"),
         Binding("o", "open_turn", "Open turn's call", id="games.open_turn"),
-        Binding("j", "cursor_down", "Down", show=False, id="games.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="games.up"),
+        *bindings.vim_cursor("games"),
     ]
 
     def __init__(self) -> None:

@@ -27,6 +27,7 @@ from application.health.windows import (
     uptime_sentence,
 )
 from common.format import format_latency
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     DASH,
@@ -62,7 +63,7 @@ class HealthScreen(BlahScreen):
 
     BINDINGS = [
         Binding("m", "pick_model", "Other model", id="health.model"),
-        Binding("r", "refresh", "Refresh", id="health.refresh"),
+        bindings.refresh("health"),
         Binding("tab", "app.focus_next", "Next table", show=False, id="health.next"),
     ]
 

@@ -41,6 +41,7 @@ from application.runs.bench_view import (
 )
 from application.runs.bench_watch import WatchEvent, watch_suite
 from common.format import DASH
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import cell, tone_style
 from widgets.bars import NO_DATA, ProgressLine
@@ -82,10 +83,10 @@ class BenchWatchScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="runs.bench.back"),
+        bindings.back("runs.bench"),
         Binding("enter", "inspect", "Steps in Inspector", id="runs.bench.inspect"),
         Binding("P", "publish", "Publish", id="runs.bench.publish"),
-        Binding("r", "refresh", "Poll now", id="runs.bench.refresh"),
+        bindings.refresh("runs.bench", "Poll now"),
         Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]
 

@@ -20,6 +20,7 @@ from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
 from application.runs.judge_verdict import ResultDoubt, judgement_doubts
 from common.format import format_latency
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     cell,
@@ -75,14 +76,14 @@ class ResultsScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="results.back"),
+        bindings.back("results"),
         Binding("enter", "open", "Open", id="results.open"),
         Binding("s", "sort('score')", "Sort score", id="results.sort_score"),
         Binding("e", "sort('eval')", "Sort eval", id="results.sort_eval"),
         Binding("l", "sort('latency')", "Sort latency", id="results.sort_latency"),
         Binding("t", "sort('time')", "Sort time", id="results.sort_time"),
         Binding("d", "toggle_doubtful", "Doubtful only", id="results.doubtful"),
-        Binding("r", "refresh", "Refresh", id="results.refresh"),
+        bindings.refresh("results"),
     ]
 
     def __init__(self, *, model_id: str | None = None, run_id: str | None = None) -> None:

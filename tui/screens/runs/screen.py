@@ -25,6 +25,7 @@ from application.runs.events import RunEvent, ended_message
 from application.runs.listing import RECENT_RUNS, fold_runs
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from tui.reload import Reload, retry_note
@@ -80,7 +81,7 @@ class RunsScreen(BlahScreen):
         Binding("c", "cancel_run", "Cancel run", id="runs.cancel"),
         Binding("v", "run_results", "Run results", id="runs.results"),
         Binding("m", "my_results", "My results", id="runs.my_results"),
-        Binding("r", "refresh", "Refresh", id="runs.refresh"),
+        bindings.refresh("runs"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
         Binding("e", "new_bakeoff", "New bake-off", id="runs.bakeoff.new"),
         Binding("a", "toggle_all", "All runs", id="runs.all"),
