@@ -163,10 +163,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
     def _show_runs(self) -> None:
         table = self.query_one("#bakeoff-runs", KeyTable)
         keep = table.current_key
-        table.clear(columns=True)
-        for label, key in (("Run", "id"), ("Name", "name"), ("Kind", "kind"), ("Status", "status"),
-                           ("Progress", "progress"), ("Baseline", "baseline"), ("Candidates", "candidates")):
-            table.add_column(label, key=key)
+        table.set_columns((("Run", "id"), ("Name", "name"), ("Kind", "kind"), ("Status", "status"),
+                           ("Progress", "progress"), ("Baseline", "baseline"), ("Candidates", "candidates")))
         for run in self.runs:
             chip = Text(f" {one(run.status or '?', 12)} ", style=f"bold {_CHIP.get(run.status or '', '')}".strip())
             progress = self.progress.get(run.id) or RunProgress(run.id)
@@ -240,12 +238,10 @@ class BakeoffScreen(LabelActions, BlahScreen):
 
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
-        table.clear(columns=True)
         checked = bool(self.run is not None and self.run.assertions)
-        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
+        table.set_columns((("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
                            ("Cap", "cap"), ("Flag", "flag"), *((("Assertions", "assertions"),) if checked else ()),
-                           ("Prompt", "prompt"), ("Answer", "answer")):
-            table.add_column(label, key=key)
+                           ("Prompt", "prompt"), ("Answer", "answer")))
         for row in self.rows:
             outcome = Text(one(row.outcome or DASH, 10),
                            style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))

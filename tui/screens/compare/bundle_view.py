@@ -73,10 +73,8 @@ class BundleScreen(BlahScreen):
         text.append(one(report.summary(), 300), style=verdict_style)
         self.query_one("#bundle-summary", Static).update(text)
         table = self.query_one("#bundle-rows", KeyTable)
-        table.clear(columns=True)
-        for label, key in (("Check", "status"), ("Figure", "what"), ("Bundle", "stated"),
-                           ("Recomputed", "recomputed"), ("Why", "detail")):
-            table.add_column(label, key=key)
+        table.set_columns((("Check", "status"), ("Figure", "what"), ("Bundle", "stated"),
+                           ("Recomputed", "recomputed"), ("Why", "detail")))
         for index, row in enumerate(report.rows):
             table.add_row(*_cells(row), key=str(index))
 

@@ -110,10 +110,8 @@ class CriteriaScreen(BlahScreen):
         caption.update(Text(f"{len(self.criteria)} criteria · the queue's trust, and the app's own reading"))
         table = self.query_one("#criteria-table", KeyTable)
         keep = table.current_key
-        table.clear(columns=True)
-        for label, key in (("Criterion", "name"), ("Reading", "reading"), ("Trust", "trust"), ("TPR", "tpr"),
-                           ("TNR", "tnr"), ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift")):
-            table.add_column(label, key=key)
+        table.set_columns((("Criterion", "name"), ("Reading", "reading"), ("Trust", "trust"), ("TPR", "tpr"),
+                           ("TNR", "tnr"), ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift")))
         for criterion in self.criteria:
             row = criterion_row(criterion)
             reading = Text("says nothing" if row.reading and "says nothing" in row.reading else

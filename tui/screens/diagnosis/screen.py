@@ -43,6 +43,7 @@ from tui.screens.diagnosis.groups import GroupsTab
 from tui.screens.diagnosis.judge import JudgeTab
 from tui.screens.diagnosis.rates import KindRow, RatesTab
 from tui.screens.diagnosis.summary import DiagnosisSummary
+from tui.screens.diagnosis.tab import DiagnosisTab
 from tui.screens.diagnosis.training import TrainingTab
 from widgets.bars import ProgressLine
 from widgets.footer import KeyFooter
@@ -176,9 +177,8 @@ class DiagnosisScreen(BlahScreen):
             DiagnosisCallsScreen(calls.title, calls.ids, view.entries_by_id, badges=view.badges, note=calls.note)
         )
 
-    @on(RatesTab.CallsChosen)
-    @on(GroupsTab.CallsChosen)
-    def _calls_chosen(self, event: RatesTab.CallsChosen | GroupsTab.CallsChosen) -> None:
+    @on(DiagnosisTab.CallsChosen)
+    def _calls_chosen(self, event: DiagnosisTab.CallsChosen) -> None:
         self.open_calls(event.calls)
 
     @on(JudgeTab.CallChosen)

@@ -11,7 +11,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -29,6 +28,7 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
 from tui.send_once import SendOnce
+from widgets.dialog import DialogScreen
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -46,13 +46,12 @@ GAME_MAX_POLL_S = 5.0
 """The slowest a game being played is polled while nothing changes."""
 
 
-class GameTypeScreen(ModalScreen[str | None]):
+class GameTypeScreen(DialogScreen[str | None]):
     """Pick the kind of game to start."""
 
     DEFAULT_CSS = """
-    GameTypeScreen { align: center middle; }
-    GameTypeScreen > Vertical { width: 70; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
-    GameTypeScreen #game-type-title { text-style: bold; margin-bottom: 1; }
+    GameTypeScreen > Vertical { width: 70; }
+    GameTypeScreen #game-type-title { margin-bottom: 1; }
     GameTypeScreen OptionList { height: auto; }
     """
 
@@ -63,8 +62,8 @@ class GameTypeScreen(ModalScreen[str | None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text("Start which game?"), id="game-type-title")
+        with Vertical(classes="dialog-box"):
+            yield Static(Text("Start which game?"), id="game-type-title", classes="dialog-title")
             yield OptionList(*(Option(Text(f"{kind}\n  {about}"), id=kind) for kind, about in GAME_TYPES.items()))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

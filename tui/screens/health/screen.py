@@ -35,7 +35,7 @@ from tui.screens.runs.format import (
     fmt_time,
     tone_style,
 )
-from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.pick import ask_for_models
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -87,19 +87,16 @@ class HealthScreen(BlahScreen):
         with Vertical(id="health-tables"):
             with Vertical(id="health-windows-box"):
                 yield Static("Outage windows (consecutive failed checks)", classes="pane-title")
-                windows = KeyTable(id="health-windows")
-                for label, key in (("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"),
-                                   ("Last failed (UTC)", "last"), ("Back up (UTC)", "to"), ("Checks", "n"),
-                                   ("Errors", "errors")):
-                    windows.add_column(label, key=key)
-                yield windows
+                yield KeyTable(id="health-windows", columns=(
+                    ("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"), ("Last failed (UTC)", "last"),
+                    ("Back up (UTC)", "to"), ("Checks", "n"), ("Errors", "errors"),
+                ))
             with Vertical(id="health-checks-box"):
                 yield Static("Checks (newest first)", classes="pane-title")
-                checks = KeyTable(id="health-checks")
-                for label, key in (("Time (UTC)", "time"), ("OK", "ok"), ("Latency", "latency"),
-                                   ("Status", "status"), ("Error", "error")):
-                    checks.add_column(label, key=key)
-                yield checks
+                yield KeyTable(id="health-checks", columns=(
+                    ("Time (UTC)", "time"), ("OK", "ok"), ("Latency", "latency"), ("Status", "status"),
+                    ("Error", "error"),
+                ))
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -191,17 +188,14 @@ class HealthScreen(BlahScreen):
         client = self.ctx.client
         if client is None:
             return
-        models = await client.list_models()
-        chosen = await self.app.push_screen_wait(
-            ModelPickerScreen(
-                models,
-                title="Health of which model?",
-                hint="Choose one model (space toggles, y continues, Esc cancels).",
-                preselected=[self.model_id],
-                own_id=self.ctx.model_id,
-                min_selected=1,
-                max_selected=1,
-            )
+        chosen = await ask_for_models(
+            self.app,
+            client,
+            title="Health of which model?",
+            hint="Choose one model (space toggles, y continues, Esc cancels).",
+            preselected=[self.model_id],
+            own_id=self.ctx.model_id,
+            max_selected=1,
         )
         if chosen:
             self._model_id = chosen[0]

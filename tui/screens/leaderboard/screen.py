@@ -76,12 +76,10 @@ class LeaderboardScreen(BlahScreen):
             with TabPane("blah.dev leaderboard", id="lb-tab-blah"):
                 yield Static(Text("loading the leaderboard…"), id="lb-caption")
                 with Horizontal(id="lb-body"):
-                    table = KeyTable(id="lb-table")
-                    for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
-                                       ("Δ vs previous", "change"), ("Evals", "evals"),
-                                       ("Last run (UTC)", "last")):
-                        table.add_column(label, key=key)
-                    yield table
+                    yield KeyTable(id="lb-table", columns=(
+                        ("#", "rank"), ("Model", "model"), ("Mean", "avg"), ("Δ vs previous", "change"),
+                        ("Evals", "evals"), ("Last run (UTC)", "last"),
+                    ))
                     yield BarChart("avg score", horizontal=True, id="lb-chart")
             with TabPane("Community board · Blobfish", id="lb-tab-community"):
                 yield CommunityBoard(id="lb-community")

@@ -54,13 +54,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     """Dismisses with the ``NewRun`` asked for, or None (cancelled)."""
 
     DEFAULT_CSS = """
-    BakeoffNewScreen { align: center middle; }
-    BakeoffNewScreen > #bn-dialog {
-        width: 110; max-width: 98%; height: auto; max-height: 96%;
-        border: thick $primary; background: $surface; padding: 0 1;
-    }
-    BakeoffNewScreen #bn-title { text-style: bold; }
-    BakeoffNewScreen #bn-hint { color: $foreground-muted; }
+    BakeoffNewScreen > #bn-dialog { width: 110; max-width: 98%; max-height: 96%; padding: 0 1; }
     BakeoffNewScreen #bn-form { height: auto; max-height: 1fr; }
     BakeoffNewScreen .bn-row { height: auto; }
     BakeoffNewScreen .bn-row Label { width: 18; }
@@ -74,9 +68,6 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     BakeoffNewScreen #bn-judge-warning { display: none; }
     BakeoffNewScreen #bn-judge-warning.-said { display: block; }
     BakeoffNewScreen #bn-candidates { width: 1fr; height: auto; max-height: 8; }
-    BakeoffNewScreen #bn-error { color: $error; height: auto; }
-    BakeoffNewScreen #bn-buttons { height: auto; align-horizontal: right; }
-    BakeoffNewScreen #bn-buttons Button { margin-left: 2; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bakeoff.new.cancel")]
@@ -114,10 +105,10 @@ class BakeoffNewScreen(FormDialog[NewRun]):
 
     def compose(self) -> ComposeResult:
         initial = self.initial
-        with Vertical(id="bn-dialog"):
-            yield Static(Text("New bake-off"), id="bn-title")
+        with Vertical(id="bn-dialog", classes="dialog-box"):
+            yield Static(Text("New bake-off"), id="bn-title", classes="dialog-title")
             yield Static(Text("Enter in a one-line field continues to a confirmation; Esc cancels. Tab moves; space "
-                              "ticks a candidate or a box."), id="bn-hint")
+                              "ticks a candidate or a box."), id="bn-hint", classes="dialog-hint")
             with VerticalScroll(id="bn-form"):
                 yield from self._row("Name", Input(initial.name if initial else "", placeholder="1 to 80 characters",
                                                    id="bn-name", compact=True), row="name")
@@ -190,8 +181,8 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                     str(initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS), placeholder="256-16384",
                     type="integer", id="bn-max", compact=True), row="max")
                 yield Static("", id="bn-plan", classes="bn-note")
-            yield Static("", id="bn-error")
-            with Horizontal(id="bn-buttons"):
+            yield Static("", id="bn-error", classes="dialog-error")
+            with Horizontal(id="bn-buttons", classes="dialog-buttons"):
                 yield Button(Text("Cancel"), id="bn-cancel", compact=True)
                 yield Button(Text("Continue"), id="bn-ok", variant="primary", compact=True)
 

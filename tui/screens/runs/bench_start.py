@@ -58,21 +58,13 @@ class BenchStartScreen(FormDialog[BenchRequest]):
     """Dismisses with the ``BenchRequest`` asked for, or None (cancelled)."""
 
     DEFAULT_CSS = """
-    BenchStartScreen { align: center middle; }
-    BenchStartScreen > #bs-dialog {
-        width: 84; max-width: 96%; height: auto; max-height: 96%;
-        border: thick $primary; background: $surface; padding: 0 2;
-    }
-    BenchStartScreen #bs-title { text-style: bold; }
-    BenchStartScreen #bs-hint { color: $foreground-muted; }
+    BenchStartScreen > #bs-dialog { width: 84; max-width: 96%; max-height: 96%; padding: 0 2; }
     BenchStartScreen .bs-row { height: auto; margin-top: 1; }
     BenchStartScreen .bs-row.-tight { margin-top: 0; }
     BenchStartScreen .bs-row Label { width: 16; }
     BenchStartScreen .bs-row Input { width: 1fr; }
     BenchStartScreen RadioSet { width: 1fr; height: auto; }
-    BenchStartScreen #bs-error { color: $error; height: auto; }
-    BenchStartScreen #bs-buttons { height: auto; align-horizontal: right; margin-top: 1; }
-    BenchStartScreen #bs-buttons Button { margin-left: 2; }
+    BenchStartScreen #bs-buttons { margin-top: 1; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bench.start.cancel")]
@@ -85,10 +77,10 @@ class BenchStartScreen(FormDialog[BenchRequest]):
         self._environ = environ
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="bs-dialog"):
-            yield Static(Text("Start a Blobfish benchmark run"), id="bs-title")
+        with Vertical(id="bs-dialog", classes="dialog-box"):
+            yield Static(Text("Start a Blobfish benchmark run"), id="bs-title", classes="dialog-title")
             yield Static(Text("Enter continues to a confirmation; Esc cancels. Tab moves between fields."),
-                         id="bs-hint")
+                         id="bs-hint", classes="dialog-hint")
             for label, field_id, value, placeholder in (
                 ("Benchmark slug", "bs-slug", self._slug, "counselbench-100"),
                 ("Provider", "bs-provider", "", "e.g. xai"),
@@ -116,8 +108,8 @@ class BenchStartScreen(FormDialog[BenchRequest]):
                 yield Label("Key variable")
                 yield Input("", placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
                             id="bs-key-env", compact=True)
-            yield Static("", id="bs-error")
-            with Horizontal(id="bs-buttons"):
+            yield Static("", id="bs-error", classes="dialog-error")
+            with Horizontal(id="bs-buttons", classes="dialog-buttons"):
                 yield Button(Text("Cancel"), id="bs-cancel", compact=True)
                 yield Button(Text("Continue"), id="bs-ok", variant="primary", compact=True)
 

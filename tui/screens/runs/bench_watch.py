@@ -120,11 +120,9 @@ class BenchWatchScreen(BlahScreen):
         yield Static("", id="bw-command")
         yield Static("", id="bw-message")
         with Horizontal(id="bw-body"):
-            table = KeyTable(id="bw-tasks")
-            for label, key in (("Task", "task"), ("Name", "name"), ("Score", "score"), ("Strict", "strict"),
-                               ("Checks", "checks")):
-                table.add_column(label, key=key)
-            yield table
+            yield KeyTable(id="bw-tasks", columns=(
+                ("Task", "task"), ("Name", "name"), ("Score", "score"), ("Strict", "strict"), ("Checks", "checks"),
+            ))
             with VerticalScroll(id="bw-side"):
                 yield Static("", id="bw-detail")
         yield KeyFooter()

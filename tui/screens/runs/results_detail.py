@@ -89,10 +89,7 @@ class ResultDetailScreen(BlahScreen):
         with Horizontal(id="detail-body"):
             with VerticalScroll(id="detail-judge"):
                 yield Static("Judge", classes="pane-title")
-                criteria = KeyTable(id="detail-criteria")
-                for label, key in (("Criterion", "name"), ("Score", "score"), ("Note", "note")):
-                    criteria.add_column(label, key=key)
-                yield criteria
+                yield KeyTable(id="detail-criteria", columns=(("Criterion", "name"), ("Score", "score"), ("Note", "note")))
                 yield Static("", id="detail-reasoning")
                 yield Static("", id="detail-fields")
             with Vertical(id="detail-right"):

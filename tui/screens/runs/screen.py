@@ -113,15 +113,11 @@ class RunsScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
         yield Caption(id="runs-message", hide_when_empty=True)
-        table = KeyTable(id="runs-table")
-        if self.with_chip:
-            table.add_column("Platform", key="platform")
-        for label, key in (
+        yield KeyTable(id="runs-table", columns=(
+            *((("Platform", "platform"),) if self.with_chip else ()),
             ("Run", "id"), ("Status", "status"), ("Progress", "progress"), ("Models", "models"),
             ("Started (UTC)", "started"), ("Ended (UTC)", "ended"), ("Took", "took"), ("Error", "error"),
-        ):
-            table.add_column(label, key=key)
-        yield table
+        ))
         yield KeyFooter()
 
     def on_mount(self) -> None:

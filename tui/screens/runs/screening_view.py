@@ -70,10 +70,7 @@ class ScreeningScreen(BlahScreen):
             yield Static(Text(""), id="scr-title")
             yield Static(Text(""), id="scr-incumbent")
             yield Static(Text(""), id="scr-verdict")
-            table = KeyTable(id="scr-table")
-            for label, key in COLUMNS:
-                table.add_column(label, key=key)
-            yield table
+            yield KeyTable(id="scr-table", columns=COLUMNS)
             yield Static(Text(NOT_A_VERDICT), id="scr-note")
         yield KeyFooter()
 

@@ -108,18 +108,16 @@ class RunWatchScreen(BlahScreen):
                 yield Static("Per eval", classes="pane-title")
                 # Said here, not in a table row: a long row would widen the Eval column for good.
                 yield Static("", id="watch-evals-empty")
-                evals = KeyTable(id="watch-evals")
-                for label, key in (("Eval", "eval"), ("Results", "n"), ("Models", "models"),
-                                   ("Errors", "errors"), ("Mean", "score"), ("Status", "status")):
-                    evals.add_column(label, key=key)
-                yield evals
+                yield KeyTable(id="watch-evals", columns=(
+                    ("Eval", "eval"), ("Results", "n"), ("Models", "models"), ("Errors", "errors"),
+                    ("Mean", "score"), ("Status", "status"),
+                ))
             with Vertical(id="watch-results-box"):
                 yield Static("Results as they land (newest first)", classes="pane-title")
-                results = KeyTable(id="watch-results")
-                for label, key in (("UTC", "time"), ("Eval", "eval"), ("Model", "model"),
-                                   ("Score", "score"), ("Latency", "latency"), ("Error", "error")):
-                    results.add_column(label, key=key)
-                yield results
+                yield KeyTable(id="watch-results", columns=(
+                    ("UTC", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
+                    ("Latency", "latency"), ("Error", "error"),
+                ))
         yield KeyFooter()
 
     def on_mount(self) -> None:
