@@ -20,10 +20,10 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Button, Static
 
-from widgets.dialog import DialogScreen
+from widgets.dialog import DialogScreen, answer_buttons
 
 __all__ = ["ConfirmScreen"]
 
@@ -77,15 +77,8 @@ class ConfirmScreen(DialogScreen[bool]):
         with Vertical(id="confirm-dialog", classes="dialog-box"):
             yield Static(self._title, id="confirm-title", classes="dialog-title", markup=False)
             yield Static(self._body, id="confirm-body", markup=False)
-            with Horizontal(id="confirm-buttons", classes="dialog-buttons"):
-                yield Button(
-                    Text(self._cancel_label), id="confirm-cancel", variant="default", compact=False
-                )
-                yield Button(
-                    Text(self._confirm_label),
-                    id="confirm-ok",
-                    variant="error" if "danger" in self.classes else "primary",
-                )
+            yield answer_buttons("confirm", self._confirm_label, cancel_label=self._cancel_label,
+                                 ok_variant="error" if "danger" in self.classes else "primary")
 
     def on_mount(self) -> None:
         for button in self.query("#confirm-cancel").results(Button):  # none when closed as it opened

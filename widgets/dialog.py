@@ -13,9 +13,13 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
+from rich.text import Text
+from textual.containers import Horizontal
 from textual.screen import ModalScreen
+from textual.widgets import Button
+from textual.widgets.button import ButtonVariant
 
-__all__ = ["DialogScreen"]
+__all__ = ["DialogScreen", "answer_buttons"]
 
 ResultT = TypeVar("ResultT")
 
@@ -46,3 +50,17 @@ class DialogScreen(ModalScreen[ResultT], Generic[ResultT]):
             return
         self._answered = True
         self.dismiss(result)
+
+
+def answer_buttons(
+    prefix: str, ok_label: str, *, ok: str = "ok", cancel: str = "cancel", cancel_label: str = "Cancel",
+    ok_variant: ButtonVariant = "primary", compact: bool = False,
+) -> Horizontal:  # fmt: skip
+    """A dialog's row of two buttons, ``#<prefix>-buttons``: ``#<prefix>-<cancel>`` then the
+    answering one, ``#<prefix>-<ok>``, right-aligned."""
+    return Horizontal(
+        Button(Text(cancel_label), id=f"{prefix}-{cancel}", compact=compact),
+        Button(Text(ok_label), id=f"{prefix}-{ok}", variant=ok_variant, compact=compact),
+        id=f"{prefix}-buttons",
+        classes="dialog-buttons",
+    )

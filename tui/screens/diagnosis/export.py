@@ -21,14 +21,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
 from common.atomic_write import write_atomic
 from diagnosis import Suggestion, to_jsonl, to_markdown
 from diagnosis.suggest import ADD_DATA
 from tui.base_screen import BlahScreen
-from widgets.dialog import DialogScreen
+from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line
 
 __all__ = [
@@ -123,9 +123,7 @@ class ExportPathScreen(DialogScreen[str | None]):
                 id="export-hint",
                 classes="dialog-hint",
             )
-            with Horizontal(id="export-buttons", classes="dialog-buttons"):
-                yield Button(Text("Cancel"), id="export-cancel")
-                yield Button(Text("Export"), id="export-ok", variant="primary")
+            yield answer_buttons("export", "Export")
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()

@@ -9,7 +9,6 @@ Replay never runs a tool call again: the banner says so.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,10 +19,9 @@ from textual.widgets import Static
 
 from application.evaluations.evidence import Evaluation
 from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
-from diagnosis.rollout_record import RolloutStep
+from diagnosis.rollout_record import Rollout, RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
-from tui.screens.evaluations.exporting import export_evaluation
-from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
 from tui.screens.evaluations.tables import chip, clip, verdict
 from widgets.badges import badges_text
@@ -81,7 +79,7 @@ def step_row(position: int, step: RolloutStep, kinds: list[str]) -> Text:
     return text
 
 
-class ReplayScreen(BlobfishHeaderScreen):
+class ReplayScreen(EvaluationExportScreen):
     SCREEN_TITLE = "Evaluations · replay"
 
     DEFAULT_CSS = """
@@ -96,17 +94,14 @@ class ReplayScreen(BlobfishHeaderScreen):
         Binding("n", "step(1)", "Next step", id="replay.next"),
         Binding("p", "step(-1)", "Previous step", id="replay.previous"),
         Binding("enter", "inspect", "Inspector", priority=True, id="replay.inspect"),
-        Binding("x", "export_rollout", "Export rollout", id="replay.export"),
-        Binding("X", "export_evaluation", "Export all", id="replay.export_all"),
+        *export_bindings("replay"),
     ]
 
     def __init__(self, evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> None:
-        super().__init__()
-        self.evaluation = evaluation
+        super().__init__(evaluation)
         self.diagnosis = diagnosis
         self.steps = RolloutSteps(evaluation, diagnosis.rollout, diagnosis)
         self.position = 0
-        self.exported: Path | None = None
 
     @property
     def step(self) -> RolloutStep | None:
@@ -180,11 +175,8 @@ class ReplayScreen(BlobfishHeaderScreen):
 
         self.app.push_screen(InspectorScreen(self.steps.ids[self.position], source=self.steps), back)
 
-    def action_export_rollout(self) -> None:
-        export_evaluation(self, self.evaluation, self.diagnosis.rollout)
-
-    def action_export_evaluation(self) -> None:
-        export_evaluation(self, self.evaluation)
+    def rollout_in_view(self) -> Rollout:
+        return self.diagnosis.rollout
 
 
 def diagnosis_rollout_findings(diagnosis: RolloutDiagnosis) -> list:  # type: ignore[type-arg]

@@ -3,7 +3,6 @@ rollout; ``x`` exports the rollout under the cursor, ``X`` the whole evaluation,
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -12,9 +11,9 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
 from application.evaluations.evidence import Evaluation
+from diagnosis.rollout_record import Rollout
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
-from tui.screens.evaluations.exporting import export_evaluation
-from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.tables import RolloutTable, chip
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -38,7 +37,7 @@ def evaluation_title(evaluation: Evaluation) -> Text:
     return text
 
 
-class RolloutsScreen(BlobfishHeaderScreen):
+class RolloutsScreen(EvaluationExportScreen):
     SCREEN_TITLE = "Evaluations · rollouts"
 
     DEFAULT_CSS = """
@@ -49,15 +48,12 @@ class RolloutsScreen(BlobfishHeaderScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay", priority=True, id="rollouts.replay"),
-        Binding("x", "export_rollout", "Export rollout", id="rollouts.export"),
-        Binding("X", "export_evaluation", "Export all", id="rollouts.export_all"),
+        *export_bindings("rollouts"),
     ]
 
     def __init__(self, evaluation: Evaluation, diagnosis: EvaluationDiagnosis) -> None:
-        super().__init__()
-        self.evaluation = evaluation
+        super().__init__(evaluation)
         self.diagnosis = diagnosis
-        self.exported: Path | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -91,10 +87,6 @@ class RolloutsScreen(BlobfishHeaderScreen):
 
             self.app.push_screen(ReplayScreen(self.evaluation, current))
 
-    def action_export_rollout(self) -> None:
+    def rollout_in_view(self) -> Rollout | None:
         current = self._current()
-        if current is not None:
-            export_evaluation(self, self.evaluation, current.rollout)
-
-    def action_export_evaluation(self) -> None:
-        export_evaluation(self, self.evaluation)
+        return None if current is None else current.rollout

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from api_client.blobfish import shapes_bench as shapes
@@ -38,7 +38,7 @@ from application.leaderboard.bench_board import (
 from application.session.context import AppContext
 from tui.screens.leaderboard.community_rows import suite_facts
 from tui.send_once import SendOnce
-from widgets.dialog import DialogScreen
+from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["PublishBenchRunScreen"]
@@ -103,9 +103,7 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
             yield Static(_count_text(0, shapes.MAX_NOTES), id="publish-notes-count", classes="publish-count")
             yield Static(Text(""), id="publish-problems", classes="dialog-error")
             yield Static(Text(""), id="publish-answer")
-            with Horizontal(id="publish-buttons", classes="dialog-buttons"):
-                yield Button(Text("Close"), id="publish-close")
-                yield Button(Text("Publish…"), id="publish-send", variant="primary")
+            yield answer_buttons("publish", "Publish…", ok="send", cancel="close", cancel_label="Close")
 
     def on_mount(self) -> None:
         self.query_one("#publish-name", Input).focus()

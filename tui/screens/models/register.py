@@ -12,7 +12,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from api_client.blahdev.shapes import Model
@@ -34,7 +34,7 @@ from application.session.context import AppContext
 from common.format import DASH
 from tui.base_screen import describe_error
 from tui.send_once import SendOnce
-from widgets.dialog import DialogScreen
+from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["RegisterModelScreen"]
@@ -89,9 +89,7 @@ class RegisterModelScreen(DialogScreen[Model | None]):
             yield TextArea(id="reg-description", soft_wrap=True, show_line_numbers=False)
             yield Static(Text(""), id="reg-problems", classes="dialog-error")
             yield Static(Text(""), id="reg-answer")
-            with Horizontal(id="reg-buttons", classes="dialog-buttons"):
-                yield Button(Text("Close"), id="reg-close")
-                yield Button(Text("Register"), id="reg-submit", variant="primary")
+            yield answer_buttons("reg", "Register", ok="submit", cancel="close", cancel_label="Close")
 
     def on_mount(self) -> None:
         self.query_one("#reg-name", Input).focus()

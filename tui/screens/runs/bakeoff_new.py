@@ -25,7 +25,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
 from application.compare.bakeoff.dialog_text import confirm_text, criterion_option, row_of_field
@@ -36,6 +36,7 @@ from application.compare.bakeoff.new_run import (
 )
 from application.compare.bakeoff.planning import run_plan_lines
 from widgets.check_list import CheckList
+from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 from widgets.tick_box import TickBox
@@ -182,9 +183,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                     type="integer", id="bn-max", compact=True), row="max")
                 yield Static("", id="bn-plan", classes="bn-note")
             yield Static("", id="bn-error", classes="dialog-error")
-            with Horizontal(id="bn-buttons", classes="dialog-buttons"):
-                yield Button(Text("Cancel"), id="bn-cancel", compact=True)
-                yield Button(Text("Continue"), id="bn-ok", variant="primary", compact=True)
+            yield answer_buttons("bn", "Continue", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#bn-name", Input).focus()

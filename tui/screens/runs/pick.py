@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, SelectionList, Static
+from textual.containers import Vertical
+from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from api_client.blahdev.shapes import Model
 from tui.screens.runs.format import short
 from widgets.check_list import CheckList, selected_count_text
+from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
@@ -90,9 +91,7 @@ class ModelPickerScreen(FormDialog[list[str]]):
                 id="pick-list",
             )
             yield Static("", id="pick-error", classes="dialog-error")
-            with Horizontal(id="pick-buttons", classes="dialog-buttons"):
-                yield Button(Text("Cancel"), id="pick-cancel")
-                yield Button(Text("Continue (y)"), id="pick-ok", variant="primary")
+            yield answer_buttons("pick", "Continue (y)")
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()

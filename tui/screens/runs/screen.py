@@ -32,7 +32,7 @@ from tui.reload import Reload, retry_note
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
-from tui.screens.runs.confirm import StatusWriter
+from tui.screens.runs.confirm import Action, StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.run_start import RunStart
@@ -370,18 +370,18 @@ class RunsScreen(BlahScreen):
     # ----------------------------------------------------------------- resume / cancel
 
     def action_resume(self) -> None:
-        if self._blobfish_row_says("Resume"):
-            return
-        run = self.current_run()
-        if run is not None:
-            self.writer.ask(run, "resume")
+        self._ask_about_run("resume", "Resume")
 
     def action_cancel_run(self) -> None:
-        if self._blobfish_row_says("Cancel"):
+        self._ask_about_run("cancel", "Cancel")
+
+    def _ask_about_run(self, write: Action, key_name: str) -> None:
+        """Confirm, then send the write for the highlighted blah.dev run (a Blobfish row says why not)."""
+        if self._blobfish_row_says(key_name):
             return
         run = self.current_run()
         if run is not None:
-            self.writer.ask(run, "cancel")
+            self.writer.ask(run, write)
 
     def _status_write_done(self, outcome: WriteOutcome) -> None:
         if outcome.run is None:

@@ -9,10 +9,11 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Input, Static
+from textual.containers import Vertical
+from textual.widgets import Checkbox, Input, Static
 
 from tui.screens.webhooks.listen import WEBHOOK_EVENT_TYPES
+from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
 
 __all__ = ["WebhookDraft", "WebhookFormScreen", "validate_draft"]
@@ -80,9 +81,7 @@ class WebhookFormScreen(FormDialog[WebhookDraft]):
             yield Static(Text("Shared secret (optional: deliveries are then signed)"), classes="wf-label")
             yield Input(password=True, id="wf-secret")
             yield Static("", id="wf-problem", classes="dialog-error")
-            with Horizontal(id="wf-buttons", classes="dialog-buttons"):
-                yield Button(Text("Cancel"), id="wf-cancel")
-                yield Button(Text("Create…"), id="wf-ok", variant="primary")
+            yield answer_buttons("wf", "Create…")
 
     def on_mount(self) -> None:
         self.query_one("#wf-url", Input).focus()
