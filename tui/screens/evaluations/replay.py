@@ -23,7 +23,7 @@ from diagnosis.rollout_record import Rollout, RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
-from tui.screens.evaluations.tables import chip, clip, verdict
+from tui.screens.evaluations.tables import clip, title_line, verdict
 from widgets.badges import badges_text
 from widgets.footer import KeyFooter
 from widgets.row_list import RowList
@@ -35,18 +35,13 @@ __all__ = ["ReplayScreen"]
 
 def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
     rollout = diagnosis.rollout
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(chip())
-    text.append(" rollout ", style="dim")
-    text.append(one_line(rollout.rollout_id, max_len=40), style="bold")
-    text.append("  ·  ", style="dim")
-    text.append(one_line(rollout.task_id or "—", max_len=40))
-    text.append("  ·  reward ", style="dim")
-    text.append("—" if rollout.reward is None else f"{rollout.reward:g}")
-    text.append("  ·  ", style="dim")
-    text.append_text(verdict(rollout.grade))
-    text.append(f"  ·  {len(rollout.steps)} steps", style="dim")
-    return text
+    return title_line(
+        "rollout", one_line(rollout.rollout_id, max_len=40),
+        ("", one_line(rollout.task_id or "—", max_len=40)),
+        ("reward", "—" if rollout.reward is None else f"{rollout.reward:g}"),
+        ("", verdict(rollout.grade)),
+        (f"{len(rollout.steps)} steps", None),
+    )  # fmt: skip
 
 
 def _what(step: RolloutStep) -> Text:

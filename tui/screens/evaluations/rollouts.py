@@ -14,7 +14,7 @@ from application.evaluations.evidence import Evaluation
 from diagnosis.rollout_record import Rollout
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
-from tui.screens.evaluations.tables import RolloutTable, chip
+from tui.screens.evaluations.tables import RolloutTable, title_line
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -24,17 +24,12 @@ __all__ = ["RolloutsScreen", "evaluation_title"]
 
 def evaluation_title(evaluation: Evaluation) -> Text:
     summary = evaluation.summary
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(chip())
-    text.append(" evaluation ", style="dim")
-    text.append(one_line(summary.evaluation_id, max_len=40), style="bold")
-    text.append("  ·  ", style="dim")
-    text.append(one_line(evaluation.taskset or "—", max_len=30))
-    text.append("  ·  model ", style="dim")
-    text.append(one_line(summary.model or "—", max_len=40))
-    text.append("  ·  mean reward ", style="dim")
-    text.append("—" if summary.mean_reward is None else f"{summary.mean_reward:.2f}")
-    return text
+    return title_line(
+        "evaluation", one_line(summary.evaluation_id, max_len=40),
+        ("", one_line(evaluation.taskset or "—", max_len=30)),
+        ("model", one_line(summary.model or "—", max_len=40)),
+        ("mean reward", "—" if summary.mean_reward is None else f"{summary.mean_reward:.2f}"),
+    )  # fmt: skip
 
 
 class RolloutsScreen(EvaluationExportScreen):
