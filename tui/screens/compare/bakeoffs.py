@@ -79,15 +79,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
         Binding("X", "swap", "Swap before/after", id="bakeoffs.swap"),
         Binding("s", "samples", "Samples", id="bakeoffs.samples"),
         bindings.refresh("bakeoffs"),
-        Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
-        Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
-        Binding("equals_sign", "label('tie')", "Tie", key_display="=", id="bakeoffs.label_tie"),
-        Binding("w", "label_critique", "Label with why", id="bakeoffs.label_critique"),
-        Binding("u", "label_remove", "Remove label", id="bakeoffs.label_remove"),
-        Binding("e", "evidence", "Evidence", id="bakeoffs.evidence"),
-        Binding("i", "criteria", "Criteria", id="bakeoffs.criteria"),
-        Binding("f", "clusters", "Failure clusters", id="bakeoffs.clusters"),
-        Binding("d", "delete_run", "Delete run", id="bakeoffs.delete"),
+        *LabelActions.LABEL_BINDINGS,
     ]
 
     def __init__(self, select_id: str | None = None) -> None:

@@ -53,7 +53,9 @@ Neighbours = Callable[[str], tuple[str | None, str | None]] | Sequence[str]
 """How n/p find the next call: a function ``id -> (older id, newer id)``, or the ids in
 order, oldest first."""
 
-LINK_KEYS = {"eval": "e", "run": "u", "result": "g", "message": "m"}
+LINKS = (("eval", "e", "Eval"), ("run", "u", "Run"), ("result", "g", "Judge"), ("message", "m", "Message"))
+"""What the call links to: the kind, the key that opens it, the footer's word for it."""
+LINK_KEYS = {which: key for which, key, _ in LINKS}
 
 
 class InspectorScreen(BlahScreen):
@@ -86,10 +88,7 @@ class InspectorScreen(BlahScreen):
         Binding("o", "external('pager')", "Pager", id="inspector.pager"),
         Binding("O", "external('editor')", "Editor", show=False, id="inspector.editor"),
         Binding("t", "export_example", "Training example", id="inspector.export"),
-        Binding("e", "open_link('eval')", "Eval", id="inspector.eval"),
-        Binding("u", "open_link('run')", "Run", id="inspector.run"),
-        Binding("g", "open_link('result')", "Judge", id="inspector.result"),
-        Binding("m", "open_link('message')", "Message", id="inspector.message"),
+        *(Binding(key, f"open_link('{which}')", word, id=f"inspector.{which}") for which, key, word in LINKS),
         Binding("l", "lens", "Lens", id="inspector.lens"),
     ]
 
