@@ -77,14 +77,12 @@ class CheckpointScreen(CaptionedTableScreen):
 
     @work(exclusive=True, group="checkpoints.pick", exit_on_error=False)
     async def action_pick_model(self) -> None:
-        client = self.ctx.client
-        if client is None:
+        if self.ctx.client is None:
             self._say("offline: comparing with another model needs the platform (w compares time windows)")
             return
         try:
             chosen = await ask_for_models(
-                self.app,
-                client,
+                self,
                 title="Did your new checkpoint get better than…",
                 hint="Choose the model it replaces (space toggles, y continues, Esc cancels).",
                 preselected=[self.other_id] if self.other_id else [],

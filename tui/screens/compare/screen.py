@@ -184,12 +184,8 @@ class CompareScreen(CaptionedTableScreen):
 
     @work(exclusive=True, group="compare.pick", exit_on_error=False)
     async def action_pick_peers(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
         chosen = await ask_for_models(
-            self.app,
-            client,
+            self,
             title="Compare your model with…",
             hint="Choose one or two peers (space toggles, y continues, Esc cancels).",
             preselected=self.peers,

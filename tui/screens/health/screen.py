@@ -185,12 +185,8 @@ class HealthScreen(BlahScreen):
 
     @work(exclusive=True, group="health.pick", exit_on_error=False)
     async def action_pick_model(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
         chosen = await ask_for_models(
-            self.app,
-            client,
+            self,
             title="Health of which model?",
             hint="Choose one model (space toggles, y continues, Esc cancels).",
             preselected=[self.model_id],

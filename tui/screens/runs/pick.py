@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import SelectionList, Static
@@ -20,7 +20,7 @@ from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.blahdev.client import BlahClient
+    from tui.base_screen import BlahScreen
 
 __all__ = ["ModelPickerScreen", "ask_for_models", "model_label"]
 
@@ -128,8 +128,7 @@ class ModelPickerScreen(FormDialog[list[str]]):
 
 
 async def ask_for_models(
-    app: App[object],
-    client: BlahClient,
+    screen: BlahScreen,
     *,
     title: str,
     hint: str,
@@ -139,8 +138,12 @@ async def ask_for_models(
     max_selected: int | None = None,
 ) -> list[str] | None:
     """Lists the platform's models and waits for the person's choice (at least one); None when
-    cancelled. Call it from a worker; a failed listing raises the client's ``BlahError``."""
+    cancelled, or offline (nothing to list). Call it from a worker of ``screen``; a failed
+    listing raises the client's ``BlahError``."""
+    client = screen.ctx.client
+    if client is None:
+        return None
     models = await client.list_models()
     picker = ModelPickerScreen(models, title=title, hint=hint, preselected=preselected, own_id=own_id,
                                exclude=exclude, min_selected=1, max_selected=max_selected)
-    return await app.push_screen_wait(picker)
+    return await screen.app.push_screen_wait(picker)
