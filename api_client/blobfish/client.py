@@ -36,6 +36,7 @@ from api_client.blobfish import shapes as assumed
 from api_client.blobfish.errors import ERROR_TYPES
 from api_client.blobfish.keys import check_key
 from api_client.blobfish.publication import Publication, prepare
+from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 
 KEY_HEADER = KeyHeader("X-API-Key")
 USER_AGENT = "blah-tui (blobfish client)"
@@ -55,10 +56,10 @@ class ExportResult:
     bytes: int
 
 
-def _json_object(body: Any) -> dict[str, Any]:
+def _evaluation(body: Any) -> Evaluation:
     if not isinstance(body, dict):
         raise InvalidResponseError("the evaluation's detail is not a JSON object")
-    return body
+    return parse_evaluation(body)
 
 
 def origin_base_url(base_url: str) -> str:
@@ -145,18 +146,12 @@ class BlobfishClient:
     def _evaluation_path(self, evaluation_id: str) -> str:
         return f"{assumed.EVALUATIONS_PATH}/{segment(evaluation_id, what='evaluation id')}"
 
-    async def get_evaluation_body(self, evaluation_id: str) -> dict[str, Any]:
-        """One evaluation's detail as the platform sent it (a JSON object), for the evidence
-        reader (``application.evaluations.evidence``), which parses the rollouts and their traces
-        from it once: no model built only to be dumped back to JSON."""
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
+        """One evaluation's full evidence (its rollouts, steps and traces), parsed once into the
+        types the app reads (``shapes_evidence``); the body as sent is kept (``raw``) for
+        ``--json``, the traces as sent for the JSONL export."""
         return await self._http.request_json(
-            "GET", self._evaluation_path(evaluation_id), _json_object, needs_key=True
-        )
-
-    async def get_evaluation(self, evaluation_id: str) -> assumed.Detail:
-        """One evaluation's full evidence: its rollouts, steps and traces."""
-        return await self._http.request_json(
-            "GET", self._evaluation_path(evaluation_id), assumed.Detail.model_validate, needs_key=True
+            "GET", self._evaluation_path(evaluation_id), _evaluation, needs_key=True
         )
 
     # ------------------------------------------------------------------ exports
@@ -199,10 +194,18 @@ class BlobfishClient:
         """Every evaluation's traces, one evaluation after another in list order (newest
         first), into ``dest``. The list is read first (each evaluation that existed then,
         once); up to ``EXPORT_IN_FLIGHT`` bodies are fetched at once, written in order."""
-        dest = Path(dest)
         self._http_check_key()
         summaries = await self.list_evaluations(limit=page_limit)
-        ids = [summary.evaluation_id for summary in summaries]
+        return await self.export_many_jsonl([summary.evaluation_id for summary in summaries], dest, progress=progress)
+
+    async def export_many_jsonl(
+        self, ids: list[str], dest: Path, *, progress: Callable[[int, int], None] | None = None
+    ) -> ExportResult:
+        """The traces of the evaluations ``ids``, one after another in that order, into ``dest``
+        (up to ``EXPORT_IN_FLIGHT`` bodies fetched at once, written in order; nothing is left
+        at ``dest`` on failure)."""
+        dest = Path(dest)
+        self._http_check_key()
         lines = size = 0
         pending: deque[asyncio.Task[bytes]] = deque()
         with atomic_writer(dest, binary=True) as out:

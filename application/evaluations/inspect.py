@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from application.evaluations.evidence import PLATFORM, Evaluation
+from application.evaluations.evidence import PLATFORM, Evaluation, Rollout, RolloutStep
 from application.inspector.foreign import ForeignCall, OrderedIds
-from diagnosis.rollout_record import Rollout, RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis, step_entry, step_number
 
 __all__ = ["REPLAY_NOTE", "RolloutSteps", "step_id", "tool_call_line"]

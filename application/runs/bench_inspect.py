@@ -1,7 +1,7 @@
 """A graded benchmark task's recorded steps as Inspector calls (a ``CallSource``), no Textual.
 
 A benchmark task records tool calls, not completions: each step is one tool call and its
-result. It is read into the same ``diagnosis.rollout_record.Rollout`` an SDK evaluation's
+result. It is read into the same ``Rollout`` (``api_client.blobfish.shapes_evidence``) an SDK evaluation's
 rollout becomes, so the same detectors run (tool-call loops, failed tool calls, a failed grade
 nothing explains); the Inspector shows the call as the prompt side and the recorded result as
 the reply side, and lists those findings (``classify`` does not run: there is no model reply).
@@ -14,10 +14,9 @@ from typing import Any
 
 from api_client.blahdev.shapes import LogEntry
 from api_client.blobfish.shapes_bench import TaskResult
-from application.evaluations.evidence import PLATFORM, result_failed
+from application.evaluations.evidence import PLATFORM, Grade, Rollout, RolloutStep, ToolCall, result_failed
 from application.evaluations.inspect import tool_call_line
 from application.inspector.foreign import ForeignCall, OrderedIds
-from diagnosis.rollout_record import Grade, Rollout, RolloutStep, ToolCall
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
 
 __all__ = ["TaskSteps", "task_rollout"]

@@ -185,7 +185,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
                 samples = await client.samples(run_id)
                 self.rows = sample_rows(samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
-                self.readings = switch_readings(run, samples, None if self._pairwise is None else self._pairwise.to_json())
+                self.readings = switch_readings(run, samples, self._pairwise)
             self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
             delay = self._reload.after_error(error)

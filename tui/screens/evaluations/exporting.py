@@ -12,9 +12,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout
 from application.evaluations.export import default_export_path, export_lines, write_jsonl
-from diagnosis.rollout_record import Rollout
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 
 __all__ = ["EvaluationExportScreen", "export_bindings", "export_evaluation", "exports_dir"]

@@ -17,9 +17,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout, RolloutStep
 from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
-from diagnosis.rollout_record import Rollout, RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel

@@ -10,8 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from application.evaluations.evidence import Evaluation
-from diagnosis.rollout_record import Rollout
+from application.evaluations.evidence import Evaluation, Rollout
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.tables import RolloutTable, title_line
