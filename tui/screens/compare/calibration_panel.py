@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from application.compare.bakeoff.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
@@ -27,6 +26,7 @@ from application.compare.bakeoff.verdict import DONT, SWITCH, Verdict
 from common.format import DASH
 from common.safe_strings import one_line
 from application.compare.bakeoff.figures import interval_text, rate_text
+from widgets.dialog import DialogScreen
 
 __all__ = ["CritiqueDialog", "calibration_block", "verdict_block"]
 
@@ -77,16 +77,13 @@ def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None
     return text
 
 
-class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
+class CritiqueDialog(DialogScreen["tuple[str, str] | None"]):
     """A verdict with a critique: dismisses with (verdict, critique), or None when cancelled.
     Only what the person chooses is returned; nothing is preselected."""
 
     DEFAULT_CSS = """
-    CritiqueDialog { align: center middle; }
-    CritiqueDialog > #critique-dialog {
-        width: 90; max-width: 95%; height: auto; border: thick $primary; background: $surface; padding: 1 2;
-    }
-    CritiqueDialog #critique-title { text-style: bold; margin-bottom: 1; }
+    CritiqueDialog > #critique-dialog { width: 90; max-width: 95%; }
+    CritiqueDialog #critique-title { margin-bottom: 1; }
     CritiqueDialog #critique-buttons { height: auto; margin-top: 1; }
     CritiqueDialog #critique-buttons Button { margin-right: 1; }
     """
@@ -96,11 +93,10 @@ class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
     def __init__(self, what: str) -> None:
         super().__init__()
         self._what = what
-        self._answered = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="critique-dialog"):
-            yield Static(Text(f"Your verdict on {one_line(self._what, 80)}, with why"), id="critique-title")
+        with Vertical(id="critique-dialog", classes="dialog-box"):
+            yield Static(Text(f"Your verdict on {one_line(self._what, 80)}, with why"), id="critique-title", classes="dialog-title")
             yield Input(placeholder="why (at most 2000 characters)", max_length=2000, id="critique-text")
             with Horizontal(id="critique-buttons"):
                 yield Button(Text("Candidate better"), id="critique-candidate", variant="primary")
@@ -111,11 +107,6 @@ class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
     def on_mount(self) -> None:
         self.query_one("#critique-text", Input).focus()
 
-    def _answer(self, value: tuple[str, str] | None) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(value)
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.query_one("#critique-candidate", Button).focus()  # the verdict is still the person's to pick
@@ -125,9 +116,9 @@ class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
         choice = (event.button.id or "").removeprefix("critique-")
         if choice in ("candidate", "baseline", "tie"):
             critique = self.query_one("#critique-text", Input).value.strip()
-            self._answer((choice, critique))
+            self.answer((choice, critique))
         else:
-            self._answer(None)
+            self.answer(None)
 
     def action_cancel(self) -> None:
-        self._answer(None)
+        self.answer(None)

@@ -36,6 +36,7 @@ __all__ = [
     "number",
     "reward",
     "share",
+    "title_line",
     "verdict",
     "when",
 ]
@@ -44,6 +45,25 @@ __all__ = [
 def chip(platform: str = PLATFORM) -> Text:
     """The platform chip a row carries: `` blobfish ``."""
     return Text(f" {platform} ", style="bold reverse", end="")
+
+
+def title_line(kind: str, ident: str, *fields: tuple[str, str | Text | None]) -> Text:
+    """A screen's title row: the chip, ``<kind> <id>``, then ``  ·  <label> <value>`` for each
+    field (a field with no value is its label alone, dim); one line, cut with an ellipsis."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append_text(chip())
+    text.append(f" {kind} ", style="dim")
+    text.append(ident, style="bold")
+    for label, value in fields:
+        if value is None:
+            text.append(f"  ·  {label}", style="dim")
+            continue
+        text.append(f"  ·  {label} " if label else "  ·  ", style="dim")
+        if isinstance(value, Text):
+            text.append_text(value)
+        else:
+            text.append(value)
+    return text
 
 
 def dash() -> Text:
