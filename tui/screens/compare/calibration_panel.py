@@ -23,9 +23,9 @@ from textual.widgets import Button, Input, Static
 
 from application.compare.bakeoff.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
 from application.compare.bakeoff.verdict import DONT, SWITCH, Verdict
+from application.compare.bakeoff.figures import interval_text, rate_text
 from common.format import DASH
 from common.safe_strings import one_line
-from application.compare.bakeoff.figures import interval_text, rate_text
 from widgets.dialog import DialogScreen
 
 __all__ = ["CritiqueDialog", "calibration_block", "verdict_block"]
