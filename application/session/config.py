@@ -152,10 +152,8 @@ def _validate_leaving_out_bad_keys(data: dict[str, Any], path: Path) -> tuple[Co
     """``make_config(**data)``; each setting that fails is named and left out (its default is
     used), the others are kept. A bad ``BLAH_*`` variable is named too, and the environment is
     then ignored rather than refusing to start."""
-    if not _env_overrides():
-        values = Config._checked(data)
-        if values is not None:  # the start path: the plain checks accept the whole file
-            return Config(**data), []
+    if not _env_overrides() and Config._checked(data) is not None:
+        return Config(**data), []  # the start path: the plain checks accept the whole file
     from pydantic import ValidationError
 
     try:
