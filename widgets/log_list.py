@@ -437,6 +437,16 @@ class LogList(ScrollView, can_focus=True):
         self._update_virtual_size()
         self.call_after_refresh(self._scroll_to_cursor, to_end=self.following)
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        """Sized by the layout, before the frame is drawn: a following list is put at its
+        newest rows now. Left to ``on_mount``'s scroll (after the first refresh), the first
+        frame drew the oldest screenful (reading the far end of an archive) and the next one
+        the newest: twice the lines painted for the first paint of a list built with rows."""
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if self.following and len(self._source) and self.scroll_y != self.max_scroll_y:
+            self.set_reactive(LogList.scroll_y, self.max_scroll_y)  # no watcher: nothing to refresh yet
+        return changed
+
     def on_resize(self, event: events.Resize) -> None:
         self._painter.forget_lines()
         if self.following:

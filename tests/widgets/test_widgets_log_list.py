@@ -391,3 +391,30 @@ async def test_work_waiting_for_the_rows_frame_runs_once_after_it_went_to_the_te
         log_list.refresh()
         await pilot.pause()
         assert ran == []  # once
+
+
+class CountingSource:
+    """A million rows made on demand, remembering which were asked for (an archive's reads)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.read: set[int] = set()
+
+    def __len__(self) -> int:
+        return self.count
+
+    def row(self, index: int) -> LogRow:
+        self.read.add(index)
+        return make_row(index)
+
+
+async def test_a_list_built_with_rows_first_paints_its_newest_rows_only() -> None:
+    """Its first frame is the newest screenful: no frame of the oldest rows first (which read
+    the far end of an archive and painted two screenfuls for one)."""
+    source = CountingSource(1_000_000)
+    app = ListApp(source)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        log_list = app.query_one(LogList)
+        assert "prompt number 999999" in screen_lines(log_list)[-1]
+        assert min(source.read) >= 1_000_000 - SIZE[1], sorted(source.read)[:5]
