@@ -1,6 +1,7 @@
-"""How an error reads on screen: ``describe_error`` (any failure, in a short sanitised line)
-and ``write_problem`` (a failed write: a webhook created or deleted, a receiver registered, a
-training set uploaded; shared by the Webhooks and Training screens)."""
+"""How an error reads on screen: ``describe_error`` (any failure, in a short sanitised line),
+``write_problem`` (a failed write: a webhook created or deleted, a receiver registered, a
+training set uploaded; shared by the Webhooks and Training screens) and ``council_refusal``
+(a key refused for a council-tier call: runs' writes, failure clusters)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from api_client.errors import (
 )
 from common.safe_strings import one_line
 
-__all__ = ["describe_error", "write_problem"]
+__all__ = ["council_refusal", "describe_error", "platform_said", "write_problem"]
 
 
 def describe_error(error: BaseException) -> str:
@@ -39,3 +40,18 @@ def write_problem(error: BaseException, what: str) -> str:
     if isinstance(error, BadRequestError):
         return f"The platform rejected {what}: {describe_error(error)}"
     return f"{what.capitalize()} failed: {describe_error(error)}"
+
+
+def platform_said(error: BaseException) -> str:
+    """`` (platform: TEXT)`` with the server's own error text, when it sent one; else ""."""
+    if isinstance(error, BlahError) and error.server_error:
+        return f" (platform: {one_line(error.server_error, max_len=160)})"
+    return ""
+
+
+def council_refusal(what_needs: str, error: AuthError) -> str:
+    """A key refused for a council-tier call (``what_needs``: "Start needs", "Failure clusters
+    need"): 403 is the tier, any other status the key itself."""
+    if error.status == 403:
+        return f"{what_needs} council tier: the platform refused this key (HTTP 403){platform_said(error)}."
+    return f"The platform did not accept the API key (HTTP {error.status}){platform_said(error)}."

@@ -9,8 +9,10 @@ import argparse
 import math
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
 
+N = TypeVar("N", int, float)
 EXIT_USAGE = 2
 EXIT_CLOSED_PIPE = 141
 """128 + SIGPIPE: what `seq 1000000 | head -1` leaves for `seq`, said nowhere."""
@@ -24,37 +26,70 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def platform_command_parser(
+    prog: str, description: str, *, dest: str, base_url_help: str, profile_help: str, listed: bool = False,
+) -> tuple[OneLineParser, argparse._SubParsersAction[argparse.ArgumentParser], argparse.ArgumentParser]:
+    """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
+    and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
+    action or after it; the action's copy does not reset a value given before it (SUPPRESS).
+    ``listed``: the options before the action are listed in ``--help`` too."""
+    connection = argparse.ArgumentParser(add_help=False)
+    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
+    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile_help)
+    parser = OneLineParser(prog=prog, description=description)
+    parser.add_argument("--base-url", help=base_url_help if listed else argparse.SUPPRESS)
+    parser.add_argument("--profile", metavar="NAME", help=profile_help if listed else argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest=dest, metavar="ACTION", required=True)
+    return parser, sub, connection
+
+
+def _checked(text: str, convert: Callable[[str], N], kind: str, accept: Callable[[N], bool], outside: str) -> N:
+    """``text`` read by ``convert``: "TEXT is not KIND" when it cannot be read, ``outside``
+    when ``accept`` refuses the value (both one line, argparse's "invalid value" errors)."""
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
+    if not accept(value):
+        raise argparse.ArgumentTypeError(outside)
+    return value
+
+
 def positive_float(text: str) -> float:
     """A finite number above 0 (``--speed``)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a number above 0")
-    return value
+    return _checked(text, float, "a number", lambda value: math.isfinite(value) and value > 0,
+                    f"{text!r} must be a number above 0")
+
+
+def finite_float(text: str) -> float:
+    """Any finite number (a planning figure: a rate, a margin, a price)."""
+    return _checked(text, float, "a number", math.isfinite, f"{text!r} is not a finite number")
+
+
+def unit_rate(text: str) -> float:
+    """A rate 0..1, not a percent (a gate's threshold, a noninferiority margin)."""
+    return _checked(text, float, "a number", lambda value: 0.0 <= value <= 1.0,
+                    f"{text} is outside 0..1 (a rate: 0.55, not 55)")
 
 
 def positive_int(text: str) -> int:
     """A whole number above 0 (``--limit``)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
-    return value
+    return _checked(text, int, "a whole number", lambda value: value >= 1, f"{text!r} must be 1 or more")
 
 
 def port_number(text: str) -> int:
     """A TCP port, 1-65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1-65535)")
-    return value
+    return _checked(text, int, "a port number", lambda value: 1 <= value <= 65535,
+                    f"{text!r} is not a port number (1-65535)")
+
+
+def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`blah-tui COMMAND --help` (and `blah-tui profiles ACTION --help`) opens with the same
+    sentence the parent's --help lists it with."""
+    helps = {action.dest: action.help for action in sub._choices_actions}
+    for name, subparser in sub.choices.items():
+        if subparser.description is None and helps.get(name):
+            subparser.description = f"{helps[name][0].upper()}{helps[name][1:]}."
 
 
 def end_quietly_on_closed_pipe() -> int:

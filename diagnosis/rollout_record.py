@@ -1,98 +1,82 @@
-"""The record of an agent rollout, as diagnosis reads it: steps, tool calls, grade, samples.
+"""What diagnosis reads of an agent rollout, as Protocols: its steps, tool calls and grade.
 
-Platform-neutral, frozen and Textual-free. ``application.evaluations.evidence`` builds these from
-a Blobfish evaluation's evidence; another platform's rollouts would build the same types.
-A member that is ``None`` was not recorded (never read it as 0); an empty tuple means the
+The rollout itself is parsed once, at the edge, by the platform's client
+(``api_client.blobfish.shapes_evidence``: an SDK evaluation's rollouts, and the benchmark
+tasks ``application.runs.bench_inspect`` reads the same way); diagnosis takes that object as it
+is, through these Protocols, and never builds a copy of its own. They name only what the
+detectors read, so diagnosis stays platform-neutral (another platform's rollout with these
+members is diagnosed alike) and does not depend on one platform's ASSUMED shapes.
+
+A member that is ``None`` was not recorded (never read it as 0); an empty sequence means the
 record says "none".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-__all__ = ["Assertion", "Grade", "Rollout", "RolloutStep", "ToolCall", "TrainingSample"]
-
-
-@dataclass(frozen=True, slots=True)
-class Assertion:
-    name: str | None
-    passed: bool | None
-    details: str | None
+__all__ = ["Grade", "Rollout", "RolloutStep", "ToolCall"]
 
 
-@dataclass(frozen=True, slots=True)
-class Grade:
-    """The grader's verdict, structured: assertions, failed and advisory conditions."""
-
-    passed: bool | None
-    reward: float | None
-    explanation: str | None = None
-    assertions: tuple[Assertion, ...] = ()
-    failed_conditions: tuple[str, ...] = ()
-    advisory_conditions: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TrainingSample:
-    """A captured training sample; a member the agent did not capture is ``None``."""
-
-    token_ids: tuple[int, ...] | None
-    logprobs: tuple[float, ...] | None
-    lineage: Mapping[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One recorded tool call. ``failed``: its result reads as a failure (see
-    ``application.evaluations.evidence.result_failed``); replay never runs it again."""
-
-    name: str | None
-    args: Any
-    result: Any
-    failed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class RolloutStep:
-    """One step (one completion) of a rollout and what its turn recorded."""
-
-    index: int
-    turn: int | None
-    prompt: str | None
-    final_answer: str | None
-    """``None``: the step gave no final answer (it called tools); ``""``: an empty one."""
-    reward: float | None = None
-    grade: Grade | None = None
-    training_samples: tuple[TrainingSample, ...] | None = None
-    """``None``: not captured."""
-    model: str | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    reasoning_tokens: int | None = None
-    thinking: tuple[str, ...] = ()
-    tool_calls: tuple[ToolCall, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Rollout:
-    rollout_id: str
-    task_id: str | None
-    reward: float | None
-    grade: Grade | None
-    trace_id: str | None
-    steps: tuple[RolloutStep, ...]
-    max_tokens: int | None = None
-    """The job's token limit per completion, when its metadata says."""
-    model: str | None = None
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The rollout and its trace as published (``{"rollout": ..., "trace": ...}``), for export."""
+class Grade(Protocol):
+    """The grader's verdict: what decides an unexplained failed grade."""
 
     @property
-    def passed(self) -> bool | None:
-        return None if self.grade is None else self.grade.passed
+    def passed(self) -> bool | None: ...
+    @property
+    def reward(self) -> float | None: ...
+    @property
+    def explanation(self) -> str | None: ...
+    @property
+    def failed_conditions(self) -> Sequence[str]: ...
+
+
+class ToolCall(Protocol):
+    """One recorded tool call; ``failed``: its result reads as a failure."""
 
     @property
-    def tool_calls(self) -> list[ToolCall]:
-        return [call for step in self.steps for call in step.tool_calls]
+    def name(self) -> str | None: ...
+    @property
+    def args(self) -> Any: ...
+    @property
+    def failed(self) -> bool: ...
+
+
+class RolloutStep(Protocol):
+    """One step (one completion) of a rollout, read like a call by ``classify``."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def model(self) -> str | None: ...
+    @property
+    def prompt(self) -> str | None: ...
+    @property
+    def final_answer(self) -> str | None:
+        """``None``: the step gave no final answer (it called tools); ``""``: an empty one."""
+    @property
+    def prompt_tokens(self) -> int | None: ...
+    @property
+    def completion_tokens(self) -> int | None: ...
+    @property
+    def tool_calls(self) -> Sequence[ToolCall]: ...
+
+
+class Rollout(Protocol):
+    """One rollout: its steps in order, its grade, the job's token limit and model."""
+
+    @property
+    def rollout_id(self) -> str: ...
+    @property
+    def model(self) -> str | None: ...
+    @property
+    def max_tokens(self) -> int | None: ...
+    @property
+    def grade(self) -> Grade | None: ...
+    @property
+    def passed(self) -> bool | None: ...
+    @property
+    def steps(self) -> Sequence[RolloutStep]: ...
+    @property
+    def tool_calls(self) -> Sequence[ToolCall]: ...

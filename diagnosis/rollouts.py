@@ -1,9 +1,12 @@
 """Diagnosis of agent rollouts: ``classify`` on every completion step, tool-call loops, the
 share of failed tool calls, and a grade that failed with nothing in the steps to explain it.
 
-Pure (no IO, no Textual). A rollout's per-step findings are the same detectors as a blah.dev
-call's (``classify`` on the step read as a call: its prompt, its final answer as the reply,
-its completion tokens against the job's ``max_tokens``), so a step and a call read alike.
+Pure (no IO, no Textual). A rollout is read as the platform's client parsed it, through the
+Protocols of ``diagnosis.rollout_record`` (never copied into a type of diagnosis's own); a
+diagnosis holds that very object, typed as given (``RolloutDiagnosis[R]``). A rollout's
+per-step findings are the same detectors as a blah.dev call's (``classify`` on the step read
+as a call: its prompt, its final answer as the reply, its completion tokens against the job's
+``max_tokens``), so a step and a call read alike.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from api_client.blahdev.shapes import LogEntry
 
@@ -19,6 +22,9 @@ from . import kinds
 from .classifier import classify, kinds_of
 from .finding import Finding
 from .rollout_record import Rollout, RolloutStep, ToolCall
+
+R = TypeVar("R", bound=Rollout)
+"""The caller's rollout type (``api_client.blobfish.shapes_evidence.Rollout``), kept as given."""
 
 __all__ = [
     "TOOL_LOOP_MIN_REPEATS",
@@ -108,10 +114,10 @@ def find_tool_loops(steps: Sequence[RolloutStep], min_repeats: int = TOOL_LOOP_M
 
 
 @dataclass(frozen=True)
-class RolloutDiagnosis:
+class RolloutDiagnosis(Generic[R]):
     """What is wrong with one rollout."""
 
-    rollout: Rollout
+    rollout: R
     step_findings: dict[int, list[Finding]] = field(default_factory=dict)
     """``classify`` per step index (only steps with findings)."""
     tool_loops: list[Finding] = field(default_factory=list)
@@ -141,8 +147,8 @@ class RolloutDiagnosis:
         return own + loops
 
 
-def diagnose_rollout(rollout: Rollout, *, trained_template: str | None = None,
-                     min_repeats: int = TOOL_LOOP_MIN_REPEATS) -> RolloutDiagnosis:  # fmt: skip
+def diagnose_rollout(rollout: R, *, trained_template: str | None = None,
+                     min_repeats: int = TOOL_LOOP_MIN_REPEATS) -> RolloutDiagnosis[R]:  # fmt: skip
     step_findings: dict[int, list[Finding]] = {}
     for step in rollout.steps:
         if step.final_answer is None:
@@ -176,10 +182,10 @@ def diagnose_rollout(rollout: Rollout, *, trained_template: str | None = None,
 
 
 @dataclass(frozen=True)
-class EvaluationDiagnosis:
+class EvaluationDiagnosis(Generic[R]):
     """One evaluation's rollouts, diagnosed, and the numbers the list sorts by."""
 
-    rollouts: list[RolloutDiagnosis]
+    rollouts: list[RolloutDiagnosis[R]]
 
     @property
     def failed_rollouts(self) -> int:
@@ -221,11 +227,11 @@ class EvaluationDiagnosis:
         return sum(bool(d.findings) for d in self.rollouts)
 
 
-def diagnose_evaluation(rollouts: Iterable[Rollout], *, trained_template: str | None = None) -> EvaluationDiagnosis:
+def diagnose_evaluation(rollouts: Iterable[R], *, trained_template: str | None = None) -> EvaluationDiagnosis[R]:
     return EvaluationDiagnosis([diagnose_rollout(r, trained_template=trained_template) for r in rollouts])
 
 
-def sort_value(diagnosis: EvaluationDiagnosis | None, key: str) -> Any:
+def sort_value(diagnosis: EvaluationDiagnosis[Any] | None, key: str) -> Any:
     """What the evaluation list sorts by (larger = worse = first); ``None`` sorts last."""
     if diagnosis is None:
         return None

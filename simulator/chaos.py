@@ -27,7 +27,7 @@ import random
 import threading
 from collections import Counter
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NoReturn
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -179,32 +179,49 @@ class ChaosMiddleware:
             await self._mangle(fault, scope, receive, send)
 
     async def _mangle(self, fault: str, scope: Scope, receive: Receive, send: Send) -> None:
-        start: Message | None = None
-        chunks: list[bytes] = []
-
-        async def capture(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start":
-                start = message
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-
-        await self.app(scope, receive, capture)
+        start, body = await answer_of(self.app, scope, receive)
         if start is None:
             return
-        body = b"".join(chunks)
+        if fault == "reset":
+            await reset_mid_body(send, start, body, "chaos: connection reset mid-body")
         half = body[: len(body) // 2]
-        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
         if fault == "truncate":
-            await send({**start, "headers": headers + [(b"content-length", str(len(half)).encode())]})
+            await send(with_length(start, len(half)))
             await send({"type": "http.response.body", "body": half, "more_body": False})
             return
-        await send({**start, "headers": headers + [(b"content-length", str(len(body)).encode())]})
-        if fault == "reset":
-            await send({"type": "http.response.body", "body": half, "more_body": True})
-            raise ChaosReset("chaos: connection reset mid-body")
+        await send(with_length(start, len(body)))
         size = max(1, math.ceil(len(body) / TRICKLE_PIECES))
         for offset in range(0, len(body), size):
             await send({"type": "http.response.body", "body": body[offset:offset + size], "more_body": True})
             await asyncio.sleep(TRICKLE_GAP_S)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def answer_of(app: ASGIApp, scope: Scope, receive: Receive) -> tuple[Message | None, bytes]:
+    """Let ``app`` answer the request (it takes effect) and keep the answer instead of sending
+    it: its start message (None if it sent none) and its whole body."""
+    start: Message | None = None
+    chunks: list[bytes] = []
+
+    async def capture(message: Message) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            start = message
+        elif message["type"] == "http.response.body":
+            chunks.append(message.get("body", b""))
+
+    await app(scope, receive, capture)
+    return start, b"".join(chunks)
+
+
+def with_length(start: Message, length: int) -> Message:
+    """The answer's start message, its Content-Length said as ``length``."""
+    headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+    return {**start, "headers": headers + [(b"content-length", str(length).encode())]}
+
+
+async def reset_mid_body(send: Send, start: Message, body: bytes, why: str) -> NoReturn:
+    """Promise the whole body, send half of it, then drop the connection (:class:`ChaosReset`)."""
+    await send(with_length(start, len(body)))
+    await send({"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True})
+    raise ChaosReset(why)

@@ -1,15 +1,18 @@
-"""Errors as ``{"error": "<text>"}`` and fast JSON responses (orjson)."""
+"""Errors as ``{"error": "<text>"}`` (blah.dev), the way every platform installs its refusals, and fast
+JSON responses (orjson)."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, cast
 
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+
 
 class ApiError(Exception):
     """Raise from a route to answer ``{"error": message}`` with ``status``."""
@@ -19,6 +22,9 @@ class ApiError(Exception):
         self.status = status
         self.message = message
         self.headers = headers or {}
+
+    def response(self) -> Response:
+        return error_response(self.status, self.message, self.headers)
 
 
 def dump_json(data: Any) -> bytes:
@@ -43,32 +49,53 @@ def not_found(what: str) -> ApiError:
     return ApiError(404, f"{what} not found")
 
 
-def _describe(exc: RequestValidationError) -> str:
+class Refusal(Protocol):
+    """A platform's error, raised from a route: it answers itself in the platform's shape."""
+
+    def response(self) -> Response: ...
+
+
+def describe_invalid(exc: RequestValidationError) -> str:
+    """What was wrong with a request's query or body, in at most three "where: what" parts."""
     parts: list[str] = []
     for err in exc.errors()[:3]:
         loc = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
         parts.append(f"{loc or 'request'}: {err.get('msg', 'invalid')}")
-    return "invalid request: " + "; ".join(parts)
+    return "; ".join(parts)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    async def api_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, ApiError)
-        return error_response(exc.status, exc.message, exc.headers)
+def install_refusals(app: FastAPI, refusal: type[Exception], invalid: Callable[[str], Response],
+                     http: Callable[[StarletteHTTPException], Response]) -> None:
+    """Every platform answers its own ``refusal`` (a :class:`Refusal`) as it says, a request
+    FastAPI could not validate with ``invalid(description)``, and Starlette's own errors (404
+    of an unknown path, 405, a body that is not JSON) with ``http``."""
+
+    async def refused(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, refusal)
+        return cast(Refusal, exc).response()
 
     async def validation_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, RequestValidationError)
-        return error_response(422, _describe(exc))
+        return invalid(describe_invalid(exc))
 
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
-        if exc.status_code == 400:
-            # FastAPI answers a body that is not JSON at all with 400; the contract (and the spec)
-            # say a bad body is 422, like a body of the wrong shape.
-            return error_response(422, f"invalid request: {exc.detail}")
-        text = {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
-        return error_response(exc.status_code, text, dict(exc.headers or {}))
+        return http(exc)
 
-    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(refusal, refused)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
+
+
+def _http_error(exc: StarletteHTTPException) -> Response:
+    if exc.status_code == 400:
+        # FastAPI answers a body that is not JSON at all with 400; the contract (and the spec)
+        # say a bad body is 422, like a body of the wrong shape.
+        return error_response(422, f"invalid request: {exc.detail}")
+    text = {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
+    return error_response(exc.status_code, text, dict(exc.headers or {}))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """blah.dev's: ``{"error": text}``; a bad query or body is 422."""
+    install_refusals(app, ApiError, lambda text: error_response(422, f"invalid request: {text}"), _http_error)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
@@ -21,6 +22,7 @@ from starlette.types import ASGIApp
 from simulator.blahdev.app import create_app
 from simulator.blahdev.jobs import Jobs
 from simulator.blahdev.snapshot import seeded_world
+from simulator.blahdev.world import World
 from simulator.chaos import ChaosConfig, ChaosState, quiet_resets
 from simulator.request_log import RequestLog
 
@@ -94,20 +96,53 @@ class AppServer:
         self.stop()
 
 
-class SimulatorServer(AppServer):
-    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
-                 live: bool = True, chaos: ChaosConfig | None = None) -> None:
+class PlatformServer(AppServer):
+    """A simulated platform served by :class:`AppServer`: its seed, its speed (above 0), the
+    chaos it injects (settable while it runs) and the log of every request it answered.
+    ``build_app`` makes the platform's app (and what it holds) once the speed is known good."""
+
+    def __init__(self, build_app: Callable[[ChaosState, RequestLog], ASGIApp], *, seed: int, speed: float,
+                 chaos: ChaosConfig | None, host: str, port: int, thread_name: str) -> None:
         if speed <= 0:
             raise ValueError("speed must be positive")
         self.seed = seed
         self.speed = speed
-        self.live = live
-        self.world = seeded_world(seed)
         self._chaos = ChaosState(chaos)
-        self._jobs = Jobs(self.world, speed, live)
         self.requests = RequestLog()
-        """Every request answered (method, path, query, status; never a header value)."""
-        super().__init__(create_app(self.world, self._jobs, self._chaos, self.requests), host, port)
+        """Every request answered (method, path, query, status; whether a key was sent, never which)."""
+        super().__init__(build_app(self._chaos, self.requests), host, port, thread_name=thread_name)
+
+    @property
+    def chaos(self) -> ChaosConfig | None:
+        return self._chaos.config
+
+    @chaos.setter
+    def chaos(self, config: ChaosConfig | None) -> None:
+        self._chaos.set(config)
+
+    def set_chaos(self, config: ChaosConfig | None) -> None:
+        self._chaos.set(config)
+
+    def chaos_counts(self) -> dict[str, int]:
+        """Faults injected so far, by kind (``5xx``, ``429``, ``latency``, ``reset``, ...)."""
+        return self._chaos.counts()
+
+
+class SimulatorServer(PlatformServer):
+    world: World
+    _jobs: Jobs
+
+    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
+                 live: bool = True, chaos: ChaosConfig | None = None) -> None:
+        self.live = live
+
+        def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
+            self.world = seeded_world(seed)
+            self._jobs = Jobs(self.world, speed, live)
+            return create_app(self.world, self._jobs, chaos_state, requests)
+
+        super().__init__(build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port,
+                         thread_name="blah-simulator")
 
     # ------------------------------------------------------------------ identity
 
@@ -126,23 +161,6 @@ class SimulatorServer(AppServer):
     @property
     def peer_model_ids(self) -> list[str]:
         return self.world.peer_model_ids
-
-    # ------------------------------------------------------------------ chaos
-
-    @property
-    def chaos(self) -> ChaosConfig | None:
-        return self._chaos.config
-
-    @chaos.setter
-    def chaos(self, config: ChaosConfig | None) -> None:
-        self._chaos.set(config)
-
-    def set_chaos(self, config: ChaosConfig | None) -> None:
-        self._chaos.set(config)
-
-    def chaos_counts(self) -> dict[str, int]:
-        """Faults injected so far, by kind (``5xx``, ``429``, ``latency``, ``reset``, ...)."""
-        return self._chaos.counts()
 
     # ------------------------------------------------------------------ freezing
 

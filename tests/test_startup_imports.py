@@ -45,19 +45,62 @@ def test_badges_import_diagnosis_on_the_first_call_they_classify() -> None:
 
 
 def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() -> None:
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive")
+    loaded = _imports_after(START_PATH)
     assert "textual" in loaded  # the probe sees what was imported
     assert not _detectors(loaded)
     assert not {"plotext", "textual_plotext"} & loaded
 
 
-def test_the_start_up_path_defines_only_the_logs_wire_models() -> None:
-    """The Logs screen and the archive need a call and the totals; the other ~30 models (and
-    the services') are defined on first use."""
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive\n"
-                            "from api_client.blahdev.shapes import LogEntry, LogStats")
-    assert "api_client.blahdev.shapes_logs" in loaded
-    assert not {"api_client.blahdev.shapes_platform", "api_client.blahdev.shapes_services"} & loaded
+START_PATH = "import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive"
+
+
+def _session_with_config(config_text: str | None) -> str:
+    """Probe code: what ``blah-tui`` does before the app runs, with a config file holding
+    ``config_text`` (None: no file): read it and build the session's settings from it."""
+    return (
+        "import os, pathlib, shutil, tempfile\n"
+        "folder = pathlib.Path(tempfile.mkdtemp(prefix='startup-imports-'))\n"
+        "os.environ['BLAH_TUI_CONFIG_DIR'] = str(folder)\n"
+        "os.environ.pop('BLAH_TUI_CONFIG', None)\n"
+        + ("" if config_text is None else f"(folder / 'config.toml').write_text({config_text!r})\n")
+        + START_PATH + "\n"
+        "from application.session.config import load_config\n"
+        "from application.session.context import AppContext\n"
+        "loaded = load_config()\n"
+        "shutil.rmtree(folder)\n"
+        "ctx = cli.launch.apply_config(AppContext(model_id='m'), loaded)\n"
+        "print('PROBLEM', loaded.problem, ctx.settings.theme, ctx.settings.poll_interval, dict(ctx.settings.keymap))\n"
+    )  # fmt: skip
+
+
+def _pydantic(loaded: set[str]) -> set[str]:
+    return {"pydantic", "pydantic_core", "pydantic_settings"} & loaded
+
+
+def test_the_start_up_path_imports_no_pydantic() -> None:
+    """pydantic's import and first model builds were ~60-90 ms of the Logs screen's first
+    frame (issue 30): the start path reads the config, builds the settings and opens the
+    archive without it. Wire models (``LogEntry``, ``LogStats``) are built on first use."""
+    loaded = _imports_after(_session_with_config(None))
+    assert "application.session.settings" in loaded and "api_client.archives.archive" in loaded  # the probe ran
+    assert not _pydantic(loaded)
+    assert not {m for m in loaded if m.startswith("api_client.blahdev.shapes")}
+
+
+def test_a_config_file_of_good_values_is_read_without_pydantic() -> None:
+    text = ('theme = "blah-light"\npoll_interval = 4\nbell_on_run_end = false\ndefault_model = "m"\n'
+            '[templates]\n"m" = "chatml"\n[keymap]\n"mode.runs" = "f3"\n')  # fmt: skip
+    loaded = _imports_after(_session_with_config(text))
+    assert not _pydantic(loaded)
+
+
+def test_a_wrong_value_still_gets_pydantics_one_clear_message() -> None:
+    """The plain checks hand what they refuse to the pydantic model: the person reads its
+    verdict, naming key, value, expectation and file, as before."""
+    code = _session_with_config('poll_interval = "fast"\ntheme = "blah-light"\n')
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, capture_output=True, text=True)
+    assert 'poll_interval = "fast": should be a valid number' in done.stdout
+    assert "using the default (2.0)" in done.stdout and "blah-light 2.0" in done.stdout
 
 
 def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
@@ -80,7 +123,7 @@ def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
 def test_the_app_imports_no_text_area_until_a_screen_has_one() -> None:
     """TextArea (~20 ms with its document and syntax modules) is the Playground's and a few
     dialogs'; the app's check for a text box does not need it before one exists."""
-    loaded = _imports_after("import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive")
+    loaded = _imports_after(START_PATH)
     assert "textual.widgets._input" in loaded  # the probe sees Textual's widgets
     assert "textual.widgets._text_area" not in loaded
 

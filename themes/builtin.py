@@ -13,57 +13,26 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-BLAH_DARK = Theme(
-    name="blah-dark",
-    primary="#5fa8ff",
-    secondary="#9d7cff",
-    accent="#ffb454",
-    warning="#ffb454",
-    error="#ff5f6d",
-    success="#4ec98f",
-    foreground="#d8dee9",
-    background="#11151c",
-    surface="#181d26",
-    panel="#202734",
-    dark=True,
-)
+_COLOUR_FIELDS = ("primary", "secondary", "accent", "warning", "error", "success", "foreground", "background", "surface", "panel")
+"""The colours a theme names, in the order of the palette rows below (and the fields a user theme may set)."""
 
-BLAH_LIGHT = Theme(
-    name="blah-light",
-    primary="#1f5fbf",
-    secondary="#6a3fd1",
-    accent="#b35c00",
-    warning="#9a5b00",
-    error="#c4172c",
-    success="#1b7a4b",
-    foreground="#1d2330",
-    background="#f7f8fa",
-    surface="#eceff4",
-    panel="#dde2ea",
-    dark=False,
-)
-
+# One row a theme: its colours in _COLOUR_FIELDS' order.
+_DARK_PALETTE = ("#5fa8ff", "#9d7cff", "#ffb454", "#ffb454", "#ff5f6d", "#4ec98f", "#d8dee9", "#11151c", "#181d26", "#202734")
+_LIGHT_PALETTE = ("#1f5fbf", "#6a3fd1", "#b35c00", "#9a5b00", "#c4172c", "#1b7a4b", "#1d2330", "#f7f8fa", "#eceff4", "#dde2ea")
 # Pure black and white with saturated signal colours, for long sessions and low vision.
-BLAH_HIGH_CONTRAST = Theme(
-    name="blah-high-contrast",
-    primary="#00d7ff",
-    secondary="#ffff00",
-    accent="#ffff00",
-    warning="#ffff00",
-    error="#ff3030",
-    success="#00ff5f",
-    foreground="#ffffff",
-    background="#000000",
-    surface="#000000",
-    panel="#1c1c1c",
-    dark=True,
-    luminosity_spread=0.25,
-    text_alpha=1.0,
-)
+_HIGH_CONTRAST_PALETTE = ("#00d7ff", "#ffff00", "#ffff00", "#ffff00", "#ff3030", "#00ff5f", "#ffffff", "#000000", "#000000", "#1c1c1c")
+
+
+def palette_theme(name: str, palette: tuple[str, ...], *, dark: bool, **extra: float) -> Theme:
+    """A Theme from one palette row (colours in ``_COLOUR_FIELDS`` order) and Textual's other knobs."""
+    return Theme(name=name, dark=dark, **dict(zip(_COLOUR_FIELDS, palette, strict=True)), **extra)
+
+
+BLAH_DARK = palette_theme("blah-dark", _DARK_PALETTE, dark=True)
+BLAH_LIGHT = palette_theme("blah-light", _LIGHT_PALETTE, dark=False)
+BLAH_HIGH_CONTRAST = palette_theme("blah-high-contrast", _HIGH_CONTRAST_PALETTE, dark=True, luminosity_spread=0.25, text_alpha=1.0)
 
 BUILTIN_THEMES: tuple[Theme, ...] = (BLAH_DARK, BLAH_LIGHT, BLAH_HIGH_CONTRAST)
-
-_COLOUR_FIELDS = ("primary", "secondary", "accent", "warning", "error", "success", "foreground", "background", "surface", "panel")
 
 
 @dataclass

@@ -1,4 +1,9 @@
 """The Textual app: ``app`` (the shell, the area keys), ``base_screen`` (``BlahScreen``),
 ``app_protocol`` (what the screens use of the app), ``registry`` (the areas), the command
 palette, help, and ``screens/``, one package per area.
+
+What several screens share is written once here: ``bindings`` (Back, Refresh, the tab and j/k
+keys, built with each area's binding ids), ``captioned_table`` (a caption over one table),
+``text_page`` (one scrolled block of text), ``send_once`` (confirm, then send once) and
+``reload`` (the reload scheduler).
 """

@@ -17,12 +17,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from application.session.config import KNOWN_TEMPLATES, Config, save_setting
 from application.session.paths import config_file
+from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -41,28 +41,17 @@ __all__ = [
 Checker = Callable[[str], Any]
 
 
-class ValuePrompt(ModalScreen[str | None]):
+class ValuePrompt(FormDialog[str]):
     """Ask for one value: Enter checks it (a problem is shown under the field, the dialog
     stays), Esc cancels. Dismisses with the accepted text, once."""
 
     DEFAULT_CSS = """
-    ValuePrompt {
-        align: center middle;
-    }
-    ValuePrompt > #prompt-box {
-        width: 70;
-        max-width: 95%;
-        height: auto;
-        border: thick $primary;
-        background: $surface;
-        padding: 1 2;
-    }
-    ValuePrompt #prompt-title { text-style: bold; }
-    ValuePrompt #prompt-hint { color: $foreground-muted; }
+    ValuePrompt > #prompt-box { width: 70; max-width: 95%; }
     ValuePrompt #prompt-problem { color: $error; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    ERROR_ID = "prompt-problem"
 
     def __init__(
         self, title: str, *, value: str = "", hint: str = "", check: Checker | None = None,
@@ -74,37 +63,27 @@ class ValuePrompt(ModalScreen[str | None]):
         self._hint = hint
         self._check = check
         self._suggestions = list(suggestions)
-        self._answered = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="prompt-box"):
-            yield Static(Text(self._title), id="prompt-title")
+        with Vertical(id="prompt-box", classes="dialog-box"):
+            yield Static(Text(self._title), id="prompt-title", classes="dialog-title")
             yield Input(
                 value=self._value,
                 id="prompt-input",
                 suggester=SuggestFromList(self._suggestions, case_sensitive=False) if self._suggestions else None,
             )
-            yield Static(Text(self._hint), id="prompt-hint")
+            yield Static(Text(self._hint), id="prompt-hint", classes="dialog-hint")
             yield Static(id="prompt-problem")
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self._answered:
-            return
-        text = event.value.strip()
+    def request(self) -> tuple[str | None, str | None]:
+        """Enter: the typed text (stripped) once the checker accepts it."""
+        text = self.query_one("#prompt-input", Input).value.strip()
         if self._check is not None:
             try:
                 self._check(text)
             except ValueError as error:
-                self.query_one("#prompt-problem", Static).update(Text(one_line(str(error), max_len=200)))
-                return
-        self._answered = True
-        self.dismiss(text)
-
-    def action_cancel(self) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(None)
+                return None, one_line(str(error), max_len=200)
+        return text, None
 
 
 def _first_error(error: ValidationError) -> str:

@@ -20,34 +20,27 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Vertical
 from textual.widgets import Button, Static
+
+from widgets.dialog import DialogScreen, answer_buttons
 
 __all__ = ["ConfirmScreen"]
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(DialogScreen[bool]):
     """Ask before a write. Dismisses with True (confirmed) or False (cancelled), once."""
 
     DEFAULT_CSS = """
-    ConfirmScreen {
-        align: center middle;
-    }
     ConfirmScreen > #confirm-dialog {
         width: 72;
         max-width: 90%;
-        height: auto;
         max-height: 80%;
-        border: thick $primary;
-        background: $surface;
-        padding: 1 2;
     }
     ConfirmScreen.danger > #confirm-dialog {
         border: thick $error;
     }
     ConfirmScreen #confirm-title {
-        text-style: bold;
         margin-bottom: 1;
     }
     ConfirmScreen #confirm-body {
@@ -56,12 +49,7 @@ class ConfirmScreen(ModalScreen[bool]):
         overflow-y: auto;
     }
     ConfirmScreen #confirm-buttons {
-        height: auto;
         margin-top: 1;
-        align-horizontal: right;
-    }
-    ConfirmScreen #confirm-buttons Button {
-        margin-left: 2;
     }
     """
 
@@ -84,48 +72,33 @@ class ConfirmScreen(ModalScreen[bool]):
         self._body: RenderableType = Text(body) if isinstance(body, str) else body
         self._confirm_label = confirm_label
         self._cancel_label = cancel_label
-        self._answered = False
-
-    @property
-    def answered(self) -> bool:
-        """True once the dialog has given its (single) answer."""
-        return self._answered
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="confirm-dialog"):
-            yield Static(self._title, id="confirm-title", markup=False)
+        with Vertical(id="confirm-dialog", classes="dialog-box"):
+            yield Static(self._title, id="confirm-title", classes="dialog-title", markup=False)
             yield Static(self._body, id="confirm-body", markup=False)
-            with Horizontal(id="confirm-buttons"):
-                yield Button(
-                    Text(self._cancel_label), id="confirm-cancel", variant="default", compact=False
-                )
-                yield Button(
-                    Text(self._confirm_label),
-                    id="confirm-ok",
-                    variant="error" if "danger" in self.classes else "primary",
-                )
+            yield answer_buttons("confirm", self._confirm_label, cancel_label=self._cancel_label,
+                                 ok_variant="error" if "danger" in self.classes else "primary")
 
     def on_mount(self) -> None:
         for button in self.query("#confirm-cancel").results(Button):  # none when closed as it opened
             button.focus()
 
-    def _answer(self, value: bool) -> None:
-        if self._answered:
-            return
-        self._answered = True
-        for button in self.query(Button):
-            button.disabled = True
-        self.dismiss(value)
+    def answer(self, result: bool) -> None:
+        if not self.answered:
+            for button in self.query(Button):
+                button.disabled = True
+        super().answer(result)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self._answer(event.button.id == "confirm-ok")
+        self.answer(event.button.id == "confirm-ok")
 
     def action_confirm(self) -> None:
-        self._answer(True)
+        self.answer(True)
 
     def action_cancel(self) -> None:
-        self._answer(False)
+        self.answer(False)
 
 
 class WideConfirmScreen(ConfirmScreen):

@@ -11,24 +11,23 @@ from __future__ import annotations
 from typing import ClassVar, Generic, TypeVar
 
 from rich.text import Text
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+
+from widgets.dialog import DialogScreen
 
 __all__ = ["FormDialog"]
 
 RequestT = TypeVar("RequestT")
 
 
-class FormDialog(ModalScreen[RequestT | None], Generic[RequestT]):
+class FormDialog(DialogScreen[RequestT | None], Generic[RequestT]):
     """Subclasses compose their fields, a ``Static`` with id ``ERROR_ID`` for the inline
-    refusal and a ``Button`` with id ``OK_ID``; they implement :meth:`request`."""
+    refusal and a ``Button`` with id ``OK_ID``; they implement :meth:`request`.
+
+    The frame (box, title, hint, error line, buttons) is ``DialogScreen``'s."""
 
     ERROR_ID: ClassVar[str] = "form-error"
     OK_ID: ClassVar[str] = "form-ok"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._answered = False
 
     def request(self) -> tuple[RequestT | None, str | None]:
         """The request the fields make, or None with the sentence saying what is wrong."""
@@ -41,13 +40,10 @@ class FormDialog(ModalScreen[RequestT | None], Generic[RequestT]):
         if request is None:
             self.query_one(f"#{self.ERROR_ID}", Static).update(Text(problem or ""))
             return
-        self._answered = True
-        self.dismiss(request)
+        self.answer(request)
 
     def action_cancel(self) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(None)
+        self.answer(None)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from rich.text import Text
 from textual.binding import Binding
 
 from widgets.fitted_table import FittedTable
@@ -17,8 +20,23 @@ class KeyTable(FittedTable):
         Binding("G", "scroll_bottom", "Bottom", show=False, id="table.bottom"),
     ]
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+    def __init__(
+        self, *, id: str | None = None, classes: str | None = None,  # noqa: A002
+        columns: Iterable[tuple[str | Text, str]] = (),
+    ) -> None:
+        """``columns``: ``(label, key)`` of the columns to start with."""
         super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=True)
+        self.add_keyed_columns(columns)
+
+    def add_keyed_columns(self, columns: Iterable[tuple[str | Text, str]]) -> None:
+        """Add a column for each ``(label, key)``, in order."""
+        for label, key in columns:
+            self.add_column(label, key=key)
+
+    def set_columns(self, columns: Iterable[tuple[str | Text, str]]) -> None:
+        """Empty the table (rows and columns) and give it these ``(label, key)`` columns."""
+        self.clear(columns=True)
+        self.add_keyed_columns(columns)
 
     @property
     def current_key(self) -> str | None:

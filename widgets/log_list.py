@@ -12,7 +12,7 @@ Once the user moves up or scrolls up, the view stays put, ``new_since_pause`` co
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import tzinfo
 from typing import ClassVar
 
@@ -147,6 +147,7 @@ class LogList(ScrollView, can_focus=True):
         self._need_older_sent = False
         self._programmatic_scroll = 0
         self._paint_width: int | None = None
+        self._after_paint: dict[Callable[[], object], None] = {}
         self._set_source(rows)
         self._cursor = len(self._source) - 1
 
@@ -235,6 +236,13 @@ class LogList(ScrollView, can_focus=True):
         off the newest row the list stops following."""
         self._move_cursor(index)
 
+    def call_after_paint(self, callback: Callable[[], object]) -> None:
+        """Run ``callback`` (once) after the next frame that draws this list has been handed to
+        the terminal: for slower work that must not delay the rows a person reads first. Not
+        a timer, which a loaded machine can fire before the frame."""
+        self._after_paint[callback] = None
+        self.refresh()
+
     def set_highlight(self, terms: Sequence[str]) -> None:
         """Highlight case-insensitive matches of any term in the previews (empty: none)."""
         self._painter.set_terms(terms)
@@ -298,6 +306,12 @@ class LogList(ScrollView, can_focus=True):
             return super().render_lines(crop)
         finally:
             self._paint_width = None
+            if self._after_paint:
+                # The screen renders and hands the frame to the driver in one go: these run
+                # after that, once this list's messages are next handled.
+                for callback in self._after_paint:
+                    self.call_later(callback)
+                self._after_paint.clear()
 
     def _dates_on_screen(self) -> TimeFormat:
         """The time column shows the date when the rows on screen span more than one day."""
@@ -422,6 +436,16 @@ class LogList(ScrollView, can_focus=True):
     def on_mount(self) -> None:
         self._update_virtual_size()
         self.call_after_refresh(self._scroll_to_cursor, to_end=self.following)
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        """Sized by the layout, before the frame is drawn: a following list is put at its
+        newest rows now. Left to ``on_mount``'s scroll (after the first refresh), the first
+        frame drew the oldest screenful (reading the far end of an archive) and the next one
+        the newest: twice the lines painted for the first paint of a list built with rows."""
+        changed = super()._size_updated(size, virtual_size, container_size, layout)
+        if self.following and len(self._source) and self.scroll_y != self.max_scroll_y:
+            self.set_reactive(LogList.scroll_y, self.max_scroll_y)  # no watcher: nothing to refresh yet
+        return changed
 
     def on_resize(self, event: events.Resize) -> None:
         self._painter.forget_lines()

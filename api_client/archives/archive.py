@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from api_client.archives import fulltext as text_index
 from api_client.archives.base import FULL_SELECT, ArchiveBase, entry_from_row
@@ -52,7 +52,9 @@ from api_client.archives.schema import (
     ArchiveError,
     ArchiveVersionError,
 )
-from api_client.blahdev.shapes import LogEntry
+
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import orjson
 
@@ -23,7 +23,9 @@ from api_client.archives.schema import (
     connect,
     is_corruption,
 )
-from api_client.blahdev.shapes import LogEntry
+
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry
 
 FULL_SELECT = ", ".join(LOG_COLUMNS)
 _STRETCH_FLOOR = "stretch_floor_ms"
@@ -201,6 +203,8 @@ class ArchiveBase:
 
 
 def entry_from_row(cols: Iterable[Any]) -> LogEntry:
+    from api_client.blahdev.shapes import LogEntry  # not at import: opening an archive builds no pydantic model
+
     data = dict(zip(LOG_COLUMNS, cols, strict=True))
     if data["messages"] is not None:
         data["messages"] = orjson.loads(data["messages"])

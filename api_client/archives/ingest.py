@@ -17,13 +17,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from api_client.blahdev.shapes import LogEntry
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry
 
-BadgesFn = Callable[[LogEntry], Iterable[str]]
+BadgesFn = Callable[["LogEntry"], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
 _INSERT_SQL = (

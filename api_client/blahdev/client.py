@@ -10,9 +10,7 @@ No Textual import here: the TUI calls this from its workers.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from collections.abc import Callable
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -42,6 +40,7 @@ from api_client.blahdev.shapes import (
 )
 from api_client.blahdev.tail import LogTail, TailState
 from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.retry import RetryPolicy
 from api_client.transport.url_paths import api_path, segment
 
@@ -52,7 +51,7 @@ if TYPE_CHECKING:
 USER_AGENT = "blah-tui/0.1"
 
 
-class BlahClient(CommunityEndpoints, AssetEndpoints):
+class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
     """Async client of the blah.dev API (``/api/v1``).
 
     Use as ``async with BlahClient(url, key) as client:`` (or call :meth:`aclose`). It
@@ -78,23 +77,19 @@ class BlahClient(CommunityEndpoints, AssetEndpoints):
         limits: httpx.Limits | None = None,
     ) -> None:
         self._sleep: Sleep = sleep or asyncio.sleep
-        self._http = HttpCore(
+        super().__init__(HttpCore(
             base_url,
             api_key,
             transport=transport,
             timeout=timeout,
             deadline=deadline,
-            retry=replace(retry or RetryPolicy(), max_attempts=max_attempts),
+            retry=bounded_retry(retry, max_attempts),
             sleep=self._sleep,
             limits=limits,
             user_agent=USER_AGENT,
-        )
+        ))
 
     # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def base_url(self) -> str:
-        return str(self._http.base_url).rstrip("/")
 
     @property
     def has_key(self) -> bool:
@@ -110,20 +105,6 @@ class BlahClient(CommunityEndpoints, AssetEndpoints):
 
     def __repr__(self) -> str:
         return f"BlahClient(base_url={self.base_url!r}, has_key={self.has_key})"
-
-    async def __aenter__(self) -> BlahClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
 
     # ------------------------------------------------------------------ logs
 

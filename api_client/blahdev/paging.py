@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from api_client.blahdev.shapes import LogEntry
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry
 
 
 def older_page_bound(raw: list[LogEntry], page_size: int) -> tuple[int, int, str | None]:

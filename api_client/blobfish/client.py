@@ -17,16 +17,16 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 
 from api_client.errors import InvalidResponseError
 from api_client.transport.bulk_get import BulkFallback, BulkGet
 from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
 from api_client.transport.origin import KeyHeader
 from api_client.transport.retry import RetryPolicy
@@ -37,6 +37,7 @@ from api_client.blobfish import shapes as assumed
 from api_client.blobfish.errors import ERROR_TYPES
 from api_client.blobfish.keys import check_key
 from api_client.blobfish.publication import Publication, prepare
+from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 
 KEY_HEADER = KeyHeader("X-API-Key")
 USER_AGENT = "blah-tui (blobfish client)"
@@ -71,10 +72,10 @@ class _RawBody:
 _RAW_BODY = _RawBody()
 
 
-def _json_object(body: Any) -> dict[str, Any]:
+def _evaluation(body: Any) -> Evaluation:
     if not isinstance(body, dict):
         raise InvalidResponseError("the evaluation's detail is not a JSON object")
-    return body
+    return parse_evaluation(body)
 
 
 def origin_base_url(base_url: str) -> str:
@@ -90,7 +91,7 @@ def origin_base_url(base_url: str) -> str:
     return str(url.copy_with(path="/", query=None, fragment=None)).rstrip("/")
 
 
-class BlobfishClient:
+class BlobfishClient(PlatformClient):
     platform = "blobfish"
 
     def __init__(
@@ -107,37 +108,20 @@ class BlobfishClient:
         limits: httpx.Limits | None = None,
     ) -> None:
         key = check_key(api_key) if api_key is not None else None
-        self._http = HttpCore(
+        super().__init__(HttpCore(
             origin_base_url(base_url),
             key,
             transport=transport,
             timeout=timeout,
             deadline=deadline,
-            retry=replace(retry or RetryPolicy(), max_attempts=max_attempts),
+            retry=bounded_retry(retry, max_attempts),
             sleep=sleep or asyncio.sleep,
             limits=limits,
             user_agent=USER_AGENT,
             key_header=KEY_HEADER,
             missing_key_hint="set BLOBFISH_API_KEY to a bf_... key",
             error_types=ERROR_TYPES,
-        )
-
-    # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def base_url(self) -> str:
-        return str(self._http.base_url).rstrip("/")
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
+        ))
 
     # ------------------------------------------------------------------ reads
 
@@ -161,18 +145,12 @@ class BlobfishClient:
     def _evaluation_path(self, evaluation_id: str) -> str:
         return f"{assumed.EVALUATIONS_PATH}/{segment(evaluation_id, what='evaluation id')}"
 
-    async def get_evaluation_body(self, evaluation_id: str) -> dict[str, Any]:
-        """One evaluation's detail as the platform sent it (a JSON object), for the evidence
-        reader (``application.evaluations.evidence``), which parses the rollouts and their traces
-        from it once: no model built only to be dumped back to JSON."""
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
+        """One evaluation's full evidence (its rollouts, steps and traces), parsed once into the
+        types the app reads (``shapes_evidence``); the body as sent is kept (``raw``) for
+        ``--json``, the traces as sent for the JSONL export."""
         return await self._http.request_json(
-            "GET", self._evaluation_path(evaluation_id), _json_object, needs_key=True
-        )
-
-    async def get_evaluation(self, evaluation_id: str) -> assumed.Detail:
-        """One evaluation's full evidence: its rollouts, steps and traces."""
-        return await self._http.request_json(
-            "GET", self._evaluation_path(evaluation_id), assumed.Detail.model_validate, needs_key=True
+            "GET", self._evaluation_path(evaluation_id), _evaluation, needs_key=True
         )
 
     # ------------------------------------------------------------------ exports
@@ -236,12 +214,41 @@ class BlobfishClient:
         """Every evaluation's traces, one evaluation after another in list order (newest
         first), into ``dest``: each evaluation that existed when the list was first asked
         for, once (offset paging drops the repeats a publication causes). Bodies are fetched
-        while the list is still being read, up to ``EXPORT_IN_FLIGHT`` at once (on
-        ``BulkGet``'s light connections where it applies), and written in list order.
+        while the list is still being read (``_export_ids``).
         ``progress(written, total)``: ``total`` is None until the whole list is read."""
-        dest = Path(dest)
         self._http_check_key()
-        listing = aiter(self.iter_evaluations(limit=page_limit))
+
+        async def listed() -> AsyncIterator[str]:
+            async for summary in self.iter_evaluations(limit=page_limit):
+                yield summary.evaluation_id
+
+        return await self._export_ids(listed(), dest, progress, None)
+
+    async def export_many_jsonl(
+        self, ids: list[str], dest: Path, *, progress: Callable[[int, int], None] | None = None
+    ) -> ExportResult:
+        """The traces of the evaluations ``ids``, one after another in that order, into ``dest``
+        (see ``_export_ids``; nothing is left at ``dest`` on failure)."""
+        self._http_check_key()
+
+        async def given() -> AsyncIterator[str]:
+            for evaluation_id in ids:
+                yield evaluation_id
+
+        return await self._export_ids(given(), dest, progress, len(ids))  # type: ignore[arg-type]
+
+    async def _export_ids(
+        self,
+        ids: AsyncIterator[str],
+        dest: Path,
+        progress: Callable[[int, int | None], None] | None,
+        total: int | None,
+    ) -> ExportResult:
+        """The traces of the evaluations ``ids`` yields, in that order, into ``dest``: up to
+        ``EXPORT_IN_FLIGHT`` bodies fetched at once (on ``BulkGet``'s light connections where
+        it applies) while ``ids`` is still being read, written in order. ``total``: how many
+        ``ids`` holds, when known (else counted once it is exhausted)."""
+        dest = Path(dest)
         listed = 0
         listed_all = False
         lines = size = written = 0
@@ -252,11 +259,11 @@ class BlobfishClient:
                 while True:
                     while not listed_all and len(pending) < EXPORT_IN_FLIGHT:
                         try:
-                            summary = await anext(listing)
+                            evaluation_id = await anext(ids)
                         except StopAsyncIteration:
                             listed_all = True
                             break
-                        pending.append(asyncio.ensure_future(self._jsonl_body_bulk(summary.evaluation_id, bulk)))
+                        pending.append(asyncio.ensure_future(self._jsonl_body_bulk(evaluation_id, bulk)))
                         listed += 1
                     if not pending:
                         break
@@ -266,14 +273,14 @@ class BlobfishClient:
                     lines += body.count(b"\n")
                     size += len(body)
                     if progress is not None:
-                        progress(written, listed if listed_all else None)
+                        progress(written, total if total is not None else (listed if listed_all else None))
             finally:
                 for task in pending:
                     task.cancel()
                 await asyncio.gather(*pending, return_exceptions=True)
-                close_listing = getattr(listing, "aclose", None)
-                if close_listing is not None:
-                    await close_listing()
+                close_ids = getattr(ids, "aclose", None)
+                if close_ids is not None:
+                    await close_ids()
                 if bulk is not None:
                     await bulk.aclose()
         return ExportResult(dest, written, lines, size)

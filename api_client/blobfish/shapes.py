@@ -4,7 +4,8 @@ The contract (/work/shared/platform/blobfish-CONTRACT.md, section 2) documents t
 not the JSON of the answers; what is read here is the contract's ASSUMED shapes, read
 leniently: unknown members are kept (``extra="allow"``, so ``--json`` prints what the platform
 sent), and a member that is absent stays ``None`` (not recorded), never 0. When the real schema
-is known, this module is the one to replace.
+is known, this module is the one to replace. An evaluation's evidence (its rollouts, steps,
+traces) is read once into the app's own types in ``shapes_evidence``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from common.iso_time import iso_ms
 
 Json = dict[str, Any]
 
@@ -60,100 +63,16 @@ class Summary(_Lenient):
         value = (self.metadata or {}).get("model")
         return value if isinstance(value, str) else None
 
+    @property
+    def created_ms(self) -> int | None:
+        return iso_ms(self.created_at)
+
 
 class EvaluationPage(_Lenient):
     """ASSUMED: ``{"evaluations": [Summary], "next_offset": int|null}`` (null on the last page)."""
 
     evaluations: list[Summary] = Field(default_factory=list)
     next_offset: int | None = None
-
-
-class Assertion(_Lenient):
-    name: str | None = None
-    passed: bool | None = None
-    details: str | None = None
-
-
-class Grade(_Lenient):
-    """The benchmark verifier grade seen in scripts (ASSUMED for SDK rollouts)."""
-
-    task_id: str | None = None
-    passed: bool | None = None
-    reward: float | None = None
-    explanation: str | None = None
-    assertions: list[Assertion] | None = None
-    failed_conditions: list[str] | None = None
-    advisory_conditions: list[str] | None = None
-
-
-class Step(_Lenient):
-    """ASSUMED: ``{index, turn, prompt, final_answer, reward, grade, training_samples}``."""
-
-    index: int | None = None
-    turn: int | None = None
-    prompt: str | None = None
-    final_answer: str | None = None
-    reward: float | None = None
-    grade: Grade | None = None
-    training_samples: list[Json] | None = None
-
-
-class Rollout(_Lenient):
-    """ASSUMED: ``{rollout_id, task_id, reward, grade, trace_id, steps}``."""
-
-    rollout_id: str | None = None
-    task_id: str | None = None
-    reward: float | None = None
-    grade: Grade | None = None
-    trace_id: str | None = None
-    steps: list[Step] | None = None
-
-    @property
-    def failed(self) -> bool | None:
-        """Whether the grader failed it; None when no grade says (never a guess from reward)."""
-        return None if self.grade is None or self.grade.passed is None else not self.grade.passed
-
-
-class Job(_Lenient):
-    """ASSUMED: ``{"schema": "blobfish.job.v1", job_id, status, taskset, metadata, rollouts}``."""
-
-    schema_: str | None = Field(default=None, alias="schema")
-    job_id: str | None = None
-    status: str | None = None
-    taskset: str | None = None
-    metadata: Json | None = None
-    rollouts: list[Rollout] | None = None
-
-
-class Envelope(_Lenient):
-    """ASSUMED: ``{"schema": "blobfish.sdk-evaluation.v1", "traces": [Trace], "job": Job}``
-    (traces are kept as the platform sent them)."""
-
-    schema_: str | None = Field(default=None, alias="schema")
-    job: Job | None = None
-    traces: list[Json] | None = None
-
-
-class Detail(Summary):
-    """ASSUMED: detail = Summary + the redacted ``envelope`` as published."""
-
-    envelope: Envelope | None = None
-
-    @property
-    def rollouts(self) -> list[Rollout]:
-        job = self.envelope.job if self.envelope else None
-        return list(job.rollouts or []) if job else []
-
-    @property
-    def taskset(self) -> str | None:
-        job = self.envelope.job if self.envelope else None
-        return job.taskset if job else None
-
-    @property
-    def failed_count(self) -> int | None:
-        """Rollouts the grader failed; None when no rollout carries a verdict."""
-        verdicts = [r.failed for r in self.rollouts if r.failed is not None]
-        return sum(verdicts) if verdicts else None
 
 
 class Receipt(_Lenient):
@@ -170,3 +89,11 @@ def job_of(envelope: Any) -> Json | None:
         job: Json = envelope["job"]
         return job
     return None
+
+
+DATASET_RECEIPT_MEMBERS = ("dataset_id", "record_count", "byte_count", "sha256")
+"""ASSUMED: Studio's dataset receipt ``{dataset_id, record_count, byte_count, sha256}`` (the page
+names record count, byte count and SHA-256; the names are the contract's guess). No HTTP route
+for dataset export is documented, so the client reads none: the app's own export receipt
+(``application.evaluations.dataset_export``) is measured on the file it wrote and uses these
+names, without ``dataset_id`` (no dataset exists on the platform)."""

@@ -20,9 +20,8 @@ import asyncio
 import datetime as dt
 import json
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, replace
-from types import TracebackType
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
@@ -32,6 +31,7 @@ from pydantic import ValidationError
 from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
 from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.transport.origin import BEARER
+from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.responses import safe_excerpt
 from api_client.transport.url_paths import segment
 
@@ -103,7 +103,7 @@ def plain_http_transport(limits: httpx.Limits | None) -> httpx.AsyncHTTPTranspor
     return httpx.AsyncHTTPTransport(verify=False, limits=limits or httpx.Limits(), trust_env=True)
 
 
-class ErrorbarClient:
+class ErrorbarClient(PlatformClient):
     platform = "errorbar"
 
     def __init__(self, base_url: str, api_key: str | None = None, *,
@@ -118,27 +118,13 @@ class ErrorbarClient:
         origin = origin_base_url(base_url)
         if transport is None and httpx.URL(origin).scheme == "http":
             transport = plain_http_transport(limits)
-        self._http = HttpCore(
+        super().__init__(HttpCore(
             origin, key, transport=transport, timeout=timeout, deadline=deadline,
-            retry=replace(retry or RetryPolicy(), max_attempts=max_attempts), sleep=sleep or asyncio.sleep,
+            retry=bounded_retry(retry, max_attempts), sleep=sleep or asyncio.sleep,
             limits=limits, user_agent=USER_AGENT, key_header=BEARER,
             missing_key_hint="set ERRORBAR_API_KEY to an sk_... key",
-        )
+        ))
         self._creating: dict[str, asyncio.Future[Created]] = {}
-
-    @property
-    def base_url(self) -> str:
-        return str(self._http.base_url).rstrip("/")
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        await self.aclose()
 
     # ------------------------------------------------------------------ plumbing
 

@@ -1,4 +1,4 @@
-"""Every shape the errorbar client reads, in one module (pydantic v2), with what is ASSUMED.
+"""Every shape the errorbar client reads (pydantic v2), with what is ASSUMED: import them from here.
 
 Source: /work/shared/platform/evalqueue-CONTRACT.md. Documented there: the routes, the run
 object's members, the results' member names, the gate's body and its 200-only-when-pass rule,
@@ -43,38 +43,37 @@ ASSUMED (the contract is silent or says "not stated"):
   ``application.compare.bakeoff.refusals``; absent, the app says the answer does not tell);
 - a population-mismatch 400 says "population" in its message.
 
-The gate's body is documented whole (contract 3.9): it is read in ``gate_verdict`` without
-pydantic, for the CI gate's start-up. The paths and fixed names are in ``shapes_fixed``.
+Here: a run, its results (a screening's too), samples, comparisons and criteria. Calibration,
+evidence and failure clusters are in ``shapes_calibration`` (imported from here as well);
+both are on the lenient base of ``shapes_base``. The gate's
+body is documented whole (contract 3.9): it is read in ``gate_verdict`` without pydantic, for
+the CI gate's start-up. The paths and fixed names are in ``shapes_fixed``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-Json = dict[str, Any]
-
+from api_client.errorbar.shapes_base import Json, Lenient, interval, object_of
+from api_client.errorbar.shapes_calibration import (
+    AlignAnswer, Alignment, AlignmentMetrics, ArmPairwise, Attestation, AttestationProblem, Calibration,
+    CalibrationSide, CorrectedWinRate, CriterionClusters, Disagreement, Evidence, EvidenceContent,
+    EvidenceGate, FailureCluster, FailureClusters, PairLabel, Pairwise, parse_pair_labels,
+)
 from api_client.errorbar.shapes_fixed import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
 
-__all__ = ["CODE_INSUFFICIENT_SCOPE", "CRITERIA_PATH", "EVALS_PATH", "LIST_LIMIT", "STORED", "TERMINAL"]
-
-
-def _interval(value: Any) -> list[float] | None:
-    """``[lo, hi]`` of numbers, else None (an interval the platform did not give is not made up)."""
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
-    ):
-        return [float(value[0]), float(value[1])]
-    return None
-
-
-class Lenient(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
-
-    def to_json(self) -> Json:
-        """What the platform sent (unknown members too, absent members still absent)."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+__all__ = [
+    "AlignAnswer", "Alignment", "AlignmentMetrics", "Arm", "ArmPairwise", "Attestation", "AttestationProblem",
+    "BaselineResult", "CODE_INSUFFICIENT_SCOPE", "CRITERIA_PATH", "Calibration", "CalibrationSide",
+    "CandidateResult", "CompareRow", "CompareSide", "Comparison", "CorrectedWinRate", "Criterion",
+    "CriterionClusters", "CriterionList", "Disagreement", "Document", "EVALS_PATH", "Evidence",
+    "EvidenceContent", "EvidenceGate", "FailureCluster", "FailureClusters", "Incumbent", "Json", "LIST_LIMIT",
+    "Lenient", "ModelResult", "PairLabel", "Pairwise", "Recommendation", "Results", "Run", "RunList",
+    "STORED", "Sample", "SampleAnswer", "Screening", "ScreeningCandidate", "Similarity", "TERMINAL",
+    "TokenShape", "parse_pair_labels", "parse_samples",
+]
 
 
 class Arm(Lenient):
@@ -104,7 +103,7 @@ class CandidateResult(Lenient):
     eval_cost_micros: int | None = None
     savings_pct: float | None = None
 
-    _ci = field_validator("ci95", mode="before")(_interval)
+    _ci = field_validator("ci95", mode="before")(interval)
 
     @property
     def key(self) -> str:
@@ -135,7 +134,7 @@ class ModelResult(Lenient):
     avg_latency_ms: float | None = None
     eval_cost_micros: int | None = None
 
-    _cis = field_validator("observed_ci", "corrected_ci", mode="before")(_interval)
+    _cis = field_validator("observed_ci", "corrected_ci", mode="before")(interval)
 
 
 class Results(Lenient):
@@ -228,7 +227,7 @@ class CompareSide(Lenient):
     n: int | None = None
     ci: list[float] | None = None
 
-    _ci = field_validator("ci", mode="before")(_interval)
+    _ci = field_validator("ci", mode="before")(interval)
 
 
 class CompareRow(Lenient):
@@ -240,7 +239,7 @@ class CompareRow(Lenient):
     delta_ci: list[float] | None = None
     significant: bool | None = None
 
-    _ci = field_validator("delta_ci", mode="before")(_interval)
+    _ci = field_validator("delta_ci", mode="before")(interval)
 
 
 class Comparison(Lenient):
@@ -269,7 +268,7 @@ class Criterion(Lenient):
     drift_signal: str | None = None
     drift_reason: str | None = None
 
-    _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
+    _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(interval)
 
 
 class CriterionList(Lenient):
@@ -281,217 +280,7 @@ class Document(Lenient):
     the screens read its members; nothing here assumes more than that it is an object."""
 
 
-# ---------------------------------------------------------------- calibration (contract 3.11, 3.12, 4)
-
-
-def _object_or_none(value: Any) -> Any:
-    """A member the contract leaves unshaped: read when it is an object, else None (never a
-    failed read of the whole answer: the figures around it still count)."""
-    return value if isinstance(value, dict) else None
-
-
-class CalibrationSide(Lenient):
-    """The judge against the person on one side: said it when the person did (sensitivity),
-    did not when the person did not (specificity)."""
-
-    positives: int | None = None
-    negatives: int | None = None
-    sensitivity: float | None = None
-    sensitivity_ci: list[float] | None = None
-    specificity: float | None = None
-    specificity_ci: list[float] | None = None
-
-    _cis = field_validator("sensitivity_ci", "specificity_ci", mode="before")(_interval)
-
-
-class Calibration(Lenient):
-    n: int | None = None
-    agreement: float | None = None
-    kappa: float | None = None
-    usable: bool | None = None
-    reason: str | None = None
-    wins: CalibrationSide | None = None
-    losses: CalibrationSide | None = None
-    decided: CalibrationSide | None = None
-
-    _sides = field_validator("wins", "losses", "decided", mode="before")(_object_or_none)
-
-
-class CorrectedWinRate(Lenient):
-    win_rate: float | None = None
-    win_rate_ci: list[float] | None = None
-    floor_half_width: float | None = None
-    calibration_variance_share: float | None = None
-    decided: float | None = None
-
-    _ci = field_validator("win_rate_ci", mode="before")(_interval)
-
-
-class ArmPairwise(Lenient):
-    spec_sheet: Json | None = None
-    labelled_pairs: int | None = None
-    corrected: CorrectedWinRate | None = None
-
-    _objects = field_validator("spec_sheet", "corrected", mode="before")(_object_or_none)
-
-
-class Pairwise(Lenient):
-    v: int | None = None
-    computed_at: str | None = None
-    labelled_pairs: int | None = None
-    calibration: Calibration | None = None
-    candidates: dict[str, ArmPairwise] = Field(default_factory=dict)
-
-    _calibration = field_validator("calibration", mode="before")(_object_or_none)
-
-    @field_validator("candidates", mode="before")
-    @classmethod
-    def _arms(cls, value: Any) -> Any:
-        return {k: v for k, v in value.items() if isinstance(v, dict)} if isinstance(value, dict) else {}
-
-
-class PairLabel(Lenient):
-    sample_index: int
-    candidate: str
-    verdict: str | None = None
-    critique: str | None = None
-    pairwise: Pairwise | None = None
-
-
-def parse_pair_labels(data: Any) -> list[PairLabel]:
-    """``{object, data:[...]}`` or a bare array (the shape is not stated)."""
-    from api_client.transport.responses import ShapeError
-
-    items = data.get("data") if isinstance(data, dict) else data
-    if not isinstance(items, list):
-        raise ShapeError("expected a list of pair labels")
-    return [PairLabel.model_validate(item) for item in items]
-
-
-class AlignmentMetrics(Lenient):
-    n: int | None = None
-    tpr: float | None = None
-    tpr_ci: list[float] | None = None
-    tnr: float | None = None
-    tnr_ci: list[float] | None = None
-    kappa: float | None = None
-
-    _cis = field_validator("tpr_ci", "tnr_ci", mode="before")(_interval)
-
-
-class Disagreement(Lenient):
-    request_id: str | None = None
-    judge_verdict: str | None = None
-    human_verdict: str | None = None
-    critique: str | None = None
-    tag: str | None = None
-    response_excerpt: str | None = None
-
-
-class Alignment(Lenient):
-    """A criterion's alignment report (``GET .../alignment``, or a synchronous align)."""
-
-    aligned_at: str | None = None
-    metrics: AlignmentMetrics | None = None
-    tier: str | None = None
-    agreements: int | None = None
-    disagreements: list[Disagreement] = Field(default_factory=list)
-
-
-class AlignAnswer(Alignment):
-    """``POST .../align``: the report (<=50 labels), or ``queued`` with ``total_labels``."""
-
-    queued: bool | None = None
-    total_labels: int | None = None
-
-
-# ---------------------------------------------------------------- evidence (contract 3.8)
-
-
-class AttestationProblem(Lenient):
-    seq: int | None = None
-    kind: str | None = None
-    detail: str | None = None
-
-
-class Attestation(Lenient):
-    ok: bool | None = None
-    checked_rows: int | None = None
-    head_seq: int | None = None
-    problems: list[AttestationProblem] = Field(default_factory=list)
-    acknowledged: bool | None = None
-    statement: str | None = None
-
-    @field_validator("problems", mode="before")
-    @classmethod
-    def _problems(cls, value: Any) -> Any:
-        if not isinstance(value, list):
-            return []
-        return [item if isinstance(item, dict) else {"detail": str(item)} for item in value]
-
-
-class EvidenceContent(Lenient):
-    included: bool | None = None
-    reason: str | None = None
-
-
-class EvidenceGate(Lenient):
-    params: Json | None = None
-    verdict: Json | None = None
-
-
-class Evidence(Lenient):
-    signature: Any = None
-    unsigned: bool | None = None
-    bundle_v: int | None = None
-    generated_at: str | None = None
-    run: Json | None = None
-    results: Json | None = None
-    gate: EvidenceGate | None = None
-    instrument: Json | None = None
-    samples: Json | None = None
-    content: EvidenceContent | None = None
-    refusals: Json | None = None
-    attestation: Attestation | None = None
-
-    _objects = field_validator("run", "results", "gate", "instrument", "samples", "content", "refusals",
-                               "attestation", mode="before")(_object_or_none)
-
-
-# ---------------------------------------------------------------- failure clusters (contract 3.4)
-
-
-class FailureCluster(Lenient):
-    name: str | None = None
-    count: int | None = None
-    share: float | None = None
-    request_ids: list[str] = Field(default_factory=list)
-    example: str | None = None
-
-
-class CriterionClusters(Lenient):
-    criterion_id: str | None = None
-    criterion_name: str | None = None
-    failures: int | None = None
-    without_reason: int | None = None
-    clusters: list[FailureCluster] = Field(default_factory=list)
-
-
-class FailureClusters(Lenient):
-    window_days: int | None = None
-    generated_at: str | None = None
-    cached: bool | None = None
-    criteria: list[CriterionClusters] = Field(default_factory=list)
 # ---------------------------------------------------------------------- screening (ASSUMED, see above)
-
-
-def _object_of(key: str) -> Any:
-    """A bare string read as ``{key: string}`` (the contract does not say which form is sent)."""
-
-    def read(value: Any) -> Any:
-        return {key: value} if isinstance(value, str) else value
-
-    return read
 
 
 class Similarity(Lenient):
@@ -504,7 +293,7 @@ class Similarity(Lenient):
     match_rate: float | None = None
     ci95: list[float] | None = None
 
-    _ci = field_validator("ci95", mode="before")(_interval)
+    _ci = field_validator("ci95", mode="before")(interval)
 
 
 class ScreeningCandidate(Lenient):
@@ -550,8 +339,8 @@ class Screening(Lenient):
     recommendation: Recommendation | None = None
     judge_shares_family: bool | None = None
 
-    _incumbent = field_validator("incumbent", mode="before")(_object_of("model"))
-    _recommendation = field_validator("recommendation", mode="before")(_object_of("action"))
+    _incumbent = field_validator("incumbent", mode="before")(object_of("model"))
+    _recommendation = field_validator("recommendation", mode="before")(object_of("action"))
 
     def candidate(self, model: str | None) -> ScreeningCandidate | None:
         """The screened candidate of ``model`` (by model id or arm key)."""

@@ -1,4 +1,5 @@
-"""The shared transport under every platform's client: ``HttpCore`` (``http``), what an
+"""The shared transport under every platform's client: ``HttpCore`` (``http``), the clients'
+common base (``platform_client``: the core, base URL, closing), what an
 answer or a failure becomes (``responses``, ``failures``), the retry policy (``retry``), where a
 key may go (``origin``, ``secret``, ``tls``), safe request paths (``url_paths``), offset paging
 and the polling rules (``polling``). No platform's wire shapes here.

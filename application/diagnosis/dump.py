@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from api_client.blahdev.shapes import LogEntry
 from common.safe_strings import one_line
 
-__all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "read_calls"]
+__all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "entries_in", "read_calls"]
 
 #: This many unreadable lines before the first call: the file is something else.
 BAD_LINES_BEFORE_GIVING_UP = 5
@@ -85,7 +85,9 @@ def _reason(exc: Exception) -> str:
     return one_line(str(exc), max_len=160)
 
 
-def _items(value: Any) -> list[Any]:
+def entries_in(value: Any) -> list[Any]:
+    """The call objects one parsed line holds: one object, an array of them, or a ``GET /logs``
+    page (``{"logs": [...]}``); `blah-tui open` reads its lines the same way."""
     if isinstance(value, list):
         return value
     if isinstance(value, dict) and "id" not in value and isinstance(value.get("logs"), list):
@@ -95,7 +97,7 @@ def _items(value: Any) -> list[Any]:
 
 def _calls_of(raw: bytes | str) -> list[LogEntry]:
     out = []
-    for item in _items(orjson.loads(raw)):
+    for item in entries_in(orjson.loads(raw)):
         if not isinstance(item, dict):
             raise TypeError(f"not a call (a JSON {type(item).__name__}, not an object)")
         out.append(LogEntry.model_validate(item))

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from api_client.blahdev.shapes import LogEntry
-from application.evaluations.evidence import parse_rollout
+from api_client.blobfish.shapes_evidence import parse_rollout
 from application.evaluations.rollout_steps import PLATFORM_MARKER
 from common.iso_time import iso_ms
 

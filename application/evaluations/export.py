@@ -24,9 +24,8 @@ from typing import Any
 
 import orjson
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout
 from common.atomic_write import atomic_writer
-from diagnosis.rollout_record import Rollout
 
 __all__ = ["default_export_path", "export_lines", "trace_line", "write_jsonl"]
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from application.evaluations.evidence import PLATFORM, Evaluation
-from application.inspector.foreign import ForeignCall, OrderedIds
-from diagnosis.rollout_record import Rollout, RolloutStep
+from application.evaluations.evidence import PLATFORM, Evaluation, Rollout, RolloutStep
+from application.inspector.foreign import ForeignCall, StepsById
 from diagnosis.rollouts import RolloutDiagnosis, step_entry, step_number
 
 __all__ = ["REPLAY_NOTE", "RolloutSteps", "step_id", "tool_call_line"]
@@ -29,7 +28,7 @@ def tool_call_line(name: str | None, args: Any, failed: bool) -> str:
     return f"{'✖' if failed else '✓'} {name or '(unnamed tool)'}({_compact(args, 90)})"
 
 
-class RolloutSteps:
+class RolloutSteps(StepsById[RolloutStep]):
     """The steps of one rollout, by id, for the Inspector; ``n``/``p`` walk them in order."""
 
     platform = PLATFORM
@@ -39,18 +38,10 @@ class RolloutSteps:
         self.evaluation = evaluation
         self.rollout = rollout
         self.diagnosis = diagnosis
-        self.ids = [step_id(rollout, step) for step in rollout.steps]
-        self._by_id = dict(zip(self.ids, rollout.steps, strict=True))
-        self._order = OrderedIds(self.ids)
-
-    def step(self, call_id: str) -> RolloutStep | None:
-        return self._by_id.get(call_id)
-
-    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
-        return self._order.neighbours(call_id)
+        super().__init__([step_id(rollout, step) for step in rollout.steps], rollout.steps)
 
     def call(self, call_id: str) -> ForeignCall | None:
-        step = self._by_id.get(call_id)
+        step = self.step(call_id)
         if step is None:
             return None
         evaluation, rollout = self.evaluation, self.rollout
@@ -62,7 +53,7 @@ class RolloutSteps:
             ("taskset", evaluation.taskset or "—"),
             ("rollout", rollout.rollout_id),
             ("task", rollout.task_id or "—"),
-            ("step", f"{self._order.position(call_id) + 1} of {len(self.ids)} (turn {step.turn if step.turn is not None else '—'})"),
+            ("step", f"{self.place(call_id)} (turn {step.turn if step.turn is not None else '—'})"),
         ]
         for call in step.tool_calls:
             origin.append(("tool call", tool_call_line(call.name, call.args, call.failed)))

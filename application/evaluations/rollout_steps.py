@@ -26,7 +26,7 @@ from typing import Protocol
 
 from api_client.archives.archive import Archive
 from api_client.blahdev.shapes import LogEntry
-from api_client.blobfish.shapes import Detail, Summary
+from application.evaluations.evidence import Evaluation, EvaluationSummary
 from common.iso_time import iso_ms
 
 __all__ = [
@@ -50,9 +50,9 @@ DETAILS_IN_FLIGHT = 4
 class EvaluationReader(Protocol):
     """What ingesting needs of ``BlobfishClient``."""
 
-    async def list_evaluations(self) -> list[Summary]: ...
+    async def list_evaluations(self) -> list[EvaluationSummary]: ...
 
-    async def get_evaluation(self, evaluation_id: str) -> Detail: ...
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation: ...
 
 
 @dataclass(frozen=True)
@@ -91,20 +91,19 @@ def _millis(created_at: str | None) -> int:
     return max(0, iso_ms(created_at) or 0)
 
 
-def _model_of(detail: Detail) -> str | None:
-    job = detail.envelope.job if detail.envelope else None
-    metadata = job.metadata if job is not None else None
-    model = metadata.get("model") if isinstance(metadata, dict) else None
+def _model_of(evaluation: Evaluation) -> str | None:
+    """The job's ``metadata.model`` (not the summary's: a step row names the job's model)."""
+    model = (evaluation.job_metadata or {}).get("model")
     return model if isinstance(model, str) else None
 
 
-def step_entries(detail: Detail) -> list[LogEntry]:
+def step_entries(detail: Evaluation) -> list[LogEntry]:
     """The archive rows of one evaluation's steps (see the module's docstring)."""
-    created = _millis(detail.created_at)
+    created = _millis(detail.summary.created_at)
     model = _model_of(detail)
     entries = []
     for r, rollout in enumerate(detail.rollouts):
-        for s, step in enumerate(rollout.steps or []):
+        for s, step in enumerate(rollout.steps):
             entries.append(LogEntry(
                 id=f"{PLATFORM_MARKER}:{detail.evaluation_id}:{r}:{s}", source=PLATFORM_MARKER, model_id=model,
                 created_at=created, prompt=step.prompt, response=step.final_answer,
@@ -119,7 +118,7 @@ async def ingest_evaluations(client: EvaluationReader, archive: Archive) -> Inge
     summaries = await client.list_evaluations()
     gate = asyncio.Semaphore(DETAILS_IN_FLIGHT)
 
-    async def detail(summary: Summary) -> Detail:
+    async def detail(summary: EvaluationSummary) -> Evaluation:
         async with gate:
             return await client.get_evaluation(summary.evaluation_id)
 

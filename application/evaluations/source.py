@@ -1,20 +1,21 @@
 """Where the Evaluations screens read Blobfish evaluations from.
 
-``EvaluationSource`` is what the screens need of a Blobfish client: the list (every page,
-summaries) and one evaluation's detail (Summary + ``envelope``), as JSON objects. The
-client (``api_client.blobfish``) satisfies it through ``ClientSource``; tests may hand in
-any object with these two coroutines. One place wires it into the session:
+``EvaluationSource`` is what the screens need of a Blobfish client: the list (every page, each
+evaluation's ``Summary``) and one evaluation read whole (an ``Evaluation``), both parsed once by
+the client (``api_client.blobfish``) and handed on as they are: nothing here dumps a model back
+to JSON or reads one again. ``ClientSource`` wraps the session's client; tests may hand in any
+object with these two coroutines (parsing their JSON with the client's own
+``Summary.model_validate`` and ``parse_evaluation``). One place wires it into the session:
 ``AppContext.blobfish``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["ClientSource", "EvaluationSource", "as_json"]
+from application.evaluations.evidence import Evaluation, EvaluationSummary
 
-Json = Mapping[str, Any]
+__all__ = ["ClientSource", "EvaluationSource"]
 
 
 @runtime_checkable
@@ -23,41 +24,26 @@ class EvaluationSource(Protocol):
 
     platform: str
 
-    async def list_evaluations(self) -> list[Json]:
+    async def list_evaluations(self) -> list[EvaluationSummary]:
         """Every evaluation's summary, newest first, each once."""
         ...
 
-    async def get_evaluation(self, evaluation_id: str) -> Json:
-        """One evaluation's detail: its summary and the (redacted) ``envelope``."""
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
+        """One evaluation, whole: its summary, rollouts and traces."""
         ...
 
 
-def as_json(value: Any) -> Any:
-    """A client's answer as plain JSON: what the platform sent (``to_json``), else a pydantic
-    model dumped with its wire names, members never set left out (absent stays absent)."""
-    to_json = getattr(value, "to_json", None)
-    if callable(to_json):
-        return to_json()
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json", by_alias=True, exclude_unset=True)
-    return value
-
-
 class ClientSource:
-    """A Blobfish client seen as an ``EvaluationSource``: its list (summaries as sent) and
-    the detail's body as sent, handed on as JSON for ``evidence`` to read once."""
+    """A Blobfish client seen as an ``EvaluationSource``: its answers, parsed once by the
+    client, handed on as they are."""
 
     platform = "blobfish"
 
     def __init__(self, client: Any) -> None:
         self.client = client
 
-    async def list_evaluations(self) -> list[Json]:
-        answer = await self.client.list_evaluations()
-        items = answer.get("evaluations", []) if isinstance(answer, Mapping) else answer
-        return [as_json(item) for item in items]
+    async def list_evaluations(self) -> list[EvaluationSummary]:
+        return await self.client.list_evaluations()  # type: ignore[no-any-return]
 
-    async def get_evaluation(self, evaluation_id: str) -> Json:
-        # The body as sent: the evidence reader parses it once (no model dumped back to JSON).
-        return await self.client.get_evaluation_body(evaluation_id)  # type: ignore[no-any-return]
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
+        return await self.client.get_evaluation(evaluation_id)  # type: ignore[no-any-return]

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from api_client.blahdev.shapes import LogEntry
 
-__all__ = ["CallSource", "ForeignCall", "OrderedIds"]
+__all__ = ["CallSource", "ForeignCall", "OrderedIds", "StepsById"]
+
+Step = TypeVar("Step")
 
 
 @dataclass(frozen=True)
@@ -65,3 +67,23 @@ class OrderedIds:
         if k is None:
             return (None, None)
         return (self.ids[k - 1] if k > 0 else None, self.ids[k + 1] if k + 1 < len(self.ids) else None)
+
+
+class StepsById(Generic[Step]):
+    """A source's steps by id, in their order: ``step`` finds one, ``neighbours`` walks them,
+    ``place`` says where one stands ("3 of 12"). The rollout and benchmark-task sources share it."""
+
+    def __init__(self, ids: Iterable[str], steps: Iterable[Step]) -> None:
+        self.ids = list(ids)
+        self._by_id = dict(zip(self.ids, steps, strict=True))
+        self._order = OrderedIds(self.ids)
+
+    def step(self, call_id: str) -> Step | None:
+        return self._by_id.get(call_id)
+
+    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
+        return self._order.neighbours(call_id)
+
+    def place(self, call_id: str) -> str:
+        """``k of n`` for a known id (KeyError for an unknown one)."""
+        return f"{self._order.position(call_id) + 1} of {len(self.ids)}"

@@ -7,12 +7,12 @@ an answer is lost, the outcome stays unknown until the board has been read.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from api_client.blobfish.benchmarks import NOT_YOURS, BenchmarkClient, BenchRefusedLocally, BoardRefusedError
-from api_client.blobfish.shapes_bench import CommunityRow, Coverage, RunList, SuiteRun
+from api_client.blobfish.shapes_bench import Board, CommunityRow, Coverage, RunList, SuiteRun
 from api_client.errors import AuthError, BlahError, MissingKeyError, NotFoundError, OutcomeUnknownError
 from common.format import DASH
 
@@ -85,6 +85,18 @@ def _failure(error: BlahError, verb: str, done: str) -> BoardWrite:
     return BoardWrite("failed", f"{verb.capitalize()} failed: {error}")
 
 
+async def _settle_by_board(client: BenchmarkClient, slug: str, advice: str,
+                           settle: Callable[[Board], BoardWrite]) -> BoardWrite:
+    """A write whose answer was lost: what the board now shows settles it (``settle``); a
+    board that cannot be read leaves it "unknown" (``advice``: what to read before trying again)."""
+    try:
+        board = await client.board(slug)
+    except BlahError as error:
+        return BoardWrite("unknown", f"The answer was lost and the board could not be read ({error}): "
+                                     f"outcome unknown. {advice}")
+    return settle(board)
+
+
 async def publish_once(client: BenchmarkClient, slug: str, run_id: str, display_name: str | None,
                        notes: str | None) -> BoardWrite:
     """Submit ``run_id`` once. A lost answer is settled by reading the board (the person's row
@@ -96,17 +108,15 @@ async def publish_once(client: BenchmarkClient, slug: str, run_id: str, display_
     except BoardRefusedError as error:
         return BoardWrite("refused", sentence(error.message), existing_id=error.community_run_id)
     except OutcomeUnknownError:
-        try:
-            board = await client.board(slug)
-        except BlahError as error:
-            return BoardWrite("unknown", f"The answer was lost and the board could not be read ({error}): "
-                                         "outcome unknown. Read the board before publishing again.")
-        mine = next((r for r in board.community_runs if r.run_id == run_id and r.mine), None)
-        if mine is not None:
-            return BoardWrite("done", "The answer was lost; the board shows it went through.", row=mine,
-                              settled=True)
-        return BoardWrite("not_done", "The answer was lost and the board does not show this run: it did not "
-                                      "go through. You can publish it again.")
+        def published(board: Board) -> BoardWrite:
+            mine = next((r for r in board.community_runs if r.run_id == run_id and r.mine), None)
+            if mine is not None:
+                return BoardWrite("done", "The answer was lost; the board shows it went through.", row=mine,
+                                  settled=True)
+            return BoardWrite("not_done", "The answer was lost and the board does not show this run: it did not "
+                                          "go through. You can publish it again.")
+
+        return await _settle_by_board(client, slug, "Read the board before publishing again.", published)
     except BlahError as error:
         return _failure(error, "publishing", "published")
     return BoardWrite("done", "Published.", row=row)
@@ -119,15 +129,13 @@ async def delete_once(client: BenchmarkClient, slug: str, community_run_id: str)
     except BoardRefusedError as error:
         return BoardWrite("refused", sentence(error.message))
     except OutcomeUnknownError:
-        try:
-            board = await client.board(slug)
-        except BlahError as error:
-            return BoardWrite("unknown", f"The answer was lost and the board could not be read ({error}): "
-                                         "outcome unknown. Read the board to see whether the row is still there.")
-        if any(r.community_run_id == community_run_id for r in board.community_runs):
-            return BoardWrite("not_done", "The answer was lost and the row is still on the board: it was not "
-                                          "deleted.")
-        return BoardWrite("done", "The answer was lost; the board shows the row is gone.", settled=True)
+        def deleted(board: Board) -> BoardWrite:
+            if any(r.community_run_id == community_run_id for r in board.community_runs):
+                return BoardWrite("not_done", "The answer was lost and the row is still on the board: it was not "
+                                              "deleted.")
+            return BoardWrite("done", "The answer was lost; the board shows the row is gone.", settled=True)
+
+        return await _settle_by_board(client, slug, "Read the board to see whether the row is still there.", deleted)
     except BlahError as error:
         return _failure(error, "deleting", "deleted")
     return BoardWrite("done", "Deleted; the suite run may be published again.")

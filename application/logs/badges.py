@@ -17,13 +17,14 @@ import importlib.machinery
 import importlib.util
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from api_client.blahdev.shapes import LogEntry
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry
 
 __all__ = ["BADGE_TEXT_CAP", "BadgesFn", "capped", "diagnosis_available", "fallback_badges", "make_badges_fn"]
 
-BadgesFn = Callable[[LogEntry], tuple[str, ...]]
+BadgesFn = Callable[["LogEntry"], tuple[str, ...]]
 
 BADGE_TEXT_CAP = 32_000
 

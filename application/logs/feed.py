@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from api_client.archives.archive import Archive, ArchiveCorruptError, ArchiveError, LogFilter
 from api_client.blahdev.paging import older_page_bound
-from api_client.blahdev.shapes import LogEntry, LogStats
 from application.logs.badges import BadgesFn, diagnosis_available, make_badges_fn
 from application.logs.history import ALL_CALLS, PlatformQuery, Reach, query_of
 from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry, LogStats
     from application.session.context import AppContext
     from application.session.settings import Settings
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from api_client.archives.archive import Archive, ArchivedRow, LogFilter
 from api_client.archives.query import compile_text
-from api_client.blahdev.shapes import LogEntry
 from application.logs.row import PREVIEW_CHARS, LogRow
 from common.lru import BoundedLRU
+
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogEntry
 
 __all__ = [
     "ArchiveRows", "LogRows", "MemoryRows", "highlight_terms", "row_from_archived", "row_from_entry", "with_text",

@@ -23,6 +23,7 @@ from api_client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
+from application.error_text import council_refusal, platform_said
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
@@ -65,13 +66,11 @@ class WriteOutcome:
 def explain_refusal(action: Literal["start", "resume", "cancel"], error: BlahError) -> str:
     """A plain sentence for a refused write (403, 401, 409, no key, 404)."""
     verb = _VERBS[action]
-    server = f" (platform: {one_line(error.server_error, max_len=160)})" if error.server_error else ""
+    server = platform_said(error)
     if isinstance(error, MissingKeyError):
         return f"{verb} needs an API key with council tier; none is configured. Nothing was sent."
     if isinstance(error, AuthError):
-        if error.status == 403:
-            return f"{verb} needs council tier: the platform refused this key (HTTP 403){server}."
-        return f"The platform did not accept the API key (HTTP {error.status}){server}."
+        return council_refusal(f"{verb} needs", error)
     if isinstance(error, ConflictError):
         return f"{_CONFLICT[action]}{server}"
     if isinstance(error, NotFoundError):

@@ -1,7 +1,7 @@
 """A graded benchmark task's recorded steps as Inspector calls (a ``CallSource``), no Textual.
 
 A benchmark task records tool calls, not completions: each step is one tool call and its
-result. It is read into the same ``diagnosis.rollout_record.Rollout`` an SDK evaluation's
+result. It is read into the same ``Rollout`` (``api_client.blobfish.shapes_evidence``) an SDK evaluation's
 rollout becomes, so the same detectors run (tool-call loops, failed tool calls, a failed grade
 nothing explains); the Inspector shows the call as the prompt side and the recorded result as
 the reply side, and lists those findings (``classify`` does not run: there is no model reply).
@@ -14,10 +14,9 @@ from typing import Any
 
 from api_client.blahdev.shapes import LogEntry
 from api_client.blobfish.shapes_bench import TaskResult
-from application.evaluations.evidence import PLATFORM, result_failed
+from application.evaluations.evidence import PLATFORM, Grade, Rollout, RolloutStep, ToolCall, result_failed
 from application.evaluations.inspect import tool_call_line
-from application.inspector.foreign import ForeignCall, OrderedIds
-from diagnosis.rollout_record import Grade, Rollout, RolloutStep, ToolCall
+from application.inspector.foreign import ForeignCall, StepsById
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
 
 __all__ = ["TaskSteps", "task_rollout"]
@@ -45,7 +44,7 @@ def task_rollout(run_id: str, task: TaskResult, model: str | None) -> Rollout:
                    grade=grade, trace_id=None, steps=tuple(steps), model=model)
 
 
-class TaskSteps:
+class TaskSteps(StepsById[RolloutStep]):
     """One task's steps, by id, for ``InspectorScreen(id, source=...)``; n/p walk them."""
 
     platform = PLATFORM
@@ -57,15 +56,11 @@ class TaskSteps:
         self.task = task
         self.rollout = task_rollout(run_id, task, model)
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
-        self.ids = [f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)]
-        self._steps = dict(zip(self.ids, self.rollout.steps, strict=True))
-        self._order = OrderedIds(self.ids)
-
-    def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
-        return self._order.neighbours(call_id)
+        super().__init__([f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)],
+                         self.rollout.steps)
 
     def call(self, call_id: str) -> ForeignCall | None:
-        step = self._steps.get(call_id)
+        step = self.step(call_id)
         if step is None:
             return None
         call = step.tool_calls[0]
@@ -78,7 +73,7 @@ class TaskSteps:
             ("benchmark", self.slug),
             ("run", self.run_id),
             ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
-            ("step", f"{self._order.position(call_id) + 1} of {len(self.ids)}"),
+            ("step", self.place(call_id)),
             ("tool call", tool_call_line(call.name, call.args, call.failed)),
             ("grade", f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
                       f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"),

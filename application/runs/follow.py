@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from api_client.blahdev.shapes import Run
 from api_client.errors import BlahError
-from api_client.transport.polling import Backoff
+from application.poller import Poller, PollStep
 from application.runs.eta import Eta, EtaEstimator
 
 if TYPE_CHECKING:
@@ -62,31 +62,48 @@ async def follow_run(
     read: Callable[[], Awaitable[Run]] | None = None,
 ) -> FollowEnd:
     """Poll until the run ends or a fatal error; ``first``: a record already read (no extra GET);
-    ``read``: how to read the run (default ``GET /runs/{id}``)."""
+    ``read``: how to read the run (default ``GET /runs/{id}``). The loop is the app's one
+    :class:`~application.poller.Poller` (the Runs watch screen's, too); what is this verb's own
+    is the ETA on each update and giving up after ``max_errors`` failed reads in a row."""
     read_run = read or (lambda: client.get_run(run_id))
-    backoff = Backoff(interval=interval, max_interval=max(interval, max_interval))
     estimator = EtaEstimator()
-    last: Run | None = None
-    pending_first = first
-    while True:
-        try:
-            run = pending_first if pending_first is not None else await read_run()
-            pending_first = None
-        except BlahError as error:
-            wait = backoff.after_error(error)
-            if wait is None or backoff.errors >= max_errors:
-                on_update(FollowUpdate(last, None, error, None))
-                return FollowEnd("error", last, error)
-            on_update(FollowUpdate(last, None, error, wait))
-            await sleep(wait)
-            continue
+    seen: list[Run] = []  # the last run read (at most one)
+    pending: list[FollowUpdate] = []  # a poll's update, sent once its wait is known
+    failure: list[BlahError] = []
+    first_record = [first] if first is not None else []
+
+    async def fetch() -> Run:
+        return first_record.pop() if first_record else await read_run()
+
+    def judge(run: Run) -> PollStep:
         estimator.add(clock(), run.completed_count)
         eta = estimator.estimate(run.total_items)
+        last = seen[-1] if seen else None
         moved = last is None or (run.status, run.completed_count) != (last.status, last.completed_count)
-        last = run
+        seen[:] = [run]
         if run.status in ENDED:
             on_update(FollowUpdate(run, eta, None, None))
-            return FollowEnd("ended", run)
-        wait = backoff.after_poll(progress=moved)
-        on_update(FollowUpdate(run, eta, None, wait))
-        await sleep(wait)
+            return "done"
+        pending[:] = [FollowUpdate(run, eta, None, None)]
+        return "progress" if moved else "idle"
+
+    def on_wait(wait: float) -> None:
+        if pending:
+            on_update(replace(pending.pop(), wait=wait))
+
+    def on_error(error: BlahError, retry_in: float | None) -> None:
+        last = seen[-1] if seen else None
+        if retry_in is None or poller.backoff.errors >= max_errors:
+            failure[:] = [error]
+            on_update(FollowUpdate(last, None, error, None))
+            poller.stop()
+            return
+        on_update(FollowUpdate(last, None, error, retry_in))
+
+    poller: Poller[Run] = Poller(fetch, judge=judge, interval=interval, max_interval=max_interval,
+                                 on_error=on_error, on_wait=on_wait, sleep=sleep)
+    await poller.run()
+    last = seen[-1] if seen else None
+    if failure:
+        return FollowEnd("error", last, failure[0])
+    return FollowEnd("ended", last)

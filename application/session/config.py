@@ -1,8 +1,13 @@
 """The person's settings: a TOML file (read with tomllib, written with tomli-w), overridden
-by ``BLAH_*`` environment variables (read by pydantic-settings), validated by pydantic.
+by ``BLAH_*`` environment variables (read by pydantic-settings), validated as pydantic's
+``ConfigModel`` (``application.session.settings_model``) validates them.
 
-pydantic-settings is imported only when a ``BLAH_<SETTING>`` variable is set: without one it
-would only hand the file's values through (and its import is ~0.08 s of the app's start-up).
+The start path builds no pydantic model: ``Config`` holds the values in a plain object and a
+file whose values the plain checks (``application.session.fields``) accept is read without
+pydantic (its import and first model builds were ~60-90 ms of the Logs screen's first frame).
+A value they refuse, a ``BLAH_<SETTING>`` variable, and every write (``config set``, the app's
+own saves) go through the pydantic model, whose verdicts and messages are the ones the
+person reads.
 
 A broken file never stops the app: ``load_config`` returns the defaults plus a message that
 names the file and the line. No Textual import (the CLI's ``config`` subcommand uses this).
@@ -11,110 +16,91 @@ names the file and the line. No Textual import (the CLI's ``config`` subcommand 
 from __future__ import annotations
 
 import difflib
-import functools
 import json
 import os
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import tomli_w
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-
+from application.session.fields import (REFUSED, FieldSpec, PlainModel, boolean, number, optional, profile_tables, string,
+                                        string_table)  # fmt: skip
 from application.session.key_redaction import hide_keys, shown_address
 from application.session.paths import config_file
-from application.session.profile_table import IMPLICIT_PROFILE, Profile, profile_name_problem
+from application.session.profile_names import IMPLICIT_PROFILE, profile_name_problem
 from common.atomic_write import write_atomic
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 
 if TYPE_CHECKING:
-    from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
-
-
+    from pydantic import ValidationError
 
 ENV_PREFIX = "BLAH_"
 
 
-def _non_empty(template: str) -> str:
-    if not template.strip():
-        raise ValueError("the template name is empty")
-    return template
+def _template_name(value: Any) -> Any:
+    """A trained chat template's name: a non-empty string (checked per model, so one bad
+    entry leaves the others usable)."""
+    return value if type(value) is str and value.strip() else REFUSED
 
 
-#: A trained chat template's name; checked per model, so one bad entry leaves the others usable.
-TemplateName = Annotated[str, AfterValidator(_non_empty)]
-
-
-class Config(BaseModel):
+class Config(PlainModel):
     """Every setting, with its default. Environment variables ``BLAH_<FIELD>`` win over the
-    file: build one with ``make_config`` (``Config(...)`` alone ignores the environment)."""
+    file: build one with ``make_config`` (``Config(...)`` alone ignores the environment).
+    ``Config(**data)`` raises pydantic's ``ValidationError`` naming a bad setting."""
 
-    model_config = ConfigDict(extra="ignore", validate_default=True)
+    FIELDS: ClassVar[dict[str, FieldSpec]] = {
+        "theme": FieldSpec(string, "blah-dark"),
+        "poll_interval": FieldSpec(number(ge=0.2, le=300), 2.0),
+        "default_model": FieldSpec(optional(string)),
+        "base_url": FieldSpec(optional(string)),
+        "bell_on_run_end": FieldSpec(boolean, True),
+        "templates": FieldSpec(string_table(_template_name), factory=dict),  # model id -> trained chat template
+        "keymap": FieldSpec(string_table(), factory=dict),  # binding id -> keys
+        "profiles": FieldSpec(profile_tables(profile_name_problem), factory=dict),  # [profiles.NAME]: profiles.py
+        "default_profile": FieldSpec(optional(string)),  # the profile used when --profile is not given
+    }
 
-    theme: str = "blah-dark"
-    poll_interval: float = Field(default=2.0, ge=0.2, le=300)
-    default_model: str | None = None
-    base_url: str | None = None
-    bell_on_run_end: bool = True
-    templates: dict[str, TemplateName] = Field(default_factory=dict)  # model id -> trained chat template
-    keymap: dict[str, str] = Field(default_factory=dict)  # binding id -> keys
-    profiles: dict[str, Profile] = Field(default_factory=dict)  # [profiles.NAME]: application.session.profiles
-    default_profile: str | None = None  # the profile used when --profile is not given
+    theme: str
+    poll_interval: float
+    default_model: str | None
+    base_url: str | None
+    bell_on_run_end: bool
+    templates: dict[str, str]
+    keymap: dict[str, str]
+    profiles: dict[str, Any]  # name -> application.session.profile_table.Profile
+    default_profile: str | None
 
-
-    @field_validator("profiles")
     @classmethod
-    def _profile_names(cls, value: dict[str, Profile]) -> dict[str, Profile]:
-        for name in value:
-            problem = profile_name_problem(name)
-            if problem:
-                raise ValueError(f"profile {name!r}: {problem}")
-        return value
+    def pydantic_model(cls) -> Any:
+        from application.session.settings_model import ConfigModel
 
-    @model_validator(mode="after")
-    def _default_profile_exists(self) -> Config:
-        named = self.default_profile
-        if named is not None and named not in self.profiles and named != IMPLICIT_PROFILE:
-            raise ValueError(f"default_profile {named!r} names no [profiles.*] table")
-        return self
+        return ConfigModel
 
+    @classmethod
+    def _whole_ok(cls, values: dict[str, Any]) -> bool:
+        named = values.get("default_profile")
+        return named is None or named in values.get("profiles", {}) or named == IMPLICIT_PROFILE
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(Config.FIELDS)
+"""The settings of the file (``Config``'s fields), without building the pydantic model."""
 
 
 def _env_overrides() -> bool:
     """Is a ``BLAH_<FIELD>`` variable set (case-insensitive, as pydantic-settings reads them)?"""
-    wanted = {f"{ENV_PREFIX}{name}".lower() for name in Config.model_fields}
+    wanted = {f"{ENV_PREFIX}{name}".lower() for name in FIELD_NAMES}
     return any(key.lower() in wanted for key in os.environ)
-
-
-@functools.cache
-def _env_config_class() -> type[Config]:
-    """``Config`` read through pydantic-settings: the environment wins over the file."""
-    from pydantic_settings import BaseSettings, SettingsConfigDict
-
-    class EnvConfig(BaseSettings, Config):
-        model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", validate_default=True)
-
-        @classmethod
-        def settings_customise_sources(
-            cls,
-            settings_cls: type[BaseSettings],
-            init_settings: PydanticBaseSettingsSource,
-            env_settings: PydanticBaseSettingsSource,
-            dotenv_settings: PydanticBaseSettingsSource,
-            file_secret_settings: PydanticBaseSettingsSource,
-        ) -> tuple[PydanticBaseSettingsSource, ...]:
-            # The file's values arrive as init kwargs; the environment must win over them.
-            return (env_settings, init_settings)
-
-    return EnvConfig
 
 
 def make_config(**data: Any) -> Config:
     """The settings from the file's ``data`` with the environment's ``BLAH_*`` overrides.
     Raises ``ValidationError`` naming the bad setting."""
-    return _env_config_class()(**data) if _env_overrides() else Config(**data)
+    if not _env_overrides():
+        return Config(**data)
+    from application.session.settings_model import env_config_model, values_of
+
+    return Config(**values_of(env_config_model()(**data)))
 
 
 #: Tables another part of the app reads from the file (``[profiles.NAME]``, ``default_profile``):
@@ -148,7 +134,7 @@ def load_config(path: Path | None = None) -> LoadedConfig:
             problems.append(f"{path}: cannot read it ({error}); using the defaults")
     usable: dict[str, Any] = {}
     for key, value in data.items():
-        if key in Config.model_fields or key in RESERVED_KEYS:
+        if key in FIELD_NAMES or key in RESERVED_KEYS:
             usable[key] = value
         else:
             problems.append(f"{path}: unknown setting {key!r}, ignored{_did_you_mean(key)}")
@@ -158,30 +144,22 @@ def load_config(path: Path | None = None) -> LoadedConfig:
 
 
 def _did_you_mean(key: str) -> str:
-    close = difflib.get_close_matches(key, list(Config.model_fields), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(Config.model_fields)})"
+    close = difflib.get_close_matches(key, list(FIELD_NAMES), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(FIELD_NAMES)})"
 
 
 def _validate_leaving_out_bad_keys(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
     """``make_config(**data)``; each setting that fails is named and left out (its default is
     used), the others are kept. A bad ``BLAH_*`` variable is named too, and the environment is
     then ignored rather than refusing to start."""
+    if not _env_overrides() and Config._checked(data) is not None:
+        return Config(**data), []  # the start path: the plain checks accept the whole file
+    from pydantic import ValidationError
+
     try:
         return make_config(**data), []
     except ValidationError as error:
-        problems: list[str] = []
-        kept = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
-        for item in error.errors():
-            loc = item["loc"]
-            top = str(loc[0]) if loc else ""
-            table = kept.get(top)
-            if len(loc) >= 2 and isinstance(table, dict) and loc[1] in table:
-                del table[loc[1]]  # one bad entry of a table: the table's other entries are kept
-                what = "leaving it out"
-            else:
-                kept.pop(top, None)
-                what = f"using the default{_default_text(top)}"
-            problems.append(_describe(item, path, what))
+        problems, kept = _leave_out(error, data, path)
     try:
         return make_config(**kept), problems
     except ValidationError:
@@ -190,6 +168,24 @@ def _validate_leaving_out_bad_keys(data: dict[str, Any], path: Path) -> tuple[Co
         return Config(**kept), [*problems, f"the {ENV_PREFIX}* environment variables are ignored"]
     except ValidationError:
         return Config(), [*problems, "using the defaults"]
+
+
+def _leave_out(error: ValidationError, data: dict[str, Any], path: Path) -> tuple[list[str], dict[str, Any]]:
+    """One message per refused setting, and ``data`` without them."""
+    problems: list[str] = []
+    kept = {key: dict(value) if isinstance(value, dict) else value for key, value in data.items()}
+    for item in error.errors():
+        loc = item["loc"]
+        top = str(loc[0]) if loc else ""
+        table = kept.get(top)
+        if len(loc) >= 2 and isinstance(table, dict) and loc[1] in table:
+            del table[loc[1]]  # one bad entry of a table: the table's other entries are kept
+            what = "leaving it out"
+        else:
+            kept.pop(top, None)
+            what = f"using the default{_default_text(top)}"
+        problems.append(_describe(item, path, what))
+    return problems, kept
 
 
 def _describe(item: Any, path: Path, what: str) -> str:
@@ -217,10 +213,10 @@ def _toml_value(value: Any, max_len: int = 60) -> str:
 
 
 def _default_text(name: str) -> str:
-    field = Config.model_fields.get(name)
+    field = Config.FIELDS.get(name)
     if field is None:
         return ""
-    if field.default_factory is not None:
+    if field.factory is not None:
         return " (empty)"
     return " (none)" if field.default is None else f" ({_toml_value(field.default)})"
 
@@ -242,8 +238,8 @@ def set_value(key: str, raw_value: str, path: Path | None = None) -> Path:
         data = tomllib.loads(path.read_text(encoding="utf-8"))  # a broken file is reported, not overwritten
     parts = key.split(".")
     top = parts[0]
-    if top not in Config.model_fields:
-        raise KeyError(f"unknown setting {top!r}; known: {', '.join(sorted(Config.model_fields))}")
+    if top not in FIELD_NAMES:
+        raise KeyError(f"unknown setting {top!r}; known: {', '.join(sorted(FIELD_NAMES))}")
     table = data
     for part in parts[:-1]:
         table = table.setdefault(part, {})
@@ -256,6 +252,8 @@ def set_value(key: str, raw_value: str, path: Path | None = None) -> Path:
 
 
 def write_config(data: dict[str, Any], path: Path | None = None) -> None:
+    import tomli_w  # writes only
+
     path = path or config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, tomli_w.dumps(data))

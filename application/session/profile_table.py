@@ -11,28 +11,14 @@ so that ``application.session.config`` can validate these tables without an impo
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from application.session.base_url import base_url_problem
 from application.session.key_redaction import hide_keys, shown_address
 from application.session.platforms import PlatformName, platform_spec
+from application.session.profile_names import IMPLICIT_PROFILE, PROFILE_NAME, profile_name_problem
 
 __all__ = ["IMPLICIT_PROFILE", "PROFILE_NAME", "Profile", "profile_name_problem"]
-
-IMPLICIT_PROFILE = "default"
-"""The profile a config without ``[profiles.*]`` tables has: blah.dev, from the top-level
-``base_url`` and ``default_model`` (today's behaviour). A table of that name replaces it."""
-
-PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
-
-
-def profile_name_problem(name: str) -> str | None:
-    """Why ``name`` cannot name a profile (it becomes a bare TOML key and a keyring entry)."""
-    if PROFILE_NAME.match(name):
-        return None
-    return "a profile name is 1 to 40 letters, digits, '-' or '_', starting with a letter or digit"
 
 
 class Profile(BaseModel):

@@ -52,8 +52,8 @@ from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolv
 from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
 from cli.commands.bakeoff_plan import add_parsers as add_offline_parsers
-from cli.commands.command_error import CommandError, confirm
-from cli.parsing import OneLineParser
+from cli.commands.command_error import CommandError, confirm, error_line, fail
+from cli.parsing import platform_command_parser, unit_rate
 from common.plain_text import inert_json, one_line
 
 if TYPE_CHECKING:
@@ -67,32 +67,17 @@ Sleep = Callable[[float], Awaitable[None]]
 Block = Callable[[float], None]
 
 
-
-def _unit(text: str) -> float:
-    """A threshold: a number 0..1 (a rate, not a percent)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is outside 0..1 (a rate: 0.55, not 55)")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help="the queue's origin (the client adds /v1)")
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="an errorbar profile")
-    parser = OneLineParser(prog=PROG, description="Bake-offs on the errorbar eval-run queue. "
-                                     "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.")
-    parser.add_argument("--base-url", help=argparse.SUPPRESS)
-    parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    parser, sub, connection = platform_command_parser(
+        PROG, "Bake-offs on the errorbar eval-run queue. "
+              "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.",
+        dest="action", base_url_help="the queue's origin (the client adds /v1)", profile_help="an errorbar profile",
+    )
     sub.add_parser("list", parents=[connection], help="the 50 newest runs").add_argument("--json", action="store_true")
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")
     one.add_argument("--json", action="store_true")
-    one.add_argument("--margin", type=_unit, metavar="D", help="a noninferiority margin for the paired reading (0..1)")
+    one.add_argument("--margin", type=unit_rate, metavar="D", help="a noninferiority margin for the paired reading (0..1)")
     create = sub.add_parser("create", parents=[connection], help="queue a run (spends money; sent once)")
     add_create_arguments(create)
     watch = sub.add_parser("watch", parents=[connection], help="poll a run until it ends")
@@ -111,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate = sub.add_parser("gate", parents=[connection], help="a CI gate on a finished run (exit 0 pass)")
     gate.add_argument("run_id", metavar="ID")
     for name in GATE_THRESHOLDS:
-        gate.add_argument("--" + name.replace("_", "-"), dest=name, type=_unit, metavar="X", help="0..1")
+        gate.add_argument("--" + name.replace("_", "-"), dest=name, type=unit_rate, metavar="X", help="0..1")
     gate.add_argument("--ties", choices=("half", "decided"), help="a tie is half a win (default) or left out")
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
@@ -239,27 +224,17 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
 
         return asyncio.run(_dispatch(args, connection, params, out, err, sleep or asyncio.sleep))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (ConnectionError_, KeyShapeError, MissingKeyError, UnsafePathError, RefusedLocally) as error:
-        return _fail(_message(error), EXIT_USAGE, err)
+        return fail(PROG, error_line(error), EXIT_USAGE, err)
     except RoleError as error:
-        return _fail(_message(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
     except (AuthError, UnreachableError, InvalidResponseError) as error:
-        return _fail(_message(error), EXIT_UNREACHABLE, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE, err)
     except CreateOutcomeUnknown as error:
-        return _fail(_message(error), EXIT_UNREACHABLE, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE, err)
     except BlahError as error:
-        return _fail(_message(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE if args.action == "gate" else EXIT_FAILED, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail(PROG, "interrupted", 130, err)
 
-
-def _message(error: Exception) -> str:
-    if isinstance(error, BlahError):
-        return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
-    return str(error)
-
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code

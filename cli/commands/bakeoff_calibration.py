@@ -31,21 +31,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS
+from cli.parsing import unit_rate
 
 ACTIONS = ("labels", "label", "criteria", "criterion", "align", "evidence", "clusters", "delete", "verdict")
 Sleep = Callable[[float], Awaitable[None]]
 """The verbs themselves are in :mod:`cli.commands.bakeoff_calibration_verbs`, imported only
 when one runs: the parser is built for every `bakeoff` command, the CI gate's included."""
-
-
-def _unit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is outside 0..1 (a rate: 0.55, not 55)")
-    return value
 
 
 def _days(text: str) -> int:
@@ -79,7 +70,7 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
     bundle.add_argument("-o", "--output", required=True, metavar="FILE", help="where the bundle is written")
     bundle.add_argument("--with-content", action="store_true", help="ask for the full prompts and answers")
     for name in GATE_THRESHOLDS:
-        bundle.add_argument("--" + name.replace("_", "-"), dest=name, type=_unit, metavar="X", help="0..1")
+        bundle.add_argument("--" + name.replace("_", "-"), dest=name, type=unit_rate, metavar="X", help="0..1")
     bundle.add_argument("--model", help="limit the gate to one arm")
     groups = verb("clusters", "why answers failed, grouped per criterion")
     groups.add_argument("--criterion", metavar="ID", help="one criterion only")

@@ -15,8 +15,9 @@ from api_client.errorbar.errors import KeyShapeError, RefusedLocally
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
 from api_client.errors import UnsafePathError
 from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
+from application.compare.bakeoff.figures import interval_text, rate_text
 from cli.commands.bakeoff_connection import ConnectionError_, resolve
-from cli.commands.command_error import CommandError, confirm
+from cli.commands.command_error import CommandError, confirm, error_line, fail
 from common.format import DASH
 from common.plain_text import inert_json, one_line
 
@@ -32,14 +33,6 @@ Sleep = Callable[[float], Awaitable[None]]
 # ------------------------------------------------------------------ printing
 
 
-def _rate(value: float | None) -> str:
-    return DASH if value is None else f"{value:.3f}"
-
-
-def _ci(value: tuple[float, float] | list[float] | None) -> str:
-    return "[—, —]" if not value else f"[{value[0]:.3f}, {value[1]:.3f}]"
-
-
 def _json(value: Any, out: TextIO) -> None:
     out.write(inert_json(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
 
@@ -47,17 +40,13 @@ def _json(value: Any, out: TextIO) -> None:
 def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
     """The calibration panel as plain lines (also what the TUI draws)."""
     lines = [f"labelled pairs {figures.labelled} · counted {figures.counted or 0} · agreement "
-             f"{_rate(figures.agreement)} · kappa {_rate(figures.kappa)} · "
+             f"{rate_text(figures.agreement)} · kappa {rate_text(figures.kappa)} · "
              + ("usable" if figures.usable else f"not usable: {one_line(figures.reason or DASH, 200)}")]
-    for side in figures.sides:
-        lines.append(f"  {side.name:<8} sensitivity {_rate(side.sensitivity)} {_ci(side.sensitivity_ci)} "
-                     f"(of {side.positives if side.positives is not None else DASH}) · specificity "
-                     f"{_rate(side.specificity)} {_ci(side.specificity_ci)} "
-                     f"(of {side.negatives if side.negatives is not None else DASH})")
+    lines += [f"  {side.line()}" for side in figures.sides]
     for arm in figures.arms:
-        corrected = (f"corrected {_rate(arm.corrected)} {_ci(arm.corrected_ci)}" if arm.corrected is not None
+        corrected = (f"corrected {rate_text(arm.corrected)} {interval_text(arm.corrected_ci)}" if arm.corrected is not None
                      else "corrected —")
-        lines.append(f"  {one_line(arm.key, 40)}: printed {_rate(arm.printed)} {_ci(arm.printed_ci)} · {corrected}"
+        lines.append(f"  {one_line(arm.key, 40)}: printed {rate_text(arm.printed)} {interval_text(arm.printed_ci)} · {corrected}"
                      f" · {arm.labelled if arm.labelled is not None else DASH} labelled")
     lines.append(calibration.labels_needed_sentence(figures))
     return lines
@@ -65,8 +54,8 @@ def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
 
 def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
     lines = [f"{one_line(row.id, 40)} · {one_line(row.name or DASH, 60)} · judge {one_line(row.judge_model or DASH, 40)}",
-             f"  trust {one_line(row.trust or DASH, 20)} · TPR {_rate(row.tpr)} {_ci(row.tpr_ci)} · TNR "
-             f"{_rate(row.tnr)} {_ci(row.tnr_ci)} · kappa {_rate(row.kappa)} · "
+             f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
+             f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
              f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}"]
     if row.reading:
         lines.append(f"  the app's reading: {row.reading}")
@@ -306,27 +295,17 @@ def run_verb(args: argparse.Namespace, *, out: TextIO, err: TextIO, stdin: TextI
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, out, err, stdin,
                                      sleep or asyncio.sleep))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (ConnectionError_, KeyShapeError, MissingKeyError, UnsafePathError, RefusedLocally) as error:
-        return _fail(_message(error), EXIT_USAGE, err)
+        return fail(PROG, error_line(error), EXIT_USAGE, err)
     except (AuthError, UnreachableError, InvalidResponseError) as error:
         if error.status == 403:
-            return _fail(_message(error), EXIT_FAILED, err)
-        return _fail(_message(error), EXIT_UNREACHABLE, err)
+            return fail(PROG, error_line(error), EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE, err)
     except TimeoutError as error:
-        return _fail(str(error), EXIT_UNREACHABLE, err)
+        return fail(PROG, str(error), EXIT_UNREACHABLE, err)
     except BlahError as error:
-        return _fail(_message(error), EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_FAILED, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail(PROG, "interrupted", 130, err)
 
-
-def _message(error: Exception) -> str:
-    if isinstance(error, BlahError):
-        return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
-    return str(error)
-
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any, TextIO
 
+from cli.parsing import finite_float
 from common.plain_text import inert_json, one_line
 
 # The arithmetic is imported when plan or verify runs, not when `bakeoff gate` (a CI job's
@@ -27,32 +27,22 @@ OFFLINE_ACTIONS = ("plan", "verify")
 EXIT_OK, EXIT_DIFFERS, EXIT_USAGE = 0, 1, 2
 
 
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-    return value
-
-
 def add_parsers(sub: Any) -> None:
     """The two sub-commands, added to `blah-tui bakeoff`'s parser."""
     p = sub.add_parser("plan", help="before spending: the interval, samples and power a run will have (sends nothing)")
     p.add_argument("--samples", type=int, metavar="N", help="the run's sample count (5-500)")
-    p.add_argument("--rate", type=_rate, metavar="P", help="the expected rate 0..1 (an earlier run's or screening's); "
+    p.add_argument("--rate", type=finite_float, metavar="P", help="the expected rate 0..1 (an earlier run's or screening's); "
                    "default 0.5, where an interval is widest")
-    p.add_argument("--half-width", type=_rate, metavar="H", help="the interval half-width wanted (0.05 = 5 points)")
-    p.add_argument("--margin", type=_rate, metavar="D", help="a noninferiority margin (0.05 = 5 points)")
-    p.add_argument("--tie-share", type=_rate, metavar="T", help="the share of ties seen before (0..1)")
-    p.add_argument("--tpr", type=_rate, metavar="X", help="the criterion judge's measured TPR")
-    p.add_argument("--tnr", type=_rate, metavar="Y", help="the criterion judge's measured TNR")
-    p.add_argument("--power", type=_rate, default=0.8, metavar="Q", help="wanted power for the margin (default 0.8)")
+    p.add_argument("--half-width", type=finite_float, metavar="H", help="the interval half-width wanted (0.05 = 5 points)")
+    p.add_argument("--margin", type=finite_float, metavar="D", help="a noninferiority margin (0.05 = 5 points)")
+    p.add_argument("--tie-share", type=finite_float, metavar="T", help="the share of ties seen before (0..1)")
+    p.add_argument("--tpr", type=finite_float, metavar="X", help="the criterion judge's measured TPR")
+    p.add_argument("--tnr", type=finite_float, metavar="Y", help="the criterion judge's measured TNR")
+    p.add_argument("--power", type=finite_float, default=0.8, metavar="Q", help="wanted power for the margin (default 0.8)")
     p.add_argument("--candidates", type=int, default=1, metavar="K", help="candidate arms (default 1)")
     p.add_argument("--best-of", type=int, default=1, metavar="N", help="best-of-N per arm (default 1)")
     p.add_argument("--stored", action="store_true", help="the baseline is __stored__ (not regenerated)")
-    p.add_argument("--usd-per-answer", type=_rate, metavar="X",
+    p.add_argument("--usd-per-answer", type=finite_float, metavar="X",
                    help="a price per generated answer, e.g. from a screening's est. $/request")
     p.add_argument("--json", action="store_true")
     v = sub.add_parser("verify", help="recompute an evidence bundle's figures offline (sends nothing)")
@@ -69,11 +59,12 @@ def run_offline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def spend_lines(samples: int | None, candidates: int, best_of: int, stored: bool,
                 usd_per_answer: float | None) -> list[str]:
     """What a run of that shape spends on (counts from the contract's rules; a price only when given)."""
+    from application.compare.bakeoff.cost import run_size
+
     if samples is None:
         return ["spend: give --samples to count the generations and judge calls"]
-    generations = samples * candidates * best_of + (0 if stored else samples)
-    knockouts = samples * candidates * (best_of - 1)
-    judge_calls = 2 * samples * candidates
+    size = run_size(samples, [best_of] * candidates, stored)
+    generations, knockouts, judge_calls = size.generations, size.knockouts, 2 * size.pairs
     lines = [f"spend: {generations} generations ({candidates} arm(s) x {samples} samples"
              + (f" x best-of-{best_of}" if best_of > 1 else "")
              + ("" if stored else f" + {samples} baseline") + f"), {judge_calls} judge calls (2 per pair, both orderings)"]

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from application.compare.bakeoff.assertions import assertion_rows, failed_assertions
+from application.compare.bakeoff.figures import rate_text
 from application.compare.bakeoff.gate import actual_word
-from application.compare.bakeoff.new_run import population_text
+from application.compare.bakeoff.new_run_hints import population_text
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 
@@ -23,10 +24,6 @@ def cell(value: object, width: int = 40) -> str:
     if value is None or value == "":
         return DASH
     return one_line(str(value), width)
-
-
-def rate(value: float | None) -> str:
-    return DASH if value is None else f"{value:.3f}"
 
 
 def interval(value: Sequence[float] | None) -> str:
@@ -73,8 +70,9 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         facts.append(("error", cell(run.error, 300)))
     snapshot = run.criterion_snapshot or {}
     if snapshot:
-        facts.append(("judge frozen", f"{cell(snapshot.get('name'), 40)}: TPR {rate(snapshot.get('tpr'))}, "
-                                      f"TNR {rate(snapshot.get('tnr'))}, kappa {rate(snapshot.get('kappa'))}"))
+        facts.append(("judge frozen", f"{cell(snapshot.get('name'), 40)}: TPR {rate_text(snapshot.get('tpr'))}, "
+                                      f"TNR {rate_text(snapshot.get('tnr'))}, "
+                                      f"kappa {rate_text(snapshot.get('kappa'))}"))
     for name, value in facts:
         out.write(f"{name:<13} {value}\n")
     results = run.results
@@ -83,7 +81,7 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         return
     out.write("\n")
     if results.per_candidate:
-        rows = [[cell(c.key, 32), count(c.wins), count(c.ties), count(c.losses), count(c.failed), rate(c.win_rate),
+        rows = [[cell(c.key, 32), count(c.wins), count(c.ties), count(c.losses), count(c.failed), rate_text(c.win_rate),
                  interval(c.ci95), "yes" if c.unreportable else ("no" if c.unreportable is False else DASH),
                  count(c.truncated), format_latency(c.avg_latency_ms),
                  DASH if c.savings_pct is None else f"{c.savings_pct:.1f}%"] for c in results.per_candidate]
@@ -92,7 +90,7 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         out.write("a tie counts half a win; decide on the interval's lower bound, not the rate\n")
     if results.per_model:
         rows = [[cell(m.model, 32), count(m.judged_pass), count(m.judged_fail), count(m.unparsed),
-                 rate(m.observed_pass_rate), interval(m.observed_ci), rate(m.corrected_pass_rate),
+                 rate_text(m.observed_pass_rate), interval(m.observed_ci), rate_text(m.corrected_pass_rate),
                  interval(m.corrected_ci), count(m.truncated)] for m in results.per_model]
         table(("model", "pass", "fail", "unparsed", "observed", "95% interval", "corrected", "95% interval",
                "truncated"), rows, out, frozenset({1, 2, 3, 4, 6, 8}))
@@ -125,7 +123,7 @@ def print_assertions(run: assumed.Run, out: TextIO) -> None:
         return
     names = [name for name, _ in rows[0].per_assertion]
     table(("model", "all passed", "rate", *names),
-          [[cell(r.model, 32), f"{count(r.passed_all)}/{count(r.answers)}", rate(r.pass_rate),
+          [[cell(r.model, 32), f"{count(r.passed_all)}/{count(r.answers)}", rate_text(r.pass_rate),
             *[f"{count(passed)}/{count(r.answers)}" for _, passed in r.per_assertion]] for r in rows],
           out, frozenset(range(1, 3 + len(names))))
 
@@ -158,8 +156,9 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
     a, b = comparison.a or {}, comparison.b or {}
     out.write(f"before (a): {cell(a.get('id'), 40)} {cell(a.get('name'), 60)}\n")
     out.write(f"after  (b): {cell(b.get('id'), 40)} {cell(b.get('name'), 60)}\n\n")
-    rows = [[cell(r.arm, 32), cell(r.metric, 20), rate(r.a.rate if r.a else None), interval(r.a.ci if r.a else None),
-             rate(r.b.rate if r.b else None), interval(r.b.ci if r.b else None),
+    rows = [[cell(r.arm, 32), cell(r.metric, 20), rate_text(r.a.rate if r.a else None),
+             interval(r.a.ci if r.a else None),
+             rate_text(r.b.rate if r.b else None), interval(r.b.ci if r.b else None),
              DASH if r.delta is None else f"{r.delta:+.3f}", interval(r.delta_ci),
              DASH if r.significant is None else ("changed" if r.significant else "no detectable change")]
             for r in comparison.rows]
@@ -182,7 +181,8 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     if verdict.reason:
         out.write(f"reason: {cell(verdict.reason, 300)}\n")
     if verdict.checks:
-        rows = [[cell(c.check, 20), cell(c.model, 32), rate(c.required), rate(c.actual), "pass" if c.passed else "FAIL",
+        rows = [[cell(c.check, 20), cell(c.model, 32), rate_text(c.required), rate_text(c.actual),
+                 "pass" if c.passed else "FAIL",
                  f"actual: {actual_word(c.check)}" + (f" · {cell(c.note, 200)}" if c.note else "")]
                 for c in verdict.checks]
         table(("check", "model", "required", "actual", "result", "note"), rows, out, frozenset({2, 3}))

@@ -46,8 +46,8 @@ from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError
 from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
-from cli.commands.command_error import CommandError, confirm
-from cli.parsing import OneLineParser
+from cli.commands.command_error import CommandError, confirm, error_line, fail
+from cli.parsing import platform_command_parser
 from common.plain_text import one_line
 
 PROG = "blah-tui bench"
@@ -68,14 +68,11 @@ class Pace:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS,
-                            help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})")
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a Blobfish profile")
-    parser = OneLineParser(prog=PROG, description="Blobfish benchmark runs and the community board.")
-    parser.add_argument("--base-url", help=argparse.SUPPRESS)
-    parser.add_argument("--profile", metavar="NAME", help=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="bench_command", metavar="ACTION", required=True)
+    parser, sub, connection = platform_command_parser(
+        PROG, "Blobfish benchmark runs and the community board.", dest="bench_command",
+        base_url_help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})",
+        profile_help="a Blobfish profile",
+    )
 
     run = sub.add_parser("run", parents=[connection], help="run the sandbox task, or start a suite")
     run.add_argument("slug", metavar="SLUG")
@@ -246,10 +243,6 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
     return EXIT_OK
 
 
-def _message(error: BlahError) -> str:
-    return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
-
-
 def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
                stdin: TextIO | None = None, env: dict[str, str] | None = None,
                sleep: Sleep | None = None, clock: Callable[[], float] | None = None) -> int:
@@ -261,10 +254,10 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
     try:
         connection = resolve_connection(getattr(args, "base_url", None), getattr(args, "profile", None))
     except ProfileError as error:
-        return _fail(str(error), EXIT_USAGE, err)
+        return fail(PROG, str(error), EXIT_USAGE, err)
     problem = base_url_problem(connection.base_url)
     if problem:
-        return _fail(f"{connection.base_url!r} is not an address: {problem}", EXIT_USAGE, err)
+        return fail(PROG, f"{connection.base_url!r} is not an address: {problem}", EXIT_USAGE, err)
     try:
         key = provider_key(args, env, stdin) if args.bench_command == "run" else None
         if args.bench_command == "run":
@@ -277,19 +270,15 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
         pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (KeyShapeError, MissingKeyError, UnsafePathError, BenchRefusedLocally) as error:
-        return _fail(_message(error), EXIT_USAGE, err)
+        return fail(PROG, error_line(error), EXIT_USAGE, err)
     except (AuthError, UnreachableError) as error:
-        return _fail(_message(error), EXIT_UNREACHABLE, err)
+        return fail(PROG, error_line(error), EXIT_UNREACHABLE, err)
     except (BoardRefusedError, RunInProgressError, RunNotStartedError, BlahError) as error:
-        return _fail(_message(error), EXIT_FAILED, err)
+        return fail(PROG, error_line(error), EXIT_FAILED, err)
     except ValueError as error:
-        return _fail(str(error), EXIT_USAGE, err)
+        return fail(PROG, str(error), EXIT_USAGE, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail(PROG, "interrupted", 130, err)
 
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code

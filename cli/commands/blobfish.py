@@ -2,9 +2,10 @@
 
     blah-tui blobfish evals [--json]
     blah-tui blobfish show ID [--json]
-    blah-tui blobfish export ID -o FILE.jsonl
-    blah-tui blobfish export --all -o FILE.jsonl
+    blah-tui blobfish export ID [ID ...] -o FILE.jsonl [--json]   (1-50 ids; cli.commands.blobfish_write)
+    blah-tui blobfish export --all -o FILE.jsonl [--json]
     blah-tui blobfish publish ENVELOPE.json [--json]
+    blah-tui blobfish publish --evaluation ID [--json]
     blah-tui blobfish search TEXT [--json]   (cli.commands.blobfish_search)
 
 The base URL and the key come from :func:`resolve_connection` alone. ``--json`` prints JSON
@@ -24,18 +25,18 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TextIO
 
 from api_client.blobfish import BlobfishClient, PublishRefusedLocally
 from api_client.blobfish.errors import KeyShapeError
 from api_client.blobfish.publication import prepare
-from api_client.blobfish.shapes import DEFAULT_BASE_URL, Detail, Rollout, Summary
+from api_client.blobfish.shapes import DEFAULT_BASE_URL, Summary
+from api_client.blobfish.shapes_evidence import Evaluation, Rollout
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
-from cli.commands.command_error import CommandError
-from cli.parsing import OneLineParser
+from cli.commands.command_error import CommandError, error_line, fail
+from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
 from common.plain_text import inert_json, one_line
@@ -75,17 +76,11 @@ def resolve_connection(base_url: str | None, profile: str | None = None) -> Blob
 
 def build_parser() -> argparse.ArgumentParser:
     base_url_help = f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL}); key: ${KEY_ENV}"
-    # Accepted before or after the action; the action's copy must not reset a value given before it.
-    connection = argparse.ArgumentParser(add_help=False)
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS,
-                            help="a Blobfish profile ([profiles.NAME] in the config)")
-    parser = OneLineParser(
-        prog=PROG, description=f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...)."
+    parser, sub, connection = platform_command_parser(
+        PROG, f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...).",
+        dest="blobfish_command", base_url_help=base_url_help,
+        profile_help="a Blobfish profile ([profiles.NAME] in the config)", listed=True,
     )
-    parser.add_argument("--base-url", help=base_url_help)
-    parser.add_argument("--profile", metavar="NAME", help="a Blobfish profile ([profiles.NAME] in the config)")
-    sub = parser.add_subparsers(dest="blobfish_command", metavar="ACTION", required=True)
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
     evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
     show = sub.add_parser("show", parents=[connection], help="one evaluation: its rollouts and their grades")
@@ -94,15 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser(
         "export", parents=[connection], help="traces as JSONL (one per rollout), written whole or not at all"
     )
-    which = export.add_mutually_exclusive_group(required=True)
-    which.add_argument("evaluation_id", metavar="ID", nargs="?", help="one evaluation")
-    which.add_argument("--all", action="store_true", help="every evaluation, newest first")
-    export.add_argument("-o", "--output", metavar="FILE.jsonl", required=True, help="the file to write")
+    from cli.commands.blobfish_write import add_export_arguments, add_publish_arguments
+
+    add_export_arguments(export)
     publish = sub.add_parser(
         "publish", parents=[connection], help="publish a completed job (a blobfish.sdk-evaluation.v1 file)"
     )
-    publish.add_argument("envelope", metavar="ENVELOPE.json", help="sent byte for byte as it is in the file")
-    publish.add_argument("--json", action="store_true", help="the receipt as JSON")
+    add_publish_arguments(publish)
     from cli.commands.blobfish_search import add_search_parser
 
     add_search_parser(sub, connection)
@@ -150,7 +143,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[i
 EVAL_HEADERS = ("id", "task", "model", "reward", "rollouts", "failed", "created")
 
 
-def _evaluation_row(summary: Summary, detail: Detail | None) -> list[str]:
+def _evaluation_row(summary: Summary, detail: Evaluation | None) -> list[str]:
     return [
         _cell(summary.evaluation_id, 36),
         _cell(detail.taskset if detail else None, 24),
@@ -163,18 +156,19 @@ def _evaluation_row(summary: Summary, detail: Detail | None) -> list[str]:
 
 
 def _verdict(rollout: Rollout) -> str:
-    return {None: DASH, True: "fail", False: "pass"}[rollout.failed]
+    return {None: DASH, True: "pass", False: "fail"}[rollout.passed]
 
 
-def _print_detail(detail: Detail, out: TextIO) -> None:
+def _print_detail(detail: Evaluation, out: TextIO) -> None:
+    summary = detail.summary
     facts = [
         ("evaluation", _cell(detail.evaluation_id, 80)),
-        ("job", _cell(detail.job_id, 80)),
+        ("job", _cell(summary.job_id, 80)),
         ("task", _cell(detail.taskset, 80)),
         ("model", _cell(detail.model, 80)),
-        ("created", _created(detail.created_at)),
-        ("reward", f"{_number(detail.mean_reward)} (mean of the rollouts' recorded rewards)"),
-        ("rollouts", f"{_number(detail.rollout_count)}, failed {_number(detail.failed_count)}"),
+        ("created", _created(summary.created_at)),
+        ("reward", f"{_number(summary.mean_reward)} (mean of the rollouts' recorded rewards)"),
+        ("rollouts", f"{_number(summary.rollout_count)}, failed {_number(detail.failed_count)}"),
     ]
     for name, value in facts:
         out.write(f"{name:<11} {value}\n")
@@ -186,10 +180,10 @@ def _print_detail(detail: Detail, out: TextIO) -> None:
     rows = []
     for rollout in rollouts:
         grade = rollout.grade
-        failed = "; ".join(grade.failed_conditions or []) if grade else ""
+        failed = "; ".join(grade.failed_conditions) if grade else ""
         rows.append([
             _cell(rollout.rollout_id, 24), _cell(rollout.task_id, 32), _number(rollout.reward), _verdict(rollout),
-            _number(len(rollout.steps) if rollout.steps is not None else None), _cell(failed or None, 60),
+            _number(rollout.step_count), _cell(failed or None, 60),
         ])  # fmt: skip
     _table(("rollout", "task", "reward", "grade", "steps", "failed conditions"), rows, {2, 4}, out)
 
@@ -207,7 +201,7 @@ async def _evals(client: BlobfishClient, as_json: bool, out: TextIO) -> None:
         return
     gate = asyncio.Semaphore(DETAILS_IN_FLIGHT)
 
-    async def detail(summary: Summary) -> Detail:
+    async def detail(summary: Summary) -> Evaluation:
         async with gate:
             return await client.get_evaluation(summary.evaluation_id)
 
@@ -219,37 +213,9 @@ async def _evals(client: BlobfishClient, as_json: bool, out: TextIO) -> None:
 async def _show(client: BlobfishClient, evaluation_id: str, as_json: bool, out: TextIO) -> None:
     detail = await client.get_evaluation(evaluation_id)
     if as_json:
-        _print_json(detail.to_json(), out)
+        _print_json(detail.raw, out)  # the body as the platform sent it
     else:
         _print_detail(detail, out)
-
-
-async def _export(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
-    dest = Path(args.output)
-    if dest.is_dir():
-        raise CommandError(f"{one_line(str(dest), 200)} is a directory; name a file", 2)
-    if args.all:
-        result = await client.export_all_jsonl(dest)
-    else:
-        result = await client.export_jsonl(args.evaluation_id, dest)
-    out.write(
-        f"wrote {result.lines:,} traces ({result.bytes:,} bytes) of {result.evaluations:,} "
-        f"evaluation{'s' if result.evaluations != 1 else ''} to {one_line(str(dest), 200)}\n"
-    )
-
-
-async def _publish(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
-    try:
-        body = Path(args.envelope).read_bytes()
-    except OSError as exc:
-        raise CommandError(f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", 2) from None
-    publication = prepare(body)  # refused here, nothing sent, when it breaks a publish rule
-    receipt = await client.publish(publication)
-    if args.json:
-        _print_json(receipt.to_json(), out)
-        return
-    out.write(f"published evaluation {_cell(receipt.evaluation_id, 80)} (job {_cell(receipt.job_id, 80)})\n")
-    out.write(f"dashboard: {_cell(receipt.dashboard_url, 300)}\n")
 
 
 async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: TextIO) -> None:
@@ -260,7 +226,9 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
         elif command == "show":
             await _show(client, args.evaluation_id, args.json, out)
         elif command == "export":
-            await _export(client, args, out)
+            from cli.commands.blobfish_write import export_command
+
+            await export_command(client, args, out)
         elif command == "search":
             from cli.commands.blobfish_search import SearchProblem, run_search
 
@@ -269,49 +237,46 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
             except SearchProblem as problem:
                 raise CommandError(str(problem), problem.code) from None
         else:
-            await _publish(client, args, out)
+            from cli.commands.blobfish_write import publish_command
 
-
-def _message(error: BaseException) -> str:
-    if isinstance(error, BlahError) and error.status is not None:
-        return f"HTTP {error.status}: {error.message}"
-    if isinstance(error, BlahError):
-        return error.message
-    return str(error)
+            await publish_command(client, args, out)
 
 
 def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run one `blah-tui blobfish` command; the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
-    args = build_parser().parse_args(list(argv))
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if args.blobfish_command == "export":
+        from cli.commands.blobfish_write import export_problem
+
+        if (problem := export_problem(args)) is not None:
+            parser.exit(2, f"{PROG} export: {problem} (see {PROG} export --help)\n")
     try:
         connection = resolve_connection(args.base_url, args.profile)
     except ProfileError as error:
-        return _fail(str(error), 2, err)
+        return fail(PROG, str(error), 2, err)
     problem = base_url_problem(connection.base_url)
     if problem:
         where = "--base-url" if args.base_url else f"${BASE_URL_ENV}"
-        return _fail(f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})", 2, err)
+        return fail(PROG, f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})",
+                    2, err)
     try:
         asyncio.run(_run(args, connection, out))
     except CommandError as error:
-        return _fail(str(error), error.code, err)
+        return fail(PROG, str(error), error.code, err)
     except (KeyShapeError, PublishRefusedLocally, MissingKeyError, UnsafePathError) as error:
-        return _fail(_message(error), 2, err)
+        return fail(PROG, error_line(error), 2, err)
     except BlahError as error:
-        return _fail(_message(error), 1, err)
+        return fail(PROG, error_line(error), 1, err)
     except ValueError as error:  # a base URL the client cannot use (not an origin, clear-text key)
-        return _fail(str(error), 2, err)
+        return fail(PROG, str(error), 2, err)
     except BrokenPipeError:
         raise  # the reader went away (`| head`): cli.main ends quietly
     except OSError as error:
-        return _fail(f"cannot write the file: {error.strerror or error}", 1, err)
+        return fail(PROG, f"cannot write the file: {error.strerror or error}", 1, err)
     except KeyboardInterrupt:
-        return _fail("interrupted; nothing was written", 130, err)
+        return fail(PROG, "interrupted; nothing was written", 130, err)
     return 0
 
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"{PROG}: {one_line(message, 600)}\n")
-    return code

@@ -1,9 +1,13 @@
 """What the platform commands (`blobfish`, `bench`, `bakeoff`) share to refuse and to confirm:
-one error carrying its exit code, and the one way a write is confirmed."""
+one error carrying its exit code, the one way a write is confirmed, and the one line a
+failure is said in."""
 
 from __future__ import annotations
 
 from typing import TextIO
+
+from api_client.errors import BlahError
+from common.plain_text import one_line
 
 EXIT_USAGE = 2
 """Bad usage, or a write not confirmed: nothing was sent."""
@@ -29,3 +33,18 @@ def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
     err.flush()
     if stdin.readline().strip().lower() not in ("y", "yes"):
         raise CommandError("not confirmed; nothing was sent", EXIT_USAGE)
+
+
+def error_line(error: BaseException) -> str:
+    """A platform's refusal as "HTTP STATUS: message" (the message alone when no answer came);
+    any other error as its own words."""
+    if isinstance(error, BlahError):
+        return f"HTTP {error.status}: {error.message}" if error.status is not None else error.message
+    return str(error)
+
+
+def fail(prog: str, message: str, code: int, err: TextIO) -> int:
+    """Say ``message`` on one line of ``err`` (inert, at most 600 characters) after ``prog``;
+    ``code`` back, for the command to return."""
+    err.write(f"{prog}: {one_line(message, 600)}\n")
+    return code

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import orjson
 from pydantic import ValidationError
@@ -29,6 +29,7 @@ from pydantic import ValidationError
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
 from api_client.blahdev.shapes import LogEntry
+from application.diagnosis.dump import entries_in
 from widgets.safe_text import one_line
 
 BATCH = 5000
@@ -98,19 +99,10 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def _entries_of(value: Any) -> list[Any]:
-    """The entry objects a parsed line holds (one object, an array, or a logs page)."""
-    if isinstance(value, list):
-        return value
-    if isinstance(value, dict) and "id" not in value and isinstance(value.get("logs"), list):
-        return value["logs"]
-    return [value]
-
-
 def _parse_line(raw: bytes) -> Iterator[LogEntry]:
     from application.evaluations.dump_lines import blobfish_entries, is_blobfish_line
 
-    for item in _entries_of(orjson.loads(raw)):
+    for item in entries_in(orjson.loads(raw)):
         if not isinstance(item, dict):
             raise TypeError(f"not a JSON object (got {type(item).__name__})")
         if is_blobfish_line(item):

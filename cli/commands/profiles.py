@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from application.session.platforms import PLATFORM_NAMES, platform_spec
+from cli.parsing import describe_subcommands
 
 if TYPE_CHECKING:
     from application.session.profile_config import ProfileEdit
@@ -43,10 +44,7 @@ def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     use.add_argument("name", metavar="NAME")
     remove = actions.add_parser("remove", help="remove a profile and forget its stored key")
     remove.add_argument("name", metavar="NAME")
-    for action in actions._choices_actions:  # `profiles ACTION --help` opens with its one-line help
-        parser = actions.choices[action.dest]
-        if parser.description is None and action.help:
-            parser.description = f"{action.help[0].upper()}{action.help[1:]}."
+    describe_subcommands(actions)  # `profiles ACTION --help` opens with its one-line help
 
 
 def profiles_main(args: argparse.Namespace) -> int:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-
 from fastapi import FastAPI
 
 from simulator.blahdev import routes_data, routes_logs, routes_models, routes_runs, routes_social
 from simulator.blahdev.jobs import Jobs
 from simulator.blahdev.world import World
-from simulator.chaos import ChaosMiddleware, ChaosState
+from simulator.chaos import ChaosState
 from simulator.http import install_error_handlers
-from simulator.request_log import RequestLog, RequestLogMiddleware
+from simulator.platform_app import platform_app
+from simulator.request_log import RequestLog
 
 DESCRIPTION = """\
 A local, seeded simulation of blah.dev (see CONTRACT.md). Every response is JSON except the
@@ -46,22 +44,10 @@ score_details says so in plain text ("Not judged: the model's call failed (...)"
 
 
 def create_app(world: World, jobs: Jobs, chaos: ChaosState, request_log: RequestLog | None = None) -> FastAPI:
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        jobs.start()
-        try:
-            yield
-        finally:
-            await jobs.stop()
-
-    app = FastAPI(title="blah.dev simulator", version="1.0.0", description=DESCRIPTION,
-                  openapi_url="/api/spec", docs_url="/docs", redoc_url=None, lifespan=lifespan)
-    app.state.world = world
-    app.state.jobs = jobs
-    install_error_handlers(app)
-    for module in (routes_logs, routes_models, routes_runs, routes_social, routes_data):
-        app.include_router(module.router, prefix="/api/v1")
-    app.add_middleware(ChaosMiddleware, state=chaos)
-    if request_log is not None:  # outermost: it also sees the statuses chaos makes up
-        app.add_middleware(RequestLogMiddleware, log=request_log)
-    return app
+    return platform_app(
+        title="blah.dev simulator", version="1.0.0", description=DESCRIPTION, spec_url="/api/spec",
+        prefix="/api/v1", routers=[module.router for module in (routes_logs, routes_models, routes_runs,
+                                                                routes_social, routes_data)],
+        install_error_handlers=install_error_handlers, chaos=chaos, request_log=request_log,
+        state={"world": world, "jobs": jobs}, background=jobs,
+    )

@@ -1,4 +1,4 @@
-"""Shared route helpers: the world and jobs from app state, 404 lookups."""
+"""Shared route helpers: the world and jobs from app state, 404 lookups, one item answered."""
 
 from __future__ import annotations
 
@@ -6,8 +6,12 @@ from fastapi import Request
 
 from simulator.blahdev.jobs import Jobs
 from simulator.blahdev.world import Json, World
-from simulator.http import not_found
+from collections.abc import Callable
 from typing import Any
+
+from fastapi import Response
+
+from simulator.http import json_response, not_found
 
 
 def world_of(request: Request) -> World:
@@ -26,6 +30,17 @@ def model_or_404(world: World, model_id: str) -> Json:
     if model is None:
         raise not_found(f"model {model_id!r}")
     return model
+
+
+def answer_one(world: World, table: dict[str, Json], item_id: str, what: str,
+               show: Callable[[Json], Any] = lambda item: item) -> Response:
+    """``GET /WHATS/{id}``: the item as ``show`` makes it, answered under the world's lock (the
+    background jobs change items in place); 404 "WHAT 'ID' not found" when there is none."""
+    with world.lock:
+        item = table.get(item_id)
+        if item is None:
+            raise not_found(f"{what} {item_id!r}")
+        return json_response(show(item))
 
 
 Responses = dict[int | str, dict[str, Any]]

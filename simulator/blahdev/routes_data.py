@@ -11,9 +11,9 @@ from starlette.responses import Response, StreamingResponse
 
 from simulator.blahdev import lens, shapes as schemas, training
 from simulator.blahdev.auth import Account
-from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import answer_one, jobs_of, model_or_404, world_of
 from simulator.blahdev.deps import error_responses
-from simulator.http import ApiError, json_response, not_found
+from simulator.http import ApiError, json_response
 
 router = APIRouter(tags=["training sets, lens"])
 E404 = error_responses(404)
@@ -33,11 +33,7 @@ async def list_sets(request: Request) -> Response:
 @router.get("/training-sets/{set_id}", response_model=schemas.TrainingSet, responses=E404)
 async def get_set(request: Request, set_id: str) -> Response:
     world = world_of(request)
-    with world.lock:
-        item = world.training_sets.get(set_id)
-        if item is None:
-            raise not_found(f"training set {set_id!r}")
-        return json_response(dict(item))
+    return answer_one(world, world.training_sets, set_id, "training set", dict)
 
 
 @router.post("/training-sets/request-upload", status_code=201, response_model=schemas.UploadTicket,

@@ -10,9 +10,9 @@ from starlette.responses import Response
 
 from simulator.blahdev import analysis, shapes as schemas
 from simulator.blahdev.auth import Account
-from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import answer_one, jobs_of, model_or_404, world_of
 from simulator.blahdev.deps import error_responses
-from simulator.http import ApiError, json_response, not_found
+from simulator.http import ApiError, json_response
 
 router = APIRouter(tags=["models"])
 E404 = error_responses(404)
@@ -64,11 +64,7 @@ async def list_evals(request: Request) -> Response:
 @router.get("/evals/{eval_id}", response_model=schemas.Eval, responses=E404, summary="One eval")
 async def get_eval(request: Request, eval_id: str) -> Response:
     world = world_of(request)
-    with world.lock:
-        ev = world.evals.get(eval_id)
-        if ev is None:
-            raise not_found(f"eval {eval_id!r}")
-        return json_response(ev)
+    return answer_one(world, world.evals, eval_id, "eval")
 
 
 @router.post("/evals", status_code=201, response_model=schemas.Eval, responses={**AUTH, **E422},
@@ -131,11 +127,7 @@ async def chat(request: Request, body: schemas.ChatRequest, _: Account) -> Respo
 @router.get("/chat/jobs/{job_id}", response_model=schemas.ChatJob, responses=E404)
 async def chat_job(request: Request, job_id: str) -> Response:
     world = world_of(request)
-    with world.lock:
-        job = world.chat_jobs.get(job_id)
-        if job is None:
-            raise not_found(f"chat job {job_id!r}")
-        return json_response(_public_job(job))
+    return answer_one(world, world.chat_jobs, job_id, "chat job", _public_job)
 
 
 @router.get("/compare", response_model=schemas.Comparison, responses={**E404, **E422},

@@ -8,7 +8,7 @@ from starlette.responses import Response
 from simulator.blahdev import leaderboard as standings
 from simulator.blahdev import runs, shapes as schemas
 from simulator.blahdev.auth import Council
-from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import answer_one, jobs_of, model_or_404, world_of
 from simulator.blahdev.deps import error_responses
 from simulator.blahdev.world import Json, World
 from simulator.http import ApiError, json_response, not_found
@@ -87,11 +87,7 @@ async def cancel_run(request: Request, run_id: str, _: Council) -> Response:
             summary="One result with the judge's score_details")
 async def get_result(request: Request, result_id: str) -> Response:
     world = world_of(request)
-    with world.lock:
-        result = world.results.get(result_id)
-        if result is None:
-            raise not_found(f"result {result_id!r}")
-        return json_response(result)
+    return answer_one(world, world.results, result_id, "result")
 
 
 @router.get("/models/{model_id}/results", response_model=list[schemas.Result], responses=E404,

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from simulator.blahdev import chatroom, games, shapes as schemas
 from simulator.blahdev.auth import Account, Council
-from simulator.blahdev.deps import jobs_of, model_or_404, world_of
+from simulator.blahdev.deps import answer_one, jobs_of, model_or_404, world_of
 from simulator.blahdev.deps import error_responses
 from simulator.http import ApiError, json_response, not_found
 
@@ -74,11 +74,7 @@ async def list_games(request: Request) -> Response:
             summary="One game with its turns and the judge's reasoning")
 async def get_game(request: Request, game_id: str) -> Response:
     world = world_of(request)
-    with world.lock:
-        game = world.games.get(game_id)
-        if game is None:
-            raise not_found(f"game {game_id!r}")
-        return json_response(games.public(game, with_turns=True))
+    return answer_one(world, world.games, game_id, "game", lambda game: games.public(game, with_turns=True))
 
 
 @router.post("/games", status_code=201, response_model=schemas.Game, responses={**AUTH, **E422},

@@ -87,48 +87,42 @@ def finish_run(world: World, run_id: str, at: int | None = None) -> Json:
     return snapshot
 
 
-def stall_run(world: World, run_id: str) -> Json:
-    """Make a queued/running run stop part-way, as if its worker died (fires run.stalled)."""
+def _move(world: World, run_id: str, status: str, *, allowed: tuple[str, ...] | None = None, refusal: str = "",
+          event: str | None = None, **fields: object) -> Json:
+    """Put the run in ``status`` (and set ``fields``) if it is in one of the ``allowed``
+    statuses (any, when None; else :class:`RunStateError` "run is STATUS``refusal``"), then
+    fire ``event`` with the run as it now is; that copy back."""
     with world.lock:
         run = world.runs[run_id]
-        if run["status"] not in ACTIVE:
-            raise RunStateError(f"run is {run['status']}, only a queued or running run can stall")
-        run["status"] = "stalled"
+        if allowed is not None and run["status"] not in allowed:
+            raise RunStateError(f"run is {run['status']}{refusal}")
+        run["status"] = status
+        run.update(fields)
         snapshot = dict(run)
-    world.emit("run.stalled", {"run": snapshot})
+    if event is not None:
+        world.emit(event, {"run": snapshot})
     return snapshot
+
+
+def stall_run(world: World, run_id: str) -> Json:
+    """Make a queued/running run stop part-way, as if its worker died (fires run.stalled)."""
+    return _move(world, run_id, "stalled", allowed=ACTIVE, refusal=", only a queued or running run can stall",
+                 event="run.stalled")
 
 
 def fail_run(world: World, run_id: str, error: str, at: int | None = None) -> Json:
     """Mark a run failed with ``error`` (fires run.failed); it can then be resumed."""
-    with world.lock:
-        run = world.runs[run_id]
-        run["status"] = "failed"
-        run["error"] = error
-        run["completed_at"] = None
-        snapshot = dict(run)
-    world.emit("run.failed", {"run": snapshot})
-    return snapshot
+    return _move(world, run_id, "failed", event="run.failed", error=error, completed_at=None)
 
 
 def cancel_run(world: World, run_id: str) -> Json:
-    with world.lock:
-        run = world.runs[run_id]
-        if run["status"] not in ACTIVE:
-            raise RunStateError(f"run is {run['status']}; only a queued or running run can be cancelled")
-        run["status"] = "cancelled"
-        run["completed_at"] = world.now()
-        return dict(run)
+    return _move(world, run_id, "cancelled", allowed=ACTIVE,
+                 refusal="; only a queued or running run can be cancelled", completed_at=world.now())
 
 
 def resume_run(world: World, run_id: str) -> Json:
-    with world.lock:
-        run = world.runs[run_id]
-        if run["status"] not in RESUMABLE:
-            raise RunStateError(f"run is {run['status']}; only a stalled or failed run can be resumed")
-        run["status"] = "running"
-        run["error"] = None
-        return dict(run)
+    return _move(world, run_id, "running", allowed=RESUMABLE,
+                 refusal="; only a stalled or failed run can be resumed", error=None)
 
 
 def runs_newest_first(world: World) -> list[Json]:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
@@ -15,7 +14,7 @@ from simulator.blobfish.shapes import (
     ERROR_NOT_FOUND,
     error_body,
 )
-from simulator.http import json_response
+from simulator.http import install_refusals, json_response
 
 
 class BlobfishError(Exception):
@@ -34,29 +33,11 @@ class BlobfishError(Exception):
         return json_response(error_body(self.code, self.message, **self.extras), self.status, self.headers)
 
 
-def _describe(exc: RequestValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:3]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-        parts.append(f"{where or 'request'}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts)
-
-
 def install_error_handlers(app: FastAPI) -> None:
-    async def blobfish_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, BlobfishError)
-        return exc.response()
-
-    async def validation_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, RequestValidationError)
-        return BlobfishError(400, ERROR_INVALID_REQUEST, _describe(exc)).response()
-
-    async def http_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, StarletteHTTPException)
+    def http_error(exc: StarletteHTTPException) -> Response:
         code = {404: ERROR_NOT_FOUND, 405: ERROR_METHOD_NOT_ALLOWED}.get(exc.status_code, ERROR_INVALID_REQUEST)
         text = {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
         return BlobfishError(exc.status_code, code, text, dict(exc.headers or {})).response()
 
-    app.add_exception_handler(BlobfishError, blobfish_error)
-    app.add_exception_handler(RequestValidationError, validation_error)
-    app.add_exception_handler(StarletteHTTPException, http_error)
+    install_refusals(app, BlobfishError, lambda text: BlobfishError(400, ERROR_INVALID_REQUEST, text).response(),
+                     http_error)

@@ -11,30 +11,32 @@ from simulator.blobfish.benchmarks import BenchmarkStore
 from simulator.blobfish.live import LivePublisher
 from simulator.blobfish.shapes import Json
 from simulator.blobfish.store import EvaluationStore
+from starlette.types import ASGIApp
+
 from simulator.chaos import ChaosConfig, ChaosState
 from simulator.request_log import RequestLog
-from simulator.server import AppServer
+from simulator.server import PlatformServer
 
 
-class BlobfishServer(AppServer):
+class BlobfishServer(PlatformServer):
+    store: EvaluationStore
+    benchmarks: BenchmarkStore
+    """Benchmark runs and the community board (faults: ``die_after_tasks``, ``kill_runners``)."""
+
     def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
                  live: bool = True, chaos: ChaosConfig | None = None, anchor_s: float | None = None) -> None:
         """``live``: publish a new evaluation into the demo account every
         ``LIVE_PUBLISH_SECONDS / speed`` seconds. ``anchor_s``: "now" for the seeded history."""
-        if speed <= 0:
-            raise ValueError("speed must be positive")
-        self.seed = seed
-        self.speed = speed
         self.live = live
-        self.store = EvaluationStore(seed, anchor_s)
-        self._chaos = ChaosState(chaos)
-        self.requests = RequestLog()
-        """Every request answered (method, path, query, status; whether a key was sent, never which)."""
-        self.benchmarks = BenchmarkStore(seed, speed)
-        """Benchmark runs and the community board (faults: ``die_after_tasks``, ``kill_runners``)."""
-        app = create_app(self.store, LivePublisher(self.store, speed, live), self._chaos, self.requests,
-                         self.benchmarks)
-        super().__init__(app, host, port, thread_name="blobfish-simulator")
+
+        def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
+            self.store = EvaluationStore(seed, anchor_s)
+            self.benchmarks = BenchmarkStore(seed, speed)
+            return create_app(self.store, LivePublisher(self.store, speed, live), chaos_state, requests,
+                              self.benchmarks)
+
+        super().__init__(build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port,
+                         thread_name="blobfish-simulator")
 
     # ------------------------------------------------------------------ identity
 
@@ -65,11 +67,3 @@ class BlobfishServer(AppServer):
     def die_after_tasks(self, tasks: int | None) -> None:
         """Suites started from now on lose their runner after ``tasks`` tasks (None: never)."""
         self.benchmarks.die_after_tasks = tasks
-
-    # ------------------------------------------------------------------ chaos
-
-    def set_chaos(self, config: ChaosConfig | None) -> None:
-        self._chaos.set(config)
-
-    def chaos_counts(self) -> dict[str, int]:
-        return self._chaos.counts()

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from simulator.http import json_response
+from simulator.http import install_refusals, json_response
 
 # type and code per status (402's and 404's are the contract's; the others ASSUMED)
 KINDS: dict[int, tuple[str, str]] = {
@@ -42,23 +41,8 @@ class QueueError(Exception):
 
 
 def install_error_handlers(app: FastAPI) -> None:
-    async def queue_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, QueueError)
-        return exc.response()
-
-    async def validation_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, RequestValidationError)
-        parts = []
-        for err in exc.errors()[:3]:
-            where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-            parts.append(f"{where or 'request'}: {err.get('msg', 'invalid')}")
-        return QueueError(400, "; ".join(parts)).response()
-
-    async def http_error(_: Request, exc: Exception) -> Response:
-        assert isinstance(exc, StarletteHTTPException)
+    def http_error(exc: StarletteHTTPException) -> Response:
         text = {404: "Not found", 405: "Method not allowed"}.get(exc.status_code, str(exc.detail))
         return QueueError(exc.status_code, text).response()
 
-    app.add_exception_handler(QueueError, queue_error)
-    app.add_exception_handler(RequestValidationError, validation_error)
-    app.add_exception_handler(StarletteHTTPException, http_error)
+    install_refusals(app, QueueError, lambda text: QueueError(400, text).response(), http_error)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from simulator.chaos import ChaosReset
+from simulator.chaos import answer_of, reset_mid_body
 from simulator.errorbar.errors import envelope
 from simulator.http import dump_json
 
@@ -73,21 +73,6 @@ class FaultMiddleware:
         await send({"type": "http.response.body", "body": body, "more_body": False})
 
     async def _lose(self, scope: Scope, receive: Receive, send: Send) -> None:
-        start: Message | None = None
-        chunks: list[bytes] = []
-
-        async def capture(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start":
-                start = message
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-
-        await self.app(scope, receive, capture)  # the request takes effect
-        if start is None:
-            return
-        body = b"".join(chunks)
-        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
-        await send({**start, "headers": headers + [(b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body[: len(body) // 2], "more_body": True})
-        raise ChaosReset("fault: the answer was lost")
+        start, body = await answer_of(self.app, scope, receive)  # the request takes effect
+        if start is not None:
+            await reset_mid_body(send, start, body, "fault: the answer was lost")

@@ -6,25 +6,28 @@
 
 from __future__ import annotations
 
+from starlette.types import ASGIApp
+
 from simulator.chaos import ChaosConfig, ChaosState
 from simulator.errorbar.app import create_app
 from simulator.errorbar.faults import LOSE_ANSWER, Fault, Faults
 from simulator.errorbar.runs import RunStore
 from simulator.request_log import RequestLog
-from simulator.server import AppServer
+from simulator.server import PlatformServer
 
 
-class ErrorbarServer(AppServer):
+class ErrorbarServer(PlatformServer):
+    store: RunStore
+    faults: Faults
+
     def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
                  chaos: ChaosConfig | None = None) -> None:
-        if speed <= 0:
-            raise ValueError("speed must be positive")
-        self.store = RunStore(seed, speed)
-        self._chaos = ChaosState(chaos)
-        self.faults = Faults()
-        self.requests = RequestLog()
-        """Every request answered (method, path, query, status; whether a key was sent, never which)."""
-        super().__init__(create_app(self.store, self._chaos, self.faults, self.requests), host, port,
+        def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
+            self.store = RunStore(seed, speed)
+            self.faults = Faults()
+            return create_app(self.store, chaos_state, self.faults, requests)
+
+        super().__init__(build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port,
                          thread_name="errorbar-simulator")
 
     @property
@@ -64,9 +67,3 @@ class ErrorbarServer(AppServer):
                   retry_after: int | None = None, times: int = 1) -> None:
         """The next matching request answers ``status`` (``path``: exact, or ``*suffix``)."""
         self.faults.add(Fault(method.upper(), path, str(status), message, retry_after, times))
-
-    def set_chaos(self, config: ChaosConfig | None) -> None:
-        self._chaos.set(config)
-
-    def chaos_counts(self) -> dict[str, int]:
-        return self._chaos.counts()

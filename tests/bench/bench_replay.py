@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from rich.console import Console
 from textual.app import App
 
-from application.evaluations.evidence import parse_evaluation
+from api_client.blobfish.shapes_evidence import parse_evaluation
 from application.session.context import AppContext
 from cli.commands.open_file import load_dump
 from diagnosis.rollouts import diagnose_rollout

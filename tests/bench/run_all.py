@@ -31,26 +31,6 @@ RESULTS = HERE / "results"
 Row = dict[str, Any]
 
 
-def _log_list_rows(data: dict[str, Any]) -> list[Row]:
-    paint = data["first_paint_ms"]
-    key = data["key_to_frame"]["key_to_frame_ms"]
-    goals = data["goals"]
-    page = data["page_down_to_frame_ms"]
-    return [
-        {"figure": f"LogList first paint, {data['rows']:,} rows", "value": paint["log_list"], "unit": "ms",
-         "baseline": "Textual DataTable holding one screenful, paged", "baseline_value": paint["paged_table"],
-         "ratio": data["first_paint_ratio"], "goal": f">= {goals['first_paint_ratio']:g}x",
-         "met": data["first_paint_ratio"] >= goals["first_paint_ratio"]},
-        {"figure": f"PageDown to frame, {data['rows']:,} rows, median (p95 {page['log_list']['p95']})",
-         "value": page["log_list"]["median"], "unit": "ms", "baseline": "paged DataTable, median",
-         "baseline_value": page["paged_table"]["median"],
-         "ratio": round(page["paged_table"]["median"] / page["log_list"]["median"], 2), "goal": "(measure)", "met": None},
-        {"figure": f"key-to-frame (Down), {data['big_rows']:,} rows, p95 (median {key['median']})", "value": key["p95"],
-         "unit": "ms", "baseline": "-", "baseline_value": None, "ratio": None,
-         "goal": f"p95 < {goals['key_to_frame_p95_ms']:g} ms", "met": key["p95"] < goals["key_to_frame_p95_ms"]},
-    ]  # fmt: skip
-
-
 def _diagnosis_rows(data: dict[str, Any]) -> list[Row]:
     c, s = data["classify"], data["summarize"]
     return [
@@ -73,8 +53,8 @@ BENCHES: dict[str, tuple[str, list[str], list[str], Callable[[dict[str, Any]], l
     "export": ("bench_export.py", ["--calls", "100000", "--runs", "3"], ["--calls", "20000", "--runs", "1"], _own_rows, 3600),
     "blobfish_export": ("bench_blobfish_export.py", ["--rollouts", "10000", "--runs", "3"],
                         ["--rollouts", "2000", "--runs", "1"], _own_rows, 1800),
-    "log_list": ("bench_log_list.py", ["--rows", "100000", "--big", "1000000"],
-                 ["--rows", "10000", "--big", "1000000", "--presses", "30"], _log_list_rows, 3600),
+    "log_list": ("bench_log_list.py", ["--rows", "1000000", "--rounds", "5"],
+                 ["--rows", "1000000", "--rounds", "2", "--presses", "20"], _own_rows, 3600),
     "search": ("bench_search.py", ["--rows", "1000000"], ["--rows", "1000000"], _own_rows, 3600),
     "ingest": ("bench_ingest.py", ["--calls", "20000", "--bursts", "2"], ["--calls", "5000", "--bursts", "1"], _own_rows, 1800),
     "diagnosis": ("bench_diagnosis.py", ["--summarize-calls", "200000"], ["--summarize-calls", "20000"], _diagnosis_rows, 1800),

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 import pytest
 
 from application.evaluations.diagnosed import list_summaries, read_diagnosed
-from application.evaluations.evidence import parse_evaluation
 from application.evaluations.source import ClientSource
 from application.session.context import AppContext
 from cli.launch import attach_blobfish
@@ -42,9 +41,9 @@ async def test_the_client_reads_the_same_evidence_as_the_store(bf: BlobfishServe
     assert isinstance(source, ClientSource)
     try:
         summaries = await source.list_evaluations()
-        assert [s["evaluation_id"] for s in summaries] == bf.evaluation_ids()
-        first = summaries[0]["evaluation_id"]
-        evaluation = parse_evaluation(await source.get_evaluation(first))
+        assert [s.evaluation_id for s in summaries] == bf.evaluation_ids()
+        first = summaries[0].evaluation_id
+        evaluation = await source.get_evaluation(first)
         stored = bf.store.get(bf.store.account, first)
         assert stored is not None
         assert len(evaluation.rollouts) == stored["rollout_count"]
@@ -68,7 +67,6 @@ async def test_the_screens_get_evaluations_ready_fetched_parsed_once_and_diagnos
         assert stored is not None and len(ready.evaluation.rollouts) == stored["rollout_count"]
         assert len(ready.diagnosis.rollouts) == len(ready.evaluation.rollouts)
         # the detail's body as the platform sent it: unknown members kept, nothing re-serialised
-        body = await source.client.get_evaluation_body(summaries[0].evaluation_id)
-        assert body["envelope"] == stored["envelope"]
+        assert ready.evaluation.raw["envelope"] == stored["envelope"]
     finally:
         await source.client.aclose()

@@ -8,15 +8,14 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Select, TextArea
 
+from tests.support.typing import keys_of, type_text
 from tests.support.waiting import wait_for
 from tui.screens.runs.bakeoff_new import BakeoffNewScreen
 from widgets.check_list import CheckList
 from widgets.confirm import ConfirmScreen
 
 
-def typed(text: str) -> list[str]:
-    """``text`` as the keys a person types."""
-    return ["space" if char == " " else char for char in text]
+typed = keys_of  # the name the tests import
 
 
 async def open_dialog(pilot: Pilot[Any]) -> BakeoffNewScreen:
@@ -45,9 +44,12 @@ async def type_into(pilot: Pilot[Any], field_id: str, text: str) -> None:
         await pilot.press("ctrl+a")  # select all, so typing replaces it
         lines = text.split("\n")
         for index, line in enumerate(lines):
-            await pilot.press(*typed(line), *(["enter"] if index < len(lines) - 1 else []))
+            await type_text(pilot, line)
+            if index < len(lines) - 1:
+                await pilot.press("enter")
     else:
-        await pilot.press("end", "ctrl+u", *typed(text))
+        await pilot.press("end", "ctrl+u")
+        await type_text(pilot, text)
 
 
 async def choose(pilot: Pilot[Any], field_id: str, value: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from api_client.blobfish.shapes import Summary
+from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 from simulator.blobfish import shapes
 from simulator.blobfish.seed import FORCED_PLANS, forced_index
 from simulator.blobfish.store import EvaluationStore
@@ -14,7 +16,8 @@ ANCHOR_S = 1_795_000_000.0
 
 
 class StoreSource:
-    """The demo account's evaluations straight from an ``EvaluationStore``."""
+    """The demo account's evaluations straight from an ``EvaluationStore``, parsed as the client
+    parses them (the store is this source's platform edge)."""
 
     platform = "blobfish"
 
@@ -24,20 +27,21 @@ class StoreSource:
         self.newest = newest
         self.reads = 0
 
-    async def list_evaluations(self) -> list[dict[str, Any]]:
+    async def list_evaluations(self) -> list[Summary]:
         out: list[dict[str, Any]] = []
         offset: int | None = 0
         while offset is not None:
             page, offset = self.store.page(self.store.account, offset, 100)
             out += page
-        return out if self.newest is None else out[: self.newest]
+        listed = out if self.newest is None else out[: self.newest]
+        return [Summary.model_validate(summary) for summary in listed]
 
-    async def get_evaluation(self, evaluation_id: str) -> dict[str, Any]:
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
         self.reads += 1
         evaluation = self.store.get(self.store.account, evaluation_id)
         if evaluation is None:
             raise LookupError(evaluation_id)
-        return shapes.detail(evaluation)
+        return parse_evaluation(shapes.detail(evaluation))
 
     def forced(self, outcome: str) -> dict[str, Any]:
         """The stored evaluation whose first rollout was forced to ``outcome`` (seed.FORCED_PLANS)."""

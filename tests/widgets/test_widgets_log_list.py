@@ -360,3 +360,61 @@ def test_time_column_formats_and_narrow_layouts_keep_badges() -> None:
     shown = [w for w in (narrow.time, narrow.status, narrow.badges, narrow.prompt, narrow.reply) if w]
     assert sum(shown) + len(shown) - 1 == 58  # every cell used, one separator between columns
     assert layout_for(58, 19).badges >= 12  # with dates too
+
+
+async def test_work_waiting_for_the_rows_frame_runs_once_after_it_went_to_the_terminal() -> None:
+    """The Logs screen draws its plots after the frame that shows the rows: the callback runs
+    once, after a frame with the rows was handed to the driver, not before."""
+    app = ListApp(rows(0, 50))
+    frames: list[str] = []
+    ran: list[int] = []
+    async with app.run_test(size=SIZE) as pilot:
+        original = app._display
+
+        def display(screen: object, renderable: object) -> None:
+            if renderable is not None:
+                frames.append("frame")
+            original(screen, renderable)  # type: ignore[arg-type]
+
+        app._display = display  # type: ignore[method-assign]
+        await pilot.pause()
+        log_list = app.query_one(LogList)
+        frames.clear()
+        log_list.set_rows(rows(0, 80))
+        log_list.call_after_paint(lambda: ran.append(len(frames)))
+        log_list.call_after_paint(lambda: ran.append(-1))
+        assert ran == []  # not at once: the frame is not drawn yet
+        await pilot.pause()
+        await pilot.pause()
+        assert ran and ran[0] >= 1 and ran.count(-1) == 1, (ran, frames)
+        ran.clear()
+        log_list.refresh()
+        await pilot.pause()
+        assert ran == []  # once
+
+
+class CountingSource:
+    """A million rows made on demand, remembering which were asked for (an archive's reads)."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.read: set[int] = set()
+
+    def __len__(self) -> int:
+        return self.count
+
+    def row(self, index: int) -> LogRow:
+        self.read.add(index)
+        return make_row(index)
+
+
+async def test_a_list_built_with_rows_first_paints_its_newest_rows_only() -> None:
+    """Its first frame is the newest screenful: no frame of the oldest rows first (which read
+    the far end of an archive and painted two screenfuls for one)."""
+    source = CountingSource(1_000_000)
+    app = ListApp(source)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        log_list = app.query_one(LogList)
+        assert "prompt number 999999" in screen_lines(log_list)[-1]
+        assert min(source.read) >= 1_000_000 - SIZE[1], sorted(source.read)[:5]

@@ -1,5 +1,10 @@
-"""Bake-offs on the errorbar eval-run queue, without Textual: creating one (``create``), a
-running run's progress and its rows in Runs (``progress``, ``run_rows``), its results as rows
-and sentences (``results``), its samples losses first with the doubtful-verdict rule
-(``samples``), the samples as Inspector calls (``calls``) and the gate's checks (``gate``).
+"""Bake-offs on the errorbar eval-run queue, without Textual, shared by the CLI and the screens:
+a new run as a person asks for it (``new_run``; its text fields ``new_run_fields``, what the
+workspace suggests ``new_run_hints``), what it will spend (``cost``, ``planning``), the
+confirmation and a refused create in words (``confirm``, ``dialog_text``, ``refusals``); a
+running run's progress and rows (``progress``, ``run_rows``); its results, samples and calls
+(``results``, ``assertions``, ``samples``, ``calls``, ``readings``); the gate, calibration,
+criteria, evidence, failure clusters and the verdict (``gate``, ``calibration``, ``criteria``,
+``judge_quality``, ``evidence``, ``verify``, ``clusters``, ``verdict``); screenings
+(``screening``); and how every figure is written (``figures``).
 """

@@ -21,6 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from application.compare.bakeoff.figures import interval_text, rate_text
+from common.format import DASH
+
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
@@ -68,6 +71,14 @@ class SideFigures:
     sensitivity_ci: tuple[float, float] | None
     specificity: float | None
     specificity_ci: tuple[float, float] | None
+
+    def line(self) -> str:
+        """``wins     sensitivity 0.900 [0.800, 0.950] (of 20) · specificity ...``: the CLI's line and the panel's."""
+        positives = self.positives if self.positives is not None else DASH
+        negatives = self.negatives if self.negatives is not None else DASH
+        return (f"{self.name:<8} sensitivity {rate_text(self.sensitivity)} {interval_text(self.sensitivity_ci)} "
+                f"(of {positives}) · specificity {rate_text(self.specificity)} {interval_text(self.specificity_ci)} "
+                f"(of {negatives})")
 
 
 @dataclass(frozen=True)

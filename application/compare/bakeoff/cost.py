@@ -21,7 +21,7 @@ from application.compare.bakeoff.new_run import STORED, NewRun
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
-__all__ = ["SpendPlan", "measured_costs", "spend_plan"]
+__all__ = ["RunSize", "SpendPlan", "measured_costs", "run_size", "spend_plan"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,26 @@ class SpendPlan:
     """What runs, one line each (generations per model, judge calls, the estimate)."""
     estimate_micros: float | None
     """The whole run in the queue's unit, when every part was measured; else None."""
+
+
+@dataclass(frozen=True)
+class RunSize:
+    """What a run of that shape asks for (contract 1), before any price."""
+
+    generations: int
+    """The baseline's answers (none when it is __stored__) and every arm's, best-of-N counted N times."""
+    pairs: int
+    """Pairs judged: one per sample and arm."""
+    knockouts: int
+    """Best-of-N knockouts: N-1 per sample of an arm with N answers."""
+
+
+def run_size(samples: int, answers_per_arm: Sequence[int], stored: bool) -> RunSize:
+    """The counts of a run of ``samples`` samples whose arms give these answers per sample
+    (best-of-N: N, else 1); ``stored``: the baseline is the logged answers (__stored__)."""
+    return RunSize(generations=(0 if stored else samples) + sum(samples * answers for answers in answers_per_arm),
+                   pairs=samples * len(answers_per_arm),
+                   knockouts=sum(samples * (answers - 1) for answers in answers_per_arm))
 
 
 @dataclass(frozen=True)
@@ -90,18 +110,16 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     frozen one); else the request's, else the queue's default (not known here)."""
     samples = request.sample_count
     costs = measured_costs(runs)
+    size = run_size(samples, [arm.answers for arm in request.arms], request.baseline_model == STORED)
     lines: list[str] = []
-    generations = 0
     to_price: list[tuple[str, int]] = []
     if request.baseline_model == STORED:
         lines.append("baseline: your logged answers (__stored__), not regenerated: 0 generations")
     else:
-        generations += samples
         to_price.append((request.baseline_model, samples))
         lines.append(f"baseline {request.baseline_model}: {samples} generations")
     for arm in request.arms:
         count = samples * arm.answers
-        generations += count
         to_price.append((arm.model, count))
         best = f" ({samples} samples × best-of-{arm.n})" if arm.n else ""
         lines.append(f"arm {arm.key}: {count} generations{best}")
@@ -111,12 +129,10 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
         judge_line = (f"judge: {judge_calls} calls (one pass/fail grading per answer: {samples} samples × "
                       f"{graded} models)")
     else:
-        pairs = samples * len(request.arms)
-        knockouts = sum(samples * (arm.n - 1) for arm in request.arms if arm.n)
-        judge_calls = 2 * (pairs + knockouts)
-        judge_line = f"judge: {judge_calls} calls (two per pair, both orderings: {pairs} pairs"
-        judge_line += (f", plus {knockouts} best-of-N knockouts, two calls each like every pair)"
-                       if knockouts else ")")
+        judge_calls = 2 * (size.pairs + size.knockouts)
+        judge_line = f"judge: {judge_calls} calls (two per pair, both orderings: {size.pairs} pairs"
+        judge_line += (f", plus {size.knockouts} best-of-N knockouts, two calls each like every pair)"
+                       if size.knockouts else ")")
     lines.append(judge_line)
     judge = judge_model or request.judge_model
     judge_cost = costs.per_judge_call.get(judge) if judge else (
@@ -138,4 +154,4 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
         usd = sum(costs.usd_per_request[m] * k for m, k in priced)
         lines.append(f"screening's estimate for {', '.join(sorted({m for m, _ in priced}))}: about ${usd:,.4f} "
                      "for these generations (its estimated $ per request)")
-    return SpendPlan(generations, judge_calls, tuple(lines), estimate)
+    return SpendPlan(size.generations, judge_calls, tuple(lines), estimate)

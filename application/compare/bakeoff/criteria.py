@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from api_client.errors import BadRequestError, OutcomeUnknownError
+from application.compare.bakeoff.figures import interval_text, rate_text
 from application.compare.bakeoff.judge_quality import informedness, judge_reading
 
 if TYPE_CHECKING:
@@ -67,14 +68,6 @@ def criterion_row(criterion: assumed.Criterion) -> CriterionRow:
                         judge_reading(criterion.tpr, criterion.tnr, criterion.kappa))
 
 
-def _rate(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
-
-
-def _ci(value: tuple[float, float] | list[float] | None) -> str:
-    return "[—, —]" if not value else f"[{value[0]:.3f}, {value[1]:.3f}]"
-
-
 def alignment_lines(report: assumed.Alignment) -> list[str]:
     """The report as lines; disagreements verbatim (show them with an inert writer)."""
     metrics = report.metrics
@@ -82,9 +75,9 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
     if metrics is None:
         lines.append("metrics: not sent")
     else:
-        lines.append(f"{metrics.n if metrics.n is not None else '—'} labels · TPR {_rate(metrics.tpr)} "
-                     f"{_ci(metrics.tpr_ci)} · TNR {_rate(metrics.tnr)} {_ci(metrics.tnr_ci)} · "
-                     f"kappa {_rate(metrics.kappa)}")
+        lines.append(f"{metrics.n if metrics.n is not None else '—'} labels · TPR {rate_text(metrics.tpr)} "
+                     f"{interval_text(metrics.tpr_ci)} · TNR {rate_text(metrics.tnr)} {interval_text(metrics.tnr_ci)} · "
+                     f"kappa {rate_text(metrics.kappa)}")
         reading = judge_reading(metrics.tpr, metrics.tnr, metrics.kappa)
         if reading:
             lines.append(f"the app's reading: {reading}")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from application.compare.bakeoff.figures import rate_text
+
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from api_client.errorbar.gate_verdict import GateVerdict
@@ -40,10 +42,6 @@ def actual_word(check: str | None) -> str:
     return _ACTUAL.get(check or "", "actual")
 
 
-def _rate(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f}"
-
-
 @dataclass(frozen=True)
 class GateLine:
     check: str
@@ -67,8 +65,8 @@ def gate_headline(status: int, verdict: GateVerdict) -> str:
 
 
 def gate_lines(verdict: GateVerdict) -> list[GateLine]:
-    return [GateLine(c.check or "—", c.model or "—", _rate(c.required),
-                     _rate(c.actual) if c.actual is not None else "— (none)", c.passed, c.note or "",
+    return [GateLine(c.check or "—", c.model or "—", rate_text(c.required),
+                     rate_text(c.actual) if c.actual is not None else "— (none)", c.passed, c.note or "",
                      CHECK_WORDS.get(c.check or "", c.check or "—"), actual_word(c.check),
                      _REQUIRED.get(c.check or "", "required"))
             for c in verdict.checks]

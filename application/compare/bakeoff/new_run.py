@@ -7,20 +7,18 @@ that does not compile, a schema that does not parse, a length that is not a whol
 candidates, ...); on top of those, the page's certified-switch rules (a ``__stored__``
 baseline needs a calibrated criterion) and the gate margin the person gives with it (a rate
 0..1, not a percent). Text fields are parsed here too, so the CLI's flags and the dialog's
-lines read the same way: an assertion is ``TYPE`` or ``TYPE=VALUE``; an arm is
-``model=M; label=L; n=3; system=TEXT; tools=JSON``.
+lines read the same way (:mod:`application.compare.bakeoff.new_run_fields`). What the
+dialog suggests from the workspace is in :mod:`application.compare.bakeoff.new_run_hints`.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from api_client.errorbar import shapes_fixed as wire
-from api_client.errorbar.checks import ASSERTION_TYPES, check_create
+from api_client.errorbar.checks import check_create
 from api_client.errorbar.errors import RefusedLocally
 from application.compare.bakeoff.judge_quality import informedness, judge_reading
 from common.plain_text import one_line
@@ -31,8 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ASSERTION_HELP", "ArmSpec", "DEFAULT_MARGIN", "DEFAULT_MAX_OUTPUT_TOKENS", "DEFAULT_SAMPLE_COUNT",
     "MAX_ASSERTIONS", "MAX_CANDIDATES", "NewRun", "Problem", "RUBRIC_TYPE_HELP", "STORED", "SampleFilters",
-    "criterion_line", "field_of_refusal", "population_text", "judge_family_warning", "parse_arm", "parse_assertion",
-    "parse_margin", "used_models", "whole_number",
+    "VALUED_ASSERTIONS", "field_problem", "judge_family_warning",
 ]
 
 STORED = wire.STORED
@@ -58,7 +55,7 @@ ASSERTION_HELP = {
     "tool_called": "tool_called=NAME: the answer calls this tool",
     "no_tool_call": "no_tool_call: the answer calls no tool",
 }
-_VALUED = {"json_schema", "regex_match", "contains", "not_contains", "max_length", "min_length", "tool_called"}
+VALUED_ASSERTIONS = {"json_schema", "regex_match", "contains", "not_contains", "max_length", "min_length", "tool_called"}
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,8 @@ class Problem:
         return self.message
 
 
-def _problem(field_name: str, message: str) -> Problem:
+def field_problem(field_name: str, message: str) -> Problem:
+    """The refusal of one field: "FIELD: MESSAGE; nothing was sent"."""
     return Problem(field_name, f"{field_name}: {message}; nothing was sent")
 
 
@@ -219,29 +217,29 @@ class NewRun:
         """Why the queue would refuse this (the first reason, naming its field), or None.
         ``criterion``: the chosen criterion as listed, for the certified switch's rules."""
         if len(self.arms) > MAX_CANDIDATES:
-            return _problem("candidate_models", f"at most {MAX_CANDIDATES} candidates, not {len(self.arms)}")
+            return field_problem("candidate_models", f"at most {MAX_CANDIDATES} candidates, not {len(self.arms)}")
         if len(self.assertions) > MAX_ASSERTIONS:
-            return _problem("assertions", f"at most {MAX_ASSERTIONS}, not {len(self.assertions)}")
+            return field_problem("assertions", f"at most {MAX_ASSERTIONS}, not {len(self.assertions)}")
         try:
             check_create(self.body())
         except RefusedLocally as refused:
             return Problem(refused.field, refused.message)
         if self.noninferiority_margin is not None and not 0.0 <= self.noninferiority_margin <= 1.0:
-            return _problem("noninferiority_margin",
+            return field_problem("noninferiority_margin",
                             f"a rate from 0 to 1 is required (0.05, not 5), not {self.noninferiority_margin:g}")
         if self.certified:
             if self.eval_kind != "criterion":
-                return _problem("baseline_model", "a certified switch (against what you shipped, __stored__) is "
+                return field_problem("baseline_model", "a certified switch (against what you shipped, __stored__) is "
                                 "judged by a calibrated criterion: choose a criterion run")
             if self.noninferiority_margin is None:
-                return _problem("noninferiority_margin", "a certified switch needs its noninferiority margin "
+                return field_problem("noninferiority_margin", "a certified switch needs its noninferiority margin "
                                 "(how much worse than what you shipped is still acceptable, e.g. 0.05)")
             youden = informedness(criterion.tpr, criterion.tnr) if criterion is not None else 1.0
             if criterion is not None and youden is None:
-                return _problem("criterion_id", f"{criterion.name or criterion.id} is not calibrated (no alignment "
+                return field_problem("criterion_id", f"{criterion.name or criterion.id} is not calibrated (no alignment "
                                 "run): a certified switch needs a calibrated criterion")
             if criterion is not None and youden is not None and youden <= 0:
-                return _problem("criterion_id", f"{criterion.name or criterion.id} is no better than chance "
+                return field_problem("criterion_id", f"{criterion.name or criterion.id} is no better than chance "
                                 f"(TPR+TNR-1 is {youden:.2f}): a certified switch needs a calibrated criterion")
         return None
 
@@ -262,118 +260,6 @@ class NewRun:
         return out
 
 
-# ----------------------------------------------------------------- parsing text fields
-
-
-def whole_number(text: str, field_name: str, default: int) -> tuple[int | None, Problem | None]:
-    """An integer field's value (its default when empty), or why it is not one."""
-    text = text.strip()
-    if not text:
-        return default, None
-    try:
-        return int(text), None
-    except ValueError:
-        return None, _problem(field_name, f"a whole number is required, not {text!r}")
-
-
-def parse_margin(text: str) -> tuple[float | None, Problem | None]:
-    """The noninferiority margin (empty: none), a rate 0..1."""
-    text = text.strip()
-    if not text:
-        return None, None
-    try:
-        value = float(text)
-    except ValueError:
-        return None, _problem("noninferiority_margin", f"a number from 0 to 1 is required, not {text!r}")
-    if not 0.0 <= value <= 1.0:
-        return None, _problem("noninferiority_margin", f"a rate from 0 to 1 is required (0.05, not 5), not {text}")
-    return value, None
-
-
-def parse_assertion(text: str, index: int) -> tuple[dict[str, Any] | None, Problem | None]:
-    """``TYPE`` or ``TYPE=VALUE`` as an assertion config (the value's own checks are the
-    queue's, made in :meth:`NewRun.problem`)."""
-    kind, sep, value = text.strip().partition("=")
-    kind = kind.strip()
-    where = f"assertions[{index}]"
-    if kind not in ASSERTION_TYPES:
-        return None, _problem(where, f"{kind!r} is not an assertion type (one of {', '.join(sorted(ASSERTION_TYPES))})")
-    if kind in _VALUED:
-        if not sep:
-            return None, _problem(where, f"{kind} needs a value: {ASSERTION_HELP[kind]}")
-        return {"type": kind, "value": value}, None
-    if sep:
-        return None, _problem(where, f"{kind} takes no value")
-    return {"type": kind}, None
-
-
-def parse_arm(text: str, index: int) -> tuple[ArmSpec | None, Problem | None]:
-    """``model=M; label=L; n=3; system=TEXT; tools=JSON`` (a bare model id is a plain arm)."""
-    where = f"candidates[{index}]"
-    text = text.strip()
-    if "=" not in text:
-        return (ArmSpec(text), None) if text else (None, _problem(where, "a model id is required"))
-    parts: dict[str, str] = {}
-    for piece in text.split(";"):
-        if not piece.strip():
-            continue
-        key, sep, value = piece.partition("=")
-        key = key.strip()
-        if not sep or key not in ("model", "label", "n", "system", "tools"):
-            return None, _problem(where, f"{piece.strip()!r}: use model=, label=, n=, system= or tools=")
-        parts[key] = value.strip()
-    if not parts.get("model"):
-        return None, _problem(where, "model= is required")
-    n = None
-    if "n" in parts:
-        try:
-            n = int(parts["n"])
-        except ValueError:
-            return None, _problem(f"{where}.n", f"best-of-N takes a whole number 2..8, not {parts['n']!r}")
-        if not 2 <= n <= 8:
-            return None, _problem(f"{where}.n", f"best-of-N takes 2..8, not {n}")
-    tools = None
-    if "tools" in parts:
-        try:
-            tools = json.loads(parts["tools"])
-        except ValueError as exc:
-            return None, _problem(f"{where}.tools", f"the tool definitions do not parse as JSON ({exc.args[0]})")
-        if not isinstance(tools, list) or len(tools) > 64:
-            return None, _problem(f"{where}.tools", "a JSON list of at most 64 tool definitions is required")
-    system = parts.get("system")
-    if system is not None and len(system) > 20000:
-        return None, _problem(f"{where}.system", "at most 20000 characters")
-    return ArmSpec(parts["model"], parts.get("label") or None, system, tools, n), None
-
-
-# ----------------------------------------------------------------- what the workspace knows
-
-
-def used_models(runs: Iterable[assumed.Run]) -> list[str]:
-    """The models the workspace already ran (earlier runs' arms and baselines, and the
-    screening catalog of any screening run), most used first: what the dialog offers. Any
-    other id is accepted as typed; the queue says whether it is in its catalog."""
-    counts: dict[str, int] = {}
-
-    def add(model: Any) -> None:
-        if isinstance(model, str) and model and model != STORED:
-            counts[model] = counts.get(model, 0) + 1
-
-    for run in runs:
-        add(run.baseline_model)
-        for arm in run.arms:
-            add(arm.model)
-        if not run.arms:
-            for model in run.candidate_models:
-                add(model)
-        screening = run.results.screening if run.results is not None else None
-        if screening is not None:
-            add(screening.incumbent.model if screening.incumbent is not None else None)
-            for entry in screening.per_candidate:
-                add(entry.model)
-    return sorted(counts, key=lambda m: (-counts[m], m))
-
-
 def judge_family_warning(judge: str | None, candidates: Sequence[str]) -> str | None:
     """The judge shares a family with a candidate: LLM judges measurably favour their own."""
     if not judge:
@@ -385,51 +271,3 @@ def judge_family_warning(judge: str | None, candidates: Sequence[str]) -> str | 
         return None
     return (f"the judge {judge} shares a family with {', '.join(same)}: LLM judges measurably favour their own "
             "family; prefer a judge from another family")
-
-
-def criterion_line(criterion: assumed.Criterion) -> str:
-    """One line per criterion: trust, TPR/TNR, kappa, drift, and the plain reading."""
-    def fig(value: float | None) -> str:
-        return "—" if value is None else f"{value:.3f}"
-
-    extra = criterion.model_extra or {}
-    drift = one_line(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
-    line = (f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
-            f"{one_line(criterion.trust or '—', 20)} · TPR {fig(criterion.tpr)} · TNR {fig(criterion.tnr)} · kappa "
-            f"{fig(criterion.kappa)} · drift {drift}")
-    reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
-    return f"{line}\n  ! {reading}" if reading else line
-
-
-def field_of_refusal(message: str, request: NewRun) -> str | None:
-    """Which field a queue 400 is about, when its text names a model of the request
-    (``Model '…' is not available.``): ``baseline_model``, ``candidate_models`` or ``judge_model``."""
-    found = re.search(r"Model '(.+?)' is not available", message)
-    if not found:
-        return None
-    model = found.group(1)
-    if model == request.baseline_model:
-        return "baseline_model"
-    if any(arm.model == model for arm in request.arms):
-        return "candidate_models"
-    if model == request.judge_model:
-        return "judge_model"
-    return None
-
-
-def population_text(run: assumed.Run) -> str:
-    """Where a run's prompts came from (its ``sample_filters`` echo) and how they were judged
-    (``rubric_type``), in words."""
-    filters = run.sample_filters or {}
-    if filters.get("screening"):
-        where = "a screening sample of logged traffic"
-    else:
-        where = SampleFilters(*(str(filters.get(k) or "") for k in ("tag", "model", "segment", "dataset_id")),
-                              bool(filters.get("trace_replay"))).describe()
-    replay = next((row.model_extra.get("replay") for row in (run.results.per_candidate if run.results else [])
-                   if isinstance((row.model_extra or {}).get("replay"), dict)), None)
-    if replay:
-        where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"
-    kind = run.rubric_type or "direct"
-    judged = {"adherence": "adherence (closeness to the stored reference)", "direct": "direct (the rubric)"}
-    return f"prompts from {where}; judged by {judged.get(kind, kind)}"

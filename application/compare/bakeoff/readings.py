@@ -1,14 +1,14 @@
 """The app's own readings of a finished bake-off, beside the queue's numbers (never instead):
 the judge's biases from the swapped pairs, the paired difference against the incumbent, and
 (where a person labelled pairs) the prediction-powered win rate next to the queue's corrected
-one. Built from the run, its samples and ``pairwise``; shared by ``bakeoff show`` and Compare.
+one. Built from the run, its samples and ``pairwise`` as the client parsed them (read as they
+are, never dumped back to JSON); shared by ``bakeoff show`` and Compare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from diagnosis.judge_bias import JudgeBiases, PairText, judge_biases
 from diagnosis.paired import (
@@ -40,7 +40,7 @@ class ArmReading:
     paired: PairedDifference | None
     paired_scale: str
     prediction_powered: PredictionPoweredReading | None
-    queue_corrected: Mapping[str, Any] | None
+    queue_corrected: assumed.CorrectedWinRate | None
 
     def sentences(self) -> list[str]:
         said: list[str] = []
@@ -48,11 +48,11 @@ class ArmReading:
             said.append(self.paired.sentence(self.paired_scale))
         if self.prediction_powered is not None:
             said += self.prediction_powered.sentences()
-            rate = (self.queue_corrected or {}).get("win_rate")
-            ci = (self.queue_corrected or {}).get("win_rate_ci")
-            if isinstance(rate, (int, float)):
-                interval = (f" [{ci[0]:.1%}-{ci[1]:.1%}]" if isinstance(ci, list) and len(ci) == 2
-                            and all(isinstance(v, (int, float)) for v in ci) else "")
+            corrected = self.queue_corrected
+            rate = corrected.win_rate if corrected is not None else None
+            ci = corrected.win_rate_ci if corrected is not None else None
+            if rate is not None:
+                interval = f" [{ci[0]:.1%}-{ci[1]:.1%}]" if ci is not None and len(ci) == 2 else ""
                 said.append(f"the queue's corrected win rate (Rogan-Gladen style): {rate:.1%}{interval}")
             else:
                 said.append("the queue gives no corrected win rate yet (its calibration is not usable)")
@@ -73,27 +73,24 @@ def _pairs_of(samples: list[assumed.Sample], arm: str) -> list[tuple[assumed.Sam
     return [(s, a) for s in samples for a in s.candidates if a.model == arm]
 
 
-def comparison_reading(run: assumed.Run, samples: list[assumed.Sample], pairwise: Mapping[str, Any] | None,
+def comparison_reading(run: assumed.Run, samples: list[assumed.Sample], pairwise: assumed.Pairwise | None,
                        arm: str, model: str, margin: float | None) -> ArmReading:
     pairs = _pairs_of(samples, arm)
     outcomes = [a.outcome or "" for _, a in pairs]
-    candidates = (pairwise or {}).get("candidates") or {}
-    arm_block = candidates.get(arm) if isinstance(candidates, Mapping) else None
-    sheet = arm_block.get("spec_sheet") if isinstance(arm_block, Mapping) else None
+    arm_block = pairwise.candidates.get(arm) if pairwise is not None else None
     biases = judge_biases(
         arm, model, run.judge_model or "",
         pairs=[PairText(a.outcome or "", a.answer or "", s.baseline_answer or "") for s, a in pairs],
-        spec_sheet=sheet if isinstance(sheet, Mapping) else None,
+        spec_sheet=arm_block.spec_sheet if arm_block is not None else None,
     ) if pairs else None
     judged = [COMPARISON_SCORE[o] for o in outcomes if o in COMPARISON_SCORE]
     labelled = [(COMPARISON_SCORE[a.outcome], HUMAN_SCORE[a.human_verdict]) for _, a in pairs
                 if a.outcome in COMPARISON_SCORE and a.human_verdict in HUMAN_SCORE]
-    corrected = arm_block.get("corrected") if isinstance(arm_block, Mapping) else None
     return ArmReading(
         arm=arm, model=model, biases=biases,
         paired=paired_difference(comparison_differences(outcomes), margin), paired_scale="win rate minus 50%",
         prediction_powered=prediction_powered(judged, labelled) if labelled else None,
-        queue_corrected=corrected if isinstance(corrected, Mapping) else None,
+        queue_corrected=arm_block.corrected if arm_block is not None else None,
     )
 
 
@@ -112,7 +109,7 @@ def criterion_reading(run: assumed.Run, samples: list[assumed.Sample], arm: str,
                       prediction_powered=None, queue_corrected=None)
 
 
-def switch_readings(run: assumed.Run, samples: list[assumed.Sample], pairwise: Mapping[str, Any] | None,
+def switch_readings(run: assumed.Run, samples: list[assumed.Sample], pairwise: assumed.Pairwise | None,
                     margin: float | None = None) -> SwitchReadings:
     """The readings of every candidate arm of a run (see the module docstring)."""
     kind = run.eval_kind or "comparison"
@@ -131,7 +128,7 @@ def switch_readings(run: assumed.Run, samples: list[assumed.Sample], pairwise: M
 async def fetch_switch_readings(client: ErrorbarClient, run: assumed.Run, margin: float | None = None) -> SwitchReadings:
     """Read the samples (and, for a comparison run, ``pairwise``) and compute the readings."""
     samples = await client.samples(run.id)
-    pairwise: Mapping[str, Any] | None = None
+    pairwise: assumed.Pairwise | None = None
     if (run.eval_kind or "comparison") != "criterion":
-        pairwise = (await client.pairwise(run.id)).to_json()
+        pairwise = await client.pairwise(run.id)
     return switch_readings(run, samples, pairwise, margin)

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from api_client.errors import BlahError
 from api_client.transport.responses import safe_excerpt
-from application.compare.bakeoff.new_run import NewRun, field_of_refusal
+from application.compare.bakeoff.new_run import NewRun
 
-__all__ = ["CreateRefusal", "create_refusal", "samples_enough"]
+__all__ = ["CreateRefusal", "create_refusal", "field_of_refusal", "samples_enough"]
 
 _ENOUGH = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     r"at least (\d+) samples",
@@ -26,6 +26,22 @@ _ENOUGH = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
     r"(\d+) samples (?:would be|are|is) (?:enough|needed|required)",
     r"sample_count (?:of |>= ?|≥ ?)(?:at least )?(\d+)",
 ))
+
+
+def field_of_refusal(message: str, request: NewRun) -> str | None:
+    """Which field a queue 400 is about, when its text names a model of the request
+    (``Model '…' is not available.``): ``baseline_model``, ``candidate_models`` or ``judge_model``."""
+    found = re.search(r"Model '(.+?)' is not available", message)
+    if not found:
+        return None
+    model = found.group(1)
+    if model == request.baseline_model:
+        return "baseline_model"
+    if any(arm.model == model for arm in request.arms):
+        return "candidate_models"
+    if model == request.judge_model:
+        return "judge_model"
+    return None
 
 
 def samples_enough(text: str | None) -> int | None:

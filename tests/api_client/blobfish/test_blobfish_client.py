@@ -169,9 +169,9 @@ def test_detail_holds_rollouts_and_steps_and_absent_values_stay_absent(bf: Blobf
     assert detail.taskset == "letter-count" and detail.model == "my-model"  # type: ignore[attr-defined]
     assert [len(r.steps) for r in detail.rollouts] == [1, 1]  # type: ignore[attr-defined]
     assert detail.rollouts[0].steps[0].prompt == "How many r's are in 'strawberry'?"  # type: ignore[attr-defined]
-    assert detail.mean_reward is None and detail.failed_count is None  # type: ignore[attr-defined]
-    assert all(r.reward is None and r.failed is None for r in detail.rollouts)  # type: ignore[attr-defined]
-    assert "reward" not in detail.to_json()["envelope"]["job"]["rollouts"][0]  # type: ignore[attr-defined]
+    assert detail.summary.mean_reward is None and detail.failed_count is None  # type: ignore[attr-defined]
+    assert all(r.reward is None and r.passed is None for r in detail.rollouts)  # type: ignore[attr-defined]
+    assert "reward" not in detail.raw["envelope"]["job"]["rollouts"][0]  # type: ignore[attr-defined]
 
 
 def test_the_base_url_is_an_origin_and_a_trailing_api_v1_is_accepted(bf: BlobfishServer) -> None:

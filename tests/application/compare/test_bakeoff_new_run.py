@@ -16,9 +16,9 @@ from api_client.errors import BlahError
 from application.compare.bakeoff.confirm import confirmation_lines
 from application.compare.bakeoff.cost import spend_plan
 from application.compare.bakeoff.judge_quality import informedness, judge_reading
-from application.compare.bakeoff.new_run import (
-    ArmSpec, NewRun, SampleFilters, judge_family_warning, parse_arm, parse_assertion, parse_margin, used_models,
-)
+from application.compare.bakeoff.new_run import ArmSpec, NewRun, SampleFilters, judge_family_warning
+from application.compare.bakeoff.new_run_fields import parse_arm, parse_assertion, parse_margin
+from application.compare.bakeoff.new_run_hints import used_models
 from application.compare.bakeoff.refusals import create_refusal
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 

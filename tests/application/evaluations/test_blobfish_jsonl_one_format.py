@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from api_client.blobfish.client import BlobfishClient
-from application.evaluations.evidence import Evaluation, parse_evaluation
+from application.evaluations.evidence import Evaluation
 from application.evaluations.export import export_lines, write_jsonl
 from application.evaluations.source import ClientSource
 from cli.commands.open_file import read_dump
@@ -36,7 +36,7 @@ def _evaluation(server: BlobfishServer, evaluation_id: str) -> Evaluation:
 
     async def read() -> Evaluation:
         async with BlobfishClient(server.base_url, server.account_key) as client:
-            return parse_evaluation(await ClientSource(client).get_evaluation(evaluation_id))
+            return await ClientSource(client).get_evaluation(evaluation_id)
 
     return asyncio.run(read())
 

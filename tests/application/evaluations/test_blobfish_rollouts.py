@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from application.evaluations.evidence import Evaluation, parse_evaluation
+from api_client.blobfish.shapes_evidence import Evaluation, RolloutStep, ToolCall, parse_evaluation
 from application.evaluations.export import export_lines, write_jsonl
 from application.evaluations.listing import EvaluationFilter, EvaluationRow, filter_rows, sort_rows
-from diagnosis.rollout_record import RolloutStep, ToolCall
 from diagnosis.rollouts import diagnose_evaluation, diagnose_rollout, find_tool_loops
 from simulator.blobfish import shapes
 from simulator.blobfish.seed import STEP_LIMIT

@@ -15,6 +15,8 @@ import pytest
 from rich.console import Console
 from textual.app import App
 
+from api_client.blobfish.shapes import Summary
+from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 from application.session.context import AppContext
 from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from tests.support.blobfish_world import StoreSource
@@ -123,13 +125,13 @@ async def test_diagnoses_reach_the_list_a_few_rows_at_a_time_and_the_last_at_onc
             nonlocal in_a_redraw
             in_a_redraw = False
 
-        def recorded(row: Any, tz: Any) -> None:
+        def recorded(row: Any, tz: Any, **marked: Any) -> None:
             nonlocal redraws, in_a_redraw
             if not in_a_redraw:
                 redraws, in_a_redraw = redraws + 1, True
                 loop.call_soon(redraw_ends)
             calls.append(loop.time())
-            update(row, tz)
+            update(row, tz, **marked)
 
         table.update_evaluation = recorded  # type: ignore[method-assign]
         await wait_for(pilot, lambda: diagnosed(app), what="the evaluations, diagnosed")
@@ -203,11 +205,11 @@ class OneEvaluation:
     def __init__(self, detail: dict[str, Any]) -> None:
         self.detail = detail
 
-    async def list_evaluations(self) -> list[dict[str, Any]]:
-        return [{k: v for k, v in self.detail.items() if k != "envelope"}]
+    async def list_evaluations(self) -> list[Summary]:
+        return [Summary.model_validate({k: v for k, v in self.detail.items() if k != "envelope"})]
 
-    async def get_evaluation(self, evaluation_id: str) -> dict[str, Any]:
-        return self.detail
+    async def get_evaluation(self, evaluation_id: str) -> Evaluation:
+        return parse_evaluation(self.detail)
 
 
 def assert_frame_inert(app: App[Any]) -> None:

@@ -14,21 +14,23 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Input, OptionList, Select, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, OptionList, Static
 
 from api_client.blahdev.shapes import ChatroomMessage, Model
 from api_client.errors import BlahError
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import RoomPoller
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.chatroom.mute_target import mute_target, mute_target_line
-from tui.screens.chatroom.people import EVERYONE, people_options, reply_from_options
+from tui.screens.chatroom.people import EVERYONE
+from tui.screens.chatroom.polling import RoomPolling
 from tui.screens.chatroom.post import PostFlow
 from tui.screens.chatroom.render import RoomStyles, room_styles
+from tui.screens.chatroom.side_panes import ComposeBar, PeoplePane, RoomStatusLine
 from tui.screens.chatroom.view import RoomContext, RoomView
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -65,14 +67,13 @@ class ChatroomScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "cursor_down", "Down", show=False, id="chatroom.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="chatroom.up"),
+        *bindings.vim_cursor("chatroom"),
         Binding("p", "open_prompt", "Prompt", id="chatroom.prompt"),
         Binding("m", "toggle_mute", "Mute/unmute", id="chatroom.mute"),
         Binding("i", "compose", "Write", id="chatroom.compose"),
         Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
         Binding("f", "follow", "Follow", id="chatroom.follow"),
-        Binding("r", "refresh", "Refresh", id="chatroom.refresh"),
+        bindings.refresh("chatroom"),
         Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
     ]
 
@@ -81,9 +82,7 @@ class ChatroomScreen(BlahScreen):
         self.feed = ChatFeed()
         self.models: dict[str, Model] = {}
         self._styles: RoomStyles | None = None
-        self.poller: RoomPoller | None = None
-        self.poll_stopped = False
-        self._interval = 2.0
+        self.polling = RoomPolling(self, waiting=lambda: bool(self.post_flow.waiting_for))
         self._status = Text("connecting…", end="")
         self._models_error: str | None = None
         self.mute_flow = MuteFlow()
@@ -96,36 +95,29 @@ class ChatroomScreen(BlahScreen):
         with Horizontal(id="chat-body"):
             yield RoomView(self.feed, RoomContext(lambda: self.styles_room, lambda: self.ctx.model_id, self.is_muted), id="room")
             yield Static(Text("loading the room…", style="italic"), id="room-empty", classes="empty-state")
-            with Vertical(id="people-pane"):
-                yield Static(Text("Models in the room"), id="people-title")
-                yield OptionList(id="people")
-        yield Static(self._status, id="room-status")
+            yield PeoplePane(id="people-pane")
+        yield RoomStatusLine(self._status, id="room-status")
         yield Static("", id="mute-target")
-        with Horizontal(id="compose"):
-            yield Select[str](
-                [(Text("Everyone (every unmuted model)"), EVERYONE)],
-                value=EVERYONE,
-                allow_blank=False,
-                id="reply-from",
-            )
-            # select_on_focus off: `i` goes back to a draft to go on writing it, not to replace it
-            yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000,
-                        select_on_focus=False)
+        yield ComposeBar(id="compose")
         yield KeyFooter()
+
+    @property
+    def compose_bar(self) -> ComposeBar:
+        return self.query_one("#compose", ComposeBar)
 
     def on_mount(self) -> None:
         self.add_class("-empty")
-        self._interval = self.ctx.settings.chatroom_poll_interval or self.ctx.settings.poll_interval
+        self.polling.interval = self.ctx.settings.chatroom_poll_interval or self.ctx.settings.poll_interval
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.set_focus(self.query_one("#room", OptionList))
         # The line naming m's model follows the room's scrolling (a highlight scrolled away is no target).
         self.watch(self.room, "scroll_y", lambda *_: self.call_after_refresh(self.show_mute_target), init=False)
         if self.ctx.client is None:
-            self._show_empty(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
-            self._set_status(Text("offline", end=""))
+            self.show_room_note(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
+            self.set_room_status(Text("offline", end=""))
             return
         self.load_models()
-        self.poll_room()
+        self.polling.start()
 
     # ----------------------------------------------------------------- styles and rendering
 
@@ -148,64 +140,33 @@ class ChatroomScreen(BlahScreen):
         return self.query_one("#room", RoomView)
 
     def _redraw_people(self) -> None:
-        people = self.query_one("#people", OptionList)
-        keep = people.highlighted
-        if self._models_error is not None and not self.models:
-            people.set_options([Option(Text(f"couldn't load models: {self._models_error}", style="italic"), disabled=True)])
-            return
-        people.set_options(
-            people_options(
-                self.models.values(),
-                self.feed,
-                self.room.verdicts,
-                self.styles_room,
-                person_model_id=self.ctx.model_id,
-                is_muted=self.is_muted,
-            )
-        )
-        if keep is not None and people.option_count:
-            people.highlighted = min(keep, people.option_count - 1)
-        self.call_after_refresh(self.show_mute_target)
+        shown = self.query_one("#people-pane", PeoplePane).show(
+            self.models, self.feed, self.room.verdicts, self.styles_room,
+            person_model_id=self.ctx.model_id, is_muted=self.is_muted, error=self._models_error,
+        )  # fmt: skip
+        if shown:
+            self.call_after_refresh(self.show_mute_target)
 
     def _redraw_reply_from(self) -> None:
-        select = self.query_one("#reply-from", Select)
-        current = select.value
-        options = reply_from_options(self.models.values(), person_model_id=self.ctx.model_id, is_muted=self.is_muted)
-        select.set_options(options)
-        values = {value for _, value in options}
-        if current in values and current != EVERYONE:
-            select.value = current
-        elif self.ctx.model_id in values and not self.ctx.settings.chatroom_default_everyone:
-            select.value = self.ctx.model_id
-        else:
-            select.value = EVERYONE
+        self.compose_bar.offer(self.models, person_model_id=self.ctx.model_id, is_muted=self.is_muted,
+                               prefer_everyone=self.ctx.settings.chatroom_default_everyone)
 
-    def _show_empty(self, text: Text) -> None:
+    @property
+    def poller(self) -> RoomPoller | None:
+        """The room's poller once polling has started."""
+        return self.polling.poller
+
+    def show_room_note(self, text: Text) -> None:
+        """What stands in place of the room while it has no message."""
         self.query_one("#room-empty", Static).update(text)
         self.set_class(len(self.feed) == 0, "-empty")
 
-    def _set_status(self, text: Text) -> None:
+    def set_room_status(self, text: Text) -> None:
         self._status = text
-        self.query_one("#room-status", Static).update(self.status_line())
-
-    def status_line(self) -> Text:
-        line = Text(end="")
-        line.append_text(self._status)
-        line.append(f" · {len(self.feed)} messages")
-        if self.feed.page_was_full:
-            line.append(" · a burst filled a page: some messages may be missing", style="bold")
-        waiting = self.post_flow.waiting_for
-        if waiting:
-            line.append(f" · waiting for replies from: {self._names(waiting)}")
-        overdue = self.post_flow.overdue
-        if overdue:
-            line.append(f" · no reply from {self._names(overdue)} (a failed call leaves no message: see its logs)")
-        if self.room.new_below:
-            line.append(f" · {self.room.new_below} new below (f: follow)", style="bold")
-        return line
-
-    def _names(self, model_ids: list[str]) -> str:
-        return ", ".join(one_line((self.models[m].name if m in self.models else None) or m, max_len=30) for m in model_ids)
+        self.query_one("#room-status", RoomStatusLine).show(
+            text, self.feed, waiting=self.post_flow.waiting_for, overdue=self.post_flow.overdue,
+            new_below=self.room.new_below, models=self.models,
+        )  # fmt: skip
 
     # ----------------------------------------------------------------- data
 
@@ -216,7 +177,7 @@ class ChatroomScreen(BlahScreen):
             self.post_flow.note_arrivals(new)
             self.set_class(False, "-empty")
             self._redraw_people()
-            self._set_status(self._status)
+            self.set_room_status(self._status)
         return new
 
     @work(exclusive=True, group="chatroom-models", exit_on_error=False)
@@ -237,53 +198,9 @@ class ChatroomScreen(BlahScreen):
         self._redraw_people()
         self._redraw_reply_from()  # the room itself follows the mute states through model_signal
 
-    @work(exclusive=True, group="chatroom-poll", exit_on_error=False)
-    async def poll_room(self) -> None:
-        """Poll until the screen goes or a fatal error (see ``RoomPoller``); r starts it again."""
-        client = self.ctx.client
-        if client is None:
-            return
-        self.poller = RoomPoller(
-            client,
-            self.feed,
-            on_messages=self._polled,
-            on_error=self._poll_failed,
-            on_quiet=self._poll_quiet,
-            waiting=lambda: bool(self.post_flow.waiting_for),
-            interval=self._interval,
-            max_interval=self.ctx.settings.chatroom_max_interval,
-        )
-        self.poll_stopped = False
-        await self.poller.run()  # returns only after a fatal error (cancelled when the screen goes)
-        self.poll_stopped = True
-
-    def _polled(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]:
-        self.blah_app.note_connection(None)
-        new = self.ingest(messages)
-        if not len(self.feed):
-            self._show_empty(Text("the platform returned no chatroom messages yet", style="italic"))
-        return new
-
-    def _poll_failed(self, error: BlahError, retry_in: float | None) -> None:
-        self.blah_app.note_connection(error)
-        reason = describe_error(error)
-        self._show_empty(Text(f"couldn't load: {reason}", style="italic"))
-        if retry_in is None:  # fatal: polling again cannot help until something changes
-            self._set_status(Text(f"couldn't load: {reason} · stopped polling (r tries again)", end=""))
-        else:
-            self._set_status(Text(f"couldn't load: {reason} · retrying in {retry_in:.0f} s", end=""))
-
-    def _poll_quiet(self, quiet: bool) -> None:
-        self._set_status(Text("● live · quiet, checking less often" if quiet else "● live", end=""))
-
     def poke(self) -> None:
         """Poll now (after a post, or when the person asks)."""
-        if self.poller is None:
-            return
-        if self.poll_stopped:  # by a fatal error: start polling again
-            self.poll_room()
-        else:
-            self.poller.poke()
+        self.polling.poke()
 
     # ----------------------------------------------------------------- app events
 
@@ -313,11 +230,11 @@ class ChatroomScreen(BlahScreen):
 
     def action_follow(self) -> None:
         self.room.follow()
-        self._set_status(self._status)
+        self.set_room_status(self._status)
 
     @on(OptionList.OptionHighlighted, "#room")
     def _room_moved(self) -> None:
-        self._set_status(self._status)
+        self.set_room_status(self._status)
 
     def highlighted_message(self) -> ChatroomMessage | None:
         return self.room.highlighted_message()
@@ -331,12 +248,10 @@ class ChatroomScreen(BlahScreen):
     def action_compose(self) -> None:
         """Write: the cursor at the end of the draft, nothing selected; focused at once (not
         after a refresh), so the keys typed right after `i` land in the box."""
-        box = self.query_one("#compose-input", Input)
-        box.cursor_position = len(box.value)
-        self.set_focus(box)
+        self.set_focus(self.compose_bar.focus_draft())
 
     def action_reply_from(self) -> None:
-        self.query_one("#reply-from", Select).focus()
+        self.compose_bar.reply_from_select.focus()
 
     def action_leave_input(self) -> None:
         self.leave_text_input()
@@ -359,7 +274,7 @@ class ChatroomScreen(BlahScreen):
     @on(OptionList.OptionSelected, "#people")
     def _person_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option_id and event.option_id in self.models:
-            self.query_one("#reply-from", Select).value = event.option_id
+            self.compose_bar.reply_from_select.value = event.option_id
             self.notify(
                 f"Replies will come from {one_line(self.models[event.option_id].name or event.option_id, max_len=60)}",
                 markup=False,
@@ -442,9 +357,7 @@ class ChatroomScreen(BlahScreen):
         if self.post_flow.busy:
             self.notify("Still posting the previous message", severity="warning", markup=False)
             return
-        value = self.query_one("#reply-from", Select).value
-        reply_from = None if value == EVERYONE or not isinstance(value, str) else value
-        self.send_post(content, reply_from)
+        self.send_post(content, self.compose_bar.reply_from)
 
     @work(group="chatroom-post", exit_on_error=False)
     async def send_post(self, content: str, reply_from: str | None) -> None:

@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from application.compare.bakeoff.assertions import AssertionRow, assertion_rows
 from application.compare.bakeoff.gate import GateLine, gate_headline, gate_lines, gate_thresholds, thresholds_text
-from application.compare.bakeoff.new_run import population_text
+from application.compare.bakeoff.new_run_hints import population_text
 from application.compare.bakeoff.progress import RunProgress
 from application.compare.bakeoff.results import (
     MISSING, CandidateRow, CriterionRow, JudgeFigures, candidate_rows, criterion_rows, judge_figures, win_verdict,

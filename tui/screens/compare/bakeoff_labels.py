@@ -13,10 +13,11 @@ keeps its order and a later press overwrites an earlier one, as the person meant
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import work
+from textual.binding import Binding
 from textual.widgets import Static
 
 from api_client.errors import BlahError, OutcomeUnknownError
@@ -40,6 +41,19 @@ VERDICT_CELL = {"candidate": "cand", "baseline": "base", "tie": "tie"}
 class LabelActions:
     """Needs the host screen's ``run``, ``rows``, ``_pairwise``, ``ctx``, ``notify``,
     ``query_one``, ``app`` and ``load_runs`` (``BakeoffScreen`` has them)."""
+
+    LABEL_BINDINGS: ClassVar[list[Binding]] = [
+        Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
+        Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
+        Binding("equals_sign", "label('tie')", "Tie", key_display="=", id="bakeoffs.label_tie"),
+        Binding("w", "label_critique", "Label with why", id="bakeoffs.label_critique"),
+        Binding("u", "label_remove", "Remove label", id="bakeoffs.label_remove"),
+        Binding("e", "evidence", "Evidence", id="bakeoffs.evidence"),
+        Binding("i", "criteria", "Criteria", id="bakeoffs.criteria"),
+        Binding("f", "clusters", "Failure clusters", id="bakeoffs.clusters"),
+        Binding("d", "delete_run", "Delete run", id="bakeoffs.delete"),
+    ]
+    """The keys of the actions below, for the host's BINDINGS (after its own)."""
 
     run: assumed.Run | None
     rows: list[SampleRow]

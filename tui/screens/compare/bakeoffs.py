@@ -32,6 +32,7 @@ from application.compare.bakeoff.readings import SwitchReadings, switch_readings
 from application.compare.bakeoff.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
@@ -72,21 +73,13 @@ class BakeoffScreen(LabelActions, BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="bakeoffs.back"),
+        bindings.back("bakeoffs"),
         Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
         Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
         Binding("X", "swap", "Swap before/after", id="bakeoffs.swap"),
         Binding("s", "samples", "Samples", id="bakeoffs.samples"),
-        Binding("r", "refresh", "Refresh", id="bakeoffs.refresh"),
-        Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
-        Binding("b", "label('baseline')", "Baseline better", id="bakeoffs.label_baseline"),
-        Binding("equals_sign", "label('tie')", "Tie", key_display="=", id="bakeoffs.label_tie"),
-        Binding("w", "label_critique", "Label with why", id="bakeoffs.label_critique"),
-        Binding("u", "label_remove", "Remove label", id="bakeoffs.label_remove"),
-        Binding("e", "evidence", "Evidence", id="bakeoffs.evidence"),
-        Binding("i", "criteria", "Criteria", id="bakeoffs.criteria"),
-        Binding("f", "clusters", "Failure clusters", id="bakeoffs.clusters"),
-        Binding("d", "delete_run", "Delete run", id="bakeoffs.delete"),
+        bindings.refresh("bakeoffs"),
+        *LabelActions.LABEL_BINDINGS,
     ]
 
     def __init__(self, select_id: str | None = None) -> None:
@@ -162,10 +155,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
     def _show_runs(self) -> None:
         table = self.query_one("#bakeoff-runs", KeyTable)
         keep = table.current_key
-        table.clear(columns=True)
-        for label, key in (("Run", "id"), ("Name", "name"), ("Kind", "kind"), ("Status", "status"),
-                           ("Progress", "progress"), ("Baseline", "baseline"), ("Candidates", "candidates")):
-            table.add_column(label, key=key)
+        table.set_columns((("Run", "id"), ("Name", "name"), ("Kind", "kind"), ("Status", "status"),
+                           ("Progress", "progress"), ("Baseline", "baseline"), ("Candidates", "candidates")))
         for run in self.runs:
             chip = Text(f" {one(run.status or '?', 12)} ", style=f"bold {_CHIP.get(run.status or '', '')}".strip())
             progress = self.progress.get(run.id) or RunProgress(run.id)
@@ -194,7 +185,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
                 samples = await client.samples(run_id)
                 self.rows = sample_rows(samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
-                self.readings = switch_readings(run, samples, None if self._pairwise is None else self._pairwise.to_json())
+                self.readings = switch_readings(run, samples, self._pairwise)
             self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
             delay = self._reload.after_error(error)
@@ -239,12 +230,10 @@ class BakeoffScreen(LabelActions, BlahScreen):
 
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
-        table.clear(columns=True)
         checked = bool(self.run is not None and self.run.assertions)
-        for label, key in (("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
+        table.set_columns((("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
                            ("Cap", "cap"), ("Flag", "flag"), *((("Assertions", "assertions"),) if checked else ()),
-                           ("Prompt", "prompt"), ("Answer", "answer")):
-            table.add_column(label, key=key)
+                           ("Prompt", "prompt"), ("Answer", "answer")))
         for row in self.rows:
             outcome = Text(one(row.outcome or DASH, 10),
                            style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))

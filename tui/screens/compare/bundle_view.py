@@ -11,11 +11,11 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
 from application.compare.bakeoff.verify import BundleError, Recheck, VerifyReport, bundle_summary, read_bundle
 from common.safe_strings import one_line as one
+from tui import bindings
 from tui.base_screen import BlahScreen
 from tui.screens.runs.format import cell
 from widgets.caption import Caption
@@ -35,7 +35,7 @@ class BundleScreen(BlahScreen):
     BundleScreen #bundle-summary { height: auto; padding: 0 1; }
     BundleScreen #bundle-rows { height: 1fr; }
     """
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back", id="bundle.back")]
+    BINDINGS = [bindings.back("bundle")]
 
     def __init__(self, path: Path) -> None:
         super().__init__()
@@ -73,10 +73,8 @@ class BundleScreen(BlahScreen):
         text.append(one(report.summary(), 300), style=verdict_style)
         self.query_one("#bundle-summary", Static).update(text)
         table = self.query_one("#bundle-rows", KeyTable)
-        table.clear(columns=True)
-        for label, key in (("Check", "status"), ("Figure", "what"), ("Bundle", "stated"),
-                           ("Recomputed", "recomputed"), ("Why", "detail")):
-            table.add_column(label, key=key)
+        table.set_columns((("Check", "status"), ("Figure", "what"), ("Bundle", "stated"),
+                           ("Recomputed", "recomputed"), ("Why", "detail")))
         for index, row in enumerate(report.rows):
             table.add_row(*_cells(row), key=str(index))
 

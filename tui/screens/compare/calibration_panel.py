@@ -19,26 +19,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from application.compare.bakeoff.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
 from application.compare.bakeoff.verdict import DONT, SWITCH, Verdict
+from application.compare.bakeoff.figures import interval_text, rate_text
 from common.format import DASH
 from common.safe_strings import one_line
+from widgets.dialog import DialogScreen
 
 __all__ = ["CritiqueDialog", "calibration_block", "verdict_block"]
 
 _STYLE = {SWITCH: "bold green", DONT: "bold red"}
 LABEL_KEYS = "c candidate better · b baseline better · = tie · w with a critique · u remove"
-
-
-def _rate(value: float | None) -> str:
-    return DASH if value is None else f"{value:.3f}"
-
-
-def _ci(value: tuple[float, float] | None) -> str:
-    return "[—, —]" if value is None else f"[{value[0]:.3f}, {value[1]:.3f}]"
 
 
 def verdict_block(verdict: Verdict) -> Text:
@@ -56,21 +49,18 @@ def verdict_block(verdict: Verdict) -> Text:
 def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None) -> Text:
     text = Text("Calibration (your pair labels against the judge)", style="bold")
     text.append(f"\n  labelled pairs {panel.labelled} · counted {panel.counted or 0} · agreement "
-                f"{_rate(panel.agreement)} · kappa {_rate(panel.kappa)} · ")
+                f"{rate_text(panel.agreement)} · kappa {rate_text(panel.kappa)} · ")
     if panel.usable:
         text.append("usable", style="green")
     else:
         text.append(f"not usable: {one_line(panel.reason or DASH, 160)}", style="yellow")
     for side in panel.sides:
-        text.append(f"\n  {side.name:<8} sensitivity {_rate(side.sensitivity)} {_ci(side.sensitivity_ci)} "
-                    f"(of {side.positives if side.positives is not None else DASH}) · specificity "
-                    f"{_rate(side.specificity)} {_ci(side.specificity_ci)} "
-                    f"(of {side.negatives if side.negatives is not None else DASH})")
+        text.append(f"\n  {side.line()}")
     for arm in panel.arms:
-        text.append(f"\n  {one_line(arm.key, 36)}: printed {_rate(arm.printed)} {_ci(arm.printed_ci)}")
+        text.append(f"\n  {one_line(arm.key, 36)}: printed {rate_text(arm.printed)} {interval_text(arm.printed_ci)}")
         if arm.corrected is not None:
             text.append(" · corrected ", style="bold")
-            text.append(f"{_rate(arm.corrected)} {_ci(arm.corrected_ci)}", style="bold green")
+            text.append(f"{rate_text(arm.corrected)} {interval_text(arm.corrected_ci)}", style="bold green")
             if arm.floor_half_width is not None:
                 text.append(f" (judge error alone ±{arm.floor_half_width:.3f})", style="dim")
         else:
@@ -78,25 +68,22 @@ def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None
     text.append(f"\n  {labels_needed_sentence(panel)}", style="italic")
     if recount is not None and panel.labelled:
         if recount.matches(panel):
-            text.append(f"\n  recounted from the samples: {recount.n} pairs, agreement {_rate(recount.agreement)}, "
-                        f"kappa {_rate(recount.kappa)}: same as the queue's", style="dim")
+            text.append(f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                        f"kappa {rate_text(recount.kappa)}: same as the queue's", style="dim")
         else:
-            text.append(f"\n  recounted from the samples: {recount.n} pairs, agreement {_rate(recount.agreement)}, "
-                        f"kappa {_rate(recount.kappa)}: NOT what the queue says", style="bold red")
+            text.append(f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                        f"kappa {rate_text(recount.kappa)}: NOT what the queue says", style="bold red")
     text.append(f"\n  on a sample row: {LABEL_KEYS}", style="dim")
     return text
 
 
-class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
+class CritiqueDialog(DialogScreen["tuple[str, str] | None"]):
     """A verdict with a critique: dismisses with (verdict, critique), or None when cancelled.
     Only what the person chooses is returned; nothing is preselected."""
 
     DEFAULT_CSS = """
-    CritiqueDialog { align: center middle; }
-    CritiqueDialog > #critique-dialog {
-        width: 90; max-width: 95%; height: auto; border: thick $primary; background: $surface; padding: 1 2;
-    }
-    CritiqueDialog #critique-title { text-style: bold; margin-bottom: 1; }
+    CritiqueDialog > #critique-dialog { width: 90; max-width: 95%; }
+    CritiqueDialog #critique-title { margin-bottom: 1; }
     CritiqueDialog #critique-buttons { height: auto; margin-top: 1; }
     CritiqueDialog #critique-buttons Button { margin-right: 1; }
     """
@@ -106,11 +93,10 @@ class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
     def __init__(self, what: str) -> None:
         super().__init__()
         self._what = what
-        self._answered = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="critique-dialog"):
-            yield Static(Text(f"Your verdict on {one_line(self._what, 80)}, with why"), id="critique-title")
+        with Vertical(id="critique-dialog", classes="dialog-box"):
+            yield Static(Text(f"Your verdict on {one_line(self._what, 80)}, with why"), id="critique-title", classes="dialog-title")
             yield Input(placeholder="why (at most 2000 characters)", max_length=2000, id="critique-text")
             with Horizontal(id="critique-buttons"):
                 yield Button(Text("Candidate better"), id="critique-candidate", variant="primary")
@@ -121,11 +107,6 @@ class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
     def on_mount(self) -> None:
         self.query_one("#critique-text", Input).focus()
 
-    def _answer(self, value: tuple[str, str] | None) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(value)
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.query_one("#critique-candidate", Button).focus()  # the verdict is still the person's to pick
@@ -135,9 +116,9 @@ class CritiqueDialog(ModalScreen["tuple[str, str] | None"]):
         choice = (event.button.id or "").removeprefix("critique-")
         if choice in ("candidate", "baseline", "tie"):
             critique = self.query_one("#critique-text", Input).value.strip()
-            self._answer((choice, critique))
+            self.answer((choice, critique))
         else:
-            self._answer(None)
+            self.answer(None)
 
     def action_cancel(self) -> None:
-        self._answer(None)
+        self.answer(None)

@@ -14,22 +14,18 @@ from typing import Literal
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import Static
 
 from api_client.errors import BlahError
 from application.compare.checkpoint import CheckpointComparison, compare_models, compare_windows
 from application.compare.checkpoint_format import COLUMNS, METHOD_SHORT, row_cells, side_line, tally
 from application.diagnosis.data import limit_from
 from diagnosis.checkpoint import BETTER, WORSE
-from tui.base_screen import BlahScreen, describe_error
+from tui import bindings
+from tui.base_screen import describe_error
+from tui.captioned_table import CaptionedTableScreen
 from tui.screens.runs.format import tone_style
-from tui.screens.runs.pick import ModelPickerScreen
-from widgets.caption import Caption
-from widgets.footer import KeyFooter
-from widgets.key_table import KeyTable
-from widgets.status_header import StatusHeader
+from tui.screens.runs.pick import ask_for_models
 
 __all__ = ["CheckpointScreen"]
 
@@ -38,20 +34,18 @@ Choice = Literal["model", "windows"]
 _CHOOSE = "Choose what to compare your model with: m another model (an older checkpoint) · w your own older calls"
 
 
-class CheckpointScreen(BlahScreen):
+class CheckpointScreen(CaptionedTableScreen):
     """Your model (B, after) against another model or its own older calls (A, before)."""
 
     SCREEN_TITLE = "Checkpoints"
-    DEFAULT_CSS = """
-    CheckpointScreen #checkpoint-caption { height: auto; padding: 0 1; }
-    CheckpointScreen KeyTable { height: 1fr; }
-    """
+    CAPTION_ID = "checkpoint-caption"
+    TABLE_ID = "checkpoint-table"
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="checkpoints.back"),
+        bindings.back("checkpoints"),
         Binding("m", "pick_model", "Other model", id="checkpoints.model"),
         Binding("w", "windows", "Time windows", id="checkpoints.windows"),
-        Binding("r", "refresh", "Refresh", id="checkpoints.refresh"),
+        bindings.refresh("checkpoints"),
     ]
 
     def __init__(self, *, open_picker: bool = True) -> None:
@@ -61,11 +55,8 @@ class CheckpointScreen(BlahScreen):
         self.comparison: CheckpointComparison | None = None
         self._open_picker = open_picker
 
-    def compose(self) -> ComposeResult:
-        yield StatusHeader()
-        yield Caption(_CHOOSE, id="checkpoint-caption")
-        yield KeyTable(id="checkpoint-table")
-        yield KeyFooter()
+    def first_caption(self) -> str:
+        return _CHOOSE
 
     def on_mount(self) -> None:
         if self._open_picker:
@@ -77,7 +68,7 @@ class CheckpointScreen(BlahScreen):
         if self.other_id == model_id:
             self.choice, self.other_id = None, None
             self.comparison = None
-            self.query_one("#checkpoint-table", KeyTable).clear(columns=True)
+            self.table.clear(columns=True)
             self._say(_CHOOSE)
             return
         self.action_refresh()
@@ -86,26 +77,21 @@ class CheckpointScreen(BlahScreen):
 
     @work(exclusive=True, group="checkpoints.pick", exit_on_error=False)
     async def action_pick_model(self) -> None:
-        client = self.ctx.client
-        if client is None:
+        if self.ctx.client is None:
             self._say("offline: comparing with another model needs the platform (w compares time windows)")
             return
         try:
-            models = await client.list_models()
-        except BlahError as error:
-            self._say(f"couldn't list the models: {describe_error(error)}", error=True)
-            raise
-        chosen = await self.app.push_screen_wait(
-            ModelPickerScreen(
-                models,
+            chosen = await ask_for_models(
+                self,
                 title="Did your new checkpoint get better than…",
                 hint="Choose the model it replaces (space toggles, y continues, Esc cancels).",
                 preselected=[self.other_id] if self.other_id else [],
                 exclude=[self.ctx.model_id],
-                min_selected=1,
                 max_selected=1,
             )
-        )
+        except BlahError as error:  # the listing failed (the picker itself raises none)
+            self._say(f"couldn't list the models: {describe_error(error)}", error=True)
+            raise
         if chosen:
             self.choice, self.other_id = "model", chosen[0]
             self.load()
@@ -120,15 +106,12 @@ class CheckpointScreen(BlahScreen):
 
     # ----------------------------------------------------------------- loading
 
-    def _say(self, message: str, *, error: bool = False) -> None:
-        self.query_one("#checkpoint-caption", Caption).say(message, error=error)
-
     @work(exclusive=True, group="checkpoints.load", exit_on_error=False)
     async def load(self) -> None:
         ctx = self.ctx
         limit = limit_from(ctx.settings)
         self.comparison = None
-        self.query_one("#checkpoint-table", KeyTable).clear(columns=True)
+        self.table.clear(columns=True)
         try:
             if self.choice == "model" and self.other_id is not None and ctx.client is not None:
                 self._say(f"reading up to {limit:,} recent calls of each model…")
@@ -152,10 +135,8 @@ class CheckpointScreen(BlahScreen):
     def _show(self, comparison: CheckpointComparison) -> None:
         variables = self.app.get_css_variables()
         tones = {BETTER: tone_style("success", variables, bold=True), WORSE: tone_style("error", variables, bold=True)}
-        table = self.query_one("#checkpoint-table", KeyTable)
-        table.clear(columns=True)
-        for n, title in enumerate(COLUMNS):
-            table.add_column(Text(title), key=f"col{n}")
+        table = self.table
+        table.set_columns((Text(title), f"col{n}") for n, title in enumerate(COLUMNS))
         for n, row in enumerate(comparison.rows):
             cells = [Text(value, end="") for value in row_cells(row)]
             if row.verdict in tones:  # the label too, so the verdict shows on a narrow screen
@@ -174,4 +155,4 @@ class CheckpointScreen(BlahScreen):
         caption.append(side_line("B", comparison.b) + "\n")
         caption.append(METHOD_SHORT, style="dim")
         self._say("")
-        self.query_one("#checkpoint-caption", Static).update(caption)
+        self.caption.update(caption)

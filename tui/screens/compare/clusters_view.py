@@ -10,19 +10,16 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from api_client.errors import BlahError
 from application.compare.bakeoff.clusters import FORCE_CONFIRMATION, cluster_rows, freshness
 from common.format import DASH
 from common.safe_strings import one_line
-from tui.base_screen import BlahScreen, describe_error
+from tui import bindings
+from tui.base_screen import describe_error
+from tui.text_page import TextPageScreen
 from tui.send_once import SendOnce
-from widgets.footer import KeyFooter
-from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from api_client.errorbar.shapes import FailureClusters
@@ -56,29 +53,20 @@ def clusters_block(answer: FailureClusters) -> Text:
     return text
 
 
-class FailureClustersScreen(BlahScreen):
+class FailureClustersScreen(TextPageScreen):
     SCREEN_TITLE = "Failure clusters"
-    DEFAULT_CSS = """
-    FailureClustersScreen #clusters-scroll { height: 1fr; }
-    FailureClustersScreen #clusters-body { height: auto; padding: 0 1; }
-    """
+    PAGE = "clusters"
+    LOADING = "loading the failure clusters…"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="clusters.back"),
+        bindings.back("clusters"),
         Binding("F", "force", "Cluster afresh (spends)", id="clusters.force"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.answer: FailureClusters | None = None
-        self.body_text = Text()
         self.force = SendOnce(self, group="clusters.force", busy_note="already clustering afresh")
         """``F``: a fresh clustering spends judge calls: asked, then sent once."""
-
-    def compose(self) -> ComposeResult:
-        yield StatusHeader()
-        with VerticalScroll(id="clusters-scroll"):
-            yield Static(Text("loading the failure clusters…"), id="clusters-body")
-        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.load(False)
@@ -94,10 +82,9 @@ class FailureClustersScreen(BlahScreen):
         try:
             self.answer = await client.failure_clusters(force=force)
         except BlahError as error:
-            self.body_text = Text(f"couldn't read the failure clusters: {describe_error(error)}", style="red")
+            self.draw(Text(f"couldn't read the failure clusters: {describe_error(error)}", style="red"))
         else:
-            self.body_text = clusters_block(self.answer)
-        self.query_one("#clusters-body", Static).update(self.body_text)
+            self.draw(clusters_block(self.answer))
 
     def action_force(self) -> None:
         self.force.start(self._force_flow)

@@ -23,6 +23,7 @@ from application.compare.bakeoff.criteria import (
 )
 from common.format import DASH
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.send_once import SendOnce
 from widgets.footer import KeyFooter
@@ -70,7 +71,7 @@ class CriteriaScreen(BlahScreen):
     CriteriaScreen #criteria-detail { height: auto; padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="criteria.back"),
+        bindings.back("criteria"),
         Binding("a", "align", "Align (spends)", id="criteria.align"),
     ]
 
@@ -109,10 +110,8 @@ class CriteriaScreen(BlahScreen):
         caption.update(Text(f"{len(self.criteria)} criteria · the queue's trust, and the app's own reading"))
         table = self.query_one("#criteria-table", KeyTable)
         keep = table.current_key
-        table.clear(columns=True)
-        for label, key in (("Criterion", "name"), ("Reading", "reading"), ("Trust", "trust"), ("TPR", "tpr"),
-                           ("TNR", "tnr"), ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift")):
-            table.add_column(label, key=key)
+        table.set_columns((("Criterion", "name"), ("Reading", "reading"), ("Trust", "trust"), ("TPR", "tpr"),
+                           ("TNR", "tnr"), ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift")))
         for criterion in self.criteria:
             row = criterion_row(criterion)
             reading = Text("says nothing" if row.reading and "says nothing" in row.reading else

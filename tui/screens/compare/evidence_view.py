@@ -16,17 +16,14 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from api_client.errors import BlahError
 from application.compare.bakeoff.evidence import EvidenceSummary, evidence_error_sentence, summarize, write_bundle
 from common.safe_strings import one_line
-from tui.base_screen import BlahScreen, describe_error
-from widgets.footer import KeyFooter
-from widgets.status_header import StatusHeader
+from tui import bindings
+from tui.base_screen import describe_error
+from tui.text_page import TextPageScreen
 
 if TYPE_CHECKING:
     from api_client.errorbar.client import EvidenceBundle
@@ -60,14 +57,12 @@ def evidence_block(run_id: str, summary: EvidenceSummary, size: int, thresholds:
     return text
 
 
-class EvidenceScreen(BlahScreen):
+class EvidenceScreen(TextPageScreen):
     SCREEN_TITLE = "Evidence"
-    DEFAULT_CSS = """
-    EvidenceScreen #evidence-scroll { height: 1fr; }
-    EvidenceScreen #evidence-body { height: auto; padding: 0 1; }
-    """
+    PAGE = "evidence"
+    LOADING = "loading the evidence bundle…"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="evidence.back"),
+        bindings.back("evidence"),
         Binding("w", "export", "Write to a file", id="evidence.export"),
         Binding("c", "with_content", "With content", id="evidence.content"),
     ]
@@ -78,21 +73,10 @@ class EvidenceScreen(BlahScreen):
         self.thresholds = dict(thresholds)
         self.with_content = False
         self.bundle: EvidenceBundle | None = None
-        self.body_text = Text()
         self.written: Path | None = None
-
-    def compose(self) -> ComposeResult:
-        yield StatusHeader()
-        with VerticalScroll(id="evidence-scroll"):
-            yield Static(Text("loading the evidence bundle…"), id="evidence-body")
-        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.load()
-
-    def _draw(self, text: Text) -> None:
-        self.body_text = text
-        self.query_one("#evidence-body", Static).update(text)
 
     @work(exclusive=True, group="evidence.load", exit_on_error=False)
     async def load(self) -> None:
@@ -104,10 +88,10 @@ class EvidenceScreen(BlahScreen):
         except BlahError as error:
             sentence = evidence_error_sentence(error, self.run_id) if error.status in (404, 412) \
                 else describe_error(error)
-            self._draw(Text(one_line(sentence, 400), style="red"))
+            self.draw(Text(one_line(sentence, 400), style="red"))
             return
         summary = summarize(self.bundle.evidence, with_content_asked=self.with_content)
-        self._draw(evidence_block(self.run_id, summary, len(self.bundle.raw), self.thresholds))
+        self.draw(evidence_block(self.run_id, summary, len(self.bundle.raw), self.thresholds))
 
     def action_with_content(self) -> None:
         self.with_content = True

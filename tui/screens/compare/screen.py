@@ -21,32 +21,29 @@ from textual.widgets import DataTable, Static
 from api_client.blahdev.shapes import Comparison
 from api_client.errors import BlahError
 from application.compare.rows import CompareLine, mean_scores, order_for_person, tally
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.captioned_table import CaptionedTableScreen
 from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
-from tui.screens.runs.pick import ModelPickerScreen
-from widgets.caption import Caption
-from widgets.footer import KeyFooter
-from widgets.key_table import KeyTable
+from tui.screens.runs.pick import ask_for_models
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
 
 __all__ = ["CompareLine", "CompareScreen", "mean_scores", "order_for_person", "tally"]
 
-class CompareScreen(BlahScreen):
+class CompareScreen(CaptionedTableScreen):
     """Two or three models on the same evals."""
 
     SCREEN_TITLE = "Compare"
-    DEFAULT_CSS = """
-    CompareScreen #compare-caption { height: auto; padding: 0 1; }
-    CompareScreen KeyTable { height: 1fr; }
-    """
+    CAPTION_ID = "compare-caption"
+    TABLE_ID = "compare-table"
 
     BINDINGS = [
         Binding("enter", "open", "Open eval", id="compare.open"),
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
         Binding("c", "checkpoints", "Checkpoints", id="compare.checkpoints"),
         Binding("o", "bakeoffs", "Bake-offs", id="compare.bakeoffs"),
-        Binding("r", "refresh", "Refresh", id="compare.refresh"),
+        bindings.refresh("compare"),
     ]
 
     def __init__(self, peers: Sequence[str] | None = None) -> None:
@@ -58,11 +55,8 @@ class CompareScreen(BlahScreen):
         self.loaded = False
         self._why_peers = ""
 
-    def compose(self) -> ComposeResult:
-        yield StatusHeader()
-        yield Caption("loading the comparison…", id="compare-caption")
-        yield KeyTable(id="compare-table")
-        yield KeyFooter()
+    def first_caption(self) -> str:
+        return "loading the comparison…"
 
     def on_mount(self) -> None:
         self.load()
@@ -75,7 +69,7 @@ class CompareScreen(BlahScreen):
     @work(exclusive=True, group="compare.load", exit_on_error=False)
     async def load(self) -> None:
         client = self.ctx.client
-        caption = self.query_one("#compare-caption", Caption)
+        caption = self.caption
         if client is None:
             caption.update(Text("offline: comparing needs the platform"))
             return
@@ -113,7 +107,7 @@ class CompareScreen(BlahScreen):
         models = [own, *[m for m in self.comparison.models if m != own]]
         variables = self.app.get_css_variables()
         lost, won = tone_style("error", variables, bold=True), tone_style("success", variables, bold=True)
-        table = self.query_one("#compare-table", KeyTable)
+        table = self.table
         keep = table.current_key
         table.clear(columns=True)
         table.add_column("Eval", key="eval")
@@ -156,7 +150,7 @@ class CompareScreen(BlahScreen):
             caption.append(", ".join(f"{self._model_name(m)} {fmt_score(means.get(m))}" for m in models))
         if self._why_peers:
             caption.append(f" · peer: {self._why_peers} (p to choose)", style="dim")
-        self.query_one("#compare-caption", Static).update(caption)
+        self.caption.update(caption)
 
     # ----------------------------------------------------------------- actions
 
@@ -165,7 +159,7 @@ class CompareScreen(BlahScreen):
         self.action_open()
 
     def action_open(self) -> None:
-        key = self.query_one("#compare-table", KeyTable).current_key
+        key = self.table.current_key
         line = next((ln for ln in self.lines if ln.key == key), None)
         if line is None or self.comparison is None:
             return
@@ -190,20 +184,13 @@ class CompareScreen(BlahScreen):
 
     @work(exclusive=True, group="compare.pick", exit_on_error=False)
     async def action_pick_peers(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
-        models = await client.list_models()
-        chosen = await self.app.push_screen_wait(
-            ModelPickerScreen(
-                models,
-                title="Compare your model with…",
-                hint="Choose one or two peers (space toggles, y continues, Esc cancels).",
-                preselected=self.peers,
-                exclude=[self.ctx.model_id],
-                min_selected=1,
-                max_selected=2,
-            )
+        chosen = await ask_for_models(
+            self,
+            title="Compare your model with…",
+            hint="Choose one or two peers (space toggles, y continues, Esc cancels).",
+            preselected=self.peers,
+            exclude=[self.ctx.model_id],
+            max_selected=2,
         )
         if chosen:
             self.peers, self._why_peers = chosen, "chosen"
@@ -226,7 +213,7 @@ class CompareEvalScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="compare_item.back"),
+        bindings.back("compare_item"),
         Binding("o", "open_result", "Open result", id="compare_item.result"),
     ]
 

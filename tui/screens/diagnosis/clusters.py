@@ -26,6 +26,7 @@ from textual.widgets import DataTable, Static
 from api_client.blahdev.shapes import FailureClusters
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
 from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
+from application.error_text import council_refusal
 from common.format import DASH
 from tui.base_screen import BlahScreen
 from tui.screens.diagnosis.calls import CallSet
@@ -259,8 +260,6 @@ def clusters_status(clusters: FailureClusters | None, error: str | None, busy: b
 
 def clusters_error(error: BaseException) -> str:
     """A plain sentence for a failed /failure-clusters request."""
-    server = f" (platform: {one_line(error.server_error, max_len=160)})" if isinstance(error, BlahError) and \
-        error.server_error else ""
     if isinstance(error, MissingKeyError):
         return "Failure clusters need an API key with council tier; none is configured. Nothing was sent."
     if isinstance(error, OutcomeUnknownError):
@@ -269,9 +268,7 @@ def clusters_error(error: BaseException) -> str:
             "The platform has no endpoint to read the clusters back, so it was not sent again; press c to ask again."
         )
     if isinstance(error, AuthError):
-        if error.status == 403:
-            return f"Failure clusters need council tier: the platform refused this key (HTTP 403){server}."
-        return f"The platform did not accept the API key (HTTP {error.status}){server}."
+        return council_refusal("Failure clusters need", error)
     if isinstance(error, BlahError):
         return f"The platform's /failure-clusters failed: {one_line(str(error), max_len=200)}"
     return f"The platform's /failure-clusters failed: {one_line(f'{type(error).__name__}: {error}', max_len=200)}"

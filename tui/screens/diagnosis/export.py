@@ -21,14 +21,14 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
 from common.atomic_write import write_atomic
 from diagnosis import Suggestion, to_jsonl, to_markdown
 from diagnosis.suggest import ADD_DATA
 from tui.base_screen import BlahScreen
+from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line
 
 __all__ = [
@@ -90,19 +90,14 @@ def write_suggestions(
     return Exported(jsonl_path, md_path, jsonl.count("\n"), len(items))
 
 
-class ExportPathScreen(ModalScreen[str | None]):
+class ExportPathScreen(DialogScreen[str | None]):
     """Where to write the export: dismisses with the typed path, or None when cancelled."""
 
     DEFAULT_CSS = """
-    ExportPathScreen { align: center middle; }
-    ExportPathScreen > #export-dialog {
-        width: 100; max-width: 95%; height: auto;
-        border: thick $primary; background: $surface; padding: 1 2;
-    }
-    ExportPathScreen #export-title { text-style: bold; margin-bottom: 1; }
-    ExportPathScreen #export-hint { color: $foreground-muted; margin-top: 1; }
-    ExportPathScreen #export-buttons { height: auto; margin-top: 1; align-horizontal: right; }
-    ExportPathScreen #export-buttons Button { margin-left: 2; }
+    ExportPathScreen > #export-dialog { width: 100; max-width: 95%; }
+    ExportPathScreen #export-title { margin-bottom: 1; }
+    ExportPathScreen #export-hint { margin-top: 1; }
+    ExportPathScreen #export-buttons { margin-top: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -114,11 +109,10 @@ class ExportPathScreen(ModalScreen[str | None]):
         self._default = default
         self._examples = examples
         self._suggestions = suggestions
-        self._answered = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="export-dialog"):
-            yield Static(Text("Export the training-data suggestions"), id="export-title")
+        with Vertical(id="export-dialog", classes="dialog-box"):
+            yield Static(Text("Export the training-data suggestions"), id="export-title", classes="dialog-title")
             yield Input(str(self._default), id="export-path")
             yield Static(
                 Text(
@@ -127,36 +121,29 @@ class ExportPathScreen(ModalScreen[str | None]):
                     "Existing files are never overwritten."
                 ),
                 id="export-hint",
+                classes="dialog-hint",
             )
-            with Horizontal(id="export-buttons"):
-                yield Button(Text("Cancel"), id="export-cancel")
-                yield Button(Text("Export"), id="export-ok", variant="primary")
+            yield answer_buttons("export", "Export")
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()
 
-    def _answer(self, value: str | None) -> None:
-        if self._answered:
-            return
-        self._answered = True
-        self.dismiss(value)
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         if event.value.strip():
-            self._answer(event.value)
+            self.answer(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "export-ok":
             value = self.query_one("#export-path", Input).value
             if value.strip():
-                self._answer(value)
+                self.answer(value)
         else:
-            self._answer(None)
+            self.answer(None)
 
     def action_cancel(self) -> None:
-        self._answer(None)
+        self.answer(None)
 
 
 def ask_and_export(screen: BlahScreen, suggested: Sequence[Suggestion] | None) -> None:

@@ -16,14 +16,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.widgets import DataTable, Static, TabPane
+from textual.widgets import DataTable, Static
 
 from application.diagnosis.analysis import DiagnosisView
 from common.format import DASH
 from diagnosis import kinds as K
 from diagnosis.summary import FailureGroup
 from tui.screens.diagnosis.calls import CallSet
+from tui.screens.diagnosis.tab import DiagnosisTab
 from tui.screens.diagnosis.clusters import ClustersPanel, cluster_calls, cluster_detail
 from widgets.bars import format_rate
 from widgets.key_table import KeyTable
@@ -56,7 +56,7 @@ _GROUP_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-class GroupsTab(TabPane):
+class GroupsTab(DiagnosisTab):
     """Our groups of calls on the left, the platform's failure clusters on the right."""
 
     DEFAULT_CSS = """
@@ -66,17 +66,11 @@ class GroupsTab(TabPane):
     GroupsTab #diag-group-detail { height: auto; max-height: 5; padding: 0 1; }
     """
 
-    class CallsChosen(Message):
-        """Enter on a group or a cluster: the screen lists the calls behind it."""
-
-        def __init__(self, calls: CallSet) -> None:
-            super().__init__()
-            self.calls = calls
+    TABLE_ID = "diag-groups"
 
     def __init__(self, title: str, *, id: str | None = None) -> None:
         super().__init__(title, id=id)
         self.sort_key: SortKey = "failures"
-        self._view: DiagnosisView | None = None
         self._group_index: dict[str, FailureGroup] = {}
 
     def compose(self) -> ComposeResult:
@@ -84,16 +78,9 @@ class GroupsTab(TabPane):
             with Vertical(id="diag-groups-box"):
                 yield Static(id="diag-groups-title", classes="pane-title", markup=False)
                 yield Static(id="diag-groups-note", classes="pane-note", markup=False)
-                groups = KeyTable(id="diag-groups")
-                for label, key in _GROUP_COLUMNS:
-                    groups.add_column(label, key=key)
-                yield groups
+                yield KeyTable(id="diag-groups", columns=_GROUP_COLUMNS)
             yield ClustersPanel(id="diag-clusters-box")
         yield Static(id="diag-group-detail", markup=False)
-
-    @property
-    def table(self) -> KeyTable:
-        return self.query_one("#diag-groups", KeyTable)
 
     def group_at(self, key: str) -> FailureGroup | None:
         """The group shown in the row with this key (None: no such row)."""

@@ -48,10 +48,7 @@ class JudgeTab(TabPane):
 
     def compose(self) -> ComposeResult:
         yield Static(id="diag-judge", classes="pane-note", markup=False)
-        doubts = KeyTable(id="diag-doubts")
-        for label, key in _DOUBT_COLUMNS:
-            doubts.add_column(label, key=key)
-        yield doubts
+        yield KeyTable(id="diag-doubts", columns=_DOUBT_COLUMNS)
 
     def show(self, view: DiagnosisView) -> None:
         self.query_one("#diag-judge", Static).update(judge_text(view))

@@ -17,8 +17,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
-from textual.widgets import DataTable, Static, TabPane
+from textual.widgets import DataTable, Static
 
 from application.diagnosis.analysis import DiagnosisView
 from application.diagnosis.data import OFFLINE_NOTE
@@ -27,6 +26,7 @@ from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import KindRate
 from tui.screens.diagnosis.calls import CallSet
+from tui.screens.diagnosis.tab import DiagnosisTab
 from tui.screens.runs.format import fmt_time
 from widgets.bars import RateBar, bar_text, format_rate
 from widgets.key_table import KeyTable
@@ -73,7 +73,7 @@ class KindRow:
         return self.kind == HOST_ROW
 
 
-class RatesTab(TabPane):
+class RatesTab(DiagnosisTab):
     """The rates table, the two rate bars of the highlighted kind, and what that kind means."""
 
     DEFAULT_CSS = """
@@ -82,17 +82,11 @@ class RatesTab(TabPane):
     RatesTab #diag-kind-detail { height: auto; padding: 0 1; }
     """
 
-    class CallsChosen(Message):
-        """Enter on a number: the screen lists the calls behind it."""
-
-        def __init__(self, calls: CallSet) -> None:
-            super().__init__()
-            self.calls = calls
+    TABLE_ID = "diag-kinds"
 
     def __init__(self, title: str, *, id: str | None = None) -> None:
         super().__init__(title, id=id)
         self.rows: list[KindRow] = []
-        self._view: DiagnosisView | None = None
 
     def compose(self) -> ComposeResult:
         kinds = KeyTable(id="diag-kinds")
@@ -104,10 +98,6 @@ class RatesTab(TabPane):
             yield RateBar("ours", id="bar-ours")
             yield RateBar("platform", id="bar-platform")
         yield Static(id="diag-kind-detail", markup=False)
-
-    @property
-    def table(self) -> KeyTable:
-        return self.query_one("#diag-kinds", KeyTable)
 
     def show(self, view: DiagnosisView) -> None:
         """Fill the table from a new diagnosis, keeping the cursor where it was."""

@@ -33,6 +33,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import TabbedContent
 
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from application.diagnosis.analysis import DiagnosisView, analyse
 from application.diagnosis.data import LoadProgress, fetch_inputs, limit_from
@@ -42,6 +43,7 @@ from tui.screens.diagnosis.groups import GroupsTab
 from tui.screens.diagnosis.judge import JudgeTab
 from tui.screens.diagnosis.rates import KindRow, RatesTab
 from tui.screens.diagnosis.summary import DiagnosisSummary
+from tui.screens.diagnosis.tab import DiagnosisTab
 from tui.screens.diagnosis.training import TrainingTab
 from widgets.bars import ProgressLine
 from widgets.footer import KeyFooter
@@ -66,13 +68,12 @@ class DiagnosisScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "refresh", "Refresh", id="diagnosis.refresh"),
+        bindings.refresh("diagnosis"),
         Binding("f", "sort('failures')", "Sort failures", id="diagnosis.sort_failures"),
         Binding("percent_sign", "sort('rate')", "Sort rate", id="diagnosis.sort_rate"),
         Binding("c", "clusters", "Clusters", id="diagnosis.clusters"),
         Binding("x", "export", "Export data", id="diagnosis.export"),
-        Binding("right_square_bracket", "tab(1)", "Next tab", id="diagnosis.next_tab"),
-        Binding("left_square_bracket", "tab(-1)", "Prev tab", show=False, id="diagnosis.prev_tab"),
+        *bindings.tabs("diagnosis"),
     ]
 
     def __init__(self) -> None:
@@ -176,9 +177,8 @@ class DiagnosisScreen(BlahScreen):
             DiagnosisCallsScreen(calls.title, calls.ids, view.entries_by_id, badges=view.badges, note=calls.note)
         )
 
-    @on(RatesTab.CallsChosen)
-    @on(GroupsTab.CallsChosen)
-    def _calls_chosen(self, event: RatesTab.CallsChosen | GroupsTab.CallsChosen) -> None:
+    @on(DiagnosisTab.CallsChosen)
+    def _calls_chosen(self, event: DiagnosisTab.CallsChosen) -> None:
         self.open_calls(event.calls)
 
     @on(JudgeTab.CallChosen)

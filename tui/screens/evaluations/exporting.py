@@ -8,14 +8,15 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout
 from application.evaluations.export import default_export_path, export_lines, write_jsonl
-from diagnosis.rollout_record import Rollout
+from tui.screens.evaluations.header import BlobfishHeaderScreen
 
-__all__ = ["export_evaluation", "exports_dir"]
+__all__ = ["EvaluationExportScreen", "export_bindings", "export_evaluation", "exports_dir"]
 
 
 def exports_dir() -> Path:
@@ -46,3 +47,33 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
                       title="Exported", markup=False, timeout=8)  # fmt: skip
 
     return screen.run_worker(run(), group="evaluations-export", exclusive=True)
+
+
+def export_bindings(area: str) -> list[Binding]:
+    """``x`` the rollout in view, ``X`` every rollout of the evaluation (ids ``<area>.export``, ``<area>.export_all``)."""
+    return [
+        Binding("x", "export_rollout", "Export rollout", id=f"{area}.export"),
+        Binding("X", "export_evaluation", "Export all", id=f"{area}.export_all"),
+    ]
+
+
+class EvaluationExportScreen(BlobfishHeaderScreen):
+    """A screen about one evaluation that exports it (see :func:`export_bindings`);
+    ``exported`` is the last file written."""
+
+    def __init__(self, evaluation: Evaluation) -> None:
+        super().__init__()
+        self.evaluation = evaluation
+        self.exported: Path | None = None
+
+    def rollout_in_view(self) -> Rollout | None:
+        """What ``x`` exports (None: nothing under the cursor)."""
+        return None
+
+    def action_export_rollout(self) -> None:
+        rollout = self.rollout_in_view()
+        if rollout is not None:
+            export_evaluation(self, self.evaluation, rollout)
+
+    def action_export_evaluation(self) -> None:
+        export_evaluation(self, self.evaluation)

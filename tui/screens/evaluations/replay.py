@@ -9,7 +9,6 @@ Replay never runs a tool call again: the banner says so.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -18,14 +17,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout, RolloutStep
 from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
-from diagnosis.rollout_record import RolloutStep
 from diagnosis.rollouts import RolloutDiagnosis
-from tui.screens.evaluations.exporting import export_evaluation
-from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
-from tui.screens.evaluations.tables import chip, clip, verdict
+from tui.screens.evaluations.tables import clip, title_line, verdict
 from widgets.badges import badges_text
 from widgets.footer import KeyFooter
 from widgets.row_list import RowList
@@ -37,18 +34,13 @@ __all__ = ["ReplayScreen"]
 
 def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
     rollout = diagnosis.rollout
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(chip())
-    text.append(" rollout ", style="dim")
-    text.append(one_line(rollout.rollout_id, max_len=40), style="bold")
-    text.append("  ·  ", style="dim")
-    text.append(one_line(rollout.task_id or "—", max_len=40))
-    text.append("  ·  reward ", style="dim")
-    text.append("—" if rollout.reward is None else f"{rollout.reward:g}")
-    text.append("  ·  ", style="dim")
-    text.append_text(verdict(rollout.grade))
-    text.append(f"  ·  {len(rollout.steps)} steps", style="dim")
-    return text
+    return title_line(
+        "rollout", one_line(rollout.rollout_id, max_len=40),
+        ("", one_line(rollout.task_id or "—", max_len=40)),
+        ("reward", "—" if rollout.reward is None else f"{rollout.reward:g}"),
+        ("", verdict(rollout.grade)),
+        (f"{len(rollout.steps)} steps", None),
+    )  # fmt: skip
 
 
 def _what(step: RolloutStep) -> Text:
@@ -81,7 +73,7 @@ def step_row(position: int, step: RolloutStep, kinds: list[str]) -> Text:
     return text
 
 
-class ReplayScreen(BlobfishHeaderScreen):
+class ReplayScreen(EvaluationExportScreen):
     SCREEN_TITLE = "Evaluations · replay"
 
     DEFAULT_CSS = """
@@ -96,17 +88,14 @@ class ReplayScreen(BlobfishHeaderScreen):
         Binding("n", "step(1)", "Next step", id="replay.next"),
         Binding("p", "step(-1)", "Previous step", id="replay.previous"),
         Binding("enter", "inspect", "Inspector", priority=True, id="replay.inspect"),
-        Binding("x", "export_rollout", "Export rollout", id="replay.export"),
-        Binding("X", "export_evaluation", "Export all", id="replay.export_all"),
+        *export_bindings("replay"),
     ]
 
     def __init__(self, evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> None:
-        super().__init__()
-        self.evaluation = evaluation
+        super().__init__(evaluation)
         self.diagnosis = diagnosis
         self.steps = RolloutSteps(evaluation, diagnosis.rollout, diagnosis)
         self.position = 0
-        self.exported: Path | None = None
 
     @property
     def step(self) -> RolloutStep | None:
@@ -180,11 +169,8 @@ class ReplayScreen(BlobfishHeaderScreen):
 
         self.app.push_screen(InspectorScreen(self.steps.ids[self.position], source=self.steps), back)
 
-    def action_export_rollout(self) -> None:
-        export_evaluation(self, self.evaluation, self.diagnosis.rollout)
-
-    def action_export_evaluation(self) -> None:
-        export_evaluation(self, self.evaluation)
+    def rollout_in_view(self) -> Rollout:
+        return self.diagnosis.rollout
 
 
 def diagnosis_rollout_findings(diagnosis: RolloutDiagnosis) -> list:  # type: ignore[type-arg]

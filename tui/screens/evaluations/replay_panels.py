@@ -17,9 +17,9 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
+from application.evaluations.evidence import Grade, RolloutStep, TrainingSample
 from common.format import DASH
 from diagnosis.finding import Finding
-from diagnosis.rollout_record import Grade, RolloutStep, TrainingSample
 from tui.screens.evaluations.tables import verdict
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text

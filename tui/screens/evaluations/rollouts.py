@@ -3,7 +3,6 @@ rollout; ``x`` exports the rollout under the cursor, ``X`` the whole evaluation,
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,11 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Static
 
-from application.evaluations.evidence import Evaluation
+from application.evaluations.evidence import Evaluation, Rollout
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
-from tui.screens.evaluations.exporting import export_evaluation
-from tui.screens.evaluations.header import BlobfishHeaderScreen
-from tui.screens.evaluations.tables import RolloutTable, chip
+from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
+from tui.screens.evaluations.tables import RolloutTable, title_line
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -25,20 +23,15 @@ __all__ = ["RolloutsScreen", "evaluation_title"]
 
 def evaluation_title(evaluation: Evaluation) -> Text:
     summary = evaluation.summary
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(chip())
-    text.append(" evaluation ", style="dim")
-    text.append(one_line(summary.evaluation_id, max_len=40), style="bold")
-    text.append("  ·  ", style="dim")
-    text.append(one_line(evaluation.taskset or "—", max_len=30))
-    text.append("  ·  model ", style="dim")
-    text.append(one_line(summary.model or "—", max_len=40))
-    text.append("  ·  mean reward ", style="dim")
-    text.append("—" if summary.mean_reward is None else f"{summary.mean_reward:.2f}")
-    return text
+    return title_line(
+        "evaluation", one_line(summary.evaluation_id, max_len=40),
+        ("", one_line(evaluation.taskset or "—", max_len=30)),
+        ("model", one_line(summary.model or "—", max_len=40)),
+        ("mean reward", "—" if summary.mean_reward is None else f"{summary.mean_reward:.2f}"),
+    )  # fmt: skip
 
 
-class RolloutsScreen(BlobfishHeaderScreen):
+class RolloutsScreen(EvaluationExportScreen):
     SCREEN_TITLE = "Evaluations · rollouts"
 
     DEFAULT_CSS = """
@@ -49,15 +42,12 @@ class RolloutsScreen(BlobfishHeaderScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay", priority=True, id="rollouts.replay"),
-        Binding("x", "export_rollout", "Export rollout", id="rollouts.export"),
-        Binding("X", "export_evaluation", "Export all", id="rollouts.export_all"),
+        *export_bindings("rollouts"),
     ]
 
     def __init__(self, evaluation: Evaluation, diagnosis: EvaluationDiagnosis) -> None:
-        super().__init__()
-        self.evaluation = evaluation
+        super().__init__(evaluation)
         self.diagnosis = diagnosis
-        self.exported: Path | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -91,10 +81,6 @@ class RolloutsScreen(BlobfishHeaderScreen):
 
             self.app.push_screen(ReplayScreen(self.evaluation, current))
 
-    def action_export_rollout(self) -> None:
+    def rollout_in_view(self) -> Rollout | None:
         current = self._current()
-        if current is not None:
-            export_evaluation(self, self.evaluation, current.rollout)
-
-    def action_export_evaluation(self) -> None:
-        export_evaluation(self, self.evaluation)
+        return None if current is None else current.rollout

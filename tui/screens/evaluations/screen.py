@@ -5,7 +5,10 @@ The list comes first (the platform's summaries); each evaluation's evidence is t
 diagnosed in the background, filling in its taskset, failed rollouts, tool-call loops and the
 share of failed tool calls. Filters: ``t`` task, ``m`` model, ``r`` reward, ``f`` failed only;
 ``s`` sorts (newest, most failed, most tool loops, highest failed tool share, ...). Enter opens
-the evaluation's rollouts; ``x`` exports it as JSONL.
+the evaluation's rollouts; ``x`` exports it as JSONL. ``space`` marks evaluations (1-50) and
+``x`` then exports the marked ones as one file with its receipt (records, bytes, SHA-256:
+``marking``); ``P`` publishes the evaluation's job, built from its evidence, confirmed and sent
+once (``publishing``).
 """
 
 from __future__ import annotations
@@ -29,8 +32,11 @@ from tui.base_screen import describe_error
 from tui.screens.evaluations.exporting import export_evaluation
 from tui.screens.evaluations.filter_bar import FilterBar
 from tui.screens.evaluations.header import BlobfishHeaderScreen
+from tui.screens.evaluations.marking import Marks, export_marked
+from tui.screens.evaluations.publishing import EvaluationPublisher
 from tui.screens.evaluations.tables import EvaluationTable
 from widgets.caption import Caption
+from widgets.safe_text import one_line
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
 
@@ -69,6 +75,8 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     EvaluationsScreen #ev-provenance { height: auto; padding: 0 1; color: $foreground-muted; }
     EvaluationsScreen #ev-message { height: auto; padding: 0 1; }
     EvaluationsScreen #ev-message.hidden { display: none; }
+    EvaluationsScreen #ev-marks { height: auto; padding: 0 1; color: $accent; }
+    EvaluationsScreen #ev-outcome { height: auto; padding: 0 1; }
     EvaluationsScreen #ev-table { height: 1fr; }
     """
 
@@ -80,6 +88,8 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         Binding("f", "toggle_failed", "Failed only", id="evaluations.failed"),
         Binding("s", "cycle_sort", "Sort", id="evaluations.sort"),
         Binding("x", "export", "Export JSONL", id="evaluations.export"),
+        Binding("space", "mark", "Mark", id="evaluations.mark"),
+        Binding("P", "publish", "Publish", id="evaluations.publish"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="evaluations.reload"),
     ]
 
@@ -95,6 +105,9 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         self.set_reactive(EvaluationsScreen.blobfish_state, "connecting")  # before mount: no header yet
         self.loaded = False
         """The list has arrived (diagnosis may still be running: see ``diagnosed``)."""
+        self.marks = Marks()
+        """``space``: the evaluations marked for one export (1-50)."""
+        self.publisher = EvaluationPublisher(self, lambda: getattr(self.source, "client", None), self._outcome)
 
     @property
     def source(self) -> EvaluationSource | None:
@@ -109,12 +122,16 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         yield FilterBar(id="ev-filters", markup=False)
         yield Static(Text(PROVENANCE, style="italic"), id="ev-provenance", markup=False)
         yield Caption(Text("loading the evaluations…", style="italic"), id="ev-message")
+        yield Caption(id="ev-marks", hide_when_empty=True)
+        yield Caption(id="ev-outcome", hide_when_empty=True)
         narrow = 0 < self.app.size.width < EvaluationTable.NARROW_BELOW
         yield EvaluationTable(narrow=narrow, id="ev-table", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show_filters()
+        self._show_marks()
+        self.query_one("#ev-outcome", Caption).display = False  # until a publication or export says something
         if self.source is None:
             self._message(Text(NO_SOURCE), error=True)
             self.blobfish_state = "error"
@@ -147,6 +164,8 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         assert source is not None
         rows = [EvaluationRow(summary) for summary in await list_summaries(source)]
         self.rows = {row.evaluation_id: row for row in rows if row.evaluation_id}
+        self.marks.keep_only(self.rows)
+        self._show_marks()
         self.blobfish_state = "connected"
         self.loaded = True
         self._message(None if self.rows else Text("no evaluations published on this account yet", style="italic"))
@@ -184,7 +203,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         self.shown = sort_rows(filter_rows(self.rows.values(), self.filter), self.sort)
         table.clear()
         for row in self.shown:
-            table.add_evaluation(row, tz)
+            table.add_evaluation(row, tz, marked=row.evaluation_id in self.marks)
         if current is not None:
             index = next((i for i, row in enumerate(self.shown) if row.evaluation_id == current), 0)
             table.move_cursor(row=index, animate=False)
@@ -214,7 +233,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         tz = screen_tz(self.ctx.settings)
         for evaluation_id, row in rows.items():
             if evaluation_id in shown:
-                table.update_evaluation(row, tz)
+                table.update_evaluation(row, tz, marked=evaluation_id in self.marks)
         self._show_filters()
 
     def _rebuild(self) -> None:
@@ -279,8 +298,36 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         self.app.push_screen(RolloutsScreen(row.evaluation, row.diagnosis))
 
     def action_export(self) -> None:
+        if len(self.marks):
+            marked = [self.rows[i] for i in self.marks.ordered() if i in self.rows]
+            export_marked(self, marked, self.source, self._outcome)
+            return
         row = self._current()
         if row is not None and row.evaluation is not None:
             export_evaluation(self, row.evaluation)
         elif row is not None:
             self.notify("this evaluation is not ready yet", markup=False)
+
+    # ------------------------------------------------------------------ marks, publishing
+
+    def _outcome(self, message: str, error: bool) -> None:
+        """The outcome line: the last publication's or export's answer (ids, URLs and refusals
+        come from the platform: shown inert, on one line that wraps)."""
+        self.query_one("#ev-outcome", Caption).say(one_line(message, max_len=2000), error=error)
+
+    def _show_marks(self) -> None:
+        self.query_one("#ev-marks", Caption).say(self.marks.line())
+
+    def action_mark(self) -> None:
+        """Mark (or unmark) the row under the cursor and move down, to mark the next."""
+        row = self._current()
+        if row is None:
+            return
+        marked = self.marks.toggle(row.evaluation_id)
+        table = self.query_one("#ev-table", EvaluationTable)
+        table.set_marked(row, screen_tz(self.ctx.settings), marked)
+        self._show_marks()
+        table.action_cursor_down()
+
+    def action_publish(self) -> None:
+        self.publisher.start(self._current())

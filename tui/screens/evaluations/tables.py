@@ -17,10 +17,9 @@ from typing import Any
 from rich.text import Text
 from textual.widgets.data_table import RowKey
 
-from application.evaluations.evidence import PLATFORM
+from application.evaluations.evidence import PLATFORM, Grade
 from application.evaluations.listing import EvaluationRow
 from common.format import DASH, format_time
-from diagnosis.rollout_record import Grade
 from diagnosis.rollouts import RolloutDiagnosis
 from widgets.badges import badges_text
 from widgets.fitted_table import FittedTable
@@ -37,6 +36,7 @@ __all__ = [
     "number",
     "reward",
     "share",
+    "title_line",
     "verdict",
     "when",
 ]
@@ -45,6 +45,25 @@ __all__ = [
 def chip(platform: str = PLATFORM) -> Text:
     """The platform chip a row carries: `` blobfish ``."""
     return Text(f" {platform} ", style="bold reverse", end="")
+
+
+def title_line(kind: str, ident: str, *fields: tuple[str, str | Text | None]) -> Text:
+    """A screen's title row: the chip, ``<kind> <id>``, then ``  ·  <label> <value>`` for each
+    field (a field with no value is its label alone, dim); one line, cut with an ellipsis."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append_text(chip())
+    text.append(f" {kind} ", style="dim")
+    text.append(ident, style="bold")
+    for label, value in fields:
+        if value is None:
+            text.append(f"  ·  {label}", style="dim")
+            continue
+        text.append(f"  ·  {label} " if label else "  ·  ", style="dim")
+        if isinstance(value, Text):
+            text.append_text(value)
+        else:
+            text.append(value)
+    return text
 
 
 def dash() -> Text:
@@ -91,6 +110,10 @@ def kinds_cell(kinds: Sequence[str]) -> Text:
     return badges_text(kinds) if kinds else Text("")
 
 
+MARK = "✓ "
+"""Before the first cell of a row marked for export."""
+
+
 class EvaluationTable(FittedTable):
     """The evaluations list. Columns come in the order a person sorts and filters by, so an
     80-column terminal shows those first."""
@@ -131,13 +154,24 @@ class EvaluationTable(FittedTable):
                 loops, tools, findings, number(summary.rollout_count),
                 when(summary.created_ms, tz)]  # fmt: skip
 
-    def add_evaluation(self, row: EvaluationRow, tz: tzinfo | None) -> RowKey:
-        """Add the row under its evaluation's id (the key ``update_evaluation`` finds it by)."""
-        return self.add_row(*self._laid_out(self.cells(row, tz)), key=row.evaluation_id)
+    def _shown(self, row: EvaluationRow, tz: tzinfo | None, marked: bool) -> list[Text]:
+        shown = self._laid_out(self.cells(row, tz))
+        if marked:  # space marked it for an export of several: a check before its first cell
+            shown[0] = Text.assemble(Text(MARK, style="bold"), shown[0])
+        return shown
 
-    def update_evaluation(self, row: EvaluationRow, tz: tzinfo | None) -> None:
-        """Redraw the row in place (its diagnosis arrived)."""
-        for key, value in zip((c.key for c in self.ordered_columns), self._laid_out(self.cells(row, tz)), strict=True):
+    def add_evaluation(self, row: EvaluationRow, tz: tzinfo | None, *, marked: bool = False) -> RowKey:
+        """Add the row under its evaluation's id (the key ``update_evaluation`` finds it by)."""
+        return self.add_row(*self._shown(row, tz, marked), key=row.evaluation_id)
+
+    def set_marked(self, row: EvaluationRow, tz: tzinfo | None, marked: bool) -> None:
+        """Redraw only the cell that carries the mark (a whole row costs ten cell updates)."""
+        first = self.ordered_columns[0].key
+        self.update_cell(row.evaluation_id, first, self._shown(row, tz, marked)[0], update_width=True)
+
+    def update_evaluation(self, row: EvaluationRow, tz: tzinfo | None, *, marked: bool = False) -> None:
+        """Redraw the row in place (its diagnosis arrived, or it was marked or unmarked)."""
+        for key, value in zip((c.key for c in self.ordered_columns), self._shown(row, tz, marked), strict=True):
             self.update_cell(row.evaluation_id, key, value, update_width=True)
 
 

@@ -11,7 +11,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,10 +23,12 @@ from api_client.errors import (
     OutcomeUnknownError,
 )
 from application.poller import Poller, PollStep
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
 from tui.send_once import SendOnce
+from widgets.dialog import DialogScreen
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -45,13 +46,12 @@ GAME_MAX_POLL_S = 5.0
 """The slowest a game being played is polled while nothing changes."""
 
 
-class GameTypeScreen(ModalScreen[str | None]):
+class GameTypeScreen(DialogScreen[str | None]):
     """Pick the kind of game to start."""
 
     DEFAULT_CSS = """
-    GameTypeScreen { align: center middle; }
-    GameTypeScreen > Vertical { width: 70; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
-    GameTypeScreen #game-type-title { text-style: bold; margin-bottom: 1; }
+    GameTypeScreen > Vertical { width: 70; }
+    GameTypeScreen #game-type-title { margin-bottom: 1; }
     GameTypeScreen OptionList { height: auto; }
     """
 
@@ -62,8 +62,8 @@ class GameTypeScreen(ModalScreen[str | None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text("Start which game?"), id="game-type-title")
+        with Vertical(classes="dialog-box"):
+            yield Static(Text("Start which game?"), id="game-type-title", classes="dialog-title")
             yield OptionList(*(Option(Text(f"{kind}\n  {about}"), id=kind) for kind, about in GAME_TYPES.items()))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -101,10 +101,9 @@ class GamesScreen(BlahScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", "New game", id="games.new"),
-        Binding("r", "refresh", "Refresh", id="games.refresh"),
+        bindings.refresh("games"),
         Binding("o", "open_turn", "Open turn's call", id="games.open_turn"),
-        Binding("j", "cursor_down", "Down", show=False, id="games.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="games.up"),
+        *bindings.vim_cursor("games"),
     ]
 
     def __init__(self) -> None:

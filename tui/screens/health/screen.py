@@ -27,6 +27,7 @@ from application.health.windows import (
     uptime_sentence,
 )
 from common.format import format_latency
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     DASH,
@@ -34,7 +35,7 @@ from tui.screens.runs.format import (
     fmt_time,
     tone_style,
 )
-from tui.screens.runs.pick import ModelPickerScreen
+from tui.screens.runs.pick import ask_for_models
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -62,7 +63,7 @@ class HealthScreen(BlahScreen):
 
     BINDINGS = [
         Binding("m", "pick_model", "Other model", id="health.model"),
-        Binding("r", "refresh", "Refresh", id="health.refresh"),
+        bindings.refresh("health"),
         Binding("tab", "app.focus_next", "Next table", show=False, id="health.next"),
     ]
 
@@ -86,19 +87,16 @@ class HealthScreen(BlahScreen):
         with Vertical(id="health-tables"):
             with Vertical(id="health-windows-box"):
                 yield Static("Outage windows (consecutive failed checks)", classes="pane-title")
-                windows = KeyTable(id="health-windows")
-                for label, key in (("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"),
-                                   ("Last failed (UTC)", "last"), ("Back up (UTC)", "to"), ("Checks", "n"),
-                                   ("Errors", "errors")):
-                    windows.add_column(label, key=key)
-                yield windows
+                yield KeyTable(id="health-windows", columns=(
+                    ("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"), ("Last failed (UTC)", "last"),
+                    ("Back up (UTC)", "to"), ("Checks", "n"), ("Errors", "errors"),
+                ))
             with Vertical(id="health-checks-box"):
                 yield Static("Checks (newest first)", classes="pane-title")
-                checks = KeyTable(id="health-checks")
-                for label, key in (("Time (UTC)", "time"), ("OK", "ok"), ("Latency", "latency"),
-                                   ("Status", "status"), ("Error", "error")):
-                    checks.add_column(label, key=key)
-                yield checks
+                yield KeyTable(id="health-checks", columns=(
+                    ("Time (UTC)", "time"), ("OK", "ok"), ("Latency", "latency"), ("Status", "status"),
+                    ("Error", "error"),
+                ))
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -187,20 +185,13 @@ class HealthScreen(BlahScreen):
 
     @work(exclusive=True, group="health.pick", exit_on_error=False)
     async def action_pick_model(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
-        models = await client.list_models()
-        chosen = await self.app.push_screen_wait(
-            ModelPickerScreen(
-                models,
-                title="Health of which model?",
-                hint="Choose one model (space toggles, y continues, Esc cancels).",
-                preselected=[self.model_id],
-                own_id=self.ctx.model_id,
-                min_selected=1,
-                max_selected=1,
-            )
+        chosen = await ask_for_models(
+            self,
+            title="Health of which model?",
+            hint="Choose one model (space toggles, y continues, Esc cancels).",
+            preselected=[self.model_id],
+            own_id=self.ctx.model_id,
+            max_selected=1,
         )
         if chosen:
             self._model_id = chosen[0]

@@ -26,30 +26,21 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from api_client.blahdev.shapes import LogEntry, Result
 from api_client.errors import BlahError, NotFoundError
 from application.chat_template import resolve_template
-from application.inspector.actions import append_training_example, training_file_for
 from application.inspector.call_reader import CallReader
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
 from application.session.timezone import screen_tz
 from tui.base_screen import BlahScreen, describe_error
+from tui.screens.inspector.call_actions import copy_text, export_training_example
+from tui.screens.inspector.call_view import CallPanes
 from tui.screens.inspector.external import hand_over
 from tui.screens.inspector.links import DetailsModal, link_target, load_link
-from tui.screens.inspector.panels import (
-    CallDetails,
-    CallTitle,
-    FindingsPanel,
-    OriginPanel,
-    ResultPanel,
-    TemplatesPanel,
-)
-from widgets.bars import TokenBar
+from tui.screens.inspector.panels import CallTitle
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
@@ -62,7 +53,9 @@ Neighbours = Callable[[str], tuple[str | None, str | None]] | Sequence[str]
 """How n/p find the next call: a function ``id -> (older id, newer id)``, or the ids in
 order, oldest first."""
 
-LINK_KEYS = {"eval": "e", "run": "u", "result": "g", "message": "m"}
+LINKS = (("eval", "e", "Eval"), ("run", "u", "Run"), ("result", "g", "Judge"), ("message", "m", "Message"))
+"""What the call links to: the kind, the key that opens it, the footer's word for it."""
+LINK_KEYS = {which: key for which, key, _ in LINKS}
 
 
 class InspectorScreen(BlahScreen):
@@ -95,10 +88,7 @@ class InspectorScreen(BlahScreen):
         Binding("o", "external('pager')", "Pager", id="inspector.pager"),
         Binding("O", "external('editor')", "Editor", show=False, id="inspector.editor"),
         Binding("t", "export_example", "Training example", id="inspector.export"),
-        Binding("e", "open_link('eval')", "Eval", id="inspector.eval"),
-        Binding("u", "open_link('run')", "Run", id="inspector.run"),
-        Binding("g", "open_link('result')", "Judge", id="inspector.result"),
-        Binding("m", "open_link('message')", "Message", id="inspector.message"),
+        *(Binding(key, f"open_link('{which}')", word, id=f"inspector.{which}") for which, key, word in LINKS),
         Binding("l", "lens", "Lens", id="inspector.lens"),
     ]
 
@@ -147,25 +137,12 @@ class InspectorScreen(BlahScreen):
         yield StatusHeader()
         yield CallTitle(Text(f"call {one_line(self.log_id, max_len=80)}"), id="insp-title", markup=False)
         yield Caption(Text("loading…", style="italic"), id="insp-message")
-        with Horizontal(id="insp-body", classes="hidden"):
-            with Vertical(id="insp-texts"):
-                yield Static(Text("prompt (exact text sent to the model)"), classes="insp-label", markup=False)
-                yield TextViewer(id="insp-prompt")
-                yield Static(Text("reply"), id="insp-reply-label", classes="insp-label", markup=False)
-                yield TokenBar(id="insp-tokens")
-                yield TextViewer(id="insp-reply")
-            with VerticalScroll(id="insp-side"):
-                yield Static(Text("Findings"), classes="insp-section", markup=False)
-                yield FindingsPanel(id="insp-findings", classes="insp-panel", markup=False)
-                yield Static(Text("Template"), classes="insp-section", markup=False)
-                yield TemplatesPanel(id="insp-templates", classes="insp-panel", markup=False)
-                yield Static(Text("Where it came from"), classes="insp-section", markup=False)
-                yield OriginPanel(id="insp-origin", classes="insp-panel", markup=False)
-                yield Static(Text("Judged result"), classes="insp-section", markup=False)
-                yield ResultPanel(id="insp-result", classes="insp-panel", markup=False)
-                yield Static(Text("Call"), classes="insp-section", markup=False)
-                yield CallDetails(id="insp-details", classes="insp-panel", markup=False)
+        yield CallPanes(id="insp-body", classes="hidden")
         yield KeyFooter()
+
+    @property
+    def panes(self) -> CallPanes:
+        return self.query_one("#insp-body", CallPanes)
 
     def on_mount(self) -> None:
         self._load(self.log_id)
@@ -235,7 +212,7 @@ class InspectorScreen(BlahScreen):
         return await self._reader.trained_template(entry)
 
     async def _load_result(self, entry: LogEntry, trained: str | None, source: str) -> None:
-        panel = self.query_one("#insp-result", ResultPanel)
+        panel = self.panes.result_panel
         client = self.ctx.client
         if entry.result_id is None:
             panel.show(None)
@@ -272,30 +249,9 @@ class InspectorScreen(BlahScreen):
     def _show_entry(self, entry: LogEntry) -> None:
         tz = screen_tz(self.ctx.settings)
         self.query_one("#insp-message").add_class("hidden")
-        self.query_one("#insp-body").remove_class("hidden")
+        self.panes.remove_class("hidden")
         self.query_one("#insp-title", CallTitle).show(entry, tz)
-        self.query_one("#insp-prompt", TextViewer).set_text(entry.prompt)
-        reply = self.query_one("#insp-reply", TextViewer)
-        label = self.query_one("#insp-reply-label", Static)
-        if entry.response is None:
-            reply.set_text(entry.error or "")
-            if self.foreign is not None and not entry.error:
-                label.update(Text(f"no final answer in this {self._noun}: see the tool calls under “Where it came from”"))
-            else:
-                label.update(Text("no reply: the call failed with this error" if entry.error else "no reply recorded"))
-        else:
-            reply.set_text(entry.response)
-            label.update(Text(f"reply ({len(entry.response):,} characters)"))
-        self.query_one("#insp-tokens", TokenBar).update(entry.completion_tokens, entry.max_tokens, entry.finish_reason)
-        self.query_one("#insp-details", CallDetails).show(entry, tz)
-        origin = self.query_one("#insp-origin", OriginPanel)
-        if self.foreign is None:
-            origin.show(entry, LINK_KEYS)
-        else:
-            origin.show_foreign(self.foreign)
-        self.query_one("#insp-findings", FindingsPanel).show(None)
-        self.query_one("#insp-templates", TemplatesPanel).show(None)
-        self.query_one("#insp-result", ResultPanel).update(Text(""))
+        self.panes.show_entry(entry, tz, foreign=self.foreign, noun=self._noun, link_keys=LINK_KEYS)
         links = (entry.eval_id is not None, entry.run_id is not None, entry.result_id is not None,
                  entry.message_id is not None)  # fmt: skip
         if links != self._links_shown:  # the footer is rebuilt only when what it offers changes
@@ -303,17 +259,8 @@ class InspectorScreen(BlahScreen):
             self.refresh_bindings()
 
     def _show_analysis(self) -> None:
-        analysis, entry = self.analysis, self.entry
-        if entry is None:
-            return
-        try:
-            from diagnosis import template_name
-        except ImportError:
-            template_name = None  # type: ignore[assignment]
-        self.query_one("#insp-findings", FindingsPanel).show(analysis)
-        self.query_one("#insp-templates", TemplatesPanel).show(analysis, template_name)
-        if analysis is not None and entry.response is not None:
-            self.query_one("#insp-reply", TextViewer).highlight_spans(analysis.reply_spans(len(entry.response)))
+        if self.entry is not None:
+            self.panes.show_analysis(self.analysis, self.entry)
 
     # ------------------------------------------------------------------ navigation
 
@@ -376,38 +323,16 @@ class InspectorScreen(BlahScreen):
             viewer.show_whitespace = not viewer.show_whitespace
 
     def action_copy(self, which: str) -> None:
-        entry = self.entry
-        if entry is None:
-            return
-        text = entry.prompt if which == "prompt" else entry.response
-        if text is None:
-            self.notify(f"there is no {which} to copy", markup=False)
-            return
-        self.app.copy_to_clipboard(text)
-        self.notify(f"copied the {which} ({len(text):,} characters)", markup=False)
+        if self.entry is not None:
+            copy_text(self.app, self.entry, which)
 
     def action_external(self, kind: str) -> None:
         if self.entry is not None:
             hand_over(self.app, self.entry, kind)
 
     def action_export_example(self) -> None:
-        entry = self.entry
-        if entry is None:
-            return
-        from application.session.paths import data_dir
-
-        path = training_file_for(data_dir(), entry.model_id or self.ctx.model_id)
-        try:
-            append_training_example(entry, path)
-        except OSError as error:
-            self.notify(f"couldn't write the training example: {error}", severity="error", markup=False)
-            return
-        self.notify(
-            f"training example added (reply left empty for you to write): {path}",
-            title="Exported",
-            markup=False,
-            timeout=8,
-        )
+        if self.entry is not None:
+            export_training_example(self.app, self.entry, self.entry.model_id or self.ctx.model_id)
 
     def action_lens(self) -> None:
         """Analyse this call's exact prompt with the model's BLAH Lens."""

@@ -12,27 +12,22 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from api_client.blobfish.shapes_bench import SuiteRun
 from tui.screens.leaderboard.community_rows import SuiteRunOption
+from widgets.dialog import DialogScreen
 from widgets.safe_text import one_line_text
 
 __all__ = ["SuiteRunPickerScreen"]
 
 
-class SuiteRunPickerScreen(ModalScreen[str | None]):
+class SuiteRunPickerScreen(DialogScreen[str | None]):
     """A list of completed suite runs; Enter chooses, Esc cancels."""
 
     DEFAULT_CSS = """
-    SuiteRunPickerScreen { align: center middle; }
-    SuiteRunPickerScreen > #pick-suite-dialog {
-        width: 110; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 1 2;
-    }
-    SuiteRunPickerScreen #pick-suite-title { text-style: bold; }
-    SuiteRunPickerScreen #pick-suite-hint { color: $foreground-muted; margin-bottom: 1; }
+    SuiteRunPickerScreen > #pick-suite-dialog { width: 110; max-width: 95%; max-height: 90%; }
+    SuiteRunPickerScreen #pick-suite-hint { margin-bottom: 1; }
     SuiteRunPickerScreen OptionList { height: auto; max-height: 16; }
     """
 
@@ -46,16 +41,15 @@ class SuiteRunPickerScreen(ModalScreen[str | None]):
         super().__init__()
         self._slug = slug
         self._runs = list(runs)
-        self._answered = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="pick-suite-dialog"):
+        with Vertical(id="pick-suite-dialog", classes="dialog-box"):
             title = Text("Publish which suite run of ", end="")
             title.append_text(one_line_text(self._slug, max_len=60))
             title.append("?")
-            yield Static(title, id="pick-suite-title")
+            yield Static(title, id="pick-suite-title", classes="dialog-title")
             yield Static(Text("Your completed suite runs, newest first. ⏎ choose · esc cancel"),
-                         id="pick-suite-hint")
+                         id="pick-suite-hint", classes="dialog-hint")
             yield OptionList(*(SuiteRunOption(run) for run in self._runs), id="pick-suite-list")
 
     def on_mount(self) -> None:
@@ -66,15 +60,10 @@ class SuiteRunPickerScreen(ModalScreen[str | None]):
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self._answer(self._runs[event.option_index].run_id)
-
-    def _answer(self, run_id: str | None) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(run_id)
+        self.answer(self._runs[event.option_index].run_id)
 
     def action_cancel(self) -> None:
-        self._answer(None)
+        self.answer(None)
 
     def action_down(self) -> None:
         self.query_one(OptionList).action_cursor_down()

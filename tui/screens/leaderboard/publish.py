@@ -19,8 +19,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from api_client.blobfish import shapes_bench as shapes
@@ -39,6 +38,7 @@ from application.leaderboard.bench_board import (
 from application.session.context import AppContext
 from tui.screens.leaderboard.community_rows import suite_facts
 from tui.send_once import SendOnce
+from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["PublishBenchRunScreen"]
@@ -52,26 +52,18 @@ def _count_text(length: int, limit: int) -> Text:
     return Text(f"{length}/{limit}", style="dim")
 
 
-class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
+class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
     """The publication form for one suite run."""
 
     DEFAULT_CSS = """
-    PublishBenchRunScreen { align: center middle; }
-    PublishBenchRunScreen > #publish-dialog {
-        width: 100; max-width: 95%; height: auto; max-height: 95%;
-        border: thick $primary; background: $surface; padding: 0 2;
-    }
-    PublishBenchRunScreen #publish-title { text-style: bold; }
+    PublishBenchRunScreen > #publish-dialog { width: 100; max-width: 95%; max-height: 95%; padding: 0 2; }
     PublishBenchRunScreen #publish-honesty { color: $warning; text-style: bold; }
     PublishBenchRunScreen #publish-run { height: auto; margin-top: 1; }
     PublishBenchRunScreen Label { margin-top: 1; }
     PublishBenchRunScreen .publish-count { color: $foreground-muted; height: 1; }
     PublishBenchRunScreen .publish-count.-over { color: $error; }
     PublishBenchRunScreen #publish-notes { height: 4; }
-    PublishBenchRunScreen #publish-problems { color: $error; height: auto; }
     PublishBenchRunScreen #publish-answer { height: auto; }
-    PublishBenchRunScreen #publish-buttons { height: auto; align-horizontal: right; }
-    PublishBenchRunScreen #publish-buttons Button { margin-left: 2; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -96,11 +88,11 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
         return cast(BenchmarkClient | None, getattr(ctx, "bench", None))
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="publish-dialog"):
+        with VerticalScroll(id="publish-dialog", classes="dialog-box"):
             title = Text("Publish on the community board of ", end="")
             title.append_text(one_line_text(self.slug, max_len=60))
             title.append(" (Blobfish)")
-            yield Static(title, id="publish-title")
+            yield Static(title, id="publish-title", classes="dialog-title")
             yield Static(Text(HONESTY_LINE), id="publish-honesty")
             yield Static(self._run_text(), id="publish-run")
             yield Label(Text(f"Display name (optional, at most {shapes.MAX_DISPLAY_NAME} characters)"))
@@ -109,11 +101,9 @@ class PublishBenchRunScreen(ModalScreen[CommunityRow | None]):
             yield Label(Text(f"Notes (optional, at most {shapes.MAX_NOTES} characters)"))
             yield TextArea(id="publish-notes", soft_wrap=True, show_line_numbers=False)
             yield Static(_count_text(0, shapes.MAX_NOTES), id="publish-notes-count", classes="publish-count")
-            yield Static(Text(""), id="publish-problems")
+            yield Static(Text(""), id="publish-problems", classes="dialog-error")
             yield Static(Text(""), id="publish-answer")
-            with Horizontal(id="publish-buttons"):
-                yield Button(Text("Close"), id="publish-close")
-                yield Button(Text("Publish…"), id="publish-send", variant="primary")
+            yield answer_buttons("publish", "Publish…", ok="send", cancel="close", cancel_label="Close")
 
     def on_mount(self) -> None:
         self.query_one("#publish-name", Input).focus()

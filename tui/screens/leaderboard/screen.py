@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from api_client.errors import BlahError
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
@@ -57,9 +58,8 @@ class LeaderboardScreen(BlahScreen):
         Binding("p", "publish", "Publish a suite run", id="leaderboard.publish"),
         Binding("d", "delete", "Delete mine", id="leaderboard.delete"),
         Binding("b", "benchmark", "Benchmark", id="leaderboard.benchmark"),
-        Binding("r", "refresh", "Refresh", id="leaderboard.refresh"),
-        Binding("right_square_bracket", "tab(1)", "Next tab", id="leaderboard.next_tab"),
-        Binding("left_square_bracket", "tab(-1)", "Prev tab", show=False, id="leaderboard.prev_tab"),
+        bindings.refresh("leaderboard"),
+        *bindings.tabs("leaderboard"),
     ]
     TABS = ("lb-tab-blah", "lb-tab-community")
     BLAH_ACTIONS = frozenset({"results", "compare", "health"})
@@ -76,12 +76,10 @@ class LeaderboardScreen(BlahScreen):
             with TabPane("blah.dev leaderboard", id="lb-tab-blah"):
                 yield Static(Text("loading the leaderboard…"), id="lb-caption")
                 with Horizontal(id="lb-body"):
-                    table = KeyTable(id="lb-table")
-                    for label, key in (("#", "rank"), ("Model", "model"), ("Mean", "avg"),
-                                       ("Δ vs previous", "change"), ("Evals", "evals"),
-                                       ("Last run (UTC)", "last")):
-                        table.add_column(label, key=key)
-                    yield table
+                    yield KeyTable(id="lb-table", columns=(
+                        ("#", "rank"), ("Model", "model"), ("Mean", "avg"), ("Δ vs previous", "change"),
+                        ("Evals", "evals"), ("Last run (UTC)", "last"),
+                    ))
                     yield BarChart("avg score", horizontal=True, id="lb-chart")
             with TabPane("Community board · Blobfish", id="lb-tab-community"):
                 yield CommunityBoard(id="lb-community")

@@ -57,8 +57,6 @@ BADGE_CYCLE: tuple[str | None, ...] = (
 )
 PLOT_ROWS = 2000
 """The plot is drawn from the newest this-many rows of the current view."""
-PLOT_AFTER_ROWS_S = 0.05
-"""How long after new rows the plots are drawn: after the frame that shows the rows."""
 PLOTS_MIN_HEIGHT = 36
 """Terminals shorter than this fold the plots (11 lines) unless ``p`` asks for them: at 80x24
 they would leave the list 7 rows."""
@@ -201,9 +199,9 @@ class LogsScreen(BlahScreen):
         # The plots follow the rows' frame: the rows are what a person reads first, and the first
         # plot with data costs ~80 ms (plotext is imported then). Not call_after_refresh: the
         # screen runs those at once while the list has not yet asked to be drawn (it asks once
-        # its own messages are handled), so the plot went first. A frame follows a change
-        # within 1/60 s and is drawn in one go, so after PLOT_AFTER_ROWS_S the rows are shown.
-        self.set_timer(PLOT_AFTER_ROWS_S, self._update_plot_if_here, name="logs.plot-after-rows")
+        # its own messages are handled), so the plot went first; nor a timer, which a loaded
+        # machine fired before the rows' frame: the list says when that frame has gone out.
+        self.log_list.call_after_paint(self._update_plot_if_here)
 
     def _update_plot_if_here(self) -> None:
         if self.is_mounted and not self._gone():

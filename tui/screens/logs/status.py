@@ -8,15 +8,17 @@ What each line says is a pure function of its inputs (``stats_text``, ``tail_sta
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.text import Text
 from textual.widgets import Static
 
 from api_client.archives.archive import LogFilter
-from api_client.blahdev.shapes import LogStats, SourceStats
 from common.format import DASH, format_count, format_latency
 from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogStats, SourceStats
 
 __all__ = [
     "TailStateLine",

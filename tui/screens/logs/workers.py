@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Coroutine
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.notifications import SeverityLevel
 
 from api_client.archives.archive import LogFilter
-from api_client.blahdev.shapes import LogStats
 from api_client.errors import BlahError
 from application.logs.feed import LogsFeed
 from application.logs.rows import LogRows, highlight_terms
 from tui.base_screen import describe_error
 from tui.messages import ConnectionState
 from widgets.log_list import LogList
+
+if TYPE_CHECKING:
+    from api_client.blahdev.shapes import LogStats
 
 __all__ = ["FILL_ROWS", "OLDER_PAGES", "PLOT_EVERY_S", "STATS_EVERY_S", "LogsLoader", "LogsView"]
 

@@ -12,8 +12,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from api_client.blahdev.shapes import Model
@@ -35,6 +34,7 @@ from application.session.context import AppContext
 from common.format import DASH
 from tui.base_screen import describe_error
 from tui.send_once import SendOnce
+from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line_text, safe_text
 
 __all__ = ["RegisterModelScreen"]
@@ -53,22 +53,17 @@ def problems_text(problems: list[FieldProblem]) -> Text:
     return text
 
 
-class RegisterModelScreen(ModalScreen[Model | None]):
+class RegisterModelScreen(DialogScreen[Model | None]):
     """The registration form."""
 
     DEFAULT_CSS = """
-    RegisterModelScreen { align: center middle; }
-    RegisterModelScreen > #reg-dialog {
-        width: 90; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 1 2;
-    }
-    RegisterModelScreen #reg-title { text-style: bold; margin-bottom: 1; }
+    RegisterModelScreen > #reg-dialog { width: 90; max-width: 95%; max-height: 90%; }
+    RegisterModelScreen #reg-title { margin-bottom: 1; }
     RegisterModelScreen Label { margin-top: 1; }
     RegisterModelScreen #reg-description { height: 5; }
-    RegisterModelScreen #reg-problems { color: $error; height: auto; margin-top: 1; }
+    RegisterModelScreen #reg-problems { margin-top: 1; }
     RegisterModelScreen #reg-answer { height: auto; margin-top: 1; }
-    RegisterModelScreen #reg-buttons { height: auto; margin-top: 1; align-horizontal: right; }
-    RegisterModelScreen #reg-buttons Button { margin-left: 2; }
+    RegisterModelScreen #reg-buttons { margin-top: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -83,8 +78,8 @@ class RegisterModelScreen(ModalScreen[Model | None]):
         self.registered: Model | None = None
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="reg-dialog"):
-            yield Static(Text("Register a model on blah.dev"), id="reg-title")
+        with VerticalScroll(id="reg-dialog", classes="dialog-box"):
+            yield Static(Text("Register a model on blah.dev"), id="reg-title", classes="dialog-title")
             yield Label(Text(f"Name (1-{NAME_MAX} characters)"))
             yield Input(id="reg-name", placeholder="My Model")
             yield Label(Text("Inference URI"))
@@ -92,11 +87,9 @@ class RegisterModelScreen(ModalScreen[Model | None]):
             yield Static(Text(URI_HELP, style="dim"))
             yield Label(Text(f"Description (optional, at most {DESCRIPTION_MAX} characters)"))
             yield TextArea(id="reg-description", soft_wrap=True, show_line_numbers=False)
-            yield Static(Text(""), id="reg-problems")
+            yield Static(Text(""), id="reg-problems", classes="dialog-error")
             yield Static(Text(""), id="reg-answer")
-            with Horizontal(id="reg-buttons"):
-                yield Button(Text("Close"), id="reg-close")
-                yield Button(Text("Register"), id="reg-submit", variant="primary")
+            yield answer_buttons("reg", "Register", ok="submit", cancel="close", cancel_label="Close")
 
     def on_mount(self) -> None:
         self.query_one("#reg-name", Input).focus()

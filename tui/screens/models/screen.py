@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, Static
 
 from api_client.blahdev.shapes import Eval, Model
 from api_client.errors import BlahError
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.models.detail import ModelDetail
@@ -53,9 +54,8 @@ class ModelsScreen(BlahScreen):
         Binding("n", "register", "Register", id="models.register"),
         Binding("p", "playground", "Playground", id="models.playground"),
         Binding("g", "games", "Games", id="models.games"),
-        Binding("r", "refresh", "Refresh", id="models.refresh"),
-        Binding("j", "cursor_down", "Down", show=False, id="models.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="models.up"),
+        bindings.refresh("models"),
+        *bindings.vim_cursor("models"),
         Binding("escape", "leave_search", "Back to list", id="models.leave_search"),
     ]
 

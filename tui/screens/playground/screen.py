@@ -198,16 +198,21 @@ class PlaygroundScreen(BlahScreen):
     def action_send_infer(self) -> None:
         self.infer_pane.send()
 
-    @on(InferPane.Send)
-    def _infer_asked(self, event: InferPane.Send) -> None:
-        pane = self.infer_pane
-        if pane.busy:  # a second press sent before the first was handled
-            return
+    def _may_call(self, in_flight: bool) -> bool:
+        """A send goes out when none is in flight (a second press can arrive before the first
+        is handled) and the platform is there."""
+        if in_flight:
+            return False
         if self.ctx.client is None:
             self.notify("offline: cannot call the model", severity="warning", markup=False)
-            return
-        pane.busy = True
-        self.run_infer(event.prompt, event.max_tokens)
+            return False
+        return True
+
+    @on(InferPane.Send)
+    def _infer_asked(self, event: InferPane.Send) -> None:
+        if self._may_call(self.infer_pane.busy):
+            self.infer_pane.busy = True
+            self.run_infer(event.prompt, event.max_tokens)
 
     @work(exclusive=True, group="playground-infer", exit_on_error=False)
     async def run_infer(self, prompt: str, max_tokens: int | None) -> None:
@@ -261,13 +266,8 @@ class PlaygroundScreen(BlahScreen):
 
     @on(ChatPane.Send)
     def _chat_asked(self, event: ChatPane.Send) -> None:
-        pane = self.chat_pane
-        if pane.pending:  # a second Enter sent before the first was handled
-            return
-        if self.ctx.client is None:
-            self.notify("offline: cannot call the model", severity="warning", markup=False)
-            return
-        self.run_chat(pane.begin_turn(event.content))
+        if self._may_call(self.chat_pane.pending):
+            self.run_chat(self.chat_pane.begin_turn(event.content))
 
     @work(exclusive=True, group="playground-chat", exit_on_error=False)
     async def run_chat(self, messages: list[dict[str, str]]) -> None:

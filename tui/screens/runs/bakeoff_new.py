@@ -25,17 +25,19 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static, TextArea
+from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
 from application.compare.bakeoff.dialog_text import confirm_text, criterion_option, row_of_field
 from application.compare.bakeoff.new_run import (
     ASSERTION_HELP, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, MAX_CANDIDATES, RUBRIC_TYPE_HELP, STORED, ArmSpec,
-    NewRun, Problem, SampleFilters, criterion_line, judge_family_warning, parse_arm, parse_assertion, parse_margin,
-    used_models, whole_number,
+    NewRun, Problem, SampleFilters, judge_family_warning,
 )
+from application.compare.bakeoff.new_run_fields import parse_arm, parse_assertion, parse_margin, whole_number
+from application.compare.bakeoff.new_run_hints import criterion_line, used_models
 from application.compare.bakeoff.planning import run_plan_lines
 from widgets.check_list import CheckList
+from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 from widgets.tick_box import TickBox
@@ -54,13 +56,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     """Dismisses with the ``NewRun`` asked for, or None (cancelled)."""
 
     DEFAULT_CSS = """
-    BakeoffNewScreen { align: center middle; }
-    BakeoffNewScreen > #bn-dialog {
-        width: 110; max-width: 98%; height: auto; max-height: 96%;
-        border: thick $primary; background: $surface; padding: 0 1;
-    }
-    BakeoffNewScreen #bn-title { text-style: bold; }
-    BakeoffNewScreen #bn-hint { color: $foreground-muted; }
+    BakeoffNewScreen > #bn-dialog { width: 110; max-width: 98%; max-height: 96%; padding: 0 1; }
     BakeoffNewScreen #bn-form { height: auto; max-height: 1fr; }
     BakeoffNewScreen .bn-row { height: auto; }
     BakeoffNewScreen .bn-row Label { width: 18; }
@@ -74,9 +70,6 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     BakeoffNewScreen #bn-judge-warning { display: none; }
     BakeoffNewScreen #bn-judge-warning.-said { display: block; }
     BakeoffNewScreen #bn-candidates { width: 1fr; height: auto; max-height: 8; }
-    BakeoffNewScreen #bn-error { color: $error; height: auto; }
-    BakeoffNewScreen #bn-buttons { height: auto; align-horizontal: right; }
-    BakeoffNewScreen #bn-buttons Button { margin-left: 2; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bakeoff.new.cancel")]
@@ -114,10 +107,10 @@ class BakeoffNewScreen(FormDialog[NewRun]):
 
     def compose(self) -> ComposeResult:
         initial = self.initial
-        with Vertical(id="bn-dialog"):
-            yield Static(Text("New bake-off"), id="bn-title")
+        with Vertical(id="bn-dialog", classes="dialog-box"):
+            yield Static(Text("New bake-off"), id="bn-title", classes="dialog-title")
             yield Static(Text("Enter in a one-line field continues to a confirmation; Esc cancels. Tab moves; space "
-                              "ticks a candidate or a box."), id="bn-hint")
+                              "ticks a candidate or a box."), id="bn-hint", classes="dialog-hint")
             with VerticalScroll(id="bn-form"):
                 yield from self._row("Name", Input(initial.name if initial else "", placeholder="1 to 80 characters",
                                                    id="bn-name", compact=True), row="name")
@@ -190,10 +183,8 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                     str(initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS), placeholder="256-16384",
                     type="integer", id="bn-max", compact=True), row="max")
                 yield Static("", id="bn-plan", classes="bn-note")
-            yield Static("", id="bn-error")
-            with Horizontal(id="bn-buttons"):
-                yield Button(Text("Cancel"), id="bn-cancel", compact=True)
-                yield Button(Text("Continue"), id="bn-ok", variant="primary", compact=True)
+            yield Static("", id="bn-error", classes="dialog-error")
+            yield answer_buttons("bn", "Continue", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#bn-name", Input).focus()

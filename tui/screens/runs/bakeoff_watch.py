@@ -27,6 +27,7 @@ from application.compare.bakeoff.screening import is_screening
 from common.format import DASH
 from common.iso_time import iso_ms
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.reload import Reload, retry_note
 from tui.screens.runs.bakeoff_notify import follow_bakeoff, note_bakeoff
@@ -67,10 +68,10 @@ class BakeoffWatchScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="bakeoff_watch.back"),
+        bindings.back("bakeoff_watch"),
         Binding("v", "results", "Results", id="bakeoff_watch.results"),
         Binding("c", "cancel_run", "Cancel bake-off", id="bakeoff_watch.cancel"),
-        Binding("r", "refresh", "Refresh", id="bakeoff_watch.refresh"),
+        bindings.refresh("bakeoff_watch"),
     ]
 
     clock = staticmethod(time.monotonic)

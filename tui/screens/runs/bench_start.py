@@ -15,10 +15,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, RadioSet, Static
+from textual.widgets import Input, Label, RadioSet, Static
 
 from api_client.blobfish.shapes_bench import MAX_STEPS_RANGE, MAX_TASKS_RANGE
 from application.runs.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
+from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
 from widgets.marked_radio import MarkedRadioButton
 from widgets.safe_text import one_line
@@ -58,21 +59,13 @@ class BenchStartScreen(FormDialog[BenchRequest]):
     """Dismisses with the ``BenchRequest`` asked for, or None (cancelled)."""
 
     DEFAULT_CSS = """
-    BenchStartScreen { align: center middle; }
-    BenchStartScreen > #bs-dialog {
-        width: 84; max-width: 96%; height: auto; max-height: 96%;
-        border: thick $primary; background: $surface; padding: 0 2;
-    }
-    BenchStartScreen #bs-title { text-style: bold; }
-    BenchStartScreen #bs-hint { color: $foreground-muted; }
+    BenchStartScreen > #bs-dialog { width: 84; max-width: 96%; max-height: 96%; padding: 0 2; }
     BenchStartScreen .bs-row { height: auto; margin-top: 1; }
     BenchStartScreen .bs-row.-tight { margin-top: 0; }
     BenchStartScreen .bs-row Label { width: 16; }
     BenchStartScreen .bs-row Input { width: 1fr; }
     BenchStartScreen RadioSet { width: 1fr; height: auto; }
-    BenchStartScreen #bs-error { color: $error; height: auto; }
-    BenchStartScreen #bs-buttons { height: auto; align-horizontal: right; margin-top: 1; }
-    BenchStartScreen #bs-buttons Button { margin-left: 2; }
+    BenchStartScreen #bs-buttons { margin-top: 1; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bench.start.cancel")]
@@ -85,10 +78,10 @@ class BenchStartScreen(FormDialog[BenchRequest]):
         self._environ = environ
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="bs-dialog"):
-            yield Static(Text("Start a Blobfish benchmark run"), id="bs-title")
+        with Vertical(id="bs-dialog", classes="dialog-box"):
+            yield Static(Text("Start a Blobfish benchmark run"), id="bs-title", classes="dialog-title")
             yield Static(Text("Enter continues to a confirmation; Esc cancels. Tab moves between fields."),
-                         id="bs-hint")
+                         id="bs-hint", classes="dialog-hint")
             for label, field_id, value, placeholder in (
                 ("Benchmark slug", "bs-slug", self._slug, "counselbench-100"),
                 ("Provider", "bs-provider", "", "e.g. xai"),
@@ -116,10 +109,8 @@ class BenchStartScreen(FormDialog[BenchRequest]):
                 yield Label("Key variable")
                 yield Input("", placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
                             id="bs-key-env", compact=True)
-            yield Static("", id="bs-error")
-            with Horizontal(id="bs-buttons"):
-                yield Button(Text("Cancel"), id="bs-cancel", compact=True)
-                yield Button(Text("Continue"), id="bs-ok", variant="primary", compact=True)
+            yield Static("", id="bs-error", classes="dialog-error")
+            yield answer_buttons("bs", "Continue", compact=True)
 
     def on_mount(self) -> None:
         # The set highlights its first option on mount; start the highlight on the pressed one
@@ -129,6 +120,20 @@ class BenchStartScreen(FormDialog[BenchRequest]):
 
     def _value(self, field_id: str) -> str:
         return self.query_one(f"#{field_id}", Input).value.strip()
+
+    def _bounded(self, field_id: str, what: str, bounds: tuple[int, int]) -> tuple[int | None, str | None]:
+        """The field's whole number within ``bounds`` (None when left empty), or why it is not."""
+        raw = self._value(field_id)
+        if not raw:
+            return None, None
+        low, high = bounds
+        try:
+            value = int(raw)
+        except ValueError:
+            return None, f"{what} is a whole number, {low}-{high}"
+        if not low <= value <= high:
+            return None, f"{what} is {low}-{high}"
+        return value, None
 
     def suite(self) -> str:
         pressed = self.query_one("#bs-suite", RadioSet).pressed_button
@@ -143,28 +148,14 @@ class BenchStartScreen(FormDialog[BenchRequest]):
             return None, problem
         if not provider or not model:
             return None, "the provider and the model are both needed"
-        max_tasks: int | None = None
-        raw = self._value("bs-max")
-        if raw:
-            low, high = MAX_TASKS_RANGE
-            try:
-                max_tasks = int(raw)
-            except ValueError:
-                return None, f"max tasks is a whole number, {low}-{high}"
-            if not low <= max_tasks <= high:
-                return None, f"max tasks is {low}-{high}"
-            if suite == "none":
-                return None, "max tasks bounds a suite: choose sample or full, or leave it empty"
-        max_steps: int | None = None
-        raw = self._value("bs-steps")
-        if raw:
-            low, high = MAX_STEPS_RANGE
-            try:
-                max_steps = int(raw)
-            except ValueError:
-                return None, f"max steps is a whole number, {low}-{high}"
-            if not low <= max_steps <= high:
-                return None, f"max steps is {low}-{high}"
+        max_tasks, problem = self._bounded("bs-max", "max tasks", MAX_TASKS_RANGE)
+        if problem:
+            return None, problem
+        if max_tasks is not None and suite == "none":
+            return None, "max tasks bounds a suite: choose sample or full, or leave it empty"
+        max_steps, problem = self._bounded("bs-steps", "max steps", MAX_STEPS_RANGE)
+        if problem:
+            return None, problem
         key_env = self._value("bs-key-env") or None
         if key_env is not None:
             problem = env_name_problem(key_env, self._environ)

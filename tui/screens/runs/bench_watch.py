@@ -41,6 +41,7 @@ from application.runs.bench_view import (
 )
 from application.runs.bench_watch import WatchEvent, watch_suite
 from common.format import DASH
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import cell, tone_style
 from widgets.bars import NO_DATA, ProgressLine
@@ -82,10 +83,10 @@ class BenchWatchScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="runs.bench.back"),
+        bindings.back("runs.bench"),
         Binding("enter", "inspect", "Steps in Inspector", id="runs.bench.inspect"),
         Binding("P", "publish", "Publish", id="runs.bench.publish"),
-        Binding("r", "refresh", "Poll now", id="runs.bench.refresh"),
+        bindings.refresh("runs.bench", "Poll now"),
         Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]
 
@@ -119,11 +120,9 @@ class BenchWatchScreen(BlahScreen):
         yield Static("", id="bw-command")
         yield Static("", id="bw-message")
         with Horizontal(id="bw-body"):
-            table = KeyTable(id="bw-tasks")
-            for label, key in (("Task", "task"), ("Name", "name"), ("Score", "score"), ("Strict", "strict"),
-                               ("Checks", "checks")):
-                table.add_column(label, key=key)
-            yield table
+            yield KeyTable(id="bw-tasks", columns=(
+                ("Task", "task"), ("Name", "name"), ("Score", "score"), ("Strict", "strict"), ("Checks", "checks"),
+            ))
             with VerticalScroll(id="bw-side"):
                 yield Static("", id="bw-detail")
         yield KeyFooter()

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, SelectionList, Static
+from textual.containers import Vertical
+from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from api_client.blahdev.shapes import Model
 from tui.screens.runs.format import short
 from widgets.check_list import CheckList, selected_count_text
+from widgets.dialog import answer_buttons
+from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
-__all__ = ["ModelPickerScreen", "model_label"]
+if TYPE_CHECKING:
+    from tui.base_screen import BlahScreen
+
+__all__ = ["ModelPickerScreen", "ask_for_models", "model_label"]
 
 
 def model_label(model: Model, *, own_id: str | None = None) -> Text:
@@ -32,22 +37,15 @@ def model_label(model: Model, *, own_id: str | None = None) -> Text:
     return text
 
 
-class ModelPickerScreen(ModalScreen[list[str] | None]):
+class ModelPickerScreen(FormDialog[list[str]]):
     """A selection list of models. Dismisses with the chosen ids (in list order) or None."""
 
     DEFAULT_CSS = """
-    ModelPickerScreen { align: center middle; }
-    ModelPickerScreen > #pick-dialog {
-        width: 90; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 1 2;
-    }
-    ModelPickerScreen #pick-title { text-style: bold; }
-    ModelPickerScreen #pick-hint { color: $foreground-muted; margin-bottom: 1; }
+    ModelPickerScreen > #pick-dialog { width: 90; max-width: 95%; max-height: 90%; }
+    ModelPickerScreen #pick-hint { margin-bottom: 1; }
     ModelPickerScreen #pick-count { height: 1; text-style: bold; }
-    ModelPickerScreen #pick-error { color: $error; height: auto; }
     ModelPickerScreen SelectionList { height: auto; max-height: 20; }
-    ModelPickerScreen #pick-buttons { height: auto; margin-top: 1; align-horizontal: right; }
-    ModelPickerScreen #pick-buttons Button { margin-left: 2; }
+    ModelPickerScreen #pick-buttons { margin-top: 1; }
     """
 
     BINDINGS = [
@@ -56,6 +54,8 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
         Binding("j", "down", "Down", show=False, id="pick.down"),
         Binding("k", "up", "Up", show=False, id="pick.up"),
     ]
+    ERROR_ID = "pick-error"
+    OK_ID = "pick-ok"
 
     def __init__(
         self,
@@ -77,12 +77,11 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
         self._own_id = own_id
         self._min = min_selected
         self._max = max_selected
-        self._answered = False
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="pick-dialog"):
-            yield Static(Text(self._title), id="pick-title")
-            yield Static(Text(self._hint), id="pick-hint")
+        with Vertical(id="pick-dialog", classes="dialog-box"):
+            yield Static(Text(self._title), id="pick-title", classes="dialog-title")
+            yield Static(Text(self._hint), id="pick-hint", classes="dialog-hint")
             yield Static("", id="pick-count")
             yield CheckList[str](
                 *(
@@ -91,10 +90,8 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
                 ),
                 id="pick-list",
             )
-            yield Static("", id="pick-error")
-            with Horizontal(id="pick-buttons"):
-                yield Button(Text("Cancel"), id="pick-cancel")
-                yield Button(Text("Continue (y)"), id="pick-ok", variant="primary")
+            yield Static("", id="pick-error", classes="dialog-error")
+            yield answer_buttons("pick", "Continue (y)")
 
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
@@ -120,29 +117,33 @@ class ModelPickerScreen(ModalScreen[list[str] | None]):
     def action_up(self) -> None:
         self.query_one(SelectionList).action_cursor_up()
 
-    def action_accept(self) -> None:
-        if self._answered:
-            return
+    def request(self) -> tuple[list[str] | None, str | None]:
+        """``y`` or Continue: the chosen ids, when there are as many as asked for."""
         chosen = self.chosen()
-        problem = None
         if len(chosen) < self._min:
-            problem = f"Choose at least {self._min} model{'s' if self._min > 1 else ''}."
-        elif self._max is not None and len(chosen) > self._max:
-            problem = f"Choose at most {self._max} model{'s' if self._max > 1 else ''}."
-        if problem:
-            self.query_one("#pick-error", Static).update(Text(problem))
-            return
-        self._answered = True
-        self.dismiss(chosen)
+            return None, f"Choose at least {self._min} model{'s' if self._min > 1 else ''}."
+        if self._max is not None and len(chosen) > self._max:
+            return None, f"Choose at most {self._max} model{'s' if self._max > 1 else ''}."
+        return chosen, None
 
-    def action_cancel(self) -> None:
-        if not self._answered:
-            self._answered = True
-            self.dismiss(None)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "pick-ok":
-            self.action_accept()
-        else:
-            self.action_cancel()
+async def ask_for_models(
+    screen: BlahScreen,
+    *,
+    title: str,
+    hint: str,
+    preselected: Sequence[str] = (),
+    own_id: str | None = None,
+    exclude: Sequence[str] = (),
+    max_selected: int | None = None,
+) -> list[str] | None:
+    """Lists the platform's models and waits for the person's choice (at least one); None when
+    cancelled, or offline (nothing to list). Call it from a worker of ``screen``; a failed
+    listing raises the client's ``BlahError``."""
+    client = screen.ctx.client
+    if client is None:
+        return None
+    models = await client.list_models()
+    picker = ModelPickerScreen(models, title=title, hint=hint, preselected=preselected, own_id=own_id,
+                               exclude=exclude, min_selected=1, max_selected=max_selected)
+    return await screen.app.push_screen_wait(picker)

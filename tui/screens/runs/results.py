@@ -12,15 +12,16 @@ from typing import Any, Literal
 
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
 from application.runs.judge_verdict import ResultDoubt, judgement_doubts
 from common.format import format_latency
-from tui.base_screen import BlahScreen, describe_error
+from tui import bindings
+from tui.base_screen import describe_error
+from tui.captioned_table import CaptionedTableScreen
 from tui.screens.runs.format import (
     cell,
     fmt_score,
@@ -28,11 +29,7 @@ from tui.screens.runs.format import (
     reply_cell,
     tone_style,
 )
-from widgets.caption import Caption
-from widgets.footer import KeyFooter
-from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
-from widgets.status_header import StatusHeader
 
 __all__ = ["SORT_KEYS", "ResultsScreen", "sort_results"]
 
@@ -65,24 +62,22 @@ def sort_results(
     return have + missing
 
 
-class ResultsScreen(BlahScreen):
+class ResultsScreen(CaptionedTableScreen):
     """A table of results; pushed from the runs screens (``m``: the person's model, ``v``: a run)."""
 
     SCREEN_TITLE = "Results"
-    DEFAULT_CSS = """
-    ResultsScreen #results-summary { height: auto; padding: 0 1; }
-    ResultsScreen KeyTable { height: 1fr; }
-    """
+    CAPTION_ID = "results-summary"
+    TABLE_ID = "results-table"
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="results.back"),
+        bindings.back("results"),
         Binding("enter", "open", "Open", id="results.open"),
         Binding("s", "sort('score')", "Sort score", id="results.sort_score"),
         Binding("e", "sort('eval')", "Sort eval", id="results.sort_eval"),
         Binding("l", "sort('latency')", "Sort latency", id="results.sort_latency"),
         Binding("t", "sort('time')", "Sort time", id="results.sort_time"),
         Binding("d", "toggle_doubtful", "Doubtful only", id="results.doubtful"),
-        Binding("r", "refresh", "Refresh", id="results.refresh"),
+        bindings.refresh("results"),
     ]
 
     def __init__(self, *, model_id: str | None = None, run_id: str | None = None) -> None:
@@ -105,18 +100,14 @@ class ResultsScreen(BlahScreen):
             return f"run {one_line(self.run_id, max_len=60)}"
         return f"model {one_line(self.model_id, max_len=60)}"
 
-    def compose(self) -> ComposeResult:
-        yield StatusHeader()
-        yield Caption(f"loading results of {self.subject}…", id="results-summary")
-        table = KeyTable(id="results-table")
+    def first_caption(self) -> str:
+        return f"loading results of {self.subject}…"
+
+    def first_columns(self) -> list[tuple[str, str]]:
         columns = [("Time (UTC)", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
                    ("Judge", "doubt"), ("Latency", "latency"), ("Reply", "reply"), ("Error", "error")]
-        for label, key in columns:
-            if key == "model" and self.run_id is None:
-                continue  # one model's results: the header names it
-            table.add_column(label, key=key)
-        yield table
-        yield KeyFooter()
+        # One model's results: the header names it, so no Model column.
+        return [(label, key) for label, key in columns if key != "model" or self.run_id is not None]
 
     def on_mount(self) -> None:
         self.load()
@@ -124,7 +115,7 @@ class ResultsScreen(BlahScreen):
     @work(exclusive=True, group="results.load", exit_on_error=False)
     async def load(self) -> None:
         client = self.ctx.client
-        summary = self.query_one("#results-summary", Caption)
+        summary = self.caption
         if client is None:
             summary.update(Text("offline: results need the platform"))
             return
@@ -152,7 +143,7 @@ class ResultsScreen(BlahScreen):
         return sort_results(rows, self.sort_key, descending=self.descending, eval_names=self.eval_names)
 
     def render_rows(self) -> None:
-        table = self.query_one("#results-table", KeyTable)
+        table = self.table
         keep = table.current_key
         table.clear()
         variables = self.app.get_css_variables()
@@ -183,7 +174,7 @@ class ResultsScreen(BlahScreen):
             text.append(f" · {doubted} verdicts worth doubting (⚑)", style=warn if doubted else "")
             if self.doubtful_only:
                 text.append(f" · showing those only ({len(rows)})")
-        self.query_one("#results-summary", Static).update(text)
+        self.caption.update(text)
 
     # ----------------------------------------------------------------- actions
 
@@ -206,7 +197,7 @@ class ResultsScreen(BlahScreen):
         self.action_open()
 
     def action_open(self) -> None:
-        key = self.query_one("#results-table", KeyTable).current_key
+        key = self.table.current_key
         result = next((r for r in self.results if r.id == key), None)
         if result is None:
             return

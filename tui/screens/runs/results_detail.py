@@ -22,6 +22,7 @@ from application.runs.judge_verdict import (
     parse_judgement,
 )
 from common.format import format_latency
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.runs.format import (
     DASH,
@@ -65,10 +66,10 @@ class ResultDetailScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="result.back"),
+        bindings.back("result"),
         Binding("x", "toggle_raw", "Raw exchange", id="result.raw"),
         Binding("l", "open_log", "Open log", id="result.log"),
-        Binding("r", "refresh", "Reload", id="result.refresh"),
+        bindings.refresh("result", "Reload"),
     ]
 
     def __init__(self, result_id: str, *, initial: Result | None = None, eval_name: str | None = None) -> None:
@@ -88,10 +89,7 @@ class ResultDetailScreen(BlahScreen):
         with Horizontal(id="detail-body"):
             with VerticalScroll(id="detail-judge"):
                 yield Static("Judge", classes="pane-title")
-                criteria = KeyTable(id="detail-criteria")
-                for label, key in (("Criterion", "name"), ("Score", "score"), ("Note", "note")):
-                    criteria.add_column(label, key=key)
-                yield criteria
+                yield KeyTable(id="detail-criteria", columns=(("Criterion", "name"), ("Score", "score"), ("Note", "note")))
                 yield Static("", id="detail-reasoning")
                 yield Static("", id="detail-fields")
             with Vertical(id="detail-right"):

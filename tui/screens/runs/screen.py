@@ -25,13 +25,14 @@ from application.runs.events import RunEvent, ended_message
 from application.runs.listing import RECENT_RUNS, fold_runs
 from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from tui.reload import Reload, retry_note
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bakeoff_screening import ScreeningStarter
 from tui.screens.runs.bench_runs import BenchRuns, chip
-from tui.screens.runs.confirm import StatusWriter
+from tui.screens.runs.confirm import Action, StatusWriter
 from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
 from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.run_start import RunStart
@@ -80,7 +81,7 @@ class RunsScreen(BlahScreen):
         Binding("c", "cancel_run", "Cancel run", id="runs.cancel"),
         Binding("v", "run_results", "Run results", id="runs.results"),
         Binding("m", "my_results", "My results", id="runs.my_results"),
-        Binding("r", "refresh", "Refresh", id="runs.refresh"),
+        bindings.refresh("runs"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
         Binding("e", "new_bakeoff", "New bake-off", id="runs.bakeoff.new"),
         Binding("a", "toggle_all", "All runs", id="runs.all"),
@@ -112,15 +113,11 @@ class RunsScreen(BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
         yield Caption(id="runs-message", hide_when_empty=True)
-        table = KeyTable(id="runs-table")
-        if self.with_chip:
-            table.add_column("Platform", key="platform")
-        for label, key in (
+        yield KeyTable(id="runs-table", columns=(
+            *((("Platform", "platform"),) if self.with_chip else ()),
             ("Run", "id"), ("Status", "status"), ("Progress", "progress"), ("Models", "models"),
             ("Started (UTC)", "started"), ("Ended (UTC)", "ended"), ("Took", "took"), ("Error", "error"),
-        ):
-            table.add_column(label, key=key)
-        yield table
+        ))
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -373,18 +370,18 @@ class RunsScreen(BlahScreen):
     # ----------------------------------------------------------------- resume / cancel
 
     def action_resume(self) -> None:
-        if self._blobfish_row_says("Resume"):
-            return
-        run = self.current_run()
-        if run is not None:
-            self.writer.ask(run, "resume")
+        self._ask_about_run("resume", "Resume")
 
     def action_cancel_run(self) -> None:
-        if self._blobfish_row_says("Cancel"):
+        self._ask_about_run("cancel", "Cancel")
+
+    def _ask_about_run(self, write: Action, key_name: str) -> None:
+        """Confirm, then send the write for the highlighted blah.dev run (a Blobfish row says why not)."""
+        if self._blobfish_row_says(key_name):
             return
         run = self.current_run()
         if run is not None:
-            self.writer.ask(run, "cancel")
+            self.writer.ask(run, write)
 
     def _status_write_done(self, outcome: WriteOutcome) -> None:
         if outcome.run is None:

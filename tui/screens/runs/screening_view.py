@@ -22,6 +22,7 @@ from textual.widgets import Static
 from application.compare.bakeoff.screening import (NOT_A_VERDICT, candidate_lines, no_result_sentence, prefill,
                                            report_head, screening_of, verdict)
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import BlahScreen
 from tui.screens.runs.format import cell
 from widgets.footer import KeyFooter
@@ -53,7 +54,7 @@ class ScreeningScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="screening.back"),
+        bindings.back("screening"),
         Binding("b", "bakeoff", "Bake-off the recommendation", id="screening.bakeoff"),
     ]
 
@@ -69,10 +70,7 @@ class ScreeningScreen(BlahScreen):
             yield Static(Text(""), id="scr-title")
             yield Static(Text(""), id="scr-incumbent")
             yield Static(Text(""), id="scr-verdict")
-            table = KeyTable(id="scr-table")
-            for label, key in COLUMNS:
-                table.add_column(label, key=key)
-            yield table
+            yield KeyTable(id="scr-table", columns=COLUMNS)
             yield Static(Text(NOT_A_VERDICT), id="scr-note")
         yield KeyFooter()
 

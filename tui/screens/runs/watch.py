@@ -27,6 +27,7 @@ from application.runs.eta import Eta
 from application.runs.events import RunWatch
 from application.runs.progress import eval_progress
 from common.format import format_duration, format_latency
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from tui.screens.runs.confirm import StatusWriter
@@ -75,12 +76,12 @@ class RunWatchScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="watch.back"),
+        bindings.back("watch"),
         Binding("enter", "open_result", "Open result", id="watch.open"),
         Binding("R", "resume", "Resume", id="watch.resume"),
         Binding("c", "cancel_run", "Cancel run", id="watch.cancel"),
         Binding("v", "all_results", "All results", id="watch.results"),
-        Binding("r", "refresh", "Poll now", id="watch.refresh"),
+        bindings.refresh("watch", "Poll now"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="watch.next_pane"),
     ]
 
@@ -107,18 +108,16 @@ class RunWatchScreen(BlahScreen):
                 yield Static("Per eval", classes="pane-title")
                 # Said here, not in a table row: a long row would widen the Eval column for good.
                 yield Static("", id="watch-evals-empty")
-                evals = KeyTable(id="watch-evals")
-                for label, key in (("Eval", "eval"), ("Results", "n"), ("Models", "models"),
-                                   ("Errors", "errors"), ("Mean", "score"), ("Status", "status")):
-                    evals.add_column(label, key=key)
-                yield evals
+                yield KeyTable(id="watch-evals", columns=(
+                    ("Eval", "eval"), ("Results", "n"), ("Models", "models"), ("Errors", "errors"),
+                    ("Mean", "score"), ("Status", "status"),
+                ))
             with Vertical(id="watch-results-box"):
                 yield Static("Results as they land (newest first)", classes="pane-title")
-                results = KeyTable(id="watch-results")
-                for label, key in (("UTC", "time"), ("Eval", "eval"), ("Model", "model"),
-                                   ("Score", "score"), ("Latency", "latency"), ("Error", "error")):
-                    results.add_column(label, key=key)
-                yield results
+                yield KeyTable(id="watch-results", columns=(
+                    ("UTC", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
+                    ("Latency", "latency"), ("Error", "error"),
+                ))
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static
 
 from api_client.blahdev.shapes import TrainingSet
 from api_client.errors import BlahError, NotFoundError
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.training.sets import TrainingSetDetail, TrainingSetTable
 from widgets.footer import KeyFooter
@@ -36,7 +37,7 @@ class TrainingSetsScreen(BlahScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "build", "Build from suggestions", id="training.build"),
-        Binding("r", "refresh", "Refresh", id="training.refresh"),
+        bindings.refresh("training"),
     ]
 
     def __init__(self) -> None:

@@ -9,11 +9,12 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Static
+from textual.containers import Vertical
+from textual.widgets import Checkbox, Input, Static
 
 from tui.screens.webhooks.listen import WEBHOOK_EVENT_TYPES
+from widgets.dialog import answer_buttons
+from widgets.form_dialog import FormDialog
 
 __all__ = ["WebhookDraft", "WebhookFormScreen", "validate_draft"]
 
@@ -47,27 +48,26 @@ def validate_draft(url: str, event_types: list[str], secret: str) -> WebhookDraf
     return WebhookDraft(url, tuple(event_types), secret or None)
 
 
-class WebhookFormScreen(ModalScreen[WebhookDraft | None]):
+class WebhookFormScreen(FormDialog[WebhookDraft]):
     """Collect a webhook; dismisses with the draft or None."""
 
     DEFAULT_CSS = """
-    WebhookFormScreen { align: center middle; }
-    WebhookFormScreen > Vertical { width: 80; height: auto; border: thick $primary; background: $surface; padding: 1 2; }
-    WebhookFormScreen .wf-title { text-style: bold; margin-bottom: 1; }
+    WebhookFormScreen > Vertical { width: 80; }
+    WebhookFormScreen .wf-title { margin-bottom: 1; }
     WebhookFormScreen .wf-label { color: $foreground-muted; margin-top: 1; }
-    WebhookFormScreen #wf-problem { color: $error; height: auto; }
-    WebhookFormScreen #wf-buttons { height: auto; margin-top: 1; align-horizontal: right; }
-    WebhookFormScreen #wf-buttons Button { margin-left: 2; }
+    WebhookFormScreen #wf-buttons { margin-top: 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="webhook_form.cancel"),
         Binding("ctrl+s", "submit", "Create…", priority=True, id="webhook_form.submit"),
     ]
+    ERROR_ID = "wf-problem"
+    OK_ID = "wf-ok"
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text("New webhook"), classes="wf-title")
+        with Vertical(classes="dialog-box"):
+            yield Static(Text("New webhook"), classes="wf-title dialog-title")
             yield Static(Text("URL the platform will POST events to"), classes="wf-label")
             yield Input(placeholder="https://your-host/hook", id="wf-url")
             yield Static(Text("Events"), classes="wf-label")
@@ -80,34 +80,19 @@ class WebhookFormScreen(ModalScreen[WebhookDraft | None]):
                 )
             yield Static(Text("Shared secret (optional: deliveries are then signed)"), classes="wf-label")
             yield Input(password=True, id="wf-secret")
-            yield Static("", id="wf-problem")
-            with Horizontal(id="wf-buttons"):
-                yield Button(Text("Cancel"), id="wf-cancel")
-                yield Button(Text("Create…"), id="wf-ok", variant="primary")
+            yield Static("", id="wf-problem", classes="dialog-error")
+            yield answer_buttons("wf", "Create…")
 
     def on_mount(self) -> None:
         self.query_one("#wf-url", Input).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "wf-ok":
-            self.action_submit()
-        else:
-            self.action_cancel()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_submit()
-
-    def action_submit(self) -> None:
+    def request(self) -> tuple[WebhookDraft | None, str | None]:
         events = [str(box.name) for box in self.query(Checkbox) if box.value and box.name]
         draft = validate_draft(
             self.query_one("#wf-url", Input).value, events, self.query_one("#wf-secret", Input).value
         )
-        if isinstance(draft, str):
-            self.query_one("#wf-problem", Static).update(Text(draft))
-            return
-        self.dismiss(draft)
+        return (None, draft) if isinstance(draft, str) else (draft, None)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def action_submit(self) -> None:
+        """ctrl+s: as Enter or Create…"""
+        self.action_accept()

@@ -19,6 +19,7 @@ from textual.widgets import Static
 from api_client.blahdev.shapes import Webhook
 from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from application.error_text import write_problem
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
 from tui.screens.webhooks.listen import (
@@ -56,7 +57,7 @@ class WebhooksScreen(BlahScreen):
         Binding("n", "new_webhook", "New webhook", id="webhooks.new"),
         Binding("d", "delete_webhook", "Delete", id="webhooks.delete"),
         Binding("l", "listen", "Listen here / stop", id="webhooks.listen"),
-        Binding("r", "refresh", "Refresh", id="webhooks.refresh"),
+        bindings.refresh("webhooks"),
     ]
 
     def __init__(self) -> None:
