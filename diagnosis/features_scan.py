@@ -15,9 +15,13 @@ Non-ASCII text keeps the case-insensitive patterns (Unicode case folding is not 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-__all__ = ["INSTRUCTION_RULES", "OUTPUT_RULES", "TOPIC_RULES", "Rule", "first_rule"]
+__all__ = [
+    "INSTRUCTION_RULES", "INSTRUCTION_SCAN", "OUTPUT_RULES", "OUTPUT_SCAN", "TOPIC_RULES", "TOPIC_SCAN", "Rule",
+    "first_rule", "looked_up_words", "words_of",
+]
 
 # ASCII bytes that are not word characters (``\w`` on ASCII text, lower-cased: a-z, 0-9, _) become
 # spaces: the words are then one ``bytes.translate`` and one ``split`` (both C loops) away.
@@ -30,8 +34,18 @@ _HAS_DIGIT = re.compile(r"\d")
 #: (one must occur), ``_DIGIT`` (the text has a digit) or ``_START`` (an anchored pattern: one
 #: ``.match`` attempt at the start, no gate needed).
 _DIGIT = "digit"
+
+
+class _DigitAnd(tuple[str, ...]):
+    """A gate: the text has a digit and one of these characters (an arithmetic operator). Every
+    "Case 12:" prompt has a digit, so a digit alone lets the operator pattern scan most texts."""
+
+
+def _arith(ops: str) -> _DigitAnd:
+    return _DigitAnd(ops)
+
 _START = "start"
-Gate = frozenset[bytes] | tuple[str, ...] | str
+Gate = frozenset[bytes] | tuple[str, ...] | str  # or a _DigitAnd (below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,17 +84,18 @@ INSTRUCTION_RULES: tuple[Rule, ...] = (
           (("```",), r"```"),
           (_w("c"), r"\bc\+\+\b")),
     _rule("maths", "calculate solve equation percent math maths arithmetic divided multiplied integer fraction",
-          (_DIGIT, r"\d\s*[-+*/×÷^]\s*\d"),
-          (_w("sum product how"), r"\b(?:sum of|product of|how many|how much)\b")),
+          (_arith("-+*/×÷^"), r"\d\s*[-+*/×÷^]\s*\d"),
+          (("sum of", "product of", "how many", "how much"), r"\b(?:sum of|product of|how many|how much)\b")),
     _rule("creative", "story poem haiku song lyrics limerick joke imagine",
-          (_w("fairy once write"), r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
+          (("fairy tale", "once upon", "write a "),
+           r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
     _rule("question", "",
           (("?",), r"\?\s*$"),
           (_START, r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
                    r"will)\b")),
     _rule("conversation", "",
           (_START, r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b"),
-          (_w("how what let tell"),
+          (("how are you", "what do you think", "let's chat", "tell me about yourself"),
            r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b")),
 )
 
@@ -101,7 +116,7 @@ TOPIC_RULES: tuple[Rule, ...] = (
     _rule("maths", "",
           (("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
            r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry)"),
-          (_DIGIT, r"\b\d+\s*[-+*/]\s*\d+")),
+          (_arith("-+*/"), r"\b\d+\s*[-+*/]\s*\d+")),
     _rule("science", "physics chemistry biology atom molecule cell gravity energy planet dna photosynthesis"),
     _rule("geography", "capital country countries city river mountain continent ocean france paris europe africa asia"),
     _rule("history", "history historical war century empire king queen revolution ancient medieval"),
@@ -122,16 +137,49 @@ def words_of(folded: str) -> set[bytes]:
 
 def first_rule(rules: tuple[Rule, ...], folded: str, words: set[bytes], default: str) -> str:
     """The first rule (in order) that matches ``folded`` (lower-cased ASCII), else ``default``."""
-    has_digit: bool | None = None
-    for rule in rules:
-        if rule.words and not words.isdisjoint(rule.words):
-            return rule.name
-        for gate, pattern in rule.gated:
+    return _scanner(rules).first(folded, words, default)
+
+
+class _Scanner:
+    """``first_rule`` for one table, with the whole words of every rule in one look-up.
+
+    The answer is the lowest rule index that matches, by a whole word or by a gated pattern
+    (which of the two does not matter: both give the rule's name). So the words are the lowest
+    rank among the text's words that some rule lists; only the gated alternatives of rules
+    before that rank are then tried, in order (usually a handful)."""
+
+    __slots__ = ("gate_words", "gated", "keys", "names", "rank")
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.names = tuple(rule.name for rule in rules)
+        self.rank: dict[bytes, int] = {}
+        for index, rule in enumerate(rules):
+            for word in rule.words:
+                self.rank.setdefault(word, index)
+        self.keys = frozenset(self.rank)
+        self.gated = tuple((index, gate, pattern) for index, rule in enumerate(rules) for gate, pattern in rule.gated)
+        self.gate_words = frozenset().union(*(gate for _, gate, _ in self.gated if isinstance(gate, frozenset)))
+
+    def first(self, folded: str, words: AbstractSet[bytes], default: str) -> str:
+        """``words``: the text's words, or only those among ``keys`` and ``gate_words`` (all
+        that is looked up)."""
+        hits = self.keys.intersection(words)
+        best = min(map(self.rank.__getitem__, hits)) if hits else len(self.names)
+        has_digit: bool | None = None
+        for index, gate, pattern in self.gated:
+            if index >= best:
+                break
             if gate is _START:
                 if pattern.match(folded) is not None:
-                    return rule.name
+                    return self.names[index]
                 continue
-            if gate is _DIGIT:
+            if type(gate) is _DigitAnd:
+                passed = any(op in folded for op in gate)
+                if passed:
+                    if has_digit is None:
+                        has_digit = _HAS_DIGIT.search(folded) is not None
+                    passed = has_digit
+            elif gate is _DIGIT:
                 if has_digit is None:
                     has_digit = _HAS_DIGIT.search(folded) is not None
                 passed = has_digit
@@ -140,5 +188,24 @@ def first_rule(rules: tuple[Rule, ...], folded: str, words: set[bytes], default:
             else:
                 passed = any(sub in folded for sub in gate)
             if passed and pattern.search(folded) is not None:
-                return rule.name
-    return default
+                return self.names[index]
+        return self.names[best] if best < len(self.names) else default
+
+
+INSTRUCTION_SCAN = _Scanner(INSTRUCTION_RULES)
+OUTPUT_SCAN = _Scanner(OUTPUT_RULES)
+TOPIC_SCAN = _Scanner(TOPIC_RULES)
+#: Every word any of the three tables looks up: a text's words are narrowed to these once.
+LOOKED_UP_WORDS = frozenset().union(*(s.keys | s.gate_words for s in (INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN)))
+
+
+def looked_up_words(folded: str) -> frozenset[bytes]:
+    """The words of a lower-cased ASCII text that the tables look up (``words_of`` narrowed to
+    ``LOOKED_UP_WORDS`` in one C-level pass, without building the set of all its words)."""
+    return LOOKED_UP_WORDS.intersection(folded.encode("ascii").translate(_NON_WORD_TO_SPACE).split())
+_SCANNERS = {id(INSTRUCTION_RULES): INSTRUCTION_SCAN, id(OUTPUT_RULES): OUTPUT_SCAN, id(TOPIC_RULES): TOPIC_SCAN}
+
+
+def _scanner(rules: tuple[Rule, ...]) -> _Scanner:
+    scanner = _SCANNERS.get(id(rules))
+    return scanner if scanner is not None and scanner.names == tuple(r.name for r in rules) else _Scanner(rules)

@@ -26,19 +26,20 @@ reads the whole archive.
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from api_client.archives.bulk import ArchiveSpan, archive_span, entry_from_bulk_row, read_range
+from api_client.archives.bulk import ArchiveSpan, archive_span, entries_with_ids, entry_from_bulk_row, read_range
 from api_client.blahdev.shapes import LogEntry
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
+from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:
     from diagnosis.report import Report
@@ -59,49 +60,55 @@ def worker_count() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def _text_key(said: str) -> int:
-    """A 64-bit digest of a user text: the same in every process (``hash`` is salted per process)."""
-    return int.from_bytes(hashlib.blake2b(said.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-
-
 class CallDigest:
-    """What one stretch of calls leaves behind; ``merge`` a later stretch into an earlier one."""
+    """What one stretch of calls leaves behind; ``merge`` a later stretch into an earlier one.
 
-    def __init__(self, trained_template: str | None, seq_base: int = 0) -> None:
+    Per call, a few bytes at most: the digest of its user text (for "the prompts that failed
+    most often": how often each was sent), and for a failing call its time, the digest of its
+    whole user text and its grouping features (the suggestions pick the prompts they quote from
+    these, see ``diagnosis.quoted``). Calls are not held: the quoted ones are read again at the
+    end (by id from the archive; a dump, which cannot be, keeps its failing calls in ``held``)."""
+
+    def __init__(self, trained_template: str | None, seq_base: int = 0, *, hold_failing: bool = False) -> None:
         from diagnosis.summary_builder import SummaryBuilder
 
         self.trained = trained_template
         # No platform to compare with: the ids of every call (Summary.examined_ids) are not kept.
         self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base,
                                                       keep_ids=False)
-        self.kept: list[Any] = []  # calls with a finding: LogEntry, or an archive row (see entry_from_bulk_row)
+        self.failing: dict[str, tuple[int, int]] = {}  # failing model call -> (created_at, digest of its words)
         self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
-        self.asked: dict[int, int] = {}  # digest of the user's words -> model calls
+        self.held: dict[str, LogEntry] | None = {} if hold_failing else None
+        self.asked = array("Q")  # digest of the user's words (as the report shows them) of every model call
         self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
 
-    def add(self, entry: LogEntry, row: tuple[Any, ...] | None = None) -> None:
+    def add(self, entry: LogEntry) -> None:
         from diagnosis.classifier import classify_detected
         from diagnosis.report_markdown import PROMPT_CHARS
         from diagnosis.templates import detect_template
         from diagnosis.text import user_text
 
         builder = self.builder
-        detected = detect_template(entry.prompt, entry.messages)
-        cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
-        found = classify_detected(
-            cut, detected if cut is entry else detect_template(cut.prompt, cut.messages),
-            builder.trained, None,
-        )
+        prompt, messages, response = entry.prompt, entry.messages, entry.response
+        detected = detect_template(prompt, messages)
+        if (prompt is not None and len(prompt) > CLASSIFY_CAP) or (response is not None and len(response) > CLASSIFY_CAP):
+            cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
+            found = classify_detected(cut, detect_template(cut.prompt, cut.messages), builder.trained, None)
+        else:
+            found = classify_detected(entry, detected, builder.trained, None)
         names, failed, values = builder.add(entry, detected, found)
         if values is None:  # inside an outage window: the host's call
             return
-        if names:
-            self.kept.append(row if row is not None else entry)
-            self.features[entry.id] = values
-        said = user_text(entry.prompt, entry.messages).strip()[:PROMPT_CHARS]
-        key = _text_key(said)
-        self.asked[key] = self.asked.get(key, 0) + 1
+        whole = user_text(prompt, messages).strip()
+        said = whole[:PROMPT_CHARS]
+        key = text_key(said)
+        self.asked.append(key)
         if failed:
+            log_id = entry.id
+            self.failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
+            self.features[log_id] = values
+            if self.held is not None:
+                self.held[log_id] = entry
             seen = self.failing_said.get(said)
             if seen is None:
                 self.failing_said[said] = [1, builder.seq_base + builder.examined]
@@ -110,11 +117,11 @@ class CallDigest:
 
     def merge(self, later: CallDigest) -> None:
         self.builder.merge(later.builder)
-        self.kept.extend(later.kept)
+        self.failing.update(later.failing)
         self.features.update(later.features)
-        asked = self.asked
-        for key, n in later.asked.items():
-            asked[key] = asked.get(key, 0) + n
+        if self.held is not None and later.held is not None:
+            self.held.update(later.held)
+        self.asked.extend(later.asked)
         for said, (n, first) in later.failing_said.items():
             seen = self.failing_said.get(said)
             if seen is None:
@@ -126,7 +133,7 @@ class CallDigest:
         """The ``top`` user texts that failed most often: (text, failing calls, calls), ties in
         the order the calls came (as a Counter filled call by call gives them)."""
         ranked = sorted(self.failing_said.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:top]
-        return [(said, n, self.asked.get(_text_key(said), n)) for said, (n, _) in ranked]
+        return [(said, n, self.asked.count(text_key(said)) or n) for said, (n, _) in ranked]
 
 
 @dataclass(frozen=True)
@@ -138,23 +145,25 @@ class WholeDiagnosis:
     oldest_ms: int | None
     newest_ms: int | None
     workers: int  # processes that classified (1: this one)
-    kept_calls: int  # calls held for the report (those with a finding)
+    kept_calls: int  # failing calls indexed for the report (not held: see CallDigest)
 
 
-def _finish(digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int) -> WholeDiagnosis:
+def _finish(
+    digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int,
+    load: Callable[[list[str]], Mapping[str, LogEntry]],
+) -> WholeDiagnosis:
     from diagnosis.report import build_report
     from diagnosis.report_markdown import TOP_PROMPTS
     from diagnosis.summary import finish_summary
 
-    kept, digest.kept = digest.kept, []  # the rows are let go as their entries are built
-    entries = [item if isinstance(item, LogEntry) else entry_from_bulk_row(item) for item in kept]
-    del kept
     summary = finish_summary(digest.builder)
     report = build_report(
-        model=model, entries=entries, trained_template=template, template_source=template_source,
-        summary=summary, failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
+        model=model, entries=(), trained_template=template, template_source=template_source, summary=summary,
+        failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
+        quotable=QuotableCalls(digest.failing, load),
     )  # fmt: skip
-    return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers, len(entries))
+    return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers,
+                          len(digest.failing))
 
 
 def diagnose_calls(
@@ -165,18 +174,21 @@ def diagnose_calls(
     template_source: str = "unknown",
 ) -> WholeDiagnosis:
     """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once."""
-    digest = CallDigest(trained_template)
+    digest = CallDigest(trained_template, hold_failing=True)
     for entry in calls:
         digest.add(entry)
-    return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1)
+    held = digest.held or {}
+    return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
+                   load=lambda ids: {i: held[i] for i in ids if i in held})
 
 
 def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None, seq_base: int) -> CallDigest:
     """One range of the archive, newest first (runs in a worker process)."""
     digest = CallDigest(trained, seq_base)
+    add = digest.add
     for rows in read_range(path, first_ord, last_ord, newest_first=True):
         for row in rows:
-            digest.add(entry_from_bulk_row(row), row)
+            add(entry_from_bulk_row(row))
     return digest
 
 
@@ -211,9 +223,14 @@ def diagnose_archive(
     ``workers``: processes (default ``worker_count()`` when the archive holds ``POOL_MIN_CALLS``
     or more, else 1). Raises ArchiveError when there is no archive or it is not readable."""
     span = archive_span(path)
+
+    def load(ids: list[str]) -> dict[str, LogEntry]:
+        return entries_with_ids(span.path, ids)
+
     if span.first_ord is None:
         digest = CallDigest(trained_template)
-        return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1), span
+        return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
+                       load=load), span
     wanted = span.calls if limit is None else min(limit, span.calls)
     if workers is None:
         workers = worker_count() if wanted >= POOL_MIN_CALLS else 1
@@ -241,5 +258,6 @@ def diagnose_archive(
                 if on_progress is not None:
                     on_progress(done, wanted)
     assert merged is not None
-    whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers)
+    whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers,
+                    load=load)
     return whole, span

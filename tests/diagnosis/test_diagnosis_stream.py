@@ -186,8 +186,37 @@ def test_one_pass_over_the_archive_counts_what_the_old_loop_counted_with_two_wor
     assert streamed_counts(one.report.summary) == expected
     assert streamed_counts(two.report.summary) == expected
     assert two.workers == 2
-    # Only the calls with a finding are held for the report, not every call read.
-    assert one.kept_calls == len(one.report.summary.kinds_by_log_id) < len(entries)
+    # Only the failing calls are indexed (their time, text digest and features), not held.
+    assert one.kept_calls == one.report.summary.failing_calls < len(entries)
+
+
+def test_the_archive_report_quotes_what_the_report_of_all_the_calls_held_at_once_quotes() -> None:
+    """Suggestions quote the same prompts, though the archive path reads again only the calls it quotes."""
+    from api_client.archives.bulk import newest_entries
+    from application.diagnosis.analysis import analyse
+    from application.diagnosis.data import DiagnosisInputs, Fetched
+    from diagnosis import render_json, render_markdown
+
+    entries, _ = sample()
+    archive = Archive.create_temporary()
+    try:
+        archive.add(entries)
+        held = newest_entries(archive.path, 10**9)
+        inputs = DiagnosisInputs(model_id="m", limit=len(held), entries=held, config_template="chatml")
+        for name in ("model", "lens", "diagnose", "results", "health"):
+            setattr(inputs, name, Fetched(None, "offline"))
+        before = analyse(inputs).report
+        for workers in (1, 2):
+            after, _ = diagnose_archive(archive.path, model="m", trained_template="chatml", template_source="config",
+                                        workers=workers)
+            assert render_json(after.report) == render_json(before)
+            assert render_markdown(after.report) == render_markdown(before)
+            quoted = {q.log_id for s in after.report.suggestions for q in s.prompts}
+            assert quoted
+            read = after.report.entries_by_id.read_count  # type: ignore[attr-defined]
+            assert len(quoted) <= read < after.kept_calls
+    finally:
+        archive.close()
 
 
 def test_the_streamed_report_is_the_report_of_all_the_calls_held_at_once() -> None:
