@@ -157,8 +157,10 @@ class _Scanner:
             for word in rule.words:
                 self.rank.setdefault(word, index)
         self.keys = frozenset(self.rank)
-        self.gated = tuple((index, gate, pattern) for index, rule in enumerate(rules) for gate, pattern in rule.gated)
-        self.gate_words = frozenset().union(*(gate for _, gate, _ in self.gated if isinstance(gate, frozenset)))
+        self.gated = tuple(
+            (index, _gate_kind(gate), gate, pattern) for index, rule in enumerate(rules) for gate, pattern in rule.gated
+        )
+        self.gate_words = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
 
     def first(self, folded: str, words: AbstractSet[bytes], default: str) -> str:
         """``words``: the text's words, or only those among ``keys`` and ``gate_words`` (all
@@ -166,30 +168,42 @@ class _Scanner:
         hits = self.keys.intersection(words)
         best = min(map(self.rank.__getitem__, hits)) if hits else len(self.names)
         has_digit: bool | None = None
-        for index, gate, pattern in self.gated:
+        contains = folded.__contains__
+        for index, kind, gate, pattern in self.gated:
             if index >= best:
                 break
-            if gate is _START:
+            if kind == _SUBSTRINGS:
+                passed = any(map(contains, gate))  # C-level: no generator frame per substring
+            elif kind == _WORDS:
+                passed = not words.isdisjoint(gate)
+            elif kind == _ANCHORED:
                 if pattern.match(folded) is not None:
                     return self.names[index]
                 continue
-            if type(gate) is _DigitAnd:
-                passed = any(op in folded for op in gate)
+            else:  # a digit, and (_DIGIT_AND) one of the gate's characters
+                passed = kind == _ONE_DIGIT or any(map(contains, gate))
                 if passed:
                     if has_digit is None:
                         has_digit = _HAS_DIGIT.search(folded) is not None
                     passed = has_digit
-            elif gate is _DIGIT:
-                if has_digit is None:
-                    has_digit = _HAS_DIGIT.search(folded) is not None
-                passed = has_digit
-            elif isinstance(gate, frozenset):
-                passed = not words.isdisjoint(gate)
-            else:
-                passed = any(sub in folded for sub in gate)
             if passed and pattern.search(folded) is not None:
                 return self.names[index]
         return self.names[best] if best < len(self.names) else default
+
+
+_SUBSTRINGS, _WORDS, _ANCHORED, _ONE_DIGIT, _DIGIT_AND = range(5)
+
+
+def _gate_kind(gate: Gate) -> int:
+    if gate is _START:
+        return _ANCHORED
+    if gate is _DIGIT:
+        return _ONE_DIGIT
+    if isinstance(gate, _DigitAnd):
+        return _DIGIT_AND
+    if isinstance(gate, frozenset):
+        return _WORDS
+    return _SUBSTRINGS
 
 
 INSTRUCTION_SCAN = _Scanner(INSTRUCTION_RULES)

@@ -83,37 +83,47 @@ class CallDigest:
         self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
 
     def add(self, entry: LogEntry) -> None:
+        self.add_many((entry,))
+
+    def add_many(self, entries: Iterable[LogEntry]) -> None:
+        """Each call in turn (the hot loop: everything it calls is bound once, outside it)."""
         from diagnosis.classifier import classify_detected
         from diagnosis.report_markdown import PROMPT_CHARS
         from diagnosis.templates import detect_template
         from diagnosis.text import user_text
 
         builder = self.builder
-        prompt, messages, response = entry.prompt, entry.messages, entry.response
-        detected = detect_template(prompt, messages)
-        if (prompt is not None and len(prompt) > CLASSIFY_CAP) or (response is not None and len(response) > CLASSIFY_CAP):
-            cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
-            found = classify_detected(cut, detect_template(cut.prompt, cut.messages), builder.trained, None)
-        else:
-            found = classify_detected(entry, detected, builder.trained, None)
-        names, failed, values = builder.add(entry, detected, found)
-        if values is None:  # inside an outage window: the host's call
-            return
-        whole = user_text(prompt, messages).strip()
-        said = whole[:PROMPT_CHARS]
-        key = text_key(said)
-        self.asked.append(key)
-        if failed:
-            log_id = entry.id
-            self.failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
-            self.features[log_id] = values
-            if self.held is not None:
-                self.held[log_id] = entry
-            seen = self.failing_said.get(said)
-            if seen is None:
-                self.failing_said[said] = [1, builder.seq_base + builder.examined]
+        builder_add, trained = builder.add, builder.trained
+        asked_append = self.asked.append
+        failing, features, held, failing_said = self.failing, self.features, self.held, self.failing_said
+        for entry in entries:
+            prompt, messages, response = entry.prompt, entry.messages, entry.response
+            detected = detect_template(prompt, messages)
+            if (prompt is not None and len(prompt) > CLASSIFY_CAP) or (
+                response is not None and len(response) > CLASSIFY_CAP
+            ):
+                cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
+                found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
-                seen[0] += 1
+                found = classify_detected(entry, detected, trained, None)
+            names, failed, values = builder_add(entry, detected, found)
+            if values is None:  # inside an outage window: the host's call
+                continue
+            whole = user_text(prompt, messages).strip()
+            said = whole[:PROMPT_CHARS]
+            key = text_key(said)
+            asked_append(key)
+            if failed:
+                log_id = entry.id
+                failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
+                features[log_id] = values
+                if held is not None:
+                    held[log_id] = entry
+                seen = failing_said.get(said)
+                if seen is None:
+                    failing_said[said] = [1, builder.seq_base + builder.examined]
+                else:
+                    seen[0] += 1
 
     def merge(self, later: CallDigest) -> None:
         self.builder.merge(later.builder)
@@ -175,8 +185,7 @@ def diagnose_calls(
 ) -> WholeDiagnosis:
     """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once."""
     digest = CallDigest(trained_template, hold_failing=True)
-    for entry in calls:
-        digest.add(entry)
+    digest.add_many(calls)
     held = digest.held or {}
     return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
                    load=lambda ids: {i: held[i] for i in ids if i in held})
@@ -185,10 +194,8 @@ def diagnose_calls(
 def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None, seq_base: int) -> CallDigest:
     """One range of the archive, newest first (runs in a worker process)."""
     digest = CallDigest(trained, seq_base)
-    add = digest.add
     for rows in read_range(path, first_ord, last_ord, newest_first=True):
-        for row in rows:
-            add(entry_from_bulk_row(row))
+        digest.add_many(map(entry_from_bulk_row, rows))
     return digest
 
 
