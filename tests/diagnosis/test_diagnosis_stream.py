@@ -265,3 +265,30 @@ def test_bulk_read_gives_the_entries_iter_all_gives() -> None:
         assert [e.model_dump() for e in newest_entries(archive.path, 40)] == [e.model_dump() for e in entries[:40]]
     finally:
         archive.close()
+
+
+def test_line_start_patterns_find_what_their_multiline_scans_found() -> None:
+    """The continuation detector's line patterns, matched at each line start (few lines) or by
+    their MULTILINE twin (many): the same matches as the old ``^`` + MULTILINE scans, from any line start."""
+    import re
+
+    from diagnosis import detectors_continuation as dc
+
+    rng = random.Random(11)
+    pieces = ["Case 12:", "Q1:", "Question:", "Alice: hi", "Bob Smith: yes", "Note: x", "step 3.", "Item #4)", " ", "\t",
+              "\n", "\n\n", "> ", "* ", "- ", "## ", "Problem 999)", "Word 1000:", "answer", ":", ".", ")", "É", "x" * 60,
+              "User: next", "Example 2 :", "a\tb 7 .", "Dr. Who: ok"]
+    cases = 0
+    for pattern in (dc._FEW_SHOT_LABEL, dc._SERIES_ITEM, dc._SPEAKER_LINE):
+        old = re.compile("^" + pattern.at.pattern, re.MULTILINE)
+        for _ in range(1500):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+            starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+            for pos in (0, rng.choice(starts)):
+                got = [(m.span(), m.groups()) for m in pattern.finditer(text, pos)]
+                assert got == [(m.span(), m.groups()) for m in old.finditer(text, pos)], (text, pos)
+                cases += 1
+            found = pattern.search(text)
+            want = old.search(text)
+            assert (found.span() if found else None) == (want.span() if want else None), text
+    assert cases > 4000
