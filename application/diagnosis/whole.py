@@ -4,24 +4,27 @@
 order, so examples and ties come out as ``analyse`` gives them), and never hold them all:
 each call is classified, its features computed (once per distinct text, see
 ``diagnosis.features``) and counted into a ``SummaryBuilder``; what is kept is what the report
-shows or quotes: the counts, a few examples per group and kind, the calls with a finding (the
-suggestions quote their prompts) and, for "the prompts that failed most often", a count per
-distinct user text (a 64-bit digest of it, not the text). ``Summary.examined_ids`` stays empty:
-only the comparison with the platform's /diagnose and clusters reads it, and a local source has
-neither.
+shows: the counts, a few examples per group and kind, and a few bytes per call (see
+``CallDigest``): the digest of its user text (for "the prompts that failed most often": how
+often each was sent) and, for a failing call, its time, the digest of its whole user text and
+its grouping features, from which the suggestions pick the prompts they quote; only those are
+read again at the end, by id (``diagnosis.quoted``). ``Summary.examined_ids`` stays empty: only
+the comparison with the platform's /diagnose and clusters reads it, and a local source has
+neither. Measured over 1M distinct calls (tests/bench/bench_diagnosis.py): peak RSS of every
+process 1,156 MB when the calls with a finding were held, 407 MB since.
 
 The archive is split into ranges of its time ordinal and, when it is big enough to pay for
 starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
 (``spawn``: safe from a thread of the app), each reading its range read-only in bulk
-(api_client.archives.bulk), and merged in order. Why processes: classifying is pure Python, so
-threads would share one core (the GIL); ranges of the archive need no coordination, and a
-range's digest is small next to its calls. Measured (tests/bench/bench_diagnosis.py, 1M distinct
-calls, a 2-core machine shared with a load average of 10-14): one process 114 s of CPU, two
-processes 106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on
-two free cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
+(api_client.archives.bulk) on its own connection, and merged in order. Why processes:
+classifying is pure Python, so threads would share one core (the GIL); ranges of the archive
+need no coordination, and a range's digest is small next to its calls (what a worker sends
+back is counts and the per-call digests above, never calls). Measured (1M distinct calls, a
+2-core machine shared with a load average of 10-14): one process 114 s of CPU, two processes
+106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on two free
+cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
 
-Used by ``blah-tui report MODEL --offline`` / ``--from FILE`` and by the Diagnosis screen when it
-reads the whole archive.
+Used by ``blah-tui report MODEL --offline`` / ``--from FILE``.
 """
 
 from __future__ import annotations
