@@ -19,7 +19,10 @@ report, rendered) < 20 s wall on this 2-core machine, peak RSS < 1 GB (the main 
 every worker, summed). The archive is built once in a private temporary folder that is removed
 at the end (``--archive-cache DIR`` keeps it there for the next run instead). Each archive run is
 a fresh process (cold caches); min and median of ``--runs`` are reported with the load average,
-since the machine may be shared.
+since the machine may be shared, and the CPU seconds of every process per call (what load disturbs
+least: 20 s on two free cores is 40 us per call). ``--baseline-code DIR`` (a checkout of the
+project, e.g. main before a change) runs that code's diagnosis alternately with this one's, on
+the same archive and in the same minutes, and prints its rows beside them.
 """
 
 from __future__ import annotations
