@@ -70,9 +70,16 @@ class CallDigest:
     most often": how often each was sent), and for a failing call its time, the digest of its
     whole user text and its grouping features (the suggestions pick the prompts they quote from
     these, see ``diagnosis.quoted``). Calls are not held: the quoted ones are read again at the
-    end (by id from the archive; a dump, which cannot be, keeps its failing calls in ``held``)."""
+    end (by id from the archive, by the offset of their line in a JSONL dump: ``located``; a
+    source that cannot be read again keeps its failing calls in ``held``)."""
 
-    def __init__(self, trained_template: str | None, seq_base: int = 0, *, hold_failing: bool = False) -> None:
+    def __init__(
+        self, trained_template: str | None, seq_base: int = 0, *, hold_failing: bool = False,
+        locate: Callable[[], int] | None = None,
+    ) -> None:
+        """``hold_failing``: keep the failing calls (a source that cannot be read again);
+        ``locate``: instead, where the call just given can be read again (e.g. its line's offset
+        in a file, -1 when it cannot), kept per failing call in ``located``."""
         from diagnosis.summary_builder import SummaryBuilder
 
         self.trained = trained_template
@@ -82,6 +89,8 @@ class CallDigest:
         self.failing: dict[str, tuple[int, int]] = {}  # failing model call -> (created_at, digest of its words)
         self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
         self.held: dict[str, LogEntry] | None = {} if hold_failing else None
+        self.locate = locate
+        self.located: dict[str, int] = {}
         self.asked = array("Q")  # digest of the user's words (as the report shows them) of every model call
         self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
 
@@ -99,6 +108,7 @@ class CallDigest:
         builder_add, trained = builder.add, builder.trained
         asked_append = self.asked.append
         failing, features, held, failing_said = self.failing, self.features, self.held, self.failing_said
+        locate, located = self.locate, self.located
         for entry in entries:
             prompt, messages, response = entry.prompt, entry.messages, entry.response
             detected = detect_template(prompt, messages)
@@ -120,7 +130,13 @@ class CallDigest:
                 log_id = entry.id
                 failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
                 features[log_id] = values
-                if held is not None:
+                if locate is not None:
+                    where = locate()
+                    if where >= 0:
+                        located[log_id] = where
+                    elif held is not None:
+                        held[log_id] = entry
+                elif held is not None:
                     held[log_id] = entry
                 seen = failing_said.get(said)
                 if seen is None:
@@ -134,6 +150,7 @@ class CallDigest:
         self.features.update(later.features)
         if self.held is not None and later.held is not None:
             self.held.update(later.held)
+        self.located.update(later.located)
         self.asked.extend(later.asked)
         for said, (n, first) in later.failing_said.items():
             seen = self.failing_said.get(said)
@@ -185,13 +202,27 @@ def diagnose_calls(
     model: Any,
     trained_template: str | None,
     template_source: str = "unknown",
+    locate: Callable[[], int] | None = None,
+    reread: Callable[[dict[str, int]], Mapping[str, LogEntry]] | None = None,
 ) -> WholeDiagnosis:
-    """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once."""
-    digest = CallDigest(trained_template, hold_failing=True)
+    """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once.
+
+    The failing calls are held for the report to quote, unless ``locate`` says where the call
+    just given can be read again (>= 0) and ``reread`` reads calls back from those places."""
+    digest = CallDigest(trained_template, hold_failing=True, locate=locate if reread is not None else None)
     digest.add_many(calls)
     held = digest.held or {}
+    located = digest.located
+
+    def load(ids: list[str]) -> dict[str, LogEntry]:
+        out = {i: held[i] for i in ids if i in held}
+        where = {i: located[i] for i in ids if i in located}
+        if where and reread is not None:
+            out.update(reread(where))
+        return out
+
     return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
-                   load=lambda ids: {i: held[i] for i in ids if i in held})
+                   load=load)
 
 
 def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None, seq_base: int) -> CallDigest:

@@ -292,3 +292,35 @@ def test_line_start_patterns_find_what_their_multiline_scans_found() -> None:
             want = old.search(text)
             assert (found.span() if found else None) == (want.span() if want else None), text
     assert cases > 4000
+
+
+def test_a_dump_report_reads_again_only_the_lines_of_the_calls_it_quotes(tmp_path) -> None:
+    """``report --from FILE``: the failing calls are located by their line's offset, not held,
+    and the report is the one made holding them."""
+    from application.diagnosis.dump import DumpReading, entries_at, read_calls
+    from diagnosis import render_json, render_markdown
+
+    entries, _ = sample()
+    path = tmp_path / "dump.jsonl"
+    lines = [e.model_dump_json() for e in entries[:300]]
+    lines.insert(5, "this line is not JSON")
+    lines.insert(9, "[" + ",".join(e.model_dump_json() for e in entries[300:320]) + "]")  # a line of many calls
+    lines += [e.model_dump_json() for e in entries[320:]]
+    path.write_text("\n".join(lines) + "\n")
+
+    held = diagnose_calls(read_calls(path), model="m", trained_template="chatml", template_source="config")
+    reading = DumpReading(path)
+    reads: list[dict[str, int]] = []
+
+    def reread(where: dict[str, int]) -> dict[str, LogEntry]:
+        reads.append(where)
+        return entries_at(path, where)
+
+    located = diagnose_calls(read_calls(path, reading), model="m", trained_template="chatml",
+                             template_source="config", locate=lambda: reading.offset, reread=reread)
+    assert reading.bad_count == 1 and reading.calls == len(entries)
+    assert render_json(located.report) == render_json(held.report)
+    assert render_markdown(located.report) == render_markdown(held.report)
+    quoted = {q.log_id for s in located.report.suggestions for q in s.prompts}
+    asked = {i for where in reads for i in where}
+    assert quoted and quoted <= asked and len(asked) < located.kept_calls
