@@ -259,8 +259,9 @@ def bench_archive(
         for workers in workers_list:
             samples: list[dict[str, Any]] = []
             before: list[dict[str, Any]] = []
-            for _ in range(runs):
-                for code, into in ((None, samples), (baseline, before)) if baseline is not None else ((None, samples),):
+            for run in range(runs):
+                order = ((None, samples), (baseline, before)) if baseline is not None else ((None, samples),)
+                for code, into in order if run % 2 == 0 else order[::-1]:  # who goes first alternates too
                     load = os.getloadavg()[0]
                     sample = run_archive_once(path, workers, code)
                     sample["load_average"] = load
