@@ -44,6 +44,31 @@ class _DigitAnd(tuple[str, ...]):
 def _arith(ops: str) -> _DigitAnd:
     return _DigitAnd(ops)
 
+
+class _WordStart(tuple[str, ...]):
+    """A gate that settles its pattern alone: the pattern is ``\b`` and these alternatives
+    (``\b(?:math|sum|...)``, nothing after them), i.e. one of them occurs where no word
+    character precedes it. Found by ``str.find`` and a look at the character before, instead of
+    a regex scan that tries the ``\b`` at every position of the text."""
+
+
+def _word_start(*prefixes: str) -> _WordStart:
+    assert all(p[:1].isalnum() for p in prefixes)  # so ``\b`` before one means: no word character before it
+    return _WordStart(prefixes)
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # ``\w`` in lower-cased ASCII text
+
+
+def _starts_a_word(folded: str, prefixes: tuple[str, ...]) -> bool:
+    for prefix in prefixes:
+        at = folded.find(prefix)
+        while at != -1:
+            if at == 0 or folded[at - 1] not in _WORD_CHARS:
+                return True
+            at = folded.find(prefix, at + 1)
+    return False
+
 _START = "start"
 Gate = frozenset[bytes] | tuple[str, ...] | str  # or a _DigitAnd (below)
 
@@ -66,17 +91,17 @@ def _w(words: str) -> frozenset[bytes]:
 
 INSTRUCTION_RULES: tuple[Rule, ...] = (
     _rule("translate", "",
-          (("translat",), r"\btranslat"),
+          (_word_start("translat",), r"\btranslat"),
           (_w("french german spanish italian japanese chinese english portuguese dutch russian korean"),
            r"\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|portuguese|dutch|russian|korean)\b")),
     _rule("summarise", "",
-          (("summar",), r"\bsummar"),
+          (_word_start("summar",), r"\bsummar"),
           (_w("dr tldr"), r"\btl;?dr\b"),
           (_w("sentence sentences"), r"\bin (?:one|two|three|a few) sentences?\b"),
           (_w("points"), r"\bkey points\b")),
     _rule("classify", "sentiment",
-          (("classif",), r"\bclassif"),
-          (("categoris", "categoriz"), r"\bcategori[sz]"),
+          (_word_start("classif",), r"\bclassif"),
+          (_word_start("categoris", "categoriz"), r"\bcategori[sz]"),
           (_w("label tag"), r"\b(?:label|tag) (?:this|the|each)\b"),
           (_w("positive negative spam"), r"\bis (?:this|the following) (?:positive|negative|spam)\b")),
     _rule("code", "python javascript typescript rust java sql bash regex html css "
@@ -114,7 +139,7 @@ OUTPUT_RULES: tuple[Rule, ...] = (
 TOPIC_RULES: tuple[Rule, ...] = (
     _rule("programming", "python javascript code function program algorithm sql api compiler bug"),
     _rule("maths", "",
-          (("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
+          (_word_start("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
            r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry)"),
           (_arith("-+*/"), r"\b\d+\s*[-+*/]\s*\d+")),
     _rule("science", "physics chemistry biology atom molecule cell gravity energy planet dna photosynthesis"),
@@ -174,6 +199,10 @@ class _Scanner:
                 break
             if kind == _SUBSTRINGS:
                 passed = any(map(contains, gate))  # C-level: no generator frame per substring
+            elif kind == _WORD_START:
+                if _starts_a_word(folded, gate):
+                    return self.names[index]
+                continue
             elif kind == _WORDS:
                 passed = not words.isdisjoint(gate)
             elif kind == _ANCHORED:
@@ -191,7 +220,7 @@ class _Scanner:
         return self.names[best] if best < len(self.names) else default
 
 
-_SUBSTRINGS, _WORDS, _ANCHORED, _ONE_DIGIT, _DIGIT_AND = range(5)
+_SUBSTRINGS, _WORDS, _ANCHORED, _ONE_DIGIT, _DIGIT_AND, _WORD_START = range(6)
 
 
 def _gate_kind(gate: Gate) -> int:
@@ -201,6 +230,8 @@ def _gate_kind(gate: Gate) -> int:
         return _ONE_DIGIT
     if isinstance(gate, _DigitAnd):
         return _DIGIT_AND
+    if isinstance(gate, _WordStart):
+        return _WORD_START
     if isinstance(gate, frozenset):
         return _WORDS
     return _SUBSTRINGS

@@ -11,7 +11,7 @@ its grouping features, from which the suggestions pick the prompts they quote; o
 read again at the end, by id (``diagnosis.quoted``). ``Summary.examined_ids`` stays empty: only
 the comparison with the platform's /diagnose and clusters reads it, and a local source has
 neither. Measured over 1M distinct calls (tests/bench/bench_diagnosis.py): peak RSS of every
-process 1,156 MB when the calls with a finding were held, 407 MB since.
+process 1,155 MB when the calls with a finding were held, 363-405 MB since.
 
 The archive is split into ranges of its time ordinal and, when it is big enough to pay for
 starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
