@@ -46,7 +46,7 @@ def _arith(ops: str) -> _DigitAnd:
 
 
 class _WordStart(tuple[str, ...]):
-    """A gate that settles its pattern alone: the pattern is ``\b`` and these alternatives
+    r"""A gate that settles its pattern alone: the pattern is ``\b`` and these alternatives
     (``\b(?:math|sum|...)``, nothing after them), i.e. one of them occurs where no word
     character precedes it. Found by ``str.find`` and a look at the character before, instead of
     a regex scan that tries the ``\b`` at every position of the text."""
@@ -58,6 +58,45 @@ def _word_start(*prefixes: str) -> _WordStart:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # ``\w`` in lower-cased ASCII text
+_DIGITS = frozenset("0123456789")  # ``\d`` in ASCII text
+_SPACES = frozenset(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # ``\s`` in ASCII text (what str.isspace says)
+
+#: A gate that settles ``\?\s*$`` alone: the text, without trailing whitespace, ends with "?".
+_QUESTION_END = "question end"
+
+
+class _Arith(tuple):  # type: ignore[type-arg]
+    r"""A gate that settles an operator pattern alone, ``\d\s*[ops]\s*\d`` or (``bounded``)
+    ``\b\d+\s*[ops]\s*\d+``: (operators, bounded). Each operator found is looked at: a digit
+    after it past whitespace, and one before it past whitespace (whose run of digits, when
+    bounded, starts the text or follows a character that is not a word character). No regex
+    scan of the text: every "Case 12:" prompt has a digit, and most have a hyphen."""
+
+    def __new__(cls, ops: str, bounded: bool) -> _Arith:
+        return super().__new__(cls, (ops, bounded))
+
+
+def _arith_in(folded: str, ops: str, bounded: bool) -> bool:
+    end = len(folded)
+    for op in ops:
+        at = folded.find(op)
+        while at != -1:
+            right = at + 1
+            while right < end and folded[right] in _SPACES:
+                right += 1
+            if right < end and folded[right] in _DIGITS:
+                left = at - 1
+                while left >= 0 and folded[left] in _SPACES:
+                    left -= 1
+                if left >= 0 and folded[left] in _DIGITS:
+                    if not bounded:
+                        return True
+                    while left > 0 and folded[left - 1] in _DIGITS:
+                        left -= 1
+                    if left == 0 or folded[left - 1] not in _WORD_CHARS:
+                        return True
+            at = folded.find(op, at + 1)
+    return False
 
 
 def _starts_a_word(folded: str, prefixes: tuple[str, ...]) -> bool:
@@ -109,13 +148,13 @@ INSTRUCTION_RULES: tuple[Rule, ...] = (
           (("```",), r"```"),
           (_w("c"), r"\bc\+\+\b")),
     _rule("maths", "calculate solve equation percent math maths arithmetic divided multiplied integer fraction",
-          (_arith("-+*/×÷^"), r"\d\s*[-+*/×÷^]\s*\d"),
+          (_Arith("-+*/×÷^", False), r"\d\s*[-+*/×÷^]\s*\d"),
           (("sum of", "product of", "how many", "how much"), r"\b(?:sum of|product of|how many|how much)\b")),
     _rule("creative", "story poem haiku song lyrics limerick joke imagine",
           (("fairy tale", "once upon", "write a "),
            r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
     _rule("question", "",
-          (("?",), r"\?\s*$"),
+          (_QUESTION_END, r"\?\s*$"),
           (_START, r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
                    r"will)\b")),
     _rule("conversation", "",
@@ -141,7 +180,7 @@ TOPIC_RULES: tuple[Rule, ...] = (
     _rule("maths", "",
           (_word_start("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
            r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry)"),
-          (_arith("-+*/"), r"\b\d+\s*[-+*/]\s*\d+")),
+          (_Arith("-+*/", True), r"\b\d+\s*[-+*/]\s*\d+")),
     _rule("science", "physics chemistry biology atom molecule cell gravity energy planet dna photosynthesis"),
     _rule("geography", "capital country countries city river mountain continent ocean france paris europe africa asia"),
     _rule("history", "history historical war century empire king queen revolution ancient medieval"),
@@ -203,6 +242,14 @@ class _Scanner:
                 if _starts_a_word(folded, gate):
                     return self.names[index]
                 continue
+            elif kind == _ARITH:
+                if _arith_in(folded, gate[0], gate[1]):
+                    return self.names[index]
+                continue
+            elif kind == _ENDS_QUESTION:
+                if folded.rstrip().endswith("?"):
+                    return self.names[index]
+                continue
             elif kind == _WORDS:
                 passed = not words.isdisjoint(gate)
             elif kind == _ANCHORED:
@@ -220,7 +267,7 @@ class _Scanner:
         return self.names[best] if best < len(self.names) else default
 
 
-_SUBSTRINGS, _WORDS, _ANCHORED, _ONE_DIGIT, _DIGIT_AND, _WORD_START = range(6)
+_SUBSTRINGS, _WORDS, _ANCHORED, _ONE_DIGIT, _DIGIT_AND, _WORD_START, _ARITH, _ENDS_QUESTION = range(8)
 
 
 def _gate_kind(gate: Gate) -> int:
@@ -228,6 +275,10 @@ def _gate_kind(gate: Gate) -> int:
         return _ANCHORED
     if gate is _DIGIT:
         return _ONE_DIGIT
+    if gate is _QUESTION_END:
+        return _ENDS_QUESTION
+    if isinstance(gate, _Arith):
+        return _ARITH
     if isinstance(gate, _DigitAnd):
         return _DIGIT_AND
     if isinstance(gate, _WordStart):

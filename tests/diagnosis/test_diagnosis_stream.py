@@ -324,3 +324,21 @@ def test_a_dump_report_reads_again_only_the_lines_of_the_calls_it_quotes(tmp_pat
     quoted = {q.log_id for s in located.report.suggestions for q in s.prompts}
     asked = {i for where in reads for i in where}
     assert quoted and quoted <= asked and len(asked) < located.kept_calls
+
+
+def test_operator_and_question_gates_settle_what_their_patterns_find() -> None:
+    """The grouping features' exact stand-ins for ``\\d\\s*[ops]\\s*\\d``, ``\\b\\d+\\s*[ops]\\s*\\d+``
+    and ``\\?\\s*$`` (lower-cased ASCII text), on fuzzed strings of digits, operators, spaces and word characters."""
+    import re
+
+    from diagnosis import features_scan as fs
+
+    loose, bounded = re.compile(r"\d\s*[-+*/×÷^]\s*\d"), re.compile(r"\b\d+\s*[-+*/]\s*\d+")
+    question = re.compile(r"\?\s*$")
+    rng = random.Random(5)
+    alphabet = "0123456789-+*/^ \t\n\x0b\x1c_ax?.,"
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert fs._arith_in(text, "-+*/×÷^", False) == (loose.search(text) is not None), repr(text)
+        assert fs._arith_in(text, "-+*/", True) == (bounded.search(text) is not None), repr(text)
+        assert text.rstrip().endswith("?") == (question.search(text) is not None), repr(text)
