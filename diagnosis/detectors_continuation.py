@@ -5,7 +5,7 @@ lines, the rest of the user's sentence)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from api_client.blahdev.shapes import ChatMessage
@@ -49,9 +49,40 @@ def _asks_for_dialogue(said: str) -> bool:
     return _ASKS_FOR_DIALOGUE.search(said) is not None
 
 
-_FEW_SHOT_LABEL = re.compile(
-    r"^[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:", re.MULTILINE
-)
+class _LineStarts:
+    """A pattern that can only match from the start of a line and never across a newline (its
+    MULTILINE twin starts with ``^`` and none of its parts matches "\n"), with the ``search``
+    and ``finditer`` of that twin. A text with few lines (most prompts and replies) is read by
+    one ``match`` at each line start instead of a scan that tests ``^`` at every character;
+    a text of many short lines is left to the twin."""
+
+    __slots__ = ("at", "twin")
+
+    def __init__(self, pattern: str) -> None:
+        self.at = re.compile(pattern)
+        self.twin = re.compile("^" + pattern, re.MULTILINE)
+
+    def finditer(self, text: str, pos: int = 0) -> Iterator[re.Match[str]]:
+        """``pos``: 0 or the start of a line."""
+        if text.count("\n", pos) * _CHARS_PER_LINE > len(text) - pos:
+            yield from self.twin.finditer(text, pos)
+            return
+        match = self.at.match
+        while True:
+            found = match(text, pos)
+            if found is not None:
+                yield found
+            pos = text.find("\n", pos) + 1
+            if pos == 0:
+                return
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next(self.finditer(text), None)
+
+
+_CHARS_PER_LINE = 48  # fewer lines than one per this many characters: match at each line start
+
+_FEW_SHOT_LABEL = _LineStarts(r"[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:")
 _ASKS_TO_COMPLETE = re.compile(r"\b(?:complete|continue|finish|fill in)\b", re.IGNORECASE)
 #: A user's line ending in one of these is a sentence left hanging ("My favourite colour is").
 _CONNECTORS = frozenset(
@@ -165,7 +196,7 @@ def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | 
 
 # --------------------------------------------------------------------------- the next item of a series
 
-_SERIES_ITEM = re.compile(r"^[ \t>*#-]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*#?(\d{1,3})[ \t]*[:.)]", re.MULTILINE)
+_SERIES_ITEM = _LineStarts(r"[ \t>*#-]*([A-Za-z][A-Za-z \t]{0,30}?)[ \t]*#?(\d{1,3})[ \t]*[:.)]")
 _ASKS_FOR_NEXT = re.compile(r"\b(?:next|complete|continue|finish|fill in|more)\b", re.IGNORECASE)
 
 #: (label, N, the pattern of item N+1 opening a line or a sentence) for each series in a user text.
@@ -240,7 +271,7 @@ def _next_in_series(reply: str, series: Series) -> Finding | None:
 # --------------------------------------------------------------------------- other speakers' turns
 
 #: A line that opens with a speaker's name and a colon ("Alice: ...", "Dr Who: ..."): one or two capitalised words.
-_SPEAKER_LINE = re.compile(r"^[ \t]*([A-Z][\w.'-]{0,24}(?: [A-Z][\w.'-]{0,24})?)[ \t]*:[ \t]*\S", re.MULTILINE)
+_SPEAKER_LINE = _LineStarts(r"[ \t]*([A-Z][\w.'-]{0,24}(?: [A-Z][\w.'-]{0,24})?)[ \t]*:[ \t]*\S")
 #: Labels that are no one in a room: roles (``_next_turn`` reads user turns) and everyday headings.
 _NOT_SPEAKERS = frozenset(
     {"user", "human", "assistant", "system", "ai", "bot", "model", "note", "notes", "answer", "question", "q", "a",

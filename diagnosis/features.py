@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from api_client.blahdev.shapes import LogEntry
 
-from .features_scan import INSTRUCTION_RULES, OUTPUT_RULES, TOPIC_RULES, first_rule, words_of
+from .features_scan import INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN, looked_up_words
 from .templates import detect_template
 from .text import user_text
 
@@ -177,11 +177,11 @@ def text_features(said: str) -> tuple[str, str, str]:
     if not head.isascii():
         return instruction_type(head), asked_output(head), topic(head)
     folded = head.lower()
-    words = words_of(folded)
+    words = looked_up_words(folded)
     return (
-        first_rule(INSTRUCTION_RULES, folded, words, "other"),
-        first_rule(OUTPUT_RULES, folded, words, "prose"),
-        first_rule(TOPIC_RULES, folded, words, "unknown"),
+        INSTRUCTION_SCAN.first(folded, words, "other"),
+        OUTPUT_SCAN.first(folded, words, "prose"),
+        TOPIC_SCAN.first(folded, words, "unknown"),
     )
 
 

@@ -15,9 +15,13 @@ Non-ASCII text keeps the case-insensitive patterns (Unicode case folding is not 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-__all__ = ["INSTRUCTION_RULES", "OUTPUT_RULES", "TOPIC_RULES", "Rule", "first_rule"]
+__all__ = [
+    "INSTRUCTION_RULES", "INSTRUCTION_SCAN", "OUTPUT_RULES", "OUTPUT_SCAN", "TOPIC_RULES", "TOPIC_SCAN", "Rule",
+    "first_rule", "looked_up_words", "words_of",
+]
 
 # ASCII bytes that are not word characters (``\w`` on ASCII text, lower-cased: a-z, 0-9, _) become
 # spaces: the words are then one ``bytes.translate`` and one ``split`` (both C loops) away.
@@ -30,8 +34,82 @@ _HAS_DIGIT = re.compile(r"\d")
 #: (one must occur), ``_DIGIT`` (the text has a digit) or ``_START`` (an anchored pattern: one
 #: ``.match`` attempt at the start, no gate needed).
 _DIGIT = "digit"
+
+
+class _DigitAnd(tuple[str, ...]):
+    """A gate: the text has a digit and one of these characters (an arithmetic operator). Every
+    "Case 12:" prompt has a digit, so a digit alone lets the operator pattern scan most texts."""
+
+
+def _arith(ops: str) -> _DigitAnd:
+    return _DigitAnd(ops)
+
+
+class _WordStart(tuple[str, ...]):
+    r"""A gate that settles its pattern alone: the pattern is ``\b`` and these alternatives
+    (``\b(?:math|sum|...)``, nothing after them), i.e. one of them occurs where no word
+    character precedes it. Found by ``str.find`` and a look at the character before, instead of
+    a regex scan that tries the ``\b`` at every position of the text."""
+
+
+def _word_start(*prefixes: str) -> _WordStart:
+    assert all(p[:1].isalnum() for p in prefixes)  # so ``\b`` before one means: no word character before it
+    return _WordStart(prefixes)
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # ``\w`` in lower-cased ASCII text
+_DIGITS = frozenset("0123456789")  # ``\d`` in ASCII text
+_SPACES = frozenset(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # ``\s`` in ASCII text (what str.isspace says)
+
+#: A gate that settles ``\?\s*$`` alone: the text, without trailing whitespace, ends with "?".
+_QUESTION_END = "question end"
+
+
+class _Arith(tuple):  # type: ignore[type-arg]
+    r"""A gate that settles an operator pattern alone, ``\d\s*[ops]\s*\d`` or (``bounded``)
+    ``\b\d+\s*[ops]\s*\d+``: (operators, bounded). Each operator found is looked at: a digit
+    after it past whitespace, and one before it past whitespace (whose run of digits, when
+    bounded, starts the text or follows a character that is not a word character). No regex
+    scan of the text: every "Case 12:" prompt has a digit, and most have a hyphen."""
+
+    def __new__(cls, ops: str, bounded: bool) -> _Arith:
+        return super().__new__(cls, (ops, bounded))
+
+
+def _arith_in(folded: str, ops: str, bounded: bool) -> bool:
+    end = len(folded)
+    for op in ops:
+        at = folded.find(op)
+        while at != -1:
+            right = at + 1
+            while right < end and folded[right] in _SPACES:
+                right += 1
+            if right < end and folded[right] in _DIGITS:
+                left = at - 1
+                while left >= 0 and folded[left] in _SPACES:
+                    left -= 1
+                if left >= 0 and folded[left] in _DIGITS:
+                    if not bounded:
+                        return True
+                    while left > 0 and folded[left - 1] in _DIGITS:
+                        left -= 1
+                    if left == 0 or folded[left - 1] not in _WORD_CHARS:
+                        return True
+            at = folded.find(op, at + 1)
+    return False
+
+
+def _starts_a_word(folded: str, prefixes: tuple[str, ...]) -> bool:
+    for prefix in prefixes:
+        at = folded.find(prefix)
+        while at != -1:
+            if at == 0 or folded[at - 1] not in _WORD_CHARS:
+                return True
+            at = folded.find(prefix, at + 1)
+    return False
+
 _START = "start"
-Gate = frozenset[bytes] | tuple[str, ...] | str
+Gate = frozenset[bytes] | tuple[str, ...] | str  # or a _DigitAnd (below)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,17 +130,17 @@ def _w(words: str) -> frozenset[bytes]:
 
 INSTRUCTION_RULES: tuple[Rule, ...] = (
     _rule("translate", "",
-          (("translat",), r"\btranslat"),
+          (_word_start("translat",), r"\btranslat"),
           (_w("french german spanish italian japanese chinese english portuguese dutch russian korean"),
            r"\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|portuguese|dutch|russian|korean)\b")),
     _rule("summarise", "",
-          (("summar",), r"\bsummar"),
+          (_word_start("summar",), r"\bsummar"),
           (_w("dr tldr"), r"\btl;?dr\b"),
           (_w("sentence sentences"), r"\bin (?:one|two|three|a few) sentences?\b"),
           (_w("points"), r"\bkey points\b")),
     _rule("classify", "sentiment",
-          (("classif",), r"\bclassif"),
-          (("categoris", "categoriz"), r"\bcategori[sz]"),
+          (_word_start("classif",), r"\bclassif"),
+          (_word_start("categoris", "categoriz"), r"\bcategori[sz]"),
           (_w("label tag"), r"\b(?:label|tag) (?:this|the|each)\b"),
           (_w("positive negative spam"), r"\bis (?:this|the following) (?:positive|negative|spam)\b")),
     _rule("code", "python javascript typescript rust java sql bash regex html css "
@@ -70,17 +148,18 @@ INSTRUCTION_RULES: tuple[Rule, ...] = (
           (("```",), r"```"),
           (_w("c"), r"\bc\+\+\b")),
     _rule("maths", "calculate solve equation percent math maths arithmetic divided multiplied integer fraction",
-          (_DIGIT, r"\d\s*[-+*/×÷^]\s*\d"),
-          (_w("sum product how"), r"\b(?:sum of|product of|how many|how much)\b")),
+          (_Arith("-+*/×÷^", False), r"\d\s*[-+*/×÷^]\s*\d"),
+          (("sum of", "product of", "how many", "how much"), r"\b(?:sum of|product of|how many|how much)\b")),
     _rule("creative", "story poem haiku song lyrics limerick joke imagine",
-          (_w("fairy once write"), r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
+          (("fairy tale", "once upon", "write a "),
+           r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
     _rule("question", "",
-          (("?",), r"\?\s*$"),
+          (_QUESTION_END, r"\?\s*$"),
           (_START, r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
                    r"will)\b")),
     _rule("conversation", "",
           (_START, r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b"),
-          (_w("how what let tell"),
+          (("how are you", "what do you think", "let's chat", "tell me about yourself"),
            r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b")),
 )
 
@@ -99,9 +178,9 @@ OUTPUT_RULES: tuple[Rule, ...] = (
 TOPIC_RULES: tuple[Rule, ...] = (
     _rule("programming", "python javascript code function program algorithm sql api compiler bug"),
     _rule("maths", "",
-          (("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
+          (_word_start("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
            r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry)"),
-          (_DIGIT, r"\b\d+\s*[-+*/]\s*\d+")),
+          (_Arith("-+*/", True), r"\b\d+\s*[-+*/]\s*\d+")),
     _rule("science", "physics chemistry biology atom molecule cell gravity energy planet dna photosynthesis"),
     _rule("geography", "capital country countries city river mountain continent ocean france paris europe africa asia"),
     _rule("history", "history historical war century empire king queen revolution ancient medieval"),
@@ -122,23 +201,107 @@ def words_of(folded: str) -> set[bytes]:
 
 def first_rule(rules: tuple[Rule, ...], folded: str, words: set[bytes], default: str) -> str:
     """The first rule (in order) that matches ``folded`` (lower-cased ASCII), else ``default``."""
-    has_digit: bool | None = None
-    for rule in rules:
-        if rule.words and not words.isdisjoint(rule.words):
-            return rule.name
-        for gate, pattern in rule.gated:
-            if gate is _START:
-                if pattern.match(folded) is not None:
-                    return rule.name
+    return _scanner(rules).first(folded, words, default)
+
+
+class _Scanner:
+    """``first_rule`` for one table, with the whole words of every rule in one look-up.
+
+    The answer is the lowest rule index that matches, by a whole word or by a gated pattern
+    (which of the two does not matter: both give the rule's name). So the words are the lowest
+    rank among the text's words that some rule lists; only the gated alternatives of rules
+    before that rank are then tried, in order (usually a handful)."""
+
+    __slots__ = ("gate_words", "gated", "keys", "names", "rank")
+
+    def __init__(self, rules: tuple[Rule, ...]) -> None:
+        self.names = tuple(rule.name for rule in rules)
+        self.rank: dict[bytes, int] = {}
+        for index, rule in enumerate(rules):
+            for word in rule.words:
+                self.rank.setdefault(word, index)
+        self.keys = frozenset(self.rank)
+        self.gated = tuple(
+            (index, _gate_kind(gate), gate, pattern) for index, rule in enumerate(rules) for gate, pattern in rule.gated
+        )
+        self.gate_words = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
+
+    def first(self, folded: str, words: AbstractSet[bytes], default: str) -> str:
+        """``words``: the text's words, or only those among ``keys`` and ``gate_words`` (all
+        that is looked up)."""
+        hits = self.keys.intersection(words)
+        best = min(map(self.rank.__getitem__, hits)) if hits else len(self.names)
+        has_digit: bool | None = None
+        contains = folded.__contains__
+        for index, kind, gate, pattern in self.gated:
+            if index >= best:
+                break
+            if kind == _SUBSTRINGS:
+                passed = any(map(contains, gate))  # C-level: no generator frame per substring
+            elif kind == _WORD_START:
+                if _starts_a_word(folded, gate):
+                    return self.names[index]
                 continue
-            if gate is _DIGIT:
-                if has_digit is None:
-                    has_digit = _HAS_DIGIT.search(folded) is not None
-                passed = has_digit
-            elif isinstance(gate, frozenset):
+            elif kind == _ARITH:
+                if _arith_in(folded, gate[0], gate[1]):
+                    return self.names[index]
+                continue
+            elif kind == _ENDS_QUESTION:
+                if folded.rstrip().endswith("?"):
+                    return self.names[index]
+                continue
+            elif kind == _WORDS:
                 passed = not words.isdisjoint(gate)
-            else:
-                passed = any(sub in folded for sub in gate)
+            elif kind == _ANCHORED:
+                if pattern.match(folded) is not None:
+                    return self.names[index]
+                continue
+            else:  # a digit, and (_DIGIT_AND) one of the gate's characters
+                passed = kind == _ONE_DIGIT or any(map(contains, gate))
+                if passed:
+                    if has_digit is None:
+                        has_digit = _HAS_DIGIT.search(folded) is not None
+                    passed = has_digit
             if passed and pattern.search(folded) is not None:
-                return rule.name
-    return default
+                return self.names[index]
+        return self.names[best] if best < len(self.names) else default
+
+
+_SUBSTRINGS, _WORDS, _ANCHORED, _ONE_DIGIT, _DIGIT_AND, _WORD_START, _ARITH, _ENDS_QUESTION = range(8)
+
+
+def _gate_kind(gate: Gate) -> int:
+    if gate is _START:
+        return _ANCHORED
+    if gate is _DIGIT:
+        return _ONE_DIGIT
+    if gate is _QUESTION_END:
+        return _ENDS_QUESTION
+    if isinstance(gate, _Arith):
+        return _ARITH
+    if isinstance(gate, _DigitAnd):
+        return _DIGIT_AND
+    if isinstance(gate, _WordStart):
+        return _WORD_START
+    if isinstance(gate, frozenset):
+        return _WORDS
+    return _SUBSTRINGS
+
+
+INSTRUCTION_SCAN = _Scanner(INSTRUCTION_RULES)
+OUTPUT_SCAN = _Scanner(OUTPUT_RULES)
+TOPIC_SCAN = _Scanner(TOPIC_RULES)
+#: Every word any of the three tables looks up: a text's words are narrowed to these once.
+LOOKED_UP_WORDS = frozenset().union(*(s.keys | s.gate_words for s in (INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN)))
+
+
+def looked_up_words(folded: str) -> frozenset[bytes]:
+    """The words of a lower-cased ASCII text that the tables look up (``words_of`` narrowed to
+    ``LOOKED_UP_WORDS`` in one C-level pass, without building the set of all its words)."""
+    return LOOKED_UP_WORDS.intersection(folded.encode("ascii").translate(_NON_WORD_TO_SPACE).split())
+_SCANNERS = {id(INSTRUCTION_RULES): INSTRUCTION_SCAN, id(OUTPUT_RULES): OUTPUT_SCAN, id(TOPIC_RULES): TOPIC_SCAN}
+
+
+def _scanner(rules: tuple[Rule, ...]) -> _Scanner:
+    scanner = _SCANNERS.get(id(rules))
+    return scanner if scanner is not None and scanner.names == tuple(r.name for r in rules) else _Scanner(rules)

@@ -25,6 +25,7 @@ from api_client.blahdev.shapes import (
 from .finding import Finding
 from .judge import Doubt, doubtful_judgements
 from .platform import KindAgreement, compare_with_platform
+from .quoted import QuotableCalls
 from .suggest import Suggestion, suggest_training_data
 from .summary import Summary, summarize
 from .templates import normalize_template
@@ -111,6 +112,7 @@ def build_report(
     summary: Summary | None = None,
     failing_prompts: Sequence[tuple[str, int, int]] | None = None,
     features_by_id: Mapping[str, tuple[str, ...]] | None = None,
+    quotable: QuotableCalls | None = None,
 ) -> Report:
     """Everything the report needs, computed once from the inputs given.
 
@@ -118,12 +120,14 @@ def build_report(
     ``NOT_REQUESTED`` is reported as not asked for instead. ``summary`` (with
     ``failing_prompts``): the calls were summarised while streaming them (see
     ``diagnosis.summary_builder``) and ``entries`` holds only the calls the report quotes;
-    ``features_by_id`` their grouping features, computed then.
+    ``features_by_id`` their grouping features, computed then. ``quotable`` (with ``summary``):
+    instead of ``entries``, the failing calls by id, each read again only when quoted (see
+    ``diagnosis.quoted``).
     """
     requested = not isinstance(clusters, _NotRequested)
     got_clusters = clusters if isinstance(clusters, FailureClusters) else None
     trained = normalize_template(trained_template)
-    entries_by_id = {e.id: e for e in entries}
+    entries_by_id: Mapping[str, LogEntry] = quotable if quotable is not None else {e.id: e for e in entries}
     results_by_log: dict[str, Result] = {}
     for result in results or ():
         if result.log_id is not None:
@@ -161,7 +165,8 @@ def build_report(
         else None,
         health_checks=len(health.checks) if health is not None else None,
         suggestions=tuple(
-            suggest_training_data(summary, entries_by_id, trained_template=trained, features_by_id=features_by_id)
+            suggest_training_data(summary, entries_by_id, trained_template=trained, features_by_id=features_by_id,
+                                  call_index=quotable.index if quotable is not None else None)
         ),
         entries_by_id=entries_by_id,
         missing=tuple(missing),

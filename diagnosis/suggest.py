@@ -18,6 +18,7 @@ from api_client.blahdev.shapes import LogEntry
 from . import kinds
 from .features import DIMENSIONS, features_of, text_features
 from .markdown import code_block, code_span, plain
+from .quoted import CallIndex, QuotableCalls
 from .summary import FailureGroup, Summary
 from .templates import END_OF_TURN, normalize_template, template_name
 from .text import trim, user_text
@@ -70,15 +71,19 @@ def suggest_training_data(
     trained_template: str | None = None,
     limit: int = 8,
     features_by_id: Mapping[str, tuple[str, ...]] | None = None,
+    call_index: CallIndex | None = None,
 ) -> list[Suggestion]:
     """Suggestions for the failing groups of ``summary``: first one "fix the prompt format" per
     wrong template the calls were sent in, then training data for the groups that still fail
-    more than the model overall when the mismatched calls are set aside."""
+    more than the model overall when the mismatched calls are set aside.
+
+    ``call_index`` (streamed reports, see ``diagnosis.quoted``): the time and user-text digest of
+    every failing call, so ``entries_by_id`` is read only for the calls quoted."""
     trained = normalize_template(trained_template) or summary.trained_template
     out: list[Suggestion] = []
     seen: set[frozenset[str]] = set()
 
-    members = _failing_members(summary, entries_by_id, features_by_id or {})
+    members = _failing_members(summary, entries_by_id, features_by_id or {}, call_index)
     quoted: set[str] = set()  # user texts already quoted by an earlier suggestion
 
     def quotes_for(group: FailureGroup, fallback: tuple[str, ...], *, format_ok: bool) -> list[PromptQuote]:
@@ -86,7 +91,7 @@ def suggest_training_data(
                if not format_ok or kinds.TEMPLATE_MISMATCH not in summary.kinds_by_log_id.get(i, ())]
         if not ids:
             ids = [i for i in fallback if i in entries_by_id and _fails(summary.kinds_by_log_id.get(i, ()))]
-        quotes = _distinct_quotes(ids, entries_by_id, quoted)
+        quotes = _distinct_quotes(ids, entries_by_id, quoted, call_index)
         quoted.update(q.prompt.strip() for q in quotes)
         return quotes
 
@@ -115,10 +120,18 @@ def _fails(names: tuple[str, ...]) -> bool:
 
 
 def _failing_members(
-    summary: Summary, entries_by_id: Mapping[str, LogEntry], known: Mapping[str, tuple[str, ...]]
+    summary: Summary, entries_by_id: Mapping[str, LogEntry], known: Mapping[str, tuple[str, ...]],
+    index: CallIndex | None = None,
 ) -> dict[tuple[str, str], list[str]]:
     """(dimension, value) -> the failing model calls in that group, newest first."""
     out: dict[tuple[str, str], list[str]] = {}
+    if index is not None:  # the calls are not held: their time and features were kept while streaming
+        ids = [i for i, names in summary.kinds_by_log_id.items()
+               if _fails(names) and i in index and i not in summary.host_log_ids]
+        for log_id in sorted(ids, key=lambda i: (index[i][0], i), reverse=True):
+            for key in zip(DIMENSIONS, known[log_id]):
+                out.setdefault(key, []).append(log_id)
+        return out
     failing = [entries_by_id[i] for i, names in summary.kinds_by_log_id.items()
                if _fails(names) and i in entries_by_id and i not in summary.host_log_ids]
     for entry in sorted(failing, key=lambda e: (e.created_at, e.id), reverse=True):
@@ -128,10 +141,14 @@ def _failing_members(
     return out
 
 
-def _distinct_quotes(ids: list[str], entries_by_id: Mapping[str, LogEntry], avoid: set[str]) -> list[PromptQuote]:
+def _distinct_quotes(
+    ids: list[str], entries_by_id: Mapping[str, LogEntry], avoid: set[str], index: CallIndex | None = None
+) -> list[PromptQuote]:
     """Up to ``QUOTES_PER_SUGGESTION`` quotes of distinct user texts, each with how often it was
     sent among ``ids``: the most repeated first, texts not quoted elsewhere (``avoid``) before
     those that were, so suggestions do not all quote the same prompt."""
+    if index is not None:
+        return _distinct_quotes_indexed(ids, entries_by_id, avoid, index)
     by_text: dict[str, list[str]] = {}
     for i in ids:
         entry = entries_by_id[i]
@@ -139,6 +156,38 @@ def _distinct_quotes(ids: list[str], entries_by_id: Mapping[str, LogEntry], avoi
     order = sorted(by_text.items(), key=lambda kv: (kv[0] in avoid, -len(kv[1])))
     quotes: list[PromptQuote] = []
     for _text, same in order[:QUOTES_PER_SUGGESTION]:
+        quote = _quote(entries_by_id[same[0]])
+        quotes.append(PromptQuote(quote.log_id, quote.prompt, quote.messages, quote.reply, len(same)))
+    return quotes
+
+
+def _distinct_quotes_indexed(
+    ids: list[str], entries_by_id: Mapping[str, LogEntry], avoid: set[str], index: CallIndex
+) -> list[PromptQuote]:
+    """``_distinct_quotes`` with the texts told apart by their digests (``index``); a call is read
+    only when its text may be quoted: the texts already quoted (``avoid``) are few, so the first
+    call of each text sent more often than the texts ranked below it settles the order."""
+    by_key: dict[int, list[str]] = {}
+    for i in ids:
+        by_key.setdefault(index[i][1], []).append(i)
+    # The same order as sorting by (text in avoid, -count): a text's "in avoid" needs its words,
+    # read from its first call; ties keep the order of first occurrence (sorted is stable).
+    ranked = sorted(by_key.values(), key=len, reverse=True)
+    if isinstance(entries_by_id, QuotableCalls):
+        entries_by_id.preload(same[0] for same in ranked[: QUOTES_PER_SUGGESTION + len(avoid)])
+    chosen: list[list[str]] = []
+    later: list[list[str]] = []
+    for same in ranked:
+        if len(chosen) >= QUOTES_PER_SUGGESTION:
+            break
+        entry = entries_by_id[same[0]]
+        if user_text(entry.prompt, entry.messages).strip() in avoid:
+            if len(later) < QUOTES_PER_SUGGESTION:
+                later.append(same)
+        else:
+            chosen.append(same)
+    quotes: list[PromptQuote] = []
+    for same in (chosen + later)[:QUOTES_PER_SUGGESTION]:
         quote = _quote(entries_by_id[same[0]])
         quotes.append(PromptQuote(quote.log_id, quote.prompt, quote.messages, quote.reply, len(same)))
     return quotes

@@ -61,6 +61,7 @@ class SummaryBuilder:
         self.seq_base = seq_base
         self.examined = self.model_calls = self.judged = self.failing = 0
         self.name_counts: dict[tuple[str, ...], int] = {}  # kinds of a call -> calls
+        self._names: dict[tuple[str, ...], tuple[str, ...]] = {}
         self.finish_reasons: Counter[str] = Counter()
         self.templates: Counter[str] = Counter()
         self.groups = GroupCounter(DIMENSIONS)
@@ -94,7 +95,7 @@ class SummaryBuilder:
             self.first = ts
         if self.last is None or ts > self.last:
             self.last = ts
-        result = self.results.get(entry.id)
+        result = self.results.get(entry.id) if self.results else None
         if detected is None:
             detected = detect_template(entry.prompt, entry.messages)
         if found is None:
@@ -102,7 +103,8 @@ class SummaryBuilder:
         if found is None:
             found = classify_detected(entry, detected, self.trained, result)
         if found:
-            names = tuple(dict.fromkeys(f.kind for f in found))
+            names = (found[0].kind,) if len(found) == 1 else tuple(dict.fromkeys(f.kind for f in found))
+            names = self._names.setdefault(names, names)  # one tuple per combination (kinds_by_id holds many)
             failed = fails(names)
             format_ok = failed and kinds.TEMPLATE_MISMATCH not in names
         else:  # most calls: nothing found

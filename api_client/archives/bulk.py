@@ -22,7 +22,10 @@ import orjson
 from api_client.archives.schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
 from api_client.blahdev.shapes import ChatMessage, LogEntry
 
-__all__ = ["DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entry_from_bulk_row", "newest_entries", "read_range"]
+__all__ = [
+    "DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "entries_with_ids", "entry_from_bulk_row", "newest_entries",
+    "read_range",
+]
 
 #: The columns diagnosis reads; the others come back as NULL without being read from disk.
 DIAGNOSIS_COLUMNS: tuple[str, ...] = (
@@ -143,4 +146,26 @@ def newest_entries(path: Path | str, limit: int) -> list[LogEntry]:
     out: list[LogEntry] = []
     for rows in read_range(path, first, span.last_ord, newest_first=True, every_column=True):
         out.extend(entry_from_bulk_row(row) for row in rows)
+    return out
+
+
+def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, LogEntry]:
+    """The calls of the archive with these ids (every column), by id; ids it does not hold are
+    left out. For the few calls a streamed report quotes, read again at its end."""
+    path = Path(path)
+    out: dict[str, LogEntry] = {}
+    conn = _connect(path)
+    try:
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            for row in conn.execute(f"SELECT {_EVERY} FROM logs WHERE id IN ({marks})", chunk):
+                entry = entry_from_bulk_row(row)
+                out[entry.id] = entry
+    except sqlite3.DatabaseError as exc:
+        if is_corruption(exc):
+            raise ArchiveCorruptError(path, f"archive file is corrupt ({exc})") from exc
+        raise
+    finally:
+        conn.close()
     return out

@@ -22,7 +22,8 @@ from pydantic import ValidationError
 from api_client.blahdev.shapes import LogEntry
 from common.safe_strings import one_line
 
-__all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "entries_in", "read_calls"]
+__all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "entries_at", "entries_in",
+           "read_calls"]
 
 #: This many unreadable lines before the first call: the file is something else.
 BAD_LINES_BEFORE_GIVING_UP = 5
@@ -60,6 +61,9 @@ class DumpReading:
     bad_count: int = 0
     bad_lines: list[BadLine] = field(default_factory=list)
     model_ids: dict[str, int] = field(default_factory=dict)
+    #: Where the line of the call just read starts in the file (``entries_at`` reads it again);
+    #: -1 when the file is one pretty-printed page (its calls cannot be read again one by one).
+    offset: int = -1
 
     def note(self) -> str | None:
         """One sentence on what could not be read, or None when every line was a call."""
@@ -119,12 +123,15 @@ def read_calls(path: Path | str, reading: DumpReading | None = None, *, limit: i
             whole = _whole_page(fh)
             if whole is not None:  # one pretty-printed ``GET /logs`` page
                 reading.lines = 1
+                reading.offset = -1
                 for entry in whole[:limit]:
                     reading.calls += 1
                     yield entry
                 return
+        at = 0
         for line_no, raw in enumerate(fh, start=1):
             reading.lines = line_no
+            reading.offset, at = at, at + len(raw)
             if not raw.strip():
                 continue
             try:
@@ -172,3 +179,16 @@ def _whole_page(fh: Any) -> list[LogEntry] | None:
     except (ValueError, TypeError, ValidationError):
         fh.seek(0)
         return None
+
+
+def entries_at(path: Path | str, offsets: dict[str, int]) -> dict[str, LogEntry]:
+    """The calls with these ids, read again from the lines starting at their offsets (as
+    ``DumpReading.offset`` gave them): the few calls a streamed report quotes."""
+    out: dict[str, LogEntry] = {}
+    with open(path, "rb") as fh:
+        for at in sorted(set(offsets.values())):
+            fh.seek(at)
+            for entry in _calls_of(fh.readline()):
+                if offsets.get(entry.id) == at:
+                    out[entry.id] = entry
+    return out

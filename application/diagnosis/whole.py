@@ -4,41 +4,45 @@
 order, so examples and ties come out as ``analyse`` gives them), and never hold them all:
 each call is classified, its features computed (once per distinct text, see
 ``diagnosis.features``) and counted into a ``SummaryBuilder``; what is kept is what the report
-shows or quotes: the counts, a few examples per group and kind, the calls with a finding (the
-suggestions quote their prompts) and, for "the prompts that failed most often", a count per
-distinct user text (a 64-bit digest of it, not the text). ``Summary.examined_ids`` stays empty:
-only the comparison with the platform's /diagnose and clusters reads it, and a local source has
-neither.
+shows: the counts, a few examples per group and kind, and a few bytes per call (see
+``CallDigest``): the digest of its user text (for "the prompts that failed most often": how
+often each was sent) and, for a failing call, its time, the digest of its whole user text and
+its grouping features, from which the suggestions pick the prompts they quote; only those are
+read again at the end, by id (``diagnosis.quoted``). ``Summary.examined_ids`` stays empty: only
+the comparison with the platform's /diagnose and clusters reads it, and a local source has
+neither. Measured over 1M distinct calls (tests/bench/bench_diagnosis.py): peak RSS of every
+process 1,155 MB when the calls with a finding were held, 363-405 MB since.
 
 The archive is split into ranges of its time ordinal and, when it is big enough to pay for
 starting them (``POOL_MIN_CALLS``), the ranges are diagnosed by a pool of worker processes
 (``spawn``: safe from a thread of the app), each reading its range read-only in bulk
-(api_client.archives.bulk), and merged in order. Why processes: classifying is pure Python, so
-threads would share one core (the GIL); ranges of the archive need no coordination, and a
-range's digest is small next to its calls. Measured (tests/bench/bench_diagnosis.py, 1M distinct
-calls, a 2-core machine shared with a load average of 10-14): one process 114 s of CPU, two
-processes 106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on
-two free cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
+(api_client.archives.bulk) on its own connection, and merged in order. Why processes:
+classifying is pure Python, so threads would share one core (the GIL); ranges of the archive
+need no coordination, and a range's digest is small next to its calls (what a worker sends
+back is counts and the per-call digests above, never calls). Measured (1M distinct calls, a
+2-core machine shared with a load average of 10-14): one process 114 s of CPU, two processes
+106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on two free
+cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
 
-Used by ``blah-tui report MODEL --offline`` / ``--from FILE`` and by the Diagnosis screen when it
-reads the whole archive.
+Used by ``blah-tui report MODEL --offline`` / ``--from FILE``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from api_client.archives.bulk import ArchiveSpan, archive_span, entry_from_bulk_row, read_range
+from api_client.archives.bulk import ArchiveSpan, archive_span, entries_with_ids, entry_from_bulk_row, read_range
 from api_client.blahdev.shapes import LogEntry
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
+from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:
     from diagnosis.report import Report
@@ -49,8 +53,10 @@ __all__ = ["POOL_MIN_CALLS", "CallDigest", "WholeDiagnosis", "diagnose_archive",
 #: Below this many calls one process is faster than starting a pool (measured: bench_diagnosis).
 POOL_MIN_CALLS = 40_000
 #: Ranges per worker: small enough that the two workers finish together, big enough that a
-#: range's fixed costs (a connection, sending the digest back) stay small.
-RANGES_PER_WORKER = 4
+#: range's fixed costs (a connection, sending the digest back) stay small. A digest holds no
+#: calls, so a range costs little: 12 per worker leave at most ~1/24 of the work to one worker
+#: at the end (4 left ~1/8: at 1M calls, 9 s of one core idle).
+RANGES_PER_WORKER = 12
 
 
 def worker_count() -> int:
@@ -59,62 +65,95 @@ def worker_count() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def _text_key(said: str) -> int:
-    """A 64-bit digest of a user text: the same in every process (``hash`` is salted per process)."""
-    return int.from_bytes(hashlib.blake2b(said.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-
-
 class CallDigest:
-    """What one stretch of calls leaves behind; ``merge`` a later stretch into an earlier one."""
+    """What one stretch of calls leaves behind; ``merge`` a later stretch into an earlier one.
 
-    def __init__(self, trained_template: str | None, seq_base: int = 0) -> None:
+    Per call, a few bytes at most: the digest of its user text (for "the prompts that failed
+    most often": how often each was sent), and for a failing call its time, the digest of its
+    whole user text and its grouping features (the suggestions pick the prompts they quote from
+    these, see ``diagnosis.quoted``). Calls are not held: the quoted ones are read again at the
+    end (by id from the archive, by the offset of their line in a JSONL dump: ``located``; a
+    source that cannot be read again keeps its failing calls in ``held``)."""
+
+    def __init__(
+        self, trained_template: str | None, seq_base: int = 0, *, hold_failing: bool = False,
+        locate: Callable[[], int] | None = None,
+    ) -> None:
+        """``hold_failing``: keep the failing calls (a source that cannot be read again);
+        ``locate``: instead, where the call just given can be read again (e.g. its line's offset
+        in a file, -1 when it cannot), kept per failing call in ``located``."""
         from diagnosis.summary_builder import SummaryBuilder
 
         self.trained = trained_template
         # No platform to compare with: the ids of every call (Summary.examined_ids) are not kept.
         self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base,
                                                       keep_ids=False)
-        self.kept: list[Any] = []  # calls with a finding: LogEntry, or an archive row (see entry_from_bulk_row)
+        self.failing: dict[str, tuple[int, int]] = {}  # failing model call -> (created_at, digest of its words)
         self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
-        self.asked: dict[int, int] = {}  # digest of the user's words -> model calls
+        self.held: dict[str, LogEntry] | None = {} if hold_failing else None
+        self.locate = locate
+        self.located: dict[str, int] = {}
+        self.asked = array("Q")  # digest of the user's words (as the report shows them) of every model call
         self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
 
-    def add(self, entry: LogEntry, row: tuple[Any, ...] | None = None) -> None:
+    def add(self, entry: LogEntry) -> None:
+        self.add_many((entry,))
+
+    def add_many(self, entries: Iterable[LogEntry]) -> None:
+        """Each call in turn (the hot loop: everything it calls is bound once, outside it)."""
         from diagnosis.classifier import classify_detected
         from diagnosis.report_markdown import PROMPT_CHARS
         from diagnosis.templates import detect_template
         from diagnosis.text import user_text
 
         builder = self.builder
-        detected = detect_template(entry.prompt, entry.messages)
-        cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
-        found = classify_detected(
-            cut, detected if cut is entry else detect_template(cut.prompt, cut.messages),
-            builder.trained, None,
-        )
-        names, failed, values = builder.add(entry, detected, found)
-        if values is None:  # inside an outage window: the host's call
-            return
-        if names:
-            self.kept.append(row if row is not None else entry)
-            self.features[entry.id] = values
-        said = user_text(entry.prompt, entry.messages).strip()[:PROMPT_CHARS]
-        key = _text_key(said)
-        self.asked[key] = self.asked.get(key, 0) + 1
-        if failed:
-            seen = self.failing_said.get(said)
-            if seen is None:
-                self.failing_said[said] = [1, builder.seq_base + builder.examined]
+        builder_add, trained = builder.add, builder.trained
+        asked_append = self.asked.append
+        failing, features, held, failing_said = self.failing, self.features, self.held, self.failing_said
+        locate, located = self.locate, self.located
+        for entry in entries:
+            prompt, messages, response = entry.prompt, entry.messages, entry.response
+            detected = detect_template(prompt, messages)
+            if (prompt is not None and len(prompt) > CLASSIFY_CAP) or (
+                response is not None and len(response) > CLASSIFY_CAP
+            ):
+                cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
+                found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
-                seen[0] += 1
+                found = classify_detected(entry, detected, trained, None)
+            names, failed, values = builder_add(entry, detected, found)
+            if values is None:  # inside an outage window: the host's call
+                continue
+            whole = user_text(prompt, messages).strip()
+            said = whole[:PROMPT_CHARS]
+            key = text_key(said)
+            asked_append(key)
+            if failed:
+                log_id = entry.id
+                failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
+                features[log_id] = values
+                if locate is not None:
+                    where = locate()
+                    if where >= 0:
+                        located[log_id] = where
+                    elif held is not None:
+                        held[log_id] = entry
+                elif held is not None:
+                    held[log_id] = entry
+                seen = failing_said.get(said)
+                if seen is None:
+                    failing_said[said] = [1, builder.seq_base + builder.examined]
+                else:
+                    seen[0] += 1
 
     def merge(self, later: CallDigest) -> None:
         self.builder.merge(later.builder)
-        self.kept.extend(later.kept)
+        self.failing.update(later.failing)
         self.features.update(later.features)
-        asked = self.asked
-        for key, n in later.asked.items():
-            asked[key] = asked.get(key, 0) + n
+        if self.held is not None and later.held is not None:
+            self.held.update(later.held)
+        self.located.update(later.located)
+        self.asked.extend(later.asked)
         for said, (n, first) in later.failing_said.items():
             seen = self.failing_said.get(said)
             if seen is None:
@@ -126,7 +165,7 @@ class CallDigest:
         """The ``top`` user texts that failed most often: (text, failing calls, calls), ties in
         the order the calls came (as a Counter filled call by call gives them)."""
         ranked = sorted(self.failing_said.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:top]
-        return [(said, n, self.asked.get(_text_key(said), n)) for said, (n, _) in ranked]
+        return [(said, n, self.asked.count(text_key(said)) or n) for said, (n, _) in ranked]
 
 
 @dataclass(frozen=True)
@@ -138,23 +177,25 @@ class WholeDiagnosis:
     oldest_ms: int | None
     newest_ms: int | None
     workers: int  # processes that classified (1: this one)
-    kept_calls: int  # calls held for the report (those with a finding)
+    kept_calls: int  # failing calls indexed for the report (not held: see CallDigest)
 
 
-def _finish(digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int) -> WholeDiagnosis:
+def _finish(
+    digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int,
+    load: Callable[[list[str]], Mapping[str, LogEntry]],
+) -> WholeDiagnosis:
     from diagnosis.report import build_report
     from diagnosis.report_markdown import TOP_PROMPTS
     from diagnosis.summary import finish_summary
 
-    kept, digest.kept = digest.kept, []  # the rows are let go as their entries are built
-    entries = [item if isinstance(item, LogEntry) else entry_from_bulk_row(item) for item in kept]
-    del kept
     summary = finish_summary(digest.builder)
     report = build_report(
-        model=model, entries=entries, trained_template=template, template_source=template_source,
-        summary=summary, failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
+        model=model, entries=(), trained_template=template, template_source=template_source, summary=summary,
+        failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
+        quotable=QuotableCalls(digest.failing, load),
     )  # fmt: skip
-    return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers, len(entries))
+    return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers,
+                          len(digest.failing))
 
 
 def diagnose_calls(
@@ -163,20 +204,34 @@ def diagnose_calls(
     model: Any,
     trained_template: str | None,
     template_source: str = "unknown",
+    locate: Callable[[], int] | None = None,
+    reread: Callable[[dict[str, int]], Mapping[str, LogEntry]] | None = None,
 ) -> WholeDiagnosis:
-    """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once."""
-    digest = CallDigest(trained_template)
-    for entry in calls:
-        digest.add(entry)
-    return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1)
+    """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once.
+
+    The failing calls are held for the report to quote, unless ``locate`` says where the call
+    just given can be read again (>= 0) and ``reread`` reads calls back from those places."""
+    digest = CallDigest(trained_template, hold_failing=True, locate=locate if reread is not None else None)
+    digest.add_many(calls)
+    held = digest.held or {}
+    located = digest.located
+
+    def load(ids: list[str]) -> dict[str, LogEntry]:
+        out = {i: held[i] for i in ids if i in held}
+        where = {i: located[i] for i in ids if i in located}
+        if where and reread is not None:
+            out.update(reread(where))
+        return out
+
+    return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
+                   load=load)
 
 
 def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None, seq_base: int) -> CallDigest:
     """One range of the archive, newest first (runs in a worker process)."""
     digest = CallDigest(trained, seq_base)
     for rows in read_range(path, first_ord, last_ord, newest_first=True):
-        for row in rows:
-            digest.add(entry_from_bulk_row(row), row)
+        digest.add_many(map(entry_from_bulk_row, rows))
     return digest
 
 
@@ -211,9 +266,14 @@ def diagnose_archive(
     ``workers``: processes (default ``worker_count()`` when the archive holds ``POOL_MIN_CALLS``
     or more, else 1). Raises ArchiveError when there is no archive or it is not readable."""
     span = archive_span(path)
+
+    def load(ids: list[str]) -> dict[str, LogEntry]:
+        return entries_with_ids(span.path, ids)
+
     if span.first_ord is None:
         digest = CallDigest(trained_template)
-        return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1), span
+        return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
+                       load=load), span
     wanted = span.calls if limit is None else min(limit, span.calls)
     if workers is None:
         workers = worker_count() if wanted >= POOL_MIN_CALLS else 1
@@ -241,5 +301,6 @@ def diagnose_archive(
                 if on_progress is not None:
                     on_progress(done, wanted)
     assert merged is not None
-    whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers)
+    whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers,
+                    load=load)
     return whole, span

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from api_client.archives.schema import ArchiveError
-from application.diagnosis.dump import DumpReading, NotADumpError, read_calls
+from application.diagnosis.dump import DumpReading, NotADumpError, entries_at, read_calls
 from common.format import format_utc
 from widgets.safe_text import one_line, sanitize
 
@@ -83,9 +83,11 @@ def local_report_main(
         else:
             assert dump_path is not None
             reading = DumpReading(dump_path)
+            dump = reading
             whole = diagnose_calls(
                 read_calls(dump_path, reading, limit=limit), model=model_id, trained_template=template,
-                template_source=template_source,
+                template_source=template_source, locate=lambda: dump.offset,
+                reread=lambda where: entries_at(dump_path, where),
             )
             held = reading.calls
             where = f"the file {one_line(str(dump_path), 300)} ({reading.lines} lines)"

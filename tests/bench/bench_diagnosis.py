@@ -19,7 +19,10 @@ report, rendered) < 20 s wall on this 2-core machine, peak RSS < 1 GB (the main 
 every worker, summed). The archive is built once in a private temporary folder that is removed
 at the end (``--archive-cache DIR`` keeps it there for the next run instead). Each archive run is
 a fresh process (cold caches); min and median of ``--runs`` are reported with the load average,
-since the machine may be shared.
+since the machine may be shared, and the CPU seconds of every process per call (what load disturbs
+least: 20 s on two free cores is 40 us per call). ``--baseline-code DIR`` (a checkout of the
+project, e.g. main before a change) runs that code's diagnosis alternately with this one's, on
+the same archive and in the same minutes, and prints its rows beside them.
 """
 
 from __future__ import annotations
@@ -38,8 +41,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+if os.environ.get("BENCH_DIAGNOSIS_CODE"):  # the baseline's checkout: its code, this file's harness
+    sys.path.insert(0, os.environ["BENCH_DIAGNOSIS_CODE"])
 
 from api_client.blahdev.shapes import LogEntry
 from diagnosis import classify, summarize
@@ -176,10 +182,16 @@ def build_archive(path: Path, calls: int, batch: int = 20_000) -> None:
         archive.close()
 
 
-def run_archive_once(path: Path, workers: int) -> dict[str, float]:
-    """One cold diagnosis of the whole archive in a fresh process: wall seconds and peak RSS."""
+def run_archive_once(path: Path, workers: int, code: Path | None = None) -> dict[str, float]:
+    """One cold diagnosis of the whole archive in a fresh process: wall seconds and peak RSS.
+    ``code``: a checkout of the project whose code runs instead of this one's (the baseline)."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+        env["BENCH_DIAGNOSIS_CODE"] = str(code)
     args = [sys.executable, __file__, "--_diagnose", str(path), "--_workers", str(workers)]
-    done = subprocess.run(args, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parents[2])
+    done = subprocess.run(args, capture_output=True, text=True, check=True, env=env,
+                          cwd=code if code is not None else Path(__file__).resolve().parents[2])
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -213,7 +225,25 @@ def _diagnose_child(path: str, workers: int) -> int:
     return 0
 
 
-def bench_archive(calls: int, runs: int, cache: Path | None, workers_list: list[int]) -> dict[str, object]:
+def _sample_stats(samples: list[dict[str, Any]]) -> dict[str, Any]:
+    walls = [s["wall_seconds"] for s in samples]
+    rss = [s["peak_rss_mb"] for s in samples]
+    cpu = [s.get("total_cpu_seconds", float("nan")) for s in samples]
+    calls = samples[0]["calls"] or 1
+    return {
+        "runs": samples, "wall_min": min(walls), "wall_median": statistics.median(walls),
+        "cpu_min": min(cpu), "cpu_median": statistics.median(cpu),
+        "cpu_us_per_call_min": min(cpu) / calls * 1e6, "cpu_us_per_call_median": statistics.median(cpu) / calls * 1e6,
+        "peak_rss_max_mb": max(rss), "peak_rss_median_mb": statistics.median(rss),
+        "load_averages": [s["load_average"] for s in samples],
+    }
+
+
+def bench_archive(
+    calls: int, runs: int, cache: Path | None, workers_list: list[int], baseline: Path | None = None
+) -> dict[str, object]:
+    """``baseline``: another checkout (e.g. the main branch before a change), run alternately
+    with this one so that both see the same machine load."""
     folder = cache if cache is not None else Path(tempfile.mkdtemp(prefix="bench-diagnosis-"))
     try:
         path = folder / f"distinct-{calls}.sqlite3"
@@ -223,23 +253,22 @@ def bench_archive(calls: int, runs: int, cache: Path | None, workers_list: list[
             started = time.perf_counter()
             build_archive(path, calls)
             built = time.perf_counter() - started
-        out: dict[str, object] = {"calls": calls, "build_seconds": built, "by_workers": {}}
+        out: dict[str, object] = {"calls": calls, "build_seconds": built, "by_workers": {},
+                                  "baseline_code": str(baseline) if baseline is not None else None,
+                                  "baseline_by_workers": {}}
         for workers in workers_list:
-            samples = []
-            for _ in range(runs):
-                load = os.getloadavg()[0]
-                sample = run_archive_once(path, workers)
-                sample["load_average"] = load
-                samples.append(sample)
-            walls = [s["wall_seconds"] for s in samples]
-            rss = [s["peak_rss_mb"] for s in samples]
-            cpu = [s.get("total_cpu_seconds", float("nan")) for s in samples]
-            out["by_workers"][str(workers)] = {  # type: ignore[index]
-                "runs": samples, "wall_min": min(walls), "wall_median": statistics.median(walls),
-                "cpu_min": min(cpu), "cpu_median": statistics.median(cpu),
-                "peak_rss_max_mb": max(rss), "peak_rss_median_mb": statistics.median(rss),
-                "load_averages": [s["load_average"] for s in samples],
-            }
+            samples: list[dict[str, Any]] = []
+            before: list[dict[str, Any]] = []
+            for run in range(runs):
+                order = ((None, samples), (baseline, before)) if baseline is not None else ((None, samples),)
+                for code, into in order if run % 2 == 0 else order[::-1]:  # who goes first alternates too
+                    load = os.getloadavg()[0]
+                    sample = run_archive_once(path, workers, code)
+                    sample["load_average"] = load
+                    into.append(sample)
+            out["by_workers"][str(workers)] = _sample_stats(samples)  # type: ignore[index]
+            if before:
+                out["baseline_by_workers"][str(workers)] = _sample_stats(before)  # type: ignore[index]
         return out
     finally:
         if cache is None:
@@ -254,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold runs of the archive diagnosis (min and median)")
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 1], help="process counts to measure")
     parser.add_argument("--archive-cache", type=Path, help="keep the built archive in this folder (default: removed)")
+    parser.add_argument("--baseline-code", type=Path,
+                        help="a checkout of the project (e.g. main before a change) run alternately as the baseline")
+    parser.add_argument("--skip-rates", action="store_true", help="only the archive rows")
     parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "bench_diagnosis.json"))
     parser.add_argument("--_diagnose", help=argparse.SUPPRESS)
     parser.add_argument("--_workers", type=int, default=1, help=argparse.SUPPRESS)
@@ -262,36 +294,48 @@ def main(argv: list[str] | None = None) -> int:
         return _diagnose_child(args._diagnose, args._workers)
 
     load_start = os.getloadavg()[0]
-    classify_stats = bench_classify(make_calls(args.classify_calls, distinct=True))
-    classify_repeated = bench_classify(make_calls(args.classify_calls))
-    summarize_stats = bench_summarize(args.summarize_calls, distinct=True)
-    summarize_repeated = bench_summarize(args.summarize_calls, distinct=False)
-    archive = (bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers)
-               if args.archive_calls else None)
+    rows = []
+    stats: dict[str, Any] = {}
     goal = f"goal >= {CALLS_PER_S_GOAL:,} calls/s/core"
-    rows = [
-        ("classify, distinct prompts", f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
-         f"{classify_stats['calls_per_s']:,.0f} calls/s CPU", goal,
-         _met(classify_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
-        ("classify, 6 repeated prompts", "(caches hit)", f"{classify_repeated['calls_per_s']:,.0f} calls/s CPU",
-         "for comparison", ""),
-        ("summarize, distinct prompts", f"{summarize_stats['calls']} calls",
-         f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU (RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)",
-         goal, _met(summarize_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
-        ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
-         f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
-    ]
+    if not args.skip_rates:
+        classify_stats = bench_classify(make_calls(args.classify_calls, distinct=True))
+        classify_repeated = bench_classify(make_calls(args.classify_calls))
+        summarize_stats = bench_summarize(args.summarize_calls, distinct=True)
+        summarize_repeated = bench_summarize(args.summarize_calls, distinct=False)
+        stats = {
+            "classify": classify_stats, "classify_repeated": classify_repeated,
+            "summarize": summarize_stats, "summarize_repeated": summarize_repeated,
+            "summarize_1m_seconds": summarize_stats["cpu_seconds"] / summarize_stats["calls"] * 1_000_000,
+            "summarize_1m_extrapolated": summarize_stats["calls"] < 1_000_000,
+        }
+        rows += [
+            ("classify, distinct prompts", f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
+             f"{classify_stats['calls_per_s']:,.0f} calls/s CPU", goal,
+             _met(classify_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
+            ("classify, 6 repeated prompts", "(caches hit)", f"{classify_repeated['calls_per_s']:,.0f} calls/s CPU",
+             "for comparison", ""),
+            ("summarize, distinct prompts", f"{summarize_stats['calls']} calls",
+             f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU (RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)",
+             goal, _met(summarize_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
+            ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
+             f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
+        ]
+    archive = (bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers, args.baseline_code)
+               if args.archive_calls else None)
     if archive is not None:
-        for workers, got in archive["by_workers"].items():  # type: ignore[union-attr]
-            rows.append((
-                f"report of the whole archive, {workers} process{'es' if workers != '1' else ''}",
-                f"{archive['calls']:,} distinct calls",
-                f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall, "
-                f"{got['cpu_min']:.0f} s min / {got['cpu_median']:.0f} s median CPU in all; peak RSS "
-                f"{got['peak_rss_max_mb']:.0f} MB (load {', '.join(f'{x:.1f}' for x in got['load_averages'])})",
-                f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s, < {ARCHIVE_RSS_GOAL_MB} MB",
-                _met(got["wall_median"] < ARCHIVE_SECONDS_GOAL and got["peak_rss_max_mb"] < ARCHIVE_RSS_GOAL_MB),
-            ))
+        for label, table in (("", archive["by_workers"]), ("baseline: ", archive["baseline_by_workers"])):
+            for workers, got in table.items():  # type: ignore[union-attr]
+                rows.append((
+                    f"{label}report of the whole archive, {workers} process{'es' if workers != '1' else ''}",
+                    f"{archive['calls']:,} distinct calls",
+                    f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall; CPU (every process) "
+                    f"{got['cpu_min']:.0f} s min / {got['cpu_median']:.0f} s median = "
+                    f"{got['cpu_us_per_call_min']:.0f} / {got['cpu_us_per_call_median']:.0f} us per call; peak RSS "
+                    f"{got['peak_rss_max_mb']:.0f} MB (load {', '.join(f'{x:.1f}' for x in got['load_averages'])})",
+                    f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s wall, < {ARCHIVE_RSS_GOAL_MB} MB "
+                    f"(<= {ARCHIVE_SECONDS_GOAL * 2 / 1_000_000 * 1e6:.0f} us CPU per call on 2 free cores)",
+                    _met(got["wall_median"] < ARCHIVE_SECONDS_GOAL and got["peak_rss_max_mb"] < ARCHIVE_RSS_GOAL_MB),
+                ))
     width = [max(len(r[i]) for r in rows) for i in range(5)]
     print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs, "
           f"load average {load_start:.2f} at the start")
@@ -302,10 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_average": load_start, "load_average_end": os.getloadavg()[0],
         "goals": {"calls_per_s_per_core": CALLS_PER_S_GOAL, "archive_seconds": ARCHIVE_SECONDS_GOAL,
                   "archive_peak_rss_mb": ARCHIVE_RSS_GOAL_MB},
-        "classify": classify_stats, "classify_repeated": classify_repeated,
-        "summarize": summarize_stats, "summarize_repeated": summarize_repeated,
-        "summarize_1m_seconds": summarize_stats["cpu_seconds"] / summarize_stats["calls"] * 1_000_000,
-        "summarize_1m_extrapolated": summarize_stats["calls"] < 1_000_000,
+        **stats,
         "archive": archive,
     }, indent=2))
     print(f"wrote {args.json}")

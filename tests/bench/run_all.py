@@ -83,7 +83,9 @@ def _diagnosis_scale_rows(data: dict[str, Any]) -> list[Row]:
     goals = data.get("goals", {})
     for workers, got in (archive.get("by_workers") or {}).items():
         rows.append({"figure": f"report of a {archive['calls']:,}-call archive, {workers} process(es), "
-                               f"min {got['wall_min']:.1f} s / median, peak RSS {got['peak_rss_max_mb']:.0f} MB",
+                               f"min {got['wall_min']:.1f} s / median, peak RSS {got['peak_rss_max_mb']:.0f} MB"
+                               + (f", CPU {got['cpu_us_per_call_median']:.0f} us/call (median, every process)"
+                                  if "cpu_us_per_call_median" in got else ""),
                      "value": round(got["wall_median"], 1), "unit": "s", "baseline": "goal",
                      "baseline_value": goals.get("archive_seconds"), "ratio": None,
                      "goal": f"< {goals.get('archive_seconds', 20):.0f} s, < {goals.get('archive_peak_rss_mb', 1024)} MB",

@@ -186,8 +186,37 @@ def test_one_pass_over_the_archive_counts_what_the_old_loop_counted_with_two_wor
     assert streamed_counts(one.report.summary) == expected
     assert streamed_counts(two.report.summary) == expected
     assert two.workers == 2
-    # Only the calls with a finding are held for the report, not every call read.
-    assert one.kept_calls == len(one.report.summary.kinds_by_log_id) < len(entries)
+    # Only the failing calls are indexed (their time, text digest and features), not held.
+    assert one.kept_calls == one.report.summary.failing_calls < len(entries)
+
+
+def test_the_archive_report_quotes_what_the_report_of_all_the_calls_held_at_once_quotes() -> None:
+    """Suggestions quote the same prompts, though the archive path reads again only the calls it quotes."""
+    from api_client.archives.bulk import newest_entries
+    from application.diagnosis.analysis import analyse
+    from application.diagnosis.data import DiagnosisInputs, Fetched
+    from diagnosis import render_json, render_markdown
+
+    entries, _ = sample()
+    archive = Archive.create_temporary()
+    try:
+        archive.add(entries)
+        held = newest_entries(archive.path, 10**9)
+        inputs = DiagnosisInputs(model_id="m", limit=len(held), entries=held, config_template="chatml")
+        for name in ("model", "lens", "diagnose", "results", "health"):
+            setattr(inputs, name, Fetched(None, "offline"))
+        before = analyse(inputs).report
+        for workers in (1, 2):
+            after, _ = diagnose_archive(archive.path, model="m", trained_template="chatml", template_source="config",
+                                        workers=workers)
+            assert render_json(after.report) == render_json(before)
+            assert render_markdown(after.report) == render_markdown(before)
+            quoted = {q.log_id for s in after.report.suggestions for q in s.prompts}
+            assert quoted
+            read = after.report.entries_by_id.read_count  # type: ignore[attr-defined]
+            assert len(quoted) <= read < after.kept_calls
+    finally:
+        archive.close()
 
 
 def test_the_streamed_report_is_the_report_of_all_the_calls_held_at_once() -> None:
@@ -236,3 +265,80 @@ def test_bulk_read_gives_the_entries_iter_all_gives() -> None:
         assert [e.model_dump() for e in newest_entries(archive.path, 40)] == [e.model_dump() for e in entries[:40]]
     finally:
         archive.close()
+
+
+def test_line_start_patterns_find_what_their_multiline_scans_found() -> None:
+    """The continuation detector's line patterns, matched at each line start (few lines) or by
+    their MULTILINE twin (many): the same matches as the old ``^`` + MULTILINE scans, from any line start."""
+    import re
+
+    from diagnosis import detectors_continuation as dc
+
+    rng = random.Random(11)
+    pieces = ["Case 12:", "Q1:", "Question:", "Alice: hi", "Bob Smith: yes", "Note: x", "step 3.", "Item #4)", " ", "\t",
+              "\n", "\n\n", "> ", "* ", "- ", "## ", "Problem 999)", "Word 1000:", "answer", ":", ".", ")", "É", "x" * 60,
+              "User: next", "Example 2 :", "a\tb 7 .", "Dr. Who: ok"]
+    cases = 0
+    for pattern in (dc._FEW_SHOT_LABEL, dc._SERIES_ITEM, dc._SPEAKER_LINE):
+        old = re.compile("^" + pattern.at.pattern, re.MULTILINE)
+        for _ in range(1500):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+            starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+            for pos in (0, rng.choice(starts)):
+                got = [(m.span(), m.groups()) for m in pattern.finditer(text, pos)]
+                assert got == [(m.span(), m.groups()) for m in old.finditer(text, pos)], (text, pos)
+                cases += 1
+            found = pattern.search(text)
+            want = old.search(text)
+            assert (found.span() if found else None) == (want.span() if want else None), text
+    assert cases > 4000
+
+
+def test_a_dump_report_reads_again_only_the_lines_of_the_calls_it_quotes(tmp_path) -> None:
+    """``report --from FILE``: the failing calls are located by their line's offset, not held,
+    and the report is the one made holding them."""
+    from application.diagnosis.dump import DumpReading, entries_at, read_calls
+    from diagnosis import render_json, render_markdown
+
+    entries, _ = sample()
+    path = tmp_path / "dump.jsonl"
+    lines = [e.model_dump_json() for e in entries[:300]]
+    lines.insert(5, "this line is not JSON")
+    lines.insert(9, "[" + ",".join(e.model_dump_json() for e in entries[300:320]) + "]")  # a line of many calls
+    lines += [e.model_dump_json() for e in entries[320:]]
+    path.write_text("\n".join(lines) + "\n")
+
+    held = diagnose_calls(read_calls(path), model="m", trained_template="chatml", template_source="config")
+    reading = DumpReading(path)
+    reads: list[dict[str, int]] = []
+
+    def reread(where: dict[str, int]) -> dict[str, LogEntry]:
+        reads.append(where)
+        return entries_at(path, where)
+
+    located = diagnose_calls(read_calls(path, reading), model="m", trained_template="chatml",
+                             template_source="config", locate=lambda: reading.offset, reread=reread)
+    assert reading.bad_count == 1 and reading.calls == len(entries)
+    assert render_json(located.report) == render_json(held.report)
+    assert render_markdown(located.report) == render_markdown(held.report)
+    quoted = {q.log_id for s in located.report.suggestions for q in s.prompts}
+    asked = {i for where in reads for i in where}
+    assert quoted and quoted <= asked and len(asked) < located.kept_calls
+
+
+def test_operator_and_question_gates_settle_what_their_patterns_find() -> None:
+    """The grouping features' exact stand-ins for ``\\d\\s*[ops]\\s*\\d``, ``\\b\\d+\\s*[ops]\\s*\\d+``
+    and ``\\?\\s*$`` (lower-cased ASCII text), on fuzzed strings of digits, operators, spaces and word characters."""
+    import re
+
+    from diagnosis import features_scan as fs
+
+    loose, bounded = re.compile(r"\d\s*[-+*/×÷^]\s*\d"), re.compile(r"\b\d+\s*[-+*/]\s*\d+")
+    question = re.compile(r"\?\s*$")
+    rng = random.Random(5)
+    alphabet = "0123456789-+*/^ \t\n\x0b\x1c_ax?.,"
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14)))
+        assert fs._arith_in(text, "-+*/×÷^", False) == (loose.search(text) is not None), repr(text)
+        assert fs._arith_in(text, "-+*/", True) == (bounded.search(text) is not None), repr(text)
+        assert text.rstrip().endswith("?") == (question.search(text) is not None), repr(text)
