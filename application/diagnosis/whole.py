@@ -24,7 +24,8 @@ back is counts and the per-call digests above, never calls). Measured (1M distin
 106-116 s of CPU in all, so splitting costs no extra work and halves the wall time on two free
 cores; a worker costs about a second to start, hence ``POOL_MIN_CALLS``.
 
-Used by ``blah-tui report MODEL --offline`` / ``--from FILE``.
+Used by ``blah-tui report MODEL --offline`` and the Diagnosis screen's whole history (both through
+``application.diagnosis.archive_report``) and ``--from FILE``.
 """
 
 from __future__ import annotations
@@ -294,12 +295,17 @@ def diagnose_archive(
             futures = [
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
-            for future in futures:  # in order: a later range merges into the earlier ones
-                part = future.result()
-                merged = part if merged is None else (merged.merge(part) or merged)
-                done += part.builder.examined
-                if on_progress is not None:
-                    on_progress(done, wanted)
+            try:
+                for future in futures:  # in order: a later range merges into the earlier ones
+                    part = future.result()
+                    merged = part if merged is None else (merged.merge(part) or merged)
+                    done += part.builder.examined
+                    if on_progress is not None:
+                        on_progress(done, wanted)
+            except BaseException:  # stopped (on_progress raised) or failed: drop the ranges not started
+                for future in futures:
+                    future.cancel()
+                raise
     assert merged is not None
     whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers,
                     load=load)

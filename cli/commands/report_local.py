@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from api_client.archives.schema import ArchiveError
+from application.diagnosis.archive_report import PLATFORM_ONLY, read_sentence, source_note
 from application.diagnosis.dump import DumpReading, NotADumpError, entries_at, read_calls
-from common.format import format_utc
 from widgets.safe_text import one_line, sanitize
 
 if TYPE_CHECKING:
@@ -33,17 +33,11 @@ __all__ = ["UNREADABLE_LINES", "local_report_main"]
 #: Exit code: the report was printed, but some lines of the file were not calls.
 UNREADABLE_LINES = 3
 
-#: What a local source cannot give (the platform's own answers).
-PLATFORM_ONLY = ("/models/{id}/diagnose", "/models/{id}/results", "/models/{id}/health", "/models/{id}/lens")
 
 
 def _fail(message: str, code: int, err: TextIO) -> int:
     err.write(f"blah-tui report: {sanitize(message, keep_newlines=False)}\n")
     return code
-
-
-def _when(ms: int | None) -> str:
-    return format_utc(ms, zone=" UTC", missing="unknown")
 
 
 def _template(model_id: str) -> tuple[str | None, str]:
@@ -64,7 +58,8 @@ def local_report_main(
     err: TextIO,
 ) -> int:
     """One of ``archive_path`` (``--offline``) or ``dump_path`` (``--from``)."""
-    from application.diagnosis.whole import diagnose_archive, diagnose_calls
+    from application.diagnosis.archive_report import diagnose_model_archive
+    from application.diagnosis.whole import diagnose_calls
 
     if limit is not None and limit < 1:
         return _fail(f"--limit must be at least 1 (got {limit})", 2, err)
@@ -72,13 +67,8 @@ def local_report_main(
     reading: DumpReading | None = None
     try:
         if archive_path is not None:
-            whole, span = diagnose_archive(
-                archive_path, model=model_id, trained_template=template, template_source=template_source, limit=limit
-            )
-            held = span.calls
-            where = (f"the local archive {one_line(str(archive_path), 300)}, which holds {held} calls from "
-                     f"{_when(span.oldest_ms)} to {_when(span.newest_ms)}"
-                     + ("" if span.history_complete else " (it does not reach back to the model's first call)"))
+            local = diagnose_model_archive(archive_path, model_id=model_id, trained_template=template, limit=limit)
+            whole, held, where = local.whole, local.span.calls, local.where
             source = "archive"
         else:
             assert dump_path is not None
@@ -119,10 +109,7 @@ def _text(
 ) -> str:
     from diagnosis import render_json, render_markdown
 
-    read = (f"Read {'all ' if limit is None or whole.calls >= held else 'the '}{whole.calls} "
-            f"{'most recent ' if limit is not None and whole.calls < held else ''}calls of {where}"
-            + (f"; the calls read run from {_when(whole.oldest_ms)} to {_when(whole.newest_ms)}" if whole.calls else "")
-            + ".")
+    read = read_sentence(whole, where=where, held=held, limit=limit)
     if as_json:
         doc = json.loads(render_json(whole.report))
         doc["source"] = {
@@ -138,7 +125,5 @@ def _text(
     lines = ["", "## Where the calls came from", "", read]
     if unreadable:
         lines += ["", f"- {one_line(unreadable, max_len=600)}."]
-    lines += ["", "The platform was not asked (" + ", ".join(f"`{p}`" for p in PLATFORM_ONLY)
-              + "): its own diagnosis, the judged results, the health checks and the Lens bundle are not in this "
-              "report."]
+    lines += ["", source_note()]
     return render_markdown(whole.report).rstrip("\n") + "\n" + "\n".join(lines) + "\n"
