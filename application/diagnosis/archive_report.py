@@ -17,14 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from api_client.archives.bulk import ArchiveSpan
 from application.diagnosis.whole import WholeDiagnosis, diagnose_archive
 from common.format import format_utc
 from common.safe_strings import one_line
 
+if TYPE_CHECKING:
+    from application.session.context import AppContext
+
 __all__ = [
-    "PLATFORM_ONLY", "ArchiveDiagnosis", "DiagnosisCancelled", "diagnose_model_archive", "read_sentence",
+    "PLATFORM_ONLY", "ArchiveDiagnosis", "DiagnosisCancelled", "diagnose_model_archive", "model_archive_path", "read_sentence",
     "report_markdown", "source_note",
 ]
 
@@ -114,3 +118,15 @@ def report_markdown(result: ArchiveDiagnosis) -> str:
 
     lines = ["", "## Where the calls came from", "", plain(result.read), "", source_note()]
     return render_markdown(result.whole.report).rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+
+
+def model_archive_path(ctx: AppContext) -> Path | None:
+    """The session's local archive of its model: the profile's file for the platform (the one
+    ``report --offline`` reads), else the archive the session opened (a dump loaded offline);
+    None when there is neither."""
+    from api_client.archives.archive import Archive
+    from application.session.paths import data_dir
+
+    if ctx.base_url:
+        return Archive.path_for(data_dir(), ctx.base_url, ctx.model_id, ctx.profile)
+    return ctx.archive.path if ctx.archive is not None else None

@@ -15,6 +15,9 @@ Tabs:
 - Judge: the wrong-answer rate over judged calls and the verdicts worth doubting.
 - Training data: suggestions quoting the failing prompts; ``x`` exports JSONL + markdown.
 
+``W`` (Whole history) diagnoses every call of the model's local archive on the path of
+``blah-tui report MODEL --offline`` (``whole.DiagnosisWholeScreen``); the tabs keep the recent calls.
+
 IO runs in workers, the analysis in a thread; both stay here, with the key bindings. Each tab
 is its own widget that renders the analysis (``show(view)``) and asks for calls to be listed
 or opened with a Message: ``rates.RatesTab``, ``groups.GroupsTab`` (with
@@ -73,6 +76,7 @@ class DiagnosisScreen(BlahScreen):
         Binding("percent_sign", "sort('rate')", "Sort rate", id="diagnosis.sort_rate"),
         Binding("c", "clusters", "Clusters", id="diagnosis.clusters"),
         Binding("x", "export", "Export data", id="diagnosis.export"),
+        Binding("W", "whole_history", "Whole history", id="diagnosis.whole_history"),
         *bindings.tabs("diagnosis"),
     ]
 
@@ -215,6 +219,12 @@ class DiagnosisScreen(BlahScreen):
 
     def action_clusters(self) -> None:
         self.clusters_panel.ask()
+
+    def action_whole_history(self) -> None:
+        """Diagnose every call of the model's local archive, as ``report --offline`` does."""
+        from tui.screens.diagnosis.whole import DiagnosisWholeScreen
+
+        self.app.push_screen(DiagnosisWholeScreen())
 
     @on(ClustersPanel.Arrived)
     def _clusters_arrived(self, event: ClustersPanel.Arrived) -> None:

@@ -1,0 +1,147 @@
+"""``W`` on the Diagnosis screen: the whole local archive diagnosed on the path of
+``blah-tui report MODEL --offline``, every number shown the same as its ``--json``; an empty
+archive and a missing one said plainly; hostile calls inert; the recent-calls view untouched."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Markdown
+
+from api_client.archives.archive import Archive
+from application.session.context import AppContext
+from application.session.settings import Settings
+from cli.commands.open_file import load_dump
+from cli.commands.report_local import local_report_main
+from diagnosis import kinds
+from diagnosis.markdown import plain_cell
+from tests.hostile_payloads import assert_segments_inert
+from tests.support.config_files import write_config_text
+from tests.support.diagnosis_screen import SIZE, loaded, until
+from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, frame_segments, hostile_entries, label_of
+from tui.app import BlahApp, create_app
+from tui.screens.diagnosis.screen import DiagnosisScreen
+from tui.screens.diagnosis.whole import DiagnosisWholeScreen
+
+LIMIT = 150  # the recent-calls view reads fewer calls than the archive holds
+
+
+def app_on(archive: Archive, model_id: str, *, template: str | None = "chatml") -> BlahApp:
+    ctx = AppContext(model_id=model_id, archive=archive, trained_template=template,
+                     settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT))
+    return create_app(ctx)
+
+
+def offline_report(archive: Path, model_id: str) -> dict[str, Any]:
+    out, err = io.StringIO(), io.StringIO()
+    assert local_report_main(model_id, archive_path=archive, as_json=True, limit=None, out=out, err=err) == 0, err
+    return json.loads(out.getvalue())
+
+
+async def whole_history(pilot: Any, app: BlahApp) -> DiagnosisWholeScreen:
+    await loaded(pilot, app)
+    await pilot.press("W")
+    await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
+                "the whole-history diagnosis", timeout=60)
+    await pilot.pause()
+    assert isinstance(app.screen, DiagnosisWholeScreen)
+    return app.screen
+
+
+def row_of(markdown: str, label: str) -> list[str]:
+    start = f"| {plain_cell(label)} |"
+    rows = [line for line in markdown.splitlines() if line.startswith(start)]
+    assert len(rows) == 1, f"one row for {label!r} in the kinds table"
+    return [cell.strip() for cell in rows[0].strip("|").split(" | ")]
+
+
+async def test_whole_history_shows_the_numbers_of_report_offline_json(tmp_path: Path) -> None:
+    dump, model_id = fixed_world_dump(tmp_path)
+    write_config_text(f'[templates]\n"{model_id}" = "chatml"\n')
+    archive = load_dump(dump, report=io.StringIO())
+    expected = offline_report(archive.path, model_id)
+    held = expected["source"]["calls_held"]
+    assert expected["calls_examined"] == held > LIMIT, "the archive holds more than the recent view reads"
+    assert expected["failing_calls"] > 0 and expected["suggestions"]
+
+    app = app_on(archive, model_id)
+    async with app.run_test(size=SIZE) as pilot:
+        recent = await loaded(pilot, app)
+        assert recent.view is not None and recent.view.summary.calls_examined == LIMIT
+        screen = await whole_history(pilot, app)
+        assert screen.problem is None and screen.result is not None
+        shown = screen.query_one("#whole-report", Markdown).source
+        status = " ".join(label_of(app, "#whole-status").split())  # as one line, not as wrapped
+
+        # Where the calls came from, their count and time range, as the shell says it.
+        assert status == " ".join(expected["source"]["described"].split())
+        assert status.startswith(f"Read all {held} calls of the local archive ")
+        assert f"{held} calls examined" in shown
+        # Every failure kind: its count, population and rate.
+        for kind, rate in expected["rates"].items():
+            cells = row_of(shown, kinds.describe(kind).label)
+            if kind == kinds.TEMPLATE_MISMATCH:
+                assert cells[1] == f"{rate['count']} sent in another template"
+            else:
+                assert cells[1] == str(rate["count"])
+            assert cells[2].startswith(f"{rate['population']} ")
+            assert cells[3] == ("no data" if rate["rate"] is None else f"{100 * rate['rate']:.1f}%")
+        # The top groups and the suggestions, with their counts.
+        for group in expected["failing_groups"][:10]:
+            assert f"| {group['failures']} of {group['calls']} | {100 * group['failure_rate']:.1f}% |" in shown
+        for suggestion in expected["suggestions"]:
+            assert f"{suggestion['failures']} of {suggestion['calls']} calls fail" in shown
+        assert "The platform was not asked" in shown
+
+        # Esc goes back to the recent calls, as they were.
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, DiagnosisScreen), "back on the Diagnosis screen")
+        assert app.screen.view is recent.view and recent.view.summary.calls_examined == LIMIT  # type: ignore[attr-defined]
+
+
+async def test_an_empty_archive_is_said_to_hold_nothing_and_no_number_is_made_up(tmp_path: Path) -> None:
+    archive = Archive.create_temporary()
+    try:
+        expected = offline_report(archive.path, "m-empty")
+        assert expected["source"]["calls_held"] == 0 and expected["calls_examined"] == 0
+        app = app_on(archive, "m-empty")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await whole_history(pilot, app)
+            assert screen.result is None
+            status = label_of(app, "#whole-status")
+            assert "holds no calls of this model" in status and str(archive.path) in status
+            assert screen.query_one("#whole-report", Markdown).source == ""
+            assert not any(ch.isdigit() for ch in status.replace(str(archive.path), ""))
+    finally:
+        archive.close()
+
+
+async def test_no_archive_file_is_said_with_where_it_was_looked_for(tmp_path: Path) -> None:
+    ctx = AppContext(model_id="m-none", base_url="http://127.0.0.1:9", archive=None, client=None,
+                     settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT, archive=False))
+    app = create_app(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, DiagnosisScreen), "the Diagnosis screen")
+        await pilot.press("W")
+        await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
+                    "the whole-history attempt")
+        status = label_of(app, "#whole-status")
+        assert "there is no local archive of model 'm-none'" in status
+        assert app.screen.result is None  # type: ignore[attr-defined]
+
+
+async def test_hostile_prompts_in_the_whole_history_are_inert(tmp_path: Path) -> None:
+    dump, model_id = fixed_world_dump(tmp_path, extra=hostile_entries("PLACEHOLDER", FIXED_ANCHOR_MS + 60_000))
+    text = dump.read_text(encoding="utf-8").replace('"PLACEHOLDER"', json.dumps(model_id))
+    dump.write_text(text, encoding="utf-8")
+    archive = load_dump(dump, report=io.StringIO())
+    app = app_on(archive, model_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await whole_history(pilot, app)
+        assert screen.result is not None
+        for _ in range(12):  # page through the report: every frame inert
+            assert_segments_inert(frame_segments(app))
+            await pilot.press("pagedown")
