@@ -68,17 +68,41 @@ class ArchiveDiagnosis:
     path: Path
     limit: int | None
 
-    @property
-    def where(self) -> str:
-        """The archive, how many calls it holds and their time range, in words."""
+    def _where(self, path: str) -> str:
         span = self.span
-        return (f"the local archive {one_line(str(self.path), 300)}, which holds {span.calls} calls from "
+        return (f"the local archive {path}, which holds {span.calls} calls from "
                 f"{_when(span.oldest_ms)} to {_when(span.newest_ms)}"
                 + ("" if span.history_complete else " (it does not reach back to the model's first call)"))
 
     @property
+    def where(self) -> str:
+        """The archive, how many calls it holds and their time range, in words."""
+        return self._where(one_line(str(self.path), 300))
+
+    @property
     def read(self) -> str:
+        """What was read, from where: "Read all N calls of the local archive PATH, which holds …"."""
         return read_sentence(self.whole, where=self.where, held=self.span.calls, limit=self.limit)
+
+    @property
+    def read_markdown(self) -> str:
+        """``read`` as markdown: the path in a code span, the rest escaped prose."""
+        from diagnosis.markdown import code_span, plain
+
+        marker = "\0PATH\0"
+        sentence = read_sentence(self.whole, where=self._where(marker), held=self.span.calls, limit=self.limit)
+        before, after = sentence.split(marker, 1)
+        return plain(before) + code_span(str(self.path), limit=300) + plain(after)
+
+    @property
+    def headline(self) -> str:
+        """One short line: how many calls of the archive were read and the time range they span."""
+        span, whole = self.span, self.whole
+        some = self.limit is not None and whole.calls < span.calls
+        return (f"Whole history: {'the ' if some else 'all '}{whole.calls} {'most recent ' if some else ''}calls of "
+                f"the local archive, from {_when(whole.oldest_ms)} to {_when(whole.newest_ms)}"
+                + ("" if span.history_complete else " (the archive does not reach back to the model's first call)")
+                + "; where they came from: at the end")
 
 
 def diagnose_model_archive(
@@ -114,9 +138,8 @@ def diagnose_model_archive(
 def report_markdown(result: ArchiveDiagnosis) -> str:
     """The report as ``blah-tui report MODEL --offline`` prints it, with where the calls came from."""
     from diagnosis import render_markdown
-    from diagnosis.markdown import plain
 
-    lines = ["", "## Where the calls came from", "", plain(result.read), "", source_note()]
+    lines = ["", "## Where the calls came from", "", result.read_markdown, "", source_note()]
     return render_markdown(result.whole.report).rstrip("\n") + "\n" + "\n".join(lines) + "\n"
 
 

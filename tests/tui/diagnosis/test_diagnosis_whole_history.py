@@ -16,6 +16,7 @@ from application.session.context import AppContext
 from application.session.settings import Settings
 from cli.commands.open_file import load_dump
 from cli.commands.report_local import local_report_main
+from common.format import format_utc
 from diagnosis import kinds
 from diagnosis.markdown import plain_cell
 from tests.hostile_payloads import assert_segments_inert
@@ -33,6 +34,10 @@ def app_on(archive: Archive, model_id: str, *, template: str | None = "chatml") 
     ctx = AppContext(model_id=model_id, archive=archive, trained_template=template,
                      settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT))
     return create_app(ctx)
+
+
+def utc(ms: int) -> str:
+    return format_utc(ms, zone=" UTC", missing="unknown")
 
 
 def offline_report(archive: Path, model_id: str) -> dict[str, Any]:
@@ -77,8 +82,12 @@ async def test_whole_history_shows_the_numbers_of_report_offline_json(tmp_path: 
         status = " ".join(label_of(app, "#whole-status").split())  # as one line, not as wrapped
 
         # Where the calls came from, their count and time range, as the shell says it.
-        assert status == " ".join(expected["source"]["described"].split())
-        assert status.startswith(f"Read all {held} calls of the local archive ")
+        assert status.startswith(
+            f"Whole history: all {held} calls of the local archive, from {utc(expected['window_from'])} to "
+            f"{utc(expected['window_to'])}"
+        )
+        path = str(archive.path)
+        assert expected["source"]["described"].replace(path, f"`{path}`") in shown  # the archive's file, at the end
         assert f"{held} calls examined" in shown
         # Every failure kind: its count, population and rate.
         for kind, rate in expected["rates"].items():

@@ -171,7 +171,7 @@ class DiagnosisWholeScreen(BlahScreen):
             await self.query_one("#whole-report", Markdown).update("")
             return
         self.result = result
-        self.status.say(result.read)
+        self.status.say(result.headline)
         await self.query_one("#whole-report", Markdown).update(report_markdown(result))
 
     # ------------------------------------------------------------------ actions
