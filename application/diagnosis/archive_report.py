@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from api_client.archives.bulk import ArchiveSpan
+from api_client.archives.bulk import ArchiveSpan, archive_span
 from application.diagnosis.whole import WholeDiagnosis, diagnose_archive
 from common.format import format_utc
 from common.safe_strings import one_line
@@ -128,6 +128,9 @@ def diagnose_model_archive(
 
     if cancelled is not None and cancelled():
         raise DiagnosisCancelled("stopped before it started")
+    if on_progress is not None:  # how many there are to read, before the first range is done
+        span = archive_span(path)
+        on_progress(0, span.calls if limit is None else min(limit, span.calls))
     whole, span = diagnose_archive(
         path, model=model_id, trained_template=trained_template,
         template_source="config" if trained_template else "unknown", limit=limit, on_progress=progress,

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Markdown
 
 from api_client.archives.archive import Archive
+from application.diagnosis.archive_report import DiagnosisCancelled
 from application.session.context import AppContext
 from application.session.settings import Settings
 from cli.commands.open_file import load_dump
@@ -26,6 +29,7 @@ from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, frame_se
 from tui.app import BlahApp, create_app
 from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.diagnosis.whole import DiagnosisWholeScreen
+from widgets.bars import ProgressLine
 
 LIMIT = 150  # the recent-calls view reads fewer calls than the archive holds
 
@@ -154,3 +158,54 @@ async def test_hostile_prompts_in_the_whole_history_are_inert(tmp_path: Path) ->
         for _ in range(12):  # page through the report: every frame inert
             assert_segments_inert(frame_segments(app))
             await pilot.press("pagedown")
+
+
+async def test_w_again_stops_the_diagnosis_then_runs_it_again_and_leaving_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A diagnosis held at its first range (as a big archive would be) until it is told to stop."""
+    import tui.screens.diagnosis.whole as whole_screen
+
+    real = whole_screen.diagnose_model_archive
+    told_to_stop = threading.Event()
+
+    def held_at_first_range(path: Path, **kwargs: Any) -> Any:
+        kwargs["on_progress"](0, 1_000_000)
+        kwargs["on_progress"](40_000, 1_000_000)
+        stopped = kwargs["cancelled"]
+        for _ in range(600):  # at most 60 s, waiting on the screen's word
+            if stopped():
+                told_to_stop.set()
+                raise DiagnosisCancelled("stopped after 40000 of 1000000 calls")
+            told_to_stop.wait(0.1)
+        raise AssertionError("never told to stop")
+
+    monkeypatch.setattr(whole_screen, "diagnose_model_archive", held_at_first_range)
+    dump, model_id = fixed_world_dump(tmp_path)
+    archive = load_dump(dump, report=io.StringIO())
+    app = app_on(archive, model_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("W")
+        await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen)
+                    and app.screen.query_one("#whole-progress", ProgressLine).done == 40_000, "the first range")
+        progress = app.screen.query_one("#whole-progress", ProgressLine)
+        assert progress.total == 1_000_000 and progress.display
+        await pilot.press("W")  # stop
+        await until(pilot, lambda: not app.screen.running, "the diagnosis to stop")  # type: ignore[attr-defined]
+        assert told_to_stop.is_set()
+        assert "stopped (stopped after 40000 of 1000000 calls); press W to run it again" in " ".join(
+            label_of(app, "#whole-status").split())
+        assert app.screen.result is None and not progress.display  # type: ignore[attr-defined]
+
+        monkeypatch.setattr(whole_screen, "diagnose_model_archive", real)
+        await pilot.press("W")  # again: the real diagnosis
+        await until(pilot, lambda: app.screen.result is not None, "the diagnosis run again")  # type: ignore[attr-defined]
+
+        told_to_stop.clear()
+        monkeypatch.setattr(whole_screen, "diagnose_model_archive", held_at_first_range)
+        await pilot.press("W")
+        await until(pilot, lambda: app.screen.running and progress.done == 40_000, "the run held")  # type: ignore[attr-defined]
+        await pilot.press("escape")  # leaving stops it
+        await until(pilot, told_to_stop.is_set, "the worker told to stop when the screen was left")
+        assert isinstance(app.screen, DiagnosisScreen)
