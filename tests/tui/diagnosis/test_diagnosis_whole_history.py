@@ -4,6 +4,7 @@ archive and a missing one said plainly; hostile calls inert; the recent-calls vi
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import threading
@@ -14,14 +15,17 @@ import pytest
 from textual.widgets import Markdown
 
 from api_client.archives.archive import Archive
+from api_client.blahdev.client import BlahClient
 from application.diagnosis.archive_report import DiagnosisCancelled
 from application.session.context import AppContext
 from application.session.settings import Settings
 from cli.commands.open_file import load_dump
 from cli.commands.report_local import local_report_main
+from cli.main import main as cli_main
 from common.format import format_utc
 from diagnosis import kinds
 from diagnosis.markdown import plain_cell
+from simulator.server import SimulatorServer
 from tests.hostile_payloads import assert_segments_inert
 from tests.support.config_files import write_config_text
 from tests.support.diagnosis_screen import SIZE, loaded, until
@@ -209,3 +213,36 @@ async def test_w_again_stops_the_diagnosis_then_runs_it_again_and_leaving_stops_
         await pilot.press("escape")  # leaving stops it
         await until(pilot, told_to_stop.is_set, "the worker told to stop when the screen was left")
         assert isinstance(app.screen, DiagnosisScreen)
+
+
+async def test_the_profile_s_archive_filled_by_export_gives_report_offline_s_numbers(
+    sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same file as the shell's: `export` fills the profile's archive from the simulator, then
+    `report --offline --json` and W on the screen (on the platform, its archive left alone) read it."""
+    write_config_text(f'[templates]\n"{sim.person_model_id}" = "chatml"\n')
+    export = ["export", sim.person_model_id, "--base-url", sim.base_url, "-o", str(tmp_path / "d.jsonl")]
+    assert await asyncio.to_thread(cli_main, export) == 0  # the shell's own event loop, not the test's
+    capsys.readouterr()
+    report = ["report", sim.person_model_id, "--offline", "--base-url", sim.base_url, "--json"]
+    assert await asyncio.to_thread(cli_main, report) == 0
+    expected = json.loads(capsys.readouterr().out)
+    held = expected["source"]["calls_held"]
+    assert held == expected["calls_examined"] > LIMIT
+
+    client = BlahClient(sim.base_url, api_key=sim.council_key)
+    ctx = AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url, trained_template="chatml",
+                     settings=Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT))
+    app = create_app(ctx)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await whole_history(pilot, app)
+        assert screen.result is not None
+        shown = screen.query_one("#whole-report", Markdown).source
+        assert expected["source"]["described"].split(", which holds")[1] in shown  # the same file, count, range
+        assert f"{held} calls examined" in shown
+        assert f"{expected['failing_calls']} of {expected['model_calls']}) of the model's calls fail" in shown
+        for kind, rate in expected["rates"].items():
+            cells = row_of(shown, kinds.describe(kind).label)
+            assert cells[1].split(" ")[0] == str(rate["count"])
+            assert cells[3] == ("no data" if rate["rate"] is None else f"{100 * rate['rate']:.1f}%")
+    await client.aclose()
