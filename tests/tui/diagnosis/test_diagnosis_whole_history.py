@@ -245,4 +245,9 @@ async def test_the_profile_s_archive_filled_by_export_gives_report_offline_s_num
             cells = row_of(shown, kinds.describe(kind).label)
             assert cells[1].split(" ")[0] == str(rate["count"])
             assert cells[3] == ("no data" if rate["rate"] is None else f"{100 * rate['rate']:.1f}%")
+
+        app.switch_model("m-without-archive")  # the view follows the model: its archive, here none
+        await until(pilot, lambda: "no local archive of model 'm-without-archive'"
+                    in " ".join(label_of(app, "#whole-status").split()), "the other model's archive looked for")
+        assert screen.result is None and screen.query_one("#whole-report", Markdown).source == ""
     await client.aclose()

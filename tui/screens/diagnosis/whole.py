@@ -76,9 +76,13 @@ class DiagnosisWholeScreen(BlahScreen):
             yield Markdown(id="whole-report")
         yield KeyFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.query_one("#whole-scroll").focus()
-        self.start()
+        await self.start()
+
+    def on_model_switched(self, model_id: str) -> None:
+        """Another model: its own archive, from the start (a run for the one before is dropped)."""
+        self.call_later(self.start)
 
     @property
     def status(self) -> Caption:
@@ -86,8 +90,9 @@ class DiagnosisWholeScreen(BlahScreen):
 
     # ------------------------------------------------------------------ running
 
-    def start(self) -> None:
-        """Diagnose the archive (again)."""
+    async def start(self) -> None:
+        """Diagnose the archive (again); what was shown before is cleared."""
+        await self.query_one("#whole-report", Markdown).update("")
         path = model_archive_path(self.ctx)
         if path is None:
             self._say_problem("there is no local archive for this session (archiving is off and no file was "
@@ -176,11 +181,11 @@ class DiagnosisWholeScreen(BlahScreen):
 
     # ------------------------------------------------------------------ actions
 
-    def action_run_or_stop(self) -> None:
+    async def action_run_or_stop(self) -> None:
         if self.running:
             self.stop()
         else:
-            self.start()
+            await self.start()
 
     def action_back(self) -> None:
         self.stop()
