@@ -92,14 +92,17 @@ class DiagnosisWholeScreen(BlahScreen):
 
     async def start(self) -> None:
         """Diagnose the archive (again); what was shown before is cleared."""
+        if self._worker is not None:  # a run for another model, or stopping: its outcome is no longer shown
+            self._worker.cancel()
+            self._worker = None
+        self.result = None
+        self.problem = None
         await self.query_one("#whole-report", Markdown).update("")
         path = model_archive_path(self.ctx)
         if path is None:
             self._say_problem("there is no local archive for this session (archiving is off and no file was "
                               "opened), so the whole history cannot be read")
             return
-        self.result = None
-        self.problem = None
         self.running = True
         self.status.say(f"reading the whole local archive {one_line(str(path), 200)} and diagnosing every call…")
         progress = self.query_one("#whole-progress", ProgressLine)
