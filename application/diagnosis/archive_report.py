@@ -14,6 +14,9 @@ started are dropped), which the screen does when the person leaves or presses th
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,6 +131,7 @@ def diagnose_model_archive(
 
     if cancelled is not None and cancelled():
         raise DiagnosisCancelled("stopped before it started")
+    _start_resource_tracker()
     if on_progress is not None:  # how many there are to read, before the first range is done
         span = archive_span(path)
         on_progress(0, span.calls if limit is None else min(limit, span.calls))
@@ -136,6 +140,32 @@ def diagnose_model_archive(
         template_source="config" if trained_template else "unknown", limit=limit, on_progress=progress,
     )
     return ArchiveDiagnosis(whole, span, Path(path), limit)
+
+
+_TRACKER_LOCK = threading.Lock()
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker where it can be started.
+
+    A pool's first process starts the tracker, handing it ``sys.stderr.fileno()``; in the app
+    Textual holds ``sys.stderr`` with a stand-in whose ``fileno()`` is -1, and starting the
+    pool failed ("bad value(s) in fds_to_keep"). The tracker is started once per process: here,
+    when stderr has no descriptor, with stderr pointed at the null device for that moment (the
+    tracker only writes there to warn of leaked semaphores)."""
+    from multiprocessing import resource_tracker
+
+    try:
+        if sys.stderr is not None and sys.stderr.fileno() >= 0:
+            return
+    except (AttributeError, OSError, ValueError):
+        pass
+    with _TRACKER_LOCK, open(os.devnull, "w", encoding="utf-8") as sink:
+        held, sys.stderr = sys.stderr, sink
+        try:
+            resource_tracker.ensure_running()
+        finally:
+            sys.stderr = held
 
 
 def report_markdown(result: ArchiveDiagnosis) -> str:

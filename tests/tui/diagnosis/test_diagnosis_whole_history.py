@@ -251,3 +251,27 @@ async def test_the_profile_s_archive_filled_by_export_gives_report_offline_s_num
                     in " ".join(label_of(app, "#whole-status").split()), "the other model's archive looked for")
         assert screen.result is None and screen.query_one("#whole-report", Markdown).source == ""
     await client.aclose()
+
+
+async def test_a_big_archive_is_diagnosed_by_worker_processes_started_from_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool's processes start from the app's worker thread while Textual holds stdout and
+    stderr (its stand-ins have no file descriptor), and give the numbers of one process."""
+    from application.diagnosis import whole as whole_module
+
+    dump, model_id = fixed_world_dump(tmp_path)
+    write_config_text(f'[templates]\n"{model_id}" = "chatml"\n')
+    archive = load_dump(dump, report=io.StringIO())
+    expected = offline_report(archive.path, model_id)  # one process: below POOL_MIN_CALLS
+    monkeypatch.setattr(whole_module, "POOL_MIN_CALLS", 1)  # this small archive through a pool of 2
+    monkeypatch.setattr(whole_module, "worker_count", lambda: 2)
+    app = app_on(archive, model_id)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await whole_history(pilot, app)
+        assert screen.problem is None, screen.problem
+        assert screen.result is not None and screen.result.whole.workers == 2
+        shown = screen.query_one("#whole-report", Markdown).source
+        for kind, rate in expected["rates"].items():
+            assert row_of(shown, kinds.describe(kind).label)[1].split(" ")[0] == str(rate["count"])
+        assert f"{expected['failing_calls']} of {expected['model_calls']})" in shown
