@@ -198,7 +198,7 @@ async def test_w_again_stops_the_diagnosis_then_runs_it_again_and_leaving_stops_
         await pilot.press("W")  # stop
         await until(pilot, lambda: not app.screen.running, "the diagnosis to stop")  # type: ignore[attr-defined]
         assert told_to_stop.is_set()
-        assert "stopped (stopped after 40000 of 1000000 calls); press W to run it again" in " ".join(
+        assert "stopped after 40000 of 1000000 calls; press W to run it again" in " ".join(
             label_of(app, "#whole-status").split())
         assert app.screen.result is None and not progress.display  # type: ignore[attr-defined]
 

@@ -162,7 +162,7 @@ class DiagnosisWholeScreen(BlahScreen):
 
     def _stopped(self, how: str) -> None:
         self._finished()
-        self.problem = f"stopped ({how}); press W to run it again"
+        self.problem = f"{how}; press W to run it again"
         self.status.say(self.problem)
 
     def _say_problem(self, reason: str) -> None:
