@@ -38,6 +38,10 @@ MISSING = {
     "health": "The platform's /health returned nothing, so host outages cannot be told apart from model failures.",
     "entries": "No calls were given: there is nothing to diagnose.",
 }
+#: What the report says when the calls came from a local source (the archive, a file) and the
+#: platform was not asked at all: none of its inputs "returned nothing".
+PLATFORM_NOT_ASKED = ("Read from a local source: the platform was not asked, so there is no /diagnose to compare "
+                      "with, no judge verdict to check, and no /health to tell host outages from model failures.")
 #: What the report says when the failure clusters were deliberately not asked for.
 CLUSTERS_NOT_REQUESTED = "The platform's /failure-clusters was not requested (it spends a judge call)."
 
@@ -95,6 +99,7 @@ class Report:
     # (the user's words, failing calls, calls) of the prompts that failed most often, when
     # counted while streaming; None: counted from ``entries_by_id`` (which then holds every call).
     failing_prompts: tuple[tuple[str, int, int], ...] | None = None
+    platform_asked: bool = True  # False: a local source; the platform's inputs were not asked for
 
 
 def build_report(
@@ -113,6 +118,7 @@ def build_report(
     failing_prompts: Sequence[tuple[str, int, int]] | None = None,
     features_by_id: Mapping[str, tuple[str, ...]] | None = None,
     quotable: QuotableCalls | None = None,
+    platform_asked: bool = True,
 ) -> Report:
     """Everything the report needs, computed once from the inputs given.
 
@@ -122,7 +128,8 @@ def build_report(
     ``diagnosis.summary_builder``) and ``entries`` holds only the calls the report quotes;
     ``features_by_id`` their grouping features, computed then. ``quotable`` (with ``summary``):
     instead of ``entries``, the failing calls by id, each read again only when quoted (see
-    ``diagnosis.quoted``).
+    ``diagnosis.quoted``). ``platform_asked`` False: the calls came from a local source and the
+    platform was not asked, which the report says once instead of "returned nothing" per input.
     """
     requested = not isinstance(clusters, _NotRequested)
     got_clusters = clusters if isinstance(clusters, FailureClusters) else None
@@ -144,7 +151,10 @@ def build_report(
         ("entries", summary.calls_examined or None), ("diagnose", diagnose), ("clusters", got_clusters if requested else True),
         ("results", results), ("health", health),
     ) if value is None]
-    if not requested:
+    if not platform_asked:
+        missing = [MISSING["entries"]] if not summary.calls_examined else []
+        missing.append(PLATFORM_NOT_ASKED)
+    elif not requested:
         missing.append(CLUSTERS_NOT_REQUESTED)
     model_id: str | None = model.id if isinstance(model, Model) else model
     model_name: str | None = model.name if isinstance(model, Model) else None
@@ -171,6 +181,7 @@ def build_report(
         entries_by_id=entries_by_id,
         missing=tuple(missing),
         failing_prompts=tuple(failing_prompts) if failing_prompts is not None else None,
+        platform_asked=platform_asked,
     )
 
 
@@ -199,6 +210,7 @@ def render_json(report: Report) -> str:
         "trained_template": report.trained_template,
         "template_source": report.template_source,
         "missing": list(report.missing),
+        "platform_asked": report.platform_asked,
         "calls_examined": s.calls_examined,
         "model_calls": s.model_calls,
         "judged_calls": s.judged_calls,
@@ -245,5 +257,5 @@ def _plain(value: Any) -> Any:
 
 
 __all__ = [
-    "CLUSTERS_NOT_REQUESTED", "MISSING", "NOT_REQUESTED", "ClusterCheck", "Report", "build_report", "render_json",
+    "CLUSTERS_NOT_REQUESTED", "MISSING", "NOT_REQUESTED", "PLATFORM_NOT_ASKED", "ClusterCheck", "Report", "build_report", "render_json",
 ]

@@ -234,7 +234,8 @@ def _cutoff(r: Report) -> str:
 def _platform(r: Report) -> str:
     lines = ["## The platform's own diagnosis", ""]
     if r.platform is None or r.agreements is None:
-        return "\n".join(lines + [plain("The platform's /diagnose returned nothing.")])
+        said = "The platform's /diagnose returned nothing." if r.platform_asked else "The platform was not asked."
+        return "\n".join(lines + [plain(said)])
     examined = r.platform.calls_examined
     lines.append(f"The platform examined {examined if examined is not None else 'an unstated number of'} calls.")
     windowed = any(a.window_count is not None for a in r.agreements)

@@ -193,7 +193,7 @@ def _finish(
     report = build_report(
         model=model, entries=(), trained_template=template, template_source=template_source, summary=summary,
         failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
-        quotable=QuotableCalls(digest.failing, load),
+        quotable=QuotableCalls(digest.failing, load), platform_asked=False,
     )  # fmt: skip
     return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers,
                           len(digest.failing))
