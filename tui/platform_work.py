@@ -4,8 +4,9 @@ Every loader of a screen did the same four steps: run as a ``@work`` worker whos
 not fatal, take the platform's client from the session, do nothing when there is none (offline,
 or that platform not configured: the screen says so where it decides to load), and let a
 failure go on to ``BlahScreen.on_worker_state_changed`` (the one place a failed worker becomes
-a notification and the app's connection state). The decorator does the first three; the
-method receives the client as its first argument and is called without it::
+a notification and the app's connection state). The decorator does the first three (and,
+given ``offline=(caption id, sentence)``, says the sentence in that caption instead of
+loading); the method receives the client as its first argument and is called without it::
 
     @platform_work(exclusive=True, group="games-load")
     async def load(self, client: BlahClient, select: str | None = None) -> None: ...
@@ -19,8 +20,10 @@ from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
+from rich.text import Text
 from textual import work
 from textual.widget import Widget
+from textual.widgets import Static
 from textual.worker import Worker
 
 from tui.base_screen import BlahScreen
@@ -38,9 +41,11 @@ def platform_work(
     *,
     group: str = "default",
     exclusive: bool = False,
+    offline: tuple[str, str] | None = None,
 ) -> Callable[[Callable[Concatenate[S, Any, P], Awaitable[R]]], Callable[Concatenate[S, P], Worker[R | None]]]:
     """A screen method as a worker (``exit_on_error=False``) given ``ctx.<platform>``; with no
-    such client the worker ends at once and returns None."""
+    such client the worker ends at once and returns None, after saying ``offline[1]`` in the
+    ``Static`` whose id is ``offline[0]`` when given."""
 
     def decorate(
         method: Callable[Concatenate[S, Any, P], Awaitable[R]],
@@ -49,6 +54,9 @@ def platform_work(
         async def with_client(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R | None:
             client = getattr(self.ctx, platform)
             if client is None:
+                if offline is not None:
+                    caption_id, sentence = offline
+                    self.query_one(f"#{caption_id}", Static).update(Text(sentence))
                 return None
             return await method(self, client, *args, **kwargs)
 

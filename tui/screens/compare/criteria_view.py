@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -97,13 +96,9 @@ class CriteriaScreen(BlahScreen):
     def on_mount(self) -> None:
         self.load()
 
-    @work(exclusive=True, group="criteria.list", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.errorbar
+    @platform_work("errorbar", exclusive=True, group="criteria.list", offline=("criteria-caption", "errorbar is not configured"))
+    async def load(self, client: ErrorbarClient) -> None:
         caption = self.query_one("#criteria-caption", Static)
-        if client is None:
-            caption.update(Text("errorbar is not configured"))
-            return
         try:
             self.criteria = await client.criteria()
         except BlahError as error:
