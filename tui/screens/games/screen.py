@@ -29,7 +29,7 @@ from tui.platform_work import open_list, platform_work
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
 from tui.send_once import SendOnce
-from widgets.dialog import DialogScreen
+from widgets.dialog import ListDialog, list_keys
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -50,7 +50,7 @@ GAME_MAX_POLL_S = 5.0
 """The slowest a game being played is polled while nothing changes."""
 
 
-class GameTypeScreen(DialogScreen[str | None]):
+class GameTypeScreen(ListDialog[str]):
     """Pick the kind of game to start."""
 
     DEFAULT_CSS = """
@@ -59,11 +59,7 @@ class GameTypeScreen(DialogScreen[str | None]):
     GameTypeScreen OptionList { height: auto; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="game_type.cancel"),
-        Binding("j", "down", "Down", show=False, id="game_type.down"),
-        Binding("k", "up", "Up", show=False, id="game_type.up"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list_keys("game_type")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -73,15 +69,6 @@ class GameTypeScreen(DialogScreen[str | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option_id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
 
 
 class GamesScreen(BlahScreen):
