@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from functools import wraps
-from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
 
 from rich.text import Text
 from textual import work
@@ -60,8 +60,9 @@ def platform_work(
                 return None
             return await method(self, client, *args, **kwargs)
 
-        worker_method: Any = work(exclusive=exclusive, group=group, exit_on_error=False)(with_client)
-        return worker_method  # type: ignore[no-any-return]
+        # Textual's ``work`` types the method it wraps as it was written: here, without the client.
+        return cast("Callable[Concatenate[S, P], Worker[R | None]]",
+                    work(exclusive=exclusive, group=group, exit_on_error=False)(with_client))
 
     return decorate
 
