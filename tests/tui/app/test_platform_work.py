@@ -15,6 +15,7 @@ from tui.app import BlahApp, create_app
 #: The areas whose first load is ``@platform_work(offline=...)`` or ``open_list``: where the
 #: sentence stands, and what it says with no platform.
 OFFLINE_SENTENCES = [
+    ("runs", "#runs-summary", "offline: runs need the platform"),
     ("health", "#health-summary", "offline: health checks need the platform"),
     ("leaderboard", "#lb-caption", "offline: the leaderboard needs the platform"),
     ("games", "#games-status", "offline: games need the platform"),

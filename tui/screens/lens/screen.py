@@ -14,7 +14,6 @@ from contextlib import aclosing
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -195,10 +194,8 @@ class LensScreen(BlahScreen):
         self.analysis = self.analyse(prompt, tokens, top_k)
         self.query_one("#lens-table", KeyTable).focus()  # so x / [ / ] act on the screen
 
-    @work(exclusive=True, group="lens-analyse", exit_on_error=False)
-    async def analyse(self, prompt: str, new_tokens: int, top_k: int) -> None:
-        client = self.ctx.client
-        assert client is not None
+    @platform_work(exclusive=True, group="lens-analyse")
+    async def analyse(self, client: BlahClient, prompt: str, new_tokens: int, top_k: int) -> None:
         self._top_k = top_k
         self._set_columns(top_k)
         self.run = run = LensRun(prompt)
