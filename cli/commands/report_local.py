@@ -22,9 +22,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from api_client.archives.schema import ArchiveError
 from application.diagnosis.dump import DumpReading, NotADumpError, entries_at, read_calls
-from cli.commands.report_output import fail, write_inert
 from common.format import format_utc
-from widgets.safe_text import one_line
+from widgets.safe_text import one_line, sanitize
 
 if TYPE_CHECKING:
     from application.diagnosis.whole import WholeDiagnosis
@@ -36,6 +35,11 @@ UNREADABLE_LINES = 3
 
 #: What a local source cannot give (the platform's own answers).
 PLATFORM_ONLY = ("/models/{id}/diagnose", "/models/{id}/results", "/models/{id}/health", "/models/{id}/lens")
+
+
+def _fail(message: str, code: int, err: TextIO) -> int:
+    err.write(f"blah-tui report: {sanitize(message, keep_newlines=False)}\n")
+    return code
 
 
 def _when(ms: int | None) -> str:
@@ -63,7 +67,7 @@ def local_report_main(
     from application.diagnosis.whole import diagnose_archive, diagnose_calls
 
     if limit is not None and limit < 1:
-        return fail(f"--limit must be at least 1 (got {limit})", 2, err)
+        return _fail(f"--limit must be at least 1 (got {limit})", 2, err)
     template, template_source = _template(model_id)
     reading: DumpReading | None = None
     try:
@@ -90,21 +94,22 @@ def local_report_main(
             source = "file"
     except ArchiveError as error:
         if not Path(error.path).exists():
-            return fail(f"there is no local archive of model {model_id!r} for this profile ({error.path}); open the "
-                        "model in the app or run `blah-tui export` first to fill it", 1, err)
-        return fail(f"cannot read the local archive: {error}", 1, err)
+            return _fail(f"there is no local archive of model {model_id!r} for this profile ({error.path}); open the "
+                         "model in the app or run `blah-tui export` first to fill it", 1, err)
+        return _fail(f"cannot read the local archive: {error}", 1, err)
     except NotADumpError as error:
-        return fail(str(error), 1, err)
+        return _fail(str(error), 1, err)
     except OSError as error:
-        return fail(f"cannot read {dump_path}: {error.strerror or error}", 1, err)
+        return _fail(f"cannot read {dump_path}: {error.strerror or error}", 1, err)
     except KeyboardInterrupt:
-        return fail("interrupted", 130, err)
+        return _fail("interrupted", 130, err)
     unreadable = reading.note() if reading is not None else None
     text = _text(whole, as_json=as_json, source=source, where=where, held=held, limit=limit, unreadable=unreadable,
                  reading=reading)
-    write_inert(out, text)
+    out.write(sanitize(text, keep_newlines=True))
+    out.flush()
     if unreadable:  # the report is made of the lines that were calls; the exit code says some were not
-        return fail(unreadable, UNREADABLE_LINES, err)
+        return _fail(unreadable, UNREADABLE_LINES, err)
     return 0
 
 
