@@ -7,6 +7,9 @@ what it needs of ``dialog-title``, ``dialog-hint``, ``dialog-error`` (a refusal 
 
 A dialog answers once (:meth:`answer`): a second key press or click while the first answer is
 on its way does nothing, so one dialog never sends two answers.
+
+``ListDialog``: a dialog that picks from one list: Esc answers None, j/k move the cursor
+(``list_keys(prefix)`` gives those keys, with the dialog's own binding ids).
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.screen import ModalScreen
-from textual.widgets import Button
+from textual.widgets import Button, OptionList
 from textual.widgets.button import ButtonVariant
 
-__all__ = ["DialogScreen", "answer_buttons"]
+__all__ = ["DialogScreen", "ListDialog", "answer_buttons", "list_keys"]
 
 ResultT = TypeVar("ResultT")
 
@@ -50,6 +54,29 @@ class DialogScreen(ModalScreen[ResultT], Generic[ResultT]):
             return
         self._answered = True
         self.dismiss(result)
+
+
+def list_keys(prefix: str) -> list[BindingType]:
+    """The keys of a ``ListDialog``: Esc cancels; j and k move the list's cursor (as the arrows do)."""
+    return [
+        Binding("escape", "cancel", "Cancel", id=f"{prefix}.cancel"),
+        Binding("j", "down", "Down", show=False, id=f"{prefix}.down"),
+        Binding("k", "up", "Up", show=False, id=f"{prefix}.up"),
+    ]
+
+
+class ListDialog(DialogScreen[ResultT | None]):
+    """A dialog that picks from its one ``OptionList``; Esc answers None. Its BINDINGS are
+    ``list_keys(prefix)`` (and any of its own)."""
+
+    def action_cancel(self) -> None:
+        self.answer(None)
+
+    def action_down(self) -> None:
+        self.query_one(OptionList).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one(OptionList).action_cursor_up()
 
 
 def answer_buttons(

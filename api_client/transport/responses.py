@@ -205,39 +205,10 @@ def error_for_response(
     secret: str | None,
     error_types: Mapping[str, type[BlahError]] | None = None,
 ) -> BlahError:
-    """The error for a non-2xx answer (see ``_error_for_response``), with the run id its body
-    names, when it names one (``{"error": "run_in_progress", "run_id": ...}``, read leniently)."""
-    error = _error_for_response(status, headers, body, method=method, path=path, secret=secret,
-                                error_types=error_types)
-    if b"run_id" in body and not looks_like_html(body, headers.get("content-type")):
-        try:
-            payload = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            payload = None
-        nested = payload.get("error") if isinstance(payload, Mapping) else None
-        for holder in (payload, nested):
-            value = holder.get("run_id") if isinstance(holder, Mapping) else None
-            if isinstance(value, str) and _RUN_ID.fullmatch(value):
-                error.named_run_id = value
-                break
-    return error
-
-
-_RUN_ID = re.compile(r"[A-Za-z0-9_.:-]{1,120}")
-
-
-def _error_for_response(
-    status: int,
-    headers: Mapping[str, str],
-    body: bytes,
-    *,
-    method: str,
-    path: str,
-    secret: str | None,
-    error_types: Mapping[str, type[BlahError]] | None = None,
-) -> BlahError:
     """The error for a non-2xx answer (its body already read). ``error_types`` maps a code
-    the body names to the (more precise) error class a platform raises for it."""
+    the body names to the (more precise) error class a platform raises for it. The error
+    carries the run id the body names, when it names one (``{"error": "run_in_progress",
+    "run_id": ...}``, read leniently)."""
     payload: Any = None
     is_html = looks_like_html(body, headers.get("content-type"))
     if body.strip() and not is_html:
@@ -268,32 +239,51 @@ def _error_for_response(
     }
     retry_after = parse_retry_after(headers.get("retry-after"), now=time.time())
     typed = (error_types or {}).get(code) if code else None
+    error: BlahError
     if typed is not None and status >= 400:
         if issubclass(typed, RateLimitedError):
-            return typed(message, retry_after=retry_after, **kw)
-        return typed(message, **kw)
-    if 300 <= status < 400:
+            error = typed(message, retry_after=retry_after, **kw)
+        else:
+            error = typed(message, **kw)
+    elif 300 <= status < 400:
         location = safe_excerpt(headers.get("location", ""), 120, secret=secret)
-        return InvalidResponseError(
+        error = InvalidResponseError(
             f"unexpected redirect to {location or '(no location)'}; not followed",
             excerpt=location,
             **kw,
         )
-    if status in (401, 403):
+    elif status in (401, 403):
         if status == 403:
             message = f"{message} ({COUNCIL_HINT})"
-        return AuthError(message, **kw)
-    if status == 404:
-        return NotFoundError(message, **kw)
-    if status == 409:
-        return ConflictError(message, **kw)
-    if status == 429 or (status == 503 and retry_after is not None):
-        return RateLimitedError(message, retry_after=retry_after, **kw)
-    if status >= 500:
-        return ServerError(message, **kw)
-    if 400 <= status < 500:
-        return BadRequestError(message, **kw)
-    return InvalidResponseError(message, excerpt=body_excerpt(body, secret=secret), **kw)
+        error = AuthError(message, **kw)
+    elif status == 404:
+        error = NotFoundError(message, **kw)
+    elif status == 409:
+        error = ConflictError(message, **kw)
+    elif status == 429 or (status == 503 and retry_after is not None):
+        error = RateLimitedError(message, retry_after=retry_after, **kw)
+    elif status >= 500:
+        error = ServerError(message, **kw)
+    elif 400 <= status < 500:
+        error = BadRequestError(message, **kw)
+    else:
+        error = InvalidResponseError(message, excerpt=body_excerpt(body, secret=secret), **kw)
+    if b"run_id" in body:
+        error.named_run_id = _named_run_id(payload)
+    return error
+
+
+_RUN_ID = re.compile(r"[A-Za-z0-9_.:-]{1,120}")
+
+
+def _named_run_id(payload: Any) -> str | None:
+    """The run id a decoded error body names, at its top or inside its ``error`` object."""
+    nested = payload.get("error") if isinstance(payload, Mapping) else None
+    for holder in (payload, nested):
+        value = holder.get("run_id") if isinstance(holder, Mapping) else None
+        if isinstance(value, str) and _RUN_ID.fullmatch(value):
+            return value
+    return None
 
 
 class ShapeError(ValueError):

@@ -25,7 +25,8 @@ from api_client.blahdev.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
 from application.diagnosis.analysis import DiagnosisView, analyse
 from application.diagnosis.data import DiagnosisInputs, fetch_inputs, fetch_model
-from widgets.safe_text import one_line, sanitize
+from cli.commands.report_output import fail, write_inert
+from widgets.safe_text import one_line
 
 __all__ = ["build_report_text", "report_main"]
 
@@ -45,11 +46,6 @@ class ReportError(Exception):
     def __init__(self, message: str, code: int) -> None:
         super().__init__(message)
         self.code = code
-
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"blah-tui report: {sanitize(message, keep_newlines=False)}\n")
-    return code
 
 
 async def _gather(model_id: str, *, base_url: str, api_key: str | None, limit: int) -> DiagnosisInputs:
@@ -126,27 +122,26 @@ def report_main(
     out = out or sys.stdout
     err = err or sys.stderr
     if limit < 1:
-        return _fail(f"--limit must be at least 1 (got {limit})", 2, err)
+        return fail(f"--limit must be at least 1 (got {limit})", 2, err)
     if not model_id.strip():
-        return _fail("MODEL_ID is empty", 2, err)
+        return fail("MODEL_ID is empty", 2, err)
     try:
         inputs = asyncio.run(_gather(model_id, base_url=base_url, api_key=api_key, limit=limit))
     except ReportError as error:
-        return _fail(str(error), error.code, err)
+        return fail(str(error), error.code, err)
     except UnreachableError as error:
-        return _fail(f"cannot reach the platform at {base_url}: {error}", 1, err)
+        return fail(f"cannot reach the platform at {base_url}: {error}", 1, err)
     except NotFoundError as error:
-        return _fail(f"the platform at {base_url} does not know model {model_id!r} ({error})", 2, err)
+        return fail(f"the platform at {base_url} does not know model {model_id!r} ({error})", 2, err)
     except (BlahError, ValueError) as error:  # the exception's name helps no one reading this
-        return _fail(str(error), 1, err)
+        return fail(str(error), 1, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail("interrupted", 130, err)
     if inputs.entries_error and inputs.model.value is None:
-        return _fail(f"{inputs.entries_error}; {inputs.model.error or 'the model record is missing'}", 1, err)
+        return fail(f"{inputs.entries_error}; {inputs.model.error or 'the model record is missing'}", 1, err)
     view = analyse(inputs)
     text = build_report_text(view, as_json=as_json, limit=limit)
     # diagnosis's markdown is already inert; sanitising again costs nothing and guarantees that
     # no control character (other than newline and tab) reaches the terminal.
-    out.write(sanitize(text, keep_newlines=True))
-    out.flush()
+    write_inert(out, text)
     return 0

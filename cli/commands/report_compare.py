@@ -22,7 +22,8 @@ from api_client.blahdev.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
 from application.compare.checkpoint import CheckpointComparison, compare_models
 from application.compare.checkpoint_format import COLUMNS, METHOD, row_cells, side_line, to_json
-from common.safe_strings import one_line, sanitize
+from cli.commands.report_output import fail, write_inert
+from common.safe_strings import one_line
 
 __all__ = ["compare_main", "render_table"]
 
@@ -59,11 +60,6 @@ async def _compare(model_a: str, model_b: str, *, base_url: str, api_key: str | 
         return await compare_models(client, model_a, model_b, templates=templates, limit=limit)
 
 
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"blah-tui report: {sanitize(message, keep_newlines=False)}\n")
-    return code
-
-
 def compare_main(
     model_id: str,
     other_id: str,
@@ -78,25 +74,24 @@ def compare_main(
     out = out or sys.stdout
     err = err or sys.stderr
     if limit < 1:
-        return _fail(f"--limit must be at least 1 (got {limit})", 2, err)
+        return fail(f"--limit must be at least 1 (got {limit})", 2, err)
     if not model_id.strip() or not other_id.strip():
-        return _fail("a model id is empty", 2, err)
+        return fail("a model id is empty", 2, err)
     if model_id == other_id:
-        return _fail("--compare names the same model: choose another model to compare with", 2, err)
+        return fail("--compare names the same model: choose another model to compare with", 2, err)
     try:  # the other model is "before" (A), MODEL_ID "after" (B)
         comparison = asyncio.run(_compare(other_id, model_id, base_url=base_url, api_key=api_key, limit=limit))
     except NotFoundError as error:
-        return _fail(one_line(error.message, max_len=300), 2, err)
+        return fail(one_line(error.message, max_len=300), 2, err)
     except UnreachableError as error:
-        return _fail(f"cannot reach the platform at {base_url}: {one_line(error.message, max_len=200)}", 1, err)
+        return fail(f"cannot reach the platform at {base_url}: {one_line(error.message, max_len=200)}", 1, err)
     except BlahError as error:
-        return _fail(one_line(error.message, max_len=300), 1, err)
+        return fail(one_line(error.message, max_len=300), 1, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail("interrupted", 130, err)
     if as_json:
         text = json.dumps(to_json(comparison), ensure_ascii=True, indent=2) + "\n"
     else:
         text = render_table(comparison)
-    out.write(sanitize(text, keep_newlines=True))
-    out.flush()
+    write_inert(out, text)
     return 0

@@ -188,7 +188,26 @@ def _error(rng: random.Random, call: Call, prompt_tokens: int) -> Generation:
     return Generation(None, "error", prompt_tokens, None, latency, err, "error", None)
 
 
-class SmallModel:
+class _SimulatedModel:
+    """What every simulated model does first: a random source fixed by the seed, the model,
+    the prompt and the call's counter (the same call answers the same way), and an error when
+    the host is down or by the random error rate; otherwise the model's own ``_answer``."""
+
+    seed: int
+    model_id: str
+
+    def generate(self, call: Call, counter: int) -> Generation:
+        rng = stable_rng(self.seed, self.model_id, call.prompt, counter)
+        prompt_tokens = tokenizer.count(call.prompt)
+        if call.down or rng.random() < RANDOM_ERROR_RATE:
+            return _error(rng, call, prompt_tokens)
+        return self._answer(call, rng, prompt_tokens)
+
+    def _answer(self, call: Call, rng: random.Random, prompt_tokens: int) -> Generation:
+        raise NotImplementedError
+
+
+class SmallModel(_SimulatedModel):
     """The person's tiny chatml-trained model (see the module docstring for its rates)."""
 
     def __init__(self, seed: int, model_id: str, trained_template: str = "chatml") -> None:
@@ -196,11 +215,7 @@ class SmallModel:
         self.model_id = model_id
         self.trained_template = trained_template
 
-    def generate(self, call: Call, counter: int) -> Generation:
-        rng = stable_rng(self.seed, self.model_id, call.prompt, counter)
-        prompt_tokens = tokenizer.count(call.prompt)
-        if call.down or rng.random() < RANDOM_ERROR_RATE:
-            return _error(rng, call, prompt_tokens)
+    def _answer(self, call: Call, rng: random.Random, prompt_tokens: int) -> Generation:
         rates = outcome_rates(features(call, self.trained_template, prompt_tokens))
         kind = rng.choices(list(rates), weights=list(rates.values()))[0]
         text, natural, correct = self._text(kind, call, rng)
@@ -257,7 +272,7 @@ def free_answer(user_text: str, topic: str) -> str:
     return f"I think {topic} is very nice. Lily likes {topic} too, and she smiles when she sees it."
 
 
-class PeerModel:
+class PeerModel(_SimulatedModel):
     """A stronger peer: mostly right; ``skill`` is its per-eval accuracy."""
 
     def __init__(self, seed: int, model_id: str, skill: float, template: str | None) -> None:
@@ -266,11 +281,7 @@ class PeerModel:
         self.skill = skill
         self.template = template
 
-    def generate(self, call: Call, counter: int) -> Generation:
-        rng = stable_rng(self.seed, self.model_id, call.prompt, counter)
-        prompt_tokens = tokenizer.count(call.prompt)
-        if call.down or rng.random() < RANDOM_ERROR_RATE:
-            return _error(rng, call, prompt_tokens)
+    def _answer(self, call: Call, rng: random.Random, prompt_tokens: int) -> Generation:
         topic = topic_of(call.user_text)
         long = prompt_tokens >= LONG_PROMPT_TOKENS
         roll = rng.random()

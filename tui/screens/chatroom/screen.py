@@ -8,7 +8,7 @@ Every piece of platform text is rendered through ``widgets.safe_text`` (never as
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -24,6 +24,7 @@ from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import RoomPoller
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.chatroom.mute_target import mute_target, mute_target_line
 from tui.screens.chatroom.people import EVERYONE
@@ -35,6 +36,9 @@ from tui.screens.chatroom.view import RoomContext, RoomView
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["EVERYONE", "ChatroomScreen"]
 
@@ -180,11 +184,8 @@ class ChatroomScreen(BlahScreen):
             self.set_room_status(self._status)
         return new
 
-    @work(exclusive=True, group="chatroom-models", exit_on_error=False)
-    async def load_models(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="chatroom-models")
+    async def load_models(self, client: BlahClient) -> None:
         try:
             models = await client.list_models()
         except BlahError as error:
@@ -290,12 +291,9 @@ class ChatroomScreen(BlahScreen):
             return
         self.open_prompt(message.id)
 
-    @work(exclusive=True, group="chatroom-prompt", exit_on_error=False)
-    async def open_prompt(self, message_id: str) -> None:
+    @platform_work(exclusive=True, group="chatroom-prompt")
+    async def open_prompt(self, client: BlahClient, message_id: str) -> None:
         """Fetch the message with its prompt attached, then open that call in the inspector."""
-        client = self.ctx.client
-        if client is None:
-            return
         detail = await client.chatroom_message(message_id)
         log_id = detail.log.id if detail.log is not None else detail.log_id
         if not log_id:

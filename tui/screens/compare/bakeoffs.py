@@ -34,6 +34,7 @@ from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
 from tui.screens.compare.bakeoff_detail import BakeoffDetail
 from tui.screens.compare.bakeoff_labels import VERDICT_CELL, LabelActions
@@ -45,6 +46,7 @@ from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from api_client.errorbar.client import ErrorbarClient
     from api_client.errorbar import shapes as assumed
 
 __all__ = ["BakeoffScreen", "GATE_THRESHOLDS", "NOT_CONFIGURED"]
@@ -172,11 +174,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self.gate, self.rows, self._pairwise, self.readings = None, [], None, None
         self.load_run(run_id)
 
-    @work(exclusive=True, group="bakeoffs.run", exit_on_error=False)
-    async def load_run(self, run_id: str) -> None:
-        client = self.ctx.errorbar
-        if client is None:
-            return
+    @platform_work("errorbar", exclusive=True, group="bakeoffs.run")
+    async def load_run(self, client: ErrorbarClient, run_id: str) -> None:
         try:
             run = await client.get_run(run_id)
             self.run = run
@@ -314,11 +313,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
             self.notify("This run has no samples to open yet.", markup=False, timeout=3)
         samples.focus()
 
-    @work(exclusive=True, group="bakeoffs.compare", exit_on_error=False)
-    async def load_comparison(self, before_id: str, after_id: str) -> None:
-        client = self.ctx.errorbar
-        if client is None:
-            return
+    @platform_work("errorbar", exclusive=True, group="bakeoffs.compare")
+    async def load_comparison(self, client: ErrorbarClient, before_id: str, after_id: str) -> None:
         try:
             self.comparison = await client.compare(before_id, after_id)
         except BlahError as error:

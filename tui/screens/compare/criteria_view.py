@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -25,12 +24,14 @@ from common.format import DASH
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.send_once import SendOnce
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
+    from api_client.errorbar.client import ErrorbarClient
     from api_client.errorbar import shapes as assumed
 
 __all__ = ["CriteriaScreen", "criterion_detail"]
@@ -95,13 +96,9 @@ class CriteriaScreen(BlahScreen):
     def on_mount(self) -> None:
         self.load()
 
-    @work(exclusive=True, group="criteria.list", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.errorbar
+    @platform_work("errorbar", exclusive=True, group="criteria.list", offline=("criteria-caption", "errorbar is not configured"))
+    async def load(self, client: ErrorbarClient) -> None:
         caption = self.query_one("#criteria-caption", Static)
-        if client is None:
-            caption.update(Text("errorbar is not configured"))
-            return
         try:
             self.criteria = await client.criteria()
         except BlahError as error:
@@ -149,11 +146,8 @@ class CriteriaScreen(BlahScreen):
                                             self.states.get(criterion.id))
         self.query_one("#criteria-detail", Static).update(self.detail_text)
 
-    @work(group="criteria.report", exit_on_error=False)
-    async def load_report(self, criterion_id: str) -> None:
-        client = self.ctx.errorbar
-        if client is None:
-            return
+    @platform_work("errorbar", group="criteria.report")
+    async def load_report(self, client: ErrorbarClient, criterion_id: str) -> None:
         try:
             self.reports[criterion_id] = await client.alignment(criterion_id)
         except BlahError as error:

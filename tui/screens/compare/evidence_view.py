@@ -23,9 +23,11 @@ from application.compare.bakeoff.evidence import EvidenceSummary, evidence_error
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
+from tui.platform_work import platform_work
 from tui.text_page import TextPageScreen
 
 if TYPE_CHECKING:
+    from api_client.errorbar.client import ErrorbarClient
     from api_client.errorbar.client import EvidenceBundle
 
 __all__ = ["EvidenceScreen", "default_evidence_path", "evidence_block"]
@@ -78,11 +80,8 @@ class EvidenceScreen(TextPageScreen):
     def on_mount(self) -> None:
         self.load()
 
-    @work(exclusive=True, group="evidence.load", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.errorbar
-        if client is None:
-            return
+    @platform_work("errorbar", exclusive=True, group="evidence.load")
+    async def load(self, client: ErrorbarClient) -> None:
         try:
             self.bundle = await client.evidence(self.run_id, self.thresholds, with_content=self.with_content)
         except BlahError as error:

@@ -10,6 +10,7 @@ its own older calls (``checkpoints.py``); ``o`` the errorbar queue's bake-offs (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -24,10 +25,14 @@ from application.compare.rows import CompareLine, mean_scores, order_for_person,
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.captioned_table import CaptionedTableScreen
+from tui.platform_work import platform_work
 from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs.pick import ask_for_models
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["CompareLine", "CompareScreen", "mean_scores", "order_for_person", "tally"]
 
@@ -66,13 +71,9 @@ class CompareScreen(CaptionedTableScreen):
         self.peers = [p for p in self.peers if p != self.ctx.model_id]
         self.load()
 
-    @work(exclusive=True, group="compare.load", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.client
+    @platform_work(exclusive=True, group="compare.load", offline=(CAPTION_ID, "offline: comparing needs the platform"))
+    async def load(self, client: BlahClient) -> None:
         caption = self.caption
-        if client is None:
-            caption.update(Text("offline: comparing needs the platform"))
-            return
         own = self.ctx.model_id
         try:
             models = await client.list_models()

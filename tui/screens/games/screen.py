@@ -4,10 +4,10 @@ it plays out)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -25,13 +25,17 @@ from api_client.errors import (
 from application.poller import Poller, PollStep
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import open_list, platform_work
 from tui.screens.games.game_table import GameTable
 from tui.screens.games.game_view import FINISHED, GameView
 from tui.send_once import SendOnce
-from widgets.dialog import DialogScreen
+from widgets.dialog import ListDialog, list_keys
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["GameTypeScreen", "GamesScreen"]
 
@@ -46,7 +50,7 @@ GAME_MAX_POLL_S = 5.0
 """The slowest a game being played is polled while nothing changes."""
 
 
-class GameTypeScreen(DialogScreen[str | None]):
+class GameTypeScreen(ListDialog[str]):
     """Pick the kind of game to start."""
 
     DEFAULT_CSS = """
@@ -55,11 +59,7 @@ class GameTypeScreen(DialogScreen[str | None]):
     GameTypeScreen OptionList { height: auto; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="game_type.cancel"),
-        Binding("j", "down", "Down", show=False, id="game_type.down"),
-        Binding("k", "up", "Up", show=False, id="game_type.up"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list_keys("game_type")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
@@ -69,15 +69,6 @@ class GameTypeScreen(DialogScreen[str | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option_id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()
 
 
 class GamesScreen(BlahScreen):
@@ -122,22 +113,16 @@ class GamesScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#games-table", GameTable).focus()
-        if self.ctx.client is None:
-            self._status(Text("offline: games need the platform", style="italic"))
-            return
-        self.load()
+        open_list(self, self.query_one("#games-table", GameTable), self.load,
+                  lambda: self._status(Text("offline: games need the platform", style="italic")))
 
     def _status(self, text: Text) -> None:
         self.query_one("#games-status", Static).update(text)
 
     # ----------------------------------------------------------------- data
 
-    @work(exclusive=True, group="games-load", exit_on_error=False)
-    async def load(self, select: str | None = None) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="games-load")
+    async def load(self, client: BlahClient, select: str | None = None) -> None:
         try:
             games = await client.list_games()
         except BlahError as error:
@@ -166,14 +151,11 @@ class GamesScreen(BlahScreen):
         if event.row_key.value:
             self.load_game(event.row_key.value)
 
-    @work(exclusive=True, group="games-detail", exit_on_error=False)
-    async def load_game(self, game_id: str) -> None:
+    @platform_work(exclusive=True, group="games-detail")
+    async def load_game(self, client: BlahClient, game_id: str) -> None:
         """Show one game; while it is still being played, keep polling it (the app's one
         Poller: a new turn or status is progress; a transient error is retried, a fatal one,
         such as a game that does not exist, ends the polling and says why)."""
-        client = self.ctx.client
-        if client is None:
-            return
 
         async def fetch() -> Game:
             return await client.get_game(game_id)

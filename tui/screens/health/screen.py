@@ -9,6 +9,7 @@ endpoint was down, not that the model answered badly.
 from __future__ import annotations
 
 from datetime import UTC
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -29,6 +30,7 @@ from application.health.windows import (
 from common.format import format_latency
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.screens.runs.format import (
     DASH,
     cell,
@@ -42,6 +44,9 @@ from widgets.key_table import KeyTable
 from widgets.plots import TimeSeriesPlot
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["HealthScreen", "uptime_sentence"]
 
@@ -106,13 +111,9 @@ class HealthScreen(BlahScreen):
         """The app is now about another model: show this screen for it."""
         self.load()
 
-    @work(exclusive=True, group="health.load", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.client
+    @platform_work(exclusive=True, group="health.load", offline=("health-summary", "offline: health checks need the platform"))
+    async def load(self, client: BlahClient) -> None:
         summary = self.query_one("#health-summary", Caption)
-        if client is None:
-            summary.update(Text("offline: health checks need the platform"))
-            return
         try:
             health = await client.health(self.model_id)
         except BlahError as error:

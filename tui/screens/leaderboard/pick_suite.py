@@ -10,19 +10,19 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 
 from api_client.blobfish.shapes_bench import SuiteRun
 from tui.screens.leaderboard.community_rows import SuiteRunOption
-from widgets.dialog import DialogScreen
+from widgets.dialog import ListDialog, list_keys
 from widgets.safe_text import one_line_text
 
 __all__ = ["SuiteRunPickerScreen"]
 
 
-class SuiteRunPickerScreen(DialogScreen[str | None]):
+class SuiteRunPickerScreen(ListDialog[str]):
     """A list of completed suite runs; Enter chooses, Esc cancels."""
 
     DEFAULT_CSS = """
@@ -31,11 +31,7 @@ class SuiteRunPickerScreen(DialogScreen[str | None]):
     SuiteRunPickerScreen OptionList { height: auto; max-height: 16; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="pick_suite.cancel"),
-        Binding("j", "down", "Down", show=False, id="pick_suite.down"),
-        Binding("k", "up", "Up", show=False, id="pick_suite.up"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list_keys("pick_suite")
 
     def __init__(self, slug: str, runs: Sequence[SuiteRun]) -> None:
         super().__init__()
@@ -61,12 +57,3 @@ class SuiteRunPickerScreen(DialogScreen[str | None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.answer(self._runs[event.option_index].run_id)
-
-    def action_cancel(self) -> None:
-        self.answer(None)
-
-    def action_down(self) -> None:
-        self.query_one(OptionList).action_cursor_down()
-
-    def action_up(self) -> None:
-        self.query_one(OptionList).action_cursor_up()

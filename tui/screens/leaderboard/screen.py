@@ -8,10 +8,10 @@ The standings (best first, each model's change since its previous completed run)
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -21,6 +21,7 @@ from api_client.errors import BlahError
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
 from widgets.key_table import KeyTable
@@ -28,6 +29,9 @@ from widgets.footer import KeyFooter
 from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["LeaderboardScreen", "ModelHistory", "Standing", "mean_score", "model_history", "standings"]
 
@@ -138,13 +142,9 @@ class LeaderboardScreen(BlahScreen):
         """The app is now about another model: show this screen for it."""
         self.load()
 
-    @work(exclusive=True, group="leaderboard.load", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.client
+    @platform_work(exclusive=True, group="leaderboard.load", offline=("lb-caption", "offline: the leaderboard needs the platform"))
+    async def load(self, client: BlahClient) -> None:
         caption = self.query_one("#lb-caption", Static)
-        if client is None:
-            caption.update(Text("offline: the leaderboard needs the platform"))
-            return
         try:
             board = await load_board(client)
         except BlahError as error:

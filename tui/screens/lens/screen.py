@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
-from typing import ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -24,6 +23,7 @@ from textual.worker import Worker
 from api_client.blahdev.shapes import LensBundle, LensEvent
 from api_client.errors import BlahError, NotFoundError
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.screens.lens.render import (
     LensHeatMap,
     LensRun,
@@ -37,6 +37,9 @@ from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["DEFAULT_PROMPT", "LensScreen"]
 
@@ -132,11 +135,8 @@ class LensScreen(BlahScreen):
 
     # ----------------------------------------------------------------- bundle
 
-    @work(exclusive=True, group="lens-bundle", exit_on_error=False)
-    async def load_bundle(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="lens-bundle")
+    async def load_bundle(self, client: BlahClient) -> None:
         label = self.query_one("#lens-bundle", Static)
         model_id = self.model_id
         try:
@@ -194,10 +194,8 @@ class LensScreen(BlahScreen):
         self.analysis = self.analyse(prompt, tokens, top_k)
         self.query_one("#lens-table", KeyTable).focus()  # so x / [ / ] act on the screen
 
-    @work(exclusive=True, group="lens-analyse", exit_on_error=False)
-    async def analyse(self, prompt: str, new_tokens: int, top_k: int) -> None:
-        client = self.ctx.client
-        assert client is not None
+    @platform_work(exclusive=True, group="lens-analyse")
+    async def analyse(self, client: BlahClient, prompt: str, new_tokens: int, top_k: int) -> None:
         self._top_k = top_k
         self._set_columns(top_k)
         self.run = run = LensRun(prompt)

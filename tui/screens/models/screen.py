@@ -4,7 +4,7 @@ mute/unmute in the chatroom, register a new model. Playground and Games are one 
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -17,6 +17,7 @@ from api_client.blahdev.shapes import Eval, Model
 from api_client.errors import BlahError
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import open_list, platform_work
 from tui.screens.chatroom.mute import MuteFlow
 from tui.screens.models.detail import ModelDetail
 from tui.screens.models.register import RegisterModelScreen
@@ -24,6 +25,9 @@ from tui.screens.models.tables import EvalTable, ModelTable
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["ModelsScreen"]
 
@@ -82,22 +86,16 @@ class ModelsScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#models-table", DataTable).focus()
-        if self.ctx.client is None:
-            self._status(Text("offline: models and evals need the platform", style="italic"))
-            return
-        self.load()
+        open_list(self, self.query_one("#models-table", DataTable), self.load,
+                  lambda: self._status(Text("offline: models and evals need the platform", style="italic")))
 
     # ----------------------------------------------------------------- data
 
     def _status(self, text: Text) -> None:
         self.query_one("#models-status", Static).update(text)
 
-    @work(exclusive=True, group="models-load", exit_on_error=False)
-    async def load(self, query: str = "") -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="models-load")
+    async def load(self, client: BlahClient, query: str = "") -> None:
         self._status(Text("loading…", end=""))
         try:
             if query:
@@ -185,22 +183,16 @@ class ModelsScreen(BlahScreen):
             self._detail.show_eval(item)
             self.load_eval_detail(item.id)
 
-    @work(exclusive=True, group="models-detail", exit_on_error=False)
-    async def load_model_detail(self, model_id: str) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="models-detail")
+    async def load_model_detail(self, client: BlahClient, model_id: str) -> None:
         model = await client.get_model(model_id)
         self.blah_app.note_chatroom_enabled(model.id, model.chatroom_enabled)
         self.models = [model if m.id == model.id else m for m in self.models]
         if self._detail_for == model_id:
             self._show_model_detail(model)
 
-    @work(exclusive=True, group="models-detail", exit_on_error=False)
-    async def load_eval_detail(self, eval_id: str) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="models-detail")
+    async def load_eval_detail(self, client: BlahClient, eval_id: str) -> None:
         item = await client.get_eval(eval_id)
         if self._detail_for == eval_id:
             self._detail.show_eval(item)

@@ -8,10 +8,9 @@ flips the direction; missing values always sort last. Verdicts worth doubting ca
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
-from textual import work
 from textual.binding import Binding
 from textual.widgets import DataTable
 
@@ -22,6 +21,7 @@ from common.format import format_latency
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.captioned_table import CaptionedTableScreen
+from tui.platform_work import platform_work
 from tui.screens.runs.format import (
     cell,
     fmt_score,
@@ -30,6 +30,9 @@ from tui.screens.runs.format import (
     tone_style,
 )
 from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["SORT_KEYS", "ResultsScreen", "sort_results"]
 
@@ -112,13 +115,9 @@ class ResultsScreen(CaptionedTableScreen):
     def on_mount(self) -> None:
         self.load()
 
-    @work(exclusive=True, group="results.load", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.client
+    @platform_work(exclusive=True, group="results.load", offline=(CAPTION_ID, "offline: results need the platform"))
+    async def load(self, client: BlahClient) -> None:
         summary = self.caption
-        if client is None:
-            summary.update(Text("offline: results need the platform"))
-            return
         try:
             if self.run_id is not None:
                 results = await client.run_results(self.run_id)

@@ -11,9 +11,9 @@ is announced once (see ``runs_notify``).
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Static
@@ -28,6 +28,7 @@ from common.format import format_duration
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
+from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
 from tui.screens.runs.bakeoff_runs import BakeoffRuns
 from tui.screens.runs.bakeoff_screening import ScreeningStarter
@@ -41,6 +42,9 @@ from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["RunsScreen", "run_models_text"]
 
@@ -154,12 +158,8 @@ class RunsScreen(BlahScreen):
     def _say(self, text: Text | str, *, error: bool = False) -> None:
         self.query_one("#runs-message", Caption).say(text, error=error)
 
-    @work(exclusive=True, group="runs.load", exit_on_error=False)
-    async def load_runs(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            self.query_one("#runs-summary", Static).update(Text("offline: runs need the platform"))
-            return
+    @platform_work(exclusive=True, group="runs.load", offline=("runs-summary", "offline: runs need the platform"))
+    async def load_runs(self, client: BlahClient) -> None:
         asked_at = time.monotonic()
         try:
             runs = await client.list_runs()

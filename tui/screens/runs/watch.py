@@ -11,6 +11,7 @@ estimated is documented in ``application/runs/eta.py``.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
@@ -30,6 +31,7 @@ from common.format import format_duration, format_latency
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
+from tui.platform_work import platform_work
 from tui.screens.runs.confirm import StatusWriter
 from tui.screens.runs.format import (
     DASH,
@@ -47,6 +49,9 @@ from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["RunWatchScreen"]
 
@@ -133,11 +138,8 @@ class RunWatchScreen(BlahScreen):
 
     # ----------------------------------------------------------------- polling
 
-    @work(group="watch.names", exit_on_error=False)
-    async def load_names(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(group="watch.names")
+    async def load_names(self, client: BlahClient) -> None:
         try:
             evals = await client.list_evals()
         except BlahError:

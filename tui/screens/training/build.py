@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -33,11 +33,15 @@ from application.training.upload import (
 from common.format import format_size
 from diagnosis.suggest import Suggestion
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import platform_work
 from tui.screens.training.upload_flow import TrainingUpload
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line_text, safe_text
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["CALLS_EXAMINED", "TrainingBuildScreen", "suggest_from_calls"]
 
@@ -139,11 +143,8 @@ class TrainingBuildScreen(BlahScreen):
 
     # ----------------------------------------------------------------- loading
 
-    @work(exclusive=True, group="training-build-load", exit_on_error=False)
-    async def load(self) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="training-build-load")
+    async def load(self, client: BlahClient) -> None:
         try:
             page = await client.get_logs(self.model_id, limit=CALLS_EXAMINED)
         except BlahError as error:

@@ -3,10 +3,10 @@ a new set from the diagnosis suggestions (see ``training_build``)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
@@ -16,9 +16,13 @@ from api_client.blahdev.shapes import TrainingSet
 from api_client.errors import BlahError, NotFoundError
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import open_list, platform_work
 from tui.screens.training.sets import TrainingSetDetail, TrainingSetTable
 from widgets.footer import KeyFooter
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["TrainingSetsScreen"]
 
@@ -55,20 +59,14 @@ class TrainingSetsScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#ts-table", TrainingSetTable).focus()
-        if self.ctx.client is None:
-            self._status("offline: training sets are on the platform")
-            return
-        self.load()
+        open_list(self, self.query_one("#ts-table", TrainingSetTable), self.load,
+                  lambda: self._status("offline: training sets are on the platform"))
 
     def _status(self, text: str) -> None:
         self.query_one("#ts-status", Static).update(Text(text))
 
-    @work(exclusive=True, group="training-load", exit_on_error=False)
-    async def load(self, select: str | None = None) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="training-load")
+    async def load(self, client: BlahClient, select: str | None = None) -> None:
         try:
             sets = await client.list_training_sets()
         except BlahError as error:
@@ -86,11 +84,8 @@ class TrainingSetsScreen(BlahScreen):
         if event.row_key.value:
             self.load_detail(event.row_key.value)
 
-    @work(exclusive=True, group="training-detail", exit_on_error=False)
-    async def load_detail(self, set_id: str) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="training-detail")
+    async def load_detail(self, client: BlahClient, set_id: str) -> None:
         detail = self.query_one("#ts-detail", TrainingSetDetail)
         try:
             item = await client.get_training_set(set_id)

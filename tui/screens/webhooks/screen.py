@@ -8,10 +8,10 @@ write is checked with a GET and said to be of unknown outcome until then.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-from textual import work
+
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
@@ -21,6 +21,7 @@ from api_client.errors import AuthError, BlahError, OutcomeUnknownError
 from application.error_text import write_problem
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.platform_work import open_list, platform_work
 from tui.screens.webhooks.form import WebhookDraft, WebhookFormScreen
 from tui.screens.webhooks.listen import (
     LISTEN_EVENTS,
@@ -35,6 +36,9 @@ from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
+
+if TYPE_CHECKING:
+    from api_client.blahdev.client import BlahClient
 
 __all__ = ["WebhooksScreen"]
 
@@ -82,22 +86,16 @@ class WebhooksScreen(BlahScreen):
     def on_mount(self) -> None:
         self.session.changed.subscribe(self, self._listener_changed)
         self._listener_changed()
-        self.query_one("#wh-table", WebhookTable).focus()
-        if self.ctx.client is None:
-            self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform"))
-            return
-        self.load()
+        open_list(self, self.query_one("#wh-table", WebhookTable), self.load,
+                  lambda: self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform")))
 
     # ----------------------------------------------------------------- data
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.query_one("#wh-message", Caption).say(text, error=error)
 
-    @work(exclusive=True, group="webhooks-load", exit_on_error=False)
-    async def load(self, select: str | None = None) -> None:
-        client = self.ctx.client
-        if client is None:
-            return
+    @platform_work(exclusive=True, group="webhooks-load")
+    async def load(self, client: BlahClient, select: str | None = None) -> None:
         try:
             hooks = await client.list_webhooks()
         except AuthError as error:
