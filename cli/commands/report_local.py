@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, TextIO
 from api_client.archives.schema import ArchiveError
 from application.diagnosis.archive_report import PLATFORM_ONLY, read_sentence, source_note
 from application.diagnosis.dump import DumpReading, NotADumpError, entries_at, read_calls
-from widgets.safe_text import one_line, sanitize
+from cli.commands.report_output import fail, write_inert
+from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
     from application.diagnosis.whole import WholeDiagnosis
@@ -33,11 +34,6 @@ __all__ = ["UNREADABLE_LINES", "local_report_main"]
 #: Exit code: the report was printed, but some lines of the file were not calls.
 UNREADABLE_LINES = 3
 
-
-
-def _fail(message: str, code: int, err: TextIO) -> int:
-    err.write(f"blah-tui report: {sanitize(message, keep_newlines=False)}\n")
-    return code
 
 
 def _template(model_id: str) -> tuple[str | None, str]:
@@ -62,7 +58,7 @@ def local_report_main(
     from application.diagnosis.whole import diagnose_calls
 
     if limit is not None and limit < 1:
-        return _fail(f"--limit must be at least 1 (got {limit})", 2, err)
+        return fail(f"--limit must be at least 1 (got {limit})", 2, err)
     template, template_source = _template(model_id)
     reading: DumpReading | None = None
     try:
@@ -84,22 +80,21 @@ def local_report_main(
             source = "file"
     except ArchiveError as error:
         if not Path(error.path).exists():
-            return _fail(f"there is no local archive of model {model_id!r} for this profile ({error.path}); open the "
+            return fail(f"there is no local archive of model {model_id!r} for this profile ({error.path}); open the "
                          "model in the app or run `blah-tui export` first to fill it", 1, err)
-        return _fail(f"cannot read the local archive: {error}", 1, err)
+        return fail(f"cannot read the local archive: {error}", 1, err)
     except NotADumpError as error:
-        return _fail(str(error), 1, err)
+        return fail(str(error), 1, err)
     except OSError as error:
-        return _fail(f"cannot read {dump_path}: {error.strerror or error}", 1, err)
+        return fail(f"cannot read {dump_path}: {error.strerror or error}", 1, err)
     except KeyboardInterrupt:
-        return _fail("interrupted", 130, err)
+        return fail("interrupted", 130, err)
     unreadable = reading.note() if reading is not None else None
     text = _text(whole, as_json=as_json, source=source, where=where, held=held, limit=limit, unreadable=unreadable,
                  reading=reading)
-    out.write(sanitize(text, keep_newlines=True))
-    out.flush()
+    write_inert(out, text)
     if unreadable:  # the report is made of the lines that were calls; the exit code says some were not
-        return _fail(unreadable, UNREADABLE_LINES, err)
+        return fail(unreadable, UNREADABLE_LINES, err)
     return 0
 
 

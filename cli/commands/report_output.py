@@ -1,8 +1,8 @@
 """What every `blah-tui report` form writes: one inert line on standard error for a failure,
 and the report made inert for a terminal (no control character other than newline and tab).
-Used by the platform report and ``--compare``; kept apart from them so ``--local``
-(report_local.py, which still has its own copy) can use it without importing the platform's
-client. No Textual import."""
+Used by the platform report, ``--compare`` and ``--offline`` / ``--from``; kept apart from them
+so the local forms (report_local.py) use it without importing the platform's client. No
+Textual import."""
 
 from __future__ import annotations
 
