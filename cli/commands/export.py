@@ -131,7 +131,7 @@ async def export_logs(
                 if stats.newest_ms is None or newest > stats.newest_ms:
                     stats.newest_ms = newest
                 if archive is not None:
-                    pending.extend(e for e in page if floor is None or e.created_at <= floor)
+                    pending.extend(page if floor is None else [e for e in page if e.created_at <= floor])
                     if len(pending) >= ARCHIVE_BATCH:
                         await store(pending)
                         pending = []
