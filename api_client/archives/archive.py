@@ -19,6 +19,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -57,6 +58,9 @@ if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogEntry
 
 T = TypeVar("T")
+_id_of = attrgetter("id")
+_time_key = attrgetter("created_at", "id")
+"""The archive's order, (created_at, id), as one C-level key."""
 
 __all__ = [
     "ALL",
@@ -151,18 +155,22 @@ class Archive(ArchiveBase):
         number: bool = True,
     ) -> list[LogEntry]:
         """Like ``add``, returning the entries that were new, in the order given."""
-        batch: dict[str, LogEntry] = {}
-        for entry in entries:
-            batch.setdefault(entry.id, entry)
+        batch = list(entries)
+        ids = list(map(_id_of, batch))
+        if len(set(ids)) != len(ids):  # the first of each id (C-level check: rarely any)
+            firsts: dict[str, LogEntry] = {}
+            for entry in batch:
+                firsts.setdefault(entry.id, entry)
+            batch, ids = list(firsts.values()), list(firsts)
         if not batch:
             return []
         outcome: InsertOutcome | None = None
         with self._transaction() as conn:
             self._sync_external()  # inside the write lock: sees every other writer
-            known = existing_ids(conn, list(batch))
-            new = [e for i, e in batch.items() if i not in known]
+            known = existing_ids(conn, ids)
+            new = [e for e in batch if e.id not in known] if known else batch
             if new:
-                ordered = sorted(new, key=lambda e: (e.created_at, e.id))
+                ordered = sorted(new, key=_time_key)
                 outcome = insert_sorted(conn, ordered, badges_fn, number=number)
                 if index_text:
                     text_index.index_step(conn, None)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import attrgetter, is_not
 from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
@@ -27,12 +29,20 @@ if TYPE_CHECKING:
 BadgesFn = Callable[["LogEntry"], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
+_VALUE_COLUMNS = (
+    "id", "model_id", "source", "created_at", "prompt", "response", "error", "latency_ms", "max_tokens",
+    "prompt_tokens", "completion_tokens", "finish_reason", "eval_id", "run_id", "result_id", "message_id",
+)  # fmt: skip
+"""The columns stored as the entry's attribute of the same name, as it is."""
+_ERROR_AT = _VALUE_COLUMNS.index("error")
 _INSERT_SQL = (
-    "INSERT INTO logs(seq, id, ord, model_id, source, created_at, prompt, messages, response,"
-    " error, latency_ms, max_tokens, prompt_tokens, completion_tokens, finish_reason,"
-    " eval_id, run_id, result_id, message_id, failed, badges)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, seq, ord, messages, failed, badges)"
+    f" VALUES ({', '.join('?' * (len(_VALUE_COLUMNS) + 5))})"
 )
+_values_of = attrgetter(*_VALUE_COLUMNS)
+_MESSAGES_JSON = "messages_json"
+"""An entry type may carry its messages already as the archive's JSON text (``WireEntry``
+does: cut from the platform's JSON); otherwise it is written from ``entry.messages``."""
 _ID_CHUNK = 500
 
 
@@ -129,27 +139,30 @@ def _has_unnumbered(conn: sqlite3.Connection) -> bool:
 
 def _rows(
     new: Sequence[LogEntry], badges_fn: BadgesFn | None, max_seq: int, ord0: int | None
-) -> tuple[list[tuple[Any, ...]], list[tuple[str, int]]]:
-    rows: list[tuple[Any, ...]] = []
+) -> tuple[Iterable[tuple[Any, ...]], list[tuple[str, int]]]:
+    """The rows of ``new`` in the order of ``_INSERT_SQL``, built column by column (C-level
+    ``map``/``zip``: no Python per row when the entries carry their messages' JSON)."""
+    n = len(new)
+    columns = list(zip(*map(_values_of, new), strict=True))
+    kinds = set(map(type, new))
+    if len(kinds) == 1 and hasattr(next(iter(kinds)), _MESSAGES_JSON):
+        messages: Iterable[str | None] = map(attrgetter(_MESSAGES_JSON), new)
+    else:
+        messages = map(_messages_json, new)
+    failed = map(int, map(is_not, columns[_ERROR_AT], repeat(None)))  # is_failed, per column
     badge_rows: list[tuple[str, int]] = []
-    for i, e in enumerate(new):
-        seq = max_seq + 1 + i
-        badges = badge_text(e, badges_fn)
-        if badges:
-            badge_rows.extend((kind, seq) for kind in badges.split())
-        rows.append(
-            (
-                seq, e.id, None if ord0 is None else ord0 + i, e.model_id, e.source,
-                e.created_at, e.prompt, _messages_json(e), e.response, e.error,
-                e.latency_ms, e.max_tokens, e.prompt_tokens, e.completion_tokens,
-                e.finish_reason, e.eval_id, e.run_id, e.result_id, e.message_id,
-                1 if is_failed(e) else 0, badges,
-            )
-        )  # fmt: skip
-    return rows, badge_rows
+    if badges_fn is None:
+        badges: Iterable[str] = repeat("")
+    else:
+        badges = [badge_text(e, badges_fn) for e in new]
+        for i, text in enumerate(badges):
+            badge_rows.extend((kind, max_seq + 1 + i) for kind in text.split())
+    seqs = range(max_seq + 1, max_seq + 1 + n)
+    ords: Iterable[int | None] = repeat(None) if ord0 is None else range(ord0, ord0 + n)
+    return zip(*columns, seqs, ords, messages, failed, badges), badge_rows
 
 
-def _write(conn: sqlite3.Connection, rows: list[tuple[Any, ...]], badge_rows: list[tuple[str, int]]) -> None:
+def _write(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]], badge_rows: list[tuple[str, int]]) -> None:
     conn.executemany(_INSERT_SQL, rows)
     if badge_rows:
         conn.executemany("INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", badge_rows)

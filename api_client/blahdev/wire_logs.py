@@ -23,13 +23,14 @@ import types
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any, NamedTuple
 
 import orjson
 
 from api_client.blahdev.shapes import ChatMessage, LogEntry, LogPage
 
-__all__ = ["FIELDS", "WireEntry", "WireMessage", "WirePage", "canonical_entries", "wire_page", "wire_page_parser"]
+__all__ = ["FIELDS", "WireEntry", "WirePage", "canonical_entries", "wire_page", "wire_page_parser"]
 
 FIELDS: tuple[str, ...] = tuple(LogEntry.model_fields)
 """``LogEntry``'s fields in its order: the keys (and their order) of a canonical call."""
@@ -40,14 +41,12 @@ _MESSAGES = object()
 """Marks the ``messages`` field in ``_KINDS`` (checked item by item)."""
 
 
-class WireMessage(NamedTuple):
-    role: str
-    content: str | None
-
-
-WireEntry = NamedTuple("WireEntry", [(name, Any) for name in (*FIELDS, "line")])  # type: ignore[misc]
-"""A call's fields by ``LogEntry``'s names (messages as ``WireMessage``) and its JSONL line
-(newline excluded)."""
+WireEntry = NamedTuple("WireEntry", [(name, Any) for name in (*FIELDS, "line", "messages_json")])  # type: ignore[misc]
+"""A call's fields by ``LogEntry``'s names (messages as sent: dicts of ``role`` and
+``content``; ``ChatMessage`` on the general path), its JSONL line
+(newline excluded) and its messages as the archive stores them (``[{"role", "content"}]``
+JSON text, None without messages): one ``orjson.dumps`` of the messages as sent, so the
+archive's fill builds no dict per message."""
 
 
 def _kinds_of(annotation: Any) -> frozenset[type] | object | None:
@@ -81,20 +80,8 @@ _KINDS = _field_kinds()
 _MESSAGES_AT = FIELDS.index("messages") if "messages" in FIELDS else 0
 
 
-def _messages(value: list[Any]) -> list[WireMessage] | None:
-    """The messages as ``WireMessage`` when every one is canonical, else None."""
-    out: list[WireMessage] = []
-    for m in value:
-        if type(m) is not dict or tuple(m) != _MESSAGE_KEYS:
-            return None
-        role, content = m.values()
-        if type(role) is not str or (content is not None and type(content) is not str):
-            return None
-        out.append(_new(WireMessage, (role, content)))
-    return out
-
-
 _new = tuple.__new__
+_MESSAGE_SIGNATURES = frozenset({(str, str), (str, _NONE)})
 _good_signatures: set[tuple[type, ...]] = set()
 """The value types of calls already found canonical: most calls of a history share a few."""
 
@@ -114,41 +101,58 @@ def _canonical_signature(signature: tuple[type, ...]) -> bool:
 
 def canonical_entries(logs: Any) -> list[WireEntry] | None:
     """The calls of a decoded page as ``WireEntry`` when every one is canonical (see the
-    module's docstring), each with its line; None when any is not."""
+    module's docstring), each with its line; None when any is not.
+
+    Checked a page at a time, in C-level passes (``map``/``set``/``zip`` over the calls,
+    no Python per call): every call is a dict with exactly ``FIELDS`` in order, the
+    page's few distinct value-type signatures are each canonical, and so is every
+    message (a dict of exactly ``role``, ``content``: str and str or null)."""
     if _KINDS is None or type(logs) is not list:
         return None
-    entries: list[WireEntry] = []
     if not logs:
-        return entries
-    # One dumps for the page; ``},{"id":`` can only be the seam between two calls (a quote
-    # inside a string is escaped, and only a call's object starts with "id").
-    blob = orjson.dumps(logs)
-    lines = blob[1:-1].replace(b'},{"id":', b'}\n{"id":').split(b"\n")
-    if len(lines) != len(logs):
+        return []
+    if set(map(type, logs)) != {dict} or set(map(tuple, logs)) != {FIELDS}:
         return None
-    fields, good, at_messages = FIELDS, _good_signatures, _MESSAGES_AT
-    append = entries.append
-    for call, line in zip(logs, lines):
-        if type(call) is not dict or tuple(call) != fields:
-            return None
-        values = list(call.values())
-        signature = tuple(map(type, values))
+    good = _good_signatures
+    for signature in set(map(tuple, map(map, repeat(type), map(dict.values, logs)))):
         if signature not in good and not _canonical_signature(signature):
             return None
-        messages = values[at_messages]
-        if messages is not None:
-            messages = _messages(messages)
-            if messages is None:
-                return None
-            values[at_messages] = messages
-        values.append(line)
-        append(_new(WireEntry, values))
-    return entries
+    columns = list(zip(*map(dict.values, logs)))
+    messages = columns[_MESSAGES_AT]
+    items = list(chain.from_iterable(m for m in messages if m is not None))
+    if items and (
+        set(map(type, items)) != {dict}
+        or set(map(tuple, items)) != {_MESSAGE_KEYS}
+        or not set(map(tuple, map(map, repeat(type), map(dict.values, items)))) <= _MESSAGE_SIGNATURES
+    ):
+        return None
+    # One dumps for the page; ``},{"id":`` can only be the seam between two calls (a quote
+    # inside a string is escaped, and only a call's object starts with "id").
+    dumps = orjson.dumps
+    lines = dumps(logs)[1:-1].replace(b'},{"id":', b'}\n{"id":').split(b"\n")
+    if len(lines) != len(logs):
+        return None
+    # Canonical messages: their JSON is what ``messages_json`` writes for them.
+    as_json = [None if m is None else dumps(m).decode() for m in messages]
+    return list(map(_new, repeat(WireEntry), zip(*columns, lines, as_json)))
+
+
+def messages_json(messages: Sequence[Any] | None) -> str | None:
+    """Messages (anything with ``role`` and ``content``) as the archive stores them."""
+    if messages is None:
+        return None
+    return orjson.dumps([{"role": m.role, "content": m.content} for m in messages]).decode()
 
 
 def _from_entry(entry: LogEntry) -> WireEntry:
     """A validated call as a ``WireEntry`` with pydantic's line (the general path)."""
-    return WireEntry._make([*(getattr(entry, name) for name in FIELDS), entry.__pydantic_serializer__.to_json(entry)])
+    return WireEntry._make(
+        [
+            *(getattr(entry, name) for name in FIELDS),
+            entry.__pydantic_serializer__.to_json(entry),
+            messages_json(entry.messages),
+        ]
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api_client.blahdev.shapes import LogEntry, LogPage
-from api_client.blahdev.wire_logs import FIELDS, canonical_entries, wire_page_parser
+from api_client.blahdev.wire_logs import FIELDS, canonical_entries, messages_json, wire_page_parser
 from api_client.errors import InvalidResponseError  # noqa: F401  (the general path's error)
 
 NASTY = [
@@ -45,7 +45,8 @@ def test_canonical_calls_take_the_fast_path_and_keep_pydantics_bytes() -> None:
     page = wire_page_parser.from_json(page_body(logs))
     assert [e.line for e in page.logs] == pydantic_lines(page_body(logs))
     assert [e.id for e in page.logs] == [c["id"] for c in logs]
-    assert page.logs[0].messages[0].role == "user"  # what the archive reads, by name
+    # what the archive stores: the messages' JSON as ``messages_json`` writes it from models
+    assert [e.messages_json for e in page.logs] == [messages_json(e.messages) for e in LogPage.model_validate_json(page_body(logs)).logs]
 
 
 text = st.one_of(st.none(), st.text(max_size=40))
@@ -69,7 +70,13 @@ def wire_calls(draw: st.DrawFn) -> dict[str, Any]:
 def test_any_canonical_page_is_written_as_pydantic_writes_it(logs: list[dict[str, Any]]) -> None:
     body = page_body(logs)
     assert canonical_entries(orjson.loads(body)["logs"]) is not None
-    assert [e.line for e in wire_page_parser.from_json(body).logs] == pydantic_lines(body)
+    fast = wire_page_parser.from_json(body).logs
+    assert [e.line for e in fast] == pydantic_lines(body)
+    models = LogPage.model_validate_json(body).logs  # what the archive stores, field for field
+    assert [e.messages_json for e in fast] == [messages_json(m.messages) for m in models]
+    assert [[getattr(e, f) for f in FIELDS if f != "messages"] for e in fast] == [
+        [getattr(m, f) for f in FIELDS if f != "messages"] for m in models
+    ]
 
 
 @pytest.mark.parametrize(
@@ -88,6 +95,11 @@ def test_a_page_that_is_not_canonical_is_validated_and_written_as_before(odd: di
     assert canonical_entries(logs) is None
     body = page_body(logs)
     assert [e.line for e in wire_page_parser.from_json(body).logs] == pydantic_lines(body)
+
+
+@pytest.mark.parametrize("messages", [[{"role": "user", "content": 3}], [["user", "hi"]], ["hi"], [{"role": 1, "content": "x"}]])
+def test_messages_the_fast_path_does_not_know_leave_the_page_to_pydantic(messages: list[Any]) -> None:
+    assert canonical_entries([call(0), call(1, messages=messages)]) is None
 
 
 def test_missing_fields_and_reordered_keys_come_out_in_the_models_order() -> None:
