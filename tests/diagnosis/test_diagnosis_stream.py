@@ -342,3 +342,16 @@ def test_operator_and_question_gates_settle_what_their_patterns_find() -> None:
         assert fs._arith_in(text, "-+*/×÷^", False) == (loose.search(text) is not None), repr(text)
         assert fs._arith_in(text, "-+*/", True) == (bounded.search(text) is not None), repr(text)
         assert text.rstrip().endswith("?") == (question.search(text) is not None), repr(text)
+
+
+def test_the_list_gate_lets_through_every_text_its_pattern_matches() -> None:
+    """The "name / give me / suggest N" alternative is tried only when "name ", "give me " or
+    "suggest " occurs: fuzzed near misses (other spacing, glued words, other cases) give the
+    features the old case-insensitive searches give."""
+    rng = random.Random(11)
+    parts = ["name", "give", "me", "suggest", "three", "five", "ten", "12", "names", "given", "rename", "Give", "ME"]
+    glue = [" ", "  ", "\t", "", "\n", "-", ", "]
+    text_features.cache_clear()
+    for _ in range(4000):
+        text = "".join(rng.choice(parts) + rng.choice(glue) for _ in range(rng.randint(1, 6)))
+        assert text_features(text) == reference_text_features(text), repr(text)
