@@ -30,6 +30,7 @@ Used by ``blah-tui report MODEL --offline`` / ``--from FILE``.
 from __future__ import annotations
 
 import os
+import sys
 from array import array
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -165,7 +166,23 @@ class CallDigest:
         """The ``top`` user texts that failed most often: (text, failing calls, calls), ties in
         the order the calls came (as a Counter filled call by call gives them)."""
         ranked = sorted(self.failing_said.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[:top]
-        return [(said, n, self.asked.count(text_key(said)) or n) for said, (n, _) in ranked]
+        asked = self.asked.tobytes()  # ``array.count`` makes an int of every item: ~40 ns each, 8 x 1M of them
+        return [(said, n, _count_digest(asked, text_key(said)) or n) for said, (n, _) in ranked]
+
+
+def _count_digest(digests: bytes, key: int) -> int:
+    """How many of the 64-bit ``digests`` (an ``array('Q')``'s bytes) are ``key``: ``bytes.find``
+    (a C scan), keeping only the hits that start an item (8 bytes could also match across two)."""
+    needle = key.to_bytes(8, sys.byteorder)
+    count = 0
+    at = digests.find(needle)
+    while at != -1:
+        if at % 8 == 0:
+            count += 1
+            at = digests.find(needle, at + 8)
+        else:
+            at = digests.find(needle, at + 1)
+    return count
 
 
 @dataclass(frozen=True)
@@ -294,6 +311,9 @@ def diagnose_archive(
             futures = [
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
+            import diagnosis.report  # noqa: F401  (what the report needs, loaded while the workers run)
+            import diagnosis.summary  # noqa: F401
+
             for future in futures:  # in order: a later range merges into the earlier ones
                 part = future.result()
                 merged = part if merged is None else (merged.merge(part) or merged)
