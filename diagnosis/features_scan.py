@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "INSTRUCTION_RULES", "INSTRUCTION_SCAN", "OUTPUT_RULES", "OUTPUT_SCAN", "TOPIC_RULES", "TOPIC_SCAN", "Rule",
@@ -172,7 +173,9 @@ OUTPUT_RULES: tuple[Rule, ...] = (
            r"code|query)\b"),
           (_w("python javascript rust sql bash"), r"\bin (?:python|javascript|rust|sql|bash)\b")),
     _rule("list", "list bullet enumerate numbered",
-          (_w("name give suggest"), r"\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b")),
+          # Every match holds one of these with its space: tighter than the words "name", "give" and
+          # "suggest" ("give the final answer" let the pattern scan the whole text).
+          (("name ", "give me ", "suggest "), r"\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b")),
 )
 
 TOPIC_RULES: tuple[Rule, ...] = (
@@ -212,7 +215,7 @@ class _Scanner:
     rank among the text's words that some rule lists; only the gated alternatives of rules
     before that rank are then tried, in order (usually a handful)."""
 
-    __slots__ = ("gate_words", "gated", "keys", "names", "rank")
+    __slots__ = ("gate_words", "gated", "gated_without_words", "keys", "names", "rank")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.names = tuple(rule.name for rule in rules)
@@ -222,9 +225,21 @@ class _Scanner:
                 self.rank.setdefault(word, index)
         self.keys = frozenset(self.rank)
         self.gated = tuple(
-            (index, _gate_kind(gate), gate, pattern) for index, rule in enumerate(rules) for gate, pattern in rule.gated
-        )
+            (index, _gate_kind(gate), gate, tuple(gate) if isinstance(gate, _WordStart) else pattern)
+            for index, rule in enumerate(rules) for gate, pattern in rule.gated
+        )  # a word-start gate keeps its prefixes where the pattern goes: it settles the pattern alone
         self.gate_words = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
+        # Most texts hold none of the gate words: their alternatives are then left out of the loop
+        # (each costs a turn of it), and a rule's word-start prefixes are tried in one turn.
+        merged: list[tuple[int, int, Gate, Any]] = []
+        for index, kind, gate, pattern in self.gated:
+            if kind == _WORDS:
+                continue
+            if kind == _WORD_START and merged and merged[-1][0] == index and merged[-1][1] == _WORD_START:
+                merged[-1] = (index, kind, merged[-1][2], merged[-1][3] + pattern)
+            else:
+                merged.append((index, kind, gate, pattern))
+        self.gated_without_words = tuple(merged)
 
     def first(self, folded: str, words: AbstractSet[bytes], default: str) -> str:
         """``words``: the text's words, or only those among ``keys`` and ``gate_words`` (all
@@ -233,13 +248,14 @@ class _Scanner:
         best = min(map(self.rank.__getitem__, hits)) if hits else len(self.names)
         has_digit: bool | None = None
         contains = folded.__contains__
-        for index, kind, gate, pattern in self.gated:
+        gated = self.gated_without_words if words.isdisjoint(self.gate_words) else self.gated
+        for index, kind, gate, pattern in gated:
             if index >= best:
                 break
             if kind == _SUBSTRINGS:
                 passed = any(map(contains, gate))  # C-level: no generator frame per substring
             elif kind == _WORD_START:
-                if _starts_a_word(folded, gate):
+                if _starts_a_word(folded, pattern):  # (the rule's prefixes)
                     return self.names[index]
                 continue
             elif kind == _ARITH:

@@ -126,8 +126,10 @@ def _failing_members(
     """(dimension, value) -> the failing model calls in that group, newest first."""
     out: dict[tuple[str, str], list[str]] = {}
     if index is not None:  # the calls are not held: their time and features were kept while streaming
+        # One answer per combination of kinds (a few dozen) instead of one ``any`` per failing call.
+        failing_names = {names for names in set(summary.kinds_by_log_id.values()) if _fails(names)}
         ids = [i for i, names in summary.kinds_by_log_id.items()
-               if _fails(names) and i in index and i not in summary.host_log_ids]
+               if names in failing_names and i in index and i not in summary.host_log_ids]
         for log_id in sorted(ids, key=lambda i: (index[i][0], i), reverse=True):
             for key in zip(DIMENSIONS, known[log_id]):
                 out.setdefault(key, []).append(log_id)

@@ -352,3 +352,37 @@ def test_operator_and_question_gates_settle_what_their_patterns_find() -> None:
         assert fs._arith_in(text, "-+*/×÷^", False) == (loose.search(text) is not None), repr(text)
         assert fs._arith_in(text, "-+*/", True) == (bounded.search(text) is not None), repr(text)
         assert text.rstrip().endswith("?") == (question.search(text) is not None), repr(text)
+
+
+def test_the_list_gate_lets_through_every_text_its_pattern_matches() -> None:
+    """The "name / give me / suggest N" alternative is tried only when "name ", "give me " or
+    "suggest " occurs: fuzzed near misses (other spacing, glued words, other cases) give the
+    features the old case-insensitive searches give."""
+    rng = random.Random(11)
+    parts = ["name", "give", "me", "suggest", "three", "five", "ten", "12", "names", "given", "rename", "Give", "ME"]
+    glue = [" ", "  ", "\t", "", "\n", "-", ", "]
+    text_features.cache_clear()
+    for _ in range(4000):
+        text = "".join(rng.choice(parts) + rng.choice(glue) for _ in range(rng.randint(1, 6)))
+        assert text_features(text) == reference_text_features(text), repr(text)
+
+
+def test_digest_counts_are_array_counts_even_where_a_digest_spans_two_items() -> None:
+    """``_count_digest`` (a bytes scan) counts what ``array.count`` counts: on random arrays of a
+    few values, and on arrays built so that the key's 8 bytes also occur across two items."""
+    import sys
+    from array import array
+
+    from application.diagnosis.whole import _count_digest
+
+    rng = random.Random(9)
+    for _ in range(3000):
+        key = rng.getrandbits(64)
+        raw = key.to_bytes(8, sys.byteorder)
+        values = [key, rng.getrandbits(64), 0, 2**64 - 1]
+        for cut in range(1, 8):  # an item ending with the key's first bytes, then one starting with the rest
+            values.append(int.from_bytes(bytes(8 - cut) + raw[:cut], sys.byteorder))
+            values.append(int.from_bytes(raw[cut:] + bytes(cut), sys.byteorder))
+            values.append(int.from_bytes(raw[cut:] + raw[:cut], sys.byteorder))
+        digests = array("Q", (rng.choice(values) for _ in range(rng.randint(0, 60))))
+        assert _count_digest(digests.tobytes(), key) == digests.count(key)
