@@ -22,7 +22,6 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar, cast
 
 from rich.text import Text
 from textual import work
-from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker
 
@@ -69,14 +68,18 @@ def platform_work(
 
 def open_list(
     screen: BlahScreen,
-    table: Widget,
+    table_selector: str,
     load: Callable[[], object],
     say_offline: Callable[[], object],
     platform: Platform = "client",
 ) -> None:
-    """The mount of a screen that lists a platform's things: the list takes the focus; with no
-    client the screen says why (``say_offline``) instead of loading."""
-    table.focus()
+    """The mount of a screen that lists a platform's things: the list (``table_selector``) takes
+    the focus; with no client the screen says why (``say_offline``) instead of loading. A screen
+    closed while it opened (an area key pressed at once) has no list any more: nothing to do."""
+    tables = screen.query(table_selector)
+    if not tables:
+        return
+    tables.first().focus()
     if getattr(screen.ctx, platform) is None:
         say_offline()
         return

@@ -52,3 +52,24 @@ async def test_online_the_loader_gets_the_client_and_fills_the_area(sim: Simulat
             await wait_for(pilot, lambda: "games, newest first" in label_of(app, "#games-status")
                            or "returned no games" in label_of(app, "#games-status"), what="the games loaded")
             assert "offline" not in label_of(app, "#games-status")
+
+
+@pytest.mark.parametrize("mode", ["games", "models", "training", "webhooks"])
+async def test_a_list_closed_while_it_opened_does_not_fail(mode: str) -> None:
+    """An area key pressed and the app left at once: the list screen's mount can run after its
+    widgets are gone (seen on a fresh clone as NoMatches '#models-table'). It does nothing."""
+    from textual.screen import Screen
+
+    from tui.platform_work import open_list
+
+    app = _offline_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.switch_mode(mode)
+        await pilot.pause()
+        screen: Screen = app.screen
+        said: list[str] = []
+        await screen.query("*").remove()  # what shutting down does before a late mount runs
+        open_list(screen, "#no-such-table", lambda: said.append("load"), lambda: said.append("offline"))  # type: ignore[arg-type]
+        screen.on_mount()  # type: ignore[attr-defined]
+        assert said == []
+    assert app._exception is None

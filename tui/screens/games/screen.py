@@ -113,7 +113,7 @@ class GamesScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        open_list(self, self.query_one("#games-table", GameTable), self.load,
+        open_list(self, "#games-table", self.load,
                   lambda: self._status(Text("offline: games need the platform", style="italic")))
 
     def _status(self, text: Text) -> None:

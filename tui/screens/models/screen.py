@@ -86,7 +86,7 @@ class ModelsScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        open_list(self, self.query_one("#models-table", DataTable), self.load,
+        open_list(self, "#models-table", self.load,
                   lambda: self._status(Text("offline: models and evals need the platform", style="italic")))
 
     # ----------------------------------------------------------------- data

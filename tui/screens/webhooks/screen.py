@@ -84,9 +84,11 @@ class WebhooksScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        if not self.query("#wh-table"):
+            return  # closed while it opened: nothing to show or listen for
         self.session.changed.subscribe(self, self._listener_changed)
         self._listener_changed()
-        open_list(self, self.query_one("#wh-table", WebhookTable), self.load,
+        open_list(self, "#wh-table", self.load,
                   lambda: self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform")))
 
     # ----------------------------------------------------------------- data
