@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Select, TextArea
 
-from tests.support.typing import keys_of, type_text
+from tests.support.quick_keys import keys_of, type_text
 from tests.support.waiting import wait_for
 from tui.screens.runs.bakeoff_new import BakeoffNewScreen
 from widgets.check_list import CheckList

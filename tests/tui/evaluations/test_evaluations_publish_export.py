@@ -26,8 +26,8 @@ from simulator.blobfish.envelope import Envelope, encode
 from simulator.blobfish.server import BlobfishServer
 from tests.hostile_payloads import HOSTILE
 from tests.support.blobfish import RecordingTransport, envelope
+from tests.support.quick_keys import press_quickly
 from tests.support.waiting import wait_for
-from tests.support.typing import press_quickly
 from tui.app import BlahApp, create_app
 from tui.screens.evaluations import marking
 from tests.tui.evaluations.test_evaluations_screens import assert_frame_inert
