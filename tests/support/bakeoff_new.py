@@ -8,7 +8,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Select, TextArea
 
-from tests.support.quick_keys import keys_of, type_text
+from tests.support.quick_keys import keys_of, press_quickly, type_text
 from tests.support.waiting import wait_for
 from tui.screens.runs.bakeoff_new import BakeoffNewScreen
 from widgets.check_list import CheckList
@@ -28,7 +28,16 @@ async def open_dialog(pilot: Pilot[Any]) -> BakeoffNewScreen:
 
 
 async def tab_to(pilot: Pilot[Any], field_id: str, *, back: bool = False) -> None:
-    """Tab (or shift+tab) until ``field_id`` has the focus, as a person does."""
+    """Tab (or shift+tab) until ``field_id`` has the focus, as a person does.
+
+    The number of presses is counted on the screen's focus chain first and the presses are sent
+    in one run (:func:`press_quickly`); one at a time, each settled, only if that run missed."""
+    chain = pilot.app.screen.focus_chain
+    ids = [widget.id for widget in chain]
+    focused = pilot.app.focused
+    if field_id in ids and focused in chain:
+        steps = (ids.index(field_id) - chain.index(focused)) * (-1 if back else 1) % len(chain)
+        await press_quickly(pilot, *["shift+tab" if back else "tab"] * steps)
     for _ in range(40):
         focused = pilot.app.focused
         if focused is not None and focused.id == field_id:
@@ -58,7 +67,9 @@ async def choose(pilot: Pilot[Any], field_id: str, value: str) -> None:
     select = pilot.app.focused
     assert isinstance(select, Select)
     values = [v for _, v in select._options]  # noqa: SLF001 - the options in the order shown (a blank first)
-    await pilot.press("enter", "home", *["down"] * values.index(value), "enter")
+    await pilot.press("enter")
+    await press_quickly(pilot, "home", *["down"] * values.index(value))
+    await pilot.press("enter")
     await wait_for(pilot, lambda: select.value == value, what=f"{value} chosen in #{field_id}")
 
 
@@ -96,7 +107,7 @@ async def fill(pilot: Pilot[Any], *, name: str, rubric: str, baseline: str, cand
     offered = [check.get_option_at_index(i).value for i in range(check.option_count)]
     for model in candidates:
         if model in offered:
-            await pilot.press("home", *["down"] * offered.index(model), "space")
+            await press_quickly(pilot, "home", *["down"] * offered.index(model), "space")
     others = [m for m in candidates if m not in offered]
     if others:
         await type_into(pilot, "bn-other", ", ".join(others))

@@ -48,7 +48,9 @@ RELAYOUT = {"chatroom"}
 
 #: What "loaded" means where a screen says so itself (others: the frame stops changing).
 READY: dict[str, Callable[[Screen[Any]], bool]] = {
-    "logs": lambda s: getattr(getattr(s, "log_list", None), "row_count", 0) > 0,
+    # The badges are recomputed in the background after the rows show; at 80x24 the filter line
+    # that says "computing badges…" is cut, so the frame can look still before they land.
+    "logs": lambda s: getattr(getattr(s, "log_list", None), "row_count", 0) > 0 and s.loader.badges_ready,
     "runs": lambda s: bool(getattr(s, "runs", None)),
     "leaderboard": lambda s: bool(getattr(s, "loaded", False)),
     "compare": lambda s: bool(getattr(s, "loaded", False)),
