@@ -10,8 +10,7 @@ No Textual import here: the TUI calls this from its workers.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import httpx
 
@@ -38,7 +37,7 @@ from api_client.blahdev.shapes import (
     RunStarted,
     SearchResults,
 )
-from api_client.blahdev.tail import LogTail, TailState
+from api_client.blahdev.tail import LogTail, TailOptions
 from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.transport.platform_client import PlatformClient, bounded_retry
 from api_client.transport.retry import RetryPolicy
@@ -166,39 +165,16 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
             api_path("logs", segment(log_id, what="log id")), P.one(LogEntry, "log")
         )
 
-    def tail_logs(
-        self,
-        model_id: str,
-        *,
-        source: str | None = None,
-        errors_only: bool = False,
-        since: int | None = None,
-        interval: float = 2.0,
-        max_interval: float = 30.0,
-        page_size: int = 500,
-        overlap_ms: int = 1,
-        on_state: Callable[[TailState], None] | None = None,
-        sleep: Sleep | None = None,
-    ) -> LogTail:
-        """Follow new calls: an async iterator of batches (oldest first), each entry once.
+    def tail_logs(self, model_id: str, **options: Unpack[TailOptions]) -> LogTail:
+        """Follow new calls: an async iterator of batches (oldest first), each entry once
+        (``options``: :class:`LogTail`'s, with its defaults; the client's sleep unless given).
 
         ``since=None`` starts at the server's newest entry (never the local clock);
         otherwise entries with ``created_at > since`` are delivered.
         """
         segment(model_id, what="model id")
-        return LogTail(
-            self,
-            model_id,
-            source=source,
-            errors_only=errors_only,
-            since=since,
-            interval=interval,
-            max_interval=max_interval,
-            page_size=page_size,
-            overlap_ms=overlap_ms,
-            on_state=on_state,
-            sleep=sleep or self._sleep,
-        )
+        options["sleep"] = options.get("sleep") or self._sleep
+        return LogTail(self, model_id, **options)
 
     def iter_logs(
         self,
