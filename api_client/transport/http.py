@@ -30,7 +30,7 @@ from collections.abc import (
     Mapping,
 )
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack, cast
 
 import httpx
 from pydantic import ValidationError
@@ -80,6 +80,16 @@ class Reply:
     status: int
     location: str | None
     retry_after: float | None
+
+
+class JsonRequestOptions(TypedDict, total=False):
+    """The keyword options of :meth:`HttpCore.request_json`: a subset of :meth:`HttpCore.request`'s."""
+
+    params: Params
+    json: Any
+    needs_key: bool | None
+    deadline: float | None
+    allow_empty: bool
 
 
 def _proxy_configured() -> bool:
@@ -213,26 +223,15 @@ class HttpCore:
     # ------------------------------------------------------------------ JSON requests
 
     async def request_json(
-        self,
-        method: str,
-        path: str,
-        parse: Callable[[Any], T],
-        *,
-        params: Params = None,
-        json: Any = None,
-        needs_key: bool | None = None,
-        deadline: float | None = None,
-        allow_empty: bool = False,
+        self, method: str, path: str, parse: Callable[[Any], T], **options: Unpack[JsonRequestOptions]
     ) -> T:
         """Send, retry if safe and worth it, and return ``parse(decoded JSON body)``.
 
         ``parse`` raising ValidationError or ShapeError becomes InvalidResponseError.
         ``allow_empty``: a 2xx with no body (e.g. 204 on DELETE) is parsed as None.
+        The options are :meth:`request`'s, with its defaults.
         """
-        reply = await self.request(
-            method, path, parse, params=params, json=json, needs_key=needs_key, deadline=deadline,
-            allow_empty=allow_empty,
-        )  # fmt: skip
+        reply = await self.request(method, path, parse, **options)
         result: T = reply.data
         return result
 
