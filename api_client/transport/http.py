@@ -175,6 +175,13 @@ class HttpCore:
     def _secret(self) -> str | None:
         return self._key.get_secret_value() if self._key else None
 
+    def _error_for(self, response: httpx.Response, body: bytes, method: str, path: str) -> BlahError:
+        """The platform's error for a non-2xx answer with this ``body`` (our key never quoted back)."""
+        return error_for_response(
+            response.status_code, response.headers, body, method=method, path=path, secret=self._secret(),
+            error_types=self._error_types,
+        )
+
     def _auth_for(self, url: httpx.URL) -> httpx.Auth | None:
         """The bearer auth for ``url``: only for the configured origin, else none."""
         if self._auth is None or origin_of(url) != self._origin:
@@ -304,15 +311,7 @@ class HttpCore:
                         response.headers.get("location"),
                         parse_retry_after(response.headers.get("retry-after"), now=time.time()),
                     )
-                error = error_for_response(
-                    status,
-                    response.headers,
-                    response.content,
-                    method=method,
-                    path=path,
-                    secret=self._secret(),
-                    error_types=self._error_types,
-                )
+                error = self._error_for(response, response.content, method, path)
                 retryable = resendable and status in RETRY_STATUSES
                 retry_after = getattr(error, "retry_after", None)
             if not retryable or attempt >= attempts:
@@ -425,10 +424,7 @@ class HttpCore:
                         body = await response.aread()
                 except (TimeoutError, httpx.TransportError):
                     body = b""
-                raise error_for_response(
-                    response.status_code, response.headers, body, method=method, path=path,
-                    secret=self._secret(), error_types=self._error_types,
-                )  # fmt: skip
+                raise self._error_for(response, body, method, path)
             iterator = pieces(response)
             while True:
                 try:
@@ -499,14 +495,6 @@ class HttpCore:
         except httpx.TransportError as exc:
             raise transport_error(exc, method, path, False, self._where)[0] from None
         if not 200 <= response.status_code < 300:
-            raise error_for_response(
-                response.status_code,
-                response.headers,
-                response.content,
-                method=method,
-                path=path,
-                secret=self._secret(),
-                error_types=self._error_types,
-            )
+            raise self._error_for(response, response.content, method, path)
         if total == 0 and progress is not None:
             progress(0, 0)

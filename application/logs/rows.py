@@ -32,22 +32,7 @@ def highlight_terms(text: str | None) -> list[str]:
     return list(compile_text(text).terms) if text and text.strip() else []
 
 
-class _Call(Protocol):
-    """What a list row copies as it is from a call, whichever form the call comes in."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def created_at(self) -> int | None: ...
-    @property
-    def source(self) -> str | None: ...
-    @property
-    def latency_ms(self) -> int | None: ...
-    @property
-    def finish_reason(self) -> str | None: ...
-
-
-def _row(call: _Call, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None) -> LogRow:
+def _row(call: ArchivedRow | LogEntry, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None) -> LogRow:
     return LogRow(
         id=call.id,
         created_at=call.created_at,
