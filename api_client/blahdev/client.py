@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any, Unpack
 
-import httpx
-
 from common.constants import DEFAULT_BASE_URL
 
 from api_client.blahdev import _parse as P
@@ -38,9 +36,8 @@ from api_client.blahdev.shapes import (
     SearchResults,
 )
 from api_client.blahdev.tail import LogTail, TailOptions
-from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
-from api_client.transport.platform_client import PlatformClient, bounded_retry
-from api_client.transport.retry import RetryPolicy
+from api_client.transport.http import Sleep
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.url_paths import api_path, segment
 
 if TYPE_CHECKING:
@@ -63,44 +60,15 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
     platform = "blah.dev"
 
     def __init__(
-        self,
-        base_url: str = DEFAULT_BASE_URL,
-        api_key: str | None = None,
-        *,
-        transport: httpx.AsyncBaseTransport | None = None,
-        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-        deadline: float = 30.0,
-        max_attempts: int = 4,
-        retry: RetryPolicy | None = None,
-        sleep: Sleep | None = None,
-        limits: httpx.Limits | None = None,
+        self, base_url: str = DEFAULT_BASE_URL, api_key: str | None = None, **options: Unpack[ConnectionOptions]
     ) -> None:
-        self._sleep: Sleep = sleep or asyncio.sleep
-        super().__init__(HttpCore(
-            base_url,
-            api_key,
-            transport=transport,
-            timeout=timeout,
-            deadline=deadline,
-            retry=bounded_retry(retry, max_attempts),
-            sleep=self._sleep,
-            limits=limits,
-            user_agent=USER_AGENT,
-        ))
+        """``options``: :class:`ConnectionOptions` (``deadline`` 30 s by default)."""
+        self._sleep: Sleep = options.get("sleep") or asyncio.sleep
+        options["sleep"] = self._sleep
+        options.setdefault("deadline", 30.0)
+        super().__init__(platform_core(base_url, api_key, user_agent=USER_AGENT, **options))
 
     # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def has_key(self) -> bool:
-        return self._http.has_key
-
-    @property
-    def deadline(self) -> float:
-        return self._http.deadline
-
-    @property
-    def is_closed(self) -> bool:
-        return self._http.is_closed
 
     def __repr__(self) -> str:
         return f"BlahClient(base_url={self.base_url!r}, has_key={self.has_key})"

@@ -21,17 +21,14 @@ import datetime as dt
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 import httpx
-
-from api_client.transport.retry import RetryPolicy
 from pydantic import ValidationError
 
 from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
-from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.transport.origin import BEARER
-from api_client.transport.platform_client import PlatformClient, bounded_retry
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.responses import safe_excerpt
 from api_client.transport.url_paths import segment
 
@@ -106,23 +103,20 @@ def plain_http_transport(limits: httpx.Limits | None) -> httpx.AsyncHTTPTranspor
 class ErrorbarClient(PlatformClient):
     platform = "errorbar"
 
-    def __init__(self, base_url: str, api_key: str | None = None, *,
-                 transport: httpx.AsyncBaseTransport | None = None, timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-                 deadline: float = 60.0, max_attempts: int = 4, retry: RetryPolicy | None = None,
-                 sleep: Sleep | None = None, limits: httpx.Limits | None = None,
-                 key_source: str | None = None) -> None:
+    def __init__(self, base_url: str, api_key: str | None = None, *, key_source: str | None = None,
+                 **options: Unpack[ConnectionOptions]) -> None:
         """``key_source``: where the key came from, in words ("$ERRORBAR_API_KEY", "the demo
-        simulator's admin key"); a 403 names it (never the key itself)."""
+        simulator's admin key"); a 403 names it (never the key itself). ``options``:
+        :class:`ConnectionOptions` (``deadline`` 60 s by default)."""
         key = check_key(api_key) if api_key is not None else None
         self.key_source = key_source
         origin = origin_base_url(base_url)
-        if transport is None and httpx.URL(origin).scheme == "http":
-            transport = plain_http_transport(limits)
-        super().__init__(HttpCore(
-            origin, key, transport=transport, timeout=timeout, deadline=deadline,
-            retry=bounded_retry(retry, max_attempts), sleep=sleep or asyncio.sleep,
-            limits=limits, user_agent=USER_AGENT, key_header=BEARER,
-            missing_key_hint="set ERRORBAR_API_KEY to an sk_... key",
+        if options.get("transport") is None and httpx.URL(origin).scheme == "http":
+            options["transport"] = plain_http_transport(options.get("limits"))
+        options.setdefault("deadline", 60.0)
+        super().__init__(platform_core(
+            origin, key, user_agent=USER_AGENT, key_header=BEARER,
+            missing_key_hint="set ERRORBAR_API_KEY to an sk_... key", **options,
         ))
         self._creating: dict[str, asyncio.Future[Created]] = {}
 
