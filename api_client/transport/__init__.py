@@ -2,5 +2,6 @@
 common base (``platform_client``: the core, base URL, closing), what an
 answer or a failure becomes (``responses``, ``failures``), the retry policy (``retry``), where a
 key may go (``origin``, ``secret``, ``tls``), safe request paths (``url_paths``), offset paging
-and the polling rules (``polling``). No platform's wire shapes here.
+and the polling rules (``polling``), the base of the shapes read leniently (``lenient``). No
+platform's wire shapes here.
 """
