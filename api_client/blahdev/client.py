@@ -38,6 +38,7 @@ from api_client.blahdev.shapes import (
 from api_client.blahdev.tail import LogTail, TailOptions
 from api_client.transport.http import Sleep
 from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
+from api_client.transport.request_members import given, whole
 from api_client.transport.url_paths import api_path, segment
 
 if TYPE_CHECKING:
@@ -45,6 +46,16 @@ if TYPE_CHECKING:
     from api_client.blahdev.wire_logs import WirePage
 
 USER_AGENT = "blah-tui/0.1"
+
+
+def _logs_query(
+    source: str | None, since: int | None, before: int | None, errors_only: bool, limit: int | None, stats: bool
+) -> dict[str, Any]:
+    """The query of ``GET /models/{id}/logs``: the bounds given, flags as ``"true"`` when set."""
+    return given(
+        source=source, since=whole(since), before=whole(before), errors_only="true" if errors_only else None,
+        limit=whole(limit), stats="true" if stats else None,
+    )
 
 
 class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
@@ -87,19 +98,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         stats: bool = False,
     ) -> LogPage:
         """One page of a model's calls, newest first (see CONTRACT.md for the bounds)."""
-        params: dict[str, Any] = {}
-        if source is not None:
-            params["source"] = source
-        if since is not None:
-            params["since"] = int(since)
-        if before is not None:
-            params["before"] = int(before)
-        if errors_only:
-            params["errors_only"] = "true"
-        if limit is not None:
-            params["limit"] = int(limit)
-        if stats:
-            params["stats"] = "true"
+        params = _logs_query(source, since, before, errors_only, limit, stats)
         path = api_path("models", segment(model_id, what="model id"), "logs")
         return await self._get(path, P.log_page, params)
 
@@ -114,15 +113,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
     ) -> WirePage:
         """As ``get_logs``, the calls as the platform sent them, each with its JSONL line
         (``export``'s path: no validated model per call; see ``wire_logs``)."""
-        params: dict[str, Any] = {}
-        if source is not None:
-            params["source"] = source
-        if before is not None:
-            params["before"] = int(before)
-        if errors_only:
-            params["errors_only"] = "true"
-        if limit is not None:
-            params["limit"] = int(limit)
+        params = _logs_query(source, None, before, errors_only, limit, False)
         from api_client.blahdev.wire_logs import wire_page_parser  # export only: not at start-up
 
         path = api_path("models", segment(model_id, what="model id"), "logs")
@@ -253,11 +244,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         api_key: str | None = None,
     ) -> Model:
         """``api_key`` is the model host's key (stored by the platform), not ours."""
-        body: dict[str, Any] = {"name": name, "inference_uri": inference_uri}
-        if description is not None:
-            body["description"] = description
-        if api_key is not None:
-            body["api_key"] = api_key
+        body = {"name": name, "inference_uri": inference_uri, **given(description=description, api_key=api_key)}
         return await self._post(api_path("models"), P.one(Model, "model"), body)
 
     async def list_evals(self) -> list[Eval]:
@@ -281,9 +268,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         deadline: float | None = None,
     ) -> InferResult:
         """Call the model through the platform (which records a log). Never retried."""
-        body: dict[str, Any] = {"prompt": prompt}
-        if max_tokens is not None:
-            body["max_tokens"] = int(max_tokens)
+        body = {"prompt": prompt, **given(max_tokens=whole(max_tokens))}
         path = api_path("models", segment(model_id, what="model id"), "infer")
         return await self._post(path, P.one(InferResult), body, deadline=deadline)
 

@@ -30,6 +30,7 @@ from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownErr
 from api_client.transport.origin import BEARER
 from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.responses import safe_excerpt
+from api_client.transport.request_members import given
 from api_client.transport.url_paths import segment
 
 from api_client.errorbar import shapes_fixed as wire
@@ -209,9 +210,7 @@ class ErrorbarClient(PlatformClient):
         """Relay a verdict a human gave (never made up); a repeat overwrites."""
         if verdict not in ("candidate", "baseline", "tie"):
             raise ValueError("verdict must be candidate, baseline or tie")
-        body: dict[str, Any] = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict}
-        if critique is not None:
-            body["critique"] = critique
+        body = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict, **given(critique=critique)}
         return await self._call("POST", self._run_path(run_id, "pair_labels"), _shapes().PairLabel.model_validate,
                                 json=body)
 
