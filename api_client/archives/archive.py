@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar, Unpack
 
 from api_client.archives import fulltext as text_index
 from api_client.archives.base import FULL_SELECT, ArchiveBase, entry_from_row
@@ -75,6 +75,13 @@ __all__ = [
 ]
 
 
+class StoreOptions(TypedDict, total=False):
+    """How :meth:`Archive.add` / :meth:`Archive.add_new` store a batch (see ``add``)."""
+
+    index_text: bool
+    number: bool
+
+
 class Archive(ArchiveBase):
     """One archive file. ``Archive(path)`` opens (or creates) it; see module docstring."""
 
@@ -123,14 +130,7 @@ class Archive(ArchiveBase):
 
     # ------------------------------------------------------------------ writing
 
-    def add(
-        self,
-        entries: Iterable[LogEntry],
-        badges_fn: BadgesFn | None = None,
-        *,
-        index_text: bool = True,
-        number: bool = True,
-    ) -> int:
+    def add(self, entries: Iterable[LogEntry], badges_fn: BadgesFn | None = None, **options: Unpack[StoreOptions]) -> int:
         """Store the entries not stored yet (one transaction); return how many were new.
 
         ``index_text=False`` leaves the new rows out of the full-text index for now (a bulk
@@ -144,7 +144,7 @@ class Archive(ArchiveBase):
         them at once. Batches that land before or after everything held (the live tail,
         backfill, a newest-first export) need no such care.
         """
-        return len(self.add_new(entries, badges_fn, index_text=index_text, number=number))
+        return len(self.add_new(entries, badges_fn, **options))
 
     def add_new(
         self,

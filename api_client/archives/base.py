@@ -10,7 +10,7 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -18,10 +18,9 @@ import orjson
 
 from api_client.archives.schema import (
     LOG_COLUMNS,
-    ArchiveCorruptError,
     check_integrity,
     connect,
-    is_corruption,
+    corruption_raised,
 )
 
 if TYPE_CHECKING:
@@ -91,14 +90,8 @@ class ArchiveBase:
                 self._conn.execute("ROLLBACK")
                 raise
 
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.DatabaseError as exc:
-            if is_corruption(exc):
-                raise ArchiveCorruptError(self._path, f"archive file is corrupt ({exc})") from exc
-            raise
+    def _guard(self) -> AbstractContextManager[None]:
+        return corruption_raised(self._path)
 
     # ------------------------------------------------------------------ reading: one entry
 

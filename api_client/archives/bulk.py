@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from api_client.archives.schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, is_corruption
+from api_client.archives.schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, corruption_raised
 from api_client.blahdev.shapes import ChatMessage, LogEntry
 
 __all__ = [
@@ -105,19 +106,13 @@ def read_range(
     path = Path(path)
     conn = _connect(path)
     order = "DESC" if newest_first else "ASC"
-    try:
+    with closing(conn), corruption_raised(path):
         cursor = conn.execute(
             f"SELECT {_EVERY if every_column else _SELECT} FROM logs WHERE ord BETWEEN ? AND ? ORDER BY ord {order}",
             (first_ord, last_ord),
         )
         while rows := cursor.fetchmany(batch):
             yield rows
-    except sqlite3.DatabaseError as exc:
-        if is_corruption(exc):
-            raise ArchiveCorruptError(path, f"archive file is corrupt ({exc})") from exc
-        raise
-    finally:
-        conn.close()
 
 
 def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
@@ -155,17 +150,11 @@ def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, LogEntry]:
     path = Path(path)
     out: dict[str, LogEntry] = {}
     conn = _connect(path)
-    try:
+    with closing(conn), corruption_raised(path):
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ", ".join("?" * len(chunk))
             for row in conn.execute(f"SELECT {_EVERY} FROM logs WHERE id IN ({marks})", chunk):
                 entry = entry_from_bulk_row(row)
                 out[entry.id] = entry
-    except sqlite3.DatabaseError as exc:
-        if is_corruption(exc):
-            raise ArchiveCorruptError(path, f"archive file is corrupt ({exc})") from exc
-        raise
-    finally:
-        conn.close()
     return out

@@ -29,6 +29,8 @@ Layout, and why:
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 SCHEMA_VERSION = 1
@@ -143,6 +145,18 @@ def is_corruption(exc: BaseException) -> bool:
     return "malformed" in text or "not a database" in text
 
 
+@contextmanager
+def corruption_raised(path: Path, what: str = "archive file is corrupt") -> Iterator[None]:
+    """Inside: an sqlite3 error that means damaged bytes (:func:`is_corruption`) becomes
+    ArchiveCorruptError for ``path`` (``what (the error)``); any other error passes unchanged."""
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        if is_corruption(exc):
+            raise ArchiveCorruptError(path, f"{what} ({exc})") from exc
+        raise
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` as an archive: validate before any write, create when empty.
 
@@ -180,12 +194,8 @@ def _validate_or_create(conn: sqlite3.Connection, path: Path) -> None:
             + "INSERT OR IGNORE INTO meta(key, value) VALUES "
             + f"('schema_version', '{SCHEMA_VERSION}');\nCOMMIT;\n"
         )
-        try:
+        with corruption_raised(path, "not a readable archive"):
             conn.executescript(script)
-        except sqlite3.DatabaseError as exc:
-            if is_corruption(exc):
-                raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
-            raise
         return
     if app_id != APPLICATION_ID or not _REQUIRED_TABLES <= tables:
         raise ArchiveCorruptError(path, "not a blah-tui archive (unexpected tables)")
@@ -227,14 +237,10 @@ def check_integrity(conn: sqlite3.Connection, *, full: bool) -> str | None:
 
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
     """Per-connection settings: WAL + synchronous=NORMAL (durable at checkpoints, fast)."""
-    try:
+    with corruption_raised(path, "not a readable archive"):
         conn.execute("PRAGMA busy_timeout = 5000")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -32768")  # 32 MiB page cache
         conn.execute("PRAGMA wal_autocheckpoint = 4096")  # checkpoint every ~16 MiB, not 4
         conn.execute("PRAGMA journal_size_limit = 67108864")  # trim the WAL back to 64 MiB
-    except sqlite3.DatabaseError as exc:
-        if is_corruption(exc):
-            raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
-        raise

@@ -15,6 +15,7 @@ from api_client.blahdev.shapes import (
     Game,
     Webhook,
 )
+from api_client.transport.request_members import given
 from api_client.transport.url_paths import api_path, segment
 
 
@@ -39,9 +40,7 @@ class CommunityEndpoints(EndpointBase):
     async def create_webhook(
         self, url: str, event_types: list[str], *, secret: str | None = None
     ) -> Webhook:
-        body: dict[str, Any] = {"url": url, "event_types": id_list(event_types, "event_types")}
-        if secret is not None:
-            body["secret"] = secret
+        body = {"url": url, "event_types": id_list(event_types, "event_types"), **given(secret=secret)}
         return await self._post(api_path("webhooks"), P.one(Webhook, "webhook"), body)
 
     async def delete_webhook(self, webhook_id: str) -> None:
@@ -63,10 +62,9 @@ class CommunityEndpoints(EndpointBase):
         return await self._get(path, P.one(ChatroomMessageDetail))
 
     async def post_chatroom(self, content: str, *, reply_from: str | None = None) -> ChatroomPosted:
-        body: dict[str, Any] = {"content": content}
         if reply_from is not None:
             segment(reply_from, what="reply_from model id")
-            body["reply_from"] = reply_from
+        body = {"content": content, **given(reply_from=reply_from)}
         return await self._post(api_path("chatroom"), P.one(ChatroomPosted), body)
 
     async def set_chatroom_enabled(self, model_id: str, enabled: bool) -> ChatroomMuteState:

@@ -10,10 +10,7 @@ No Textual import here: the TUI calls this from its workers.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
-
-import httpx
+from typing import TYPE_CHECKING, Any, Unpack
 
 from common.constants import DEFAULT_BASE_URL
 
@@ -38,10 +35,10 @@ from api_client.blahdev.shapes import (
     RunStarted,
     SearchResults,
 )
-from api_client.blahdev.tail import LogTail, TailState
-from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
-from api_client.transport.platform_client import PlatformClient, bounded_retry
-from api_client.transport.retry import RetryPolicy
+from api_client.blahdev.tail import LogTail, TailOptions
+from api_client.transport.http import Sleep
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
+from api_client.transport.request_members import given, whole
 from api_client.transport.url_paths import api_path, segment
 
 if TYPE_CHECKING:
@@ -49,6 +46,16 @@ if TYPE_CHECKING:
     from api_client.blahdev.wire_logs import WirePage
 
 USER_AGENT = "blah-tui/0.1"
+
+
+def _logs_query(
+    source: str | None, since: int | None, before: int | None, errors_only: bool, limit: int | None, stats: bool
+) -> dict[str, Any]:
+    """The query of ``GET /models/{id}/logs``: the bounds given, flags as ``"true"`` when set."""
+    return given(
+        source=source, since=whole(since), before=whole(before), errors_only="true" if errors_only else None,
+        limit=whole(limit), stats="true" if stats else None,
+    )
 
 
 class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
@@ -64,44 +71,15 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
     platform = "blah.dev"
 
     def __init__(
-        self,
-        base_url: str = DEFAULT_BASE_URL,
-        api_key: str | None = None,
-        *,
-        transport: httpx.AsyncBaseTransport | None = None,
-        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-        deadline: float = 30.0,
-        max_attempts: int = 4,
-        retry: RetryPolicy | None = None,
-        sleep: Sleep | None = None,
-        limits: httpx.Limits | None = None,
+        self, base_url: str = DEFAULT_BASE_URL, api_key: str | None = None, **options: Unpack[ConnectionOptions]
     ) -> None:
-        self._sleep: Sleep = sleep or asyncio.sleep
-        super().__init__(HttpCore(
-            base_url,
-            api_key,
-            transport=transport,
-            timeout=timeout,
-            deadline=deadline,
-            retry=bounded_retry(retry, max_attempts),
-            sleep=self._sleep,
-            limits=limits,
-            user_agent=USER_AGENT,
-        ))
+        """``options``: :class:`ConnectionOptions` (``deadline`` 30 s by default)."""
+        self._sleep: Sleep = options.get("sleep") or asyncio.sleep
+        options["sleep"] = self._sleep
+        options.setdefault("deadline", 30.0)
+        super().__init__(platform_core(base_url, api_key, user_agent=USER_AGENT, **options))
 
     # ------------------------------------------------------------------ lifecycle
-
-    @property
-    def has_key(self) -> bool:
-        return self._http.has_key
-
-    @property
-    def deadline(self) -> float:
-        return self._http.deadline
-
-    @property
-    def is_closed(self) -> bool:
-        return self._http.is_closed
 
     def __repr__(self) -> str:
         return f"BlahClient(base_url={self.base_url!r}, has_key={self.has_key})"
@@ -120,19 +98,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         stats: bool = False,
     ) -> LogPage:
         """One page of a model's calls, newest first (see CONTRACT.md for the bounds)."""
-        params: dict[str, Any] = {}
-        if source is not None:
-            params["source"] = source
-        if since is not None:
-            params["since"] = int(since)
-        if before is not None:
-            params["before"] = int(before)
-        if errors_only:
-            params["errors_only"] = "true"
-        if limit is not None:
-            params["limit"] = int(limit)
-        if stats:
-            params["stats"] = "true"
+        params = _logs_query(source, since, before, errors_only, limit, stats)
         path = api_path("models", segment(model_id, what="model id"), "logs")
         return await self._get(path, P.log_page, params)
 
@@ -147,15 +113,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
     ) -> WirePage:
         """As ``get_logs``, the calls as the platform sent them, each with its JSONL line
         (``export``'s path: no validated model per call; see ``wire_logs``)."""
-        params: dict[str, Any] = {}
-        if source is not None:
-            params["source"] = source
-        if before is not None:
-            params["before"] = int(before)
-        if errors_only:
-            params["errors_only"] = "true"
-        if limit is not None:
-            params["limit"] = int(limit)
+        params = _logs_query(source, None, before, errors_only, limit, False)
         from api_client.blahdev.wire_logs import wire_page_parser  # export only: not at start-up
 
         path = api_path("models", segment(model_id, what="model id"), "logs")
@@ -166,39 +124,16 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
             api_path("logs", segment(log_id, what="log id")), P.one(LogEntry, "log")
         )
 
-    def tail_logs(
-        self,
-        model_id: str,
-        *,
-        source: str | None = None,
-        errors_only: bool = False,
-        since: int | None = None,
-        interval: float = 2.0,
-        max_interval: float = 30.0,
-        page_size: int = 500,
-        overlap_ms: int = 1,
-        on_state: Callable[[TailState], None] | None = None,
-        sleep: Sleep | None = None,
-    ) -> LogTail:
-        """Follow new calls: an async iterator of batches (oldest first), each entry once.
+    def tail_logs(self, model_id: str, **options: Unpack[TailOptions]) -> LogTail:
+        """Follow new calls: an async iterator of batches (oldest first), each entry once
+        (``options``: :class:`LogTail`'s, with its defaults; the client's sleep unless given).
 
         ``since=None`` starts at the server's newest entry (never the local clock);
         otherwise entries with ``created_at > since`` are delivered.
         """
         segment(model_id, what="model id")
-        return LogTail(
-            self,
-            model_id,
-            source=source,
-            errors_only=errors_only,
-            since=since,
-            interval=interval,
-            max_interval=max_interval,
-            page_size=page_size,
-            overlap_ms=overlap_ms,
-            on_state=on_state,
-            sleep=sleep or self._sleep,
-        )
+        options["sleep"] = options.get("sleep") or self._sleep
+        return LogTail(self, model_id, **options)
 
     def iter_logs(
         self,
@@ -309,11 +244,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         api_key: str | None = None,
     ) -> Model:
         """``api_key`` is the model host's key (stored by the platform), not ours."""
-        body: dict[str, Any] = {"name": name, "inference_uri": inference_uri}
-        if description is not None:
-            body["description"] = description
-        if api_key is not None:
-            body["api_key"] = api_key
+        body = {"name": name, "inference_uri": inference_uri, **given(description=description, api_key=api_key)}
         return await self._post(api_path("models"), P.one(Model, "model"), body)
 
     async def list_evals(self) -> list[Eval]:
@@ -337,9 +268,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         deadline: float | None = None,
     ) -> InferResult:
         """Call the model through the platform (which records a log). Never retried."""
-        body: dict[str, Any] = {"prompt": prompt}
-        if max_tokens is not None:
-            body["max_tokens"] = int(max_tokens)
+        body = {"prompt": prompt, **given(max_tokens=whole(max_tokens))}
         path = api_path("models", segment(model_id, what="model id"), "infer")
         return await self._post(path, P.one(InferResult), body, deadline=deadline)
 

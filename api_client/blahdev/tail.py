@@ -29,7 +29,7 @@ import asyncio
 import heapq
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from api_client.blahdev.paging import older_page_bound
 from api_client.blahdev.shapes import LogEntry, LogPage
@@ -42,6 +42,21 @@ Sleep = Callable[[float], Awaitable[None]]
 #: Safety cap on remembered ids (only ids inside the overlap window are kept anyway).
 MAX_SEEN_IDS = 100_000
 MAX_PAGE = 500
+
+
+class TailOptions(TypedDict, total=False):
+    """The keyword options of :class:`LogTail` (their defaults are its own), for callers that
+    pass them on: ``BlahClient.tail_logs``. ``sleep=None`` there means the client's sleep."""
+
+    source: str | None
+    errors_only: bool
+    since: int | None
+    interval: float
+    max_interval: float
+    page_size: int
+    overlap_ms: int
+    on_state: Callable[[TailState], None] | None
+    sleep: Sleep | None
 
 
 class LogsApi(Protocol):

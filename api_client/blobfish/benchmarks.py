@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from api_client.errors import BlahError, ConflictError, NotFoundError, OutcomeUnknownError
+from api_client.transport.request_members import given
 from api_client.transport.url_paths import segment
 
 from api_client.blobfish import shapes_bench as shapes
@@ -118,16 +119,8 @@ class BenchmarkClient(BlobfishClient):
 
     def _body(self, provider: str, model: str, api_key: str | None, max_steps: int | None,
               suite: str | None = None, max_tasks: int | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"provider": provider, "model": model}
-        if api_key:
-            body["api_key"] = api_key
-        if max_steps is not None:
-            body["max_steps"] = max_steps
-        if suite is not None:
-            body["suite"] = suite
-        if max_tasks is not None:
-            body["max_tasks"] = max_tasks
-        return body
+        return {"provider": provider, "model": model,
+                **given(api_key=api_key or None, max_steps=max_steps, suite=suite, max_tasks=max_tasks)}
 
     async def list_runs(self, slug: str) -> shapes.RunList:
         """The caller's single runs and suite jobs for ``slug``, newest first."""

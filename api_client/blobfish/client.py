@@ -19,17 +19,15 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 import httpx
 
 from api_client.errors import InvalidResponseError
 from api_client.transport.bulk_get import BulkFallback, BulkGet
-from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
-from api_client.transport.platform_client import PlatformClient, bounded_retry
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
 from api_client.transport.origin import KeyHeader
-from api_client.transport.retry import RetryPolicy
 from api_client.transport.url_paths import segment
 from common.atomic_write import atomic_writer
 
@@ -95,32 +93,15 @@ class BlobfishClient(PlatformClient):
     platform = "blobfish"
 
     def __init__(
-        self,
-        base_url: str = assumed.DEFAULT_BASE_URL,
-        api_key: str | None = None,
-        *,
-        transport: httpx.AsyncBaseTransport | None = None,
-        timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-        deadline: float = 60.0,
-        max_attempts: int = 4,
-        retry: RetryPolicy | None = None,
-        sleep: Sleep | None = None,
-        limits: httpx.Limits | None = None,
+        self, base_url: str = assumed.DEFAULT_BASE_URL, api_key: str | None = None,
+        **options: Unpack[ConnectionOptions],
     ) -> None:
+        """``options``: :class:`ConnectionOptions` (``deadline`` 60 s by default)."""
         key = check_key(api_key) if api_key is not None else None
-        super().__init__(HttpCore(
-            origin_base_url(base_url),
-            key,
-            transport=transport,
-            timeout=timeout,
-            deadline=deadline,
-            retry=bounded_retry(retry, max_attempts),
-            sleep=sleep or asyncio.sleep,
-            limits=limits,
-            user_agent=USER_AGENT,
-            key_header=KEY_HEADER,
-            missing_key_hint="set BLOBFISH_API_KEY to a bf_... key",
-            error_types=ERROR_TYPES,
+        options.setdefault("deadline", 60.0)
+        super().__init__(platform_core(
+            origin_base_url(base_url), key, user_agent=USER_AGENT, key_header=KEY_HEADER,
+            missing_key_hint="set BLOBFISH_API_KEY to a bf_... key", error_types=ERROR_TYPES, **options,
         ))
 
     # ------------------------------------------------------------------ reads

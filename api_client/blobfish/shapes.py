@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from api_client.transport.lenient import Lenient
 from common.iso_time import iso_ms
 
 Json = dict[str, Any]
@@ -39,15 +40,7 @@ CODE_RUN_IN_PROGRESS = "run_in_progress"  # documented (benchmark runs)
 CODE_ALREADY_SUBMITTED = "already_submitted"  # documented (community board)
 
 
-class _Lenient(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
-
-    def to_json(self) -> Json:
-        """What the platform sent (unknown members too, absent members still absent)."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-
-class Summary(_Lenient):
+class Summary(Lenient):
     """ASSUMED: ``{evaluation_id, job_id, created_at, rollout_count, mean_reward, metadata}``."""
 
     evaluation_id: str
@@ -68,14 +61,14 @@ class Summary(_Lenient):
         return iso_ms(self.created_at)
 
 
-class EvaluationPage(_Lenient):
+class EvaluationPage(Lenient):
     """ASSUMED: ``{"evaluations": [Summary], "next_offset": int|null}`` (null on the last page)."""
 
     evaluations: list[Summary] = Field(default_factory=list)
     next_offset: int | None = None
 
 
-class Receipt(_Lenient):
+class Receipt(Lenient):
     """ASSUMED: ``{evaluation_id, job_id, dashboard_url}`` (201 new, 200 identical retry)."""
 
     evaluation_id: str

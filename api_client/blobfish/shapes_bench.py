@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from api_client.transport.lenient import Lenient
 
 Json = dict[str, Any]
 
@@ -36,25 +38,17 @@ CODE_ALREADY_SUBMITTED = "already_submitted"
 CODE_INVALID_SUBMISSION = "invalid_submission"
 
 
-class _Lenient(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
-
-    def to_json(self) -> Json:
-        """What the platform sent (unknown members too, absent members still absent)."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
-
-
-class Progress(_Lenient):
+class Progress(Lenient):
     done: int | None = None
     total: int | None = None
 
 
-class Coverage(_Lenient):
+class Coverage(Lenient):
     hosted_tasks: int | None = None
     official_suite: bool | None = None
 
 
-class RunError(_Lenient):
+class RunError(Lenient):
     """``kind`` documented (``interrupted``); ``message``, ``task_id`` ASSUMED."""
 
     kind: str | None = None
@@ -62,7 +56,7 @@ class RunError(_Lenient):
     task_id: str | None = None
 
 
-class Links(_Lenient):
+class Links(Lenient):
     self_: str | None = None
     page: str | None = None
 
@@ -70,7 +64,7 @@ class Links(_Lenient):
                               alias_generator=lambda name: "self" if name == "self_" else name)
 
 
-class ToolCall(_Lenient):
+class ToolCall(Lenient):
     """ASSUMED: ``{index, tool, arguments, result}``."""
 
     index: int | None = None
@@ -79,11 +73,11 @@ class ToolCall(_Lenient):
     result: Any = None
 
 
-class Grader(_Lenient):
+class Grader(Lenient):
     explanation: str | None = None
 
 
-class TaskResult(_Lenient):
+class TaskResult(Lenient):
     """A graded task: the single run's record, or (ASSUMED) one of a suite's ``tasks``."""
 
     task_id: str | None = None
@@ -110,7 +104,7 @@ class SingleRun(TaskResult):
     created_at: str | None = None
 
 
-class SuiteRun(_Lenient):
+class SuiteRun(Lenient):
     """A ``bmrs_`` suite job's whole record (every poll answers all of it)."""
 
     run_id: str
@@ -143,12 +137,12 @@ class SuiteRun(_Lenient):
         return self.links.self_ if self.links else None
 
 
-class RunList(_Lenient):
+class RunList(Lenient):
     runs: list[SingleRun] = []
     suite_runs: list[SuiteRun] = []
 
 
-class CommunityRow(_Lenient):
+class CommunityRow(Lenient):
     community_run_id: str
     run_id: str | None = None
     display_name: str | None = None
@@ -170,13 +164,13 @@ class CommunityRow(_Lenient):
     mine: bool | None = None
 
 
-class Board(_Lenient):
+class Board(Lenient):
     """ASSUMED wrapper ``{"community_runs": [...]}``."""
 
     community_runs: list[CommunityRow] = []
 
 
-class Deleted(_Lenient):
+class Deleted(Lenient):
     deleted: bool | None = None
 
 

@@ -21,18 +21,16 @@ import datetime as dt
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 
 import httpx
-
-from api_client.transport.retry import RetryPolicy
 from pydantic import ValidationError
 
 from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
-from api_client.transport.http import DEFAULT_TIMEOUT, HttpCore, Sleep
 from api_client.transport.origin import BEARER
-from api_client.transport.platform_client import PlatformClient, bounded_retry
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.responses import safe_excerpt
+from api_client.transport.request_members import given
 from api_client.transport.url_paths import segment
 
 from api_client.errorbar import shapes_fixed as wire
@@ -106,23 +104,20 @@ def plain_http_transport(limits: httpx.Limits | None) -> httpx.AsyncHTTPTranspor
 class ErrorbarClient(PlatformClient):
     platform = "errorbar"
 
-    def __init__(self, base_url: str, api_key: str | None = None, *,
-                 transport: httpx.AsyncBaseTransport | None = None, timeout: httpx.Timeout | float = DEFAULT_TIMEOUT,
-                 deadline: float = 60.0, max_attempts: int = 4, retry: RetryPolicy | None = None,
-                 sleep: Sleep | None = None, limits: httpx.Limits | None = None,
-                 key_source: str | None = None) -> None:
+    def __init__(self, base_url: str, api_key: str | None = None, *, key_source: str | None = None,
+                 **options: Unpack[ConnectionOptions]) -> None:
         """``key_source``: where the key came from, in words ("$ERRORBAR_API_KEY", "the demo
-        simulator's admin key"); a 403 names it (never the key itself)."""
+        simulator's admin key"); a 403 names it (never the key itself). ``options``:
+        :class:`ConnectionOptions` (``deadline`` 60 s by default)."""
         key = check_key(api_key) if api_key is not None else None
         self.key_source = key_source
         origin = origin_base_url(base_url)
-        if transport is None and httpx.URL(origin).scheme == "http":
-            transport = plain_http_transport(limits)
-        super().__init__(HttpCore(
-            origin, key, transport=transport, timeout=timeout, deadline=deadline,
-            retry=bounded_retry(retry, max_attempts), sleep=sleep or asyncio.sleep,
-            limits=limits, user_agent=USER_AGENT, key_header=BEARER,
-            missing_key_hint="set ERRORBAR_API_KEY to an sk_... key",
+        if options.get("transport") is None and httpx.URL(origin).scheme == "http":
+            options["transport"] = plain_http_transport(options.get("limits"))
+        options.setdefault("deadline", 60.0)
+        super().__init__(platform_core(
+            origin, key, user_agent=USER_AGENT, key_header=BEARER,
+            missing_key_hint="set ERRORBAR_API_KEY to an sk_... key", **options,
         ))
         self._creating: dict[str, asyncio.Future[Created]] = {}
 
@@ -215,9 +210,7 @@ class ErrorbarClient(PlatformClient):
         """Relay a verdict a human gave (never made up); a repeat overwrites."""
         if verdict not in ("candidate", "baseline", "tie"):
             raise ValueError("verdict must be candidate, baseline or tie")
-        body: dict[str, Any] = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict}
-        if critique is not None:
-            body["critique"] = critique
+        body = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict, **given(critique=critique)}
         return await self._call("POST", self._run_path(run_id, "pair_labels"), _shapes().PairLabel.model_validate,
                                 json=body)
 

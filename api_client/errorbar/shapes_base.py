@@ -1,5 +1,6 @@
 """What every errorbar shape shares (the ASSUMED list is in :mod:`api_client.errorbar.shapes`):
-a lenient pydantic base that keeps unknown members and leaves absent ones absent, and the
+the lenient pydantic base every platform's leniently read shapes share (``Lenient``, from
+:mod:`api_client.transport.lenient`: unknown members kept, absent ones left absent), and the
 readers of members the contract leaves loose (an interval, an object or nothing, an object or
 a bare string)."""
 
@@ -7,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from api_client.transport.lenient import Lenient
+
+__all__ = ["Json", "Lenient", "interval", "object_of", "object_or_none"]
 
 Json = dict[str, Any]
 
@@ -19,14 +22,6 @@ def interval(value: Any) -> list[float] | None:
     ):
         return [float(value[0]), float(value[1])]
     return None
-
-
-class Lenient(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
-
-    def to_json(self) -> Json:
-        """What the platform sent (unknown members too, absent members still absent)."""
-        return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
 
 
 def object_or_none(value: Any) -> Any:

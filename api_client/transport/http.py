@@ -30,7 +30,7 @@ from collections.abc import (
     Mapping,
 )
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack, cast
 
 import httpx
 from pydantic import ValidationError
@@ -80,6 +80,16 @@ class Reply:
     status: int
     location: str | None
     retry_after: float | None
+
+
+class JsonRequestOptions(TypedDict, total=False):
+    """The keyword options of :meth:`HttpCore.request_json`: a subset of :meth:`HttpCore.request`'s."""
+
+    params: Params
+    json: Any
+    needs_key: bool | None
+    deadline: float | None
+    allow_empty: bool
 
 
 def _proxy_configured() -> bool:
@@ -165,6 +175,13 @@ class HttpCore:
     def _secret(self) -> str | None:
         return self._key.get_secret_value() if self._key else None
 
+    def _error_for(self, response: httpx.Response, body: bytes, method: str, path: str) -> BlahError:
+        """The platform's error for a non-2xx answer with this ``body`` (our key never quoted back)."""
+        return error_for_response(
+            response.status_code, response.headers, body, method=method, path=path, secret=self._secret(),
+            error_types=self._error_types,
+        )
+
     def _auth_for(self, url: httpx.URL) -> httpx.Auth | None:
         """The bearer auth for ``url``: only for the configured origin, else none."""
         if self._auth is None or origin_of(url) != self._origin:
@@ -213,26 +230,15 @@ class HttpCore:
     # ------------------------------------------------------------------ JSON requests
 
     async def request_json(
-        self,
-        method: str,
-        path: str,
-        parse: Callable[[Any], T],
-        *,
-        params: Params = None,
-        json: Any = None,
-        needs_key: bool | None = None,
-        deadline: float | None = None,
-        allow_empty: bool = False,
+        self, method: str, path: str, parse: Callable[[Any], T], **options: Unpack[JsonRequestOptions]
     ) -> T:
         """Send, retry if safe and worth it, and return ``parse(decoded JSON body)``.
 
         ``parse`` raising ValidationError or ShapeError becomes InvalidResponseError.
         ``allow_empty``: a 2xx with no body (e.g. 204 on DELETE) is parsed as None.
+        The options are :meth:`request`'s, with its defaults.
         """
-        reply = await self.request(
-            method, path, parse, params=params, json=json, needs_key=needs_key, deadline=deadline,
-            allow_empty=allow_empty,
-        )  # fmt: skip
+        reply = await self.request(method, path, parse, **options)
         result: T = reply.data
         return result
 
@@ -305,15 +311,7 @@ class HttpCore:
                         response.headers.get("location"),
                         parse_retry_after(response.headers.get("retry-after"), now=time.time()),
                     )
-                error = error_for_response(
-                    status,
-                    response.headers,
-                    response.content,
-                    method=method,
-                    path=path,
-                    secret=self._secret(),
-                    error_types=self._error_types,
-                )
+                error = self._error_for(response, response.content, method, path)
                 retryable = resendable and status in RETRY_STATUSES
                 retry_after = getattr(error, "retry_after", None)
             if not retryable or attempt >= attempts:
@@ -426,10 +424,7 @@ class HttpCore:
                         body = await response.aread()
                 except (TimeoutError, httpx.TransportError):
                     body = b""
-                raise error_for_response(
-                    response.status_code, response.headers, body, method=method, path=path,
-                    secret=self._secret(), error_types=self._error_types,
-                )  # fmt: skip
+                raise self._error_for(response, body, method, path)
             iterator = pieces(response)
             while True:
                 try:
@@ -500,14 +495,6 @@ class HttpCore:
         except httpx.TransportError as exc:
             raise transport_error(exc, method, path, False, self._where)[0] from None
         if not 200 <= response.status_code < 300:
-            raise error_for_response(
-                response.status_code,
-                response.headers,
-                response.content,
-                method=method,
-                path=path,
-                secret=self._secret(),
-                error_types=self._error_types,
-            )
+            raise self._error_for(response, response.content, method, path)
         if total == 0 and progress is not None:
             progress(0, 0)

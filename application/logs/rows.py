@@ -32,20 +32,24 @@ def highlight_terms(text: str | None) -> list[str]:
     return list(compile_text(text).terms) if text and text.strip() else []
 
 
+def _row(call: ArchivedRow | LogEntry, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None) -> LogRow:
+    return LogRow(
+        id=call.id,
+        created_at=call.created_at,
+        source=call.source,
+        latency_ms=call.latency_ms,
+        finish_reason=call.finish_reason,
+        status="error" if failed else "ok",
+        badges=tuple(badges),
+        prompt_preview=prompt,
+        reply_preview=reply,
+    )
+
+
 def row_from_archived(row: ArchivedRow) -> LogRow:
     """A list row from the archive's compact row (the error stands in for a missing reply)."""
     reply = row.response_prefix if row.response_prefix is not None else row.error_prefix
-    return LogRow(
-        id=row.id,
-        created_at=row.created_at,
-        source=row.source,
-        latency_ms=row.latency_ms,
-        finish_reason=row.finish_reason,
-        status="error" if row.failed else "ok",
-        badges=row.badges,
-        prompt_preview=row.prompt_prefix,
-        reply_preview=reply,
-    )
+    return _row(row, failed=row.failed, badges=row.badges, prompt=row.prompt_prefix, reply=reply)
 
 
 def row_from_entry(entry: LogEntry, badges: Iterable[str] = ()) -> LogRow:
@@ -57,16 +61,12 @@ def row_from_entry(entry: LogEntry, badges: Iterable[str] = ()) -> LogRow:
         chosen = users[-1] if users else entry.messages[-1]
         prompt = chosen.content
     reply = entry.response if entry.response is not None else entry.error
-    return LogRow(
-        id=entry.id,
-        created_at=entry.created_at,
-        source=entry.source,
-        latency_ms=entry.latency_ms,
-        finish_reason=entry.finish_reason,
-        status="error" if entry.error is not None else "ok",
-        badges=tuple(badges),
-        prompt_preview=None if prompt is None else prompt[:PREVIEW_CHARS],
-        reply_preview=None if reply is None else reply[:PREVIEW_CHARS],
+    return _row(
+        entry,
+        failed=entry.error is not None,
+        badges=badges,
+        prompt=None if prompt is None else prompt[:PREVIEW_CHARS],
+        reply=None if reply is None else reply[:PREVIEW_CHARS],
     )
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from pydantic import SecretStr
 
@@ -242,15 +242,17 @@ def inspect_profile(
     )
 
 
-def resolve_profile(
-    name: str | None = None,
-    *,
-    platform: str | None = None,
-    base_url_flag: str | None = None,
-    key_flag: str | None = None,
-    config: Config | None = None,
-    credentials: Path | None = None,
-) -> ResolvedProfile:
+class ProfileChoice(TypedDict, total=False):
+    """What besides its name picks a profile: :func:`resolve_profile`'s options (see there)."""
+
+    platform: str | None
+    base_url_flag: str | None
+    key_flag: str | None
+    config: Config | None
+    credentials: Path | None
+
+
+def resolve_profile(name: str | None = None, **choice: Unpack[ProfileChoice]) -> ResolvedProfile:
     """The profile to talk to (see the module's docstring for the order of every choice).
 
     ``name``: ``--profile`` or None. ``platform``: "blah" | "blobfish" | "errorbar" when the
@@ -260,9 +262,7 @@ def resolve_profile(
     unknown profile, a profile of another platform, a bad ``--base-url``, a platform with no
     address, or a key carrying another platform's prefix. A stored key that cannot be read is
     not an error: ``key_problem`` says why and the profile has no key."""
-    resolved = inspect_profile(
-        name, platform=platform, base_url_flag=base_url_flag, key_flag=key_flag, config=config, credentials=credentials
-    )
+    resolved = inspect_profile(name, **choice)
     if resolved.key_refusal:
         raise ProfileError(resolved.key_refusal)
     return resolved

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
@@ -40,9 +42,28 @@ async def get_run(request: Request, run_id: str) -> Response:
 @router.get("/runs/{run_id}/results", response_model=list[schemas.Result], responses=E404,
             summary="Every result of a run, oldest first")
 async def run_results(request: Request, run_id: str) -> Response:
+    return _results(request, run_id=run_id)
+
+
+def _results(request: Request, *, run_id: str | None = None, model_id: str | None = None) -> Response:
+    """Every result of the run or the model named, oldest first; 404 when there is no such one."""
+    world = world_of(request)
+    if run_id is not None:
+        _run_or_404(world, run_id)
+    if model_id is not None:
+        model_or_404(world, model_id)
+    return json_response(runs.results_where(world, run_id=run_id, model_id=model_id))
+
+
+def _change_run(request: Request, run_id: str, change: Callable[[World, str], Json]) -> Json:
+    """The run after ``change`` (resume, cancel); 404 when there is no such run, 409 when its
+    state does not allow the change."""
     world = world_of(request)
     _run_or_404(world, run_id)
-    return json_response(runs.results_where(world, run_id=run_id))
+    try:
+        return change(world, run_id)
+    except runs.RunStateError as exc:
+        raise ApiError(409, str(exc)) from exc
 
 
 @router.post("/runs", status_code=201, response_model=schemas.Run, responses={**COUNCIL, **E404},
@@ -62,12 +83,7 @@ async def start_run(request: Request, body: schemas.StartRun, _: Council) -> Res
 @router.post("/runs/{run_id}/resume", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
              summary="Continue a stalled or failed run without redoing finished evals (council tier)")
 async def resume_run(request: Request, run_id: str, _: Council) -> Response:
-    world = world_of(request)
-    _run_or_404(world, run_id)
-    try:
-        run = runs.resume_run(world, run_id)
-    except runs.RunStateError as exc:
-        raise ApiError(409, str(exc)) from exc
+    run = _change_run(request, run_id, runs.resume_run)
     jobs_of(request).start_run(run_id)
     return json_response(run)
 
@@ -75,12 +91,7 @@ async def resume_run(request: Request, run_id: str, _: Council) -> Response:
 @router.post("/runs/{run_id}/cancel", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
              summary="Stop a queued or running run (council tier)")
 async def cancel_run(request: Request, run_id: str, _: Council) -> Response:
-    world = world_of(request)
-    _run_or_404(world, run_id)
-    try:
-        return json_response(runs.cancel_run(world, run_id))
-    except runs.RunStateError as exc:
-        raise ApiError(409, str(exc)) from exc
+    return json_response(_change_run(request, run_id, runs.cancel_run))
 
 
 @router.get("/results/{result_id}", response_model=schemas.Result, responses=E404,
@@ -93,9 +104,7 @@ async def get_result(request: Request, result_id: str) -> Response:
 @router.get("/models/{model_id}/results", response_model=list[schemas.Result], responses=E404,
             summary="Every result of a model, oldest first (a bare array)")
 async def model_results(request: Request, model_id: str) -> Response:
-    world = world_of(request)
-    model_or_404(world, model_id)
-    return json_response(runs.results_where(world, model_id=model_id))
+    return _results(request, model_id=model_id)
 
 
 @router.get("/leaderboard", response_model=list[schemas.LeaderboardEntry],
