@@ -56,10 +56,15 @@ class DialogScreen(ModalScreen[ResultT], Generic[ResultT]):
         self.dismiss(result)
 
 
+def cancel_key(prefix: str) -> Binding:
+    """Esc cancels a dialog (``action_cancel``: it answers nothing)."""
+    return Binding("escape", "cancel", "Cancel", id=f"{prefix}.cancel")
+
+
 def list_keys(prefix: str) -> list[BindingType]:
     """The keys of a ``ListDialog``: Esc cancels; j and k move the list's cursor (as the arrows do)."""
     return [
-        Binding("escape", "cancel", "Cancel", id=f"{prefix}.cancel"),
+        cancel_key(prefix),
         Binding("j", "down", "Down", show=False, id=f"{prefix}.down"),
         Binding("k", "up", "Up", show=False, id=f"{prefix}.up"),
     ]

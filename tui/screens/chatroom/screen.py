@@ -73,12 +73,12 @@ class ChatroomScreen(BlahScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings.vim_cursor("chatroom"),
         Binding("p", "open_prompt", "Prompt", id="chatroom.prompt"),
-        Binding("m", "toggle_mute", "Mute/unmute", id="chatroom.mute"),
+        bindings.mute("chatroom"),
         Binding("i", "compose", "Write", id="chatroom.compose"),
         Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
-        Binding("f", "follow", "Follow", id="chatroom.follow"),
+        bindings.follow("chatroom"),
         bindings.refresh("chatroom"),
-        Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
+        bindings.leave_input("chatroom", "Back to room"),
     ]
 
     def __init__(self) -> None:

@@ -44,7 +44,7 @@ class CompareScreen(CaptionedTableScreen):
     TABLE_ID = "compare-table"
 
     BINDINGS = [
-        Binding("enter", "open", "Open eval", id="compare.open"),
+        bindings.open_row("compare", "Open eval"),
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
         Binding("c", "checkpoints", "Checkpoints", id="compare.checkpoints"),
         Binding("o", "bakeoffs", "Bake-offs", id="compare.bakeoffs"),

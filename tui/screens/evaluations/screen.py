@@ -28,6 +28,7 @@ from application.evaluations.diagnosed import list_summaries, read_diagnosed
 from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
 from application.evaluations.source import EvaluationSource
 from application.session.timezone import screen_tz
+from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.evaluations.exporting import export_evaluation
 from tui.screens.evaluations.filter_bar import FilterBar
@@ -81,15 +82,15 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Rollouts", priority=True, id="evaluations.open"),
+        bindings.open_row("evaluations", "Rollouts", priority=True),
         Binding("t", "cycle_task", "Task", id="evaluations.task"),
         Binding("m", "cycle_model", "Model", id="evaluations.model"),
         Binding("r", "cycle_reward", "Reward", id="evaluations.reward"),
         Binding("f", "toggle_failed", "Failed only", id="evaluations.failed"),
         Binding("s", "cycle_sort", "Sort", id="evaluations.sort"),
-        Binding("x", "export", "Export JSONL", id="evaluations.export"),
+        bindings.export("evaluations", "Export JSONL"),
         Binding("space", "mark", "Mark", id="evaluations.mark"),
-        Binding("P", "publish", "Publish", id="evaluations.publish"),
+        bindings.publish("evaluations"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="evaluations.reload"),
     ]
 

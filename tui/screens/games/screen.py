@@ -91,7 +91,7 @@ class GamesScreen(BlahScreen):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_game", "New game", id="games.new"),
+        bindings.new("games", "new_game", "New game"),
         bindings.refresh("games"),
         Binding("o", "open_turn", "Open turn's call", id="games.open_turn"),
         *bindings.vim_cursor("games"),

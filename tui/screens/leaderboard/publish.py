@@ -18,7 +18,7 @@ from typing import ClassVar, cast
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
@@ -36,6 +36,7 @@ from application.leaderboard.bench_board import (
     sentence,
 )
 from application.session.context import AppContext
+from tui import bindings
 from tui.screens.leaderboard.community_rows import suite_facts
 from tui.send_once import SendOnce
 from widgets.dialog import DialogScreen, answer_buttons
@@ -67,8 +68,8 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "publish", "Publish…", id="publish.submit"),
-        Binding("escape", "close", "Close", id="publish.close"),
+        bindings.submit("publish", "Publish…", action="publish"),
+        bindings.close("publish"),
     ]
 
     def __init__(self, slug: str, run_id: str) -> None:

@@ -60,7 +60,7 @@ class LeaderboardScreen(BlahScreen):
         Binding("c", "compare", "Compare with mine", id="leaderboard.compare"),
         Binding("h", "health", "Health", id="leaderboard.health"),
         Binding("p", "publish", "Publish a suite run", id="leaderboard.publish"),
-        Binding("d", "delete", "Delete mine", id="leaderboard.delete"),
+        bindings.delete("leaderboard", "delete", "Delete mine"),
         Binding("b", "benchmark", "Benchmark", id="leaderboard.benchmark"),
         bindings.refresh("leaderboard"),
         *bindings.tabs("leaderboard"),

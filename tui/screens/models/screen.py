@@ -52,9 +52,9 @@ class ModelsScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", id="models.search"),
+        bindings.search("models"),
         Binding("s", "switch_model", "Switch to model", id="models.switch"),
-        Binding("m", "toggle_mute", "Mute/unmute", id="models.mute"),
+        bindings.mute("models"),
         Binding("n", "register", "Register", id="models.register"),
         Binding("p", "playground", "Playground", id="models.playground"),
         Binding("g", "games", "Games", id="models.games"),

@@ -85,7 +85,7 @@ class BenchWatchScreen(BlahScreen):
     BINDINGS = [
         bindings.back("runs.bench"),
         Binding("enter", "inspect", "Steps in Inspector", id="runs.bench.inspect"),
-        Binding("P", "publish", "Publish", id="runs.bench.publish"),
+        bindings.publish("runs.bench"),
         bindings.refresh("runs.bench", "Poll now"),
         Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]

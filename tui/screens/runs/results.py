@@ -74,11 +74,11 @@ class ResultsScreen(CaptionedTableScreen):
 
     BINDINGS = [
         bindings.back("results"),
-        Binding("enter", "open", "Open", id="results.open"),
-        Binding("s", "sort('score')", "Sort score", id="results.sort_score"),
-        Binding("e", "sort('eval')", "Sort eval", id="results.sort_eval"),
-        Binding("l", "sort('latency')", "Sort latency", id="results.sort_latency"),
-        Binding("t", "sort('time')", "Sort time", id="results.sort_time"),
+        bindings.open_row("results"),
+        bindings.sort_by("results", "s", "score"),
+        bindings.sort_by("results", "e", "eval"),
+        bindings.sort_by("results", "l", "latency"),
+        bindings.sort_by("results", "t", "time"),
         Binding("d", "toggle_doubtful", "Doubtful only", id="results.doubtful"),
         bindings.refresh("results"),
     ]

@@ -81,9 +81,9 @@ class RunsScreen(BlahScreen):
     BINDINGS = [
         Binding("enter", "watch", "Watch", id="runs.watch"),
         Binding("s", "start_run", "Start run", id="runs.start"),
-        Binding("R", "resume", "Resume", id="runs.resume"),
-        Binding("c", "cancel_run", "Cancel run", id="runs.cancel"),
-        Binding("v", "run_results", "Run results", id="runs.results"),
+        bindings.resume("runs"),
+        bindings.cancel_run("runs"),
+        bindings.results("runs", "run_results", "Run results"),
         Binding("m", "my_results", "My results", id="runs.my_results"),
         bindings.refresh("runs"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
