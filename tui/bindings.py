@@ -10,14 +10,18 @@ the id are the verb's.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar, cast
+
 from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, OptionList
 
 from widgets.dialog import cancel_key as cancel
 
 __all__ = [
     "back", "cancel", "cancel_run", "close", "delete", "export", "follow", "leave_input", "mute", "new",
     "open_row", "pick_model", "publish", "refresh", "results", "resume", "search", "sort_by",
-    "submit", "tabs", "vim_cursor",
+    "submit", "tabs", "vim_cursor", "VimCursor",
 ]
 
 
@@ -126,3 +130,28 @@ def vim_cursor(area: str, down: str = "cursor_down", up: str = "cursor_up") -> l
         Binding("j", down, "Down", show=False, id=f"{area}.down"),
         Binding("k", up, "Up", show=False, id=f"{area}.up"),
     ]
+
+
+class VimCursor:
+    """The actions of :func:`vim_cursor`, for a screen to inherit: ``j`` / ``k`` move the cursor of
+    the focused list (a ``DataTable`` or an ``OptionList``), or of the screen's ``CURSOR_LIST`` (a
+    selector) while the focus is elsewhere; with no ``CURSOR_LIST``, nothing moves then."""
+
+    CURSOR_LIST: ClassVar[str | None] = None
+
+    def _cursor_list(self) -> DataTable[Any] | OptionList | None:
+        screen = cast("Screen[Any]", self)
+        focused = screen.focused
+        if isinstance(focused, (DataTable, OptionList)):
+            return focused
+        if self.CURSOR_LIST is None:
+            return None
+        return screen.query_one(self.CURSOR_LIST, (DataTable, OptionList))
+
+    def action_cursor_down(self) -> None:
+        if (target := self._cursor_list()) is not None:
+            target.action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        if (target := self._cursor_list()) is not None:
+            target.action_cursor_up()

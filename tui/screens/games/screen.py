@@ -71,7 +71,7 @@ class GameTypeScreen(ListDialog[str]):
         self.dismiss(event.option_id)
 
 
-class GamesScreen(BlahScreen):
+class GamesScreen(bindings.VimCursor, BlahScreen):
     """Top-level screen (key 0)."""
 
     SCREEN_TITLE = "Games"
@@ -195,16 +195,6 @@ class GamesScreen(BlahScreen):
 
     def action_refresh(self) -> None:
         self.load()
-
-    def action_cursor_down(self) -> None:
-        focused = self.focused
-        if isinstance(focused, (DataTable, OptionList)):
-            focused.action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        focused = self.focused
-        if isinstance(focused, (DataTable, OptionList)):
-            focused.action_cursor_up()
 
     @on(OptionList.OptionSelected, "#turns")
     def _turn_selected(self) -> None:

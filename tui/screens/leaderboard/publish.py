@@ -37,7 +37,7 @@ from application.leaderboard.bench_board import (
 )
 from application.session.context import AppContext
 from tui import bindings
-from tui.screens.leaderboard.community_rows import suite_facts
+from tui.screens.leaderboard.community_rows import board_title, suite_facts
 from tui.send_once import SendOnce
 from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line_text, safe_text
@@ -90,10 +90,8 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="publish-dialog", classes="dialog-box"):
-            title = Text("Publish on the community board of ", end="")
-            title.append_text(one_line_text(self.slug, max_len=60))
-            title.append(" (Blobfish)")
-            yield Static(title, id="publish-title", classes="dialog-title")
+            yield Static(board_title("Publish on the community board of ", self.slug, " (Blobfish)"),
+                         id="publish-title", classes="dialog-title")
             yield Static(Text(HONESTY_LINE), id="publish-honesty")
             yield Static(self._run_text(), id="publish-run")
             yield Label(Text(f"Display name (optional, at most {shapes.MAX_DISPLAY_NAME} characters)"))
