@@ -21,7 +21,7 @@ from widgets.dialog import cancel_key as cancel
 __all__ = [
     "back", "cancel", "cancel_run", "close", "delete", "export", "follow", "leave_input", "mute", "new",
     "open_row", "pick_model", "publish", "refresh", "results", "resume", "search", "sort_by",
-    "submit", "tabs", "vim_cursor", "VimCursor",
+    "submit", "tabs", "vim_cursor", "RowAction", "VimCursor",
 ]
 
 
@@ -155,3 +155,15 @@ class VimCursor:
     def action_cursor_up(self) -> None:
         if (target := self._cursor_list()) is not None:
             target.action_cursor_up()
+
+
+class RowAction:
+    """For a screen whose Enter acts on its table's row: a ``DataTable`` keeps Enter for itself and
+    says ``RowSelected`` (on Enter, or a click on the cursor row), so choosing a row runs the
+    screen's ``action_<ROW_ACTION>``, the action its own Enter key names."""
+
+    ROW_ACTION: ClassVar[str]
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        getattr(self, f"action_{self.ROW_ACTION}")()

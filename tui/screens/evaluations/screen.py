@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
@@ -68,7 +68,7 @@ def _cycle(options: list[Any], current: Any) -> Any:
 PROVENANCE = "Published jobs: private, executed and graded by your SDK client; not a certified benchmark."
 """The SDK evaluations page's own words on what a published job is (and is not)."""
 
-class EvaluationsScreen(BlobfishHeaderScreen):
+class EvaluationsScreen(bindings.RowAction, BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations"
 
     DEFAULT_CSS = """
@@ -81,6 +81,7 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     EvaluationsScreen #ev-table { height: 1fr; }
     """
 
+    ROW_ACTION = "open"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS: ClassVar[list[BindingType]] = [
         bindings.open_row("evaluations", "Rollouts", priority=True),
         Binding("t", "cycle_task", "Task", id="evaluations.task"),
@@ -281,10 +282,6 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         if not self.shown or not 0 <= table.cursor_row < len(self.shown):
             return None
         return self.shown[table.cursor_row]
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_open()
 
     def action_open(self) -> None:
         row = self._current()
