@@ -5,7 +5,8 @@ and places these where its footer wants them; its own list declares only the key
 has. The keys, actions and ids stay what tests and keymaps know (``<area>.back``,
 ``<area>.refresh``, ``<area>.open``, ``<area>.export``, ...). Where the word in the footer or the
 method differs by screen (what Enter opens, what ``d`` deletes), the screen passes it; the key and
-the id are the verb's.
+the id are the verb's. ``cancel`` and ``vim_cursor`` are the widgets' own (``widgets/keys.py``),
+so a dialog, a table and a screen say them alike.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, OptionList
 
-from widgets.dialog import cancel_key as cancel
+from widgets.keys import cancel_key as cancel
+from widgets.keys import vim_cursor
 
 __all__ = [
     "back", "cancel", "cancel_run", "close", "delete", "export", "follow", "leave_input", "mute", "new",
@@ -121,14 +123,6 @@ def tabs(area: str) -> list[Binding]:
     return [
         Binding("right_square_bracket", "tab(1)", "Next tab", id=f"{area}.next_tab"),
         Binding("left_square_bracket", "tab(-1)", "Prev tab", show=False, id=f"{area}.prev_tab"),
-    ]
-
-
-def vim_cursor(area: str, down: str = "cursor_down", up: str = "cursor_up") -> list[Binding]:
-    """``j`` / ``k`` move the cursor of the screen's list (hidden from the footer)."""
-    return [
-        Binding("j", down, "Down", show=False, id=f"{area}.down"),
-        Binding("k", up, "Up", show=False, id=f"{area}.up"),
     ]
 
 
