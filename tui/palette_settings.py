@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 from pydantic import TypeAdapter, ValidationError
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
 from application.session.config import KNOWN_TEMPLATES, Config, save_setting
 from application.session.paths import config_file
+from tui import bindings
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
 
@@ -50,7 +51,7 @@ class ValuePrompt(FormDialog[str]):
     ValuePrompt #prompt-problem { color: $error; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [bindings.cancel("prompt")]
     ERROR_ID = "prompt-problem"
 
     def __init__(

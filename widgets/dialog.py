@@ -17,11 +17,13 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rich.text import Text
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList
 from textual.widgets.button import ButtonVariant
+
+from widgets.keys import cancel_key, vim_cursor
 
 __all__ = ["DialogScreen", "ListDialog", "answer_buttons", "list_keys"]
 
@@ -59,9 +61,8 @@ class DialogScreen(ModalScreen[ResultT], Generic[ResultT]):
 def list_keys(prefix: str) -> list[BindingType]:
     """The keys of a ``ListDialog``: Esc cancels; j and k move the list's cursor (as the arrows do)."""
     return [
-        Binding("escape", "cancel", "Cancel", id=f"{prefix}.cancel"),
-        Binding("j", "down", "Down", show=False, id=f"{prefix}.down"),
-        Binding("k", "up", "Up", show=False, id=f"{prefix}.up"),
+        cancel_key(prefix),
+        *vim_cursor(prefix, "down", "up"),
     ]
 
 

@@ -8,14 +8,14 @@ from rich.text import Text
 from textual.binding import Binding
 
 from widgets.fitted_table import FittedTable
+from widgets.keys import vim_cursor
 
 
 class KeyTable(FittedTable):
     """DataTable in row mode with ``j``/``k``/``g``/``G`` beside the arrows and Home/End."""
 
     BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False, id="table.down"),
-        Binding("k", "cursor_up", "Up", show=False, id="table.up"),
+        *vim_cursor("table"),
         Binding("g", "scroll_top", "Top", show=False, id="table.top"),
         Binding("G", "scroll_bottom", "Bottom", show=False, id="table.bottom"),
     ]

@@ -78,16 +78,22 @@ class LogList(ScrollView, can_focus=True):
     }
     """
 
-    class _EntryMessage(Message):
-        def __init__(self, entry_id: str, index: int, log_list: LogList | None = None) -> None:
+    class _ListMessage(Message):
+        """A message about this list: ``control`` is the list, so ``@on(..., "#id")`` picks it."""
+
+        def __init__(self, log_list: LogList | None = None) -> None:
             super().__init__()
-            self.entry_id = entry_id
-            self.index = index
             self.log_list = log_list
 
         @property
         def control(self) -> LogList | None:
             return self.log_list
+
+    class _EntryMessage(_ListMessage):
+        def __init__(self, entry_id: str, index: int, log_list: LogList | None = None) -> None:
+            super().__init__(log_list)
+            self.entry_id = entry_id
+            self.index = index
 
     class Highlighted(_EntryMessage):
         """The cursor moved to another entry."""
@@ -95,30 +101,20 @@ class LogList(ScrollView, can_focus=True):
     class Selected(_EntryMessage):
         """Enter (or a click on the cursor row): open this entry."""
 
-    class NewWhilePaused(Message):
+    class NewWhilePaused(_ListMessage):
         """Rows arrived while the user was reading older ones; ``count`` since the pause."""
 
         def __init__(self, count: int, log_list: LogList | None = None) -> None:
-            super().__init__()
+            super().__init__(log_list)
             self.count = count
-            self.log_list = log_list
 
-        @property
-        def control(self) -> LogList | None:
-            return self.log_list
-
-    class NeedOlder(Message):
+    class NeedOlder(_ListMessage):
         """The user reached the oldest row: load history and call ``prepend_rows``.
         ``to_oldest``: they asked for the oldest of all (``g``), not just the next page."""
 
         def __init__(self, log_list: LogList | None = None, *, to_oldest: bool = False) -> None:
-            super().__init__()
-            self.log_list = log_list
+            super().__init__(log_list)
             self.to_oldest = to_oldest
-
-        @property
-        def control(self) -> LogList | None:
-            return self.log_list
 
     following: var[bool] = var(True)
     """True while the list tails new rows (cursor on the newest)."""

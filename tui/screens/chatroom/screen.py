@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["EVERYONE", "ChatroomScreen"]
 
 
-class ChatroomScreen(BlahScreen):
+class ChatroomScreen(bindings.VimCursor, BlahScreen):
     """Top-level screen (key 5)."""
 
     SCREEN_TITLE = "Chatroom"
@@ -70,15 +70,16 @@ class ChatroomScreen(BlahScreen):
     ChatroomScreen #compose-input { width: 1fr; }
     """
 
+    CURSOR_LIST = "#room"  # j / k move the room while the focus is outside the lists
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings.vim_cursor("chatroom"),
         Binding("p", "open_prompt", "Prompt", id="chatroom.prompt"),
-        Binding("m", "toggle_mute", "Mute/unmute", id="chatroom.mute"),
+        bindings.mute("chatroom"),
         Binding("i", "compose", "Write", id="chatroom.compose"),
         Binding("t", "reply_from", "Reply from", id="chatroom.reply_from"),
-        Binding("f", "follow", "Follow", id="chatroom.follow"),
+        bindings.follow("chatroom"),
         bindings.refresh("chatroom"),
-        Binding("escape", "leave_input", "Back to room", id="chatroom.leave_input"),
+        bindings.leave_input("chatroom", "Back to room"),
     ]
 
     def __init__(self) -> None:
@@ -216,18 +217,6 @@ class ChatroomScreen(BlahScreen):
         self._redraw_reply_from()
 
     # ----------------------------------------------------------------- actions
-
-    def _focused_list(self) -> OptionList:
-        focused = self.focused
-        if isinstance(focused, OptionList):
-            return focused
-        return self.query_one("#room", OptionList)
-
-    def action_cursor_down(self) -> None:
-        self._focused_list().action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        self._focused_list().action_cursor_up()
 
     def action_follow(self) -> None:
         self.room.follow()

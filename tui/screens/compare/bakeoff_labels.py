@@ -24,6 +24,7 @@ from api_client.errors import BlahError, OutcomeUnknownError
 from application.compare.bakeoff.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
 from application.compare.bakeoff.verdict import verdict
 from common.safe_strings import one_line
+from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.compare.calibration_panel import CritiqueDialog, calibration_block, verdict_block
 from tui.send_once import SendOnce
@@ -51,7 +52,7 @@ class LabelActions:
         Binding("e", "evidence", "Evidence", id="bakeoffs.evidence"),
         Binding("i", "criteria", "Criteria", id="bakeoffs.criteria"),
         Binding("f", "clusters", "Failure clusters", id="bakeoffs.clusters"),
-        Binding("d", "delete_run", "Delete run", id="bakeoffs.delete"),
+        bindings.delete("bakeoffs", "delete_run", "Delete run"),
     ]
     """The keys of the actions below, for the host's BINDINGS (after its own)."""
 

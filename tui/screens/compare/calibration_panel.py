@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
@@ -26,6 +26,7 @@ from application.compare.bakeoff.verdict import DONT, SWITCH, Verdict
 from application.compare.bakeoff.figures import interval_text, rate_text
 from common.format import DASH
 from common.safe_strings import one_line
+from tui import bindings
 from widgets.dialog import DialogScreen
 
 __all__ = ["CritiqueDialog", "calibration_block", "verdict_block"]
@@ -88,7 +89,7 @@ class CritiqueDialog(DialogScreen["tuple[str, str] | None"]):
     CritiqueDialog #critique-buttons Button { margin-right: 1; }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel", id="critique.cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [bindings.cancel("critique")]
 
     def __init__(self, what: str) -> None:
         super().__init__()

@@ -43,7 +43,7 @@ class CheckpointScreen(CaptionedTableScreen):
 
     BINDINGS = [
         bindings.back("checkpoints"),
-        Binding("m", "pick_model", "Other model", id="checkpoints.model"),
+        bindings.pick_model("checkpoints"),
         Binding("w", "windows", "Time windows", id="checkpoints.windows"),
         bindings.refresh("checkpoints"),
     ]

@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from api_client.blahdev.shapes import Comparison
 from api_client.errors import BlahError
@@ -36,15 +36,16 @@ if TYPE_CHECKING:
 
 __all__ = ["CompareLine", "CompareScreen", "mean_scores", "order_for_person", "tally"]
 
-class CompareScreen(CaptionedTableScreen):
+class CompareScreen(bindings.RowAction, CaptionedTableScreen):
     """Two or three models on the same evals."""
 
     SCREEN_TITLE = "Compare"
     CAPTION_ID = "compare-caption"
     TABLE_ID = "compare-table"
 
+    ROW_ACTION = "open"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [
-        Binding("enter", "open", "Open eval", id="compare.open"),
+        bindings.open_row("compare", "Open eval"),
         Binding("p", "pick_peers", "Choose peers", id="compare.peers"),
         Binding("c", "checkpoints", "Checkpoints", id="compare.checkpoints"),
         Binding("o", "bakeoffs", "Bake-offs", id="compare.bakeoffs"),
@@ -154,10 +155,6 @@ class CompareScreen(CaptionedTableScreen):
         self.caption.update(caption)
 
     # ----------------------------------------------------------------- actions
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_open()
 
     def action_open(self) -> None:
         key = self.table.current_key

@@ -17,13 +17,14 @@ from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.widgets import Static
 
 from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
 from application.logs.rows import row_from_entry
 from application.session.timezone import screen_tz
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
@@ -58,7 +59,7 @@ class DiagnosisCallsScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="diagnosis_calls.back"),
+        bindings.back("diagnosis_calls", "back"),
     ]
 
     def __init__(

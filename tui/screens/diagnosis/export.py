@@ -20,13 +20,14 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widgets import Button, Input, Static
 
 from common.atomic_write import write_atomic
 from diagnosis import Suggestion, to_jsonl, to_markdown
 from diagnosis.suggest import ADD_DATA
+from tui import bindings
 from tui.base_screen import BlahScreen
 from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line
@@ -101,7 +102,7 @@ class ExportPathScreen(DialogScreen[str | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="diagnosis_export.cancel"),
+        bindings.cancel("diagnosis_export"),
     ]
 
     def __init__(self, default: Path, *, examples: int, suggestions: int) -> None:

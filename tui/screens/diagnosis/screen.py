@@ -72,10 +72,10 @@ class DiagnosisScreen(BlahScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         bindings.refresh("diagnosis"),
-        Binding("f", "sort('failures')", "Sort failures", id="diagnosis.sort_failures"),
-        Binding("percent_sign", "sort('rate')", "Sort rate", id="diagnosis.sort_rate"),
+        bindings.sort_by("diagnosis", "f", "failures"),
+        bindings.sort_by("diagnosis", "percent_sign", "rate"),
         Binding("c", "clusters", "Clusters", id="diagnosis.clusters"),
-        Binding("x", "export", "Export data", id="diagnosis.export"),
+        bindings.export("diagnosis", "Export data"),
         Binding("W", "whole_history", "Whole history", id="diagnosis.whole_history"),
         *bindings.tabs("diagnosis"),
     ]

@@ -32,6 +32,7 @@ from application.diagnosis.archive_report import (
     model_archive_path,
     report_markdown,
 )
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
@@ -56,7 +57,7 @@ class DiagnosisWholeScreen(BlahScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("W", "run_or_stop", "Stop / run again", id="diagnosis_whole.run"),
-        Binding("escape", "back", "Back", id="diagnosis_whole.back"),
+        bindings.back("diagnosis_whole", "back"),
     ]
 
     def __init__(self) -> None:

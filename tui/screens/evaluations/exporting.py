@@ -14,6 +14,7 @@ from textual.worker import Worker
 
 from application.evaluations.evidence import Evaluation, Rollout
 from application.evaluations.export import default_export_path, export_lines, write_jsonl
+from tui import bindings
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 
 __all__ = ["EvaluationExportScreen", "export_bindings", "export_evaluation", "exports_dir"]
@@ -52,7 +53,7 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
 def export_bindings(area: str) -> list[Binding]:
     """``x`` the rollout in view, ``X`` every rollout of the evaluation (ids ``<area>.export``, ``<area>.export_all``)."""
     return [
-        Binding("x", "export_rollout", "Export rollout", id=f"{area}.export"),
+        bindings.export(area, "Export rollout", action="export_rollout"),
         Binding("X", "export_evaluation", "Export all", id=f"{area}.export_all"),
     ]
 

@@ -8,10 +8,11 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from application.evaluations.evidence import Evaluation, Rollout
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
+from tui import bindings
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.tables import RolloutTable, title_line
 from widgets.footer import KeyFooter
@@ -31,7 +32,7 @@ def evaluation_title(evaluation: Evaluation) -> Text:
     )  # fmt: skip
 
 
-class RolloutsScreen(EvaluationExportScreen):
+class RolloutsScreen(bindings.RowAction, EvaluationExportScreen):
     SCREEN_TITLE = "Evaluations · rollouts"
 
     DEFAULT_CSS = """
@@ -40,6 +41,7 @@ class RolloutsScreen(EvaluationExportScreen):
     RolloutsScreen #ro-table { height: 1fr; }
     """
 
+    ROW_ACTION = "replay"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "replay", "Replay", priority=True, id="rollouts.replay"),
         *export_bindings("rollouts"),
@@ -69,10 +71,6 @@ class RolloutsScreen(EvaluationExportScreen):
         table = self.query_one("#ro-table", RolloutTable)
         rollouts = self.diagnosis.rollouts
         return rollouts[table.cursor_row] if rollouts and 0 <= table.cursor_row < len(rollouts) else None
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_replay()
 
     def action_replay(self) -> None:
         current = self._current()

@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 from textual.css.query import NoMatches
 from textual.worker import Worker, WorkerState
 
@@ -28,6 +28,7 @@ from application.evaluations.diagnosed import list_summaries, read_diagnosed
 from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
 from application.evaluations.source import EvaluationSource
 from application.session.timezone import screen_tz
+from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.evaluations.exporting import export_evaluation
 from tui.screens.evaluations.filter_bar import FilterBar
@@ -67,7 +68,7 @@ def _cycle(options: list[Any], current: Any) -> Any:
 PROVENANCE = "Published jobs: private, executed and graded by your SDK client; not a certified benchmark."
 """The SDK evaluations page's own words on what a published job is (and is not)."""
 
-class EvaluationsScreen(BlobfishHeaderScreen):
+class EvaluationsScreen(bindings.RowAction, BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations"
 
     DEFAULT_CSS = """
@@ -80,16 +81,17 @@ class EvaluationsScreen(BlobfishHeaderScreen):
     EvaluationsScreen #ev-table { height: 1fr; }
     """
 
+    ROW_ACTION = "open"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Rollouts", priority=True, id="evaluations.open"),
+        bindings.open_row("evaluations", "Rollouts", priority=True),
         Binding("t", "cycle_task", "Task", id="evaluations.task"),
         Binding("m", "cycle_model", "Model", id="evaluations.model"),
         Binding("r", "cycle_reward", "Reward", id="evaluations.reward"),
         Binding("f", "toggle_failed", "Failed only", id="evaluations.failed"),
         Binding("s", "cycle_sort", "Sort", id="evaluations.sort"),
-        Binding("x", "export", "Export JSONL", id="evaluations.export"),
+        bindings.export("evaluations", "Export JSONL"),
         Binding("space", "mark", "Mark", id="evaluations.mark"),
-        Binding("P", "publish", "Publish", id="evaluations.publish"),
+        bindings.publish("evaluations"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="evaluations.reload"),
     ]
 
@@ -280,10 +282,6 @@ class EvaluationsScreen(BlobfishHeaderScreen):
         if not self.shown or not 0 <= table.cursor_row < len(self.shown):
             return None
         return self.shown[table.cursor_row]
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_open()
 
     def action_open(self) -> None:
         row = self._current()

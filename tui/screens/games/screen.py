@@ -71,7 +71,7 @@ class GameTypeScreen(ListDialog[str]):
         self.dismiss(event.option_id)
 
 
-class GamesScreen(BlahScreen):
+class GamesScreen(bindings.VimCursor, BlahScreen):
     """Top-level screen (key 0)."""
 
     SCREEN_TITLE = "Games"
@@ -91,7 +91,7 @@ class GamesScreen(BlahScreen):
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_game", "New game", id="games.new"),
+        bindings.new("games", "new_game", "New game"),
         bindings.refresh("games"),
         Binding("o", "open_turn", "Open turn's call", id="games.open_turn"),
         *bindings.vim_cursor("games"),
@@ -195,16 +195,6 @@ class GamesScreen(BlahScreen):
 
     def action_refresh(self) -> None:
         self.load()
-
-    def action_cursor_down(self) -> None:
-        focused = self.focused
-        if isinstance(focused, (DataTable, OptionList)):
-            focused.action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        focused = self.focused
-        if isinstance(focused, (DataTable, OptionList)):
-            focused.action_cursor_up()
 
     @on(OptionList.OptionSelected, "#turns")
     def _turn_selected(self) -> None:

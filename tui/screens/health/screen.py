@@ -67,7 +67,7 @@ class HealthScreen(BlahScreen):
     """
 
     BINDINGS = [
-        Binding("m", "pick_model", "Other model", id="health.model"),
+        bindings.pick_model("health"),
         bindings.refresh("health"),
         Binding("tab", "app.focus_next", "Next table", show=False, id="health.next"),
     ]

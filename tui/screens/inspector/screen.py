@@ -35,6 +35,7 @@ from application.inspector.call_reader import CallReader
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
 from application.session.timezone import screen_tz
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.inspector.call_actions import copy_text, export_training_example
 from tui.screens.inspector.call_view import CallPanes
@@ -79,7 +80,7 @@ class InspectorScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="inspector.back"),
+        bindings.back("inspector", "back"),
         Binding("n", "newer", "Newer", id="inspector.newer"),
         Binding("p", "older", "Older", id="inspector.older"),
         Binding("w", "toggle_whitespace", "Whitespace", priority=True, id="inspector.whitespace"),

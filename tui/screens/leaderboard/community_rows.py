@@ -23,6 +23,15 @@ YOURS = " ◀ yours"
 PLATFORM_CHIP = " Blobfish "
 
 
+def board_title(before: str, slug: str, after: str) -> Text:
+    """A publishing dialog's title naming the board: ``before``, the slug (the person typed it or
+    the platform sent it: one inert line of 60 at most), then ``after``."""
+    title = Text(before, end="")
+    title.append_text(one_line_text(slug, max_len=60))
+    title.append(after)
+    return title
+
+
 def _count(value: int | None) -> str:
     return DASH if value is None else str(value)
 

@@ -15,9 +15,8 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 
 from api_client.blobfish.shapes_bench import SuiteRun
-from tui.screens.leaderboard.community_rows import SuiteRunOption
+from tui.screens.leaderboard.community_rows import SuiteRunOption, board_title
 from widgets.dialog import ListDialog, list_keys
-from widgets.safe_text import one_line_text
 
 __all__ = ["SuiteRunPickerScreen"]
 
@@ -40,10 +39,8 @@ class SuiteRunPickerScreen(ListDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pick-suite-dialog", classes="dialog-box"):
-            title = Text("Publish which suite run of ", end="")
-            title.append_text(one_line_text(self._slug, max_len=60))
-            title.append("?")
-            yield Static(title, id="pick-suite-title", classes="dialog-title")
+            yield Static(board_title("Publish which suite run of ", self._slug, "?"),
+                         id="pick-suite-title", classes="dialog-title")
             yield Static(Text("Your completed suite runs, newest first. ⏎ choose · esc cancel"),
                          id="pick-suite-hint", classes="dialog-hint")
             yield OptionList(*(SuiteRunOption(run) for run in self._runs), id="pick-suite-list")

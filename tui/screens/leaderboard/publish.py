@@ -18,7 +18,7 @@ from typing import ClassVar, cast
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
@@ -36,7 +36,8 @@ from application.leaderboard.bench_board import (
     sentence,
 )
 from application.session.context import AppContext
-from tui.screens.leaderboard.community_rows import suite_facts
+from tui import bindings
+from tui.screens.leaderboard.community_rows import board_title, suite_facts
 from tui.send_once import SendOnce
 from widgets.dialog import DialogScreen, answer_buttons
 from widgets.safe_text import one_line_text, safe_text
@@ -67,8 +68,8 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "publish", "Publish…", id="publish.submit"),
-        Binding("escape", "close", "Close", id="publish.close"),
+        bindings.submit("publish", "Publish…", action="publish"),
+        bindings.close("publish"),
     ]
 
     def __init__(self, slug: str, run_id: str) -> None:
@@ -89,10 +90,8 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="publish-dialog", classes="dialog-box"):
-            title = Text("Publish on the community board of ", end="")
-            title.append_text(one_line_text(self.slug, max_len=60))
-            title.append(" (Blobfish)")
-            yield Static(title, id="publish-title", classes="dialog-title")
+            yield Static(board_title("Publish on the community board of ", self.slug, " (Blobfish)"),
+                         id="publish-title", classes="dialog-title")
             yield Static(Text(HONESTY_LINE), id="publish-honesty")
             yield Static(self._run_text(), id="publish-run")
             yield Label(Text(f"Display name (optional, at most {shapes.MAX_DISPLAY_NAME} characters)"))

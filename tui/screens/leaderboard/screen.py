@@ -15,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import DataTable, Static, TabbedContent, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from api_client.errors import BlahError
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["LeaderboardScreen", "ModelHistory", "Standing", "mean_score", "model_history", "standings"]
 
 
-class LeaderboardScreen(BlahScreen):
+class LeaderboardScreen(bindings.RowAction, BlahScreen):
     """Standings; Enter opens a model's results, ``c`` compares it with yours, ``h`` its health."""
 
     SCREEN_TITLE = "Leaderboard"
@@ -55,12 +55,13 @@ class LeaderboardScreen(BlahScreen):
     # every column of the standings stays in view.
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
 
+    ROW_ACTION = "results"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [
         Binding("enter", "results", "Results", id="leaderboard.results"),
         Binding("c", "compare", "Compare with mine", id="leaderboard.compare"),
         Binding("h", "health", "Health", id="leaderboard.health"),
         Binding("p", "publish", "Publish a suite run", id="leaderboard.publish"),
-        Binding("d", "delete", "Delete mine", id="leaderboard.delete"),
+        bindings.delete("leaderboard", "delete", "Delete mine"),
         Binding("b", "benchmark", "Benchmark", id="leaderboard.benchmark"),
         bindings.refresh("leaderboard"),
         *bindings.tabs("leaderboard"),
@@ -218,10 +219,6 @@ class LeaderboardScreen(BlahScreen):
 
     def _current_model(self) -> str | None:
         return self.query_one("#lb-table", KeyTable).current_key
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_results()
 
     def action_results(self) -> None:
         model = self._current_model()

@@ -29,6 +29,7 @@ from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
 from application.session.timezone import screen_tz
 from common.format import DASH
+from tui import bindings
 from tui.base_screen import BlahScreen
 from tui.screens.logs.status import TailStateLine, TotalsLine, matches_text, platform_matches
 from tui.screens.logs.workers import LogsLoader
@@ -90,11 +91,11 @@ class LogsScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "follow", "Live", show=False, id="logs.follow"),  # the list shows End: Live
+        bindings.follow("logs", "Live", show=False),  # the list shows End: Live
         Binding("s", "cycle_source", "Source", id="logs.source"),
         Binding("e", "toggle_errors", "Errors only", id="logs.errors_only"),
         Binding("b", "cycle_badge", "Badge", id="logs.badge"),
-        Binding("slash", "search", "Search", id="logs.search"),
+        bindings.search("logs"),
         Binding("x", "clear_filters", "Clear filters", id="logs.clear_filters"),
         Binding("escape", "escape", "Close search", show=False, id="logs.escape"),
         Binding("p", "toggle_plot", "Plot", id="logs.plot"),

@@ -11,7 +11,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Input, Label, Static, TextArea
 
@@ -32,6 +32,7 @@ from application.models.registration import (
 )
 from application.session.context import AppContext
 from common.format import DASH
+from tui import bindings
 from tui.base_screen import describe_error
 from tui.send_once import SendOnce
 from widgets.dialog import DialogScreen, answer_buttons
@@ -67,8 +68,8 @@ class RegisterModelScreen(DialogScreen[Model | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Register", id="register.submit"),
-        Binding("escape", "close", "Close", id="register.close"),
+        bindings.submit("register", "Register"),
+        bindings.close("register"),
     ]
 
     def __init__(self, ctx: AppContext) -> None:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["ModelsScreen"]
 
 
-class ModelsScreen(BlahScreen):
+class ModelsScreen(bindings.VimCursor, BlahScreen):
     """Top-level screen (key 6)."""
 
     AUTO_FOCUS = "#models-table"
@@ -51,10 +51,11 @@ class ModelsScreen(BlahScreen):
     ModelsScreen #models-detail { width: 2fr; border-left: solid $panel; padding: 0 1; }
     """
 
+    CURSOR_LIST = "#models-table"  # j / k move the models while the focus is outside the tables
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", id="models.search"),
+        bindings.search("models"),
         Binding("s", "switch_model", "Switch to model", id="models.switch"),
-        Binding("m", "toggle_mute", "Mute/unmute", id="models.mute"),
+        bindings.mute("models"),
         Binding("n", "register", "Register", id="models.register"),
         Binding("p", "playground", "Playground", id="models.playground"),
         Binding("g", "games", "Games", id="models.games"),
@@ -224,18 +225,6 @@ class ModelsScreen(BlahScreen):
 
     def action_refresh(self) -> None:
         self.load(self.query_text)
-
-    def _focused_table(self) -> DataTable[Text]:
-        focused = self.focused
-        if isinstance(focused, DataTable):
-            return focused
-        return self.query_one("#models-table", DataTable)
-
-    def action_cursor_down(self) -> None:
-        self._focused_table().action_cursor_down()
-
-    def action_cursor_up(self) -> None:
-        self._focused_table().action_cursor_up()
 
     def action_switch_model(self) -> None:
         model_id = self.highlighted_model_id()

@@ -32,6 +32,7 @@ from api_client.errors import (
 from application.diagnosis.call_findings import read_call_findings
 from application.poller import Poller, PollStep
 from diagnosis import Finding, resolve_trained_template
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.playground.answer import AnswerView
 from tui.screens.playground.chat_pane import ChatPane
@@ -63,7 +64,7 @@ class PlaygroundScreen(BlahScreen):
         Binding("ctrl+o", "open_inspector", "Open in inspector", id="playground.open"),
         Binding("ctrl+n", "new_chat", "New chat", id="playground.new_chat"),
         Binding("e", "edit", "Write", id="playground.edit"),
-        Binding("escape", "leave_input", "Leave the text box", id="playground.leave_input"),
+        bindings.leave_input("playground"),
     ]
 
     def __init__(self, model_id: str | None = None) -> None:

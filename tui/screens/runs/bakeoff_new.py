@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
@@ -36,6 +35,7 @@ from application.compare.bakeoff.new_run import (
 from application.compare.bakeoff.new_run_fields import parse_arm, parse_assertion, parse_margin, whole_number
 from application.compare.bakeoff.new_run_hints import criterion_line, used_models
 from application.compare.bakeoff.planning import run_plan_lines
+from tui import bindings
 from widgets.check_list import CheckList
 from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
@@ -72,7 +72,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     BakeoffNewScreen #bn-candidates { width: 1fr; height: auto; max-height: 8; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bakeoff.new.cancel")]
+    BINDINGS = [bindings.cancel("runs.bakeoff.new")]
     ERROR_ID = "bn-error"
     OK_ID = "bn-ok"
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
 from api_client.errors import BlahError
@@ -69,8 +68,8 @@ class BakeoffWatchScreen(BlahScreen):
 
     BINDINGS = [
         bindings.back("bakeoff_watch"),
-        Binding("v", "results", "Results", id="bakeoff_watch.results"),
-        Binding("c", "cancel_run", "Cancel bake-off", id="bakeoff_watch.cancel"),
+        bindings.results("bakeoff_watch", "results", "Results"),
+        bindings.cancel_run("bakeoff_watch", "Cancel bake-off"),
         bindings.refresh("bakeoff_watch"),
     ]
 

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label, RadioSet, Static
 
 from api_client.blobfish.shapes_bench import MAX_STEPS_RANGE, MAX_TASKS_RANGE
 from application.runs.bench_runs import SUITES, BenchRequest, env_name_problem, slug_problem
+from tui import bindings
 from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
 from widgets.marked_radio import MarkedRadioButton
@@ -68,7 +68,7 @@ class BenchStartScreen(FormDialog[BenchRequest]):
     BenchStartScreen #bs-buttons { margin-top: 1; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="runs.bench.start.cancel")]
+    BINDINGS = [bindings.cancel("runs.bench.start")]
     ERROR_ID = "bs-error"
     OK_ID = "bs-ok"
 

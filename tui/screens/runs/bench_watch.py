@@ -66,7 +66,7 @@ class SuiteProgress(ProgressLine):
         return f"{done}/{total} · {pace} · ETA {self.eta or NO_DATA}"
 
 
-class BenchWatchScreen(BlahScreen):
+class BenchWatchScreen(bindings.RowAction, BlahScreen):
     """One Blobfish benchmark run, live. Pushed from Runs (Enter on a Blobfish row) or right
     after starting one (with the POST's ``Location`` and ``Retry-After``)."""
 
@@ -82,10 +82,11 @@ class BenchWatchScreen(BlahScreen):
     BenchWatchScreen #bw-side { width: 1fr; height: 1fr; padding: 0 1; }
     """
 
+    ROW_ACTION = "inspect"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [
         bindings.back("runs.bench"),
         Binding("enter", "inspect", "Steps in Inspector", id="runs.bench.inspect"),
-        Binding("P", "publish", "Publish", id="runs.bench.publish"),
+        bindings.publish("runs.bench"),
         bindings.refresh("runs.bench", "Poll now"),
         Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]
@@ -344,10 +345,6 @@ class BenchWatchScreen(BlahScreen):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         self._show_detail()
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_inspect()
 
     def action_inspect(self) -> None:
         current = self.current_task()

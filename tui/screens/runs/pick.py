@@ -13,6 +13,7 @@ from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from api_client.blahdev.shapes import Model
+from tui import bindings
 from tui.screens.runs.format import short
 from widgets.check_list import CheckList, selected_count_text
 from widgets.dialog import answer_buttons
@@ -50,9 +51,8 @@ class ModelPickerScreen(FormDialog[list[str]]):
 
     BINDINGS = [
         Binding("y", "accept", "Continue", id="pick.accept"),
-        Binding("escape", "cancel", "Cancel", id="pick.cancel"),
-        Binding("j", "down", "Down", show=False, id="pick.down"),
-        Binding("k", "up", "Up", show=False, id="pick.up"),
+        bindings.cancel("pick"),
+        *bindings.vim_cursor("pick", "down", "up"),
     ]
     ERROR_ID = "pick-error"
     OK_ID = "pick-ok"

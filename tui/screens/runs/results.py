@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import DataTable
 
 from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
@@ -65,20 +64,21 @@ def sort_results(
     return have + missing
 
 
-class ResultsScreen(CaptionedTableScreen):
+class ResultsScreen(bindings.RowAction, CaptionedTableScreen):
     """A table of results; pushed from the runs screens (``m``: the person's model, ``v``: a run)."""
 
     SCREEN_TITLE = "Results"
     CAPTION_ID = "results-summary"
     TABLE_ID = "results-table"
 
+    ROW_ACTION = "open"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [
         bindings.back("results"),
-        Binding("enter", "open", "Open", id="results.open"),
-        Binding("s", "sort('score')", "Sort score", id="results.sort_score"),
-        Binding("e", "sort('eval')", "Sort eval", id="results.sort_eval"),
-        Binding("l", "sort('latency')", "Sort latency", id="results.sort_latency"),
-        Binding("t", "sort('time')", "Sort time", id="results.sort_time"),
+        bindings.open_row("results"),
+        bindings.sort_by("results", "s", "score"),
+        bindings.sort_by("results", "e", "eval"),
+        bindings.sort_by("results", "l", "latency"),
+        bindings.sort_by("results", "t", "time"),
         Binding("d", "toggle_doubtful", "Doubtful only", id="results.doubtful"),
         bindings.refresh("results"),
     ]
@@ -190,10 +190,6 @@ class ResultsScreen(CaptionedTableScreen):
 
     def action_refresh(self) -> None:
         self.load()
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_open()
 
     def action_open(self) -> None:
         key = self.table.current_key

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from api_client.blahdev.shapes import Run
 from api_client.errors import BlahError
@@ -68,7 +68,7 @@ NARROW_BELOW = 110
 """Terminal widths under this cut the Run column to ``NARROW_RUN_CELL`` characters."""
 NARROW_RUN_CELL = 26
 
-class RunsScreen(BlahScreen):
+class RunsScreen(bindings.RowAction, BlahScreen):
     """Every run with status, progress, start and end, and error."""
 
     SCREEN_TITLE = "Runs"
@@ -78,12 +78,13 @@ class RunsScreen(BlahScreen):
     RunsScreen KeyTable { height: 1fr; }
     """
 
+    ROW_ACTION = "watch"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [
         Binding("enter", "watch", "Watch", id="runs.watch"),
         Binding("s", "start_run", "Start run", id="runs.start"),
-        Binding("R", "resume", "Resume", id="runs.resume"),
-        Binding("c", "cancel_run", "Cancel run", id="runs.cancel"),
-        Binding("v", "run_results", "Run results", id="runs.results"),
+        bindings.resume("runs"),
+        bindings.cancel_run("runs"),
+        bindings.results("runs", "run_results", "Run results"),
         Binding("m", "my_results", "My results", id="runs.my_results"),
         bindings.refresh("runs"),
         Binding("b", "start_bench", "Start benchmark", id="runs.bench.start"),
@@ -272,10 +273,6 @@ class RunsScreen(BlahScreen):
         shown.display = True
 
     # ----------------------------------------------------------------- navigation
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        self.action_watch()
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all

@@ -82,10 +82,10 @@ class RunWatchScreen(BlahScreen):
 
     BINDINGS = [
         bindings.back("watch"),
-        Binding("enter", "open_result", "Open result", id="watch.open"),
-        Binding("R", "resume", "Resume", id="watch.resume"),
-        Binding("c", "cancel_run", "Cancel run", id="watch.cancel"),
-        Binding("v", "all_results", "All results", id="watch.results"),
+        bindings.open_row("watch", "Open result", action="open_result"),
+        bindings.resume("watch"),
+        bindings.cancel_run("watch"),
+        bindings.results("watch", "all_results", "All results"),
         bindings.refresh("watch", "Poll now"),
         Binding("tab", "app.focus_next", "Next pane", show=False, id="watch.next_pane"),
     ]

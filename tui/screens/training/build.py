@@ -32,6 +32,7 @@ from application.training.upload import (
 )
 from common.format import format_size
 from diagnosis.suggest import Suggestion
+from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.platform_work import platform_work
 from tui.screens.training.upload_flow import TrainingUpload
@@ -82,7 +83,7 @@ class TrainingBuildScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "back", "Back", id="training_build.back"),
+        bindings.back("training_build", "back"),
         Binding("ctrl+s", "upload", "Upload…", priority=True, id="training_build.upload"),
     ]
 

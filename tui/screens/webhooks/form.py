@@ -8,10 +8,11 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.widgets import Checkbox, Input, Static
 
+from tui import bindings
 from tui.screens.webhooks.listen import WEBHOOK_EVENT_TYPES
 from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog
@@ -59,8 +60,8 @@ class WebhookFormScreen(FormDialog[WebhookDraft]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="webhook_form.cancel"),
-        Binding("ctrl+s", "submit", "Create…", priority=True, id="webhook_form.submit"),
+        bindings.cancel("webhook_form"),
+        bindings.submit("webhook_form", "Create…", priority=True),
     ]
     ERROR_ID = "wf-problem"
     OK_ID = "wf-ok"

@@ -58,8 +58,8 @@ class WebhooksScreen(BlahScreen):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_webhook", "New webhook", id="webhooks.new"),
-        Binding("d", "delete_webhook", "Delete", id="webhooks.delete"),
+        bindings.new("webhooks", "new_webhook", "New webhook"),
+        bindings.delete("webhooks", "delete_webhook", "Delete"),
         Binding("l", "listen", "Listen here / stop", id="webhooks.listen"),
         bindings.refresh("webhooks"),
     ]
