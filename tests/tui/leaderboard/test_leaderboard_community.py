@@ -104,7 +104,7 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         assert [row.mine for row in community.rows] == [False]  # only the seeded stranger's row
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, SuiteRunPickerScreen), what="the run picker")
-        assert run_id in frame_text(app)
+        await wait_for(pilot, lambda: run_id in frame_text(app), what="the completed run in the picker")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, PublishBenchRunScreen), what="the publish dialog")
         dialog = app.screen
