@@ -20,7 +20,7 @@ from cli.main import main
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
-from tests.hostile_payloads import HOSTILE
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.bench import SLUG, FakeClock
 
 PROVIDER_KEY = "xai-CANARYprovider0123456789abcdef"

@@ -17,7 +17,7 @@ import pytest
 
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish.server import BlobfishServer
-from tests.hostile_payloads import HOSTILE
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.blobfish import envelope
 from cli.main import main
 

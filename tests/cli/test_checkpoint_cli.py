@@ -11,7 +11,7 @@ import pytest
 
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import assert_inert
+from tests.support.hostile_payloads import assert_inert
 from tests.support import sim_http
 
 LIMIT = 300

@@ -18,7 +18,7 @@ from application.diagnosis.data import Fetched, fetch_inputs
 from cli.commands.report import build_report_text, report_main
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import assert_inert
+from tests.support.hostile_payloads import assert_inert
 from tests.support import sim_http
 from tests.support.logs_world import add_hostile_calls
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 from textual.content import Content
 
-from tests.hostile_payloads import HOSTILE, VERBATIM, assert_inert
+from tests.support.hostile_payloads import HOSTILE, VERBATIM, assert_inert
 from widgets.safe_text import (
     MARKER_STYLE,
     escape_markup,

@@ -19,7 +19,7 @@ import pytest
 
 from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import HOSTILE
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.hostile_e2e import (
     KEYS_NOT_ANSWERED,
     SIZE,

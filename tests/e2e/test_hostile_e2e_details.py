@@ -15,7 +15,7 @@ import pytest
 from api_client.blahdev.client import BlahClient
 from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import assert_inert
+from tests.support.hostile_payloads import assert_inert
 from tests.support.hostile_e2e import (
     SIZE,
     Injected,

@@ -21,7 +21,7 @@ import pytest
 
 from simulator.server import SimulatorServer
 from tests.support.hostile_e2e import inject_hostile
-from tests.tmux_probe import TmuxProbe, tmux_available
+from tests.support.tmux_probe import TmuxProbe, tmux_available
 
 pytestmark = pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")
 

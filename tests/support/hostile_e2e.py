@@ -27,7 +27,7 @@ from application.session.context import AppContext
 from simulator.blahdev import chatroom
 from simulator.blahdev.world import World
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import HOSTILE, assert_segments_inert
+from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.settings import Settings, settings_with
 from tui.app import BlahApp, create_app
 from tui.registry import MODE_SPECS

@@ -24,7 +24,7 @@ from textual.pilot import Pilot
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import HOSTILE
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.settings import settings_with
 from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
 from tui.app import BlahApp, create_app

@@ -16,7 +16,7 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
-from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
+from tests.support.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from widgets.bars import ProgressLine, RateBar, TokenBar
 from widgets.log_list import LogList, LogRow
 from widgets.plots import BarChart, TimeSeriesPlot

@@ -10,7 +10,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tests.hostile_payloads import assert_segments_inert
+from tests.support.hostile_payloads import assert_segments_inert
 from widgets.safe_text import MARKER_STYLE, sanitize
 from widgets.text_layout import TextLayout, template_token_spans
 from widgets.text_viewer import TextViewer

@@ -17,7 +17,7 @@ from application.chatroom.feed import ChatFeed, loop_verdict, mute_evidence
 from application.chatroom.poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
 from application.session.settings import Settings
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import HOSTILE, assert_inert
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import (
     SIZE,
     make_app,

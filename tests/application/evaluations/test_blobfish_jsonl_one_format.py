@@ -18,7 +18,7 @@ from application.evaluations.source import ClientSource
 from cli.commands.open_file import read_dump
 from cli.main import main
 from simulator.blobfish.server import BlobfishServer
-from tests.hostile_payloads import HOSTILE
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.blobfish import envelope
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from simulator.server import SimulatorServer
-from tests.tmux_probe import TmuxProbe, base_env, tmux_available
+from tests.support.tmux_probe import TmuxProbe, base_env, tmux_available
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not tmux_available(), reason="tmux is not installed")]
 

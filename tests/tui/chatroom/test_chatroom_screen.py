@@ -7,7 +7,7 @@ import httpx
 
 from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import assert_segments_inert
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.chatroom import (
     SIZE,
     RecordingTransport,

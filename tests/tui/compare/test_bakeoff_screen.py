@@ -15,7 +15,7 @@ from application.compare.bakeoff.samples import doubtful_reason
 from diagnosis.loop import find_loop
 from diagnosis.stats import rogan_gladen, wilson_interval
 from simulator.errorbar.server import ErrorbarServer
-from tests.hostile_payloads import HOSTILE, assert_inert
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.bakeoff_app import bakeoff_app, open_bakeoffs, read_run
 from tests.support.errorbar import COMPARISON, CRITERION, SLOW, get, queue_run
 from tests.support.waiting import wait_for

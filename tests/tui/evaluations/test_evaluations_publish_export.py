@@ -24,7 +24,7 @@ from application.session.context import AppContext
 from cli.main import main as cli_main
 from simulator.blobfish.envelope import Envelope, encode
 from simulator.blobfish.server import BlobfishServer
-from tests.hostile_payloads import HOSTILE
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.blobfish import RecordingTransport, envelope
 from tests.support.quick_keys import press_quickly
 from tests.support.waiting import wait_for

@@ -18,7 +18,7 @@ from textual.app import App
 from api_client.blobfish.shapes import Summary
 from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 from application.session.context import AppContext
-from tests.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
+from tests.support.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from tests.support.blobfish_world import StoreSource
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app

@@ -12,7 +12,7 @@ from textual.widgets import DataTable, OptionList, Static
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import GameTurn
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import HOSTILE, assert_inert
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import SIZE, RecordingTransport, make_app, screen_text, wait_for
 from tui.screens.games.game_view import turn_text
 from tui.screens.games.screen import GamesScreen, GameTypeScreen

@@ -10,7 +10,7 @@ from pathlib import Path
 from application.session.context import AppContext
 from application.session.settings import Settings
 from cli.commands.open_file import load_dump
-from tests.hostile_payloads import assert_segments_inert
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import (
     FIXED_ANCHOR_MS,
     SIZE,

@@ -15,7 +15,7 @@ from api_client.blobfish import shapes_bench as shapes
 from api_client.blobfish.benchmarks import NOT_YOURS, REFUSALS
 from application.leaderboard.bench_board import DOCUMENTED_BADGE, HONESTY_LINE
 from simulator.blobfish.server import BlobfishServer
-from tests.hostile_payloads import HOSTILE, assert_segments_inert
+from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.bench import FakeClock
 from tests.support.bench_board import SLUG, DropFirstDelete, SuiteMaker, frame_segments, frame_text, make_board_app
 from tests.support.blobfish import DropFirstAnswer

@@ -15,7 +15,7 @@ from application.session.context import AppContext
 from application.session.settings import Settings
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import assert_segments_inert
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import (
     SIZE,
     add_hostile_calls,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.hostile_payloads import HOSTILE, assert_inert
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.bakeoff_runs import go_to_row, on_runs, runs_app, watch_by_keys
 from tests.support.errorbar import COMPARISON, CRITERION, SLOW, queue_run
 from tests.support.notify_log import said

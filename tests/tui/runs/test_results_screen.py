@@ -7,7 +7,7 @@ import json
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import Result
 from simulator.server import SimulatorServer
-from tests.hostile_payloads import HOSTILE, assert_segments_inert
+from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.logs_world import frame_segments
 from tests.support.runs import SIZE, make_app, wait_for
 from tui.screens.runs.results import ResultsScreen, sort_results

@@ -19,7 +19,7 @@ from tests.support.waiting import wait_for
 from tui.send_once import SendOnce
 from widgets.confirm import ConfirmScreen
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class WriteScreen(Screen[None]):

@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 
 from widgets.caption import Caption
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class CaptionApp(App[None]):
