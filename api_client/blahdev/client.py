@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from typing import TYPE_CHECKING, Any, Unpack
+from urllib.parse import urlencode
 
 from common.constants import DEFAULT_BASE_URL
 
@@ -44,6 +45,7 @@ from api_client.transport.url_paths import api_path, segment
 if TYPE_CHECKING:
     from api_client.blahdev.wire_history import WireLogHistory
     from api_client.blahdev.wire_logs import WirePage
+    from api_client.transport.bulk_get import BulkGet
 
 USER_AGENT = "blah-tui/0.1"
 
@@ -110,14 +112,35 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         before: int | None = None,
         errors_only: bool = False,
         limit: int | None = None,
+        bulk: BulkGet | None = None,
     ) -> WirePage:
         """As ``get_logs``, the calls as the platform sent them, each with its JSONL line
-        (``export``'s path: no validated model per call; see ``wire_logs``)."""
+        (``export``'s path: no validated model per call; see ``wire_logs``).
+
+        ``bulk`` (from ``wire_bulk_getter``): the page is asked on its light connection
+        (~1 ms less client CPU per page than httpx); an answer it cannot take (another
+        status, a broken connection) or a body that is not a page is asked again here,
+        through the normal path, which retries and raises the platform's error."""
         params = _logs_query(source, None, before, errors_only, limit, False)
         from api_client.blahdev.wire_logs import wire_page_parser  # export only: not at start-up
 
         path = api_path("models", segment(model_id, what="model id"), "logs")
+        if bulk is not None and bulk.usable:
+            from api_client.transport.bulk_get import BulkFallback
+
+            try:
+                body = await bulk.get(self._http.target_for(path, urlencode(params)))
+                return wire_page_parser.from_json(body)
+            except BulkFallback:
+                pass
+            except ValueError:  # pydantic's ValidationError: a shape the general path reads
+                bulk.fallbacks += 1  # (or refuses); after a few, pages stop coming this way
         return await self._get(path, wire_page_parser, params)
+
+    def wire_bulk_getter(self) -> BulkGet | None:
+        """A ``BulkGet`` of one connection for ``get_logs_wire`` (None where it does not
+        apply: a test transport, a proxy). The caller closes it."""
+        return self._http.bulk_getter(1, self._http.deadline)
 
     async def get_log(self, log_id: str) -> LogEntry:
         return await self._get(

@@ -82,21 +82,13 @@ _MESSAGES_AT = FIELDS.index("messages") if "messages" in FIELDS else 0
 
 _new = tuple.__new__
 _MESSAGE_SIGNATURES = frozenset({(str, str), (str, _NONE)})
-_good_signatures: set[tuple[type, ...]] = set()
-"""The value types of calls already found canonical: most calls of a history share a few."""
 
 
-def _canonical_signature(signature: tuple[type, ...]) -> bool:
-    if _KINDS is None or len(signature) != len(_KINDS):
-        return False
-    for kind, kinds in zip(signature, _KINDS):
-        if kinds is _MESSAGES:
-            if kind is not list and kind is not _NONE:
-                return False
-        elif kind not in kinds:  # type: ignore[operator]
-            return False
-    _good_signatures.add(signature)
-    return True
+def _canonical_column(kinds: Any, types_seen: set[type]) -> bool:
+    """Every value of one field (its set of types) is of a type ``kinds`` allows."""
+    if kinds is _MESSAGES:
+        return types_seen <= {list, _NONE}
+    return types_seen <= kinds  # type: ignore[no-any-return]
 
 
 def canonical_entries(logs: Any) -> list[WireEntry] | None:
@@ -104,20 +96,20 @@ def canonical_entries(logs: Any) -> list[WireEntry] | None:
     module's docstring), each with its line; None when any is not.
 
     Checked a page at a time, in C-level passes (``map``/``set``/``zip`` over the calls,
-    no Python per call): every call is a dict with exactly ``FIELDS`` in order, the
-    page's few distinct value-type signatures are each canonical, and so is every
-    message (a dict of exactly ``role``, ``content``: str and str or null)."""
+    no Python per call): every call is a dict with exactly ``FIELDS`` in order, each
+    field's column holds only the JSON types its annotation allows (a field's kinds do not
+    depend on the others', so one type set per column says what a type signature per call
+    said, in a third of the time), and so is every message (a dict of exactly ``role``,
+    ``content``: str and str or null)."""
     if _KINDS is None or type(logs) is not list:
         return None
     if not logs:
         return []
     if set(map(type, logs)) != {dict} or set(map(tuple, logs)) != {FIELDS}:
         return None
-    good = _good_signatures
-    for signature in set(map(tuple, map(map, repeat(type), map(dict.values, logs)))):
-        if signature not in good and not _canonical_signature(signature):
-            return None
     columns = list(zip(*map(dict.values, logs)))
+    if not all(map(_canonical_column, _KINDS, map(set, map(map, repeat(type), columns)))):
+        return None
     messages = columns[_MESSAGES_AT]
     items = list(chain.from_iterable(m for m in messages if m is not None))
     if items and (

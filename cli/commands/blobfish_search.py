@@ -14,13 +14,15 @@ import argparse
 import asyncio
 import json
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from api_client.archives.archive import ArchiveError
-from api_client.blobfish import BlobfishClient
-from application.evaluations.rollout_steps import StepHit, describe, ingest_evaluations, open_steps_archive, search_steps
 from common.format import DASH
 from common.plain_text import inert_json, one_line
+
+if TYPE_CHECKING:  # imported where used: `blobfish export` builds this parser too, and
+    # should not pay for the archive and the steps' index (~40 ms of its start-up)
+    from api_client.blobfish import BlobfishClient
+    from application.evaluations.rollout_steps import StepHit
 
 SEARCH_HEADERS = ("evaluation", "rollout", "task", "step", "prompt", "answer")
 
@@ -64,6 +66,8 @@ def _row(hit: StepHit) -> list[str]:
 async def run_search(client: BlobfishClient, args: argparse.Namespace, out: TextIO, *, profile: str, origin: str) -> None:
     """Bring the steps of ``profile`` (at ``origin``) into its archive, then search them.
     Raises :class:`SearchProblem`; the platform's errors propagate as the client raises them."""
+    from api_client.archives.archive import ArchiveError
+    from application.evaluations.rollout_steps import describe, ingest_evaluations, open_steps_archive, search_steps
     from application.session.paths import data_dir
 
     if not args.text.strip():
