@@ -40,7 +40,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from api_client.archives.bulk import ArchiveSpan, archive_span, entries_with_ids, entry_from_bulk_row, read_range
+from api_client.archives.bulk import ArchiveSpan, BulkCall, archive_span, call_from_bulk_row, entries_with_ids, read_range
 from api_client.blahdev.shapes import LogEntry
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
@@ -120,7 +120,8 @@ class CallDigest:
             if (prompt is not None and len(prompt) > CLASSIFY_CAP) or (
                 response is not None and len(response) > CLASSIFY_CAP
             ):
-                cut = capped(entry, CLASSIFY_CAP)  # as ``analyse`` classifies: a cut copy of a huge call
+                cut = capped(entry.entry() if isinstance(entry, BulkCall) else entry, CLASSIFY_CAP)
+                # (as ``analyse`` classifies: a cut copy of a huge call)
                 found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
                 found = classify_detected(entry, detected, trained, None)
@@ -250,7 +251,7 @@ def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None,
     """One range of the archive, newest first (runs in a worker process)."""
     digest = CallDigest(trained, seq_base)
     for rows in read_range(path, first_ord, last_ord, newest_first=True):
-        digest.add_many(map(entry_from_bulk_row, rows))
+        digest.add_many(map(call_from_bulk_row, rows))  # rows read as calls, no LogEntry built (see BulkCall)
     return digest
 
 
