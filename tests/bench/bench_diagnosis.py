@@ -11,7 +11,9 @@ answers (lists, prose, code), the rest loops, cut-offs, leaks, refusals and empt
 roughly the proportions a struggling small model shows. Eval prompts come back call after call,
 so a run of the same 6 questions would only measure the caches in ``diagnosis.features``: the
 headline rows prefix each question with "Case i:" so every call's text is distinct (as an
-archive of real traffic mostly is); the "repeated" rows keep the 6 questions as they are.
+archive of real traffic mostly is); the "repeated" rows keep the 6 questions as they are. Every
+reply is distinct too (a number and a word or two vary inside it; only empty replies repeat), in
+every row: the same kinds, in the same proportions, as when 10 replies repeated.
 
 Goals: classify and summarize >= 20,000 calls/s per core (CPU time, distinct prompts); the
 whole diagnosis of an archive of 1M distinct calls (bulk read, classify, features, groups,
