@@ -211,6 +211,33 @@ def bench_summarize(n: int, *, distinct: bool) -> dict[str, float]:
     }
 
 
+def bench_digest_loop(n: int, repeat: int = 5) -> dict[str, float]:
+    """CPU per call of the archive diagnosis's per-call loop alone (``CallDigest.add_many`` over
+    rows as the bulk read gives them), in this process, best of ``repeat`` with every cache of
+    the diagnosis emptied before each pass: steadier on a shared machine than the whole run
+    (no reading, no pool, no start-up), so a change to the detectors or features shows above
+    the noise. ``n`` distinct calls from the middle of the mix (call numbers from 500,000)."""
+    import api_client.archives.bulk as bulk
+    from api_client.archives.schema import LOG_COLUMNS
+    from application.diagnosis.whole import CallDigest
+
+    rows = [tuple(getattr(e, c) for c in LOG_COLUMNS) for e in make_calls(n, seed=3, distinct=True, start=500_000)]
+    to_call = getattr(bulk, "call_from_bulk_row", None) or bulk.entry_from_bulk_row  # (a baseline's code may lack it)
+    best = float("inf")
+    for _ in range(repeat):
+        for name, module in list(sys.modules.items()):
+            if name.startswith(("diagnosis", "application.diagnosis")):
+                for value in list(vars(module).values()):
+                    if hasattr(value, "cache_clear"):
+                        value.cache_clear()
+        gc.collect()
+        cpu = time.process_time()
+        digest = CallDigest("chatml")
+        digest.add_many(map(to_call, rows))
+        best = min(best, time.process_time() - cpu)
+    return {"calls": n, "cpu_seconds": best, "us_per_call": best / n * 1e6, "failing": digest.builder.failing}
+
+
 # --------------------------------------------------------------------------- the whole archive
 
 
@@ -330,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-code", type=Path,
                         help="a checkout of the project (e.g. main before a change) run alternately as the baseline")
     parser.add_argument("--skip-rates", action="store_true", help="only the archive rows")
+    parser.add_argument("--digest-calls", type=int, default=20_000,
+                        help="calls of the per-call loop measured alone, in this process (0: skip)")
     parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "bench_diagnosis.json"))
     parser.add_argument("--_diagnose", help=argparse.SUPPRESS)
     parser.add_argument("--_workers", type=int, default=1, help=argparse.SUPPRESS)
@@ -364,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
             ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
              f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
         ]
+    if args.digest_calls:
+        loop = stats["digest_loop"] = bench_digest_loop(args.digest_calls)
+        rows.append(("per-call loop alone, one process", f"{loop['calls']:,} distinct calls, rows in memory",
+                     f"{loop['us_per_call']:.1f} us CPU per call (best of 5)", "for comparison (no reading, no pool)", ""))
     archive = (bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers, args.baseline_code)
                if args.archive_calls else None)
     if archive is not None:
