@@ -30,6 +30,7 @@ Used by ``blah-tui report MODEL --offline`` and the Diagnosis screen's whole his
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from array import array
@@ -322,7 +323,11 @@ def diagnose_archive(
             if on_progress is not None:
                 on_progress(done, wanted)
     else:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        # The workers run without the cyclic garbage collector (as the CLI does, cli.main): what they
+        # build (calls, findings, the digest's dicts and tuples) is freed by reference counting and
+        # holds no cycles, and the collector's passes over the growing digest were ~2% of a
+        # worker's CPU (measured: 0.78 s in 356 passes over 500k calls).
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=gc.disable) as pool:
             futures = [
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
