@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from api_client.blahdev.shapes import LogEntry
 
-from .features_scan import INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN, looked_up_words
+from .features_scan import INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN, looked_up_words, scan_words
 from .templates import detect_template
 from .text import user_text
 
@@ -177,11 +177,15 @@ def text_features(said: str) -> tuple[str, str, str]:
     if not head.isascii():
         return instruction_type(head), asked_output(head), topic(head)
     folded = head.lower()
-    words = looked_up_words(folded)
+    scanned = scan_words(folded) if scan_words is not None else None  # (compiled: words and prefixes at once)
+    if scanned is None:
+        words, started = looked_up_words(folded), None
+    else:
+        words, started = scanned
     return (
-        INSTRUCTION_SCAN.first(folded, words, "other"),
-        OUTPUT_SCAN.first(folded, words, "prose"),
-        TOPIC_SCAN.first(folded, words, "unknown"),
+        INSTRUCTION_SCAN.first(folded, words, "other", started),
+        OUTPUT_SCAN.first(folded, words, "prose", started),
+        TOPIC_SCAN.first(folded, words, "unknown", started),
     )
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 __all__ = [
     "INSTRUCTION_RULES", "INSTRUCTION_SCAN", "OUTPUT_RULES", "OUTPUT_SCAN", "TOPIC_RULES", "TOPIC_SCAN", "Rule",
-    "first_rule", "looked_up_words", "words_of",
+    "WORD_START_PREFIXES", "first_rule", "looked_up_words", "scan_words", "words_of",
 ]
 
 # ASCII bytes that are not word characters (``\w`` on ASCII text, lower-cased: a-z, 0-9, _) become
@@ -225,9 +225,11 @@ class _Scanner:
                 self.rank.setdefault(word, index)
         self.keys = frozenset(self.rank)
         self.gated = tuple(
-            (index, _gate_kind(gate), gate, tuple(gate) if isinstance(gate, _WordStart) else pattern)
+            (index, _gate_kind(gate), frozenset(p.encode("ascii") for p in gate), tuple(gate))
+            if isinstance(gate, _WordStart) else (index, _gate_kind(gate), gate, pattern)
             for index, rule in enumerate(rules) for gate, pattern in rule.gated
-        )  # a word-start gate keeps its prefixes where the pattern goes: it settles the pattern alone
+        )  # a word-start gate settles the pattern alone: its prefixes as bytes (for ``started``) and where the
+        # pattern goes, as they are (for ``_starts_a_word``)
         self.gate_words = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
         # Most texts hold none of the gate words: their alternatives are then left out of the loop
         # (each costs a turn of it), and a rule's word-start prefixes are tried in one turn.
@@ -236,14 +238,17 @@ class _Scanner:
             if kind == _WORDS:
                 continue
             if kind == _WORD_START and merged and merged[-1][0] == index and merged[-1][1] == _WORD_START:
-                merged[-1] = (index, kind, merged[-1][2], merged[-1][3] + pattern)
+                merged[-1] = (index, kind, merged[-1][2] | gate, merged[-1][3] + pattern)  # type: ignore[operator]
             else:
                 merged.append((index, kind, gate, pattern))
         self.gated_without_words = tuple(merged)
 
-    def first(self, folded: str, words: AbstractSet[bytes], default: str) -> str:
+    def first(
+        self, folded: str, words: AbstractSet[bytes], default: str, started: AbstractSet[bytes] | None = None
+    ) -> str:
         """``words``: the text's words, or only those among ``keys`` and ``gate_words`` (all
-        that is looked up)."""
+        that is looked up); ``started``: the word-start prefixes (``WORD_START_PREFIXES``) that
+        start a word of the text, when known (``diagnosis._word_scan``)."""
         hits = self.keys.intersection(words)
         best = min(map(self.rank.__getitem__, hits)) if hits else len(self.names)
         has_digit: bool | None = None
@@ -255,7 +260,10 @@ class _Scanner:
             if kind == _SUBSTRINGS:
                 passed = any(map(contains, gate))  # C-level: no generator frame per substring
             elif kind == _WORD_START:
-                if _starts_a_word(folded, pattern):  # (the rule's prefixes)
+                if started is not None:
+                    if not started.isdisjoint(gate):  # (the rule's prefixes, as bytes)
+                        return self.names[index]
+                elif _starts_a_word(folded, pattern):  # (the rule's prefixes)
                     return self.names[index]
                 continue
             elif kind == _ARITH:
@@ -309,6 +317,21 @@ OUTPUT_SCAN = _Scanner(OUTPUT_RULES)
 TOPIC_SCAN = _Scanner(TOPIC_RULES)
 #: Every word any of the three tables looks up: a text's words are narrowed to these once.
 LOOKED_UP_WORDS = frozenset().union(*(s.keys | s.gate_words for s in (INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN)))
+
+
+#: Every word-start prefix of the three tables (bytes), for ``diagnosis._word_scan``.
+WORD_START_PREFIXES: tuple[bytes, ...] = tuple(sorted(frozenset().union(*(
+    gate for scanner in (INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN) for _, kind, gate, _ in scanner.gated
+    if kind == _WORD_START
+))))
+
+try:  # the look-ups below in one compiled pass over the text (diagnosis/_word_scan.c; optional)
+    from ._word_scan import configure as _configure_scan
+    from ._word_scan import scan as scan_words
+except ImportError:  # not built (no C compiler): ``looked_up_words`` and ``str.find``, the same answers
+    scan_words = None
+else:
+    _configure_scan(LOOKED_UP_WORDS, WORD_START_PREFIXES)
 
 
 def looked_up_words(folded: str) -> frozenset[bytes]:

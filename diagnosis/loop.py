@@ -65,6 +65,11 @@ _PUNCT_RUN = b"p" * 10
 
 PROSE, CODE, TABLE = 0, 1, 2
 
+try:  # the split and the trigram gate, compiled (diagnosis/_loop_gate.c, built by ``pip install``; optional)
+    from ._loop_gate import trigram_gate as _trigram_gate
+except ImportError:  # not built (no C compiler): the same answers from Python
+    _trigram_gate = None
+
 
 @dataclass(frozen=True, slots=True)
 class LoopHit:
@@ -89,21 +94,33 @@ def find_loop(text: str | None) -> LoopHit | None:
     if not text or len(text) < 10:
         return None
     low = text.lower()
-    words = low.split()
-    if not words:
+    # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
+    # _word_loop folds them whenever there is one.
+    listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
+    shape = _trigram_gate(low, listed) if _trigram_gate is not None else -1
+    if shape >= 0:  # ASCII, compiled: the words' count and the gate, without making the words
+        words: list[str] | None = None
+        count, could = shape >> 1, shape & 1
+    else:
+        words = low.split()
+        count = len(words)
+        could = -1  # not yet known
+    if not count:
         return None
     best: LoopHit | None = None
-    suspects = _suspects(low, words)
+    suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
     if suspects:
         best = _char_loop(text, suspects)
     if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
         best = _better(best, _whitespace_loop(text))
-    if len(words) >= 6:
-        # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
-        # _word_loop folds them whenever there is one.
-        listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
-        gate = _fold_markers(low, words) if listed else words
-        if _could_repeat(gate):
+    if count >= 6:
+        if could < 0:
+            assert words is not None
+            could = _could_repeat(_fold_markers(low, words) if listed else words)
+        if could:
+            if words is None:
+                words = low.split()
+            gate = _fold_markers(low, words) if listed else words
             if not listed and _HAS_LIST_MARKER.search(low) is not None:
                 gate = _fold_markers(low, words)
             # A loop with a counter ("Day 1: I walked. Day 2: I walked.") passes the gate on the words
@@ -113,7 +130,7 @@ def find_loop(text: str | None) -> LoopHit | None:
     return best
 
 
-def _suspects(low: str, words: list[str]) -> set[str]:
+def _suspects(low: str, words: list[str] | None) -> set[str]:
     """Long tokens made of few distinct characters, as a repeated unit is ("photosynthesis" is not).
 
     Empty when no token can hold a run that :func:`_char_run_counts` accepts (ASCII text).
@@ -128,6 +145,7 @@ def _suspects(low: str, words: list[str]) -> set[str]:
             return set()  # long words ("photosynthesis"), none of which can hold a loop
         long_words = [low[m.start() : m.end()] for m in _LONG_RUN.finditer(shape)]
     else:
+        assert words is not None
         long_words = [w for w in words if len(w) >= _MIN_LONG_TOKEN]
     return {w for w in long_words if len(set(w)) * 2 <= len(w)}
 

@@ -11,7 +11,9 @@ answers (lists, prose, code), the rest loops, cut-offs, leaks, refusals and empt
 roughly the proportions a struggling small model shows. Eval prompts come back call after call,
 so a run of the same 6 questions would only measure the caches in ``diagnosis.features``: the
 headline rows prefix each question with "Case i:" so every call's text is distinct (as an
-archive of real traffic mostly is); the "repeated" rows keep the 6 questions as they are.
+archive of real traffic mostly is); the "repeated" rows keep the 6 questions as they are. Every
+reply is distinct too (a number and a word or two vary inside it; only empty replies repeat), in
+every row: the same kinds, in the same proportions, as when 10 replies repeated.
 
 Goals: classify and summarize >= 20,000 calls/s per core (CPU time, distinct prompts); the
 whole diagnosis of an archive of 1M distinct calls (bulk read, classify, features, groups,
@@ -68,27 +70,69 @@ PADDING = (
     " Please be accurate, do not repeat yourself, and keep the formatting simple and readable for everyone."
     " The person asking is preparing notes for a study group and will check every answer against a textbook."
 )
-ANSWERS = [
-    ("Photosynthesis is the process plants use to turn light into chemical energy. Inside the leaves, chlorophyll "
-    "absorbs sunlight, which powers reactions that combine carbon dioxide from the air with water from the soil. "
-    "The result is glucose, which the plant uses to grow, and oxygen, which it releases. Almost all the oxygen in "
-    "our atmosphere comes from this process, so it matters for every animal that breathes."),
-    ("1. Keep a regular schedule, so your body clock knows when to rest.\n2. Avoid screens for an hour before bed.\n"
-    "3. Keep the bedroom cool and dark.\n4. Skip caffeine after lunch, since it lingers for hours.\n"
-    "5. Get some daylight in the morning, which sets your rhythm for the night ahead."),
-    ("```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
-    "    return a\n```\nThis runs in linear time and constant memory, and fib(10) returns 55 as expected."),
-    ("17 x 23 = 17 x 20 + 17 x 3 = 340 + 51 = 391. So the answer is 391. You can check it by dividing 391 by 23, "
-    "which gives 17 again, so the multiplication is right and nothing was carried wrongly along the way."),
-]
-FAILURES = [
-    ("Lily went to the park. She saw a dog. " * 10, "length"),
-    ("The French Revolution began in 1789 and changed how people thought about kings and rights, and then it", "length"),
-    ("Paris.<|im_end|>\n<|im_start|>user\nWhat about Germany?<|im_end|>\n<|im_start|>assistant\nBerlin.", "stop"),
-    ("I'm sorry, but I can't help with that request.", "stop"),
-    ("", "stop"),
-    ("and then the cat went to sleep under the big tree in the garden.", "stop"),
-]
+#: Replies, each made distinct per call (``reply_for``): a number and a word or two vary inside the
+#: text, as real replies differ, so no cache keyed by the reply text can flatter the figures (the
+#: calls once had only 10 distinct replies). The failure kinds' mix is unchanged by the variation.
+NAMES = ("Lily", "Tom", "Aisha", "Mateo", "Yuki", "Olga", "Ravi", "Grace", "Omar", "Nina", "Felix", "Zara")
+ANIMALS = ("dog", "cat", "fox", "horse", "rabbit", "goat", "duck", "deer", "owl", "pony", "lamb")
+PLACES = (("Paris", "Germany", "Berlin"), ("Madrid", "Italy", "Rome"), ("Lisbon", "Austria", "Vienna"),
+          ("Oslo", "Sweden", "Stockholm"), ("Dublin", "Poland", "Warsaw"), ("Athens", "Norway", "Oslo"))
+TOPICS = ("kings and rights", "taxes and bread", "churches and land", "votes and laws", "armies and borders")
+
+
+def _fib(n: int) -> int:
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def answer_for(i: int) -> str:
+    """A clean answer (list, prose, code, working), distinct per call."""
+    k = i % 4
+    word = ANIMALS[(i // 4) % len(ANIMALS)]
+    n = 10 + (i // 4) % 80
+    if k == 0:
+        return ("Photosynthesis is the process plants use to turn light into chemical energy. Inside the leaves, "
+                "chlorophyll absorbs sunlight, which powers reactions that combine carbon dioxide from the air with "
+                f"water from the soil. The result is glucose, which the plant uses to grow, and oxygen, which it "
+                f"releases. About {n} percent of the oxygen in our atmosphere comes from this process (note {i}), so "
+                f"it matters for every {word} that breathes.")
+    if k == 1:
+        return (f"1. Keep a regular schedule, so your body clock knows when to rest.\n2. Avoid screens for {n} "
+                "minutes before bed.\n3. Keep the bedroom cool and dark.\n4. Skip caffeine after lunch, since it "
+                f"lingers for hours.\n5. Get some daylight in the morning (walk the {word}), which sets your rhythm "
+                f"for night {i}.")
+    if k == 2:
+        return ("```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
+                f"    return a\n```\nThis runs in linear time and constant memory, and fib({n}) returns {_fib(n)} as "
+                f"expected (run {i}).")
+    a, b = 11 + (i // 4) % 89, 13 + (i // 356) % 87
+    return (f"{a} x {b} = {a} x {b - b % 10} + {a} x {b % 10} = {a * (b - b % 10)} + {a * (b % 10)} = {a * b}. So the "
+            f"answer is {a * b}. You can check it by dividing {a * b} by {b}, which gives {a} again, so the "
+            f"multiplication is right and nothing was carried wrongly along the way (check {i}).")
+
+
+def failure_for(i: int) -> tuple[str, str]:
+    """A failing reply and its finish reason: a loop cut off, a cut-off, a leak with the next turn,
+    a refusal, an empty reply, a reply that carries on the prompt; distinct per call (but empty)."""
+    k = i % 6
+    name = NAMES[(i // 6) % len(NAMES)]
+    animal = ANIMALS[(i // 6) % len(ANIMALS)]
+    if k == 0:
+        return (f"{name} went to the park {i}. She saw a {animal}. " * 10, "length")
+    if k == 1:
+        return (f"The French Revolution began in {1700 + i % 300} and changed how {i} people thought about "
+                f"{TOPICS[(i // 6) % len(TOPICS)]}, and then it", "length")
+    if k == 2:
+        city, country, capital = PLACES[(i // 6) % len(PLACES)]
+        return (f"{city}.<|im_end|>\n<|im_start|>user\nWhat about {country}, question {i}?<|im_end|>\n"
+                f"<|im_start|>assistant\n{capital}.", "stop")
+    if k == 3:
+        return (f"I'm sorry, but I can't help with that request, {name} (ticket {i}).", "stop")
+    if k == 4:
+        return ("", "stop")
+    return (f"and then the {animal} went to sleep under the big tree in garden {i}.", "stop")
 
 
 def chatml(user: str) -> str:
@@ -109,9 +153,9 @@ def make_calls(n: int, seed: int = 1, *, distinct: bool = False, start: int = 0)
         if distinct:
             question = f"Case {i}: {question}"
         if rng.random() < 0.85:
-            reply, finish = ANSWERS[i % len(ANSWERS)], "stop"
+            reply, finish = answer_for(i), "stop"
         else:
-            reply, finish = FAILURES[i % len(FAILURES)]
+            reply, finish = failure_for(i)
         out.append(
             LogEntry(
                 id=f"log-{i}",
@@ -165,6 +209,33 @@ def bench_summarize(n: int, *, distinct: bool) -> dict[str, float]:
         "calls_per_s": n / cpu_s,
         "max_rss_growth_mb": (rss_after - rss_before) / 1024,
     }
+
+
+def bench_digest_loop(n: int, repeat: int = 5) -> dict[str, float]:
+    """CPU per call of the archive diagnosis's per-call loop alone (``CallDigest.add_many`` over
+    rows as the bulk read gives them), in this process, best of ``repeat`` with every cache of
+    the diagnosis emptied before each pass: steadier on a shared machine than the whole run
+    (no reading, no pool, no start-up), so a change to the detectors or features shows above
+    the noise. ``n`` distinct calls from the middle of the mix (call numbers from 500,000)."""
+    import api_client.archives.bulk as bulk
+    from api_client.archives.schema import LOG_COLUMNS
+    from application.diagnosis.whole import CallDigest
+
+    rows = [tuple(getattr(e, c) for c in LOG_COLUMNS) for e in make_calls(n, seed=3, distinct=True, start=500_000)]
+    to_call = getattr(bulk, "call_from_bulk_row", None) or bulk.entry_from_bulk_row  # (a baseline's code may lack it)
+    best = float("inf")
+    for _ in range(repeat):
+        for name, module in list(sys.modules.items()):
+            if name.startswith(("diagnosis", "application.diagnosis")):
+                for value in list(vars(module).values()):
+                    if hasattr(value, "cache_clear"):
+                        value.cache_clear()
+        gc.collect()
+        cpu = time.process_time()
+        digest = CallDigest("chatml")
+        digest.add_many(map(to_call, rows))
+        best = min(best, time.process_time() - cpu)
+    return {"calls": n, "cpu_seconds": best, "us_per_call": best / n * 1e6, "failing": digest.builder.failing}
 
 
 # --------------------------------------------------------------------------- the whole archive
@@ -286,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-code", type=Path,
                         help="a checkout of the project (e.g. main before a change) run alternately as the baseline")
     parser.add_argument("--skip-rates", action="store_true", help="only the archive rows")
+    parser.add_argument("--digest-calls", type=int, default=20_000,
+                        help="calls of the per-call loop measured alone, in this process (0: skip)")
     parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "bench_diagnosis.json"))
     parser.add_argument("--_diagnose", help=argparse.SUPPRESS)
     parser.add_argument("--_workers", type=int, default=1, help=argparse.SUPPRESS)
@@ -320,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
             ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
              f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
         ]
+    if args.digest_calls:
+        loop = stats["digest_loop"] = bench_digest_loop(args.digest_calls)
+        rows.append(("per-call loop alone, one process", f"{loop['calls']:,} distinct calls, rows in memory",
+                     f"{loop['us_per_call']:.1f} us CPU per call (best of 5)", "for comparison (no reading, no pool)", ""))
     archive = (bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers, args.baseline_code)
                if args.archive_calls else None)
     if archive is not None:

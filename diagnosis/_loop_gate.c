@@ -1,0 +1,105 @@
+/* The word-loop gate of diagnosis/loop.py, compiled (optional: loop.py falls back to Python).
+ *
+ * trigram_gate(low, fold) for a lower-cased ASCII text ``low`` returns
+ *   (number of words) * 2 + (1 if some word trigram comes back at least twice more, else 0),
+ * i.e. ``len(words) * 2 + _could_repeat(gate)`` where ``words = low.split()`` and ``gate`` is
+ * ``_fold_markers(low, words)`` when ``fold`` is true (every whole-token list marker
+ * ``\(?\d{1,3}[.)]`` made the same token), else ``words``; and -1 for a text that is not ASCII.
+ *
+ * Same answer as the Python (tests/diagnosis/test_diagnosis_loop.py fuzzes both): the words are
+ * the runs between str.split()'s ASCII whitespace (\t\n\v\f\r, \x1c-\x1f and space); trigrams
+ * are compared word by word (a hash only finds candidates). Why compiled: the split and the set
+ * of trigram tuples were ~6 us of every call's ~50 us (one object per word and per trigram).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline int is_space(unsigned char c) {
+    return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
+}
+
+static inline int is_marker(const unsigned char *s, Py_ssize_t n) {
+    /* \(?\d{1,3}[.)] as the whole token */
+    Py_ssize_t i = 0;
+    if (n > 0 && s[0] == '(') i = 1;
+    Py_ssize_t digits = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9') { i++; digits++; }
+    return digits >= 1 && digits <= 3 && i == n - 1 && (s[i] == '.' || s[i] == ')');
+}
+
+typedef struct { Py_ssize_t start; Py_ssize_t len; uint64_t hash; } Token;  /* len -1: a folded marker */
+
+static inline int same_token(const unsigned char *text, const Token *a, const Token *b) {
+    if (a->len != b->len || a->hash != b->hash) return 0;
+    if (a->len < 0) return 1;
+    return memcmp(text + a->start, text + b->start, (size_t)a->len) == 0;
+}
+
+static PyObject *trigram_gate(PyObject *self, PyObject *args) {
+    PyObject *low;
+    int fold;
+    if (!PyArg_ParseTuple(args, "Up", &low, &fold)) return NULL;
+    if (!PyUnicode_IS_ASCII(low)) return PyLong_FromLong(-1);
+    const unsigned char *text = PyUnicode_1BYTE_DATA(low);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(low);
+
+    Py_ssize_t cap = size / 2 + 2;  /* at most this many words */
+    Token *tokens = PyMem_Malloc(sizeof(Token) * (size_t)cap);
+    if (tokens == NULL) return PyErr_NoMemory();
+    Py_ssize_t n = 0, i = 0;
+    while (i < size) {
+        while (i < size && is_space(text[i])) i++;
+        if (i >= size) break;
+        Py_ssize_t start = i;
+        while (i < size && !is_space(text[i])) i++;
+        Token *t = &tokens[n++];
+        t->start = start;
+        t->len = i - start;
+        if (fold && t->len <= 5 && is_marker(text + start, t->len)) {
+            t->len = -1;
+            t->hash = 0x9e3779b97f4a7c15ULL;
+        } else {
+            uint64_t h = 1469598103934665603ULL;  /* FNV-1a */
+            for (Py_ssize_t k = start; k < i; k++) { h ^= text[k]; h *= 1099511628211ULL; }
+            t->hash = h ^ (uint64_t)t->len;
+        }
+    }
+    int could = 0;
+    if (n >= 3) {
+        Py_ssize_t trigrams = n - 2, slots = 8;
+        while (slots < trigrams * 2) slots <<= 1;
+        Py_ssize_t *table = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)slots);
+        if (table == NULL) { PyMem_Free(tokens); return PyErr_NoMemory(); }
+        for (Py_ssize_t s = 0; s < slots; s++) table[s] = -1;
+        Py_ssize_t repeats = 0;
+        for (Py_ssize_t k = 0; k < trigrams && repeats < 2; k++) {
+            uint64_t h = tokens[k].hash * 0xff51afd7ed558ccdULL;
+            h = (h ^ (h >> 29) ^ tokens[k + 1].hash) * 0xc4ceb9fe1a85ec53ULL;
+            h = (h ^ (h >> 31) ^ tokens[k + 2].hash) * 0xff51afd7ed558ccdULL;
+            h ^= h >> 33;
+            Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)(slots - 1));
+            for (;;) {
+                Py_ssize_t j = table[s];
+                if (j < 0) { table[s] = k; break; }
+                if (same_token(text, &tokens[j], &tokens[k]) && same_token(text, &tokens[j + 1], &tokens[k + 1])
+                    && same_token(text, &tokens[j + 2], &tokens[k + 2])) { repeats++; break; }
+                s = (s + 1) & (slots - 1);
+            }
+        }
+        could = repeats >= 2;
+        PyMem_Free(table);
+    }
+    PyMem_Free(tokens);
+    return PyLong_FromSsize_t(n * 2 + could);
+}
+
+static PyMethodDef methods[] = {
+    {"trigram_gate", trigram_gate, METH_VARARGS, "len(words) * 2 + _could_repeat(gate) of a lower-cased ASCII text; -1 if not ASCII."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_loop_gate", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__loop_gate(void) { return PyModule_Create(&module); }

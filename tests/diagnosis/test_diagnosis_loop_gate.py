@@ -1,0 +1,66 @@
+"""The loop detector's compiled gate (diagnosis/_loop_gate.c) gives the answers of its Python
+twin: the number of words of ``low.split()`` and whether a word trigram comes back (list
+markers folded or not), on fuzzed texts of repeated words, list markers, near-miss markers and
+every kind of whitespace ``str.split`` splits on; and ``find_loop`` finds the same loops with the
+compiled gate as without it."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from diagnosis import loop
+
+gate = pytest.importorskip("diagnosis._loop_gate", reason="the compiled gate is not built (pip install -e .)")
+
+WORDS = ["no", "the", "cat", "Milk", "buy", "a", "x", "1.", "(2)", "3)", "12.", "999)", "1000.", "(1)", "2.", "(12.",
+         "007.", "1.)", "(3", "4", "..", ").", "day", "Day 2:", "step", "ok!", "haha", "!!!!"]
+SPACES = [" ", " ", " ", "\n", "\t", "\x1c", "\x1d", "\x1e", "\x1f", "  ", "\x0b", "\x0c", "\r\n", "\n\n"]
+
+
+def fuzzed(rng: random.Random) -> str:
+    vocab = rng.sample(WORDS, rng.randint(2, 8))  # few words: trigrams come back often
+    parts = [rng.choice(SPACES) if rng.random() < 0.2 else ""]
+    for _ in range(rng.randint(0, 40)):
+        parts += [rng.choice(vocab), rng.choice(SPACES)]
+    text = "".join(parts)
+    if rng.random() < 0.05:
+        text += "é"
+    return text
+
+
+def python_gate(low: str, fold: bool) -> int:
+    if not low.isascii():
+        return -1
+    words = low.split()
+    return len(words) * 2 + int(loop._could_repeat(loop._fold_markers(low, words) if fold else words))
+
+
+def test_the_compiled_gate_answers_what_the_python_gate_answers() -> None:
+    rng = random.Random(30)
+    passed = 0
+    for _ in range(20_000):
+        low = fuzzed(rng).lower()
+        for fold in (False, True):
+            got = gate.trigram_gate(low, fold)
+            assert got == python_gate(low, fold), (low, fold)
+            passed += got > 0 and got & 1
+    assert passed > 2000  # the gate opened often enough to be tested both ways
+
+
+def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import bench_diagnosis
+
+    rng = random.Random(31)
+    texts = [fuzzed(rng) for _ in range(5000)]
+    texts += [bench_diagnosis.answer_for(i) for i in range(200)] + [bench_diagnosis.failure_for(i)[0] for i in range(200)]
+    texts += ["1. Buy milk 2. Buy milk 3. Buy milk 4. Buy milk", "Day 1: I walked. Day 2: I walked. Day 3: I walked.",
+              "The answer is no no no no no no no no", "Sure. " + "The capital of France is Paris. " * 5]
+    compiled = [loop.find_loop(t) for t in texts]
+    monkeypatch.setattr(loop, "_trigram_gate", None)
+    assert [loop.find_loop(t) for t in texts] == compiled
+    assert sum(hit is not None for hit in compiled) > 300
