@@ -45,8 +45,9 @@ async def main() -> None:
         for width in range(24, 100, 3):
             await pilot.resize_terminal(width, 12)
             await pilot.pause()
-            rendered = app.query_one("#plot", TimeSeriesPlot)._plot.render().plain
-            print(width, "|", rendered.splitlines()[-2].rstrip())
+            # the frame as drawn (the plot fills the screen): its x-label row, without drawing again
+            frame = ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+            print(width, "|", frame[-2].rstrip())
 
 asyncio.run(main())
 """

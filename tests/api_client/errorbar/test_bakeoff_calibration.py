@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest, norm
 
 from api_client.errorbar import ErrorbarClient, PreconditionError
 from api_client.errorbar.shapes import Run
@@ -21,9 +20,9 @@ from application.compare.bakeoff import calibration, clusters, criteria, evidenc
 from application.compare.bakeoff.judge_quality import informedness, judge_reading
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
+from tests.support.scipy_reference import scipy_stats
 
 JUDGE = {"win": "candidate", "loss": "baseline", "tie": "tie"}
-Z = float(norm.ppf(0.975))
 
 
 @pytest.fixture
@@ -53,7 +52,7 @@ async def label_pairs(client: ErrorbarClient, run_id: str, count: int) -> int:
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
-    ci = binomtest(k, n).proportion_ci(method="wilson")
+    ci = scipy_stats().binomtest(k, n).proportion_ci(method="wilson")
     return float(ci.low), float(ci.high)
 
 
@@ -82,6 +81,7 @@ def corrected_reference(wins: int, losses: int, judged: int, sides: dict[str, tu
         -> tuple[float, float, float]:
     """The corrected win rate and its interval by the formula the simulator documents
     (Rogan-Gladen per side, delta-method variance with adjusted estimates)."""
+    Z = float(scipy_stats().norm.ppf(0.975))  # noqa: N806 - the formula's name
     terms = []
     for count, (tp, pos, tn, neg) in ((wins, sides["wins"]), (losses, sides["losses"])):
         se, sp = tp / pos, tn / neg

@@ -18,6 +18,7 @@ from api_client.transport.bulk_get import MAX_FALLBACKS, BulkFallback, BulkGet
 from api_client.transport.http import HttpCore
 from api_client.transport.retry import RetryPolicy
 from simulator.blobfish.server import BlobfishServer
+from tests.support import sim_http
 
 
 
@@ -163,10 +164,10 @@ def test_export_all_falls_back_per_evaluation_and_writes_the_same_bytes(
     assert 0 < calls <= MAX_FALLBACKS  # then the pool is no longer tried
     assert slow.read_bytes() == fast.read_bytes()
     expected = b""
-    for evaluation_id in bf.evaluation_ids():
-        body = httpx.get(f"{bf.base_url}/api/v1/evaluations/{evaluation_id}", params={"format": "jsonl"},
-                         headers={"X-API-Key": bf.account_key}).content  # fmt: skip
-        expected += body if body.endswith(b"\n") or not body else body + b"\n"
+    with sim_http.Client(headers={"X-API-Key": bf.account_key}) as http:  # one client: one TLS context
+        for evaluation_id in bf.evaluation_ids():
+            body = http.get(f"{bf.base_url}/api/v1/evaluations/{evaluation_id}", params={"format": "jsonl"}).content
+            expected += body if body.endswith(b"\n") or not body else body + b"\n"
     assert fast.read_bytes() == expected
 
 

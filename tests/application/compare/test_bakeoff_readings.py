@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from cli.commands.bakeoff import bakeoff_main
 from diagnosis.judge_bias import PairText, judge_biases, model_family, shares_family
 from diagnosis.paired import comparison_differences, paired_difference, prediction_powered
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, get, queue_run, queue_server
+from tests.support.scipy_reference import scipy_stats
 
 
 def test_paired_difference_is_the_mean_difference_with_its_normal_interval() -> None:
@@ -22,12 +22,12 @@ def test_paired_difference_is_the_mean_difference_with_its_normal_interval() -> 
     differences = list(rng.choice([-0.5, 0.0, 0.5], size=120, p=[0.3, 0.3, 0.4]))
     reading = paired_difference(differences, margin=0.05)
     assert reading is not None
-    sem = stats.sem(differences)
-    low, high = stats.norm.interval(0.95, loc=np.mean(differences), scale=sem)
+    sem = scipy_stats().sem(differences)
+    low, high = scipy_stats().norm.interval(0.95, loc=np.mean(differences), scale=sem)
     assert reading.mean == pytest.approx(np.mean(differences))
     assert reading.interval == pytest.approx((low, high))
     # beside scipy's paired t interval, which a 120-prompt normal interval should barely differ from
-    t_low, t_high = stats.ttest_1samp(differences, 0.0).confidence_interval(0.95)
+    t_low, t_high = scipy_stats().ttest_1samp(differences, 0.0).confidence_interval(0.95)
     assert reading.interval == pytest.approx((t_low, t_high), abs=0.003)
     assert reading.noninferior == (low > -0.05)
 
@@ -54,7 +54,7 @@ def _ppi_reference(judge: np.ndarray, labelled_judge: np.ndarray, labelled_human
     rectifier = labelled_human - labelled_judge
     estimate = judge.mean() + rectifier.mean()
     se = np.sqrt(judge.var(ddof=1) / len(judge) + rectifier.var(ddof=1) / len(rectifier))
-    return estimate, stats.norm.ppf(0.975) * se
+    return estimate, scipy_stats().norm.ppf(0.975) * se
 
 
 def test_prediction_powered_win_rate_matches_the_papers_formula_and_covers() -> None:
@@ -98,7 +98,7 @@ def test_judge_biases_count_first_slot_ties_and_length_from_the_inputs() -> None
              "disagreement_ties": 3}
     biases = judge_biases("v3", "you/tiny-sft-v3", "openai/gpt-4.1", pairs, sheet)
     assert biases.first_slot_share == pytest.approx(20 / 28)
-    assert biases.first_slot_ci == pytest.approx(stats.binomtest(20, 28).proportion_ci(method="wilson"), abs=1e-9)
+    assert biases.first_slot_ci == pytest.approx(scipy_stats().binomtest(20, 28).proportion_ci(method="wilson"), abs=1e-9)
     assert (biases.ties_total, biases.ties_from_disagreement, biases.ties_given) == (5, 3, 2)
     assert biases.disagreement_rate == pytest.approx(3 / 15)
     # decided, unclipped, different lengths: 6 wins by the longer + 2 losses by the shorter (the

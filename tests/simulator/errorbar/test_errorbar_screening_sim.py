@@ -10,12 +10,12 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from scipy.stats import binomtest
 
 from simulator.errorbar.server import ErrorbarServer
 from simulator.errorbar.world import CATALOG_BY_ID
 from tests.support import sim_http
 from tests.support.errorbar import get, headers, queue_run, queue_server
+from tests.support.scipy_reference import scipy_stats
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_similarity_is_recomputable_from_the_samples(queue: ErrorbarServer) -> N
         assert similarity == {
             "matched": readings["matched"], "differed": readings["differed"], "unparsed": readings["unparsed"],
             "judged": judged, "match_rate": pytest.approx(readings["matched"] / judged),
-            "ci95": pytest.approx(list(binomtest(readings["matched"], judged).proportion_ci(method="wilson")),
+            "ci95": pytest.approx(list(scipy_stats().binomtest(readings["matched"], judged).proportion_ci(method="wilson")),
                                   abs=1e-9)}
     # the match rate is never part of win/loss: those are the pairwise readings' own
     for candidate in run["results"]["per_candidate"]:

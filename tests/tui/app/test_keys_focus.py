@@ -20,6 +20,7 @@ from textual.widgets import Input, Static, TextArea
 
 from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
+from tests.support.quick_keys import type_text
 from tests.support.runs import make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.chatroom.screen import ChatroomScreen
@@ -104,7 +105,7 @@ async def _write(pilot: Pilot[Any], app: BlahApp, box: Input, text: str) -> None
     """`i`, then type ``text`` once the composer has the focus."""
     await pilot.press("i")
     await wait_for(pilot, lambda: app.focused is box, what="the composer focused")
-    await pilot.press(*text)
+    await type_text(pilot, text)
     assert box.value == text
 
 
@@ -143,7 +144,7 @@ async def test_ctrl_p_opens_the_palette_and_typing_stays_in_it(sim: SimulatorSer
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette)
                        and isinstance(app.screen.focused, CommandInput), what="the palette, ready for typing")
         palette = app.screen
-        await pilot.press(*"training")  # typed into the palette, as a person types once they see it
+        await type_text(pilot, "training")  # typed into the palette, as a person types once they see it
         await wait_for(pilot, lambda: palette.query_one(CommandInput).value == "training", what="the query typed")
         assert app.screen_stack[-2] is webhooks  # nothing else (no "New webhook" form) opened
         await pilot.press("escape")

@@ -18,6 +18,7 @@ from simulator.errorbar.server import ErrorbarServer
 from tests.support.bakeoff_app import bakeoff_app, open_bakeoffs, read_run
 from tests.support.errorbar import COMPARISON, CRITERION, get, queue_run, queue_server
 from tests.support.notify_log import said
+from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.compare.bakeoffs import BakeoffScreen
@@ -117,7 +118,8 @@ async def test_overwrite_remove_and_a_critique(queue: ErrorbarServer) -> None:
         await wait_for(pilot, lambda: "labelled pairs 0" in _calibration(screen), what="the removal")
         await pilot.press("g", "w")
         await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CritiqueDialog", what="the critique box")
-        await pilot.press(*"[b]shorter[/b]", "enter", "enter")  # type, then the focused "Candidate better"
+        await type_text(pilot, "[b]shorter[/b]")
+        await pilot.press("enter", "enter")  # then the focused "Candidate better"
         await wait_for(pilot, lambda: "labelled pairs 1" in _calibration(screen), what="the critiqued label")
         cells = [str(c) for c in table.get_row(first)]  # type: ignore[arg-type]
         assert "cand" in cells

@@ -20,6 +20,7 @@ from tests.support.bench import FakeClock
 from tests.support.bench_board import SLUG, DropFirstDelete, SuiteMaker, frame_segments, frame_text, make_board_app
 from tests.support.blobfish import DropFirstAnswer
 from tests.support.notify_log import said
+from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for
 from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
@@ -64,7 +65,8 @@ async def open_board(pilot: Pilot[Any], slug: str = SLUG) -> CommunityBoard:
     await pilot.press("]")
     community = app.screen.query_one(CommunityBoard)
     await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "cb-slug", what="the slug box")
-    await pilot.press(*slug, "enter")
+    await type_text(pilot, slug)
+    await pilot.press("enter")
     await wait_for(pilot, lambda: community.read_slug == slug, what="the board")
     return community
 
@@ -78,7 +80,7 @@ async def publish_in_dialog(pilot: Pilot[Any], name: str = "", *, confirm: bool 
     await wait_for(pilot, lambda: dialog.record is not None or dialog.record_problem is not None,
                    what="the run's record")
     if name:
-        await pilot.press(*name)
+        await type_text(pilot, name)
     await pilot.press("ctrl+s")
     if confirm:
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
@@ -110,7 +112,8 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         dialog = app.screen
         assert isinstance(dialog, PublishBenchRunScreen) and dialog.run_id == run_id
         await wait_for(pilot, lambda: dialog.record is not None, what="the run's record")
-        await pilot.press(*"my scaffold", "ctrl+s")
+        await type_text(pilot, "my scaffold")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         confirmation = frame_text(app)
         assert DOCUMENTED_BADGE in confirmation

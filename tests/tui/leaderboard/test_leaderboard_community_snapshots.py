@@ -15,6 +15,7 @@ from textual.widgets import Input, TextArea
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import FakeClock
 from tests.support.bench_board import SLUG, SuiteMaker, make_board_app
+from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for
 from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
@@ -74,7 +75,7 @@ def test_publish_dialog(snap_compare: Any, world: tuple[BlobfishServer, str], si
         dialog = PublishBenchRunScreen(SLUG, run_id)
         app.push_screen(dialog)
         await wait_for(pilot, lambda: dialog.record is not None, what="the run's record")
-        await pilot.press(*"grok-4-mini sample run")
+        await type_text(pilot, "grok-4-mini sample run")
         await _still(pilot)
 
     assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)

@@ -9,6 +9,7 @@ from textual.command import CommandInput
 from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
 from tests.support.palette import open_palette, options
+from tests.support.quick_keys import type_text
 from tests.support.runs import make_app, wait_for
 from tui.screens.games.screen import GamesScreen
 
@@ -27,7 +28,7 @@ async def test_palette_opens_on_commands_and_ranks_messages_last(fresh_sim: Simu
             offered = options(palette)
             assert [text for text in offered if any(word in text for word in MOVEMENT)] == []
 
-            await pilot.press(*"training")
+            await type_text(pilot, "training")
             await wait_for(pilot, lambda: palette.query_one(CommandInput).value == "training", what="typed")
             await wait_for(pilot, lambda: any(text.startswith("Message ") for text in options(palette)),
                            what="the message that says training")

@@ -26,6 +26,7 @@ from tests.support.bench_screens import (
 )
 from tests.support.blobfish import DropFirstAnswer, RecordingTransport
 from tests.support.notify_log import said
+from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.inspector.screen import InspectorScreen
@@ -262,7 +263,8 @@ async def test_P_on_a_completed_suite_opens_the_leaderboards_publish_dialog(
         dialog = app.screen
         assert isinstance(dialog, PublishBenchRunScreen) and dialog.run_id == screen.run_id
         await wait_for(pilot, lambda: dialog.record is not None, what="the run's record")
-        await pilot.press(*"from the watch", "ctrl+s")
+        await type_text(pilot, "from the watch")
+        await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         await pilot.press("y")
         await wait_for(pilot, lambda: dialog.published is not None, what="the publication")
