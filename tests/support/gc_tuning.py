@@ -9,13 +9,6 @@ about half a second each. Freezing what exists once the tests are collected (``g
 never garbage) and collecting the young generations less often brought that to 5 s, and the
 files' CPU to 53 s; the app and its tests behave the same, since only the timing of collection
 changes. A worker's peak memory stayed under 1 GB (5 workers, the whole suite).
-
-The product undoes that freeze in the test process: the CLI's ``export`` freezes and then
-``gc.unfreeze()``s (cli/commands/export.py), and tests/tui/app/test_startup_gc.py unfreezes, each
-thawing everything frozen so far; some test in most workers runs one. From then on every full
-collection walked the worker's million objects again (pytest alone runs five at the end of the
-session: 3.9 s of CPU in such a worker, 0.8 s in a frozen one). After a test that thawed them,
-the young generations are collected and what is alive is frozen again.
 """
 
 from __future__ import annotations
@@ -32,19 +25,7 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(*TEST_WORKER_THRESHOLDS)
 
 
-_frozen_after_collection = 0
-
-
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    global _frozen_after_collection
     gc.collect()
     gc.freeze()
-    _frozen_after_collection = gc.get_freeze_count()
-
-
-@pytest.hookimpl(trylast=True)  # after the test's fixtures are torn down
-def pytest_runtest_teardown(item: pytest.Item) -> None:
-    if gc.get_freeze_count() < _frozen_after_collection:  # the test thawed them
-        gc.collect(1)
-        gc.freeze()
