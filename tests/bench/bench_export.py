@@ -26,7 +26,6 @@ Run: ``.venv/bin/python tests/bench/bench_export.py [--calls 100000] [--runs 3] 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import shutil
@@ -43,6 +42,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 import orjson
+from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 PAGE = 500
 SHELL_LOOP = r"""
@@ -209,9 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     c = out["cpu_median_s"]
     print(f"CPU (medians): blah-tui {c['ours']} s + simulator {c['sim_ours']} s; shell loop {c['shell']} s + "
           f"simulator {c['sim_shell']} s; load average {out['load_avg']:.1f}")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    save_json(out, args.json)
     return 0
 
 

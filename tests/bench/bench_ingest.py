@@ -34,6 +34,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
+from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 #: pyinstrument frames are put in the first area whose marker is in their file path.
 AREAS = (
@@ -264,9 +265,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{out['cores_used']} cores; Archive.add_new {out['archive_add_share_of_cpu']} of CPU "
           f"(badges {out['badges_share_of_cpu']}); "
           f"UI thread profile (s): {out['ui_thread_profile_s']}")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    save_json(out, args.json)
     return 0
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import json
 import os
 import random
 import statistics
@@ -56,6 +55,7 @@ from application.logs.rows import ArchiveRows
 from widgets.log_columns import layout_for
 from widgets.log_list import LogList
 from widgets.safe_text import one_line
+from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 SIZE = (160, 50)
 SCREENFUL = SIZE[1] - 2  # the table's rows under its header, in a 50-line terminal
@@ -399,9 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     key = out["key_to_frame_down_ms"]
     print(f"key-to-frame (Down) at {args.rows:,} rows: p95 {key['p95']} ms, median {key['median']} ms "
           f"(goal p95 < {GOAL_KEY_P95_MS:g} ms)")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    save_json(out, args.json)
     return 0
 
 

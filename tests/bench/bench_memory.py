@@ -24,6 +24,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_startup import child_args, child_env, launch
 from bench_search import cached_archive
+from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 GOAL_MB = 100
 """RSS on Logs with the 1M-call archive (issue 30)."""
@@ -69,9 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     out = run(args.rows, args.linger)
     print(f"memory on Logs with {args.rows:,} rows: RSS {out['app']['rss_mb']:.0f} MB (peak {out['app']['max_rss_mb']:.0f});"
           f" hello-world peak {out['hello']['max_rss_mb']:.0f} MB (goal < {GOAL_MB} MB)")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    save_json(out, args.json)
     return 0
 
 

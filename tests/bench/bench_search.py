@@ -20,7 +20,6 @@ filter's count, the newest screenful (128 rows) and the newest 2000 rows for the
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -35,6 +34,7 @@ import orjson
 from bench_archive import Synthetic, badges, timed
 
 from api_client.archives.archive import Archive, LogFilter
+from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 CACHE = Path(os.environ.get("BLAH_BENCH_CACHE", "/tmp/blah-tui-bench"))
 MODEL_ID = "bench-model"
@@ -205,9 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
               f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
               f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    save_json(out, args.json)
     return 0
 
 

@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
+from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 COLS, LINES = 160, 50
 
@@ -302,9 +303,7 @@ def main(argv: list[str] | None = None) -> int:
           f"hello-world {out['hello_paint_median_s']} s, ratio {out['paint_ratio']}x (goal <= {GOAL_RATIO:g}x)")
     print(f"  spawn -> exit after that frame: app median {out['app_median_s']} s, hello-world {out['hello_median_s']} s, "
           f"ratio {out['ratio']}x")
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"wrote {args.json}")
+    save_json(out, args.json)
     return 0
 
 
