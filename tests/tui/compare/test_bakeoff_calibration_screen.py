@@ -180,7 +180,7 @@ async def test_evidence_summary_and_one_key_export(queue: ErrorbarServer) -> Non
         await wait_for(pilot, lambda: "attestation ok" in view.body_text.plain, what="the summary")
         assert "gate FAIL (min_win_rate=0.5)" in view.body_text.plain
         assert "content not asked for" in view.body_text.plain
-        await pilot.press("w")
+        await pilot.press("x")  # x exports, as on every screen
         await wait_for(pilot, lambda: view.written is not None, what="the file")
         written = view.written
         assert written is not None and written.parent == data_dir() / "evidence"

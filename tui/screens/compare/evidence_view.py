@@ -55,7 +55,7 @@ def evidence_block(run_id: str, summary: EvidenceSummary, size: int, thresholds:
         text.append(f"gate: none in the bundle (asked with {asked or 'no threshold'})\n", style="dim")
     else:
         text.append(one_line(summary.gate, 600) + "\n", style="green" if summary.gate_pass else "red")
-    text.append("\nw writes the bundle to a file · c asks again with the content · escape back", style="dim")
+    text.append("\nx writes the bundle to a file · c asks again with the content · escape back", style="dim")
     return text
 
 
@@ -65,7 +65,7 @@ class EvidenceScreen(TextPageScreen):
     LOADING = "loading the evidence bundle…"
     BINDINGS = [
         bindings.back("evidence"),
-        Binding("w", "export", "Write to a file", id="evidence.export"),
+        bindings.export("evidence", "Write to a file"),
         Binding("c", "with_content", "With content", id="evidence.content"),
     ]
 
