@@ -213,14 +213,20 @@ def _few_cycle_collections() -> Iterator[Callable[[], None]]:
             gc.collect(1)
 
     was_enabled = gc.isenabled()
-    gc.freeze()  # what is alive now (imports) is never garbage: no collection walks it
+    # What is alive now (imports) is never garbage: frozen, no collection walks it. A caller
+    # that froze its own objects already (a test worker, an embedding program) keeps them
+    # frozen: unfreezing would thaw everything, theirs too.
+    freeze_here = gc.get_freeze_count() == 0
+    if freeze_here:
+        gc.freeze()
     gc.disable()
     try:
         yield after_page
     finally:
         if was_enabled:
             gc.enable()
-        gc.unfreeze()
+        if freeze_here:
+            gc.unfreeze()
 
 
 async def _run(

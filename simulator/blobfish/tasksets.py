@@ -33,7 +33,7 @@ RAMBLE = (
 @dataclass(frozen=True)
 class Call:
     tool: str
-    args: Json
+    args: dict[str, Any]
     result: Any
     ok: bool = True
 

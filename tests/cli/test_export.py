@@ -98,6 +98,29 @@ def test_a_full_export_extends_an_archive_downwards_only(sim: SimulatorServer, t
         assert archive.history_complete
 
 
+def test_an_export_in_process_leaves_the_callers_garbage_collector_as_it_was(
+    sim: SimulatorServer, tmp_path: Path
+) -> None:
+    """A program (or test worker) that runs the export in its own process and froze its
+    long-lived objects keeps them frozen; one that froze nothing gets nothing left frozen."""
+    import gc
+
+    frozen_before = gc.get_freeze_count()
+    try:
+        gc.unfreeze()
+        assert run_export(sim, str(tmp_path / "a.jsonl")) == 0
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        kept = [object() for _ in range(10)]
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        assert run_export(sim, str(tmp_path / "b.jsonl")) == 0
+        assert gc.get_freeze_count() > 0.9 * frozen and gc.isenabled()  # (some die meanwhile)
+        del kept
+    finally:
+        if frozen_before:
+            gc.freeze()
+
+
 def test_filtered_export_keeps_only_what_was_asked(sim: SimulatorServer, tmp_path: Path) -> None:
     out = tmp_path / "errors.jsonl"
     assert run_export(sim, str(out), source="eval", errors_only=True) == 0
