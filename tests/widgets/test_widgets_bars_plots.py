@@ -160,3 +160,55 @@ async def test_plots_show_no_data_label_instead_of_an_empty_plot() -> None:
         ts.set_data([], [])
         await pilot.pause()
         assert not ts._plot.display and ts._nodata.display
+
+
+MODELS = ["GPT-2 (base)", "TinyStories", "Gemma 2 9B", "Mystery 13B", "Mistral 7B", "Llama 3.1 8B"]
+SCORES = [0.25, 0.55, 0.68, 0.71, 0.77, 0.79]
+
+
+class ScoresApp(App[None]):
+    """A leaderboard's horizontal bar chart in a frame ``rows`` high."""
+
+    def __init__(self, rows: int) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def compose(self) -> ComposeResult:
+        chart = BarChart("avg score", MODELS, SCORES, horizontal=True, highlight="TinyStories", id="chart")
+        chart.styles.height = self.rows
+        yield chart
+
+
+def bar_lengths(chart: BarChart) -> dict[str, int]:
+    """Each labelled row of the drawn chart: the label and how long its bar is."""
+    lines = chart._plot.render().plain.splitlines()  # type: ignore[union-attr]
+    return {line.split("┤")[0].strip(): line.split("┤")[1].count("█") for line in lines if "┤" in line}
+
+
+@pytest.mark.parametrize("rows", [10, 11, 12, 13, 16, 23, 30])
+async def test_each_label_of_a_horizontal_bar_chart_sits_on_its_own_bar_at_any_height(rows: int) -> None:
+    """With few rows per bar plotext used to put a label on the next bar (6 bars in 11 rows
+    drew "Mystery 13B" with Mistral's length and left Mystery's bar unlabelled)."""
+    app = ScoresApp(rows)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        chart = app.query_one("#chart", BarChart)
+        lengths = bar_lengths(chart)
+        assert list(lengths) == list(reversed(MODELS))  # every model labelled, once, highest on top
+        full = lengths["Llama 3.1 8B"]
+        for model, score in zip(MODELS, SCORES, strict=True):
+            assert abs(lengths[model] - score / max(SCORES) * full) <= 1.5, (model, lengths)  # a cell of rounding
+
+
+async def test_a_bar_chart_too_short_for_its_bars_says_so_instead_of_drawing_wrong_bars() -> None:
+    app = ScoresApp(8)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        chart = app.query_one("#chart", BarChart)
+        assert not chart._plot.display and chart._nodata.display
+        assert str(chart._nodata.render()) == "avg score: 6 bars need 10 rows; the terminal is too short to draw them"
+        chart.styles.height = 10  # the person makes the terminal taller
+        await pilot.pause()
+        await pilot.pause()
+        assert chart._plot.display and not chart._nodata.display
+        assert list(bar_lengths(chart)) == list(reversed(MODELS))
