@@ -227,9 +227,9 @@ def _series_in(said: str) -> Series:
     highest N per label. None when the user names item N+1 itself ("Step 1: ... What is step 2?")
     or asks for the next one or for more."""
     latest: dict[str, int] = {}
-    for match in _SERIES_ITEM.finditer(said):
-        label = " ".join(match.group(1).lower().split())
-        latest[label] = max(latest.get(label, 0), int(match.group(2)))
+    for raw, number in _series_items(said):
+        label = " ".join(raw.lower().split())
+        latest[label] = max(latest.get(label, 0), number)
     if not latest or _ASKS_FOR_NEXT.search(said) is not None:
         return ()
     out = []
@@ -238,6 +238,22 @@ def _series_in(said: str) -> Series:
         if following.search(said) is None:
             out.append((label, number, item))
     return tuple(out)
+
+
+def series_items_py(said: str) -> list[tuple[str, int]]:
+    """(label as written, N) of each line of ``said`` that opens as item N of a series, in order:
+    the Python twin of ``diagnosis._text_scan.series_items``."""
+    return [(match.group(1), int(match.group(2))) for match in _SERIES_ITEM.finditer(said)]
+
+
+try:  # the lines read in one compiled pass (diagnosis/_text_scan.c, built by ``pip install``; optional)
+    from ._text_scan import series_items as _series_items_ascii
+except ImportError:  # not built: the regex at each line start
+    _series_items = series_items_py
+else:
+    def _series_items(said: str) -> list[tuple[str, int]]:
+        found = _series_items_ascii(said)
+        return series_items_py(said) if found is None else found  # (None: not ASCII, \d reads other digits)
 
 
 @lru_cache(maxsize=4096)

@@ -69,6 +69,10 @@ try:  # the split and the trigram gate, compiled (diagnosis/_loop_gate.c, built 
     from ._loop_gate import trigram_gate as _trigram_gate
 except ImportError:  # not built (no C compiler): the same answers from Python
     _trigram_gate = None
+try:  # _suspects of ASCII text, compiled (diagnosis/_text_scan.c; optional the same way)
+    from ._text_scan import suspects as _long_suspects
+except ImportError:
+    _long_suspects = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +112,9 @@ def find_loop(text: str | None) -> LoopHit | None:
     if not count:
         return None
     best: LoopHit | None = None
-    suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
+    suspects = _long_suspects(low) if _long_suspects is not None else None  # (compiled; None: not ASCII)
+    if suspects is None:
+        suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
     if suspects:
         best = _char_loop(text, suspects)
     if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
