@@ -1,4 +1,5 @@
-/* The word-loop gate of diagnosis/loop.py, compiled (optional: loop.py falls back to Python).
+/* The word-loop gate of diagnosis/loop.py, compiled (optional: loop.py falls back to Python), and
+ * candidate_periods(toks, max_period): loop._candidate_periods for the words of a reply that passed it.
  *
  * trigram_gate(low, fold) for a lower-cased ASCII text ``low`` returns
  *   (number of words) * 2 + (1 if some word trigram comes back at least twice more, else 0),
@@ -95,7 +96,83 @@ static PyObject *trigram_gate(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(n * 2 + could);
 }
 
+/* candidate_periods(toks, max_period): loop._candidate_periods (the distances at which some token came
+ * back at least twice, counting each token's last two earlier places; the 24 strongest, shortest first).
+ * Tokens are compared by value (hash first). */
+typedef struct { PyObject *tok; Py_hash_t hash; Py_ssize_t last, before; } Seen;
+
+static Py_ssize_t *sort_counts;  /* (qsort has no context argument: set just before the sort, under the GIL) */
+
+static int by_strength(const void *a, const void *b) {
+    Py_ssize_t ga = *(const Py_ssize_t *)a, gb = *(const Py_ssize_t *)b;
+    if (sort_counts[ga] != sort_counts[gb]) return sort_counts[ga] > sort_counts[gb] ? -1 : 1;
+    return ga < gb ? -1 : ga > gb;
+}
+
+static int by_gap(const void *a, const void *b) {
+    Py_ssize_t ga = *(const Py_ssize_t *)a, gb = *(const Py_ssize_t *)b;
+    return ga < gb ? -1 : ga > gb;
+}
+
+static PyObject *candidate_periods(PyObject *self, PyObject *args) {
+    PyObject *toks;
+    Py_ssize_t max_period;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &toks, &max_period)) return NULL;
+    if (max_period < 1) max_period = 1;
+    Py_ssize_t n = PyList_GET_SIZE(toks), slots = 8;
+    while (slots < n * 2) slots <<= 1;
+    Seen *table = PyMem_Calloc((size_t)slots, sizeof(Seen));
+    Py_ssize_t *counts = PyMem_Calloc((size_t)max_period + 1, sizeof(Py_ssize_t));
+    if (table == NULL || counts == NULL) { PyMem_Free(table); PyMem_Free(counts); return PyErr_NoMemory(); }
+    PyObject *out = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *tok = PyList_GET_ITEM(toks, i);
+        Py_hash_t h = PyObject_Hash(tok);
+        if (h == -1) goto done;
+        Py_ssize_t s = (Py_ssize_t)((size_t)h & (size_t)(slots - 1));
+        for (;;) {
+            Seen *e = &table[s];
+            if (e->tok == NULL) { e->tok = tok; e->hash = h; e->last = i; e->before = -1; break; }
+            if (e->hash == h) {
+                int eq = PyObject_RichCompareBool(e->tok, tok, Py_EQ);
+                if (eq < 0) goto done;
+                if (eq) {
+                    Py_ssize_t prev[2] = {e->last, e->before};
+                    for (int k = 0; k < 2; k++) {
+                        if (prev[k] >= 0 && i - prev[k] <= max_period) counts[i - prev[k]]++;
+                    }
+                    e->before = e->last;
+                    e->last = i;
+                    break;
+                }
+            }
+            s = (s + 1) & (slots - 1);
+        }
+    }
+    {
+        Py_ssize_t *gaps = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(max_period + 1)), m = 0;
+        if (gaps == NULL) { PyErr_NoMemory(); goto done; }
+        for (Py_ssize_t g = 1; g <= max_period; g++) if (counts[g] >= 2) gaps[m++] = g;
+        sort_counts = counts;
+        qsort(gaps, (size_t)m, sizeof(Py_ssize_t), by_strength);
+        if (m > 24) m = 24;
+        qsort(gaps, (size_t)m, sizeof(Py_ssize_t), by_gap);
+        out = PyList_New(m);
+        for (Py_ssize_t k = 0; out != NULL && k < m; k++) {
+            PyObject *v = PyLong_FromSsize_t(gaps[k]);
+            if (v == NULL) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, k, v);
+        }
+        PyMem_Free(gaps);
+    }
+done:
+    PyMem_Free(table);
+    PyMem_Free(counts);
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"candidate_periods", candidate_periods, METH_VARARGS, "loop._candidate_periods(toks) with the longest period given."},
     {"trigram_gate", trigram_gate, METH_VARARGS, "len(words) * 2 + _could_repeat(gate) of a lower-cased ASCII text; -1 if not ASCII."},
     {NULL, NULL, 0, NULL},
 };

@@ -308,7 +308,7 @@ def _word_loop(text: str, words: list[str], counters: list[int] | None = None) -
     zones = [_zone_at(start, code, text) for start, _ in spans] if code or "|" in text else None
     n = len(toks)
     best: tuple[int, int, int, int] | None = None  # (region tokens, -period, start, run)
-    for period in _candidate_periods(toks):
+    for period in _periods_of(toks):
         for start, run in _runs(toks, period):
             if not _word_run_counts(toks, zones, start, run, period):
                 continue
@@ -348,6 +348,15 @@ def _candidate_periods(toks: list[str]) -> list[int]:
             last[tok] = (i, -1)
     strongest = sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
     return sorted(strongest)  # shortest first: the primitive period comes before its multiples
+
+
+try:  # the same count, compiled (diagnosis/_loop_gate.c; optional)
+    from ._loop_gate import candidate_periods as _candidate_periods_c
+except ImportError:
+    _periods_of = _candidate_periods
+else:
+    def _periods_of(toks: list[str]) -> list[int]:
+        return _candidate_periods_c(toks, _MAX_PERIOD)
 
 
 def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:

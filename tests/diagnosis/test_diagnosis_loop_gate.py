@@ -1,8 +1,8 @@
 """The loop detector's compiled gate (diagnosis/_loop_gate.c) gives the answers of its Python
 twin: the number of words of ``low.split()`` and whether a word trigram comes back (list
 markers folded or not), on fuzzed texts of repeated words, list markers, near-miss markers and
-every kind of whitespace ``str.split`` splits on; and ``find_loop`` finds the same loops with the
-compiled gate as without it."""
+every kind of whitespace ``str.split`` splits on; the periods worth checking in a list of words;
+and ``find_loop`` finds the same loops with the compiled gate and periods as without them."""
 
 from __future__ import annotations
 
@@ -62,5 +62,18 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monke
               "The answer is no no no no no no no no", "Sure. " + "The capital of France is Paris. " * 5]
     compiled = [loop.find_loop(t) for t in texts]
     monkeypatch.setattr(loop, "_trigram_gate", None)
+    monkeypatch.setattr(loop, "_periods_of", loop._candidate_periods)
     assert [loop.find_loop(t) for t in texts] == compiled
     assert sum(hit is not None for hit in compiled) > 300
+
+
+def test_the_compiled_periods_are_the_python_ones() -> None:
+    rng = random.Random(32)
+    many = 0
+    for _ in range(5000):
+        vocab = rng.sample(WORDS, rng.randint(1, 12)) + ["é", "日本", "x" * 40]
+        toks = [rng.choice(vocab) for _ in range(rng.choice([0, 3, 30, 300, 700]))]
+        got = gate.candidate_periods([t.lower() for t in toks], loop._MAX_PERIOD)
+        assert got == loop._candidate_periods([t.lower() for t in toks]), toks
+        many += len(got) == 24
+    assert many > 500
