@@ -15,6 +15,9 @@
  *                        int(group(2)) of every match of detectors_continuation._SERIES_ITEM at a
  *                        line start; None if not ASCII.
  *
+ * series_gate(text)      False when no line of any part of ``text`` can open as such an item (a
+ *                        necessary condition: see the function).
+ *
  * Why compiled: the user's turn, the refusal prefilters, the long-token gate and the series lines
  * were ~8 us of a call's ~38 us in Python (a dozen str methods and a loop each); tests in
  * tests/diagnosis/test_diagnosis_text_scan.py fuzz each against its twin.
@@ -248,12 +251,34 @@ static PyObject *series_items(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* series_gate(text): whether ``text`` could hold a series item anywhere: a letter, blank or "#", then 1-3
+ * digits, blanks and one of ":.)" (what every match of _SERIES_ITEM holds); True for text that is not
+ * ASCII (\d reads other digits there). The answer of detectors_continuation.series_gate_py. */
+static PyObject *series_gate(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "series_gate: str"); return NULL; }
+    if (!PyUnicode_IS_ASCII(arg)) Py_RETURN_TRUE;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    for (Py_ssize_t i = 1; i < n; i++) {
+        if (!is_digit(t[i]) || !(is_alpha(t[i - 1]) || is_blank(t[i - 1]) || t[i - 1] == '#')) continue;
+        Py_ssize_t j = i;
+        while (j < n && is_digit(t[j])) j++;
+        if (j - i <= 3) {
+            while (j < n && is_blank(t[j])) j++;
+            if (j < n && (t[j] == ':' || t[j] == '.' || t[j] == ')')) Py_RETURN_TRUE;
+        }
+        i = j - 1;  /* (the loop's i++ moves past the run) */
+    }
+    Py_RETURN_FALSE;
+}
+
 /* ------------------------------------------------------------------ module */
 
 static PyMethodDef methods[] = {
     {"user_turn", user_turn, METH_O, "The user's last turn in a templated prompt, else the prompt (text._user_turn)."},
     {"refusal_hints", refusal_hints, METH_O, "Bits: 1 the opening, 2 the end could hold a refusal; -1 not ASCII."},
     {"suspects", suspects, METH_O, "loop._suspects of a lower-cased ASCII text; None if not ASCII."},
+    {"series_gate", series_gate, METH_O, "Whether a text could hold an item of a numbered series anywhere."},
     {"series_items", series_items, METH_O, "[(label, N)] of the series items opening lines; None if not ASCII."},
     {NULL, NULL, 0, NULL},
 };

@@ -207,8 +207,8 @@ def _series_of(prompt: str | None, messages: Sequence[ChatMessage] | None) -> Se
     """The numbered series the user's turn is an item of (usually none)."""
     if messages:
         return _series_in(user_text(prompt, messages))
-    if not prompt:
-        return ()
+    if not prompt or _series_gate is not None and not _series_gate(prompt):
+        return ()  # (no item can open a line of any part of the prompt: its user turn is not read)
     return _series_in_prompt(prompt) if len(prompt) <= _CACHED_PROMPT_CHARS else _series_in(user_text(prompt))
 
 
@@ -246,9 +246,23 @@ def series_items_py(said: str) -> list[tuple[str, int]]:
     return [(match.group(1), int(match.group(2))) for match in _SERIES_ITEM.finditer(said)]
 
 
+#: What every item of a series holds: a letter, blank or "#", 1-3 digits, blanks, one of ":.)" (the
+#: digits of _SERIES_ITEM's ``\d`` in ASCII text; any text that is not ASCII may hold one).
+_SERIES_GATE = re.compile(r"[A-Za-z \t#][0-9]{1,3}[ \t]*[:.)]")
+
+
+def series_gate_py(text: str) -> bool:
+    """Whether ``text`` could hold an item of a numbered series (a necessary condition, anywhere in
+    it, so also in any part of it such as the user's turn): the Python twin of
+    ``diagnosis._text_scan.series_gate``."""
+    return not text.isascii() or _SERIES_GATE.search(text) is not None
+
+
 try:  # the lines read in one compiled pass (diagnosis/_text_scan.c, built by ``pip install``; optional)
+    from ._text_scan import series_gate as _series_gate
     from ._text_scan import series_items as _series_items_ascii
-except ImportError:  # not built: the regex at each line start
+except ImportError:  # not built: the regex at each line start, and no gate (it would cost a scan)
+    _series_gate = None
     _series_items = series_items_py
 else:
     def _series_items(said: str) -> list[tuple[str, int]]:

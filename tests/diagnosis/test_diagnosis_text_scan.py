@@ -127,6 +127,23 @@ def test_series_items_are_the_python_matches() -> None:
     assert found > 3000
 
 
+def test_the_series_gate_is_the_python_one_and_lets_every_series_through() -> None:
+    rng = random.Random(64)
+    opened = 0
+    for _ in range(20_000):
+        lines = [rng.choice(SERIES_PIECES[:-5]) + rng.choice(["1", "12", "123", "1234", "x", ""])
+                 + rng.choice(["", " ", "\t"]) + rng.choice([":", ".", ")", "?", ""]) + rng.choice(["", " ok", "\n"])
+                 for _ in range(rng.randint(0, 5))]
+        prompt = rng.choice(["", "<|im_start|>user\n", "[INST] ", "<|im_start|>system\nQ1: x<|im_end|><|im_start|>user\n"])
+        prompt += rng.choice([" ", "\n", ""]).join(lines) + rng.choice(["", "<|im_end|>", " [/INST]", "é"])
+        gate = scan.series_gate(prompt)
+        assert gate == detectors_continuation.series_gate_py(prompt), prompt
+        if not gate:
+            assert detectors_continuation._series_in(text.user_turn_py(prompt)) == (), prompt
+        opened += gate
+    assert 5000 < opened < 15000
+
+
 def test_classify_finds_the_same_with_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import bench_diagnosis
@@ -140,6 +157,7 @@ def test_classify_finds_the_same_with_the_twins(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(detectors_refusal, "_refusal_hints", lambda reply: -1)
     monkeypatch.setattr(loop, "_long_suspects", None)
     monkeypatch.setattr(detectors_continuation, "_series_items", detectors_continuation.series_items_py)
+    monkeypatch.setattr(detectors_continuation, "_series_gate", None)
     detectors_continuation._series_in_prompt.cache_clear()
     assert [classify(c, trained_template="chatml") for c in calls] == compiled
     assert classifier.classify is classify
