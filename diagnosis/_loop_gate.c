@@ -1,5 +1,7 @@
 /* The word-loop gate of diagnosis/loop.py, compiled (optional: loop.py falls back to Python), and
- * candidate_periods(toks, max_period): loop._candidate_periods for the words of a reply that passed it.
+ * candidate_periods(toks, max_period): loop._candidate_periods for the words of a reply that passed it;
+ * strip_tokens(words, punct) and token_spans(text): the words without their punctuation and where the
+ * text's tokens are, as _word_loop reads them.
  *
  * trigram_gate(low, fold) for a lower-cased ASCII text ``low`` returns
  *   (number of words) * 2 + (1 if some word trigram comes back at least twice more, else 0),
@@ -171,7 +173,64 @@ done:
     return out;
 }
 
+/* strip_tokens(words, punct): [w.strip(punct) or w for w in words] (an ASCII word is stripped here, any
+ * other by str.strip). */
+static PyObject *s_strip;
+
+static PyObject *strip_tokens(PyObject *self, PyObject *args) {
+    PyObject *words, *punct;
+    if (!PyArg_ParseTuple(args, "O!U", &PyList_Type, &words, &punct)) return NULL;
+    unsigned char strip_set[128] = {0};
+    for (Py_ssize_t k = 0; k < PyUnicode_GET_LENGTH(punct); k++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(punct, k);
+        if (c < 128) strip_set[c] = 1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(words);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *w = PyList_GET_ITEM(words, i), *t;
+        if (!PyUnicode_Check(w)) { Py_DECREF(out); PyErr_SetString(PyExc_TypeError, "strip_tokens: str"); return NULL; }
+        if (PyUnicode_IS_ASCII(w)) {
+            const unsigned char *d = PyUnicode_1BYTE_DATA(w);
+            Py_ssize_t a = 0, b = PyUnicode_GET_LENGTH(w);
+            while (a < b && strip_set[d[a]]) a++;
+            while (b > a && strip_set[d[b - 1]]) b--;
+            if (a == b || (a == 0 && b == PyUnicode_GET_LENGTH(w))) { Py_INCREF(w); t = w; }
+            else t = PyUnicode_Substring(w, a, b);
+        } else {
+            t = PyObject_CallMethodOneArg(w, s_strip, punct);
+            if (t != NULL && PyUnicode_GET_LENGTH(t) == 0) { Py_DECREF(t); Py_INCREF(w); t = w; }
+        }
+        if (t == NULL) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, t);
+    }
+    return out;
+}
+
+/* token_spans(text): [m.span() for m in re.finditer(r"\S+", text)] for an ASCII text; None otherwise. */
+static PyObject *token_spans(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "token_spans: str"); return NULL; }
+    if (!PyUnicode_IS_ASCII(arg)) Py_RETURN_NONE;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), i = 0;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    while (i < n) {
+        while (i < n && is_space(t[i])) i++;
+        if (i >= n) break;
+        Py_ssize_t start = i;
+        while (i < n && !is_space(t[i])) i++;
+        PyObject *span = Py_BuildValue("(nn)", start, i);
+        if (span == NULL || PyList_Append(out, span) < 0) { Py_XDECREF(span); Py_DECREF(out); return NULL; }
+        Py_DECREF(span);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"strip_tokens", strip_tokens, METH_VARARGS, "[w.strip(punct) or w for w in words]."},
+    {"token_spans", token_spans, METH_O, "The spans of the runs of non-whitespace of an ASCII text; None otherwise."},
     {"candidate_periods", candidate_periods, METH_VARARGS, "loop._candidate_periods(toks) with the longest period given."},
     {"trigram_gate", trigram_gate, METH_VARARGS, "len(words) * 2 + _could_repeat(gate) of a lower-cased ASCII text; -1 if not ASCII."},
     {NULL, NULL, 0, NULL},
@@ -179,4 +238,8 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_loop_gate", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__loop_gate(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__loop_gate(void) {
+    s_strip = PyUnicode_InternFromString("strip");
+    if (s_strip == NULL) return NULL;
+    return PyModule_Create(&module);
+}

@@ -296,8 +296,8 @@ def _word_loop(text: str, words: list[str], counters: list[int] | None = None) -
     ``words`` is ``text`` lower-cased, list markers folded (see :func:`_fold_markers`), split;
     ``counters`` the offsets of counter numbers in it (see :func:`_counter_positions`).
     """
-    toks = [t.strip(_PUNCT) or t for t in words]
-    spans = [m.span() for m in _TOKEN.finditer(text)]
+    toks = _stripped(words)
+    spans = _spans_of(text)
     if len(spans) != len(toks):  # lower-casing changed the words (exotic scripts): use the text as is
         toks = [m.group().strip(_PUNCT) or m.group() for m in _TOKEN.finditer(text)]
     if counters and len(spans) == len(toks):
@@ -350,13 +350,32 @@ def _candidate_periods(toks: list[str]) -> list[int]:
     return sorted(strongest)  # shortest first: the primitive period comes before its multiples
 
 
-try:  # the same count, compiled (diagnosis/_loop_gate.c; optional)
+def stripped_py(words: list[str]) -> list[str]:
+    """The words without surrounding punctuation (a word of punctuation only stays as it is)."""
+    return [t.strip(_PUNCT) or t for t in words]
+
+
+def token_spans_py(text: str) -> list[tuple[int, int]]:
+    """Where each whitespace-free token of ``text`` is."""
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+try:  # the same answers, compiled (diagnosis/_loop_gate.c; optional)
     from ._loop_gate import candidate_periods as _candidate_periods_c
+    from ._loop_gate import strip_tokens as _strip_tokens_c
+    from ._loop_gate import token_spans as _token_spans_c
 except ImportError:
-    _periods_of = _candidate_periods
+    _periods_of, _stripped, _spans_of = _candidate_periods, stripped_py, token_spans_py
 else:
     def _periods_of(toks: list[str]) -> list[int]:
         return _candidate_periods_c(toks, _MAX_PERIOD)
+
+    def _stripped(words: list[str]) -> list[str]:
+        return _strip_tokens_c(words, _PUNCT)
+
+    def _spans_of(text: str) -> list[tuple[int, int]]:
+        spans = _token_spans_c(text)
+        return token_spans_py(text) if spans is None else spans  # (None: not ASCII)
 
 
 def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:

@@ -63,6 +63,8 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monke
     compiled = [loop.find_loop(t) for t in texts]
     monkeypatch.setattr(loop, "_trigram_gate", None)
     monkeypatch.setattr(loop, "_periods_of", loop._candidate_periods)
+    monkeypatch.setattr(loop, "_stripped", loop.stripped_py)
+    monkeypatch.setattr(loop, "_spans_of", loop.token_spans_py)
     assert [loop.find_loop(t) for t in texts] == compiled
     assert sum(hit is not None for hit in compiled) > 300
 
@@ -77,3 +79,18 @@ def test_the_compiled_periods_are_the_python_ones() -> None:
         assert got == loop._candidate_periods([t.lower() for t in toks]), toks
         many += len(got) == 24
     assert many > 500
+
+
+def test_the_compiled_tokens_and_spans_are_the_python_ones() -> None:
+    rng = random.Random(33)
+    punct = list(loop._PUNCT) + ["«", "“", "’"]
+    for _ in range(5000):
+        words = ["".join(rng.choice(punct + ["a", "b", "é", "1"]) for _ in range(rng.randint(1, 6)))
+                 for _ in range(rng.randint(0, 20))]
+        assert gate.strip_tokens(words, loop._PUNCT) == loop.stripped_py(words), words
+        text = "".join(w + rng.choice(SPACES + ["\xa0", "\u2003", ""]) for w in words)
+        spans = gate.token_spans(text)
+        if text.isascii():
+            assert spans == loop.token_spans_py(text), text
+        else:
+            assert spans is None
