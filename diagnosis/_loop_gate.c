@@ -40,17 +40,11 @@ static inline int same_token(const unsigned char *text, const Token *a, const To
     return memcmp(text + a->start, text + b->start, (size_t)a->len) == 0;
 }
 
-static PyObject *trigram_gate(PyObject *self, PyObject *args) {
-    PyObject *low;
-    int fold;
-    if (!PyArg_ParseTuple(args, "Up", &low, &fold)) return NULL;
-    if (!PyUnicode_IS_ASCII(low)) return PyLong_FromLong(-1);
-    const unsigned char *text = PyUnicode_1BYTE_DATA(low);
-    Py_ssize_t size = PyUnicode_GET_LENGTH(low);
-
+/* len(words) * 2 + could-repeat of the lower-cased ASCII text[0:size]; -1 when out of memory. */
+static Py_ssize_t gate_of(const unsigned char *text, Py_ssize_t size, int fold) {
     Py_ssize_t cap = size / 2 + 2;  /* at most this many words */
     Token *tokens = PyMem_Malloc(sizeof(Token) * (size_t)cap);
-    if (tokens == NULL) return PyErr_NoMemory();
+    if (tokens == NULL) return -1;
     Py_ssize_t n = 0, i = 0;
     while (i < size) {
         while (i < size && is_space(text[i])) i++;
@@ -74,7 +68,7 @@ static PyObject *trigram_gate(PyObject *self, PyObject *args) {
         Py_ssize_t trigrams = n - 2, slots = 8;
         while (slots < trigrams * 2) slots <<= 1;
         Py_ssize_t *table = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)slots);
-        if (table == NULL) { PyMem_Free(tokens); return PyErr_NoMemory(); }
+        if (table == NULL) { PyMem_Free(tokens); return -1; }
         for (Py_ssize_t s = 0; s < slots; s++) table[s] = -1;
         Py_ssize_t repeats = 0;
         for (Py_ssize_t k = 0; k < trigrams && repeats < 2; k++) {
@@ -95,7 +89,88 @@ static PyObject *trigram_gate(PyObject *self, PyObject *args) {
         PyMem_Free(table);
     }
     PyMem_Free(tokens);
-    return PyLong_FromSsize_t(n * 2 + could);
+    return n * 2 + could;
+}
+
+static PyObject *trigram_gate(PyObject *self, PyObject *args) {
+    PyObject *low;
+    int fold;
+    if (!PyArg_ParseTuple(args, "Up", &low, &fold)) return NULL;
+    if (!PyUnicode_IS_ASCII(low)) return PyLong_FromLong(-1);
+    Py_ssize_t shape = gate_of(PyUnicode_1BYTE_DATA(low), PyUnicode_GET_LENGTH(low), fold);
+    if (shape < 0) return PyErr_NoMemory();
+    return PyLong_FromSsize_t(shape);
+}
+
+/* prefilter(text): for an ASCII text, what find_loop reads before it looks for a loop, in one call and
+ * without lower-casing the text into a new string: (number of words, could-repeat (the trigram gate, list
+ * markers folded when ``listed``), listed ("2." or "2)" and a \d[.)]\s marker in the text), the long-token
+ * suspects (loop._suspects), spaced (5 newlines, 10 spaces or 5 tabs in a row)); None if not ASCII. */
+#define MIN_LONG_TOKEN 10
+#define LONG_UNIT 16
+#define PUNCT_RUN 10
+static unsigned char looping_punct[256];
+
+static PyObject *suspects_of(const unsigned char *low, Py_ssize_t n) {
+    int any_long = 0, any_unit = 0, punct = 0;
+    Py_ssize_t run = 0, prun = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = low[i];
+        if (is_space(c)) run = 0;
+        else if (++run >= MIN_LONG_TOKEN) { any_long = 1; if (run >= LONG_UNIT) any_unit = 1; }
+        if (looping_punct[c]) { if (++prun >= PUNCT_RUN) punct = 1; }
+        else prun = 0;
+    }
+    PyObject *out = PySet_New(NULL);
+    if (out == NULL || !any_long || !(any_unit || punct)) return out;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        while (i < n && is_space(low[i])) i++;
+        Py_ssize_t start = i;
+        while (i < n && !is_space(low[i])) i++;
+        Py_ssize_t len = i - start;
+        if (len < MIN_LONG_TOKEN) continue;
+        unsigned char seen[256];
+        memset(seen, 0, sizeof seen);
+        Py_ssize_t distinct = 0;
+        for (Py_ssize_t k = start; k < i; k++) if (!seen[low[k]]) { seen[low[k]] = 1; distinct++; }
+        if (distinct * 2 > len) continue;
+        PyObject *word = PyUnicode_FromStringAndSize((const char *)low + start, len);
+        if (word == NULL || PySet_Add(out, word) < 0) { Py_XDECREF(word); Py_DECREF(out); return NULL; }
+        Py_DECREF(word);
+    }
+    return out;
+}
+
+static PyObject *prefilter(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "prefilter: str"); return NULL; }
+    if (!PyUnicode_IS_ASCII(arg)) Py_RETURN_NONE;
+    const unsigned char *text = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg);
+    unsigned char stack[2048] = {0};
+    unsigned char *low = n <= (Py_ssize_t)sizeof stack ? stack : PyMem_Malloc((size_t)n);
+    if (low == NULL) return PyErr_NoMemory();
+    int two = 0, marker = 0, spaced = 0;
+    Py_ssize_t nl = 0, sp = 0, tab = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = text[i];
+        low[i] = (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+        if (c == '2' && i + 1 < n && (text[i + 1] == '.' || text[i + 1] == ')')) two = 1;
+        if (c >= '0' && c <= '9' && i + 2 < n && (text[i + 1] == '.' || text[i + 1] == ')') && is_space(text[i + 2]))
+            marker = 1;
+        nl = c == '\n' ? nl + 1 : 0;
+        sp = c == ' ' ? sp + 1 : 0;
+        tab = c == '\t' ? tab + 1 : 0;
+        if (nl >= 5 || sp >= 10 || tab >= 5) spaced = 1;
+    }
+    int listed = two && marker;
+    Py_ssize_t shape = gate_of(low, n, listed);
+    PyObject *suspects = shape < 0 ? NULL : suspects_of(low, n);
+    if (low != stack) PyMem_Free(low);
+    if (shape < 0) return PyErr_NoMemory();
+    if (suspects == NULL) return NULL;
+    return Py_BuildValue("(nNNNN)", shape >> 1, PyBool_FromLong(shape & 1), PyBool_FromLong(listed), suspects,
+                         PyBool_FromLong(spaced));
 }
 
 /* candidate_periods(toks, max_period): loop._candidate_periods (the distances at which some token came
@@ -229,6 +304,7 @@ static PyObject *token_spans(PyObject *self, PyObject *arg) {
 }
 
 static PyMethodDef methods[] = {
+    {"prefilter", prefilter, METH_O, "(words, could repeat, listed, suspects, spaced) of an ASCII text; None otherwise."},
     {"strip_tokens", strip_tokens, METH_VARARGS, "[w.strip(punct) or w for w in words]."},
     {"token_spans", token_spans, METH_O, "The spans of the runs of non-whitespace of an ASCII text; None otherwise."},
     {"candidate_periods", candidate_periods, METH_VARARGS, "loop._candidate_periods(toks) with the longest period given."},
@@ -239,6 +315,9 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_loop_gate", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__loop_gate(void) {
+    for (int c = 0; c < 256; c++)
+        looping_punct[c] = c >= 33 && c < 127 && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+                           && strchr("-=_*#~.+|/\\:<>^", c) == NULL;
     s_strip = PyUnicode_InternFromString("strip");
     if (s_strip == NULL) return NULL;
     return PyModule_Create(&module);

@@ -73,6 +73,10 @@ try:  # _suspects of ASCII text, compiled (diagnosis/_text_scan.c; optional the 
     from ._text_scan import suspects as _long_suspects
 except ImportError:
     _long_suspects = None
+try:  # the gate, the suspects and the whitespace runs at once (diagnosis/_loop_gate.c)
+    from ._loop_gate import prefilter as _prefilter
+except ImportError:
+    _prefilter = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,27 +101,35 @@ def find_loop(text: str | None) -> LoopHit | None:
     """The most extensive repetition in ``text``, or None."""
     if not text or len(text) < 10:
         return None
-    low = text.lower()
-    # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
-    # _word_loop folds them whenever there is one.
-    listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
-    shape = _trigram_gate(low, listed) if _trigram_gate is not None else -1
-    if shape >= 0:  # ASCII, compiled: the words' count and the gate, without making the words
-        words: list[str] | None = None
-        count, could = shape >> 1, shape & 1
+    words: list[str] | None = None
+    pre = _prefilter(text) if _prefilter is not None else None
+    if pre is not None:  # ASCII, compiled: all of the below up to the looks for a loop, in one call
+        count, could, listed, suspects, spaced = pre
+        if not count or not suspects and not spaced and (count < 6 or not could):
+            return None  # (most replies)
+        low = text.lower()
     else:
-        words = low.split()
-        count = len(words)
-        could = -1  # not yet known
-    if not count:
-        return None
+        low = text.lower()
+        # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
+        # _word_loop folds them whenever there is one.
+        listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
+        shape = _trigram_gate(low, listed) if _trigram_gate is not None else -1
+        if shape >= 0:  # ASCII, compiled: the words' count and the gate, without making the words
+            count, could = shape >> 1, shape & 1
+        else:
+            words = low.split()
+            count = len(words)
+            could = -1  # not yet known
+        if not count:
+            return None
+        suspects = _long_suspects(low) if _long_suspects is not None else None  # (compiled; None: not ASCII)
+        if suspects is None:
+            suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
+        spaced = "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text
     best: LoopHit | None = None
-    suspects = _long_suspects(low) if _long_suspects is not None else None  # (compiled; None: not ASCII)
-    if suspects is None:
-        suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
     if suspects:
         best = _char_loop(text, suspects)
-    if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
+    if spaced:
         best = _better(best, _whitespace_loop(text))
     if count >= 6:
         if could < 0:

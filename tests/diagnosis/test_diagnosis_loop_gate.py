@@ -63,6 +63,8 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monke
     compiled = [loop.find_loop(t) for t in texts]
     monkeypatch.setattr(loop, "_trigram_gate", None)
     monkeypatch.setattr(loop, "_periods_of", loop._candidate_periods)
+    monkeypatch.setattr(loop, "_prefilter", None)
+    monkeypatch.setattr(loop, "_long_suspects", None)
     monkeypatch.setattr(loop, "_stripped", loop.stripped_py)
     monkeypatch.setattr(loop, "_spans_of", loop.token_spans_py)
     assert [loop.find_loop(t) for t in texts] == compiled
@@ -94,3 +96,23 @@ def test_the_compiled_tokens_and_spans_are_the_python_ones() -> None:
             assert spans == loop.token_spans_py(text), text
         else:
             assert spans is None
+
+
+def test_the_prefilter_is_the_python_gate_suspects_and_runs() -> None:
+    rng = random.Random(34)
+    vocab = WORDS + ["AAAAAAAAAAAAAAAAAAAA", "abababababababab", "!!!!!!!!!!!!", "?!?!?!?!?!?!", "Photosynthesis",
+                     "2.", "2)", "\n\n\n\n\n", " " * 10, "\t" * 5, "\t" * 4, " " * 9, "\n" * 4, "X2.", "9.\t"]
+    seen = set()
+    for _ in range(20_000):
+        text = "".join(rng.choice(vocab) + rng.choice(SPACES) for _ in range(rng.randint(0, 30)))
+        got = gate.prefilter(text)
+        if not text.isascii():
+            assert got is None
+            continue
+        low = text.lower()
+        listed = ("2." in low or "2)" in low) and loop._HAS_LIST_MARKER.search(low) is not None
+        shape = python_gate(low, listed)
+        spaced = "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text
+        assert got == (shape >> 1, bool(shape & 1), listed, loop._suspects(low, None), spaced), text
+        seen.add((got[1], got[2], bool(got[3]), got[4]))
+    assert len(seen) >= 12
