@@ -329,12 +329,15 @@ WORD_START_PREFIXES: tuple[bytes, ...] = tuple(sorted(frozenset().union(*(
 
 try:  # the look-ups below in one compiled pass over the text (diagnosis/_word_scan.c; optional)
     from ._word_scan import configure as _configure_scan
-    from ._word_scan import first as first_compiled
     from ._word_scan import scan as scan_words
 except ImportError:  # not built (no C compiler): ``looked_up_words`` and ``str.find``, the same answers
-    scan_words = first_compiled = None
+    scan_words = None
 else:
     _configure_scan(LOOKED_UP_WORDS, WORD_START_PREFIXES)
+try:  # each table's first match (a module built from older sources lacks it: ``_Scanner.first``)
+    from ._word_scan import first as first_compiled
+except ImportError:
+    first_compiled = None
 
 
 def looked_up_words(folded: str) -> frozenset[bytes]:

@@ -372,7 +372,8 @@ def token_spans_py(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _TOKEN.finditer(text)]
 
 
-try:  # the same answers, compiled (diagnosis/_loop_gate.c; optional)
+try:  # the same answers, compiled (diagnosis/_loop_gate.c; optional; a module built from older sources
+    # lacks them: the Python twins then)
     from ._loop_gate import candidate_periods as _candidate_periods_c
     from ._loop_gate import strip_tokens as _strip_tokens_c
     from ._loop_gate import token_spans as _token_spans_c

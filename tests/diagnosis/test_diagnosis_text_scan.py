@@ -16,6 +16,8 @@ from diagnosis import classifier, detectors_continuation, detectors_refusal, loo
 from diagnosis.classifier import classify
 
 scan = pytest.importorskip("diagnosis._text_scan", reason="the compiled scans are not built (pip install -e .)")
+if not hasattr(scan, "series_gate"):
+    pytest.skip("built from older sources (pip install -e .)", allow_module_level=True)
 
 SPACES = [" ", " ", "\n", "\t", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\u2003", "\u3000", "\x85", ""]
 

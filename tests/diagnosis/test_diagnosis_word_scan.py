@@ -65,6 +65,7 @@ def _gate_soup(rng: random.Random) -> str:
     return rng.choice(["", " ", "\n "]) + text
 
 
+@pytest.mark.skipif(fs.first_compiled is None, reason="built from older sources (pip install -e .)")
 def test_the_compiled_first_match_is_the_python_one() -> None:
     rng = random.Random(45)
     named = set()
