@@ -15,6 +15,8 @@
  *                        int(group(2)) of every match of detectors_continuation._SERIES_ITEM at a
  *                        line start; None if not ASCII.
  *
+ * speaker_line(text)     whether some line opens as a speaker's turn ("Alice: ..."), the answer of
+ *                        detectors_continuation.speaker_line_py.
  * series_gate(text)      False when no line of any part of ``text`` can open as such an item (a
  *                        necessary condition: see the function).
  *
@@ -272,12 +274,64 @@ static PyObject *series_gate(PyObject *self, PyObject *arg) {
     Py_RETURN_FALSE;
 }
 
+/* speaker_line(text): whether some line of an ASCII text opens as a speaker's turn, i.e. matches
+ * detectors_continuation._SPEAKER_LINE ([ \t]*([A-Z][\w.'-]{0,24}(?: [A-Z][\w.'-]{0,24})?)[ \t]*:[ \t]*\S)
+ * at its start; True for text that is not ASCII (\w reads other letters there). A name's run of
+ * [\w.'-] cannot give back (what follows it would be one of them, neither a space nor a colon), so
+ * each line is one look: the name with its second word, else without. */
+static inline int is_name_char(unsigned char c) {
+    return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || c == '\'' || c == '-';
+}
+
+static inline int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+
+/* After the name, at ``q``: [ \t]*:[ \t]*\S */
+static int colon_then_text(const unsigned char *t, Py_ssize_t n, Py_ssize_t q) {
+    while (q < n && is_blank(t[q])) q++;
+    if (q >= n || t[q] != ':') return 0;
+    q++;
+    while (q < n && is_blank(t[q])) q++;
+    return q < n && !split_space[t[q]];
+}
+
+/* The end of [A-Z][\w.'-]{0,24} at ``p`` (a maximal run), or -1. */
+static Py_ssize_t name_word(const unsigned char *t, Py_ssize_t n, Py_ssize_t p) {
+    if (p >= n || !is_upper(t[p])) return -1;
+    Py_ssize_t q = p + 1;
+    while (q < n && is_name_char(t[q])) q++;
+    return q - (p + 1) <= 24 ? q : -1;
+}
+
+static PyObject *speaker_line(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "speaker_line: str"); return NULL; }
+    if (!PyUnicode_IS_ASCII(arg)) Py_RETURN_TRUE;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), p = 0;
+    for (;;) {
+        Py_ssize_t q = p;
+        while (q < n && is_blank(t[q])) q++;
+        Py_ssize_t end = name_word(t, n, q);
+        if (end >= 0) {
+            if (end < n && t[end] == ' ') {
+                Py_ssize_t second = name_word(t, n, end + 1);
+                if (second >= 0 && colon_then_text(t, n, second)) Py_RETURN_TRUE;
+            }
+            if (colon_then_text(t, n, end)) Py_RETURN_TRUE;
+        }
+        const unsigned char *nl = memchr(t + p, '\n', (size_t)(n - p));
+        if (nl == NULL) break;
+        p = (nl - t) + 1;
+    }
+    Py_RETURN_FALSE;
+}
+
 /* ------------------------------------------------------------------ module */
 
 static PyMethodDef methods[] = {
     {"user_turn", user_turn, METH_O, "The user's last turn in a templated prompt, else the prompt (text._user_turn)."},
     {"refusal_hints", refusal_hints, METH_O, "Bits: 1 the opening, 2 the end could hold a refusal; -1 not ASCII."},
     {"suspects", suspects, METH_O, "loop._suspects of a lower-cased ASCII text; None if not ASCII."},
+    {"speaker_line", speaker_line, METH_O, "Whether some line of a text opens as a speaker's turn (True if not ASCII)."},
     {"series_gate", series_gate, METH_O, "Whether a text could hold an item of a numbered series anywhere."},
     {"series_items", series_items, METH_O, "[(label, N)] of the series items opening lines; None if not ASCII."},
     {NULL, NULL, 0, NULL},

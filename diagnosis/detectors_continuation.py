@@ -319,6 +319,8 @@ def _other_speakers(
     model's own, so the finding needs a speaker line after the first line, or two of them; a
     prompt that asks for a dialogue or a script is answered by writing one.
     """
+    if not _speaker_line(reply):  # (compiled: most replies have no speaker line, and no match object is made)
+        return None
     first = _SPEAKER_LINE.search(reply)
     if first is None:
         return None
@@ -350,6 +352,19 @@ def _other_speakers(
         f"{quote(shown)}."
     )
     return Finding(kinds.CONTINUATION, evidence, (start, start + len(shown)), {"how": "other_speaker"})
+
+
+def speaker_line_py(reply: str) -> bool:
+    """Whether some line of ``reply`` opens as a speaker's turn: the Python twin of
+    ``diagnosis._text_scan.speaker_line`` (True for text that is not ASCII, as that says)."""
+    return not reply.isascii() or _SPEAKER_LINE.search(reply) is not None
+
+
+try:  # (diagnosis/_text_scan.c, built by ``pip install``; optional)
+    from ._text_scan import speaker_line as _speaker_line
+except ImportError:  # not built (or built from older sources): the search itself decides
+    def _speaker_line(reply: str) -> bool:
+        return True
 
 
 def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:

@@ -16,7 +16,7 @@ from diagnosis import classifier, detectors_continuation, detectors_refusal, loo
 from diagnosis.classifier import classify
 
 scan = pytest.importorskip("diagnosis._text_scan", reason="the compiled scans are not built (pip install -e .)")
-if not hasattr(scan, "series_gate"):
+if not hasattr(scan, "speaker_line"):
     pytest.skip("built from older sources (pip install -e .)", allow_module_level=True)
 
 SPACES = [" ", " ", "\n", "\t", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\u2003", "\u3000", "\x85", ""]
@@ -146,6 +146,21 @@ def test_the_series_gate_is_the_python_one_and_lets_every_series_through() -> No
     assert 5000 < opened < 15000
 
 
+SPEAKER_PIECES = ["Alice", "Dr Who", "A", "B" * 24, "C" * 25, "Mr. O'Neil-Smith", "x", "bob", "Q", " ", "\t", ":", ": ",
+                  ":\n", ": hi", "\n", "\n", "2", "_", "é", "Ann Lee", "Ann lee", "ANN  LEE", "Z" + "z" * 23 + " Y"]
+
+
+def test_speaker_line_is_the_python_search() -> None:
+    rng = random.Random(65)
+    found = 0
+    for _ in range(30_000):
+        reply = "".join(rng.choice(SPEAKER_PIECES) for _ in range(rng.randint(0, 12)))
+        got = scan.speaker_line(reply)
+        assert got == detectors_continuation.speaker_line_py(reply), reply
+        found += got and reply.isascii()
+    assert 1500 < found < 25000
+
+
 def test_classify_finds_the_same_with_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import bench_diagnosis
@@ -160,6 +175,7 @@ def test_classify_finds_the_same_with_the_twins(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(loop, "_long_suspects", None)
     monkeypatch.setattr(detectors_continuation, "_series_items", detectors_continuation.series_items_py)
     monkeypatch.setattr(detectors_continuation, "_series_gate", None)
+    monkeypatch.setattr(detectors_continuation, "_speaker_line", lambda reply: True)
     detectors_continuation._series_in_prompt.cache_clear()
     assert [classify(c, trained_template="chatml") for c in calls] == compiled
     assert classifier.classify is classify
