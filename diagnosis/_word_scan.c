@@ -21,6 +21,9 @@
 static PyObject *keywords[TABLE_SIZE];  /* open addressing, by FNV-1a of the bytes */
 static PyObject *prefixes = NULL;       /* a tuple of bytes */
 static unsigned char prefix_first[256];
+static unsigned char keyword_shape[32][256];  /* some keyword has this length (31: 31 or more) and first byte */
+#define MAX_PREFIXES 64
+static Py_ssize_t by_first[256][MAX_PREFIXES + 1];  /* the prefixes' indexes by their first byte, -1 ended */
 static int configured = 0;
 
 static inline int is_word(unsigned char c) {
@@ -37,6 +40,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *words, *starts;
     if (!PyArg_ParseTuple(args, "OO!", &words, &PyTuple_Type, &starts)) return NULL;
     for (int i = 0; i < TABLE_SIZE; i++) Py_CLEAR(keywords[i]);
+    memset(keyword_shape, 0, sizeof keyword_shape);
     PyObject *it = PyObject_GetIter(words);
     if (it == NULL) return NULL;
     PyObject *word;
@@ -51,17 +55,31 @@ static PyObject *configure(PyObject *self, PyObject *args) {
         Py_ssize_t s = (Py_ssize_t)(h & (TABLE_SIZE - 1));
         while (keywords[s] != NULL) s = (s + 1) & (TABLE_SIZE - 1);
         keywords[s] = word;  /* the reference from PyIter_Next is kept */
+        if (PyBytes_GET_SIZE(word) > 0) {
+            Py_ssize_t len = PyBytes_GET_SIZE(word) < 31 ? PyBytes_GET_SIZE(word) : 31;
+            keyword_shape[len][(unsigned char)PyBytes_AS_STRING(word)[0]] = 1;
+        }
     }
     Py_DECREF(it);
     if (PyErr_Occurred()) return NULL;
     memset(prefix_first, 0, sizeof prefix_first);
+    if (PyTuple_GET_SIZE(starts) > MAX_PREFIXES) {
+        PyErr_SetString(PyExc_ValueError, "prefixes: at most 64");
+        return NULL;
+    }
+    for (int c = 0; c < 256; c++) by_first[c][0] = -1;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(starts); i++) {
         PyObject *p = PyTuple_GET_ITEM(starts, i);
         if (!PyBytes_Check(p) || PyBytes_GET_SIZE(p) == 0) {
             PyErr_SetString(PyExc_ValueError, "prefixes: non-empty bytes");
             return NULL;
         }
-        prefix_first[(unsigned char)PyBytes_AS_STRING(p)[0]] = 1;
+        unsigned char first = (unsigned char)PyBytes_AS_STRING(p)[0];
+        prefix_first[first] = 1;
+        Py_ssize_t k = 0;
+        while (by_first[first][k] >= 0) k++;
+        by_first[first][k] = i;
+        by_first[first][k + 1] = -1;
     }
     Py_INCREF(starts);
     Py_XSETREF(prefixes, starts);
@@ -74,7 +92,8 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
     if (!configured || !PyUnicode_IS_ASCII(arg)) Py_RETURN_NONE;
     const unsigned char *text = PyUnicode_1BYTE_DATA(arg);
     Py_ssize_t size = PyUnicode_GET_LENGTH(arg);
-    PyObject *found = PySet_New(NULL), *started = PySet_New(NULL);
+    /* Brand-new frozensets, filled before anyone sees them (PySet_Add allows that): no copy. */
+    PyObject *found = PyFrozenSet_New(NULL), *started = PyFrozenSet_New(NULL);
     if (found == NULL || started == NULL) goto fail;
     Py_ssize_t i = 0;
     while (i < size) {
@@ -84,9 +103,8 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
         while (i < size && is_word(text[i])) i++;
         Py_ssize_t n = i - start;
         const unsigned char *w = text + start;
-        uint64_t h = fnv(w, n);
-        Py_ssize_t s = (Py_ssize_t)(h & (TABLE_SIZE - 1));
-        while (keywords[s] != NULL) {
+        Py_ssize_t s = keyword_shape[n < 31 ? n : 31][w[0]] ? (Py_ssize_t)(fnv(w, n) & (TABLE_SIZE - 1)) : -1;
+        while (s >= 0 && keywords[s] != NULL) {  /* (s < 0: no keyword has this word's length and first byte) */
             PyObject *k = keywords[s];
             if (PyBytes_GET_SIZE(k) == n && memcmp(PyBytes_AS_STRING(k), w, (size_t)n) == 0) {
                 if (PySet_Add(found, k) < 0) goto fail;
@@ -95,17 +113,14 @@ static PyObject *scan(PyObject *self, PyObject *arg) {
             s = (s + 1) & (TABLE_SIZE - 1);
         }
         if (prefix_first[w[0]]) {
-            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(prefixes); j++) {
-                PyObject *p = PyTuple_GET_ITEM(prefixes, j);
+            for (const Py_ssize_t *j = by_first[w[0]]; *j >= 0; j++) {
+                PyObject *p = PyTuple_GET_ITEM(prefixes, *j);
                 Py_ssize_t m = PyBytes_GET_SIZE(p);
                 if (m <= n && memcmp(PyBytes_AS_STRING(p), w, (size_t)m) == 0 && PySet_Add(started, p) < 0) goto fail;
             }
         }
     }
-    PyObject *out = Py_BuildValue("(NN)", PyFrozenSet_New(found), PyFrozenSet_New(started));
-    Py_DECREF(found);
-    Py_DECREF(started);
-    return out;
+    return Py_BuildValue("(NN)", found, started);
 fail:
     Py_XDECREF(found);
     Py_XDECREF(started);
