@@ -178,8 +178,9 @@ static int arith_in(const unsigned char *t, Py_ssize_t n, PyObject *ops, int bou
     for (Py_ssize_t j = 0; j < count; j++) {
         Py_UCS4 op = PyUnicode_READ_CHAR(ops, j);
         if (op > 127) continue;  /* cannot occur in ASCII text */
-        for (Py_ssize_t at = 0; at < n; at++) {
-            if (t[at] != op) continue;
+        for (const unsigned char *hit = memchr(t, (int)op, (size_t)n); hit != NULL;
+             hit = (hit + 1 < t + n) ? memchr(hit + 1, (int)op, (size_t)(t + n - hit - 1)) : NULL) {
+            Py_ssize_t at = hit - t;
             Py_ssize_t right = at + 1;
             while (right < n && is_space(t[right])) right++;
             if (!(right < n && is_digit(t[right]))) continue;
@@ -192,6 +193,13 @@ static int arith_in(const unsigned char *t, Py_ssize_t n, PyObject *ops, int bou
         }
     }
     return 0;
+}
+
+/* ``sub`` in the ASCII text t[0:n] (memmem: no type checks per call); -1 on error. */
+static int contains(const unsigned char *t, Py_ssize_t n, PyObject *folded, PyObject *sub) {
+    if (!PyUnicode_Check(sub) || !PyUnicode_IS_ASCII(sub)) return PyUnicode_Contains(folded, sub);
+    Py_ssize_t m = PyUnicode_GET_LENGTH(sub);
+    return m == 0 || (m <= n && memmem(t, (size_t)n, PyUnicode_1BYTE_DATA(sub), (size_t)m) != NULL);
 }
 
 /* 1 if ``pattern.<method>(folded)`` matches, 0 if not, -1 on error. */
@@ -247,7 +255,7 @@ static PyObject *first(PyObject *self, PyObject *args) {
         switch (kind) {
         case K_SUBSTRINGS:
             for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(gate) && !passed; j++) {
-                passed = PyUnicode_Contains(folded, PyTuple_GET_ITEM(gate, j));
+                passed = contains(t, n, folded, PyTuple_GET_ITEM(gate, j));
                 if (passed < 0) return NULL;
             }
             break;
@@ -280,7 +288,7 @@ static PyObject *first(PyObject *self, PyObject *args) {
             if (kind == K_DIGIT_AND) {
                 passed = 0;
                 for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(gate) && !passed; j++) {
-                    passed = PyUnicode_Contains(folded, PyTuple_GET_ITEM(gate, j));
+                    passed = contains(t, n, folded, PyTuple_GET_ITEM(gate, j));
                     if (passed < 0) return NULL;
                 }
             }
