@@ -51,6 +51,27 @@ static Py_UCS4 rare_char[TURNS];  /* 0: none */
 static int named[TURNS];           /* the marker contains "user" */
 static PyObject *s_user, *s_sys_open, *s_sys_close, *s_strip;
 
+/* str.find (direction 1) / str.rfind (-1) of ``sub`` in text[start:end] (ASCII ``text`` and ``sub``: memmem,
+ * without PyUnicode_Find's checks per call); any other text: PyUnicode_Find. -2 on error. */
+static Py_ssize_t find(PyObject *text, PyObject *sub, Py_ssize_t start, Py_ssize_t end, int direction) {
+    if (!PyUnicode_IS_ASCII(text) || !PyUnicode_IS_ASCII(sub)) return PyUnicode_Find(text, sub, start, end, direction);
+    const char *t = (const char *)PyUnicode_1BYTE_DATA(text), *s = (const char *)PyUnicode_1BYTE_DATA(sub);
+    Py_ssize_t m = PyUnicode_GET_LENGTH(sub);
+    if (end > PyUnicode_GET_LENGTH(text)) end = PyUnicode_GET_LENGTH(text);
+    if (start < 0 || m == 0) return PyUnicode_Find(text, sub, start, end, direction);  /* (not asked here) */
+    if (end - start < m) return -1;
+    Py_ssize_t found = -1;
+    const char *at = t + start, *stop = t + end;
+    while (at + m <= stop) {
+        const char *hit = memmem(at, (size_t)(stop - at), s, (size_t)m);
+        if (hit == NULL) break;
+        found = hit - t;
+        if (direction > 0) break;
+        at = hit + 1;
+    }
+    return found;
+}
+
 static PyObject *user_turn(PyObject *self, PyObject *prompt) {
     if (!PyUnicode_Check(prompt)) { PyErr_SetString(PyExc_TypeError, "user_turn: str"); return NULL; }
     Py_ssize_t n = PyUnicode_GET_LENGTH(prompt);
@@ -64,19 +85,19 @@ static PyObject *user_turn(PyObject *self, PyObject *prompt) {
             if (r == -1) continue;
         }
         if (named[i] && user_after == -1) continue;
-        Py_ssize_t at = PyUnicode_Find(prompt, start_obj[i], best + 1, n, -1);
+        Py_ssize_t at = find(prompt, start_obj[i], best + 1, n, -1);
         if (at == -2) return NULL;
         if (at >= 0) {
             best = at;
             turn = i;
-            user_after = PyUnicode_Find(prompt, s_user, at + PyUnicode_GET_LENGTH(start_obj[i]), n, 1);
+            user_after = find(prompt, s_user, at + PyUnicode_GET_LENGTH(start_obj[i]), n, 1);
             if (user_after == -2) return NULL;
         }
     }
     if (turn < 0) { Py_INCREF(prompt); return prompt; }
     Py_ssize_t body_start = best + PyUnicode_GET_LENGTH(start_obj[turn]), body_end = n;
     for (int j = 0; j < 3 && end_obj[turn][j] != NULL; j++) {
-        Py_ssize_t e = PyUnicode_Find(prompt, end_obj[turn][j], body_start, n, 1);
+        Py_ssize_t e = find(prompt, end_obj[turn][j], body_start, n, 1);
         if (e == -2) return NULL;
         if (e != -1 && e < body_end) body_end = e;
     }
@@ -89,7 +110,7 @@ static PyObject *user_turn(PyObject *self, PyObject *prompt) {
     Py_ssize_t opens = PyUnicode_Tailmatch(text, s_sys_open, 0, tn, -1);
     if (opens == -1) { Py_DECREF(text); return NULL; }
     if (opens) {
-        Py_ssize_t close = PyUnicode_Find(text, s_sys_close, 0, tn, 1);
+        Py_ssize_t close = find(text, s_sys_close, 0, tn, 1);
         if (close == -2) { Py_DECREF(text); return NULL; }
         if (close != -1) {
             PyObject *rest = PyUnicode_Substring(text, close + PyUnicode_GET_LENGTH(s_sys_close), tn);
