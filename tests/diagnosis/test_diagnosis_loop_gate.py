@@ -18,7 +18,8 @@ gate = pytest.importorskip("diagnosis._loop_gate", reason="the compiled gate is 
 newer = pytest.mark.skipif(not hasattr(gate, "prefilter"), reason="built from older sources (pip install -e .)")
 
 WORDS = ["no", "the", "cat", "Milk", "buy", "a", "x", "1.", "(2)", "3)", "12.", "999)", "1000.", "(1)", "2.", "(12.",
-         "007.", "1.)", "(3", "4", "..", ").", "day", "Day 2:", "step", "ok!", "haha", "!!!!"]
+         "007.", "1.)", "(3", "4", "..", ").", "day", "Day 2:", "step", "ok!", "haha", "!!!!",
+         "photosynthesis", "abcdefghijklmnop", "abcdefghijklmnoq", "12345678", "123456789", "abcdefgh"]  # (8-byte chunks)
 SPACES = [" ", " ", " ", "\n", "\t", "\x1c", "\x1d", "\x1e", "\x1f", "  ", "\x0b", "\x0c", "\r\n", "\n\n"]
 
 
