@@ -1,7 +1,7 @@
 /* The word-loop gate of diagnosis/loop.py, compiled (optional: loop.py falls back to Python), and
  * candidate_periods(toks, max_period): loop._candidate_periods for the words of a reply that passed it;
  * strip_tokens(words, punct) and token_spans(text): the words without their punctuation and where the
- * text's tokens are, as _word_loop reads them.
+ * text's tokens are, as _word_loop reads them; labelled_numbers(low): the counters' candidates.
  *
  * trigram_gate(low, fold) for a lower-cased ASCII text ``low`` returns
  *   (number of words) * 2 + (1 if some word trigram comes back at least twice more, else 0),
@@ -303,7 +303,43 @@ static PyObject *token_spans(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* labelled_numbers(low): [(m.group(1), int(m.group(2)), m.start(2)) for m in
+ * re.finditer(r"\b([a-z]+)[ \t]+#?(\d{1,3})\b", low)] for an ASCII text; None otherwise. A match starts
+ * at a run of letters with no word character before it, the whole run (what follows a shorter part is
+ * a letter, not a blank), and its digits are the whole run of 1-3 digits with no word character after. */
+static inline int is_word_char(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static PyObject *labelled_numbers(PyObject *self, PyObject *arg) {
+    if (!PyUnicode_Check(arg)) { PyErr_SetString(PyExc_TypeError, "labelled_numbers: str"); return NULL; }
+    if (!PyUnicode_IS_ASCII(arg)) Py_RETURN_NONE;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(arg);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(arg), i = 0;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    while (i < n) {
+        if (!(t[i] >= 'a' && t[i] <= 'z') || (i > 0 && is_word_char(t[i - 1]))) { i++; continue; }
+        Py_ssize_t start = i;
+        while (i < n && t[i] >= 'a' && t[i] <= 'z') i++;
+        Py_ssize_t word_end = i, q = i;
+        if (!(q < n && (t[q] == ' ' || t[q] == '\t'))) continue;
+        while (q < n && (t[q] == ' ' || t[q] == '\t')) q++;
+        if (q < n && t[q] == '#') q++;
+        Py_ssize_t d = q;
+        long value = 0;
+        while (d < n && t[d] >= '0' && t[d] <= '9' && d - q < 4) { value = value * 10 + (t[d] - '0'); d++; }
+        if (d == q || d - q > 3 || (d < n && is_word_char(t[d]))) continue;
+        PyObject *item = Py_BuildValue("(Nln)", PyUnicode_Substring(arg, start, word_end), value, q);
+        if (item == NULL || PyList_Append(out, item) < 0) { Py_XDECREF(item); Py_DECREF(out); return NULL; }
+        Py_DECREF(item);
+        i = d;
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"labelled_numbers", labelled_numbers, METH_O, "(word, N, where N starts) of each 'word N' in an ASCII text."},
     {"prefilter", prefilter, METH_O, "(words, could repeat, listed, suspects, spaced) of an ASCII text; None otherwise."},
     {"strip_tokens", strip_tokens, METH_VARARGS, "[w.strip(punct) or w for w in words]."},
     {"token_spans", token_spans, METH_O, "The spans of the runs of non-whitespace of an ASCII text; None otherwise."},

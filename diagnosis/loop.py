@@ -189,8 +189,8 @@ def _counter_positions(low: str) -> list[int]:
     the products follow no word).
     """
     seen: dict[str, list[tuple[int, int]]] = {}
-    for match in _LABELLED_NUMBER.finditer(low):
-        seen.setdefault(match.group(1), []).append((int(match.group(2)), match.start(2)))
+    for word, number, at in _labelled_numbers(low):
+        seen.setdefault(word, []).append((number, at))
     found: list[int] = []
     for series in seen.values():
         if len(series) >= 3 and all(b[0] == a[0] + 1 for a, b in zip(series, series[1:])):
@@ -362,6 +362,11 @@ def _candidate_periods(toks: list[str]) -> list[int]:
     return sorted(strongest)  # shortest first: the primitive period comes before its multiples
 
 
+def labelled_numbers_py(low: str) -> list[tuple[str, int, int]]:
+    """(word, N, where N starts) of each word followed by a number ("day 2") in ``low``."""
+    return [(m.group(1), int(m.group(2)), m.start(2)) for m in _LABELLED_NUMBER.finditer(low)]
+
+
 def stripped_py(words: list[str]) -> list[str]:
     """The words without surrounding punctuation (a word of punctuation only stays as it is)."""
     return [t.strip(_PUNCT) or t for t in words]
@@ -389,6 +394,14 @@ else:
     def _spans_of(text: str) -> list[tuple[int, int]]:
         spans = _token_spans_c(text)
         return token_spans_py(text) if spans is None else spans  # (None: not ASCII)
+try:
+    from ._loop_gate import labelled_numbers as _labelled_numbers_c
+except ImportError:
+    _labelled_numbers = labelled_numbers_py
+else:
+    def _labelled_numbers(low: str) -> list[tuple[str, int, int]]:
+        found = _labelled_numbers_c(low)
+        return labelled_numbers_py(low) if found is None else found  # (None: not ASCII)
 
 
 def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:

@@ -67,6 +67,7 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monke
     monkeypatch.setattr(loop, "_trigram_gate", None)
     monkeypatch.setattr(loop, "_periods_of", loop._candidate_periods)
     monkeypatch.setattr(loop, "_prefilter", None)
+    monkeypatch.setattr(loop, "_labelled_numbers", loop.labelled_numbers_py)
     monkeypatch.setattr(loop, "_long_suspects", None)
     monkeypatch.setattr(loop, "_stripped", loop.stripped_py)
     monkeypatch.setattr(loop, "_spans_of", loop.token_spans_py)
@@ -122,3 +123,20 @@ def test_the_prefilter_is_the_python_gate_suspects_and_runs() -> None:
         assert got == (shape >> 1, bool(shape & 1), listed, loop._suspects(low, None), spaced), text
         seen.add((got[1], got[2], bool(got[3]), got[4]))
     assert len(seen) >= 12
+
+
+@pytest.mark.skipif(not hasattr(gate, "labelled_numbers"), reason="built from older sources (pip install -e .)")
+def test_the_compiled_labelled_numbers_are_the_python_ones() -> None:
+    rng = random.Random(35)
+    pieces = ["day", "step", "x", "a_b", "2day", "day2", " ", "  ", "\t", "#", "1", "12", "123", "1234", "0", ".", ":",
+              "_", "é", "\n", "-", "day 1", "Day 3"]
+    found = 0
+    for _ in range(30_000):
+        low = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))).lower()
+        got = gate.labelled_numbers(low)
+        if not low.isascii():
+            assert got is None
+            continue
+        assert got == loop.labelled_numbers_py(low), low
+        found += bool(got)
+    assert found > 2000

@@ -31,7 +31,7 @@ def _python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(detectors_refusal, "_refusal_hints", lambda reply: -1)
     for name, value in (("_prefilter", None), ("_long_suspects", None), ("_trigram_gate", None),
                         ("_periods_of", loop._candidate_periods), ("_stripped", loop.stripped_py),
-                        ("_spans_of", loop.token_spans_py)):
+                        ("_spans_of", loop.token_spans_py), ("_labelled_numbers", loop.labelled_numbers_py)):
         monkeypatch.setattr(loop, name, value)
     monkeypatch.setattr(detectors_continuation, "_series_items", detectors_continuation.series_items_py)
     monkeypatch.setattr(detectors_continuation, "_series_gate", None)
