@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from api_client.blahdev.shapes import LogEntry
 
-from .features_scan import INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN, looked_up_words, scan_words
+from .features_scan import INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN, first_compiled, looked_up_words, scan_words
 from .templates import detect_template
 from .text import user_text
 
@@ -167,6 +167,9 @@ def _first(
     return default
 
 
+_INSTRUCTION_SPEC, _OUTPUT_SPEC, _TOPIC_SPEC = INSTRUCTION_SCAN.spec, OUTPUT_SCAN.spec, TOPIC_SCAN.spec
+
+
 @lru_cache(maxsize=8192)
 def text_features(said: str) -> tuple[str, str, str]:
     """(instruction type, asked output, topic) of the user's text; cached: eval prompts repeat.
@@ -182,6 +185,12 @@ def text_features(said: str) -> tuple[str, str, str]:
         words, started = looked_up_words(folded), None
     else:
         words, started = scanned
+        if first_compiled is not None:  # (compiled: each table's gates and patterns tried in C)
+            return (
+                first_compiled(_INSTRUCTION_SPEC, folded, words, started, "other"),
+                first_compiled(_OUTPUT_SPEC, folded, words, started, "prose"),
+                first_compiled(_TOPIC_SPEC, folded, words, started, "unknown"),
+            )
     return (
         INSTRUCTION_SCAN.first(folded, words, "other", started),
         OUTPUT_SCAN.first(folded, words, "prose", started),

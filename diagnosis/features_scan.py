@@ -21,7 +21,7 @@ from typing import Any
 
 __all__ = [
     "INSTRUCTION_RULES", "INSTRUCTION_SCAN", "OUTPUT_RULES", "OUTPUT_SCAN", "TOPIC_RULES", "TOPIC_SCAN", "Rule",
-    "WORD_START_PREFIXES", "first_rule", "looked_up_words", "scan_words", "words_of",
+    "WORD_START_PREFIXES", "first_compiled", "first_rule", "looked_up_words", "scan_words", "words_of",
 ]
 
 # ASCII bytes that are not word characters (``\w`` on ASCII text, lower-cased: a-z, 0-9, _) become
@@ -215,7 +215,7 @@ class _Scanner:
     rank among the text's words that some rule lists; only the gated alternatives of rules
     before that rank are then tried, in order (usually a handful)."""
 
-    __slots__ = ("gate_words", "gated", "gated_without_words", "keys", "names", "rank")
+    __slots__ = ("gate_words", "gated", "gated_without_words", "keys", "names", "rank", "spec")
 
     def __init__(self, rules: tuple[Rule, ...]) -> None:
         self.names = tuple(rule.name for rule in rules)
@@ -242,6 +242,8 @@ class _Scanner:
             else:
                 merged.append((index, kind, gate, pattern))
         self.gated_without_words = tuple(merged)
+        #: What ``diagnosis._word_scan.first`` reads (``first`` compiled, for ASCII text).
+        self.spec = (self.names, self.rank, self.gated, self.gated_without_words, self.gate_words)
 
     def first(
         self, folded: str, words: AbstractSet[bytes], default: str, started: AbstractSet[bytes] | None = None
@@ -332,6 +334,10 @@ except ImportError:  # not built (no C compiler): ``looked_up_words`` and ``str.
     scan_words = None
 else:
     _configure_scan(LOOKED_UP_WORDS, WORD_START_PREFIXES)
+try:  # each table's first match (a module built from older sources lacks it: ``_Scanner.first``)
+    from ._word_scan import first as first_compiled
+except ImportError:
+    first_compiled = None
 
 
 def looked_up_words(folded: str) -> frozenset[bytes]:

@@ -69,6 +69,14 @@ try:  # the split and the trigram gate, compiled (diagnosis/_loop_gate.c, built 
     from ._loop_gate import trigram_gate as _trigram_gate
 except ImportError:  # not built (no C compiler): the same answers from Python
     _trigram_gate = None
+try:  # _suspects of ASCII text, compiled (diagnosis/_text_scan.c; optional the same way)
+    from ._text_scan import suspects as _long_suspects
+except ImportError:
+    _long_suspects = None
+try:  # the gate, the suspects and the whitespace runs at once (diagnosis/_loop_gate.c)
+    from ._loop_gate import prefilter as _prefilter
+except ImportError:
+    _prefilter = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,25 +101,35 @@ def find_loop(text: str | None) -> LoopHit | None:
     """The most extensive repetition in ``text``, or None."""
     if not text or len(text) < 10:
         return None
-    low = text.lower()
-    # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
-    # _word_loop folds them whenever there is one.
-    listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
-    shape = _trigram_gate(low, listed) if _trigram_gate is not None else -1
-    if shape >= 0:  # ASCII, compiled: the words' count and the gate, without making the words
-        words: list[str] | None = None
-        count, could = shape >> 1, shape & 1
+    words: list[str] | None = None
+    pre = _prefilter(text) if _prefilter is not None else None
+    if pre is not None:  # ASCII, compiled: all of the below up to the looks for a loop, in one call
+        count, could, listed, suspects, spaced = pre
+        if not count or not suspects and not spaced and (count < 6 or not could):
+            return None  # (most replies)
+        low = text.lower()
     else:
-        words = low.split()
-        count = len(words)
-        could = -1  # not yet known
-    if not count:
-        return None
+        low = text.lower()
+        # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
+        # _word_loop folds them whenever there is one.
+        listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
+        shape = _trigram_gate(low, listed) if _trigram_gate is not None else -1
+        if shape >= 0:  # ASCII, compiled: the words' count and the gate, without making the words
+            count, could = shape >> 1, shape & 1
+        else:
+            words = low.split()
+            count = len(words)
+            could = -1  # not yet known
+        if not count:
+            return None
+        suspects = _long_suspects(low) if _long_suspects is not None else None  # (compiled; None: not ASCII)
+        if suspects is None:
+            suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
+        spaced = "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text
     best: LoopHit | None = None
-    suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
     if suspects:
         best = _char_loop(text, suspects)
-    if "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text:
+    if spaced:
         best = _better(best, _whitespace_loop(text))
     if count >= 6:
         if could < 0:
@@ -171,8 +189,8 @@ def _counter_positions(low: str) -> list[int]:
     the products follow no word).
     """
     seen: dict[str, list[tuple[int, int]]] = {}
-    for match in _LABELLED_NUMBER.finditer(low):
-        seen.setdefault(match.group(1), []).append((int(match.group(2)), match.start(2)))
+    for word, number, at in _labelled_numbers(low):
+        seen.setdefault(word, []).append((number, at))
     found: list[int] = []
     for series in seen.values():
         if len(series) >= 3 and all(b[0] == a[0] + 1 for a, b in zip(series, series[1:])):
@@ -290,8 +308,8 @@ def _word_loop(text: str, words: list[str], counters: list[int] | None = None) -
     ``words`` is ``text`` lower-cased, list markers folded (see :func:`_fold_markers`), split;
     ``counters`` the offsets of counter numbers in it (see :func:`_counter_positions`).
     """
-    toks = [t.strip(_PUNCT) or t for t in words]
-    spans = [m.span() for m in _TOKEN.finditer(text)]
+    toks = _stripped(words)
+    spans = _spans_of(text)
     if len(spans) != len(toks):  # lower-casing changed the words (exotic scripts): use the text as is
         toks = [m.group().strip(_PUNCT) or m.group() for m in _TOKEN.finditer(text)]
     if counters and len(spans) == len(toks):
@@ -302,7 +320,7 @@ def _word_loop(text: str, words: list[str], counters: list[int] | None = None) -
     zones = [_zone_at(start, code, text) for start, _ in spans] if code or "|" in text else None
     n = len(toks)
     best: tuple[int, int, int, int] | None = None  # (region tokens, -period, start, run)
-    for period in _candidate_periods(toks):
+    for period in _periods_of(toks):
         for start, run in _runs(toks, period):
             if not _word_run_counts(toks, zones, start, run, period):
                 continue
@@ -342,6 +360,48 @@ def _candidate_periods(toks: list[str]) -> list[int]:
             last[tok] = (i, -1)
     strongest = sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
     return sorted(strongest)  # shortest first: the primitive period comes before its multiples
+
+
+def labelled_numbers_py(low: str) -> list[tuple[str, int, int]]:
+    """(word, N, where N starts) of each word followed by a number ("day 2") in ``low``."""
+    return [(m.group(1), int(m.group(2)), m.start(2)) for m in _LABELLED_NUMBER.finditer(low)]
+
+
+def stripped_py(words: list[str]) -> list[str]:
+    """The words without surrounding punctuation (a word of punctuation only stays as it is)."""
+    return [t.strip(_PUNCT) or t for t in words]
+
+
+def token_spans_py(text: str) -> list[tuple[int, int]]:
+    """Where each whitespace-free token of ``text`` is."""
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+try:  # the same answers, compiled (diagnosis/_loop_gate.c; optional; a module built from older sources
+    # lacks them: the Python twins then)
+    from ._loop_gate import candidate_periods as _candidate_periods_c
+    from ._loop_gate import strip_tokens as _strip_tokens_c
+    from ._loop_gate import token_spans as _token_spans_c
+except ImportError:
+    _periods_of, _stripped, _spans_of = _candidate_periods, stripped_py, token_spans_py
+else:
+    def _periods_of(toks: list[str]) -> list[int]:
+        return _candidate_periods_c(toks, _MAX_PERIOD)
+
+    def _stripped(words: list[str]) -> list[str]:
+        return _strip_tokens_c(words, _PUNCT)
+
+    def _spans_of(text: str) -> list[tuple[int, int]]:
+        spans = _token_spans_c(text)
+        return token_spans_py(text) if spans is None else spans  # (None: not ASCII)
+try:
+    from ._loop_gate import labelled_numbers as _labelled_numbers_c
+except ImportError:
+    _labelled_numbers = labelled_numbers_py
+else:
+    def _labelled_numbers(low: str) -> list[tuple[str, int, int]]:
+        found = _labelled_numbers_c(low)
+        return labelled_numbers_py(low) if found is None else found  # (None: not ASCII)
 
 
 def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:

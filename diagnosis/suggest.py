@@ -12,6 +12,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 from api_client.blahdev.shapes import LogEntry
 
@@ -130,9 +131,20 @@ def _failing_members(
         failing_names = {names for names in set(summary.kinds_by_log_id.values()) if _fails(names)}
         ids = [i for i, names in summary.kinds_by_log_id.items()
                if names in failing_names and i in index and i not in summary.host_log_ids]
-        for log_id in sorted(ids, key=lambda i: (index[i][0], i), reverse=True):
-            for key in zip(DIMENSIONS, known[log_id]):
-                out.setdefault(key, []).append(log_id)
+        order = [i for _, i in sorted([(index[i][0], i) for i in ids], reverse=True)]  # newest first
+        # The calls by their combination of features (far fewer than calls), then each group's calls
+        # in that order: the same lists as appending each call to its seven groups in turn, with
+        # ~1/7 of the Python steps (150,000 failing calls at 1M).
+        by_combo: dict[tuple[str, ...], list[int]] = {}
+        for at, log_id in enumerate(order):
+            by_combo.setdefault(known[log_id], []).append(at)
+        parts: dict[tuple[str, str], list[list[int]]] = {}
+        for values, places in by_combo.items():
+            for key in zip(DIMENSIONS, values):
+                parts.setdefault(key, []).append(places)
+        for key, lists in parts.items():
+            places = lists[0] if len(lists) == 1 else sorted(chain.from_iterable(lists))
+            out[key] = [order[at] for at in places]
         return out
     failing = [entries_by_id[i] for i, names in summary.kinds_by_log_id.items()
                if _fails(names) and i in entries_by_id and i not in summary.host_log_ids]

@@ -16,6 +16,7 @@ never dropped silently. No Textual import.
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -61,6 +62,11 @@ def local_report_main(
         return fail(f"--limit must be at least 1 (got {limit})", 2, err)
     template, template_source = _template(model_id)
     reading: DumpReading | None = None
+    # Digesting makes millions of short-lived objects (calls, findings) and a few long-lived ones
+    # (the digest's counts), none in a cycle: the cyclic collector only walks the growing digest
+    # again and again (as in the pool's workers, application.diagnosis.whole). Reference counting frees the rest.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         if archive_path is not None:
             local = diagnose_model_archive(archive_path, model_id=model_id, trained_template=template, limit=limit)
@@ -89,6 +95,9 @@ def local_report_main(
         return fail(f"cannot read {dump_path}: {error.strerror or error}", 1, err)
     except KeyboardInterrupt:
         return fail("interrupted", 130, err)
+    finally:
+        if collecting:
+            gc.enable()
     unreadable = reading.note() if reading is not None else None
     text = _text(whole, as_json=as_json, source=source, where=where, held=held, limit=limit, unreadable=unreadable,
                  reading=reading)

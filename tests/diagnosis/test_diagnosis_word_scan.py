@@ -1,7 +1,8 @@
 """The grouping features' compiled word look-ups (diagnosis/_word_scan.c) give the answers of
-their Python twins: the looked-up keywords that are words of a lower-cased ASCII text, and the
-word-start prefixes that start one of its words; and the features are the old searches' with the
-compiled pass and without it (fuzzed texts of keywords, prefixes, near misses and separators)."""
+their Python twins: the looked-up keywords that are words of a lower-cased ASCII text, the
+word-start prefixes that start one of its words, and each rule table's first match (its gates and
+patterns tried in C); and the features are the old searches' with the compiled pass and without
+it (fuzzed texts of keywords, prefixes, the gates' phrases, operators, near misses and separators)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,35 @@ def test_features_are_the_old_searches_with_and_without_the_compiled_scan(monkey
     features.text_features.cache_clear()
     assert [features.text_features(t) for t in texts] == compiled
     features.text_features.cache_clear()
+
+
+GATE_PIECES = PIECES + [
+    "sum of", "product of", "how many", "how much", "fairy tale", "once upon", "write a ", "write a short letter",
+    "how are you", "what do you think", "let's chat", "tell me about yourself", "name ", "give me ", "suggest ",
+    "three", "5", "in python", "in one sentence", "key points", "c++", "is this positive", "label the", "what",
+    "hi", "hello", "good morning", "thanks", "12", "3 + 4", "7*8", "9 /", "- 2", "^", "x", "?", "? ", "?\n", " ?",
+    "write the function", "fix a bug", "implement this code", "```", "case 1", "1-2", "a1+2", "_3*4", "(5-6)",
+]
+
+
+def _gate_soup(rng: random.Random) -> str:
+    text = "".join(rng.choice(GATE_PIECES) + rng.choice([" ", "", ", ", "\n", "\t", "  "]) for _ in range(rng.randint(0, 10)))
+    return rng.choice(["", " ", "\n "]) + text
+
+
+@pytest.mark.skipif(fs.first_compiled is None, reason="built from older sources (pip install -e .)")
+def test_the_compiled_first_match_is_the_python_one() -> None:
+    rng = random.Random(45)
+    named = set()
+    for _ in range(20_000):
+        folded = _gate_soup(rng).lower()
+        scanned = fs.scan_words(folded)
+        assert scanned is not None
+        words, started = scanned
+        for scan_ in (fs.INSTRUCTION_SCAN, fs.OUTPUT_SCAN, fs.TOPIC_SCAN):
+            want = scan_.first(folded, words, "none", started)
+            assert fs.first_compiled(scan_.spec, folded, words, started, "none") == want, (folded, scan_.names)
+            assert fs.first_compiled(scan_.spec, folded, words, None, "none") == want, (folded, scan_.names)
+            named.add(want)
+    assert named >= set(fs.INSTRUCTION_SCAN.names) | set(fs.OUTPUT_SCAN.names) | set(fs.TOPIC_SCAN.names) | {"none"}
+    assert fs.first_compiled(fs.TOPIC_SCAN.spec, "é math", frozenset(), None, "none") is None
