@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections.abc import (
     AsyncGenerator,
@@ -69,6 +70,9 @@ UPLOAD_CHUNK = 64 * 1024
 _HOP_HEADERS = frozenset(
     {"host", "content-length", "transfer-encoding", "connection", "authorization"}
 )
+_PLAIN_PATH = re.compile(r"(?:/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+")
+"""A path httpx sends as it is: segments of unreserved and sub-delimiter characters and
+well-formed percent escapes (``target_for``; dot segments are checked apart)."""
 BLAH_MISSING_KEY_HINT = "set EVALS_BLAH_API_KEY or add one in the config"
 
 
@@ -145,6 +149,8 @@ class HttpCore:
         self._timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._user_agent = user_agent
         self._on_network = transport is None  # (a test transport: no bulk_getter)
+        self._target_prefix = self.url_for("/x").raw_path.decode("ascii").removesuffix("/x")
+        """The base URL's path as a request target starts (``target_for``); "" at the root."""
         self._client = httpx.AsyncClient(
             transport=transport,
             timeout=self._timeout,
@@ -223,8 +229,14 @@ class HttpCore:
         return BulkGet(url.host, port, tls, head, size=size, deadline=deadline)
 
     def target_for(self, path: str, query: str = "") -> str:
-        """The request target (path and query) of an ``/api/v1/...`` path, for ``BulkGet``."""
-        target = self.url_for(path).raw_path.decode("ascii")
+        """The request target (path and query) of an ``/api/v1/...`` path, for ``BulkGet``:
+        the base URL's path and ``path`` joined as strings when ``path`` is already in the form
+        httpx would send (an export asks thousands; an ``httpx.URL`` each cost ~20-40 us), else
+        through ``url_for``. The same text either way (a test holds the two together)."""
+        if _PLAIN_PATH.fullmatch(path) is not None and "/." not in path:
+            target = self._target_prefix + path
+        else:
+            target = self.url_for(path).raw_path.decode("ascii")
         return f"{target}?{query}" if query else target
 
     # ------------------------------------------------------------------ JSON requests

@@ -179,3 +179,37 @@ def test_a_refused_key_is_the_platforms_error_and_leaves_no_file(bf: BlobfishSer
     with pytest.raises(BlahError):
         asyncio.run(go())
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("base", ["http://127.0.0.1:8080", "http://127.0.0.1:8080/", "https://blobfish.example",
+                                  "https://example.test/some/prefix/", "https://example.test/p%20q/api/v1"])
+def test_request_targets_are_those_httpx_would_send(base: str) -> None:
+    """``target_for`` joins strings where httpx would send the path as it is; every path,
+    plain or not, gives the target ``httpx.URL`` gives (what the normal path sends)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from api_client.transport.url_paths import api_path, segment
+
+    core = HttpCore(base, None, transport=None, timeout=5, deadline=5, retry=RetryPolicy(), sleep=asyncio.sleep,
+                    limits=None, user_agent="t")  # fmt: skip
+
+    def expected(path: str, query: str) -> str:
+        target = core.url_for(path).raw_path.decode("ascii")
+        return f"{target}?{query}" if query else target
+
+    fixed = ["/api/v1/evaluations", api_path("evaluations", segment("3f2a-9c")), api_path("models", segment("org/m v"), "logs"),
+             "/api/v1/a%2fb", "/api/v1/a%zz", "/api/v1/é", "/api/v1/a b", "/api/v1/./x", "/api/v1/x/..", "/api/v1/.hidden",
+             "/api/v1/a?b", "/api/v1/a#b", "/api/v1//x", "/api/v1/~user/(x);y=1:@!$&'*+,"]  # fmt: skip
+    for path in fixed:
+        for query in ("", "format=jsonl", "limit=500&before=17"):
+            assert core.target_for(path, query) == expected(path, query), path
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.text(min_size=1, max_size=12).filter(lambda t: t.strip() and t not in (".", "..")), min_size=1,
+                    max_size=3))
+    def ids(values: list[str]) -> None:
+        path = api_path("x", *(segment(v) for v in values))
+        assert core.target_for(path, "format=jsonl") == expected(path, "format=jsonl")
+
+    ids()
