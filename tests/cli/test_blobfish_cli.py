@@ -167,6 +167,31 @@ def test_export_one_and_all_write_the_platforms_jsonl(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.jsonl", "one.jsonl"]
 
 
+def test_export_all_in_process_leaves_the_callers_garbage_collector_as_it_was(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`export --all` runs with collection on its own terms (cli.commands.cycle_collections,
+    shared with `blah-tui export`): a caller that froze its objects keeps them frozen, one that
+    froze nothing gets nothing left frozen, and collection is back on afterwards."""
+    import gc
+
+    frozen_before = gc.get_freeze_count()
+    try:
+        gc.unfreeze()
+        assert run(capsys, "export", "--all", "-o", str(tmp_path / "a.jsonl"))[0] == 0
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        kept = [object() for _ in range(10)]
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        assert run(capsys, "export", "--all", "-o", str(tmp_path / "b.jsonl"))[0] == 0
+        assert gc.get_freeze_count() > 0.9 * frozen and gc.isenabled()  # (some die meanwhile)
+        assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+        del kept
+    finally:
+        if frozen_before:
+            gc.freeze()
+
+
 def test_export_needs_an_id_or_all_and_an_output(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
     for args in (("export", "-o", "x.jsonl"), ("export", "some-id"), ("export", "some-id", "--all", "-o", "x.jsonl")):
         with pytest.raises(SystemExit) as exited:
