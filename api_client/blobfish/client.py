@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -47,12 +48,15 @@ EXPORT_DEADLINE = 600.0
 
 @dataclass(frozen=True)
 class ExportResult:
-    """What an export wrote: evaluations read, lines (traces) and bytes."""
+    """What an export wrote: evaluations read, lines (traces), bytes and the SHA-256 (hex) of
+    the bytes written, in order: the file's, taken while writing it (the receipt needs no second
+    read of the file: ~60 ms at 25 MB, after the last request)."""
 
     path: Path
     evaluations: int
     lines: int
     bytes: int
+    sha256: str
 
 
 class _RawBody:
@@ -153,16 +157,19 @@ class BlobfishClient(PlatformClient):
         self._http_check_key()
         lines = size = 0
         last = b"\n"
+        digest = hashlib.sha256()
         with atomic_writer(dest, binary=True) as out:
             async for chunk in self._jsonl_chunks(evaluation_id):
                 out.write(chunk)
+                digest.update(chunk)
                 lines += chunk.count(b"\n")
                 size += len(chunk)
                 last = chunk[-1:]
             if last != b"\n":
                 out.write(b"\n")
+                digest.update(b"\n")
                 lines, size = lines + 1, size + 1
-        return ExportResult(dest, 1, lines, size)
+        return ExportResult(dest, 1, lines, size, digest.hexdigest())
 
     async def _jsonl_body(self, evaluation_id: str) -> bytes:
         body = b"".join([chunk async for chunk in self._jsonl_chunks(evaluation_id)])
@@ -235,6 +242,7 @@ class BlobfishClient(PlatformClient):
         lines = size = written = 0
         pending: deque[asyncio.Task[bytes]] = deque()
         bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+        digest = hashlib.sha256()
         with atomic_writer(dest, binary=True) as out:
             try:
                 while True:
@@ -250,6 +258,7 @@ class BlobfishClient(PlatformClient):
                         break
                     body = await pending.popleft()
                     out.write(body)
+                    digest.update(body)
                     written += 1
                     lines += body.count(b"\n")
                     size += len(body)
@@ -264,7 +273,7 @@ class BlobfishClient(PlatformClient):
                     await close_ids()
                 if bulk is not None:
                     await bulk.aclose()
-        return ExportResult(dest, written, lines, size)
+        return ExportResult(dest, written, lines, size, digest.hexdigest())
 
     def _http_check_key(self) -> None:
         self._http.require_key("GET", assumed.EVALUATIONS_PATH)
