@@ -347,3 +347,20 @@ def test_the_blobfish_commands_import_no_textual(bf: BlobfishServer, tmp_path: P
     env = {**os.environ, "BLOBFISH_API_KEY": bf.account_key, "BLOBFISH_BASE_URL": bf.base_url}
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+
+
+def test_the_program_exits_as_main_returns(env: BlobfishServer, tmp_path: Path) -> None:
+    """`python -m cli.main` (and the `blah-tui` script, `cli.main:run`) exits with `main`'s code
+    and leaves the finished file and the receipt (it skips only the collector's last walk)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    dest = tmp_path / "all.jsonl"
+    done = subprocess.run([sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(dest), "--json"],
+                          cwd=root, capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["byte_count"] == dest.stat().st_size > 0
+    refused = subprocess.run([sys.executable, "-m", "cli", "blobfish", "export", "-o", str(tmp_path / "x.jsonl")],
+                             cwd=root, capture_output=True, text=True, check=False)  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and not (tmp_path / "x.jsonl").exists()
