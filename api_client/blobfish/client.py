@@ -21,8 +21,10 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Unpack
+from urllib.parse import urlencode
 
 import httpx
+import orjson
 
 from api_client.errors import InvalidResponseError
 from api_client.transport.bulk_get import BulkFallback, BulkGet
@@ -117,6 +119,23 @@ class BlobfishClient(PlatformClient):
         )  # fmt: skip
         return OffsetPage(page.evaluations, page.next_offset)
 
+    async def _page_bulk(self, offset: int, limit: int, bulk: BulkGet | None) -> OffsetPage[assumed.Summary]:
+        """As ``_page``, on ``bulk``'s light connection while it is usable (``export --all``: its
+        list pages share the bodies' connections, so it never opens httpx's); an answer it
+        cannot take, or a body that is not a page, is asked again through ``_page``, which
+        retries and raises the platform's error."""
+        if bulk is not None and bulk.usable:
+            target = self._http.target_for(assumed.EVALUATIONS_PATH, urlencode({"limit": limit, "offset": offset}))
+            try:
+                page = assumed.EvaluationPage.model_validate(orjson.loads(await bulk.get(target, refuse_html=True)))
+            except BulkFallback:
+                pass
+            except ValueError:  # not JSON, or not a page (pydantic's ValidationError): the general path says
+                bulk.fallbacks += 1
+            else:
+                return OffsetPage(page.evaluations, page.next_offset)
+        return await self._page(offset, limit)
+
     def iter_evaluations(self, *, limit: int = assumed.PAGE_LIMIT) -> AsyncIterator[assumed.Summary]:
         """Every evaluation, newest first as the platform lists them, each once."""
         return iter_offset_pages(
@@ -205,12 +224,18 @@ class BlobfishClient(PlatformClient):
         while the list is still being read (``_export_ids``).
         ``progress(written, total)``: ``total`` is None until the whole list is read."""
         self._http_check_key()
+        bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+
+        async def page(offset: int, limit: int) -> OffsetPage[assumed.Summary]:
+            return await self._page_bulk(offset, limit, bulk)
 
         async def listed() -> AsyncIterator[str]:
-            async for summary in self.iter_evaluations(limit=page_limit):
+            async for summary in iter_offset_pages(
+                page, lambda summary: summary.evaluation_id, limit=page_limit, path=assumed.EVALUATIONS_PATH
+            ):
                 yield summary.evaluation_id
 
-        return await self._export_ids(listed(), dest, progress, None)
+        return await self._export_ids(listed(), dest, progress, None, bulk)
 
     async def export_many_jsonl(
         self, ids: list[str], dest: Path, *, progress: Callable[[int, int], None] | None = None
@@ -223,7 +248,8 @@ class BlobfishClient(PlatformClient):
             for evaluation_id in ids:
                 yield evaluation_id
 
-        return await self._export_ids(given(), dest, progress, len(ids))  # type: ignore[arg-type]
+        bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+        return await self._export_ids(given(), dest, progress, len(ids), bulk)  # type: ignore[arg-type]
 
     async def _export_ids(
         self,
@@ -231,17 +257,18 @@ class BlobfishClient(PlatformClient):
         dest: Path,
         progress: Callable[[int, int | None], None] | None,
         total: int | None,
+        bulk: BulkGet | None,
     ) -> ExportResult:
         """The traces of the evaluations ``ids`` yields, in that order, into ``dest``: up to
         ``EXPORT_IN_FLIGHT`` bodies fetched at once (on ``BulkGet``'s light connections where
         it applies) while ``ids`` is still being read, written in order. ``total``: how many
-        ``ids`` holds, when known (else counted once it is exhausted)."""
+        ``ids`` holds, when known (else counted once it is exhausted). ``bulk``: the light connections
+        (from ``bulk_getter``, or None), closed here."""
         dest = Path(dest)
         listed = 0
         listed_all = False
         lines = size = written = 0
         pending: deque[asyncio.Task[bytes]] = deque()
-        bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
         digest = hashlib.sha256()
         with atomic_writer(dest, binary=True) as out:
             try:
