@@ -151,15 +151,30 @@ class HttpCore:
         self._on_network = transport is None  # (a test transport: no bulk_getter)
         self._target_prefix = self.url_for("/x").raw_path.decode("ascii").removesuffix("/x")
         """The base URL's path as a request target starts (``target_for``); "" at the root."""
-        self._client = httpx.AsyncClient(
-            transport=transport,
-            timeout=self._timeout,
-            follow_redirects=False,
-            limits=limits or httpx.Limits(),
-            headers={"Accept": "application/json", "User-Agent": user_agent},
-            trust_env=transport is None,
-            verify=verified_context(),
-        )
+        self._client_options: dict[str, Any] = {
+            "transport": transport,
+            "timeout": self._timeout,
+            "follow_redirects": False,
+            "limits": limits or httpx.Limits(),
+            "headers": {"Accept": "application/json", "User-Agent": user_agent},
+            "trust_env": transport is None,
+            "verify": verified_context(),
+        }
+        self._httpx: httpx.AsyncClient | None = None
+        self._closed = False
+
+    @property
+    def _client(self) -> httpx.AsyncClient:
+        """The ``httpx.AsyncClient``, made at its first use: making one imports httpcore and
+        builds its transport (~18-35 ms of CPU), which a command whose requests all go over
+        ``BulkGet`` (``blobfish export --all``) never needs. Once this core is closed, a
+        request fails as httpx fails it on a closed client."""
+        client = self._httpx
+        if client is None:
+            if self._closed:
+                raise RuntimeError("Cannot send a request, as the client has been closed.")
+            client = self._httpx = httpx.AsyncClient(**self._client_options)
+        return client
 
     # ------------------------------------------------------------------ basics
 
@@ -169,10 +184,12 @@ class HttpCore:
 
     @property
     def is_closed(self) -> bool:
-        return self._client.is_closed
+        return self._closed if self._httpx is None else self._httpx.is_closed
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        self._closed = True
+        if self._httpx is not None:
+            await self._httpx.aclose()
 
     def url_for(self, path: str) -> httpx.URL:
         """The absolute URL of an ``/api/v1/...`` path (already percent-encoded)."""
