@@ -13,3 +13,33 @@
 Each platform package holds its client, its wire shapes in ``shapes`` (the contract's ASSUMED
 shapes marked there), its errors and its key check. No Textual import anywhere in this package.
 """
+
+import sys as _sys
+from importlib.abc import MetaPathFinder as _MetaPathFinder
+
+
+class _HttpxWithoutItsCommandLine(_MetaPathFinder):
+    """httpx is imported without ``httpx._main``, the module of httpx's own command-line client.
+
+    ``httpx/__init__`` imports it whenever click is installed (it is, for other tools), and
+    with it click, pygments, ``rich.console``, ``rich.progress`` and ``rich.syntax``: 40-80 ms
+    of CPU in every blah-tui process that talks to a platform (``python -X importtime``), for a
+    client none of our code runs. This finder refuses that one import while httpx's package is
+    still loading (httpx then keeps its own fallback ``httpx.main``, which says the CLI's
+    dependencies are missing), and removes itself at its first use: an explicit ``import
+    httpx._main`` afterwards works as usual. Nothing is imported here (httpx stays lazy where
+    it was), and the installed ``httpx`` command, another process, is untouched."""
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name != "httpx._main":
+            return None
+        if self in _sys.meta_path:
+            _sys.meta_path.remove(self)
+        package = _sys.modules.get("httpx")
+        if package is not None and getattr(package.__spec__, "_initializing", False):
+            raise ModuleNotFoundError("httpx's command-line client is not loaded by blah-tui", name=name)
+        return None
+
+
+if "httpx" not in _sys.modules and not any(isinstance(f, _HttpxWithoutItsCommandLine) for f in _sys.meta_path):
+    _sys.meta_path.insert(0, _HttpxWithoutItsCommandLine())

@@ -15,13 +15,16 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Unpack
+from urllib.parse import urlencode
 
 import httpx
+import orjson
 
 from api_client.errors import InvalidResponseError
 from api_client.transport.bulk_get import BulkFallback, BulkGet
@@ -47,12 +50,15 @@ EXPORT_DEADLINE = 600.0
 
 @dataclass(frozen=True)
 class ExportResult:
-    """What an export wrote: evaluations read, lines (traces) and bytes."""
+    """What an export wrote: evaluations read, lines (traces), bytes and the SHA-256 (hex) of
+    the bytes written, in order: the file's, taken while writing it (the receipt needs no second
+    read of the file: ~60 ms at 25 MB, after the last request)."""
 
     path: Path
     evaluations: int
     lines: int
     bytes: int
+    sha256: str
 
 
 class _RawBody:
@@ -113,6 +119,23 @@ class BlobfishClient(PlatformClient):
         )  # fmt: skip
         return OffsetPage(page.evaluations, page.next_offset)
 
+    async def _page_bulk(self, offset: int, limit: int, bulk: BulkGet | None) -> OffsetPage[assumed.Summary]:
+        """As ``_page``, on ``bulk``'s light connection while it is usable (``export --all``: its
+        list pages share the bodies' connections, so it never opens httpx's); an answer it
+        cannot take, or a body that is not a page, is asked again through ``_page``, which
+        retries and raises the platform's error."""
+        if bulk is not None and bulk.usable:
+            target = self._http.target_for(assumed.EVALUATIONS_PATH, urlencode({"limit": limit, "offset": offset}))
+            try:
+                page = assumed.EvaluationPage.model_validate(orjson.loads(await bulk.get(target, refuse_html=True)))
+            except BulkFallback:
+                pass
+            except ValueError:  # not JSON, or not a page (pydantic's ValidationError): the general path says
+                bulk.fallbacks += 1
+            else:
+                return OffsetPage(page.evaluations, page.next_offset)
+        return await self._page(offset, limit)
+
     def iter_evaluations(self, *, limit: int = assumed.PAGE_LIMIT) -> AsyncIterator[assumed.Summary]:
         """Every evaluation, newest first as the platform lists them, each once."""
         return iter_offset_pages(
@@ -153,16 +176,19 @@ class BlobfishClient(PlatformClient):
         self._http_check_key()
         lines = size = 0
         last = b"\n"
+        digest = hashlib.sha256()
         with atomic_writer(dest, binary=True) as out:
             async for chunk in self._jsonl_chunks(evaluation_id):
                 out.write(chunk)
+                digest.update(chunk)
                 lines += chunk.count(b"\n")
                 size += len(chunk)
                 last = chunk[-1:]
             if last != b"\n":
                 out.write(b"\n")
+                digest.update(b"\n")
                 lines, size = lines + 1, size + 1
-        return ExportResult(dest, 1, lines, size)
+        return ExportResult(dest, 1, lines, size, digest.hexdigest())
 
     async def _jsonl_body(self, evaluation_id: str) -> bytes:
         body = b"".join([chunk async for chunk in self._jsonl_chunks(evaluation_id)])
@@ -198,12 +224,18 @@ class BlobfishClient(PlatformClient):
         while the list is still being read (``_export_ids``).
         ``progress(written, total)``: ``total`` is None until the whole list is read."""
         self._http_check_key()
+        bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+
+        async def page(offset: int, limit: int) -> OffsetPage[assumed.Summary]:
+            return await self._page_bulk(offset, limit, bulk)
 
         async def listed() -> AsyncIterator[str]:
-            async for summary in self.iter_evaluations(limit=page_limit):
+            async for summary in iter_offset_pages(
+                page, lambda summary: summary.evaluation_id, limit=page_limit, path=assumed.EVALUATIONS_PATH
+            ):
                 yield summary.evaluation_id
 
-        return await self._export_ids(listed(), dest, progress, None)
+        return await self._export_ids(listed(), dest, progress, None, bulk)
 
     async def export_many_jsonl(
         self, ids: list[str], dest: Path, *, progress: Callable[[int, int], None] | None = None
@@ -216,7 +248,8 @@ class BlobfishClient(PlatformClient):
             for evaluation_id in ids:
                 yield evaluation_id
 
-        return await self._export_ids(given(), dest, progress, len(ids))  # type: ignore[arg-type]
+        bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+        return await self._export_ids(given(), dest, progress, len(ids), bulk)  # type: ignore[arg-type]
 
     async def _export_ids(
         self,
@@ -224,17 +257,19 @@ class BlobfishClient(PlatformClient):
         dest: Path,
         progress: Callable[[int, int | None], None] | None,
         total: int | None,
+        bulk: BulkGet | None,
     ) -> ExportResult:
         """The traces of the evaluations ``ids`` yields, in that order, into ``dest``: up to
         ``EXPORT_IN_FLIGHT`` bodies fetched at once (on ``BulkGet``'s light connections where
         it applies) while ``ids`` is still being read, written in order. ``total``: how many
-        ``ids`` holds, when known (else counted once it is exhausted)."""
+        ``ids`` holds, when known (else counted once it is exhausted). ``bulk``: the light connections
+        (from ``bulk_getter``, or None), closed here."""
         dest = Path(dest)
         listed = 0
         listed_all = False
         lines = size = written = 0
         pending: deque[asyncio.Task[bytes]] = deque()
-        bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+        digest = hashlib.sha256()
         with atomic_writer(dest, binary=True) as out:
             try:
                 while True:
@@ -250,6 +285,7 @@ class BlobfishClient(PlatformClient):
                         break
                     body = await pending.popleft()
                     out.write(body)
+                    digest.update(body)
                     written += 1
                     lines += body.count(b"\n")
                     size += len(body)
@@ -264,7 +300,7 @@ class BlobfishClient(PlatformClient):
                     await close_ids()
                 if bulk is not None:
                     await bulk.aclose()
-        return ExportResult(dest, written, lines, size)
+        return ExportResult(dest, written, lines, size, digest.hexdigest())
 
     def _http_check_key(self) -> None:
         self._http.require_key("GET", assumed.EVALUATIONS_PATH)

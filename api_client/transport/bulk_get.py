@@ -67,8 +67,10 @@ class BulkGet:
     def usable(self) -> bool:
         return self.fallbacks < MAX_FALLBACKS
 
-    async def get(self, target: str) -> bytes:
-        """The body of a ``200`` answer to ``GET target``; ``BulkFallback`` otherwise."""
+    async def get(self, target: str, *, refuse_html: bool = False) -> bytes:
+        """The body of a ``200`` answer to ``GET target``; ``BulkFallback`` otherwise.
+        ``refuse_html``: an answer labelled HTML falls back too (a JSON caller's general path
+        refuses it, with its excerpt)."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.size)
         async with self._slots:
@@ -76,7 +78,7 @@ class BulkGet:
             try:
                 async with asyncio.timeout(self.deadline):
                     connection = self._idle.pop() if self._idle else await self._connect()
-                    body, keep = await self._exchange(connection, target)
+                    body, keep = await self._exchange(connection, target, refuse_html)
             except (OSError, EOFError, ValueError, TimeoutError, asyncio.LimitOverrunError,
                     asyncio.IncompleteReadError, ssl.SSLError, BulkFallback) as exc:  # fmt: skip
                 if connection is not None:
@@ -99,7 +101,7 @@ class BulkGet:
         )
         return _Connection(reader, writer)
 
-    async def _exchange(self, connection: _Connection, target: str) -> tuple[bytes, bool]:
+    async def _exchange(self, connection: _Connection, target: str, refuse_html: bool) -> tuple[bytes, bool]:
         reader = connection.reader
         connection.writer.write(b"GET " + target.encode("ascii") + b" HTTP/1.1\r\n" + self.head + b"\r\n")
         head = await reader.readuntil(b"\r\n\r\n")
@@ -115,6 +117,8 @@ class BulkGet:
             headers[name.strip().lower()] = value.strip().lower()
         if headers.get(b"content-encoding", b"identity") != b"identity":
             raise BulkFallback("a content coding")
+        if refuse_html and b"html" in headers.get(b"content-type", b""):
+            raise BulkFallback("an HTML page")
         keep = version == b"HTTP/1.1" and headers.get(b"connection") != b"close"
         if headers.get(b"transfer-encoding") == b"chunked":
             return await _chunked(reader), keep

@@ -30,11 +30,9 @@ No Textual import: this runs in plain shells and scripts.
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -54,6 +52,7 @@ from api_client.archives.archive import Archive, ArchiveError
 from api_client.blahdev.wire_logs import WireEntry
 from api_client.blahdev.wire_logs import page_lines as wire_lines
 from api_client.errors import BlahError, NotFoundError
+from cli.commands.cycle_collections import few_cycle_collections
 from common.atomic_write import commit, temp_beside
 from widgets.safe_text import one_line
 
@@ -176,7 +175,7 @@ def export_main(
     ``profile``: whose archive is filled ("": today's implicit blah.dev profile)."""
     err = Console(stderr=True, highlight=False, markup=False, emoji=False)
     try:
-        with _few_cycle_collections() as after_page:
+        with few_cycle_collections(_YOUNG_COLLECTION_PAGES) as after_page:
             return asyncio.run(
                 _run(
                     model_id, base_url, api_key, source, errors_only, since, output, fill_archive, data_dir, err,
@@ -189,44 +188,7 @@ def export_main(
 
 
 _YOUNG_COLLECTION_PAGES = 10
-"""Pages between two collections of the young generations during an export."""
-
-
-@contextmanager
-def _few_cycle_collections() -> Iterator[Callable[[], None]]:
-    """Cyclic garbage collection on the export's own terms while it runs (the command's own
-    process); yields what to call after each page.
-
-    An export allocates millions of short-lived containers (each page's dicts and lists,
-    the archive's row tuples), freed by reference counting; they only trigger automatic
-    collections, thousands of them, the older generations walking everything still alive
-    (the imported modules' objects among them): 0.3-0.6 s of CPU per 100k calls, measured.
-    Here the objects alive at the start (imports) are frozen out of every collection and
-    the young generations are collected every few pages: the HTTP client's per-request
-    cycles (each holding its page's body) are freed as before, so memory stays as it was."""
-    pages = 0
-
-    def after_page() -> None:
-        nonlocal pages
-        pages += 1
-        if pages % _YOUNG_COLLECTION_PAGES == 0:
-            gc.collect(1)
-
-    was_enabled = gc.isenabled()
-    # What is alive now (imports) is never garbage: frozen, no collection walks it. A caller
-    # that froze its own objects already (a test worker, an embedding program) keeps them
-    # frozen: unfreezing would thaw everything, theirs too.
-    freeze_here = gc.get_freeze_count() == 0
-    if freeze_here:
-        gc.freeze()
-    gc.disable()
-    try:
-        yield after_page
-    finally:
-        if was_enabled:
-            gc.enable()
-        if freeze_here:
-            gc.unfreeze()
+"""Pages (of 500 calls) between two collections of the young generations during an export."""
 
 
 async def _run(

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.responses import Response
 
 from simulator.blobfish import shapes
-from simulator.blobfish.auth import Caller, require_scope
+from simulator.blobfish.auth import Caller, scope_of
 from simulator.blobfish.benchmarks import BenchmarkStore, public
 from simulator.blobfish.errors import BlobfishError
 from simulator.http import json_response
@@ -84,7 +84,7 @@ async def submit(request: Request, scope: Caller, slug: str, run_id: str, body: 
 @router.get("/benchmarks/{slug}/community", summary="The community board (public), best mean score first")
 async def community(request: Request, slug: str) -> Response:
     has_key = request.headers.get("x-api-key") is not None or request.headers.get("authorization") is not None
-    viewer = require_scope(request).name if has_key else None
+    viewer = scope_of(request).name if has_key else None
     return json_response(bench_of(request).community(viewer, slug))
 
 

@@ -12,7 +12,7 @@ from simulator.blobfish.auth import Caller, store_of
 from simulator.blobfish.envelope import MAX_BYTES, too_large
 from simulator.blobfish.errors import BlobfishError
 from simulator.blobfish.shapes import ERROR_INVALID_REQUEST, ERROR_NOT_FOUND
-from simulator.http import dump_json, json_response
+from simulator.http import json_response
 
 router = APIRouter(tags=["SDK evaluations"])
 
@@ -35,13 +35,16 @@ async def get_evaluation(
 ) -> Response:
     if format not in ("json", "jsonl"):
         raise BlobfishError(400, ERROR_INVALID_REQUEST, "format must be json or jsonl")
-    evaluation = store_of(request).get(scope, evaluation_id)
+    store = store_of(request)
+    if format == "jsonl":
+        lines = store.jsonl(scope, evaluation_id)
+        if lines is None:
+            raise BlobfishError(404, ERROR_NOT_FOUND, "no such evaluation")
+        return Response(lines, media_type=shapes.JSONL_MEDIA_TYPE)
+    evaluation = store.get(scope, evaluation_id)
     if evaluation is None:
         raise BlobfishError(404, ERROR_NOT_FOUND, "no such evaluation")
-    if format == "json":
-        return json_response(shapes.detail(evaluation))
-    lines = b"".join(dump_json(trace) + b"\n" for trace in evaluation["envelope"]["traces"])
-    return Response(lines, media_type=shapes.JSONL_MEDIA_TYPE)
+    return json_response(shapes.detail(evaluation))
 
 
 async def _read_body(request: Request) -> bytes:

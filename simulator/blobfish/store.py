@@ -28,6 +28,7 @@ from simulator.blobfish.errors import BlobfishError
 from simulator.blobfish.redact import redact
 from simulator.blobfish.seed import SEEDED_JOBS, EvidenceFactory
 from simulator.blobfish.shapes import ERROR_JOB_CONFLICT, Json
+from simulator.http import dump_json
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Scope:
     evaluations: list[Json] = field(default_factory=list)
     by_id: dict[str, Json] = field(default_factory=dict)
     by_job: dict[str, Json] = field(default_factory=dict)
+    jsonl: dict[str, bytes] = field(default_factory=dict)
+    """Each evaluation's ``?format=jsonl`` body once served (an evaluation never changes)."""
 
 
 def mean_reward(rollouts: list[Json]) -> float | None:
@@ -131,6 +134,20 @@ class EvaluationStore:
     def get(self, scope: Scope, evaluation_id: str) -> Json | None:
         with self.lock:
             return scope.by_id.get(evaluation_id)
+
+    def jsonl(self, scope: Scope, evaluation_id: str) -> bytes | None:
+        """The evaluation's traces, one JSON per line (``?format=jsonl``), or None when ``scope``
+        holds no such evaluation. Serialized once per evaluation, then served from memory."""
+        with self.lock:
+            body = scope.jsonl.get(evaluation_id)
+            if body is not None:
+                return body
+            evaluation = scope.by_id.get(evaluation_id)
+            if evaluation is None:
+                return None
+            body = scope.jsonl[evaluation_id] = b"".join(
+                dump_json(trace) + b"\n" for trace in evaluation["envelope"]["traces"])
+            return body
 
     def ids(self, scope: Scope) -> list[str]:
         """Every evaluation id of ``scope`` in list order (for tests)."""

@@ -167,6 +167,31 @@ def test_export_one_and_all_write_the_platforms_jsonl(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.jsonl", "one.jsonl"]
 
 
+def test_export_all_in_process_leaves_the_callers_garbage_collector_as_it_was(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`export --all` runs with collection on its own terms (cli.commands.cycle_collections,
+    shared with `blah-tui export`): a caller that froze its objects keeps them frozen, one that
+    froze nothing gets nothing left frozen, and collection is back on afterwards."""
+    import gc
+
+    frozen_before = gc.get_freeze_count()
+    try:
+        gc.unfreeze()
+        assert run(capsys, "export", "--all", "-o", str(tmp_path / "a.jsonl"))[0] == 0
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        kept = [object() for _ in range(10)]
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        assert run(capsys, "export", "--all", "-o", str(tmp_path / "b.jsonl"))[0] == 0
+        assert gc.get_freeze_count() > 0.9 * frozen and gc.isenabled()  # (some die meanwhile)
+        assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+        del kept
+    finally:
+        if frozen_before:
+            gc.freeze()
+
+
 def test_export_needs_an_id_or_all_and_an_output(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
     for args in (("export", "-o", "x.jsonl"), ("export", "some-id"), ("export", "some-id", "--all", "-o", "x.jsonl")):
         with pytest.raises(SystemExit) as exited:
@@ -322,3 +347,20 @@ def test_the_blobfish_commands_import_no_textual(bf: BlobfishServer, tmp_path: P
     env = {**os.environ, "BLOBFISH_API_KEY": bf.account_key, "BLOBFISH_BASE_URL": bf.base_url}
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().endswith("0 []"), done.stdout + done.stderr
+
+
+def test_the_program_exits_as_main_returns(env: BlobfishServer, tmp_path: Path) -> None:
+    """`python -m cli.main` (and the `blah-tui` script, `cli.main:run`) exits with `main`'s code
+    and leaves the finished file and the receipt (it skips only the collector's last walk)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    dest = tmp_path / "all.jsonl"
+    done = subprocess.run([sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(dest), "--json"],
+                          cwd=root, capture_output=True, text=True, check=False)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == ""
+    assert json.loads(done.stdout)["byte_count"] == dest.stat().st_size > 0
+    refused = subprocess.run([sys.executable, "-m", "cli", "blobfish", "export", "-o", str(tmp_path / "x.jsonl")],
+                             cwd=root, capture_output=True, text=True, check=False)  # fmt: skip
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and not (tmp_path / "x.jsonl").exists()

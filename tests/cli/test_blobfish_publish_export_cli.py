@@ -62,6 +62,23 @@ def test_export_of_three_ids_writes_them_in_order_and_prints_the_files_sha256(
     assert receipt["byte_count"] == len(written) and receipt["sources"] == 3
 
 
+@pytest.mark.parametrize("which", ["one", "three", "all"])
+def test_every_exports_receipt_is_the_file_measured_on_disk(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path, which: str
+) -> None:
+    """The receipt is taken from the bytes as they are written (no second read of the file):
+    it is what measuring the file on disk gives, for each way of exporting."""
+    from application.evaluations.dataset_export import receipt_of_file
+
+    ids = {"one": env.evaluation_ids()[2:3], "three": env.evaluation_ids()[4:7], "all": ["--all"]}[which]
+    dest = tmp_path / f"{which}.jsonl"
+    code, out, err = run(capsys, "export", *ids, "-o", str(dest), "--json")
+    assert code == 0 and err == ""
+    measured = receipt_of_file(dest, len(env.evaluation_ids()) if which == "all" else len(ids))
+    assert json.loads(out) == json.loads(json.dumps(measured.to_json()))
+    assert measured.record_count > 0
+
+
 def test_one_export_takes_at_most_50_evaluations(
     env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

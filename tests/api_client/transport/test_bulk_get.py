@@ -153,7 +153,7 @@ def test_export_all_falls_back_per_evaluation_and_writes_the_same_bytes(
     asyncio.run(export(fast))
     calls = 0
 
-    async def failing(self: BulkGet, target: str) -> bytes:
+    async def failing(self: BulkGet, target: str, **_: object) -> bytes:
         nonlocal calls
         calls += 1
         self.fallbacks += 1
@@ -171,6 +171,72 @@ def test_export_all_falls_back_per_evaluation_and_writes_the_same_bytes(
     assert fast.read_bytes() == expected
 
 
+def test_export_all_lists_and_fetches_on_the_light_connections_alone(
+    bf: BlobfishServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`export --all` asks its list pages on the bodies' light connections too: no httpx
+    request at all (no second pool, so at most its 4 requests in flight), and the same file
+    as when every list page goes through httpx."""
+    from api_client.blobfish.client import EXPORT_IN_FLIGHT
+
+    async def export(dest: Path) -> None:
+        async with BlobfishClient(bf.base_url, bf.account_key) as client:
+            await client.export_all_jsonl(dest, page_limit=7)
+
+    sent: list[str] = []
+    real_send = httpx.AsyncClient.send
+
+    async def counting(self: httpx.AsyncClient, request: httpx.Request, **options: object) -> httpx.Response:
+        sent.append(str(request.url))
+        return await real_send(self, request, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(httpx.AsyncClient, "send", counting)
+    in_flight = peak = 0
+    real_get = BulkGet.get
+
+    async def watched(self: BulkGet, target: str, **options: bool) -> bytes:
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        try:
+            return await real_get(self, target, **options)
+        finally:
+            in_flight -= 1
+
+    monkeypatch.setattr(BulkGet, "get", watched)
+    asyncio.run(export(tmp_path / "light.jsonl"))
+    assert sent == [] and 1 < peak <= EXPORT_IN_FLIGHT
+
+    async def no_light_list(self: BlobfishClient, offset: int, limit: int, bulk: object) -> object:
+        return await self._page(offset, limit)
+
+    monkeypatch.setattr(BlobfishClient, "_page_bulk", no_light_list)
+    asyncio.run(export(tmp_path / "listed-by-httpx.jsonl"))
+    assert sent and all("format=jsonl" not in url for url in sent)
+    assert (tmp_path / "light.jsonl").read_bytes() == (tmp_path / "listed-by-httpx.jsonl").read_bytes()
+
+
+@pytest.mark.parametrize("answer", [
+    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 2\r\n\r\n{}",
+    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 7\r\n\r\n<html>x",
+    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 15\r\n\r\n{\"evaluations\":1",
+    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{\"evaluations\": 1}",
+])
+def test_a_list_page_the_light_path_cannot_read_is_the_general_paths_error(answer: Answer, tmp_path: Path) -> None:
+    """A list page that is HTML, broken JSON or not a page is asked again through httpx, whose
+    answer (the same here) raises the error the general path raises; no file is left."""
+    seen: list[bytes] = []
+
+    async def go() -> None:
+        async with scripted_server([answer] * 8, seen) as port:
+            async with BlobfishClient(f"http://127.0.0.1:{port}", "bf_0123456789abcdef", max_attempts=1) as client:
+                await client.export_all_jsonl(tmp_path / "x.jsonl")
+
+    with pytest.raises(BlahError):
+        asyncio.run(go())
+    assert len(seen) == 2 and not list(tmp_path.iterdir())  # the light GET, then httpx's
+
+
 def test_a_refused_key_is_the_platforms_error_and_leaves_no_file(bf: BlobfishServer, tmp_path: Path) -> None:
     async def go() -> None:
         async with BlobfishClient(bf.base_url, "bf_" + "0" * 32) as client:  # a key the platform refuses
@@ -179,3 +245,37 @@ def test_a_refused_key_is_the_platforms_error_and_leaves_no_file(bf: BlobfishSer
     with pytest.raises(BlahError):
         asyncio.run(go())
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("base", ["http://127.0.0.1:8080", "http://127.0.0.1:8080/", "https://blobfish.example",
+                                  "https://example.test/some/prefix/", "https://example.test/p%20q/api/v1"])
+def test_request_targets_are_those_httpx_would_send(base: str) -> None:
+    """``target_for`` joins strings where httpx would send the path as it is; every path,
+    plain or not, gives the target ``httpx.URL`` gives (what the normal path sends)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from api_client.transport.url_paths import api_path, segment
+
+    core = HttpCore(base, None, transport=None, timeout=5, deadline=5, retry=RetryPolicy(), sleep=asyncio.sleep,
+                    limits=None, user_agent="t")  # fmt: skip
+
+    def expected(path: str, query: str) -> str:
+        target = core.url_for(path).raw_path.decode("ascii")
+        return f"{target}?{query}" if query else target
+
+    fixed = ["/api/v1/evaluations", api_path("evaluations", segment("3f2a-9c")), api_path("models", segment("org/m v"), "logs"),
+             "/api/v1/a%2fb", "/api/v1/a%zz", "/api/v1/é", "/api/v1/a b", "/api/v1/./x", "/api/v1/x/..", "/api/v1/.hidden",
+             "/api/v1/a?b", "/api/v1/a#b", "/api/v1//x", "/api/v1/~user/(x);y=1:@!$&'*+,"]  # fmt: skip
+    for path in fixed:
+        for query in ("", "format=jsonl", "limit=500&before=17"):
+            assert core.target_for(path, query) == expected(path, query), path
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.text(min_size=1, max_size=12).filter(lambda t: t.strip() and t not in (".", "..")), min_size=1,
+                    max_size=3))
+    def ids(values: list[str]) -> None:
+        path = api_path("x", *(segment(v) for v in values))
+        assert core.target_for(path, "format=jsonl") == expected(path, "format=jsonl")
+
+    ids()
