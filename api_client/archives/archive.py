@@ -36,7 +36,7 @@ from api_client.archives.ingest import (
     number_unnumbered,
     set_badges,
 )
-from api_client.archives.lists import OrdinalLists, count_and_ids, rows_by_ord, rows_by_seq
+from api_client.archives.lists import OrdinalLists, rows_by_ord, rows_by_seq, select_ords
 from api_client.archives.query import (
     ALL,
     ROW_SELECT,
@@ -278,10 +278,10 @@ class Archive(ArchiveBase):
             else:
                 lazy = self._from_text_list(flt, lambda view: view.seqs(offset, limit))
                 if lazy is not None:
-                    rows = rows_by_seq(self._conn, lazy[0], ROW_SELECT)
+                    rows = self._readers.rows_by_seq(lazy[0], ROW_SELECT)
                 else:
                     wanted = self._ords(flt)[offset : offset + limit].tolist()
-                    rows = rows_by_ord(self._conn, wanted, ROW_SELECT)
+                    rows = self._readers.rows_by_ord(wanted, ROW_SELECT)
             return [ArchivedRow.from_sql(r) for r in rows]
 
     def position(self, log_id: str, flt: LogFilter = ALL) -> int | None:
@@ -343,11 +343,11 @@ class Archive(ArchiveBase):
             lazy = self._from_text_list(combined, lambda v: (v.total, v.seqs(0, v.total if limit is None else limit)))
             if lazy is not None:
                 total, seqs = lazy[0]
-                ids = [r[0] for r in rows_by_seq(self._conn, seqs, "id")]
+                ids = [r[0] for r in self._readers.rows_by_seq(seqs, "id")]
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
             match = search_only_match(combined)
             if match is not None:  # few matches: their ords and ids in one read of their rows
-                total, ids = count_and_ids(self._conn, match, limit)
+                total, ids = self._readers.count_and_ids(match, limit)
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
             ords = self._ords(combined)
             head = ords.tolist() if limit is None else ords[:limit].tolist()
@@ -391,7 +391,15 @@ class Archive(ArchiveBase):
 
     def _ords(self, flt: LogFilter) -> array:
         self._ensure_indexed(flt)
-        return self._lists.ords(self._conn, flt)
+        return self._lists.ords(self._conn, flt, self._all_ords)
+
+    def _all_ords(self, flt: LogFilter) -> array:
+        """Every ``ord`` the filter keeps; a search alone reads its scattered rows on the
+        parallel readers (a cold page cache: one disk read a row)."""
+        match = search_only_match(flt)
+        if match is not None:
+            return self._readers.placed_ords(match)
+        return select_ords(self._conn, flt, None)
 
     def _from_text_list(self, flt: LogFilter, read: Callable[[TextView], T]) -> tuple[T] | None:
         """``(read(view),)`` for a search-only filter, read from the FTS index in one read
@@ -404,7 +412,7 @@ class Archive(ArchiveBase):
         self._ensure_indexed(flt)  # (writes: must come before the read transaction)
         with self._snapshot():
             self._sync_external()
-            view = self._texts.view(self._conn, match, self._bounds)
+            view = self._texts.view(self._conn, match, self._bounds, self._readers.count_matches)
             if view is None:
                 return None
             try:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import orjson
 
+from api_client.archives.readers import ParallelReaders
 from api_client.archives.schema import (
     LOG_COLUMNS,
     check_integrity,
@@ -38,6 +39,7 @@ class ArchiveBase:
         self._path = Path(path)
         self._temp_dir = _temp_dir
         self._conn = connect(self._path)
+        self._readers = ParallelReaders(self._path, self._conn)  # many scattered rows at once
         self._lock = threading.RLock()
         self._bounds: tuple[int, int] | None = None  # (min, max) ord of the listed rows
         with self._lock, self._guard():
@@ -64,6 +66,7 @@ class ArchiveBase:
 
     def close(self) -> None:
         with self._lock:
+            self._readers.close()
             self._conn.close()
             if self._temp_dir is not None:
                 shutil.rmtree(self._temp_dir, ignore_errors=True)

@@ -16,7 +16,7 @@ is one FTS count and the n-th match a rowid-range query with an OFFSET (``TextVi
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from common.lru import BoundedLRU
@@ -240,17 +240,22 @@ class TextLists:
     def record(self, changed: tuple[int, int] | None) -> None:
         self.runs.record(changed)
 
-    def view(self, conn: sqlite3.Connection, match: str, bounds: tuple[int, int] | None) -> TextView | None:
+    def view(
+        self, conn: sqlite3.Connection, match: str, bounds: tuple[int, int] | None,
+        count_all: Callable[[str, int], int] | None = None,
+    ) -> TextView | None:
         """The list of rows matching ``match``, or None when the ordinal array serves better:
         few matches (``ARRAY_BELOW``), or rows waiting to be placed (the FTS index then
         holds rows the list must not count). Call inside a read transaction with the index
-        up to date, so the counts and the ords agree."""
+        up to date, so the counts and the ords agree. ``count_all(match, mark)`` counts the
+        matches with ``seq <= mark`` the first time (default: one query on ``conn``)."""
         if has_unnumbered(conn):
             return None
         mark = fts_seq(conn)
         lst = self._lists.peek(match)
         if lst is None or lst.mark > mark:
-            lst = _TextList(total=match_count(conn, match, None, mark), mark=mark)
+            total = count_all(match, mark) if count_all is not None else match_count(conn, match, None, mark)
+            lst = _TextList(total=total, mark=mark)
         elif lst.mark < mark:  # rows were added since: count the new ones only
             lst.total += match_count(conn, match, lst.mark + 1, mark)
             lst.mark = mark

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,11 +50,13 @@ class OrdinalLists:
         """Forget every array (another process wrote, or badges were recomputed)."""
         self._cache.clear()
 
-    def ords(self, conn: sqlite3.Connection, flt: LogFilter) -> array:
+    def ords(self, conn: sqlite3.Connection, flt: LogFilter, build: Callable[[LogFilter], array] | None = None) -> array:
+        """The filter's ordinals, cached; ``build`` makes a whole array (default: one query on
+        ``conn``), a cached one is patched on ``conn`` where writes touched it."""
         cached = self._cache.peek(flt)
         oldest_known = self._changes[0][0] - 1 if self._changes else self._version
         if cached is None or cached.version < oldest_known:
-            cached = _Ords(self._version, select_ords(conn, flt, None))
+            cached = _Ords(self._version, build(flt) if build is not None else select_ords(conn, flt, None))
         elif cached.version < self._version:
             ords = cached.ords
             for version, lo, hi in self._changes:
@@ -88,25 +91,6 @@ def select_ords(conn: sqlite3.Connection, flt: LogFilter, span: tuple[int, int] 
     while chunk := cur.fetchmany(50_000):
         out.extend(r[0] for r in chunk)
     return out
-
-
-def count_and_ids(conn: sqlite3.Connection, match: str, limit: int | None) -> tuple[int, list[str]]:
-    """How many placed rows match the FTS5 expression ``match``, and the ids of the first
-    ``limit`` of them in list order. One pass over the matching rows (``ord`` and ``id``
-    read together): on a cold page cache each row costs a random read, so reading them
-    once, not once for the ords and again for the ids, halves a rare word's first search."""
-    cur = conn.execute(
-        "SELECT id FROM logs WHERE ord IS NOT NULL"
-        " AND seq IN (SELECT rowid FROM logs_fts WHERE logs_fts MATCH ?) ORDER BY ord",
-        (match,),
-    )
-    ids: list[str] = []
-    total = 0
-    while chunk := cur.fetchmany(50_000):
-        if limit is None or len(ids) < limit:
-            ids.extend(r[0] for r in chunk[: None if limit is None else limit - len(ids)])
-        total += len(chunk)
-    return total, ids
 
 
 def rows_by_ord(conn: sqlite3.Connection, ords: list[int], columns: str) -> list[tuple[Any, ...]]:
