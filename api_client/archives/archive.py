@@ -36,7 +36,7 @@ from api_client.archives.ingest import (
     number_unnumbered,
     set_badges,
 )
-from api_client.archives.lists import OrdinalLists, rows_by_ord, rows_by_seq, select_ords
+from api_client.archives.lists import OrdinalLists, select_ords
 from api_client.archives.query import (
     ALL,
     ROW_SELECT,
@@ -318,7 +318,7 @@ class Archive(ArchiveBase):
                 lazy = self._from_text_list(flt, lambda view: view.neighbours(log_id))
                 if lazy is not None:
                     pair = lazy[0]
-                    by_seq = dict(rows_by_seq(self._conn, [s for s in pair if s is not None], "seq, id"))
+                    by_seq = dict(self._readers.rows_by_seq([s for s in pair if s is not None], "seq, id"))
                     return by_seq.get(pair[0]), by_seq.get(pair[1])
                 ords = self._ords(flt)
                 i = bisect_left(ords, here)
@@ -351,7 +351,7 @@ class Archive(ArchiveBase):
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
             ords = self._ords(combined)
             head = ords.tolist() if limit is None else ords[:limit].tolist()
-            ids = [r[0] for r in rows_by_ord(self._conn, head, "id, ord")]
+            ids = [r[0] for r in self._readers.rows_by_ord(head, "id, ord")]
             return SearchResult(count=len(ords), ids=ids, terms=tq.terms)
 
     def iter_all(

@@ -15,14 +15,12 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from api_client.archives.query import LogFilter, where_clause
 from common.lru import BoundedLRU
 
 MAX_FILTERS = 8  # arrays kept (least recently used dropped)
 MAX_CHANGES = 256  # write ranges remembered; an array older than that is rebuilt
-_CHUNK = 500
 
 
 @dataclass(slots=True)
@@ -91,23 +89,3 @@ def select_ords(conn: sqlite3.Connection, flt: LogFilter, span: tuple[int, int] 
     while chunk := cur.fetchmany(50_000):
         out.extend(r[0] for r in chunk)
     return out
-
-
-def rows_by_ord(conn: sqlite3.Connection, ords: list[int], columns: str) -> list[tuple[Any, ...]]:
-    """The given columns of the rows with these (ascending) ordinals, in that order."""
-    rows: list[tuple[Any, ...]] = []
-    for start in range(0, len(ords), _CHUNK):
-        chunk = ords[start : start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
-        rows.extend(conn.execute(f"SELECT {columns} FROM logs WHERE ord IN ({marks}) ORDER BY ord", chunk))
-    return rows
-
-
-def rows_by_seq(conn: sqlite3.Connection, seqs: list[int], columns: str) -> list[tuple[Any, ...]]:
-    """The given columns of the rows with these ``seq`` values, in the order given."""
-    found: dict[int, tuple[Any, ...]] = {}
-    for start in range(0, len(seqs), _CHUNK):
-        chunk = seqs[start : start + _CHUNK]
-        marks = ",".join("?" * len(chunk))
-        found.update((r[0], r[1:]) for r in conn.execute(f"SELECT seq, {columns} FROM logs WHERE seq IN ({marks})", chunk))
-    return [found[s] for s in seqs if s in found]

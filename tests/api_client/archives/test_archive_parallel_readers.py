@@ -50,13 +50,18 @@ def answers(archive: Archive) -> tuple[object, ...]:
     return found.count, found.ids, n, [(r.id, r.created_at, r.prompt_prefix) for r in rows], archive.window(flt, 5, 300)
 
 
-def test_rows_read_on_parallel_readers_are_exactly_those_of_one_connection(
-        archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
+def answers_alone_then_fanned_out(archive: Archive, monkeypatch: pytest.MonkeyPatch) -> tuple[object, object]:
+    """The answers on one connection, then with every read fanned out to the readers."""
     monkeypatch.setattr(readers, "PARALLEL_MIN", 10**9)
     alone = answers(archive)
     monkeypatch.setattr(readers, "PARALLEL_MIN", 256)
-    monkeypatch.setattr(readers, "COLD_SECONDS_PER_ROW", 0.0)  # every sample looks cold: fan out
-    fanned = answers(archive)
+    monkeypatch.setattr(readers, "COLD_SECONDS_PER_ROW", 0.0)
+    return alone, answers(archive)
+
+
+def test_rows_read_on_parallel_readers_are_exactly_those_of_one_connection(
+        archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
+    alone, fanned = answers_alone_then_fanned_out(archive, monkeypatch)  # every sample looks cold
     assert fanned == alone
     count, ids, n, rows, _ = fanned
     want = sorted((c for c in calls() if "zanzibar" in (c.prompt or "")), key=lambda c: c.created_at)
@@ -87,24 +92,16 @@ def test_the_readers_close_with_the_archive(tmp_path: Path, monkeypatch: pytest.
 
 def test_readers_that_cannot_open_leave_the_answer_to_the_archives_connection(
         archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(readers, "PARALLEL_MIN", 10**9)
-    alone = answers(archive)
-    monkeypatch.setattr(readers, "PARALLEL_MIN", 256)
-    monkeypatch.setattr(readers, "COLD_SECONDS_PER_ROW", 0.0)
-
     def refused(*args: object, **kwargs: object) -> sqlite3.Connection:
         raise sqlite3.OperationalError("unable to open database file")
 
     monkeypatch.setattr(readers.sqlite3, "connect", refused)
-    assert answers(archive) == alone
+    alone, fanned = answers_alone_then_fanned_out(archive, monkeypatch)
+    assert fanned == alone
 
 
 def test_readers_that_fail_while_reading_leave_the_answer_to_the_archives_connection(
         archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(readers, "PARALLEL_MIN", 10**9)
-    alone = answers(archive)
-    monkeypatch.setattr(readers, "PARALLEL_MIN", 256)
-    monkeypatch.setattr(readers, "COLD_SECONDS_PER_ROW", 0.0)
     real = readers._rows_on
 
     def failing(conn: sqlite3.Connection, keys: list[int], columns: str, key: str) -> list[tuple[object, ...]]:
@@ -113,7 +110,8 @@ def test_readers_that_fail_while_reading_leave_the_answer_to_the_archives_connec
         return real(conn, keys, columns, key)
 
     monkeypatch.setattr(readers, "_rows_on", failing)
-    assert answers(archive) == alone
+    alone, fanned = answers_alone_then_fanned_out(archive, monkeypatch)
+    assert fanned == alone
     assert archive._readers._conns is None  # noqa: SLF001 - closed, not tried again
 
 
