@@ -151,11 +151,11 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     profile: dict[str, float] = {}
     async with app.run_test(size=(160, 50)) as pilot:
         deadline = time.monotonic() + 60
-        while not isinstance(app.screen, LogsScreen) or ctx.archive is None or not app.screen._loaded:
+        while not isinstance(app.screen, LogsScreen) or ctx.archive is None or not app.screen.loader.loaded:
             await pilot.pause(0.1)
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the Logs screen did not load (screen {type(app.screen).__name__}, "
-                                   f"archive {ctx.archive is not None}, loaded {getattr(app.screen, '_loaded', None)})")
+                                   f"archive {ctx.archive is not None}, loaded {getattr(getattr(app.screen, 'loader', None), 'loaded', None)})")
         screen = app.screen
         archive = ctx.archive
         await pilot.pause(interval * 2)
