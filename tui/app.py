@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -18,6 +18,7 @@ from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from application.session.context import AppContext
+from tui.idle_collection import CHECK_SECONDS, IdleCollector
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
 from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS
@@ -91,6 +92,7 @@ class BlahApp(App[None]):
         self.chatroom_enabled: dict[str, bool] = {}  # per model id, as the platform last said
         self._missing_model: str | None = None  # the platform said 404 for this --model
         self.model_signal: Signal[ModelEvent] = Signal(self, "model")
+        self._idle_collector: IdleCollector | None = None
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
 
@@ -105,7 +107,20 @@ class BlahApp(App[None]):
         """
         gc.freeze()
         gc.enable()  # the CLI turns it off for the start's imports (``cli.main``)
+        self.enable_idle_collection()
         return super().run(**kwargs)
+
+    def enable_idle_collection(self) -> None:
+        """Full garbage collections only while the person is idle (``tui.idle_collection``):
+        the person's app does this in ``run``; call it before ``run_test`` to measure the same."""
+        if self._idle_collector is None:
+            self._idle_collector = IdleCollector()
+            self._idle_collector.install()
+
+    async def on_event(self, event: events.Event) -> None:
+        if self._idle_collector is not None and isinstance(event, events.InputEvent):
+            self._idle_collector.input_seen()
+        await super().on_event(event)
 
     def _install_themes(self) -> None:
         """Register our themes and the person's, then apply the configured one (falling back,
@@ -141,6 +156,8 @@ class BlahApp(App[None]):
         self._install_themes()
 
     def on_mount(self) -> None:
+        if self._idle_collector is not None:
+            self.set_interval(CHECK_SECONDS, self._idle_collector.tick, name="idle garbage collection")
         keymap = self.ctx.settings.keymap
         if keymap:
             self.set_keymap(dict(keymap))
@@ -238,6 +255,8 @@ class BlahApp(App[None]):
         dispatch_webhook_event(self, delivery)
 
     def on_unmount(self) -> None:
+        if self._idle_collector is not None:
+            self._idle_collector.uninstall()  # the process's collector as it was
         # The local webhook receiver, if one was started: only that module starts one, so
         # when it was never imported there is nothing to close (and no reason to import it,
         # with its HTTP server, on the way out).

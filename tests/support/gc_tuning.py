@@ -14,6 +14,7 @@ changes. A worker's peak memory stayed under 1 GB (5 workers, the whole suite).
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,3 +30,14 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(autouse=True)
+def _collector_thresholds_as_they_were() -> Iterator[None]:
+    """A test that runs the app the person's way (``BlahApp.run`` with ``App.run`` stubbed,
+    so the app never unmounts) leaves the worker's thresholds as they were: the app's idle
+    collection switches the oldest generation's automatic collections off."""
+    saved = gc.get_threshold()
+    yield
+    if gc.get_threshold() != saved:
+        gc.set_threshold(*saved)
