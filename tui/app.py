@@ -18,7 +18,7 @@ from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from application.session.context import AppContext
-from tui.idle_collection import CHECK_SECONDS, IdleCollector
+from application.session.idle_collection import CHECK_SECONDS, IdleCollector
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
 from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS
@@ -111,8 +111,9 @@ class BlahApp(App[None]):
         return super().run(**kwargs)
 
     def enable_idle_collection(self) -> None:
-        """Full garbage collections only while the person is idle (``tui.idle_collection``):
-        the person's app does this in ``run``; call it before ``run_test`` to measure the same."""
+        """Full garbage collections only while the person is idle
+        (``application.session.idle_collection``): the person's app does this in ``run``;
+        call it before ``run_test`` to measure the same."""
         if self._idle_collector is None:
             self._idle_collector = IdleCollector()
             self._idle_collector.install()

@@ -1,6 +1,6 @@
-"""The person's app collects the oldest garbage generation while they are idle, not between
-a key and its frame (tui.idle_collection): a full collection walked every object the app
-held, 45-72 ms, and 3 of 60 keys waited for one."""
+"""The oldest garbage generation collected while the person is idle, not between a key and
+its frame: a full collection walked every object the app held, 45-72 ms, and 3 of 60 keys
+waited for one."""
 
 from __future__ import annotations
 
@@ -8,12 +8,8 @@ import gc
 from collections.abc import Iterator
 
 import pytest
-from textual.app import App
-
-from application.session.context import AppContext
-from tui import idle_collection
-from tui.app import create_app
-from tui.idle_collection import IdleCollector
+from application.session import idle_collection
+from application.session.idle_collection import IdleCollector
 
 
 class Clock:
@@ -76,32 +72,3 @@ def test_someone_who_never_pauses_still_gets_an_overdue_collection(collector: tu
     middle_passes(1)
     collecting.input_seen()
     assert collecting.tick()
-
-
-async def test_the_apps_keys_count_as_input_and_its_exit_gives_the_collector_back() -> None:
-    saved = gc.get_threshold()
-    app = create_app(AppContext(model_id="m1", client=None))
-    app.enable_idle_collection()
-    collecting = app._idle_collector  # noqa: SLF001 - what the app installed
-    assert collecting is not None
-    async with app.run_test(size=(100, 30)) as pilot:
-        assert gc.get_threshold()[2] >= 2**30
-        before = collecting._last_input  # noqa: SLF001
-        await pilot.press("question_mark")
-        assert collecting._last_input > before  # noqa: SLF001
-        timers = [t.name for t in app._timers]  # noqa: SLF001
-        assert "idle garbage collection" in timers
-    assert gc.get_threshold() == saved
-
-
-def test_running_the_app_the_persons_way_installs_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[int] = []
-    monkeypatch.setattr(App, "run", lambda self, **kwargs: seen.append(gc.get_threshold()[2]))
-    monkeypatch.setattr(gc, "freeze", lambda: None)  # (test_startup_gc covers the freeze)
-    app = create_app(AppContext(model_id="m1", client=None))
-    try:
-        app.run()
-    finally:
-        if app._idle_collector is not None:  # noqa: SLF001 - App.run was stubbed: no unmount
-            app._idle_collector.uninstall()  # noqa: SLF001
-    assert seen and seen[0] >= 2**30

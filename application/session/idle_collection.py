@@ -10,8 +10,9 @@ and the app collects it itself once no key, click or scroll has come for ``IDLE_
 Someone who never pauses still gets one after ``OVERDUE`` young-generation passes (ten times
 the interpreter's own cadence), so cyclic garbage cannot pile up without bound.
 
-Installed by ``BlahApp.run`` (the person's app), after its start-up ``gc.freeze``; tests that
-use ``run_test`` keep their process's own collector settings unless they install it.
+No Textual here: the app (``tui.app.BlahApp.run``, after its start-up ``gc.freeze``) installs it,
+ticks it on a timer and tells it of every input event; tests that use ``run_test`` keep
+their process's own collector settings unless they install it.
 """
 
 from __future__ import annotations
