@@ -9,6 +9,7 @@ freezes them first.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 
 import pytest
 from textual.app import App
@@ -17,18 +18,31 @@ from application.session.context import AppContext
 from tui.app import create_app
 
 
+@pytest.fixture
+def frozen_as_before() -> Iterator[None]:
+    """These tests run ``BlahApp.run``, which freezes; the worker's own frozen objects (its
+    collection-time freeze, ``tests/support/gc_tuning``) are frozen again afterwards instead of
+    left thawed for every later full collection to walk."""
+    was_frozen = gc.get_freeze_count() > 0
+    yield
+    if was_frozen:
+        gc.collect()  # (as the worker did before its freeze: no garbage frozen for good)
+        gc.freeze()
+    else:
+        gc.unfreeze()
+
+
+@pytest.mark.usefixtures("frozen_as_before")
 def test_running_the_app_first_freezes_the_objects_already_made(monkeypatch: pytest.MonkeyPatch) -> None:
     frozen_when_run: list[int] = []
     monkeypatch.setattr(App, "run", lambda self, **kwargs: frozen_when_run.append(gc.get_freeze_count()))
     gc.unfreeze()
-    try:
-        app = create_app(AppContext(model_id="m1", client=None))
-        app.run()
-        assert frozen_when_run and frozen_when_run[0] > 10_000
-    finally:
-        gc.unfreeze()  # the rest of this test process collects as before
+    app = create_app(AppContext(model_id="m1", client=None))
+    app.run()
+    assert frozen_when_run and frozen_when_run[0] > 10_000
 
 
+@pytest.mark.usefixtures("frozen_as_before")
 def test_the_cli_keeps_the_collector_off_while_the_app_starts_and_on_once_it_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -60,4 +74,3 @@ def test_the_cli_keeps_the_collector_off_while_the_app_starts_and_on_once_it_run
         assert gc.isenabled()  # a start that fails leaves the collector on
     finally:
         gc.enable()
-        gc.unfreeze()
