@@ -26,9 +26,15 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from .loop_words import PUNCT as _PUNCT
+from .loop_words import TOKEN as _TOKEN
+from .loop_words import labelled_numbers as _labelled_numbers
+from .loop_words import periods_of as _periods_of
+from .loop_words import spans_of as _spans_of
+from .loop_words import stripped as _stripped
+
 #: Characters that legitimately come in long runs (rules, separators, indentation art).
 _RULE_CHARS = frozenset("-=_*#~.+|/\\:<>^─━═│┃▁▔█░▒▓ ")
-_PUNCT = ".,;:!?\"'()[]{}*_`~«»“”‘’"
 _HAS_LIST_MARKER = re.compile(r"\d[.)]\s")
 _MARKER_TOKEN = re.compile(r"\(?\d{1,3}[.)]")  # a whole token that is a list marker (at most 5 characters)
 #: Every ASCII token that _MARKER_TOKEN matches whole, mapped to the folded marker "#." (4,440 of them).
@@ -45,16 +51,13 @@ _ASCII_MARKERS: dict[str, str] = dict.fromkeys(
 _CHAR_PERIODIC = re.compile(r"(.{1,30}?)\1{2,}", re.DOTALL)
 _WS_RUN = re.compile(r"(?:[ \t\r\f\v]*\n){20,}|\s{200,}")
 _FENCE = re.compile(r"^[ \t]*(```|~~~)", re.MULTILINE)
-_TOKEN = re.compile(r"\S+")
 _COUNTER_HINT = re.compile(r"[a-z] \d")  # a word then a number: a counter ("day 2") may tell copies apart
-_LABELLED_NUMBER = re.compile(r"\b([a-z]+)[ \t]+#?(\d{1,3})\b")
 
 _MIN_LONG_TOKEN = 10
 # ASCII text's shape: b"x" for a character of a token, b" " for whitespace (what str.split splits on).
 _SHAPE = bytes(32 if chr(c).isspace() else 120 for c in range(256))
 # A token of at least _MIN_LONG_TOKEN characters in the shape (a literal prefix: the regex engine scans fast).
 _LONG_RUN = re.compile(re.escape(b"x" * _MIN_LONG_TOKEN) + b"x*")
-_MAX_PERIOD = 200  # words: longer units are not looked for
 # What _char_run_counts accepts, in an ASCII token, needs 16+ characters, unless it is one character
 # 10+ times that is not a letter, a digit or a rule character ("!!!!!!!!!!"). So a text whose long
 # tokens are all shorter than 16 can only hold one if such a character comes 10 times in a row.
@@ -339,69 +342,6 @@ def _word_loop(text: str, words: list[str], counters: list[int] | None = None) -
     region_end = spans[start + run + period - 1][1]
     level = _level(period, unit, between)
     return LoopHit(unit, period, "words", run // period + 1, region_start, region_end, level)
-
-
-def _candidate_periods(toks: list[str]) -> list[int]:
-    """Periods worth checking: distances at which some word came back at least twice.
-
-    Distances to the last two earlier occurrences are counted, so a unit in which every word
-    occurs twice ("the sky ... the light ... the light ... the sky") still shows its period.
-    """
-    last: dict[str, tuple[int, int]] = {}
-    counts: dict[int, int] = {}
-    for i, tok in enumerate(toks):
-        prev = last.get(tok)
-        if prev is not None:
-            for j in prev:
-                if j >= 0 and i - j <= _MAX_PERIOD:
-                    counts[i - j] = counts.get(i - j, 0) + 1
-            last[tok] = (i, prev[0])
-        else:
-            last[tok] = (i, -1)
-    strongest = sorted((gap for gap, n in counts.items() if n >= 2), key=lambda g: (-counts[g], g))[:24]
-    return sorted(strongest)  # shortest first: the primitive period comes before its multiples
-
-
-def labelled_numbers_py(low: str) -> list[tuple[str, int, int]]:
-    """(word, N, where N starts) of each word followed by a number ("day 2") in ``low``."""
-    return [(m.group(1), int(m.group(2)), m.start(2)) for m in _LABELLED_NUMBER.finditer(low)]
-
-
-def stripped_py(words: list[str]) -> list[str]:
-    """The words without surrounding punctuation (a word of punctuation only stays as it is)."""
-    return [t.strip(_PUNCT) or t for t in words]
-
-
-def token_spans_py(text: str) -> list[tuple[int, int]]:
-    """Where each whitespace-free token of ``text`` is."""
-    return [m.span() for m in _TOKEN.finditer(text)]
-
-
-try:  # the same answers, compiled (diagnosis/_loop_gate.c; optional; a module built from older sources
-    # lacks them: the Python twins then)
-    from ._loop_gate import candidate_periods as _candidate_periods_c
-    from ._loop_gate import strip_tokens as _strip_tokens_c
-    from ._loop_gate import token_spans as _token_spans_c
-except ImportError:
-    _periods_of, _stripped, _spans_of = _candidate_periods, stripped_py, token_spans_py
-else:
-    def _periods_of(toks: list[str]) -> list[int]:
-        return _candidate_periods_c(toks, _MAX_PERIOD)
-
-    def _stripped(words: list[str]) -> list[str]:
-        return _strip_tokens_c(words, _PUNCT)
-
-    def _spans_of(text: str) -> list[tuple[int, int]]:
-        spans = _token_spans_c(text)
-        return token_spans_py(text) if spans is None else spans  # (None: not ASCII)
-try:
-    from ._loop_gate import labelled_numbers as _labelled_numbers_c
-except ImportError:
-    _labelled_numbers = labelled_numbers_py
-else:
-    def _labelled_numbers(low: str) -> list[tuple[str, int, int]]:
-        found = _labelled_numbers_c(low)
-        return labelled_numbers_py(low) if found is None else found  # (None: not ASCII)
 
 
 def _runs(toks: list[str], period: int) -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from diagnosis import loop
+from diagnosis import loop, loop_words
 
 gate = pytest.importorskip("diagnosis._loop_gate", reason="the compiled gate is not built (pip install -e .)")
 newer = pytest.mark.skipif(not hasattr(gate, "prefilter"), reason="built from older sources (pip install -e .)")
@@ -65,12 +65,12 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monke
               "The answer is no no no no no no no no", "Sure. " + "The capital of France is Paris. " * 5]
     compiled = [loop.find_loop(t) for t in texts]
     monkeypatch.setattr(loop, "_trigram_gate", None)
-    monkeypatch.setattr(loop, "_periods_of", loop._candidate_periods)
+    monkeypatch.setattr(loop, "_periods_of", loop_words.candidate_periods)
     monkeypatch.setattr(loop, "_prefilter", None)
-    monkeypatch.setattr(loop, "_labelled_numbers", loop.labelled_numbers_py)
+    monkeypatch.setattr(loop, "_labelled_numbers", loop_words.labelled_numbers_py)
     monkeypatch.setattr(loop, "_long_suspects", None)
-    monkeypatch.setattr(loop, "_stripped", loop.stripped_py)
-    monkeypatch.setattr(loop, "_spans_of", loop.token_spans_py)
+    monkeypatch.setattr(loop, "_stripped", loop_words.stripped_py)
+    monkeypatch.setattr(loop, "_spans_of", loop_words.token_spans_py)
     assert [loop.find_loop(t) for t in texts] == compiled
     assert sum(hit is not None for hit in compiled) > 300
 
@@ -82,8 +82,8 @@ def test_the_compiled_periods_are_the_python_ones() -> None:
     for _ in range(5000):
         vocab = rng.sample(WORDS, rng.randint(1, 12)) + ["é", "日本", "x" * 40]
         toks = [rng.choice(vocab) for _ in range(rng.choice([0, 3, 30, 300, 700]))]
-        got = gate.candidate_periods([t.lower() for t in toks], loop._MAX_PERIOD)
-        assert got == loop._candidate_periods([t.lower() for t in toks]), toks
+        got = gate.candidate_periods([t.lower() for t in toks], loop_words.MAX_PERIOD)
+        assert got == loop_words.candidate_periods([t.lower() for t in toks]), toks
         many += len(got) == 24
     assert many > 500
 
@@ -91,15 +91,15 @@ def test_the_compiled_periods_are_the_python_ones() -> None:
 @newer
 def test_the_compiled_tokens_and_spans_are_the_python_ones() -> None:
     rng = random.Random(33)
-    punct = list(loop._PUNCT) + ["«", "“", "’"]
+    punct = list(loop_words.PUNCT) + ["«", "“", "’"]
     for _ in range(5000):
         words = ["".join(rng.choice(punct + ["a", "b", "é", "1"]) for _ in range(rng.randint(1, 6)))
                  for _ in range(rng.randint(0, 20))]
-        assert gate.strip_tokens(words, loop._PUNCT) == loop.stripped_py(words), words
+        assert gate.strip_tokens(words, loop_words.PUNCT) == loop_words.stripped_py(words), words
         text = "".join(w + rng.choice(SPACES + ["\xa0", "\u2003", ""]) for w in words)
         spans = gate.token_spans(text)
         if text.isascii():
-            assert spans == loop.token_spans_py(text), text
+            assert spans == loop_words.token_spans_py(text), text
         else:
             assert spans is None
 
@@ -137,6 +137,6 @@ def test_the_compiled_labelled_numbers_are_the_python_ones() -> None:
         if not low.isascii():
             assert got is None
             continue
-        assert got == loop.labelled_numbers_py(low), low
+        assert got == loop_words.labelled_numbers_py(low), low
         found += bool(got)
     assert found > 2000

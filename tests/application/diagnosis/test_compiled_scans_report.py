@@ -12,7 +12,7 @@ import pytest
 
 from application.diagnosis.dump import read_calls
 from application.diagnosis.whole import diagnose_calls
-from diagnosis import detectors_continuation, detectors_refusal, features, loop, render_json, render_markdown, text
+from diagnosis import detectors_continuation, detectors_refusal, features, loop, loop_words, render_json, render_markdown, text
 from tests.support.logs_world import fixed_world_dump
 
 pytest.importorskip("diagnosis._text_scan", reason="the compiled scans are not built (pip install -e .)")
@@ -30,8 +30,8 @@ def _python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(text, "_last_said", (None, None, ""))
     monkeypatch.setattr(detectors_refusal, "_refusal_hints", lambda reply: -1)
     for name, value in (("_prefilter", None), ("_long_suspects", None), ("_trigram_gate", None),
-                        ("_periods_of", loop._candidate_periods), ("_stripped", loop.stripped_py),
-                        ("_spans_of", loop.token_spans_py), ("_labelled_numbers", loop.labelled_numbers_py)):
+                        ("_periods_of", loop_words.candidate_periods), ("_stripped", loop_words.stripped_py),
+                        ("_spans_of", loop_words.token_spans_py), ("_labelled_numbers", loop_words.labelled_numbers_py)):
         monkeypatch.setattr(loop, name, value)
     monkeypatch.setattr(detectors_continuation, "_series_items", detectors_continuation.series_items_py)
     monkeypatch.setattr(detectors_continuation, "_series_gate", None)
