@@ -2,7 +2,7 @@
 
 The rollout itself is parsed once, at the edge, by the platform's client
 (``api_client.blobfish.shapes_evidence``: an SDK evaluation's rollouts, and the benchmark
-tasks ``application.runs.bench_inspect`` reads the same way); diagnosis takes that object as it
+tasks ``application.runs.bench.task_steps`` reads the same way); diagnosis takes that object as it
 is, through these Protocols, and never builds a copy of its own. They name only what the
 detectors read, so diagnosis stays platform-neutral (another platform's rollout with these
 members is diagnosed alike) and does not depend on one platform's ASSUMED shapes.

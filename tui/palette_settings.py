@@ -20,7 +20,7 @@ from textual.containers import Vertical
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from application.session.config import KNOWN_TEMPLATES, Config, save_setting
+from application.session.settings.config import KNOWN_TEMPLATES, Config, save_setting
 from application.session.paths import config_file
 from tui import bindings
 from widgets.form_dialog import FormDialog

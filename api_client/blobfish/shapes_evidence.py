@@ -130,7 +130,7 @@ class RolloutStep:
 @dataclass(frozen=True, slots=True)
 class Rollout:
     """One rollout, its steps joined with its trace's records (the platform's own or, for a
-    benchmark task, ``application.runs.bench_inspect``'s reading of the task)."""
+    benchmark task, ``application.runs.bench.task_steps``'s reading of the task)."""
 
     rollout_id: str
     task_id: str | None

@@ -40,7 +40,7 @@ ASSUMED (the contract is silent or says "not stated"):
   ``judge_shares_family`` a bool; money is US dollars (the field names say ``usd``);
 - a 412 on create (an underpowered certified switch) names the sample count that would do as
   "at least N samples" in its message when it names one (read in
-  ``application.compare.bakeoff.refusals``; absent, the app says the answer does not tell);
+  ``application.bakeoffs.refusals``; absent, the app says the answer does not tell);
 - a population-mismatch 400 says "population" in its message.
 
 Here: a run, its results (a screening's too), samples, comparisons and criteria. Calibration,

@@ -26,7 +26,7 @@ from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogEntry, LogStats
     from application.session.context import AppContext
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
 
 __all__ = ["FeedSettings", "LogsFeed"]
 

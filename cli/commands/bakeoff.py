@@ -150,7 +150,7 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
             if not args.json and run.status == "DONE":
-                from application.compare.bakeoff.readings import fetch_switch_readings
+                from application.bakeoffs.readings import fetch_switch_readings
                 from cli.commands.bakeoff_readings import print_readings
 
                 print_readings(await fetch_switch_readings(client, run, args.margin), out)

@@ -15,7 +15,7 @@ from api_client.blahdev.shapes import ChatroomMessage, ChatroomPage
 from api_client.errors import RateLimitedError, ServerError
 from application.chatroom.feed import ChatFeed, loop_verdict, mute_evidence
 from application.chatroom.poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.server import SimulatorServer
 from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import (

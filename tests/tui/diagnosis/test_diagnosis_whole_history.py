@@ -18,7 +18,7 @@ from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
 from application.diagnosis.archive_report import DiagnosisCancelled
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
 from cli.commands.report_local import local_report_main
 from cli.main import main as cli_main

@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 from application.evaluations.diagnosed import list_summaries, read_diagnosed
 from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
 from application.evaluations.source import EvaluationSource
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.evaluations.exporting import export_evaluation

@@ -31,7 +31,7 @@ from common.format import format_latency
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.platform_work import platform_work
-from tui.screens.runs.format import (
+from tui.cell_format import (
     DASH,
     cell,
     fmt_time,

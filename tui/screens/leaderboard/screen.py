@@ -23,7 +23,7 @@ from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
-from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
+from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
 from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.plots import BarChart

@@ -23,17 +23,17 @@ from textual.widgets import DataTable, Static
 from api_client.blahdev.shapes import Result, Run
 from api_client.errors import BlahError
 from application.poller import Poller, PollStep
-from application.runs.actions import WriteOutcome
+from application.runs.blah.actions import WriteOutcome
 from application.runs.eta import Eta
-from application.runs.events import RunWatch
-from application.runs.progress import eval_progress
+from application.runs.blah.events import RunWatch
+from application.runs.blah.progress import eval_progress
 from common.format import format_duration, format_latency
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.messages import RunChanged
 from tui.platform_work import platform_work
 from tui.screens.runs.confirm import StatusWriter
-from tui.screens.runs.format import (
+from tui.cell_format import (
     DASH,
     cell,
     fmt_clock,
@@ -42,7 +42,7 @@ from tui.screens.runs.format import (
     progress_text,
     status_style,
 )
-from tui.screens.runs.notify import notifier_for
+from tui.run_end import notifier_for
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
 from widgets.footer import KeyFooter

@@ -44,7 +44,7 @@ def delivery_summary(delivery: WebhookDelivery) -> str:
 
 def dispatch_webhook_event(app: BlahAppApi, delivery: WebhookDelivery) -> None:
     """Notify, post ``RunChanged`` and refresh what shows the run (runs in the app's loop)."""
-    from tui.screens.runs.notify import notifier_for
+    from tui.run_end import notifier_for
 
     event = one_line(delivery.event, max_len=40)
     run_id = delivery.run_id
