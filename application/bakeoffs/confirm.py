@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from application.bakeoffs.assertions import assertion_name
 from application.bakeoffs.cost import spend_plan
-from application.bakeoffs.new_run import RUBRIC_TYPE_HELP, STORED, NewRun
+from application.bakeoffs.new_run.request import RUBRIC_TYPE_HELP, STORED, NewRun
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import TYPE_CHECKING
 
-from application.bakeoffs.new_run import STORED, NewRun
+from application.bakeoffs.new_run.request import STORED, NewRun
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from application.bakeoffs.confirm import confirmation_lines
-from application.bakeoffs.new_run import NewRun
+from application.bakeoffs.new_run.request import NewRun
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from api_client.errors import BlahError
 from api_client.transport.responses import safe_excerpt
-from application.bakeoffs.new_run import NewRun
+from application.bakeoffs.new_run.request import NewRun
 
 __all__ = ["CreateRefusal", "create_refusal", "field_of_refusal", "samples_enough"]
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.gate import actual_word
-from application.bakeoffs.new_run_hints import population_text
+from application.bakeoffs.new_run.hints import population_text
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 

@@ -40,7 +40,7 @@ class BakeoffCreate(SendOnce):
 
     async def _flow(self, prefill: BakeoffPrefill | None, candidates: list[str] | None) -> None:
         from application.bakeoffs.dialog_text import confirm_text
-        from application.bakeoffs.new_run import Problem
+        from application.bakeoffs.new_run.request import Problem
         from application.bakeoffs.refusals import create_refusal
         from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
         from widgets.confirm import WideConfirmScreen

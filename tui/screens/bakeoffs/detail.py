@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from application.bakeoffs.assertions import AssertionRow, assertion_rows
 from application.bakeoffs.gate import GateLine, gate_headline, gate_lines, gate_thresholds, thresholds_text
-from application.bakeoffs.new_run_hints import population_text
+from application.bakeoffs.new_run.hints import population_text
 from application.bakeoffs.progress import RunProgress
 from application.bakeoffs.results import (
     MISSING, CandidateRow, CriterionRow, JudgeFigures, candidate_rows, criterion_rows, judge_figures, win_verdict,

@@ -8,7 +8,7 @@ margin); the candidates offered from what the workspace already ran (any other i
 versioned arms (label, system and tools overrides, best-of-N); sample filters; up to 10
 assertions; sample count and answer cap.
 
-The queue's own rules are checked as the person continues (``application.bakeoffs.new_run``):
+The queue's own rules are checked as the person continues (``application.bakeoffs.new_run.request``):
 a refused field is said under its row and nothing is sent. Enter in a one-line field
 continues, Esc cancels; it answers once. ``candidates`` prefills ticked candidates (e.g. a
 screening's recommendation); ``initial`` and ``field_error`` reopen it on a request the queue
@@ -28,12 +28,12 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
 from application.bakeoffs.dialog_text import confirm_text, criterion_option, row_of_field
-from application.bakeoffs.new_run import (
+from application.bakeoffs.new_run.request import (
     ASSERTION_HELP, DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, MAX_CANDIDATES, RUBRIC_TYPE_HELP, STORED, ArmSpec,
     NewRun, Problem, SampleFilters, judge_family_warning,
 )
-from application.bakeoffs.new_run_fields import parse_arm, parse_assertion, parse_margin, whole_number
-from application.bakeoffs.new_run_hints import criterion_line, used_models
+from application.bakeoffs.new_run.fields import parse_arm, parse_assertion, parse_margin, whole_number
+from application.bakeoffs.new_run.hints import criterion_line, used_models
 from application.bakeoffs.planning import run_plan_lines
 from tui import bindings
 from widgets.check_list import CheckList

@@ -7,8 +7,8 @@ that does not compile, a schema that does not parse, a length that is not a whol
 candidates, ...); on top of those, the page's certified-switch rules (a ``__stored__``
 baseline needs a calibrated criterion) and the gate margin the person gives with it (a rate
 0..1, not a percent). Text fields are parsed here too, so the CLI's flags and the dialog's
-lines read the same way (:mod:`application.bakeoffs.new_run_fields`). What the
-dialog suggests from the workspace is in :mod:`application.bakeoffs.new_run_hints`.
+lines read the same way (:mod:`application.bakeoffs.new_run.fields`). What the
+dialog suggests from the workspace is in :mod:`application.bakeoffs.new_run.hints`.
 """
 
 from __future__ import annotations

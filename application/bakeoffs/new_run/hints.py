@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.judge_quality import judge_reading
-from application.bakeoffs.new_run import STORED, SampleFilters
+from application.bakeoffs.new_run.request import STORED, SampleFilters
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
