@@ -1,17 +1,21 @@
-"""One place that tells the person a run ended (notification + optional terminal bell).
+"""One place that tells the person a run ended: a blah.dev run, a Blobfish benchmark run or an
+errorbar bake-off, each said the same way (:class:`RunEnd`: a notification titled
+``<noun> <status>``, "Run completed", "Benchmark run interrupted", "Bake-off DONE", whose text
+names the run and says what happened; the terminal bell with it).
 
 Only runs the person follows are news: the ones started, resumed or cancelled from this app,
 and the ones opened in a watch screen (not every run on the platform: the simulator, like
-other people, starts runs of its own). Both the runs list and a run's watch screen follow
-runs; whichever sees a transition first announces it, the other stays quiet. One notifier
-per app (kept in a weak map, so nothing has to be added to the app class).
-``bell_on_run_end`` in the session settings (default True) rings the terminal bell with the
-notification.
+other people, starts runs of its own). Both the runs list and a watch screen
+(``tui.watch_screen.WatchScreen``) follow runs; whichever sees a transition first announces
+it, the other stays quiet. One notifier per app (kept in a weak map, so nothing has to be
+added to the app class). ``bell_on_run_end`` in the session settings (default True) rings the
+terminal bell with the notification.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Literal
 from weakref import WeakKeyDictionary
 
@@ -20,9 +24,34 @@ from textual.app import App
 from application.runs.blah.watch import ACTIVE_STATUSES
 from widgets.safe_text import one_line
 
-__all__ = ["RunNotifier", "notifier_for"]
+__all__ = ["BAKEOFF", "BENCH_RUN", "BLAH_RUN", "SCREENING", "RunEnd", "RunNotifier", "Severity", "announce_end",
+           "notifier_for"]
 
 Severity = Literal["information", "warning", "error"]
+
+BLAH_RUN = "Run"
+BENCH_RUN = "Benchmark run"
+BAKEOFF = "Bake-off"
+SCREENING = "Screening"
+"""What an announcement calls each kind of run (its title, and the first words of its text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunEnd:
+    """A run's end (or stall) as it is announced."""
+
+    key: str
+    """The run in the notifier: a blah.dev run id, ``blobfish:<slug>:<id>``, ``errorbar:<id>``."""
+    noun: str
+    """What the run is called: "Run", "Benchmark run", "Bake-off", "Screening"."""
+    status: str
+    message: str
+    """One sentence naming the run and what happened ("Run r1 completed: 38 of 38 items.")."""
+    severity: Severity
+
+    @property
+    def title(self) -> str:
+        return f"{self.noun} {one_line(self.status, max_len=20)}"
 
 
 class RunNotifier:
@@ -62,24 +91,15 @@ class RunNotifier:
         when = time.monotonic() if seen_at is None else seen_at
         self._said = {key: at for key, at in self._said.items() if key[0] != run_id or at > when}
 
-    def announce(
-        self,
-        app: App[object],
-        run_id: str,
-        status: str,
-        message: str,
-        severity: Severity,
-        *,
-        bell: bool,
-    ) -> bool:
+    def announce(self, app: App[object], end: RunEnd, *, bell: bool) -> bool:
         """Notify (and ring) unless this transition was already announced. True when announced."""
-        key = (run_id, status)
+        key = (end.key, end.status)
         if key in self._said:
             return False
         self._said[key] = time.monotonic()
-        text = one_line(message, max_len=300)
-        self.announced.append((run_id, status, text))
-        app.notify(text, title=f"Run {one_line(status, max_len=20)}", severity=severity, markup=False, timeout=10)
+        text = one_line(end.message, max_len=300)
+        self.announced.append((end.key, end.status, text))
+        app.notify(text, title=end.title, severity=end.severity, markup=False, timeout=10)
         if bell:
             app.bell()
         return True
@@ -94,3 +114,8 @@ def notifier_for(app: App[object]) -> RunNotifier:
     if notifier is None:
         notifier = _NOTIFIERS[app] = RunNotifier()
     return notifier
+
+
+def announce_end(app: App[object], end: RunEnd, *, bell: bool) -> bool:
+    """Say ``end`` once, app-wide: the notification, and the bell when ``bell``. True when said."""
+    return notifier_for(app).announce(app, end, bell=bell)

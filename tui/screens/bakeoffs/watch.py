@@ -6,7 +6,8 @@ the status, and once it has ended the final status said plainly (a run that ende
 was cancelled never shows a result). ``v`` opens a DONE run's results in Compare's Bake-offs
 view on that run; ``c`` cancels a PENDING or RUNNING run after a confirmation, sent once.
 The run is read again every second while it is PENDING or RUNNING (as the Bake-offs view
-does), backing off on errors; once it has ended, no more.
+does), backing off on errors; once it has ended, no more. An end seen here is announced as every
+watch announces its run's end (``tui.watch_screen.WatchScreen``: the notification and the bell).
 """
 
 from __future__ import annotations
@@ -27,14 +28,16 @@ from common.format import DASH
 from common.iso_time import iso_ms
 from common.safe_strings import one_line
 from tui import bindings
-from tui.base_screen import BlahScreen, describe_error
+from tui.base_screen import describe_error
 from tui.reload import Reload, retry_note
-from tui.screens.bakeoffs.notify import follow_bakeoff, note_bakeoff
+from tui.run_end import BAKEOFF
+from tui.screens.bakeoffs.notify import bakeoff_end, bakeoff_key, ended_since
 from tui.cell_format import fmt_time
 from tui.send_once import SendOnce
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
+from tui.watch_screen import WatchScreen
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
@@ -54,10 +57,11 @@ class RatioProgress(ProgressLine):
         return f"{ratio_text(ratio)} · {self.eta}" if self.eta else ratio_text(ratio)
 
 
-class BakeoffWatchScreen(BlahScreen):
+class BakeoffWatchScreen(WatchScreen):
     """One errorbar bake-off, live, to its final status."""
 
-    SCREEN_TITLE = "Bake-off"
+    SCREEN_TITLE = BAKEOFF
+    NOUN = BAKEOFF
     DEFAULT_CSS = """
     BakeoffWatchScreen #bkw-title { height: auto; padding: 0 1; }
     BakeoffWatchScreen #bkw-progress { margin: 1 1 0 1; }
@@ -77,8 +81,7 @@ class BakeoffWatchScreen(BlahScreen):
     """The watch's own time, for the rate behind the ETA (tests may replace it)."""
 
     def __init__(self, run_id: str, *, initial: assumed.Run | None = None) -> None:
-        super().__init__()
-        self.run_id = run_id
+        super().__init__(run_id)
         self.run: assumed.Run | None = initial
         self.progress = RunProgress(run_id)
         self.cancel = SendOnce(self, group="bakeoff_watch.cancel", once=True,
@@ -87,6 +90,10 @@ class BakeoffWatchScreen(BlahScreen):
         self._reload = Reload(self, self.load, interval=POLL_S, max_interval=15.0)  # no idle: an ended run stays
         self.state_text = Text()
         """What the state line says now (tests read it)."""
+
+    @property
+    def end_key(self) -> str:
+        return bakeoff_key(self.run_id)  # the run's key in the Runs list
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -100,7 +107,7 @@ class BakeoffWatchScreen(BlahScreen):
     def on_mount(self) -> None:
         if self.run is not None:
             if self.run.status in ACTIVE:  # watched while it runs: its end is news (bell, notification)
-                follow_bakeoff(self.app, self.run_id)
+                self.follow_end()
             self.progress.add(self.clock(), self.run.progress_ratio)
             self._show()
         self.load()
@@ -124,9 +131,10 @@ class BakeoffWatchScreen(BlahScreen):
             return
         before = self.run.status if self.run is not None else None
         if run.status in ACTIVE:
-            follow_bakeoff(self.app, run.id)
+            self.follow_end()
         self.run = run
-        note_bakeoff(self.app, run, before, bell=self.ctx.settings.bell_on_run_end)
+        if ended_since(run, before):
+            self.announce_end(bakeoff_end(run))
         self.progress.add(self.clock(), run.progress_ratio)
         self._say("")
         self._show()

@@ -35,7 +35,7 @@ from tui.screens.bakeoffs.screening import ScreeningStarter
 from tui.screens.runs.bench.rows import BenchRuns, chip
 from tui.screens.runs.confirm import Action, StatusWriter
 from tui.cell_format import DASH, cell, fmt_time, progress_text, status_style
-from tui.run_end import notifier_for
+from tui.run_end import BLAH_RUN, RunEnd, announce_end, notifier_for
 from tui.screens.runs.run_start import RunStart
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
@@ -194,7 +194,8 @@ class RunsScreen(bindings.RowAction, BlahScreen):
                 and run.status in ATTENTION_STATUSES
             ):
                 event = RunEvent("ended", run.status, ended_message(run))
-                notifier.announce(self.app, run.id, run.status or "?", event.message, event.severity, bell=bell)
+                end = RunEnd(run.id, BLAH_RUN, run.status or "?", event.message, event.severity)
+                announce_end(self.app, end, bell=bell)
             self._status[run.id] = run.status
         self.runs = runs
         self._render_table()

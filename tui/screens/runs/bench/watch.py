@@ -8,7 +8,8 @@ that link stays valid, and its recorded steps (Enter opens them in the Inspector
 states say what they mean (``application.runs.bench.view.suite_state``): ``interrupted`` is never a
 score, a rejected credential names its task. ``P`` publishes a completed suite run. The run's
 full-suite command (the frozen release on Harbor, same model; ``application.runs.bench.full_suite``)
-is shown whole under the state, and ``y`` copies it.
+is shown whole under the state, and ``y`` copies it. A suite watched to its end is announced as every
+watch announces its run's end (``tui.watch_screen.WatchScreen``: the notification and the bell).
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ from application.runs.bench.view import (
 from application.runs.bench.watch import WatchEvent, watch_suite
 from common.format import DASH
 from tui import bindings
-from tui.base_screen import BlahScreen, describe_error
+from tui.base_screen import describe_error
 from tui.cell_format import cell, tone_style
+from tui.run_end import BENCH_RUN, Severity
+from tui.watch_screen import WatchScreen
 from widgets.bars import NO_DATA, ProgressLine
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -66,11 +69,12 @@ class SuiteProgress(ProgressLine):
         return f"{done}/{total} · {pace} · ETA {self.eta or NO_DATA}"
 
 
-class BenchWatchScreen(bindings.RowAction, BlahScreen):
+class BenchWatchScreen(bindings.RowAction, WatchScreen):
     """One Blobfish benchmark run, live. Pushed from Runs (Enter on a Blobfish row) or right
     after starting one (with the POST's ``Location`` and ``Retry-After``)."""
 
-    SCREEN_TITLE = "Benchmark run"
+    SCREEN_TITLE = BENCH_RUN
+    NOUN = BENCH_RUN
     DEFAULT_CSS = """
     BenchWatchScreen #bw-title { height: auto; padding: 0 1; text-style: bold; }
     BenchWatchScreen #bw-progress { margin: 0 1; }
@@ -99,9 +103,8 @@ class BenchWatchScreen(bindings.RowAction, BlahScreen):
 
     def __init__(self, slug: str, run_id: str, *, initial: Run | None = None, location: str | None = None,
                  retry_after: float | None = None) -> None:
-        super().__init__()
+        super().__init__(run_id)
         self.slug = slug
-        self.run_id = run_id
         self.record: Run | None = initial
         self._location = location
         self._retry_after = retry_after
@@ -111,6 +114,10 @@ class BenchWatchScreen(bindings.RowAction, BlahScreen):
         self.polls = 0
         self.poll_state = "starting"  # polling | retrying | finished | stopped
         self.full_suite: FullSuiteCommand | None = None
+
+    @property
+    def end_key(self) -> str:
+        return f"blobfish:{self.slug}:{self.run_id}"  # the run's key in the Runs list
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
@@ -132,6 +139,7 @@ class BenchWatchScreen(bindings.RowAction, BlahScreen):
         if not self.query("#bw-tasks"):
             return  # closed while it opened
         self._say("")
+        self.follow_end()
         if self.record is not None:
             self._show(self.record)
         self.query_one("#bw-tasks", KeyTable).focus()
@@ -226,11 +234,9 @@ class BenchWatchScreen(bindings.RowAction, BlahScreen):
         self._show(record)
         if announce:
             state = suite_state(record)
-            severity = "information" if state.status == "completed" else "warning"
-            self.notify(one_line(state.sentence, max_len=300), title=f"Benchmark run {state.status}",
-                        severity=severity, markup=False, timeout=10)
-            if self.ctx.settings.bell_on_run_end:
-                self.app.bell()
+            severity: Severity = "information" if state.status == "completed" else "warning"
+            said = f"{self.NOUN} {one_line(record.run_id, max_len=60)} {state.sentence}"
+            self.announce_end(self.run_end(state.status, said, severity))
 
     # ----------------------------------------------------------------- rendering
 
