@@ -1,5 +1,8 @@
 """The README's "How the code is laid out" section, and every Markdown page under docs/, name only
-folders and modules that exist: a package renamed or moved without its description fails here.
+folders and modules of the repository that exist: a package renamed or moved without its
+description fails here. (Outside the layout's code block only paths from the top of the repository
+are checked, ``tui/screens/``, ``tests/bench/``, and dotted modules, ``common.format``: a docs page
+also names files the app writes, ``archives/profiles/NAME/``.)
 And the other way round: every package of ``application/`` and area of ``tui/screens/`` is named
 in the layout, so the description covers the tree as it is."""
 
@@ -7,6 +10,8 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from tui.help import all_bindings
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -37,15 +42,14 @@ def _exists(name: str, bases: list[Path]) -> bool:
     """``name`` (a relative path, maybe with ``*``) is there under one of ``bases``, directly or
     deeper (``shapes.py`` is in every platform's package)."""
     name = name.rstrip("/")
-    for base in bases:
-        if any(base.glob(name)) or any(base.glob(f"**/{name}")):
-            return True
-    return False
+    return any(any(base.glob(name)) or any(base.glob(f"**/{name}")) for base in bases)
 
 
-def missing_names(text: str, root: Path) -> list[str]:
-    """Each folder, file or dotted module ``text`` names that is not in the tree under ``root``."""
+def missing_names(text: str, root: Path, key_ids: frozenset[str] = frozenset()) -> list[str]:
+    """Each folder, file or dotted module ``text`` names that is not in the tree under ``root``
+    (``key_ids``: binding ids, ``diagnosis.refresh``, which read like modules and are not)."""
     missing: list[str] = []
+    top = {entry.name for entry in root.iterdir() if not entry.name.startswith(".")}
     package: str | None = None
     in_block = False
     for line in text.splitlines():
@@ -54,17 +58,20 @@ def missing_names(text: str, root: Path) -> list[str]:
             continue
         if in_block:
             package = _top_package(line, package)
-        bases = [root / package, root] if package else [root]
         for name in _PATHLIKE.findall(line):
             if name in _SKIPPED or name.startswith(("http", "__")) or "<" in name:
                 continue
-            if name.startswith("docs/") or name.split("/")[0] in {"tests", *(p.name for p in root.iterdir())}:
+            if name.split("/")[0] in top:
                 ok = any(root.glob(name.rstrip("/")))  # a path from the top: exactly there
+            elif in_block and package:
+                ok = _exists(name, [root / package])  # the block's package describes its own parts
             else:
-                ok = _exists(name, bases if in_block else [root])
+                continue  # not a path in the repository (a file the app writes, say)
             if not ok:
                 missing.append(name)
         for dotted in _DOTTED.findall(line):
+            if dotted in key_ids:
+                continue
             module = root.joinpath(*dotted.split("."))
             if not (module.with_suffix(".py").is_file() or (module / "__init__.py").is_file()):
                 missing.append(dotted)
@@ -80,10 +87,11 @@ def test_the_layout_names_only_what_exists() -> None:
 
 
 def test_docs_pages_name_only_what_exists() -> None:
-    for page in sorted((ROOT / "docs").rglob("*.md")):
-        assert missing_names(page.read_text(encoding="utf-8"), ROOT) == [], page
-    linked = re.findall(r"\]\((docs/[^)]+)\)", README.read_text(encoding="utf-8"))
-    assert linked and [link for link in linked if not (ROOT / link).is_file()] == []
+    key_ids = frozenset(binding.id for binding in all_bindings())
+    pages = sorted((ROOT / "docs").rglob("*.md"))
+    assert pages and "diagnosis.refresh" in key_ids
+    assert {page.name: missing_names(page.read_text(encoding="utf-8"), ROOT, key_ids) for page in pages} == {
+        page.name: [] for page in pages}
 
 
 def test_every_application_package_and_screen_area_is_in_the_layout() -> None:
@@ -101,5 +109,7 @@ def test_a_renamed_folder_or_module_is_caught(tmp_path: Path) -> None:
     (tmp_path / "common").mkdir()
     (tmp_path / "common" / "format.py").write_text("")
     text = ("```\napplication/  runs/ (bench/, eta.py), compare/bakeoff/ for bake-offs, runs/bench_*.py\n"
-            "common/       format.py\n```\nA value is written with `common.format`, never `common.formats`.\n")  # fmt: skip
-    assert missing_names(text, tmp_path) == ["compare/bakeoff/", "runs/bench_*.py", "common.formats"]
+            "common/       format.py\n```\nA value is written with `common.format`, never `common.formats`;\n"
+            "`application/runs/bench/` and `application/runs/blah/`; the app writes `archives/NAME/`.\n")  # fmt: skip
+    assert missing_names(text, tmp_path) == ["compare/bakeoff/", "runs/bench_*.py", "common.formats",
+                                             "application/runs/blah/"]
