@@ -7,6 +7,6 @@ keys, built with each area's binding ids), ``captioned_table`` (a caption over o
 ``text_page`` (one scrolled block of text), ``send_once`` (confirm, then send once),
 ``reload`` (the reload scheduler), ``platform_work`` (a loader given the session's client,
 saying "offline" where there is none), ``cell_format`` (the table cells of the runs, results,
-leaderboard, compare and health screens), ``watch_screen`` (the base of the three watch screens)
-and ``run_end`` (a followed run's end, announced once: the notification and the bell).
+leaderboard, compare and health screens) and ``run_watch`` (the base of the three watch screens,
+and a followed run's end announced once: the notification and the bell).
 """

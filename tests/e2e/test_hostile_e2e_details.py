@@ -30,7 +30,7 @@ from tests.support.hostile_e2e import (
     wait_until,
 )
 from tests.support.notify_log import NotificationLog
-from tui.run_end import notifier_for
+from tui.run_watch import notifier_for
 
 #: The payloads most likely to do harm (terminal escapes of every family, markup actions, bidi,
 #: the 1 MB line, a lone surrogate). Every payload is also shown in the lists and in the screen

@@ -1,4 +1,4 @@
-"""The three watch screens end the same way (``tui/watch_screen.py``): a blah.dev run, a Blobfish
+"""The three watch screens end the same way (``tui/run_watch.py``): a blah.dev run, a Blobfish
 benchmark run and an errorbar bake-off, each watched to its end against its simulator, ring the
 bell once and say one notification titled ``<noun> <status>`` whose text names the run; a look
 after the end says nothing more."""
@@ -30,7 +30,7 @@ from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 from tui.screens.runs.bench.watch import BenchWatchScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen
-from tui.watch_screen import WatchScreen
+from tui.run_watch import WatchScreen
 
 SIZE = (140, 45)
 

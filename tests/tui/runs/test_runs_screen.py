@@ -20,7 +20,7 @@ from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
 from tui.screens.leaderboard.screen import LeaderboardScreen, Standing
-from tui.run_end import notifier_for
+from tui.run_watch import notifier_for
 from tui.screens.runs.pick import ModelPickerScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen

@@ -1,4 +1,4 @@
-"""A bake-off's end, said as every run's end is said (``tui.run_end``: one notifier per app, each
+"""A bake-off's end, said as every run's end is said (``tui.run_watch``: one notifier per app, each
 transition said once, the bell with it when ``bell_on_run_end`` is on).
 
 Followed: a bake-off queued or screened from this app, and one opened in its watch while it is
@@ -16,7 +16,7 @@ from textual.app import App
 from application.bakeoffs.run_rows import ACTIVE, KEY_PREFIX
 from application.bakeoffs.screening import screening_of, verdict
 from common.safe_strings import one_line
-from tui.run_end import BAKEOFF, SCREENING, RunEnd, announce_end, notifier_for
+from tui.run_watch import BAKEOFF, SCREENING, RunEnd, announce_end, notifier_for
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed

@@ -7,7 +7,7 @@ was cancelled never shows a result). ``v`` opens a DONE run's results in Compare
 view on that run; ``c`` cancels a PENDING or RUNNING run after a confirmation, sent once.
 The run is read again every second while it is PENDING or RUNNING (as the Bake-offs view
 does), backing off on errors; once it has ended, no more. An end seen here is announced as every
-watch announces its run's end (``tui.watch_screen.WatchScreen``: the notification and the bell).
+watch announces its run's end (``tui.run_watch.WatchScreen``: the notification and the bell).
 """
 
 from __future__ import annotations
@@ -30,14 +30,13 @@ from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.reload import Reload, retry_note
-from tui.run_end import BAKEOFF
+from tui.run_watch import BAKEOFF, WatchScreen
 from tui.screens.bakeoffs.notify import bakeoff_end, bakeoff_key, ended_since
 from tui.cell_format import fmt_time
 from tui.send_once import SendOnce
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
-from tui.watch_screen import WatchScreen
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:

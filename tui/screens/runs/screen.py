@@ -35,7 +35,7 @@ from tui.screens.bakeoffs.screening import ScreeningStarter
 from tui.screens.runs.bench.rows import BenchRuns, chip
 from tui.screens.runs.confirm import Action, StatusWriter
 from tui.cell_format import DASH, cell, fmt_time, progress_text, status_style
-from tui.run_end import BLAH_RUN, RunEnd, announce_end, notifier_for
+from tui.run_watch import BLAH_RUN, RunEnd, announce_end, notifier_for
 from tui.screens.runs.run_start import RunStart
 from widgets.caption import Caption
 from widgets.footer import KeyFooter

@@ -5,7 +5,7 @@ and on errors, never gives up on a transient error, stops on a fatal one (the ru
 the key refused), and stops when the run is completed or cancelled (a stalled or failed run
 is still polled, slowly: it may be resumed from elsewhere). The end of the run is announced once with a
 notification and, unless ``bell_on_run_end`` is False, the terminal bell, as every watch says it
-(``tui.watch_screen.WatchScreen``). How the ETA is
+(``tui.run_watch.WatchScreen``). How the ETA is
 estimated is documented in ``application/runs/eta.py``.
 """
 
@@ -43,8 +43,7 @@ from tui.cell_format import (
     progress_text,
     status_style,
 )
-from tui.run_end import notifier_for
-from tui.watch_screen import WatchScreen
+from tui.run_watch import WatchScreen, notifier_for
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
 from widgets.footer import KeyFooter

@@ -202,18 +202,18 @@ class FakeApp:
 def test_notifier_tells_each_end_once_and_again_after_a_resume() -> None:
     import time
 
-    from tui.run_end import RunNotifier
+    from tui.run_watch import RunEnd, RunNotifier
 
     app = FakeApp()
     notifier = RunNotifier()
     asked_before = time.monotonic()
-    assert notifier.announce(app, "r1", "stalled", "Run r1 stalled\x1b[2J", "warning", bell=True)  # type: ignore[arg-type]
-    assert not notifier.announce(app, "r1", "stalled", "again", "warning", bell=True)  # type: ignore[arg-type]
+    assert notifier.announce(app, RunEnd("r1", "Run", "stalled", "Run r1 stalled\x1b[2J", "warning"), bell=True)  # type: ignore[arg-type]
+    assert not notifier.announce(app, RunEnd("r1", "Run", "stalled", "again", "warning"), bell=True)  # type: ignore[arg-type]
     # a list answer older than the announcement does not make it news again
     notifier.note_status("r1", "running", seen_at=asked_before)
-    assert not notifier.announce(app, "r1", "stalled", "again", "warning", bell=True)  # type: ignore[arg-type]
+    assert not notifier.announce(app, RunEnd("r1", "Run", "stalled", "again", "warning"), bell=True)  # type: ignore[arg-type]
     notifier.note_status("r1", "running")
-    assert notifier.announce(app, "r1", "stalled", "stalled again", "warning", bell=False)  # type: ignore[arg-type]
+    assert notifier.announce(app, RunEnd("r1", "Run", "stalled", "stalled again", "warning"), bell=False)  # type: ignore[arg-type]
     assert app.bells == 1
     assert [n[0] for n in app.notes] == ["Run r1 stalled^[[2J", "stalled again"]
     assert all(markup is False for _m, _s, markup in app.notes)

@@ -9,7 +9,7 @@ states say what they mean (``application.runs.bench.view.suite_state``): ``inter
 score, a rejected credential names its task. ``P`` publishes a completed suite run. The run's
 full-suite command (the frozen release on Harbor, same model; ``application.runs.bench.full_suite``)
 is shown whole under the state, and ``y`` copies it. A suite watched to its end is announced as every
-watch announces its run's end (``tui.watch_screen.WatchScreen``: the notification and the bell).
+watch announces its run's end (``tui.run_watch.WatchScreen``: the notification and the bell).
 """
 
 from __future__ import annotations
@@ -45,8 +45,7 @@ from common.format import DASH
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.cell_format import cell, tone_style
-from tui.run_end import BENCH_RUN, Severity
-from tui.watch_screen import WatchScreen
+from tui.run_watch import BENCH_RUN, Severity, WatchScreen
 from widgets.bars import NO_DATA, ProgressLine
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable

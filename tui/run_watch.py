@@ -1,31 +1,36 @@
-"""One place that tells the person a run ended: a blah.dev run, a Blobfish benchmark run or an
+"""Watching a run to its end, and saying the end: a blah.dev run, a Blobfish benchmark run or an
 errorbar bake-off, each said the same way (:class:`RunEnd`: a notification titled
 ``<noun> <status>``, "Run completed", "Benchmark run interrupted", "Bake-off DONE", whose text
 names the run and says what happened; the terminal bell with it).
 
+:class:`WatchScreen` is the base of the three watch screens (``tui.screens.runs.watch``,
+``tui.screens.runs.bench.watch``, ``tui.screens.bakeoffs.watch``): the run it watches, following
+it, and its end said through :func:`announce_end`. How each watch reads its run stays its own
+(the app's ``Poller``, the server-paced ``watch_suite``, ``Reload``).
+
 Only runs the person follows are news: the ones started, resumed or cancelled from this app,
 and the ones opened in a watch screen (not every run on the platform: the simulator, like
-other people, starts runs of its own). Both the runs list and a watch screen
-(``tui.watch_screen.WatchScreen``) follow runs; whichever sees a transition first announces
-it, the other stays quiet. One notifier per app (kept in a weak map, so nothing has to be
-added to the app class). ``bell_on_run_end`` in the session settings (default True) rings the
-terminal bell with the notification.
+other people, starts runs of its own). Both the runs list and a watch screen follow runs;
+whichever sees a transition first announces it, the other stays quiet. One notifier per app
+(kept in a weak map, so nothing has to be added to the app class). ``bell_on_run_end`` in the
+session settings (default True) rings the terminal bell with the notification.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 from weakref import WeakKeyDictionary
 
 from textual.app import App
 
 from application.runs.blah.watch import ACTIVE_STATUSES
+from tui.base_screen import BlahScreen
 from widgets.safe_text import one_line
 
-__all__ = ["BAKEOFF", "BENCH_RUN", "BLAH_RUN", "SCREENING", "RunEnd", "RunNotifier", "Severity", "announce_end",
-           "notifier_for"]
+__all__ = ["BAKEOFF", "BENCH_RUN", "BLAH_RUN", "SCREENING", "RunEnd", "RunNotifier", "Severity", "WatchScreen",
+           "announce_end", "notifier_for"]
 
 Severity = Literal["information", "warning", "error"]
 
@@ -119,3 +124,30 @@ def notifier_for(app: App[object]) -> RunNotifier:
 def announce_end(app: App[object], end: RunEnd, *, bell: bool) -> bool:
     """Say ``end`` once, app-wide: the notification, and the bell when ``bell``. True when said."""
     return notifier_for(app).announce(app, end, bell=bell)
+
+
+class WatchScreen(BlahScreen):
+    """One run, watched to its end; subclasses name it (``NOUN``) and may key it (``end_key``)."""
+
+    NOUN: ClassVar[str] = BLAH_RUN
+    """What the announcement calls the run."""
+
+    def __init__(self, run_id: str) -> None:
+        super().__init__()
+        self.run_id = run_id
+
+    @property
+    def end_key(self) -> str:
+        """The run in the app's notifier (the Runs list uses the same key for the same run)."""
+        return self.run_id
+
+    def follow_end(self) -> None:
+        """The person watches this run: its end is news."""
+        notifier_for(self.app).follow(self.end_key)
+
+    def run_end(self, status: str, message: str, severity: Severity, *, noun: str | None = None) -> RunEnd:
+        return RunEnd(self.end_key, noun or self.NOUN, status, message, severity)
+
+    def announce_end(self, end: RunEnd) -> bool:
+        """The end said once: the notification, and the bell unless ``bell_on_run_end`` is off."""
+        return announce_end(self.app, end, bell=self.ctx.settings.bell_on_run_end)
