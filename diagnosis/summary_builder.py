@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from api_client.blahdev.shapes import Health, LogEntry, Result
+from common.records import Call
 
 from . import kinds
 from .classifier import classify_detected
@@ -23,6 +23,7 @@ from .features import DIMENSIONS, feature_values
 from .finding import Finding
 from .grouping import EXAMPLES_PER_GROUP, GroupCounter
 from .health import OutageIndex, outage_windows
+from .inputs import GradedResult, HealthRecord
 from .templates import detect_template, normalize_template
 
 EXAMPLES_PER_KIND = 5
@@ -44,8 +45,8 @@ class SummaryBuilder:
         self,
         *,
         trained_template: str | None = None,
-        results_by_log_id: Mapping[str, Result] | None = None,
-        health: Health | None = None,
+        results_by_log_id: Mapping[str, GradedResult] | None = None,
+        health: HealthRecord | None = None,
         findings_by_log_id: Mapping[str, list[Finding]] | None = None,
         seq_base: int = 0,
         keep_ids: bool = True,
@@ -54,7 +55,7 @@ class SummaryBuilder:
         only the comparison with the platform's clusters and ``/diagnose`` reads it)."""
         self.keep_ids = keep_ids
         self.trained = normalize_template(trained_template)
-        self.results: Mapping[str, Result] = results_by_log_id or {}
+        self.results: Mapping[str, GradedResult] = results_by_log_id or {}
         self.given: Mapping[str, list[Finding]] = findings_by_log_id or {}
         self.health_known = health is not None
         self.index = OutageIndex(outage_windows(health))
@@ -81,7 +82,7 @@ class SummaryBuilder:
         state["given"] = {}
         return state
 
-    def add(self, entry: LogEntry, detected: str | None = None, found: list[Finding] | None = None) -> tuple[
+    def add(self, entry: Call, detected: str | None = None, found: list[Finding] | None = None) -> tuple[
         tuple[str, ...], bool, tuple[str, ...] | None
     ]:
         """One call (its detected template and findings when already known). Returns the call's
