@@ -30,10 +30,10 @@ from typing import Any, Protocol
 
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
-from api_client.blahdev.shapes import LogEntry
+from common.records import Call
 from api_client.blahdev.tail import LogTail, TailState
 
-OnBatch = Callable[[list[LogEntry]], Awaitable[None] | None]
+OnBatch = Callable[[list[Call]], Awaitable[None] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +157,7 @@ class ArchiveSync:
         )
         pages = fetched = added = 0
         complete = False
-        batch: list[LogEntry] = []
+        batch: list[Call] = []
 
         async def flush() -> None:
             nonlocal pages, fetched, added, oldest, batch
@@ -196,7 +196,7 @@ class ArchiveSync:
 
     # ------------------------------------------------------------------ internals
 
-    async def _store(self, batch: list[LogEntry]) -> list[LogEntry]:
+    async def _store(self, batch: list[Call]) -> list[Call]:
         return await asyncio.to_thread(self.archive.add_new, batch, self.badges_fn)
 
     def _advance_cursor(self, newest: int) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry
+    from common.records import Call
 
 
-def older_page_bound(raw: list[LogEntry], page_size: int) -> tuple[int, int, str | None]:
+def older_page_bound(raw: list[Call], page_size: int) -> tuple[int, int, str | None]:
     """For a full page: its oldest millisecond, the ``before`` that asks for the page after
     it, and why entries may be missed (None unless the whole page is one millisecond).
 

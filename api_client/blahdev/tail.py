@@ -32,7 +32,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol, TypedDict
 
 from api_client.blahdev.paging import older_page_bound
-from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.blahdev.records import CallPage
+from common.records import Call
 from api_client.errors import BlahError
 from api_client.transport.polling import Backoff
 
@@ -70,7 +71,7 @@ class LogsApi(Protocol):
         errors_only: bool = ...,
         limit: int | None = ...,
         stats: bool = ...,
-    ) -> LogPage: ...
+    ) -> CallPage: ...
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class _Stopped(Exception):
 
 @dataclass
 class _Cycle:
-    new: list[LogEntry]
+    new: list[Call]
     stalled: str | None = None
 
 
@@ -177,7 +178,7 @@ class LogTail:
     def __aiter__(self) -> LogTail:
         return self
 
-    async def __anext__(self) -> list[LogEntry]:
+    async def __anext__(self) -> list[Call]:
         while True:
             if self._stop_event.is_set():
                 raise StopAsyncIteration
@@ -207,7 +208,7 @@ class LogTail:
             if cycle.new:
                 return cycle.new
 
-    async def poll(self) -> list[LogEntry]:
+    async def poll(self) -> list[Call]:
         """Run one cycle now (starting first if needed) and return what is new.
 
         For a "refresh now" key and for tests; raises BlahError instead of retrying.
@@ -298,7 +299,7 @@ class LogTail:
                 return cycle
             before = next_before
 
-    async def _fetch(self, *, since: int | None, before: int | None, limit: int) -> LogPage:
+    async def _fetch(self, *, since: int | None, before: int | None, limit: int) -> CallPage:
         return await self._api.get_logs(
             self._model_id,
             source=self._source,
@@ -308,7 +309,7 @@ class LogTail:
             limit=limit,
         )
 
-    def _remember(self, entries: list[LogEntry]) -> None:
+    def _remember(self, entries: list[Call]) -> None:
         for entry in entries:
             self._seen[entry.id] = entry.created_at
 
