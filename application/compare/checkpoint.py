@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from api_client.blahdev.shapes import LogEntry
+from common.records import Call
 from api_client.errors import NotFoundError
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.diagnosis.data import DEFAULT_LIMIT, fetch_model, load_entries
@@ -76,7 +76,7 @@ class CheckpointComparison:
     split_at_ms: int | None = None  # windows: B holds the calls made at or after this time
 
 
-def outcomes_of(entries: Sequence[LogEntry], trained_template: str | None) -> list[CallOutcome]:
+def outcomes_of(entries: Sequence[Call], trained_template: str | None) -> list[CallOutcome]:
     """Each call classified (CPU-bound: run it off the event loop)."""
     from application.logs.badges import capped
     from diagnosis import classify
@@ -90,7 +90,7 @@ def outcomes_of(entries: Sequence[LogEntry], trained_template: str | None) -> li
 
 @dataclass(frozen=True)
 class _Read:
-    entries: list[LogEntry]
+    entries: list[Call]
     source: str
     note: str | None
     template: str | None
@@ -114,7 +114,7 @@ async def _read(client: BlahClient | None, archive: Archive | None, model_id: st
     return _Read(entries, source, note, template)
 
 
-def _side(model_id: str, entries: Sequence[LogEntry], read: _Read) -> Side:
+def _side(model_id: str, entries: Sequence[Call], read: _Read) -> Side:
     times = [e.created_at for e in entries]
     return Side(model_id, len(entries), min(times, default=None), max(times, default=None), read.source,
                 read.note, read.template)
@@ -154,8 +154,8 @@ async def compare_models(
 
 
 def split_in_time(
-    entries: Sequence[LogEntry], split_at_ms: int | None = None
-) -> tuple[list[LogEntry], list[LogEntry], int | None]:
+    entries: Sequence[Call], split_at_ms: int | None = None
+) -> tuple[list[Call], list[Call], int | None]:
     """(older, newer, split time): newer holds the calls made at or after ``split_at_ms``;
     by default the time of the middle call (oldest first), so each window holds half the
     calls (the newer one the extra call of an odd count). None as the time when there are

@@ -24,7 +24,8 @@ from application.logs.history import ALL_CALLS, PlatformQuery, Reach, query_of
 from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry, LogStats
+    from api_client.blahdev.shapes import LogStats
+    from common.records import Call
     from application.session.context import AppContext
     from application.session.settings import Settings
 
@@ -174,7 +175,7 @@ class LogsFeed:
 
     # ------------------------------------------------------------------ storing
 
-    async def store(self, entries: list[LogEntry]) -> list[LogEntry]:
+    async def store(self, entries: list[Call]) -> list[Call]:
         """Keep the entries not held yet (badges computed once, here); returns the new ones."""
         if not entries:
             return []
@@ -219,7 +220,7 @@ class LogsFeed:
         page = await client.get_logs(self.model_id, limit=1, stats=True)
         return page.stats
 
-    async def tail(self, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
+    async def tail(self, on_state: Callable[[Any], None]) -> AsyncIterator[list[Call]]:
         """New calls as they arrive, stored; yields each batch of new entries."""
         client = self.ctx.client
         assert client is not None
@@ -248,15 +249,15 @@ class LogsFeed:
         finally:
             await tail.aclose()
 
-    async def _tail_with_sync(self, sync_cls: Any, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
-        queue: asyncio.Queue[list[LogEntry] | None] = asyncio.Queue()
+    async def _tail_with_sync(self, sync_cls: Any, on_state: Callable[[Any], None]) -> AsyncIterator[list[Call]]:
+        queue: asyncio.Queue[list[Call] | None] = asyncio.Queue()
         client = _TailTuning(self.ctx.client, max_interval=self.settings.max_interval)
         sync = sync_cls(client, self.archive, self.model_id, badges_fn=self.badges_fn, interval=self.settings.interval)
         self._sync = sync
         if hasattr(sync, "on_state"):
             sync.on_state = on_state
 
-        async def on_batch(entries: list[LogEntry]) -> None:
+        async def on_batch(entries: list[Call]) -> None:
             await queue.put(list(entries))
 
         async def run() -> None:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.blobfish.shapes_bench import TaskResult
 from application.evaluations.evidence import PLATFORM, Grade, Rollout, RolloutStep, ToolCall, result_failed
 from application.evaluations.inspect import tool_call_line
 from application.inspector.foreign import ForeignCall, StepsById
+from common.records import Call, step_call_id
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
 
 __all__ = ["TaskSteps", "task_rollout"]
@@ -41,7 +41,7 @@ def task_rollout(run_id: str, task: TaskResult, model: str | None) -> Rollout:
     explanation = task.grader.explanation if task.grader else None
     grade = Grade(passed=task.strict_pass, reward=task.score, explanation=explanation)
     return Rollout(rollout_id=f"{run_id}/{task.task_id or '?'}", task_id=task.task_id, reward=task.score,
-                   grade=grade, trace_id=None, steps=tuple(steps), model=model)
+                   grade=grade, trace_id=None, steps=tuple(steps), model=model, source=PLATFORM)
 
 
 class TaskSteps(StepsById[RolloutStep]):
@@ -56,7 +56,7 @@ class TaskSteps(StepsById[RolloutStep]):
         self.task = task
         self.rollout = task_rollout(run_id, task, model)
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
-        super().__init__([f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)],
+        super().__init__([step_call_id(self.rollout.rollout_id, n) for n in range(1, len(self.rollout.steps) + 1)],
                          self.rollout.steps)
 
     def call(self, call_id: str) -> ForeignCall | None:
@@ -64,7 +64,8 @@ class TaskSteps(StepsById[RolloutStep]):
         if step is None:
             return None
         call = step.tool_calls[0]
-        entry = LogEntry(id=call_id, model_id=self.rollout.model, source=PLATFORM, created_at=0,
+        # The task records no time for a step: created_at stays None ("not given").
+        entry = Call(id=call_id, model_id=self.rollout.model, source=PLATFORM, created_at=None,
                          prompt=f"{call.name or '(unnamed tool)'}({_text(call.args) or ''})",
                          response=_text(call.result), run_id=self.run_id, result_id=self.task.task_id)
         task = self.task
