@@ -30,8 +30,8 @@ from typing import Any, Protocol
 
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
-from common.records import Call
 from api_client.blahdev.tail import LogTail, TailState
+from common.records import Call
 
 OnBatch = Callable[[list[Call]], Awaitable[None] | None]
 

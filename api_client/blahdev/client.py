@@ -13,9 +13,6 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Unpack
 from urllib.parse import urlencode
 
-from common.constants import DEFAULT_BASE_URL
-from common.records import Call
-
 from api_client.blahdev import _parse as P
 from api_client.blahdev._assets import AssetEndpoints
 from api_client.blahdev._base import id_list
@@ -42,6 +39,8 @@ from api_client.transport.http import Sleep
 from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.request_members import given, whole
 from api_client.transport.url_paths import api_path, segment
+from common.constants import DEFAULT_BASE_URL
+from common.records import Call
 
 if TYPE_CHECKING:
     from api_client.blahdev.wire_history import WireLogHistory

@@ -7,10 +7,10 @@ from collections.abc import AsyncGenerator
 
 from api_client.blahdev.paging import older_page_bound
 from api_client.blahdev.records import CallPage
-from common.records import Call
 from api_client.blahdev.tail import MAX_PAGE, LogsApi, check_page_size
 from api_client.errors import InvalidResponseError
 from api_client.transport.url_paths import api_path, segment
+from common.records import Call
 
 _READ_AHEAD_TURN = 16
 """With a read ahead pending, the event loop gets a turn every this many entries."""

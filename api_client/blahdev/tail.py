@@ -33,9 +33,9 @@ from typing import Any, Literal, Protocol, TypedDict
 
 from api_client.blahdev.paging import older_page_bound
 from api_client.blahdev.records import CallPage
-from common.records import Call
 from api_client.errors import BlahError
 from api_client.transport.polling import Backoff
+from common.records import Call
 
 Phase = Literal["starting", "live", "idle_backoff", "retrying", "stalled", "stopped"]
 Sleep = Callable[[float], Awaitable[None]]

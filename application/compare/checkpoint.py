@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from common.records import Call
 from api_client.errors import NotFoundError
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.diagnosis.data import DEFAULT_LIMIT, fetch_model, load_entries
+from common.records import Call
 from diagnosis.checkpoint import (
     DEFAULT_CONFIDENCE,
     DEFAULT_POWER,

@@ -13,8 +13,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from api_client.blahdev.shapes import FailureClusters
-from common.records import Call
 from application.diagnosis.data import DiagnosisInputs
+from common.records import Call
 
 if TYPE_CHECKING:
     from diagnosis.finding import Finding

@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from common.records import Call
 from api_client.errors import BlahError
 from application.error_text import describe_error
+from common.records import Call
 from diagnosis import Finding, classify, template_name
 
 __all__ = ["CallFindings", "read_call_findings"]

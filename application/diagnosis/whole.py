@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_row, entries_with_ids, read_range
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
+from common.records import Call
 from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:

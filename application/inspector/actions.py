@@ -12,8 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from common.records import Call
 from common.format import DASH
+from common.records import Call
 from common.safe_strings import sanitize
 
 __all__ = [

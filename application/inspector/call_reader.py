@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from common.records import Call
 from api_client.errors import BlahError
 from application.chat_template import resolve_template
 from application.session.context import AppContext
+from common.records import Call
 
 __all__ = ["CallReader", "Found"]
 

@@ -25,9 +25,9 @@ from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 
 if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogStats
-    from common.records import Call
     from application.session.context import AppContext
     from application.session.settings import Settings
+    from common.records import Call
 
 __all__ = ["FeedSettings", "LogsFeed"]
 

@@ -20,10 +20,10 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Static
 
-from common.records import Call
 from api_client.errors import BlahError
 from application.logs.rows import row_from_entry
 from application.session.timezone import screen_tz
+from common.records import Call
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from widgets.caption import Caption

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from textual.app import App
 
-from common.records import Call
 from application.inspector.actions import append_training_example, training_file_for
+from common.records import Call
 
 __all__ = ["copy_text", "export_training_example"]
 

@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from common.records import Call
 from application.inspector.findings import Analysis
 from application.inspector.foreign import ForeignCall
+from common.records import Call
 from tui.screens.inspector.panels import CallDetails, FindingsPanel, OriginPanel, ResultPanel, TemplatesPanel
 from widgets.bars import TokenBar
 from widgets.text_viewer import TextViewer

@@ -7,8 +7,8 @@ from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
-from common.records import Call
 from application.inspector.actions import external_command, plain_call, write_temp_text
+from common.records import Call
 
 __all__ = ["hand_over"]
 

@@ -20,10 +20,10 @@ from rich.text import Text
 from textual.widgets import Static
 
 from api_client.blahdev.shapes import Result
-from common.records import Call
 from application.inspector.findings import Analysis
 from application.inspector.foreign import ForeignCall
 from common.format import DASH, format_latency, format_timestamp
+from common.records import Call
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text
 

@@ -29,13 +29,13 @@ from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
 from api_client.blahdev.shapes import Result
-from common.records import Call
 from api_client.errors import BlahError, NotFoundError
 from application.chat_template import resolve_template
 from application.inspector.call_reader import CallReader
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
 from application.session.timezone import screen_tz
+from common.records import Call
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.inspector.call_actions import copy_text, export_training_example

@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.widgets import Static
 
 from api_client.blahdev.shapes import InferResult
-from common.records import Call
 from common.format import DASH, format_latency
+from common.records import Call
 from diagnosis import Finding
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text

@@ -22,7 +22,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, OptionList, ProgressBar, Static, TextArea
 from textual.widgets.option_list import Option
 
-from common.records import Call
 from api_client.errors import BlahError
 from application.training.upload import (
     BuiltSet,
@@ -31,6 +30,7 @@ from application.training.upload import (
     draft_examples,
 )
 from common.format import format_size
+from common.records import Call
 from diagnosis.suggest import Suggestion
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
