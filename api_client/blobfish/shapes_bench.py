@@ -67,7 +67,7 @@ class Links(Lenient):
 class TaskStep(Lenient):
     """One recorded step of a benchmark task, a tool call as the wire carries it. ASSUMED:
     ``{index, tool, arguments, result}``. Read as the product's ``common.records.ToolCall``
-    by ``application.runs.bench_inspect.task_rollout``."""
+    by ``api_client.blobfish.records.rollout_from_task``."""
 
     index: int | None = None
     tool: str | None = None
