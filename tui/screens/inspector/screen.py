@@ -216,7 +216,7 @@ class InspectorScreen(BlahScreen):
     async def _load_result(self, entry: Call, trained: str | None, source: str) -> None:
         panel = self.panes.result_panel
         client = self.ctx.client
-        if entry.result_id is None:
+        if entry.result_id is None or self._source is not None:  # another platform's result is not blah.dev's
             panel.show(None)
             return
         if client is None:
