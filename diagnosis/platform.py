@@ -226,7 +226,8 @@ def _in_platform_window(
     if not by_entry or start is None or end is None:
         return None
     return [
-        i for i, e in by_entry.items() if i in examined and i not in host and start <= e.created_at <= end
+        i for i, e in by_entry.items()
+        if i in examined and i not in host and e.created_at is not None and start <= e.created_at <= end
     ]
 
 

@@ -91,11 +91,12 @@ class SummaryBuilder:
         self.examined += 1
         if self.keep_ids:
             self.all_ids.add(entry.id)
-        ts = entry.created_at
-        if self.first is None or ts < self.first:
-            self.first = ts
-        if self.last is None or ts > self.last:
-            self.last = ts
+        ts = entry.created_at  # None: not given (the call counts, but not in the time span or an outage)
+        if ts is not None:
+            if self.first is None or ts < self.first:
+                self.first = ts
+            if self.last is None or ts > self.last:
+                self.last = ts
         result = self.results.get(entry.id) if self.results else None
         if detected is None:
             detected = detect_template(entry.prompt, entry.messages)
@@ -111,7 +112,7 @@ class SummaryBuilder:
         else:  # most calls: nothing found
             names, failed, format_ok = (), False, False
 
-        if self.index and self.index.window_for(ts) is not None:
+        if self.index and ts is not None and self.index.window_for(ts) is not None:
             self.host_calls += 1
             self.in_outage.add(entry.id)
             if failed:

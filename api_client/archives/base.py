@@ -210,5 +210,7 @@ def call_from_row(row: Sequence[Any]) -> Call:
     if raw is None:
         return Call(*row)
     turns = tuple(ChatTurn(m["role"], m.get("content")) for m in orjson.loads(raw))
-    return Call(*row[:_MESSAGES_AT], turns, *row[_MESSAGES_AT + 1 :])
+    values = list(row)
+    values[_MESSAGES_AT] = turns
+    return Call(*values)
 

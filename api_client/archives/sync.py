@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
 from api_client.blahdev.tail import LogTail, TailState
-from common.records import Call
+from common.records import Call, time_of
 
 OnBatch = Callable[[list[Call]], Awaitable[None] | None]
 
@@ -131,7 +131,7 @@ class ArchiveSync:
         try:
             async for batch in tail:
                 new = await self._store(batch)
-                newest = max(entry.created_at for entry in batch)
+                newest = max(map(time_of, batch))
                 await asyncio.to_thread(self._advance_cursor, newest)
                 if new and on_batch is not None:
                     await _maybe_await(on_batch(new))
@@ -167,7 +167,7 @@ class ArchiveSync:
             pages += 1
             fetched += len(batch)
             added += len(new)
-            low = min(entry.created_at for entry in batch)
+            low = min(map(time_of, batch))
             oldest = low if oldest is None else min(oldest, low)
             batch = []
             if on_progress is not None:

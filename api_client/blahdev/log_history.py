@@ -10,7 +10,7 @@ from api_client.blahdev.records import CallPage
 from api_client.blahdev.tail import MAX_PAGE, LogsApi, check_page_size
 from api_client.errors import InvalidResponseError
 from api_client.transport.url_paths import api_path, segment
-from common.records import Call
+from common.records import Call, time_of
 
 _READ_AHEAD_TURN = 16
 """With a read ahead pending, the event loop gets a turn every this many entries."""
@@ -115,9 +115,9 @@ class LogHistory:
                 fresh = [
                     entry
                     for entry in raw
-                    if (before is None or entry.created_at < before) and entry.id not in boundary
+                    if (before is None or time_of(entry) < before) and entry.id not in boundary
                 ]
-                fresh.sort(key=lambda entry: entry.created_at, reverse=True)
+                fresh.sort(key=time_of, reverse=True)
                 full = len(raw) >= self._page_size
                 if full:
                     before, boundary, boundary_ms = self._next_page(raw, before, boundary, boundary_ms)

@@ -35,7 +35,7 @@ from api_client.blahdev.paging import older_page_bound
 from api_client.blahdev.records import CallPage
 from api_client.errors import BlahError
 from api_client.transport.polling import Backoff
-from common.records import Call
+from common.records import Call, time_of
 
 Phase = Literal["starting", "live", "idle_backoff", "retrying", "stalled", "stopped"]
 Sleep = Callable[[float], Awaitable[None]]
@@ -233,7 +233,7 @@ class LogTail:
             return
         page = await self._fetch(since=None, before=None, limit=1)
         if page.logs:
-            newest = max(entry.created_at for entry in page.logs)
+            newest = max(map(time_of, page.logs))
             # Only entries up to ``newest`` existed at start: anything newer is delivered.
             primed = await self._collect(since=newest - self._overlap, upper=newest + 1)
             self._remember(primed.new)
@@ -257,9 +257,9 @@ class LogTail:
         if cycle.new:
             # Oldest first; within one millisecond keep the server's (reversed) order.
             cycle.new.reverse()
-            cycle.new.sort(key=lambda entry: entry.created_at)
+            cycle.new.sort(key=time_of)
             self._remember(cycle.new)
-            newest = cycle.new[-1].created_at
+            newest = time_of(cycle.new[-1])
             if self._cursor is None or newest > self._cursor:
                 self._cursor = newest
             self._prune()
@@ -274,7 +274,7 @@ class LogTail:
             page = await self._fetch(since=since, before=before, limit=self._page_size)
             raw = page.logs
             for entry in raw:
-                at = entry.created_at
+                at = time_of(entry)
                 if (since is not None and at <= since) or (before is not None and at >= before):
                     continue  # outside what was asked: the server ignored a bound
                 if entry.id in self._seen or entry.id in in_cycle:
@@ -311,7 +311,7 @@ class LogTail:
 
     def _remember(self, entries: list[Call]) -> None:
         for entry in entries:
-            self._seen[entry.id] = entry.created_at
+            self._seen[entry.id] = time_of(entry)
 
     def _prune(self) -> None:
         """Forget ids that no later query can return (at or before the next ``since``)."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 from api_client.errors import NotFoundError
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.diagnosis.data import DEFAULT_LIMIT, fetch_model, load_entries
-from common.records import Call
+from common.records import Call, time_of
 from diagnosis.checkpoint import (
     DEFAULT_CONFIDENCE,
     DEFAULT_POWER,
@@ -115,7 +115,7 @@ async def _read(client: BlahClient | None, archive: Archive | None, model_id: st
 
 
 def _side(model_id: str, entries: Sequence[Call], read: _Read) -> Side:
-    times = [e.created_at for e in entries]
+    times = [time_of(e) for e in entries]
     return Side(model_id, len(entries), min(times, default=None), max(times, default=None), read.source,
                 read.note, read.template)
 
@@ -160,13 +160,13 @@ def split_in_time(
     by default the time of the middle call (oldest first), so each window holds half the
     calls (the newer one the extra call of an odd count). None as the time when there are
     no calls."""
-    ordered = sorted(entries, key=lambda e: (e.created_at, e.id))
+    ordered = sorted(entries, key=lambda e: (time_of(e), e.id))
     if not ordered:
         return [], [], split_at_ms
     if split_at_ms is None:
-        split_at_ms = ordered[len(ordered) // 2].created_at
-    older = [e for e in ordered if e.created_at < split_at_ms]
-    newer = [e for e in ordered if e.created_at >= split_at_ms]
+        split_at_ms = time_of(ordered[len(ordered) // 2])
+    older = [e for e in ordered if time_of(e) < split_at_ms]
+    newer = [e for e in ordered if time_of(e) >= split_at_ms]
     return older, newer, split_at_ms
 
 

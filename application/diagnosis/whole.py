@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_row, entries_with_ids, read_range
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
-from common.records import Call
+from common.records import Call, time_of
 from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class CallDigest:
             asked_append(key)
             if failed:
                 log_id = entry.id
-                failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
+                failing[log_id] = (time_of(entry), key if said is whole else text_key(whole))
                 features[log_id] = values
                 if locate is not None:
                     where = locate()

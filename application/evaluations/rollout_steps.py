@@ -31,7 +31,7 @@ from typing import Protocol
 from api_client.archives.archive import Archive
 from application.evaluations.evidence import Evaluation, EvaluationSummary
 from common.iso_time import iso_ms
-from common.records import Call, step_call
+from common.records import Call, step_call, time_of
 
 __all__ = [
     "PLATFORM_MARKER",
@@ -139,7 +139,7 @@ def search_steps(archive: Archive, text: str, *, limit: int = 100) -> tuple[int,
         hits.append(StepHit(
             evaluation_id=entry.eval_id, rollout_id=entry.run_id, task_id=entry.result_id,
             step=_step_number(entry.id), model=entry.model_id, prompt=entry.prompt, final_answer=entry.response,
-            created_at=entry.created_at,
+            created_at=time_of(entry),
         ))  # fmt: skip
     return result.count, hits
 

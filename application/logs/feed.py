@@ -22,6 +22,7 @@ from api_client.blahdev.paging import older_page_bound
 from application.logs.badges import BadgesFn, diagnosis_available, make_badges_fn
 from application.logs.history import ALL_CALLS, PlatformQuery, Reach, query_of
 from application.logs.rows import ArchiveRows, LogRows, MemoryRows
+from common.records import time_of
 
 if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogStats
@@ -208,10 +209,10 @@ class LogsFeed:
         page = await client.get_logs(self.model_id, limit=self.settings.initial_limit, stats=True)
         await self.store(page.logs)
         if self.archive is not None and self.archive.get_cursor() is None and page.logs:
-            newest = max(entry.created_at for entry in page.logs)
+            newest = max(map(time_of, page.logs))
             await asyncio.to_thread(self.archive.set_cursor, newest)
         elif self.archive is None and page.logs:
-            self._memory_cursor = max(entry.created_at for entry in page.logs)
+            self._memory_cursor = max(map(time_of, page.logs))
         return page.stats
 
     async def fetch_stats(self) -> LogStats | None:
@@ -336,7 +337,7 @@ class LogsFeed:
         new = await self.store(page.logs)
         done = len(page.logs) < page_size
         if self.archive is not None and page.logs:
-            lowest = min(entry.created_at for entry in page.logs)
+            lowest = min(map(time_of, page.logs))
             await asyncio.to_thread(self.archive.extend_stretch, lowest)
         if done and self.archive is not None:
             await asyncio.to_thread(setattr, self.archive, "history_complete", True)

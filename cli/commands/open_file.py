@@ -30,7 +30,7 @@ from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
 from api_client.blahdev.records import parse_call
 from application.diagnosis.dump import entries_in
-from common.records import Call
+from common.records import Call, time_of
 from widgets.safe_text import one_line
 
 BATCH = 5000
@@ -182,12 +182,13 @@ def _load(
             result.entries += 1
             if entry.model_id:
                 result.model_ids[entry.model_id] += 1
-            if prev is not None and entry.created_at != prev:
-                step = 1 if entry.created_at > prev else -1
+            at = time_of(entry)
+            if prev is not None and at != prev:
+                step = 1 if at > prev else -1
                 if trend and step != trend:
                     in_order = False
                 trend = trend or step
-            prev = entry.created_at
+            prev = at
             batch.append(entry)
         if len(batch) >= BATCH:
             flush()

@@ -21,7 +21,7 @@ Each platform maps its wire shape to these in one function at its client's edge
 from __future__ import annotations
 
 from common.records.answer import BakeoffAnswer, answer_call
-from common.records.call import CALL_FIELDS, Call, ChatTurn
+from common.records.call import CALL_FIELDS, Call, ChatTurn, time_of
 from common.records.rollout import (
     Assertion,
     Grade,
@@ -49,4 +49,5 @@ __all__ = [
     "step_call",
     "step_call_id",
     "step_number",
+    "time_of",
 ]

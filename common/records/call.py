@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-__all__ = ["CALL_FIELDS", "Call", "ChatTurn"]
+__all__ = ["CALL_FIELDS", "Call", "ChatTurn", "time_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,3 +67,13 @@ class Call:
 
 CALL_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Call))
 """``Call``'s fields in order (the archive's columns, the dump's keys)."""
+
+
+def time_of(call: Call) -> int:
+    """The call's time (ms), for code that orders calls which always have one: blah.dev's
+    (its ``created_at`` is required), an archive's rows (stored with one). A call without a
+    time raises ``ValueError`` there rather than being given one."""
+    at = call.created_at
+    if at is None:
+        raise ValueError(f"call {call.id!r} gives no time")
+    return at
