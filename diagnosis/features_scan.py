@@ -156,8 +156,8 @@ INSTRUCTION_RULES: tuple[Rule, ...] = (
            r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
     _rule("question", "",
           (_QUESTION_END, r"\?\s*$"),
-          (_START, r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
-                   r"will)\b")),
+          (_START, (r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
+                   r"will)\b"))),
     _rule("conversation", "",
           (_START, r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b"),
           (("how are you", "what do you think", "let's chat", "tell me about yourself"),
@@ -169,8 +169,8 @@ OUTPUT_RULES: tuple[Rule, ...] = (
     _rule("code", "",
           (("```",), r"```"),
           (_w("function program script class method code query"),
-           r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|script|class|method|"
-           r"code|query)\b"),
+           (r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|script|class|method|"
+           r"code|query)\b")),
           (_w("python javascript rust sql bash"), r"\bin (?:python|javascript|rust|sql|bash)\b")),
     _rule("list", "list bullet enumerate numbered",
           # Every match holds one of these with its space: tighter than the words "name", "give" and

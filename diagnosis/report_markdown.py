@@ -332,8 +332,8 @@ def _health(r: Report) -> str:
         return "\n".join(lines + [plain("The platform's /health returned nothing.")])
     host = r.summary.host
     if not r.health_checks:
-        return "\n".join(lines + ["The platform returned no health checks, so host outages cannot be told apart "
-                                   "from model failures."])
+        return "\n".join(lines + [("The platform returned no health checks, so host outages cannot be told apart "
+                                   "from model failures.")])
     if not host.windows:
         return "\n".join(lines + [f"No outage in {r.health_checks} health checks."])
     lines.append(f"{plural(len(host.windows), 'outage window')} in {plural(r.health_checks, 'health check')}:")

@@ -208,12 +208,12 @@ class BlahApp(App[None]):
         """Screens call this after each request: None for success, else the error."""
         if not self.ctx.online:
             return
-        if self._missing_model is not None and self._missing_model == self.ctx.model_id:
-            if error is None or isinstance(error, NotFoundError):
-                # The platform answers, but not about this model: "connected" beside the Logs
-                # screen's "stopped" would read as a contradiction.
-                self.connection = ConnectionState(MISSING_MODEL_STATE)
-                return
+        missing = self._missing_model is not None and self._missing_model == self.ctx.model_id
+        if missing and (error is None or isinstance(error, NotFoundError)):
+            # The platform answers, but not about this model: "connected" beside the Logs
+            # screen's "stopped" would read as a contradiction.
+            self.connection = ConnectionState(MISSING_MODEL_STATE)
+            return
         if error is None:
             self.connection = ConnectionState("connected")
         elif isinstance(error, UnreachableError):

@@ -126,7 +126,7 @@ class CallDigest:
                 found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
                 found = classify_detected(entry, detected, trained, None)
-            names, failed, values = builder_add(entry, detected, found)
+            _names, failed, values = builder_add(entry, detected, found)
             if values is None:  # inside an outage window: the host's call
                 continue
             whole = user_text(prompt, messages).strip()

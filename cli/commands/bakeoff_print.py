@@ -70,9 +70,9 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         facts.append(("error", cell(run.error, 300)))
     snapshot = run.criterion_snapshot or {}
     if snapshot:
-        facts.append(("judge frozen", f"{cell(snapshot.get('name'), 40)}: TPR {rate_text(snapshot.get('tpr'))}, "
+        facts.append(("judge frozen", (f"{cell(snapshot.get('name'), 40)}: TPR {rate_text(snapshot.get('tpr'))}, "
                                       f"TNR {rate_text(snapshot.get('tnr'))}, "
-                                      f"kappa {rate_text(snapshot.get('kappa'))}"))
+                                      f"kappa {rate_text(snapshot.get('kappa'))}")))
     for name, value in facts:
         out.write(f"{name:<13} {value}\n")
     results = run.results

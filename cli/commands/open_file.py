@@ -175,7 +175,7 @@ def _load(
             if on_bad_line is not None:
                 on_bad_line(bad)
             if result.entries == 0 and result.bad_count >= BAD_LINES_BEFORE_GIVING_UP:
-                raise NotADumpError(result.path, result.bad_lines)
+                raise NotADumpError(result.path, result.bad_lines) from exc
             continue
         for entry in parsed:
             result.entries += 1

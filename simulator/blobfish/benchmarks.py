@@ -223,7 +223,7 @@ class BenchmarkStore:
         while len(job["tasks"]) < due:
             index = len(job["tasks"])
             if job["_reject_at"] is not None and index == job["_reject_at"]:
-                task_id, name = BENCHMARKS[job["slug"]][index]
+                task_id, _name = BENCHMARKS[job["slug"]][index]
                 self._finish(job, "failed", index, shapes.bench_error(
                     shapes.ERROR_KIND_AUTH,
                     f"the provider rejected the credential on task {task_id}; the suite stopped there and the "
