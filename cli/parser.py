@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser("config", help="show or change settings")
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     config_set = config_sub.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
-    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, templates.MODEL, keymap.BINDING_ID")
+    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, " "templates.MODEL, keymap.BINDING_ID")
     config_set.add_argument("value", help="read as TOML when it can be (numbers, true/false), else as text")
     config_sub.add_parser("show", help="print the effective settings")
     config_sub.add_parser("path", help="print the config file's path")

@@ -169,7 +169,7 @@ OUTPUT_RULES: tuple[Rule, ...] = (
     _rule("code", "",
           (("```",), r"```"),
           (_w("function program script class method code query"),
-           (r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|script|class|method|"
+           (r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?" r"(?:function|program|script|class|method|"
            r"code|query)\b")),
           (_w("python javascript rust sql bash"), r"\bin (?:python|javascript|rust|sql|bash)\b")),
     _rule("list", "list bullet enumerate numbered",

@@ -89,4 +89,4 @@ async def run_search(client: BlobfishClient, args: argparse.Namespace, out: Text
     if hits:
         _table([_row(hit) for hit in hits], out)
     shown = f" (showing {len(hits)})" if len(hits) < count else ""
-    out.write(f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; searched {describe(stats)}\n")
+    out.write(f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; " f"searched {describe(stats)}\n")

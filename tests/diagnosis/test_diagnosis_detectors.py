@@ -279,7 +279,7 @@ def test_refusal_after_a_long_opening(ending: str) -> None:
         "I can't give medical advice, so see a doctor if it keeps happening.",
         "I can't wait to hear how it goes!",
         'Then the guard said, "I\'m sorry, but I can\'t let you in."',
-        ("I'm sorry, but I can't help with that. Still, here is what you can do instead: ask a locksmith, who will open "
+        ("I'm sorry, but I can't help with that. Still, here is what you can do instead: " "ask a locksmith, who will open "
         "the door safely and legally, and bring proof that you live there."),
     ],
 )

@@ -48,7 +48,7 @@ def criterion_line(criterion: assumed.Criterion) -> str:
     extra = criterion.model_extra or {}
     drift = one_line(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
     line = (f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
-            f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} · TNR {rate_text(criterion.tnr)} · kappa "
+            f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} " f"· TNR {rate_text(criterion.tnr)} · kappa "
             f"{rate_text(criterion.kappa)} · drift {drift}")
     reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
     return f"{line}\n  ! {reading}" if reading else line

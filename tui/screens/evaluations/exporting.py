@@ -51,7 +51,8 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
 
 
 def export_bindings(area: str) -> list[Binding]:
-    """``x`` the rollout in view, ``X`` every rollout of the evaluation (ids ``<area>.export``, ``<area>.export_all``)."""
+    """``x`` the rollout in view, ``X`` every rollout of the evaluation
+    (ids ``<area>.export``, ``<area>.export_all``)."""
     return [
         bindings.export(area, "Export rollout", action="export_rollout"),
         Binding("X", "export_evaluation", "Export all", id=f"{area}.export_all"),

@@ -225,7 +225,7 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
         game_type = await self.app.push_screen_wait(GameTypeScreen())
         if not game_type:
             return
-        body = Text(f"Start a {game_type} game on the platform? Models take turns and a judge scores each; it plays out on its own.", end="")
+        body = Text(f"Start a {game_type} game on the platform? " "Models take turns and a judge scores each; it plays out on its own.", end="")
         if not await self.creator.confirm(f"Start {game_type}?", body, label="Start"):
             return
         before = {g.id for g in self.games}
