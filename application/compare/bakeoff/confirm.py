@@ -23,9 +23,9 @@ def request_plan_lines(request: NewRun, criterion: assumed.Criterion | None) -> 
     error widens the corrected interval, so its TPR/TNR enter the plan."""
     from application.compare.bakeoff.planning import run_plan_lines  # the arithmetic: not on `bakeoff gate`'s path
 
-    graded = request.eval_kind == "criterion" and criterion is not None
+    judge = criterion if request.eval_kind == "criterion" else None
     return run_plan_lines(request.sample_count, request.noninferiority_margin if request.certified else None,
-                          criterion.tpr if graded else None, criterion.tnr if graded else None)
+                          judge.tpr if judge is not None else None, judge.tnr if judge is not None else None)
 
 
 def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,

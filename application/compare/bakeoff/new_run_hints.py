@@ -61,9 +61,8 @@ def population_text(run: assumed.Run) -> str:
     if filters.get("screening"):
         where = "a screening sample of logged traffic"
     else:
-        where = SampleFilters(*(str(filters.get(k) or "") for k in ("tag", "model", "segment", "dataset_id")),
-                              bool(filters.get("trace_replay"))).describe()
-    replay = next((row.model_extra.get("replay") for row in (run.results.per_candidate if run.results else [])
+        where = SampleFilters.from_body(filters).describe()
+    replay = next(((row.model_extra or {}).get("replay") for row in (run.results.per_candidate if run.results else [])
                    if isinstance((row.model_extra or {}).get("replay"), dict)), None)
     if replay:
         where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"

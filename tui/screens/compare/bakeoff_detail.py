@@ -207,10 +207,10 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
         text.append(f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
                     f"{_rate(before)} → {_rate(after)} · after − before {delta} "
                     f"{_ci(tuple(row.delta_ci) if row.delta_ci else None)} · {word}")  # type: ignore[arg-type]
-    for side in ("a", "b"):
-        keys = (comparison.unmatched or {}).get(side) or []
+    for which in ("a", "b"):
+        keys = (comparison.unmatched or {}).get(which) or []
         if keys:
-            text.append(f"\n  only in {side}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
+            text.append(f"\n  only in {which}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
     return text
 
 

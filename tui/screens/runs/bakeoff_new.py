@@ -18,7 +18,7 @@ refused, with the refusal said on its field.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -311,9 +311,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             cleared.remove_class("-said")
         if problem is None:
             return
-        row = row_of_field(problem.field)
-        if row is not None:
-            where = self.query_one(f"#bn-err-{row}", Static)
+        said_row = row_of_field(problem.field)
+        if said_row is not None:
+            where = self.query_one(f"#bn-err-{said_row}", Static)
             where.update(Text(one_line(problem.message, max_len=600)))
             where.add_class("-said")
             siblings = list(where.parent.children) if where.parent is not None else [where]
@@ -329,14 +329,14 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         for line in self.query_one("#bn-arms", TextArea).text.splitlines():
             if line.strip():
                 arm, problem = parse_arm(line, len(arms))
-                if problem is not None:
+                if arm is None:
                     return None, problem
-                arms.append(arm)  # type: ignore[arg-type]
-        assertions = []
+                arms.append(arm)
+        assertions: list[dict[str, Any]] = []
         for line in self.query_one("#bn-assertions", TextArea).text.splitlines():
             if line.strip():
                 config, problem = parse_assertion(line, len(assertions))
-                if problem is not None:
+                if config is None:
                     return None, problem
                 assertions.append(config)
         samples, problem = whole_number(self._value("bn-samples"), "sample_count", DEFAULT_SAMPLE_COUNT)
