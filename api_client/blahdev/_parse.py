@@ -26,7 +26,7 @@ def unwrap_list(data: Any, keys: tuple[str, ...]) -> list[Any]:
     if isinstance(data, dict):
         for key in keys:
             if isinstance(data.get(key), list):
-                return data[key]  # type: ignore[no-any-return]
+                return data[key]
         lists = [value for value in data.values() if isinstance(value, list)]
         if len(lists) == 1:
             return lists[0]

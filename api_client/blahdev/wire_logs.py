@@ -88,7 +88,7 @@ def _canonical_column(kinds: Any, types_seen: set[type]) -> bool:
     """Every value of one field (its set of types) is of a type ``kinds`` allows."""
     if kinds is _MESSAGES:
         return types_seen <= {list, _NONE}
-    return types_seen <= kinds  # type: ignore[no-any-return]
+    return types_seen <= kinds
 
 
 def canonical_entries(logs: Any) -> list[WireEntry] | None:

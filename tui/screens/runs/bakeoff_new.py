@@ -289,7 +289,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             self._criterion_info()
             self._plan()
 
-    def on_selection_list_selected_changed(self, event: CheckList.SelectedChanged) -> None:  # type: ignore[name-defined]
+    def on_selection_list_selected_changed(self, event: CheckList.SelectedChanged) -> None:
         event.stop()
         self._judge_warning()
 
