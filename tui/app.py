@@ -93,6 +93,7 @@ class BlahApp(App[None]):
         self._missing_model: str | None = None  # the platform said 404 for this --model
         self.model_signal: Signal[ModelEvent] = Signal(self, "model")
         self._idle_collector: IdleCollector | None = None
+        self._theme_applied = False  # the configured theme (or its fallback) is set: later changes are the person's
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
 
@@ -141,10 +142,12 @@ class BlahApp(App[None]):
             self.notify(f"Unknown theme {wanted!r}; using blah-dark", severity="warning", markup=False)
             wanted = "blah-dark"
         self.theme = wanted
+        self._theme_applied = True
 
     def watch_theme(self, theme: str) -> None:
-        """Remember the person's choice (made in the palette) in the config file."""
-        if self.is_mounted and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
+        """Remember the person's choice (made in the palette) in the config file; not the
+        start-up's fallback from an unknown or broken theme (that is for this run only)."""
+        if self._theme_applied and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
             self.ctx.settings.theme = theme
             try:
                 from application.session.config import save_setting
