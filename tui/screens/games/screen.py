@@ -88,7 +88,7 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
     GamesScreen.-narrow #game-pane { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     """
     # Under 120 columns the list and the game stack, so the players column is not cut.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         bindings.new("games", "new_game", "New game"),
