@@ -181,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_blah_verbs(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_blah_verbs(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     helps = {
         "runs": "blah.dev eval runs: list, show, results, start, watch, resume, cancel",
         "leaderboard": "the blah.dev leaderboard, best first, each model's change since its previous run",
@@ -194,7 +194,7 @@ def _add_blah_verbs(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         verb.add_argument(f"{name}_args", nargs=argparse.REMAINDER, help=f"see `blah-tui {name} --help`")
 
 
-def _add_archives_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_archives_parser(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     archives = sub.add_parser(
         "archives",
         help="list the local archives of calls (one per model and platform) or delete some",
