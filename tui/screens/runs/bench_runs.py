@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 from rich.text import Text
 from textual.app import App
 
-from api_client.blobfish.shapes_bench import DEFAULT_POLL_S
+from api_client.blobfish.shapes_bench import DEFAULT_POLL_S, SingleRun, SuiteRun
 from api_client.errors import BlahError
 from api_client.transport.polling import is_fatal
 from application.runs.bench_known import known_slugs
@@ -148,11 +148,11 @@ class BenchRuns:
     def watch(self, row: BenchRow) -> None:
         self.open_watch(row.slug, row.run_id, row.record)
 
-    def open_watch(self, slug: str, run_id: str, record: object = None, location: str | None = None,
+    def open_watch(self, slug: str, run_id: str, record: SuiteRun | SingleRun | None = None, location: str | None = None,
                    retry_after: float | None = None) -> None:
         from tui.screens.runs.bench_watch import BenchWatchScreen
 
-        self.screen.app.push_screen(BenchWatchScreen(slug, run_id, initial=record, location=location,  # type: ignore[arg-type]
+        self.screen.app.push_screen(BenchWatchScreen(slug, run_id, initial=record, location=location,
                                                      retry_after=retry_after))
 
     # ----------------------------------------------------------------- starting
