@@ -86,6 +86,7 @@ class BlahApp(App[None]):
         # Textual's blank default screen built that screen too, and held the first frames back
         # for 50 ms to hide a transition from a screen nobody saw (``App.delay_update``).
         start = ctx.settings.start_mode  # e.g. "chatroom": open there instead of Logs
+        # Textual declares DEFAULT_MODE a ClassVar, yet reads it from the app: set per run
         self.DEFAULT_MODE = start if start in self.MODES else MODE_SPECS[0].name  # type: ignore[misc]
         super().__init__()
         self.ctx = ctx

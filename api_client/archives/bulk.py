@@ -132,7 +132,7 @@ def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
     return entry
 
 
-class BulkCall(namedtuple("_BulkRow", LOG_COLUMNS)):  # type: ignore[misc]
+class BulkCall(namedtuple("_BulkRow", LOG_COLUMNS)):  # type: ignore[misc]  # fields named at run time
     """A row of ``read_range`` read as a call: the fields of a ``LogEntry`` by the same names, for
     code that only reads them (diagnosis's hot loop), without building the pydantic model.
 

@@ -43,7 +43,7 @@ def unwrap_object(data: Any, key: str) -> Any:
 
 @cache
 def _list_adapter(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
-    return TypeAdapter(list[model])  # type: ignore[valid-type]
+    return TypeAdapter(list[model])  # type: ignore[valid-type]  # a model class given at run time
 
 
 def list_of(model: type[M], *keys: str) -> Callable[[Any], list[M]]:

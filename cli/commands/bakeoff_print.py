@@ -139,8 +139,8 @@ def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: boo
                 continue
             row = [count(None if sample.index is None else sample.index + 1), cell(answer.model, 28), cell(answer.outcome, 8),
                    "cut" if answer.truncated else ("" if answer.truncated is False else DASH)]
-            if checked:
-                failed = failed_assertions(run, answer)  # type: ignore[arg-type]
+            if checked and run is not None:
+                failed = failed_assertions(run, answer)
                 row.append(DASH if failed is None else ("all passed" if not failed else
                                                         "failed " + cell("; ".join(failed), 60)))
             rows.append(row + [cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])

@@ -141,8 +141,8 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     estimate = None
     if judge_cost is None:
         missing.append(f"the judge {judge}" if judge else "the queue's default judge")
-    if not missing:
-        estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls  # type: ignore[operator]
+    if not missing and judge_cost is not None:
+        estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls
         lines.append(f"estimate: about {_n(estimate)} in the queue's cost unit (micros; the currency is not stated), "
                      "as measured on this workspace's earlier runs")
     elif len(missing) < len(to_price) + 1:

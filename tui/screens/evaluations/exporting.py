@@ -43,7 +43,7 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
         except OSError as error:
             screen.notify(f"couldn't export {what}: {error}", severity="error", markup=False)
             return
-        screen.exported = path  # type: ignore[attr-defined]
+        screen.exported = path  # type: ignore[attr-defined]  # the screens that export keep the path
         screen.notify(f"exported {what}: {count} line{'s' if count != 1 else ''} to {path}",
                       title="Exported", markup=False, timeout=8)  # fmt: skip
 

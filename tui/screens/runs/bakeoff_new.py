@@ -24,6 +24,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
@@ -99,10 +100,10 @@ class BakeoffNewScreen(FormDialog[NewRun]):
 
     # ----------------------------------------------------------------- layout
 
-    def _row(self, label: str, *widgets: object, row: str) -> ComposeResult:
+    def _row(self, label: str, *widgets: Widget, row: str) -> ComposeResult:
         with Horizontal(classes="bn-row"):
             yield Label(label)
-            yield from widgets  # type: ignore[misc]
+            yield from widgets
         yield Static("", id=f"bn-err-{row}", classes="bn-field-error")
 
     def compose(self) -> ComposeResult:
