@@ -337,7 +337,7 @@ def diagnose_archive(
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
             import diagnosis.report  # noqa: F401  (what the report needs, loaded while the workers run)
-            import diagnosis.summary  # noqa: F401
+            import diagnosis.summary  # noqa: F401  (the same)
 
             try:
                 for future in futures:  # in order: a later range merges into the earlier ones
