@@ -3,13 +3,14 @@ wrong answer. Each returns one ``Finding`` or ``None``; they never raise on odd 
 
 from __future__ import annotations
 
+from common.constants import KNOWN_TEMPLATES
 from common.records import Call
 
 from . import kinds
 from .finding import Finding
 from .inputs import GradedResult
 from .loop import find_loop
-from .templates import KNOWN_TEMPLATES, marker_of, template_name, templates_compatible
+from .templates import marker_of, template_name, templates_compatible
 from .text import STOP_TOKENS, quote, trim_tail
 
 _TERMINAL = frozenset('.!?…"\'”’)]}>*`')

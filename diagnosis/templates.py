@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
 from common.records import ChatTurn
 
 from .inputs import LensRecord, ModelRecord

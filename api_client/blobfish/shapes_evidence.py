@@ -10,8 +10,9 @@ record without a turn belongs to the turn of the record before it.
 The client (``BlobfishClient.get_evaluation``) parses the detail's body here, once, into the
 product's own rollout types (``common.records``: ``Rollout``, ``RolloutStep``, ``ToolCall``,
 ``Grade``), which diagnosis, the screens and the exports read as they are; ``parse_rollout``
-is the one function that maps Blobfish's rollout and trace records to them. Nothing is dumped back to JSON to be read again: what the
-platform sent is kept (``raw``) for ``--json`` and the exports.
+is the one function that maps Blobfish's rollout and trace records to them. Nothing is
+dumped back to JSON to be read again: what the platform sent is kept (``raw``) for ``--json``
+and the exports.
 """
 
 from __future__ import annotations
@@ -256,7 +257,7 @@ def parse_evaluation(detail: Json) -> Evaluation:
     for data in _list(job.get("rollouts")):
         if not isinstance(data, Mapping):
             continue
-        trace = traces.get(str(data.get("trace_id"))) or traces.get(str(data.get("rollout_id")))
-        rollouts.append(_rollout(data, trace, model, max_tokens))
+        its_trace = traces.get(str(data.get("trace_id"))) or traces.get(str(data.get("rollout_id")))
+        rollouts.append(_rollout(data, its_trace, model, max_tokens))
     return Evaluation(summary, _str(job.get("taskset")), _str(job.get("status")), tuple(rollouts), max_tokens,
                       in_order, job_metadata, detail)

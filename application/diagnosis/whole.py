@@ -126,7 +126,7 @@ class CallDigest:
                 found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
                 found = classify_detected(entry, detected, trained, None)
-            names, failed, values = builder_add(entry, detected, found)
+            _names, failed, values = builder_add(entry, detected, found)
             if values is None:  # inside an outage window: the host's call
                 continue
             whole = user_text(prompt, messages).strip()
@@ -318,7 +318,10 @@ def diagnose_archive(
             _digest_range(str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
         )
         for part in parts:
-            merged = part if merged is None else (merged.merge(part) or merged)
+            if merged is None:
+                merged = part
+            else:
+                merged.merge(part)
             done += part.builder.examined
             if on_progress is not None:
                 on_progress(done, wanted)
@@ -332,12 +335,15 @@ def diagnose_archive(
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
             import diagnosis.report  # noqa: F401  (what the report needs, loaded while the workers run)
-            import diagnosis.summary  # noqa: F401
+            import diagnosis.summary  # noqa: F401  (the same)
 
             try:
                 for future in futures:  # in order: a later range merges into the earlier ones
                     part = future.result()
-                    merged = part if merged is None else (merged.merge(part) or merged)
+                    if merged is None:
+                        merged = part
+                    else:
+                        merged.merge(part)
                     done += part.builder.examined
                     if on_progress is not None:
                         on_progress(done, wanted)

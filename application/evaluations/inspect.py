@@ -46,7 +46,9 @@ class RolloutSteps(StepsById[RolloutStep]):
         if step is None:
             return None
         evaluation, rollout = self.evaluation, self.rollout
-        entry = step_call(rollout, step, created_at=evaluation.summary.created_ms, evaluation_id=evaluation.evaluation_id)
+        entry = step_call(
+            rollout, step, created_at=evaluation.summary.created_ms, evaluation_id=evaluation.evaluation_id
+        )
         origin: list[tuple[str, str]] = [
             ("platform", PLATFORM),
             ("evaluation", evaluation.evaluation_id),

@@ -33,7 +33,9 @@ def highlight_terms(text: str | None) -> list[str]:
     return list(compile_text(text).terms) if text and text.strip() else []
 
 
-def _row(call: ArchivedRow | Call, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None) -> LogRow:
+def _row(
+    call: ArchivedRow | Call, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None
+) -> LogRow:
     return LogRow(
         id=call.id,
         created_at=call.created_at,

@@ -3,8 +3,9 @@
 A benchmark task records tool calls, not completions: each step is one tool call and its
 result. It is read (``api_client.blobfish.records.rollout_from_task``) into the same
 ``Rollout`` (``common.records``) an SDK evaluation's rollout becomes, so the same detectors
-run (tool-call loops, failed tool calls, a failed grade nothing explains); the Inspector shows the call as the prompt side and the recorded result as
-the reply side, and lists those findings (``classify`` does not run: there is no model reply).
+run (tool-call loops, failed tool calls, a failed grade nothing explains); the Inspector
+shows the call as the prompt side and the recorded result as the reply side, and lists those
+findings (``classify`` does not run: there is no model reply).
 """
 
 from __future__ import annotations
@@ -63,8 +64,8 @@ class TaskSteps(StepsById[RolloutStep]):
             ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
             ("step", self.place(call_id)),
             ("tool call", tool_call_line(call.name, call.args, call.failed)),
-            ("grade", f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
-                      f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"),
+            ("grade", (f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
+                      f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }")),
         ]
         findings = [*self.diagnosis.findings_at(step.index), *self.diagnosis.rollout_findings]
         return ForeignCall(entry, PLATFORM, tuple(origin), tuple(findings), (NOTE,), classify=False)

@@ -43,4 +43,5 @@ def test_a_row_with_and_without_chat_turns_is_the_call_that_was_stored() -> None
 def test_call_from_row_builds_the_call_by_position() -> None:
     row = ("id1", "m", "eval", 5, "p", None, "r", None, 10, 64, 2, 3, "stop", "ev", "run", "res", "msg")
     assert call_from_row(row) == Call(*row)
-    assert call_from_row(row[:5] + ('[{"role": "user", "content": "x"}]',) + row[6:]).messages == (ChatTurn("user", "x"),)
+    chat = row[:5] + ('[{"role": "user", "content": "x"}]',) + row[6:]
+    assert call_from_row(chat).messages == (ChatTurn("user", "x"),)

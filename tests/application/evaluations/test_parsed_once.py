@@ -1,9 +1,9 @@
 """Parse at the edge, once: a Blobfish rollout (and a benchmark task, and a bake-off's samples and
 ``pairwise``) is parsed by its client into the type the app reads (the product's own
 ``common.records`` types), and that object travels on: no model dumped back to JSON and read
-again, no second rollout type. The first test fails if a dump-and-reparse comes back in the modules a rollout, a task or a
-sample flows through; the others follow one fetched evaluation, over real HTTP, to the screens'
-ready data and its diagnosis."""
+again, no second rollout type. The first test fails if a dump-and-reparse comes back in the
+modules a rollout, a task or a sample flows through; the others follow one fetched
+evaluation, over real HTTP, to the screens' ready data and its diagnosis."""
 
 from __future__ import annotations
 
@@ -56,8 +56,12 @@ def _calls(path: Path) -> list[tuple[int, str]]:
 
 def test_no_dump_and_reparse_where_a_rollout_a_task_or_a_sample_flows() -> None:
     assert all(path.is_file() for path in FLOWS)
-    reparses = [f"{path.relative_to(ROOT)}:{line} {name}()" for path in FLOWS for line, name in _calls(path)
-                if name in REPARSE_CALLS or (name == "parse_rollout" and (path.name, name) not in FILE_EDGES)]  # fmt: skip
+    reparses = [
+        f"{path.relative_to(ROOT)}:{line} {name}()"
+        for path in FLOWS
+        for line, name in _calls(path)
+        if name in REPARSE_CALLS or (name == "parse_rollout" and (path.name, name) not in FILE_EDGES)
+    ]
     assert reparses == []
 
 
