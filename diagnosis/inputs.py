@@ -41,6 +41,7 @@ class GradedResult(Protocol):
     @property
     def score_details(self) -> str | None:
         """The judge's breakdown, verbatim."""
+
     @property
     def score_details_parsed(self) -> dict[str, Any] | list[Any] | None:
         """``score_details`` parsed when it is a JSON object or array, else ``None``."""

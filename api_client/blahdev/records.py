@@ -20,8 +20,13 @@ if TYPE_CHECKING:  # loaded on first use (see shapes): not at start-up
     from api_client.blahdev.shapes_platform import ChatroomMessage
 
 __all__ = [
-    "CallPage", "call_from_chatroom_message", "call_from_log_entry", "call_page", "calls_from_log_entries",
-    "parse_call", "turns_of",
+    "CallPage",
+    "call_from_chatroom_message",
+    "call_from_log_entry",
+    "call_page",
+    "calls_from_log_entries",
+    "parse_call",
+    "turns_of",
 ]
 
 

@@ -20,9 +20,25 @@ def rollout_from_task(run_id: str, task: TaskResult, model: str | None) -> Rollo
     for n, call in enumerate(task.steps or []):
         index = call.index if call.index is not None else n
         failed = result_failed({"result": call.result})
-        steps.append(RolloutStep(index=index, turn=None, prompt=None, final_answer=None, model=model,
-                                 tool_calls=(ToolCall(call.tool, call.arguments, call.result, failed),)))  # fmt: skip
+        steps.append(
+            RolloutStep(
+                index=index,
+                turn=None,
+                prompt=None,
+                final_answer=None,
+                model=model,
+                tool_calls=(ToolCall(call.tool, call.arguments, call.result, failed),),
+            )
+        )
     explanation = task.grader.explanation if task.grader else None
     grade = Grade(passed=task.strict_pass, reward=task.score, explanation=explanation)
-    return Rollout(rollout_id=f"{run_id}/{task.task_id or '?'}", task_id=task.task_id, reward=task.score,
-                   grade=grade, trace_id=None, steps=tuple(steps), model=model, source=PLATFORM)  # fmt: skip
+    return Rollout(
+        rollout_id=f"{run_id}/{task.task_id or '?'}",
+        task_id=task.task_id,
+        reward=task.score,
+        grade=grade,
+        trace_id=None,
+        steps=tuple(steps),
+        model=model,
+        source=PLATFORM,
+    )

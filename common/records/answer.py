@@ -34,7 +34,12 @@ class BakeoffAnswer:
 
 
 def answer_call(
-    call_id: str, answer: BakeoffAnswer, *, source: str, prompt: str | None, max_tokens: int | None,
+    call_id: str,
+    answer: BakeoffAnswer,
+    *,
+    source: str,
+    prompt: str | None,
+    max_tokens: int | None,
     created_at: int | None,
 ) -> Call:
     """A bake-off answer read as one call (what the Inspector and ``classify`` take): its text

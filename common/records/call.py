@@ -62,7 +62,7 @@ class Call:
         """A copy with ``changes`` (field name -> value)."""
         values = {name: getattr(self, name) for name in CALL_FIELDS}
         values.update(changes)
-        return Call(**values)  # type: ignore[arg-type]
+        return Call(**values)
 
 
 CALL_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Call))

@@ -23,10 +23,18 @@ from common.records import (
 )
 
 
-@pytest.mark.parametrize("record", [
-    Call("c1"), ChatTurn("user"), ToolCall("search", {}, None, False), Grade(True, 1.0), BakeoffAnswer("m"),
-    RolloutStep(0, None, None, None), Rollout("r", None, None, None, None, ()),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "record",
+    [
+        Call("c1"),
+        ChatTurn("user"),
+        ToolCall("search", {}, None, False),
+        Grade(True, 1.0),
+        BakeoffAnswer("m"),
+        RolloutStep(0, None, None, None),
+        Rollout("r", None, None, None, None, ()),
+    ],
+)
 def test_every_record_is_frozen_and_slotted(record: object) -> None:
     assert not hasattr(record, "__dict__")
     first = dataclasses.fields(record)[0].name  # type: ignore[arg-type]
@@ -50,12 +58,20 @@ def test_replace_changes_only_what_it_is_given() -> None:
 
 def _rollout() -> Rollout:
     steps = (
-        RolloutStep(4, 1, "first prompt", None, model="m-step", prompt_tokens=9,
-                    tool_calls=(ToolCall("search", {"q": 1}, "ok", False),)),
+        RolloutStep(
+            4,
+            1,
+            "first prompt",
+            None,
+            model="m-step",
+            prompt_tokens=9,
+            tool_calls=(ToolCall("search", {"q": 1}, "ok", False),),
+        ),
         RolloutStep(7, 2, "second prompt", "the answer", completion_tokens=3),
-    )  # fmt: skip
-    return Rollout("job-r001", "task-1", 1.0, Grade(True, 1.0), "trace-1", steps, max_tokens=64, model="m-job",
-                   source="blobfish")  # fmt: skip
+    )
+    return Rollout(
+        "job-r001", "task-1", 1.0, Grade(True, 1.0), "trace-1", steps, max_tokens=64, model="m-job", source="blobfish"
+    )
 
 
 def test_a_step_is_numbered_from_1_by_its_place_and_its_id_is_rollout_hash_number() -> None:
@@ -69,18 +85,40 @@ def test_a_step_read_as_a_call_keeps_what_was_recorded_and_invents_nothing() -> 
     rollout = _rollout()
     tools, answer = (step_call(rollout, s, evaluation_id="ev-1") for s in rollout.steps)
     assert answer == Call(
-        "job-r001#2", model_id="m-job", source="blobfish", created_at=None, prompt="second prompt",
-        response="the answer", max_tokens=64, completion_tokens=3, eval_id="ev-1", run_id="job-r001",
+        "job-r001#2",
+        model_id="m-job",
+        source="blobfish",
+        created_at=None,
+        prompt="second prompt",
+        response="the answer",
+        max_tokens=64,
+        completion_tokens=3,
+        eval_id="ev-1",
+        run_id="job-r001",
         result_id="task-1",
-    )  # fmt: skip
+    )
     assert tools.model_id == "m-step" and tools.response is None and tools.prompt_tokens == 9
     assert tools.finish_reason is None and tools.created_at is None and tools.latency_ms is None
 
 
 def test_a_bakeoff_answer_read_as_a_call() -> None:
-    cut = answer_call("s1", BakeoffAnswer("cand", "yes", truncated=True, latency_ms=12), source="errorbar",
-                      prompt="q", max_tokens=256, created_at=None)  # fmt: skip
-    assert cut == Call("s1", model_id="cand", source="errorbar", prompt="q", response="yes", latency_ms=12,
-                       max_tokens=256, finish_reason="length")  # fmt: skip
+    cut = answer_call(
+        "s1",
+        BakeoffAnswer("cand", "yes", truncated=True, latency_ms=12),
+        source="errorbar",
+        prompt="q",
+        max_tokens=256,
+        created_at=None,
+    )
+    assert cut == Call(
+        "s1",
+        model_id="cand",
+        source="errorbar",
+        prompt="q",
+        response="yes",
+        latency_ms=12,
+        max_tokens=256,
+        finish_reason="length",
+    )
     unknown = answer_call("s2", BakeoffAnswer(None), source="errorbar", prompt=None, max_tokens=None, created_at=None)
     assert unknown.finish_reason is None and unknown.model_id is None and unknown.response is None

@@ -19,8 +19,11 @@ def test_the_archives_columns_are_calls_fields_in_order() -> None:
 
 def test_a_row_with_and_without_chat_turns_is_the_call_that_was_stored() -> None:
     plain = LogEntry(id="a", created_at=1, prompt="p", response="r", latency_ms=3)
-    chat = LogEntry(id="b", created_at=2, messages=[ChatMessage(role="user", content="hi"),
-                                                    ChatMessage(role="assistant", content=None)])  # fmt: skip
+    chat = LogEntry(
+        id="b",
+        created_at=2,
+        messages=[ChatMessage(role="user", content="hi"), ChatMessage(role="assistant", content=None)],
+    )
     archive = Archive.create_temporary()
     try:
         archive.add([plain, chat])

@@ -8,21 +8,45 @@ from common.records import Call, Rollout, RolloutStep, ToolCall, step_call
 
 
 def test_a_rollout_and_its_trace_become_the_common_types() -> None:
-    trace = {"schema": "blobfish.trace.v1", "trace_id": "t1", "rollout_id": "job-r001", "records": [
-        {"type": "completion", "turn": 1, "model": "m-step", "usage": {"prompt_tokens": 11, "completion_tokens": 5}},
-        {"type": "tool", "turn": 1, "name": "search", "args": {"q": "x"}, "result": "Error: nothing"},
-        {"type": "final", "turn": 2, "text": "done"},
-    ]}  # fmt: skip
-    data = {"rollout_id": "job-r001", "task_id": "t/1", "trace_id": "t1", "reward": 0.5,
-            "steps": [{"index": 0, "turn": 1, "prompt": "p1"}, {"index": 1, "turn": 2, "prompt": "p2",
-                                                               "final_answer": "done"}]}  # fmt: skip
+    trace = {
+        "schema": "blobfish.trace.v1",
+        "trace_id": "t1",
+        "rollout_id": "job-r001",
+        "records": [
+            {
+                "type": "completion",
+                "turn": 1,
+                "model": "m-step",
+                "usage": {"prompt_tokens": 11, "completion_tokens": 5},
+            },
+            {"type": "tool", "turn": 1, "name": "search", "args": {"q": "x"}, "result": "Error: nothing"},
+            {"type": "final", "turn": 2, "text": "done"},
+        ],
+    }
+    data = {
+        "rollout_id": "job-r001",
+        "task_id": "t/1",
+        "trace_id": "t1",
+        "reward": 0.5,
+        "steps": [
+            {"index": 0, "turn": 1, "prompt": "p1"},
+            {"index": 1, "turn": 2, "prompt": "p2", "final_answer": "done"},
+        ],
+    }
     rollout = parse_rollout(data, trace, "m-job")
     assert type(rollout) is Rollout and rollout.source == PLATFORM and rollout.grade is None
     first, second = rollout.steps
     assert type(first) is RolloutStep and first.tool_calls == (ToolCall("search", {"q": "x"}, "Error: nothing", True),)
     assert (first.model, first.prompt_tokens, first.completion_tokens) == ("m-step", 11, 5)
-    assert step_call(rollout, second) == Call("job-r001#2", model_id="m-job", source="blobfish", prompt="p2",
-                                              response="done", run_id="job-r001", result_id="t/1")  # fmt: skip
+    assert step_call(rollout, second) == Call(
+        "job-r001#2",
+        model_id="m-job",
+        source="blobfish",
+        prompt="p2",
+        response="done",
+        run_id="job-r001",
+        result_id="t/1",
+    )
 
 
 def test_what_the_records_leave_out_stays_none() -> None:

@@ -9,9 +9,18 @@ from common.records import BakeoffAnswer
 
 
 def test_a_candidates_answer_keeps_every_member_sent() -> None:
-    sent = SampleAnswer(model="cand", answer="42", outcome="win", human_verdict="candidate", truncated=False,
-                        latency_ms=120, cost_micros=3, orderings={"ab": "candidate", "ba": "tie"},
-                        assertions=[True, False], similarity="matched")  # fmt: skip
+    sent = SampleAnswer(
+        model="cand",
+        answer="42",
+        outcome="win",
+        human_verdict="candidate",
+        truncated=False,
+        latency_ms=120,
+        cost_micros=3,
+        orderings={"ab": "candidate", "ba": "tie"},
+        assertions=[True, False],
+        similarity="matched",
+    )
     assert answer_from_sample(sent) == BakeoffAnswer(
         "cand", "42", "win", "candidate", False, 120, 3, {"ab": "candidate", "ba": "tie"}, (True, False), "matched"
     )
