@@ -19,6 +19,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifndef SOURCE_HASH  /* setup.py defines it: the SHA-256 of this file (diagnosis/compiled.py compares it) */
+#define SOURCE_HASH ""
+#endif
+
 static inline int is_space(unsigned char c) {
     return c == ' ' || (c >= 9 && c <= 13) || (c >= 0x1c && c <= 0x1f);
 }
@@ -90,16 +94,6 @@ static Py_ssize_t gate_of(const unsigned char *text, Py_ssize_t size, int fold) 
     }
     PyMem_Free(tokens);
     return n * 2 + could;
-}
-
-static PyObject *trigram_gate(PyObject *self, PyObject *args) {
-    PyObject *low;
-    int fold;
-    if (!PyArg_ParseTuple(args, "Up", &low, &fold)) return NULL;
-    if (!PyUnicode_IS_ASCII(low)) return PyLong_FromLong(-1);
-    Py_ssize_t shape = gate_of(PyUnicode_1BYTE_DATA(low), PyUnicode_GET_LENGTH(low), fold);
-    if (shape < 0) return PyErr_NoMemory();
-    return PyLong_FromSsize_t(shape);
 }
 
 /* prefilter(text): for an ASCII text, what find_loop reads before it looks for a loop, in one call and
@@ -344,7 +338,6 @@ static PyMethodDef methods[] = {
     {"strip_tokens", strip_tokens, METH_VARARGS, "[w.strip(punct) or w for w in words]."},
     {"token_spans", token_spans, METH_O, "The spans of the runs of non-whitespace of an ASCII text; None otherwise."},
     {"candidate_periods", candidate_periods, METH_VARARGS, "loop._candidate_periods(toks) with the longest period given."},
-    {"trigram_gate", trigram_gate, METH_VARARGS, "len(words) * 2 + _could_repeat(gate) of a lower-cased ASCII text; -1 if not ASCII."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -356,5 +349,7 @@ PyMODINIT_FUNC PyInit__loop_gate(void) {
                            && strchr("-=_*#~.+|/\\:<>^", c) == NULL;
     s_strip = PyUnicode_InternFromString("strip");
     if (s_strip == NULL) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddStringConstant(m, "SOURCE_HASH", SOURCE_HASH) < 0) Py_CLEAR(m);
+    return m;
 }

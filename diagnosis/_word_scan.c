@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifndef SOURCE_HASH  /* setup.py defines it: the SHA-256 of this file (diagnosis/compiled.py compares it) */
+#define SOURCE_HASH ""
+#endif
+
 #define TABLE_BITS 10
 #define TABLE_SIZE (1 << TABLE_BITS)
 
@@ -328,5 +332,7 @@ PyMODINIT_FUNC PyInit__word_scan(void) {
     s_search = PyUnicode_InternFromString("search");
     s_match = PyUnicode_InternFromString("match");
     if (s_search == NULL || s_match == NULL) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddStringConstant(m, "SOURCE_HASH", SOURCE_HASH) < 0) Py_CLEAR(m);
+    return m;
 }
