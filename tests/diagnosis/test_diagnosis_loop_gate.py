@@ -14,7 +14,6 @@ from types import ModuleType
 import pytest
 
 from diagnosis import loop, loop_words
-
 from tests.support.compiled_scans import compiled_modules
 
 

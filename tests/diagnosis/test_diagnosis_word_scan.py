@@ -11,11 +11,11 @@ from types import ModuleType
 
 import pytest
 
-from diagnosis import features, features_scan as fs
+from diagnosis import features
+from diagnosis import features_scan as fs
 from tests.diagnosis.test_diagnosis_stream import word_soup
-from tests.support.diagnosis_reference import reference_text_features
-
 from tests.support.compiled_scans import compiled_modules
+from tests.support.diagnosis_reference import reference_text_features
 
 
 @pytest.fixture(name="scanner")
