@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from api_client.blahdev.shapes import ChatMessage
+from common.chat_markers import NEXT_USER_TURN_PATTERN
 
 from . import kinds
 from .finding import Finding
@@ -28,10 +29,7 @@ __all__ = ["detect_continuation"]
 _TURN_LINE = r"[ \t]*(?:#{1,3}[ \t]*)?(?:user|human)[ \t]*:"
 _NEXT_TURN_AT_START = re.compile(_TURN_LINE, re.IGNORECASE)  # .match: a turn opening the reply
 _NEXT_TURN_LINE = re.compile(r"\n" + _TURN_LINE, re.IGNORECASE)  # the match starts at the "\n"
-_NEXT_TURN_TOKEN = re.compile(
-    r"<\|im_start\|>[ \t]*user|<\|start_header_id\|>user|<start_of_turn>user|<\|user\|>|\[INST\]|### Instruction:",
-    re.IGNORECASE,
-)
+_NEXT_TURN_TOKEN = re.compile(NEXT_USER_TURN_PATTERN, re.IGNORECASE)
 _ASKS_FOR_DIALOGUE = re.compile(
     r"\b(?:dialogue|dialog|conversation between|script|transcript|interview|role-?play|chat log|screenplay)\b",
     re.IGNORECASE,

@@ -5,21 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from api_client.blahdev.shapes import ChatMessage
+from common.chat_markers import STOP_TOKENS
+from common.chat_markers import USER_TURNS as _USER_TURNS
 from common.format import format_utc
 
 QUOTE_LIMIT = 80
 
-#: End-of-turn / end-of-text tokens: a reply made only of these (and whitespace) is empty.
-STOP_TOKENS: tuple[str, ...] = (
-    "<|im_end|>",
-    "<|eot_id|>",
-    "<|end_of_text|>",
-    "<|endoftext|>",
-    "<end_of_turn>",
-    "<|end|>",
-    "</s>",
-    "<eos>",
-)
 _STOP_RE = re.compile("|".join(re.escape(t) for t in STOP_TOKENS))
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -72,16 +63,6 @@ def is_blank_reply(text: str) -> bool:
     return not strip_stop_tokens(text)
 
 
-# Where the user's own words sit inside a templated prompt: (start marker, end markers).
-_USER_TURNS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("<|im_start|>user", ("<|im_end|>", "<|im_start|>")),
-    ("<|start_header_id|>user<|end_header_id|>", ("<|eot_id|>", "<|start_header_id|>")),
-    ("<start_of_turn>user", ("<end_of_turn>", "<start_of_turn>")),
-    ("<|user|>", ("<|end|>", "<|assistant|>", "</s>")),
-    ("[INST]", ("[/INST]",)),
-    ("### Instruction:", ("### Response:", "### Input:")),
-    ("USER:", ("ASSISTANT:",)),
-)
 # Each with its first character when ordinary prompts seldom contain it (a one-character test,
 # memchr, can then rule the marker out before a scan) and whether it contains "user".
 _USER_TURN_SCANS = tuple(
