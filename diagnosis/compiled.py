@@ -1,20 +1,28 @@
 """The compiled scans of diagnosis, or none: the one place that chooses which path runs.
 
-Two hand-written C modules stay, each because a measured need remains (issue 39; the figures are
-instructions counted by callgrind over the bench's distinct calls, per call of the report's loop,
-and in each file's header):
+Two hand-written C modules stay, each because a measured need remains (issue 39; per-function
+figures in each file's header and tests/bench/bench_scans.py):
 
 - ``diagnosis._loop_gate`` (diagnosis/_loop_gate.c): the loop detector's gate over every reply
   (``prefilter``) and, for the few replies that pass it, the word helpers of ``loop_words``;
 - ``diagnosis._word_scan`` (diagnosis/_word_scan.c): the grouping features' word look-ups and
   each rule table's first match, on every distinct user text.
 
-No library does these jobs (a word-trigram repetition gate; a rule table with word, prefix and
-operator gates): pyahocorasick, google-re2, hyperscan, one ``re`` alternation and
-``re.finditer`` were measured on the jobs that are a multi-pattern search (tests/bench/
-bench_scans.py) and none came within 2x of the C. Everything else is Python: the detectors'
-text scans (diagnosis/_text_scan.c, 385 lines, until issue 39) cost ~1-2 us per call more in
-Python, which the report can afford.
+The need is the 1M-call ``report`` (goal: under 20 s on 2 cores). Measured 2026-12-07 on a
+200,000-call bench archive (tests/bench/bench_diagnosis.py, 2 workers, CPU of every process per
+call, min of 2 runs alternating with main's code, load 14-21): main (three C modules) 30-31 us,
+this path 40 us, the pure path 66 us. Scaled to main's 1M figure (22 us per call, 10.7-11.4 s):
+this path ~28 us, ~15 s on two free cores; the pure path ~47 us, ~24-25 s, over the goal. In
+instructions (callgrind, the report's per-call loop over 2,000 bench calls): main 156k per call,
+this path 200k, the pure path {ALL}k.
+
+No library does these two jobs (a word-trigram repetition gate; a rule table with word, prefix
+and operator gates): pyahocorasick with word-boundary checks finds the words in 4.7 us per text
+against 0.7 compiled and 2.5 in Python; one ``re`` alternation 29. The detectors' text scans
+(diagnosis/_text_scan.c, 385 lines, 6 functions) are Python since issue 39: each costs 1-3 us
+per call more than it did in C (hyperscan, pyahocorasick, google-re2 and one ``re`` alternation
+measured for the refusal prefilters: 1.6, 2.3, 3.7 and 4.8 us against 2.2 in Python), together
+the 28% above, which the report can afford.
 
 The choice is made once, at import, for both modules together (one path, one description):
 
