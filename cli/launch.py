@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from application.session.settings.config import LoadedConfig, load_config
 from application.session.context import AppContext
+from application.session.settings.config import LoadedConfig, load_config
 from common.constants import DEFAULT_BASE_URL
 
 if TYPE_CHECKING:
@@ -243,9 +243,9 @@ def run_offline(path: str, *, model_id: str | None) -> int:
 def run_bundle(file: Path) -> int:
     """`blah-tui open BUNDLE.json`: the app on an evidence bundle, re-checked offline (no
     platform, no calls: an empty archive under the areas)."""
-    from api_client.archives.archive import Archive
-
     import json
+
+    from api_client.archives.archive import Archive
 
     run = json.loads(file.read_text(encoding="utf-8")).get("run") or {}
     models = [str(m) for m in run.get("candidate_models") or [] if isinstance(m, str)]

@@ -105,7 +105,9 @@ def test_a_wrong_value_still_gets_pydantics_one_clear_message() -> None:
 
 def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
     import api_client.blahdev.shapes as models
-    from api_client.blahdev import shapes_logs as models_logs, shapes_platform as models_platform, shapes_services as models_services
+    from api_client.blahdev import shapes_logs as models_logs
+    from api_client.blahdev import shapes_platform as models_platform
+    from api_client.blahdev import shapes_services as models_services
 
     for name in models.__all__:
         value = getattr(models, name)

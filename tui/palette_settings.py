@@ -20,8 +20,8 @@ from textual.containers import Vertical
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from application.session.settings.config import KNOWN_TEMPLATES, Config, save_setting
 from application.session.paths import config_file
+from application.session.settings.config import KNOWN_TEMPLATES, Config, save_setting
 from tui import bindings
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line
@@ -146,7 +146,7 @@ def prompt_poll_interval(app: BlahAppApi) -> None:
         ValuePrompt(
             "Poll interval (seconds)",
             value=f"{float(current):g}",
-            hint="How often the log tail, the chatroom and a watched run ask the platform for news (0.2 to 300; screens opened from now on).",
+            hint="How often the log tail, the chatroom and a watched run ask the platform for news " "(0.2 to 300; screens opened from now on).",
             check=parse_poll_interval,
         ),
         done,

@@ -17,12 +17,11 @@ from typing import Any
 
 import httpx
 
+from api_client.blobfish import shapes_bench as shapes
+from api_client.blobfish.client import BlobfishClient
 from api_client.errors import BlahError, ConflictError, NotFoundError, OutcomeUnknownError
 from api_client.transport.request_members import given
 from api_client.transport.url_paths import segment
-
-from api_client.blobfish import shapes_bench as shapes
-from api_client.blobfish.client import BlobfishClient
 
 
 class BenchRefusedLocally(BlahError, ValueError):

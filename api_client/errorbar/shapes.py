@@ -58,11 +58,34 @@ from pydantic import Field, field_validator
 
 from api_client.errorbar.shapes_base import Json, Lenient, interval, object_of
 from api_client.errorbar.shapes_calibration import (
-    AlignAnswer, Alignment, AlignmentMetrics, ArmPairwise, Attestation, AttestationProblem, Calibration,
-    CalibrationSide, CorrectedWinRate, CriterionClusters, Disagreement, Evidence, EvidenceContent,
-    EvidenceGate, FailureCluster, FailureClusters, PairLabel, Pairwise, parse_pair_labels,
+    AlignAnswer,
+    Alignment,
+    AlignmentMetrics,
+    ArmPairwise,
+    Attestation,
+    AttestationProblem,
+    Calibration,
+    CalibrationSide,
+    CorrectedWinRate,
+    CriterionClusters,
+    Disagreement,
+    Evidence,
+    EvidenceContent,
+    EvidenceGate,
+    FailureCluster,
+    FailureClusters,
+    PairLabel,
+    Pairwise,
+    parse_pair_labels,
 )
-from api_client.errorbar.shapes_fixed import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
+from api_client.errorbar.shapes_fixed import (
+    CODE_INSUFFICIENT_SCOPE,
+    CRITERIA_PATH,
+    EVALS_PATH,
+    LIST_LIMIT,
+    STORED,
+    TERMINAL,
+)
 
 __all__ = [
     "AlignAnswer", "Alignment", "AlignmentMetrics", "Arm", "ArmPairwise", "Attestation", "AttestationProblem",

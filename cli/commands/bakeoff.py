@@ -2,7 +2,8 @@
 
     blah-tui bakeoff list [--json]
     blah-tui bakeoff show ID [--json]
-    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...) [--yes] [--json]
+    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...)
+                            [--yes] [--json]
                             (every field as a flag: see cli/commands/bakeoff_create.py)
     blah-tui bakeoff watch ID
     blah-tui bakeoff cancel ID [--yes]
@@ -43,11 +44,16 @@ from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
 from api_client.errorbar.gate_blocking import BlockingGate
-from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.errors import UnsafePathError
-from cli.commands import bakeoff_calibration
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    InvalidResponseError,
+    MissingKeyError,
+    UnreachableError,
+    UnsafePathError,
+)
+from cli.commands import bakeoff_calibration, bakeoff_screen
 from cli.commands import bakeoff_print as show
-from cli.commands import bakeoff_screen
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline

@@ -12,8 +12,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import KeyShapeError, RefusedLocally
-from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.errors import UnsafePathError
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    InvalidResponseError,
+    MissingKeyError,
+    UnreachableError,
+    UnsafePathError,
+)
 from application.bakeoffs import calibration, clusters, criteria, evidence, verdict
 from application.bakeoffs.figures import interval_text, rate_text
 from cli.commands.bakeoff_connection import ConnectionError_, resolve
@@ -54,9 +60,9 @@ def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
 
 def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
     lines = [f"{one_line(row.id, 40)} · {one_line(row.name or DASH, 60)} · judge {one_line(row.judge_model or DASH, 40)}",
-             f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
+             (f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
              f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
-             f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}"]
+             f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}")]
     if row.reading:
         lines.append(f"  the app's reading: {row.reading}")
     return lines

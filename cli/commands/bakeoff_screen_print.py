@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from application.bakeoffs.screening import (candidate_lines, no_result_sentence, report_head, report_tail,
-                                           screening_of)
+from application.bakeoffs.screening import candidate_lines, no_result_sentence, report_head, report_tail, screening_of
 from common.plain_text import one_line
 
 if TYPE_CHECKING:

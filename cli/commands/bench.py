@@ -44,7 +44,7 @@ from application.runs.bench.known import known_slugs, remember_slug
 from application.runs.bench.watch import Sleep, WatchEvent, watch_suite
 from application.session.base_url import base_url_problem
 from application.session.profiles.resolve import ProfileError
-from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
+from cli.commands.bench_print import print_board, print_json, print_runs, print_single, print_suite
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
 from cli.commands.command_error import CommandError, confirm, error_line, fail
 from cli.parsing import platform_command_parser

@@ -157,7 +157,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO, nu
 
 def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
     """A write goes ahead with ``--yes``, or after "y" on a terminal; else nothing is sent."""
-    from cli.commands.command_error import CommandError, confirm as ask
+    from cli.commands.command_error import CommandError
+    from cli.commands.command_error import confirm as ask
 
     try:
         ask(question, yes, stdin, err)

@@ -34,12 +34,12 @@ from application.runs.blah.follow import FollowUpdate, Sleep, follow_run
 from application.runs.blah.judge_verdict import parse_judgement
 from application.runs.blah.listing import runs_of_model
 from cli.commands.blah_common import (
+    EXIT_CODES_HELP,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_STOPPED,
     EXIT_UNKNOWN,
     EXIT_UNREACHABLE,
-    EXIT_CODES_HELP,
     EXIT_USAGE,
     GlobalOptions,
     VerbError,

@@ -29,7 +29,7 @@ from api_client.errors import (
 )
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import RoomPoller
-from application.poller import RETRY_AFTER_CAP_S, Backoff, Poller, PollEnd, PollStep, is_fatal
+from application.poller import RETRY_AFTER_CAP_S, Backoff, PollEnd, Poller, PollStep, is_fatal
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,6 @@ from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
 from widgets.check_list import CheckList
 from widgets.confirm import ConfirmScreen
 
-
 typed = keys_of  # the name the tests import
 
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from api_client.blahdev.shapes import Run
-from application.runs.eta import Eta, EtaEstimator
 from application.runs.blah.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
+from application.runs.eta import Eta, EtaEstimator
 from common.format import DASH, format_duration
 
 __all__ = ["RunEvent", "RunWatch", "ended_message"]

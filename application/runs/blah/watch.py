@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-from application.runs.eta import Eta, EtaEstimator
 from application.runs.blah.events import RunEvent, RunWatch, ended_message
 from application.runs.blah.progress import EvalProgress, eval_progress
 from application.runs.blah.statuses import (
@@ -19,6 +18,7 @@ from application.runs.blah.statuses import (
     CANCELLABLE_STATUSES,
     RESUMABLE_STATUSES,
 )
+from application.runs.eta import Eta, EtaEstimator
 from common.format import format_duration
 
 __all__ = [

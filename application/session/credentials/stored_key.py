@@ -24,8 +24,6 @@ from typing import Any, Literal
 
 import tomli_w
 
-from common.atomic_write import write_atomic
-
 from application.session.credentials.keyring_store import (
     TIMEOUT_S,
     USERNAME,
@@ -36,6 +34,7 @@ from application.session.credentials.keyring_store import (
 )
 from application.session.paths import config_dir
 from application.session.profile_names import IMPLICIT_PROFILE
+from common.atomic_write import write_atomic
 
 Where = Literal["auto", "keyring", "file"]
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import tomli_w
 
-from application.session.settings.config import make_config
 from application.session.paths import config_file
+from application.session.settings.config import make_config
 from application.session.settings.profile_table import IMPLICIT_PROFILE, Profile
 from common.atomic_write import write_atomic
 

@@ -24,11 +24,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from application.session.settings.fields import (REFUSED, FieldSpec, PlainModel, boolean, number, optional, profile_tables, string,
-                                        string_table)  # fmt: skip
 from application.session.credentials.key_redaction import hide_keys, shown_address
 from application.session.paths import config_file
 from application.session.profile_names import IMPLICIT_PROFILE, profile_name_problem
+from application.session.settings.fields import (
+    REFUSED,
+    FieldSpec,
+    PlainModel,
+    boolean,
+    number,
+    optional,
+    profile_tables,
+    string,
+    string_table,  # fmt: skip
+)
 from common.atomic_write import write_atomic
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here
 

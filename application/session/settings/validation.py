@@ -14,8 +14,17 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFloat, PositiveInt,
-                      field_validator, model_validator)  # fmt: skip
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    PositiveInt,
+    field_validator,  # fmt: skip
+    model_validator,
+)
 
 from application.session.profile_names import IMPLICIT_PROFILE, profile_name_problem
 from application.session.settings.profile_table import Profile

@@ -16,9 +16,9 @@ from api_client.errors import BlahError
 from application.bakeoffs.confirm import confirmation_lines
 from application.bakeoffs.cost import spend_plan
 from application.bakeoffs.judge_quality import informedness, judge_reading
-from application.bakeoffs.new_run.request import ArmSpec, NewRun, SampleFilters, judge_family_warning
 from application.bakeoffs.new_run.fields import parse_arm, parse_assertion, parse_margin
 from application.bakeoffs.new_run.hints import used_models
+from application.bakeoffs.new_run.request import ArmSpec, NewRun, SampleFilters, judge_family_warning
 from application.bakeoffs.refusals import create_refusal
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 

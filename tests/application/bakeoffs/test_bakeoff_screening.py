@@ -9,10 +9,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from api_client.errorbar import RoleError, shapes as assumed
+from api_client.errorbar import RoleError
+from api_client.errorbar import shapes as assumed
 from api_client.errorbar.client import ErrorbarClient
-from application.bakeoffs.screening import (candidate_lines, is_screening, money, percent_interval, prefill,
-                                           screening_body, token_shape_text, verdict)
+from application.bakeoffs.screening import (
+    candidate_lines,
+    is_screening,
+    money,
+    percent_interval,
+    prefill,
+    screening_body,
+    token_shape_text,
+    verdict,
+)
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, queue_server
 

@@ -26,11 +26,11 @@ from tests.support.notify_log import NotificationLog
 from tests.support.runs import make_app
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
+from tui.run_watch import WatchScreen
 from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 from tui.screens.runs.bench.watch import BenchWatchScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen
-from tui.run_watch import WatchScreen
 
 SIZE = (140, 45)
 

@@ -21,10 +21,10 @@ from tests.support.notify_log import said
 from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
-from tui.screens.bakeoffs.screen import BakeoffScreen
 from tui.screens.bakeoffs.clusters_view import FailureClustersScreen
 from tui.screens.bakeoffs.criteria_view import CriteriaScreen
 from tui.screens.bakeoffs.evidence_view import EvidenceScreen
+from tui.screens.bakeoffs.screen import BakeoffScreen
 from widgets.key_table import KeyTable
 
 KEY = {"win": "c", "loss": "b", "tie": "equals_sign"}

@@ -15,10 +15,10 @@ from tests.support.bakeoff_runs import on_runs, runs_app
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.notify_log import said
 from tests.support.waiting import wait_for
-from tui.screens.bakeoffs.screen import GATE_THRESHOLDS, BakeoffScreen
-from tui.screens.inspector.screen import InspectorScreen
 from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
+from tui.screens.bakeoffs.screen import GATE_THRESHOLDS, BakeoffScreen
 from tui.screens.bakeoffs.watch import BakeoffWatchScreen
+from tui.screens.inspector.screen import InspectorScreen
 from widgets.confirm import ConfirmScreen
 
 SIZE = (160, 48)
@@ -67,7 +67,7 @@ async def test_a_comparison_created_by_keys_is_watched_to_done_gated_both_ways_a
             words = {}
             for _ in GATE_THRESHOLDS:
                 threshold = view.threshold
-                await wait_for(pilot, lambda: f"min win rate {threshold:.2f}" in view.detail_text.plain
+                await wait_for(pilot, lambda threshold=threshold: f"min win rate {threshold:.2f}" in view.detail_text.plain
                                and view.gate is not None, what=f"the gate at {threshold}")
                 words[threshold] = "gate PASS" in view.detail_text.plain
                 await pilot.press("t")

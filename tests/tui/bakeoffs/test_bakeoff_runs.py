@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.bakeoff_runs import go_to_row, on_runs, runs_app, watch_by_keys
 from tests.support.errorbar import COMPARISON, CRITERION, SLOW, queue_run
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.notify_log import said
 from tests.support.waiting import wait_for
 from tui.screens.bakeoffs.screen import BakeoffScreen
@@ -85,7 +85,7 @@ async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_
 
             for fifth in range(1, 5):
                 queue_time[0] = 1.0 + run_s * fifth / 5
-                await wait_for(pilot, lambda: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
+                await wait_for(pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
                 bar = watch.query_one("#bkw-progress")
                 assert bar.done == fifth * 200 and bar.total == 1000
             await wait_for(pilot, lambda: "ETA " in shown() and "ETA: estimating" not in shown(),

@@ -13,9 +13,9 @@ from textual.pilot import Pilot
 from tests.support.launch import launch_headless
 from tests.support.waiting import wait_for
 from tui.app import BlahApp
+from tui.screens.bakeoffs.screening_view import ScreeningScreen
 from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 from tui.screens.runs.screen import RunsScreen
-from tui.screens.bakeoffs.screening_view import ScreeningScreen
 from widgets.confirm import ConfirmScreen
 
 pytestmark = pytest.mark.slow  # three simulators and the whole app

@@ -16,8 +16,8 @@ from simulator.errorbar.server import ErrorbarServer
 from tests.support.bakeoff_runs import go_to_row, runs_app, stop_wall_clock
 from tests.support.errorbar import SLOW, queue_run
 from tests.support.waiting import wait_for
-from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 from tui.screens.bakeoffs.screening_view import ScreeningScreen
+from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 
 SIZES = {"160x48": (160, 48), "80x24": (80, 24)}
 SWITCH, KEEP = "ev_7_0001", "ev_7_0002"

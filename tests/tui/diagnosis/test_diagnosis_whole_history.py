@@ -26,9 +26,9 @@ from common.format import format_utc
 from diagnosis import kinds
 from diagnosis.markdown import plain_cell
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.config_files import write_config_text
 from tests.support.diagnosis_screen import SIZE, loaded, until
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, frame_segments, hostile_entries, label_of
 from tui.app import BlahApp, create_app
 from tui.screens.diagnosis.screen import DiagnosisScreen

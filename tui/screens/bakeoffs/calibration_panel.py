@@ -22,8 +22,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from application.bakeoffs.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
-from application.bakeoffs.verdict import DONT, SWITCH, Verdict
 from application.bakeoffs.figures import interval_text, rate_text
+from application.bakeoffs.verdict import DONT, SWITCH, Verdict
 from common.format import DASH
 from common.safe_strings import one_line
 from tui import bindings

@@ -18,8 +18,8 @@ from common.format import DASH
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
-from tui.text_page import TextPageScreen
 from tui.send_once import SendOnce
+from tui.text_page import TextPageScreen
 
 if TYPE_CHECKING:
     from api_client.errorbar.shapes import FailureClusters

@@ -18,7 +18,13 @@ from textual.widgets import DataTable, Static
 
 from api_client.errors import BlahError
 from application.bakeoffs.criteria import (
-    AlignProgress, CriterionRow, align_and_wait, align_confirmation, alignment_lines, criterion_row, in_progress,
+    AlignProgress,
+    CriterionRow,
+    align_and_wait,
+    align_confirmation,
+    alignment_lines,
+    criterion_row,
+    in_progress,
 )
 from common.format import DASH
 from common.safe_strings import one_line
@@ -31,8 +37,8 @@ from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar.client import ErrorbarClient
     from api_client.errorbar import shapes as assumed
+    from api_client.errorbar.client import ErrorbarClient
 
 __all__ = ["CriteriaScreen", "criterion_detail"]
 
@@ -120,7 +126,7 @@ class CriteriaScreen(BlahScreen):
                           str(row.labels) if row.labels is not None else DASH, one_line(row.drift, 24),
                           key=criterion.id)
         if self.criteria:
-            shown = keep if any(c.id == keep for c in self.criteria) else self.criteria[0].id
+            shown = keep if keep is not None and any(c.id == keep for c in self.criteria) else self.criteria[0].id
             table.move_to_key(shown)
             self.show(shown)
 

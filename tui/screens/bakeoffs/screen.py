@@ -34,20 +34,20 @@ from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.cell_format import DASH, cell
 from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
 from tui.screens.bakeoffs.detail import BakeoffDetail
 from tui.screens.bakeoffs.labels import VERDICT_CELL, LabelActions
 from tui.screens.bakeoffs.readings import ReadingsPanel
-from tui.cell_format import DASH, cell
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
-    from api_client.errorbar.client import ErrorbarClient
     from api_client.errorbar import shapes as assumed
+    from api_client.errorbar.client import ErrorbarClient
 
 __all__ = ["BakeoffScreen", "GATE_THRESHOLDS", "NOT_CONFIGURED"]
 
@@ -150,7 +150,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
             return
         self._caption(f"{len(self.runs)} bake-offs · Enter reads one · x marks two finished runs to compare")
         if self.run is None:
-            first = self.select_id if any(r.id == self.select_id for r in self.runs) else self.runs[0].id
+            wanted = self.select_id
+            first = wanted if wanted is not None and any(r.id == wanted for r in self.runs) else self.runs[0].id
             self.query_one("#bakeoff-runs", KeyTable).move_to_key(first)
             self.select(first)
 

@@ -19,8 +19,15 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from application.bakeoffs.screening import (NOT_A_VERDICT, candidate_lines, no_result_sentence, prefill,
-                                           report_head, screening_of, verdict)
+from application.bakeoffs.screening import (
+    NOT_A_VERDICT,
+    candidate_lines,
+    no_result_sentence,
+    prefill,
+    report_head,
+    screening_of,
+    verdict,
+)
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import BlahScreen

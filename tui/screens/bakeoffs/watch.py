@@ -29,10 +29,10 @@ from common.iso_time import iso_ms
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
+from tui.cell_format import fmt_time
 from tui.reload import Reload, retry_note
 from tui.run_watch import BAKEOFF, WatchScreen
 from tui.screens.bakeoffs.notify import bakeoff_end, bakeoff_key, ended_since
-from tui.cell_format import fmt_time
 from tui.send_once import SendOnce
 from widgets.bars import ProgressLine
 from widgets.caption import Caption

@@ -25,8 +25,8 @@ from application.compare.rows import CompareLine, mean_scores, order_for_person,
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.captioned_table import CaptionedTableScreen
-from tui.platform_work import platform_work
 from tui.cell_format import DASH, cell, fmt_score, reply_cell, short, tone_style
+from tui.platform_work import platform_work
 from tui.screens.runs.pick import ask_for_models
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer

@@ -32,12 +32,16 @@ from application.leaderboard.bench_board import (
 )
 from application.runs.bench.known import remember_slug
 from application.session.context import AppContext
+from tui.app_protocol import BlahAppApi
+from tui.cell_format import fmt_score, tone_style
 from tui.screens.leaderboard.community_rows import (
-    PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
+    PLATFORM_CHIP,
+    CommunityRowDetail,
+    CommunityRowItem,
+    tasks_graded_passed,
 )
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
-from tui.cell_format import fmt_score, tone_style
 from tui.send_once import SendOnce
 from widgets.caption import Caption
 from widgets.safe_text import one_line_text
@@ -81,7 +85,7 @@ class CommunityBoard(Vertical):
 
     @property
     def ctx(self) -> AppContext:
-        return cast(AppContext, getattr(self.app, "ctx"))
+        return cast("BlahAppApi", self.app).ctx
 
     @property
     def client(self) -> BenchmarkClient | None:

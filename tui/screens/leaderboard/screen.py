@@ -21,11 +21,11 @@ from api_client.errors import BlahError
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
 from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
-from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
@@ -53,7 +53,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
     """
     # Side by side each half needs ~78 columns; narrower, the chart goes below the table so
     # every column of the standings stays in view.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (156, "-wide")]
 
     ROW_ACTION = "results"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [

@@ -20,7 +20,6 @@ from common.format import format_latency
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.captioned_table import CaptionedTableScreen
-from tui.platform_work import platform_work
 from tui.cell_format import (
     cell,
     fmt_score,
@@ -28,6 +27,7 @@ from tui.cell_format import (
     reply_cell,
     tone_style,
 )
+from tui.platform_work import platform_work
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:

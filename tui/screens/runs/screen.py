@@ -27,15 +27,15 @@ from application.runs.blah.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.cell_format import DASH, cell, fmt_time, progress_text, status_style
 from tui.messages import RunChanged
 from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
+from tui.run_watch import BLAH_RUN, RunEnd, announce_end, notifier_for
 from tui.screens.bakeoffs.run_rows import BakeoffRuns
 from tui.screens.bakeoffs.screening import ScreeningStarter
 from tui.screens.runs.bench.rows import BenchRuns, chip
 from tui.screens.runs.confirm import Action, StatusWriter
-from tui.cell_format import DASH, cell, fmt_time, progress_text, status_style
-from tui.run_watch import BLAH_RUN, RunEnd, announce_end, notifier_for
 from tui.screens.runs.run_start import RunStart
 from widgets.caption import Caption
 from widgets.footer import KeyFooter

@@ -25,15 +25,12 @@ from api_client.blahdev.shapes import Result, Run
 from api_client.errors import BlahError
 from application.poller import Poller, PollStep
 from application.runs.blah.actions import WriteOutcome
-from application.runs.eta import Eta
 from application.runs.blah.events import RunWatch
 from application.runs.blah.progress import eval_progress
+from application.runs.eta import Eta
 from common.format import format_duration, format_latency
 from tui import bindings
 from tui.base_screen import describe_error
-from tui.messages import RunChanged
-from tui.platform_work import platform_work
-from tui.screens.runs.confirm import StatusWriter
 from tui.cell_format import (
     DASH,
     cell,
@@ -43,7 +40,10 @@ from tui.cell_format import (
     progress_text,
     status_style,
 )
+from tui.messages import RunChanged
+from tui.platform_work import platform_work
 from tui.run_watch import WatchScreen, notifier_for
+from tui.screens.runs.confirm import StatusWriter
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
 from widgets.footer import KeyFooter

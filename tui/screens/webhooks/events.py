@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from textual.app import App
 from textual.screen import Screen
 
-from tui.messages import RunChanged
 from application.webhooks.receiver import WebhookDelivery
+from tui.messages import RunChanged
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:

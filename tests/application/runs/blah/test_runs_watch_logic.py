@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from api_client.blahdev.shapes import Result, Run
-from application.runs.eta import EtaEstimator
 from application.runs.blah.events import RunWatch
 from application.runs.blah.progress import eval_progress
+from application.runs.eta import EtaEstimator
 from common.format import format_duration
 
 

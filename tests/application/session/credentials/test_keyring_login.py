@@ -14,9 +14,8 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from application.session.credentials.stored_key import resolve_key
-from application.session.credentials.stored_key import credentials_file, load_stored, login_key
 from application.session.credentials.keyring_store import SERVICE, USERNAME
+from application.session.credentials.stored_key import credentials_file, load_stored, login_key, resolve_key
 from cli.main import main
 from tests.support.keyrings import MemoryKeyring
 from tests.support.notify_log import NotificationLog

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from application.session.settings.config import load_config, set_value
 from application.session.credentials.stored_key import credentials_file, load_stored_key, store_key
 from application.session.paths import config_file
+from application.session.settings.config import load_config, set_value
 from cli.main import main, resolve_api_key
 
 

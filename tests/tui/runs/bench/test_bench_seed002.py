@@ -4,8 +4,6 @@ another benchmark followed on that benchmark; a sandbox task's wait left without
 
 from __future__ import annotations
 
-
-
 from api_client.blobfish.benchmarks import BenchmarkClient
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG

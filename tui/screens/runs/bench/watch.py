@@ -94,10 +94,10 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
         Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]
 
-    wall_clock: Callable[[], float] = staticmethod(time.time)  # type: ignore[assignment]
+    wall_clock: Callable[[], float] = staticmethod(time.time)
     """Epoch seconds, for when evidence links expire (a test may fix it)."""
-    sleep: Callable[[float], Awaitable[None]] = staticmethod(asyncio.sleep)  # type: ignore[assignment]
-    clock: Callable[[], float] = staticmethod(time.monotonic)  # type: ignore[assignment]
+    sleep: Callable[[float], Awaitable[None]] = staticmethod(asyncio.sleep)
+    clock: Callable[[], float] = staticmethod(time.monotonic)
     """The watch's pace (a test runs it on a fake clock, as ``watch_suite`` allows)."""
 
     def __init__(self, slug: str, run_id: str, *, initial: Run | None = None, location: str | None = None,
