@@ -91,7 +91,8 @@ def test_docs_pages_name_only_what_exists() -> None:
     pages = sorted((ROOT / "docs").rglob("*.md"))
     assert pages and "diagnosis.refresh" in key_ids
     assert {page.name: missing_names(page.read_text(encoding="utf-8"), ROOT, key_ids) for page in pages} == {
-        page.name: [] for page in pages}
+        page.name: [] for page in pages
+    }
 
 
 def test_every_application_package_and_screen_area_is_in_the_layout() -> None:
@@ -111,5 +112,9 @@ def test_a_renamed_folder_or_module_is_caught(tmp_path: Path) -> None:
     text = ("```\napplication/  runs/ (bench/, eta.py), compare/bakeoff/ for bake-offs, runs/bench_*.py\n"
             "common/       format.py\n```\nA value is written with `common.format`, never `common.formats`;\n"
             "`application/runs/bench/` and `application/runs/blah/`; the app writes `archives/NAME/`.\n")  # fmt: skip
-    assert missing_names(text, tmp_path) == ["compare/bakeoff/", "runs/bench_*.py", "common.formats",
-                                             "application/runs/blah/"]
+    assert missing_names(text, tmp_path) == [
+        "compare/bakeoff/",
+        "runs/bench_*.py",
+        "common.formats",
+        "application/runs/blah/",
+    ]

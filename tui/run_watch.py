@@ -29,8 +29,18 @@ from application.runs.blah.watch import ACTIVE_STATUSES
 from tui.base_screen import BlahScreen
 from widgets.safe_text import one_line
 
-__all__ = ["BAKEOFF", "BENCH_RUN", "BLAH_RUN", "SCREENING", "RunEnd", "RunNotifier", "Severity", "WatchScreen",
-           "announce_end", "notifier_for"]
+__all__ = [
+    "BAKEOFF",
+    "BENCH_RUN",
+    "BLAH_RUN",
+    "SCREENING",
+    "RunEnd",
+    "RunNotifier",
+    "Severity",
+    "WatchScreen",
+    "announce_end",
+    "notifier_for",
+]
 
 Severity = Literal["information", "warning", "error"]
 

@@ -120,8 +120,9 @@ async def bench(blobfish: BlobfishServer) -> AsyncIterator[BenchmarkClient]:
         yield client
 
 
-async def test_a_benchmark_run_watched_to_its_end_rings_once_and_says_so(clock: PacedClock,
-                                                                          bench: BenchmarkClient) -> None:
+async def test_a_benchmark_run_watched_to_its_end_rings_once_and_says_so(
+    clock: PacedClock, bench: BenchmarkClient
+) -> None:
     started = await bench.start_suite(SLUG, provider="xai", model="grok-4", suite="sample", max_tasks=2)
     run_id = started.record.run_id
     app = bench_app(bench)
