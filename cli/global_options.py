@@ -11,7 +11,7 @@ from collections.abc import Callable
 __all__ = ["BLAH_VERBS", "BLAH_VERB_GLOBALS", "OWN_PARSER_OPTIONS", "Refused", "globals_to_subcommand"]
 
 BLAH_VERBS = ("runs", "leaderboard", "compare", "health", "chatroom")
-"""blah.dev from the shell (cli/commands/blah_common.py routes them; each has its own module)."""
+"""blah.dev from the shell (cli/blah/connection.py routes them; each has its own module)."""
 
 
 class Refused(Exception):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from cli.global_options import BLAH_VERBS, OWN_PARSER_OPTIONS, Refused, globals_to_subcommand
 from cli.parser import _version, build_parser  # noqa: F401  (_version: `blah-tui --version`'s, read by tests)
-from cli.parsing import end_quietly_on_closed_pipe
+from cli.output import end_quietly_on_closed_pipe
 
 if TYPE_CHECKING:
     from application.session.profiles import ResolvedProfile
@@ -71,15 +71,15 @@ def _main(args_list: list[str]) -> int:
 
         return sim_main(args_list[1:])
     if args_list[:1] == ["blobfish"]:
-        from cli.commands.blobfish import blobfish_main
+        from cli.blobfish.command import blobfish_main
 
         return blobfish_main(args_list[1:])
     if args_list[:1] == ["bench"]:
-        from cli.commands.bench import bench_main
+        from cli.bench.command import bench_main
 
         return bench_main(args_list[1:])
     if args_list[:1] == ["bakeoff"]:
-        from cli.commands.bakeoff import bakeoff_main
+        from cli.bakeoff.command import bakeoff_main
 
         return bakeoff_main(args_list[1:])
     if not set(args_list).isdisjoint(BLAH_VERBS):
@@ -99,19 +99,19 @@ def _main(args_list: list[str]) -> int:
     if args.command == "export":
         return _export(args)
     if args.command == "archives":
-        from cli.commands.archives import archives_main
+        from cli.local.archives import archives_main
 
         return archives_main(args)
     if args.command == "profiles":
-        from cli.commands.profiles import profiles_main
+        from cli.local.profiles import profiles_main
 
         return profiles_main(args)
     if args.command in ("login", "logout", "status", "config"):
-        from cli.commands.account import account_main
+        from cli.local.account import account_main
 
         return account_main(args)
     if args.command == "serve":
-        from cli.commands.serve import serve_main
+        from cli.app.serve import serve_main
 
         return serve_main(
             host=args.host, port=args.port, public_url=args.public_url, demo=args.demo, seed=args.seed,
@@ -119,7 +119,7 @@ def _main(args_list: list[str]) -> int:
             profile=getattr(args, "profile", None),
         )  # fmt: skip
     if args.command == "report":
-        from cli.commands.report import report_main
+        from cli.blah.report.remote import report_main
 
         profile = _blah_profile(args)
         if profile is None:
@@ -128,7 +128,7 @@ def _main(args_list: list[str]) -> int:
             return _local_report(args, profile)
         limit = args.limit if args.limit is not None else 2000
         if args.compare is not None:
-            from cli.commands.report_compare import compare_main
+            from cli.blah.report.compare import compare_main
 
             return compare_main(
                 args.model_id, args.compare, base_url=profile.origin, api_key=profile.api_key,
@@ -150,10 +150,10 @@ def _main(args_list: list[str]) -> int:
 def _run_app(args: argparse.Namespace) -> int:
     """The app: on a JSONL dump (``open``), on the demo platforms, or on a profile's platform."""
     if args.command == "open":
-        from cli.launch import run_offline
+        from cli.app.launch import run_offline
 
         return run_offline(args.file, model_id=args.model)
-    from cli.launch import run_demo, run_profile
+    from cli.app.launch import run_demo, run_profile
 
     if args.demo:
         return run_demo(seed=DEMO_SEED if args.seed is None else args.seed,
@@ -171,21 +171,21 @@ def _run_app(args: argparse.Namespace) -> int:
 def _blah_verb(args_list: list[str]) -> int | None:
     """A blah.dev verb after any global ``--base-url``/``--api-key``/``--profile``: its exit
     code; None when the command line is another command's."""
-    from cli.commands.blah_common import split_globals
+    from cli.blah.connection import split_globals
 
     routed = split_globals(args_list)
     if routed is None:
         return None
     globals_, (verb, *rest) = routed
     if verb == "runs":
-        from cli.commands.runs import runs_main
+        from cli.blah.runs import runs_main
 
         return runs_main(rest, globals_)
     if verb == "chatroom":
-        from cli.commands.chatroom import chatroom_main
+        from cli.blah.chatroom import chatroom_main
 
         return chatroom_main(rest, globals_)
-    from cli.commands.leaderboard import standings_main
+    from cli.blah.standings import standings_main
 
     return standings_main(verb, rest, globals_)
 
@@ -222,7 +222,7 @@ def _local_report(args: argparse.Namespace, profile: ResolvedProfile) -> int:
     """`report MODEL --offline` (the profile's archive of the model) or `--from FILE.jsonl`."""
     from pathlib import Path
 
-    from cli.commands.report_local import local_report_main
+    from cli.blah.report.local import local_report_main
 
     if args.compare is not None:
         print("blah-tui report: --compare reads the platform; it does not go with --offline or --from", file=sys.stderr)
@@ -242,7 +242,7 @@ def _local_report(args: argparse.Namespace, profile: ResolvedProfile) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from cli.commands.export import export_main
+    from cli.blah.export import export_main
 
     profile = _blah_profile(args)
     if profile is None:

@@ -145,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         "status", help="where each profile's API key comes from (never the key) and which config file is read"
     ))
 
-    from cli.commands.profiles import add_profiles_parser
+    from cli.local.profiles import add_profiles_parser
 
     add_profiles_parser(sub)
 

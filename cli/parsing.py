@@ -1,21 +1,18 @@
 """What every `blah-tui` parser shares: a wrong command line is one clear line on stderr and
-exit 2 (argparse's default prints the whole usage block first), flag values checked where they
-are read (a negative speed, a port past 65535: never a traceback later), and a reader that
-closes the pipe early (`blah-tui blobfish evals | head -1`) ending the command quietly."""
+exit 2 (argparse's default prints the whole usage block first), and flag values checked where
+they are read (a negative speed, a port past 65535: never a traceback later)."""
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
-import sys
 from collections.abc import Callable
 from typing import NoReturn, TypeVar
 
+from cli.exit_codes import ExitCode
+
 N = TypeVar("N", int, float)
-EXIT_USAGE = 2
-EXIT_CLOSED_PIPE = 141
-"""128 + SIGPIPE: what `seq 1000000 | head -1` leaves for `seq`, said nowhere."""
+EXIT_USAGE = ExitCode.USAGE
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -90,14 +87,3 @@ def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     for name, subparser in sub.choices.items():
         if subparser.description is None and helps.get(name):
             subparser.description = f"{helps[name][0].upper()}{helps[name][1:]}."
-
-
-def end_quietly_on_closed_pipe() -> int:
-    """The reader went away (``| head``): point stdout at /dev/null so the interpreter's last
-    flush does not complain, and end as Unix tools do, without a word."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a real file (a test's capture)
-        pass
-    return EXIT_CLOSED_PIPE

@@ -104,7 +104,7 @@ def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
     from api_client.archives.archive import Archive
     from application.session.config import load_config
     from application.session.context import AppContext
-    from cli.launch import apply_config
+    from cli.app.launch import apply_config
     from tui.app import BlahApp, create_app
     from tui.screens.logs.screen import LogsScreen
 

@@ -16,6 +16,7 @@ import pytest
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
 from application.session.paths import data_dir
+from cli.exit_codes import ExitCode
 from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.logs_world import FAST_TAIL, logs_screen, wait_for
@@ -120,7 +121,7 @@ def test_list_names_platform_model_calls_size_and_last_used(capsys: pytest.Captu
 def test_prune_by_model_says_what_then_asks_and_deletes_on_yes(capsys: pytest.CaptureFixture[str]) -> None:
     doomed = make_archive("tiny-a")
     kept = make_archive("tiny-b")
-    assert main(["archives", "prune", "tiny-a"]) == 1  # no terminal to ask on, no --yes
+    assert main(["archives", "prune", "tiny-a"]) == ExitCode.USAGE  # no terminal to ask on, no --yes
     out, err = capsys.readouterr()
     assert "To delete (1 archive, " in out and "tiny-a" in out and "tiny-b" not in out
     assert "nothing deleted" in err and "--yes" in err
@@ -135,7 +136,7 @@ def test_prune_by_model_says_what_then_asks_and_deletes_on_yes(capsys: pytest.Ca
 def test_prune_asks_on_a_terminal_and_no_keeps_everything(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    from cli.commands.archives import archives_main
+    from cli.local.archives import archives_main
 
     doomed = make_archive("tiny-a")
     asked: list[str] = []
@@ -145,7 +146,7 @@ def test_prune_asks_on_a_terminal_and_no_keeps_everything(capsys: pytest.Capture
         return "n"
 
     args = argparse.Namespace(archives_command="prune", models=["tiny-a"], older_than=None, yes=False)
-    assert archives_main(args, ask=answer) == 1
+    assert archives_main(args, ask=answer) == ExitCode.USAGE
     assert asked == ["Delete this archive? [y/N] "] and doomed.exists()
     assert "Nothing deleted." in capsys.readouterr().out
     assert archives_main(args, ask=lambda _: "y") == 0
@@ -165,6 +166,6 @@ def test_prune_without_a_choice_or_with_an_unknown_name_deletes_nothing(capsys: 
     kept = make_archive("tiny-a")
     assert main(["archives", "prune", "--yes"]) == 2
     assert "name the models" in capsys.readouterr().err
-    assert main(["archives", "prune", "nosuch", "--yes"]) == 1
+    assert main(["archives", "prune", "nosuch", "--yes"]) == ExitCode.NOT_FOUND
     assert "no archive of 'nosuch'" in capsys.readouterr().err
     assert kept.exists()

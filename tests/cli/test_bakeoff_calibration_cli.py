@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.exit_codes import ExitCode
+from cli.bakeoff.command import bakeoff_main
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 
@@ -94,7 +95,7 @@ def test_align_is_confirmed_sent_once_and_reports(queue: ErrorbarServer) -> None
     assert "critique: [bold]ignores the question[/bold]" in out  # as the person wrote it, not styled
     assert _writes(queue, "/align") == 1
     code, _, err = bakeoff(queue, "align", "crit_helpful", "--yes", key=queue.member_key)
-    assert code == 1 and "HTTP 403" in err and "OWNER or ADMIN" in err
+    assert code == ExitCode.UNREACHABLE and "HTTP 403" in err and "OWNER or ADMIN" in err
 
 
 def test_a_queued_align_polls_in_progress(queue: ErrorbarServer) -> None:
@@ -115,10 +116,10 @@ def test_evidence_writes_the_bundle_and_refuses_what_it_must(queue: ErrorbarServ
     done = queue_run(queue, COMPARISON)["id"]
     target = tmp_path / "evidence.json"
     code, out, err = bakeoff(queue, "evidence", live, "-o", str(target))
-    assert code == 1 and f"{live} is not finished yet" in err and not target.exists()
+    assert code == ExitCode.REFUSED and f"{live} is not finished yet" in err and not target.exists()
     queue.fail_run(live)
     code, out, err = bakeoff(queue, "evidence", live, "-o", str(target))
-    assert code == 1 and f"{live} ended ERROR: the queue keeps evidence only for a run that finished DONE" in err
+    assert code == ExitCode.REFUSED and f"{live} ended ERROR: the queue keeps evidence only for a run that finished DONE" in err
     with pytest.raises(SystemExit) as bad:
         bakeoff(queue, "evidence", done, "-o", str(target), "--min-win-rate", "1.5")
     assert bad.value.code == 2 and not target.exists()
@@ -137,14 +138,14 @@ def test_delete_refuses_a_live_run_and_deletes_a_finished_one(queue: ErrorbarSer
     live = queue_run(queue, COMPARISON, finish=False)["id"]
     done = queue_run(queue, COMPARISON)["id"]
     code, _, err = bakeoff(queue, "delete", live, "--yes")
-    assert code == 1 and "a live run can't be deleted; cancel it first" in err
+    assert code == ExitCode.REFUSED and "a live run can't be deleted; cancel it first" in err
     code, _, err = bakeoff(queue, "delete", done)
     assert code == 2 and "irreversible" in err and "add --yes" in err
     assert _writes(queue, f"/evals/{live}") + _writes(queue, f"/evals/{done}") == 0
     code, out, _ = bakeoff(queue, "delete", done, "--yes")
     assert (code, out) == (0, f"deleted {done}\n")
     code, _, err = bakeoff(queue, "evidence", done, "-o", str(tmp_path / "x.json"))
-    assert code == 1 and f"there is no run {done} in this workspace: it was deleted" in err
+    assert code == ExitCode.NOT_FOUND and f"there is no run {done} in this workspace: it was deleted" in err
 
 
 def test_clusters_force_is_confirmed_and_metered_once(queue: ErrorbarServer) -> None:
@@ -173,7 +174,7 @@ def test_verdict_answers_with_its_exit_code(queue: ErrorbarServer) -> None:
     code, out, _ = bakeoff(queue, "verdict", live, "--json", key=queue.read_key)
     assert code == 3 and json.loads(out)["settle"] == "wait for it to finish (bakeoff watch)"
     code, _, err = bakeoff(queue, "verdict", "ev_nope", key=queue.read_key)
-    assert code == 1 and "HTTP 404" in err
+    assert code == ExitCode.NOT_FOUND and "HTTP 404" in err
 
 
 def test_verdict_on_a_comparison_uses_the_corrected_rate_once_labels_allow(queue: ErrorbarServer) -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.exit_codes import ExitCode
+from cli.bakeoff.command import bakeoff_main
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 
@@ -132,14 +133,14 @@ def test_gate_wait_gives_up_at_its_deadline_with_3(queue: ErrorbarServer) -> Non
     assert clock.sleeps == [5.0, 5.0, 2.0] and _gates(queue) == 4
 
 
-def test_gate_exits_4_when_unreachable_refused_or_answering_something_else(queue: ErrorbarServer) -> None:
+def test_gate_exits_4_when_unreachable_refused_or_answering_something_else_6_for_an_unknown_run(queue: ErrorbarServer) -> None:
     run = queue_run(queue, COMPARISON)
     code, _, err = bakeoff(None, "gate", run["id"], "--min-win-rate", "0.5")
     assert code == 4 and "could not connect" in err
     code, _, err = bakeoff(queue, "gate", run["id"], "--min-win-rate", "0.5", key="sk_sovereign_revoked")
     assert code == 4 and "HTTP 401" in err and "sk_sovereign_revoked" not in err
     code, _, err = bakeoff(queue, "gate", "ev_gone", "--min-win-rate", "0.5")
-    assert code == 4 and "HTTP 404" in err
+    assert code == ExitCode.NOT_FOUND and "HTTP 404" in err
     queue.fail_next("GET", "*/gate", 502, "bad gateway", times=4)
     code, _, err = bakeoff(queue, "gate", run["id"], "--min-win-rate", "0.5")
     assert code == 4 and "HTTP 502" in err
@@ -187,7 +188,7 @@ def test_create_with_flags_refused_locally_and_criterion_show(queue: ErrorbarSer
 def test_cancel_re_reads_the_run_and_a_member_is_refused(queue: ErrorbarServer) -> None:
     run = queue_run(queue, COMPARISON, finish=False)
     code, _, err = bakeoff(queue, "cancel", run["id"], "--yes", key=queue.member_key)
-    assert code == 1 and "OWNER or ADMIN" in err
+    assert code == ExitCode.UNREACHABLE and "OWNER or ADMIN" in err
     code, out, _ = bakeoff(queue, "cancel", run["id"], "--yes")
     assert code == 0 and out == f"{run['id']} is CANCELLED\n"
     assert [r.method for r in queue.requests.records()][-2:] == ["POST", "GET"]

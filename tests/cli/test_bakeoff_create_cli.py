@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.exit_codes import ExitCode
+from cli.bakeoff.command import bakeoff_main
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, queue_run, queue_server
 
@@ -106,14 +107,14 @@ def test_an_underpowered_certified_switch_says_the_samples_that_would_do_and_is_
     code, _, err = bakeoff(queue, "create", "--name", "switch to v3?", "--stored", "--criterion-id", "crit_helpful",
                            "--candidate", "you/tiny-sft-v3", "--sample-count", "40", "--noninferiority-margin", "0.05",
                            "--yes")
-    assert code == 1 and "underpowered" in err and "78 samples would be enough" in err and "instead of 40" in err
+    assert code == ExitCode.REFUSED and "underpowered" in err and "78 samples would be enough" in err and "instead of 40" in err
     assert posts(queue) == 1
     spec = tmp_path / "switch.json"
     spec.write_text(json.dumps({"name": "from a file", "eval_kind": "criterion", "criterion_id": "crit_helpful",
                                 "baseline_model": "__stored__", "candidate_models": ["you/tiny-sft-v3"],
                                 "sample_count": 20}))
     code, _, err = bakeoff(queue, "create", "--from", str(spec), "--yes")
-    assert code == 1 and "78 samples would be enough" in err and "not resent" in err and "instead of 20" in err
+    assert code == ExitCode.REFUSED and "78 samples would be enough" in err and "not resent" in err and "instead of 20" in err
     assert posts(queue) == 2
     code, out, err = bakeoff(queue, "create", "--name", "switch to v3?", "--stored", "--criterion-id", "crit_helpful",
                              "--candidate", "you/tiny-sft-v3", "--sample-count", "78", "--noninferiority-margin",
@@ -140,14 +141,14 @@ def test_a_certified_switch_without_a_criterion_or_on_another_population_is_refu
     code, _, err = bakeoff(queue, "create", "--name", "s", "--stored", "--criterion-id", "crit_support_resolved",
                            "--candidate", "you/tiny-sft-v3", "--sample-count", "100", "--tag", "billing",
                            "--noninferiority-margin", "0.05", "--yes")
-    assert code == 1 and "population mismatch" in err and "tag=support" in err and "tag=billing" in err
+    assert code == ExitCode.REFUSED and "population mismatch" in err and "tag=support" in err and "tag=billing" in err
     assert posts(queue) == 1
 
 
 def test_a_model_the_queue_does_not_have_is_named_on_its_field(queue: ErrorbarServer) -> None:
     code, _, err = bakeoff(queue, "create", "--name", "x", "--rubric", RUBRIC, "--baseline", "Qwen/Qwen3-32B",
                            "--candidate", "acme/never-heard-of", "--yes")
-    assert code == 1 and "candidate_models: Model 'acme/never-heard-of' is not available." in err
+    assert code == ExitCode.REFUSED and "candidate_models: Model 'acme/never-heard-of' is not available." in err
 
 
 def test_show_samples_and_gate_say_the_assertions_and_each_check_kind(queue: ErrorbarServer) -> None:
@@ -198,7 +199,7 @@ def test_show_says_where_the_prompts_came_from_and_how_they_were_judged(queue: E
 
 def test_assertion_results_in_an_unknown_shape_are_printed_as_sent_and_inert() -> None:
     from api_client.errorbar import shapes as assumed
-    from cli.commands.bakeoff_print import print_run
+    from cli.bakeoff.print import print_run
 
     run = assumed.Run.model_validate({
         "id": "ev_x", "status": "DONE", "assertions": [{"type": "completed"}],

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.bakeoff.command import bakeoff_main
 from diagnosis.planning import (
     PlanQuestion,
     expected_half_width,

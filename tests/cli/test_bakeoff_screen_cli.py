@@ -1,6 +1,6 @@
 """`blah-tui bakeoff screen` and `bakeoff show` on a screening run, against the queue simulator:
 confirmed (or --yes), sent once, watched to the end, the screening printed as the queue sent it;
-402 and 422 said in a sentence with exit 1 and nothing queued; bad flags exit 2 with nothing
+402 and 422 said in a sentence with exit 7 and nothing queued; bad flags exit 2 with nothing
 sent; a member's key told which role is needed and which key was used."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.exit_codes import ExitCode
+from cli.bakeoff.command import bakeoff_main
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import queue_server
 
@@ -87,15 +88,15 @@ def test_show_prints_a_screening_runs_result_not_only_with_json(queue: ErrorbarS
     assert json.loads(out)["results"]["screening"]["recommendation"]["action"] == "keep"
 
 
-def test_402_and_422_are_sentences_exit_1_and_queue_nothing(queue: ErrorbarServer) -> None:
+def test_402_and_422_are_sentences_exit_7_and_queue_nothing(queue: ErrorbarServer) -> None:
     queue.set_balance(0)
     code, out, err = bakeoff(queue, "screen", "--yes")
-    assert code == 1 and out == ""
+    assert code == ExitCode.REFUSED and out == ""
     assert "HTTP 402: the workspace's balance cannot pay for this: top up the wallet; nothing was queued" in err
     queue.set_balance(100)
     queue.clear_traffic()
     code, out, err = bakeoff(queue, "screen", "--yes")
-    assert code == 1 and out == ""
+    assert code == ExitCode.REFUSED and out == ""
     assert "HTTP 422: there is nothing to screen: the workspace has no logged traffic to sample" in err
     assert queue.store.ids() == [] and _creates(queue) == 2  # each sent once, none queued
 
@@ -122,6 +123,6 @@ def test_a_terminal_yes_screens_and_json_prints_the_run(queue: ErrorbarServer) -
 
 def test_a_members_key_is_told_the_role_and_which_key(queue: ErrorbarServer) -> None:
     code, _, err = bakeoff(queue, "screen", "--yes", key=queue.member_key)
-    assert code == 1
+    assert code == ExitCode.UNREACHABLE
     assert "OWNER or ADMIN" in err and "the key used ($ERRORBAR_API_KEY) is not one" in err
     assert queue.member_key not in err

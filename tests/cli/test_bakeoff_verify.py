@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.bakeoff.command import bakeoff_main
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, get, queue_run, queue_server
 

@@ -1,4 +1,4 @@
-"""How the session gets its errorbar client (cli.launch.attach_errorbar, the one place): from
+"""How the session gets its errorbar client (cli.app.launch.attach_errorbar, the one place): from
 an errorbar profile with $ERRORBAR_API_KEY, never from nothing, never showing a refused key;
 and the demo queue's runs (three finished bake-offs and one running)."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from api_client.errorbar.client import ErrorbarClient
 from application.session.context import AppContext
-from cli.launch import _attach_configured_errorbar, attach_errorbar
+from cli.app.launch import _attach_configured_errorbar, attach_errorbar
 from simulator.errorbar.demo import DEMO_RUNS, queue_demo_runs
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.config_files import write_config_text

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from cli.commands import bench as bench_cli
-from cli.commands import bench_print
-from cli.commands.bench import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
-from cli.commands.bench_print import NOT_A_SCORE
+from cli.exit_codes import ExitCode
+from cli.bench import command as bench_cli
+from cli.bench import print as bench_print
+from cli.bench.command import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+from cli.bench.print import NOT_A_SCORE
 from cli.main import main
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish import benchmarks as sim_bench
@@ -179,7 +180,7 @@ def test_a_second_suite_says_which_is_running_and_follows_it_when_asked(bf: Blob
     code, out, _ = sh(*SUITE, "--json")
     first = json.loads(out)["run_id"]
     code, _, err = sh(*SUITE)
-    assert code == EXIT_FAILED and f"already in progress for this account: {first}" in err
+    assert code == ExitCode.REFUSED and f"already in progress for this account: {first}" in err
     code, out, err = sh(*SUITE, "--watch", "--json")
     assert code == EXIT_OK and json.loads(out)["run_id"] == first and json.loads(out)["status"] == "completed"
     assert [s["run_id"] for s in _suites(bf)] == [first]
@@ -226,12 +227,12 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
     code, out, _ = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--yes", "--json")
     single = json.loads(out)["run_id"]
     code, _, err = sh("submit", SLUG, single, "--yes")
-    assert code == EXIT_FAILED and "single-task run (bmr_); only a suite run (bmrs_) can be published" in err
+    assert code == ExitCode.REFUSED and "single-task run (bmr_); only a suite run (bmrs_) can be published" in err
 
     code, out, _ = sh(*SUITE, "--json")
     running = json.loads(out)["run_id"]
     code, _, err = sh("submit", SLUG, running, "--yes")
-    assert code == EXIT_FAILED and "has not completed" in err
+    assert code == ExitCode.REFUSED and "has not completed" in err
     bf.kill_benchmark_runners()
 
     run_id = _completed(sh)
@@ -241,7 +242,7 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
     assert code == EXIT_OK and sim_bench.shapes.BENCH_BADGE in out
     bcr = out.split("as community run ")[1].split()[0]
     code, _, err = sh("submit", SLUG, run_id, "--yes")
-    assert code == EXIT_FAILED and f"already on the community board as {bcr}" in err
+    assert code == ExitCode.REFUSED and f"already on the community board as {bcr}" in err
     code, out, _ = sh("board", SLUG)
     assert code == EXIT_OK and "mine" in out and bcr in out
 
@@ -249,7 +250,7 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
     monkeypatch.setenv("BLOBFISH_API_KEY", bf.isolated_key)
     try:
         code, _, err = sh("delete", SLUG, bcr, "--yes")
-        assert code == EXIT_FAILED and "not yours, or not there" in err
+        assert code == ExitCode.REFUSED and "not yours, or not there" in err
         code, _, err = sh("submit", SLUG, run_id, "--yes")
         assert code == EXIT_FAILED and "not yours, or not there" in err
     finally:
@@ -264,7 +265,7 @@ def test_a_suite_with_nothing_graded_is_refused(bf: BlobfishServer, sh: Shell, c
         job = bf.benchmarks.scopes["demo-account"].suites[-1]
         job["tasks"], job["graded"] = [], 0  # the grader recorded nothing
     code, _, err = sh("submit", SLUG, run_id, "--yes")
-    assert code == EXIT_FAILED and "no task of this suite run was graded" in err
+    assert code == ExitCode.REFUSED and "no task of this suite run was graded" in err
 
 
 def test_hostile_text_is_inert_in_tables_and_verbatim_in_json(bf: BlobfishServer, sh: Shell) -> None:

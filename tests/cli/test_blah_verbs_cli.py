@@ -12,8 +12,9 @@ import pytest
 
 from api_client.blahdev.shapes import Result
 from application.runs.judge_verdict import parse_judgement
-from cli.commands import chatroom as chatroom_cli
-from cli.commands import runs as runs_cli
+from cli.exit_codes import ExitCode
+from cli.blah import chatroom as chatroom_cli
+from cli.blah import runs as runs_cli
 from cli.main import main
 from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
@@ -115,11 +116,11 @@ def test_runs_results_against_the_live_shapes(shell: Shell) -> None:
 @pytest.mark.parametrize("verb", ["show", "results", "watch"])
 def test_an_unknown_run_is_one_clear_line(fast: SimulatorServer, shell: Shell, verb: str) -> None:
     code, out, err = shell(*on(fast), "runs", verb, "run_nope")
-    assert code == 1 and out == ""
+    assert code == ExitCode.NOT_FOUND and out == ""
     assert err.count("\n") == 1 and "does not know run 'run_nope'" in err
     with live_shaped_server() as origin:  # its results of an unknown run are [] (no 404)
         code, out, err = shell("--base-url", origin, "runs", verb, "run_nope")
-        assert code == 1 and out == "" and err.count("\n") == 1 and "does not know run 'run_nope'" in err
+        assert code == ExitCode.NOT_FOUND and out == "" and err.count("\n") == 1 and "does not know run 'run_nope'" in err
 
 
 def test_a_service_without_the_one_run_route_still_shows_and_lists_results(shell: Shell) -> None:
@@ -129,7 +130,7 @@ def test_a_service_without_the_one_run_route_still_shows_and_lists_results(shell
         code, out, _ = shell("--base-url", origin, "runs", "results", "r-live-1")
         assert code == 0 and "run r-live-1 · completed · 4 results" in out and PLAIN_DETAILS in out
         code, out, err = shell("--base-url", origin, "runs", "results", "run_nope")
-        assert code == 1 and out == "" and "does not know run 'run_nope'" in err
+        assert code == ExitCode.NOT_FOUND and out == "" and "does not know run 'run_nope'" in err
         code, out, err = shell("--base-url", origin, "runs", "watch", "r-live-1", "--json")
         assert code == 0 and json.loads(out)["id"] == "r-live-1" and "completed" in err
 
@@ -169,7 +170,7 @@ def test_compare_and_health(fast: SimulatorServer, shell: Shell) -> None:
     code, out, _ = shell(*on(fast), "health", peer)
     assert code == 0 and "of checks ok" in out
     code, _, err = shell(*on(fast), "health", "no-such-model")
-    assert code == 1 and "does not know model 'no-such-model'" in err
+    assert code == ExitCode.NOT_FOUND and "does not know model 'no-such-model'" in err
 
 
 # ---------------------------------------------------------------------------- writes and the watch
@@ -236,9 +237,9 @@ def test_cancel_and_resume_are_confirmed_sent_once_and_say_a_conflict(fast: Simu
     code, out, err = shell(*on(fast), "runs", "cancel", run_id, "--yes", "--json")
     assert code == 0 and json.loads(out)["status"] == "cancelled"
     code, out, err = shell(*on(fast), "runs", "cancel", run_id, "--yes")
-    assert code == 1 and out == "" and "nothing to cancel" in err
+    assert code == ExitCode.REFUSED and out == "" and "nothing to cancel" in err
     code, out, err = shell(*on(fast), "runs", "resume", run_id, "--yes")
-    assert code == 1 and "nothing to resume" in err
+    assert code == ExitCode.REFUSED and "nothing to resume" in err
 
 
 # ---------------------------------------------------------------------------- chatroom
@@ -303,7 +304,7 @@ def test_global_options_reach_the_verbs_before_or_after_it(fast: SimulatorServer
     code, out, err = shell("--model", "m", "runs", "list")  # not the app: a clear refusal
     assert code == 2 and out == "" and "only --base-url, --api-key and --profile apply to `runs`" in err
     code, out, err = shell(*on(fast), "runs", "list", "--model", "no-such-model")
-    assert code == 1 and "does not know model 'no-such-model'" in err
+    assert code == ExitCode.NOT_FOUND and "does not know model 'no-such-model'" in err
 
 
 # ---------------------------------------------------------------------------- lost answers
@@ -338,7 +339,7 @@ def test_a_lost_post_answer_is_settled_by_reading_the_room_never_resent(
     monkeypatch.undo()
     sent = _lose_answers(monkeypatch, "post_chatroom", after_sending=False)
     code, out, err = shell(*on(fast), "chatroom", "post", "this one did not", "--yes")
-    assert code == 1 and sent == [1] and "it was not posted" in err and out == ""
+    assert code == ExitCode.REFUSED and sent == [1] and "it was not posted" in err and out == ""
 
 
 def test_a_lost_mute_answer_is_settled_by_reading_the_model(

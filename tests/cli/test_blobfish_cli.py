@@ -19,6 +19,7 @@ from common.unsafe_chars import has_unsafe
 from simulator.blobfish.server import BlobfishServer
 from tests.support.hostile_payloads import HOSTILE
 from tests.support.blobfish import envelope
+from cli.exit_codes import ExitCode
 from cli.main import main
 
 REPO = Path(__file__).resolve().parents[2]
@@ -138,9 +139,9 @@ def test_show_json_holds_the_whole_evidence(env: BlobfishServer, capsys: pytest.
     assert json.loads(out)["envelope"] == env.store.account.by_id[evaluation_id]["envelope"]
 
 
-def test_show_of_an_unknown_id_is_one_line_and_exit_1(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_of_an_unknown_id_is_one_line_and_exit_6(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "show", "no-such-evaluation", "--json")
-    assert code == 1 and out == ""
+    assert code == ExitCode.NOT_FOUND and out == ""
     assert_one_clean_line(err)
     assert "404" in err and "no such evaluation" in err
 
@@ -170,7 +171,7 @@ def test_export_one_and_all_write_the_platforms_jsonl(
 def test_export_all_in_process_leaves_the_callers_garbage_collector_as_it_was(
     env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """`export --all` runs with collection on its own terms (cli.commands.cycle_collections,
+    """`export --all` runs with collection on its own terms (common.gc_tuning,
     shared with `blah-tui export`): a caller that froze its objects keeps them frozen, one that
     froze nothing gets nothing left frozen, and collection is back on afterwards."""
     import gc
@@ -202,7 +203,7 @@ def test_export_needs_an_id_or_all_and_an_output(env: BlobfishServer, capsys: py
 
 def test_a_failed_export_leaves_no_file(env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(capsys, "export", "no-such-evaluation", "-o", str(tmp_path / "x.jsonl"))
-    assert code == 1 and out == ""
+    assert code == ExitCode.NOT_FOUND and out == ""
     assert_one_clean_line(err)
     assert list(tmp_path.iterdir()) == []
 
@@ -245,7 +246,7 @@ def test_publish_of_changed_evidence_says_so_plainly(
     second.write_text(json.dumps(envelope("cli-changed", reward=0.5)))
     assert run(capsys, "publish", str(first))[0] == 0
     code, out, err = run(capsys, "publish", str(second))
-    assert code == 1 and out == ""
+    assert code == ExitCode.REFUSED and out == ""
     assert_one_clean_line(err)
     assert "already published with different evidence" in err and "new job id" in err
 
@@ -329,7 +330,7 @@ def test_the_key_is_in_no_output_error_log_or_file(
             code, out, err = run(capsys, *args)
             seen.append(out + err)
             codes.append(code)
-    assert codes == [0, 0, 0, 0, 1, 0, 0, 1, 0, 1]  # the success and the error paths both ran
+    assert codes == [0, 0, 0, 0, 6, 0, 0, 6, 0, 7]  # the success and the error paths both ran
     assert all(key not in text for text in seen)
     assert key not in caplog.text and all(key not in r.getMessage() for r in caplog.records)
     for path in tmp_path.iterdir():

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.exit_codes import ExitCode
 from cli.main import main
 from simulator.blobfish.envelope import encode
 from simulator.blobfish.server import BlobfishServer
@@ -126,7 +127,7 @@ def test_publish_by_evaluation_id_of_masked_evidence_is_one_line(
     job["job"]["metadata"]["api_key"] = "sk-ant-api03-" + "x" * 40  # type: ignore[index]
     published, _ = env.store.publish(env.store.account, encode(job))
     code, out, err = run(capsys, "publish", "--evaluation", published["evaluation_id"])
-    assert code == 1 and out == ""
+    assert code == ExitCode.REFUSED and out == ""
     one_line(err)
     assert "HTTP 409" in err and "already published with different evidence" in err
 

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from cli.exit_codes import ExitCode
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
 from tests.support.hostile_payloads import assert_inert
@@ -82,17 +83,17 @@ def test_json_carries_every_number_and_none_where_a_side_had_no_calls(
     assert any(row["section"] == "eval" and (row["a"] is None or row["b"] is None) for row in doc["rows"])
 
 
-def test_unknown_or_same_model_is_one_line_and_exit_2(sim: SimulatorServer,
+def test_unknown_or_same_model_is_one_line_and_exit_6_or_2(sim: SimulatorServer,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = report(capsys, sim.person_model_id, "--compare", "no-such-model", "--base-url", sim.base_url)
-    assert (code, out) == (2, "")
+    assert (code, out) == (ExitCode.NOT_FOUND, "")
     assert err.count("\n") == 1 and "does not know model 'no-such-model'" in err
     code, out, err = report(capsys, "gpt2-base", "--compare", "gpt2-base", "--base-url", sim.base_url)
     assert (code, out) == (2, "") and "names the same model" in err
 
 
 def test_the_compare_command_imports_no_textual() -> None:
-    probe = ("import sys; import cli.commands.report_compare; "
+    probe = ("import sys; import cli.blah.report.compare; "
              "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]"
@@ -100,7 +101,7 @@ def test_the_compare_command_imports_no_textual() -> None:
 
 def test_hostile_ids_are_printed_inert_on_one_line() -> None:
     from application.compare.checkpoint import CheckpointComparison, Side
-    from cli.commands.report_compare import render_table
+    from cli.blah.report.compare import render_table
     from diagnosis.checkpoint import CallOutcome, compare_outcomes
 
     hostile = "ev\x1b[2J\x1b]0;pwned\x07\nsecond line\r"

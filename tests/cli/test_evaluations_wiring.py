@@ -1,4 +1,4 @@
-"""How the session gets its Blobfish client (cli.launch.attach_blobfish, the one place), and
+"""How the session gets its Blobfish client (cli.app.launch.attach_blobfish, the one place), and
 the real client read through ``ClientSource`` over HTTP against the simulator: the same
 evaluations, rollouts and findings as the store holds."""
 
@@ -11,7 +11,7 @@ import pytest
 from application.evaluations.diagnosed import list_summaries, read_diagnosed
 from application.evaluations.source import ClientSource
 from application.session.context import AppContext
-from cli.launch import attach_blobfish
+from cli.app.launch import attach_blobfish
 from diagnosis.rollouts import diagnose_evaluation
 from simulator.blobfish.server import BlobfishServer
 

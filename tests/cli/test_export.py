@@ -18,8 +18,9 @@ from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import LogEntry
 from api_client.blahdev.wire_logs import WirePage
 from api_client.errors import ServerError
-from cli.commands.export import export_main
-from cli.commands.open_file import load_dump, read_dump
+from cli.exit_codes import ExitCode
+from cli.blah.export import export_main
+from cli.app.open_file import load_dump, read_dump
 from simulator.server import SimulatorServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,7 +70,7 @@ def test_a_full_export_fills_the_local_archive(
     sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int | None
 ) -> None:
     if batch is not None:
-        monkeypatch.setattr("cli.commands.export.ARCHIVE_BATCH", batch)
+        monkeypatch.setattr("cli.blah.export.ARCHIVE_BATCH", batch)
     out = tmp_path / "dump.jsonl"
     assert run_export(sim, str(out)) == 0
     rows = read_jsonl(out)
@@ -155,7 +156,7 @@ def test_a_failure_half_way_leaves_the_existing_file_as_it_was(
         return await real_get_logs(self, model_id, **kw)
 
     monkeypatch.setattr(BlahClient, "get_logs_wire", broken)
-    assert run_export(sim, str(out)) == 1
+    assert run_export(sim, str(out)) == ExitCode.UNREACHABLE
     assert out.read_bytes() == b'{"previous": "export"}\n'
     assert not list(tmp_path.glob(".dump.jsonl.*"))  # the partial file is gone
     err = capsys.readouterr().err
@@ -166,15 +167,15 @@ def test_export_errors_are_one_clear_line(sim: SimulatorServer, tmp_path: Path, 
     out = tmp_path / "dump.jsonl"
     code = export_main("no-such-model", base_url=sim.base_url, api_key=None, source=None,
                        errors_only=False, since=None, output=str(out))  # fmt: skip
-    assert code == 1 and not out.exists()
+    assert code == ExitCode.NOT_FOUND and not out.exists()
     assert "blah-tui export:" in capsys.readouterr().err
     assert export_main("m", base_url="http://127.0.0.1:9", api_key=None, source=None, errors_only=False,
-                       since=None, output=str(tmp_path / "x.jsonl")) == 1  # fmt: skip
-    assert run_export(sim, str(tmp_path)) == 1  # a directory
+                       since=None, output=str(tmp_path / "x.jsonl")) == ExitCode.UNREACHABLE  # fmt: skip
+    assert run_export(sim, str(tmp_path)) == ExitCode.USAGE  # a directory: name a file
 
 
 def test_export_does_not_import_textual() -> None:
-    code = "import sys, cli.commands.export, cli.commands.open_file, api_client.archives.sync; " \
+    code = "import sys, cli.blah.export, cli.app.open_file, api_client.archives.sync; " \
            "sys.exit(any(m.split('.')[0] == 'textual' for m in sys.modules))"  # fmt: skip
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, check=False).returncode == 0
 

@@ -19,8 +19,8 @@ import pytest
 from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import LogEntry
-from cli.commands import export as export_command
-from cli.commands.export import export_main
+from cli.blah import export as export_command
+from cli.blah.export import export_main
 from simulator.server import SimulatorServer
 
 PAGE = 500  # export_logs' page size

@@ -12,7 +12,7 @@ import pytest
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import LogEntry
 from api_client.transport.bulk_get import BulkFallback, BulkGet
-from cli.commands.export import export_main
+from cli.blah.export import export_main
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 

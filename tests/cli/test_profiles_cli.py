@@ -16,7 +16,7 @@ from application.session.credentials import credentials_file
 from application.session.keyring_store import SERVICE, USERNAME
 from application.session.paths import config_file
 from application.session.profiles import resolve_profile
-from cli.commands.serve import serve_main
+from cli.app.serve import serve_main
 from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.config_files import read_config_text, write_config_text

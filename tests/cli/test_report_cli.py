@@ -15,7 +15,8 @@ from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import Diagnosis
 from application.diagnosis.analysis import analyse
 from application.diagnosis.data import Fetched, fetch_inputs
-from cli.commands.report import build_report_text, report_main
+from cli.exit_codes import ExitCode
+from cli.blah.report.remote import build_report_text, report_main
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
 from tests.support.hostile_payloads import assert_inert
@@ -69,20 +70,20 @@ def test_json_report_carries_the_numbers_and_the_fetch_problems(sim: SimulatorSe
     assert out.isascii()
 
 
-def test_unknown_model_is_one_line_and_exit_2(sim: SimulatorServer) -> None:
+def test_unknown_model_is_one_line_and_exit_6(sim: SimulatorServer) -> None:
     code, out, err = run("no-such-model", sim.base_url)
-    assert code == 2
+    assert code == ExitCode.NOT_FOUND
     assert out == ""
     assert err.count("\n") == 1
     assert "does not know model 'no-such-model'" in err
 
 
-def test_unreachable_platform_is_one_line_and_exit_1() -> None:
+def test_unreachable_platform_is_one_line_and_exit_4() -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     code, out, err = run("any-model", f"http://127.0.0.1:{port}")
-    assert code == 1
+    assert code == ExitCode.UNREACHABLE
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("blah-tui report: cannot reach the platform")
 

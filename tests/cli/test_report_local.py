@@ -13,7 +13,8 @@ import pytest
 from api_client.blahdev.client import BlahClient
 from application.diagnosis.analysis import analyse
 from application.diagnosis.data import Fetched, fetch_inputs
-from cli.commands.report_local import UNREADABLE_LINES, local_report_main
+from cli.exit_codes import ExitCode
+from cli.blah.report.local import UNREADABLE_LINES, local_report_main
 from cli.main import main as cli_main
 from diagnosis import render_json
 from simulator.server import SimulatorServer
@@ -84,16 +85,16 @@ def test_from_a_dump_and_offline_give_the_platform_s_diagnosis_of_the_same_calls
     assert json.loads(out)["calls_examined"] == 50
 
 
-def test_a_file_that_is_not_jsonl_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_not_jsonl_is_one_line_and_exit_8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     csv = tmp_path / "calls.csv"
     csv.write_text("id,prompt,response\n" + "".join(f"{i},hello,hi\n" for i in range(20)))
     code, out, err = report(["m", "--from", str(csv)], capsys)
-    assert code == 1 and out == ""
+    assert code == ExitCode.LOCAL_FILE and out == ""
     assert err.count("\n") == 1
     assert "is not a JSONL dump of calls" in err and "line 1: not valid JSON" in err
 
 
-def test_lines_that_are_not_calls_are_counted_said_and_exit_3(tmp_path: Path) -> None:
+def test_lines_that_are_not_calls_are_counted_said_and_exit_9(tmp_path: Path) -> None:
     good = [{"id": f"c{i}", "created_at": 1_770_000_000_000 - i, "prompt": "What is 2+2?", "response": "4."}
             for i in range(5)]
     lines = [json.dumps(good[0]), "not json at all", json.dumps(good[1]), json.dumps({"prompt": "no id"}),
@@ -102,7 +103,7 @@ def test_lines_that_are_not_calls_are_counted_said_and_exit_3(tmp_path: Path) ->
     dump.write_text("\n".join(lines) + "\n")
     out, err = io.StringIO(), io.StringIO()
     code = local_report_main("m", dump_path=dump, as_json=False, limit=None, out=out, err=err)
-    assert code == UNREADABLE_LINES == 3
+    assert code == UNREADABLE_LINES == ExitCode.SKIPPED_INPUT == 9
     assert err.getvalue().count("\n") == 1
     assert "3 lines of 8 could not be read as calls" in err.getvalue()
     assert "line 2: not valid JSON" in err.getvalue() and "line 4: not a call (id" in err.getvalue()
@@ -111,18 +112,18 @@ def test_lines_that_are_not_calls_are_counted_said_and_exit_3(tmp_path: Path) ->
     assert "3 lines of 8 could not be read as calls" in text and "1 repeated call read once" in text
 
     out, err = io.StringIO(), io.StringIO()
-    assert local_report_main("m", dump_path=dump, as_json=True, limit=None, out=out, err=err) == 3
+    assert local_report_main("m", dump_path=dump, as_json=True, limit=None, out=out, err=err) == ExitCode.SKIPPED_INPUT
     doc = json.loads(out.getvalue())
     assert doc["source"]["unreadable_lines"] == 3 and doc["source"]["duplicates"] == 1
     assert doc["source"]["unreadable"][0] == "line 2: not valid JSON"
 
 
-def test_a_missing_archive_or_file_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_archive_or_file_is_one_line_and_exit_6_or_8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = report(["never-seen", "--offline", "--base-url", "http://127.0.0.1:9"], capsys)
-    assert code == 1 and out == ""
+    assert code == ExitCode.NOT_FOUND and out == ""
     assert err.count("\n") == 1 and "there is no local archive of model 'never-seen'" in err
     code, out, err = report(["m", "--from", str(tmp_path / "absent.jsonl")], capsys)
-    assert code == 1 and out == "" and err.count("\n") == 1 and "cannot read" in err
+    assert code == ExitCode.LOCAL_FILE and out == "" and err.count("\n") == 1 and "cannot read" in err
 
 
 def test_bad_flag_combinations_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

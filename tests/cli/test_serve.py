@@ -29,7 +29,7 @@ import pytest
 
 from simulator.server import SimulatorServer
 from cli.main import main
-from cli.commands.serve import child_command, is_loopback
+from cli.app.serve import child_command, is_loopback
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "serve.png"
@@ -38,7 +38,7 @@ CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "
 
 def _serve_command(argv: list[str]) -> str:
     captured: list[str] = []
-    from cli.commands import serve as serve_module
+    from cli.app import serve as serve_module
 
     real = serve_module.serve_main
 

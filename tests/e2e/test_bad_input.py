@@ -28,7 +28,7 @@ from application.session.config import load_config
 from application.session.context import AppContext
 from application.session.paths import config_file, data_dir
 from application.session.settings import Settings
-from cli.launch import apply_config
+from cli.app.launch import apply_config
 from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support import sim_http

@@ -1,0 +1,166 @@
+"""What the blah.dev verbs (`runs`, `leaderboard`, `compare`, `health`, `chatroom`) share: the
+connection from the global options, the exit codes, the one line on stderr, inert output.
+
+Exit codes: :class:`cli.exit_codes.ExitCode` (0 done, ``runs watch``: the run completed; 1
+the run failed; 2 bad usage or not confirmed; 3 the run stalled or was cancelled; 4
+unreachable or the key refused; 5 outcome unknown; 6 an unknown run or model; 7 the platform
+refused, a conflict such as resuming a running run).
+
+Global options reach every verb: ``blah-tui --base-url URL --api-key KEY --profile NAME runs
+list`` and ``blah-tui runs list --base-url URL`` mean the same (the verb's own wins).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from api_client.errors import (
+    BlahError,
+    MissingKeyError,
+    NotFoundError,
+    UnreachableError,
+)
+from cli.errors import exit_for  # noqa: F401  (the verbs' one mapping of an error to its code)
+from cli.exit_codes import ExitCode
+from cli.global_options import BLAH_VERBS  # the verbs routed here by cli.main, listed once
+from cli.output import end_quietly_on_closed_pipe
+from common.format import DASH, format_utc
+from common.plain_text import one_line
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_UNREACHABLE, EXIT_UNKNOWN = (
+    ExitCode.OK, ExitCode.NO, ExitCode.USAGE, ExitCode.UNDECIDED, ExitCode.UNREACHABLE, ExitCode.OUTCOME_UNKNOWN)
+
+EXIT_CODES_HELP = "exit codes: see `blah-tui --help`"
+
+
+
+class VerbError(Exception):
+    """One line for standard error, and the exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class GlobalOptions:
+    """``--base-url``, ``--api-key`` and ``--profile`` given before the verb."""
+
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    profile: str | None = None
+
+
+def add_connection_args(parser: argparse.ArgumentParser) -> None:
+    """The global options, accepted after the verb too (SUPPRESS: unset does not undo a global)."""
+    parser.add_argument("--base-url", default=argparse.SUPPRESS, help="the platform's origin")
+    parser.add_argument("--api-key", default=argparse.SUPPRESS, help="API key (default $EVALS_BLAH_API_KEY, then the stored key)")
+    parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a blah.dev profile")
+
+
+def connection_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    add_connection_args(parent)
+    return parent
+
+
+@dataclass(frozen=True)
+class Connection:
+    base_url: str
+    api_key: str | None = field(repr=False)
+
+
+def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> Connection:
+    """The blah.dev origin and key: the verb's options, else the global ones, else the profile."""
+    from application.session.base_url import base_url_problem, explain_bad_base_url
+    from application.session.profiles import ProfileError, resolve_profile
+
+    base_url = getattr(args, "base_url", None) or globals_.base_url
+    if base_url is not None:
+        problem = base_url_problem(base_url)
+        if problem:
+            raise VerbError(explain_bad_base_url(base_url, problem), EXIT_USAGE)
+    try:
+        profile = resolve_profile(getattr(args, "profile", None) or globals_.profile, platform="blah",
+                                  base_url_flag=base_url, key_flag=getattr(args, "api_key", None) or globals_.api_key)
+    except ProfileError as error:
+        raise VerbError(str(error), EXIT_USAGE) from None
+    if profile.key_problem:
+        err.write(f"blah-tui: {one_line(profile.key_problem, 300)}; going on without a key\n")
+    return Connection(profile.origin, profile.api_key)
+
+
+
+
+def describe(error: BlahError, *, what: str | None = None, base_url: str = "") -> str:
+    """One line: an unknown ``what`` said as such, else the status and the platform's words."""
+    if isinstance(error, NotFoundError) and what:
+        return f"the platform at {base_url} does not know {what} (HTTP 404)"
+    if isinstance(error, MissingKeyError):
+        return f"{error.message}; nothing was sent"
+    if isinstance(error, UnreachableError):
+        return f"cannot reach the platform at {base_url}: {error.message}"
+    status = f"HTTP {error.status}: " if error.status is not None else ""
+    return f"{status}{error.message}"
+
+
+def when(value: int | str | None) -> str:
+    if value is None:
+        return DASH
+    if isinstance(value, str):
+        return one_line(value, 40) or DASH
+    return format_utc(value)
+
+
+def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
+    """A write goes ahead with ``--yes``, or after "y" on a terminal; else nothing is sent."""
+    from cli.errors import CommandError, confirm as ask
+
+    try:
+        ask(question, yes, stdin, err)
+    except CommandError as error:
+        raise VerbError(str(error), error.code) from None
+
+
+def split_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]] | None:
+    """``[--base-url U] [--api-key K] [--profile P] VERB ...`` -> (the globals, ``[VERB, ...]``);
+    None when the first word that is not a global option is not one of :data:`BLAH_VERBS` (the
+    main parser handles the command line then)."""
+    values: dict[str, str] = {}
+    names = {"--base-url": "base_url", "--api-key": "api_key", "--profile": "profile"}
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        name, eq, inline = word.partition("=")
+        if name in names:
+            if eq:
+                values[names[name]] = inline
+                i += 1
+            elif i + 1 < len(argv):
+                values[names[name]] = argv[i + 1]
+                i += 2
+            else:
+                return None
+            continue
+        break
+    if i >= len(argv) or argv[i] not in BLAH_VERBS:
+        return None
+    return GlobalOptions(**values), list(argv[i:])
+
+
+def run_verb(prog: str, body: Callable[[], int], err: TextIO) -> int:
+    """Run a verb: its errors become one line on stderr and their exit code; a closed pipe
+    (``| head``) ends quietly."""
+    try:
+        return body()
+    except VerbError as error:
+        err.write(f"{prog}: {one_line(str(error), 600)}\n")
+        return error.code
+    except BrokenPipeError:
+        return end_quietly_on_closed_pipe()
+    except KeyboardInterrupt:
+        err.write(f"{prog}: interrupted\n")
+        return ExitCode.INTERRUPTED
