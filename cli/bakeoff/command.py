@@ -47,6 +47,7 @@ from cli.bakeoff.connection import Connection, ConnectionError_, resolve
 from cli.bakeoff.create import add_create_arguments, create_request, run_create
 from cli.bakeoff.plan import OFFLINE_ACTIONS, run_offline
 from cli.bakeoff.plan import add_parsers as add_offline_parsers
+from cli.global_options import starting_from
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from cli.output import print_json
@@ -179,7 +180,7 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
     return EXIT_OK
 
 
-def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
+def bakeoff_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, out: TextIO | None = None, err: TextIO | None = None,
                  stdin: TextIO | None = None, env: dict[str, str] | None = None, sleep: Sleep | None = None,
                  block: Block | None = None, clock: Callable[[], float] | None = None) -> int:
     """Run one `blah-tui bakeoff` command; the exit code (see the module docstring).
@@ -187,7 +188,7 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
     tests pass fakes."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
-    args = build_parser().parse_args(list(argv))
+    args = build_parser().parse_args(list(argv), namespace=starting_from(given))
     if args.action in bakeoff_calibration.ACTIONS:
         return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
     if args.action in OFFLINE_ACTIONS:
@@ -224,3 +225,9 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
         return fail(PROG, error_line(error), exit_for(error), err)
     except KeyboardInterrupt:
         return fail(PROG, "interrupted", ExitCode.INTERRUPTED, err)
+
+
+def run(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui [GLOBAL ...] bakeoff ...` (:mod:`cli.tree`): the options typed before the action
+    are its defaults."""
+    return bakeoff_main(argv, given=given)

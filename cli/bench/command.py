@@ -47,6 +47,7 @@ from cli.output import print_json
 from cli.bench.print import print_board, print_runs, print_single, print_suite
 from cli.blobfish.command import BASE_URL_ENV, DEFAULT_BASE_URL, resolve_connection
 from cli.output import cell as _cell, number as _number
+from cli.global_options import starting_from
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from cli.parsing import platform_command_parser
@@ -246,14 +247,14 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
     return EXIT_OK
 
 
-def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None,
+def bench_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, out: TextIO | None = None, err: TextIO | None = None,
                stdin: TextIO | None = None, env: dict[str, str] | None = None,
                sleep: Sleep | None = None, clock: Callable[[], float] | None = None) -> int:
     """Run one `blah-tui bench` command; the exit code. ``sleep``/``clock``: the watch's
     (tests pass a fake pair; the default is real time)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
-    args = build_parser().parse_args(list(argv))
+    args = build_parser().parse_args(list(argv), namespace=starting_from(given))
     try:
         connection = resolve_connection(getattr(args, "base_url", None), getattr(args, "profile", None))
     except ProfileError as error:
@@ -283,3 +284,8 @@ def bench_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | 
     except KeyboardInterrupt:
         return fail(PROG, "interrupted", ExitCode.INTERRUPTED, err)
 
+
+def run(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui [GLOBAL ...] bench ...` (:mod:`cli.tree`): the options typed before the action
+    are its defaults."""
+    return bench_main(argv, given=given)

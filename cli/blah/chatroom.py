@@ -220,3 +220,8 @@ def chatroom_main(argv: Sequence[str], globals_: GlobalOptions | None = None, *,
             raise
 
     return run_verb(PROG, body, err)
+
+
+def run(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui [GLOBAL ...] chatroom ...` (:mod:`cli.tree`)."""
+    return chatroom_main(argv, GlobalOptions.of(given))

@@ -13,9 +13,10 @@ list`` and ``blah-tui runs list --base-url URL`` mean the same (the verb's own w
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from api_client.errors import (
     BlahError,
@@ -25,10 +26,12 @@ from api_client.errors import (
 )
 from cli.errors import exit_for  # noqa: F401  (the verbs' one mapping of an error to its code)
 from cli.exit_codes import ExitCode
-from cli.global_options import BLAH_VERBS  # the verbs routed here by cli.main, listed once
 from cli.output import end_quietly_on_closed_pipe
 from common.format import DASH, format_utc
 from common.plain_text import one_line
+
+if TYPE_CHECKING:
+    from application.session.profiles import ResolvedProfile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_UNREACHABLE, EXIT_UNKNOWN = (
     ExitCode.OK, ExitCode.NO, ExitCode.USAGE, ExitCode.UNDECIDED, ExitCode.UNREACHABLE, ExitCode.OUTCOME_UNKNOWN)
@@ -52,6 +55,11 @@ class GlobalOptions:
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     profile: str | None = None
+
+    @classmethod
+    def of(cls, given: argparse.Namespace) -> GlobalOptions:
+        """The ones typed before the verb (:func:`cli.global_options.split`)."""
+        return cls(getattr(given, "base_url", None), getattr(given, "api_key", None), getattr(given, "profile", None))
 
 
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
@@ -125,32 +133,6 @@ def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
         raise VerbError(str(error), error.code) from None
 
 
-def split_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]] | None:
-    """``[--base-url U] [--api-key K] [--profile P] VERB ...`` -> (the globals, ``[VERB, ...]``);
-    None when the first word that is not a global option is not one of :data:`BLAH_VERBS` (the
-    main parser handles the command line then)."""
-    values: dict[str, str] = {}
-    names = {"--base-url": "base_url", "--api-key": "api_key", "--profile": "profile"}
-    i = 0
-    while i < len(argv):
-        word = argv[i]
-        name, eq, inline = word.partition("=")
-        if name in names:
-            if eq:
-                values[names[name]] = inline
-                i += 1
-            elif i + 1 < len(argv):
-                values[names[name]] = argv[i + 1]
-                i += 2
-            else:
-                return None
-            continue
-        break
-    if i >= len(argv) or argv[i] not in BLAH_VERBS:
-        return None
-    return GlobalOptions(**values), list(argv[i:])
-
-
 def run_verb(prog: str, body: Callable[[], int], err: TextIO) -> int:
     """Run a verb: its errors become one line on stderr and their exit code; a closed pipe
     (``| head``) ends quietly."""
@@ -164,3 +146,25 @@ def run_verb(prog: str, body: Callable[[], int], err: TextIO) -> int:
     except KeyboardInterrupt:
         err.write(f"{prog}: interrupted\n")
         return ExitCode.INTERRUPTED
+
+
+def blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
+    """The blah.dev profile of a command that works on blah.dev only (export, report): a bad
+    ``--base-url`` or profile is said on stderr (None then), a problem with the stored key too."""
+    from application.session.base_url import base_url_problem, explain_bad_base_url
+    from application.session.profiles import ProfileError, resolve_profile
+
+    raw = getattr(args, "base_url", None)
+    problem = base_url_problem(raw) if raw is not None else None
+    if problem:
+        print(f"blah-tui: {explain_bad_base_url(raw, problem)}", file=sys.stderr)
+        return None
+    try:
+        profile = resolve_profile(getattr(args, "profile", None), platform="blah", base_url_flag=raw,
+                                  key_flag=getattr(args, "api_key", None))
+    except ProfileError as error:
+        print(f"blah-tui: {error}", file=sys.stderr)
+        return None
+    if profile.key_problem:
+        print(f"blah-tui: {profile.key_problem}; going on without a key", file=sys.stderr)
+    return profile

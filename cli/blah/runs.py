@@ -378,3 +378,8 @@ def runs_main(argv: Sequence[str], globals_: GlobalOptions | None = None, *, out
                                      sleep or PACE["sleep"], clock or time.monotonic))
 
     return run_verb(PROG, body, err)
+
+
+def run(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui [GLOBAL ...] runs ...` (:mod:`cli.tree`)."""
+    return runs_main(argv, GlobalOptions.of(given))

@@ -190,3 +190,27 @@ def standings_main(verb: str, argv: Sequence[str], globals_: GlobalOptions | Non
         return asyncio.run(_dispatch(verb, args, connection.base_url, connection.api_key, out, err))
 
     return run_verb(prog, body, err)
+
+
+def build_parser_leaderboard() -> argparse.ArgumentParser:
+    return build_parser("leaderboard")
+
+
+def build_parser_compare() -> argparse.ArgumentParser:
+    return build_parser("compare")
+
+
+def build_parser_health() -> argparse.ArgumentParser:
+    return build_parser("health")
+
+
+def run_leaderboard(argv: list[str], given: argparse.Namespace) -> int:
+    return standings_main("leaderboard", argv, GlobalOptions.of(given))
+
+
+def run_compare(argv: list[str], given: argparse.Namespace) -> int:
+    return standings_main("compare", argv, GlobalOptions.of(given))
+
+
+def run_health(argv: list[str], given: argparse.Namespace) -> int:
+    return standings_main("health", argv, GlobalOptions.of(given))

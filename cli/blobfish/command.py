@@ -32,6 +32,7 @@ from api_client.blobfish.shapes_evidence import Evaluation, Rollout
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
+from cli.global_options import starting_from
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from cli.parsing import platform_command_parser
@@ -214,12 +215,12 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
             await publish_command(client, args, out)
 
 
-def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def blobfish_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run one `blah-tui blobfish` command; the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
-    args = parser.parse_args(list(argv))
+    args = parser.parse_args(list(argv), namespace=starting_from(given))
     if args.blobfish_command == "export":
         from cli.blobfish.write import export_problem
 
@@ -252,3 +253,8 @@ def blobfish_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO
         return fail(PROG, "interrupted; nothing was written", ExitCode.INTERRUPTED, err)
     return ExitCode.OK
 
+
+def run(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui [GLOBAL ...] blobfish ...` (:mod:`cli.tree`): the options typed before the action
+    are its defaults."""
+    return blobfish_main(argv, given=given)

@@ -12,7 +12,8 @@ import sys
 from typing import TYPE_CHECKING
 
 from application.session.platforms import PLATFORM_NAMES, platform_spec
-from cli.parsing import describe_subcommands
+from cli.global_options import add_global_options, starting_from
+from cli.parsing import OneLineParser, describe_subcommands
 
 if TYPE_CHECKING:
     from application.session.profile_config import ProfileEdit
@@ -21,10 +22,9 @@ if TYPE_CHECKING:
 # need (pydantic, the config, the credentials) is imported when one runs.
 
 
-def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    profiles = sub.add_parser(
-        "profiles",
-        help="list, add, choose or remove platform profiles ([profiles.NAME] in the config)",
+def build_parser() -> argparse.ArgumentParser:
+    profiles = OneLineParser(
+        prog="blah-tui profiles",
         description=(
             "A profile names a platform (blah, blobfish or errorbar), its address and, for blah.dev, "
             "the model to open. `--profile NAME` picks one for the app or a command; `use` sets the "
@@ -45,6 +45,8 @@ def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     remove = actions.add_parser("remove", help="remove a profile and forget its stored key")
     remove.add_argument("name", metavar="NAME")
     describe_subcommands(actions)  # `profiles ACTION --help` opens with its one-line help
+    add_global_options(profiles, ("--profile",))
+    return profiles
 
 
 def profiles_main(args: argparse.Namespace) -> int:
@@ -138,3 +140,8 @@ def _say(message: str, edit: ProfileEdit) -> None:
 def _fail(message: str) -> int:
     print(f"blah-tui: {message}", file=sys.stderr)
     return 2
+
+
+def run(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui profiles ...` (:mod:`cli.tree`)."""
+    return profiles_main(build_parser().parse_args(argv, namespace=starting_from(given)))

@@ -252,7 +252,7 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
         code, _, err = sh("delete", SLUG, bcr, "--yes")
         assert code == ExitCode.REFUSED and "not yours, or not there" in err
         code, _, err = sh("submit", SLUG, run_id, "--yes")
-        assert code == EXIT_FAILED and "not yours, or not there" in err
+        assert code == ExitCode.REFUSED and "not yours, or not there" in err
     finally:
         monkeypatch.undo()
     code, out, _ = sh("delete", SLUG, bcr, "--yes")

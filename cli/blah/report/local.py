@@ -16,7 +16,7 @@ that are not calls are counted and said in the report, and on standard error wit
 
 from __future__ import annotations
 
-import gc
+from contextlib import ExitStack
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -24,9 +24,10 @@ from typing import TYPE_CHECKING, TextIO
 from api_client.archives.schema import ArchiveError
 from application.diagnosis.archive_report import PLATFORM_ONLY, read_sentence, source_note
 from application.diagnosis.dump import DumpReading, NotADumpError, entries_at, read_calls
+from common.gc_tuning import collector_off
 from cli.exit_codes import ExitCode
 from cli.blah.report.output import fail, write_inert
-from widgets.safe_text import one_line
+from common.safe_strings import one_line
 
 if TYPE_CHECKING:
     from application.diagnosis.whole import WholeDiagnosis
@@ -63,11 +64,9 @@ def local_report_main(
         return fail(f"--limit must be at least 1 (got {limit})", ExitCode.USAGE, err)
     template, template_source = _template(model_id)
     reading: DumpReading | None = None
-    # Digesting makes millions of short-lived objects (calls, findings) and a few long-lived ones
-    # (the digest's counts), none in a cycle: the cyclic collector only walks the growing digest
-    # again and again (as in the pool's workers, application.diagnosis.whole). Reference counting frees the rest.
-    collecting = gc.isenabled()
-    gc.disable()
+    # Digesting without the cyclic collector (common/gc_tuning.py says why).
+    stop_digesting = ExitStack()
+    stop_digesting.enter_context(collector_off())
     try:
         if archive_path is not None:
             local = diagnose_model_archive(archive_path, model_id=model_id, trained_template=template, limit=limit)
@@ -97,8 +96,7 @@ def local_report_main(
     except KeyboardInterrupt:
         return fail("interrupted", ExitCode.INTERRUPTED, err)
     finally:
-        if collecting:
-            gc.enable()
+        stop_digesting.close()
     unreadable = reading.note() if reading is not None else None
     text = _text(whole, as_json=as_json, source=source, where=where, held=held, limit=limit, unreadable=unreadable,
                  reading=reading)

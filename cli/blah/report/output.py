@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from widgets.safe_text import sanitize
+from common.safe_strings import sanitize
 
 __all__ = ["fail", "write_inert"]
 

@@ -29,7 +29,7 @@ from application.diagnosis.data import DiagnosisInputs, fetch_inputs, fetch_mode
 from cli.exit_codes import ExitCode
 from cli.blah.report.output import fail, write_inert
 from cli.errors import exit_for
-from widgets.safe_text import one_line
+from common.safe_strings import one_line
 
 __all__ = ["build_report_text", "report_main"]
 

@@ -8,8 +8,8 @@ import gc
 from collections.abc import Iterator
 
 import pytest
-from application.session import idle_collection
-from application.session.idle_collection import IdleCollector
+from common import gc_tuning as idle_collection
+from common.gc_tuning import IdleCollector
 
 
 class Clock:
