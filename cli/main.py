@@ -41,7 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         complete_if_asked()
     try:
-        code = _route(list(sys.argv[1:] if argv is None else argv))
+        try:
+            code = _route(list(sys.argv[1:] if argv is None else argv))
+        except SystemExit:  # --help, --version or a usage error: what argparse wrote is flushed here
+            sys.stdout.flush()
+            raise
         sys.stdout.flush()
         return code
     except BrokenPipeError:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import IO, NoReturn, TypeVar
 
 from cli.exit_codes import ExitCode
 
@@ -21,6 +22,11 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def print_help(self, file: IO[str] | None = None) -> None:
+        """As argparse's, except that a closed pipe (``--help | head -1``) is not swallowed:
+        it ends the program as every command ends then (141, :mod:`cli.main`)."""
+        (file or sys.stdout).write(self.format_help())
 
 
 def platform_command_parser(

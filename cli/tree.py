@@ -138,7 +138,7 @@ class _VersionAction(argparse.Action):
                          help="show program's version number and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        parser._print_message(f"blah-tui {version()}\n", sys.stdout)  # noqa: SLF001 - where argparse's own goes
+        sys.stdout.write(f"blah-tui {version()}\n")
         parser.exit()
 
 

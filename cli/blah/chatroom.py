@@ -47,6 +47,7 @@ from cli.blah.connection import (
 )
 from cli.output import cell, print_json
 from cli.exit_codes import ExitCode
+from cli.parsing import OneLineParser
 from common.plain_text import inert, inert_json, one_line
 
 PROG = "blah-tui chatroom"
@@ -57,7 +58,7 @@ PACE: dict[str, Sleep] = {"sleep": asyncio.sleep}
 
 def build_parser() -> argparse.ArgumentParser:
     connection = connection_parent()
-    parser = argparse.ArgumentParser(prog=PROG, parents=[connection],
+    parser = OneLineParser(prog=PROG, parents=[connection],
                                      description="The blah.dev chatroom: read it (newest last), follow it, post, "
                                                  "mute or unmute a model.", epilog=EXIT_CODES_HELP)
     parser.add_argument("--limit", type=int, default=50, metavar="N", help="how many recent messages (1-100, default 50)")

@@ -57,7 +57,7 @@ from api_client.blahdev.wire_logs import page_lines as wire_lines
 from api_client.errors import BlahError, NotFoundError
 from cli.errors import exit_for
 from cli.exit_codes import ExitCode
-from cli.output import end_quietly_on_closed_pipe
+from cli.output import draws_progress, end_quietly_on_closed_pipe
 from common.gc_tuning import few_cycle_collections
 from common.atomic_write import commit, temp_beside
 from common.safe_strings import one_line
@@ -313,7 +313,8 @@ async def _with_progress(
     if total is not None:
         columns += [TaskProgressColumn(), TimeRemainingColumn()]
     columns.append(TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=False) as progress:
+    # Drawn only on a terminal: piped or redirected, standard error gets no bar (cli.output).
+    with Progress(*columns, console=err, transient=False, disable=not draws_progress()) as progress:
         task = progress.add_task("export", total=total)
 
         def tick(written: int) -> None:

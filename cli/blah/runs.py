@@ -53,6 +53,7 @@ from cli.blah.connection import (
 )
 from cli.output import cell, number, print_json, table
 from cli.exit_codes import ExitCode
+from cli.parsing import OneLineParser
 from common.format import DASH
 from common.plain_text import inert, one_line
 
@@ -64,7 +65,7 @@ RUN_EXIT = {"completed": EXIT_OK, "failed": EXIT_FAILED, "stalled": EXIT_STOPPED
 
 def build_parser() -> argparse.ArgumentParser:
     connection = connection_parent()
-    parser = argparse.ArgumentParser(prog=PROG, description="blah.dev eval runs: list, show, results, start, "
+    parser = OneLineParser(prog=PROG, description="blah.dev eval runs: list, show, results, start, "
                                      "watch, resume, cancel.", parents=[connection], epilog=EXIT_CODES_HELP)
     sub = parser.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
 

@@ -38,6 +38,7 @@ from cli.blah.connection import (
     run_verb,
     when,
 )
+from cli.parsing import OneLineParser
 from cli.output import cell, number, print_json, table
 from common.format import DASH
 from common.plain_text import one_line
@@ -46,18 +47,18 @@ from common.plain_text import one_line
 def build_parser(verb: str) -> argparse.ArgumentParser:
     connection = connection_parent()
     if verb == "leaderboard":
-        parser = argparse.ArgumentParser(
+        parser = OneLineParser(
             prog="blah-tui leaderboard", parents=[connection],
             description="The blah.dev leaderboard, best first: each model's mean score over its own latest "
                         "completed run, and the change since its completed run before that.")
     elif verb == "compare":
-        parser = argparse.ArgumentParser(
+        parser = OneLineParser(
             prog="blah-tui compare", parents=[connection],
             description="The same evals answered by two or three models, A's losses first (biggest gap first), "
                         "then evals not every model was scored on, ties, and wins.")
         parser.add_argument("models", nargs="+", metavar="MODEL", help="A B [C]: two or three model ids")
     else:
-        parser = argparse.ArgumentParser(
+        parser = OneLineParser(
             prog="blah-tui health", parents=[connection],
             description="A model's recent health checks: uptime, outage windows, the checks newest first.")
         parser.add_argument("model", metavar="MODEL")

@@ -23,7 +23,7 @@ from cli.blah.export import export_main
 from cli.app.open_file import load_dump, read_dump
 from simulator.server import SimulatorServer
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def platform(sim: SimulatorServer, **kw: object) -> list[LogEntry]:

@@ -22,7 +22,7 @@ from tests.support.blobfish import envelope
 from cli.exit_codes import ExitCode
 from cli.main import main
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 HOSTILE_TEXT = " | ".join(
     text for _, text in HOSTILE
     if len(text) < 10_000 and not any("\ud800" <= c <= "\udfff" for c in text)
@@ -356,7 +356,7 @@ def test_the_program_exits_as_main_returns(env: BlobfishServer, tmp_path: Path) 
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     dest = tmp_path / "all.jsonl"
     done = subprocess.run([sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(dest), "--json"],
                           cwd=root, capture_output=True, text=True, check=False)  # fmt: skip

@@ -31,7 +31,7 @@ from simulator.server import SimulatorServer
 from cli.main import main
 from cli.app.serve import child_command, is_loopback
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "serve.png"
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 
