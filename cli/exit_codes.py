@@ -8,13 +8,9 @@ failed" can trust that no typo, unknown id, unreachable platform or refusal ends
 - Errors (the command could not answer): 2, 4-8.
 - 130 and 141 are the shell's own (a signal ended it).
 
-Codes 9-19 are free: a new meaning gets a new number here, never a number already listed.
-Changed from earlier releases (docs/exit-codes.md lists them): an unknown id or model is 6
-(was 1 from most commands, 2 from `report`), a platform's refusal is 7 (was 1), a write whose
-answer was lost is 5 in `bakeoff` too (was 4), a local file that cannot be read or written
-is 8 (was 1), `report` cannot reach the platform is 4 (was 1), `report --from` with lines
-that are not calls is 9 (was 3), `archives prune` not confirmed is 2 (was 1), and a reader
-that closes the pipe early is 141 for every command (was 0 or 1 for some).
+Codes 10-19 are free: a new meaning gets a new number here, never a number already listed.
+The codes that changed when they were unified are in :data:`CHANGED` (docs/commands.md lists
+them).
 """
 
 from __future__ import annotations
@@ -78,3 +74,27 @@ SUMMARY = {
 def describe_exit_codes() -> str:
     """The codes as `blah-tui --help` lists them."""
     return "exit codes (every command):\n" + "\n".join(f"  {int(code):<4} {SUMMARY[code]}" for code in ExitCode)
+
+
+CHANGED = (
+    ("an unknown id or model (404): runs, leaderboard, compare, health, chatroom, bakeoff, bench, blobfish, export",
+     "1", "6"),
+    ("an unknown model: report (and report --compare)", "2", "6"),
+    ("no local archive of the model: report --offline", "1", "6"),
+    ("no archive of a model named: archives prune", "1", "6"),
+    ("the platform refused (409 conflict, 402 no funds, 400/412/422): every platform command", "1", "7"),
+    ("a write's answer lost: bakeoff create, bakeoff screen", "4", "5"),
+    ("a key without the role (403): bakeoff create, cancel, delete, align, clusters", "1", "4"),
+    ("the platform unreachable: report, export", "1", "4"),
+    ("a server error (5xx) or rate limit: export, runs and the other platform commands", "1", "4"),
+    ("a file that cannot be read or written: report --from/--offline, export -o, blobfish export, bakeoff evidence",
+     "1", "8"),
+    ("a directory given as the output file: export -o DIR", "1", "2"),
+    ("report --from with lines that are not calls", "3", "9"),
+    ("archives prune not confirmed", "1", "2"),
+    ("the reader closed the pipe early: runs, leaderboard, compare, health, chatroom", "0", "141"),
+    ("the reader closed the pipe early: export", "1", "141"),
+    ("the reader closed the pipe early: --help", "0", "141"),
+)
+"""(what, the code before, the code now) for every case whose code changed when the codes
+were unified (issue 41, item 8); every other code is as it was."""
