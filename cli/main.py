@@ -60,9 +60,16 @@ def _route(argv: list[str]) -> int:
     if parts is None or command is None:  # the app, or a command line only the app's parser can explain
         parser, _ = root_parser()
         args = parser.parse_args(argv)  # --help, --version and every mistake end here
-        from cli.app.launch import run_app
+        problem = _base_url_problem(getattr(args, "base_url", None))
+        if problem:  # said before the app's modules are imported
+            print(f"blah-tui: {problem}", file=sys.stderr)
+            return ExitCode.USAGE
+        from common.gc_tuning import collector_off_for_startup
 
-        return run_app(args)
+        with collector_off_for_startup():  # from here on, the app's start (common/gc_tuning.py)
+            from cli.app.launch import run_app
+
+            return run_app(args)
     given, _, rest = parts
     try:
         refuse_unused(command.name, command.takes, given, verb=command.verb)
@@ -70,6 +77,16 @@ def _route(argv: list[str]) -> int:
         print(f"blah-tui: {refused}", file=sys.stderr)
         return ExitCode.USAGE
     return command.entry()(rest, given)
+
+
+def _base_url_problem(raw: str | None) -> str | None:
+    """A plain sentence when ``--base-url`` cannot be a platform address, else None."""
+    if raw is None:
+        return None
+    from application.session.base_url import base_url_problem, explain_bad_base_url
+
+    problem = base_url_problem(raw)
+    return explain_bad_base_url(raw, problem) if problem else None
 
 
 def run() -> None:

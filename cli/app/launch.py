@@ -263,26 +263,18 @@ DEMO_SEED, DEMO_SPEED = 7, 1.0
 
 
 def run_app(args: argparse.Namespace) -> int:
-    """`blah-tui` with no command: the app on the demo platforms or on a profile's platform."""
+    """`blah-tui` with no command: the app on the demo platforms or on a profile's platform
+    (:mod:`cli.main` has checked ``--base-url``)."""
     raw = getattr(args, "base_url", None)
-    if raw is not None:
-        from application.session.base_url import base_url_problem, explain_bad_base_url
+    if getattr(args, "demo", False):
+        seed, speed = getattr(args, "seed", None), getattr(args, "speed", None)
+        return run_demo(seed=DEMO_SEED if seed is None else seed, speed=DEMO_SPEED if speed is None else speed,
+                        log_id=getattr(args, "log", None))
+    from application.session.profiles import ProfileError, resolve_profile
 
-        problem = base_url_problem(raw)
-        if problem:
-            return _fail(explain_bad_base_url(raw, problem))
-    from common.gc_tuning import collector_off_for_startup
-
-    with collector_off_for_startup():
-        if getattr(args, "demo", False):
-            seed, speed = getattr(args, "seed", None), getattr(args, "speed", None)
-            return run_demo(seed=DEMO_SEED if seed is None else seed, speed=DEMO_SPEED if speed is None else speed,
-                            log_id=getattr(args, "log", None))
-        from application.session.profiles import ProfileError, resolve_profile
-
-        try:
-            profile = resolve_profile(getattr(args, "profile", None), base_url_flag=raw,
-                                      key_flag=getattr(args, "api_key", None))
-        except ProfileError as error:
-            return _fail(str(error))
-        return run_profile(profile, model_id=getattr(args, "model", None), log_id=getattr(args, "log", None))
+    try:
+        profile = resolve_profile(getattr(args, "profile", None), base_url_flag=raw,
+                                  key_flag=getattr(args, "api_key", None))
+    except ProfileError as error:
+        return _fail(str(error))
+    return run_profile(profile, model_id=getattr(args, "model", None), log_id=getattr(args, "log", None))

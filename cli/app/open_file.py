@@ -15,7 +15,6 @@ interpreter exit at the latest). No Textual import.
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import sys
 from collections import Counter
@@ -217,24 +216,3 @@ def load_dump(
             print(f"blah-tui: {name}: {result.bad_count - MAX_BAD_PRINTED} more bad lines skipped", file=out)
         print(f"blah-tui: {result.summary()}", file=out)
     return result.archive
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from cli.global_options import add_global_options
-    from cli.parsing import OneLineParser
-
-    parser = OneLineParser(prog="blah-tui open", description="Browse a saved JSONL dump offline.")
-    parser.add_argument("file", metavar="FILE.jsonl", help="a dump written by `blah-tui export`")
-    add_global_options(parser, ("--model",), helps={"--model": "the model the dump is about (default: read from the dump)"})
-    return parser
-
-
-def run(argv: list[str], given: argparse.Namespace) -> int:
-    """`blah-tui open FILE` (:mod:`cli.tree`): the app on the dump."""
-    from cli.app.launch import run_offline
-    from cli.global_options import starting_from
-    from common.gc_tuning import collector_off_for_startup
-
-    args = build_parser().parse_args(argv, namespace=starting_from(given))
-    with collector_off_for_startup():
-        return run_offline(args.file, model_id=getattr(args, "model", None))

@@ -12,7 +12,6 @@ default address is loopback and another one is only used with a warning.
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
 import os
 import shlex
@@ -92,43 +91,3 @@ def serve_main(
     server = Server(command, host=host, port=port, title="blah-tui", public_url=public_url)
     server.serve()
     return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from cli.global_options import CONNECTION, add_global_options
-    from cli.parsing import OneLineParser, port_number
-
-    parser = OneLineParser(prog="blah-tui serve", description=(
-        "Serve blah-tui to a web browser: open the printed address. Each tab runs its own app "
-        "with these options. Anyone who can reach the address can use the app and the API "
-        "key's rights, so it listens on 127.0.0.1 unless told otherwise."))
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument("--public-url", help="the address browsers use, when behind a proxy (default http://HOST:PORT)")
-    add_global_options(parser, ("--demo", "--seed", "--speed", "--log", *CONNECTION, "--model"), helps={
-        "--demo": "each tab gets its own local simulated blah.dev",
-        "--seed": "with --demo: the simulated world's seed",
-        "--speed": "with --demo: how fast simulated time runs",
-    })
-    return parser
-
-
-def run(argv: list[str], given: argparse.Namespace) -> int:
-    """`blah-tui serve ...` (:mod:`cli.tree`)."""
-    from cli.global_options import starting_from
-
-    args = build_parser().parse_args(argv, namespace=starting_from(given))
-    raw = getattr(args, "base_url", None)
-    if raw is not None:
-        from application.session.base_url import base_url_problem, explain_bad_base_url
-
-        problem = base_url_problem(raw)
-        if problem:
-            print(f"blah-tui: {explain_bad_base_url(raw, problem)}", file=sys.stderr)
-            return 2
-    return serve_main(
-        host=args.host, port=args.port, public_url=args.public_url, demo=getattr(args, "demo", False),
-        seed=getattr(args, "seed", None), speed=getattr(args, "speed", None), model=getattr(args, "model", None),
-        base_url=raw, api_key=getattr(args, "api_key", None), log_id=getattr(args, "log", None),
-        profile=getattr(args, "profile", None),
-    )

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any
 import tomli_w
 from pydantic import ValidationError
 
-from cli.global_options import add_global_options, starting_from
-from cli.parsing import OneLineParser, describe_subcommands
 from application.session.config import Config, load_config, set_value
 from application.session.credentials import credentials_file, forget_key, login_key
 from application.session.keyring_store import KeyringUnavailable
@@ -171,64 +169,3 @@ def theme_names() -> list[str]:
     names += [loaded.theme.name for loaded in load_user_themes(data_dir() / "themes") if loaded.theme is not None]
     names += [name for name in TEXTUAL_THEMES if name not in names]
     return names
-
-
-def build_parser_login() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="blah-tui login", description=(
-        "Store the API key for later runs: in the system keyring when one works (asked for at "
-        "most 3 s), else in credentials.toml beside the config file, readable only by you (0600)."))
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--keyring", dest="where", action="store_const", const="keyring",
-                       help="the system keyring only (fail rather than write a file)")
-    where.add_argument("--file", dest="where", action="store_const", const="file",
-                       help="the private file only (never ask the keyring)")
-    add_global_options(parser, ("--profile",))
-    return parser
-
-
-def build_parser_logout() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="blah-tui logout", description="Forget the stored API key.")
-    add_global_options(parser, ("--profile",))
-    return parser
-
-
-def build_parser_status() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="blah-tui status", description=(
-        "Where each profile's API key comes from (never the key) and which config file is read."))
-    add_global_options(parser, ("--profile",))
-    return parser
-
-
-def build_parser_config() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="blah-tui config", description="Show or change settings.")
-    actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    config_set = actions.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
-    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, "
-                                        "templates.MODEL, keymap.BINDING_ID")
-    config_set.add_argument("value", help="read as TOML when it can be (numbers, true/false), else as text")
-    actions.add_parser("show", help="print the effective settings")
-    actions.add_parser("path", help="print the config file's path")
-    describe_subcommands(actions)
-    return parser
-
-
-def _run(name: str, parser: argparse.ArgumentParser, argv: list[str], given: argparse.Namespace) -> int:
-    args = parser.parse_args(argv, namespace=starting_from(given))
-    args.command = name
-    return account_main(args)
-
-
-def run_login(argv: list[str], given: argparse.Namespace) -> int:
-    return _run("login", build_parser_login(), argv, given)
-
-
-def run_logout(argv: list[str], given: argparse.Namespace) -> int:
-    return _run("logout", build_parser_logout(), argv, given)
-
-
-def run_status(argv: list[str], given: argparse.Namespace) -> int:
-    return _run("status", build_parser_status(), argv, given)
-
-
-def run_config(argv: list[str], given: argparse.Namespace) -> int:
-    return _run("config", build_parser_config(), argv, given)

@@ -167,36 +167,3 @@ def _prune(
             return ExitCode.LOCAL_FILE
     out.write(f"Deleted {len(chosen)} archive{plural} ({format_size(deleted)} freed).\n")
     return 0
-
-
-def build_parser() -> argparse.ArgumentParser:
-    from cli.parsing import OneLineParser
-
-    archives = OneLineParser(
-        prog="blah-tui archives",
-        description=(
-            "The app keeps every call it sees of a model in a local archive (one file per model "
-            "and platform). With no action, or `list`, print them: platform, model, calls, size, "
-            "last used. `prune` deletes those named, or those unused for DAYS days."
-        ),
-    )
-    actions = archives.add_subparsers(dest="archives_command", metavar="ACTION")
-    actions.add_parser("list", help="print every archive (the default)")
-    prune = actions.add_parser(
-        "prune",
-        help="delete the archives of the models named, or those unused for DAYS days",
-        description=(
-            "Delete archives: those of each MODEL named (a model id, or an archive's file name), "
-            "and/or those not used for --older-than DAYS days. Says what it will delete first, "
-            "then asks (or deletes at once with --yes)."
-        ),
-    )
-    prune.add_argument("models", nargs="*", metavar="MODEL", help="a model id (every platform's archive of it) or a file name")
-    prune.add_argument("--older-than", type=float, metavar="DAYS", help="archives not used for this many days")
-    prune.add_argument("-y", "--yes", action="store_true", help="delete without asking")
-    return archives
-
-
-def run(argv: list[str], given: argparse.Namespace) -> int:
-    """`blah-tui archives ...` (:mod:`cli.tree`)."""
-    return archives_main(build_parser().parse_args(argv))

@@ -11,42 +11,13 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from application.session.platforms import PLATFORM_NAMES, platform_spec
-from cli.global_options import add_global_options, starting_from
-from cli.parsing import OneLineParser, describe_subcommands
+from application.session.platforms import platform_spec
 
 if TYPE_CHECKING:
     from application.session.profile_config import ProfileEdit
 
 # The parser is built on every start (`blah-tui --help`, `blah-tui export`): what the actions
 # need (pydantic, the config, the credentials) is imported when one runs.
-
-
-def build_parser() -> argparse.ArgumentParser:
-    profiles = OneLineParser(
-        prog="blah-tui profiles",
-        description=(
-            "A profile names a platform (blah, blobfish or errorbar), its address and, for blah.dev, "
-            "the model to open. `--profile NAME` picks one for the app or a command; `use` sets the "
-            "default. With no profiles, the app uses the top-level settings (profile 'default')."
-        ),
-    )
-    actions = profiles.add_subparsers(dest="profiles_command", metavar="ACTION")
-    actions.add_parser("list", help="print every profile, its address and where its key comes from (the default)")
-    add = actions.add_parser("add", help="add a profile")
-    add.add_argument("name", metavar="NAME", help="letters, digits, '-' or '_'")
-    add.add_argument("--platform", choices=PLATFORM_NAMES, default="blah", help="the platform (default blah)")
-    add.add_argument("--base-url", dest="profile_base_url", metavar="URL",
-                     help="the origin, scheme://host[:port] (default: the platform's own address)")
-    add.add_argument("--default-model", metavar="ID", help="blah.dev: the model the app opens on")
-    add.add_argument("--use", action="store_true", help="make it the default profile too")
-    use = actions.add_parser("use", help="make NAME the default profile")
-    use.add_argument("name", metavar="NAME")
-    remove = actions.add_parser("remove", help="remove a profile and forget its stored key")
-    remove.add_argument("name", metavar="NAME")
-    describe_subcommands(actions)  # `profiles ACTION --help` opens with its one-line help
-    add_global_options(profiles, ("--profile",))
-    return profiles
 
 
 def profiles_main(args: argparse.Namespace) -> int:
@@ -140,8 +111,3 @@ def _say(message: str, edit: ProfileEdit) -> None:
 def _fail(message: str) -> int:
     print(f"blah-tui: {message}", file=sys.stderr)
     return 2
-
-
-def run(argv: list[str], given: argparse.Namespace) -> int:
-    """`blah-tui profiles ...` (:mod:`cli.tree`)."""
-    return profiles_main(build_parser().parse_args(argv, namespace=starting_from(given)))

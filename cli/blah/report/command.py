@@ -40,10 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui [GLOBAL ...] report MODEL_ID ...` (:mod:`cli.tree`)."""
-    from cli.blah.connection import blah_profile
     from cli.global_options import starting_from
 
-    args = build_parser().parse_args(argv, namespace=starting_from(given))
+    args = build_parser().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    from cli.blah.connection import blah_profile
+
     profile = blah_profile(args)
     if profile is None:
         return ExitCode.USAGE
