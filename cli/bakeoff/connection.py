@@ -9,28 +9,13 @@ and the variable win), which keeps the gate's start-up light.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from application.session.base_url import base_url_problem
+from cli.connection import Connection
 from application.session.platforms import foreign_key_problem, origin_of_base_url, platform_spec
 
 
 class ConnectionError_(ValueError):
     """No usable address or key; one line, safe to print (never the key)."""
-
-
-@dataclass(frozen=True)
-class Connection:
-    base_url: str
-    api_key: str | None = field(repr=False)
-    key_source: str
-
-    @property
-    def key_description(self) -> str:
-        """Where the key came from, in words (never the key)."""
-        from application.session.profiles import describe_key_source
-
-        return describe_key_source(self.key_source, platform_spec("errorbar"))
 
 
 def resolve(base_url: str | None, profile: str | None, env: dict[str, str]) -> Connection:
@@ -44,11 +29,11 @@ def resolve(base_url: str | None, profile: str | None, env: dict[str, str]) -> C
         refusal = foreign_key_problem(key, spec, source=f"${spec.key_env}")
         if refusal:
             raise ConnectionError_(refusal)
-        return Connection(origin, key, "env")
+        return Connection(origin, key, "env", platform="errorbar")
     from application.session.profiles import ProfileError, resolve_profile
 
     try:
         resolved = resolve_profile(profile, platform="errorbar", base_url_flag=base_url)
     except ProfileError as error:
         raise ConnectionError_(str(error)) from None
-    return Connection(resolved.origin, resolved.api_key, resolved.key_source)
+    return Connection(resolved.origin, resolved.api_key, resolved.key_source, resolved.name, platform="errorbar")

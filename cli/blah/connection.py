@@ -24,7 +24,8 @@ from api_client.errors import (
     NotFoundError,
     UnreachableError,
 )
-from cli.errors import exit_for  # noqa: F401  (the verbs' one mapping of an error to its code)
+from cli.connection import Connection
+from cli.errors import CommandError, confirm, exit_for  # noqa: F401  (the verbs' one confirmation and mapping of an error to its code)
 from cli.exit_codes import ExitCode
 from cli.output import end_quietly_on_closed_pipe
 from common.format import DASH, format_utc
@@ -40,12 +41,8 @@ EXIT_CODES_HELP = "exit codes: see `blah-tui --help`"
 
 
 
-class VerbError(Exception):
-    """One line for standard error, and the exit code."""
-
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
+VerbError = CommandError
+"""A verb's one line for standard error and its exit code: the commands' one error."""
 
 
 @dataclass(frozen=True)
@@ -75,12 +72,6 @@ def connection_parent() -> argparse.ArgumentParser:
     return parent
 
 
-@dataclass(frozen=True)
-class Connection:
-    base_url: str
-    api_key: str | None = field(repr=False)
-
-
 def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> Connection:
     """The blah.dev origin and key: the verb's options, else the global ones, else the profile."""
     from application.session.base_url import base_url_problem, explain_bad_base_url
@@ -98,7 +89,7 @@ def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> C
         raise VerbError(str(error), EXIT_USAGE) from None
     if profile.key_problem:
         err.write(f"blah-tui: {one_line(profile.key_problem, 300)}; going on without a key\n")
-    return Connection(profile.origin, profile.api_key)
+    return Connection(profile.origin, profile.api_key, profile.key_source, profile.label)
 
 
 
@@ -121,16 +112,6 @@ def when(value: int | str | None) -> str:
     if isinstance(value, str):
         return one_line(value, 40) or DASH
     return format_utc(value)
-
-
-def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
-    """A write goes ahead with ``--yes``, or after "y" on a terminal; else nothing is sent."""
-    from cli.errors import CommandError, confirm as ask
-
-    try:
-        ask(question, yes, stdin, err)
-    except CommandError as error:
-        raise VerbError(str(error), error.code) from None
 
 
 def run_verb(prog: str, body: Callable[[], int], err: TextIO) -> int:

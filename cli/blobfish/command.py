@@ -22,7 +22,6 @@ import asyncio
 import datetime as dt
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TextIO
 
 from api_client.blobfish import BlobfishClient, PublishRefusedLocally
@@ -33,6 +32,7 @@ from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
 from cli.global_options import starting_from
+from cli.connection import Connection
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from cli.parsing import platform_command_parser
@@ -51,14 +51,8 @@ DETAILS_IN_FLIGHT = 4
 # ---------------------------------------------------------------------------- connection
 
 
-@dataclass(frozen=True)
-class BlobfishConnection:
-    """Where to reach Blobfish and with which key (``key_source`` names where it came from)."""
-
-    base_url: str
-    api_key: str | None
-    key_source: str
-    profile: str = ""  # the profile's name: whose archive the steps go to
+BlobfishConnection = Connection
+"""The one :class:`cli.connection.Connection`, as Blobfish's commands name it."""
 
 
 def resolve_connection(base_url: str | None, profile: str | None = None) -> BlobfishConnection:
@@ -67,7 +61,7 @@ def resolve_connection(base_url: str | None, profile: str | None = None) -> Blob
     ``$BLOBFISH_BASE_URL``, else https://blobfish.ai; ``--base-url`` wins), and the key from
     ``$BLOBFISH_API_KEY``, else the one stored for that profile. Raises ``ProfileError``."""
     resolved = resolve_profile(profile, platform="blobfish", base_url_flag=base_url)
-    return BlobfishConnection(resolved.origin, resolved.api_key, resolved.key_source, resolved.name)
+    return Connection(resolved.origin, resolved.api_key, resolved.key_source, resolved.name, platform="blobfish")
 
 
 # ---------------------------------------------------------------------------- parser
