@@ -67,7 +67,11 @@ def exit_for(error: BaseException) -> ExitCode:
     before sending is usage; unreachable, a refused key, a server error or an answer not
     understood is UNREACHABLE; an unknown id NOT_FOUND; a lost answer OUTCOME_UNKNOWN; any other refusal
     REFUSED."""
-    from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally
+    from api_client.errorbar.errors import (
+        CreateOutcomeUnknown,
+        KeyShapeError,
+        RefusedLocally,
+    )
 
     if isinstance(error, (MissingKeyError, UnsafePathError, KeyShapeError, RefusedLocally)):
         return ExitCode.USAGE

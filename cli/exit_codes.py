@@ -44,7 +44,8 @@ class ExitCode(IntEnum):
     """The platform (or the local store) refused the request: a conflict, no funds, a request
     it cannot do; nothing was done."""
     LOCAL_FILE = 8
-    """A local file could not be read or written."""
+    """A local file could not be read or written (a file that can be read but is not what the
+    command reads is usage, 2: the wrong file was named)."""
     SKIPPED_INPUT = 9
     """Done, but some of the input was not read: `report --from` met lines that are not calls
     (counted and said; the report of the other lines is printed)."""
@@ -63,7 +64,7 @@ SUMMARY = {
     ExitCode.OUTCOME_UNKNOWN: "a write's outcome is unknown (its answer was lost; not resent)",
     ExitCode.NOT_FOUND: "an unknown id, model, run or archive",
     ExitCode.REFUSED: "the platform refused the request (a conflict, no funds, a request it cannot do)",
-    ExitCode.LOCAL_FILE: "a local file could not be read or written",
+    ExitCode.LOCAL_FILE: "a local file could not be read or written (the wrong kind of file: 2)",
     ExitCode.SKIPPED_INPUT: "done, but some input lines were not calls (report --from)",
     ExitCode.INTERRUPTED: "interrupted (ctrl+c)",
     ExitCode.CLOSED_PIPE: "the reader closed the pipe early (| head)",
@@ -89,6 +90,8 @@ CHANGED = (
     ("a server error (5xx) or rate limit: export, runs and the other platform commands", "1", "4"),
     ("a file that cannot be read or written: report --from/--offline, export -o, blobfish export, bakeoff evidence",
      "1", "8"),
+    ("a file that cannot be read: bakeoff verify, bakeoff create --from, blobfish publish", "2", "8"),
+    ("a file that is not a dump of calls: report --from", "1", "2"),
     ("a directory given as the output file: export -o DIR", "1", "2"),
     ("report --from with lines that are not calls", "3", "9"),
     ("archives prune not confirmed", "1", "2"),

@@ -76,7 +76,8 @@ def add_global_options(parser: argparse.ArgumentParser, flags: Iterable[str] | N
         if option.switch:
             parser.add_argument(flag, action="store_true", default=argparse.SUPPRESS, help=said)
         else:
-            parser.add_argument(flag, metavar=option.metavar, type=option.type, default=argparse.SUPPRESS, help=said)
+            convert: Callable[[str], Any] = option.type if option.type is not None else str
+            parser.add_argument(flag, metavar=option.metavar, type=convert, default=argparse.SUPPRESS, help=said)
 
 
 def split(argv: Sequence[str]) -> tuple[argparse.Namespace, str | None, list[str]] | None:

@@ -8,9 +8,12 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
-from typing import IO, NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from cli.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 N = TypeVar("N", int, float)
 EXIT_USAGE = ExitCode.USAGE
@@ -23,7 +26,7 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
-    def print_help(self, file: IO[str] | None = None) -> None:
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
         """As argparse's, except that a closed pipe (``--help | head -1``) is not swallowed:
         it ends the program as every command ends then (141, :mod:`cli.main`)."""
         (file or sys.stdout).write(self.format_help())
@@ -86,7 +89,7 @@ def port_number(text: str) -> int:
                     f"{text!r} is not a port number (1-65535)")
 
 
-def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser] | argparse._SubParsersAction[OneLineParser]) -> None:
     """`blah-tui COMMAND --help` (and `blah-tui profiles ACTION --help`) opens with the same
     sentence the parent's --help lists it with."""
     helps = {action.dest: action.help for action in sub._choices_actions}

@@ -149,11 +149,11 @@ def main(argv: list[str] | None = None) -> int:
         current = REFERENCE.read_text(encoding="utf-8") if REFERENCE.exists() else ""
         if current != text:
             print(f"{REFERENCE} is stale: run python -m cli.reference", file=sys.stderr)
-            return 1
-        return 0
+            return ExitCode.NO
+        return ExitCode.OK
     REFERENCE.write_text(text, encoding="utf-8")
     print(f"wrote {REFERENCE}")
-    return 0
+    return ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cli.global_options import CONNECTION
+from cli.parsing import OneLineParser
 
 __all__ = ["COMMANDS", "Command", "build_parser", "find"]
 
@@ -122,7 +123,10 @@ shell completion: `blah-tui completion bash|zsh|fish` prints the script (docs/co
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError, version as installed  # here: `bakeoff gate` starts without it
+    from importlib.metadata import (  # here: `bakeoff gate` starts without it
+        PackageNotFoundError,
+    )
+    from importlib.metadata import version as installed
 
     try:
         return installed("blah-tui")
@@ -143,13 +147,12 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
-def root_parser() -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
+def root_parser() -> tuple[OneLineParser, argparse._SubParsersAction[OneLineParser]]:
     """The app's own parser (``blah-tui`` with no command) listing every command by its one
     line of help: cheap, no command is imported. Its commands are placeholders until
     :func:`build_parser` puts each one's real parser there."""
     from cli.exit_codes import describe_exit_codes
     from cli.global_options import add_global_options
-    from cli.parsing import OneLineParser
 
     parser = OneLineParser(
         prog="blah-tui",
@@ -175,5 +178,5 @@ def build_parser() -> argparse.ArgumentParser:
         own = command.parser()
         if own.description is None:
             own.description = f"{command.help[0].upper()}{command.help[1:]}."
-        sub.choices[command.name] = own
+        sub.choices[command.name] = own  # type: ignore[assignment]  # a command's parser need not be a OneLineParser (sim's is not)
     return parser

@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from cli.exit_codes import ExitCode
+
 
 def build_parser_open() -> argparse.ArgumentParser:
     from cli.global_options import add_global_options
@@ -63,7 +65,7 @@ def run_serve(argv: list[str], given: argparse.Namespace) -> int:
         problem = base_url_problem(raw)
         if problem:
             print(f"blah-tui: {explain_bad_base_url(raw, problem)}", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
     return serve_main(
         host=args.host, port=args.port, public_url=args.public_url, demo=getattr(args, "demo", False),
         seed=getattr(args, "seed", None), speed=getattr(args, "speed", None), model=getattr(args, "model", None),

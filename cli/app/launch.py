@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from application.session.config import LoadedConfig, load_config
 from application.session.context import AppContext
+from cli.exit_codes import ExitCode
 from common.constants import DEFAULT_BASE_URL
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 def _fail(message: str) -> int:
     print(f"blah-tui: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE
 
 
 def _run(ctx: AppContext) -> int:
@@ -244,9 +245,9 @@ def run_offline(path: str, *, model_id: str | None) -> int:
 def run_bundle(file: Path) -> int:
     """`blah-tui open BUNDLE.json`: the app on an evidence bundle, re-checked offline (no
     platform, no calls: an empty archive under the areas)."""
-    from api_client.archives.archive import Archive
-
     import json
+
+    from api_client.archives.archive import Archive
 
     run = json.loads(file.read_text(encoding="utf-8")).get("run") or {}
     models = [str(m) for m in run.get("candidate_models") or [] if isinstance(m, str)]

@@ -17,6 +17,8 @@ import os
 import shlex
 import sys
 
+from cli.exit_codes import ExitCode
+
 __all__ = ["child_command", "is_loopback", "serve_main"]
 
 
@@ -66,12 +68,12 @@ def serve_main(
             chosen = resolve_profile(profile, platform="blah", base_url_flag=base_url, key_flag=api_key)
         except ProfileError as error:
             print(f"blah-tui serve: {error}", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
         from application.session.config import load_config
 
         if not (model or chosen.default_model or load_config().config.default_model):
             print("blah-tui serve: no model: pass --model MODEL_ID, --demo, or set default_model", file=sys.stderr)
-            return 2
+            return ExitCode.USAGE
     command = child_command(
         demo=demo, model=model, base_url=base_url, log_id=log_id, seed=seed, speed=speed, profile=profile
     )
@@ -85,9 +87,9 @@ def serve_main(
         )
     if argv_out is not None:
         argv_out.append(command)
-        return 0
+        return ExitCode.OK
     from textual_serve.server import Server
 
     server = Server(command, host=host, port=port, title="blah-tui", public_url=public_url)
     server.serve()
-    return 0
+    return ExitCode.OK

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errors import BlahError
-from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
+from application.compare.bakeoff import (
+    calibration,
+    clusters,
+    criteria,
+    evidence,
+    verdict,
+)
 from application.compare.bakeoff.figures import interval_text, rate_text
 from cli.bakeoff.connection import ConnectionError_, resolve
 from cli.errors import CommandError, confirm, error_line, exit_for, fail

@@ -47,9 +47,9 @@ from cli.bakeoff.connection import Connection, ConnectionError_, resolve
 from cli.bakeoff.create import add_create_arguments, create_request, run_create
 from cli.bakeoff.plan import OFFLINE_ACTIONS, run_offline
 from cli.bakeoff.plan import add_parsers as add_offline_parsers
-from cli.global_options import starting_from
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
+from cli.global_options import starting_from
 from cli.output import print_json
 from cli.parsing import platform_command_parser, unit_rate
 from common.plain_text import one_line

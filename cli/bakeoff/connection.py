@@ -10,8 +10,12 @@ and the variable win), which keeps the gate's start-up light.
 from __future__ import annotations
 
 from application.session.base_url import base_url_problem
+from application.session.platforms import (
+    foreign_key_problem,
+    origin_of_base_url,
+    platform_spec,
+)
 from cli.connection import Connection
-from application.session.platforms import foreign_key_problem, origin_of_base_url, platform_spec
 
 
 class ConnectionError_(ValueError):

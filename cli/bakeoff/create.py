@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 from api_client.errors import AuthError, BlahError, UnreachableError
 from application.compare.bakeoff.confirm import confirmation_lines
 from application.compare.bakeoff.new_run import (
-    DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED, ArmSpec, NewRun, Problem, SampleFilters,
+    DEFAULT_MAX_OUTPUT_TOKENS,
+    DEFAULT_SAMPLE_COUNT,
+    STORED,
+    ArmSpec,
+    NewRun,
+    Problem,
+    SampleFilters,
 )
 from application.compare.bakeoff.new_run_fields import parse_arm, parse_assertion
 from application.compare.bakeoff.refusals import create_refusal
@@ -83,8 +89,9 @@ def _from_file(path: str) -> dict[str, Any]:
     try:
         with open(path, encoding="utf-8") as handle:
             body = json.load(handle)
-    except (OSError, ValueError) as exc:
-        raise CommandError(f"cannot read {one_line(path, 120)}: {one_line(str(exc), 200)}", EXIT_USAGE) from None
+    except (OSError, ValueError) as exc:  # unreadable (8), or not JSON (usage: 2)
+        raise CommandError(f"cannot read {one_line(path, 120)}: {one_line(str(exc), 200)}",
+                           ExitCode.LOCAL_FILE if isinstance(exc, OSError) else EXIT_USAGE) from None
     if not isinstance(body, dict):
         raise CommandError("the --from file must hold one JSON object", EXIT_USAGE)
     return body

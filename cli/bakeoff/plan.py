@@ -121,7 +121,7 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except (OSError, ValueError) as error:  # BundleError is a ValueError, as is bad JSON
         what = str(error) if isinstance(error, BundleError) else f"cannot read {args.bundle}: {error}"
         err.write(f"blah-tui bakeoff verify: {one_line(what, 600)}\n")
-        return EXIT_USAGE
+        return ExitCode.LOCAL_FILE if isinstance(error, OSError) else EXIT_USAGE  # unreadable, or not a bundle
     if args.json:
         rows = [{"what": r.what, "stated": r.stated, "recomputed": r.recomputed, "status": r.status,
                  "detail": r.detail} for r in report.rows]

@@ -12,8 +12,8 @@ from application.compare.bakeoff.assertions import assertion_rows, failed_assert
 from application.compare.bakeoff.figures import rate_text
 from application.compare.bakeoff.gate import actual_word
 from application.compare.bakeoff.new_run_hints import population_text
-from common.format import DASH, format_latency
 from cli.output import cell, one_line, table
+from common.format import DASH, format_latency
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TextIO
 
-from application.compare.bakeoff.screening import (candidate_lines, no_result_sentence, report_head, report_tail,
-                                           screening_of)
+from application.compare.bakeoff.screening import (
+    candidate_lines,
+    no_result_sentence,
+    report_head,
+    report_tail,
+    screening_of,
+)
 from cli.output import table
 from common.plain_text import one_line
 

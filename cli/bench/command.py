@@ -43,13 +43,14 @@ from application.runs.bench_known import known_slugs, remember_slug
 from application.runs.bench_watch import Sleep, WatchEvent, watch_suite
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError
-from cli.output import print_json
 from cli.bench.print import print_board, print_runs, print_single, print_suite
 from cli.blobfish.command import BASE_URL_ENV, DEFAULT_BASE_URL, resolve_connection
-from cli.output import cell as _cell, number as _number
-from cli.global_options import starting_from
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
+from cli.global_options import starting_from
+from cli.output import cell as _cell
+from cli.output import number as _number
+from cli.output import print_json
 from cli.parsing import platform_command_parser
 from common.plain_text import one_line
 

@@ -9,11 +9,19 @@ import json
 from collections.abc import Sequence
 from typing import TextIO
 
-from api_client.blobfish.shapes_bench import CommunityRow, RunList, SingleRun, SuiteRun, TaskResult
+from api_client.blobfish.shapes_bench import (
+    CommunityRow,
+    RunList,
+    SingleRun,
+    SuiteRun,
+    TaskResult,
+)
 from application.leaderboard.bench_board import coverage_sentence
 from application.runs.bench_full_suite import full_suite_command
 from cli.blobfish.command import _created
-from cli.output import cell as _cell, number as _number, table
+from cli.output import cell as _cell
+from cli.output import number as _number
+from cli.output import table
 from common.format import DASH
 from common.iso_time import parse_iso
 from common.plain_text import one_line

@@ -31,8 +31,8 @@ from application.chatroom.actions import ChatWrite, post_message, set_chatroom_e
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import INITIAL_PAGE, RoomPoller
 from cli.blah.connection import (
-    EXIT_OK,
     EXIT_CODES_HELP,
+    EXIT_OK,
     EXIT_UNKNOWN,
     EXIT_USAGE,
     GlobalOptions,
@@ -45,8 +45,8 @@ from cli.blah.connection import (
     run_verb,
     when,
 )
-from cli.output import cell, print_json
 from cli.exit_codes import ExitCode
+from cli.output import cell, print_json
 from cli.parsing import OneLineParser
 from common.plain_text import inert, inert_json, one_line
 

@@ -57,8 +57,8 @@ from api_client.errors import BlahError, NotFoundError
 from cli.errors import exit_for
 from cli.exit_codes import ExitCode
 from cli.output import draws_progress, end_quietly_on_closed_pipe
-from common.gc_tuning import few_cycle_collections
 from common.atomic_write import commit, temp_beside
+from common.gc_tuning import few_cycle_collections
 from common.safe_strings import one_line
 
 ARCHIVE_BATCH = 5000
@@ -283,7 +283,7 @@ async def _run(
     err.print(f"Exported {stats.written} calls of {one_line(model_id, 100)} to {where} (newest first).", soft_wrap=True)
     if stats.may_have_missed:
         err.print(f"Warning: some calls may be missing: {one_line(stats.missed_reason, 300)}", soft_wrap=True)
-    return 0
+    return ExitCode.OK
 
 
 async def _total(

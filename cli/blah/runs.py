@@ -34,12 +34,12 @@ from application.runs.follow import FollowUpdate, Sleep, follow_run
 from application.runs.judge_verdict import parse_judgement
 from application.runs.listing import runs_of_model
 from cli.blah.connection import (
+    EXIT_CODES_HELP,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_STOPPED,
     EXIT_UNKNOWN,
     EXIT_UNREACHABLE,
-    EXIT_CODES_HELP,
     EXIT_USAGE,
     GlobalOptions,
     VerbError,
@@ -51,8 +51,8 @@ from cli.blah.connection import (
     run_verb,
     when,
 )
-from cli.output import cell, number, print_json, table
 from cli.exit_codes import ExitCode
+from cli.output import cell, number, print_json, table
 from cli.parsing import OneLineParser
 from common.format import DASH
 from common.plain_text import inert, one_line

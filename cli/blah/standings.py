@@ -38,8 +38,8 @@ from cli.blah.connection import (
     run_verb,
     when,
 )
-from cli.parsing import OneLineParser
 from cli.output import cell, number, print_json, table
+from cli.parsing import OneLineParser
 from common.format import DASH
 from common.plain_text import one_line
 

@@ -31,14 +31,14 @@ from api_client.blobfish.shapes_evidence import Evaluation, Rollout
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
 from application.session.profiles import ProfileError, resolve_profile
-from cli.global_options import starting_from
 from cli.connection import Connection
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
+from cli.global_options import starting_from
+from cli.output import cell, number, one_line, print_json, table
 from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
-from cli.output import cell, number, one_line, print_json, table
 
 PROG = "blah-tui blobfish"
 KEY_ENV = "BLOBFISH_API_KEY"
@@ -223,7 +223,7 @@ def blobfish_main(argv: Sequence[str], *, given: argparse.Namespace | None = Non
     try:
         connection = resolve_connection(args.base_url, args.profile)
     except ProfileError as error:
-        return fail(PROG, str(error), 2, err)
+        return fail(PROG, str(error), ExitCode.USAGE, err)
     problem = base_url_problem(connection.base_url)
     if problem:
         where = "--base-url" if args.base_url else f"${BASE_URL_ENV}"
@@ -234,11 +234,11 @@ def blobfish_main(argv: Sequence[str], *, given: argparse.Namespace | None = Non
     except CommandError as error:
         return fail(PROG, str(error), error.code, err)
     except (KeyShapeError, PublishRefusedLocally, MissingKeyError, UnsafePathError) as error:
-        return fail(PROG, error_line(error), 2, err)
+        return fail(PROG, error_line(error), ExitCode.USAGE, err)
     except BlahError as error:
         return fail(PROG, error_line(error), exit_for(error), err)
     except ValueError as error:  # a base URL the client cannot use (not an origin, clear-text key)
-        return fail(PROG, str(error), 2, err)
+        return fail(PROG, str(error), ExitCode.USAGE, err)
     except BrokenPipeError:
         raise  # the reader went away (`| head`): cli.main ends quietly
     except OSError as error:

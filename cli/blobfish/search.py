@@ -15,6 +15,7 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, TextIO
 
+from cli.exit_codes import ExitCode
 from cli.output import cell, table
 from common.plain_text import inert_json
 
@@ -55,13 +56,18 @@ async def run_search(client: BlobfishClient, args: argparse.Namespace, out: Text
     """Bring the steps of ``profile`` (at ``origin``) into its archive, then search them.
     Raises :class:`SearchProblem`; the platform's errors propagate as the client raises them."""
     from api_client.archives.archive import ArchiveError
-    from application.evaluations.rollout_steps import describe, ingest_evaluations, open_steps_archive, search_steps
+    from application.evaluations.rollout_steps import (
+        describe,
+        ingest_evaluations,
+        open_steps_archive,
+        search_steps,
+    )
     from application.session.paths import data_dir
 
     if not args.text.strip():
-        raise SearchProblem("give the words to search for", 2)
+        raise SearchProblem("give the words to search for", ExitCode.USAGE)
     if args.limit < 1:
-        raise SearchProblem("--limit must be at least 1", 2)
+        raise SearchProblem("--limit must be at least 1", ExitCode.USAGE)
     try:
         archive = await asyncio.to_thread(open_steps_archive, data_dir(), profile, origin)
     except (ArchiveError, OSError) as error:

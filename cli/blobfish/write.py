@@ -20,10 +20,16 @@ from typing import TextIO
 
 from api_client.blobfish import BlobfishClient
 from api_client.blobfish.publication import Publication, prepare
-from application.evaluations.dataset_export import ExportReceipt, SelectionRefused, check_selection, unique_ids
+from application.evaluations.dataset_export import (
+    ExportReceipt,
+    SelectionRefused,
+    check_selection,
+    unique_ids,
+)
 from cli.errors import CommandError
-from common.gc_tuning import few_cycle_collections
+from cli.exit_codes import ExitCode
 from cli.output import cell, print_json
+from common.gc_tuning import few_cycle_collections
 from common.plain_text import one_line
 
 __all__ = ["add_export_arguments", "add_publish_arguments", "export_command", "publish_command"]
@@ -61,7 +67,7 @@ def export_problem(args: argparse.Namespace) -> str | None:
 async def export_command(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
     dest = Path(args.output)
     if dest.is_dir():
-        raise CommandError(f"{one_line(str(dest), 200)} is a directory; name a file", 2)
+        raise CommandError(f"{one_line(str(dest), 200)} is a directory; name a file", ExitCode.USAGE)
     if args.all:
         with few_cycle_collections(_YOUNG_COLLECTION_DOCUMENTS) as after_document:
             result = await client.export_all_jsonl(dest, progress=lambda _written, _total: after_document())
@@ -70,7 +76,7 @@ async def export_command(client: BlobfishClient, args: argparse.Namespace, out: 
         try:
             check_selection(len(ids))
         except SelectionRefused as refused:
-            raise CommandError(f"{refused}; nothing was written", 2) from None
+            raise CommandError(f"{refused}; nothing was written", ExitCode.USAGE) from None
         result = (await client.export_jsonl(ids[0], dest) if len(ids) == 1
                   else await client.export_many_jsonl(ids, dest))  # fmt: skip
     # the file's receipt from the bytes as they were written (the same as measuring the file
@@ -102,7 +108,7 @@ async def publish_command(client: BlobfishClient, args: argparse.Namespace, out:
         try:
             body = Path(args.envelope).read_bytes()
         except OSError as exc:
-            raise CommandError(f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", 2) from None
+            raise CommandError(f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE) from None
         publication = prepare(body)  # refused here, nothing sent, when it breaks a publish rule
     receipt = await client.publish(publication)
     if args.json:

@@ -15,6 +15,7 @@ from application.session.credentials import credentials_file, forget_key, login_
 from application.session.keyring_store import KeyringUnavailable
 from application.session.platforms import foreign_key_problem
 from application.session.profiles import describe_key_source
+from cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from application.session.profiles import ResolvedProfile
@@ -27,9 +28,9 @@ def account_main(args: argparse.Namespace) -> int:
     if args.command == "logout":
         chosen = _profile_or_fail(profile)
         if chosen is None:
-            return 2
+            return ExitCode.USAGE
         print("Stored key removed." if forget_key(profile=chosen.name) else "No key was stored.")
-        return 0
+        return ExitCode.OK
     if args.command == "status":
         return _status(profile)
     return _config(args)
@@ -50,7 +51,7 @@ def _profile_or_fail(name: str | None) -> ResolvedProfile | None:
 def _login(where: str, profile_name: str | None) -> int:
     profile = _profile_or_fail(profile_name)
     if profile is None:
-        return 2
+        return ExitCode.USAGE
     spec = profile.spec
     whose = "" if profile.label == "" else f" for profile {profile.name}"
     if sys.stdin.isatty():
@@ -60,18 +61,18 @@ def _login(where: str, profile_name: str | None) -> int:
     refusal = foreign_key_problem(key, spec, source="standard input")
     if refusal:
         print(f"blah-tui: {refusal}; nothing stored", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     try:
         stored = login_key(key, where=where, profile=profile.name)  # type: ignore[arg-type]
     except (ValueError, KeyringUnavailable) as error:
         print(f"blah-tui: {error}; nothing stored", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     if stored.kind == "keyring":
         print(f"Key{whose} stored in the system keyring ({stored.detail}).")
     else:
         why = f" ({stored.fallback})" if stored.fallback else ""
         print(f"Key{whose} stored in {stored.detail} (readable only by you){why}.")
-    return 0
+    return ExitCode.OK
 
 
 def _key_line(profile: ResolvedProfile) -> str:
@@ -85,14 +86,18 @@ def _key_line(profile: ResolvedProfile) -> str:
 
 
 def _status(profile_name: str | None) -> int:
-    from application.session.profiles import ProfileError, inspect_profile, known_profiles
+    from application.session.profiles import (
+        ProfileError,
+        inspect_profile,
+        known_profiles,
+    )
 
     loaded = load_config()
     try:
         chosen = inspect_profile(profile_name, config=loaded.config)
     except ProfileError as error:
         print(f"blah-tui: {error}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     print(_key_line(chosen))
     if chosen.key_problem:
         print(f"API key problem: {chosen.key_problem}")
@@ -112,37 +117,37 @@ def _status(profile_name: str | None) -> int:
         print(f"Profile {name}{mark}: {profile.spec.title} at {profile.origin}; {_key_line(profile)}")
         if profile.key_problem and profile is not chosen:
             print(f"  API key problem: {profile.key_problem}")
-    return 0
+    return ExitCode.OK
 
 
 def _config(args: argparse.Namespace) -> int:
     if args.config_command == "path":
         print(load_config().path)
-        return 0
+        return ExitCode.OK
     if args.config_command == "show":
         loaded = load_config()
         if loaded.problem:
             for line in loaded.problem.splitlines():
                 print(f"# {line}", file=sys.stderr)
         print(tomli_w.dumps(_effective_settings(loaded.config)), end="")
-        return 0
+        return ExitCode.OK
     if args.key == "theme" and args.value not in (names := theme_names()):
         print(f"blah-tui: no theme {args.value!r}; nothing written. Themes: {', '.join(names)}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     try:
         path = set_value(args.key, args.value)
     except KeyError as error:
         print(f"blah-tui: {error.args[0]}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     except ValidationError as error:
         first = error.errors()[0]
         print(f"blah-tui: {args.key}: {first['msg']}; nothing written", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     except Exception as error:  # a broken file: say where, write nothing
         print(f"blah-tui: cannot update {error}; nothing written", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
     print(f"{args.key} = {args.value}  ({path})")
-    return 0
+    return ExitCode.OK
 
 
 def _effective_settings(config: Config) -> dict[str, Any]:

@@ -16,9 +16,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cli.exit_codes import ExitCode
-from api_client.archives.files import ArchiveInfo, archives_dir, delete_archive, list_archives
+from api_client.archives.files import (
+    ArchiveInfo,
+    archives_dir,
+    delete_archive,
+    list_archives,
+)
 from application.session.profile_table import IMPLICIT_PROFILE
+from cli.exit_codes import ExitCode
 from common.format import format_size
 from common.safe_strings import one_line
 
@@ -54,12 +59,12 @@ def archives_main(
 def _list(found: list[ArchiveInfo], folder: Path, out: TextIO, now: float) -> int:
     if not found:
         out.write(f"No archives in {archives_dir(folder)}.\n")
-        return 0
+        return ExitCode.OK
     out.write(_table(found, now))
     total = sum(info.size for info in found)
     out.write(f"\n{len(found)} archive{'s' if len(found) != 1 else ''}, {format_size(total)} in {archives_dir(folder)}\n")
     out.write("Delete some with: blah-tui archives prune MODEL ...  or  blah-tui archives prune --older-than DAYS\n")
-    return 0
+    return ExitCode.OK
 
 
 def _table(rows: Sequence[ArchiveInfo], now: float) -> str:
@@ -127,10 +132,10 @@ def _prune(
 ) -> int:
     if not models and older_than is None:
         err.write("blah-tui archives prune: name the models (MODEL ...) or give --older-than DAYS; nothing deleted\n")
-        return 2
+        return ExitCode.USAGE
     if older_than is not None and older_than < 0:
         err.write(f"blah-tui archives prune: --older-than must be 0 or more days (got {older_than:g}); nothing deleted\n")
-        return 2
+        return ExitCode.USAGE
     chosen: list[ArchiveInfo] = []
     for name in models:
         matched = [info for info in found if name in (info.model_id, info.path.name)]
@@ -166,4 +171,4 @@ def _prune(
             err.write(f"blah-tui archives prune: cannot delete {info.path}: {error.strerror or error}\n")
             return ExitCode.LOCAL_FILE
     out.write(f"Deleted {len(chosen)} archive{plural} ({format_size(deleted)} freed).\n")
-    return 0
+    return ExitCode.OK

@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from application.session.platforms import platform_spec
+from cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
     from application.session.profile_config import ProfileEdit
@@ -24,7 +25,11 @@ def profiles_main(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from application.session.credentials import forget_key
-    from application.session.profile_config import ConfigEditError, remove_profile, use_profile
+    from application.session.profile_config import (
+        ConfigEditError,
+        remove_profile,
+        use_profile,
+    )
 
     action = getattr(args, "profiles_command", None) or "list"
     try:
@@ -35,13 +40,13 @@ def profiles_main(args: argparse.Namespace) -> int:
         if action == "use":
             edit = use_profile(args.name)
             _say(f"Default profile: {args.name}", edit)
-            return 0
+            return ExitCode.OK
         edit = remove_profile(args.name)
         # The stored key went with the profile: a new profile of the same name (maybe at another
         # address) must never inherit it.
         forgot = forget_key(profile=args.name)
         _say(f"Profile {args.name} removed" + ("; its stored key forgotten" if forgot else ""), edit)
-        return 0
+        return ExitCode.OK
     except ConfigEditError as error:
         return _fail(str(error))
     except ValidationError as error:
@@ -68,13 +73,17 @@ def _add(args: argparse.Namespace) -> int:
     _say(f"Profile {args.name} added ({spec.title})" + ("; it is the default now" if args.use else ""), edit)
     login = f"blah-tui login --profile {args.name}"
     print(f"Its key: --api-key, ${spec.key_env}, or `{login}`.")
-    return 0
+    return ExitCode.OK
 
 
 def _list() -> int:
     from application.session.config import load_config
     from application.session.profile_table import IMPLICIT_PROFILE
-    from application.session.profiles import ProfileError, inspect_profile, known_profiles
+    from application.session.profiles import (
+        ProfileError,
+        inspect_profile,
+        known_profiles,
+    )
     from common.format import DASH
     from common.safe_strings import one_line
 
@@ -98,7 +107,7 @@ def _list() -> int:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
-    return 0
+    return ExitCode.OK
 
 
 def _say(message: str, edit: ProfileEdit) -> None:
@@ -110,4 +119,4 @@ def _say(message: str, edit: ProfileEdit) -> None:
 
 def _fail(message: str) -> int:
     print(f"blah-tui: {message}", file=sys.stderr)
-    return 2
+    return ExitCode.USAGE

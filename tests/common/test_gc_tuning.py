@@ -8,6 +8,7 @@ import gc
 from collections.abc import Iterator
 
 import pytest
+
 from common import gc_tuning as idle_collection
 from common.gc_tuning import IdleCollector
 

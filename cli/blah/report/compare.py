@@ -20,10 +20,16 @@ from typing import TextIO
 from api_client.blahdev.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
 from application.compare.checkpoint import CheckpointComparison, compare_models
-from application.compare.checkpoint_format import COLUMNS, METHOD, row_cells, side_line, to_json
-from cli.exit_codes import ExitCode
-from cli.errors import exit_for
+from application.compare.checkpoint_format import (
+    COLUMNS,
+    METHOD,
+    row_cells,
+    side_line,
+    to_json,
+)
 from cli.blah.report.output import fail, write_inert
+from cli.errors import exit_for
+from cli.exit_codes import ExitCode
 from common.safe_strings import one_line
 
 __all__ = ["compare_main", "render_table"]
@@ -96,4 +102,4 @@ def compare_main(
     else:
         text = render_table(comparison)
     write_inert(out, text)
-    return 0
+    return ExitCode.OK

@@ -9,24 +9,33 @@ platform-only inputs, /diagnose, /results, /health and the Lens bundle, are said
 missing). The trained template comes from the person's config, as with the platform.
 
 Failures are one line on standard error (:class:`cli.exit_codes.ExitCode`): bad arguments
-2; no archive of the model 6; a file that cannot be read or is not a dump 8. Lines of a dump
+2, or a file that is not a dump; no archive of the model 6; a file that cannot be read 8. Lines of a dump
 that are not calls are counted and said in the report, and on standard error with exit 9
 (the report of the other lines is printed), never dropped silently. No Textual import.
 """
 
 from __future__ import annotations
 
-from contextlib import ExitStack
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from api_client.archives.schema import ArchiveError
-from application.diagnosis.archive_report import PLATFORM_ONLY, read_sentence, source_note
-from application.diagnosis.dump import DumpReading, NotADumpError, entries_at, read_calls
-from common.gc_tuning import collector_off
-from cli.exit_codes import ExitCode
+from application.diagnosis.archive_report import (
+    PLATFORM_ONLY,
+    read_sentence,
+    source_note,
+)
+from application.diagnosis.dump import (
+    DumpReading,
+    NotADumpError,
+    entries_at,
+    read_calls,
+)
 from cli.blah.report.output import fail, write_inert
+from cli.exit_codes import ExitCode
+from common.gc_tuning import collector_off
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
@@ -90,7 +99,7 @@ def local_report_main(
                          "model in the app or run `blah-tui export` first to fill it", ExitCode.NOT_FOUND, err)
         return fail(f"cannot read the local archive: {error}", ExitCode.LOCAL_FILE, err)
     except NotADumpError as error:
-        return fail(str(error), ExitCode.LOCAL_FILE, err)
+        return fail(str(error), ExitCode.USAGE, err)  # a file, but not a dump of calls: the wrong file named
     except OSError as error:
         return fail(f"cannot read {dump_path}: {error.strerror or error}", ExitCode.LOCAL_FILE, err)
     except KeyboardInterrupt:
@@ -103,7 +112,7 @@ def local_report_main(
     write_inert(out, text)
     if unreadable:  # the report is made of the lines that were calls; the exit code says some were not
         return fail(unreadable, UNREADABLE_LINES, err)
-    return 0
+    return ExitCode.OK
 
 
 def _text(

@@ -26,9 +26,9 @@ from api_client.blahdev.client import BlahClient
 from api_client.errors import BlahError, NotFoundError, UnreachableError
 from application.diagnosis.analysis import DiagnosisView, analyse
 from application.diagnosis.data import DiagnosisInputs, fetch_inputs, fetch_model
-from cli.exit_codes import ExitCode
 from cli.blah.report.output import fail, write_inert
 from cli.errors import exit_for
+from cli.exit_codes import ExitCode
 from common.safe_strings import one_line
 
 __all__ = ["build_report_text", "report_main"]
@@ -150,4 +150,4 @@ def report_main(
     # diagnosis's markdown is already inert; sanitising again costs nothing and guarantees that
     # no control character (other than newline and tab) reaches the terminal.
     write_inert(out, text)
-    return 0
+    return ExitCode.OK

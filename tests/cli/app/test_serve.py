@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 
-from simulator.server import SimulatorServer
-from cli.main import main
 from cli.app.serve import child_command, is_loopback
+from cli.main import main
+from simulator.server import SimulatorServer
 
 ROOT = Path(__file__).resolve().parents[3]
 SCREENSHOT = ROOT / "docs" / "screenshots" / "serve.png"

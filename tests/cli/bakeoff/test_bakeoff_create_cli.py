@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cli.exit_codes import ExitCode
 from cli.bakeoff.command import bakeoff_main
+from cli.exit_codes import ExitCode
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, queue_run, queue_server
 

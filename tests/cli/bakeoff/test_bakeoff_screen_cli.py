@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cli.exit_codes import ExitCode
 from cli.bakeoff.command import bakeoff_main
+from cli.exit_codes import ExitCode
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import queue_server
 

@@ -97,9 +97,9 @@ def test_a_file_that_is_not_a_bundle_is_one_line_and_exit_2(tmp_path: Path, cont
     assert code == 2 and out == "" and said in err and err.count("\n") == 1
 
 
-def test_a_missing_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
+def test_a_missing_file_is_one_line_and_exit_8(tmp_path: Path) -> None:
     code, _, err = _verify(tmp_path / "nope.json")
-    assert code == 2 and "cannot read" in err
+    assert code == 8 and "cannot read" in err
 
 
 def test_hostile_text_in_a_bundle_stays_inert(queue: ErrorbarServer, tmp_path: Path) -> None:

@@ -12,17 +12,23 @@ from typing import Any
 
 import pytest
 
-from cli.exit_codes import ExitCode
 from cli.bench import command as bench_cli
 from cli.bench import print as bench_print
-from cli.bench.command import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNREACHABLE, EXIT_USAGE
+from cli.bench.command import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNREACHABLE,
+    EXIT_USAGE,
+)
 from cli.bench.print import NOT_A_SCORE
+from cli.exit_codes import ExitCode
 from cli.main import main
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE
 from tests.support.bench import SLUG, FakeClock
+from tests.support.hostile_payloads import HOSTILE
 
 PROVIDER_KEY = "xai-CANARYprovider0123456789abcdef"
 HOSTILE_TEXT = " | ".join(text for _, text in HOSTILE

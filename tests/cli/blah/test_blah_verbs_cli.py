@@ -12,14 +12,19 @@ import pytest
 
 from api_client.blahdev.shapes import Result
 from application.runs.judge_verdict import parse_judgement
-from cli.exit_codes import ExitCode
 from cli.blah import chatroom as chatroom_cli
 from cli.blah import runs as runs_cli
+from cli.exit_codes import ExitCode
 from cli.main import main
 from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support import sim_http
-from tests.support.live_shapes import JSON_REASONING, LEADERBOARD, PLAIN_DETAILS, live_shaped_server
+from tests.support.live_shapes import (
+    JSON_REASONING,
+    LEADERBOARD,
+    PLAIN_DETAILS,
+    live_shaped_server,
+)
 
 
 @pytest.fixture(scope="module")

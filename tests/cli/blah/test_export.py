@@ -18,9 +18,9 @@ from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import LogEntry
 from api_client.blahdev.wire_logs import WirePage
 from api_client.errors import ServerError
-from cli.exit_codes import ExitCode
-from cli.blah.export import export_main
 from cli.app.open_file import load_dump, read_dump
+from cli.blah.export import export_main
+from cli.exit_codes import ExitCode
 from simulator.server import SimulatorServer
 
 REPO = Path(__file__).resolve().parents[3]

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from common.unsafe_chars import has_unsafe
-from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE
-from tests.support.blobfish import envelope
 from cli.exit_codes import ExitCode
 from cli.main import main
+from common.unsafe_chars import has_unsafe
+from simulator.blobfish.server import BlobfishServer
+from tests.support.blobfish import envelope
+from tests.support.hostile_payloads import HOSTILE
 
 REPO = Path(__file__).resolve().parents[3]
 HOSTILE_TEXT = " | ".join(
@@ -253,7 +253,7 @@ def test_publish_of_changed_evidence_says_so_plainly(
 
 def test_publish_of_a_missing_file_is_one_line(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "publish", "/nonexistent/job.json")
-    assert code == 2
+    assert code == ExitCode.LOCAL_FILE
     assert_one_clean_line(err)
     assert "cannot read" in err
 

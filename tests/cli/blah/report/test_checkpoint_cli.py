@@ -12,8 +12,8 @@ import pytest
 from cli.exit_codes import ExitCode
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import assert_inert
 from tests.support import sim_http
+from tests.support.hostile_payloads import assert_inert
 
 LIMIT = 300
 

@@ -10,17 +10,16 @@ import json
 import re
 import socket
 
-
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import Diagnosis
 from application.diagnosis.analysis import analyse
 from application.diagnosis.data import Fetched, fetch_inputs
-from cli.exit_codes import ExitCode
 from cli.blah.report.remote import build_report_text, report_main
+from cli.exit_codes import ExitCode
 from cli.main import main as cli_main
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import assert_inert
 from tests.support import sim_http
+from tests.support.hostile_payloads import assert_inert
 from tests.support.logs_world import add_hostile_calls
 
 LIMIT = 300

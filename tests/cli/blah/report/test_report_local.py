@@ -13,8 +13,8 @@ import pytest
 from api_client.blahdev.client import BlahClient
 from application.diagnosis.analysis import analyse
 from application.diagnosis.data import Fetched, fetch_inputs
-from cli.exit_codes import ExitCode
 from cli.blah.report.local import UNREADABLE_LINES, local_report_main
+from cli.exit_codes import ExitCode
 from cli.main import main as cli_main
 from diagnosis import render_json
 from simulator.server import SimulatorServer
@@ -85,11 +85,11 @@ def test_from_a_dump_and_offline_give_the_platform_s_diagnosis_of_the_same_calls
     assert json.loads(out)["calls_examined"] == 50
 
 
-def test_a_file_that_is_not_jsonl_is_one_line_and_exit_8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_not_jsonl_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     csv = tmp_path / "calls.csv"
     csv.write_text("id,prompt,response\n" + "".join(f"{i},hello,hi\n" for i in range(20)))
     code, out, err = report(["m", "--from", str(csv)], capsys)
-    assert code == ExitCode.LOCAL_FILE and out == ""
+    assert code == ExitCode.USAGE and out == ""
     assert err.count("\n") == 1
     assert "is not a JSONL dump of calls" in err and "line 1: not valid JSON" in err
 
