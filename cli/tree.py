@@ -143,7 +143,9 @@ class _VersionAction(argparse.Action):
                          help="show program's version number and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        sys.stdout.write(f"blah-tui {version()}\n")
+        from diagnosis.compiled import describe_scan_path  # (issue 39: which path diagnosis's scans take, and why)
+
+        sys.stdout.write(f"blah-tui {version()}\n{describe_scan_path()}\n")
         parser.exit()
 
 
