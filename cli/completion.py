@@ -29,9 +29,13 @@ PROG = "blah-tui"
 def build_parser() -> argparse.ArgumentParser:
     from cli.parsing import OneLineParser
 
-    parser = OneLineParser(prog="blah-tui completion", description=(
-        "Print the shell completion script for blah-tui: `blah-tui completion bash > "
-        "~/.local/share/bash-completion/completions/blah-tui` (zsh and fish: see docs/commands.md)."))
+    parser = OneLineParser(
+        prog="blah-tui completion",
+        description=(
+            "Print the shell completion script for blah-tui: `blah-tui completion bash > "
+            "~/.local/share/bash-completion/completions/blah-tui` (zsh and fish: see docs/commands.md)."
+        ),
+    )
     parser.add_argument("shell", choices=SHELLS, help="the shell to complete in")
     return parser
 

@@ -39,8 +39,9 @@ def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
     if yes:
         return
     if not stdin.isatty():
-        raise CommandError(f"{question.rstrip('?')}: not on a terminal, so add --yes to confirm; nothing was sent",
-                           EXIT_USAGE)
+        raise CommandError(
+            f"{question.rstrip('?')}: not on a terminal, so add --yes to confirm; nothing was sent", EXIT_USAGE
+        )
     err.write(f"{question} [y/N] ")
     err.flush()
     if stdin.readline().strip().lower() not in ("y", "yes"):
@@ -75,8 +76,9 @@ def exit_for(error: BaseException) -> ExitCode:
 
     if isinstance(error, (MissingKeyError, UnsafePathError, KeyShapeError, RefusedLocally)):
         return ExitCode.USAGE
-    if isinstance(error, (AuthError, UnreachableError, InvalidResponseError, ServerError, RateLimitedError,
-                          TimeoutError)):
+    if isinstance(
+        error, (AuthError, UnreachableError, InvalidResponseError, ServerError, RateLimitedError, TimeoutError)
+    ):
         return ExitCode.UNREACHABLE
     if isinstance(error, NotFoundError):
         return ExitCode.NOT_FOUND

@@ -59,7 +59,9 @@ SUMMARY = {
     ExitCode.OK: "done; the answer is yes (pass, switch, completed, matches)",
     ExitCode.NO: "the answer is no (a check failed, don't switch, the run failed, a figure differs)",
     ExitCode.USAGE: "bad usage or a write not confirmed (nothing sent)",
-    ExitCode.UNDECIDED: "no answer yet (the run is not finished, stalled, cancelled or interrupted; not enough evidence)",
+    ExitCode.UNDECIDED: (
+        "no answer yet (the run is not finished, stalled, cancelled or interrupted; not enough evidence)"
+    ),
     ExitCode.UNREACHABLE: "the platform unreachable, the key refused, or an answer not understood",
     ExitCode.OUTCOME_UNKNOWN: "a write's outcome is unknown (its answer was lost; not resent)",
     ExitCode.NOT_FOUND: "an unknown id, model, run or archive",
@@ -78,8 +80,11 @@ def describe_exit_codes() -> str:
 
 
 CHANGED = (
-    ("an unknown id or model (404): runs, leaderboard, compare, health, chatroom, bakeoff, bench, blobfish, export",
-     "1", "6"),
+    (
+        "an unknown id or model (404): runs, leaderboard, compare, health, chatroom, bakeoff, bench, blobfish, export",
+        "1",
+        "6",
+    ),
     ("an unknown model: report (and report --compare)", "2", "6"),
     ("no local archive of the model: report --offline", "1", "6"),
     ("no archive of a model named: archives prune", "1", "6"),
@@ -88,8 +93,11 @@ CHANGED = (
     ("a key without the role (403): bakeoff create, cancel, delete, align, clusters", "1", "4"),
     ("the platform unreachable: report, export", "1", "4"),
     ("a server error (5xx) or rate limit: export, runs and the other platform commands", "1", "4"),
-    ("a file that cannot be read or written: report --from/--offline, export -o, blobfish export, bakeoff evidence",
-     "1", "8"),
+    (
+        "a file that cannot be read or written: report --from/--offline, export -o, blobfish export, bakeoff evidence",
+        "1",
+        "8",
+    ),
     ("a file that cannot be read: bakeoff verify, bakeoff create --from, blobfish publish", "2", "8"),
     ("a file that is not a dump of calls: report --from", "1", "2"),
     ("a directory given as the output file: export -o DIR", "1", "2"),

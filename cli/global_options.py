@@ -18,8 +18,16 @@ from typing import Any, NoReturn
 from cli.parsing import positive_float
 from common.constants import DEFAULT_BASE_URL
 
-__all__ = ["GLOBAL_OPTIONS", "GlobalOption", "Refused", "add_global_options", "as_flags", "refuse_unused", "split",
-           "starting_from"]
+__all__ = [
+    "GLOBAL_OPTIONS",
+    "GlobalOption",
+    "Refused",
+    "add_global_options",
+    "as_flags",
+    "refuse_unused",
+    "split",
+    "starting_from",
+]
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,9 @@ class GlobalOption:
 GLOBAL_OPTIONS = (
     GlobalOption("--profile", "the profile to use ([profiles.NAME] in the config; default: default_profile)", "NAME"),
     GlobalOption("--base-url", f"the platform's origin (default: the profile's, else {DEFAULT_BASE_URL})"),
-    GlobalOption("--api-key", "API key (default: the platform's variable, e.g. $EVALS_BLAH_API_KEY, then the stored key)"),
+    GlobalOption(
+        "--api-key", "API key (default: the platform's variable, e.g. $EVALS_BLAH_API_KEY, then the stored key)"
+    ),
     GlobalOption("--model", "the model the app is about"),
     GlobalOption("--demo", "start a local simulated blah.dev and open the app on its demo model", switch=True),
     GlobalOption("--log", "open one call in the inspector on start", "LOG_ID"),
@@ -66,8 +76,9 @@ class Refused(Exception):
     """A command line refused before the command's parser ran (one line, exit 2)."""
 
 
-def add_global_options(parser: argparse.ArgumentParser, flags: Iterable[str] | None = None, *,
-                       helps: dict[str, str] | None = None) -> None:
+def add_global_options(
+    parser: argparse.ArgumentParser, flags: Iterable[str] | None = None, *, helps: dict[str, str] | None = None
+) -> None:
     """Declare the global options ``flags`` (all by default) on ``parser``: default SUPPRESS,
     so a command's unset copy never undoes the value given before the command."""
     for flag in flags if flags is not None else BY_FLAG:
@@ -109,8 +120,9 @@ def refuse_unused(command: str, takes: frozenset[str], given: argparse.Namespace
         if flag in takes:
             continue
         if verb:
-            raise Refused(f"only --base-url, --api-key and --profile apply to `{command}`; "
-                          f"see `blah-tui {command} --help`")
+            raise Refused(
+                f"only --base-url, --api-key and --profile apply to `{command}`; see `blah-tui {command} --help`"
+            )
         value = "" if flag in ("--demo", "--api-key") else f" {getattr(given, BY_FLAG[flag].dest)}"
         hint = " (its key comes from the platform's variable, e.g. $BLOBFISH_API_KEY)" if flag == "--api-key" else ""
         raise Refused(f"{flag}{value} was given before `{command}`, which does not use it{hint}; nothing was done")

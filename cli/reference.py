@@ -21,28 +21,29 @@ REFERENCE = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
 def subparsers_of(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     """The actions (or commands) under ``parser``, by name; empty when it has none."""
     found: dict[str, argparse.ArgumentParser] = {}
-    for action in parser._actions:  # noqa: SLF001 - argparse keeps its actions there, and offers no other way to walk them
-        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
             found.update(action.choices)
     return found
 
 
 def _helps(parser: argparse.ArgumentParser) -> dict[str, str]:
     helps: dict[str, str] = {}
-    for action in parser._actions:  # noqa: SLF001
-        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
-            for choice in action._choices_actions:  # noqa: SLF001
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
                 helps[choice.dest] = choice.help or ""
     return helps
 
 
 def flags_of(parser: argparse.ArgumentParser) -> set[str]:
     """Every option string ``parser`` itself takes (``--json``, ``-o``)."""
-    return {flag for action in parser._actions for flag in action.option_strings}  # noqa: SLF001
+    return {flag for action in parser._actions for flag in action.option_strings}
 
 
-def command_paths(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[
-        tuple[tuple[str, ...], argparse.ArgumentParser]]:
+def command_paths(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
     """(path, parser) for ``parser`` and every action under it, depth first."""
     yield path, parser
     for name, sub in subparsers_of(parser).items():
@@ -55,8 +56,8 @@ def _cell(text: str) -> str:
 
 def _options(parser: argparse.ArgumentParser) -> list[str]:
     rows = []
-    for action in parser._actions:  # noqa: SLF001
-        if isinstance(action, (argparse._SubParsersAction, argparse._HelpAction)):  # noqa: SLF001
+    for action in parser._actions:
+        if isinstance(action, (argparse._SubParsersAction, argparse._HelpAction)):
             continue
         if action.help == argparse.SUPPRESS:
             continue

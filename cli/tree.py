@@ -40,8 +40,9 @@ class Command:
         return entry
 
     def parser(self) -> argparse.ArgumentParser:
-        build: Callable[[], argparse.ArgumentParser] = getattr(importlib.import_module(self.module),
-                                                                f"build_parser{self.suffix}")
+        build: Callable[[], argparse.ArgumentParser] = getattr(
+            importlib.import_module(self.module), f"build_parser{self.suffix}"
+        )
         return build()
 
 
@@ -50,44 +51,109 @@ _BLAH = frozenset(CONNECTION)
 
 COMMANDS: tuple[Command, ...] = (
     # blah.dev
-    Command("runs", "blah.dev eval runs: list, show, results, start, watch, resume, cancel", "cli.blah.runs",
-            _BLAH, verb=True),
-    Command("leaderboard", "the blah.dev leaderboard, best first, each model's change since its previous run",
-            "cli.blah.standings", _BLAH, verb=True, suffix="_leaderboard"),
-    Command("compare", "the same evals answered by two or three models: compare A B [C]", "cli.blah.standings",
-            _BLAH, verb=True, suffix="_compare"),
-    Command("health", "a model's recent health checks: health MODEL", "cli.blah.standings", _BLAH, verb=True,
-            suffix="_health"),
-    Command("chatroom", "the chatroom: read (--follow tails it), post, mute, unmute", "cli.blah.chatroom", _BLAH,
-            verb=True),
+    Command(
+        "runs",
+        "blah.dev eval runs: list, show, results, start, watch, resume, cancel",
+        "cli.blah.runs",
+        _BLAH,
+        verb=True,
+    ),
+    Command(
+        "leaderboard",
+        "the blah.dev leaderboard, best first, each model's change since its previous run",
+        "cli.blah.standings",
+        _BLAH,
+        verb=True,
+        suffix="_leaderboard",
+    ),
+    Command(
+        "compare",
+        "the same evals answered by two or three models: compare A B [C]",
+        "cli.blah.standings",
+        _BLAH,
+        verb=True,
+        suffix="_compare",
+    ),
+    Command(
+        "health",
+        "a model's recent health checks: health MODEL",
+        "cli.blah.standings",
+        _BLAH,
+        verb=True,
+        suffix="_health",
+    ),
+    Command(
+        "chatroom", "the chatroom: read (--follow tails it), post, mute, unmute", "cli.blah.chatroom", _BLAH, verb=True
+    ),
     Command("export", "download a model's whole call history as JSONL", "cli.blah.command", _BLAH, suffix="_export"),
     Command("report", "print the blunt diagnosis report of a model (markdown)", "cli.blah.report.command", _BLAH),
     # the other platforms
-    Command("blobfish", "SDK evaluations on Blobfish: evals, show, export, publish, search", "cli.blobfish.command",
-            _PLATFORM),
-    Command("bench", "Blobfish benchmark runs and the community board: run, runs, submit, board, delete",
-            "cli.bench.command", _PLATFORM),
-    Command("bakeoff", "bake-offs on the errorbar eval-run queue: list, show, create, watch, cancel, samples, "
-            "compare, gate, screen, plan, verdict, evidence, verify, labels, label, criteria, criterion, align, "
-            "clusters, delete", "cli.bakeoff.command", _PLATFORM),
+    Command(
+        "blobfish",
+        "SDK evaluations on Blobfish: evals, show, export, publish, search",
+        "cli.blobfish.command",
+        _PLATFORM,
+    ),
+    Command(
+        "bench",
+        "Blobfish benchmark runs and the community board: run, runs, submit, board, delete",
+        "cli.bench.command",
+        _PLATFORM,
+    ),
+    Command(
+        "bakeoff",
+        "bake-offs on the errorbar eval-run queue: list, show, create, watch, cancel, samples, "
+        "compare, gate, screen, plan, verdict, evidence, verify, labels, label, criteria, criterion, align, "
+        "clusters, delete",
+        "cli.bakeoff.command",
+        _PLATFORM,
+    ),
     # this machine
-    Command("profiles", "list, add, choose or remove platform profiles ([profiles.NAME] in the config)",
-            "cli.local.command", frozenset({"--profile"}), suffix="_profiles"),
-    Command("login", "store the API key (read from standard input, never echoed) for later runs",
-            "cli.local.command", frozenset({"--profile"}), suffix="_login"),
+    Command(
+        "profiles",
+        "list, add, choose or remove platform profiles ([profiles.NAME] in the config)",
+        "cli.local.command",
+        frozenset({"--profile"}),
+        suffix="_profiles",
+    ),
+    Command(
+        "login",
+        "store the API key (read from standard input, never echoed) for later runs",
+        "cli.local.command",
+        frozenset({"--profile"}),
+        suffix="_login",
+    ),
     Command("logout", "forget the stored API key", "cli.local.command", frozenset({"--profile"}), suffix="_logout"),
-    Command("status", "where each profile's API key comes from (never the key) and which config file is read",
-            "cli.local.command", frozenset({"--profile"}), suffix="_status"),
+    Command(
+        "status",
+        "where each profile's API key comes from (never the key) and which config file is read",
+        "cli.local.command",
+        frozenset({"--profile"}),
+        suffix="_status",
+    ),
     Command("config", "show or change settings", "cli.local.command", suffix="_config"),
-    Command("archives", "list the local archives of calls (one per model and platform) or delete some",
-            "cli.local.command", suffix="_archives"),
+    Command(
+        "archives",
+        "list the local archives of calls (one per model and platform) or delete some",
+        "cli.local.command",
+        suffix="_archives",
+    ),
     # the app
     Command("open", "browse a saved JSONL dump offline", "cli.app.command", frozenset({"--model"}), suffix="_open"),
-    Command("serve", "serve the app to a web browser (textual-serve); one app per browser tab", "cli.app.command",
-            frozenset({"--profile", "--base-url", "--api-key", "--model", "--demo", "--log", "--speed", "--seed"}),
-            suffix="_serve"),
-    Command("sim", "run a local simulator in the foreground (blah.dev; --platform blobfish|errorbar|all)",
-            "cli.app.command", frozenset({"--speed", "--seed"}), suffix="_sim"),
+    Command(
+        "serve",
+        "serve the app to a web browser (textual-serve); one app per browser tab",
+        "cli.app.command",
+        frozenset({"--profile", "--base-url", "--api-key", "--model", "--demo", "--log", "--speed", "--seed"}),
+        suffix="_serve",
+    ),
+    Command(
+        "sim",
+        "run a local simulator in the foreground (blah.dev; --platform blobfish|errorbar|all)",
+        "cli.app.command",
+        frozenset({"--speed", "--seed"}),
+        suffix="_sim",
+    ),
     Command("completion", "print the shell completion script: completion bash|zsh|fish", "cli.completion"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
@@ -139,8 +205,9 @@ class _VersionAction(argparse.Action):
     and the distribution scan were ~30 ms CPU of every command's start, ``export`` too)."""
 
     def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="show program's version number and exit")
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show program's version number and exit"
+        )
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         from diagnosis.compiled import describe_scan_path  # (issue 39: which path diagnosis's scans take, and why)
@@ -159,7 +226,7 @@ def root_parser() -> tuple[OneLineParser, argparse._SubParsersAction[OneLinePars
     parser = OneLineParser(
         prog="blah-tui",
         description="Tail, search and diagnose a language model's calls on blah.dev. With no subcommand, "
-                    "opens the app.",
+        "opens the app.",
         epilog=EPILOG + describe_exit_codes(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

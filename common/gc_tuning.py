@@ -135,6 +135,7 @@ class IdleCollector:
 
 # ---------------------------------------------------------------------------- 3. an export
 
+
 @contextmanager
 def few_cycle_collections(every: int) -> Iterator[Callable[[], None]]:
     """Yields what to call after each page (or document): every ``every``-th call collects the

@@ -16,7 +16,9 @@ def build_parser_open() -> argparse.ArgumentParser:
 
     parser = OneLineParser(prog="blah-tui open", description="Browse a saved JSONL dump offline.")
     parser.add_argument("file", metavar="FILE.jsonl", help="a dump written by `blah-tui export`")
-    add_global_options(parser, ("--model",), helps={"--model": "the model the dump is about (default: read from the dump)"})
+    add_global_options(
+        parser, ("--model",), helps={"--model": "the model the dump is about (default: read from the dump)"}
+    )
     return parser
 
 
@@ -36,18 +38,26 @@ def build_parser_serve() -> argparse.ArgumentParser:
     from cli.global_options import CONNECTION, add_global_options
     from cli.parsing import OneLineParser, port_number
 
-    parser = OneLineParser(prog="blah-tui serve", description=(
-        "Serve blah-tui to a web browser: open the printed address. Each tab runs its own app "
-        "with these options. Anyone who can reach the address can use the app and the API "
-        "key's rights, so it listens on 127.0.0.1 unless told otherwise."))
+    parser = OneLineParser(
+        prog="blah-tui serve",
+        description=(
+            "Serve blah-tui to a web browser: open the printed address. Each tab runs its own app "
+            "with these options. Anyone who can reach the address can use the app and the API "
+            "key's rights, so it listens on 127.0.0.1 unless told otherwise."
+        ),
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=port_number, default=8000, help="port to listen on (default 8000)")
     parser.add_argument("--public-url", help="the address browsers use, when behind a proxy (default http://HOST:PORT)")
-    add_global_options(parser, ("--demo", "--seed", "--speed", "--log", *CONNECTION, "--model"), helps={
-        "--demo": "each tab gets its own local simulated blah.dev",
-        "--seed": "with --demo: the simulated world's seed",
-        "--speed": "with --demo: how fast simulated time runs",
-    })
+    add_global_options(
+        parser,
+        ("--demo", "--seed", "--speed", "--log", *CONNECTION, "--model"),
+        helps={
+            "--demo": "each tab gets its own local simulated blah.dev",
+            "--seed": "with --demo: the simulated world's seed",
+            "--speed": "with --demo: how fast simulated time runs",
+        },
+    )
     return parser
 
 
@@ -67,9 +77,16 @@ def run_serve(argv: list[str], given: argparse.Namespace) -> int:
             print(f"blah-tui: {explain_bad_base_url(raw, problem)}", file=sys.stderr)
             return ExitCode.USAGE
     return serve_main(
-        host=args.host, port=args.port, public_url=args.public_url, demo=getattr(args, "demo", False),
-        seed=getattr(args, "seed", None), speed=getattr(args, "speed", None), model=getattr(args, "model", None),
-        base_url=raw, api_key=getattr(args, "api_key", None), log_id=getattr(args, "log", None),
+        host=args.host,
+        port=args.port,
+        public_url=args.public_url,
+        demo=getattr(args, "demo", False),
+        seed=getattr(args, "seed", None),
+        speed=getattr(args, "speed", None),
+        model=getattr(args, "model", None),
+        base_url=raw,
+        api_key=getattr(args, "api_key", None),
+        log_id=getattr(args, "log", None),
         profile=getattr(args, "profile", None),
     )
 

@@ -35,5 +35,13 @@ def run_export(argv: list[str], given: argparse.Namespace) -> int:
     profile = blah_profile(args)
     if profile is None:
         return ExitCode.USAGE
-    return export_main(args.model_id, base_url=profile.origin, api_key=profile.api_key, source=args.source,
-                       errors_only=args.errors_only, since=args.since, output=args.output, profile=profile.label)
+    return export_main(
+        args.model_id,
+        base_url=profile.origin,
+        api_key=profile.api_key,
+        source=args.source,
+        errors_only=args.errors_only,
+        since=args.since,
+        output=args.output,
+        profile=profile.label,
+    )

@@ -135,9 +135,9 @@ def blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
     from application.session.base_url import base_url_problem, explain_bad_base_url
     from application.session.profiles import ProfileError, resolve_profile
 
-    raw = getattr(args, "base_url", None)
+    raw: str | None = getattr(args, "base_url", None)
     problem = base_url_problem(raw) if raw is not None else None
-    if problem:
+    if raw is not None and problem:
         print(f"blah-tui: {explain_bad_base_url(raw, problem)}", file=sys.stderr)
         return None
     try:

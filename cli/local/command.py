@@ -26,8 +26,12 @@ def build_parser_profiles() -> argparse.ArgumentParser:
     add = actions.add_parser("add", help="add a profile")
     add.add_argument("name", metavar="NAME", help="letters, digits, '-' or '_'")
     add.add_argument("--platform", choices=PLATFORM_NAMES, default="blah", help="the platform (default blah)")
-    add.add_argument("--base-url", dest="profile_base_url", metavar="URL",
-                     help="the origin, scheme://host[:port] (default: the platform's own address)")
+    add.add_argument(
+        "--base-url",
+        dest="profile_base_url",
+        metavar="URL",
+        help="the origin, scheme://host[:port] (default: the platform's own address)",
+    )
     add.add_argument("--default-model", metavar="ID", help="blah.dev: the model the app opens on")
     add.add_argument("--use", action="store_true", help="make it the default profile too")
     use = actions.add_parser("use", help="make NAME the default profile")
@@ -48,14 +52,24 @@ def run_profiles(argv: list[str], given: argparse.Namespace) -> int:
 
 
 def build_parser_login() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="blah-tui login", description=(
-        "Store the API key for later runs: in the system keyring when one works (asked for at "
-        "most 3 s), else in credentials.toml beside the config file, readable only by you (0600)."))
+    parser = OneLineParser(
+        prog="blah-tui login",
+        description=(
+            "Store the API key for later runs: in the system keyring when one works (asked for at "
+            "most 3 s), else in credentials.toml beside the config file, readable only by you (0600)."
+        ),
+    )
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--keyring", dest="where", action="store_const", const="keyring",
-                       help="the system keyring only (fail rather than write a file)")
-    where.add_argument("--file", dest="where", action="store_const", const="file",
-                       help="the private file only (never ask the keyring)")
+    where.add_argument(
+        "--keyring",
+        dest="where",
+        action="store_const",
+        const="keyring",
+        help="the system keyring only (fail rather than write a file)",
+    )
+    where.add_argument(
+        "--file", dest="where", action="store_const", const="file", help="the private file only (never ask the keyring)"
+    )
     add_global_options(parser, ("--profile",))
     return parser
 
@@ -67,8 +81,10 @@ def build_parser_logout() -> argparse.ArgumentParser:
 
 
 def build_parser_status() -> argparse.ArgumentParser:
-    parser = OneLineParser(prog="blah-tui status", description=(
-        "Where each profile's API key comes from (never the key) and which config file is read."))
+    parser = OneLineParser(
+        prog="blah-tui status",
+        description=("Where each profile's API key comes from (never the key) and which config file is read."),
+    )
     add_global_options(parser, ("--profile",))
     return parser
 
@@ -77,8 +93,11 @@ def build_parser_config() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="blah-tui config", description="Show or change settings.")
     actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     config_set = actions.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
-    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, "
-                                        "templates.MODEL, keymap.BINDING_ID")
+    config_set.add_argument(
+        "key",
+        help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, "
+        "templates.MODEL, keymap.BINDING_ID",
+    )
     config_set.add_argument("value", help="read as TOML when it can be (numbers, true/false), else as text")
     actions.add_parser("show", help="print the effective settings")
     actions.add_parser("path", help="print the config file's path")
@@ -130,7 +149,9 @@ def build_parser_archives() -> argparse.ArgumentParser:
             "then asks (or deletes at once with --yes)."
         ),
     )
-    prune.add_argument("models", nargs="*", metavar="MODEL", help="a model id (every platform's archive of it) or a file name")
+    prune.add_argument(
+        "models", nargs="*", metavar="MODEL", help="a model id (every platform's archive of it) or a file name"
+    )
     prune.add_argument("--older-than", type=float, metavar="DAYS", help="archives not used for this many days")
     prune.add_argument("-y", "--yes", action="store_true", help="delete without asking")
     return archives

@@ -32,9 +32,16 @@ def test_an_unknown_shell_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[s
 def _completions(line: str, tmp_path: Path) -> list[str]:
     """What the shell's script gets back for the command line ``line`` (cursor at its end)."""
     answer = tmp_path / "completions"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path]), "_ARGCOMPLETE": "1",
-           "_ARGCOMPLETE_SHELL": "bash", "COMP_LINE": line, "COMP_POINT": str(len(line)),
-           "_ARGCOMPLETE_IFS": "\n", "_ARGCOMPLETE_STDOUT_FILENAME": str(answer)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), *sys.path]),
+        "_ARGCOMPLETE": "1",
+        "_ARGCOMPLETE_SHELL": "bash",
+        "COMP_LINE": line,
+        "COMP_POINT": str(len(line)),
+        "_ARGCOMPLETE_IFS": "\n",
+        "_ARGCOMPLETE_STDOUT_FILENAME": str(answer),
+    }
     done = subprocess.run([sys.executable, "-m", "cli.main"], env=env, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return [word.strip() for word in answer.read_text().splitlines() if word.strip()]

@@ -11,8 +11,14 @@ from cli.exit_codes import CHANGED, SUMMARY, ExitCode
 
 CLI = Path(__file__).resolve().parents[2] / "cli"
 ANSWERS = {ExitCode.OK, ExitCode.NO, ExitCode.UNDECIDED}
-ERRORS = {ExitCode.USAGE, ExitCode.UNREACHABLE, ExitCode.OUTCOME_UNKNOWN, ExitCode.NOT_FOUND, ExitCode.REFUSED,
-          ExitCode.LOCAL_FILE}
+ERRORS = {
+    ExitCode.USAGE,
+    ExitCode.UNREACHABLE,
+    ExitCode.OUTCOME_UNKNOWN,
+    ExitCode.NOT_FOUND,
+    ExitCode.REFUSED,
+    ExitCode.LOCAL_FILE,
+}
 
 
 def test_answers_and_errors_never_share_a_code() -> None:
@@ -22,8 +28,11 @@ def test_answers_and_errors_never_share_a_code() -> None:
 
 
 def test_the_verdicts_codes_are_the_answers() -> None:
-    assert verdict.EXIT_CODES == {verdict.SWITCH: ExitCode.OK, verdict.DONT: ExitCode.NO,
-                                  verdict.UNSURE: ExitCode.UNDECIDED}
+    assert verdict.EXIT_CODES == {
+        verdict.SWITCH: ExitCode.OK,
+        verdict.DONT: ExitCode.NO,
+        verdict.UNSURE: ExitCode.UNDECIDED,
+    }
 
 
 def test_no_command_defines_a_code_of_its_own() -> None:

@@ -43,16 +43,27 @@ def _into_a_closed_pipe(argv: list[str], env: dict[str, str]) -> subprocess.Comp
     reader, writer = os.pipe()
     os.close(reader)
     try:
-        return subprocess.run([sys.executable, "-m", "cli.main", *argv], stdout=writer, stderr=subprocess.PIPE,
-                              stdin=subprocess.DEVNULL, env=env, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-m", "cli.main", *argv],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            timeout=120,
+        )
     finally:
         os.close(writer)
 
 
 def _first_line_then_close(argv: list[str], env: dict[str, str]) -> tuple[bytes, int, bytes]:
     """`blah-tui ARGV | head -1`: the reader takes one line and closes the pipe."""
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", *argv], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        env=env,
+    )
     assert process.stdout is not None and process.stderr is not None
     line = process.stdout.readline()
     process.stdout.close()
@@ -63,9 +74,17 @@ def _first_line_then_close(argv: list[str], env: dict[str, str]) -> tuple[bytes,
 def test_every_blah_command_ends_with_141_and_says_nothing(sim: SimulatorServer) -> None:
     env = _env(EVALS_BLAH_API_KEY="")
     on = ["--base-url", sim.base_url]
-    for argv in ([*on, "runs", "list"], [*on, "runs", "list", "--json"], [*on, "leaderboard"],
-                 [*on, "leaderboard", "--json"], [*on, "chatroom"], [*on, "chatroom", "--follow"],
-                 [*on, "export", sim.person_model_id], ["--help"], ["bakeoff", "--help"]):
+    for argv in (
+        [*on, "runs", "list"],
+        [*on, "runs", "list", "--json"],
+        [*on, "leaderboard"],
+        [*on, "leaderboard", "--json"],
+        [*on, "chatroom"],
+        [*on, "chatroom", "--follow"],
+        [*on, "export", sim.person_model_id],
+        ["--help"],
+        ["bakeoff", "--help"],
+    ):
         done = _into_a_closed_pipe(argv, env)
         assert done.stderr.decode() == "", argv
         assert done.returncode == ExitCode.CLOSED_PIPE == 141, argv
@@ -73,18 +92,23 @@ def test_every_blah_command_ends_with_141_and_says_nothing(sim: SimulatorServer)
 
 def test_platform_commands_end_with_141_too(queue: ErrorbarServer, blobfish: BlobfishServer) -> None:
     run = queue_run(queue, COMPARISON)
-    env = _env(ERRORBAR_API_KEY=queue.admin_key, BLOBFISH_API_KEY=blobfish.account_key,
-               BLOBFISH_BASE_URL=blobfish.base_url)
-    for argv in (["bakeoff", "samples", run["id"], "--base-url", queue.base_url],
-                 ["bakeoff", "list", "--json", "--base-url", queue.base_url],
-                 ["blobfish", "evals"], ["blobfish", "evals", "--json"]):
+    env = _env(
+        ERRORBAR_API_KEY=queue.admin_key, BLOBFISH_API_KEY=blobfish.account_key, BLOBFISH_BASE_URL=blobfish.base_url
+    )
+    for argv in (
+        ["bakeoff", "samples", run["id"], "--base-url", queue.base_url],
+        ["bakeoff", "list", "--json", "--base-url", queue.base_url],
+        ["blobfish", "evals"],
+        ["blobfish", "evals", "--json"],
+    ):
         done = _into_a_closed_pipe(argv, env)
         assert done.stderr.decode() == "", argv
         assert done.returncode == 141, argv
 
 
 def test_export_into_head_draws_no_progress_bar_and_ends_with_141(sim: SimulatorServer) -> None:
-    line, code, err = _first_line_then_close(["export", sim.person_model_id, "--base-url", sim.base_url],
-                                             _env(EVALS_BLAH_API_KEY=""))
+    line, code, err = _first_line_then_close(
+        ["export", sim.person_model_id, "--base-url", sim.base_url], _env(EVALS_BLAH_API_KEY="")
+    )
     assert line.startswith(b"{")  # a call, as JSONL
     assert code == 141 and err == b""  # no bar, no "Exported ..." line, no traceback

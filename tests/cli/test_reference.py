@@ -56,7 +56,7 @@ def test_every_documented_command_and_flag_exists() -> None:
         words = [word for word in line.replace("\\", " ").split()[1:] if word]
         command = next((word for word in words if not word.startswith("-")), None)
         flags = {word.split("=")[0] for word in words if re.fullmatch(r"--?[a-z][a-z0-9-]*(=.*)?", word)}
-        if command is None or command not in commands and not re.fullmatch(r"[a-z][a-z-]*", command):
+        if command is None or (command not in commands and not re.fullmatch(r"[a-z][a-z-]*", command)):
             unknown = flags - app_flags
             assert not unknown, f"{document}: `{line}` names {unknown}, which blah-tui does not take"
             continue
@@ -65,7 +65,7 @@ def test_every_documented_command_and_flag_exists() -> None:
         known = _subtree_flags(parser) | app_flags
         assert not flags - known, f"{document}: `{line}` names {flags - known}, which `{command}` does not take"
         actions = subparsers_of(parser)
-        rest = words[words.index(command) + 1:]
+        rest = words[words.index(command) + 1 :]
         action = next((word for word in rest if not word.startswith("-")), None)
         if actions and action is not None and re.fullmatch(r"[a-z][a-z-]*", action):
             assert action in actions, f"{document}: `{line}`: `{command}` has no action `{action}`"

@@ -41,7 +41,8 @@ def middle_passes(n: int) -> None:
 
 
 def test_the_oldest_generation_is_never_collected_by_itself_while_installed(
-        collector: tuple[IdleCollector, Clock]) -> None:
+    collector: tuple[IdleCollector, Clock],
+) -> None:
     young, middle, oldest = gc.get_threshold()
     assert oldest >= 2**30 and (young, middle) != (0, 0)
     middle_passes(30)

@@ -19,20 +19,34 @@ def build_parser() -> argparse.ArgumentParser:
     from cli.global_options import CONNECTION, add_global_options
     from cli.parsing import OneLineParser
 
-    parser = OneLineParser(prog="blah-tui report", description="Print the blunt diagnosis report of a model (markdown).")
+    parser = OneLineParser(
+        prog="blah-tui report", description="Print the blunt diagnosis report of a model (markdown)."
+    )
     parser.add_argument("model_id", metavar="MODEL_ID", help="the model to diagnose")
     parser.add_argument("--json", action="store_true", help="print JSON instead of markdown")
-    parser.add_argument("--limit", type=int, default=None,
-                        help="how many recent calls to read (default: 2000 from the platform, all of a local source)")
-    local = parser.add_mutually_exclusive_group()
-    local.add_argument("--offline", action="store_true",
-                       help="diagnose the profile's local archive of the model (every call stored), not the platform")
-    local.add_argument("--from", dest="from_file", metavar="FILE.jsonl",
-                       help="diagnose the calls in a JSONL dump (as `export` writes, or the platform's /logs pages)")
     parser.add_argument(
-        "--compare", metavar="OTHER_MODEL_ID",
+        "--limit",
+        type=int,
+        default=None,
+        help="how many recent calls to read (default: 2000 from the platform, all of a local source)",
+    )
+    local = parser.add_mutually_exclusive_group()
+    local.add_argument(
+        "--offline",
+        action="store_true",
+        help="diagnose the profile's local archive of the model (every call stored), not the platform",
+    )
+    local.add_argument(
+        "--from",
+        dest="from_file",
+        metavar="FILE.jsonl",
+        help="diagnose the calls in a JSONL dump (as `export` writes, or the platform's /logs pages)",
+    )
+    parser.add_argument(
+        "--compare",
+        metavar="OTHER_MODEL_ID",
         help="did the new checkpoint get better? MODEL_ID (after) against OTHER_MODEL_ID (before): "
-             "failure rates per kind and per eval, with intervals and a verdict per row",
+        "failure rates per kind and per eval, with intervals and a verdict per row",
     )
     add_global_options(parser, CONNECTION)
     return parser
@@ -54,8 +68,14 @@ def run(argv: list[str], given: argparse.Namespace) -> int:
     if args.compare is not None:
         from cli.blah.report.compare import compare_main
 
-        return compare_main(args.model_id, args.compare, base_url=profile.origin, api_key=profile.api_key,
-                            as_json=args.json, limit=limit)
+        return compare_main(
+            args.model_id,
+            args.compare,
+            base_url=profile.origin,
+            api_key=profile.api_key,
+            as_json=args.json,
+            limit=limit,
+        )
     from cli.blah.report.remote import report_main
 
     return report_main(args.model_id, base_url=profile.origin, api_key=profile.api_key, as_json=args.json, limit=limit)
@@ -78,5 +98,12 @@ def _local(args: argparse.Namespace, origin: str, label: str) -> int:
         archive = Archive.path_for(data_dir(), origin, args.model_id, label)
     else:
         dump = Path(args.from_file)
-    return local_report_main(args.model_id, archive_path=archive, dump_path=dump, as_json=args.json, limit=args.limit,
-                             out=sys.stdout, err=sys.stderr)
+    return local_report_main(
+        args.model_id,
+        archive_path=archive,
+        dump_path=dump,
+        as_json=args.json,
+        limit=args.limit,
+        out=sys.stdout,
+        err=sys.stderr,
+    )
