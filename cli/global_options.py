@@ -1,63 +1,143 @@
-"""Global options typed before a subcommand (``blah-tui --base-url URL report M``): each is
-handed to that subcommand's own parser, which uses it or refuses it in one line, so none is
-silently dropped. No parser of the app's is built here; the caller says which options a
-command takes."""
+"""The options `blah-tui` takes before any command, declared once.
+
+``blah-tui --base-url URL report M`` and ``blah-tui report M --base-url URL`` mean the same:
+the options given before the command are read into a namespace (:func:`split`), and the
+command's own parser starts from that namespace, so its copy of an option (declared with
+:func:`add_global_options`, default SUPPRESS) wins when given and never undoes one given
+before it. An option given before a command that does not use it is refused in one line
+(:func:`refuse_unused`), so none is silently dropped (as ``report`` once dropped ``--base-url``).
+"""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
-__all__ = ["BLAH_VERBS", "BLAH_VERB_GLOBALS", "OWN_PARSER_OPTIONS", "Refused", "globals_to_subcommand"]
+from cli.parsing import positive_float
+from common.constants import DEFAULT_BASE_URL
 
-BLAH_VERBS = ("runs", "leaderboard", "compare", "health", "chatroom")
-"""blah.dev from the shell (cli/commands/blah_common.py routes them; each has its own module)."""
+__all__ = [
+    "GLOBAL_OPTIONS",
+    "GlobalOption",
+    "Refused",
+    "add_global_options",
+    "as_flags",
+    "refuse_unused",
+    "split",
+    "starting_from",
+]
+
+
+@dataclass(frozen=True)
+class GlobalOption:
+    flag: str
+    help: str
+    metavar: str | None = None
+    type: Callable[[str], Any] | None = None
+    switch: bool = False
+    """A flag without a value (``--demo``)."""
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+GLOBAL_OPTIONS = (
+    GlobalOption("--profile", "the profile to use ([profiles.NAME] in the config; default: default_profile)", "NAME"),
+    GlobalOption("--base-url", f"the platform's origin (default: the profile's, else {DEFAULT_BASE_URL})"),
+    GlobalOption(
+        "--api-key", "API key (default: the platform's variable, e.g. $EVALS_BLAH_API_KEY, then the stored key)"
+    ),
+    GlobalOption("--model", "the model the app is about"),
+    GlobalOption("--demo", "start a local simulated blah.dev and open the app on its demo model", switch=True),
+    GlobalOption("--log", "open one call in the inspector on start", "LOG_ID"),
+    GlobalOption("--speed", "with --demo: how fast simulated time runs (default 1)", type=positive_float),
+    GlobalOption("--seed", "with --demo: the simulated world's seed (default 7)", type=int),
+)
+BY_FLAG = {option.flag: option for option in GLOBAL_OPTIONS}
+CONNECTION = ("--profile", "--base-url", "--api-key")
+"""What a command that talks to blah.dev takes (export, report, the verbs)."""
+
+
+class _NotThisShape(Exception):
+    pass
+
+
+class _Quiet(argparse.ArgumentParser):
+    """Says nothing of a mistake: the app's parser reads the command line again and says it."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _NotThisShape(message)
 
 
 class Refused(Exception):
-    """A command line refused before any parser ran (one line, exit 2)."""
+    """A command line refused before the command's parser ran (one line, exit 2)."""
 
 
-_GLOBAL_VALUED = ("--profile", "--base-url", "--api-key", "--model", "--log", "--speed", "--seed")
-OWN_PARSER_OPTIONS = {"sim": {"--speed", "--seed"}, "blobfish": {"--base-url", "--profile"},
-                      "bench": {"--base-url", "--profile"}, "bakeoff": {"--base-url", "--profile"}}
-"""The global options the commands with their own parser (``blah-tui sim ...``) take."""
-BLAH_VERB_GLOBALS = {"--base-url", "--api-key", "--profile"}
-"""The global options blah.dev's verbs (``runs``, ``leaderboard``, ...) take before or after them."""
+def add_global_options(
+    parser: argparse.ArgumentParser, flags: Iterable[str] | None = None, *, helps: dict[str, str] | None = None
+) -> None:
+    """Declare the global options ``flags`` (all by default) on ``parser``: default SUPPRESS,
+    so a command's unset copy never undoes the value given before the command."""
+    for flag in flags if flags is not None else BY_FLAG:
+        option = BY_FLAG[flag]
+        said = (helps or {}).get(flag, option.help)
+        if option.switch:
+            parser.add_argument(flag, action="store_true", default=argparse.SUPPRESS, help=said)
+        else:
+            convert: Callable[[str], Any] = option.type if option.type is not None else str
+            parser.add_argument(flag, metavar=option.metavar, type=convert, default=argparse.SUPPRESS, help=said)
 
 
-def globals_to_subcommand(args_list: list[str], options_of: Callable[[str], set[str] | None]) -> list[str]:
-    """``blah-tui --base-url URL report M`` as ``blah-tui report M --base-url URL``: each global
-    option given before a subcommand is handed to that subcommand's own parser, which uses it or
-    refuses it in one line (so none is silently dropped, as ``report`` once dropped ``--base-url``).
-    The app's own command line (no subcommand) is returned as it is. ``options_of(command)``:
-    the options a command takes (None: it parses its own and refuses what it cannot use)."""
-    pre = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
-    for flag in _GLOBAL_VALUED:
-        pre.add_argument(flag, default=argparse.SUPPRESS)
-    pre.add_argument("--demo", action="store_true", default=argparse.SUPPRESS)
+def split(argv: Sequence[str]) -> tuple[argparse.Namespace, str | None, list[str]] | None:
+    """``[GLOBAL ...] COMMAND REST...`` -> (the globals given, COMMAND, REST); None when the
+    command line is not of that shape (a bad value, an unknown option, ``--help``): the app's
+    parser reads it then and says what is wrong."""
+    pre = _Quiet(prog="blah-tui", add_help=False, allow_abbrev=False)
+    add_global_options(pre)
     pre.add_argument("command", nargs="?")
     pre.add_argument("rest", nargs=argparse.REMAINDER)
     try:
-        found, unknown = pre.parse_known_args(args_list)
-    except SystemExit:  # an option without its value: the real parser says so
-        return args_list
-    command = found.command
-    given = [flag for flag in ("--demo", *_GLOBAL_VALUED) if hasattr(found, flag.lstrip("-").replace("-", "_"))]
-    if command is None or not given or unknown:
-        return args_list
-    takes = options_of(command)
-    for flag in given:
-        if command in BLAH_VERBS and flag not in BLAH_VERB_GLOBALS:
-            raise Refused(f"only --base-url, --api-key and --profile apply to `{command}`; "
-                           f"see `blah-tui {command} --help`")
-        if takes is not None and flag not in takes:
-            value = "" if flag in ("--demo", "--api-key") else f" {getattr(found, flag.lstrip('-').replace('-', '_'))}"
-            hint = " (its key comes from the platform's variable, e.g. $BLOBFISH_API_KEY)" if flag == "--api-key" else ""
-            raise Refused(f"{flag}{value} was given before `{command}`, which does not use it{hint}; "
-                           f"nothing was done")
-    moved: list[str] = []
-    for flag in given:
-        value = getattr(found, flag.lstrip("-").replace("-", "_"))
-        moved += [flag] if flag == "--demo" else [flag, value]
-    return [command, *found.rest, *moved]
+        given, unknown = pre.parse_known_args(list(argv))
+    except _NotThisShape:
+        return None
+    if unknown:
+        return None
+    command, rest = given.command, given.rest
+    del given.command, given.rest
+    return given, command, list(rest)
+
+
+def given_flags(given: argparse.Namespace) -> list[str]:
+    return [option.flag for option in GLOBAL_OPTIONS if hasattr(given, option.dest)]
+
+
+def refuse_unused(command: str, takes: frozenset[str], given: argparse.Namespace, *, verb: bool = False) -> None:
+    """Raise :class:`Refused` when an option given before ``command`` is not one it takes."""
+    for flag in given_flags(given):
+        if flag in takes:
+            continue
+        if verb:
+            raise Refused(
+                f"only --base-url, --api-key and --profile apply to `{command}`; see `blah-tui {command} --help`"
+            )
+        value = "" if flag in ("--demo", "--api-key") else f" {getattr(given, BY_FLAG[flag].dest)}"
+        hint = " (its key comes from the platform's variable, e.g. $BLOBFISH_API_KEY)" if flag == "--api-key" else ""
+        raise Refused(f"{flag}{value} was given before `{command}`, which does not use it{hint}; nothing was done")
+
+
+def as_flags(given: argparse.Namespace) -> list[str]:
+    """The globals given, written back as flags (for a program with a parser of its own: `sim`)."""
+    flags: list[str] = []
+    for flag in given_flags(given):
+        value = getattr(given, BY_FLAG[flag].dest)
+        flags += [flag] if BY_FLAG[flag].switch else [flag, str(value)]
+    return flags
+
+
+def starting_from(given: argparse.Namespace | None) -> argparse.Namespace:
+    """A fresh namespace holding the options typed before the command: what the command's own
+    parser starts from (its copy of an option given again wins)."""
+    return argparse.Namespace(**vars(given)) if given is not None else argparse.Namespace()

@@ -1,21 +1,22 @@
 """What every `blah-tui` parser shares: a wrong command line is one clear line on stderr and
-exit 2 (argparse's default prints the whole usage block first), flag values checked where they
-are read (a negative speed, a port past 65535: never a traceback later), and a reader that
-closes the pipe early (`blah-tui blobfish evals | head -1`) ending the command quietly."""
+exit 2 (argparse's default prints the whole usage block first), and flag values checked where
+they are read (a negative speed, a port past 65535: never a traceback later)."""
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
+
+from cli.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 N = TypeVar("N", int, float)
-EXIT_USAGE = 2
-EXIT_CLOSED_PIPE = 141
-"""128 + SIGPIPE: what `seq 1000000 | head -1` leaves for `seq`, said nowhere."""
+EXIT_USAGE = ExitCode.USAGE
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -24,6 +25,11 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        """As argparse's, except that a closed pipe (``--help | head -1``) is not swallowed:
+        it ends the program as every command ends then (141, :mod:`cli.main`)."""
+        (file or sys.stdout).write(self.format_help())
 
 
 def platform_command_parser(
@@ -83,7 +89,7 @@ def port_number(text: str) -> int:
                     f"{text!r} is not a port number (1-65535)")
 
 
-def describe_subcommands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
+def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser] | argparse._SubParsersAction[OneLineParser]) -> None:
     """`blah-tui COMMAND --help` (and `blah-tui profiles ACTION --help`) opens with the same
     sentence the parent's --help lists it with."""
     helps = {action.dest: action.help for action in sub._choices_actions}
@@ -91,14 +97,3 @@ def describe_subcommands(sub: argparse._SubParsersAction[OneLineParser]) -> None
         said = helps.get(name)
         if subparser.description is None and said:
             subparser.description = f"{said[0].upper()}{said[1:]}."
-
-
-def end_quietly_on_closed_pipe() -> int:
-    """The reader went away (``| head``): point stdout at /dev/null so the interpreter's last
-    flush does not complain, and end as Unix tools do, without a word."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is not a real file (a test's capture)
-        pass
-    return EXIT_CLOSED_PIPE

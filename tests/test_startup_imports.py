@@ -51,7 +51,7 @@ def test_the_app_and_logs_screen_modules_import_neither_diagnosis_nor_plotext() 
     assert not {"plotext", "textual_plotext"} & loaded
 
 
-START_PATH = "import tui.app, tui.screens.logs.screen, cli.launch, api_client.archives.archive"
+START_PATH = "import tui.app, tui.screens.logs.screen, cli.app.launch, api_client.archives.archive"
 
 
 def _session_with_config(config_text: str | None) -> str:
@@ -68,7 +68,7 @@ def _session_with_config(config_text: str | None) -> str:
         "from application.session.context import AppContext\n"
         "loaded = load_config()\n"
         "shutil.rmtree(folder)\n"
-        "ctx = cli.launch.apply_config(AppContext(model_id='m'), loaded)\n"
+        "ctx = cli.app.launch.apply_config(AppContext(model_id='m'), loaded)\n"
         "print('PROBLEM', loaded.problem, ctx.settings.theme, ctx.settings.poll_interval, dict(ctx.settings.keymap))\n"
     )  # fmt: skip
 
@@ -153,6 +153,6 @@ def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> Non
         "assert main(['bakeoff', 'gate', 'ev_1', '--min-win-rate', '0.5', '--base-url', 'http://127.0.0.1:9']) == 4"
     )
     loaded = _imports_after(code)
-    assert "cli.commands.bakeoff" in loaded and "api_client.errorbar.gate_blocking" in loaded  # the probe ran the gate
+    assert "cli.bakeoff.command" in loaded and "api_client.errorbar.gate_blocking" in loaded  # the probe ran the gate
     assert not {"textual", "application.session.profiles.resolve", "application.session.settings.config", "keyring", "asyncio"} & loaded
     assert not _detectors(loaded)

@@ -3,7 +3,6 @@ command palette (Textual modes). Built by ``create_app`` for the CLI and the tes
 
 from __future__ import annotations
 
-import gc
 import sys
 from collections.abc import Iterable
 from functools import partial
@@ -19,7 +18,7 @@ from textual.signal import Signal
 
 from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableError
 from application.session.context import AppContext
-from application.session.idle_collection import CHECK_SECONDS, IdleCollector
+from common.gc_tuning import CHECK_SECONDS, IdleCollector, startup_done
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
 from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS, WORKFLOWS, WorkflowSpec
@@ -108,14 +107,13 @@ class BlahApp(App[None]):
         collector skips them: the Logs screen's first frame over a million calls came ~45 ms
         sooner (CPU, loaded machine), and later pauses are shorter too.
         """
-        gc.freeze()
-        gc.enable()  # the CLI turns it off for the start's imports (``cli.main``)
+        startup_done()  # the CLI turned the collector off for the start's imports (common/gc_tuning.py)
         self.enable_idle_collection()
         return super().run(**kwargs)
 
     def enable_idle_collection(self) -> None:
         """Full garbage collections only while the person is idle
-        (``application.session.idle_collection``): the person's app does this in ``run``;
+        (``common.gc_tuning``): the person's app does this in ``run``;
         call it before ``run_test`` to measure the same."""
         if self._idle_collector is None:
             self._idle_collector = IdleCollector()

@@ -30,7 +30,6 @@ Used by ``blah-tui report MODEL --offline`` and the Diagnosis screen's whole his
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from array import array
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_row, entries_with_ids, read_range
+from common.gc_tuning import worker_without_collector
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
 from common.records import Call, time_of
@@ -326,11 +326,9 @@ def diagnose_archive(
             if on_progress is not None:
                 on_progress(done, wanted)
     else:
-        # The workers run without the cyclic garbage collector (as the CLI does, cli.main): what they
-        # build (calls, findings, the digest's dicts and tuples) is freed by reference counting and
-        # holds no cycles, and the collector's passes over the growing digest were ~2% of a
-        # worker's CPU (measured: 0.78 s in 356 passes over 500k calls).
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"), initializer=gc.disable) as pool:
+        # The workers run without the cyclic garbage collector (common/gc_tuning.py says why).
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                 initializer=worker_without_collector) as pool:
             futures = [
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]

@@ -322,7 +322,7 @@ RETRY_AFTER_READERS = {"api_client/transport/polling.py", "api_client/transport/
                        # server sets, handed to application/runs/bench/watch.py (which retries errors by
                        # the shared Backoff and never reads retry_after itself)
                        "api_client/blobfish/benchmarks.py", "api_client/blobfish/shapes_bench.py",
-                       "cli/commands/bench.py",
+                       "cli/bench/command.py",
                        # ... and the screens that start a suite hand the same value to that watch
                        "application/runs/bench/rows.py", "tui/screens/runs/bench/rows.py",
                        "tui/screens/runs/bench/start.py",

@@ -271,7 +271,7 @@ def _diagnose_child(path: str, workers: int) -> int:
     from application.diagnosis.whole import diagnose_archive
     from diagnosis import render_json, render_markdown
 
-    gc.disable()  # as `blah-tui report --offline` digests (cli/commands/report_local.py)
+    gc.disable()  # as `blah-tui report --offline` digests (cli/blah/report/local.py)
     wall, cpu = time.perf_counter(), time.process_time()
     whole, span = diagnose_archive(path, model="bench", trained_template="chatml", template_source="config",
                                    workers=workers)

@@ -32,7 +32,7 @@ from textual.app import App
 
 from api_client.blobfish.shapes_evidence import parse_evaluation
 from application.session.context import AppContext
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from diagnosis.rollouts import diagnose_rollout
 from tests.bench.bench_archive import Synthetic
 from tui.app import create_app

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from application.session.paths import config_file
+from cli.exit_codes import ExitCode
 from cli.main import main
 from simulator.server import SimulatorServer
 
@@ -50,14 +51,14 @@ def test_export_of_an_unknown_model_is_one_plain_line(
     sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "dump.jsonl"
-    assert main(["export", "no-such-model", "--base-url", sim.base_url, "-o", str(out)]) == 1
+    assert main(["export", "no-such-model", "--base-url", sim.base_url, "-o", str(out)]) == ExitCode.NOT_FOUND
     err = capsys.readouterr().err
     assert err.strip() == f"blah-tui export: no model 'no-such-model' on {sim.base_url}"
     assert not out.exists() and not list(tmp_path.iterdir())  # no file and no partial file
 
 
 def test_an_unreachable_platform_is_named_by_its_host(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["export", "m", "--base-url", "http://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == 1
+    assert main(["export", "m", "--base-url", "http://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == ExitCode.UNREACHABLE
     err = capsys.readouterr().err
     assert "http://127.0.0.1:9/api/v1/models/m" in err and "could not connect" in err
 
@@ -86,12 +87,12 @@ def test_config_set_refuses_an_unknown_theme_and_leaves_the_file(capsys: pytest.
 def test_open_on_a_markdown_file_stops_at_once_and_opens_no_app(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cli.launch
+    import cli.app.launch
 
     def no_app(ctx: object) -> int:
         raise AssertionError("the app was opened on a file that is not a dump")
 
-    monkeypatch.setattr(cli.launch, "_run", no_app)
+    monkeypatch.setattr(cli.app.launch, "_run", no_app)
     report = tmp_path / "report.md"
     report.write_text("# Diagnosis of m\n\n" + "".join(f"- line {n} of prose\n" for n in range(315)), encoding="utf-8")
     assert main(["open", str(report)]) == 2

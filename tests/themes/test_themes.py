@@ -15,7 +15,7 @@ from textual.color import Color
 
 from application.session.context import AppContext
 from application.session.paths import config_file, data_dir
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from tests.support.chatroom import frame_segments
 from tests.support.logs_world import fixed_world_dump, wait_for
 from tests.support.notify_log import NotificationLog

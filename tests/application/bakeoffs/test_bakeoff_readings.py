@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from cli.commands.bakeoff import bakeoff_main
+from cli.bakeoff.command import bakeoff_main
 from diagnosis.judge_bias import PairText, judge_biases, model_family, shares_family
 from diagnosis.paired import comparison_differences, paired_difference, prediction_powered
 from simulator.errorbar.server import ErrorbarServer

@@ -12,7 +12,7 @@ import pytest
 
 from application.diagnosis import whole as whole_module
 from application.diagnosis.archive_report import DiagnosisCancelled, diagnose_model_archive, report_markdown
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from tests.support.logs_world import fixed_world_dump
 
 

@@ -15,7 +15,7 @@ from api_client.blobfish.client import BlobfishClient
 from application.evaluations.evidence import Evaluation
 from application.evaluations.export import export_lines, write_jsonl
 from application.evaluations.source import ClientSource
-from cli.commands.open_file import read_dump
+from cli.app.open_file import read_dump
 from cli.main import main
 from simulator.blobfish.server import BlobfishServer
 from tests.support.hostile_payloads import HOSTILE

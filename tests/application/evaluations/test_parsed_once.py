@@ -19,7 +19,7 @@ from api_client.blobfish.shapes_evidence import Evaluation, Rollout, RolloutStep
 from application.evaluations.diagnosed import list_summaries, read_diagnosed
 from application.evaluations.source import ClientSource
 from application.session.context import AppContext
-from cli.launch import attach_blobfish
+from cli.app.launch import attach_blobfish
 from simulator.blobfish.server import BlobfishServer
 
 ROOT = Path(__file__).resolve().parents[3]

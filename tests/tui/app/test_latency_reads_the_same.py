@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from application.session.context import AppContext
 from application.session.settings.typed import Settings
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, label_of, logs_screen, wait_for
 from tui.app import BlahApp, create_app
 from tui.screens.inspector.screen import InspectorScreen

@@ -23,7 +23,7 @@ from textual.widgets import Input, LoadingIndicator, TextArea
 
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from simulator.server import SimulatorServer
 from tests.support.blobfish_world import StoreSource
 from tests.support.chatroom import close_client, make_app, screen_text

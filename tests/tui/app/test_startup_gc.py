@@ -48,7 +48,7 @@ def test_the_cli_keeps_the_collector_off_while_the_app_starts_and_on_once_it_run
 ) -> None:
     """The app's start makes long-lived objects and next to no garbage: the CLI turns the
     collector off for it; the running app (and whatever follows) collects as usual."""
-    import cli.launch
+    import cli.app.launch
     from cli.main import main
 
     seen: dict[str, bool] = {}
@@ -58,7 +58,7 @@ def test_the_cli_keeps_the_collector_off_while_the_app_starts_and_on_once_it_run
         create_app(AppContext(model_id="m1", client=None)).run()
         return 0
 
-    monkeypatch.setattr(cli.launch, "run_offline", run_offline)
+    monkeypatch.setattr(cli.app.launch, "run_offline", run_offline)
     monkeypatch.setattr(App, "run", lambda self, **kwargs: seen.setdefault("while running", gc.isenabled()))
     try:
         assert main(["open", "calls.jsonl"]) == 0
@@ -68,7 +68,7 @@ def test_the_cli_keeps_the_collector_off_while_the_app_starts_and_on_once_it_run
         def fails(path: str, model_id: str | None = None) -> int:
             raise OSError("no such file")
 
-        monkeypatch.setattr(cli.launch, "run_offline", fails)
+        monkeypatch.setattr(cli.app.launch, "run_offline", fails)
         with pytest.raises(OSError):
             main(["open", "calls.jsonl"])
         assert gc.isenabled()  # a start that fails leaves the collector on

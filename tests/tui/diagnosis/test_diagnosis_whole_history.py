@@ -19,8 +19,8 @@ from api_client.blahdev.client import BlahClient
 from application.diagnosis.archive_report import DiagnosisCancelled
 from application.session.context import AppContext
 from application.session.settings.typed import Settings
-from cli.commands.open_file import load_dump
-from cli.commands.report_local import local_report_main
+from cli.app.open_file import load_dump
+from cli.blah.report.local import local_report_main
 from cli.main import main as cli_main
 from common.format import format_utc
 from diagnosis import kinds

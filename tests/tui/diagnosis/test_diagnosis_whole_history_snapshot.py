@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 from application.session.context import AppContext
 from application.session.settings.typed import Settings
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from tests.support.diagnosis_screen import loaded, until
 from tests.support.logs_world import fixed_world_dump
 from tui.app import create_app

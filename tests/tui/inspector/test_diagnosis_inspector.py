@@ -11,7 +11,7 @@ from pathlib import Path
 
 from api_client.blahdev.shapes import LogEntry
 from application.session.context import AppContext
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from tests.support.logs_world import SIZE, label_of, logs_screen, wait_for
 from tui.app import create_app
 from tui.screens.inspector.screen import InspectorScreen

@@ -12,7 +12,7 @@ from pathlib import Path
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
 from application.session.settings.typed import Settings
-from cli.commands.open_file import load_dump
+from cli.app.open_file import load_dump
 from simulator.server import SimulatorServer
 from tests.support.chatroom import make_app, open_chatroom
 from tests.support.logs_world import fixed_world_dump, logs_screen, wait_for

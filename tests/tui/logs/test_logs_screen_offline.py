@@ -22,7 +22,7 @@ def _entry_line(entry: Call) -> str:
 
 
 async def test_offline_mode_browses_a_jsonl_dump(sim: SimulatorServer, client: BlahClient, tmp_path: Path) -> None:
-    from cli.commands.open_file import load_dump
+    from cli.app.open_file import load_dump
 
     page = await client.get_logs(sim.person_model_id, limit=300)
     dump = tmp_path / "calls.jsonl"

@@ -1,0 +1,47 @@
+"""The parser and the start of `blah-tui export` (:mod:`cli.blah.export` is imported only when
+it runs: `export --help` never loads the HTTP client, the archive or the progress bar)."""
+
+from __future__ import annotations
+
+import argparse
+
+from cli.exit_codes import ExitCode
+
+__all__ = ["build_parser_export", "run_export"]
+
+
+def build_parser_export() -> argparse.ArgumentParser:
+    from cli.global_options import CONNECTION, add_global_options
+    from cli.parsing import OneLineParser
+
+    parser = OneLineParser(prog="blah-tui export", description="Download a model's whole call history as JSONL.")
+    parser.add_argument("model_id", metavar="MODEL_ID", help="the model whose calls to download")
+    parser.add_argument("--source", choices=["eval", "chatroom", "chat", "test"], help="only calls from this source")
+    parser.add_argument("--errors-only", action="store_true", help="only calls that failed")
+    parser.add_argument("--since", type=int, metavar="MS", help="only calls newer than this (ms since the epoch)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    add_global_options(parser, CONNECTION)
+    return parser
+
+
+def run_export(argv: list[str], given: argparse.Namespace) -> int:
+    """`blah-tui [GLOBAL ...] export MODEL_ID ...` (:mod:`cli.tree`)."""
+    from cli.global_options import starting_from
+
+    args = build_parser_export().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    from cli.blah.connection import blah_profile
+    from cli.blah.export import export_main
+
+    profile = blah_profile(args)
+    if profile is None:
+        return ExitCode.USAGE
+    return export_main(
+        args.model_id,
+        base_url=profile.origin,
+        api_key=profile.api_key,
+        source=args.source,
+        errors_only=args.errors_only,
+        since=args.since,
+        output=args.output,
+        profile=profile.label,
+    )
