@@ -15,6 +15,7 @@ from application.session.credentials.keyring_store import SERVICE, USERNAME
 from application.session.credentials.stored_key import credentials_file
 from application.session.paths import config_file
 from application.session.profiles.resolve import resolve_profile
+from application.session.settings.config import load_config
 from cli.app.serve import serve_main
 from cli.main import main
 from simulator.server import SimulatorServer

@@ -12,7 +12,6 @@ from application.session.context import AppContext
 from application.session.paths import data_dir
 from application.session.settings.typed import Settings
 from cli.app.open_file import load_dump
-from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.diagnosis_screen import SIZE, loaded, until
 from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import (

@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from application.session.context import AppContext
 from application.session.paths import config_file
+from application.session.settings.config import RESERVED_KEYS, Config, load_config
 from application.session.settings.typed import TUNABLE_NAMES, Settings
 from cli.app.launch import apply_config
 from cli.main import main
