@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import sys
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from application.session.context import AppContext
 from application.session.idle_collection import CHECK_SECONDS, IdleCollector
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
-from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS
+from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS, WORKFLOWS, WorkflowSpec
 from tui.text_focus import leave_text_box, typing_in
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ class BlahApp(App[None]):
         # Textual's blank default screen built that screen too, and held the first frames back
         # for 50 ms to hide a transition from a screen nobody saw (``App.delay_update``).
         start = ctx.settings.start_mode  # e.g. "chatroom": open there instead of Logs
+        # Textual declares DEFAULT_MODE a ClassVar, yet reads it from the app: set per run
         self.DEFAULT_MODE = start if start in self.MODES else MODE_SPECS[0].name  # type: ignore[misc]
         super().__init__()
         self.ctx = ctx
@@ -93,6 +95,7 @@ class BlahApp(App[None]):
         self._missing_model: str | None = None  # the platform said 404 for this --model
         self.model_signal: Signal[ModelEvent] = Signal(self, "model")
         self._idle_collector: IdleCollector | None = None
+        self._theme_applied = False  # the configured theme (or its fallback) is set: later changes are the person's
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
 
@@ -141,10 +144,12 @@ class BlahApp(App[None]):
             self.notify(f"Unknown theme {wanted!r}; using blah-dark", severity="warning", markup=False)
             wanted = "blah-dark"
         self.theme = wanted
+        self._theme_applied = True
 
     def watch_theme(self, theme: str) -> None:
-        """Remember the person's choice (made in the palette) in the config file."""
-        if self.is_mounted and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
+        """Remember the person's choice (made in the palette) in the config file; not the
+        start-up's fallback from an unknown or broken theme (that is for this run only)."""
+        if self._theme_applied and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
             self.ctx.settings.theme = theme
             try:
                 from application.session.config import save_setting
@@ -208,12 +213,12 @@ class BlahApp(App[None]):
         """Screens call this after each request: None for success, else the error."""
         if not self.ctx.online:
             return
-        if self._missing_model is not None and self._missing_model == self.ctx.model_id:
-            if error is None or isinstance(error, NotFoundError):
-                # The platform answers, but not about this model: "connected" beside the Logs
-                # screen's "stopped" would read as a contradiction.
-                self.connection = ConnectionState(MISSING_MODEL_STATE)
-                return
+        missing = self._missing_model is not None and self._missing_model == self.ctx.model_id
+        if missing and (error is None or isinstance(error, NotFoundError)):
+            # The platform answers, but not about this model: "connected" beside the Logs
+            # screen's "stopped" would read as a contradiction.
+            self.connection = ConnectionState(MISSING_MODEL_STATE)
+            return
         if error is None:
             self.connection = ConnectionState("connected")
         elif isinstance(error, UnreachableError):
@@ -286,6 +291,11 @@ class BlahApp(App[None]):
 
         self.push_screen(PublishBenchRunScreen(slug, run_id))
 
+    async def open_workflow(self, workflow: WorkflowSpec) -> None:
+        """A palette workflow: its area's own screen, then the area's action that starts it."""
+        await self.action_area(workflow.area)
+        await self.run_action(workflow.action, self.screen)
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in (*MODE_SPECS, *PLATFORM_AREAS):
@@ -293,6 +303,9 @@ class BlahApp(App[None]):
                 yield SystemCommand(
                     f"Go to {spec.title}", spec.description, lambda name=spec.name: self.action_area(name)
                 )
+        for workflow in WORKFLOWS:
+            if workflow.needs is None or getattr(self.ctx, workflow.needs, None) is not None:
+                yield SystemCommand(workflow.title, workflow.description, partial(self.open_workflow, workflow))
         from tui import palette_settings
 
         yield SystemCommand("Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help)

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
+from api_client.blahdev.records import CallPage, call_page
 from api_client.blahdev.shapes import ChatJob, LogPage, Run, RunStarted
 from api_client.transport.responses import ShapeError
 
@@ -26,7 +27,7 @@ def unwrap_list(data: Any, keys: tuple[str, ...]) -> list[Any]:
     if isinstance(data, dict):
         for key in keys:
             if isinstance(data.get(key), list):
-                return data[key]  # type: ignore[no-any-return]
+                return data[key]
         lists = [value for value in data.values() if isinstance(value, list)]
         if len(lists) == 1:
             return lists[0]
@@ -43,7 +44,7 @@ def unwrap_object(data: Any, key: str) -> Any:
 
 @cache
 def _list_adapter(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
-    return TypeAdapter(list[model])  # type: ignore[valid-type]
+    return TypeAdapter(list[model])  # type: ignore[valid-type]  # a model class given at run time
 
 
 def list_of(model: type[M], *keys: str) -> Callable[[Any], list[M]]:
@@ -61,20 +62,21 @@ def one(model: type[M], key: str | None = None) -> Callable[[Any], M]:
 
 
 class _LogPageParser:
-    """A page of logs from decoded JSON; ``from_json`` validates the body's bytes directly
+    """A page of logs from decoded JSON, validated as blah.dev's ``LogPage`` and read as a
+    ``CallPage`` of the product's ``Call``s (``records.call_page``); ``from_json`` validates the body's bytes directly
     (pydantic-core parses and validates in one pass: ~30% less CPU per page than
     ``orjson.loads`` and then validating the objects, which an export of 100k calls feels)."""
 
-    def __call__(self, data: Any) -> LogPage:
+    def __call__(self, data: Any) -> CallPage:
         if isinstance(data, list):  # a bare list of entries: no cursors given
             data = {"logs": data}
-        return LogPage.model_validate(data)
+        return call_page(LogPage.model_validate(data))
 
     @staticmethod
-    def from_json(body: bytes) -> LogPage:
+    def from_json(body: bytes) -> CallPage:
         """Raises ValidationError on anything unusual (a bare list, broken JSON, an HTML
         page...): the caller then takes the general path, which says precisely what."""
-        return LogPage.model_validate_json(body)
+        return call_page(LogPage.model_validate_json(body))
 
 
 log_page = _LogPageParser()

@@ -1,10 +1,11 @@
 """`blah-tui open FILE.jsonl`: load a saved dump into a temporary archive to browse offline.
 
-A dump is what ``blah-tui export`` writes: one LogEntry JSON object per line (any order).
+A dump is what ``blah-tui export`` writes: one Call JSON object per line (any order).
 Also accepted, because people save what they have: a line holding a JSON array of entries,
 or a whole ``GET /logs`` page (``{"logs": [...]}``); and Blobfish JSONL (the platform's
 ``blobfish.trace.v1`` lines, as `blah-tui blobfish export` and the app's export write them, or
-the app's older export lines), each step read as one call (``application.evaluations.dump_lines``). Each line is validated on its own; a
+the app's older export lines), each step read as one call (``application.evaluations.dump_lines``).
+Each line is validated on its own; a
 bad line (broken JSON, not UTF-8, missing ``id``/``created_at``, wrong types) is skipped
 and reported with its line number, and loading goes on. Blank lines are ignored. An entry
 that appears twice is stored once.
@@ -28,8 +29,9 @@ from pydantic import ValidationError
 
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
-from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.records import parse_call
 from application.diagnosis.dump import entries_in
+from common.records import Call, time_of
 from widgets.safe_text import one_line
 
 BATCH = 5000
@@ -99,7 +101,7 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def _parse_line(raw: bytes) -> Iterator[LogEntry]:
+def _parse_line(raw: bytes) -> Iterator[Call]:
     from application.evaluations.dump_lines import blobfish_entries, is_blobfish_line
 
     for item in entries_in(orjson.loads(raw)):
@@ -108,7 +110,7 @@ def _parse_line(raw: bytes) -> Iterator[LogEntry]:
         if is_blobfish_line(item):
             yield from blobfish_entries(item)
             continue
-        yield LogEntry.model_validate(item)
+        yield parse_call(item)
 
 
 def read_dump(
@@ -144,7 +146,7 @@ def _load(
     badges_fn: BadgesFn | None,
     on_bad_line: Callable[[BadLine], None] | None,
 ) -> None:
-    batch: list[LogEntry] = []
+    batch: list[Call] = []
     # A dump in time order (an export is newest first) fills the archive at one end, batch
     # after batch. Once the order breaks, the rest is stored unnumbered and placed in one
     # pass at the end, rather than every batch shifting the rows around it.
@@ -175,18 +177,19 @@ def _load(
             if on_bad_line is not None:
                 on_bad_line(bad)
             if result.entries == 0 and result.bad_count >= BAD_LINES_BEFORE_GIVING_UP:
-                raise NotADumpError(result.path, result.bad_lines)
+                raise NotADumpError(result.path, result.bad_lines) from exc
             continue
         for entry in parsed:
             result.entries += 1
             if entry.model_id:
                 result.model_ids[entry.model_id] += 1
-            if prev is not None and entry.created_at != prev:
-                step = 1 if entry.created_at > prev else -1
+            at = time_of(entry)
+            if prev is not None and at != prev:
+                step = 1 if at > prev else -1
                 if trend and step != trend:
                     in_order = False
                 trend = trend or step
-            prev = entry.created_at
+            prev = at
             batch.append(entry)
         if len(batch) >= BATCH:
             flush()
