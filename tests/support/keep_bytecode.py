@@ -8,6 +8,10 @@ CI already unsets the variable (.ci/run) for this reason; the README's command n
 run wherever it is typed. The caches are ``__pycache__`` folders, which git ignores, and Python
 checks each against its source, so an edit is always picked up.
 
+Measured on a fresh checkout with the variable set, the README's command, side by side on the
+same busy machine (load 23-30, so CPU seconds, not wall time): the workers' CPU 529 -> 407 s
+(collection 75 -> 24 s, the tests themselves 451 -> 382 s); the whole process tree 544 -> 417 s.
+
 The switch is made as soon as this module is imported, before the workers import the project
 (tests/conftest.py imports it first), and through the environment for the processes the tests
 start.
