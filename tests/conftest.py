@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+import tests.support.keep_bytecode  # noqa: F401  (first: the run keeps bytecode; see the module)
+
+# isort: split
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
