@@ -21,7 +21,7 @@ board, the checkpoint comparison): :func:`read_board`, from each model's per-ite
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from statistics import median
@@ -110,8 +110,8 @@ class BoardReading:
                 "averages_only": list(self.averages_only)}
 
 
-def _paired(scores: Mapping[str, Mapping[Hashable, float]], a: str, b: str,
-            clusters: Mapping[Hashable, Hashable] | None, confidence: float) -> PairedComparison | None:
+def _paired(scores: Mapping[str, Mapping[str, float]], a: str, b: str,
+            clusters: Mapping[str, str] | None, confidence: float) -> PairedComparison | None:
     shared = [item for item in scores[a] if item in scores[b]]
     labels = [clusters.get(item, item) for item in shared] if clusters is not None else None
     return paired_comparison([scores[a][i] for i in shared], [scores[b][i] for i in shared], labels,
@@ -119,9 +119,9 @@ def _paired(scores: Mapping[str, Mapping[Hashable, float]], a: str, b: str,
 
 
 def read_board(
-    scores: Mapping[str, Mapping[Hashable, float]],
+    scores: Mapping[str, Mapping[str, float]],
     *,
-    clusters: Mapping[Hashable, Hashable] | None = None,
+    clusters: Mapping[str, str] | None = None,
     averages: Mapping[str, float | None] | None = None,
     confidence: float = 0.95,
     alpha: float = DEFAULT_ALPHA,

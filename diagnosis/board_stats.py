@@ -29,6 +29,12 @@ differences equal: p = 1 when they are 0, 0 otherwise (the limit of the t statis
 
 **Holm** (:func:`holm`): sort the ``m`` p-values, ``p̃_(k) = max_{j≤k} min(1, (m − j + 1) p_(j))``.
 
+**Two independent rates** (:func:`two_proportion_p`, the checkpoint comparison's rows: different
+calls on each side, nothing to pair): the pooled two-proportion z test,
+``z = (p₁ − p₂) / √(p̄(1 − p̄)(1/n₁ + 1/n₂))``, two-sided (as scipy's ``chi2_contingency``
+without continuity correction); its minimum detectable effect at the pooled rate is
+:func:`two_proportion_mde` ``(z_{1−alpha/2} + z_{power}) √(p̄(1 − p̄)(1/n₁ + 1/n₂))``.
+
 **Minimum detectable effect** (:func:`minimum_detectable_effect`): the true paired difference
 a two-sided test at ``alpha`` finds with probability ``power``, given the standard error of a
 paired difference: ``MDE = (z_{1−alpha/2} + z_{power}) · SE``; for ``n`` items with difference
@@ -52,7 +58,8 @@ from diagnosis.distributions import (
 from diagnosis.stats import Interval, wilson_interval
 
 __all__ = ["MeanEstimate", "PairedComparison", "cluster_robust_se", "holm", "is_pass_fail",
-           "mean_estimate", "minimum_detectable_effect", "paired_comparison"]
+           "mean_estimate", "minimum_detectable_effect", "paired_comparison", "two_proportion_mde",
+           "two_proportion_p"]
 
 MeanMethod = Literal["wilson", "clt", "clustered"]
 PairedTest = Literal["paired t", "clustered paired t", "exact McNemar"]
@@ -246,3 +253,27 @@ def minimum_detectable_effect(se: float, alpha: float = 0.05, power: float = 0.8
     if not 0.0 < power < 1.0:
         raise ValueError(f"power must be strictly between 0 and 1, got {power!r}")
     return (_z(1.0 - alpha) + _NORMAL.inv_cdf(power)) * se
+
+
+def _pooled_se(x1: int, n1: int, x2: int, n2: int) -> float:
+    if n1 <= 0 or n2 <= 0 or not 0 <= x1 <= n1 or not 0 <= x2 <= n2:
+        raise ValueError(f"two rates need 0 <= x <= n and n >= 1, got {x1}/{n1} and {x2}/{n2}")
+    pooled = (x1 + x2) / (n1 + n2)
+    return math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+
+
+def two_proportion_p(x1: int, n1: int, x2: int, n2: int) -> float:
+    """Two-sided p-value of the pooled z test of ``x1/n1`` against ``x2/n2`` (1.0 when both
+    rates are 0 or both are 1: nothing differs)."""
+    se = _pooled_se(x1, n1, x2, n2)
+    if se == 0.0:
+        return 1.0
+    z = (x1 / n1 - x2 / n2) / se
+    return 2.0 * _NORMAL.cdf(-abs(z))
+
+
+def two_proportion_mde(x1: int, n1: int, x2: int, n2: int, alpha: float = 0.05,
+                       power: float = 0.8) -> float | None:
+    """The smallest change of rate these sample sizes see at the pooled rate (None at 0 or 1)."""
+    se = _pooled_se(x1, n1, x2, n2)
+    return minimum_detectable_effect(se, alpha, power) if se > 0 else None

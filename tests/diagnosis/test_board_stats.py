@@ -329,3 +329,20 @@ def test_paired_interval_covers_at_its_nominal_rate() -> None:
         comparison = paired_comparison(list(a), list(b))
         hits += comparison.interval[0] <= true <= comparison.interval[1]  # type: ignore[union-attr]
     assert 0.93 <= _coverage(hits) <= 0.97, _coverage(hits)
+
+
+@pytest.mark.parametrize(("x1", "n1", "x2", "n2"), [(924, 2000, 880, 2000), (5, 40, 12, 45), (0, 30, 3, 30), (10, 10, 7, 10)])
+def test_two_proportion_p_is_scipys_chi_square_without_correction(x1: int, n1: int, x2: int, n2: int) -> None:
+    from diagnosis.board_stats import two_proportion_p
+
+    table = [[x1, n1 - x1], [x2, n2 - x2]]
+    expected = scipy_stats().chi2_contingency(table, correction=False).pvalue
+    assert two_proportion_p(x1, n1, x2, n2) == pytest.approx(expected, rel=1e-9)
+
+
+def test_two_proportion_mde_is_errorbars_unpaired_at_the_pooled_rate() -> None:
+    from diagnosis.board_stats import two_proportion_mde
+
+    ours = two_proportion_mde(250, 500, 250, 500)
+    assert ours == pytest.approx(errorbars().power.minimum_detectable_effect(500, baseline_accuracy=0.5), rel=1e-12)
+    assert two_proportion_mde(0, 10, 0, 10) is None
