@@ -9,10 +9,12 @@ the row itself (one eval, one item: the simulator's rows).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from api_client.blahdev.shapes import Comparison
 from diagnosis.board_reading import BoardReading, read_board
 
-__all__ = ["comparison_reading"]
+__all__ = ["comparison_reading", "versus_sentences"]
 
 
 def comparison_reading(comparison: Comparison, *, confidence: float = 0.95) -> BoardReading:
@@ -28,3 +30,27 @@ def comparison_reading(comparison: Comparison, *, confidence: float = 0.95) -> B
             if model in scores and answer.score is not None:
                 scores[model][item] = float(answer.score)
     return read_board(scores, clusters=clusters if grouped else None, confidence=confidence)
+
+
+def _pts(value: float) -> str:
+    return f"{value * 100:+.1f}"
+
+
+def versus_sentences(reading: BoardReading, own: str, names: Mapping[str, str]) -> list[str]:
+    """One sentence per peer: your paired difference with its interval, the Holm-corrected
+    p-value and its test, and what it means (ahead, behind, or tied within noise)."""
+    said = []
+    for peer in (e.model for e in reading.entries if e.model != own):
+        pair = reading.pair(own, peer)
+        name = names.get(peer, peer)
+        if pair is None or pair.comparison is None or pair.p_holm is None:
+            said.append(f"you vs {name}: fewer than 2 evals scored for both, no paired test")
+            continue
+        c = pair.comparison
+        sign = 1.0 if pair.a == own else -1.0  # the difference is a − b: turn it to you − peer
+        low, high = sorted((sign * c.interval[0], sign * c.interval[1]))
+        verdict = ("tied within noise" if not pair.separated(reading.alpha)
+                   else "you are ahead" if sign * c.difference > 0 else f"{name} is ahead")
+        said.append(f"you − {name}: {_pts(sign * c.difference)} points [{_pts(low)}, {_pts(high)}] over {c.n} "
+                    f"paired evals, p {pair.p_holm:.3g} ({c.test}, Holm): {verdict}")
+    return said
