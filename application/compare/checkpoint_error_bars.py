@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from diagnosis.board_stats import holm, two_proportion_mde, two_proportion_p
 from diagnosis.checkpoint import ChangeRow
 
-__all__ = ["RowTest", "checkpoint_mde_sentence", "row_tests"]
+__all__ = ["RowTest", "checkpoint_mde_sentence", "holm_sentence", "row_tests"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +49,17 @@ def checkpoint_mde_sentence(rows: Sequence[ChangeRow]) -> str:
         return "no failures on either side (or only failures): no change can be measured"
     return (f"with {overall.a.calls:,} calls in A and {overall.b.calls:,} in B, a change in the failure rate under "
             f"{mde * 100:.1f} points cannot be seen reliably (80% power, alpha 0.05)")
+
+
+def holm_sentence(rows: Sequence[ChangeRow], alpha: float = 0.05) -> str:
+    """How many of the per-kind and per-eval changes survive Holm's correction."""
+    tests = {(t.section, t.name): t for t in row_tests(rows)}
+    said = []
+    for section, noun in (("kind", "kinds"), ("eval", "evals")):
+        tested = [t for t in tests.values() if t.section == section]
+        if not tested:
+            continue
+        raw = sum(t.p_value < alpha for t in tested)
+        held = sum(t.p_holm < alpha for t in tested)
+        said.append(f"{noun}: {held} of {raw} changes at p < {alpha:g} hold after Holm across {len(tested)}")
+    return " · ".join(said) if said else "no row can be tested (a side has no calls)"

@@ -124,3 +124,16 @@ def test_checkpoint_rows_are_holm_corrected_and_the_mde_said() -> None:
     assert tests and all(t.p_holm >= t.p_value for t in tests)
     sentence = checkpoint_mde_sentence(rows)
     assert sentence.startswith("with 2,000 calls in A and 2,000 in B, a change in the failure rate under ")
+
+
+def test_checkpoint_holm_sentence_counts_what_survives() -> None:
+    from application.compare.checkpoint_error_bars import holm_sentence
+
+    a = [CallOutcome(f"e{i % 7}", frozenset({"cut_off"}) if i % 5 == 0 else frozenset()) for i in range(2000)]
+    b = [CallOutcome(f"e{i % 7}", frozenset({"cut_off"}) if i % 4 == 0 else frozenset()) for i in range(2000)]
+    rows = compare_outcomes(a, b)
+    tests = row_tests(rows)
+    kinds = [t for t in tests if t.section == "kind"]
+    expected = (f"kinds: {sum(t.p_holm < 0.05 for t in kinds)} of {sum(t.p_value < 0.05 for t in kinds)} changes "
+                f"at p < 0.05 hold after Holm across {len(kinds)}")
+    assert holm_sentence(rows).startswith(expected)
