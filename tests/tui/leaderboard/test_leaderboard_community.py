@@ -141,7 +141,7 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         stranger = next(line for line in text.splitlines() if "evil" in line)
         assert re.search(r"mean \d\.\d\d \[\d\.\d\d–\d\.\d\d\] · pass rate \d+\.\d% \[", yours), yours
         assert re.search(r"mean \d\.\d\d \(no interval\) · pass rate \d+\.\d% \[", stranger), stranger
-        assert "intervals for your 1 row from their tasks, averages only for the rest" in text
+        assert "intervals for your 1 row from its tasks, averages only for the rest" in text
         assert text.count(DOCUMENTED_BADGE) == 2  # the badge on every row, verbatim
         assert community.rows == sorted(community.rows, key=lambda r: -(r.mean_score or 0))
 

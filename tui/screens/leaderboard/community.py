@@ -180,7 +180,7 @@ class CommunityBoard(Vertical):
             text.append("averages only (the board sends no per-task scores): no interval, no tier")
         else:
             text.append(f"intervals for your {len(measured)} row{'s' if len(measured) != 1 else ''} from "
-                        "their tasks, averages only for the rest")
+                        f"{'their' if len(measured) != 1 else 'its'} tasks, averages only for the rest")
             if len(measured) > 1 and reading is not None:
                 text.append(f" · {tier_sentence(reading)} · {mde_sentence(reading, 'tasks')}")
         return text
