@@ -16,7 +16,7 @@ Compare, the Blobfish community board and their commands read the board with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from api_client.blahdev.shapes import LeaderboardEntry, Result, Run
 from common.format import DASH
@@ -24,7 +24,7 @@ from diagnosis.board_reading import BoardEntry, BoardReading, read_board
 from diagnosis.board_stats import MeanEstimate
 
 __all__ = ["AVERAGE_ONLY", "leaderboard_reading", "mde_sentence", "mean_cell", "method_sentence",
-           "results_scores", "tier_cell", "tier_sentence"]
+           "model_error_bars", "results_scores", "tier_cell", "tier_sentence"]
 
 AVERAGE_ONLY = "average only: no per-item scores, no interval"
 METHODS = {"wilson": "Wilson", "clt": "CLT", "clustered": "clustered"}
@@ -149,3 +149,31 @@ def method_sentence(reading: BoardReading) -> str:
     if reading.averages_only:
         text += f"; {len(reading.averages_only)} with the platform's average only (no interval)"
     return text
+
+
+def model_error_bars(reading: BoardReading, model_id: str) -> dict[str, Any]:
+    """One model's error bars for ``--json`` (beside its row's own fields): its estimate, tier,
+    its paired comparison with every other model (``difference`` = this model − the other),
+    and the board's MDE and method, so each row reads on its own."""
+    entry = next((e for e in reading.entries if e.model == model_id), None)
+    pairs = []
+    for pair in reading.pairs:
+        if model_id not in (pair.a, pair.b):
+            continue
+        other, sign = (pair.b, 1.0) if pair.a == model_id else (pair.a, -1.0)
+        c = pair.comparison
+        pairs.append({"other": other, "p_holm": pair.p_holm,
+                      "difference": None if c is None else sign * c.difference,
+                      "interval": None if c is None else sorted((sign * c.interval[0], sign * c.interval[1])),
+                      "p_value": None if c is None else c.p_value, "test": None if c is None else c.test,
+                      "n": None if c is None else c.n})
+    return {
+        "estimate": entry.estimate.to_json() if entry is not None and entry.estimate is not None else None,
+        "average_only": entry is not None and entry.estimate is None,
+        "tier": entry.tier if entry is not None else None,
+        "tied_with_leader": None if entry is None or entry.tier is None else entry.tier == 1,
+        "pairs": pairs,
+        "board": {"confidence": reading.confidence, "alpha": reading.alpha, "power": reading.power,
+                  "mde": reading.mde, "mde_items": reading.mde_items, "method": method_sentence(reading),
+                  "multiple_comparisons": "Holm across every pair on the board"},
+    }

@@ -137,3 +137,16 @@ def test_checkpoint_holm_sentence_counts_what_survives() -> None:
     expected = (f"kinds: {sum(t.p_holm < 0.05 for t in kinds)} of {sum(t.p_value < 0.05 for t in kinds)} changes "
                 f"at p < 0.05 hold after Holm across {len(kinds)}")
     assert holm_sentence(rows).startswith(expected)
+
+
+def test_model_error_bars_for_json_carry_estimate_tier_and_signed_pairs() -> None:
+    from application.leaderboard.error_bars import model_error_bars
+
+    reading = leaderboard_reading(_board({"big": 0.9, "small": 0.2}))
+    big, small = model_error_bars(reading, "big"), model_error_bars(reading, "small")
+    assert big["tier"] == 1 and big["tied_with_leader"] is True and small["tier"] == 2
+    assert big["pairs"][0]["other"] == "small" and small["pairs"][0]["other"] == "big"
+    assert big["pairs"][0]["difference"] == -small["pairs"][0]["difference"] > 0
+    low, high = small["pairs"][0]["interval"]
+    assert low <= small["pairs"][0]["difference"] <= high < 0
+    assert big["estimate"]["method"] == "wilson" and big["board"]["mde_items"] == 40
