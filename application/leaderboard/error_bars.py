@@ -21,20 +21,26 @@ from typing import Any, Protocol
 from api_client.blahdev.shapes import LeaderboardEntry, Result, Run
 from common.format import DASH
 from diagnosis.board_reading import BoardEntry, BoardReading, read_board
-from diagnosis.board_stats import MeanEstimate
+from diagnosis.board_stats import MeanEstimate, mean_estimate
 
 __all__ = ["AVERAGE_ONLY", "leaderboard_reading", "mde_sentence", "mean_cell", "method_sentence",
-           "model_error_bars", "results_scores", "tier_cell", "tier_sentence"]
+           "model_error_bars", "results_scores", "run_estimates", "tier_cell", "tier_sentence"]
 
 AVERAGE_ONLY = "average only: no per-item scores, no interval"
 METHODS = {"wilson": "Wilson", "clt": "CLT", "clustered": "clustered"}
 
 
+def _when(result: Result) -> tuple[int, str]:
+    """A result's time for ordering: milliseconds as numbers, a string as sent (after them)."""
+    at = result.created_at
+    return (at, "") if isinstance(at, int) else (-1, str(at or ""))
+
+
 def results_scores(results: Sequence[Result]) -> tuple[dict[str, float], dict[str, str]]:
     """(item -> score, item -> its eval) over the scored results; an eval's k-th result (by
     creation, then id) is item ``eval#k``."""
-    def order(result: Result) -> tuple[str, str]:
-        return (str(result.created_at or ""), result.id)
+    def order(result: Result) -> tuple[tuple[int, str], str]:
+        return (_when(result), result.id)
 
     scores: dict[str, float] = {}
     groups: dict[str, str] = {}
@@ -177,3 +183,22 @@ def model_error_bars(reading: BoardReading, model_id: str) -> dict[str, Any]:
                   "mde": reading.mde, "mde_items": reading.mde_items, "method": method_sentence(reading),
                   "multiple_comparisons": "Holm across every pair on the board"},
     }
+
+
+def run_estimates(results: Sequence[Result]) -> list[tuple[str, MeanEstimate | None]]:
+    """A model's mean score per run with its interval (clustered by eval when an eval has
+    several results), newest run first by its latest result; None where nothing was scored."""
+    by_run: dict[str, list[Result]] = {}
+    for result in results:
+        if result.eval_run_id:
+            by_run.setdefault(result.eval_run_id, []).append(result)
+
+    def newest(run: list[Result]) -> tuple[int, str]:
+        return max(_when(r) for r in run)
+
+    out: list[tuple[str, MeanEstimate | None]] = []
+    for run_id, run in sorted(by_run.items(), key=lambda item: newest(item[1]), reverse=True):
+        scores, groups = results_scores(run)
+        items = list(scores)
+        out.append((run_id, mean_estimate([scores[i] for i in items], [groups[i] for i in items])))
+    return out

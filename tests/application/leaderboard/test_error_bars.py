@@ -150,3 +150,17 @@ def test_model_error_bars_for_json_carry_estimate_tier_and_signed_pairs() -> Non
     low, high = small["pairs"][0]["interval"]
     assert low <= small["pairs"][0]["difference"] <= high < 0
     assert big["estimate"]["method"] == "wilson" and big["board"]["mde_items"] == 40
+
+
+def test_run_estimates_are_per_run_newest_first() -> None:
+    from application.leaderboard.error_bars import run_estimates
+
+    older = [Result(id=f"o{i}", eval_run_id="run-0", eval_id=f"ev{i}", score=float(i % 2), created_at=i)
+             for i in range(20)]
+    newer = [Result(id=f"n{i}", eval_run_id="run-1", eval_id=f"ev{i}", score=1.0, created_at=100 + i)
+             for i in range(20)]
+    unscored = [Result(id="u", eval_run_id="run-2", eval_id="ev0", score=None, created_at=1)]
+    estimates = run_estimates(older + newer + unscored)
+    assert [run for run, _ in estimates] == ["run-1", "run-0", "run-2"]
+    assert estimates[0][1] is not None and estimates[0][1].mean == 1.0 and estimates[0][1].method == "wilson"
+    assert estimates[2][1] is None and mean_cell(estimates[2][1]) == "—"
