@@ -180,7 +180,7 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
                 "met": bool(v[ratio] and v[ratio] >= GOAL_RATIO),
             })  # fmt: skip
         out["rows_table"].append({
-            "figure": f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, fresh archive, {rows:,} calls",
+            "figure": f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, " f"fresh archive, {rows:,} calls",
             "value": v["logs_list_first_ms"], "unit": "ms",
             "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), median of repeats",
             "baseline_value": v["grep_ms"], "ratio": v["ratio_logs_list"], "goal": f">= {GOAL_RATIO:g}x",
@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     out = run(args.rows)
     for word, v in out["words"].items():
         print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
-              f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
+              f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); " f"ratio first {v['ratio_first']}x,"
               f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)")
     save_json(out, args.json)
     return 0

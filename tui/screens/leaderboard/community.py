@@ -34,6 +34,7 @@ from application.leaderboard.bench_error_bars import community_reading, load_own
 from application.leaderboard.error_bars import mde_sentence, mean_cell, tier_sentence
 from application.runs.bench_known import remember_slug
 from application.session.context import AppContext
+from tui.app_protocol import BlahAppApi
 from tui.screens.leaderboard.community_rows import (
     PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
 )
@@ -88,7 +89,7 @@ class CommunityBoard(Vertical):
 
     @property
     def ctx(self) -> AppContext:
-        return cast(AppContext, getattr(self.app, "ctx"))
+        return cast("BlahAppApi", self.app).ctx
 
     @property
     def client(self) -> BenchmarkClient | None:

@@ -8,7 +8,7 @@ The standings (best first, each model's change since its previous completed run)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -55,7 +55,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
     # The interval strip goes below the table; narrower than 156 columns it is left out (the
     # table's interval and tier columns say the same, and 24 lines hold no more) and the table
     # scrolls sideways to its last column.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (156, "-wide")]
 
     ROW_ACTION = "results"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [
