@@ -56,8 +56,12 @@ class BoardPair:
         return self.p_holm is not None and self.p_holm < alpha
 
     def to_json(self) -> dict[str, Any]:
-        return {"a": self.a, "b": self.b, "p_holm": self.p_holm,
-                "paired": self.comparison.to_json() if self.comparison is not None else None}
+        return {
+            "a": self.a,
+            "b": self.b,
+            "p_holm": self.p_holm,
+            "paired": self.comparison.to_json() if self.comparison is not None else None,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +78,14 @@ class BoardEntry:
         return self.estimate.mean if self.estimate is not None else self.average
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "rank": self.rank, "mean": self.mean,
-                "estimate": self.estimate.to_json() if self.estimate is not None else None,
-                "tier": self.tier,
-                "vs_leader": self.vs_leader.to_json() if self.vs_leader is not None else None}
+        return {
+            "model": self.model,
+            "rank": self.rank,
+            "mean": self.mean,
+            "estimate": self.estimate.to_json() if self.estimate is not None else None,
+            "tier": self.tier,
+            "vs_leader": self.vs_leader.to_json() if self.vs_leader is not None else None,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,20 +110,25 @@ class BoardReading:
 
     def to_json(self) -> dict[str, Any]:
         tiers = sorted({e.tier for e in self.entries if e.tier is not None})
-        return {"confidence": self.confidence, "alpha": self.alpha, "power": self.power,
-                "entries": [e.to_json() for e in self.entries],
-                "tiers": [self.tier_members(t) for t in tiers],
-                "pairs": [p.to_json() for p in self.pairs],
-                "mde": self.mde, "mde_items": self.mde_items,
-                "averages_only": list(self.averages_only)}
+        return {
+            "confidence": self.confidence,
+            "alpha": self.alpha,
+            "power": self.power,
+            "entries": [e.to_json() for e in self.entries],
+            "tiers": [self.tier_members(t) for t in tiers],
+            "pairs": [p.to_json() for p in self.pairs],
+            "mde": self.mde,
+            "mde_items": self.mde_items,
+            "averages_only": list(self.averages_only),
+        }
 
 
-def _paired(scores: Mapping[str, Mapping[str, float]], a: str, b: str,
-            clusters: Mapping[str, str] | None, confidence: float) -> PairedComparison | None:
+def _paired(
+    scores: Mapping[str, Mapping[str, float]], a: str, b: str, clusters: Mapping[str, str] | None, confidence: float
+) -> PairedComparison | None:
     shared = [item for item in scores[a] if item in scores[b]]
     labels = [clusters.get(item, item) for item in shared] if clusters is not None else None
-    return paired_comparison([scores[a][i] for i in shared], [scores[b][i] for i in shared], labels,
-                             confidence)
+    return paired_comparison([scores[a][i] for i in shared], [scores[b][i] for i in shared], labels, confidence)
 
 
 def read_board(
@@ -136,8 +149,8 @@ def read_board(
         items = list(by_item)
         labels = [clusters.get(i, i) for i in items] if clusters is not None else None
         estimates[model] = mean_estimate([by_item[i] for i in items], labels, confidence)
-    scored = sorted((m for m in scores if estimates[m] is not None),
-                    key=lambda m: -estimates[m].mean)  # type: ignore[union-attr]
+    measured = {m: e for m, e in estimates.items() if e is not None}
+    scored = sorted(measured, key=lambda m: -measured[m].mean)
     only_averages = {m: v for m, v in (averages or {}).items() if estimates.get(m) is None}
     unscored = [m for m in scores if estimates[m] is None and m not in only_averages]
 
@@ -164,16 +177,31 @@ def read_board(
         key=lambda m: (only_averages.get(m) is None, -(only_averages.get(m) or 0.0)),
     )
     entries = [
-        BoardEntry(m, rank, estimates[m], estimates[m].mean if estimates[m] else None, tier_of[m],  # type: ignore[union-attr]
-                   by_key.get(frozenset((leader, m))) if leader is not None and m != leader else None)
+        BoardEntry(
+            m,
+            rank,
+            measured[m],
+            measured[m].mean,
+            tier_of[m],
+            by_key.get(frozenset((leader, m))) if leader is not None and m != leader else None,
+        )
         for rank, m in enumerate(scored, start=1)
     ]
-    entries += [BoardEntry(m, len(scored) + i, None, only_averages.get(m), None)
-                for i, m in enumerate(ranked_others, start=1)]
+    entries += [
+        BoardEntry(m, len(scored) + i, None, only_averages.get(m), None) for i, m in enumerate(ranked_others, start=1)
+    ]
 
     ses = [p.comparison.se for p in pairs if p.comparison is not None]
     typical_se = median(ses) if ses else 0.0
     compared = [p.comparison.n for p in pairs if p.comparison is not None]
     mde = minimum_detectable_effect(typical_se, alpha, power) if typical_se > 0 else None
-    return BoardReading(entries, pairs, mde, int(median(compared)) if compared and mde is not None else None,
-                        alpha, power, confidence, averages_only=list(only_averages))
+    return BoardReading(
+        entries,
+        pairs,
+        mde,
+        int(median(compared)) if compared and mde is not None else None,
+        alpha,
+        power,
+        confidence,
+        averages_only=list(only_averages),
+    )

@@ -57,9 +57,18 @@ from diagnosis.distributions import (
 )
 from diagnosis.stats import Interval, wilson_interval
 
-__all__ = ["MeanEstimate", "PairedComparison", "cluster_robust_se", "holm", "is_pass_fail",
-           "mean_estimate", "minimum_detectable_effect", "paired_comparison", "two_proportion_mde",
-           "two_proportion_p"]
+__all__ = [
+    "MeanEstimate",
+    "PairedComparison",
+    "cluster_robust_se",
+    "holm",
+    "is_pass_fail",
+    "mean_estimate",
+    "minimum_detectable_effect",
+    "paired_comparison",
+    "two_proportion_mde",
+    "two_proportion_p",
+]
 
 MeanMethod = Literal["wilson", "clt", "clustered"]
 PairedTest = Literal["paired t", "clustered paired t", "exact McNemar"]
@@ -130,12 +139,20 @@ class MeanEstimate:
     design_effect: float | None = None  # clustered only (None: no spread to compare with)
 
     def to_json(self) -> dict[str, Any]:
-        return {"mean": self.mean, "interval": list(self.interval), "se": self.se, "n": self.n,
-                "method": self.method, "clusters": self.clusters, "design_effect": self.design_effect}
+        return {
+            "mean": self.mean,
+            "interval": list(self.interval),
+            "se": self.se,
+            "n": self.n,
+            "method": self.method,
+            "clusters": self.clusters,
+            "design_effect": self.design_effect,
+        }
 
 
-def mean_estimate(scores: Sequence[float], clusters: Sequence[Hashable] | None = None,
-                  confidence: float = 0.95) -> MeanEstimate | None:
+def mean_estimate(
+    scores: Sequence[float], clusters: Sequence[Hashable] | None = None, confidence: float = 0.95
+) -> MeanEstimate | None:
     """The mean of ``scores`` with its interval (method in the module docstring).
 
     ``clusters``: each score's group (eval, task or item of repeated samples), or None. None
@@ -158,11 +175,9 @@ def mean_estimate(scores: Sequence[float], clusters: Sequence[Hashable] | None =
         se = cluster_robust_se(scores, clusters)
         half = student_t_quantile(confidence, groups - 1) * se
         deff = se * se / (iid_se * iid_se) if iid_se > 0 else None
-        return MeanEstimate(mean, (max(0.0, mean - half), min(1.0, mean + half)), se, n, "clustered",
-                            groups, deff)
+        return MeanEstimate(mean, (max(0.0, mean - half), min(1.0, mean + half)), se, n, "clustered", groups, deff)
     half = z * iid_se
-    return MeanEstimate(mean, (max(0.0, mean - half), min(1.0, mean + half)), iid_se, n, "clt",
-                        groups)
+    return MeanEstimate(mean, (max(0.0, mean - half), min(1.0, mean + half)), iid_se, n, "clt", groups)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +196,18 @@ class PairedComparison:
     discordant: tuple[int, int] | None = None  # McNemar: (A passed B failed, A failed B passed)
 
     def to_json(self) -> dict[str, Any]:
-        return {"n": self.n, "mean_a": self.mean_a, "mean_b": self.mean_b, "difference": self.difference,
-                "interval": list(self.interval), "se": self.se, "p_value": self.p_value, "test": self.test,
-                "clusters": self.clusters,
-                "discordant": list(self.discordant) if self.discordant is not None else None}
+        return {
+            "n": self.n,
+            "mean_a": self.mean_a,
+            "mean_b": self.mean_b,
+            "difference": self.difference,
+            "interval": list(self.interval),
+            "se": self.se,
+            "p_value": self.p_value,
+            "test": self.test,
+            "clusters": self.clusters,
+            "discordant": list(self.discordant) if self.discordant is not None else None,
+        }
 
 
 def _t_p(difference: float, se: float, dof: float) -> float:
@@ -193,9 +216,12 @@ def _t_p(difference: float, se: float, dof: float) -> float:
     return student_t_two_sided_p(difference / se, dof)
 
 
-def paired_comparison(scores_a: Sequence[float], scores_b: Sequence[float],
-                      clusters: Sequence[Hashable] | None = None,
-                      confidence: float = 0.95) -> PairedComparison | None:
+def paired_comparison(
+    scores_a: Sequence[float],
+    scores_b: Sequence[float],
+    clusters: Sequence[Hashable] | None = None,
+    confidence: float = 0.95,
+) -> PairedComparison | None:
     """A − B over paired scores (same items, same order); None with fewer than 2 items."""
     if len(scores_a) != len(scores_b):
         raise ValueError(f"paired scores differ in length: {len(scores_a)} and {len(scores_b)}")
@@ -225,8 +251,9 @@ def paired_comparison(scores_a: Sequence[float], scores_b: Sequence[float],
         discordant = (a_only, b_only)
         p_value = mcnemar_exact_p(a_only, b_only)
         test = "exact McNemar"
-    return PairedComparison(n, fmean(scores_a), fmean(scores_b), mean, (mean - half, mean + half), se,
-                            p_value, test, groups, discordant)
+    return PairedComparison(
+        n, fmean(scores_a), fmean(scores_b), mean, (mean - half, mean + half), se, p_value, test, groups, discordant
+    )
 
 
 def holm(p_values: Sequence[float]) -> list[float]:
@@ -272,8 +299,7 @@ def two_proportion_p(x1: int, n1: int, x2: int, n2: int) -> float:
     return 2.0 * _NORMAL.cdf(-abs(z))
 
 
-def two_proportion_mde(x1: int, n1: int, x2: int, n2: int, alpha: float = 0.05,
-                       power: float = 0.8) -> float | None:
+def two_proportion_mde(x1: int, n1: int, x2: int, n2: int, alpha: float = 0.05, power: float = 0.8) -> float | None:
     """The smallest change of rate these sample sizes see at the pooled rate (None at 0 or 1)."""
     se = _pooled_se(x1, n1, x2, n2)
     return minimum_detectable_effect(se, alpha, power) if se > 0 else None

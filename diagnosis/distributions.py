@@ -19,8 +19,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-__all__ = ["binomial_cdf", "mcnemar_exact_p", "regularized_beta", "student_t_quantile",
-           "student_t_two_sided_p"]
+__all__ = ["binomial_cdf", "mcnemar_exact_p", "regularized_beta", "student_t_quantile", "student_t_two_sided_p"]
 
 _TINY = 1e-300
 
@@ -32,8 +31,7 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     h = d
     for m in range(1, 10_000):
         m2 = 2 * m
-        for step in (m * (b - m) * x / ((qam + m2) * (a + m2)),
-                     -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+        for step in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
             d = 1.0 + step * d
             d = 1.0 / (d if abs(d) > _TINY else _TINY)
             c = 1.0 + step / c
@@ -52,8 +50,7 @@ def regularized_beta(a: float, b: float, x: float) -> float:
         raise ValueError(f"regularized_beta needs 0 <= x <= 1, got {x!r}")
     if x == 0.0 or x == 1.0:
         return x
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
     front = math.exp(log_front)
     if x < (a + 1.0) / (a + b + 2.0):
         return front * _beta_fraction(a, b, x) / a

@@ -29,8 +29,15 @@ from typing import Literal
 from diagnosis.sequential import ConfidenceSequence, Settled, confidence_sequence, decide, samples_to_decide
 from diagnosis.stats import rogan_gladen
 
-__all__ = ["EarlyReading", "check_margin", "criterion_reading", "expected_samples", "pass_rate_reading",
-           "remaining_cost", "win_rate_reading"]
+__all__ = [
+    "EarlyReading",
+    "check_margin",
+    "criterion_reading",
+    "expected_samples",
+    "pass_rate_reading",
+    "remaining_cost",
+    "win_rate_reading",
+]
 
 Quantity = Literal["win rate", "paired difference", "pass rate"]
 WIN_SCORE = {"win": 1.0, "tie": 0.5, "loss": 0.0}
@@ -71,57 +78,124 @@ class EarlyReading:
     def sentence(self) -> str:
         """``arm b: decided at 120 of 400 samples: win (win rate 71.0%, anytime-valid ...)``."""
         words = {"win": "win", "loss": "loss", "noninferior": "noninferior (within the margin)"}
-        head = (f"decided at {self.read} of {self.planned} samples: {words[self.settled]}" if self.decided
-                else f"not decided at {self.read} of {self.planned} samples")
+        head = (
+            f"decided at {self.read} of {self.planned} samples: {words[self.settled]}"
+            if self.decided
+            else f"not decided at {self.read} of {self.planned} samples"
+        )
         text = f"{self.subject}: {head} ({self.interval_text()})"
         return f"{text}; {self.note}" if self.note else text
 
 
-def _reading(subject: str, quantity: Quantity, values: Sequence[float], read: int, planned: int, *, low: float,
-             high: float, parity: float, margin: float | None, note: str | None = None) -> EarlyReading:
+def _reading(
+    subject: str,
+    quantity: Quantity,
+    values: Sequence[float],
+    read: int,
+    planned: int,
+    *,
+    low: float,
+    high: float,
+    parity: float,
+    margin: float | None,
+    note: str | None = None,
+) -> EarlyReading:
     sequence = confidence_sequence(sum(values), len(values), planned=max(planned, 1), low=low, high=high)
-    return EarlyReading(subject, quantity, read, len(values), planned, sequence,
-                        decide(sequence, parity=parity, margin=margin).settled, margin, note)
+    return EarlyReading(
+        subject,
+        quantity,
+        read,
+        len(values),
+        planned,
+        sequence,
+        decide(sequence, parity=parity, margin=margin).settled,
+        margin,
+        note,
+    )
 
 
-def win_rate_reading(subject: str, outcomes: Sequence[str | None], planned: int,
-                     margin: float | None = None) -> EarlyReading:
+def win_rate_reading(
+    subject: str, outcomes: Sequence[str | None], planned: int, margin: float | None = None
+) -> EarlyReading:
     """A comparison arm's outcomes so far (in sample order) against 50 %."""
     values = [WIN_SCORE[o] for o in outcomes if o in WIN_SCORE]
-    return _reading(subject, "win rate", values, len(outcomes), planned, low=0.0, high=1.0, parity=0.5,
-                    margin=check_margin(margin))
+    return _reading(
+        subject, "win rate", values, len(outcomes), planned, low=0.0, high=1.0, parity=0.5, margin=check_margin(margin)
+    )
 
 
-def criterion_reading(subject: str, candidate: Sequence[str | None], incumbent: Sequence[str | None],
-                      planned: int, margin: float | None = None) -> EarlyReading:
+def criterion_reading(
+    subject: str,
+    candidate: Sequence[str | None],
+    incumbent: Sequence[str | None],
+    planned: int,
+    margin: float | None = None,
+) -> EarlyReading:
     """A candidate's pass/fail against the incumbent's on the same samples so far."""
-    values = [float((c == "pass") - (i == "pass")) for c, i in zip(candidate, incumbent, strict=False)
-              if c in GRADED and i in GRADED]
-    return _reading(subject, "paired difference", values, min(len(candidate), len(incumbent)), planned, low=-1.0,
-                    high=1.0, parity=0.0, margin=check_margin(margin))
+    values = [
+        float((c == "pass") - (i == "pass"))
+        for c, i in zip(candidate, incumbent, strict=False)
+        if c in GRADED and i in GRADED
+    ]
+    return _reading(
+        subject,
+        "paired difference",
+        values,
+        min(len(candidate), len(incumbent)),
+        planned,
+        low=-1.0,
+        high=1.0,
+        parity=0.0,
+        margin=check_margin(margin),
+    )
 
 
-def pass_rate_reading(subject: str, outcomes: Sequence[str | None], planned: int, required: float, *,
-                      tpr: float | None = None, tnr: float | None = None) -> EarlyReading:
+def pass_rate_reading(
+    subject: str,
+    outcomes: Sequence[str | None],
+    planned: int,
+    required: float,
+    *,
+    tpr: float | None = None,
+    tnr: float | None = None,
+) -> EarlyReading:
     """A model's pass rate so far against ``required``; corrected for the judge when its
     ``tpr``/``tnr`` are given (the observed sequence's ends mapped through Rogan–Gladen)."""
     if not 0.0 <= required <= 1.0:
         raise ValueError(f"the required pass rate must lie between 0 and 1, got {required!r}")
     values = [1.0 if o == "pass" else 0.0 for o in outcomes if o in GRADED]
-    reading = _reading(subject, "pass rate", values, len(outcomes), planned, low=0.0, high=1.0, parity=required,
-                       margin=None)
+    reading = _reading(
+        subject, "pass rate", values, len(outcomes), planned, low=0.0, high=1.0, parity=required, margin=None
+    )
     if tpr is None or tnr is None or reading.sequence is None:
         return reading
     low, high = reading.sequence.interval
     corrected = [rogan_gladen(v, tpr, tnr) for v in (reading.sequence.mean, low, high)]
     if any(v is None for v in corrected):
-        return EarlyReading(subject, "pass rate", reading.read, reading.readings, planned, None, "undecided", None,
-                            "the judge is no better than chance: no corrected rate")
+        return EarlyReading(
+            subject,
+            "pass rate",
+            reading.read,
+            reading.readings,
+            planned,
+            None,
+            "undecided",
+            None,
+            "the judge is no better than chance: no corrected rate",
+        )
     mean, c_low, c_high = (v for v in corrected if v is not None)
     sequence = ConfidenceSequence(reading.sequence.n, mean, (c_low, c_high), reading.sequence.alpha, planned)
-    return EarlyReading(subject, "pass rate", reading.read, reading.readings, planned, sequence,
-                        decide(sequence, parity=required).settled, None,
-                        "corrected for the judge's measured error (its own uncertainty not included)")
+    return EarlyReading(
+        subject,
+        "pass rate",
+        reading.read,
+        reading.readings,
+        planned,
+        sequence,
+        decide(sequence, parity=required).settled,
+        None,
+        "corrected for the judge's measured error (its own uncertainty not included)",
+    )
 
 
 def remaining_cost(read: int, planned: int, per_sample: float | None) -> float | None:

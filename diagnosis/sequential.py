@@ -39,8 +39,15 @@ from typing import Any, Literal
 
 from diagnosis.stats import Interval
 
-__all__ = ["ConfidenceSequence", "Decision", "confidence_sequence", "decide", "mixing_precision",
-           "radius", "samples_to_decide"]
+__all__ = [
+    "ConfidenceSequence",
+    "Decision",
+    "confidence_sequence",
+    "decide",
+    "mixing_precision",
+    "radius",
+    "samples_to_decide",
+]
 
 Settled = Literal["win", "loss", "noninferior", "undecided"]
 
@@ -84,12 +91,19 @@ class ConfidenceSequence:
     planned: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"n": self.n, "mean": self.mean, "interval": list(self.interval), "alpha": self.alpha,
-                "planned": self.planned, "method": "normal-mixture confidence sequence"}
+        return {
+            "n": self.n,
+            "mean": self.mean,
+            "interval": list(self.interval),
+            "alpha": self.alpha,
+            "planned": self.planned,
+            "method": "normal-mixture confidence sequence",
+        }
 
 
-def confidence_sequence(total: float, n: int, *, planned: int, alpha: float = 0.05,
-                        low: float = 0.0, high: float = 1.0) -> ConfidenceSequence | None:
+def confidence_sequence(
+    total: float, n: int, *, planned: int, alpha: float = 0.05, low: float = 0.0, high: float = 1.0
+) -> ConfidenceSequence | None:
     """The sequence's interval after ``n`` observations summing to ``total`` (None at n = 0)."""
     if n == 0:
         return None
@@ -128,8 +142,9 @@ def decide(sequence: ConfidenceSequence | None, *, parity: float, margin: float 
     return Decision("undecided", sequence)
 
 
-def samples_to_decide(effect: float, *, planned: int, alpha: float = 0.05, low: float = 0.0,
-                      high: float = 1.0) -> int | None:
+def samples_to_decide(
+    effect: float, *, planned: int, alpha: float = 0.05, low: float = 0.0, high: float = 1.0
+) -> int | None:
     """About how many samples the sequence needs before its radius falls below ``effect`` (the
     true mean's distance from the line it must clear): the expected sample to a decision when
     the effect is as assumed. None when that takes more than ``planned`` samples."""

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from widgets.safe_text import sanitize
@@ -51,8 +52,9 @@ def _line(row: StripRow, width: int) -> Text:
 def strip_text(rows: Sequence[StripRow], width: int, *, accent: str = "bold") -> Text:
     """The strip ``width`` cells wide (at least 30)."""
     width = max(width, 30)
-    label_width = min(_LABEL_MAX, max((len(sanitize(r.label, keep_newlines=False, max_len=_LABEL_MAX))
-                                       for r in rows), default=0))
+    label_width = min(
+        _LABEL_MAX, max((len(sanitize(r.label, keep_newlines=False, max_len=_LABEL_MAX)) for r in rows), default=0)
+    )
     axis = max(8, width - label_width - _NUMBERS - 2)
     text = Text(end="")
     for row in rows:
@@ -72,7 +74,7 @@ def strip_text(rows: Sequence[StripRow], width: int, *, accent: str = "bold") ->
     ticks = [" "] * axis
     for value, mark in ((0.0, "0"), (0.5, "0.5"), (1.0, "1")):
         start = min(axis - len(mark), _place(value, axis) - (len(mark) // 2 if value else 0))
-        ticks[start:start + len(mark)] = list(mark)
+        ticks[start : start + len(mark)] = list(mark)
     text.append(" " * (label_width + 1) + "".join(ticks), style="dim")
     return text
 
@@ -102,7 +104,7 @@ class IntervalStrip(Widget):
         accent = self.app.get_css_variables().get("accent", "bold") if self.is_attached else "bold"
         return strip_text(self._rows, self.content_size.width or 60, accent=f"bold {accent}")
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         if not self._rows:
             return 1
         return len(self._rows) + sum(r.group is not None for r in self._rows) + 1

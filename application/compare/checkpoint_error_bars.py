@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from diagnosis.board_stats import holm, two_proportion_mde, two_proportion_p
-from diagnosis.checkpoint import ChangeRow
+from diagnosis.checkpoint import ChangeRow, SideRate
 
 __all__ = ["RowTest", "checkpoint_mde_sentence", "holm_sentence", "row_tests"]
 
@@ -28,14 +28,17 @@ class RowTest:
     p_holm: float
 
 
+def _sides(row: ChangeRow) -> tuple[SideRate, SideRate] | None:
+    return (row.a, row.b) if row.a is not None and row.b is not None else None
+
+
 def row_tests(rows: Sequence[ChangeRow]) -> list[RowTest]:
     """Every comparable row's p-value and its Holm-corrected p-value within its section."""
     tests: list[RowTest] = []
     for section in dict.fromkeys(r.section for r in rows):
-        picked = [r for r in rows if r.section == section and r.a is not None and r.b is not None]
-        raw = [two_proportion_p(r.b.failures, r.b.calls, r.a.failures, r.a.calls)  # type: ignore[union-attr]
-               for r in picked]
-        tests += [RowTest(r.section, r.name, p, q) for r, p, q in zip(picked, raw, holm(raw), strict=True)]
+        picked = [(r, sides) for r in rows if r.section == section and (sides := _sides(r)) is not None]
+        raw = [two_proportion_p(b.failures, b.calls, a.failures, a.calls) for _, (a, b) in picked]
+        tests += [RowTest(r.section, r.name, p, q) for (r, _), p, q in zip(picked, raw, holm(raw), strict=True)]
     return tests
 
 
@@ -47,8 +50,10 @@ def checkpoint_mde_sentence(rows: Sequence[ChangeRow]) -> str:
     mde = two_proportion_mde(overall.b.failures, overall.b.calls, overall.a.failures, overall.a.calls)
     if mde is None:
         return "no failures on either side (or only failures): no change can be measured"
-    return (f"with {overall.a.calls:,} calls in A and {overall.b.calls:,} in B, a change in the failure rate under "
-            f"{mde * 100:.1f} points cannot be seen reliably (80% power, alpha 0.05)")
+    return (
+        f"with {overall.a.calls:,} calls in A and {overall.b.calls:,} in B, a change in the failure rate under "
+        f"{mde * 100:.1f} points cannot be seen reliably (80% power, alpha 0.05)"
+    )
 
 
 def holm_sentence(rows: Sequence[ChangeRow], alpha: float = 0.05) -> str:

@@ -49,8 +49,15 @@ def versus_sentences(reading: BoardReading, own: str, names: Mapping[str, str]) 
         c = pair.comparison
         sign = 1.0 if pair.a == own else -1.0  # the difference is a − b: turn it to you − peer
         low, high = sorted((sign * c.interval[0], sign * c.interval[1]))
-        verdict = ("tied within noise" if not pair.separated(reading.alpha)
-                   else "you are ahead" if sign * c.difference > 0 else f"{name} is ahead")
-        said.append(f"you − {name}: {_pts(sign * c.difference)} points [{_pts(low)}, {_pts(high)}] over {c.n} "
-                    f"paired evals, p {pair.p_holm:.3g} ({c.test}, Holm): {verdict}")
+        verdict = (
+            "tied within noise"
+            if not pair.separated(reading.alpha)
+            else "you are ahead"
+            if sign * c.difference > 0
+            else f"{name} is ahead"
+        )
+        said.append(
+            f"you − {name}: {_pts(sign * c.difference)} points [{_pts(low)}, {_pts(high)}] over {c.n} "
+            f"paired evals, p {pair.p_holm:.3g} ({c.test}, Holm): {verdict}"
+        )
     return said

@@ -25,26 +25,35 @@ from diagnosis.stats import Interval, wilson_interval
 __all__ = ["community_reading", "load_own_runs", "pass_rate_cell", "pass_rate_interval", "task_scores"]
 
 
-def pass_rate_interval(row: CommunityRow) -> Interval | None:
-    """Wilson interval of ``passed / graded`` (None when the counts do not allow one)."""
+def _counts(row: CommunityRow) -> tuple[int, int] | None:
+    """(passed, graded) when the row's counts allow a rate."""
     if row.graded is None or row.passed is None or row.graded <= 0 or not 0 <= row.passed <= row.graded:
         return None
-    return wilson_interval(row.passed, row.graded)
+    return row.passed, row.graded
+
+
+def pass_rate_interval(row: CommunityRow) -> Interval | None:
+    """Wilson interval of ``passed / graded`` (None when the counts do not allow one)."""
+    counts = _counts(row)
+    return None if counts is None else wilson_interval(*counts)
 
 
 def pass_rate_cell(row: CommunityRow) -> str:
     """``70.0% [39.7–89.2]``; without counts the platform's rate and "no interval"; else a dash."""
-    interval = pass_rate_interval(row)
-    if interval is None:
+    counts = _counts(row)
+    if counts is None:
         return DASH if row.pass_rate is None else f"{row.pass_rate * 100:.1f}% (no interval)"
-    rate = row.passed / row.graded  # type: ignore[operator]
-    return f"{rate * 100:.1f}% [{interval[0] * 100:.1f}–{interval[1] * 100:.1f}]"
+    low, high = wilson_interval(*counts)
+    return f"{counts[0] / counts[1] * 100:.1f}% [{low * 100:.1f}–{high * 100:.1f}]"
 
 
 def task_scores(run: SuiteRun) -> dict[str, float]:
     """A suite run's scored tasks: task id -> score."""
-    return {task.task_id: float(task.score) for task in run.tasks or ()
-            if task.task_id is not None and task.score is not None}
+    return {
+        task.task_id: float(task.score)
+        for task in run.tasks or ()
+        if task.task_id is not None and task.score is not None
+    }
 
 
 def community_reading(rows: Sequence[CommunityRow], own_runs: Sequence[SuiteRun]) -> BoardReading:

@@ -23,8 +23,18 @@ from common.format import DASH
 from diagnosis.board_reading import BoardEntry, BoardReading, read_board
 from diagnosis.board_stats import MeanEstimate, mean_estimate
 
-__all__ = ["AVERAGE_ONLY", "leaderboard_reading", "mde_sentence", "mean_cell", "method_sentence",
-           "model_error_bars", "results_scores", "run_estimates", "tier_cell", "tier_sentence"]
+__all__ = [
+    "AVERAGE_ONLY",
+    "leaderboard_reading",
+    "mde_sentence",
+    "mean_cell",
+    "method_sentence",
+    "model_error_bars",
+    "results_scores",
+    "run_estimates",
+    "tier_cell",
+    "tier_sentence",
+]
 
 AVERAGE_ONLY = "average only: no per-item scores, no interval"
 METHODS = {"wilson": "Wilson", "clt": "CLT", "clustered": "clustered"}
@@ -39,6 +49,7 @@ def _when(result: Result) -> tuple[int, str]:
 def results_scores(results: Sequence[Result]) -> tuple[dict[str, float], dict[str, str]]:
     """(item -> score, item -> its eval) over the scored results; an eval's k-th result (by
     creation, then id) is item ``eval#k``."""
+
     def order(result: Result) -> tuple[tuple[int, str], str]:
         return (_when(result), result.id)
 
@@ -126,32 +137,41 @@ def tier_sentence(reading: BoardReading, name: dict[str, str] | None = None) -> 
     if len(tiered) == 1:
         return f"{said} is the only model with per-item scores"
     if not tied:
-        return (f"{said} is ahead of every other model beyond noise "
-                f"(paired tests, Holm-corrected, alpha {reading.alpha:g})")
+        return (
+            f"{said} is ahead of every other model beyond noise (paired tests, Holm-corrected, alpha {reading.alpha:g})"
+        )
     others = ", ".join(names.get(m, m) for m in tied)
-    return (f"tied with the leader within noise: {said}, {others} "
-            f"(paired tests, Holm-corrected, alpha {reading.alpha:g})")
+    return (
+        f"tied with the leader within noise: {said}, {others} (paired tests, Holm-corrected, alpha {reading.alpha:g})"
+    )
 
 
 def mde_sentence(reading: BoardReading, unit: str = "evals") -> str:
     """``with 40 evals, a difference under 9 points cannot be seen (80% power, ...)``."""
     if reading.mde is None or reading.mde_items is None:
         return "no two models share enough scored items to say what difference this board can see"
-    return (f"with {reading.mde_items} {unit}, a difference under {_points(reading.mde)} points cannot be "
-            f"seen reliably ({reading.power:.0%} power, alpha {reading.alpha:g}, the typical pair's spread)")
+    return (
+        f"with {reading.mde_items} {unit}, a difference under {_points(reading.mde)} points cannot be "
+        f"seen reliably ({reading.power:.0%} power, alpha {reading.alpha:g}, the typical pair's spread)"
+    )
 
 
 def method_sentence(reading: BoardReading) -> str:
     """How the intervals were made, and the design effect where items came in groups."""
     methods = sorted({METHODS[e.estimate.method] for e in reading.entries if e.estimate is not None})
     text = f"{reading.confidence:.0%} intervals ({', '.join(methods) or 'none'})"
-    effects = [e.estimate.design_effect for e in reading.entries
-               if e.estimate is not None and e.estimate.design_effect is not None]
+    effects = [
+        e.estimate.design_effect
+        for e in reading.entries
+        if e.estimate is not None and e.estimate.design_effect is not None
+    ]
     if effects:
         groups = max(e.estimate.clusters or 0 for e in reading.entries if e.estimate is not None)
-        text += (f"; items come in groups ({groups} evals): design effect {min(effects):.1f}–{max(effects):.1f}"
-                 if len(effects) > 1 and min(effects) != max(effects)
-                 else f"; items come in groups ({groups} evals): design effect {effects[0]:.1f}")
+        text += (
+            f"; items come in groups ({groups} evals): design effect {min(effects):.1f}–{max(effects):.1f}"
+            if len(effects) > 1 and min(effects) != max(effects)
+            else f"; items come in groups ({groups} evals): design effect {effects[0]:.1f}"
+        )
     if reading.averages_only:
         text += f"; {len(reading.averages_only)} with the platform's average only (no interval)"
     return text
@@ -168,20 +188,32 @@ def model_error_bars(reading: BoardReading, model_id: str) -> dict[str, Any]:
             continue
         other, sign = (pair.b, 1.0) if pair.a == model_id else (pair.a, -1.0)
         c = pair.comparison
-        pairs.append({"other": other, "p_holm": pair.p_holm,
-                      "difference": None if c is None else sign * c.difference,
-                      "interval": None if c is None else sorted((sign * c.interval[0], sign * c.interval[1])),
-                      "p_value": None if c is None else c.p_value, "test": None if c is None else c.test,
-                      "n": None if c is None else c.n})
+        pairs.append(
+            {
+                "other": other,
+                "p_holm": pair.p_holm,
+                "difference": None if c is None else sign * c.difference,
+                "interval": None if c is None else sorted((sign * c.interval[0], sign * c.interval[1])),
+                "p_value": None if c is None else c.p_value,
+                "test": None if c is None else c.test,
+                "n": None if c is None else c.n,
+            }
+        )
     return {
         "estimate": entry.estimate.to_json() if entry is not None and entry.estimate is not None else None,
         "average_only": entry is not None and entry.estimate is None,
         "tier": entry.tier if entry is not None else None,
         "tied_with_leader": None if entry is None or entry.tier is None else entry.tier == 1,
         "pairs": pairs,
-        "board": {"confidence": reading.confidence, "alpha": reading.alpha, "power": reading.power,
-                  "mde": reading.mde, "mde_items": reading.mde_items, "method": method_sentence(reading),
-                  "multiple_comparisons": "Holm across every pair on the board"},
+        "board": {
+            "confidence": reading.confidence,
+            "alpha": reading.alpha,
+            "power": reading.power,
+            "mde": reading.mde,
+            "mde_items": reading.mde_items,
+            "method": method_sentence(reading),
+            "multiple_comparisons": "Holm across every pair on the board",
+        },
     }
 
 

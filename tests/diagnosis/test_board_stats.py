@@ -49,8 +49,9 @@ def errorbars() -> Any:
 # --- distributions against scipy ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("a", "b", "x"), [(0.5, 0.5, 0.3), (2, 3, 0.9), (19.5, 0.5, 0.97), (200, 150, 0.55),
-                                          (1, 1, 0.25), (0.2, 7, 0.01)])
+@pytest.mark.parametrize(
+    ("a", "b", "x"), [(0.5, 0.5, 0.3), (2, 3, 0.9), (19.5, 0.5, 0.97), (200, 150, 0.55), (1, 1, 0.25), (0.2, 7, 0.01)]
+)
 def test_regularized_beta_is_scipys(a: float, b: float, x: float) -> None:
     import scipy.special
 
@@ -68,8 +69,9 @@ def test_t_p_value_is_scipys(t: float, dof: int) -> None:
 @pytest.mark.parametrize("dof", [1, 3, 9, 39, 500])
 @pytest.mark.parametrize("confidence", [0.8, 0.95, 0.99])
 def test_t_quantile_is_scipys(confidence: float, dof: int) -> None:
-    assert student_t_quantile(confidence, dof) == pytest.approx(scipy_stats().t.ppf((1 + confidence) / 2, dof),
-                                                                rel=1e-9)
+    assert student_t_quantile(confidence, dof) == pytest.approx(
+        scipy_stats().t.ppf((1 + confidence) / 2, dof), rel=1e-9
+    )
 
 
 @pytest.mark.parametrize(("k", "n", "p"), [(0, 10, 0.5), (3, 10, 0.5), (12, 40, 0.3), (499, 1000, 0.5), (10, 10, 0.2)])
@@ -197,7 +199,9 @@ def test_identical_and_constant_differences() -> None:
 # --- Holm, MDE ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("p_values", [[0.01, 0.04, 0.03, 0.005], [0.2, 0.2, 0.01], [0.5], [], [0.001, 0.9, 0.04, 0.04, 0.3]])
+@pytest.mark.parametrize(
+    "p_values", [[0.01, 0.04, 0.03, 0.005], [0.2, 0.2, 0.01], [0.5], [], [0.001, 0.9, 0.04, 0.04, 0.3]]
+)
 def test_holm_is_errorbars_and_the_step_down_rule(p_values: list[float]) -> None:
     assert holm(p_values) == pytest.approx(errorbars().leaderboard.holm_correction(p_values))
     m = len(p_values)
@@ -222,7 +226,9 @@ def test_mde_is_errorbars_for_the_same_design() -> None:
 # --- the board ------------------------------------------------------------------------------
 
 
-def _board_scores(seed: int, rates: dict[str, float], items: int, *, binary: bool = True) -> dict[str, dict[str, float]]:
+def _board_scores(
+    seed: int, rates: dict[str, float], items: int, *, binary: bool = True
+) -> dict[str, dict[str, float]]:
     """Each model's scores on shared items of varied difficulty: pass/fail, or the pass
     probability itself plus noise (a 0-1 graded score)."""
     rng = np.random.default_rng(seed)
@@ -242,8 +248,9 @@ def test_board_tiers_match_errorbars_groups_and_holm() -> None:
     assert [sorted(t) for t in board.to_json()["tiers"]] == [["alpha", "bravo"], ["charlie", "delta"]]
     reference = errorbars()
     rows = [(m, item, s) for m, by_item in scores.items() for item, s in by_item.items()]
-    data = reference.io.EvalData(model=[r[0] for r in rows], question_id=[r[1] for r in rows],
-                                 score=[r[2] for r in rows])
+    data = reference.io.EvalData(
+        model=[r[0] for r in rows], question_id=[r[1] for r in rows], score=[r[2] for r in rows]
+    )
     theirs = reference.leaderboard.build_leaderboard(data, use_wilson_below_n=10**9)
     ours = {frozenset((p.a, p.b)): p.p_holm for p in board.pairs}
     for pair in theirs.pairwise:
@@ -266,7 +273,11 @@ def test_averages_only_models_get_no_interval_and_no_tier() -> None:
     by_model = {e.model: e for e in board.entries}
     assert by_model["d"].estimate is None and by_model["d"].tier is None and by_model["d"].mean == 0.9
     assert by_model["e"].mean is None and by_model["c"].estimate is None
-    assert [e.model for e in board.entries][2:] == ["d", "e", "c"] or [e.model for e in board.entries][2:] == ["d", "c", "e"]
+    assert [e.model for e in board.entries][2:] == ["d", "e", "c"] or [e.model for e in board.entries][2:] == [
+        "d",
+        "c",
+        "e",
+    ]
     assert board.averages_only == ["d", "e"]
 
 
@@ -331,7 +342,9 @@ def test_paired_interval_covers_at_its_nominal_rate() -> None:
     assert 0.93 <= _coverage(hits) <= 0.97, _coverage(hits)
 
 
-@pytest.mark.parametrize(("x1", "n1", "x2", "n2"), [(924, 2000, 880, 2000), (5, 40, 12, 45), (0, 30, 3, 30), (10, 10, 7, 10)])
+@pytest.mark.parametrize(
+    ("x1", "n1", "x2", "n2"), [(924, 2000, 880, 2000), (5, 40, 12, 45), (0, 30, 3, 30), (10, 10, 7, 10)]
+)
 def test_two_proportion_p_is_scipys_chi_square_without_correction(x1: int, n1: int, x2: int, n2: int) -> None:
     from diagnosis.board_stats import two_proportion_p
 

@@ -7,9 +7,11 @@ from widgets.interval_strip import StripRow, strip_text
 
 
 def test_intervals_are_placed_on_the_axis_and_groups_headed() -> None:
-    rows = [StripRow("alpha", 0.8, (0.7, 0.9), group="tier 1 · tied with the leader within noise"),
-            StripRow("bravo", 0.75, (0.6, 0.85)),
-            StripRow("charlie", 0.2, (0.1, 0.3), group="tier 2")]
+    rows = [
+        StripRow("alpha", 0.8, (0.7, 0.9), group="tier 1 · tied with the leader within noise"),
+        StripRow("bravo", 0.75, (0.6, 0.85)),
+        StripRow("charlie", 0.2, (0.1, 0.3), group="tier 2"),
+    ]
     lines = strip_text(rows, 100).plain.splitlines()
     assert lines[0] == "tier 1 · tied with the leader within noise" and lines[3] == "tier 2"
     alpha, charlie = lines[1], lines[4]

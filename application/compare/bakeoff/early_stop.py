@@ -30,7 +30,9 @@ __all__ = ["EarlyStop", "per_sample_cost", "run_readings", "saving_sentence", "w
 Ending = Literal["finished", "stopped_early", "declined"]
 
 
-def run_readings(run: assumed.Run, samples: Sequence[assumed.Sample], margin: float | None = None) -> list[EarlyReading]:
+def run_readings(
+    run: assumed.Run, samples: Sequence[assumed.Sample], margin: float | None = None
+) -> list[EarlyReading]:
     """Every candidate's reading over the samples read so far (in the queue's order)."""
     check_margin(margin)
     planned = run.sample_count or len(samples)
@@ -49,8 +51,10 @@ def run_readings(run: assumed.Run, samples: Sequence[assumed.Sample], margin: fl
                     baseline.append(by_key[incumbent])
             readings.append(criterion_reading(arm, candidate, baseline, planned, margin))
         return readings
-    return [win_rate_reading(arm, [a.outcome for s in samples for a in s.candidates if a.model == arm], planned,
-                             margin) for arm in arms]
+    return [
+        win_rate_reading(arm, [a.outcome for s in samples for a in s.candidates if a.model == arm], planned, margin)
+        for arm in arms
+    ]
 
 
 def per_sample_cost(run: assumed.Run, costs: MeasuredCosts) -> float | None:
@@ -96,10 +100,14 @@ def saving_sentence(readings: Sequence[EarlyReading], saved: float | None) -> st
         return "no reading yet"
     left = max(r.planned - r.read for r in readings)
     if saved is None:
-        return (f"cancelling now skips {left} samples' generations and judge calls (their cost was never "
-                "measured in this workspace, so no figure)")
-    return (f"cancelling now saves about {saved:,.0f} (the queue's cost unit) of generations and judge calls "
-            f"({left} samples not run)")
+        return (
+            f"cancelling now skips {left} samples' generations and judge calls (their cost was never "
+            "measured in this workspace, so no figure)"
+        )
+    return (
+        f"cancelling now saves about {saved:,.0f} (the queue's cost unit) of generations and judge calls "
+        f"({left} samples not run)"
+    )
 
 
 async def watch_until_decided(
@@ -135,8 +143,9 @@ async def watch_until_decided(
         await sleep(interval)
 
 
-async def _cancel_once(client: ErrorbarClient, run_id: str, readings: list[EarlyReading],
-                       saved: float | None) -> EarlyStop:
+async def _cancel_once(
+    client: ErrorbarClient, run_id: str, readings: list[EarlyReading], saved: float | None
+) -> EarlyStop:
     try:
         run = await client.cancel_run(run_id)
     except BlahError as error:
@@ -145,8 +154,9 @@ async def _cancel_once(client: ErrorbarClient, run_id: str, readings: list[Early
         if run.status == "CANCELLED":
             return EarlyStop("stopped_early", run, readings, 1, saved)
         if run.terminal:
-            return EarlyStop("finished", run, readings, 1, None,
-                             [f"the run ended while the cancel was on its way ({error.message})"])
+            return EarlyStop(
+                "finished", run, readings, 1, None, [f"the run ended while the cancel was on its way ({error.message})"]
+            )
         raise
     if run.status != "CANCELLED":  # a slice in flight can still land it DONE: re-read
         run = await client.get_run(run_id)

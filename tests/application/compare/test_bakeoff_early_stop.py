@@ -31,8 +31,13 @@ def _mover(server: Any, run_id: str, steps: int = 25):  # type: ignore[no-untype
 
 
 def _body(baseline: str, candidate: str, samples: int = 200) -> dict[str, Any]:
-    return {**COMPARISON, "baseline_model": baseline, "candidate_models": [candidate], "sample_count": samples,
-            "assertions": []}
+    return {
+        **COMPARISON,
+        "baseline_model": baseline,
+        "candidate_models": [candidate],
+        "sample_count": samples,
+        "assertions": [],
+    }
 
 
 async def test_a_clearly_better_candidate_is_stopped_early_with_one_cancel() -> None:
@@ -44,13 +49,13 @@ async def test_a_clearly_better_candidate_is_stopped_early_with_one_cancel() -> 
             asked.append(saving_sentence(readings, saved))
             return True
 
-        costs = MeasuredCosts({"meta-llama/Llama-3.1-8B-Instruct": 10.0, "anthropic/claude-sonnet-4": 30.0},
-                              {}, {})
+        costs = MeasuredCosts({"meta-llama/Llama-3.1-8B-Instruct": 10.0, "anthropic/claude-sonnet-4": 30.0}, {}, {})
         async with ErrorbarClient(server.base_url, api_key=server.admin_key) as client:
             got = await client.get_run(run["id"])
             costs.per_judge_call[got.judge_model or ""] = 5.0
-            outcome = await watch_until_decided(client, run["id"], margin=None, sleep=_mover(server, run["id"]),
-                                                confirm=confirm, costs=costs)
+            outcome = await watch_until_decided(
+                client, run["id"], margin=None, sleep=_mover(server, run["id"]), confirm=confirm, costs=costs
+            )
         assert outcome.ending == "stopped_early" and outcome.cancels_sent == 1
         assert server.requests.count("POST", CANCEL.format(id=run["id"])) == 1
         reading = outcome.readings[0]
@@ -74,8 +79,9 @@ async def test_a_candidate_about_as_good_as_the_baseline_never_stops_as_a_win() 
             return True
 
         async with ErrorbarClient(server.base_url, api_key=server.admin_key) as client:
-            outcome = await watch_until_decided(client, run["id"], margin=0.15, sleep=_mover(server, run["id"]),
-                                                confirm=confirm)
+            outcome = await watch_until_decided(
+                client, run["id"], margin=0.15, sleep=_mover(server, run["id"]), confirm=confirm
+            )
         assert "win" not in calls
         assert outcome.ending in ("finished", "stopped_early")
         if outcome.ending == "stopped_early":
@@ -91,8 +97,9 @@ async def test_a_run_that_ends_while_the_cancel_is_in_flight_is_finished() -> No
             return True
 
         async with ErrorbarClient(server.base_url, api_key=server.admin_key) as client:
-            outcome = await watch_until_decided(client, run["id"], margin=None, sleep=_mover(server, run["id"]),
-                                                confirm=confirm)
+            outcome = await watch_until_decided(
+                client, run["id"], margin=None, sleep=_mover(server, run["id"]), confirm=confirm
+            )
         assert outcome.ending == "finished" and outcome.cancels_sent == 1 and outcome.run.status == "DONE"
         assert server.requests.count("POST", CANCEL.format(id=run["id"])) == 1
         assert outcome.notes and "ended while the cancel was on its way" in outcome.notes[0]
@@ -101,7 +108,14 @@ async def test_a_run_that_ends_while_the_cancel_is_in_flight_is_finished() -> No
 def test_per_sample_cost_needs_every_part_measured() -> None:
     from api_client.errorbar.shapes import Run
 
-    run = Run.model_validate({"id": "r", "baseline_model": "b", "judge_model": "j", "eval_kind": "comparison",
-                              "arms": [{"key": "c", "model": "c", "n": 3}]})
+    run = Run.model_validate(
+        {
+            "id": "r",
+            "baseline_model": "b",
+            "judge_model": "j",
+            "eval_kind": "comparison",
+            "arms": [{"key": "c", "model": "c", "n": 3}],
+        }
+    )
     assert per_sample_cost(run, MeasuredCosts({"b": 1.0, "c": 2.0}, {"j": 0.5}, {})) == 1.0 + 3 * 2.0 + 6 * 0.5
     assert per_sample_cost(run, MeasuredCosts({"b": 1.0}, {"j": 0.5}, {})) is None

@@ -29,15 +29,26 @@ RUN = Run(id="run-1", status="completed", completed_at=1000, started_at=10)
 
 def _results(model: str, rate: float, evals: int, seed: int, per_eval: int = 1) -> list[Result]:
     rng = random.Random(seed)
-    return [Result(id=f"{model}-{e}-{k}", eval_run_id="run-1", eval_id=f"ev{e}", model_id=model,
-                   score=float(rng.random() < rate), created_at=e * 10 + k)
-            for e in range(evals) for k in range(per_eval)]
+    return [
+        Result(
+            id=f"{model}-{e}-{k}",
+            eval_run_id="run-1",
+            eval_id=f"ev{e}",
+            model_id=model,
+            score=float(rng.random() < rate),
+            created_at=e * 10 + k,
+        )
+        for e in range(evals)
+        for k in range(per_eval)
+    ]
 
 
 def _board(rates: dict[str, float], evals: int = 40, per_eval: int = 1):  # type: ignore[no-untyped-def]
     entries = [LeaderboardEntry(model_id=m, avg_score=r, eval_count=evals, last_run_at=1000) for m, r in rates.items()]
-    histories = {e.model_id: model_history(e, _results(e.model_id, rates[e.model_id], evals, i, per_eval), [RUN])
-                 for i, e in enumerate(entries)}
+    histories = {
+        e.model_id: model_history(e, _results(e.model_id, rates[e.model_id], evals, i, per_eval), [RUN])
+        for i, e in enumerate(entries)
+    }
     return standings(entries, histories)
 
 
@@ -93,11 +104,19 @@ def test_compare_pairs_the_rows_both_models_scored() -> None:
 
 def test_compare_rows_with_item_ids_are_clustered_by_eval() -> None:
     rng = random.Random(4)
-    rows = [{"eval_id": f"ev{i // 5}", "item_id": f"it{i}",
-             "answers": {"a": {"score": rng.random()}, "b": {"score": rng.random()}}} for i in range(50)]
+    rows = [
+        {
+            "eval_id": f"ev{i // 5}",
+            "item_id": f"it{i}",
+            "answers": {"a": {"score": rng.random()}, "b": {"score": rng.random()}},
+        }
+        for i in range(50)
+    ]
     reading = comparison_reading(Comparison.model_validate({"models": ["a", "b"], "rows": rows}))
-    assert all(e.estimate is not None and e.estimate.method == "clustered" and e.estimate.clusters == 10
-               for e in reading.entries)
+    assert all(
+        e.estimate is not None and e.estimate.method == "clustered" and e.estimate.clusters == 10
+        for e in reading.entries
+    )
     assert reading.pairs[0].comparison.test == "clustered paired t"  # type: ignore[union-attr]
 
 
@@ -134,8 +153,10 @@ def test_checkpoint_holm_sentence_counts_what_survives() -> None:
     rows = compare_outcomes(a, b)
     tests = row_tests(rows)
     kinds = [t for t in tests if t.section == "kind"]
-    expected = (f"kinds: {sum(t.p_holm < 0.05 for t in kinds)} of {sum(t.p_value < 0.05 for t in kinds)} changes "
-                f"at p < 0.05 hold after Holm across {len(kinds)}")
+    expected = (
+        f"kinds: {sum(t.p_holm < 0.05 for t in kinds)} of {sum(t.p_value < 0.05 for t in kinds)} changes "
+        f"at p < 0.05 hold after Holm across {len(kinds)}"
+    )
     assert holm_sentence(rows).startswith(expected)
 
 
@@ -155,10 +176,12 @@ def test_model_error_bars_for_json_carry_estimate_tier_and_signed_pairs() -> Non
 def test_run_estimates_are_per_run_newest_first() -> None:
     from application.leaderboard.error_bars import run_estimates
 
-    older = [Result(id=f"o{i}", eval_run_id="run-0", eval_id=f"ev{i}", score=float(i % 2), created_at=i)
-             for i in range(20)]
-    newer = [Result(id=f"n{i}", eval_run_id="run-1", eval_id=f"ev{i}", score=1.0, created_at=100 + i)
-             for i in range(20)]
+    older = [
+        Result(id=f"o{i}", eval_run_id="run-0", eval_id=f"ev{i}", score=float(i % 2), created_at=i) for i in range(20)
+    ]
+    newer = [
+        Result(id=f"n{i}", eval_run_id="run-1", eval_id=f"ev{i}", score=1.0, created_at=100 + i) for i in range(20)
+    ]
     unscored = [Result(id="u", eval_run_id="run-2", eval_id="ev0", score=None, created_at=1)]
     estimates = run_estimates(older + newer + unscored)
     assert [run for run, _ in estimates] == ["run-1", "run-0", "run-2"]

@@ -3,7 +3,6 @@ simulator: your model against another one of the demo, then against its own olde
 
 from __future__ import annotations
 
-
 from api_client.blahdev.client import BlahClient
 from application.compare.checkpoint_format import row_cells
 from diagnosis.checkpoint import BETTER, NO_CHANGE, WORSE

@@ -6,7 +6,6 @@ stay inert; without Blobfish the tab says so."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,10 +16,10 @@ from api_client.blobfish import shapes_bench as shapes
 from api_client.blobfish.benchmarks import NOT_YOURS, REFUSALS
 from application.leaderboard.bench_board import DOCUMENTED_BADGE, HONESTY_LINE
 from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.bench import FakeClock
 from tests.support.bench_board import SLUG, DropFirstDelete, SuiteMaker, frame_segments, frame_text, make_board_app
 from tests.support.blobfish import DropFirstAnswer
+from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.notify_log import said
 from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for

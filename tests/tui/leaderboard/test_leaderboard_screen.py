@@ -13,8 +13,8 @@ from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.screens.leaderboard.screen import LeaderboardScreen, ModelHistory, mean_score, model_history, standings
 from tui.screens.runs.screen import RunsScreen
-from widgets.key_table import KeyTable
 from widgets.interval_strip import IntervalStrip
+from widgets.key_table import KeyTable
 
 
 def entry(model: str, avg: float | None, last: int | None = 300) -> LeaderboardEntry:
@@ -176,7 +176,9 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
             assert not any(run_id in n for n in notifications(app))
 
 
-async def test_at_80_columns_the_interval_and_tier_are_in_view_and_the_last_run_one_scroll_away(sim: SimulatorServer, client: BlahClient) -> None:
+async def test_at_80_columns_interval_and_tier_in_view_last_run_one_scroll_away(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,

@@ -36,7 +36,10 @@ from application.runs.bench_known import remember_slug
 from application.session.context import AppContext
 from tui.app_protocol import BlahAppApi
 from tui.screens.leaderboard.community_rows import (
-    PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
+    PLATFORM_CHIP,
+    CommunityRowDetail,
+    CommunityRowItem,
+    tasks_graded_passed,
 )
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
@@ -75,7 +78,7 @@ class CommunityBoard(Vertical):
     CommunityBoard #cb-detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $primary 40%; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[CommunityRow] = []
         self.reading: BoardReading | None = None  # intervals where per-task scores are known

@@ -25,9 +25,9 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
 from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
 from widgets.interval_strip import IntervalStrip, StripRow
+from widgets.key_table import KeyTable
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
