@@ -5,7 +5,7 @@
     blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...)
                             [--yes] [--json]
                             (every field as a flag: see cli/commands/bakeoff_create.py)
-    blah-tui bakeoff watch ID
+    blah-tui bakeoff watch ID [--stop-when-decided [--margin D] [--yes]]
     blah-tui bakeoff cancel ID [--yes]
     blah-tui bakeoff samples ID [--losses] [--json]
     blah-tui bakeoff compare A B [--json]
@@ -24,7 +24,9 @@ Exit codes. gate: 0 pass; 1 a check failed; 2 bad usage, including no threshold 
 sent); 3 the run is not DONE (fail closed; ``--wait`` polls until it is or the time is up);
 4 the queue could not be reached, refused the key, or answered something else. Other
 commands: 0 done (watch: the run ended DONE); 1 the queue refused (watch: ERROR or
-CANCELLED); 2 bad usage; 4 unreachable or key refused. screen: 0 the screening finished DONE
+CANCELLED); 2 bad usage (watch --stop-when-decided: an unknown run too); 4 unreachable or key
+refused; 5 watch --stop-when-decided cancelled the rest of a decided run (see
+cli/commands/bakeoff_stop.py). screen: 0 the screening finished DONE
 (a "keep" is a good outcome); 1 the queue refused (402 no funds, 422 nothing to screen, 400,
 403) or the run ended ERROR or CANCELLED; 2 bad usage; 4 unreachable, key refused, or the
 create's outcome unknown (see cli/commands/bakeoff_screen.py).
@@ -45,7 +47,7 @@ from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
 from api_client.errorbar.gate_blocking import BlockingGate
 from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.errors import UnsafePathError
+from api_client.errors import NotFoundError, UnsafePathError
 from cli.commands import bakeoff_calibration
 from cli.commands import bakeoff_print as show
 from cli.commands import bakeoff_screen
@@ -83,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_create_arguments(create)
     watch = sub.add_parser("watch", parents=[connection], help="poll a run until it ends")
     watch.add_argument("run_id", metavar="ID")
+    watch.add_argument("--stop-when-decided", action="store_true",
+                       help="cancel the rest once every candidate's anytime-valid reading is settled (exit 5)")
+    watch.add_argument("--margin", type=unit_rate, metavar="D", help="a noninferiority margin (0..1) for the decision")
+    watch.add_argument("--yes", action="store_true", help="cancel without asking once decided")
     cancel = sub.add_parser("cancel", parents=[connection], help="cancel a pending or running run")
     cancel.add_argument("run_id", metavar="ID")
     cancel.add_argument("--yes", action="store_true")
@@ -160,6 +166,16 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             if created.settled:
                 err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
             _print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
+        elif action == "watch" and args.stop_when_decided:
+            from cli.commands.bakeoff_stop import watch_and_stop
+
+            try:
+                await client.get_run(args.run_id)
+            except NotFoundError as error:
+                raise CommandError(f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}",
+                                   EXIT_USAGE) from None
+            return await watch_and_stop(client, args.run_id, margin=args.margin, yes=args.yes, stdin=params["stdin"],
+                                        out=out, err=err, sleep=sleep, progress=show.progress)
         elif action == "watch":
             def line(run: assumed.Run) -> None:
                 err.write(f"{one_line(run.status or '?', 12)} {show.progress(run)}\n")
@@ -214,6 +230,8 @@ def bakeoff_main(argv: Sequence[str], *, out: TextIO | None = None, err: TextIO 
             params["stdin"] = stdin
         elif args.action == "screen":
             params["body"] = bakeoff_screen.body_of(args)
+        elif args.action == "watch":
+            params["stdin"] = stdin
         connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
         if args.action == "screen":
             confirm(bakeoff_screen.question(params["body"]), args.yes, stdin, err)
