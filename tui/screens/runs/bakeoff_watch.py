@@ -193,7 +193,7 @@ class BakeoffWatchScreen(BlahScreen):
             state.append(final, style="bold green" if run.status == "DONE" else "bold red")
         elif run.error:
             state.append(f"\n{one_line(run.error, 200)}", style="red")
-        if self.readings:
+        if any(r.read for r in self.readings):  # nothing sampled yet (PENDING): nothing to say
             state.append("\n")
             for reading in self.readings:
                 state.append("\n" + one_line(reading.sentence(), 300))
