@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from api_client.blahdev.shapes import ChatMessage
+from common.records import ChatTurn
 
 from . import kinds
 from .finding import Finding
@@ -103,7 +103,7 @@ _SENTENCE_END = frozenset('.!?:;)]}"\'”’…')
 def detect_continuation(
     reply: str,
     prompt: str | None,
-    messages: Sequence[ChatMessage] | None,
+    messages: Sequence[ChatTurn] | None,
     detected: str | None,
     trained: str | None,
     *,
@@ -135,7 +135,7 @@ def detect_continuation(
     return _extends_sentence(reply, prompt, messages)
 
 
-def _next_turn(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+def _next_turn(reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None) -> Finding | None:
     at = _next_turn_at(reply)
     if at is None:
         return None
@@ -172,7 +172,7 @@ def _next_turn_at(reply: str) -> int | None:
     return min(starts) if starts else None
 
 
-def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None) -> Finding | None:
     source = user_text(prompt, messages) if messages else (prompt or "")
     if source.count(":") < 2:
         return None  # a label must come back at least twice, each with its colon
@@ -203,7 +203,7 @@ _ASKS_FOR_NEXT = re.compile(r"\b(?:next|complete|continue|finish|fill in|more)\b
 Series = tuple[tuple[str, int, re.Pattern[str]], ...]
 
 
-def _series_of(prompt: str | None, messages: Sequence[ChatMessage] | None) -> Series:
+def _series_of(prompt: str | None, messages: Sequence[ChatTurn] | None) -> Series:
     """The numbered series the user's turn is an item of (usually none)."""
     if messages:
         return _series_in(user_text(prompt, messages))
@@ -310,7 +310,7 @@ _NOT_SPEAKERS = frozenset(
 
 
 def _other_speakers(
-    reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None, source: str | None
+    reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None, source: str | None
 ) -> Finding | None:
     """The prompt is a transcript of speakers ("Alice: ...") and the reply writes their turns.
 
@@ -367,7 +367,7 @@ except ImportError:  # not built (or built from older sources): the search itsel
         return True
 
 
-def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None) -> Finding | None:
     said = user_text(prompt, messages).strip()
     line = last_line(said)
     text = reply.lstrip()

@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from api_client.blahdev.shapes import ChatMessage, LensBundle, Model
+from common.records import ChatTurn
 
+from .inputs import LensRecord, ModelRecord
 
 #: Human names used in evidence and reports.
 TEMPLATE_NAMES: dict[str, str] = {
@@ -100,7 +101,7 @@ def normalize_template(value: str | None) -> str | None:
     return _ALIASES.get(key, key)
 
 
-def detect_template(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str | None:
+def detect_template(prompt: str | None, messages: Sequence[ChatTurn] | None = None) -> str | None:
     """The chat template the prompt is written in, ``"none"`` for a raw prompt.
 
     ``None`` when there is no prompt text to read (``prompt`` is None, or it is blank while
@@ -168,7 +169,7 @@ def templates_compatible(detected: str, trained: str, prompt: str = "") -> bool:
 
 
 def resolve_trained_template(
-    config_value: str | None, model: Model | None, lens: LensBundle | None
+    config_value: str | None, model: ModelRecord | None, lens: LensRecord | None
 ) -> tuple[str | None, str]:
     """The template the model was trained with, and where that came from.
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from api_client.blahdev.shapes import ChatMessage
+
 from common.format import format_utc
+from common.records import ChatTurn
 
 QUOTE_LIMIT = 80
 
@@ -88,10 +89,10 @@ _USER_TURN_SCANS = tuple(
     (start, ends, start[0] if start[0] in "[#" else "", "user" in start) for start, ends in _USER_TURNS
 )
 
-_last_said: tuple[str | None, Sequence[ChatMessage] | None, str] = (None, None, "")
+_last_said: tuple[str | None, Sequence[ChatTurn] | None, str] = (None, None, "")
 
 
-def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str:
+def user_text(prompt: str | None, messages: Sequence[ChatTurn] | None = None) -> str:
     """The last thing the user said: the last user message, else the last user turn found in
     the templated prompt, else the whole prompt (a raw completion prompt is all user text).
 
@@ -108,7 +109,7 @@ def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None)
     return said
 
 
-def _user_text(prompt: str | None, messages: Sequence[ChatMessage] | None) -> str:
+def _user_text(prompt: str | None, messages: Sequence[ChatTurn] | None) -> str:
     if messages:
         for message in reversed(messages):
             if message.role == "user" and message.content is not None:

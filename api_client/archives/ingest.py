@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry
+    from common.records import Call
 
-BadgesFn = Callable[["LogEntry"], Iterable[str]]
+BadgesFn = Callable[["Call"], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
 _VALUE_COLUMNS = (
@@ -58,12 +58,12 @@ class InsertOutcome:
     changed: tuple[int, int] | None
 
 
-def is_failed(entry: LogEntry) -> bool:
+def is_failed(entry: Call) -> bool:
     """The archive's error flag: the call reported an error (what errors-only lists)."""
     return entry.error is not None
 
 
-def badge_text(entry: LogEntry, badges_fn: BadgesFn | None) -> str:
+def badge_text(entry: Call, badges_fn: BadgesFn | None) -> str:
     """Space-separated, de-duplicated finding kinds for one entry ('' without a function)."""
     if badges_fn is None:
         return ""
@@ -79,7 +79,7 @@ def set_badges(conn: sqlite3.Connection, updates: Sequence[tuple[str, int]]) -> 
         conn.executemany("INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", [(k, seq) for k in badges.split()])
 
 
-def _messages_json(entry: LogEntry) -> str | None:
+def _messages_json(entry: Call) -> str | None:
     if entry.messages is None:
         return None
     return orjson.dumps([{"role": m.role, "content": m.content} for m in entry.messages]).decode()
@@ -102,7 +102,7 @@ def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
 
 
 def insert_sorted(
-    conn: sqlite3.Connection, new: Sequence[LogEntry], badges_fn: BadgesFn | None, *, number: bool = True
+    conn: sqlite3.Connection, new: Sequence[Call], badges_fn: BadgesFn | None, *, number: bool = True
 ) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
     a write transaction; ``new`` must be non-empty and contain no stored id.
@@ -138,7 +138,7 @@ def _has_unnumbered(conn: sqlite3.Connection) -> bool:
 
 
 def _rows(
-    new: Sequence[LogEntry], badges_fn: BadgesFn | None, max_seq: int, ord0: int | None
+    new: Sequence[Call], badges_fn: BadgesFn | None, max_seq: int, ord0: int | None
 ) -> tuple[Iterable[tuple[Any, ...]], list[tuple[str, int]]]:
     """The rows of ``new`` in the order of ``_INSERT_SQL``, built column by column (C-level
     ``map``/``zip``: no Python per row when the entries carry their messages' JSON)."""

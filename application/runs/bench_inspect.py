@@ -1,10 +1,11 @@
 """A graded benchmark task's recorded steps as Inspector calls (a ``CallSource``), no Textual.
 
 A benchmark task records tool calls, not completions: each step is one tool call and its
-result. It is read into the same ``Rollout`` (``api_client.blobfish.shapes_evidence``) an SDK evaluation's
-rollout becomes, so the same detectors run (tool-call loops, failed tool calls, a failed grade
-nothing explains); the Inspector shows the call as the prompt side and the recorded result as
-the reply side, and lists those findings (``classify`` does not run: there is no model reply).
+result. It is read (``api_client.blobfish.records.rollout_from_task``) into the same
+``Rollout`` (``common.records``) an SDK evaluation's rollout becomes, so the same detectors
+run (tool-call loops, failed tool calls, a failed grade nothing explains); the Inspector
+shows the call as the prompt side and the recorded result as the reply side, and lists those
+findings (``classify`` does not run: there is no model reply).
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry
+from api_client.blobfish.records import rollout_from_task
 from api_client.blobfish.shapes_bench import TaskResult
-from application.evaluations.evidence import PLATFORM, Grade, Rollout, RolloutStep, ToolCall, result_failed
+from application.evaluations.evidence import PLATFORM, RolloutStep
 from application.evaluations.inspect import tool_call_line
 from application.inspector.foreign import ForeignCall, StepsById
+from common.records import Call, step_call_id
 from diagnosis.rollouts import RolloutDiagnosis, diagnose_rollout
 
-__all__ = ["TaskSteps", "task_rollout"]
+__all__ = ["TaskSteps"]
 
 NOTE = "A benchmark task records tool calls and their results, not the model's completions; nothing is run again."
 
@@ -28,20 +30,6 @@ def _text(value: Any) -> str | None:
     if value is None:
         return None
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-
-
-def task_rollout(run_id: str, task: TaskResult, model: str | None) -> Rollout:
-    """The task as a rollout: one step per recorded tool call, the grader's verdict as its grade."""
-    steps = []
-    for n, call in enumerate(task.steps or []):
-        index = call.index if call.index is not None else n
-        failed = result_failed({"result": call.result})
-        steps.append(RolloutStep(index=index, turn=None, prompt=None, final_answer=None, model=model,
-                                 tool_calls=(ToolCall(call.tool, call.arguments, call.result, failed),)))
-    explanation = task.grader.explanation if task.grader else None
-    grade = Grade(passed=task.strict_pass, reward=task.score, explanation=explanation)
-    return Rollout(rollout_id=f"{run_id}/{task.task_id or '?'}", task_id=task.task_id, reward=task.score,
-                   grade=grade, trace_id=None, steps=tuple(steps), model=model)
 
 
 class TaskSteps(StepsById[RolloutStep]):
@@ -54,9 +42,9 @@ class TaskSteps(StepsById[RolloutStep]):
         self.slug = slug
         self.run_id = run_id
         self.task = task
-        self.rollout = task_rollout(run_id, task, model)
+        self.rollout = rollout_from_task(run_id, task, model)
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
-        super().__init__([f"{self.rollout.rollout_id}#{n}" for n in range(1, len(self.rollout.steps) + 1)],
+        super().__init__([step_call_id(self.rollout.rollout_id, n) for n in range(1, len(self.rollout.steps) + 1)],
                          self.rollout.steps)
 
     def call(self, call_id: str) -> ForeignCall | None:
@@ -64,7 +52,8 @@ class TaskSteps(StepsById[RolloutStep]):
         if step is None:
             return None
         call = step.tool_calls[0]
-        entry = LogEntry(id=call_id, model_id=self.rollout.model, source=PLATFORM, created_at=0,
+        # The task records no time for a step: created_at stays None ("not given").
+        entry = Call(id=call_id, model_id=self.rollout.model, source=PLATFORM, created_at=None,
                          prompt=f"{call.name or '(unnamed tool)'}({_text(call.args) or ''})",
                          response=_text(call.result), run_id=self.run_id, result_id=self.task.task_id)
         task = self.task

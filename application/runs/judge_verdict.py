@@ -22,7 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry, Result
+from api_client.blahdev.shapes import Result
+from common.records import Call
 
 __all__ = ["CriterionRow", "Judgement", "ResultDoubt", "judgement_doubts", "parse_judgement"]
 
@@ -194,7 +195,7 @@ def _local_doubts(result: Result, expected: str | None) -> list[ResultDoubt]:
 def judgement_doubts(
     results: Iterable[Result],
     *,
-    entries_by_log_id: Mapping[str, LogEntry] | None = None,
+    entries_by_log_id: Mapping[str, Call] | None = None,
     expected_by_eval: Mapping[str, str] | None = None,
 ) -> dict[str, list[ResultDoubt]]:
     """result id -> reasons to doubt its verdict (results without doubts are absent)."""
@@ -210,7 +211,7 @@ def judgement_doubts(
 
 
 def _diagnosis_doubts(
-    results: list[Result], entries_by_log_id: Mapping[str, LogEntry], expected: Mapping[str, str]
+    results: list[Result], entries_by_log_id: Mapping[str, Call], expected: Mapping[str, str]
 ) -> dict[str, list[ResultDoubt]] | None:
     """``diagnosis.doubtful_judgements`` when it exists (None otherwise)."""
     try:

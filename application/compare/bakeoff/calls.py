@@ -10,12 +10,14 @@ other side's answer, and the notes a person needs: a doubtful win, an answer cut
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from api_client.blahdev.shapes import LogEntry
+from api_client.errorbar.records import answer_from_sample, baseline_answer
 from application.compare.bakeoff.samples import SampleRow
 from application.inspector.foreign import ForeignCall, OrderedIds
 from common.iso_time import iso_ms
+from common.records import answer_call
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -39,10 +41,6 @@ def verdicts_line(answer: assumed.SampleAnswer) -> str:
     ab, ba = orderings.get("ab"), orderings.get("ba")
     return (f"baseline shown first: {_READING.get(ab, str(ab))} · "
             f"candidate shown first: {_READING.get(ba, str(ba))}")
-
-
-def _created_ms(run: assumed.Run) -> int:
-    return iso_ms(run.created_at) or 0
 
 
 def _preview(text: str | None) -> str:
@@ -74,16 +72,14 @@ class SampleCalls:
         run, sample, answer = self.run, row.sample, row.answer
         cap = run.max_output_tokens
         if is_baseline:
-            text, model = sample.baseline_answer, run.baseline_model
-            cut = (sample.model_extra or {}).get("baseline_truncated")
+            this = baseline_answer(run, sample)
             other, other_text = f"candidate {row.arm}", answer.answer
         else:
-            text, model, cut = answer.answer, row.arm, answer.truncated
+            this = replace(answer_from_sample(answer), model=row.arm)
             other, other_text = f"baseline {run.baseline_model or '—'}", sample.baseline_answer
-        entry = LogEntry(id=call_id, model_id=model, source=PLATFORM, created_at=_created_ms(run),
-                         prompt=sample.prompt, response=text, max_tokens=cap,
-                         finish_reason="length" if cut is True else None,
-                         latency_ms=None if is_baseline else answer.latency_ms)
+        model, cut = this.model, this.truncated
+        entry = answer_call(call_id, this, source=PLATFORM, prompt=sample.prompt, max_tokens=cap,
+                            created_at=iso_ms(run.created_at))
         origin: list[tuple[str, str]] = [
             ("platform", PLATFORM),
             ("run", f"{run.id} · {run.name or '—'}"),
