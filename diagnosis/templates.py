@@ -21,6 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from common.chat_markers import END_OF_TURN  # noqa: F401 - re-exported: suggest imports it from here
+from common.chat_markers import TEMPLATE_MARKERS as _MARKERS
+from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
 from common.records import ChatTurn
 
 from .inputs import LensRecord, ModelRecord
@@ -38,30 +41,6 @@ TEMPLATE_NAMES: dict[str, str] = {
     "none": "no template (raw text)",
 }
 
-#: The token that ends the assistant's turn in each template (for training-data advice).
-END_OF_TURN: dict[str, str] = {
-    "chatml": "<|im_end|>",
-    "llama2": "</s>",
-    "llama3": "<|eot_id|>",
-    "alpaca": "</s>",
-    "gemma": "<end_of_turn>",
-    "phi3": "<|end|>",
-    "mistral": "</s>",
-    "vicuna": "</s>",
-}
-
-# (marker, template); "[INST]" is resolved to llama2 or mistral afterwards.
-_MARKERS: tuple[tuple[str, str], ...] = (
-    ("<|im_start|>", "chatml"),
-    ("<|start_header_id|>", "llama3"),
-    ("<start_of_turn>", "gemma"),
-    ("<|user|>", "phi3"),
-    ("<|assistant|>", "phi3"),
-    ("<|system|>", "phi3"),
-    ("[INST]", "inst"),
-    ("<<SYS>>", "llama2"),
-    ("### Instruction:", "alpaca"),
-)
 _VICUNA_USER = re.compile(r"(?:^|\n)USER:")
 # The first marker of any template, in one scan (no marker is a prefix of another, so at most one
 # can start at a given position: the leftmost match is the marker that occurs first).
