@@ -36,7 +36,7 @@ def _pts(value: float) -> str:
     return f"{value * 100:+.1f}"
 
 
-def versus_sentences(reading: BoardReading, own: str, names: Mapping[str, str]) -> list[str]:
+def versus_sentences(reading: BoardReading, own: str, names: Mapping[str, str], me: str = "you") -> list[str]:
     """One sentence per peer: your paired difference with its interval, the Holm-corrected
     p-value and its test, and what it means (ahead, behind, or tied within noise)."""
     said = []
@@ -44,7 +44,7 @@ def versus_sentences(reading: BoardReading, own: str, names: Mapping[str, str]) 
         pair = reading.pair(own, peer)
         name = names.get(peer, peer)
         if pair is None or pair.comparison is None or pair.p_holm is None:
-            said.append(f"you vs {name}: fewer than 2 evals scored for both, no paired test")
+            said.append(f"{me} vs {name}: fewer than 2 evals scored for both, no paired test")
             continue
         c = pair.comparison
         sign = 1.0 if pair.a == own else -1.0  # the difference is a − b: turn it to you − peer
@@ -52,12 +52,12 @@ def versus_sentences(reading: BoardReading, own: str, names: Mapping[str, str]) 
         verdict = (
             "tied within noise"
             if not pair.separated(reading.alpha)
-            else "you are ahead"
+            else f"{me} {'are' if me == 'you' else 'is'} ahead"
             if sign * c.difference > 0
             else f"{name} is ahead"
         )
         said.append(
-            f"you − {name}: {_pts(sign * c.difference)} points [{_pts(low)}, {_pts(high)}] over {c.n} "
+            f"{me} − {name}: {_pts(sign * c.difference)} points [{_pts(low)}, {_pts(high)}] over {c.n} "
             f"paired evals, p {pair.p_holm:.3g} ({c.test}, Holm): {verdict}"
         )
     return said
