@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from api_client.blobfish.shapes_bench import CommunityRow, RunList, SingleRun, SuiteRun, TaskResult
 from application.leaderboard.bench_board import coverage_sentence
+from application.leaderboard.bench_error_bars import pass_rate_cell
 from application.runs.bench_full_suite import full_suite_command
 from cli.commands.blobfish import _cell, _created, _number, _table
 from common.format import DASH
@@ -117,10 +118,12 @@ def print_board(rows: Sequence[CommunityRow], out: TextIO) -> None:
     table = [[_cell(r.community_run_id, 26), _cell(r.display_name, 30), _cell(r.model, 24),
               _cell(r.credential_source, 10), _cell(r.suite, 8),
               f"{_number(r.tasks)}/{_number(r.graded)}/{_number(r.passed)}", _number(r.mean_score),
-              _number(r.pass_rate), "official" if r.coverage and r.coverage.official_suite else "self-run",
+              pass_rate_cell(r), "official" if r.coverage and r.coverage.official_suite else "self-run",
               _created(r.submitted_at), "mine" if r.mine else ""] for r in rows]
-    _table(("community run", "name", "model", "credential", "suite", "tasks/graded/passed", "mean", "pass rate",
-            "coverage", "submitted", ""), table, {6, 7}, out)
+    _table(("community run", "name", "model", "credential", "suite", "tasks/graded/passed", "mean",
+            "pass rate [95% CI]", "coverage", "submitted", ""), table, {6}, out)
+    out.write("\npass rates: 95% Wilson intervals from each row's graded/passed counts · mean scores: the "
+              "board's averages (it sends no per-task scores): no interval, no tier\n")
     badges = {r.badge for r in rows if r.badge}
     for badge in sorted(badges):
         out.write(f"\n{one_line(badge)}\n")

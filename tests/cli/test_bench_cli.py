@@ -4,6 +4,8 @@ hostile text inert in tables and verbatim in --json, and the key canary."""
 
 from __future__ import annotations
 
+import re
+
 import io
 import json
 import logging
@@ -244,6 +246,9 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
     assert code == EXIT_FAILED and f"already on the community board as {bcr}" in err
     code, out, _ = sh("board", SLUG)
     assert code == EXIT_OK and "mine" in out and bcr in out
+    # Each pass rate with its Wilson interval from the row's counts; the means said to be averages.
+    assert "pass rate [95% CI]" in out and re.search(r"\d+\.\d% \[\d+\.\d–\d+\.\d\]", out)
+    assert "mean scores: the board's averages (it sends no per-task scores): no interval, no tier" in out
 
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setenv("BLOBFISH_API_KEY", bf.isolated_key)
