@@ -4,11 +4,10 @@ hostile text inert in tables and verbatim in --json, and the key canary."""
 
 from __future__ import annotations
 
-import re
-
 import io
 import json
 import logging
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,8 +21,8 @@ from cli.main import main
 from common.unsafe_chars import has_unsafe
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE
 from tests.support.bench import SLUG, FakeClock
+from tests.support.hostile_payloads import HOSTILE
 
 PROVIDER_KEY = "xai-CANARYprovider0123456789abcdef"
 HOSTILE_TEXT = " | ".join(text for _, text in HOSTILE
