@@ -119,3 +119,21 @@ def test_per_sample_cost_needs_every_part_measured() -> None:
     )
     assert per_sample_cost(run, MeasuredCosts({"b": 1.0, "c": 2.0}, {"j": 0.5}, {})) == 1.0 + 3 * 2.0 + 6 * 0.5
     assert per_sample_cost(run, MeasuredCosts({"b": 1.0}, {"j": 0.5}, {})) is None
+
+
+def test_the_plan_gives_the_samples_to_a_decision_beside_the_fixed_n_figure() -> None:
+    from application.compare.bakeoff.planning import early_decision_line, plan_lines, run_plan_lines
+    from diagnosis.early_stop import expected_samples
+    from diagnosis.planning import PlanQuestion, plan
+
+    needed = expected_samples(400, 0.1)
+    assert needed is not None and needed < 400
+    assert early_decision_line(400, 0.1) == (
+        f"stopping when decided: a candidate truly as good is shown noninferior "
+        f"after about {needed} of 400 samples (anytime-valid; the fixed-n "
+        "interval needs all 400)"
+    )
+    assert "not expected to be shown noninferior before the last of 40" in early_decision_line(40, 0.05)
+    assert early_decision_line(400, 0.1) in run_plan_lines(400, 0.1, None, None)
+    assert early_decision_line(400, 0.1) in plan_lines(plan(PlanQuestion(samples=400, margin=0.1)))
+    assert not any("stopping when decided" in line for line in run_plan_lines(400, None, None, None))
