@@ -156,6 +156,11 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
         elif action == "show":
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
+            if not args.json and run.status == "CANCELLED":  # stopped early? its verdict says so
+                from application.compare.bakeoff.early_stop import run_readings, stopped_early_lines
+
+                for said in stopped_early_lines(run_readings(run, await client.samples(run.id), args.margin)):
+                    out.write(said + "\n")
             if not args.json and run.status == "DONE":
                 from application.compare.bakeoff.readings import fetch_switch_readings
                 from cli.commands.bakeoff_readings import print_readings

@@ -284,6 +284,8 @@ def test_watch_stop_when_decided_cancels_once_and_exits_5(queue: ErrorbarServer)
     assert read < 200 and ": win (win rate" in decided and "anytime-valid 95% interval" in decided
     assert "cancelling now " in out  # what the rest would cost (or that it was never measured)
     assert queue.store.status(queue.store.get(run_id)) == "CANCELLED"
+    code, out, _ = bakeoff(queue, "show", run_id)  # its verdict says it stopped early, with the interval
+    assert code == 0 and "verdict: stopped early, decided" in out and decided.strip() in out
 
 
 def test_watch_stop_when_decided_without_yes_off_a_terminal_cancels_nothing(queue: ErrorbarServer) -> None:
