@@ -11,8 +11,14 @@ widgets' list.
 from __future__ import annotations
 
 __all__ = [
-    "ALWAYS_LEAK", "END_LEAK", "END_OF_TURN", "NEXT_USER_TURN_PATTERN", "STOP_TOKENS", "TEMPLATE_MARKERS",
-    "TEMPLATE_TOKENS", "USER_TURNS",
+    "ALWAYS_LEAK",
+    "END_LEAK",
+    "END_OF_TURN",
+    "NEXT_USER_TURN_PATTERN",
+    "STOP_TOKENS",
+    "TEMPLATE_MARKERS",
+    "TEMPLATE_TOKENS",
+    "USER_TURNS",
 ]
 
 # --------------------------------------------------------------------------- the tokens
@@ -21,7 +27,11 @@ __all__ = [
 IM_START, IM_END = "<|im_start|>", "<|im_end|>"
 # Llama 3
 BEGIN_OF_TEXT, START_HEADER, END_HEADER, EOT_ID, END_OF_TEXT = (
-    "<|begin_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|end_of_text|>",
+    "<|begin_of_text|>",
+    "<|start_header_id|>",
+    "<|end_header_id|>",
+    "<|eot_id|>",
+    "<|end_of_text|>",
 )
 # Gemma
 START_OF_TURN, END_OF_TURN_GEMMA, EOS = "<start_of_turn>", "<end_of_turn>", "<eos>"
@@ -115,18 +125,40 @@ def _escaped(token: str) -> str:
 
 #: A template token that opens the user's turn, found in a reply (case-insensitive search): the
 #: user's next turn written by the model.
-NEXT_USER_TURN_PATTERN = "|".join((
-    _escaped(IM_START) + r"[ \t]*user",
-    _escaped(START_HEADER) + "user",
-    START_OF_TURN + "user",
-    _escaped(PHI_USER),
-    _escaped(INST),
-    ALPACA_INSTRUCTION,
-))
+NEXT_USER_TURN_PATTERN = "|".join(
+    (
+        _escaped(IM_START) + r"[ \t]*user",
+        _escaped(START_HEADER) + "user",
+        START_OF_TURN + "user",
+        _escaped(PHI_USER),
+        _escaped(INST),
+        ALPACA_INSTRUCTION,
+    )
+)
 
 #: Every template token the text views draw apart from the text around it.
 TEMPLATE_TOKENS: tuple[str, ...] = (
-    IM_START, IM_END, INST, INST_END, SYS, SYS_END, EOT_ID, START_HEADER, END_HEADER, BEGIN_OF_TEXT, ENDOFTEXT,
-    START_OF_TURN, END_OF_TURN_GEMMA, PHI_USER, PHI_ASSISTANT, PHI_SYSTEM, PHI_END, BOS, EOS_S, ALPACA_INSTRUCTION,
-    ALPACA_RESPONSE, VICUNA_USER, VICUNA_ASSISTANT,
+    IM_START,
+    IM_END,
+    INST,
+    INST_END,
+    SYS,
+    SYS_END,
+    EOT_ID,
+    START_HEADER,
+    END_HEADER,
+    BEGIN_OF_TEXT,
+    ENDOFTEXT,
+    START_OF_TURN,
+    END_OF_TURN_GEMMA,
+    PHI_USER,
+    PHI_ASSISTANT,
+    PHI_SYSTEM,
+    PHI_END,
+    BOS,
+    EOS_S,
+    ALPACA_INSTRUCTION,
+    ALPACA_RESPONSE,
+    VICUNA_USER,
+    VICUNA_ASSISTANT,
 )

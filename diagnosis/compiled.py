@@ -49,8 +49,13 @@ from pathlib import Path
 from types import ModuleType
 
 __all__ = [
-    "COMPILED_MODULES", "PURE_PYTHON_VARIABLE", "CompiledUnusable", "describe_scan_path", "load_compiled",
-    "loop_gate", "word_scan",
+    "COMPILED_MODULES",
+    "PURE_PYTHON_VARIABLE",
+    "CompiledUnusable",
+    "describe_scan_path",
+    "load_compiled",
+    "loop_gate",
+    "word_scan",
 ]
 
 PURE_PYTHON_VARIABLE = "BLAH_TUI_PURE_PYTHON"

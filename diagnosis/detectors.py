@@ -3,6 +3,7 @@ wrong answer. Each returns one ``Finding`` or ``None``; they never raise on odd 
 
 from __future__ import annotations
 
+from common.chat_markers import STOP_TOKENS
 from common.constants import KNOWN_TEMPLATES
 from common.records import Call
 
@@ -11,7 +12,7 @@ from .finding import Finding
 from .inputs import GradedResult
 from .loop import find_loop
 from .templates import marker_of, template_name, templates_compatible
-from .text import STOP_TOKENS, quote, trim_tail
+from .text import quote, trim_tail
 
 _TERMINAL = frozenset('.!?…"\'”’)]}>*`')
 

@@ -22,8 +22,19 @@ from typing import Any
 from .compiled import word_scan as _word_scan
 
 __all__ = [
-    "INSTRUCTION_RULES", "INSTRUCTION_SCAN", "OUTPUT_RULES", "OUTPUT_SCAN", "TOPIC_RULES", "TOPIC_SCAN", "Rule",
-    "WORD_START_PREFIXES", "first_compiled", "first_rule", "looked_up_words", "scan_words", "words_of",
+    "INSTRUCTION_RULES",
+    "INSTRUCTION_SCAN",
+    "OUTPUT_RULES",
+    "OUTPUT_SCAN",
+    "TOPIC_RULES",
+    "TOPIC_SCAN",
+    "WORD_START_PREFIXES",
+    "Rule",
+    "first_compiled",
+    "first_rule",
+    "looked_up_words",
+    "scan_words",
+    "words_of",
 ]
 
 # ASCII bytes that are not word characters (``\w`` on ASCII text, lower-cased: a-z, 0-9, _) become

@@ -98,7 +98,7 @@ def find_loop(text: str | None) -> LoopHit | None:
         return None
     pre = _prefilter(text) if _prefilter is not None else None  # (compiled: None for text that is not ASCII)
     count, could, listed, suspects, spaced = pre if pre is not None else prefilter(text)
-    if not count or not suspects and not spaced and (count < 6 or not could):
+    if not count or (not suspects and not spaced and (count < 6 or not could)):
         return None  # (most replies)
     low = text.lower()
     best: LoopHit | None = None
@@ -268,7 +268,7 @@ def _char_run_counts(unit: str, copies: int, *, strict: bool) -> bool:
     """Whether ``copies`` of ``unit`` back to back are degenerate rather than normal text."""
     total = copies * len(unit)
     if strict:  # inside code or a table: only very long runs
-        return total >= 64 and not set(unit) <= _RULE_CHARS or total >= 200
+        return (total >= 64 and not set(unit) <= _RULE_CHARS) or total >= 200
     if set(unit) <= _RULE_CHARS:
         return total >= 100
     if len(unit) == 1:

@@ -67,7 +67,8 @@ def token_spans_py(text: str) -> list[tuple[int, int]]:
 
 
 if _loop_gate is None:  # the pure path (``diagnosis.compiled`` chose it)
-    periods_of, stripped, spans_of, labelled_numbers = candidate_periods, stripped_py, token_spans_py, labelled_numbers_py
+    periods_of, stripped = candidate_periods, stripped_py
+    spans_of, labelled_numbers = token_spans_py, labelled_numbers_py
 else:
     _candidate_periods_c, _strip_tokens_c = _loop_gate.candidate_periods, _loop_gate.strip_tokens
     _token_spans_c, _labelled_numbers_c = _loop_gate.token_spans, _loop_gate.labelled_numbers

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
 
+from common.chat_markers import END_OF_TURN
 from common.records import Call
 
 from . import kinds
@@ -21,7 +22,7 @@ from .features import DIMENSIONS, features_of, text_features
 from .markdown import code_block, code_span, plain
 from .quoted import CallIndex, QuotableCalls
 from .summary import FailureGroup, Summary
-from .templates import END_OF_TURN, normalize_template, template_name
+from .templates import normalize_template, template_name
 from .text import trim, user_text
 
 ADD_DATA = "add_training_data"

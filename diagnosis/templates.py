@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from common.chat_markers import END_OF_TURN  # noqa: F401 - re-exported: suggest imports it from here
 from common.chat_markers import TEMPLATE_MARKERS as _MARKERS
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
 from common.records import ChatTurn

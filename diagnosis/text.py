@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
 from common.chat_markers import STOP_TOKENS
 from common.chat_markers import USER_TURNS as _USER_TURNS
 from common.format import format_utc
@@ -114,7 +115,7 @@ def _user_turn(prompt: str) -> str:
     user_after = 0  # where "user" next occurs after the marker at ``best`` (-1: nowhere)
     turn: tuple[str, tuple[str, ...]] | None = None
     for start_marker, end_markers, rare, named in _USER_TURN_SCANS:
-        if rare and rare not in prompt or named and user_after == -1:
+        if (rare and rare not in prompt) or (named and user_after == -1):
             continue
         at = prompt.rfind(start_marker, best + 1)
         if at != -1:

@@ -31,7 +31,7 @@ from common.safe_strings import one_line
 if TYPE_CHECKING:
     from api_client.archives.archive import Archive
     from api_client.blahdev.client import BlahClient
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
 
 __all__ = [
     "DEFAULT_LIMIT",

@@ -27,7 +27,7 @@ from common.records import time_of
 if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogStats
     from application.session.context import AppContext
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
     from common.records import Call
 
 __all__ = ["FeedSettings", "LogsFeed"]

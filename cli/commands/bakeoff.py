@@ -46,11 +46,17 @@ from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
 from api_client.errorbar.gate_blocking import BlockingGate
-from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.errors import NotFoundError, UnsafePathError
-from cli.commands import bakeoff_calibration
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    InvalidResponseError,
+    MissingKeyError,
+    NotFoundError,
+    UnreachableError,
+    UnsafePathError,
+)
+from cli.commands import bakeoff_calibration, bakeoff_screen
 from cli.commands import bakeoff_print as show
-from cli.commands import bakeoff_screen
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
@@ -157,12 +163,12 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
             if not args.json and run.status == "CANCELLED":  # stopped early? its verdict says so
-                from application.compare.bakeoff.early_stop import run_readings, stopped_early_lines
+                from application.bakeoffs.early_stop import run_readings, stopped_early_lines
 
                 for said in stopped_early_lines(run_readings(run, await client.samples(run.id), args.margin)):
                     out.write(said + "\n")
             if not args.json and run.status == "DONE":
-                from application.compare.bakeoff.readings import fetch_switch_readings
+                from application.bakeoffs.readings import fetch_switch_readings
                 from cli.commands.bakeoff_readings import print_readings
 
                 print_readings(await fetch_switch_readings(client, run, args.margin), out)

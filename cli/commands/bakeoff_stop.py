@@ -1,5 +1,5 @@
 """`blah-tui bakeoff watch ID --stop-when-decided [--margin D] [--yes]`: watch a run and cancel
-the rest once its verdict is settled (``application.compare.bakeoff.early_stop``).
+the rest once its verdict is settled (``application.bakeoffs.early_stop``).
 
 Each poll prints the run's progress and every candidate's anytime-valid reading to stderr.
 Once every candidate is decided it says "decided at N of M samples", what the rest would cost,
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
-from application.compare.bakeoff.cost import measured_costs
-from application.compare.bakeoff.early_stop import saving_sentence, watch_until_decided
+from application.bakeoffs.cost import measured_costs
+from application.bakeoffs.early_stop import saving_sentence, watch_until_decided
 from common.plain_text import one_line
 from diagnosis.early_stop import EarlyReading
 

@@ -3,7 +3,7 @@ grader's verdict; and a step read as a ``Call``, with the one id it has everywhe
 
 Parsed from a platform's wire shape once, at the client's edge (Blobfish:
 ``api_client.blobfish.shapes_evidence.parse_rollout``; a Blobfish benchmark task:
-``application.runs.bench_inspect``), and read as they are by diagnosis, the replay, the
+``application.runs.bench.task_steps``), and read as they are by diagnosis, the replay, the
 Inspector, the exports and the search.
 """
 

@@ -8,7 +8,7 @@ distinct calls (``bench_diagnosis.make_calls``: ChatML prompts "Case i: ...", cl
 loops, refusals, leaks). The libraries are measured where installed (``pip install
 pyahocorasick google-re2 hyperscan``; none is a dependency): only the refusal prefilters and the
 user's turn are a multi-pattern search they can do. ``--settings``: the session's settings built
-by the plain checks (``application.session.fields``) against the pydantic models, in fresh
+by the plain checks (``application.session.settings.fields``) against the pydantic models, in fresh
 processes (the start path's cost).
 
 The 2026-12-07 figures (issue 39, load ~12-20, so read the ratios): in the module docstrings of
@@ -31,13 +31,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bench_diagnosis  # noqa: E402
+import bench_diagnosis
 
-from diagnosis import features_scan as fs  # noqa: E402
-from diagnosis import loop, loop_words  # noqa: E402
-from diagnosis.compiled import CompiledUnusable, load_compiled  # noqa: E402
-from diagnosis.detectors_refusal import _head_hinted, _tail_hinted, _tail_of  # noqa: E402
-from diagnosis.text import _user_turn, user_text  # noqa: E402
+from diagnosis import features_scan as fs
+from diagnosis import loop, loop_words
+from diagnosis.compiled import CompiledUnusable, load_compiled
+from diagnosis.detectors_refusal import _head_hinted, _tail_hinted, _tail_of
+from diagnosis.text import _user_turn, user_text
 
 HEAD_HINTS = ["n't", " not ", "cannot", "sorry", "unable", "declin", "refus", "afraid", "as an ai", "against my"]
 TAIL_HINTS = ["n't", "cannot", " not ", "sorry", "apolog", "declin", "refus", "unable", "against my"]
@@ -69,8 +69,9 @@ def refusal_candidates() -> list[tuple[str, Callable[[str], int]]]:
     out: list[tuple[str, Callable[[str], int]]] = [("Python `in` tests (kept)", _hints(_head_hinted, _tail_hinted))]
     head_re = re.compile("|".join(map(re.escape, HEAD_HINTS)))
     tail_re = re.compile("|".join(map(re.escape, TAIL_HINTS)))
-    out.append(("one re alternation", _hints(lambda x: head_re.search(x) is not None,
-                                             lambda x: tail_re.search(x) is not None)))
+    out.append(
+        ("one re alternation", _hints(lambda x: head_re.search(x) is not None, lambda x: tail_re.search(x) is not None))
+    )
     try:
         import re2  # type: ignore[import-not-found]
 
@@ -96,8 +97,12 @@ def refusal_candidates() -> list[tuple[str, Callable[[str], int]]]:
 
         def database(words: list[str]) -> Callable[[str], bool]:
             db = hyperscan.Database()
-            db.compile(expressions=[re.escape(w).encode() for w in words], ids=list(range(len(words))),
-                       elements=len(words), flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(words))
+            db.compile(
+                expressions=[re.escape(w).encode() for w in words],
+                ids=list(range(len(words))),
+                elements=len(words),
+                flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(words),
+            )
 
             def search(x: str) -> bool:
                 found: list[int] = []
@@ -135,8 +140,13 @@ def bench_scans(calls: int) -> list[tuple[str, str, float]]:
     names = ("_prefilter", "_periods_of", "_stripped", "_spans_of", "_labelled_numbers")
     chosen = {name: getattr(loop, name) for name in names}
     rows.append(("find_loop (every reply)", "this process's path", cpu_us(loop.find_loop, replies)))
-    pure = (None, loop_words.candidate_periods, loop_words.stripped_py, loop_words.token_spans_py,
-            loop_words.labelled_numbers_py)
+    pure = (
+        None,
+        loop_words.candidate_periods,
+        loop_words.stripped_py,
+        loop_words.token_spans_py,
+        loop_words.labelled_numbers_py,
+    )
     for name, value in zip(names, pure):
         setattr(loop, name, value)
     rows.append(("find_loop (every reply)", "pure Python", cpu_us(loop.find_loop, replies)))
@@ -149,11 +159,25 @@ def bench_scans(calls: int) -> list[tuple[str, str, float]]:
     toks = [(loop_words.stripped_py(w),) for w in words]
     print(f"({len(passing)} of {len(replies)} replies pass the loop gate)")
     for label, c_call, py_call, args in (
-        ("candidate periods", lambda t: gate.candidate_periods(t, loop_words.MAX_PERIOD), loop_words.candidate_periods, toks),
-        ("strip tokens", lambda w: gate.strip_tokens(w, loop_words.PUNCT), loop_words.stripped_py, [(w,) for w in words]),
+        (
+            "candidate periods",
+            lambda t: gate.candidate_periods(t, loop_words.MAX_PERIOD),
+            loop_words.candidate_periods,
+            toks,
+        ),
+        (
+            "strip tokens",
+            lambda w: gate.strip_tokens(w, loop_words.PUNCT),
+            loop_words.stripped_py,
+            [(w,) for w in words],
+        ),
         ("token spans", lambda t: gate.token_spans(t), loop_words.token_spans_py, [(r,) for r in passing]),
-        ("labelled numbers", lambda t: gate.labelled_numbers(t), loop_words.labelled_numbers_py,
-         [(r.lower(),) for r in passing]),
+        (
+            "labelled numbers",
+            lambda t: gate.labelled_numbers(t),
+            loop_words.labelled_numbers_py,
+            [(r.lower(),) for r in passing],
+        ),
     ):
         if gate is not None:
             rows.append((f"{label} (passing replies)", "C", cpu_us(c_call, args)))
@@ -162,14 +186,19 @@ def bench_scans(calls: int) -> list[tuple[str, str, float]]:
     # The grouping features' three tables on every distinct user text.
     def features_c(text: str) -> tuple[str, str, str]:
         found, started = scanner.scan(text)
-        return (scanner.first(fs.INSTRUCTION_SCAN.spec, text, found, started, "other"),
-                scanner.first(fs.OUTPUT_SCAN.spec, text, found, started, "prose"),
-                scanner.first(fs.TOPIC_SCAN.spec, text, found, started, "unknown"))
+        return (
+            scanner.first(fs.INSTRUCTION_SCAN.spec, text, found, started, "other"),
+            scanner.first(fs.OUTPUT_SCAN.spec, text, found, started, "prose"),
+            scanner.first(fs.TOPIC_SCAN.spec, text, found, started, "unknown"),
+        )
 
     def features_py(text: str) -> tuple[str, str, str]:
         found = fs.looked_up_words(text)
-        return (fs.INSTRUCTION_SCAN.first(text, found, "other"), fs.OUTPUT_SCAN.first(text, found, "prose"),
-                fs.TOPIC_SCAN.first(text, found, "unknown"))
+        return (
+            fs.INSTRUCTION_SCAN.first(text, found, "other"),
+            fs.OUTPUT_SCAN.first(text, found, "prose"),
+            fs.TOPIC_SCAN.first(text, found, "unknown"),
+        )
 
     if scanner is not None:
         rows.append(("features, 3 tables (every text)", "C scan + first", cpu_us(features_c, folded)))
@@ -178,8 +207,13 @@ def bench_scans(calls: int) -> list[tuple[str, str, float]]:
     rows.append(("features: words only", "Python (bytes.translate + set)", cpu_us(fs.looked_up_words, folded)))
     keywords = sorted((w.decode() for w in fs.LOOKED_UP_WORDS), key=len, reverse=True)
     alternation = re.compile(r"\b(?:" + "|".join(map(re.escape, keywords)) + r")\b")
-    rows.append(("features: words only", "one re alternation (findall)",
-                 cpu_us(lambda text: frozenset(alternation.findall(text)), folded)))
+    rows.append(
+        (
+            "features: words only",
+            "one re alternation (findall)",
+            cpu_us(lambda text: frozenset(alternation.findall(text)), folded),
+        )
+    )
     try:
         import ahocorasick
 
@@ -191,7 +225,8 @@ def bench_scans(calls: int) -> list[tuple[str, str, float]]:
 
         def whole_words(text: str) -> frozenset[str]:
             return frozenset(
-                w for end, w in automaton.iter(text)
+                w
+                for end, w in automaton.iter(text)
                 if (end + 1 == len(text) or text[end + 1] not in word_chars)
                 and (end - len(w) < 0 or text[end - len(w)] not in word_chars)
             )
@@ -206,23 +241,37 @@ def bench_scans(calls: int) -> list[tuple[str, str, float]]:
     starts = "|".join(re.escape(start) for start, _ in __import__("common.chat_markers").chat_markers.USER_TURNS)
     last_marker = re.compile(rf"(?s).*({starts})")
     rows.append(("user's turn (every prompt)", "Python rfind per marker (kept)", cpu_us(_user_turn, prompts)))
-    rows.append(("user's turn (every prompt)", "one re alternation, greedy .* (the marker only)",
-                 cpu_us(last_marker.match, prompts)))
+    rows.append(
+        (
+            "user's turn (every prompt)",
+            "one re alternation, greedy .* (the marker only)",
+            cpu_us(last_marker.match, prompts),
+        )
+    )
     return rows
 
 
 def bench_settings(launches: int = 8) -> dict[str, list[float]]:
     """CPU ms of building the session's settings in a fresh process: the plain checks vs pydantic."""
-    plain = ("import time; c = time.process_time(); from application.session.settings import Settings; "
-             "Settings(); print(time.process_time() - c)")
-    model = ("import time; c = time.process_time(); from application.session.settings_model import SettingsModel; "
-             "SettingsModel(); print(time.process_time() - c)")
+    plain = (
+        "import time; c = time.process_time(); from application.session.settings.typed import Settings; "
+        "Settings(); print(time.process_time() - c)"
+    )
+    model = (
+        "import time; c = time.process_time(); from application.session.settings.validation import SettingsModel; "
+        "SettingsModel(); print(time.process_time() - c)"
+    )
     out: dict[str, list[float]] = {"plain checks": [], "pydantic models": []}
     for i in range(launches):
         order = (("plain checks", plain), ("pydantic models", model))
         for label, code in order if i % 2 == 0 else order[::-1]:
-            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                  cwd=Path(__file__).resolve().parents[2])
+            done = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                check=True,
+                cwd=Path(__file__).resolve().parents[2],
+            )
             out[label].append(float(done.stdout) * 1000)
     return out
 

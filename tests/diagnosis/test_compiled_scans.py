@@ -23,15 +23,85 @@ from tests.support.compiled_scans import compiled_modules
 
 PROPERTY = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
-SPACES = [" ", " ", "\n", "\t", "\r\n", "\x0b", "\x0c", "\x1c", "\x1f", "\xa0", "\u2003", "  ", "\n\n\n\n\n", " " * 10,
-          "\t" * 5, ""]
-LOOP_PIECES = ["no", "the", "cat", "Milk", "1.", "(2)", "3)", "12.", "999)", "1000.", "2.", "2)", "(12.", "Day", "day 2",
-               "step", "haha", "!!!!!!!!!!", "?!?!?!?!?!?!", "abababababababab", "AAAAAAAAAAAAAAAAAAAA", "photosynthesis",
-               "a" * 10, "=" * 20, "Day 3:", "#4", "x", "é", "日本"]
-WORD_PIECES = [p.decode() for p in fs.WORD_START_PREFIXES] + sorted(w.decode() for w in fs.LOOKED_UP_WORDS)[::2] + [
-    "x", "_", "9", "sum_", "2sum", "c++", "```", "?", "sum of", "how many", "write a ", "name ", "give me ", "three",
-    "3 + 4", "7*8", "- 2", "(5-6)", "a1+2", "hi", "what", "in python", "once upon", "é",
+SPACES = [
+    " ",
+    " ",
+    "\n",
+    "\t",
+    "\r\n",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1f",
+    "\xa0",
+    "\u2003",
+    "  ",
+    "\n\n\n\n\n",
+    " " * 10,
+    "\t" * 5,
+    "",
 ]
+LOOP_PIECES = [
+    "no",
+    "the",
+    "cat",
+    "Milk",
+    "1.",
+    "(2)",
+    "3)",
+    "12.",
+    "999)",
+    "1000.",
+    "2.",
+    "2)",
+    "(12.",
+    "Day",
+    "day 2",
+    "step",
+    "haha",
+    "!!!!!!!!!!",
+    "?!?!?!?!?!?!",
+    "abababababababab",
+    "AAAAAAAAAAAAAAAAAAAA",
+    "photosynthesis",
+    "a" * 10,
+    "=" * 20,
+    "Day 3:",
+    "#4",
+    "x",
+    "é",
+    "日本",
+]
+WORD_PIECES = (
+    [p.decode() for p in fs.WORD_START_PREFIXES]
+    + sorted(w.decode() for w in fs.LOOKED_UP_WORDS)[::2]
+    + [
+        "x",
+        "_",
+        "9",
+        "sum_",
+        "2sum",
+        "c++",
+        "```",
+        "?",
+        "sum of",
+        "how many",
+        "write a ",
+        "name ",
+        "give me ",
+        "three",
+        "3 + 4",
+        "7*8",
+        "- 2",
+        "(5-6)",
+        "a1+2",
+        "hi",
+        "what",
+        "in python",
+        "once upon",
+        "é",
+    ]
+)
 
 
 def soup(pieces: list[str]) -> st.SearchStrategy[str]:
@@ -100,17 +170,28 @@ def test_the_word_scan_and_first_matches_are_the_python_ones(modules: tuple[Modu
 
 def _path_in_child(env: dict[str, str], code: str = "print(describe_scan_path())") -> str:
     program = f"from diagnosis.compiled import describe_scan_path\n{code}"
-    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, env=env,
-                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
     return done.stdout.strip()
 
 
 def test_the_variable_forces_the_pure_path() -> None:
     env = dict(os.environ, BLAH_TUI_PURE_PYTHON="1")
     assert _path_in_child(env) == "scans: pure Python (BLAH_TUI_PURE_PYTHON=1)"
-    assert _path_in_child(
-        env, "import diagnosis.loop as l, diagnosis.features as f\nprint(l._prefilter, f.scan_words, f.first_compiled)"
-    ) == "None None None"
+    assert (
+        _path_in_child(
+            env,
+            "import diagnosis.loop as l, diagnosis.features as f\nprint(l._prefilter, f.scan_words, f.first_compiled)",
+        )
+        == "None None None"
+    )
 
 
 def test_the_compiled_path_is_taken_when_its_modules_match_their_sources(modules: tuple[ModuleType, ...]) -> None:
@@ -120,7 +201,7 @@ def test_the_compiled_path_is_taken_when_its_modules_match_their_sources(modules
     )
     for module, name in zip(modules, compiled.COMPILED_MODULES):
         source = Path(compiled.__file__).with_name(f"{name}.c").read_bytes()
-        assert module.SOURCE_HASH == hashlib.sha256(source).hexdigest()
+        assert hashlib.sha256(source).hexdigest() == module.SOURCE_HASH
 
 
 def test_a_module_built_from_other_sources_is_refused(

@@ -44,7 +44,12 @@ def _reports(dump: Path, model_id: str, *, pure: bool) -> dict[str, object]:
         env[PURE_PYTHON_VARIABLE] = "1"
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, str(dump), model_id, str(ROOT / "tests" / "bench")],
-        capture_output=True, text=True, check=True, env=env, cwd=ROOT, timeout=110,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=ROOT,
+        timeout=110,
     )
     return json.loads(done.stdout)
 

@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parents[3]
 FLOWS = [
     *sorted((ROOT / "application" / "evaluations").glob("*.py")),
     *sorted((ROOT / "tui" / "screens" / "evaluations").glob("*.py")),
-    ROOT / "application" / "compare" / "bakeoff" / "readings.py",
-    ROOT / "application" / "compare" / "bakeoff" / "samples.py",
-    ROOT / "application" / "runs" / "bench_inspect.py",
-    ROOT / "tui" / "screens" / "compare" / "bakeoffs.py",
+    ROOT / "application" / "bakeoffs" / "readings.py",
+    ROOT / "application" / "bakeoffs" / "samples.py",
+    ROOT / "application" / "runs" / "bench" / "task_steps.py",
+    ROOT / "tui" / "screens" / "bakeoffs" / "screen.py",
     ROOT / "diagnosis" / "rollouts.py",
     ROOT / "common" / "records" / "rollout.py",
 ]

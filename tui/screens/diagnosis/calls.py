@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from api_client.errors import BlahError
 from application.logs.rows import row_from_entry
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
 from common.records import Call
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error

@@ -34,7 +34,7 @@ from application.chat_template import resolve_template
 from application.inspector.call_reader import CallReader
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
 from common.records import Call
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error

@@ -17,7 +17,7 @@ from application.leaderboard.bench_board import coverage_sentence
 from application.leaderboard.bench_error_bars import pass_rate_cell
 from application.leaderboard.error_bars import mean_cell
 from common.format import DASH
-from tui.screens.runs.format import fmt_pct, fmt_score, fmt_time
+from tui.cell_format import fmt_pct, fmt_score, fmt_time
 from widgets.safe_text import one_line_text, safe_text
 
 INDENT = "    "

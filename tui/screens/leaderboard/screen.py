@@ -22,9 +22,9 @@ from application.leaderboard.error_bars import mde_sentence, mean_cell, method_s
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
 from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
-from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
 from widgets.footer import KeyFooter
 from widgets.interval_strip import IntervalStrip, StripRow
 from widgets.key_table import KeyTable
