@@ -4,11 +4,11 @@ Answers and errors never share a code: a script that reads 1 as "don't switch" o
 failed" can trust that no typo, unknown id, unreachable platform or refusal ends with 1.
 
 - Answers (the command did its job; the code *is* the answer): 0 yes or done, 1 no,
-  3 no answer either way yet.
+  3 no answer either way yet, 10 stopped early because decided.
 - Errors (the command could not answer): 2, 4-8.
 - 130 and 141 are the shell's own (a signal ended it).
 
-Codes 10-19 are free: a new meaning gets a new number here, never a number already listed.
+Codes 11-19 are free: a new meaning gets a new number here, never a number already listed.
 The codes that changed when they were unified are in :data:`CHANGED` (docs/commands.md lists
 them).
 """
@@ -49,6 +49,9 @@ class ExitCode(IntEnum):
     SKIPPED_INPUT = 9
     """Done, but some of the input was not read: `report --from` met lines that are not calls
     (counted and said; the report of the other lines is printed)."""
+    STOPPED_DECIDED = 10
+    """An answer: `bakeoff watch --stop-when-decided` cancelled the rest of a run whose samples
+    had already settled the verdict (the verdict and the saving are printed)."""
     INTERRUPTED = 130
     """Stopped by ctrl+c (128 + SIGINT)."""
     CLOSED_PIPE = 141
@@ -68,6 +71,7 @@ SUMMARY = {
     ExitCode.REFUSED: "the platform refused the request (a conflict, no funds, a request it cannot do)",
     ExitCode.LOCAL_FILE: "a local file could not be read or written (the wrong kind of file: 2)",
     ExitCode.SKIPPED_INPUT: "done, but some input lines were not calls (report --from)",
+    ExitCode.STOPPED_DECIDED: "stopped early, decided: the rest of a settled bake-off cancelled (bakeoff watch --stop-when-decided)",
     ExitCode.INTERRUPTED: "interrupted (ctrl+c)",
     ExitCode.CLOSED_PIPE: "the reader closed the pipe early (| head)",
 }

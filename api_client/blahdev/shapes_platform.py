@@ -175,6 +175,7 @@ class CompareRow(BlahModel):
     """One eval (one prompt on the live platform) and each compared model's latest answer to it."""
 
     eval_id: str | None = None
+    item_id: str | None = None  # the contract's; the simulator sends one row per eval, without it
     prompt: str | None = None
     answers: dict[str, CompareAnswer] = Field(default_factory=dict)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from diagnosis.planning import SAMPLE_CAP, Plan, PlanQuestion, plan, underpowered_advice
 
-__all__ = ["plan_lines", "run_plan_lines", "underpowered_advice"]
+__all__ = ["early_decision_line", "plan_lines", "run_plan_lines", "underpowered_advice"]
 
 
 def _points(value: float | None) -> str:
@@ -42,6 +42,8 @@ def plan_lines(result: Plan) -> list[str]:
         if needed is not None:
             cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
             lines.append(f"  {q.power:.0%} power needs about {needed} samples{cap}")
+        if q.samples is not None:
+            lines.append(early_decision_line(q.samples, q.margin))
     if result.smallest_margin_at_cap is not None:
         lines.append(f"the smallest margin {SAMPLE_CAP} samples certify with {q.power:.0%} power: "
                      f"{_points(result.smallest_margin_at_cap)}")
@@ -71,4 +73,19 @@ def run_plan_lines(samples: int | None, margin: float | None, tpr: float | None,
                     f"; {SAMPLE_CAP} samples certify a margin of {_points(result.smallest_margin_at_cap)}")
         lines.append(f"a {margin * 100:.1f}-point margin passes {result.power:.0%} of the time when the candidate is truly "
                      f"as good{enough}{smallest}")
+        lines.append(early_decision_line(samples, margin))
     return lines
+
+
+def early_decision_line(samples: int, margin: float) -> str:
+    """What stopping when decided would take (``bakeoff watch --stop-when-decided``): the samples
+    the anytime-valid sequence needs to show a candidate that is truly as good noninferior,
+    beside the fixed-n run's ``samples``."""
+    from diagnosis.early_stop import expected_samples
+
+    needed = expected_samples(samples, margin)
+    if needed is None:
+        return (f"stopping when decided: a candidate truly as good is not expected to be shown noninferior before "
+                f"the last of {samples} samples (the anytime-valid interval is wider)")
+    return (f"stopping when decided: a candidate truly as good is shown noninferior after about {needed} of "
+            f"{samples} samples (anytime-valid; the fixed-n interval needs all {samples})")

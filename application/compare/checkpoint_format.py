@@ -132,6 +132,9 @@ def _side_json(side: Side) -> dict[str, Any]:
 
 def to_json(comparison: CheckpointComparison) -> dict[str, Any]:
     """Every number with what it is; ``null`` where a side had no calls."""
+    from application.compare.checkpoint_error_bars import checkpoint_mde_sentence, row_tests
+
+    tests = {(t.section, t.name): t for t in row_tests(comparison.rows)}
     return {
         "mode": comparison.mode,
         "a": _side_json(comparison.a),
@@ -152,7 +155,10 @@ def to_json(comparison: CheckpointComparison) -> dict[str, Any]:
                 "verdict": row.verdict,
                 "n_needed_per_side": row.n_needed,
                 "n_needed_note": row.n_needed_note,
+                "p_value": t.p_value if (t := tests.get((row.section, row.name))) else None,
+                "p_holm": t.p_holm if t else None,
             }
             for row in comparison.rows
         ],
+        "minimum_detectable": checkpoint_mde_sentence(comparison.rows),
     }

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 from api_client.blahdev.shapes import LeaderboardEntry, Result, Run
 from api_client.errors import BlahError
+from application.leaderboard.error_bars import leaderboard_reading
 from common.format import DASH
 
 if TYPE_CHECKING:
     from api_client.blahdev.client import BlahClient
+    from diagnosis.board_reading import BoardReading
 
 __all__ = [
     "HISTORY_FETCHES",
@@ -48,6 +50,7 @@ class ModelHistory:
     current_run: Run | None  # the completed run the leaderboard's row is over (None: not found)
     previous_run: Run | None  # the model's completed run before that (None: it has none)
     previous_avg: float | None  # its mean score over its scored results there (None: none scored)
+    current_results: tuple[Result, ...] = ()  # its results in current_run (the board's error bars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,7 @@ class Board:
 
     rows: list[Standing]
     runs_problem: BlahError | None = None
+    reading: BoardReading | None = None  # intervals, tiers, MDE (``error_bars.leaderboard_reading``)
 
 
 def _completion_key(run: Run) -> tuple[int, int]:
@@ -129,7 +133,7 @@ def model_history(entry: LeaderboardEntry, results: Sequence[Result], runs: Sequ
     index = own_runs.index(current)
     previous = own_runs[index + 1] if index + 1 < len(own_runs) else None
     previous_avg = mean_score(by_run[previous.id]) if previous is not None else None
-    return ModelHistory(current, previous, previous_avg)
+    return ModelHistory(current, previous, previous_avg, tuple(by_run[current.id]))
 
 
 def best_first(entries: Sequence[LeaderboardEntry]) -> list[LeaderboardEntry]:
@@ -173,5 +177,7 @@ async def load_board(client: BlahClient) -> Board:
     try:
         runs = await client.list_runs()
     except BlahError as error:
-        return Board(standings(entries, {}), runs_problem=error)
-    return Board(standings(entries, await load_histories(client, entries, runs)))
+        rows = standings(entries, {})
+        return Board(rows, runs_problem=error, reading=leaderboard_reading(rows))
+    rows = standings(entries, await load_histories(client, entries, runs))
+    return Board(rows, reading=leaderboard_reading(rows))

@@ -5,7 +5,7 @@
     blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...)
                             [--yes] [--json]
                             (every field as a flag: see cli/bakeoff/create.py)
-    blah-tui bakeoff watch ID
+    blah-tui bakeoff watch ID [--stop-when-decided [--margin D] [--yes]]
     blah-tui bakeoff cancel ID [--yes]
     blah-tui bakeoff samples ID [--losses] [--json]
     blah-tui bakeoff compare A B [--json]
@@ -26,6 +26,8 @@ is up). watch and screen: 0 the run ended DONE (a screening's "keep" is a good o
 ended ERROR or CANCELLED. The errors: 2 bad usage (no threshold: nothing is sent), 4 the
 queue unreachable, the key refused or an answer not understood, 5 a create's outcome
 unknown, 6 an unknown run, 7 the queue refused (402 no funds, 422 nothing to screen, 409).
+watch --stop-when-decided: 10 it cancelled the rest of a decided run (an answer: the
+verdict is printed; see cli/bakeoff/stop.py).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.gate_blocking import BlockingGate
-from api_client.errors import BlahError
+from api_client.errors import BlahError, NotFoundError
 from cli.bakeoff import calibration as bakeoff_calibration
 from cli.bakeoff import print as show
 from cli.bakeoff import screen as bakeoff_screen
@@ -81,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_create_arguments(create)
     watch = sub.add_parser("watch", parents=[connection], help="poll a run until it ends")
     watch.add_argument("run_id", metavar="ID")
+    watch.add_argument("--stop-when-decided", action="store_true",
+                       help="cancel the rest once every candidate's anytime-valid reading is settled (exit 10)")
+    watch.add_argument("--margin", type=unit_rate, metavar="D", help="a noninferiority margin (0..1) for the decision")
+    watch.add_argument("--yes", action="store_true", help="cancel without asking once decided")
     cancel = sub.add_parser("cancel", parents=[connection], help="cancel a pending or running run")
     cancel.add_argument("run_id", metavar="ID")
     cancel.add_argument("--yes", action="store_true")
@@ -144,6 +150,11 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
         elif action == "show":
             run = await client.get_run(args.run_id)
             print_json(run.to_json(), out) if args.json else show.print_run(run, out)
+            if not args.json and run.status == "CANCELLED":  # stopped early? its verdict says so
+                from application.bakeoffs.early_stop import run_readings, stopped_early_lines
+
+                for said in stopped_early_lines(run_readings(run, await client.samples(run.id), args.margin)):
+                    out.write(said + "\n")
             if not args.json and run.status == "DONE":
                 from application.bakeoffs.readings import fetch_switch_readings
                 from cli.bakeoff.readings import print_readings
@@ -154,6 +165,16 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             if created.settled:
                 err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
             print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
+        elif action == "watch" and args.stop_when_decided:
+            from cli.bakeoff.stop import watch_and_stop
+
+            try:
+                await client.get_run(args.run_id)
+            except NotFoundError as error:
+                raise CommandError(f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}",
+                                   ExitCode.NOT_FOUND) from None
+            return await watch_and_stop(client, args.run_id, margin=args.margin, yes=args.yes, stdin=params["stdin"],
+                                        out=out, err=err, sleep=sleep, progress=show.progress)
         elif action == "watch":
             def line(run: assumed.Run) -> None:
                 err.write(f"{one_line(run.status or '?', 12)} {show.progress(run)}\n")
@@ -208,6 +229,8 @@ def bakeoff_main(argv: Sequence[str], *, given: argparse.Namespace | None = None
             params["stdin"] = stdin
         elif args.action == "screen":
             params["body"] = bakeoff_screen.body_of(args)
+        elif args.action == "watch":
+            params["stdin"] = stdin
         connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
         if args.action == "screen":
             confirm(bakeoff_screen.question(params["body"]), args.yes, stdin, err)

@@ -17,6 +17,7 @@ from api_client.blobfish.shapes_bench import (
     TaskResult,
 )
 from application.leaderboard.bench_board import coverage_sentence
+from application.leaderboard.bench_error_bars import pass_rate_cell
 from application.runs.bench.full_suite import full_suite_command
 from cli.blobfish.command import _created
 from cli.output import cell as _cell
@@ -122,10 +123,12 @@ def print_board(rows: Sequence[CommunityRow], out: TextIO) -> None:
     board = [[_cell(r.community_run_id, 26), _cell(r.display_name, 30), _cell(r.model, 24),
               _cell(r.credential_source, 10), _cell(r.suite, 8),
               f"{_number(r.tasks)}/{_number(r.graded)}/{_number(r.passed)}", _number(r.mean_score),
-              _number(r.pass_rate), "official" if r.coverage and r.coverage.official_suite else "self-run",
+              pass_rate_cell(r), "official" if r.coverage and r.coverage.official_suite else "self-run",
               _created(r.submitted_at), "mine" if r.mine else ""] for r in rows]
-    table(("community run", "name", "model", "credential", "suite", "tasks/graded/passed", "mean", "pass rate",
-           "coverage", "submitted", ""), board, out, {6, 7})
+    table(("community run", "name", "model", "credential", "suite", "tasks/graded/passed", "mean",
+           "pass rate [95% CI]", "coverage", "submitted", ""), board, out, {6})
+    out.write("\npass rates: 95% Wilson intervals from each row's graded/passed counts · mean scores: the "
+              "board's averages (it sends no per-task scores): no interval, no tier\n")
     badges = {r.badge for r in rows if r.badge}
     for badge in sorted(badges):
         out.write(f"\n{one_line(badge)}\n")

@@ -6,7 +6,10 @@
 
 The same application functions as the Leaderboard, Compare and Health screens:
 ``application.leaderboard.standings`` (best first, each model's change since its previous
-completed run), ``application.compare.rows`` (A's losses first) and
+completed run) with ``application.leaderboard.error_bars`` (each mean's 95% interval, the tier
+of models tied with the leader within noise, the board's MDE; ``--json``: each row's
+``error_bars``), ``application.compare.rows`` (A's losses first) with
+``application.compare.error_bars`` (A's paired difference from each peer, Holm-corrected) and
 ``application.health.windows`` (uptime and outage windows). Exit codes: see
 ``cli.blah.connection``.
 """
@@ -22,8 +25,17 @@ from typing import TextIO
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import Comparison, Health
 from api_client.errors import BlahError
+from application.compare.error_bars import comparison_reading, versus_sentences
 from application.compare.rows import mean_scores, order_for_person, tally
 from application.health.windows import outage_windows, uptime, uptime_sentence
+from application.leaderboard.error_bars import (
+    mde_sentence,
+    mean_cell,
+    method_sentence,
+    model_error_bars,
+    tier_cell,
+    tier_sentence,
+)
 from application.leaderboard.standings import Board, load_board
 from cli.blah.connection import (
     EXIT_CODES_HELP,
@@ -77,10 +89,23 @@ def print_board(board: Board, out: TextIO, err: TextIO) -> None:
     if not board.rows:
         out.write("the platform returned no leaderboard entries\n")
         return
+    reading = board.reading
+    entries = {e.model: e for e in reading.entries} if reading is not None else {}
+
+    def bars(model_id: str, average: float | None) -> list[str]:
+        entry = entries.get(model_id)
+        if entry is None or reading is None:
+            return [number(average), DASH]
+        return [mean_cell(entry.estimate, average), tier_cell(entry, reading)]
+
     rows = [[str(r.rank), cell(r.entry.model_name or r.entry.model_id, 40), cell(r.entry.model_id, 40),
-             number(r.entry.avg_score), r.change_text(), number(r.entry.eval_count), when(r.entry.last_run_at)]
-            for r in board.rows]
-    table(("#", "model", "id", "mean", "Δ vs previous", "evals", "last run (UTC)"), rows, out, numeric=(0, 3, 5))
+             *bars(r.entry.model_id, r.entry.avg_score), r.change_text(), number(r.entry.eval_count),
+             when(r.entry.last_run_at)] for r in board.rows]
+    table(("#", "model", "id", "mean [95% CI]", "tier", "Δ vs previous", "evals", "last run (UTC)"), rows, out,
+          numeric=(0, 6))
+    if reading is not None:
+        names = {r.entry.model_id: one_line(r.entry.model_name or r.entry.model_id, 40) for r in board.rows}
+        out.write(f"\n{tier_sentence(reading, names)}\n{mde_sentence(reading)}\n{method_sentence(reading)}\n")
     if board.runs_problem is not None:
         err.write(f"couldn't load the runs, so no change is shown: {one_line(board.runs_problem.message, 200)}\n")
 
@@ -90,6 +115,7 @@ def comparison_json(comparison: Comparison, own: str) -> dict[str, object]:
     return {
         "models": comparison.models,
         "mean_scores": mean_scores(comparison),
+        "error_bars": comparison_reading(comparison).to_json(),  # intervals, paired differences, Holm, tiers, MDE
         "tally": tally(lines),
         "rows": [{"eval_id": ln.row.eval_id, "prompt": ln.row.prompt, "outcome": ln.outcome, "margin": ln.margin,
                   "answers": {m: a.model_dump(mode="json") for m, a in ln.row.answers.items()}} for ln in lines],
@@ -104,7 +130,13 @@ def print_comparison(comparison: Comparison, own: str, out: TextIO) -> None:
     out.write(f"{cell(own, 40)} against {', '.join(cell(m, 40) for m in models[1:])}: "
               f"{counts['loss']} lost, {counts['tie']} tied, {counts['win']} won, {counts['unscored']} not scored "
               f"for every model\n")
-    out.write("mean: " + " · ".join(f"{cell(m, 40)} {number(means.get(m))}" for m in models) + "\n\n")
+    reading = comparison_reading(comparison)
+    estimates = {e.model: e.estimate for e in reading.entries}
+    out.write("mean [95% CI]: " + " · ".join(f"{cell(m, 40)} {mean_cell(estimates.get(m), means.get(m))}"
+                                             for m in models) + "\n")
+    for sentence in versus_sentences(reading, own, {m: cell(m, 40) for m in models}, me=cell(own, 40)):
+        out.write(sentence + "\n")
+    out.write(mde_sentence(reading) + "\n\n")
     if not lines:
         out.write("the platform returned no evals answered by these models\n")
         return
@@ -159,7 +191,9 @@ async def _dispatch(verb: str, args: argparse.Namespace, base_url: str, api_key:
             if verb == "leaderboard":
                 board = await load_board(client)
                 if args.json:
-                    print_json([r.to_json() for r in board.rows], out)
+                    reading = board.reading
+                    print_json([{**r.to_json(), "error_bars": model_error_bars(reading, r.entry.model_id)
+                                 if reading is not None else None} for r in board.rows], out)
                 else:
                     print_board(board, out, err)
             elif verb == "compare":

@@ -249,3 +249,58 @@ def test_samples_are_numbered_from_1_as_in_the_app(queue: ErrorbarServer) -> Non
     numbers = sorted({int(line.split()[0]) for line in out.splitlines()[1:] if line.split()[:1] != []
                       and line.split()[0].isdigit()})
     assert numbers[0] == 1 and numbers[-1] == 5, out
+
+
+# ---------------------------------------------------------------------------- watch --stop-when-decided
+
+
+def _moving(queue: ErrorbarServer, run_id: str, steps: int = 25) -> Clock:
+    """A clock whose every sleep moves the run 1/steps of its way (past PENDING first)."""
+    from simulator.errorbar.runs import PENDING_S, UNIT_S
+
+    store = queue.store
+    run = store.get(run_id)
+
+    def advance() -> None:
+        run.started -= run.units * UNIT_S / store.speed / steps + (PENDING_S / store.speed if store.ratio(run) == 0
+                                                                      else 0)
+
+    return Clock(on_sleep=advance)
+
+
+def _clear_win(queue: ErrorbarServer) -> str:
+    body = {**COMPARISON, "baseline_model": "meta-llama/Llama-3.1-8B-Instruct",
+            "candidate_models": ["anthropic/claude-sonnet-4"], "sample_count": 200, "assertions": []}
+    return str(queue_run(queue, body, finish=False)["id"])
+
+
+def test_watch_stop_when_decided_cancels_once_and_exits_10(queue: ErrorbarServer) -> None:
+    run_id = _clear_win(queue)
+    code, out, err = bakeoff(queue, "watch", run_id, "--stop-when-decided", "--yes", clock=_moving(queue, run_id))
+    assert code == ExitCode.STOPPED_DECIDED == 10, err
+    assert queue.requests.count("POST", f"/v1/evals/{run_id}/cancel") == 1
+    assert out.startswith(f"{run_id} stopped early, decided (one cancel sent):")
+    decided = next(line for line in out.splitlines() if "decided at" in line)
+    read = int(decided.split("decided at ")[1].split(" of ")[0])
+    assert read < 200 and ": win (win rate" in decided and "anytime-valid 95% interval" in decided
+    assert "cancelling now " in out  # what the rest would cost (or that it was never measured)
+    assert queue.store.status(queue.store.get(run_id)) == "CANCELLED"
+    code, out, _ = bakeoff(queue, "show", run_id)  # its verdict says it stopped early, with the interval
+    assert code == 0 and "verdict: stopped early, decided" in out and decided.strip() in out
+
+
+def test_watch_stop_when_decided_without_yes_off_a_terminal_cancels_nothing(queue: ErrorbarServer) -> None:
+    run_id = _clear_win(queue)
+    code, out, err = bakeoff(queue, "watch", run_id, "--stop-when-decided", clock=_moving(queue, run_id))
+    assert code == 0 and f"{run_id} ended DONE" in out
+    assert "not a terminal and no --yes: nothing is cancelled" in err
+    assert queue.requests.count("POST", f"/v1/evals/{run_id}/cancel") == 0
+
+
+def test_watch_stop_when_decided_bad_input_is_one_line_and_an_error_code(queue: ErrorbarServer) -> None:
+    code, _, err = bakeoff(queue, "watch", "ev_missing", "--stop-when-decided", "--yes")
+    assert code == ExitCode.NOT_FOUND and "no run ev_missing" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit) as exited:  # argparse's own refusal, one line on stderr
+        bakeoff(queue, "watch", "ev_missing", "--stop-when-decided", "--margin", "1.5")
+    assert exited.value.code == 2
+    assert queue.requests.count("POST", "/cancel") == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -251,6 +252,9 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
     assert code == ExitCode.REFUSED and f"already on the community board as {bcr}" in err
     code, out, _ = sh("board", SLUG)
     assert code == EXIT_OK and "mine" in out and bcr in out
+    # Each pass rate with its Wilson interval from the row's counts; the means said to be averages.
+    assert "pass rate [95% CI]" in out and re.search(r"\d+\.\d% \[\d+\.\d–\d+\.\d\]", out)
+    assert "mean scores: the board's averages (it sends no per-task scores): no interval, no tier" in out
 
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setenv("BLOBFISH_API_KEY", bf.isolated_key)

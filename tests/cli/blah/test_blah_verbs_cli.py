@@ -367,3 +367,33 @@ def test_a_lost_start_answer_is_looked_for_in_the_runs_never_resent(
     code, out, err = shell(*on(fast), "runs", "start", "--model", fast.person_model_id, "--yes", "--json")
     assert code == 0 and sent == [1] and "it did start" in err
     assert len(api_runs(fast)) == before + 1 and json.loads(out)["id"] == api_runs(fast)[0]["id"]
+
+
+def test_leaderboard_and_compare_carry_intervals_paired_differences_and_tiers(fast: SimulatorServer,
+                                                                              shell: Shell) -> None:
+    code, out, _ = shell(*on(fast), "leaderboard", "--json")
+    rows = json.loads(out)
+    assert code == 0
+    for row in rows:
+        bars = row["error_bars"]
+        estimate = bars["estimate"]
+        assert estimate["interval"][0] <= estimate["mean"] <= estimate["interval"][1]
+        assert estimate["method"] in ("wilson", "clt", "clustered") and bars["tier"] >= 1
+        assert {p["other"] for p in bars["pairs"]} == {r["model_id"] for r in rows} - {row["model_id"]}
+        assert all(0.0 <= p["p_holm"] <= 1.0 and p["p_holm"] >= p["p_value"] for p in bars["pairs"])
+    assert rows[0]["error_bars"]["tied_with_leader"] is True and rows[0]["error_bars"]["board"]["mde"] > 0
+    code, text, _ = shell(*on(fast), "leaderboard")
+    lines = text.splitlines()
+    assert lines[0].split()[:7] == ["#", "model", "id", "mean", "[95%", "CI]", "tier"]
+    assert "leader" in lines[1] and any("cannot be seen reliably" in line for line in lines)
+    assert any(line.startswith(("tied with the leader within noise", rows[0]["model_name"] or "")) for line in lines)
+
+    own, peer = fast.person_model_id, fast.world.peer_model_ids[0]
+    code, out, _ = shell(*on(fast), "compare", own, peer, "--json")
+    bars = json.loads(out)["error_bars"]
+    assert code == 0 and len(bars["pairs"]) == 1 and bars["pairs"][0]["paired"]["test"] in (
+        "paired t", "exact McNemar", "clustered paired t")
+    assert {e["model"] for e in bars["entries"]} == {own, peer} and bars["tiers"]
+    code, text, _ = shell(*on(fast), "compare", own, peer)
+    assert code == 0 and text.startswith(f"{own} against {peer}")
+    assert f"{own} − {peer}: " in text and "paired evals, p " in text and "cannot be seen reliably" in text

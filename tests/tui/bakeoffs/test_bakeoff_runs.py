@@ -183,3 +183,28 @@ async def test_hostile_run_names_stay_inert(queue: ErrorbarServer) -> None:
         assert "[link=x]y[/link]" in watch.state_text.plain
         await pilot.pause()
         assert_inert(app.export_screenshot())
+
+
+async def test_the_watch_says_when_a_running_bakeoff_is_decided_and_offers_to_cancel(queue: ErrorbarServer) -> None:
+    body = {**COMPARISON, "baseline_model": "meta-llama/Llama-3.1-8B-Instruct",
+            "candidate_models": ["anthropic/claude-sonnet-4"], "sample_count": 200, "assertions": []}
+    run = queue_run(queue, body, finish=False)
+    stored = queue.store.get(run["id"])
+    queue.store.speed = 1.0
+    stored.started = queue.store.clock() - 1.0 - stored.units * 0.1 * 0.6  # 60% of the way: RUNNING
+    app = runs_app(queue, admin=True)
+    async with app.run_test(size=SIZE) as pilot:
+        watch = await watch_by_keys(pilot, run["id"])
+        stored.frozen_ratio = queue.store.ratio(stored)  # it stays RUNNING at that point
+        await wait_for(pilot, lambda: "decided at" in watch.state_text.plain, what="the decision")
+        text = watch.state_text.plain
+        assert "anthropic/claude-sonnet-4: decided at " in text or ": decided at " in text
+        assert ": win (win rate" in text and "anytime-valid 95% interval" in text
+        assert "c cancels the rest (confirmed, sent once)" in text
+        assert queue.requests.count("POST", "/cancel") == 0  # offered, never sent unasked
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "stopped early" in watch.state_text.plain, what="stopped early")
+        await app.workers.wait_for_complete()
+    assert queue.requests.count("POST", "/cancel") == 1

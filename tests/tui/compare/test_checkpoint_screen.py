@@ -3,7 +3,6 @@ simulator: your model against another one of the demo, then against its own olde
 
 from __future__ import annotations
 
-
 from api_client.blahdev.client import BlahClient
 from application.compare.checkpoint_format import row_cells
 from diagnosis.checkpoint import BETTER, NO_CHANGE, WORSE
@@ -56,6 +55,7 @@ async def test_your_model_against_another_then_against_its_older_calls(sim: Simu
         assert tuple(c.plain for c in table.get_row_at(0)) == row_cells(overall)
         caption = str(screen.query_one("#checkpoint-caption").render())
         assert "any failure: worse" in caption and f"A: {other}, {LIMIT} calls" in caption
+        assert "a change in the failure rate under " in caption and "hold after Holm across" in caption
 
         await pilot.press("w")  # the same model, older calls against newer
         await wait_for(pilot, lambda: screen.comparison is not None and screen.comparison.mode == "windows",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import CompareAnswer, CompareRow, Comparison
 from simulator.server import SimulatorServer
@@ -54,6 +56,14 @@ async def test_compare_with_the_best_peer_then_two_chosen_peers(sim: SimulatorSe
         assert first[-1].plain.startswith("-") and first[-1].spans  # the gap, highlighted
         caption = str(screen.query_one("#compare-caption").render())
         assert f"you lost {outcomes.count('loss')}" in caption
+        # Each mean with its interval, the paired difference with its Holm-corrected test, the MDE.
+        from application.compare.error_bars import comparison_reading
+
+        pair = comparison_reading(expected).pair(own, best)
+        assert pair is not None and pair.comparison is not None
+        assert re.search(r"mean \[95% CI\]: .+ \d\.\d\d \[\d\.\d\d–\d\.\d\d\]", caption), caption
+        assert f"over {pair.comparison.n} paired evals, p {pair.p_holm:.3g} ({pair.comparison.test}, Holm)" in caption
+        assert "cannot be seen reliably" in caption
 
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CompareEvalScreen), what="the eval")

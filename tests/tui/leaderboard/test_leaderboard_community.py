@@ -5,6 +5,7 @@ stay inert; without Blobfish the tab says so."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,10 +16,10 @@ from api_client.blobfish import shapes_bench as shapes
 from api_client.blobfish.benchmarks import NOT_YOURS, REFUSALS
 from application.leaderboard.bench_board import DOCUMENTED_BADGE, HONESTY_LINE
 from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.bench import FakeClock
 from tests.support.bench_board import SLUG, DropFirstDelete, SuiteMaker, frame_segments, frame_text, make_board_app
 from tests.support.blobfish import DropFirstAnswer
+from tests.support.hostile_payloads import HOSTILE, assert_segments_inert
 from tests.support.notify_log import said
 from tests.support.quick_keys import type_text
 from tests.support.waiting import wait_for
@@ -116,7 +117,10 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         confirmation = frame_text(app)
-        assert DOCUMENTED_BADGE in confirmation
+        # The dialog's own text (the frame wraps the badge at the dialog's edge; before the board
+        # gained its error-bar line the badge was matched on the row behind the dialog).
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert DOCUMENTED_BADGE in " ".join(body.split())
         assert "self-run, not the official suite (12 hosted tasks)" in confirmation
         assert bf.requests.count("POST", SUBMIT) == 0  # nothing is sent before "y"
         await pilot.press("y")
@@ -130,6 +134,13 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         await pilot.pause(0.1)
         text = frame_text(app)
         assert "my scaffold ◀ yours" in text and "1 yours" in text
+        # Error bars as far as the data goes: the person's row from its suite run's tasks, the
+        # stranger's mean an average only; every pass rate a Wilson interval from its counts.
+        yours = next(line for line in text.splitlines() if "my scaffold ◀ yours" in line)
+        stranger = next(line for line in text.splitlines() if "evil" in line)
+        assert re.search(r"mean \d\.\d\d \[\d\.\d\d–\d\.\d\d\] · pass rate \d+\.\d% \[", yours), yours
+        assert re.search(r"mean \d\.\d\d \(no interval\) · pass rate \d+\.\d% \[", stranger), stranger
+        assert "intervals for your 1 row from its tasks, averages only for the rest" in text
         assert text.count(DOCUMENTED_BADGE) == 2  # the badge on every row, verbatim
         assert community.rows == sorted(community.rows, key=lambda r: -(r.mean_score or 0))
 

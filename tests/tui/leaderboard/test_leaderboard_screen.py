@@ -13,8 +13,8 @@ from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.screens.leaderboard.screen import LeaderboardScreen, ModelHistory, mean_score, model_history, standings
 from tui.screens.runs.screen import RunsScreen
+from widgets.interval_strip import IntervalStrip
 from widgets.key_table import KeyTable
-from widgets.plots import BarChart
 
 
 def entry(model: str, avg: float | None, last: int | None = 300) -> LeaderboardEntry:
@@ -99,8 +99,10 @@ async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorS
         assert table.cursor_row == own_index  # the person's row is where the cursor starts
         caption = str(screen.query_one("#lb-caption").render())
         assert previous.id in caption and current.id in caption
-        chart = screen.query_one("#lb-chart", BarChart)
-        assert chart.has_data and chart.missing_labels == []
+        strip = screen.query_one("#lb-chart", IntervalStrip)  # every model's interval, tier by tier
+        assert len(strip.rows) == len(board) and all(r.interval is not None for r in strip.rows)
+        assert strip.rows[0].group == "tier 1 · tied with the leader within noise"
+        assert [r.highlight for r in strip.rows].count(True) == 1
         other = next(e.model_id for e in board if e.model_id != sim.person_model_id)
         app.switch_model(other)  # the app is now about another model: the highlight follows
         other_index = [e.model_id for e in board].index(other)
@@ -174,7 +176,9 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
             assert not any(run_id in n for n in notifications(app))
 
 
-async def test_at_80_columns_every_standings_column_is_in_view(sim: SimulatorServer, client: BlahClient) -> None:
+async def test_at_80_columns_interval_and_tier_in_view_last_run_one_scroll_away(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
@@ -183,7 +187,17 @@ async def test_at_80_columns_every_standings_column_is_in_view(sim: SimulatorSer
         screen = app.screen
         assert isinstance(screen, LeaderboardScreen)
         text = screen_text(app)
-        assert re.search(r"# +Model +Mean +Δ vs previous +Evals +Last run \(UTC\)", text), text
+        # The interval and the tier come before the change; the last run is one scroll right.
+        assert re.search(r"# +Model +Mean \[95% CI\] +Tier +Δ vs previous +Evals", text), text
         mine = next(r for r in screen.rows if r.entry.model_id == sim.person_model_id)
         row = next(line for line in text.splitlines() if "◀ you" in line)
-        assert f"{mine.change_text()} " in row and row.rstrip().endswith("Z")  # the change and the whole time
+        assert f"{mine.change_text()} " in row
+        assert re.search(r"\d\.\d\d \[\d\.\d\d–\d\.\d\d\] +(1 leader|1 tied|\d) ", row), row
+        assert "tied with the leader within noise" in text and "cannot be seen reliably" in text
+        table = screen.query_one("#lb-table", KeyTable)
+        table.scroll_to(x=table.max_scroll_x, animate=False)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Last run (UTC)" in text
+        row = next(line for line in text.splitlines() if re.search(r"\d\d:\d\d:\d\dZ", line))
+        assert row.rstrip().endswith("Z")  # the whole time

@@ -41,6 +41,9 @@ from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
+    from api_client.errorbar.client import ErrorbarClient
+    from application.bakeoffs.cost import MeasuredCosts
+    from diagnosis.early_stop import EarlyReading
 
 __all__ = ["BakeoffWatchScreen", "RatioProgress"]
 
@@ -87,6 +90,10 @@ class BakeoffWatchScreen(WatchScreen):
                                busy_note="The cancel was already asked for; it is sent once.")
         """A cancel is being confirmed or was sent: further presses only say so."""
         self._reload = Reload(self, self.load, interval=POLL_S, max_interval=15.0)  # no idle: an ended run stays
+        self.readings: list[EarlyReading] = []
+        """Each candidate's anytime-valid reading of the samples so far (diagnosis.early_stop)."""
+        self.saved: float | None = None
+        self._costs: MeasuredCosts | None = None
         self.state_text = Text()
         """What the state line says now (tests read it)."""
 
@@ -131,6 +138,7 @@ class BakeoffWatchScreen(WatchScreen):
         before = self.run.status if self.run is not None else None
         if run.status in ACTIVE:
             self.follow_end()
+            await self._read_partial(client, run)
         self.run = run
         if ended_since(run, before):
             self.announce_end(bakeoff_end(run))
@@ -138,6 +146,25 @@ class BakeoffWatchScreen(WatchScreen):
         self._say("")
         self._show()
         self._reload.after_read(active=run.status in ACTIVE)
+
+    async def _read_partial(self, client: ErrorbarClient, run: assumed.Run) -> None:
+        """The samples so far (the queue answers while RUNNING) and each candidate's anytime-valid
+        reading; unreadable samples leave the last readings as they were."""
+        from application.bakeoffs.cost import measured_costs
+        from application.bakeoffs.early_stop import per_sample_cost, run_readings
+        from diagnosis.early_stop import remaining_cost
+
+        try:
+            samples = await client.samples(run.id)
+            if self._costs is None:
+                self._costs = measured_costs(await client.list_runs())
+        except BlahError:
+            return
+        self.readings = run_readings(run, samples)
+        if self.readings and all(r.decided for r in self.readings):
+            per_sample = per_sample_cost(run, self._costs) if self._costs is not None else None
+            self.saved = remaining_cost(max(r.read for r in self.readings), max(r.planned for r in self.readings),
+                                        per_sample)
 
     # ----------------------------------------------------------------- drawing
 
@@ -173,6 +200,17 @@ class BakeoffWatchScreen(WatchScreen):
             state.append(final, style="bold green" if run.status == "DONE" else "bold red")
         elif run.error:
             state.append(f"\n{one_line(run.error, 200)}", style="red")
+        if any(r.read for r in self.readings):  # nothing sampled yet (PENDING): nothing to say
+            state.append("\n")
+            for reading in self.readings:
+                state.append("\n" + one_line(reading.sentence(), 300))
+            if run.status in ACTIVE and all(r.decided for r in self.readings):
+                from application.bakeoffs.early_stop import saving_sentence
+
+                state.append(f"\n{saving_sentence(self.readings, self.saved)}; c cancels the rest "
+                             "(confirmed, sent once)", style="bold")
+            elif run.status == "CANCELLED" and all(r.decided for r in self.readings):
+                state.append("\nstopped early: the verdict was settled (the sequence's interval above)", style="bold")
         self.state_text = state
         self.query_one("#bkw-state", Static).update(state)
 

@@ -18,6 +18,7 @@ from textual.binding import Binding
 
 from api_client.errors import BlahError
 from application.compare.checkpoint import CheckpointComparison, compare_models, compare_windows
+from application.compare.checkpoint_error_bars import checkpoint_mde_sentence, holm_sentence
 from application.compare.checkpoint_format import COLUMNS, METHOD_SHORT, row_cells, side_line, tally
 from application.diagnosis.data import limit_from
 from diagnosis.checkpoint import BETTER, WORSE
@@ -154,5 +155,7 @@ class CheckpointScreen(CaptionedTableScreen):
         caption.append(side_line("A", comparison.a) + "\n")
         caption.append(side_line("B", comparison.b) + "\n")
         caption.append(METHOD_SHORT, style="dim")
+        caption.append(f"\n{checkpoint_mde_sentence(comparison.rows)} · {holm_sentence(comparison.rows)}",
+                       style="italic")
         self._say("")
         self.caption.update(caption)

@@ -21,7 +21,9 @@ from textual.widgets import Static
 
 from api_client.blahdev.shapes import Comparison
 from api_client.errors import BlahError
+from application.compare.error_bars import comparison_reading, versus_sentences
 from application.compare.rows import CompareLine, mean_scores, order_for_person, tally
+from application.leaderboard.error_bars import mde_sentence, mean_cell
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.captioned_table import CaptionedTableScreen
@@ -142,14 +144,19 @@ class CompareScreen(bindings.RowAction, CaptionedTableScreen):
             table.add_row(*cells, key=line.key)
         table.move_to_key(keep)
         counts = tally(self.lines)
-        means = mean_scores(self.comparison)
+        reading = comparison_reading(self.comparison)
+        estimates = {e.model: e.estimate for e in reading.entries}
         caption = Text(end="")
         if not self.lines:
             caption.append("the platform returned no evals answered by these models")
         else:
             caption.append(f"{len(self.lines)} evals · you lost {counts['loss']}, tied {counts['tie']}, "
-                           f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean score: ")
-            caption.append(", ".join(f"{self._model_name(m)} {fmt_score(means.get(m))}" for m in models))
+                           f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean [95% CI]: ")
+            caption.append(", ".join(f"{self._model_name(m)} {mean_cell(estimates.get(m))}" for m in models))
+            names = {m: self._model_name(m) for m in models}
+            for sentence in versus_sentences(reading, own, names):
+                caption.append("\n" + sentence)
+            caption.append(f"\n{mde_sentence(reading)}", style="italic")
         if self._why_peers:
             caption.append(f" · peer: {self._why_peers} (p to choose)", style="dim")
         self.caption.update(caption)

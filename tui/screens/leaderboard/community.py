@@ -10,7 +10,7 @@ the person's rows after a confirmation. Every write goes through
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -30,6 +30,8 @@ from application.leaderboard.bench_board import (
     delete_once,
     publishable,
 )
+from application.leaderboard.bench_error_bars import community_reading, load_own_runs
+from application.leaderboard.error_bars import mde_sentence, mean_cell, tier_sentence
 from application.runs.bench.known import remember_slug
 from application.session.context import AppContext
 from tui.app_protocol import BlahAppApi
@@ -54,6 +56,10 @@ ASK_SLUG = (f"Type a benchmark's slug (the last part of its page's address, e.g.
             "Enter.")
 
 
+if TYPE_CHECKING:
+    from diagnosis.board_reading import BoardReading
+
+
 class CommunityBoard(Vertical):
     """The tab's content. ``load()``, ``publish()``, ``delete()`` are the screen's keys."""
 
@@ -72,9 +78,10 @@ class CommunityBoard(Vertical):
     CommunityBoard #cb-detail { height: auto; max-height: 6; padding: 0 1; border-top: solid $primary 40%; }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[CommunityRow] = []
+        self.reading: BoardReading | None = None  # intervals where per-task scores are known
         self.loaded_slug: str | None = None  # the slug whose rows are shown
         self.read_slug: str | None = None  # the slug last asked for, once its answer (or error) is shown
         self.loaded = False
@@ -152,7 +159,9 @@ class CommunityBoard(Vertical):
         keep = select or self._highlighted_id()
         remember_slug(slug, "board")  # Runs lists it from now on (the platform has no list of benchmarks)
         self.loaded_slug = slug
-        await self._show(by_mean_score(board.community_runs), keep)
+        rows = by_mean_score(board.community_runs)
+        self.reading = community_reading(rows, await load_own_runs(client, slug, rows))
+        await self._show(rows, keep)
         self._caption(self._summary(slug))
         self.read_slug = slug
 
@@ -168,6 +177,16 @@ class CommunityBoard(Vertical):
         if all(row.mine is None for row in self.rows):
             text.append(" · the platform marked no row either way (it does so only for a request with your key)",
                         style="italic")
+        text.append("\npass rates: 95% Wilson intervals from each row's graded/passed counts · mean scores: ")
+        reading = self.reading
+        measured = [e for e in reading.entries if e.estimate is not None] if reading is not None else []
+        if not measured:
+            text.append("averages only (the board sends no per-task scores): no interval, no tier")
+        else:
+            text.append(f"intervals for your {len(measured)} row{'s' if len(measured) != 1 else ''} from "
+                        f"{'their' if len(measured) != 1 else 'its'} tasks, averages only for the rest")
+            if len(measured) > 1 and reading is not None:
+                text.append(f" · {tier_sentence(reading)} · {mde_sentence(reading, 'tasks')}")
         return text
 
     async def _show(self, rows: list[CommunityRow], select: str | None) -> None:
@@ -176,7 +195,11 @@ class CommunityBoard(Vertical):
         mine_style: Style | str = tone_style("accent", variables, bold=True)
         listing = self.query_one("#cb-rows", ListView)
         await listing.clear()
-        await listing.extend(CommunityRowItem(rank, row, mine_style) for rank, row in enumerate(rows, start=1))
+        estimates = {e.model: e.estimate for e in self.reading.entries} if self.reading is not None else {}
+        await listing.extend(
+            CommunityRowItem(rank, row, mine_style,
+                             mean_cell(estimate) if (estimate := estimates.get(row.community_run_id)) else None)
+            for rank, row in enumerate(rows, start=1))
         index = next((i for i, row in enumerate(rows) if row.community_run_id == select), 0 if rows else None)
         listing.index = index
         self._show_detail()

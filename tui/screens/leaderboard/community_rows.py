@@ -14,6 +14,8 @@ from textual.widgets.option_list import Option
 
 from api_client.blobfish.shapes_bench import CommunityRow, SuiteRun
 from application.leaderboard.bench_board import coverage_sentence
+from application.leaderboard.bench_error_bars import pass_rate_cell
+from application.leaderboard.error_bars import mean_cell
 from common.format import DASH
 from tui.cell_format import fmt_pct, fmt_score, fmt_time
 from widgets.safe_text import one_line_text, safe_text
@@ -40,8 +42,12 @@ def tasks_graded_passed(row: CommunityRow) -> str:
     return f"{_count(row.tasks)}/{_count(row.graded)}/{_count(row.passed)}"
 
 
-def row_text(rank: int | None, row: CommunityRow, mine_style: Style | str = "bold") -> Text:
-    """Three lines: the standing, where it came from (with its coverage), the badge verbatim."""
+def row_text(rank: int | None, row: CommunityRow, mine_style: Style | str = "bold",
+             mean: str | None = None) -> Text:
+    """Three lines: the standing, where it came from (with its coverage), the badge verbatim.
+
+    ``mean``: the mean score with its interval when its per-task scores are known
+    (``application.leaderboard.bench_error_bars``); else the platform's average, said to be one."""
     text = Text(end="")
     if rank is not None:
         text.append(f"{rank:>2}. ", style=mine_style if row.mine else "bold")
@@ -51,7 +57,7 @@ def row_text(rank: int | None, row: CommunityRow, mine_style: Style | str = "bol
         text.append("(no display name)", style="italic")
     if row.mine:
         text.append(YOURS, style=mine_style)
-    text.append(f"   mean {fmt_score(row.mean_score)} · pass rate {fmt_pct(row.pass_rate)} · "
+    text.append(f"   mean {mean or mean_cell(None, row.mean_score)} · pass rate {pass_rate_cell(row)} · "
                 f"tasks/graded/passed {tasks_graded_passed(row)}")
     text.append("\n" + INDENT + "model ")
     text.append_text(one_line_text(row.model or DASH, max_len=60))
@@ -124,8 +130,9 @@ def suite_facts(run: SuiteRun) -> Text:
 class CommunityRowItem(ListItem):
     """One row of the community board, ranked; ``mine_style`` marks the caller's own rows."""
 
-    def __init__(self, rank: int | None, row: CommunityRow, mine_style: Style | str = "bold") -> None:
-        super().__init__(Static(row_text(rank, row, mine_style)))
+    def __init__(self, rank: int | None, row: CommunityRow, mine_style: Style | str = "bold",
+                 mean: str | None = None) -> None:
+        super().__init__(Static(row_text(rank, row, mine_style, mean)))
 
 
 class CommunityRowDetail(Static):

@@ -8,16 +8,17 @@ The standings (best first, each model's change since its previous completed run)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Vertical
 from textual.widgets import Static, TabbedContent, TabPane
 
 from api_client.errors import BlahError
+from application.leaderboard.error_bars import mde_sentence, mean_cell, method_sentence, tier_cell, tier_sentence
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
@@ -25,13 +26,14 @@ from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
 from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
 from widgets.footer import KeyFooter
+from widgets.interval_strip import IntervalStrip, StripRow
 from widgets.key_table import KeyTable
-from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 if TYPE_CHECKING:
     from api_client.blahdev.client import BlahClient
+    from diagnosis.board_reading import BoardReading
 
 __all__ = ["LeaderboardScreen", "ModelHistory", "Standing", "mean_score", "model_history", "standings"]
 
@@ -44,15 +46,15 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
     LeaderboardScreen TabPane { padding: 0; }
     LeaderboardScreen #lb-caption { height: auto; padding: 0 1; }
     LeaderboardScreen #lb-caption.error { color: $error; }
-    LeaderboardScreen #lb-body { height: 1fr; }
-    LeaderboardScreen #lb-table { width: 1fr; height: 1fr; }
-    LeaderboardScreen #lb-chart { width: 1fr; height: 1fr; }
-    LeaderboardScreen.-narrow #lb-body { layout: vertical; }
-    LeaderboardScreen.-narrow #lb-table { width: 1fr; height: auto; max-height: 50%; }
-    LeaderboardScreen.-narrow #lb-chart { width: 1fr; height: 1fr; }
+    LeaderboardScreen #lb-body { height: 1fr; layout: vertical; }
+    LeaderboardScreen #lb-table { width: 1fr; height: auto; max-height: 60%; }
+    LeaderboardScreen #lb-chart { width: 1fr; height: auto; margin-top: 1; }
+    LeaderboardScreen.-narrow #lb-table { height: 1fr; max-height: 100%; }
+    LeaderboardScreen.-narrow #lb-chart { display: none; }
     """
-    # Side by side each half needs ~78 columns; narrower, the chart goes below the table so
-    # every column of the standings stays in view.
+    # The interval strip goes below the table; narrower than 156 columns it is left out (the
+    # table's interval and tier columns say the same, and 24 lines hold no more) and the table
+    # scrolls sideways to its last column.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (156, "-wide")]
 
     ROW_ACTION = "results"  # a chosen row (Enter, a click) does what Enter does
@@ -73,6 +75,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[Standing] = []
+        self.reading: BoardReading | None = None  # intervals, tiers, MDE (application.leaderboard.error_bars)
         self.loaded = False
 
     def compose(self) -> ComposeResult:
@@ -80,12 +83,12 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
         with TabbedContent(id="lb-tabs"):
             with TabPane("blah.dev leaderboard", id="lb-tab-blah"):
                 yield Static(Text("loading the leaderboard…"), id="lb-caption")
-                with Horizontal(id="lb-body"):
+                with Vertical(id="lb-body"):
                     yield KeyTable(id="lb-table", columns=(
-                        ("#", "rank"), ("Model", "model"), ("Mean", "avg"), ("Δ vs previous", "change"),
-                        ("Evals", "evals"), ("Last run (UTC)", "last"),
+                        ("#", "rank"), ("Model", "model"), ("Mean [95% CI]", "avg"), ("Tier", "tier"),
+                        ("Δ vs previous", "change"), ("Evals", "evals"), ("Last run (UTC)", "last"),
                     ))
-                    yield BarChart("avg score", horizontal=True, id="lb-chart")
+                    yield IntervalStrip(id="lb-chart")
             with TabPane("Community board · Blobfish", id="lb-tab-community"):
                 yield CommunityBoard(id="lb-community")
         yield KeyFooter()
@@ -157,6 +160,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
         if board.runs_problem is not None:
             note = f" · couldn't load the runs, so no change is shown: {describe_error(board.runs_problem)}"
         self.rows = board.rows
+        self.reading = board.reading
         self.loaded = True
         self._show_data(note)
 
@@ -168,6 +172,8 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
         table = self.query_one("#lb-table", KeyTable)
         keep = table.current_key
         table.clear()
+        reading = self.reading
+        by_model = {e.model: e for e in reading.entries} if reading is not None else {}
         for row in self.rows:
             entry = row.entry
             name = short(entry.model_name or entry.model_id, 40)
@@ -180,7 +186,10 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
             table.add_row(
                 Text(str(row.rank), style=mine if entry.model_id == own else ""),
                 model,
-                Text(fmt_score(entry.avg_score)),
+                Text(mean_cell(board.estimate, entry.avg_score) if (board := by_model.get(entry.model_id))
+                     else fmt_score(entry.avg_score)),
+                Text(tier_cell(board, reading) if board is not None and reading is not None else DASH,
+                     style="bold" if board is not None and board.tier == 1 else ""),
                 change,
                 Text(DASH if entry.eval_count is None else str(entry.eval_count)),
                 Text(fmt_time(entry.last_run_at)),
@@ -189,13 +198,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
         table.move_to_key(keep)
         if keep is None and own in {r.entry.model_id for r in self.rows}:
             table.move_to_key(own)
-        labels = [short(r.entry.model_name or r.entry.model_id, 24) for r in self.rows]
-        own_label = next(
-            (label for label, r in zip(labels, self.rows, strict=True) if r.entry.model_id == own), None
-        )
-        self.query_one("#lb-chart", BarChart).set_data(
-            labels, [r.entry.avg_score for r in self.rows], highlight=own_label
-        )
+        self.query_one("#lb-chart", IntervalStrip).set_rows(self._strip_rows(own))
         caption = Text(end="")
         if not self.rows:
             caption.append("the platform returned no leaderboard entries")
@@ -213,7 +216,30 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
                 if history.previous_run is not None:
                     caption.append(f" vs {one_line(history.previous_run.id, max_len=40)}")
         caption.append(note)
+        if self.rows and reading is not None:
+            names = {r.entry.model_id: one_line(r.entry.model_name or r.entry.model_id, max_len=40) for r in self.rows}
+            caption.append("\n" + tier_sentence(reading, names))
+            caption.append(f"\n{mde_sentence(reading)} · {method_sentence(reading)}", style="italic")
         self.query_one("#lb-caption", Static).update(caption)
+
+    def _strip_rows(self, own: str | None) -> list[StripRow]:
+        """The board's means and intervals, tier by tier (the chart beside the table)."""
+        reading = self.reading
+        if reading is None:
+            return []
+        names = {r.entry.model_id: r.entry.model_name or r.entry.model_id for r in self.rows}
+        rows: list[StripRow] = []
+        last_tier: int | None = 0
+        for entry in reading.entries:
+            group = None
+            if entry.tier != last_tier:
+                group = ("tier 1 · tied with the leader within noise" if entry.tier == 1
+                         else f"tier {entry.tier}" if entry.tier is not None else "average only: no per-item scores")
+                last_tier = entry.tier
+            rows.append(StripRow(names.get(entry.model, entry.model), entry.mean,
+                                 entry.estimate.interval if entry.estimate is not None else None, group,
+                                 highlight=entry.model == own))
+        return rows
 
     # ----------------------------------------------------------------- actions
 

@@ -173,6 +173,13 @@ class ResultsScreen(bindings.RowAction, CaptionedTableScreen):
             text.append(f" · {doubted} verdicts worth doubting (⚑)", style=warn if doubted else "")
             if self.doubtful_only:
                 text.append(f" · showing those only ({len(rows)})")
+            if self.run_id is None:  # one model: its mean per run, each with its interval
+                from application.leaderboard.error_bars import mean_cell, run_estimates
+
+                per_run = [f"{one_line(run_id, max_len=30)} {mean_cell(estimate)}"
+                           for run_id, estimate in run_estimates(self.results)[:4]]
+                if per_run:
+                    text.append("\nmean score [95% CI] by run, newest first: " + " · ".join(per_run))
         self.caption.update(text)
 
     # ----------------------------------------------------------------- actions
