@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cli.exit_codes import ExitCode
+from cli.exit_codes import SUMMARY, ExitCode
 from cli.main import main
 from cli.reference import REFERENCE, command_paths, flags_of, render, subparsers_of
 
@@ -79,3 +79,12 @@ def test_a_made_up_flag_in_a_document_would_fail(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(__import__(__name__), "DOCUMENTS", [page])
     with pytest.raises(AssertionError, match="--no-such-flag"):
         test_every_documented_command_and_flag_exists()
+
+
+def test_the_readme_lists_every_exit_code_as_the_enum_says() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| (\d+) \| (.*) \|$", section, re.M))
+    assert {int(code) for code in rows} == {int(code) for code in ExitCode}
+    for code in ExitCode:
+        assert rows[str(int(code))] == SUMMARY[code].replace("|", "\\|"), code
