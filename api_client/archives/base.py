@@ -16,18 +16,31 @@ from typing import TYPE_CHECKING, Any, Self
 
 import orjson
 
+from api_client.archives.query import register_text_functions
 from api_client.archives.readers import ParallelReaders
 from api_client.archives.schema import (
     LOG_COLUMNS,
+    STORED_COLUMNS,
+    TEXT_FIELDS,
     check_integrity,
     connect,
     corruption_raised,
 )
+from api_client.archives.texts import TextCodec
 
 if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogEntry
 
-FULL_SELECT = ", ".join(LOG_COLUMNS)
+FULL_SELECT = ", ".join((*STORED_COLUMNS, "texts"))
+"""A whole entry's stored columns; ``log_values`` makes them the entry's fields."""
+_HEAD = LOG_COLUMNS.index(TEXT_FIELDS[0])
+assert LOG_COLUMNS == (*STORED_COLUMNS[:_HEAD], *TEXT_FIELDS, *STORED_COLUMNS[_HEAD:])
+
+
+def log_values(row: tuple[Any, ...], codec: TextCodec) -> tuple[Any, ...]:
+    """A row of ``FULL_SELECT`` as the entry's fields in ``LOG_COLUMNS`` order (``messages``
+    still JSON text)."""
+    return (*row[:_HEAD], *codec.decode(row[-1]), *row[_HEAD:-1])
 _STRETCH_FLOOR = "stretch_floor_ms"
 """Meta key: where the unbroken stretch ends once calls older than it are held (see oldest_ms)."""
 
@@ -39,6 +52,8 @@ class ArchiveBase:
         self._path = Path(path)
         self._temp_dir = _temp_dir
         self._conn = connect(self._path)
+        self._codec = TextCodec(self._conn)
+        register_text_functions(self._conn, self._codec)
         self._readers = ParallelReaders(self._path, self._conn)  # many scattered rows at once
         self._lock = threading.RLock()
         self._bounds: tuple[int, int] | None = None  # (min, max) ord of the listed rows
@@ -108,7 +123,7 @@ class ArchiveBase:
     def find(self, log_id: str) -> LogEntry | None:
         with self._lock, self._guard():
             row = self._conn.execute(f"SELECT {FULL_SELECT} FROM logs WHERE id = ?", (log_id,)).fetchone()
-        return None if row is None else entry_from_row(row)
+        return None if row is None else entry_from_row(log_values(row, self._codec))
 
     def badges_of(self, log_id: str) -> tuple[str, ...]:
         with self._lock, self._guard():

@@ -21,7 +21,18 @@ from typing import Any
 
 import orjson
 
-from api_client.archives.schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, corruption_raised
+from api_client.archives.base import FULL_SELECT, log_values
+from api_client.archives.schema import (
+    APPLICATION_ID,
+    LOG_COLUMNS,
+    SCHEMA_VERSION,
+    STORED_COLUMNS,
+    ArchiveCorruptError,
+    ArchiveError,
+    corruption_raised,
+    schema_version,
+)
+from api_client.archives.texts import TextCodec
 from api_client.blahdev.shapes import ChatMessage, LogEntry
 
 __all__ = [
@@ -36,8 +47,8 @@ DIAGNOSIS_COLUMNS: tuple[str, ...] = (
 )
 # Every LogEntry field, in LOG_COLUMNS order (LogEntry's own): a row is then a LogEntry's
 # ``__dict__`` by a plain zip.
-_SELECT = ", ".join(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in LOG_COLUMNS)
-_EVERY = ", ".join(LOG_COLUMNS)
+_SELECT = ", ".join((*(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in STORED_COLUMNS), "texts"))
+_EVERY = FULL_SELECT
 _MESSAGES = LOG_COLUMNS.index("messages")
 _ALL = frozenset(LOG_COLUMNS)
 _new = object.__new__
@@ -67,8 +78,15 @@ def _connect(path: Path) -> sqlite3.Connection:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             conn.close()
             raise ArchiveCorruptError(path, "not a blah-tui archive")
+        version = schema_version(conn)
     except sqlite3.DatabaseError as exc:
         raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
+    if version is not None and version < SCHEMA_VERSION:  # migrated once, by opening it for writing
+        conn.close()
+        from api_client.archives.archive import Archive
+
+        Archive(path).close()
+        return _connect(path)
     return conn
 
 
@@ -106,6 +124,7 @@ def read_range(
     still JSON text: see ``entry_from_bulk_row``)."""
     path = Path(path)
     conn = _connect(path)
+    codec = TextCodec(conn)
     order = "DESC" if newest_first else "ASC"
     with closing(conn), corruption_raised(path):
         cursor = conn.execute(
@@ -113,7 +132,7 @@ def read_range(
             (first_ord, last_ord),
         )
         while rows := cursor.fetchmany(batch):
-            yield rows
+            yield [log_values(row, codec) for row in rows]
 
 
 def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
@@ -177,11 +196,12 @@ def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, LogEntry]:
     path = Path(path)
     out: dict[str, LogEntry] = {}
     conn = _connect(path)
+    codec = TextCodec(conn)
     with closing(conn), corruption_raised(path):
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ", ".join("?" * len(chunk))
             for row in conn.execute(f"SELECT {_EVERY} FROM logs WHERE id IN ({marks})", chunk):
-                entry = entry_from_bulk_row(row)
+                entry = entry_from_bulk_row(log_values(row, codec))
                 out[entry.id] = entry
     return out

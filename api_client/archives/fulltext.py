@@ -1,9 +1,9 @@
 """The archive's full-text index: which rows are in it, adding the rest, and lists read from it.
 
 Rows get ``seq`` values in insertion order, so "indexed" is one watermark,
-``meta.fts_seq``: rows above it are pending. Indexing is one ``INSERT .. SELECT`` over a
-``seq`` range inside a write transaction (FTS5 then flushes its terms once, which is
-what makes bulk indexing fast).
+``meta.fts_seq``: rows above it are pending. Indexing reads a ``seq`` range's texts (one
+compressed frame a row: archive_texts) and inserts them into the contentless index inside a
+write transaction (FTS5 then flushes its terms once, which is what makes bulk indexing fast).
 
 A filter that is only a search (the search box) is listed straight from the index, never
 materialised: resolving a word found in every row to sorted ordinals means a million
@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from api_client.archives.texts import TextCodec
 from common.lru import BoundedLRU
 
 
@@ -35,7 +36,7 @@ def pending_count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM logs WHERE seq > ?", (fts_seq(conn),)).fetchone()[0])
 
 
-def index_step(conn: sqlite3.Connection, max_rows: int | None) -> int:
+def index_step(conn: sqlite3.Connection, max_rows: int | None, codec: TextCodec) -> int:
     """Index up to ``max_rows`` pending rows (all when None); returns how many. The
     caller holds a write transaction."""
     start = fts_seq(conn)
@@ -48,13 +49,14 @@ def index_step(conn: sqlite3.Connection, max_rows: int | None) -> int:
         end = row[0] if row else conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()[0]
     if end <= start:
         return 0
-    cur = conn.execute(
-        "INSERT INTO logs_fts(rowid, prompt, response, error)"
-        " SELECT seq, prompt, response, error FROM logs WHERE seq > ? AND seq <= ?",
-        (start, end),
+    decode = codec.decode
+    rows = conn.execute("SELECT seq, texts FROM logs WHERE seq > ? AND seq <= ?", (start, end)).fetchall()
+    conn.executemany(
+        "INSERT INTO logs_fts(rowid, prompt, response, error) VALUES (?, ?, ?, ?)",
+        [(seq, t[0], t[2], t[3]) for seq, t in ((seq, decode(blob)) for seq, blob in rows)],
     )
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(end),))
-    return int(cur.rowcount)
+    return len(rows)
 
 
 # ---------------------------------------------------------------------- queries by rowid range

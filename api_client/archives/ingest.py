@@ -23,23 +23,23 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from api_client.archives.schema import STORED_COLUMNS
+from api_client.archives.texts import TextCodec
+
 if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogEntry
 
 BadgesFn = Callable[["LogEntry"], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
-_VALUE_COLUMNS = (
-    "id", "model_id", "source", "created_at", "prompt", "response", "error", "latency_ms", "max_tokens",
-    "prompt_tokens", "completion_tokens", "finish_reason", "eval_id", "run_id", "result_id", "message_id",
-)  # fmt: skip
+_VALUE_COLUMNS = STORED_COLUMNS
 """The columns stored as the entry's attribute of the same name, as it is."""
-_ERROR_AT = _VALUE_COLUMNS.index("error")
 _INSERT_SQL = (
-    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, seq, ord, messages, failed, badges)"
+    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, seq, ord, texts, failed, badges)"
     f" VALUES ({', '.join('?' * (len(_VALUE_COLUMNS) + 5))})"
 )
 _values_of = attrgetter(*_VALUE_COLUMNS)
+_texts_of = attrgetter("prompt", "response", "error")
 _MESSAGES_JSON = "messages_json"
 """An entry type may carry its messages already as the archive's JSON text (``WireEntry``
 does: cut from the platform's JSON); otherwise it is written from ``entry.messages``."""
@@ -102,7 +102,7 @@ def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
 
 
 def insert_sorted(
-    conn: sqlite3.Connection, new: Sequence[LogEntry], badges_fn: BadgesFn | None, *, number: bool = True
+    conn: sqlite3.Connection, new: Sequence[LogEntry], badges_fn: BadgesFn | None, codec: TextCodec, *, number: bool = True
 ) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
     a write transaction; ``new`` must be non-empty and contain no stored id.
@@ -118,18 +118,18 @@ def insert_sorted(
     (max_seq,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
     pending = number and _has_unnumbered(conn)
     if not number or pending:
-        _write(conn, *_rows(new, badges_fn, max_seq, None))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
         return number_unnumbered(conn) if pending else InsertOutcome("unnumbered", bounds, None)
     if first is None or last is None:
-        _write(conn, *_rows(new, badges_fn, max_seq, 0))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, 0))
         return InsertOutcome("empty", (0, n - 1), (0, n - 1))
     if lo > (last[0], last[1]):
-        _write(conn, *_rows(new, badges_fn, max_seq, last[2] + 1))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, last[2] + 1))
         return InsertOutcome("append", (first[2], last[2] + n), (last[2] + 1, last[2] + n))
     if hi < (first[0], first[1]):
-        _write(conn, *_rows(new, badges_fn, max_seq, first[2] - n))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, first[2] - n))
         return InsertOutcome("prepend", (first[2] - n, last[2]), (first[2] - n, first[2] - 1))
-    _write(conn, *_rows(new, badges_fn, max_seq, None))
+    _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
     return number_unnumbered(conn)
 
 
@@ -138,7 +138,7 @@ def _has_unnumbered(conn: sqlite3.Connection) -> bool:
 
 
 def _rows(
-    new: Sequence[LogEntry], badges_fn: BadgesFn | None, max_seq: int, ord0: int | None
+    new: Sequence[LogEntry], badges_fn: BadgesFn | None, codec: TextCodec, max_seq: int, ord0: int | None
 ) -> tuple[Iterable[tuple[Any, ...]], list[tuple[str, int]]]:
     """The rows of ``new`` in the order of ``_INSERT_SQL``, built column by column (C-level
     ``map``/``zip``: no Python per row when the entries carry their messages' JSON)."""
@@ -149,7 +149,9 @@ def _rows(
         messages: Iterable[str | None] = map(attrgetter(_MESSAGES_JSON), new)
     else:
         messages = map(_messages_json, new)
-    failed = map(int, map(is_not, columns[_ERROR_AT], repeat(None)))  # is_failed, per column
+    prompts, responses, errors = zip(*map(_texts_of, new), strict=True)
+    texts = codec.encode_many(zip(prompts, messages, responses, errors))
+    failed = map(int, map(is_not, errors, repeat(None)))  # is_failed, per column
     badge_rows: list[tuple[str, int]] = []
     if badges_fn is None:
         badges: Iterable[str] = repeat("")
@@ -159,7 +161,7 @@ def _rows(
             badge_rows.extend((kind, max_seq + 1 + i) for kind in text.split())
     seqs = range(max_seq + 1, max_seq + 1 + n)
     ords: Iterable[int | None] = repeat(None) if ord0 is None else range(ord0, ord0 + n)
-    return zip(*columns, seqs, ords, messages, failed, badges), badge_rows
+    return zip(*columns, seqs, ords, texts, failed, badges), badge_rows
 
 
 def _write(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]], badge_rows: list[tuple[str, int]]) -> None:

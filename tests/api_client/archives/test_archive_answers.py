@@ -7,9 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
+from api_client.archives import migrate
 from api_client.archives.archive import Archive
-from tests.api_client.archives.answers_corpus import ANSWERS, answers, fill
+from api_client.archives.migrate import progress_hook
+from api_client.archives.schema import SCHEMA_VERSION
+from tests.api_client.archives.answers_corpus import ANSWERS, CALLS, answers, fill, v1_archive
 
 
 def test_a_fresh_archive_answers_as_the_first_archive_did(tmp_path: Path) -> None:
@@ -18,3 +22,39 @@ def test_a_fresh_archive_answers_as_the_first_archive_did(tmp_path: Path) -> Non
         fill(archive)
         got = answers(archive)
     assert got == want
+
+
+def test_a_schema_1_archive_is_migrated_on_open_and_answers_the_same(tmp_path: Path) -> None:
+    want = orjson.loads(ANSWERS.read_bytes())
+    path = v1_archive(tmp_path)
+    seen: list[tuple[int, int]] = []
+    with progress_hook(lambda done, total: seen.append((done, total))), Archive(path) as archive:
+        assert archive.get_meta("schema_version") == str(SCHEMA_VERSION)
+        assert archive.get_meta("model_id") == "m"  # meta kept
+        got = answers(archive)
+    assert got == want
+    assert seen[0] == (0, CALLS) and seen[-1] == (CALLS, CALLS)  # the progress bar's figures
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(("-wal", "-shm"))) == ["v1.sqlite3"]
+    with Archive(path) as again:  # opened again: nothing more to do
+        assert again.count() == CALLS
+
+
+def test_a_migration_killed_halfway_leaves_the_old_file_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = v1_archive(tmp_path)
+    before = path.read_bytes()
+
+    class Killed(BaseException):
+        pass
+
+    def kill(done: int, total: int) -> None:
+        if done >= 1000:
+            raise Killed
+
+    with pytest.raises(Killed), progress_hook(kill):
+        Archive(path)
+    assert path.read_bytes() == before  # untouched: still schema 1
+    assert not migrate.part_path(path).exists()
+    migrate.part_path(path).write_bytes(b"half a file from a power cut")  # as if the process had died
+    with Archive(path) as archive:
+        assert answers(archive) == orjson.loads(ANSWERS.read_bytes())
+    assert not migrate.part_path(path).exists()
