@@ -28,10 +28,7 @@ ANSWERS = DATA / "answers-v1.json"
 V1_ARCHIVE = DATA / "archive-v1.sqlite3.gz"
 CALLS = 1600
 
-_WORDS = ("the model answer question please explain gpt-4 don't e.g. naïve naive café CAFÉ résumé "
-          "zanzibar colour color state-of-the-art x y z 42 3.14 foo_bar foo bar baz AND OR NOT NEAR "
-          "user assistant system prompt: secret value hello world ### {{ }} ... !!! 🙂 漢字 日本語 中文 "
-          "ｆｕｌｌ ß straße STRASSE İstanbul ﬁne").split()  # fmt: skip
+_WORDS = ["the", "model", "answer", "question", "please", "explain", "gpt-4", "don't", "e.g.", "naïve", "naive", "café", "CAFÉ", "résumé", "zanzibar", "colour", "color", "state-of-the-art", "x", "y", "z", "42", "3.14", "foo_bar", "foo", "bar", "baz", "AND", "OR", "NOT", "NEAR", "user", "assistant", "system", "prompt:", "secret", "value", "hello", "world", "###", "{{", "}}", "...", "!!!", "🙂", "漢字", "日本語", "中文", "ｆｕｌｌ", "ß", "straße", "STRASSE", "İstanbul", "ﬁne"]  # fmt: skip
 _ODD = ("\x00", "\x1b[31m", "\u2028", "\t", "\r\n", '"', "\\", "<|im_start|>", "\U0001f642", "\x7f")
 QUERIES = ("model", "MODEL", "answer", "zanzibar", "xylograph", "gpt-4", "gpt", "4", "don't", "don", "e.g.",
            "naïve", "naive", "café", "cafe", "résumé", "colour color", "state-of-the-art", "state of",

@@ -13,7 +13,13 @@ from api_client.archives import migrate
 from api_client.archives.archive import Archive
 from api_client.archives.migrate import progress_hook
 from api_client.archives.schema import SCHEMA_VERSION
-from tests.api_client.archives.answers_corpus import ANSWERS, CALLS, answers, fill, v1_archive
+from tests.api_client.archives.answers_corpus import (
+    ANSWERS,
+    CALLS,
+    answers,
+    fill,
+    v1_archive,
+)
 
 
 def test_a_fresh_archive_answers_as_the_first_archive_did(tmp_path: Path) -> None:
