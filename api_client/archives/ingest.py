@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
-from api_client.archives.schema import STORED_COLUMNS
+from api_client.archives.schema import LOG_COLUMNS, STORED_COLUMNS
 from api_client.archives.texts import TextCodec
 
 if TYPE_CHECKING:
@@ -44,6 +44,12 @@ _MESSAGES_JSON = "messages_json"
 """An entry type may carry its messages already as the archive's JSON text (``WireEntry``
 does: cut from the platform's JSON); otherwise it is written from ``entry.messages``."""
 _ID_CHUNK = 500
+_LINE = "line"
+"""An entry type may carry its JSONL line as ``export`` writes it (``WireEntry``, newline
+excluded); otherwise its length is measured from the entry's fields."""
+JSON_BYTES = "json_bytes"
+"""Meta key: the stored calls' size as JSON lines (what ``export`` writes), for the ratio of
+the archive's size to it (``blah-tui archives``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +155,10 @@ def _rows(
         messages: Iterable[str | None] = map(attrgetter(_MESSAGES_JSON), new)
     else:
         messages = map(_messages_json, new)
+    messages = list(messages)
     prompts, responses, errors = zip(*map(_texts_of, new), strict=True)
     texts = codec.encode_many(zip(prompts, messages, responses, errors))
+    _add_json_bytes(codec.conn, _json_bytes(new, messages))
     failed = map(int, map(is_not, errors, repeat(None)))  # is_failed, per column
     badge_rows: list[tuple[str, int]] = []
     if badges_fn is None:
@@ -162,6 +170,27 @@ def _rows(
     seqs = range(max_seq + 1, max_seq + 1 + n)
     ords: Iterable[int | None] = repeat(None) if ord0 is None else range(ord0, ord0 + n)
     return zip(*columns, seqs, ords, texts, failed, badges), badge_rows
+
+
+def _json_bytes(new: Sequence[LogEntry], messages: list[str | None]) -> int:
+    """The entries' size as JSONL lines, as ``export`` writes them (fields in ``LogEntry``'s
+    order, compact JSON, a newline each)."""
+    if hasattr(new[0], _LINE) and all(hasattr(e, _LINE) for e in new):
+        return sum(len(getattr(e, _LINE)) + 1 for e in new)
+    total = 0
+    for entry, raw in zip(new, messages, strict=True):
+        fields = dict(zip(LOG_COLUMNS, map(entry.__getattribute__, LOG_COLUMNS)))
+        fields["messages"] = None
+        total += len(orjson.dumps(fields)) + 1 + (0 if raw is None else len(raw.encode()) - 4)  # "null" -> the list
+    return total
+
+
+def _add_json_bytes(conn: sqlite3.Connection, n: int) -> None:
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+        (JSON_BYTES, str(n)),
+    )
 
 
 def _write(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]], badge_rows: list[tuple[str, int]]) -> None:

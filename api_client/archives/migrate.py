@@ -21,8 +21,12 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+import orjson
 
 from api_client.archives import fulltext
+from api_client.archives.ingest import JSON_BYTES
 from api_client.archives.schema import (
     APPLICATION_ID,
     DDL,
@@ -116,18 +120,20 @@ def _build(old: sqlite3.Connection, part: Path, report: OnProgress) -> None:
         new.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         new.executemany("INSERT INTO log_badges(kind, seq) VALUES (?, ?)", old.execute("SELECT kind, seq FROM log_badges"))
         codec = TextCodec(new)
-        done = last = 0
+        done = last = json_bytes = 0
         report(0, total)
         while True:
             rows = old.execute(_V1_SELECT, (last, BATCH)).fetchall()
             if not rows:
                 break
             texts = codec.encode_many([r[4:8] for r in rows])
+            json_bytes += sum(_json_size(r) for r in rows)
             new.executemany(_V2_INSERT, [(*r[:4], t, *r[8:]) for r, t in zip(rows, texts, strict=True)])
             fulltext.index_step(new, None, codec)
             last = rows[-1][0]
             done += len(rows)
             report(done, total)
+        new.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (JSON_BYTES, str(json_bytes)))
         new.execute("COMMIT")
         new.execute("PRAGMA journal_mode = DELETE")
         new.execute("PRAGMA user_version = 0")
@@ -137,6 +143,14 @@ def _build(old: sqlite3.Connection, part: Path, report: OnProgress) -> None:
     new.close()
     with open(part, "rb+") as fh:
         os.fsync(fh.fileno())
+
+
+def _json_size(row: tuple[Any, ...]) -> int:
+    """A schema 1 row's call as a JSONL line's length (as ``export`` writes it; see ingest)."""
+    fields = dict(zip(STORED_COLUMNS, row[8:], strict=True))
+    fields.update(prompt=row[4], messages=None, response=row[6], error=row[7])
+    raw = row[5]
+    return len(orjson.dumps(fields)) + 1 + (0 if raw is None else len(raw.encode()) - 4)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -71,7 +71,7 @@ class TextCodec:
     its own (de)compressors."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
+        self.conn = self._conn = conn
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._local = threading.local()
         self._lock = threading.Lock()
