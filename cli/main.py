@@ -52,8 +52,11 @@ def _options_of(command: str) -> set[str] | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`blah-tui ...`; the exit code. A closed standard output (``| head``) ends it quietly."""
+    from cli.migration_progress import migration_progress_bar
+
     try:
-        code = _main(list(sys.argv[1:] if argv is None else argv))
+        with migration_progress_bar():  # an archive of an older layout is rewritten on first open
+            code = _main(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()
         return code
     except BrokenPipeError:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import orjson
 
+from api_client.archives.migrate import migrate
 from api_client.archives.query import register_text_functions
 from api_client.archives.readers import ParallelReaders
 from api_client.archives.schema import (
@@ -25,6 +26,7 @@ from api_client.archives.schema import (
     check_integrity,
     connect,
     corruption_raised,
+    is_outdated,
 )
 from api_client.archives.texts import TextCodec
 
@@ -52,6 +54,10 @@ class ArchiveBase:
         self._path = Path(path)
         self._temp_dir = _temp_dir
         self._conn = connect(self._path)
+        if is_outdated(self._conn):  # an older layout: rewritten in place first
+            self._conn.close()
+            migrate(self._path)
+            self._conn = connect(self._path)
         self._codec = TextCodec(self._conn)
         register_text_functions(self._conn, self._codec)
         self._readers = ParallelReaders(self._path, self._conn)  # many scattered rows at once

@@ -9,7 +9,7 @@ starts over (the half-built file is removed). Every row keeps its ``seq``, ``ord
 fields; ``meta`` and the badge table are copied as they are.
 
 How long it takes is reported to ``on_progress(done, total)`` (rows), or to the process's
-hook (``progress_hook``: the CLI draws a bar on stderr, the app a notification) when the
+hook (common.migration_progress: the CLI draws a bar on stderr, the app a notification) when the
 caller gives none.
 """
 
@@ -18,8 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +25,7 @@ import orjson
 
 from api_client.archives import fulltext
 from api_client.archives.ingest import JSON_BYTES
+from common.migration_progress import OnProgress, current_hook, progress_hook
 from api_client.archives.schema import (
     APPLICATION_ID,
     DDL,
@@ -37,28 +36,8 @@ from api_client.archives.schema import (
 )
 from api_client.archives.texts import TextCodec
 
-OnProgress = Callable[[int, int], None]
 BATCH = 5000
 PART_SUFFIX = ".migrating"
-
-_hook: OnProgress | None = None
-
-
-def set_progress_hook(hook: OnProgress | None) -> None:
-    """Where migrations report progress when their caller passes no ``on_progress``."""
-    global _hook
-    _hook = hook
-
-
-@contextmanager
-def progress_hook(hook: OnProgress) -> Iterator[None]:
-    """``hook`` receives the progress of every migration inside (the previous one after)."""
-    before = _hook
-    set_progress_hook(hook)
-    try:
-        yield
-    finally:
-        set_progress_hook(before)
 
 
 _V1_SELECT = (
@@ -78,7 +57,7 @@ def part_path(path: Path) -> Path:
 
 def migrate(path: Path, on_progress: OnProgress | None = None) -> None:
     """Rewrite the schema 1 archive at ``path`` in today's layout (see the module docstring)."""
-    report = on_progress or _hook or (lambda done, total: None)
+    report = on_progress or current_hook() or (lambda done, total: None)
     part = part_path(path)
     for leftover in (part, *(part.with_name(part.name + s) for s in ("-wal", "-shm", "-journal"))):
         leftover.unlink(missing_ok=True)  # an earlier, interrupted attempt

@@ -179,22 +179,23 @@ def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` as an archive: validate before any write, create when empty.
 
     Raises ArchiveCorruptError (file untouched) when the file is damaged or foreign, and
-    ArchiveVersionError when it comes from a newer schema.
+    ArchiveVersionError when it comes from a newer schema. A file of an older schema is
+    opened as it is (``is_outdated``: the archive migrates it first).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
     try:
-        version = _validate_or_create(conn, path)
+        _validate_or_create(conn, path)
     except BaseException:
         conn.close()
         raise
-    if version < SCHEMA_VERSION:  # an older layout: rewritten in place first (archive_migrate)
-        conn.close()
-        from api_client.archives.migrate import migrate
-
-        migrate(path)
-        return connect(path)
     return conn
+
+
+def is_outdated(conn: sqlite3.Connection) -> bool:
+    """An archive of an older layout (archive_migrate rewrites it; nothing else may write to it)."""
+    version = schema_version(conn)
+    return version is not None and version < SCHEMA_VERSION
 
 
 def schema_version(conn: sqlite3.Connection) -> int | None:
