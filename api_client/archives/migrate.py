@@ -25,7 +25,6 @@ import orjson
 
 from api_client.archives import fulltext
 from api_client.archives.ingest import JSON_BYTES
-from common.migration_progress import OnProgress, current_hook, progress_hook
 from api_client.archives.schema import (
     APPLICATION_ID,
     DDL,
@@ -35,6 +34,7 @@ from api_client.archives.schema import (
     corruption_raised,
 )
 from api_client.archives.texts import TextCodec
+from common.migration_progress import OnProgress, current_hook
 
 BATCH = 5000
 PART_SUFFIX = ".migrating"

@@ -11,8 +11,8 @@ import pytest
 
 from api_client.archives import migrate
 from api_client.archives.archive import Archive
-from api_client.archives.migrate import progress_hook
 from api_client.archives.schema import SCHEMA_VERSION
+from common.migration_progress import progress_hook
 from tests.api_client.archives.answers_corpus import (
     ANSWERS,
     CALLS,

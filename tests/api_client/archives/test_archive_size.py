@@ -8,7 +8,7 @@ import orjson
 
 from api_client.archives.archive import Archive
 from api_client.archives.files import describe_archive
-from api_client.archives.migrate import progress_hook
+from common.migration_progress import progress_hook
 from tests.api_client.archives.answers_corpus import corpus, fill, v1_archive
 
 
