@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _id_of = attrgetter("id")
+_texts_of = attrgetter("prompt", "response", "error")
 _time_key = attrgetter("created_at", "id")
 """The archive's order, (created_at, id), as one C-level key."""
 
@@ -171,8 +172,9 @@ class Archive(ArchiveBase):
             new = [e for e in batch if e.id not in known] if known else batch
             if new:
                 ordered = sorted(new, key=_time_key)
+                (first_seq,) = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM logs").fetchone()
                 outcome = insert_sorted(conn, ordered, badges_fn, self._codec, number=number)
-                if index_text:
+                if index_text and not text_index.index_fresh(conn, first_seq, list(map(_texts_of, ordered))):
                     text_index.index_step(conn, None, self._codec)
         with self._lock:
             self._after_write(outcome)

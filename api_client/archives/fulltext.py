@@ -59,6 +59,21 @@ def index_step(conn: sqlite3.Connection, max_rows: int | None, codec: TextCodec)
     return len(rows)
 
 
+def index_fresh(conn: sqlite3.Connection, first_seq: int, texts: list[tuple[str | None, str | None, str | None]]) -> bool:
+    """Index rows just stored with ``seq`` from ``first_seq`` on, from their texts at hand
+    ``(prompt, response, error)`` (not read back and decompressed), when every row before
+    them is indexed; False (nothing done) otherwise: ``index_step`` then. The caller holds
+    the write transaction that stored them."""
+    if fts_seq(conn) != first_seq - 1:
+        return False
+    conn.executemany(
+        "INSERT INTO logs_fts(rowid, prompt, response, error) VALUES (?, ?, ?, ?)",
+        [(first_seq + i, *t) for i, t in enumerate(texts)],
+    )
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(first_seq + len(texts) - 1),))
+    return True
+
+
 # ---------------------------------------------------------------------- queries by rowid range
 # Rowids are ``seq`` values. FTS5 seeks to a rowid bound through its doclist index, so a
 # count or a page of matches over a ``seq`` range costs that range, not the whole doclist.

@@ -31,7 +31,8 @@ LEVEL = 3
 DICT_BYTES = 64 * 1024
 TRAIN_MIN = 1000
 """Calls in one batch before a dictionary is trained on it (fewer give a poor dictionary)."""
-TRAIN_SAMPLES = 2000
+TRAIN_SAMPLES = 1000
+"""Calls a dictionary is trained on: 0.1 s; 2,000 or 5,000 gave 0.3-0.6% smaller texts for 2-4x the time."""
 _HEADER = struct.Struct("<4I")
 _NONE = 0xFFFFFFFF
 _FORMAT = zstandard.FORMAT_ZSTD1_MAGICLESS
