@@ -11,6 +11,7 @@ from simulator.blobfish.benchmarks import BENCHMARKS as BENCHMARK_SLUGS
 from simulator.blobfish.server import BlobfishServer
 from simulator.blobfish.shapes import REJECTED_PROVIDER_KEY_MARK
 from simulator.chaos import ChaosConfig
+from simulator.errorbar.demo import queue_demo_runs
 from simulator.errorbar.server import ErrorbarServer
 from simulator.server import AppServer, SimulatorServer
 
@@ -38,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--chaos", default=None, metavar="SPEC",
                         help='faults, e.g. "5xx=0.1,429=0.05,reset=0.02,latency=0.1,latency_s=2"')
     parser.add_argument("--quiet-world", action="store_true", help="no live activity (live=False)")
+    parser.add_argument("--empty", action="store_true",
+                        help="errorbar: start with an empty queue (default: the bake-offs `blah-tui --demo` finds, "
+                             "three finished and one running)")
     parser.add_argument("--bench-die-after", type=int, default=None, metavar="N",
                         help="Blobfish: every suite run's runner dies after N tasks (the job reads interrupted)")
     return parser
@@ -73,6 +77,8 @@ def main(argv: list[str] | None = None, stop: threading.Event | None = None) -> 
             port = args.port + 2 if args.platform == "all" and args.port else args.port
             queue = ErrorbarServer(seed=args.seed, speed=args.speed, host=args.host, port=port, chaos=chaos)
             servers.append(queue.start())
+            if not args.empty:
+                queue_demo_runs(queue)
             _print_errorbar(queue)
     except BaseException:
         for server in reversed(servers):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import sys
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +22,7 @@ from application.session.context import AppContext
 from application.session.idle_collection import CHECK_SECONDS, IdleCollector
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
 from tui.palette import PALETTE_PROVIDERS
-from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS
+from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS, WORKFLOWS, WorkflowSpec
 from tui.text_focus import leave_text_box, typing_in
 
 if TYPE_CHECKING:
@@ -286,6 +287,11 @@ class BlahApp(App[None]):
 
         self.push_screen(PublishBenchRunScreen(slug, run_id))
 
+    async def open_workflow(self, workflow: WorkflowSpec) -> None:
+        """A palette workflow: its area's own screen, then the area's action that starts it."""
+        await self.action_area(workflow.area)
+        await self.run_action(workflow.action, self.screen)
+
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for spec in (*MODE_SPECS, *PLATFORM_AREAS):
@@ -293,6 +299,9 @@ class BlahApp(App[None]):
                 yield SystemCommand(
                     f"Go to {spec.title}", spec.description, lambda name=spec.name: self.action_area(name)
                 )
+        for workflow in WORKFLOWS:
+            if workflow.needs is None or getattr(self.ctx, workflow.needs, None) is not None:
+                yield SystemCommand(workflow.title, workflow.description, partial(self.open_workflow, workflow))
         from tui import palette_settings
 
         yield SystemCommand("Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help)

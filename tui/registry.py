@@ -126,3 +126,48 @@ PLATFORM_AREAS: list[ModeSpec] = [
 
 PLATFORM_AREA_NEEDS: dict[str, str] = {"evaluations": "blobfish"}
 """Area name -> the ``AppContext`` member it needs."""
+
+
+@dataclass(frozen=True)
+class WorkflowSpec:
+    """A workflow found in the palette by the words a person would type ("bake-off", "cheaper",
+    "errorbar", "checkpoint"): it goes to ``area`` and runs that area screen's ``action``.
+
+    The title carries the nouns, since the palette matches titles; ``needs`` names the
+    ``AppContext`` member (a platform's client) without which it is not offered."""
+
+    title: str
+    description: str
+    area: str
+    action: str
+    needs: str | None = None
+
+
+WORKFLOWS: list[WorkflowSpec] = [
+    WorkflowSpec(
+        "Bake-offs (errorbar): is it safe to switch to a cheaper model?",
+        "The queue's bake-offs: verdict, win rates with intervals, calibration, gate, evidence",
+        "compare", "bakeoffs", needs="errorbar",
+    ),
+    WorkflowSpec(
+        "New bake-off (errorbar): test a cheaper model against yours",
+        "A baseline against candidates on your logged traffic, judged both ways; the plan first",
+        "runs", "new_bakeoff", needs="errorbar",
+    ),
+    WorkflowSpec(
+        "Checkpoints: did my new checkpoint get better?",
+        "Failure rates per kind and per eval, before and after, with intervals",
+        "compare", "checkpoints",
+    ),
+    WorkflowSpec(
+        "Start a benchmark run (Blobfish)",
+        "A benchmark suite on a model and provider, confirmed, then watched",
+        "runs", "start_bench", needs="blobfish",
+    ),
+    WorkflowSpec(
+        "Whole-history diagnosis: every call of the local archive",
+        "The report --offline gives, in the Diagnosis area",
+        "diagnosis", "whole_history",
+    ),
+]
+"""Workflows offered in the palette beside "Go to <area>" (tests/tui/app/test_palette_workflows.py)."""

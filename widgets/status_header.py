@@ -46,12 +46,23 @@ class StatusHeader(Widget):
             "error": self.app.current_theme.error,
             "no such model": self.app.current_theme.error,
         }.get(self.connection)
+        full = self._line(colour, symbol, compact=False)
+        if self.size.width and full.cell_len > self.size.width:
+            return self._line(colour, symbol, compact=True)
+        return full
+
+    def _line(self, colour: str | None, symbol: str, *, compact: bool) -> Text:
+        """The header; ``compact`` (a narrow terminal, 80 columns) drops the app's badge and puts
+        the platform last, so what is cut is the least needed: the screen, the model and the
+        connection state always show."""
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(" blah-tui ", style="bold reverse")
+        if not compact:
+            text.append(" blah-tui ", style="bold reverse")
         text.append(f" {self.screen_title} ", style="bold")
-        text.append("│ ")
-        text.append(one_line(self.platform, max_len=40))
-        text.append(" │ model ")
+        if not compact:
+            text.append("│ ")
+            text.append(one_line(self.platform, max_len=40))
+        text.append("│ model " if compact else " │ model ")
         text.append(one_line(self.model_id, max_len=60), style="bold")
         if self.muted_model:
             text.append(" (muted in chatroom)", style="italic")
@@ -59,4 +70,7 @@ class StatusHeader(Widget):
         text.append(f"{symbol} {self.connection}", style=colour or "")
         if self.detail:
             text.append(f" ({one_line(self.detail, max_len=80)})", style="dim")
+        if compact:
+            text.append(" │ ")
+            text.append(one_line(self.platform, max_len=40))
         return text

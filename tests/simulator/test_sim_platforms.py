@@ -11,6 +11,7 @@ from contextlib import contextmanager, redirect_stdout
 
 
 from simulator import cli
+from simulator.errorbar.demo import DEMO_RUNS
 from tests.support import sim_http
 
 
@@ -68,6 +69,17 @@ def test_all_starts_blah_blobfish_and_errorbar() -> None:
         assert sim_http.get(blah + "/api/v1/models", timeout=10).status_code == 200
         url, key = blobfish_url_and_key(text)
         assert sim_http.get(f"{url}/api/v1/evaluations", headers={"X-API-Key": key}, timeout=10).status_code == 200
+        queue, admin = errorbar_url_and_key(text)
+        answer = sim_http.get(f"{queue}/v1/evals", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
+        assert answer.status_code == 200
+        names = sorted(run["name"] for run in answer.json()["data"])
+        assert names == sorted(body["name"] for body, _ in DEMO_RUNS)  # the queue --demo finds
+        statuses = sorted(run["status"] for run in answer.json()["data"])
+        assert statuses.count("DONE") == 3 and len(statuses) == 4
+
+
+def test_empty_starts_an_empty_queue() -> None:
+    with running(["--platform", "errorbar", "--empty"], "OpenAPI spec") as text:
         queue, admin = errorbar_url_and_key(text)
         answer = sim_http.get(f"{queue}/v1/evals", headers={"Authorization": f"Bearer {admin}"}, timeout=10)
         assert answer.status_code == 200 and answer.json() == {"object": "list", "data": []}

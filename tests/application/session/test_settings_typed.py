@@ -1,7 +1,7 @@
 """Typed settings (issue 16): one validated model for the person's settings and the app's
 tunables. A misspelt setting fails where it is written; a wrong value in the config file is
 named at start-up (key, value, what was expected, file) and the rest of the file is still
-used, never rewritten; the README documents exactly the settings the file accepts."""
+used, never rewritten; docs/configuration.md documents exactly the settings the file accepts."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from tests.support.waiting import wait_for
 from tui.app import BlahApp
 from tui.screens.runs.screen import RunsScreen
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+CONFIG_DOC = Path(__file__).resolve().parents[3] / "docs" / "configuration.md"
 
 
 def write_config(text: str) -> Path:
@@ -178,8 +178,8 @@ def test_at_start_up_the_person_is_told_which_setting_is_wrong_and_the_rest_of_t
 
 
 def documented_settings() -> tuple[set[str], set[str]]:
-    """The settings README "Configuration" names: in its TOML example, and in its table."""
-    section = README.read_text(encoding="utf-8").split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    """The settings docs/configuration.md "Configuration" names: in its TOML example, and in its table."""
+    section = CONFIG_DOC.read_text(encoding="utf-8").split("## Configuration", 1)[1].split("\n## ", 1)[0]
     example = section.split("```toml", 1)[1].split("```", 1)[0]
     in_example: set[str] = set()
     in_table_header = False
@@ -196,7 +196,7 @@ def documented_settings() -> tuple[set[str], set[str]]:
 def test_every_documented_setting_is_in_the_model_and_every_setting_is_documented() -> None:
     in_example, in_table = documented_settings()
     fields = set(Config.model_fields)
-    assert in_table == fields, f"README table vs Config: {in_table ^ fields}"
-    assert in_example == fields, f"README example vs Config: {in_example ^ fields}"
+    assert in_table == fields, f"docs table vs Config: {in_table ^ fields}"
+    assert in_example == fields, f"docs example vs Config: {in_example ^ fields}"
     assert set(Settings.model_fields) == fields | TUNABLE_NAMES and not (fields & TUNABLE_NAMES)
     assert not RESERVED_KEYS & TUNABLE_NAMES

@@ -111,3 +111,25 @@ async def test_confirm_answers_once_even_on_a_double_press() -> None:
         await pilot.click("#confirm-cancel")
         await pilot.pause()
         assert app.answers == [True, False, False, True, False]
+
+
+async def test_at_80_columns_the_header_keeps_the_screen_model_and_connection(sim: SimulatorServer, client: BlahClient) -> None:
+    """At 80 columns the full header (" blah-tui  Logs │ <platform> │ model <id> │ ● connected") is
+    wider than the terminal: the least needed part (the platform) is what gets cut, not the state."""
+    app = app_for(sim, client, logs_interval=60.0, logs_max_interval=60.0)
+    app.ctx.platform = "blah.dev (demo simulator)"  # as `--demo` names it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot, app)
+        header = app.screen.query_one(StatusHeader)
+        await wait_for(pilot, lambda: header.connection == "connected", what="connected")
+        line = "".join(segment.text for segment in app.screen._compositor.render_strips()[0])
+        assert f"model {sim.person_model_id}" in line and "● connected" in line, line
+        assert line.lstrip().startswith("Logs"), line
+    wide = app_for(sim, client, logs_interval=60.0)
+    wide.ctx.platform = "blah.dev (demo simulator)"
+    async with wide.run_test(size=(160, 24)) as pilot:
+        await loaded(pilot, pilot.app)
+        header = pilot.app.screen.query_one(StatusHeader)
+        await wait_for(pilot, lambda: header.connection == "connected", what="connected")
+        line = "".join(segment.text for segment in pilot.app.screen._compositor.render_strips()[0])
+        assert line.startswith(" blah-tui ") and "● connected" in line, line  # room for all of it
