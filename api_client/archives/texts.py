@@ -88,16 +88,17 @@ class TextCodec:
         return self.decode(value)[column]
 
     def _decompressor(self, number: int) -> zstandard.ZstdDecompressor:
-        cache: dict[int, zstandard.ZstdDecompressor] | None = getattr(self._local, "d", None)
+        cache: dict[int, tuple[object, zstandard.ZstdDecompressor]] | None = getattr(self._local, "d", None)
         if cache is None:
             cache = self._local.d = {}
+        wanted = self._dict(number) if number else None
         found = cache.get(number)
-        if found is None:
+        if found is None or found[0] is not wanted:  # (a dictionary trained again after a rollback)
             params: dict[str, Any] = {"format": _FORMAT}
-            if number:
-                params["dict_data"] = self._dict(number)
-            found = cache[number] = zstandard.ZstdDecompressor(**params)
-        return found
+            if wanted is not None:
+                params["dict_data"] = wanted
+            found = cache[number] = (wanted, zstandard.ZstdDecompressor(**params))
+        return found[1]
 
     def _dict(self, number: int) -> zstandard.ZstdCompressionDict:
         with self._lock:
@@ -130,7 +131,8 @@ class TextCodec:
     def _train(self, bodies: list[bytes]) -> int:
         step = max(1, len(bodies) // TRAIN_SAMPLES)
         try:
-            trained = zstandard.train_dictionary(DICT_BYTES, bodies[::step], level=LEVEL)
+            samples: list[bytes | bytearray | memoryview] = list(bodies[::step])
+            trained = zstandard.train_dictionary(DICT_BYTES, samples, level=LEVEL)
         except zstandard.ZstdError:  # too little or too uniform text to train on: none, for now
             return 0
         cur = self._conn.execute("INSERT INTO text_dicts(dict) VALUES (?)", (trained.as_bytes(),))
@@ -142,14 +144,15 @@ class TextCodec:
         return number
 
     def _compressor(self, number: int) -> zstandard.ZstdCompressor:
-        cache: dict[int, zstandard.ZstdCompressor] | None = getattr(self._local, "c", None)
+        cache: dict[int, tuple[object, zstandard.ZstdCompressor]] | None = getattr(self._local, "c", None)
         if cache is None:
             cache = self._local.c = {}
+        wanted = self._dict(number) if number else None
         found = cache.get(number)
-        if found is None:
+        if found is None or found[0] is not wanted:  # (a dictionary trained again after a rollback)
             params = zstandard.ZstdCompressionParameters.from_level(
                 LEVEL, format=_FORMAT, write_checksum=0, write_dict_id=0, write_content_size=1
             )
-            extra: dict[str, Any] = {} if not number else {"dict_data": self._dict(number)}
-            found = cache[number] = zstandard.ZstdCompressor(compression_params=params, **extra)
-        return found
+            extra: dict[str, Any] = {} if wanted is None else {"dict_data": wanted}
+            found = cache[number] = (wanted, zstandard.ZstdCompressor(compression_params=params, **extra))
+        return found[1]
