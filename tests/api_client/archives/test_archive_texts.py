@@ -23,7 +23,7 @@ def test_any_texts_read_back_as_stored(rows: list[tuple[str | None, ...]]) -> No
     assert [codec.decode(v) for v in codec.encode_many(clean)] == clean
 
 
-def test_a_dictionary_trained_in_a_rolled_back_batch_is_not_used_after(tmp_path: object) -> None:
+def test_a_dictionary_trained_in_a_rolled_back_batch_is_not_used_after() -> None:
     conn = sqlite3.connect(":memory:", isolation_level=None)
     conn.executescript(DDL)
     codec = TextCodec(conn)
