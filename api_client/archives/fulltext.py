@@ -56,7 +56,56 @@ def index_step(conn: sqlite3.Connection, max_rows: int | None, codec: TextCodec)
         [(seq, t[0], t[2], t[3]) for seq, t in ((seq, decode(blob)) for seq, blob in rows)],
     )
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(end),))
+    _count_terms(conn, start + 1, end)
     return len(rows)
+
+
+TRACK_FROM = 1000
+"""Indexed rows before the archive chooses the words whose counts it keeps."""
+TRACK_SHARE = 0.02
+"""A word in at least this share of those rows has its count kept (``term_counts``)."""
+TRACK_MAX = 256
+
+
+def _count_terms(conn: sqlite3.Connection, lo: int, hi: int) -> None:
+    """Rows ``lo..hi`` were just indexed: add their matches to each kept word's count, and
+    choose the words once enough rows are indexed. A word's count then answers the count of a
+    search for it without reading its doclist (a word in most rows: its whole doclist)."""
+    chosen = conn.execute("SELECT 1 FROM meta WHERE key = 'term_counts_from'").fetchone() is not None
+    if not chosen:
+        if hi < TRACK_FROM:
+            return
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.logs_vocab USING fts5vocab(main, logs_fts, 'row')")
+        (rows,) = conn.execute("SELECT count(*) FROM logs WHERE seq <= ?", (hi,)).fetchone()
+        conn.execute(
+            "INSERT INTO term_counts(term, rows) SELECT term, doc FROM temp.logs_vocab WHERE doc >= ?"
+            " ORDER BY doc DESC LIMIT ?",
+            (max(1, int(rows * TRACK_SHARE)), TRACK_MAX),
+        )  # every indexed row counted, exactly (the index holds rows up to ``hi`` only)
+        conn.execute("INSERT INTO meta(key, value) VALUES ('term_counts_from', ?)", (str(hi),))
+        return
+    terms = [r[0] for r in conn.execute("SELECT term FROM term_counts")]
+    conn.executemany(
+        "UPDATE term_counts SET rows = rows + ("
+        "SELECT count(*) FROM logs_fts WHERE logs_fts MATCH ? AND rowid >= ? AND rowid <= ?) WHERE term = ?",
+        [(_phrase(t), lo, hi, t) for t in terms],
+    )
+
+
+def _phrase(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def kept_count(conn: sqlite3.Connection, match: str) -> int | None:
+    """The count of indexed rows matching ``match`` when it is one word whose count is kept
+    (exact: kept in the transactions that index), else None."""
+    if not (len(match) >= 2 and match[0] == match[-1] == '"') or " AND " in match:
+        return None
+    token = match[1:-1].replace('""', '"')
+    if '"' in token.replace('""', ""):
+        return None
+    row = conn.execute("SELECT rows FROM term_counts WHERE term = ?", (token,)).fetchone()
+    return None if row is None else int(row[0])
 
 
 def index_fresh(conn: sqlite3.Connection, first_seq: int, texts: list[tuple[str | None, str | None, str | None]]) -> bool:
@@ -70,7 +119,9 @@ def index_fresh(conn: sqlite3.Connection, first_seq: int, texts: list[tuple[str 
         "INSERT INTO logs_fts(rowid, prompt, response, error) VALUES (?, ?, ?, ?)",
         [(first_seq + i, *t) for i, t in enumerate(texts)],
     )
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(first_seq + len(texts) - 1),))
+    end = first_seq + len(texts) - 1
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(end),))
+    _count_terms(conn, first_seq, end)
     return True
 
 
@@ -271,7 +322,9 @@ class TextLists:
         mark = fts_seq(conn)
         lst = self._lists.peek(match)
         if lst is None or lst.mark > mark:
-            total = count_all(match, mark) if count_all is not None else match_count(conn, match, None, mark)
+            total = kept_count(conn, match)
+            if total is None:
+                total = count_all(match, mark) if count_all is not None else match_count(conn, match, None, mark)
             lst = _TextList(total=total, mark=mark)
         elif lst.mark < mark:  # rows were added since: count the new ones only
             lst.total += match_count(conn, match, lst.mark + 1, mark)

@@ -31,6 +31,9 @@ Layout (schema 2), and why:
   indexing for bulk loads). Text is never updated and rows never deleted, so the index
   cannot go stale.
 - ``text_dicts``: the zstd dictionaries ``texts`` are compressed with (archive_texts).
+- ``term_counts``: how many indexed rows hold each of the archive's common words (those in
+  >= 2% of its first ~1,000 indexed rows, at most 256), kept in the transactions that index,
+  so counting a search for one of them reads no doclist (fulltext.kept_count).
 - ``meta``: key/value: schema version, tail cursor, history-complete flag, labels.
 
 Schema 1 (the texts as TEXT columns, FTS5 over them as external content with positions) is
@@ -123,13 +126,18 @@ CREATE TABLE IF NOT EXISTS text_dicts (
     id   INTEGER PRIMARY KEY,
     dict BLOB NOT NULL
 );
+
+CREATE TABLE IF NOT EXISTS term_counts (
+    term TEXT PRIMARY KEY,
+    rows INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
 """Files up to this size get SQLite's full ``quick_check`` on open; bigger ones a probe."""
 
 _REQUIRED_TABLES = frozenset({"meta", "logs", "log_badges", "logs_fts"})
-_REQUIRED_V2 = frozenset({"text_dicts"})
+_REQUIRED_V2 = frozenset({"text_dicts", "term_counts"})
 
 
 class ArchiveError(Exception):
