@@ -6,6 +6,19 @@ Error texts never contain the API key: they are built from the status, the serve
 
 from __future__ import annotations
 
+from typing import TypedDict, Unpack
+
+
+class ErrorFacts(TypedDict, total=False):
+    """The keyword facts of a :class:`BlahError` (for subclasses and helpers that pass them on)."""
+
+    status: int | None
+    server_error: str | None
+    method: str | None
+    path: str | None
+    host: str | None
+    code: str | None
+
 
 class BlahError(Exception):
     """Root of every client error. ``status`` is the HTTP status when there was one;
@@ -63,8 +76,8 @@ class BadRequestError(BlahError):
 class RateLimitedError(BlahError):
     """429 (or 503 with Retry-After). ``retry_after`` is the wait in seconds, if given."""
 
-    def __init__(self, message: str, *, retry_after: float | None = None, **kw: object) -> None:
-        super().__init__(message, **kw)  # type: ignore[arg-type]
+    def __init__(self, message: str, *, retry_after: float | None = None, **kw: Unpack[ErrorFacts]) -> None:
+        super().__init__(message, **kw)
         self.retry_after = retry_after
 
 
@@ -75,8 +88,8 @@ class ServerError(BlahError):
 class InvalidResponseError(BlahError):
     """The body is not what the contract says: HTML, broken or truncated JSON, wrong schema."""
 
-    def __init__(self, message: str, *, excerpt: str | None = None, **kw: object) -> None:
-        super().__init__(message, **kw)  # type: ignore[arg-type]
+    def __init__(self, message: str, *, excerpt: str | None = None, **kw: Unpack[ErrorFacts]) -> None:
+        super().__init__(message, **kw)
         self.excerpt = excerpt
 
 

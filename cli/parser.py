@@ -154,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     config = sub.add_parser("config", help="show or change settings")
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     config_set = config_sub.add_parser("set", help="set KEY to VALUE (dotted keys reach tables: templates.MODEL)")
-    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, templates.MODEL, keymap.BINDING_ID")
+    config_set.add_argument("key", help="a setting: theme, poll_interval, default_model, base_url, bell_on_run_end, " "templates.MODEL, keymap.BINDING_ID")
     config_set.add_argument("value", help="read as TOML when it can be (numbers, true/false), else as text")
     config_sub.add_parser("show", help="print the effective settings")
     config_sub.add_parser("path", help="print the config file's path")
@@ -181,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_blah_verbs(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_blah_verbs(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     helps = {
         "runs": "blah.dev eval runs: list, show, results, start, watch, resume, cancel",
         "leaderboard": "the blah.dev leaderboard, best first, each model's change since its previous run",
@@ -194,7 +194,7 @@ def _add_blah_verbs(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         verb.add_argument(f"{name}_args", nargs=argparse.REMAINDER, help=f"see `blah-tui {name} --help`")
 
 
-def _add_archives_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_archives_parser(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     archives = sub.add_parser(
         "archives",
         help="list the local archives of calls (one per model and platform) or delete some",

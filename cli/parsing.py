@@ -28,12 +28,12 @@ class OneLineParser(argparse.ArgumentParser):
 
 def platform_command_parser(
     prog: str, description: str, *, dest: str, base_url_help: str, profile_help: str, listed: bool = False,
-) -> tuple[OneLineParser, argparse._SubParsersAction[argparse.ArgumentParser], argparse.ArgumentParser]:
+) -> tuple[OneLineParser, argparse._SubParsersAction[OneLineParser], OneLineParser]:
     """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
     and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
     action or after it; the action's copy does not reset a value given before it (SUPPRESS).
     ``listed``: the options before the action are listed in ``--help`` too."""
-    connection = argparse.ArgumentParser(add_help=False)
+    connection = OneLineParser(add_help=False)  # a parent: its arguments are copied
     connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
     connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile_help)
     parser = OneLineParser(prog=prog, description=description)
@@ -83,13 +83,14 @@ def port_number(text: str) -> int:
                     f"{text!r} is not a port number (1-65535)")
 
 
-def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def describe_subcommands(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     """`blah-tui COMMAND --help` (and `blah-tui profiles ACTION --help`) opens with the same
     sentence the parent's --help lists it with."""
     helps = {action.dest: action.help for action in sub._choices_actions}
     for name, subparser in sub.choices.items():
-        if subparser.description is None and helps.get(name):
-            subparser.description = f"{helps[name][0].upper()}{helps[name][1:]}."
+        said = helps.get(name)
+        if subparser.description is None and said:
+            subparser.description = f"{said[0].upper()}{said[1:]}."
 
 
 def end_quietly_on_closed_pipe() -> int:

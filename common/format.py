@@ -89,7 +89,7 @@ def format_duration(seconds: float | None) -> str:
     """``1h 02m``, ``3m 05s``, ``42s``; ``DASH`` for None."""
     if seconds is None or math.isnan(seconds):
         return DASH
-    total = max(0, int(round(seconds)))
+    total = max(0, round(seconds))
     hours, rest = divmod(total, 3600)
     minutes, secs = divmod(rest, 60)
     if hours:

@@ -4,11 +4,12 @@ wrong answer. Each returns one ``Finding`` or ``None``; they never raise on odd 
 from __future__ import annotations
 
 from api_client.blahdev.shapes import LogEntry, Result
+from common.constants import KNOWN_TEMPLATES
 
 from . import kinds
 from .finding import Finding
 from .loop import find_loop
-from .templates import KNOWN_TEMPLATES, marker_of, template_name, templates_compatible
+from .templates import marker_of, template_name, templates_compatible
 from .text import STOP_TOKENS, quote, trim_tail
 
 _TERMINAL = frozenset('.!?…"\'”’)]}>*`')

@@ -188,7 +188,7 @@ def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | 
         return None
     start = new_example.start() + len(new_example.group()) - len(new_example.group().lstrip())
     evidence = (
-        f"The prompt is a few-shot pattern ({', '.join(repr(f'{l}:') for l in labels)} examples) and the reply "
+        f"The prompt is a few-shot pattern ({', '.join(repr(f'{label}:') for label in labels)} examples) and the reply "
         f"writes a new example at character {start}: {quote(reply[start : start + 80])}."
     )
     return Finding(kinds.CONTINUATION, evidence, (start, min(len(reply), start + 80)), {"how": "few_shot"})

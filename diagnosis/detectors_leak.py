@@ -76,7 +76,7 @@ def detect_leak(reply: str) -> Finding | None:
         where = "is only" if not reply[:start].strip() else "ends with"
         evidence = (
             f"The reply {where} the end-of-turn token {quote(token)} ({family}) as text{more}: the server neither "
-            f"stopped on it nor stripped it; set {quote(token)} as a stop sequence: {quote(reply[max(0, start - 40) :])}."
+            f"stopped on it nor stripped it; set {quote(token)} " f"as a stop sequence: {quote(reply[max(0, start - 40) :])}."
         )
     else:
         context = reply[max(0, start - 25) : end + 35]

@@ -66,7 +66,7 @@ _SPACES = frozenset(" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # ``\s`` in ASCII text (
 _QUESTION_END = "question end"
 
 
-class _Arith(tuple):  # type: ignore[type-arg]
+class _Arith(tuple[Any, ...]):  # (operators, bounded); a Gate where tuple[str, ...] is one
     r"""A gate that settles an operator pattern alone, ``\d\s*[ops]\s*\d`` or (``bounded``)
     ``\b\d+\s*[ops]\s*\d+``: (operators, bounded). Each operator found is looked at: a digit
     after it past whitespace, and one before it past whitespace (whose run of digits, when
@@ -111,6 +111,9 @@ def _starts_a_word(folded: str, prefixes: tuple[str, ...]) -> bool:
 
 _START = "start"
 Gate = frozenset[bytes] | tuple[str, ...] | str  # or a _DigitAnd (below)
+#: One gated alternative of a table: (rule index, gate kind, gate, pattern). The gate's and the
+#: pattern's types follow the kind (``_Scanner.first`` dispatches on it), hence Any.
+GatedAlternative = tuple[int, int, Any, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +159,8 @@ INSTRUCTION_RULES: tuple[Rule, ...] = (
            r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
     _rule("question", "",
           (_QUESTION_END, r"\?\s*$"),
-          (_START, r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
-                   r"will)\b")),
+          (_START, (r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
+                   r"will)\b"))),
     _rule("conversation", "",
           (_START, r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b"),
           (("how are you", "what do you think", "let's chat", "tell me about yourself"),
@@ -169,8 +172,8 @@ OUTPUT_RULES: tuple[Rule, ...] = (
     _rule("code", "",
           (("```",), r"```"),
           (_w("function program script class method code query"),
-           r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|script|class|method|"
-           r"code|query)\b"),
+           (r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?" r"(?:function|program|script|class|method|"
+           r"code|query)\b")),
           (_w("python javascript rust sql bash"), r"\bin (?:python|javascript|rust|sql|bash)\b")),
     _rule("list", "list bullet enumerate numbered",
           # Every match holds one of these with its space: tighter than the words "name", "give" and
@@ -224,21 +227,21 @@ class _Scanner:
             for word in rule.words:
                 self.rank.setdefault(word, index)
         self.keys = frozenset(self.rank)
-        self.gated = tuple(
+        self.gated: tuple[GatedAlternative, ...] = tuple(
             (index, _gate_kind(gate), frozenset(p.encode("ascii") for p in gate), tuple(gate))
             if isinstance(gate, _WordStart) else (index, _gate_kind(gate), gate, pattern)
             for index, rule in enumerate(rules) for gate, pattern in rule.gated
         )  # a word-start gate settles the pattern alone: its prefixes as bytes (for ``started``) and where the
         # pattern goes, as they are (for ``_starts_a_word``)
-        self.gate_words = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
+        self.gate_words: frozenset[bytes] = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
         # Most texts hold none of the gate words: their alternatives are then left out of the loop
         # (each costs a turn of it), and a rule's word-start prefixes are tried in one turn.
-        merged: list[tuple[int, int, Gate, Any]] = []
+        merged: list[GatedAlternative] = []
         for index, kind, gate, pattern in self.gated:
             if kind == _WORDS:
                 continue
             if kind == _WORD_START and merged and merged[-1][0] == index and merged[-1][1] == _WORD_START:
-                merged[-1] = (index, kind, merged[-1][2] | gate, merged[-1][3] + pattern)  # type: ignore[operator]
+                merged[-1] = (index, kind, merged[-1][2] | gate, merged[-1][3] + pattern)
             else:
                 merged.append((index, kind, gate, pattern))
         self.gated_without_words = tuple(merged)

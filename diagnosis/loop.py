@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .loop_words import PUNCT as _PUNCT
 from .loop_words import TOKEN as _TOKEN
@@ -196,7 +197,7 @@ def _counter_positions(low: str) -> list[int]:
         seen.setdefault(word, []).append((number, at))
     found: list[int] = []
     for series in seen.values():
-        if len(series) >= 3 and all(b[0] == a[0] + 1 for a, b in zip(series, series[1:])):
+        if len(series) >= 3 and all(b[0] == a[0] + 1 for a, b in pairwise(series)):
             found.extend(at for _, at in series)
     return found
 

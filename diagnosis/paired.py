@@ -111,8 +111,8 @@ class PredictionPoweredReading:
     def sentences(self) -> list[str]:
         e = self.estimate
         low, high = e.interval
-        said = [f"prediction-powered win rate {e.estimate:.1%} [{low:.1%}-{high:.1%}] "
-                f"from {e.judged} judged pairs and {e.labelled} labels"]
+        said = [(f"prediction-powered win rate {e.estimate:.1%} [{low:.1%}-{high:.1%}] "
+                f"from {e.judged} judged pairs and {e.labelled} labels")]
         if e.n_equivalent is not None:
             said.append(f"with the judge's readings these {e.labelled} labels are worth "
                         f"{e.n_equivalent:.0f} labels alone")

@@ -41,6 +41,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from typing import TypedDict
 
 from diagnosis.stats import wilson_interval
 
@@ -69,7 +70,7 @@ def wilson_half_width(n: float, rate: float) -> float:
     """Half the width of the Wilson 95 % interval at ``rate`` over ``n`` trials."""
     if n <= 0:
         return math.inf
-    lower, upper = wilson_interval(rate * n, n)  # type: ignore[arg-type]
+    lower, upper = wilson_interval(rate * n, n)
     return (upper - lower) / 2.0
 
 
@@ -91,7 +92,7 @@ def _floor_gap(n: float, rate: float, tpr: float | None, tnr: float | None) -> f
     if j is not None and j <= 0.0:
         return math.inf
     seen = observed_rate(rate, tpr, tnr)
-    lower, _ = wilson_interval(seen * n, n)  # type: ignore[arg-type]
+    lower, _ = wilson_interval(seen * n, n)
     return (seen - lower) / (1.0 if j is None else j)
 
 
@@ -206,6 +207,18 @@ class PlanQuestion:
         return said
 
 
+class _PlanFigures(TypedDict, total=False):
+    """The figures of a :class:`Plan` that its question asked for."""
+
+    half_width: float | None
+    decided_pairs: float | None
+    decided_half_width: float | None
+    samples_for_half_width: int | None
+    power: float | None
+    samples_for_margin: int | None
+    smallest_margin_at_cap: float | None
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """The answer: each figure None where the question did not ask for it (or it cannot be
@@ -248,7 +261,7 @@ def plan(question: PlanQuestion) -> Plan:
     elif j is not None:
         notes.append(f"corrected for the judge (TPR+TNR-1 = {j:.3f}): intervals are {1 / j:.2f}x "
                      "the printed ones")
-    values: dict[str, object] = {}
+    values: _PlanFigures = {}
     n = question.samples
     if n is not None:
         half = expected_half_width(n, rate, tpr, tnr)
@@ -268,7 +281,7 @@ def plan(question: PlanQuestion) -> Plan:
     if not chance_judge:
         values["smallest_margin_at_cap"] = smallest_margin(SAMPLE_CAP, rate, tpr, tnr, question.power)
     return Plan(question=question, rate=rate, rate_assumed=question.rate is None, judge_youden=j,
-                notes=notes, **values)  # type: ignore[arg-type]
+                notes=notes, **values)
 
 
 def underpowered_advice(

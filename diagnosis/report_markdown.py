@@ -81,7 +81,7 @@ def _verdict(r: Report) -> str:
     mismatch = s.rates.get(kinds.TEMPLATE_MISMATCH)
     if mismatch is not None and mismatch.count:
         lines.append(
-            f"- {mismatch.count} calls were sent in the wrong chat template: that looks like a bad model and is not one."
+            f"- {mismatch.count} calls were sent in the wrong chat template: " "that looks like a bad model and is not one."
         )
         by_template = _template_rates(r)
         if by_template:
@@ -127,7 +127,7 @@ def _kinds(r: Report) -> str:
     for kind, rate in s.rates.items():
         info = kinds.describe(kind)
         if kind == kinds.TEMPLATE_MISMATCH and r.trained_template is None:
-            lines.append(f"| {plain_cell(info.label)} | no verdict | trained template unknown | no data | {plain_cell(info.fix)} |")
+            lines.append(f"| {plain_cell(info.label)} | no verdict | trained template unknown | " f"no data | {plain_cell(info.fix)} |")
             continue
         # A wrong template is how a call was sent, not how it failed: say so beside the number,
         # or "wrong template 368" reads as 368 failures next to the verdict's "296 of 368 fail".
@@ -304,7 +304,7 @@ def _clusters(r: Report) -> str:
     for c in r.cluster_checks:
         size = c.size if c.size is not None else "unstated"
         lines.append(
-            f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: {code_span(c.what_goes_wrong or '', limit=200)}; "
+            f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: " f"{code_span(c.what_goes_wrong or '', limit=200)}; "
             f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {len(c.log_ids)} calls we examined "
             f"{c.we_examined} and find a failure in {c.we_flag}."
         )
@@ -332,8 +332,8 @@ def _health(r: Report) -> str:
         return "\n".join(lines + [plain("The platform's /health returned nothing.")])
     host = r.summary.host
     if not r.health_checks:
-        return "\n".join(lines + ["The platform returned no health checks, so host outages cannot be told apart "
-                                   "from model failures."])
+        return "\n".join(lines + [("The platform returned no health checks, so host outages cannot be told apart "
+                                   "from model failures.")])
     if not host.windows:
         return "\n".join(lines + [f"No outage in {r.health_checks} health checks."])
     lines.append(f"{plural(len(host.windows), 'outage window')} in {plural(r.health_checks, 'health check')}:")

@@ -119,10 +119,11 @@ def _check_rate(rate: float, name: str) -> None:
         raise ValueError(f"{name} must be a rate between 0 and 1, got {rate!r}")
 
 
-def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> Interval:
+def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> Interval:
     """Wilson score interval of the rate ``successes / n`` (formula in the module docstring).
 
-    ``successes`` may be fractional (a tie counts one half). Raises ``ValueError`` for
+    ``successes`` may be fractional (a tie counts one half); ``n`` is a count, or any positive
+    number where a plan searches over sample sizes. Raises ``ValueError`` for
     ``n <= 0``, ``successes`` outside [0, n], or ``confidence`` outside (0, 1).
     """
     _check_count(successes, n, "wilson_interval")

@@ -149,8 +149,8 @@ def _failing_members(
     failing = [entries_by_id[i] for i, names in summary.kinds_by_log_id.items()
                if _fails(names) and i in entries_by_id and i not in summary.host_log_ids]
     for entry in sorted(failing, key=lambda e: (e.created_at, e.id), reverse=True):
-        values = known.get(entry.id)  # computed while streaming: not again
-        for key in zip(DIMENSIONS, values) if values is not None else features_of(entry).items():
+        streamed = known.get(entry.id)  # computed while streaming: not again
+        for key in zip(DIMENSIONS, streamed) if streamed is not None else features_of(entry).items():
             out.setdefault(key, []).append(entry.id)
     return out
 

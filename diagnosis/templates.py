@@ -22,7 +22,6 @@ import re
 from collections.abc import Sequence
 
 from api_client.blahdev.shapes import ChatMessage, LensBundle, Model
-from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
 
 
 #: Human names used in evidence and reports.

@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
 from fastapi import APIRouter, FastAPI
+from starlette.types import ASGIApp
 
 from simulator.chaos import ChaosMiddleware, ChaosState
 from simulator.request_log import RequestLog, RequestLogMiddleware
@@ -50,7 +51,7 @@ def platform_app(
     request_log: RequestLog | None,
     state: dict[str, Any],
     background: Background | None = None,
-    inner_middleware: Sequence[tuple[type, dict[str, Any]]] = (),
+    inner_middleware: Sequence[tuple[Callable[..., ASGIApp], dict[str, Any]]] = (),
     key_headers: tuple[bytes, ...] = (b"authorization",),
 ) -> FastAPI:
     """The platform's app: OpenAPI at ``spec_url``, the routes under ``prefix``, each of

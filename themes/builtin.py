@@ -7,8 +7,10 @@ they follow whichever theme is active. No Textual screen code here: only ``Theme
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
@@ -23,9 +25,27 @@ _LIGHT_PALETTE = ("#1f5fbf", "#6a3fd1", "#b35c00", "#9a5b00", "#c4172c", "#1b7a4
 _HIGH_CONTRAST_PALETTE = ("#00d7ff", "#ffff00", "#ffff00", "#ffff00", "#ff3030", "#00ff5f", "#ffffff", "#000000", "#000000", "#1c1c1c")
 
 
-def palette_theme(name: str, palette: tuple[str, ...], *, dark: bool, **extra: float) -> Theme:
+class ThemeKnobs(TypedDict, total=False):
+    """Textual's other knobs of a Theme, where one of ours differs from Textual's default."""
+
+    luminosity_spread: float
+    text_alpha: float
+
+
+def coloured_theme(name: str, colours: Mapping[str, str], *, dark: bool, **knobs: Unpack[ThemeKnobs]) -> Theme:
+    """A Theme from named colours (``primary`` required; the others of ``_COLOUR_FIELDS`` optional)
+    and Textual's other knobs (``luminosity_spread``, ``text_alpha``)."""
+    get = colours.get
+    return Theme(
+        name=name, primary=colours["primary"], secondary=get("secondary"), accent=get("accent"), warning=get("warning"),
+        error=get("error"), success=get("success"), foreground=get("foreground"), background=get("background"),
+        surface=get("surface"), panel=get("panel"), dark=dark, **knobs,
+    )
+
+
+def palette_theme(name: str, palette: tuple[str, ...], *, dark: bool, **knobs: Unpack[ThemeKnobs]) -> Theme:
     """A Theme from one palette row (colours in ``_COLOUR_FIELDS`` order) and Textual's other knobs."""
-    return Theme(name=name, dark=dark, **dict(zip(_COLOUR_FIELDS, palette, strict=True)), **extra)
+    return coloured_theme(name, dict(zip(_COLOUR_FIELDS, palette, strict=True)), dark=dark, **knobs)
 
 
 BLAH_DARK = palette_theme("blah-dark", _DARK_PALETTE, dark=True)
@@ -66,7 +86,7 @@ def load_user_theme(path: Path) -> LoadedTheme:
     dark = data.get("dark", True)
     if not isinstance(dark, bool):
         return LoadedTheme(path, None, f"{path.name}: 'dark' must be true or false")
-    return LoadedTheme(path, Theme(name=name.strip(), dark=dark, **colours))
+    return LoadedTheme(path, coloured_theme(name.strip(), colours, dark=dark))
 
 
 def load_user_themes(directory: Path) -> list[LoadedTheme]:

@@ -87,6 +87,7 @@ class BlahApp(App[None]):
         # Textual's blank default screen built that screen too, and held the first frames back
         # for 50 ms to hide a transition from a screen nobody saw (``App.delay_update``).
         start = ctx.settings.start_mode  # e.g. "chatroom": open there instead of Logs
+        # Textual declares DEFAULT_MODE a ClassVar, yet reads it from the app: set per run
         self.DEFAULT_MODE = start if start in self.MODES else MODE_SPECS[0].name  # type: ignore[misc]
         super().__init__()
         self.ctx = ctx
@@ -94,6 +95,7 @@ class BlahApp(App[None]):
         self._missing_model: str | None = None  # the platform said 404 for this --model
         self.model_signal: Signal[ModelEvent] = Signal(self, "model")
         self._idle_collector: IdleCollector | None = None
+        self._theme_applied = False  # the configured theme (or its fallback) is set: later changes are the person's
         if not ctx.online:
             self.set_reactive(BlahApp.connection, ConnectionState("offline", "no network: browsing a file"))
 
@@ -142,10 +144,12 @@ class BlahApp(App[None]):
             self.notify(f"Unknown theme {wanted!r}; using blah-dark", severity="warning", markup=False)
             wanted = "blah-dark"
         self.theme = wanted
+        self._theme_applied = True
 
     def watch_theme(self, theme: str) -> None:
-        """Remember the person's choice (made in the palette) in the config file."""
-        if self.is_mounted and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
+        """Remember the person's choice (made in the palette) in the config file; not the
+        start-up's fallback from an unknown or broken theme (that is for this run only)."""
+        if self._theme_applied and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
             self.ctx.settings.theme = theme
             try:
                 from application.session.config import save_setting
@@ -209,12 +213,12 @@ class BlahApp(App[None]):
         """Screens call this after each request: None for success, else the error."""
         if not self.ctx.online:
             return
-        if self._missing_model is not None and self._missing_model == self.ctx.model_id:
-            if error is None or isinstance(error, NotFoundError):
-                # The platform answers, but not about this model: "connected" beside the Logs
-                # screen's "stopped" would read as a contradiction.
-                self.connection = ConnectionState(MISSING_MODEL_STATE)
-                return
+        missing = self._missing_model is not None and self._missing_model == self.ctx.model_id
+        if missing and (error is None or isinstance(error, NotFoundError)):
+            # The platform answers, but not about this model: "connected" beside the Logs
+            # screen's "stopped" would read as a contradiction.
+            self.connection = ConnectionState(MISSING_MODEL_STATE)
+            return
         if error is None:
             self.connection = ConnectionState("connected")
         elif isinstance(error, UnreachableError):

@@ -8,7 +8,7 @@ has no import circle (import-linter's ``acyclic_siblings`` contract ignores no i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual.binding import Binding
@@ -26,7 +26,7 @@ class BlahAppApi(Protocol):
     """The app as its screens know it: the session, what it tracks for every screen, the
     places any screen can open, and the few Textual ``App`` methods called through this type."""
 
-    MODES: ClassVar[Mapping[str, Any]]
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]]  # as Textual's App declares it
     ctx: AppContext
     chatroom_enabled: dict[str, bool]
     """Per model id, as the platform last said."""

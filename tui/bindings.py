@@ -140,7 +140,8 @@ class VimCursor:
             return focused
         if self.CURSOR_LIST is None:
             return None
-        return screen.query_one(self.CURSOR_LIST, (DataTable, OptionList))
+        # Textual checks the type with isinstance (a tuple works); its overloads name one type only
+        return screen.query_one(self.CURSOR_LIST, (DataTable, OptionList))  # type: ignore[call-overload]
 
     def action_cursor_down(self) -> None:
         if (target := self._cursor_list()) is not None:

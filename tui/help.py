@@ -33,7 +33,7 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
     ("j k  ↓ ↑", "move down / up in lists"),
     ("g G", "first / last row"),
     ("esc", "leave the text box (the keys are the screen's again); else back (close the pushed screen or dialog)"),
-    ("1 … 0", "go to an area (its own screen): Logs, Diagnosis, Runs, Leaderboard, Chatroom, Models, Compare, Health, Playground, Games"),
+    ("1 … 0", ("go to an area (its own screen): Logs, Diagnosis, Runs, Leaderboard, " "Chatroom, Models, Compare, Health, Playground, Games")),
     ("q", "quit"),
 )
 

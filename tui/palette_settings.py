@@ -146,7 +146,7 @@ def prompt_poll_interval(app: BlahAppApi) -> None:
         ValuePrompt(
             "Poll interval (seconds)",
             value=f"{float(current):g}",
-            hint="How often the log tail, the chatroom and a watched run ask the platform for news (0.2 to 300; screens opened from now on).",
+            hint="How often the log tail, the chatroom and a watched run ask the platform for news " "(0.2 to 300; screens opened from now on).",
             check=parse_poll_interval,
         ),
         done,

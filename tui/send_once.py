@@ -89,7 +89,8 @@ class SendOnce:
             finally:
                 self.release()
 
-        self._host.run_worker(guarded, group=self._group, exit_on_error=False)
+        # A coroutine function matches two members of Textual's WorkType union, so mypy infers Never
+        self._host.run_worker(guarded, group=self._group, exit_on_error=False)  # type: ignore[arg-type]
         return True
 
     async def guarded(self, flow: Callable[[], Awaitable[T]]) -> T | None:
@@ -108,7 +109,8 @@ class SendOnce:
         """Ask over the host (from its worker); True when the person confirmed. ``dialog_type``:
         a ConfirmScreen laid out for a long body (a bake-off's spend)."""
         dialog = dialog_type(title, body, confirm_label=label, cancel_label=cancel_label, danger=danger)
-        return bool(await self._host.app.push_screen_wait(dialog))
+        answer = await self._host.app.push_screen_wait(dialog)  # (no bool() around it: mypy would infer object)
+        return bool(answer)
 
     async def send(
         self,

@@ -6,6 +6,7 @@ Shared by the app (its Esc binding) and the screens (where the keys go after Esc
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -28,12 +29,12 @@ def is_text_box(node: DOMNode | None) -> bool:
     return isinstance(node, Input)
 
 
-def typing_in(screen: Screen[object]) -> bool:
+def typing_in(screen: Screen[Any]) -> bool:
     """Whether the focused widget of ``screen`` is a text box (printable keys type text)."""
     return is_text_box(screen.focused)
 
 
-def leave_text_box(screen: Screen[object], target: Widget | None = None) -> None:
+def leave_text_box(screen: Screen[Any], target: Widget | None = None) -> None:
     """Move the focus out of the text box: to ``target``, else to the first focusable widget
     that is not a text box, else to nothing (the screen's and the app's keys then apply)."""
     if target is None or not target.focusable:

@@ -14,6 +14,7 @@ the very keys a person needs to find the rest fell off); the screen's keys fill 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import ClassVar, NamedTuple
@@ -354,7 +355,7 @@ class KeyFooter(Widget, can_focus=False):
             self.app.bell()
 
 
-def _compose_style(layers: list[StylesBase]) -> Style:
+def _compose_style(layers: Sequence[StylesBase]) -> Style:
     """Textual's ``DOMNode.rich_style`` over a list of styles, outermost first."""
     background = Color(0, 0, 0, 0)
     color = Color(255, 255, 255, 0)

@@ -347,7 +347,7 @@ class LogList(ScrollView, can_focus=True):
         elif isinstance(rows, RowSource) and not isinstance(rows, ListRowSource):
             self._source = rows
         else:
-            self._source = ListRowSource(list(rows))  # type: ignore[arg-type]
+            self._source = ListRowSource(list(rows))  # type: ignore[arg-type]  # a tuple of rows here
 
     def _list_source(self) -> ListRowSource:
         if not isinstance(self._source, ListRowSource):

@@ -73,7 +73,7 @@ def _label(text: str | None, max_len: int = 60) -> str:
 def _y_label_width(ys: Sequence[float]) -> int:
     """Columns plotext gives its y tick labels for these values (as plotext computes them)."""
     try:
-        from plotext._utility import get_labels, get_lim, linspace  # type: ignore[import-untyped]
+        from plotext._utility import get_labels, get_lim, linspace  # type: ignore[import-untyped]  # plotext: no types
 
         return max(len(label) for label in get_labels(linspace(*get_lim(list(ys)), _Y_TICKS)))
     except Exception:  # noqa: BLE001 - a plotext without these helpers: assume wide labels

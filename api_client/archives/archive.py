@@ -330,9 +330,7 @@ class Archive(ArchiveBase):
                 before = ords[i - 1] if i > 0 else None
                 j = i + 1 if i < len(ords) and ords[i] == here else i
                 after = ords[j] if j < len(ords) else None
-            ids = {o: i for o, i in self._conn.execute(
-                "SELECT ord, id FROM logs WHERE ord IN (?, ?)", (before, after)
-            )}  # fmt: skip
+            ids = dict(self._conn.execute("SELECT ord, id FROM logs WHERE ord IN (?, ?)", (before, after)))
             return ids.get(before), ids.get(after)
 
     def search(self, query: str, flt: LogFilter = ALL, *, limit: int | None = 1000) -> SearchResult:

@@ -151,7 +151,7 @@ def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
     return entry
 
 
-class BulkCall(namedtuple("_BulkRow", LOG_COLUMNS)):  # type: ignore[misc]
+class BulkCall(namedtuple("_BulkRow", LOG_COLUMNS)):  # type: ignore[misc]  # fields named at run time
     """A row of ``read_range`` read as a call: the fields of a ``LogEntry`` by the same names, for
     code that only reads them (diagnosis's hot loop), without building the pydantic model.
 
@@ -173,7 +173,7 @@ def call_from_bulk_row(row: tuple[Any, ...]) -> LogEntry | BulkCall:
     """A row of ``read_range`` as a call to read: a ``BulkCall`` (the row as it is) unless it
     has chat messages (then a ``LogEntry``, its messages parsed)."""
     if row[_MESSAGES] is None:
-        return _new_call(BulkCall, row)  # type: ignore[no-any-return]
+        return _new_call(BulkCall, row)
     return entry_from_bulk_row(row)
 
 

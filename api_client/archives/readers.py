@@ -102,9 +102,11 @@ class ParallelReaders:
         if conns:
             step = -(-mark // COUNT_PARTS)
             ranges = [(lo, min(mark, lo + step - 1)) for lo in range(1, mark + 1, step)]
+            pool = self._pool
+            assert pool is not None  # made with the connections
             try:
                 futures = [
-                    self._pool.submit(match_count, conn, match, lo, hi)  # type: ignore[union-attr]
+                    pool.submit(match_count, conn, match, lo, hi)
                     for conn, (lo, hi) in zip(conns, ranges)
                 ]
                 return sum(future.result() for future in futures)

@@ -26,7 +26,7 @@ def unwrap_list(data: Any, keys: tuple[str, ...]) -> list[Any]:
     if isinstance(data, dict):
         for key in keys:
             if isinstance(data.get(key), list):
-                return data[key]  # type: ignore[no-any-return]
+                return data[key]
         lists = [value for value in data.values() if isinstance(value, list)]
         if len(lists) == 1:
             return lists[0]
@@ -43,7 +43,7 @@ def unwrap_object(data: Any, key: str) -> Any:
 
 @cache
 def _list_adapter(model: type[BaseModel]) -> TypeAdapter[list[Any]]:
-    return TypeAdapter(list[model])  # type: ignore[valid-type]
+    return TypeAdapter(list[model])  # type: ignore[valid-type]  # a model class given at run time
 
 
 def list_of(model: type[M], *keys: str) -> Callable[[Any], list[M]]:

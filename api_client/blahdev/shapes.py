@@ -76,7 +76,16 @@ _LATER: dict[str, str] = {
 }  # fmt: skip
 """Name -> the module that defines it, for the models loaded on first use."""
 
-__all__ = sorted(["ChatMessage", "LogEntry", "LogPage", "LogSource", "LogStats", "SourceStats", *_LATER])
+# Written out (not computed from _LATER) so that ruff and mypy see the re-exports; tests/test_startup_imports.py
+# holds it to the models defined.
+__all__ = [
+    "ChatJob", "ChatMessage", "ChatroomMessage", "ChatroomMessageDetail", "ChatroomMuteState", "ChatroomPage",
+    "ChatroomPosted", "CompareAnswer", "CompareRow", "Comparison", "DiagnoseExample", "DiagnoseFinding", "Diagnosis",
+    "Eval", "FailureCluster", "FailureClusters", "Game", "GameTurn", "Health", "HealthCheck", "InferResult",
+    "LeaderboardEntry", "LensBundle", "LensEvent", "LogEntry", "LogPage", "LogSource", "LogStats", "Model", "Result",
+    "Run", "RunStarted", "SearchResults", "SourceStats", "TrainingSet", "UploadTicket", "Webhook",
+    "parse_score_details",
+]
 
 
 def __getattr__(name: str) -> Any:

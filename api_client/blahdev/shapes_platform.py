@@ -151,7 +151,7 @@ class Result(BlahModel):
     created_at: Millis | str | None = None
     log_id: str | None = None  # simulator extra
 
-    @computed_field  # type: ignore[prop-decorator]
+    @computed_field  # type: ignore[prop-decorator]  # mypy types no decorator over a property
     @property
     def score_details_parsed(self) -> dict[str, Any] | list[Any] | None:
         return parse_score_details(self.score_details)

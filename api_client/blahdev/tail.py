@@ -128,7 +128,7 @@ class LogTail:
         page_size: int = MAX_PAGE,
         overlap_ms: int = 1,
         on_state: Callable[[TailState], None] | None = None,
-        sleep: Sleep = asyncio.sleep,
+        sleep: Sleep | None = None,
     ) -> None:
         if interval <= 0 or max_interval < interval:
             raise ValueError("need 0 < interval <= max_interval")
@@ -144,7 +144,7 @@ class LogTail:
         self._page_size = page_size
         self._overlap = overlap_ms
         self.on_state = on_state
-        self._sleep = sleep
+        self._sleep = sleep or asyncio.sleep  # None: asyncio's
         self._floor = since  # entries at or before the caller's ``since`` are never delivered
         self._cursor: int | None = since
         self._started = since is not None

@@ -21,6 +21,7 @@ class WireLogHistory(LogHistory):
             self._bulk_made = True
             make = getattr(self._api, "wire_bulk_getter", None)
             self._bulk = make() if make is not None else None
+        # the api here has get_logs_wire too (BlahClient); LogHistory's protocol names only get_logs
         return asyncio.ensure_future(self._api.get_logs_wire(  # type: ignore[attr-defined]
             self._model_id,
             source=self._source,

@@ -41,7 +41,7 @@ _MESSAGES = object()
 """Marks the ``messages`` field in ``_KINDS`` (checked item by item)."""
 
 
-WireEntry = NamedTuple("WireEntry", [(name, Any) for name in (*FIELDS, "line", "messages_json")])  # type: ignore[misc]
+WireEntry = NamedTuple("WireEntry", [(name, Any) for name in (*FIELDS, "line", "messages_json")])  # type: ignore[misc]  # fields named at run time
 """A call's fields by ``LogEntry``'s names (messages as sent: dicts of ``role`` and
 ``content``; ``ChatMessage`` on the general path), its JSONL line
 (newline excluded) and its messages as the archive stores them (``[{"role", "content"}]``
@@ -88,7 +88,7 @@ def _canonical_column(kinds: Any, types_seen: set[type]) -> bool:
     """Every value of one field (its set of types) is of a type ``kinds`` allows."""
     if kinds is _MESSAGES:
         return types_seen <= {list, _NONE}
-    return types_seen <= kinds  # type: ignore[no-any-return]
+    return types_seen <= kinds
 
 
 def canonical_entries(logs: Any) -> list[WireEntry] | None:
@@ -199,4 +199,5 @@ def page_lines(entries: Sequence[WireEntry]) -> bytes:
     """The JSONL lines of these calls, in this order, as one buffer."""
     if not entries:
         return b""
-    return b"\n".join([entry.line for entry in entries]) + b"\n"
+    lines = [entry.line for entry in entries]  # type: ignore[attr-defined]  # fields made from FIELDS at import
+    return b"\n".join(lines) + b"\n"

@@ -249,6 +249,7 @@ class BlobfishClient(PlatformClient):
                 yield evaluation_id
 
         bulk = self._http.bulk_getter(EXPORT_IN_FLIGHT, EXPORT_DEADLINE)
+        # progress takes (done, total) as ints: the total given is len(ids), never None
         return await self._export_ids(given(), dest, progress, len(ids), bulk)  # type: ignore[arg-type]
 
     async def _export_ids(

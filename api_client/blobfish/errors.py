@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError
+from typing import Unpack
+
+from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError, ErrorFacts
 
 from api_client.blobfish import shapes as assumed
 
@@ -33,8 +35,8 @@ class EvidenceChangedError(ConflictError):
         "Publish a changed job under a new job id (a retry must resend the identical bytes)"
     )
 
-    def __init__(self, message: str, **kw: object) -> None:
-        super().__init__(self.PLAIN, **kw)  # type: ignore[arg-type]
+    def __init__(self, message: str, **kw: Unpack[ErrorFacts]) -> None:
+        super().__init__(self.PLAIN, **kw)
 
 
 class EnvelopeRefusedError(BadRequestError):

@@ -345,7 +345,7 @@ def parse_evaluation(detail: Json) -> Evaluation:
     for data in _list(job.get("rollouts")):
         if not isinstance(data, Mapping):
             continue
-        trace = traces.get(str(data.get("trace_id"))) or traces.get(str(data.get("rollout_id")))
-        rollouts.append(_rollout(data, trace, model, max_tokens))
+        its_trace = traces.get(str(data.get("trace_id"))) or traces.get(str(data.get("rollout_id")))
+        rollouts.append(_rollout(data, its_trace, model, max_tokens))
     return Evaluation(summary, _str(job.get("taskset")), _str(job.get("status")), tuple(rollouts), max_tokens,
                       in_order, job_metadata, detail)

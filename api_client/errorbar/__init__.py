@@ -2,7 +2,8 @@
 
 ``shapes`` holds every wire shape the contract leaves open (ASSUMED, marked there; the
 calibration, evidence and failure-cluster shapes defined in ``shapes_calibration``, all on
-``shapes_base``, every one imported from ``shapes``) and ``shapes_fixed`` the documented fixed names (no pydantic: the gate's start-up reads them);
+``shapes_base``, every one imported from ``shapes``) and ``shapes_fixed`` the documented fixed names
+(no pydantic: the gate's start-up reads them);
 ``gate_verdict`` the gate's documented body; ``checks`` the rules checked before sending;
 ``client`` the calls (async); ``gate_blocking`` the gate alone as one blocking GET (a CI
 job's start-up); ``errors`` the typed refusals with their sentences; ``keys`` the key check.

@@ -7,7 +7,7 @@ hold the key: they are built from the status, the code and the server's text onl
 
 from __future__ import annotations
 
-from api_client.errors import AuthError, BadRequestError, BlahError
+from api_client.errors import AuthError, BadRequestError, BlahError, ErrorFacts
 from api_client.transport.responses import safe_excerpt
 
 from api_client.errorbar import shapes_fixed as wire
@@ -75,15 +75,15 @@ def translate(error: BlahError, *, precondition: str | None = None, key_source: 
     status = error.status
     text = safe_excerpt(error.server_error, 300) if error.server_error else None
     said = f" (the queue said: {text})" if text else ""
-    kw = {"status": status, "server_error": error.server_error, "method": error.method, "path": error.path,
-          "code": error.code}
+    kw: ErrorFacts = {"status": status, "server_error": error.server_error, "method": error.method,
+                      "path": error.path, "code": error.code}
     if status == 402:
-        return FundsError(FundsError.SENTENCE + said, **kw)  # type: ignore[arg-type]
+        return FundsError(FundsError.SENTENCE + said, **kw)
     if status == 403:
         sentence = RoleError.sentence(error.code == wire.CODE_INSUFFICIENT_SCOPE, key_source)
-        return RoleError(sentence + said, **kw)  # type: ignore[arg-type]
+        return RoleError(sentence + said, **kw)
     if status == 412:
-        return PreconditionError((precondition or PreconditionError.SENTENCE) + said, **kw)  # type: ignore[arg-type]
+        return PreconditionError((precondition or PreconditionError.SENTENCE) + said, **kw)
     if status == 422:
-        return NothingToScreenError(NothingToScreenError.SENTENCE + said, **kw)  # type: ignore[arg-type]
+        return NothingToScreenError(NothingToScreenError.SENTENCE + said, **kw)
     return error

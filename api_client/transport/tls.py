@@ -46,11 +46,11 @@ class _CertificatesOnFirstUse(ssl.SSLContext):
                 self.load_verify_locations(cafile=self._cafile, capath=self._capath)
                 self._loaded = True
 
-    def wrap_socket(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def wrap_socket(self, *args: Any, **kwargs: Any) -> Any:
         self._load()
         return super().wrap_socket(*args, **kwargs)
 
-    def wrap_bio(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def wrap_bio(self, *args: Any, **kwargs: Any) -> Any:
         self._load()
         return super().wrap_bio(*args, **kwargs)
 

@@ -126,7 +126,7 @@ class CallDigest:
                 found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
                 found = classify_detected(entry, detected, trained, None)
-            names, failed, values = builder_add(entry, detected, found)
+            _names, failed, values = builder_add(entry, detected, found)
             if values is None:  # inside an outage window: the host's call
                 continue
             whole = user_text(prompt, messages).strip()
@@ -252,7 +252,9 @@ def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None,
     """One range of the archive, newest first (runs in a worker process)."""
     digest = CallDigest(trained, seq_base)
     for rows in read_range(path, first_ord, last_ord, newest_first=True):
-        digest.add_many(map(call_from_bulk_row, rows))  # rows read as calls, no LogEntry built (see BulkCall)
+        # rows read as calls, no LogEntry built: a BulkCall has the fields add_many reads (a namedtuple
+        # made at run time, so mypy cannot see them)
+        digest.add_many(map(call_from_bulk_row, rows))  # type: ignore[arg-type]
     return digest
 
 
@@ -318,7 +320,10 @@ def diagnose_archive(
             _digest_range(str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
         )
         for part in parts:
-            merged = part if merged is None else (merged.merge(part) or merged)
+            if merged is None:
+                merged = part
+            else:
+                merged.merge(part)
             done += part.builder.examined
             if on_progress is not None:
                 on_progress(done, wanted)
@@ -332,12 +337,15 @@ def diagnose_archive(
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
             import diagnosis.report  # noqa: F401  (what the report needs, loaded while the workers run)
-            import diagnosis.summary  # noqa: F401
+            import diagnosis.summary  # noqa: F401  (the same)
 
             try:
                 for future in futures:  # in order: a later range merges into the earlier ones
                     part = future.result()
-                    merged = part if merged is None else (merged.merge(part) or merged)
+                    if merged is None:
+                        merged = part
+                    else:
+                        merged.merge(part)
                     done += part.builder.examined
                     if on_progress is not None:
                         on_progress(done, wanted)

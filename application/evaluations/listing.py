@@ -91,8 +91,9 @@ def sort_rows(rows: Sequence[EvaluationRow], key: str) -> list[EvaluationRow]:
     if key == "newest":
         return newest
     if key == "reward":
-        known = [r for r in newest if r.summary.mean_reward is not None]
-        return sorted(known, key=lambda r: r.summary.mean_reward) + [r for r in newest if r not in known]  # type: ignore[arg-type, return-value]
+        rewarded = [(reward, r) for r in newest if (reward := r.summary.mean_reward) is not None]
+        rewarded.sort(key=lambda pair: pair[0])  # stable: ties stay newest first
+        return [r for _, r in rewarded] + [r for r in newest if r.summary.mean_reward is None]
     valued = [(sort_value(r.diagnosis, key), r) for r in newest]
     known = [(v, r) for v, r in valued if v is not None]
     known.sort(key=lambda pair: pair[0], reverse=True)  # stable: ties stay newest first
@@ -103,4 +104,4 @@ def choices(rows: Iterable[EvaluationRow]) -> tuple[list[str], list[str]]:
     """The tasksets and models seen so far, sorted (what the filters offer)."""
     tasks = {r.taskset for r in rows if r.taskset}
     models = {r.summary.model for r in rows if r.summary.model}
-    return sorted(tasks), sorted(models)  # type: ignore[type-var]
+    return sorted(tasks), sorted(models)

@@ -93,8 +93,8 @@ class PublishPlan:
         return [
             ("taskset", self.taskset or "not recorded"),
             ("model", self.model or "not recorded"),
-            ("rollouts", f"{self.rollout_count:,} with {self.trace_count:,} trace{'s' if self.trace_count != 1 else ''}"
-                         " (1-256 accepted)"),
+            ("rollouts", (f"{self.rollout_count:,} with {self.trace_count:,} trace{'s' if self.trace_count != 1 else ''}"
+                         " (1-256 accepted)")),
             ("size", f"{self.byte_count:,} bytes of JSON (at most {MAX_BYTES:,})"),
             ("built from", f"evaluation {self.evaluation_id}"),
         ]

@@ -43,7 +43,7 @@ class ClientSource:
         self.client = client
 
     async def list_evaluations(self) -> list[EvaluationSummary]:
-        return await self.client.list_evaluations()  # type: ignore[no-any-return]
+        return await self.client.list_evaluations()
 
     async def get_evaluation(self, evaluation_id: str) -> Evaluation:
-        return await self.client.get_evaluation(evaluation_id)  # type: ignore[no-any-return]
+        return await self.client.get_evaluation(evaluation_id)

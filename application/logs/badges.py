@@ -48,13 +48,13 @@ def capped(entry: LogEntry, cap: int = BADGE_TEXT_CAP) -> LogEntry:
 @lru_cache(maxsize=1)
 def _classify() -> Callable[..., list[Any]] | None:
     try:
-        from diagnosis import classify as classify_fn  # type: ignore[attr-defined]
+        from diagnosis import classify as classify_fn
     except ImportError:
         try:
             from diagnosis.classifier import classify as classify_fn
         except ImportError:
             return None
-    return classify_fn  # type: ignore[no-any-return]
+    return classify_fn
 
 
 def diagnosis_available() -> bool:

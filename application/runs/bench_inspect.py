@@ -75,8 +75,8 @@ class TaskSteps(StepsById[RolloutStep]):
             ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
             ("step", self.place(call_id)),
             ("tool call", tool_call_line(call.name, call.args, call.failed)),
-            ("grade", f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
-                      f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"),
+            ("grade", (f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
+                      f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }")),
         ]
         findings = [*self.diagnosis.findings_at(step.index), *self.diagnosis.rollout_findings]
         return ForeignCall(entry, PLATFORM, tuple(origin), tuple(findings), (NOTE,), classify=False)

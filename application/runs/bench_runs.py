@@ -188,7 +188,9 @@ class BenchStartOutcome:
 
     @property
     def severity(self) -> Literal["information", "warning", "error"]:
-        return {"started": "information", "in_progress": "warning"}.get(self.kind, "error")  # type: ignore[return-value]
+        if self.kind == "started":
+            return "information"
+        return "warning" if self.kind == "in_progress" else "error"
 
 
 async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, str] | None = None,

@@ -181,11 +181,10 @@ def _local_doubts(result: Result, expected: str | None) -> list[ResultDoubt]:
                                   f"the reasoning finds fault (\"{blame.group(0)}\") but the score is {score:.2f}"))
     parsed = result.score_details_parsed
     verdict = parsed.get("verdict") if isinstance(parsed, dict) else None
-    if isinstance(verdict, str) and verdict.lower() in ("pass", "fail"):
-        if (verdict.lower() == "pass") != (score >= LOW):
-            doubts.append(ResultDoubt(
-                result.id, "reasoning_contradicts_score", f"verdict \"{verdict}\" with score {score:.2f}"
-            ))
+    if isinstance(verdict, str) and verdict.lower() in ("pass", "fail") and (verdict.lower() == "pass") != (score >= LOW):
+        doubts.append(ResultDoubt(
+            result.id, "reasoning_contradicts_score", f"verdict \"{verdict}\" with score {score:.2f}"
+        ))
     if expected and score < LOW and expected.strip().lower() in reply.lower():
         doubts.append(ResultDoubt(result.id, "low_score_matches_expected",
                                   f"score {score:.2f} although the reply contains the expected answer"))

@@ -139,6 +139,7 @@ class PlainModel:
     EXTRA_FORBIDDEN: ClassVar[bool] = False
     CHECK_ASSIGNMENT: ClassVar[bool] = False
     model_fields: ClassVar[Any] = _ModelFields()
+    _fields_set: set[str]  # the fields given or assigned (pydantic's model_fields_set)
 
     def __init__(self, **data: Any) -> None:
         values = self._checked(data)

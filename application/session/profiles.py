@@ -17,7 +17,8 @@ only profile of that platform; else (none) an implicit profile of that platform,
 it, on its default origin.
 
 Origin: ``--base-url`` > the profile's ``base_url`` > (implicit profiles only) the top-level
-``base_url`` / ``BLAH_BASE_URL`` for blah.dev, ``BLOBFISH_BASE_URL`` for Blobfish, ``ERRORBAR_BASE_URL`` for errorbar > the
+``base_url`` / ``BLAH_BASE_URL`` for blah.dev, ``BLOBFISH_BASE_URL`` for Blobfish,
+``ERRORBAR_BASE_URL`` for errorbar > the
 platform's default. Always ``scheme://host[:port]``: a trailing
 copy of the platform's own path (``/api/v1``, ``/v1``) is removed; the client adds it.
 

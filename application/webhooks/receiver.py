@@ -265,10 +265,9 @@ class WebhookReceiver:
             raise _Reject(400, "not a webhook event")
         delivery_id = payload.get("id") if isinstance(payload.get("id"), str) else None
         delivery_id = delivery_id or headers.get("x-blah-delivery") or None
-        if delivery_id is not None:
-            if not self._seen.add(delivery_id):
-                self.stats.duplicates += 1
-                return None
+        if delivery_id is not None and not self._seen.add(delivery_id):
+            self.stats.duplicates += 1
+            return None
         data = payload.get("data")
         created = payload.get("created_at")
         return WebhookDelivery(

@@ -17,6 +17,7 @@ from application.session.platforms import foreign_key_problem
 from application.session.profiles import describe_key_source
 
 if TYPE_CHECKING:
+    from application.session.credentials import Where
     from application.session.profiles import ResolvedProfile
 
 
@@ -47,7 +48,7 @@ def _profile_or_fail(name: str | None) -> ResolvedProfile | None:
         return None
 
 
-def _login(where: str, profile_name: str | None) -> int:
+def _login(where: Where, profile_name: str | None) -> int:
     profile = _profile_or_fail(profile_name)
     if profile is None:
         return 2
@@ -62,7 +63,7 @@ def _login(where: str, profile_name: str | None) -> int:
         print(f"blah-tui: {refusal}; nothing stored", file=sys.stderr)
         return 2
     try:
-        stored = login_key(key, where=where, profile=profile.name)  # type: ignore[arg-type]
+        stored = login_key(key, where=where, profile=profile.name)
     except (ValueError, KeyringUnavailable) as error:
         print(f"blah-tui: {error}; nothing stored", file=sys.stderr)
         return 2

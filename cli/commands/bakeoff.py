@@ -2,7 +2,8 @@
 
     blah-tui bakeoff list [--json]
     blah-tui bakeoff show ID [--json]
-    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...) [--yes] [--json]
+    blah-tui bakeoff create (--from RUN.json | --name N --baseline M --candidate C ... [--rubric R] ...)
+                            [--yes] [--json]
                             (every field as a flag: see cli/commands/bakeoff_create.py)
     blah-tui bakeoff watch ID
     blah-tui bakeoff cancel ID [--yes]

@@ -54,9 +54,9 @@ def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
 
 def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
     lines = [f"{one_line(row.id, 40)} · {one_line(row.name or DASH, 60)} · judge {one_line(row.judge_model or DASH, 40)}",
-             f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
+             (f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
              f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
-             f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}"]
+             f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}")]
     if row.reading:
         lines.append(f"  the app's reading: {row.reading}")
     return lines

@@ -114,12 +114,14 @@ def create_request(args: argparse.Namespace) -> tuple[dict[str, Any], NewRun | N
         arm, problem = parse_arm(text, index)
         if problem is not None:
             raise _refuse(problem)
-        arms.append(arm)  # type: ignore[arg-type]
-    assertions = []
+        assert arm is not None  # a parse gives a value or a problem
+        arms.append(arm)
+    assertions: list[dict[str, Any]] = []
     for index, text in enumerate(args.assertions or []):
         config, problem = parse_assertion(text, index)
         if problem is not None:
             raise _refuse(problem)
+        assert config is not None  # a parse gives a value or a problem
         assertions.append(config)
     if args.noninferiority_margin is not None and not 0.0 <= args.noninferiority_margin <= 1.0:
         raise CommandError(f"--noninferiority-margin: a rate from 0 to 1 is required (0.05, not 5), not "

@@ -70,9 +70,9 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         facts.append(("error", cell(run.error, 300)))
     snapshot = run.criterion_snapshot or {}
     if snapshot:
-        facts.append(("judge frozen", f"{cell(snapshot.get('name'), 40)}: TPR {rate_text(snapshot.get('tpr'))}, "
+        facts.append(("judge frozen", (f"{cell(snapshot.get('name'), 40)}: TPR {rate_text(snapshot.get('tpr'))}, "
                                       f"TNR {rate_text(snapshot.get('tnr'))}, "
-                                      f"kappa {rate_text(snapshot.get('kappa'))}"))
+                                      f"kappa {rate_text(snapshot.get('kappa'))}")))
     for name, value in facts:
         out.write(f"{name:<13} {value}\n")
     results = run.results
@@ -139,8 +139,8 @@ def print_samples(samples: Sequence[assumed.Sample], out: TextIO, *, losses: boo
                 continue
             row = [count(None if sample.index is None else sample.index + 1), cell(answer.model, 28), cell(answer.outcome, 8),
                    "cut" if answer.truncated else ("" if answer.truncated is False else DASH)]
-            if checked:
-                failed = failed_assertions(run, answer)  # type: ignore[arg-type]
+            if checked and run is not None:
+                failed = failed_assertions(run, answer)
                 row.append(DASH if failed is None else ("all passed" if not failed else
                                                         "failed " + cell("; ".join(failed), 60)))
             rows.append(row + [cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])

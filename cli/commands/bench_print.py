@@ -60,8 +60,8 @@ def print_suite(record: SuiteRun, out: TextIO) -> None:
         facts.append(("error", f"{_cell(record.error.kind, 20)}: {_cell(record.error.message, 200)}"))
         if record.error.kind == "auth":
             where = f"task {_cell(record.error.task_id, 40)}" if record.error.task_id else "a task"
-            facts.append(("stopped", f"the provider rejected the credential on {where}; the remaining tasks "
-                                     f"were not attempted"))
+            facts.append(("stopped", (f"the provider rejected the credential on {where}; the remaining tasks "
+                                     f"were not attempted")))
     facts += [("created", _created(record.created_at)), ("finished", _created(record.finished_at))]
     for name, value in facts:
         out.write(f"{name:<11} {value}\n")
@@ -130,8 +130,8 @@ def print_runs(listing: RunList, out: TextIO) -> None:
     out.write("suite runs\n")
     if listing.suite_runs:
         rows = [[_cell(r.run_id, 26), _cell(r.status, 12), _cell(r.suite, 8), _cell(r.model, 24),
-                 f"{_number(r.progress.done if r.progress else None)}/"
-                 f"{_number(r.progress.total if r.progress else None)}",
+                 (f"{_number(r.progress.done if r.progress else None)}/"
+                 f"{_number(r.progress.total if r.progress else None)}"),
                  _number(r.mean_score) if r.status == "completed" else DASH,
                  _cell(r.credential_source, 10), _created(r.created_at)] for r in listing.suite_runs]
         _table(("run", "status", "suite", "model", "done", "mean", "credential", "created"), rows, {5}, out)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # imported where used: `blobfish export` builds this parser t
     # should not pay for the archive and the steps' index (~40 ms of its start-up)
     from api_client.blobfish import BlobfishClient
     from application.evaluations.rollout_steps import StepHit
+    from cli.parsing import OneLineParser
 
 SEARCH_HEADERS = ("evaluation", "rollout", "task", "step", "prompt", "answer")
 
@@ -35,7 +36,7 @@ class SearchProblem(Exception):
         self.code = code
 
 
-def add_search_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], connection: argparse.ArgumentParser) -> None:
+def add_search_parser(sub: argparse._SubParsersAction[OneLineParser], connection: OneLineParser) -> None:
     search = sub.add_parser(
         "search", parents=[connection],
         help="find rollout steps by their prompt or answer (full text, in the profile's archive)",
@@ -89,4 +90,4 @@ async def run_search(client: BlobfishClient, args: argparse.Namespace, out: Text
     if hits:
         _table([_row(hit) for hit in hits], out)
     shown = f" (showing {len(hits)})" if len(hits) < count else ""
-    out.write(f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; searched {describe(stats)}\n")
+    out.write(f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; " f"searched {describe(stats)}\n")

@@ -118,7 +118,8 @@ async def export_logs(
         nonlocal storing
         if storing is not None:  # one batch in the thread at a time, in order
             stats.archived += await storing
-        storing = asyncio.ensure_future(asyncio.to_thread(archive.add, batch))  # type: ignore[union-attr]
+        # (a WireEntry has the fields the archive stores: a NamedTuple made at run time, unseen by mypy)
+        storing = asyncio.ensure_future(asyncio.to_thread(archive.add, batch))  # type: ignore[union-attr, arg-type]
 
     try:
         async for page in history.pages():
@@ -152,7 +153,8 @@ async def export_logs(
             stats.archived += await storing
     if archive is not None:
         if pending:
-            stats.archived += await asyncio.to_thread(archive.add, pending)
+            # (WireEntry rows: see store() above)
+            stats.archived += await asyncio.to_thread(archive.add, pending)  # type: ignore[arg-type]
         await asyncio.to_thread(archive.index_pending, None, TEXT_INDEX_CHUNK)  # rows an interrupted export left
     stats.may_have_missed = bool(getattr(history, "may_have_missed", False))
     stats.missed_reason = getattr(history, "missed_reason", None)
@@ -212,8 +214,7 @@ async def _run(
         err.print(f"blah-tui export: {one_line(message, 500)}", soft_wrap=True)
         return 1
 
-    to_stdout = output in (None, "-")
-    target = None if to_stdout else Path(output)  # type: ignore[arg-type]
+    target = None if output is None or output == "-" else Path(output)
     if target is not None and target.is_dir():
         return fail(f"{target} is a directory")
     try:

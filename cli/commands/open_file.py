@@ -4,7 +4,8 @@ A dump is what ``blah-tui export`` writes: one LogEntry JSON object per line (an
 Also accepted, because people save what they have: a line holding a JSON array of entries,
 or a whole ``GET /logs`` page (``{"logs": [...]}``); and Blobfish JSONL (the platform's
 ``blobfish.trace.v1`` lines, as `blah-tui blobfish export` and the app's export write them, or
-the app's older export lines), each step read as one call (``application.evaluations.dump_lines``). Each line is validated on its own; a
+the app's older export lines), each step read as one call (``application.evaluations.dump_lines``).
+Each line is validated on its own; a
 bad line (broken JSON, not UTF-8, missing ``id``/``created_at``, wrong types) is skipped
 and reported with its line number, and loading goes on. Blank lines are ignored. An entry
 that appears twice is stored once.
@@ -175,7 +176,7 @@ def _load(
             if on_bad_line is not None:
                 on_bad_line(bad)
             if result.entries == 0 and result.bad_count >= BAD_LINES_BEFORE_GIVING_UP:
-                raise NotADumpError(result.path, result.bad_lines)
+                raise NotADumpError(result.path, result.bad_lines) from exc
             continue
         for entry in parsed:
             result.entries += 1

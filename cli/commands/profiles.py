@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from application.session.platforms import PLATFORM_NAMES, platform_spec
-from cli.parsing import describe_subcommands
+from cli.parsing import OneLineParser, describe_subcommands
 
 if TYPE_CHECKING:
     from application.session.profile_config import ProfileEdit
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # need (pydantic, the config, the credentials) is imported when one runs.
 
 
-def add_profiles_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_profiles_parser(sub: argparse._SubParsersAction[OneLineParser]) -> None:
     profiles = sub.add_parser(
         "profiles",
         help="list, add, choose or remove platform profiles ([profiles.NAME] in the config)",

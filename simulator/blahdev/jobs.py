@@ -27,6 +27,7 @@ import httpx
 import orjson
 
 from simulator.blahdev import catalog, chatroom, games, runs
+from simulator.blahdev.chat_templates import Turn
 from simulator.blahdev.world import Json, World
 
 EVAL_SECONDS = 60.0 / len(catalog.EVALS)
@@ -215,8 +216,10 @@ class Jobs:
                 self.world.infer(model_id, self.rng.choice(TEST_PROMPTS), 128)
             else:
                 convo = self.rng.choice(CHAT_CONVERSATIONS)
-                turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": c} for i, c in enumerate(convo)]
-                self.world.call_model(model_id, turns, source="chat", max_tokens=128)  # type: ignore[arg-type]
+                turns: list[Turn] = [
+                    {"role": "user" if i % 2 == 0 else "assistant", "content": c} for i, c in enumerate(convo)
+                ]
+                self.world.call_model(model_id, turns, source="chat", max_tokens=128)
 
     async def _live_bursts(self) -> None:
         """More than a page (>500) of calls sharing a few milliseconds, between two polls."""

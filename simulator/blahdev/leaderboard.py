@@ -28,9 +28,9 @@ def leaderboard(world: World) -> list[Json]:
                 latest.setdefault(model_id, run)
         scores: dict[tuple[str, str], list[Json]] = {}
         for result in world.results.values():
-            run = latest.get(result["model_id"])
-            if run is not None and result["eval_run_id"] == run["id"] and result["score"] is not None:
-                scores.setdefault((result["model_id"], run["id"]), []).append(result)
+            its_run = latest.get(result["model_id"])
+            if its_run is not None and result["eval_run_id"] == its_run["id"] and result["score"] is not None:
+                scores.setdefault((result["model_id"], its_run["id"]), []).append(result)
         rows: list[Json] = []
         for model_id, run in latest.items():
             scored = scores.get((model_id, run["id"]), [])

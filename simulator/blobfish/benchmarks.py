@@ -184,12 +184,12 @@ class BenchmarkStore:
         with self.lock:
             self.check_slug(slug)
             scope = self._scope(owner)
-            for job in scope.suites:
-                self._advance(job)
-                if job["status"] in ("queued", "running"):
+            for earlier in scope.suites:
+                self._advance(earlier)
+                if earlier["status"] in ("queued", "running"):
                     raise BlobfishError(409, shapes.ERROR_RUN_IN_PROGRESS,
                                         "a suite run is already in progress for this account; follow it",
-                                        run_id=job["run_id"])
+                                        run_id=earlier["run_id"])
             hosted = len(BENCHMARKS[slug])
             total = min(hosted, SAMPLE_TASKS) if suite == "sample" else hosted
             if max_tasks is not None:
@@ -223,7 +223,7 @@ class BenchmarkStore:
         while len(job["tasks"]) < due:
             index = len(job["tasks"])
             if job["_reject_at"] is not None and index == job["_reject_at"]:
-                task_id, name = BENCHMARKS[job["slug"]][index]
+                task_id, _name = BENCHMARKS[job["slug"]][index]
                 self._finish(job, "failed", index, shapes.bench_error(
                     shapes.ERROR_KIND_AUTH,
                     f"the provider rejected the credential on task {task_id}; the suite stopped there and the "

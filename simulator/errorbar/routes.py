@@ -132,7 +132,7 @@ def evidence(request: Request, run_id: str, _: Reader) -> Response:
     given = any(verdicts.threshold(query.get(n)) is not None for n in verdicts.THRESHOLDS)
     gate_part = None
     if given:
-        _, verdict = verdicts.gate(store, run_id, query)
+        _status, verdict = verdicts.gate(store, run_id, query)
         gate_part = {"params": {k: v for k, v in query.items() if k in verdicts.THRESHOLDS + ("model",)},
                      "verdict": verdict}
     snapshot = record["criterion_snapshot"]

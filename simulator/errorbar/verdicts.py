@@ -72,7 +72,7 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
             if row["arm"] not in arms:
                 continue
             fixed = (block or {}).get("candidates", {}).get(row["arm"], {}).get("corrected")
-            if fixed is not None and ties != "decided":
+            if fixed is not None and block is not None and ties != "decided":
                 ci, note = fixed["win_rate_ci"], f"basis corrected: {block['labelled_pairs']} human pair labels"
             else:
                 ci = wilson(row["wins"], row["wins"] + row["losses"]) if ties == "decided" else row["ci95"]
@@ -108,7 +108,7 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
         incumbent = by_model.get(run.spec["baseline_model"])
         usable = (criterion and run.spec["baseline_model"] == STORED and incumbent is not None
                   and incumbent["corrected_pass_rate"] is not None)
-        if not usable:
+        if not usable or incumbent is None:
             checks.append(_check("noninferiority", model or "*", margin, None,
                                  "needs a criterion run on __stored__ with a calibrated judge", False))
         else:

@@ -7,7 +7,8 @@ stream are published until the account holds at least N rollouts (one trace per 
 JSONL lines). Both exports run as separate processes, alternating, and must write the same bytes
 (nothing is published while they run, so both read the same list in the same order); the figure
 is the median wall time of each (after one untimed warm-up run of both, which also writes
-blah-tui's bytecode, as ``pip install`` does, into a cache in the bench's temporary folder). If ``curl`` or ``jq`` is missing the benchmark says so and stops.
+blah-tui's bytecode, as ``pip install`` does, into a cache in the bench's temporary folder).
+If ``curl`` or ``jq`` is missing the benchmark says so and stops.
 
 Wall times are given as min and median of the runs (the two exports interleaved in each run);
 CPU too: the client's (blah-tui's process; the loop's bash, curl and jq) and the simulator's
@@ -128,7 +129,7 @@ def _run(rollouts: int, runs: int, tmp: Path) -> dict[str, Any]:
     out["cpu_median_s"] = {name: round(statistics.median(values), 2) for name, values in cpu.items()}
     out["cpu_s"] = {name: [round(v, 2) for v in values] for name, values in cpu.items()}
     out["rows_table"] = [{
-        "figure": f"blah-tui blobfish export --all, {out['rollouts']:,} rollouts in {out['evaluations']:,} evaluations, "
+        "figure": f"blah-tui blobfish export --all, {out['rollouts']:,} rollouts in " f"{out['evaluations']:,} evaluations, "
                   f"median (min {out['ours_min_s']} s)",
         "value": round(o, 2), "unit": "s",
         "baseline": f"bash loop, pages of {PAGE} by offset, one curl per page for its evaluations, "

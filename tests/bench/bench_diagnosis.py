@@ -122,12 +122,12 @@ def failure_for(i: int) -> tuple[str, str]:
     if k == 0:
         return (f"{name} went to the park {i}. She saw a {animal}. " * 10, "length")
     if k == 1:
-        return (f"The French Revolution began in {1700 + i % 300} and changed how {i} people thought about "
-                f"{TOPICS[(i // 6) % len(TOPICS)]}, and then it", "length")
+        return ((f"The French Revolution began in {1700 + i % 300} and changed how {i} people thought about "
+                f"{TOPICS[(i // 6) % len(TOPICS)]}, and then it"), "length")
     if k == 2:
         city, country, capital = PLACES[(i // 6) % len(PLACES)]
-        return (f"{city}.<|im_end|>\n<|im_start|>user\nWhat about {country}, question {i}?<|im_end|>\n"
-                f"<|im_start|>assistant\n{capital}.", "stop")
+        return ((f"{city}.<|im_end|>\n<|im_start|>user\nWhat about {country}, question {i}?<|im_end|>\n"
+                f"<|im_start|>assistant\n{capital}."), "stop")
     if k == 3:
         return (f"I'm sorry, but I can't help with that request, {name} (ticket {i}).", "stop")
     if k == 4:
@@ -389,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             ("classify, 6 repeated prompts", "(caches hit)", f"{classify_repeated['calls_per_s']:,.0f} calls/s CPU",
              "for comparison", ""),
             ("summarize, distinct prompts", f"{summarize_stats['calls']} calls",
-             f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU (RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)",
+             (f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU " f"(RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)"),
              goal, _met(summarize_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
             ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
              f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
@@ -406,12 +406,12 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((
                     f"{label}report of the whole archive, {workers} process{'es' if workers != '1' else ''}",
                     f"{archive['calls']:,} distinct calls",
-                    f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall; CPU (every process) "
+                    (f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall; " "CPU (every process) "
                     f"{got['cpu_min']:.0f} s min / {got['cpu_median']:.0f} s median = "
-                    f"{got['cpu_us_per_call_min']:.0f} / {got['cpu_us_per_call_median']:.0f} us per call; peak RSS "
-                    f"{got['peak_rss_max_mb']:.0f} MB (load {', '.join(f'{x:.1f}' for x in got['load_averages'])})",
-                    f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s wall, < {ARCHIVE_RSS_GOAL_MB} MB "
-                    f"(<= {ARCHIVE_SECONDS_GOAL * 2 / 1_000_000 * 1e6:.0f} us CPU per call on 2 free cores)",
+                    f"{got['cpu_us_per_call_min']:.0f} / {got['cpu_us_per_call_median']:.0f} us per call; " "peak RSS "
+                    f"{got['peak_rss_max_mb']:.0f} MB " f"(load {', '.join(f'{x:.1f}' for x in got['load_averages'])})"),
+                    (f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s wall, < {ARCHIVE_RSS_GOAL_MB} MB "
+                    f"(<= {ARCHIVE_SECONDS_GOAL * 2 / 1_000_000 * 1e6:.0f} us CPU per call on 2 free cores)"),
                     _met(got["wall_median"] < ARCHIVE_SECONDS_GOAL and got["peak_rss_max_mb"] < ARCHIVE_RSS_GOAL_MB),
                 ))
     width = [max(len(r[i]) for r in rows) for i in range(5)]

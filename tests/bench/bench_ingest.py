@@ -155,7 +155,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
             await pilot.pause(0.1)
             if time.monotonic() > deadline:
                 raise RuntimeError(f"the Logs screen did not load (screen {type(app.screen).__name__}, "
-                                   f"archive {ctx.archive is not None}, loaded {getattr(getattr(app.screen, 'loader', None), 'loaded', None)})")
+                                   f"archive {ctx.archive is not None}, " f"loaded {getattr(getattr(app.screen, 'loader', None), 'loaded', None)})")
         screen = app.screen
         archive = ctx.archive
         await pilot.pause(interval * 2)

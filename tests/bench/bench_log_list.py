@@ -362,7 +362,7 @@ async def run(rows: int, rounds: int, presses: int) -> dict[str, Any]:
 def rows_table(out: dict[str, Any]) -> list[dict[str, Any]]:
     """The headline rows ``run_all`` prints: one per operation, then key-to-frame."""
     table = []
-    for op, data in out["operations"].items():
+    for data in out["operations"].values():
         table.append({
             "figure": f"LogList {data['what']}, {out['rows']:,} rows (median of {out['rounds']} rounds; "
                       f"min {data['log_list_ms']['min']} ms)",
@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     out = asyncio.run(run(args.rows, args.rounds, args.presses))
     out["rows_table"] = rows_table(out)
     print(f"\n{'operation':<58} {'LogList ms':>18} {'paged DataTable ms':>20} {'ratio':>14}")
-    for op, data in out["operations"].items():
+    for data in out["operations"].values():
         ours, theirs = data["log_list_ms"], data["paged_table_ms"]
         print(f"{data['what']:<58} {ours['median']:>8.2f} (min {ours['min']:.2f}) {theirs['median']:>9.2f} "
               f"(min {theirs['min']:.2f}) {data['ratio_median']:>7.2f}x {'met' if data['met'] else 'NOT met'}")

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"goal: RSS on Logs with {args.rows:,} calls < {GOAL_MB} MB", flush=True)
     out = run(args.rows, args.linger)
-    print(f"memory on Logs with {args.rows:,} rows: RSS {out['app']['rss_mb']:.0f} MB (peak {out['app']['max_rss_mb']:.0f});"
+    print(f"memory on Logs with {args.rows:,} rows: " f"RSS {out['app']['rss_mb']:.0f} MB (peak {out['app']['max_rss_mb']:.0f});"
           f" hello-world peak {out['hello']['max_rss_mb']:.0f} MB (goal < {GOAL_MB} MB)")
     save_json(out, args.json)
     return 0

@@ -221,9 +221,9 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=60)
     parser.add_argument("--json", type=Path, default=RESULTS / "bench_replay.json")
     parser.add_argument("--no-idle-collection", action="store_true",
-                        help="leave the interpreter's own full garbage collections on (the app before application.session.idle_collection)")
+                        help="leave the interpreter's own full garbage collections on " "(the app before application.session.idle_collection)")
     args = parser.parse_args()
-    print(f"goals: replay first paint <= {GOAL_PAINT_RATIO:g}x the Logs screen's; key-to-frame p95 < {GOAL_KEY_P95_MS:g} ms",
+    print(f"goals: replay first paint <= {GOAL_PAINT_RATIO:g}x the Logs screen's; " f"key-to-frame p95 < {GOAL_KEY_P95_MS:g} ms",
           flush=True)
     result = asyncio.run(measure(args))
     result["rows_table"] = rows_table(result)

@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{out['jsonl_bytes_per_call']:,} B ({out['archive_to_jsonl']}x)")
     for word, v in out["words"].items():
         print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
-              f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); ratio first {v['ratio_first']}x,"
+              f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); " f"ratio first {v['ratio_first']}x,"
               f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)")
     save_json(out, args.json)
     return 0

@@ -5,8 +5,8 @@ Each launch is ``python bench_startup.py --child KIND``: the child runs the app 
 (160x50) and exits on the first ``call_after_refresh`` after its content is on screen (for
 blah-tui: after the first frame handed to the terminal once the Logs screen has put the
 archive's rows into its list, i.e. the frame that shows them; for hello-world: after mount).
-The parent times spawn -> exit, so both include interpreter start, imports, the first frame and shutdown. Launches alternate
-(hello, app, hello, app, ...) so machine load hits both alike; medians are compared.
+The parent times spawn -> exit, so both include interpreter start, imports, the first frame and shutdown.
+Launches alternate (hello, app, hello, app, ...) so machine load hits both alike; medians are compared.
 
 The blah-tui child is ``blah-tui open``-like but skips reading a JSONL dump: it opens the
 cached archive (``bench_search.cached_archive``) as an offline session, as the app opens

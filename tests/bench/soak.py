@@ -148,7 +148,7 @@ def _package(filename: str) -> str:
 def top_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, n: int = 12) -> list[str]:
     """The ``n`` allocation sites (file:line) whose live memory grew most."""
     stats = sorted(after.compare_to(before, "lineno"), key=lambda s: s.size_diff, reverse=True)[:n]
-    return [f"{s.size_diff / 2**20:+.1f} MB ({s.count_diff:+d} blocks) {s.traceback[0].filename.split('site-packages/')[-1]}:"
+    return [f"{s.size_diff / 2**20:+.1f} MB ({s.count_diff:+d} blocks) " f"{s.traceback[0].filename.split('site-packages/')[-1]}:"
             f"{s.traceback[0].lineno}" for s in stats]
 
 

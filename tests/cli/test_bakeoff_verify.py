@@ -105,5 +105,5 @@ def test_a_missing_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_hostile_text_in_a_bundle_stays_inert(queue: ErrorbarServer, tmp_path: Path) -> None:
     bundle = _bundle(queue, COMPARISON)
     bundle["results"]["per_candidate"][0]["arm"] = "evil\x1b[2J[red]arm[/red]\n"
-    code, out, _ = _verify(_write(tmp_path, bundle))
+    _code, out, _ = _verify(_write(tmp_path, bundle))
     assert "\x1b" not in out and "evil" in out

@@ -317,7 +317,7 @@ def test_the_keys_appear_in_no_output_log_or_error(bf: BlobfishServer, sh: Shell
                      ("submit", SLUG, "bmrs_nope", "--yes"), ("delete", SLUG, "bcr_nope", "--yes"),
                      ("run", SLUG, "--model", "grok-4", "--provider", "xai", "--provider-key-env", "XAI_API_KEY",
                       "--max-steps", "99", "--yes")):
-            code, out, err = sh(*argv)
+            _code, out, err = sh(*argv)
             seen += [out, err]
         monkeypatch.setenv("XAI_API_KEY", "xai-reject-" + PROVIDER_KEY)
         seen += list(sh(*SUITE, "--watch", "--provider-key-env", "XAI_API_KEY")[1:])

@@ -97,8 +97,8 @@ def test_a_closed_pipe_ends_quietly(blobfish: BlobfishServer) -> None:
         reader, writer = os.pipe()
         os.close(reader)  # `head -1` read its line and left before the command wrote
         try:
-            done = subprocess.run([sys.executable, "-c", "import sys; from cli.main import main; "
-                                   "sys.exit(main())", *argv], stdout=writer, stderr=subprocess.PIPE,
+            done = subprocess.run([sys.executable, "-c", ("import sys; from cli.main import main; "
+                                   "sys.exit(main())"), *argv], stdout=writer, stderr=subprocess.PIPE,
                                   env=env, timeout=60)
         finally:
             os.close(writer)

@@ -169,7 +169,7 @@ def test_status_names_each_profile_s_key_source_never_the_key(monkeypatch: pytes
     capsys.readouterr()
     assert main(["status"]) == 0
     out = capsys.readouterr().out
-    assert f"Profile fish (in use): Blobfish at https://blobfish.ai; API key: set; source: the stored key ({credentials_file()})" in out
+    assert "Profile fish (in use): Blobfish at https://blobfish.ai; API key: set; " f"source: the stored key ({credentials_file()})" in out
     assert "Profile local: blah.dev at http://127.0.0.1:8000; API key: set; source: $EVALS_BLAH_API_KEY" in out
     assert "Profile default: blah.dev at https://evals.blah.dev; API key: set; source: $EVALS_BLAH_API_KEY" in out
     assert main(["status", "--profile", "local"]) == 0
@@ -178,7 +178,7 @@ def test_status_names_each_profile_s_key_source_never_the_key(monkeypatch: pytes
     monkeypatch.setenv("BLOBFISH_API_KEY", BLAH_CANARY)  # a blah.dev key where Blobfish's belongs
     assert main(["status"]) == 0
     refused = capsys.readouterr().out
-    assert "Profile fish (in use): Blobfish at https://blobfish.ai; API key: refused (the key from $BLOBFISH_API_KEY looks like a blah.dev key" in refused
+    assert "Profile fish (in use): Blobfish at https://blobfish.ai; API key: refused " "(the key from $BLOBFISH_API_KEY looks like a blah.dev key" in refused
     for text in (out, only, refused):
         assert BF_CANARY not in text and BLAH_CANARY not in text
 

@@ -151,7 +151,7 @@ async def _capture_when_drawn(devtools_port: int, timeout: float) -> tuple[bytes
                         return dict(message.get("result", {}))
 
             state: dict[str, Any] = {}
-            probe = "({classes: document.body.className, connected: !!document.querySelector('.textual-terminal.-connected')})"
+            probe = "({classes: document.body.className, " "connected: !!document.querySelector('.textual-terminal.-connected')})"
             while time.monotonic() < deadline:
                 result = await call("Runtime.evaluate", expression=probe, returnByValue=True)
                 state = result.get("result", {}).get("value") or {}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +13,8 @@ from hypothesis import strategies as st
 from rich.console import Console
 from textual.content import Content
 
+from common.unsafe_chars import UNICODE_VERSION, UNSAFE_CATEGORIES, UNSAFE_RANGES, build_ranges
+from diagnosis.markdown import code_block, code_span, escape_controls, plain, table_cell
 from tests.support.hostile_payloads import HOSTILE, VERBATIM, assert_inert
 from widgets.safe_text import (
     MARKER_STYLE,
@@ -224,12 +228,6 @@ def test_assert_inert_catches_each_kind() -> None:
 
 
 # --------------------------------------------------------------------------- one table for the app and the report
-
-import unicodedata  # noqa: E402
-from functools import cache  # noqa: E402
-
-from diagnosis.markdown import code_block, code_span, escape_controls, plain, table_cell  # noqa: E402
-from common.unsafe_chars import UNICODE_VERSION, UNSAFE_CATEGORIES, UNSAFE_RANGES, build_ranges  # noqa: E402
 
 _ALL_CATEGORIES = (
     "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn".split()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from api_client.blahdev.shapes import ChatMessage, LogEntry, Result
 from diagnosis import classify, kinds
@@ -277,8 +279,8 @@ def test_refusal_after_a_long_opening(ending: str) -> None:
         "I can't give medical advice, so see a doctor if it keeps happening.",
         "I can't wait to hear how it goes!",
         'Then the guard said, "I\'m sorry, but I can\'t let you in."',
-        "I'm sorry, but I can't help with that. Still, here is what you can do instead: ask a locksmith, who will open "
-        "the door safely and legally, and bring proof that you live there.",
+        ("I'm sorry, but I can't help with that. Still, here is what you can do instead: " "ask a locksmith, who will open "
+        "the door safely and legally, and bring proof that you live there."),
     ],
 )
 def test_late_refusal_traps(ending: str) -> None:
@@ -375,9 +377,6 @@ def test_kind_info_covers_every_kind() -> None:
 
 
 # --------------------------------------------------------------------------- robustness
-
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 _TOKENS = ["<|im_end|>", "<|im_start|>user\n", "[INST]", "</s>", "User: ", "Q: ", "\n\n", "!!!!", "```", "I'm sorry, but I can't "]
 

@@ -23,6 +23,7 @@ from rich.pretty import pretty_repr
 from textual import work
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
+from textual.worker import WorkerFailed
 
 from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
@@ -259,10 +260,11 @@ class ExplodingProfilesScreen(BlahScreen):
         raise RuntimeError(f"boom with {profiles!r}")
 
 
-@pytest.mark.parametrize("screen_type, key", [(CrashingBlobfishScreen, None), (ExplodingProfilesScreen, "x")])
+@pytest.mark.parametrize("screen_type, key, crash", [(CrashingBlobfishScreen, None, WorkerFailed),
+                                                     (ExplodingProfilesScreen, "x", RuntimeError)])
 async def test_a_crash_traceback_shows_the_profiles_but_no_platform_s_key(
     blah_sim: SimulatorServer, fish_sim: BlobfishServer, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str], screen_type: type[BlahScreen], key: str | None,
+    capsys: pytest.CaptureFixture[str], screen_type: type[BlahScreen], key: str | None, crash: type[Exception],
 ) -> None:
     _three_profiles(blah_sim, fish_sim)
     monkeypatch.setenv("BLOBFISH_API_KEY", fish_sim.account_key)
@@ -275,7 +277,7 @@ async def test_a_crash_traceback_shows_the_profiles_but_no_platform_s_key(
                          settings=Settings(persist_theme=False, start_mode="health"))
         app = create_app(ctx)
         screen = screen_type()
-        with pytest.raises(Exception):
+        with pytest.raises(crash):
             async with app.run_test(size=SIZE) as pilot:
                 app.push_screen(screen)
                 await wait_until(lambda: app.screen is screen, 10)

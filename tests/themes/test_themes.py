@@ -14,7 +14,7 @@ from rich.color import Color as RichColor
 from textual.color import Color
 
 from application.session.context import AppContext
-from application.session.paths import data_dir
+from application.session.paths import config_file, data_dir
 from cli.commands.open_file import load_dump
 from tests.support.chatroom import frame_segments
 from tests.support.logs_world import fixed_world_dump, wait_for
@@ -88,6 +88,24 @@ async def test_a_broken_theme_file_is_named_and_the_app_falls_back(dump: tuple[P
         assert any("Unknown theme 'broken'; using blah-dark" in m for m in said)
         assert app.theme == "blah-dark"
         assert "solar" in app.available_themes  # a good file beside broken ones still loads
+
+
+async def test_a_fallback_at_start_up_keeps_the_configured_theme_in_the_config_file(
+    dump: tuple[Path, str], notifications: NotificationLog
+) -> None:
+    """The fallback is for this run only: the person's choice stays written, for when the file
+    is fixed. A theme chosen after the start is saved."""
+    theme_file("broken.toml", 'name = "broken"\nprimary = "not-a-colour"\n')
+    config_file().parent.mkdir(parents=True, exist_ok=True)
+    config_file().write_text('theme = "broken"\n', encoding="utf-8")
+    app = offline_app(dump, theme="broken", persist_theme=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "blah-dark"
+        assert 'theme = "broken"' in config_file().read_text(encoding="utf-8")
+        app.theme = "nord"
+        await pilot.pause()
+    assert 'theme = "nord"' in config_file().read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

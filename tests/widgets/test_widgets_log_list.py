@@ -16,17 +16,17 @@ SIZE = (140, 24)  # 24 lines: 1 header + 23 rows
 
 
 def make_row(i: int, **overrides: object) -> LogRow:
-    fields: dict[str, object] = dict(
-        id=f"log-{i}",
-        created_at=BASE_MS + i * 1000,
-        source="eval",
-        latency_ms=100 + i,
-        finish_reason="stop",
-        status="ok",
-        badges=(),
-        prompt_preview=f"prompt number {i}",
-        reply_preview=f"reply number {i}",
-    )
+    fields: dict[str, object] = {
+        "id": f"log-{i}",
+        "created_at": BASE_MS + i * 1000,
+        "source": "eval",
+        "latency_ms": 100 + i,
+        "finish_reason": "stop",
+        "status": "ok",
+        "badges": (),
+        "prompt_preview": f"prompt number {i}",
+        "reply_preview": f"reply number {i}",
+    }
     fields.update(overrides)
     return LogRow(**fields)  # type: ignore[arg-type]
 

@@ -43,7 +43,7 @@ def cluster_rows(answer: assumed.FailureClusters, criterion_id: str | None = Non
         if not item.clusters:
             failures = item.failures or 0
             note = ("no failures in the window" if failures == 0 else
-                    f"{failures} failure{'s' if failures != 1 else ''}: fewer than {MIN_REASONS} reasons, so no clusters"
+                    f"{failures} failure{'s' if failures != 1 else ''}: " f"fewer than {MIN_REASONS} reasons, so no clusters"
                     if failures < MIN_REASONS else "no clusters sent")
             rows.append(ClusterRow(item.criterion_id, item.criterion_name, item.failures, item.without_reason,
                                    None, None, None, None, (), note))

@@ -87,11 +87,11 @@ def measured_costs(runs: Sequence[assumed.Run]) -> MeasuredCosts:
         if base is not None and not base.stored_answers and base.eval_cost_micros is not None and \
                 run.baseline_model and run.baseline_model != STORED and results.sample_count:
             answers.setdefault(run.baseline_model, []).append(base.eval_cost_micros / results.sample_count)
-        for row in results.per_model:
-            graded = sum(v or 0 for v in (row.judged_pass, row.judged_fail, row.unparsed))
-            model = models.get(row.model, row.model)
-            if model != STORED and row.eval_cost_micros and graded:
-                answers.setdefault(model, []).append(row.eval_cost_micros / graded)
+        for model_row in results.per_model:
+            graded = sum(v or 0 for v in (model_row.judged_pass, model_row.judged_fail, model_row.unparsed))
+            model = models.get(model_row.model, model_row.model)
+            if model != STORED and model_row.eval_cost_micros and graded:
+                answers.setdefault(model, []).append(model_row.eval_cost_micros / graded)
             calls += graded
         if run.judge_model and results.judge_cost_micros is not None and calls:
             judges.setdefault(run.judge_model, []).append(results.judge_cost_micros / calls)
@@ -141,8 +141,8 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     estimate = None
     if judge_cost is None:
         missing.append(f"the judge {judge}" if judge else "the queue's default judge")
-    if not missing:
-        estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls  # type: ignore[operator]
+    if not missing and judge_cost is not None:
+        estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls
         lines.append(f"estimate: about {_n(estimate)} in the queue's cost unit (micros; the currency is not stated), "
                      "as measured on this workspace's earlier runs")
     elif len(missing) < len(to_price) + 1:

@@ -13,7 +13,7 @@ dialog suggests from the workspace is in :mod:`application.compare.bakeoff.new_r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +118,14 @@ class SampleFilters:
     dataset_id: str = ""
     trace_replay: bool = False
 
+    @classmethod
+    def from_body(cls, filters: Mapping[str, Any]) -> SampleFilters:
+        """The filters of a create body's (or a run's echoed) ``sample_filters``."""
+        def text(key: str) -> str:
+            return str(filters.get(key) or "")
+
+        return cls(text("tag"), text("model"), text("segment"), text("dataset_id"), bool(filters.get("trace_replay")))
+
     def body(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: v.strip() for k, v in (("tag", self.tag), ("model", self.model),
                                                           ("segment", self.segment), ("dataset_id", self.dataset_id))
@@ -171,8 +179,7 @@ class NewRun:
                 rubric_type=str(body.get("rubric_type") or "direct"), criterion_id=body.get("criterion_id"),
                 judge_model=body.get("judge_model"), sample_count=int(body.get("sample_count") or DEFAULT_SAMPLE_COUNT),
                 max_output_tokens=int(body.get("max_output_tokens") or 4096),
-                filters=SampleFilters(*(str(filters.get(k) or "") for k in ("tag", "model", "segment", "dataset_id")),
-                                      bool(filters.get("trace_replay"))),
+                filters=SampleFilters.from_body(filters),
                 assertions=tuple(body.get("assertions") or ()),
             )
         except (TypeError, ValueError, KeyError, AttributeError):

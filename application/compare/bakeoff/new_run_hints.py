@@ -48,7 +48,7 @@ def criterion_line(criterion: assumed.Criterion) -> str:
     extra = criterion.model_extra or {}
     drift = one_line(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
     line = (f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
-            f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} · TNR {rate_text(criterion.tnr)} · kappa "
+            f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} " f"· TNR {rate_text(criterion.tnr)} · kappa "
             f"{rate_text(criterion.kappa)} · drift {drift}")
     reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
     return f"{line}\n  ! {reading}" if reading else line
@@ -61,9 +61,8 @@ def population_text(run: assumed.Run) -> str:
     if filters.get("screening"):
         where = "a screening sample of logged traffic"
     else:
-        where = SampleFilters(*(str(filters.get(k) or "") for k in ("tag", "model", "segment", "dataset_id")),
-                              bool(filters.get("trace_replay"))).describe()
-    replay = next((row.model_extra.get("replay") for row in (run.results.per_candidate if run.results else [])
+        where = SampleFilters.from_body(filters).describe()
+    replay = next(((row.model_extra or {}).get("replay") for row in (run.results.per_candidate if run.results else [])
                    if isinstance((row.model_extra or {}).get("replay"), dict)), None)
     if replay:
         where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"

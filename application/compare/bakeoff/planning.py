@@ -59,8 +59,8 @@ def run_plan_lines(samples: int | None, margin: float | None, tpr: float | None,
     result = plan(question)
     basis = "at a rate of 0.5, the widest" if result.rate_assumed else f"at a rate of {result.rate:g}"
     if result.half_width is None:
-        return [f"the judge is no better than chance (TPR+TNR-1 = {result.judge_youden:+.2f}): no sample count "
-                "makes its verdict mean anything"]
+        return [(f"the judge is no better than chance (TPR+TNR-1 = {result.judge_youden:+.2f}): no sample count "
+                "makes its verdict mean anything")]
     corrected = " after the judge's correction" if result.judge_youden is not None else ""
     lines = [f"at {samples} samples the 95% interval will be about ±{_points(result.half_width)}{corrected} ({basis})"]
     if margin is not None and result.power is not None:

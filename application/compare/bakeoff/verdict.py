@@ -133,7 +133,8 @@ def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
         reading = f"the printed win rate is not corrected for the judge's error: {cal.reason or 'calibration not usable'}"
     arms = []
     for row in results.per_candidate:
-        judged = None if None in (row.wins, row.losses, row.ties) else row.wins + row.losses + row.ties  # type: ignore[operator]
+        wins, losses, ties = row.wins, row.losses, row.ties
+        judged = None if wins is None or losses is None or ties is None else wins + losses + ties
         if row.unreportable:
             arms.append(_Arm(row.key, UNSURE, f"{row.key} is unreportable: too many pairs got no judge reading",
                              "a rerun with a judge that answers (look at the failed pairs)", None))

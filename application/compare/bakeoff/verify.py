@@ -129,18 +129,18 @@ def _comparison_rows(results: Mapping[str, Any]) -> tuple[list[Recheck], dict[st
     for arm in results.get("per_candidate") or []:
         key = str(arm.get("arm") or arm.get("model"))
         wins, losses, ties = (_number(arm.get(k)) for k in ("wins", "losses", "ties"))
-        if None in (wins, losses, ties):
+        if wins is None or losses is None or ties is None:
             rows.append(Recheck(f"{key} win rate", arm.get("win_rate"), None, "cannot", "wins/losses/ties missing"))
             continue
-        judged = wins + losses + ties  # type: ignore[operator]
-        score = wins + ties / 2  # type: ignore[operator]
+        judged = wins + losses + ties
+        score = wins + ties / 2
         rate = score / judged if judged else None
-        ci = wilson_interval(score, judged) if judged else None  # type: ignore[arg-type]
+        ci = wilson_interval(score, judged) if judged else None
         rows.append(_compare(f"{key} win rate", arm.get("win_rate"), rate))
         rows.append(_compare(f"{key} win rate 95% interval", arm.get("ci95"), ci))
         floors[key] = ci
-        decided = wins + losses  # type: ignore[operator]
-        floors[f"{key}#decided"] = wilson_interval(wins, decided) if decided else None  # type: ignore[arg-type]
+        decided = wins + losses
+        floors[f"{key}#decided"] = wilson_interval(wins, decided) if decided else None
     return rows, floors
 
 
@@ -157,7 +157,7 @@ def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> 
             continue
         judged = passed + failed
         observed = passed / judged if judged else None
-        ci = wilson_interval(passed, judged) if judged else None  # type: ignore[arg-type]
+        ci = wilson_interval(passed, judged) if judged else None
         rows.append(_compare(f"{key} observed pass rate", model.get("observed_pass_rate"), observed))
         rows.append(_compare(f"{key} observed 95% interval", model.get("observed_ci"), ci))
         corrected = corrected_ci = None

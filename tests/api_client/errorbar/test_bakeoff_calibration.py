@@ -135,7 +135,7 @@ async def test_thirty_labels_bring_the_corrected_win_rate_beside_the_printed_one
     async with ErrorbarClient(queue.base_url, queue.member_key) as client:
         await label_pairs(client, run_id, 30)
         run, pairwise, samples = await client.get_run(run_id), await client.pairwise(run_id), await client.samples(run_id)
-        status, gate = await client.gate(run_id, {"min_win_rate": 0.2})
+        _status, gate = await client.gate(run_id, {"min_win_rate": 0.2})
     figures = calibration.panel(run, pairwise)
     assert figures.usable and figures.reason is None and figures.labels_needed == 0
     ref = reference(samples)

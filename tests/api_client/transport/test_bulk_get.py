@@ -228,9 +228,11 @@ def test_a_list_page_the_light_path_cannot_read_is_the_general_paths_error(answe
     seen: list[bytes] = []
 
     async def go() -> None:
-        async with scripted_server([answer] * 8, seen) as port:
-            async with BlobfishClient(f"http://127.0.0.1:{port}", "bf_0123456789abcdef", max_attempts=1) as client:
-                await client.export_all_jsonl(tmp_path / "x.jsonl")
+        async with (
+            scripted_server([answer] * 8, seen) as port,
+            BlobfishClient(f"http://127.0.0.1:{port}", "bf_0123456789abcdef", max_attempts=1) as client,
+        ):
+            await client.export_all_jsonl(tmp_path / "x.jsonl")
 
     with pytest.raises(BlahError):
         asyncio.run(go())

@@ -65,7 +65,7 @@ def test_nothing_is_collected_while_idle_when_nothing_is_due(collector: tuple[Id
 
 
 def test_someone_who_never_pauses_still_gets_an_overdue_collection(collector: tuple[IdleCollector, Clock]) -> None:
-    collecting, clock = collector
+    collecting, _clock = collector
     middle_passes(idle_collection.OVERDUE - 1)
     collecting.input_seen()
     assert not collecting.tick()

@@ -107,7 +107,7 @@ def test_a_command_of_one_platform_finds_its_profile_or_says_which_to_pass() -> 
     write_config_text(SIDE_BY_SIDE)
     assert resolve_profile(None, platform="blobfish").name == "fish"  # the only Blobfish profile
     assert resolve_profile(None, platform="blah").name == "default"
-    with pytest.raises(ProfileError, match="profile 'fish' is a Blobfish profile; this needs a blah.dev profile"):
+    with pytest.raises(ProfileError, match=r"profile 'fish' is a Blobfish profile; this needs a blah\.dev profile"):
         resolve_profile("fish", platform="blah")
     with pytest.raises(ProfileError, match=r"no profile 'nope' \(known: default, prod, local, fish\)"):
         resolve_profile("nope")

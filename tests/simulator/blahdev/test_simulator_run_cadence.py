@@ -5,6 +5,7 @@ a new run every 80 s."""
 from __future__ import annotations
 
 import asyncio
+from itertools import pairwise
 
 from simulator.blahdev import runs
 from simulator.blahdev.jobs import LIVE_RUN_GAP_SECONDS, MAX_BACKGROUND_RUNS, Jobs
@@ -37,7 +38,7 @@ def test_background_runs_are_few_far_apart_and_never_the_persons() -> None:
     assert 1 <= len(background) <= MAX_BACKGROUND_RUNS
     assert all(world.person_model_id not in r["model_ids"] for r in background)
     assert all(r["status"] == "completed" for r in background)
-    gaps = [b - a for a, b in zip(started_at, started_at[1:])]
+    gaps = [b - a for a, b in pairwise(started_at)]
     assert all(gap >= LIVE_RUN_GAP_SECONDS[0] for gap in gaps)
     # an hour of the old cadence made ~45 runs; the world now makes at most a few in any span
     assert len([t for t in started_at if t <= 3600]) <= MAX_BACKGROUND_RUNS

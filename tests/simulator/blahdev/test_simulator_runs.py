@@ -191,7 +191,7 @@ class _Receiver(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
-        type(self).received.append(({k: v for k, v in self.headers.items()}, body))
+        type(self).received.append((dict(self.headers.items()), body))
         self.send_response(204)
         self.end_headers()
 

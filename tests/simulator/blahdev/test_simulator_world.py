@@ -130,7 +130,10 @@ def test_wrong_answers_are_really_wrong(world: World) -> None:
 
 def test_answers_depend_on_the_prompt_and_are_deterministic() -> None:
     model = SmallModel(1, "m")
-    call = lambda p: Call(prompt=p, max_tokens=64, template_used="chatml", user_text=p)
+
+    def call(p: str) -> Call:
+        return Call(prompt=p, max_tokens=64, template_used="chatml", user_text=p)
+
     assert model.generate(call("What is the capital of France?"), 5) == model.generate(
         call("What is the capital of France?"), 5)
     answers = {model.generate(call(p), 1).response for p in ("Tell me about dogs", "Tell me about volcanoes",

@@ -101,7 +101,10 @@ def test_the_noninferiority_gate_scales_its_margin_by_the_judges_error(queue: Er
 def test_dataset_and_trace_replay_change_the_population(queue: ErrorbarServer) -> None:
     plain = queue_run(queue, {**COMPARISON, "sample_count": 20})
     held = queue_run(queue, {**COMPARISON, "sample_count": 20, "sample_filters": {"dataset_id": "ds_holdout"}})
-    prompts = lambda run: {s["prompt"] for s in get(queue, f"/v1/evals/{run['id']}/samples").json()}  # noqa: E731
+
+    def prompts(run: dict[str, Any]) -> set[str]:
+        return {s["prompt"] for s in get(queue, f"/v1/evals/{run['id']}/samples").json()}
+
     assert prompts(held) != prompts(plain)
     held_run = get(queue, f"/v1/evals/{held['id']}").json()
     assert held_run["sample_filters"] == {"dataset_id": "ds_holdout"}
@@ -130,13 +133,17 @@ def test_adherence_is_judged_against_the_reference(queue: ErrorbarServer) -> Non
     # the reference effect is read on a regenerated baseline and on a replay's stored one
     direct = queue_run(queue, {**body, "baseline_model": "Qwen/Qwen3-32B"})
     closeness = queue_run(queue, {**body, "baseline_model": "Qwen/Qwen3-32B", "rubric_type": "adherence"})
-    outcomes = lambda run: [c["outcome"] for s in  # noqa: E731
-                            get(queue, f"/v1/evals/{run['id']}/samples").json() for c in s["candidates"]]
+
+    def outcomes(run: dict[str, Any]) -> list[str]:
+        return [c["outcome"] for s in get(queue, f"/v1/evals/{run['id']}/samples").json() for c in s["candidates"]]
+
     assert outcomes(direct) != outcomes(closeness)
     replay = {**body, "sample_filters": {"trace_replay": True}}
     stored_direct = queue_run(queue, replay)
-    wins = lambda run: sum(r["wins"] for r in  # noqa: E731
-                           get(queue, f"/v1/evals/{run['id']}").json()["results"]["per_candidate"])
+
+    def wins(run: dict[str, Any]) -> int:
+        return sum(r["wins"] for r in get(queue, f"/v1/evals/{run['id']}").json()["results"]["per_candidate"])
+
     assert wins(stored_direct) > 0
     # adherence needs text references: a replay's steps mostly answered with a tool call
     status, answer = create(queue, {**replay, "rubric_type": "adherence"})

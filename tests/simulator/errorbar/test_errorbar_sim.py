@@ -6,6 +6,7 @@ the contract's envelope."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -125,7 +126,10 @@ def _error(answer: httpx.Response) -> dict[str, str]:
 
 def test_each_error_status_of_the_contract(queue: ErrorbarServer) -> None:
     base, admin = queue.base_url, headers(queue.admin_key)
-    post = lambda body, key=queue.admin_key: sim_http.post(f"{base}/v1/evals", json=body, headers=headers(key))  # noqa: E731
+
+    def post(body: dict[str, Any], key: str = queue.admin_key) -> httpx.Response:
+        return sim_http.post(f"{base}/v1/evals", json=body, headers=headers(key))
+
     assert _error(post({**COMPARISON, "sample_count": 4}))["message"] == "sample_count must be an integer 5..500"
     assert post({**COMPARISON, "candidate_models": ["nope/model"]}).json()["error"]["message"] == \
         "Model 'nope/model' is not available."

@@ -119,7 +119,7 @@ async def test_a_once_only_write_stays_taken_after_it_was_sent_but_not_after_a_r
             await pilot.press("w")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
             await pilot.press("y")
-            await wait_for(pilot, lambda: screen.said == expected, what=f"the answer {expected[-1]}")
+            await wait_for(pilot, lambda expected=expected: screen.said == expected, what=f"the answer {expected[-1]}")
         await wait_for(pilot, lambda: not screen.write._held, what="the flow over")
         await pilot.press("w")  # sent once already: only the note
         await wait_for(pilot, lambda: "Already being sent." in _notes(app), what="the note")

@@ -79,7 +79,7 @@ async def test_watching_a_running_bakeoff_to_done() -> None:
             assert "no results yet: they come when the run is DONE" in shown()
             for fifth in range(1, 5):
                 queue_time[0] = 1.0 + run_s * fifth / 5
-                await wait_for(pilot, lambda: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
+                await wait_for(pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
             await wait_for(pilot, lambda: "ETA " in shown() and "ETA: estimating" not in shown(),
                            what="an ETA from the progress over time")
             queue_time[0] = 1.0 + run_s + 1.0
@@ -142,7 +142,7 @@ async def test_the_gate_passes_then_fails_as_the_threshold_rises(queue: Errorbar
         words = {}
         for _ in GATE_THRESHOLDS:
             threshold = screen.threshold
-            await wait_for(pilot, lambda: f"min win rate {threshold:.2f}" in screen.detail_text.plain
+            await wait_for(pilot, lambda threshold=threshold: f"min win rate {threshold:.2f}" in screen.detail_text.plain
                            and screen.gate is not None, what=f"the gate at {threshold}")
             text = screen.detail_text.plain
             words[threshold] = "gate PASS" in text

@@ -150,10 +150,13 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
             assert not any(run_id in n for n in notifications(app))
 
             await pilot.press("4", "r")
-            mine_on_new_run = lambda: any(  # noqa: E731
-                r.entry.model_id == own and r.history is not None and r.history.current_run is not None
-                and r.history.current_run.id == run_id for r in board.rows
-            )
+
+            def mine_on_new_run() -> bool:
+                return any(
+                    r.entry.model_id == own and r.history is not None and r.history.current_run is not None
+                    and r.history.current_run.id == run_id for r in board.rows
+                )
+
             await wait_for(pilot, mine_on_new_run, what="the person's row on the new run")
             after = {r.entry.model_id: r for r in board.rows}
             assert set(after) == set(before)

@@ -22,7 +22,7 @@ from tui.screens.runs.screen import RunsScreen
 def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer) -> None:
     write_config(
         'theme = "blah-light"\npoll_interval = 5\nbell_on_run_end = false\ndefault_model = "from-file"\n'
-        f'base_url = "http://127.0.0.1:9"\n[keymap]\n"mode.runs" = "f3"\n[templates]\n"{sim.person_model_id}" = "chatml"\n'
+        'base_url = "http://127.0.0.1:9"\n[keymap]\n"mode.runs" = "f3"\n' f'[templates]\n"{sim.person_model_id}" = "chatml"\n'
     )
     monkeypatch.setenv("BLAH_THEME", "blah-high-contrast")  # the environment wins over the file
     monkeypatch.setenv("BLAH_DEFAULT_MODEL", sim.person_model_id)

@@ -67,7 +67,7 @@ async def test_a_comparison_created_by_keys_is_watched_to_done_gated_both_ways_a
             words = {}
             for _ in GATE_THRESHOLDS:
                 threshold = view.threshold
-                await wait_for(pilot, lambda: f"min win rate {threshold:.2f}" in view.detail_text.plain
+                await wait_for(pilot, lambda threshold=threshold: f"min win rate {threshold:.2f}" in view.detail_text.plain
                                and view.gate is not None, what=f"the gate at {threshold}")
                 words[threshold] = "gate PASS" in view.detail_text.plain
                 await pilot.press("t")

@@ -85,7 +85,7 @@ async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_
 
             for fifth in range(1, 5):
                 queue_time[0] = 1.0 + run_s * fifth / 5
-                await wait_for(pilot, lambda: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
+                await wait_for(pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
                 bar = watch.query_one("#bkw-progress")
                 assert bar.done == fifth * 200 and bar.total == 1000
             await wait_for(pilot, lambda: "ETA " in shown() and "ETA: estimating" not in shown(),

@@ -112,14 +112,14 @@ async def test_402_and_422_are_sentences_and_nothing_is_queued(queue: ErrorbarSe
     queue.set_balance(0)
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
-        for first_words, words in (("Not screened:", "balance cannot pay for this: top up the wallet; nothing was "
-                                                     "queued"),
+        for first_words, words in (("Not screened:", ("balance cannot pay for this: top up the wallet; nothing was "
+                                                     "queued")),
                                    ("Nothing to screen:", "the workspace has no logged traffic to sample")):
             await go_to_row(pilot, existing["id"])
             await pilot.press("s")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
             await pilot.press("y")
-            await wait_for(pilot, lambda: any(m.startswith(first_words) for m in said(app)), what=first_words)
+            await wait_for(pilot, lambda first_words=first_words: any(m.startswith(first_words) for m in said(app)), what=first_words)
             assert words in next(m for m in said(app) if m.startswith(first_words))
             assert not isinstance(app.screen, BakeoffWatchScreen)
             queue.set_balance(100)

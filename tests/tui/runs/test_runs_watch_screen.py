@@ -54,5 +54,5 @@ async def test_a_run_with_no_results_yet_then_landing_keeps_the_mean_column_in_v
             assert _fits(evals)
             # The header reads in full, the results pane's header after it; each eval shows its mean.
             assert re.search(r"Eval +Results +Models +Errors +Mean +Status +UTC +Eval", text), text
-            first_eval = text.splitlines()[[i for i, line in enumerate(text.splitlines()) if "Mean" in line][0] + 1]
+            first_eval = text.splitlines()[next(i for i, line in enumerate(text.splitlines()) if "Mean" in line) + 1]
             assert re.match(r" \S.*? +\d+ +1/1 +\d+ +\d\.\d\d +done ", first_eval), first_eval

@@ -48,7 +48,7 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
 
     SCREEN_TITLE = "Chatroom"
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (80, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
     """Under 80 columns the sidebar and the reply-from picker take 40 % (not 38 and 36 cells):
     the messages keep most of a narrow screen."""
 
@@ -116,7 +116,7 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._restyle())
         self.set_focus(self.query_one("#room", OptionList))
         # The line naming m's model follows the room's scrolling (a highlight scrolled away is no target).
-        self.watch(self.room, "scroll_y", lambda *_: self.call_after_refresh(self.show_mute_target), init=False)
+        self.watch(self.room, "scroll_y", self._mute_target_after_refresh, init=False)
         if self.ctx.client is None:
             self.show_room_note(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
             self.set_room_status(Text("offline", end=""))
@@ -296,6 +296,9 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
         keys), else the model of the highlighted message, only while that message is on
         screen (a highlight scrolled away, or moved by a redraw, is not what the person sees)."""
         return mute_target(self)
+
+    def _mute_target_after_refresh(self) -> None:
+        self.call_after_refresh(self.show_mute_target)
 
     def show_mute_target(self) -> None:
         """Name the model ``m`` acts on, before the key is pressed."""

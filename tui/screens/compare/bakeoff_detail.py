@@ -72,7 +72,7 @@ def _rate(value: float | None) -> str:
     return DASH if value is None else f"{value:.3f}"
 
 
-def _ci(value: tuple[float, float] | None) -> str:
+def _ci(value: Sequence[float] | None) -> str:
     return "[—, —]" if value is None else f"[{value[0]:.3f}, {value[1]:.3f}]"
 
 
@@ -206,11 +206,11 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
         word = DASH if row.significant is None else ("changed" if row.significant else "no detectable change")
         text.append(f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
                     f"{_rate(before)} → {_rate(after)} · after − before {delta} "
-                    f"{_ci(tuple(row.delta_ci) if row.delta_ci else None)} · {word}")  # type: ignore[arg-type]
-    for side in ("a", "b"):
-        keys = (comparison.unmatched or {}).get(side) or []
+                    f"{_ci(row.delta_ci or None)} · {word}")
+    for which in ("a", "b"):
+        keys = (comparison.unmatched or {}).get(which) or []
         if keys:
-            text.append(f"\n  only in {side}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
+            text.append(f"\n  only in {which}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
     return text
 
 

@@ -150,7 +150,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
             return
         self._caption(f"{len(self.runs)} bake-offs · Enter reads one · x marks two finished runs to compare")
         if self.run is None:
-            first = self.select_id if any(r.id == self.select_id for r in self.runs) else self.runs[0].id
+            wanted = self.select_id
+            first = wanted if wanted is not None and any(r.id == wanted for r in self.runs) else self.runs[0].id
             self.query_one("#bakeoff-runs", KeyTable).move_to_key(first)
             self.select(first)
 

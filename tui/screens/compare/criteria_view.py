@@ -120,7 +120,7 @@ class CriteriaScreen(BlahScreen):
                           str(row.labels) if row.labels is not None else DASH, one_line(row.drift, 24),
                           key=criterion.id)
         if self.criteria:
-            shown = keep if any(c.id == keep for c in self.criteria) else self.criteria[0].id
+            shown = keep if keep is not None and any(c.id == keep for c in self.criteria) else self.criteria[0].id
             table.move_to_key(shown)
             self.show(shown)
 

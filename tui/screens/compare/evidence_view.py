@@ -45,7 +45,7 @@ def evidence_block(run_id: str, summary: EvidenceSummary, size: int, thresholds:
     text.append(f" · {size:,} bytes as the queue sent them\n\n")
     text.append(one_line(summary.signed, 200) + "\n", style="green" if summary.signed.startswith("signed") else "yellow")
     text.append(one_line(summary.attestation, 200) + "\n",
-                style={True: "green", False: "bold red"}.get(summary.attestation_ok, "yellow"))  # type: ignore[arg-type]
+                style="yellow" if summary.attestation_ok is None else "green" if summary.attestation_ok else "bold red")
     for problem in summary.problems:
         text.append(f"  {one_line(problem, 300)}\n", style="red")
     text.append(one_line(summary.content, 300) + "\n")

@@ -77,7 +77,8 @@ class DiagnosisWholeScreen(BlahScreen):
             yield Markdown(id="whole-report")
         yield KeyFooter()
 
-    async def on_mount(self) -> None:
+    # Textual calls the on_mount of every class of the MRO (each may be async): not an override
+    async def on_mount(self) -> None:  # type: ignore[override]
         self.query_one("#whole-scroll").focus()
         await self.start()
 

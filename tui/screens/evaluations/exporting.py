@@ -43,7 +43,7 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
         except OSError as error:
             screen.notify(f"couldn't export {what}: {error}", severity="error", markup=False)
             return
-        screen.exported = path  # type: ignore[attr-defined]
+        screen.exported = path  # type: ignore[attr-defined]  # the screens that export keep the path
         screen.notify(f"exported {what}: {count} line{'s' if count != 1 else ''} to {path}",
                       title="Exported", markup=False, timeout=8)  # fmt: skip
 
@@ -51,7 +51,8 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
 
 
 def export_bindings(area: str) -> list[Binding]:
-    """``x`` the rollout in view, ``X`` every rollout of the evaluation (ids ``<area>.export``, ``<area>.export_all``)."""
+    """``x`` the rollout in view, ``X`` every rollout of the evaluation
+    (ids ``<area>.export``, ``<area>.export_all``)."""
     return [
         bindings.export(area, "Export rollout", action="export_rollout"),
         Binding("X", "export_evaluation", "Export all", id=f"{area}.export_all"),

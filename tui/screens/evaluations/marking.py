@@ -119,6 +119,7 @@ def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: Evalua
         except (OSError, SelectionRefused) as error:
             tell(f"Not exported: {error}.", True)
             return
+        # the screens that export keep what they wrote (a Screen[Any] here: the mixin is not a type)
         screen.export_receipt = receipt  # type: ignore[attr-defined]
         screen.exported = path  # type: ignore[attr-defined]
         tell(f"Exported {len(evaluations)} evaluation{'s' if len(evaluations) != 1 else ''} to {path}: "

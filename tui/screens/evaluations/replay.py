@@ -173,6 +173,6 @@ class ReplayScreen(EvaluationExportScreen):
         return self.diagnosis.rollout
 
 
-def diagnosis_rollout_findings(diagnosis: RolloutDiagnosis) -> list:  # type: ignore[type-arg]
+def diagnosis_rollout_findings(diagnosis: RolloutDiagnosis) -> list:
     """The findings about the rollout as a whole: tool-call loops and failed tool calls."""
     return [*diagnosis.tool_loops, *diagnosis.rollout_findings]

@@ -128,7 +128,7 @@ class EvaluationTable(FittedTable):
 
     def __init__(self, narrow: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        labels = dict((key, label) for label, key in self.COLUMNS)
+        labels = {key: label for label, key in self.COLUMNS}
         self._keys = self.NARROW_KEYS if narrow else tuple(key for _, key in self.COLUMNS)
         for key in self._keys:
             self.add_column(labels[key], key=key)

@@ -88,7 +88,7 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
     GamesScreen.-narrow #game-pane { width: 1fr; height: 1fr; border-left: none; border-top: solid $panel; }
     """
     # Under 120 columns the list and the game stack, so the players column is not cut.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (120, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     BINDINGS: ClassVar[list[BindingType]] = [
         bindings.new("games", "new_game", "New game"),
@@ -225,7 +225,7 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
         game_type = await self.app.push_screen_wait(GameTypeScreen())
         if not game_type:
             return
-        body = Text(f"Start a {game_type} game on the platform? Models take turns and a judge scores each; it plays out on its own.", end="")
+        body = Text(f"Start a {game_type} game on the platform? " "Models take turns and a judge scores each; it plays out on its own.", end="")
         if not await self.creator.confirm(f"Start {game_type}?", body, label="Start"):
             return
         before = {g.id for g in self.games}

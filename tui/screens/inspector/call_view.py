@@ -79,7 +79,7 @@ class CallPanes(Horizontal):
         try:
             from diagnosis import template_name
         except ImportError:
-            template_name = None  # type: ignore[assignment]
+            template_name = None  # type: ignore[assignment]  # None: no diagnosis to ask
         self.query_one("#insp-findings", FindingsPanel).show(analysis)
         self.query_one("#insp-templates", TemplatesPanel).show(analysis, template_name)
         if analysis is not None and entry.response is not None:

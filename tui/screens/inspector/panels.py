@@ -111,7 +111,7 @@ def findings_text(analysis: Analysis | None) -> Text:
     try:
         from diagnosis import describe
     except ImportError:  # pragma: no cover - analysis.available implies diagnosis imports
-        describe = None  # type: ignore[assignment]
+        describe = None  # type: ignore[assignment]  # None: no diagnosis to ask
     text = Text()
     if analysis.note:
         text.append(f"({analysis.note})\n", style="italic")

@@ -306,7 +306,8 @@ class InspectorScreen(BlahScreen):
     def action_back(self) -> None:
         """Close, returning the id of the call last viewed (``n``/``p`` change it): the list
         that opened the inspector puts its cursor there."""
-        self.dismiss(self.log_id)
+        # BlahScreen is a Screen[None]; the inspector alone answers with a value
+        self.dismiss(self.log_id)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ actions on the call
 

@@ -32,6 +32,7 @@ from application.leaderboard.bench_board import (
 )
 from application.runs.bench_known import remember_slug
 from application.session.context import AppContext
+from tui.app_protocol import BlahAppApi
 from tui.screens.leaderboard.community_rows import (
     PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
 )
@@ -81,7 +82,7 @@ class CommunityBoard(Vertical):
 
     @property
     def ctx(self) -> AppContext:
-        return cast(AppContext, getattr(self.app, "ctx"))
+        return cast("BlahAppApi", self.app).ctx
 
     @property
     def client(self) -> BenchmarkClient | None:

@@ -53,7 +53,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
     """
     # Side by side each half needs ~78 columns; narrower, the chart goes below the table so
     # every column of the standings stays in view.
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [(0, "-narrow"), (156, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (156, "-wide")]
 
     ROW_ACTION = "results"  # a chosen row (Enter, a click) does what Enter does
     BINDINGS = [

@@ -310,7 +310,7 @@ class LogsScreen(BlahScreen):
         points = (
             [] if rows is None else [(r.created_at, r.latency_ms, r.status == "error") for r in rows.newest(PLOT_ROWS)]
         )
-        series = bucket_calls([p for p in points if p[0] is not None])  # type: ignore[misc]
+        series = bucket_calls([(at, latency, failed) for at, latency, failed in points if at is not None])
         self.query_one("#plot-latency", TimeSeriesPlot).set_data(series.xs, series.mean_latency_ms)
         self.query_one("#plot-errors", TimeSeriesPlot).set_data(series.xs, series.error_rate_pct)
 

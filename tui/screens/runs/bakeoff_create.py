@@ -8,6 +8,7 @@ themselves are ``BakeoffRuns``'.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from textual.app import App
@@ -58,7 +59,7 @@ class BakeoffCreate(SendOnce):
                                       dialog_type=WideConfirmScreen):
                 return
             try:  # a lost answer is settled by the client (it looks for the run in the list)
-                created = await self.send(lambda: client.create_run(request.body()))
+                created = await self.send(partial(client.create_run, request.body()))
                 break
             except BlahError as error:
                 judge = (chosen.tpr, chosen.tnr) if chosen is not None else (None, None)

@@ -18,12 +18,13 @@ refused, with the refusal said on its field.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
@@ -99,10 +100,10 @@ class BakeoffNewScreen(FormDialog[NewRun]):
 
     # ----------------------------------------------------------------- layout
 
-    def _row(self, label: str, *widgets: object, row: str) -> ComposeResult:
+    def _row(self, label: str, *widgets: Widget, row: str) -> ComposeResult:
         with Horizontal(classes="bn-row"):
             yield Label(label)
-            yield from widgets  # type: ignore[misc]
+            yield from widgets
         yield Static("", id=f"bn-err-{row}", classes="bn-field-error")
 
     def compose(self) -> ComposeResult:
@@ -289,7 +290,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             self._criterion_info()
             self._plan()
 
-    def on_selection_list_selected_changed(self, event: CheckList.SelectedChanged) -> None:  # type: ignore[name-defined]
+    def on_selection_list_selected_changed(self, event: CheckList.SelectedChanged) -> None:
         event.stop()
         self._judge_warning()
 
@@ -311,9 +312,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             cleared.remove_class("-said")
         if problem is None:
             return
-        row = row_of_field(problem.field)
-        if row is not None:
-            where = self.query_one(f"#bn-err-{row}", Static)
+        said_row = row_of_field(problem.field)
+        if said_row is not None:
+            where = self.query_one(f"#bn-err-{said_row}", Static)
             where.update(Text(one_line(problem.message, max_len=600)))
             where.add_class("-said")
             siblings = list(where.parent.children) if where.parent is not None else [where]
@@ -329,14 +330,14 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         for line in self.query_one("#bn-arms", TextArea).text.splitlines():
             if line.strip():
                 arm, problem = parse_arm(line, len(arms))
-                if problem is not None:
+                if arm is None:
                     return None, problem
-                arms.append(arm)  # type: ignore[arg-type]
-        assertions = []
+                arms.append(arm)
+        assertions: list[dict[str, Any]] = []
         for line in self.query_one("#bn-assertions", TextArea).text.splitlines():
             if line.strip():
                 config, problem = parse_assertion(line, len(assertions))
-                if problem is not None:
+                if config is None:
                     return None, problem
                 assertions.append(config)
         samples, problem = whole_number(self._value("bn-samples"), "sample_count", DEFAULT_SAMPLE_COUNT)

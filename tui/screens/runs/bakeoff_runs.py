@@ -9,6 +9,7 @@ changes and on errors; otherwise once a minute (``runs_idle_refresh_s``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import App
@@ -23,6 +24,9 @@ from tui.reload import Reload
 from tui.screens.runs.bakeoff_create import BakeoffCreate
 from tui.screens.runs.bakeoff_notify import note_bakeoff
 from tui.screens.runs.format import cell, fmt_time, tone_style
+
+if TYPE_CHECKING:
+    from api_client.errorbar.client import ErrorbarClient
 
 __all__ = ["BakeoffRuns"]
 
@@ -52,7 +56,7 @@ class BakeoffRuns:
         """Queuing a new bake-off (``bakeoff_create``): one at a time, each sent once."""
 
     @property
-    def client(self):  # type: ignore[no-untyped-def]
+    def client(self) -> ErrorbarClient | None:
         return self.screen.ctx.errorbar
 
     def row(self, key: str | None) -> BakeoffRow | None:
@@ -68,8 +72,11 @@ class BakeoffRuns:
             self.screen.run_worker(self._load, group="runs.bakeoff.load", exclusive=True, exit_on_error=False)
 
     async def _load(self) -> None:
+        client = self.client
+        if client is None:  # (started only with a client)
+            return
         try:
-            runs = await self.client.list_runs()
+            runs = await client.list_runs()
         except BlahError as error:
             self._reload.after_error(error)  # fatal (key refused, ...): r asks again
             self.problem = f"couldn't load the errorbar bake-offs: {describe_error(error)}"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from rich.text import Text
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 
 from api_client.errorbar import CreateOutcomeUnknown, FundsError, NothingToScreenError, RoleError
@@ -33,8 +34,10 @@ if TYPE_CHECKING:
 class RunsLike(Protocol):
     """What screening needs of the Runs screen (named so, not imported: no import cycle)."""
 
-    ctx: AppContext
     bakeoffs: BakeoffRuns
+
+    @property
+    def ctx(self) -> AppContext: ...
 
     @property
     def table(self) -> KeyTable: ...
@@ -42,7 +45,10 @@ class RunsLike(Protocol):
     @property
     def app(self) -> App[object]: ...
 
-    def notify(self, message: str, **kw: object) -> None: ...
+    def notify(
+        self, message: str, *, title: str = ..., severity: SeverityLevel = ..., timeout: float | None = ...,
+        markup: bool = ...,
+    ) -> None: ...
 
     def run_worker(self, work: object, **kw: object) -> object: ...
 

@@ -9,12 +9,13 @@ the blah.dev runs, each with a platform chip. Which slugs are listed is decided 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from rich.text import Text
 from textual.app import App
 
-from api_client.blobfish.shapes_bench import DEFAULT_POLL_S
+from api_client.blobfish.shapes_bench import DEFAULT_POLL_S, SingleRun, SuiteRun
 from api_client.errors import BlahError
 from api_client.transport.polling import is_fatal
 from application.runs.bench_known import known_slugs
@@ -26,6 +27,9 @@ from tui.reload import Reload
 from tui.screens.runs.bench_start_flow import PENDING_TASK, BenchStart
 from tui.screens.runs.format import cell, fmt_time, status_style, tone_style
 from widgets.safe_text import one_line
+
+if TYPE_CHECKING:
+    from api_client.blobfish.benchmarks import BenchmarkClient
 
 __all__ = ["BenchRuns", "chip", "slugs_for"]
 
@@ -81,7 +85,7 @@ class BenchRuns:
         self._on_change()
 
     @property
-    def client(self):  # type: ignore[no-untyped-def]
+    def client(self) -> BenchmarkClient | None:
         return self.screen.ctx.bench
 
     def row(self, key: str | None) -> BenchRow | None:
@@ -95,6 +99,8 @@ class BenchRuns:
 
     async def _load(self) -> None:
         client = self.client
+        if client is None:  # (started only with a client)
+            return
         rows: list[BenchRow] = []
         problems: list[str] = []
         errors: list[BlahError] = []
@@ -108,7 +114,7 @@ class BenchRuns:
         self._on_change()
         active = [r for r in rows if r.is_active]
         # at the pace the platform asks of a suite's poll (never sooner)
-        asks = [r.record.poll_after_seconds for r in active if getattr(r.record, "poll_after_seconds", None)]
+        asks: list[float] = [ask for r in active if (ask := getattr(r.record, "poll_after_seconds", None))]
         hint = min(asks, default=DEFAULT_POLL_S) if active else None
         if errors:  # one slug's passing error keeps the refresh going; only fatal ones all round stop it
             self._reload.after_error(next((e for e in errors if not is_fatal(e)), errors[0]), hint=hint)
@@ -142,11 +148,11 @@ class BenchRuns:
     def watch(self, row: BenchRow) -> None:
         self.open_watch(row.slug, row.run_id, row.record)
 
-    def open_watch(self, slug: str, run_id: str, record: object = None, location: str | None = None,
+    def open_watch(self, slug: str, run_id: str, record: SuiteRun | SingleRun | None = None, location: str | None = None,
                    retry_after: float | None = None) -> None:
         from tui.screens.runs.bench_watch import BenchWatchScreen
 
-        self.screen.app.push_screen(BenchWatchScreen(slug, run_id, initial=record, location=location,  # type: ignore[arg-type]
+        self.screen.app.push_screen(BenchWatchScreen(slug, run_id, initial=record, location=location,
                                                      retry_after=retry_after))
 
     # ----------------------------------------------------------------- starting

@@ -22,6 +22,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.notifications import SeverityLevel
 from textual.widgets import DataTable, Static
 
 from api_client.blobfish.shapes_bench import SingleRun, SuiteRun, TaskResult
@@ -91,10 +92,10 @@ class BenchWatchScreen(bindings.RowAction, BlahScreen):
         Binding("y", "copy_command", "Copy full-suite command", id="runs.bench.copy_command"),
     ]
 
-    wall_clock: Callable[[], float] = staticmethod(time.time)  # type: ignore[assignment]
+    wall_clock: Callable[[], float] = staticmethod(time.time)
     """Epoch seconds, for when evidence links expire (a test may fix it)."""
-    sleep: Callable[[float], Awaitable[None]] = staticmethod(asyncio.sleep)  # type: ignore[assignment]
-    clock: Callable[[], float] = staticmethod(time.monotonic)  # type: ignore[assignment]
+    sleep: Callable[[float], Awaitable[None]] = staticmethod(asyncio.sleep)
+    clock: Callable[[], float] = staticmethod(time.monotonic)
     """The watch's pace (a test runs it on a fake clock, as ``watch_suite`` allows)."""
 
     def __init__(self, slug: str, run_id: str, *, initial: Run | None = None, location: str | None = None,
@@ -226,7 +227,7 @@ class BenchWatchScreen(bindings.RowAction, BlahScreen):
         self._show(record)
         if announce:
             state = suite_state(record)
-            severity = "information" if state.status == "completed" else "warning"
+            severity: SeverityLevel = "information" if state.status == "completed" else "warning"
             self.notify(one_line(state.sentence, max_len=300), title=f"Benchmark run {state.status}",
                         severity=severity, markup=False, timeout=10)
             if self.ctx.settings.bell_on_run_end:

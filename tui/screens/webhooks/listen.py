@@ -71,7 +71,8 @@ class ListenerSession:
         self.receiver: WebhookReceiver | None = None
         self.webhook: Webhook | None = None
         self.deliveries: deque[WebhookDelivery] = deque(maxlen=MAX_KEPT)
-        self.changed: Signal[None] = Signal(app, "webhook-listener")
+        # The app behind the protocol is a Textual App, a DOMNode (a Protocol cannot say so)
+        self.changed: Signal[None] = Signal(app, "webhook-listener")  # type: ignore[arg-type]
         self.busy = False  # a start/stop is in flight: further presses are ignored
 
     @property
