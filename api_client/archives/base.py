@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 FULL_SELECT = ", ".join((*STORED_COLUMNS, "texts"))
 """A whole entry's stored columns; ``log_values`` makes them the entry's fields."""
 _HEAD = LOG_COLUMNS.index(TEXT_FIELDS[0])
-assert LOG_COLUMNS == (*STORED_COLUMNS[:_HEAD], *TEXT_FIELDS, *STORED_COLUMNS[_HEAD:])
+assert (*STORED_COLUMNS[:_HEAD], *TEXT_FIELDS, *STORED_COLUMNS[_HEAD:]) == LOG_COLUMNS
 
 
 def log_values(row: tuple[Any, ...], codec: TextCodec) -> tuple[Any, ...]:

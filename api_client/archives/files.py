@@ -89,13 +89,13 @@ class ArchiveInfo:
     base_url: str | None = None
     calls: int | None = None
     problem: str | None = None
-    profile: str = ""
+    profile: str = ""  # the profile whose folder holds it; "" for today's implicit blah.dev profile
     json_bytes: int | None = None  # its calls as JSON lines (what ``export`` writes); None: not known
 
     @property
     def to_json(self) -> float | None:
         """The file's size over its calls' JSON (None when not known or no call is held)."""
-        return self.size / self.json_bytes if self.json_bytes else None  # the profile whose folder holds it; "" for today's implicit blah.dev profile
+        return self.size / self.json_bytes if self.json_bytes else None
 
     def files(self) -> list[Path]:
         """The archive's files on disk: the database and its companions, when present."""

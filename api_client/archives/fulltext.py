@@ -108,7 +108,9 @@ def kept_count(conn: sqlite3.Connection, match: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def index_fresh(conn: sqlite3.Connection, first_seq: int, texts: list[tuple[str | None, str | None, str | None]]) -> bool:
+def index_fresh(
+    conn: sqlite3.Connection, first_seq: int, texts: list[tuple[str | None, str | None, str | None]]
+) -> bool:
     """Index rows just stored with ``seq`` from ``first_seq`` on, from their texts at hand
     ``(prompt, response, error)`` (not read back and decompressed), when every row before
     them is indexed; False (nothing done) otherwise: ``index_step`` then. The caller holds

@@ -108,7 +108,12 @@ def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
 
 
 def insert_sorted(
-    conn: sqlite3.Connection, new: Sequence[LogEntry], badges_fn: BadgesFn | None, codec: TextCodec, *, number: bool = True
+    conn: sqlite3.Connection,
+    new: Sequence[LogEntry],
+    badges_fn: BadgesFn | None,
+    codec: TextCodec,
+    *,
+    number: bool = True,
 ) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
     a write transaction; ``new`` must be non-empty and contain no stored id.

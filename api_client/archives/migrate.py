@@ -97,7 +97,8 @@ def _build(old: sqlite3.Connection, part: Path, report: OnProgress) -> None:
         meta = [(k, v) for k, v in old.execute("SELECT key, value FROM meta") if k not in ("schema_version", "fts_seq")]
         new.executemany("INSERT INTO meta(key, value) VALUES (?, ?)", meta)
         new.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        new.executemany("INSERT INTO log_badges(kind, seq) VALUES (?, ?)", old.execute("SELECT kind, seq FROM log_badges"))
+        badges = old.execute("SELECT kind, seq FROM log_badges")
+        new.executemany("INSERT INTO log_badges(kind, seq) VALUES (?, ?)", badges)
         codec = TextCodec(new)
         done = last = json_bytes = 0
         report(0, total)

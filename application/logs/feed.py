@@ -129,8 +129,11 @@ class LogsFeed:
 
         assert self.ctx.base_url is not None
         try:
-            with progress_hook(self.on_migration) if self.on_migration is not None else nullcontext():
-                return Archive.for_model(data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id, self.ctx.profile)
+            reporting = progress_hook(self.on_migration) if self.on_migration is not None else nullcontext()
+            with reporting:
+                return Archive.for_model(
+                    data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id, self.ctx.profile
+                )
         except ArchiveCorruptError as error:
             try:
                 archive, moved = Archive.quarantine(error.path)

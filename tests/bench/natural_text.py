@@ -47,7 +47,9 @@ def _vocabulary(rng: np.random.Generator) -> list[str]:
     while len(words) < VOCABULARY:
         syllables = 1 + min(4, int(rng.exponential(0.5 + len(words) / VOCABULARY)))
         word = "".join(
-            _ONSETS[rng.integers(len(_ONSETS))] + _VOWELS[rng.integers(len(_VOWELS))] + _CODAS[rng.integers(len(_CODAS))]
+            _ONSETS[rng.integers(len(_ONSETS))]
+            + _VOWELS[rng.integers(len(_VOWELS))]
+            + _CODAS[rng.integers(len(_CODAS))]
             for _ in range(syllables)
         )
         if word not in seen:
@@ -163,9 +165,12 @@ def main() -> int:
     data = jsonl_bytes(gen.calls(0, args.calls))
     spent, spent_cpu = time.perf_counter() - started, time.process_time() - cpu
     texts = b"".join(orjson.dumps(c["prompt"]) + orjson.dumps(c["response"]) for c in gen.calls(0, 200))
-    print(f"{args.calls:,} calls in {spent:.2f} s (CPU {spent_cpu:.2f} s): {len(data) / args.calls:,.0f} B of JSON a call, "
-          f"gzip {len(data) / len(gzip.compress(data, 6)):.2f}x; distinct prompts: "
-          f"{len({c['prompt'] for c in gen.calls(0, min(args.calls, 20_000))}):,} of {min(args.calls, 20_000):,}")
+    print(
+        f"{args.calls:,} calls in {spent:.2f} s (CPU {spent_cpu:.2f} s): "
+        f"{len(data) / args.calls:,.0f} B of JSON a call, "
+        f"gzip {len(data) / len(gzip.compress(data, 6)):.2f}x; distinct prompts: "
+        f"{len({c['prompt'] for c in gen.calls(0, min(args.calls, 20_000))}):,} of {min(args.calls, 20_000):,}"
+    )
     print(texts[:600].decode())
     return 0
 

@@ -117,7 +117,8 @@ def test_list_names_platform_model_calls_size_and_last_used(capsys: pytest.Captu
     assert lines[2].split()[:4] == ["default", "http://127.0.0.1:8000", "tiny-a", "5"]
     assert lines[2].endswith("(3 days ago)") and "KiB" in lines[2]  # binary units, as on the Training sets screen
     info = next(i for i in list_archives(data_dir()) if i.model_id == "tiny-a")
-    assert info.json_bytes is not None and f" {info.size / info.json_bytes:.2f}x " in lines[2]  # its size over its calls' JSON
+    assert info.json_bytes is not None
+    assert f" {info.size / info.json_bytes:.2f}x " in lines[2]  # its size over its calls' JSON
 
 
 def test_prune_by_model_says_what_then_asks_and_deletes_on_yes(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,7 +28,12 @@ ANSWERS = DATA / "answers-v1.json"
 V1_ARCHIVE = DATA / "archive-v1.sqlite3.gz"
 CALLS = 1600
 
-_WORDS = ["the", "model", "answer", "question", "please", "explain", "gpt-4", "don't", "e.g.", "naïve", "naive", "café", "CAFÉ", "résumé", "zanzibar", "colour", "color", "state-of-the-art", "x", "y", "z", "42", "3.14", "foo_bar", "foo", "bar", "baz", "AND", "OR", "NOT", "NEAR", "user", "assistant", "system", "prompt:", "secret", "value", "hello", "world", "###", "{{", "}}", "...", "!!!", "🙂", "漢字", "日本語", "中文", "ｆｕｌｌ", "ß", "straße", "STRASSE", "İstanbul", "ﬁne"]  # fmt: skip
+_WORDS = (  # noqa: SIM905 - the words as a person types them, one string
+    "the model answer question please explain gpt-4 don't e.g. naïve naive café CAFÉ résumé "
+    "zanzibar colour color state-of-the-art x y z 42 3.14 foo_bar foo bar baz AND OR NOT NEAR "
+    "user assistant system prompt: secret value hello world ### {{ }} ... !!! 🙂 漢字 日本語 中文 ｆｕｌｌ "
+    "ß straße STRASSE İstanbul ﬁne "
+).split()
 _ODD = ("\x00", "\x1b[31m", "\u2028", "\t", "\r\n", '"', "\\", "<|im_start|>", "\U0001f642", "\x7f")
 QUERIES = ("model", "MODEL", "answer", "zanzibar", "xylograph", "gpt-4", "gpt", "4", "don't", "don", "e.g.",
            "naïve", "naive", "café", "cafe", "résumé", "colour color", "state-of-the-art", "state of",
@@ -96,11 +101,18 @@ def answers(archive: Archive) -> dict[str, Any]:
         out["filters"][str(flt_i)] = {"count": n, "rows": _digest(rows)}
         for q in QUERIES:
             result = archive.search(q, flt, limit=None)
-            texty = LogFilter(source=flt.source, errors_only=flt.errors_only, badge=flt.badge, text=q, since_ms=flt.since_ms)
+            texty = LogFilter(
+                source=flt.source, errors_only=flt.errors_only, badge=flt.badge, text=q, since_ms=flt.since_ms
+            )
             m = archive.count(texty)
             window = [r.id for r in archive.window(texty, max(0, m - 40), 40)]
-            out["searches"][f"{flt_i}|{q}"] = {"count": result.count, "ids": _digest(result.ids),
-                                               "terms": list(result.terms), "list_count": m, "window": _digest(window)}  # fmt: skip
+            out["searches"][f"{flt_i}|{q}"] = {
+                "count": result.count,
+                "ids": _digest(result.ids),
+                "terms": list(result.terms),
+                "list_count": m,
+                "window": _digest(window),
+            }
     out["entries"] = _digest([e.model_dump(mode="json") for e in archive.iter_all()])
     out["newest_entries"] = _digest([e.model_dump(mode="json") for e in archive.iter_all(newest_first=True)])
     one = archive.get("log_00007")

@@ -66,7 +66,9 @@ def test_a_migration_killed_halfway_leaves_the_old_file_whole(tmp_path: Path, mo
     assert not migrate.part_path(path).exists()
 
 
-def test_answers_hold_when_every_search_is_listed_from_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_answers_hold_when_every_search_is_listed_from_the_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The lists read straight from the index (their counts from the kept word counts), which
     the corpus is too small to reach by itself."""
     monkeypatch.setattr(fulltext, "ARRAY_BELOW", 1)

@@ -26,6 +26,7 @@ async def test_the_logs_screen_migrates_an_old_archive_and_says_so(sim: Simulato
         ctx = AppContext(model_id=model, client=client, base_url=sim.base_url, settings=settings_with(FAST_TAIL))
         app = create_app(ctx)
         async with app.run_test(size=(120, 36)) as pilot:
+
             def compacted() -> bool:
                 return any("Local archive compacted" in m for m in NotificationLog.current.messages(app))
 
