@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from application.session.config import LoadedConfig, load_config
 from application.session.context import AppContext
+from application.session.settings.config import LoadedConfig, load_config
 from common.constants import DEFAULT_BASE_URL
 
 if TYPE_CHECKING:
-    from application.session.profiles import ResolvedProfile
+    from application.session.profiles.resolve import ResolvedProfile
     from tui.app import BlahApp
 
 
@@ -71,7 +71,7 @@ def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None,
 def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
     """The errorbar profile's client (key: ``$ERRORBAR_API_KEY``, else the stored one), when
     one is configured; none configured is not a problem (the bake-off view says so)."""
-    from application.session.profiles import ProfileError, resolve_profile
+    from application.session.profiles.resolve import ProfileError, resolve_profile
 
     try:
         resolved = resolve_profile(None, platform="errorbar")
@@ -102,7 +102,7 @@ def _a(noun: str) -> str:
 
 
 def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str | None) -> int:
-    """The app on a resolved profile (``application.session.profiles.resolve_profile``)."""
+    """The app on a resolved profile (``application.session.profiles.resolve.resolve_profile``)."""
     if profile.platform == "blobfish":
         return run_blobfish(profile)
     if profile.platform != "blah":
@@ -161,7 +161,7 @@ def run_online(
         model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id, profile=profile_label
     )
     ctx = apply_config(ctx, loaded)
-    from application.session.profiles import ProfileError
+    from application.session.profiles.resolve import ProfileError
     from cli.commands.blobfish import resolve_connection
 
     try:
@@ -220,7 +220,7 @@ def run_offline(path: str, *, model_id: str | None) -> int:
     file = Path(path)
     if not file.is_file():
         return _fail(f"no such file: {path}")
-    from application.compare.bakeoff.verify import looks_like_bundle
+    from application.bakeoffs.verify import looks_like_bundle
 
     if looks_like_bundle(file):
         return run_bundle(file)
@@ -243,9 +243,9 @@ def run_offline(path: str, *, model_id: str | None) -> int:
 def run_bundle(file: Path) -> int:
     """`blah-tui open BUNDLE.json`: the app on an evidence bundle, re-checked offline (no
     platform, no calls: an empty archive under the areas)."""
-    from api_client.archives.archive import Archive
-
     import json
+
+    from api_client.archives.archive import Archive
 
     run = json.loads(file.read_text(encoding="utf-8")).get("run") or {}
     models = [str(m) for m in run.get("candidate_models") or [] if isinstance(m, str)]

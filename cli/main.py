@@ -20,13 +20,13 @@ from cli.parser import _version, build_parser  # noqa: F401  (_version: `blah-tu
 from cli.parsing import end_quietly_on_closed_pipe
 
 if TYPE_CHECKING:
-    from application.session.profiles import ResolvedProfile
+    from application.session.profiles.resolve import ResolvedProfile
 
 
 def resolve_api_key(flag: str | None) -> tuple[str | None, str]:
-    """(key, source name) as :func:`application.session.credentials.resolve_key`; a problem with the stored key
+    """(key, source name) as :func:`application.session.credentials.stored_key.resolve_key`; a problem with the stored key
     is said on stderr."""
-    from application.session.credentials import resolve_key
+    from application.session.credentials.stored_key import resolve_key
 
     found = resolve_key(flag)
     if found.problem:
@@ -161,7 +161,7 @@ def _run_app(args: argparse.Namespace) -> int:
     if args.demo:
         return run_demo(seed=DEMO_SEED if args.seed is None else args.seed,
                         speed=DEMO_SPEED if args.speed is None else args.speed, log_id=args.log)
-    from application.session.profiles import ProfileError, resolve_profile
+    from application.session.profiles.resolve import ProfileError, resolve_profile
 
     try:
         profile = resolve_profile(getattr(args, "profile", None), base_url_flag=args.base_url, key_flag=args.api_key)
@@ -196,7 +196,7 @@ def _blah_verb(args_list: list[str]) -> int | None:
 def _blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
     """The blah.dev profile of a command that works on blah.dev only (export, report); a
     problem with it is said on stderr (None then)."""
-    from application.session.profiles import ProfileError, resolve_profile
+    from application.session.profiles.resolve import ProfileError, resolve_profile
 
     try:
         profile = resolve_profile(

@@ -50,7 +50,9 @@ class _VersionAction(argparse.Action):
                          help="show program's version number and exit")  # fmt: skip
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        parser._print_message(f"blah-tui {_version()}\n", sys.stdout)  # where argparse's own goes
+        from diagnosis.compiled import describe_scan_path  # (issue 39: which path diagnosis's scans take, and why)
+
+        parser._print_message(f"blah-tui {_version()}\n{describe_scan_path()}\n", sys.stdout)  # where argparse's own goes
         parser.exit()
 
 

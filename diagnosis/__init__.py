@@ -1,4 +1,6 @@
-"""Pure diagnosis of a model's calls: no IO, no Textual. Reads ``api_client.blahdev.shapes`` only.
+"""Pure diagnosis of a model's calls: no IO, no Textual, no client. Reads the product's own records
+(``common.records``: a ``Call``, a ``Rollout``) and, as Protocols (``diagnosis.inputs``), what it
+needs of the platform's other records; an import-linter contract forbids ``api_client`` here.
 
 Start with :func:`classify` (one call) and :func:`summarize` (many); :mod:`diagnosis.report`
 turns everything into the blunt report.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from api_client.blahdev.shapes import LogEntry, Result
+from common.records import Call
 
 from . import kinds
 from .detectors import (
@@ -19,15 +19,16 @@ from .detectors_continuation import detect_continuation
 from .detectors_leak import detect_leak
 from .detectors_refusal import detect_refusal
 from .finding import Finding
+from .inputs import GradedResult
 from .templates import detect_template, normalize_template
 from .text import is_blank_reply
 
 
 def classify(
-    entry: LogEntry,
+    entry: Call,
     *,
     trained_template: str | None = None,
-    result: Result | None = None,
+    result: GradedResult | None = None,
 ) -> list[Finding]:
     """What went wrong in one call, most basic first (see ``kinds.CLASSIFY_KINDS``).
 
@@ -41,7 +42,7 @@ def classify(
 
 
 def classify_detected(
-    entry: LogEntry, detected: str | None, trained: str | None, result: Result | None
+    entry: Call, detected: str | None, trained: str | None, result: GradedResult | None
 ) -> list[Finding]:
     """``classify`` with the prompt's template already detected and ``trained`` normalised."""
     prompt = entry.prompt
@@ -96,10 +97,10 @@ def classify_detected(
 
 
 def classify_many(
-    entries: Iterable[LogEntry],
+    entries: Iterable[Call],
     *,
     trained_template: str | None = None,
-    results_by_log_id: Mapping[str, Result] | None = None,
+    results_by_log_id: Mapping[str, GradedResult] | None = None,
 ) -> dict[str, list[Finding]]:
     """``classify`` for each entry, keyed by log id (every entry gets a key, even with no findings)."""
     results = results_by_log_id or {}

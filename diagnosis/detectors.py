@@ -3,19 +3,21 @@ wrong answer. Each returns one ``Finding`` or ``None``; they never raise on odd 
 
 from __future__ import annotations
 
-from api_client.blahdev.shapes import LogEntry, Result
+from common.chat_markers import STOP_TOKENS
 from common.constants import KNOWN_TEMPLATES
+from common.records import Call
 
 from . import kinds
 from .finding import Finding
+from .inputs import GradedResult
 from .loop import find_loop
 from .templates import marker_of, template_name, templates_compatible
-from .text import STOP_TOKENS, quote, trim_tail
+from .text import quote, trim_tail
 
 _TERMINAL = frozenset('.!?…"\'”’)]}>*`')
 
 
-def detect_error(entry: LogEntry) -> Finding | None:
+def detect_error(entry: Call) -> Finding | None:
     """The call failed: an error was recorded, or no reply came back at all."""
     if entry.error is None and entry.finish_reason != "error" and entry.response is not None:
         return None
@@ -44,7 +46,7 @@ def detect_empty(reply: str) -> Finding:
     return Finding(kinds.EMPTY, evidence, (0, len(reply)), {"what": what, "length": len(reply)})
 
 
-def detect_truncation(entry: LogEntry, reply: str, *, looping: bool = False) -> Finding | None:
+def detect_truncation(entry: Call, reply: str, *, looping: bool = False) -> Finding | None:
     """Cut off by the token limit: finish_reason "length", or (finish_reason missing) the
     completion used the whole budget. How the text ends is supporting evidence only.
 
@@ -154,7 +156,7 @@ def detect_mismatch(prompt: str | None, detected: str | None, trained: str | Non
     return Finding(kinds.TEMPLATE_MISMATCH, evidence, None, detail)
 
 
-def detect_wrong_answer(result: Result | None, reply: str | None, others: list[Finding]) -> Finding | None:
+def detect_wrong_answer(result: GradedResult | None, reply: str | None, others: list[Finding]) -> Finding | None:
     """A judged low score (< 0.5) that no other finding explains."""
     if result is None or result.score is None or result.score >= 0.5 or others:
         return None

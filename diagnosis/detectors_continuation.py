@@ -8,7 +8,8 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from api_client.blahdev.shapes import ChatMessage
+from common.chat_markers import NEXT_USER_TURN_PATTERN
+from common.records import ChatTurn
 
 from . import kinds
 from .finding import Finding
@@ -28,10 +29,7 @@ __all__ = ["detect_continuation"]
 _TURN_LINE = r"[ \t]*(?:#{1,3}[ \t]*)?(?:user|human)[ \t]*:"
 _NEXT_TURN_AT_START = re.compile(_TURN_LINE, re.IGNORECASE)  # .match: a turn opening the reply
 _NEXT_TURN_LINE = re.compile(r"\n" + _TURN_LINE, re.IGNORECASE)  # the match starts at the "\n"
-_NEXT_TURN_TOKEN = re.compile(
-    r"<\|im_start\|>[ \t]*user|<\|start_header_id\|>user|<start_of_turn>user|<\|user\|>|\[INST\]|### Instruction:",
-    re.IGNORECASE,
-)
+_NEXT_TURN_TOKEN = re.compile(NEXT_USER_TURN_PATTERN, re.IGNORECASE)
 _ASKS_FOR_DIALOGUE = re.compile(
     r"\b(?:dialogue|dialog|conversation between|script|transcript|interview|role-?play|chat log|screenplay)\b",
     re.IGNORECASE,
@@ -103,7 +101,7 @@ _SENTENCE_END = frozenset('.!?:;)]}"\'”’…')
 def detect_continuation(
     reply: str,
     prompt: str | None,
-    messages: Sequence[ChatMessage] | None,
+    messages: Sequence[ChatTurn] | None,
     detected: str | None,
     trained: str | None,
     *,
@@ -135,7 +133,7 @@ def detect_continuation(
     return _extends_sentence(reply, prompt, messages)
 
 
-def _next_turn(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+def _next_turn(reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None) -> Finding | None:
     at = _next_turn_at(reply)
     if at is None:
         return None
@@ -172,7 +170,7 @@ def _next_turn_at(reply: str) -> int | None:
     return min(starts) if starts else None
 
 
-def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+def _few_shot(reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None) -> Finding | None:
     source = user_text(prompt, messages) if messages else (prompt or "")
     if source.count(":") < 2:
         return None  # a label must come back at least twice, each with its colon
@@ -203,12 +201,12 @@ _ASKS_FOR_NEXT = re.compile(r"\b(?:next|complete|continue|finish|fill in|more)\b
 Series = tuple[tuple[str, int, re.Pattern[str]], ...]
 
 
-def _series_of(prompt: str | None, messages: Sequence[ChatMessage] | None) -> Series:
+def _series_of(prompt: str | None, messages: Sequence[ChatTurn] | None) -> Series:
     """The numbered series the user's turn is an item of (usually none)."""
     if messages:
         return _series_in(user_text(prompt, messages))
-    if not prompt or _series_gate is not None and not _series_gate(prompt):
-        return ()  # (no item can open a line of any part of the prompt: its user turn is not read)
+    if not prompt:
+        return ()
     return _series_in_prompt(prompt) if len(prompt) <= _CACHED_PROMPT_CHARS else _series_in(user_text(prompt))
 
 
@@ -240,34 +238,14 @@ def _series_in(said: str) -> Series:
     return tuple(out)
 
 
-def series_items_py(said: str) -> list[tuple[str, int]]:
-    """(label as written, N) of each line of ``said`` that opens as item N of a series, in order:
-    the Python twin of ``diagnosis._text_scan.series_items``."""
+def _series_items(said: str) -> list[tuple[str, int]]:
+    """(label as written, N) of each line of ``said`` that opens as item N of a series, in order.
+
+    Plain ``re`` since issue 39 (diagnosis/_text_scan.c read the lines in C, with a gate that let
+    most prompts skip reading their user turn): the detector costs ~1.5-2 us more per distinct
+    call here, which the report can afford (tests/bench/bench_scans.py). A gate in ``re``
+    (``[A-Za-z \t#][0-9]{1,3}[ \t]*[:.)]``) took 9 us per bench prompt, more than it saves."""
     return [(match.group(1), int(match.group(2))) for match in _SERIES_ITEM.finditer(said)]
-
-
-#: What every item of a series holds: a letter, blank or "#", 1-3 digits, blanks, one of ":.)" (the
-#: digits of _SERIES_ITEM's ``\d`` in ASCII text; any text that is not ASCII may hold one).
-_SERIES_GATE = re.compile(r"[A-Za-z \t#][0-9]{1,3}[ \t]*[:.)]")
-
-
-def series_gate_py(text: str) -> bool:
-    """Whether ``text`` could hold an item of a numbered series (a necessary condition, anywhere in
-    it, so also in any part of it such as the user's turn): the Python twin of
-    ``diagnosis._text_scan.series_gate``."""
-    return not text.isascii() or _SERIES_GATE.search(text) is not None
-
-
-try:  # the lines read in one compiled pass (diagnosis/_text_scan.c, built by ``pip install``; optional)
-    from ._text_scan import series_gate as _series_gate
-    from ._text_scan import series_items as _series_items_ascii
-except ImportError:  # not built: the regex at each line start, and no gate (it would cost a scan)
-    _series_gate = None
-    _series_items = series_items_py
-else:
-    def _series_items(said: str) -> list[tuple[str, int]]:
-        found = _series_items_ascii(said)
-        return series_items_py(said) if found is None else found  # (None: not ASCII, \d reads other digits)
 
 
 @lru_cache(maxsize=4096)
@@ -310,7 +288,7 @@ _NOT_SPEAKERS = frozenset(
 
 
 def _other_speakers(
-    reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None, source: str | None
+    reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None, source: str | None
 ) -> Finding | None:
     """The prompt is a transcript of speakers ("Alice: ...") and the reply writes their turns.
 
@@ -319,8 +297,6 @@ def _other_speakers(
     model's own, so the finding needs a speaker line after the first line, or two of them; a
     prompt that asks for a dialogue or a script is answered by writing one.
     """
-    if not _speaker_line(reply):  # (compiled: most replies have no speaker line, and no match object is made)
-        return None
     first = _SPEAKER_LINE.search(reply)
     if first is None:
         return None
@@ -354,20 +330,7 @@ def _other_speakers(
     return Finding(kinds.CONTINUATION, evidence, (start, start + len(shown)), {"how": "other_speaker"})
 
 
-def speaker_line_py(reply: str) -> bool:
-    """Whether some line of ``reply`` opens as a speaker's turn: the Python twin of
-    ``diagnosis._text_scan.speaker_line`` (True for text that is not ASCII, as that says)."""
-    return not reply.isascii() or _SPEAKER_LINE.search(reply) is not None
-
-
-try:  # (diagnosis/_text_scan.c, built by ``pip install``; optional)
-    from ._text_scan import speaker_line as _speaker_line
-except ImportError:  # not built (or built from older sources): the search itself decides
-    def _speaker_line(reply: str) -> bool:
-        return True
-
-
-def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatMessage] | None) -> Finding | None:
+def _extends_sentence(reply: str, prompt: str | None, messages: Sequence[ChatTurn] | None) -> Finding | None:
     said = user_text(prompt, messages).strip()
     line = last_line(said)
     text = reply.lstrip()

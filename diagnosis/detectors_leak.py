@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from common.chat_markers import ALWAYS_LEAK as _ALWAYS_LEAK
+from common.chat_markers import END_LEAK as _END_LEAK
+
 from . import kinds
 from .finding import Finding
 from .text import quote
@@ -12,34 +15,6 @@ __all__ = ["detect_leak"]
 
 # --------------------------------------------------------------------------- template leak
 
-#: Tokens that open a turn, name a role or belong to the prompt: in a reply they are always a leak.
-_ALWAYS_LEAK: dict[str, str] = {
-    "<|im_start|>": "chatml",
-    "<|start_header_id|>": "llama3",
-    "<|end_header_id|>": "llama3",
-    "<|begin_of_text|>": "llama3",
-    "<start_of_turn>": "gemma",
-    "[INST]": "llama2/mistral",
-    "[/INST]": "llama2/mistral",
-    "<<SYS>>": "llama2",
-    "<</SYS>>": "llama2",
-    "<|user|>": "phi3",
-    "<|assistant|>": "phi3",
-    "<|system|>": "phi3",
-    "### Instruction:": "alpaca",
-    "### Response:": "alpaca",
-}
-#: Tokens that end the assistant's turn: a leak when text follows them (the server did not stop).
-_END_LEAK: dict[str, str] = {
-    "<|im_end|>": "chatml",
-    "<|eot_id|>": "llama3",
-    "<|end_of_text|>": "llama3",
-    "<end_of_turn>": "gemma",
-    "<|end|>": "phi3",
-    "<|endoftext|>": "gpt",
-    "</s>": "llama2/mistral/alpaca/vicuna",
-    "<eos>": "gemma",
-}
 #: Tokens that close a turn: one left at the very end of the reply is the server not stopping on it.
 _ENDS_TURN = frozenset({*_END_LEAK, "[/INST]"})
 _LEAK_RE = re.compile("|".join(re.escape(t) for t in sorted({**_ALWAYS_LEAK, **_END_LEAK}, key=len, reverse=True)))

@@ -72,15 +72,19 @@ def detect_refusal(reply: str) -> Finding | None:
     A disclaimer followed by an actual answer ("I can't browse, but here is...") is not one, nor
     is "I can't ..." in the middle of an answer, nor a character's words inside quotation marks.
     """
-    hints = _refusal_hints(reply)  # (-1: not known, each prefilter below decides)
-    found = _refusal_at_start(reply) if hints & 1 else None
-    if found is None and len(reply) > _REFUSAL_HEAD and hints & 2:
+    found = _refusal_at_start(reply)
+    if found is None and len(reply) > _REFUSAL_HEAD:
         found = _refusal_at_end(reply)
     return found
 
 
 def _head_hinted(low: str) -> bool:
-    """The lower-cased opening could hold a refusal: every opening pattern contains one of these."""
+    """The lower-cased opening could hold a refusal: every opening pattern contains one of these.
+
+    Ten ``in`` tests (this and ``_tail_hinted``, both windows: 2.2 us per bench reply) measured
+    against the same multi-pattern search by hyperscan 1.7 us, pyahocorasick 2.3, google-re2 3.7
+    and one ``re`` alternation 4.8 (tests/bench/bench_scans.py); compiled in C (diagnosis/
+    _text_scan.c until issue 39) 0.8 us: not worth a C module or a dependency."""
     return (
         "n't" in low or " not " in low or "cannot" in low or "sorry" in low or "unable" in low or "declin" in low
         or "refus" in low or "afraid" in low or "as an ai" in low or "against my" in low
@@ -96,18 +100,6 @@ def _tail_hinted(low: str) -> bool:
 def _tail_of(reply: str) -> tuple[int, str]:
     offset = max(_REFUSAL_HEAD // 2, len(reply) - _LATE_WINDOW)
     return offset, reply[offset:].replace("’", "'")
-
-
-def refusal_hints_py(reply: str) -> int:
-    """Which prefilters of ``detect_refusal`` a reply passes: bit 1 the opening's, bit 2 the end's
-    (only for a reply longer than the opening); -1 for a reply that is not ASCII. The Python twin
-    of ``diagnosis._text_scan.refusal_hints``."""
-    if not reply.isascii():
-        return -1
-    bits = int(_head_hinted(reply[:_REFUSAL_HEAD].lower()))
-    if len(reply) > _REFUSAL_HEAD and _tail_hinted(_tail_of(reply)[1].lower()):
-        bits |= 2
-    return bits
 
 
 def _refusal_at_end(reply: str) -> Finding | None:
@@ -151,13 +143,6 @@ def _refusal_at_start(reply: str) -> Finding | None:
     end = _sentence_end(reply, match.end())
     evidence = f"The reply declines the task: {quote(reply[start:end])}."
     return Finding(kinds.REFUSAL, evidence, (start, end), {"phrase": match.group()})
-
-
-try:  # the two prefilters in one compiled pass (diagnosis/_text_scan.c, built by ``pip install``; optional)
-    from ._text_scan import refusal_hints as _refusal_hints
-except ImportError:  # not built: each prefilter in Python
-    def _refusal_hints(reply: str) -> int:
-        return -1
 
 
 def _inside_quotes(text: str, pos: int) -> bool:

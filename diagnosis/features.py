@@ -11,7 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from api_client.blahdev.shapes import LogEntry
+from common.records import Call
 
 from .features_scan import INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN, first_compiled, looked_up_words, scan_words
 from .templates import detect_template
@@ -198,12 +198,12 @@ def text_features(said: str) -> tuple[str, str, str]:
     )
 
 
-def features_of(entry: LogEntry, detected: str | None = None) -> CallFeatures:
+def features_of(entry: Call, detected: str | None = None) -> CallFeatures:
     """Grouping features of one call (``detected`` saves detecting the template again)."""
     return CallFeatures(*feature_values(entry, detected))
 
 
-def feature_values(entry: LogEntry, detected: str | None = None) -> tuple[str, ...]:
+def feature_values(entry: Call, detected: str | None = None) -> tuple[str, ...]:
     """``features_of(entry, detected).values()`` without building the object (the summary's hot loop)."""
     template = detected if detected is not None else detect_template(entry.prompt, entry.messages)
     said = user_text(entry.prompt, entry.messages)

@@ -12,7 +12,7 @@ import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from api_client.blahdev.shapes import Health, HealthCheck
+from .inputs import HealthCheck, HealthRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +29,12 @@ class OutageWindow:
         return self.start <= ms and (self.end is None or ms < self.end)
 
 
-def outage_windows(health: Health | Iterable[HealthCheck] | None) -> list[OutageWindow]:
+def outage_windows(health: HealthRecord | Iterable[HealthCheck] | None) -> list[OutageWindow]:
     """The outage windows, oldest first. ``None`` (no health data) gives no windows."""
     if health is None:
         return []
-    checks = health.checks if isinstance(health, Health) else list(health)
+    given = getattr(health, "checks", None)  # a health record, or its checks as they are
+    checks: Iterable[HealthCheck] = list(health) if given is None else given  # type: ignore[arg-type]
     ordered = sorted((c for c in checks if c.ok is not None), key=lambda c: c.checked_at)
     windows: list[OutageWindow] = []
     run: list[HealthCheck] = []

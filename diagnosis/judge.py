@@ -16,9 +16,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry, Result, parse_score_details
+from common.records import Call
 
 from .detectors_continuation import detect_continuation
+from .inputs import GradedResult
 from .loop import find_loop
 from .templates import detect_template, normalize_template
 from .text import is_blank_reply, quote
@@ -65,8 +66,8 @@ class Doubt:
 
 
 def doubtful_judgements(
-    results: Iterable[Result],
-    entries_by_log_id: Mapping[str, LogEntry],
+    results: Iterable[GradedResult],
+    entries_by_log_id: Mapping[str, Call],
     *,
     expected_by_eval_id: Mapping[str, str] | None = None,
     trained_template: str | None = None,
@@ -83,7 +84,7 @@ def doubtful_judgements(
             continue
         entry = entries_by_log_id.get(result.log_id) if result.log_id else None
         reply = entry.response if entry is not None else result.response
-        details = parse_score_details(result.score_details)
+        details = result.score_details_parsed
         reasoning = _reasoning(details, result.score_details)
         expected = expected_map.get(result.eval_id or "") or _expected(details)
         for kind, evidence in _why_doubt(result.score, reply, expected, reasoning):
@@ -96,7 +97,7 @@ def doubtful_judgements(
     return out
 
 
-def _continues_prompt(entry: LogEntry, reply: str, trained: str | None) -> str | None:
+def _continues_prompt(entry: Call, reply: str, trained: str | None) -> str | None:
     """How the reply carries on the prompt (for the doubt's sentence), or None when it answers it.
 
     Needs the call's prompt: a result without its log cannot be checked.

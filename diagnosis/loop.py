@@ -27,6 +27,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .compiled import loop_gate as _loop_gate
 from .loop_words import PUNCT as _PUNCT
 from .loop_words import TOKEN as _TOKEN
 from .loop_words import labelled_numbers as _labelled_numbers
@@ -69,18 +70,8 @@ _PUNCT_RUN = b"p" * 10
 
 PROSE, CODE, TABLE = 0, 1, 2
 
-try:  # the split and the trigram gate, compiled (diagnosis/_loop_gate.c, built by ``pip install``; optional)
-    from ._loop_gate import trigram_gate as _trigram_gate
-except ImportError:  # not built (no C compiler): the same answers from Python
-    _trigram_gate = None
-try:  # _suspects of ASCII text, compiled (diagnosis/_text_scan.c; optional the same way)
-    from ._text_scan import suspects as _long_suspects
-except ImportError:
-    _long_suspects = None
-try:  # the gate, the suspects and the whitespace runs at once (diagnosis/_loop_gate.c)
-    from ._loop_gate import prefilter as _prefilter
-except ImportError:
-    _prefilter = None
+#: The gate over every reply, compiled (``diagnosis.compiled``); None on the pure path.
+_prefilter = _loop_gate.prefilter if _loop_gate is not None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,51 +96,47 @@ def find_loop(text: str | None) -> LoopHit | None:
     """The most extensive repetition in ``text``, or None."""
     if not text or len(text) < 10:
         return None
-    words: list[str] | None = None
-    pre = _prefilter(text) if _prefilter is not None else None
-    if pre is not None:  # ASCII, compiled: all of the below up to the looks for a loop, in one call
-        count, could, listed, suspects, spaced = pre
-        if not count or not suspects and not spaced and (count < 6 or not could):
-            return None  # (most replies)
-        low = text.lower()
-    else:
-        low = text.lower()
-        # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
-        # _word_loop folds them whenever there is one.
-        listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
-        shape = _trigram_gate(low, listed) if _trigram_gate is not None else -1
-        if shape >= 0:  # ASCII, compiled: the words' count and the gate, without making the words
-            count, could = shape >> 1, shape & 1
-        else:
-            words = low.split()
-            count = len(words)
-            could = -1  # not yet known
-        if not count:
-            return None
-        suspects = _long_suspects(low) if _long_suspects is not None else None  # (compiled; None: not ASCII)
-        if suspects is None:
-            suspects = _suspects(low, words)  # (reads ``words`` only for a text that is not ASCII)
-        spaced = "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text
+    pre = _prefilter(text) if _prefilter is not None else None  # (compiled: None for text that is not ASCII)
+    count, could, listed, suspects, spaced = pre if pre is not None else prefilter(text)
+    if not count or (not suspects and not spaced and (count < 6 or not could)):
+        return None  # (most replies)
+    low = text.lower()
     best: LoopHit | None = None
     if suspects:
         best = _char_loop(text, suspects)
     if spaced:
         best = _better(best, _whitespace_loop(text))
-    if count >= 6:
-        if could < 0:
-            assert words is not None
-            could = _could_repeat(_fold_markers(low, words) if listed else words)
-        if could:
-            if words is None:
-                words = low.split()
-            gate = _fold_markers(low, words) if listed else words
-            if not listed and _HAS_LIST_MARKER.search(low) is not None:
-                gate = _fold_markers(low, words)
-            # A loop with a counter ("Day 1: I walked. Day 2: I walked.") passes the gate on the words
-            # around the counter; a unit of one word and its counter ("Step 1: Stir. Step 2: Stir.") does not.
-            counted = len(low) == len(text) and _COUNTER_HINT.search(low) is not None
-            best = _better(best, _word_loop(text, gate, _counter_positions(low) if counted else None))
+    if count >= 6 and could:
+        words = low.split()
+        gate = _fold_markers(low, words) if listed else words
+        if not listed and _HAS_LIST_MARKER.search(low) is not None:
+            gate = _fold_markers(low, words)
+        # A loop with a counter ("Day 1: I walked. Day 2: I walked.") passes the gate on the words
+        # around the counter; a unit of one word and its counter ("Step 1: Stir. Step 2: Stir.") does not.
+        counted = len(low) == len(text) and _COUNTER_HINT.search(low) is not None
+        best = _better(best, _word_loop(text, gate, _counter_positions(low) if counted else None))
     return best
+
+
+def prefilter(text: str) -> tuple[int, bool, bool, set[str], bool]:
+    """What ``find_loop`` reads before it looks for a loop: (number of words, could repeat (the
+    trigram gate of :func:`_could_repeat`, list markers folded when ``listed``), listed (a "2." or
+    "2)" and a list marker in the text), the long-token suspects (:func:`_suspects`), spaced (5
+    newlines, 10 spaces or 5 tabs in a row)).
+
+    The Python twin of ``diagnosis._loop_gate.prefilter`` (which answers None for text that is
+    not ASCII: this answers then). Compiled, ``find_loop`` takes 2.8 us per bench reply against
+    13 us here (tests/bench/bench_scans.py): one pass over the bytes instead of a word object
+    per word and a tuple per trigram.
+    """
+    low = text.lower()
+    # The gate folds list markers only when a "2." suggests a numbered list ("1. Milk 2. Milk");
+    # _word_loop folds them whenever there is one.
+    listed = ("2." in low or "2)" in low) and _HAS_LIST_MARKER.search(low) is not None
+    words = low.split()
+    could = _could_repeat(_fold_markers(low, words) if listed else words)
+    spaced = "\n\n\n\n\n" in text or " " * 10 in text or "\t\t\t\t\t" in text
+    return len(words), could, listed, _suspects(low, words), spaced
 
 
 def _suspects(low: str, words: list[str] | None) -> set[str]:
@@ -281,7 +268,7 @@ def _char_run_counts(unit: str, copies: int, *, strict: bool) -> bool:
     """Whether ``copies`` of ``unit`` back to back are degenerate rather than normal text."""
     total = copies * len(unit)
     if strict:  # inside code or a table: only very long runs
-        return total >= 64 and not set(unit) <= _RULE_CHARS or total >= 200
+        return (total >= 64 and not set(unit) <= _RULE_CHARS) or total >= 200
     if set(unit) <= _RULE_CHARS:
         return total >= 100
     if len(unit) == 1:

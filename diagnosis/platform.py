@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from api_client.blahdev.shapes import Diagnosis, LogEntry
+from common.records import Call
 
 from . import kinds
 from .finding import Finding
+from .inputs import PlatformDiagnosis
 from .summary import Summary
 from .text import fmt_ms
 
@@ -87,10 +88,10 @@ class KindAgreement:
 
 def compare_with_platform(
     our: Summary | Mapping[str, list[Finding]],
-    platform: Diagnosis,
+    platform: PlatformDiagnosis,
     *,
     window: tuple[int | None, int | None] | None = None,
-    entries: Iterable[LogEntry] | None = None,
+    entries: Iterable[Call] | None = None,
 ) -> list[KindAgreement]:
     """Kind by kind: found by both, only by the platform, only by us.
 
@@ -218,19 +219,20 @@ def _gap(ours: int, our_population: int, theirs: int | None, their_population: i
 
 
 def _in_platform_window(
-    by_entry: Mapping[str, LogEntry], examined: frozenset[str], host: frozenset[str], platform: Diagnosis
+    by_entry: Mapping[str, Call], examined: frozenset[str], host: frozenset[str], platform: PlatformDiagnosis
 ) -> list[str] | None:
     """Ids of the model's calls (outside outages) created within the platform's window."""
     start, end = platform.window_from, platform.window_to
     if not by_entry or start is None or end is None:
         return None
     return [
-        i for i, e in by_entry.items() if i in examined and i not in host and start <= e.created_at <= end
+        i for i, e in by_entry.items()
+        if i in examined and i not in host and e.created_at is not None and start <= e.created_at <= end
     ]
 
 
 def _missed(
-    kind: str, ids: Iterable[str], by_id: Mapping[str, set[str]], by_entry: Mapping[str, LogEntry]
+    kind: str, ids: Iterable[str], by_id: Mapping[str, set[str]], by_entry: Mapping[str, Call]
 ) -> tuple[tuple[str, int], ...]:
     """Replies we count as ``kind`` that a narrower check may not: for ``empty``, the replies
     that are not literally "" (whitespace only, or only a stop token). The platform does not
@@ -251,7 +253,7 @@ def _missed(
     return tuple((what, n) for what, n in out if n)
 
 
-def _window_note(our_calls: int, window: tuple[int | None, int | None] | None, platform: Diagnosis) -> str:
+def _window_note(our_calls: int, window: tuple[int | None, int | None] | None, platform: PlatformDiagnosis) -> str:
     parts: list[str] = []
     if platform.calls_examined is None:
         parts.append(f"The platform did not say how many calls it examined; we examined {our_calls}.")

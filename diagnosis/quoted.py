@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from api_client.blahdev.shapes import LogEntry
+from common.records import Call
 
 __all__ = ["CallIndex", "QuotableCalls", "text_key"]
 
@@ -27,18 +27,18 @@ def text_key(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
-class QuotableCalls(Mapping[str, LogEntry]):
+class QuotableCalls(Mapping[str, Call]):
     """The failing calls of ``index`` by id; a call is read (``load``: ids -> calls) when first asked for."""
 
-    def __init__(self, index: CallIndex, load: Callable[[list[str]], Mapping[str, LogEntry]]) -> None:
+    def __init__(self, index: CallIndex, load: Callable[[list[str]], Mapping[str, Call]]) -> None:
         self.index = index
         self._load = load
-        self._read: dict[str, LogEntry] = {}
+        self._read: dict[str, Call] = {}
 
     def __contains__(self, log_id: object) -> bool:
         return log_id in self.index
 
-    def __getitem__(self, log_id: str) -> LogEntry:
+    def __getitem__(self, log_id: str) -> Call:
         entry = self._read.get(log_id)
         if entry is None:
             if log_id not in self.index:

@@ -13,16 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from api_client.blahdev.shapes import (
-    Diagnosis,
-    FailureClusters,
-    Health,
-    LogEntry,
-    Model,
-    Result,
-)
+from common.records import Call
 
 from .finding import Finding
+from .inputs import Clusters, GradedResult, HealthRecord, ModelRecord, PlatformDiagnosis
 from .judge import Doubt, doubtful_judgements
 from .platform import KindAgreement, compare_with_platform
 from .quoted import QuotableCalls
@@ -85,16 +79,16 @@ class Report:
     trained_template: str | None
     template_source: str
     summary: Summary
-    platform: Diagnosis | None
+    platform: PlatformDiagnosis | None
     agreements: tuple[KindAgreement, ...] | None
-    clusters: FailureClusters | None
+    clusters: Clusters | None
     clusters_requested: bool  # False: not asked for (it spends a judge call), so None is not a failure
     cluster_checks: tuple[ClusterCheck, ...] | None
     results_count: int | None  # None: results not available
     doubts: tuple[Doubt, ...] | None
     health_checks: int | None  # None: health not available
     suggestions: tuple[Suggestion, ...]
-    entries_by_id: Mapping[str, LogEntry]
+    entries_by_id: Mapping[str, Call]
     missing: tuple[str, ...]  # sentences saying which inputs returned nothing
     # (the user's words, failing calls, calls) of the prompts that failed most often, when
     # counted while streaming; None: counted from ``entries_by_id`` (which then holds every call).
@@ -104,14 +98,14 @@ class Report:
 
 def build_report(
     *,
-    model: Model | str | None,
-    entries: Sequence[LogEntry],
-    diagnose: Diagnosis | None = None,
-    results: Sequence[Result] | None = None,
-    health: Health | None = None,
+    model: ModelRecord | str | None,
+    entries: Sequence[Call],
+    diagnose: PlatformDiagnosis | None = None,
+    results: Sequence[GradedResult] | None = None,
+    health: HealthRecord | None = None,
     trained_template: str | None = None,
     template_source: str = "unknown",
-    clusters: FailureClusters | None | _NotRequested = NOT_REQUESTED,
+    clusters: Clusters | None | _NotRequested = NOT_REQUESTED,
     expected_by_eval_id: Mapping[str, str] | None = None,
     findings_by_log_id: Mapping[str, list[Finding]] | None = None,
     summary: Summary | None = None,
@@ -132,10 +126,10 @@ def build_report(
     platform was not asked, which the report says once instead of "returned nothing" per input.
     """
     requested = not isinstance(clusters, _NotRequested)
-    got_clusters = clusters if isinstance(clusters, FailureClusters) else None
+    got_clusters = None if isinstance(clusters, _NotRequested) else clusters
     trained = normalize_template(trained_template)
-    entries_by_id: Mapping[str, LogEntry] = quotable if quotable is not None else {e.id: e for e in entries}
-    results_by_log: dict[str, Result] = {}
+    entries_by_id: Mapping[str, Call] = quotable if quotable is not None else {e.id: e for e in entries}
+    results_by_log: dict[str, GradedResult] = {}
     for result in results or ():
         if result.log_id is not None:
             results_by_log[result.log_id] = result
@@ -156,8 +150,8 @@ def build_report(
         missing.append(PLATFORM_NOT_ASKED)
     elif not requested:
         missing.append(CLUSTERS_NOT_REQUESTED)
-    model_id: str | None = model.id if isinstance(model, Model) else model
-    model_name: str | None = model.name if isinstance(model, Model) else None
+    model_id: str | None = model if model is None or isinstance(model, str) else model.id
+    model_name: str | None = None if model is None or isinstance(model, str) else model.name
     return Report(
         model_id=model_id,
         model_name=model_name,
@@ -185,7 +179,7 @@ def build_report(
     )
 
 
-def _check_clusters(clusters: FailureClusters, summary: Summary) -> tuple[ClusterCheck, ...]:
+def _check_clusters(clusters: Clusters, summary: Summary) -> tuple[ClusterCheck, ...]:
     out: list[ClusterCheck] = []
     for cluster in clusters.clusters:
         ids = tuple(cluster.log_ids)

@@ -1,11 +1,11 @@
 """Diagnosis of agent rollouts: ``classify`` on every completion step, tool-call loops, the
 share of failed tool calls, and a grade that failed with nothing in the steps to explain it.
 
-Pure (no IO, no Textual). A rollout is read as the platform's client parsed it, through the
-Protocols of ``diagnosis.rollout_record`` (never copied into a type of diagnosis's own); a
-diagnosis holds that very object, typed as given (``RolloutDiagnosis[R]``). A rollout's
-per-step findings are the same detectors as a blah.dev call's (``classify`` on the step read
-as a call: its prompt, its final answer as the reply, its completion tokens against the job's
+Pure (no IO, no Textual). A rollout is the product's own record (``common.records.Rollout``),
+as the platform's client parsed it (never copied); a diagnosis holds that very object, typed
+as given (``RolloutDiagnosis[R]``). A rollout's per-step findings are the same detectors as a
+blah.dev call's (``classify`` on the step read as a call by ``common.records.step_call``: its
+prompt, its final answer as the reply, its completion tokens against the job's
 ``max_tokens``), so a step and a call read alike.
 """
 
@@ -16,15 +16,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from api_client.blahdev.shapes import LogEntry
+from common.records import Rollout, RolloutStep, ToolCall, step_call, step_number
 
 from . import kinds
 from .classifier import classify, kinds_of
 from .finding import Finding
-from .rollout_record import Rollout, RolloutStep, ToolCall
 
 R = TypeVar("R", bound=Rollout)
-"""The caller's rollout type (``api_client.blobfish.shapes_evidence.Rollout``), kept as given."""
+"""The caller's rollout type (``common.records.Rollout`` or a subclass), kept as given."""
 
 __all__ = [
     "TOOL_LOOP_MIN_REPEATS",
@@ -33,42 +32,12 @@ __all__ = [
     "diagnose_evaluation",
     "diagnose_rollout",
     "find_tool_loops",
-    "step_entry",
     "step_number",
 ]
 
 TOOL_LOOP_MIN_REPEATS = 3
 """The same tool with the same arguments this many times in a row is a tool-call loop (a
 healthy agent that needs a result again asks differently, or uses the one it has)."""
-
-
-def step_number(rollout: Rollout, step: RolloutStep) -> int:
-    """The step as a person counts it: its place in the rollout, from 1 (the replay's "step N
-    of M", the Inspector's id, the findings' "steps N-M"); ``step.index`` is the platform's
-    own (0-based) and is used only to find a step, never shown."""
-    for position, candidate in enumerate(rollout.steps):
-        if candidate is step:
-            return position + 1
-    return rollout.steps.index(step) + 1
-
-
-def step_entry(rollout: Rollout, step: RolloutStep, *, created_at_ms: int = 0, source: str = "blobfish") -> LogEntry:
-    """A rollout step read as one call: what ``classify`` and the Inspector take.
-
-    The reply is the step's final answer (``None`` for a step that only called tools). The
-    finish reason is not recorded by the platform, so it stays ``None`` (never guessed).
-    """
-    return LogEntry(
-        id=f"{rollout.rollout_id}#{step_number(rollout, step)}",
-        model_id=step.model or rollout.model,
-        source=source,
-        created_at=created_at_ms,
-        prompt=step.prompt,
-        response=step.final_answer,
-        max_tokens=rollout.max_tokens,
-        prompt_tokens=step.prompt_tokens,
-        completion_tokens=step.completion_tokens,
-    )
 
 
 def _args_key(call: ToolCall) -> str:
@@ -153,7 +122,7 @@ def diagnose_rollout(rollout: R, *, trained_template: str | None = None,
     for step in rollout.steps:
         if step.final_answer is None:
             continue  # a step that only called tools: no reply to read
-        found = classify(step_entry(rollout, step), trained_template=trained_template)
+        found = classify(step_call(rollout, step), trained_template=trained_template)
         if found:
             step_findings[step.index] = found
     loops = find_tool_loops(rollout.steps, min_repeats)

@@ -14,14 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
 
-from api_client.blahdev.shapes import LogEntry
+from common.chat_markers import END_OF_TURN
+from common.records import Call
 
 from . import kinds
 from .features import DIMENSIONS, features_of, text_features
 from .markdown import code_block, code_span, plain
 from .quoted import CallIndex, QuotableCalls
 from .summary import FailureGroup, Summary
-from .templates import END_OF_TURN, normalize_template, template_name
+from .templates import normalize_template, template_name
 from .text import trim, user_text
 
 ADD_DATA = "add_training_data"
@@ -67,7 +68,7 @@ class Suggestion:
 
 def suggest_training_data(
     summary: Summary,
-    entries_by_id: Mapping[str, LogEntry],
+    entries_by_id: Mapping[str, Call],
     *,
     trained_template: str | None = None,
     limit: int = 8,
@@ -121,7 +122,7 @@ def _fails(names: tuple[str, ...]) -> bool:
 
 
 def _failing_members(
-    summary: Summary, entries_by_id: Mapping[str, LogEntry], known: Mapping[str, tuple[str, ...]],
+    summary: Summary, entries_by_id: Mapping[str, Call], known: Mapping[str, tuple[str, ...]],
     index: CallIndex | None = None,
 ) -> dict[tuple[str, str], list[str]]:
     """(dimension, value) -> the failing model calls in that group, newest first."""
@@ -156,7 +157,7 @@ def _failing_members(
 
 
 def _distinct_quotes(
-    ids: list[str], entries_by_id: Mapping[str, LogEntry], avoid: set[str], index: CallIndex | None = None
+    ids: list[str], entries_by_id: Mapping[str, Call], avoid: set[str], index: CallIndex | None = None
 ) -> list[PromptQuote]:
     """Up to ``QUOTES_PER_SUGGESTION`` quotes of distinct user texts, each with how often it was
     sent among ``ids``: the most repeated first, texts not quoted elsewhere (``avoid``) before
@@ -176,7 +177,7 @@ def _distinct_quotes(
 
 
 def _distinct_quotes_indexed(
-    ids: list[str], entries_by_id: Mapping[str, LogEntry], avoid: set[str], index: CallIndex
+    ids: list[str], entries_by_id: Mapping[str, Call], avoid: set[str], index: CallIndex
 ) -> list[PromptQuote]:
     """``_distinct_quotes`` with the texts told apart by their digests (``index``); a call is read
     only when its text may be quoted: the texts already quoted (``avoid``) are few, so the first
@@ -207,7 +208,7 @@ def _distinct_quotes_indexed(
     return quotes
 
 
-def _quote(entry: LogEntry) -> PromptQuote:
+def _quote(entry: Call) -> PromptQuote:
     turns: tuple[tuple[str, str], ...] = ()
     if entry.messages:
         msgs = list(entry.messages)
@@ -242,7 +243,7 @@ def _format_suggestion(group: FailureGroup, quotes: list[PromptQuote], trained: 
 
 
 def _data_suggestion(
-    group: FailureGroup, quotes: list[PromptQuote], entries: Mapping[str, LogEntry], trained: str | None
+    group: FailureGroup, quotes: list[PromptQuote], entries: Mapping[str, Call], trained: str | None
 ) -> Suggestion:
     counts = Counter({k: n for k, n in group.format_ok_kinds.items() if k not in kinds.CAUSE_ONLY_KINDS})
     kind = counts.most_common(1)[0][0] if counts else kinds.WRONG_ANSWER
@@ -262,7 +263,7 @@ def _data_suggestion(
     return Suggestion(group.dimension, group.value, kind, ADD_DATA, group.calls, failures, target, text, tuple(quotes))
 
 
-def _target(kind: str, quotes: list[PromptQuote], first: LogEntry, trained: str | None) -> str:
+def _target(kind: str, quotes: list[PromptQuote], first: Call, trained: str | None) -> str:
     features = Counter(text_features(q.prompt[:1500])[:2] for q in quotes)
     instruction, output = features.most_common(1)[0][0]
     shape = "replies that are valid JSON only, nothing around it" if output == "json" else _SHAPES[instruction]

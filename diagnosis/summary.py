@@ -13,13 +13,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from api_client.blahdev.shapes import Health, LogEntry, Result
+from common.records import Call
 
 from . import kinds
 from .features import DIMENSIONS
 from .finding import Finding
 from .grouping import EXAMPLES_PER_GROUP, FailureGroup
 from .health import OutageWindow
+from .inputs import GradedResult, HealthRecord
 from .summary_builder import EXAMPLES_PER_KIND, SummaryBuilder, fails
 
 __all__ = [
@@ -109,11 +110,11 @@ _fails = fails
 
 
 def summarize(
-    entries: Iterable[LogEntry],
+    entries: Iterable[Call],
     *,
     trained_template: str | None = None,
-    results_by_log_id: Mapping[str, Result] | None = None,
-    health: Health | None = None,
+    results_by_log_id: Mapping[str, GradedResult] | None = None,
+    health: HealthRecord | None = None,
     findings_by_log_id: Mapping[str, list[Finding]] | None = None,
 ) -> Summary:
     """Rates, groups and host impact over ``entries``.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from api_client.blahdev.shapes import Health, LogEntry, Result
+from common.records import Call
 
 from . import kinds
 from .classifier import classify_detected
@@ -23,6 +23,7 @@ from .features import DIMENSIONS, feature_values
 from .finding import Finding
 from .grouping import EXAMPLES_PER_GROUP, GroupCounter
 from .health import OutageIndex, outage_windows
+from .inputs import GradedResult, HealthRecord
 from .templates import detect_template, normalize_template
 
 EXAMPLES_PER_KIND = 5
@@ -44,8 +45,8 @@ class SummaryBuilder:
         self,
         *,
         trained_template: str | None = None,
-        results_by_log_id: Mapping[str, Result] | None = None,
-        health: Health | None = None,
+        results_by_log_id: Mapping[str, GradedResult] | None = None,
+        health: HealthRecord | None = None,
         findings_by_log_id: Mapping[str, list[Finding]] | None = None,
         seq_base: int = 0,
         keep_ids: bool = True,
@@ -54,7 +55,7 @@ class SummaryBuilder:
         only the comparison with the platform's clusters and ``/diagnose`` reads it)."""
         self.keep_ids = keep_ids
         self.trained = normalize_template(trained_template)
-        self.results: Mapping[str, Result] = results_by_log_id or {}
+        self.results: Mapping[str, GradedResult] = results_by_log_id or {}
         self.given: Mapping[str, list[Finding]] = findings_by_log_id or {}
         self.health_known = health is not None
         self.index = OutageIndex(outage_windows(health))
@@ -81,7 +82,7 @@ class SummaryBuilder:
         state["given"] = {}
         return state
 
-    def add(self, entry: LogEntry, detected: str | None = None, found: list[Finding] | None = None) -> tuple[
+    def add(self, entry: Call, detected: str | None = None, found: list[Finding] | None = None) -> tuple[
         tuple[str, ...], bool, tuple[str, ...] | None
     ]:
         """One call (its detected template and findings when already known). Returns the call's
@@ -90,11 +91,12 @@ class SummaryBuilder:
         self.examined += 1
         if self.keep_ids:
             self.all_ids.add(entry.id)
-        ts = entry.created_at
-        if self.first is None or ts < self.first:
-            self.first = ts
-        if self.last is None or ts > self.last:
-            self.last = ts
+        ts = entry.created_at  # None: not given (the call counts, but not in the time span or an outage)
+        if ts is not None:
+            if self.first is None or ts < self.first:
+                self.first = ts
+            if self.last is None or ts > self.last:
+                self.last = ts
         result = self.results.get(entry.id) if self.results else None
         if detected is None:
             detected = detect_template(entry.prompt, entry.messages)
@@ -110,7 +112,7 @@ class SummaryBuilder:
         else:  # most calls: nothing found
             names, failed, format_ok = (), False, False
 
-        if self.index and self.index.window_for(ts) is not None:
+        if self.index and ts is not None and self.index.window_for(ts) is not None:
             self.host_calls += 1
             self.in_outage.add(entry.id)
             if failed:

@@ -21,8 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from api_client.blahdev.shapes import ChatMessage, LensBundle, Model
+from common.chat_markers import TEMPLATE_MARKERS as _MARKERS
+from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: detectors import it from here
+from common.records import ChatTurn
 
+from .inputs import LensRecord, ModelRecord
 
 #: Human names used in evidence and reports.
 TEMPLATE_NAMES: dict[str, str] = {
@@ -37,30 +40,6 @@ TEMPLATE_NAMES: dict[str, str] = {
     "none": "no template (raw text)",
 }
 
-#: The token that ends the assistant's turn in each template (for training-data advice).
-END_OF_TURN: dict[str, str] = {
-    "chatml": "<|im_end|>",
-    "llama2": "</s>",
-    "llama3": "<|eot_id|>",
-    "alpaca": "</s>",
-    "gemma": "<end_of_turn>",
-    "phi3": "<|end|>",
-    "mistral": "</s>",
-    "vicuna": "</s>",
-}
-
-# (marker, template); "[INST]" is resolved to llama2 or mistral afterwards.
-_MARKERS: tuple[tuple[str, str], ...] = (
-    ("<|im_start|>", "chatml"),
-    ("<|start_header_id|>", "llama3"),
-    ("<start_of_turn>", "gemma"),
-    ("<|user|>", "phi3"),
-    ("<|assistant|>", "phi3"),
-    ("<|system|>", "phi3"),
-    ("[INST]", "inst"),
-    ("<<SYS>>", "llama2"),
-    ("### Instruction:", "alpaca"),
-)
 _VICUNA_USER = re.compile(r"(?:^|\n)USER:")
 # The first marker of any template, in one scan (no marker is a prefix of another, so at most one
 # can start at a given position: the leftmost match is the marker that occurs first).
@@ -100,7 +79,7 @@ def normalize_template(value: str | None) -> str | None:
     return _ALIASES.get(key, key)
 
 
-def detect_template(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str | None:
+def detect_template(prompt: str | None, messages: Sequence[ChatTurn] | None = None) -> str | None:
     """The chat template the prompt is written in, ``"none"`` for a raw prompt.
 
     ``None`` when there is no prompt text to read (``prompt`` is None, or it is blank while
@@ -168,7 +147,7 @@ def templates_compatible(detected: str, trained: str, prompt: str = "") -> bool:
 
 
 def resolve_trained_template(
-    config_value: str | None, model: Model | None, lens: LensBundle | None
+    config_value: str | None, model: ModelRecord | None, lens: LensRecord | None
 ) -> tuple[str | None, str]:
     """The template the model was trained with, and where that came from.
 

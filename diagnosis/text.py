@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from api_client.blahdev.shapes import ChatMessage
+
+from common.chat_markers import STOP_TOKENS
+from common.chat_markers import USER_TURNS as _USER_TURNS
 from common.format import format_utc
+from common.records import ChatTurn
 
 QUOTE_LIMIT = 80
 
-#: End-of-turn / end-of-text tokens: a reply made only of these (and whitespace) is empty.
-STOP_TOKENS: tuple[str, ...] = (
-    "<|im_end|>",
-    "<|eot_id|>",
-    "<|end_of_text|>",
-    "<|endoftext|>",
-    "<end_of_turn>",
-    "<|end|>",
-    "</s>",
-    "<eos>",
-)
 _STOP_RE = re.compile("|".join(re.escape(t) for t in STOP_TOKENS))
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -72,26 +64,16 @@ def is_blank_reply(text: str) -> bool:
     return not strip_stop_tokens(text)
 
 
-# Where the user's own words sit inside a templated prompt: (start marker, end markers).
-_USER_TURNS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("<|im_start|>user", ("<|im_end|>", "<|im_start|>")),
-    ("<|start_header_id|>user<|end_header_id|>", ("<|eot_id|>", "<|start_header_id|>")),
-    ("<start_of_turn>user", ("<end_of_turn>", "<start_of_turn>")),
-    ("<|user|>", ("<|end|>", "<|assistant|>", "</s>")),
-    ("[INST]", ("[/INST]",)),
-    ("### Instruction:", ("### Response:", "### Input:")),
-    ("USER:", ("ASSISTANT:",)),
-)
 # Each with its first character when ordinary prompts seldom contain it (a one-character test,
 # memchr, can then rule the marker out before a scan) and whether it contains "user".
 _USER_TURN_SCANS = tuple(
     (start, ends, start[0] if start[0] in "[#" else "", "user" in start) for start, ends in _USER_TURNS
 )
 
-_last_said: tuple[str | None, Sequence[ChatMessage] | None, str] = (None, None, "")
+_last_said: tuple[str | None, Sequence[ChatTurn] | None, str] = (None, None, "")
 
 
-def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None) -> str:
+def user_text(prompt: str | None, messages: Sequence[ChatTurn] | None = None) -> str:
     """The last thing the user said: the last user message, else the last user turn found in
     the templated prompt, else the whole prompt (a raw completion prompt is all user text).
 
@@ -108,7 +90,7 @@ def user_text(prompt: str | None, messages: Sequence[ChatMessage] | None = None)
     return said
 
 
-def _user_text(prompt: str | None, messages: Sequence[ChatMessage] | None) -> str:
+def _user_text(prompt: str | None, messages: Sequence[ChatTurn] | None) -> str:
     if messages:
         for message in reversed(messages):
             if message.role == "user" and message.content is not None:
@@ -118,9 +100,12 @@ def _user_text(prompt: str | None, messages: Sequence[ChatMessage] | None) -> st
     return _user_turn(prompt)
 
 
-def user_turn_py(prompt: str) -> str:
-    """The user's last turn in a templated prompt (``prompt`` itself when it has none): the
-    Python twin of ``diagnosis._text_scan.user_turn``, used when that is not built."""
+def _user_turn(prompt: str) -> str:
+    """The user's last turn in a templated prompt (``prompt`` itself when it has none).
+
+    Plain Python since issue 39: compiled (diagnosis/_text_scan.c) it took 0.5 us per bench prompt
+    against 1.7-1.8 us here (tests/bench/bench_scans.py), ~1.3 us of a call's ~20 us; one ``re``
+    alternation that finds the last marker (greedy ``.*``) took 5.3 us."""
     # The rightmost start marker wins (no marker is a prefix of another, so two cannot start at the
     # same place). Once one is found at ``best``, the others are only looked for after it: most of
     # the prompt is not scanned again (this runs for every call a summary groups).
@@ -130,7 +115,7 @@ def user_turn_py(prompt: str) -> str:
     user_after = 0  # where "user" next occurs after the marker at ``best`` (-1: nowhere)
     turn: tuple[str, tuple[str, ...]] | None = None
     for start_marker, end_markers, rare, named in _USER_TURN_SCANS:
-        if rare and rare not in prompt or named and user_after == -1:
+        if (rare and rare not in prompt) or (named and user_after == -1):
             continue
         at = prompt.rfind(start_marker, best + 1)
         if at != -1:
@@ -152,12 +137,6 @@ def user_turn_py(prompt: str) -> str:
         if close != -1:
             text = text[close + len("<</SYS>>") :].strip()
     return text
-
-
-try:  # the same search, compiled (diagnosis/_text_scan.c, built by ``pip install``; optional)
-    from ._text_scan import user_turn as _user_turn
-except ImportError:  # not built (no C compiler): the same answers from Python
-    _user_turn = user_turn_py
 
 
 def last_line(text: str) -> str:

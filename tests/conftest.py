@@ -51,7 +51,7 @@ def _isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def _no_system_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reaches the machine's keyring, nor sees one a previous test installed: "no
-    keyring" unless the test installs its own (tests/application/session/test_keyring_login.py)."""
+    keyring" unless the test installs its own (tests/application/session/credentials/test_keyring_login.py)."""
     import keyring
     from keyring.backends import fail
 

@@ -64,7 +64,7 @@ def _session_with_config(config_text: str | None) -> str:
         "os.environ.pop('BLAH_TUI_CONFIG', None)\n"
         + ("" if config_text is None else f"(folder / 'config.toml').write_text({config_text!r})\n")
         + START_PATH + "\n"
-        "from application.session.config import load_config\n"
+        "from application.session.settings.config import load_config\n"
         "from application.session.context import AppContext\n"
         "loaded = load_config()\n"
         "shutil.rmtree(folder)\n"
@@ -82,7 +82,7 @@ def test_the_start_up_path_imports_no_pydantic() -> None:
     frame (issue 30): the start path reads the config, builds the settings and opens the
     archive without it. Wire models (``LogEntry``, ``LogStats``) are built on first use."""
     loaded = _imports_after(_session_with_config(None))
-    assert "application.session.settings" in loaded and "api_client.archives.archive" in loaded  # the probe ran
+    assert "application.session.settings.typed" in loaded and "api_client.archives.archive" in loaded  # the probe ran
     assert not _pydantic(loaded)
     assert not {m for m in loaded if m.startswith("api_client.blahdev.shapes")}
 
@@ -105,7 +105,9 @@ def test_a_wrong_value_still_gets_pydantics_one_clear_message() -> None:
 
 def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
     import api_client.blahdev.shapes as models
-    from api_client.blahdev import shapes_logs as models_logs, shapes_platform as models_platform, shapes_services as models_services
+    from api_client.blahdev import shapes_logs as models_logs
+    from api_client.blahdev import shapes_platform as models_platform
+    from api_client.blahdev import shapes_services as models_services
 
     for name in models.__all__:
         value = getattr(models, name)
@@ -152,5 +154,5 @@ def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> Non
     )
     loaded = _imports_after(code)
     assert "cli.commands.bakeoff" in loaded and "api_client.errorbar.gate_blocking" in loaded  # the probe ran the gate
-    assert not {"textual", "application.session.profiles", "application.session.config", "keyring", "asyncio"} & loaded
+    assert not {"textual", "application.session.profiles.resolve", "application.session.settings.config", "keyring", "asyncio"} & loaded
     assert not _detectors(loaded)

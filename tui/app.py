@@ -152,7 +152,7 @@ class BlahApp(App[None]):
         if self._theme_applied and theme != self.ctx.settings.theme and self.ctx.settings.persist_theme:
             self.ctx.settings.theme = theme
             try:
-                from application.session.config import save_setting
+                from application.session.settings.config import save_setting
 
                 save_setting("theme", theme)
             except Exception:  # noqa: BLE001 - never crash on a settings write
@@ -182,7 +182,7 @@ class BlahApp(App[None]):
         if self.ctx.open_log_id:
             self.open_log(self.ctx.open_log_id)
         if self.ctx.open_bundle is not None:
-            from tui.screens.compare.bundle_view import BundleScreen
+            from tui.screens.bakeoffs.bundle_view import BundleScreen
 
             self.push_screen(BundleScreen(self.ctx.open_bundle))
         if self.ctx.client is not None:
@@ -280,7 +280,7 @@ class BlahApp(App[None]):
 
     def open_bakeoff(self, run_id: str) -> None:
         """Open Compare's Bake-offs view on one errorbar run (the run watch's ``v``)."""
-        from tui.screens.compare.bakeoffs import BakeoffScreen
+        from tui.screens.bakeoffs.screen import BakeoffScreen
 
         self.push_screen(BakeoffScreen(select_id=run_id))
 

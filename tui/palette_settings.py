@@ -20,8 +20,8 @@ from textual.containers import Vertical
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Static
 
-from application.session.config import KNOWN_TEMPLATES, Config, save_setting
 from application.session.paths import config_file
+from application.session.settings.config import KNOWN_TEMPLATES, Config, save_setting
 from tui import bindings
 from widgets.form_dialog import FormDialog
 from widgets.safe_text import one_line

@@ -17,6 +17,7 @@ from rich.cells import get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
+from common.chat_markers import TEMPLATE_TOKENS
 from widgets.safe_text import (
     MARKER_STYLE,
     NEWLINE_GLYPH,
@@ -37,12 +38,6 @@ __all__ = [
 MAX_VIEW_CHARS = 2_000_000
 """Original characters shown; the rest is replaced by a ``…(+N chars)`` marker."""
 
-TEMPLATE_TOKENS: tuple[str, ...] = (
-    "<|im_start|>", "<|im_end|>", "[INST]", "[/INST]", "<<SYS>>", "<</SYS>>", "<|eot_id|>",
-    "<|start_header_id|>", "<|end_header_id|>", "<|begin_of_text|>", "<|endoftext|>",
-    "<start_of_turn>", "<end_of_turn>", "<|user|>", "<|assistant|>", "<|system|>", "<|end|>",
-    "<s>", "</s>", "### Instruction:", "### Response:", "USER:", "ASSISTANT:",
-)  # fmt: skip
 _WORD_TOKENS = {"USER:", "ASSISTANT:"}
 TEMPLATE_TOKEN_PATTERN = re.compile(
     "|".join(

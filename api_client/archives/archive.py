@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, TypeVar, Unpack
 
 from api_client.archives import fulltext as text_index
-from api_client.archives.base import FULL_SELECT, ArchiveBase, entry_from_row, log_values
+from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row, log_values
 from api_client.archives.files import archive_path, mark_used, move_aside
 from api_client.archives.fulltext import Fragmented, TextLists, TextView
 from api_client.archives.ingest import (
@@ -55,7 +55,7 @@ from api_client.archives.schema import (
 )
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry
+    from common.records import Call
 
 T = TypeVar("T")
 _id_of = attrgetter("id")
@@ -131,7 +131,7 @@ class Archive(ArchiveBase):
 
     # ------------------------------------------------------------------ writing
 
-    def add(self, entries: Iterable[LogEntry], badges_fn: BadgesFn | None = None, **options: Unpack[StoreOptions]) -> int:
+    def add(self, entries: Iterable[Call], badges_fn: BadgesFn | None = None, **options: Unpack[StoreOptions]) -> int:
         """Store the entries not stored yet (one transaction); return how many were new.
 
         ``index_text=False`` leaves the new rows out of the full-text index for now (a bulk
@@ -149,17 +149,17 @@ class Archive(ArchiveBase):
 
     def add_new(
         self,
-        entries: Iterable[LogEntry],
+        entries: Iterable[Call],
         badges_fn: BadgesFn | None = None,
         *,
         index_text: bool = True,
         number: bool = True,
-    ) -> list[LogEntry]:
+    ) -> list[Call]:
         """Like ``add``, returning the entries that were new, in the order given."""
         batch = list(entries)
         ids = list(map(_id_of, batch))
         if len(set(ids)) != len(ids):  # the first of each id (C-level check: rarely any)
-            firsts: dict[str, LogEntry] = {}
+            firsts: dict[str, Call] = {}
             for entry in batch:
                 firsts.setdefault(entry.id, entry)
             batch, ids = list(firsts.values()), list(firsts)
@@ -180,7 +180,7 @@ class Archive(ArchiveBase):
             self._after_write(outcome)
         return new
 
-    def add_sparse(self, entries: Iterable[LogEntry], badges_fn: BadgesFn | None = None) -> list[LogEntry] | None:
+    def add_sparse(self, entries: Iterable[Call], badges_fn: BadgesFn | None = None) -> list[Call] | None:
         """Store calls a filtered query found (e.g. errors only) older than the unbroken
         stretch, without letting ``oldest_ms`` claim the calls between them are held: the
         tail, backfill and export still fetch those. Returns the new entries, or None (and
@@ -247,7 +247,7 @@ class Archive(ArchiveBase):
                 last = rows[-1][0]
                 updates = [
                     (new, seq) for seq, old, *cols in rows
-                    if (new := badge_text(entry_from_row(log_values(tuple(cols), self._codec)), badges_fn)) != old
+                    if (new := badge_text(call_from_row(log_values(tuple(cols), self._codec)), badges_fn)) != old
                 ]  # fmt: skip
                 if updates:
                     with self._transaction() as conn:
@@ -359,8 +359,8 @@ class Archive(ArchiveBase):
 
     def iter_all(
         self, flt: LogFilter = ALL, *, newest_first: bool = False, batch_size: int = 1000
-    ) -> Iterator[LogEntry]:
-        """Every entry the filter keeps, as LogEntry, in time order (read in batches)."""
+    ) -> Iterator[Call]:
+        """Every entry the filter keeps, as Call, in time order (read in batches)."""
         with self._lock, self._guard():
             self._ensure_indexed(flt)
         where, params = where_clause(flt)
@@ -379,7 +379,7 @@ class Archive(ArchiveBase):
                 return
             last = rows[-1][0]
             for row in rows:
-                yield entry_from_row(log_values(row[1:], self._codec))
+                yield call_from_row(log_values(row[1:], self._codec))
 
     # ------------------------------------------------------------------ internals
 

@@ -1,30 +1,26 @@
 """Reading an archive in bulk for diagnosis: only the columns it needs, a range of rows at a time.
 
-``Archive.iter_all`` builds every column of every row into a validated ``LogEntry`` (68 s for
-a million calls). Diagnosis reads the whole history once, so this reads on a connection of its
-own, opened read-only (any number of worker processes may read one file side by side while the
-app writes to it), ``fetchmany`` in batches over a range of the dense time ordinal ``ord`` (see
-archive_schema), and builds entries with ``model_construct``: the rows were validated when they
-were stored. Columns diagnosis does not read (latency, token counts of the prompt, run and
-message ids) are left out.
+Diagnosis reads the whole history once, so this reads on a connection of its own, opened
+read-only (any number of worker processes may read one file side by side while the app writes
+to it), ``fetchmany`` in batches over a range of the dense time ordinal ``ord`` (see
+archive_schema). Each row is the product's ``Call`` by position (``base.call_from_row``, the
+archive's one row type: nothing validated again, the rows were validated when they were
+stored). Columns diagnosis does not read (latency, token counts of the prompt, run and message
+ids) are left out of ``read_range``'s rows: their calls say ``None`` for them.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections import namedtuple
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from api_client.archives.base import FULL_SELECT, log_values
+from api_client.archives.base import FULL_SELECT, call_from_row, log_values
 from api_client.archives.schema import (
     APPLICATION_ID,
-    LOG_COLUMNS,
     SCHEMA_VERSION,
     STORED_COLUMNS,
     ArchiveCorruptError,
@@ -33,11 +29,11 @@ from api_client.archives.schema import (
     schema_version,
 )
 from api_client.archives.texts import TextCodec
-from api_client.blahdev.shapes import ChatMessage, LogEntry
+from common.records import Call
 
 __all__ = [
-    "DIAGNOSIS_COLUMNS", "ArchiveSpan", "BulkCall", "archive_span", "call_from_bulk_row", "entries_with_ids",
-    "entry_from_bulk_row", "newest_entries", "read_range",
+    "DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "call_from_bulk_row", "entries_with_ids", "newest_entries",
+    "read_range",
 ]
 
 #: The columns diagnosis reads; the others come back as NULL without being read from disk.
@@ -45,14 +41,10 @@ DIAGNOSIS_COLUMNS: tuple[str, ...] = (
     "id", "model_id", "source", "created_at", "prompt", "messages", "response", "error", "max_tokens",
     "completion_tokens", "finish_reason", "eval_id",
 )
-# Every LogEntry field, in LOG_COLUMNS order (LogEntry's own): a row is then a LogEntry's
-# ``__dict__`` by a plain zip.
+# Every stored column, then the texts: ``log_values`` makes a row LOG_COLUMNS's order (Call's
+# fields), a Call by position.
 _SELECT = ", ".join((*(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in STORED_COLUMNS), "texts"))
 _EVERY = FULL_SELECT
-_MESSAGES = LOG_COLUMNS.index("messages")
-_ALL = frozenset(LOG_COLUMNS)
-_new = object.__new__
-_set = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +113,7 @@ def read_range(
 ) -> Iterator[list[tuple[Any, ...]]]:
     """The rows with ``first_ord <= ord <= last_ord`` in time order (``newest_first``: the
     platform's order), ``batch`` at a time, as tuples of ``DIAGNOSIS_COLUMNS`` (``messages``
-    still JSON text: see ``entry_from_bulk_row``)."""
+    still JSON text: see ``call_from_bulk_row``)."""
     path = Path(path)
     conn = _connect(path)
     codec = TextCodec(conn)
@@ -135,66 +127,29 @@ def read_range(
             yield [log_values(row, codec) for row in rows]
 
 
-def entry_from_bulk_row(row: tuple[Any, ...]) -> LogEntry:
-    """A row of ``read_range`` as a LogEntry, without validating again what was validated on
-    the way in. What ``model_construct`` does (the instance's fields, the set of fields given),
-    for a row whose every field is known: 1.4 us a call instead of 6.5 (a million calls: 5 s)."""
-    data = dict(zip(LOG_COLUMNS, row))
-    raw = row[_MESSAGES]
-    if raw is not None:
-        data["messages"] = [ChatMessage.model_construct(**m) for m in orjson.loads(raw)]
-    entry = _new(LogEntry)
-    _set(entry, "__dict__", data)
-    _set(entry, "__pydantic_fields_set__", set(_ALL))
-    _set(entry, "__pydantic_extra__", None)
-    _set(entry, "__pydantic_private__", None)
-    return entry
+def call_from_bulk_row(row: tuple[Any, ...]) -> Call:
+    """A row of ``read_range`` as a ``Call`` (``base.call_from_row``)."""
+    return call_from_row(row)
 
 
-class BulkCall(namedtuple("_BulkRow", LOG_COLUMNS)):  # type: ignore[misc]  # fields named at run time
-    """A row of ``read_range`` read as a call: the fields of a ``LogEntry`` by the same names, for
-    code that only reads them (diagnosis's hot loop), without building the pydantic model.
-
-    Building a ``LogEntry`` per row (a dict of its 17 fields, its set of fields given) was
-    ~6 us of the ~60 us a call costs the whole archive's diagnosis; this is one C-level tuple
-    copy (``call_from_bulk_row``). Only rows without chat messages become one (``messages`` is
-    stored as JSON text); ``entry()`` gives the ``LogEntry`` where one is needed."""
-
-    __slots__ = ()
-
-    def entry(self) -> LogEntry:
-        return entry_from_bulk_row(tuple(self))
-
-
-_new_call = tuple.__new__
-
-
-def call_from_bulk_row(row: tuple[Any, ...]) -> LogEntry | BulkCall:
-    """A row of ``read_range`` as a call to read: a ``BulkCall`` (the row as it is) unless it
-    has chat messages (then a ``LogEntry``, its messages parsed)."""
-    if row[_MESSAGES] is None:
-        return _new_call(BulkCall, row)
-    return entry_from_bulk_row(row)
-
-
-def newest_entries(path: Path | str, limit: int) -> list[LogEntry]:
+def newest_entries(path: Path | str, limit: int) -> list[Call]:
     """The ``limit`` most recent calls of the archive, newest first, every column (what
     ``Archive.iter_all(newest_first=True)`` gives, read in bulk)."""
     span = archive_span(path)
     if span.first_ord is None or span.last_ord is None or limit < 1:
         return []
     first = max(span.first_ord, span.last_ord - limit + 1)
-    out: list[LogEntry] = []
+    out: list[Call] = []
     for rows in read_range(path, first, span.last_ord, newest_first=True, every_column=True):
-        out.extend(entry_from_bulk_row(row) for row in rows)
+        out.extend(map(call_from_row, rows))
     return out
 
 
-def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, LogEntry]:
+def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, Call]:
     """The calls of the archive with these ids (every column), by id; ids it does not hold are
     left out. For the few calls a streamed report quotes, read again at its end."""
     path = Path(path)
-    out: dict[str, LogEntry] = {}
+    out: dict[str, Call] = {}
     conn = _connect(path)
     codec = TextCodec(conn)
     with closing(conn), corruption_raised(path):
@@ -202,6 +157,6 @@ def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, LogEntry]:
             chunk = ids[start : start + 500]
             marks = ", ".join("?" * len(chunk))
             for row in conn.execute(f"SELECT {_EVERY} FROM logs WHERE id IN ({marks})", chunk):
-                entry = entry_from_bulk_row(log_values(row, codec))
+                entry = call_from_row(log_values(row, codec))
                 out[entry.id] = entry
     return out

@@ -27,9 +27,9 @@ from api_client.archives.schema import LOG_COLUMNS, STORED_COLUMNS
 from api_client.archives.texts import TextCodec
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry
+    from common.records import Call
 
-BadgesFn = Callable[["LogEntry"], Iterable[str]]
+BadgesFn = Callable[["Call"], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
 _VALUE_COLUMNS = STORED_COLUMNS
@@ -64,12 +64,12 @@ class InsertOutcome:
     changed: tuple[int, int] | None
 
 
-def is_failed(entry: LogEntry) -> bool:
+def is_failed(entry: Call) -> bool:
     """The archive's error flag: the call reported an error (what errors-only lists)."""
     return entry.error is not None
 
 
-def badge_text(entry: LogEntry, badges_fn: BadgesFn | None) -> str:
+def badge_text(entry: Call, badges_fn: BadgesFn | None) -> str:
     """Space-separated, de-duplicated finding kinds for one entry ('' without a function)."""
     if badges_fn is None:
         return ""
@@ -85,7 +85,7 @@ def set_badges(conn: sqlite3.Connection, updates: Sequence[tuple[str, int]]) -> 
         conn.executemany("INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", [(k, seq) for k in badges.split()])
 
 
-def _messages_json(entry: LogEntry) -> str | None:
+def _messages_json(entry: Call) -> str | None:
     if entry.messages is None:
         return None
     return orjson.dumps([{"role": m.role, "content": m.content} for m in entry.messages]).decode()
@@ -109,7 +109,7 @@ def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
 
 def insert_sorted(
     conn: sqlite3.Connection,
-    new: Sequence[LogEntry],
+    new: Sequence[Call],
     badges_fn: BadgesFn | None,
     codec: TextCodec,
     *,
@@ -149,7 +149,7 @@ def _has_unnumbered(conn: sqlite3.Connection) -> bool:
 
 
 def _rows(
-    new: Sequence[LogEntry], badges_fn: BadgesFn | None, codec: TextCodec, max_seq: int, ord0: int | None
+    new: Sequence[Call], badges_fn: BadgesFn | None, codec: TextCodec, max_seq: int, ord0: int | None
 ) -> tuple[Iterable[tuple[Any, ...]], list[tuple[str, int]]]:
     """The rows of ``new`` in the order of ``_INSERT_SQL``, built column by column (C-level
     ``map``/``zip``: no Python per row when the entries carry their messages' JSON)."""
@@ -177,7 +177,7 @@ def _rows(
     return zip(*columns, seqs, ords, texts, failed, badges), badge_rows
 
 
-def _json_bytes(new: Sequence[LogEntry], messages: list[str | None]) -> int:
+def _json_bytes(new: Sequence[Call], messages: list[str | None]) -> int:
     """The entries' size as JSONL lines, as ``export`` writes them (fields in ``LogEntry``'s
     order, compact JSON, a newline each)."""
     if hasattr(new[0], _LINE) and all(hasattr(e, _LINE) for e in new):

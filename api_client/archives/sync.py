@@ -30,10 +30,10 @@ from typing import Any, Protocol
 
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
-from api_client.blahdev.shapes import LogEntry
 from api_client.blahdev.tail import LogTail, TailState
+from common.records import Call, time_of
 
-OnBatch = Callable[[list[LogEntry]], Awaitable[None] | None]
+OnBatch = Callable[[list[Call]], Awaitable[None] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ class ArchiveSync:
         try:
             async for batch in tail:
                 new = await self._store(batch)
-                newest = max(entry.created_at for entry in batch)
+                newest = max(map(time_of, batch))
                 await asyncio.to_thread(self._advance_cursor, newest)
                 if new and on_batch is not None:
                     await _maybe_await(on_batch(new))
@@ -157,7 +157,7 @@ class ArchiveSync:
         )
         pages = fetched = added = 0
         complete = False
-        batch: list[LogEntry] = []
+        batch: list[Call] = []
 
         async def flush() -> None:
             nonlocal pages, fetched, added, oldest, batch
@@ -167,7 +167,7 @@ class ArchiveSync:
             pages += 1
             fetched += len(batch)
             added += len(new)
-            low = min(entry.created_at for entry in batch)
+            low = min(map(time_of, batch))
             oldest = low if oldest is None else min(oldest, low)
             batch = []
             if on_progress is not None:
@@ -196,7 +196,7 @@ class ArchiveSync:
 
     # ------------------------------------------------------------------ internals
 
-    async def _store(self, batch: list[LogEntry]) -> list[LogEntry]:
+    async def _store(self, batch: list[Call]) -> list[Call]:
         return await asyncio.to_thread(self.archive.add_new, batch, self.badges_fn)
 
     def _advance_cursor(self, newest: int) -> None:

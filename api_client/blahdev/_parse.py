@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
+from api_client.blahdev.records import CallPage, call_page
 from api_client.blahdev.shapes import ChatJob, LogPage, Run, RunStarted
 from api_client.transport.responses import ShapeError
 
@@ -61,20 +62,21 @@ def one(model: type[M], key: str | None = None) -> Callable[[Any], M]:
 
 
 class _LogPageParser:
-    """A page of logs from decoded JSON; ``from_json`` validates the body's bytes directly
+    """A page of logs from decoded JSON, validated as blah.dev's ``LogPage`` and read as a
+    ``CallPage`` of the product's ``Call``s (``records.call_page``); ``from_json`` validates the body's bytes directly
     (pydantic-core parses and validates in one pass: ~30% less CPU per page than
     ``orjson.loads`` and then validating the objects, which an export of 100k calls feels)."""
 
-    def __call__(self, data: Any) -> LogPage:
+    def __call__(self, data: Any) -> CallPage:
         if isinstance(data, list):  # a bare list of entries: no cursors given
             data = {"logs": data}
-        return LogPage.model_validate(data)
+        return call_page(LogPage.model_validate(data))
 
     @staticmethod
-    def from_json(body: bytes) -> LogPage:
+    def from_json(body: bytes) -> CallPage:
         """Raises ValidationError on anything unusual (a bare list, broken JSON, an HTML
         page...): the caller then takes the general path, which says precisely what."""
-        return LogPage.model_validate_json(body)
+        return call_page(LogPage.model_validate_json(body))
 
 
 log_page = _LogPageParser()

@@ -13,13 +13,12 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Unpack
 from urllib.parse import urlencode
 
-from common.constants import DEFAULT_BASE_URL
-
 from api_client.blahdev import _parse as P
 from api_client.blahdev._assets import AssetEndpoints
 from api_client.blahdev._base import id_list
 from api_client.blahdev._community import CommunityEndpoints
 from api_client.blahdev.log_history import LogHistory
+from api_client.blahdev.records import CallPage, call_from_log_entry
 from api_client.blahdev.shapes import (
     Comparison,
     Diagnosis,
@@ -29,7 +28,6 @@ from api_client.blahdev.shapes import (
     InferResult,
     LeaderboardEntry,
     LogEntry,
-    LogPage,
     Model,
     Result,
     Run,
@@ -41,6 +39,8 @@ from api_client.transport.http import Sleep
 from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
 from api_client.transport.request_members import given, whole
 from api_client.transport.url_paths import api_path, segment
+from common.constants import DEFAULT_BASE_URL
+from common.records import Call
 
 if TYPE_CHECKING:
     from api_client.blahdev.wire_history import WireLogHistory
@@ -98,8 +98,8 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         errors_only: bool = False,
         limit: int | None = None,
         stats: bool = False,
-    ) -> LogPage:
-        """One page of a model's calls, newest first (see CONTRACT.md for the bounds)."""
+    ) -> CallPage:
+        """One page of a model's calls, newest first, as ``Call``s (see CONTRACT.md for the bounds)."""
         params = _logs_query(source, since, before, errors_only, limit, stats)
         path = api_path("models", segment(model_id, what="model id"), "logs")
         return await self._get(path, P.log_page, params)
@@ -142,10 +142,10 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         apply: a test transport, a proxy). The caller closes it."""
         return self._http.bulk_getter(1, self._http.deadline)
 
-    async def get_log(self, log_id: str) -> LogEntry:
-        return await self._get(
-            api_path("logs", segment(log_id, what="log id")), P.one(LogEntry, "log")
-        )
+    async def get_log(self, log_id: str) -> Call:
+        """One call, validated as blah.dev's ``LogEntry`` and read as a ``Call``."""
+        entry = await self._get(api_path("logs", segment(log_id, what="log id")), P.one(LogEntry, "log"))
+        return call_from_log_entry(entry)
 
     def tail_logs(self, model_id: str, **options: Unpack[TailOptions]) -> LogTail:
         """Follow new calls: an async iterator of batches (oldest first), each entry once

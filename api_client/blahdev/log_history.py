@@ -6,10 +6,11 @@ import asyncio
 from collections.abc import AsyncGenerator
 
 from api_client.blahdev.paging import older_page_bound
-from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.blahdev.records import CallPage
 from api_client.blahdev.tail import MAX_PAGE, LogsApi, check_page_size
 from api_client.errors import InvalidResponseError
 from api_client.transport.url_paths import api_path, segment
+from common.records import Call, time_of
 
 _READ_AHEAD_TURN = 16
 """With a read ahead pending, the event loop gets a turn every this many entries."""
@@ -49,14 +50,14 @@ class LogHistory:
         self._page_size = page_size
         self.may_have_missed = False
         self.missed_reason: str | None = None
-        self._gen: AsyncGenerator[LogEntry, None] | None = None
-        self._pages_gen: AsyncGenerator[list[LogEntry], None] | None = None
-        self._coming: asyncio.Future[LogPage] | None = None
+        self._gen: AsyncGenerator[Call, None] | None = None
+        self._pages_gen: AsyncGenerator[list[Call], None] | None = None
+        self._coming: asyncio.Future[CallPage] | None = None
 
     def __aiter__(self) -> LogHistory:
         return self
 
-    async def __anext__(self) -> LogEntry:
+    async def __anext__(self) -> Call:
         if self._gen is None:
             self._gen = self._run()
         return await self._gen.__anext__()
@@ -67,7 +68,7 @@ class LogHistory:
         if self._pages_gen is not None:
             await self._pages_gen.aclose()
 
-    def pages(self) -> AsyncGenerator[list[LogEntry], None]:
+    def pages(self) -> AsyncGenerator[list[Call], None]:
         """The same history a page at a time (each list newest first, possibly empty),
         for callers that handle a page in one go (``export``): no per-entry await. With
         ``read_ahead`` the next request is already sent when a page is handed over."""
@@ -75,7 +76,7 @@ class LogHistory:
             self._pages_gen = self._pages(turns=_SEND_TURNS if self._read_ahead else 0)
         return self._pages_gen
 
-    def _fetch(self, before: int | None) -> asyncio.Future[LogPage]:
+    def _fetch(self, before: int | None) -> asyncio.Future[CallPage]:
         return asyncio.ensure_future(self._api.get_logs(
             self._model_id,
             source=self._source,
@@ -84,7 +85,7 @@ class LogHistory:
             limit=self._page_size,
         ))
 
-    async def _run(self) -> AsyncGenerator[LogEntry, None]:
+    async def _run(self) -> AsyncGenerator[Call, None]:
         pages = self._pages(turns=0)
         try:
             async for fresh in pages:
@@ -98,7 +99,7 @@ class LogHistory:
         finally:
             await pages.aclose()
 
-    async def _pages(self, turns: int) -> AsyncGenerator[list[LogEntry], None]:
+    async def _pages(self, turns: int) -> AsyncGenerator[list[Call], None]:
         """Each page's entries not yielded before, newest first. ``turns``: event-loop
         turns given to a pending read ahead before a page is handed over (enough for its
         request to be on the wire while the caller works on the page)."""
@@ -114,9 +115,9 @@ class LogHistory:
                 fresh = [
                     entry
                     for entry in raw
-                    if (before is None or entry.created_at < before) and entry.id not in boundary
+                    if (before is None or time_of(entry) < before) and entry.id not in boundary
                 ]
-                fresh.sort(key=lambda entry: entry.created_at, reverse=True)
+                fresh.sort(key=time_of, reverse=True)
                 full = len(raw) >= self._page_size
                 if full:
                     before, boundary, boundary_ms = self._next_page(raw, before, boundary, boundary_ms)
@@ -134,7 +135,7 @@ class LogHistory:
                 await asyncio.gather(coming, return_exceptions=True)
 
     def _next_page(
-        self, raw: list[LogEntry], before: int | None, boundary: set[str], boundary_ms: int | None
+        self, raw: list[Call], before: int | None, boundary: set[str], boundary_ms: int | None
     ) -> tuple[int, set[str], int]:
         """``before`` for the page after ``raw`` (a full page), and the ids at its oldest
         millisecond, which the next page returns again and must not be yielded twice."""

@@ -32,9 +32,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol, TypedDict
 
 from api_client.blahdev.paging import older_page_bound
-from api_client.blahdev.shapes import LogEntry, LogPage
+from api_client.blahdev.records import CallPage
 from api_client.errors import BlahError
 from api_client.transport.polling import Backoff
+from common.records import Call, time_of
 
 Phase = Literal["starting", "live", "idle_backoff", "retrying", "stalled", "stopped"]
 Sleep = Callable[[float], Awaitable[None]]
@@ -70,7 +71,7 @@ class LogsApi(Protocol):
         errors_only: bool = ...,
         limit: int | None = ...,
         stats: bool = ...,
-    ) -> LogPage: ...
+    ) -> CallPage: ...
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class _Stopped(Exception):
 
 @dataclass
 class _Cycle:
-    new: list[LogEntry]
+    new: list[Call]
     stalled: str | None = None
 
 
@@ -177,7 +178,7 @@ class LogTail:
     def __aiter__(self) -> LogTail:
         return self
 
-    async def __anext__(self) -> list[LogEntry]:
+    async def __anext__(self) -> list[Call]:
         while True:
             if self._stop_event.is_set():
                 raise StopAsyncIteration
@@ -207,7 +208,7 @@ class LogTail:
             if cycle.new:
                 return cycle.new
 
-    async def poll(self) -> list[LogEntry]:
+    async def poll(self) -> list[Call]:
         """Run one cycle now (starting first if needed) and return what is new.
 
         For a "refresh now" key and for tests; raises BlahError instead of retrying.
@@ -232,7 +233,7 @@ class LogTail:
             return
         page = await self._fetch(since=None, before=None, limit=1)
         if page.logs:
-            newest = max(entry.created_at for entry in page.logs)
+            newest = max(map(time_of, page.logs))
             # Only entries up to ``newest`` existed at start: anything newer is delivered.
             primed = await self._collect(since=newest - self._overlap, upper=newest + 1)
             self._remember(primed.new)
@@ -256,9 +257,9 @@ class LogTail:
         if cycle.new:
             # Oldest first; within one millisecond keep the server's (reversed) order.
             cycle.new.reverse()
-            cycle.new.sort(key=lambda entry: entry.created_at)
+            cycle.new.sort(key=time_of)
             self._remember(cycle.new)
-            newest = cycle.new[-1].created_at
+            newest = time_of(cycle.new[-1])
             if self._cursor is None or newest > self._cursor:
                 self._cursor = newest
             self._prune()
@@ -273,7 +274,7 @@ class LogTail:
             page = await self._fetch(since=since, before=before, limit=self._page_size)
             raw = page.logs
             for entry in raw:
-                at = entry.created_at
+                at = time_of(entry)
                 if (since is not None and at <= since) or (before is not None and at >= before):
                     continue  # outside what was asked: the server ignored a bound
                 if entry.id in self._seen or entry.id in in_cycle:
@@ -298,7 +299,7 @@ class LogTail:
                 return cycle
             before = next_before
 
-    async def _fetch(self, *, since: int | None, before: int | None, limit: int) -> LogPage:
+    async def _fetch(self, *, since: int | None, before: int | None, limit: int) -> CallPage:
         return await self._api.get_logs(
             self._model_id,
             source=self._source,
@@ -308,9 +309,9 @@ class LogTail:
             limit=limit,
         )
 
-    def _remember(self, entries: list[LogEntry]) -> None:
+    def _remember(self, entries: list[Call]) -> None:
         for entry in entries:
-            self._seen[entry.id] = entry.created_at
+            self._seen[entry.id] = time_of(entry)
 
     def _prune(self) -> None:
         """Forget ids that no later query can return (at or before the next ``since``)."""

@@ -7,7 +7,7 @@ Writes (a run, a submission, a deletion) are sent once and never resent blindly.
 answer is lost, the outcome is unknown: it is settled by reading the run list (a run that was not
 there before is ours), so a lost answer starts one run, not two. The provider key travels in
 that request's body only; it is not kept on the client, logged, or put into any error.
-Polling a suite is :mod:`application.runs.bench_watch`'s job; this module reads one record at a time.
+Polling a suite is :mod:`application.runs.bench.watch`'s job; this module reads one record at a time.
 """
 
 from __future__ import annotations
@@ -17,12 +17,11 @@ from typing import Any
 
 import httpx
 
+from api_client.blobfish import shapes_bench as shapes
+from api_client.blobfish.client import BlobfishClient
 from api_client.errors import BlahError, ConflictError, NotFoundError, OutcomeUnknownError
 from api_client.transport.request_members import given
 from api_client.transport.url_paths import segment
-
-from api_client.blobfish import shapes_bench as shapes
-from api_client.blobfish.client import BlobfishClient
 
 
 class BenchRefusedLocally(BlahError, ValueError):

@@ -64,8 +64,10 @@ class Links(Lenient):
                               alias_generator=lambda name: "self" if name == "self_" else name)
 
 
-class ToolCall(Lenient):
-    """ASSUMED: ``{index, tool, arguments, result}``."""
+class TaskStep(Lenient):
+    """One recorded step of a benchmark task, a tool call as the wire carries it. ASSUMED:
+    ``{index, tool, arguments, result}``. Read as the product's ``common.records.ToolCall``
+    by ``api_client.blobfish.records.rollout_from_task``."""
 
     index: int | None = None
     tool: str | None = None
@@ -86,7 +88,7 @@ class TaskResult(Lenient):
     strict_pass: bool | None = None
     passed_checks: int | None = None
     total_checks: int | None = None
-    steps: list[ToolCall] | None = None
+    steps: list[TaskStep] | None = None
     grader: Grader | None = None
     evidence_url: str | None = None
 

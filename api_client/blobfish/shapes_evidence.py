@@ -7,10 +7,12 @@ means the record says "none"). Tool records come in two shapes (``{type: "tool",
 ...}`` and the sandbox server's ``{id: "trace_...", type, tool, ...}`` without a ``turn``); a
 record without a turn belongs to the turn of the record before it.
 
-The client (``BlobfishClient.get_evaluation``) parses the detail's body here, once; diagnosis
-reads these types through the Protocols of ``diagnosis.rollout_record``, the screens and the
-exports read them as they are. Nothing is dumped back to JSON to be read again: what the
-platform sent is kept (``raw``) for ``--json`` and the exports.
+The client (``BlobfishClient.get_evaluation``) parses the detail's body here, once, into the
+product's own rollout types (``common.records``: ``Rollout``, ``RolloutStep``, ``ToolCall``,
+``Grade``), which diagnosis, the screens and the exports read as they are; ``parse_rollout``
+is the one function that maps Blobfish's rollout and trace records to them. Nothing is
+dumped back to JSON to be read again: what the platform sent is kept (``raw``) for ``--json``
+and the exports.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from api_client.blobfish.shapes import Summary
+from common.records.rollout import Assertion, Grade, Rollout, RolloutStep, ToolCall, TrainingSample
 
 __all__ = [
     "PLATFORM",
@@ -65,98 +68,6 @@ def _list(value: Any) -> list[Any]:
 
 
 # ---------------------------------------------------------------------------- the types
-
-
-@dataclass(frozen=True, slots=True)
-class Assertion:
-    name: str | None
-    passed: bool | None
-    details: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Grade:
-    """The grader's verdict, structured: assertions, failed and advisory conditions."""
-
-    passed: bool | None
-    reward: float | None
-    explanation: str | None = None
-    assertions: tuple[Assertion, ...] = ()
-    failed_conditions: tuple[str, ...] = ()
-    advisory_conditions: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TrainingSample:
-    """A captured training sample; a member the agent did not capture is ``None``."""
-
-    token_ids: tuple[int, ...] | None
-    logprobs: tuple[float, ...] | None
-    lineage: Mapping[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True)
-class ToolCall:
-    """One recorded tool call. ``failed``: its result reads as a failure (``result_failed``);
-    replay never runs it again."""
-
-    name: str | None
-    args: Any
-    result: Any
-    failed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class RolloutStep:
-    """One step (one completion) of a rollout and what its turn recorded."""
-
-    index: int
-    turn: int | None
-    prompt: str | None
-    final_answer: str | None
-    """``None``: the step gave no final answer (it called tools); ``""``: an empty one."""
-    reward: float | None = None
-    grade: Grade | None = None
-    training_samples: tuple[TrainingSample, ...] | None = None
-    """``None``: not captured."""
-    model: str | None = None
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    reasoning_tokens: int | None = None
-    thinking: tuple[str, ...] = ()
-    tool_calls: tuple[ToolCall, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Rollout:
-    """One rollout, its steps joined with its trace's records (the platform's own or, for a
-    benchmark task, ``application.runs.bench_inspect``'s reading of the task)."""
-
-    rollout_id: str
-    task_id: str | None
-    reward: float | None
-    grade: Grade | None
-    trace_id: str | None
-    steps: tuple[RolloutStep, ...]
-    max_tokens: int | None = None
-    """The job's token limit per completion, when its metadata says."""
-    model: str | None = None
-    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The rollout and its trace as published (``{"rollout": ..., "trace": ...}``), for export."""
-
-    @property
-    def passed(self) -> bool | None:
-        return None if self.grade is None else self.grade.passed
-
-    @property
-    def tool_calls(self) -> list[ToolCall]:
-        return [call for step in self.steps for call in step.tool_calls]
-
-    @property
-    def step_count(self) -> int | None:
-        """How many steps the record lists; ``None`` when it sent no ``steps`` list at all."""
-        recorded = _map(self.raw.get("rollout")).get("steps") if self.raw else None
-        return len(self.steps) if not self.raw or isinstance(recorded, list) else None
 
 
 @dataclass(frozen=True)
@@ -315,6 +226,7 @@ def _rollout(data: Json, trace: Json | None, model: str | None, max_tokens: int 
         steps=steps,
         max_tokens=max_tokens,
         model=model,
+        source=PLATFORM,
         raw={"rollout": data, "trace": trace},
     )
 

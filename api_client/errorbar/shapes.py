@@ -40,7 +40,7 @@ ASSUMED (the contract is silent or says "not stated"):
   ``judge_shares_family`` a bool; money is US dollars (the field names say ``usd``);
 - a 412 on create (an underpowered certified switch) names the sample count that would do as
   "at least N samples" in its message when it names one (read in
-  ``application.compare.bakeoff.refusals``; absent, the app says the answer does not tell);
+  ``application.bakeoffs.refusals``; absent, the app says the answer does not tell);
 - a population-mismatch 400 says "population" in its message.
 
 Here: a run, its results (a screening's too), samples, comparisons and criteria. Calibration,
@@ -58,11 +58,34 @@ from pydantic import Field, field_validator
 
 from api_client.errorbar.shapes_base import Json, Lenient, interval, object_of
 from api_client.errorbar.shapes_calibration import (
-    AlignAnswer, Alignment, AlignmentMetrics, ArmPairwise, Attestation, AttestationProblem, Calibration,
-    CalibrationSide, CorrectedWinRate, CriterionClusters, Disagreement, Evidence, EvidenceContent,
-    EvidenceGate, FailureCluster, FailureClusters, PairLabel, Pairwise, parse_pair_labels,
+    AlignAnswer,
+    Alignment,
+    AlignmentMetrics,
+    ArmPairwise,
+    Attestation,
+    AttestationProblem,
+    Calibration,
+    CalibrationSide,
+    CorrectedWinRate,
+    CriterionClusters,
+    Disagreement,
+    Evidence,
+    EvidenceContent,
+    EvidenceGate,
+    FailureCluster,
+    FailureClusters,
+    PairLabel,
+    Pairwise,
+    parse_pair_labels,
 )
-from api_client.errorbar.shapes_fixed import CODE_INSUFFICIENT_SCOPE, CRITERIA_PATH, EVALS_PATH, LIST_LIMIT, STORED, TERMINAL
+from api_client.errorbar.shapes_fixed import (
+    CODE_INSUFFICIENT_SCOPE,
+    CRITERIA_PATH,
+    EVALS_PATH,
+    LIST_LIMIT,
+    STORED,
+    TERMINAL,
+)
 
 __all__ = [
     "AlignAnswer", "Alignment", "AlignmentMetrics", "Arm", "ArmPairwise", "Attestation", "AttestationProblem",

@@ -15,7 +15,8 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from api_client.blahdev.shapes import ChatroomMessage, LogEntry
+from api_client.blahdev.records import call_from_chatroom_message
+from api_client.blahdev.shapes import ChatroomMessage
 from common.format import DASH
 from diagnosis import classify
 from diagnosis.kinds import LOOP
@@ -119,24 +120,12 @@ class LoopVerdict:
     span: tuple[int, int] | None = None
 
 
-def _message_entry(message: ChatroomMessage) -> LogEntry:
-    """The message as a call's reply, so the diagnosis detectors can read it."""
-    return LogEntry(
-        id=message.log_id or message.id,
-        model_id=message.model_id,
-        source="chatroom",
-        created_at=message.created_at,
-        response=message.content or "",
-        message_id=message.id,
-    )
-
-
 def loop_verdict(message: ChatroomMessage) -> LoopVerdict | None:
     """Does this model message repeat itself (``diagnosis.classify``'s ``loop`` kind)?
     Human messages are never judged."""
     if message.author_kind == "human" or not message.model_id or not message.content:
         return None
-    for finding in classify(_message_entry(message)):
+    for finding in classify(call_from_chatroom_message(message)):
         if finding.kind == LOOP:
             return LoopVerdict(finding.evidence, finding.span)
     return None

@@ -21,10 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.errors import NotFoundError
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.diagnosis.data import DEFAULT_LIMIT, fetch_model, load_entries
+from common.records import Call, time_of
 from diagnosis.checkpoint import (
     DEFAULT_CONFIDENCE,
     DEFAULT_POWER,
@@ -76,7 +76,7 @@ class CheckpointComparison:
     split_at_ms: int | None = None  # windows: B holds the calls made at or after this time
 
 
-def outcomes_of(entries: Sequence[LogEntry], trained_template: str | None) -> list[CallOutcome]:
+def outcomes_of(entries: Sequence[Call], trained_template: str | None) -> list[CallOutcome]:
     """Each call classified (CPU-bound: run it off the event loop)."""
     from application.logs.badges import capped
     from diagnosis import classify
@@ -90,7 +90,7 @@ def outcomes_of(entries: Sequence[LogEntry], trained_template: str | None) -> li
 
 @dataclass(frozen=True)
 class _Read:
-    entries: list[LogEntry]
+    entries: list[Call]
     source: str
     note: str | None
     template: str | None
@@ -114,8 +114,8 @@ async def _read(client: BlahClient | None, archive: Archive | None, model_id: st
     return _Read(entries, source, note, template)
 
 
-def _side(model_id: str, entries: Sequence[LogEntry], read: _Read) -> Side:
-    times = [e.created_at for e in entries]
+def _side(model_id: str, entries: Sequence[Call], read: _Read) -> Side:
+    times = [time_of(e) for e in entries]
     return Side(model_id, len(entries), min(times, default=None), max(times, default=None), read.source,
                 read.note, read.template)
 
@@ -154,19 +154,19 @@ async def compare_models(
 
 
 def split_in_time(
-    entries: Sequence[LogEntry], split_at_ms: int | None = None
-) -> tuple[list[LogEntry], list[LogEntry], int | None]:
+    entries: Sequence[Call], split_at_ms: int | None = None
+) -> tuple[list[Call], list[Call], int | None]:
     """(older, newer, split time): newer holds the calls made at or after ``split_at_ms``;
     by default the time of the middle call (oldest first), so each window holds half the
     calls (the newer one the extra call of an odd count). None as the time when there are
     no calls."""
-    ordered = sorted(entries, key=lambda e: (e.created_at, e.id))
+    ordered = sorted(entries, key=lambda e: (time_of(e), e.id))
     if not ordered:
         return [], [], split_at_ms
     if split_at_ms is None:
-        split_at_ms = ordered[len(ordered) // 2].created_at
-    older = [e for e in ordered if e.created_at < split_at_ms]
-    newer = [e for e in ordered if e.created_at >= split_at_ms]
+        split_at_ms = time_of(ordered[len(ordered) // 2])
+    older = [e for e in ordered if time_of(e) < split_at_ms]
+    newer = [e for e in ordered if time_of(e) >= split_at_ms]
     return older, newer, split_at_ms
 
 

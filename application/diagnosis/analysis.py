@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from api_client.blahdev.shapes import FailureClusters, LogEntry
+from api_client.blahdev.shapes import FailureClusters
 from application.diagnosis.data import DiagnosisInputs
+from common.records import Call
 
 if TYPE_CHECKING:
     from diagnosis.finding import Finding
@@ -48,7 +49,7 @@ class DiagnosisView:
     report: Report
     template: str | None
     template_source: str  # "config" | "platform" | "lens" | "unknown"
-    entries_by_id: Mapping[str, LogEntry]
+    entries_by_id: Mapping[str, Call]
     kind_ids: Mapping[str, tuple[str, ...]]  # kind -> model calls with it, oldest first
     group_ids: Mapping[tuple[str, str], tuple[str, ...]]  # (dimension, value) -> calls, oldest first
     host_ids: tuple[str, ...]  # calls inside outage windows, oldest first

@@ -11,16 +11,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
 from application.error_text import describe_error
+from common.records import Call
 from diagnosis import Finding, classify, template_name
 
 __all__ = ["CallFindings", "read_call_findings"]
 
 
 class LogReader(Protocol):
-    async def get_log(self, log_id: str) -> LogEntry: ...
+    async def get_log(self, log_id: str) -> Call: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class CallFindings:
     """``log``: the call as logged (None: not read); ``findings``: None when there was no log
     to diagnose; ``note``: the template verdict, or why the log could not be read."""
 
-    log: LogEntry | None
+    log: Call | None
     findings: list[Finding] | None
     note: str | None
 
@@ -39,7 +39,7 @@ async def read_call_findings(
     trained_template: Callable[[], Awaitable[tuple[str | None, str]]],
 ) -> CallFindings:
     """Read the call ``log_id`` and diagnose it with the trained template (and its source)."""
-    log: LogEntry | None = None
+    log: Call | None = None
     note: str | None = None
     if client is not None and log_id:
         try:

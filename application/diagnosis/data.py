@@ -21,17 +21,17 @@ from api_client.blahdev.shapes import (
     Diagnosis,
     Health,
     LensBundle,
-    LogEntry,
     Model,
     Result,
 )
 from api_client.errors import BlahError, NotFoundError
+from common.records import Call
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
     from api_client.archives.archive import Archive
     from api_client.blahdev.client import BlahClient
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
 
 __all__ = [
     "DEFAULT_LIMIT",
@@ -93,7 +93,7 @@ class DiagnosisInputs:
 
     model_id: str
     limit: int
-    entries: list[LogEntry] = field(default_factory=list)  # newest first
+    entries: list[Call] = field(default_factory=list)  # newest first
     entries_from: str = "none"  # "platform" | "archive" | "none"
     entries_error: str | None = None
     entries_exc: BlahError | None = field(default=None, repr=False)
@@ -150,7 +150,7 @@ async def load_entries(
     *,
     limit: int,
     on_progress: Callable[[LoadProgress], None] | None = None,
-) -> tuple[list[LogEntry], str, str | None]:
+) -> tuple[list[Call], str, str | None]:
     """The model's ``limit`` most recent calls, newest first, and where they came from.
 
     The archive is used when there is no platform, when it holds ``limit`` calls or more, or
@@ -177,7 +177,7 @@ async def load_entries(
         raise
     except BlahError:
         total = None
-    entries: list[LogEntry] = []
+    entries: list[Call] = []
     history = client.iter_logs(model_id, page_size=min(500, max(1, limit)))
     try:
         async for entry in history:
@@ -197,7 +197,7 @@ async def load_entries(
     return entries, "platform", note
 
 
-def _archive_entries(archive: Archive, limit: int) -> list[LogEntry]:
+def _archive_entries(archive: Archive, limit: int) -> list[Call]:
     """The ``limit`` most recent calls, read in bulk (archive_bulk: ~5x ``iter_all``)."""
     from api_client.archives.bulk import newest_entries
 

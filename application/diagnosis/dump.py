@@ -19,7 +19,8 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.records import parse_call
+from common.records import Call
 from common.safe_strings import one_line
 
 __all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "entries_at", "entries_in",
@@ -99,16 +100,16 @@ def entries_in(value: Any) -> list[Any]:
     return [value]
 
 
-def _calls_of(raw: bytes | str) -> list[LogEntry]:
+def _calls_of(raw: bytes | str) -> list[Call]:
     out = []
     for item in entries_in(orjson.loads(raw)):
         if not isinstance(item, dict):
             raise TypeError(f"not a call (a JSON {type(item).__name__}, not an object)")
-        out.append(LogEntry.model_validate(item))
+        out.append(parse_call(item))
     return out
 
 
-def read_calls(path: Path | str, reading: DumpReading | None = None, *, limit: int | None = None) -> Iterator[LogEntry]:
+def read_calls(path: Path | str, reading: DumpReading | None = None, *, limit: int | None = None) -> Iterator[Call]:
     """The calls of the file in file order (an export is newest first), ``limit`` at most.
 
     ``reading`` is filled in as lines are read. Raises OSError when the file cannot be read and
@@ -158,7 +159,7 @@ def read_calls(path: Path | str, reading: DumpReading | None = None, *, limit: i
         raise NotADumpError(path, reading.bad_lines[0] if reading.bad_lines else None)
 
 
-def _whole_page(fh: Any) -> list[LogEntry] | None:
+def _whole_page(fh: Any) -> list[Call] | None:
     """The calls of a file that is one JSON ``GET /logs`` page spread over several lines, else
     None (the file is read line by line then)."""
     first = fh.readline()
@@ -181,10 +182,10 @@ def _whole_page(fh: Any) -> list[LogEntry] | None:
         return None
 
 
-def entries_at(path: Path | str, offsets: dict[str, int]) -> dict[str, LogEntry]:
+def entries_at(path: Path | str, offsets: dict[str, int]) -> dict[str, Call]:
     """The calls with these ids, read again from the lines starting at their offsets (as
     ``DumpReading.offset`` gave them): the few calls a streamed report quotes."""
-    out: dict[str, LogEntry] = {}
+    out: dict[str, Call] = {}
     with open(path, "rb") as fh:
         for at in sorted(set(offsets.values())):
             fh.seek(at)

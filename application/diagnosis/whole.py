@@ -41,10 +41,10 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from api_client.archives.bulk import ArchiveSpan, BulkCall, archive_span, call_from_bulk_row, entries_with_ids, read_range
-from api_client.blahdev.shapes import LogEntry
+from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_row, entries_with_ids, read_range
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
+from common.records import Call, time_of
 from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:
@@ -94,16 +94,16 @@ class CallDigest:
                                                       keep_ids=False)
         self.failing: dict[str, tuple[int, int]] = {}  # failing model call -> (created_at, digest of its words)
         self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
-        self.held: dict[str, LogEntry] | None = {} if hold_failing else None
+        self.held: dict[str, Call] | None = {} if hold_failing else None
         self.locate = locate
         self.located: dict[str, int] = {}
         self.asked = array("Q")  # digest of the user's words (as the report shows them) of every model call
         self.failing_said: dict[str, list[int]] = {}  # user's words -> [failing calls, seq of the first]
 
-    def add(self, entry: LogEntry) -> None:
+    def add(self, entry: Call) -> None:
         self.add_many((entry,))
 
-    def add_many(self, entries: Iterable[LogEntry]) -> None:
+    def add_many(self, entries: Iterable[Call]) -> None:
         """Each call in turn (the hot loop: everything it calls is bound once, outside it)."""
         from diagnosis.classifier import classify_detected
         from diagnosis.report_markdown import PROMPT_CHARS
@@ -121,7 +121,7 @@ class CallDigest:
             if (prompt is not None and len(prompt) > CLASSIFY_CAP) or (
                 response is not None and len(response) > CLASSIFY_CAP
             ):
-                cut = capped(entry.entry() if isinstance(entry, BulkCall) else entry, CLASSIFY_CAP)
+                cut = capped(entry, CLASSIFY_CAP)
                 # (as ``analyse`` classifies: a cut copy of a huge call)
                 found = classify_detected(cut, detect_template(cut.prompt, cut.messages), trained, None)
             else:
@@ -135,7 +135,7 @@ class CallDigest:
             asked_append(key)
             if failed:
                 log_id = entry.id
-                failing[log_id] = (entry.created_at, key if said is whole else text_key(whole))
+                failing[log_id] = (time_of(entry), key if said is whole else text_key(whole))
                 features[log_id] = values
                 if locate is not None:
                     where = locate()
@@ -203,7 +203,7 @@ class WholeDiagnosis:
 
 def _finish(
     digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int,
-    load: Callable[[list[str]], Mapping[str, LogEntry]],
+    load: Callable[[list[str]], Mapping[str, Call]],
 ) -> WholeDiagnosis:
     from diagnosis.report import build_report
     from diagnosis.report_markdown import TOP_PROMPTS
@@ -220,13 +220,13 @@ def _finish(
 
 
 def diagnose_calls(
-    calls: Iterable[LogEntry],
+    calls: Iterable[Call],
     *,
     model: Any,
     trained_template: str | None,
     template_source: str = "unknown",
     locate: Callable[[], int] | None = None,
-    reread: Callable[[dict[str, int]], Mapping[str, LogEntry]] | None = None,
+    reread: Callable[[dict[str, int]], Mapping[str, Call]] | None = None,
 ) -> WholeDiagnosis:
     """The report of ``calls`` (newest first, as the platform and ``export`` give them), read once.
 
@@ -237,7 +237,7 @@ def diagnose_calls(
     held = digest.held or {}
     located = digest.located
 
-    def load(ids: list[str]) -> dict[str, LogEntry]:
+    def load(ids: list[str]) -> dict[str, Call]:
         out = {i: held[i] for i in ids if i in held}
         where = {i: located[i] for i in ids if i in located}
         if where and reread is not None:
@@ -252,9 +252,7 @@ def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None,
     """One range of the archive, newest first (runs in a worker process)."""
     digest = CallDigest(trained, seq_base)
     for rows in read_range(path, first_ord, last_ord, newest_first=True):
-        # rows read as calls, no LogEntry built: a BulkCall has the fields add_many reads (a namedtuple
-        # made at run time, so mypy cannot see them)
-        digest.add_many(map(call_from_bulk_row, rows))  # type: ignore[arg-type]
+        digest.add_many(map(call_from_bulk_row, rows))  # each row a Call by position, nothing validated again
     return digest
 
 
@@ -302,7 +300,7 @@ def diagnose_archive(
     or more, else 1). Raises ArchiveError when there is no archive or it is not readable."""
     span = archive_span(path)
 
-    def load(ids: list[str]) -> dict[str, LogEntry]:
+    def load(ids: list[str]) -> dict[str, Call]:
         return entries_with_ids(span.path, ids)
 
     if span.first_ord is None:

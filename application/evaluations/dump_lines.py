@@ -7,23 +7,27 @@ Two kinds of line are Blobfish evidence, and both are read:
 - what earlier versions of the app exported: ``{"platform": "blobfish", "evaluation_id",
   "rollout", "trace", ...}`` per line.
 
-Each step becomes one call, as the Blobfish steps archive stores them
-(``application.evaluations.rollout_steps``): ``source`` ``"blobfish"``, ``model_id`` the completion's
-model, ``run_id`` the rollout, ``response`` the step's final answer. A trace alone has no
-prompts (they live in the job's rollout records, which the platform's JSONL does not carry):
-its calls have none, never a made-up one. ``created_at`` is the record's own timestamp when
-it has one, else 0 (the platform gave no time).
+Each step becomes one call by ``common.records.step_call``, as everywhere (the Inspector,
+the steps archive's search, diagnosis): id ``<rollout>#<step from 1>``, ``source``
+``"blobfish"``, ``model_id`` the completion's model, ``eval_id`` the evaluation, ``run_id``
+the rollout, ``result_id`` the task, ``response`` the step's final answer (or the trace's
+``final`` text of its turn). A trace alone has no prompts (they live in the job's rollout
+records, which the platform's JSONL does not carry): its calls have none, never a made-up
+one. ``created_at`` is the record's own timestamp when it has one, else 0: the dump is
+loaded into an archive, whose rows are ordered by time and need one (the archive's schema,
+not the call, decides that).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.blobfish.shapes_evidence import parse_rollout
 from application.evaluations.rollout_steps import PLATFORM_MARKER
 from common.iso_time import iso_ms
+from common.records import Call, step_call
 
 __all__ = ["blobfish_entries", "is_blobfish_line"]
 
@@ -78,7 +82,7 @@ def _turn_facts(records: list[Any]) -> tuple[list[int | None], dict[int | None, 
     return turns, finals, times
 
 
-def blobfish_entries(value: Mapping[str, Any]) -> list[LogEntry]:
+def blobfish_entries(value: Mapping[str, Any]) -> list[Call]:
     """The calls of one Blobfish line (see the module's docstring); [] for a line with no step."""
     if _is_legacy(value):
         rollout_data, trace = value["rollout"], value.get("trace")
@@ -95,14 +99,8 @@ def blobfish_entries(value: Mapping[str, Any]) -> list[LogEntry]:
         rollout_data = {**rollout_data, "steps": [{"index": i, "turn": t} for i, t in enumerate(turns)]}
     rollout = parse_rollout(rollout_data, trace if isinstance(trace, Mapping) else None,
                             model if isinstance(model, str) else None)
-    key = rollout.trace_id or rollout.rollout_id or "trace"
-    entries = []
-    for step in rollout.steps:
-        final = step.final_answer if step.final_answer is not None else finals.get(step.turn)
-        entries.append(LogEntry(
-            id=f"{PLATFORM_MARKER}:{key}#{step.index + 1}", source=PLATFORM_MARKER,
-            model_id=step.model or rollout.model, created_at=times.get(step.turn, 0), prompt=step.prompt,
-            response=final, prompt_tokens=step.prompt_tokens, completion_tokens=step.completion_tokens,
-            eval_id=evaluation, run_id=rollout.rollout_id or None, result_id=rollout.task_id,
-        ))  # fmt: skip
-    return entries
+    # A step without a final answer in its rollout record has its turn's ``final`` text.
+    steps = tuple(replace(s, final_answer=finals[s.turn]) if s.final_answer is None and s.turn in finals else s
+                  for s in rollout.steps)  # fmt: skip
+    rollout = replace(rollout, rollout_id=rollout.rollout_id or rollout.trace_id or "trace", steps=steps)
+    return [step_call(rollout, step, created_at=times.get(step.turn, 0), evaluation_id=evaluation) for step in steps]

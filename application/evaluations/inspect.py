@@ -7,7 +7,8 @@ from typing import Any
 
 from application.evaluations.evidence import PLATFORM, Evaluation, Rollout, RolloutStep
 from application.inspector.foreign import ForeignCall, StepsById
-from diagnosis.rollouts import RolloutDiagnosis, step_entry, step_number
+from common.records import step_call, step_call_id, step_number
+from diagnosis.rollouts import RolloutDiagnosis
 
 __all__ = ["REPLAY_NOTE", "RolloutSteps", "step_id", "tool_call_line"]
 
@@ -15,7 +16,7 @@ REPLAY_NOTE = "Replay shows the record: no tool call is run again."
 
 
 def step_id(rollout: Rollout, step: RolloutStep) -> str:
-    return f"{rollout.rollout_id}#{step_number(rollout, step)}"  # from 1, as the replay counts
+    return step_call_id(rollout.rollout_id, step_number(rollout, step))  # from 1, as the replay counts
 
 
 def _compact(value: Any, limit: int = 120) -> str:
@@ -45,7 +46,9 @@ class RolloutSteps(StepsById[RolloutStep]):
         if step is None:
             return None
         evaluation, rollout = self.evaluation, self.rollout
-        entry = step_entry(rollout, step, created_at_ms=evaluation.summary.created_ms or 0, source=PLATFORM)
+        entry = step_call(
+            rollout, step, created_at=evaluation.summary.created_ms, evaluation_id=evaluation.evaluation_id
+        )
         origin: list[tuple[str, str]] = [
             ("platform", PLATFORM),
             ("evaluation", evaluation.evaluation_id),

@@ -3,11 +3,15 @@ it finds blah.dev calls (no Textual).
 
 Each step of each rollout of a published evaluation becomes one archive row:
 
-- ``id`` ``blobfish:<evaluation_id>:<rollout>:<step>`` (stable: ingesting again adds nothing),
-- ``source`` ``"blobfish"`` (the platform marker), ``model_id`` the job's ``metadata.model``,
-- ``prompt`` the step's prompt and ``response`` its final answer: the searchable text,
-- ``eval_id`` the evaluation, ``run_id`` the rollout, ``result_id`` the task, ``created_at``
-  the evaluation's publication time (0 when the platform gave none: never invented).
+- the step read as a call by ``common.records.step_call``, as the Inspector, ``blah-tui open``
+  and diagnosis read it: ``id`` ``<rollout>#<step from 1>`` (stable: ingesting again adds
+  nothing; ASSUMED: a rollout's id is unique among the account's evaluations, as the
+  platform's ``<job>-r<n>`` are), ``source`` ``"blobfish"`` (the platform marker),
+  ``prompt`` the step's prompt and ``response`` its final answer (the searchable text),
+  ``eval_id`` the evaluation, ``run_id`` the rollout, ``result_id`` the task;
+- ``model_id`` the job's ``metadata.model`` (not the completion's);
+- ``created_at`` the evaluation's publication time, 0 when the platform gave none: the
+  archive orders its rows by time and needs one (its schema, not the call, decides that).
 
 The archive is the profile's own (``api_client.archives.files.profile_archives_dir``): one per
 Blobfish profile, beside that profile's other archives.
@@ -25,9 +29,9 @@ from pathlib import Path
 from typing import Protocol
 
 from api_client.archives.archive import Archive
-from api_client.blahdev.shapes import LogEntry
 from application.evaluations.evidence import Evaluation, EvaluationSummary
 from common.iso_time import iso_ms
+from common.records import Call, step_call, time_of
 
 __all__ = [
     "PLATFORM_MARKER",
@@ -97,19 +101,15 @@ def _model_of(evaluation: Evaluation) -> str | None:
     return model if isinstance(model, str) else None
 
 
-def step_entries(detail: Evaluation) -> list[LogEntry]:
+def step_entries(detail: Evaluation) -> list[Call]:
     """The archive rows of one evaluation's steps (see the module's docstring)."""
     created = _millis(detail.summary.created_at)
     model = _model_of(detail)
-    entries = []
-    for r, rollout in enumerate(detail.rollouts):
-        for s, step in enumerate(rollout.steps):
-            entries.append(LogEntry(
-                id=f"{PLATFORM_MARKER}:{detail.evaluation_id}:{r}:{s}", source=PLATFORM_MARKER, model_id=model,
-                created_at=created, prompt=step.prompt, response=step.final_answer,
-                eval_id=detail.evaluation_id, run_id=rollout.rollout_id, result_id=rollout.task_id,
-            ))  # fmt: skip
-    return entries
+    return [
+        step_call(rollout, step, created_at=created, evaluation_id=detail.evaluation_id).replace(model_id=model)
+        for rollout in detail.rollouts
+        for step in rollout.steps
+    ]
 
 
 async def ingest_evaluations(client: EvaluationReader, archive: Archive) -> IngestStats:
@@ -139,14 +139,16 @@ def search_steps(archive: Archive, text: str, *, limit: int = 100) -> tuple[int,
         hits.append(StepHit(
             evaluation_id=entry.eval_id, rollout_id=entry.run_id, task_id=entry.result_id,
             step=_step_number(entry.id), model=entry.model_id, prompt=entry.prompt, final_answer=entry.response,
-            created_at=entry.created_at,
+            created_at=time_of(entry),
         ))  # fmt: skip
     return result.count, hits
 
 
 def _step_number(row_id: str) -> int:
-    tail = row_id.rsplit(":", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
+    """The step's 0-based place in its rollout (what ``StepHit.step`` has always said), from
+    its id's ``#<step from 1>``."""
+    tail = row_id.rsplit("#", 1)[-1]
+    return int(tail) - 1 if tail.isdigit() and tail != "0" else 0
 
 
 def describe(stats: IngestStats) -> str:

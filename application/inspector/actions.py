@@ -12,8 +12,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry
 from common.format import DASH
+from common.records import Call
 from common.safe_strings import sanitize
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
-def training_example(entry: LogEntry) -> dict[str, Any]:
+def training_example(entry: Call) -> dict[str, Any]:
     """One chat-format training example for this call, the reply left empty to be written.
 
     The structured turns are used when the platform recorded them (``messages``); otherwise the
@@ -46,7 +46,7 @@ def training_example(entry: LogEntry) -> dict[str, Any]:
     return {"messages": turns, "source_log_id": entry.id}
 
 
-def plain_call(entry: LogEntry, *, raw: bool) -> str:
+def plain_call(entry: Call, *, raw: bool) -> str:
     """The call as plain text for a pager or an editor: sanitized unless ``raw``."""
 
     def show(value: str | None) -> str:
@@ -70,7 +70,7 @@ def training_file_for(directory: Path, model_id: str | None) -> Path:
     return directory / "training" / f"{safe}-{digest}.jsonl"
 
 
-def append_training_example(entry: LogEntry, path: Path) -> Path:
+def append_training_example(entry: Call, path: Path) -> Path:
     """Append the example as one JSON line to ``path`` (created with its folder if needed)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(training_example(entry), ensure_ascii=False)

@@ -12,10 +12,10 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
 from application.chat_template import resolve_template
 from application.session.context import AppContext
+from common.records import Call
 
 __all__ = ["CallReader", "Found"]
 
@@ -25,12 +25,12 @@ class Found:
     """A read's answer: the call (None: nowhere to be found) and whether the platform was asked
     and answered (so the app can say it is connected)."""
 
-    entry: LogEntry | None
+    entry: Call | None
     platform_answered: bool
 
 
 class CallReader:
-    def __init__(self, ctx: AppContext, lookup: Callable[[str], LogEntry | None] | None = None) -> None:
+    def __init__(self, ctx: AppContext, lookup: Callable[[str], Call | None] | None = None) -> None:
         self._ctx = ctx
         self._lookup = lookup
         self._trained: tuple[str | None, str] | None = None
@@ -52,7 +52,7 @@ class CallReader:
             return Found(None, platform_answered=False)
         return Found(await client.get_log(log_id), platform_answered=True)
 
-    async def trained_template(self, entry: LogEntry) -> tuple[str | None, str]:
+    async def trained_template(self, entry: Call) -> tuple[str | None, str]:
         """(template, where that came from), as ``resolve_template`` says. A platform that
         cannot say leaves it to the config, or unknown."""
         if self._trained is None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from api_client.blahdev.shapes import LogEntry, Result
+from api_client.blahdev.shapes import Result
+from common.records import Call
 
 __all__ = ["Analysis", "analyse"]
 
@@ -60,7 +61,7 @@ ANALYSIS_CAP = 200_000
 
 
 def analyse(
-    entry: LogEntry, *, trained_template: str | None, trained_source: str = "unknown", result: Result | None = None
+    entry: Call, *, trained_template: str | None, trained_source: str = "unknown", result: Result | None = None
 ) -> Analysis:
     """Classify the call (pure; run it off the UI thread: long texts take seconds)."""
     from application.logs.badges import capped

@@ -2,7 +2,7 @@
 
 "Nouns, not platforms": a Blobfish rollout step is a call too (prompt, reply, tokens,
 findings, where it came from). A ``CallSource`` hands the Inspector such calls by id, already
-read as a ``LogEntry`` (so every panel and ``classify`` work unchanged), with what only the
+read as the product's ``Call`` (``common.records``: so every panel and ``classify`` work unchanged), with what only the
 other platform knows: where it came from, findings beyond ``classify`` (a tool-call loop),
 and how to step to the next one.
 """
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from api_client.blahdev.shapes import LogEntry
+from common.records import Call
 
 __all__ = ["CallSource", "ForeignCall", "OrderedIds", "StepsById"]
 
@@ -22,7 +22,7 @@ Step = TypeVar("Step")
 
 @dataclass(frozen=True)
 class ForeignCall:
-    entry: LogEntry
+    entry: Call
     platform: str
     origin: tuple[tuple[str, str], ...] = ()
     """(label, value) lines for "Where it came from", in order."""

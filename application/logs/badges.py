@@ -20,16 +20,16 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry
+    from common.records import Call
 
 __all__ = ["BADGE_TEXT_CAP", "BadgesFn", "capped", "diagnosis_available", "fallback_badges", "make_badges_fn"]
 
-BadgesFn = Callable[["LogEntry"], tuple[str, ...]]
+BadgesFn = Callable[["Call"], tuple[str, ...]]
 
 BADGE_TEXT_CAP = 32_000
 
 
-def capped(entry: LogEntry, cap: int = BADGE_TEXT_CAP) -> LogEntry:
+def capped(entry: Call, cap: int = BADGE_TEXT_CAP) -> Call:
     """The entry with its reply cut to ``cap`` characters and its prompt to its first and
     last ``cap // 2`` (unchanged when both are shorter)."""
     prompt, response = entry.prompt, entry.response
@@ -42,7 +42,7 @@ def capped(entry: LogEntry, cap: int = BADGE_TEXT_CAP) -> LogEntry:
         update["prompt"] = prompt[: cap // 2] + prompt[-(cap // 2) :]
     if long_reply and response is not None:
         update["response"] = response[:cap]
-    return entry.model_copy(update=update)
+    return entry.replace(**update)
 
 
 @lru_cache(maxsize=1)
@@ -73,7 +73,7 @@ def diagnosis_available() -> bool:
         return False
 
 
-def fallback_badges(entry: LogEntry) -> tuple[str, ...]:
+def fallback_badges(entry: Call) -> tuple[str, ...]:
     """error / empty / truncation from the entry's own fields (no heuristics)."""
     if entry.error is not None and not entry.response:
         return ("error",)
@@ -90,7 +90,7 @@ def make_badges_fn(trained_template: str | None) -> BadgesFn:
     if not diagnosis_available():
         return fallback_badges
 
-    def badges(entry: LogEntry) -> tuple[str, ...]:
+    def badges(entry: Call) -> tuple[str, ...]:
         classify_fn = _classify()  # imported on the first call that needs it, then cached
         if classify_fn is None:
             return fallback_badges(entry)

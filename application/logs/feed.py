@@ -24,11 +24,13 @@ from application.logs.badges import BadgesFn, diagnosis_available, make_badges_f
 from application.logs.history import ALL_CALLS, PlatformQuery, Reach, query_of
 from application.logs.rows import ArchiveRows, LogRows, MemoryRows
 from common.migration_progress import progress_hook
+from common.records import time_of
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry, LogStats
+    from api_client.blahdev.shapes import LogStats
     from application.session.context import AppContext
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
+    from common.records import Call
 
 __all__ = ["FeedSettings", "LogsFeed"]
 
@@ -183,7 +185,7 @@ class LogsFeed:
 
     # ------------------------------------------------------------------ storing
 
-    async def store(self, entries: list[LogEntry]) -> list[LogEntry]:
+    async def store(self, entries: list[Call]) -> list[Call]:
         """Keep the entries not held yet (badges computed once, here); returns the new ones."""
         if not entries:
             return []
@@ -216,10 +218,10 @@ class LogsFeed:
         page = await client.get_logs(self.model_id, limit=self.settings.initial_limit, stats=True)
         await self.store(page.logs)
         if self.archive is not None and self.archive.get_cursor() is None and page.logs:
-            newest = max(entry.created_at for entry in page.logs)
+            newest = max(map(time_of, page.logs))
             await asyncio.to_thread(self.archive.set_cursor, newest)
         elif self.archive is None and page.logs:
-            self._memory_cursor = max(entry.created_at for entry in page.logs)
+            self._memory_cursor = max(map(time_of, page.logs))
         return page.stats
 
     async def fetch_stats(self) -> LogStats | None:
@@ -228,7 +230,7 @@ class LogsFeed:
         page = await client.get_logs(self.model_id, limit=1, stats=True)
         return page.stats
 
-    async def tail(self, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
+    async def tail(self, on_state: Callable[[Any], None]) -> AsyncIterator[list[Call]]:
         """New calls as they arrive, stored; yields each batch of new entries."""
         client = self.ctx.client
         assert client is not None
@@ -257,15 +259,15 @@ class LogsFeed:
         finally:
             await tail.aclose()
 
-    async def _tail_with_sync(self, sync_cls: Any, on_state: Callable[[Any], None]) -> AsyncIterator[list[LogEntry]]:
-        queue: asyncio.Queue[list[LogEntry] | None] = asyncio.Queue()
+    async def _tail_with_sync(self, sync_cls: Any, on_state: Callable[[Any], None]) -> AsyncIterator[list[Call]]:
+        queue: asyncio.Queue[list[Call] | None] = asyncio.Queue()
         client = _TailTuning(self.ctx.client, max_interval=self.settings.max_interval)
         sync = sync_cls(client, self.archive, self.model_id, badges_fn=self.badges_fn, interval=self.settings.interval)
         self._sync = sync
         if hasattr(sync, "on_state"):
             sync.on_state = on_state
 
-        async def on_batch(entries: list[LogEntry]) -> None:
+        async def on_batch(entries: list[Call]) -> None:
             await queue.put(list(entries))
 
         async def run() -> None:
@@ -344,7 +346,7 @@ class LogsFeed:
         new = await self.store(page.logs)
         done = len(page.logs) < page_size
         if self.archive is not None and page.logs:
-            lowest = min(entry.created_at for entry in page.logs)
+            lowest = min(map(time_of, page.logs))
             await asyncio.to_thread(self.archive.extend_stretch, lowest)
         if done and self.archive is not None:
             await asyncio.to_thread(setattr, self.archive, "history_complete", True)

@@ -1,5 +1,10 @@
 """The compact row type behind ``LogList``; its cells are formatted by ``common.format``.
 
+A ``LogRow`` is not a call: it is what one line of the list shows (id, time, source,
+latency, finish reason, status, badges, previews), built from the product's ``Call``
+(``application.logs.rows.row_from_entry``) or straight from an archive's columns; the call
+itself is always read as a ``common.records.Call``.
+
 Kept free of Textual so screens and diagnosis code can build rows without a running app.
 Missing values stay ``None`` on the row and are shown as ``—`` (never as 0).
 """

@@ -15,9 +15,10 @@ from api_client.archives.archive import Archive, ArchivedRow, LogFilter
 from api_client.archives.query import compile_text
 from application.logs.row import PREVIEW_CHARS, LogRow
 from common.lru import BoundedLRU
+from common.records import time_of
 
 if TYPE_CHECKING:
-    from api_client.blahdev.shapes import LogEntry
+    from common.records import Call
 
 __all__ = [
     "ArchiveRows", "LogRows", "MemoryRows", "highlight_terms", "row_from_archived", "row_from_entry", "with_text",
@@ -32,7 +33,9 @@ def highlight_terms(text: str | None) -> list[str]:
     return list(compile_text(text).terms) if text and text.strip() else []
 
 
-def _row(call: ArchivedRow | LogEntry, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None) -> LogRow:
+def _row(
+    call: ArchivedRow | Call, *, failed: bool, badges: Iterable[str], prompt: str | None, reply: str | None
+) -> LogRow:
     return LogRow(
         id=call.id,
         created_at=call.created_at,
@@ -52,7 +55,7 @@ def row_from_archived(row: ArchivedRow) -> LogRow:
     return _row(row, failed=row.failed, badges=row.badges, prompt=row.prompt_prefix, reply=reply)
 
 
-def row_from_entry(entry: LogEntry, badges: Iterable[str] = ()) -> LogRow:
+def row_from_entry(entry: Call, badges: Iterable[str] = ()) -> LogRow:
     """A list row from a whole log entry (the last user message stands in for a missing prompt,
     a failed call's error text for the reply): ``row_from_archived``'s twin for calls in memory."""
     prompt = entry.prompt
@@ -79,7 +82,7 @@ class LogRows(Protocol):
     def row(self, index: int) -> LogRow: ...
     def refresh(self) -> None: ...
     def set_filter(self, flt: LogFilter) -> None: ...
-    def find(self, log_id: str) -> LogEntry | None: ...
+    def find(self, log_id: str) -> Call | None: ...
     def position(self, log_id: str) -> int | None: ...
     def neighbours(self, log_id: str) -> tuple[str | None, str | None]: ...
     def newest(self, limit: int) -> list[LogRow]: ...
@@ -131,7 +134,7 @@ class ArchiveRows:
         self.filter = flt
         self.refresh()
 
-    def find(self, log_id: str) -> LogEntry | None:
+    def find(self, log_id: str) -> Call | None:
         return self.archive.find(log_id)
 
     def position(self, log_id: str) -> int | None:
@@ -151,14 +154,14 @@ class ArchiveRows:
         return self.archive.newest_ms()
 
 
-def _matches(entry: LogEntry, badges: Sequence[str], flt: LogFilter, terms: Sequence[str]) -> bool:
+def _matches(entry: Call, badges: Sequence[str], flt: LogFilter, terms: Sequence[str]) -> bool:
     if flt.source is not None and entry.source != flt.source:
         return False
     if flt.errors_only and entry.error is None:
         return False
     if flt.badge and flt.badge not in badges:
         return False
-    if flt.since_ms is not None and entry.created_at <= flt.since_ms:
+    if flt.since_ms is not None and time_of(entry) <= flt.since_ms:
         return False
     if terms:
         haystack = "\n".join(t for t in (entry.prompt, entry.response, entry.error) if t).casefold()
@@ -172,7 +175,7 @@ class MemoryRows:
 
     def __init__(self, flt: LogFilter | None = None) -> None:
         self.filter = flt or LogFilter()
-        self._entries: dict[str, tuple[LogEntry, tuple[str, ...]]] = {}
+        self._entries: dict[str, tuple[Call, tuple[str, ...]]] = {}
         self._order: list[str] = []
         self._view: list[str] = []
         self._rows: dict[str, LogRow] = {}
@@ -184,11 +187,11 @@ class MemoryRows:
         return self._rows[self._view[index]]
 
     def add(
-        self, entries: Iterable[LogEntry], badges_fn: Callable[[LogEntry], Iterable[str]] | None = None
-    ) -> list[LogEntry]:
+        self, entries: Iterable[Call], badges_fn: Callable[[Call], Iterable[str]] | None = None
+    ) -> list[Call]:
         """Keep the entries not held yet; returns the new ones. ``badges_fn(entry)`` gives
         each new entry's badges once, here (like the archive's ingest)."""
-        new: list[LogEntry] = []
+        new: list[Call] = []
         for entry in entries:
             if entry.id in self._entries:
                 continue
@@ -204,7 +207,7 @@ class MemoryRows:
 
     def _sort_key(self, log_id: str) -> tuple[int, str]:
         entry = self._entries[log_id][0]
-        return (entry.created_at, entry.id)
+        return (time_of(entry), entry.id)
 
     def refresh(self) -> None:
         terms = highlight_terms(self.filter.text)
@@ -214,7 +217,7 @@ class MemoryRows:
         self.filter = flt
         self.refresh()
 
-    def find(self, log_id: str) -> LogEntry | None:
+    def find(self, log_id: str) -> Call | None:
         held = self._entries.get(log_id)
         return None if held is None else held[0]
 

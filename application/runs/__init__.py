@@ -1,5 +1,6 @@
-"""Runs, without Textual, for every platform: blah.dev eval runs (``actions``, ``watch``,
-``events``, ``eta``, ``progress``, ``statuses``, ``judge_verdict``), Blobfish benchmark runs
-(``bench_*``, ``bench_inspect`` for a graded task's steps); errorbar bake-offs are in
-``application.compare.bakeoff``.
+"""Runs, without Textual, one package per platform's kind of run: ``blah/`` (blah.dev eval runs:
+the writes, the watch, the statuses, the judge's verdict) and ``bench/`` (Blobfish benchmark
+runs: their rows, the suite watch, a graded task's steps). Shared by both and by the bake-offs:
+``eta`` (an ETA from the completed count seen at each poll). errorbar bake-offs are an area of
+their own: ``application.bakeoffs``.
 """

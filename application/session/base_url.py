@@ -11,7 +11,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from application.session.key_redaction import hide_keys, shown_address
+from application.session.credentials.key_redaction import hide_keys, shown_address
 from common.constants import DEFAULT_BASE_URL
 
 __all__ = ["DEFAULT_BASE_URL", "EXAMPLES", "base_url_problem", "explain_bad_base_url"]
@@ -60,5 +60,5 @@ def _valid_host(host: str) -> bool:
 
 def explain_bad_base_url(raw: str, problem: str, *, option: str = "--base-url") -> str:
     """One sentence for the person: what is wrong and what a valid address looks like. The
-    address is repeated without what may hold a key (``application.session.key_redaction``)."""
+    address is repeated without what may hold a key (``application.session.credentials.key_redaction``)."""
     return f"{option} {shown_address(raw)!r} is not a platform address: {hide_keys(problem)}. " f"A valid one looks like {EXAMPLES}"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 
 if TYPE_CHECKING:
     from api_client.archives.archive import Archive
@@ -52,7 +52,7 @@ class AppContext:
     ``blobfish``, or None when Blobfish is not configured."""
     bench_slugs: tuple[str, ...] = ()
     """Blobfish benchmarks the session is told of (the demo's world): listed in Runs beside
-    those the person has run or whose board they opened (``application.runs.bench_known``)."""
+    those the person has run or whose board they opened (``application.runs.bench.known``)."""
     errorbar: Any = None
     """The errorbar eval-run queue (Compare's bake-offs): an
     ``api_client.errorbar.ErrorbarClient``, or None when errorbar is not configured."""

@@ -1,6 +1,6 @@
-"""What may name a profile, without pydantic: ``application.session.config`` checks the names of
+"""What may name a profile, without pydantic: ``application.session.settings.config`` checks the names of
 the file's ``[profiles.NAME]`` tables on the start path, where no pydantic model is built
-(``application.session.fields``); ``profile_table`` (the pydantic ``Profile``) re-exports these."""
+(``application.session.settings.fields``); ``profile_table`` (the pydantic ``Profile``) re-exports these."""
 
 from __future__ import annotations
 

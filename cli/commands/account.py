@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Any
 import tomli_w
 from pydantic import ValidationError
 
-from application.session.config import Config, load_config, set_value
-from application.session.credentials import credentials_file, forget_key, login_key
-from application.session.keyring_store import KeyringUnavailable
+from application.session.credentials.keyring_store import KeyringUnavailable
+from application.session.credentials.stored_key import credentials_file, forget_key, login_key
 from application.session.platforms import foreign_key_problem
-from application.session.profiles import describe_key_source
+from application.session.profiles.resolve import describe_key_source
+from application.session.settings.config import Config, load_config, set_value
 
 if TYPE_CHECKING:
-    from application.session.credentials import Where
-    from application.session.profiles import ResolvedProfile
+    from application.session.credentials.stored_key import Where
+    from application.session.profiles.resolve import ResolvedProfile
 
 
 def account_main(args: argparse.Namespace) -> int:
@@ -39,7 +39,7 @@ def account_main(args: argparse.Namespace) -> int:
 def _profile_or_fail(name: str | None) -> ResolvedProfile | None:
     """The profile ``login``/``logout`` act on (``--profile``, else the default one), read
     without its key; None (said on stderr) when there is no such profile."""
-    from application.session.profiles import ProfileError, inspect_profile
+    from application.session.profiles.resolve import ProfileError, inspect_profile
 
     try:
         return inspect_profile(name, read_stored=False)
@@ -86,7 +86,7 @@ def _key_line(profile: ResolvedProfile) -> str:
 
 
 def _status(profile_name: str | None) -> int:
-    from application.session.profiles import ProfileError, inspect_profile, known_profiles
+    from application.session.profiles.resolve import ProfileError, inspect_profile, known_profiles
 
     loaded = load_config()
     try:

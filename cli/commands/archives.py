@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from api_client.archives.files import ArchiveInfo, archives_dir, delete_archive, list_archives
-from application.session.profile_table import IMPLICIT_PROFILE
+from application.session.settings.profile_table import IMPLICIT_PROFILE
 from common.format import format_size
 from widgets.safe_text import one_line
 

@@ -44,11 +44,16 @@ from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import CreateOutcomeUnknown, KeyShapeError, RefusedLocally, RoleError
 from api_client.errorbar.gate_blocking import BlockingGate
-from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.errors import UnsafePathError
-from cli.commands import bakeoff_calibration
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    InvalidResponseError,
+    MissingKeyError,
+    UnreachableError,
+    UnsafePathError,
+)
+from cli.commands import bakeoff_calibration, bakeoff_screen
 from cli.commands import bakeoff_print as show
-from cli.commands import bakeoff_screen
 from cli.commands.bakeoff_connection import Connection, ConnectionError_, resolve
 from cli.commands.bakeoff_create import add_create_arguments, create_request, run_create
 from cli.commands.bakeoff_plan import OFFLINE_ACTIONS, run_offline
@@ -151,7 +156,7 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             run = await client.get_run(args.run_id)
             _print_json(run.to_json(), out) if args.json else show.print_run(run, out)
             if not args.json and run.status == "DONE":
-                from application.compare.bakeoff.readings import fetch_switch_readings
+                from application.bakeoffs.readings import fetch_switch_readings
                 from cli.commands.bakeoff_readings import print_readings
 
                 print_readings(await fetch_switch_readings(client, run, args.margin), out)

@@ -12,10 +12,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS, gate_params
 from api_client.errorbar.errors import KeyShapeError, RefusedLocally
-from api_client.errors import AuthError, BlahError, InvalidResponseError, MissingKeyError, UnreachableError
-from api_client.errors import UnsafePathError
-from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
-from application.compare.bakeoff.figures import interval_text, rate_text
+from api_client.errors import (
+    AuthError,
+    BlahError,
+    InvalidResponseError,
+    MissingKeyError,
+    UnreachableError,
+    UnsafePathError,
+)
+from application.bakeoffs import calibration, clusters, criteria, evidence, verdict
+from application.bakeoffs.figures import interval_text, rate_text
 from cli.commands.bakeoff_connection import ConnectionError_, resolve
 from cli.commands.command_error import CommandError, confirm, error_line, fail
 from common.format import DASH

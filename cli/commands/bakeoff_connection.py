@@ -1,6 +1,6 @@
 """Where `blah-tui bakeoff` sends its requests, and with which key.
 
-The usual path is ``application.session.profiles.resolve_profile`` (``--profile``, else the one
+The usual path is ``application.session.profiles.resolve.resolve_profile`` (``--profile``, else the one
 errorbar profile; ``--base-url`` wins; key from ``$ERRORBAR_API_KEY``, else the profile's
 stored key). A CI job gives ``--base-url`` and ``$ERRORBAR_API_KEY`` and no ``--profile``:
 then neither the config nor the key store is read (the answer would be the same: the flag
@@ -28,7 +28,7 @@ class Connection:
     @property
     def key_description(self) -> str:
         """Where the key came from, in words (never the key)."""
-        from application.session.profiles import describe_key_source
+        from application.session.profiles.resolve import describe_key_source
 
         return describe_key_source(self.key_source, platform_spec("errorbar"))
 
@@ -45,7 +45,7 @@ def resolve(base_url: str | None, profile: str | None, env: dict[str, str]) -> C
         if refusal:
             raise ConnectionError_(refusal)
         return Connection(origin, key, "env")
-    from application.session.profiles import ProfileError, resolve_profile
+    from application.session.profiles.resolve import ProfileError, resolve_profile
 
     try:
         resolved = resolve_profile(profile, platform="errorbar", base_url_flag=base_url)

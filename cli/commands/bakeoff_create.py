@@ -20,12 +20,18 @@ import json
 from typing import TYPE_CHECKING, Any, TextIO
 
 from api_client.errors import AuthError, BlahError, UnreachableError
-from application.compare.bakeoff.confirm import confirmation_lines
-from application.compare.bakeoff.new_run import (
-    DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_SAMPLE_COUNT, STORED, ArmSpec, NewRun, Problem, SampleFilters,
+from application.bakeoffs.confirm import confirmation_lines
+from application.bakeoffs.new_run.fields import parse_arm, parse_assertion
+from application.bakeoffs.new_run.request import (
+    DEFAULT_MAX_OUTPUT_TOKENS,
+    DEFAULT_SAMPLE_COUNT,
+    STORED,
+    ArmSpec,
+    NewRun,
+    Problem,
+    SampleFilters,
 )
-from application.compare.bakeoff.new_run_fields import parse_arm, parse_assertion
-from application.compare.bakeoff.refusals import create_refusal
+from application.bakeoffs.refusals import create_refusal
 from cli.commands.command_error import CommandError, confirm
 from common.plain_text import one_line
 

@@ -59,7 +59,7 @@ def run_offline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def spend_lines(samples: int | None, candidates: int, best_of: int, stored: bool,
                 usd_per_answer: float | None) -> list[str]:
     """What a run of that shape spends on (counts from the contract's rules; a price only when given)."""
-    from application.compare.bakeoff.cost import run_size
+    from application.bakeoffs.cost import run_size
 
     if samples is None:
         return ["spend: give --samples to count the generations and judge calls"]
@@ -79,7 +79,7 @@ def spend_lines(samples: int | None, candidates: int, best_of: int, stored: bool
 
 
 def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from application.compare.bakeoff.planning import plan_lines
+    from application.bakeoffs.planning import plan_lines
     from diagnosis.planning import SAMPLE_CAP, PlanQuestion, plan
 
     question = PlanQuestion(samples=args.samples, rate=args.rate, half_width=args.half_width, margin=args.margin,
@@ -111,7 +111,7 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from application.compare.bakeoff.verify import BundleError, verify_bundle
+    from application.bakeoffs.verify import BundleError, verify_bundle
 
     try:
         with open(args.bundle, encoding="utf-8") as handle:

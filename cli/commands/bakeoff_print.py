@@ -8,10 +8,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from application.compare.bakeoff.assertions import assertion_rows, failed_assertions
-from application.compare.bakeoff.figures import rate_text
-from application.compare.bakeoff.gate import actual_word
-from application.compare.bakeoff.new_run_hints import population_text
+from application.bakeoffs.assertions import assertion_rows, failed_assertions
+from application.bakeoffs.figures import rate_text
+from application.bakeoffs.gate import actual_word
+from application.bakeoffs.new_run.hints import population_text
 from common.format import DASH, format_latency
 from common.plain_text import one_line
 

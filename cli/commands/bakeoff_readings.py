@@ -1,12 +1,12 @@
 """The app's own readings printed under `bakeoff show` for a finished run: the judge's biases,
-the paired difference and the prediction-powered win rate (application/compare/bakeoff/readings.py),
+the paired difference and the prediction-powered win rate (application/bakeoffs/readings.py),
 set apart from the queue's numbers, which they never replace."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from application.compare.bakeoff.readings import SwitchReadings
+from application.bakeoffs.readings import SwitchReadings
 from common.plain_text import one_line
 
 

@@ -20,7 +20,7 @@ import argparse
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from application.compare.bakeoff.screening import screening_body
+from application.bakeoffs.screening import screening_body
 from cli.commands.bakeoff_screen_print import print_screening
 from cli.commands.command_error import EXIT_USAGE, CommandError
 from common.plain_text import one_line

@@ -1,15 +1,14 @@
 """A screening's result as plain text (`bakeoff screen`, and `bakeoff show` on a screening run):
 the incumbent and its token shape, per candidate the similarity with its interval, $/request,
 savings and the monthly projection, then the recommendation said plainly. Every value is the
-queue's (``application.compare.bakeoff.screening``); what it did not send is the dash."""
+queue's (``application.bakeoffs.screening``); what it did not send is the dash."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from application.compare.bakeoff.screening import (candidate_lines, no_result_sentence, report_head, report_tail,
-                                           screening_of)
+from application.bakeoffs.screening import candidate_lines, no_result_sentence, report_head, report_tail, screening_of
 from common.plain_text import one_line
 
 if TYPE_CHECKING:

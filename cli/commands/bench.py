@@ -40,11 +40,11 @@ from api_client.blobfish.benchmarks import (
 from api_client.blobfish.errors import KeyShapeError
 from api_client.blobfish.shapes_bench import SuiteRun
 from api_client.errors import AuthError, BlahError, MissingKeyError, UnreachableError, UnsafePathError
-from application.runs.bench_known import known_slugs, remember_slug
-from application.runs.bench_watch import Sleep, WatchEvent, watch_suite
+from application.runs.bench.known import known_slugs, remember_slug
+from application.runs.bench.watch import Sleep, WatchEvent, watch_suite
 from application.session.base_url import base_url_problem
-from application.session.profiles import ProfileError
-from cli.commands.bench_print import print_json, print_board, print_runs, print_single, print_suite
+from application.session.profiles.resolve import ProfileError
+from cli.commands.bench_print import print_board, print_json, print_runs, print_single, print_suite
 from cli.commands.blobfish import BASE_URL_ENV, DEFAULT_BASE_URL, _cell, _number, resolve_connection
 from cli.commands.command_error import CommandError, confirm, error_line, fail
 from cli.parsing import platform_command_parser

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from api_client.blobfish.shapes_bench import CommunityRow, RunList, SingleRun, SuiteRun, TaskResult
 from application.leaderboard.bench_board import coverage_sentence
-from application.runs.bench_full_suite import full_suite_command
+from application.runs.bench.full_suite import full_suite_command
 from cli.commands.blobfish import _cell, _created, _number, _table
 from common.format import DASH
 from common.iso_time import parse_iso

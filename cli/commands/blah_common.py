@@ -82,7 +82,7 @@ class Connection:
 def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> Connection:
     """The blah.dev origin and key: the verb's options, else the global ones, else the profile."""
     from application.session.base_url import base_url_problem, explain_bad_base_url
-    from application.session.profiles import ProfileError, resolve_profile
+    from application.session.profiles.resolve import ProfileError, resolve_profile
 
     base_url = getattr(args, "base_url", None) or globals_.base_url
     if base_url is not None:
@@ -157,7 +157,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO, nu
 
 def confirm(question: str, yes: bool, stdin: TextIO, err: TextIO) -> None:
     """A write goes ahead with ``--yes``, or after "y" on a terminal; else nothing is sent."""
-    from cli.commands.command_error import CommandError, confirm as ask
+    from cli.commands.command_error import CommandError
+    from cli.commands.command_error import confirm as ask
 
     try:
         ask(question, yes, stdin, err)

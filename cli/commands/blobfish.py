@@ -34,7 +34,7 @@ from api_client.blobfish.shapes import DEFAULT_BASE_URL, Summary
 from api_client.blobfish.shapes_evidence import Evaluation, Rollout
 from api_client.errors import BlahError, MissingKeyError, UnsafePathError
 from application.session.base_url import base_url_problem
-from application.session.profiles import ProfileError, resolve_profile
+from application.session.profiles.resolve import ProfileError, resolve_profile
 from cli.commands.command_error import CommandError, error_line, fail
 from cli.parsing import platform_command_parser
 from common.format import DASH
@@ -64,7 +64,7 @@ class BlobfishConnection:
 
 def resolve_connection(base_url: str | None, profile: str | None = None) -> BlobfishConnection:
     """The one place that decides the base URL and the key: the profile's
-    (``application.session.profiles.resolve_profile``: ``--profile``, else the one Blobfish profile, else
+    (``application.session.profiles.resolve.resolve_profile``: ``--profile``, else the one Blobfish profile, else
     ``$BLOBFISH_BASE_URL``, else https://blobfish.ai; ``--base-url`` wins), and the key from
     ``$BLOBFISH_API_KEY``, else the one stored for that profile. Raises ``ProfileError``."""
     resolved = resolve_profile(profile, platform="blobfish", base_url_flag=base_url)

@@ -1,6 +1,6 @@
 """`blah-tui open FILE.jsonl`: load a saved dump into a temporary archive to browse offline.
 
-A dump is what ``blah-tui export`` writes: one LogEntry JSON object per line (any order).
+A dump is what ``blah-tui export`` writes: one Call JSON object per line (any order).
 Also accepted, because people save what they have: a line holding a JSON array of entries,
 or a whole ``GET /logs`` page (``{"logs": [...]}``); and Blobfish JSONL (the platform's
 ``blobfish.trace.v1`` lines, as `blah-tui blobfish export` and the app's export write them, or
@@ -29,8 +29,9 @@ from pydantic import ValidationError
 
 from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
-from api_client.blahdev.shapes import LogEntry
+from api_client.blahdev.records import parse_call
 from application.diagnosis.dump import entries_in
+from common.records import Call, time_of
 from widgets.safe_text import one_line
 
 BATCH = 5000
@@ -100,7 +101,7 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def _parse_line(raw: bytes) -> Iterator[LogEntry]:
+def _parse_line(raw: bytes) -> Iterator[Call]:
     from application.evaluations.dump_lines import blobfish_entries, is_blobfish_line
 
     for item in entries_in(orjson.loads(raw)):
@@ -109,7 +110,7 @@ def _parse_line(raw: bytes) -> Iterator[LogEntry]:
         if is_blobfish_line(item):
             yield from blobfish_entries(item)
             continue
-        yield LogEntry.model_validate(item)
+        yield parse_call(item)
 
 
 def read_dump(
@@ -145,7 +146,7 @@ def _load(
     badges_fn: BadgesFn | None,
     on_bad_line: Callable[[BadLine], None] | None,
 ) -> None:
-    batch: list[LogEntry] = []
+    batch: list[Call] = []
     # A dump in time order (an export is newest first) fills the archive at one end, batch
     # after batch. Once the order breaks, the rest is stored unnumbered and placed in one
     # pass at the end, rather than every batch shifting the rows around it.
@@ -182,12 +183,13 @@ def _load(
             result.entries += 1
             if entry.model_id:
                 result.model_ids[entry.model_id] += 1
-            if prev is not None and entry.created_at != prev:
-                step = 1 if entry.created_at > prev else -1
+            at = time_of(entry)
+            if prev is not None and at != prev:
+                step = 1 if at > prev else -1
                 if trend and step != trend:
                     in_order = False
                 trend = trend or step
-            prev = entry.created_at
+            prev = at
             batch.append(entry)
         if len(batch) >= BATCH:
             flush()

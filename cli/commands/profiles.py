@@ -1,6 +1,6 @@
 """`blah-tui profiles list | add | use | remove`: the platforms this person talks to.
 
-No Textual import. The config file is edited in place (``application.session.profile_config``): a
+No Textual import. The config file is edited in place (``application.session.profiles.edit``): a
 change that a line edit cannot make rewrites the file after copying it to ``.bak``, and
 this command says so.
 """
@@ -15,7 +15,7 @@ from application.session.platforms import PLATFORM_NAMES, platform_spec
 from cli.parsing import OneLineParser, describe_subcommands
 
 if TYPE_CHECKING:
-    from application.session.profile_config import ProfileEdit
+    from application.session.profiles.edit import ProfileEdit
 
 # The parser is built on every start (`blah-tui --help`, `blah-tui export`): what the actions
 # need (pydantic, the config, the credentials) is imported when one runs.
@@ -50,8 +50,8 @@ def add_profiles_parser(sub: argparse._SubParsersAction[OneLineParser]) -> None:
 def profiles_main(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from application.session.credentials import forget_key
-    from application.session.profile_config import ConfigEditError, remove_profile, use_profile
+    from application.session.credentials.stored_key import forget_key
+    from application.session.profiles.edit import ConfigEditError, remove_profile, use_profile
 
     action = getattr(args, "profiles_command", None) or "list"
     try:
@@ -80,8 +80,8 @@ def profiles_main(args: argparse.Namespace) -> int:
 def _add(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from application.session.profile_config import add_profile
-    from application.session.profile_table import Profile, profile_name_problem
+    from application.session.profiles.edit import add_profile
+    from application.session.settings.profile_table import Profile, profile_name_problem
 
     problem = profile_name_problem(args.name)
     if problem:
@@ -99,9 +99,9 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list() -> int:
-    from application.session.config import load_config
-    from application.session.profile_table import IMPLICIT_PROFILE
-    from application.session.profiles import ProfileError, inspect_profile, known_profiles
+    from application.session.profiles.resolve import ProfileError, inspect_profile, known_profiles
+    from application.session.settings.config import load_config
+    from application.session.settings.profile_table import IMPLICIT_PROFILE
     from common.format import DASH
     from common.safe_strings import one_line
 

@@ -49,7 +49,7 @@ class ReportError(Exception):
 
 
 async def _gather(model_id: str, *, base_url: str, api_key: str | None, limit: int) -> DiagnosisInputs:
-    from application.session.config import load_config
+    from application.session.settings.config import load_config
 
     config = load_config().config
     async with BlahClient(base_url, api_key=api_key) as client:

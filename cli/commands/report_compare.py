@@ -48,7 +48,7 @@ def render_table(comparison: CheckpointComparison) -> str:
 
 async def _compare(model_a: str, model_b: str, *, base_url: str, api_key: str | None,
                    limit: int) -> CheckpointComparison:
-    from application.session.config import load_config
+    from application.session.settings.config import load_config
 
     templates = dict(load_config().config.templates)
     async with BlahClient(base_url, api_key=api_key) as client:

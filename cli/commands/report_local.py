@@ -38,7 +38,7 @@ UNREADABLE_LINES = 3
 
 
 def _template(model_id: str) -> tuple[str | None, str]:
-    from application.session.config import load_config
+    from application.session.settings.config import load_config
 
     template = load_config().config.templates.get(model_id)
     return template, ("config" if template else "unknown")

@@ -8,10 +8,10 @@
     blah-tui runs resume RUN [--watch] [--json] [--yes]
     blah-tui runs cancel RUN [--json] [--yes]
 
-The same application functions as the Runs screens: ``application.runs.actions`` for the three
+The same application functions as the Runs screens: ``application.runs.blah.actions`` for the three
 writes (each sent once, confirmed on a terminal or by ``--yes``, a lost answer settled by a
-read or said to be unknown), ``application.runs.follow`` for the watch,
-``application.runs.judge_verdict`` for the judge's verdict, ``application.runs.listing`` for a model's
+read or said to be unknown), ``application.runs.blah.follow`` for the watch,
+``application.runs.blah.judge_verdict`` for the judge's verdict, ``application.runs.blah.listing`` for a model's
 runs. ``runs results`` prints each result's score and the judge's reasoning verbatim (made
 inert): the ``reasoning`` of a JSON ``score_details`` with its criteria, or the whole text of a
 plain one. Exit codes: see ``cli.commands.blah_common``.
@@ -29,17 +29,17 @@ from typing import Any, TextIO
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import Result, Run
 from api_client.errors import BlahError, NotFoundError
-from application.runs.actions import WriteOutcome, cancel_run, resume_run, start_run
-from application.runs.follow import FollowUpdate, Sleep, follow_run
-from application.runs.judge_verdict import parse_judgement
-from application.runs.listing import runs_of_model
+from application.runs.blah.actions import WriteOutcome, cancel_run, resume_run, start_run
+from application.runs.blah.follow import FollowUpdate, Sleep, follow_run
+from application.runs.blah.judge_verdict import parse_judgement
+from application.runs.blah.listing import runs_of_model
 from cli.commands.blah_common import (
+    EXIT_CODES_HELP,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_STOPPED,
     EXIT_UNKNOWN,
     EXIT_UNREACHABLE,
-    EXIT_CODES_HELP,
     EXIT_USAGE,
     GlobalOptions,
     VerbError,

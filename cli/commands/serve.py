@@ -60,14 +60,14 @@ def serve_main(
 ) -> int:  # fmt: skip
     """Serve the app until Ctrl+C. ``argv_out`` (tests) receives the command instead of serving."""
     if not demo:
-        from application.session.profiles import ProfileError, resolve_profile
+        from application.session.profiles.resolve import ProfileError, resolve_profile
 
         try:
             chosen = resolve_profile(profile, platform="blah", base_url_flag=base_url, key_flag=api_key)
         except ProfileError as error:
             print(f"blah-tui serve: {error}", file=sys.stderr)
             return 2
-        from application.session.config import load_config
+        from application.session.settings.config import load_config
 
         if not (model or chosen.default_model or load_config().config.default_model):
             print("blah-tui serve: no model: pass --model MODEL_ID, --demo, or set default_model", file=sys.stderr)

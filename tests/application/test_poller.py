@@ -29,7 +29,7 @@ from api_client.errors import (
 )
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import RoomPoller
-from application.poller import RETRY_AFTER_CAP_S, Backoff, Poller, PollEnd, PollStep, is_fatal
+from application.poller import RETRY_AFTER_CAP_S, Backoff, PollEnd, Poller, PollStep, is_fatal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -307,11 +307,11 @@ POLL_LOOPS: dict[str, str] = {
     "tui/screens/runs/watch.py": "Poller",
     "tui/reload.py": "Backoff",  # the screens' one reload timer (lists refreshed on a timer, not a loop)
     "tui/screens/runs/screen.py": "Reload",
-    "tui/screens/runs/bakeoff_runs.py": "Reload",
-    "tui/screens/runs/bench_runs.py": "Reload",
-    "tui/screens/runs/bakeoff_watch.py": "Reload",
-    "tui/screens/compare/bakeoffs.py": "Reload",
-    "application/runs/bench_watch.py": "Backoff",  # a suite run's watch: the server's pace, errors by the rules
+    "tui/screens/bakeoffs/run_rows.py": "Reload",
+    "tui/screens/runs/bench/rows.py": "Reload",
+    "tui/screens/bakeoffs/watch.py": "Reload",
+    "tui/screens/bakeoffs/screen.py": "Reload",
+    "application/runs/bench/watch.py": "Backoff",  # a suite run's watch: the server's pace, errors by the rules
     "tui/screens/playground/screen.py": "Poller",
     "tui/screens/games/screen.py": "Poller",
 }
@@ -319,14 +319,14 @@ POLL_LOOPS: dict[str, str] = {
 RETRY_AFTER_READERS = {"api_client/transport/polling.py", "api_client/transport/http.py", "api_client/transport/responses.py",
                        "api_client/errors.py", "api_client/transport/retry.py",
                        # a suite run's 202 names its first poll in Retry-After: the schedule the
-                       # server sets, handed to application/runs/bench_watch.py (which retries errors by
+                       # server sets, handed to application/runs/bench/watch.py (which retries errors by
                        # the shared Backoff and never reads retry_after itself)
                        "api_client/blobfish/benchmarks.py", "api_client/blobfish/shapes_bench.py",
                        "cli/commands/bench.py",
                        # ... and the screens that start a suite hand the same value to that watch
-                       "application/runs/bench_runs.py", "tui/screens/runs/bench_runs.py",
-                       "tui/screens/runs/bench_start_flow.py",
-                       "tui/screens/runs/bench_watch.py",
+                       "application/runs/bench/rows.py", "tui/screens/runs/bench/rows.py",
+                       "tui/screens/runs/bench/start.py",
+                       "tui/screens/runs/bench/watch.py",
                        # the CI gate's one blocking GET (no event loop, for start-up): the shared
                        # RetryPolicy's cap and backoff, applied in a synchronous loop
                        "api_client/errorbar/gate_blocking.py"}

@@ -292,9 +292,18 @@ def _diagnose_child(path: str, workers: int) -> int:
         # CPU / cores is what the work needs on idle cores.
         "workers_cpu_seconds": workers_cpu, "total_cpu_seconds": time.process_time() - cpu + workers_cpu,
         "kept_calls": whole.kept_calls, "failing_calls": whole.report.summary.failing_calls,
-        "markdown_chars": len(markdown),
+        "markdown_chars": len(markdown), "scan_path": _scan_path(),
     }))
     return 0
+
+
+def _scan_path() -> str:
+    """Which path diagnosis's scans took in this process (``blah-tui --version`` says the same)."""
+    try:
+        from diagnosis.compiled import describe_scan_path
+    except ImportError:  # a baseline's code from before issue 39
+        return "(before diagnosis.compiled)"
+    return describe_scan_path()
 
 
 def _sample_stats(samples: list[dict[str, Any]]) -> dict[str, Any]:

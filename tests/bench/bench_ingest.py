@@ -106,7 +106,7 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
     from api_client.archives.archive import Archive
     from api_client.blahdev.client import BlahClient
     from application.session.context import AppContext
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
     from tui.app import create_app
     from tui.screens.logs.screen import LogsScreen
 

@@ -102,8 +102,8 @@ def child_app(archive_path: Path, report: Path | None, linger: float) -> None:
 
     gc.disable()  # as ``blah-tui`` does (cli.main) before the app's imports; BlahApp.run turns it on
     from api_client.archives.archive import Archive
-    from application.session.config import load_config
     from application.session.context import AppContext
+    from application.session.settings.config import load_config
     from cli.launch import apply_config
     from tui.app import BlahApp, create_app
     from tui.screens.logs.screen import LogsScreen

@@ -42,7 +42,7 @@ from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import LogEntry
 from api_client.blahdev.tail import LogTail
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from api_client.blahdev.shapes import Result
-from application.runs.judge_verdict import parse_judgement
+from application.runs.blah.judge_verdict import parse_judgement
 from cli.commands import chatroom as chatroom_cli
 from cli.commands import runs as runs_cli
 from cli.main import main

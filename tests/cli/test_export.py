@@ -15,6 +15,7 @@ import pytest
 
 from api_client.archives.archive import Archive, LogFilter
 from api_client.blahdev.client import BlahClient
+from api_client.blahdev.records import call_from_log_entry
 from api_client.blahdev.shapes import LogEntry
 from api_client.blahdev.wire_logs import WirePage
 from api_client.errors import ServerError
@@ -58,7 +59,7 @@ def test_export_writes_the_platforms_whole_history_newest_first(
     times = [r["created_at"] for r in rows]
     assert times == sorted(times, reverse=True)
     assert set(rows[0]) == set(LogEntry.model_fields)  # the platform's field names, all of them
-    assert LogEntry.model_validate(rows[0]) == want[0]
+    assert call_from_log_entry(LogEntry.model_validate(rows[0])) == want[0]
     err = capsys.readouterr().err
     assert f"Exported {len(rows)} calls" in err
     assert not list(tmp_path.glob(".dump.jsonl.*"))  # no temporary file left behind

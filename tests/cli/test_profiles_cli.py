@@ -11,11 +11,11 @@ from typing import Any
 import keyring
 import pytest
 
-from application.session.config import load_config
-from application.session.credentials import credentials_file
-from application.session.keyring_store import SERVICE, USERNAME
+from application.session.credentials.keyring_store import SERVICE, USERNAME
+from application.session.credentials.stored_key import credentials_file
 from application.session.paths import config_file
-from application.session.profiles import resolve_profile
+from application.session.profiles.resolve import resolve_profile
+from application.session.settings.config import load_config
 from cli.commands.serve import serve_main
 from cli.main import main
 from simulator.server import SimulatorServer

@@ -1,6 +1,6 @@
 """The loop detector's compiled gate (diagnosis/_loop_gate.c) gives the answers of its Python
-twin: the number of words of ``low.split()`` and whether a word trigram comes back (list
-markers folded or not), on fuzzed texts of repeated words, list markers, near-miss markers and
+twin (``loop.prefilter``): the number of words of ``low.split()`` and whether a word trigram comes
+back (list markers folded or not), on fuzzed texts of repeated words, list markers, near-miss markers and
 every kind of whitespace ``str.split`` splits on; the periods worth checking in a list of words;
 and ``find_loop`` finds the same loops with the compiled gate and periods as without them."""
 
@@ -9,13 +9,18 @@ from __future__ import annotations
 import random
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from diagnosis import loop, loop_words
+from tests.support.compiled_scans import compiled_modules
 
-gate = pytest.importorskip("diagnosis._loop_gate", reason="the compiled gate is not built (pip install -e .)")
-newer = pytest.mark.skipif(not hasattr(gate, "prefilter"), reason="built from older sources (pip install -e .)")
+
+@pytest.fixture(name="gate")
+def _gate() -> ModuleType:
+    return compiled_modules()[0]
+
 
 WORDS = ["no", "the", "cat", "Milk", "buy", "a", "x", "1.", "(2)", "3)", "12.", "999)", "1000.", "(1)", "2.", "(12.",
          "007.", "1.)", "(3", "4", "..", ").", "day", "Day 2:", "step", "ok!", "haha", "!!!!",
@@ -41,20 +46,27 @@ def python_gate(low: str, fold: bool) -> int:
     return len(words) * 2 + int(loop._could_repeat(loop._fold_markers(low, words) if fold else words))
 
 
-def test_the_compiled_gate_answers_what_the_python_gate_answers() -> None:
+def test_the_compiled_gate_answers_what_the_python_gate_answers(gate: ModuleType) -> None:
     rng = random.Random(30)
     passed = 0
     for _ in range(20_000):
-        low = fuzzed(rng).lower()
-        for fold in (False, True):
-            got = gate.trigram_gate(low, fold)
-            assert got == python_gate(low, fold), (low, fold)
-            passed += got > 0 and got & 1
+        text = fuzzed(rng)
+        got = gate.prefilter(text)
+        if not text.isascii():
+            assert got is None
+            continue
+        assert got == loop.prefilter(text), text
+        passed += got[1]
     assert passed > 2000  # the gate opened often enough to be tested both ways
 
 
-@newer
-def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+def _or_python(found: list[tuple[str, int, int]] | None, low: str) -> list[tuple[str, int, int]]:
+    return loop_words.labelled_numbers_py(low) if found is None else found  # (None: not ASCII)
+
+
+def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(
+    gate: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import bench_diagnosis
 
@@ -63,20 +75,23 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(monke
     texts += [bench_diagnosis.answer_for(i) for i in range(200)] + [bench_diagnosis.failure_for(i)[0] for i in range(200)]
     texts += ["1. Buy milk 2. Buy milk 3. Buy milk 4. Buy milk", "Day 1: I walked. Day 2: I walked. Day 3: I walked.",
               "The answer is no no no no no no no no", "Sure. " + "The capital of France is Paris. " * 5]
-    compiled = [loop.find_loop(t) for t in texts]
-    monkeypatch.setattr(loop, "_trigram_gate", None)
+    with monkeypatch.context() as compiled_path:  # (whatever path this process runs)
+        compiled_path.setattr(loop, "_prefilter", gate.prefilter)
+        compiled_path.setattr(loop, "_periods_of", lambda toks: gate.candidate_periods(toks, loop_words.MAX_PERIOD))
+        compiled_path.setattr(loop, "_labelled_numbers", lambda low: _or_python(gate.labelled_numbers(low), low))
+        compiled_path.setattr(loop, "_stripped", lambda words: gate.strip_tokens(words, loop_words.PUNCT))
+        compiled_path.setattr(loop, "_spans_of", lambda text: gate.token_spans(text) or loop_words.token_spans_py(text))
+        compiled = [loop.find_loop(t) for t in texts]
     monkeypatch.setattr(loop, "_periods_of", loop_words.candidate_periods)
     monkeypatch.setattr(loop, "_prefilter", None)
     monkeypatch.setattr(loop, "_labelled_numbers", loop_words.labelled_numbers_py)
-    monkeypatch.setattr(loop, "_long_suspects", None)
     monkeypatch.setattr(loop, "_stripped", loop_words.stripped_py)
     monkeypatch.setattr(loop, "_spans_of", loop_words.token_spans_py)
     assert [loop.find_loop(t) for t in texts] == compiled
     assert sum(hit is not None for hit in compiled) > 300
 
 
-@newer
-def test_the_compiled_periods_are_the_python_ones() -> None:
+def test_the_compiled_periods_are_the_python_ones(gate: ModuleType) -> None:
     rng = random.Random(32)
     many = 0
     for _ in range(5000):
@@ -88,8 +103,7 @@ def test_the_compiled_periods_are_the_python_ones() -> None:
     assert many > 500
 
 
-@newer
-def test_the_compiled_tokens_and_spans_are_the_python_ones() -> None:
+def test_the_compiled_tokens_and_spans_are_the_python_ones(gate: ModuleType) -> None:
     rng = random.Random(33)
     punct = list(loop_words.PUNCT) + ["«", "“", "’"]
     for _ in range(5000):
@@ -104,8 +118,7 @@ def test_the_compiled_tokens_and_spans_are_the_python_ones() -> None:
             assert spans is None
 
 
-@newer
-def test_the_prefilter_is_the_python_gate_suspects_and_runs() -> None:
+def test_the_prefilter_is_the_python_gate_suspects_and_runs(gate: ModuleType) -> None:
     rng = random.Random(34)
     vocab = WORDS + ["AAAAAAAAAAAAAAAAAAAA", "abababababababab", "!!!!!!!!!!!!", "?!?!?!?!?!?!", "Photosynthesis",
                      "2.", "2)", "\n\n\n\n\n", " " * 10, "\t" * 5, "\t" * 4, " " * 9, "\n" * 4, "X2.", "9.\t"]
@@ -125,8 +138,7 @@ def test_the_prefilter_is_the_python_gate_suspects_and_runs() -> None:
     assert len(seen) >= 12
 
 
-@pytest.mark.skipif(not hasattr(gate, "labelled_numbers"), reason="built from older sources (pip install -e .)")
-def test_the_compiled_labelled_numbers_are_the_python_ones() -> None:
+def test_the_compiled_labelled_numbers_are_the_python_ones(gate: ModuleType) -> None:
     rng = random.Random(35)
     pieces = ["day", "step", "x", "a_b", "2day", "day2", " ", "  ", "\t", "#", "1", "12", "123", "1234", "0", ".", ":",
               "_", "é", "\n", "-", "day 1", "Day 3"]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from api_client.archives.archive import Archive
+from api_client.blahdev.records import call_from_log_entry
 from api_client.blahdev.shapes import Health, HealthCheck, LogEntry, Result
 from application.diagnosis.whole import diagnose_archive, diagnose_calls
 from diagnosis import kinds
@@ -272,7 +273,7 @@ def test_bulk_read_gives_the_entries_iter_all_gives() -> None:
         archive.add(entries)
         assert newest_entries(archive.path, 10**9) == list(archive.iter_all(newest_first=True))
         assert newest_entries(archive.path, 25) == list(archive.iter_all(newest_first=True))[:25]
-        assert [e.model_dump() for e in newest_entries(archive.path, 40)] == [e.model_dump() for e in entries[:40]]
+        assert newest_entries(archive.path, 40) == [call_from_log_entry(e) for e in entries[:40]]
     finally:
         archive.close()
 

@@ -7,14 +7,21 @@ it (fuzzed texts of keywords, prefixes, the gates' phrases, operators, near miss
 from __future__ import annotations
 
 import random
+from types import ModuleType
 
 import pytest
 
-from diagnosis import features, features_scan as fs
+from diagnosis import features
+from diagnosis import features_scan as fs
 from tests.diagnosis.test_diagnosis_stream import word_soup
+from tests.support.compiled_scans import compiled_modules
 from tests.support.diagnosis_reference import reference_text_features
 
-scanner = pytest.importorskip("diagnosis._word_scan", reason="the compiled scan is not built (pip install -e .)")
+
+@pytest.fixture(name="scanner")
+def _scanner() -> ModuleType:
+    return compiled_modules()[1]
+
 
 PIECES = [p.decode() for p in fs.WORD_START_PREFIXES] + sorted(w.decode() for w in fs.LOOKED_UP_WORDS)[::3] + [
     "x", "_", "9", "s", "sum_", "_sum", "2sum", "summ", "ma", "th", "json2", "c", "++", " ", "\t", "\n", "-", ".",
@@ -27,25 +34,31 @@ def fuzzed(rng: random.Random) -> str:
                    for _ in range(rng.randint(0, 16)))
 
 
-def test_the_compiled_scan_finds_what_the_python_look_ups_find() -> None:
+def test_the_compiled_scan_finds_what_the_python_look_ups_find(scanner: ModuleType) -> None:
     rng = random.Random(41)
     hits = 0
     for _ in range(20_000):
         folded = fuzzed(rng).lower()
-        words, started = fs.scan_words(folded)
+        words, started = scanner.scan(folded)
         assert words == fs.looked_up_words(folded), folded
         assert started == {p for p in fs.WORD_START_PREFIXES if fs._starts_a_word(folded, (p.decode(),))}, folded
         hits += bool(words) and bool(started)
     assert hits > 5000
-    assert fs.scan_words("é math") is None  # not ASCII: the case-insensitive patterns read it
+    assert scanner.scan("é math") is None  # not ASCII: the case-insensitive patterns read it
 
 
-def test_features_are_the_old_searches_with_and_without_the_compiled_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_features_are_the_old_searches_with_and_without_the_compiled_scan(
+    scanner: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     texts = word_soup(random.Random(43), 4000) + [fuzzed(random.Random(44)) for _ in range(2000)]
     features.text_features.cache_clear()
-    compiled = [features.text_features(t) for t in texts]
+    with monkeypatch.context() as compiled_path:  # (whatever path this process runs)
+        compiled_path.setattr(features, "scan_words", scanner.scan)
+        compiled_path.setattr(features, "first_compiled", scanner.first)
+        compiled = [features.text_features(t) for t in texts]
     assert compiled == [reference_text_features(t) for t in texts]
     monkeypatch.setattr(features, "scan_words", None)
+    monkeypatch.setattr(features, "first_compiled", None)
     features.text_features.cache_clear()
     assert [features.text_features(t) for t in texts] == compiled
     features.text_features.cache_clear()
@@ -65,19 +78,18 @@ def _gate_soup(rng: random.Random) -> str:
     return rng.choice(["", " ", "\n "]) + text
 
 
-@pytest.mark.skipif(fs.first_compiled is None, reason="built from older sources (pip install -e .)")
-def test_the_compiled_first_match_is_the_python_one() -> None:
+def test_the_compiled_first_match_is_the_python_one(scanner: ModuleType) -> None:
     rng = random.Random(45)
     named = set()
     for _ in range(20_000):
         folded = _gate_soup(rng).lower()
-        scanned = fs.scan_words(folded)
+        scanned = scanner.scan(folded)
         assert scanned is not None
         words, started = scanned
         for scan_ in (fs.INSTRUCTION_SCAN, fs.OUTPUT_SCAN, fs.TOPIC_SCAN):
             want = scan_.first(folded, words, "none", started)
-            assert fs.first_compiled(scan_.spec, folded, words, started, "none") == want, (folded, scan_.names)
-            assert fs.first_compiled(scan_.spec, folded, words, None, "none") == want, (folded, scan_.names)
+            assert scanner.first(scan_.spec, folded, words, started, "none") == want, (folded, scan_.names)
+            assert scanner.first(scan_.spec, folded, words, None, "none") == want, (folded, scan_.names)
             named.add(want)
     assert named >= set(fs.INSTRUCTION_SCAN.names) | set(fs.OUTPUT_SCAN.names) | set(fs.TOPIC_SCAN.names) | {"none"}
-    assert fs.first_compiled(fs.TOPIC_SCAN.spec, "é math", frozenset(), None, "none") is None
+    assert scanner.first(fs.TOPIC_SCAN.spec, "é math", frozenset(), None, "none") is None

@@ -24,10 +24,10 @@ import pytest
 
 from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
-from application.session.config import load_config
 from application.session.context import AppContext
 from application.session.paths import config_file, data_dir
-from application.session.settings import Settings
+from application.session.settings.config import load_config
+from application.session.settings.typed import Settings
 from cli.launch import apply_config
 from cli.main import main
 from simulator.server import SimulatorServer

@@ -15,7 +15,6 @@ import pytest
 from api_client.blahdev.client import BlahClient
 from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import assert_inert
 from tests.support.hostile_e2e import (
     SIZE,
     Injected,
@@ -29,8 +28,9 @@ from tests.support.hostile_e2e import (
     settle,
     wait_until,
 )
+from tests.support.hostile_payloads import assert_inert
 from tests.support.notify_log import NotificationLog
-from tui.screens.runs.notify import notifier_for
+from tui.run_watch import notifier_for
 
 #: The payloads most likely to do harm (terminal escapes of every family, markup actions, bidi,
 #: the 1 MB line, a lone surrogate). Every payload is also shown in the lists and in the screen

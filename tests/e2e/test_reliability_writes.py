@@ -21,7 +21,7 @@ import pytest
 
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support import sim_http

@@ -34,8 +34,8 @@ from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import UploadTicket
 from api_client.errors import AuthError, BlahError, InvalidResponseError
 from application.session.context import AppContext
-from application.session.credentials import credentials_file, load_stored_key, store_key
-from application.session.settings import Settings
+from application.session.credentials.stored_key import credentials_file, load_stored_key, store_key
+from application.session.settings.typed import Settings
 from cli.main import main, resolve_api_key
 from simulator.server import SimulatorServer
 from tests.support.hostile_e2e import KEYS_NOT_ANSWERED, SIZE, frame_text, visit_every_mode, wait_until

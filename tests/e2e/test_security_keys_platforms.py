@@ -29,10 +29,10 @@ from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
 from api_client.blobfish.client import BlobfishClient
 from application.session.context import AppContext
-from application.session.credentials import credentials_file
+from application.session.credentials.stored_key import credentials_file
 from application.session.paths import config_file
-from application.session.profiles import resolve_profile
-from application.session.settings import Settings
+from application.session.profiles.resolve import resolve_profile
+from application.session.settings.typed import Settings
 from cli.main import main
 from simulator.blobfish.server import BlobfishServer
 from simulator.server import SimulatorServer

@@ -13,7 +13,7 @@ from simulator.errorbar.server import ErrorbarServer
 from tests.support.settings import Settings
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
-from tui.screens.compare.bakeoffs import BakeoffScreen
+from tui.screens.bakeoffs.screen import BakeoffScreen
 
 
 def bakeoff_app(server: ErrorbarServer | None) -> BlahApp:

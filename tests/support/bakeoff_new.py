@@ -10,10 +10,9 @@ from textual.widgets import Checkbox, Select, TextArea
 
 from tests.support.quick_keys import keys_of, press_quickly, type_text
 from tests.support.waiting import wait_for
-from tui.screens.runs.bakeoff_new import BakeoffNewScreen
+from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
 from widgets.check_list import CheckList
 from widgets.confirm import ConfirmScreen
-
 
 typed = keys_of  # the name the tests import
 

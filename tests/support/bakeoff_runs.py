@@ -14,7 +14,7 @@ from simulator.errorbar.server import ErrorbarServer
 from tests.support.settings import Settings
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
-from tui.screens.runs.bakeoff_watch import BakeoffWatchScreen
+from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 from tui.screens.runs.screen import RunsScreen
 
 QUEUED_AT = dt.datetime(2026, 11, 30, 9, 15, tzinfo=dt.UTC)

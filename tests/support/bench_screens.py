@@ -18,8 +18,8 @@ from tests.support.bench import FakeClock
 from tests.support.settings import settings_with
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
-from tui.screens.runs.bench_start import BenchStartScreen
-from tui.screens.runs.bench_watch import BenchWatchScreen
+from tui.screens.runs.bench.start_dialog import BenchStartScreen
+from tui.screens.runs.bench.watch import BenchWatchScreen
 from tui.screens.runs.screen import RunsScreen
 from widgets.confirm import ConfirmScreen
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 
 __all__ = ["Settings", "settings_with"]
 

@@ -18,6 +18,7 @@ from api_client.archives.archive import (
     ArchiveVersionError,
     LogFilter,
 )
+from api_client.blahdev.records import call_from_log_entry
 from api_client.blahdev.shapes import ChatMessage, LogEntry
 
 
@@ -95,7 +96,7 @@ def test_get_round_trips_every_field_including_unicode_and_messages(archive: Arc
         message_id="msg1",
     )
     archive.add([original])
-    assert archive.get("log_00007") == original
+    assert archive.get("log_00007") == call_from_log_entry(original)  # every field, as the product's Call
     assert archive.find("nope") is None
     with pytest.raises(KeyError):
         archive.get("nope")

@@ -21,7 +21,7 @@ from api_client.blobfish.benchmarks import (
 )
 from api_client.blobfish.shapes_bench import SingleRun, SuiteRun
 from api_client.errors import NotFoundError
-from application.runs.bench_watch import WatchEvent, eta_seconds, watch_suite
+from application.runs.bench.watch import WatchEvent, eta_seconds, watch_suite
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
 from tests.support import sim_http

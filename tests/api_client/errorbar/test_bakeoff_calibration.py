@@ -16,8 +16,8 @@ import pytest
 from api_client.errorbar import ErrorbarClient, PreconditionError
 from api_client.errorbar.shapes import Run
 from api_client.errors import BadRequestError, NotFoundError
-from application.compare.bakeoff import calibration, clusters, criteria, evidence, verdict
-from application.compare.bakeoff.judge_quality import informedness, judge_reading
+from application.bakeoffs import calibration, clusters, criteria, evidence, verdict
+from application.bakeoffs.judge_quality import informedness, judge_reading
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.errorbar import COMPARISON, CRITERION, queue_run, queue_server
 from tests.support.scipy_reference import scipy_stats

@@ -15,9 +15,8 @@ from api_client.blahdev.shapes import ChatroomMessage, ChatroomPage
 from api_client.errors import RateLimitedError, ServerError
 from application.chatroom.feed import ChatFeed, loop_verdict, mute_evidence
 from application.chatroom.poll import INITIAL_PAGE, POLL_PAGE, RoomPoller
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import (
     SIZE,
     make_app,
@@ -26,6 +25,7 @@ from tests.support.chatroom import (
     screen_text,
     wait_for,
 )
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tui.screens.chatroom.people import EVERYONE
 from tui.screens.chatroom.post import PostFlow
 from tui.screens.chatroom.render import RoomStyles, author_colour, message_text

@@ -57,8 +57,8 @@ async def test_ingest_stores_every_step_once_with_the_platform_marker_and_search
         assert count == 2 and [(h.rollout_id, h.step, h.model) for h in hits] == [("r0", 0, "quokka-model"), ("r1", 0, "quokka-model")]
         assert hits[0].prompt == HOSTILE_PROMPT and hits[0].final_answer == "3"  # verbatim
         assert hits[0].task_id == "letter-count/strawberry"
-        entry = archive.find(f"{PLATFORM_MARKER}:{hits[0].evaluation_id}:0:0")
-        assert entry is not None and entry.source == PLATFORM_MARKER
+        entry = archive.find("r0#1")  # the step's one id (issue 39): the Inspector's, `open`'s, diagnosis's
+        assert entry is not None and entry.source == PLATFORM_MARKER and entry.eval_id == hits[0].evaluation_id
         assert search_steps(archive, f"{WORD} nowhere-else")[0] == 0  # every term required
     finally:
         archive.close()

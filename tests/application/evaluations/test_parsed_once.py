@@ -1,9 +1,9 @@
 """Parse at the edge, once: a Blobfish rollout (and a benchmark task, and a bake-off's samples and
-``pairwise``) is parsed by its client into the type the app reads, and that object travels on:
-no model dumped back to JSON and read again, no copy of the rollout into a type of diagnosis's
-own. The first test fails if a dump-and-reparse comes back in the modules a rollout, a task or a
-sample flows through; the others follow one fetched evaluation, over real HTTP, to the screens'
-ready data and its diagnosis."""
+``pairwise``) is parsed by its client into the type the app reads (the product's own
+``common.records`` types), and that object travels on: no model dumped back to JSON and read
+again, no second rollout type. The first test fails if a dump-and-reparse comes back in the
+modules a rollout, a task or a sample flows through; the others follow one fetched
+evaluation, over real HTTP, to the screens' ready data and its diagnosis."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ ROOT = Path(__file__).resolve().parents[3]
 FLOWS = [
     *sorted((ROOT / "application" / "evaluations").glob("*.py")),
     *sorted((ROOT / "tui" / "screens" / "evaluations").glob("*.py")),
-    ROOT / "application" / "compare" / "bakeoff" / "readings.py",
-    ROOT / "application" / "compare" / "bakeoff" / "samples.py",
-    ROOT / "application" / "runs" / "bench_inspect.py",
-    ROOT / "tui" / "screens" / "compare" / "bakeoffs.py",
+    ROOT / "application" / "bakeoffs" / "readings.py",
+    ROOT / "application" / "bakeoffs" / "samples.py",
+    ROOT / "application" / "runs" / "bench" / "task_steps.py",
+    ROOT / "tui" / "screens" / "bakeoffs" / "screen.py",
     ROOT / "diagnosis" / "rollouts.py",
-    ROOT / "diagnosis" / "rollout_record.py",
+    ROOT / "common" / "records" / "rollout.py",
 ]
 """The modules a parsed rollout, benchmark task or bake-off sample flows through, past its client."""
 
@@ -56,17 +56,29 @@ def _calls(path: Path) -> list[tuple[int, str]]:
 
 def test_no_dump_and_reparse_where_a_rollout_a_task_or_a_sample_flows() -> None:
     assert all(path.is_file() for path in FLOWS)
-    reparses = [f"{path.relative_to(ROOT)}:{line} {name}()" for path in FLOWS for line, name in _calls(path)
-                if name in REPARSE_CALLS or (name == "parse_rollout" and (path.name, name) not in FILE_EDGES)]  # fmt: skip
+    reparses = [
+        f"{path.relative_to(ROOT)}:{line} {name}()"
+        for path in FLOWS
+        for line, name in _calls(path)
+        if name in REPARSE_CALLS or (name == "parse_rollout" and (path.name, name) not in FILE_EDGES)
+    ]
     assert reparses == []
 
 
-def test_diagnosis_holds_no_rollout_type_of_its_own() -> None:
-    """``diagnosis.rollout_record`` names what diagnosis reads (Protocols); it builds nothing."""
-    tree = ast.parse((ROOT / "diagnosis" / "rollout_record.py").read_text(encoding="utf-8"))
-    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
-    assert classes and all(any(getattr(base, "id", "") == "Protocol" for base in c.bases) for c in classes)
-    assert not [d for c in classes for d in c.decorator_list]  # no @dataclass
+ROLLOUT_TYPES = {"Rollout", "RolloutStep", "ToolCall", "Grade", "Assertion", "TrainingSample"}
+
+
+def test_the_rollout_types_are_defined_once_in_common_records() -> None:
+    """A rollout, its steps, tool calls and grade are the product's own types, defined in
+    ``common.records.rollout`` and nowhere else in the product (the client parses into them,
+    diagnosis and the screens read them): no second ``ToolCall``, no copy, no Protocol twin."""
+    defined: dict[str, list[str]] = {}
+    for package in ("api_client", "application", "common", "diagnosis", "tui", "cli", "widgets"):
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ClassDef) and node.name in ROLLOUT_TYPES:
+                    defined.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert defined == {name: ["common/records/rollout.py"] for name in ROLLOUT_TYPES}
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.server import SimulatorServer
 from tests.support.logs_world import label_of, wait_for
 from tui.app import BlahApp, create_app

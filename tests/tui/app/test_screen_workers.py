@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from tui.app import BlahApp, create_app
 from tui.base_screen import BlahScreen
 

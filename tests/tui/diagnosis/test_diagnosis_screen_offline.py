@@ -10,10 +10,10 @@ from typing import Any
 
 from application.session.context import AppContext
 from application.session.paths import data_dir
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
-from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.diagnosis_screen import SIZE, loaded, until
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import (
     FIXED_ANCHOR_MS,
     fixed_world_dump,

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 import simulator.blahdev.world
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.server import SimulatorServer
 from tests.support.diagnosis_screen import SIZE, screen_of
 from tests.support.logs_world import FIXED_ANCHOR_MS, wait_for

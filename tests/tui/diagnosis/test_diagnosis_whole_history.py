@@ -18,7 +18,7 @@ from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
 from application.diagnosis.archive_report import DiagnosisCancelled
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
 from cli.commands.report_local import local_report_main
 from cli.main import main as cli_main
@@ -26,9 +26,9 @@ from common.format import format_utc
 from diagnosis import kinds
 from diagnosis.markdown import plain_cell
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.config_files import write_config_text
 from tests.support.diagnosis_screen import SIZE, loaded, until
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import FIXED_ANCHOR_MS, fixed_world_dump, frame_segments, hostile_entries, label_of
 from tui.app import BlahApp, create_app
 from tui.screens.diagnosis.screen import DiagnosisScreen

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
 from tests.support.diagnosis_screen import loaded, until
 from tests.support.logs_world import fixed_world_dump

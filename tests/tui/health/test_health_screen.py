@@ -7,8 +7,8 @@ from api_client.blahdev.shapes import HealthCheck
 from application.health.windows import Uptime, outage_windows, uptime
 from simulator.server import SimulatorServer
 from tests.support.runs import SIZE, make_app, wait_for
+from tui.cell_format import fmt_time
 from tui.screens.health.screen import HealthScreen, uptime_sentence
-from tui.screens.runs.format import fmt_time
 from tui.screens.runs.pick import ModelPickerScreen
 from widgets.plots import TimeSeriesPlot
 

@@ -96,4 +96,6 @@ def test_config_actions_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["--version"])
     assert exit_.value.code == 0
-    assert capsys.readouterr().out.strip() == f"blah-tui {_version()}"
+    from diagnosis.compiled import describe_scan_path
+
+    assert capsys.readouterr().out.strip() == f"blah-tui {_version()}\n{describe_scan_path()}"

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import LogEntry
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from common.format import format_latency
 from diagnosis import classify
 from simulator.server import SimulatorServer

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
 from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.logs_world import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+from api_client.blahdev.records import parse_call
 from api_client.blahdev.shapes import LogEntry, LogStats, SourceStats
 from application.logs.badges import fallback_badges
 from application.logs.series import bucket_calls
@@ -125,11 +126,11 @@ def test_memory_rows_filter_order_and_neighbours() -> None:
 def test_badges_are_computed_on_a_cut_copy_of_huge_calls() -> None:
     from application.logs.badges import BADGE_TEXT_CAP, capped
 
-    entry = LogEntry.model_validate(
+    entry = parse_call(
         {"id": "x", "created_at": 1, "prompt": "P" * (3 * BADGE_TEXT_CAP) + "END", "response": "R" * (5 * BADGE_TEXT_CAP)}
     )
     cut = capped(entry)
     assert cut.response == "R" * BADGE_TEXT_CAP
     assert cut.prompt is not None and len(cut.prompt) == BADGE_TEXT_CAP and cut.prompt.endswith("END")
-    small = LogEntry.model_validate({"id": "y", "created_at": 1, "prompt": "p", "response": "r"})
+    small = parse_call({"id": "y", "created_at": 1, "prompt": "p", "response": "r"})
     assert capped(small) is small

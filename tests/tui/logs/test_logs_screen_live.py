@@ -12,7 +12,7 @@ import pytest
 
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tests.support.hostile_payloads import assert_segments_inert

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
 from simulator.server import SimulatorServer
 from tests.support.chatroom import make_app, open_chatroom

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 from pathlib import Path
 
 from api_client.blahdev.client import BlahClient
-from api_client.blahdev.shapes import LogEntry
 from application.session.context import AppContext
+from common.records import Call
 from simulator.server import SimulatorServer
 from tests.support.logs_world import SIZE, ids_of, label_of, logs_screen, wait_for
 from tui.app import create_app
 from tui.screens.inspector.screen import InspectorScreen
 
 
-def _entry_line(entry: LogEntry) -> str:
-    return entry.model_dump_json()
+def _entry_line(entry: Call) -> str:
+    """The call as blah.dev's JSON (what ``export`` writes: the same fields, in order)."""
+    return json.dumps(dataclasses.asdict(entry))
 
 
 async def test_offline_mode_browses_a_jsonl_dump(sim: SimulatorServer, client: BlahClient, tmp_path: Path) -> None:

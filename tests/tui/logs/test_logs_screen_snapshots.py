@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from application.session.context import AppContext
-from application.session.settings import Settings
+from application.session.settings.typed import Settings
 from cli.commands.open_file import load_dump
 from tests.support.logs_world import SIZE, fixed_world_dump, wait_for
 from tui.app import create_app

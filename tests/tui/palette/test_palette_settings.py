@@ -9,7 +9,7 @@ from typing import Any
 from textual.widgets import Input, Static
 
 from api_client.blahdev.client import BlahClient
-from application.session.config import load_config, save_setting
+from application.session.settings.config import load_config, save_setting
 from simulator.server import SimulatorServer
 from tests.support.palette import run_hit
 from tests.support.palette_config import SIZE, saved, write_config

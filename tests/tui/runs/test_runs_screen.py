@@ -19,8 +19,8 @@ from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text
 from tests.support.runs import SIZE, make_app, notifications, wait_for
 from tui.app import BlahApp
+from tui.run_watch import notifier_for
 from tui.screens.leaderboard.screen import LeaderboardScreen, Standing
-from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.pick import ModelPickerScreen
 from tui.screens.runs.screen import RunsScreen
 from tui.screens.runs.watch import RunWatchScreen

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import Run
-from application.runs.listing import RECENT_RUNS, fold_runs
+from application.runs.blah.listing import RECENT_RUNS, fold_runs
 from simulator.blahdev import runs as sim_runs
 from simulator.server import SimulatorServer
 from tests.support.chatroom import screen_text

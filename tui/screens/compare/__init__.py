@@ -1,2 +1,3 @@
-"""The Compare area: models side by side, Checkpoints (``c``) and errorbar Bake-offs (``o``).
+"""The Compare area: models side by side (``screen``) and Checkpoints (``c``, ``checkpoints``);
+``o`` opens the Bake-offs view (``tui.screens.bakeoffs``).
 """

@@ -24,7 +24,7 @@ from diagnosis.checkpoint import BETTER, WORSE
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.captioned_table import CaptionedTableScreen
-from tui.screens.runs.format import tone_style
+from tui.cell_format import tone_style
 from tui.screens.runs.pick import ask_for_models
 
 __all__ = ["CheckpointScreen"]

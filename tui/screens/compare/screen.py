@@ -25,8 +25,8 @@ from application.compare.rows import CompareLine, mean_scores, order_for_person,
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.captioned_table import CaptionedTableScreen
+from tui.cell_format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.platform_work import platform_work
-from tui.screens.runs.format import DASH, cell, fmt_score, reply_cell, short, tone_style
 from tui.screens.runs.pick import ask_for_models
 from widgets.status_header import StatusHeader
 from widgets.text_viewer import TextViewer
@@ -176,7 +176,7 @@ class CompareScreen(bindings.RowAction, CaptionedTableScreen):
 
     def action_bakeoffs(self) -> None:
         """The errorbar queue's bake-offs (a baseline against candidates, judged both ways)."""
-        from tui.screens.compare.bakeoffs import BakeoffScreen
+        from tui.screens.bakeoffs.screen import BakeoffScreen
 
         self.app.push_screen(BakeoffScreen())
 

@@ -20,10 +20,10 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.widgets import Static
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
 from application.logs.rows import row_from_entry
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
+from common.records import Call
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from widgets.caption import Caption
@@ -66,7 +66,7 @@ class DiagnosisCallsScreen(BlahScreen):
         self,
         title: str,
         ids: tuple[str, ...],
-        entries: Mapping[str, LogEntry],
+        entries: Mapping[str, Call],
         *,
         badges: Callable[[str], tuple[str, ...]] | None = None,
         note: str = "",

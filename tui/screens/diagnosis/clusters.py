@@ -29,8 +29,8 @@ from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_v
 from application.error_text import council_refusal
 from common.format import DASH
 from tui.base_screen import BlahScreen
+from tui.cell_format import cell
 from tui.screens.diagnosis.calls import CallSet
-from tui.screens.runs.format import cell
 from tui.send_once import SendOnce
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, safe_text

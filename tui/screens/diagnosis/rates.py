@@ -25,9 +25,9 @@ from common.format import DASH
 from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import KindRate
+from tui.cell_format import fmt_time
 from tui.screens.diagnosis.calls import CallSet
 from tui.screens.diagnosis.tab import DiagnosisTab
-from tui.screens.runs.format import fmt_time
 from widgets.bars import RateBar, bar_text, format_rate
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, one_line_text, safe_text

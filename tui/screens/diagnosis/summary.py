@@ -16,7 +16,7 @@ from application.diagnosis.analysis import DiagnosisView
 from application.diagnosis.data import DiagnosisInputs
 from diagnosis import kinds as K
 from diagnosis.templates import template_name
-from tui.screens.runs.format import fmt_time
+from tui.cell_format import fmt_time
 from widgets.bars import format_rate
 from widgets.safe_text import one_line
 

@@ -20,14 +20,22 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static
 from textual.css.query import NoMatches
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from application.evaluations.diagnosed import list_summaries, read_diagnosed
-from application.evaluations.listing import REWARD_BANDS, SORTS, EvaluationFilter, EvaluationRow, choices, filter_rows, sort_rows
+from application.evaluations.listing import (
+    REWARD_BANDS,
+    SORTS,
+    EvaluationFilter,
+    EvaluationRow,
+    choices,
+    filter_rows,
+    sort_rows,
+)
 from application.evaluations.source import EvaluationSource
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.evaluations.exporting import export_evaluation
@@ -37,8 +45,8 @@ from tui.screens.evaluations.marking import Marks, export_marked
 from tui.screens.evaluations.publishing import EvaluationPublisher
 from tui.screens.evaluations.tables import EvaluationTable
 from widgets.caption import Caption
-from widgets.safe_text import one_line
 from widgets.footer import KeyFooter
+from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader
 
 __all__ = ["EvaluationsScreen"]

@@ -30,13 +30,13 @@ from application.health.windows import (
 from common.format import format_latency
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
-from tui.platform_work import platform_work
-from tui.screens.runs.format import (
+from tui.cell_format import (
     DASH,
     cell,
     fmt_time,
     tone_style,
 )
+from tui.platform_work import platform_work
 from tui.screens.runs.pick import ask_for_models
 from widgets.caption import Caption
 from widgets.footer import KeyFooter

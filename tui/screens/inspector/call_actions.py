@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from textual.app import App
 
-from api_client.blahdev.shapes import LogEntry
 from application.inspector.actions import append_training_example, training_file_for
+from common.records import Call
 
 __all__ = ["copy_text", "export_training_example"]
 
 
-def copy_text(app: App[object], entry: LogEntry, which: str) -> None:
+def copy_text(app: App[object], entry: Call, which: str) -> None:
     """``which``: "prompt" or "reply"."""
     text = entry.prompt if which == "prompt" else entry.response
     if text is None:
@@ -21,7 +21,7 @@ def copy_text(app: App[object], entry: LogEntry, which: str) -> None:
     app.notify(f"copied the {which} ({len(text):,} characters)", markup=False)
 
 
-def export_training_example(app: App[object], entry: LogEntry, model_id: str) -> None:
+def export_training_example(app: App[object], entry: Call, model_id: str) -> None:
     """Append the call to ``model_id``'s training file, its reply left empty for the person."""
     from application.session.paths import data_dir
 

@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from api_client.blahdev.shapes import LogEntry
 from application.inspector.findings import Analysis
 from application.inspector.foreign import ForeignCall
+from common.records import Call
 from tui.screens.inspector.panels import CallDetails, FindingsPanel, OriginPanel, ResultPanel, TemplatesPanel
 from widgets.bars import TokenBar
 from widgets.text_viewer import TextViewer
@@ -48,7 +48,7 @@ class CallPanes(Horizontal):
         return self.query_one("#insp-result", ResultPanel)
 
     def show_entry(
-        self, entry: LogEntry, tz: tzinfo | None, *, foreign: ForeignCall | None, noun: str, link_keys: dict[str, str]
+        self, entry: Call, tz: tzinfo | None, *, foreign: ForeignCall | None, noun: str, link_keys: dict[str, str]
     ) -> None:
         """The call itself; the analysis panels emptied until :meth:`show_analysis`."""
         self.query_one("#insp-prompt", TextViewer).set_text(entry.prompt)
@@ -74,7 +74,7 @@ class CallPanes(Horizontal):
         self.query_one("#insp-templates", TemplatesPanel).show(None)
         self.result_panel.update(Text(""))
 
-    def show_analysis(self, analysis: Analysis | None, entry: LogEntry) -> None:
+    def show_analysis(self, analysis: Analysis | None, entry: Call) -> None:
         """The findings and the template, and the reply's spans marked."""
         try:
             from diagnosis import template_name

@@ -7,13 +7,13 @@ from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
-from api_client.blahdev.shapes import LogEntry
 from application.inspector.actions import external_command, plain_call, write_temp_text
+from common.records import Call
 
 __all__ = ["hand_over"]
 
 
-def hand_over(app: App[Any], entry: LogEntry, kind: str) -> None:
+def hand_over(app: App[Any], entry: Call, kind: str) -> None:
     """Open the call in $PAGER (``kind="pager"``: the SANITIZED text, since a pager such as
     ``less -R`` or ``cat`` would pass escape sequences to the terminal) or $EDITOR (the raw
     text, the person's explicit choice). The text goes through a private temporary file; the

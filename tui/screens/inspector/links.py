@@ -18,7 +18,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from api_client.blahdev.shapes import ChatroomMessageDetail, Eval, LogEntry, Result, Run
+from api_client.blahdev.shapes import ChatroomMessageDetail, Eval, Result, Run
+from common.records import Call
 from tui.screens.inspector.panels import DASH, format_timestamp, result_renderable
 from widgets.safe_text import one_line, safe_text
 
@@ -38,7 +39,7 @@ __all__ = [
 LINK_FIELDS = {"eval": "eval_id", "run": "run_id", "result": "result_id", "message": "message_id"}
 
 
-def link_target(entry: LogEntry, which: str) -> str | None:
+def link_target(entry: Call, which: str) -> str | None:
     """The id the call records for ``which`` (eval, run, result, message), or None."""
     field = LINK_FIELDS.get(which)
     return None if field is None else getattr(entry, field, None)

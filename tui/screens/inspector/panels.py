@@ -19,10 +19,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.blahdev.shapes import LogEntry, Result
+from api_client.blahdev.shapes import Result
 from application.inspector.findings import Analysis
 from application.inspector.foreign import ForeignCall
 from common.format import DASH, format_latency, format_timestamp
+from common.records import Call
 from widgets.badges import badge_text
 from widgets.safe_text import one_line, safe_text
 
@@ -52,7 +53,7 @@ def _value(value: Any) -> Text:
     return Text(one_line(str(value), max_len=160))
 
 
-def title_text(entry: LogEntry, tz: tzinfo | None) -> Text:
+def title_text(entry: Call, tz: tzinfo | None) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("call ", style="dim")
     text.append(one_line(entry.id, max_len=60), style="bold")
@@ -65,7 +66,7 @@ def title_text(entry: LogEntry, tz: tzinfo | None) -> Text:
     return text
 
 
-def details_table(entry: LogEntry, tz: tzinfo | None) -> Table:
+def details_table(entry: Call, tz: tzinfo | None) -> Table:
     """Every field of the call except the two long texts (shown in their viewers)."""
     table = Table.grid(padding=(0, 1))
     table.add_column(style="dim", no_wrap=True)
@@ -149,7 +150,7 @@ def templates_text(analysis: Analysis | None, template_name: Any = None) -> Text
     return text
 
 
-def origin_text(entry: LogEntry, keys: dict[str, str]) -> Text:
+def origin_text(entry: Call, keys: dict[str, str]) -> Text:
     """Where the call came from, each link with the key that opens it."""
     parts: list[tuple[str, str | None, str]] = [
         ("eval", entry.eval_id, keys.get("eval", "")),
@@ -242,14 +243,14 @@ def result_renderable(result: Result | None, *, problem: str | None = None) -> R
 class CallTitle(Static):
     """The line above the call: its id, source, time and model."""
 
-    def show(self, entry: LogEntry, tz: tzinfo | None) -> None:
+    def show(self, entry: Call, tz: tzinfo | None) -> None:
         self.update(title_text(entry, tz))
 
 
 class CallDetails(Static):
     """Every field of the call except the prompt and the reply."""
 
-    def show(self, entry: LogEntry, tz: tzinfo | None) -> None:
+    def show(self, entry: Call, tz: tzinfo | None) -> None:
         self.update(details_table(entry, tz))
 
 
@@ -270,7 +271,7 @@ class TemplatesPanel(Static):
 class OriginPanel(Static):
     """Where the call came from: blah.dev's links with their keys, or another platform's origin."""
 
-    def show(self, entry: LogEntry, keys: dict[str, str]) -> None:
+    def show(self, entry: Call, keys: dict[str, str]) -> None:
         self.update(origin_text(entry, keys))
 
     def show_foreign(self, call: ForeignCall) -> None:

@@ -28,13 +28,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from api_client.blahdev.shapes import LogEntry, Result
+from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError, NotFoundError
 from application.chat_template import resolve_template
 from application.inspector.call_reader import CallReader
 from application.inspector.findings import Analysis, analyse
 from application.inspector.foreign import CallSource, ForeignCall
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
+from common.records import Call
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.screens.inspector.call_actions import copy_text, export_training_example
@@ -98,7 +99,7 @@ class InspectorScreen(BlahScreen):
         log_id: str,
         neighbours: Neighbours | None = None,
         *,
-        lookup: Callable[[str], LogEntry | None] | None = None,
+        lookup: Callable[[str], Call | None] | None = None,
         source: CallSource | None = None,
     ) -> None:
         """``source``: the calls come from another platform (e.g. a rollout's steps); then
@@ -107,7 +108,7 @@ class InspectorScreen(BlahScreen):
         self._source = source
         self.foreign: ForeignCall | None = None
         self.log_id = log_id
-        self.entry: LogEntry | None = None
+        self.entry: Call | None = None
         self.analysis: Analysis | None = None
         self.result: Result | None = None
         self._neighbours = neighbours
@@ -198,7 +199,7 @@ class InspectorScreen(BlahScreen):
             self._call_reader = CallReader(self.ctx, self._lookup)
         return self._call_reader
 
-    async def _fetch(self, log_id: str) -> LogEntry | None:
+    async def _fetch(self, log_id: str) -> Call | None:
         if self._source is not None:
             self.foreign = self._source.call(log_id)
             return None if self.foreign is None else self.foreign.entry
@@ -207,15 +208,15 @@ class InspectorScreen(BlahScreen):
             self.blah_app.note_connection(None)
         return found.entry
 
-    async def _trained_template(self, entry: LogEntry) -> tuple[str | None, str]:
+    async def _trained_template(self, entry: Call) -> tuple[str | None, str]:
         if self._source is not None:  # another platform's model: its template is not known here
             return resolve_template(None, None)
         return await self._reader.trained_template(entry)
 
-    async def _load_result(self, entry: LogEntry, trained: str | None, source: str) -> None:
+    async def _load_result(self, entry: Call, trained: str | None, source: str) -> None:
         panel = self.panes.result_panel
         client = self.ctx.client
-        if entry.result_id is None:
+        if entry.result_id is None or self._source is not None:  # another platform's result is not blah.dev's
             panel.show(None)
             return
         if client is None:
@@ -247,7 +248,7 @@ class InspectorScreen(BlahScreen):
         message.remove_class("hidden")
         self.query_one("#insp-body").add_class("hidden")
 
-    def _show_entry(self, entry: LogEntry) -> None:
+    def _show_entry(self, entry: Call) -> None:
         tz = screen_tz(self.ctx.settings)
         self.query_one("#insp-message").add_class("hidden")
         self.panes.remove_class("hidden")
@@ -314,8 +315,8 @@ class InspectorScreen(BlahScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_link" and parameters:
             entry = self.entry
-            if entry is None or link_target(entry, str(parameters[0])) is None:
-                return False
+            if entry is None or self._source is not None or link_target(entry, str(parameters[0])) is None:
+                return False  # (another platform's eval, run or result is not blah.dev's to open)
         if action in ("lens", "export_example") and self._source is not None:
             return False  # blah.dev features: not for another platform's call
         return not (action in ("copy", "external", "export_example", "toggle_whitespace") and self.entry is None)
@@ -349,7 +350,7 @@ class InspectorScreen(BlahScreen):
             self._open_link(which, self.entry)
 
     @work(exclusive=True, group="inspector-link")
-    async def _open_link(self, which: str, entry: LogEntry) -> None:
+    async def _open_link(self, which: str, entry: Call) -> None:
         client = self.ctx.client
         target = link_target(entry, which)
         if target is None:

@@ -30,15 +30,18 @@ from application.leaderboard.bench_board import (
     delete_once,
     publishable,
 )
-from application.runs.bench_known import remember_slug
+from application.runs.bench.known import remember_slug
 from application.session.context import AppContext
 from tui.app_protocol import BlahAppApi
+from tui.cell_format import fmt_score, tone_style
 from tui.screens.leaderboard.community_rows import (
-    PLATFORM_CHIP, CommunityRowDetail, CommunityRowItem, tasks_graded_passed,
+    PLATFORM_CHIP,
+    CommunityRowDetail,
+    CommunityRowItem,
+    tasks_graded_passed,
 )
 from tui.screens.leaderboard.pick_suite import SuiteRunPickerScreen
 from tui.screens.leaderboard.publish import PublishBenchRunScreen
-from tui.screens.runs.format import fmt_score, tone_style
 from tui.send_once import SendOnce
 from widgets.caption import Caption
 from widgets.safe_text import one_line_text

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from api_client.blobfish.shapes_bench import CommunityRow, SuiteRun
 from application.leaderboard.bench_board import coverage_sentence
 from common.format import DASH
-from tui.screens.runs.format import fmt_pct, fmt_score, fmt_time
+from tui.cell_format import fmt_pct, fmt_score, fmt_time
 from widgets.safe_text import one_line_text, safe_text
 
 INDENT = "    "

@@ -21,11 +21,11 @@ from api_client.errors import BlahError
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
 from tui.platform_work import platform_work
 from tui.screens.leaderboard.community import CommunityBoard
-from tui.screens.runs.format import DASH, fmt_score, fmt_time, short, tone_style
-from widgets.key_table import KeyTable
 from widgets.footer import KeyFooter
+from widgets.key_table import KeyTable
 from widgets.plots import BarChart
 from widgets.safe_text import one_line
 from widgets.status_header import StatusHeader

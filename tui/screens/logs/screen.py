@@ -27,7 +27,7 @@ from api_client.archives.archive import LogFilter
 from application.logs.feed import FeedSettings, LogsFeed
 from application.logs.rows import LogRows
 from application.logs.series import bucket_calls
-from application.session.timezone import screen_tz
+from application.session.settings.timezone import screen_tz
 from common.format import DASH
 from tui import bindings
 from tui.base_screen import BlahScreen

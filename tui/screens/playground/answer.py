@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widgets import Static
 
-from api_client.blahdev.shapes import InferResult, LogEntry
+from api_client.blahdev.shapes import InferResult
 from common.format import DASH, format_latency
+from common.records import Call
 from diagnosis import Finding
 from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, safe_text
@@ -47,7 +48,7 @@ def answer_text(
     reply: str | None,
     *,
     error: str | None,
-    log: LogEntry | None,
+    log: Call | None,
     result: InferResult | None = None,
 ) -> Text:
     """The reply and its numbers, preferring the logged call (the platform's own record)."""
@@ -87,7 +88,7 @@ class AnswerView(Static):
         reply: str | None,
         *,
         error: str | None,
-        log: LogEntry | None,
+        log: Call | None,
         result: InferResult | None,
         findings: Sequence[Finding] | None,
         template_note: str | None,

@@ -1,3 +1,5 @@
-"""The Runs area: blah.dev runs, the run watch, results and the judge's reasoning; Blobfish
-benchmark runs (``bench_*``) and errorbar bake-offs (``bakeoff_*``) beside them.
+"""The Runs area: every platform's runs in one list (``screen``); blah.dev runs, their watch,
+results and the judge's reasoning (``watch``, ``results``, ``results_detail``, ``confirm``,
+``run_start``, ``pick``); Blobfish benchmark runs in ``bench/``. errorbar bake-offs listed here
+are drawn by ``tui.screens.bakeoffs``.
 """

@@ -3,7 +3,7 @@
 Shared by the runs list and the watch screen. One ``StatusWriter`` per screen: the app's
 send-once flow (``tui.send_once``) with the dialog these two writes ask. While a confirmation
 is open or a request is in flight, further presses are ignored, so a double key press never
-sends twice; a lost answer is settled by ``application.runs.actions`` (it reads the run).
+sends twice; a lost answer is settled by ``application.runs.blah.actions`` (it reads the run).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from rich.text import Text
 from textual.screen import Screen
 
 from api_client.blahdev.shapes import Run
-from application.runs.actions import WriteOutcome, cancel_run, resume_run
-from application.runs.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
-from tui.screens.runs.format import progress_text
+from application.runs.blah.actions import WriteOutcome, cancel_run, resume_run
+from application.runs.blah.watch import CANCELLABLE_STATUSES, RESUMABLE_STATUSES
+from tui.cell_format import progress_text
 from tui.send_once import SendOnce
 from widgets.safe_text import one_line
 

@@ -14,7 +14,7 @@ from textual.widgets.selection_list import Selection
 
 from api_client.blahdev.shapes import Model
 from tui import bindings
-from tui.screens.runs.format import short
+from tui.cell_format import short
 from widgets.check_list import CheckList, selected_count_text
 from widgets.dialog import answer_buttons
 from widgets.form_dialog import FormDialog

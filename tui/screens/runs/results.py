@@ -15,19 +15,19 @@ from textual.binding import Binding
 
 from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
-from application.runs.judge_verdict import ResultDoubt, judgement_doubts
+from application.runs.blah.judge_verdict import ResultDoubt, judgement_doubts
 from common.format import format_latency
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.captioned_table import CaptionedTableScreen
-from tui.platform_work import platform_work
-from tui.screens.runs.format import (
+from tui.cell_format import (
     cell,
     fmt_score,
     fmt_time,
     reply_cell,
     tone_style,
 )
+from tui.platform_work import platform_work
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from textual.widgets import Static
 
 from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
-from application.runs.judge_verdict import (
+from application.runs.blah.judge_verdict import (
     Judgement,
     ResultDoubt,
     judgement_doubts,
@@ -24,7 +24,7 @@ from application.runs.judge_verdict import (
 from common.format import format_latency
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
-from tui.screens.runs.format import (
+from tui.cell_format import (
     DASH,
     cell,
     fmt_score,

@@ -1,7 +1,7 @@
 """Starting a blah.dev eval run from the Runs list: pick the models, confirm, send once.
 
 The send-once flow is ``tui.send_once``; a lost answer is settled by
-``application.runs.actions.start_run`` (it looks for the new run in the list). What the
+``application.runs.blah.actions.start_run`` (it looks for the new run in the list). What the
 outcome means for the list (report it, follow the run, open its watch) is the Runs screen's,
 handed in as ``on_outcome``.
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from rich.text import Text
 from textual.app import App
 
-from application.runs.actions import WriteOutcome, start_run
+from application.runs.blah.actions import WriteOutcome, start_run
 from tui.base_screen import BlahScreen
 from tui.screens.runs.pick import ModelPickerScreen
 from tui.send_once import SendOnce

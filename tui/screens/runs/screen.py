@@ -20,22 +20,22 @@ from textual.widgets import Static
 
 from api_client.blahdev.shapes import Run
 from api_client.errors import BlahError
-from application.runs.actions import WriteOutcome
-from application.runs.events import RunEvent, ended_message
-from application.runs.listing import RECENT_RUNS, fold_runs
-from application.runs.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
+from application.runs.blah.actions import WriteOutcome
+from application.runs.blah.events import RunEvent, ended_message
+from application.runs.blah.listing import RECENT_RUNS, fold_runs
+from application.runs.blah.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
 from common.format import format_duration
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
+from tui.cell_format import DASH, cell, fmt_time, progress_text, status_style
 from tui.messages import RunChanged
 from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
-from tui.screens.runs.bakeoff_runs import BakeoffRuns
-from tui.screens.runs.bakeoff_screening import ScreeningStarter
-from tui.screens.runs.bench_runs import BenchRuns, chip
+from tui.run_watch import BLAH_RUN, RunEnd, announce_end, notifier_for
+from tui.screens.bakeoffs.run_rows import BakeoffRuns
+from tui.screens.bakeoffs.screening import ScreeningStarter
+from tui.screens.runs.bench.rows import BenchRuns, chip
 from tui.screens.runs.confirm import Action, StatusWriter
-from tui.screens.runs.format import DASH, cell, fmt_time, progress_text, status_style
-from tui.screens.runs.notify import notifier_for
 from tui.screens.runs.run_start import RunStart
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
@@ -194,7 +194,8 @@ class RunsScreen(bindings.RowAction, BlahScreen):
                 and run.status in ATTENTION_STATUSES
             ):
                 event = RunEvent("ended", run.status, ended_message(run))
-                notifier.announce(self.app, run.id, run.status or "?", event.message, event.severity, bell=bell)
+                end = RunEnd(run.id, BLAH_RUN, run.status or "?", event.message, event.severity)
+                announce_end(self.app, end, bell=bell)
             self._status[run.id] = run.status
         self.runs = runs
         self._render_table()

@@ -4,7 +4,8 @@ Polling (the app's one :class:`application.poller.Poller`) backs off while nothi
 and on errors, never gives up on a transient error, stops on a fatal one (the run is gone,
 the key refused), and stops when the run is completed or cancelled (a stalled or failed run
 is still polled, slowly: it may be resumed from elsewhere). The end of the run is announced once with a
-notification and, unless ``bell_on_run_end`` is False, the terminal bell. How the ETA is
+notification and, unless ``bell_on_run_end`` is False, the terminal bell, as every watch says it
+(``tui.run_watch.WatchScreen``). How the ETA is
 estimated is documented in ``application/runs/eta.py``.
 """
 
@@ -23,17 +24,14 @@ from textual.widgets import DataTable, Static
 from api_client.blahdev.shapes import Result, Run
 from api_client.errors import BlahError
 from application.poller import Poller, PollStep
-from application.runs.actions import WriteOutcome
+from application.runs.blah.actions import WriteOutcome
+from application.runs.blah.events import RunWatch
+from application.runs.blah.progress import eval_progress
 from application.runs.eta import Eta
-from application.runs.events import RunWatch
-from application.runs.progress import eval_progress
 from common.format import format_duration, format_latency
 from tui import bindings
-from tui.base_screen import BlahScreen, describe_error
-from tui.messages import RunChanged
-from tui.platform_work import platform_work
-from tui.screens.runs.confirm import StatusWriter
-from tui.screens.runs.format import (
+from tui.base_screen import describe_error
+from tui.cell_format import (
     DASH,
     cell,
     fmt_clock,
@@ -42,7 +40,10 @@ from tui.screens.runs.format import (
     progress_text,
     status_style,
 )
-from tui.screens.runs.notify import notifier_for
+from tui.messages import RunChanged
+from tui.platform_work import platform_work
+from tui.run_watch import WatchScreen, notifier_for
+from tui.screens.runs.confirm import StatusWriter
 from widgets.bars import ProgressLine
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
@@ -63,7 +64,7 @@ def _eta_field(eta: Eta) -> str | None:
     return {"done": "done", "no_total": "no total"}.get(eta.phase, eta.describe())
 
 
-class RunWatchScreen(BlahScreen):
+class RunWatchScreen(WatchScreen):
     """One run, live. Pushed from the runs list (Enter) or right after starting a run."""
 
     SCREEN_TITLE = "Run"
@@ -91,8 +92,7 @@ class RunWatchScreen(BlahScreen):
     ]
 
     def __init__(self, run_id: str, *, initial: Run | None = None) -> None:
-        super().__init__()
-        self.run_id = run_id
+        super().__init__(run_id)
         self.run: Run | None = initial
         self.results: dict[str, Result] = {}
         self.eval_names: dict[str, str] = {}
@@ -128,7 +128,7 @@ class RunWatchScreen(BlahScreen):
     def on_mount(self) -> None:
         if not self.query("#watch-results"):
             return  # closed while it opened (an area key pressed at once): nothing to watch for
-        notifier_for(self.app).follow(self.run_id)
+        self.follow_end()
         self.poll_interval = self.ctx.settings.run_poll_interval or self.ctx.settings.poll_interval
         if self.run is not None:
             self._show_run(self.run)
@@ -194,20 +194,18 @@ class RunWatchScreen(BlahScreen):
         self.blah_app.note_connection(None)
         self.polls += 1
         events, moved = self.watch_state.observe(run)
-        notifier = notifier_for(self.app)
-        notifier.note_status(run.id, run.status, seen_at=asked_at)
+        notifier_for(self.app).note_status(run.id, run.status, seen_at=asked_at)
         self.run = run
         if results is not None:
             self.results = {r.id: r for r in results}
         self._show_run(run)
         self._show_results()
-        bell = self.ctx.settings.bell_on_run_end
         for event in events:
             if event.kind == "resumed":
-                self.notify(event.message, title="Run", markup=False)
+                self.notify(event.message, title=self.NOUN, markup=False)
             else:
                 key = (run.status or "?") if event.kind == "ended" else "no_progress"
-                notifier.announce(self.app, run.id, key, event.message, event.severity, bell=bell)
+                self.announce_end(self.run_end(key, event.message, event.severity))
         if run.status in ("completed", "cancelled"):
             return "done"
         self.poll_state = "polling"

@@ -22,7 +22,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Input, OptionList, ProgressBar, Static, TextArea
 from textual.widgets.option_list import Option
 
-from api_client.blahdev.shapes import LogEntry
 from api_client.errors import BlahError
 from application.training.upload import (
     BuiltSet,
@@ -31,6 +30,7 @@ from application.training.upload import (
     draft_examples,
 )
 from common.format import format_size
+from common.records import Call
 from diagnosis.suggest import Suggestion
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
@@ -49,7 +49,7 @@ __all__ = ["CALLS_EXAMINED", "TrainingBuildScreen", "suggest_from_calls"]
 CALLS_EXAMINED = 500
 
 
-def suggest_from_calls(entries: list[LogEntry], trained_template: str | None) -> list[Suggestion]:
+def suggest_from_calls(entries: list[Call], trained_template: str | None) -> list[Suggestion]:
     """Summarise the calls and suggest training data (CPU-bound: run it in a thread)."""
     from diagnosis import suggest_training_data, summarize
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from textual.app import App
 from textual.screen import Screen
 
-from tui.messages import RunChanged
 from application.webhooks.receiver import WebhookDelivery
+from tui.messages import RunChanged
 from widgets.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def delivery_summary(delivery: WebhookDelivery) -> str:
 
 def dispatch_webhook_event(app: BlahAppApi, delivery: WebhookDelivery) -> None:
     """Notify, post ``RunChanged`` and refresh what shows the run (runs in the app's loop)."""
-    from tui.screens.runs.notify import notifier_for
+    from tui.run_watch import BLAH_RUN, RunEnd, announce_end
 
     event = one_line(delivery.event, max_len=40)
     run_id = delivery.run_id
@@ -53,9 +53,8 @@ def dispatch_webhook_event(app: BlahAppApi, delivery: WebhookDelivery) -> None:
         severity = _RUN_SEVERITY.get(status, "information")
         bell = app.ctx.settings.bell_on_run_end
         as_app = cast("App[object]", app)
-        notifier_for(as_app).announce(
-            as_app, run_id, status, f"{delivery_summary(delivery)} (webhook)", severity, bell=bell
-        )
+        announce_end(as_app, RunEnd(run_id, BLAH_RUN, status, f"{delivery_summary(delivery)} (webhook)", severity),
+                     bell=bell)
         for screen in _all_screens(app):
             if screen.is_attached:
                 screen.post_message(RunChanged(run_id, status, delivery.event))

@@ -5,7 +5,7 @@ when the person configured it explicitly, beyond), then register a webhook with 
 secret. Stopping removes the registration and closes the receiver. The session outlives the
 Webhooks screen (it belongs to the app) and is closed when the app exits.
 
-Settings (``ctx.settings``, typed in ``application.session.settings``): ``webhook_listen_host`` (default 127.0.0.1),
+Settings (``ctx.settings``, typed in ``application.session.settings.typed``): ``webhook_listen_host`` (default 127.0.0.1),
 ``webhook_listen_port`` (default 0: any free port), ``webhook_allow_remote`` (default False;
 required for a non-loopback host), ``webhook_public_url`` (the URL to register when the
 platform must reach this machine by another name; default: the receiver's own URL).
@@ -27,7 +27,7 @@ from application.webhooks.receiver import DEFAULT_PATH, WebhookDelivery, Webhook
 
 if TYPE_CHECKING:
     from api_client.blahdev.client import BlahClient
-    from application.session.settings import Settings
+    from application.session.settings.typed import Settings
     from tui.app_protocol import BlahAppApi
 
 __all__ = [

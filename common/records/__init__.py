@@ -1,0 +1,53 @@
+"""The product's own records of what a model did, defined once, in no platform's vocabulary.
+
+- ``Call`` (``call``): one completion a model gave: its prompt or chat turns, its reply or
+  error, its tokens, and what it belonged to. A blah.dev log, a Blobfish rollout step and a
+  bake-off's sample are each read as one.
+- ``Rollout``, ``RolloutStep``, ``ToolCall``, ``Grade`` (``rollout``): an agent's run of
+  steps and tool calls, and the grader's verdict; ``step_call`` reads a step as a ``Call``
+  with the one id every screen, export, search and diagnosis uses (``step_call_id``).
+- ``BakeoffAnswer`` (``answer``): one model's answer to one bake-off sample; ``answer_call``
+  reads it as a ``Call``.
+
+Every type is frozen and slotted. A value the platform did not give is ``None`` (shown as
+"not given"), never 0 or ``""``; an empty tuple means the record says "none".
+
+Each platform maps its wire shape to these in one function at its client's edge
+(``api_client.blahdev.records.call_from_log_entry``, ``api_client.blobfish.shapes_evidence.parse_rollout``,
+``api_client.errorbar.records.answer_from_sample``); ``diagnosis``, the Inspector, the exports and
+``report`` read only these. Pure standard library: any layer may import it.
+"""
+
+from __future__ import annotations
+
+from common.records.answer import BakeoffAnswer, answer_call
+from common.records.call import CALL_FIELDS, Call, ChatTurn, time_of
+from common.records.rollout import (
+    Assertion,
+    Grade,
+    Rollout,
+    RolloutStep,
+    ToolCall,
+    TrainingSample,
+    step_call,
+    step_call_id,
+    step_number,
+)
+
+__all__ = [
+    "CALL_FIELDS",
+    "Assertion",
+    "BakeoffAnswer",
+    "Call",
+    "ChatTurn",
+    "Grade",
+    "Rollout",
+    "RolloutStep",
+    "ToolCall",
+    "TrainingSample",
+    "answer_call",
+    "step_call",
+    "step_call_id",
+    "step_number",
+    "time_of",
+]
