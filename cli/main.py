@@ -40,9 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from cli.completion import complete_if_asked
 
         complete_if_asked()
+    from cli.migration_progress import migration_progress_bar
+
     try:
         try:
-            code = _route(list(sys.argv[1:] if argv is None else argv))
+            with migration_progress_bar():  # an archive of an older layout is rewritten on first open
+                code = _route(list(sys.argv[1:] if argv is None else argv))
         except SystemExit:  # --help, --version or a usage error: what argparse wrote is flushed here
             sys.stdout.flush()
             raise

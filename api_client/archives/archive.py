@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, TypeVar, Unpack
 
 from api_client.archives import fulltext as text_index
-from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row
+from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row, log_values
 from api_client.archives.files import archive_path, mark_used, move_aside
 from api_client.archives.fulltext import Fragmented, TextLists, TextView
 from api_client.archives.ingest import (
@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 _id_of = attrgetter("id")
+_texts_of = attrgetter("prompt", "response", "error")
 _time_key = attrgetter("created_at", "id")
 """The archive's order, (created_at, id), as one C-level key."""
 
@@ -171,9 +172,10 @@ class Archive(ArchiveBase):
             new = [e for e in batch if e.id not in known] if known else batch
             if new:
                 ordered = sorted(new, key=_time_key)
-                outcome = insert_sorted(conn, ordered, badges_fn, number=number)
-                if index_text:
-                    text_index.index_step(conn, None)
+                (first_seq,) = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM logs").fetchone()
+                outcome = insert_sorted(conn, ordered, badges_fn, self._codec, number=number)
+                if index_text and not text_index.index_fresh(conn, first_seq, list(map(_texts_of, ordered))):
+                    text_index.index_step(conn, None, self._codec)
         with self._lock:
             self._after_write(outcome)
         return new
@@ -218,7 +220,7 @@ class Archive(ArchiveBase):
         while max_rows is None or done < max_rows:
             step = chunk if max_rows is None else min(chunk, max_rows - done)
             with self._transaction() as conn:
-                n = text_index.index_step(conn, step)
+                n = text_index.index_step(conn, step, self._codec)
             if n == 0:
                 break
             done += n
@@ -244,8 +246,9 @@ class Archive(ArchiveBase):
                     return changed
                 last = rows[-1][0]
                 updates = [
-                    (new, seq) for seq, old, *cols in rows if (new := badge_text(call_from_row(cols), badges_fn)) != old
-                ]
+                    (new, seq) for seq, old, *cols in rows
+                    if (new := badge_text(call_from_row(log_values(tuple(cols), self._codec)), badges_fn)) != old
+                ]  # fmt: skip
                 if updates:
                     with self._transaction() as conn:
                         set_badges(conn, updates)
@@ -284,7 +287,7 @@ class Archive(ArchiveBase):
                 else:
                     wanted = self._ords(flt)[offset : offset + limit].tolist()
                     rows = self._readers.rows_by_ord(wanted, ROW_SELECT)
-            return [ArchivedRow.from_sql(r) for r in rows]
+            return [ArchivedRow.from_sql(r, self._codec) for r in rows]
 
     def position(self, log_id: str, flt: LogFilter = ALL) -> int | None:
         """Offset of an entry in the filtered list, or None when the filter drops it."""
@@ -376,7 +379,7 @@ class Archive(ArchiveBase):
                 return
             last = rows[-1][0]
             for row in rows:
-                yield call_from_row(row[1:])
+                yield call_from_row(log_values(row[1:], self._codec))
 
     # ------------------------------------------------------------------ internals
 

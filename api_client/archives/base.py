@@ -16,16 +16,31 @@ from typing import Any, Self
 
 import orjson
 
+from api_client.archives.migrate import migrate
+from api_client.archives.query import register_text_functions
 from api_client.archives.readers import ParallelReaders
 from api_client.archives.schema import (
     LOG_COLUMNS,
+    STORED_COLUMNS,
+    TEXT_FIELDS,
     check_integrity,
     connect,
     corruption_raised,
+    is_outdated,
 )
+from api_client.archives.texts import TextCodec
 from common.records import CALL_FIELDS, Call, ChatTurn
 
-FULL_SELECT = ", ".join(LOG_COLUMNS)
+FULL_SELECT = ", ".join((*STORED_COLUMNS, "texts"))
+"""A whole entry's stored columns; ``log_values`` makes them the entry's fields."""
+_HEAD = LOG_COLUMNS.index(TEXT_FIELDS[0])
+assert (*STORED_COLUMNS[:_HEAD], *TEXT_FIELDS, *STORED_COLUMNS[_HEAD:]) == LOG_COLUMNS
+
+
+def log_values(row: tuple[Any, ...], codec: TextCodec) -> tuple[Any, ...]:
+    """A row of ``FULL_SELECT`` as the entry's fields in ``LOG_COLUMNS`` order (``messages``
+    still JSON text)."""
+    return (*row[:_HEAD], *codec.decode(row[-1]), *row[_HEAD:-1])
 _STRETCH_FLOOR = "stretch_floor_ms"
 """Meta key: where the unbroken stretch ends once calls older than it are held (see oldest_ms)."""
 
@@ -37,6 +52,12 @@ class ArchiveBase:
         self._path = Path(path)
         self._temp_dir = _temp_dir
         self._conn = connect(self._path)
+        if is_outdated(self._conn):  # an older layout: rewritten in place first
+            self._conn.close()
+            migrate(self._path)
+            self._conn = connect(self._path)
+        self._codec = TextCodec(self._conn)
+        register_text_functions(self._conn, self._codec)
         self._readers = ParallelReaders(self._path, self._conn)  # many scattered rows at once
         self._lock = threading.RLock()
         self._bounds: tuple[int, int] | None = None  # (min, max) ord of the listed rows
@@ -106,7 +127,7 @@ class ArchiveBase:
     def find(self, log_id: str) -> Call | None:
         with self._lock, self._guard():
             row = self._conn.execute(f"SELECT {FULL_SELECT} FROM logs WHERE id = ?", (log_id,)).fetchone()
-        return None if row is None else call_from_row(row)
+        return None if row is None else call_from_row(log_values(row, self._codec))
 
     def badges_of(self, log_id: str) -> tuple[str, ...]:
         with self._lock, self._guard():

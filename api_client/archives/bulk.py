@@ -18,8 +18,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from api_client.archives.base import call_from_row
-from api_client.archives.schema import APPLICATION_ID, LOG_COLUMNS, ArchiveCorruptError, ArchiveError, corruption_raised
+from api_client.archives.base import FULL_SELECT, call_from_row, log_values
+from api_client.archives.schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    STORED_COLUMNS,
+    ArchiveCorruptError,
+    ArchiveError,
+    corruption_raised,
+    schema_version,
+)
+from api_client.archives.texts import TextCodec
 from common.records import Call
 
 __all__ = [
@@ -32,9 +41,10 @@ DIAGNOSIS_COLUMNS: tuple[str, ...] = (
     "id", "model_id", "source", "created_at", "prompt", "messages", "response", "error", "max_tokens",
     "completion_tokens", "finish_reason", "eval_id",
 )
-# Every column, in LOG_COLUMNS order (Call's fields): a row is then a Call by position.
-_SELECT = ", ".join(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in LOG_COLUMNS)
-_EVERY = ", ".join(LOG_COLUMNS)
+# Every stored column, then the texts: ``log_values`` makes a row LOG_COLUMNS's order (Call's
+# fields), a Call by position.
+_SELECT = ", ".join((*(c if c in DIAGNOSIS_COLUMNS else f"NULL AS {c}" for c in STORED_COLUMNS), "texts"))
+_EVERY = FULL_SELECT
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +70,15 @@ def _connect(path: Path) -> sqlite3.Connection:
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             conn.close()
             raise ArchiveCorruptError(path, "not a blah-tui archive")
+        version = schema_version(conn)
     except sqlite3.DatabaseError as exc:
         raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
+    if version is not None and version < SCHEMA_VERSION:  # migrated once, by opening it for writing
+        conn.close()
+        from api_client.archives.archive import Archive
+
+        Archive(path).close()
+        return _connect(path)
     return conn
 
 
@@ -99,6 +116,7 @@ def read_range(
     still JSON text: see ``call_from_bulk_row``)."""
     path = Path(path)
     conn = _connect(path)
+    codec = TextCodec(conn)
     order = "DESC" if newest_first else "ASC"
     with closing(conn), corruption_raised(path):
         cursor = conn.execute(
@@ -106,7 +124,7 @@ def read_range(
             (first_ord, last_ord),
         )
         while rows := cursor.fetchmany(batch):
-            yield rows
+            yield [log_values(row, codec) for row in rows]
 
 
 def call_from_bulk_row(row: tuple[Any, ...]) -> Call:
@@ -133,11 +151,12 @@ def entries_with_ids(path: Path | str, ids: list[str]) -> dict[str, Call]:
     path = Path(path)
     out: dict[str, Call] = {}
     conn = _connect(path)
+    codec = TextCodec(conn)
     with closing(conn), corruption_raised(path):
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
             marks = ", ".join("?" * len(chunk))
             for row in conn.execute(f"SELECT {_EVERY} FROM logs WHERE id IN ({marks})", chunk):
-                entry = call_from_row(row)
+                entry = call_from_row(log_values(row, codec))
                 out[entry.id] = entry
     return out

@@ -90,6 +90,12 @@ class ArchiveInfo:
     calls: int | None = None
     problem: str | None = None
     profile: str = ""  # the profile whose folder holds it; "" for today's implicit blah.dev profile
+    json_bytes: int | None = None  # its calls as JSON lines (what ``export`` writes); None: not known
+
+    @property
+    def to_json(self) -> float | None:
+        """The file's size over its calls' JSON (None when not known or no call is held)."""
+        return self.size / self.json_bytes if self.json_bytes else None
 
     def files(self) -> list[Path]:
         """The archive's files on disk: the database and its companions, when present."""
@@ -122,9 +128,11 @@ def describe_archive(path: Path, profile: str = "") -> ArchiveInfo:
         meta, calls = _read_meta(path)
     except sqlite3.Error as error:
         return ArchiveInfo(path, size, stat.st_mtime, problem=f"cannot be read ({error})", profile=profile)
+    json_bytes = meta.get("json_bytes")
     return ArchiveInfo(
         path, size, stat.st_mtime, model_id=meta.get("model_id"), platform=meta.get("platform"),
         base_url=meta.get("base_url"), calls=calls, profile=profile,
+        json_bytes=int(json_bytes) if json_bytes and json_bytes.isdigit() else None,
     )  # fmt: skip
 
 

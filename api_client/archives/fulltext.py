@@ -1,9 +1,9 @@
 """The archive's full-text index: which rows are in it, adding the rest, and lists read from it.
 
 Rows get ``seq`` values in insertion order, so "indexed" is one watermark,
-``meta.fts_seq``: rows above it are pending. Indexing is one ``INSERT .. SELECT`` over a
-``seq`` range inside a write transaction (FTS5 then flushes its terms once, which is
-what makes bulk indexing fast).
+``meta.fts_seq``: rows above it are pending. Indexing reads a ``seq`` range's texts (one
+compressed frame a row: archive_texts) and inserts them into the contentless index inside a
+write transaction (FTS5 then flushes its terms once, which is what makes bulk indexing fast).
 
 A filter that is only a search (the search box) is listed straight from the index, never
 materialised: resolving a word found in every row to sorted ordinals means a million
@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from api_client.archives.texts import TextCodec
 from common.lru import BoundedLRU
 
 
@@ -35,7 +36,7 @@ def pending_count(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT count(*) FROM logs WHERE seq > ?", (fts_seq(conn),)).fetchone()[0])
 
 
-def index_step(conn: sqlite3.Connection, max_rows: int | None) -> int:
+def index_step(conn: sqlite3.Connection, max_rows: int | None, codec: TextCodec) -> int:
     """Index up to ``max_rows`` pending rows (all when None); returns how many. The
     caller holds a write transaction."""
     start = fts_seq(conn)
@@ -48,13 +49,82 @@ def index_step(conn: sqlite3.Connection, max_rows: int | None) -> int:
         end = row[0] if row else conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()[0]
     if end <= start:
         return 0
-    cur = conn.execute(
-        "INSERT INTO logs_fts(rowid, prompt, response, error)"
-        " SELECT seq, prompt, response, error FROM logs WHERE seq > ? AND seq <= ?",
-        (start, end),
+    decode = codec.decode
+    rows = conn.execute("SELECT seq, texts FROM logs WHERE seq > ? AND seq <= ?", (start, end)).fetchall()
+    conn.executemany(
+        "INSERT INTO logs_fts(rowid, prompt, response, error) VALUES (?, ?, ?, ?)",
+        [(seq, t[0], t[2], t[3]) for seq, t in ((seq, decode(blob)) for seq, blob in rows)],
     )
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(end),))
-    return int(cur.rowcount)
+    _count_terms(conn, start + 1, end)
+    return len(rows)
+
+
+TRACK_FROM = 1000
+"""Indexed rows before the archive chooses the words whose counts it keeps."""
+TRACK_SHARE = 0.02
+"""A word in at least this share of those rows has its count kept (``term_counts``)."""
+TRACK_MAX = 256
+
+
+def _count_terms(conn: sqlite3.Connection, lo: int, hi: int) -> None:
+    """Rows ``lo..hi`` were just indexed: add their matches to each kept word's count, and
+    choose the words once enough rows are indexed. A word's count then answers the count of a
+    search for it without reading its doclist (a word in most rows: its whole doclist)."""
+    chosen = conn.execute("SELECT 1 FROM meta WHERE key = 'term_counts_from'").fetchone() is not None
+    if not chosen:
+        if hi < TRACK_FROM:
+            return
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.logs_vocab USING fts5vocab(main, logs_fts, 'row')")
+        (rows,) = conn.execute("SELECT count(*) FROM logs WHERE seq <= ?", (hi,)).fetchone()
+        conn.execute(
+            "INSERT INTO term_counts(term, rows) SELECT term, doc FROM temp.logs_vocab WHERE doc >= ?"
+            " ORDER BY doc DESC LIMIT ?",
+            (max(1, int(rows * TRACK_SHARE)), TRACK_MAX),
+        )  # every indexed row counted, exactly (the index holds rows up to ``hi`` only)
+        conn.execute("INSERT INTO meta(key, value) VALUES ('term_counts_from', ?)", (str(hi),))
+        return
+    terms = [r[0] for r in conn.execute("SELECT term FROM term_counts")]
+    conn.executemany(
+        "UPDATE term_counts SET rows = rows + ("
+        "SELECT count(*) FROM logs_fts WHERE logs_fts MATCH ? AND rowid >= ? AND rowid <= ?) WHERE term = ?",
+        [(_phrase(t), lo, hi, t) for t in terms],
+    )
+
+
+def _phrase(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
+
+
+def kept_count(conn: sqlite3.Connection, match: str) -> int | None:
+    """The count of indexed rows matching ``match`` when it is one word whose count is kept
+    (exact: kept in the transactions that index), else None."""
+    if not (len(match) >= 2 and match[0] == match[-1] == '"') or " AND " in match:
+        return None
+    token = match[1:-1].replace('""', '"')
+    if '"' in token.replace('""', ""):
+        return None
+    row = conn.execute("SELECT rows FROM term_counts WHERE term = ?", (token,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def index_fresh(
+    conn: sqlite3.Connection, first_seq: int, texts: list[tuple[str | None, str | None, str | None]]
+) -> bool:
+    """Index rows just stored with ``seq`` from ``first_seq`` on, from their texts at hand
+    ``(prompt, response, error)`` (not read back and decompressed), when every row before
+    them is indexed; False (nothing done) otherwise: ``index_step`` then. The caller holds
+    the write transaction that stored them."""
+    if fts_seq(conn) != first_seq - 1:
+        return False
+    conn.executemany(
+        "INSERT INTO logs_fts(rowid, prompt, response, error) VALUES (?, ?, ?, ?)",
+        [(first_seq + i, *t) for i, t in enumerate(texts)],
+    )
+    end = first_seq + len(texts) - 1
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_seq', ?)", (str(end),))
+    _count_terms(conn, first_seq, end)
+    return True
 
 
 # ---------------------------------------------------------------------- queries by rowid range
@@ -254,7 +324,9 @@ class TextLists:
         mark = fts_seq(conn)
         lst = self._lists.peek(match)
         if lst is None or lst.mark > mark:
-            total = count_all(match, mark) if count_all is not None else match_count(conn, match, None, mark)
+            total = kept_count(conn, match)
+            if total is None:
+                total = count_all(match, mark) if count_all is not None else match_count(conn, match, None, mark)
             lst = _TextList(total=total, mark=mark)
         elif lst.mark < mark:  # rows were added since: count the new ones only
             lst.total += match_count(conn, match, lst.mark + 1, mark)

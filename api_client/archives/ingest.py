@@ -23,27 +23,33 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from api_client.archives.schema import LOG_COLUMNS, STORED_COLUMNS
+from api_client.archives.texts import TextCodec
+
 if TYPE_CHECKING:
     from common.records import Call
 
 BadgesFn = Callable[["Call"], Iterable[str]]
 Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"]
 
-_VALUE_COLUMNS = (
-    "id", "model_id", "source", "created_at", "prompt", "response", "error", "latency_ms", "max_tokens",
-    "prompt_tokens", "completion_tokens", "finish_reason", "eval_id", "run_id", "result_id", "message_id",
-)  # fmt: skip
+_VALUE_COLUMNS = STORED_COLUMNS
 """The columns stored as the entry's attribute of the same name, as it is."""
-_ERROR_AT = _VALUE_COLUMNS.index("error")
 _INSERT_SQL = (
-    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, seq, ord, messages, failed, badges)"
+    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, seq, ord, texts, failed, badges)"
     f" VALUES ({', '.join('?' * (len(_VALUE_COLUMNS) + 5))})"
 )
 _values_of = attrgetter(*_VALUE_COLUMNS)
+_texts_of = attrgetter("prompt", "response", "error")
 _MESSAGES_JSON = "messages_json"
 """An entry type may carry its messages already as the archive's JSON text (``WireEntry``
 does: cut from the platform's JSON); otherwise it is written from ``entry.messages``."""
 _ID_CHUNK = 500
+_LINE = "line"
+"""An entry type may carry its JSONL line as ``export`` writes it (``WireEntry``, newline
+excluded); otherwise its length is measured from the entry's fields."""
+JSON_BYTES = "json_bytes"
+"""Meta key: the stored calls' size as JSON lines (what ``export`` writes), for the ratio of
+the archive's size to it (``blah-tui archives``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +108,12 @@ def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
 
 
 def insert_sorted(
-    conn: sqlite3.Connection, new: Sequence[Call], badges_fn: BadgesFn | None, *, number: bool = True
+    conn: sqlite3.Connection,
+    new: Sequence[Call],
+    badges_fn: BadgesFn | None,
+    codec: TextCodec,
+    *,
+    number: bool = True,
 ) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
     a write transaction; ``new`` must be non-empty and contain no stored id.
@@ -118,18 +129,18 @@ def insert_sorted(
     (max_seq,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
     pending = number and _has_unnumbered(conn)
     if not number or pending:
-        _write(conn, *_rows(new, badges_fn, max_seq, None))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
         return number_unnumbered(conn) if pending else InsertOutcome("unnumbered", bounds, None)
     if first is None or last is None:
-        _write(conn, *_rows(new, badges_fn, max_seq, 0))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, 0))
         return InsertOutcome("empty", (0, n - 1), (0, n - 1))
     if lo > (last[0], last[1]):
-        _write(conn, *_rows(new, badges_fn, max_seq, last[2] + 1))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, last[2] + 1))
         return InsertOutcome("append", (first[2], last[2] + n), (last[2] + 1, last[2] + n))
     if hi < (first[0], first[1]):
-        _write(conn, *_rows(new, badges_fn, max_seq, first[2] - n))
+        _write(conn, *_rows(new, badges_fn, codec, max_seq, first[2] - n))
         return InsertOutcome("prepend", (first[2] - n, last[2]), (first[2] - n, first[2] - 1))
-    _write(conn, *_rows(new, badges_fn, max_seq, None))
+    _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
     return number_unnumbered(conn)
 
 
@@ -138,7 +149,7 @@ def _has_unnumbered(conn: sqlite3.Connection) -> bool:
 
 
 def _rows(
-    new: Sequence[Call], badges_fn: BadgesFn | None, max_seq: int, ord0: int | None
+    new: Sequence[Call], badges_fn: BadgesFn | None, codec: TextCodec, max_seq: int, ord0: int | None
 ) -> tuple[Iterable[tuple[Any, ...]], list[tuple[str, int]]]:
     """The rows of ``new`` in the order of ``_INSERT_SQL``, built column by column (C-level
     ``map``/``zip``: no Python per row when the entries carry their messages' JSON)."""
@@ -149,7 +160,11 @@ def _rows(
         messages: Iterable[str | None] = map(attrgetter(_MESSAGES_JSON), new)
     else:
         messages = map(_messages_json, new)
-    failed = map(int, map(is_not, columns[_ERROR_AT], repeat(None)))  # is_failed, per column
+    messages = list(messages)
+    prompts, responses, errors = zip(*map(_texts_of, new), strict=True)
+    texts = codec.encode_many(zip(prompts, messages, responses, errors))
+    _add_json_bytes(codec.conn, _json_bytes(new, messages))
+    failed = map(int, map(is_not, errors, repeat(None)))  # is_failed, per column
     badge_rows: list[tuple[str, int]] = []
     if badges_fn is None:
         badges: Iterable[str] = repeat("")
@@ -159,7 +174,28 @@ def _rows(
             badge_rows.extend((kind, max_seq + 1 + i) for kind in text.split())
     seqs = range(max_seq + 1, max_seq + 1 + n)
     ords: Iterable[int | None] = repeat(None) if ord0 is None else range(ord0, ord0 + n)
-    return zip(*columns, seqs, ords, messages, failed, badges), badge_rows
+    return zip(*columns, seqs, ords, texts, failed, badges), badge_rows
+
+
+def _json_bytes(new: Sequence[Call], messages: list[str | None]) -> int:
+    """The entries' size as JSONL lines, as ``export`` writes them (fields in ``LogEntry``'s
+    order, compact JSON, a newline each)."""
+    if hasattr(new[0], _LINE) and all(hasattr(e, _LINE) for e in new):
+        return sum(len(getattr(e, _LINE)) + 1 for e in new)
+    total = 0
+    for entry, raw in zip(new, messages, strict=True):
+        fields = dict(zip(LOG_COLUMNS, map(entry.__getattribute__, LOG_COLUMNS)))
+        fields["messages"] = None
+        total += len(orjson.dumps(fields)) + 1 + (0 if raw is None else len(raw.encode()) - 4)  # "null" -> the list
+    return total
+
+
+def _add_json_bytes(conn: sqlite3.Connection, n: int) -> None:
+    conn.execute(
+        "INSERT INTO meta(key, value) VALUES (?, ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + excluded.value",
+        (JSON_BYTES, str(n)),
+    )
 
 
 def _write(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]], badge_rows: list[tuple[str, int]]) -> None:

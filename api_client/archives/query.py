@@ -7,6 +7,11 @@ literal terms; each term that has a letter or digit becomes a quoted FTS5 phrase
 a term in a script written without spaces (CJK, Thai), which the tokenizer cannot split
 into words. Substring terms scan the rows the other conditions leave (slower on a big
 archive). All terms must match (AND), in any of prompt, response or error.
+
+The index keeps no token positions (archive_schema: ``detail=none``), so a term the
+tokenizer splits into several tokens (``gpt-4``, ``don't``, ``e.g.``) is looked up as all of
+its tokens and then checked as a phrase in each such row's text, by SQLite's own tokenizer
+(``_PhraseCheck``): the answers are those of a positional index.
 """
 
 from __future__ import annotations
@@ -16,16 +21,15 @@ import re
 import sqlite3
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from api_client.archives.texts import TextCodec
 
 PREFIX_CHARS = 300
 
-# Columns a list row needs; the long text columns are cut to a prefix inside SQLite.
-ROW_SELECT = (
-    "id, created_at, source, latency_ms, finish_reason, failed, badges, "
-    f"substr(prompt, 1, {PREFIX_CHARS}), substr(response, 1, {PREFIX_CHARS}), "
-    f"substr(error, 1, {PREFIX_CHARS}), ord"
-)
+# Columns a list row needs; the texts are read back and cut to a prefix (ArchivedRow.from_sql).
+ROW_SELECT = "id, created_at, source, latency_ms, finish_reason, failed, badges, texts, ord"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +76,9 @@ class ArchivedRow:
     error_prefix: str | None
 
     @classmethod
-    def from_sql(cls, row: tuple[Any, ...]) -> ArchivedRow:
+    def from_sql(cls, row: tuple[Any, ...], codec: TextCodec) -> ArchivedRow:
         badges = tuple(row[6].split()) if row[6] else ()
+        prompt, _, response, error = codec.decode(row[7])
         return cls(
             id=row[0],
             created_at=row[1],
@@ -82,10 +87,19 @@ class ArchivedRow:
             finish_reason=row[4],
             failed=bool(row[5]),
             badges=badges,
-            prompt_prefix=row[7],
-            response_prefix=row[8],
-            error_prefix=row[9],
+            prompt_prefix=_prefix(prompt),
+            response_prefix=_prefix(response),
+            error_prefix=_prefix(error),
         )
+
+
+def _prefix(text: str | None) -> str | None:
+    """What the list shows of a text: its first ``PREFIX_CHARS`` characters, up to a NUL (as
+    SQLite's ``substr`` cut it when the texts were columns: the list's rows stay the same)."""
+    if text is None:
+        return None
+    head = text[:PREFIX_CHARS]
+    return head.partition("\x00")[0] if "\x00" in head else head
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +121,9 @@ class TextQuery:
     """A user's search text, compiled: an FTS5 MATCH string and substring terms."""
 
     terms: tuple[str, ...]
-    match: str | None  # FTS5 expression over the indexable terms, or None
+    match: str | None  # FTS5 expression over the indexable terms' tokens, or None
     substrings: tuple[str, ...]  # punctuation-only terms, matched with instr()
+    phrases: tuple[str, ...] = ()  # FTS5 phrases of the terms of several tokens, checked per row
 
     @property
     def is_empty(self) -> bool:
@@ -121,8 +136,9 @@ _probe_conn: sqlite3.Connection | None = None
 
 
 @functools.lru_cache(maxsize=4096)
-def _indexable(term: str) -> bool:
-    """Whether the FTS5 tokenizer produces at least one token from ``term``.
+def _tokens(term: str) -> tuple[str, ...]:
+    """The tokens the FTS5 tokenizer makes of ``term``, in order (folded: lower case, no
+    diacritics).
 
     Asked of SQLite itself (an in-memory FTS5 table): unicode61's idea of a separator
     follows Unicode 6.1 tables, which no Python-side rule reproduces exactly.
@@ -132,15 +148,67 @@ def _indexable(term: str) -> bool:
         if _probe_conn is None:
             conn = sqlite3.connect(":memory:", check_same_thread=False)
             conn.execute(f"CREATE VIRTUAL TABLE probe USING fts5(t, tokenize = '{_TOKENIZER}')")
-            conn.execute("CREATE VIRTUAL TABLE probe_vocab USING fts5vocab(probe, 'row')")
+            conn.execute("CREATE VIRTUAL TABLE probe_vocab USING fts5vocab(probe, 'instance')")
             _probe_conn = conn
         conn = _probe_conn
         conn.execute("INSERT INTO probe(rowid, t) VALUES (1, ?)", (term,))
         try:
-            (n,) = conn.execute("SELECT count(*) FROM probe_vocab").fetchone()
+            rows = conn.execute("SELECT term FROM probe_vocab ORDER BY offset").fetchall()
         finally:
             conn.execute("DELETE FROM probe")
-        return bool(n)
+        return tuple(r[0] for r in rows)
+
+
+def _indexable(term: str) -> bool:
+    """Whether the FTS5 tokenizer produces at least one token from ``term``."""
+    return bool(_tokens(term))
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+class _PhraseCheck:
+    """Whether a row's texts hold an FTS5 phrase, asked of a positional in-memory FTS5 table
+    with the archive's tokenizer (one row at a time): exactly what a positional index of the
+    archive would answer for that row."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    def __call__(self, texts: tuple[str | None, str | None, str | None], phrase: str) -> bool:
+        with self._lock:
+            if self._conn is None:
+                conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+                conn.execute(f"CREATE VIRTUAL TABLE row USING fts5(prompt, response, error, tokenize = '{_TOKENIZER}')")
+                self._conn = conn
+            conn = self._conn
+            conn.execute("INSERT INTO row(rowid, prompt, response, error) VALUES (1, ?, ?, ?)", texts)
+            try:
+                return conn.execute("SELECT 1 FROM row WHERE row MATCH ?", (phrase,)).fetchone() is not None
+            finally:
+                conn.execute("DELETE FROM row")
+
+
+_phrase_check = _PhraseCheck()
+
+
+def register_text_functions(conn: sqlite3.Connection, codec: TextCodec) -> None:
+    """The SQL functions ``where_clause`` uses over the compressed texts, on ``conn``:
+    ``has_substring(texts, s)`` (``s`` in prompt, response or error, case-sensitive, as
+    ``instr``) and ``has_phrase(texts, phrase)`` (see ``_PhraseCheck``)."""
+
+    def has_substring(value: bytes | None, sub: str) -> int:
+        prompt, _, response, error = codec.decode(value)
+        return int(any(sub in t for t in (prompt, response, error) if t))
+
+    def has_phrase(value: bytes | None, phrase: str) -> int:
+        prompt, _, response, error = codec.decode(value)
+        return int(_phrase_check((prompt, response, error), phrase))
+
+    conn.create_function("has_substring", 2, has_substring, deterministic=True)
+    conn.create_function("has_phrase", 2, has_phrase, deterministic=True)
 
 
 # Scripts written without spaces: unicode61 makes a whole run of them one token, so a
@@ -167,10 +235,12 @@ def compile_text(text: str | None) -> TextQuery:
     # C strings), so NUL separates terms like a space.
     clean = _SURROGATE.sub("\ufffd", text or "").replace("\x00", " ")
     terms = tuple(dict.fromkeys(t for t in clean.split() if t))
-    phrases = [t for t in terms if not _as_substring(t)]
+    indexed = [t for t in terms if not _as_substring(t)]
     subs = tuple(t for t in terms if _as_substring(t))
-    match = " AND ".join('"' + t.replace('"', '""') + '"' for t in phrases) or None
-    return TextQuery(terms=terms, match=match, substrings=subs)
+    tokens = dict.fromkeys(tok for t in indexed for tok in _tokens(t))
+    match = " AND ".join(map(_quoted, tokens)) or None
+    phrases = tuple(_quoted(t) for t in indexed if len(_tokens(t)) > 1)
+    return TextQuery(terms=terms, match=match, substrings=subs, phrases=phrases)
 
 
 def search_only_match(flt: LogFilter) -> str | None:
@@ -179,7 +249,7 @@ def search_only_match(flt: LogFilter) -> str | None:
     if flt.source is not None or flt.errors_only or flt.badge or flt.since_ms is not None:
         return None
     tq = compile_text(flt.text)
-    return tq.match if not tq.substrings else None
+    return tq.match if not tq.substrings and not tq.phrases else None
 
 
 def where_clause(flt: LogFilter) -> tuple[str, list[Any]]:
@@ -201,12 +271,12 @@ def where_clause(flt: LogFilter) -> tuple[str, list[Any]]:
     if tq.match is not None:
         conds.append("seq IN (SELECT rowid FROM logs_fts WHERE logs_fts MATCH ?)")
         params.append(tq.match)
+    for phrase in tq.phrases:
+        conds.append("has_phrase(texts, ?)")
+        params.append(phrase)
     for sub in tq.substrings:
-        conds.append(
-            "(instr(coalesce(prompt, ''), ?) > 0 OR instr(coalesce(response, ''), ?) > 0"
-            " OR instr(coalesce(error, ''), ?) > 0)"
-        )
-        params.extend((sub, sub, sub))
+        conds.append("has_substring(texts, ?)")
+        params.append(sub)
     return (" AND ".join(conds) if conds else "1"), params
 
 

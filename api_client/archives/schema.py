@@ -4,11 +4,14 @@ One SQLite file per (platform, model). Opening never writes to a file that is no
 a blah-tui archive: a corrupt or foreign file raises :class:`ArchiveCorruptError` and is
 left exactly as it was (the caller may move it aside with ``Archive.quarantine``).
 
-Layout, and why:
-- ``logs``: one row per LogEntry (every wire field; ``messages`` as JSON text). ``id`` is
-  the logical primary key (UNIQUE: an entry is never stored twice). ``seq`` is an
-  ``INTEGER PRIMARY KEY`` because FTS5 external content needs a stable integer rowid
-  (a plain rowid may be renumbered by VACUUM).
+Layout (schema 2), and why:
+- ``logs``: one row per LogEntry. ``id`` is the logical primary key (UNIQUE: an entry is
+  never stored twice). ``seq`` is an ``INTEGER PRIMARY KEY``: the full-text index's rowid
+  (a plain rowid may be renumbered by VACUUM). The call's texts (prompt, messages as JSON,
+  response, error) are one zstd frame in ``texts`` (archive_texts: the user's message, in
+  the prompt and again in the messages, is stored once; a dictionary trained per archive),
+  the last column so the list's other columns are read without it; every other wire field
+  is a column of its own.
 - ``ord``: a dense ordinal of the (created_at, id) order, maintained at insert time (see
   archive_ingest), so the n-th row of the unfiltered list is one index probe (no OFFSET
   scan) and a filtered list is resolved once to an array of ordinals, then patched.
@@ -16,14 +19,25 @@ Layout, and why:
 - ``failed``: the error flag (``error`` is set), indexed for errors-only lists.
 - ``badges``: space-separated finding kinds computed by a caller-supplied function;
   mirrored in ``log_badges`` so a badge filter reads an index instead of scanning text.
-- ``logs_fts``: FTS5 over prompt/response/error, *external content* (the text lives once,
-  in ``logs``; ``columnsize=0`` as nothing ranks by bm25). Rows are indexed by an explicit
-  ``INSERT .. SELECT`` over the new ``seq`` range, not by a trigger: FTS5 flushes its
-  pending terms at every trigger's statement boundary, which made a per-row trigger ~3x
-  slower. ``meta.fts_seq`` is the highest ``seq`` indexed; rows above it are pending
-  (``Archive.add(index_text=False)`` defers indexing for bulk loads). Text columns are
-  never updated and rows never deleted, so the index cannot go stale.
+- ``logs_fts``: FTS5 over prompt/response/error, *contentless* (``content=''``: the text
+  lives once, compressed, in ``logs``) with ``detail=none``: the search asks only which rows
+  hold every term's tokens, in any column, never where (no ranking, no column filter,
+  no highlighting from the index: ``match_spans`` finds the terms in the shown text), so
+  the index keeps rowids only (natural text: 129 bytes a call against 468 with positions).
+  A term of several tokens (``gpt-4``) is matched as all its tokens, then checked as a
+  phrase in the row's text (archive_query). Rows are indexed by ``seq`` range inside a
+  write transaction (FTS5 then flushes its terms once). ``meta.fts_seq`` is the highest
+  ``seq`` indexed; rows above it are pending (``Archive.add(index_text=False)`` defers
+  indexing for bulk loads). Text is never updated and rows never deleted, so the index
+  cannot go stale.
+- ``text_dicts``: the zstd dictionaries ``texts`` are compressed with (archive_texts).
+- ``term_counts``: how many indexed rows hold each of the archive's common words (those in
+  >= 2% of its first ~1,000 indexed rows, at most 256), kept in the transactions that index,
+  so counting a search for one of them reads no doclist (fulltext.kept_count).
 - ``meta``: key/value: schema version, tail cursor, history-complete flag, labels.
+
+Schema 1 (the texts as TEXT columns, FTS5 over them as external content with positions) is
+migrated in place on first open (archive_migrate).
 """
 
 from __future__ import annotations
@@ -33,7 +47,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 APPLICATION_ID = 0x626C6168  # "blah": marks the file as ours (PRAGMA application_id)
 
 # SQLite primary result codes that mean "the bytes on disk are not a sound database".
@@ -60,6 +74,11 @@ LOG_COLUMNS: tuple[str, ...] = (
     "message_id",
 )
 
+TEXT_FIELDS: tuple[str, ...] = ("prompt", "messages", "response", "error")
+"""The fields stored together, compressed, in ``logs.texts`` (archive_texts), in its order."""
+STORED_COLUMNS: tuple[str, ...] = tuple(c for c in LOG_COLUMNS if c not in TEXT_FIELDS)
+"""The fields stored as columns of their own, as they are."""
+
 DDL = """
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -73,10 +92,6 @@ CREATE TABLE IF NOT EXISTS logs (
     model_id          TEXT,
     source            TEXT,
     created_at        INTEGER NOT NULL,
-    prompt            TEXT,
-    messages          TEXT,
-    response          TEXT,
-    error             TEXT,
     latency_ms        INTEGER,
     max_tokens        INTEGER,
     prompt_tokens     INTEGER,
@@ -87,7 +102,8 @@ CREATE TABLE IF NOT EXISTS logs (
     result_id         TEXT,
     message_id        TEXT,
     failed            INTEGER NOT NULL DEFAULT 0,
-    badges            TEXT NOT NULL DEFAULT ''
+    badges            TEXT NOT NULL DEFAULT '',
+    texts             BLOB
 );
 CREATE UNIQUE INDEX IF NOT EXISTS logs_ord ON logs(ord);
 CREATE INDEX IF NOT EXISTS logs_created ON logs(created_at, id);
@@ -102,16 +118,26 @@ CREATE TABLE IF NOT EXISTS log_badges (
 
 CREATE VIRTUAL TABLE IF NOT EXISTS logs_fts USING fts5(
     prompt, response, error,
-    content = 'logs', content_rowid = 'seq', columnsize = 0,
+    content = '', columnsize = 0, detail = none,
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
+CREATE TABLE IF NOT EXISTS text_dicts (
+    id   INTEGER PRIMARY KEY,
+    dict BLOB NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS term_counts (
+    term TEXT PRIMARY KEY,
+    rows INTEGER NOT NULL
+) WITHOUT ROWID;
 """
 
 QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
 """Files up to this size get SQLite's full ``quick_check`` on open; bigger ones a probe."""
 
 _REQUIRED_TABLES = frozenset({"meta", "logs", "log_badges", "logs_fts"})
+_REQUIRED_V2 = frozenset({"text_dicts", "term_counts"})
 
 
 class ArchiveError(Exception):
@@ -161,7 +187,8 @@ def connect(path: Path) -> sqlite3.Connection:
     """Open ``path`` as an archive: validate before any write, create when empty.
 
     Raises ArchiveCorruptError (file untouched) when the file is damaged or foreign, and
-    ArchiveVersionError when it comes from a newer schema.
+    ArchiveVersionError when it comes from a newer schema. A file of an older schema is
+    opened as it is (``is_outdated``: the archive migrates it first).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
@@ -173,7 +200,23 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _validate_or_create(conn: sqlite3.Connection, path: Path) -> None:
+def is_outdated(conn: sqlite3.Connection) -> bool:
+    """An archive of an older layout (archive_migrate rewrites it; nothing else may write to it)."""
+    version = schema_version(conn)
+    return version is not None and version < SCHEMA_VERSION
+
+
+def schema_version(conn: sqlite3.Connection) -> int | None:
+    """The file's schema version (None when it holds none or no ``meta`` table)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        return int(row[0]) if row else None
+    except (sqlite3.Error, TypeError, ValueError):
+        return None
+
+
+def _validate_or_create(conn: sqlite3.Connection, path: Path) -> int:
+    """The file's schema version, once it is known to be a sound archive (created now: ours)."""
     try:
         # Read-only probes first: none of these writes to the file.
         tables = {
@@ -196,7 +239,7 @@ def _validate_or_create(conn: sqlite3.Connection, path: Path) -> None:
         )
         with corruption_raised(path, "not a readable archive"):
             conn.executescript(script)
-        return
+        return SCHEMA_VERSION
     if app_id != APPLICATION_ID or not _REQUIRED_TABLES <= tables:
         raise ArchiveCorruptError(path, "not a blah-tui archive (unexpected tables)")
     try:
@@ -216,7 +259,10 @@ def _validate_or_create(conn: sqlite3.Connection, path: Path) -> None:
         raise ArchiveVersionError(
             path, f"archive schema {version} is newer than this blah-tui ({SCHEMA_VERSION})"
         )
+    if version >= 2 and not _REQUIRED_V2 <= tables:
+        raise ArchiveCorruptError(path, "not a blah-tui archive (unexpected tables)")
     _configure(conn, path)
+    return version
 
 
 def check_integrity(conn: sqlite3.Connection, *, full: bool) -> str | None:

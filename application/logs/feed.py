@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from api_client.blahdev.paging import older_page_bound
 from application.logs.badges import BadgesFn, diagnosis_available, make_badges_fn
 from application.logs.history import ALL_CALLS, PlatformQuery, Reach, query_of
 from application.logs.rows import ArchiveRows, LogRows, MemoryRows
+from common.migration_progress import progress_hook
 from common.records import time_of
 
 if TYPE_CHECKING:
@@ -71,6 +73,9 @@ class LogsFeed:
     trained_template: str | None = None
     notes: list[str] = field(default_factory=list)
     owns_archive: bool = False
+    on_migration: Callable[[int, int], None] | None = None
+    """Told ``(rows done, rows in all)`` while an archive of an older layout is rewritten on
+    opening (from the opening's thread)."""
     _tail: Any = None
     _sync: Any = None
     _memory_cursor: int | None = None
@@ -126,7 +131,11 @@ class LogsFeed:
 
         assert self.ctx.base_url is not None
         try:
-            return Archive.for_model(data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id, self.ctx.profile)
+            reporting = progress_hook(self.on_migration) if self.on_migration is not None else nullcontext()
+            with reporting:
+                return Archive.for_model(
+                    data_dir(), self.ctx.platform, self.ctx.base_url, self.model_id, self.ctx.profile
+                )
         except ArchiveCorruptError as error:
             try:
                 archive, moved = Archive.quarantine(error.path)

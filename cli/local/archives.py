@@ -68,7 +68,7 @@ def _list(found: list[ArchiveInfo], folder: Path, out: TextIO, now: float) -> in
 
 
 def _table(rows: Sequence[ArchiveInfo], now: float) -> str:
-    header = ("PROFILE", "PLATFORM", "MODEL", "CALLS", "SIZE", "LAST USED")
+    header = ("PROFILE", "PLATFORM", "MODEL", "CALLS", "SIZE", "OF JSON", "LAST USED")
     by_profile = sorted(rows, key=lambda info: info.profile)  # stable: most recently used first in each
     cells = [header] + [
         (
@@ -77,12 +77,13 @@ def _table(rows: Sequence[ArchiveInfo], now: float) -> str:
             one_line(info.model_id, max_len=60) if info.model_id else f"? {one_line(info.path.name, 60)}",
             "?" if info.calls is None else f"{info.calls:,}",
             format_size(info.size),
+            "?" if info.to_json is None else f"{info.to_json:.2f}x",
             last_used(info.last_used, now),
         )
         for info in by_profile
     ]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
-    right = {3, 4}  # numbers line up on the right
+    right = {3, 4, 5}  # numbers line up on the right
     lines = []
     for row in cells:
         parts = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]

@@ -1,6 +1,9 @@
 """Benchmark: the local archive at a million rows.
 
-Run: ``.venv/bin/python tests/bench/bench_archive.py [--rows N] [--sim-calls N] [--json PATH]``.
+Run: ``.venv/bin/python tests/bench/bench_archive.py [--rows N] [--sim-calls N] [--data natural] [--json PATH]``.
+``--data natural`` measures on ``natural_text.NaturalCalls`` (distinct prompts and replies of a
+24,000-word Zipf vocabulary, real lengths: issue 42) instead of ``Synthetic`` (4,000 prompts
+repeated), so the compression and the index see honest text.
 Prints a table and writes JSON (default ``bench_archive.json`` in the current directory).
 
 Measures
@@ -89,6 +92,30 @@ class Synthetic:
             yield [self.entry(i) for i in range(lo, min(stop, lo + BATCH))]
 
 
+class Natural:
+    """``natural_text.NaturalCalls`` with ``Synthetic``'s interface (``entry(i)``, ``batches``)."""
+
+    def __init__(self, seed: int = 42) -> None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from natural_text import NaturalCalls
+
+        self.calls = NaturalCalls(seed)
+
+    def entry(self, i: int) -> LogEntry:
+        return LogEntry.model_validate(self.calls.call(i))
+
+    def batches(self, start: int, stop: int) -> Iterator[list[LogEntry]]:
+        return self.calls.batches(start, stop, BATCH)
+
+
+DATA_SETS = ("synthetic", "natural")
+
+
+def make_generator(data: str) -> Synthetic | Natural:
+    """The calls of the data set ``data`` (one of ``DATA_SETS``)."""
+    return Natural() if data == "natural" else Synthetic()
+
+
 def badges(entry: LogEntry) -> list[str]:
     out = []
     if entry.error is not None:
@@ -111,7 +138,7 @@ def timed(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, float, Any]:
     return statistics.median(walls), statistics.median(cpus), result
 
 
-def ingest(archive: Archive, gen: Synthetic, start: int, stop: int, *, index_text: bool) -> tuple[float, float]:
+def ingest(archive: Archive, gen: Synthetic | Natural, start: int, stop: int, *, index_text: bool) -> tuple[float, float]:
     """Entries/s of ``add`` alone by wall and by CPU time (building the entries is not
     counted)."""
     wall = cpu = 0.0
@@ -155,11 +182,12 @@ def main() -> int:
     parser.add_argument("--sim-calls", type=int, default=20_000, help="calls added to the simulator (0: skip)")
     parser.add_argument("--json", default="bench_archive.json")
     parser.add_argument("--skip-worst", action="store_true", help="skip the worst-case insert in the middle")
+    parser.add_argument("--data", choices=DATA_SETS, default="synthetic")
     args = parser.parse_args()
     n = args.rows
-    out: dict[str, Any] = {"rows": n, "python": platform.python_version(), "cpus": os.cpu_count()}
+    out: dict[str, Any] = {"rows": n, "data": args.data, "python": platform.python_version(), "cpus": os.cpu_count()}
     rows: list[tuple[str, str]] = []
-    gen = Synthetic()
+    gen = make_generator(args.data)
     work = Path(tempfile.mkdtemp(prefix="bench-archive-"))
 
     out["loadavg_start"] = os.getloadavg()
@@ -250,18 +278,23 @@ def main() -> int:
     t = time.perf_counter()
     with open(jsonl, "wb") as fh:
         fh.writelines(orjson.dumps(e.model_dump(mode="json")) + b"\n" for e in a.iter_all())
+    stored = a.count()
     out["export_jsonl_s"] = round(time.perf_counter() - t, 1)
     rows.append(("export all rows as JSONL (iter_all)", f"{out['export_jsonl_s']} s"))
     for word in ("zanzibar", "model"):
-        ms, _, res = timed(lambda w=word: subprocess.run(["grep", "-c", w, str(jsonl)], capture_output=True, text=True, check=False), 3)
+        ms, _, res = timed(lambda w=word: subprocess.run(["grep", "-cw", w, str(jsonl)], capture_output=True, text=True, check=False), 3)
         out[f"grep_{word}_ms"] = round(ms, 1)
         out[f"grep_{word}_count"] = int(res.stdout.strip() or 0)
-        rows.append((f"grep -c '{word}' over the JSONL (for comparison)", f"{ms:,.1f} ms"))
+        rows.append((f"grep -cw '{word}' over the JSONL (for comparison)", f"{ms:,.1f} ms"))
     out["jsonl_mb"] = round(jsonl.stat().st_size / 1e6, 1)
     a.close()
     size = sum(p.stat().st_size for p in work.glob("big.sqlite3*"))
     out["archive_mb"] = round(size / 1e6, 1)
     rows.append(("archive size on disk", f"{out['archive_mb']:,.1f} MB (JSONL {out['jsonl_mb']:,.1f} MB)"))
+    out["archive_bytes_per_call"] = round(size / stored)
+    out["jsonl_bytes_per_call"] = round(jsonl.stat().st_size / stored)
+    rows.append(("  bytes a call on disk: archive / JSONL",
+                 f"{out['archive_bytes_per_call']:,} / {out['jsonl_bytes_per_call']:,} B ({size / jsonl.stat().st_size:.2f}x)"))
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     rows.append(("peak RSS of this process", f"{out['peak_rss_mb']:,.1f} MB"))
 
@@ -276,7 +309,7 @@ def main() -> int:
         f.unlink()
     work.rmdir()
     width = max(len(r[0]) for r in rows)
-    print(f"archive benchmark, {n:,} rows, Python {out['python']}, {out['cpus']} CPUs, "
+    print(f"archive benchmark, {n:,} rows ({args.data} calls), Python {out['python']}, {out['cpus']} CPUs, "
           f"load average {out['loadavg_start'][0]:.1f} -> {out['loadavg_end'][0]:.1f}")  # fmt: skip
     for label, value in rows:
         print(f"  {label:<{width}}  {value:>22}")

@@ -20,7 +20,14 @@ and the simulator's while it serves each (this process's CPU: only the simulator
 works while an export runs). On a loaded machine every process gets a share of the two
 cores, so the CPU figures say who costs what, and whether the simulator is the floor.
 
-Run: ``.venv/bin/python tests/bench/bench_export.py [--calls 100000] [--runs 3] [--latency-ms 0]``.
+The floor beside it (issue 42): ``PYTHON_LOOP``, 12 lines of Python paging the same endpoint over
+one keep-alive ``http.client`` connection, ``json.loads`` a page and ``json.dumps`` per call: what
+an export costs without the archive, the checks or the progress bar. Goal: blah-tui within 2x
+of it. ``--data natural`` fills the simulator with ``natural_text.NaturalCalls`` (distinct
+prompts and replies, a 24,000-word Zipf vocabulary, ~1.3 KB a call) instead of its
+burst of repeated test prompts, so the archive's fill and index see honest text.
+
+Run: ``.venv/bin/python tests/bench/bench_export.py [--calls 100000] [--runs 3] [--latency-ms 0] [--data natural]``.
 """
 
 from __future__ import annotations
@@ -61,6 +68,22 @@ while :; do
 done
 rm -f "$page"
 """
+PYTHON_LOOP = r"""
+import http.client, json, os, urllib.parse
+url = urllib.parse.urlsplit(os.environ["BLAH_URL"])
+conn = http.client.HTTPConnection(url.hostname, url.port)
+path, headers = f"{url.path}/api/v1/models/{os.environ['BLAH_MODEL']}/logs", {"Authorization": os.environ["BLAH_AUTH"]}
+before = ""
+with open(os.environ["OUT"], "w") as out:
+    while True:
+        conn.request("GET", f"{path}?limit={os.environ['PAGE']}" + (f"&before={before}" if before else ""), headers=headers)
+        page = json.loads(conn.getresponse().read())
+        out.writelines(json.dumps(call) + "\n" for call in page["logs"])
+        before = page["next_before"]
+        if len(page["logs"]) < int(os.environ["PAGE"]): break
+"""
+FLOOR_GOAL = 2.0
+"""blah-tui export within this factor of ``PYTHON_LOOP`` on the same server (issue 42)."""
 GOAL_RATIO = 6.0
 """blah-tui export against the one-parse-per-page loop a person would write (issue 30)."""
 
@@ -70,23 +93,28 @@ def ids_of(path: Path) -> set[str]:
         return {orjson.loads(line)["id"] for line in fh if line.strip()}
 
 
-def run(calls: int, runs: int, latency_ms: int = 0) -> dict[str, Any]:
+def run(calls: int, runs: int, latency_ms: int = 0, data: str = "simulator") -> dict[str, Any]:
     """The benchmark in a temporary folder removed whatever happens."""
     with tempfile.TemporaryDirectory(prefix="bench-export-") as folder:
-        return _run(calls, runs, latency_ms, Path(folder))
+        return _run(calls, runs, latency_ms, Path(folder), data)
 
 
-def _run(calls: int, runs: int, latency_ms: int, tmp: Path) -> dict[str, Any]:
+def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulator") -> dict[str, Any]:
     from simulator.chaos import ChaosConfig
     from simulator.server import SimulatorServer
 
     for tool in ("curl", "jq", "bash"):
         if shutil.which(tool) is None:
             raise RuntimeError(f"{tool} is not installed (apt-get install {tool})")
-    out: dict[str, Any] = {"calls_added": calls, "runs": runs, "page": PAGE, "latency_ms": latency_ms}
+    out: dict[str, Any] = {"calls_added": calls, "runs": runs, "page": PAGE, "latency_ms": latency_ms, "data": data}
     with SimulatorServer(seed=7, live=False) as sim:
         started = time.perf_counter()
-        sim.world.add_log_burst(calls, same_ms=False)
+        if data == "natural":
+            from natural_text import NaturalCalls
+
+            NaturalCalls().add_to_world(sim.world, calls)
+        else:
+            sim.world.add_log_burst(calls, same_ms=False)
         out["build_s"] = round(time.perf_counter() - started, 1)
         if latency_ms:
             sim.chaos = ChaosConfig(rate_latency=1.0, latency_s=latency_ms / 1000, seed=1)
@@ -107,10 +135,11 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path) -> dict[str, Any]:
         ours: list[float] = []
         to_file: list[float] = []
         shell: list[float] = []
-        cpu: dict[str, list[float]] = {"ours": [], "shell": [], "sim_ours": [], "sim_shell": []}
+        loop: list[float] = []
+        cpu: dict[str, list[float]] = {"ours": [], "shell": [], "sim_ours": [], "sim_shell": [], "loop": [], "sim_loop": []}
         for i in range(-1, runs):  # run -1: the untimed warm-up of both (bytecode, page cache)
-            data = tmp / f"data-{i}"  # a fresh archive each run: the full first export
-            env = {**base_env, "EVALS_BLAH_API_KEY": sim.council_key, "BLAH_TUI_DATA_DIR": str(data),
+            folder = tmp / f"data-{i}"  # a fresh archive each run: the full first export
+            env = {**base_env, "EVALS_BLAH_API_KEY": sim.council_key, "BLAH_TUI_DATA_DIR": str(folder),
                    "BLAH_TUI_CONFIG_DIR": str(tmp / "config")}  # fmt: skip
             target = tmp / "ours.jsonl"
             target.unlink(missing_ok=True)
@@ -133,11 +162,22 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path) -> dict[str, Any]:
             shell.append(time.perf_counter() - t)
             cpu["shell"].append(_children_cpu() - c)
             cpu["sim_shell"].append(time.process_time() - sim_c)
-            shutil.rmtree(data, ignore_errors=True)
+            loop_out = tmp / "loop.jsonl"
+            env = {**base_env, "BLAH_URL": sim.base_url, "BLAH_MODEL": model, "OUT": str(loop_out),
+                   "PAGE": str(PAGE), "BLAH_AUTH": f"Bearer {sim.council_key}"}  # fmt: skip
+            t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
+            done_loop = subprocess.run([sys.executable, "-c", PYTHON_LOOP], env=env, capture_output=True, text=True, check=False)
+            if done_loop.returncode != 0:
+                raise RuntimeError(f"the Python loop failed: {done_loop.stderr[-1000:]}")
+            loop.append(time.perf_counter() - t)
+            cpu["loop"].append(_children_cpu() - c)
+            cpu["sim_loop"].append(time.process_time() - sim_c)
+            shutil.rmtree(folder, ignore_errors=True)
             if i < 0:
-                for values in (ours, to_file, shell, *cpu.values()):
+                for values in (ours, to_file, shell, loop, *cpu.values()):
                     values.clear()
-        a, b = ids_of(target), ids_of(shell_out)
+        a, b, c_ids = ids_of(target), ids_of(shell_out), ids_of(loop_out)
+        out["identical_ids_loop"] = a == c_ids
         out["ids_ours"], out["ids_shell"] = len(a), len(b)
         out["identical_ids"] = a == b
         out["only_in_ours"], out["only_in_shell"] = len(a - b), len(b - a)
@@ -147,11 +187,14 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path) -> dict[str, Any]:
                ours_min_s=round(min(ours), 2), shell_min_s=round(min(shell), 2),
                ratio_of_mins=round(min(shell) / min(ours), 2),
                ours_calls_per_s=round(total / o), load_avg=os.getloadavg()[0])  # fmt: skip
+    p = statistics.median(loop)
+    out.update(loop_s=[round(x, 2) for x in loop], loop_median_s=round(p, 2), loop_min_s=round(min(loop), 2),
+               ratio_to_loop=round(o / p, 2), ratio_to_loop_of_mins=round(min(ours) / min(loop), 2))  # fmt: skip
     out["file_ready_s"] = [round(x, 2) for x in to_file]
     out["file_ready_median_s"] = round(statistics.median(to_file), 2)
     out["cpu_median_s"] = {name: round(statistics.median(values), 2) for name, values in cpu.items()}
     out["cpu_s"] = {name: [round(v, 2) for v in values] for name, values in cpu.items()}
-    latency = f", {latency_ms} ms per request" if latency_ms else ""
+    latency = (f", {latency_ms} ms per request" if latency_ms else "") + (", natural text" if data == "natural" else "")
     out["rows_table"] = [{
         "figure": f"blah-tui export, {total:,} calls (+ archive fill){latency}, median (min {out['ours_min_s']} s)",
         "value": round(o, 2), "unit": "s",
@@ -163,6 +206,12 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path) -> dict[str, Any]:
         "value": out["file_ready_median_s"], "unit": "s", "baseline": "the same loop, median", "baseline_value": round(s, 2),
         "ratio": round(s / out["file_ready_median_s"], 2), "goal": "(not a goal: when the person's file is ready)",
         "met": None,
+    }, {
+        "figure": f"blah-tui export, {total:,} calls (+ archive fill){latency}, median (min {out['ours_min_s']} s)",
+        "value": round(o, 2), "unit": "s",
+        "baseline": f"the floor: 12-line Python loop, keep-alive http.client, json per call, median (min {out['loop_min_s']} s)",
+        "baseline_value": round(p, 2), "ratio": out["ratio_to_loop"], "goal": f"<= {FLOOR_GOAL:g}x the loop's time",
+        "met": o / p <= FLOOR_GOAL and out["identical_ids_loop"],
     }]  # fmt: skip
     return out
 
@@ -198,17 +247,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--latency-ms", type=int, default=0, help="simulator delay before each answer")
+    parser.add_argument("--data", choices=("simulator", "natural"), default="simulator", help="the calls served")
     parser.add_argument("--json", type=Path, default=HERE / "results" / "bench_export.json")
     args = parser.parse_args(argv)
     print(f"goal: blah-tui export >= {GOAL_RATIO:g}x faster than one curl | jq per page, the same ids", flush=True)
-    out = run(args.calls, args.runs, args.latency_ms)
+    out = run(args.calls, args.runs, args.latency_ms, args.data)
     print(f"export of {out['calls_total']:,} calls: blah-tui {out['ours_median_s']} s (min {out['ours_min_s']}), "
           f"curl+jq {out['shell_median_s']} s (min {out['shell_min_s']}), {out['ratio']}x faster by medians, "
           f"{out['ratio_of_mins']}x by mins (goal >= {GOAL_RATIO:g}x); same ids: {out['identical_ids']}")
+    print(f"the floor, a keep-alive Python loop: {out['loop_median_s']} s (min {out['loop_min_s']}); blah-tui takes "
+          f"{out['ratio_to_loop']}x its time by medians, {out['ratio_to_loop_of_mins']}x by mins (goal <= {FLOOR_GOAL:g}x); "
+          f"same ids: {out['identical_ids_loop']}")
     print(f"blah-tui's file was in place after {out['file_ready_median_s']} s (median; the archive is finished after)")
     c = out["cpu_median_s"]
     print(f"CPU (medians): blah-tui {c['ours']} s + simulator {c['sim_ours']} s; shell loop {c['shell']} s + "
-          f"simulator {c['sim_shell']} s; load average {out['load_avg']:.1f}")
+          f"simulator {c['sim_shell']} s; Python loop {c['loop']} s + simulator {c['sim_loop']} s; load average {out['load_avg']:.1f}")
     save_json(out, args.json)
     return 0
 

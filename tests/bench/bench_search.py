@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import orjson
-from bench_archive import Synthetic, badges, timed
+from bench_archive import DATA_SETS, badges, make_generator, timed
 
 from api_client.archives.archive import Archive, LogFilter
 from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
@@ -51,16 +51,23 @@ def _badges_meta() -> str:
     return f"{'diagnosis' if diagnosis_available() else 'fallback'}:-"
 
 
-def cached_archive(rows: int, *, log: bool = True) -> Path:
-    """Path of an archive of ``rows`` synthetic ~1 KB calls, built on first use."""
+def _stem(rows: int, data: str) -> str:
+    """The cached files' name: the synthetic set keeps the names earlier runs built."""
+    return f"archive-{rows}" if data == "synthetic" else f"archive-{data}-{rows}"
+
+
+def cached_archive(rows: int, *, log: bool = True, data: str = "synthetic") -> Path:
+    """Path of an archive of ``rows`` calls of the data set ``data`` (``bench_archive.DATA_SETS``:
+    synthetic ~1 KB calls, or natural text), built on first use."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"archive-{rows}.sqlite3"
-    done = CACHE / f"archive-{rows}.done"
+    stem = _stem(rows, data)
+    path = CACHE / f"{stem}.sqlite3"
+    done = CACHE / f"{stem}.done"
     if done.exists() and path.exists():
         return path
-    for old in CACHE.glob(f"archive-{rows}.sqlite3*"):
+    for old in CACHE.glob(f"{stem}.sqlite3*"):
         old.unlink()
-    gen = Synthetic()
+    gen = make_generator(data)
     started = time.perf_counter()
     with Archive(path) as archive:
         for batch in gen.batches(0, rows):
@@ -74,12 +81,12 @@ def cached_archive(rows: int, *, log: bool = True) -> Path:
     return path
 
 
-def cached_jsonl(rows: int) -> Path:
+def cached_jsonl(rows: int, data: str = "synthetic") -> Path:
     """The same calls exported as JSONL (what ``blah-tui export`` writes), built once."""
-    path = CACHE / f"archive-{rows}.jsonl"
+    path = CACHE / f"{_stem(rows, data)}.jsonl"
     if path.exists():
         return path
-    archive_path = cached_archive(rows)
+    archive_path = cached_archive(rows, data=data)
     part = path.with_suffix(".part")
     with Archive(archive_path) as archive, open(part, "wb") as fh:
         fh.writelines(orjson.dumps(e.model_dump(mode="json")) + b"\n" for e in archive.iter_all())
@@ -87,13 +94,13 @@ def cached_jsonl(rows: int) -> Path:
     return path
 
 
-def cached_text_fields(rows: int) -> Path:
+def cached_text_fields(rows: int, data: str = "synthetic") -> Path:
     """One line per call holding only its text fields (prompt, response, error; newlines
     folded), what ``grep -w`` should read to answer the question the index answers."""
-    path = CACHE / f"archive-{rows}.text"
+    path = CACHE / f"{_stem(rows, data)}.text"
     if path.exists():
         return path
-    jsonl = cached_jsonl(rows)
+    jsonl = cached_jsonl(rows, data)
     part = path.with_suffix(".textpart")
     with open(jsonl, "rb") as source, open(part, "wb") as sink:
         for line in source:
@@ -129,11 +136,16 @@ def evict_from_page_cache(*paths: Path) -> None:
                 os.close(fd)
 
 
-def run(rows: int, repeat: int = 3) -> dict[str, Any]:
-    archive_path = cached_archive(rows)
-    jsonl = cached_text_fields(rows)
+def run(rows: int, repeat: int = 3, data: str = "synthetic") -> dict[str, Any]:
+    archive_path = cached_archive(rows, data=data)
+    jsonl = cached_text_fields(rows, data)
+    full_jsonl = cached_jsonl(rows, data)
     archive_files = [archive_path, *(archive_path.with_name(archive_path.name + s) for s in ("-wal", "-shm"))]
-    out: dict[str, Any] = {"rows": rows, "load_avg_start": os.getloadavg()[0], "words": {}}
+    out: dict[str, Any] = {"rows": rows, "data": data, "load_avg_start": os.getloadavg()[0], "words": {}}
+    disk = sum(p.stat().st_size for p in archive_files if p.exists())
+    out["archive_bytes_per_call"] = round(disk / rows)
+    out["jsonl_bytes_per_call"] = round(full_jsonl.stat().st_size / rows)
+    out["archive_to_jsonl"] = round(disk / full_jsonl.stat().st_size, 3)
     for word in WORDS:
         def grep(w: str = word) -> subprocess.CompletedProcess[str]:
             return subprocess.run(["grep", "-cw", w, str(jsonl)], capture_output=True, text=True, check=False)
@@ -174,18 +186,23 @@ def run(rows: int, repeat: int = 3) -> dict[str, Any]:
             ("repeated", "search_ms", "ratio", "grep_ms", "median of repeats"),
         ):
             out["rows_table"].append({
-                "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} calls", "value": v[key],
+                "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} {data} calls", "value": v[key],
                 "unit": "ms", "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), {grep_run}",
                 "baseline_value": v[grep_key], "ratio": v[ratio], "goal": f">= {GOAL_RATIO:g}x",
                 "met": bool(v[ratio] and v[ratio] >= GOAL_RATIO),
             })  # fmt: skip
         out["rows_table"].append({
-            "figure": f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, " f"fresh archive, {rows:,} calls",
+            "figure": f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, fresh archive, {rows:,} {data} calls",
             "value": v["logs_list_first_ms"], "unit": "ms",
             "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), median of repeats",
             "baseline_value": v["grep_ms"], "ratio": v["ratio_logs_list"], "goal": f">= {GOAL_RATIO:g}x",
             "met": bool(v["ratio_logs_list"] and v["ratio_logs_list"] >= GOAL_RATIO),
         })  # fmt: skip
+    out["rows_table"].append({
+        "figure": f"archive on disk per call, {rows:,} {data} calls", "value": out["archive_bytes_per_call"], "unit": "B",
+        "baseline": "the same calls as JSONL (blah-tui export's file), per call", "baseline_value": out["jsonl_bytes_per_call"],
+        "ratio": out["archive_to_jsonl"], "goal": "<= 0.7x the JSONL", "met": out["archive_to_jsonl"] <= 0.7,
+    })  # fmt: skip
     return out
 
 
@@ -193,14 +210,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--build-only", action="store_true", help="only build the cached archive and JSONL")
+    parser.add_argument("--data", choices=DATA_SETS, default="synthetic", help="the calls (bench_archive.DATA_SETS)")
     parser.add_argument("--json", type=Path, default=Path(__file__).parent / "results" / "bench_search.json")
     args = parser.parse_args(argv)
     if args.build_only:
-        cached_text_fields(args.rows)
+        cached_text_fields(args.rows, args.data)
         return 0
     print(f"goal: search >= {GOAL_RATIO:g}x grep -cw over the text fields, for a common, a rare and an absent word, "
           "cold and warm", flush=True)
-    out = run(args.rows)
+    out = run(args.rows, data=args.data)
+    print(f"{args.rows:,} {args.data} calls: archive {out['archive_bytes_per_call']:,} B a call on disk, JSONL "
+          f"{out['jsonl_bytes_per_call']:,} B ({out['archive_to_jsonl']}x)")
     for word, v in out["words"].items():
         print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
               f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); " f"ratio first {v['ratio_first']}x,"

@@ -10,6 +10,7 @@ goes only to its own origin in its own header (a Blobfish request never carries
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 import stat
@@ -25,6 +26,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 from textual.worker import WorkerFailed
 
+from api_client.archives.archive import Archive
 from api_client.blahdev.client import BlahClient
 from api_client.blobfish.client import BlobfishClient
 from application.session.context import AppContext
@@ -161,6 +163,12 @@ def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to
             assert_no_keys(path.read_bytes(), f"the file {path.relative_to(tmp_path)}", *keys)
             scanned += 1
     assert scanned >= 4  # the config, the exports, the archives at least
+    archives = [p for p in tmp_path.rglob("*.sqlite3") if "archives" in p.parts]
+    assert archives
+    for path in archives:  # the calls' texts are stored compressed: read them back too
+        with Archive(path) as archive:
+            calls = "".join(repr(dataclasses.asdict(call)) for call in archive.iter_all())
+            assert_no_keys(calls, f"the calls of {path.name}", *keys)
     assert any(path.name.endswith(".sqlite3") and "blobfish-steps" in path.name for path in tmp_path.rglob("*"))
     assert_no_keys(fish_sim.requests.text() + blah_sim.requests.text(), "a simulator's request log", *keys)
 

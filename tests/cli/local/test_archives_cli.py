@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from api_client.archives.files import list_archives
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext
 from application.session.paths import data_dir
@@ -83,7 +84,7 @@ async def test_a_known_model_gets_its_archive_and_the_list_shows_it(
     assert main(["archives"]) == 0
     out = capsys.readouterr().out
     head, row = out.splitlines()[:2]
-    assert head.split() == ["PROFILE", "PLATFORM", "MODEL", "CALLS", "SIZE", "LAST", "USED"]
+    assert head.split() == ["PROFILE", "PLATFORM", "MODEL", "CALLS", "SIZE", "OF", "JSON", "LAST", "USED"]
     assert row.split()[:3] == ["default", sim.base_url, sim.person_model_id]
     assert "(just now)" in row
     assert "1 archive, " in out
@@ -116,6 +117,9 @@ def test_list_names_platform_model_calls_size_and_last_used(capsys: pytest.Captu
     assert lines[1].split()[:4] == ["default", "https://evals.blah.dev", "tiny-b", "2"]  # most recently used first
     assert lines[2].split()[:4] == ["default", "http://127.0.0.1:8000", "tiny-a", "5"]
     assert lines[2].endswith("(3 days ago)") and "KiB" in lines[2]  # binary units, as on the Training sets screen
+    info = next(i for i in list_archives(data_dir()) if i.model_id == "tiny-a")
+    assert info.json_bytes is not None
+    assert f" {info.size / info.json_bytes:.2f}x " in lines[2]  # its size over its calls' JSON
 
 
 def test_prune_by_model_says_what_then_asks_and_deletes_on_yes(capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,6 +67,7 @@ class LogsLoader:
     def __init__(self, view: LogsView) -> None:
         self._view = view
         self.feed: LogsFeed | None = None
+        self._migration_quarter = -1  # the last quarter of an archive migration shown
         self.filter = LogFilter()
         self.stats: LogStats | None = None
         self.stats_error: str | None = None
@@ -109,9 +110,21 @@ class LogsLoader:
     def boot(self) -> None:
         self._view.run_worker(self._boot(), group="logs-boot", exclusive=True)
 
+    def _migration_progress(self, done: int, total: int) -> None:
+        """An archive of an older layout is being rewritten (once; in the opening's thread):
+        a notification when it starts, at every quarter and when it is done."""
+        quarter = 4 * done // max(total, 1)
+        if done and quarter == self._migration_quarter:
+            return
+        self._migration_quarter = quarter
+        text = (f"Compacting the local archive for this version (once): {done:,} of {total:,} calls"
+                if done < total else f"Local archive compacted: {total:,} calls")  # fmt: skip
+        self._view.blah_app.call_from_thread(self._view.notify, text, title="Archive", markup=False, timeout=8)
+
     async def _boot(self) -> None:
         feed = self.feed
         assert feed is not None
+        feed.on_migration = self._migration_progress
         await feed.open()
         if self._view._gone():
             return
