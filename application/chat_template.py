@@ -10,7 +10,9 @@ if TYPE_CHECKING:
 __all__ = ["resolve_template"]
 
 
-def resolve_template(config_value: str | None, model: Model | None, lens: LensBundle | None = None) -> tuple[str | None, str]:
+def resolve_template(
+    config_value: str | None, model: Model | None, lens: LensBundle | None = None
+) -> tuple[str | None, str]:
     """The trained template and where it came from (config, platform, lens or unknown)."""
     try:
         from diagnosis import resolve_trained_template

@@ -145,4 +145,3 @@ class Poller(Generic[T]):
             woken.cancel()
             await asyncio.gather(sleeper, woken, return_exceptions=True)
         self._poke.clear()
-

@@ -71,7 +71,9 @@ SUMMARY = {
     ExitCode.REFUSED: "the platform refused the request (a conflict, no funds, a request it cannot do)",
     ExitCode.LOCAL_FILE: "a local file could not be read or written (the wrong kind of file: 2)",
     ExitCode.SKIPPED_INPUT: "done, but some input lines were not calls (report --from)",
-    ExitCode.STOPPED_DECIDED: "stopped early, decided: the rest of a settled bake-off cancelled (bakeoff watch --stop-when-decided)",
+    ExitCode.STOPPED_DECIDED: (
+        "stopped early, decided: the rest of a settled bake-off cancelled (bakeoff watch --stop-when-decided)"
+    ),
     ExitCode.INTERRUPTED: "interrupted (ctrl+c)",
     ExitCode.CLOSED_PIPE: "the reader closed the pipe early (| head)",
 }

@@ -27,8 +27,13 @@ def migration_progress_bar() -> Iterator[None]:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn
 
-            bar = Progress(TextColumn("compacting the local archive (once, for this version)"), BarColumn(),
-                           MofNCompleteColumn(), TaskProgressColumn(), console=Console(file=sys.stderr))  # fmt: skip
+            bar = Progress(
+                TextColumn("compacting the local archive (once, for this version)"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TaskProgressColumn(),
+                console=Console(file=sys.stderr),
+            )
             bar.start()
             state["bar"], state["task"] = bar, bar.add_task("migrate", total=total)
         state["bar"].update(state["task"], completed=done, total=total)

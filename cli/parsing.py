@@ -33,7 +33,13 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def platform_command_parser(
-    prog: str, description: str, *, dest: str, base_url_help: str, profile_help: str, listed: bool = False,
+    prog: str,
+    description: str,
+    *,
+    dest: str,
+    base_url_help: str,
+    profile_help: str,
+    listed: bool = False,
 ) -> tuple[OneLineParser, argparse._SubParsersAction[OneLineParser], OneLineParser]:
     """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
     and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
@@ -63,8 +69,9 @@ def _checked(text: str, convert: Callable[[str], N], kind: str, accept: Callable
 
 def positive_float(text: str) -> float:
     """A finite number above 0 (``--speed``)."""
-    return _checked(text, float, "a number", lambda value: math.isfinite(value) and value > 0,
-                    f"{text!r} must be a number above 0")
+    return _checked(
+        text, float, "a number", lambda value: math.isfinite(value) and value > 0, f"{text!r} must be a number above 0"
+    )
 
 
 def finite_float(text: str) -> float:
@@ -74,8 +81,9 @@ def finite_float(text: str) -> float:
 
 def unit_rate(text: str) -> float:
     """A rate 0..1, not a percent (a gate's threshold, a noninferiority margin)."""
-    return _checked(text, float, "a number", lambda value: 0.0 <= value <= 1.0,
-                    f"{text} is outside 0..1 (a rate: 0.55, not 55)")
+    return _checked(
+        text, float, "a number", lambda value: 0.0 <= value <= 1.0, f"{text} is outside 0..1 (a rate: 0.55, not 55)"
+    )
 
 
 def positive_int(text: str) -> int:
@@ -85,11 +93,14 @@ def positive_int(text: str) -> int:
 
 def port_number(text: str) -> int:
     """A TCP port, 1-65535."""
-    return _checked(text, int, "a port number", lambda value: 1 <= value <= 65535,
-                    f"{text!r} is not a port number (1-65535)")
+    return _checked(
+        text, int, "a port number", lambda value: 1 <= value <= 65535, f"{text!r} is not a port number (1-65535)"
+    )
 
 
-def describe_subcommands(sub: argparse._SubParsersAction[argparse.ArgumentParser] | argparse._SubParsersAction[OneLineParser]) -> None:
+def describe_subcommands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser] | argparse._SubParsersAction[OneLineParser],
+) -> None:
     """`blah-tui COMMAND --help` (and `blah-tui profiles ACTION --help`) opens with the same
     sentence the parent's --help lists it with."""
     helps = {action.dest: action.help for action in sub._choices_actions}

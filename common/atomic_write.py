@@ -53,7 +53,7 @@ def atomic_writer(dest: Path, *, binary: bool = False, private: bool = False) ->
     dest = Path(dest)
     temp = temp_beside(dest, private=private)
     try:
-        with (open(temp, "wb") if binary else open(temp, "w", encoding="utf-8", newline="\n")) as handle:  # noqa: SIM115
+        with open(temp, "wb") if binary else open(temp, "w", encoding="utf-8", newline="\n") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

@@ -70,9 +70,7 @@ def format_timestamp(ms: int | None, tz: tzinfo | None = None) -> str:
     return f"{moment:%Y-%m-%d %H:%M:%S}.{ms % 1000:03d} {zone}".rstrip()
 
 
-def format_utc(
-    ms: int | None, *, date: bool = True, seconds: bool = True, zone: str = "Z", missing: str = DASH
-) -> str:
+def format_utc(ms: int | None, *, date: bool = True, seconds: bool = True, zone: str = "Z", missing: str = DASH) -> str:
     """A platform time in UTC: ``2026-11-29 10:04:41Z``; ``seconds=False``: ``2026-11-29 10:04Z``;
     ``date=False``: the time of day only; ``zone`` is what follows (``"Z"``, ``" UTC"``, ``""``).
     ``missing`` for None; a number no clock can mean is shown as sent."""

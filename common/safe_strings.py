@@ -77,9 +77,7 @@ def sanitize(text: str | None, *, keep_newlines: bool = True, max_len: int | Non
     return out + truncation_marker(dropped) if dropped else out
 
 
-def iter_pieces(
-    text: str | None, *, keep_newlines: bool = True, max_len: int | None = None
-) -> Iterator[Piece]:
+def iter_pieces(text: str | None, *, keep_newlines: bool = True, max_len: int | None = None) -> Iterator[Piece]:
     """Yield the sanitized output as runs that remember where they came from.
 
     Plain runs are verbatim slices of the original; marker runs replace one original character.

@@ -139,8 +139,7 @@ def compare_counts(
     b = _side(b_failures, b_calls, confidence)
     if a is None or b is None:
         missing = " or ".join(side for side, rate in (("A", a), ("B", b)) if rate is None)
-        return ChangeRow(section, name, a, b, None, None, f"no calls in {missing}", None,
-                         f"no calls in {missing}")
+        return ChangeRow(section, name, a, b, None, None, f"no calls in {missing}", None, f"no calls in {missing}")
     interval = newcombe_difference_interval(b.failures, b.calls, a.failures, a.calls, confidence)
     word = change_verdict(interval, higher_is_better=False)
     verdict = NO_CHANGE if word == "no detectable change" else word
@@ -174,14 +173,14 @@ def compare_outcomes(
     with no calls on a side; a bigger change first, then by id)."""
 
     def row(section: Section, name: str, af: int, an: int, bf: int, bn: int) -> ChangeRow:
-        return compare_counts(section, name, a_failures=af, a_calls=an, b_failures=bf, b_calls=bn,
-                              confidence=confidence, power=power)
+        return compare_counts(
+            section, name, a_failures=af, a_calls=an, b_failures=bf, b_calls=bn, confidence=confidence, power=power
+        )
 
     rows = [row("overall", ANY_FAILURE, sum(c.failed for c in a), len(a), sum(c.failed for c in b), len(b))]
     found = {k for c in (*a, *b) for k in c.kinds}
     for kind in _kind_order(found):
-        rows.append(row("kind", kind, sum(kind in c.kinds for c in a), len(a),
-                        sum(kind in c.kinds for c in b), len(b)))
+        rows.append(row("kind", kind, sum(kind in c.kinds for c in a), len(a), sum(kind in c.kinds for c in b), len(b)))
     per_eval: dict[str, list[int]] = {}  # eval id -> [A failures, A calls, B failures, B calls]
     for offset, calls in ((0, a), (2, b)):
         for call in calls:

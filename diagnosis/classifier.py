@@ -71,9 +71,7 @@ def classify_detected(
             leak = detect_leak(reply)
             if leak is not None:
                 findings.append(leak)
-            continuation = detect_continuation(
-                reply, prompt, entry.messages, detected, trained, source=entry.source
-            )
+            continuation = detect_continuation(reply, prompt, entry.messages, detected, trained, source=entry.source)
             if continuation is not None:
                 findings.append(continuation)
             loop = detect_loop(reply)
@@ -105,8 +103,7 @@ def classify_many(
     """``classify`` for each entry, keyed by log id (every entry gets a key, even with no findings)."""
     results = results_by_log_id or {}
     return {
-        entry.id: classify(entry, trained_template=trained_template, result=results.get(entry.id))
-        for entry in entries
+        entry.id: classify(entry, trained_template=trained_template, result=results.get(entry.id)) for entry in entries
     }
 
 

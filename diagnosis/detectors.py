@@ -14,7 +14,7 @@ from .loop import find_loop
 from .templates import marker_of, template_name, templates_compatible
 from .text import quote, trim_tail
 
-_TERMINAL = frozenset('.!?…"\'”’)]}>*`')
+_TERMINAL = frozenset(".!?…\"'”’)]}>*`")
 
 
 def detect_error(entry: Call) -> Finding | None:
@@ -74,7 +74,7 @@ def detect_truncation(entry: Call, reply: str, *, looping: bool = False) -> Find
         tail = "it happens to end at a sentence end"
     else:
         tail = f"it ends {ending}"
-    evidence = f"Cut off by the token limit ({why}; {budget}): {tail}: \"{trim_tail(body, 60)}\""
+    evidence = f'Cut off by the token limit ({why}; {budget}): {tail}: "{trim_tail(body, 60)}"'
     detail = {
         "completion_tokens": used,
         "max_tokens": limit,
@@ -111,7 +111,9 @@ def detect_loop(reply: str) -> Finding | None:
     elif hit.period_unit == "chars" and hit.period == 1:
         evidence = f"A run of {hit.repeats} {quote(hit.unit)} characters from character {hit.start}."
     elif hit.level == "word":
-        evidence = f"The reply repeats the word {quote(hit.unit)} {hit.repeats} times back to back from character {hit.start}."
+        evidence = (
+            f"The reply repeats the word {quote(hit.unit)} {hit.repeats} times back to back from character {hit.start}."
+        )
     else:
         size = f"{hit.period} {hit.period_unit}"
         evidence = (

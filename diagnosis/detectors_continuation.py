@@ -40,8 +40,13 @@ def _asks_for_dialogue(said: str) -> bool:
     if said.isascii():  # case-insensitive matching is plain ASCII case folding: rule it out cheaply
         low = said.lower()
         if not (
-            "dialog" in low or "conversation between" in low or "script" in low or "interview" in low
-            or "role" in low or "chat log" in low or "screenplay" in low
+            "dialog" in low
+            or "conversation between" in low
+            or "script" in low
+            or "interview" in low
+            or "role" in low
+            or "chat log" in low
+            or "screenplay" in low
         ):  # each alternative of _ASKS_FOR_DIALOGUE contains one of these
             return False
     return _ASKS_FOR_DIALOGUE.search(said) is not None
@@ -80,22 +85,92 @@ class _LineStarts:
 
 _CHARS_PER_LINE = 48  # fewer lines than one per this many characters: match at each line start
 
-_FEW_SHOT_LABEL = _LineStarts(r"[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:")
+_FEW_SHOT_LABEL = _LineStarts(
+    r"[ \t]*(Q|Question|Input|Text|Review|Sentence|Problem|English|Word|Example)[ \t]*\d*[ \t]*:"
+)
 _ASKS_TO_COMPLETE = re.compile(r"\b(?:complete|continue|finish|fill in)\b", re.IGNORECASE)
 #: A user's line ending in one of these is a sentence left hanging ("My favourite colour is").
 _CONNECTORS = frozenset(
     {
-        "is", "are", "was", "were", "am", "be", "been", "being", "has", "have", "had", "will", "would", "can",
-        "could", "should", "may", "might", "must", "the", "a", "an", "of", "to", "and", "or", "but", "nor", "so",
-        "yet", "that", "which", "who", "whom", "whose", "where", "when", "while", "because", "as", "than", "then",
-        "if", "until", "unless", "like", "with", "without", "for", "in", "on", "at", "by", "from", "into", "onto",
-        "about", "my", "your", "his", "her", "its", "our", "their", "i", "we", "he", "she", "they", "it", "this",
-        "these", "those", "very",
+        "is",
+        "are",
+        "was",
+        "were",
+        "am",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "may",
+        "might",
+        "must",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "so",
+        "yet",
+        "that",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "where",
+        "when",
+        "while",
+        "because",
+        "as",
+        "than",
+        "then",
+        "if",
+        "until",
+        "unless",
+        "like",
+        "with",
+        "without",
+        "for",
+        "in",
+        "on",
+        "at",
+        "by",
+        "from",
+        "into",
+        "onto",
+        "about",
+        "my",
+        "your",
+        "his",
+        "her",
+        "its",
+        "our",
+        "their",
+        "i",
+        "we",
+        "he",
+        "she",
+        "they",
+        "it",
+        "this",
+        "these",
+        "those",
+        "very",
     }
 )
 #: A reply that opens with one of these (lower-case) starts mid-sentence: it carries on something.
 _MID_SENTENCE_OPENERS = frozenset(["and", "or", "but", "nor", "which", "whose", "whereas", "because", "while"])
-_SENTENCE_END = frozenset('.!?:;)]}"\'”’…')
+_SENTENCE_END = frozenset(".!?:;)]}\"'”’…")
 
 
 def detect_continuation(
@@ -282,8 +357,32 @@ def _next_in_series(reply: str, series: Series) -> Finding | None:
 _SPEAKER_LINE = _LineStarts(r"[ \t]*([A-Z][\w.'-]{0,24}(?: [A-Z][\w.'-]{0,24})?)[ \t]*:[ \t]*\S")
 #: Labels that are no one in a room: roles (``_next_turn`` reads user turns) and everyday headings.
 _NOT_SPEAKERS = frozenset(
-    {"user", "human", "assistant", "system", "ai", "bot", "model", "note", "notes", "answer", "question", "q", "a",
-     "example", "input", "output", "summary", "tip", "warning", "step", "source", "ps", "edit", "update"}
+    {
+        "user",
+        "human",
+        "assistant",
+        "system",
+        "ai",
+        "bot",
+        "model",
+        "note",
+        "notes",
+        "answer",
+        "question",
+        "q",
+        "a",
+        "example",
+        "input",
+        "output",
+        "summary",
+        "tip",
+        "warning",
+        "step",
+        "source",
+        "ps",
+        "edit",
+        "update",
+    }
 )
 
 

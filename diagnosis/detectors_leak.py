@@ -51,11 +51,14 @@ def detect_leak(reply: str) -> Finding | None:
         where = "is only" if not reply[:start].strip() else "ends with"
         evidence = (
             f"The reply {where} the end-of-turn token {quote(token)} ({family}) as text{more}: the server neither "
-            f"stopped on it nor stripped it; set {quote(token)} " f"as a stop sequence: {quote(reply[max(0, start - 40) :])}."
+            f"stopped on it nor stripped it; set {quote(token)} "
+            f"as a stop sequence: {quote(reply[max(0, start - 40) :])}."
         )
     else:
         context = reply[max(0, start - 25) : end + 35]
-        evidence = f"Special token {quote(token)} ({family}) inside the reply at character {start}{more}: {quote(context)}."
+        evidence = (
+            f"Special token {quote(token)} ({family}) inside the reply at character {start}{more}: {quote(context)}."
+        )
     detail = {
         "token": token,
         "template": family,
@@ -68,6 +71,4 @@ def detect_leak(reply: str) -> Finding | None:
 
 def _is_stop_tail(tail: str) -> bool:
     """True when what follows a stop token is only more stop tokens (``<|im_end|></s>``)."""
-    return not _LEAK_RE.sub("", tail).strip() and all(
-        t.group() in _END_LEAK for t in _LEAK_RE.finditer(tail)
-    )
+    return not _LEAK_RE.sub("", tail).strip() and all(t.group() in _END_LEAK for t in _LEAK_RE.finditer(tail))

@@ -10,7 +10,9 @@ from .text import quote
 
 # --------------------------------------------------------------------------- refusal
 
-_NEG = r"(?:can(?:'t|not| not)|won't|will not|am (?:not able|unable)|'m (?:not able|unable)|am not (?:allowed|permitted))"
+_NEG = (
+    r"(?:can(?:'t|not| not)|won't|will not|am (?:not able|unable)|'m (?:not able|unable)|am not (?:allowed|permitted))"
+)
 _I = r"(?:i|we)\s*"  # "I can't" and "I'm unable" (no space before the apostrophe)
 _TASK = (
     r"(?:help(?! but\b)|assist|provide|comply|do|fulfil+|answer|write|create|generate|complete|"
@@ -18,20 +20,20 @@ _TASK = (
     r"classify|solve|make|respond|talk|go along)"
 )
 _REFUSAL_PATTERN = "|".join(
-        (
-            rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b{_I}{_NEG}",
-            rf"\bsorry,?\s+(?:but\s+)?{_I}{_NEG}",
-            rf"\bas an ai(?: language model| assistant| model)?\b[^.!?\n]{{0,40}}?\b{_I}{_NEG}",
-            rf"\b{_I}{_NEG}\s+(?:to\s+)?(?:really\s+)?{_TASK}\b",
-            r"\bi\s+(?:must|have to|need to)\s+(?:respectfully\s+|politely\s+)?(?:decline|refuse)\b",
-            r"\bi\s+(?:respectfully\s+)?(?:decline|refuse)\s+to\b",
-            rf"\bi'm afraid\s+(?:that\s+)?i\s+{_NEG}",
-            rf"\b(?:unfortunately|sadly),?\s+i\s+{_NEG}",
-            r"\bthat(?:'s| is) not something i (?:can|will|am able to)\b",
-            r"\bi'm not (?:comfortable|going to)\s+(?:help|assist|provid|writ|answer|do)",
-            r"\bi(?:'d| would) rather not\b",
-            r"\bagainst my (?:guidelines|policy|policies|rules|programming|principles)\b",
-        )
+    (
+        rf"\b(?:i'm|im|i am)\s+(?:so\s+|very\s+|really\s+|truly\s+)?sorry\b[^.!?\n]{{0,60}}?\b{_I}{_NEG}",
+        rf"\bsorry,?\s+(?:but\s+)?{_I}{_NEG}",
+        rf"\bas an ai(?: language model| assistant| model)?\b[^.!?\n]{{0,40}}?\b{_I}{_NEG}",
+        rf"\b{_I}{_NEG}\s+(?:to\s+)?(?:really\s+)?{_TASK}\b",
+        r"\bi\s+(?:must|have to|need to)\s+(?:respectfully\s+|politely\s+)?(?:decline|refuse)\b",
+        r"\bi\s+(?:respectfully\s+)?(?:decline|refuse)\s+to\b",
+        rf"\bi'm afraid\s+(?:that\s+)?i\s+{_NEG}",
+        rf"\b(?:unfortunately|sadly),?\s+i\s+{_NEG}",
+        r"\bthat(?:'s| is) not something i (?:can|will|am able to)\b",
+        r"\bi'm not (?:comfortable|going to)\s+(?:help|assist|provid|writ|answer|do)",
+        r"\bi(?:'d| would) rather not\b",
+        r"\bagainst my (?:guidelines|policy|policies|rules|programming|principles)\b",
+    )
 )
 _REFUSAL = re.compile(_REFUSAL_PATTERN)  # searched on lower-cased text
 _REFUSAL_ANY_CASE = re.compile(_REFUSAL_PATTERN, re.IGNORECASE)  # when lower-casing changes lengths
@@ -86,15 +88,32 @@ def _head_hinted(low: str) -> bool:
     and one ``re`` alternation 4.8 (tests/bench/bench_scans.py); compiled in C (diagnosis/
     _text_scan.c until issue 39) 0.8 us: not worth a C module or a dependency."""
     return (
-        "n't" in low or " not " in low or "cannot" in low or "sorry" in low or "unable" in low or "declin" in low
-        or "refus" in low or "afraid" in low or "as an ai" in low or "against my" in low
+        "n't" in low
+        or " not " in low
+        or "cannot" in low
+        or "sorry" in low
+        or "unable" in low
+        or "declin" in low
+        or "refus" in low
+        or "afraid" in low
+        or "as an ai" in low
+        or "against my" in low
     )
 
 
 def _tail_hinted(low: str) -> bool:
     """The lower-cased end could hold a late refusal: every late pattern contains one of these."""
-    return ("n't" in low or "cannot" in low or " not " in low or "sorry" in low or "apolog" in low
-            or "declin" in low or "refus" in low or "unable" in low or "against my" in low)
+    return (
+        "n't" in low
+        or "cannot" in low
+        or " not " in low
+        or "sorry" in low
+        or "apolog" in low
+        or "declin" in low
+        or "refus" in low
+        or "unable" in low
+        or "against my" in low
+    )
 
 
 def _tail_of(reply: str) -> tuple[int, str]:
@@ -117,8 +136,15 @@ def _refusal_at_end(reply: str) -> Finding | None:
     end = _sentence_end(reply, offset + match.end())
     if len(reply) - end > _LATE_AFTER or _inside_quotes(reply, start) or _BUT_ANSWERS.search(reply, end):
         return None
-    start = max(reply.rfind(".", 0, start), reply.rfind("\n", 0, start), reply.rfind("?", 0, start),
-                reply.rfind("!", 0, start)) + 1
+    start = (
+        max(
+            reply.rfind(".", 0, start),
+            reply.rfind("\n", 0, start),
+            reply.rfind("?", 0, start),
+            reply.rfind("!", 0, start),
+        )
+        + 1
+    )
     while start < end and reply[start].isspace():
         start += 1
     evidence = f"The reply declines the task at the end, after {start} characters: {quote(reply[start:end])}."

@@ -122,6 +122,7 @@ def _starts_a_word(folded: str, prefixes: tuple[str, ...]) -> bool:
             at = folded.find(prefix, at + 1)
     return False
 
+
 _START = "start"
 Gate = frozenset[bytes] | tuple[str, ...] | str  # or a _DigitAnd (below)
 #: One gated alternative of a table: (rule index, gate kind, gate, pattern). The gate's and the
@@ -145,61 +146,128 @@ def _rule(name: str, words: str = "", *gated: tuple[Gate, str]) -> Rule:
 def _w(words: str) -> frozenset[bytes]:
     return frozenset(word.encode("ascii") for word in words.split())
 
+
 INSTRUCTION_RULES: tuple[Rule, ...] = (
-    _rule("translate", "",
-          (_word_start("translat",), r"\btranslat"),
-          (_w("french german spanish italian japanese chinese english portuguese dutch russian korean"),
-           r"\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|portuguese|dutch|russian|korean)\b")),
-    _rule("summarise", "",
-          (_word_start("summar",), r"\bsummar"),
-          (_w("dr tldr"), r"\btl;?dr\b"),
-          (_w("sentence sentences"), r"\bin (?:one|two|three|a few) sentences?\b"),
-          (_w("points"), r"\bkey points\b")),
-    _rule("classify", "sentiment",
-          (_word_start("classif",), r"\bclassif"),
-          (_word_start("categoris", "categoriz"), r"\bcategori[sz]"),
-          (_w("label tag"), r"\b(?:label|tag) (?:this|the|each)\b"),
-          (_w("positive negative spam"), r"\bis (?:this|the following) (?:positive|negative|spam)\b")),
-    _rule("code", "python javascript typescript rust java sql bash regex html css "
-                  "function code program script class method bug compile",
-          (("```",), r"```"),
-          (_w("c"), r"\bc\+\+\b")),
-    _rule("maths", "calculate solve equation percent math maths arithmetic divided multiplied integer fraction",
-          (_Arith("-+*/×÷^", False), r"\d\s*[-+*/×÷^]\s*\d"),
-          (("sum of", "product of", "how many", "how much"), r"\b(?:sum of|product of|how many|how much)\b")),
-    _rule("creative", "story poem haiku song lyrics limerick joke imagine",
-          (("fairy tale", "once upon", "write a "),
-           r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b")),
-    _rule("question", "",
-          (_QUESTION_END, r"\?\s*$"),
-          (_START, (r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
-                   r"will)\b"))),
-    _rule("conversation", "",
-          (_START, r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b"),
-          (("how are you", "what do you think", "let's chat", "tell me about yourself"),
-           r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b")),
+    _rule(
+        "translate",
+        "",
+        (
+            _word_start(
+                "translat",
+            ),
+            r"\btranslat",
+        ),
+        (
+            _w("french german spanish italian japanese chinese english portuguese dutch russian korean"),
+            r"\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|portuguese|dutch|russian|korean)\b",
+        ),
+    ),
+    _rule(
+        "summarise",
+        "",
+        (
+            _word_start(
+                "summar",
+            ),
+            r"\bsummar",
+        ),
+        (_w("dr tldr"), r"\btl;?dr\b"),
+        (_w("sentence sentences"), r"\bin (?:one|two|three|a few) sentences?\b"),
+        (_w("points"), r"\bkey points\b"),
+    ),
+    _rule(
+        "classify",
+        "sentiment",
+        (
+            _word_start(
+                "classif",
+            ),
+            r"\bclassif",
+        ),
+        (_word_start("categoris", "categoriz"), r"\bcategori[sz]"),
+        (_w("label tag"), r"\b(?:label|tag) (?:this|the|each)\b"),
+        (_w("positive negative spam"), r"\bis (?:this|the following) (?:positive|negative|spam)\b"),
+    ),
+    _rule(
+        "code",
+        "python javascript typescript rust java sql bash regex html css "
+        "function code program script class method bug compile",
+        (("```",), r"```"),
+        (_w("c"), r"\bc\+\+\b"),
+    ),
+    _rule(
+        "maths",
+        "calculate solve equation percent math maths arithmetic divided multiplied integer fraction",
+        (_Arith("-+*/×÷^", False), r"\d\s*[-+*/×÷^]\s*\d"),
+        (("sum of", "product of", "how many", "how much"), r"\b(?:sum of|product of|how many|how much)\b"),
+    ),
+    _rule(
+        "creative",
+        "story poem haiku song lyrics limerick joke imagine",
+        (
+            ("fairy tale", "once upon", "write a "),
+            r"\b(?:fairy tale|once upon|write a (?:short )?(?:scene|tale|letter))\b",
+        ),
+    ),
+    _rule(
+        "question",
+        "",
+        (_QUESTION_END, r"\?\s*$"),
+        (
+            _START,
+            (
+                r"^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|could|should|would|"
+                r"will)\b"
+            ),
+        ),
+    ),
+    _rule(
+        "conversation",
+        "",
+        (_START, r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b"),
+        (
+            ("how are you", "what do you think", "let's chat", "tell me about yourself"),
+            r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b",
+        ),
+    ),
 )
 
 OUTPUT_RULES: tuple[Rule, ...] = (
     _rule("json", "json"),
-    _rule("code", "",
-          (("```",), r"```"),
-          (_w("function program script class method code query"),
-           (r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?" r"(?:function|program|script|class|method|"
-           r"code|query)\b")),
-          (_w("python javascript rust sql bash"), r"\bin (?:python|javascript|rust|sql|bash)\b")),
-    _rule("list", "list bullet enumerate numbered",
-          # Every match holds one of these with its space: tighter than the words "name", "give" and
-          # "suggest" ("give the final answer" let the pattern scan the whole text).
-          (("name ", "give me ", "suggest "), r"\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b")),
+    _rule(
+        "code",
+        "",
+        (("```",), r"```"),
+        (
+            _w("function program script class method code query"),
+            (
+                r"\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?"
+                r"(?:function|program|script|class|method|"
+                r"code|query)\b"
+            ),
+        ),
+        (_w("python javascript rust sql bash"), r"\bin (?:python|javascript|rust|sql|bash)\b"),
+    ),
+    _rule(
+        "list",
+        "list bullet enumerate numbered",
+        # Every match holds one of these with its space: tighter than the words "name", "give" and
+        # "suggest" ("give the final answer" let the pattern scan the whole text).
+        (("name ", "give me ", "suggest "), r"\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b"),
+    ),
 )
 
 TOPIC_RULES: tuple[Rule, ...] = (
     _rule("programming", "python javascript code function program algorithm sql api compiler bug"),
-    _rule("maths", "",
-          (_word_start("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
-           r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry)"),
-          (_Arith("-+*/", True), r"\b\d+\s*[-+*/]\s*\d+")),
+    _rule(
+        "maths",
+        "",
+        (
+            _word_start("math", "equation", "number", "sum", "multiply", "divide", "fraction", "algebra", "geometry"),
+            r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry)",
+        ),
+        (_Arith("-+*/", True), r"\b\d+\s*[-+*/]\s*\d+"),
+    ),
     _rule("science", "physics chemistry biology atom molecule cell gravity energy planet dna photosynthesis"),
     _rule("geography", "capital country countries city river mountain continent ocean france paris europe africa asia"),
     _rule("history", "history historical war century empire king queen revolution ancient medieval"),
@@ -242,11 +310,15 @@ class _Scanner:
         self.keys = frozenset(self.rank)
         self.gated: tuple[GatedAlternative, ...] = tuple(
             (index, _gate_kind(gate), frozenset(p.encode("ascii") for p in gate), tuple(gate))
-            if isinstance(gate, _WordStart) else (index, _gate_kind(gate), gate, pattern)
-            for index, rule in enumerate(rules) for gate, pattern in rule.gated
+            if isinstance(gate, _WordStart)
+            else (index, _gate_kind(gate), gate, pattern)
+            for index, rule in enumerate(rules)
+            for gate, pattern in rule.gated
         )  # a word-start gate settles the pattern alone: its prefixes as bytes (for ``started``) and where the
         # pattern goes, as they are (for ``_starts_a_word``)
-        self.gate_words: frozenset[bytes] = frozenset().union(*(gate for _, kind, gate, _ in self.gated if kind == _WORDS))
+        self.gate_words: frozenset[bytes] = frozenset().union(
+            *(gate for _, kind, gate, _ in self.gated if kind == _WORDS)
+        )
         # Most texts hold none of the gate words: their alternatives are then left out of the loop
         # (each costs a turn of it), and a rule's word-start prefixes are tried in one turn.
         merged: list[GatedAlternative] = []
@@ -338,10 +410,18 @@ LOOKED_UP_WORDS = frozenset().union(*(s.keys | s.gate_words for s in (INSTRUCTIO
 
 
 #: Every word-start prefix of the three tables (bytes), for ``diagnosis._word_scan``.
-WORD_START_PREFIXES: tuple[bytes, ...] = tuple(sorted(frozenset().union(*(
-    gate for scanner in (INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN) for _, kind, gate, _ in scanner.gated
-    if kind == _WORD_START
-))))
+WORD_START_PREFIXES: tuple[bytes, ...] = tuple(
+    sorted(
+        frozenset().union(
+            *(
+                gate
+                for scanner in (INSTRUCTION_SCAN, OUTPUT_SCAN, TOPIC_SCAN)
+                for _, kind, gate, _ in scanner.gated
+                if kind == _WORD_START
+            )
+        )
+    )
+)
 
 #: The look-ups in one compiled pass over the text, and each table's first match in C, on the compiled
 #: path (``diagnosis.compiled``); None on the pure path. Compiled, the three tables take 2.3 us per
@@ -357,6 +437,8 @@ def looked_up_words(folded: str) -> frozenset[bytes]:
     """The words of a lower-cased ASCII text that the tables look up (``words_of`` narrowed to
     ``LOOKED_UP_WORDS`` in one C-level pass, without building the set of all its words)."""
     return LOOKED_UP_WORDS.intersection(folded.encode("ascii").translate(_NON_WORD_TO_SPACE).split())
+
+
 _SCANNERS = {id(INSTRUCTION_RULES): INSTRUCTION_SCAN, id(OUTPUT_RULES): OUTPUT_SCAN, id(TOPIC_RULES): TOPIC_SCAN}
 
 

@@ -102,8 +102,11 @@ class GroupCounter:
             ours.fok_failures += theirs.fok_failures
             _merge_counts(ours.names, theirs.names)
             _merge_counts(ours.fok_names, theirs.fok_names)
-            for mine, other in ((ours.fail_ids, theirs.fail_ids), (ours.ok_ids, theirs.ok_ids),
-                                (ours.fok_ids, theirs.fok_ids)):
+            for mine, other in (
+                (ours.fail_ids, theirs.fail_ids),
+                (ours.ok_ids, theirs.ok_ids),
+                (ours.fok_ids, theirs.fok_ids),
+            ):
                 mine.extend(other[: max(0, EXAMPLES_PER_GROUP - len(mine))])
 
     def groups(self) -> dict[tuple[str, str], FailureGroup]:

@@ -26,10 +26,28 @@ from .text import is_blank_reply, quote
 
 HIGH = 0.7
 LOW = 0.5
-_REASONING_KEYS = ("reasoning", "reason", "explanation", "rationale", "verdict", "feedback", "comment",
-                   "comments", "justification", "analysis", "summary")
-_EXPECTED_KEYS = ("expected", "expected_answer", "reference", "reference_answer", "answer_key", "gold",
-                  "correct_answer")
+_REASONING_KEYS = (
+    "reasoning",
+    "reason",
+    "explanation",
+    "rationale",
+    "verdict",
+    "feedback",
+    "comment",
+    "comments",
+    "justification",
+    "analysis",
+    "summary",
+)
+_EXPECTED_KEYS = (
+    "expected",
+    "expected_answer",
+    "reference",
+    "reference_answer",
+    "answer_key",
+    "gold",
+    "correct_answer",
+)
 _NEGATED_NEGATIVE = re.compile(
     r"\b(?:no|nothing|not|never|without|isn't|is not|doesn't|does not)\s+(?:\w+\s+)?"
     r"(?:wrong|errors?|mistakes?|missing|issues?|fail(?:s|ed)?|incorrect|problems?)\b",
@@ -92,8 +110,16 @@ def doubtful_judgements(
         if result.score >= HIGH and entry is not None and reply and not is_blank_reply(reply):
             carried = _continues_prompt(entry, reply, trained)
             if carried is not None:
-                out.append(Doubt(result.id, result.log_id, result.score, "high_score_continuation",
-                                 f"Scored {result.score:.2f} for a reply that {carried}", reasoning))
+                out.append(
+                    Doubt(
+                        result.id,
+                        result.log_id,
+                        result.score,
+                        "high_score_continuation",
+                        f"Scored {result.score:.2f} for a reply that {carried}",
+                        reasoning,
+                    )
+                )
     return out
 
 
@@ -112,9 +138,7 @@ def _continues_prompt(entry: Call, reply: str, trained: str | None) -> str | Non
     return "carries on the prompt instead of answering it: " + evidence[0].lower() + evidence[1:]
 
 
-def _why_doubt(
-    score: float, reply: str | None, expected: str | None, reasoning: str | None
-) -> list[tuple[str, str]]:
+def _why_doubt(score: float, reply: str | None, expected: str | None, reasoning: str | None) -> list[tuple[str, str]]:
     """(kind, evidence) for each reason to doubt one score."""
     found: list[tuple[str, str]] = []
     if score >= HIGH:
@@ -124,27 +148,35 @@ def _why_doubt(
         else:
             hit = find_loop(reply)
             if hit is not None:
-                found.append((
-                    "high_score_loop",
-                    f"Scored {score:.2f} for a reply that repeats {quote(hit.unit, 50)} {hit.repeats} times.",
-                ))
+                found.append(
+                    (
+                        "high_score_loop",
+                        f"Scored {score:.2f} for a reply that repeats {quote(hit.unit, 50)} {hit.repeats} times.",
+                    )
+                )
     if score < LOW and reply and expected and _contains(reply, expected):
-        found.append((
-            "low_score_matches_expected",
-            f"Scored {score:.2f} but the reply contains the expected answer {quote(expected, 50)}: {quote(reply)}.",
-        ))
+        found.append(
+            (
+                "low_score_matches_expected",
+                f"Scored {score:.2f} but the reply contains the expected answer {quote(expected, 50)}: {quote(reply)}.",
+            )
+        )
     if reasoning:
         tone = _tone(reasoning)
         if score < LOW and tone == "positive":
-            found.append((
-                "reasoning_contradicts_score",
-                f"Scored {score:.2f} but the judge's reasoning praises the reply: {quote(reasoning)}.",
-            ))
+            found.append(
+                (
+                    "reasoning_contradicts_score",
+                    f"Scored {score:.2f} but the judge's reasoning praises the reply: {quote(reasoning)}.",
+                )
+            )
         elif score >= HIGH and tone == "negative":
-            found.append((
-                "reasoning_contradicts_score",
-                f"Scored {score:.2f} but the judge's reasoning finds fault: {quote(reasoning)}.",
-            ))
+            found.append(
+                (
+                    "reasoning_contradicts_score",
+                    f"Scored {score:.2f} but the judge's reasoning finds fault: {quote(reasoning)}.",
+                )
+            )
     return found
 
 
@@ -193,7 +225,7 @@ def _contains(reply: str, expected: str) -> bool:
 
 
 def _tone(reasoning: str) -> str | None:
-    """"positive", "negative" or None (mixed or neutral)."""
+    """ "positive", "negative" or None (mixed or neutral)."""
     text = _NEGATED_NEGATIVE.sub(" ", reasoning)
     negative = _NEGATIVE.search(text) is not None
     positive = _POSITIVE.search(_NEGATIVE.sub(" ", text)) is not None

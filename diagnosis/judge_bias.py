@@ -29,11 +29,27 @@ from diagnosis.stats import Interval, wilson_interval
 CLIP_MARKER = "…[clipped]"
 
 # Families by the name's stem after any "org/" prefix; a few vendors publish several stems.
-_FAMILY_ALIASES = {"mixtral": "mistral", "codestral": "mistral", "ministral": "mistral",
-                   "chatgpt": "gpt", "o1": "gpt", "o3": "gpt", "o4": "gpt", "codellama": "llama",
-                   "qwq": "qwen"}
-_ORG_FAMILIES = {"meta-llama": "llama", "mistralai": "mistral", "openai": "gpt", "anthropic": "claude",
-                 "google": "gemini", "qwen": "qwen", "deepseek-ai": "deepseek", "microsoft": "phi"}
+_FAMILY_ALIASES = {
+    "mixtral": "mistral",
+    "codestral": "mistral",
+    "ministral": "mistral",
+    "chatgpt": "gpt",
+    "o1": "gpt",
+    "o3": "gpt",
+    "o4": "gpt",
+    "codellama": "llama",
+    "qwq": "qwen",
+}
+_ORG_FAMILIES = {
+    "meta-llama": "llama",
+    "mistralai": "mistral",
+    "openai": "gpt",
+    "anthropic": "claude",
+    "google": "gemini",
+    "qwen": "qwen",
+    "deepseek-ai": "deepseek",
+    "microsoft": "phi",
+}
 
 
 def model_family(model_id: str) -> str:
@@ -88,21 +104,35 @@ class JudgeBiases:
         """The figures in plain words, each only where it was measured."""
         said: list[str] = []
         if self.disagreement_rate is not None and self.read_pairs:
-            said.append(f"the two orderings disagreed on {self.disagreement_rate:.0%} of "
-                        f"{self.read_pairs} pairs (each counted as a tie)")
+            said.append(
+                f"the two orderings disagreed on {self.disagreement_rate:.0%} of "
+                f"{self.read_pairs} pairs (each counted as a tie)"
+            )
         if self.first_slot_share is not None and self.first_slot_ci is not None:
             low, high = self.first_slot_ci
-            lean = ("leans to the first slot" if low > 0.5 else "leans to the second slot" if high < 0.5
-                    else "no position bias shown")
+            lean = (
+                "leans to the first slot"
+                if low > 0.5
+                else "leans to the second slot"
+                if high < 0.5
+                else "no position bias shown"
+            )
             said.append(f"first slot got {self.first_slot_share:.0%} of picks [{low:.0%}-{high:.0%}]: {lean}")
         if self.ties_from_disagreement is not None and self.ties_given is not None:
             said.append(f"ties: {self.ties_from_disagreement} from disagreement, {self.ties_given} given by the judge")
         if self.longer_win_rate is not None and self.longer_win_ci is not None:
             low, high = self.longer_win_ci
-            lean = ("favours the longer answer" if low > 0.5 else "favours the shorter answer" if high < 0.5
-                    else "no length bias shown")
-            said.append(f"the longer answer won {self.longer_won} of {self.length_decided} decided pairs "
-                        f"({self.longer_win_rate:.0%} [{low:.0%}-{high:.0%}]): {lean}")
+            lean = (
+                "favours the longer answer"
+                if low > 0.5
+                else "favours the shorter answer"
+                if high < 0.5
+                else "no length bias shown"
+            )
+            said.append(
+                f"the longer answer won {self.longer_won} of {self.length_decided} decided pairs "
+                f"({self.longer_win_rate:.0%} [{low:.0%}-{high:.0%}]): {lean}"
+            )
         elif self.length_decided == 0:
             said.append("length bias: no decided pair with answers of different, unclipped lengths")
         if self.judge_shares_family:
@@ -115,7 +145,10 @@ def _count(value: Any) -> int | None:
 
 
 def judge_biases(
-    arm: str, candidate_model: str, judge_model: str, pairs: Iterable[PairText],
+    arm: str,
+    candidate_model: str,
+    judge_model: str,
+    pairs: Iterable[PairText],
     spec_sheet: Mapping[str, Any] | None,
 ) -> JudgeBiases:
     """The bias figures for one arm (see the module docstring)."""
@@ -147,11 +180,20 @@ def judge_biases(
         longer_won += (row.outcome == "win") == (cand > base)
     rate = longer_won / decided if decided else None
     return JudgeBiases(
-        arm=arm, judge_model=judge_model, pairs=len(rows), read_pairs=read,
-        disagreement_rate=disagreement_rate, first_slot_share=first_share, first_slot_ci=first_ci,
-        ties_total=ties_total, ties_from_disagreement=disagreements, ties_given=ties_given,
-        longer_won=longer_won, length_decided=decided, longer_win_rate=rate,
+        arm=arm,
+        judge_model=judge_model,
+        pairs=len(rows),
+        read_pairs=read,
+        disagreement_rate=disagreement_rate,
+        first_slot_share=first_share,
+        first_slot_ci=first_ci,
+        ties_total=ties_total,
+        ties_from_disagreement=disagreements,
+        ties_given=ties_given,
+        longer_won=longer_won,
+        length_decided=decided,
+        longer_win_rate=rate,
         longer_win_ci=wilson_interval(longer_won, decided) if decided else None,
-        length_left_out=left_out, judge_shares_family=shares_family(judge_model, candidate_model),
+        length_left_out=left_out,
+        judge_shares_family=shares_family(judge_model, candidate_model),
     )
-

@@ -233,7 +233,7 @@ def _zone_at(pos: int, code: list[tuple[int, int]], text: str) -> int:
         if start <= pos < end:
             return CODE
     line_start = text.rfind("\n", 0, pos) + 1
-    if text[line_start:pos + 1].lstrip().startswith("|"):
+    if text[line_start : pos + 1].lstrip().startswith("|"):
         return TABLE
     return PROSE
 

@@ -19,8 +19,17 @@ import re
 from .compiled import loop_gate as _loop_gate
 
 __all__ = [
-    "MAX_PERIOD", "PUNCT", "TOKEN", "candidate_periods", "labelled_numbers", "labelled_numbers_py",
-    "periods_of", "spans_of", "stripped", "stripped_py", "token_spans_py",
+    "MAX_PERIOD",
+    "PUNCT",
+    "TOKEN",
+    "candidate_periods",
+    "labelled_numbers",
+    "labelled_numbers_py",
+    "periods_of",
+    "spans_of",
+    "stripped",
+    "stripped_py",
+    "token_spans_py",
 ]
 
 PUNCT = ".,;:!?\"'()[]{}*_`~«»“”‘’"

@@ -56,11 +56,13 @@ class PairedDifference:
 
     def sentence(self, scale: str) -> str:
         low, high = self.interval
-        text = (f"paired difference ({scale}) over {self.n} prompts: {self.mean * 100:+.1f} points "
-                f"[{low * 100:+.1f}, {high * 100:+.1f}]")
+        text = (
+            f"paired difference ({scale}) over {self.n} prompts: {self.mean * 100:+.1f} points "
+            f"[{low * 100:+.1f}, {high * 100:+.1f}]"
+        )
         if self.margin is None:
             return text
-        verdict = ("noninferior" if self.noninferior else "not shown noninferior")
+        verdict = "noninferior" if self.noninferior else "not shown noninferior"
         return f"{text}; margin {self.margin * 100:.1f} points: {verdict}"
 
 
@@ -82,8 +84,9 @@ def comparison_differences(outcomes: Sequence[str]) -> list[float]:
 def criterion_differences(candidate: Sequence[str], incumbent: Sequence[str]) -> list[int]:
     """Per-prompt pass differences where both answers were judged (unparsed left out)."""
     graded = ("pass", "fail")
-    return [(c == "pass") - (i == "pass") for c, i in zip(candidate, incumbent, strict=True)
-            if c in graded and i in graded]
+    return [
+        (c == "pass") - (i == "pass") for c, i in zip(candidate, incumbent, strict=True) if c in graded and i in graded
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,17 +114,24 @@ class PredictionPoweredReading:
     def sentences(self) -> list[str]:
         e = self.estimate
         low, high = e.interval
-        said = [(f"prediction-powered win rate {e.estimate:.1%} [{low:.1%}-{high:.1%}] "
-                f"from {e.judged} judged pairs and {e.labelled} labels")]
+        said = [
+            (
+                f"prediction-powered win rate {e.estimate:.1%} [{low:.1%}-{high:.1%}] "
+                f"from {e.judged} judged pairs and {e.labelled} labels"
+            )
+        ]
         if e.n_equivalent is not None:
-            said.append(f"with the judge's readings these {e.labelled} labels are worth "
-                        f"{e.n_equivalent:.0f} labels alone")
+            said.append(
+                f"with the judge's readings these {e.labelled} labels are worth {e.n_equivalent:.0f} labels alone"
+            )
         said.append(f"label {self.more_labels} more for ±{self.half_width_after_more * 100:.1f} points")
         return said
 
 
 def prediction_powered(
-    judge_scores: Sequence[float], labelled: Sequence[tuple[float, float]], more_labels: int = 30,
+    judge_scores: Sequence[float],
+    labelled: Sequence[tuple[float, float]],
+    more_labels: int = 30,
 ) -> PredictionPoweredReading | None:
     """``judge_scores``: the judge's score on every judged pair; ``labelled``: (judge score,
     person's score) on the pairs a person labelled. None with fewer than 2 labels."""
@@ -139,8 +149,11 @@ def prediction_powered(
     pp_variance = spread_judge / big_n + spread_rectifier / n
     n_equivalent = variance(human) / pp_variance if pp_variance > 0 else None
     reading = PredictionPowered(
-        estimate=estimate, interval=(max(0.0, estimate - half), min(1.0, estimate + half)),
-        judged=big_n, labelled=n, labels_only=labels_mean,
+        estimate=estimate,
+        interval=(max(0.0, estimate - half), min(1.0, estimate + half)),
+        judged=big_n,
+        labelled=n,
+        labels_only=labels_mean,
         labels_only_interval=(max(0.0, labels_mean - labels_half), min(1.0, labels_mean + labels_half)),
         n_equivalent=n_equivalent,
     )

@@ -103,7 +103,11 @@ def _standard_error(n: float, rate: float, tpr: float | None, tnr: float | None)
 
 
 def noninferiority_power(
-    n: float, rate: float, margin: float, tpr: float | None = None, tnr: float | None = None,
+    n: float,
+    rate: float,
+    margin: float,
+    tpr: float | None = None,
+    tnr: float | None = None,
 ) -> float:
     """The chance a noninferiority gate with ``margin`` passes when the candidate is truly as
     good as the incumbent (formula in the module docstring)."""
@@ -135,7 +139,10 @@ def _smallest_n(reaches: Callable[[int], bool]) -> int | None:
 
 
 def samples_for_half_width(
-    half_width: float, rate: float, tpr: float | None = None, tnr: float | None = None,
+    half_width: float,
+    rate: float,
+    tpr: float | None = None,
+    tnr: float | None = None,
 ) -> int | None:
     """The fewest samples whose interval is at most ``half_width`` wide on each side."""
     if half_width <= 0.0:
@@ -147,7 +154,10 @@ def samples_for_half_width(
 
 
 def samples_for_margin(
-    margin: float, rate: float, tpr: float | None = None, tnr: float | None = None,
+    margin: float,
+    rate: float,
+    tpr: float | None = None,
+    tnr: float | None = None,
     power: float = DEFAULT_POWER,
 ) -> int | None:
     """The fewest samples that pass a noninferiority gate with ``margin`` with ``power`` when
@@ -161,7 +171,10 @@ def samples_for_margin(
 
 
 def smallest_margin(
-    n: int, rate: float, tpr: float | None = None, tnr: float | None = None,
+    n: int,
+    rate: float,
+    tpr: float | None = None,
+    tnr: float | None = None,
     power: float = DEFAULT_POWER,
 ) -> float | None:
     """The smallest margin that ``n`` samples pass with ``power`` (None for a chance judge)."""
@@ -189,7 +202,9 @@ class PlanQuestion:
         """Each value a person got wrong, as a sentence (empty when all are usable)."""
         said: list[str] = []
         if self.samples is not None and not SAMPLE_FLOOR <= self.samples <= SAMPLE_CAP:
-            said.append(f"samples must be a whole number {SAMPLE_FLOOR}..{SAMPLE_CAP} (the queue's range), got {self.samples}")
+            said.append(
+                f"samples must be a whole number {SAMPLE_FLOOR}..{SAMPLE_CAP} (the queue's range), got {self.samples}"
+            )
         for name in ("rate", "tie_share", "tpr", "tnr"):
             value = getattr(self, name)
             if value is not None and not 0.0 <= value <= 1.0:
@@ -256,11 +271,12 @@ def plan(question: PlanQuestion) -> Plan:
         notes.append("no expected rate given: 0.5 assumed, where an interval is widest")
     chance_judge = j is not None and j <= 0.0
     if chance_judge:
-        notes.append(f"the judge is no better than chance (TPR+TNR-1 = {j:+.3f}): no sample "
-                     "count makes its verdict mean anything; calibrate or pick another criterion")
+        notes.append(
+            f"the judge is no better than chance (TPR+TNR-1 = {j:+.3f}): no sample "
+            "count makes its verdict mean anything; calibrate or pick another criterion"
+        )
     elif j is not None:
-        notes.append(f"corrected for the judge (TPR+TNR-1 = {j:.3f}): intervals are {1 / j:.2f}x "
-                     "the printed ones")
+        notes.append(f"corrected for the judge (TPR+TNR-1 = {j:.3f}): intervals are {1 / j:.2f}x the printed ones")
     values: _PlanFigures = {}
     n = question.samples
     if n is not None:
@@ -276,16 +292,21 @@ def plan(question: PlanQuestion) -> Plan:
         if n is not None:
             values["power"] = noninferiority_power(n, rate, question.margin, tpr, tnr)
         values["samples_for_margin"] = samples_for_margin(question.margin, rate, tpr, tnr, question.power)
-        notes.append("noninferiority assumes the candidate and the incumbent are estimated "
-                     "independently (same prompts usually correlate, so this errs toward more samples)")
+        notes.append(
+            "noninferiority assumes the candidate and the incumbent are estimated "
+            "independently (same prompts usually correlate, so this errs toward more samples)"
+        )
     if not chance_judge:
         values["smallest_margin_at_cap"] = smallest_margin(SAMPLE_CAP, rate, tpr, tnr, question.power)
-    return Plan(question=question, rate=rate, rate_assumed=question.rate is None, judge_youden=j,
-                notes=notes, **values)
+    return Plan(question=question, rate=rate, rate_assumed=question.rate is None, judge_youden=j, notes=notes, **values)
 
 
 def underpowered_advice(
-    samples: int, margin: float, rate: float | None, tpr: float | None, tnr: float | None,
+    samples: int,
+    margin: float,
+    rate: float | None,
+    tpr: float | None,
+    tnr: float | None,
     power: float = DEFAULT_POWER,
 ) -> str:
     """The sentence for a certified switch the queue refused as underpowered (412):

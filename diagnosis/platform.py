@@ -205,7 +205,7 @@ def _verdict(ours: int, theirs: int) -> str:
 
 
 def _gap(ours: int, our_population: int, theirs: int | None, their_population: int | None) -> str | None:
-    """"more" / "less" when both rates are known and differ a lot, else None."""
+    """ "more" / "less" when both rates are known and differ a lot, else None."""
     if theirs is None or not our_population or not their_population:
         return None
     a, b = ours / our_population, theirs / their_population
@@ -226,7 +226,8 @@ def _in_platform_window(
     if not by_entry or start is None or end is None:
         return None
     return [
-        i for i, e in by_entry.items()
+        i
+        for i, e in by_entry.items()
         if i in examined and i not in host and e.created_at is not None and start <= e.created_at <= end
     ]
 
@@ -267,9 +268,7 @@ def _window_note(our_calls: int, window: tuple[int | None, int | None] | None, p
         if theirs == (None, None):
             parts.append("The platform did not say which time window it examined.")
         elif theirs != window:
-            parts.append(
-                f"The platform's window ({_span(theirs)}) is not ours ({_span(window)})."
-            )
+            parts.append(f"The platform's window ({_span(theirs)}) is not ours ({_span(window)}).")
     return " ".join(parts)
 
 

@@ -34,8 +34,10 @@ MISSING = {
 }
 #: What the report says when the calls came from a local source (the archive, a file) and the
 #: platform was not asked at all: none of its inputs "returned nothing".
-PLATFORM_NOT_ASKED = ("Read from a local source: the platform was not asked, so there is no /diagnose to compare "
-                      "with, no judge verdict to check, and no /health to tell host outages from model failures.")
+PLATFORM_NOT_ASKED = (
+    "Read from a local source: the platform was not asked, so there is no /diagnose to compare "
+    "with, no judge verdict to check, and no /health to tell host outages from model failures."
+)
 #: What the report says when the failure clusters were deliberately not asked for.
 CLUSTERS_NOT_REQUESTED = "The platform's /failure-clusters was not requested (it spends a judge call)."
 
@@ -105,7 +107,7 @@ def build_report(
     health: HealthRecord | None = None,
     trained_template: str | None = None,
     template_source: str = "unknown",
-    clusters: Clusters | None | _NotRequested = NOT_REQUESTED,
+    clusters: Clusters | _NotRequested | None = NOT_REQUESTED,
     expected_by_eval_id: Mapping[str, str] | None = None,
     findings_by_log_id: Mapping[str, list[Finding]] | None = None,
     summary: Summary | None = None,
@@ -141,10 +143,17 @@ def build_report(
             health=health,
             findings_by_log_id=findings_by_log_id,
         )
-    missing = [MISSING[name] for name, value in (
-        ("entries", summary.calls_examined or None), ("diagnose", diagnose), ("clusters", got_clusters if requested else True),
-        ("results", results), ("health", health),
-    ) if value is None]
+    missing = [
+        MISSING[name]
+        for name, value in (
+            ("entries", summary.calls_examined or None),
+            ("diagnose", diagnose),
+            ("clusters", got_clusters if requested else True),
+            ("results", results),
+            ("health", health),
+        )
+        if value is None
+    ]
     if not platform_asked:
         missing = [MISSING["entries"]] if not summary.calls_examined else []
         missing.append(PLATFORM_NOT_ASKED)
@@ -169,8 +178,13 @@ def build_report(
         else None,
         health_checks=len(health.checks) if health is not None else None,
         suggestions=tuple(
-            suggest_training_data(summary, entries_by_id, trained_template=trained, features_by_id=features_by_id,
-                                  call_index=quotable.index if quotable is not None else None)
+            suggest_training_data(
+                summary,
+                entries_by_id,
+                trained_template=trained,
+                features_by_id=features_by_id,
+                call_index=quotable.index if quotable is not None else None,
+            )
         ),
         entries_by_id=entries_by_id,
         missing=tuple(missing),
@@ -186,8 +200,15 @@ def _check_clusters(clusters: Clusters, summary: Summary) -> tuple[ClusterCheck,
         examined = [i for i in ids if i in summary.examined_ids]
         flagged = [i for i in examined if i in summary.kinds_by_log_id or i in summary.host_log_ids]
         out.append(
-            ClusterCheck(cluster.label, cluster.size, cluster.what_goes_wrong, cluster.suggestion, ids,
-                         len(flagged), len(examined))
+            ClusterCheck(
+                cluster.label,
+                cluster.size,
+                cluster.what_goes_wrong,
+                cluster.suggestion,
+                ids,
+                len(flagged),
+                len(examined),
+            )
         )
     return tuple(out)
 
@@ -221,9 +242,19 @@ def render_json(report: Report) -> str:
         "host": _plain(s.host) if s.health_known else None,
         "platform": _plain(report.platform),
         "clusters_requested": report.clusters_requested,
-        "agreements": [{**_plain(a), "note": a.note, "our_rate": a.our_rate, "platform_rate": a.platform_rate,
-                        "window_rate": a.window_rate, "verdict_text": a.verdict_text}
-                       for a in report.agreements] if report.agreements is not None else None,
+        "agreements": [
+            {
+                **_plain(a),
+                "note": a.note,
+                "our_rate": a.our_rate,
+                "platform_rate": a.platform_rate,
+                "window_rate": a.window_rate,
+                "verdict_text": a.verdict_text,
+            }
+            for a in report.agreements
+        ]
+        if report.agreements is not None
+        else None,
         "clusters": _plain(report.cluster_checks),
         "results_count": report.results_count,
         "doubts": _plain(report.doubts),
@@ -251,5 +282,12 @@ def _plain(value: Any) -> Any:
 
 
 __all__ = [
-    "CLUSTERS_NOT_REQUESTED", "MISSING", "NOT_REQUESTED", "PLATFORM_NOT_ASKED", "ClusterCheck", "Report", "build_report", "render_json",
+    "CLUSTERS_NOT_REQUESTED",
+    "MISSING",
+    "NOT_REQUESTED",
+    "PLATFORM_NOT_ASKED",
+    "ClusterCheck",
+    "Report",
+    "build_report",
+    "render_json",
 ]

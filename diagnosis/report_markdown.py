@@ -76,12 +76,15 @@ def _verdict(r: Report) -> str:
         key=lambda rate: -rate.count,
     )[:3]
     for rate in top:
-        lines.append(f"- {plain(kinds.describe(rate.kind).label)}: {fmt_rate(rate.count, rate.population)} "
-                     f"of {plain(rate.population_label)}.")
+        lines.append(
+            f"- {plain(kinds.describe(rate.kind).label)}: {fmt_rate(rate.count, rate.population)} "
+            f"of {plain(rate.population_label)}."
+        )
     mismatch = s.rates.get(kinds.TEMPLATE_MISMATCH)
     if mismatch is not None and mismatch.count:
         lines.append(
-            f"- {mismatch.count} calls were sent in the wrong chat template: " "that looks like a bad model and is not one."
+            f"- {mismatch.count} calls were sent in the wrong chat template: "
+            "that looks like a bad model and is not one."
         )
         by_template = _template_rates(r)
         if by_template:
@@ -127,7 +130,10 @@ def _kinds(r: Report) -> str:
     for kind, rate in s.rates.items():
         info = kinds.describe(kind)
         if kind == kinds.TEMPLATE_MISMATCH and r.trained_template is None:
-            lines.append(f"| {plain_cell(info.label)} | no verdict | trained template unknown | " f"no data | {plain_cell(info.fix)} |")
+            lines.append(
+                f"| {plain_cell(info.label)} | no verdict | trained template unknown | "
+                f"no data | {plain_cell(info.fix)} |"
+            )
             continue
         # A wrong template is how a call was sent, not how it failed: say so beside the number,
         # or "wrong template 368" reads as 368 failures next to the verdict's "296 of 368 fail".
@@ -192,8 +198,10 @@ def _examples(r: Report) -> str:
     lines = ["## What the model actually said", ""]
     for kind in kinds.CLASSIFY_KINDS:
         for log_id, finding in s.examples.get(kind, ())[:EXAMPLES_PER_KIND]:
-            lines.append(f"- {code_span(log_id, limit=40)} {plain(kinds.describe(kind).label)}: "
-                         f"{code_span(finding.evidence, limit=400)}")
+            lines.append(
+                f"- {code_span(log_id, limit=40)} {plain(kinds.describe(kind).label)}: "
+                f"{code_span(finding.evidence, limit=400)}"
+            )
     return "\n".join(lines)
 
 
@@ -201,8 +209,11 @@ def _format(r: Report) -> str:
     s = r.summary
     lines = ["## Prompt format", ""]
     if s.templates:
-        lines.append("Templates the prompts were sent in: " + ", ".join(
-            f"{code_span(t)} {n}" for t, n in s.templates.most_common()) + ".")
+        lines.append(
+            "Templates the prompts were sent in: "
+            + ", ".join(f"{code_span(t)} {n}" for t, n in s.templates.most_common())
+            + "."
+        )
     mismatch = s.rates.get(kinds.TEMPLATE_MISMATCH)
     if r.trained_template is None or mismatch is None:
         lines.append("The trained template is unknown, so whether these match cannot be said. Set it in the config.")
@@ -222,8 +233,8 @@ def _cutoff(r: Report) -> str:
     if not fr:
         return "\n".join(lines + ["No calls."])
     lines.append(
-        f"finish_reason \"length\" (cut off by the limit): {fr.get('length', 0)}; \"stop\" (chose to stop): "
-        f"{fr.get('stop', 0)}; \"error\": {fr.get('error', 0)}; not recorded: {fr.get('missing', 0)}."
+        f'finish_reason "length" (cut off by the limit): {fr.get("length", 0)}; "stop" (chose to stop): '
+        f'{fr.get("stop", 0)}; "error": {fr.get("error", 0)}; not recorded: {fr.get("missing", 0)}.'
     )
     others = {k: n for k, n in fr.items() if k not in ("length", "stop", "error", "missing")}
     if others:
@@ -239,8 +250,11 @@ def _platform(r: Report) -> str:
     examined = r.platform.calls_examined
     lines.append(f"The platform examined {examined if examined is not None else 'an unstated number of'} calls.")
     windowed = any(a.window_count is not None for a in r.agreements)
-    head = "| kind | platform | us | us, on the platform's window | verdict |" if windowed else (
-        "| kind | platform | us | verdict |")
+    head = (
+        "| kind | platform | us | us, on the platform's window | verdict |"
+        if windowed
+        else ("| kind | platform | us | verdict |")
+    )
     lines += ["", head, "|---|---|---|---|---|" if windowed else "|---|---|---|---|"]
     for a in r.agreements:
         theirs = "does not check" if a.platform_count is None else f"{a.platform_count} ({_pct(a.platform_rate)})"
@@ -251,7 +265,8 @@ def _platform(r: Report) -> str:
         cells = [plain_cell(kinds.describe(a.kind).label), theirs, ours]
         if windowed:
             cells.append(
-                f"{a.window_count} of {a.window_population} ({_pct(a.window_rate)})" if a.window_count is not None
+                f"{a.window_count} of {a.window_population} ({_pct(a.window_rate)})"
+                if a.window_count is not None
                 else "not compared"
             )
         cells.append(plain_cell(a.verdict_text))
@@ -261,8 +276,11 @@ def _platform(r: Report) -> str:
         if a.gap is None:
             continue
         label = plain(kinds.describe(a.kind).label)
-        basis = (f"on the platform's window we find {_pct(a.window_rate)}" if a.window_rate is not None
-                 else f"we find {_pct(a.our_rate)} (on our window)")
+        basis = (
+            f"on the platform's window we find {_pct(a.window_rate)}"
+            if a.window_rate is not None
+            else f"we find {_pct(a.our_rate)} (on our window)"
+        )
         line = f"- {label}: the platform finds {_pct(a.platform_rate)}; {basis}, so we find {a.gap}."
         if a.missed:
             said = " and ".join(f"{n} {plain(what)}" for what, n in a.missed)
@@ -304,7 +322,8 @@ def _clusters(r: Report) -> str:
     for c in r.cluster_checks:
         size = c.size if c.size is not None else "unstated"
         lines.append(
-            f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: " f"{code_span(c.what_goes_wrong or '', limit=200)}; "
+            f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: "
+            f"{code_span(c.what_goes_wrong or '', limit=200)}; "
             f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {len(c.log_ids)} calls we examined "
             f"{c.we_examined} and find a failure in {c.we_flag}."
         )
@@ -321,8 +340,10 @@ def _doubts(r: Report) -> str:
         return "\n".join(lines + [f"None among {plural(r.results_count, 'result')}."])
     lines.append(f"{len(r.doubts)} of {r.results_count} results:")
     for d in r.doubts:
-        lines.append(f"- result {code_span(d.result_id, limit=40)} ({plain(d.kind.replace('_', ' '))}): "
-                     f"{code_span(d.evidence, limit=300)}")
+        lines.append(
+            f"- result {code_span(d.result_id, limit=40)} ({plain(d.kind.replace('_', ' '))}): "
+            f"{code_span(d.evidence, limit=300)}"
+        )
     return "\n".join(lines)
 
 
@@ -332,8 +353,10 @@ def _health(r: Report) -> str:
         return "\n".join(lines + [plain("The platform's /health returned nothing.")])
     host = r.summary.host
     if not r.health_checks:
-        return "\n".join(lines + [("The platform returned no health checks, so host outages cannot be told apart "
-                                   "from model failures.")])
+        return "\n".join(
+            lines
+            + [("The platform returned no health checks, so host outages cannot be told apart from model failures.")]
+        )
     if not host.windows:
         return "\n".join(lines + [f"No outage in {r.health_checks} health checks."])
     lines.append(f"{plural(len(host.windows), 'outage window')} in {plural(r.health_checks, 'health check')}:")

@@ -73,10 +73,15 @@ def find_tool_loops(steps: Sequence[RolloutStep], min_repeats: int = TOOL_LOOP_M
             first_n, last_n = number.get(first_step, first_step), number.get(last_step, last_step)
             where = f"step {first_n}" if first_step == last_step else f"steps {first_n}–{last_n}"
             outcome = "all failed" if failed == repeats else f"{failed} failed" if failed else "all succeeded"
-            evidence = (f"The same tool call {repeats} times in a row ({where}; {outcome}): "
-                        f"{name}({_short(key[1])})")  # fmt: skip
-            detail = {"tool": first.name, "args": key[1], "repeats": repeats, "first_step": first_step,
-                      "last_step": last_step, "failed": failed}  # fmt: skip
+            evidence = f"The same tool call {repeats} times in a row ({where}; {outcome}): {name}({_short(key[1])})"
+            detail = {
+                "tool": first.name,
+                "args": key[1],
+                "repeats": repeats,
+                "first_step": first_step,
+                "last_step": last_step,
+                "failed": failed,
+            }
             findings.append(Finding(kinds.TOOL_LOOP, evidence, None, detail))
         start = end
     return findings
@@ -116,8 +121,9 @@ class RolloutDiagnosis(Generic[R]):
         return own + loops
 
 
-def diagnose_rollout(rollout: R, *, trained_template: str | None = None,
-                     min_repeats: int = TOOL_LOOP_MIN_REPEATS) -> RolloutDiagnosis[R]:  # fmt: skip
+def diagnose_rollout(
+    rollout: R, *, trained_template: str | None = None, min_repeats: int = TOOL_LOOP_MIN_REPEATS
+) -> RolloutDiagnosis[R]:
     step_findings: dict[int, list[Finding]] = {}
     for step in rollout.steps:
         if step.final_answer is None:
@@ -130,12 +136,14 @@ def diagnose_rollout(rollout: R, *, trained_template: str | None = None,
     failed = sum(call.failed for call in calls)
     extra: list[Finding] = []
     if failed:
-        extra.append(Finding(
-            kinds.TOOL_FAILURES,
-            f"{failed} of {len(calls)} tool calls failed ({failed / len(calls):.0%}).",
-            None,
-            {"failed": failed, "total": len(calls)},
-        ))
+        extra.append(
+            Finding(
+                kinds.TOOL_FAILURES,
+                f"{failed} of {len(calls)} tool calls failed ({failed / len(calls):.0%}).",
+                None,
+                {"failed": failed, "total": len(calls)},
+            )
+        )
     grade = rollout.grade
     explained = bool(step_findings or loops)
     if grade is not None and grade.passed is False and not explained:

@@ -154,12 +154,8 @@ def newcombe_difference_interval(
     l_after, u_after = wilson_interval(x_after, n_after, confidence)
     l_before, u_before = wilson_interval(x_before, n_before, confidence)
     difference = x_after / n_after - x_before / n_before
-    below = z * math.sqrt(
-        l_after * (1.0 - l_after) / n_after + u_before * (1.0 - u_before) / n_before
-    )
-    above = z * math.sqrt(
-        u_after * (1.0 - u_after) / n_after + l_before * (1.0 - l_before) / n_before
-    )
+    below = z * math.sqrt(l_after * (1.0 - l_after) / n_after + u_before * (1.0 - u_before) / n_before)
+    above = z * math.sqrt(u_after * (1.0 - u_after) / n_after + l_before * (1.0 - l_before) / n_before)
     return max(-1.0, difference - below), min(1.0, difference + above)
 
 
@@ -237,9 +233,7 @@ def lang_reiczigel_interval(
     se_term = sensitivity * (1.0 - sensitivity) / n_se
     sp_term = specificity * (1.0 - specificity) / n_sp
     variance = (
-        apparent * (1.0 - apparent) / n_adj
-        + corrected**2 * se_term
-        + (1.0 - corrected) ** 2 * sp_term
+        apparent * (1.0 - apparent) / n_adj + corrected**2 * se_term + (1.0 - corrected) ** 2 * sp_term
     ) / youden**2
     shift = 2.0 * z2 * (corrected * se_term - (1.0 - corrected) * sp_term)
     halfwidth = z * math.sqrt(variance)
@@ -264,9 +258,7 @@ def sample_size_per_group(
     _check_rate(rate_before, "rate_before")
     _check_rate(rate_after, "rate_after")
     if rate_before == rate_after:
-        raise ValueError(
-            f"sample_size_per_group: the rates are equal ({rate_before!r}); nothing to detect"
-        )
+        raise ValueError(f"sample_size_per_group: the rates are equal ({rate_before!r}); nothing to detect")
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha must be strictly between 0 and 1, got {alpha!r}")
     if not 0.0 < power < 1.0:
@@ -275,9 +267,7 @@ def sample_size_per_group(
     z_power = _STANDARD_NORMAL.inv_cdf(power)
     mean_rate = (rate_before + rate_after) / 2.0
     null_spread = math.sqrt(2.0 * mean_rate * (1.0 - mean_rate))
-    alternative_spread = math.sqrt(
-        rate_before * (1.0 - rate_before) + rate_after * (1.0 - rate_after)
-    )
+    alternative_spread = math.sqrt(rate_before * (1.0 - rate_before) + rate_after * (1.0 - rate_after))
     difference = rate_after - rate_before
     n = (z_alpha * null_spread + z_power * alternative_spread) ** 2 / difference**2
     return max(1, math.ceil(n))

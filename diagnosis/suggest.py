@@ -89,8 +89,11 @@ def suggest_training_data(
     quoted: set[str] = set()  # user texts already quoted by an earlier suggestion
 
     def quotes_for(group: FailureGroup, fallback: tuple[str, ...], *, format_ok: bool) -> list[PromptQuote]:
-        ids = [i for i in members.get((group.dimension, group.value), ())
-               if not format_ok or kinds.TEMPLATE_MISMATCH not in summary.kinds_by_log_id.get(i, ())]
+        ids = [
+            i
+            for i in members.get((group.dimension, group.value), ())
+            if not format_ok or kinds.TEMPLATE_MISMATCH not in summary.kinds_by_log_id.get(i, ())
+        ]
         if not ids:
             ids = [i for i in fallback if i in entries_by_id and _fails(summary.kinds_by_log_id.get(i, ()))]
         quotes = _distinct_quotes(ids, entries_by_id, quoted, call_index)
@@ -122,7 +125,9 @@ def _fails(names: tuple[str, ...]) -> bool:
 
 
 def _failing_members(
-    summary: Summary, entries_by_id: Mapping[str, Call], known: Mapping[str, tuple[str, ...]],
+    summary: Summary,
+    entries_by_id: Mapping[str, Call],
+    known: Mapping[str, tuple[str, ...]],
     index: CallIndex | None = None,
 ) -> dict[tuple[str, str], list[str]]:
     """(dimension, value) -> the failing model calls in that group, newest first."""
@@ -130,8 +135,11 @@ def _failing_members(
     if index is not None:  # the calls are not held: their time and features were kept while streaming
         # One answer per combination of kinds (a few dozen) instead of one ``any`` per failing call.
         failing_names = {names for names in set(summary.kinds_by_log_id.values()) if _fails(names)}
-        ids = [i for i, names in summary.kinds_by_log_id.items()
-               if names in failing_names and i in index and i not in summary.host_log_ids]
+        ids = [
+            i
+            for i, names in summary.kinds_by_log_id.items()
+            if names in failing_names and i in index and i not in summary.host_log_ids
+        ]
         order = [i for _, i in sorted([(index[i][0], i) for i in ids], reverse=True)]  # newest first
         # The calls by their combination of features (far fewer than calls), then each group's calls
         # in that order: the same lists as appending each call to its seven groups in turn, with
@@ -147,8 +155,11 @@ def _failing_members(
             places = lists[0] if len(lists) == 1 else sorted(chain.from_iterable(lists))
             out[key] = [order[at] for at in places]
         return out
-    failing = [entries_by_id[i] for i, names in summary.kinds_by_log_id.items()
-               if _fails(names) and i in entries_by_id and i not in summary.host_log_ids]
+    failing = [
+        entries_by_id[i]
+        for i, names in summary.kinds_by_log_id.items()
+        if _fails(names) and i in entries_by_id and i not in summary.host_log_ids
+    ]
     for entry in sorted(failing, key=lambda e: (e.created_at, e.id), reverse=True):
         streamed = known.get(entry.id)  # computed while streaming: not again
         for key in zip(DIMENSIONS, streamed) if streamed is not None else features_of(entry).items():
@@ -219,7 +230,10 @@ def _quote(entry: Call) -> PromptQuote:
 
 
 def _examples(quotes: list[PromptQuote]) -> str:
-    return "; ".join(f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id}' + (f', seen {q.seen} times' if q.seen > 1 else '') + ')' for q in quotes)
+    return "; ".join(
+        f'"{trim(q.prompt, QUOTE_CHARS)}" ({q.log_id}' + (f", seen {q.seen} times" if q.seen > 1 else "") + ")"
+        for q in quotes
+    )
 
 
 def _format_suggestion(group: FailureGroup, quotes: list[PromptQuote], trained: str) -> Suggestion:
@@ -237,7 +251,14 @@ def _format_suggestion(group: FailureGroup, quotes: list[PromptQuote], trained: 
         f"the usual kind will not help. Failing prompts: {_examples(quotes)}."
     )
     return Suggestion(
-        "template", detected, kinds.TEMPLATE_MISMATCH, FIX_FORMAT, group.calls, group.failures, target, text,
+        "template",
+        detected,
+        kinds.TEMPLATE_MISMATCH,
+        FIX_FORMAT,
+        group.calls,
+        group.failures,
+        target,
+        text,
         tuple(quotes),
     )
 
@@ -256,8 +277,17 @@ def _data_suggestion(
             f"{where}, mostly with errors ({'; '.join(errors)}). That is the endpoint, not the training data: "
             f"check the host and its limits. Failing prompts: {_examples(quotes)}."
         )
-        return Suggestion(group.dimension, group.value, kind, FIX_ENDPOINT, group.calls, failures,
-                          "calls that succeed", text, tuple(quotes))
+        return Suggestion(
+            group.dimension,
+            group.value,
+            kind,
+            FIX_ENDPOINT,
+            group.calls,
+            failures,
+            "calls that succeed",
+            text,
+            tuple(quotes),
+        )
     target = _target(kind, quotes, first, trained)
     text = f"{where} (mostly {kinds.describe(kind).label}). Add {target}, to prompts like: {_examples(quotes)}."
     return Suggestion(group.dimension, group.value, kind, ADD_DATA, group.calls, failures, target, text, tuple(quotes))
@@ -311,7 +341,9 @@ def to_jsonl(suggestions: list[Suggestion]) -> str:
             if quote.log_id in done:
                 continue
             done.add(quote.log_id)
-            turns = [{"role": r, "content": c} for r, c in quote.messages] or [{"role": "user", "content": quote.prompt}]
+            turns = [{"role": r, "content": c} for r, c in quote.messages] or [
+                {"role": "user", "content": quote.prompt}
+            ]
             turns.append({"role": "assistant", "content": ""})
             record = {"messages": turns, "source_log_id": quote.log_id, "target": suggestion.target}
             lines.append(json.dumps(record, ensure_ascii=False))
@@ -324,7 +356,11 @@ def to_markdown(suggestions: list[Suggestion]) -> str:
         return "No failing group stands out, so there is no training data to suggest.\n"
     parts: list[str] = []
     for n, s in enumerate(suggestions, 1):
-        action = {ADD_DATA: "add training data", FIX_FORMAT: "fix the prompt format", FIX_ENDPOINT: "check the endpoint"}[s.action]
+        action = {
+            ADD_DATA: "add training data",
+            FIX_FORMAT: "fix the prompt format",
+            FIX_ENDPOINT: "check the endpoint",
+        }[s.action]
         parts.append(
             f"### {n}. {plain(s.dimension)} = {code_span(s.value, limit=60)}: {action}\n\n"
             f"{s.failures} of {s.calls} calls fail, {_why(s)}. Target: {plain(s.target)}.\n"

@@ -24,8 +24,15 @@ from .inputs import GradedResult, HealthRecord
 from .summary_builder import EXAMPLES_PER_KIND, SummaryBuilder, fails
 
 __all__ = [
-    "EXAMPLES_PER_GROUP", "EXAMPLES_PER_KIND", "FailureGroup", "HostImpact", "KindRate", "Summary", "SummaryBuilder",
-    "finish_summary", "summarize",
+    "EXAMPLES_PER_GROUP",
+    "EXAMPLES_PER_KIND",
+    "FailureGroup",
+    "HostImpact",
+    "KindRate",
+    "Summary",
+    "SummaryBuilder",
+    "finish_summary",
+    "summarize",
 ]
 
 
@@ -123,7 +130,9 @@ def summarize(
     missing ids are classified here.
     """
     builder = SummaryBuilder(
-        trained_template=trained_template, results_by_log_id=results_by_log_id, health=health,
+        trained_template=trained_template,
+        results_by_log_id=results_by_log_id,
+        health=health,
         findings_by_log_id=findings_by_log_id,
     )
     for entry in entries:
@@ -143,9 +152,7 @@ def finish_summary(b: SummaryBuilder) -> Summary:
     order = {dim: i for i, dim in enumerate(DIMENSIONS)}
     group_list = tuple(
         group
-        for _, group in sorted(
-            groups.groups().items(), key=lambda kv: (order[kv[0][0]], -kv[1].failures, kv[0][1])
-        )
+        for _, group in sorted(groups.groups().items(), key=lambda kv: (order[kv[0][0]], -kv[1].failures, kv[0][1]))
     )
     host = HostImpact(tuple(index.windows), b.host_calls, b.host_failures, b.host_kinds, tuple(b.host_ids))
     return Summary(

@@ -82,9 +82,9 @@ class SummaryBuilder:
         state["given"] = {}
         return state
 
-    def add(self, entry: Call, detected: str | None = None, found: list[Finding] | None = None) -> tuple[
-        tuple[str, ...], bool, tuple[str, ...] | None
-    ]:
+    def add(
+        self, entry: Call, detected: str | None = None, found: list[Finding] | None = None
+    ) -> tuple[tuple[str, ...], bool, tuple[str, ...] | None]:
         """One call (its detected template and findings when already known). Returns the call's
         kinds, whether it failed and its grouping features (None: inside an outage window, the
         host's call, not grouped)."""

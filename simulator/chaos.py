@@ -32,9 +32,18 @@ from typing import Any, NoReturn
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 FAULTS = ("5xx", "429", "latency", "reset", "truncate", "trickle", "html")
-_SPEC_NAMES = {"5xx": "rate_5xx", "429": "rate_429", "latency": "rate_latency", "reset": "rate_reset",
-               "truncate": "rate_truncate", "trickle": "rate_trickle", "html": "rate_html",
-               "retry_after": "retry_after", "latency_s": "latency_s", "seed": "seed"}
+_SPEC_NAMES = {
+    "5xx": "rate_5xx",
+    "429": "rate_429",
+    "latency": "rate_latency",
+    "reset": "rate_reset",
+    "truncate": "rate_truncate",
+    "trickle": "rate_trickle",
+    "html": "rate_html",
+    "retry_after": "retry_after",
+    "latency_s": "latency_s",
+    "seed": "seed",
+}
 TRICKLE_PIECES = 200
 TRICKLE_GAP_S = 0.005
 
@@ -53,8 +62,7 @@ class ChaosConfig:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        rates = [getattr(self, f"rate_{n}") for n in ("5xx", "429", "latency", "reset", "truncate", "trickle",
-                                                       "html")]
+        rates = [getattr(self, f"rate_{n}") for n in ("5xx", "429", "latency", "reset", "truncate", "trickle", "html")]
         if any(not 0.0 <= r <= 1.0 for r in rates) or sum(rates) > 1.0 + 1e-9:
             raise ValueError("chaos rates must each be within 0-1 and add up to at most 1")
         if self.retry_after < 0 or self.latency_s < 0:
@@ -145,8 +153,10 @@ async def _simple(send: Send, status: int, body: bytes, content_type: str, extra
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
-_HTML = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
-         b"<p>The upstream server returned an invalid response.</p><hr><center>nginx</center></body></html>")
+_HTML = (
+    b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>"
+    b"<p>The upstream server returned an invalid response.</p><hr><center>nginx</center></body></html>"
+)
 
 
 class ChaosMiddleware:
@@ -168,8 +178,9 @@ class ChaosMiddleware:
             extra = {"Retry-After": str(config.retry_after)} if status == 503 else {}
             await _simple(send, status, b'{"error": "chaos: upstream failure"}', "application/json", extra)
         elif fault == "429":
-            await _simple(send, 429, b'{"error": "rate limited"}', "application/json",
-                          {"Retry-After": str(config.retry_after)})
+            await _simple(
+                send, 429, b'{"error": "rate limited"}', "application/json", {"Retry-After": str(config.retry_after)}
+            )
         elif fault == "html":
             await _simple(send, 502, _HTML, "text/html; charset=utf-8", {})
         elif fault == "latency":
@@ -192,7 +203,7 @@ class ChaosMiddleware:
         await send(with_length(start, len(body)))
         size = max(1, math.ceil(len(body) / TRICKLE_PIECES))
         for offset in range(0, len(body), size):
-            await send({"type": "http.response.body", "body": body[offset:offset + size], "more_body": True})
+            await send({"type": "http.response.body", "body": body[offset : offset + size], "more_body": True})
             await asyncio.sleep(TRICKLE_GAP_S)
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 

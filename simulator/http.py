@@ -64,8 +64,12 @@ def describe_invalid(exc: RequestValidationError) -> str:
     return "; ".join(parts)
 
 
-def install_refusals(app: FastAPI, refusal: type[Exception], invalid: Callable[[str], Response],
-                     http: Callable[[StarletteHTTPException], Response]) -> None:
+def install_refusals(
+    app: FastAPI,
+    refusal: type[Exception],
+    invalid: Callable[[str], Response],
+    http: Callable[[StarletteHTTPException], Response],
+) -> None:
     """Every platform answers its own ``refusal`` (a :class:`Refusal`) as it says, a request
     FastAPI could not validate with ``invalid(description)``, and Starlette's own errors (404
     of an unknown path, 405, a body that is not JSON) with ``http``."""

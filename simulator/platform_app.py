@@ -56,8 +56,15 @@ def platform_app(
 ) -> FastAPI:
     """The platform's app: OpenAPI at ``spec_url``, the routes under ``prefix``, each of
     ``state`` on ``app.state``; ``inner_middleware`` (class, options) sit inside chaos."""
-    app = FastAPI(title=title, version=version, description=description, openapi_url=spec_url, docs_url="/docs",
-                  redoc_url=None, lifespan=None if background is None else _run_during(background))
+    app = FastAPI(
+        title=title,
+        version=version,
+        description=description,
+        openapi_url=spec_url,
+        docs_url="/docs",
+        redoc_url=None,
+        lifespan=None if background is None else _run_during(background),
+    )
     for name, value in state.items():
         setattr(app.state, name, value)
     install_error_handlers(app)

@@ -82,10 +82,16 @@ class RequestLogMiddleware:
             nonlocal recorded
             recorded = True
             authorized = any(k.lower() in self.key_headers for k, _ in scope.get("headers", ()))
-            self.log.add(RequestRecord(
-                at_ms=int(time.time() * 1000), method=scope.get("method", "?"), path=scope.get("path", ""),
-                query=scope.get("query_string", b"").decode("latin-1"), status=status, authorized=authorized,
-            ))
+            self.log.add(
+                RequestRecord(
+                    at_ms=int(time.time() * 1000),
+                    method=scope.get("method", "?"),
+                    path=scope.get("path", ""),
+                    query=scope.get("query_string", b"").decode("latin-1"),
+                    status=status,
+                    authorized=authorized,
+                )
+            )
 
         async def watch(message: Message) -> None:
             # Recorded before the first byte leaves: a client that has read the response

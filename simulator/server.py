@@ -34,8 +34,9 @@ class AppServer:
     """Serve one ASGI app with uvicorn in a background thread: ``start()``/``stop()``, or
     ``with``; ``base_url`` once started (``port=0`` picks a free port)."""
 
-    def __init__(self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0,
-                 thread_name: str = "blah-simulator") -> None:
+    def __init__(
+        self, app: ASGIApp, host: str = "127.0.0.1", port: int = 0, thread_name: str = "blah-simulator"
+    ) -> None:
         self.app = app
         self.host = host
         self.port = port
@@ -59,9 +60,16 @@ class AppServer:
         # own after 5 s): with uvicorn's default of 5 s both ends close at once, and a write sent
         # on a connection the server is closing breaks, its outcome unknown. Real servers keep
         # idle connections for tens of seconds (nginx: 75 s).
-        config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning",
-                                access_log=False, lifespan="on", timeout_graceful_shutdown=2,
-                                timeout_keep_alive=KEEP_ALIVE_S)
+        config = uvicorn.Config(
+            self.app,
+            host=self.host,
+            port=self.port,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            timeout_keep_alive=KEEP_ALIVE_S,
+        )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name=self._thread_name, daemon=True)
         self._thread.start()
@@ -91,8 +99,9 @@ class AppServer:
             self.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
 
@@ -101,8 +110,17 @@ class PlatformServer(AppServer):
     chaos it injects (settable while it runs) and the log of every request it answered.
     ``build_app`` makes the platform's app (and what it holds) once the speed is known good."""
 
-    def __init__(self, build_app: Callable[[ChaosState, RequestLog], ASGIApp], *, seed: int, speed: float,
-                 chaos: ChaosConfig | None, host: str, port: int, thread_name: str) -> None:
+    def __init__(
+        self,
+        build_app: Callable[[ChaosState, RequestLog], ASGIApp],
+        *,
+        seed: int,
+        speed: float,
+        chaos: ChaosConfig | None,
+        host: str,
+        port: int,
+        thread_name: str,
+    ) -> None:
         if speed <= 0:
             raise ValueError("speed must be positive")
         self.seed = seed
@@ -132,8 +150,15 @@ class SimulatorServer(PlatformServer):
     world: World
     _jobs: Jobs
 
-    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
-                 live: bool = True, chaos: ChaosConfig | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 7,
+        speed: float = 1.0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        live: bool = True,
+        chaos: ChaosConfig | None = None,
+    ) -> None:
         self.live = live
 
         def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
@@ -141,8 +166,9 @@ class SimulatorServer(PlatformServer):
             self._jobs = Jobs(self.world, speed, live)
             return create_app(self.world, self._jobs, chaos_state, requests)
 
-        super().__init__(build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port,
-                         thread_name="blah-simulator")
+        super().__init__(
+            build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port, thread_name="blah-simulator"
+        )
 
     # ------------------------------------------------------------------ identity
 

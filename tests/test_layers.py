@@ -54,8 +54,11 @@ def _imports_of_test_modules(tests_dir: Path) -> list[str]:
     found = []
     for path in sorted(tests_dir.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else (
-                [alias.name for alias in node.names] if isinstance(node, ast.Import) else [])  # fmt: skip
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else ([alias.name for alias in node.names] if isinstance(node, ast.Import) else [])
+            )
             found += [f"{path.relative_to(tests_dir)}: {name}" for name in names if name.startswith("tests.test_")]
     return found
 

@@ -17,8 +17,10 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 LAYOUT_HEADING = "## How the code is laid out"
 
-_PATHLIKE = re.compile(r"(?<![\w./<>-])((?:[\w*.-]+/)+(?:[\w*.-]+\.(?:py|tcss|toml|md|svg|png))?"
-                       r"|[\w*-]+\.(?:py|tcss|toml))(?![\w/>-])")  # fmt: skip
+_PATHLIKE = re.compile(
+    r"(?<![\w./<>-])((?:[\w*.-]+/)+(?:[\w*.-]+\.(?:py|tcss|toml|md|svg|png))?"
+    r"|[\w*-]+\.(?:py|tcss|toml))(?![\w/>-])"
+)
 """``tui/app.py``, ``session/``, ``runs/bench/``, ``send_once.py``, ``test_*.py``: a folder (ends in
 ``/``) or a file; ``<area>``-style placeholders are left out."""
 _DOTTED = re.compile(r"`((?:api_client|application|cli|common|diagnosis|simulator|themes|tui|widgets)(?:\.\w+)+)`")
@@ -109,9 +111,11 @@ def test_a_renamed_folder_or_module_is_caught(tmp_path: Path) -> None:
     (tmp_path / "application" / "runs" / "eta.py").write_text("")
     (tmp_path / "common").mkdir()
     (tmp_path / "common" / "format.py").write_text("")
-    text = ("```\napplication/  runs/ (bench/, eta.py), compare/bakeoff/ for bake-offs, runs/bench_*.py\n"
-            "common/       format.py\n```\nA value is written with `common.format`, never `common.formats`;\n"
-            "`application/runs/bench/` and `application/runs/blah/`; the app writes `archives/NAME/`.\n")  # fmt: skip
+    text = (
+        "```\napplication/  runs/ (bench/, eta.py), compare/bakeoff/ for bake-offs, runs/bench_*.py\n"
+        "common/       format.py\n```\nA value is written with `common.format`, never `common.formats`;\n"
+        "`application/runs/bench/` and `application/runs/blah/`; the app writes `archives/NAME/`.\n"
+    )
     assert missing_names(text, tmp_path) == [
         "compare/bakeoff/",
         "runs/bench_*.py",

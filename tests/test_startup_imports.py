@@ -28,8 +28,10 @@ def _detectors(loaded: set[str]) -> set[str]:
 
 
 def test_checking_for_diagnosis_does_not_import_it() -> None:
-    code = "from application.logs.badges import diagnosis_available, make_badges_fn\n" \
-           "assert diagnosis_available()\nmake_badges_fn('chatml')"  # fmt: skip
+    code = (
+        "from application.logs.badges import diagnosis_available, make_badges_fn\n"
+        "assert diagnosis_available()\nmake_badges_fn('chatml')"
+    )
     assert not _detectors(_imports_after(code))
 
 
@@ -63,14 +65,15 @@ def _session_with_config(config_text: str | None) -> str:
         "os.environ['BLAH_TUI_CONFIG_DIR'] = str(folder)\n"
         "os.environ.pop('BLAH_TUI_CONFIG', None)\n"
         + ("" if config_text is None else f"(folder / 'config.toml').write_text({config_text!r})\n")
-        + START_PATH + "\n"
+        + START_PATH
+        + "\n"
         "from application.session.settings.config import load_config\n"
         "from application.session.context import AppContext\n"
         "loaded = load_config()\n"
         "shutil.rmtree(folder)\n"
         "ctx = cli.app.launch.apply_config(AppContext(model_id='m'), loaded)\n"
         "print('PROBLEM', loaded.problem, ctx.settings.theme, ctx.settings.poll_interval, dict(ctx.settings.keymap))\n"
-    )  # fmt: skip
+    )
 
 
 def _pydantic(loaded: set[str]) -> set[str]:
@@ -88,8 +91,10 @@ def test_the_start_up_path_imports_no_pydantic() -> None:
 
 
 def test_a_config_file_of_good_values_is_read_without_pydantic() -> None:
-    text = ('theme = "blah-light"\npoll_interval = 4\nbell_on_run_end = false\ndefault_model = "m"\n'
-            '[templates]\n"m" = "chatml"\n[keymap]\n"mode.runs" = "f3"\n')  # fmt: skip
+    text = (
+        'theme = "blah-light"\npoll_interval = 4\nbell_on_run_end = false\ndefault_model = "m"\n'
+        '[templates]\n"m" = "chatml"\n[keymap]\n"mode.runs" = "f3"\n'
+    )
     loaded = _imports_after(_session_with_config(text))
     assert not _pydantic(loaded)
 
@@ -113,8 +118,12 @@ def test_every_wire_model_is_still_importable_from_api_client_models() -> None:
         value = getattr(models, name)
         home = next(m for m in (models_logs, models_platform, models_services) if hasattr(m, name))
         assert value is getattr(home, name), name
-    defined = {name for m in (models_platform, models_services) for name, v in vars(m).items()
-               if getattr(v, "__module__", None) == m.__name__}
+    defined = {
+        name
+        for m in (models_platform, models_services)
+        for name, v in vars(m).items()
+        if getattr(v, "__module__", None) == m.__name__
+    }
     assert defined <= set(models.__all__)  # a model added there is reachable from here too
     from api_client.blahdev.shapes import ChatroomMessageDetail
 
@@ -154,5 +163,14 @@ def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> Non
     )
     loaded = _imports_after(code)
     assert "cli.bakeoff.command" in loaded and "api_client.errorbar.gate_blocking" in loaded  # the probe ran the gate
-    assert not {"textual", "application.session.profiles.resolve", "application.session.settings.config", "keyring", "asyncio"} & loaded
+    assert (
+        not {
+            "textual",
+            "application.session.profiles.resolve",
+            "application.session.settings.config",
+            "keyring",
+            "asyncio",
+        }
+        & loaded
+    )
     assert not _detectors(loaded)

@@ -26,10 +26,16 @@ def item(file: str, name: str, *markers: str) -> FakeItem:
 
 
 def test_a_file_holding_a_slow_test_goes_first_then_the_biggest_files_and_files_stay_whole() -> None:
-    items = [item("a.py", "a1"), item("a.py", "a2"),
-             item("b.py", "b1"), item("b.py", "b2"), item("b.py", "b3"),
-             item("c.py", "c1"),
-             item("z.py", "z1"), item("z.py", "z2", "slow")]
+    items = [
+        item("a.py", "a1"),
+        item("a.py", "a2"),
+        item("b.py", "b1"),
+        item("b.py", "b2"),
+        item("b.py", "b3"),
+        item("c.py", "c1"),
+        item("z.py", "z1"),
+        item("z.py", "z2", "slow"),
+    ]
     ordered = long_files_first(items)  # type: ignore[arg-type]
     assert [i.name for i in ordered] == ["z1", "z2", "b1", "b2", "b3", "a1", "a2", "c1"]
 

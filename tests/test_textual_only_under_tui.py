@@ -13,7 +13,6 @@ import pytest
 TUI = Path(__file__).resolve().parents[1] / "tui"
 
 
-
 def _modules() -> list[Path]:
     return sorted(p for p in TUI.rglob("*.py") if p.name != "__init__.py")
 
@@ -26,7 +25,11 @@ def textual_names_used(source: str) -> tuple[set[str], set[str]]:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "textual":
             bound |= {alias.asname or alias.name for alias in node.names}
         elif isinstance(node, ast.Import):
-            bound |= {alias.asname or alias.name.split(".")[0] for alias in node.names if alias.name.split(".")[0] == "textual"}
+            bound |= {
+                alias.asname or alias.name.split(".")[0]
+                for alias in node.names
+                if alias.name.split(".")[0] == "textual"
+            }
     used = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in bound}
     return bound, used
 

@@ -1,2 +1,1 @@
-"""The built-in themes (``builtin``) and the app's stylesheet (``app.tcss``).
-"""
+"""The built-in themes (``builtin``) and the app's stylesheet (``app.tcss``)."""

@@ -15,14 +15,58 @@ from typing import TypedDict, Unpack
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-_COLOUR_FIELDS = ("primary", "secondary", "accent", "warning", "error", "success", "foreground", "background", "surface", "panel")
+_COLOUR_FIELDS = (
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+)
 """The colours a theme names, in the order of the palette rows below (and the fields a user theme may set)."""
 
 # One row a theme: its colours in _COLOUR_FIELDS' order.
-_DARK_PALETTE = ("#5fa8ff", "#9d7cff", "#ffb454", "#ffb454", "#ff5f6d", "#4ec98f", "#d8dee9", "#11151c", "#181d26", "#202734")
-_LIGHT_PALETTE = ("#1f5fbf", "#6a3fd1", "#b35c00", "#9a5b00", "#c4172c", "#1b7a4b", "#1d2330", "#f7f8fa", "#eceff4", "#dde2ea")
+_DARK_PALETTE = (
+    "#5fa8ff",
+    "#9d7cff",
+    "#ffb454",
+    "#ffb454",
+    "#ff5f6d",
+    "#4ec98f",
+    "#d8dee9",
+    "#11151c",
+    "#181d26",
+    "#202734",
+)
+_LIGHT_PALETTE = (
+    "#1f5fbf",
+    "#6a3fd1",
+    "#b35c00",
+    "#9a5b00",
+    "#c4172c",
+    "#1b7a4b",
+    "#1d2330",
+    "#f7f8fa",
+    "#eceff4",
+    "#dde2ea",
+)
 # Pure black and white with saturated signal colours, for long sessions and low vision.
-_HIGH_CONTRAST_PALETTE = ("#00d7ff", "#ffff00", "#ffff00", "#ffff00", "#ff3030", "#00ff5f", "#ffffff", "#000000", "#000000", "#1c1c1c")
+_HIGH_CONTRAST_PALETTE = (
+    "#00d7ff",
+    "#ffff00",
+    "#ffff00",
+    "#ffff00",
+    "#ff3030",
+    "#00ff5f",
+    "#ffffff",
+    "#000000",
+    "#000000",
+    "#1c1c1c",
+)
 
 
 class ThemeKnobs(TypedDict, total=False):
@@ -37,9 +81,19 @@ def coloured_theme(name: str, colours: Mapping[str, str], *, dark: bool, **knobs
     and Textual's other knobs (``luminosity_spread``, ``text_alpha``)."""
     get = colours.get
     return Theme(
-        name=name, primary=colours["primary"], secondary=get("secondary"), accent=get("accent"), warning=get("warning"),
-        error=get("error"), success=get("success"), foreground=get("foreground"), background=get("background"),
-        surface=get("surface"), panel=get("panel"), dark=dark, **knobs,
+        name=name,
+        primary=colours["primary"],
+        secondary=get("secondary"),
+        accent=get("accent"),
+        warning=get("warning"),
+        error=get("error"),
+        success=get("success"),
+        foreground=get("foreground"),
+        background=get("background"),
+        surface=get("surface"),
+        panel=get("panel"),
+        dark=dark,
+        **knobs,
     )
 
 
@@ -50,7 +104,9 @@ def palette_theme(name: str, palette: tuple[str, ...], *, dark: bool, **knobs: U
 
 BLAH_DARK = palette_theme("blah-dark", _DARK_PALETTE, dark=True)
 BLAH_LIGHT = palette_theme("blah-light", _LIGHT_PALETTE, dark=False)
-BLAH_HIGH_CONTRAST = palette_theme("blah-high-contrast", _HIGH_CONTRAST_PALETTE, dark=True, luminosity_spread=0.25, text_alpha=1.0)
+BLAH_HIGH_CONTRAST = palette_theme(
+    "blah-high-contrast", _HIGH_CONTRAST_PALETTE, dark=True, luminosity_spread=0.25, text_alpha=1.0
+)
 
 BUILTIN_THEMES: tuple[Theme, ...] = (BLAH_DARK, BLAH_LIGHT, BLAH_HIGH_CONTRAST)
 

@@ -153,7 +153,7 @@ class BlahApp(App[None]):
                 from application.session.settings.config import save_setting
 
                 save_setting("theme", theme)
-            except Exception:  # noqa: BLE001 - never crash on a settings write
+            except Exception:
                 pass
 
     def on_load(self) -> None:
@@ -174,9 +174,14 @@ class BlahApp(App[None]):
             self.notify(self.ctx.blobfish_problem, title="Blobfish", severity="warning", markup=False, timeout=15)
         key_problem = self.ctx.key_problem
         if key_problem:
-            self.notify(f"{key_problem}. Reading works; writes will be refused until a key is given "
-                        "(--api-key or EVALS_BLAH_API_KEY).", title="No API key", severity="warning",
-                        markup=False, timeout=20)
+            self.notify(
+                f"{key_problem}. Reading works; writes will be refused until a key is given "
+                "(--api-key or EVALS_BLAH_API_KEY).",
+                title="No API key",
+                severity="warning",
+                markup=False,
+                timeout=20,
+            )
         if self.ctx.open_log_id:
             self.open_log(self.ctx.open_log_id)
         if self.ctx.open_bundle is not None:
@@ -200,8 +205,13 @@ class BlahApp(App[None]):
             if model_id == self.ctx.model_id:
                 self._missing_model = model_id
                 self.connection = ConnectionState(MISSING_MODEL_STATE)
-                self.notify(missing_model_message(model_id, self.ctx.platform, self.ctx.base_url),
-                            title="Unknown model", severity="error", markup=False, timeout=30)
+                self.notify(
+                    missing_model_message(model_id, self.ctx.platform, self.ctx.base_url),
+                    title="Unknown model",
+                    severity="error",
+                    markup=False,
+                    timeout=30,
+                )
         except BlahError:
             pass
 
@@ -306,20 +316,25 @@ class BlahApp(App[None]):
                 yield SystemCommand(workflow.title, workflow.description, partial(self.open_workflow, workflow))
         from tui import palette_settings
 
-        yield SystemCommand("Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help)
+        yield SystemCommand(
+            "Help: keys and badges", "The keys of this screen and what the badges mean (?)", self.action_help
+        )
         yield SystemCommand("API key: where it comes from", "Its source (never the key itself)", self.show_key_source)
         yield SystemCommand(
-            "Set poll interval…", "How often screens ask the platform (saved to the config file)",
+            "Set poll interval…",
+            "How often screens ask the platform (saved to the config file)",
             lambda: palette_settings.prompt_poll_interval(self),
-        )  # fmt: skip
+        )
         yield SystemCommand(
-            "Toggle bell on run end", "Ring the terminal bell when a watched run finishes (saved)",
+            "Toggle bell on run end",
+            "Ring the terminal bell when a watched run finishes (saved)",
             lambda: palette_settings.toggle_bell(self),
-        )  # fmt: skip
+        )
         yield SystemCommand(
-            "Set trained chat template for this model…", "The template the model was trained with (saved)",
+            "Set trained chat template for this model…",
+            "The template the model was trained with (saved)",
             lambda: palette_settings.prompt_trained_template(self),
-        )  # fmt: skip
+        )
 
     # ----------------------------------------------------------------- keys
 
@@ -332,8 +347,12 @@ class BlahApp(App[None]):
             self.notify("\n".join(problems), title="Keymap", severity="warning", markup=False, timeout=15)
 
     KEY_SOURCES = {
-        "flag": "the --api-key flag", "env": "$EVALS_BLAH_API_KEY", "config": "the file written by `blah-tui login`",
-        "keyring": "the system keyring (blah-tui login)", "demo": "the demo simulator", "none": "none",
+        "flag": "the --api-key flag",
+        "env": "$EVALS_BLAH_API_KEY",
+        "config": "the file written by `blah-tui login`",
+        "keyring": "the system keyring (blah-tui login)",
+        "demo": "the demo simulator",
+        "none": "none",
     }
 
     def show_key_source(self) -> None:

@@ -21,9 +21,29 @@ from widgets.keys import cancel_key as cancel
 from widgets.keys import vim_cursor
 
 __all__ = [
-    "back", "cancel", "cancel_run", "close", "delete", "export", "follow", "leave_input", "mute", "new",
-    "open_row", "pick_model", "publish", "refresh", "results", "resume", "search", "sort_by",
-    "submit", "tabs", "vim_cursor", "RowAction", "VimCursor",
+    "RowAction",
+    "VimCursor",
+    "back",
+    "cancel",
+    "cancel_run",
+    "close",
+    "delete",
+    "export",
+    "follow",
+    "leave_input",
+    "mute",
+    "new",
+    "open_row",
+    "pick_model",
+    "publish",
+    "refresh",
+    "results",
+    "resume",
+    "search",
+    "sort_by",
+    "submit",
+    "tabs",
+    "vim_cursor",
 ]
 
 

@@ -94,7 +94,7 @@ def theme_colour(tone: str, variables: Mapping[str, str] | None) -> str:
             if colour.a < 1:
                 colour = Color.parse(values.get("background", "#000000")) + colour
             return colour.hex6
-        except Exception:  # noqa: BLE001 - an unparsable theme value: fall back
+        except Exception:
             pass
     return _FALLBACK.get(tone, "default")
 

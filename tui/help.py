@@ -33,7 +33,13 @@ CONVENTIONS: tuple[tuple[str, str], ...] = (
     ("j k  ↓ ↑", "move down / up in lists"),
     ("g G", "first / last row"),
     ("esc", "leave the text box (the keys are the screen's again); else back (close the pushed screen or dialog)"),
-    ("1 … 0", ("go to an area (its own screen): Logs, Diagnosis, Runs, Leaderboard, " "Chatroom, Models, Compare, Health, Playground, Games")),
+    (
+        "1 … 0",
+        (
+            "go to an area (its own screen): Logs, Diagnosis, Runs, Leaderboard, "
+            "Chatroom, Models, Compare, Health, Playground, Games"
+        ),
+    ),
     ("q", "quit"),
 )
 
@@ -74,7 +80,7 @@ def _import_all(packages: Iterable[str]) -> list[str]:
                 continue  # running it would start the CLI
             try:
                 importlib.import_module(info.name)
-            except Exception:  # noqa: BLE001 - a module being written must not hide the others
+            except Exception:
                 failed.append(info.name)
     return failed
 
@@ -114,7 +120,9 @@ def declared_bindings(cls: type[DOMNode]) -> Iterator[BindingInfo | tuple[object
             yield tuple(entry)
             continue
         keys = tuple(k.strip() for k in _normalize_key_list(entry.key).split(",") if k.strip())
-        yield BindingInfo(owner, _kind(cls), keys, entry.action, entry.description, entry.id, entry.show, entry.priority)
+        yield BindingInfo(
+            owner, _kind(cls), keys, entry.action, entry.description, entry.id, entry.show, entry.priority
+        )
 
 
 def all_bindings(packages: Iterable[str] = KEY_PACKAGES) -> list[BindingInfo]:

@@ -73,7 +73,10 @@ def render() -> str:
     lines += [f"| `{_cell(keys)}` | {_cell(what)} |" for keys, what in CONVENTIONS]
     lines += ["", "## Every key, by where it is declared", ""]
     total = len(all_bindings())
-    lines += [f"{total} bindings. A screen's keys work on that screen; a widget's keys work where it has the focus.", ""]
+    lines += [
+        f"{total} bindings. A screen's keys work on that screen; a widget's keys work where it has the focus.",
+        "",
+    ]
     for cls in binding_classes():
         bindings = [b for b in declared_bindings(cls) if isinstance(b, BindingInfo)]
         if not bindings:
@@ -82,7 +85,9 @@ def render() -> str:
         lines += ["| keys | what it does | id | in the footer |", "| --- | --- | --- | --- |"]
         for binding in bindings:
             shown = "yes" if binding.show else "no"
-            lines.append(f"| {_keys(binding)} | {_cell(binding.description) or '—'} | `{binding.id or '—'}` | {shown} |")
+            lines.append(
+                f"| {_keys(binding)} | {_cell(binding.description) or '—'} | `{binding.id or '—'}` | {shown} |"
+            )
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 

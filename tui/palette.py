@@ -134,7 +134,7 @@ class _LoadedProvider(_BlahProvider):
             return  # offline: nothing to fetch
         try:
             self.items = await self.load(client)
-        except Exception as error:  # noqa: BLE001 - a failed fetch must not break the palette
+        except Exception as error:
             from tui.base_screen import describe_error
 
             self.problem = describe_error(error)
@@ -151,7 +151,9 @@ class _LoadedProvider(_BlahProvider):
         for item in self.items:
             score = self.score(matcher, query, item)
             if score > 0:
-                yield Hit(score * self.WEIGHT, highlighted(matcher, item.text), item.command, text=item.text, help=item.help)
+                yield Hit(
+                    score * self.WEIGHT, highlighted(matcher, item.text), item.command, text=item.text, help=item.help
+                )
         if self.problem and matcher.match(self.NOUN) > 0:
             text = f"{self.NOUN.capitalize()}: couldn't load: {self.problem}"
             yield Hit(0.1, Content(text), lambda: None, text=text, help="the palette will try again when reopened")
@@ -231,7 +233,7 @@ class ChatroomProvider(_LoadedProvider):
             if target is None and app.ctx.client is not None:
                 try:
                     detail = await app.ctx.client.chatroom_message(message_id)
-                except Exception as error:  # noqa: BLE001
+                except Exception as error:
                     from tui.base_screen import describe_error
 
                     app.notify(describe_error(error), title="Message not opened", severity="error", markup=False)

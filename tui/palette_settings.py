@@ -55,9 +55,14 @@ class ValuePrompt(FormDialog[str]):
     ERROR_ID = "prompt-problem"
 
     def __init__(
-        self, title: str, *, value: str = "", hint: str = "", check: Checker | None = None,
+        self,
+        title: str,
+        *,
+        value: str = "",
+        hint: str = "",
+        check: Checker | None = None,
         suggestions: Sequence[str] = (),
-    ) -> None:  # fmt: skip
+    ) -> None:
         super().__init__()
         self._title = title
         self._value = value
@@ -146,7 +151,8 @@ def prompt_poll_interval(app: BlahAppApi) -> None:
         ValuePrompt(
             "Poll interval (seconds)",
             value=f"{float(current):g}",
-            hint="How often the log tail, the chatroom and a watched run ask the platform for news " "(0.2 to 300; screens opened from now on).",
+            hint="How often the log tail, the chatroom and a watched run ask the platform for news "
+            "(0.2 to 300; screens opened from now on).",
             check=parse_poll_interval,
         ),
         done,

@@ -60,8 +60,10 @@ def platform_work(
             return await method(self, client, *args, **kwargs)
 
         # Textual's ``work`` types the method it wraps as it was written: here, without the client.
-        return cast("Callable[Concatenate[S, P], Worker[R | None]]",
-                    work(exclusive=exclusive, group=group, exit_on_error=False)(with_client))
+        return cast(
+            "Callable[Concatenate[S, P], Worker[R | None]]",
+            work(exclusive=exclusive, group=group, exit_on_error=False)(with_client),
+        )
 
     return decorate
 

@@ -103,9 +103,17 @@ def _lens() -> Screen[None]:
 
 MODE_SPECS: list[ModeSpec] = [
     ModeSpec("logs", "1", "Logs", "Tail and search the model's calls", _logs),
-    ModeSpec("diagnosis", "2", "Diagnosis", "What the model gets wrong, from its calls, beside the platform's reading", _diagnosis),
+    ModeSpec(
+        "diagnosis",
+        "2",
+        "Diagnosis",
+        "What the model gets wrong, from its calls, beside the platform's reading",
+        _diagnosis,
+    ),
     ModeSpec("runs", "3", "Runs", "Eval runs: start, watch, resume, cancel; results", _runs),
-    ModeSpec("leaderboard", "4", "Leaderboard", "Standings of the latest run and the change since the previous", _leaderboard),
+    ModeSpec(
+        "leaderboard", "4", "Leaderboard", "Standings of the latest run and the change since the previous", _leaderboard
+    ),
     ModeSpec("chatroom", "5", "Chatroom", "Read the room, talk to it, mute a looping model", _chatroom),
     ModeSpec("models", "6", "Models", "Search models and evals, switch model, register one", _models),
     ModeSpec("compare", "7", "Compare", "Your model and peers on the same evals, losses first", _compare),
@@ -147,27 +155,35 @@ WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "Bake-offs (errorbar): is it safe to switch to a cheaper model?",
         "The queue's bake-offs: verdict, win rates with intervals, calibration, gate, evidence",
-        "compare", "bakeoffs", needs="errorbar",
+        "compare",
+        "bakeoffs",
+        needs="errorbar",
     ),
     WorkflowSpec(
         "New bake-off (errorbar): test a cheaper model against yours",
         "A baseline against candidates on your logged traffic, judged both ways; the plan first",
-        "runs", "new_bakeoff", needs="errorbar",
+        "runs",
+        "new_bakeoff",
+        needs="errorbar",
     ),
     WorkflowSpec(
         "Checkpoints: did my new checkpoint get better?",
         "Failure rates per kind and per eval, before and after, with intervals",
-        "compare", "checkpoints",
+        "compare",
+        "checkpoints",
     ),
     WorkflowSpec(
         "Start a benchmark run (Blobfish)",
         "A benchmark suite on a model and provider, confirmed, then watched",
-        "runs", "start_bench", needs="blobfish",
+        "runs",
+        "start_bench",
+        needs="blobfish",
     ),
     WorkflowSpec(
         "Whole-history diagnosis: every call of the local archive",
         "The report --offline gives, in the Diagnosis area",
-        "diagnosis", "whole_history",
+        "diagnosis",
+        "whole_history",
     ),
 ]
 """Workflows offered in the palette beside "Go to <area>" (tests/tui/app/test_palette_workflows.py)."""

@@ -45,9 +45,7 @@ T = TypeVar("T")
 class SendOnce:
     """One write of ``host`` (a screen or a widget): guard, confirm, send once, settle."""
 
-    def __init__(
-        self, host: Widget, *, group: str = "write", busy_note: str | None = None, once: bool = False
-    ) -> None:
+    def __init__(self, host: Widget, *, group: str = "write", busy_note: str | None = None, once: bool = False) -> None:
         """``group``: the worker group of the flow; ``busy_note``: what a press while the
         write is being asked or sent says (nothing when None); ``once``: a write that can be
         made only once (cancelling this run): after it was sent (and not refused) it stays busy."""
@@ -103,8 +101,14 @@ class SendOnce:
             self.release()
 
     async def confirm(
-        self, title: str | Text, body: RenderableType | str, *, label: str, danger: bool = False,
-        cancel_label: str = "Cancel", dialog_type: type[ConfirmScreen] = ConfirmScreen,
+        self,
+        title: str | Text,
+        body: RenderableType | str,
+        *,
+        label: str,
+        danger: bool = False,
+        cancel_label: str = "Cancel",
+        dialog_type: type[ConfirmScreen] = ConfirmScreen,
     ) -> bool:
         """Ask over the host (from its worker); True when the person confirmed. ``dialog_type``:
         a ConfirmScreen laid out for a long body (a bake-off's spend)."""

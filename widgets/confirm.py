@@ -77,8 +77,12 @@ class ConfirmScreen(DialogScreen[bool]):
         with Vertical(id="confirm-dialog", classes="dialog-box"):
             yield Static(self._title, id="confirm-title", classes="dialog-title", markup=False)
             yield Static(self._body, id="confirm-body", markup=False)
-            yield answer_buttons("confirm", self._confirm_label, cancel_label=self._cancel_label,
-                                 ok_variant="error" if "danger" in self.classes else "primary")
+            yield answer_buttons(
+                "confirm",
+                self._confirm_label,
+                cancel_label=self._cancel_label,
+                ok_variant="error" if "danger" in self.classes else "primary",
+            )
 
     def on_mount(self) -> None:
         for button in self.query("#confirm-cancel").results(Button):  # none when closed as it opened

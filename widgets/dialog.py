@@ -41,7 +41,7 @@ class DialogScreen(ModalScreen[ResultT], Generic[ResultT]):
     DialogScreen .dialog-buttons Button { margin-left: 2; }
     """
 
-    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002
+    def __init__(self, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._answered = False
 
@@ -81,9 +81,15 @@ class ListDialog(DialogScreen[ResultT | None]):
 
 
 def answer_buttons(
-    prefix: str, ok_label: str, *, ok: str = "ok", cancel: str = "cancel", cancel_label: str = "Cancel",
-    ok_variant: ButtonVariant = "primary", compact: bool = False,
-) -> Horizontal:  # fmt: skip
+    prefix: str,
+    ok_label: str,
+    *,
+    ok: str = "ok",
+    cancel: str = "cancel",
+    cancel_label: str = "Cancel",
+    ok_variant: ButtonVariant = "primary",
+    compact: bool = False,
+) -> Horizontal:
     """A dialog's row of two buttons, ``#<prefix>-buttons``: ``#<prefix>-<cancel>`` then the
     answering one, ``#<prefix>-<ok>``, right-aligned."""
     return Horizontal(

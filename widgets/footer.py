@@ -86,8 +86,14 @@ class KeyFooter(Widget, can_focus=False):
 
     ALLOW_SELECT = False
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        _ITEM, _HOVER, _DISABLED, _KEY, _DESCRIPTION, "footer-key--label", "footer-key--separator",
-    }  # fmt: skip
+        _ITEM,
+        _HOVER,
+        _DISABLED,
+        _KEY,
+        _DESCRIPTION,
+        "footer-key--label",
+        "footer-key--separator",
+    }
     # The rules of Textual's Footer and ShownKey, each key's own as the ``item`` layer.
     DEFAULT_CSS = """
     KeyFooter {
@@ -191,8 +197,9 @@ class KeyFooter(Widget, can_focus=False):
             if group is not None and len(same_group) > 1:
                 offered.append(_Offer([bindings[0] for bindings in same_group], group=group.description))
             else:
-                offered.extend(_Offer([bindings[0]], pinned=bindings[0][0].action in PINNED_ACTIONS)
-                               for bindings in same_group)  # fmt: skip
+                offered.extend(
+                    _Offer([bindings[0]], pinned=bindings[0][0].action in PINNED_ACTIONS) for bindings in same_group
+                )
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
             palette = active.get(app.COMMAND_PALETTE_BINDING)
             ours = any(offer.pinned and offer.bindings[0][0].action in PALETTE_ACTIONS for offer in offered)
@@ -210,8 +217,9 @@ class KeyFooter(Widget, can_focus=False):
         pinned: list[_Piece] = []
 
         def add_key(binding: Binding, enabled: bool, tooltip: str, description: str) -> int:
-            keys.append(ShownKey(binding.key, app.get_key_display(binding), description, binding.action,
-                                  enabled, tooltip))  # fmt: skip
+            keys.append(
+                ShownKey(binding.key, app.get_key_display(binding), description, binding.action, enabled, tooltip)
+            )
             return len(keys) - 1
 
         def key_pieces(index: int, *, compact: bool = False) -> list[_Piece]:
@@ -220,11 +228,15 @@ class KeyFooter(Widget, can_focus=False):
             if not key.description:
                 return [_Piece(key.key_display, node, _KEY, index)]
             if compact:  # Textual's own palette key: "^p Palette", then its padding
-                return [_Piece(key.key_display, node, _KEY, index),
-                        _Piece(" " + key.description, node, _DESCRIPTION, index),
-                        _Piece(" ", node, None, index)]  # fmt: skip
-            return [_Piece(f" {key.key_display} ", node, _KEY, index),
-                    _Piece(key.description + " ", node, _DESCRIPTION, index)]  # fmt: skip
+                return [
+                    _Piece(key.key_display, node, _KEY, index),
+                    _Piece(" " + key.description, node, _DESCRIPTION, index),
+                    _Piece(" ", node, None, index),
+                ]
+            return [
+                _Piece(f" {key.key_display} ", node, _KEY, index),
+                _Piece(key.description + " ", node, _DESCRIPTION, index),
+            ]
 
         pinned_keys: list[tuple[int, bool]] = []
         for offer in offered:

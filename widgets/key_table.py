@@ -21,7 +21,10 @@ class KeyTable(FittedTable):
     ]
 
     def __init__(
-        self, *, id: str | None = None, classes: str | None = None,  # noqa: A002
+        self,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
         columns: Iterable[tuple[str | Text, str]] = (),
     ) -> None:
         """``columns``: ``(label, key)`` of the columns to start with."""
@@ -45,7 +48,7 @@ class KeyTable(FittedTable):
             return None
         try:
             row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
-        except Exception:  # noqa: BLE001 - no row at the cursor
+        except Exception:
             return None
         return row_key.value
 
@@ -55,6 +58,6 @@ class KeyTable(FittedTable):
             return
         try:
             index = self.get_row_index(key)
-        except Exception:  # noqa: BLE001 - the row is gone
+        except Exception:
             return
         self.move_cursor(row=index, animate=False)

@@ -15,8 +15,8 @@ from functools import lru_cache
 from rich.style import Style
 from rich.text import Text
 
-from widgets.badges import badge_text
 from application.logs.row import MISSING, TIME_WIDTHS, LogRow, TimeFormat, format_latency, format_time
+from widgets.badges import badge_text
 from widgets.safe_text import one_line_text, sanitize
 
 __all__ = ["ColumnLayout", "RowStyles", "compile_terms", "header_text", "layout_for", "row_text", "time_format"]

@@ -25,9 +25,9 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from application.logs.row import ListRowSource, LogRow, RowSource, TimeFormat
 from widgets.log_columns import time_format
 from widgets.log_paint import LinePainter
-from application.logs.row import ListRowSource, LogRow, RowSource, TimeFormat
 
 __all__ = ["LogList", "LogRow", "RowSource"]
 
@@ -351,10 +351,7 @@ class LogList(ScrollView, can_focus=True):
 
     def _list_source(self) -> ListRowSource:
         if not isinstance(self._source, ListRowSource):
-            raise TypeError(
-                "LogList shows a custom RowSource: change it, then call notify_appended / "
-                "notify_prepended"
-            )
+            raise TypeError("LogList shows a custom RowSource: change it, then call notify_appended / notify_prepended")
         return self._source
 
     def _page_rows(self) -> int:

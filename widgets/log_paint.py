@@ -17,9 +17,9 @@ from textual.cache import LRUCache
 from textual.strip import Strip
 from textual.widget import Widget
 
+from application.logs.row import LogRow, TimeFormat
 from widgets.badges import theme_badge_styles
 from widgets.log_columns import RowStyles, compile_terms, header_text, row_text
-from application.logs.row import LogRow, TimeFormat
 
 __all__ = ["CACHE_LINES", "LinePainter"]
 
@@ -29,9 +29,7 @@ CACHE_LINES = 2048
 class LinePainter:
     """Paints header and row lines for one widget, resolving styles from its CSS lazily."""
 
-    def __init__(
-        self, widget: Widget, *, tz: tzinfo | None, badge_styles: Mapping[str, Style | str] | None
-    ) -> None:
+    def __init__(self, widget: Widget, *, tz: tzinfo | None, badge_styles: Mapping[str, Style | str] | None) -> None:
         self._widget = widget
         self._tz = tz
         self._badge_override = badge_styles

@@ -46,9 +46,7 @@ _Y_TICKS = 7
 columns from the canvas."""
 
 
-def segments_without_gaps(
-    xs: Sequence[float], ys: Sequence[float | None]
-) -> list[tuple[list[float], list[float]]]:
+def segments_without_gaps(xs: Sequence[float], ys: Sequence[float | None]) -> list[tuple[list[float], list[float]]]:
     """Split a series at every ``None`` y (a gap, never a zero) into runs of real points."""
     runs: list[tuple[list[float], list[float]]] = []
     run_x: list[float] = []
@@ -76,7 +74,7 @@ def _y_label_width(ys: Sequence[float]) -> int:
         from plotext._utility import get_labels, get_lim, linspace  # type: ignore[import-untyped]  # plotext: no types
 
         return max(len(label) for label in get_labels(linspace(*get_lim(list(ys)), _Y_TICKS)))
-    except Exception:  # noqa: BLE001 - a plotext without these helpers: assume wide labels
+    except Exception:
         return 12
 
 
@@ -257,7 +255,9 @@ class TimeSeriesPlot(PlotFrame):
         if self._y_range is not None:
             low_y, high_y = self._y_range
             plt.ylim(low_y, high_y)
-            plt.yticks([low_y, (low_y + high_y) / 2, high_y], [f"{low_y:g}", f"{(low_y + high_y) / 2:g}", f"{high_y:g}"])
+            plt.yticks(
+                [low_y, (low_y + high_y) / 2, high_y], [f"{low_y:g}", f"{(low_y + high_y) / 2:g}", f"{high_y:g}"]
+            )
         if self._y_label:
             plt.ylabel(self._y_label)
 
@@ -292,9 +292,7 @@ class BarChart(PlotFrame):
         self._values = list(values)
         self._highlight = None if highlight is None else _label(highlight, 30)
 
-    def set_data(
-        self, labels: Sequence[str], values: Sequence[float | None], *, highlight: str | None = None
-    ) -> None:
+    def set_data(self, labels: Sequence[str], values: Sequence[float | None], *, highlight: str | None = None) -> None:
         self._store(labels, values, highlight)
         self._redraw()
 

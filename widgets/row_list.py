@@ -55,8 +55,15 @@ class RowList(ScrollView, can_focus=True):
     class Selected(Highlighted):
         pass
 
-    def __init__(self, count: int, row: Callable[[int], Text], header: Text | None = None, *,
-                 id: str | None = None, classes: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(
+        self,
+        count: int,
+        row: Callable[[int], Text],
+        header: Text | None = None,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.count = count
         self._row = row
@@ -84,15 +91,21 @@ class RowList(ScrollView, can_focus=True):
         line = text.copy()
         line.no_wrap = True
         line.truncate(width, overflow="ellipsis", pad=True)
-        segments = [Segment(s.text, style + s.style if s.style else style) for s in line.render(self.app.console)
-                    if s.text != "\n"]  # fmt: skip
+        segments = [
+            Segment(s.text, style + s.style if s.style else style)
+            for s in line.render(self.app.console)
+            if s.text != "\n"
+        ]
         return Strip(segments, width).crop_extend(0, width, style)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         base = self.rich_style
-        self._paint = (self.scrollable_content_region.width, base,
-                       base + self.get_component_rich_style("row-list--header"),
-                       base + self.get_component_rich_style("row-list--cursor"))  # fmt: skip
+        self._paint = (
+            self.scrollable_content_region.width,
+            base,
+            base + self.get_component_rich_style("row-list--header"),
+            base + self.get_component_rich_style("row-list--cursor"),
+        )
         try:
             return super().render_lines(crop)
         finally:
@@ -101,9 +114,11 @@ class RowList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         if self._paint is None:
             base = self.rich_style
-            width, header, cursor = (self.scrollable_content_region.width,
-                                     base + self.get_component_rich_style("row-list--header"),
-                                     base + self.get_component_rich_style("row-list--cursor"))  # fmt: skip
+            width, header, cursor = (
+                self.scrollable_content_region.width,
+                base + self.get_component_rich_style("row-list--header"),
+                base + self.get_component_rich_style("row-list--cursor"),
+            )
         else:
             width, base, header, cursor = self._paint
         if y < self._header_lines and self._header is not None:

@@ -129,4 +129,3 @@ def escape_markup(text: str | None) -> str:
     backslashes, so escaping every ``[`` round-trips any text exactly.
     """
     return sanitize(text).replace("[", "\\[")
-

@@ -100,9 +100,7 @@ class Archive(ArchiveBase):
         return archive_path(data_dir, base_url, model_id, profile)
 
     @classmethod
-    def for_model(
-        cls, data_dir: Path | str, platform: str, base_url: str, model_id: str, profile: str = ""
-    ) -> Archive:
+    def for_model(cls, data_dir: Path | str, platform: str, base_url: str, model_id: str, profile: str = "") -> Archive:
         """Open the archive of ``model_id`` on the platform at ``base_url`` for ``profile``.
         The file is chosen by profile, base URL and model id; ``platform`` is a display label
         kept in meta."""
@@ -246,9 +244,10 @@ class Archive(ArchiveBase):
                     return changed
                 last = rows[-1][0]
                 updates = [
-                    (new, seq) for seq, old, *cols in rows
+                    (new, seq)
+                    for seq, old, *cols in rows
                     if (new := badge_text(call_from_row(log_values(tuple(cols), self._codec)), badges_fn)) != old
-                ]  # fmt: skip
+                ]
                 if updates:
                     with self._transaction() as conn:
                         set_badges(conn, updates)
@@ -357,9 +356,7 @@ class Archive(ArchiveBase):
             ids = [r[0] for r in self._readers.rows_by_ord(head, "id, ord")]
             return SearchResult(count=len(ords), ids=ids, terms=tq.terms)
 
-    def iter_all(
-        self, flt: LogFilter = ALL, *, newest_first: bool = False, batch_size: int = 1000
-    ) -> Iterator[Call]:
+    def iter_all(self, flt: LogFilter = ALL, *, newest_first: bool = False, batch_size: int = 1000) -> Iterator[Call]:
         """Every entry the filter keeps, as Call, in time order (read in batches)."""
         with self._lock, self._guard():
             self._ensure_indexed(flt)

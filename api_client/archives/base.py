@@ -41,6 +41,8 @@ def log_values(row: tuple[Any, ...], codec: TextCodec) -> tuple[Any, ...]:
     """A row of ``FULL_SELECT`` as the entry's fields in ``LOG_COLUMNS`` order (``messages``
     still JSON text)."""
     return (*row[:_HEAD], *codec.decode(row[-1]), *row[_HEAD:-1])
+
+
 _STRETCH_FLOOR = "stretch_floor_ms"
 """Meta key: where the unbroken stretch ends once calls older than it are held (see oldest_ms)."""
 
@@ -234,4 +236,3 @@ def call_from_row(row: Sequence[Any]) -> Call:
     values = list(row)
     values[_MESSAGES_AT] = turns
     return Call(*values)
-

@@ -32,14 +32,29 @@ from api_client.archives.texts import TextCodec
 from common.records import Call
 
 __all__ = [
-    "DIAGNOSIS_COLUMNS", "ArchiveSpan", "archive_span", "call_from_bulk_row", "entries_with_ids", "newest_entries",
+    "DIAGNOSIS_COLUMNS",
+    "ArchiveSpan",
+    "archive_span",
+    "call_from_bulk_row",
+    "entries_with_ids",
+    "newest_entries",
     "read_range",
 ]
 
 #: The columns diagnosis reads; the others come back as NULL without being read from disk.
 DIAGNOSIS_COLUMNS: tuple[str, ...] = (
-    "id", "model_id", "source", "created_at", "prompt", "messages", "response", "error", "max_tokens",
-    "completion_tokens", "finish_reason", "eval_id",
+    "id",
+    "model_id",
+    "source",
+    "created_at",
+    "prompt",
+    "messages",
+    "response",
+    "error",
+    "max_tokens",
+    "completion_tokens",
+    "finish_reason",
+    "eval_id",
 )
 # Every stored column, then the texts: ``log_values`` makes a row LOG_COLUMNS's order (Call's
 # fields), a Call by position.

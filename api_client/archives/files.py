@@ -114,7 +114,8 @@ def list_archives(data_dir: Path | str) -> list[ArchiveInfo]:
         for profile_folder in sorted(p for p in profiles.iterdir() if p.is_dir()):
             found += [
                 describe_archive(path, profile=profile_folder.name)
-                for path in profile_folder.glob(f"*{ARCHIVE_SUFFIX}") if path.is_file()
+                for path in profile_folder.glob(f"*{ARCHIVE_SUFFIX}")
+                if path.is_file()
             ]
     return sorted(found, key=lambda info: info.last_used, reverse=True)
 
@@ -130,10 +131,16 @@ def describe_archive(path: Path, profile: str = "") -> ArchiveInfo:
         return ArchiveInfo(path, size, stat.st_mtime, problem=f"cannot be read ({error})", profile=profile)
     json_bytes = meta.get("json_bytes")
     return ArchiveInfo(
-        path, size, stat.st_mtime, model_id=meta.get("model_id"), platform=meta.get("platform"),
-        base_url=meta.get("base_url"), calls=calls, profile=profile,
+        path,
+        size,
+        stat.st_mtime,
+        model_id=meta.get("model_id"),
+        platform=meta.get("platform"),
+        base_url=meta.get("base_url"),
+        calls=calls,
+        profile=profile,
         json_bytes=int(json_bytes) if json_bytes and json_bytes.isdigit() else None,
-    )  # fmt: skip
+    )
 
 
 def _read_meta(path: Path) -> tuple[dict[str, str], int]:

@@ -311,7 +311,10 @@ class TextLists:
         self.runs.record(changed)
 
     def view(
-        self, conn: sqlite3.Connection, match: str, bounds: tuple[int, int] | None,
+        self,
+        conn: sqlite3.Connection,
+        match: str,
+        bounds: tuple[int, int] | None,
         count_all: Callable[[str, int], int] | None = None,
     ) -> TextView | None:
         """The list of rows matching ``match``, or None when the ordinal array serves better:

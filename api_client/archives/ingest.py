@@ -82,7 +82,9 @@ def set_badges(conn: sqlite3.Connection, updates: Sequence[tuple[str, int]]) -> 
     for badges, seq in updates:
         conn.execute("UPDATE logs SET badges = ? WHERE seq = ?", (badges, seq))
         conn.execute("DELETE FROM log_badges WHERE seq = ?", (seq,))
-        conn.executemany("INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", [(k, seq) for k in badges.split()])
+        conn.executemany(
+            "INSERT OR IGNORE INTO log_badges(kind, seq) VALUES (?, ?)", [(k, seq) for k in badges.split()]
+        )
 
 
 def _messages_json(entry: Call) -> str | None:
@@ -101,9 +103,7 @@ def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
 
 
 def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
-    row = conn.execute(
-        f"SELECT created_at, id, ord FROM logs WHERE ord = (SELECT {agg}(ord) FROM logs)"
-    ).fetchone()
+    row = conn.execute(f"SELECT created_at, id, ord FROM logs WHERE ord = (SELECT {agg}(ord) FROM logs)").fetchone()
     return (row[0], row[1], row[2]) if row else None
 
 

@@ -48,7 +48,9 @@ class OrdinalLists:
         """Forget every array (another process wrote, or badges were recomputed)."""
         self._cache.clear()
 
-    def ords(self, conn: sqlite3.Connection, flt: LogFilter, build: Callable[[LogFilter], array] | None = None) -> array:
+    def ords(
+        self, conn: sqlite3.Connection, flt: LogFilter, build: Callable[[LogFilter], array] | None = None
+    ) -> array:
         """The filter's ordinals, cached; ``build`` makes a whole array (default: one query on
         ``conn``), a cached one is patched on ``conn`` where writes touched it."""
         cached = self._cache.peek(flt)

@@ -213,8 +213,14 @@ def register_text_functions(conn: sqlite3.Connection, codec: TextCodec) -> None:
 
 # Scripts written without spaces: unicode61 makes a whole run of them one token, so a
 # word inside it can only be found as a substring.
-_UNSPACED_RANGES = ((0x0E00, 0x0E7F), (0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF),
-                    (0xF900, 0xFAFF))  # fmt: skip
+_UNSPACED_RANGES = (
+    (0x0E00, 0x0E7F),
+    (0x3040, 0x30FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xAC00, 0xD7AF),
+    (0xF900, 0xFAFF),
+)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 

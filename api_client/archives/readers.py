@@ -105,10 +105,7 @@ class ParallelReaders:
             pool = self._pool
             assert pool is not None  # made with the connections
             try:
-                futures = [
-                    pool.submit(match_count, conn, match, lo, hi)
-                    for conn, (lo, hi) in zip(conns, ranges)
-                ]
+                futures = [pool.submit(match_count, conn, match, lo, hi) for conn, (lo, hi) in zip(conns, ranges)]
                 return sum(future.result() for future in futures)
             except sqlite3.Error:  # a reader could open but not read: its own connection can
                 self.close()

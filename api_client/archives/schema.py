@@ -219,10 +219,7 @@ def _validate_or_create(conn: sqlite3.Connection, path: Path) -> int:
     """The file's schema version, once it is known to be a sound archive (created now: ours)."""
     try:
         # Read-only probes first: none of these writes to the file.
-        tables = {
-            row[0]
-            for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")
-        }
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table')")}
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         raise ArchiveCorruptError(path, f"not a readable archive ({exc})") from exc
@@ -240,7 +237,7 @@ def _validate_or_create(conn: sqlite3.Connection, path: Path) -> int:
         with corruption_raised(path, "not a readable archive"):
             conn.executescript(script)
         return SCHEMA_VERSION
-    if app_id != APPLICATION_ID or not _REQUIRED_TABLES <= tables:
+    if app_id != APPLICATION_ID or not tables >= _REQUIRED_TABLES:
         raise ArchiveCorruptError(path, "not a blah-tui archive (unexpected tables)")
     try:
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -256,10 +253,8 @@ def _validate_or_create(conn: sqlite3.Connection, path: Path) -> int:
     if version is None:
         raise ArchiveCorruptError(path, "archive has no schema version")
     if version > SCHEMA_VERSION:
-        raise ArchiveVersionError(
-            path, f"archive schema {version} is newer than this blah-tui ({SCHEMA_VERSION})"
-        )
-    if version >= 2 and not _REQUIRED_V2 <= tables:
+        raise ArchiveVersionError(path, f"archive schema {version} is newer than this blah-tui ({SCHEMA_VERSION})")
+    if version >= 2 and not tables >= _REQUIRED_V2:
         raise ArchiveCorruptError(path, "not a blah-tui archive (unexpected tables)")
     _configure(conn, path)
     return version

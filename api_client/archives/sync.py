@@ -57,9 +57,7 @@ OnProgress = Callable[[BackfillProgress], Awaitable[None] | None]
 class LogsClient(Protocol):
     """What ArchiveSync needs of ``BlahClient``."""
 
-    def tail_logs(
-        self, model_id: str, *, since: int | None = ..., interval: float = ..., **kw: Any
-    ) -> LogTail: ...
+    def tail_logs(self, model_id: str, *, since: int | None = ..., interval: float = ..., **kw: Any) -> LogTail: ...
 
     def iter_logs(self, model_id: str, *, before: int | None = ..., page_size: int = ...) -> Any: ...
 
@@ -140,9 +138,7 @@ class ArchiveSync:
         finally:
             tail.stop()  # also when storing or on_batch failed: no request left running
 
-    async def backfill(
-        self, limit_pages: int | None = None, on_progress: OnProgress | None = None
-    ) -> BackfillProgress:
+    async def backfill(self, limit_pages: int | None = None, on_progress: OnProgress | None = None) -> BackfillProgress:
         """Fetch history older than the oldest stored entry, ``page_size`` entries per
         commit, until the platform has no more (then ``history_complete`` is set) or
         ``limit_pages`` batches were stored. Returns the final progress."""

@@ -47,8 +47,7 @@ class AssetEndpoints(EndpointBase):
         """
         if ticket.max_bytes is not None and len(data) > ticket.max_bytes:
             raise BadRequestError(
-                f"the file is {len(data)} bytes; this upload allows at most {ticket.max_bytes}; "
-                "nothing was sent"
+                f"the file is {len(data)} bytes; this upload allows at most {ticket.max_bytes}; nothing was sent"
             )
         await self._http.upload(
             ticket.upload_url,

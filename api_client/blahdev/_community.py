@@ -37,9 +37,7 @@ class CommunityEndpoints(EndpointBase):
     async def list_webhooks(self) -> list[Webhook]:
         return await self._get(api_path("webhooks"), P.list_of(Webhook, "webhooks"))
 
-    async def create_webhook(
-        self, url: str, event_types: list[str], *, secret: str | None = None
-    ) -> Webhook:
+    async def create_webhook(self, url: str, event_types: list[str], *, secret: str | None = None) -> Webhook:
         body = {"url": url, "event_types": id_list(event_types, "event_types"), **given(secret=secret)}
         return await self._post(api_path("webhooks"), P.one(Webhook, "webhook"), body)
 

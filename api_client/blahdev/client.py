@@ -55,8 +55,12 @@ def _logs_query(
 ) -> dict[str, Any]:
     """The query of ``GET /models/{id}/logs``: the bounds given, flags as ``"true"`` when set."""
     return given(
-        source=source, since=whole(since), before=whole(before), errors_only="true" if errors_only else None,
-        limit=whole(limit), stats="true" if stats else None,
+        source=source,
+        since=whole(since),
+        before=whole(before),
+        errors_only="true" if errors_only else None,
+        limit=whole(limit),
+        stats="true" if stats else None,
     )
 
 
@@ -204,9 +208,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         path = api_path("models", segment(model_id, what="model id"), "diagnose")
         return await self._get(path, P.one(Diagnosis))
 
-    async def failure_clusters(
-        self, model_id: str, *, deadline: float | None = None
-    ) -> FailureClusters:
+    async def failure_clusters(self, model_id: str, *, deadline: float | None = None) -> FailureClusters:
         """Council tier; spends a judge call, so it is never retried."""
         path = api_path("models", segment(model_id, what="model id"), "failure-clusters")
         return await self._post(path, P.one(FailureClusters), deadline=deadline)
@@ -222,9 +224,7 @@ class BlahClient(CommunityEndpoints, AssetEndpoints, PlatformClient):
         return await self._get(path, P.one(Result, "result"))
 
     async def leaderboard(self) -> list[LeaderboardEntry]:
-        return await self._get(
-            api_path("leaderboard"), P.list_of(LeaderboardEntry, "leaderboard", "entries")
-        )
+        return await self._get(api_path("leaderboard"), P.list_of(LeaderboardEntry, "leaderboard", "entries"))
 
     async def list_runs(self) -> list[Run]:
         return await self._get(api_path("runs"), P.list_of(Run, "runs"))

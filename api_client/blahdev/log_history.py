@@ -77,13 +77,15 @@ class LogHistory:
         return self._pages_gen
 
     def _fetch(self, before: int | None) -> asyncio.Future[CallPage]:
-        return asyncio.ensure_future(self._api.get_logs(
-            self._model_id,
-            source=self._source,
-            before=before,
-            errors_only=self._errors_only,
-            limit=self._page_size,
-        ))
+        return asyncio.ensure_future(
+            self._api.get_logs(
+                self._model_id,
+                source=self._source,
+                before=before,
+                errors_only=self._errors_only,
+                limit=self._page_size,
+            )
+        )
 
     async def _run(self) -> AsyncGenerator[Call, None]:
         pages = self._pages(turns=0)
@@ -113,9 +115,7 @@ class LogHistory:
                 self._coming = None
                 raw = page.logs
                 fresh = [
-                    entry
-                    for entry in raw
-                    if (before is None or time_of(entry) < before) and entry.id not in boundary
+                    entry for entry in raw if (before is None or time_of(entry) < before) and entry.id not in boundary
                 ]
                 fresh.sort(key=time_of, reverse=True)
                 full = len(raw) >= self._page_size

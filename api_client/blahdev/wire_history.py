@@ -22,14 +22,16 @@ class WireLogHistory(LogHistory):
             make = getattr(self._api, "wire_bulk_getter", None)
             self._bulk = make() if make is not None else None
         # the api here has get_logs_wire too (BlahClient); LogHistory's protocol names only get_logs
-        return asyncio.ensure_future(self._api.get_logs_wire(  # type: ignore[attr-defined]
-            self._model_id,
-            source=self._source,
-            before=before,
-            errors_only=self._errors_only,
-            limit=self._page_size,
-            **({"bulk": self._bulk} if self._bulk is not None else {}),
-        ))
+        return asyncio.ensure_future(
+            self._api.get_logs_wire(  # type: ignore[attr-defined]
+                self._model_id,
+                source=self._source,
+                before=before,
+                errors_only=self._errors_only,
+                limit=self._page_size,
+                **({"bulk": self._bulk} if self._bulk is not None else {}),
+            )
+        )
 
     async def aclose(self) -> None:
         try:

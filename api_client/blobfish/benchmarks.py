@@ -53,10 +53,10 @@ NOT_YOURS = "not yours, or not there: only the key that started a run can see, s
 REFUSALS = {
     shapes.CODE_NOT_A_SUITE_RUN: "this is a single-task run (bmr_); only a suite run (bmrs_) can be published",
     shapes.CODE_SUITE_RUN_NOT_COMPLETED: "this suite run has not completed (it is still running, or it failed or "
-                                         "was interrupted); only a completed suite run can be published",
+    "was interrupted); only a completed suite run can be published",
     shapes.CODE_SUITE_RUN_NOT_GRADED: "no task of this suite run was graded, so there is nothing to publish",
     shapes.CODE_INVALID_SUBMISSION: f"the platform refused the submission: the display name is at most "
-                                    f"{shapes.MAX_DISPLAY_NAME} characters and the notes at most {shapes.MAX_NOTES}",
+    f"{shapes.MAX_DISPLAY_NAME} characters and the notes at most {shapes.MAX_NOTES}",
 }
 
 
@@ -87,11 +87,13 @@ def check_run_limits(max_steps: int | None, max_tasks: int | None) -> None:
 
 def check_submission(display_name: str | None, notes: str | None) -> None:
     if display_name is not None and len(display_name) > shapes.MAX_DISPLAY_NAME:
-        raise BenchRefusedLocally(f"the display name is {len(display_name)} characters; at most "
-                                  f"{shapes.MAX_DISPLAY_NAME}. Nothing was sent")
+        raise BenchRefusedLocally(
+            f"the display name is {len(display_name)} characters; at most {shapes.MAX_DISPLAY_NAME}. Nothing was sent"
+        )
     if notes is not None and len(notes) > shapes.MAX_NOTES:
-        raise BenchRefusedLocally(f"the notes are {len(notes)} characters; at most {shapes.MAX_NOTES}. "
-                                  f"Nothing was sent")
+        raise BenchRefusedLocally(
+            f"the notes are {len(notes)} characters; at most {shapes.MAX_NOTES}. Nothing was sent"
+        )
 
 
 class BenchmarkClient(BlobfishClient):
@@ -116,20 +118,32 @@ class BenchmarkClient(BlobfishClient):
 
     # ------------------------------------------------------------------ runs
 
-    def _body(self, provider: str, model: str, api_key: str | None, max_steps: int | None,
-              suite: str | None = None, max_tasks: int | None = None) -> dict[str, Any]:
-        return {"provider": provider, "model": model,
-                **given(api_key=api_key or None, max_steps=max_steps, suite=suite, max_tasks=max_tasks)}
+    def _body(
+        self,
+        provider: str,
+        model: str,
+        api_key: str | None,
+        max_steps: int | None,
+        suite: str | None = None,
+        max_tasks: int | None = None,
+    ) -> dict[str, Any]:
+        return {
+            "provider": provider,
+            "model": model,
+            **given(api_key=api_key or None, max_steps=max_steps, suite=suite, max_tasks=max_tasks),
+        }
 
     async def list_runs(self, slug: str) -> shapes.RunList:
         """The caller's single runs and suite jobs for ``slug``, newest first."""
-        return await self._http.request_json("GET", self._runs_path(slug), shapes.RunList.model_validate,
-                                             needs_key=True)
+        return await self._http.request_json(
+            "GET", self._runs_path(slug), shapes.RunList.model_validate, needs_key=True
+        )
 
     async def get_run(self, slug: str, run_id: str) -> shapes.SingleRun | shapes.SuiteRun:
         try:
-            return await self._http.request_json("GET", self._run_path(slug, run_id),
-                                                 shapes.parse_single_or_suite, needs_key=True)
+            return await self._http.request_json(
+                "GET", self._run_path(slug, run_id), shapes.parse_single_or_suite, needs_key=True
+            )
         except NotFoundError as error:
             raise NotFoundError(NOT_YOURS, status=404, code=error.code) from None
 
@@ -137,8 +151,9 @@ class BenchmarkClient(BlobfishClient):
         """One read of a suite's whole record at ``path`` (from :meth:`poll_path`)."""
         return await self._http.request_json("GET", path, shapes.SuiteRun.model_validate, needs_key=True)
 
-    async def start_single(self, slug: str, *, provider: str, model: str, api_key: str | None = None,
-                           max_steps: int | None = None) -> shapes.SingleRun:
+    async def start_single(
+        self, slug: str, *, provider: str, model: str, api_key: str | None = None, max_steps: int | None = None
+    ) -> shapes.SingleRun:
         """The public sandbox task, inline (201 within about four minutes; this call waits five)."""
         check_run_limits(max_steps, None)
         path = self._runs_path(slug)
@@ -146,8 +161,13 @@ class BenchmarkClient(BlobfishClient):
         before = {run.run_id for run in (await self.list_runs(slug)).runs}
         try:
             return await self._http.request_json(
-                "POST", path, shapes.SingleRun.model_validate, json=self._body(provider, model, api_key, max_steps),
-                needs_key=True, deadline=shapes.SINGLE_RUN_DEADLINE_S)
+                "POST",
+                path,
+                shapes.SingleRun.model_validate,
+                json=self._body(provider, model, api_key, max_steps),
+                needs_key=True,
+                deadline=shapes.SINGLE_RUN_DEADLINE_S,
+            )
         except OutcomeUnknownError:
             after = (await self.list_runs(slug)).runs
             new = [run for run in after if run.run_id not in before and run.model in (None, model)]
@@ -155,10 +175,20 @@ class BenchmarkClient(BlobfishClient):
                 return new[0]
             raise RunNotStartedError(
                 "the run's answer was lost and the run list shows no new run: it may still be running "
-                "(a single task takes up to four minutes); check `bench runs` before starting another") from None
+                "(a single task takes up to four minutes); check `bench runs` before starting another"
+            ) from None
 
-    async def start_suite(self, slug: str, *, provider: str, model: str, suite: str, api_key: str | None = None,
-                          max_steps: int | None = None, max_tasks: int | None = None) -> StartedSuite:
+    async def start_suite(
+        self,
+        slug: str,
+        *,
+        provider: str,
+        model: str,
+        suite: str,
+        api_key: str | None = None,
+        max_steps: int | None = None,
+        max_tasks: int | None = None,
+    ) -> StartedSuite:
         """Start a suite job (202). ``RunInProgressError`` naming the running one when the
         account already has one; a lost answer is settled by reading the run list."""
         check_run_limits(max_steps, max_tasks)
@@ -167,22 +197,31 @@ class BenchmarkClient(BlobfishClient):
         before = {run.run_id for run in (await self.list_runs(slug)).suite_runs}
         try:
             reply = await self._http.request(
-                "POST", path, shapes.SuiteRun.model_validate,
-                json=self._body(provider, model, api_key, max_steps, suite, max_tasks), needs_key=True)
+                "POST",
+                path,
+                shapes.SuiteRun.model_validate,
+                json=self._body(provider, model, api_key, max_steps, suite, max_tasks),
+                needs_key=True,
+            )
         except ConflictError as error:
             if error.code != shapes.CODE_RUN_IN_PROGRESS:
                 raise
             running = error.named_run_id or await self._running_suite(slug)
             raise RunInProgressError(
                 "a suite run is already in progress for this account" + (f": {running}" if running else ""),
-                run_id=running, status=409, code=error.code) from None
+                run_id=running,
+                status=409,
+                code=error.code,
+            ) from None
         except OutcomeUnknownError:
             after = (await self.list_runs(slug)).suite_runs
             new = [run for run in after if run.run_id not in before]
             if new:
                 return StartedSuite(new[0], None, None, settled_from_list=True)
-            raise RunNotStartedError("the suite's answer was lost and the run list shows no new suite run: "
-                                     "nothing was started; run the command again") from None
+            raise RunNotStartedError(
+                "the suite's answer was lost and the run list shows no new suite run: "
+                "nothing was started; run the command again"
+            ) from None
         record: shapes.SuiteRun = reply.data
         return StartedSuite(record, reply.location, reply.retry_after)
 
@@ -211,24 +250,32 @@ class BenchmarkClient(BlobfishClient):
 
     async def board(self, slug: str) -> shapes.Board:
         """The community board, best mean score first (public; with a key, ``mine`` is set)."""
-        return await self._http.request_json("GET", self._board_path(slug), shapes.Board.model_validate,
-                                             needs_key=False)
+        return await self._http.request_json(
+            "GET", self._board_path(slug), shapes.Board.model_validate, needs_key=False
+        )
 
-    async def submit(self, slug: str, run_id: str, *, display_name: str | None = None,
-                     notes: str | None = None) -> shapes.CommunityRow:
+    async def submit(
+        self, slug: str, run_id: str, *, display_name: str | None = None, notes: str | None = None
+    ) -> shapes.CommunityRow:
         """Publish a completed suite run once; each refusal a ``BoardRefusedError``."""
         check_submission(display_name, notes)
         body = {k: v for k, v in (("display_name", display_name), ("notes", notes)) if v is not None}
         try:
-            return await self._http.request_json("POST", f"{self._run_path(slug, run_id)}/submit",
-                                                 shapes.CommunityRow.model_validate, json=body, needs_key=True)
+            return await self._http.request_json(
+                "POST",
+                f"{self._run_path(slug, run_id)}/submit",
+                shapes.CommunityRow.model_validate,
+                json=body,
+                needs_key=True,
+            )
         except NotFoundError as error:
             raise BoardRefusedError(NOT_YOURS, status=404, code=error.code) from None
         except BlahError as error:
             if error.code == shapes.CODE_ALREADY_SUBMITTED:
                 existing = await self._my_row(slug, run_id)
-                raise BoardRefusedError(_already_submitted(existing), community_run_id=existing,
-                                        status=error.status, code=error.code) from None
+                raise BoardRefusedError(
+                    _already_submitted(existing), community_run_id=existing, status=error.status, code=error.code
+                ) from None
             if error.code in REFUSALS:
                 raise BoardRefusedError(REFUSALS[error.code], status=error.status, code=error.code) from None
             raise

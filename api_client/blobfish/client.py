@@ -26,19 +26,18 @@ from urllib.parse import urlencode
 import httpx
 import orjson
 
-from api_client.errors import InvalidResponseError
-from api_client.transport.bulk_get import BulkFallback, BulkGet
-from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
-from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
-from api_client.transport.origin import KeyHeader
-from api_client.transport.url_paths import segment
-from common.atomic_write import atomic_writer
-
 from api_client.blobfish import shapes as assumed
 from api_client.blobfish.errors import ERROR_TYPES
 from api_client.blobfish.keys import check_key
 from api_client.blobfish.publication import Publication, prepare
 from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
+from api_client.errors import InvalidResponseError
+from api_client.transport.bulk_get import BulkFallback, BulkGet
+from api_client.transport.offset_paging import OffsetPage, iter_offset_pages
+from api_client.transport.origin import KeyHeader
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
+from api_client.transport.url_paths import segment
+from common.atomic_write import atomic_writer
 
 KEY_HEADER = KeyHeader("X-API-Key")
 USER_AGENT = "blah-tui (blobfish client)"
@@ -99,24 +98,36 @@ class BlobfishClient(PlatformClient):
     platform = "blobfish"
 
     def __init__(
-        self, base_url: str = assumed.DEFAULT_BASE_URL, api_key: str | None = None,
+        self,
+        base_url: str = assumed.DEFAULT_BASE_URL,
+        api_key: str | None = None,
         **options: Unpack[ConnectionOptions],
     ) -> None:
         """``options``: :class:`ConnectionOptions` (``deadline`` 60 s by default)."""
         key = check_key(api_key) if api_key is not None else None
         options.setdefault("deadline", 60.0)
-        super().__init__(platform_core(
-            origin_base_url(base_url), key, user_agent=USER_AGENT, key_header=KEY_HEADER,
-            missing_key_hint="set BLOBFISH_API_KEY to a bf_... key", error_types=ERROR_TYPES, **options,
-        ))
+        super().__init__(
+            platform_core(
+                origin_base_url(base_url),
+                key,
+                user_agent=USER_AGENT,
+                key_header=KEY_HEADER,
+                missing_key_hint="set BLOBFISH_API_KEY to a bf_... key",
+                error_types=ERROR_TYPES,
+                **options,
+            )
+        )
 
     # ------------------------------------------------------------------ reads
 
     async def _page(self, offset: int, limit: int) -> OffsetPage[assumed.Summary]:
         page = await self._http.request_json(
-            "GET", assumed.EVALUATIONS_PATH, assumed.EvaluationPage.model_validate,
-            params={"limit": limit, "offset": offset}, needs_key=True,
-        )  # fmt: skip
+            "GET",
+            assumed.EVALUATIONS_PATH,
+            assumed.EvaluationPage.model_validate,
+            params={"limit": limit, "offset": offset},
+            needs_key=True,
+        )
         return OffsetPage(page.evaluations, page.next_offset)
 
     async def _page_bulk(self, offset: int, limit: int, bulk: BulkGet | None) -> OffsetPage[assumed.Summary]:
@@ -153,9 +164,7 @@ class BlobfishClient(PlatformClient):
         """One evaluation's full evidence (its rollouts, steps and traces), parsed once into the
         types the app reads (``shapes_evidence``); the body as sent is kept (``raw``) for
         ``--json``, the traces as sent for the JSONL export."""
-        return await self._http.request_json(
-            "GET", self._evaluation_path(evaluation_id), _evaluation, needs_key=True
-        )
+        return await self._http.request_json("GET", self._evaluation_path(evaluation_id), _evaluation, needs_key=True)
 
     # ------------------------------------------------------------------ exports
 
@@ -206,9 +215,13 @@ class BlobfishClient(PlatformClient):
             else:
                 return body if not body or body.endswith(b"\n") else body + b"\n"
         body = await self._http.request_json(
-            "GET", self._evaluation_path(evaluation_id), _RAW_BODY, params={"format": "jsonl"}, needs_key=True,
+            "GET",
+            self._evaluation_path(evaluation_id),
+            _RAW_BODY,
+            params={"format": "jsonl"},
+            needs_key=True,
             deadline=EXPORT_DEADLINE,
-        )  # fmt: skip
+        )
         return body if not body or body.endswith(b"\n") else body + b"\n"
 
     async def export_all_jsonl(
@@ -318,10 +331,14 @@ class BlobfishClient(PlatformClient):
         ``EvidenceChangedError`` when other evidence is published under this job id."""
         publication = envelope if isinstance(envelope, Publication) else prepare(envelope)
         reply = await self._http.request(
-            "POST", assumed.EVALUATIONS_PATH, assumed.Receipt.model_validate,
-            content=publication.body, headers={"Content-Type": "application/json"},
-            needs_key=True, resend_identical=True,
-        )  # fmt: skip
+            "POST",
+            assumed.EVALUATIONS_PATH,
+            assumed.Receipt.model_validate,
+            content=publication.body,
+            headers={"Content-Type": "application/json"},
+            needs_key=True,
+            resend_identical=True,
+        )
         receipt: assumed.Receipt = reply.data
         if receipt.evaluation_id == "":
             raise InvalidResponseError("the receipt names no evaluation id", excerpt=None)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Unpack
 
-from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError, ErrorFacts
-
 from api_client.blobfish import shapes as assumed
+from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError, ErrorFacts
 
 
 class BlobfishError(BlahError):

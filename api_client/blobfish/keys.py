@@ -3,9 +3,8 @@ naming the kind of key it looks like (``common.key_shapes``), never the key."""
 
 from __future__ import annotations
 
-from common.key_shapes import checked_key
-
 from api_client.blobfish.errors import KeyShapeError
+from common.key_shapes import checked_key
 
 KEY_PREFIX = "bf_"
 

@@ -38,7 +38,7 @@ def prepare(envelope: bytes | dict[str, Any]) -> Publication:
         raise PublishRefusedLocally(f"the envelope is not JSON ({exc.msg}); nothing was sent", rule="json") from None
     if not isinstance(data, dict) or data.get("schema") != assumed.ENVELOPE_SCHEMA:
         raise PublishRefusedLocally(
-            f"not a {assumed.ENVELOPE_SCHEMA} envelope (its \"schema\" member says otherwise); nothing was sent",
+            f'not a {assumed.ENVELOPE_SCHEMA} envelope (its "schema" member says otherwise); nothing was sent',
             rule="schema",
         )
     job = assumed.job_of(data)
@@ -60,7 +60,8 @@ def prepare(envelope: bytes | dict[str, Any]) -> Publication:
     if not 1 <= count <= MAX_ROLLOUTS:
         raise PublishRefusedLocally(
             f"job {job_id!r} has {count} rollouts; a publication holds 1-{MAX_ROLLOUTS}: "
-            + ("nothing to publish" if count == 0 else SPLIT_HINT) + "; nothing was sent",
+            + ("nothing to publish" if count == 0 else SPLIT_HINT)
+            + "; nothing was sent",
             rule="rollouts",
         )
     if len(body) > MAX_BYTES:

@@ -60,8 +60,12 @@ class Links(Lenient):
     self_: str | None = None
     page: str | None = None
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, defer_build=True,
-                              alias_generator=lambda name: "self" if name == "self_" else name)
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+        defer_build=True,
+        alias_generator=lambda name: "self" if name == "self_" else name,
+    )
 
 
 class TaskStep(Lenient):

@@ -129,8 +129,9 @@ def _grade(data: Any) -> Grade | None:
         return None
     assertions = tuple(
         Assertion(_str(a.get("name")), _bool(a.get("passed")), _str(a.get("details")))
-        for a in _list(data.get("assertions")) if isinstance(a, Mapping)
-    )  # fmt: skip
+        for a in _list(data.get("assertions"))
+        if isinstance(a, Mapping)
+    )
     return Grade(
         passed=_bool(data.get("passed")),
         reward=_num(data.get("reward")),
@@ -151,11 +152,13 @@ def _samples(data: Any) -> tuple[TrainingSample, ...] | None:
         ids = sample.get("token_ids")
         logprobs = sample.get("logprobs")
         lineage = sample.get("lineage")
-        samples.append(TrainingSample(
-            tuple(i for i in ids if isinstance(i, int)) if isinstance(ids, list) else None,
-            tuple(float(p) for p in logprobs if isinstance(p, int | float)) if isinstance(logprobs, list) else None,
-            lineage if isinstance(lineage, Mapping) else None,
-        ))  # fmt: skip
+        samples.append(
+            TrainingSample(
+                tuple(i for i in ids if isinstance(i, int)) if isinstance(ids, list) else None,
+                tuple(float(p) for p in logprobs if isinstance(p, int | float)) if isinstance(logprobs, list) else None,
+                lineage if isinstance(lineage, Mapping) else None,
+            )
+        )
     return tuple(samples)
 
 
@@ -259,5 +262,13 @@ def parse_evaluation(detail: Json) -> Evaluation:
             continue
         its_trace = traces.get(str(data.get("trace_id"))) or traces.get(str(data.get("rollout_id")))
         rollouts.append(_rollout(data, its_trace, model, max_tokens))
-    return Evaluation(summary, _str(job.get("taskset")), _str(job.get("status")), tuple(rollouts), max_tokens,
-                      in_order, job_metadata, detail)
+    return Evaluation(
+        summary,
+        _str(job.get("taskset")),
+        _str(job.get("status")),
+        tuple(rollouts),
+        max_tokens,
+        in_order,
+        job_metadata,
+        detail,
+    )

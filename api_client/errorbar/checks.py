@@ -12,8 +12,20 @@ from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.errors import RefusedLocally
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:+\-]{0,63}$")
-ASSERTION_TYPES = frozenset({"json_valid", "json_schema", "regex_match", "contains", "not_contains", "max_length",
-                             "min_length", "completed", "tool_called", "no_tool_call"})
+ASSERTION_TYPES = frozenset(
+    {
+        "json_valid",
+        "json_schema",
+        "regex_match",
+        "contains",
+        "not_contains",
+        "max_length",
+        "min_length",
+        "completed",
+        "tool_called",
+        "no_tool_call",
+    }
+)
 GATE_THRESHOLDS = ("min_win_rate", "min_pass_rate", "min_assertion_pass_rate", "noninferiority_margin")
 
 
@@ -127,8 +139,9 @@ def check_create(body: Mapping[str, Any]) -> None:
         raise _refuse("sample_filters.trace_replay", f"a replay bake-off needs baseline_model {wire.STORED}")
 
 
-def gate_params(thresholds: Mapping[str, float | None], *, ties: str | None = None,
-                model: str | None = None) -> dict[str, str]:
+def gate_params(
+    thresholds: Mapping[str, float | None], *, ties: str | None = None, model: str | None = None
+) -> dict[str, str]:
     """The gate's query. Each threshold must be a number in 0..1 (the queue drops any other
     silently, which can turn into a "no threshold" 412): refused here instead; at least one
     is required; ``ties`` is ``half`` or ``decided``."""

@@ -26,21 +26,19 @@ from typing import TYPE_CHECKING, Any, TypeVar, Unpack
 import httpx
 from pydantic import ValidationError
 
-from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
-from api_client.transport.origin import BEARER
-from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
-from api_client.transport.responses import safe_excerpt
-from api_client.transport.request_members import given
-from api_client.transport.url_paths import segment
-
 from api_client.errorbar import shapes_fixed as wire
-from api_client.errorbar.shapes_fixed import origin_base_url
-from common.iso_time import parse_iso
-
 from api_client.errorbar.checks import check_create, gate_params
 from api_client.errorbar.errors import CreateOutcomeUnknown, PreconditionError, translate
 from api_client.errorbar.gate_verdict import GateVerdict
 from api_client.errorbar.keys import check_key
+from api_client.errorbar.shapes_fixed import origin_base_url
+from api_client.errors import BlahError, InvalidResponseError, OutcomeUnknownError
+from api_client.transport.origin import BEARER
+from api_client.transport.platform_client import ConnectionOptions, PlatformClient, platform_core
+from api_client.transport.request_members import given
+from api_client.transport.responses import safe_excerpt
+from api_client.transport.url_paths import segment
+from common.iso_time import parse_iso
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -85,11 +83,18 @@ def _same_run(run: assumed.Run, body: Mapping[str, Any], sent_at: dt.datetime) -
         return False
     if body.get("screening") is True:
         return bool((run.sample_filters or {}).get("screening"))
-    keys = [c.get("label") or c.get("model") for c in body["candidates"]] if body.get("candidates") is not None \
+    keys = (
+        [c.get("label") or c.get("model") for c in body["candidates"]]
+        if body.get("candidates") is not None
         else list(body.get("candidate_models") or [])
-    return (run.name == str(body.get("name", "")).strip() and run.baseline_model == body.get("baseline_model")
-            and run.candidate_models == keys and run.eval_kind == body.get("eval_kind", "comparison")
-            and (body.get("sample_count") is None or run.sample_count == body.get("sample_count")))
+    )
+    return (
+        run.name == str(body.get("name", "")).strip()
+        and run.baseline_model == body.get("baseline_model")
+        and run.candidate_models == keys
+        and run.eval_kind == body.get("eval_kind", "comparison")
+        and (body.get("sample_count") is None or run.sample_count == body.get("sample_count"))
+    )
 
 
 def plain_http_transport(limits: httpx.Limits | None) -> httpx.AsyncHTTPTransport:
@@ -104,8 +109,14 @@ def plain_http_transport(limits: httpx.Limits | None) -> httpx.AsyncHTTPTranspor
 class ErrorbarClient(PlatformClient):
     platform = "errorbar"
 
-    def __init__(self, base_url: str, api_key: str | None = None, *, key_source: str | None = None,
-                 **options: Unpack[ConnectionOptions]) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        key_source: str | None = None,
+        **options: Unpack[ConnectionOptions],
+    ) -> None:
         """``key_source``: where the key came from, in words ("$ERRORBAR_API_KEY", "the demo
         simulator's admin key"); a 403 names it (never the key itself). ``options``:
         :class:`ConnectionOptions` (``deadline`` 60 s by default)."""
@@ -115,16 +126,23 @@ class ErrorbarClient(PlatformClient):
         if options.get("transport") is None and httpx.URL(origin).scheme == "http":
             options["transport"] = plain_http_transport(options.get("limits"))
         options.setdefault("deadline", 60.0)
-        super().__init__(platform_core(
-            origin, key, user_agent=USER_AGENT, key_header=BEARER,
-            missing_key_hint="set ERRORBAR_API_KEY to an sk_... key", **options,
-        ))
+        super().__init__(
+            platform_core(
+                origin,
+                key,
+                user_agent=USER_AGENT,
+                key_header=BEARER,
+                missing_key_hint="set ERRORBAR_API_KEY to an sk_... key",
+                **options,
+            )
+        )
         self._creating: dict[str, asyncio.Future[Created]] = {}
 
     # ------------------------------------------------------------------ plumbing
 
-    async def _call(self, method: str, path: str, parse: Callable[[Any], T], *, precondition: str | None = None,
-                    **kw: Any) -> T:
+    async def _call(
+        self, method: str, path: str, parse: Callable[[Any], T], *, precondition: str | None = None, **kw: Any
+    ) -> T:
         try:
             return await self._http.request_json(method, path, parse, needs_key=True, **kw)
         except BlahError as error:
@@ -182,7 +200,8 @@ class ErrorbarClient(PlatformClient):
             raise CreateOutcomeUnknown(
                 f"the answer to the create was lost ({lost.message}) and the run list shows no run like it yet; "
                 "it may still have been queued: check the list before creating it again (it was not resent)",
-                method="POST", path=wire.EVALS_PATH,
+                method="POST",
+                path=wire.EVALS_PATH,
             ) from None
 
     async def cancel_run(self, run_id: str) -> assumed.Run:
@@ -205,25 +224,40 @@ class ErrorbarClient(PlatformClient):
     async def pair_labels(self, run_id: str) -> list[assumed.PairLabel]:
         return await self._call("GET", self._run_path(run_id, "pair_labels"), _shapes().parse_pair_labels)
 
-    async def add_pair_label(self, run_id: str, sample_index: int, candidate: str, verdict: str,
-                             critique: str | None = None) -> assumed.PairLabel:
+    async def add_pair_label(
+        self, run_id: str, sample_index: int, candidate: str, verdict: str, critique: str | None = None
+    ) -> assumed.PairLabel:
         """Relay a verdict a human gave (never made up); a repeat overwrites."""
         if verdict not in ("candidate", "baseline", "tie"):
             raise ValueError("verdict must be candidate, baseline or tie")
         body = {"sample_index": sample_index, "candidate": candidate, "verdict": verdict, **given(critique=critique)}
-        return await self._call("POST", self._run_path(run_id, "pair_labels"), _shapes().PairLabel.model_validate,
-                                json=body)
+        return await self._call(
+            "POST", self._run_path(run_id, "pair_labels"), _shapes().PairLabel.model_validate, json=body
+        )
 
     async def delete_pair_label(self, run_id: str, sample_index: int, candidate: str) -> None:
-        await self._call("DELETE", self._run_path(run_id, "pair_labels"), _shapes().Document.model_validate,
-                         params={"sample_index": sample_index, "candidate": candidate})
+        await self._call(
+            "DELETE",
+            self._run_path(run_id, "pair_labels"),
+            _shapes().Document.model_validate,
+            params={"sample_index": sample_index, "candidate": candidate},
+        )
 
-    async def evidence(self, run_id: str, thresholds: Mapping[str, float | None] | None = None,
-                       *, with_content: bool = False, model: str | None = None) -> EvidenceBundle:
+    async def evidence(
+        self,
+        run_id: str,
+        thresholds: Mapping[str, float | None] | None = None,
+        *,
+        with_content: bool = False,
+        model: str | None = None,
+    ) -> EvidenceBundle:
         """The run's evidence bundle: its exact bytes (to write as they came: a signature covers
         them) and the same parsed. A 412 is :class:`PreconditionError` (the run is not DONE)."""
-        params = gate_params(thresholds, model=model) if thresholds and any(
-            v is not None for v in thresholds.values()) else ({"model": model} if model else {})
+        params = (
+            gate_params(thresholds, model=model)
+            if thresholds and any(v is not None for v in thresholds.values())
+            else ({"model": model} if model else {})
+        )
         if with_content:
             params["with_content"] = "true"
         path = self._run_path(run_id, "evidence")
@@ -238,32 +272,48 @@ class ErrorbarClient(PlatformClient):
         try:
             parsed = _shapes().Evidence.model_validate(json.loads(raw))
         except (ValueError, ValidationError) as exc:
-            raise InvalidResponseError(f"the evidence bundle is not a JSON object of the contract's shape "
-                                       f"({safe_excerpt(str(exc), 200)})", method="GET", path=path) from None
+            raise InvalidResponseError(
+                f"the evidence bundle is not a JSON object of the contract's shape ({safe_excerpt(str(exc), 200)})",
+                method="GET",
+                path=path,
+            ) from None
         return EvidenceBundle(raw, parsed)
 
     async def compare(self, before_id: str, after_id: str) -> assumed.Comparison:
         """``a`` = before, ``b`` = after; ``delta`` is after − before."""
-        return await self._call("GET", f"{wire.EVALS_PATH}/compare", _shapes().Comparison.model_validate,
-                                params={"a": before_id, "b": after_id}, precondition=PreconditionError.COMPARE)
+        return await self._call(
+            "GET",
+            f"{wire.EVALS_PATH}/compare",
+            _shapes().Comparison.model_validate,
+            params={"a": before_id, "b": after_id},
+            precondition=PreconditionError.COMPARE,
+        )
 
     async def failure_clusters(self, window_days: int = 7, *, force: bool = False) -> assumed.FailureClusters:
         """May spend (a fresh clustering is metered): ``force`` skips the hour's cache; never loop it."""
         if not 1 <= window_days <= 90:
             raise ValueError("window_days must be 1..90")
         params = {"window_days": window_days, **({"force": "true"} if force else {})}
-        return await self._call("GET", f"{wire.EVALS_PATH}/failure_clusters",
-                                _shapes().FailureClusters.model_validate, params=params)
+        return await self._call(
+            "GET", f"{wire.EVALS_PATH}/failure_clusters", _shapes().FailureClusters.model_validate, params=params
+        )
 
-    async def gate(self, run_id: str, thresholds: Mapping[str, float | None], *, ties: str | None = None,
-                   model: str | None = None) -> tuple[int, GateVerdict]:
+    async def gate(
+        self, run_id: str, thresholds: Mapping[str, float | None], *, ties: str | None = None, model: str | None = None
+    ) -> tuple[int, GateVerdict]:
         """(HTTP status, verdict): 200 only when it passed, 412 for everything else (not DONE,
         ERROR, a failed check). Thresholds are checked here first (0..1, at least one)."""
         params = gate_params(thresholds, ties=ties, model=model)
         path = self._run_path(run_id, "gate")
         try:
-            reply = await self._http.request("GET", path, GateVerdict.model_validate, params=params,
-                                             needs_key=True, verdict_statuses=frozenset({412}))
+            reply = await self._http.request(
+                "GET",
+                path,
+                GateVerdict.model_validate,
+                params=params,
+                needs_key=True,
+                verdict_statuses=frozenset({412}),
+            )
         except BlahError as error:
             raise translate(error) from None
         verdict: GateVerdict = reply.data
@@ -276,15 +326,20 @@ class ErrorbarClient(PlatformClient):
         return listing.data
 
     async def criterion(self, criterion_id: str) -> assumed.Criterion:
-        return await self._call("GET", f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}",
-                                _shapes().Criterion.model_validate)
+        return await self._call(
+            "GET",
+            f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}",
+            _shapes().Criterion.model_validate,
+        )
 
     async def alignment(self, criterion_id: str) -> assumed.Alignment:
         """The criterion's last alignment (free, never re-judges). While an align is running
         the queue answers 400 "Alignment run in progress — N labels judged so far"."""
         return await self._call(
-            "GET", f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}/alignment",
-            _shapes().Alignment.model_validate)
+            "GET",
+            f"{wire.CRITERIA_PATH}/{segment(criterion_id, what='criterion id')}/alignment",
+            _shapes().Alignment.model_validate,
+        )
 
     async def align(self, criterion_id: str) -> assumed.AlignAnswer:
         """Re-measure the criterion's judge against its human labels. SPENDS one judge call per
@@ -294,9 +349,14 @@ class ErrorbarClient(PlatformClient):
         return await self._call("POST", path, _shapes().AlignAnswer.model_validate)
 
 
-async def wait_until_terminal(client: ErrorbarClient, run_id: str, *, sleep: Callable[[float], Awaitable[None]],
-                              interval: float = 2.0,
-                              on_poll: Callable[[assumed.Run], None] | None = None) -> assumed.Run:
+async def wait_until_terminal(
+    client: ErrorbarClient,
+    run_id: str,
+    *,
+    sleep: Callable[[float], Awaitable[None]],
+    interval: float = 2.0,
+    on_poll: Callable[[assumed.Run], None] | None = None,
+) -> assumed.Run:
     """Poll a run until DONE, ERROR or CANCELLED."""
     while True:
         run = await client.get_run(run_id)

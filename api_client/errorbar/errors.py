@@ -7,10 +7,9 @@ hold the key: they are built from the status, the code and the server's text onl
 
 from __future__ import annotations
 
+from api_client.errorbar import shapes_fixed as wire
 from api_client.errors import AuthError, BadRequestError, BlahError, ErrorFacts
 from api_client.transport.responses import safe_excerpt
-
-from api_client.errorbar import shapes_fixed as wire
 
 
 class ErrorbarError(BlahError):
@@ -38,8 +37,10 @@ class FundsError(ErrorbarError):
 class RoleError(AuthError):
     """403: the key's user is not a workspace OWNER/ADMIN, or the key has the read scope only."""
 
-    SENTENCE = ("this needs a key minted by a workspace OWNER or ADMIN (creating, cancelling and deleting runs "
-                "and aligning criteria do); nothing was changed")
+    SENTENCE = (
+        "this needs a key minted by a workspace OWNER or ADMIN (creating, cancelling and deleting runs "
+        "and aligning criteria do); nothing was changed"
+    )
     SCOPE_SENTENCE = "this key has the read scope only: writes need an evals:write key; nothing was changed"
 
     @staticmethod
@@ -75,8 +76,13 @@ def translate(error: BlahError, *, precondition: str | None = None, key_source: 
     status = error.status
     text = safe_excerpt(error.server_error, 300) if error.server_error else None
     said = f" (the queue said: {text})" if text else ""
-    kw: ErrorFacts = {"status": status, "server_error": error.server_error, "method": error.method,
-                      "path": error.path, "code": error.code}
+    kw: ErrorFacts = {
+        "status": status,
+        "server_error": error.server_error,
+        "method": error.method,
+        "path": error.path,
+        "code": error.code,
+    }
     if status == 402:
         return FundsError(FundsError.SENTENCE + said, **kw)
     if status == 403:

@@ -19,18 +19,17 @@ from typing import Self
 
 import httpx
 
+from api_client.errorbar.checks import gate_params
+from api_client.errorbar.errors import translate
+from api_client.errorbar.gate_verdict import GateVerdict
+from api_client.errorbar.keys import check_key
+from api_client.errorbar.shapes_fixed import EVALS_PATH, origin_base_url
 from api_client.errors import BlahError, MissingKeyError, UnreachableError
 from api_client.transport.origin import BEARER, OriginKeyAuth, normalize_base_url, origin_of, refuse_clear_text_key
 from api_client.transport.responses import ShapeError, decode_json, error_for_response, schema_error
 from api_client.transport.retry import RETRY_STATUSES, RetryPolicy
 from api_client.transport.secret import Secret
 from api_client.transport.url_paths import segment
-
-from api_client.errorbar.checks import gate_params
-from api_client.errorbar.errors import translate
-from api_client.errorbar.gate_verdict import GateVerdict
-from api_client.errorbar.keys import check_key
-from api_client.errorbar.shapes_fixed import EVALS_PATH, origin_base_url
 
 USER_AGENT = "blah-tui (errorbar gate)"
 TIMEOUT = httpx.Timeout(30.0, connect=10.0)
@@ -40,9 +39,16 @@ VERDICT_STATUSES = (200, 412)
 class BlockingGate:
     """``with BlockingGate(origin, key) as gate: status, verdict = gate.check(run_id, {...})``."""
 
-    def __init__(self, base_url: str, api_key: str | None, *, transport: httpx.BaseTransport | None = None,
-                 retry: RetryPolicy | None = None, sleep: Callable[[float], None] = time.sleep,
-                 timeout: httpx.Timeout = TIMEOUT) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        timeout: httpx.Timeout = TIMEOUT,
+    ) -> None:
         url = normalize_base_url(origin_base_url(base_url))
         key = check_key(api_key) if api_key is not None else None
         if key is not None:
@@ -54,9 +60,13 @@ class BlockingGate:
         self._retry = retry or RetryPolicy()
         self._sleep = sleep
         # an http:// origin (loopback) never makes a TLS handshake: no CA bundle to load
-        self._client = httpx.Client(transport=transport, timeout=timeout, follow_redirects=False,
-                                    verify=url.scheme != "http",
-                                    headers={"Accept": "application/json", "User-Agent": USER_AGENT})
+        self._client = httpx.Client(
+            transport=transport,
+            timeout=timeout,
+            follow_redirects=False,
+            verify=url.scheme != "http",
+            headers={"Accept": "application/json", "User-Agent": USER_AGENT},
+        )
 
     def close(self) -> None:
         self._client.close()
@@ -64,18 +74,23 @@ class BlockingGate:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
-    def check(self, run_id: str, thresholds: Mapping[str, float | None], *, ties: str | None = None,
-              model: str | None = None) -> tuple[int, GateVerdict]:
+    def check(
+        self, run_id: str, thresholds: Mapping[str, float | None], *, ties: str | None = None, model: str | None = None
+    ) -> tuple[int, GateVerdict]:
         """(HTTP status, verdict): 200 only when it passed, 412 for anything else."""
         params = gate_params(thresholds, ties=ties, model=model)
         path = f"{EVALS_PATH}/{segment(run_id, what='run id')}/gate"
         if self._auth is None:
-            raise MissingKeyError("this needs an API key (set ERRORBAR_API_KEY to an sk_... key); nothing was sent",
-                                  method="GET", path=path)
+            raise MissingKeyError(
+                "this needs an API key (set ERRORBAR_API_KEY to an sk_... key); nothing was sent",
+                method="GET",
+                path=path,
+            )
         secret = self._key.get_secret_value() if self._key else None
         attempt = 0
         while True:
@@ -91,14 +106,23 @@ class BlockingGate:
             else:
                 status = response.status_code
                 if status in VERDICT_STATUSES:
-                    data = decode_json(response.content, status=status, content_type=response.headers.get(
-                        "content-type"), method="GET", path=path, secret=secret)
+                    data = decode_json(
+                        response.content,
+                        status=status,
+                        content_type=response.headers.get("content-type"),
+                        method="GET",
+                        path=path,
+                        secret=secret,
+                    )
                     try:
                         return status, GateVerdict.model_validate(data)
                     except ShapeError as exc:
                         raise schema_error(exc, status=status, method="GET", path=path) from None
-                error = translate(error_for_response(status, response.headers, response.content, method="GET",
-                                                     path=path, secret=secret))
+                error = translate(
+                    error_for_response(
+                        status, response.headers, response.content, method="GET", path=path, secret=secret
+                    )
+                )
                 retry_after = getattr(error, "retry_after", None)
                 retryable = status in RETRY_STATUSES
             if not retryable or attempt >= self._retry.max_attempts:

@@ -60,8 +60,14 @@ class GateVerdict:
         for i, item in enumerate(checks):
             if not isinstance(item, dict) or not isinstance(item.get("pass"), bool):
                 raise ShapeError(f"checks[{i}] has no boolean 'pass'")
-            parsed.append(GateCheck(_text(item.get("check")), _text(item.get("model")),
-                                    _number(item.get("required"), f"checks[{i}].required"),
-                                    _number(item.get("actual"), f"checks[{i}].actual"), item["pass"],
-                                    _text(item.get("note"))))
+            parsed.append(
+                GateCheck(
+                    _text(item.get("check")),
+                    _text(item.get("model")),
+                    _number(item.get("required"), f"checks[{i}].required"),
+                    _number(item.get("actual"), f"checks[{i}].actual"),
+                    item["pass"],
+                    _text(item.get("note")),
+                )
+            )
         return cls(data["pass"], _text(data.get("status")), parsed, _text(data.get("reason")), data)

@@ -3,9 +3,8 @@ anything is sent, naming the kind it looks like (``common.key_shapes``), never t
 
 from __future__ import annotations
 
-from common.key_shapes import checked_key
-
 from api_client.errorbar.errors import KeyShapeError
+from common.key_shapes import checked_key
 
 KEY_PREFIX = "sk_"
 

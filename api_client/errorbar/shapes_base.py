@@ -17,8 +17,10 @@ Json = dict[str, Any]
 
 def interval(value: Any) -> list[float] | None:
     """``[lo, hi]`` of numbers, else None (an interval the platform did not give is not made up)."""
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
     ):
         return [float(value[0]), float(value[1])]
     return None

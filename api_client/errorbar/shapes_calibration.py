@@ -13,9 +13,24 @@ from pydantic import Field, field_validator
 from api_client.errorbar.shapes_base import Json, Lenient, interval, object_or_none
 
 __all__ = [
-    "AlignAnswer", "Alignment", "AlignmentMetrics", "ArmPairwise", "Attestation", "AttestationProblem",
-    "Calibration", "CalibrationSide", "CorrectedWinRate", "CriterionClusters", "Disagreement", "Evidence",
-    "EvidenceContent", "EvidenceGate", "FailureCluster", "FailureClusters", "PairLabel", "Pairwise",
+    "AlignAnswer",
+    "Alignment",
+    "AlignmentMetrics",
+    "ArmPairwise",
+    "Attestation",
+    "AttestationProblem",
+    "Calibration",
+    "CalibrationSide",
+    "CorrectedWinRate",
+    "CriterionClusters",
+    "Disagreement",
+    "Evidence",
+    "EvidenceContent",
+    "EvidenceGate",
+    "FailureCluster",
+    "FailureClusters",
+    "PairLabel",
+    "Pairwise",
     "parse_pair_labels",
 ]
 
@@ -184,8 +199,9 @@ class Evidence(Lenient):
     refusals: Json | None = None
     attestation: Attestation | None = None
 
-    _objects = field_validator("run", "results", "gate", "instrument", "samples", "content", "refusals",
-                               "attestation", mode="before")(object_or_none)
+    _objects = field_validator(
+        "run", "results", "gate", "instrument", "samples", "content", "refusals", "attestation", mode="before"
+    )(object_or_none)
 
 
 # ---------------------------------------------------------------- failure clusters (contract 3.4)

@@ -79,8 +79,16 @@ class BulkGet:
                 async with asyncio.timeout(self.deadline):
                     connection = self._idle.pop() if self._idle else await self._connect()
                     body, keep = await self._exchange(connection, target, refuse_html)
-            except (OSError, EOFError, ValueError, TimeoutError, asyncio.LimitOverrunError,
-                    asyncio.IncompleteReadError, ssl.SSLError, BulkFallback) as exc:  # fmt: skip
+            except (
+                OSError,
+                EOFError,
+                ValueError,
+                TimeoutError,
+                asyncio.LimitOverrunError,
+                asyncio.IncompleteReadError,
+                ssl.SSLError,
+                BulkFallback,
+            ) as exc:
                 if connection is not None:
                     connection.close()
                 self.fallbacks += 1

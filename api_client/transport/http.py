@@ -67,9 +67,7 @@ T = TypeVar("T")
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 UPLOAD_CHUNK = 64 * 1024
-_HOP_HEADERS = frozenset(
-    {"host", "content-length", "transfer-encoding", "connection", "authorization"}
-)
+_HOP_HEADERS = frozenset({"host", "content-length", "transfer-encoding", "connection", "authorization"})
 _PLAIN_PATH = re.compile(r"(?:/(?:[A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)+")
 """A path httpx sends as it is: segments of unreserved and sub-delimiter characters and
 well-formed percent escapes (``target_for``; dot segments are checked apart)."""
@@ -201,7 +199,12 @@ class HttpCore:
     def _error_for(self, response: httpx.Response, body: bytes, method: str, path: str) -> BlahError:
         """The platform's error for a non-2xx answer with this ``body`` (our key never quoted back)."""
         return error_for_response(
-            response.status_code, response.headers, body, method=method, path=path, secret=self._secret(),
+            response.status_code,
+            response.headers,
+            body,
+            method=method,
+            path=path,
+            secret=self._secret(),
             error_types=self._error_types,
         )
 
@@ -489,9 +492,7 @@ class HttpCore:
         method = method.upper()
         url = self.base_url.join(target)
         if url.scheme not in ("http", "https") or not url.host:
-            raise InvalidResponseError(
-                "the upload URL is not an http(s) URL; nothing was sent", excerpt=None
-            )
+            raise InvalidResponseError("the upload URL is not an http(s) URL; nothing was sent", excerpt=None)
         path = url.path
         same_origin = origin_of(url) == self._origin
         self._check_key(same_origin, method, path)

@@ -12,6 +12,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 import httpx
+
 from api_client.transport.secret import Secret
 from api_client.transport.url_paths import API_PREFIX
 

@@ -78,9 +78,7 @@ def decode_json(
     where: dict[str, Any] = {"status": status, "method": method, "path": path}
     if looks_like_html(body, content_type):
         excerpt = body_excerpt(body, secret=secret)
-        raise InvalidResponseError(
-            f"expected JSON, got an HTML page: {excerpt}", excerpt=excerpt, **where
-        )
+        raise InvalidResponseError(f"expected JSON, got an HTML page: {excerpt}", excerpt=excerpt, **where)
     if not body.strip():
         raise InvalidResponseError("expected JSON, got an empty body", excerpt="", **where)
     try:
@@ -153,9 +151,7 @@ def server_error_text(payload: Any, *, secret: str | None) -> str | None:
             for item in detail[:3]:
                 if isinstance(item, Mapping):
                     loc = ".".join(str(p) for p in item.get("loc", []) if p != "body")
-                    items.append(
-                        f"{loc}: {item.get('msg', '')}" if loc else str(item.get("msg", ""))
-                    )
+                    items.append(f"{loc}: {item.get('msg', '')}" if loc else str(item.get("msg", "")))
                 else:
                     items.append(str(item))
             text = "; ".join(items)
@@ -220,9 +216,7 @@ def error_for_response(
     if server_text is not None:
         message = safe_excerpt(server_text, 300)
     else:
-        default = _DEFAULT_TEXT.get(
-            status, "server error" if status >= 500 else "unexpected answer"
-        )
+        default = _DEFAULT_TEXT.get(status, "server error" if status >= 500 else "unexpected answer")
         excerpt = body_excerpt(body, secret=secret) if body.strip() else ""
         if excerpt:
             kind = "an HTML page" if is_html else "a body"

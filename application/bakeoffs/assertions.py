@@ -58,9 +58,15 @@ def assertion_rows(run: assumed.Run) -> list[AssertionRow]:
         for i, item in enumerate(entry.get("per_assertion") or []):
             config = configs[i] if i < len(configs) else (item if isinstance(item, dict) else {})
             per.append((assertion_name(config), _int(item.get("passed")) if isinstance(item, dict) else None))
-        rows.append(AssertionRow(entry["model"], _int(entry.get("answers")), _int(entry.get("passed_all")),
-                                 float(rate) if isinstance(rate, (int, float)) and not isinstance(rate, bool) else None,
-                                 tuple(per)))
+        rows.append(
+            AssertionRow(
+                entry["model"],
+                _int(entry.get("answers")),
+                _int(entry.get("passed_all")),
+                float(rate) if isinstance(rate, (int, float)) and not isinstance(rate, bool) else None,
+                tuple(per),
+            )
+        )
     return rows
 
 

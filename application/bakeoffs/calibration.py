@@ -28,24 +28,44 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
 __all__ = [
-    "JUDGE_VERDICT", "LABELS_NEEDED", "VERDICTS", "ArmCalibration", "CalibrationPanel", "LabelRefused", "Recomputed", "SideFigures",
-    "check_label", "labels_needed_sentence", "next_pair", "panel", "recompute",
+    "JUDGE_VERDICT",
+    "LABELS_NEEDED",
+    "VERDICTS",
+    "ArmCalibration",
+    "CalibrationPanel",
+    "LabelRefused",
+    "Recomputed",
+    "SideFigures",
+    "check_label",
+    "labels_needed_sentence",
+    "next_pair",
+    "panel",
+    "recompute",
 ]
 
 LABELS_NEEDED = 30
 """The queue's rule: the corrected win rate needs at least 30 human pair labels (contract 3.9)."""
 VERDICTS = ("candidate", "baseline", "tie")
 JUDGE_VERDICT = {"win": "candidate", "loss": "baseline", "tie": "tie"}
-CRITERION_REFUSAL = ("pair labels are for comparison runs: a criterion run grades each answer alone against "
-                     "its criterion, so there is no pair to label (align the criterion instead); nothing was sent")
+CRITERION_REFUSAL = (
+    "pair labels are for comparison runs: a criterion run grades each answer alone against "
+    "its criterion, so there is no pair to label (align the criterion instead); nothing was sent"
+)
 
 
 class LabelRefused(ValueError):
     """The label would be refused by the queue (or is not a person's verdict); not sent."""
 
 
-def check_label(run: assumed.Run, sample_index: int, arm: str, verdict: str | None,
-                critique: str | None = None, *, sample_count: int | None = None) -> None:
+def check_label(
+    run: assumed.Run,
+    sample_index: int,
+    arm: str,
+    verdict: str | None,
+    critique: str | None = None,
+    *,
+    sample_count: int | None = None,
+) -> None:
     """``LabelRefused`` with a sentence when the label cannot be posted; nothing is sent.
     ``verdict`` None means a removal (still refused on a criterion run)."""
     if run.eval_kind == "criterion":
@@ -76,9 +96,11 @@ class SideFigures:
         """``wins     sensitivity 0.900 [0.800, 0.950] (of 20) · specificity ...``: the CLI's line and the panel's."""
         positives = self.positives if self.positives is not None else DASH
         negatives = self.negatives if self.negatives is not None else DASH
-        return (f"{self.name:<8} sensitivity {rate_text(self.sensitivity)} {interval_text(self.sensitivity_ci)} "
-                f"(of {positives}) · specificity {rate_text(self.specificity)} {interval_text(self.specificity_ci)} "
-                f"(of {negatives})")
+        return (
+            f"{self.name:<8} sensitivity {rate_text(self.sensitivity)} {interval_text(self.sensitivity_ci)} "
+            f"(of {positives}) · specificity {rate_text(self.specificity)} {interval_text(self.specificity_ci)} "
+            f"(of {negatives})"
+        )
 
 
 @dataclass(frozen=True)
@@ -121,23 +143,46 @@ def panel(run: assumed.Run, pairwise: assumed.Pairwise | None) -> CalibrationPan
         for name in ("wins", "losses", "decided"):
             side = getattr(cal, name)
             if side is not None:
-                sides.append(SideFigures(name, side.positives, side.negatives, side.sensitivity,
-                                         _pair(side.sensitivity_ci), side.specificity, _pair(side.specificity_ci)))
+                sides.append(
+                    SideFigures(
+                        name,
+                        side.positives,
+                        side.negatives,
+                        side.sensitivity,
+                        _pair(side.sensitivity_ci),
+                        side.specificity,
+                        _pair(side.specificity_ci),
+                    )
+                )
     printed = {row.key: row for row in (run.results.per_candidate if run.results else [])}
     arms = []
     for key in run.candidate_models or list(printed):
         entry = pairwise.candidates.get(key) if pairwise is not None else None
         fixed = entry.corrected if entry is not None else None
         row = printed.get(key)
-        arms.append(ArmCalibration(
-            key, entry.labelled_pairs if entry is not None else None,
-            row.win_rate if row else None, _pair(row.ci95) if row else None,
-            fixed.win_rate if fixed else None, _pair(fixed.win_rate_ci) if fixed else None,
-            fixed.floor_half_width if fixed else None))
+        arms.append(
+            ArmCalibration(
+                key,
+                entry.labelled_pairs if entry is not None else None,
+                row.win_rate if row else None,
+                _pair(row.ci95) if row else None,
+                fixed.win_rate if fixed else None,
+                _pair(fixed.win_rate_ci) if fixed else None,
+                fixed.floor_half_width if fixed else None,
+            )
+        )
     labelled = (pairwise.labelled_pairs if pairwise is not None else None) or 0
     reason = cal.reason if cal is not None else "no pair labelled yet"
-    return CalibrationPanel(labelled, cal.n if cal else 0, cal.agreement if cal else None,
-                            cal.kappa if cal else None, bool(cal and cal.usable), reason, tuple(sides), tuple(arms))
+    return CalibrationPanel(
+        labelled,
+        cal.n if cal else 0,
+        cal.agreement if cal else None,
+        cal.kappa if cal else None,
+        bool(cal and cal.usable),
+        reason,
+        tuple(sides),
+        tuple(arms),
+    )
 
 
 def labels_needed_sentence(figures: CalibrationPanel) -> str:
@@ -145,8 +190,10 @@ def labels_needed_sentence(figures: CalibrationPanel) -> str:
     if figures.usable:
         return f"calibration usable ({figures.counted} labelled pairs): the corrected win rate is shown"
     if figures.labels_needed:
-        return (f"label {figures.labels_needed} more pair{'s' if figures.labels_needed != 1 else ''} for a corrected "
-                f"win rate ({figures.counted or 0} of {LABELS_NEEDED} counted so far)")
+        return (
+            f"label {figures.labels_needed} more pair{'s' if figures.labels_needed != 1 else ''} for a corrected "
+            f"win rate ({figures.counted or 0} of {LABELS_NEEDED} counted so far)"
+        )
     return f"not usable yet: {figures.reason or 'the queue did not say why'}"
 
 
@@ -161,21 +208,29 @@ class Recomputed:
     def matches(self, figures: CalibrationPanel, tolerance: float = 1e-6) -> bool:
         def same(a: float | None, b: float | None) -> bool:
             return (a is None and b is None) or (a is not None and b is not None and abs(a - b) <= tolerance)
-        return self.n == (figures.counted or 0) and same(self.agreement, figures.agreement) \
+
+        return (
+            self.n == (figures.counted or 0)
+            and same(self.agreement, figures.agreement)
             and same(self.kappa, figures.kappa)
+        )
 
 
 def recompute(samples: Sequence[assumed.Sample]) -> Recomputed:
     """n, agreement and Cohen's kappa over the labelled pairs that have a judge reading."""
-    pairs = [(JUDGE_VERDICT[answer.outcome], answer.human_verdict)
-             for sample in samples for answer in sample.candidates
-             if answer.human_verdict in VERDICTS and answer.outcome in JUDGE_VERDICT]
+    pairs = [
+        (JUDGE_VERDICT[answer.outcome], answer.human_verdict)
+        for sample in samples
+        for answer in sample.candidates
+        if answer.human_verdict in VERDICTS and answer.outcome in JUDGE_VERDICT
+    ]
     n = len(pairs)
     if not n:
         return Recomputed(0, None, None)
     agreement = sum(1 for judge, person in pairs if judge == person) / n
-    expected = sum((sum(1 for j, _ in pairs if j == v) / n) * (sum(1 for _, h in pairs if h == v) / n)
-                   for v in VERDICTS)
+    expected = sum(
+        (sum(1 for j, _ in pairs if j == v) / n) * (sum(1 for _, h in pairs if h == v) / n) for v in VERDICTS
+    )
     kappa = (agreement - expected) / (1 - expected) if expected < 1 else None
     return Recomputed(n, agreement, kappa)
 

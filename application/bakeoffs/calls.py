@@ -28,10 +28,15 @@ PLATFORM = "errorbar"
 BASELINE_SUFFIX = "#baseline"
 """The baseline's call id: the row key and this ('#' is in no arm label, so no candidate's)."""
 _READING = {"candidate": "the candidate", "baseline": "the baseline", "tie": "a tie", None: "no reading"}
-_OUTCOME = {"win": "win: the candidate won both orderings", "loss": "loss: the baseline won both orderings",
-            "tie": "tie: both readings said tie, or the two orderings disagreed",
-            "failed": "failed: an ordering got no reading", "pass": "pass", "fail": "fail",
-            "unparsed": "unparsed: the judge's answer could not be read"}
+_OUTCOME = {
+    "win": "win: the candidate won both orderings",
+    "loss": "loss: the baseline won both orderings",
+    "tie": "tie: both readings said tie, or the two orderings disagreed",
+    "failed": "failed: an ordering got no reading",
+    "pass": "pass",
+    "fail": "fail",
+    "unparsed": "unparsed: the judge's answer could not be read",
+}
 
 
 def verdicts_line(answer: assumed.SampleAnswer) -> str:
@@ -39,8 +44,7 @@ def verdicts_line(answer: assumed.SampleAnswer) -> str:
     if orderings is None:
         return "the platform does not send the two orderings' readings"
     ab, ba = orderings.get("ab"), orderings.get("ba")
-    return (f"baseline shown first: {_READING.get(ab, str(ab))} · "
-            f"candidate shown first: {_READING.get(ba, str(ba))}")
+    return f"baseline shown first: {_READING.get(ab, str(ab))} · candidate shown first: {_READING.get(ba, str(ba))}"
 
 
 def _preview(text: str | None) -> str:
@@ -58,7 +62,9 @@ class SampleCalls:
         self.rows = {row.key: row for row in rows}
         # A criterion run grades the baseline among the answers: it has no separate baseline call.
         pair = run.eval_kind != "criterion"
-        self.ids = [call_id for row in rows for call_id in ((row.key, row.key + BASELINE_SUFFIX) if pair else (row.key,))]
+        self.ids = [
+            call_id for row in rows for call_id in ((row.key, row.key + BASELINE_SUFFIX) if pair else (row.key,))
+        ]
         self._order = OrderedIds(self.ids)
 
     def neighbours(self, call_id: str) -> tuple[str | None, str | None]:
@@ -78,8 +84,9 @@ class SampleCalls:
             this = replace(answer_from_sample(answer), model=row.arm)
             other, other_text = f"baseline {run.baseline_model or '—'}", sample.baseline_answer
         model, cut = this.model, this.truncated
-        entry = answer_call(call_id, this, source=PLATFORM, prompt=sample.prompt, max_tokens=cap,
-                            created_at=iso_ms(run.created_at))
+        entry = answer_call(
+            call_id, this, source=PLATFORM, prompt=sample.prompt, max_tokens=cap, created_at=iso_ms(run.created_at)
+        )
         origin: list[tuple[str, str]] = [
             ("platform", PLATFORM),
             ("run", f"{run.id} · {run.name or '—'}"),

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
-__all__ = ["ClusterRow", "FORCE_CONFIRMATION", "cluster_rows", "freshness"]
+__all__ = ["FORCE_CONFIRMATION", "ClusterRow", "cluster_rows", "freshness"]
 
-FORCE_CONFIRMATION = ("re-cluster the failures now, skipping the hour's cache? It makes one metered call per "
-                      "criterion with 4 or more failure reasons (it spends money), sent once")
+FORCE_CONFIRMATION = (
+    "re-cluster the failures now, skipping the hour's cache? It makes one metered call per "
+    "criterion with 4 or more failure reasons (it spends money), sent once"
+)
 MIN_REASONS = 4
 
 
@@ -42,16 +44,44 @@ def cluster_rows(answer: assumed.FailureClusters, criterion_id: str | None = Non
             continue
         if not item.clusters:
             failures = item.failures or 0
-            note = ("no failures in the window" if failures == 0 else
-                    f"{failures} failure{'s' if failures != 1 else ''}: " f"fewer than {MIN_REASONS} reasons, so no clusters"
-                    if failures < MIN_REASONS else "no clusters sent")
-            rows.append(ClusterRow(item.criterion_id, item.criterion_name, item.failures, item.without_reason,
-                                   None, None, None, None, (), note))
+            note = (
+                "no failures in the window"
+                if failures == 0
+                else f"{failures} failure{'s' if failures != 1 else ''}: "
+                f"fewer than {MIN_REASONS} reasons, so no clusters"
+                if failures < MIN_REASONS
+                else "no clusters sent"
+            )
+            rows.append(
+                ClusterRow(
+                    item.criterion_id,
+                    item.criterion_name,
+                    item.failures,
+                    item.without_reason,
+                    None,
+                    None,
+                    None,
+                    None,
+                    (),
+                    note,
+                )
+            )
             continue
         for cluster in item.clusters:
-            rows.append(ClusterRow(item.criterion_id, item.criterion_name, item.failures, item.without_reason,
-                                   cluster.name, cluster.count, cluster.share, cluster.example,
-                                   tuple(cluster.request_ids), None))
+            rows.append(
+                ClusterRow(
+                    item.criterion_id,
+                    item.criterion_name,
+                    item.failures,
+                    item.without_reason,
+                    cluster.name,
+                    cluster.count,
+                    cluster.share,
+                    cluster.example,
+                    tuple(cluster.request_ids),
+                    None,
+                )
+            )
     return rows
 
 

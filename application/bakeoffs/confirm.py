@@ -24,38 +24,73 @@ def request_plan_lines(request: NewRun, criterion: assumed.Criterion | None) -> 
     from application.bakeoffs.planning import run_plan_lines  # the arithmetic: not on `bakeoff gate`'s path
 
     judge = criterion if request.eval_kind == "criterion" else None
-    return run_plan_lines(request.sample_count, request.noninferiority_margin if request.certified else None,
-                          judge.tpr if judge is not None else None, judge.tnr if judge is not None else None)
+    return run_plan_lines(
+        request.sample_count,
+        request.noninferiority_margin if request.certified else None,
+        judge.tpr if judge is not None else None,
+        judge.tnr if judge is not None else None,
+    )
 
 
-def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
-                       runs: Sequence[assumed.Run]) -> list[tuple[str, str]]:
+def confirmation_lines(
+    request: NewRun, criterion: assumed.Criterion | None, runs: Sequence[assumed.Run]
+) -> list[tuple[str, str]]:
     """(label, text) lines; the label ``!`` marks a warning."""
     lines: list[tuple[str, str]] = [("Bake-off", request.name.strip())]
     if request.eval_kind == "criterion":
         name = (criterion.name or criterion.id) if criterion is not None else (request.criterion_id or "—")
-        lines.append(("Kind", (f"criterion {name}: every model's answers graded pass/fail by its frozen judge, "
-                              "corrected with the judge's measured error")))
+        lines.append(
+            (
+                "Kind",
+                (
+                    f"criterion {name}: every model's answers graded pass/fail by its frozen judge, "
+                    "corrected with the judge's measured error"
+                ),
+            )
+        )
     else:
-        lines.append(("Kind", "comparison, rubric type "
-                              + RUBRIC_TYPE_HELP.get(request.rubric_type, request.rubric_type)))
+        lines.append(
+            ("Kind", "comparison, rubric type " + RUBRIC_TYPE_HELP.get(request.rubric_type, request.rubric_type))
+        )
     if request.certified:
         margin = request.noninferiority_margin
-        lines.append(("Baseline", "against what you shipped (__stored__): a certified switch; the gate's "
-                                  f"noninferiority margin {margin:.2f}, scaled by the judge's measured error"
-                      if margin is not None else "against what you shipped (__stored__): a certified switch"))
+        lines.append(
+            (
+                "Baseline",
+                "against what you shipped (__stored__): a certified switch; the gate's "
+                f"noninferiority margin {margin:.2f}, scaled by the judge's measured error"
+                if margin is not None
+                else "against what you shipped (__stored__): a certified switch",
+            )
+        )
     elif request.baseline_model == STORED:
         lines.append(("Baseline", "your logged answers (__stored__)"))
     else:
         lines.append(("Baseline", request.baseline_model))
     judge = criterion.judge_model if request.eval_kind == "criterion" and criterion is not None else request.judge_model
-    lines.append(("Candidates", (", ".join(request.candidate_keys) or "none (the baseline graded alone)")
-                  + f" · judge {judge or 'the queue default'}"))
-    lines.append(("Samples", (f"{request.sample_count} from {request.filters.describe()}; answers capped at "
-                             f"{request.max_output_tokens:,} tokens")))
+    lines.append(
+        (
+            "Candidates",
+            (", ".join(request.candidate_keys) or "none (the baseline graded alone)")
+            + f" · judge {judge or 'the queue default'}",
+        )
+    )
+    lines.append(
+        (
+            "Samples",
+            (
+                f"{request.sample_count} from {request.filters.describe()}; answers capped at "
+                f"{request.max_output_tokens:,} tokens"
+            ),
+        )
+    )
     if request.assertions:
-        lines.append(("Assertions", "; ".join(assertion_name(a) for a in request.assertions)
-                      + " (free: checked on every answer)"))
+        lines.append(
+            (
+                "Assertions",
+                "; ".join(assertion_name(a) for a in request.assertions) + " (free: checked on every answer)",
+            )
+        )
     for warning in request.warnings(criterion):
         lines.append(("!", warning))
     for line in request_plan_lines(request, criterion):
@@ -68,6 +103,13 @@ def confirmation_lines(request: NewRun, criterion: assumed.Criterion | None,
             lines.append(("Spends", line))
         elif line not in generations:
             lines.append(("Cost", line))
-    lines.append(("", (f"{plan.generations} generations and {plan.judge_calls} judge calls, paid from the "
-                      "workspace's wallet. Sent once.")))
+    lines.append(
+        (
+            "",
+            (
+                f"{plan.generations} generations and {plan.judge_calls} judge calls, paid from the "
+                "workspace's wallet. Sent once."
+            ),
+        )
+    )
     return lines

@@ -49,9 +49,11 @@ class RunSize:
 def run_size(samples: int, answers_per_arm: Sequence[int], stored: bool) -> RunSize:
     """The counts of a run of ``samples`` samples whose arms give these answers per sample
     (best-of-N: N, else 1); ``stored``: the baseline is the logged answers (__stored__)."""
-    return RunSize(generations=(0 if stored else samples) + sum(samples * answers for answers in answers_per_arm),
-                   pairs=samples * len(answers_per_arm),
-                   knockouts=sum(samples * (answers - 1) for answers in answers_per_arm))
+    return RunSize(
+        generations=(0 if stored else samples) + sum(samples * answers for answers in answers_per_arm),
+        pairs=samples * len(answers_per_arm),
+        knockouts=sum(samples * (answers - 1) for answers in answers_per_arm),
+    )
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,14 @@ def measured_costs(runs: Sequence[assumed.Run]) -> MeasuredCosts:
                 answers.setdefault(model, []).append(row.eval_cost_micros / row.attempted)
             calls += 2 * (row.attempted or 0)
         base = results.baseline
-        if base is not None and not base.stored_answers and base.eval_cost_micros is not None and \
-                run.baseline_model and run.baseline_model != STORED and results.sample_count:
+        if (
+            base is not None
+            and not base.stored_answers
+            and base.eval_cost_micros is not None
+            and run.baseline_model
+            and run.baseline_model != STORED
+            and results.sample_count
+        ):
             answers.setdefault(run.baseline_model, []).append(base.eval_cost_micros / results.sample_count)
         for model_row in results.per_model:
             graded = sum(v or 0 for v in (model_row.judged_pass, model_row.judged_fail, model_row.unparsed))
@@ -126,25 +134,32 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     if request.eval_kind == "criterion":
         graded = 1 + len(request.arms)
         judge_calls = samples * graded
-        judge_line = (f"judge: {judge_calls} calls (one pass/fail grading per answer: {samples} samples × "
-                      f"{graded} models)")
+        judge_line = (
+            f"judge: {judge_calls} calls (one pass/fail grading per answer: {samples} samples × {graded} models)"
+        )
     else:
         judge_calls = 2 * (size.pairs + size.knockouts)
         judge_line = f"judge: {judge_calls} calls (two per pair, both orderings: {size.pairs} pairs"
-        judge_line += (f", plus {size.knockouts} best-of-N knockouts, two calls each like every pair)"
-                       if size.knockouts else ")")
+        judge_line += (
+            f", plus {size.knockouts} best-of-N knockouts, two calls each like every pair)" if size.knockouts else ")"
+        )
     lines.append(judge_line)
     judge = judge_model or request.judge_model
-    judge_cost = costs.per_judge_call.get(judge) if judge else (
-        median(costs.per_judge_call.values()) if costs.per_judge_call else None)
+    judge_cost = (
+        costs.per_judge_call.get(judge)
+        if judge
+        else (median(costs.per_judge_call.values()) if costs.per_judge_call else None)
+    )
     missing = sorted({model for model, _ in to_price if model not in costs.per_answer})
     estimate = None
     if judge_cost is None:
         missing.append(f"the judge {judge}" if judge else "the queue's default judge")
     if not missing and judge_cost is not None:
         estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls
-        lines.append(f"estimate: about {_n(estimate)} in the queue's cost unit (micros; the currency is not stated), "
-                     "as measured on this workspace's earlier runs")
+        lines.append(
+            f"estimate: about {_n(estimate)} in the queue's cost unit (micros; the currency is not stated), "
+            "as measured on this workspace's earlier runs"
+        )
     elif len(missing) < len(to_price) + 1:
         lines.append(f"no full cost estimate: no earlier run measured {', '.join(missing)}")
     else:
@@ -152,6 +167,8 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     priced = [(m, k) for m, k in to_price if m in costs.usd_per_request]
     if priced:
         usd = sum(costs.usd_per_request[m] * k for m, k in priced)
-        lines.append(f"screening's estimate for {', '.join(sorted({m for m, _ in priced}))}: about ${usd:,.4f} "
-                     "for these generations (its estimated $ per request)")
+        lines.append(
+            f"screening's estimate for {', '.join(sorted({m for m, _ in priced}))}: about ${usd:,.4f} "
+            "for these generations (its estimated $ per request)"
+        )
     return SpendPlan(size.generations, judge_calls, tuple(lines), estimate)

@@ -25,8 +25,15 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
-__all__ = ["AlignProgress", "CriterionRow", "align_and_wait", "align_confirmation", "alignment_lines",
-           "criterion_row", "in_progress"]
+__all__ = [
+    "AlignProgress",
+    "CriterionRow",
+    "align_and_wait",
+    "align_confirmation",
+    "alignment_lines",
+    "criterion_row",
+    "in_progress",
+]
 
 POLL_S = 2.0
 _PROGRESS = re.compile(r"in progress\D*(\d+)", re.IGNORECASE)
@@ -61,11 +68,22 @@ def criterion_row(criterion: assumed.Criterion) -> CriterionRow:
         drift = criterion.drift_status
     else:
         drift = "not sent"
-    return CriterionRow(criterion.id, criterion.name, criterion.judge_model, criterion.trust, criterion.tpr,
-                        _pair(criterion.tpr_ci), criterion.tnr, _pair(criterion.tnr_ci), criterion.kappa,
-                        criterion.alignment_n, criterion.aligned_at, drift,
-                        informedness(criterion.tpr, criterion.tnr),
-                        judge_reading(criterion.tpr, criterion.tnr, criterion.kappa))
+    return CriterionRow(
+        criterion.id,
+        criterion.name,
+        criterion.judge_model,
+        criterion.trust,
+        criterion.tpr,
+        _pair(criterion.tpr_ci),
+        criterion.tnr,
+        _pair(criterion.tnr_ci),
+        criterion.kappa,
+        criterion.alignment_n,
+        criterion.aligned_at,
+        drift,
+        informedness(criterion.tpr, criterion.tnr),
+        judge_reading(criterion.tpr, criterion.tnr, criterion.kappa),
+    )
 
 
 def alignment_lines(report: assumed.Alignment) -> list[str]:
@@ -75,17 +93,23 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
     if metrics is None:
         lines.append("metrics: not sent")
     else:
-        lines.append(f"{metrics.n if metrics.n is not None else '—'} labels · TPR {rate_text(metrics.tpr)} "
-                     f"{interval_text(metrics.tpr_ci)} · TNR {rate_text(metrics.tnr)} {interval_text(metrics.tnr_ci)} · "
-                     f"kappa {rate_text(metrics.kappa)}")
+        lines.append(
+            f"{metrics.n if metrics.n is not None else '—'} labels · TPR {rate_text(metrics.tpr)} "
+            f"{interval_text(metrics.tpr_ci)} · TNR {rate_text(metrics.tnr)} {interval_text(metrics.tnr_ci)} · "
+            f"kappa {rate_text(metrics.kappa)}"
+        )
         reading = judge_reading(metrics.tpr, metrics.tnr, metrics.kappa)
         if reading:
             lines.append(f"the app's reading: {reading}")
-    lines.append(f"{len(report.disagreements)} disagreement{'s' if len(report.disagreements) != 1 else ''}"
-                 + (f" ({report.agreements} agreements)" if report.agreements is not None else ""))
+    lines.append(
+        f"{len(report.disagreements)} disagreement{'s' if len(report.disagreements) != 1 else ''}"
+        + (f" ({report.agreements} agreements)" if report.agreements is not None else "")
+    )
     for item in report.disagreements:
-        lines.append(f"  {item.request_id or '—'} · judge {item.judge_verdict or '—'} · person "
-                     f"{item.human_verdict or '—'} · tag {item.tag or '—'}")
+        lines.append(
+            f"  {item.request_id or '—'} · judge {item.judge_verdict or '—'} · person "
+            f"{item.human_verdict or '—'} · tag {item.tag or '—'}"
+        )
         lines.append(f"    critique: {item.critique if item.critique is not None else '(none)'}")
         lines.append(f"    answer: {item.response_excerpt if item.response_excerpt is not None else '(not sent)'}")
     return lines
@@ -93,8 +117,10 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
 
 def align_confirmation(criterion: assumed.Criterion) -> str:
     labels = f"{criterion.alignment_n} labels" if criterion.alignment_n else "every in-scope label"
-    return (f"align {criterion.name or criterion.id}? It re-judges {labels} with "
-            f"{criterion.judge_model or 'its judge'}: one metered judge call per label (it spends money), sent once")
+    return (
+        f"align {criterion.name or criterion.id}? It re-judges {labels} with "
+        f"{criterion.judge_model or 'its judge'}: one metered judge call per label (it spends money), sent once"
+    )
 
 
 def in_progress(error: BaseException) -> int | None:
@@ -114,9 +140,15 @@ class AlignProgress:
     total: int | None
 
 
-async def align_and_wait(client: ErrorbarClient, criterion_id: str, *, sleep: Callable[[float], Awaitable[None]],
-                         on_progress: Callable[[AlignProgress], None] | None = None,
-                         interval: float = POLL_S, max_polls: int = 900) -> assumed.Alignment:
+async def align_and_wait(
+    client: ErrorbarClient,
+    criterion_id: str,
+    *,
+    sleep: Callable[[float], Awaitable[None]],
+    on_progress: Callable[[AlignProgress], None] | None = None,
+    interval: float = POLL_S,
+    max_polls: int = 900,
+) -> assumed.Alignment:
     """Align once (the caller has confirmed), then the report: at once for <=50 labels,
     else after polling ``GET .../alignment`` while it says "in progress". A lost answer to
     the POST is settled by reading the alignment (free), never by sending again."""
@@ -139,5 +171,7 @@ async def align_and_wait(client: ErrorbarClient, criterion_id: str, *, sleep: Ca
             if on_progress is not None:
                 on_progress(AlignProgress(judged, total))
         await sleep(interval)
-    raise TimeoutError(f"the alignment of {criterion_id} was still in progress after {max_polls} reads; "
-                       "it was not sent again: read it later with `bakeoff criterion`")
+    raise TimeoutError(
+        f"the alignment of {criterion_id} was still in progress after {max_polls} reads; "
+        "it was not sent again: read it later with `bakeoff criterion`"
+    )

@@ -20,10 +20,19 @@ __all__ = ["confirm_text", "criterion_option", "row_of_field"]
 
 
 _ROWS = (
-    ("name", "name"), ("eval_kind", "kind"), ("criterion_id", "criterion"), ("rubric_type", "rubric-type"),
-    ("rubric", "rubric"), ("judge_model", "judge"), ("baseline_model", "baseline"),
-    ("noninferiority_margin", "margin"), ("candidate_models", "candidates"), ("candidates", "arms"),
-    ("sample_filters", "filters"), ("assertions", "assertions"), ("sample_count", "samples"),
+    ("name", "name"),
+    ("eval_kind", "kind"),
+    ("criterion_id", "criterion"),
+    ("rubric_type", "rubric-type"),
+    ("rubric", "rubric"),
+    ("judge_model", "judge"),
+    ("baseline_model", "baseline"),
+    ("noninferiority_margin", "margin"),
+    ("candidate_models", "candidates"),
+    ("candidates", "arms"),
+    ("sample_filters", "filters"),
+    ("assertions", "assertions"),
+    ("sample_count", "samples"),
     ("max_output_tokens", "max"),
 )
 
@@ -43,9 +52,11 @@ def _fig(value: float | None) -> str:
 def criterion_option(criterion: assumed.Criterion) -> str:
     """A criterion as the picker lists it: name, trust, TPR/TNR, kappa, drift."""
     drift = (criterion.model_extra or {}).get("drift_signal") or (criterion.model_extra or {}).get("drift_status")
-    return (f"{one_line(criterion.name or criterion.id, max_len=28)} · trust {one_line(criterion.trust or '—', max_len=16)}"
-            f" · TPR {_fig(criterion.tpr)} TNR {_fig(criterion.tnr)} · kappa {_fig(criterion.kappa)}"
-            f" · drift {one_line(str(drift or '—'), max_len=16)}")
+    return (
+        f"{one_line(criterion.name or criterion.id, max_len=28)} · trust {one_line(criterion.trust or '—', max_len=16)}"
+        f" · TPR {_fig(criterion.tpr)} TNR {_fig(criterion.tnr)} · kappa {_fig(criterion.kappa)}"
+        f" · drift {one_line(str(drift or '—'), max_len=16)}"
+    )
 
 
 def confirm_text(request: NewRun, criterion: assumed.Criterion | None, runs: Sequence[assumed.Run]) -> Text:

@@ -58,9 +58,13 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
         attestation, ok = "attestation: not sent", None
     else:
         ok = att.ok
-        problems = tuple(": ".join(part for part in (f"row {p.seq}" if p.seq is not None else "", p.kind or "",
-                                                     p.detail or "") if part) or "a problem (not described)"
-                         for p in att.problems)
+        problems = tuple(
+            ": ".join(
+                part for part in (f"row {p.seq}" if p.seq is not None else "", p.kind or "", p.detail or "") if part
+            )
+            or "a problem (not described)"
+            for p in att.problems
+        )
         rows = f"{att.checked_rows} rows checked" if att.checked_rows is not None else "rows checked: not sent"
         if ok is True:
             attestation = f"attestation ok ({rows})"
@@ -84,14 +88,18 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
         params = ", ".join(f"{k}={v}" for k, v in (evidence.gate.params or {}).items())
         word = {True: "PASS", False: "FAIL", None: "no verdict sent"}[gate_pass]
         failing = [c for c in verdict.get("checks") or [] if isinstance(c, dict) and c.get("pass") is False]
-        detail = "; ".join(f"{c.get('check')} {c.get('model')}: required {_num(c.get('required'))}, "
-                           f"lower bound {_num(c.get('actual'))}" for c in failing[:4])
+        detail = "; ".join(
+            f"{c.get('check')} {c.get('model')}: required {_num(c.get('required'))}, "
+            f"lower bound {_num(c.get('actual'))}"
+            for c in failing[:4]
+        )
         gate = f"gate {word} ({params})" + (f": {detail}" if detail else "")
     samples = evidence.samples or {}
     count = samples.get("count")
     lineage = samples.get("lineage")
-    sample_line = (f"{count if count is not None else '—'} samples"
-                   + (f" · orderings {', '.join(map(str, lineage))}" if isinstance(lineage, list) and lineage else ""))
+    sample_line = f"{count if count is not None else '—'} samples" + (
+        f" · orderings {', '.join(map(str, lineage))}" if isinstance(lineage, list) and lineage else ""
+    )
     return EvidenceSummary(run.get("id"), signed, attestation, ok, problems, what, gate, gate_pass, sample_line)
 
 
@@ -102,8 +110,10 @@ def evidence_error_sentence(error: BlahError, run_id: str, status: str | None = 
             return f"{run_id} ended {status}: the queue keeps evidence only for a run that finished DONE"
         return f"{run_id} is {NOT_FINISHED}"
     if error.status == 404:
-        return (f"there is no run {run_id} in this workspace: it was deleted (deleting removes its samples, "
-                "verdicts and evidence) or never existed")
+        return (
+            f"there is no run {run_id} in this workspace: it was deleted (deleting removes its samples, "
+            "verdicts and evidence) or never existed"
+        )
     return error.message
 
 

@@ -13,8 +13,17 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from api_client.errorbar.gate_verdict import GateVerdict
 
-__all__ = ["ASSERTION_PASS_RATE", "CHECK_WORDS", "GateLine", "NONINFERIORITY_MARGIN", "actual_word", "gate_headline",
-           "gate_lines", "gate_thresholds", "thresholds_text"]
+__all__ = [
+    "ASSERTION_PASS_RATE",
+    "CHECK_WORDS",
+    "NONINFERIORITY_MARGIN",
+    "GateLine",
+    "actual_word",
+    "gate_headline",
+    "gate_lines",
+    "gate_thresholds",
+    "thresholds_text",
+]
 
 ASSERTION_PASS_RATE = 0.90
 """The screens' assertion gate: at least this share of answers passes every assertion."""
@@ -65,15 +74,25 @@ def gate_headline(status: int, verdict: GateVerdict) -> str:
 
 
 def gate_lines(verdict: GateVerdict) -> list[GateLine]:
-    return [GateLine(c.check or "—", c.model or "—", rate_text(c.required),
-                     rate_text(c.actual) if c.actual is not None else "— (none)", c.passed, c.note or "",
-                     CHECK_WORDS.get(c.check or "", c.check or "—"), actual_word(c.check),
-                     _REQUIRED.get(c.check or "", "required"))
-            for c in verdict.checks]
+    return [
+        GateLine(
+            c.check or "—",
+            c.model or "—",
+            rate_text(c.required),
+            rate_text(c.actual) if c.actual is not None else "— (none)",
+            c.passed,
+            c.note or "",
+            CHECK_WORDS.get(c.check or "", c.check or "—"),
+            actual_word(c.check),
+            _REQUIRED.get(c.check or "", "required"),
+        )
+        for c in verdict.checks
+    ]
 
 
-def gate_thresholds(run: assumed.Run, rate: float, *, assertion_rate: float = ASSERTION_PASS_RATE,
-                    margin: float = NONINFERIORITY_MARGIN) -> dict[str, float]:
+def gate_thresholds(
+    run: assumed.Run, rate: float, *, assertion_rate: float = ASSERTION_PASS_RATE, margin: float = NONINFERIORITY_MARGIN
+) -> dict[str, float]:
     """Every check that applies to ``run``: its win or pass rate at ``rate``; the assertion
     pass rate when it has assertions; noninferiority when it is a certified switch (a
     criterion run against ``__stored__``)."""
@@ -87,6 +106,10 @@ def gate_thresholds(run: assumed.Run, rate: float, *, assertion_rate: float = AS
 
 
 def thresholds_text(thresholds: dict[str, float]) -> str:
-    words = {"min_win_rate": "min win rate", "min_pass_rate": "min pass rate",
-             "min_assertion_pass_rate": "assertion pass rate ≥", "noninferiority_margin": "noninferiority margin"}
+    words = {
+        "min_win_rate": "min win rate",
+        "min_pass_rate": "min pass rate",
+        "min_assertion_pass_rate": "assertion pass rate ≥",
+        "noninferiority_margin": "noninferiority margin",
+    }
     return " · ".join(f"{words[k]} {v:.2f}" for k, v in thresholds.items())

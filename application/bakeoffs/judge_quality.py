@@ -28,8 +28,10 @@ def judge_reading(tpr: float | None, tnr: float | None, kappa: float | None) -> 
     measured against people); None when the judge is usable."""
     youden = informedness(tpr, tnr)
     if youden is None:
-        return ("this pass rate is the judge's opinion, not a measurement: the judge was never checked against "
-                "human labels (no TPR/TNR); align the criterion first")
+        return (
+            "this pass rate is the judge's opinion, not a measurement: the judge was never checked against "
+            "human labels (no TPR/TNR); align the criterion first"
+        )
     if youden <= MIN_INFORMEDNESS:
         return f"this pass rate says nothing: the judge's TPR+TNR-1 is {youden:.2f}"
     if kappa is not None and kappa <= MIN_KAPPA:

@@ -24,8 +24,10 @@ def plan_lines(result: Plan) -> list[str]:
         else:
             lines.append(f"at {q.samples} samples the 95% interval is about ±{_points(result.half_width)}")
         if result.decided_pairs is not None:
-            lines.append(f"  about {result.decided_pairs:.0f} decided pairs (tie share {q.tie_share:g}): "
-                         f"±{_points(result.decided_half_width)} on wins/(wins+losses)")
+            lines.append(
+                f"  about {result.decided_pairs:.0f} decided pairs (tie share {q.tie_share:g}): "
+                f"±{_points(result.decided_half_width)} on wins/(wins+losses)"
+            )
     if q.half_width is not None:
         needed = result.samples_for_half_width
         if needed is None:
@@ -35,9 +37,11 @@ def plan_lines(result: Plan) -> list[str]:
             lines.append(f"±{_points(q.half_width)} needs about {needed} samples{cap}")
     if q.margin is not None:
         if result.power is not None:
-            lines.append(f"noninferiority at a {_points(q.margin)} margin: {result.power:.0%} power at "
-                         f"{q.samples} samples when the candidate is truly as good"
-                         + (" (underpowered: the queue may refuse it with 412)" if result.underpowered else ""))
+            lines.append(
+                f"noninferiority at a {_points(q.margin)} margin: {result.power:.0%} power at "
+                f"{q.samples} samples when the candidate is truly as good"
+                + (" (underpowered: the queue may refuse it with 412)" if result.underpowered else "")
+            )
         needed = result.samples_for_margin
         if needed is not None:
             cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
@@ -45,13 +49,16 @@ def plan_lines(result: Plan) -> list[str]:
         if q.samples is not None:
             lines.append(early_decision_line(q.samples, q.margin))
     if result.smallest_margin_at_cap is not None:
-        lines.append(f"the smallest margin {SAMPLE_CAP} samples certify with {q.power:.0%} power: "
-                     f"{_points(result.smallest_margin_at_cap)}")
+        lines.append(
+            f"the smallest margin {SAMPLE_CAP} samples certify with {q.power:.0%} power: "
+            f"{_points(result.smallest_margin_at_cap)}"
+        )
     return lines + [f"note: {n}" for n in result.notes]
 
 
-def run_plan_lines(samples: int | None, margin: float | None, tpr: float | None, tnr: float | None,
-                   rate: float | None = None) -> list[str]:
+def run_plan_lines(
+    samples: int | None, margin: float | None, tpr: float | None, tnr: float | None, rate: float | None = None
+) -> list[str]:
     """The plan of a run being set up (the dialog's and the confirmation's), short: its
     interval, and with a margin the margin's power and what would be enough. Silent (no lines)
     for values the queue would refuse anyway."""
@@ -61,18 +68,31 @@ def run_plan_lines(samples: int | None, margin: float | None, tpr: float | None,
     result = plan(question)
     basis = "at a rate of 0.5, the widest" if result.rate_assumed else f"at a rate of {result.rate:g}"
     if result.half_width is None:
-        return [(f"the judge is no better than chance (TPR+TNR-1 = {result.judge_youden:+.2f}): no sample count "
-                "makes its verdict mean anything")]
+        return [
+            (
+                f"the judge is no better than chance (TPR+TNR-1 = {result.judge_youden:+.2f}): no sample count "
+                "makes its verdict mean anything"
+            )
+        ]
     corrected = " after the judge's correction" if result.judge_youden is not None else ""
     lines = [f"at {samples} samples the 95% interval will be about ±{_points(result.half_width)}{corrected} ({basis})"]
     if margin is not None and result.power is not None:
         needed = result.samples_for_margin
-        enough = ("" if needed is None else f"; {question.power:.0%} power needs about {needed} samples"
-                  + (f" (beyond the cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""))
-        smallest = ("" if result.smallest_margin_at_cap is None else
-                    f"; {SAMPLE_CAP} samples certify a margin of {_points(result.smallest_margin_at_cap)}")
-        lines.append(f"a {margin * 100:.1f}-point margin passes {result.power:.0%} of the time when the candidate is truly "
-                     f"as good{enough}{smallest}")
+        enough = (
+            ""
+            if needed is None
+            else f"; {question.power:.0%} power needs about {needed} samples"
+            + (f" (beyond the cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else "")
+        )
+        smallest = (
+            ""
+            if result.smallest_margin_at_cap is None
+            else f"; {SAMPLE_CAP} samples certify a margin of {_points(result.smallest_margin_at_cap)}"
+        )
+        lines.append(
+            f"a {margin * 100:.1f}-point margin passes {result.power:.0%} of the time when the candidate is truly "
+            f"as good{enough}{smallest}"
+        )
         lines.append(early_decision_line(samples, margin))
     return lines
 
@@ -85,7 +105,11 @@ def early_decision_line(samples: int, margin: float) -> str:
 
     needed = expected_samples(samples, margin)
     if needed is None:
-        return (f"stopping when decided: a candidate truly as good is not expected to be shown noninferior before "
-                f"the last of {samples} samples (the anytime-valid interval is wider)")
-    return (f"stopping when decided: a candidate truly as good is shown noninferior after about {needed} of "
-            f"{samples} samples (anytime-valid; the fixed-n interval needs all {samples})")
+        return (
+            f"stopping when decided: a candidate truly as good is not expected to be shown noninferior before "
+            f"the last of {samples} samples (the anytime-valid interval is wider)"
+        )
+    return (
+        f"stopping when decided: a candidate truly as good is shown noninferior after about {needed} of "
+        f"{samples} samples (anytime-valid; the fixed-n interval needs all {samples})"
+    )

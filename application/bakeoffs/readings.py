@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
-PAIRED_ASSUMPTION = ("paired reading: each prompt's difference (candidate minus incumbent) averaged, "
-                     "with a normal 95% interval on that mean; prompts without a reading left out")
+PAIRED_ASSUMPTION = (
+    "paired reading: each prompt's difference (candidate minus incumbent) averaged, "
+    "with a normal 95% interval on that mean; prompts without a reading left out"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,29 +75,48 @@ def _pairs_of(samples: list[assumed.Sample], arm: str) -> list[tuple[assumed.Sam
     return [(s, a) for s in samples for a in s.candidates if a.model == arm]
 
 
-def comparison_reading(run: assumed.Run, samples: list[assumed.Sample], pairwise: assumed.Pairwise | None,
-                       arm: str, model: str, margin: float | None) -> ArmReading:
+def comparison_reading(
+    run: assumed.Run,
+    samples: list[assumed.Sample],
+    pairwise: assumed.Pairwise | None,
+    arm: str,
+    model: str,
+    margin: float | None,
+) -> ArmReading:
     pairs = _pairs_of(samples, arm)
     outcomes = [a.outcome or "" for _, a in pairs]
     arm_block = pairwise.candidates.get(arm) if pairwise is not None else None
-    biases = judge_biases(
-        arm, model, run.judge_model or "",
-        pairs=[PairText(a.outcome or "", a.answer or "", s.baseline_answer or "") for s, a in pairs],
-        spec_sheet=arm_block.spec_sheet if arm_block is not None else None,
-    ) if pairs else None
+    biases = (
+        judge_biases(
+            arm,
+            model,
+            run.judge_model or "",
+            pairs=[PairText(a.outcome or "", a.answer or "", s.baseline_answer or "") for s, a in pairs],
+            spec_sheet=arm_block.spec_sheet if arm_block is not None else None,
+        )
+        if pairs
+        else None
+    )
     judged = [COMPARISON_SCORE[o] for o in outcomes if o in COMPARISON_SCORE]
-    labelled = [(COMPARISON_SCORE[a.outcome], HUMAN_SCORE[a.human_verdict]) for _, a in pairs
-                if a.outcome in COMPARISON_SCORE and a.human_verdict in HUMAN_SCORE]
+    labelled = [
+        (COMPARISON_SCORE[a.outcome], HUMAN_SCORE[a.human_verdict])
+        for _, a in pairs
+        if a.outcome in COMPARISON_SCORE and a.human_verdict in HUMAN_SCORE
+    ]
     return ArmReading(
-        arm=arm, model=model, biases=biases,
-        paired=paired_difference(comparison_differences(outcomes), margin), paired_scale="win rate minus 50%",
+        arm=arm,
+        model=model,
+        biases=biases,
+        paired=paired_difference(comparison_differences(outcomes), margin),
+        paired_scale="win rate minus 50%",
         prediction_powered=prediction_powered(judged, labelled) if labelled else None,
         queue_corrected=arm_block.corrected if arm_block is not None else None,
     )
 
 
-def criterion_reading(run: assumed.Run, samples: list[assumed.Sample], arm: str, model: str,
-                      margin: float | None) -> ArmReading:
+def criterion_reading(
+    run: assumed.Run, samples: list[assumed.Sample], arm: str, model: str, margin: float | None
+) -> ArmReading:
     incumbent = run.baseline_model or ""
     candidate_outcomes, incumbent_outcomes = [], []
     for sample in samples:
@@ -104,20 +125,28 @@ def criterion_reading(run: assumed.Run, samples: list[assumed.Sample], arm: str,
             candidate_outcomes.append(by_key[arm])
             incumbent_outcomes.append(by_key[incumbent])
     differences = criterion_differences(candidate_outcomes, incumbent_outcomes)
-    return ArmReading(arm=arm, model=model, biases=None,
-                      paired=paired_difference(differences, margin), paired_scale="pass rate as judged, candidate minus incumbent",
-                      prediction_powered=None, queue_corrected=None)
+    return ArmReading(
+        arm=arm,
+        model=model,
+        biases=None,
+        paired=paired_difference(differences, margin),
+        paired_scale="pass rate as judged, candidate minus incumbent",
+        prediction_powered=None,
+        queue_corrected=None,
+    )
 
 
-def switch_readings(run: assumed.Run, samples: list[assumed.Sample], pairwise: assumed.Pairwise | None,
-                    margin: float | None = None) -> SwitchReadings:
+def switch_readings(
+    run: assumed.Run, samples: list[assumed.Sample], pairwise: assumed.Pairwise | None, margin: float | None = None
+) -> SwitchReadings:
     """The readings of every candidate arm of a run (see the module docstring)."""
     kind = run.eval_kind or "comparison"
     arms = [(a.key, a.model or a.key) for a in run.arms] or [(m, m) for m in run.candidate_models]
     notes = [PAIRED_ASSUMPTION]
     if kind == "criterion":
-        readings = [criterion_reading(run, samples, key, model, margin) for key, model in arms
-                    if key != run.baseline_model]
+        readings = [
+            criterion_reading(run, samples, key, model, margin) for key, model in arms if key != run.baseline_model
+        ]
     else:
         readings = [comparison_reading(run, samples, pairwise, key, model, margin) for key, model in arms]
     if not samples:
@@ -125,7 +154,9 @@ def switch_readings(run: assumed.Run, samples: list[assumed.Sample], pairwise: a
     return SwitchReadings(run_id=run.id, eval_kind=kind, arms=readings, notes=notes)
 
 
-async def fetch_switch_readings(client: ErrorbarClient, run: assumed.Run, margin: float | None = None) -> SwitchReadings:
+async def fetch_switch_readings(
+    client: ErrorbarClient, run: assumed.Run, margin: float | None = None
+) -> SwitchReadings:
     """Read the samples (and, for a comparison run, ``pairwise``) and compute the readings."""
     samples = await client.samples(run.id)
     pairwise: assumed.Pairwise | None = None

@@ -20,12 +20,15 @@ from application.bakeoffs.new_run.request import NewRun
 
 __all__ = ["CreateRefusal", "create_refusal", "field_of_refusal", "samples_enough"]
 
-_ENOUGH = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
-    r"at least (\d+) samples",
-    r"(?:needs?|requires?|minimum of|min\.?) (\d+) samples",
-    r"(\d+) samples (?:would be|are|is) (?:enough|needed|required)",
-    r"sample_count (?:of |>= ?|≥ ?)(?:at least )?(\d+)",
-))
+_ENOUGH = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"at least (\d+) samples",
+        r"(?:needs?|requires?|minimum of|min\.?) (\d+) samples",
+        r"(\d+) samples (?:would be|are|is) (?:enough|needed|required)",
+        r"sample_count (?:of |>= ?|≥ ?)(?:at least )?(\d+)",
+    )
+)
 
 
 def field_of_refusal(message: str, request: NewRun) -> str | None:
@@ -65,12 +68,13 @@ def _server_words(error: BlahError) -> str:
     """The queue's own message (without the ``code: `` the transport puts first)."""
     text = error.server_error or ""
     if error.code and text.startswith(f"{error.code}: "):
-        text = text[len(error.code) + 2:]
+        text = text[len(error.code) + 2 :]
     return safe_excerpt(text, 300) if text else ""
 
 
-def create_refusal(error: BlahError, request: NewRun | None,
-                   judge: tuple[float | None, float | None] = (None, None)) -> CreateRefusal:
+def create_refusal(
+    error: BlahError, request: NewRun | None, judge: tuple[float | None, float | None] = (None, None)
+) -> CreateRefusal:
     """``judge``: the criterion's measured (TPR, TNR), for the app's own plan of a refused
     certified switch (what sample count, or what margin, would be enough)."""
     server = _server_words(error)
@@ -80,19 +84,27 @@ def create_refusal(error: BlahError, request: NewRun | None,
         if request is not None and request.noninferiority_margin is not None:
             from application.bakeoffs.planning import underpowered_advice  # not on `bakeoff gate`'s path
 
-            said += ("; the app's plan: " + underpowered_advice(request.sample_count, request.noninferiority_margin,
-                                                                 None, *judge))
+            said += "; the app's plan: " + underpowered_advice(
+                request.sample_count, request.noninferiority_margin, None, *judge
+            )
         if needed is not None:
             asked = f" instead of {request.sample_count}" if request is not None else ""
-            head = (f"underpowered: the queue would not conclude from this many samples; {needed} samples "
-                    f"would be enough (ask for sample_count {needed}{asked})")
+            head = (
+                f"underpowered: the queue would not conclude from this many samples; {needed} samples "
+                f"would be enough (ask for sample_count {needed}{asked})"
+            )
         else:
-            head = ("underpowered: the queue would not conclude from this many samples, and its answer does not "
-                    "say how many would be enough")
+            head = (
+                "underpowered: the queue would not conclude from this many samples, and its answer does not "
+                "say how many would be enough"
+            )
         return CreateRefusal("sample_count", f"{head}; nothing was queued and it was not resent{said}", needed)
     if error.status == 400 and "population" in server.lower():
-        return CreateRefusal("sample_filters", f"population mismatch: the run's prompts are not the population the "
-                                               f"criterion was calibrated on; nothing was queued{said}")
+        return CreateRefusal(
+            "sample_filters",
+            f"population mismatch: the run's prompts are not the population the "
+            f"criterion was calibrated on; nothing was queued{said}",
+        )
     if error.status == 400 and request is not None:
         field = field_of_refusal(server, request)
         if field is not None:

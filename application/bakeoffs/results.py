@@ -16,8 +16,15 @@ from diagnosis.stats import rogan_gladen_detail
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
-__all__ = ["CandidateRow", "CriterionRow", "JudgeFigures", "candidate_rows", "criterion_rows", "judge_figures",
-           "win_verdict"]
+__all__ = [
+    "CandidateRow",
+    "CriterionRow",
+    "JudgeFigures",
+    "candidate_rows",
+    "criterion_rows",
+    "judge_figures",
+    "win_verdict",
+]
 
 MISSING = "the platform did not send it"
 
@@ -77,12 +84,27 @@ def candidate_rows(run: assumed.Run, pairwise: assumed.Pairwise | None) -> list[
         read = pairs - failed_pairs if pairs is not None and failed_pairs is not None else None
         disagreeing = _count(sheet.get("disagreement_ties"))
         share = disagreeing / read if disagreeing is not None and read else None
-        rows.append(CandidateRow(
-            result.key, result.model, result.wins, result.ties, result.losses, result.failed, result.win_rate,
-            _interval(result.ci95), result.unreportable, result.truncated, result.avg_latency_ms,
-            result.eval_cost_micros, result.savings_pct, share, disagreeing, read,
-            _number(sheet.get("first_minus_second")),
-        ))
+        rows.append(
+            CandidateRow(
+                result.key,
+                result.model,
+                result.wins,
+                result.ties,
+                result.losses,
+                result.failed,
+                result.win_rate,
+                _interval(result.ci95),
+                result.unreportable,
+                result.truncated,
+                result.avg_latency_ms,
+                result.eval_cost_micros,
+                result.savings_pct,
+                share,
+                disagreeing,
+                read,
+                _number(sheet.get("first_minus_second")),
+            )
+        )
     return rows
 
 
@@ -112,8 +134,12 @@ def judge_figures(run: assumed.Run) -> JudgeFigures | None:
     if not snapshot:
         return None
     name = snapshot.get("name")
-    return JudgeFigures(name if isinstance(name, str) else None, _number(snapshot.get("tpr")),
-                        _number(snapshot.get("tnr")), _number(snapshot.get("kappa")))
+    return JudgeFigures(
+        name if isinstance(name, str) else None,
+        _number(snapshot.get("tpr")),
+        _number(snapshot.get("tnr")),
+        _number(snapshot.get("kappa")),
+    )
 
 
 @dataclass(frozen=True)
@@ -153,7 +179,18 @@ def criterion_rows(run: assumed.Run) -> list[CriterionRow]:
     if results is None:
         return []
     judge = judge_figures(run)
-    return [CriterionRow(m.model, m.judged_pass, m.judged_fail, m.unparsed, m.truncated, m.observed_pass_rate,
-                         _interval(m.observed_ci), m.corrected_pass_rate, _interval(m.corrected_ci),
-                         correction_note(m.observed_pass_rate, judge, m.corrected_pass_rate))
-            for m in results.per_model]
+    return [
+        CriterionRow(
+            m.model,
+            m.judged_pass,
+            m.judged_fail,
+            m.unparsed,
+            m.truncated,
+            m.observed_pass_rate,
+            _interval(m.observed_ci),
+            m.corrected_pass_rate,
+            _interval(m.corrected_ci),
+            correction_note(m.observed_pass_rate, judge, m.corrected_pass_rate),
+        )
+        for m in results.per_model
+    ]

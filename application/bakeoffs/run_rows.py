@@ -55,7 +55,10 @@ class BakeoffRow:
         return f"{len(self.run.candidate_models)} vs {baseline}"
 
     def changed_from(self, other: BakeoffRow | None) -> bool:
-        return other is None or (other.run.status, other.run.progress_ratio) != (self.run.status, self.run.progress_ratio)
+        return other is None or (other.run.status, other.run.progress_ratio) != (
+            self.run.status,
+            self.run.progress_ratio,
+        )
 
 
 def final_sentence(status: str | None, error: str | None) -> str | None:

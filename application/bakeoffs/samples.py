@@ -61,8 +61,18 @@ def sample_rows(samples: Sequence[assumed.Sample]) -> list[SampleRow]:
     for position, sample in enumerate(samples):
         index = sample.index if sample.index is not None else position
         for answer in sample.candidates:
-            rows.append(SampleRow(row_key(index, answer.model), index, answer.model, answer.outcome,
-                                  answer.truncated, doubtful_reason(answer.outcome, answer.answer), sample, answer))
+            rows.append(
+                SampleRow(
+                    row_key(index, answer.model),
+                    index,
+                    answer.model,
+                    answer.outcome,
+                    answer.truncated,
+                    doubtful_reason(answer.outcome, answer.answer),
+                    sample,
+                    answer,
+                )
+            )
     return sorted(rows, key=lambda r: (_ORDER.get(r.outcome or "", 1), r.index))
 
 

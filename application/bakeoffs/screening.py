@@ -22,17 +22,36 @@ from common.safe_strings import one_line
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
-__all__ = ["NOT_A_VERDICT", "SCREENING_BODY_HINT", "BakeoffPrefill", "CandidateLine", "Verdict", "candidate_lines",
-           "is_screening", "money", "no_result_sentence", "percent_interval", "prefill", "report_head", "report_tail",
-           "screening_body", "screening_of", "token_shape_text", "verdict"]
+__all__ = [
+    "NOT_A_VERDICT",
+    "SCREENING_BODY_HINT",
+    "BakeoffPrefill",
+    "CandidateLine",
+    "Verdict",
+    "candidate_lines",
+    "is_screening",
+    "money",
+    "no_result_sentence",
+    "percent_interval",
+    "prefill",
+    "report_head",
+    "report_tail",
+    "screening_body",
+    "screening_of",
+    "token_shape_text",
+    "verdict",
+]
 
 SCREENING_BODY_HINT = (
     "The queue fills the run in itself: the incumbent is your dominant logged model and its logged answers are "
     "the baseline; the candidates are the cheapest model of each other family; up to 40 of its logged prompts. "
     "Every candidate answers every prompt and is judged (two readings per pair and one similarity reading): "
-    "that spends the workspace's money. The queue gives no estimate before it runs.")
-NOT_A_VERDICT = ("Screening tells how often a cheaper model's answers match the ones you shipped; it does not judge "
-                 "which is better. A full bake-off of the recommended model does.")
+    "that spends the workspace's money. The queue gives no estimate before it runs."
+)
+NOT_A_VERDICT = (
+    "Screening tells how often a cheaper model's answers match the ones you shipped; it does not judge "
+    "which is better. A full bake-off of the recommended model does."
+)
 
 
 def is_screening(run: assumed.Run) -> bool:
@@ -45,8 +64,13 @@ def screening_of(run: assumed.Run) -> assumed.Screening | None:
     return run.results.screening if run.results is not None else None
 
 
-def screening_body(*, name: str | None = None, sample_count: int | None = None,
-                   candidates: Sequence[str] = (), dataset_id: str | None = None) -> dict[str, Any]:
+def screening_body(
+    *,
+    name: str | None = None,
+    sample_count: int | None = None,
+    candidates: Sequence[str] = (),
+    dataset_id: str | None = None,
+) -> dict[str, Any]:
     """The create body of a screening run: only what the queue honours (contract 3.2)."""
     body: dict[str, Any] = {"screening": True}
     if name:
@@ -144,14 +168,21 @@ def candidate_lines(screening: assumed.Screening) -> list[CandidateLine]:
         sim = c.similarity
         placement = " · ".join(one_line(v, 30) for v in (c.status, c.quality) if v) or DASH
         name = c.arm or c.model or DASH
-        lines.append(CandidateLine(
-            one_line(name, 80), _count(sim.matched if sim else None), _count(sim.differed if sim else None),
-            _count(sim.unparsed if sim else None),
-            percent_interval(sim.match_rate if sim else None, sim.ci95 if sim else None),
-            money(c.est_usd_per_request, per_request=True),
-            DASH if c.est_savings_pct is None else f"{c.est_savings_pct:+.1f}%",
-            money(c.projected_monthly_usd), money(c.projected_monthly_savings_usd, signed=True), placement,
-            name in recommended or (c.model is not None and c.model in recommended)))
+        lines.append(
+            CandidateLine(
+                one_line(name, 80),
+                _count(sim.matched if sim else None),
+                _count(sim.differed if sim else None),
+                _count(sim.unparsed if sim else None),
+                percent_interval(sim.match_rate if sim else None, sim.ci95 if sim else None),
+                money(c.est_usd_per_request, per_request=True),
+                DASH if c.est_savings_pct is None else f"{c.est_savings_pct:+.1f}%",
+                money(c.projected_monthly_usd),
+                money(c.projected_monthly_savings_usd, signed=True),
+                placement,
+                name in recommended or (c.model is not None and c.model in recommended),
+            )
+        )
     return lines
 
 
@@ -187,8 +218,13 @@ def verdict(screening: assumed.Screening) -> Verdict:
         return Verdict("none", "the queue sent no recommendation", reason, ())
     if not recommendation.switch:
         who = f" ({one_line(incumbent, 80)})" if incumbent else ""
-        return Verdict("keep", f"keep the incumbent{who}: no screened model is cheaper with answers close enough. "
-                               "A good outcome: what you run today holds up.", reason, ())
+        return Verdict(
+            "keep",
+            f"keep the incumbent{who}: no screened model is cheaper with answers close enough. "
+            "A good outcome: what you run today holds up.",
+            reason,
+            (),
+        )
     model = recommendation.model or _named_candidate(recommendation, screening)
     if not model:
         return Verdict("switch", "switch, says the queue, but it did not name the model", reason, ())
@@ -199,8 +235,9 @@ def verdict(screening: assumed.Screening) -> Verdict:
     sim = candidate.similarity
     match = percent_interval(sim.match_rate if sim else None, sim.ci95 if sim else None)
     matches = "answers match: not sent" if match == DASH else f"answers match {match}"
-    return Verdict("switch", f"switch to {shown}: {savings_text(candidate.est_savings_pct)}, {matches}", reason,
-                   (model,))
+    return Verdict(
+        "switch", f"switch to {shown}: {savings_text(candidate.est_savings_pct)}, {matches}", reason, (model,)
+    )
 
 
 @dataclass(frozen=True)
@@ -235,11 +272,13 @@ def prefill(run: assumed.Run) -> BakeoffPrefill | None:
 def report_head(screening: assumed.Screening) -> list[str]:
     """The incumbent, its token shape and the judge's family warning, as plain lines."""
     incumbent = screening.incumbent
-    lines = [f"incumbent     {one_line(incumbent.model if incumbent and incumbent.model else DASH, 80)}"
-             f" · {money(incumbent.est_usd_per_request if incumbent else None, per_request=True)}/request"
-             f" · {money(incumbent.projected_monthly_usd if incumbent else None)}/month"
-             + (f" ({incumbent.monthly_requests:,} requests)" if incumbent and incumbent.monthly_requests else ""),
-             f"token shape   {token_shape_text(screening.token_shape)}"]
+    lines = [
+        f"incumbent     {one_line(incumbent.model if incumbent and incumbent.model else DASH, 80)}"
+        f" · {money(incumbent.est_usd_per_request if incumbent else None, per_request=True)}/request"
+        f" · {money(incumbent.projected_monthly_usd if incumbent else None)}/month"
+        + (f" ({incumbent.monthly_requests:,} requests)" if incumbent and incumbent.monthly_requests else ""),
+        f"token shape   {token_shape_text(screening.token_shape)}",
+    ]
     if screening.judge_shares_family:
         lines.append("judge         shares a family with a candidate: its readings may favour that model")
     return lines
@@ -256,5 +295,8 @@ def report_tail(screening: assumed.Screening) -> list[str]:
 
 
 def no_result_sentence(run: assumed.Run) -> str:
-    return ("no screening result: it comes when the run is DONE" if not run.terminal
-            else "no screening result: the run did not finish DONE")
+    return (
+        "no screening result: it comes when the run is DONE"
+        if not run.terminal
+        else "no screening result: the run did not finish DONE"
+    )

@@ -84,8 +84,16 @@ def _samples_needed(n: int | None, ci: list[float], rate: float, line: float) ->
     return f"about {needed} judged samples (now {n}) if the rate holds at {rate:.3f} (rough)"
 
 
-def _decide(key: str, rate: float | None, ci: list[float] | None, line: float, what: str, n: int | None,
-            floor: float | None = None, extra: str = "") -> _Arm:
+def _decide(
+    key: str,
+    rate: float | None,
+    ci: list[float] | None,
+    line: float,
+    what: str,
+    n: int | None,
+    floor: float | None = None,
+    extra: str = "",
+) -> _Arm:
     if rate is None or ci is None:
         return _Arm(key, UNSURE, f"{key}: the queue sent no {what} interval", "a finished run with judged pairs", None)
     shown = f"{key}'s {what} {rate:.3f} {_interval(ci)}"
@@ -94,8 +102,10 @@ def _decide(key: str, rate: float | None, ci: list[float] | None, line: float, w
     if ci[1] < line:
         return _Arm(key, DONT, f"{shown} is below {line:.3f} even at its high end", None, ci[0])
     if floor is not None and floor >= abs(rate - line):
-        settle = (f"more pair labels: the judge's own error alone (±{floor:.3f}) is wider than the gap to "
-                  f"{line:.3f}, so more samples cannot settle it")
+        settle = (
+            f"more pair labels: the judge's own error alone (±{floor:.3f}) is wider than the gap to "
+            f"{line:.3f}, so more samples cannot settle it"
+        )
     else:
         settle = _samples_needed(n, ci, rate, line)
     return _Arm(key, UNSURE, f"{shown} straddles {line:.3f}", settle, ci[0])
@@ -122,34 +132,67 @@ def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
     assert results is not None
     cal = pairwise.calibration if pairwise is not None else None
     if cal is not None and not cal.usable and (cal.n or 0) >= LABELS_NEEDED and "chance" in (cal.reason or ""):
-        return Verdict(UNSURE, None, f"the printed win rates say nothing: on {cal.n} labelled pairs {cal.reason}",
-                       "a better judge (another family, a sharper rubric), then label pairs again", cal.reason)
+        return Verdict(
+            UNSURE,
+            None,
+            f"the printed win rates say nothing: on {cal.n} labelled pairs {cal.reason}",
+            "a better judge (another family, a sharper rubric), then label pairs again",
+            cal.reason,
+        )
     if cal is not None and cal.usable:
         reading = None
     elif cal is None:
-        reading = (f"the judge is unchecked on this run: its printed rate leans toward 0.5 by its error "
-                   f"(label {LABELS_NEEDED} pairs to correct it)")
+        reading = (
+            f"the judge is unchecked on this run: its printed rate leans toward 0.5 by its error "
+            f"(label {LABELS_NEEDED} pairs to correct it)"
+        )
     else:
-        reading = f"the printed win rate is not corrected for the judge's error: {cal.reason or 'calibration not usable'}"
+        reading = (
+            f"the printed win rate is not corrected for the judge's error: {cal.reason or 'calibration not usable'}"
+        )
     arms = []
     for row in results.per_candidate:
         wins, losses, ties = row.wins, row.losses, row.ties
         judged = None if wins is None or losses is None or ties is None else wins + losses + ties
         if row.unreportable:
-            arms.append(_Arm(row.key, UNSURE, f"{row.key} is unreportable: too many pairs got no judge reading",
-                             "a rerun with a judge that answers (look at the failed pairs)", None))
+            arms.append(
+                _Arm(
+                    row.key,
+                    UNSURE,
+                    f"{row.key} is unreportable: too many pairs got no judge reading",
+                    "a rerun with a judge that answers (look at the failed pairs)",
+                    None,
+                )
+            )
             continue
         entry = pairwise.candidates.get(row.key) if pairwise is not None else None
         fixed = entry.corrected if entry is not None else None
-        savings = f" and costs {row.savings_pct:.0f}% less" if row.savings_pct is not None and row.savings_pct > 0 else ""
+        savings = (
+            f" and costs {row.savings_pct:.0f}% less" if row.savings_pct is not None and row.savings_pct > 0 else ""
+        )
         if fixed is not None and fixed.win_rate is not None:
-            arms.append(_decide(row.key, fixed.win_rate, fixed.win_rate_ci, PARITY, "corrected win rate", judged,
-                                fixed.floor_half_width, savings))
+            arms.append(
+                _decide(
+                    row.key,
+                    fixed.win_rate,
+                    fixed.win_rate_ci,
+                    PARITY,
+                    "corrected win rate",
+                    judged,
+                    fixed.floor_half_width,
+                    savings,
+                )
+            )
         else:
             arm = _decide(row.key, row.win_rate, row.ci95, PARITY, "printed win rate", judged, None, savings)
             if arm.answer == UNSURE and arm.settle:
-                arm = _Arm(arm.key, arm.answer, arm.why,
-                           f"{arm.settle}; or {LABELS_NEEDED} labelled pairs for a corrected rate", arm.low)
+                arm = _Arm(
+                    arm.key,
+                    arm.answer,
+                    arm.why,
+                    f"{arm.settle}; or {LABELS_NEEDED} labelled pairs for a corrected rate",
+                    arm.low,
+                )
             arms.append(arm)
     return _combine(arms, reading)
 
@@ -162,18 +205,29 @@ def _criterion(run: assumed.Run) -> Verdict:
     reading = judge_reading(tpr, tnr, kappa)
     if reading is not None:
         name = snap.get("name") or snap.get("criterion_id") or "the criterion"
-        return Verdict(UNSURE, None, f"{reading}, so {name}'s pass rates cannot tell the models apart",
-                       f"a calibrated criterion: align it against at least {LABELS_NEEDED} human labels until its "
-                       "TPR+TNR-1 is above 0.1 and kappa above 0.2 (bakeoff align), then run again", reading)
+        return Verdict(
+            UNSURE,
+            None,
+            f"{reading}, so {name}'s pass rates cannot tell the models apart",
+            f"a calibrated criterion: align it against at least {LABELS_NEEDED} human labels until its "
+            "TPR+TNR-1 is above 0.1 and kappa above 0.2 (bakeoff align), then run again",
+            reading,
+        )
     by_model = {row.model: row for row in results.per_model}
     incumbent = by_model.get(run.baseline_model or "")
     if incumbent is None:
-        return Verdict(UNSURE, None, "the queue sent no pass rate for the incumbent (baseline)",
-                       "a finished criterion run that grades the baseline", None)
+        return Verdict(
+            UNSURE,
+            None,
+            "the queue sent no pass rate for the incumbent (baseline)",
+            "a finished criterion run that grades the baseline",
+            None,
+        )
     line = incumbent.corrected_pass_rate if incumbent.corrected_pass_rate is not None else incumbent.observed_pass_rate
     if line is None:
-        return Verdict(UNSURE, None, "the incumbent has no pass rate (nothing judged)", "a run with judged answers",
-                       None)
+        return Verdict(
+            UNSURE, None, "the incumbent has no pass rate (nothing judged)", "a run with judged answers", None
+        )
     arms = []
     for row in results.per_model:
         if row.model == run.baseline_model:
@@ -185,18 +239,29 @@ def _criterion(run: assumed.Run) -> Verdict:
         what = f"{'corrected' if corrected else 'observed'} pass rate (incumbent {line:.3f})"
         arms.append(_decide(row.model, rate, ci, line, what, judged))
     if not arms:
-        return Verdict(UNSURE, None, "the run graded the incumbent alone: there is no candidate to switch to",
-                       "a criterion run with a candidate", None)
+        return Verdict(
+            UNSURE,
+            None,
+            "the run graded the incumbent alone: there is no candidate to switch to",
+            "a criterion run with a candidate",
+            None,
+        )
     return _combine(arms, None)
 
 
 def verdict(run: assumed.Run, pairwise: assumed.Pairwise | None = None) -> Verdict:
     if run.status != "DONE" or run.results is None:
         if run.status in ("PENDING", "RUNNING"):
-            return Verdict(UNSURE, None, f"{run.id} is {run.status}: no results yet",
-                           "wait for it to finish (bakeoff watch)", None)
-        return Verdict(UNSURE, None, f"{run.id} ended {run.status or 'without a status'}"
-                       + (f": {run.error}" if run.error else ""), "run it again", None)
+            return Verdict(
+                UNSURE, None, f"{run.id} is {run.status}: no results yet", "wait for it to finish (bakeoff watch)", None
+            )
+        return Verdict(
+            UNSURE,
+            None,
+            f"{run.id} ended {run.status or 'without a status'}" + (f": {run.error}" if run.error else ""),
+            "run it again",
+            None,
+        )
     return _criterion(run) if run.eval_kind == "criterion" else _comparison(run, pairwise)
 
 
@@ -210,6 +275,8 @@ def gate_reading(run: assumed.Run, pairwise: assumed.Pairwise | None = None) -> 
     if cal is not None and cal.usable:
         return None
     if cal is None:
-        return ("this win rate is the judge's printed reading, never checked against people on this run "
-                f"(label {LABELS_NEEDED} pairs to correct it)")
+        return (
+            "this win rate is the judge's printed reading, never checked against people on this run "
+            f"(label {LABELS_NEEDED} pairs to correct it)"
+        )
     return f"this win rate is the judge's printed reading, not corrected: {cal.reason or 'calibration not usable'}"

@@ -72,8 +72,10 @@ class VerifyReport:
         return sum(r.status == "cannot" for r in self.rows)
 
     def summary(self) -> str:
-        return (f"run {self.run_id}: {self.matches} figures match, {self.differs} differ, "
-                f"{self.cannot} cannot be recomputed from this bundle")
+        return (
+            f"run {self.run_id}: {self.matches} figures match, {self.differs} differ, "
+            f"{self.cannot} cannot be recomputed from this bundle"
+        )
 
 
 class BundleError(ValueError):
@@ -152,8 +154,9 @@ def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> 
         key = str(model.get("model"))
         passed, failed = _number(model.get("judged_pass")), _number(model.get("judged_fail"))
         if passed is None or failed is None:
-            rows.append(Recheck(f"{key} pass rate", model.get("observed_pass_rate"), None, "cannot",
-                                "pass/fail counts missing"))
+            rows.append(
+                Recheck(f"{key} pass rate", model.get("observed_pass_rate"), None, "cannot", "pass/fail counts missing")
+            )
             continue
         judged = passed + failed
         observed = passed / judged if judged else None
@@ -162,22 +165,41 @@ def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> 
         rows.append(_compare(f"{key} observed 95% interval", model.get("observed_ci"), ci))
         corrected = corrected_ci = None
         if tpr is None or tnr is None:
-            rows.append(Recheck(f"{key} corrected pass rate", model.get("corrected_pass_rate"), None, "cannot",
-                                "the frozen judge has no measured TPR/TNR (unvalidated)"))
+            rows.append(
+                Recheck(
+                    f"{key} corrected pass rate",
+                    model.get("corrected_pass_rate"),
+                    None,
+                    "cannot",
+                    "the frozen judge has no measured TPR/TNR (unvalidated)",
+                )
+            )
         elif observed is not None and ci is not None:
             corrected = rogan_gladen(observed, tpr, tnr)
             if corrected is None:
-                rows.append(Recheck(f"{key} corrected pass rate", model.get("corrected_pass_rate"), None, "cannot",
-                                    f"the judge is no better than chance (TPR+TNR-1 = {tpr + tnr - 1:+.3f})"))
+                rows.append(
+                    Recheck(
+                        f"{key} corrected pass rate",
+                        model.get("corrected_pass_rate"),
+                        None,
+                        "cannot",
+                        f"the judge is no better than chance (TPR+TNR-1 = {tpr + tnr - 1:+.3f})",
+                    )
+                )
             else:
                 low, high = rogan_gladen(ci[0], tpr, tnr), rogan_gladen(ci[1], tpr, tnr)
                 corrected_ci = (low, high) if low is not None and high is not None else None
                 rows.append(_compare(f"{key} corrected pass rate", model.get("corrected_pass_rate"), corrected))
                 check = _compare(f"{key} corrected 95% interval", model.get("corrected_ci"), corrected_ci)
                 if check.status == "differs":
-                    check = Recheck(check.what, check.stated, check.recomputed, "differs",
-                                    check.detail + "; recomputed by mapping the observed interval's ends "
-                                    "(the queue's method is not stated)")
+                    check = Recheck(
+                        check.what,
+                        check.stated,
+                        check.recomputed,
+                        "differs",
+                        check.detail + "; recomputed by mapping the observed interval's ends "
+                        "(the queue's method is not stated)",
+                    )
                 rows.append(check)
         figures[key] = {"observed_ci": ci, "corrected": corrected, "corrected_ci": corrected_ci}
     return rows, figures
@@ -195,8 +217,9 @@ def _assertion_rows(results: Mapping[str, Any]) -> tuple[list[Recheck], dict[str
     return rows, rates
 
 
-def _gate_rows(bundle: Mapping[str, Any], floors: dict[str, Any], figures: dict[str, Any],
-               assertion_rates: dict[str, float | None]) -> list[Recheck]:
+def _gate_rows(
+    bundle: Mapping[str, Any], floors: dict[str, Any], figures: dict[str, Any], assertion_rates: dict[str, float | None]
+) -> list[Recheck]:
     gate = bundle.get("gate")
     if not isinstance(gate, Mapping) or not isinstance(gate.get("verdict"), Mapping):
         return [Recheck("gate", None, None, "cannot", "the bundle was made without thresholds, so it holds no gate")]
@@ -213,7 +236,10 @@ def _gate_rows(bundle: Mapping[str, Any], floors: dict[str, Any], figures: dict[
         if kind == "win_rate":
             ci = floors.get(f"{key}#decided" if ties == "decided" else key)
             actual = ci[0] if ci else None
-            if "corrected" in str(check.get("note") or "").lower() and "printed" not in str(check.get("note") or "").lower():
+            if (
+                "corrected" in str(check.get("note") or "").lower()
+                and "printed" not in str(check.get("note") or "").lower()
+            ):
                 reason = "a corrected basis needs the person's pair labels, which the bundle does not carry"
         elif kind == "pass_rate":
             figure = figures.get(key) or {}
@@ -230,28 +256,49 @@ def _gate_rows(bundle: Mapping[str, Any], floors: dict[str, Any], figures: dict[
             continue
         if actual is None:
             stated_pass = check.get("pass")
-            rows.append(Recheck(f"gate {kind} {key}", check.get("actual"), None, "cannot",
-                                check.get("note") or "no figure to recompute it from"))
+            rows.append(
+                Recheck(
+                    f"gate {kind} {key}",
+                    check.get("actual"),
+                    None,
+                    "cannot",
+                    check.get("note") or "no figure to recompute it from",
+                )
+            )
             passes.append(bool(stated_pass))
             continue
         rows.append(_compare(f"gate {kind} {key} actual", check.get("actual"), actual))
         recomputed_pass = required is not None and actual >= required - TOLERANCE
         passes.append(recomputed_pass)
-        rows.append(Recheck(f"gate {kind} {key} pass", check.get("pass"), recomputed_pass,
-                            "matches" if check.get("pass") == recomputed_pass else "differs",
-                            "" if check.get("pass") == recomputed_pass else "the check's pass does not follow from its figures"))
+        rows.append(
+            Recheck(
+                f"gate {kind} {key} pass",
+                check.get("pass"),
+                recomputed_pass,
+                "matches" if check.get("pass") == recomputed_pass else "differs",
+                "" if check.get("pass") == recomputed_pass else "the check's pass does not follow from its figures",
+            )
+        )
     if passes:
         overall = all(passes)
-        rows.append(Recheck("gate verdict", verdict.get("pass"), overall,
-                            "matches" if verdict.get("pass") == overall else "differs",
-                            "" if verdict.get("pass") == overall else "the verdict does not follow from its checks"))
+        rows.append(
+            Recheck(
+                "gate verdict",
+                verdict.get("pass"),
+                overall,
+                "matches" if verdict.get("pass") == overall else "differs",
+                "" if verdict.get("pass") == overall else "the verdict does not follow from its checks",
+            )
+        )
     return rows
 
 
 def verify_bundle(bundle: Any) -> VerifyReport:
     """Every recomputable figure of ``bundle`` (a parsed evidence bundle), in order."""
     if not isinstance(bundle, Mapping) or "bundle_v" not in bundle or not isinstance(bundle.get("run"), Mapping):
-        raise BundleError("not an evidence bundle: no bundle_v and run (write one with `blah-tui bakeoff evidence ID -o FILE`)")
+        raise BundleError(
+            "not an evidence bundle: no bundle_v and run (write one with `blah-tui bakeoff evidence ID -o FILE`)"
+        )
     run = bundle["run"]
     results = bundle.get("results")
     if not isinstance(results, Mapping):
@@ -271,21 +318,45 @@ def verify_bundle(bundle: Any) -> VerifyReport:
     content = bundle.get("content") or {}
     if not content.get("included"):
         reason = content.get("reason") or "no reason given"
-        rows.append(Recheck("per-sample outcomes", None, None, "cannot",
-                            f"content not included (the bundle says: {reason}); the counts are taken as stated"))
+        rows.append(
+            Recheck(
+                "per-sample outcomes",
+                None,
+                None,
+                "cannot",
+                f"content not included (the bundle says: {reason}); the counts are taken as stated",
+            )
+        )
     if kind != "criterion":
-        rows.append(Recheck("corrected win rate", None, None, "cannot",
-                            "it rests on the person's pair labels, which an evidence bundle does not carry"))
+        rows.append(
+            Recheck(
+                "corrected win rate",
+                None,
+                None,
+                "cannot",
+                "it rests on the person's pair labels, which an evidence bundle does not carry",
+            )
+        )
     if bundle.get("signature") is None:
         rows.append(Recheck("signature", None, None, "cannot", "the bundle is unsigned"))
     else:
-        rows.append(Recheck("signature", "present", None, "cannot",
-                            "a signature is checked against the signer's key, which is not offline"))
+        rows.append(
+            Recheck(
+                "signature",
+                "present",
+                None,
+                "cannot",
+                "a signature is checked against the signer's key, which is not offline",
+            )
+        )
     attestation = bundle.get("attestation") or {}
     if attestation.get("ok") is False:
         problems = attestation.get("problems") or []
-        rows.append(Recheck("attestation", False, None, "cannot",
-                            f"the queue's own attestation reports {len(problems)} problem(s)"))
+        rows.append(
+            Recheck(
+                "attestation", False, None, "cannot", f"the queue's own attestation reports {len(problems)} problem(s)"
+            )
+        )
     return VerifyReport(run_id=str(run.get("id")), eval_kind=kind, rows=rows)
 
 
@@ -293,8 +364,10 @@ def bundle_summary(bundle: Mapping[str, Any]) -> list[str]:
     """What a person reads first about a bundle: whose run, signed or not, the queue's own
     attestation, what content is in it and the gate it was written with."""
     run = bundle.get("run") or {}
-    said = [f"run {run.get('id')} ({run.get('eval_kind') or 'comparison'}): {run.get('name') or ''}".rstrip(": "),
-            f"written {bundle.get('generated_at') or 'at a time the bundle does not state'}"]
+    said = [
+        f"run {run.get('id')} ({run.get('eval_kind') or 'comparison'}): {run.get('name') or ''}".rstrip(": "),
+        f"written {bundle.get('generated_at') or 'at a time the bundle does not state'}",
+    ]
     said.append("signed" if bundle.get("signature") is not None else "unsigned")
     attestation = bundle.get("attestation") or {}
     if attestation.get("ok") is True:
@@ -306,8 +379,11 @@ def bundle_summary(bundle: Mapping[str, Any]) -> list[str]:
     else:
         said.append("no attestation in the bundle")
     content = bundle.get("content") or {}
-    said.append("content included" if content.get("included")
-                else f"content not included: {content.get('reason') or 'no reason given'}")
+    said.append(
+        "content included"
+        if content.get("included")
+        else f"content not included: {content.get('reason') or 'no reason given'}"
+    )
     gate = bundle.get("gate")
     if isinstance(gate, Mapping) and isinstance(gate.get("verdict"), Mapping):
         verdict = gate["verdict"]

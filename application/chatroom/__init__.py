@@ -1,2 +1,1 @@
-"""The chatroom, without Textual: the feed (ordering, no duplicates) and its polling.
-"""
+"""The chatroom, without Textual: the feed (ordering, no duplicates) and its polling."""

@@ -46,16 +46,20 @@ def explain_chat_write_error(action: Literal["post", "mute"], error: BlahError) 
         tier = "" if action == "post" else " (council tier)"
         return f"{doing} needs an API key{tier}; none is configured. Nothing was sent."
     if isinstance(error, AuthError) and error.status == 403:
-        return (f"{doing} needs council tier: the platform refused this key (HTTP 403)" if action == "mute"
-                else "the platform refused: this API key may not post here (HTTP 403)")
+        return (
+            f"{doing} needs council tier: the platform refused this key (HTTP 403)"
+            if action == "mute"
+            else "the platform refused: this API key may not post here (HTTP 403)"
+        )
     if isinstance(error, AuthError):
         return f"the platform did not accept the API key (HTTP {error.status})"
     status = f"HTTP {error.status}: " if error.status is not None else ""
     return f"{doing} failed: {status}{one_line(error.message, max_len=200)}"
 
 
-async def post_message(client: BlahClient, content: str, *, reply_from: str | None = None,
-                       since: int | None = None) -> ChatWrite:
+async def post_message(
+    client: BlahClient, content: str, *, reply_from: str | None = None, since: int | None = None
+) -> ChatWrite:
     """``POST /chatroom`` once. ``since``: the newest message time seen before posting (a lost
     answer is settled by reading the room after it)."""
     try:
@@ -64,21 +68,30 @@ async def post_message(client: BlahClient, content: str, *, reply_from: str | No
         try:
             page = await client.chatroom(limit=100, since=since)
         except BlahError as error:
-            return ChatWrite("unknown", "Outcome unknown: the post timed out and reading the room failed "
-                             f"({one_line(str(error), max_len=120)}). It was not sent again.", error=error)
+            return ChatWrite(
+                "unknown",
+                "Outcome unknown: the post timed out and reading the room failed "
+                f"({one_line(str(error), max_len=120)}). It was not sent again.",
+                error=error,
+            )
         mine = [m for m in page.messages if m.author_kind == "human" and m.content == content]
         if mine:
-            return ChatWrite("confirmed_after_timeout", "The post timed out, but it is in the room: it was posted.",
-                             posted=mine[0])
-        return ChatWrite("not_done", "The post timed out and it is not in the room: it was not posted. It was "
-                         "not sent again.")
+            return ChatWrite(
+                "confirmed_after_timeout", "The post timed out, but it is in the room: it was posted.", posted=mine[0]
+            )
+        return ChatWrite(
+            "not_done", "The post timed out and it is not in the room: it was not posted. It was not sent again."
+        )
     except AuthError as error:
         return ChatWrite("refused", explain_chat_write_error("post", error), error=error)
     except BlahError as error:
         return ChatWrite("failed", explain_chat_write_error("post", error), error=error)
     expected = list(posted.replies_expected_from)
-    said = ("Posted; replies expected from " + ", ".join(one_line(m, max_len=60) for m in expected) if expected
-            else "Posted, but no model will reply (the ones asked are muted)")
+    said = (
+        "Posted; replies expected from " + ", ".join(one_line(m, max_len=60) for m in expected)
+        if expected
+        else "Posted, but no model will reply (the ones asked are muted)"
+    )
     return ChatWrite("done", said + ".", posted=posted.message, replies_expected_from=expected)
 
 
@@ -92,16 +105,27 @@ async def set_chatroom_enabled(client: BlahClient, model_id: str, enabled: bool)
         try:
             model = await client.get_model(model_id)
         except BlahError as error:
-            return ChatWrite("unknown", f"Outcome unknown: the request timed out and reading {name} failed "
-                             f"({one_line(str(error), max_len=120)}). It was not sent again.", error=error)
+            return ChatWrite(
+                "unknown",
+                f"Outcome unknown: the request timed out and reading {name} failed "
+                f"({one_line(str(error), max_len=120)}). It was not sent again.",
+                error=error,
+            )
         if model.chatroom_enabled is None:
-            return ChatWrite("unknown", "Outcome unknown: the request timed out and the platform does not report "
-                             "the chatroom state. It was not sent again.")
+            return ChatWrite(
+                "unknown",
+                "Outcome unknown: the request timed out and the platform does not report "
+                "the chatroom state. It was not sent again.",
+            )
         if model.chatroom_enabled == enabled:
-            return ChatWrite("confirmed_after_timeout", f"The request timed out, but {name} is {verb}.",
-                             chatroom_enabled=enabled)
-        return ChatWrite("not_done", f"The request timed out and {name} is unchanged. It was not sent again.",
-                         chatroom_enabled=model.chatroom_enabled)
+            return ChatWrite(
+                "confirmed_after_timeout", f"The request timed out, but {name} is {verb}.", chatroom_enabled=enabled
+            )
+        return ChatWrite(
+            "not_done",
+            f"The request timed out and {name} is unchanged. It was not sent again.",
+            chatroom_enabled=model.chatroom_enabled,
+        )
     except AuthError as error:
         return ChatWrite("refused", explain_chat_write_error("mute", error), error=error)
     except BlahError as error:

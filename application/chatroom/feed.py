@@ -29,6 +29,7 @@ __all__ = [
     "mute_evidence",
 ]
 
+
 class ChatFeed:
     """Messages of the room, oldest first, each id once.
 

@@ -14,7 +14,7 @@ from typing import Protocol
 from api_client.blahdev.shapes import ChatroomMessage, ChatroomPage
 from api_client.errors import BlahError
 from application.chatroom.feed import ChatFeed
-from application.poller import Poller, PollEnd, PollStep, Sleep
+from application.poller import PollEnd, Poller, PollStep, Sleep
 
 __all__ = ["INITIAL_PAGE", "POLL_PAGE", "ChatroomReader", "RoomPoller"]
 

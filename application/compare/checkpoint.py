@@ -82,8 +82,10 @@ def outcomes_of(entries: Sequence[Call], trained_template: str | None) -> list[C
     from diagnosis import classify
 
     return [
-        CallOutcome(entry.eval_id, frozenset(f.kind for f in classify(capped(entry, CLASSIFY_CAP),
-                                                                        trained_template=trained_template)))
+        CallOutcome(
+            entry.eval_id,
+            frozenset(f.kind for f in classify(capped(entry, CLASSIFY_CAP), trained_template=trained_template)),
+        )
         for entry in entries
     ]
 
@@ -96,8 +98,9 @@ class _Read:
     template: str | None
 
 
-async def _read(client: BlahClient | None, archive: Archive | None, model_id: str, *,
-                config_template: str | None, limit: int) -> _Read:
+async def _read(
+    client: BlahClient | None, archive: Archive | None, model_id: str, *, config_template: str | None, limit: int
+) -> _Read:
     """The calls and the trained template of one model; raises ``BlahError`` when the calls
     cannot be read (``NotFoundError`` for a model the platform does not know)."""
     from diagnosis.templates import normalize_template, resolve_trained_template
@@ -116,8 +119,15 @@ async def _read(client: BlahClient | None, archive: Archive | None, model_id: st
 
 def _side(model_id: str, entries: Sequence[Call], read: _Read) -> Side:
     times = [time_of(e) for e in entries]
-    return Side(model_id, len(entries), min(times, default=None), max(times, default=None), read.source,
-                read.note, read.template)
+    return Side(
+        model_id,
+        len(entries),
+        min(times, default=None),
+        max(times, default=None),
+        read.source,
+        read.note,
+        read.template,
+    )
 
 
 async def compare_models(
@@ -153,9 +163,7 @@ async def compare_models(
     )
 
 
-def split_in_time(
-    entries: Sequence[Call], split_at_ms: int | None = None
-) -> tuple[list[Call], list[Call], int | None]:
+def split_in_time(entries: Sequence[Call], split_at_ms: int | None = None) -> tuple[list[Call], list[Call], int | None]:
     """(older, newer, split time): newer holds the calls made at or after ``split_at_ms``;
     by default the time of the middle call (oldest first), so each window holds half the
     calls (the newer one the extra call of an odd count). None as the time when there are

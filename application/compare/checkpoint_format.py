@@ -33,16 +33,26 @@ __all__ = [
     "to_json",
 ]
 
-COLUMNS: tuple[str, ...] = ("row", "A rate [95% CI] n", "B rate [95% CI] n", "B − A, pts [Newcombe]",
-                            "verdict", "n needed/side")
+COLUMNS: tuple[str, ...] = (
+    "row",
+    "A rate [95% CI] n",
+    "B rate [95% CI] n",
+    "B − A, pts [Newcombe]",
+    "verdict",
+    "n needed/side",
+)
 
-METHOD = ("failure rates (failed/calls), lower is better, with 95% Wilson intervals; B − A in "
-          "percentage points with Newcombe's hybrid score 95% interval; n needed per side to detect "
-          "the observed difference: two-proportion normal approximation, two-sided alpha 0.05, power 0.8")
+METHOD = (
+    "failure rates (failed/calls), lower is better, with 95% Wilson intervals; B − A in "
+    "percentage points with Newcombe's hybrid score 95% interval; n needed per side to detect "
+    "the observed difference: two-proportion normal approximation, two-sided alpha 0.05, power 0.8"
+)
 
 
-METHOD_SHORT = ("failed/calls, lower is better, 95% Wilson · B − A in points, Newcombe 95% · "
-                "n needed/side: normal approximation, alpha 0.05, power 0.8")
+METHOD_SHORT = (
+    "failed/calls, lower is better, 95% Wilson · B − A in points, Newcombe 95% · "
+    "n needed/side: normal approximation, alpha 0.05, power 0.8"
+)
 
 
 def tally(rows: Sequence[ChangeRow], section: str) -> str:
@@ -102,8 +112,7 @@ def n_needed_cell(row: ChangeRow) -> str:
 
 def row_cells(row: ChangeRow) -> tuple[str, str, str, str, str, str]:
     """The six cells of ``COLUMNS`` for one row."""
-    return (row_label(row), rate_cell(row.a), rate_cell(row.b), difference_cell(row), row.verdict,
-            n_needed_cell(row))
+    return (row_label(row), rate_cell(row.a), rate_cell(row.b), difference_cell(row), row.verdict, n_needed_cell(row))
 
 
 def side_line(name: str, side: Side) -> str:
@@ -121,13 +130,18 @@ def side_line(name: str, side: Side) -> str:
 def _rate_json(side: SideRate | None) -> dict[str, Any] | None:
     if side is None:
         return None
-    return {"failures": side.failures, "calls": side.calls, "rate": side.rate,
-            "interval": list(side.interval)}
+    return {"failures": side.failures, "calls": side.calls, "rate": side.rate, "interval": list(side.interval)}
 
 
 def _side_json(side: Side) -> dict[str, Any]:
-    return {"model_id": side.model_id, "calls": side.calls, "first_ms": side.first_ms,
-            "last_ms": side.last_ms, "source": side.source, "note": side.note}
+    return {
+        "model_id": side.model_id,
+        "calls": side.calls,
+        "first_ms": side.first_ms,
+        "last_ms": side.last_ms,
+        "source": side.source,
+        "note": side.note,
+    }
 
 
 def to_json(comparison: CheckpointComparison) -> dict[str, Any]:

@@ -58,7 +58,8 @@ def mean_scores(comparison: Comparison) -> dict[str, float | None]:
     """Each model's mean over the evals it was scored on (None when none)."""
     out: dict[str, float | None] = {}
     for model in comparison.models:
-        scores = [r.answers[model].score for r in comparison.rows if model in r.answers
-                  and r.answers[model].score is not None]
+        scores = [
+            r.answers[model].score for r in comparison.rows if model in r.answers and r.answers[model].score is not None
+        ]
         out[model] = sum(s for s in scores if s is not None) / len(scores) if scores else None
     return out

@@ -156,7 +156,14 @@ def cluster_views(clusters: FailureClusters, view: DiagnosisView | None) -> list
             examined = [i for i in ids if i in summary.examined_ids]
             flagged = [i for i in examined if i in view.flagged]
         out.append(
-            ClusterView(cluster.label, cluster.size, cluster.what_goes_wrong, cluster.suggestion, ids,
-                        len(examined), len(flagged))
+            ClusterView(
+                cluster.label,
+                cluster.size,
+                cluster.what_goes_wrong,
+                cluster.suggestion,
+                ids,
+                len(examined),
+                len(flagged),
+            )
         )
     return out

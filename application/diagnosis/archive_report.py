@@ -31,8 +31,14 @@ if TYPE_CHECKING:
     from application.session.context import AppContext
 
 __all__ = [
-    "PLATFORM_ONLY", "ArchiveDiagnosis", "DiagnosisCancelled", "diagnose_model_archive", "model_archive_path", "read_sentence",
-    "report_markdown", "source_note",
+    "PLATFORM_ONLY",
+    "ArchiveDiagnosis",
+    "DiagnosisCancelled",
+    "diagnose_model_archive",
+    "model_archive_path",
+    "read_sentence",
+    "report_markdown",
+    "source_note",
 ]
 
 #: What a local source cannot give (the platform's own answers).
@@ -50,16 +56,21 @@ def _when(ms: int | None) -> str:
 def read_sentence(whole: WholeDiagnosis, *, where: str, held: int, limit: int | None) -> str:
     """ "Read all N calls of WHERE; the calls read run from … to …." (``held``: calls the source holds)."""
     some = limit is not None and whole.calls < held
-    return (f"Read {'the ' if some else 'all '}{whole.calls} {'most recent ' if some else ''}calls of {where}"
-            + (f"; the calls read run from {_when(whole.oldest_ms)} to {_when(whole.newest_ms)}" if whole.calls else "")
-            + ".")
+    return (
+        f"Read {'the ' if some else 'all '}{whole.calls} {'most recent ' if some else ''}calls of {where}"
+        + (f"; the calls read run from {_when(whole.oldest_ms)} to {_when(whole.newest_ms)}" if whole.calls else "")
+        + "."
+    )
 
 
 def source_note() -> str:
     """What a report from a local source leaves out, as the report's last paragraph says it."""
-    return ("The platform was not asked (" + ", ".join(f"`{p}`" for p in PLATFORM_ONLY)
-            + "): its own diagnosis, the judged results, the health checks and the Lens bundle are not in this "
-            "report.")
+    return (
+        "The platform was not asked ("
+        + ", ".join(f"`{p}`" for p in PLATFORM_ONLY)
+        + "): its own diagnosis, the judged results, the health checks and the Lens bundle are not in this "
+        "report."
+    )
 
 
 @dataclass(frozen=True)
@@ -73,9 +84,11 @@ class ArchiveDiagnosis:
 
     def _where(self, path: str) -> str:
         span = self.span
-        return (f"the local archive {path}, which holds {span.calls} calls from "
-                f"{_when(span.oldest_ms)} to {_when(span.newest_ms)}"
-                + ("" if span.history_complete else " (it does not reach back to the model's first call)"))
+        return (
+            f"the local archive {path}, which holds {span.calls} calls from "
+            f"{_when(span.oldest_ms)} to {_when(span.newest_ms)}"
+            + ("" if span.history_complete else " (it does not reach back to the model's first call)")
+        )
 
     @property
     def where(self) -> str:
@@ -102,10 +115,12 @@ class ArchiveDiagnosis:
         """One short line: how many calls of the archive were read and the time range they span."""
         span, whole = self.span, self.whole
         some = self.limit is not None and whole.calls < span.calls
-        return (f"Whole history: {'the ' if some else 'all '}{whole.calls} {'most recent ' if some else ''}calls of "
-                f"the local archive, from {_when(whole.oldest_ms)} to {_when(whole.newest_ms)}"
-                + ("" if span.history_complete else " (the archive does not reach back to the model's first call)")
-                + "; where they came from: at the end")
+        return (
+            f"Whole history: {'the ' if some else 'all '}{whole.calls} {'most recent ' if some else ''}calls of "
+            f"the local archive, from {_when(whole.oldest_ms)} to {_when(whole.newest_ms)}"
+            + ("" if span.history_complete else " (the archive does not reach back to the model's first call)")
+            + "; where they came from: at the end"
+        )
 
 
 def diagnose_model_archive(
@@ -136,8 +151,12 @@ def diagnose_model_archive(
         span = archive_span(path)
         on_progress(0, span.calls if limit is None else min(limit, span.calls))
     whole, span = diagnose_archive(
-        path, model=model_id, trained_template=trained_template,
-        template_source="config" if trained_template else "unknown", limit=limit, on_progress=progress,
+        path,
+        model=model_id,
+        trained_template=trained_template,
+        template_source="config" if trained_template else "unknown",
+        limit=limit,
+        on_progress=progress,
     )
     return ArchiveDiagnosis(whole, span, Path(path), limit)
 

@@ -50,5 +50,9 @@ async def read_call_findings(
         return CallFindings(None, None, note)
     template, source = await trained_template()
     findings = classify(log, trained_template=template)
-    note = f"trained template: {template_name(template)} ({source})" if template else "trained template unknown: no template verdict"
+    note = (
+        f"trained template: {template_name(template)} ({source})"
+        if template
+        else "trained template unknown: no template verdict"
+    )
     return CallFindings(log, findings, note)

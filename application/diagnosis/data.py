@@ -221,9 +221,7 @@ async def fetch_inputs(
 
     async def calls() -> None:
         try:
-            entries, source, note = await load_entries(
-                client, archive, model_id, limit=limit, on_progress=on_progress
-            )
+            entries, source, note = await load_entries(client, archive, model_id, limit=limit, on_progress=on_progress)
         except NotFoundError as error:
             inputs.entries_error = f"the platform does not know this model ({_why(error)})"
             inputs.entries_exc = error

@@ -23,8 +23,15 @@ from api_client.blahdev.records import parse_call
 from common.records import Call
 from common.safe_strings import one_line
 
-__all__ = ["BAD_LINES_BEFORE_GIVING_UP", "BadLine", "DumpReading", "NotADumpError", "entries_at", "entries_in",
-           "read_calls"]
+__all__ = [
+    "BAD_LINES_BEFORE_GIVING_UP",
+    "BadLine",
+    "DumpReading",
+    "NotADumpError",
+    "entries_at",
+    "entries_in",
+    "read_calls",
+]
 
 #: This many unreadable lines before the first call: the file is something else.
 BAD_LINES_BEFORE_GIVING_UP = 5
@@ -72,9 +79,11 @@ class DumpReading:
         if self.bad_count:
             first = ", ".join(str(b) for b in self.bad_lines[:3])
             one = self.bad_count == 1
-            parts.append(f"{self.bad_count} line{'' if one else 's'} of {self.lines} could not be read as "
-                         f"{'a call and was' if one else 'calls and were'} left out "
-                         f"({first}{', ...' if self.bad_count > 3 else ''})")
+            parts.append(
+                f"{self.bad_count} line{'' if one else 's'} of {self.lines} could not be read as "
+                f"{'a call and was' if one else 'calls and were'} left out "
+                f"({first}{', ...' if self.bad_count > 3 else ''})"
+            )
         if self.duplicates:
             parts.append(f"{self.duplicates} repeated call{'s' if self.duplicates != 1 else ''} read once")
         return "; ".join(parts) or None

@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_row, entries_with_ids, read_range
-from common.gc_tuning import worker_without_collector
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
+from common.gc_tuning import worker_without_collector
 from common.records import Call, time_of
 from diagnosis.quoted import QuotableCalls, text_key
 
@@ -80,7 +80,11 @@ class CallDigest:
     source that cannot be read again keeps its failing calls in ``held``)."""
 
     def __init__(
-        self, trained_template: str | None, seq_base: int = 0, *, hold_failing: bool = False,
+        self,
+        trained_template: str | None,
+        seq_base: int = 0,
+        *,
+        hold_failing: bool = False,
         locate: Callable[[], int] | None = None,
     ) -> None:
         """``hold_failing``: keep the failing calls (a source that cannot be read again);
@@ -90,8 +94,9 @@ class CallDigest:
 
         self.trained = trained_template
         # No platform to compare with: the ids of every call (Summary.examined_ids) are not kept.
-        self.builder: SummaryBuilder = SummaryBuilder(trained_template=trained_template, seq_base=seq_base,
-                                                      keep_ids=False)
+        self.builder: SummaryBuilder = SummaryBuilder(
+            trained_template=trained_template, seq_base=seq_base, keep_ids=False
+        )
         self.failing: dict[str, tuple[int, int]] = {}  # failing model call -> (created_at, digest of its words)
         self.features: dict[str, tuple[str, ...]] = {}  # their grouping features (the suggestions group them)
         self.held: dict[str, Call] | None = {} if hold_failing else None
@@ -202,7 +207,12 @@ class WholeDiagnosis:
 
 
 def _finish(
-    digest: CallDigest, *, model: Any, template: str | None, template_source: str, workers: int,
+    digest: CallDigest,
+    *,
+    model: Any,
+    template: str | None,
+    template_source: str,
+    workers: int,
     load: Callable[[list[str]], Mapping[str, Call]],
 ) -> WholeDiagnosis:
     from diagnosis.report import build_report
@@ -211,12 +221,19 @@ def _finish(
 
     summary = finish_summary(digest.builder)
     report = build_report(
-        model=model, entries=(), trained_template=template, template_source=template_source, summary=summary,
-        failing_prompts=digest.failing_prompts(TOP_PROMPTS), features_by_id=digest.features,
-        quotable=QuotableCalls(digest.failing, load), platform_asked=False,
-    )  # fmt: skip
-    return WholeDiagnosis(report, summary.calls_examined, summary.window_from, summary.window_to, workers,
-                          len(digest.failing))
+        model=model,
+        entries=(),
+        trained_template=template,
+        template_source=template_source,
+        summary=summary,
+        failing_prompts=digest.failing_prompts(TOP_PROMPTS),
+        features_by_id=digest.features,
+        quotable=QuotableCalls(digest.failing, load),
+        platform_asked=False,
+    )
+    return WholeDiagnosis(
+        report, summary.calls_examined, summary.window_from, summary.window_to, workers, len(digest.failing)
+    )
 
 
 def diagnose_calls(
@@ -244,8 +261,9 @@ def diagnose_calls(
             out.update(reread(where))
         return out
 
-    return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
-                   load=load)
+    return _finish(
+        digest, model=model, template=trained_template, template_source=template_source, workers=1, load=load
+    )
 
 
 def _digest_range(path: str, first_ord: int, last_ord: int, trained: str | None, seq_base: int) -> CallDigest:
@@ -305,8 +323,9 @@ def diagnose_archive(
 
     if span.first_ord is None:
         digest = CallDigest(trained_template)
-        return _finish(digest, model=model, template=trained_template, template_source=template_source, workers=1,
-                       load=load), span
+        return _finish(
+            digest, model=model, template=trained_template, template_source=template_source, workers=1, load=load
+        ), span
     wanted = span.calls if limit is None else min(limit, span.calls)
     if workers is None:
         workers = worker_count() if wanted >= POOL_MIN_CALLS else 1
@@ -327,12 +346,13 @@ def diagnose_archive(
                 on_progress(done, wanted)
     else:
         # The workers run without the cyclic garbage collector (common/gc_tuning.py says why).
-        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
-                                 initializer=worker_without_collector) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=get_context("spawn"), initializer=worker_without_collector
+        ) as pool:
             futures = [
                 pool.submit(_digest_range, str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
             ]
-            import diagnosis.report  # noqa: F401  (what the report needs, loaded while the workers run)
+            import diagnosis.report
             import diagnosis.summary  # noqa: F401  (the same)
 
             try:
@@ -350,6 +370,7 @@ def diagnose_archive(
                     future.cancel()
                 raise
     assert merged is not None
-    whole = _finish(merged, model=model, template=trained_template, template_source=template_source, workers=workers,
-                    load=load)
+    whole = _finish(
+        merged, model=model, template=trained_template, template_source=template_source, workers=workers, load=load
+    )
     return whole, span

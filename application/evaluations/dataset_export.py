@@ -27,8 +27,18 @@ from api_client.blobfish.shapes import DATASET_RECEIPT_MEMBERS
 from application.evaluations.evidence import Evaluation
 from application.evaluations.export import export_lines, write_jsonl
 
-__all__ = ["MAX_BYTES", "MAX_RECORDS", "MAX_SOURCES", "ExportReceipt", "SelectionRefused", "check_selection",
-           "dataset_export_path", "receipt_of_file", "unique_ids", "write_evaluations"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_RECORDS",
+    "MAX_SOURCES",
+    "ExportReceipt",
+    "SelectionRefused",
+    "check_selection",
+    "dataset_export_path",
+    "receipt_of_file",
+    "unique_ids",
+    "write_evaluations",
+]
 
 MAX_SOURCES = 50
 """Source ids one export takes (documented: "Select 1-50 source IDs")."""
@@ -49,8 +59,10 @@ def check_selection(count: int) -> None:
     if count < 1:
         raise SelectionRefused("no evaluation is selected: an export takes 1-50 evaluations")
     if count > MAX_SOURCES:
-        raise SelectionRefused(f"{count} evaluations are selected: an export takes 1-{MAX_SOURCES} "
-                               f"(Blobfish's limit per export); leave out {count - MAX_SOURCES}")
+        raise SelectionRefused(
+            f"{count} evaluations are selected: an export takes 1-{MAX_SOURCES} "
+            f"(Blobfish's limit per export); leave out {count - MAX_SOURCES}"
+        )
 
 
 def unique_ids(ids: Iterable[str]) -> list[str]:

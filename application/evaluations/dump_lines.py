@@ -97,10 +97,13 @@ def blobfish_entries(value: Mapping[str, Any]) -> list[Call]:
     turns, finals, times = _turn_facts(records if isinstance(records, list) else [])
     if "steps" not in rollout_data:
         rollout_data = {**rollout_data, "steps": [{"index": i, "turn": t} for i, t in enumerate(turns)]}
-    rollout = parse_rollout(rollout_data, trace if isinstance(trace, Mapping) else None,
-                            model if isinstance(model, str) else None)
+    rollout = parse_rollout(
+        rollout_data, trace if isinstance(trace, Mapping) else None, model if isinstance(model, str) else None
+    )
     # A step without a final answer in its rollout record has its turn's ``final`` text.
-    steps = tuple(replace(s, final_answer=finals[s.turn]) if s.final_answer is None and s.turn in finals else s
-                  for s in rollout.steps)  # fmt: skip
+    steps = tuple(
+        replace(s, final_answer=finals[s.turn]) if s.final_answer is None and s.turn in finals else s
+        for s in rollout.steps
+    )
     rollout = replace(rollout, rollout_id=rollout.rollout_id or rollout.trace_id or "trace", steps=steps)
     return [step_call(rollout, step, created_at=times.get(step.turn, 0), evaluation_id=evaluation) for step in steps]

@@ -36,8 +36,9 @@ def _safe(name: str) -> str:
     return _SAFE.sub("_", name).strip("._")[:60] or "x"
 
 
-def default_export_path(data_dir: Path, evaluation: Evaluation, rollout: Rollout | None = None,
-                        now: datetime | None = None) -> Path:  # fmt: skip
+def default_export_path(
+    data_dir: Path, evaluation: Evaluation, rollout: Rollout | None = None, now: datetime | None = None
+) -> Path:
     """``<data>/exports/blobfish-<evaluation>[-<rollout>]-<UTC time>.jsonl``."""
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
     name = f"blobfish-{_safe(evaluation.evaluation_id)}"

@@ -64,8 +64,8 @@ class RolloutSteps(StepsById[RolloutStep]):
             verdict = {True: "passed", False: "failed", None: "—"}[step.grade.passed]
             reward = "—" if step.grade.reward is None else f"{step.grade.reward:g}"
             origin.append(("grade", f"{verdict}, reward {reward}"))
-        loops = [f for f in self.diagnosis.tool_loops
-                 if f.detail["first_step"] <= step.index <= f.detail["last_step"]]  # fmt: skip
+        loops = [f for f in self.diagnosis.tool_loops if f.detail["first_step"] <= step.index <= f.detail["last_step"]]
         wrong = [f for f in self.diagnosis.step_findings.get(step.index, []) if f.kind == "wrong_answer"]
-        return ForeignCall(entry, PLATFORM, tuple(origin), tuple(loops + wrong), (REPLAY_NOTE,),
-                           classify=step.final_answer is not None)  # fmt: skip
+        return ForeignCall(
+            entry, PLATFORM, tuple(origin), tuple(loops + wrong), (REPLAY_NOTE,), classify=step.final_answer is not None
+        )

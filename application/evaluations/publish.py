@@ -34,6 +34,7 @@ __all__ = ["PublishOutcome", "PublishPlan", "Publisher", "build_envelope", "plan
 
 Json = dict[str, Any]
 
+
 class Publisher(Protocol):
     """What publishing needs of a Blobfish client (``api_client.blobfish.BlobfishClient``)."""
 
@@ -93,8 +94,13 @@ class PublishPlan:
         return [
             ("taskset", self.taskset or "not recorded"),
             ("model", self.model or "not recorded"),
-            ("rollouts", (f"{self.rollout_count:,} with {self.trace_count:,} trace{'s' if self.trace_count != 1 else ''}"
-                         " (1-256 accepted)")),
+            (
+                "rollouts",
+                (
+                    f"{self.rollout_count:,} with {self.trace_count:,} trace{'s' if self.trace_count != 1 else ''}"
+                    " (1-256 accepted)"
+                ),
+            ),
             ("size", f"{self.byte_count:,} bytes of JSON (at most {MAX_BYTES:,})"),
             ("built from", f"evaluation {self.evaluation_id}"),
         ]
@@ -146,20 +152,28 @@ class PublishOutcome:
 def _refusal(error: BlahError, plan: PublishPlan) -> PublishOutcome:
     job = plan.job_id
     if isinstance(error, MissingKeyError):
-        return PublishOutcome("refused", "Publishing needs a Blobfish key (bf_...) and none is configured: "
-                                         "nothing was sent.")
+        return PublishOutcome(
+            "refused", "Publishing needs a Blobfish key (bf_...) and none is configured: nothing was sent."
+        )
     if isinstance(error, AuthError):
         return PublishOutcome("refused", f"Blobfish refused the key ({error.status}): job {job} was not published.")
     if isinstance(error, EvidenceChangedError):
-        return PublishOutcome("refused", f"Blobfish refused it (409 job_conflict): job {job} is already published "
-                                         "and these bytes differ from the first (a field it masked, or another "
-                                         "serialization, counts as changed evidence); the platform keeps the first.")
+        return PublishOutcome(
+            "refused",
+            f"Blobfish refused it (409 job_conflict): job {job} is already published "
+            "and these bytes differ from the first (a field it masked, or another "
+            "serialization, counts as changed evidence); the platform keeps the first.",
+        )
     if isinstance(error, TooLargeError):
-        return PublishOutcome("refused", f"Blobfish refused it as too large (413): job {job} is over 1 MiB of JSON; "
-                                         "split the taskset into several jobs.")
+        return PublishOutcome(
+            "refused",
+            f"Blobfish refused it as too large (413): job {job} is over 1 MiB of JSON; "
+            "split the taskset into several jobs.",
+        )
     if isinstance(error, EnvelopeRefusedError):
-        return PublishOutcome("refused", f"Blobfish refused the envelope ({error.status} invalid_envelope): "
-                                         f"{error.message.rstrip('.')}.")
+        return PublishOutcome(
+            "refused", f"Blobfish refused the envelope ({error.status} invalid_envelope): {error.message.rstrip('.')}."
+        )
     return PublishOutcome("failed", f"Publishing job {job} failed: {error}")
 
 
@@ -168,15 +182,25 @@ async def _settle(client: Publisher, plan: PublishPlan) -> PublishOutcome:
     try:
         summaries = await client.list_evaluations()
     except BlahError as error:
-        return PublishOutcome("unknown", f"The answer was lost and the list could not be read ({error}): outcome "
-                                         "unknown. Reload the list (ctrl+r) before publishing job "
-                                         f"{plan.job_id} again.")
+        return PublishOutcome(
+            "unknown",
+            f"The answer was lost and the list could not be read ({error}): outcome "
+            "unknown. Reload the list (ctrl+r) before publishing job "
+            f"{plan.job_id} again.",
+        )
     mine = next((s for s in summaries if s.job_id == plan.job_id), None)
     if mine is None:
-        return PublishOutcome("not_done", f"The answer was lost and the list has no job {plan.job_id}: it was not "
-                                          "published. You can publish it again.")
-    return PublishOutcome("published", f"The answer was lost; the list shows job {plan.job_id} as evaluation "
-                                       f"{mine.evaluation_id}.", evaluation_id=mine.evaluation_id, settled=True)
+        return PublishOutcome(
+            "not_done",
+            f"The answer was lost and the list has no job {plan.job_id}: it was not "
+            "published. You can publish it again.",
+        )
+    return PublishOutcome(
+        "published",
+        f"The answer was lost; the list shows job {plan.job_id} as evaluation {mine.evaluation_id}.",
+        evaluation_id=mine.evaluation_id,
+        settled=True,
+    )
 
 
 async def publish_once(client: Publisher, plan: PublishPlan) -> PublishOutcome:
@@ -194,7 +218,15 @@ async def publish_once(client: Publisher, plan: PublishPlan) -> PublishOutcome:
     url = receipt.dashboard_url
     where = f": {url}" if url else " (the receipt gave no dashboard URL)"
     if receipt.evaluation_id == plan.evaluation_id:
-        return PublishOutcome("same", f"Blobfish already holds this evidence: job {plan.job_id} is evaluation "
-                                      f"{receipt.evaluation_id}{where}", receipt.evaluation_id, url)
-    return PublishOutcome("published", f"Published job {plan.job_id} as evaluation {receipt.evaluation_id}{where}",
-                          receipt.evaluation_id, url)
+        return PublishOutcome(
+            "same",
+            f"Blobfish already holds this evidence: job {plan.job_id} is evaluation {receipt.evaluation_id}{where}",
+            receipt.evaluation_id,
+            url,
+        )
+    return PublishOutcome(
+        "published",
+        f"Published job {plan.job_id} as evaluation {receipt.evaluation_id}{where}",
+        receipt.evaluation_id,
+        url,
+    )

@@ -81,9 +81,14 @@ class StepHit:
 
     def as_json(self) -> dict[str, object]:
         return {
-            "evaluation_id": self.evaluation_id, "rollout_id": self.rollout_id, "task_id": self.task_id,
-            "step": self.step, "model": self.model, "prompt": self.prompt, "final_answer": self.final_answer,
-        }  # fmt: skip
+            "evaluation_id": self.evaluation_id,
+            "rollout_id": self.rollout_id,
+            "task_id": self.task_id,
+            "step": self.step,
+            "model": self.model,
+            "prompt": self.prompt,
+            "final_answer": self.final_answer,
+        }
 
 
 def open_steps_archive(data_dir: Path | str, profile_name: str, origin: str) -> Archive:
@@ -136,11 +141,18 @@ def search_steps(archive: Archive, text: str, *, limit: int = 100) -> tuple[int,
         entry = archive.find(log_id)
         if entry is None or entry.source != PLATFORM_MARKER:
             continue
-        hits.append(StepHit(
-            evaluation_id=entry.eval_id, rollout_id=entry.run_id, task_id=entry.result_id,
-            step=_step_number(entry.id), model=entry.model_id, prompt=entry.prompt, final_answer=entry.response,
-            created_at=time_of(entry),
-        ))  # fmt: skip
+        hits.append(
+            StepHit(
+                evaluation_id=entry.eval_id,
+                rollout_id=entry.run_id,
+                task_id=entry.result_id,
+                step=_step_number(entry.id),
+                model=entry.model_id,
+                prompt=entry.prompt,
+                final_answer=entry.response,
+                created_at=time_of(entry),
+            )
+        )
     return result.count, hits
 
 

@@ -1,2 +1,1 @@
-"""Health of a model's host, without Textual: outage windows and uptime (``windows``).
-"""
+"""Health of a model's host, without Textual: outage windows and uptime (``windows``)."""

@@ -75,14 +75,22 @@ def analyse(
     try:
         from diagnosis import classify, detect_template
     except ImportError as error:
-        return Analysis(available=False, trained_template=trained_template, trained_source=trained_source,
-                        problem=f"diagnosis is not available ({error})")  # fmt: skip
+        return Analysis(
+            available=False,
+            trained_template=trained_template,
+            trained_source=trained_source,
+            problem=f"diagnosis is not available ({error})",
+        )
     try:
         findings = classify(entry, trained_template=trained_template, result=result)
         detected = detect_template(entry.prompt, entry.messages)
-    except Exception as error:  # noqa: BLE001 - a detector bug must not hide the call itself
-        return Analysis(available=False, trained_template=trained_template, trained_source=trained_source,
-                        problem=f"diagnosis failed on this call: {type(error).__name__}: {error}")  # fmt: skip
+    except Exception as error:
+        return Analysis(
+            available=False,
+            trained_template=trained_template,
+            trained_source=trained_source,
+            problem=f"diagnosis failed on this call: {type(error).__name__}: {error}",
+        )
     return Analysis(
         available=True,
         findings=list(findings),

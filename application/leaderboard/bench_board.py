@@ -19,14 +19,17 @@ from common.format import DASH
 EXAMPLE_SLUG = "counselbench-100"
 """The benchmark the platform's own page uses as its example (and the simulator serves)."""
 
-DOCUMENTED_BADGE = ("self-run \u00b7 graded by the benchmark's own verifier \u00b7 "
-                    "not the frozen official suite unless suite:full")
+DOCUMENTED_BADGE = (
+    "self-run \u00b7 graded by the benchmark's own verifier \u00b7 not the frozen official suite unless suite:full"
+)
 """The badge the platform's page says every community row carries, verbatim. Rows show the
 badge the platform sent; this is what a confirmation shows before a row exists."""
 
-HONESTY_LINE = ("Community board: self-runs published by their owners, graded by each benchmark's own "
-                "verifier. NOT the official leaderboard (the Harbor run of the frozen release), and never "
-                "merged into it.")
+HONESTY_LINE = (
+    "Community board: self-runs published by their owners, graded by each benchmark's own "
+    "verifier. NOT the official leaderboard (the Harbor run of the frozen release), and never "
+    "merged into it."
+)
 
 NO_KEY_TO_WRITE = "needs a Blobfish key (bf_...); none is configured. Nothing was sent"
 
@@ -85,20 +88,23 @@ def _failure(error: BlahError, verb: str, done: str) -> BoardWrite:
     return BoardWrite("failed", f"{verb.capitalize()} failed: {error}")
 
 
-async def _settle_by_board(client: BenchmarkClient, slug: str, advice: str,
-                           settle: Callable[[Board], BoardWrite]) -> BoardWrite:
+async def _settle_by_board(
+    client: BenchmarkClient, slug: str, advice: str, settle: Callable[[Board], BoardWrite]
+) -> BoardWrite:
     """A write whose answer was lost: what the board now shows settles it (``settle``); a
     board that cannot be read leaves it "unknown" (``advice``: what to read before trying again)."""
     try:
         board = await client.board(slug)
     except BlahError as error:
-        return BoardWrite("unknown", f"The answer was lost and the board could not be read ({error}): "
-                                     f"outcome unknown. {advice}")
+        return BoardWrite(
+            "unknown", f"The answer was lost and the board could not be read ({error}): outcome unknown. {advice}"
+        )
     return settle(board)
 
 
-async def publish_once(client: BenchmarkClient, slug: str, run_id: str, display_name: str | None,
-                       notes: str | None) -> BoardWrite:
+async def publish_once(
+    client: BenchmarkClient, slug: str, run_id: str, display_name: str | None, notes: str | None
+) -> BoardWrite:
     """Submit ``run_id`` once. A lost answer is settled by reading the board (the person's row
     for this run there: it went through); it is never resent."""
     try:
@@ -108,13 +114,18 @@ async def publish_once(client: BenchmarkClient, slug: str, run_id: str, display_
     except BoardRefusedError as error:
         return BoardWrite("refused", sentence(error.message), existing_id=error.community_run_id)
     except OutcomeUnknownError:
+
         def published(board: Board) -> BoardWrite:
             mine = next((r for r in board.community_runs if r.run_id == run_id and r.mine), None)
             if mine is not None:
-                return BoardWrite("done", "The answer was lost; the board shows it went through.", row=mine,
-                                  settled=True)
-            return BoardWrite("not_done", "The answer was lost and the board does not show this run: it did not "
-                                          "go through. You can publish it again.")
+                return BoardWrite(
+                    "done", "The answer was lost; the board shows it went through.", row=mine, settled=True
+                )
+            return BoardWrite(
+                "not_done",
+                "The answer was lost and the board does not show this run: it did not "
+                "go through. You can publish it again.",
+            )
 
         return await _settle_by_board(client, slug, "Read the board before publishing again.", published)
     except BlahError as error:
@@ -129,10 +140,12 @@ async def delete_once(client: BenchmarkClient, slug: str, community_run_id: str)
     except BoardRefusedError as error:
         return BoardWrite("refused", sentence(error.message))
     except OutcomeUnknownError:
+
         def deleted(board: Board) -> BoardWrite:
             if any(r.community_run_id == community_run_id for r in board.community_runs):
-                return BoardWrite("not_done", "The answer was lost and the row is still on the board: it was not "
-                                              "deleted.")
+                return BoardWrite(
+                    "not_done", "The answer was lost and the row is still on the board: it was not deleted."
+                )
             return BoardWrite("done", "The answer was lost; the board shows the row is gone.", settled=True)
 
         return await _settle_by_board(client, slug, "Read the board to see whether the row is still there.", deleted)
@@ -148,5 +161,17 @@ def board_error(error: BlahError, slug: str) -> str:
     return f"Couldn't load the board: {error}"
 
 
-__all__ = ["DOCUMENTED_BADGE", "EXAMPLE_SLUG", "HONESTY_LINE", "NOT_YOURS", "BoardWrite", "board_error",
-           "by_mean_score", "coverage_sentence", "delete_once", "publish_once", "publishable", "sentence"]
+__all__ = [
+    "DOCUMENTED_BADGE",
+    "EXAMPLE_SLUG",
+    "HONESTY_LINE",
+    "NOT_YOURS",
+    "BoardWrite",
+    "board_error",
+    "by_mean_score",
+    "coverage_sentence",
+    "delete_once",
+    "publish_once",
+    "publishable",
+    "sentence",
+]

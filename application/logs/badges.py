@@ -67,7 +67,9 @@ def diagnosis_available() -> bool:
             return False
         # find_spec("diagnosis.classifier") would import the package (and so all of diagnosis):
         # look in its directory instead.
-        found = importlib.machinery.PathFinder.find_spec("diagnosis.classifier", list(package.submodule_search_locations))
+        found = importlib.machinery.PathFinder.find_spec(
+            "diagnosis.classifier", list(package.submodule_search_locations)
+        )
         return found is not None
     except (ImportError, ValueError):
         return False
@@ -96,7 +98,7 @@ def make_badges_fn(trained_template: str | None) -> BadgesFn:
             return fallback_badges(entry)
         try:
             findings = classify_fn(capped(entry), trained_template=trained_template)
-        except Exception:  # noqa: BLE001 - a detector bug must not stop the tail; show what is certain
+        except Exception:
             return fallback_badges(entry)
         seen: dict[str, None] = {}
         for finding in findings:

@@ -98,7 +98,10 @@ class LogsFeed:
         self.badges_fn = make_badges_fn(self.trained_template)
         self.archive = self.ctx.archive
         if (
-            self.archive is None and not self.offline and self.settings.use_archive and self.ctx.base_url
+            self.archive is None
+            and not self.offline
+            and self.settings.use_archive
+            and self.ctx.base_url
             and await self._may_archive()
         ):
             self.archive = await asyncio.to_thread(self._open_archive)
@@ -118,11 +121,14 @@ class LogsFeed:
         from application.session.paths import data_dir
 
         assert self.ctx.base_url is not None and self.ctx.client is not None
-        if self._model_known or Archive.path_for(data_dir(), self.ctx.base_url, self.model_id, self.ctx.profile).exists():
+        if (
+            self._model_known
+            or Archive.path_for(data_dir(), self.ctx.base_url, self.model_id, self.ctx.profile).exists()
+        ):
             return True
         try:
             await self.ctx.client.get_model(self.model_id)
-        except Exception:  # noqa: BLE001 - unknown, unreachable or refused: keep the calls in memory
+        except Exception:
             return False
         return True
 
@@ -155,7 +161,7 @@ class LogsFeed:
             return None
         try:
             model = await self.ctx.client.get_model(self.model_id)
-        except Exception:  # noqa: BLE001 - the template only refines badges; never block the list
+        except Exception:
             return None
         self._model_known = True
         from application.chat_template import resolve_template
@@ -340,9 +346,7 @@ class LogsFeed:
         assert client is not None
         oldest = self.rows.oldest_ms()
         page_size = self.settings.older_page
-        page = await client.get_logs(
-            self.model_id, before=None if oldest is None else oldest + 1, limit=page_size
-        )
+        page = await client.get_logs(self.model_id, before=None if oldest is None else oldest + 1, limit=page_size)
         new = await self.store(page.logs)
         done = len(page.logs) < page_size
         if self.archive is not None and page.logs:

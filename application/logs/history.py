@@ -63,7 +63,9 @@ class Reach:
                 loaded = json.loads(raw) if raw else {}
             except ValueError:
                 loaded = {}
-            self._bounds = {k: v for k, v in loaded.items() if v is None or isinstance(v, int)} if isinstance(loaded, dict) else {}
+            self._bounds = (
+                {k: v for k, v in loaded.items() if v is None or isinstance(v, int)} if isinstance(loaded, dict) else {}
+            )
         return self._bounds
 
     def record(self, query: PlatformQuery, before: int | None) -> None:
@@ -73,7 +75,9 @@ class Reach:
         if self.archive is not None:
             self.archive.set_meta(_META, json.dumps(bounds))
 
-    def start(self, query: PlatformQuery, all_calls_before: int | None, all_calls_done: bool) -> tuple[int | None, bool]:
+    def start(
+        self, query: PlatformQuery, all_calls_before: int | None, all_calls_done: bool
+    ) -> tuple[int | None, bool]:
         """Where the next older page of ``query`` starts: ``(before, reached the start)``.
 
         ``all_calls_before`` is the bound of the unbroken stretch of all calls (None when

@@ -19,10 +19,10 @@ from common.format import DASH, TIME_WIDTHS, TimeFormat, format_latency, format_
 __all__ = [
     "MISSING",
     "PREVIEW_CHARS",
+    "TIME_WIDTHS",
     "ListRowSource",
     "LogRow",
     "RowSource",
-    "TIME_WIDTHS",
     "TimeFormat",
     "format_latency",
     "format_time",

@@ -21,7 +21,13 @@ if TYPE_CHECKING:
     from common.records import Call
 
 __all__ = [
-    "ArchiveRows", "LogRows", "MemoryRows", "highlight_terms", "row_from_archived", "row_from_entry", "with_text",
+    "ArchiveRows",
+    "LogRows",
+    "MemoryRows",
+    "highlight_terms",
+    "row_from_archived",
+    "row_from_entry",
+    "with_text",
 ]
 
 _BLOCK = 128
@@ -186,9 +192,7 @@ class MemoryRows:
     def row(self, index: int) -> LogRow:
         return self._rows[self._view[index]]
 
-    def add(
-        self, entries: Iterable[Call], badges_fn: Callable[[Call], Iterable[str]] | None = None
-    ) -> list[Call]:
+    def add(self, entries: Iterable[Call], badges_fn: Callable[[Call], Iterable[str]] | None = None) -> list[Call]:
         """Keep the entries not held yet; returns the new ones. ``badges_fn(entry)`` gives
         each new entry's badges once, here (like the archive's ingest)."""
         new: list[Call] = []
@@ -249,4 +253,3 @@ class MemoryRows:
 def with_text(flt: LogFilter, text: str | None) -> LogFilter:
     """The filter with its search text replaced (blank text clears it)."""
     return replace(flt, text=text if text and text.strip() else None)
-

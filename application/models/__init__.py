@@ -1,2 +1,1 @@
-"""Models & evals, without Textual: a model registration checked before it is sent.
-"""
+"""Models & evals, without Textual: a model registration checked before it is sent."""

@@ -116,9 +116,7 @@ class EtaEstimator:
 
     def _usual_rate(self) -> float | None:
         """The rate over the window that ends where the count last moved."""
-        change_index = max(
-            (i for i, (at, _c) in enumerate(self._samples) if at == self._last_change_at), default=None
-        )
+        change_index = max((i for i, (at, _c) in enumerate(self._samples) if at == self._last_change_at), default=None)
         if change_index is None:
             return None
         window = self._window(change_index)

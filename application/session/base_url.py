@@ -61,4 +61,7 @@ def _valid_host(host: str) -> bool:
 def explain_bad_base_url(raw: str, problem: str, *, option: str = "--base-url") -> str:
     """One sentence for the person: what is wrong and what a valid address looks like. The
     address is repeated without what may hold a key (``application.session.credentials.key_redaction``)."""
-    return f"{option} {shown_address(raw)!r} is not a platform address: {hide_keys(problem)}. " f"A valid one looks like {EXAMPLES}"
+    return (
+        f"{option} {shown_address(raw)!r} is not a platform address: {hide_keys(problem)}. "
+        f"A valid one looks like {EXAMPLES}"
+    )

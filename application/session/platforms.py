@@ -54,20 +54,38 @@ class PlatformSpec:
 
 PLATFORMS: dict[str, PlatformSpec] = {
     "blah": PlatformSpec(
-        name="blah", title="blah.dev", default_origin=DEFAULT_BASE_URL, api_path="/api/v1",
-        key_env="EVALS_BLAH_API_KEY", key_prefix="blah_", key_header="bearer", has_models=True,
+        name="blah",
+        title="blah.dev",
+        default_origin=DEFAULT_BASE_URL,
+        api_path="/api/v1",
+        key_env="EVALS_BLAH_API_KEY",
+        key_prefix="blah_",
+        key_header="bearer",
+        has_models=True,
     ),
     "blobfish": PlatformSpec(
-        name="blobfish", title="Blobfish", default_origin="https://blobfish.ai", api_path="/api/v1",
-        key_env="BLOBFISH_API_KEY", key_prefix="bf_", key_header="x-api-key", has_models=False,
+        name="blobfish",
+        title="Blobfish",
+        default_origin="https://blobfish.ai",
+        api_path="/api/v1",
+        key_env="BLOBFISH_API_KEY",
+        key_prefix="bf_",
+        key_header="x-api-key",
+        has_models=False,
         base_url_env="BLOBFISH_BASE_URL",
     ),
     "errorbar": PlatformSpec(
-        name="errorbar", title="errorbar eval-run queue", default_origin=None, api_path="/v1",
-        key_env="ERRORBAR_API_KEY", key_prefix="sk_", key_header="bearer", has_models=False,
+        name="errorbar",
+        title="errorbar eval-run queue",
+        default_origin=None,
+        api_path="/v1",
+        key_env="ERRORBAR_API_KEY",
+        key_prefix="sk_",
+        key_header="bearer",
+        has_models=False,
         base_url_env="ERRORBAR_BASE_URL",  # no public default: each team runs its own queue
     ),
-}  # fmt: skip
+}
 
 
 def platform_spec(name: str) -> PlatformSpec:

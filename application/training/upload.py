@@ -78,9 +78,7 @@ class TooLargeError(Exception):
 
     def __init__(self, size: int, limit: int | None, *, by: str) -> None:
         limit_text = f"{limit:,} bytes" if limit is not None else "its limit"
-        super().__init__(
-            f"the set is {size:,} bytes; the {by} allows at most {limit_text}: nothing was sent"
-        )
+        super().__init__(f"the set is {size:,} bytes; the {by} allows at most {limit_text}: nothing was sent")
         self.size = size
         self.limit = limit
         self.by = by
@@ -145,7 +143,9 @@ class _Client(Protocol):
     """The client methods this module uses (``api_client.blahdev.client.BlahClient`` has them)."""
 
     async def request_upload(self, name: str, filename: str, size_bytes: int) -> UploadTicket: ...
-    async def upload_training_set(self, ticket: UploadTicket, data: bytes, *, progress: Progress | None = None) -> None: ...
+    async def upload_training_set(
+        self, ticket: UploadTicket, data: bytes, *, progress: Progress | None = None
+    ) -> None: ...
     async def get_training_set(self, training_set_id: str) -> TrainingSet: ...
     async def list_training_sets(self) -> list[TrainingSet]: ...
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 import h11
 import orjson
 
-from common.lru import BoundedLRU
 from application.webhooks.delivery import (
     SIGNATURE_HEADER,
     Rejection,
@@ -39,6 +38,7 @@ from application.webhooks.delivery import (
     sign,
     signature_ok,
 )
+from common.lru import BoundedLRU
 
 __all__ = [
     "DEFAULT_PATH",
@@ -221,9 +221,7 @@ class WebhookReceiver:
         finally:
             self._active -= 1
 
-    async def _read_request(
-        self, reader: asyncio.StreamReader, conn: h11.Connection
-    ) -> tuple[bytes, dict[str, str]]:
+    async def _read_request(self, reader: asyncio.StreamReader, conn: h11.Connection) -> tuple[bytes, dict[str, str]]:
         body = bytearray()
         headers: dict[str, str] = {}
         while True:
@@ -321,9 +319,17 @@ class WebhookReceiver:
             pass
 
 
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
-            405: "Method Not Allowed", 408: "Request Timeout", 413: "Content Too Large",
-            503: "Service Unavailable"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    408: "Request Timeout",
+    413: "Content Too Large",
+    503: "Service Unavailable",
+}
 
 
 def _raw_response(status: int, headers: list[tuple[str, str]], payload: bytes) -> bytes:

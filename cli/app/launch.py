@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from application.session.settings.config import LoadedConfig, load_config
 from application.session.context import AppContext
+from application.session.settings.config import LoadedConfig, load_config
 from cli.exit_codes import ExitCode
 from common.constants import DEFAULT_BASE_URL
 
@@ -54,8 +54,9 @@ def attach_blobfish(ctx: AppContext, base_url: str | None, api_key: str | None) 
     return ctx
 
 
-def attach_errorbar(ctx: AppContext, base_url: str | None, api_key: str | None,
-                    key_source: str | None = None) -> AppContext:
+def attach_errorbar(
+    ctx: AppContext, base_url: str | None, api_key: str | None, key_source: str | None = None
+) -> AppContext:
     """The one place the session gets its errorbar client (Compare's bake-offs): with an
     address and a key, from the demo simulator, a profile or ``$ERRORBAR_API_KEY``. A key of
     the wrong shape is said in the app, never shown."""
@@ -82,8 +83,10 @@ def _attach_configured_errorbar(ctx: AppContext) -> AppContext:
             ctx.errorbar_problem = f"errorbar not connected: {error}"
         return ctx
     if not resolved.api_key:
-        ctx.errorbar_problem = (f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
-                                f"or run blah-tui login --profile {resolved.name})")
+        ctx.errorbar_problem = (
+            f"errorbar not connected: profile {resolved.name!r} has no key (set $ERRORBAR_API_KEY "
+            f"or run blah-tui login --profile {resolved.name})"
+        )
         return ctx
     source = f"the key of profile {resolved.name!r}, from {resolved.key_source_text}"
     return attach_errorbar(ctx, resolved.origin, resolved.api_key, source)
@@ -113,23 +116,34 @@ def run_profile(profile: ResolvedProfile, *, model_id: str | None, log_id: str |
             "for now (pass --profile NAME of a blah.dev profile)"
         )
     return run_online(
-        base_url=profile.origin, api_key=profile.api_key, key_source=profile.key_source,
-        model_id=model_id or profile.default_model, log_id=log_id, key_problem=profile.key_problem,
+        base_url=profile.origin,
+        api_key=profile.api_key,
+        key_source=profile.key_source,
+        model_id=model_id or profile.default_model,
+        log_id=log_id,
+        key_problem=profile.key_problem,
         profile_label=profile.label,
-    )  # fmt: skip
+    )
 
 
 def run_blobfish(profile: ResolvedProfile) -> int:
     """The app on a Blobfish profile: it opens on Evaluations; the blah.dev areas are there,
     offline (each says it needs the platform)."""
     loaded = load_config()
-    ctx = AppContext(model_id="", client=None, platform="Blobfish", base_url=profile.origin,
-                     key_source=profile.key_source, profile=profile.label)
+    ctx = AppContext(
+        model_id="",
+        client=None,
+        platform="Blobfish",
+        base_url=profile.origin,
+        key_source=profile.key_source,
+        profile=profile.label,
+    )
     ctx = apply_config(ctx, loaded)
     ctx.settings.start_mode = "evaluations"
     if not profile.has_key:
-        return _fail(f"profile {profile.name!r} has no key: set $BLOBFISH_API_KEY or run "
-                     f"blah-tui login --profile {profile.name}")
+        return _fail(
+            f"profile {profile.name!r} has no key: set $BLOBFISH_API_KEY or run blah-tui login --profile {profile.name}"
+        )
     ctx = attach_blobfish(ctx, profile.origin, profile.api_key)
     if ctx.blobfish is None:
         return _fail(ctx.blobfish_problem or "Blobfish not connected")
@@ -137,8 +151,14 @@ def run_blobfish(profile: ResolvedProfile) -> int:
 
 
 def run_online(
-    *, base_url: str | None, api_key: str | None, key_source: str, model_id: str | None, log_id: str | None,
-    key_problem: str | None = None, profile_label: str = "",
+    *,
+    base_url: str | None,
+    api_key: str | None,
+    key_source: str,
+    model_id: str | None,
+    log_id: str | None,
+    key_problem: str | None = None,
+    profile_label: str = "",
 ) -> int:
     loaded = load_config()
     model_id = model_id or loaded.config.default_model
@@ -160,7 +180,12 @@ def run_online(
     except ValueError as error:  # e.g. a key that would go out in clear text
         return _fail(str(error))
     ctx = AppContext(
-        model_id=model_id, client=client, base_url=base_url, key_source=key_source, open_log_id=log_id, profile=profile_label
+        model_id=model_id,
+        client=client,
+        base_url=base_url,
+        key_source=key_source,
+        open_log_id=log_id,
+        profile=profile_label,
     )
     ctx = apply_config(ctx, loaded)
     from application.session.profiles.resolve import ProfileError
@@ -252,8 +277,13 @@ def run_bundle(file: Path) -> int:
     run = json.loads(file.read_text(encoding="utf-8")).get("run") or {}
     models = [str(m) for m in run.get("candidate_models") or [] if isinstance(m, str)]
     archive = Archive.create_temporary(prefix="blah-tui-bundle-")
-    ctx = AppContext(model_id=", ".join(models) or file.stem, client=None, platform=f"offline: {file.name}", archive=archive,
-                     open_bundle=file)
+    ctx = AppContext(
+        model_id=", ".join(models) or file.stem,
+        client=None,
+        platform=f"offline: {file.name}",
+        archive=archive,
+        open_bundle=file,
+    )
     try:
         return _run(apply_config(ctx, load_config()))
     finally:
@@ -269,13 +299,17 @@ def run_app(args: argparse.Namespace) -> int:
     raw = getattr(args, "base_url", None)
     if getattr(args, "demo", False):
         seed, speed = getattr(args, "seed", None), getattr(args, "speed", None)
-        return run_demo(seed=DEMO_SEED if seed is None else seed, speed=DEMO_SPEED if speed is None else speed,
-                        log_id=getattr(args, "log", None))
+        return run_demo(
+            seed=DEMO_SEED if seed is None else seed,
+            speed=DEMO_SPEED if speed is None else speed,
+            log_id=getattr(args, "log", None),
+        )
     from application.session.profiles.resolve import ProfileError, resolve_profile
 
     try:
-        profile = resolve_profile(getattr(args, "profile", None), base_url_flag=raw,
-                                  key_flag=getattr(args, "api_key", None))
+        profile = resolve_profile(
+            getattr(args, "profile", None), base_url_flag=raw, key_flag=getattr(args, "api_key", None)
+        )
     except ProfileError as error:
         return _fail(str(error))
     return run_profile(profile, model_id=getattr(args, "model", None), log_id=getattr(args, "log", None))

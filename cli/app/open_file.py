@@ -49,8 +49,10 @@ class NotADumpError(ValueError):
     def __init__(self, path: Path, bad_lines: list[BadLine]) -> None:
         first = bad_lines[0] if bad_lines else None
         why = f"; {first}" if first else "; it holds no lines"
-        super().__init__(f"{one_line(str(path), 200)}: this is not a JSONL dump of calls "
-                         f"(one call as JSON per line, as `blah-tui export` writes){why}")
+        super().__init__(
+            f"{one_line(str(path), 200)}: this is not a JSONL dump of calls "
+            f"(one call as JSON per line, as `blah-tui export` writes){why}"
+        )
         self.path = path
         self.bad_lines = bad_lines
 

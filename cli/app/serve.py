@@ -32,9 +32,16 @@ def is_loopback(host: str) -> bool:
 
 
 def child_command(
-    *, demo: bool, model: str | None, base_url: str | None, log_id: str | None, seed: int | None = None,
-    speed: float | None = None, python: str | None = None, profile: str | None = None,
-) -> str:  # fmt: skip
+    *,
+    demo: bool,
+    model: str | None,
+    base_url: str | None,
+    log_id: str | None,
+    seed: int | None = None,
+    speed: float | None = None,
+    python: str | None = None,
+    profile: str | None = None,
+) -> str:
     """The shell command textual-serve runs for each browser tab (no key in it, ever)."""
     parts: list[str] = [python or sys.executable, "-m", "cli"]
     if demo:
@@ -56,10 +63,20 @@ def child_command(
 
 
 def serve_main(
-    *, host: str, port: int, demo: bool, model: str | None, base_url: str | None, api_key: str | None,
-    log_id: str | None, seed: int | None = None, speed: float | None = None, public_url: str | None = None,
-    argv_out: list[str] | None = None, profile: str | None = None,
-) -> int:  # fmt: skip
+    *,
+    host: str,
+    port: int,
+    demo: bool,
+    model: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    log_id: str | None,
+    seed: int | None = None,
+    speed: float | None = None,
+    public_url: str | None = None,
+    argv_out: list[str] | None = None,
+    profile: str | None = None,
+) -> int:
     """Serve the app until Ctrl+C. ``argv_out`` (tests) receives the command instead of serving."""
     if not demo:
         from application.session.profiles.resolve import ProfileError, resolve_profile

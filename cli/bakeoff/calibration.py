@@ -48,6 +48,7 @@ def _days(text: str) -> int:
 
 def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
     """The verbs, on the bakeoff parser's subparsers (``connection``: --base-url/--profile)."""
+
     def verb(name: str, help_text: str) -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = sub.add_parser(name, parents=[connection], help=help_text)
         parser.add_argument("--json", action="store_true")
@@ -58,8 +59,12 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
     label.add_argument("run_id", metavar="ID")
     label.add_argument("sample", metavar="SAMPLE", type=int, help="the sample's 0-based index")
     label.add_argument("arm", metavar="ARM", help="the candidate's arm key")
-    label.add_argument("verdict", metavar="VERDICT", choices=("candidate", "baseline", "tie", "remove"),
-                       help="candidate, baseline, tie (which answer was better), or remove")
+    label.add_argument(
+        "verdict",
+        metavar="VERDICT",
+        choices=("candidate", "baseline", "tie", "remove"),
+        help="candidate, baseline, tie (which answer was better), or remove",
+    )
     label.add_argument("--critique", metavar="TEXT", help="why (at most 2000 characters)")
     verb("criteria", "the saved judges: trust, TPR/TNR, kappa, drift")
     verb("criterion", "one criterion and its alignment report").add_argument("criterion_id", metavar="ID")
@@ -84,8 +89,15 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
     verb("verdict", "switch, don't, or not enough evidence; with why").add_argument("run_id", metavar="ID")
 
 
-def run(args: argparse.Namespace, *, out: TextIO, err: TextIO, stdin: TextIO, env: dict[str, str],
-        sleep: Sleep | None = None) -> int:
+def run(
+    args: argparse.Namespace,
+    *,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+    env: dict[str, str],
+    sleep: Sleep | None = None,
+) -> int:
     """One of :data:`ACTIONS`; the exit code (see the module docstring)."""
     from cli.bakeoff.calibration_verbs import run_verb
 

@@ -44,24 +44,35 @@ def _json(value: Any, out: TextIO) -> None:
 
 def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
     """The calibration panel as plain lines (also what the TUI draws)."""
-    lines = [f"labelled pairs {figures.labelled} · counted {figures.counted or 0} · agreement "
-             f"{rate_text(figures.agreement)} · kappa {rate_text(figures.kappa)} · "
-             + ("usable" if figures.usable else f"not usable: {one_line(figures.reason or DASH, 200)}")]
+    lines = [
+        f"labelled pairs {figures.labelled} · counted {figures.counted or 0} · agreement "
+        f"{rate_text(figures.agreement)} · kappa {rate_text(figures.kappa)} · "
+        + ("usable" if figures.usable else f"not usable: {one_line(figures.reason or DASH, 200)}")
+    ]
     lines += [f"  {side.line()}" for side in figures.sides]
     for arm in figures.arms:
-        corrected = (f"corrected {rate_text(arm.corrected)} {interval_text(arm.corrected_ci)}" if arm.corrected is not None
-                     else "corrected —")
-        lines.append(f"  {one_line(arm.key, 40)}: printed {rate_text(arm.printed)} {interval_text(arm.printed_ci)} · {corrected}"
-                     f" · {arm.labelled if arm.labelled is not None else DASH} labelled")
+        corrected = (
+            f"corrected {rate_text(arm.corrected)} {interval_text(arm.corrected_ci)}"
+            if arm.corrected is not None
+            else "corrected —"
+        )
+        lines.append(
+            f"  {one_line(arm.key, 40)}: printed {rate_text(arm.printed)} {interval_text(arm.printed_ci)} · {corrected}"
+            f" · {arm.labelled if arm.labelled is not None else DASH} labelled"
+        )
     lines.append(calibration.labels_needed_sentence(figures))
     return lines
 
 
 def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
-    lines = [f"{one_line(row.id, 40)} · {one_line(row.name or DASH, 60)} · judge {one_line(row.judge_model or DASH, 40)}",
-             (f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
-             f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
-             f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}")]
+    lines = [
+        f"{one_line(row.id, 40)} · {one_line(row.name or DASH, 60)} · judge {one_line(row.judge_model or DASH, 40)}",
+        (
+            f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
+            f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
+            f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}"
+        ),
+    ]
     if row.reading:
         lines.append(f"  the app's reading: {row.reading}")
     return lines
@@ -83,7 +94,9 @@ async def _labels(client: ErrorbarClient, args: argparse.Namespace, out: TextIO)
     out.write(f"{len(labels)} pair label{'s' if len(labels) != 1 else ''} on {one_line(run.id, 40)}\n")
     for lab in sorted(labels, key=lambda x: (x.sample_index, x.candidate)):
         critique = f" · {one_line(lab.critique, 120)}" if lab.critique else ""
-        out.write(f"  #{lab.sample_index} {one_line(lab.candidate, 40)}: {one_line(lab.verdict or DASH, 12)}{critique}\n")
+        out.write(
+            f"  #{lab.sample_index} {one_line(lab.candidate, 40)}: {one_line(lab.verdict or DASH, 12)}{critique}\n"
+        )
     out.write("\n".join(calibration_lines(figures)) + "\n")
     return EXIT_OK
 
@@ -95,8 +108,9 @@ async def _label(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) 
     try:
         calibration.check_label(run, args.sample, args.arm, verdict_given, args.critique, sample_count=count)
     except calibration.LabelRefused as refused:
-        raise CommandError(f"{refused}{'' if 'nothing was sent' in str(refused) else '; nothing was sent'}",
-                           EXIT_USAGE) from None
+        raise CommandError(
+            f"{refused}{'' if 'nothing was sent' in str(refused) else '; nothing was sent'}", EXIT_USAGE
+        ) from None
     if verdict_given is None:
         await client.delete_pair_label(args.run_id, args.sample, args.arm)
         pairwise = await client.pairwise(args.run_id)
@@ -107,8 +121,15 @@ async def _label(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) 
         said = f"labelled #{args.sample} {one_line(args.arm, 40)}: {verdict_given}"
     figures = calibration.panel(run, pairwise)
     if args.json:
-        _json({"sample_index": args.sample, "candidate": args.arm, "verdict": verdict_given,
-               "pairwise": pairwise.to_json()}, out)
+        _json(
+            {
+                "sample_index": args.sample,
+                "candidate": args.arm,
+                "verdict": verdict_given,
+                "pairwise": pairwise.to_json(),
+            },
+            out,
+        )
         return EXIT_OK
     out.write(said + "\n" + "\n".join(calibration_lines(figures)) + "\n")
     return EXIT_OK
@@ -152,8 +173,9 @@ async def _criterion(client: ErrorbarClient, args: argparse.Namespace, out: Text
     return EXIT_OK
 
 
-async def _align(client: ErrorbarClient, args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO,
-                 sleep: Sleep) -> int:
+async def _align(
+    client: ErrorbarClient, args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO, sleep: Sleep
+) -> int:
     item = await client.criterion(args.criterion_id)
     confirm(one_line(criteria.align_confirmation(item), 300), args.yes, stdin, err)
 
@@ -183,27 +205,33 @@ async def _evidence(client: ErrorbarClient, args: argparse.Namespace, out: TextI
                 status = (await client.get_run(args.run_id)).status  # free: says which precondition failed
             except BlahError:
                 status = None
-        raise CommandError(evidence.evidence_error_sentence(error, one_line(args.run_id, 60), status),
-                           exit_for(error)) from None
+        raise CommandError(
+            evidence.evidence_error_sentence(error, one_line(args.run_id, 60), status), exit_for(error)
+        ) from None
     try:
         written = evidence.write_bundle(args.output, bundle.raw)
     except OSError as error:
-        raise CommandError(f"cannot write {one_line(args.output, 120)}: {one_line(str(error), 200)}",
-                           ExitCode.LOCAL_FILE) \
-            from None
+        raise CommandError(
+            f"cannot write {one_line(args.output, 120)}: {one_line(str(error), 200)}", ExitCode.LOCAL_FILE
+        ) from None
     summary = evidence.summarize(bundle.evidence, with_content_asked=args.with_content)
     if args.json:
         _json({"file": str(written), "bytes": len(bundle.raw), **dataclasses.asdict(summary)}, out)
         return EXIT_OK
     out.write(f"wrote {len(bundle.raw):,} bytes to {one_line(str(written), 200)} (the bundle as the queue sent it)\n")
-    for line in (summary.signed, summary.attestation, *(f"  {p}" for p in summary.problems), summary.content,
-                 summary.samples, summary.gate or "gate: no threshold given"):
+    for line in (
+        summary.signed,
+        summary.attestation,
+        *(f"  {p}" for p in summary.problems),
+        summary.content,
+        summary.samples,
+        summary.gate or "gate: no threshold given",
+    ):
         out.write(one_line(line, 600) + "\n")
     return EXIT_OK
 
 
-async def _clusters(client: ErrorbarClient, args: argparse.Namespace, out: TextIO, err: TextIO,
-                    stdin: TextIO) -> int:
+async def _clusters(client: ErrorbarClient, args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     if args.force:
         confirm(clusters.FORCE_CONFIRMATION, args.yes, stdin, err)
     answer = await client.failure_clusters(args.window_days, force=args.force)
@@ -218,9 +246,11 @@ async def _clusters(client: ErrorbarClient, args: argparse.Namespace, out: TextI
     for row in rows:
         if row.criterion_id != current:
             current = row.criterion_id
-            out.write(f"{one_line(row.criterion_name or row.criterion_id or DASH, 60)} "
-                      f"({one_line(row.criterion_id or DASH, 40)}): "
-                      f"{row.failures if row.failures is not None else DASH} failures\n")
+            out.write(
+                f"{one_line(row.criterion_name or row.criterion_id or DASH, 60)} "
+                f"({one_line(row.criterion_id or DASH, 40)}): "
+                f"{row.failures if row.failures is not None else DASH} failures\n"
+            )
         if row.name is None:
             out.write(f"  {row.note}\n")
             continue
@@ -235,11 +265,18 @@ async def _clusters(client: ErrorbarClient, args: argparse.Namespace, out: TextI
 async def _delete(client: ErrorbarClient, args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     run = await client.get_run(args.run_id)
     if not run.terminal:
-        raise CommandError(f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}: a live run can't be deleted; "
-                           f"cancel it first (bakeoff cancel {one_line(run.id, 60)}); nothing was sent",
-                           ExitCode.REFUSED)
-    confirm(f"delete {one_line(run.id, 60)} ({one_line(run.name or DASH, 60)}, {one_line(run.status or '?', 12)})? "
-            "It is irreversible: its samples, answers, verdicts and evidence go too", args.yes, stdin, err)
+        raise CommandError(
+            f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}: a live run can't be deleted; "
+            f"cancel it first (bakeoff cancel {one_line(run.id, 60)}); nothing was sent",
+            ExitCode.REFUSED,
+        )
+    confirm(
+        f"delete {one_line(run.id, 60)} ({one_line(run.name or DASH, 60)}, {one_line(run.status or '?', 12)})? "
+        "It is irreversible: its samples, answers, verdicts and evidence go too",
+        args.yes,
+        stdin,
+        err,
+    )
     deleted = await client.delete_run(args.run_id)
     if args.json:
         _json({"id": deleted, "deleted": True}, out)
@@ -253,9 +290,19 @@ async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO
     pairwise = await client.pairwise(args.run_id) if run.status == "DONE" and run.eval_kind != "criterion" else None
     answer = verdict.verdict(run, pairwise)
     if args.json:
-        _json({"run": run.id, "answer": answer.answer, "candidate": answer.candidate, "why": answer.why,
-               "settle": answer.settle, "reading": answer.reading, "sentence": answer.sentence,
-               "exit_code": answer.exit_code}, out)
+        _json(
+            {
+                "run": run.id,
+                "answer": answer.answer,
+                "candidate": answer.candidate,
+                "why": answer.why,
+                "settle": answer.settle,
+                "reading": answer.reading,
+                "sentence": answer.sentence,
+                "exit_code": answer.exit_code,
+            },
+            out,
+        )
         return answer.exit_code
     out.write(one_line(answer.sentence, 1200) + "\n")
     if answer.settle:
@@ -265,8 +312,9 @@ async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO
     return answer.exit_code
 
 
-async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None, out: TextIO, err: TextIO,
-                    stdin: TextIO, sleep: Sleep) -> int:
+async def _dispatch(
+    args: argparse.Namespace, base_url: str, api_key: str | None, out: TextIO, err: TextIO, stdin: TextIO, sleep: Sleep
+) -> int:
     from api_client.errorbar.client import ErrorbarClient
 
     async with ErrorbarClient(base_url, api_key) as client:
@@ -290,8 +338,15 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
         return await _verdict(client, args, out)
 
 
-def run_verb(args: argparse.Namespace, *, out: TextIO, err: TextIO, stdin: TextIO, env: dict[str, str],
-        sleep: Sleep | None = None) -> int:
+def run_verb(
+    args: argparse.Namespace,
+    *,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+    env: dict[str, str],
+    sleep: Sleep | None = None,
+) -> int:
     """Run the verb ``args.action``; the exit code."""
     import asyncio
 
@@ -299,8 +354,9 @@ def run_verb(args: argparse.Namespace, *, out: TextIO, err: TextIO, stdin: TextI
         if args.action == "evidence" and any(getattr(args, n) is not None for n in GATE_THRESHOLDS):
             gate_params({n: getattr(args, n) for n in GATE_THRESHOLDS}, model=args.model)
         connection = resolve(getattr(args, "base_url", None), getattr(args, "profile", None), env)
-        return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, out, err, stdin,
-                                     sleep or asyncio.sleep))
+        return asyncio.run(
+            _dispatch(args, connection.base_url, connection.api_key, out, err, stdin, sleep or asyncio.sleep)
+        )
     except CommandError as error:
         return fail(PROG, str(error), error.code, err)
     except ConnectionError_ as error:
@@ -309,4 +365,3 @@ def run_verb(args: argparse.Namespace, *, out: TextIO, err: TextIO, stdin: TextI
         return fail(PROG, error_line(error), exit_for(error), err)
     except KeyboardInterrupt:
         return fail(PROG, "interrupted", ExitCode.INTERRUPTED, err)
-

@@ -62,7 +62,12 @@ if TYPE_CHECKING:
 
 PROG = "blah-tui bakeoff"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_DONE, EXIT_UNREACHABLE = (
-    ExitCode.OK, ExitCode.NO, ExitCode.USAGE, ExitCode.UNDECIDED, ExitCode.UNREACHABLE)
+    ExitCode.OK,
+    ExitCode.NO,
+    ExitCode.USAGE,
+    ExitCode.UNDECIDED,
+    ExitCode.UNREACHABLE,
+)
 POLL_S = 5.0
 Sleep = Callable[[float], Awaitable[None]]
 Block = Callable[[float], None]
@@ -70,21 +75,28 @@ Block = Callable[[float], None]
 
 def build_parser() -> argparse.ArgumentParser:
     parser, sub, connection = platform_command_parser(
-        PROG, "Bake-offs on the errorbar eval-run queue. "
-              "The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.",
-        dest="action", base_url_help="the queue's origin (the client adds /v1)", profile_help="an errorbar profile",
+        PROG,
+        "Bake-offs on the errorbar eval-run queue. The key is read from $ERRORBAR_API_KEY (sk_...) or the profile.",
+        dest="action",
+        base_url_help="the queue's origin (the client adds /v1)",
+        profile_help="an errorbar profile",
     )
     sub.add_parser("list", parents=[connection], help="the 50 newest runs").add_argument("--json", action="store_true")
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")
     one.add_argument("--json", action="store_true")
-    one.add_argument("--margin", type=unit_rate, metavar="D", help="a noninferiority margin for the paired reading (0..1)")
+    one.add_argument(
+        "--margin", type=unit_rate, metavar="D", help="a noninferiority margin for the paired reading (0..1)"
+    )
     create = sub.add_parser("create", parents=[connection], help="queue a run (spends money; sent once)")
     add_create_arguments(create)
     watch = sub.add_parser("watch", parents=[connection], help="poll a run until it ends")
     watch.add_argument("run_id", metavar="ID")
-    watch.add_argument("--stop-when-decided", action="store_true",
-                       help="cancel the rest once every candidate's anytime-valid reading is settled (exit 10)")
+    watch.add_argument(
+        "--stop-when-decided",
+        action="store_true",
+        help="cancel the rest once every candidate's anytime-valid reading is settled (exit 10)",
+    )
     watch.add_argument("--margin", type=unit_rate, metavar="D", help="a noninferiority margin (0..1) for the decision")
     watch.add_argument("--yes", action="store_true", help="cancel without asking once decided")
     cancel = sub.add_parser("cancel", parents=[connection], help="cancel a pending or running run")
@@ -112,8 +124,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str, float | None], out: TextIO,
-          err: TextIO, block: Block, clock: Callable[[], float]) -> int:
+def _gate(
+    connection: Connection,
+    args: argparse.Namespace,
+    thresholds: dict[str, float | None],
+    out: TextIO,
+    err: TextIO,
+    block: Block,
+    clock: Callable[[], float],
+) -> int:
     """One GET (``--wait``: one every ``POLL_S`` until DONE or the time is up), no event loop."""
     deadline = clock() + max(0.0, args.wait)
     with BlockingGate(connection.base_url, connection.api_key, sleep=block) as gate:
@@ -122,8 +141,9 @@ def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str
             if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
                 break
             wait = min(POLL_S, deadline - clock())
-            err.write(f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; "
-                      f"polling again in {wait:.0f} s\n")
+            err.write(
+                f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n"
+            )
             block(wait)
     print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
@@ -132,17 +152,19 @@ def _gate(connection: Connection, args: argparse.Namespace, thresholds: dict[str
         return EXIT_OK
     if status == 412 and not verdict.passed and verdict.checks:
         return EXIT_FAILED
-    err.write(f"{PROG}: the gate answered HTTP {status} with pass={verdict.passed} and "
-              f"{len(verdict.checks)} checks: not a verdict this command can act on\n")
+    err.write(
+        f"{PROG}: the gate answered HTTP {status} with pass={verdict.passed} and "
+        f"{len(verdict.checks)} checks: not a verdict this command can act on\n"
+    )
     return EXIT_UNREACHABLE
 
 
-async def _dispatch(args: argparse.Namespace, connection: Connection, params: dict[str, Any], out: TextIO,
-                    err: TextIO, sleep: Sleep) -> int:
+async def _dispatch(
+    args: argparse.Namespace, connection: Connection, params: dict[str, Any], out: TextIO, err: TextIO, sleep: Sleep
+) -> int:
     from api_client.errorbar.client import ErrorbarClient, wait_until_terminal
 
-    async with ErrorbarClient(connection.base_url, connection.api_key,
-                              key_source=connection.key_description) as client:
+    async with ErrorbarClient(connection.base_url, connection.api_key, key_source=connection.key_description) as client:
         action = args.action
         if action == "list":
             runs = await client.list_runs()
@@ -171,14 +193,26 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
             try:
                 await client.get_run(args.run_id)
             except NotFoundError as error:
-                raise CommandError(f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}",
-                                   ExitCode.NOT_FOUND) from None
-            return await watch_and_stop(client, args.run_id, margin=args.margin, yes=args.yes, stdin=params["stdin"],
-                                        out=out, err=err, sleep=sleep, progress=show.progress)
+                raise CommandError(
+                    f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
+                ) from None
+            return await watch_and_stop(
+                client,
+                args.run_id,
+                margin=args.margin,
+                yes=args.yes,
+                stdin=params["stdin"],
+                out=out,
+                err=err,
+                sleep=sleep,
+                progress=show.progress,
+            )
         elif action == "watch":
+
             def line(run: assumed.Run) -> None:
                 err.write(f"{one_line(run.status or '?', 12)} {show.progress(run)}\n")
                 err.flush()
+
             run = await wait_until_terminal(client, args.run_id, sleep=sleep, on_poll=line)
             show.print_run(run, out)
             return EXIT_OK if run.status == "DONE" else EXIT_FAILED
@@ -194,17 +228,27 @@ async def _dispatch(args: argparse.Namespace, connection: Connection, params: di
                 run = await client.get_run(args.run_id)  # its assertions name what each answer failed
                 show.print_samples(samples, out, losses=args.losses, run=run)
         elif action == "screen":
-            return await bakeoff_screen.run(client, params["body"], as_json=args.json, out=out, err=err, sleep=sleep,
-                                            print_json=print_json)
+            return await bakeoff_screen.run(
+                client, params["body"], as_json=args.json, out=out, err=err, sleep=sleep, print_json=print_json
+            )
         else:
             comparison = await client.compare(args.before, args.after)
             print_json(comparison.to_json(), out) if args.json else show.print_compare(comparison, out)
     return EXIT_OK
 
 
-def bakeoff_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, out: TextIO | None = None, err: TextIO | None = None,
-                 stdin: TextIO | None = None, env: dict[str, str] | None = None, sleep: Sleep | None = None,
-                 block: Block | None = None, clock: Callable[[], float] | None = None) -> int:
+def bakeoff_main(
+    argv: Sequence[str],
+    *,
+    given: argparse.Namespace | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    stdin: TextIO | None = None,
+    env: dict[str, str] | None = None,
+    sleep: Sleep | None = None,
+    block: Block | None = None,
+    clock: Callable[[], float] | None = None,
+) -> int:
     """Run one `blah-tui bakeoff` command; the exit code (see the module docstring).
     ``sleep`` (watch, async), ``block`` (gate --wait) and ``clock``: real time by default;
     tests pass fakes."""
@@ -220,8 +264,11 @@ def bakeoff_main(argv: Sequence[str], *, given: argparse.Namespace | None = None
         if args.action == "gate":
             thresholds = {name: getattr(args, name) for name in GATE_THRESHOLDS}
             if all(value is None for value in thresholds.values()):
-                raise CommandError("no threshold: give at least one of --min-win-rate, --min-pass-rate, "
-                                   "--min-assertion-pass-rate, --noninferiority-margin; nothing was sent", EXIT_USAGE)
+                raise CommandError(
+                    "no threshold: give at least one of --min-win-rate, --min-pass-rate, "
+                    "--min-assertion-pass-rate, --noninferiority-margin; nothing was sent",
+                    EXIT_USAGE,
+                )
             gate_params(thresholds, ties=args.ties, model=args.model)
             params["thresholds"] = thresholds
         elif args.action == "create":

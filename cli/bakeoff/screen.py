@@ -36,12 +36,17 @@ Sleep = Callable[[float], Awaitable[None]]
 
 
 def add_parser(sub: Any, connection: argparse.ArgumentParser) -> None:
-    screen = sub.add_parser("screen", parents=[connection],
-                            help="screen for a cheaper model (spends money; sent once; watched to the end)")
+    screen = sub.add_parser(
+        "screen", parents=[connection], help="screen for a cheaper model (spends money; sent once; watched to the end)"
+    )
     screen.add_argument("--name", help="1-80 characters (default: the queue's)")
     screen.add_argument("--sample-count", type=int, metavar="N", help="5-500 (default: up to 40 logged prompts)")
-    screen.add_argument("--candidate", action="append", metavar="MODEL",
-                        help="screen this model instead of the queue's pick; repeat, at most 6")
+    screen.add_argument(
+        "--candidate",
+        action="append",
+        metavar="MODEL",
+        help="screen this model instead of the queue's pick; repeat, at most 6",
+    )
     screen.add_argument("--dataset", metavar="ID", help="sample a managed dataset instead of live logs")
     screen.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     screen.add_argument("--json", action="store_true", help="print the finished run as JSON")
@@ -52,21 +57,27 @@ def body_of(args: argparse.Namespace) -> dict[str, Any]:
     if args.name is not None and not 1 <= len(args.name.strip()) <= 80:
         raise CommandError("--name: 1 to 80 characters; nothing was sent", EXIT_USAGE)
     if args.sample_count is not None and not 5 <= args.sample_count <= 500:
-        raise CommandError(f"--sample-count: a whole number 5..500, not {args.sample_count}; nothing was sent",
-                           EXIT_USAGE)
+        raise CommandError(
+            f"--sample-count: a whole number 5..500, not {args.sample_count}; nothing was sent", EXIT_USAGE
+        )
     candidates = [c.strip() for c in args.candidate or []]
     if any(not c for c in candidates):
         raise CommandError("--candidate: a model id is required; nothing was sent", EXIT_USAGE)
     if len(candidates) > MAX_CANDIDATES:
-        raise CommandError(f"--candidate: at most {MAX_CANDIDATES}, not {len(candidates)}; nothing was sent",
-                           EXIT_USAGE)
+        raise CommandError(
+            f"--candidate: at most {MAX_CANDIDATES}, not {len(candidates)}; nothing was sent", EXIT_USAGE
+        )
     twice = sorted({c for c in candidates if candidates.count(c) > 1})
     if twice:
         raise CommandError(f"--candidate: {one_line(twice[0], 80)} is given twice; nothing was sent", EXIT_USAGE)
     if args.dataset is not None and not args.dataset.strip():
         raise CommandError("--dataset: a dataset id is required; nothing was sent", EXIT_USAGE)
-    return screening_body(name=args.name, sample_count=args.sample_count, candidates=candidates,
-                          dataset_id=args.dataset.strip() if args.dataset else None)
+    return screening_body(
+        name=args.name,
+        sample_count=args.sample_count,
+        candidates=candidates,
+        dataset_id=args.dataset.strip() if args.dataset else None,
+    )
 
 
 def question(body: dict[str, Any]) -> str:
@@ -79,12 +90,22 @@ def question(body: dict[str, Any]) -> str:
     asked.append(f"{body['sample_count']} samples" if "sample_count" in body else "up to 40 logged prompts")
     if body.get("sample_filters"):
         asked.append("from dataset " + one_line(str(body["sample_filters"]["dataset_id"]), 60))
-    return (f"screen for a cheaper model ({'; '.join(asked)}; each candidate answers every prompt and is judged "
-            "three times against your logged answers)? It spends money")
+    return (
+        f"screen for a cheaper model ({'; '.join(asked)}; each candidate answers every prompt and is judged "
+        "three times against your logged answers)? It spends money"
+    )
 
 
-async def run(client: ErrorbarClient, body: dict[str, Any], *, as_json: bool, out: TextIO, err: TextIO,
-              sleep: Sleep, print_json: Callable[[Any, TextIO], None]) -> int:
+async def run(
+    client: ErrorbarClient,
+    body: dict[str, Any],
+    *,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO,
+    sleep: Sleep,
+    print_json: Callable[[Any, TextIO], None],
+) -> int:
     """Send once, watch to the end, print. Refusals propagate (the dispatcher maps them)."""
     from api_client.errorbar.client import wait_until_terminal
 

@@ -24,8 +24,9 @@ NUMERIC = frozenset({1, 2, 3, 5, 6, 7, 8})
 
 
 def print_screening(run: assumed.Run, out: TextIO) -> None:
-    out.write(f"screening {one_line(run.id, 60)} · {one_line(run.name or '—', 80)} · "
-              f"{one_line(run.status or '?', 12)}\n")
+    out.write(
+        f"screening {one_line(run.id, 60)} · {one_line(run.name or '—', 80)} · {one_line(run.status or '?', 12)}\n"
+    )
     screening = screening_of(run)
     if screening is None:
         out.write(no_result_sentence(run) + "\n")
@@ -37,12 +38,39 @@ def print_screening_result(screening: assumed.Screening, out: TextIO) -> None:
     for text in report_head(screening):
         out.write(text + "\n")
     out.write("\n")
-    rows = [[("→ " if c.recommended else "  ") + c.model, c.matched, c.differed, c.unparsed, c.match,
-             c.usd_per_request, c.savings, c.monthly, c.monthly_savings, c.placement]
-            for c in candidate_lines(screening)]
+    rows = [
+        [
+            ("→ " if c.recommended else "  ") + c.model,
+            c.matched,
+            c.differed,
+            c.unparsed,
+            c.match,
+            c.usd_per_request,
+            c.savings,
+            c.monthly,
+            c.monthly_savings,
+            c.placement,
+        ]
+        for c in candidate_lines(screening)
+    ]
     if rows:
-        table(("candidate", "matched", "differed", "unparsed", "match rate [95%]", "$/request", "savings",
-               "$/month", "saved/month", "placement"), rows, out, NUMERIC)
+        table(
+            (
+                "candidate",
+                "matched",
+                "differed",
+                "unparsed",
+                "match rate [95%]",
+                "$/request",
+                "savings",
+                "$/month",
+                "saved/month",
+                "placement",
+            ),
+            rows,
+            out,
+            NUMERIC,
+        )
     else:
         out.write("the queue sent no screened candidate\n")
     out.write("\n")

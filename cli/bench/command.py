@@ -56,7 +56,12 @@ from common.plain_text import one_line
 
 PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = (
-    ExitCode.OK, ExitCode.NO, ExitCode.USAGE, ExitCode.UNDECIDED, ExitCode.UNREACHABLE)
+    ExitCode.OK,
+    ExitCode.NO,
+    ExitCode.USAGE,
+    ExitCode.UNDECIDED,
+    ExitCode.UNREACHABLE,
+)
 BLOBFISH_KEY_PREFIX = "bf_"
 
 
@@ -68,13 +73,14 @@ class Pace:
     clock: Callable[[], float]
 
 
-
 # ---------------------------------------------------------------------------- parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser, sub, connection = platform_command_parser(
-        PROG, "Blobfish benchmark runs and the community board.", dest="bench_command",
+        PROG,
+        "Blobfish benchmark runs and the community board.",
+        dest="bench_command",
         base_url_help=f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL})",
         profile_help="a Blobfish profile",
     )
@@ -124,8 +130,9 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
     if args.provider_key_env:
         value = env.get(args.provider_key_env, "").strip()
         if not value:
-            raise CommandError(f"${one_line(args.provider_key_env, 80)} is not set or empty; nothing was sent",
-                               EXIT_USAGE)
+            raise CommandError(
+                f"${one_line(args.provider_key_env, 80)} is not set or empty; nothing was sent", EXIT_USAGE
+            )
     elif args.provider_key_stdin:
         value = (getpass.getpass("provider key: ") if stdin.isatty() else stdin.readline()).strip()
         if not value:
@@ -133,8 +140,9 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
     else:
         return None
     if value.startswith(BLOBFISH_KEY_PREFIX):
-        raise CommandError("that is a Blobfish key (bf_...), not a provider key (xai-..., sk-...); nothing was sent",
-                           EXIT_USAGE)
+        raise CommandError(
+            "that is a Blobfish key (bf_...), not a provider key (xai-..., sk-...); nothing was sent", EXIT_USAGE
+        )
     return value
 
 
@@ -154,6 +162,7 @@ def _progress_line(err: TextIO) -> Callable[[WatchEvent], None]:
         nxt = f"; next poll in {event.wait:.0f} s" if event.wait is not None else ""
         err.write(f"{_cell(record.status, 12)} {done}{eta}{nxt}\n")
         err.flush()
+
     return show
 
 
@@ -161,26 +170,46 @@ def _exit_for(record: SuiteRun) -> int:
     return {"completed": EXIT_OK, "interrupted": EXIT_INTERRUPTED}.get(record.status or "", EXIT_FAILED)
 
 
-async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | None, out: TextIO, err: TextIO,
-               stdin: TextIO, pace: Pace) -> int:
+async def _run(
+    client: BenchmarkClient,
+    args: argparse.Namespace,
+    key: str | None,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+    pace: Pace,
+) -> int:
     if args.suite is None:
         if args.max_tasks is not None:
             raise CommandError("--max-tasks bounds a suite: add --suite sample|full", EXIT_USAGE)
         remember_slug(args.slug, "run")
-        err.write(f"running the sandbox task (up to four minutes; Ctrl-C stops waiting, not the run: the platform "
-                  f"has no cancel, and blah-tui bench runs {_cell(args.slug, 60)} shows it when graded)\n")
+        err.write(
+            f"running the sandbox task (up to four minutes; Ctrl-C stops waiting, not the run: the platform "
+            f"has no cancel, and blah-tui bench runs {_cell(args.slug, 60)} shows it when graded)\n"
+        )
         err.flush()
         try:
-            single = await client.start_single(args.slug, provider=args.provider, model=args.model, api_key=key,
-                                               max_steps=args.max_steps)
+            single = await client.start_single(
+                args.slug, provider=args.provider, model=args.model, api_key=key, max_steps=args.max_steps
+            )
         except (KeyboardInterrupt, asyncio.CancelledError):
-            raise CommandError(f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): "
-                               f"blah-tui bench runs {_cell(args.slug, 60)} shows it when graded", 130) from None
+            raise CommandError(
+                f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): "
+                f"blah-tui bench runs {_cell(args.slug, 60)} shows it when graded",
+                130,
+            ) from None
         print_json(single.to_json(), out) if args.json else print_single(single, out)
         return EXIT_OK
     try:
-        started = await client.start_suite(args.slug, provider=args.provider, model=args.model, suite=args.suite,
-                                           api_key=key, max_steps=args.max_steps, max_tasks=args.max_tasks)
+        started = await client.start_suite(
+            args.slug,
+            provider=args.provider,
+            model=args.model,
+            suite=args.suite,
+            api_key=key,
+            max_steps=args.max_steps,
+            max_tasks=args.max_tasks,
+        )
         record, location, first_wait = started.record, started.location, started.retry_after
         remember_slug(args.slug, "run")
         if started.settled_from_list:
@@ -194,12 +223,13 @@ async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | Non
         where = "" if on in (None, args.slug) else f" on {_cell(on, 60)}"
         err.write(f"a suite run is already in progress for this account: {_cell(running, 60)}{where}\n")
         if on is None:
-            err.write("it runs on a benchmark this machine has not run yet; its id is above (one suite runs per "
-                      "account at a time)\n")
+            err.write(
+                "it runs on a benchmark this machine has not run yet; its id is above (one suite runs per "
+                "account at a time)\n"
+            )
             return ExitCode.REFUSED
         if not args.watch:
-            err.write(f"follow it with: blah-tui bench runs {_cell(on, 60)}, or this "
-                      f"command again with --watch\n")
+            err.write(f"follow it with: blah-tui bench runs {_cell(on, 60)}, or this command again with --watch\n")
             return ExitCode.REFUSED
         if not args.yes:
             confirm(f"follow {_cell(running, 60)} instead", args.yes, stdin, err)
@@ -211,8 +241,14 @@ async def _run(client: BenchmarkClient, args: argparse.Namespace, key: str | Non
         print_json(record.to_json(), out) if args.json else print_suite(record, out)
         return EXIT_OK
     path = client.poll_path(args.slug, record.run_id, location or record.self_url)
-    result = await watch_suite(lambda: client.poll_suite(path), first_wait=first_wait, first_record=record,
-                               sleep=pace.sleep, clock=pace.clock, on_event=_progress_line(err))
+    result = await watch_suite(
+        lambda: client.poll_suite(path),
+        first_wait=first_wait,
+        first_record=record,
+        sleep=pace.sleep,
+        clock=pace.clock,
+        on_event=_progress_line(err),
+    )
     print_json(result.record.to_json(), out) if args.json else print_suite(result.record, out)
     return _exit_for(result.record)
 
@@ -222,8 +258,16 @@ async def _runs(client: BenchmarkClient, args: argparse.Namespace, out: TextIO) 
     print_json(listing.to_json(), out) if args.json else print_runs(listing, out)
 
 
-async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None, key: str | None, out: TextIO,
-                    err: TextIO, stdin: TextIO, pace: Pace) -> int:
+async def _dispatch(
+    args: argparse.Namespace,
+    base_url: str,
+    api_key: str | None,
+    key: str | None,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+    pace: Pace,
+) -> int:
     async with BenchmarkClient(base_url, api_key) as client:
         command = args.bench_command
         if command == "run":
@@ -243,14 +287,23 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
                     out.write(f"{one_line(row.badge)}\n")
         else:
             await client.delete(args.slug, args.community_run_id)
-            out.write(f"deleted community run {_cell(args.community_run_id, 40)}; the suite run may be submitted "
-                      f"again\n")
+            out.write(
+                f"deleted community run {_cell(args.community_run_id, 40)}; the suite run may be submitted again\n"
+            )
     return EXIT_OK
 
 
-def bench_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, out: TextIO | None = None, err: TextIO | None = None,
-               stdin: TextIO | None = None, env: dict[str, str] | None = None,
-               sleep: Sleep | None = None, clock: Callable[[], float] | None = None) -> int:
+def bench_main(
+    argv: Sequence[str],
+    *,
+    given: argparse.Namespace | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    stdin: TextIO | None = None,
+    env: dict[str, str] | None = None,
+    sleep: Sleep | None = None,
+    clock: Callable[[], float] | None = None,
+) -> int:
     """Run one `blah-tui bench` command; the exit code. ``sleep``/``clock``: the watch's
     (tests pass a fake pair; the default is real time)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
@@ -269,7 +322,9 @@ def bench_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, 
             what = f"a {args.suite} suite" if args.suite else "the sandbox task"
             confirm(f"run {what} of {one_line(args.slug, 60)} with {one_line(args.model, 60)}?", args.yes, stdin, err)
         elif args.bench_command == "submit":
-            confirm(f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args.yes, stdin, err)
+            confirm(
+                f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args.yes, stdin, err
+            )
         elif args.bench_command == "delete":
             confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args.yes, stdin, err)
         pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)

@@ -39,10 +39,18 @@ def _coverage(record: SuiteRun | CommunityRow) -> str:
 
 
 def _task_rows(tasks: Sequence[TaskResult]) -> list[list[str]]:
-    return [[_cell(t.task_id, 16), _cell(t.name, 40), _number(t.score), _flag(t.strict_pass, "pass", "fail"),
-             f"{_number(t.passed_checks)}/{_number(t.total_checks)}",
-             _number(len(t.steps) if t.steps is not None else None),
-             _cell(t.grader.explanation if t.grader else None, 50)] for t in tasks]
+    return [
+        [
+            _cell(t.task_id, 16),
+            _cell(t.name, 40),
+            _number(t.score),
+            _flag(t.strict_pass, "pass", "fail"),
+            f"{_number(t.passed_checks)}/{_number(t.total_checks)}",
+            _number(len(t.steps) if t.steps is not None else None),
+            _cell(t.grader.explanation if t.grader else None, 50),
+        ]
+        for t in tasks
+    ]
 
 
 TASK_HEADERS = ("task", "name", "score", "strict", "checks", "steps", "grader")
@@ -51,13 +59,22 @@ TASK_HEADERS = ("task", "name", "score", "strict", "checks", "steps", "grader")
 def print_suite(record: SuiteRun, out: TextIO) -> None:
     progress = record.progress
     done = f"{_number(progress.done if progress else None)}/{_number(progress.total if progress else None)}"
-    facts = [("run", _cell(record.run_id, 60)), ("status", _cell(record.status, 20)),
-             ("suite", _cell(record.suite, 20)), ("model", _cell(record.model, 60)),
-             ("provider", _cell(record.provider, 30)), ("credential", _cell(record.credential_source, 20)),
-             ("progress", done), ("coverage", _coverage(record))]
+    facts = [
+        ("run", _cell(record.run_id, 60)),
+        ("status", _cell(record.status, 20)),
+        ("suite", _cell(record.suite, 20)),
+        ("model", _cell(record.model, 60)),
+        ("provider", _cell(record.provider, 30)),
+        ("credential", _cell(record.credential_source, 20)),
+        ("progress", done),
+        ("coverage", _coverage(record)),
+    ]
     if record.status == "completed":
-        facts += [("mean score", _number(record.mean_score)), ("pass rate", _number(record.pass_rate)),
-                  ("graded", f"{_number(record.graded)}, passed {_number(record.passed)}")]
+        facts += [
+            ("mean score", _number(record.mean_score)),
+            ("pass rate", _number(record.pass_rate)),
+            ("graded", f"{_number(record.graded)}, passed {_number(record.passed)}"),
+        ]
     elif record.status == "interrupted":
         facts.append(("result", NOT_A_SCORE))
     elif record.status == "failed":
@@ -66,8 +83,12 @@ def print_suite(record: SuiteRun, out: TextIO) -> None:
         facts.append(("error", f"{_cell(record.error.kind, 20)}: {_cell(record.error.message, 200)}"))
         if record.error.kind == "auth":
             where = f"task {_cell(record.error.task_id, 40)}" if record.error.task_id else "a task"
-            facts.append(("stopped", (f"the provider rejected the credential on {where}; the remaining tasks "
-                                     f"were not attempted")))
+            facts.append(
+                (
+                    "stopped",
+                    (f"the provider rejected the credential on {where}; the remaining tasks were not attempted"),
+                )
+            )
     facts += [("created", _created(record.created_at)), ("finished", _created(record.finished_at))]
     for name, value in facts:
         out.write(f"{name:<11} {value}\n")
@@ -100,19 +121,31 @@ def _evidence_age(created_at: str | None, now: dt.datetime | None = None) -> str
 
 
 def print_single(record: SingleRun, out: TextIO) -> None:
-    facts = [("run", _cell(record.run_id, 60)), ("task", _cell(record.name or record.task_id, 80)),
-             ("model", _cell(record.model, 60)), ("credential", _cell(record.credential_source, 20)),
-             ("score", _number(record.score)), ("strict pass", _flag(record.strict_pass, "yes", "no")),
-             ("checks", f"{_number(record.passed_checks)}/{_number(record.total_checks)}"),
-             ("grader", _cell(record.grader.explanation if record.grader else None, 200)),
-             ("evidence", f"{_cell(record.evidence_url, 200)} ({_evidence_age(record.created_at)})"),
-             ("full suite", _cell(record.full_suite_command, 300))]
+    facts = [
+        ("run", _cell(record.run_id, 60)),
+        ("task", _cell(record.name or record.task_id, 80)),
+        ("model", _cell(record.model, 60)),
+        ("credential", _cell(record.credential_source, 20)),
+        ("score", _number(record.score)),
+        ("strict pass", _flag(record.strict_pass, "yes", "no")),
+        ("checks", f"{_number(record.passed_checks)}/{_number(record.total_checks)}"),
+        ("grader", _cell(record.grader.explanation if record.grader else None, 200)),
+        ("evidence", f"{_cell(record.evidence_url, 200)} ({_evidence_age(record.created_at)})"),
+        ("full suite", _cell(record.full_suite_command, 300)),
+    ]
     for name, value in facts:
         out.write(f"{name:<11} {value}\n")
     if record.steps:
         out.write("\n")
-        rows = [[_number(s.index), _cell(s.tool, 24), _cell(json.dumps(s.arguments, ensure_ascii=False), 40),
-                 _cell(s.result if isinstance(s.result, str) else json.dumps(s.result), 50)] for s in record.steps]
+        rows = [
+            [
+                _number(s.index),
+                _cell(s.tool, 24),
+                _cell(json.dumps(s.arguments, ensure_ascii=False), 40),
+                _cell(s.result if isinstance(s.result, str) else json.dumps(s.result), 50),
+            ]
+            for s in record.steps
+        ]
         table(("#", "tool", "arguments", "result"), rows, out, {0})
 
 
@@ -120,15 +153,44 @@ def print_board(rows: Sequence[CommunityRow], out: TextIO) -> None:
     if not rows:
         out.write("no community runs on this board yet\n")
         return
-    board = [[_cell(r.community_run_id, 26), _cell(r.display_name, 30), _cell(r.model, 24),
-              _cell(r.credential_source, 10), _cell(r.suite, 8),
-              f"{_number(r.tasks)}/{_number(r.graded)}/{_number(r.passed)}", _number(r.mean_score),
-              pass_rate_cell(r), "official" if r.coverage and r.coverage.official_suite else "self-run",
-              _created(r.submitted_at), "mine" if r.mine else ""] for r in rows]
-    table(("community run", "name", "model", "credential", "suite", "tasks/graded/passed", "mean",
-           "pass rate [95% CI]", "coverage", "submitted", ""), board, out, {6})
-    out.write("\npass rates: 95% Wilson intervals from each row's graded/passed counts · mean scores: the "
-              "board's averages (it sends no per-task scores): no interval, no tier\n")
+    board = [
+        [
+            _cell(r.community_run_id, 26),
+            _cell(r.display_name, 30),
+            _cell(r.model, 24),
+            _cell(r.credential_source, 10),
+            _cell(r.suite, 8),
+            f"{_number(r.tasks)}/{_number(r.graded)}/{_number(r.passed)}",
+            _number(r.mean_score),
+            pass_rate_cell(r),
+            "official" if r.coverage and r.coverage.official_suite else "self-run",
+            _created(r.submitted_at),
+            "mine" if r.mine else "",
+        ]
+        for r in rows
+    ]
+    table(
+        (
+            "community run",
+            "name",
+            "model",
+            "credential",
+            "suite",
+            "tasks/graded/passed",
+            "mean",
+            "pass rate [95% CI]",
+            "coverage",
+            "submitted",
+            "",
+        ),
+        board,
+        out,
+        {6},
+    )
+    out.write(
+        "\npass rates: 95% Wilson intervals from each row's graded/passed counts · mean scores: the "
+        "board's averages (it sends no per-task scores): no interval, no tier\n"
+    )
     badges = {r.badge for r in rows if r.badge}
     for badge in sorted(badges):
         out.write(f"\n{one_line(badge)}\n")
@@ -137,18 +199,38 @@ def print_board(rows: Sequence[CommunityRow], out: TextIO) -> None:
 def print_runs(listing: RunList, out: TextIO) -> None:
     out.write("suite runs\n")
     if listing.suite_runs:
-        rows = [[_cell(r.run_id, 26), _cell(r.status, 12), _cell(r.suite, 8), _cell(r.model, 24),
-                 (f"{_number(r.progress.done if r.progress else None)}/"
-                 f"{_number(r.progress.total if r.progress else None)}"),
-                 _number(r.mean_score) if r.status == "completed" else DASH,
-                 _cell(r.credential_source, 10), _created(r.created_at)] for r in listing.suite_runs]
+        rows = [
+            [
+                _cell(r.run_id, 26),
+                _cell(r.status, 12),
+                _cell(r.suite, 8),
+                _cell(r.model, 24),
+                (
+                    f"{_number(r.progress.done if r.progress else None)}/"
+                    f"{_number(r.progress.total if r.progress else None)}"
+                ),
+                _number(r.mean_score) if r.status == "completed" else DASH,
+                _cell(r.credential_source, 10),
+                _created(r.created_at),
+            ]
+            for r in listing.suite_runs
+        ]
         table(("run", "status", "suite", "model", "done", "mean", "credential", "created"), rows, out, {5})
     else:
         out.write("  none\n")
     out.write("\nsingle-task runs\n")
     if listing.runs:
-        rows = [[_cell(r.run_id, 26), _cell(r.model, 24), _number(r.score), _flag(r.strict_pass, "pass", "fail"),
-                 _cell(r.credential_source, 10), _created(r.created_at)] for r in listing.runs]
+        rows = [
+            [
+                _cell(r.run_id, 26),
+                _cell(r.model, 24),
+                _number(r.score),
+                _flag(r.strict_pass, "pass", "fail"),
+                _cell(r.credential_source, 10),
+                _created(r.created_at),
+            ]
+            for r in listing.runs
+        ]
         table(("run", "model", "score", "strict", "credential", "created"), rows, out, {2})
     else:
         out.write("  none\n")
@@ -170,5 +252,7 @@ def print_full_suite_commands(listing: RunList, out: TextIO) -> None:
         if found.command:
             out.write(f"    {one_line(found.command, 2000)}\n")
         else:
-            out.write("    not sent: the platform gives it with a sandbox-task run "
-                      "(blah-tui bench run SLUG --model M --provider P)\n")
+            out.write(
+                "    not sent: the platform gives it with a sandbox-task run "
+                "(blah-tui bench run SLUG --model M --provider P)\n"
+            )

@@ -58,18 +58,25 @@ PACE: dict[str, Sleep] = {"sleep": asyncio.sleep}
 
 def build_parser() -> argparse.ArgumentParser:
     connection = connection_parent()
-    parser = OneLineParser(prog=PROG, parents=[connection],
-                                     description="The blah.dev chatroom: read it (newest last), follow it, post, "
-                                                 "mute or unmute a model.", epilog=EXIT_CODES_HELP)
-    parser.add_argument("--limit", type=int, default=50, metavar="N", help="how many recent messages (1-100, default 50)")
+    parser = OneLineParser(
+        prog=PROG,
+        parents=[connection],
+        description="The blah.dev chatroom: read it (newest last), follow it, post, mute or unmute a model.",
+        epilog=EXIT_CODES_HELP,
+    )
+    parser.add_argument(
+        "--limit", type=int, default=50, metavar="N", help="how many recent messages (1-100, default 50)"
+    )
     parser.add_argument("--follow", action="store_true", help="keep printing new messages (since-polling) until ^C")
     parser.add_argument("--json", action="store_true", help="JSON (with --follow: one message per line)")
     sub = parser.add_subparsers(dest="chat_command", metavar="ACTION")
     post = sub.add_parser("post", parents=[connection], help="post a message as you (sent once)")
     post.add_argument("text", metavar="TEXT")
     post.add_argument("--reply-from", metavar="MODEL", help="the one model asked to reply (default: every unmuted one)")
-    for name, what in (("mute", "stop a model taking turns (council tier; keeps its scores and history)"),
-                       ("unmute", "let a muted model take turns again (council tier)")):
+    for name, what in (
+        ("mute", "stop a model taking turns (council tier; keeps its scores and history)"),
+        ("unmute", "let a muted model take turns again (council tier)"),
+    ):
         verb = sub.add_parser(name, parents=[connection], help=what)
         verb.add_argument("model", metavar="MODEL")
     for verb in (post, *[sub.choices[n] for n in ("mute", "unmute")]):
@@ -84,8 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
 def message_line(message: ChatroomMessage) -> str:
     who = message.author_name or message.model_id or ("a person" if message.author_kind == "human" else None)
     kind = "model" if message.author_kind == "model" else ("person" if message.author_kind == "human" else None)
-    author = f"{cell(who, 40)}" + (f" ({kind}{': ' + cell(message.model_id, 40) if message.model_id else ''})"
-                                   if kind else "")
+    author = f"{cell(who, 40)}" + (
+        f" ({kind}{': ' + cell(message.model_id, 40) if message.model_id else ''})" if kind else ""
+    )
     reply = f" ↳ {cell(message.reply_to, 30)}" if message.reply_to else ""
     # continuation lines are marked so each message stays one block (the text itself is as sent)
     content = inert(message.content or "", keep_newlines=True).replace("\n", "\n    │ ")
@@ -115,13 +123,16 @@ def _outcome(write: ChatWrite, base_url: str, what: str) -> None:
         raise VerbError(write.message, ExitCode.REFUSED)
     if not write.ok:
         if write.error is not None:
-            raise VerbError(describe(write.error, what=what, base_url=base_url) if write.kind == "failed"
-                            else write.message, exit_for(write.error))
+            raise VerbError(
+                describe(write.error, what=what, base_url=base_url) if write.kind == "failed" else write.message,
+                exit_for(write.error),
+            )
         raise VerbError(write.message, ExitCode.REFUSED)
 
 
-async def _read(client: BlahClient, args: argparse.Namespace, out: TextIO, err: TextIO, sleep: Sleep,
-                stop: Callable[[], bool]) -> int:
+async def _read(
+    client: BlahClient, args: argparse.Namespace, out: TextIO, err: TextIO, sleep: Sleep, stop: Callable[[], bool]
+) -> int:
     feed = ChatFeed()
     page = await client.chatroom(limit=args.limit)
     new, _ = feed.add(page.messages)
@@ -150,8 +161,9 @@ async def _read(client: BlahClient, args: argparse.Namespace, out: TextIO, err: 
             poller.poller.stop()
         await sleep(seconds)
 
-    poller = RoomPoller(client, feed, on_messages=on_messages, on_error=on_error, on_quiet=lambda quiet: None,
-                        sleep=paced_sleep)
+    poller = RoomPoller(
+        client, feed, on_messages=on_messages, on_error=on_error, on_quiet=lambda quiet: None, sleep=paced_sleep
+    )
     await poller.run()
     if feed.page_was_full:
         err.write("more messages arrived between two polls than one page holds: some may be missing\n")
@@ -160,8 +172,15 @@ async def _read(client: BlahClient, args: argparse.Namespace, out: TextIO, err: 
     return EXIT_OK
 
 
-async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None, out: TextIO, err: TextIO,
-                    sleep: Sleep, stop: Callable[[], bool]) -> int:
+async def _dispatch(
+    args: argparse.Namespace,
+    base_url: str,
+    api_key: str | None,
+    out: TextIO,
+    err: TextIO,
+    sleep: Sleep,
+    stop: Callable[[], bool],
+) -> int:
     async with BlahClient(base_url, api_key=api_key) as client:
         try:
             command = args.chat_command
@@ -173,8 +192,13 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
                 write = await post_message(client, args.text, reply_from=args.reply_from, since=since)
                 _outcome(write, base_url, f"model {args.reply_from!r}")
                 if args.json:
-                    print_json({"message": message_json(write.posted) if write.posted else None,
-                                "replies_expected_from": write.replies_expected_from}, out)
+                    print_json(
+                        {
+                            "message": message_json(write.posted) if write.posted else None,
+                            "replies_expected_from": write.replies_expected_from,
+                        },
+                        out,
+                    )
                 else:
                     if write.posted is not None:
                         out.write(message_line(write.posted) + "\n")
@@ -192,9 +216,16 @@ async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None
             raise VerbError(describe(error, what=what, base_url=base_url), exit_for(error)) from None
 
 
-def chatroom_main(argv: Sequence[str], globals_: GlobalOptions | None = None, *, out: TextIO | None = None,
-                  err: TextIO | None = None, stdin: TextIO | None = None, sleep: Sleep | None = None,
-                  stop: Callable[[], bool] | None = None) -> int:
+def chatroom_main(
+    argv: Sequence[str],
+    globals_: GlobalOptions | None = None,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    stdin: TextIO | None = None,
+    sleep: Sleep | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> int:
     """Run one `blah-tui chatroom` command; the exit code. ``stop``: ends a ``--follow`` at its
     next wait (tests; a person presses ^C)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
@@ -213,8 +244,17 @@ def chatroom_main(argv: Sequence[str], globals_: GlobalOptions | None = None, *,
         elif args.chat_command in ("mute", "unmute"):
             confirm(f"{args.chat_command} {one_line(args.model, 60)} in the chatroom?", args.yes, stdin, err)
         try:
-            return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, out, err,
-                                         sleep or PACE["sleep"], stop or (lambda: False)))
+            return asyncio.run(
+                _dispatch(
+                    args,
+                    connection.base_url,
+                    connection.api_key,
+                    out,
+                    err,
+                    sleep or PACE["sleep"],
+                    stop or (lambda: False),
+                )
+            )
         except KeyboardInterrupt:
             if args.follow:
                 return EXIT_OK  # a tail ends when the person stops it

@@ -36,10 +36,15 @@ if TYPE_CHECKING:
     from application.session.profiles.resolve import ResolvedProfile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_STOPPED, EXIT_UNREACHABLE, EXIT_UNKNOWN = (
-    ExitCode.OK, ExitCode.NO, ExitCode.USAGE, ExitCode.UNDECIDED, ExitCode.UNREACHABLE, ExitCode.OUTCOME_UNKNOWN)
+    ExitCode.OK,
+    ExitCode.NO,
+    ExitCode.USAGE,
+    ExitCode.UNDECIDED,
+    ExitCode.UNREACHABLE,
+    ExitCode.OUTCOME_UNKNOWN,
+)
 
 EXIT_CODES_HELP = "exit codes: see `blah-tui --help`"
-
 
 
 VerbError = CommandError
@@ -63,7 +68,9 @@ class GlobalOptions:
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
     """The global options, accepted after the verb too (SUPPRESS: unset does not undo a global)."""
     parser.add_argument("--base-url", default=argparse.SUPPRESS, help="the platform's origin")
-    parser.add_argument("--api-key", default=argparse.SUPPRESS, help="API key (default $EVALS_BLAH_API_KEY, then the stored key)")
+    parser.add_argument(
+        "--api-key", default=argparse.SUPPRESS, help="API key (default $EVALS_BLAH_API_KEY, then the stored key)"
+    )
     parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a blah.dev profile")
 
 
@@ -85,15 +92,17 @@ def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> C
         if problem:
             raise VerbError(explain_bad_base_url(base_url, problem), EXIT_USAGE)
     try:
-        profile = resolve_profile(getattr(args, "profile", None) or globals_.profile, platform="blah",
-                                  base_url_flag=base_url, key_flag=getattr(args, "api_key", None) or globals_.api_key)
+        profile = resolve_profile(
+            getattr(args, "profile", None) or globals_.profile,
+            platform="blah",
+            base_url_flag=base_url,
+            key_flag=getattr(args, "api_key", None) or globals_.api_key,
+        )
     except ProfileError as error:
         raise VerbError(str(error), EXIT_USAGE) from None
     if profile.key_problem:
         err.write(f"blah-tui: {one_line(profile.key_problem, 300)}; going on without a key\n")
     return Connection(profile.origin, profile.api_key, profile.key_source, profile.label)
-
-
 
 
 def describe(error: BlahError, *, what: str | None = None, base_url: str = "") -> str:
@@ -143,8 +152,9 @@ def blah_profile(args: argparse.Namespace) -> ResolvedProfile | None:
         print(f"blah-tui: {explain_bad_base_url(raw, problem)}", file=sys.stderr)
         return None
     try:
-        profile = resolve_profile(getattr(args, "profile", None), platform="blah", base_url_flag=raw,
-                                  key_flag=getattr(args, "api_key", None))
+        profile = resolve_profile(
+            getattr(args, "profile", None), platform="blah", base_url_flag=raw, key_flag=getattr(args, "api_key", None)
+        )
     except ProfileError as error:
         print(f"blah-tui: {error}", file=sys.stderr)
         return None

@@ -186,10 +186,20 @@ def export_main(
         with few_cycle_collections(_YOUNG_COLLECTION_PAGES) as after_page:
             return asyncio.run(
                 _run(
-                    model_id, base_url, api_key, source, errors_only, since, output, fill_archive, data_dir, err,
-                    profile, after_page,
+                    model_id,
+                    base_url,
+                    api_key,
+                    source,
+                    errors_only,
+                    since,
+                    output,
+                    fill_archive,
+                    data_dir,
+                    err,
+                    profile,
+                    after_page,
                 )
-            )  # fmt: skip
+            )
     except KeyboardInterrupt:
         err.print("blah-tui export: interrupted; nothing was replaced", soft_wrap=True)
         return ExitCode.INTERRUPTED
@@ -245,7 +255,7 @@ async def _run(
             if full and fill_archive:
                 archive = _open_archive(data_dir, client, base_url, model_id, err, profile)
             total = await _total(client, model_id, source, errors_only, since)
-            sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115, ASYNC230 - a CLI: nothing else runs on this loop
+            sink: IO[bytes] = sys.stdout.buffer if temp is None else open(temp, "wb")  # noqa: SIM115 - a CLI: nothing else runs on this loop
 
             def finish_file() -> None:
                 """Flush, and put a complete file in place (before the archive's last work)."""
@@ -288,9 +298,7 @@ async def _run(
     return ExitCode.OK
 
 
-async def _total(
-    client: Any, model_id: str, source: str | None, errors_only: bool, since: int | None
-) -> int | None:
+async def _total(client: Any, model_id: str, source: str | None, errors_only: bool, since: int | None) -> int | None:
     if since is not None:
         return None
     page = await client.get_logs(model_id, source=source, errors_only=errors_only, limit=1, stats=True)
@@ -324,9 +332,16 @@ async def _with_progress(
                 after_page()
 
         stats = await export_logs(
-            client, model_id, sink, source=source, errors_only=errors_only, since=since,
-            archive=archive, on_entry=tick, on_written=on_written,
-        )  # fmt: skip
+            client,
+            model_id,
+            sink,
+            source=source,
+            errors_only=errors_only,
+            since=since,
+            archive=archive,
+            on_entry=tick,
+            on_written=on_written,
+        )
         progress.update(task, completed=stats.written, total=total if total is not None else stats.written)
     return stats
 

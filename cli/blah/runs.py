@@ -65,8 +65,12 @@ RUN_EXIT = {"completed": EXIT_OK, "failed": EXIT_FAILED, "stalled": EXIT_STOPPED
 
 def build_parser() -> argparse.ArgumentParser:
     connection = connection_parent()
-    parser = OneLineParser(prog=PROG, description="blah.dev eval runs: list, show, results, start, "
-                                     "watch, resume, cancel.", parents=[connection], epilog=EXIT_CODES_HELP)
+    parser = OneLineParser(
+        prog=PROG,
+        description="blah.dev eval runs: list, show, results, start, watch, resume, cancel.",
+        parents=[connection],
+        epilog=EXIT_CODES_HELP,
+    )
     sub = parser.add_subparsers(dest="runs_command", metavar="ACTION", required=True)
 
     listing = sub.add_parser("list", parents=[connection], help="every run, newest first")
@@ -77,27 +81,36 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("run_id", metavar="RUN")
     show.add_argument("--json", action="store_true")
 
-    results = sub.add_parser("results", parents=[connection],
-                             help="each result of a run: score and the judge's reasoning, verbatim")
+    results = sub.add_parser(
+        "results", parents=[connection], help="each result of a run: score and the judge's reasoning, verbatim"
+    )
     results.add_argument("run_id", metavar="RUN")
     results.add_argument("--json", action="store_true")
 
-    start = sub.add_parser("start", parents=[connection],
-                           help="start a run of every eval on these models (council tier; sent once)")
+    start = sub.add_parser(
+        "start", parents=[connection], help="start a run of every eval on these models (council tier; sent once)"
+    )
     start.add_argument("--model", metavar="M", action="append", required=True, help="a model (repeat for more)")
-    start.add_argument("--eval", metavar="E", action="append",
-                       help="refused: the platform runs every eval (POST /runs takes model_ids only)")
+    start.add_argument(
+        "--eval",
+        metavar="E",
+        action="append",
+        help="refused: the platform runs every eval (POST /runs takes model_ids only)",
+    )
     start.add_argument("--watch", action="store_true", help="follow the run to its end (exit code as `runs watch`)")
     start.add_argument("--json", action="store_true")
     start.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
-    watch = sub.add_parser("watch", parents=[connection],
-                           help="follow a run to its end: progress and ETA on stderr, the run on stdout")
+    watch = sub.add_parser(
+        "watch", parents=[connection], help="follow a run to its end: progress and ETA on stderr, the run on stdout"
+    )
     watch.add_argument("run_id", metavar="RUN")
     watch.add_argument("--json", action="store_true")
 
-    for name, what in (("resume", "continue a stalled or failed run (council tier; sent once)"),
-                       ("cancel", "stop a queued or running run (council tier; sent once)")):
+    for name, what in (
+        ("resume", "continue a stalled or failed run (council tier; sent once)"),
+        ("cancel", "stop a queued or running run (council tier; sent once)"),
+    ):
         verb = sub.add_parser(name, parents=[connection], help=what)
         verb.add_argument("run_id", metavar="RUN")
         if name == "resume":
@@ -132,16 +145,32 @@ def print_runs(runs: Sequence[Run], out: TextIO) -> None:
     if not runs:
         out.write("no runs\n")
         return
-    rows = [[cell(r.id, 40), cell(r.status, 12), progress_text(r), _models(r), when(r.started_at),
-             when(r.completed_at), cell(r.error, 50)] for r in runs]
+    rows = [
+        [
+            cell(r.id, 40),
+            cell(r.status, 12),
+            progress_text(r),
+            _models(r),
+            when(r.started_at),
+            when(r.completed_at),
+            cell(r.error, 50),
+        ]
+        for r in runs
+    ]
     table(("run", "status", "progress", "models", "started (UTC)", "ended (UTC)", "error"), rows, out)
 
 
 def print_run(run: Run, out: TextIO) -> None:
-    for label, value in (("run", cell(run.id, 80)), ("status", cell(run.status, 30)),
-                         ("progress", progress_text(run)), ("models", _models(run)),
-                         ("evals", number(run.total_evals)), ("started", when(run.started_at)),
-                         ("ended", when(run.completed_at)), ("error", cell(run.error, 300))):
+    for label, value in (
+        ("run", cell(run.id, 80)),
+        ("status", cell(run.status, 30)),
+        ("progress", progress_text(run)),
+        ("models", _models(run)),
+        ("evals", number(run.total_evals)),
+        ("started", when(run.started_at)),
+        ("ended", when(run.completed_at)),
+        ("error", cell(run.error, 300)),
+    ):
         out.write(f"{label:<9} {value}\n")
 
 
@@ -166,8 +195,10 @@ def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
     for result in results:
         out.write("\n")
         score = DASH if result.score is None else repr(result.score)  # as sent, never rounded
-        out.write(f"── {cell(result.id, 40)} · eval {cell(result.eval_id, 40)} · model {cell(result.model_id, 40)} · "
-                  f"score {score}\n")
+        out.write(
+            f"── {cell(result.id, 40)} · eval {cell(result.eval_id, 40)} · model {cell(result.model_id, 40)} · "
+            f"score {score}\n"
+        )
         if result.error:
             out.write(f"error: {one_line(result.error, 300)}\n")
         judgement = parse_judgement(result)
@@ -206,8 +237,17 @@ def _eta_line(update: FollowUpdate) -> str:
 
 
 class Runs:
-    def __init__(self, client: BlahClient, args: argparse.Namespace, base_url: str, out: TextIO, err: TextIO,
-                 stdin: TextIO, sleep: Sleep, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        client: BlahClient,
+        args: argparse.Namespace,
+        base_url: str,
+        out: TextIO,
+        err: TextIO,
+        stdin: TextIO,
+        sleep: Sleep,
+        clock: Callable[[], float],
+    ) -> None:
         self.client, self.args, self.base_url = client, args, base_url
         self.out, self.err, self.stdin, self.sleep, self.clock = out, err, stdin, sleep, clock
 
@@ -235,8 +275,9 @@ class Runs:
 
     async def list(self) -> int:
         try:
-            runs = (await runs_of_model(self.client, self.args.model) if self.args.model
-                    else await self.client.list_runs())
+            runs = (
+                await runs_of_model(self.client, self.args.model) if self.args.model else await self.client.list_runs()
+            )
         except BlahError as error:
             raise self.fail(error, f"model {self.args.model!r}" if self.args.model else None) from None
         if self.args.model and not runs:  # no run of it, or no such model: say which
@@ -291,8 +332,9 @@ class Runs:
                     raise
                 return found
 
-        end = await follow_run(self.client, run_id, on_update=show, sleep=self.sleep, clock=self.clock, first=first,
-                               read=read)
+        end = await follow_run(
+            self.client, run_id, on_update=show, sleep=self.sleep, clock=self.clock, first=first, read=read
+        )
         if end.kind == "error":
             assert end.error is not None
             error = self.fail(end.error, f"run {run_id!r}")
@@ -345,29 +387,53 @@ def _confirm_write(args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None
     command = args.runs_command
     if command == "start":
         if args.eval:
-            raise VerbError("--eval cannot be honoured: the platform runs every eval on the chosen models "
-                            "(POST /runs takes model_ids only); nothing was sent", EXIT_USAGE)
+            raise VerbError(
+                "--eval cannot be honoured: the platform runs every eval on the chosen models "
+                "(POST /runs takes model_ids only); nothing was sent",
+                EXIT_USAGE,
+            )
         models = ", ".join(one_line(m, 60) for m in args.model)
         confirm(f"start a run of every eval on {models} (council tier)?", args.yes, stdin, err)
     elif command in ("resume", "cancel"):
         confirm(f"{command} run {one_line(args.run_id, 60)}?", args.yes, stdin, err)
 
 
-async def _dispatch(args: argparse.Namespace, base_url: str, api_key: str | None, out: TextIO, err: TextIO,
-                    stdin: TextIO, sleep: Sleep, clock: Callable[[], float]) -> int:
+async def _dispatch(
+    args: argparse.Namespace,
+    base_url: str,
+    api_key: str | None,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+    sleep: Sleep,
+    clock: Callable[[], float],
+) -> int:
     async with BlahClient(base_url, api_key=api_key) as client:
         runs = Runs(client, args, base_url, out, err, stdin, sleep, clock)
         command = args.runs_command
         if command == "watch":
             return await runs.watch(args.run_id)
-        handler = {"list": runs.list, "show": runs.show, "results": runs.results, "start": runs.start,
-                   "resume": runs.resume, "cancel": runs.cancel}[command]
+        handler = {
+            "list": runs.list,
+            "show": runs.show,
+            "results": runs.results,
+            "start": runs.start,
+            "resume": runs.resume,
+            "cancel": runs.cancel,
+        }[command]
         return await handler()
 
 
-def runs_main(argv: Sequence[str], globals_: GlobalOptions | None = None, *, out: TextIO | None = None,
-              err: TextIO | None = None, stdin: TextIO | None = None, sleep: Sleep | None = None,
-              clock: Callable[[], float] | None = None) -> int:
+def runs_main(
+    argv: Sequence[str],
+    globals_: GlobalOptions | None = None,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    stdin: TextIO | None = None,
+    sleep: Sleep | None = None,
+    clock: Callable[[], float] | None = None,
+) -> int:
     """Run one `blah-tui runs` command; the exit code. ``sleep``/``clock``: the watch's pace."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     args = build_parser().parse_args(list(argv))
@@ -375,8 +441,18 @@ def runs_main(argv: Sequence[str], globals_: GlobalOptions | None = None, *, out
     def body() -> int:
         connection = resolve(args, globals_ or GlobalOptions(), err)
         _confirm_write(args, stdin, err)
-        return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, out, err, stdin,
-                                     sleep or PACE["sleep"], clock or time.monotonic))
+        return asyncio.run(
+            _dispatch(
+                args,
+                connection.base_url,
+                connection.api_key,
+                out,
+                err,
+                stdin,
+                sleep or PACE["sleep"],
+                clock or time.monotonic,
+            )
+        )
 
     return run_verb(PROG, body, err)
 

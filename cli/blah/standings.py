@@ -60,19 +60,25 @@ def build_parser(verb: str) -> argparse.ArgumentParser:
     connection = connection_parent()
     if verb == "leaderboard":
         parser = OneLineParser(
-            prog="blah-tui leaderboard", parents=[connection],
+            prog="blah-tui leaderboard",
+            parents=[connection],
             description="The blah.dev leaderboard, best first: each model's mean score over its own latest "
-                        "completed run, and the change since its completed run before that.")
+            "completed run, and the change since its completed run before that.",
+        )
     elif verb == "compare":
         parser = OneLineParser(
-            prog="blah-tui compare", parents=[connection],
+            prog="blah-tui compare",
+            parents=[connection],
             description="The same evals answered by two or three models, A's losses first (biggest gap first), "
-                        "then evals not every model was scored on, ties, and wins.")
+            "then evals not every model was scored on, ties, and wins.",
+        )
         parser.add_argument("models", nargs="+", metavar="MODEL", help="A B [C]: two or three model ids")
     else:
         parser = OneLineParser(
-            prog="blah-tui health", parents=[connection],
-            description="A model's recent health checks: uptime, outage windows, the checks newest first.")
+            prog="blah-tui health",
+            parents=[connection],
+            description="A model's recent health checks: uptime, outage windows, the checks newest first.",
+        )
         parser.add_argument("model", metavar="MODEL")
     parser.add_argument("--json", action="store_true", help="JSON instead of a table")
     parser.epilog = EXIT_CODES_HELP
@@ -98,11 +104,24 @@ def print_board(board: Board, out: TextIO, err: TextIO) -> None:
             return [number(average), DASH]
         return [mean_cell(entry.estimate, average), tier_cell(entry, reading)]
 
-    rows = [[str(r.rank), cell(r.entry.model_name or r.entry.model_id, 40), cell(r.entry.model_id, 40),
-             *bars(r.entry.model_id, r.entry.avg_score), r.change_text(), number(r.entry.eval_count),
-             when(r.entry.last_run_at)] for r in board.rows]
-    table(("#", "model", "id", "mean [95% CI]", "tier", "Δ vs previous", "evals", "last run (UTC)"), rows, out,
-          numeric=(0, 6))
+    rows = [
+        [
+            str(r.rank),
+            cell(r.entry.model_name or r.entry.model_id, 40),
+            cell(r.entry.model_id, 40),
+            *bars(r.entry.model_id, r.entry.avg_score),
+            r.change_text(),
+            number(r.entry.eval_count),
+            when(r.entry.last_run_at),
+        ]
+        for r in board.rows
+    ]
+    table(
+        ("#", "model", "id", "mean [95% CI]", "tier", "Δ vs previous", "evals", "last run (UTC)"),
+        rows,
+        out,
+        numeric=(0, 6),
+    )
     if reading is not None:
         names = {r.entry.model_id: one_line(r.entry.model_name or r.entry.model_id, 40) for r in board.rows}
         out.write(f"\n{tier_sentence(reading, names)}\n{mde_sentence(reading)}\n{method_sentence(reading)}\n")
@@ -117,8 +136,16 @@ def comparison_json(comparison: Comparison, own: str) -> dict[str, object]:
         "mean_scores": mean_scores(comparison),
         "error_bars": comparison_reading(comparison).to_json(),  # intervals, paired differences, Holm, tiers, MDE
         "tally": tally(lines),
-        "rows": [{"eval_id": ln.row.eval_id, "prompt": ln.row.prompt, "outcome": ln.outcome, "margin": ln.margin,
-                  "answers": {m: a.model_dump(mode="json") for m, a in ln.row.answers.items()}} for ln in lines],
+        "rows": [
+            {
+                "eval_id": ln.row.eval_id,
+                "prompt": ln.row.prompt,
+                "outcome": ln.outcome,
+                "margin": ln.margin,
+                "answers": {m: a.model_dump(mode="json") for m, a in ln.row.answers.items()},
+            }
+            for ln in lines
+        ],
     }
 
 
@@ -127,13 +154,18 @@ def print_comparison(comparison: Comparison, own: str, out: TextIO) -> None:
     lines = order_for_person(comparison, own)
     means = mean_scores(comparison)
     counts = tally(lines)
-    out.write(f"{cell(own, 40)} against {', '.join(cell(m, 40) for m in models[1:])}: "
-              f"{counts['loss']} lost, {counts['tie']} tied, {counts['win']} won, {counts['unscored']} not scored "
-              f"for every model\n")
+    out.write(
+        f"{cell(own, 40)} against {', '.join(cell(m, 40) for m in models[1:])}: "
+        f"{counts['loss']} lost, {counts['tie']} tied, {counts['win']} won, {counts['unscored']} not scored "
+        f"for every model\n"
+    )
     reading = comparison_reading(comparison)
     estimates = {e.model: e.estimate for e in reading.entries}
-    out.write("mean [95% CI]: " + " · ".join(f"{cell(m, 40)} {mean_cell(estimates.get(m), means.get(m))}"
-                                             for m in models) + "\n")
+    out.write(
+        "mean [95% CI]: "
+        + " · ".join(f"{cell(m, 40)} {mean_cell(estimates.get(m), means.get(m))}" for m in models)
+        + "\n"
+    )
     for sentence in versus_sentences(reading, own, {m: cell(m, 40) for m in models}, me=cell(own, 40)):
         out.write(sentence + "\n")
     out.write(mde_sentence(reading) + "\n\n")
@@ -143,8 +175,7 @@ def print_comparison(comparison: Comparison, own: str, out: TextIO) -> None:
     rows = []
     for line in lines:
         scores = [number(line.row.answers[m].score) if m in line.row.answers else DASH for m in models]
-        rows.append([cell(line.row.eval_id, 30), *scores, line.outcome, number(line.margin),
-                     cell(line.row.prompt, 60)])
+        rows.append([cell(line.row.eval_id, 30), *scores, line.outcome, number(line.margin), cell(line.row.prompt, 60)])
     table(("eval", *(cell(m, 24) for m in models), "A", "Δ A", "prompt"), rows, out)
 
 
@@ -153,10 +184,18 @@ def health_json(health: Health) -> dict[str, object]:
     up = uptime(checks)
     return {
         "model_id": health.model_id,
-        "uptime": {"ok": up.ok, "failed": up.failed, "unknown": up.unknown, "ratio": up.ratio,
-                   "from": up.span_from, "to": up.span_to},
-        "outage_windows": [{"start": w.start, "end": w.end, "failed_checks": w.failed_checks,
-                            "errors": list(w.errors)} for w in outage_windows(checks)],
+        "uptime": {
+            "ok": up.ok,
+            "failed": up.failed,
+            "unknown": up.unknown,
+            "ratio": up.ratio,
+            "from": up.span_from,
+            "to": up.span_to,
+        },
+        "outage_windows": [
+            {"start": w.start, "end": w.end, "failed_checks": w.failed_checks, "errors": list(w.errors)}
+            for w in outage_windows(checks)
+        ],
         "checks": [c.model_dump(mode="json") for c in health.checks],
     }
 
@@ -166,53 +205,101 @@ def print_health(model_id: str, health: Health, out: TextIO) -> None:
     out.write(f"health of {cell(model_id, 60)}: {uptime_sentence(uptime(checks))}\n")
     windows = outage_windows(checks)
     if windows:
-        out.write(f"\n{len(windows)} outage window{'s' if len(windows) != 1 else ''} (first failed check to the "
-                  "next ok one):\n")
-        table(("from (UTC)", "back up (UTC)", "checks", "errors"),
-              [[when(w.start), "still down" if w.end is None else when(w.end), str(w.failed_checks),
-                cell(" · ".join(w.errors), 60)] for w in reversed(windows)], out)
+        out.write(
+            f"\n{len(windows)} outage window{'s' if len(windows) != 1 else ''} (first failed check to the "
+            "next ok one):\n"
+        )
+        table(
+            ("from (UTC)", "back up (UTC)", "checks", "errors"),
+            [
+                [
+                    when(w.start),
+                    "still down" if w.end is None else when(w.end),
+                    str(w.failed_checks),
+                    cell(" · ".join(w.errors), 60),
+                ]
+                for w in reversed(windows)
+            ],
+            out,
+        )
     if health.checks:
         shown = health.checks[:CHECKS_SHOWN]
-        more = f" ({len(health.checks) - len(shown)} older not shown; --json has all)" if len(shown) < len(
-            health.checks) else ""
+        more = (
+            f" ({len(health.checks) - len(shown)} older not shown; --json has all)"
+            if len(shown) < len(health.checks)
+            else ""
+        )
         out.write(f"\nchecks, newest first{more}:\n")
-        table(("time (UTC)", "ok", "latency ms", "status", "error"),
-              [[when(c.checked_at), DASH if c.ok is None else ("ok" if c.ok else "FAILED"), number(c.latency_ms),
-                number(c.status_code), cell(c.error, 60)] for c in shown], out, numeric=(2, 3))
+        table(
+            ("time (UTC)", "ok", "latency ms", "status", "error"),
+            [
+                [
+                    when(c.checked_at),
+                    DASH if c.ok is None else ("ok" if c.ok else "FAILED"),
+                    number(c.latency_ms),
+                    number(c.status_code),
+                    cell(c.error, 60),
+                ]
+                for c in shown
+            ],
+            out,
+            numeric=(2, 3),
+        )
 
 
 # ---------------------------------------------------------------------------- commands
 
 
-async def _dispatch(verb: str, args: argparse.Namespace, base_url: str, api_key: str | None, out: TextIO,
-                    err: TextIO) -> int:
+async def _dispatch(
+    verb: str, args: argparse.Namespace, base_url: str, api_key: str | None, out: TextIO, err: TextIO
+) -> int:
     async with BlahClient(base_url, api_key=api_key) as client:
         try:
             if verb == "leaderboard":
                 board = await load_board(client)
                 if args.json:
                     reading = board.reading
-                    print_json([{**r.to_json(), "error_bars": model_error_bars(reading, r.entry.model_id)
-                                 if reading is not None else None} for r in board.rows], out)
+                    print_json(
+                        [
+                            {
+                                **r.to_json(),
+                                "error_bars": model_error_bars(reading, r.entry.model_id)
+                                if reading is not None
+                                else None,
+                            }
+                            for r in board.rows
+                        ],
+                        out,
+                    )
                 else:
                     print_board(board, out, err)
             elif verb == "compare":
                 comparison = await client.compare(list(args.models))
                 own = args.models[0]
                 print_json(comparison_json(comparison, own), out) if args.json else print_comparison(
-                    comparison, own, out)
+                    comparison, own, out
+                )
             else:
                 health = await client.health(args.model)
                 print_json(health_json(health), out) if args.json else print_health(args.model, health, out)
         except BlahError as error:
-            what = f"model {args.model!r}" if verb == "health" else (
-                "one of the models " + ", ".join(repr(m) for m in args.models) if verb == "compare" else None)
+            what = (
+                f"model {args.model!r}"
+                if verb == "health"
+                else ("one of the models " + ", ".join(repr(m) for m in args.models) if verb == "compare" else None)
+            )
             raise VerbError(describe(error, what=what, base_url=base_url), exit_for(error)) from None
     return EXIT_OK
 
 
-def standings_main(verb: str, argv: Sequence[str], globals_: GlobalOptions | None = None, *,
-                   out: TextIO | None = None, err: TextIO | None = None) -> int:
+def standings_main(
+    verb: str,
+    argv: Sequence[str],
+    globals_: GlobalOptions | None = None,
+    *,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     """Run `blah-tui leaderboard|compare|health`; the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
     args = build_parser(verb).parse_args(list(argv))

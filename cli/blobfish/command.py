@@ -47,7 +47,6 @@ DETAILS_IN_FLIGHT = 4
 """Details fetched at once for the `evals` table (task and failed rollouts are only there)."""
 
 
-
 # ---------------------------------------------------------------------------- connection
 
 
@@ -70,9 +69,12 @@ def resolve_connection(base_url: str | None, profile: str | None = None) -> Blob
 def build_parser() -> argparse.ArgumentParser:
     base_url_help = f"Blobfish's origin (default ${BASE_URL_ENV}, else {DEFAULT_BASE_URL}); key: ${KEY_ENV}"
     parser, sub, connection = platform_command_parser(
-        PROG, f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...).",
-        dest="blobfish_command", base_url_help=base_url_help,
-        profile_help="a Blobfish profile ([profiles.NAME] in the config)", listed=True,
+        PROG,
+        f"SDK evaluations published to Blobfish. The key is read from ${KEY_ENV} (bf_...).",
+        dest="blobfish_command",
+        base_url_help=base_url_help,
+        profile_help="a Blobfish profile ([profiles.NAME] in the config)",
+        listed=True,
     )
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
     evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
@@ -148,10 +150,16 @@ def _print_detail(detail: Evaluation, out: TextIO) -> None:
     for rollout in rollouts:
         grade = rollout.grade
         failed = "; ".join(grade.failed_conditions) if grade else ""
-        rows.append([
-            cell(rollout.rollout_id, 24), cell(rollout.task_id, 32), number(rollout.reward), _verdict(rollout),
-            number(rollout.step_count), cell(failed or None, 60),
-        ])  # fmt: skip
+        rows.append(
+            [
+                cell(rollout.rollout_id, 24),
+                cell(rollout.task_id, 32),
+                number(rollout.reward),
+                _verdict(rollout),
+                number(rollout.step_count),
+                cell(failed or None, 60),
+            ]
+        )
     table(("rollout", "task", "reward", "grade", "steps", "failed conditions"), rows, out, {2, 4})
 
 
@@ -209,7 +217,13 @@ async def _run(args: argparse.Namespace, connection: BlobfishConnection, out: Te
             await publish_command(client, args, out)
 
 
-def blobfish_main(argv: Sequence[str], *, given: argparse.Namespace | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+def blobfish_main(
+    argv: Sequence[str],
+    *,
+    given: argparse.Namespace | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     """Run one `blah-tui blobfish` command; the exit code."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -227,8 +241,9 @@ def blobfish_main(argv: Sequence[str], *, given: argparse.Namespace | None = Non
     problem = base_url_problem(connection.base_url)
     if problem:
         where = "--base-url" if args.base_url else f"${BASE_URL_ENV}"
-        return fail(PROG, f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})",
-                    2, err)
+        return fail(
+            PROG, f"{where} {connection.base_url!r} is not an address: {problem} (e.g. {DEFAULT_BASE_URL})", 2, err
+        )
     try:
         asyncio.run(_run(args, connection, out))
     except CommandError as error:

@@ -38,9 +38,10 @@ class SearchProblem(Exception):
 
 def add_search_parser(sub: argparse._SubParsersAction[OneLineParser], connection: OneLineParser) -> None:
     search = sub.add_parser(
-        "search", parents=[connection],
+        "search",
+        parents=[connection],
         help="find rollout steps by their prompt or answer (full text, in the profile's archive)",
-    )  # fmt: skip
+    )
     search.add_argument("text", metavar="TEXT", help="the words to find (all of them, literally)")
     search.add_argument("--json", action="store_true", help="the matching steps as JSON")
     search.add_argument("--limit", type=int, default=100, metavar="N", help="show at most N steps (default 100)")
@@ -48,12 +49,18 @@ def add_search_parser(sub: argparse._SubParsersAction[OneLineParser], connection
 
 def _row(hit: StepHit) -> list[str]:
     return [
-        cell(hit.evaluation_id, 36), cell(hit.rollout_id, 16), cell(hit.task_id, 28), str(hit.step),
-        cell(hit.prompt, 50), cell(hit.final_answer, 30),
-    ]  # fmt: skip
+        cell(hit.evaluation_id, 36),
+        cell(hit.rollout_id, 16),
+        cell(hit.task_id, 28),
+        str(hit.step),
+        cell(hit.prompt, 50),
+        cell(hit.final_answer, 30),
+    ]
 
 
-async def run_search(client: BlobfishClient, args: argparse.Namespace, out: TextIO, *, profile: str, origin: str) -> None:
+async def run_search(
+    client: BlobfishClient, args: argparse.Namespace, out: TextIO, *, profile: str, origin: str
+) -> None:
     """Bring the steps of ``profile`` (at ``origin``) into its archive, then search them.
     Raises :class:`SearchProblem`; the platform's errors propagate as the client raises them."""
     from api_client.archives.archive import ArchiveError
@@ -84,4 +91,7 @@ async def run_search(client: BlobfishClient, args: argparse.Namespace, out: Text
     if hits:
         table(SEARCH_HEADERS, [_row(hit) for hit in hits], out, numeric={3})
     shown = f" (showing {len(hits)})" if len(hits) < count else ""
-    out.write(f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; " f"searched {describe(stats)}\n")
+    out.write(
+        f"{count} step{'s' if count != 1 else ''} match{'es' if count == 1 else ''}{shown}; "
+        f"searched {describe(stats)}\n"
+    )

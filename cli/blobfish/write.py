@@ -50,8 +50,11 @@ def add_export_arguments(export: argparse.ArgumentParser) -> None:
 def add_publish_arguments(publish: argparse.ArgumentParser) -> None:
     which = publish.add_mutually_exclusive_group(required=True)
     which.add_argument("envelope", metavar="ENVELOPE.json", nargs="?", help="sent byte for byte as it is in the file")
-    which.add_argument("--evaluation", metavar="ID",
-                       help="publish this evaluation's job, the envelope built from its evidence (no file)")
+    which.add_argument(
+        "--evaluation",
+        metavar="ID",
+        help="publish this evaluation's job, the envelope built from its evidence (no file)",
+    )
     publish.add_argument("--json", action="store_true", help="the receipt as JSON")
 
 
@@ -77,8 +80,7 @@ async def export_command(client: BlobfishClient, args: argparse.Namespace, out: 
             check_selection(len(ids))
         except SelectionRefused as refused:
             raise CommandError(f"{refused}; nothing was written", ExitCode.USAGE) from None
-        result = (await client.export_jsonl(ids[0], dest) if len(ids) == 1
-                  else await client.export_many_jsonl(ids, dest))  # fmt: skip
+        result = await client.export_jsonl(ids[0], dest) if len(ids) == 1 else await client.export_many_jsonl(ids, dest)
     # the file's receipt from the bytes as they were written (the same as measuring the file
     # on disk, receipt_of_file: tests compare both), without reading 25 MB again at the end
     receipt = ExportReceipt(dest, result.evaluations, result.lines, result.bytes, result.sha256)
@@ -108,7 +110,9 @@ async def publish_command(client: BlobfishClient, args: argparse.Namespace, out:
         try:
             body = Path(args.envelope).read_bytes()
         except OSError as exc:
-            raise CommandError(f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE) from None
+            raise CommandError(
+                f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE
+            ) from None
         publication = prepare(body)  # refused here, nothing sent, when it breaks a publish rule
     receipt = await client.publish(publication)
     if args.json:

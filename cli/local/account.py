@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 import tomli_w
 from pydantic import ValidationError
 
-from application.session.settings.config import Config, load_config, set_value
-from application.session.credentials.stored_key import credentials_file, forget_key, login_key
 from application.session.credentials.keyring_store import KeyringUnavailable
+from application.session.credentials.stored_key import credentials_file, forget_key, login_key
 from application.session.platforms import foreign_key_problem
 from application.session.profiles.resolve import describe_key_source
+from application.session.settings.config import Config, load_config, set_value
 from cli.exit_codes import ExitCode
 
 if TYPE_CHECKING:
@@ -80,8 +80,12 @@ def _key_line(profile: ResolvedProfile) -> str:
     """Whether the profile has a key and where it comes from; never any part of the key."""
     if profile.key_refusal:
         return f"API key: refused ({profile.key_refusal})"
-    names = {"config": f"the stored key ({credentials_file()})",
-             "keyring": "the system keyring (blah-tui login" + ("" if profile.label == "" else f" --profile {profile.name}") + ")"}
+    names = {
+        "config": f"the stored key ({credentials_file()})",
+        "keyring": "the system keyring (blah-tui login"
+        + ("" if profile.label == "" else f" --profile {profile.name}")
+        + ")",
+    }
     source = names.get(profile.key_source) or describe_key_source(profile.key_source, profile.spec)
     return f"API key: {'set' if profile.has_key else 'not set'}; source: {source}"
 

@@ -62,7 +62,9 @@ def _list(found: list[ArchiveInfo], folder: Path, out: TextIO, now: float) -> in
         return ExitCode.OK
     out.write(_table(found, now))
     total = sum(info.size for info in found)
-    out.write(f"\n{len(found)} archive{'s' if len(found) != 1 else ''}, {format_size(total)} in {archives_dir(folder)}\n")
+    out.write(
+        f"\n{len(found)} archive{'s' if len(found) != 1 else ''}, {format_size(total)} in {archives_dir(folder)}\n"
+    )
     out.write("Delete some with: blah-tui archives prune MODEL ...  or  blah-tui archives prune --older-than DAYS\n")
     return ExitCode.OK
 
@@ -135,7 +137,9 @@ def _prune(
         err.write("blah-tui archives prune: name the models (MODEL ...) or give --older-than DAYS; nothing deleted\n")
         return ExitCode.USAGE
     if older_than is not None and older_than < 0:
-        err.write(f"blah-tui archives prune: --older-than must be 0 or more days (got {older_than:g}); nothing deleted\n")
+        err.write(
+            f"blah-tui archives prune: --older-than must be 0 or more days (got {older_than:g}); nothing deleted\n"
+        )
         return ExitCode.USAGE
     chosen: list[ArchiveInfo] = []
     for name in models:

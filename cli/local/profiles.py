@@ -67,7 +67,9 @@ def _add(args: argparse.Namespace) -> int:
     try:
         profile = Profile(platform=args.platform, base_url=args.profile_base_url, default_model=args.default_model)
     except ValidationError as error:
-        return _fail(f"profile {args.name!r}: {error.errors()[0]['msg'].removeprefix('Value error, ')}; nothing written")
+        return _fail(
+            f"profile {args.name!r}: {error.errors()[0]['msg'].removeprefix('Value error, ')}; nothing written"
+        )
     edit = add_profile(args.name, profile, make_default=args.use)
     spec = platform_spec(profile.platform)
     _say(f"Profile {args.name} added ({spec.title})" + ("; it is the default now" if args.use else ""), edit)
@@ -77,13 +79,13 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _list() -> int:
-    from application.session.settings.config import load_config
-    from application.session.settings.profile_table import IMPLICIT_PROFILE
     from application.session.profiles.resolve import (
         ProfileError,
         inspect_profile,
         known_profiles,
     )
+    from application.session.settings.config import load_config
+    from application.session.settings.profile_table import IMPLICIT_PROFILE
     from common.format import DASH
     from common.safe_strings import one_line
 
@@ -100,10 +102,16 @@ def _list() -> int:
             rows.append(("*" if name == current else "", name, DASH, one_line(str(error), 60), DASH, DASH))
             continue
         key = "refused: another platform's key" if resolved.key_refusal else resolved.key_source_text
-        rows.append((
-            "*" if name == current else "", name, resolved.spec.title, resolved.origin,
-            one_line(resolved.default_model, 40) if resolved.default_model else DASH, key,
-        ))  # fmt: skip
+        rows.append(
+            (
+                "*" if name == current else "",
+                name,
+                resolved.spec.title,
+                resolved.origin,
+                one_line(resolved.default_model, 40) if resolved.default_model else DASH,
+                key,
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
@@ -113,8 +121,10 @@ def _list() -> int:
 def _say(message: str, edit: ProfileEdit) -> None:
     print(f"{message}  ({edit.path})")
     if edit.backup is not None:
-        print(f"The file was rewritten whole (its layout did not allow a small edit): comments are lost; "
-              f"the old file is kept as {edit.backup}")
+        print(
+            f"The file was rewritten whole (its layout did not allow a small edit): comments are lost; "
+            f"the old file is kept as {edit.backup}"
+        )
 
 
 def _fail(message: str) -> int:

@@ -23,17 +23,17 @@ from simulator.blahdev.world import Json, World
 DIAGNOSE_WINDOW = 1000
 _CAUSES = {
     "loop": "Degenerate repetition: usually too little varied training data or greedy decoding "
-            "without a repetition penalty.",
+    "without a repetition penalty.",
     "truncation": "The reply hit max_tokens: the model rambles instead of stopping, or the limit is too low.",
     "empty": "The model emits its end-of-turn token at once: often a prompt format it was not trained on.",
     "continuation": "The model continues the prompt instead of answering: typical of a chat template "
-                    "mismatch or a base model.",
+    "mismatch or a base model.",
 }
 
 
 def _loops(text: str) -> bool:
     for start in range(0, max(0, len(text) - 20) + 1, 20):
-        chunk = text[start:start + 20]
+        chunk = text[start : start + 20]
         if len(chunk) == 20 and text.count(chunk) >= 4:
             return True
     return False
@@ -57,41 +57,81 @@ def diagnose(world: World, model_id: str) -> Json:
     findings: list[Json] = []
     for kind, check in _CHECKS.items():
         hits = [e for e in calls if check(e)]
-        findings.append({
-            "kind": kind, "count": len(hits), "rate": round(len(hits) / len(calls), 4) if calls else 0.0,
-            "examples": [{"log_id": e["id"], "excerpt": (e["response"] or "")[:120]} for e in hits[-3:][::-1]],
-            "usual_cause": _CAUSES[kind],
-        })
-    return {"model_id": model_id, "calls_examined": len(calls),
-            "window_from": calls[0]["created_at"] if calls else None,
-            "window_to": calls[-1]["created_at"] if calls else None, "findings": findings}
+        findings.append(
+            {
+                "kind": kind,
+                "count": len(hits),
+                "rate": round(len(hits) / len(calls), 4) if calls else 0.0,
+                "examples": [{"log_id": e["id"], "excerpt": (e["response"] or "")[:120]} for e in hits[-3:][::-1]],
+                "usual_cause": _CAUSES[kind],
+            }
+        )
+    return {
+        "model_id": model_id,
+        "calls_examined": len(calls),
+        "window_from": calls[0]["created_at"] if calls else None,
+        "window_to": calls[-1]["created_at"] if calls else None,
+        "findings": findings,
+    }
 
 
 _CLUSTERS: dict[str, tuple[str, str, str]] = {
-    "format": ("Chatroom prompts in a format it was not trained on",
-               ("In the chatroom the prompt arrives as llama2 [INST] text; the chatml-trained model continues "
-                "the transcript, leaks end-of-turn tokens or loops instead of replying."),
-               ("Add chat examples rendered in the [INST] format, or ask for the chatroom to use chatml; "
-                "this is a format problem, not a knowledge one.")),
-    "json": ("Strict JSON answers", "Asked for JSON only, it adds prose, breaks the syntax or stops mid-object.",
-             "Add a few hundred short extraction examples whose answers are a single valid JSON object."),
-    "maths": ("Arithmetic", "Gives confident but wrong numbers on one-step sums and word problems.",
-              "Add worked arithmetic examples with the final number stated plainly."),
-    "long": ("Long prompts cut off", "On long passages it rambles until max_tokens instead of summarising.",
-             "Add summaries of long passages whose answers are one or two sentences, ending with the stop token."),
-    "refusal": ("Refuses harmless requests", "Answers 'I'm sorry, but I can't ...' to ordinary questions.",
-                "Remove refusal-style replies from the training data; add direct answers to the same prompts."),
-    "loop": ("Repeats itself", "Falls into repeating a word, a sentence or a whole paragraph until the limit.",
-             "Add varied, short, complete answers; check decoding uses a repetition penalty."),
-    "empty": ("Says nothing", "Returns an empty reply, whitespace, or only its end-of-turn token.",
-              "Add examples where the first assistant token is content, not <|im_end|>."),
-    "runover": ("Runs past the end of its turn", ("Continues the prompt, writes the next User: turn, or leaks "
-                                                  "end-of-turn tokens followed by more text."),
-                "Make sure every training answer ends with exactly one <|im_end|> and nothing after it."),
-    "wrong": ("Wrong answers", "Fluent, confident and wrong on factual or language items.",
-              "Add more factual QA pairs on the failing subjects, quoting the prompts listed."),
-    "truncated": ("Rambles until the token limit", "Starts answering, then keeps going until max_tokens.",
-                  "Add short answers that stop; the model has not learned when to end."),
+    "format": (
+        "Chatroom prompts in a format it was not trained on",
+        (
+            "In the chatroom the prompt arrives as llama2 [INST] text; the chatml-trained model continues "
+            "the transcript, leaks end-of-turn tokens or loops instead of replying."
+        ),
+        (
+            "Add chat examples rendered in the [INST] format, or ask for the chatroom to use chatml; "
+            "this is a format problem, not a knowledge one."
+        ),
+    ),
+    "json": (
+        "Strict JSON answers",
+        "Asked for JSON only, it adds prose, breaks the syntax or stops mid-object.",
+        "Add a few hundred short extraction examples whose answers are a single valid JSON object.",
+    ),
+    "maths": (
+        "Arithmetic",
+        "Gives confident but wrong numbers on one-step sums and word problems.",
+        "Add worked arithmetic examples with the final number stated plainly.",
+    ),
+    "long": (
+        "Long prompts cut off",
+        "On long passages it rambles until max_tokens instead of summarising.",
+        "Add summaries of long passages whose answers are one or two sentences, ending with the stop token.",
+    ),
+    "refusal": (
+        "Refuses harmless requests",
+        "Answers 'I'm sorry, but I can't ...' to ordinary questions.",
+        "Remove refusal-style replies from the training data; add direct answers to the same prompts.",
+    ),
+    "loop": (
+        "Repeats itself",
+        "Falls into repeating a word, a sentence or a whole paragraph until the limit.",
+        "Add varied, short, complete answers; check decoding uses a repetition penalty.",
+    ),
+    "empty": (
+        "Says nothing",
+        "Returns an empty reply, whitespace, or only its end-of-turn token.",
+        "Add examples where the first assistant token is content, not <|im_end|>.",
+    ),
+    "runover": (
+        "Runs past the end of its turn",
+        ("Continues the prompt, writes the next User: turn, or leaks end-of-turn tokens followed by more text."),
+        "Make sure every training answer ends with exactly one <|im_end|> and nothing after it.",
+    ),
+    "wrong": (
+        "Wrong answers",
+        "Fluent, confident and wrong on factual or language items.",
+        "Add more factual QA pairs on the failing subjects, quoting the prompts listed.",
+    ),
+    "truncated": (
+        "Rambles until the token limit",
+        "Starts answering, then keeps going until max_tokens.",
+        "Add short answers that stop; the model has not learned when to end.",
+    ),
 }
 
 
@@ -120,8 +160,16 @@ def failure_clusters(world: World, model_id: str) -> Json:
             continue
         groups.setdefault(_cluster_key(world, entry, kind), []).append(entry["id"])
     ordered = sorted(groups.items(), key=lambda kv: -len(kv[1]))
-    clusters = [{"label": _CLUSTERS[k][0], "size": len(ids), "what_goes_wrong": _CLUSTERS[k][1],
-                 "suggestion": _CLUSTERS[k][2], "log_ids": ids[-50:][::-1]} for k, ids in ordered]
+    clusters = [
+        {
+            "label": _CLUSTERS[k][0],
+            "size": len(ids),
+            "what_goes_wrong": _CLUSTERS[k][1],
+            "suggestion": _CLUSTERS[k][2],
+            "log_ids": ids[-50:][::-1],
+        }
+        for k, ids in ordered
+    ]
     return {"judge_model": JUDGE_MODEL, "calls_considered": len(calls), "clusters": clusters}
 
 
@@ -135,8 +183,11 @@ def compare(world: World, model_ids: list[str]) -> Json:
     with world.lock:
         evals = list(world.evals.values())
     for ev in evals:
-        answers = {m: {"response": r["response"], "score": r["score"], "result_id": r["id"]}
-                   for m in model_ids if (r := latest.get((ev["id"], m))) is not None}
+        answers = {
+            m: {"response": r["response"], "score": r["score"], "result_id": r["id"]}
+            for m in model_ids
+            if (r := latest.get((ev["id"], m))) is not None
+        }
         if answers:
             rows.append({"eval_id": ev["id"], "prompt": ev["prompt"], "answers": answers})
     return {"models": model_ids, "rows": rows}

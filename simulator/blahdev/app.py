@@ -45,9 +45,15 @@ score_details says so in plain text ("Not judged: the model's call failed (...)"
 
 def create_app(world: World, jobs: Jobs, chaos: ChaosState, request_log: RequestLog | None = None) -> FastAPI:
     return platform_app(
-        title="blah.dev simulator", version="1.0.0", description=DESCRIPTION, spec_url="/api/spec",
-        prefix="/api/v1", routers=[module.router for module in (routes_logs, routes_models, routes_runs,
-                                                                routes_social, routes_data)],
-        install_error_handlers=install_error_handlers, chaos=chaos, request_log=request_log,
-        state={"world": world, "jobs": jobs}, background=jobs,
+        title="blah.dev simulator",
+        version="1.0.0",
+        description=DESCRIPTION,
+        spec_url="/api/spec",
+        prefix="/api/v1",
+        routers=[module.router for module in (routes_logs, routes_models, routes_runs, routes_social, routes_data)],
+        install_error_handlers=install_error_handlers,
+        chaos=chaos,
+        request_log=request_log,
+        state={"world": world, "jobs": jobs},
+        background=jobs,
     )

@@ -58,18 +58,35 @@ class EvalSpec:
 
 
 def _model(row: dict[str, Any]) -> ModelSpec:
-    return ModelSpec(id=row["id"], name=row["name"], description=row["description"],
-                     inference_uri=row["inference_uri"], chat_template=row.get("chat_template"),
-                     is_official=row["is_official"], submitted_by=row["submitted_by"], skill=float(row["skill"]))
+    return ModelSpec(
+        id=row["id"],
+        name=row["name"],
+        description=row["description"],
+        inference_uri=row["inference_uri"],
+        chat_template=row.get("chat_template"),
+        is_official=row["is_official"],
+        submitted_by=row["submitted_by"],
+        skill=float(row["skill"]),
+    )
 
 
 def _eval(row: dict[str, Any]) -> EvalSpec:
     history = tuple((str(role), str(content)) for role, content in row.get("history", ()))
-    return EvalSpec(id=row["id"], name=row["name"], description=row["description"], subject=row["subject"],
-                    instruction_type=row["instruction_type"], eval_type=row["eval_type"], prompt=row["prompt"],
-                    expected_behavior=row["expected_behavior"], criteria=dict(row["criteria"]),
-                    max_tokens=int(row["max_tokens"]), reference=row["reference"], wrong=row["wrong"],
-                    history=history)
+    return EvalSpec(
+        id=row["id"],
+        name=row["name"],
+        description=row["description"],
+        subject=row["subject"],
+        instruction_type=row["instruction_type"],
+        eval_type=row["eval_type"],
+        prompt=row["prompt"],
+        expected_behavior=row["expected_behavior"],
+        criteria=dict(row["criteria"]),
+        max_tokens=int(row["max_tokens"]),
+        reference=row["reference"],
+        wrong=row["wrong"],
+        history=history,
+    )
 
 
 def load_catalog() -> tuple[str, tuple[ModelSpec, ...], tuple[EvalSpec, ...]]:

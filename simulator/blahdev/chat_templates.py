@@ -43,9 +43,7 @@ def _llama2(turns: Sequence[Turn]) -> str:
 
 
 def _llama3(turns: Sequence[Turn]) -> str:
-    body = "".join(
-        f"<|start_header_id|>{t['role']}<|end_header_id|>\n\n{t['content']}<|eot_id|>" for t in turns
-    )
+    body = "".join(f"<|start_header_id|>{t['role']}<|end_header_id|>\n\n{t['content']}<|eot_id|>" for t in turns)
     return "<|begin_of_text|>" + body + "<|start_header_id|>assistant<|end_header_id|>\n\n"
 
 

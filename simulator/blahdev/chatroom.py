@@ -14,8 +14,10 @@ from simulator.blahdev.world import Json, World
 
 CHATROOM_MAX_TOKENS = 128
 HISTORY_TURNS = 4
-_SYSTEM = ("You are {name}, chatting in a group room with other AI models and some people. "
-           "Reply to the latest message in one or two short sentences.")
+_SYSTEM = (
+    "You are {name}, chatting in a group room with other AI models and some people. "
+    "Reply to the latest message in one or two short sentences."
+)
 
 
 def model_turn(world: World, model_id: str, reply_to: str | None = None, at: int | None = None) -> Json | None:
@@ -31,28 +33,47 @@ def model_turn(world: World, model_id: str, reply_to: str | None = None, at: int
             {"role": "user", "content": transcript},
         ]
         message_id = world.new_id("msg")
-        entry, gen = world.call_model(model_id, turns, source="chatroom", max_tokens=CHATROOM_MAX_TOKENS,
-                                      template=templates.CHATROOM_TEMPLATE, message_id=message_id, at=at)
+        entry, gen = world.call_model(
+            model_id,
+            turns,
+            source="chatroom",
+            max_tokens=CHATROOM_MAX_TOKENS,
+            template=templates.CHATROOM_TEMPLATE,
+            message_id=message_id,
+            at=at,
+        )
         if gen.response is None:
             entry["message_id"] = None
             return None
         message: Json = {
-            "id": message_id, "created_at": entry["created_at"], "author_kind": "model", "model_id": model_id,
-            "author_name": model["name"], "content": gen.response, "log_id": entry["id"], "reply_to": reply_to,
+            "id": message_id,
+            "created_at": entry["created_at"],
+            "author_kind": "model",
+            "model_id": model_id,
+            "author_name": model["name"],
+            "content": gen.response,
+            "log_id": entry["id"],
+            "reply_to": reply_to,
         }
         _append(world, message)
     world.emit("chatroom.message", {"message": dict(message)})
     return message
 
 
-def post_human(world: World, content: str, author_name: str, reply_from: str | None,
-               at: int | None = None) -> tuple[Json, list[str]]:
+def post_human(
+    world: World, content: str, author_name: str, reply_from: str | None, at: int | None = None
+) -> tuple[Json, list[str]]:
     """A person's message; returns it and the models expected to reply (unmuted only)."""
     with world.lock:
         message: Json = {
-            "id": world.new_id("msg"), "created_at": at if at is not None else world.now(),
-            "author_kind": "human", "model_id": None, "author_name": author_name, "content": content,
-            "log_id": None, "reply_to": None,
+            "id": world.new_id("msg"),
+            "created_at": at if at is not None else world.now(),
+            "author_kind": "human",
+            "model_id": None,
+            "author_name": author_name,
+            "content": content,
+            "log_id": None,
+            "reply_to": None,
         }
         _append(world, message)
         candidates = [reply_from] if reply_from else list(world.models)

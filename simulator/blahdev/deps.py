@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import Request
-
-from simulator.blahdev.jobs import Jobs
-from simulator.blahdev.world import Json, World
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import Response
+from fastapi import Request, Response
 
+from simulator.blahdev.jobs import Jobs
+from simulator.blahdev.world import Json, World
 from simulator.http import json_response, not_found
 
 
@@ -32,8 +30,9 @@ def model_or_404(world: World, model_id: str) -> Json:
     return model
 
 
-def answer_one(world: World, table: dict[str, Json], item_id: str, what: str,
-               show: Callable[[Json], Any] = lambda item: item) -> Response:
+def answer_one(
+    world: World, table: dict[str, Json], item_id: str, what: str, show: Callable[[Json], Any] = lambda item: item
+) -> Response:
     """``GET /WHATS/{id}``: the item as ``show`` makes it, answered under the world's lock (the
     background jobs change items in place); 404 "WHAT 'ID' not found" when there is none."""
     with world.lock:
@@ -47,9 +46,13 @@ Responses = dict[int | str, dict[str, Any]]
 
 
 _MEANINGS = {
-    401: "Missing or unknown API key.", 403: "The key lacks the council tier.", 404: "Unknown id.",
-    409: "The resource is not in a state that allows this.", 410: "The upload ticket expired.",
-    413: "Too large.", 422: "A body or query value is invalid.",
+    401: "Missing or unknown API key.",
+    403: "The key lacks the council tier.",
+    404: "Unknown id.",
+    409: "The resource is not in a state that allows this.",
+    410: "The upload ticket expired.",
+    413: "Too large.",
+    422: "A body or query value is invalid.",
 }
 
 

@@ -13,8 +13,10 @@ from simulator.blahdev.world import Json, World
 GAME_TYPES = ("evidence_locker", "comedy_night")
 ROUNDS = 2
 _PROMPTS = {
-    "evidence_locker": ("Evidence locker: a muddy boot, a torn train ticket and a silver key were found "
-                        "by the empty frame. In two sentences, argue who took the painting and why."),
+    "evidence_locker": (
+        "Evidence locker: a muddy boot, a torn train ticket and a silver key were found "
+        "by the empty frame. In two sentences, argue who took the painting and why."
+    ),
     "comedy_night": "Comedy night! Tell one short, clean joke about {topic}.",
 }
 _TOPICS = ("penguins", "tax forms", "robots", "breakfast", "the moon", "umbrellas")
@@ -25,9 +27,14 @@ def create_game(world: World, game_type: str, at: int | None = None) -> Json:
         rng = stable_rng(world.seed, "game", len(world.games))
         players = [world.person_model_id] + rng.sample(world.peer_model_ids, 2)
         game: Json = {
-            "id": world.new_id("game"), "game_type": game_type, "status": "running",
-            "created_at": at if at is not None else world.now(), "completed_at": None,
-            "model_ids": players, "winner_model_id": None, "turns": [],
+            "id": world.new_id("game"),
+            "game_type": game_type,
+            "status": "running",
+            "created_at": at if at is not None else world.now(),
+            "completed_at": None,
+            "model_ids": players,
+            "winner_model_id": None,
+            "turns": [],
             "_topic": rng.choice(_TOPICS),
         }
         world.games[game["id"]] = game
@@ -46,13 +53,20 @@ def play_turn(world: World, game_id: str, at: int | None = None) -> Json | None:
         model = world.models[model_id]
         prompt = _PROMPTS[game["game_type"]].format(topic=game["_topic"])
         turns: list[templates.Turn] = [{"role": "user", "content": prompt}]
-        entry, gen = world.call_model(model_id, turns, source="chatroom", max_tokens=96,
-                                      template=templates.CHATROOM_TEMPLATE, at=at)
+        entry, gen = world.call_model(
+            model_id, turns, source="chatroom", max_tokens=96, template=templates.CHATROOM_TEMPLATE, at=at
+        )
         rng = stable_rng(world.seed, "game-judge", entry["id"])
         score, reasoning = _judge_turn(gen.kind, gen.response, rng.random())
         turn: Json = {
-            "index": index, "model_id": model_id, "author_name": model["name"], "content": gen.response,
-            "score": score, "judge_reasoning": reasoning, "log_id": entry["id"], "created_at": entry["created_at"],
+            "index": index,
+            "model_id": model_id,
+            "author_name": model["name"],
+            "content": gen.response,
+            "score": score,
+            "judge_reasoning": reasoning,
+            "log_id": entry["id"],
+            "created_at": entry["created_at"],
         }
         game["turns"].append(turn)
         if index + 1 == total:

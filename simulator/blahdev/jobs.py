@@ -84,8 +84,13 @@ class Jobs:
             if run["status"] in runs.ACTIVE:
                 self.start_run(run["id"])
         if self.live:
-            for coro in (self._live_chatroom(), self._live_calls(), self._live_bursts(),
-                         self._live_runs(), self._live_games()):
+            for coro in (
+                self._live_chatroom(),
+                self._live_calls(),
+                self._live_bursts(),
+                self._live_runs(),
+                self._live_games(),
+            ):
                 self.spawn(coro)
 
     async def stop(self) -> None:
@@ -136,6 +141,7 @@ class Jobs:
             for model_id in model_ids:
                 await self.sleep(REPLY_SECONDS)
                 chatroom.model_turn(self.world, model_id, reply_to=message_id)
+
         self.spawn(replies())
 
     def chat_job(self, job_id: str) -> None:
@@ -145,11 +151,18 @@ class Jobs:
                 job = self.world.chat_jobs[job_id]
                 job["status"] = "running"
             await self.sleep(CHAT_JOB_SECONDS / 2)
-            entry, gen = self.world.call_model(job["model_id"], job["_turns"], source="chat",
-                                               max_tokens=job["_max_tokens"])
+            entry, gen = self.world.call_model(
+                job["model_id"], job["_turns"], source="chat", max_tokens=job["_max_tokens"]
+            )
             with self.world.lock:
-                job.update(status="failed" if gen.error else "completed", response=gen.response,
-                           error=gen.error, log_id=entry["id"], completed_at=self.world.now())
+                job.update(
+                    status="failed" if gen.error else "completed",
+                    response=gen.response,
+                    error=gen.error,
+                    log_id=entry["id"],
+                    completed_at=self.world.now(),
+                )
+
         self.spawn(work())
 
     def play_game(self, game_id: str) -> None:
@@ -158,6 +171,7 @@ class Jobs:
                 await self.sleep(GAME_TURN_SECONDS)
                 if games.play_turn(self.world, game_id) is None:
                     return
+
         self.spawn(play())
 
     # ------------------------------------------------------------------ webhooks
@@ -177,13 +191,18 @@ class Jobs:
 
     async def _deliver(self, hook: Json, event: str, payload: Json) -> None:
         delivery_id = self.world.new_id("dlv")
-        record: Json = {"id": delivery_id, "webhook_id": hook["id"], "event": event, "status_code": None,
-                        "outcome": "skipped", "error": None}
+        record: Json = {
+            "id": delivery_id,
+            "webhook_id": hook["id"],
+            "event": event,
+            "status_code": None,
+            "outcome": "skipped",
+            "error": None,
+        }
         if is_loopback_url(hook["url"]) and self.delivering:
             if self.http is None:
                 self.http = httpx.AsyncClient(timeout=5.0, trust_env=False)
-            body = orjson.dumps({"id": delivery_id, "event": event, "created_at": self.world.now(),
-                                 "data": payload})
+            body = orjson.dumps({"id": delivery_id, "event": event, "created_at": self.world.now(), "data": payload})
             headers = {"Content-Type": "application/json", "X-Blah-Event": event, "X-Blah-Delivery": delivery_id}
             if hook.get("_secret"):
                 digest = hmac.new(hook["_secret"].encode(), body, hashlib.sha256).hexdigest()
@@ -210,8 +229,9 @@ class Jobs:
 
         while True:
             await self.sleep(LIVE_CALL_SECONDS * self.rng.uniform(0.5, 1.5))
-            model_id = self.world.person_model_id if self.rng.random() < 0.7 else self.rng.choice(
-                self.world.peer_model_ids)
+            model_id = (
+                self.world.person_model_id if self.rng.random() < 0.7 else self.rng.choice(self.world.peer_model_ids)
+            )
             if self.rng.random() < 0.6:
                 self.world.infer(model_id, self.rng.choice(TEST_PROMPTS), 128)
             else:

@@ -34,11 +34,13 @@ def leaderboard(world: World) -> list[Json]:
         rows: list[Json] = []
         for model_id, run in latest.items():
             scored = scores.get((model_id, run["id"]), [])
-            rows.append({
-                "model_id": model_id,
-                "model_name": world.models.get(model_id, {}).get("name"),
-                "avg_score": round(sum(r["score"] for r in scored) / len(scored), 4) if scored else None,
-                "eval_count": len({r["eval_id"] for r in scored}),
-                "last_run_at": run["completed_at"],
-            })
+            rows.append(
+                {
+                    "model_id": model_id,
+                    "model_name": world.models.get(model_id, {}).get("name"),
+                    "avg_score": round(sum(r["score"] for r in scored) / len(scored), 4) if scored else None,
+                    "eval_count": len({r["eval_id"] for r in scored}),
+                    "last_run_at": run["completed_at"],
+                }
+            )
     return sorted(rows, key=lambda r: (r["avg_score"] is None, -(r["avg_score"] or 0.0), r["model_id"]))

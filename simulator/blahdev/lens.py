@@ -24,8 +24,15 @@ def bundle(world: World, model_id: str) -> Json:
         return {"model_id": model_id, "available": False}
     template = world.models[model_id].get("chat_template")
     fingerprint = hashlib.sha256(f"template:{template}".encode()).hexdigest()[:16]
-    return {"model_id": model_id, "available": True, "version": "0.3.1", "captures": ["residual", "attention"],
-            "layers": LAYERS, "template_fingerprint": f"sha256:{fingerprint}", "chat_template": template}
+    return {
+        "model_id": model_id,
+        "available": True,
+        "version": "0.3.1",
+        "captures": ["residual", "attention"],
+        "layers": LAYERS,
+        "template_fingerprint": f"sha256:{fingerprint}",
+        "chat_template": template,
+    }
 
 
 def has_bundle(world: World, model_id: str) -> bool:

@@ -7,10 +7,10 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from simulator.blahdev import analysis, shapes as schemas
+from simulator.blahdev import analysis
+from simulator.blahdev import shapes as schemas
 from simulator.blahdev.auth import Council
-from simulator.blahdev.deps import model_or_404, world_of
-from simulator.blahdev.deps import error_responses
+from simulator.blahdev.deps import error_responses, model_or_404, world_of
 from simulator.http import json_response, not_found
 
 router = APIRouter(tags=["logs"])
@@ -18,8 +18,12 @@ E404 = error_responses(404)
 E422 = error_responses(422)
 
 
-@router.get("/models/{model_id}/logs", response_model=schemas.LogPage, responses={**E404, **E422},
-            summary="A page of a model's calls, newest first")
+@router.get(
+    "/models/{model_id}/logs",
+    response_model=schemas.LogPage,
+    responses={**E404, **E422},
+    summary="A page of a model's calls, newest first",
+)
 async def get_logs(
     request: Request,
     model_id: str,
@@ -35,8 +39,9 @@ async def get_logs(
     entries of one model share a millisecond."""
     world = world_of(request)
     model_or_404(world, model_id)
-    page = world.query_logs(model_id, source=source, since=since, before=before, errors_only=errors_only,
-                            limit=limit, stats=stats)
+    page = world.query_logs(
+        model_id, source=source, since=since, before=before, errors_only=errors_only, limit=limit, stats=stats
+    )
     return json_response(page)
 
 
@@ -48,8 +53,12 @@ async def get_log(request: Request, log_id: str) -> Response:
     return json_response(entry)
 
 
-@router.get("/models/{model_id}/diagnose", response_model=schemas.Diagnosis, responses=E404,
-            summary="The platform's own (naive) failure summary")
+@router.get(
+    "/models/{model_id}/diagnose",
+    response_model=schemas.Diagnosis,
+    responses=E404,
+    summary="The platform's own (naive) failure summary",
+)
 async def get_diagnose(request: Request, model_id: str) -> Response:
     """Over the newest 1000 calls. Heuristics, deliberately simple: loop = one 20-char chunk
     (at offsets 0, 20, 40...) occurring 4+ times; truncation = finish_reason "length";
@@ -61,9 +70,12 @@ async def get_diagnose(request: Request, model_id: str) -> Response:
     return json_response(analysis.diagnose(world, model_id))
 
 
-@router.post("/models/{model_id}/failure-clusters", response_model=schemas.FailureClusters,
-             responses=error_responses(401, 403, 404),
-             summary="Group the failures (council tier; spends a judge call)")
+@router.post(
+    "/models/{model_id}/failure-clusters",
+    response_model=schemas.FailureClusters,
+    responses=error_responses(401, 403, 404),
+    summary="Group the failures (council tier; spends a judge call)",
+)
 async def post_failure_clusters(request: Request, model_id: str, _: Council) -> Response:
     """Over the newest 1000 calls; clusters biggest first, each with up to 50 log ids (newest first)."""
     world = world_of(request)
@@ -71,11 +83,17 @@ async def post_failure_clusters(request: Request, model_id: str, _: Council) -> 
     return json_response(analysis.failure_clusters(world, model_id))
 
 
-@router.get("/models/{model_id}/health", response_model=schemas.Health, responses={**E404, **E422},
-            summary="Recent health checks, newest first")
-async def get_health(request: Request, model_id: str,
-               limit: Annotated[int, Query(ge=1, le=2000, description="Checks to return (every 5 min).")] = 600
-               ) -> Response:
+@router.get(
+    "/models/{model_id}/health",
+    response_model=schemas.Health,
+    responses={**E404, **E422},
+    summary="Recent health checks, newest first",
+)
+async def get_health(
+    request: Request,
+    model_id: str,
+    limit: Annotated[int, Query(ge=1, le=2000, description="Checks to return (every 5 min).")] = 600,
+) -> Response:
     world = world_of(request)
     model_or_404(world, model_id)
     return json_response(world.health_of(model_id, limit))

@@ -8,10 +8,10 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from simulator.blahdev import leaderboard as standings
-from simulator.blahdev import runs, shapes as schemas
+from simulator.blahdev import runs
+from simulator.blahdev import shapes as schemas
 from simulator.blahdev.auth import Council
-from simulator.blahdev.deps import answer_one, jobs_of, model_or_404, world_of
-from simulator.blahdev.deps import error_responses
+from simulator.blahdev.deps import answer_one, error_responses, jobs_of, model_or_404, world_of
 from simulator.blahdev.world import Json, World
 from simulator.http import ApiError, json_response, not_found
 
@@ -39,8 +39,12 @@ async def get_run(request: Request, run_id: str) -> Response:
     return json_response(_run_or_404(world_of(request), run_id))
 
 
-@router.get("/runs/{run_id}/results", response_model=list[schemas.Result], responses=E404,
-            summary="Every result of a run, oldest first")
+@router.get(
+    "/runs/{run_id}/results",
+    response_model=list[schemas.Result],
+    responses=E404,
+    summary="Every result of a run, oldest first",
+)
 async def run_results(request: Request, run_id: str) -> Response:
     return _results(request, run_id=run_id)
 
@@ -66,8 +70,13 @@ def _change_run(request: Request, run_id: str, change: Callable[[World, str], Js
         raise ApiError(409, str(exc)) from exc
 
 
-@router.post("/runs", status_code=201, response_model=schemas.Run, responses={**COUNCIL, **E404},
-             summary="Start a run of every eval for these models (council tier)")
+@router.post(
+    "/runs",
+    status_code=201,
+    response_model=schemas.Run,
+    responses={**COUNCIL, **E404},
+    summary="Start a run of every eval for these models (council tier)",
+)
 async def start_run(request: Request, body: schemas.StartRun, _: Council) -> Response:
     """201 with the queued run; it turns `running` with its first result and progresses in the
     background (about a minute per model at speed 1), then `completed` with completed_at set,
@@ -80,35 +89,54 @@ async def start_run(request: Request, body: schemas.StartRun, _: Council) -> Res
     return json_response(dict(run), 201)
 
 
-@router.post("/runs/{run_id}/resume", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
-             summary="Continue a stalled or failed run without redoing finished evals (council tier)")
+@router.post(
+    "/runs/{run_id}/resume",
+    response_model=schemas.Run,
+    responses={**COUNCIL, **E404, **E409},
+    summary="Continue a stalled or failed run without redoing finished evals (council tier)",
+)
 async def resume_run(request: Request, run_id: str, _: Council) -> Response:
     run = _change_run(request, run_id, runs.resume_run)
     jobs_of(request).start_run(run_id)
     return json_response(run)
 
 
-@router.post("/runs/{run_id}/cancel", response_model=schemas.Run, responses={**COUNCIL, **E404, **E409},
-             summary="Stop a queued or running run (council tier)")
+@router.post(
+    "/runs/{run_id}/cancel",
+    response_model=schemas.Run,
+    responses={**COUNCIL, **E404, **E409},
+    summary="Stop a queued or running run (council tier)",
+)
 async def cancel_run(request: Request, run_id: str, _: Council) -> Response:
     return json_response(_change_run(request, run_id, runs.cancel_run))
 
 
-@router.get("/results/{result_id}", response_model=schemas.Result, responses=E404,
-            summary="One result with the judge's score_details")
+@router.get(
+    "/results/{result_id}",
+    response_model=schemas.Result,
+    responses=E404,
+    summary="One result with the judge's score_details",
+)
 async def get_result(request: Request, result_id: str) -> Response:
     world = world_of(request)
     return answer_one(world, world.results, result_id, "result")
 
 
-@router.get("/models/{model_id}/results", response_model=list[schemas.Result], responses=E404,
-            summary="Every result of a model, oldest first (a bare array)")
+@router.get(
+    "/models/{model_id}/results",
+    response_model=list[schemas.Result],
+    responses=E404,
+    summary="Every result of a model, oldest first (a bare array)",
+)
 async def model_results(request: Request, model_id: str) -> Response:
     return _results(request, model_id=model_id)
 
 
-@router.get("/leaderboard", response_model=list[schemas.LeaderboardEntry],
-            summary="Standings per model over its latest completed run, best first")
+@router.get(
+    "/leaderboard",
+    response_model=list[schemas.LeaderboardEntry],
+    summary="Standings per model over its latest completed run, best first",
+)
 async def leaderboard(request: Request) -> Response:
     """One row per model: its latest run with status `completed` (stalled/failed/running runs
     do not count); last_run_at is that run's completed_at. avg_score is over the model's

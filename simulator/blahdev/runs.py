@@ -28,9 +28,15 @@ def create_run(world: World, model_ids: list[str], at: int | None = None) -> Jso
         run_id = world.new_id("run")
         pairs = [(ev.id, m) for ev in catalog.EVALS for m in model_ids]
         run: Json = {
-            "id": run_id, "started_at": at if at is not None else world.now(), "completed_at": None,
-            "status": "queued", "total_evals": len(catalog.EVALS), "total_models": len(model_ids),
-            "completed_count": 0, "error": None, "model_ids": list(model_ids),
+            "id": run_id,
+            "started_at": at if at is not None else world.now(),
+            "completed_at": None,
+            "status": "queued",
+            "total_evals": len(catalog.EVALS),
+            "total_models": len(model_ids),
+            "completed_count": 0,
+            "error": None,
+            "model_ids": list(model_ids),
         }
         world.runs[run_id] = run
         world.run_state[run_id] = {"pairs": pairs, "done": set()}
@@ -53,18 +59,33 @@ def run_eval(world: World, run_id: str, eval_id: str, model_id: str, at: int | N
         if run["status"] != "running" or (eval_id, model_id) in state["done"]:
             return None
         ev = catalog.EVALS_BY_ID[eval_id]
-        entry, gen = world.call_model(model_id, turns_for(ev), source="eval", max_tokens=ev.max_tokens,
-                                      spec=ev, run_id=run_id, at=at)
+        entry, gen = world.call_model(
+            model_id, turns_for(ev), source="eval", max_tokens=ev.max_tokens, spec=ev, run_id=run_id, at=at
+        )
         verdict = judge(stable_rng(world.seed, "judge", entry["id"]), ev, gen)
         result_id = world.new_id("res")
-        raw = {"request": {"prompt": entry["prompt"], "max_tokens": ev.max_tokens},
-               "response": {"text": gen.response, "finish_reason": gen.finish_reason,
-                            "completion_tokens": gen.completion_tokens, "error": gen.error}}
+        raw = {
+            "request": {"prompt": entry["prompt"], "max_tokens": ev.max_tokens},
+            "response": {
+                "text": gen.response,
+                "finish_reason": gen.finish_reason,
+                "completion_tokens": gen.completion_tokens,
+                "error": gen.error,
+            },
+        }
         result: Json = {
-            "id": result_id, "eval_run_id": run_id, "eval_id": ev.id, "model_id": model_id,
-            "response": gen.response, "score": verdict.score, "score_details": verdict.score_details,
-            "latency_ms": gen.latency_ms, "error": gen.error, "raw_data": json.dumps(raw),
-            "created_at": entry["created_at"], "log_id": entry["id"],
+            "id": result_id,
+            "eval_run_id": run_id,
+            "eval_id": ev.id,
+            "model_id": model_id,
+            "response": gen.response,
+            "score": verdict.score,
+            "score_details": verdict.score_details,
+            "latency_ms": gen.latency_ms,
+            "error": gen.error,
+            "raw_data": json.dumps(raw),
+            "created_at": entry["created_at"],
+            "log_id": entry["id"],
         }
         entry["result_id"] = result_id
         world.results[result_id] = result
@@ -87,8 +108,16 @@ def finish_run(world: World, run_id: str, at: int | None = None) -> Json:
     return snapshot
 
 
-def _move(world: World, run_id: str, status: str, *, allowed: tuple[str, ...] | None = None, refusal: str = "",
-          event: str | None = None, **fields: object) -> Json:
+def _move(
+    world: World,
+    run_id: str,
+    status: str,
+    *,
+    allowed: tuple[str, ...] | None = None,
+    refusal: str = "",
+    event: str | None = None,
+    **fields: object,
+) -> Json:
     """Put the run in ``status`` (and set ``fields``) if it is in one of the ``allowed``
     statuses (any, when None; else :class:`RunStateError` "run is STATUS``refusal``"), then
     fire ``event`` with the run as it now is; that copy back."""
@@ -106,8 +135,14 @@ def _move(world: World, run_id: str, status: str, *, allowed: tuple[str, ...] | 
 
 def stall_run(world: World, run_id: str) -> Json:
     """Make a queued/running run stop part-way, as if its worker died (fires run.stalled)."""
-    return _move(world, run_id, "stalled", allowed=ACTIVE, refusal=", only a queued or running run can stall",
-                 event="run.stalled")
+    return _move(
+        world,
+        run_id,
+        "stalled",
+        allowed=ACTIVE,
+        refusal=", only a queued or running run can stall",
+        event="run.stalled",
+    )
 
 
 def fail_run(world: World, run_id: str, error: str, at: int | None = None) -> Json:
@@ -116,13 +151,20 @@ def fail_run(world: World, run_id: str, error: str, at: int | None = None) -> Js
 
 
 def cancel_run(world: World, run_id: str) -> Json:
-    return _move(world, run_id, "cancelled", allowed=ACTIVE,
-                 refusal="; only a queued or running run can be cancelled", completed_at=world.now())
+    return _move(
+        world,
+        run_id,
+        "cancelled",
+        allowed=ACTIVE,
+        refusal="; only a queued or running run can be cancelled",
+        completed_at=world.now(),
+    )
 
 
 def resume_run(world: World, run_id: str) -> Json:
-    return _move(world, run_id, "running", allowed=RESUMABLE,
-                 refusal="; only a stalled or failed run can be resumed", error=None)
+    return _move(
+        world, run_id, "running", allowed=RESUMABLE, refusal="; only a stalled or failed run can be resumed", error=None
+    )
 
 
 def runs_newest_first(world: World) -> list[Json]:
@@ -132,6 +174,8 @@ def runs_newest_first(world: World) -> list[Json]:
 
 def results_where(world: World, *, model_id: str | None = None, run_id: str | None = None) -> list[Json]:
     with world.lock:
-        return [r for r in world.results.values()
-                if (model_id is None or r["model_id"] == model_id)
-                and (run_id is None or r["eval_run_id"] == run_id)]
+        return [
+            r
+            for r in world.results.values()
+            if (model_id is None or r["model_id"] == model_id) and (run_id is None or r["eval_run_id"] == run_id)
+        ]

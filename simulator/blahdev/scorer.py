@@ -21,8 +21,14 @@ OVERSCORE_RATE = 0.04
 CONTRADICTION_RATE = 0.03
 
 _SCORE_RANGES: dict[str, tuple[float, float]] = {
-    "ok": (0.8, 1.0), "wrong": (0.0, 0.2), "empty": (0.0, 0.0), "loop": (0.05, 0.2),
-    "truncated": (0.3, 0.5), "continuation": (0.0, 0.15), "refusal": (0.0, 0.05), "leak": (0.4, 0.6),
+    "ok": (0.8, 1.0),
+    "wrong": (0.0, 0.2),
+    "empty": (0.0, 0.0),
+    "loop": (0.05, 0.2),
+    "truncated": (0.3, 0.5),
+    "continuation": (0.0, 0.15),
+    "refusal": (0.0, 0.05),
+    "leak": (0.4, 0.6),
 }
 _REASONS: dict[str, str] = {
     "ok": "The response answers the question correctly and follows the requested format.",
@@ -73,6 +79,12 @@ def judge(rng: random.Random, ev: EvalSpec, gen: Generation) -> JudgeVerdict:
         details = f"Score: {round(score * 10)}/10. {reasoning}"
     else:
         criteria = {name: round(min(1.0, max(0.0, score + rng.uniform(-0.1, 0.1))), 2) for name in ev.criteria}
-        details = json.dumps({"judge_model": JUDGE_MODEL, "reasoning": reasoning, "criteria": criteria,
-                              "verdict": "pass" if score >= 0.5 else "fail"})
+        details = json.dumps(
+            {
+                "judge_model": JUDGE_MODEL,
+                "reasoning": reasoning,
+                "criteria": criteria,
+                "verdict": "pass" if score >= 0.5 else "fail",
+            }
+        )
     return JudgeVerdict(score, details, flaw)

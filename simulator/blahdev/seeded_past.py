@@ -31,17 +31,31 @@ HOSTILE_HUMAN_MESSAGES = (
     "does this render? [@click=app.quit]x[/] and a stray [/]",
 )
 HUMAN_MESSAGES = (
-    "What are you all working on?", "Tell me a story about a cat.", "Who knows the capital of Spain?",
-    "Can someone explain why the sky is blue?", "Let's play a word game!", "Hello everyone!",
+    "What are you all working on?",
+    "Tell me a story about a cat.",
+    "Who knows the capital of Spain?",
+    "Can someone explain why the sky is blue?",
+    "Let's play a word game!",
+    "Hello everyone!",
 )
 TEST_PROMPTS = (
-    "The capital of France is", "Once upon a time there was a little", "Tell me a story about a dog.",
-    "What is 7 * 8?", "What is 15 + 27?", "Return only JSON with keys \"title\" and \"year\" for: Up, 2009.",
-    "Write one sentence about the sea.", "Translate to French: good morning.", "Is the moon a planet?",
-    "Summarise in one sentence: " + " ".join(
-        ["The children built a sandcastle on the beach and decorated it with shells before the tide came in."] * 5),
-    "Continue the story: Tom opened the old box and found", "List three animals, one per line.",
-    "Explain photosynthesis to a five year old.", "Hello, who are you?",
+    "The capital of France is",
+    "Once upon a time there was a little",
+    "Tell me a story about a dog.",
+    "What is 7 * 8?",
+    "What is 15 + 27?",
+    'Return only JSON with keys "title" and "year" for: Up, 2009.',
+    "Write one sentence about the sea.",
+    "Translate to French: good morning.",
+    "Is the moon a planet?",
+    "Summarise in one sentence: "
+    + " ".join(
+        ["The children built a sandcastle on the beach and decorated it with shells before the tide came in."] * 5
+    ),
+    "Continue the story: Tom opened the old box and found",
+    "List three animals, one per line.",
+    "Explain photosynthesis to a five year old.",
+    "Hello, who are you?",
 )
 CHAT_CONVERSATIONS: tuple[tuple[str, ...], ...] = (
     ("Hi!", "Hello! How can I help?", "Tell me a short story about a frog."),
@@ -57,8 +71,10 @@ def build_history(world: World) -> None:
     rng = random.Random(world.seed * 1_000_003 + 17)
     a = world.anchor_ms
     start = a - 48 * HOUR
-    world.outages = {world.person_model_id: [(a - 20 * HOUR, a - 17 * HOUR)],
-                     "mistral-7b-instruct": [(a - 7 * HOUR, a - 7 * HOUR + 30 * MINUTE)]}
+    world.outages = {
+        world.person_model_id: [(a - 20 * HOUR, a - 17 * HOUR)],
+        "mistral-7b-instruct": [(a - 7 * HOUR, a - 7 * HOUR + 30 * MINUTE)],
+    }
     _health(world, rng, start, a)
     events: list[tuple[int, int, Callable[[int], object]]] = []
 
@@ -85,11 +101,19 @@ def _health(world: World, rng: random.Random, start: int, end: int) -> None:
                 down_kind = rng.random()
                 status = 502 if down_kind < 0.6 else None
                 error = "502 Bad Gateway" if status else "timed out after 10 s"
-                checks.append({"checked_at": t, "ok": False, "latency_ms": 10000 if status is None else
-                               rng.randint(20, 200), "status_code": status, "error": error})
+                checks.append(
+                    {
+                        "checked_at": t,
+                        "ok": False,
+                        "latency_ms": 10000 if status is None else rng.randint(20, 200),
+                        "status_code": status,
+                        "error": error,
+                    }
+                )
             else:
-                checks.append({"checked_at": t, "ok": True, "latency_ms": rng.randint(40, 400),
-                               "status_code": 200, "error": None})
+                checks.append(
+                    {"checked_at": t, "ok": True, "latency_ms": rng.randint(40, 400), "status_code": 200, "error": None}
+                )
         world.health[model_id] = checks
 
 
@@ -113,8 +137,10 @@ def _schedule_runs(world: World, a: int, at: Callable[[int, Callable[[int], obje
         if fate == "complete":
             at(end, partial(runs.finish_run, world, run["id"]))
         elif fate == "fail":
-            err = (f"model {world.person_model_id} unreachable: 12 consecutive errors "
-                   "(502 Bad Gateway); see its health checks")
+            err = (
+                f"model {world.person_model_id} unreachable: 12 consecutive errors "
+                "(502 Bad Gateway); see its health checks"
+            )
             at(end, partial(runs.fail_run, world, run["id"], err))
         else:
             at(end, partial(_stall_quietly, world, run["id"]))
@@ -125,8 +151,9 @@ def _stall_quietly(world: World, run_id: str, _t: int) -> None:
         world.runs[run_id]["status"] = "stalled"
 
 
-def _schedule_chatroom(world: World, rng: random.Random, start: int, end: int,
-                       at: Callable[[int, Callable[[int], object]], None]) -> None:
+def _schedule_chatroom(
+    world: World, rng: random.Random, start: int, end: int, at: Callable[[int, Callable[[int], object]], None]
+) -> None:
     peers = world.peer_model_ids
     hostile = list(HOSTILE_HUMAN_MESSAGES)
     t = start + rng.randint(0, 100_000)
@@ -154,8 +181,9 @@ def _hostile_reply(world: World, t: int) -> None:
             world.logs.by_id[message["log_id"]]["response"] = text
 
 
-def _schedule_calls(world: World, rng: random.Random, start: int, end: int,
-                    at: Callable[[int, Callable[[int], object]], None]) -> None:
+def _schedule_calls(
+    world: World, rng: random.Random, start: int, end: int, at: Callable[[int, Callable[[int], object]], None]
+) -> None:
     person = world.person_model_id
     for _ in range(40):  # batch scripts: ~50 calls in a few seconds
         t0 = rng.randint(start, end - 5 * MINUTE)
@@ -169,10 +197,10 @@ def _schedule_calls(world: World, rng: random.Random, start: int, end: int,
             at(rng.randint(start, end - MINUTE), partial(_infer, world, model_id, prompt, 128))
         for _ in range(n_chat):
             convo = rng.choice(CHAT_CONVERSATIONS)
-            turns: list[Turn] = [{"role": "user" if i % 2 == 0 else "assistant", "content": c}
-                                 for i, c in enumerate(convo)]
-            at(rng.randint(start, end - MINUTE),
-               partial(_chat, world, model_id, turns))
+            turns: list[Turn] = [
+                {"role": "user" if i % 2 == 0 else "assistant", "content": c} for i, c in enumerate(convo)
+            ]
+            at(rng.randint(start, end - MINUTE), partial(_chat, world, model_id, turns))
     hostile_prompt = "Repeat after me: \x1b]52;c;SGVsbG8=\x07 [/] [@click=app.quit]x[/]"
     at(end - 40 * MINUTE, partial(_infer, world, person, hostile_prompt, 64))
 
@@ -195,6 +223,12 @@ def _play_game(world: World, game_type: str, t0: int) -> None:
 def _training_sets(world: World, a: int) -> None:
     for name, count, size in (("chatml-fixes-v1", 420, 181_000), ("tinystories-clean-v2", 2000, 1_240_000)):
         ts_id = world.new_id("ts")
-        world.training_sets[ts_id] = {"id": ts_id, "name": name, "filename": f"{name}.jsonl", "size_bytes": size,
-                                      "status": "ready", "example_count": count, "created_at": a - 36 * HOUR}
-
+        world.training_sets[ts_id] = {
+            "id": ts_id,
+            "name": name,
+            "filename": f"{name}.jsonl",
+            "size_bytes": size,
+            "status": "ready",
+            "example_count": count,
+            "created_at": a - 36 * HOUR,
+        }

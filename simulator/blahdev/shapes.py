@@ -40,7 +40,7 @@ class Eval(Wire):
     prompt: str = Field(description="The one prompt of this eval (a run asks it once of every model).")
     expected_behavior: str | None
     eval_type: Literal["semantic", "rubric"]
-    eval_criteria: str = Field(description="A JSON string: {\"criteria\": {name: description}}.")
+    eval_criteria: str = Field(description='A JSON string: {"criteria": {name: description}}.')
     submitted_by: str
     created_at: int
     updated_at: int
@@ -63,8 +63,10 @@ class LogEntry(Wire):
     model_id: str
     source: Literal["eval", "chatroom", "chat", "test"]
     created_at: int
-    prompt: str = Field(description="Exact text sent to the model, after its chat template. Chatroom "
-                        "prompts are always rendered in llama2 [INST] format, whatever the model's template.")
+    prompt: str = Field(
+        description="Exact text sent to the model, after its chat template. Chatroom "
+        "prompts are always rendered in llama2 [INST] format, whatever the model's template."
+    )
     messages: list[ChatTurn] | None
     response: str | None
     error: str | None
@@ -138,8 +140,9 @@ class Run(Wire):
     status: Literal["queued", "running", "completed", "failed", "cancelled", "stalled"]
     total_evals: int = Field(description="Number of evals (one prompt each) in the run.")
     total_models: int
-    completed_count: int = Field(description="Results so far: finished (eval, model) units, of "
-                                 "total_evals*total_models.")
+    completed_count: int = Field(
+        description="Results so far: finished (eval, model) units, of total_evals*total_models."
+    )
     error: str | None
     model_ids: list[str]
 
@@ -151,9 +154,11 @@ class Result(Wire):
     model_id: str
     response: str | None
     score: float | None = Field(description="0-1; null when the call failed (never invented).")
-    score_details: str | None = Field(description="Judge breakdown: usually a JSON string {judge_model, "
-                                      "reasoning, criteria, verdict}, sometimes plain text; for a failed call, "
-                                      "plain text saying it was not judged. Present on every read.")
+    score_details: str | None = Field(
+        description="Judge breakdown: usually a JSON string {judge_model, "
+        "reasoning, criteria, verdict}, sometimes plain text; for a failed call, "
+        "plain text saying it was not judged. Present on every read."
+    )
     latency_ms: int | None
     error: str | None
     raw_data: str
@@ -318,11 +323,15 @@ class LensBundle(Wire):
 
 # ---------------------------------------------------------------- requests
 
+
 class RegisterModel(BaseModel):
     name: str = Field(min_length=1, max_length=100)
-    inference_uri: str = Field(min_length=1, max_length=500,
-                               description="A full http(s) URL, an OpenRouter path `org/model`, or "
-                               "`openai-compatible:https://host#model-name`.")
+    inference_uri: str = Field(
+        min_length=1,
+        max_length=500,
+        description="A full http(s) URL, an OpenRouter path `org/model`, or "
+        "`openai-compatible:https://host#model-name`.",
+    )
     description: str | None = Field(None, max_length=1000)
     api_key: str | None = Field(None, description="Stored, never returned.")
     is_official: bool = False
@@ -353,13 +362,20 @@ class ChatRequest(BaseModel):
 
 
 class WebhookCreate(BaseModel):
-    url: str = Field(min_length=1, max_length=2000, description="Any http(s) URL is accepted; deliveries "
-                     "are only made to loopback hosts (127.0.0.0/8, localhost, ::1) by the simulator.")
-    event_types: list[Literal["run.completed", "run.failed", "run.stalled", "chatroom.message"]] = Field(
-        min_length=1)
-    secret: str | None = Field(None, min_length=1, max_length=200,
-                               description="When set, deliveries carry X-Blah-Signature: sha256=<hex "
-                               "HMAC-SHA256 of the raw body keyed with the secret>.")
+    url: str = Field(
+        min_length=1,
+        max_length=2000,
+        description="Any http(s) URL is accepted; deliveries "
+        "are only made to loopback hosts (127.0.0.0/8, localhost, ::1) by the simulator.",
+    )
+    event_types: list[Literal["run.completed", "run.failed", "run.stalled", "chatroom.message"]] = Field(min_length=1)
+    secret: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="When set, deliveries carry X-Blah-Signature: sha256=<hex "
+        "HMAC-SHA256 of the raw body keyed with the secret>.",
+    )
 
 
 class ChatroomPost(BaseModel):
@@ -385,4 +401,3 @@ class LensAnalyze(BaseModel):
     prompt: str = Field(min_length=1, max_length=4000)
     max_new_tokens: int = Field(1, ge=1, le=16)
     top_k: int = Field(5, ge=1, le=20)
-

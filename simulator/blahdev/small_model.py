@@ -55,8 +55,14 @@ from simulator.blahdev.catalog import EvalSpec
 OUTCOMES = ("ok", "wrong", "empty", "loop", "truncated", "continuation", "refusal", "leak")
 
 BASE_WEIGHTS: dict[str, float] = {
-    "ok": 0.62, "wrong": 0.10, "empty": 0.04, "loop": 0.05, "truncated": 0.05,
-    "continuation": 0.04, "refusal": 0.04, "leak": 0.06,
+    "ok": 0.62,
+    "wrong": 0.10,
+    "empty": 0.04,
+    "loop": 0.05,
+    "truncated": 0.05,
+    "continuation": 0.04,
+    "refusal": 0.04,
+    "leak": 0.06,
 }
 LONG_PROMPT_TOKENS = 120
 _MULTIPLIERS: dict[str, dict[str, float]] = {
@@ -130,8 +136,28 @@ _STORY = (
     "One day the sun was very hot, so they sat under a big tree. Lily told the dog a story about a bird. "
     "The dog wagged his tail and they were very happy together. Then it was time to go home for dinner. "
 )
-_STOP = {"what", "which", "write", "that", "this", "with", "about", "from", "your", "have", "only",
-         "return", "keys", "answer", "reply", "there", "their", "would", "could", "should"}
+_STOP = {
+    "what",
+    "which",
+    "write",
+    "that",
+    "this",
+    "with",
+    "about",
+    "from",
+    "your",
+    "have",
+    "only",
+    "return",
+    "keys",
+    "answer",
+    "reply",
+    "there",
+    "their",
+    "would",
+    "could",
+    "should",
+}
 
 
 def topic_of(text: str) -> str:
@@ -166,8 +192,7 @@ def _loop(rng: random.Random, topic: str, max_tokens: int) -> tuple[str, bool]:
     elif style == "sentence":
         unit = rng.choice([f"I like {topic}. ", "She was very happy. ", f"The {topic} is big. "])
     else:
-        unit = (f"Lily went to see the {topic}. It was big and nice. She smiled and said hello. "
-                "Then she went home.\n\n")
+        unit = f"Lily went to see the {topic}. It was big and nice. She smiled and said hello. Then she went home.\n\n"
     runs_out = rng.random() < 0.7
     enough = max_tokens // max(1, tokenizer.count(unit)) + 2
     reps = enough if runs_out else (3 if style == "paragraph" else rng.randint(5, 9))
@@ -180,8 +205,13 @@ def _latency(rng: random.Random, base: int, per_token: float, tokens: int) -> in
 
 def _error(rng: random.Random, call: Call, prompt_tokens: int) -> Generation:
     if call.down:
-        err = rng.choice(["upstream returned 502 Bad Gateway", "upstream timed out after 30 s",
-                          "connection refused by inference endpoint"])
+        err = rng.choice(
+            [
+                "upstream returned 502 Bad Gateway",
+                "upstream timed out after 30 s",
+                "connection refused by inference endpoint",
+            ]
+        )
         latency = 30000 if "timed out" in err else rng.randint(20, 400)
     else:
         err, latency = "connection reset by peer", rng.randint(50, 2000)
@@ -222,8 +252,9 @@ class SmallModel(_SimulatedModel):
         response, finish, completion = _finish(text, call.max_tokens, natural)
         if kind == "truncated":
             finish = "length"
-        return Generation(response, finish, prompt_tokens, completion,
-                          _latency(rng, 25, 4.0, completion), None, kind, correct)
+        return Generation(
+            response, finish, prompt_tokens, completion, _latency(rng, 25, 4.0, completion), None, kind, correct
+        )
 
     def _text(self, kind: str, call: Call, rng: random.Random) -> tuple[str, bool, bool | None]:
         topic = topic_of(call.user_text)
@@ -298,9 +329,14 @@ class PeerModel(_SimulatedModel):
             text = call.spec.reference if correct else call.spec.wrong
         else:
             kind = "ok"
-            text = rng.choice([f"Good question about {topic}! Here is what I think: it depends on context.",
-                               f"I have been reading about {topic}; happy to compare notes with everyone.",
-                               free_answer(call.user_text, topic)])
+            text = rng.choice(
+                [
+                    f"Good question about {topic}! Here is what I think: it depends on context.",
+                    f"I have been reading about {topic}; happy to compare notes with everyone.",
+                    free_answer(call.user_text, topic),
+                ]
+            )
         response, finish, completion = _finish(text, call.max_tokens, kind != "truncated")
-        return Generation(response, finish, prompt_tokens, completion,
-                          _latency(rng, 180, 12.0, completion), None, kind, correct)
+        return Generation(
+            response, finish, prompt_tokens, completion, _latency(rng, 180, 12.0, completion), None, kind, correct
+        )

@@ -88,8 +88,17 @@ class LogStore:
         lo, hi = self.bounds(model_id, since, before)
         return self._entries.get(model_id, [])[lo:hi] if lo < hi else []
 
-    def query(self, model_id: str, *, source: str | None, since: int | None, before: int | None,
-              errors_only: bool, limit: int, stats: bool) -> dict[str, Any]:
+    def query(
+        self,
+        model_id: str,
+        *,
+        source: str | None,
+        since: int | None,
+        before: int | None,
+        errors_only: bool,
+        limit: int,
+        stats: bool,
+    ) -> dict[str, Any]:
         """One page of CONTRACT's ``GET /models/{id}/logs`` (newest first). An unfiltered
         page is one slice of at most ``limit`` entries: paging back through N calls costs
         O(N), not the O(N^2 / limit) of copying the whole window for each page."""
@@ -102,7 +111,7 @@ class LogStore:
 
         page: list[LogDict]
         if not filtered:
-            page = entries[max(lo, hi - limit):hi][::-1]
+            page = entries[max(lo, hi - limit) : hi][::-1]
         else:
             page = []
             for i in range(hi - 1, lo - 1, -1):

@@ -24,12 +24,24 @@ def request_upload(world: World, name: str, filename: str, size_bytes: int, base
         ts_id = world.new_id("ts")
         token = f"up_{world.rng.getrandbits(96):024x}"
         now = world.now()
-        world.training_sets[ts_id] = {"id": ts_id, "name": name, "filename": filename, "size_bytes": size_bytes,
-                                      "status": "pending_upload", "example_count": None, "created_at": now}
+        world.training_sets[ts_id] = {
+            "id": ts_id,
+            "name": name,
+            "filename": filename,
+            "size_bytes": size_bytes,
+            "status": "pending_upload",
+            "example_count": None,
+            "created_at": now,
+        }
         world.uploads[token] = {"training_set_id": ts_id, "expires_at": now + TICKET_TTL_MS}
-        return {"training_set_id": ts_id, "upload_url": f"{base_url.rstrip('/')}/api/v1/uploads/{token}",
-                "method": "PUT", "headers": {"Content-Type": "application/x-ndjson"},
-                "expires_at": now + TICKET_TTL_MS, "max_bytes": MAX_UPLOAD_BYTES}
+        return {
+            "training_set_id": ts_id,
+            "upload_url": f"{base_url.rstrip('/')}/api/v1/uploads/{token}",
+            "method": "PUT",
+            "headers": {"Content-Type": "application/x-ndjson"},
+            "expires_at": now + TICKET_TTL_MS,
+            "max_bytes": MAX_UPLOAD_BYTES,
+        }
 
 
 def count_examples(body: bytes) -> int:

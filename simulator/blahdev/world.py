@@ -13,7 +13,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from simulator.blahdev import catalog, chat_templates as templates
+from simulator.blahdev import catalog
+from simulator.blahdev import chat_templates as templates
 from simulator.blahdev.catalog import EvalSpec
 from simulator.blahdev.small_model import Call, Generation, PeerModel, SmallModel
 from simulator.blahdev.store import LogDict, LogStore
@@ -107,9 +108,14 @@ class World:
         created = self.anchor_ms - 30 * DAY_MS
         for spec in catalog.MODELS:
             model: Json = {
-                "id": spec.id, "name": spec.name, "description": spec.description,
-                "inference_uri": spec.inference_uri, "is_official": spec.is_official,
-                "submitted_by": spec.submitted_by, "created_at": created, "updated_at": created,
+                "id": spec.id,
+                "name": spec.name,
+                "description": spec.description,
+                "inference_uri": spec.inference_uri,
+                "is_official": spec.is_official,
+                "submitted_by": spec.submitted_by,
+                "created_at": created,
+                "updated_at": created,
                 "chatroom_enabled": True,
             }
             if spec.chat_template is not None:  # unknown template: the field is absent
@@ -121,10 +127,18 @@ class World:
                 self.behaviours[spec.id] = PeerModel(self.seed, spec.id, spec.skill, spec.chat_template)
         for ev in catalog.EVALS:
             self.evals[ev.id] = {
-                "id": ev.id, "name": ev.name, "description": ev.description, "prompt": ev.prompt,
-                "expected_behavior": ev.expected_behavior, "eval_type": ev.eval_type,
-                "eval_criteria": ev.eval_criteria, "submitted_by": "blah", "created_at": created,
-                "updated_at": created, "subject": ev.subject, "instruction_type": ev.instruction_type,
+                "id": ev.id,
+                "name": ev.name,
+                "description": ev.description,
+                "prompt": ev.prompt,
+                "expected_behavior": ev.expected_behavior,
+                "eval_type": ev.eval_type,
+                "eval_criteria": ev.eval_criteria,
+                "submitted_by": "blah",
+                "created_at": created,
+                "updated_at": created,
+                "subject": ev.subject,
+                "instruction_type": ev.instruction_type,
             }
 
     # ------------------------------------------------------------------ calls
@@ -132,9 +146,19 @@ class World:
     def is_down(self, model_id: str, at: int) -> bool:
         return any(a <= at < b for a, b in self.outages.get(model_id, ()))
 
-    def call_model(self, model_id: str, turns: Sequence[templates.Turn], *, source: str, max_tokens: int,
-                   template: str | None = None, spec: EvalSpec | None = None, run_id: str | None = None,
-                   message_id: str | None = None, at: int | None = None) -> tuple[LogDict, Generation]:
+    def call_model(
+        self,
+        model_id: str,
+        turns: Sequence[templates.Turn],
+        *,
+        source: str,
+        max_tokens: int,
+        template: str | None = None,
+        spec: EvalSpec | None = None,
+        run_id: str | None = None,
+        message_id: str | None = None,
+        at: int | None = None,
+    ) -> tuple[LogDict, Generation]:
         """Make one call of ``model_id`` and log it. ``template`` defaults to the model's own;
         ``spec``: the eval the call answers (its id is logged; its answers are what a model can say)."""
         with self.lock:
@@ -143,33 +167,52 @@ class World:
             prompt = templates.render(used, turns)
             # Live calls never land before the model's newest entry, so polling with since works.
             created = at if at is not None else max(self.now(), self.logs.latest(model_id) or 0)
-            call = Call(prompt=prompt, max_tokens=max_tokens, template_used=used,
-                        user_text=turns[-1]["content"] if turns else "", spec=spec,
-                        instruction_type=spec.instruction_type if spec else None,
-                        down=self.is_down(model_id, created))
+            call = Call(
+                prompt=prompt,
+                max_tokens=max_tokens,
+                template_used=used,
+                user_text=turns[-1]["content"] if turns else "",
+                spec=spec,
+                instruction_type=spec.instruction_type if spec else None,
+                down=self.is_down(model_id, created),
+            )
             self.calls += 1
             gen = self.behaviours[model_id].generate(call, self.calls)
             entry: LogDict = {
-                "id": self.logs.next_id(), "model_id": model_id, "source": source, "created_at": created,
-                "prompt": prompt, "messages": [dict(t) for t in turns], "response": gen.response,
-                "error": gen.error, "latency_ms": gen.latency_ms, "max_tokens": max_tokens,
-                "prompt_tokens": gen.prompt_tokens, "completion_tokens": gen.completion_tokens,
-                "finish_reason": gen.finish_reason, "eval_id": spec.id if spec else None, "run_id": run_id,
-                "result_id": None, "message_id": message_id,
+                "id": self.logs.next_id(),
+                "model_id": model_id,
+                "source": source,
+                "created_at": created,
+                "prompt": prompt,
+                "messages": [dict(t) for t in turns],
+                "response": gen.response,
+                "error": gen.error,
+                "latency_ms": gen.latency_ms,
+                "max_tokens": max_tokens,
+                "prompt_tokens": gen.prompt_tokens,
+                "completion_tokens": gen.completion_tokens,
+                "finish_reason": gen.finish_reason,
+                "eval_id": spec.id if spec else None,
+                "run_id": run_id,
+                "result_id": None,
+                "message_id": message_id,
             }
             self.logs.add(entry)
             self.truth[entry["id"]] = gen.kind
             return entry, gen
 
-    def infer(self, model_id: str, prompt: str, max_tokens: int, source: str = "test",
-              at: int | None = None) -> LogDict:
+    def infer(
+        self, model_id: str, prompt: str, max_tokens: int, source: str = "test", at: int | None = None
+    ) -> LogDict:
         """The ``/infer`` call: one user turn, in the model's own template."""
-        entry, _ = self.call_model(model_id, [{"role": "user", "content": prompt}], source=source,
-                                   max_tokens=max_tokens, at=at)
+        entry, _ = self.call_model(
+            model_id, [{"role": "user", "content": prompt}], source=source, max_tokens=max_tokens, at=at
+        )
         return entry
 
-    def add_log_burst(self, n: int, same_ms: bool = True, model_id: str | None = None,
-                      source: str = "test") -> list[str]:
+    def add_log_burst(
+        self, n: int, same_ms: bool = True, model_id: str | None = None, source: str = "test"
+    ) -> list[str]:
         """Add ``n`` calls at once (a batch script). With ``same_ms`` they share one millisecond
         as far as the 300-per-millisecond cap allows (then spill into the next ones)."""
         with self.lock:
@@ -193,16 +236,24 @@ class World:
 
     # ------------------------------------------------------------------ models
 
-    def register_model(self, owner: str, name: str, inference_uri: str, description: str | None,
-                       is_official: bool) -> Json:
+    def register_model(
+        self, owner: str, name: str, inference_uri: str, description: str | None, is_official: bool
+    ) -> Json:
         with self.lock:
             slug = "-".join(topic for topic in name.lower().split() if topic.isalnum())[:40] or "model"
             model_id = f"{slug}-{self.new_id('m').split('_')[1]}"
             at = self.now()
-            model: Json = {"id": model_id, "name": name, "description": description,
-                           "inference_uri": inference_uri, "is_official": is_official,
-                           "submitted_by": owner, "created_at": at, "updated_at": at,
-                           "chatroom_enabled": True}
+            model: Json = {
+                "id": model_id,
+                "name": name,
+                "description": description,
+                "inference_uri": inference_uri,
+                "is_official": is_official,
+                "submitted_by": owner,
+                "created_at": at,
+                "updated_at": at,
+                "chatroom_enabled": True,
+            }
             self.models[model_id] = model
             self.behaviours[model_id] = PeerModel(self.seed, model_id, 0.6, None)
             self.health[model_id] = []
@@ -222,11 +273,19 @@ class World:
     def search(self, q: str) -> Json:
         needle = q.lower()
         with self.lock:
-            models = [m for m in self.models.values()
-                      if needle in " ".join(str(m.get(k) or "") for k in ("id", "name", "description")).lower()]
-            evals = [e for e in self.evals.values()
-                     if needle in " ".join(str(e.get(k) or "") for k in
-                                           ("id", "name", "description", "subject", "instruction_type")).lower()]
+            models = [
+                m
+                for m in self.models.values()
+                if needle in " ".join(str(m.get(k) or "") for k in ("id", "name", "description")).lower()
+            ]
+            evals = [
+                e
+                for e in self.evals.values()
+                if needle
+                in " ".join(
+                    str(e.get(k) or "") for k in ("id", "name", "description", "subject", "instruction_type")
+                ).lower()
+            ]
             return {"models": models, "evals": evals}
 
     def health_of(self, model_id: str, limit: int) -> Json:
@@ -236,9 +295,14 @@ class World:
 
 
 BURST_PROMPTS: tuple[str, ...] = (
-    "The capital of France is", "Once upon a time", "Tell me a story about a cat.",
-    "What is 2 + 2?", "Write one sentence about the sea.", "Return only JSON with key \"ok\".",
-    "Hello, who are you?", "Summarise: the dog ran to the park and played all day.",
+    "The capital of France is",
+    "Once upon a time",
+    "Tell me a story about a cat.",
+    "What is 2 + 2?",
+    "Write one sentence about the sea.",
+    'Return only JSON with key "ok".',
+    "Hello, who are you?",
+    "Summarise: the dog ran to the park and played all day.",
 )
 
 
@@ -248,4 +312,3 @@ def turns_for(spec: EvalSpec, system: str | None = None) -> list[templates.Turn]
     turns += [{"role": r, "content": c} for r, c in spec.history]
     turns.append({"role": "user", "content": spec.prompt})
     return turns
-

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from simulator.blobfish import routes_benchmarks, routes_evaluations
+from simulator.blobfish.benchmarks import BenchmarkStore
 from simulator.blobfish.errors import install_error_handlers
 from simulator.blobfish.jsonl_fast_path import JsonlFastPath
-from simulator.blobfish.benchmarks import BenchmarkStore
 from simulator.blobfish.live import LivePublisher
 from simulator.blobfish.store import EvaluationStore
 from simulator.chaos import ChaosState
@@ -27,16 +27,28 @@ is assumed in `simulator/blobfish/shapes.py`. Benchmark runs and the community b
 """
 
 
-def create_app(store: EvaluationStore, publisher: LivePublisher, chaos: ChaosState,
-               request_log: RequestLog | None = None, benchmarks: BenchmarkStore | None = None,
-               jsonl_fast_path: bool = True) -> FastAPI:
+def create_app(
+    store: EvaluationStore,
+    publisher: LivePublisher,
+    chaos: ChaosState,
+    request_log: RequestLog | None = None,
+    benchmarks: BenchmarkStore | None = None,
+    jsonl_fast_path: bool = True,
+) -> FastAPI:
     """``jsonl_fast_path``: the evaluation JSONL route's plain good request answered before
     FastAPI's routing (``jsonl_fast_path.py``; the same answers, tests compare both ways)."""
     return platform_app(
-        title="Blobfish simulator", version="0.1.0", description=DESCRIPTION, spec_url="/api/spec",
-        prefix=PREFIX, routers=[routes_evaluations.router, routes_benchmarks.router],
-        install_error_handlers=install_error_handlers, chaos=chaos, request_log=request_log,
+        title="Blobfish simulator",
+        version="0.1.0",
+        description=DESCRIPTION,
+        spec_url="/api/spec",
+        prefix=PREFIX,
+        routers=[routes_evaluations.router, routes_benchmarks.router],
+        install_error_handlers=install_error_handlers,
+        chaos=chaos,
+        request_log=request_log,
         state={"store": store, "benchmarks": benchmarks or BenchmarkStore(store.seed, 1.0)},
-        background=publisher, key_headers=KEY_HEADERS,
+        background=publisher,
+        key_headers=KEY_HEADERS,
         inner_middleware=[(JsonlFastPath, {"store": store, "prefix": PREFIX})] if jsonl_fast_path else [],
     )

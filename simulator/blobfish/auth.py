@@ -36,8 +36,9 @@ def scope_of(request: Request) -> Scope:
     header_key = request.headers.get("x-api-key")
     bearer_key = _bearer(request.headers.get("authorization"))
     if header_key is not None and bearer_key is not None and header_key.strip() != bearer_key:
-        raise BlobfishError(TWO_DIFFERENT_KEYS_STATUS, ERROR_INVALID_REQUEST,
-                            "two different keys sent: send one, in X-API-Key")
+        raise BlobfishError(
+            TWO_DIFFERENT_KEYS_STATUS, ERROR_INVALID_REQUEST, "two different keys sent: send one, in X-API-Key"
+        )
     key = (header_key if header_key is not None else bearer_key or "").strip()
     if not key:
         raise BlobfishError(401, ERROR_UNAUTHORIZED, "missing API key: send X-API-Key: bf_...")

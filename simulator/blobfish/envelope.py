@@ -51,9 +51,12 @@ def _refuse(message: str) -> BlobfishError:
 
 
 def too_large(size: int) -> BlobfishError:
-    return BlobfishError(413, ERROR_TOO_LARGE,
-                         f"the envelope is {size} bytes; at most {MAX_BYTES} bytes (1 MiB) of JSON are "
-                         f"accepted: split the taskset into smaller jobs")
+    return BlobfishError(
+        413,
+        ERROR_TOO_LARGE,
+        f"the envelope is {size} bytes; at most {MAX_BYTES} bytes (1 MiB) of JSON are "
+        f"accepted: split the taskset into smaller jobs",
+    )
 
 
 def _object(value: Any, what: str) -> Json:
@@ -85,8 +88,9 @@ def parse(raw: bytes) -> Envelope:
     if not isinstance(rollouts, list):
         raise _refuse("job.rollouts must be a list")
     if not 1 <= len(rollouts) <= MAX_ROLLOUTS:
-        raise _refuse(f"a job needs 1-{MAX_ROLLOUTS} rollouts; this one has {len(rollouts)}: "
-                      f"split the taskset into smaller jobs")
+        raise _refuse(
+            f"a job needs 1-{MAX_ROLLOUTS} rollouts; this one has {len(rollouts)}: split the taskset into smaller jobs"
+        )
     traces = envelope.get("traces")
     if not isinstance(traces, list):
         raise _refuse("traces must be a list")
@@ -98,8 +102,10 @@ def parse(raw: bytes) -> Envelope:
     for n, rollout in enumerate(rollouts):
         trace_id = _object(rollout, f"job.rollouts[{n}]").get("trace_id")
         if trace_id is not None and str(trace_id) not in trace_ids:
-            raise _refuse(f"job.rollouts[{n}] names trace {trace_id!r}, which the envelope does not hold; "
-                          f"publish the full set of the job's traces")
+            raise _refuse(
+                f"job.rollouts[{n}] names trace {trace_id!r}, which the envelope does not hold; "
+                f"publish the full set of the job's traces"
+            )
     return Envelope(envelope, hashlib.sha256(raw).hexdigest())
 
 

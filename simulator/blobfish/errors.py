@@ -20,8 +20,9 @@ from simulator.http import install_refusals, json_response
 class BlobfishError(Exception):
     """Raise from a route (or a rule) to answer ``status`` with ``{"error": code, "message"}``."""
 
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None,
-                 **extras: Any) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None, **extras: Any
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -39,5 +40,6 @@ def install_error_handlers(app: FastAPI) -> None:
         text = {404: "not found", 405: "method not allowed"}.get(exc.status_code, str(exc.detail))
         return BlobfishError(exc.status_code, code, text, dict(exc.headers or {})).response()
 
-    install_refusals(app, BlobfishError, lambda text: BlobfishError(400, ERROR_INVALID_REQUEST, text).response(),
-                     http_error)
+    install_refusals(
+        app, BlobfishError, lambda text: BlobfishError(400, ERROR_INVALID_REQUEST, text).response(), http_error
+    )

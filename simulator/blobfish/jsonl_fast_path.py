@@ -38,8 +38,13 @@ class JsonlFastPath:
         if body is None:
             await self.app(scope, receive, send)
             return
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", str(len(body)).encode("latin-1")), _CONTENT_TYPE]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", str(len(body)).encode("latin-1")), _CONTENT_TYPE],
+            }
+        )
         await send({"type": "http.response.body", "body": body, "more_body": False})
 
     def _answer(self, scope: Scope) -> bytes | None:
@@ -49,7 +54,7 @@ class JsonlFastPath:
         path: str = scope["path"]
         if not path.startswith(self.route):
             return None
-        evaluation_id = path[len(self.route):]
+        evaluation_id = path[len(self.route) :]
         if not evaluation_id or "/" in evaluation_id:
             return None
         key: bytes | None = None

@@ -18,7 +18,6 @@ from simulator.blobfish.shapes import (
     SECRET_VALUE_PATTERNS,
 )
 
-
 _ANY_SECRET = re.compile("|".join(pattern.pattern for pattern, _ in SECRET_VALUE_PATTERNS))
 """One pass to find out whether a string needs masking at all (most do not)."""
 
@@ -42,8 +41,10 @@ def redact(value: Any) -> Any:
     """A copy of a JSON value with secret members masked whole and key-shaped substrings
     masked in every string. ``null`` under a secret name stays ``null`` (nothing to hide)."""
     if isinstance(value, dict):
-        return {key: (REDACTED if value_ is not None and is_secret_field(str(key)) else redact(value_))
-                for key, value_ in value.items()}
+        return {
+            key: (REDACTED if value_ is not None and is_secret_field(str(key)) else redact(value_))
+            for key, value_ in value.items()
+        }
     if isinstance(value, list):
         if all(type(item) in (int, float) for item in value):
             return list(value)  # token ids, logprobs: nothing to mask

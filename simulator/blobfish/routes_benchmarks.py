@@ -55,11 +55,21 @@ async def start_run(request: Request, scope: Caller, slug: str, body: RunRequest
     if body.suite is None:
         if body.max_tasks is not None:
             raise BlobfishError(400, shapes.ERROR_INVALID_REQUEST, "max_tasks bounds a suite; add suite")
-        record = store.single_run(scope.name, _origin(request), slug, body.provider, body.model, body.api_key,
-                                  body.max_steps)
+        record = store.single_run(
+            scope.name, _origin(request), slug, body.provider, body.model, body.api_key, body.max_steps
+        )
         return json_response(record, 201)
-    job = store.start_suite(scope.name, _origin(request), slug, body.provider, body.model, body.api_key,
-                            body.suite, body.max_steps, body.max_tasks)
+    job = store.start_suite(
+        scope.name,
+        _origin(request),
+        slug,
+        body.provider,
+        body.model,
+        body.api_key,
+        body.suite,
+        body.max_steps,
+        body.max_tasks,
+    )
     retry_after = max(1, math.ceil(shapes.BENCH_RETRY_AFTER_S / store.speed))
     return json_response(public(job), 202, {"Location": job["links"]["self"], "Retry-After": str(retry_after)})
 
@@ -74,8 +84,11 @@ async def get_run(request: Request, scope: Caller, slug: str, run_id: str) -> Re
     return json_response(bench_of(request).get_run(scope.name, slug, run_id))
 
 
-@router.post("/benchmarks/{slug}/runs/{run_id}/submit", status_code=201,
-             summary="Publish a completed suite run on the community board, once")
+@router.post(
+    "/benchmarks/{slug}/runs/{run_id}/submit",
+    status_code=201,
+    summary="Publish a completed suite run on the community board, once",
+)
 async def submit(request: Request, scope: Caller, slug: str, run_id: str, body: SubmitRequest) -> Response:
     row = bench_of(request).submit(scope.name, _origin(request), slug, run_id, body.display_name, body.notes)
     return json_response(row, 201)
@@ -93,7 +106,6 @@ async def delete(request: Request, scope: Caller, slug: str, bcr_id: str) -> Res
     return json_response(bench_of(request).delete(scope.name, slug, bcr_id))
 
 
-@router.get("/benchmarks/{slug}/evidence/{session_id}",
-            summary="ASSUMED: a session's evidence; 410 after 30 minutes")
+@router.get("/benchmarks/{slug}/evidence/{session_id}", summary="ASSUMED: a session's evidence; 410 after 30 minutes")
 async def evidence(request: Request, slug: str, session_id: str) -> Response:
     return json_response(bench_of(request).evidence(slug, session_id))

@@ -19,9 +19,11 @@ router = APIRouter(tags=["SDK evaluations"])
 
 @router.get("/evaluations", summary="The caller's evaluations, newest first, one page")
 async def list_evaluations(
-    request: Request, scope: Caller,
-    limit: Annotated[int, Query(ge=1, description=f"page size; above {shapes.MAX_LIMIT} it is clamped")] =
-    shapes.DEFAULT_LIMIT,
+    request: Request,
+    scope: Caller,
+    limit: Annotated[
+        int, Query(ge=1, description=f"page size; above {shapes.MAX_LIMIT} it is clamped")
+    ] = shapes.DEFAULT_LIMIT,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> Response:
     summaries, following = store_of(request).page(scope, offset, min(limit, shapes.MAX_LIMIT))
@@ -30,7 +32,9 @@ async def list_evaluations(
 
 @router.get("/evaluations/{evaluation_id}", summary="One evaluation's full evidence (JSON, or JSONL traces)")
 async def get_evaluation(
-    request: Request, scope: Caller, evaluation_id: str,
+    request: Request,
+    scope: Caller,
+    evaluation_id: str,
     format: Annotated[str, Query(description="json (default) or jsonl")] = "json",
 ) -> Response:
     if format not in ("json", "jsonl"):

@@ -158,8 +158,9 @@ class EvidenceFactory:
                 outcome = plan.forced if (n == 0 and plan.forced) else rng.choices(OUTCOMES, weights)[0]
                 if not task.plan and outcome in ("tool_loop", "advisory"):
                     outcome = "wrong"
-                rollout, trace = self._rollout(rng, job_id, n, task, plan, outcome, max_tokens,
-                                               plan.tool_calls if n == 0 else None, published_s)
+                rollout, trace = self._rollout(
+                    rng, job_id, n, task, plan, outcome, max_tokens, plan.tool_calls if n == 0 else None, published_s
+                )
                 rollouts.append(rollout)
                 traces.append(trace)
         assert 1 <= len(rollouts) <= MAX_ROLLOUTS
@@ -167,8 +168,9 @@ class EvidenceFactory:
 
     # ------------------------------------------------------------------ rollouts
 
-    def _turns(self, rng: random.Random, task: Task, outcome: str, max_tokens: int,
-               tool_calls: tuple[int, int] | None) -> list[Turn]:
+    def _turns(
+        self, rng: random.Random, task: Task, outcome: str, max_tokens: int, tool_calls: tuple[int, int] | None
+    ) -> list[Turn]:
         plan = list(task.plan)
         if outcome == "tool_loop":
             gives_up = rng.random() < 0.35  # with an empty answer; else it runs into the step limit
@@ -182,11 +184,15 @@ class EvidenceFactory:
             rng.shuffle(mixed)
             mixed.append(plan[-1])  # the last planned call still comes last
             per_turn = max(1, -(-len(mixed) // (STEP_LIMIT - 2)))
-            turns = [Turn(mixed[i:i + per_turn]) for i in range(0, len(mixed), per_turn)]
+            turns = [Turn(mixed[i : i + per_turn]) for i in range(0, len(mixed), per_turn)]
             return turns + [Turn(final=task.final)]
-        final = {"ok": task.final, "wrong": task.wrong, "ungraded": task.final,
-                 "empty": rng.choice(("", "", "\n\n", " ")),
-                 "truncated": self._truncated(rng, task, max_tokens)}[outcome]
+        final = {
+            "ok": task.final,
+            "wrong": task.wrong,
+            "ungraded": task.final,
+            "empty": rng.choice(("", "", "\n\n", " ")),
+            "truncated": self._truncated(rng, task, max_tokens),
+        }[outcome]
         turns = [Turn([c]) for c in plan] + [Turn(final=final)]
         if outcome == "truncated":
             turns[-1].completion_tokens = max_tokens
@@ -204,12 +210,23 @@ class EvidenceFactory:
         while sum(map(len, parts)) < max_tokens * 4 + 40:
             parts.append(rng.choice(RAMBLE))
         ramble = " ".join(parts)
-        mid_word = [i for i in range(max_tokens * 4 - 30, max_tokens * 4)
-                    if ramble[i - 1].isalpha() and ramble[i].isalpha()]
-        return ramble[:rng.choice(mid_word)]
+        mid_word = [
+            i for i in range(max_tokens * 4 - 30, max_tokens * 4) if ramble[i - 1].isalpha() and ramble[i].isalpha()
+        ]
+        return ramble[: rng.choice(mid_word)]
 
-    def _rollout(self, rng: random.Random, job_id: str, n: int, task: Task, plan: JobPlan, outcome: str,
-                 max_tokens: int, tool_calls: tuple[int, int] | None, published_s: float) -> tuple[Json, Json]:
+    def _rollout(
+        self,
+        rng: random.Random,
+        job_id: str,
+        n: int,
+        task: Task,
+        plan: JobPlan,
+        outcome: str,
+        max_tokens: int,
+        tool_calls: tuple[int, int] | None,
+        published_s: float,
+    ) -> tuple[Json, Json]:
         rollout_id = f"{job_id}-r{n:03d}"
         trace_id = f"tr_{rng.getrandbits(40):010x}"
         turns = self._turns(rng, task, outcome, max_tokens, tool_calls)
@@ -233,14 +250,24 @@ class EvidenceFactory:
                 records.append(self._tool_record(rng, call, number, plan.taskset.sandbox, clock))
             if turn.final is not None:
                 records.append(shapes.final_entry(number, turn.final))
-            steps.append(shapes.step_record(k, number, prompt, turn.final, grade if k == len(turns) - 1 else None,
-                                            self._samples(rng, plan, turn.completion_tokens)))
+            steps.append(
+                shapes.step_record(
+                    k,
+                    number,
+                    prompt,
+                    turn.final,
+                    grade if k == len(turns) - 1 else None,
+                    self._samples(rng, plan, turn.completion_tokens),
+                )
+            )
             context += turn.completion_tokens + 40 * len(turn.calls)
             prompt = "\n".join(f"[{c.tool}] {self._fill(_text(c.result))}" for c in turn.calls) or "(no new input)"
         if grade is not None:
             records.append(shapes.verify_entry(len(turns), grade))
-        return (shapes.rollout_record(rollout_id, task.task_id, trace_id, steps, grade),
-                shapes.trace_record(trace_id, rollout_id, records))
+        return (
+            shapes.rollout_record(rollout_id, task.task_id, trace_id, steps, grade),
+            shapes.trace_record(trace_id, rollout_id, records),
+        )
 
     def _grade(self, task: Task, outcome: str, turns: Sequence[Turn]) -> Json:
         calls = [c for t in turns for c in t.calls]
@@ -250,9 +277,17 @@ class EvidenceFactory:
         for check in task.checks:
             if check == "answer_matches":
                 passed = outcome in ("ok", "advisory")
-                found = ("it" if passed else "no final answer" if final is None else
-                         "an empty answer" if not final.strip() else
-                         "no answer in the reply" if outcome == "truncated" else "a different answer")
+                found = (
+                    "it"
+                    if passed
+                    else "no final answer"
+                    if final is None
+                    else "an empty answer"
+                    if not final.strip()
+                    else "no answer in the reply"
+                    if outcome == "truncated"
+                    else "a different answer"
+                )
                 details = f"expected {task.answer!r}, found {found}"
             else:
                 passed = outcome in ("ok", "advisory", "wrong")
@@ -265,10 +300,18 @@ class EvidenceFactory:
             failed.insert(0, "final answer is empty")
         advisory = [f"{succeeded}/{len(calls)} tool calls succeeded"] if calls and succeeded < len(calls) else []
         reward = round(sum(a["passed"] for a in assertions) / len(assertions), 4)
-        explanation = ("all checks passed" if not failed else
-                       f"{len(failed)} condition{'s' if len(failed) != 1 else ''} failed")
-        return shapes.grade_record(task.task_id, not failed, reward if not failed else min(reward, 0.5), explanation,
-                                   assertions, failed, advisory)
+        explanation = (
+            "all checks passed" if not failed else f"{len(failed)} condition{'s' if len(failed) != 1 else ''} failed"
+        )
+        return shapes.grade_record(
+            task.task_id,
+            not failed,
+            reward if not failed else min(reward, 0.5),
+            explanation,
+            assertions,
+            failed,
+            advisory,
+        )
 
     @staticmethod
     def _completion(rng: random.Random, model: str, turn: int, prompt_tokens: int, completion_tokens: int) -> Json:
@@ -281,8 +324,9 @@ class EvidenceFactory:
         args = self._fill(call.args)
         result = self._fill(call.result)
         if sandbox:
-            return shapes.sandbox_tool_entry(f"trace_{rng.getrandbits(40):010x}", call.tool, args, result,
-                                             shapes.iso_utc(clock))
+            return shapes.sandbox_tool_entry(
+                f"trace_{rng.getrandbits(40):010x}", call.tool, args, result, shapes.iso_utc(clock)
+            )
         return shapes.tool_entry(turn, call.tool, args, result)
 
     @staticmethod
@@ -291,10 +335,14 @@ class EvidenceFactory:
             return None
         bits = rng.getrandbits
         token_ids = [bits(15) + 3 for _ in range(tokens)]
-        logprobs = ([round(-0.0005 - rng.expovariate(3.0), 4) for _ in range(tokens)]
-                    if "logprobs" in plan.capture else None)
-        lineage = ({"model": plan.model, "checkpoint": "step-1200", "sampler": "local-vllm"}
-                   if "lineage" in plan.capture else None)
+        logprobs = (
+            [round(-0.0005 - rng.expovariate(3.0), 4) for _ in range(tokens)] if "logprobs" in plan.capture else None
+        )
+        lineage = (
+            {"model": plan.model, "checkpoint": "step-1200", "sampler": "local-vllm"}
+            if "lineage" in plan.capture
+            else None
+        )
         return [shapes.training_sample(token_ids, logprobs, lineage)]
 
     def _fill(self, value: Any) -> Any:

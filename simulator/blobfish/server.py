@@ -1,18 +1,18 @@
 """``BlobfishServer``: the local Blobfish in a background thread (uvicorn on loopback).
 
-    with BlobfishServer(seed=7, live=False) as bf:
-        httpx.get(f"{bf.base_url}/api/v1/evaluations", headers={"X-API-Key": bf.account_key})
+with BlobfishServer(seed=7, live=False) as bf:
+    httpx.get(f"{bf.base_url}/api/v1/evaluations", headers={"X-API-Key": bf.account_key})
 """
 
 from __future__ import annotations
+
+from starlette.types import ASGIApp
 
 from simulator.blobfish.app import create_app
 from simulator.blobfish.benchmarks import BenchmarkStore
 from simulator.blobfish.live import LivePublisher
 from simulator.blobfish.shapes import Json
 from simulator.blobfish.store import EvaluationStore
-from starlette.types import ASGIApp
-
 from simulator.chaos import ChaosConfig, ChaosState
 from simulator.request_log import RequestLog
 from simulator.server import PlatformServer
@@ -23,8 +23,16 @@ class BlobfishServer(PlatformServer):
     benchmarks: BenchmarkStore
     """Benchmark runs and the community board (faults: ``die_after_tasks``, ``kill_runners``)."""
 
-    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
-                 live: bool = True, chaos: ChaosConfig | None = None, anchor_s: float | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 7,
+        speed: float = 1.0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        live: bool = True,
+        chaos: ChaosConfig | None = None,
+        anchor_s: float | None = None,
+    ) -> None:
         """``live``: publish a new evaluation into the demo account every
         ``LIVE_PUBLISH_SECONDS / speed`` seconds. ``anchor_s``: "now" for the seeded history."""
         self.live = live
@@ -32,11 +40,13 @@ class BlobfishServer(PlatformServer):
         def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
             self.store = EvaluationStore(seed, anchor_s)
             self.benchmarks = BenchmarkStore(seed, speed)
-            return create_app(self.store, LivePublisher(self.store, speed, live), chaos_state, requests,
-                              self.benchmarks)
+            return create_app(
+                self.store, LivePublisher(self.store, speed, live), chaos_state, requests, self.benchmarks
+            )
 
-        super().__init__(build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port,
-                         thread_name="blobfish-simulator")
+        super().__init__(
+            build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port, thread_name="blobfish-simulator"
+        )
 
     # ------------------------------------------------------------------ identity
 

@@ -87,8 +87,10 @@ def summary(evaluation: Json) -> Json:
     """ASSUMED: Summary ``{evaluation_id, job_id, created_at, rollout_count, mean_reward,
     metadata}``; ``mean_reward`` is the mean of the rollouts' recorded rewards, ``null`` when
     no rollout recorded one (never 0)."""
-    return {key: evaluation[key] for key in
-            ("evaluation_id", "job_id", "created_at", "rollout_count", "mean_reward", "metadata")}
+    return {
+        key: evaluation[key]
+        for key in ("evaluation_id", "job_id", "created_at", "rollout_count", "mean_reward", "metadata")
+    }
 
 
 def detail(evaluation: Json) -> Json:
@@ -106,8 +108,11 @@ def receipt(evaluation: Json, origin: str) -> Json:
     """ASSUMED: the publish receipt ``{evaluation_id, job_id, dashboard_url}``; 201 when new,
     200 with the same receipt on an identical retry. ASSUMED dashboard path
     ``/evaluations/<evaluation-id>`` on the serving origin."""
-    return {"evaluation_id": evaluation["evaluation_id"], "job_id": evaluation["job_id"],
-            "dashboard_url": f"{origin.rstrip('/')}/evaluations/{evaluation['evaluation_id']}"}
+    return {
+        "evaluation_id": evaluation["evaluation_id"],
+        "job_id": evaluation["job_id"],
+        "dashboard_url": f"{origin.rstrip('/')}/evaluations/{evaluation['evaluation_id']}",
+    }
 
 
 EVIDENCE_IDENTITY = "sha256 of the raw request body"
@@ -116,6 +121,7 @@ envelope may be refused as changed evidence). Only the digest is kept, never the
 (it may hold a secret)."""
 
 # ---------------------------------------------------------------------------- times and ids
+
 
 def iso_utc(epoch_s: float) -> str:
     """ASSUMED: ISO 8601 UTC with a ``Z``, whole seconds (``2026-12-01T15:19:42Z``)."""
@@ -133,11 +139,28 @@ def evaluation_id(bits: int) -> str:
 REDACTED = "[REDACTED]"
 """ASSUMED: what replaces a masked secret (which fields are masked is not documented)."""
 
-SECRET_FIELD_NAMES = frozenset({
-    "api_key", "apikey", "x_api_key", "authorization", "proxy_authorization", "password", "passwd",
-    "secret", "client_secret", "access_token", "refresh_token", "id_token", "auth_token",
-    "session_token", "bearer_token", "private_key", "cookie", "set_cookie",
-})
+SECRET_FIELD_NAMES = frozenset(
+    {
+        "api_key",
+        "apikey",
+        "x_api_key",
+        "authorization",
+        "proxy_authorization",
+        "password",
+        "passwd",
+        "secret",
+        "client_secret",
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "auth_token",
+        "session_token",
+        "bearer_token",
+        "private_key",
+        "cookie",
+        "set_cookie",
+    }
+)
 """ASSUMED: an object member with one of these names (lower-cased, ``-`` read as ``_``) has
 its whole value masked, wherever it sits in the envelope."""
 SECRET_FIELD_SUFFIXES = ("_api_key", "_secret", "_password", "_access_token", "_private_key")
@@ -162,6 +185,7 @@ GitHub tokens, and the credential after ``Bearer``."""
 # publishes. The server stores them as sent (masked); the seeded history builds them here.
 # Optional members are left out when not recorded (``None`` below = absent, never 0).
 
+
 def _present(**members: Any) -> Json:
     return {key: value for key, value in members.items() if value is not None}
 
@@ -173,8 +197,14 @@ def envelope_record(job: Json, traces: list[Json]) -> Json:
 
 def job_record(job_id: str, taskset: str, metadata: Json, rollouts: list[Json], status: str = "completed") -> Json:
     """ASSUMED: ``{"schema": "blobfish.job.v1", job_id, status, taskset, metadata, rollouts}``."""
-    return {"schema": JOB_SCHEMA, "job_id": job_id, "status": status, "taskset": taskset,
-            "metadata": metadata, "rollouts": rollouts}
+    return {
+        "schema": JOB_SCHEMA,
+        "job_id": job_id,
+        "status": status,
+        "taskset": taskset,
+        "metadata": metadata,
+        "rollouts": rollouts,
+    }
 
 
 def job_metadata(job: Json) -> Json:
@@ -183,20 +213,38 @@ def job_metadata(job: Json) -> Json:
     return metadata if isinstance(metadata, dict) else {}
 
 
-def rollout_record(rollout_id: str, task_id: str, trace_id: str, steps: list[Json],
-                   grade: Json | None) -> Json:
+def rollout_record(rollout_id: str, task_id: str, trace_id: str, steps: list[Json], grade: Json | None) -> Json:
     """ASSUMED: ``{rollout_id, task_id, reward, grade, trace_id, steps}``; no ``reward``/``grade``
     when the grader recorded nothing."""
-    return _present(rollout_id=rollout_id, task_id=task_id, reward=grade["reward"] if grade else None,
-                    grade=grade, trace_id=trace_id, steps=steps)
+    return _present(
+        rollout_id=rollout_id,
+        task_id=task_id,
+        reward=grade["reward"] if grade else None,
+        grade=grade,
+        trace_id=trace_id,
+        steps=steps,
+    )
 
 
-def step_record(index: int, turn: int, prompt: str, final_answer: str | None = None, grade: Json | None = None,
-                training_samples: list[Json] | None = None) -> Json:
+def step_record(
+    index: int,
+    turn: int,
+    prompt: str,
+    final_answer: str | None = None,
+    grade: Json | None = None,
+    training_samples: list[Json] | None = None,
+) -> Json:
     """ASSUMED: ``{index, turn, prompt, final_answer, reward, grade, training_samples}``, each
     optional member absent when not captured."""
-    return _present(index=index, turn=turn, prompt=prompt, final_answer=final_answer,
-                    reward=grade["reward"] if grade else None, grade=grade, training_samples=training_samples)
+    return _present(
+        index=index,
+        turn=turn,
+        prompt=prompt,
+        final_answer=final_answer,
+        reward=grade["reward"] if grade else None,
+        grade=grade,
+        training_samples=training_samples,
+    )
 
 
 def training_sample(token_ids: list[int], logprobs: list[float] | None = None, lineage: Json | None = None) -> Json:
@@ -204,13 +252,26 @@ def training_sample(token_ids: list[int], logprobs: list[float] | None = None, l
     return _present(token_ids=token_ids, logprobs=logprobs, lineage=lineage)
 
 
-def grade_record(task_id: str, passed: bool, reward: float, explanation: str, assertions: list[Json],
-                 failed_conditions: list[str], advisory_conditions: list[str]) -> Json:
+def grade_record(
+    task_id: str,
+    passed: bool,
+    reward: float,
+    explanation: str,
+    assertions: list[Json],
+    failed_conditions: list[str],
+    advisory_conditions: list[str],
+) -> Json:
     """ASSUMED (the benchmark verifier grade seen in scripts): ``{task_id, passed, reward,
     explanation, assertions: [{name, passed, details}], failed_conditions, advisory_conditions}``."""
-    return {"task_id": task_id, "passed": passed, "reward": reward, "explanation": explanation,
-            "assertions": assertions, "failed_conditions": failed_conditions,
-            "advisory_conditions": advisory_conditions}
+    return {
+        "task_id": task_id,
+        "passed": passed,
+        "reward": reward,
+        "explanation": explanation,
+        "assertions": assertions,
+        "failed_conditions": failed_conditions,
+        "advisory_conditions": advisory_conditions,
+    }
 
 
 def assertion_record(name: str, passed: bool, details: str) -> Json:
@@ -222,16 +283,22 @@ def trace_record(trace_id: str, rollout_id: str, records: list[Json]) -> Json:
     return {"schema": TRACE_SCHEMA, "trace_id": trace_id, "rollout_id": rollout_id, "records": records}
 
 
-def completion_entry(turn: int, model: str, prompt_tokens: int | None = None, completion_tokens: int | None = None,
-                     reasoning_tokens: int | None = None) -> Json:
+def completion_entry(
+    turn: int,
+    model: str,
+    prompt_tokens: int | None = None,
+    completion_tokens: int | None = None,
+    reasoning_tokens: int | None = None,
+) -> Json:
     """``{type: "completion", turn, model, usage: {prompt_tokens, completion_tokens,
     completion_tokens_details: {reasoning_tokens}}}`` (scripts); ``usage`` absent when the
     provider reported none, ``completion_tokens_details`` when it reported no reasoning."""
     usage = None
     if prompt_tokens is not None and completion_tokens is not None:
         details = {"reasoning_tokens": reasoning_tokens} if reasoning_tokens is not None else None
-        usage = _present(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
-                         completion_tokens_details=details)
+        usage = _present(
+            prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, completion_tokens_details=details
+        )
     return _present(type="completion", turn=turn, model=model, usage=usage)
 
 
@@ -267,8 +334,10 @@ def verify_entry(turn: int, grade: Json) -> Json:
 # `coverage: {hosted_tasks, official_suite}`, `credential_source`, `error.kind: "interrupted"`,
 # `links.self`, the single run's members and the badge. Everything else below is ASSUMED.
 
-BENCH_BADGE = ("self-run \u00b7 graded by the benchmark's own verifier \u00b7 "
-               "not the frozen official suite unless suite:full")  # documented, byte for byte
+BENCH_BADGE = (
+    "self-run \u00b7 graded by the benchmark's own verifier \u00b7 "
+    "not the frozen official suite unless suite:full"
+)  # documented, byte for byte
 BENCH_RETRY_AFTER_S = 5  # documented: the 202's Retry-After
 BENCH_STATUSES = ("queued", "running", "completed", "failed", "interrupted")  # documented
 ERROR_RUN_IN_PROGRESS = "run_in_progress"  # documented (409, with `run_id`)
@@ -289,13 +358,30 @@ REJECTED_PROVIDER_KEY_MARK = "reject"
 word is the credential the provider rejects."""
 
 
-def bench_task_result(task_id: str, name: str, score: float, strict_pass: bool, passed_checks: int,
-                      total_checks: int, steps: list[Json], explanation: str, evidence_url: str) -> Json:
+def bench_task_result(
+    task_id: str,
+    name: str,
+    score: float,
+    strict_pass: bool,
+    passed_checks: int,
+    total_checks: int,
+    steps: list[Json],
+    explanation: str,
+    evidence_url: str,
+) -> Json:
     """ASSUMED: one graded task inside a suite record's ``tasks`` (the single run's members plus
     ``task_id``, ``name`` and ``grader: {explanation}``)."""
-    return {"task_id": task_id, "name": name, "score": score, "strict_pass": strict_pass,
-            "passed_checks": passed_checks, "total_checks": total_checks, "steps": steps,
-            "grader": {"explanation": explanation}, "evidence_url": evidence_url}
+    return {
+        "task_id": task_id,
+        "name": name,
+        "score": score,
+        "strict_pass": strict_pass,
+        "passed_checks": passed_checks,
+        "total_checks": total_checks,
+        "steps": steps,
+        "grader": {"explanation": explanation},
+        "evidence_url": evidence_url,
+    }
 
 
 def bench_step(index: int, tool: str, arguments: Json, result: str) -> Json:
@@ -305,8 +391,7 @@ def bench_step(index: int, tool: str, arguments: Json, result: str) -> Json:
 
 def bench_links(origin: str, slug: str, run_id: str) -> Json:
     """``links.self`` is documented; ``links.page`` ASSUMED."""
-    return {"self": f"{origin}/api/v1/benchmarks/{slug}/runs/{run_id}",
-            "page": f"{origin}/benchmarks/{slug}"}
+    return {"self": f"{origin}/api/v1/benchmarks/{slug}/runs/{run_id}", "page": f"{origin}/benchmarks/{slug}"}
 
 
 def bench_error(kind: str, message: str, **extras: Any) -> Json:

@@ -45,14 +45,18 @@ class Scope:
 
 def mean_reward(rollouts: list[Json]) -> float | None:
     """The mean of the recorded rewards; None when no rollout recorded one (never 0)."""
-    rewards = [r["reward"] for r in rollouts
-               if isinstance(r.get("reward"), int | float) and not isinstance(r.get("reward"), bool)]
+    rewards = [
+        r["reward"]
+        for r in rollouts
+        if isinstance(r.get("reward"), int | float) and not isinstance(r.get("reward"), bool)
+    ]
     return sum(rewards) / len(rewards) if rewards else None
 
 
 class EvaluationStore:
-    def __init__(self, seed: int = 7, anchor_s: float | None = None, seeded: bool = True,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, seed: int = 7, anchor_s: float | None = None, seeded: bool = True, clock: Callable[[], float] = time.time
+    ) -> None:
         """``anchor_s``: when "now" is for the seeded history (default: now); same seed and
         anchor, same history. ``seeded=False``: an empty account."""
         self.seed = seed
@@ -88,9 +92,12 @@ class EvaluationStore:
             if existing is not None:
                 if existing["digest"] == envelope.digest:
                     return existing, False
-                raise BlobfishError(409, ERROR_JOB_CONFLICT,
-                                    "this job id is already published with other evidence; a retry must resend "
-                                    "the identical bytes, and a changed job needs a new job id")
+                raise BlobfishError(
+                    409,
+                    ERROR_JOB_CONFLICT,
+                    "this job id is already published with other evidence; a retry must resend "
+                    "the identical bytes, and a changed job needs a new job id",
+                )
             return self._store(scope, envelope, self.clock()), True
 
     def publish_generated(self) -> Json:
@@ -128,7 +135,7 @@ class EvaluationStore:
         """Summaries ``offset``..``offset+limit`` of the list, and the ``next_offset``."""
         with self.lock:
             ordered = scope.evaluations[::-1] if shapes.NEWEST_FIRST else scope.evaluations
-            chosen = ordered[offset:offset + limit]
+            chosen = ordered[offset : offset + limit]
             return [shapes.summary(e) for e in chosen], shapes.next_offset(offset, len(chosen), len(ordered))
 
     def get(self, scope: Scope, evaluation_id: str) -> Json | None:
@@ -146,7 +153,8 @@ class EvaluationStore:
             if evaluation is None:
                 return None
             body = scope.jsonl[evaluation_id] = b"".join(
-                dump_json(trace) + b"\n" for trace in evaluation["envelope"]["traces"])
+                dump_json(trace) + b"\n" for trace in evaluation["envelope"]["traces"]
+            )
             return body
 
     def ids(self, scope: Scope) -> list[str]:

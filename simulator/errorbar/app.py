@@ -22,7 +22,15 @@ per-sample verdicts of both orderings.
 
 def create_app(store: RunStore, chaos: ChaosState, faults: Faults, request_log: RequestLog | None = None) -> FastAPI:
     return platform_app(
-        title="errorbar eval-run queue simulator", version="0.1.0", description=DESCRIPTION, spec_url="/v1/spec",
-        prefix="/v1", routers=[routes.router], install_error_handlers=install_error_handlers, chaos=chaos,
-        request_log=request_log, state={"store": store}, inner_middleware=[(FaultMiddleware, {"faults": faults})],
+        title="errorbar eval-run queue simulator",
+        version="0.1.0",
+        description=DESCRIPTION,
+        spec_url="/v1/spec",
+        prefix="/v1",
+        routers=[routes.router],
+        install_error_handlers=install_error_handlers,
+        chaos=chaos,
+        request_log=request_log,
+        state={"store": store},
+        inner_middleware=[(FaultMiddleware, {"faults": faults})],
     )

@@ -31,9 +31,11 @@ def caller(request: Request) -> Caller:
     if scheme.lower() != "bearer" or not key:
         raise QueueError(401, "Missing API key: send Authorization: Bearer sk_...", "invalid_api_key")
     keys = store_of(request).keys
-    known = {keys.admin: Caller("admin", frozenset({"read", "evals:write"})),
-             keys.member: Caller("member", frozenset({"read", "evals:write"})),
-             keys.read: Caller("admin", frozenset({"read"}))}
+    known = {
+        keys.admin: Caller("admin", frozenset({"read", "evals:write"})),
+        keys.member: Caller("member", frozenset({"read", "evals:write"})),
+        keys.read: Caller("admin", frozenset({"read"})),
+    }
     found = known.get(key)
     if found is None:
         raise QueueError(401, "Invalid API key.", "invalid_api_key")
@@ -54,6 +56,5 @@ def writer(request: Request) -> Caller:
 def admin(request: Request) -> Caller:
     found = writer(request)
     if found.role != "admin":
-        raise QueueError(403, "Only a workspace OWNER or ADMIN can do this; the key's user is a member.",
-                         "forbidden")
+        raise QueueError(403, "Only a workspace OWNER or ADMIN can do this; the key's user is a member.", "forbidden")
     return found

@@ -63,9 +63,12 @@ def _side(pairs: list[tuple[str, str]], said: Any) -> dict[str, Any]:
     tp = sum(1 for j in positives if said(j))
     tn = sum(1 for j in negatives if not said(j))
     return {
-        "positives": len(positives), "negatives": len(negatives),
-        "sensitivity": tp / len(positives) if positives else None, "sensitivity_ci": wilson(tp, len(positives)),
-        "specificity": tn / len(negatives) if negatives else None, "specificity_ci": wilson(tn, len(negatives)),
+        "positives": len(positives),
+        "negatives": len(negatives),
+        "sensitivity": tp / len(positives) if positives else None,
+        "sensitivity_ci": wilson(tp, len(positives)),
+        "specificity": tn / len(negatives) if negatives else None,
+        "specificity_ci": wilson(tn, len(negatives)),
     }
 
 
@@ -80,11 +83,15 @@ def calibration(pairs: list[tuple[str, str]]) -> dict[str, Any] | None:
         return None
     n = len(pairs)
     agreement = sum(1 for j, h in pairs if j == h) / n
-    expected = sum((sum(1 for j, _ in pairs if j == v) / n) * (sum(1 for _, h in pairs if h == v) / n)
-                   for v in VERDICTS)
+    expected = sum(
+        (sum(1 for j, _ in pairs if j == v) / n) * (sum(1 for _, h in pairs if h == v) / n) for v in VERDICTS
+    )
     kappa = (agreement - expected) / (1 - expected) if expected < 1 else None
-    sides = {"wins": _side(pairs, lambda v: v == "candidate"), "losses": _side(pairs, lambda v: v == "baseline"),
-             "decided": _side(pairs, lambda v: v != "tie")}
+    sides = {
+        "wins": _side(pairs, lambda v: v == "candidate"),
+        "losses": _side(pairs, lambda v: v == "baseline"),
+        "decided": _side(pairs, lambda v: v != "tie"),
+    }
     reason = None
     if n < MIN_LABELS:
         reason = f"fewer than {MIN_LABELS} labelled pairs with a judge reading ({n} so far)"
@@ -120,8 +127,10 @@ def corrected(wins: int, losses: int, judged: int, cal: dict[str, Any]) -> dict[
         se_adj = (se * side["positives"] + 1) / (side["positives"] + 2)
         sp_adj = (sp * side["negatives"] + 1) / (side["negatives"] + 2)
         sampling = p_adj * (1 - p_adj) / (judged + z2) / (j * j)
-        calib = (rate * rate * se_adj * (1 - se_adj) / (side["positives"] + 2)
-                 + (1 - rate) ** 2 * sp_adj * (1 - sp_adj) / (side["negatives"] + 2)) / (j * j)
+        calib = (
+            rate * rate * se_adj * (1 - se_adj) / (side["positives"] + 2)
+            + (1 - rate) ** 2 * sp_adj * (1 - sp_adj) / (side["negatives"] + 2)
+        ) / (j * j)
         parts.append((rate, j, p_adj, sampling, calib))
     (w, jw, pw, sw, cw), (l_, jl, pl, sl, cl) = parts
     covariance = 2 * pw * pl / (judged + z2) / (jw * jl)  # multinomial: the two shares move against each other
@@ -131,7 +140,8 @@ def corrected(wins: int, losses: int, judged: int, cal: dict[str, Any]) -> dict[
     rate = min(1.0, max(0.0, 0.5 + (w - l_) / 2))
     half = Z95 * math.sqrt(total)
     return {
-        "win_rate": rate, "win_rate_ci": [max(0.0, rate - half), min(1.0, rate + half)],
+        "win_rate": rate,
+        "win_rate_ci": [max(0.0, rate - half), min(1.0, rate + half)],
         "floor_half_width": Z95 * math.sqrt(calibration_var),
         "calibration_variance_share": calibration_var / total if total else None,
         "decided": w / (w + l_) if w + l_ > 0 else None,
@@ -148,8 +158,15 @@ def pairwise_block(run: Any, samples: list[Any]) -> dict[str, Any]:
         wins = sum(1 for g in rows if g.outcome == "win")
         losses = sum(1 for g in rows if g.outcome == "loss")
         judged = wins + losses + sum(1 for g in rows if g.outcome == "tie")
-        candidates[key] = {"spec_sheet": spec_sheet(samples, key),
-                           "labelled_pairs": sum(1 for k in run.labels if k[1] == key),
-                           "corrected": corrected(wins, losses, judged, cal) if cal else None}
-    return {"v": 1, "computed_at": _now(), "labelled_pairs": len(run.labels), "calibration": cal,
-            "candidates": candidates}
+        candidates[key] = {
+            "spec_sheet": spec_sheet(samples, key),
+            "labelled_pairs": sum(1 for k in run.labels if k[1] == key),
+            "corrected": corrected(wins, losses, judged, cal) if cal else None,
+        }
+    return {
+        "v": 1,
+        "computed_at": _now(),
+        "labelled_pairs": len(run.labels),
+        "calibration": cal,
+        "candidates": candidates,
+    }

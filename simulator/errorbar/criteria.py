@@ -59,8 +59,13 @@ class ClusterCache:
 # (positives, negatives, judged pass among positives, judged fail among negatives):
 # the seeded aligned criteria's labels reproduce their stored TPR/TNR exactly.
 _SEEDED = {"crit_helpful": (50, 50, 45, 42), "crit_concise": (40, 40, 22, 16), "crit_tone": (18, 18, 15, 14)}
-_CRITIQUES = ("misses the refund window", "right answer, rude tone", "[bold]ignores the question[/bold]",
-              "invents a product feature", None)
+_CRITIQUES = (
+    "misses the refund window",
+    "right answer, rude tone",
+    "[bold]ignores the question[/bold]",
+    "invents a product feature",
+    None,
+)
 
 
 def seeded_labels(criterion: Criterion, seed: int) -> list[CriterionLabel]:
@@ -72,9 +77,16 @@ def seeded_labels(criterion: Criterion, seed: int) -> list[CriterionLabel]:
         agrees = k < tp if human == "pass" else k - positives < tn
         judge = human if agrees else ("fail" if human == "pass" else "pass")
         critique = None if human == "pass" else _CRITIQUES[k % len(_CRITIQUES)]
-        labels.append(CriterionLabel(f"req_{seed}_lbl_{criterion.id}_{k:03d}", human, judge, critique,
-                                     ("support", "billing")[k % 2],
-                                     f"Answer {k}: {'here is how to fix it' if human == 'pass' else 'maybe try again'}"))
+        labels.append(
+            CriterionLabel(
+                f"req_{seed}_lbl_{criterion.id}_{k:03d}",
+                human,
+                judge,
+                critique,
+                ("support", "billing")[k % 2],
+                f"Answer {k}: {'here is how to fix it' if human == 'pass' else 'maybe try again'}",
+            )
+        )
     rng.shuffle(labels)
     return labels
 
@@ -94,9 +106,16 @@ def measure(labels: list[CriterionLabel]) -> dict[str, Any]:
     human_pass = len(positives) / n
     expected = judge_pass * human_pass + (1 - judge_pass) * (1 - human_pass)
     kappa = (agreement - expected) / (1 - expected) if expected < 1 else None
-    return {"n": n, "tpr": tp / len(positives) if positives else None, "tpr_ci": wilson(tp, len(positives)),
-            "tnr": tn / len(negatives) if negatives else None, "tnr_ci": wilson(tn, len(negatives)),
-            "kappa": kappa, "positives": len(positives), "negatives": len(negatives)}
+    return {
+        "n": n,
+        "tpr": tp / len(positives) if positives else None,
+        "tpr_ci": wilson(tp, len(positives)),
+        "tnr": tn / len(negatives) if negatives else None,
+        "tnr_ci": wilson(tn, len(negatives)),
+        "kappa": kappa,
+        "positives": len(positives),
+        "negatives": len(negatives),
+    }
 
 
 def trust_of(metrics: dict[str, Any]) -> str:
@@ -109,15 +128,29 @@ def trust_of(metrics: dict[str, Any]) -> str:
 
 
 def _report(labels: list[CriterionLabel], metrics: dict[str, Any], trust: str, aligned_at: str) -> dict[str, Any]:
-    disagreements = [{"request_id": lab.request_id, "judge_verdict": lab.judge_verdict,
-                      "human_verdict": lab.human_verdict, "critique": lab.critique, "tag": lab.tag,
-                      "response_excerpt": lab.response_excerpt}
-                     for lab in labels if lab.judge_verdict != lab.human_verdict]
+    disagreements = [
+        {
+            "request_id": lab.request_id,
+            "judge_verdict": lab.judge_verdict,
+            "human_verdict": lab.human_verdict,
+            "critique": lab.critique,
+            "tag": lab.tag,
+            "response_excerpt": lab.response_excerpt,
+        }
+        for lab in labels
+        if lab.judge_verdict != lab.human_verdict
+    ]
     tier = {"trustworthy": "aligned", "misaligned": "misaligned", "borderline": "weak"}.get(trust, "unmeasured")
-    return {"aligned_at": aligned_at, "metrics": {k: metrics[k] for k in ("n", "tpr", "tpr_ci", "tnr", "tnr_ci",
-                                                                            "kappa")},
-            "tier": tier, "trust": trust, "holdout": None, "threshold_analysis": None,
-            "agreements": len(labels) - len(disagreements), "disagreements": disagreements}
+    return {
+        "aligned_at": aligned_at,
+        "metrics": {k: metrics[k] for k in ("n", "tpr", "tpr_ci", "tnr", "tnr_ci", "kappa")},
+        "tier": tier,
+        "trust": trust,
+        "holdout": None,
+        "threshold_analysis": None,
+        "agreements": len(labels) - len(disagreements),
+        "disagreements": disagreements,
+    }
 
 
 def _apply(criterion: Criterion, state: AlignState) -> dict[str, Any]:
@@ -141,8 +174,9 @@ class Alignments:
         for cid, criterion in criteria.items():
             state = self.states[cid]
             if criterion.aligned and state.labels:  # the stored alignment, as its labels give it
-                state.report = _report(state.labels, measure(state.labels), criterion.trust,
-                                       criterion.aligned_at or _now())
+                state.report = _report(
+                    state.labels, measure(state.labels), criterion.trust, criterion.aligned_at or _now()
+                )
                 state.report["metrics"].update(tpr=criterion.tpr, tnr=criterion.tnr, kappa=criterion.kappa)
         self.clusters = ClusterCache()
 
@@ -162,8 +196,9 @@ class Alignments:
         if self._settle(criterion) is not None:
             raise QueueError(400, "An alignment run is already in progress.")
         if len(state.labels) < MIN_LABELS:
-            raise QueueError(400, f"Fewer than {MIN_LABELS} in-scope labels ({len(state.labels)}): "
-                                  "label more answers first.")
+            raise QueueError(
+                400, f"Fewer than {MIN_LABELS} in-scope labels ({len(state.labels)}): label more answers first."
+            )
         state.calls += len(state.labels)
         if len(state.labels) > SYNC_LIMIT:
             state.started = self.clock()
@@ -211,11 +246,24 @@ def failure_clusters(store: Any, window_days: int, force: bool) -> dict[str, Any
             for truncated, name in ((True, "Answer cut at the output cap"), (False, "Wrong or vague answer")):
                 group = [f for f in fails if f[1].answer.truncated == truncated]
                 if group:
-                    clusters.append({"name": name, "count": len(group), "share": round(len(group) / len(fails), 4),
-                                     "request_ids": [s.request.id for s, _ in group[:5]],
-                                     "example": group[0][1].answer.text[:200]})
-        criteria.append({"criterion_id": criterion.id, "criterion_name": criterion.name, "failures": len(fails),
-                         "without_reason": 0, "clusters": clusters})
+                    clusters.append(
+                        {
+                            "name": name,
+                            "count": len(group),
+                            "share": round(len(group) / len(fails), 4),
+                            "request_ids": [s.request.id for s, _ in group[:5]],
+                            "example": group[0][1].answer.text[:200],
+                        }
+                    )
+        criteria.append(
+            {
+                "criterion_id": criterion.id,
+                "criterion_name": criterion.name,
+                "failures": len(fails),
+                "without_reason": 0,
+                "clusters": clusters,
+            }
+        )
     generated = store.wall_clock().isoformat().replace("+00:00", "Z")
     body = {"window_days": window_days, "generated_at": generated, "cached": False, "criteria": criteria}
     cache.bodies[window_days] = (now, body)

@@ -9,17 +9,50 @@ from typing import Any
 from simulator.errorbar.server import ErrorbarServer
 
 DEMO_RUNS: tuple[tuple[dict[str, Any], bool], ...] = (
-    ({"name": "tiny v2 against Qwen3-32B", "rubric": "Accurate, concise answers in the support tone.",
-      "baseline_model": "Qwen/Qwen3-32B", "candidate_models": ["you/tiny-sft-v2"], "sample_count": 40,
-      "max_output_tokens": 1024}, True),
-    ({"name": "tiny v3 and v2 against Qwen3-32B", "rubric": "Accurate, concise answers in the support tone.",
-      "baseline_model": "Qwen/Qwen3-32B", "candidate_models": ["you/tiny-sft-v3", "you/tiny-sft-v2"],
-      "sample_count": 40, "max_output_tokens": 1024}, True),
-    ({"name": "helpfulness of the tiny models", "eval_kind": "criterion", "criterion_id": "crit_helpful",
-      "baseline_model": "Qwen/Qwen3-32B", "candidate_models": ["you/tiny-sft-v3"], "sample_count": 60}, True),
-    ({"name": "tiny v3 against Mistral-Small", "rubric": "Accurate, concise answers in the support tone.",
-      "baseline_model": "mistralai/Mistral-Small-24B", "candidate_models": ["you/tiny-sft-v3"],
-      "sample_count": 100, "max_output_tokens": 1024}, False),
+    (
+        {
+            "name": "tiny v2 against Qwen3-32B",
+            "rubric": "Accurate, concise answers in the support tone.",
+            "baseline_model": "Qwen/Qwen3-32B",
+            "candidate_models": ["you/tiny-sft-v2"],
+            "sample_count": 40,
+            "max_output_tokens": 1024,
+        },
+        True,
+    ),
+    (
+        {
+            "name": "tiny v3 and v2 against Qwen3-32B",
+            "rubric": "Accurate, concise answers in the support tone.",
+            "baseline_model": "Qwen/Qwen3-32B",
+            "candidate_models": ["you/tiny-sft-v3", "you/tiny-sft-v2"],
+            "sample_count": 40,
+            "max_output_tokens": 1024,
+        },
+        True,
+    ),
+    (
+        {
+            "name": "helpfulness of the tiny models",
+            "eval_kind": "criterion",
+            "criterion_id": "crit_helpful",
+            "baseline_model": "Qwen/Qwen3-32B",
+            "candidate_models": ["you/tiny-sft-v3"],
+            "sample_count": 60,
+        },
+        True,
+    ),
+    (
+        {
+            "name": "tiny v3 against Mistral-Small",
+            "rubric": "Accurate, concise answers in the support tone.",
+            "baseline_model": "mistralai/Mistral-Small-24B",
+            "candidate_models": ["you/tiny-sft-v3"],
+            "sample_count": 100,
+            "max_output_tokens": 1024,
+        },
+        False,
+    ),
 )
 
 

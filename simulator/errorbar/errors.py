@@ -31,8 +31,9 @@ def envelope(status: int, message: str, code: str | None = None) -> dict[str, An
 
 
 class QueueError(Exception):
-    def __init__(self, status: int, message: str, code: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, code: str | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.message, self.code, self.headers = status, message, code, headers or {}
 

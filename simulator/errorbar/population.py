@@ -38,9 +38,16 @@ def _dataset(dataset_id: str, size: int, seed: int) -> list[LoggedRequest]:
     rows = []
     for index in range(size):
         prompt = PROMPTS[(index * 5 + 3) % len(PROMPTS)]
-        rows.append(LoggedRequest(f"{dataset_id}_row_{index:03d}", f"SYSTEM: You are a support agent.\nUSER: {prompt}",
-                                  "Qwen/Qwen3-235B-A22B", "holdout", f"Reference answer {index}: the vetted reply.",
-                                  reference_good=rng.random() < 0.9))
+        rows.append(
+            LoggedRequest(
+                f"{dataset_id}_row_{index:03d}",
+                f"SYSTEM: You are a support agent.\nUSER: {prompt}",
+                "Qwen/Qwen3-235B-A22B",
+                "holdout",
+                f"Reference answer {index}: the vetted reply.",
+                reference_good=rng.random() < 0.9,
+            )
+        )
     return rows
 
 
@@ -60,8 +67,18 @@ def agent_traces() -> list[LoggedRequest]:
         for step in range(min(count, MAX_STEPS)):
             final = step == count - 1
             reply = f"Resolved (trace {run}): here is the answer." if final else f"TOOL_CALL lookup_order(step={step})"
-            steps.append(LoggedRequest(f"trace_{run}_step_{step:02d}", history, "Qwen/Qwen3-32B", "agent", reply,
-                                       text_reply=final, trace_id=f"trace_{run}", step=step))
+            steps.append(
+                LoggedRequest(
+                    f"trace_{run}_step_{step:02d}",
+                    history,
+                    "Qwen/Qwen3-32B",
+                    "agent",
+                    reply,
+                    text_reply=final,
+                    trace_id=f"trace_{run}",
+                    step=step,
+                )
+            )
             history += f"\nASSISTANT: {reply}\nTOOL: result of step {step}"
     return steps
 
@@ -85,7 +102,9 @@ def population(traffic: list[LoggedRequest], filters: dict[str, Any]) -> list[Lo
     return rows
 
 
-def check_population(rows: list[LoggedRequest], filters: dict[str, Any], *, needs_reference: bool) -> list[LoggedRequest]:
+def check_population(
+    rows: list[LoggedRequest], filters: dict[str, Any], *, needs_reference: bool
+) -> list[LoggedRequest]:
     """The usable rows, or the contract's refusal."""
     if filters.get("dataset_id"):
         if filters["dataset_id"] not in DATASETS:
@@ -98,8 +117,9 @@ def check_population(rows: list[LoggedRequest], filters: dict[str, Any], *, need
         rows = [r for r in rows if r.text_reply]
     if len({r.prompt for r in rows}) < 5:
         extra = " with references" if needs_reference else ""
-        raise QueueError(400, "Not enough logged traffic for this filter (need at least 5 distinct prompts"
-                              f"{extra} with this filter)")
+        raise QueueError(
+            400, f"Not enough logged traffic for this filter (need at least 5 distinct prompts{extra} with this filter)"
+        )
     return rows
 
 
@@ -114,9 +134,14 @@ def check_criterion_binding(criterion: Criterion, filters: dict[str, Any], *, ce
     differs = any(k in asked and asked[k] != v for k, v in scoped.items()) or any(k not in scoped for k in asked)
     unfiltered_on_scoped = bool(scoped) and not asked
     if differs or (certified and unfiltered_on_scoped):
-        strict = " (a certified switch matches populations strictly: it refuses instead of warning)" if certified else ""
-        raise QueueError(400, f"Population mismatch: criterion '{criterion.name}' was calibrated on "
-                              f"{_scope(scoped)}, this run samples {_scope(asked)}{strict}.")
+        strict = (
+            " (a certified switch matches populations strictly: it refuses instead of warning)" if certified else ""
+        )
+        raise QueueError(
+            400,
+            f"Population mismatch: criterion '{criterion.name}' was calibrated on "
+            f"{_scope(scoped)}, this run samples {_scope(asked)}{strict}.",
+        )
 
 
 def samples_needed(youden: float) -> int:
@@ -127,17 +152,30 @@ def check_certified(criterion: Criterion | None, kind: str, sample_count: int) -
     """The certified switch (``__stored__`` baseline, not a replay): a calibrated criterion is
     required (400), and a run too small to conclude answers 412."""
     if kind != "criterion" or criterion is None:
-        raise QueueError(400, f"baseline_model \"{STORED}\" (a certified switch) requires a calibrated criterion: "
-                              "eval_kind criterion with criterion_id.")
+        raise QueueError(
+            400,
+            f'baseline_model "{STORED}" (a certified switch) requires a calibrated criterion: '
+            "eval_kind criterion with criterion_id.",
+        )
     if criterion.tpr is None or criterion.tnr is None:
-        raise QueueError(400, f"Criterion '{criterion.name}' is not calibrated (no alignment run): a certified "
-                              "switch requires a calibrated criterion.")
+        raise QueueError(
+            400,
+            f"Criterion '{criterion.name}' is not calibrated (no alignment run): a certified "
+            "switch requires a calibrated criterion.",
+        )
     youden = criterion.tpr + criterion.tnr - 1
     if youden <= 0:
-        raise QueueError(400, f"Criterion '{criterion.name}' is no better than chance (TPR+TNR-1 = {youden:.2f}): "
-                              "a certified switch requires a calibrated criterion.")
+        raise QueueError(
+            400,
+            f"Criterion '{criterion.name}' is no better than chance (TPR+TNR-1 = {youden:.2f}): "
+            "a certified switch requires a calibrated criterion.",
+        )
     needed = samples_needed(youden)
     if sample_count < needed:
-        raise QueueError(412, f"Underpowered: with this judge (TPR+TNR-1 = {youden:.2f}) the corrected pass rate "
-                              f"cannot be bounded within ±{MAX_HALF_WIDTH:.2f} from {sample_count} samples; ask for "
-                              f"at least {needed} samples.", "precondition_failed")
+        raise QueueError(
+            412,
+            f"Underpowered: with this judge (TPR+TNR-1 = {youden:.2f}) the corrected pass rate "
+            f"cannot be bounded within ±{MAX_HALF_WIDTH:.2f} from {sample_count} samples; ask for "
+            f"at least {needed} samples.",
+            "precondition_failed",
+        )

@@ -58,8 +58,14 @@ def _mean(values: list[int | None]) -> float | None:
 def _clipped(samples: list[Sample]) -> int:
     def long(text: str) -> bool:
         return len(text) > CLIP_CHARS
-    return sum(1 for s in samples if long(s.request.prompt) or (s.baseline and long(s.baseline.text))
-               or any(long(g.answer.text) for g in s.graded))
+
+    return sum(
+        1
+        for s in samples
+        if long(s.request.prompt)
+        or (s.baseline and long(s.baseline.text))
+        or any(long(g.answer.text) for g in s.graded)
+    )
 
 
 def comparison_results(samples: list[Sample], spec: dict[str, Any]) -> dict[str, Any]:
@@ -77,26 +83,41 @@ def comparison_results(samples: list[Sample], spec: dict[str, Any]) -> dict[str,
         ci = wilson(score, judged)
         cost = sum(g.answer.cost_micros or 0 for g in rows)
         share = judged / len(rows) if rows else 0.0
-        per_candidate.append({
-            "model": arm["model"], "arm": arm["key"], "wins": count["win"], "losses": count["loss"],
-            "ties": count["tie"], "failed": count["failed"], "attempted": len(rows),
-            "judged_share": round(share, 4), "unreportable": share < REPORTABLE_SHARE,
-            "win_rate": score / judged if judged else None, "ci95": ci,
-            "inconclusive": ci is None or ci[0] <= 0.5 <= ci[1],
-            "truncated": sum(1 for g in rows if g.answer.truncated),
-            "avg_latency_ms": _mean([g.answer.latency_ms for g in rows]), "eval_cost_micros": cost,
-            "savings_pct": None if stored or not base_cost else round(100 * (base_cost - cost) / base_cost, 1),
-        })
+        per_candidate.append(
+            {
+                "model": arm["model"],
+                "arm": arm["key"],
+                "wins": count["win"],
+                "losses": count["loss"],
+                "ties": count["tie"],
+                "failed": count["failed"],
+                "attempted": len(rows),
+                "judged_share": round(share, 4),
+                "unreportable": share < REPORTABLE_SHARE,
+                "win_rate": score / judged if judged else None,
+                "ci95": ci,
+                "inconclusive": ci is None or ci[0] <= 0.5 <= ci[1],
+                "truncated": sum(1 for g in rows if g.answer.truncated),
+                "avg_latency_ms": _mean([g.answer.latency_ms for g in rows]),
+                "eval_cost_micros": cost,
+                "savings_pct": None if stored or not base_cost else round(100 * (base_cost - cost) / base_cost, 1),
+            }
+        )
         if spec["sample_filters"].get("trace_replay"):  # ASSUMED shape: the agent runs and steps replayed
             steps = [s.request for s in samples if s.request.trace_id is not None]
             per_candidate[-1]["replay"] = {"runs": len({r.trace_id for r in steps}), "steps": len(steps)}
     results: dict[str, Any] = {
-        "sample_count": len(samples), "clipped_samples": _clipped(samples),
-        "baseline": {"model": spec["baseline_model"], "stored_answers": stored,
-                     "truncated": sum(1 for b in bases if b.truncated),
-                     "avg_latency_ms": _mean([b.latency_ms for b in bases]),
-                     "eval_cost_micros": base_cost},
-        "per_candidate": per_candidate, "judge_cost_micros": judge_calls * JUDGE_CALL_MICROS,
+        "sample_count": len(samples),
+        "clipped_samples": _clipped(samples),
+        "baseline": {
+            "model": spec["baseline_model"],
+            "stored_answers": stored,
+            "truncated": sum(1 for b in bases if b.truncated),
+            "avg_latency_ms": _mean([b.latency_ms for b in bases]),
+            "eval_cost_micros": base_cost,
+        },
+        "per_candidate": per_candidate,
+        "judge_cost_micros": judge_calls * JUDGE_CALL_MICROS,
     }
     if spec.get("assertions"):
         results["assertion_results"] = assertion_results(samples, spec)
@@ -119,17 +140,25 @@ def criterion_results(samples: list[Sample], spec: dict[str, Any]) -> dict[str, 
         corrected_ci = None
         if corrected is not None and ci is not None:
             corrected_ci = [rogan_gladen(ci[0], tpr, tnr), rogan_gladen(ci[1], tpr, tnr)]
-        per_model.append({
-            "model": key, "judged_pass": passed, "judged_fail": failed,
-            "unparsed": sum(1 for g in rows if g.outcome == "unparsed"),
-            "truncated": sum(1 for g in rows if g.answer.truncated),
-            "observed_pass_rate": observed, "observed_ci": ci,
-            "corrected_pass_rate": corrected, "corrected_ci": corrected_ci,
-            "avg_latency_ms": _mean([g.answer.latency_ms for g in rows]),
-            "eval_cost_micros": sum(g.answer.cost_micros or 0 for g in rows),
-        })
+        per_model.append(
+            {
+                "model": key,
+                "judged_pass": passed,
+                "judged_fail": failed,
+                "unparsed": sum(1 for g in rows if g.outcome == "unparsed"),
+                "truncated": sum(1 for g in rows if g.answer.truncated),
+                "observed_pass_rate": observed,
+                "observed_ci": ci,
+                "corrected_pass_rate": corrected,
+                "corrected_ci": corrected_ci,
+                "avg_latency_ms": _mean([g.answer.latency_ms for g in rows]),
+                "eval_cost_micros": sum(g.answer.cost_micros or 0 for g in rows),
+            }
+        )
     results: dict[str, Any] = {
-        "eval_kind": "criterion", "sample_count": len(samples), "clipped_samples": _clipped(samples),
+        "eval_kind": "criterion",
+        "sample_count": len(samples),
+        "clipped_samples": _clipped(samples),
         "criterion": {"id": snapshot.get("criterion_id"), "name": snapshot.get("name")},
         "per_model": per_model,
         "judge_youden": None if tpr is None or tnr is None else round(tpr + tnr - 1, 4),
@@ -144,18 +173,27 @@ def assertion_results(samples: list[Sample], spec: dict[str, Any]) -> dict[str, 
     """ASSUMED shape (the page names ``assertion_results`` only): per arm, how many answers
     passed every assertion, and each assertion's pass count."""
     configs = spec.get("assertions") or []
-    keys = sorted({g.arm for s in samples for g in s.graded}, key=[g.arm for g in samples[0].graded].index) \
-        if samples else []
+    keys = (
+        sorted({g.arm for s in samples for g in s.graded}, key=[g.arm for g in samples[0].graded].index)
+        if samples
+        else []
+    )
     per_model = []
     for key in keys:
         rows = [g for s in samples for g in s.graded if g.arm == key]
         all_passed = sum(1 for g in rows if all(g.assertions))
-        per_model.append({
-            "model": key, "answers": len(rows), "passed_all": all_passed,
-            "pass_rate": all_passed / len(rows) if rows else None,
-            "per_assertion": [{"type": c.get("type"), "passed": sum(1 for g in rows if g.assertions[i])}
-                              for i, c in enumerate(configs)],
-        })
+        per_model.append(
+            {
+                "model": key,
+                "answers": len(rows),
+                "passed_all": all_passed,
+                "pass_rate": all_passed / len(rows) if rows else None,
+                "per_assertion": [
+                    {"type": c.get("type"), "passed": sum(1 for g in rows if g.assertions[i])}
+                    for i, c in enumerate(configs)
+                ],
+            }
+        )
     return {"per_model": per_model}
 
 
@@ -171,10 +209,13 @@ def spec_sheet(samples: list[Sample], arm: str) -> dict[str, Any]:
     ties = sum((ab == "tie") + (ba == "tie") for ab, ba in readings)
     total = 2 * len(readings)
     return {
-        "pairs": len(rows), "failed_pairs": len(rows) - len(both),
+        "pairs": len(rows),
+        "failed_pairs": len(rows) - len(both),
         "swap_consistency": consistent / len(both) if both else None,
         "swap_consistency_ci": wilson(consistent, len(both)),
-        "picks_first": first, "picks_second": second, "picks_tie": ties,
+        "picks_first": first,
+        "picks_second": second,
+        "picks_tie": ties,
         "first_minus_second": (first - second) / total * 100 if total else None,
         "tie_rate": ties / total if total else None,
         "disagreement_ties": sum(1 for ab, ba in readings if ab != ba),

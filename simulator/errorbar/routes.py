@@ -115,8 +115,9 @@ def delete_label(request: Request, run_id: str, _: Writer, sample_index: int = -
         run = store.get(run_id)
         if run.labels.pop((sample_index, candidate), None) is None:
             raise QueueError(404, "No such label", "not_found")
-        run.samples[sample_index].graded[[g.arm for g in run.samples[sample_index].graded].index(candidate)] \
-            .human_verdict = None
+        run.samples[sample_index].graded[
+            [g.arm for g in run.samples[sample_index].graded].index(candidate)
+        ].human_verdict = None
         return json_response({"sample_index": sample_index, "candidate": candidate, "deleted": True})
 
 
@@ -133,22 +134,56 @@ def evidence(request: Request, run_id: str, _: Reader) -> Response:
     gate_part = None
     if given:
         _status, verdict = verdicts.gate(store, run_id, query)
-        gate_part = {"params": {k: v for k, v in query.items() if k in verdicts.THRESHOLDS + ("model",)},
-                     "verdict": verdict}
+        gate_part = {
+            "params": {k: v for k, v in query.items() if k in verdicts.THRESHOLDS + ("model",)},
+            "verdict": verdict,
+        }
     snapshot = record["criterion_snapshot"]
     body = {
-        "signature": None, "unsigned": True, "bundle_v": 1, "generated_at": _now(),
-        "run": {k: record[k] for k in ("id", "name", "eval_kind", "status", "created_at", "sample_count",
-                                        "baseline_model", "candidate_models", "judge_model", "rubric_type",
-                                        "sample_filters", "assertions")} | {"workspace_id": "ws_demo"},
-        "results": record["results"], "gate": gate_part,
-        "instrument": {"judge_model": record["judge_model"], "judge_prompt": record["rubric"],
-                       "criterion_snapshot": snapshot, "certificate": None, "note": None},
+        "signature": None,
+        "unsigned": True,
+        "bundle_v": 1,
+        "generated_at": _now(),
+        "run": {
+            k: record[k]
+            for k in (
+                "id",
+                "name",
+                "eval_kind",
+                "status",
+                "created_at",
+                "sample_count",
+                "baseline_model",
+                "candidate_models",
+                "judge_model",
+                "rubric_type",
+                "sample_filters",
+                "assertions",
+            )
+        }
+        | {"workspace_id": "ws_demo"},
+        "results": record["results"],
+        "gate": gate_part,
+        "instrument": {
+            "judge_model": record["judge_model"],
+            "judge_prompt": record["rubric"],
+            "criterion_snapshot": snapshot,
+            "certificate": None,
+            "note": None,
+        },
         "samples": {"count": len(run.samples), "note": None, "lineage": ["ab", "ba"] if not snapshot else ["abs"]},
         "content": {"included": False, "reason": "the simulated workspace does not store content"},
         "refusals": {"window_days": 7, "scope": "run", "count": 0, "complete": True, "events": []},
-        "attestation": {"ok": True, "checked_rows": len(run.samples), "head_seq": len(run.samples), "problems": [],
-                        "acknowledged": False, "window": None, "chain_head": None, "statement": "simulated"},
+        "attestation": {
+            "ok": True,
+            "checked_rows": len(run.samples),
+            "head_seq": len(run.samples),
+            "problems": [],
+            "acknowledged": False,
+            "window": None,
+            "chain_head": None,
+            "statement": "simulated",
+        },
     }
     return json_response(body)
 
@@ -159,19 +194,36 @@ def criterion_json(criterion: Criterion, store: RunStore) -> dict[str, Any]:
     tp = round((criterion.tpr or 0) * criterion.positives_labelled)
     tn = round((criterion.tnr or 0) * criterion.negatives_labelled)
     return {
-        "id": criterion.id, "name": criterion.name, "description": criterion.name,
-        "judge_prompt": criterion.judge_prompt, "judge_model": criterion.judge_model, "status": "active",
-        "source": "manual", "unit": criterion.unit, "population": criterion.population, "population_family": None,
-        "online_enabled": False, "online_percent": 0, "online_cap_usd": None, "online_spent_usd": 0,
+        "id": criterion.id,
+        "name": criterion.name,
+        "description": criterion.name,
+        "judge_prompt": criterion.judge_prompt,
+        "judge_model": criterion.judge_model,
+        "status": "active",
+        "source": "manual",
+        "unit": criterion.unit,
+        "population": criterion.population,
+        "population_family": None,
+        "online_enabled": False,
+        "online_percent": 0,
+        "online_cap_usd": None,
+        "online_spent_usd": 0,
         "tier": {"trustworthy": "aligned", "misaligned": "misaligned"}.get(criterion.trust, "unmeasured"),
-        "trust": criterion.trust, "fail_grades_needed": 0 if criterion.aligned else 30,
+        "trust": criterion.trust,
+        "fail_grades_needed": 0 if criterion.aligned else 30,
         "pass_grades_needed": 0 if criterion.aligned else 30,
-        "tpr": criterion.tpr, "tnr": criterion.tnr, "kappa": criterion.kappa,
+        "tpr": criterion.tpr,
+        "tnr": criterion.tnr,
+        "kappa": criterion.kappa,
         "tpr_ci": wilson(tp, criterion.positives_labelled) if criterion.aligned else None,
         "tnr_ci": wilson(tn, criterion.negatives_labelled) if criterion.aligned else None,
         "alignment_n": criterion.positives_labelled + criterion.negatives_labelled or None,
-        "aligned_at": criterion.aligned_at, "drift_status": "ok", "drift_signal": None, "drift_reason": None,
-        "drift_checked_at": None, "created_at": "2026-11-01T09:00:00Z",
+        "aligned_at": criterion.aligned_at,
+        "drift_status": "ok",
+        "drift_signal": None,
+        "drift_reason": None,
+        "drift_checked_at": None,
+        "created_at": "2026-11-01T09:00:00Z",
     }
 
 

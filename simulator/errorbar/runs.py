@@ -21,7 +21,12 @@ from simulator.errorbar.samples import Sample, draw_samples, sample_json
 from simulator.errorbar.screening import estimated_spend_usd, read_similarity, screening_block, screening_pool
 from simulator.errorbar.validate import population, validate_create
 from simulator.errorbar.world import (
-    DEMO_EMAIL, JudgeBehaviour, LoggedRequest, demo_keys, seeded_criteria, seeded_traffic,
+    DEMO_EMAIL,
+    JudgeBehaviour,
+    LoggedRequest,
+    demo_keys,
+    seeded_criteria,
+    seeded_traffic,
 )
 
 PENDING_S = 1.0
@@ -127,14 +132,24 @@ class RunStore:
         status = self.status(run)
         filters = dict(spec["sample_filters"])
         return {
-            "id": run.id, "name": spec["name"], "rubric": spec["rubric"], "rubric_type": spec["rubric_type"],
-            "eval_kind": spec["eval_kind"], "criterion_snapshot": spec.get("criterion_snapshot"),
-            "baseline_model": spec["baseline_model"], "candidate_models": [a["key"] for a in spec["arms"]],
+            "id": run.id,
+            "name": spec["name"],
+            "rubric": spec["rubric"],
+            "rubric_type": spec["rubric_type"],
+            "eval_kind": spec["eval_kind"],
+            "criterion_snapshot": spec.get("criterion_snapshot"),
+            "baseline_model": spec["baseline_model"],
+            "candidate_models": [a["key"] for a in spec["arms"]],
             "arms": [{k: a[k] for k in ("key", "model", "label", "system", "tools", "n")} for a in spec["arms"]],
-            "judge_model": spec["judge_model"], "sample_count": spec["sample_count"],
-            "max_output_tokens": spec["max_output_tokens"], "sample_filters": filters, "status": status,
-            "error": run.error, "progress_ratio": round(self.ratio(run), 4),
-            "assertions": spec["assertions"] or None, "created_at": run.created_at,
+            "judge_model": spec["judge_model"],
+            "sample_count": spec["sample_count"],
+            "max_output_tokens": spec["max_output_tokens"],
+            "sample_filters": filters,
+            "status": status,
+            "error": run.error,
+            "progress_ratio": round(self.ratio(run), 4),
+            "assertions": spec["assertions"] or None,
+            "created_at": run.created_at,
             "results": self._results_json(run) if status == "DONE" else None,
         }
 
@@ -158,9 +173,15 @@ class RunStore:
             rates = None
             if criterion is not None:
                 spec["criterion_snapshot"] = {
-                    "criterion_id": criterion.id, "name": criterion.name, "judge_prompt": criterion.judge_prompt,
-                    "judge_model": criterion.judge_model, "tpr": criterion.tpr, "tnr": criterion.tnr,
-                    "kappa": criterion.kappa, "trust": criterion.trust, "aligned_at": criterion.aligned_at,
+                    "criterion_id": criterion.id,
+                    "name": criterion.name,
+                    "judge_prompt": criterion.judge_prompt,
+                    "judge_model": criterion.judge_model,
+                    "tpr": criterion.tpr,
+                    "tnr": criterion.tnr,
+                    "kappa": criterion.kappa,
+                    "trust": criterion.trust,
+                    "aligned_at": criterion.aligned_at,
                     "positives_labelled": criterion.positives_labelled,
                     "negatives_labelled": criterion.negatives_labelled,
                 }
@@ -170,8 +191,9 @@ class RunStore:
             if spec["screening"]:
                 rows = population(pool, {k: v for k, v in spec["sample_filters"].items() if k != "screening"})
             else:
-                rows = population(self.traffic, spec["sample_filters"], spec.get("needs_reference", False)) \
-                    or self.traffic
+                rows = (
+                    population(self.traffic, spec["sample_filters"], spec.get("needs_reference", False)) or self.traffic
+                )
             samples = draw_samples(run_id, self.seed, spec, rows, self.judge, rates)
             if spec["screening"]:
                 read_similarity(samples, spec, self.seed, run_id, self.judge)
@@ -179,8 +201,14 @@ class RunStore:
             judge_calls = len(spec["arms"]) * 2 if spec["eval_kind"] == "comparison" else models
             if spec["screening"]:
                 judge_calls += len(spec["arms"])  # the similarity reading of each answer
-            run = Run(run_id, spec, self.wall_clock().isoformat().replace("+00:00", "Z"), self.clock(),
-                      samples, spec["sample_count"] * (models + judge_calls))
+            run = Run(
+                run_id,
+                spec,
+                self.wall_clock().isoformat().replace("+00:00", "Z"),
+                self.clock(),
+                samples,
+                spec["sample_count"] * (models + judge_calls),
+            )
             if self.balance_usd <= 0:
                 run.fail_at_ratio = 0.3  # ASSUMED: plain runs are funds-checked per tick
             self._runs[run_id] = run

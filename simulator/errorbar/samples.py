@@ -67,23 +67,23 @@ def _answer(model: str, request: LoggedRequest, cap: int, rng: random.Random) ->
         lead = "Here is how to handle it" if good else "I think maybe"
         words = [lead + f": {topic.lower()}"] + ["step"] * (used // 40)
         text = " ".join(words) + ("" if not truncated else " step step step")
-    return Answer(text, truncated, good, spec.latency_ms + rng.randint(0, spec.latency_ms // 2),
-                  price(model, used))
+    return Answer(text, truncated, good, spec.latency_ms + rng.randint(0, spec.latency_ms // 2), price(model, used))
 
 
 def _stored_answer(request: LoggedRequest, rng: random.Random) -> Answer:
     """The logged reply as it was shipped (never regenerated: no latency, no cost)."""
     spec = CATALOG_BY_ID[request.model]
     good = rng.random() < spec.quality
-    return Answer(request.reply, False, good if request.reference_good is None else request.reference_good,
-                  None, None)
+    return Answer(request.reply, False, good if request.reference_good is None else request.reference_good, None, None)
 
 
-def _adherence_truth(answer: Answer, base: Answer, reference_good: bool, base_is_reference: bool,
-                     rng: random.Random) -> str:
+def _adherence_truth(
+    answer: Answer, base: Answer, reference_good: bool, base_is_reference: bool, rng: random.Random
+) -> str:
     """Which answer is closer to the stored reference: an answer agrees with it when both are
     good or both are not (so a wrong reference rewards the wrong answers), with some noise;
     the stored answer is the reference itself."""
+
     def close(item: Answer) -> bool:
         return (not item.truncated) and item.good == reference_good and rng.random() < 0.9
 
@@ -151,8 +151,14 @@ def check_assertion(config: dict[str, Any], answer: Answer) -> bool:
     return kind == "no_tool_call"
 
 
-def draw_samples(run_id: str, seed: int, spec: dict[str, Any], population: list[LoggedRequest],
-                 judge: JudgeBehaviour, criterion_rates: tuple[float, float] | None) -> list[Sample]:
+def draw_samples(
+    run_id: str,
+    seed: int,
+    spec: dict[str, Any],
+    population: list[LoggedRequest],
+    judge: JudgeBehaviour,
+    criterion_rates: tuple[float, float] | None,
+) -> list[Sample]:
     """``spec``: the created run's fields; ``criterion_rates``: the frozen judge's (tpr, tnr)."""
     rng = random.Random(f"errorbar-run:{seed}:{run_id}")
     chosen = rng.sample(population, min(spec["sample_count"], len(population)))
@@ -185,8 +191,13 @@ def draw_samples(run_id: str, seed: int, spec: dict[str, Any], population: list[
                 if adherence:
                     truth = _adherence_truth(answer, base, reference.good, baseline == STORED, draw)
                 else:
-                    truth = ("candidate" if answer.good and not base.good else
-                             "baseline" if base.good and not answer.good else "tie")
+                    truth = (
+                        "candidate"
+                        if answer.good and not base.good
+                        else "baseline"
+                        if base.good and not answer.good
+                        else "tie"
+                    )
                 ab = _reading(truth, "baseline", judge, draw)
                 ba = _reading(truth, "candidate", judge, draw)
                 graded.append(Graded(arm["key"], answer, pair_outcome(ab, ba), {"ab": ab, "ba": ba}))
@@ -205,19 +216,29 @@ def sample_json(sample: Sample) -> dict[str, Any]:
     ``cost_micros``, ``orderings``, ``assertions``) so every result count can be recomputed."""
     base = sample.baseline
     item: dict[str, Any] = {
-        "index": sample.index, "prompt": clip(sample.request.prompt),
+        "index": sample.index,
+        "prompt": clip(sample.request.prompt),
         "baseline_answer": clip(base.text) if base else "",
     }
     if base is not None:
-        item.update(baseline_truncated=base.truncated, baseline_latency_ms=base.latency_ms,
-                    baseline_cost_micros=base.cost_micros)
+        item.update(
+            baseline_truncated=base.truncated,
+            baseline_latency_ms=base.latency_ms,
+            baseline_cost_micros=base.cost_micros,
+        )
     if sample.request.trace_id is not None:  # a replay sample: one teacher-forced step of an agent run
         item["replay"] = {"trace_id": sample.request.trace_id, "step": sample.request.step}
     candidates = []
     for graded in sample.graded:
-        entry: dict[str, Any] = {"model": graded.arm, "answer": clip(graded.answer.text), "outcome": graded.outcome,
-                                 "truncated": graded.answer.truncated, "latency_ms": graded.answer.latency_ms,
-                                 "cost_micros": graded.answer.cost_micros, "assertions": graded.assertions}
+        entry: dict[str, Any] = {
+            "model": graded.arm,
+            "answer": clip(graded.answer.text),
+            "outcome": graded.outcome,
+            "truncated": graded.answer.truncated,
+            "latency_ms": graded.answer.latency_ms,
+            "cost_micros": graded.answer.cost_micros,
+            "assertions": graded.assertions,
+        }
         if graded.orderings:
             entry["orderings"] = dict(graded.orderings)
         if graded.human_verdict is not None:

@@ -89,8 +89,12 @@ def token_shape(rows: list[LoggedRequest]) -> dict[str, Any]:
     prompts = sorted(prompt_tokens(r) for r in rows)
     answers = sorted(logged_answer_tokens(r) for r in rows)
     p90 = answers[min(len(answers) - 1, int(0.9 * len(answers)))] if answers else None
-    return {"requests": len(rows), "median_prompt_tokens": median(prompts) if prompts else None,
-            "median_output_tokens": median(answers) if answers else None, "p90_output_tokens": p90}
+    return {
+        "requests": len(rows),
+        "median_prompt_tokens": median(prompts) if prompts else None,
+        "median_output_tokens": median(answers) if answers else None,
+        "p90_output_tokens": p90,
+    }
 
 
 def estimated_spend_usd(spec: dict[str, Any], rows: list[LoggedRequest]) -> float:
@@ -110,8 +114,7 @@ def agreement(candidate: str, incumbent: str) -> float:
     return max(0.05, 1.0 - QUALITY_GAP_WEIGHT * gap)
 
 
-def read_similarity(samples: list[Sample], spec: dict[str, Any], seed: int, run_id: str,
-                    judge: JudgeBehaviour) -> None:
+def read_similarity(samples: list[Sample], spec: dict[str, Any], seed: int, run_id: str, judge: JudgeBehaviour) -> None:
     """Give each candidate answer of a screening run its similarity reading (drawn once)."""
     incumbent = spec["incumbent"]
     models = {arm["key"]: arm["model"] for arm in spec["arms"]}
@@ -147,40 +150,70 @@ def screening_block(samples: list[Sample], spec: dict[str, Any], traffic: list[L
         unparsed = sum(1 for g in rows if g.similarity == "unparsed")
         judged = matched + differed
         rate_per_token = price(arm["model"], 1)
-        answer_tokens = median(g.answer.cost_micros / rate_per_token for g in rows if g.answer.cost_micros) \
-            if rows else 0.0
+        answer_tokens = (
+            median(g.answer.cost_micros / rate_per_token for g in rows if g.answer.cost_micros) if rows else 0.0
+        )
         micros = rate_per_token * (prompt + answer_tokens)
         savings = 100 * (incumbent_micros - micros) / incumbent_micros if incumbent_micros else None
         ci = wilson(matched, judged)
-        quality = ("uncertain" if ci is None else "similar" if ci[0] >= SWITCH_MIN_MATCH_LOWER
-                   else "different" if ci[1] < SWITCH_MIN_MATCH_LOWER else "uncertain")
-        per_candidate.append({
-            "model": arm["model"], "arm": arm["key"],
-            "similarity": {"matched": matched, "differed": differed, "unparsed": unparsed, "judged": judged,
-                           "match_rate": matched / judged if judged else None, "ci95": ci},
-            "est_usd_per_request": _usd(micros),
-            "est_savings_pct": None if savings is None else round(savings, 1),
-            "projected_monthly_usd": round(micros * INCUMBENT_REQUESTS_PER_MONTH / 1e6, 2),
-            "projected_monthly_savings_usd": round((incumbent_month - micros * INCUMBENT_REQUESTS_PER_MONTH) / 1e6, 2),
-            "status": "cheaper" if savings is not None and savings >= SWITCH_MIN_SAVINGS_PCT else "not_cheaper",
-            "quality": quality,
-        })
+        quality = (
+            "uncertain"
+            if ci is None
+            else "similar"
+            if ci[0] >= SWITCH_MIN_MATCH_LOWER
+            else "different"
+            if ci[1] < SWITCH_MIN_MATCH_LOWER
+            else "uncertain"
+        )
+        per_candidate.append(
+            {
+                "model": arm["model"],
+                "arm": arm["key"],
+                "similarity": {
+                    "matched": matched,
+                    "differed": differed,
+                    "unparsed": unparsed,
+                    "judged": judged,
+                    "match_rate": matched / judged if judged else None,
+                    "ci95": ci,
+                },
+                "est_usd_per_request": _usd(micros),
+                "est_savings_pct": None if savings is None else round(savings, 1),
+                "projected_monthly_usd": round(micros * INCUMBENT_REQUESTS_PER_MONTH / 1e6, 2),
+                "projected_monthly_savings_usd": round(
+                    (incumbent_month - micros * INCUMBENT_REQUESTS_PER_MONTH) / 1e6, 2
+                ),
+                "status": "cheaper" if savings is not None and savings >= SWITCH_MIN_SAVINGS_PCT else "not_cheaper",
+                "quality": quality,
+            }
+        )
     eligible = [c for c in per_candidate if c["status"] == "cheaper" and c["quality"] == "similar"]
     if eligible:
         best = max(eligible, key=lambda c: c["projected_monthly_savings_usd"])
-        recommendation = {"action": "switch", "model": best["model"],
-                          "reason": f"{best['model']} is {best['est_savings_pct']:.0f}% cheaper per request and its "
-                                    "answers match the incumbent's often enough to be worth a full bake-off."}
+        recommendation = {
+            "action": "switch",
+            "model": best["model"],
+            "reason": f"{best['model']} is {best['est_savings_pct']:.0f}% cheaper per request and its "
+            "answers match the incumbent's often enough to be worth a full bake-off.",
+        }
     else:
-        recommendation = {"action": "keep", "model": None,
-                          "reason": f"No screened model is at least {SWITCH_MIN_SAVINGS_PCT:.0f}% cheaper with answers "
-                                    f"that match the incumbent's (match-rate interval from "
-                                    f"{SWITCH_MIN_MATCH_LOWER:.0%} up)."}
+        recommendation = {
+            "action": "keep",
+            "model": None,
+            "reason": f"No screened model is at least {SWITCH_MIN_SAVINGS_PCT:.0f}% cheaper with answers "
+            f"that match the incumbent's (match-rate interval from "
+            f"{SWITCH_MIN_MATCH_LOWER:.0%} up).",
+        }
     return {
-        "incumbent": {"model": incumbent, "est_usd_per_request": _usd(incumbent_micros),
-                      "projected_monthly_usd": round(incumbent_month / 1e6, 2),
-                      "monthly_requests": INCUMBENT_REQUESTS_PER_MONTH},
-        "token_shape": shape, "per_candidate": per_candidate, "recommendation": recommendation,
-        "judge_shares_family": judge_family is not None and any(
-            CATALOG_BY_ID[arm["model"]].family == judge_family for arm in spec["arms"]),
+        "incumbent": {
+            "model": incumbent,
+            "est_usd_per_request": _usd(incumbent_micros),
+            "projected_monthly_usd": round(incumbent_month / 1e6, 2),
+            "monthly_requests": INCUMBENT_REQUESTS_PER_MONTH,
+        },
+        "token_shape": shape,
+        "per_candidate": per_candidate,
+        "recommendation": recommendation,
+        "judge_shares_family": judge_family is not None
+        and any(CATALOG_BY_ID[arm["model"]].family == judge_family for arm in spec["arms"]),
     }

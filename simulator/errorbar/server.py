@@ -1,7 +1,7 @@
 """``ErrorbarServer``: the local eval-run queue in a background thread (uvicorn on loopback).
 
-    with ErrorbarServer(seed=7, speed=50) as queue:
-        httpx.get(f"{queue.base_url}/v1/evals", headers={"Authorization": f"Bearer {queue.admin_key}"})
+with ErrorbarServer(seed=7, speed=50) as queue:
+    httpx.get(f"{queue.base_url}/v1/evals", headers={"Authorization": f"Bearer {queue.admin_key}"})
 """
 
 from __future__ import annotations
@@ -20,15 +20,22 @@ class ErrorbarServer(PlatformServer):
     store: RunStore
     faults: Faults
 
-    def __init__(self, seed: int = 7, speed: float = 1.0, host: str = "127.0.0.1", port: int = 0,
-                 chaos: ChaosConfig | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 7,
+        speed: float = 1.0,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        chaos: ChaosConfig | None = None,
+    ) -> None:
         def build_app(chaos_state: ChaosState, requests: RequestLog) -> ASGIApp:
             self.store = RunStore(seed, speed)
             self.faults = Faults()
             return create_app(self.store, chaos_state, self.faults, requests)
 
-        super().__init__(build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port,
-                         thread_name="errorbar-simulator")
+        super().__init__(
+            build_app, seed=seed, speed=speed, chaos=chaos, host=host, port=port, thread_name="errorbar-simulator"
+        )
 
     @property
     def admin_key(self) -> str:
@@ -63,7 +70,14 @@ class ErrorbarServer(PlatformServer):
         """The next matching request is carried out, then its answer is lost mid-body."""
         self.faults.add(Fault(method.upper(), path, LOSE_ANSWER, "", None, times))
 
-    def fail_next(self, method: str, path: str, status: int, message: str = "Injected fault.",
-                  retry_after: int | None = None, times: int = 1) -> None:
+    def fail_next(
+        self,
+        method: str,
+        path: str,
+        status: int,
+        message: str = "Injected fault.",
+        retry_after: int | None = None,
+        times: int = 1,
+    ) -> None:
         """The next matching request answers ``status`` (``path``: exact, or ``*suffix``)."""
         self.faults.add(Fault(method.upper(), path, str(status), message, retry_after, times))

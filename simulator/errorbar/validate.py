@@ -8,14 +8,23 @@ import re
 from typing import Any
 
 from simulator.errorbar.errors import QueueError
-from simulator.errorbar.population import check_certified, check_criterion_binding, check_population
-from simulator.errorbar.population import DATASETS
+from simulator.errorbar.population import DATASETS, check_certified, check_criterion_binding, check_population
 from simulator.errorbar.population import population as sampled_rows
 from simulator.errorbar.world import CATALOG_BY_ID, DEFAULT_JUDGE, STORED, Criterion, LoggedRequest
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:+\-]{0,63}$")
-ASSERTION_TYPES = {"json_valid", "json_schema", "regex_match", "contains", "not_contains", "max_length",
-                   "min_length", "completed", "tool_called", "no_tool_call"}
+ASSERTION_TYPES = {
+    "json_valid",
+    "json_schema",
+    "regex_match",
+    "contains",
+    "not_contains",
+    "max_length",
+    "min_length",
+    "completed",
+    "tool_called",
+    "no_tool_call",
+}
 SCREENING_RUBRIC = "Which answer serves the user better: accurate, complete, and in the product's tone."
 
 
@@ -100,13 +109,22 @@ def _arms(body: dict[str, Any], baseline: str, minimum: int) -> list[dict[str, A
         n = arm.get("n")
         if n is not None and (not isinstance(n, int) or not 2 <= n <= 8):
             raise bad("candidate n must be 2..8")
-        arms.append({"key": key, "model": model, "label": label, "system": arm.get("system") is not None,
-                     "tools": arm.get("tools") is not None, "n": n or 1})
+        arms.append(
+            {
+                "key": key,
+                "model": model,
+                "label": label,
+                "system": arm.get("system") is not None,
+                "tools": arm.get("tools") is not None,
+                "n": n or 1,
+            }
+        )
     return arms
 
 
-def population(traffic: list[LoggedRequest], filters: dict[str, Any], needs_reference: bool = False
-               ) -> list[LoggedRequest]:
+def population(
+    traffic: list[LoggedRequest], filters: dict[str, Any], needs_reference: bool = False
+) -> list[LoggedRequest]:
     """The rows a run samples (logged traffic, a dataset, or agent steps: ``population``);
     ``needs_reference``: only rows with a text reply to compare against."""
     rows = sampled_rows(traffic, filters)
@@ -149,7 +167,7 @@ def validate_create(body: Any, traffic: list[LoggedRequest], criteria: dict[str,
         raise bad("sample_filters must be an object")
     filters = {k: v for k, v in filters.items() if v not in ("", None)}
     if filters.get("trace_replay") and baseline != STORED:
-        raise bad("trace_replay needs baseline_model \"__stored__\"")
+        raise bad('trace_replay needs baseline_model "__stored__"')
     needs_reference = rubric_type == "adherence"  # adherence needs text replies to compare with
     check_population(sampled_rows(traffic, filters), filters, needs_reference=needs_reference)
     if criterion is not None:
@@ -159,12 +177,19 @@ def validate_create(body: Any, traffic: list[LoggedRequest], criteria: dict[str,
     if baseline == STORED and not filters.get("trace_replay"):
         check_certified(criterion, kind, sample_count)
     return {
-        "name": name.strip(), "rubric": rubric if kind == "comparison" else (criterion.judge_prompt if criterion else ""),
-        "rubric_type": rubric_type, "eval_kind": kind, "criterion": criterion,
-        "baseline_model": baseline, "arms": arms, "judge_model": criterion.judge_model if criterion else judge,
+        "name": name.strip(),
+        "rubric": rubric if kind == "comparison" else (criterion.judge_prompt if criterion else ""),
+        "rubric_type": rubric_type,
+        "eval_kind": kind,
+        "criterion": criterion,
+        "baseline_model": baseline,
+        "arms": arms,
+        "judge_model": criterion.judge_model if criterion else judge,
         "sample_count": sample_count,
         "max_output_tokens": _int(body, "max_output_tokens", 256, 16384, 4096),
-        "assertions": _assertions(body.get("assertions")), "sample_filters": filters, "screening": False,
+        "assertions": _assertions(body.get("assertions")),
+        "sample_filters": filters,
+        "screening": False,
         "needs_reference": needs_reference,
     }
 
@@ -173,8 +198,13 @@ def screening_spec(body: dict[str, Any], traffic: list[LoggedRequest]) -> dict[s
     """The screening run the queue fills in (see ``simulator.errorbar.screening``); only
     ``name``, ``sample_count``, ``candidate_models``, ``judge_model`` and
     ``sample_filters.dataset_id`` are honoured."""
-    from simulator.errorbar.screening import (MAX_SCREENING_SAMPLES, default_candidates, incumbent_of,
-                                              nothing_to_screen, screening_pool)
+    from simulator.errorbar.screening import (
+        MAX_SCREENING_SAMPLES,
+        default_candidates,
+        incumbent_of,
+        nothing_to_screen,
+        screening_pool,
+    )
 
     filters = body.get("sample_filters") or {}
     if not isinstance(filters, dict):
@@ -206,10 +236,18 @@ def screening_spec(body: dict[str, Any], traffic: list[LoggedRequest]) -> dict[s
     if name is not None and (not isinstance(name, str) or not 1 <= len(name.strip()) <= 80):
         raise bad("name must be 1..80 characters")
     return {
-        "name": (name or f"Screening of {incumbent}").strip()[:80], "rubric": SCREENING_RUBRIC,
-        "rubric_type": "direct", "eval_kind": "comparison", "criterion": None, "baseline_model": STORED,
+        "name": (name or f"Screening of {incumbent}").strip()[:80],
+        "rubric": SCREENING_RUBRIC,
+        "rubric_type": "direct",
+        "eval_kind": "comparison",
+        "criterion": None,
+        "baseline_model": STORED,
         "arms": [{"key": m, "model": m, "label": None, "system": False, "tools": False, "n": 1} for m in models],
         "judge_model": _model(body.get("judge_model", DEFAULT_JUDGE), "judge_model"),
-        "sample_count": _int(body, "sample_count", 5, 500, max(5, min(500, size))), "max_output_tokens": 4096,
-        "assertions": [], "sample_filters": echo, "screening": True, "incumbent": incumbent,
+        "sample_count": _int(body, "sample_count", 5, 500, max(5, min(500, size))),
+        "max_output_tokens": 4096,
+        "assertions": [],
+        "sample_filters": echo,
+        "screening": True,
+        "incumbent": incumbent,
     }

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from simulator.errorbar.errors import QueueError
 from simulator.errorbar.calibration import pairwise_block
+from simulator.errorbar.errors import QueueError
 from simulator.errorbar.results import wilson
 from simulator.errorbar.runs import Run, RunStore
 from simulator.errorbar.world import STORED
@@ -25,8 +25,9 @@ def threshold(raw: str | None) -> float | None:
     return value if value is not None and 0.0 <= value <= 1.0 else None
 
 
-def _check(check: str, model: str, required: float, actual: float | None, note: str | None = None,
-           passed: bool | None = None) -> dict[str, Any]:
+def _check(
+    check: str, model: str, required: float, actual: float | None, note: str | None = None, passed: bool | None = None
+) -> dict[str, Any]:
     ok = passed if passed is not None else (actual is not None and actual >= required)
     item = {"check": check, "model": model, "required": required, "actual": actual, "pass": ok}
     if note:
@@ -46,9 +47,13 @@ def gate(store: RunStore, run_id: str, query: dict[str, str]) -> tuple[int, dict
             reason = NOT_DONE if status in ("PENDING", "RUNNING") else f"Run is {status}: {run.error or 'no results'}"
             return 412, {"pass": False, "status": status, "checks": [], "reason": reason}
         if all(v is None for v in wanted.values()):
-            return 412, {"pass": False, "status": status, "checks": [],
-                         "reason": "No threshold given: pass min_win_rate, min_pass_rate, "
-                                   "min_assertion_pass_rate or noninferiority_margin."}
+            return 412, {
+                "pass": False,
+                "status": status,
+                "checks": [],
+                "reason": "No threshold given: pass min_win_rate, min_pass_rate, "
+                "min_assertion_pass_rate or noninferiority_margin.",
+            }
         checks = _checks(run, wanted, ties, query.get("model"))
         passed = bool(checks) and all(c["pass"] for c in checks)
         body: dict[str, Any] = {"pass": passed, "status": status, "checks": checks}
@@ -79,8 +84,9 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
                 note = PRINTED_NOTE
             actual = ci[0] if ci else None
             note += "; unreportable: too many pairs without a judge reading" if row["unreportable"] else ""
-            checks.append(_check("win_rate", row["arm"], required, actual, note,
-                                 False if row["unreportable"] else None))
+            checks.append(
+                _check("win_rate", row["arm"], required, actual, note, False if row["unreportable"] else None)
+            )
     by_model = {row["model"]: row for row in results.get("per_model", [])}
     graded = arms if arms or model else [run.spec["baseline_model"]]
     if (required := wanted["min_pass_rate"]) is not None:
@@ -94,23 +100,40 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
                 checks.append(_check("pass_rate", key, required, row["corrected_ci"][0]))
             else:
                 ci = row["observed_ci"]
-                checks.append(_check("pass_rate", key, required, ci[0] if ci else None,
-                                     "the judge is unvalidated: observed interval"))
+                checks.append(
+                    _check(
+                        "pass_rate", key, required, ci[0] if ci else None, "the judge is unvalidated: observed interval"
+                    )
+                )
     if (required := wanted["min_assertion_pass_rate"]) is not None:
         assertion_rows = {r["model"]: r for r in (results.get("assertion_results") or {}).get("per_model", [])}
         if not assertion_rows:
-            checks.append(_check("assertion_pass_rate", model or "*", required, None, "no assertions configured", False))
+            checks.append(
+                _check("assertion_pass_rate", model or "*", required, None, "no assertions configured", False)
+            )
         for key in arms:
             row = assertion_rows.get(key)
             if row is not None:
                 checks.append(_check("assertion_pass_rate", key, required, row["pass_rate"]))
     if (margin := wanted["noninferiority_margin"]) is not None:
         incumbent = by_model.get(run.spec["baseline_model"])
-        usable = (criterion and run.spec["baseline_model"] == STORED and incumbent is not None
-                  and incumbent["corrected_pass_rate"] is not None)
+        usable = (
+            criterion
+            and run.spec["baseline_model"] == STORED
+            and incumbent is not None
+            and incumbent["corrected_pass_rate"] is not None
+        )
         if not usable or incumbent is None:
-            checks.append(_check("noninferiority", model or "*", margin, None,
-                                 "needs a criterion run on __stored__ with a calibrated judge", False))
+            checks.append(
+                _check(
+                    "noninferiority",
+                    model or "*",
+                    margin,
+                    None,
+                    "needs a criterion run on __stored__ with a calibrated judge",
+                    False,
+                )
+            )
         else:
             # ASSUMED: the margin is scaled by the judge's measured error as margin × (TPR+TNR−1),
             # so a judge that errs more leaves less room (the page says only "scaled").
@@ -118,8 +141,10 @@ def _checks(run: Run, wanted: dict[str, float | None], ties: str, model: str | N
             youden = (snapshot.get("tpr") or 0) + (snapshot.get("tnr") or 0) - 1
             scaled = margin * youden
             floor = incumbent["corrected_pass_rate"] - scaled
-            note = (f"margin {margin:.3f} scaled by the judge's TPR+TNR-1 {youden:.3f} to {scaled:.3f}; incumbent "
-                    f"(what you shipped) corrected pass rate {incumbent['corrected_pass_rate']:.3f}")
+            note = (
+                f"margin {margin:.3f} scaled by the judge's TPR+TNR-1 {youden:.3f} to {scaled:.3f}; incumbent "
+                f"(what you shipped) corrected pass rate {incumbent['corrected_pass_rate']:.3f}"
+            )
             for key in arms:
                 row = by_model.get(key)
                 actual = row["corrected_ci"][0] if row and row["corrected_ci"] else None
@@ -137,8 +162,11 @@ def _rows(run: Run) -> dict[tuple[str, str], tuple[float, int, list[float] | Non
         judged = row["judged_pass"] + row["judged_fail"]
         out[(row["model"], "observed_pass_rate")] = (row["judged_pass"], judged, row["observed_ci"])
         if row["corrected_pass_rate"] is not None:
-            out[(row["model"], "corrected_pass_rate")] = (row["corrected_pass_rate"] * judged, judged,
-                                                          row["corrected_ci"])
+            out[(row["model"], "corrected_pass_rate")] = (
+                row["corrected_pass_rate"] * judged,
+                judged,
+                row["corrected_ci"],
+            )
     return out
 
 
@@ -164,18 +192,35 @@ def compare(store: RunStore, a_id: str | None, b_id: str | None) -> dict[str, An
             if not na or not nb:
                 continue
             ci = newcombe(xb, nb, xa, na)
-            rows.append({"arm": key[0], "metric": key[1], "a": {"rate": xa / na, "n": na, "ci": cia},
-                         "b": {"rate": xb / nb, "n": nb, "ci": cib}, "delta": xb / nb - xa / na,
-                         "delta_ci": ci, "significant": ci[0] > 0 or ci[1] < 0})
+            rows.append(
+                {
+                    "arm": key[0],
+                    "metric": key[1],
+                    "a": {"rate": xa / na, "n": na, "ci": cia},
+                    "b": {"rate": xb / nb, "n": nb, "ci": cib},
+                    "delta": xb / nb - xa / na,
+                    "delta_ci": ci,
+                    "significant": ci[0] > 0 or ci[1] < 0,
+                }
+            )
         arms_a = {k[0] for k in rows_a}
         arms_b = {k[0] for k in rows_b}
 
         def head(run: Run) -> dict[str, Any]:
-            return {"id": run.id, "name": run.spec["name"], "created_at": run.created_at,
-                    "judge_model": run.spec["judge_model"], "eval_kind": run.spec["eval_kind"]}
+            return {
+                "id": run.id,
+                "name": run.spec["name"],
+                "created_at": run.created_at,
+                "judge_model": run.spec["judge_model"],
+                "eval_kind": run.spec["eval_kind"],
+            }
 
-        return {"a": head(a), "b": head(b), "rows": rows,
-                "unmatched": {"a": sorted(arms_a - arms_b), "b": sorted(arms_b - arms_a)}}
+        return {
+            "a": head(a),
+            "b": head(b),
+            "rows": rows,
+            "unmatched": {"a": sorted(arms_a - arms_b), "b": sorted(arms_b - arms_a)},
+        }
 
 
 def pairwise(store: RunStore, run_id: str) -> dict[str, Any]:

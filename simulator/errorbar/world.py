@@ -57,14 +57,22 @@ class JudgeBehaviour:
 
 
 PROMPTS = (
-    "How do I reset my password?", "Summarize this refund policy in two sentences.",
-    "Return the order status as JSON with keys id and status.", "Why was I charged twice?",
-    "Translate 'thank you for waiting' into French.", "What are your support hours?",
-    "Write a haiku about late deliveries.", "List three ways to speed up checkout.",
-    "Explain the difference between a refund and a credit.", "Is my data shared with third parties?",
-    "Draft a polite reply to an angry customer.", "What does error E42 mean?",
-    "Give me the tracking link format.", "Can I change my shipping address after ordering?",
-    "How do I cancel my subscription?", "Explain our SLA in plain words.",
+    "How do I reset my password?",
+    "Summarize this refund policy in two sentences.",
+    "Return the order status as JSON with keys id and status.",
+    "Why was I charged twice?",
+    "Translate 'thank you for waiting' into French.",
+    "What are your support hours?",
+    "Write a haiku about late deliveries.",
+    "List three ways to speed up checkout.",
+    "Explain the difference between a refund and a credit.",
+    "Is my data shared with third parties?",
+    "Draft a polite reply to an angry customer.",
+    "What does error E42 mean?",
+    "Give me the tracking link format.",
+    "Can I change my shipping address after ordering?",
+    "How do I cancel my subscription?",
+    "Explain our SLA in plain words.",
 )
 TAGS = ("support", "billing")
 
@@ -92,15 +100,56 @@ class Criterion:
 
 def seeded_criteria() -> list[Criterion]:
     return [
-        Criterion("crit_helpful", "Helpful and correct", "PASS if the answer solves the user's problem correctly.",
-                  DEFAULT_JUDGE, 0.90, 0.84, 0.72, 50, 50, "trustworthy", aligned_at="2026-11-20T10:00:00Z"),
-        Criterion("crit_concise", "Concise", "PASS if the answer is under 120 words and on topic.",
-                  DEFAULT_JUDGE, 0.55, 0.40, -0.05, 40, 40, "misaligned", aligned_at="2026-11-21T10:00:00Z"),
-        Criterion("crit_tone", "Brand tone", "PASS if the tone matches the style guide.", DEFAULT_JUDGE,
-                  None, None, None, trust="unmeasured"),
-        Criterion("crit_support_resolved", "Support issue resolved", "PASS if the support answer resolves the "
-                  "customer's issue.", "anthropic/claude-sonnet-4", 0.88, 0.86, 0.70, 60, 60, "trustworthy",
-                  population={"tag": "support"}, aligned_at="2026-11-25T10:00:00Z"),
+        Criterion(
+            "crit_helpful",
+            "Helpful and correct",
+            "PASS if the answer solves the user's problem correctly.",
+            DEFAULT_JUDGE,
+            0.90,
+            0.84,
+            0.72,
+            50,
+            50,
+            "trustworthy",
+            aligned_at="2026-11-20T10:00:00Z",
+        ),
+        Criterion(
+            "crit_concise",
+            "Concise",
+            "PASS if the answer is under 120 words and on topic.",
+            DEFAULT_JUDGE,
+            0.55,
+            0.40,
+            -0.05,
+            40,
+            40,
+            "misaligned",
+            aligned_at="2026-11-21T10:00:00Z",
+        ),
+        Criterion(
+            "crit_tone",
+            "Brand tone",
+            "PASS if the tone matches the style guide.",
+            DEFAULT_JUDGE,
+            None,
+            None,
+            None,
+            trust="unmeasured",
+        ),
+        Criterion(
+            "crit_support_resolved",
+            "Support issue resolved",
+            "PASS if the support answer resolves the customer's issue.",
+            "anthropic/claude-sonnet-4",
+            0.88,
+            0.86,
+            0.70,
+            60,
+            60,
+            "trustworthy",
+            population={"tag": "support"},
+            aligned_at="2026-11-25T10:00:00Z",
+        ),
     ]
 
 
@@ -128,8 +177,15 @@ def seeded_traffic(seed: int) -> list[LoggedRequest]:
     for index in range(48):
         model = "you/tiny-sft-v2" if index % 4 == 3 else "Qwen/Qwen3-32B"
         prompt = PROMPTS[index % len(PROMPTS)] if index < len(PROMPTS) else f"{rng.choice(PROMPTS)} (case {index})"
-        rows.append(LoggedRequest(f"req_{seed}_{index:03d}", f"SYSTEM: You are a support agent.\nUSER: {prompt}",
-                                  model, TAGS[index % 2], f"Logged reply {index}: here is what to do."))
+        rows.append(
+            LoggedRequest(
+                f"req_{seed}_{index:03d}",
+                f"SYSTEM: You are a support agent.\nUSER: {prompt}",
+                model,
+                TAGS[index % 2],
+                f"Logged reply {index}: here is what to do.",
+            )
+        )
     return rows
 
 
@@ -141,8 +197,9 @@ class Keys:
 
 
 def demo_keys(seed: int) -> Keys:
-    return Keys(f"sk_sovereign_admin_{seed:04d}demo", f"sk_sovereign_member_{seed:04d}demo",
-                f"sk_sovereign_read_{seed:04d}demo")
+    return Keys(
+        f"sk_sovereign_admin_{seed:04d}demo", f"sk_sovereign_member_{seed:04d}demo", f"sk_sovereign_read_{seed:04d}demo"
+    )
 
 
 def price(model: str, tokens: int) -> int:

@@ -65,11 +65,23 @@ def by_value(value: object) -> PollStep:
     return value  # type: ignore[return-value]
 
 
-def poller(fetch: Script, waits: Waits, *, errors: list[tuple[BlahError, float | None]] | None = None,
-           interval: float = 1.0, max_interval: float = 8.0, **kw: object) -> Poller[object]:
+def poller(
+    fetch: Script,
+    waits: Waits,
+    *,
+    errors: list[tuple[BlahError, float | None]] | None = None,
+    interval: float = 1.0,
+    max_interval: float = 8.0,
+    **kw: object,
+) -> Poller[object]:
     return Poller(
-        fetch, judge=by_value, interval=interval, max_interval=max_interval, sleep=waits,
-        on_error=(lambda e, w: errors.append((e, w))) if errors is not None else None, **kw,  # type: ignore[arg-type]
+        fetch,
+        judge=by_value,
+        interval=interval,
+        max_interval=max_interval,
+        sleep=waits,
+        on_error=(lambda e, w: errors.append((e, w))) if errors is not None else None,
+        **kw,  # type: ignore[arg-type]
     )
 
 
@@ -120,8 +132,14 @@ def test_retry_after_is_honoured_up_to_the_cap(retry_after: float | None, expect
 
 @pytest.mark.parametrize(
     "error",
-    [AuthError("no", status=401), AuthError("tier", status=403), MissingKeyError("no key"),
-     NotFoundError("gone", status=404), BadRequestError("bad", status=422), UnsafePathError("..")],
+    [
+        AuthError("no", status=401),
+        AuthError("tier", status=403),
+        MissingKeyError("no key"),
+        NotFoundError("gone", status=404),
+        BadRequestError("bad", status=422),
+        UnsafePathError(".."),
+    ],
 )
 def test_fatal_errors(error: BlahError) -> None:
     assert is_fatal(error)
@@ -130,8 +148,13 @@ def test_fatal_errors(error: BlahError) -> None:
 
 @pytest.mark.parametrize(
     "error",
-    [ServerError("boom", status=500), UnreachableError("down"), InvalidResponseError("html"),
-     RateLimitedError("slow", status=429), ConflictError("busy", status=409)],
+    [
+        ServerError("boom", status=500),
+        UnreachableError("down"),
+        InvalidResponseError("html"),
+        RateLimitedError("slow", status=429),
+        ConflictError("busy", status=409),
+    ],
 )
 def test_transient_errors(error: BlahError) -> None:
     assert not is_fatal(error)
@@ -190,8 +213,9 @@ async def test_a_bug_in_fetch_propagates() -> None:
 async def test_wait_first_and_on_wait() -> None:
     waits = Waits()
     said: list[float] = []
-    end = await poller(Script("idle", "done"), waits, interval=0.25, max_interval=5.0,
-                       wait_first=True, on_wait=said.append).run()
+    end = await poller(
+        Script("idle", "done"), waits, interval=0.25, max_interval=5.0, wait_first=True, on_wait=said.append
+    ).run()
     assert end.reason == "done"
     assert waits.seen == said == [0.25, 0.5]
 
@@ -289,15 +313,26 @@ async def test_the_chatroom_follows_the_shared_rules() -> None:
     """It capped Retry-After at 60 s and never stopped, even on a refused key."""
     said: list[float | None] = []
     slow = RateLimitedError("slow down", status=429, retry_after=120.0)
-    room = RoomPoller(_RefusingRoom(slow), ChatFeed(), on_messages=lambda m: m,
-                      on_error=lambda e, w: said.append(w), on_quiet=lambda q: None, sleep=Waits())
+    room = RoomPoller(
+        _RefusingRoom(slow),
+        ChatFeed(),
+        on_messages=lambda m: m,
+        on_error=lambda e, w: said.append(w),
+        on_quiet=lambda q: None,
+        sleep=Waits(),
+    )
     assert await room.poll_once() == 120.0
-    room = RoomPoller(_RefusingRoom(AuthError("invalid key", status=401)), ChatFeed(), on_messages=lambda m: m,
-                      on_error=lambda e, w: said.append(w), on_quiet=lambda q: None, sleep=Waits())
+    room = RoomPoller(
+        _RefusingRoom(AuthError("invalid key", status=401)),
+        ChatFeed(),
+        on_messages=lambda m: m,
+        on_error=lambda e, w: said.append(w),
+        on_quiet=lambda q: None,
+        sleep=Waits(),
+    )
     end = await room.run()
     assert end.reason == "fatal" and room.polls == 1
     assert said == [120.0, None]
-
 
 
 #: Every poll loop of the app, and the name of the shared piece it must use.
@@ -316,20 +351,27 @@ POLL_LOOPS: dict[str, str] = {
     "tui/screens/games/screen.py": "Poller",
 }
 #: The only modules that may read ``retry_after`` (the rules, and the HTTP layer's own retries).
-RETRY_AFTER_READERS = {"api_client/transport/polling.py", "api_client/transport/http.py", "api_client/transport/responses.py",
-                       "api_client/errors.py", "api_client/transport/retry.py",
-                       # a suite run's 202 names its first poll in Retry-After: the schedule the
-                       # server sets, handed to application/runs/bench/watch.py (which retries errors by
-                       # the shared Backoff and never reads retry_after itself)
-                       "api_client/blobfish/benchmarks.py", "api_client/blobfish/shapes_bench.py",
-                       "cli/bench/command.py",
-                       # ... and the screens that start a suite hand the same value to that watch
-                       "application/runs/bench/rows.py", "tui/screens/runs/bench/rows.py",
-                       "tui/screens/runs/bench/start.py",
-                       "tui/screens/runs/bench/watch.py",
-                       # the CI gate's one blocking GET (no event loop, for start-up): the shared
-                       # RetryPolicy's cap and backoff, applied in a synchronous loop
-                       "api_client/errorbar/gate_blocking.py"}
+RETRY_AFTER_READERS = {
+    "api_client/transport/polling.py",
+    "api_client/transport/http.py",
+    "api_client/transport/responses.py",
+    "api_client/errors.py",
+    "api_client/transport/retry.py",
+    # a suite run's 202 names its first poll in Retry-After: the schedule the
+    # server sets, handed to application/runs/bench/watch.py (which retries errors by
+    # the shared Backoff and never reads retry_after itself)
+    "api_client/blobfish/benchmarks.py",
+    "api_client/blobfish/shapes_bench.py",
+    "cli/bench/command.py",
+    # ... and the screens that start a suite hand the same value to that watch
+    "application/runs/bench/rows.py",
+    "tui/screens/runs/bench/rows.py",
+    "tui/screens/runs/bench/start.py",
+    "tui/screens/runs/bench/watch.py",
+    # the CI gate's one blocking GET (no event loop, for start-up): the shared
+    # RetryPolicy's cap and backoff, applied in a synchronous loop
+    "api_client/errorbar/gate_blocking.py",
+}
 PRODUCT = ("api_client", "application", "cli", "common", "diagnosis", "tui", "widgets")
 
 
@@ -350,8 +392,15 @@ def test_every_poll_loop_uses_the_shared_poller(path: str, shared: str) -> None:
     assert shared in imported, f"{path} does not import {shared} from the shared poller"
     built = _calls(tree, lambda call: isinstance(call.func, ast.Name) and call.func.id == shared)
     assert built, f"{path} imports {shared} but never makes one"
-    sleeps = _calls(tree, lambda call: isinstance(call.func, ast.Attribute) and call.func.attr == "sleep"
-                    and isinstance(call.func.value, ast.Name) and call.func.value.id == "asyncio")
+    sleeps = _calls(
+        tree,
+        lambda call: (
+            isinstance(call.func, ast.Attribute)
+            and call.func.attr == "sleep"
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id == "asyncio"
+        ),
+    )
     assert not sleeps, f"{path} still waits by itself (asyncio.sleep)"
 
 

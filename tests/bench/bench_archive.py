@@ -77,15 +77,24 @@ class Synthetic:
     def entry(self, i: int) -> LogEntry:
         failed = i % 10 == 3
         return LogEntry.model_construct(
-            id=f"log_{i:09d}", model_id="bench-model", source=SOURCES[i % len(SOURCES)],
+            id=f"log_{i:09d}",
+            model_id="bench-model",
+            source=SOURCES[i % len(SOURCES)],
             created_at=self.t0 + i // 3,  # three calls per millisecond
             prompt=f"case {i} " + self.prompts[(i * 7919) % 4000],
-            messages=None, response=None if failed else self.replies[(i * 104729) % 4000],
-            error="upstream timeout" if failed else None, latency_ms=80 + i % 900, max_tokens=256,
-            prompt_tokens=150, completion_tokens=None if failed else 100,
+            messages=None,
+            response=None if failed else self.replies[(i * 104729) % 4000],
+            error="upstream timeout" if failed else None,
+            latency_ms=80 + i % 900,
+            max_tokens=256,
+            prompt_tokens=150,
+            completion_tokens=None if failed else 100,
             finish_reason="error" if failed else ("length" if i % 20 == 7 else "stop"),
-            eval_id=None, run_id=None, result_id=None, message_id=None,
-        )  # fmt: skip
+            eval_id=None,
+            run_id=None,
+            result_id=None,
+            message_id=None,
+        )
 
     def batches(self, start: int, stop: int) -> Iterator[list[LogEntry]]:
         for lo in range(start, stop, BATCH):
@@ -138,7 +147,9 @@ def timed(fn: Callable[[], Any], repeat: int = 5) -> tuple[float, float, Any]:
     return statistics.median(walls), statistics.median(cpus), result
 
 
-def ingest(archive: Archive, gen: Synthetic | Natural, start: int, stop: int, *, index_text: bool) -> tuple[float, float]:
+def ingest(
+    archive: Archive, gen: Synthetic | Natural, start: int, stop: int, *, index_text: bool
+) -> tuple[float, float]:
     """Entries/s of ``add`` alone by wall and by CPU time (building the entries is not
     counted)."""
     wall = cpu = 0.0
@@ -215,11 +226,15 @@ def main() -> int:
     a = Archive(path)
     out["open_ms"] = round((time.perf_counter() - t) * 1000, 1)
     out["open_cpu_ms"] = round((time.process_time() - c) * 1000, 1)
-    rows.append((f"open the {n:,}-row archive (integrity probe)", f"{out['open_ms']:,.1f} ms (cpu {out['open_cpu_ms']:,.1f})"))
+    rows.append(
+        (f"open the {n:,}-row archive (integrity probe)", f"{out['open_ms']:,.1f} ms (cpu {out['open_cpu_ms']:,.1f})")
+    )
     t = time.perf_counter()
     problem = a.verify()
     out["verify_full_s"] = round(time.perf_counter() - t, 1)
-    rows.append(("  full quick_check (Archive.verify), for comparison", f"{out['verify_full_s']} s ({problem or 'ok'})"))
+    rows.append(
+        ("  full quick_check (Archive.verify), for comparison", f"{out['verify_full_s']} s ({problem or 'ok'})")
+    )
 
     def measure(label: str, key: str, fn: Callable[[], Any], repeat: int = 5) -> Any:
         ms, cpu_ms, result = timed(fn, repeat)
@@ -239,10 +254,15 @@ def main() -> int:
         ("badge=truncation", LogFilter(badge="truncation")),
     ]:
         key = name.split("=")[-1]
-        kept = measure(f"count {name}, first (resolves the filter)", f"count_{key}_first_ms", lambda f=flt: a.count(f), 1)
+        kept = measure(
+            f"count {name}, first (resolves the filter)", f"count_{key}_first_ms", lambda f=flt: a.count(f), 1
+        )
         measure(f"count {name}, again", f"count_{key}_again_ms", lambda f=flt: a.count(f))
-        measure(f"window 100 {name} @ deep offset {kept - 100:,}", f"window_{key}_deep_ms",
-                lambda f=flt, k=kept: a.window(f, k - 100, 100))  # fmt: skip
+        measure(
+            f"window 100 {name} @ deep offset {kept - 100:,}",
+            f"window_{key}_deep_ms",
+            lambda f=flt, k=kept: a.window(f, k - 100, 100),
+        )
         out[f"rows_{key}"] = kept
 
     chat = LogFilter(source="chat")
@@ -268,12 +288,16 @@ def main() -> int:
         measure("insert in the very middle (worst case: renumbers half)", "insert_middle_ms", middle(n // 2), 1)
 
     for word in ("zanzibar", "model"):
-        result = measure(f"search '{word}', first (count + first 1000 ids)", f"search_{word}_first_ms",
-                         lambda w=word: a.search(w), 1)  # fmt: skip
+        result = measure(
+            f"search '{word}', first (count + first 1000 ids)", f"search_{word}_first_ms", lambda w=word: a.search(w), 1
+        )
         out[f"search_{word}_count"] = result.count
         measure(f"search '{word}', again", f"search_{word}_again_ms", lambda w=word: a.search(w))
-        measure(f"window 100 of text filter '{word}' @ deep offset", f"window_text_{word}_ms",
-                lambda w=word, k=result.count: a.window(LogFilter(text=w), max(0, k - 100), 100))  # fmt: skip
+        measure(
+            f"window 100 of text filter '{word}' @ deep offset",
+            f"window_text_{word}_ms",
+            lambda w=word, k=result.count: a.window(LogFilter(text=w), max(0, k - 100), 100),
+        )
     jsonl = work / "all.jsonl"
     t = time.perf_counter()
     with open(jsonl, "wb") as fh:
@@ -282,7 +306,10 @@ def main() -> int:
     out["export_jsonl_s"] = round(time.perf_counter() - t, 1)
     rows.append(("export all rows as JSONL (iter_all)", f"{out['export_jsonl_s']} s"))
     for word in ("zanzibar", "model"):
-        ms, _, res = timed(lambda w=word: subprocess.run(["grep", "-cw", w, str(jsonl)], capture_output=True, text=True, check=False), 3)
+        ms, _, res = timed(
+            lambda w=word: subprocess.run(["grep", "-cw", w, str(jsonl)], capture_output=True, text=True, check=False),
+            3,
+        )
         out[f"grep_{word}_ms"] = round(ms, 1)
         out[f"grep_{word}_count"] = int(res.stdout.strip() or 0)
         rows.append((f"grep -cw '{word}' over the JSONL (for comparison)", f"{ms:,.1f} ms"))
@@ -293,24 +320,34 @@ def main() -> int:
     rows.append(("archive size on disk", f"{out['archive_mb']:,.1f} MB (JSONL {out['jsonl_mb']:,.1f} MB)"))
     out["archive_bytes_per_call"] = round(size / stored)
     out["jsonl_bytes_per_call"] = round(jsonl.stat().st_size / stored)
-    rows.append(("  bytes a call on disk: archive / JSONL",
-                 f"{out['archive_bytes_per_call']:,} / {out['jsonl_bytes_per_call']:,} B ({size / jsonl.stat().st_size:.2f}x)"))
+    rows.append(
+        (
+            "  bytes a call on disk: archive / JSONL",
+            (
+                f"{out['archive_bytes_per_call']:,} / {out['jsonl_bytes_per_call']:,} B "
+                f"({size / jsonl.stat().st_size:.2f}x)"
+            ),
+        )
+    )
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     rows.append(("peak RSS of this process", f"{out['peak_rss_mb']:,.1f} MB"))
 
     if args.sim_calls:
         sim = sim_ingest(args.sim_calls)
         out["simulator"] = sim
-        rows.append((f"from the simulator ({sim['entries']:,} calls, HTTP + backfill)",
-                     f"{sim['entries_per_s']:,} entries/s"))  # fmt: skip
+        rows.append(
+            (f"from the simulator ({sim['entries']:,} calls, HTTP + backfill)", f"{sim['entries_per_s']:,} entries/s")
+        )
 
     out["loadavg_end"] = os.getloadavg()
     for f in work.iterdir():
         f.unlink()
     work.rmdir()
     width = max(len(r[0]) for r in rows)
-    print(f"archive benchmark, {n:,} rows ({args.data} calls), Python {out['python']}, {out['cpus']} CPUs, "
-          f"load average {out['loadavg_start'][0]:.1f} -> {out['loadavg_end'][0]:.1f}")  # fmt: skip
+    print(
+        f"archive benchmark, {n:,} rows ({args.data} calls), Python {out['python']}, {out['cpus']} CPUs, "
+        f"load average {out['loadavg_start'][0]:.1f} -> {out['loadavg_end'][0]:.1f}"
+    )
     for label, value in rows:
         print(f"  {label:<{width}}  {value:>22}")
     Path(args.json).write_text(json.dumps(out, indent=2) + "\n")

@@ -45,8 +45,18 @@ def run(runs: int) -> dict[str, Any]:
     with ErrorbarServer(seed=7, speed=0.0001) as queue:
         run_id = queue_run(queue, COMPARISON)["id"]
         env = {**os.environ, "ERRORBAR_API_KEY": queue.read_key}
-        gate = [sys.executable, "-m", "cli.main", "bakeoff", "gate", run_id, "--min-win-rate", "0.05",
-                "--base-url", queue.base_url]
+        gate = [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "bakeoff",
+            "gate",
+            run_id,
+            "--min-win-rate",
+            "0.05",
+            "--base-url",
+            queue.base_url,
+        ]
         baseline = [sys.executable, "-c", "import httpx, pydantic"]
         _timed(gate, env, 0)  # warm the page cache and the bytecode of both sides once
         _timed(baseline, env, 0)
@@ -56,15 +66,26 @@ def run(runs: int) -> dict[str, Any]:
             ours.append(_timed(gate, env, 0))
     o, b = statistics.median(ours), statistics.median(theirs)
     out: dict[str, Any] = {
-        "runs": runs, "gate_s": [round(x, 3) for x in ours], "baseline_s": [round(x, 3) for x in theirs],
-        "gate_median_s": round(o, 3), "baseline_median_s": round(b, 3), "ratio": round(o / b, 2),
+        "runs": runs,
+        "gate_s": [round(x, 3) for x in ours],
+        "baseline_s": [round(x, 3) for x in theirs],
+        "gate_median_s": round(o, 3),
+        "baseline_median_s": round(b, 3),
+        "ratio": round(o / b, 2),
         "load_avg": os.getloadavg()[0],
     }
-    out["rows_table"] = [{
-        "figure": "blah-tui bakeoff gate (spawn -> exit 0, one HTTP round trip to the simulator)",
-        "value": round(o, 3), "unit": "s", "baseline": 'python -c "import httpx, pydantic"',
-        "baseline_value": round(b, 3), "ratio": out["ratio"], "goal": f"within {GOAL}x", "met": o / b <= GOAL,
-    }]
+    out["rows_table"] = [
+        {
+            "figure": "blah-tui bakeoff gate (spawn -> exit 0, one HTTP round trip to the simulator)",
+            "value": round(o, 3),
+            "unit": "s",
+            "baseline": 'python -c "import httpx, pydantic"',
+            "baseline_value": round(b, 3),
+            "ratio": out["ratio"],
+            "goal": f"within {GOAL}x",
+            "met": o / b <= GOAL,
+        }
+    ]
     return out
 
 
@@ -76,8 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     out = run(args.runs)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2) + "\n")
-    print(f"bakeoff gate: {out['gate_median_s']} s median, import httpx+pydantic: {out['baseline_median_s']} s; "
-          f"ratio {out['ratio']} (goal <= {GOAL}); load {out['load_avg']:.1f}")
+    print(
+        f"bakeoff gate: {out['gate_median_s']} s median, import httpx+pydantic: {out['baseline_median_s']} s; "
+        f"ratio {out['ratio']} (goal <= {GOAL}); load {out['load_avg']:.1f}"
+    )
     print(f"wrote {args.json}")
     return 0
 

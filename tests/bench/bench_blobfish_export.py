@@ -65,7 +65,10 @@ def digest(path: Path) -> str:
 def run(rollouts: int, runs: int) -> dict[str, Any]:
     missing = [tool for tool in ("curl", "jq", "bash") if shutil.which(tool) is None]
     if missing:
-        return {"skipped": f"{', '.join(missing)} not installed (apt-get install {' '.join(missing)})", "rows_table": []}
+        return {
+            "skipped": f"{', '.join(missing)} not installed (apt-get install {' '.join(missing)})",
+            "rows_table": [],
+        }
     with tempfile.TemporaryDirectory(prefix="bench-blobfish-export-") as folder:
         return _run(rollouts, runs, Path(folder))
 
@@ -99,16 +102,26 @@ def _run(rollouts: int, runs: int, tmp: Path) -> dict[str, Any]:
             target = tmp / "ours.jsonl"
             env = {**base_env, "BLOBFISH_API_KEY": bf.account_key, "BLOBFISH_BASE_URL": bf.base_url}
             t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
-            done = subprocess.run([sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(target)],
-                                  cwd=ROOT, env=env, capture_output=True, check=False)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(target)],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                check=False,
+            )
             ours.append(time.perf_counter() - t)
             cpu["ours"].append(_children_cpu() - c)
             cpu["sim_ours"].append(time.process_time() - sim_c)
             if done.returncode != 0:
                 raise RuntimeError(f"blah-tui blobfish export failed: {done.stderr.decode()[-1000:]}")
             shell_out = tmp / "shell.jsonl"
-            env = {**base_env, "BF_URL": bf.base_url, "OUT": str(shell_out), "PAGE": str(PAGE),
-                   "HEADER_FILE": str(header)}  # fmt: skip
+            env = {
+                **base_env,
+                "BF_URL": bf.base_url,
+                "OUT": str(shell_out),
+                "PAGE": str(PAGE),
+                "HEADER_FILE": str(header),
+            }
             t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
             subprocess.run(["bash", "-c", SHELL_LOOP], env=env, check=True, capture_output=True)
             shell.append(time.perf_counter() - t)
@@ -122,21 +135,34 @@ def _run(rollouts: int, runs: int, tmp: Path) -> dict[str, Any]:
         out["bytes"] = target.stat().st_size
         out["identical"] = digest(target) == digest(shell_out)
     o, s = statistics.median(ours), statistics.median(shell)
-    out.update(ours_s=[round(x, 2) for x in ours], shell_s=[round(x, 2) for x in shell],
-               ours_median_s=round(o, 2), shell_median_s=round(s, 2), ratio=round(s / o, 2),
-               ours_min_s=round(min(ours), 2), shell_min_s=round(min(shell), 2),
-               ratio_of_mins=round(min(shell) / min(ours), 2), load_avg=os.getloadavg()[0])  # fmt: skip
+    out.update(
+        ours_s=[round(x, 2) for x in ours],
+        shell_s=[round(x, 2) for x in shell],
+        ours_median_s=round(o, 2),
+        shell_median_s=round(s, 2),
+        ratio=round(s / o, 2),
+        ours_min_s=round(min(ours), 2),
+        shell_min_s=round(min(shell), 2),
+        ratio_of_mins=round(min(shell) / min(ours), 2),
+        load_avg=os.getloadavg()[0],
+    )
     out["cpu_median_s"] = {name: round(statistics.median(values), 2) for name, values in cpu.items()}
     out["cpu_s"] = {name: [round(v, 2) for v in values] for name, values in cpu.items()}
-    out["rows_table"] = [{
-        "figure": f"blah-tui blobfish export --all, {out['rollouts']:,} rollouts in " f"{out['evaluations']:,} evaluations, "
-                  f"median (min {out['ours_min_s']} s)",
-        "value": round(o, 2), "unit": "s",
-        "baseline": f"bash loop, pages of {PAGE} by offset, one curl per page for its evaluations, "
-                    f"median (min {out['shell_min_s']} s)",
-        "baseline_value": round(s, 2), "ratio": out["ratio"], "goal": f">= {GOAL_RATIO:g}x faster, identical bytes",
-        "met": s / o >= GOAL_RATIO and out["identical"],
-    }]  # fmt: skip
+    out["rows_table"] = [
+        {
+            "figure": f"blah-tui blobfish export --all, {out['rollouts']:,} rollouts in "
+            f"{out['evaluations']:,} evaluations, "
+            f"median (min {out['ours_min_s']} s)",
+            "value": round(o, 2),
+            "unit": "s",
+            "baseline": f"bash loop, pages of {PAGE} by offset, one curl per page for its evaluations, "
+            f"median (min {out['shell_min_s']} s)",
+            "baseline_value": round(s, 2),
+            "ratio": out["ratio"],
+            "goal": f">= {GOAL_RATIO:g}x faster, identical bytes",
+            "met": s / o >= GOAL_RATIO and out["identical"],
+        }
+    ]
     return out
 
 
@@ -152,20 +178,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--json", type=Path, default=HERE / "results" / "bench_blobfish_export.json")
     args = parser.parse_args(argv)
-    print(f"goal: blah-tui blobfish export >= {GOAL_RATIO:g}x faster than one curl per page, identical bytes", flush=True)
+    print(
+        f"goal: blah-tui blobfish export >= {GOAL_RATIO:g}x faster than one curl per page, identical bytes", flush=True
+    )
     out = run(args.rollouts, args.runs)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(out, indent=2) + "\n")
     if "skipped" in out:
         print(f"skipped: {out['skipped']}")
         return 0
-    print(f"blobfish export --all of {out['rollouts']:,} rollouts ({out['evaluations']:,} evaluations, "
-          f"{out['bytes']:,} bytes): blah-tui {out['ours_median_s']} s (min {out['ours_min_s']}), curl+jq "
-          f"{out['shell_median_s']} s (min {out['shell_min_s']}), {out['ratio']}x faster by medians, "
-          f"{out['ratio_of_mins']}x by mins (goal >= {GOAL_RATIO:g}x); identical bytes: {out['identical']}")
+    print(
+        f"blobfish export --all of {out['rollouts']:,} rollouts ({out['evaluations']:,} evaluations, "
+        f"{out['bytes']:,} bytes): blah-tui {out['ours_median_s']} s (min {out['ours_min_s']}), curl+jq "
+        f"{out['shell_median_s']} s (min {out['shell_min_s']}), {out['ratio']}x faster by medians, "
+        f"{out['ratio_of_mins']}x by mins (goal >= {GOAL_RATIO:g}x); identical bytes: {out['identical']}"
+    )
     c = out["cpu_median_s"]
-    print(f"CPU (medians): blah-tui {c['ours']} s + simulator {c['sim_ours']} s; shell loop {c['shell']} s + "
-          f"simulator {c['sim_shell']} s; load average {out['load_avg']:.1f}")
+    print(
+        f"CPU (medians): blah-tui {c['ours']} s + simulator {c['sim_ours']} s; shell loop {c['shell']} s + "
+        f"simulator {c['sim_shell']} s; load average {out['load_avg']:.1f}"
+    )
     print(f"wrote {args.json}")
     return 0
 

@@ -59,8 +59,10 @@ SYSTEM = (
 )
 QUESTIONS = [
     "Explain how photosynthesis works in plants and why it matters for the oxygen we breathe on Earth today.",
-    ("Summarise the following paragraph in two sentences: The town council met on Monday evening to discuss the "
-    "repair of the old stone bridge, which has been closed since the spring floods damaged its foundations."),
+    (
+        "Summarise the following paragraph in two sentences: The town council met on Monday evening to discuss the "
+        "repair of the old stone bridge, which has been closed since the spring floods damaged its foundations."
+    ),
     "Write a Python function that returns the n-th Fibonacci number using iteration rather than recursion.",
     "Translate into French: The weather is lovely today and we are going to walk along the river after lunch.",
     "What is 17 multiplied by 23? Show the working step by step and give the final answer on its own line.",
@@ -75,8 +77,14 @@ PADDING = (
 #: calls once had only 10 distinct replies). The failure kinds' mix is unchanged by the variation.
 NAMES = ("Lily", "Tom", "Aisha", "Mateo", "Yuki", "Olga", "Ravi", "Grace", "Omar", "Nina", "Felix", "Zara")
 ANIMALS = ("dog", "cat", "fox", "horse", "rabbit", "goat", "duck", "deer", "owl", "pony", "lamb")
-PLACES = (("Paris", "Germany", "Berlin"), ("Madrid", "Italy", "Rome"), ("Lisbon", "Austria", "Vienna"),
-          ("Oslo", "Sweden", "Stockholm"), ("Dublin", "Poland", "Warsaw"), ("Athens", "Norway", "Oslo"))
+PLACES = (
+    ("Paris", "Germany", "Berlin"),
+    ("Madrid", "Italy", "Rome"),
+    ("Lisbon", "Austria", "Vienna"),
+    ("Oslo", "Sweden", "Stockholm"),
+    ("Dublin", "Poland", "Warsaw"),
+    ("Athens", "Norway", "Oslo"),
+)
 TOPICS = ("kings and rights", "taxes and bread", "churches and land", "votes and laws", "armies and borders")
 
 
@@ -93,24 +101,32 @@ def answer_for(i: int) -> str:
     word = ANIMALS[(i // 4) % len(ANIMALS)]
     n = 10 + (i // 4) % 80
     if k == 0:
-        return ("Photosynthesis is the process plants use to turn light into chemical energy. Inside the leaves, "
-                "chlorophyll absorbs sunlight, which powers reactions that combine carbon dioxide from the air with "
-                f"water from the soil. The result is glucose, which the plant uses to grow, and oxygen, which it "
-                f"releases. About {n} percent of the oxygen in our atmosphere comes from this process (note {i}), so "
-                f"it matters for every {word} that breathes.")
+        return (
+            "Photosynthesis is the process plants use to turn light into chemical energy. Inside the leaves, "
+            "chlorophyll absorbs sunlight, which powers reactions that combine carbon dioxide from the air with "
+            f"water from the soil. The result is glucose, which the plant uses to grow, and oxygen, which it "
+            f"releases. About {n} percent of the oxygen in our atmosphere comes from this process (note {i}), so "
+            f"it matters for every {word} that breathes."
+        )
     if k == 1:
-        return (f"1. Keep a regular schedule, so your body clock knows when to rest.\n2. Avoid screens for {n} "
-                "minutes before bed.\n3. Keep the bedroom cool and dark.\n4. Skip caffeine after lunch, since it "
-                f"lingers for hours.\n5. Get some daylight in the morning (walk the {word}), which sets your rhythm "
-                f"for night {i}.")
+        return (
+            f"1. Keep a regular schedule, so your body clock knows when to rest.\n2. Avoid screens for {n} "
+            "minutes before bed.\n3. Keep the bedroom cool and dark.\n4. Skip caffeine after lunch, since it "
+            f"lingers for hours.\n5. Get some daylight in the morning (walk the {word}), which sets your rhythm "
+            f"for night {i}."
+        )
     if k == 2:
-        return ("```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
-                f"    return a\n```\nThis runs in linear time and constant memory, and fib({n}) returns {_fib(n)} as "
-                f"expected (run {i}).")
+        return (
+            "```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n"
+            f"    return a\n```\nThis runs in linear time and constant memory, and fib({n}) returns {_fib(n)} as "
+            f"expected (run {i})."
+        )
     a, b = 11 + (i // 4) % 89, 13 + (i // 356) % 87
-    return (f"{a} x {b} = {a} x {b - b % 10} + {a} x {b % 10} = {a * (b - b % 10)} + {a * (b % 10)} = {a * b}. So the "
-            f"answer is {a * b}. You can check it by dividing {a * b} by {b}, which gives {a} again, so the "
-            f"multiplication is right and nothing was carried wrongly along the way (check {i}).")
+    return (
+        f"{a} x {b} = {a} x {b - b % 10} + {a} x {b % 10} = {a * (b - b % 10)} + {a * (b % 10)} = {a * b}. So the "
+        f"answer is {a * b}. You can check it by dividing {a * b} by {b}, which gives {a} again, so the "
+        f"multiplication is right and nothing was carried wrongly along the way (check {i})."
+    )
 
 
 def failure_for(i: int) -> tuple[str, str]:
@@ -122,12 +138,22 @@ def failure_for(i: int) -> tuple[str, str]:
     if k == 0:
         return (f"{name} went to the park {i}. She saw a {animal}. " * 10, "length")
     if k == 1:
-        return ((f"The French Revolution began in {1700 + i % 300} and changed how {i} people thought about "
-                f"{TOPICS[(i // 6) % len(TOPICS)]}, and then it"), "length")
+        return (
+            (
+                f"The French Revolution began in {1700 + i % 300} and changed how {i} people thought about "
+                f"{TOPICS[(i // 6) % len(TOPICS)]}, and then it"
+            ),
+            "length",
+        )
     if k == 2:
         city, country, capital = PLACES[(i // 6) % len(PLACES)]
-        return ((f"{city}.<|im_end|>\n<|im_start|>user\nWhat about {country}, question {i}?<|im_end|>\n"
-                f"<|im_start|>assistant\n{capital}."), "stop")
+        return (
+            (
+                f"{city}.<|im_end|>\n<|im_start|>user\nWhat about {country}, question {i}?<|im_end|>\n"
+                f"<|im_start|>assistant\n{capital}."
+            ),
+            "stop",
+        )
     if k == 3:
         return (f"I'm sorry, but I can't help with that request, {name} (ticket {i}).", "stop")
     if k == 4:
@@ -136,7 +162,9 @@ def failure_for(i: int) -> tuple[str, str]:
 
 
 def chatml(user: str) -> str:
-    return f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}{PADDING}<|im_end|>\n<|im_start|>assistant\n"
+    return (
+        f"<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}{PADDING}<|im_end|>\n<|im_start|>assistant\n"
+    )
 
 
 CALLS_PER_S_GOAL = 20_000
@@ -261,8 +289,14 @@ def run_archive_once(path: Path, workers: int, code: Path | None = None) -> dict
         env["PYTHONPATH"] = str(code)
         env["BENCH_DIAGNOSIS_CODE"] = str(code)
     args = [sys.executable, __file__, "--_diagnose", str(path), "--_workers", str(workers)]
-    done = subprocess.run(args, capture_output=True, text=True, check=True, env=env,
-                          cwd=code if code is not None else Path(__file__).resolve().parents[2])
+    done = subprocess.run(
+        args,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=code if code is not None else Path(__file__).resolve().parents[2],
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -273,8 +307,9 @@ def _diagnose_child(path: str, workers: int) -> int:
 
     gc.disable()  # as `blah-tui report --offline` digests (cli/blah/report/local.py)
     wall, cpu = time.perf_counter(), time.process_time()
-    whole, span = diagnose_archive(path, model="bench", trained_template="chatml", template_source="config",
-                                   workers=workers)
+    whole, span = diagnose_archive(
+        path, model="bench", trained_template="chatml", template_source="config", workers=workers
+    )
     markdown = render_markdown(whole.report)
     render_json(whole.report)
     seconds = time.perf_counter() - wall
@@ -282,18 +317,29 @@ def _diagnose_child(path: str, workers: int) -> int:
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     workers_cpu = kids.ru_utime + kids.ru_stime
-    print(json.dumps({
-        "calls": whole.calls, "held": span.calls, "wall_seconds": seconds, "main_cpu_seconds": time.process_time() - cpu,
-        "workers": whole.workers, "main_peak_rss_mb": own,
-        # RUSAGE_CHILDREN's ru_maxrss is the biggest worker's peak: every worker is counted at it.
-        "workers_peak_rss_mb": children * (whole.workers if whole.workers > 1 else 0),
-        "peak_rss_mb": own + children * (whole.workers if whole.workers > 1 else 0),
-        # CPU seconds of every process: on a shared machine the wall time measures the others too;
-        # CPU / cores is what the work needs on idle cores.
-        "workers_cpu_seconds": workers_cpu, "total_cpu_seconds": time.process_time() - cpu + workers_cpu,
-        "kept_calls": whole.kept_calls, "failing_calls": whole.report.summary.failing_calls,
-        "markdown_chars": len(markdown), "scan_path": _scan_path(),
-    }))
+    print(
+        json.dumps(
+            {
+                "calls": whole.calls,
+                "held": span.calls,
+                "wall_seconds": seconds,
+                "main_cpu_seconds": time.process_time() - cpu,
+                "workers": whole.workers,
+                "main_peak_rss_mb": own,
+                # RUSAGE_CHILDREN's ru_maxrss is the biggest worker's peak: every worker is counted at it.
+                "workers_peak_rss_mb": children * (whole.workers if whole.workers > 1 else 0),
+                "peak_rss_mb": own + children * (whole.workers if whole.workers > 1 else 0),
+                # CPU seconds of every process: on a shared machine the wall time measures the others too;
+                # CPU / cores is what the work needs on idle cores.
+                "workers_cpu_seconds": workers_cpu,
+                "total_cpu_seconds": time.process_time() - cpu + workers_cpu,
+                "kept_calls": whole.kept_calls,
+                "failing_calls": whole.report.summary.failing_calls,
+                "markdown_chars": len(markdown),
+                "scan_path": _scan_path(),
+            }
+        )
+    )
     return 0
 
 
@@ -312,10 +358,15 @@ def _sample_stats(samples: list[dict[str, Any]]) -> dict[str, Any]:
     cpu = [s.get("total_cpu_seconds", float("nan")) for s in samples]
     calls = samples[0]["calls"] or 1
     return {
-        "runs": samples, "wall_min": min(walls), "wall_median": statistics.median(walls),
-        "cpu_min": min(cpu), "cpu_median": statistics.median(cpu),
-        "cpu_us_per_call_min": min(cpu) / calls * 1e6, "cpu_us_per_call_median": statistics.median(cpu) / calls * 1e6,
-        "peak_rss_max_mb": max(rss), "peak_rss_median_mb": statistics.median(rss),
+        "runs": samples,
+        "wall_min": min(walls),
+        "wall_median": statistics.median(walls),
+        "cpu_min": min(cpu),
+        "cpu_median": statistics.median(cpu),
+        "cpu_us_per_call_min": min(cpu) / calls * 1e6,
+        "cpu_us_per_call_median": statistics.median(cpu) / calls * 1e6,
+        "peak_rss_max_mb": max(rss),
+        "peak_rss_median_mb": statistics.median(rss),
         "load_averages": [s["load_average"] for s in samples],
     }
 
@@ -334,9 +385,13 @@ def bench_archive(
             started = time.perf_counter()
             build_archive(path, calls)
             built = time.perf_counter() - started
-        out: dict[str, object] = {"calls": calls, "build_seconds": built, "by_workers": {},
-                                  "baseline_code": str(baseline) if baseline is not None else None,
-                                  "baseline_by_workers": {}}
+        out: dict[str, object] = {
+            "calls": calls,
+            "build_seconds": built,
+            "by_workers": {},
+            "baseline_code": str(baseline) if baseline is not None else None,
+            "baseline_by_workers": {},
+        }
         for workers in workers_list:
             samples: list[dict[str, Any]] = []
             before: list[dict[str, Any]] = []
@@ -364,11 +419,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold runs of the archive diagnosis (min and median)")
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 1], help="process counts to measure")
     parser.add_argument("--archive-cache", type=Path, help="keep the built archive in this folder (default: removed)")
-    parser.add_argument("--baseline-code", type=Path,
-                        help="a checkout of the project (e.g. main before a change) run alternately as the baseline")
+    parser.add_argument(
+        "--baseline-code",
+        type=Path,
+        help="a checkout of the project (e.g. main before a change) run alternately as the baseline",
+    )
     parser.add_argument("--skip-rates", action="store_true", help="only the archive rows")
-    parser.add_argument("--digest-calls", type=int, default=20_000,
-                        help="calls of the per-call loop measured alone, in this process (0: skip)")
+    parser.add_argument(
+        "--digest-calls",
+        type=int,
+        default=20_000,
+        help="calls of the per-call loop measured alone, in this process (0: skip)",
+    )
     parser.add_argument("--json", default=str(Path(__file__).parent / "results" / "bench_diagnosis.json"))
     parser.add_argument("--_diagnose", help=argparse.SUPPRESS)
     parser.add_argument("--_workers", type=int, default=1, help=argparse.SUPPRESS)
@@ -386,56 +448,111 @@ def main(argv: list[str] | None = None) -> int:
         summarize_stats = bench_summarize(args.summarize_calls, distinct=True)
         summarize_repeated = bench_summarize(args.summarize_calls, distinct=False)
         stats = {
-            "classify": classify_stats, "classify_repeated": classify_repeated,
-            "summarize": summarize_stats, "summarize_repeated": summarize_repeated,
+            "classify": classify_stats,
+            "classify_repeated": classify_repeated,
+            "summarize": summarize_stats,
+            "summarize_repeated": summarize_repeated,
             "summarize_1m_seconds": summarize_stats["cpu_seconds"] / summarize_stats["calls"] * 1_000_000,
             "summarize_1m_extrapolated": summarize_stats["calls"] < 1_000_000,
         }
         rows += [
-            ("classify, distinct prompts", f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
-             f"{classify_stats['calls_per_s']:,.0f} calls/s CPU", goal,
-             _met(classify_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
-            ("classify, 6 repeated prompts", "(caches hit)", f"{classify_repeated['calls_per_s']:,.0f} calls/s CPU",
-             "for comparison", ""),
-            ("summarize, distinct prompts", f"{summarize_stats['calls']} calls",
-             (f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU " f"(RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)"),
-             goal, _met(summarize_stats["calls_per_s"] >= CALLS_PER_S_GOAL)),
-            ("summarize, 6 repeated prompts", f"{summarize_repeated['calls']} calls",
-             f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU", "for comparison", ""),
+            (
+                "classify, distinct prompts",
+                f"{classify_stats['calls']} calls of ~{classify_stats['mean_call_bytes']} B",
+                f"{classify_stats['calls_per_s']:,.0f} calls/s CPU",
+                goal,
+                _met(classify_stats["calls_per_s"] >= CALLS_PER_S_GOAL),
+            ),
+            (
+                "classify, 6 repeated prompts",
+                "(caches hit)",
+                f"{classify_repeated['calls_per_s']:,.0f} calls/s CPU",
+                "for comparison",
+                "",
+            ),
+            (
+                "summarize, distinct prompts",
+                f"{summarize_stats['calls']} calls",
+                (
+                    f"{summarize_stats['calls_per_s']:,.0f} calls/s CPU "
+                    f"(RSS +{summarize_stats['max_rss_growth_mb']:.0f} MB)"
+                ),
+                goal,
+                _met(summarize_stats["calls_per_s"] >= CALLS_PER_S_GOAL),
+            ),
+            (
+                "summarize, 6 repeated prompts",
+                f"{summarize_repeated['calls']} calls",
+                f"{summarize_repeated['calls_per_s']:,.0f} calls/s CPU",
+                "for comparison",
+                "",
+            ),
         ]
     if args.digest_calls:
         loop = stats["digest_loop"] = bench_digest_loop(args.digest_calls)
-        rows.append(("per-call loop alone, one process", f"{loop['calls']:,} distinct calls, rows in memory",
-                     f"{loop['us_per_call']:.1f} us CPU per call (best of 5)", "for comparison (no reading, no pool)", ""))
-    archive = (bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers, args.baseline_code)
-               if args.archive_calls else None)
+        rows.append(
+            (
+                "per-call loop alone, one process",
+                f"{loop['calls']:,} distinct calls, rows in memory",
+                f"{loop['us_per_call']:.1f} us CPU per call (best of 5)",
+                "for comparison (no reading, no pool)",
+                "",
+            )
+        )
+    archive = (
+        bench_archive(args.archive_calls, args.runs, args.archive_cache, args.workers, args.baseline_code)
+        if args.archive_calls
+        else None
+    )
     if archive is not None:
         for label, table in (("", archive["by_workers"]), ("baseline: ", archive["baseline_by_workers"])):
             for workers, got in table.items():  # type: ignore[union-attr]
-                rows.append((
-                    f"{label}report of the whole archive, {workers} process{'es' if workers != '1' else ''}",
-                    f"{archive['calls']:,} distinct calls",
-                    (f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall; " "CPU (every process) "
-                    f"{got['cpu_min']:.0f} s min / {got['cpu_median']:.0f} s median = "
-                    f"{got['cpu_us_per_call_min']:.0f} / {got['cpu_us_per_call_median']:.0f} us per call; " "peak RSS "
-                    f"{got['peak_rss_max_mb']:.0f} MB " f"(load {', '.join(f'{x:.1f}' for x in got['load_averages'])})"),
-                    (f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s wall, < {ARCHIVE_RSS_GOAL_MB} MB "
-                    f"(<= {ARCHIVE_SECONDS_GOAL * 2 / 1_000_000 * 1e6:.0f} us CPU per call on 2 free cores)"),
-                    _met(got["wall_median"] < ARCHIVE_SECONDS_GOAL and got["peak_rss_max_mb"] < ARCHIVE_RSS_GOAL_MB),
-                ))
+                rows.append(
+                    (
+                        f"{label}report of the whole archive, {workers} process{'es' if workers != '1' else ''}",
+                        f"{archive['calls']:,} distinct calls",
+                        (
+                            f"{got['wall_min']:.1f} s min / {got['wall_median']:.1f} s median wall; "
+                            "CPU (every process) "
+                            f"{got['cpu_min']:.0f} s min / {got['cpu_median']:.0f} s median = "
+                            f"{got['cpu_us_per_call_min']:.0f} / {got['cpu_us_per_call_median']:.0f} us per call; "
+                            "peak RSS "
+                            f"{got['peak_rss_max_mb']:.0f} MB "
+                            f"(load {', '.join(f'{x:.1f}' for x in got['load_averages'])})"
+                        ),
+                        (
+                            f"goal < {ARCHIVE_SECONDS_GOAL:.0f} s wall, < {ARCHIVE_RSS_GOAL_MB} MB "
+                            f"(<= {ARCHIVE_SECONDS_GOAL * 2 / 1_000_000 * 1e6:.0f} us CPU per call on 2 free cores)"
+                        ),
+                        _met(
+                            got["wall_median"] < ARCHIVE_SECONDS_GOAL and got["peak_rss_max_mb"] < ARCHIVE_RSS_GOAL_MB
+                        ),
+                    )
+                )
     width = [max(len(r[i]) for r in rows) for i in range(5)]
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs, "
-          f"load average {load_start:.2f} at the start")
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs, "
+        f"load average {load_start:.2f} at the start"
+    )
     for row in rows:
         print("  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)))
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.json).write_text(json.dumps({
-        "load_average": load_start, "load_average_end": os.getloadavg()[0],
-        "goals": {"calls_per_s_per_core": CALLS_PER_S_GOAL, "archive_seconds": ARCHIVE_SECONDS_GOAL,
-                  "archive_peak_rss_mb": ARCHIVE_RSS_GOAL_MB},
-        **stats,
-        "archive": archive,
-    }, indent=2))
+    Path(args.json).write_text(
+        json.dumps(
+            {
+                "load_average": load_start,
+                "load_average_end": os.getloadavg()[0],
+                "goals": {
+                    "calls_per_s_per_core": CALLS_PER_S_GOAL,
+                    "archive_seconds": ARCHIVE_SECONDS_GOAL,
+                    "archive_peak_rss_mb": ARCHIVE_RSS_GOAL_MB,
+                },
+                **stats,
+                "archive": archive,
+            },
+            indent=2,
+        )
+    )
     print(f"wrote {args.json}")
     return 0
 

@@ -49,7 +49,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 
 import orjson
-from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
+from bench_output import save_json
 
 PAGE = 500
 SHELL_LOOP = r"""
@@ -76,7 +76,8 @@ path, headers = f"{url.path}/api/v1/models/{os.environ['BLAH_MODEL']}/logs", {"A
 before = ""
 with open(os.environ["OUT"], "w") as out:
     while True:
-        conn.request("GET", f"{path}?limit={os.environ['PAGE']}" + (f"&before={before}" if before else ""), headers=headers)
+        query = f"{path}?limit={os.environ['PAGE']}" + (f"&before={before}" if before else "")
+        conn.request("GET", query, headers=headers)
         page = json.loads(conn.getresponse().read())
         out.writelines(json.dumps(call) + "\n" for call in page["logs"])
         before = page["next_before"]
@@ -136,17 +137,29 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
         to_file: list[float] = []
         shell: list[float] = []
         loop: list[float] = []
-        cpu: dict[str, list[float]] = {"ours": [], "shell": [], "sim_ours": [], "sim_shell": [], "loop": [], "sim_loop": []}
+        cpu: dict[str, list[float]] = {
+            "ours": [],
+            "shell": [],
+            "sim_ours": [],
+            "sim_shell": [],
+            "loop": [],
+            "sim_loop": [],
+        }
         for i in range(-1, runs):  # run -1: the untimed warm-up of both (bytecode, page cache)
             folder = tmp / f"data-{i}"  # a fresh archive each run: the full first export
-            env = {**base_env, "EVALS_BLAH_API_KEY": sim.council_key, "BLAH_TUI_DATA_DIR": str(folder),
-                   "BLAH_TUI_CONFIG_DIR": str(tmp / "config")}  # fmt: skip
+            env = {
+                **base_env,
+                "EVALS_BLAH_API_KEY": sim.council_key,
+                "BLAH_TUI_DATA_DIR": str(folder),
+                "BLAH_TUI_CONFIG_DIR": str(tmp / "config"),
+            }
             target = tmp / "ours.jsonl"
             target.unlink(missing_ok=True)
             t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
             done, file_s = _run_watching(
                 [sys.executable, "-m", "cli.main", "export", model, "-o", str(target), "--base-url", sim.base_url],
-                env, target,
+                env,
+                target,
             )
             ours.append(time.perf_counter() - t)
             to_file.append(file_s)
@@ -155,18 +168,32 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
             if done.returncode != 0:
                 raise RuntimeError(f"blah-tui export failed: {done.stderr[-1000:]!r}")
             shell_out = tmp / "shell.jsonl"
-            env = {**base_env, "BLAH_URL": sim.base_url, "BLAH_MODEL": model, "OUT": str(shell_out),
-                   "PAGE": str(PAGE), "HEADER_FILE": str(header)}  # fmt: skip
+            env = {
+                **base_env,
+                "BLAH_URL": sim.base_url,
+                "BLAH_MODEL": model,
+                "OUT": str(shell_out),
+                "PAGE": str(PAGE),
+                "HEADER_FILE": str(header),
+            }
             t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
             subprocess.run(["bash", "-c", SHELL_LOOP], env=env, check=True, capture_output=True)
             shell.append(time.perf_counter() - t)
             cpu["shell"].append(_children_cpu() - c)
             cpu["sim_shell"].append(time.process_time() - sim_c)
             loop_out = tmp / "loop.jsonl"
-            env = {**base_env, "BLAH_URL": sim.base_url, "BLAH_MODEL": model, "OUT": str(loop_out),
-                   "PAGE": str(PAGE), "BLAH_AUTH": f"Bearer {sim.council_key}"}  # fmt: skip
+            env = {
+                **base_env,
+                "BLAH_URL": sim.base_url,
+                "BLAH_MODEL": model,
+                "OUT": str(loop_out),
+                "PAGE": str(PAGE),
+                "BLAH_AUTH": f"Bearer {sim.council_key}",
+            }
             t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
-            done_loop = subprocess.run([sys.executable, "-c", PYTHON_LOOP], env=env, capture_output=True, text=True, check=False)
+            done_loop = subprocess.run(
+                [sys.executable, "-c", PYTHON_LOOP], env=env, capture_output=True, text=True, check=False
+            )
             if done_loop.returncode != 0:
                 raise RuntimeError(f"the Python loop failed: {done_loop.stderr[-1000:]}")
             loop.append(time.perf_counter() - t)
@@ -182,41 +209,72 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
         out["identical_ids"] = a == b
         out["only_in_ours"], out["only_in_shell"] = len(a - b), len(b - a)
     o, s = statistics.median(ours), statistics.median(shell)
-    out.update(ours_s=[round(x, 2) for x in ours], shell_s=[round(x, 2) for x in shell],
-               ours_median_s=round(o, 2), shell_median_s=round(s, 2), ratio=round(s / o, 2),
-               ours_min_s=round(min(ours), 2), shell_min_s=round(min(shell), 2),
-               ratio_of_mins=round(min(shell) / min(ours), 2),
-               ours_calls_per_s=round(total / o), load_avg=os.getloadavg()[0])  # fmt: skip
+    out.update(
+        ours_s=[round(x, 2) for x in ours],
+        shell_s=[round(x, 2) for x in shell],
+        ours_median_s=round(o, 2),
+        shell_median_s=round(s, 2),
+        ratio=round(s / o, 2),
+        ours_min_s=round(min(ours), 2),
+        shell_min_s=round(min(shell), 2),
+        ratio_of_mins=round(min(shell) / min(ours), 2),
+        ours_calls_per_s=round(total / o),
+        load_avg=os.getloadavg()[0],
+    )
     p = statistics.median(loop)
-    out.update(loop_s=[round(x, 2) for x in loop], loop_median_s=round(p, 2), loop_min_s=round(min(loop), 2),
-               ratio_to_loop=round(o / p, 2), ratio_to_loop_of_mins=round(min(ours) / min(loop), 2))  # fmt: skip
+    out.update(
+        loop_s=[round(x, 2) for x in loop],
+        loop_median_s=round(p, 2),
+        loop_min_s=round(min(loop), 2),
+        ratio_to_loop=round(o / p, 2),
+        ratio_to_loop_of_mins=round(min(ours) / min(loop), 2),
+    )
     out["file_ready_s"] = [round(x, 2) for x in to_file]
     out["file_ready_median_s"] = round(statistics.median(to_file), 2)
     out["cpu_median_s"] = {name: round(statistics.median(values), 2) for name, values in cpu.items()}
     out["cpu_s"] = {name: [round(v, 2) for v in values] for name, values in cpu.items()}
     latency = (f", {latency_ms} ms per request" if latency_ms else "") + (", natural text" if data == "natural" else "")
-    out["rows_table"] = [{
-        "figure": f"blah-tui export, {total:,} calls (+ archive fill){latency}, median (min {out['ours_min_s']} s)",
-        "value": round(o, 2), "unit": "s",
-        "baseline": f"bash loop, one curl | jq per page of 500 (by before), median (min {out['shell_min_s']} s)",
-        "baseline_value": round(s, 2),
-        "ratio": out["ratio"], "goal": f">= {GOAL_RATIO:g}x faster", "met": s / o >= GOAL_RATIO and out["identical_ids"],
-    }, {
-        "figure": "the same export: its file in place (the archive is finished after), median",
-        "value": out["file_ready_median_s"], "unit": "s", "baseline": "the same loop, median", "baseline_value": round(s, 2),
-        "ratio": round(s / out["file_ready_median_s"], 2), "goal": "(not a goal: when the person's file is ready)",
-        "met": None,
-    }, {
-        "figure": f"blah-tui export, {total:,} calls (+ archive fill){latency}, median (min {out['ours_min_s']} s)",
-        "value": round(o, 2), "unit": "s",
-        "baseline": f"the floor: 12-line Python loop, keep-alive http.client, json per call, median (min {out['loop_min_s']} s)",
-        "baseline_value": round(p, 2), "ratio": out["ratio_to_loop"], "goal": f"<= {FLOOR_GOAL:g}x the loop's time",
-        "met": o / p <= FLOOR_GOAL and out["identical_ids_loop"],
-    }]  # fmt: skip
+    out["rows_table"] = [
+        {
+            "figure": f"blah-tui export, {total:,} calls (+ archive fill){latency}, median (min {out['ours_min_s']} s)",
+            "value": round(o, 2),
+            "unit": "s",
+            "baseline": f"bash loop, one curl | jq per page of 500 (by before), median (min {out['shell_min_s']} s)",
+            "baseline_value": round(s, 2),
+            "ratio": out["ratio"],
+            "goal": f">= {GOAL_RATIO:g}x faster",
+            "met": s / o >= GOAL_RATIO and out["identical_ids"],
+        },
+        {
+            "figure": "the same export: its file in place (the archive is finished after), median",
+            "value": out["file_ready_median_s"],
+            "unit": "s",
+            "baseline": "the same loop, median",
+            "baseline_value": round(s, 2),
+            "ratio": round(s / out["file_ready_median_s"], 2),
+            "goal": "(not a goal: when the person's file is ready)",
+            "met": None,
+        },
+        {
+            "figure": f"blah-tui export, {total:,} calls (+ archive fill){latency}, median (min {out['ours_min_s']} s)",
+            "value": round(o, 2),
+            "unit": "s",
+            "baseline": (
+                "the floor: 12-line Python loop, keep-alive http.client, json per call, "
+                f"median (min {out['loop_min_s']} s)"
+            ),
+            "baseline_value": round(p, 2),
+            "ratio": out["ratio_to_loop"],
+            "goal": f"<= {FLOOR_GOAL:g}x the loop's time",
+            "met": o / p <= FLOOR_GOAL and out["identical_ids_loop"],
+        },
+    ]
     return out
 
 
-def _run_watching(command: list[str], env: dict[str, str], target: Path) -> tuple[subprocess.CompletedProcess[bytes], float]:
+def _run_watching(
+    command: list[str], env: dict[str, str], target: Path
+) -> tuple[subprocess.CompletedProcess[bytes], float]:
     """Run ``command``; also return when ``target`` appeared (the export renames a complete
     file into place, so that is when the person's file is ready), polled every 10 ms."""
     started = time.perf_counter()
@@ -252,16 +310,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"goal: blah-tui export >= {GOAL_RATIO:g}x faster than one curl | jq per page, the same ids", flush=True)
     out = run(args.calls, args.runs, args.latency_ms, args.data)
-    print(f"export of {out['calls_total']:,} calls: blah-tui {out['ours_median_s']} s (min {out['ours_min_s']}), "
-          f"curl+jq {out['shell_median_s']} s (min {out['shell_min_s']}), {out['ratio']}x faster by medians, "
-          f"{out['ratio_of_mins']}x by mins (goal >= {GOAL_RATIO:g}x); same ids: {out['identical_ids']}")
-    print(f"the floor, a keep-alive Python loop: {out['loop_median_s']} s (min {out['loop_min_s']}); blah-tui takes "
-          f"{out['ratio_to_loop']}x its time by medians, {out['ratio_to_loop_of_mins']}x by mins (goal <= {FLOOR_GOAL:g}x); "
-          f"same ids: {out['identical_ids_loop']}")
+    print(
+        f"export of {out['calls_total']:,} calls: blah-tui {out['ours_median_s']} s (min {out['ours_min_s']}), "
+        f"curl+jq {out['shell_median_s']} s (min {out['shell_min_s']}), {out['ratio']}x faster by medians, "
+        f"{out['ratio_of_mins']}x by mins (goal >= {GOAL_RATIO:g}x); same ids: {out['identical_ids']}"
+    )
+    print(
+        f"the floor, a keep-alive Python loop: {out['loop_median_s']} s (min {out['loop_min_s']}); blah-tui takes "
+        f"{out['ratio_to_loop']}x its time by medians, {out['ratio_to_loop_of_mins']}x by mins "
+        f"(goal <= {FLOOR_GOAL:g}x); "
+        f"same ids: {out['identical_ids_loop']}"
+    )
     print(f"blah-tui's file was in place after {out['file_ready_median_s']} s (median; the archive is finished after)")
     c = out["cpu_median_s"]
-    print(f"CPU (medians): blah-tui {c['ours']} s + simulator {c['sim_ours']} s; shell loop {c['shell']} s + "
-          f"simulator {c['sim_shell']} s; Python loop {c['loop']} s + simulator {c['sim_loop']} s; load average {out['load_avg']:.1f}")
+    print(
+        f"CPU (medians): blah-tui {c['ours']} s + simulator {c['sim_ours']} s; shell loop {c['shell']} s + "
+        f"simulator {c['sim_shell']} s; Python loop {c['loop']} s + simulator {c['sim_loop']} s; "
+        f"load average {out['load_avg']:.1f}"
+    )
     save_json(out, args.json)
     return 0
 

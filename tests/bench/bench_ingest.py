@@ -34,12 +34,15 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
-from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
+from bench_output import save_json
 
 #: pyinstrument frames are put in the first area whose marker is in their file path.
 AREAS = (
     ("sqlite / archive", ("sqlite3", "api_client/archives/")),
-    ("JSON + pydantic parsing", ("orjson", "pydantic", "api_client/blahdev/_parse", "api_client/blahdev/shapes", "json/")),
+    (
+        "JSON + pydantic parsing",
+        ("orjson", "pydantic", "api_client/blahdev/_parse", "api_client/blahdev/shapes", "json/"),
+    ),
     ("HTTP (httpx/httpcore)", ("httpx", "httpcore", "h11", "anyio")),
     ("diagnosis (badges)", ("diagnosis/",)),
     ("rendering (Textual/Rich)", ("textual/", "rich/", "widgets/")),
@@ -100,7 +103,9 @@ def summarise(session: Any) -> dict[str, float]:
     return {k: round(v, 3) for k, v in totals.most_common()}
 
 
-async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, bursts: int, interval: float) -> dict[str, Any]:
+async def follow(
+    proc: subprocess.Popen[str], info: dict[str, str], calls: int, bursts: int, interval: float
+) -> dict[str, Any]:
     from pyinstrument import Profiler
 
     from api_client.archives.archive import Archive
@@ -143,9 +148,14 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
 
     logs_feed.make_badges_fn = make_badges_fn  # type: ignore[assignment]
     client = BlahClient(info["url"], api_key=info["key"])
-    ctx = AppContext(model_id=info["model"], client=client, base_url=info["url"], key_source="env",
-                     platform="blah.dev (bench simulator)",
-                     settings=Settings(logs_interval=interval, theme="blah-dark", persist_theme=False))  # fmt: skip
+    ctx = AppContext(
+        model_id=info["model"],
+        client=client,
+        base_url=info["url"],
+        key_source="env",
+        platform="blah.dev (bench simulator)",
+        settings=Settings(logs_interval=interval, theme="blah-dark", persist_theme=False),
+    )
     app = create_app(ctx)
     results: list[dict[str, float]] = []
     profile: dict[str, float] = {}
@@ -154,8 +164,11 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
         while not isinstance(app.screen, LogsScreen) or ctx.archive is None or not app.screen.loader.loaded:
             await pilot.pause(0.1)
             if time.monotonic() > deadline:
-                raise RuntimeError(f"the Logs screen did not load (screen {type(app.screen).__name__}, "
-                                   f"archive {ctx.archive is not None}, " f"loaded {getattr(getattr(app.screen, 'loader', None), 'loaded', None)})")
+                raise RuntimeError(
+                    f"the Logs screen did not load (screen {type(app.screen).__name__}, "
+                    f"archive {ctx.archive is not None}, "
+                    f"loaded {getattr(getattr(app.screen, 'loader', None), 'loaded', None)})"
+                )
         screen = app.screen
         archive = ctx.archive
         await pilot.pause(interval * 2)
@@ -188,15 +201,21 @@ async def follow(proc: subprocess.Popen[str], info: dict[str, str], calls: int, 
             flowing = max(done_at - first_at, 1e-6)
             profiler.stop()
             await pilot.pause()
-            results.append({
-                "entries": calls, "wall_s": round(wall, 3), "cpu_s": round(cpu, 3),
-                "wait_for_first_s": round(first_at - t, 3), "flowing_s": round(flowing, 3),
-                "entries_per_s": round((target - first_count) / flowing), "cores_used": round(cpu / wall, 2),
-                "cpu_ms_per_1000": round(cpu / calls * 1e6, 1),
-                "archive_add_wall_s": round(add_time["wall"] - before["wall"], 3),
-                "archive_add_cpu_s": round(add_time["cpu"] - before["cpu"], 3),
-                "of_which_badges_cpu_s": round(add_time["badges_cpu"] - before["badges_cpu"], 3),
-            })  # fmt: skip
+            results.append(
+                {
+                    "entries": calls,
+                    "wall_s": round(wall, 3),
+                    "cpu_s": round(cpu, 3),
+                    "wait_for_first_s": round(first_at - t, 3),
+                    "flowing_s": round(flowing, 3),
+                    "entries_per_s": round((target - first_count) / flowing),
+                    "cores_used": round(cpu / wall, 2),
+                    "cpu_ms_per_1000": round(cpu / calls * 1e6, 1),
+                    "archive_add_wall_s": round(add_time["wall"] - before["wall"], 3),
+                    "archive_add_cpu_s": round(add_time["cpu"] - before["cpu"], 3),
+                    "of_which_badges_cpu_s": round(add_time["badges_cpu"] - before["badges_cpu"], 3),
+                }
+            )
         shown = screen.log_list.row_count if hasattr(screen.log_list, "row_count") else None
         profile = summarise(profiler.last_session)
         top = profiler.output_text(unicode=False, color=False, show_all=False)
@@ -215,8 +234,13 @@ def run(calls: int, bursts: int, interval: float) -> dict[str, Any]:
 def _run(calls: int, bursts: int, interval: float, tmp: Path) -> dict[str, Any]:
     os.environ["BLAH_TUI_DATA_DIR"] = str(tmp / "data")
     os.environ["BLAH_TUI_CONFIG_DIR"] = str(tmp / "config")
-    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve"], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, str(Path(__file__).resolve()), "--serve"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         info = json.loads(proc.stdout.readline())
@@ -232,19 +256,30 @@ def _run(calls: int, bursts: int, interval: float, tmp: Path) -> dict[str, Any]:
     cpu = sum(b["cpu_s"] for b in out["bursts"])
     add_cpu = sum(b["archive_add_cpu_s"] for b in out["bursts"])
     badges_cpu = sum(b["of_which_badges_cpu_s"] for b in out["bursts"])
-    out.update(calls_per_burst=calls, poll_interval_s=interval,
-               entries_per_s=round(sum(b["entries_per_s"] * b["flowing_s"] for b in out["bursts"]) / flowing),
-               wait_for_first_s=waited,
-               cpu_ms_per_1000=round(cpu / entries * 1e6, 1), cores_used=round(cpu / wall, 2),
-               archive_add_share_of_cpu=round(add_cpu / cpu, 2) if cpu else None,
-               badges_share_of_cpu=round(badges_cpu / cpu, 2) if cpu else None, load_avg=os.getloadavg()[0])  # fmt: skip
-    out["rows_table"] = [{
-        "figure": f"ingest while following, {bursts} x {calls:,} calls (rate once flowing; first entry after "
-                  f"{max(waited):.2f} s, the tail's poll every {interval:g} s)",
-        "value": out["entries_per_s"], "unit": "entries/s",
-        "baseline": "(none: CPU cost shown)", "baseline_value": f"{out['cpu_ms_per_1000']} ms CPU/1000, {out['cores_used']} cores",
-        "ratio": None, "goal": "(measure)", "met": None,
-    }]  # fmt: skip
+    out.update(
+        calls_per_burst=calls,
+        poll_interval_s=interval,
+        entries_per_s=round(sum(b["entries_per_s"] * b["flowing_s"] for b in out["bursts"]) / flowing),
+        wait_for_first_s=waited,
+        cpu_ms_per_1000=round(cpu / entries * 1e6, 1),
+        cores_used=round(cpu / wall, 2),
+        archive_add_share_of_cpu=round(add_cpu / cpu, 2) if cpu else None,
+        badges_share_of_cpu=round(badges_cpu / cpu, 2) if cpu else None,
+        load_avg=os.getloadavg()[0],
+    )
+    out["rows_table"] = [
+        {
+            "figure": f"ingest while following, {bursts} x {calls:,} calls (rate once flowing; first entry after "
+            f"{max(waited):.2f} s, the tail's poll every {interval:g} s)",
+            "value": out["entries_per_s"],
+            "unit": "entries/s",
+            "baseline": "(none: CPU cost shown)",
+            "baseline_value": f"{out['cpu_ms_per_1000']} ms CPU/1000, {out['cores_used']} cores",
+            "ratio": None,
+            "goal": "(measure)",
+            "met": None,
+        }
+    ]
     return out
 
 
@@ -261,10 +296,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print("goal: none set (where the time goes); the headline is the rate once entries flow", flush=True)
     out = run(args.calls, args.bursts, args.interval)
-    print(f"ingest: {out['entries_per_s']:,} entries/s, {out['cpu_ms_per_1000']} ms CPU per 1000 entries, "
-          f"{out['cores_used']} cores; Archive.add_new {out['archive_add_share_of_cpu']} of CPU "
-          f"(badges {out['badges_share_of_cpu']}); "
-          f"UI thread profile (s): {out['ui_thread_profile_s']}")
+    print(
+        f"ingest: {out['entries_per_s']:,} entries/s, {out['cpu_ms_per_1000']} ms CPU per 1000 entries, "
+        f"{out['cores_used']} cores; Archive.add_new {out['archive_add_share_of_cpu']} of CPU "
+        f"(badges {out['badges_share_of_cpu']}); "
+        f"UI thread profile (s): {out['ui_thread_profile_s']}"
+    )
     save_json(out, args.json)
     return 0
 

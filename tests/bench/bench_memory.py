@@ -22,9 +22,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 
-from bench_startup import child_args, child_env, launch
+from bench_output import save_json
 from bench_search import cached_archive
-from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
+from bench_startup import child_args, child_env, launch
 
 GOAL_MB = 100
 """RSS on Logs with the 1M-call archive (issue 30)."""
@@ -48,15 +48,27 @@ def _run(rows: int, linger: float, tmp: Path) -> dict[str, Any]:
     archive = cached_archive(rows)
     app = measure("app", archive, linger, tmp)
     hello = measure("hello", None, linger, tmp)
-    out = {"rows": rows, "linger_s": linger, "app": app, "hello": hello,
-           "archive_mb": round(sum(p.stat().st_size for p in archive.parent.glob(archive.name + "*")) / 1e6, 1),
-           "load_avg": os.getloadavg()[0]}  # fmt: skip
+    out = {
+        "rows": rows,
+        "linger_s": linger,
+        "app": app,
+        "hello": hello,
+        "archive_mb": round(sum(p.stat().st_size for p in archive.parent.glob(archive.name + "*")) / 1e6, 1),
+        "load_avg": os.getloadavg()[0],
+    }
     peak = max(app["max_rss_mb"], app["rss_mb"] or 0)
-    out["rows_table"] = [{
-        "figure": f"RSS on Logs, {rows:,}-call archive (peak; now {app['rss_mb']:.0f})", "value": round(peak), "unit": "MB",
-        "baseline": "Textual hello-world peak RSS", "baseline_value": round(hello["max_rss_mb"]),
-        "ratio": round(peak / hello["max_rss_mb"], 2), "goal": f"< {GOAL_MB} MB", "met": peak < GOAL_MB,
-    }]  # fmt: skip
+    out["rows_table"] = [
+        {
+            "figure": f"RSS on Logs, {rows:,}-call archive (peak; now {app['rss_mb']:.0f})",
+            "value": round(peak),
+            "unit": "MB",
+            "baseline": "Textual hello-world peak RSS",
+            "baseline_value": round(hello["max_rss_mb"]),
+            "ratio": round(peak / hello["max_rss_mb"], 2),
+            "goal": f"< {GOAL_MB} MB",
+            "met": peak < GOAL_MB,
+        }
+    ]
     return out
 
 
@@ -68,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"goal: RSS on Logs with {args.rows:,} calls < {GOAL_MB} MB", flush=True)
     out = run(args.rows, args.linger)
-    print(f"memory on Logs with {args.rows:,} rows: " f"RSS {out['app']['rss_mb']:.0f} MB (peak {out['app']['max_rss_mb']:.0f});"
-          f" hello-world peak {out['hello']['max_rss_mb']:.0f} MB (goal < {GOAL_MB} MB)")
+    print(
+        f"memory on Logs with {args.rows:,} rows: "
+        f"RSS {out['app']['rss_mb']:.0f} MB (peak {out['app']['max_rss_mb']:.0f});"
+        f" hello-world peak {out['hello']['max_rss_mb']:.0f} MB (goal < {GOAL_MB} MB)"
+    )
     save_json(out, args.json)
     return 0
 

@@ -50,32 +50,70 @@ def big_detail(steps: int) -> dict[str, Any]:
     step_records: list[dict[str, Any]] = []
     for k in range(steps):
         turn = k + 1
-        records.append({"type": "completion", "turn": turn, "model": "tinyagent-125m",
-                        "usage": {"prompt_tokens": 200 + 40 * k, "completion_tokens": 20 + k % 30}})  # fmt: skip
+        records.append(
+            {
+                "type": "completion",
+                "turn": turn,
+                "model": "tinyagent-125m",
+                "usage": {"prompt_tokens": 200 + 40 * k, "completion_tokens": 20 + k % 30},
+            }
+        )
         last = k == steps - 1
         if not last:
             query = f"SELECT * FROM t WHERE id = {k // 5}"  # five identical calls in a row
             result = {"error": "timeout"} if k % 7 == 0 else {"rows": [[k, "x" * 20]]}
-            records.append({"type": "tool", "turn": turn, "name": "run_sql", "args": {"query": query},
-                            "result": result})  # fmt: skip
-        step = {"index": k, "turn": turn, "prompt": f"[run_sql] result of step {k}: " + "row data " * 20,
-                "training_samples": [{"token_ids": list(range(k % 50 + 10))}]}  # fmt: skip
+            records.append(
+                {"type": "tool", "turn": turn, "name": "run_sql", "args": {"query": query}, "result": result}
+            )
+        step = {
+            "index": k,
+            "turn": turn,
+            "prompt": f"[run_sql] result of step {k}: " + "row data " * 20,
+            "training_samples": [{"token_ids": list(range(k % 50 + 10))}],
+        }
         if last:
             step["final_answer"] = "17 orders shipped late in March 2025."
         step_records.append(step)
-    grade = {"task_id": "sql-agent/late-orders", "passed": False, "reward": 0.0, "explanation": "1 condition failed",
-             "assertions": [{"name": "answer_matches", "passed": False, "details": "expected '12', found 17"}],
-             "failed_conditions": ["answer_matches"], "advisory_conditions": []}  # fmt: skip
-    rollout = {"rollout_id": "job_bench-r000", "task_id": "sql-agent/late-orders", "reward": 0.0, "grade": grade,
-               "trace_id": "tr_bench", "steps": step_records}  # fmt: skip
-    envelope = {"schema": "blobfish.sdk-evaluation.v1",
-                "traces": [{"schema": "blobfish.trace.v1", "trace_id": "tr_bench", "rollout_id": "job_bench-r000",
-                            "records": records}],
-                "job": {"schema": "blobfish.job.v1", "job_id": "job_bench", "status": "completed",
-                        "taskset": "sql-agent", "metadata": {"model": "tinyagent-125m", "max_tokens": 512},
-                        "rollouts": [rollout]}}  # fmt: skip
-    return {"evaluation_id": "ev-bench", "job_id": "job_bench", "created_at": "2026-11-18T10:00:00Z",
-            "rollout_count": 1, "mean_reward": 0.0, "metadata": {"model": "tinyagent-125m"}, "envelope": envelope}
+    grade = {
+        "task_id": "sql-agent/late-orders",
+        "passed": False,
+        "reward": 0.0,
+        "explanation": "1 condition failed",
+        "assertions": [{"name": "answer_matches", "passed": False, "details": "expected '12', found 17"}],
+        "failed_conditions": ["answer_matches"],
+        "advisory_conditions": [],
+    }
+    rollout = {
+        "rollout_id": "job_bench-r000",
+        "task_id": "sql-agent/late-orders",
+        "reward": 0.0,
+        "grade": grade,
+        "trace_id": "tr_bench",
+        "steps": step_records,
+    }
+    envelope = {
+        "schema": "blobfish.sdk-evaluation.v1",
+        "traces": [
+            {"schema": "blobfish.trace.v1", "trace_id": "tr_bench", "rollout_id": "job_bench-r000", "records": records}
+        ],
+        "job": {
+            "schema": "blobfish.job.v1",
+            "job_id": "job_bench",
+            "status": "completed",
+            "taskset": "sql-agent",
+            "metadata": {"model": "tinyagent-125m", "max_tokens": 512},
+            "rollouts": [rollout],
+        },
+    }
+    return {
+        "evaluation_id": "ev-bench",
+        "job_id": "job_bench",
+        "created_at": "2026-11-18T10:00:00Z",
+        "rollout_count": 1,
+        "mean_reward": 0.0,
+        "metadata": {"model": "tinyagent-125m"},
+        "envelope": envelope,
+    }
 
 
 def frame_bytes(app: App[Any]) -> str:
@@ -99,8 +137,13 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             for i in range(args.steps):
                 out.write(synthetic.entry(i).model_dump_json() + "\n")
         archive = load_dump(dump, report=io.StringIO())
-        ctx = AppContext(model_id="bench-model", archive=archive, offline_source=dump, platform="offline: calls.jsonl",
-                         settings={"timezone": "UTC", "persist_theme": False})  # fmt: skip
+        ctx = AppContext(
+            model_id="bench-model",
+            archive=archive,
+            offline_source=dump,
+            platform="offline: calls.jsonl",
+            settings={"timezone": "UTC", "persist_theme": False},
+        )
         start = time.perf_counter()
         evaluation = parse_evaluation(big_detail(args.steps))
         parse_s = time.perf_counter() - start
@@ -163,8 +206,12 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
 
 def spread(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
-    return {"median": median_ms(ordered), "p95": round(ordered[int(len(ordered) * 0.95) - 1] * 1000, 2),
-            "max": round(ordered[-1] * 1000, 2), "n": len(ordered)}  # fmt: skip
+    return {
+        "median": median_ms(ordered),
+        "p95": round(ordered[int(len(ordered) * 0.95) - 1] * 1000, 2),
+        "max": round(ordered[-1] * 1000, 2),
+        "n": len(ordered),
+    }
 
 
 async def key_to_frame(app: App[Any], pilot: Any, key: str, presses: int) -> list[float]:
@@ -203,15 +250,28 @@ GOAL_KEY_P95_MS = 16.0
 def rows_table(result: dict[str, Any]) -> list[dict[str, Any]]:
     paint, keys = result["first_paint_ms"], result["key_to_frame_ms"]
     ratio = result["first_paint_ratio_replay_over_logs"]
-    return [{
-        "figure": f"replay first paint, {result['steps']:,}-step rollout", "value": paint["replay"], "unit": "ms",
-        "baseline": f"Logs screen over {result['steps']:,} offline calls, first frame with rows",
-        "baseline_value": paint["logs"], "ratio": ratio, "goal": f"<= {GOAL_PAINT_RATIO:g}x", "met": ratio <= GOAL_PAINT_RATIO,
-    }, {
-        "figure": f"replay key-to-frame (n), median / p95 {keys['replay_n']['p95']}", "value": keys["replay_n"]["median"],
-        "unit": "ms", "baseline": "Down on the Logs list, p95", "baseline_value": keys["logs_down"]["p95"],
-        "ratio": None, "goal": f"p95 < {GOAL_KEY_P95_MS:g} ms", "met": keys["replay_n"]["p95"] < GOAL_KEY_P95_MS,
-    }]  # fmt: skip
+    return [
+        {
+            "figure": f"replay first paint, {result['steps']:,}-step rollout",
+            "value": paint["replay"],
+            "unit": "ms",
+            "baseline": f"Logs screen over {result['steps']:,} offline calls, first frame with rows",
+            "baseline_value": paint["logs"],
+            "ratio": ratio,
+            "goal": f"<= {GOAL_PAINT_RATIO:g}x",
+            "met": ratio <= GOAL_PAINT_RATIO,
+        },
+        {
+            "figure": f"replay key-to-frame (n), median / p95 {keys['replay_n']['p95']}",
+            "value": keys["replay_n"]["median"],
+            "unit": "ms",
+            "baseline": "Down on the Logs list, p95",
+            "baseline_value": keys["logs_down"]["p95"],
+            "ratio": None,
+            "goal": f"p95 < {GOAL_KEY_P95_MS:g} ms",
+            "met": keys["replay_n"]["p95"] < GOAL_KEY_P95_MS,
+        },
+    ]
 
 
 def main() -> None:
@@ -220,11 +280,18 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--presses", type=int, default=60)
     parser.add_argument("--json", type=Path, default=RESULTS / "bench_replay.json")
-    parser.add_argument("--no-idle-collection", action="store_true",
-                        help="leave the interpreter's own full garbage collections on " "(the app before application.session.idle_collection)")
+    parser.add_argument(
+        "--no-idle-collection",
+        action="store_true",
+        help="leave the interpreter's own full garbage collections on "
+        "(the app before application.session.idle_collection)",
+    )
     args = parser.parse_args()
-    print(f"goals: replay first paint <= {GOAL_PAINT_RATIO:g}x the Logs screen's; " f"key-to-frame p95 < {GOAL_KEY_P95_MS:g} ms",
-          flush=True)
+    print(
+        f"goals: replay first paint <= {GOAL_PAINT_RATIO:g}x the Logs screen's; "
+        f"key-to-frame p95 < {GOAL_KEY_P95_MS:g} ms",
+        flush=True,
+    )
     result = asyncio.run(measure(args))
     result["rows_table"] = rows_table(result)
     print(json.dumps({k: v for k, v in result.items() if k != "rows_table"}, indent=2))

@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import orjson
 from bench_archive import DATA_SETS, badges, make_generator, timed
+from bench_output import save_json
 
 from api_client.archives.archive import Archive, LogFilter
-from bench_output import save_json  # noqa: E402 - tests/bench is on sys.path
 
 CACHE = Path(os.environ.get("BLAH_BENCH_CACHE", "/tmp/blah-tui-bench"))
 MODEL_ID = "bench-model"
@@ -147,6 +147,7 @@ def run(rows: int, repeat: int = 3, data: str = "synthetic") -> dict[str, Any]:
     out["jsonl_bytes_per_call"] = round(full_jsonl.stat().st_size / rows)
     out["archive_to_jsonl"] = round(disk / full_jsonl.stat().st_size, 3)
     for word in WORDS:
+
         def grep(w: str = word) -> subprocess.CompletedProcess[str]:
             return subprocess.run(["grep", "-cw", w, str(jsonl)], capture_output=True, text=True, check=False)
 
@@ -165,9 +166,12 @@ def run(rows: int, repeat: int = 3, data: str = "synthetic") -> dict[str, Any]:
         grep_count = int(proc.stdout.strip() or 0)
         screen_ms = logs_list_first(archive_path, word)
         out["words"][word] = {
-            "search_first_ms": round(first_ms, 2), "search_ms": round(again_ms, 2),
-            "search_cpu_ms": round(again_cpu, 2), "search_count": result.count,
-            "grep_ms": round(grep_ms, 2), "grep_count": grep_count,
+            "search_first_ms": round(first_ms, 2),
+            "search_ms": round(again_ms, 2),
+            "search_cpu_ms": round(again_cpu, 2),
+            "search_count": result.count,
+            "grep_ms": round(grep_ms, 2),
+            "grep_count": grep_count,
             # both count calls whose text fields hold the whole word (grep's word characters
             # and the index's tokenizer differ at the edges: both counts are kept).
             "ratio": round(grep_ms / again_ms, 2) if again_ms else None,
@@ -175,34 +179,60 @@ def run(rows: int, repeat: int = 3, data: str = "synthetic") -> dict[str, Any]:
             "ratio_first": round(grep_first_ms / first_ms, 2) if first_ms else None,
             "logs_list_first_ms": round(screen_ms, 2),
             "ratio_logs_list": round(grep_ms / screen_ms, 2) if screen_ms else None,
-        }  # fmt: skip
+        }
     out["jsonl_mb"] = round(jsonl.stat().st_size / 1e6, 1)
     out["load_avg_end"] = os.getloadavg()[0]
     out["rows_table"] = []
     for w, v in out["words"].items():
         for label, key, ratio, grep_key, grep_run in (
-            ("first query from a cold page cache, opening the archive", "search_first_ms", "ratio_first",
-             "grep_first_ms", "its first run from a cold page cache"),
+            (
+                "first query from a cold page cache, opening the archive",
+                "search_first_ms",
+                "ratio_first",
+                "grep_first_ms",
+                "its first run from a cold page cache",
+            ),
             ("repeated", "search_ms", "ratio", "grep_ms", "median of repeats"),
         ):
-            out["rows_table"].append({
-                "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} {data} calls", "value": v[key],
-                "unit": "ms", "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), {grep_run}",
-                "baseline_value": v[grep_key], "ratio": v[ratio], "goal": f">= {GOAL_RATIO:g}x",
-                "met": bool(v[ratio] and v[ratio] >= GOAL_RATIO),
-            })  # fmt: skip
-        out["rows_table"].append({
-            "figure": f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, fresh archive, {rows:,} {data} calls",
-            "value": v["logs_list_first_ms"], "unit": "ms",
-            "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), median of repeats",
-            "baseline_value": v["grep_ms"], "ratio": v["ratio_logs_list"], "goal": f">= {GOAL_RATIO:g}x",
-            "met": bool(v["ratio_logs_list"] and v["ratio_logs_list"] >= GOAL_RATIO),
-        })  # fmt: skip
-    out["rows_table"].append({
-        "figure": f"archive on disk per call, {rows:,} {data} calls", "value": out["archive_bytes_per_call"], "unit": "B",
-        "baseline": "the same calls as JSONL (blah-tui export's file), per call", "baseline_value": out["jsonl_bytes_per_call"],
-        "ratio": out["archive_to_jsonl"], "goal": "<= 0.7x the JSONL", "met": out["archive_to_jsonl"] <= 0.7,
-    })  # fmt: skip
+            out["rows_table"].append(
+                {
+                    "figure": f"search '{w}' ({v['search_count']:,} hits), {label}, {rows:,} {data} calls",
+                    "value": v[key],
+                    "unit": "ms",
+                    "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), {grep_run}",
+                    "baseline_value": v[grep_key],
+                    "ratio": v[ratio],
+                    "goal": f">= {GOAL_RATIO:g}x",
+                    "met": bool(v[ratio] and v[ratio] >= GOAL_RATIO),
+                }
+            )
+        out["rows_table"].append(
+            {
+                "figure": (
+                    f"Logs list filtered by '{w}': count + newest 128 + newest 2000 rows, "
+                    f"fresh archive, {rows:,} {data} calls"
+                ),
+                "value": v["logs_list_first_ms"],
+                "unit": "ms",
+                "baseline": f"grep -cw over the calls' text fields ({out['jsonl_mb']:,.0f} MB), median of repeats",
+                "baseline_value": v["grep_ms"],
+                "ratio": v["ratio_logs_list"],
+                "goal": f">= {GOAL_RATIO:g}x",
+                "met": bool(v["ratio_logs_list"] and v["ratio_logs_list"] >= GOAL_RATIO),
+            }
+        )
+    out["rows_table"].append(
+        {
+            "figure": f"archive on disk per call, {rows:,} {data} calls",
+            "value": out["archive_bytes_per_call"],
+            "unit": "B",
+            "baseline": "the same calls as JSONL (blah-tui export's file), per call",
+            "baseline_value": out["jsonl_bytes_per_call"],
+            "ratio": out["archive_to_jsonl"],
+            "goal": "<= 0.7x the JSONL",
+            "met": out["archive_to_jsonl"] <= 0.7,
+        }
+    )
     return out
 
 
@@ -216,15 +246,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.build_only:
         cached_text_fields(args.rows, args.data)
         return 0
-    print(f"goal: search >= {GOAL_RATIO:g}x grep -cw over the text fields, for a common, a rare and an absent word, "
-          "cold and warm", flush=True)
+    print(
+        f"goal: search >= {GOAL_RATIO:g}x grep -cw over the text fields, for a common, a rare and an absent word, "
+        "cold and warm",
+        flush=True,
+    )
     out = run(args.rows, data=args.data)
-    print(f"{args.rows:,} {args.data} calls: archive {out['archive_bytes_per_call']:,} B a call on disk, JSONL "
-          f"{out['jsonl_bytes_per_call']:,} B ({out['archive_to_jsonl']}x)")
+    print(
+        f"{args.rows:,} {args.data} calls: archive {out['archive_bytes_per_call']:,} B a call on disk, JSONL "
+        f"{out['jsonl_bytes_per_call']:,} B ({out['archive_to_jsonl']}x)"
+    )
     for word, v in out["words"].items():
-        print(f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
-              f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); " f"ratio first {v['ratio_first']}x,"
-              f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)")
+        print(
+            f"search {word!r}: first {v['search_first_ms']} ms, again {v['search_ms']} ms ({v['search_count']:,} hits);"
+            f" grep -cw first {v['grep_first_ms']} ms, again {v['grep_ms']} ms ({v['grep_count']:,} lines); "
+            f"ratio first {v['ratio_first']}x,"
+            f" again {v['ratio']}x; Logs list first {v['logs_list_first_ms']} ms ({v['ratio_logs_list']}x)"
+        )
     save_json(out, args.json)
     return 0
 

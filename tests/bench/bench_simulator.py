@@ -42,8 +42,11 @@ def main() -> int:
     try:
         with httpx.Client(base_url=server.base_url, timeout=10) as http:
             url = f"/api/v1/models/{server.person_model_id}/logs"
-            for name, params in (("limit=50", {"limit": 50}), ("limit=50&stats=true", {"limit": 50, "stats": "true"}),
-                                 ("limit=500", {"limit": 500})):
+            for name, params in (
+                ("limit=50", {"limit": 50}),
+                ("limit=50&stats=true", {"limit": 50, "stats": "true"}),
+                ("limit=500", {"limit": 500}),
+            ):
                 for _ in range(10):  # warm up
                     http.get(url, params=params)
                 samples: list[float] = []
@@ -52,9 +55,11 @@ def main() -> int:
                     response = http.get(url, params=params)
                     samples.append((time.perf_counter() - start) * 1000)
                     response.raise_for_status()
-                print(f"GET logs?{name}: median {statistics.median(samples):.2f} ms, "
-                      f"p95 {percentile(samples, 95):.2f} ms over {len(samples)} requests "
-                      f"({len(response.content)} bytes)")
+                print(
+                    f"GET logs?{name}: median {statistics.median(samples):.2f} ms, "
+                    f"p95 {percentile(samples, 95):.2f} ms over {len(samples)} requests "
+                    f"({len(response.content)} bytes)"
+                )
     finally:
         server.stop()
     return 0

@@ -29,13 +29,49 @@ import orjson
 VOCABULARY = 24_000
 BLOCK = 2_000
 """Calls drawn at once (the words of a block are one numpy draw)."""
-SPECIAL = {0: "the", 1: "of", 2: "and", 3: "to", 4: "a", 5: "in", 6: "is", 7: "model", 8: "you", 9: "that",
-           5_000: "zanzibar"}  # fmt: skip
+SPECIAL = {
+    0: "the",
+    1: "of",
+    2: "and",
+    3: "to",
+    4: "a",
+    5: "in",
+    6: "is",
+    7: "model",
+    8: "you",
+    9: "that",
+    5_000: "zanzibar",
+}
 ABSENT = "xylograph"
 SOURCES = ("eval", "eval", "eval", "chatroom", "chat", "test")
 _STOP = VOCABULARY  # the index of "." in a draw: a sentence ends there
-_ONSETS = ("b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "st", "tr", "pl",
-           "ch", "sh", "th", "gr", "br", "")  # fmt: skip
+_ONSETS = (
+    "b",
+    "c",
+    "d",
+    "f",
+    "g",
+    "h",
+    "k",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "w",
+    "st",
+    "tr",
+    "pl",
+    "ch",
+    "sh",
+    "th",
+    "gr",
+    "br",
+    "",
+)
 _VOWELS = ("a", "e", "i", "o", "u", "ea", "ou", "io", "ai")
 _CODAS = ("", "", "n", "r", "s", "t", "l", "nd", "st", "ng", "ck", "m")
 
@@ -102,16 +138,27 @@ class NaturalCalls:
             reply = self._text(drawn[at : at + reply_words[k]])
             at += reply_words[k]
             bad = bool(failed[k])
-            calls.append({
-                "id": f"log_{i:09d}", "model_id": self.model_id, "source": SOURCES[i % len(SOURCES)],
-                "created_at": self.t0 + i * 7,
-                "prompt": f"<|user|>\n{user}\n<|assistant|>\n", "messages": [{"role": "user", "content": user}],
-                "response": None if bad else reply, "error": "upstream timeout after 30 s" if bad else None,
-                "latency_ms": int(latency[k]), "max_tokens": 512, "prompt_tokens": int(prompt_words[k] * 4 // 3),
-                "completion_tokens": None if bad else int(reply_words[k] * 4 // 3),
-                "finish_reason": "error" if bad else ("length" if truncated[k] else "stop"),
-                "eval_id": None, "run_id": None, "result_id": None, "message_id": None,
-            })  # fmt: skip
+            calls.append(
+                {
+                    "id": f"log_{i:09d}",
+                    "model_id": self.model_id,
+                    "source": SOURCES[i % len(SOURCES)],
+                    "created_at": self.t0 + i * 7,
+                    "prompt": f"<|user|>\n{user}\n<|assistant|>\n",
+                    "messages": [{"role": "user", "content": user}],
+                    "response": None if bad else reply,
+                    "error": "upstream timeout after 30 s" if bad else None,
+                    "latency_ms": int(latency[k]),
+                    "max_tokens": 512,
+                    "prompt_tokens": int(prompt_words[k] * 4 // 3),
+                    "completion_tokens": None if bad else int(reply_words[k] * 4 // 3),
+                    "finish_reason": "error" if bad else ("length" if truncated[k] else "stop"),
+                    "eval_id": None,
+                    "run_id": None,
+                    "result_id": None,
+                    "message_id": None,
+                }
+            )
         return calls
 
     def call(self, i: int) -> dict[str, Any]:

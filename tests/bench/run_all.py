@@ -34,13 +34,27 @@ Row = dict[str, Any]
 def _diagnosis_rows(data: dict[str, Any]) -> list[Row]:
     c, s = data["classify"], data["summarize"]
     return [
-        {"figure": f"classify, {c['calls']:,} calls of ~{c['mean_call_bytes']} B (CPU time)", "value": round(c["calls_per_s"]),
-         "unit": "calls/s/core", "baseline": "goal", "baseline_value": 20_000, "ratio": round(c["calls_per_s"] / 20_000, 2),
-         "goal": ">= 20,000 calls/s/core", "met": c["calls_per_s"] >= 20_000},
-        {"figure": f"summarize, {s['calls']:,} calls (CPU time)", "value": round(s["calls_per_s"]), "unit": "calls/s/core",
-         "baseline": "goal", "baseline_value": 20_000, "ratio": round(s["calls_per_s"] / 20_000, 2),
-         "goal": ">= 20,000 calls/s/core", "met": s["calls_per_s"] >= 20_000},
-    ]  # fmt: skip
+        {
+            "figure": f"classify, {c['calls']:,} calls of ~{c['mean_call_bytes']} B (CPU time)",
+            "value": round(c["calls_per_s"]),
+            "unit": "calls/s/core",
+            "baseline": "goal",
+            "baseline_value": 20_000,
+            "ratio": round(c["calls_per_s"] / 20_000, 2),
+            "goal": ">= 20,000 calls/s/core",
+            "met": c["calls_per_s"] >= 20_000,
+        },
+        {
+            "figure": f"summarize, {s['calls']:,} calls (CPU time)",
+            "value": round(s["calls_per_s"]),
+            "unit": "calls/s/core",
+            "baseline": "goal",
+            "baseline_value": 20_000,
+            "ratio": round(s["calls_per_s"] / 20_000, 2),
+            "goal": ">= 20,000 calls/s/core",
+            "met": s["calls_per_s"] >= 20_000,
+        },
+    ]
 
 
 def _own_rows(data: dict[str, Any]) -> list[Row]:
@@ -49,19 +63,64 @@ def _own_rows(data: dict[str, Any]) -> list[Row]:
 
 #: name -> (script, full args, quick args, rows from its JSON, timeout s)
 BENCHES: dict[str, tuple[str, list[str], list[str], Callable[[dict[str, Any]], list[Row]], int]] = {
-    "startup": ("bench_startup.py", ["--rows", "1000000", "--runs", "5"], ["--rows", "1000000", "--runs", "2"], _own_rows, 1800),
-    "export": ("bench_export.py", ["--calls", "100000", "--runs", "3"], ["--calls", "20000", "--runs", "1"], _own_rows, 3600),
-    "blobfish_export": ("bench_blobfish_export.py", ["--rollouts", "10000", "--runs", "3"],
-                        ["--rollouts", "2000", "--runs", "1"], _own_rows, 1800),
-    "log_list": ("bench_log_list.py", ["--rows", "1000000", "--rounds", "5"],
-                 ["--rows", "1000000", "--rounds", "2", "--presses", "20"], _own_rows, 3600),
+    "startup": (
+        "bench_startup.py",
+        ["--rows", "1000000", "--runs", "5"],
+        ["--rows", "1000000", "--runs", "2"],
+        _own_rows,
+        1800,
+    ),
+    "export": (
+        "bench_export.py",
+        ["--calls", "100000", "--runs", "3"],
+        ["--calls", "20000", "--runs", "1"],
+        _own_rows,
+        3600,
+    ),
+    "blobfish_export": (
+        "bench_blobfish_export.py",
+        ["--rollouts", "10000", "--runs", "3"],
+        ["--rollouts", "2000", "--runs", "1"],
+        _own_rows,
+        1800,
+    ),
+    "log_list": (
+        "bench_log_list.py",
+        ["--rows", "1000000", "--rounds", "5"],
+        ["--rows", "1000000", "--rounds", "2", "--presses", "20"],
+        _own_rows,
+        3600,
+    ),
     "search": ("bench_search.py", ["--rows", "1000000"], ["--rows", "1000000"], _own_rows, 3600),
-    "ingest": ("bench_ingest.py", ["--calls", "20000", "--bursts", "2"], ["--calls", "5000", "--bursts", "1"], _own_rows, 1800),
-    "diagnosis": ("bench_diagnosis.py", ["--summarize-calls", "200000"], ["--summarize-calls", "20000"], _diagnosis_rows, 1800),
+    "ingest": (
+        "bench_ingest.py",
+        ["--calls", "20000", "--bursts", "2"],
+        ["--calls", "5000", "--bursts", "1"],
+        _own_rows,
+        1800,
+    ),
+    "diagnosis": (
+        "bench_diagnosis.py",
+        ["--summarize-calls", "200000"],
+        ["--summarize-calls", "20000"],
+        _diagnosis_rows,
+        1800,
+    ),
     "bakeoff_gate": ("bench_bakeoff_gate.py", ["--runs", "15"], ["--runs", "5"], _own_rows, 600),
-    "memory": ("bench_memory.py", ["--rows", "1000000", "--linger", "3"], ["--rows", "1000000", "--linger", "2"], _own_rows, 900),
-    "replay": ("bench_replay.py", ["--steps", "2000", "--runs", "5"], ["--steps", "2000", "--runs", "2", "--presses", "30"],
-               _own_rows, 900),
+    "memory": (
+        "bench_memory.py",
+        ["--rows", "1000000", "--linger", "3"],
+        ["--rows", "1000000", "--linger", "2"],
+        _own_rows,
+        900,
+    ),
+    "replay": (
+        "bench_replay.py",
+        ["--steps", "2000", "--runs", "5"],
+        ["--steps", "2000", "--runs", "2", "--presses", "30"],
+        _own_rows,
+        900,
+    ),
 }
 #: bench_log_list and bench_diagnosis predate this script: their output flag is spelled differently.
 OUT_FLAG = {"log_list": "--out"}
@@ -75,29 +134,49 @@ def _diagnosis_scale_rows(data: dict[str, Any]) -> list[Row]:
     for key, label in (("classify", "classify"), ("summarize", "summarize")):
         fair, repeated = data[key], data.get(f"{key}_repeated")
         extra = f" (6 repeated prompts: {repeated['calls_per_s']:,.0f})" if repeated else ""
-        rows.append({"figure": f"{label}, {fair['calls']:,} distinct prompts (CPU time){extra}",
-                     "value": round(fair["calls_per_s"]), "unit": "calls/s/core", "baseline": "goal",
-                     "baseline_value": goal, "ratio": round(fair["calls_per_s"] / goal, 2),
-                     "goal": f">= {goal:,} calls/s/core", "met": fair["calls_per_s"] >= goal})
+        rows.append(
+            {
+                "figure": f"{label}, {fair['calls']:,} distinct prompts (CPU time){extra}",
+                "value": round(fair["calls_per_s"]),
+                "unit": "calls/s/core",
+                "baseline": "goal",
+                "baseline_value": goal,
+                "ratio": round(fair["calls_per_s"] / goal, 2),
+                "goal": f">= {goal:,} calls/s/core",
+                "met": fair["calls_per_s"] >= goal,
+            }
+        )
     archive = data.get("archive") or {}
     goals = data.get("goals", {})
     for workers, got in (archive.get("by_workers") or {}).items():
-        rows.append({"figure": f"report of a {archive['calls']:,}-call archive, {workers} process(es), "
-                               f"min {got['wall_min']:.1f} s / median, peak RSS {got['peak_rss_max_mb']:.0f} MB"
-                               + (f", CPU {got['cpu_us_per_call_median']:.0f} us/call (median, every process)"
-                                  if "cpu_us_per_call_median" in got else ""),
-                     "value": round(got["wall_median"], 1), "unit": "s", "baseline": "goal",
-                     "baseline_value": goals.get("archive_seconds"), "ratio": None,
-                     "goal": f"< {goals.get('archive_seconds', 20):.0f} s, < {goals.get('archive_peak_rss_mb', 1024)} MB",
-                     "met": got["wall_median"] < goals.get("archive_seconds", 20)
-                     and got["peak_rss_max_mb"] < goals.get("archive_peak_rss_mb", 1024)})
+        rows.append(
+            {
+                "figure": f"report of a {archive['calls']:,}-call archive, {workers} process(es), "
+                f"min {got['wall_min']:.1f} s / median, peak RSS {got['peak_rss_max_mb']:.0f} MB"
+                + (
+                    f", CPU {got['cpu_us_per_call_median']:.0f} us/call (median, every process)"
+                    if "cpu_us_per_call_median" in got
+                    else ""
+                ),
+                "value": round(got["wall_median"], 1),
+                "unit": "s",
+                "baseline": "goal",
+                "baseline_value": goals.get("archive_seconds"),
+                "ratio": None,
+                "goal": f"< {goals.get('archive_seconds', 20):.0f} s, < {goals.get('archive_peak_rss_mb', 1024)} MB",
+                "met": got["wall_median"] < goals.get("archive_seconds", 20)
+                and got["peak_rss_max_mb"] < goals.get("archive_peak_rss_mb", 1024),
+            }
+        )
     return rows
 
 
 BENCHES["diagnosis"] = (
-    "bench_diagnosis.py", ["--summarize-calls", "200000", "--archive-calls", "1000000", "--runs", "3"],
+    "bench_diagnosis.py",
+    ["--summarize-calls", "200000", "--archive-calls", "1000000", "--runs", "3"],
     ["--summarize-calls", "20000", "--archive-calls", "100000", "--runs", "1", "--workers", "2"],
-    _diagnosis_scale_rows, 5400,
+    _diagnosis_scale_rows,
+    5400,
 )
 
 
@@ -117,8 +196,22 @@ def run_one(name: str, quick: bool) -> tuple[list[Row], dict[str, Any] | None, f
     if problem is None and out.exists():
         data = json.loads(out.read_text())
         return to_rows(data), data, spent
-    return [{"figure": f"{name}: FAILED", "value": None, "unit": "", "baseline": problem, "baseline_value": None,
-             "ratio": None, "goal": "", "met": False}], None, spent  # fmt: skip
+    return (
+        [
+            {
+                "figure": f"{name}: FAILED",
+                "value": None,
+                "unit": "",
+                "baseline": problem,
+                "baseline_value": None,
+                "ratio": None,
+                "goal": "",
+                "met": False,
+            }
+        ],
+        None,
+        spent,
+    )
 
 
 def _cell(value: Any, unit: str = "") -> str:
@@ -137,10 +230,18 @@ def table(rows: list[Row]) -> str:
         met = {True: "yes", False: "**no**", None: "-"}[r["met"]]
         ratio = "-" if r["ratio"] is None else f"{r['ratio']}x"
         unit = r["unit"]
-        cells = [r["figure"], _cell(r["value"], unit), r["baseline"],
-                 _cell(r["baseline_value"], unit if isinstance(r["baseline_value"], (int, float)) else ""),
-                 ratio, r["goal"], met]  # fmt: skip
-        lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")  # a "curl | jq" stays one cell
+        cells = [
+            r["figure"],
+            _cell(r["value"], unit),
+            r["baseline"],
+            _cell(r["baseline_value"], unit if isinstance(r["baseline_value"], (int, float)) else ""),
+            ratio,
+            r["goal"],
+            met,
+        ]
+        lines.append(
+            "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+        )  # a "curl | jq" stays one cell
     return "\n".join(lines)
 
 
@@ -152,10 +253,13 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     names = args.only or list(BENCHES)
     report: dict[str, Any] = {
-        "started": datetime.now(UTC).isoformat(timespec="seconds"), "quick": args.quick,
-        "python": platform.python_version(), "cpus": os.cpu_count(), "load_avg_start": os.getloadavg(),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "quick": args.quick,
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_avg_start": os.getloadavg(),
         "benchmarks": {},
-    }  # fmt: skip
+    }
     rows: list[Row] = []
     for name in names:
         print(f"== {name}", flush=True)
@@ -168,8 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     for path in (RESULTS / f"run_all-{stamp}.json", RESULTS / "run_all-latest.json"):
         path.write_text(json.dumps(report, indent=2, default=str) + "\n")
     print()
-    print(f"{'quick' if args.quick else 'full'} run, Python {report['python']}, {report['cpus']} CPUs, load average "
-          f"{report['load_avg_start'][0]:.1f} -> {report['load_avg_end'][0]:.1f}")  # fmt: skip
+    print(
+        f"{'quick' if args.quick else 'full'} run, Python {report['python']}, {report['cpus']} CPUs, load average "
+        f"{report['load_avg_start'][0]:.1f} -> {report['load_avg_end'][0]:.1f}"
+    )
     print(report["table"])
     print(f"\nwrote {RESULTS / f'run_all-{stamp}.json'}")
     return 0

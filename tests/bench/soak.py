@@ -47,8 +47,18 @@ from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
 from tui.app import BlahApp, create_app
 
-SOAK_CHAOS = ChaosConfig(rate_5xx=0.04, rate_429=0.02, retry_after=1, rate_latency=0.03, latency_s=0.5,
-                         rate_reset=0.02, rate_truncate=0.02, rate_trickle=0.01, rate_html=0.01, seed=5)
+SOAK_CHAOS = ChaosConfig(
+    rate_5xx=0.04,
+    rate_429=0.02,
+    retry_after=1,
+    rate_latency=0.03,
+    latency_s=0.5,
+    rate_reset=0.02,
+    rate_truncate=0.02,
+    rate_trickle=0.01,
+    rate_html=0.01,
+    seed=5,
+)
 """15% of requests fail one way or another."""
 
 KEY_CYCLE = (("5", "chatroom"), ("3", "runs"), ("1", "logs"))
@@ -112,20 +122,29 @@ class SoakReport:
 
     def lines(self) -> list[str]:
         faults = ", ".join(f"{k} {v}" for k, v in sorted(self.faults.items())) or "none"
-        rss = "—" if self.rss_growth_mb is None else f"{self.rss_warm_mb:.0f} -> {self.rss_end_mb:.0f} MB " \
-              f"(+{self.rss_growth_mb:.0f} MB)"
+        rss = (
+            "—"
+            if self.rss_growth_mb is None
+            else f"{self.rss_warm_mb:.0f} -> {self.rss_end_mb:.0f} MB (+{self.rss_growth_mb:.0f} MB)"
+        )
         traced = "—" if self.traced_end_mb is None else f"{self.traced_warm_mb:.1f} -> {self.traced_end_mb:.1f} MB"
         return [
             f"soak: {self.duration_s:.0f} s at speed {self.speed:g} ({self.cpu_s:.0f} s CPU, app and simulator)",
-            (f"  logs: {self.calls_made} calls made, {self.calls_tailed} tailed, {self.archived} archived, "
-             f"{self.lost} lost, {self.duplicated} duplicated"),
-            (f"  chatroom: {self.chat_expected} messages, {self.chat_shown} shown, {self.chat_lost} lost, "
-             f"{self.chat_duplicated} duplicated"),
+            (
+                f"  logs: {self.calls_made} calls made, {self.calls_tailed} tailed, {self.archived} archived, "
+                f"{self.lost} lost, {self.duplicated} duplicated"
+            ),
+            (
+                f"  chatroom: {self.chat_expected} messages, {self.chat_shown} shown, {self.chat_lost} lost, "
+                f"{self.chat_duplicated} duplicated"
+            ),
             f"  faults injected: {sum(self.faults.values())} of {self.requests} requests ({faults})",
             f"  run {self.run_id}: {self.run_status}; seen to completion: {self.run_seen_complete}",
-            (f"  keys: {self.keys_pressed} pressed, {self.keys_unanswered} unanswered, max latency "
-             f"{self.max_key_latency_s * 1000:.0f} ms, mean {self.mean_key_latency_s * 1000:.0f} ms "
-             f"(the loop spent {self.mean_key_cpu_s * 1000:.0f} ms of CPU meanwhile, on all its work)"),
+            (
+                f"  keys: {self.keys_pressed} pressed, {self.keys_unanswered} unanswered, max latency "
+                f"{self.max_key_latency_s * 1000:.0f} ms, mean {self.mean_key_latency_s * 1000:.0f} ms "
+                f"(the loop spent {self.mean_key_cpu_s * 1000:.0f} ms of CPU meanwhile, on all its work)"
+            ),
             f"  memory: RSS {rss}; Python allocations {traced}",
             f"  allocation growth by package (MB): {self.traced_growth_by_package or '—'}",
             *(f"    {line}" for line in self.traced_top_growth),
@@ -137,9 +156,15 @@ class SoakReport:
 
 
 def _package(filename: str) -> str:
-    for marker, name in (("/simulator/", "simulator"), ("/api_client/", "api_client"), ("/tui/", "tui+widgets"),
-                         ("/widgets/", "tui+widgets"), ("/diagnosis/", "diagnosis"), ("/textual/", "textual+rich"),
-                         ("/rich/", "textual+rich")):
+    for marker, name in (
+        ("/simulator/", "simulator"),
+        ("/api_client/", "api_client"),
+        ("/tui/", "tui+widgets"),
+        ("/widgets/", "tui+widgets"),
+        ("/diagnosis/", "diagnosis"),
+        ("/textual/", "textual+rich"),
+        ("/rich/", "textual+rich"),
+    ):
         if marker in filename:
             return name
     return "other"
@@ -148,8 +173,12 @@ def _package(filename: str) -> str:
 def top_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, n: int = 12) -> list[str]:
     """The ``n`` allocation sites (file:line) whose live memory grew most."""
     stats = sorted(after.compare_to(before, "lineno"), key=lambda s: s.size_diff, reverse=True)[:n]
-    return [f"{s.size_diff / 2**20:+.1f} MB ({s.count_diff:+d} blocks) " f"{s.traceback[0].filename.split('site-packages/')[-1]}:"
-            f"{s.traceback[0].lineno}" for s in stats]
+    return [
+        f"{s.size_diff / 2**20:+.1f} MB ({s.count_diff:+d} blocks) "
+        f"{s.traceback[0].filename.split('site-packages/')[-1]}:"
+        f"{s.traceback[0].lineno}"
+        for s in stats
+    ]
 
 
 def growth_by_package(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> dict[str, float]:
@@ -249,16 +278,24 @@ async def soak(
     try:
         async with BlahClient(server.base_url, api_key=server.council_key, deadline=15.0) as client:
             ctx = AppContext(
-                model_id=server.person_model_id, client=client, base_url=server.base_url,
-                settings=Settings(logs_interval=0.25, logs_max_interval=1.0, chatroom_poll_interval=0.25,
-                                  chatroom_max_interval=1.0, timezone="UTC", bell_on_run_end=False,
-                                  persist_theme=False),
+                model_id=server.person_model_id,
+                client=client,
+                base_url=server.base_url,
+                settings=Settings(
+                    logs_interval=0.25,
+                    logs_max_interval=1.0,
+                    chatroom_poll_interval=0.25,
+                    chatroom_max_interval=1.0,
+                    timezone="UTC",
+                    bell_on_run_end=False,
+                    persist_theme=False,
+                ),
             )
             app = create_app(ctx)
             try:
                 async with app.run_test(size=SIZE) as pilot:
                     await _drive(app, pilot, server, report, duration_s, chaos, key_every_s, min_faults, say)
-            except Exception as error:  # noqa: BLE001 - a crash is a finding, reported
+            except Exception as error:
                 report.crashed = f"{type(error).__name__}: {error}"
     finally:
         recorder.remove()
@@ -268,9 +305,17 @@ async def soak(
     return report
 
 
-async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: SoakReport, duration_s: float,
-                 chaos: ChaosConfig | None, key_every_s: float, min_faults: int,
-                 say: Callable[[str], None]) -> None:
+async def _drive(
+    app: BlahApp,
+    pilot: Any,
+    server: SimulatorServer,
+    report: SoakReport,
+    duration_s: float,
+    chaos: ChaosConfig | None,
+    key_every_s: float,
+    min_faults: int,
+    say: Callable[[str], None],
+) -> None:
     from tui.screens.chatroom.screen import ChatroomScreen
     from tui.screens.logs.screen import LogsScreen
     from tui.screens.runs.screen import RunsScreen
@@ -339,6 +384,7 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
 
     probe = asyncio.create_task(lag_probe())
     turn = 0
+
     def injected() -> int:
         return sum(server.chaos_counts().values()) - sum(faults_before.values())
 
@@ -378,8 +424,9 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
         early = [c for t, c in samples if t < third]
         late = [c for t, c in samples if t >= 2 * third]
         if early and late:
-            report.key_cpu_by_mode[mode] = (f"{1000 * sum(early) / len(early):.0f} -> "
-                                            f"{1000 * sum(late) / len(late):.0f} ms")
+            report.key_cpu_by_mode[mode] = (
+                f"{1000 * sum(early) / len(early):.0f} -> {1000 * sum(late) / len(late):.0f} ms"
+            )
     gc.collect()
     report.rss_end_mb = rss_mb()
     if tracemalloc.is_tracing():
@@ -389,14 +436,18 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
             report.traced_growth_by_package = growth_by_package(warm_snapshot, end_snapshot)
             report.traced_top_growth = top_growth(warm_snapshot, end_snapshot)
     after = server.chaos_counts()
-    report.faults = {k: after.get(k, 0) - faults_before.get(k, 0) for k in after if after.get(k, 0) - faults_before.get(k, 0)}
+    report.faults = {
+        k: after.get(k, 0) - faults_before.get(k, 0) for k in after if after.get(k, 0) - faults_before.get(k, 0)
+    }
     report.requests = len(server.requests.records())
 
     # The run is watched to its end (faults still on: the watch must cope). An area key shows
     # the area's own screen, so the key cycling above closed the watch: open it again.
     if run_id is not None and (watch is None or not watch.is_attached):
         press_now(app, "3")
-        await _until(pilot, lambda: isinstance(app.screen, RunsScreen) and run_id in {r.id for r in app.screen.runs}, 20)
+        await _until(
+            pilot, lambda: isinstance(app.screen, RunsScreen) and run_id in {r.id for r in app.screen.runs}, 20
+        )
         if isinstance(app.screen, RunsScreen):
             app.screen.table.move_to_key(run_id)
             app.screen.table.focus()
@@ -405,8 +456,9 @@ async def _drive(app: BlahApp, pilot: Any, server: SimulatorServer, report: Soak
             watch = app.screen if isinstance(app.screen, RunWatchScreen) else None
     if watch is not None:
         await _until(pilot, lambda: watch.poll_state == "finished", 60 / server.speed * 4 + 20)
-        report.run_seen_complete = watch.poll_state == "finished" and watch.run is not None \
-            and watch.run.status == "completed"
+        report.run_seen_complete = (
+            watch.poll_state == "finished" and watch.run is not None and watch.run.status == "completed"
+        )
         report.run_status = None if watch.run is None else watch.run.status
 
     # Faults off, world frozen: the app must catch up with everything that happened.
@@ -477,9 +529,16 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="blah-soak-") as tmp:
         os.environ["BLAH_TUI_CONFIG_DIR"] = str(Path(tmp) / "config")
         os.environ["BLAH_TUI_DATA_DIR"] = str(Path(tmp) / "data")
-        report = asyncio.run(soak(args.minutes * 60, speed=args.speed, seed=args.seed,
-                                  chaos=None if args.no_chaos else SOAK_CHAOS,
-                                  use_tracemalloc=args.tracemalloc, log=lambda m: print(m, flush=True)))
+        report = asyncio.run(
+            soak(
+                args.minutes * 60,
+                speed=args.speed,
+                seed=args.seed,
+                chaos=None if args.no_chaos else SOAK_CHAOS,
+                use_tracemalloc=args.tracemalloc,
+                log=lambda m: print(m, flush=True),
+            )
+        )
     print("\n".join(report.lines()))
     print({k: v for k, v in asdict(report).items() if k not in ("notes", "tail_ids")})
     return 0

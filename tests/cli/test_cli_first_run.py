@@ -15,8 +15,9 @@ from cli.main import main
 from simulator.server import SimulatorServer
 
 
-@pytest.mark.parametrize("url", ["http://host:port", "ftp://evals.blah.dev", "http://[bad", "evals.blah.dev",
-                                 "https://evals.blah.dev/?x=1"])
+@pytest.mark.parametrize(
+    "url", ["http://host:port", "ftp://evals.blah.dev", "http://[bad", "evals.blah.dev", "https://evals.blah.dev/?x=1"]
+)
 @pytest.mark.parametrize("command", [["--model", "m"], ["export", "m"], ["report", "m"], ["serve", "--model", "m"]])
 def test_a_malformed_base_url_is_one_plain_line_that_shows_a_valid_one(
     url: str, command: list[str], capsys: pytest.CaptureFixture[str]
@@ -58,7 +59,10 @@ def test_export_of_an_unknown_model_is_one_plain_line(
 
 
 def test_an_unreachable_platform_is_named_by_its_host(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["export", "m", "--base-url", "http://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")]) == ExitCode.UNREACHABLE
+    assert (
+        main(["export", "m", "--base-url", "http://127.0.0.1:9", "-o", str(tmp_path / "x.jsonl")])
+        == ExitCode.UNREACHABLE
+    )
     err = capsys.readouterr().err
     assert "http://127.0.0.1:9/api/v1/models/m" in err and "could not connect" in err
 

@@ -46,8 +46,9 @@ def test_global_base_url_reaches_report(sim: SimulatorServer, capsys: pytest.Cap
     assert sim.person_model_id in captured.out
 
 
-def test_global_base_url_reaches_blobfish(blobfish: BlobfishServer, capsys: pytest.CaptureFixture[str],
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_global_base_url_reaches_blobfish(
+    blobfish: BlobfishServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BLOBFISH_API_KEY", blobfish.account_key)
     monkeypatch.delenv("BLOBFISH_BASE_URL", raising=False)
     code = main(["--base-url", blobfish.base_url, "blobfish", "evals", "--json"])
@@ -56,15 +57,19 @@ def test_global_base_url_reaches_blobfish(blobfish: BlobfishServer, capsys: pyte
     assert '"evaluation_id"' in captured.out
 
 
-@pytest.mark.parametrize("argv, named", [
-    (["--demo", "export", "m"], "--demo"),
-    (["--model", "m", "report", "m2"], "--model"),
-    (["--log", "l1", "status"], "--log"),
-    (["--api-key", "blah_x", "blobfish", "evals"], "--api-key"),
-    (["--speed", "3", "bench", "runs", "counselbench-100"], "--speed"),
-])
-def test_a_global_option_a_subcommand_cannot_use_is_refused(argv: list[str], named: str,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--demo", "export", "m"], "--demo"),
+        (["--model", "m", "report", "m2"], "--model"),
+        (["--log", "l1", "status"], "--log"),
+        (["--api-key", "blah_x", "blobfish", "evals"], "--api-key"),
+        (["--speed", "3", "bench", "runs", "counselbench-100"], "--speed"),
+    ],
+)
+def test_a_global_option_a_subcommand_cannot_use_is_refused(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert _exit_code(argv) == 2
     captured = capsys.readouterr()
     line = _one_plain_line(captured.err)
@@ -72,18 +77,22 @@ def test_a_global_option_a_subcommand_cannot_use_is_refused(argv: list[str], nam
     assert captured.out == ""
 
 
-@pytest.mark.parametrize("argv, named", [
-    (["--demo", "--speed", "-1"], "--speed"),
-    (["--demo", "--speed", "0"], "--speed"),
-    (["--demo", "--speed", "nan"], "--speed"),
-    (["--demo", "--speed", "fast"], "--speed"),
-    (["--demo", "--seed", "x"], "--seed"),
-    (["report", "m", "--limit", "many"], "--limit"),
-    (["serve", "--port", "70000"], "--port"),
-    (["sim", "--speed", "-1"], "--speed"),
-])
-def test_a_bad_flag_value_is_one_clear_line_and_exit_2(argv: list[str], named: str,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--demo", "--speed", "-1"], "--speed"),
+        (["--demo", "--speed", "0"], "--speed"),
+        (["--demo", "--speed", "nan"], "--speed"),
+        (["--demo", "--speed", "fast"], "--speed"),
+        (["--demo", "--seed", "x"], "--seed"),
+        (["report", "m", "--limit", "many"], "--limit"),
+        (["serve", "--port", "70000"], "--port"),
+        (["sim", "--speed", "-1"], "--speed"),
+    ],
+)
+def test_a_bad_flag_value_is_one_clear_line_and_exit_2(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert _exit_code(argv) == 2
     line = _one_plain_line(capsys.readouterr().err)
     assert line.startswith("blah-tui") and named in line
@@ -91,15 +100,23 @@ def test_a_bad_flag_value_is_one_clear_line_and_exit_2(argv: list[str], named: s
 
 def test_a_closed_pipe_ends_quietly(blobfish: BlobfishServer) -> None:
     """`blah-tui blobfish evals | head -1`: the reader has gone; no message, no traceback."""
-    env = {**os.environ, "BLOBFISH_API_KEY": blobfish.account_key, "BLOBFISH_BASE_URL": blobfish.base_url,
-           "PYTHONPATH": os.pathsep.join(sys.path)}
+    env = {
+        **os.environ,
+        "BLOBFISH_API_KEY": blobfish.account_key,
+        "BLOBFISH_BASE_URL": blobfish.base_url,
+        "PYTHONPATH": os.pathsep.join(sys.path),
+    }
     for argv in (["blobfish", "evals"], ["blobfish", "evals", "--json"], ["--help"]):
         reader, writer = os.pipe()
         os.close(reader)  # `head -1` read its line and left before the command wrote
         try:
-            done = subprocess.run([sys.executable, "-c", ("import sys; from cli.main import main; "
-                                   "sys.exit(main())"), *argv], stdout=writer, stderr=subprocess.PIPE,
-                                  env=env, timeout=60)
+            done = subprocess.run(
+                [sys.executable, "-c", ("import sys; from cli.main import main; sys.exit(main())"), *argv],
+                stdout=writer,
+                stderr=subprocess.PIPE,
+                env=env,
+                timeout=60,
+            )
         finally:
             os.close(writer)
         assert done.stderr.decode() == "", argv

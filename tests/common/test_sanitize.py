@@ -229,9 +229,38 @@ def test_assert_inert_catches_each_kind() -> None:
 
 # --------------------------------------------------------------------------- one table for the app and the report
 
-_ALL_CATEGORIES = (
-    "Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn".split()
-)
+_ALL_CATEGORIES = [
+    "Lu",
+    "Ll",
+    "Lt",
+    "Lm",
+    "Lo",
+    "Mn",
+    "Mc",
+    "Me",
+    "Nd",
+    "Nl",
+    "No",
+    "Pc",
+    "Pd",
+    "Ps",
+    "Pe",
+    "Pi",
+    "Pf",
+    "Po",
+    "Sm",
+    "Sc",
+    "Sk",
+    "So",
+    "Zs",
+    "Zl",
+    "Zp",
+    "Cc",
+    "Cf",
+    "Cs",
+    "Co",
+    "Cn",
+]
 _BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _TAGS = "".join(chr(c) for c in range(0xE0000, 0xE0080))
 _SEP = "\u00b7"  # a middle dot (Po) between the characters walked, to split the rendering again

@@ -48,7 +48,9 @@ def test_precision_and_recall_per_kind() -> None:
         precision, recall = scores.precision(kind), scores.recall(kind)
         p_floor, r_floor = FLOORS[kind]
         if precision < p_floor or recall < r_floor:
-            failures.append(f"{kind}: precision {precision:.2f} (floor {p_floor}), recall {recall:.2f} (floor {r_floor})")
+            failures.append(
+                f"{kind}: precision {precision:.2f} (floor {p_floor}), recall {recall:.2f} (floor {r_floor})"
+            )
     print("\n" + scores.table())
     if scores.disagreements:
         print("disagreements: " + "; ".join(scores.disagreements))

@@ -69,8 +69,13 @@ def test_bare_stop_token_evidence_quotes_it() -> None:
 def test_truncated_by_finish_reason_mentions_mid_sentence_and_budget() -> None:
     reply = "The French Revolution began in 1789 and it changed"
     finding = only(entry(reply, finish_reason="length", completion_tokens=12, max_tokens=12), kinds.TRUNCATION)
-    assert finding.detail == {"completion_tokens": 12, "max_tokens": 12, "finish_reason": "length", "ending": "mid-sentence",
-                              "looping": False}
+    assert finding.detail == {
+        "completion_tokens": 12,
+        "max_tokens": 12,
+        "finish_reason": "length",
+        "ending": "mid-sentence",
+        "looping": False,
+    }
     assert "12 of 12 tokens" in finding.evidence and "mid-sentence" in finding.evidence
     assert finding.span == (len(reply) - 20, len(reply))
     assert reply[finding.span[0] : finding.span[1]] == " 1789 and it changed"
@@ -109,7 +114,9 @@ def test_missing_counts_are_said_not_invented() -> None:
 
 
 def test_extends_the_users_sentence() -> None:
-    finding = only(entry("blue because it reminds me of the sea.", chatml("My favourite colour is")), kinds.CONTINUATION)
+    finding = only(
+        entry("blue because it reminds me of the sea.", chatml("My favourite colour is")), kinds.CONTINUATION
+    )
     assert finding.detail["how"] == "extends_sentence"
     assert '"My favourite colour is"' in finding.evidence
 
@@ -140,7 +147,10 @@ def test_reads_user_turn_from_messages() -> None:
     e = entry(
         "blue, like the sea.",
         chatml("My favourite colour is"),
-        messages=[ChatMessage(role="system", content="Be nice."), ChatMessage(role="user", content="My favourite colour is")],
+        messages=[
+            ChatMessage(role="system", content="Be nice."),
+            ChatMessage(role="user", content="My favourite colour is"),
+        ],
     )
     assert kinds.CONTINUATION in kinds_of(e)
 
@@ -148,8 +158,11 @@ def test_reads_user_turn_from_messages() -> None:
 @pytest.mark.parametrize(
     ("user", "reply", "item"),
     [
-        ("Quiz question 1: What is the capital of France?",
-         "Paris. Quiz question 2: What is the capital of Spain?", "Quiz question 2:"),
+        (
+            "Quiz question 1: What is the capital of France?",
+            "Paris. Quiz question 2: What is the capital of Spain?",
+            "Quiz question 2:",
+        ),
         ("Riddle 4) What has keys but no locks?", "A piano.\n\nRiddle 5) What has a neck but no head?", "Riddle 5)"),
         ("Task #2: Name a mammal that lays eggs.", "The platypus.\nTask #3: Name a bird that cannot fly.", "Task #3:"),
         ("Q7. Spell 'necessary'.", "necessary! Q8. Spell 'separate'.", "Q8."),
@@ -167,8 +180,14 @@ def test_reply_writes_the_next_item_of_a_numbered_series(user: str, reply: str, 
         ("Step 1: preheat the oven. What is step 2?", "Step 2: mix the flour and the eggs."),
         ("Question 5: What is 6 x 7?", "Question 5: 42."),
         ("Exercise 1: write the next exercise for my class.", "Exercise 2: Name three rivers."),
-        ("Give me 3 quiz questions about rivers.", "Quiz question 1: Which is longest?\nQuiz question 2: Which is widest?"),
-        ("Chapter 1: Tom finds a map. Summarise chapter 1 in one line.", "Tom finds a map; the story goes on in Chapter 2."),
+        (
+            "Give me 3 quiz questions about rivers.",
+            "Quiz question 1: Which is longest?\nQuiz question 2: Which is widest?",
+        ),
+        (
+            "Chapter 1: Tom finds a map. Summarise chapter 1 in one line.",
+            "Tom finds a map; the story goes on in Chapter 2.",
+        ),
     ],
 )
 def test_numbered_series_traps(user: str, reply: str) -> None:
@@ -239,8 +258,10 @@ def test_refusals(reply: str) -> None:
         "Sorry to hear that! Here are some tips: rest, drink water and talk to a friend.",
         "I can't help but admire the painting.",
         "I'm sorry, I don't know the answer.",
-        ("I can't check live weather, but here is what I know: Paris is mild in spring, about 15 degrees, "
-        "so bring a light jacket."),
+        (
+            "I can't check live weather, but here is what I know: Paris is mild in spring, about 15 degrees, "
+            "so bring a light jacket."
+        ),
         'The robot said, "I cannot help you, Sarah." Then it walked away into the dark night for good.',
     ],
 )
@@ -278,9 +299,12 @@ def test_refusal_after_a_long_opening(ending: str) -> None:
     [
         "I can't give medical advice, so see a doctor if it keeps happening.",
         "I can't wait to hear how it goes!",
-        'Then the guard said, "I\'m sorry, but I can\'t let you in."',
-        ("I'm sorry, but I can't help with that. Still, here is what you can do instead: " "ask a locksmith, who will open "
-        "the door safely and legally, and bring proof that you live there."),
+        "Then the guard said, \"I'm sorry, but I can't let you in.\"",
+        (
+            "I'm sorry, but I can't help with that. Still, here is what you can do instead: "
+            "ask a locksmith, who will open "
+            "the door safely and legally, and bring proof that you live there."
+        ),
     ],
 )
 def test_late_refusal_traps(ending: str) -> None:
@@ -299,8 +323,12 @@ def test_leak_span_is_at_the_token() -> None:
 
 @pytest.mark.parametrize(
     "reply",
-    ["Now only <s>$20</s> $15!", "Was <s>$20</s>", "A ChatML turn ends with `<|im_end|>` then more.",
-     "It ends with `<|im_end|>`"],
+    [
+        "Now only <s>$20</s> $15!",
+        "Was <s>$20</s>",
+        "A ChatML turn ends with `<|im_end|>` then more.",
+        "It ends with `<|im_end|>`",
+    ],
 )
 def test_not_leaks(reply: str) -> None:
     assert kinds.TEMPLATE_LEAK not in kinds_of(entry(reply))
@@ -308,9 +336,14 @@ def test_not_leaks(reply: str) -> None:
 
 @pytest.mark.parametrize(
     ("reply", "token"),
-    [("Bananas are yellow.<|im_end|>", "<|im_end|>"), ("An ant.<end_of_turn>", "<end_of_turn>"),
-     ("Carrot. [/INST]", "[/INST]"), ("Rome.</s>", "</s>"), ("Venus.<|eot_id|>\n", "<|eot_id|>"),
-     ("Yes.<|im_end|></s>", "<|im_end|>")],
+    [
+        ("Bananas are yellow.<|im_end|>", "<|im_end|>"),
+        ("An ant.<end_of_turn>", "<end_of_turn>"),
+        ("Carrot. [/INST]", "[/INST]"),
+        ("Rome.</s>", "</s>"),
+        ("Venus.<|eot_id|>\n", "<|eot_id|>"),
+        ("Yes.<|im_end|></s>", "<|im_end|>"),
+    ],
 )
 def test_end_of_turn_token_left_at_the_end_is_a_leak(reply: str, token: str) -> None:
     """A stop token the server honoured never reaches the text: one at the end was not stopped on or stripped."""
@@ -378,7 +411,18 @@ def test_kind_info_covers_every_kind() -> None:
 
 # --------------------------------------------------------------------------- robustness
 
-_TOKENS = ["<|im_end|>", "<|im_start|>user\n", "[INST]", "</s>", "User: ", "Q: ", "\n\n", "!!!!", "```", "I'm sorry, but I can't "]
+_TOKENS = [
+    "<|im_end|>",
+    "<|im_start|>user\n",
+    "[INST]",
+    "</s>",
+    "User: ",
+    "Q: ",
+    "\n\n",
+    "!!!!",
+    "```",
+    "I'm sorry, but I can't ",
+]
 
 
 @settings(max_examples=150, deadline=None)
@@ -392,8 +436,16 @@ _TOKENS = ["<|im_end|>", "<|im_start|>user\n", "[INST]", "</s>", "User: ", "Q: "
     error=st.none() | st.text(max_size=20),
 )
 def test_classify_never_crashes_and_spans_fit(prompt, reply, finish, used, limit, trained, error) -> None:
-    e = LogEntry(id="x", created_at=0, prompt=prompt, response=reply, finish_reason=finish,
-                 completion_tokens=used, max_tokens=limit, error=error)
+    e = LogEntry(
+        id="x",
+        created_at=0,
+        prompt=prompt,
+        response=reply,
+        finish_reason=finish,
+        completion_tokens=used,
+        max_tokens=limit,
+        error=error,
+    )
     found = classify(e, trained_template=trained, result=Result(id="r", score=0.1))
     names = [f.kind for f in found]
     assert len(names) == len(set(names))

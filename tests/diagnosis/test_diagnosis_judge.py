@@ -21,8 +21,12 @@ def reasons(results: list[Result], entries: list[LogEntry], **kw: object) -> dic
 
 def test_high_score_on_empty_or_looping_reply() -> None:
     got = reasons(
-        [Result(id="r1", score=0.9, log_id="l1"), Result(id="r2", score=0.8, log_id="l2"),
-         Result(id="r3", score=0.9, log_id="l3"), Result(id="r4", score=0.6, log_id="l1")],
+        [
+            Result(id="r1", score=0.9, log_id="l1"),
+            Result(id="r2", score=0.8, log_id="l2"),
+            Result(id="r3", score=0.9, log_id="l3"),
+            Result(id="r4", score=0.6, log_id="l1"),
+        ],
         [entry("l1", "<|im_end|>"), entry("l2", "yes yes yes yes yes yes yes yes"), entry("l3", "Paris.")],
     )
     assert got == {"r1": ["high_score_empty"], "r2": ["high_score_loop"]}
@@ -47,16 +51,25 @@ def test_low_score_on_reply_with_the_expected_answer() -> None:
 
 def test_reasoning_that_contradicts_the_score() -> None:
     results = [
-        Result(id="r1", score=0.1, log_id="l", score_details=json.dumps({"reasoning": "The answer is correct and clear."})),
+        Result(
+            id="r1", score=0.1, log_id="l", score_details=json.dumps({"reasoning": "The answer is correct and clear."})
+        ),
         Result(id="r2", score=0.95, log_id="l", score_details="The reply is incorrect: it names the wrong city."),
         Result(id="r3", score=0.95, log_id="l", score_details="Correct, nothing wrong with it."),
         Result(id="r4", score=0.1, log_id="l", score_details="Not correct: it names the wrong city."),
-        Result(id="r5", score=0.1, log_id="l", score_details=json.dumps({"criteria": [{"name": "accuracy",
-                                                                                      "reasoning": "Excellent."}]})),
+        Result(
+            id="r5",
+            score=0.1,
+            log_id="l",
+            score_details=json.dumps({"criteria": [{"name": "accuracy", "reasoning": "Excellent."}]}),
+        ),
     ]
     got = reasons(results, [entry("l", "Lyon is the capital.")])
-    assert got == {"r1": ["reasoning_contradicts_score"], "r2": ["reasoning_contradicts_score"],
-                   "r5": ["reasoning_contradicts_score"]}
+    assert got == {
+        "r1": ["reasoning_contradicts_score"],
+        "r2": ["reasoning_contradicts_score"],
+        "r5": ["reasoning_contradicts_score"],
+    }
 
 
 def test_doubt_carries_evidence_and_reasoning() -> None:
@@ -82,11 +95,16 @@ def test_high_score_on_a_reply_that_continues_the_prompt() -> None:
         _chat("l4", "What is the capital of Germany?", "Berlin."),
         _chat("l5", "Quiz question 1: What is the capital of France?", "Paris. Quiz question 2: What is 2 + 2?"),
     ]
-    results = [Result(id=f"r{i}", score=score, log_id=f"l{i}") for i, score in ((1, 0.9), (2, 1.0), (3, 0.8),
-                                                                                 (4, 1.0), (5, 0.3))]
+    results = [
+        Result(id=f"r{i}", score=score, log_id=f"l{i}")
+        for i, score in ((1, 0.9), (2, 1.0), (3, 0.8), (4, 1.0), (5, 0.3))
+    ]
     got = reasons(results, entries, trained_template="chatml")
-    assert got == {"r1": ["high_score_continuation"], "r2": ["high_score_continuation"],
-                   "r3": ["high_score_continuation"]}
+    assert got == {
+        "r1": ["high_score_continuation"],
+        "r2": ["high_score_continuation"],
+        "r3": ["high_score_continuation"],
+    }
     [doubt] = [d for d in doubtful_judgements(results, {e.id: e for e in entries}) if d.result_id == "r2"]
     assert doubt.evidence.startswith("Scored 1.00 for a reply that carries on the prompt instead of answering it")
     assert '"Quiz question 2: What is 2 + 2?"' in doubt.evidence

@@ -106,9 +106,11 @@ def test_counters_with_different_copies_are_not_loops(text: str) -> None:
         "| a | 0 | 0 | 0 | 0 | 0 | 0 | 0 |\n| b | 0 | 0 | 0 | 0 | 0 | 0 | 0 |",
         "```python\nprint('-' * 13)\nprint('-' * 13)\nprint('-' * 13)\nx = [0, 0, 0, 0, 0, 0, 0, 0]\n```",
         "x = 0\nx += 1\nx += 1\nx += 1\nprint(x)",
-        ("Chorus:\nOh my darling, come back home.\n\nVerse:\nRain is falling on the stone.\n\n"
-        "Chorus:\nOh my darling, come back home.\n\nVerse:\nStars are hiding in the sky.\n\n"
-        "Chorus:\nOh my darling, come back home."),
+        (
+            "Chorus:\nOh my darling, come back home.\n\nVerse:\nRain is falling on the stone.\n\n"
+            "Chorus:\nOh my darling, come back home.\n\nVerse:\nStars are hiding in the sky.\n\n"
+            "Chorus:\nOh my darling, come back home."
+        ),
         "My Heading\n" + "-" * 60 + "\ntext",
         "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
         "The little dog ran and ran and ran and ran until it found home.",

@@ -22,9 +22,42 @@ def _gate() -> ModuleType:
     return compiled_modules()[0]
 
 
-WORDS = ["no", "the", "cat", "Milk", "buy", "a", "x", "1.", "(2)", "3)", "12.", "999)", "1000.", "(1)", "2.", "(12.",
-         "007.", "1.)", "(3", "4", "..", ").", "day", "Day 2:", "step", "ok!", "haha", "!!!!",
-         "photosynthesis", "abcdefghijklmnop", "abcdefghijklmnoq", "12345678", "123456789", "abcdefgh"]  # (8-byte chunks)
+WORDS = [
+    "no",
+    "the",
+    "cat",
+    "Milk",
+    "buy",
+    "a",
+    "x",
+    "1.",
+    "(2)",
+    "3)",
+    "12.",
+    "999)",
+    "1000.",
+    "(1)",
+    "2.",
+    "(12.",
+    "007.",
+    "1.)",
+    "(3",
+    "4",
+    "..",
+    ").",
+    "day",
+    "Day 2:",
+    "step",
+    "ok!",
+    "haha",
+    "!!!!",
+    "photosynthesis",
+    "abcdefghijklmnop",
+    "abcdefghijklmnoq",
+    "12345678",
+    "123456789",
+    "abcdefgh",
+]  # (8-byte chunks)
 SPACES = [" ", " ", " ", "\n", "\t", "\x1c", "\x1d", "\x1e", "\x1f", "  ", "\x0b", "\x0c", "\r\n", "\n\n"]
 
 
@@ -72,9 +105,15 @@ def test_find_loop_finds_the_same_loops_with_and_without_the_compiled_gate(
 
     rng = random.Random(31)
     texts = [fuzzed(rng) for _ in range(5000)]
-    texts += [bench_diagnosis.answer_for(i) for i in range(200)] + [bench_diagnosis.failure_for(i)[0] for i in range(200)]
-    texts += ["1. Buy milk 2. Buy milk 3. Buy milk 4. Buy milk", "Day 1: I walked. Day 2: I walked. Day 3: I walked.",
-              "The answer is no no no no no no no no", "Sure. " + "The capital of France is Paris. " * 5]
+    texts += [bench_diagnosis.answer_for(i) for i in range(200)] + [
+        bench_diagnosis.failure_for(i)[0] for i in range(200)
+    ]
+    texts += [
+        "1. Buy milk 2. Buy milk 3. Buy milk 4. Buy milk",
+        "Day 1: I walked. Day 2: I walked. Day 3: I walked.",
+        "The answer is no no no no no no no no",
+        "Sure. " + "The capital of France is Paris. " * 5,
+    ]
     with monkeypatch.context() as compiled_path:  # (whatever path this process runs)
         compiled_path.setattr(loop, "_prefilter", gate.prefilter)
         compiled_path.setattr(loop, "_periods_of", lambda toks: gate.candidate_periods(toks, loop_words.MAX_PERIOD))
@@ -107,8 +146,10 @@ def test_the_compiled_tokens_and_spans_are_the_python_ones(gate: ModuleType) -> 
     rng = random.Random(33)
     punct = list(loop_words.PUNCT) + ["«", "“", "’"]
     for _ in range(5000):
-        words = ["".join(rng.choice(punct + ["a", "b", "é", "1"]) for _ in range(rng.randint(1, 6)))
-                 for _ in range(rng.randint(0, 20))]
+        words = [
+            "".join(rng.choice(punct + ["a", "b", "é", "1"]) for _ in range(rng.randint(1, 6)))
+            for _ in range(rng.randint(0, 20))
+        ]
         assert gate.strip_tokens(words, loop_words.PUNCT) == loop_words.stripped_py(words), words
         text = "".join(w + rng.choice(SPACES + ["\xa0", "\u2003", ""]) for w in words)
         spans = gate.token_spans(text)
@@ -120,8 +161,23 @@ def test_the_compiled_tokens_and_spans_are_the_python_ones(gate: ModuleType) -> 
 
 def test_the_prefilter_is_the_python_gate_suspects_and_runs(gate: ModuleType) -> None:
     rng = random.Random(34)
-    vocab = WORDS + ["AAAAAAAAAAAAAAAAAAAA", "abababababababab", "!!!!!!!!!!!!", "?!?!?!?!?!?!", "Photosynthesis",
-                     "2.", "2)", "\n\n\n\n\n", " " * 10, "\t" * 5, "\t" * 4, " " * 9, "\n" * 4, "X2.", "9.\t"]
+    vocab = WORDS + [
+        "AAAAAAAAAAAAAAAAAAAA",
+        "abababababababab",
+        "!!!!!!!!!!!!",
+        "?!?!?!?!?!?!",
+        "Photosynthesis",
+        "2.",
+        "2)",
+        "\n\n\n\n\n",
+        " " * 10,
+        "\t" * 5,
+        "\t" * 4,
+        " " * 9,
+        "\n" * 4,
+        "X2.",
+        "9.\t",
+    ]
     seen = set()
     for _ in range(20_000):
         text = "".join(rng.choice(vocab) + rng.choice(SPACES) for _ in range(rng.randint(0, 30)))
@@ -140,8 +196,31 @@ def test_the_prefilter_is_the_python_gate_suspects_and_runs(gate: ModuleType) ->
 
 def test_the_compiled_labelled_numbers_are_the_python_ones(gate: ModuleType) -> None:
     rng = random.Random(35)
-    pieces = ["day", "step", "x", "a_b", "2day", "day2", " ", "  ", "\t", "#", "1", "12", "123", "1234", "0", ".", ":",
-              "_", "é", "\n", "-", "day 1", "Day 3"]
+    pieces = [
+        "day",
+        "step",
+        "x",
+        "a_b",
+        "2day",
+        "day2",
+        " ",
+        "  ",
+        "\t",
+        "#",
+        "1",
+        "12",
+        "123",
+        "1234",
+        "0",
+        ".",
+        ":",
+        "_",
+        "é",
+        "\n",
+        "-",
+        "day 1",
+        "Day 3",
+    ]
     found = 0
     for _ in range(30_000):
         low = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))).lower()

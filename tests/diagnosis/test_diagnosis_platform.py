@@ -17,7 +17,10 @@ def calls() -> list[LogEntry]:
         "d": "I'm sorry, but I can't help with that.",  # refusal: the platform does not check
         "e": "Paris.",
     }
-    return [LogEntry(id=k, created_at=T0 + i, prompt=P, response=v, finish_reason="stop") for i, (k, v) in enumerate(replies.items())]
+    return [
+        LogEntry(id=k, created_at=T0 + i, prompt=P, response=v, finish_reason="stop")
+        for i, (k, v) in enumerate(replies.items())
+    ]
 
 
 def diagnosis(**overrides: object) -> Diagnosis:
@@ -27,9 +30,17 @@ def diagnosis(**overrides: object) -> Diagnosis:
         "window_from": T0,
         "window_to": T0 + 4,
         "findings": [
-            DiagnoseFinding(kind="loop", count=2, rate=0.4, usual_cause="sampling temperature too low",
-                            examples=[DiagnoseExample(log_id="a", excerpt="no no"), DiagnoseExample(log_id="b"),
-                                      DiagnoseExample(log_id="zzz")]),
+            DiagnoseFinding(
+                kind="loop",
+                count=2,
+                rate=0.4,
+                usual_cause="sampling temperature too low",
+                examples=[
+                    DiagnoseExample(log_id="a", excerpt="no no"),
+                    DiagnoseExample(log_id="b"),
+                    DiagnoseExample(log_id="zzz"),
+                ],
+            ),
             DiagnoseFinding(kind="truncation", count=0, rate=0.0),
         ],
     }

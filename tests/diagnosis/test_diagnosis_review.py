@@ -29,16 +29,24 @@ def test_unchecked_kinds_and_judged_population_and_rate_gap_on_the_platform_wind
     entries += [call(40 + i, " \n") for i in range(4)]  # whitespace-only: empty to us
     entries += [call(50, "I'm sorry, but I can't help with that.")]
     results = [Result(id="r1", log_id="c001", score=0.1), Result(id="r2", log_id="c002", score=0.9)]
-    platform = Diagnosis(model_id="m", calls_examined=45, window_from=T0 + 10_000, window_to=T0 + 50_000,
-                         findings=[DiagnoseFinding(kind="empty", count=0), DiagnoseFinding(kind="loop", count=0)])
+    platform = Diagnosis(
+        model_id="m",
+        calls_examined=45,
+        window_from=T0 + 10_000,
+        window_to=T0 + 50_000,
+        findings=[DiagnoseFinding(kind="empty", count=0), DiagnoseFinding(kind="loop", count=0)],
+    )
     report = build_report(model="m", entries=entries, diagnose=platform, results=results, trained_template="chatml")
     rows = {a.kind: a for a in report.agreements or ()}
     assert rows["refusal"].verdict_text == "platform does not check"
     assert rows["wrong_answer"].our_population == 2  # judged calls, not every call
     # The platform reports 1 empty in 100 calls; in its window (calls 10..50: 35 of ours) we see 4.
     platform = platform.model_copy(update={"findings": [DiagnoseFinding(kind="empty", count=1)], "calls_examined": 100})
-    (empty,) = [a for a in compare_with_platform(summarize(entries, trained_template="chatml"), platform,
-                                                 entries=entries) if a.kind == "empty"]
+    (empty,) = [
+        a
+        for a in compare_with_platform(summarize(entries, trained_template="chatml"), platform, entries=entries)
+        if a.kind == "empty"
+    ]
     assert empty.window_population == 35 and empty.window_count == 4
     assert empty.verdict_text == "both, we find more" and empty.missed == (("whitespace-only replies", 4),)
     md = render_markdown(build_report(model="m", entries=entries, diagnose=platform, trained_template="chatml"))
@@ -56,8 +64,9 @@ def test_verdict_gives_failure_rate_per_template() -> None:
 
 def test_cut_off_loop_says_the_limit_cut_a_loop() -> None:
     reply = "I like it. " * 30
-    found = classify(call(1, reply.strip(), finish_reason="length", completion_tokens=64, max_tokens=64),
-                     trained_template="chatml")
+    found = classify(
+        call(1, reply.strip(), finish_reason="length", completion_tokens=64, max_tokens=64), trained_template="chatml"
+    )
     cut = next(f for f in found if f.kind == kinds.TRUNCATION)
     assert "looping when the limit cut it" in cut.evidence and "sentence end" not in cut.evidence
 
@@ -76,8 +85,9 @@ def test_suggestions_quote_a_prompt_once_and_prefer_other_prompts_elsewhere() ->
 
 def test_empty_inputs_and_clusters_not_requested_read_plainly() -> None:
     entries = [call(i, "Fine.") for i in range(3)]
-    md = render_markdown(build_report(model="m", entries=entries, results=[], health=Health(checks=[]),
-                                      trained_template="chatml"))
+    md = render_markdown(
+        build_report(model="m", entries=entries, results=[], health=Health(checks=[]), trained_template="chatml")
+    )
     assert "The platform returned no health checks" in md and "No outage in 0" not in md
     assert "The platform returned no results" in md and "None among 0" not in md
     assert "Not requested: asking for them spends a judge call." in md
@@ -88,6 +98,7 @@ def test_empty_inputs_and_clusters_not_requested_read_plainly() -> None:
 def test_outage_error_texts_are_listed_once() -> None:
     checks = [HealthCheck(checked_at=T0 - 5000 + i * 1000, ok=False, error="timed out") for i in range(3)]
     checks.append(HealthCheck(checked_at=T0 + 100_000, ok=True))
-    md = render_markdown(build_report(model="m", entries=[call(1, "Fine.")], health=Health(checks=checks),
-                                      trained_template="chatml"))
+    md = render_markdown(
+        build_report(model="m", entries=[call(1, "Fine.")], health=Health(checks=checks), trained_template="chatml")
+    )
     assert md.count("`timed out`") == 1

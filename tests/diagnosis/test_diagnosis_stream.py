@@ -73,13 +73,23 @@ def sample() -> tuple[list[LogEntry], dict[str, Result]]:
             fields["prompt"] = None
         else:
             fields["prompt"] = _chatml(said) if i % 5 else said
-        entries.append(LogEntry.model_validate({
-            "id": f"s-{i}", "model_id": "m", "source": "chatroom" if i % 4 == 0 else "eval",
-            "created_at": T0 + i * 1000, "response": reply, "finish_reason": finish,
-            "max_tokens": 64, "completion_tokens": 64 if finish == "length" else 20,
-            "eval_id": f"eval-{i % 9}" if i % 3 else None, "error": "upstream 502" if i % 53 == 0 else None,
-            **fields,
-        }))
+        entries.append(
+            LogEntry.model_validate(
+                {
+                    "id": f"s-{i}",
+                    "model_id": "m",
+                    "source": "chatroom" if i % 4 == 0 else "eval",
+                    "created_at": T0 + i * 1000,
+                    "response": reply,
+                    "finish_reason": finish,
+                    "max_tokens": 64,
+                    "completion_tokens": 64 if finish == "length" else 20,
+                    "eval_id": f"eval-{i % 9}" if i % 3 else None,
+                    "error": "upstream 502" if i % 53 == 0 else None,
+                    **fields,
+                }
+            )
+        )
         if i % 11 == 0:
             results[f"s-{i}"] = Result(id=f"r-{i}", log_id=f"s-{i}", score=rng.random())
     entries.sort(key=lambda e: (e.created_at, e.id), reverse=True)
@@ -87,18 +97,24 @@ def sample() -> tuple[list[LogEntry], dict[str, Result]]:
 
 
 def outage() -> Health:
-    return Health(checks=[HealthCheck(checked_at=T0 + 100_000, ok=False), HealthCheck(checked_at=T0 + 160_000, ok=True)])
+    return Health(
+        checks=[HealthCheck(checked_at=T0 + 100_000, ok=False), HealthCheck(checked_at=T0 + 160_000, ok=True)]
+    )
 
 
 def streamed_counts(summary: Any) -> dict[str, Any]:
     """The old counts, read off a new ``Summary``."""
     groups = {(g.dimension, g.value): g for g in summary.groups}
     return {
-        "calls_examined": summary.calls_examined, "model_calls": summary.model_calls,
-        "judged_calls": summary.judged_calls, "failing_calls": summary.failing_calls,
+        "calls_examined": summary.calls_examined,
+        "model_calls": summary.model_calls,
+        "judged_calls": summary.judged_calls,
+        "failing_calls": summary.failing_calls,
         "kinds": {k: r.count for k, r in summary.rates.items() if r.count},
-        "host_calls": summary.host.calls, "host_failures": summary.host.failures,
-        "host_kinds": dict(summary.host.kinds), "finish_reasons": dict(summary.finish_reasons),
+        "host_calls": summary.host.calls,
+        "host_failures": summary.host.failures,
+        "host_kinds": dict(summary.host.kinds),
+        "finish_reasons": dict(summary.finish_reasons),
         "templates": dict(summary.templates),
         "group_calls": {k: g.calls for k, g in groups.items()},
         "group_failures": {k: g.failures for k, g in groups.items() if g.failures},
@@ -133,14 +149,73 @@ def word_soup(rng: random.Random, n: int) -> list[str]:
     for _, pattern in (*ref._INSTRUCTIONS, *ref._OUTPUTS, *ref._TOPICS):  # every literal of the old patterns
         literal = re.sub(r"\\[a-zA-Z]", " ", pattern.pattern).replace("\\+", "+")
         pieces += re.findall(r"[a-z][a-z';+ ]*[a-z+]|[a-z]", literal)
-    pieces += ["into french", "in two sentences", "in a few sentence", "label each", "tag the", "is this spam",
-               "is the following negative", "sum of", "3 * 4", "7-2", "12 ÷ 4", "2^8", "write a short tale",
-               "write a letter", "write the function", "implement this code", "fix a small script",
-               "complete query", "in rust", "name 12", "give me five", "suggest ten", "good morning", "thank you",
-               "hi", "how are you", "let's chat", "tell me about yourself", "what do you think", "tl;dr", "tldr",
-               "c++", "```", "summary", "summarize", "classification", "categorise", "translation", "mathematics",
-               "numbers", "summit", "dividend", "cells", "codes", "pythonic", "xjson", "json_x", "_code", "code2",
-               "?", "? ", "?\n", "what", "is", "do", "  how", "Case 12:", "«", "é", "\t", "\n", ".", ",", "(", ")"]
+    pieces += [
+        "into french",
+        "in two sentences",
+        "in a few sentence",
+        "label each",
+        "tag the",
+        "is this spam",
+        "is the following negative",
+        "sum of",
+        "3 * 4",
+        "7-2",
+        "12 ÷ 4",
+        "2^8",
+        "write a short tale",
+        "write a letter",
+        "write the function",
+        "implement this code",
+        "fix a small script",
+        "complete query",
+        "in rust",
+        "name 12",
+        "give me five",
+        "suggest ten",
+        "good morning",
+        "thank you",
+        "hi",
+        "how are you",
+        "let's chat",
+        "tell me about yourself",
+        "what do you think",
+        "tl;dr",
+        "tldr",
+        "c++",
+        "```",
+        "summary",
+        "summarize",
+        "classification",
+        "categorise",
+        "translation",
+        "mathematics",
+        "numbers",
+        "summit",
+        "dividend",
+        "cells",
+        "codes",
+        "pythonic",
+        "xjson",
+        "json_x",
+        "_code",
+        "code2",
+        "?",
+        "? ",
+        "?\n",
+        "what",
+        "is",
+        "do",
+        "  how",
+        "Case 12:",
+        "«",
+        "é",
+        "\t",
+        "\n",
+        ".",
+        ",",
+        "(",
+        ")",
+    ]
     out = []
     for _ in range(n):
         words = [rng.choice(pieces) for _ in range(rng.randint(1, 14))]
@@ -218,8 +293,9 @@ def test_the_archive_report_quotes_what_the_report_of_all_the_calls_held_at_once
             setattr(inputs, name, Fetched(None, "offline"))
         before = as_local(analyse(inputs).report)
         for workers in (1, 2):
-            after, _ = diagnose_archive(archive.path, model="m", trained_template="chatml", template_source="config",
-                                        workers=workers)
+            after, _ = diagnose_archive(
+                archive.path, model="m", trained_template="chatml", template_source="config", workers=workers
+            )
             assert render_json(after.report) == render_json(before)
             assert render_markdown(after.report) == render_markdown(before)
             quoted = {q.log_id for s in after.report.suggestions for q in s.prompts}
@@ -259,7 +335,8 @@ def test_prompts_that_failed_most_often_count_every_call_of_the_text() -> None:
     for said, failing, asked in whole.report.failing_prompts:
         assert asked == said_counts[said] >= failing
         assert failing == sum(
-            1 for e in entries
+            1
+            for e in entries
             if user_text(e.prompt, e.messages).strip()[:120] == said and fails(summary.kinds_by_log_id.get(e.id, ()))
         )
 
@@ -286,9 +363,36 @@ def test_line_start_patterns_find_what_their_multiline_scans_found() -> None:
     from diagnosis import detectors_continuation as dc
 
     rng = random.Random(11)
-    pieces = ["Case 12:", "Q1:", "Question:", "Alice: hi", "Bob Smith: yes", "Note: x", "step 3.", "Item #4)", " ", "\t",
-              "\n", "\n\n", "> ", "* ", "- ", "## ", "Problem 999)", "Word 1000:", "answer", ":", ".", ")", "É", "x" * 60,
-              "User: next", "Example 2 :", "a\tb 7 .", "Dr. Who: ok"]
+    pieces = [
+        "Case 12:",
+        "Q1:",
+        "Question:",
+        "Alice: hi",
+        "Bob Smith: yes",
+        "Note: x",
+        "step 3.",
+        "Item #4)",
+        " ",
+        "\t",
+        "\n",
+        "\n\n",
+        "> ",
+        "* ",
+        "- ",
+        "## ",
+        "Problem 999)",
+        "Word 1000:",
+        "answer",
+        ":",
+        ".",
+        ")",
+        "É",
+        "x" * 60,
+        "User: next",
+        "Example 2 :",
+        "a\tb 7 .",
+        "Dr. Who: ok",
+    ]
     cases = 0
     for pattern in (dc._FEW_SHOT_LABEL, dc._SERIES_ITEM, dc._SPEAKER_LINE):
         old = re.compile("^" + pattern.at.pattern, re.MULTILINE)
@@ -327,8 +431,14 @@ def test_a_dump_report_reads_again_only_the_lines_of_the_calls_it_quotes(tmp_pat
         reads.append(where)
         return entries_at(path, where)
 
-    located = diagnose_calls(read_calls(path, reading), model="m", trained_template="chatml",
-                             template_source="config", locate=lambda: reading.offset, reread=reread)
+    located = diagnose_calls(
+        read_calls(path, reading),
+        model="m",
+        trained_template="chatml",
+        template_source="config",
+        locate=lambda: reading.offset,
+        reread=reread,
+    )
     assert reading.bad_count == 1 and reading.calls == len(entries)
     assert render_json(located.report) == render_json(held.report)
     assert render_markdown(located.report) == render_markdown(held.report)

@@ -20,17 +20,40 @@ def chatml(user: str) -> str:
 def world() -> list[LogEntry]:
     calls = []
     for i in range(12):
-        calls.append(LogEntry(id=f"ok-{i}", created_at=T0 + i, prompt=chatml(f"Name a colour, please ({i})."),
-                              response="Blue.", finish_reason="stop", source="eval"))
+        calls.append(
+            LogEntry(
+                id=f"ok-{i}",
+                created_at=T0 + i,
+                prompt=chatml(f"Name a colour, please ({i})."),
+                response="Blue.",
+                finish_reason="stop",
+                source="eval",
+            )
+        )
     for i in range(4):
-        calls.append(LogEntry(id=f"maths-{i}", created_at=T0 + 100 + i, prompt=chatml(MATHS),
-                              response="17 17 17 17 17 17 17 17 17 17 17 17 17 17 17 17 17 17", finish_reason="stop",
-                              source="eval", eval_id="arith", max_tokens=64))
+        calls.append(
+            LogEntry(
+                id=f"maths-{i}",
+                created_at=T0 + 100 + i,
+                prompt=chatml(MATHS),
+                response="17 17 17 17 17 17 17 17 17 17 17 17 17 17 17 17 17 17",
+                finish_reason="stop",
+                source="eval",
+                eval_id="arith",
+                max_tokens=64,
+            )
+        )
     for i in range(4):
-        calls.append(LogEntry(id=f"room-{i}", created_at=T0 + 200 + i,
-                              prompt=f"<s>[INST] Hey everyone, what is new with you {i} [/INST]",
-                              response="and then we all went to the beach for the day.", finish_reason="stop",
-                              source="chatroom"))
+        calls.append(
+            LogEntry(
+                id=f"room-{i}",
+                created_at=T0 + 200 + i,
+                prompt=f"<s>[INST] Hey everyone, what is new with you {i} [/INST]",
+                response="and then we all went to the beach for the day.",
+                finish_reason="stop",
+                source="chatroom",
+            )
+        )
     return calls
 
 
@@ -88,8 +111,11 @@ def test_jsonl_keeps_multi_turn_messages() -> None:
     summary = summarize(calls, trained_template="chatml")
     out = suggest_training_data(summary, {c.id: c for c in calls}, trained_template="chatml")
     record = json.loads(to_jsonl(out).splitlines()[0])
-    assert record["messages"] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": MATHS},
-                                  {"role": "assistant", "content": ""}]
+    assert record["messages"] == [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": MATHS},
+        {"role": "assistant", "content": ""},
+    ]
 
 
 def test_markdown_puts_prompts_in_code_blocks() -> None:

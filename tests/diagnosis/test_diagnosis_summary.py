@@ -28,7 +28,9 @@ def world() -> list[LogEntry]:
     """10 good eval calls, 6 chatroom calls in llama2 of which 4 fail, 4 maths calls of which 3 loop."""
     calls: list[LogEntry] = []
     for i in range(10):
-        calls.append(make(i, chatml(f"What is the capital of country number {i}?"), "It is a fine city.", source="eval"))
+        calls.append(
+            make(i, chatml(f"What is the capital of country number {i}?"), "It is a fine city.", source="eval")
+        )
     for i in range(10, 16):
         reply = "Hello friends, nice to chat." if i < 12 else "and then the cat slept under the big tree."
         calls.append(make(i, llama2("Hi all, what are you working on today?"), reply, source="chatroom"))
@@ -86,8 +88,10 @@ def test_groups_find_what_failures_have_in_common() -> None:
 
 
 def test_finish_reasons_and_templates_are_counted() -> None:
-    calls = world() + [make(20, chatml("Tell me a long story."), "Once upon a", finish_reason="length"),
-                       make(21, chatml("Hi"), "Hello.", finish_reason=None)]
+    calls = world() + [
+        make(20, chatml("Tell me a long story."), "Once upon a", finish_reason="length"),
+        make(21, chatml("Hi"), "Hello.", finish_reason=None),
+    ]
     s = summarize(calls, trained_template="chatml")
     assert s.finish_reasons["length"] == 1 and s.finish_reasons["stop"] == 20 and s.finish_reasons["missing"] == 1
     assert s.templates["chatml"] == 16 and s.templates["llama2"] == 6
@@ -96,12 +100,23 @@ def test_finish_reasons_and_templates_are_counted() -> None:
 
 def test_length_buckets() -> None:
     assert [length_bucket(n) for n in (0, 199, 200, 999, 1000, 3999, 4000)] == [
-        "<200", "<200", "200-1k", "200-1k", "1k-4k", "1k-4k", ">4k"]
+        "<200",
+        "<200",
+        "200-1k",
+        "200-1k",
+        "1k-4k",
+        "1k-4k",
+        ">4k",
+    ]
 
 
 def health(*checks: tuple[int, bool]) -> Health:
-    return Health(checks=[HealthCheck(checked_at=T0 + t, ok=ok, error=None if ok else "502 from upstream")
-                          for t, ok in reversed(checks)])  # newest first, as the platform sends them
+    return Health(
+        checks=[
+            HealthCheck(checked_at=T0 + t, ok=ok, error=None if ok else "502 from upstream")
+            for t, ok in reversed(checks)
+        ]
+    )  # newest first, as the platform sends them
 
 
 def test_outage_windows_span_consecutive_failed_checks() -> None:
@@ -118,7 +133,9 @@ def test_failures_in_an_outage_are_the_hosts_not_the_models() -> None:
     calls = [make(i, chatml("Hello there, how are you?"), "Fine, thanks.") for i in range(4)]
     calls += [make(i, chatml("Hello there, how are you?"), None, error="upstream returned 502") for i in range(4, 8)]
     # checks: ok at 0 s, down from 3.5 s to 7.5 s, ok again at 9 s: calls 4..7 fall inside
-    s = summarize(calls, trained_template="chatml", health=health((0, True), (3_500, False), (7_500, False), (9_000, True)))
+    s = summarize(
+        calls, trained_template="chatml", health=health((0, True), (3_500, False), (7_500, False), (9_000, True))
+    )
     assert s.health_known
     assert (s.host.calls, s.host.failures) == (4, 4)
     assert s.host.kinds[kinds.ERROR] == 4

@@ -23,15 +23,42 @@ def _scanner() -> ModuleType:
     return compiled_modules()[1]
 
 
-PIECES = [p.decode() for p in fs.WORD_START_PREFIXES] + sorted(w.decode() for w in fs.LOOKED_UP_WORDS)[::3] + [
-    "x", "_", "9", "s", "sum_", "_sum", "2sum", "summ", "ma", "th", "json2", "c", "++", " ", "\t", "\n", "-", ".",
-    "'", ";", "(", "```", "?",
-]
+PIECES = (
+    [p.decode() for p in fs.WORD_START_PREFIXES]
+    + sorted(w.decode() for w in fs.LOOKED_UP_WORDS)[::3]
+    + [
+        "x",
+        "_",
+        "9",
+        "s",
+        "sum_",
+        "_sum",
+        "2sum",
+        "summ",
+        "ma",
+        "th",
+        "json2",
+        "c",
+        "++",
+        " ",
+        "\t",
+        "\n",
+        "-",
+        ".",
+        "'",
+        ";",
+        "(",
+        "```",
+        "?",
+    ]
+)
 
 
 def fuzzed(rng: random.Random) -> str:
-    return "".join(rng.choice(PIECES) + (rng.choice([" ", "", ", ", "\n"]) if rng.random() < 0.7 else "")
-                   for _ in range(rng.randint(0, 16)))
+    return "".join(
+        rng.choice(PIECES) + (rng.choice([" ", "", ", ", "\n"]) if rng.random() < 0.7 else "")
+        for _ in range(rng.randint(0, 16))
+    )
 
 
 def test_the_compiled_scan_finds_what_the_python_look_ups_find(scanner: ModuleType) -> None:
@@ -65,16 +92,61 @@ def test_features_are_the_old_searches_with_and_without_the_compiled_scan(
 
 
 GATE_PIECES = PIECES + [
-    "sum of", "product of", "how many", "how much", "fairy tale", "once upon", "write a ", "write a short letter",
-    "how are you", "what do you think", "let's chat", "tell me about yourself", "name ", "give me ", "suggest ",
-    "three", "5", "in python", "in one sentence", "key points", "c++", "is this positive", "label the", "what",
-    "hi", "hello", "good morning", "thanks", "12", "3 + 4", "7*8", "9 /", "- 2", "^", "x", "?", "? ", "?\n", " ?",
-    "write the function", "fix a bug", "implement this code", "```", "case 1", "1-2", "a1+2", "_3*4", "(5-6)",
+    "sum of",
+    "product of",
+    "how many",
+    "how much",
+    "fairy tale",
+    "once upon",
+    "write a ",
+    "write a short letter",
+    "how are you",
+    "what do you think",
+    "let's chat",
+    "tell me about yourself",
+    "name ",
+    "give me ",
+    "suggest ",
+    "three",
+    "5",
+    "in python",
+    "in one sentence",
+    "key points",
+    "c++",
+    "is this positive",
+    "label the",
+    "what",
+    "hi",
+    "hello",
+    "good morning",
+    "thanks",
+    "12",
+    "3 + 4",
+    "7*8",
+    "9 /",
+    "- 2",
+    "^",
+    "x",
+    "?",
+    "? ",
+    "?\n",
+    " ?",
+    "write the function",
+    "fix a bug",
+    "implement this code",
+    "```",
+    "case 1",
+    "1-2",
+    "a1+2",
+    "_3*4",
+    "(5-6)",
 ]
 
 
 def _gate_soup(rng: random.Random) -> str:
-    text = "".join(rng.choice(GATE_PIECES) + rng.choice([" ", "", ", ", "\n", "\t", "  "]) for _ in range(rng.randint(0, 10)))
+    text = "".join(
+        rng.choice(GATE_PIECES) + rng.choice([" ", "", ", ", "\n", "\t", "  "]) for _ in range(rng.randint(0, 10))
+    )
     return rng.choice(["", " ", "\n "]) + text
 
 

@@ -158,9 +158,7 @@ counts = st.integers(min_value=1, max_value=2000).flatmap(
 
 
 @given(after=counts, before=counts, confidence=st.sampled_from([0.9, 0.95, 0.99]))
-def test_newcombe_properties(
-    after: tuple[float, int], before: tuple[float, int], confidence: float
-) -> None:
+def test_newcombe_properties(after: tuple[float, int], before: tuple[float, int], confidence: float) -> None:
     lower, upper = newcombe_difference_interval(*after, *before, confidence)
     p_after, p_before = after[0] / after[1], before[0] / before[1]
     assert -1.0 <= lower <= p_after - p_before <= upper <= 1.0

@@ -47,11 +47,15 @@ def bad_sim() -> Iterator[SimulatorServer]:
 # --------------------------------------------------------------------------- the model, the address
 
 
-async def test_an_unknown_model_is_named_with_the_way_on(bad_sim: SimulatorServer,
-                                                         notifications: NotificationLog) -> None:
+async def test_an_unknown_model_is_named_with_the_way_on(
+    bad_sim: SimulatorServer, notifications: NotificationLog
+) -> None:
     async with BlahClient(bad_sim.base_url, api_key=bad_sim.council_key) as client:
-        app = create_app(AppContext(model_id="nope", client=client, base_url=bad_sim.base_url,
-                                    settings=Settings(persist_theme=False)))
+        app = create_app(
+            AppContext(
+                model_id="nope", client=client, base_url=bad_sim.base_url, settings=Settings(persist_theme=False)
+            )
+        )
         async with app.run_test(size=SIZE):
             said = await wait_until(lambda: any("not found on" in n for n in notifications.messages(app)), 20)
             assert said, notifications.messages(app)
@@ -63,13 +67,16 @@ async def test_an_unknown_model_is_named_with_the_way_on(bad_sim: SimulatorServe
             assert app.is_running
 
 
-@pytest.mark.parametrize("argv", [
-    ["--base-url", "notaurl", "--model", "m"],
-    ["--base-url", "http://", "--model", "m"],
-    ["export", "m", "--base-url", "notaurl"],
-    ["export", "m", "--base-url", "ftp://example.com"],
-    ["report", "m", "--base-url", "notaurl"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--base-url", "notaurl", "--model", "m"],
+        ["--base-url", "http://", "--model", "m"],
+        ["export", "m", "--base-url", "notaurl"],
+        ["export", "m", "--base-url", "ftp://example.com"],
+        ["report", "m", "--base-url", "notaurl"],
+    ],
+)
 def test_a_malformed_base_url_is_one_clear_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code = main(argv)
     err = capsys.readouterr().err
@@ -91,8 +98,14 @@ async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() ->
     port = _free_port()  # nothing listens here (yet)
     base = f"http://127.0.0.1:{port}"
     async with BlahClient(base, deadline=3.0, max_attempts=2) as client:
-        app = create_app(AppContext(model_id="tinystories-chat-1m", client=client, base_url=base,
-                                    settings=Settings(persist_theme=False, logs_interval=0.2, logs_max_interval=1.0)))
+        app = create_app(
+            AppContext(
+                model_id="tinystories-chat-1m",
+                client=client,
+                base_url=base,
+                settings=Settings(persist_theme=False, logs_interval=0.2, logs_max_interval=1.0),
+            )
+        )
         async with app.run_test(size=SIZE):
             # Each state is waited for, none is assumed from another: on a busy machine the tail
             # can be retrying before the first page has failed (and said so), and the frame
@@ -100,14 +113,25 @@ async def test_an_unreachable_platform_opens_says_so_and_recovers_by_itself() ->
             assert await wait_until(lambda: "unreachable" in frame_text(app).splitlines()[0], 20), frame_text(app)[:300]
             screen = app.screen
             assert isinstance(screen, LogsScreen)
-            assert await wait_until(lambda: screen.feed is not None and screen.feed.tail_state() is not None
-                                    and screen.feed.tail_state().phase == "retrying", 20)  # fmt: skip
+            assert await wait_until(
+                lambda: (
+                    screen.feed is not None
+                    and screen.feed.tail_state() is not None
+                    and screen.feed.tail_state().phase == "retrying"
+                ),
+                20,
+            )
             assert await wait_until(lambda: "couldn't load" in frame_text(app), 20), frame_text(app)[:600]
             with SimulatorServer(seed=37, speed=50.0, live=False, port=port):
                 # the newest page (missed at start) and the live tail both come back by themselves
-                recovered = await wait_until(lambda: screen.log_list.row_count > 0
-                                             and "connected" in frame_text(app).splitlines()[0]
-                                             and "couldn't load" not in frame_text(app), 40)  # fmt: skip
+                recovered = await wait_until(
+                    lambda: (
+                        screen.log_list.row_count > 0
+                        and "connected" in frame_text(app).splitlines()[0]
+                        and "couldn't load" not in frame_text(app)
+                    ),
+                    40,
+                )
                 assert recovered, frame_text(app)[:600]
                 assert app.is_running
 
@@ -116,8 +140,14 @@ async def test_a_rejected_key_on_a_write_says_so(bad_sim: SimulatorServer, notif
     from tui.screens.runs.pick import ModelPickerScreen
 
     async with BlahClient(bad_sim.base_url, api_key="blah_expired_0000000000000000") as client:
-        app = create_app(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url,
-                                    settings=Settings(persist_theme=False)))
+        app = create_app(
+            AppContext(
+                model_id=bad_sim.person_model_id,
+                client=client,
+                base_url=bad_sim.base_url,
+                settings=Settings(persist_theme=False),
+            )
+        )
         async with app.run_test(size=SIZE):
             press_now(app, "3")
             assert await wait_until(lambda: app.current_mode == "runs", 10)
@@ -128,7 +158,8 @@ async def test_a_rejected_key_on_a_write_says_so(bad_sim: SimulatorServer, notif
             assert await wait_until(lambda: isinstance(app.screen, ConfirmScreen), 15)
             press_now(app, "y")
             said = await wait_until(
-                lambda: any("did not accept the API key" in n for n in notifications.messages(app)), 20)
+                lambda: any("did not accept the API key" in n for n in notifications.messages(app)), 20
+            )
             assert said, notifications.messages(app)
             assert any("401" in n for n in notifications.messages(app))
             assert app.is_running
@@ -138,7 +169,8 @@ async def test_a_rejected_key_on_a_write_says_so(bad_sim: SimulatorServer, notif
 
 
 async def test_a_config_file_with_a_syntax_error_starts_on_defaults_and_names_the_line(
-    bad_sim: SimulatorServer, notifications: NotificationLog,
+    bad_sim: SimulatorServer,
+    notifications: NotificationLog,
 ) -> None:
     path = config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,7 +178,9 @@ async def test_a_config_file_with_a_syntax_error_starts_on_defaults_and_names_th
     loaded = load_config()
     assert loaded.config.theme == "blah-dark"  # the defaults, not half the file
     async with BlahClient(bad_sim.base_url) as client:
-        ctx = apply_config(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url), loaded)
+        ctx = apply_config(
+            AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url), loaded
+        )
         ctx.settings.persist_theme = False
         app = create_app(ctx)
         async with app.run_test(size=SIZE):
@@ -158,8 +192,9 @@ async def test_a_config_file_with_a_syntax_error_starts_on_defaults_and_names_th
     assert path.read_text(encoding="utf-8").startswith('theme = "blah-light"')  # never overwritten
 
 
-async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(bad_sim: SimulatorServer,
-                                                                    notifications: NotificationLog) -> None:
+async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(
+    bad_sim: SimulatorServer, notifications: NotificationLog
+) -> None:
     from tui.screens.logs.screen import LogsScreen
 
     path = Archive.path_for(data_dir(), bad_sim.base_url, bad_sim.person_model_id)
@@ -167,8 +202,14 @@ async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(bad_sim: Si
     garbage = b"SQLite format 3\x00" + b"\xde\xad\xbe\xef" * 4096  # a header, then rubbish
     path.write_bytes(garbage)
     async with BlahClient(bad_sim.base_url) as client:
-        app = create_app(AppContext(model_id=bad_sim.person_model_id, client=client, base_url=bad_sim.base_url,
-                                    settings=Settings(persist_theme=False)))
+        app = create_app(
+            AppContext(
+                model_id=bad_sim.person_model_id,
+                client=client,
+                base_url=bad_sim.base_url,
+                settings=Settings(persist_theme=False),
+            )
+        )
         async with app.run_test(size=SIZE):
             said = await wait_until(lambda: any("moved aside" in n for n in notifications.messages(app)), 20)
             assert said, notifications.messages(app)
@@ -185,8 +226,15 @@ async def test_a_corrupt_archive_is_moved_aside_and_a_fresh_one_used(bad_sim: Si
 
 
 async def test_a_lone_surrogate_in_a_reply_does_not_break_the_page() -> None:
-    entry = {"id": "log_1", "model_id": "m", "source": "test", "created_at": 1_700_000_000_000,
-             "prompt": "hi", "response": "broken emoji: PLACEHOLDER", "error": None}
+    entry = {
+        "id": "log_1",
+        "model_id": "m",
+        "source": "test",
+        "created_at": 1_700_000_000_000,
+        "prompt": "hi",
+        "response": "broken emoji: PLACEHOLDER",
+        "error": None,
+    }
     body = json.dumps({"logs": [entry], "next_since": 1_700_000_000_000, "next_before": 1_700_000_000_000})
     body = body.replace("PLACEHOLDER", "\\ud83d and a good one \\ud83d\\ude00")  # as JSON.stringify writes it
 
@@ -224,8 +272,10 @@ def test_the_simulator_serves_a_lone_surrogate_as_an_escape(bad_sim: SimulatorSe
     response = sim_http.get(f"{bad_sim.base_url}/api/v1/logs/{entry['id']}", timeout=10)
     assert response.status_code == 200 and b"\\ud83d" in response.content
     # and a prompt sent with one (JSON allows the escape) is refused plainly, never a 500
-    infer = sim_http.post(f"{bad_sim.base_url}/api/v1/models/{bad_sim.person_model_id}/infer",
-                       content=b'{"prompt": "broken \\ud83d emoji", "max_tokens": 8}',
-                       headers={"Authorization": f"Bearer {bad_sim.council_key}", "Content-Type": "application/json"},
-                       timeout=10)
+    infer = sim_http.post(
+        f"{bad_sim.base_url}/api/v1/models/{bad_sim.person_model_id}/infer",
+        content=b'{"prompt": "broken \\ud83d emoji", "max_tokens": 8}',
+        headers={"Authorization": f"Bearer {bad_sim.council_key}", "Content-Type": "application/json"},
+        timeout=10,
+    )
     assert infer.status_code == 422 and "valid string" in infer.json()["error"], infer.text

@@ -19,7 +19,6 @@ import pytest
 
 from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import HOSTILE
 from tests.support.hostile_e2e import (
     KEYS_NOT_ANSWERED,
     SIZE,
@@ -33,6 +32,7 @@ from tests.support.hostile_e2e import (
     settle,
     visit_every_mode,
 )
+from tests.support.hostile_payloads import HOSTILE
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,9 @@ async def test_every_screen_shows_hostile_platform_text_inertly(hostile_sim: tup
             visited = await visit_every_mode(app, visit)
             assert app._exception is None
             assert app.is_running and not watch.fired
-    print(f"\nhostile e2e: {len(HOSTILE) - 1} payloads in {injected.placements} places; {len(visited)} areas, "
-          f"{frames} frames checked, 0 crashes, {len(watch.fired)} actions fired; "
-          f"number keys not answered: {KEYS_NOT_ANSWERED or 'none'}")
+    print(
+        f"\nhostile e2e: {len(HOSTILE) - 1} payloads in {injected.placements} places; {len(visited)} areas, "
+        f"{frames} frames checked, 0 crashes, {len(watch.fired)} actions fired; "
+        f"number keys not answered: {KEYS_NOT_ANSWERED or 'none'}"
+    )
     assert len(visited) >= 10

@@ -36,8 +36,19 @@ from tui.run_watch import notifier_for
 #: the 1 MB line, a lone surrogate). Every payload is also shown in the lists and in the screen
 #: Enter opens (test_hostile_e2e.py); opening and closing the Inspector costs about a second of
 #: CPU each (Textual restyling the screens), so not all 37 are opened one by one here.
-INSPECTED = ("osc52-bel", "osc8-link", "osc0-title", "csi-clear", "c1-csi-clear", "dcs", "markup-click",
-             "markup-textual-var", "bidi-override", "one-mb-line", "lone-surrogate")
+INSPECTED = (
+    "osc52-bel",
+    "osc8-link",
+    "osc0-title",
+    "csi-clear",
+    "c1-csi-clear",
+    "dcs",
+    "markup-click",
+    "markup-textual-var",
+    "bidi-override",
+    "one-mb-line",
+    "lone-surrogate",
+)
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +78,14 @@ async def test_inspector_and_judge_reasoning_from_the_platform(hostile_sim: tupl
             assert len(wanted) == len(INSPECTED)
             for log_id in wanted:
                 app.open_log(log_id)
-                shown = await wait_until(lambda log_id=log_id: isinstance(app.screen, InspectorScreen)
-                                         and getattr(app.screen, "entry", None) is not None
-                                         and app.screen.entry.id == log_id, 20)  # fmt: skip
+                shown = await wait_until(
+                    lambda log_id=log_id: (
+                        isinstance(app.screen, InspectorScreen)
+                        and getattr(app.screen, "entry", None) is not None
+                        and app.screen.entry.id == log_id
+                    ),
+                    20,
+                )
                 assert shown, f"the inspector never showed {log_id}: {app.screen_stack}"
                 await asyncio.sleep(0.05)
                 check_frame(app, f"inspector {server.world.truth[log_id]}")
@@ -83,8 +99,9 @@ async def test_inspector_and_judge_reasoning_from_the_platform(hostile_sim: tupl
             assert app.is_running and not watch.fired and app._exception is None
 
 
-async def test_a_hostile_run_error_in_a_notification(hostile_sim: tuple[SimulatorServer, Injected],
-                                                     notifications: NotificationLog) -> None:
+async def test_a_hostile_run_error_in_a_notification(
+    hostile_sim: tuple[SimulatorServer, Injected], notifications: NotificationLog
+) -> None:
     """A run the person follows (as after starting it from the app) fails with a hostile error:
     the announcement (a toast) and the table show it inertly; no raw control character."""
     server, _ = hostile_sim

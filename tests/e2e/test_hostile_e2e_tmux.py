@@ -90,8 +90,15 @@ def test_no_payload_escape_sequence_reaches_a_real_terminal(hostile_server: Simu
         "EVALS_BLAH_API_KEY": hostile_server.council_key,
         "PYTHONUNBUFFERED": "1",
     }
-    argv = [sys.executable, "-m", "cli.main", "--base-url", hostile_server.base_url,
-            "--model", hostile_server.person_model_id]
+    argv = [
+        sys.executable,
+        "-m",
+        "cli.main",
+        "--base-url",
+        hostile_server.base_url,
+        "--model",
+        hostile_server.person_model_id,
+    ]
     screens_seen: list[str] = []
     with TmuxProbe(tmp_path) as probe:
         probe.start(argv, env=env, cwd=REPO)
@@ -104,8 +111,16 @@ def test_no_payload_escape_sequence_reaches_a_real_terminal(hostile_server: Simu
         wait_still(probe)
         probe.send_keys("Escape")
         assert wait_gone(probe, "Whitespace"), probe.capture()
-        for key, title in (("5", "Chatroom"), ("6", "Models"), ("3", "Runs"), ("4", "Leaderboard"),
-                           ("0", "Games"), ("8", "Health"), ("2", "Diagnosis"), ("7", "Compare")):
+        for key, title in (
+            ("5", "Chatroom"),
+            ("6", "Models"),
+            ("3", "Runs"),
+            ("4", "Leaderboard"),
+            ("0", "Games"),
+            ("8", "Health"),
+            ("2", "Diagnosis"),
+            ("7", "Compare"),
+        ):
             probe.send_keys(key)
             if probe.wait_for_text(title, 20):
                 screens_seen.append(title)
@@ -117,8 +132,10 @@ def test_no_payload_escape_sequence_reaches_a_real_terminal(hostile_server: Simu
     assert exited, "the app did not quit on q"
     assert len(raw) > 10_000, "almost nothing was captured"
     found = [what for what, marker in FORBIDDEN if marker in raw]
-    print(f"\ntmux: {len(raw):,} bytes written by the app over {len(screens_seen) + 1} screens; "
-          f"{len(FORBIDDEN)} payload markers looked for, {len(found)} found")
+    print(
+        f"\ntmux: {len(raw):,} bytes written by the app over {len(screens_seen) + 1} screens; "
+        f"{len(FORBIDDEN)} payload markers looked for, {len(found)} found"
+    )
     assert not found, f"payload escape sequences reached the terminal: {found}"
     # ...and yet the payloads were on screen, as text
     assert b"ZWNobyBwd25lZA" in raw or b"SGVsbG8" in raw, "the OSC 52 payload never reached the screen as text"

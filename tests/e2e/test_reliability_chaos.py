@@ -73,8 +73,9 @@ def sim13(chaos_sim: SimulatorServer) -> Iterator[SimulatorServer]:
 @pytest.fixture
 async def fast(sim13: SimulatorServer) -> AsyncIterator[tuple[BlahClient, Sleeps]]:
     sleeps = Sleeps()
-    async with BlahClient(sim13.base_url, api_key=sim13.council_key, sleep=sleeps, deadline=10.0,
-                          max_attempts=ATTEMPTS) as client:
+    async with BlahClient(
+        sim13.base_url, api_key=sim13.council_key, sleep=sleeps, deadline=10.0, max_attempts=ATTEMPTS
+    ) as client:
         yield client, sleeps
 
 
@@ -99,7 +100,10 @@ def assert_clean_message(error: BaseException) -> None:
 def _start_cli_sim(spec: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "sim", "--quiet-world", "--seed", "3", "--chaos", spec],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     assert proc.stdout is not None
@@ -124,7 +128,10 @@ def test_cli_sim_with_chaos_serves_faults_to_curl() -> None:
         for _ in range(16):
             out = subprocess.run(
                 ["curl", "-s", "-o", "-", "-w", "\n%{http_code} %{content_type}", f"{base}/api/v1/models"],
-                capture_output=True, text=True, timeout=20, check=False,
+                capture_output=True,
+                text=True,
+                timeout=20,
+                check=False,
             ).stdout
             body, _, meta = out.rpartition("\n")
             status, _, ctype = meta.partition(" ")
@@ -135,10 +142,17 @@ def test_cli_sim_with_chaos_serves_faults_to_curl() -> None:
                 assert "<html>" in body
         statuses = {s for s, _ in seen}
         assert statuses <= {500, 502, 503} and statuses, seen
-        assert any(c.startswith("text/html") for _, c in seen) and any(c.startswith("application/json") for _, c in seen)
+        assert any(c.startswith("text/html") for _, c in seen) and any(
+            c.startswith("application/json") for _, c in seen
+        )
         # the spec route is outside /api/v1: chaos leaves it alone
-        spec = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", f"{base}/api/spec"],
-                              capture_output=True, text=True, timeout=20, check=False).stdout
+        spec = subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", f"{base}/api/spec"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        ).stdout
         assert spec == "200"
     finally:
         proc.terminate()
@@ -150,8 +164,14 @@ def test_cli_sim_with_chaos_serves_faults_to_curl() -> None:
 
 
 def test_cli_sim_rejects_a_bad_chaos_spec() -> None:
-    result = subprocess.run([sys.executable, "-m", "cli.main", "sim", "--chaos", "boom=0.5"], cwd=REPO,
-                            capture_output=True, text=True, timeout=60, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "cli.main", "sim", "--chaos", "boom=0.5"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 2
     assert "unknown chaos setting 'boom'" in result.stderr
 
@@ -217,8 +237,9 @@ async def test_a_latency_spike_longer_than_the_deadline(sim13: SimulatorServer) 
     assert sum(1 for e in page.logs if e.prompt and "reliability latency probe" in e.prompt) <= 1
 
 
-async def test_a_latency_spike_within_the_deadline_is_just_slow(sim13: SimulatorServer,
-                                                                fast: tuple[BlahClient, Sleeps]) -> None:
+async def test_a_latency_spike_within_the_deadline_is_just_slow(
+    sim13: SimulatorServer, fast: tuple[BlahClient, Sleeps]
+) -> None:
     client, _ = fast
     sim13.chaos = None
     expected = await client.get_logs(sim13.person_model_id, limit=10)
@@ -280,8 +301,9 @@ async def test_an_html_error_page_instead_of_json(sim13: SimulatorServer, fast: 
     assert_clean_message(caught.value)
 
 
-async def test_every_fault_kind_was_exercised_and_counted(sim13: SimulatorServer,
-                                                          fast: tuple[BlahClient, Sleeps]) -> None:
+async def test_every_fault_kind_was_exercised_and_counted(
+    sim13: SimulatorServer, fast: tuple[BlahClient, Sleeps]
+) -> None:
     """The counter the soak reports is right: N requests at rate 1 -> N faults of that kind."""
     client, _ = fast
     for fault in FAULTS:
@@ -298,8 +320,18 @@ async def test_every_fault_kind_was_exercised_and_counted(sim13: SimulatorServer
 
 # --------------------------------------------------------------------------- everything at once
 
-MIXED = ChaosConfig(rate_5xx=0.08, rate_429=0.06, retry_after=1, rate_latency=0.05, latency_s=0.15,
-                    rate_reset=0.07, rate_truncate=0.07, rate_trickle=0.05, rate_html=0.06, seed=21)
+MIXED = ChaosConfig(
+    rate_5xx=0.08,
+    rate_429=0.06,
+    retry_after=1,
+    rate_latency=0.05,
+    latency_s=0.15,
+    rate_reset=0.07,
+    rate_truncate=0.07,
+    rate_trickle=0.05,
+    rate_html=0.06,
+    seed=21,
+)
 """44% of requests fail one way or another."""
 
 
@@ -311,8 +343,9 @@ async def test_tail_under_every_fault_delivers_each_call_exactly_once(sim13: Sim
     phases: set[str] = set()
     faults_before = sum(sim13.chaos_counts().values())
     async with BlahClient(sim13.base_url, sleep=sleeps, deadline=5.0) as client:
-        tail = client.tail_logs(model, interval=0.05, max_interval=0.2, sleep=sleeps,
-                                on_state=lambda s: phases.add(s.phase))
+        tail = client.tail_logs(
+            model, interval=0.05, max_interval=0.2, sleep=sleeps, on_state=lambda s: phases.add(s.phase)
+        )
         await tail.start()  # from the platform's newest entry: only what comes after is wanted
         start_ms = tail.cursor
         sim13.chaos = MIXED
@@ -326,7 +359,9 @@ async def test_tail_under_every_fault_delivers_each_call_exactly_once(sim13: Sim
         for round_ in range(40):  # until enough faults were lived through (bounded)
             made += await asyncio.to_thread(world.add_log_burst, 620 if round_ % 2 else 90, True)  # > a page
             for i in range(5):
-                made.append(await asyncio.to_thread(lambda n=f"{round_}.{i}": world.infer(model, f"chaos tail {n}", 32)["id"]))
+                made.append(
+                    await asyncio.to_thread(lambda n=f"{round_}.{i}": world.infer(model, f"chaos tail {n}", 32)["id"])
+                )
             await asyncio.sleep(0.15)
             if round_ >= 5 and sum(sim13.chaos_counts().values()) - faults_before >= 30:
                 break
@@ -338,9 +373,11 @@ async def test_tail_under_every_fault_delivers_each_call_exactly_once(sim13: Sim
     sim13.chaos = None
     expected = {e["id"] for e in world.logs.all_for(model) if start_ms is None or e["created_at"] > start_ms}
     faults = sum(sim13.chaos_counts().values()) - faults_before
-    print(f"\ntail under chaos: {len(delivered)} calls tailed, {faults} faults injected "
-          f"({sim13.chaos_counts()} so far in this module), "
-          f"{len(expected - set(delivered))} lost, {len(delivered) - len(set(delivered))} duplicated")
+    print(
+        f"\ntail under chaos: {len(delivered)} calls tailed, {faults} faults injected "
+        f"({sim13.chaos_counts()} so far in this module), "
+        f"{len(expected - set(delivered))} lost, {len(delivered) - len(set(delivered))} duplicated"
+    )
     assert set(made) <= expected
     assert set(delivered) == expected, f"lost {len(expected - set(delivered))}"
     assert len(delivered) == len(set(delivered)), "an entry was delivered twice"
@@ -378,8 +415,10 @@ async def test_archive_backfill_and_sync_under_every_fault_lose_nothing(sim13: S
         faults = sum(sim13.chaos_counts().values()) - faults_before
         held = [e.id for e in await asyncio.to_thread(lambda: list(archive.iter_all()))]
         expected = {e["id"] for e in world.logs.all_for(model)}
-        print(f"\narchive under chaos: {len(held)} held, {faults} faults injected, {len(expected - set(held))} lost, "
-              f"{len(held) - len(set(held))} duplicated, {failures} backfill attempts failed and were resumed")
+        print(
+            f"\narchive under chaos: {len(held)} held, {faults} faults injected, {len(expected - set(held))} lost, "
+            f"{len(held) - len(set(held))} duplicated, {failures} backfill attempts failed and were resumed"
+        )
         assert len(held) == len(set(held))
         assert set(held) == expected
         assert faults >= 5

@@ -14,8 +14,18 @@ import pytest
 from simulator.chaos import ChaosConfig
 from tests.bench.soak import soak
 
-CI_CHAOS = ChaosConfig(rate_5xx=0.08, rate_429=0.04, retry_after=1, rate_latency=0.05, latency_s=0.5,
-                       rate_reset=0.04, rate_truncate=0.04, rate_trickle=0.03, rate_html=0.02, seed=5)
+CI_CHAOS = ChaosConfig(
+    rate_5xx=0.08,
+    rate_429=0.04,
+    retry_after=1,
+    rate_latency=0.05,
+    latency_s=0.5,
+    rate_reset=0.04,
+    rate_truncate=0.04,
+    rate_trickle=0.03,
+    rate_html=0.02,
+    seed=5,
+)
 """30% of requests fail (the bench uses 15% over minutes; a short run needs more to see many)."""
 
 #: Generous bounds. A key is answered within 15 s: the measured latency is printed; it is

@@ -39,9 +39,12 @@ def write_sim() -> Iterator[SimulatorServer]:
 
 
 def app_on(server: SimulatorServer, client: BlahClient) -> BlahApp:
-    ctx = AppContext(model_id=server.person_model_id, client=client, base_url=server.base_url,
-                     settings=Settings(timezone="UTC", persist_theme=False, bell_on_run_end=False,
-                                       run_confirm_delay_s=0.3))
+    ctx = AppContext(
+        model_id=server.person_model_id,
+        client=client,
+        base_url=server.base_url,
+        settings=Settings(timezone="UTC", persist_theme=False, bell_on_run_end=False, run_confirm_delay_s=0.3),
+    )
     return create_app(ctx)
 
 
@@ -57,8 +60,9 @@ async def go(app: BlahApp, key: str, mode: str) -> None:
 
 
 async def confirm_dialog(app: BlahApp, notifications: NotificationLog) -> ConfirmScreen:
-    assert await wait_until(lambda: isinstance(app.screen, ConfirmScreen), 15), \
+    assert await wait_until(lambda: isinstance(app.screen, ConfirmScreen), 15), (
         f"no confirmation came up (on {type(app.screen).__name__}): {notifications.messages(app)}"
+    )
     screen = app.screen
     assert isinstance(screen, ConfirmScreen)
     return screen
@@ -90,7 +94,9 @@ async def _on_run(app: BlahApp, run_id: str, key: str) -> None:
         press_now(app, "escape")
         await wait_until(lambda depth=depth: len(app.screen_stack) < depth, 10)
     press_now(app, "r")
-    assert await wait_until(lambda: isinstance(app.screen, RunsScreen) and any(r.id == run_id for r in app.screen.runs), 15)
+    assert await wait_until(
+        lambda: isinstance(app.screen, RunsScreen) and any(r.id == run_id for r in app.screen.runs), 15
+    )
     screen = app.screen
     assert isinstance(screen, RunsScreen)
     screen.table.focus()
@@ -263,8 +269,9 @@ class SlowAnswers(httpx.AsyncBaseTransport):
 
 @pytest.fixture
 async def slow_client(write_sim: SimulatorServer) -> AsyncIterator[BlahClient]:
-    async with BlahClient(write_sim.base_url, api_key=write_sim.council_key, transport=SlowAnswers(4.0),
-                          deadline=1.5) as client:
+    async with BlahClient(
+        write_sim.base_url, api_key=write_sim.council_key, transport=SlowAnswers(4.0), deadline=1.5
+    ) as client:
         yield client
 
 

@@ -111,8 +111,13 @@ async def test_a_whole_session_shows_and_writes_the_key_nowhere(
     caplog.set_level(logging.DEBUG)
     screenshots = 0
     async with BlahClient(keyed_sim.base_url, api_key=CANARY) as client:
-        ctx = AppContext(model_id=keyed_sim.person_model_id, client=client, base_url=keyed_sim.base_url,
-                         key_source="flag", settings=Settings(timezone="UTC", persist_theme=False))
+        ctx = AppContext(
+            model_id=keyed_sim.person_model_id,
+            client=client,
+            base_url=keyed_sim.base_url,
+            key_source="flag",
+            settings=Settings(timezone="UTC", persist_theme=False),
+        )
         app = create_app(ctx)
         async with app.run_test(size=SIZE):
 
@@ -133,8 +138,10 @@ async def test_a_whole_session_shows_and_writes_the_key_nowhere(
                 assert_no_key(pretty_repr(value), f"the pretty repr of the {name}")
             assert_no_key(repr(vars(client._http)), "the request machinery's attributes")
     assert screenshots == len(visited) >= 10
-    print(f"\nkey scan: {screenshots} areas' frames and screenshots, {len(caplog.records)} log records; "
-          f"number keys not answered: {KEYS_NOT_ANSWERED or 'none'}")
+    print(
+        f"\nkey scan: {screenshots} areas' frames and screenshots, {len(caplog.records)} log records; "
+        f"number keys not answered: {KEYS_NOT_ANSWERED or 'none'}"
+    )
     assert_no_key("\n".join(r.getMessage() for r in caplog.records), "Python's logs")
     assert any("HTTP Request" in r.getMessage() for r in caplog.records)  # httpx did log requests
     scanned = 0
@@ -213,8 +220,12 @@ class ExplodingScreen(BlahScreen):
 
 async def _crash(keyed_sim: SimulatorServer, screen: BlahScreen, key: str | None) -> BaseException:
     async with BlahClient(keyed_sim.base_url, api_key=CANARY) as client:
-        ctx = AppContext(model_id=keyed_sim.person_model_id, client=client, base_url=keyed_sim.base_url,
-                         settings=Settings(persist_theme=False, start_mode="health"))
+        ctx = AppContext(
+            model_id=keyed_sim.person_model_id,
+            client=client,
+            base_url=keyed_sim.base_url,
+            settings=Settings(persist_theme=False, start_mode="health"),
+        )
         app = create_app(ctx)
         with pytest.raises(Exception) as caught:
             async with app.run_test(size=SIZE) as pilot:
@@ -317,8 +328,11 @@ async def test_a_redirect_to_another_origin_never_carries_the_key() -> None:
             # an upload address on another origin gets the data, never the key
             ticket = UploadTicket(upload_url=f"{other_url}/bucket/object", method="PUT", max_bytes=1000)
             await client.upload_training_set(ticket, b'{"prompt": "a", "completion": "b"}\n')
-            same = UploadTicket(upload_url=f"{ours_url.replace('127.0.0.1', '127.0.0.1')}/api/v1/uploads/t",
-                                method="PUT", max_bytes=1000)
+            same = UploadTicket(
+                upload_url=f"{ours_url.replace('127.0.0.1', '127.0.0.1')}/api/v1/uploads/t",
+                method="PUT",
+                max_bytes=1000,
+            )
             with pytest.raises(BlahError):  # ours redirects it; not followed
                 await client.upload_training_set(same, b"{}\n")
         await asyncio.sleep(0.05)
@@ -338,7 +352,9 @@ def test_the_key_is_never_sent_in_clear_text_to_another_machine(base: str) -> No
         BlahClient(base, api_key=CANARY)
 
 
-@pytest.mark.parametrize("base", ["http://127.0.0.1:8000", "http://localhost:9", "http://[::1]:8000", "https://evals.blah.dev"])
+@pytest.mark.parametrize(
+    "base", ["http://127.0.0.1:8000", "http://localhost:9", "http://[::1]:8000", "https://evals.blah.dev"]
+)
 async def test_loopback_http_and_https_take_the_key(base: str) -> None:
     async with BlahClient(base, api_key=CANARY):
         pass
@@ -349,7 +365,9 @@ async def test_reading_without_a_key_over_http_is_allowed() -> None:
         pass
 
 
-def test_the_command_line_says_why_and_stops(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_command_line_says_why_and_stops(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from cli.main import main
 
     monkeypatch.setenv("EVALS_BLAH_API_KEY", CANARY)

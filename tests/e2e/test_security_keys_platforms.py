@@ -124,8 +124,13 @@ def _login(monkeypatch: pytest.MonkeyPatch, key: str, profile: str) -> None:
 
 
 def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to_its_origin(
-    blah_sim: SimulatorServer, fish_sim: BlobfishServer, sent: SentRequests, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+    blah_sim: SimulatorServer,
+    fish_sim: BlobfishServer,
+    sent: SentRequests,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     bf_key = fish_sim.account_key
     keys = (BLAH_CANARY, bf_key, SK_CANARY, SK_STORED)
@@ -139,10 +144,16 @@ def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to
     assert_no_keys(config_file().read_bytes(), "the config file after `login --profile`", *keys)
     model = blah_sim.person_model_id
     commands: list[list[str]] = [
-        ["status"], ["status", "--profile", "fish"], ["status", "--profile", "queue"], ["profiles", "list"],
-        ["blobfish", "evals"], ["blobfish", "evals", "--json"], ["blobfish", "show", "missing"],
+        ["status"],
+        ["status", "--profile", "fish"],
+        ["status", "--profile", "queue"],
+        ["profiles", "list"],
+        ["blobfish", "evals"],
+        ["blobfish", "evals", "--json"],
+        ["blobfish", "show", "missing"],
         ["blobfish", "export", "--all", "-o", str(tmp_path / "fish.jsonl")],
-        ["blobfish", "search", "strawberry"], ["blobfish", "search", "strawberry", "--json"],
+        ["blobfish", "search", "strawberry"],
+        ["blobfish", "search", "strawberry", "--json"],
         ["report", model, "--profile", "local", "--limit", "50"],
         ["report", model, "--profile", "local", "--json", "--limit", "20"],
         ["report", "no-such-model", "--profile", "local"],
@@ -152,7 +163,9 @@ def test_three_platforms_keys_are_in_no_output_log_or_file_and_each_goes_only_to
     monkeypatch.setenv("ERRORBAR_API_KEY", SK_CANARY)  # ... and in the environment
     monkeypatch.setenv("BLOBFISH_API_KEY", bf_key)
     codes += [main(command) for command in commands]
-    assert codes == [0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 6, 0] * 2, codes  # success and error paths both ran (6: unknown)
+    assert codes == [0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 6, 0] * 2, (
+        codes
+    )  # success and error paths both ran (6: unknown)
     out = capsys.readouterr()
     assert "source: $ERRORBAR_API_KEY" in out.out and "source: $BLOBFISH_API_KEY" in out.out
     assert_no_keys(out.out + out.err, "command output", *keys)
@@ -220,8 +233,13 @@ async def test_no_frame_of_the_app_shows_the_other_platforms_keys(
     monkeypatch.setenv("ERRORBAR_API_KEY", SK_CANARY)
     keys = (BLAH_CANARY, fish_sim.account_key, SK_CANARY)
     async with BlahClient(blah_sim.base_url, api_key=BLAH_CANARY) as client:
-        ctx = AppContext(model_id=blah_sim.person_model_id, client=client, base_url=blah_sim.base_url,
-                         key_source="flag", settings=Settings(timezone="UTC", persist_theme=False))
+        ctx = AppContext(
+            model_id=blah_sim.person_model_id,
+            client=client,
+            base_url=blah_sim.base_url,
+            key_source="flag",
+            settings=Settings(timezone="UTC", persist_theme=False),
+        )
         app = create_app(ctx)
         async with app.run_test(size=SIZE):
 
@@ -262,11 +280,18 @@ class ExplodingProfilesScreen(BlahScreen):
         raise RuntimeError(f"boom with {profiles!r}")
 
 
-@pytest.mark.parametrize("screen_type, key, crash", [(CrashingBlobfishScreen, None, WorkerFailed),
-                                                     (ExplodingProfilesScreen, "x", RuntimeError)])
+@pytest.mark.parametrize(
+    "screen_type, key, crash",
+    [(CrashingBlobfishScreen, None, WorkerFailed), (ExplodingProfilesScreen, "x", RuntimeError)],
+)
 async def test_a_crash_traceback_shows_the_profiles_but_no_platform_s_key(
-    blah_sim: SimulatorServer, fish_sim: BlobfishServer, monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str], screen_type: type[BlahScreen], key: str | None, crash: type[Exception],
+    blah_sim: SimulatorServer,
+    fish_sim: BlobfishServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    screen_type: type[BlahScreen],
+    key: str | None,
+    crash: type[Exception],
 ) -> None:
     _three_profiles(blah_sim, fish_sim)
     monkeypatch.setenv("BLOBFISH_API_KEY", fish_sim.account_key)
@@ -275,8 +300,12 @@ async def test_a_crash_traceback_shows_the_profiles_but_no_platform_s_key(
     keys = (BLAH_CANARY, fish_sim.account_key, SK_CANARY)
     capsys.readouterr()
     async with BlahClient(blah_sim.base_url, api_key=BLAH_CANARY) as client:
-        ctx = AppContext(model_id=blah_sim.person_model_id, client=client, base_url=blah_sim.base_url,
-                         settings=Settings(persist_theme=False, start_mode="health"))
+        ctx = AppContext(
+            model_id=blah_sim.person_model_id,
+            client=client,
+            base_url=blah_sim.base_url,
+            settings=Settings(persist_theme=False, start_mode="health"),
+        )
         app = create_app(ctx)
         screen = screen_type()
         with pytest.raises(crash):
@@ -329,8 +358,10 @@ def test_an_address_carrying_a_key_is_refused_without_repeating_the_key(
 def test_a_config_address_carrying_a_key_is_left_out_and_never_shown(
     sent: SentRequests, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write_config_text(f'[profiles.q]\nplatform = "errorbar"\nbase_url = "https://u:{SK_CANARY}@queue.example"\n\n'
-                      f'[profiles.f]\nplatform = "blobfish"\nbase_url = "https://blobfish.example/?k={BF_PASTED}"\n')
+    write_config_text(
+        f'[profiles.q]\nplatform = "errorbar"\nbase_url = "https://u:{SK_CANARY}@queue.example"\n\n'
+        f'[profiles.f]\nplatform = "blobfish"\nbase_url = "https://blobfish.example/?k={BF_PASTED}"\n'
+    )
     monkeypatch.setenv("BLOBFISH_BASE_URL", f"https://{BF_PASTED}@blobfish.example")
     assert main(["status"]) == 0
     assert main(["profiles", "list"]) == 0

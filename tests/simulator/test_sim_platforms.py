@@ -9,7 +9,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stdout
 
-
 from simulator import cli
 from simulator.errorbar.demo import DEMO_RUNS
 from tests.support import sim_http

@@ -17,8 +17,11 @@ from tui.screens.bakeoffs.screen import BakeoffScreen
 
 
 def bakeoff_app(server: ErrorbarServer | None) -> BlahApp:
-    ctx = AppContext(model_id="you/tiny-sft-v3", client=None,
-                     settings=Settings(timezone="UTC", persist_theme=False, start_mode="compare"))
+    ctx = AppContext(
+        model_id="you/tiny-sft-v3",
+        client=None,
+        settings=Settings(timezone="UTC", persist_theme=False, start_mode="compare"),
+    )
     if server is not None:
         ctx.errorbar = ErrorbarClient(server.base_url, api_key=server.member_key)
     return create_app(ctx)
@@ -45,8 +48,17 @@ async def read_run(app: BlahApp, pilot: Pilot[Any], run_id: str) -> BakeoffScree
     screen = screen_of(app)
     ids = [run.id for run in screen.runs]
     await pilot.press("home", *["down"] * ids.index(run_id), "enter")
-    await wait_for(pilot, lambda: screen.run is not None and screen.run.id == run_id and screen.gate is not None
-                   and (screen.run.status != "DONE" or bool(screen.rows)), what=f"{run_id} read")
-    await wait_for(pilot, lambda: run_id in screen.detail_text.plain and "Gate" in screen.detail_text.plain,
-                   what=f"{run_id} drawn")
+    await wait_for(
+        pilot,
+        lambda: (
+            screen.run is not None
+            and screen.run.id == run_id
+            and screen.gate is not None
+            and (screen.run.status != "DONE" or bool(screen.rows))
+        ),
+        what=f"{run_id} read",
+    )
+    await wait_for(
+        pilot, lambda: run_id in screen.detail_text.plain and "Gate" in screen.detail_text.plain, what=f"{run_id} drawn"
+    )
     return screen

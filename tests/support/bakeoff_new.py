@@ -65,7 +65,7 @@ async def choose(pilot: Pilot[Any], field_id: str, value: str) -> None:
     await tab_to(pilot, field_id)
     select = pilot.app.focused
     assert isinstance(select, Select)
-    values = [v for _, v in select._options]  # noqa: SLF001 - the options in the order shown (a blank first)
+    values = [v for _, v in select._options]
     await pilot.press("enter")
     await press_quickly(pilot, "home", *["down"] * values.index(value))
     await pilot.press("enter")
@@ -79,8 +79,17 @@ async def tick(pilot: Pilot[Any], field_id: str) -> None:
     await pilot.press("space")
 
 
-async def fill(pilot: Pilot[Any], *, name: str, rubric: str, baseline: str, candidates: Sequence[str],
-               samples: str, submit: bool = True, **more: Any) -> BakeoffNewScreen:
+async def fill(
+    pilot: Pilot[Any],
+    *,
+    name: str,
+    rubric: str,
+    baseline: str,
+    candidates: Sequence[str],
+    samples: str,
+    submit: bool = True,
+    **more: Any,
+) -> BakeoffNewScreen:
     """Runs ``e``, then the fields in Tab order: candidates the dialog offers are ticked with
     space, others typed into "Other models"; Enter in the samples field continues (unless not
     ``submit``). ``more``:

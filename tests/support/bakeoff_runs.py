@@ -27,16 +27,22 @@ def stop_wall_clock(server: ErrorbarServer) -> None:
 
 def runs_app(server: ErrorbarServer, *, admin: bool = False) -> BlahApp:
     """Runs with ``server`` as the errorbar queue (``admin``: an OWNER/ADMIN key, which may cancel)."""
-    ctx = AppContext(model_id="you/tiny-sft-v3", client=None,
-                     settings=Settings(timezone="UTC", persist_theme=False, start_mode="runs", theme="blah-dark"))
+    ctx = AppContext(
+        model_id="you/tiny-sft-v3",
+        client=None,
+        settings=Settings(timezone="UTC", persist_theme=False, start_mode="runs", theme="blah-dark"),
+    )
     ctx.errorbar = ErrorbarClient(server.base_url, api_key=server.admin_key if admin else server.member_key)
     return create_app(ctx)
 
 
 async def on_runs(pilot: Pilot[Any]) -> RunsScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and app.screen.bakeoffs.loaded
-                   and bool(app.screen.bakeoffs.rows), what="Runs with its bake-offs")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, RunsScreen) and app.screen.bakeoffs.loaded and bool(app.screen.bakeoffs.rows),
+        what="Runs with its bake-offs",
+    )
     assert isinstance(app.screen, RunsScreen)
     return app.screen
 
@@ -55,7 +61,12 @@ async def watch_by_keys(pilot: Pilot[Any], run_id: str) -> BakeoffWatchScreen:
     await go_to_row(pilot, run_id)
     await pilot.press("enter")
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None
-                   and app.screen.run.id == run_id, what=f"the watch of {run_id}")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None and app.screen.run.id == run_id
+        ),
+        what=f"the watch of {run_id}",
+    )
     assert isinstance(app.screen, BakeoffWatchScreen)
     return app.screen

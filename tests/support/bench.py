@@ -45,8 +45,9 @@ class BreakPolls(RecordingTransport):
         if fault == "reset":
             raise httpx.ReadError("connection reset by peer", request=request)
         if fault == "429":
-            return httpx.Response(429, headers={"Retry-After": "7"}, json={"error": "rate_limited", "message": "slow"},
-                                  request=request)
+            return httpx.Response(
+                429, headers={"Retry-After": "7"}, json={"error": "rate_limited", "message": "slow"}, request=request
+            )
         return httpx.Response(503, json={"error": "unavailable", "message": "busy"}, request=request)
 
     def posts(self) -> int:

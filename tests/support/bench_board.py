@@ -23,14 +23,28 @@ __all__ = ["SLUG", "DropFirstDelete", "SuiteMaker", "frame_segments", "frame_tex
 QUIET = {"logs_interval": 5.0, "logs_max_interval": 30.0}
 
 
-def make_board_app(bf: BlobfishServer, *, transport: httpx.AsyncBaseTransport | None = None,
-                   key: str | None = None, demo: bool = False, bench: bool = True, **settings: Any) -> BlahApp:
+def make_board_app(
+    bf: BlobfishServer,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    key: str | None = None,
+    demo: bool = False,
+    bench: bool = True,
+    **settings: Any,
+) -> BlahApp:
     """The app opened on Leaderboard, with no blah.dev client (that tab says it is offline) and
     a Blobfish benchmark client on ``bf`` (``bench=False``: Blobfish not configured)."""
-    client = BenchmarkClient(bf.base_url, bf.account_key if key is None else key, transport=transport) if bench else None
-    ctx = AppContext(model_id="tinystories-chat-1m", demo=demo, bench=client,
-                     settings=settings_with(QUIET, start_mode="leaderboard", timezone="UTC", persist_theme=False,
-                                            theme="blah-dark", **settings))
+    client = (
+        BenchmarkClient(bf.base_url, bf.account_key if key is None else key, transport=transport) if bench else None
+    )
+    ctx = AppContext(
+        model_id="tinystories-chat-1m",
+        demo=demo,
+        bench=client,
+        settings=settings_with(
+            QUIET, start_mode="leaderboard", timezone="UTC", persist_theme=False, theme="blah-dark", **settings
+        ),
+    )
     return create_app(ctx)
 
 
@@ -55,8 +69,7 @@ class SuiteMaker:
 
     async def started(self, *, max_tasks: int = 2, model: str = "grok-4") -> str:
         async with self.client() as client:
-            started = await client.start_suite(SLUG, provider="xai", model=model, suite="sample",
-                                               max_tasks=max_tasks)
+            started = await client.start_suite(SLUG, provider="xai", model=model, suite="sample", max_tasks=max_tasks)
         return started.record.run_id
 
     async def single(self) -> str:

@@ -23,8 +23,13 @@ from tui.screens.runs.bench.watch import BenchWatchScreen
 from tui.screens.runs.screen import RunsScreen
 from widgets.confirm import ConfirmScreen
 
-QUIET = {"logs_interval": 5.0, "logs_max_interval": 30.0, "timezone": "UTC", "persist_theme": False,
-         "theme": "blah-dark"}
+QUIET = {
+    "logs_interval": 5.0,
+    "logs_max_interval": 30.0,
+    "timezone": "UTC",
+    "persist_theme": False,
+    "theme": "blah-dark",
+}
 ORIGIN = "https://blobfish.ai"
 
 
@@ -55,8 +60,9 @@ def pace_watch(monkeypatch: pytest.MonkeyPatch, clock: FakeClock) -> None:
 
 def bench_app(bench: Any, client: Any = None, model_id: str = "tinystories-chat-1m", **settings: Any) -> BlahApp:
     """The app on Runs with ``bench`` as its benchmark client (``client``: blah.dev's, or None)."""
-    ctx = AppContext(model_id=model_id, client=client, bench=bench,
-                     settings=settings_with({**QUIET, **settings}, start_mode="runs"))
+    ctx = AppContext(
+        model_id=model_id, client=client, bench=bench, settings=settings_with({**QUIET, **settings}, start_mode="runs")
+    )
     return create_app(ctx)
 
 
@@ -99,15 +105,26 @@ def frame_text(app: BlahApp) -> str:
 
 async def on_runs_with_bench(pilot: Pilot[Any]) -> RunsScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and app.screen.bench.loaded,
-                   what="the Runs screen with its Blobfish rows")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, RunsScreen) and app.screen.bench.loaded,
+        what="the Runs screen with its Blobfish rows",
+    )
     assert isinstance(app.screen, RunsScreen)
     return app.screen
 
 
-async def start_by_keys(pilot: Pilot[Any], *, provider: str = "xai", model: str = "grok-4", max_tasks: str = "",
-                        key_env: str = "", suite_moves: int = 0, confirm: tuple[str, ...] = ("y",),
-                        max_steps: str = "") -> None:
+async def start_by_keys(
+    pilot: Pilot[Any],
+    *,
+    provider: str = "xai",
+    model: str = "grok-4",
+    max_tasks: str = "",
+    key_env: str = "",
+    suite_moves: int = 0,
+    confirm: tuple[str, ...] = ("y",),
+    max_steps: str = "",
+) -> None:
     """On Runs: ``b``, the fields as typed (the form opens on the slug), Enter, then ``confirm``.
     ``suite_moves``: arrow presses on the suite from sample (-1: none, 1: full)."""
     app = pilot.app

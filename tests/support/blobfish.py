@@ -91,23 +91,55 @@ class _Stream(httpx.AsyncByteStream):
             yield chunk
 
 
-def envelope(job_id: str, rollouts: int = 1, *, status: str = "completed", reward: float | None = 1.0,
-             passed: bool | None = True, prompt: str = "How many r's are in 'strawberry'?",
-             taskset: str = "letter-count", model: str = "my-model") -> Json:
+def envelope(
+    job_id: str,
+    rollouts: int = 1,
+    *,
+    status: str = "completed",
+    reward: float | None = 1.0,
+    passed: bool | None = True,
+    prompt: str = "How many r's are in 'strawberry'?",
+    taskset: str = "letter-count",
+    model: str = "my-model",
+) -> Json:
     """A small publication: ``rollouts`` one-step rollouts with their traces. ``reward=None``
     and ``passed=None``: the grader recorded nothing (no ``reward``, no ``grade``)."""
-    traces = [{"schema": "blobfish.trace.v1", "trace_id": f"t{n}", "rollout_id": f"r{n}",
-               "records": [{"type": "final", "turn": 1, "text": "3"}]} for n in range(rollouts)]
+    traces = [
+        {
+            "schema": "blobfish.trace.v1",
+            "trace_id": f"t{n}",
+            "rollout_id": f"r{n}",
+            "records": [{"type": "final", "turn": 1, "text": "3"}],
+        }
+        for n in range(rollouts)
+    ]
     rolls = []
     for n in range(rollouts):
-        rollout: Json = {"rollout_id": f"r{n}", "task_id": f"{taskset}/strawberry", "trace_id": f"t{n}",
-                         "steps": [{"index": 0, "turn": 1, "prompt": prompt, "final_answer": "3"}]}
+        rollout: Json = {
+            "rollout_id": f"r{n}",
+            "task_id": f"{taskset}/strawberry",
+            "trace_id": f"t{n}",
+            "steps": [{"index": 0, "turn": 1, "prompt": prompt, "final_answer": "3"}],
+        }
         if reward is not None:
             rollout["reward"] = reward
         if passed is not None:
-            rollout["grade"] = {"task_id": f"{taskset}/strawberry", "passed": passed, "reward": reward,
-                                "failed_conditions": [] if passed else ["answer is 3"]}
+            rollout["grade"] = {
+                "task_id": f"{taskset}/strawberry",
+                "passed": passed,
+                "reward": reward,
+                "failed_conditions": [] if passed else ["answer is 3"],
+            }
         rolls.append(rollout)
-    return {"schema": "blobfish.sdk-evaluation.v1", "traces": traces,
-            "job": {"schema": "blobfish.job.v1", "job_id": job_id, "status": status, "taskset": taskset,
-                    "metadata": {"model": model}, "rollouts": rolls}}
+    return {
+        "schema": "blobfish.sdk-evaluation.v1",
+        "traces": traces,
+        "job": {
+            "schema": "blobfish.job.v1",
+            "job_id": job_id,
+            "status": status,
+            "taskset": taskset,
+            "metadata": {"model": model},
+            "rollouts": rolls,
+        },
+    }

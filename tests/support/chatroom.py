@@ -17,7 +17,6 @@ from typing import Any
 import httpx
 from rich.segment import Segment
 from textual.app import App
-from textual.pilot import Pilot
 from textual.widgets import Input
 
 from api_client.blahdev.client import BlahClient
@@ -25,7 +24,7 @@ from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 from tests.support.settings import Settings, settings_with
-from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
+from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
 from tui.screens.chatroom.screen import ChatroomScreen
 from widgets.confirm import ConfirmScreen
@@ -62,7 +61,9 @@ def make_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> Bl
         model_id=server.person_model_id,
         client=client,
         base_url=server.base_url,
-        settings=settings_with(Settings(chatroom_poll_interval=0.2, poll_interval=60.0, start_mode="chatroom"), **settings),
+        settings=settings_with(
+            Settings(chatroom_poll_interval=0.2, poll_interval=60.0, start_mode="chatroom"), **settings
+        ),
     )
     return create_app(ctx)
 

@@ -27,8 +27,14 @@ def compare_app(server: SimulatorServer, client: BlahClient | None, **settings: 
         client=client,
         base_url=server.base_url,
         settings=settings_with(
-            Settings(timezone="UTC", persist_theme=False, start_mode="compare", diagnosis_limit=LIMIT,
-                     logs_interval=5.0, logs_max_interval=30.0),
+            Settings(
+                timezone="UTC",
+                persist_theme=False,
+                start_mode="compare",
+                diagnosis_limit=LIMIT,
+                logs_interval=5.0,
+                logs_max_interval=30.0,
+            ),
             **settings,
         ),
     )

@@ -43,14 +43,10 @@ class Recorder:
         self.sleeps.append(seconds)
 
 
-def make_client(
-    handler: Handler, *, api_key: str | None = KEY, **kw: Any
-) -> tuple[BlahClient, Recorder]:
+def make_client(handler: Handler, *, api_key: str | None = KEY, **kw: Any) -> tuple[BlahClient, Recorder]:
     rec = Recorder(handler)
     kw.setdefault("retry", RetryPolicy(rng=random.Random(0)))
-    client = BlahClient(
-        BASE, api_key=api_key, transport=httpx.MockTransport(rec), sleep=rec.sleep, **kw
-    )
+    client = BlahClient(BASE, api_key=api_key, transport=httpx.MockTransport(rec), sleep=rec.sleep, **kw)
     return client, rec
 
 

@@ -25,29 +25,69 @@ from diagnosis.text import user_text
 _INSTRUCTIONS = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
-        ("translate", (r"\btranslat|\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|"
-                      r"portuguese|dutch|russian|korean)\b")),
+        (
+            "translate",
+            (
+                r"\btranslat|\bin(?:to)? (?:french|german|spanish|italian|japanese|chinese|english|"
+                r"portuguese|dutch|russian|korean)\b"
+            ),
+        ),
         ("summarise", r"\bsummar|\btl;?dr\b|\bin (?:one|two|three|a few) sentences?\b|\bkey points\b"),
-        ("classify", (r"\bclassif|\bcategori[sz]|\bsentiment\b|\b(?:label|tag) (?:this|the|each)\b|"
-                     r"\bis (?:this|the following) (?:positive|negative|spam)\b")),
-        ("code", (r"```|\b(?:python|javascript|typescript|rust|java|c\+\+|sql|bash|regex|html|css)\b|"
-                 r"\b(?:function|code|program|script|class|method|bug|compile)\b")),
-        ("maths", (r"\d\s*[-+*/×÷^]\s*\d|\b(?:calculate|solve|equation|sum of|product of|how many|how much|"
-                  r"percent|math|maths|arithmetic|divided|multiplied|integer|fraction)\b")),
-        ("creative", (r"\b(?:story|poem|haiku|song|lyrics|limerick|joke|fairy tale|once upon|imagine|"
-                     r"write a (?:short )?(?:scene|tale|letter))\b")),
-        ("question", (r"\?\s*$|^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|"
-                     r"could|should|would|will)\b")),
-        ("conversation", (r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b|"
-                         r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b")),
+        (
+            "classify",
+            (
+                r"\bclassif|\bcategori[sz]|\bsentiment\b|\b(?:label|tag) (?:this|the|each)\b|"
+                r"\bis (?:this|the following) (?:positive|negative|spam)\b"
+            ),
+        ),
+        (
+            "code",
+            (
+                r"```|\b(?:python|javascript|typescript|rust|java|c\+\+|sql|bash|regex|html|css)\b|"
+                r"\b(?:function|code|program|script|class|method|bug|compile)\b"
+            ),
+        ),
+        (
+            "maths",
+            (
+                r"\d\s*[-+*/×÷^]\s*\d|\b(?:calculate|solve|equation|sum of|product of|how many|how much|"
+                r"percent|math|maths|arithmetic|divided|multiplied|integer|fraction)\b"
+            ),
+        ),
+        (
+            "creative",
+            (
+                r"\b(?:story|poem|haiku|song|lyrics|limerick|joke|fairy tale|once upon|imagine|"
+                r"write a (?:short )?(?:scene|tale|letter))\b"
+            ),
+        ),
+        (
+            "question",
+            (
+                r"\?\s*$|^\s*(?:what|who|whom|whose|why|when|where|which|how|is|are|does|do|did|can|"
+                r"could|should|would|will)\b"
+            ),
+        ),
+        (
+            "conversation",
+            (
+                r"^\s*(?:hi|hello|hey|good (?:morning|evening|afternoon)|thanks|thank you)\b|"
+                r"\b(?:how are you|what do you think|let's chat|tell me about yourself)\b"
+            ),
+        ),
     )
 )
 _OUTPUTS = tuple(
     (name, re.compile(pattern, re.IGNORECASE))
     for name, pattern in (
         ("json", r"\bjson\b"),
-        ("code", (r"```|\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|"
-                 r"script|class|method|code|query)\b|\bin (?:python|javascript|rust|sql|bash)\b")),
+        (
+            "code",
+            (
+                r"```|\b(?:write|implement|complete|fix) (?:a |the |this )?(?:\w+ )?(?:function|program|"
+                r"script|class|method|code|query)\b|\bin (?:python|javascript|rust|sql|bash)\b"
+            ),
+        ),
         ("list", r"\b(?:list|bullet|enumerate|numbered)\b|\b(?:name|give me|suggest) (?:three|five|ten|\d+)\b"),
     )
 )
@@ -57,7 +97,10 @@ _TOPICS = tuple(
         ("programming", r"\b(?:python|javascript|code|function|program|algorithm|sql|api|compiler|bug)\b"),
         ("maths", r"\b(?:math|maths|equation|number|sum|multiply|divide|fraction|algebra|geometry|\d+\s*[-+*/]\s*\d+)"),
         ("science", r"\b(?:physics|chemistry|biology|atom|molecule|cell|gravity|energy|planet|dna|photosynthesis)\b"),
-        ("geography", r"\b(?:capital|country|countries|city|river|mountain|continent|ocean|france|paris|europe|africa|asia)\b"),
+        (
+            "geography",
+            r"\b(?:capital|country|countries|city|river|mountain|continent|ocean|france|paris|europe|africa|asia)\b",
+        ),
         ("history", r"\b(?:history|historical|war|century|empire|king|queen|revolution|ancient|medieval)\b"),
         ("health", r"\b(?:health|doctor|medicine|disease|sleep|diet|exercise|symptom|headache)\b"),
         ("food", r"\b(?:recipe|cook|cooking|food|bake|ingredient|meal|dinner|breakfast)\b"),
@@ -147,9 +190,17 @@ def reference_counts(
                 group_failures[key] += 1
                 group_kinds.setdefault(key, Counter()).update(names)
     return {
-        "calls_examined": examined, "model_calls": model_calls, "judged_calls": judged, "failing_calls": failing,
-        "kinds": dict(kind_counts), "host_calls": host_calls, "host_failures": host_failures,
-        "host_kinds": dict(host_kinds), "finish_reasons": dict(finish), "templates": dict(templates),
-        "group_calls": dict(group_calls), "group_failures": dict(group_failures),
+        "calls_examined": examined,
+        "model_calls": model_calls,
+        "judged_calls": judged,
+        "failing_calls": failing,
+        "kinds": dict(kind_counts),
+        "host_calls": host_calls,
+        "host_failures": host_failures,
+        "host_kinds": dict(host_kinds),
+        "finish_reasons": dict(finish),
+        "templates": dict(templates),
+        "group_calls": dict(group_calls),
+        "group_failures": dict(group_failures),
         "group_kinds": {k: dict(v) for k, v in group_kinds.items()},
     }

@@ -52,15 +52,20 @@ class FaultyTransport(CountingTransport):
                 self.calls.append((request.method, request.url.path))
                 if isinstance(fault, Exception):
                     raise fault
-                return httpx.Response(fault.status_code, headers=fault.headers, content=fault.content,
-                                      request=request)
+                return httpx.Response(fault.status_code, headers=fault.headers, content=fault.content, request=request)
         return await super().handle_async_request(request)
 
 
-def client_for(sim: SimulatorServer, transport: httpx.AsyncBaseTransport, *, key: str | None = None,
-               deadline: float = 30.0) -> BlahClient:
-    return BlahClient(sim.base_url, api_key=key if key is not None else sim.council_key, transport=transport,
-                      deadline=deadline, sleep=_no_sleep)
+def client_for(
+    sim: SimulatorServer, transport: httpx.AsyncBaseTransport, *, key: str | None = None, deadline: float = 30.0
+) -> BlahClient:
+    return BlahClient(
+        sim.base_url,
+        api_key=key if key is not None else sim.council_key,
+        transport=transport,
+        deadline=deadline,
+        sleep=_no_sleep,
+    )
 
 
 async def _no_sleep(_seconds: float) -> None:
@@ -72,8 +77,9 @@ def diagnosis_app(sim: SimulatorServer, client: BlahClient | None, **settings: A
         model_id=sim.person_model_id,
         client=client,
         base_url=sim.base_url,
-        settings=settings_with(Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT),
-                               **settings),
+        settings=settings_with(
+            Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT), **settings
+        ),
     )
     return create_app(ctx)
 
@@ -86,8 +92,12 @@ def screen_of(app: BlahApp) -> DiagnosisScreen:
 
 
 async def loaded(pilot: Pilot[Any], app: BlahApp) -> DiagnosisScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, DiagnosisScreen) and app.screen.view is not None
-                   and not app.screen.busy, timeout=30, what="the diagnosis")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, DiagnosisScreen) and app.screen.view is not None and not app.screen.busy,
+        timeout=30,
+        what="the diagnosis",
+    )
     await pilot.pause()
     return screen_of(app)
 

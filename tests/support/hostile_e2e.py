@@ -67,12 +67,23 @@ def inject_hostile(world: World, *, big: bool = True) -> Injected:
         for i, (name, text) in enumerate(payloads):
             failed = i % 3 == 2
             entry: dict[str, Any] = {
-                "id": world.logs.next_id(), "model_id": model, "source": ("eval", "chatroom", "chat", "test")[i % 4],
-                "created_at": base + i, "prompt": text, "messages": [{"role": "user", "content": text}],
-                "response": None if failed else text, "error": text if failed else None, "latency_ms": 100 + i,
-                "max_tokens": 64, "prompt_tokens": 5, "completion_tokens": None if failed else 7,
-                "finish_reason": "error" if failed else "stop", "eval_id": None, "run_id": None,
-                "result_id": None, "message_id": None,
+                "id": world.logs.next_id(),
+                "model_id": model,
+                "source": ("eval", "chatroom", "chat", "test")[i % 4],
+                "created_at": base + i,
+                "prompt": text,
+                "messages": [{"role": "user", "content": text}],
+                "response": None if failed else text,
+                "error": text if failed else None,
+                "latency_ms": 100 + i,
+                "max_tokens": 64,
+                "prompt_tokens": 5,
+                "completion_tokens": None if failed else 7,
+                "finish_reason": "error" if failed else "stop",
+                "eval_id": None,
+                "run_id": None,
+                "result_id": None,
+                "message_id": None,
             }
             world.logs.add(entry)
             world.truth[entry["id"]] = "hostile:" + name
@@ -87,8 +98,13 @@ def inject_hostile(world: World, *, big: bool = True) -> Injected:
         if len(peers) > 3:
             world.models[peers[3]]["chat_template"] = _payload(17)
             out.placements += 1
-        registered = world.register_model("stranger", "[@click=app.quit]evil[/] \x1b]0;pwned title\x07",
-                                          "https://example.invalid/v1", _payload(5), False)
+        registered = world.register_model(
+            "stranger",
+            "[@click=app.quit]evil[/] \x1b]0;pwned title\x07",
+            "https://example.invalid/v1",
+            _payload(5),
+            False,
+        )
         out.model_ids.append(registered["id"])
         out.placements += 2
         # evals: names and descriptions
@@ -211,9 +227,14 @@ class Watch:
 
 
 def hostile_app(server: SimulatorServer, client: BlahClient, **settings: Any) -> BlahApp:
-    ctx = AppContext(model_id=server.person_model_id, client=client, base_url=server.base_url,
-                     settings=settings_with(Settings(timezone="UTC", persist_theme=False, bell_on_run_end=False,
-                                                     chatroom_poll_interval=0.5), **settings))
+    ctx = AppContext(
+        model_id=server.person_model_id,
+        client=client,
+        base_url=server.base_url,
+        settings=settings_with(
+            Settings(timezone="UTC", persist_theme=False, bell_on_run_end=False, chatroom_poll_interval=0.5), **settings
+        ),
+    )
     return create_app(ctx)
 
 

@@ -17,26 +17,82 @@ from typing import Any
 
 T0 = 1_796_000_000_000
 RUNS: list[dict[str, Any]] = [  # newest first, as GET /runs answers
-    {"id": "r-live-2", "started_at": T0 + 60_000, "completed_at": None, "status": "running", "total_evals": 2,
-     "total_models": 1, "completed_count": 1, "error": None},
-    {"id": "r-live-1", "started_at": T0, "completed_at": T0 + 30_000, "status": "completed", "total_evals": 2,
-     "total_models": 2, "completed_count": 4, "error": None},
+    {
+        "id": "r-live-2",
+        "started_at": T0 + 60_000,
+        "completed_at": None,
+        "status": "running",
+        "total_evals": 2,
+        "total_models": 1,
+        "completed_count": 1,
+        "error": None,
+    },
+    {
+        "id": "r-live-1",
+        "started_at": T0,
+        "completed_at": T0 + 30_000,
+        "status": "completed",
+        "total_evals": 2,
+        "total_models": 2,
+        "completed_count": 4,
+        "error": None,
+    },
 ]
 JSON_REASONING = 'Names "Paris" correctly;\nbut adds <|im_end|> and [bold]markup[/bold] after it.'
-PLAIN_DETAILS = "Score: 3/10.\nThe reply loops: \"the the the\" and never answers."
+PLAIN_DETAILS = 'Score: 3/10.\nThe reply loops: "the the the" and never answers.'
 RESULTS: list[dict[str, Any]] = [
-    {"id": "res-a", "eval_run_id": "r-live-1", "eval_id": "e1", "model_id": "m-small", "response": "Paris<|im_end|>",
-     "score": 0.6, "score_details": json.dumps({"reasoning": JSON_REASONING, "criteria": {"accuracy": 0.9}}),
-     "latency_ms": 120, "error": None, "raw_data": "{}", "created_at": T0 + 10_000},
-    {"id": "res-b", "eval_run_id": "r-live-1", "eval_id": "e2", "model_id": "m-small", "response": "the the the",
-     "score": 0.3, "score_details": PLAIN_DETAILS, "latency_ms": 300, "error": None, "raw_data": "{}",
-     "created_at": T0 + 20_000},
-    {"id": "res-c", "eval_run_id": "r-live-1", "eval_id": "e1", "model_id": "m-big", "response": "Paris",
-     "score": 1.0, "score_details": json.dumps({"reasoning": "Correct and concise."}), "latency_ms": 90,
-     "error": None, "raw_data": "{}", "created_at": T0 + 11_000},
-    {"id": "res-d", "eval_run_id": "r-live-1", "eval_id": "e2", "model_id": "m-big", "response": "Fine.",
-     "score": 0.8, "score_details": "Good enough.", "latency_ms": 95, "error": None, "raw_data": "{}",
-     "created_at": T0 + 21_000},
+    {
+        "id": "res-a",
+        "eval_run_id": "r-live-1",
+        "eval_id": "e1",
+        "model_id": "m-small",
+        "response": "Paris<|im_end|>",
+        "score": 0.6,
+        "score_details": json.dumps({"reasoning": JSON_REASONING, "criteria": {"accuracy": 0.9}}),
+        "latency_ms": 120,
+        "error": None,
+        "raw_data": "{}",
+        "created_at": T0 + 10_000,
+    },
+    {
+        "id": "res-b",
+        "eval_run_id": "r-live-1",
+        "eval_id": "e2",
+        "model_id": "m-small",
+        "response": "the the the",
+        "score": 0.3,
+        "score_details": PLAIN_DETAILS,
+        "latency_ms": 300,
+        "error": None,
+        "raw_data": "{}",
+        "created_at": T0 + 20_000,
+    },
+    {
+        "id": "res-c",
+        "eval_run_id": "r-live-1",
+        "eval_id": "e1",
+        "model_id": "m-big",
+        "response": "Paris",
+        "score": 1.0,
+        "score_details": json.dumps({"reasoning": "Correct and concise."}),
+        "latency_ms": 90,
+        "error": None,
+        "raw_data": "{}",
+        "created_at": T0 + 11_000,
+    },
+    {
+        "id": "res-d",
+        "eval_run_id": "r-live-1",
+        "eval_id": "e2",
+        "model_id": "m-big",
+        "response": "Fine.",
+        "score": 0.8,
+        "score_details": "Good enough.",
+        "latency_ms": 95,
+        "error": None,
+        "raw_data": "{}",
+        "created_at": T0 + 21_000,
+    },
 ]
 LEADERBOARD: list[dict[str, Any]] = [  # deliberately not best first: the client orders it
     {"model_id": "m-small", "model_name": "Small", "avg_score": 0.45, "eval_count": 2, "last_run_at": T0 + 30_000},
@@ -59,7 +115,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802 - the handler's protocol
+    def do_GET(self) -> None:
         path = self.path.split("?")[0]
         runs = {r["id"]: r for r in RUNS}
         if path == "/api/v1/runs":

@@ -26,7 +26,7 @@ from application.session.context import AppContext
 from simulator.server import SimulatorServer
 from tests.support.hostile_payloads import HOSTILE
 from tests.support.settings import settings_with
-from tests.support.waiting import wait_for  # noqa: F401  (re-exported for older imports)
+from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
 from tui.screens.logs.screen import LogsScreen
 from widgets.log_list import LogList
@@ -75,11 +75,17 @@ def label_of(app: BlahApp, selector: str) -> str:
 
 
 async def loaded(pilot: Pilot[Any], app: BlahApp) -> LogList:
-    await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and logs_screen(app).log_list.row_count > 0,
-                   what="the first rows")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, LogsScreen) and logs_screen(app).log_list.row_count > 0,
+        what="the first rows",
+    )
     screen = logs_screen(app)
-    await wait_for(pilot, lambda: screen.loader.tail_state is not None and screen.loader.tail_state.phase != "starting",
-                   what="the tail to start")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: screen.loader.tail_state is not None and screen.loader.tail_state.phase != "starting",
+        what="the tail to start",
+    )
     return screen.log_list
 
 

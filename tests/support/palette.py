@@ -16,9 +16,10 @@ async def open_palette(pilot: Pilot[Any]) -> CommandPalette:
     if not isinstance(app.screen, CommandPalette):
         await pilot.press("colon")
         await wait_for(
-            pilot, lambda: isinstance(app.screen, CommandPalette) and bool(app.screen.query(CommandInput)),
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette) and bool(app.screen.query(CommandInput)),
             what="the palette",
-        )  # fmt: skip
+        )
     palette = app.screen
     assert isinstance(palette, CommandPalette)
     return palette
@@ -35,7 +36,9 @@ def options(palette: CommandPalette) -> list[str]:
     return found
 
 
-async def search(pilot: Pilot[Any], query: str, wanted: Callable[[str], bool], *, what: str = "") -> tuple[CommandPalette, int]:
+async def search(
+    pilot: Pilot[Any], query: str, wanted: Callable[[str], bool], *, what: str = ""
+) -> tuple[CommandPalette, int]:
     """Type ``query`` in the palette; wait until an option satisfies ``wanted``; its index."""
     palette = await open_palette(pilot)
     palette.query_one(CommandInput).value = query

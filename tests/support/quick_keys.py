@@ -39,14 +39,14 @@ def key_event(key: str) -> events.Key:
 async def press_quickly(pilot: Pilot[Any], *keys: str) -> None:
     """Send ``keys`` one after another, then let the app settle once."""
     app = pilot.app
-    driver = app._driver  # noqa: SLF001 - where pilot.press sends its keys, too
+    driver = app._driver
     assert driver is not None
     for key in keys:
         event = key_event(key)
         event.set_sender(app)
         driver.send_message(event)
     await wait_for_idle(0)
-    await app._animator.wait_until_complete()  # noqa: SLF001 - as pilot.press does
+    await app._animator.wait_until_complete()
     await wait_for_idle(0)
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 from unittest import mock
-
-from textual.pilot import Pilot
 
 from api_client.blahdev.client import BlahClient
 from application.session.context import AppContext

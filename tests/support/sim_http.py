@@ -31,13 +31,13 @@ def delete(url: str, **kwargs: Any) -> httpx.Response:
     return httpx.delete(url, verify=verified_context(), **kwargs)
 
 
-def Client(**kwargs: Any) -> httpx.Client:  # noqa: N802 - stands for httpx.Client
+def Client(**kwargs: Any) -> httpx.Client:
     return httpx.Client(verify=verified_context(), **kwargs)
 
 
-def AsyncClient(**kwargs: Any) -> httpx.AsyncClient:  # noqa: N802 - stands for httpx.AsyncClient
+def AsyncClient(**kwargs: Any) -> httpx.AsyncClient:
     return httpx.AsyncClient(verify=verified_context(), **kwargs)
 
 
-def AsyncHTTPTransport(**kwargs: Any) -> httpx.AsyncHTTPTransport:  # noqa: N802 - stands for httpx's
+def AsyncHTTPTransport(**kwargs: Any) -> httpx.AsyncHTTPTransport:
     return httpx.AsyncHTTPTransport(verify=verified_context(), **kwargs)

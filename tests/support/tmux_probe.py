@@ -42,20 +42,37 @@ class TmuxProbe:
     # ------------------------------------------------------------------ tmux
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=30, check=check)
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=30, check=check
+        )
 
     def start(self, argv: list[str], *, env: dict[str, str], cwd: Path) -> None:
         """Start ``argv`` in a new detached session (with ``env`` added to a minimal one)."""
         self.raw_path.write_bytes(b"")
-        waiter = f"while [ ! -f {shlex.quote(str(self._go))} ]; do sleep 0.05; done; " \
-                 f"cd {shlex.quote(str(cwd))} && exec {shlex.join(argv)}"
+        waiter = (
+            f"while [ ! -f {shlex.quote(str(self._go))} ]; do sleep 0.05; done; "
+            f"cd {shlex.quote(str(cwd))} && exec {shlex.join(argv)}"
+        )
         env_args: list[str] = []
         for key, value in {"TERM": "xterm-256color", "LANG": "C.UTF-8", **env}.items():
             env_args += ["-e", f"{key}={value}"]
         width, height = self.size
-        self._tmux("-f", "/dev/null", "new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height),
-                   *env_args, "sh", "-c", waiter)
+        self._tmux(
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            self.session,
+            "-x",
+            str(width),
+            "-y",
+            str(height),
+            *env_args,
+            "sh",
+            "-c",
+            waiter,
+        )
         self._tmux("set-option", "-t", self.session, "remain-on-exit", "on")
         self._tmux("pipe-pane", "-t", self.session, "-o", f"cat >> {shlex.quote(str(self.raw_path))}")
         self._go.touch()
@@ -106,8 +123,9 @@ class TmuxProbe:
     def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
 

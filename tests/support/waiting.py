@@ -19,8 +19,9 @@ from tests.support.notify_log import NotificationLog
 DEFAULT_TIMEOUT_S = 30.0
 
 
-async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = DEFAULT_TIMEOUT_S,
-                   what: str = "") -> None:
+async def wait_for(
+    pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout: float = DEFAULT_TIMEOUT_S, what: str = ""
+) -> None:
     """Let the app run until ``predicate()`` holds; after ``timeout`` s fail naming ``what``,
     with the screen stack, the focused widget, the app's workers and its notifications."""
     deadline = time.monotonic() + timeout
@@ -35,8 +36,7 @@ async def wait_for(pilot: Pilot[Any], predicate: Callable[[], bool], *, timeout:
 
 def app_state(app: Any) -> str:
     """A few lines on what ``app`` is doing: for failure messages only."""
-    lines = [f"screens: {[type(s).__name__ for s in app.screen_stack]}",
-             f"focused: {app.focused!r}"]
+    lines = [f"screens: {[type(s).__name__ for s in app.screen_stack]}", f"focused: {app.focused!r}"]
     try:
         workers = [f"{w.name or w.group}:{w.state.name}" for w in app.workers]
         lines.append(f"workers: {workers}")

@@ -45,8 +45,13 @@ def dump(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 def offline_app(dump: tuple[Path, str], **settings: Any) -> BlahApp:
     path, model_id = dump
     archive = load_dump(path, report=io.StringIO())
-    ctx = AppContext(model_id=model_id, archive=archive, offline_source=path, platform="offline",
-                     settings=settings_with(Settings(timezone="UTC", persist_theme=False), **settings))  # fmt: skip
+    ctx = AppContext(
+        model_id=model_id,
+        archive=archive,
+        offline_source=path,
+        platform="offline",
+        settings=settings_with(Settings(timezone="UTC", persist_theme=False), **settings),
+    )
     return create_app(ctx)
 
 
@@ -63,8 +68,9 @@ async def test_builtin_and_own_themes_are_available(dump: tuple[Path, str]) -> N
             assert app.current_theme.name == name
 
 
-async def test_a_user_theme_file_is_loaded_and_can_be_configured(dump: tuple[Path, str],
-                                                                 notifications: NotificationLog) -> None:
+async def test_a_user_theme_file_is_loaded_and_can_be_configured(
+    dump: tuple[Path, str], notifications: NotificationLog
+) -> None:
     theme_file("solar.toml", GOOD_THEME)
     app = offline_app(dump, theme="solar")
     async with app.run_test(size=SIZE) as pilot:
@@ -74,8 +80,9 @@ async def test_a_user_theme_file_is_loaded_and_can_be_configured(dump: tuple[Pat
         assert not notifications.messages(app)
 
 
-async def test_a_broken_theme_file_is_named_and_the_app_falls_back(dump: tuple[Path, str],
-                                                                  notifications: NotificationLog) -> None:
+async def test_a_broken_theme_file_is_named_and_the_app_falls_back(
+    dump: tuple[Path, str], notifications: NotificationLog
+) -> None:
     theme_file("broken.toml", 'name = "broken"\nprimary = "not-a-colour"\n')
     theme_file("syntax.toml", "name = \n")
     theme_file("solar.toml", GOOD_THEME)
@@ -143,8 +150,7 @@ def _fgcolours(app: BlahApp) -> set[tuple[int, int, int]]:
 
 
 async def _loaded_logs(app: BlahApp, pilot: Any) -> LogsScreen:
-    await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 0,
-                   what="rows")  # fmt: skip
+    await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 0, what="rows")
     screen = app.screen
     assert isinstance(screen, LogsScreen)
     await wait_for(pilot, lambda: bool(_bgcolours_of(app, "LOOP")), what="a LOOP badge on screen")

@@ -27,8 +27,7 @@ def test_every_binding_is_in_the_reference_with_its_default_key() -> None:
     assert len(bindings) > 100  # the walk really found the app's keys
     rows = {line for line in text.splitlines() if line.startswith("| ")}
     missing = [
-        b.id for b in bindings
-        if not any(f"`{b.id}`" in row and f"`{format_key(b.keys[0])}`" in row for row in rows)
+        b.id for b in bindings if not any(f"`{b.id}`" in row and f"`{format_key(b.keys[0])}`" in row for row in rows)
     ]
     assert not missing, f"bindings missing from docs/keys.md with their key: {missing}"
 

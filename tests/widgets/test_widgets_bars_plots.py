@@ -136,8 +136,13 @@ class PlotsApp(App[None]):
         yield TimeSeriesPlot("latency", xs, [float(i) if i != 4 else None for i in range(10)], tz=UTC, id="ts")
         yield TimeSeriesPlot("nothing", [], [], id="empty")
         yield TimeSeriesPlot("all gaps", xs[:3], [None, None, None], id="gaps")
-        yield BarChart("by model", ["alpha", "beta\x1b]8;;https://evil\x1b\\", "gamma"], [3.0, None, 5.0],
-                       highlight="gamma", id="bars")
+        yield BarChart(
+            "by model",
+            ["alpha", "beta\x1b]8;;https://evil\x1b\\", "gamma"],
+            [3.0, None, 5.0],
+            highlight="gamma",
+            id="bars",
+        )
 
 
 async def test_plots_show_no_data_label_instead_of_an_empty_plot() -> None:

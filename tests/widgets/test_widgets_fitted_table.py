@@ -13,8 +13,8 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widgets import DataTable
 
-from widgets.key_table import KeyTable
 from widgets.fitted_table import FittedTable
+from widgets.key_table import KeyTable
 
 NAMES = ["tinystories-chat-1m", "a-much-longer-model-name-v2", "m"]
 

@@ -53,8 +53,9 @@ class HostileApp(App[None]):
             yield RateBar(payload[:200], 1, 3, None)
             yield ProgressLine(1, 2, 0.5, payload[:100])
             yield BarChart(payload[:100], [payload[:40], "ok"], [1.0, 2.0], highlight=payload[:40])
-            yield TimeSeriesPlot(payload[:100], [1_700_000_000_000, 1_700_000_060_000], [1.0, 2.0],
-                                 y_label=payload[:20], tz=UTC)
+            yield TimeSeriesPlot(
+                payload[:100], [1_700_000_000_000, 1_700_000_060_000], [1.0, 2.0], y_label=payload[:20], tz=UTC
+            )
 
 
 def terminal_frame(app: App[None]) -> tuple[str, list]:

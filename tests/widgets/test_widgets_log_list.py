@@ -87,7 +87,7 @@ async def test_starts_live_on_newest_row_and_keys_move_cursor() -> None:
         ll = app.query_one(LogList)
         await pilot.pause()
         assert ll.cursor_index == 99 and ll.following
-        assert "log-99" == ll.current_entry_id
+        assert ll.current_entry_id == "log-99"
         assert "prompt number 99" in screen_lines(ll)[-1]
         await pilot.press("up", "k")
         assert ll.cursor_index == 97 and not ll.following
@@ -244,8 +244,9 @@ async def test_search_terms_are_highlighted_case_insensitively() -> None:
 async def test_badges_missing_values_and_errors_are_shown_honestly() -> None:
     data = [
         make_row(0, badges=("loop", "TRUNCATION", "template_leak"), finish_reason="length"),
-        make_row(1, latency_ms=None, finish_reason=None, source=None, created_at=None, status="error",
-                 reply_preview=None),
+        make_row(
+            1, latency_ms=None, finish_reason=None, source=None, created_at=None, status="error", reply_preview=None
+        ),
     ]
     app = ListApp(data)
     async with app.run_test(size=SIZE) as pilot:

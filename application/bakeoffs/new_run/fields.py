@@ -46,7 +46,9 @@ def parse_assertion(text: str, index: int) -> tuple[dict[str, Any] | None, Probl
     kind = kind.strip()
     where = f"assertions[{index}]"
     if kind not in ASSERTION_TYPES:
-        return None, field_problem(where, f"{kind!r} is not an assertion type (one of {', '.join(sorted(ASSERTION_TYPES))})")
+        return None, field_problem(
+            where, f"{kind!r} is not an assertion type (one of {', '.join(sorted(ASSERTION_TYPES))})"
+        )
     if kind in VALUED_ASSERTIONS:
         if not sep:
             return None, field_problem(where, f"{kind} needs a value: {ASSERTION_HELP[kind]}")

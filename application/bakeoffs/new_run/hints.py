@@ -47,9 +47,12 @@ def criterion_line(criterion: assumed.Criterion) -> str:
     """One line per criterion: trust, TPR/TNR, kappa, drift, and the plain reading."""
     extra = criterion.model_extra or {}
     drift = one_line(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
-    line = (f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
-            f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} " f"· TNR {rate_text(criterion.tnr)} · kappa "
-            f"{rate_text(criterion.kappa)} · drift {drift}")
+    line = (
+        f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
+        f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} "
+        f"· TNR {rate_text(criterion.tnr)} · kappa "
+        f"{rate_text(criterion.kappa)} · drift {drift}"
+    )
     reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
     return f"{line}\n  ! {reading}" if reading else line
 
@@ -62,8 +65,14 @@ def population_text(run: assumed.Run) -> str:
         where = "a screening sample of logged traffic"
     else:
         where = SampleFilters.from_body(filters).describe()
-    replay = next(((row.model_extra or {}).get("replay") for row in (run.results.per_candidate if run.results else [])
-                   if isinstance((row.model_extra or {}).get("replay"), dict)), None)
+    replay = next(
+        (
+            (row.model_extra or {}).get("replay")
+            for row in (run.results.per_candidate if run.results else [])
+            if isinstance((row.model_extra or {}).get("replay"), dict)
+        ),
+        None,
+    )
     if replay:
         where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"
     kind = run.rubric_type or "direct"

@@ -27,9 +27,21 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
 __all__ = [
-    "ASSERTION_HELP", "ArmSpec", "DEFAULT_MARGIN", "DEFAULT_MAX_OUTPUT_TOKENS", "DEFAULT_SAMPLE_COUNT",
-    "MAX_ASSERTIONS", "MAX_CANDIDATES", "NewRun", "Problem", "RUBRIC_TYPE_HELP", "STORED", "SampleFilters",
-    "VALUED_ASSERTIONS", "field_problem", "judge_family_warning",
+    "ASSERTION_HELP",
+    "DEFAULT_MARGIN",
+    "DEFAULT_MAX_OUTPUT_TOKENS",
+    "DEFAULT_SAMPLE_COUNT",
+    "MAX_ASSERTIONS",
+    "MAX_CANDIDATES",
+    "RUBRIC_TYPE_HELP",
+    "STORED",
+    "VALUED_ASSERTIONS",
+    "ArmSpec",
+    "NewRun",
+    "Problem",
+    "SampleFilters",
+    "field_problem",
+    "judge_family_warning",
 ]
 
 STORED = wire.STORED
@@ -41,7 +53,7 @@ DEFAULT_MARGIN = 0.05
 RUBRIC_TYPE_HELP = {
     "direct": "direct: the judge picks the answer that better satisfies the rubric",
     "adherence": "adherence: the judge picks the answer closer to the stored reference (the logged reply, "
-                 "or the dataset's assistant turn)",
+    "or the dataset's assistant turn)",
 }
 ASSERTION_HELP = {
     "json_valid": "json_valid: the answer parses as JSON",
@@ -55,7 +67,15 @@ ASSERTION_HELP = {
     "tool_called": "tool_called=NAME: the answer calls this tool",
     "no_tool_call": "no_tool_call: the answer calls no tool",
 }
-VALUED_ASSERTIONS = {"json_schema", "regex_match", "contains", "not_contains", "max_length", "min_length", "tool_called"}
+VALUED_ASSERTIONS = {
+    "json_schema",
+    "regex_match",
+    "contains",
+    "not_contains",
+    "max_length",
+    "min_length",
+    "tool_called",
+}
 
 
 @dataclass(frozen=True)
@@ -121,15 +141,23 @@ class SampleFilters:
     @classmethod
     def from_body(cls, filters: Mapping[str, Any]) -> SampleFilters:
         """The filters of a create body's (or a run's echoed) ``sample_filters``."""
+
         def text(key: str) -> str:
             return str(filters.get(key) or "")
 
         return cls(text("tag"), text("model"), text("segment"), text("dataset_id"), bool(filters.get("trace_replay")))
 
     def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {k: v.strip() for k, v in (("tag", self.tag), ("model", self.model),
-                                                          ("segment", self.segment), ("dataset_id", self.dataset_id))
-                               if v.strip()}
+        out: dict[str, Any] = {
+            k: v.strip()
+            for k, v in (
+                ("tag", self.tag),
+                ("model", self.model),
+                ("segment", self.segment),
+                ("dataset_id", self.dataset_id),
+            )
+            if v.strip()
+        }
         if self.trace_replay:
             out["trace_replay"] = True
         return out
@@ -169,15 +197,25 @@ class NewRun:
             return None
         try:
             raw_arms = body.get("candidates")
-            arms = tuple(ArmSpec(str(a["model"]), a.get("label"), a.get("system"), a.get("tools"), a.get("n"))
-                         for a in raw_arms) if raw_arms is not None else \
-                tuple(ArmSpec(str(m)) for m in body.get("candidate_models") or [])
+            arms = (
+                tuple(
+                    ArmSpec(str(a["model"]), a.get("label"), a.get("system"), a.get("tools"), a.get("n"))
+                    for a in raw_arms
+                )
+                if raw_arms is not None
+                else tuple(ArmSpec(str(m)) for m in body.get("candidate_models") or [])
+            )
             filters = body.get("sample_filters") or {}
             return cls(
-                name=str(body.get("name") or ""), baseline_model=str(body.get("baseline_model") or ""), arms=arms,
-                eval_kind=str(body.get("eval_kind") or "comparison"), rubric=str(body.get("rubric") or ""),
-                rubric_type=str(body.get("rubric_type") or "direct"), criterion_id=body.get("criterion_id"),
-                judge_model=body.get("judge_model"), sample_count=int(body.get("sample_count") or DEFAULT_SAMPLE_COUNT),
+                name=str(body.get("name") or ""),
+                baseline_model=str(body.get("baseline_model") or ""),
+                arms=arms,
+                eval_kind=str(body.get("eval_kind") or "comparison"),
+                rubric=str(body.get("rubric") or ""),
+                rubric_type=str(body.get("rubric_type") or "direct"),
+                criterion_id=body.get("criterion_id"),
+                judge_model=body.get("judge_model"),
+                sample_count=int(body.get("sample_count") or DEFAULT_SAMPLE_COUNT),
                 max_output_tokens=int(body.get("max_output_tokens") or 4096),
                 filters=SampleFilters.from_body(filters),
                 assertions=tuple(body.get("assertions") or ()),
@@ -198,9 +236,13 @@ class NewRun:
 
     def body(self) -> dict[str, Any]:
         """The create request's JSON body (``candidates`` only when an arm has a label or overrides)."""
-        body: dict[str, Any] = {"name": self.name.strip(), "eval_kind": self.eval_kind,
-                                "baseline_model": self.baseline_model, "sample_count": self.sample_count,
-                                "max_output_tokens": self.max_output_tokens}
+        body: dict[str, Any] = {
+            "name": self.name.strip(),
+            "eval_kind": self.eval_kind,
+            "baseline_model": self.baseline_model,
+            "sample_count": self.sample_count,
+            "max_output_tokens": self.max_output_tokens,
+        }
         if all(arm.plain for arm in self.arms):
             body["candidate_models"] = [arm.model for arm in self.arms]
         else:
@@ -232,22 +274,36 @@ class NewRun:
         except RefusedLocally as refused:
             return Problem(refused.field, refused.message)
         if self.noninferiority_margin is not None and not 0.0 <= self.noninferiority_margin <= 1.0:
-            return field_problem("noninferiority_margin",
-                            f"a rate from 0 to 1 is required (0.05, not 5), not {self.noninferiority_margin:g}")
+            return field_problem(
+                "noninferiority_margin",
+                f"a rate from 0 to 1 is required (0.05, not 5), not {self.noninferiority_margin:g}",
+            )
         if self.certified:
             if self.eval_kind != "criterion":
-                return field_problem("baseline_model", "a certified switch (against what you shipped, __stored__) is "
-                                "judged by a calibrated criterion: choose a criterion run")
+                return field_problem(
+                    "baseline_model",
+                    "a certified switch (against what you shipped, __stored__) is "
+                    "judged by a calibrated criterion: choose a criterion run",
+                )
             if self.noninferiority_margin is None:
-                return field_problem("noninferiority_margin", "a certified switch needs its noninferiority margin "
-                                "(how much worse than what you shipped is still acceptable, e.g. 0.05)")
+                return field_problem(
+                    "noninferiority_margin",
+                    "a certified switch needs its noninferiority margin "
+                    "(how much worse than what you shipped is still acceptable, e.g. 0.05)",
+                )
             youden = informedness(criterion.tpr, criterion.tnr) if criterion is not None else 1.0
             if criterion is not None and youden is None:
-                return field_problem("criterion_id", f"{criterion.name or criterion.id} is not calibrated (no alignment "
-                                "run): a certified switch needs a calibrated criterion")
+                return field_problem(
+                    "criterion_id",
+                    f"{criterion.name or criterion.id} is not calibrated (no alignment "
+                    "run): a certified switch needs a calibrated criterion",
+                )
             if criterion is not None and youden is not None and youden <= 0:
-                return field_problem("criterion_id", f"{criterion.name or criterion.id} is no better than chance "
-                                f"(TPR+TNR-1 is {youden:.2f}): a certified switch needs a calibrated criterion")
+                return field_problem(
+                    "criterion_id",
+                    f"{criterion.name or criterion.id} is no better than chance "
+                    f"(TPR+TNR-1 is {youden:.2f}): a certified switch needs a calibrated criterion",
+                )
         return None
 
     def warnings(self, criterion: assumed.Criterion | None = None) -> list[str]:
@@ -257,13 +313,17 @@ class NewRun:
             reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
             if reading:
                 out.append(f"criterion {one_line(criterion.name or criterion.id, 60)}: {reading}")
-        family = judge_family_warning(self.judge_model if self.eval_kind != "criterion" else
-                                      (criterion.judge_model if criterion else None), [a.model for a in self.arms])
+        family = judge_family_warning(
+            self.judge_model if self.eval_kind != "criterion" else (criterion.judge_model if criterion else None),
+            [a.model for a in self.arms],
+        )
         if family:
             out.append(family)
         if self.rubric_type == "adherence" and self.baseline_model == STORED:
-            out.append("adherence against __stored__: the stored answer is the reference itself, so a candidate "
-                       "can at best tie it")
+            out.append(
+                "adherence against __stored__: the stored answer is the reference itself, so a candidate "
+                "can at best tie it"
+            )
         return out
 
 
@@ -276,5 +336,7 @@ def judge_family_warning(judge: str | None, candidates: Sequence[str]) -> str | 
     same = [c for c in candidates if shares_family(judge, c)]
     if not same:
         return None
-    return (f"the judge {judge} shares a family with {', '.join(same)}: LLM judges measurably favour their own "
-            "family; prefer a judge from another family")
+    return (
+        f"the judge {judge} shares a family with {', '.join(same)}: LLM judges measurably favour their own "
+        "family; prefer a judge from another family"
+    )

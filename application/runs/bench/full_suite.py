@@ -26,7 +26,8 @@ def full_suite_command(record: Any, listing: Any = None) -> FullSuiteCommand:
     """``record``'s full-suite command, its own or (a suite run) a same-model single run's in
     ``listing`` (a ``RunList``, newest first)."""
     own = getattr(record, "full_suite_command", None) or (getattr(record, "model_extra", None) or {}).get(
-        "full_suite_command")
+        "full_suite_command"
+    )
     if isinstance(own, str) and own:
         return FullSuiteCommand(own)
     for run in getattr(listing, "runs", None) or []:

@@ -36,8 +36,11 @@ def _read() -> dict[str, list[str]]:
         return {}
     if not isinstance(data, dict):
         return {}
-    return {key: [s for s in value if isinstance(s, str) and _SLUG.fullmatch(s)][:MAX_SLUGS]
-            for key, value in data.items() if key in ("run", "board") and isinstance(value, list)}
+    return {
+        key: [s for s in value if isinstance(s, str) and _SLUG.fullmatch(s)][:MAX_SLUGS]
+        for key, value in data.items()
+        if key in ("run", "board") and isinstance(value, list)
+    }
 
 
 def known_slugs() -> list[str]:

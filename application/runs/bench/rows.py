@@ -152,15 +152,28 @@ class BenchRow:
 def _suite_row(slug: str, run: SuiteRun) -> BenchRow:
     progress = run.progress
     error = run.error.message or run.error.kind if run.error else None
-    return BenchRow(slug, run.run_id, "suite", run.status, run.suite, run.model, run.provider,
-                    progress.done if progress else None, progress.total if progress else None,
-                    run.created_at, run.finished_at, error, run)
+    return BenchRow(
+        slug,
+        run.run_id,
+        "suite",
+        run.status,
+        run.suite,
+        run.model,
+        run.provider,
+        progress.done if progress else None,
+        progress.total if progress else None,
+        run.created_at,
+        run.finished_at,
+        error,
+        run,
+    )
 
 
 def _task_row(slug: str, run: SingleRun) -> BenchRow:
     # A single-task run answers when it is over: its record is final ("completed").
-    return BenchRow(slug, run.run_id, "task", "completed", None, run.model, run.provider,
-                    1, 1, run.created_at, None, None, run)
+    return BenchRow(
+        slug, run.run_id, "task", "completed", None, run.model, run.provider, 1, 1, run.created_at, None, None, run
+    )
 
 
 def bench_rows(slug: str, runs: Any) -> list[BenchRow]:
@@ -193,8 +206,9 @@ class BenchStartOutcome:
         return "warning" if self.kind == "in_progress" else "error"
 
 
-async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, str] | None = None,
-                      known_slugs: Sequence[str] = ()) -> BenchStartOutcome:
+async def start_bench(
+    client: Any, request: BenchRequest, environ: Mapping[str, str] | None = None, known_slugs: Sequence[str] = ()
+) -> BenchStartOutcome:
     """Send ``request`` once with ``client`` (a ``BenchmarkClient``) and say what came of it.
     ``known_slugs``: where to look for a running suite a 409 names (it may run on another
     benchmark: one suite per account)."""
@@ -207,15 +221,29 @@ async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, 
         api_key = (os.environ if environ is None else environ)[request.key_env]
     try:
         if request.is_suite:
-            started = await client.start_suite(slug, provider=request.provider, model=request.model,
-                                               suite=request.suite, api_key=api_key, max_tasks=request.max_tasks,
-                                               max_steps=request.max_steps)
+            started = await client.start_suite(
+                slug,
+                provider=request.provider,
+                model=request.model,
+                suite=request.suite,
+                api_key=api_key,
+                max_tasks=request.max_tasks,
+                max_steps=request.max_steps,
+            )
             record = started.record
-            how = (" (its answer was lost; the run list shows it started)" if started.settled_from_list else "")
-            return BenchStartOutcome("started", f"Suite run {record.run_id} started{how}.", slug, record.run_id,
-                                     record, started.location, started.retry_after)
-        single = await client.start_single(slug, provider=request.provider, model=request.model, api_key=api_key,
-                                           max_steps=request.max_steps)
+            how = " (its answer was lost; the run list shows it started)" if started.settled_from_list else ""
+            return BenchStartOutcome(
+                "started",
+                f"Suite run {record.run_id} started{how}.",
+                slug,
+                record.run_id,
+                record,
+                started.location,
+                started.retry_after,
+            )
+        single = await client.start_single(
+            slug, provider=request.provider, model=request.model, api_key=api_key, max_steps=request.max_steps
+        )
         return BenchStartOutcome("started", f"Sandbox task run {single.run_id} graded.", slug, single.run_id, single)
     except RunInProgressError as error:
         running = error.run_id
@@ -227,18 +255,31 @@ async def start_bench(client: Any, request: BenchRequest, environ: Mapping[str, 
                 found = None
             on = found[0] if found else slug
         where = f" ({running}{'' if on == slug else f' on {on}'})" if running else " (the run list did not show which)"
-        return BenchStartOutcome("in_progress", f"A suite run is already in progress for this account{where}; "
-                                 "one suite runs at a time. Nothing new was started.", on, running)
+        return BenchStartOutcome(
+            "in_progress",
+            f"A suite run is already in progress for this account{where}; "
+            "one suite runs at a time. Nothing new was started.",
+            on,
+            running,
+        )
     except RunNotStartedError:
-        return BenchStartOutcome("not_started", "Outcome unknown: the answer was lost, and the run list shows no new "
-                                 "run, so nothing started (a sandbox task may still show up within four minutes). "
-                                 "Check the list before starting again.", slug)
+        return BenchStartOutcome(
+            "not_started",
+            "Outcome unknown: the answer was lost, and the run list shows no new "
+            "run, so nothing started (a sandbox task may still show up within four minutes). "
+            "Check the list before starting again.",
+            slug,
+        )
     except OutcomeUnknownError:
-        return BenchStartOutcome("not_started", "Outcome unknown: the answer was lost and the run list could not be "
-                                 "read; check the list before starting again.", slug)
+        return BenchStartOutcome(
+            "not_started",
+            "Outcome unknown: the answer was lost and the run list could not be "
+            "read; check the list before starting again.",
+            slug,
+        )
     except BenchRefusedLocally as error:
         return BenchStartOutcome("refused", f"{error}.", slug)
     except BlahError as error:
         return BenchStartOutcome("refused", f"The platform refused the run: {error}", slug)
     finally:
-        api_key = None  # noqa: F841 - the key goes no further than the request
+        api_key = None

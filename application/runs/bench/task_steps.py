@@ -44,8 +44,10 @@ class TaskSteps(StepsById[RolloutStep]):
         self.task = task
         self.rollout = rollout_from_task(run_id, task, model)
         self.diagnosis: RolloutDiagnosis = diagnose_rollout(self.rollout)
-        super().__init__([step_call_id(self.rollout.rollout_id, n) for n in range(1, len(self.rollout.steps) + 1)],
-                         self.rollout.steps)
+        super().__init__(
+            [step_call_id(self.rollout.rollout_id, n) for n in range(1, len(self.rollout.steps) + 1)],
+            self.rollout.steps,
+        )
 
     def call(self, call_id: str) -> ForeignCall | None:
         step = self.step(call_id)
@@ -53,9 +55,16 @@ class TaskSteps(StepsById[RolloutStep]):
             return None
         call = step.tool_calls[0]
         # The task records no time for a step: created_at stays None ("not given").
-        entry = Call(id=call_id, model_id=self.rollout.model, source=PLATFORM, created_at=None,
-                         prompt=f"{call.name or '(unnamed tool)'}({_text(call.args) or ''})",
-                         response=_text(call.result), run_id=self.run_id, result_id=self.task.task_id)
+        entry = Call(
+            id=call_id,
+            model_id=self.rollout.model,
+            source=PLATFORM,
+            created_at=None,
+            prompt=f"{call.name or '(unnamed tool)'}({_text(call.args) or ''})",
+            response=_text(call.result),
+            run_id=self.run_id,
+            result_id=self.task.task_id,
+        )
         task = self.task
         origin: list[tuple[str, str]] = [
             ("platform", PLATFORM),
@@ -64,8 +73,13 @@ class TaskSteps(StepsById[RolloutStep]):
             ("task", f"{task.task_id or '—'} · {task.name or '—'}"),
             ("step", self.place(call_id)),
             ("tool call", tool_call_line(call.name, call.args, call.failed)),
-            ("grade", (f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
-                      f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }")),
+            (
+                "grade",
+                (
+                    f"score {'—' if task.score is None else f'{task.score:.2f}'}, strict pass "
+                    f"{ {True: 'yes', False: 'no', None: '—'}[task.strict_pass] }"
+                ),
+            ),
         ]
         findings = [*self.diagnosis.findings_at(step.index), *self.diagnosis.rollout_findings]
         return ForeignCall(entry, PLATFORM, tuple(origin), tuple(findings), (NOTE,), classify=False)

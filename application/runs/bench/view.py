@@ -73,29 +73,49 @@ def suite_state(run: SuiteRun | SingleRun) -> SuiteState:
     """The sentence for the run's status (see the module's docstring for the rules)."""
     if isinstance(run, SingleRun):
         checks = task_checks(run)
-        return SuiteState("completed", f"sandbox task graded: score {_score(run.score)} · strict pass "
-                          f"{_yes_no(run.strict_pass)} · checks {checks} · a single task, not a suite score",
-                          "success", True)
+        return SuiteState(
+            "completed",
+            f"sandbox task graded: score {_score(run.score)} · strict pass "
+            f"{_yes_no(run.strict_pass)} · checks {checks} · a single task, not a suite score",
+            "success",
+            True,
+        )
     status = run.status or "unknown"
     graded = graded_count(run)
     total = run.progress.total if run.progress and run.progress.total is not None else None
     if status == "interrupted":
-        return SuiteState(status, f"interrupted: not a score. {graded} task(s) graded before the runner stopped "
-                          "(below); the job will not continue: a new run is needed.", "warning", True)
+        return SuiteState(
+            status,
+            f"interrupted: not a score. {graded} task(s) graded before the runner stopped "
+            "(below); the job will not continue: a new run is needed.",
+            "warning",
+            True,
+        )
     if status == "failed":
         error = run.error
         if error is not None and error.kind == ERROR_KIND_AUTH:
             task = error.task_id or "a task the record does not name"
             rest = f"the remaining {total - graded} task(s)" if total is not None else "the remaining tasks"
-            return SuiteState(status, f"failed: the provider credential was rejected on task {task}; "
-                              f"{rest} were not attempted. {graded} task(s) graded before it.", "error", True)
+            return SuiteState(
+                status,
+                f"failed: the provider credential was rejected on task {task}; "
+                f"{rest} were not attempted. {graded} task(s) graded before it.",
+                "error",
+                True,
+            )
         why = (error.message or error.kind) if error is not None else None
-        return SuiteState(status, f"failed: {why or 'the record gives no reason'}. {graded} task(s) graded.",
-                          "error", True)
+        return SuiteState(
+            status, f"failed: {why or 'the record gives no reason'}. {graded} task(s) graded.", "error", True
+        )
     if status == "completed":
-        return SuiteState(status, f"completed: mean score {_score(run.mean_score)} · pass rate "
-                          f"{_pct(run.pass_rate)} · {graded} graded, {DASH if run.passed is None else run.passed} "
-                          f"passed · {_coverage(run)}", "success", True)
+        return SuiteState(
+            status,
+            f"completed: mean score {_score(run.mean_score)} · pass rate "
+            f"{_pct(run.pass_rate)} · {graded} graded, {DASH if run.passed is None else run.passed} "
+            f"passed · {_coverage(run)}",
+            "success",
+            True,
+        )
     if status == "queued":
         return SuiteState(status, "queued: waiting for the runner", "secondary", False)
     if status == "running":
@@ -153,8 +173,10 @@ def evidence_validity(graded_by: float | None, now: float) -> str:
     at = dt.datetime.fromtimestamp(expires, dt.UTC).strftime("%H:%M:%SZ")
     if now >= expires:
         return f"expired (410 Gone) by {at}: session evidence lasts 30 min; the scores stay"
-    return f"valid 30 min after the task ran: expires by {at} ({format_duration(expires - now)} left at most), " \
-           "then 410 Gone"
+    return (
+        f"valid 30 min after the task ran: expires by {at} ({format_duration(expires - now)} left at most), "
+        "then 410 Gone"
+    )
 
 
 def finished_epoch(run: SuiteRun | SingleRun) -> float | None:

@@ -105,8 +105,9 @@ async def watch_suite(
             if on_event:
                 on_event(WatchEvent(clock(), record, None, None, 0.0))
             return WatchResult(record, polls, errors, result_waits)
-        asked = record.poll_after_seconds if record.poll_after_seconds and record.poll_after_seconds > 0 \
-            else DEFAULT_POLL_S
+        asked = (
+            record.poll_after_seconds if record.poll_after_seconds and record.poll_after_seconds > 0 else DEFAULT_POLL_S
+        )
         wait = asked
         backoff = _error_backoff(asked)
         if on_event:

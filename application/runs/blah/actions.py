@@ -108,7 +108,7 @@ async def start_run(
 
 async def _find_new_run(
     client: BlahClient, model_ids: Sequence[str], known_run_ids: Collection[str]
-) -> Run | None | BlahError:
+) -> Run | BlahError | None:
     try:
         runs = await client.list_runs()
     except BlahError as error:
@@ -130,7 +130,7 @@ async def _confirm_start(
     delay: float,
     sleep: Sleep,
 ) -> WriteOutcome:
-    last: Run | None | BlahError = None
+    last: Run | BlahError | None = None
     for attempt in range(max(attempts, 1)):
         if attempt:
             await sleep(delay)

@@ -100,8 +100,15 @@ async def follow_run(
             return
         on_update(FollowUpdate(last, None, error, retry_in))
 
-    poller: Poller[Run] = Poller(fetch, judge=judge, interval=interval, max_interval=max_interval,
-                                 on_error=on_error, on_wait=on_wait, sleep=sleep)
+    poller: Poller[Run] = Poller(
+        fetch,
+        judge=judge,
+        interval=interval,
+        max_interval=max_interval,
+        on_error=on_error,
+        on_wait=on_wait,
+        sleep=sleep,
+    )
     await poller.run()
     last = seen[-1] if seen else None
     if failure:

@@ -119,8 +119,9 @@ def parse_judgement(result: Result) -> Judgement:
         elif lowered in _REASONING_KEYS and isinstance(value, str) and reasoning is None:
             reasoning = value
         elif isinstance(value, (Mapping, list)):
-            criteria.extend(_criteria_from({f"{key}.{k}": v for k, v in value.items()} if isinstance(value, Mapping)
-                                           else value))
+            criteria.extend(
+                _criteria_from({f"{key}.{k}": v for k, v in value.items()} if isinstance(value, Mapping) else value)
+            )
         else:
             fields.append((str(key), _scalar_text(value)))
     return Judgement(criteria=criteria, reasoning=reasoning, fields=fields, parsed=True)
@@ -173,22 +174,39 @@ def _local_doubts(result: Result, expected: str | None) -> list[ResultDoubt]:
     reasoning = _reasoning_text(result)
     blame, praise = _BLAME.search(reasoning), _PRAISE.search(reasoning)
     if score < LOW and praise and not blame:
-        doubts.append(ResultDoubt(
-            result.id, "reasoning_contradicts_score",
-            f"the reasoning praises the reply (\"{praise.group(0)}\") but the score is {score:.2f}",
-        ))
+        doubts.append(
+            ResultDoubt(
+                result.id,
+                "reasoning_contradicts_score",
+                f'the reasoning praises the reply ("{praise.group(0)}") but the score is {score:.2f}',
+            )
+        )
     elif score >= LOW and blame and not praise:
-        doubts.append(ResultDoubt(result.id, "reasoning_contradicts_score",
-                                  f"the reasoning finds fault (\"{blame.group(0)}\") but the score is {score:.2f}"))
+        doubts.append(
+            ResultDoubt(
+                result.id,
+                "reasoning_contradicts_score",
+                f'the reasoning finds fault ("{blame.group(0)}") but the score is {score:.2f}',
+            )
+        )
     parsed = result.score_details_parsed
     verdict = parsed.get("verdict") if isinstance(parsed, dict) else None
-    if isinstance(verdict, str) and verdict.lower() in ("pass", "fail") and (verdict.lower() == "pass") != (score >= LOW):
-        doubts.append(ResultDoubt(
-            result.id, "reasoning_contradicts_score", f"verdict \"{verdict}\" with score {score:.2f}"
-        ))
+    if (
+        isinstance(verdict, str)
+        and verdict.lower() in ("pass", "fail")
+        and (verdict.lower() == "pass") != (score >= LOW)
+    ):
+        doubts.append(
+            ResultDoubt(result.id, "reasoning_contradicts_score", f'verdict "{verdict}" with score {score:.2f}')
+        )
     if expected and score < LOW and expected.strip().lower() in reply.lower():
-        doubts.append(ResultDoubt(result.id, "low_score_matches_expected",
-                                  f"score {score:.2f} although the reply contains the expected answer"))
+        doubts.append(
+            ResultDoubt(
+                result.id,
+                "low_score_matches_expected",
+                f"score {score:.2f} although the reply contains the expected answer",
+            )
+        )
     return doubts
 
 

@@ -33,10 +33,7 @@ async def runs_of_model(client: BlahClient, model_id: str) -> list[Run]:
         return [run for run in runs if model_id in (run.model_ids or ())]
     results = await client.list_results(model_id)
     with_results = {r.eval_run_id for r in results if r.eval_run_id}
-    return [
-        run for run in runs
-        if (model_id in run.model_ids if run.model_ids is not None else run.id in with_results)
-    ]
+    return [run for run in runs if (model_id in run.model_ids if run.model_ids is not None else run.id in with_results)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +52,9 @@ class FoldedRuns:
         return f"{len(self.older)} older runs folded ({parts})"
 
 
-def fold_runs(runs: Sequence[Run], *, recent: int = RECENT_RUNS, show_all: bool = False,
-              keep: str | None = None) -> FoldedRuns:
+def fold_runs(
+    runs: Sequence[Run], *, recent: int = RECENT_RUNS, show_all: bool = False, keep: str | None = None
+) -> FoldedRuns:
     """Every active run, plus the ``recent`` newest ended runs (``runs`` newest first); the rest
     are folded. ``keep``: a run id always shown (the one the cursor is on)."""
     if show_all:

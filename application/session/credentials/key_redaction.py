@@ -36,7 +36,9 @@ def shown_address(raw: str) -> str:
         netloc = parts.netloc
         if "@" in netloc:
             netloc = HIDDEN + "@" + netloc.rsplit("@", 1)[1]
-        text = urlunsplit((parts.scheme, netloc, parts.path, HIDDEN if parts.query else "", HIDDEN if parts.fragment else ""))
+        text = urlunsplit(
+            (parts.scheme, netloc, parts.path, HIDDEN if parts.query else "", HIDDEN if parts.fragment else "")
+        )
     except ValueError:
         pass
     return hide_keys(text)

@@ -42,7 +42,7 @@ def _bounded(call: Callable[[], T], timeout: float, what: str) -> T:
     def run() -> None:
         try:
             box["value"] = call()
-        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+        except BaseException as error:
             box["error"] = error
 
     thread = threading.Thread(target=run, name=f"keyring-{what}", daemon=True)

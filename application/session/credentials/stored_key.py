@@ -127,7 +127,11 @@ def _write_private(path: Path, data: dict[str, Any]) -> None:
 
 
 def login_key(
-    key: str, *, where: Where = "auto", path: Path | None = None, timeout: float = TIMEOUT_S,
+    key: str,
+    *,
+    where: Where = "auto",
+    path: Path | None = None,
+    timeout: float = TIMEOUT_S,
     profile: str = IMPLICIT_PROFILE,
 ) -> Stored:
     """Store the key of ``profile`` for later runs: the keyring when ``where`` allows and one

@@ -118,7 +118,9 @@ def add_profile(name: str, profile: Profile, path: Path | None = None, *, make_d
     text, data = _read(path)
     profiles = dict(data.get("profiles") or {})
     if name in profiles or name == IMPLICIT_PROFILE:
-        raise ConfigEditError(f"profile {name!r} exists already: `blah-tui profiles remove {name}` first; nothing written")
+        raise ConfigEditError(
+            f"profile {name!r} exists already: `blah-tui profiles remove {name}` first; nothing written"
+        )
     profiles[name] = profile.model_dump(exclude_none=True)
     wanted = {**data, "profiles": profiles}
     if make_default:

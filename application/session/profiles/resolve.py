@@ -125,7 +125,9 @@ def known_profiles(config: Config) -> dict[str, Profile]:
     replaces it (it always exists: today's blah.dev settings)."""
     profiles: dict[str, Profile] = {}
     if IMPLICIT_PROFILE not in config.profiles:
-        profiles[IMPLICIT_PROFILE] = Profile(platform="blah", base_url=config.base_url, default_model=config.default_model)
+        profiles[IMPLICIT_PROFILE] = Profile(
+            platform="blah", base_url=config.base_url, default_model=config.default_model
+        )
     profiles.update(config.profiles)
     return profiles
 
@@ -145,7 +147,9 @@ def _choose(name: str | None, platform: str | None, config: Config) -> tuple[str
             table = None
         else:
             known = ", ".join(known_profiles(config)) or "none"
-            raise ProfileError(f"no profile {name!r} (known: {known}); add one with `blah-tui profiles add {name} --platform ...`")
+            raise ProfileError(
+                f"no profile {name!r} (known: {known}); add one with `blah-tui profiles add {name} --platform ...`"
+            )
         chosen_platform = table.platform if table is not None else "blah"
         if platform is not None and chosen_platform != platform:
             raise ProfileError(
@@ -162,13 +166,13 @@ def _choose(name: str | None, platform: str | None, config: Config) -> tuple[str
     if len(same) == 1:
         return same[0], config.profiles[same[0]]
     if len(same) > 1:
-        raise ProfileError(
-            f"several {platform_spec(platform).title} profiles ({', '.join(same)}): pass --profile NAME"
-        )
+        raise ProfileError(f"several {platform_spec(platform).title} profiles ({', '.join(same)}): pass --profile NAME")
     return (IMPLICIT_PROFILE if platform == "blah" else platform), None
 
 
-def _origin(name: str, table: Profile | None, spec: PlatformSpec, base_url_flag: str | None, config: Config) -> tuple[str, str]:
+def _origin(
+    name: str, table: Profile | None, spec: PlatformSpec, base_url_flag: str | None, config: Config
+) -> tuple[str, str]:
     if base_url_flag:
         problem = base_url_problem(base_url_flag)
         if problem:
@@ -179,7 +183,9 @@ def _origin(name: str, table: Profile | None, spec: PlatformSpec, base_url_flag:
     if table is None and name == IMPLICIT_PROFILE and spec.name == "blah" and config.base_url:
         problem = base_url_problem(config.base_url)
         if problem:  # BLAH_BASE_URL is not validated by the config model
-            raise ProfileError(explain_bad_base_url(config.base_url, problem, option="base_url (config file or BLAH_BASE_URL)"))
+            raise ProfileError(
+                explain_bad_base_url(config.base_url, problem, option="base_url (config file or BLAH_BASE_URL)")
+            )
         return origin_of_base_url(config.base_url, spec), "config"
     env_origin = os.environ.get(spec.base_url_env, "").strip() if spec.base_url_env and table is None else ""
     if env_origin:  # the implicit profile of a platform: its conventional variable names a self-hosted one

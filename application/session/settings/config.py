@@ -36,7 +36,7 @@ from application.session.settings.fields import (
     optional,
     profile_tables,
     string,
-    string_table,  # fmt: skip
+    string_table,
 )
 from common.atomic_write import write_atomic
 from common.constants import KNOWN_TEMPLATES  # noqa: F401 - re-exported: palette_settings imports it from here

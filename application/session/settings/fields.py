@@ -25,8 +25,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-__all__ = ["REFUSED", "Check", "FieldSpec", "PlainModel", "boolean", "choice", "number", "optional",
-           "profile_tables", "string", "string_table", "whole_number"]  # fmt: skip
+__all__ = [
+    "REFUSED",
+    "Check",
+    "FieldSpec",
+    "PlainModel",
+    "boolean",
+    "choice",
+    "number",
+    "optional",
+    "profile_tables",
+    "string",
+    "string_table",
+    "whole_number",
+]
 
 REFUSED: Any = type("Refused", (), {"__repr__": lambda self: "REFUSED"})()
 """What a check returns for a value it does not accept (pydantic then decides)."""
@@ -52,8 +64,9 @@ def choice(*allowed: str) -> Check:
     return lambda value: value if type(value) is str and value in allowed else REFUSED
 
 
-def number(*, gt: float | None = None, ge: float | None = None, lt: float | None = None,
-           le: float | None = None) -> Check:  # fmt: skip
+def number(
+    *, gt: float | None = None, ge: float | None = None, lt: float | None = None, le: float | None = None
+) -> Check:
     """A float field (pydantic stores an int as a float); finite and within the bounds."""
 
     def check(value: Any) -> Any:
@@ -61,8 +74,12 @@ def number(*, gt: float | None = None, ge: float | None = None, lt: float | None
             value = float(value)
         if type(value) is not float or not math.isfinite(value):
             return REFUSED
-        if (gt is not None and not value > gt) or (ge is not None and not value >= ge) \
-                or (lt is not None and not value < lt) or (le is not None and not value <= le):  # fmt: skip
+        if (
+            (gt is not None and not value > gt)
+            or (ge is not None and not value >= ge)
+            or (lt is not None and not value < lt)
+            or (le is not None and not value <= le)
+        ):
             return REFUSED
         return value
 
@@ -73,8 +90,11 @@ def whole_number(*, gt: int | None = None, ge: int | None = None, lt: int | None
     def check(value: Any) -> Any:
         if type(value) is not int:
             return REFUSED
-        if (gt is not None and not value > gt) or (ge is not None and not value >= ge) \
-                or (lt is not None and not value < lt):  # fmt: skip
+        if (
+            (gt is not None and not value > gt)
+            or (ge is not None and not value >= ge)
+            or (lt is not None and not value < lt)
+        ):
             return REFUSED
         return value
 
@@ -112,7 +132,9 @@ def profile_tables(name_problem: Callable[[str], str | None]) -> Check:
         table = sys.modules.get("application.session.settings.profile_table")  # no Profile exists before it is imported
         if table is None:
             return REFUSED
-        if any(type(key) is not str or name_problem(key) or type(item) is not table.Profile for key, item in value.items()):
+        if any(
+            type(key) is not str or name_problem(key) or type(item) is not table.Profile for key, item in value.items()
+        ):
             return REFUSED
         return dict(value)
 
@@ -194,8 +216,9 @@ class PlainModel:
     def model_fields_set(self) -> set[str]:
         return set(self._fields_set)
 
-    def model_dump(self, *, include: set[str] | None = None, exclude_none: bool = False,
-                   exclude_unset: bool = False) -> dict[str, Any]:  # fmt: skip
+    def model_dump(
+        self, *, include: set[str] | None = None, exclude_none: bool = False, exclude_unset: bool = False
+    ) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for name in self.FIELDS:
             if (include is not None and name not in include) or (exclude_unset and name not in self._fields_set):

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 from application.session.settings.config import Config
 from application.session.settings.fields import FieldSpec, boolean, choice, number, optional, string, whole_number
 
-__all__ = ["Settings", "TUNABLE_NAMES"]
+__all__ = ["TUNABLE_NAMES", "Settings"]
 
 
 class Settings(Config):

@@ -22,7 +22,7 @@ from pydantic import (
     NonNegativeFloat,
     PositiveFloat,
     PositiveInt,
-    field_validator,  # fmt: skip
+    field_validator,
     model_validator,
 )
 

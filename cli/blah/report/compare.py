@@ -53,8 +53,9 @@ def render_table(comparison: CheckpointComparison) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def _compare(model_a: str, model_b: str, *, base_url: str, api_key: str | None,
-                   limit: int) -> CheckpointComparison:
+async def _compare(
+    model_a: str, model_b: str, *, base_url: str, api_key: str | None, limit: int
+) -> CheckpointComparison:
     from application.session.settings.config import load_config
 
     templates = dict(load_config().config.templates)
@@ -91,8 +92,11 @@ def compare_main(
     except NotFoundError as error:
         return fail(one_line(error.message, max_len=300), ExitCode.NOT_FOUND, err)
     except UnreachableError as error:
-        return fail(f"cannot reach the platform at {base_url}: {one_line(error.message, max_len=200)}",
-                    ExitCode.UNREACHABLE, err)
+        return fail(
+            f"cannot reach the platform at {base_url}: {one_line(error.message, max_len=200)}",
+            ExitCode.UNREACHABLE,
+            err,
+        )
     except BlahError as error:
         return fail(one_line(error.message, max_len=300), exit_for(error), err)
     except KeyboardInterrupt:

@@ -47,7 +47,6 @@ __all__ = ["UNREADABLE_LINES", "local_report_main"]
 UNREADABLE_LINES = ExitCode.SKIPPED_INPUT
 
 
-
 def _template(model_id: str) -> tuple[str | None, str]:
     from application.session.settings.config import load_config
 
@@ -86,8 +85,11 @@ def local_report_main(
             reading = DumpReading(dump_path)
             dump = reading
             whole = diagnose_calls(
-                read_calls(dump_path, reading, limit=limit), model=model_id, trained_template=template,
-                template_source=template_source, locate=lambda: dump.offset,
+                read_calls(dump_path, reading, limit=limit),
+                model=model_id,
+                trained_template=template,
+                template_source=template_source,
+                locate=lambda: dump.offset,
                 reread=lambda where: entries_at(dump_path, where),
             )
             held = reading.calls
@@ -95,8 +97,12 @@ def local_report_main(
             source = "file"
     except ArchiveError as error:
         if not Path(error.path).exists():
-            return fail(f"there is no local archive of model {model_id!r} for this profile ({error.path}); open the "
-                         "model in the app or run `blah-tui export` first to fill it", ExitCode.NOT_FOUND, err)
+            return fail(
+                f"there is no local archive of model {model_id!r} for this profile ({error.path}); open the "
+                "model in the app or run `blah-tui export` first to fill it",
+                ExitCode.NOT_FOUND,
+                err,
+            )
         return fail(f"cannot read the local archive: {error}", ExitCode.LOCAL_FILE, err)
     except NotADumpError as error:
         return fail(str(error), ExitCode.USAGE, err)  # a file, but not a dump of calls: the wrong file named
@@ -107,8 +113,16 @@ def local_report_main(
     finally:
         stop_digesting.close()
     unreadable = reading.note() if reading is not None else None
-    text = _text(whole, as_json=as_json, source=source, where=where, held=held, limit=limit, unreadable=unreadable,
-                 reading=reading)
+    text = _text(
+        whole,
+        as_json=as_json,
+        source=source,
+        where=where,
+        held=held,
+        limit=limit,
+        unreadable=unreadable,
+        reading=reading,
+    )
     write_inert(out, text)
     if unreadable:  # the report is made of the lines that were calls; the exit code says some were not
         return fail(unreadable, UNREADABLE_LINES, err)
@@ -116,8 +130,15 @@ def local_report_main(
 
 
 def _text(
-    whole: WholeDiagnosis, *, as_json: bool, source: str, where: str, held: int, limit: int | None,
-    unreadable: str | None, reading: DumpReading | None,
+    whole: WholeDiagnosis,
+    *,
+    as_json: bool,
+    source: str,
+    where: str,
+    held: int,
+    limit: int | None,
+    unreadable: str | None,
+    reading: DumpReading | None,
 ) -> str:
     from diagnosis import render_json, render_markdown
 
@@ -125,13 +146,17 @@ def _text(
     if as_json:
         doc = json.loads(render_json(whole.report))
         doc["source"] = {
-            "kind": source, "described": read, "calls_held": held, "calls_read": whole.calls,
-            "oldest_ms": whole.oldest_ms, "newest_ms": whole.newest_ms,
+            "kind": source,
+            "described": read,
+            "calls_held": held,
+            "calls_read": whole.calls,
+            "oldest_ms": whole.oldest_ms,
+            "newest_ms": whole.newest_ms,
             "unreadable_lines": reading.bad_count if reading is not None else 0,
             "unreadable": [str(b) for b in reading.bad_lines] if reading is not None else [],
             "duplicates": reading.duplicates if reading is not None else 0,
         }
-        doc["fetch_problems"] = {path: "not asked: the report was made from a local source" for path in PLATFORM_ONLY}
+        doc["fetch_problems"] = dict.fromkeys(PLATFORM_ONLY, "not asked: the report was made from a local source")
         doc["calls_limit"] = limit
         return json.dumps(doc, ensure_ascii=True, indent=2) + "\n"
     lines = ["", "## Where the calls came from", "", read]

@@ -108,7 +108,9 @@ def build_report_text(view: DiagnosisView, *, as_json: bool, limit: int) -> str:
         lines += [f"- `{path}`: {one_line(why, max_len=400)}" for path, why in notes.items()]
     else:
         lines.append("Every endpoint answered.")
-    lines.append("- `/models/{id}/failure-clusters` was not asked: it spends a judge call (use the app's Diagnosis screen).")
+    lines.append(
+        "- `/models/{id}/failure-clusters` was not asked: it spends a judge call (use the app's Diagnosis screen)."
+    )
     return text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
 
 
@@ -143,8 +145,9 @@ def report_main(
     except KeyboardInterrupt:
         return fail("interrupted", ExitCode.INTERRUPTED, err)
     if inputs.entries_error and inputs.model.value is None:
-        return fail(f"{inputs.entries_error}; {inputs.model.error or 'the model record is missing'}",
-                    ExitCode.UNREACHABLE, err)
+        return fail(
+            f"{inputs.entries_error}; {inputs.model.error or 'the model record is missing'}", ExitCode.UNREACHABLE, err
+        )
     view = analyse(inputs)
     text = build_report_text(view, as_json=as_json, limit=limit)
     # diagnosis's markdown is already inert; sanitising again costs nothing and guarantees that

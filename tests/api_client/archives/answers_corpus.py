@@ -36,14 +36,68 @@ _WORDS = (  # noqa: SIM905 - the words as a person types them, one string
     "ß straße STRASSE İstanbul ﬁne "
 ).split()
 _ODD = ("\x00", "\x1b[31m", "\u2028", "\t", "\r\n", '"', "\\", "<|im_start|>", "\U0001f642", "\x7f")
-QUERIES = ("model", "MODEL", "answer", "zanzibar", "xylograph", "gpt-4", "gpt", "4", "don't", "don", "e.g.",
-           "naïve", "naive", "café", "cafe", "résumé", "colour color", "state-of-the-art", "state of",
-           "42", "3.14", "foo_bar", "foo bar", "AND", "OR(", "NEAR", "prompt:secret", "secret", "###", "{{",
-           "...", "!!!", "🙂", "漢字", "日本", "中文", "ｆｕｌｌ", "full", "straße", "strasse", "istanbul",
-           "İstanbul", "fine", "ﬁne", "hello world", "upstream", "timeout", '"', "\\", "user", "the answer model",
-           "a", "x")  # fmt: skip
-FILTERS = (LogFilter(), LogFilter(source="chat"), LogFilter(errors_only=True), LogFilter(badge="error"),
-           LogFilter(since_ms=1_000_000 + 900 * 5))  # fmt: skip
+QUERIES = (
+    "model",
+    "MODEL",
+    "answer",
+    "zanzibar",
+    "xylograph",
+    "gpt-4",
+    "gpt",
+    "4",
+    "don't",
+    "don",
+    "e.g.",
+    "naïve",
+    "naive",
+    "café",
+    "cafe",
+    "résumé",
+    "colour color",
+    "state-of-the-art",
+    "state of",
+    "42",
+    "3.14",
+    "foo_bar",
+    "foo bar",
+    "AND",
+    "OR(",
+    "NEAR",
+    "prompt:secret",
+    "secret",
+    "###",
+    "{{",
+    "...",
+    "!!!",
+    "🙂",
+    "漢字",
+    "日本",
+    "中文",
+    "ｆｕｌｌ",
+    "full",
+    "straße",
+    "strasse",
+    "istanbul",
+    "İstanbul",
+    "fine",
+    "ﬁne",
+    "hello world",
+    "upstream",
+    "timeout",
+    '"',
+    "\\",
+    "user",
+    "the answer model",
+    "a",
+    "x",
+)
+FILTERS = (
+    LogFilter(),
+    LogFilter(source="chat"),
+    LogFilter(errors_only=True),
+    LogFilter(badge="error"),
+    LogFilter(since_ms=1_000_000 + 900 * 5),
+)
 
 
 def _text(rng: random.Random, n: int) -> str:
@@ -60,16 +114,29 @@ def corpus() -> list[LogEntry]:
         failed = rng.random() < 0.1
         user = _text(rng, rng.randint(0, 40))
         with_messages = rng.random() < 0.6
-        out.append(LogEntry.model_validate({
-            "id": f"log_{i:05d}", "model_id": "m", "source": ("eval", "chat", "chatroom", "test", None)[i % 5],
-            "created_at": 1_000_000 + i * 5 // 3, "prompt": None if i % 97 == 5 else f"<|user|>\n{user}\n<|assistant|>",
-            "messages": [{"role": "user", "content": user}] if with_messages else None,
-            "response": None if failed else _text(rng, rng.randint(0, 80)),
-            "error": "upstream timeout" if failed else None, "latency_ms": rng.randint(1, 9000),
-            "max_tokens": 256, "prompt_tokens": rng.randint(1, 400), "completion_tokens": None if failed else 5,
-            "finish_reason": "error" if failed else "stop", "eval_id": "ev_1" if i % 7 == 0 else None,
-            "run_id": None, "result_id": None, "message_id": None,
-        }))  # fmt: skip
+        out.append(
+            LogEntry.model_validate(
+                {
+                    "id": f"log_{i:05d}",
+                    "model_id": "m",
+                    "source": ("eval", "chat", "chatroom", "test", None)[i % 5],
+                    "created_at": 1_000_000 + i * 5 // 3,
+                    "prompt": None if i % 97 == 5 else f"<|user|>\n{user}\n<|assistant|>",
+                    "messages": [{"role": "user", "content": user}] if with_messages else None,
+                    "response": None if failed else _text(rng, rng.randint(0, 80)),
+                    "error": "upstream timeout" if failed else None,
+                    "latency_ms": rng.randint(1, 9000),
+                    "max_tokens": 256,
+                    "prompt_tokens": rng.randint(1, 400),
+                    "completion_tokens": None if failed else 5,
+                    "finish_reason": "error" if failed else "stop",
+                    "eval_id": "ev_1" if i % 7 == 0 else None,
+                    "run_id": None,
+                    "result_id": None,
+                    "message_id": None,
+                }
+            )
+        )
     return out
 
 
@@ -128,8 +195,18 @@ def _as_json(call: Any) -> Any:
 
 
 def _row(row: Any) -> tuple[Any, ...]:
-    return (row.id, row.created_at, row.source, row.latency_ms, row.finish_reason, row.failed, list(row.badges),
-            row.prompt_prefix, row.response_prefix, row.error_prefix)  # fmt: skip
+    return (
+        row.id,
+        row.created_at,
+        row.source,
+        row.latency_ms,
+        row.finish_reason,
+        row.failed,
+        list(row.badges),
+        row.prompt_prefix,
+        row.response_prefix,
+        row.error_prefix,
+    )
 
 
 def v1_archive(folder: Path) -> Path:

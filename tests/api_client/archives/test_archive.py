@@ -142,8 +142,7 @@ def test_any_sequence_of_batches_gives_the_sorted_deduplicated_list(
         waiting: set[str] = set()  # stored unnumbered, not listed yet
         for batch, number in batches:
             entries = [
-                entry(n, n // 5 * 7 % 13 + 1000, source=src, error="x" if n % 3 == 0 else None)
-                for n, src in batch
+                entry(n, n // 5 * 7 % 13 + 1000, source=src, error="x" if n % 3 == 0 else None) for n, src in batch
             ]
             new = {e.id for e in entries} - set(held)
             assert archive.add(entries, number=number) == len(new)
@@ -195,9 +194,18 @@ def test_filtered_lists_follow_later_inserts(archive: Archive) -> None:
     assert archive.count(flt) == 5
     archive.add([entry(i, 100 + i, source="chat") for i in range(20, 23)])  # appended
     archive.add([entry(i, 100 + i, source="chat") for i in range(2)])  # prepended
-    assert ids(archive.window(flt, 0, 100)) == ["log_00000", "log_00001", "log_00011", "log_00013",
-                                                 "log_00015", "log_00017", "log_00019", "log_00020",
-                                                 "log_00021", "log_00022"]  # fmt: skip
+    assert ids(archive.window(flt, 0, 100)) == [
+        "log_00000",
+        "log_00001",
+        "log_00011",
+        "log_00013",
+        "log_00015",
+        "log_00017",
+        "log_00019",
+        "log_00020",
+        "log_00021",
+        "log_00022",
+    ]
     archive.add([entry(50, 114, source="chat")])  # between log_00013 and log_00015
     assert ids(archive.window(flt, 3, 3)) == ["log_00013", "log_00050", "log_00015"]
 
@@ -304,9 +312,7 @@ def test_a_second_connection_sees_new_rows(tmp_path: Path) -> None:
         one.add([entry(i, i, source="chat") for i in range(3)])
         assert two.count(LogFilter(source="chat")) == 3
         two.add([entry(9, 1, source="chat")])  # lands in the middle for `one`
-        assert ids(one.window(LogFilter(source="chat"), 0, 10)) == [
-            "log_00000", "log_00001", "log_00009", "log_00002"
-        ]  # fmt: skip
+        assert ids(one.window(LogFilter(source="chat"), 0, 10)) == ["log_00000", "log_00001", "log_00009", "log_00002"]
         assert one.count() == 4
 
 

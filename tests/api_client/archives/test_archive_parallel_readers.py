@@ -24,8 +24,12 @@ RARE = 700  # rows holding the rare word: over readers.PARALLEL_MIN
 def calls() -> list[LogEntry]:
     """2,100 calls, every third with "zanzibar", stored in an order unlike their times."""
     made = [
-        LogEntry(id=f"log_{i:05d}", created_at=1_000_000 + 17 * i,
-                 prompt=("zanzibar " if i % 3 == 0 else "") + f"question {i}", response=f"answer {i}")
+        LogEntry(
+            id=f"log_{i:05d}",
+            created_at=1_000_000 + 17 * i,
+            prompt=("zanzibar " if i % 3 == 0 else "") + f"question {i}",
+            response=f"answer {i}",
+        )
         for i in range(3 * RARE)
     ]
     random.Random(30).shuffle(made)
@@ -42,7 +46,7 @@ def archive(tmp_path: Path) -> Iterator[Archive]:
 
 
 def answers(archive: Archive) -> tuple[object, ...]:
-    archive._lists.invalidate()  # noqa: SLF001 - each way builds the list anew
+    archive._lists.invalidate()
     flt = LogFilter(text="zanzibar")
     found = archive.search("zanzibar")
     n = archive.count(flt)
@@ -60,21 +64,23 @@ def answers_alone_then_fanned_out(archive: Archive, monkeypatch: pytest.MonkeyPa
 
 
 def test_rows_read_on_parallel_readers_are_exactly_those_of_one_connection(
-        archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
     alone, fanned = answers_alone_then_fanned_out(archive, monkeypatch)  # every sample looks cold
     assert fanned == alone
     count, ids, n, rows, _ = fanned
     want = sorted((c for c in calls() if "zanzibar" in (c.prompt or "")), key=lambda c: c.created_at)
     assert count == n == RARE and ids == [c.id for c in want[:1000]]
     assert [r[0] for r in rows] == [c.id for c in want]  # oldest first
-    assert archive._readers._conns is not None  # noqa: SLF001 - the readers did the reading
+    assert archive._readers._conns is not None
 
 
 def test_rows_in_the_page_cache_are_read_on_the_archives_own_connection(
-        archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(readers, "COLD_SECONDS_PER_ROW", 1.0)  # every sample looks cached
     answers(archive)
-    assert archive._readers._conns is None  # noqa: SLF001 - no reader was opened
+    assert archive._readers._conns is None
 
 
 def test_the_readers_close_with_the_archive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,7 +88,7 @@ def test_the_readers_close_with_the_archive(tmp_path: Path, monkeypatch: pytest.
     archive = Archive(tmp_path / "a.sqlite3")
     archive.add(calls())
     answers(archive)
-    conns = archive._readers._conns  # noqa: SLF001
+    conns = archive._readers._conns
     assert conns is not None and len(conns) == readers.READERS
     archive.close()
     assert not [t for t in threading.enumerate() if t.name.startswith("archive-read")]
@@ -91,7 +97,8 @@ def test_the_readers_close_with_the_archive(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_readers_that_cannot_open_leave_the_answer_to_the_archives_connection(
-        archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def refused(*args: object, **kwargs: object) -> sqlite3.Connection:
         raise sqlite3.OperationalError("unable to open database file")
 
@@ -101,23 +108,25 @@ def test_readers_that_cannot_open_leave_the_answer_to_the_archives_connection(
 
 
 def test_readers_that_fail_while_reading_leave_the_answer_to_the_archives_connection(
-        archive: Archive, monkeypatch: pytest.MonkeyPatch) -> None:
+    archive: Archive, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = readers._rows_on
 
     def failing(conn: sqlite3.Connection, keys: list[int], columns: str, key: str) -> list[tuple[object, ...]]:
-        if conn is not archive._conn:  # noqa: SLF001 - a reader, not the archive's own connection
+        if conn is not archive._conn:
             raise sqlite3.OperationalError("attempt to write a readonly database")
         return real(conn, keys, columns, key)
 
     monkeypatch.setattr(readers, "_rows_on", failing)
     alone, fanned = answers_alone_then_fanned_out(archive, monkeypatch)
     assert fanned == alone
-    assert archive._readers._conns is None  # noqa: SLF001 - closed, not tried again
+    assert archive._readers._conns is None
 
 
 @pytest.mark.parametrize("word", ["question", "zanzibar", "answer zanzibar", "absent"])
 def test_a_match_count_split_over_readers_is_the_count_of_one_connection(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, word: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, word: str
+) -> None:
     """A common word's list counted from the index in rowid ranges on two readers: the same
     count, ids and windows as one query, also after more rows arrive."""
     monkeypatch.setattr(fulltext, "ARRAY_BELOW", 0)  # every match listed from the index
@@ -133,7 +142,7 @@ def test_a_match_count_split_over_readers_is_the_count_of_one_connection(
             first = a.search(word), a.count(LogFilter(text=word))
             a.add(stored[1500:])
             flt = LogFilter(text=word)
-            return first, a.search(word), a.count(flt), a.window(flt, 0, 50), (a._readers._conns is not None)  # noqa: SLF001
+            return first, a.search(word), a.count(flt), a.window(flt, 0, 50), (a._readers._conns is not None)
 
     *split, used = listed(True)
     *alone, _ = listed(False)

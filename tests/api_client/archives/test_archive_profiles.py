@@ -36,10 +36,16 @@ async def open_logs_until_archived(sim: SimulatorServer, profile: str) -> Path:
     """Start the app on the simulator's model as ``--profile`` ``profile`` would ("" for no
     profile), wait until the Logs screen has its archive open; return the archive's path."""
     async with BlahClient(sim.base_url, deadline=2.0) as client:
-        ctx = AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url,
-                         settings=settings_with(QUICK_TAIL), profile=profile)
+        ctx = AppContext(
+            model_id=sim.person_model_id,
+            client=client,
+            base_url=sim.base_url,
+            settings=settings_with(QUICK_TAIL),
+            profile=profile,
+        )
         app = create_app(ctx)
         async with app.run_test(size=SIZE) as pilot:
+
             def archived() -> bool:
                 screen = app.screen
                 return isinstance(screen, LogsScreen) and screen.feed is not None and screen.feed.archive is not None
@@ -69,8 +75,13 @@ async def test_an_archive_made_before_profiles_is_still_the_implicit_profile_s(s
 
     before = data_dir() / "archives" / Archive.path_for(data_dir(), sim.base_url, sim.person_model_id).name
     with Archive.for_model(data_dir(), "blah.dev", sim.base_url, sim.person_model_id) as archive:
-        archive.add([LogEntry.model_validate({"id": "kept-from-before", "created_at": 1_750_000_000_000,
-                                              "model_id": sim.person_model_id})])
+        archive.add(
+            [
+                LogEntry.model_validate(
+                    {"id": "kept-from-before", "created_at": 1_750_000_000_000, "model_id": sim.person_model_id}
+                )
+            ]
+        )
     assert before.exists()
     path = await open_logs_until_archived(sim, "")
     assert path == before
@@ -81,7 +92,9 @@ async def test_an_archive_made_before_profiles_is_still_the_implicit_profile_s(s
 def test_export_fills_the_profile_s_archive_and_archives_lists_them_by_profile(
     sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_config_text(f'[profiles.local]\nbase_url = "{sim.base_url}"\n\n[profiles.other]\nbase_url = "{sim.base_url}/api/v1"\n')
+    write_config_text(
+        f'[profiles.local]\nbase_url = "{sim.base_url}"\n\n[profiles.other]\nbase_url = "{sim.base_url}/api/v1"\n'
+    )
     model = sim.person_model_id
     assert main(["export", model, "--profile", "other", "-o", str(tmp_path / "a.jsonl")]) == 0
     assert main(["export", model, "--profile", "local", "-o", str(tmp_path / "b.jsonl")]) == 0
@@ -93,6 +106,8 @@ def test_export_fills_the_profile_s_archive_and_archives_lists_them_by_profile(
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:3] == ["PROFILE", "PLATFORM", "MODEL"]
     assert [line.split()[:3] for line in lines[1:4]] == [
-        ["default", sim.base_url, model], ["local", sim.base_url, model], ["other", sim.base_url, model]
+        ["default", sim.base_url, model],
+        ["local", sim.base_url, model],
+        ["other", sim.base_url, model],
     ]
     assert "3 archives" in lines[5]

@@ -84,8 +84,28 @@ def test_user_text_is_searched_literally(archive: Archive, query: str, expected:
 
 @pytest.mark.parametrize(
     "query",
-    ['"unbalanced', "a OR", "NOT", "(", ")", "-x", "^x", "x*", "col:", "NEAR(a b, 2)", "\\", "'", "\x00",
-     "x\ud800y", "\u202e", "a" * 5000, "AND AND AND", "{", "+", "prompt : x"],
+    [
+        '"unbalanced',
+        "a OR",
+        "NOT",
+        "(",
+        ")",
+        "-x",
+        "^x",
+        "x*",
+        "col:",
+        "NEAR(a b, 2)",
+        "\\",
+        "'",
+        "\x00",
+        "x\ud800y",
+        "\u202e",
+        "a" * 5000,
+        "AND AND AND",
+        "{",
+        "+",
+        "prompt : x",
+    ],
 )
 def test_hostile_queries_never_raise(archive: Archive, query: str) -> None:
     result = archive.search(query)

@@ -191,9 +191,20 @@ class _Pages:
     def __init__(self, entries: list[LogEntry]) -> None:
         self.entries = entries
 
-    async def get_logs(self, model_id: str, *, since: int | None = None, before: int | None = None,
-                       limit: int | None = None, **_: object) -> LogPage:  # fmt: skip
-        kept = [e for e in self.entries if (since is None or e.created_at > since) and (before is None or e.created_at < before)]
+    async def get_logs(
+        self,
+        model_id: str,
+        *,
+        since: int | None = None,
+        before: int | None = None,
+        limit: int | None = None,
+        **_: object,
+    ) -> LogPage:
+        kept = [
+            e
+            for e in self.entries
+            if (since is None or e.created_at > since) and (before is None or e.created_at < before)
+        ]
         page = sorted(kept, key=lambda e: e.created_at, reverse=True)[: limit or 50]
         return LogPage(logs=page)
 

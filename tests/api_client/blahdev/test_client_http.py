@@ -11,7 +11,18 @@ import httpx
 import pytest
 
 from api_client.blahdev.client import BlahClient
-from api_client.errors import AuthError, BadRequestError, BlahError, ConflictError, InvalidResponseError, NotFoundError, OutcomeUnknownError, RateLimitedError, ServerError, UnreachableError
+from api_client.errors import (
+    AuthError,
+    BadRequestError,
+    BlahError,
+    ConflictError,
+    InvalidResponseError,
+    NotFoundError,
+    OutcomeUnknownError,
+    RateLimitedError,
+    ServerError,
+    UnreachableError,
+)
 from api_client.transport.retry import parse_retry_after
 from tests.support.client_fakes import KEY, TrickleStream, json_answer, make_client
 
@@ -179,9 +190,7 @@ def test_base_url_normalised() -> None:
         (500, "database exploded", ServerError),
     ],
 )
-async def test_status_mapping_keeps_string_error(
-    status: int, error: str, kind: type[BlahError]
-) -> None:
+async def test_status_mapping_keeps_string_error(status: int, error: str, kind: type[BlahError]) -> None:
     client, rec = make_client(lambda r: json_answer({"error": error}, status))
     async with client:
         with pytest.raises(kind) as info:
@@ -207,9 +216,7 @@ async def test_object_error_keeps_code_and_message() -> None:
 
 async def test_html_page_is_invalid_response_with_short_excerpt() -> None:
     page = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>" + ("x" * 5000)
-    client, _ = make_client(
-        lambda r: httpx.Response(200, text=page, headers={"content-type": "text/html"})
-    )
+    client, _ = make_client(lambda r: httpx.Response(200, text=page, headers={"content-type": "text/html"}))
     async with client:
         with pytest.raises(InvalidResponseError) as info:
             await client.list_models()
@@ -220,9 +227,7 @@ async def test_html_page_is_invalid_response_with_short_excerpt() -> None:
 
 
 async def test_html_502_is_server_error_after_retries() -> None:
-    client, rec = make_client(
-        lambda r: httpx.Response(502, text="<html>Bad gateway</html>"), max_attempts=3
-    )
+    client, rec = make_client(lambda r: httpx.Response(502, text="<html>Bad gateway</html>"), max_attempts=3)
     async with client:
         with pytest.raises(ServerError) as info:
             await client.list_runs()
@@ -254,9 +259,7 @@ async def test_control_characters_never_reach_error_text() -> None:
 
 
 async def test_redirect_not_followed() -> None:
-    client, rec = make_client(
-        lambda r: httpx.Response(302, headers={"location": "https://elsewhere.example/steal"})
-    )
+    client, rec = make_client(lambda r: httpx.Response(302, headers={"location": "https://elsewhere.example/steal"}))
     async with client:
         with pytest.raises(InvalidResponseError) as info:
             await client.list_models()
@@ -294,9 +297,7 @@ def test_parse_retry_after_forms() -> None:
 
 
 async def test_retry_after_beyond_cap_is_raised_not_slept() -> None:
-    client, rec = make_client(
-        lambda r: json_answer({"error": "quota"}, 429, **{"Retry-After": "3600"})
-    )
+    client, rec = make_client(lambda r: json_answer({"error": "quota"}, 429, **{"Retry-After": "3600"}))
     async with client:
         with pytest.raises(RateLimitedError) as info:
             await client.list_models()
@@ -541,9 +542,7 @@ async def test_upload_in_chunks_with_progress_to_foreign_origin_without_key() ->
     data = bytes(range(256)) * 1000  # 256 000 bytes: four 64 KiB chunks
     progress: list[tuple[int, int]] = []
     async with client:
-        await client.upload_training_set(
-            ticket, data, progress=lambda s, t: progress.append((s, t))
-        )
+        await client.upload_training_set(ticket, data, progress=lambda s, t: progress.append((s, t)))
     assert received["body"] == data
     assert "authorization" not in received["headers"]
     assert received["headers"]["content-type"] == "application/jsonl"
@@ -599,9 +598,7 @@ async def test_lens_analyze_streams_events_line_by_line() -> None:
         events = [e async for e in client.lens_analyze("m1", "The capital of France is")]
     assert [e.type for e in events] == ["start", "layer", "done"]
     assert events[1].top_k == [{"token": " Paris", "prob": 0.4}]
-    assert rec.requests[0].read() == (
-        b'{"prompt":"The capital of France is","max_new_tokens":1,"top_k":5}'
-    )
+    assert rec.requests[0].read() == (b'{"prompt":"The capital of France is","max_new_tokens":1,"top_k":5}')
 
 
 async def test_lens_analyze_cancel_closes_stream() -> None:
@@ -624,9 +621,7 @@ async def test_lens_analyze_cancel_closes_stream() -> None:
 
 
 async def test_lens_analyze_broken_line_is_invalid() -> None:
-    client, _ = make_client(
-        lambda r: httpx.Response(200, stream=_LensStream([b'{"type":"start"}\nnot json\n'], False))
-    )
+    client, _ = make_client(lambda r: httpx.Response(200, stream=_LensStream([b'{"type":"start"}\nnot json\n'], False)))
     async with client:
         with pytest.raises(InvalidResponseError):
             async for _ in client.lens_analyze("m1", "p"):

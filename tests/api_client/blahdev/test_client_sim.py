@@ -14,7 +14,19 @@ import httpx
 import pytest
 
 from api_client.blahdev.client import BlahClient
-from api_client.errors import AuthError, BadRequestError, ConflictError, InvalidResponseError, MissingKeyError, NotFoundError, OutcomeUnknownError, RateLimitedError, ServerError, UnreachableError, UnsafePathError
+from api_client.errors import (
+    AuthError,
+    BadRequestError,
+    ConflictError,
+    InvalidResponseError,
+    MissingKeyError,
+    NotFoundError,
+    OutcomeUnknownError,
+    RateLimitedError,
+    ServerError,
+    UnreachableError,
+    UnsafePathError,
+)
 from api_client.transport.retry import RetryPolicy
 from simulator.blahdev import runs as sim_runs
 from simulator.chaos import ChaosConfig
@@ -90,9 +102,7 @@ async def test_diagnose_results_runs_leaderboard(client: BlahClient, sim: Simula
     assert board and scores == sorted(scores, reverse=True)
 
 
-async def test_health_compare_chatroom_games_sets_lens(
-    client: BlahClient, sim: SimulatorServer
-) -> None:
+async def test_health_compare_chatroom_games_sets_lens(client: BlahClient, sim: SimulatorServer) -> None:
     health = await client.health(sim.person_model_id)
     assert health.model_id == sim.person_model_id and health.checks
     comparison = await client.compare([sim.person_model_id, sim.peer_model_ids[0]])
@@ -112,9 +122,7 @@ async def test_health_compare_chatroom_games_sets_lens(
     assert isinstance(await client.list_webhooks(), list)
     bundle = await client.lens(sim.person_model_id)
     assert bundle.available is True
-    events = [
-        e async for e in client.lens_analyze(sim.person_model_id, "Once upon a time", top_k=3)
-    ]
+    events = [e async for e in client.lens_analyze(sim.person_model_id, "Once upon a time", top_k=3)]
     assert events[0].type == "start" and events[-1].type == "done"
     layer = next(e for e in events if e.type == "layer")
     assert layer.top_k is not None and len(layer.top_k) == 3
@@ -225,9 +233,7 @@ async def test_error_kinds_from_the_simulator(client: BlahClient, sim: Simulator
     assert needs_key.value.status == 401
 
 
-async def test_path_traversal_never_reaches_another_endpoint(
-    fresh: BlahClient, fresh_sim: SimulatorServer
-) -> None:
+async def test_path_traversal_never_reaches_another_endpoint(fresh: BlahClient, fresh_sim: SimulatorServer) -> None:
     started = await fresh.start_run([fresh_sim.person_model_id])
     assert started.run is not None
     run_id = started.run.id
@@ -298,9 +304,7 @@ async def test_chaos_slow_answers_hit_the_deadline(fresh_sim: SimulatorServer) -
 
 async def test_pool_survives_cancelled_requests(fresh_sim: SimulatorServer) -> None:
     limits = httpx.Limits(max_connections=3, max_keepalive_connections=3)
-    async with BlahClient(
-        fresh_sim.base_url, limits=limits, timeout=httpx.Timeout(10, pool=3)
-    ) as c:
+    async with BlahClient(fresh_sim.base_url, limits=limits, timeout=httpx.Timeout(10, pool=3)) as c:
         fresh_sim.set_chaos(ChaosConfig(rate_latency=1.0, latency_s=30))
         tasks = [asyncio.create_task(c.list_models()) for _ in range(50)]
         await asyncio.sleep(0.2)
@@ -315,9 +319,7 @@ async def test_pool_survives_cancelled_requests(fresh_sim: SimulatorServer) -> N
 # --------------------------------------------------------------------------- tail
 
 
-async def test_tail_delivers_a_burst_bigger_than_a_page_once(
-    fresh: BlahClient, fresh_sim: SimulatorServer
-) -> None:
+async def test_tail_delivers_a_burst_bigger_than_a_page_once(fresh: BlahClient, fresh_sim: SimulatorServer) -> None:
     model = fresh_sim.person_model_id
     tail = fresh.tail_logs(model)  # pages of 500: more than the 300 the simulator puts in 1 ms
     small = fresh.tail_logs(model, page_size=200)  # fewer than one millisecond can hold

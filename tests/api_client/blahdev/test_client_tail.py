@@ -172,9 +172,7 @@ async def test_transient_errors_are_retried_with_retry_after() -> None:
             server.insert(T0 + 1)
 
     async with tail_client(server) as client:
-        tail = client.tail_logs(
-            "m1", interval=1, max_interval=60, sleep=sleep, on_state=states.append
-        )
+        tail = client.tail_logs("m1", interval=1, max_interval=60, sleep=sleep, on_state=states.append)
         batch = await anext(tail)
     assert len(batch) == 1
     assert sleeps == [1, 1, 7, 4]  # error backoff doubles; Retry-After 7 beats 2

@@ -16,16 +16,33 @@ from api_client.blahdev.wire_logs import FIELDS, canonical_entries, messages_jso
 from api_client.errors import InvalidResponseError  # noqa: F401  (the general path's error)
 
 NASTY = [
-    "", "plain", 'quote " and backslash \\', "\x00\x01\x1b[31m\x7f\x9b", "\t\n\r\b\f", "\u2028\u2029",
-    "é ß 漢字 🙂 \U0001f9ea", '},{"id":"log_x","model_id":null}', "</script><!--", "\ud7ff\ue000\uffff",
+    "",
+    "plain",
+    'quote " and backslash \\',
+    "\x00\x01\x1b[31m\x7f\x9b",
+    "\t\n\r\b\f",
+    "\u2028\u2029",
+    "é ß 漢字 🙂 \U0001f9ea",
+    '},{"id":"log_x","model_id":null}',
+    "</script><!--",
+    "\ud7ff\ue000\uffff",
 ]
 
 
 def call(i: int, **over: Any) -> dict[str, Any]:
-    base: dict[str, Any] = {name: None for name in FIELDS}
-    base.update(id=f"log_{i:07d}", model_id="m", source="test", created_at=1_700_000_000_000 - i,
-                prompt=NASTY[i % len(NASTY)], messages=[{"role": "user", "content": NASTY[(i + 3) % len(NASTY)]}],
-                response=NASTY[(i + 5) % len(NASTY)], latency_ms=i, max_tokens=64, finish_reason="stop")  # fmt: skip
+    base: dict[str, Any] = dict.fromkeys(FIELDS)
+    base.update(
+        id=f"log_{i:07d}",
+        model_id="m",
+        source="test",
+        created_at=1_700_000_000_000 - i,
+        prompt=NASTY[i % len(NASTY)],
+        messages=[{"role": "user", "content": NASTY[(i + 3) % len(NASTY)]}],
+        response=NASTY[(i + 5) % len(NASTY)],
+        latency_ms=i,
+        max_tokens=64,
+        finish_reason="stop",
+    )
     base.update(over)
     return base
 
@@ -46,7 +63,9 @@ def test_canonical_calls_take_the_fast_path_and_keep_pydantics_bytes() -> None:
     assert [e.line for e in page.logs] == pydantic_lines(page_body(logs))
     assert [e.id for e in page.logs] == [c["id"] for c in logs]
     # what the archive stores: the messages' JSON as ``messages_json`` writes it from models
-    assert [e.messages_json for e in page.logs] == [messages_json(e.messages) for e in LogPage.model_validate_json(page_body(logs)).logs]
+    assert [e.messages_json for e in page.logs] == [
+        messages_json(e.messages) for e in LogPage.model_validate_json(page_body(logs)).logs
+    ]
 
 
 text = st.one_of(st.none(), st.text(max_size=40))
@@ -97,7 +116,9 @@ def test_a_page_that_is_not_canonical_is_validated_and_written_as_before(odd: di
     assert [e.line for e in wire_page_parser.from_json(body).logs] == pydantic_lines(body)
 
 
-@pytest.mark.parametrize("messages", [[{"role": "user", "content": 3}], [["user", "hi"]], ["hi"], [{"role": 1, "content": "x"}]])
+@pytest.mark.parametrize(
+    "messages", [[{"role": "user", "content": 3}], [["user", "hi"]], ["hi"], [{"role": 1, "content": "x"}]]
+)
 def test_messages_the_fast_path_does_not_know_leave_the_page_to_pydantic(messages: list[Any]) -> None:
     assert canonical_entries([call(0), call(1, messages=messages)]) is None
 

@@ -52,27 +52,40 @@ async def _nosleep(_: float) -> None:
     return None
 
 
-def make(bf: BlobfishServer, transport: httpx.AsyncBaseTransport | None = None, key: str | None = None,
-         **kw: Any) -> BenchmarkClient:
-    return BenchmarkClient(bf.base_url, bf.account_key if key is None else key, transport=transport,
-                           sleep=_nosleep, **kw)
+def make(
+    bf: BlobfishServer, transport: httpx.AsyncBaseTransport | None = None, key: str | None = None, **kw: Any
+) -> BenchmarkClient:
+    return BenchmarkClient(
+        bf.base_url, bf.account_key if key is None else key, transport=transport, sleep=_nosleep, **kw
+    )
 
 
-async def start_and_watch(bf: BlobfishServer, clock: FakeClock, transport: httpx.AsyncBaseTransport | None = None,
-                          api_key: str | None = None, suite: str = "sample", **kw: Any
-                          ) -> tuple[Any, Any, list[WatchEvent]]:
+async def start_and_watch(
+    bf: BlobfishServer,
+    clock: FakeClock,
+    transport: httpx.AsyncBaseTransport | None = None,
+    api_key: str | None = None,
+    suite: str = "sample",
+    **kw: Any,
+) -> tuple[Any, Any, list[WatchEvent]]:
     events: list[WatchEvent] = []
     async with make(bf, transport, **kw) as client:
         started = await client.start_suite(SLUG, provider="xai", model="grok-4", suite=suite, api_key=api_key)
         path = client.poll_path(SLUG, started.record.run_id, started.location)
-        result = await watch_suite(lambda: client.poll_suite(path), first_wait=started.retry_after,
-                                   first_record=started.record, sleep=clock.sleep, clock=clock.time,
-                                   on_event=events.append)
+        result = await watch_suite(
+            lambda: client.poll_suite(path),
+            first_wait=started.retry_after,
+            first_record=started.record,
+            sleep=clock.sleep,
+            clock=clock.time,
+            on_event=events.append,
+        )
     return started, result, events
 
 
-def test_the_watch_waits_what_the_server_asks_and_ends_at_the_final_status(bf: BlobfishServer,
-                                                                           clock: FakeClock) -> None:
+def test_the_watch_waits_what_the_server_asks_and_ends_at_the_final_status(
+    bf: BlobfishServer, clock: FakeClock
+) -> None:
     started, result, events = asyncio.run(start_and_watch(bf, clock))
     assert started.retry_after == 5
     assert started.location and started.location.endswith(f"/runs/{started.record.run_id}")
@@ -85,8 +98,9 @@ def test_the_watch_waits_what_the_server_asks_and_ends_at_the_final_status(bf: B
     assert sim_bench.QUEUE_S + 10 * sim_bench.TASK_S <= sum(clock.sleeps) < sim_bench.QUEUE_S + 11 * sim_bench.TASK_S
 
 
-def test_chaos_on_the_polls_never_ends_the_watch_early_nor_starts_a_second_suite(bf: BlobfishServer,
-                                                                                  clock: FakeClock) -> None:
+def test_chaos_on_the_polls_never_ends_the_watch_early_nor_starts_a_second_suite(
+    bf: BlobfishServer, clock: FakeClock
+) -> None:
     transport = BreakPolls(["503", "reset", "429", "ok", "503", "503", "reset", "429", "503"])
     started, result, events = asyncio.run(start_and_watch(bf, clock, transport, max_attempts=1))
     assert transport.injected.count("503") == 4 and transport.injected.count("429") == 2
@@ -137,8 +151,9 @@ def test_the_single_run_gets_five_minutes_and_its_record(bf: BlobfishServer) -> 
     assert run.steps and len(run.steps) <= 3 and run.evidence_url
 
 
-def test_an_interrupted_suite_is_final_with_the_tasks_graded_so_far_and_no_score(bf: BlobfishServer,
-                                                                                  clock: FakeClock) -> None:
+def test_an_interrupted_suite_is_final_with_the_tasks_graded_so_far_and_no_score(
+    bf: BlobfishServer, clock: FakeClock
+) -> None:
     bf.die_after_tasks(3)
     _, result, _ = asyncio.run(start_and_watch(bf, clock))
     record: SuiteRun = result.record
@@ -194,8 +209,9 @@ def _completed(bf: BlobfishServer, clock: FakeClock) -> str:
     return str(result.record.run_id)
 
 
-def test_submit_once_then_already_submitted_names_the_row_then_delete_allows_again(bf: BlobfishServer,
-                                                                                   clock: FakeClock) -> None:
+def test_submit_once_then_already_submitted_names_the_row_then_delete_allows_again(
+    bf: BlobfishServer, clock: FakeClock
+) -> None:
     run_id = _completed(bf, clock)
 
     async def go() -> Any:
@@ -264,8 +280,9 @@ def _completed_ungraded(bf: BlobfishServer, clock: FakeClock) -> str:
 
     async def start() -> str:
         async with make(bf) as client:
-            return (await client.start_suite(SLUG, provider="xai", model="grok-4", suite="sample",
-                                             max_tasks=1)).record.run_id
+            return (
+                await client.start_suite(SLUG, provider="xai", model="grok-4", suite="sample", max_tasks=1)
+            ).record.run_id
 
     run_id = asyncio.run(start())
     clock.now += 3600
@@ -289,13 +306,17 @@ def test_an_over_long_name_is_refused_here_and_by_the_platform(bf: BlobfishServe
 
     asyncio.run(local())
     assert transport.sent == []
-    answer = sim_http.post(f"{bf.base_url}/api/v1/benchmarks/{SLUG}/runs/{run_id}/submit",
-                        headers={"X-API-Key": bf.account_key}, json={"notes": "n" * 501})
+    answer = sim_http.post(
+        f"{bf.base_url}/api/v1/benchmarks/{SLUG}/runs/{run_id}/submit",
+        headers={"X-API-Key": bf.account_key},
+        json={"notes": "n" * 501},
+    )
     assert answer.status_code == 400 and answer.json()["error"] == "invalid_submission"
 
 
-def test_invalid_submission_from_the_platform_has_its_sentence(bf: BlobfishServer, clock: FakeClock,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_invalid_submission_from_the_platform_has_its_sentence(
+    bf: BlobfishServer, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run_id = _completed(bf, clock)
     monkeypatch.setattr(bench_client, "check_submission", lambda *_: None)  # let the platform judge it
 

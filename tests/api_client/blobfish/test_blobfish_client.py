@@ -41,8 +41,9 @@ def run(coro):  # type: ignore[no-untyped-def]
     return asyncio.run(coro)
 
 
-def client(bf: BlobfishServer, transport: httpx.AsyncBaseTransport | None = None, key: str | None = None,
-           **kw: object) -> BlobfishClient:
+def client(
+    bf: BlobfishServer, transport: httpx.AsyncBaseTransport | None = None, key: str | None = None, **kw: object
+) -> BlobfishClient:
     return BlobfishClient(bf.base_url, bf.account_key if key is None else key, transport=transport, **kw)  # type: ignore[arg-type]
 
 
@@ -53,8 +54,12 @@ def platform_jsonl(bf: BlobfishServer, evaluation_id: str) -> bytes:
     """The platform's own JSONL of one evaluation (an evaluation never changes: read once)."""
     if evaluation_id in _JSONL:
         return _JSONL[evaluation_id]
-    answer = sim_http.get(f"{bf.base_url}/api/v1/evaluations/{evaluation_id}", params={"format": "jsonl"},
-                       headers={"X-API-Key": bf.account_key}, timeout=10)
+    answer = sim_http.get(
+        f"{bf.base_url}/api/v1/evaluations/{evaluation_id}",
+        params={"format": "jsonl"},
+        headers={"X-API-Key": bf.account_key},
+        timeout=10,
+    )
     answer.raise_for_status()
     _JSONL[evaluation_id] = answer.content
     return answer.content
@@ -246,7 +251,9 @@ def test_a_timed_out_answer_is_resent_once_too(bf: BlobfishServer) -> None:
             return (await c.publish(envelope("timeout-once"))).evaluation_id
 
     evaluation_id = run(go())
-    assert [e["evaluation_id"] for e in bf.store.account.evaluations if e["job_id"] == "timeout-once"] == [evaluation_id]
+    assert [e["evaluation_id"] for e in bf.store.account.evaluations if e["job_id"] == "timeout-once"] == [
+        evaluation_id
+    ]
 
 
 def test_publishing_the_same_bytes_again_gives_the_same_evaluation(bf: BlobfishServer) -> None:
@@ -356,16 +363,28 @@ def _core(handler, **kw):  # type: ignore[no-untyped-def]
     async def no_sleep(_: float) -> None:
         return None
 
-    return HttpCore("https://blobfish.ai", "bf_test", transport=httpx.MockTransport(handler), timeout=5,
-                    deadline=5, retry=RetryPolicy(), sleep=no_sleep, limits=None, user_agent="t", **kw)
+    return HttpCore(
+        "https://blobfish.ai",
+        "bf_test",
+        transport=httpx.MockTransport(handler),
+        timeout=5,
+        deadline=5,
+        retry=RetryPolicy(),
+        sleep=no_sleep,
+        limits=None,
+        user_agent="t",
+        **kw,
+    )
 
 
 @pytest.mark.parametrize(
     ("body", "code"),
     [
         ({"error": "run_in_progress", "message": "a suite run is in flight", "run_id": "bmrs_1"}, "run_in_progress"),
-        ({"error": {"message": "a suite run is in flight", "type": "conflict", "code": "run_in_progress"}},
-         "run_in_progress"),
+        (
+            {"error": {"message": "a suite run is in flight", "type": "conflict", "code": "run_in_progress"}},
+            "run_in_progress",
+        ),
         ({"code": "run_in_progress", "message": "a suite run is in flight"}, "run_in_progress"),
         ({"error": "a sentence, not a code"}, None),
     ],
@@ -384,8 +403,10 @@ async def test_a_code_maps_to_its_typed_error() -> None:
     class RunInProgress(ConflictError):
         pass
 
-    core = _core(lambda request: httpx.Response(409, json={"error": "run_in_progress", "message": "busy"}),
-                 error_types={"run_in_progress": RunInProgress})
+    core = _core(
+        lambda request: httpx.Response(409, json={"error": "run_in_progress", "message": "busy"}),
+        error_types={"run_in_progress": RunInProgress},
+    )
     with pytest.raises(RunInProgress) as caught:
         await core.request_json("POST", "/api/v1/x", lambda data: data)
     await core.aclose()
@@ -393,13 +414,20 @@ async def test_a_code_maps_to_its_typed_error() -> None:
 
 
 async def test_location_and_retry_after_of_a_2xx_are_returned() -> None:
-    core = _core(lambda request: httpx.Response(
-        202, json={"run_id": "bmrs_1"},
-        headers={"Location": "https://blobfish.ai/api/v1/benchmarks/b/runs/bmrs_1", "Retry-After": "5"}))
+    core = _core(
+        lambda request: httpx.Response(
+            202,
+            json={"run_id": "bmrs_1"},
+            headers={"Location": "https://blobfish.ai/api/v1/benchmarks/b/runs/bmrs_1", "Retry-After": "5"},
+        )
+    )
     reply = await core.request("POST", "/api/v1/benchmarks/b/runs", lambda data: data, json={})
     await core.aclose()
     assert (reply.status, reply.location, reply.retry_after) == (
-        202, "https://blobfish.ai/api/v1/benchmarks/b/runs/bmrs_1", 5.0)
+        202,
+        "https://blobfish.ai/api/v1/benchmarks/b/runs/bmrs_1",
+        5.0,
+    )
     assert reply.data == {"run_id": "bmrs_1"}
 
 

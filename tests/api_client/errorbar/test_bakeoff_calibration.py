@@ -60,8 +60,12 @@ def reference(samples: list[Any]) -> dict[str, Any]:
     """Agreement, Cohen's kappa (from the confusion matrix) and per-side Se/Sp with Wilson
     intervals, recomputed from the samples' outcome (judge) and human_verdict (person)."""
     order = ["candidate", "baseline", "tie"]
-    pairs = [(JUDGE[a.outcome], a.human_verdict) for s in samples for a in s.candidates
-             if a.human_verdict and a.outcome in JUDGE]
+    pairs = [
+        (JUDGE[a.outcome], a.human_verdict)
+        for s in samples
+        for a in s.candidates
+        if a.human_verdict and a.outcome in JUDGE
+    ]
     matrix = np.zeros((3, 3))
     for j, h in pairs:
         matrix[order.index(j), order.index(h)] += 1
@@ -77,11 +81,12 @@ def reference(samples: list[Any]) -> dict[str, Any]:
     return {"n": int(n), "agreement": float(po), "kappa": (float(po) - pe) / (1 - pe), "sides": sides}
 
 
-def corrected_reference(wins: int, losses: int, judged: int, sides: dict[str, tuple[int, int, int, int]]) \
-        -> tuple[float, float, float]:
+def corrected_reference(
+    wins: int, losses: int, judged: int, sides: dict[str, tuple[int, int, int, int]]
+) -> tuple[float, float, float]:
     """The corrected win rate and its interval by the formula the simulator documents
     (Rogan-Gladen per side, delta-method variance with adjusted estimates)."""
-    Z = float(scipy_stats().norm.ppf(0.975))  # noqa: N806 - the formula's name
+    Z = float(scipy_stats().norm.ppf(0.975))
     terms = []
     for count, (tp, pos, tn, neg) in ((wins, sides["wins"]), (losses, sides["losses"])):
         se, sp = tp / pos, tn / neg
@@ -89,9 +94,10 @@ def corrected_reference(wins: int, losses: int, judged: int, sides: dict[str, tu
         rate = min(1.0, max(0.0, (count / judged + sp - 1) / j))
         p_adj = (count + Z * Z / 2) / (judged + Z * Z)
         se_adj, sp_adj = (tp + 1) / (pos + 2), (tn + 1) / (neg + 2)
-        sampling = p_adj * (1 - p_adj) / (judged + Z * Z) / j ** 2
-        calib = (rate ** 2 * se_adj * (1 - se_adj) / (pos + 2) + (1 - rate) ** 2 * sp_adj * (1 - sp_adj) / (neg + 2)) \
-            / j ** 2
+        sampling = p_adj * (1 - p_adj) / (judged + Z * Z) / j**2
+        calib = (
+            rate**2 * se_adj * (1 - se_adj) / (pos + 2) + (1 - rate) ** 2 * sp_adj * (1 - sp_adj) / (neg + 2)
+        ) / j**2
         terms.append((rate, j, p_adj, sampling, calib))
     (w, jw, pw, sw, cw), (loss, jl, pl, sl, cl) = terms
     variance = (sw + sl + 2 * pw * pl / (judged + Z * Z) / (jw * jl) + cw + cl) / 4
@@ -110,7 +116,11 @@ async def test_labels_move_the_calibration_and_every_figure_matches_a_reference(
         assert before.labelled_pairs == 0 and before.calibration is None
         assert all(arm.corrected is None for arm in before.candidates.values())
         await label_pairs(client, run_id, 12)
-        run, pairwise, samples = await client.get_run(run_id), await client.pairwise(run_id), await client.samples(run_id)
+        run, pairwise, samples = (
+            await client.get_run(run_id),
+            await client.pairwise(run_id),
+            await client.samples(run_id),
+        )
     figures = calibration.panel(run, pairwise)
     ref = reference(samples)
     assert figures.labelled == 12 and figures.counted == ref["n"] == 12
@@ -125,7 +135,10 @@ async def test_labels_move_the_calibration_and_every_figure_matches_a_reference(
             assert side.specificity == pytest.approx(tn / neg)
             assert side.specificity_ci == pytest.approx(wilson(tn, neg))
     assert not figures.usable and figures.labels_needed == 18
-    assert calibration.labels_needed_sentence(figures) == "label 18 more pairs for a corrected win rate (12 of 30 counted so far)"
+    assert (
+        calibration.labels_needed_sentence(figures)
+        == "label 18 more pairs for a corrected win rate (12 of 30 counted so far)"
+    )
     assert all(arm.corrected is None for arm in figures.arms)
     assert calibration.recompute(samples).matches(figures)
 
@@ -134,7 +147,11 @@ async def test_thirty_labels_bring_the_corrected_win_rate_beside_the_printed_one
     run_id = queue_run(queue, COMPARISON)["id"]
     async with ErrorbarClient(queue.base_url, queue.member_key) as client:
         await label_pairs(client, run_id, 30)
-        run, pairwise, samples = await client.get_run(run_id), await client.pairwise(run_id), await client.samples(run_id)
+        run, pairwise, samples = (
+            await client.get_run(run_id),
+            await client.pairwise(run_id),
+            await client.samples(run_id),
+        )
         _status, gate = await client.gate(run_id, {"min_win_rate": 0.2})
     figures = calibration.panel(run, pairwise)
     assert figures.usable and figures.reason is None and figures.labels_needed == 0
@@ -182,8 +199,12 @@ async def test_a_label_on_a_criterion_run_is_refused_here_and_by_the_queue(queue
 def test_check_label_refuses_what_the_queue_would() -> None:
     run = Run.model_validate({"id": "ev_1", "eval_kind": "comparison", "candidate_models": ["a", "b"]})
     calibration.check_label(run, 3, "a", "tie", sample_count=10)
-    for args, said in (((3, "c", "tie"), "not an arm"), ((10, "a", "tie"), "0..9"), ((-1, "a", "tie"), "not a sample"),
-                       ((3, "a", "better"), "candidate, baseline or tie")):
+    for args, said in (
+        ((3, "c", "tie"), "not an arm"),
+        ((10, "a", "tie"), "0..9"),
+        ((-1, "a", "tie"), "not a sample"),
+        ((3, "a", "better"), "candidate, baseline or tie"),
+    ):
         with pytest.raises(calibration.LabelRefused, match=said):
             calibration.check_label(run, *args, sample_count=10)  # type: ignore[arg-type]
     with pytest.raises(calibration.LabelRefused, match="2000"):
@@ -251,7 +272,8 @@ def test_the_judge_reading_of_a_chance_judge() -> None:
 
 
 async def test_evidence_is_412_before_done_written_verbatim_after_and_404_once_deleted(
-        queue: ErrorbarServer, tmp_path: Path) -> None:
+    queue: ErrorbarServer, tmp_path: Path
+) -> None:
     live = queue_run(queue, COMPARISON, finish=False)["id"]
     done = queue_run(queue, COMPARISON)["id"]
     async with ErrorbarClient(queue.base_url, queue.admin_key) as client:
@@ -291,10 +313,30 @@ async def test_failure_clusters_are_cached_and_force_is_one_metered_call(queue: 
 
 
 def _comparison(ci: list[float], **row: Any) -> Run:
-    return Run.model_validate({
-        "id": "ev_9", "status": "DONE", "eval_kind": "comparison", "baseline_model": "big", "candidate_models": ["small"],
-        "results": {"per_candidate": [{"model": "small", "wins": 30, "losses": 10, "ties": 10, "win_rate": 0.7,
-                                       "ci95": ci, "unreportable": False, "savings_pct": 38.0, **row}]}})
+    return Run.model_validate(
+        {
+            "id": "ev_9",
+            "status": "DONE",
+            "eval_kind": "comparison",
+            "baseline_model": "big",
+            "candidate_models": ["small"],
+            "results": {
+                "per_candidate": [
+                    {
+                        "model": "small",
+                        "wins": 30,
+                        "losses": 10,
+                        "ties": 10,
+                        "win_rate": 0.7,
+                        "ci95": ci,
+                        "unreportable": False,
+                        "savings_pct": 38.0,
+                        **row,
+                    }
+                ]
+            },
+        }
+    )
 
 
 def test_the_verdict_switch_dont_and_not_enough_evidence() -> None:
@@ -328,16 +370,20 @@ def test_not_finished_is_not_enough_evidence() -> None:
     assert (answer.answer, answer.settle) == (verdict.UNSURE, "wait for it to finish (bakeoff watch)")
 
 
-
 def test_the_next_pair_to_label_follows_sample_order_not_the_losses_first_view() -> None:
     from types import SimpleNamespace as Row
 
     def row(index: int, arm: str, outcome: str, verdict: str | None = None) -> Any:
-        return Row(key=f"{index}:{arm}", index=index, arm=arm, outcome=outcome,
-                   answer=Row(human_verdict=verdict))
+        return Row(key=f"{index}:{arm}", index=index, arm=arm, outcome=outcome, answer=Row(human_verdict=verdict))
 
-    rows = [row(5, "a", "loss"), row(0, "a", "win", "tie"), row(0, "b", "failed"), row(1, "a", "tie"),
-            row(2, "b", "win"), row(2, "a", "loss")]
+    rows = [
+        row(5, "a", "loss"),
+        row(0, "a", "win", "tie"),
+        row(0, "b", "failed"),
+        row(1, "a", "tie"),
+        row(2, "b", "win"),
+        row(2, "a", "loss"),
+    ]
     assert calibration.next_pair(rows, "5:a") == "1:a"  # wraps; skips the labelled and the unread pair
     assert calibration.next_pair(rows, "1:a") == "2:a"
     assert calibration.next_pair(rows, "2:a") == "2:b"
@@ -347,13 +393,23 @@ def test_the_next_pair_to_label_follows_sample_order_not_the_losses_first_view()
 def test_an_evidence_summary_names_a_signature_and_each_attestation_problem() -> None:
     from api_client.errorbar.shapes import Evidence
 
-    bundle = Evidence.model_validate({
-        "signature": "ed25519:abc", "run": {"id": "ev_3"}, "samples": {"count": 40, "lineage": ["ab", "ba"]},
-        "content": {"included": False, "reason": "the workspace does not store content"},
-        "gate": {"params": {"min_pass_rate": "0.5"}, "verdict": {"pass": True, "checks": []}},
-        "attestation": {"ok": False, "checked_rows": 40, "problems": [
-            {"seq": 12, "kind": "hash_mismatch", "detail": "row 12 changed after signing"}, "a gap before row 30"]},
-    })
+    bundle = Evidence.model_validate(
+        {
+            "signature": "ed25519:abc",
+            "run": {"id": "ev_3"},
+            "samples": {"count": 40, "lineage": ["ab", "ba"]},
+            "content": {"included": False, "reason": "the workspace does not store content"},
+            "gate": {"params": {"min_pass_rate": "0.5"}, "verdict": {"pass": True, "checks": []}},
+            "attestation": {
+                "ok": False,
+                "checked_rows": 40,
+                "problems": [
+                    {"seq": 12, "kind": "hash_mismatch", "detail": "row 12 changed after signing"},
+                    "a gap before row 30",
+                ],
+            },
+        }
+    )
     summary = evidence.summarize(bundle, with_content_asked=True)
     assert summary.signed == "signed by the queue" and summary.attestation_ok is False
     assert summary.attestation == "attestation FAILED (40 rows checked): 2 problems"

@@ -62,23 +62,26 @@ async def test_a_lost_answer_with_no_run_in_the_list_says_outcome_unknown(queue:
     assert _posts(queue) == 1
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"name": ""}, "name"),
-    ({"name": "x" * 81}, "name"),
-    ({"rubric": "too short"}, "rubric"),
-    ({"candidate_models": []}, "candidate_models"),
-    ({"candidate_models": [f"m{i}" for i in range(7)]}, "candidate_models"),
-    ({"candidate_models": ["you/tiny-sft-v3", "you/tiny-sft-v3"]}, "candidate_models"),
-    ({"candidate_models": ["Qwen/Qwen3-32B"]}, "candidate_models"),
-    ({"sample_count": 4}, "sample_count"),
-    ({"sample_count": 501}, "sample_count"),
-    ({"max_output_tokens": 255}, "max_output_tokens"),
-    ({"max_output_tokens": 16385}, "max_output_tokens"),
-    ({"assertions": [{"type": "regex_match", "value": "([a-z"}]}, "assertions[0]"),
-    ({"assertions": [{"type": "json_schema", "value": "{not json"}]}, "assertions[0]"),
-    ({"eval_kind": "criterion"}, "criterion_id"),
-    ({"sample_filters": {"trace_replay": True}}, "sample_filters.trace_replay"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 81}, "name"),
+        ({"rubric": "too short"}, "rubric"),
+        ({"candidate_models": []}, "candidate_models"),
+        ({"candidate_models": [f"m{i}" for i in range(7)]}, "candidate_models"),
+        ({"candidate_models": ["you/tiny-sft-v3", "you/tiny-sft-v3"]}, "candidate_models"),
+        ({"candidate_models": ["Qwen/Qwen3-32B"]}, "candidate_models"),
+        ({"sample_count": 4}, "sample_count"),
+        ({"sample_count": 501}, "sample_count"),
+        ({"max_output_tokens": 255}, "max_output_tokens"),
+        ({"max_output_tokens": 16385}, "max_output_tokens"),
+        ({"assertions": [{"type": "regex_match", "value": "([a-z"}]}, "assertions[0]"),
+        ({"assertions": [{"type": "json_schema", "value": "{not json"}]}, "assertions[0]"),
+        ({"eval_kind": "criterion"}, "criterion_id"),
+        ({"sample_filters": {"trace_replay": True}}, "sample_filters.trace_replay"),
+    ],
+)
 async def test_what_the_queue_would_refuse_is_refused_before_sending(
     queue: ErrorbarServer, change: dict[str, object], field: str
 ) -> None:
@@ -89,8 +92,11 @@ async def test_what_the_queue_would_refuse_is_refused_before_sending(
     assert queue.requests.records() == []
     # and the server, sent the same body, refuses it too (the checks mirror its 400s)
     if field != "criterion_id":
-        answer = sim_http.post(f"{queue.base_url}/v1/evals", json={**COMPARISON, **change},
-                            headers={"Authorization": f"Bearer {queue.admin_key}"})
+        answer = sim_http.post(
+            f"{queue.base_url}/v1/evals",
+            json={**COMPARISON, **change},
+            headers={"Authorization": f"Bearer {queue.admin_key}"},
+        )
         assert answer.status_code == 400, answer.text
 
 

@@ -21,7 +21,6 @@ from simulator.blobfish.server import BlobfishServer
 from tests.support import sim_http
 
 
-
 @pytest.fixture(scope="module")
 def bf() -> Iterator[BlobfishServer]:
     with BlobfishServer(seed=5, live=False) as server:
@@ -95,8 +94,14 @@ def test_bodies_by_length_and_by_chunks_on_one_kept_connection() -> None:
 
 @pytest.mark.parametrize(
     "answer",
-    [status(404), status(429), status(503), ok(b"x", b"content-encoding: gzip\r\n"),
-     lambda _: b"HTTP/1.1 200 OK\r\n\r\nno length", lambda _: b"garbage\r\n\r\n"],  # fmt: skip
+    [
+        status(404),
+        status(429),
+        status(503),
+        ok(b"x", b"content-encoding: gzip\r\n"),
+        lambda _: b"HTTP/1.1 200 OK\r\n\r\nno length",
+        lambda _: b"garbage\r\n\r\n",
+    ],
 )
 def test_anything_but_a_plain_200_falls_back(answer: Answer) -> None:
     async def go() -> None:
@@ -125,8 +130,17 @@ def test_a_connection_the_server_closes_is_not_reused_and_repeated_fallbacks_sto
 
 
 def core(url: str, transport: httpx.AsyncBaseTransport | None = None) -> HttpCore:
-    return HttpCore(url, "bf_0123456789abcdef", transport=transport, timeout=5, deadline=5, retry=RetryPolicy(),
-                    sleep=asyncio.sleep, limits=None, user_agent="t")  # fmt: skip
+    return HttpCore(
+        url,
+        "bf_0123456789abcdef",
+        transport=transport,
+        timeout=5,
+        deadline=5,
+        retry=RetryPolicy(),
+        sleep=asyncio.sleep,
+        limits=None,
+        user_agent="t",
+    )
 
 
 def test_bulk_gets_are_not_used_through_a_proxy_or_a_test_transport(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -216,12 +230,15 @@ def test_export_all_lists_and_fetches_on_the_light_connections_alone(
     assert (tmp_path / "light.jsonl").read_bytes() == (tmp_path / "listed-by-httpx.jsonl").read_bytes()
 
 
-@pytest.mark.parametrize("answer", [
-    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 2\r\n\r\n{}",
-    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 7\r\n\r\n<html>x",
-    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 15\r\n\r\n{\"evaluations\":1",
-    lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{\"evaluations\": 1}",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 2\r\n\r\n{}",
+        lambda _: b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 7\r\n\r\n<html>x",
+        lambda _: b'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 15\r\n\r\n{"evaluations":1',
+        lambda _: b'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 17\r\n\r\n{"evaluations": 1}',
+    ],
+)
 def test_a_list_page_the_light_path_cannot_read_is_the_general_paths_error(answer: Answer, tmp_path: Path) -> None:
     """A list page that is HTML, broken JSON or not a page is asked again through httpx, whose
     answer (the same here) raises the error the general path raises; no file is left."""
@@ -249,8 +266,16 @@ def test_a_refused_key_is_the_platforms_error_and_leaves_no_file(bf: BlobfishSer
     assert not list(tmp_path.iterdir())
 
 
-@pytest.mark.parametrize("base", ["http://127.0.0.1:8080", "http://127.0.0.1:8080/", "https://blobfish.example",
-                                  "https://example.test/some/prefix/", "https://example.test/p%20q/api/v1"])
+@pytest.mark.parametrize(
+    "base",
+    [
+        "http://127.0.0.1:8080",
+        "http://127.0.0.1:8080/",
+        "https://blobfish.example",
+        "https://example.test/some/prefix/",
+        "https://example.test/p%20q/api/v1",
+    ],
+)
 def test_request_targets_are_those_httpx_would_send(base: str) -> None:
     """``target_for`` joins strings where httpx would send the path as it is; every path,
     plain or not, gives the target ``httpx.URL`` gives (what the normal path sends)."""
@@ -259,23 +284,50 @@ def test_request_targets_are_those_httpx_would_send(base: str) -> None:
 
     from api_client.transport.url_paths import api_path, segment
 
-    core = HttpCore(base, None, transport=None, timeout=5, deadline=5, retry=RetryPolicy(), sleep=asyncio.sleep,
-                    limits=None, user_agent="t")  # fmt: skip
+    core = HttpCore(
+        base,
+        None,
+        transport=None,
+        timeout=5,
+        deadline=5,
+        retry=RetryPolicy(),
+        sleep=asyncio.sleep,
+        limits=None,
+        user_agent="t",
+    )
 
     def expected(path: str, query: str) -> str:
         target = core.url_for(path).raw_path.decode("ascii")
         return f"{target}?{query}" if query else target
 
-    fixed = ["/api/v1/evaluations", api_path("evaluations", segment("3f2a-9c")), api_path("models", segment("org/m v"), "logs"),
-             "/api/v1/a%2fb", "/api/v1/a%zz", "/api/v1/é", "/api/v1/a b", "/api/v1/./x", "/api/v1/x/..", "/api/v1/.hidden",
-             "/api/v1/a?b", "/api/v1/a#b", "/api/v1//x", "/api/v1/~user/(x);y=1:@!$&'*+,"]  # fmt: skip
+    fixed = [
+        "/api/v1/evaluations",
+        api_path("evaluations", segment("3f2a-9c")),
+        api_path("models", segment("org/m v"), "logs"),
+        "/api/v1/a%2fb",
+        "/api/v1/a%zz",
+        "/api/v1/é",
+        "/api/v1/a b",
+        "/api/v1/./x",
+        "/api/v1/x/..",
+        "/api/v1/.hidden",
+        "/api/v1/a?b",
+        "/api/v1/a#b",
+        "/api/v1//x",
+        "/api/v1/~user/(x);y=1:@!$&'*+,",
+    ]
     for path in fixed:
         for query in ("", "format=jsonl", "limit=500&before=17"):
             assert core.target_for(path, query) == expected(path, query), path
 
     @settings(max_examples=300, deadline=None)
-    @given(st.lists(st.text(min_size=1, max_size=12).filter(lambda t: t.strip() and t not in (".", "..")), min_size=1,
-                    max_size=3))
+    @given(
+        st.lists(
+            st.text(min_size=1, max_size=12).filter(lambda t: t.strip() and t not in (".", "..")),
+            min_size=1,
+            max_size=3,
+        )
+    )
     def ids(values: list[str]) -> None:
         path = api_path("x", *(segment(v) for v in values))
         assert core.target_for(path, "format=jsonl") == expected(path, "format=jsonl")

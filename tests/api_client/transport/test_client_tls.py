@@ -23,9 +23,28 @@ def self_signed_server(tmp_path: Path) -> Iterator[tuple[int, list[bytes]]]:
     """A TLS server on loopback with a self-signed certificate for ``localhost`` (in
     ``tmp_path / "cert.pem"``); yields its port and the bytes of every request it decrypted."""
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost",
+        ],
+        check=True,
+        capture_output=True,
+    )
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     listener = socket.create_server(("127.0.0.1", 0))
@@ -55,7 +74,8 @@ def self_signed_server(tmp_path: Path) -> Iterator[tuple[int, list[bytes]]]:
 
 
 async def test_a_certificate_no_ca_vouches_for_is_refused_and_the_key_never_sent(
-        self_signed_server: tuple[int, list[bytes]]) -> None:
+    self_signed_server: tuple[int, list[bytes]],
+) -> None:
     port, received = self_signed_server
     key = "blah_" + "k" * 40
     async with BlahClient(f"https://localhost:{port}", api_key=key, max_attempts=1) as client:
@@ -72,7 +92,8 @@ def test_the_shared_context_checks_certificates_and_host_names() -> None:
 
 
 def test_the_shared_context_is_httpxs_own_with_its_bundle_loaded_at_the_first_connection(
-        self_signed_server: tuple[int, list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    self_signed_server: tuple[int, list[bytes]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Made as httpx makes it; the CA bundle (~24 ms of CPU) is loaded before the first TLS
     connection, not before: a plain-http process never loads it, and a server the bundle
     vouches for is then reached."""
@@ -82,8 +103,15 @@ def test_the_shared_context_is_httpxs_own_with_its_bundle_loaded_at_the_first_co
 
     reference = httpx.create_ssl_context(trust_env=True)
     lazy = tls._unloaded_verified_context()
-    for setting in ("verify_mode", "check_hostname", "verify_flags", "options", "minimum_version", "maximum_version",
-                    "protocol"):
+    for setting in (
+        "verify_mode",
+        "check_hostname",
+        "verify_flags",
+        "options",
+        "minimum_version",
+        "maximum_version",
+        "protocol",
+    ):
         assert getattr(lazy, setting) == getattr(reference, setting), setting
     assert lazy.cert_store_stats()["x509_ca"] == 0
     lazy.wrap_bio(ssl.MemoryBIO(), ssl.MemoryBIO(), server_hostname="example.com")
@@ -115,6 +143,11 @@ def test_a_plain_http_command_never_loads_the_ca_bundle() -> None:
         "asyncio.run(go())\n"
         "print(verified_context().cert_store_stats()['x509_ca'])\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=Path(__file__).resolve().parents[3])
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
     assert done.stdout.strip() == "0"

@@ -30,8 +30,13 @@ def test_httpx_command_line_still_imports_on_request() -> None:
     # in a process of ours (an explicit import works once httpx is loaded) ...
     assert run("import api_client.transport.http, httpx._main; print(type(httpx._main.main).__name__)") == "Command"
     # ... and httpx's own entry point, as its installed `httpx` command runs it, is untouched
-    done = subprocess.run([sys.executable, "-c", "import httpx, sys; sys.argv = ['httpx', '--help']; httpx.main()"],
-                          cwd=ROOT, capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", "import httpx, sys; sys.argv = ['httpx', '--help']; httpx.main()"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0 and "Usage: httpx" in done.stdout
 
 
@@ -64,5 +69,9 @@ def test_the_httpx_client_is_made_at_its_first_request() -> None:
         "        print(unused.is_closed, e)\n"
         "asyncio.run(go())\n"
     )
-    assert out.splitlines() == ["False False", "unreachable True", "True",
-                                "True Cannot send a request, as the client has been closed."]
+    assert out.splitlines() == [
+        "False False",
+        "unreachable True",
+        "True",
+        "True Cannot send a request, as the client has been closed.",
+    ]

@@ -81,24 +81,42 @@ def test_prediction_powered_win_rate_matches_the_papers_formula_and_covers() -> 
     assert covered / 1000 == pytest.approx(0.95, abs=0.025)
 
 
-@pytest.mark.parametrize(("a", "b", "same"), [
-    ("openai/gpt-4.1", "gpt-4o-mini", True), ("Qwen/Qwen3-32B", "qwen2.5-7b-instruct", True),
-    ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-32B", False), ("mistralai/Mixtral-8x7B", "mistral-small", True),
-    ("anthropic/claude-3-haiku", "you/tiny-sft-v3", False)])
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("openai/gpt-4.1", "gpt-4o-mini", True),
+        ("Qwen/Qwen3-32B", "qwen2.5-7b-instruct", True),
+        ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-32B", False),
+        ("mistralai/Mixtral-8x7B", "mistral-small", True),
+        ("anthropic/claude-3-haiku", "you/tiny-sft-v3", False),
+    ],
+)
 def test_model_families(a: str, b: str, same: bool) -> None:
     assert shares_family(a, b) is same
     assert model_family("meta-llama/Llama-3.1-8B") == "llama"
 
 
 def test_judge_biases_count_first_slot_ties_and_length_from_the_inputs() -> None:
-    pairs = ([PairText("win", "x" * 50, "y" * 10)] * 6 + [PairText("loss", "x" * 5, "y" * 40)] * 2
-             + [PairText("loss", "x" * 60, "y" * 10)] * 2 + [PairText("tie", "a", "b")] * 5
-             + [PairText("win", "x" * 3000 + "…[clipped]", "y")])
-    sheet = {"pairs": 16, "failed_pairs": 1, "picks_first": 20, "picks_second": 8, "picks_tie": 2,
-             "disagreement_ties": 3}
+    pairs = (
+        [PairText("win", "x" * 50, "y" * 10)] * 6
+        + [PairText("loss", "x" * 5, "y" * 40)] * 2
+        + [PairText("loss", "x" * 60, "y" * 10)] * 2
+        + [PairText("tie", "a", "b")] * 5
+        + [PairText("win", "x" * 3000 + "…[clipped]", "y")]
+    )
+    sheet = {
+        "pairs": 16,
+        "failed_pairs": 1,
+        "picks_first": 20,
+        "picks_second": 8,
+        "picks_tie": 2,
+        "disagreement_ties": 3,
+    }
     biases = judge_biases("v3", "you/tiny-sft-v3", "openai/gpt-4.1", pairs, sheet)
     assert biases.first_slot_share == pytest.approx(20 / 28)
-    assert biases.first_slot_ci == pytest.approx(scipy_stats().binomtest(20, 28).proportion_ci(method="wilson"), abs=1e-9)
+    assert biases.first_slot_ci == pytest.approx(
+        scipy_stats().binomtest(20, 28).proportion_ci(method="wilson"), abs=1e-9
+    )
     assert (biases.ties_total, biases.ties_from_disagreement, biases.ties_given) == (5, 3, 2)
     assert biases.disagreement_rate == pytest.approx(3 / 15)
     # decided, unclipped, different lengths: 6 wins by the longer + 2 losses by the shorter (the
@@ -116,8 +134,12 @@ def queue() -> Iterator[ErrorbarServer]:
 
 def _show(queue: ErrorbarServer, run_id: str, *extra: str) -> tuple[int, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = bakeoff_main(["show", run_id, "--base-url", queue.base_url, *extra], out=out, err=err,
-                        env={"ERRORBAR_API_KEY": queue.admin_key})
+    code = bakeoff_main(
+        ["show", run_id, "--base-url", queue.base_url, *extra],
+        out=out,
+        err=err,
+        env={"ERRORBAR_API_KEY": queue.admin_key},
+    )
     return code, out.getvalue()
 
 
@@ -141,8 +163,11 @@ def test_show_of_a_criterion_run_pairs_each_prompts_pass_with_the_incumbents(que
     code, out = _show(queue, run["id"])
     samples = get(queue, f"/v1/evals/{run['id']}/samples").json()
     pairs = [({c["model"]: c["outcome"] for c in s["candidates"]}) for s in samples]
-    diffs = [(p["you/tiny-sft-v3"] == "pass") - (p["Qwen/Qwen3-32B"] == "pass") for p in pairs
-             if {p["you/tiny-sft-v3"], p["Qwen/Qwen3-32B"]} <= {"pass", "fail"}]
+    diffs = [
+        (p["you/tiny-sft-v3"] == "pass") - (p["Qwen/Qwen3-32B"] == "pass")
+        for p in pairs
+        if {p["you/tiny-sft-v3"], p["Qwen/Qwen3-32B"]} <= {"pass", "fail"}
+    ]
     assert code == 0 and f"over {len(diffs)} prompts: {np.mean(diffs) * 100:+.1f} points" in out
 
 

@@ -63,7 +63,8 @@ async def test_switch_is_said_with_the_queues_own_figures_and_leads_to_a_bakeoff
     assert said.action == "switch" and not said.good_outcome and said.models == (model,)
     assert said.sentence == (
         f"switch to {model}: {round(figures['est_savings_pct'])}% cheaper, answers match "
-        f"{round(sim['match_rate'] * 100)}% [{round(sim['ci95'][0] * 100)}-{round(sim['ci95'][1] * 100)}]")
+        f"{round(sim['match_rate'] * 100)}% [{round(sim['ci95'][0] * 100)}-{round(sim['ci95'][1] * 100)}]"
+    )
     assert said.reason == raw["recommendation"]["reason"]
     lines = candidate_lines(run.results.screening)  # type: ignore[union-attr]
     assert [line.model for line in lines if line.recommended] == [model]
@@ -85,23 +86,42 @@ async def test_keep_is_a_good_outcome_with_nothing_to_follow(queue: ErrorbarServ
 
 
 def test_what_the_queue_did_not_send_stays_a_dash_and_other_shapes_still_read() -> None:
-    run = assumed.Run.model_validate({
-        "id": "ev_x", "status": "DONE", "sample_filters": {"screening": True},
-        "results": {"screening": {"incumbent": "Qwen/Qwen3-32B", "recommendation": "switch",
-                                  "token_shape": {"p50_in": 12},
-                                  "per_candidate": [{"model": "m/a", "similarity": {"matched": 3, "ci95": "x"}}]}}})
+    run = assumed.Run.model_validate(
+        {
+            "id": "ev_x",
+            "status": "DONE",
+            "sample_filters": {"screening": True},
+            "results": {
+                "screening": {
+                    "incumbent": "Qwen/Qwen3-32B",
+                    "recommendation": "switch",
+                    "token_shape": {"p50_in": 12},
+                    "per_candidate": [{"model": "m/a", "similarity": {"matched": 3, "ci95": "x"}}],
+                }
+            },
+        }
+    )
     screening = run.results.screening  # type: ignore[union-attr]
     assert screening is not None and screening.incumbent.model == "Qwen/Qwen3-32B"  # type: ignore[union-attr]
     line = candidate_lines(screening)[0]
     assert (line.matched, line.differed, line.match, line.usd_per_request, line.savings, line.monthly) == (
-        "3", "—", "—", "—", "—", "—")
+        "3",
+        "—",
+        "—",
+        "—",
+        "—",
+        "—",
+    )
     assert verdict(screening).sentence == "switch, says the queue, but it did not name the model"
     assert token_shape_text(screening.token_shape) == "p50_in: 12"  # an unknown shape, shown as sent
     assert percent_interval(0.91, None) == "91% (no interval sent)"
-    assert (money(None), money(0.000324, per_request=True), money(-67.08, signed=True)) == ("—", "$0.000324",
-                                                                                          "-$67.08")
-    renamed = assumed.Screening.model_validate({"recommendation": {"action": "switch", "candidate": "m/a"},
-                                                "per_candidate": [{"model": "m/a", "est_savings_pct": 38.2}]})
+    assert (money(None), money(0.000324, per_request=True), money(-67.08, signed=True)) == ("—", "$0.000324", "-$67.08")
+    renamed = assumed.Screening.model_validate(
+        {
+            "recommendation": {"action": "switch", "candidate": "m/a"},
+            "per_candidate": [{"model": "m/a", "est_savings_pct": 38.2}],
+        }
+    )
     assert verdict(renamed).sentence == "switch to m/a: 38% cheaper, answers match: not sent"
     not_an_object = assumed.Run.model_validate({"id": "ev_y", "results": {"screening": ["odd"]}})
     assert not_an_object.results.screening is None and not is_screening(not_an_object)  # type: ignore[union-attr]

@@ -35,7 +35,9 @@ from widgets.confirm import ConfirmScreen
 LOOPING = "I like trains. " * 12
 
 
-def msg(mid: str, at: int, *, model: str | None = "m1", content: str = "hello there", kind: str = "model") -> ChatroomMessage:
+def msg(
+    mid: str, at: int, *, model: str | None = "m1", content: str = "hello there", kind: str = "model"
+) -> ChatroomMessage:
     return ChatroomMessage(
         id=mid,
         created_at=at,
@@ -153,7 +155,15 @@ async def test_poller_overlaps_by_one_ms_and_delivers_each_message_once() -> Non
         delivered.extend(m.id for m in new)
         return new
 
-    poller = RoomPoller(room, feed, on_messages=on_messages, on_error=lambda e, w: None, on_quiet=quiet.append, interval=1.0, max_interval=8.0)
+    poller = RoomPoller(
+        room,
+        feed,
+        on_messages=on_messages,
+        on_error=lambda e, w: None,
+        on_quiet=quiet.append,
+        interval=1.0,
+        max_interval=8.0,
+    )
     assert await poller.poll_once() == 1.0
     room.messages.append(msg("c", 100))  # a late message in the same millisecond
     assert await poller.poll_once() == 1.0
@@ -168,8 +178,13 @@ async def test_poller_backs_off_on_errors_and_honours_retry_after() -> None:
     room = FakeRoom([])
     errors: list[tuple[type, float]] = []
     poller = RoomPoller(
-        room, ChatFeed(), on_messages=lambda m: [], on_error=lambda e, w: errors.append((type(e), w)),
-        on_quiet=lambda q: None, interval=1.0, max_interval=8.0,
+        room,
+        ChatFeed(),
+        on_messages=lambda m: [],
+        on_error=lambda e, w: errors.append((type(e), w)),
+        on_quiet=lambda q: None,
+        interval=1.0,
+        max_interval=8.0,
     )
     room.fail_with = ServerError("boom", status=503)
     # The app's one rule (application.poller): the first retry at the interval, then doubling, capped.
@@ -182,7 +197,9 @@ async def test_poller_backs_off_on_errors_and_honours_retry_after() -> None:
 async def test_poller_says_when_a_burst_filled_a_page() -> None:
     room = FakeRoom([msg(f"m{i}", 1000 + i) for i in range(5)])
     feed = ChatFeed()
-    poller = RoomPoller(room, feed, on_messages=lambda m: feed.add(m)[0], on_error=lambda e, w: None, on_quiet=lambda q: None)
+    poller = RoomPoller(
+        room, feed, on_messages=lambda m: feed.add(m)[0], on_error=lambda e, w: None, on_quiet=lambda q: None
+    )
     await poller.poll_once()
     room.messages.extend(msg(f"n{i}", 2000 + i) for i in range(POLL_PAGE + 5))
     await poller.poll_once()
@@ -210,7 +227,13 @@ def test_hostile_message_renders_inert(name: str, payload: str) -> None:
 def test_person_model_and_muted_models_are_marked() -> None:
     mine = message_text(msg("1", 1, model="me"), STYLES, person_model_id="me", muted=False, loop=None)
     assert "◆ your model" in mine.plain
-    muted = message_text(msg("2", 1, model="loopy", content=LOOPING), STYLES, person_model_id="me", muted=True, loop=loop_verdict(msg("2", 1, content=LOOPING)))
+    muted = message_text(
+        msg("2", 1, model="loopy", content=LOOPING),
+        STYLES,
+        person_model_id="me",
+        muted=True,
+        loop=loop_verdict(msg("2", 1, content=LOOPING)),
+    )
     assert " MUTED " in muted.plain and " LOOP " in muted.plain
     assert any(str(span.style).find("#777777") >= 0 for span in muted.spans)  # greyed
     human = message_text(msg("3", 1, kind="human", model=None), STYLES, person_model_id="me", muted=False, loop=None)
@@ -242,9 +265,15 @@ async def test_post_reply_prompt_mute_no_turns_unmute(fresh_sim: SimulatorServer
 
         before = len(screen.feed)
         await post_in_room(pilot, screen, "hello tiny model")
-        await wait_for(pilot, lambda: any(m.content == "hello tiny model" for m in screen.feed.messages), what="own post shown")
+        await wait_for(
+            pilot, lambda: any(m.content == "hello tiny model" for m in screen.feed.messages), what="own post shown"
+        )
         posted = next(m for m in screen.feed.messages if m.content == "hello tiny model")
-        await wait_for(pilot, lambda: any(m.model_id == person and m.reply_to == posted.id for m in screen.feed.messages), what="the reply")
+        await wait_for(
+            pilot,
+            lambda: any(m.model_id == person and m.reply_to == posted.id for m in screen.feed.messages),
+            what="the reply",
+        )
         assert len(screen.feed) >= before + 2
         assert not screen.post_flow.waiting_for
         reply = next(m for m in screen.feed.messages if m.reply_to == posted.id)
@@ -273,7 +302,9 @@ async def test_post_reply_prompt_mute_no_turns_unmute(fresh_sim: SimulatorServer
         # everyone is asked; the muted model takes no turn
         screen.query_one("#reply-from", Select).value = EVERYONE
         await post_in_room(pilot, screen, "anyone there")
-        await wait_for(pilot, lambda: any(m.content == "anyone there" for m in screen.feed.messages), what="second post")
+        await wait_for(
+            pilot, lambda: any(m.content == "anyone there" for m in screen.feed.messages), what="second post"
+        )
         await wait_for(pilot, lambda: not screen.post_flow.waiting_for, timeout=25, what="the others' replies")
         assert person not in screen.post_flow.last_expected
         assert screen.post_flow.last_expected  # the others were asked

@@ -92,8 +92,12 @@ def test_rows_any_failure_then_each_kind_found_then_each_eval_regressions_first(
     rows = compare_outcomes(before, after)
     assert [(r.section, r.name) for r in rows] == [
         ("overall", ANY_FAILURE),
-        ("kind", "template_mismatch"), ("kind", "loop"), ("kind", "refusal"),
-        ("eval", "ev-broken"), ("eval", "ev-fixed"), ("eval", "ev-old-only"),
+        ("kind", "template_mismatch"),
+        ("kind", "loop"),
+        ("kind", "refusal"),
+        ("eval", "ev-broken"),
+        ("eval", "ev-fixed"),
+        ("eval", "ev-old-only"),
     ]
     overall = rows[0]
     assert overall.a is not None and (overall.a.failures, overall.a.calls) == (32, 101)
@@ -103,7 +107,10 @@ def test_rows_any_failure_then_each_kind_found_then_each_eval_regressions_first(
     assert by_name["loop"].verdict == BETTER and by_name["refusal"].verdict == WORSE
     assert by_name["ev-broken"].verdict == WORSE and by_name["ev-fixed"].verdict == BETTER
     assert by_name["ev-old-only"].verdict == "no calls in B"
-    assert by_name["ev-fixed"].a is not None and (by_name["ev-fixed"].a.failures, by_name["ev-fixed"].a.calls) == (30, 40)
+    assert by_name["ev-fixed"].a is not None and (by_name["ev-fixed"].a.failures, by_name["ev-fixed"].a.calls) == (
+        30,
+        40,
+    )
 
 
 def test_a_cause_only_kind_is_marked_so_its_rate_above_any_failure_reads_right() -> None:

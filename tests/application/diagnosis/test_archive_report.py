@@ -29,8 +29,9 @@ def archive_path(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 def test_progress_starts_with_the_archive_s_count_and_ends_with_every_call(archive_path: tuple[Path, str]) -> None:
     path, model_id = archive_path
     seen: list[tuple[int, int]] = []
-    result = diagnose_model_archive(path, model_id=model_id, trained_template=None,
-                                    on_progress=lambda done, total: seen.append((done, total)))
+    result = diagnose_model_archive(
+        path, model_id=model_id, trained_template=None, on_progress=lambda done, total: seen.append((done, total))
+    )
     held = result.span.calls
     assert held > 1000 and result.whole.calls == held
     assert seen[0] == (0, held) and seen[-1] == (held, held)
@@ -47,7 +48,11 @@ def test_stopped_after_the_first_range_with_a_pool_the_rest_is_dropped(
     monkeypatch.setattr(whole_module, "worker_count", lambda: 2)
     progress: list[int] = []
     with pytest.raises(DiagnosisCancelled, match="stopped after"):
-        diagnose_model_archive(path, model_id=model_id, trained_template=None,
-                               on_progress=lambda done, _total: progress.append(done),
-                               cancelled=lambda: len(progress) >= 1)
+        diagnose_model_archive(
+            path,
+            model_id=model_id,
+            trained_template=None,
+            on_progress=lambda done, _total: progress.append(done),
+            cancelled=lambda: len(progress) >= 1,
+        )
     assert progress == [0]  # stopped at the first range done: none reported after it

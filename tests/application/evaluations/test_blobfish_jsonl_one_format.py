@@ -18,16 +18,17 @@ from application.evaluations.source import ClientSource
 from cli.app.open_file import read_dump
 from cli.main import main
 from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE
 from tests.support.blobfish import envelope
+from tests.support.hostile_payloads import HOSTILE
 
 
 @pytest.fixture(scope="module")
 def bf() -> Iterator[BlobfishServer]:
     with BlobfishServer(seed=3, live=False) as server:
         text = "naïve ünïcode 🐟 " + HOSTILE[0][1]  # non-ASCII and an escape sequence, as a model may send
-        server.store.publish(server.store.account, json.dumps(
-            envelope("unicode-job", rollouts=2, passed=False, prompt=text)).encode())
+        server.store.publish(
+            server.store.account, json.dumps(envelope("unicode-job", rollouts=2, passed=False, prompt=text)).encode()
+        )
         yield server
 
 
@@ -75,10 +76,24 @@ def test_open_reads_the_platforms_file_the_apps_file_and_the_older_export(
         assert load.bad_count == 0 and load.loaded == steps  # each step one call
         assert set(load.model_ids) == {s.model for r in evaluation.rollouts for s in r.steps if s.model}
     older = tmp_path / "older.jsonl"  # one line per rollout, as the app wrote before
-    older.write_text("".join(json.dumps({"platform": "blobfish", "evaluation_id": evaluation_id, "job_id": "j",
-                                         "taskset": evaluation.taskset, "metadata": dict(evaluation.summary.metadata),
-                                         "rollout": r.raw["rollout"], "trace": r.raw["trace"]}) + "\n"
-                             for r in evaluation.rollouts), encoding="utf-8")
+    older.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "platform": "blobfish",
+                    "evaluation_id": evaluation_id,
+                    "job_id": "j",
+                    "taskset": evaluation.taskset,
+                    "metadata": dict(evaluation.summary.metadata),
+                    "rollout": r.raw["rollout"],
+                    "trace": r.raw["trace"],
+                }
+            )
+            + "\n"
+            for r in evaluation.rollouts
+        ),
+        encoding="utf-8",
+    )
     old = read_dump(older)
     assert old.bad_count == 0 and old.loaded == steps
     assert set(old.model_ids) == {s.model or evaluation.model for r in evaluation.rollouts for s in r.steps} - {None}

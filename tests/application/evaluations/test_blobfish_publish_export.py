@@ -81,9 +81,11 @@ async def test_evidence_the_platform_masked_is_refused_as_changed_in_one_sentenc
     assert SECRET.encode() not in plan.publication.body  # the masked evidence is what is sent
     outcome = await publish_once(client, plan)
     assert outcome.kind == "refused" and outcome.error
-    assert outcome.message == ("Blobfish refused it (409 job_conflict): job app-masked is already published and "
-                               "these bytes differ from the first (a field it masked, or another serialization, "
-                               "counts as changed evidence); the platform keeps the first.")
+    assert outcome.message == (
+        "Blobfish refused it (409 job_conflict): job app-masked is already published and "
+        "these bytes differ from the first (a field it masked, or another serialization, "
+        "counts as changed evidence); the platform keeps the first."
+    )
 
 
 async def test_a_job_first_sent_in_another_serialization_is_refused_not_copied(
@@ -97,7 +99,8 @@ async def test_a_job_first_sent_in_another_serialization_is_refused_not_copied(
     outcome = await publish_once(client, plan_publication(evaluation))
     assert outcome.kind == "refused" and "409 job_conflict" in outcome.message
     assert [bf.store.account.by_job["app-spaced"]["evaluation_id"]] == [
-        e["evaluation_id"] for e in bf.store.account.evaluations if e["job_id"] == "app-spaced"]
+        e["evaluation_id"] for e in bf.store.account.evaluations if e["job_id"] == "app-spaced"
+    ]
 
 
 async def test_a_job_that_is_not_completed_is_refused_before_anything_is_sent(
@@ -107,8 +110,9 @@ async def test_a_job_that_is_not_completed_is_refused_before_anything_is_sent(
     before = bf.requests.count("POST")
     with pytest.raises(PublishRefusedLocally) as refused:
         plan_publication(dataclasses.replace(evaluation, status="running"))
-    assert refused.value.message == ("Job app-running is not completed (status 'running'): Blobfish publishes only "
-                                     "completed jobs. Nothing was sent.")
+    assert refused.value.message == (
+        "Job app-running is not completed (status 'running'): Blobfish publishes only completed jobs. Nothing was sent."
+    )
     assert bf.requests.count("POST") == before
 
 
@@ -121,8 +125,9 @@ async def test_a_wrong_key_is_one_sentence(bf: BlobfishServer) -> None:
     assert outcome.message == "Blobfish refused the key (401): job app-key was not published."
 
 
-async def test_a_receipt_counts_and_hashes_the_file_written(bf: BlobfishServer, client: BlobfishClient,
-                                                            tmp_path: Path) -> None:  # fmt: skip
+async def test_a_receipt_counts_and_hashes_the_file_written(
+    bf: BlobfishServer, client: BlobfishClient, tmp_path: Path
+) -> None:
     ids = bf.evaluation_ids()[:3]
     evaluations = [await _read(client, i) for i in ids]
     receipt = write_evaluations(tmp_path / "three.jsonl", evaluations)

@@ -54,7 +54,10 @@ async def test_ingest_stores_every_step_once_with_the_platform_marker_and_search
         assert first.evaluations == len(bf.evaluation_ids()) and first.steps == first.new_steps > 100
         assert (again.steps, again.new_steps) == (first.steps, 0)  # ingesting again adds nothing
         count, hits = search_steps(archive, WORD)
-        assert count == 2 and [(h.rollout_id, h.step, h.model) for h in hits] == [("r0", 0, "quokka-model"), ("r1", 0, "quokka-model")]
+        assert count == 2 and [(h.rollout_id, h.step, h.model) for h in hits] == [
+            ("r0", 0, "quokka-model"),
+            ("r1", 0, "quokka-model"),
+        ]
         assert hits[0].prompt == HOSTILE_PROMPT and hits[0].final_answer == "3"  # verbatim
         assert hits[0].task_id == "letter-count/strawberry"
         entry = archive.find("r0#1")  # the step's one id (issue 39): the Inspector's, `open`'s, diagnosis's
@@ -65,19 +68,24 @@ async def test_ingest_stores_every_step_once_with_the_platform_marker_and_search
     assert steps_archives() == [Path("profiles/fish") / archive.path.name]
 
 
-def test_search_prints_the_matching_steps_verbatim_in_json(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_prints_the_matching_steps_verbatim_in_json(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["blobfish", "search", WORD, "--json"]) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
     found = json.loads(captured.out)
     assert [(s["rollout_id"], s["prompt"], s["final_answer"], s["model"]) for s in found] == [
-        ("r0", HOSTILE_PROMPT, "3", "quokka-model"), ("r1", HOSTILE_PROMPT, "3", "quokka-model")
+        ("r0", HOSTILE_PROMPT, "3", "quokka-model"),
+        ("r1", HOSTILE_PROMPT, "3", "quokka-model"),
     ]
     assert len({s["evaluation_id"] for s in found}) == 1
     assert steps_archives() and all(p.parts[:2] == ("profiles", "fish") for p in steps_archives())
 
 
-def test_search_table_is_inert_and_says_how_many_matched(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_table_is_inert_and_says_how_many_matched(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["blobfish", "--profile", "fish", "search", WORD]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()

@@ -36,8 +36,17 @@ FLOWS = [
 ]
 """The modules a parsed rollout, benchmark task or bake-off sample flows through, past its client."""
 
-REPARSE_CALLS = {"model_dump", "model_dump_json", "to_json", "as_json", "model_validate", "model_validate_json",
-                 "parse_evaluation", "parse_summary", "loads"}  # fmt: skip
+REPARSE_CALLS = {
+    "model_dump",
+    "model_dump_json",
+    "to_json",
+    "as_json",
+    "model_validate",
+    "model_validate_json",
+    "parse_evaluation",
+    "parse_summary",
+    "loads",
+}
 """Calls that dump a parsed answer back to JSON, or read JSON into a model again."""
 
 FILE_EDGES = {("dump_lines.py", "parse_rollout")}

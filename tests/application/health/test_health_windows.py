@@ -14,8 +14,14 @@ def checks(pattern: str) -> list[HealthCheck]:
     out = []
     for i, ch in enumerate(pattern):
         ok = {"o": True, "x": False, "?": None}[ch]
-        out.append(HealthCheck(checked_at=START + i * MIN, ok=ok, status_code=None if ok else 503,
-                               error=None if ok is not False else f"down {i}"))
+        out.append(
+            HealthCheck(
+                checked_at=START + i * MIN,
+                ok=ok,
+                status_code=None if ok else 503,
+                error=None if ok is not False else f"down {i}",
+            )
+        )
     return list(reversed(out))
 
 

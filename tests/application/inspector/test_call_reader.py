@@ -23,23 +23,31 @@ async def some_calls(client: BlahClient, sim: SimulatorServer) -> list[LogEntry]
     return list(page.logs)
 
 
-def context(client: BlahClient | None, sim: SimulatorServer, archive: Archive | None = None, **kw: object) -> AppContext:
+def context(
+    client: BlahClient | None, sim: SimulatorServer, archive: Archive | None = None, **kw: object
+) -> AppContext:
     return AppContext(model_id=sim.person_model_id, client=client, archive=archive, **kw)  # type: ignore[arg-type]
 
 
 async def test_a_call_the_archive_holds_is_read_there_and_the_platform_is_not_asked(
-        client: BlahClient, sim: SimulatorServer, tmp_path: Path) -> None:
+    client: BlahClient, sim: SimulatorServer, tmp_path: Path
+) -> None:
     held, other, held_by_screen = await some_calls(client, sim)
     with Archive(tmp_path / "a.sqlite3") as archive:
         archive.add_new([held])
-        reader = CallReader(context(client, sim, archive), lookup=lambda i: held_by_screen if i == held_by_screen.id else None)
+        reader = CallReader(
+            context(client, sim, archive), lookup=lambda i: held_by_screen if i == held_by_screen.id else None
+        )
         asked = sim.requests.count("GET", "/logs/" + held.id) + sim.requests.count("GET", "/logs/" + held_by_screen.id)
 
         found = await reader.find(held_by_screen.id)
         assert (found.entry, found.platform_answered) == (held_by_screen, False)
         found = await reader.find(held.id)
         assert found.entry is not None and found.entry.id == held.id and not found.platform_answered
-        assert sim.requests.count("GET", "/logs/" + held.id) + sim.requests.count("GET", "/logs/" + held_by_screen.id) == asked
+        assert (
+            sim.requests.count("GET", "/logs/" + held.id) + sim.requests.count("GET", "/logs/" + held_by_screen.id)
+            == asked
+        )
 
         found = await reader.find(other.id)  # not in the archive: the platform has it
         assert found.entry == other and found.platform_answered
@@ -47,7 +55,8 @@ async def test_a_call_the_archive_holds_is_read_there_and_the_platform_is_not_as
 
 
 async def test_offline_a_call_nowhere_is_none_and_online_the_platform_says_not_found(
-        client: BlahClient, sim: SimulatorServer) -> None:
+    client: BlahClient, sim: SimulatorServer
+) -> None:
     offline = await CallReader(context(None, sim)).find("log_nosuch")
     assert (offline.entry, offline.platform_answered) == (None, False)
     with pytest.raises(NotFoundError):
@@ -55,7 +64,8 @@ async def test_offline_a_call_nowhere_is_none_and_online_the_platform_says_not_f
 
 
 async def test_the_trained_template_comes_from_the_config_else_once_from_the_platform(
-        client: BlahClient, sim: SimulatorServer) -> None:
+    client: BlahClient, sim: SimulatorServer
+) -> None:
     first, second, _ = await some_calls(client, sim)
     configured = CallReader(context(client, sim, trained_template="llama3"))
     before = sim.requests.count("GET", f"/models/{sim.person_model_id}")

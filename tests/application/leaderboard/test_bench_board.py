@@ -16,10 +16,14 @@ def test_best_mean_score_first_ties_in_the_platforms_order_and_no_score_last_not
 
 
 def test_coverage_says_hosted_tasks_against_the_official_suite_or_that_it_was_not_recorded() -> None:
-    assert coverage_sentence(Coverage(hosted_tasks=12, official_suite=False)) == \
-        "self-run, not the official suite (12 hosted tasks)"
-    assert coverage_sentence(Coverage(hosted_tasks=100, official_suite=True)) == \
-        "covers the official suite (100 hosted tasks)"
+    assert (
+        coverage_sentence(Coverage(hosted_tasks=12, official_suite=False))
+        == "self-run, not the official suite (12 hosted tasks)"
+    )
+    assert (
+        coverage_sentence(Coverage(hosted_tasks=100, official_suite=True))
+        == "covers the official suite (100 hosted tasks)"
+    )
     assert coverage_sentence(Coverage(official_suite=False)) == "self-run, not the official suite (— hosted tasks)"
     assert coverage_sentence(Coverage(hosted_tasks=3)) == "coverage not recorded"
     assert coverage_sentence(None) == "coverage not recorded"

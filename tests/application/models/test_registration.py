@@ -63,7 +63,12 @@ def test_name_and_description_limits() -> None:
     uri = "org/model"
     assert validate_registration("x" * NAME_MAX, uri)[0] is not None
     assert validate_registration("  padded  ", uri)[0].name == "padded"  # type: ignore[union-attr]
-    for name, says in (("", "required"), ("   ", "required"), ("x" * (NAME_MAX + 1), "101 characters; at most 100"), ("a\x00b", "control")):
+    for name, says in (
+        ("", "required"),
+        ("   ", "required"),
+        ("x" * (NAME_MAX + 1), "101 characters; at most 100"),
+        ("a\x00b", "control"),
+    ):
         checked, problems = validate_registration(name, uri)
         assert checked is None and problems[0].field == "name" and says in problems[0].message
     assert validate_registration("m", uri, "d" * DESCRIPTION_MAX)[0] is not None
@@ -119,7 +124,12 @@ async def test_invalid_input_sends_nothing_then_the_fixed_input_is_sent_once(fre
             assert len(fresh_sim.world.models) == models_before
 
             # fixed: confirmed, sent once (double presses included), the server's answer shown
-            _fill(form, "Tiny v2 [@click=app.quit]x[/]", "openai-compatible:https://gpu.example.test/v1#tiny-v2", "second try")
+            _fill(
+                form,
+                "Tiny v2 [@click=app.quit]x[/]",
+                "openai-compatible:https://gpu.example.test/v1#tiny-v2",
+                "second try",
+            )
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
             await pilot.press("y", "y")
@@ -133,7 +143,9 @@ async def test_invalid_input_sends_nothing_then_the_fixed_input_is_sent_once(fre
             await wait_for(pilot, lambda: isinstance(app.screen, ModelsScreen), what="back on the list")
             models = app.screen
             assert isinstance(models, ModelsScreen)
-            await wait_for(pilot, lambda: models.highlighted_model_id() == form.registered.id, what="new model highlighted")  # type: ignore[union-attr]
+            await wait_for(
+                pilot, lambda: models.highlighted_model_id() == form.registered.id, what="new model highlighted"
+            )  # type: ignore[union-attr]
     assert spy.count("POST", "/models") == 1
     assert len(fresh_sim.world.models) == models_before + 1
 

@@ -48,8 +48,10 @@ def test_jsonl_carries_the_written_replies_and_counts_the_empty_ones() -> None:
     kept = build_jsonl(drafts, replies, leave_out_unanswered=False)
     lines = [json.loads(line) for line in kept.data.decode().splitlines()]
     assert (kept.examples, kept.empty_replies, kept.left_out) == (3, 2, 0)
-    assert lines[0]["messages"] == [{"role": "user", "content": "Q1 \u202e[b]x[/b]"},
-                                    {"role": "assistant", "content": "Answer one."}]
+    assert lines[0]["messages"] == [
+        {"role": "user", "content": "Q1 \u202e[b]x[/b]"},
+        {"role": "assistant", "content": "Answer one."},
+    ]
     assert lines[0]["source_log_id"] == "a" and lines[0]["target"] == "short direct answers"
     assert lines[1]["messages"][-1] == {"role": "assistant", "content": ""}
     left = build_jsonl(drafts, replies, leave_out_unanswered=True)
@@ -73,11 +75,18 @@ async def test_send_uploads_and_reads_the_set_back(fresh_sim: SimulatorServer) -
         result = await send_training_set(client, "tiny set", data, progress=lambda s, t: seen.append((s, t)))
     listed = result.training_set
     assert listed is not None and listed.id == result.ticket.training_set_id
-    assert (listed.status, listed.example_count, listed.size_bytes, listed.filename) == ("ready", 3, len(data), "tiny-set.jsonl")
+    assert (listed.status, listed.example_count, listed.size_bytes, listed.filename) == (
+        "ready",
+        3,
+        len(data),
+        "tiny-set.jsonl",
+    )
     assert seen and seen[-1] == (len(data), len(data))
 
 
-async def test_platform_limit_refuses_before_any_byte(fresh_sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_platform_limit_refuses_before_any_byte(
+    fresh_sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sim_training, "MAX_UPLOAD_BYTES", 50)
     before = dict(fresh_sim.world.training_sets)
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
@@ -91,10 +100,28 @@ def test_suggestions_from_real_calls_give_prompts_to_answer() -> None:
     from tui.screens.training.build import suggest_from_calls
 
     looping = "the the the the the the the the the the the the the the the the the the the the"
-    calls = [LogEntry(id=f"ok{i}", created_at=i, prompt=f"<|im_start|>user\nName colour {i}<|im_end|>\n<|im_start|>assistant\n",
-                      response="Blue.", finish_reason="stop", source="eval") for i in range(10)]
-    calls += [LogEntry(id=f"bad{i}", created_at=100 + i,
-                       prompt="<|im_start|>user\nSum 17 and 25, show working.<|im_end|>\n<|im_start|>assistant\n",
-                       response=looping, finish_reason="stop", source="eval", eval_id="maths") for i in range(4)]
+    calls = [
+        LogEntry(
+            id=f"ok{i}",
+            created_at=i,
+            prompt=f"<|im_start|>user\nName colour {i}<|im_end|>\n<|im_start|>assistant\n",
+            response="Blue.",
+            finish_reason="stop",
+            source="eval",
+        )
+        for i in range(10)
+    ]
+    calls += [
+        LogEntry(
+            id=f"bad{i}",
+            created_at=100 + i,
+            prompt="<|im_start|>user\nSum 17 and 25, show working.<|im_end|>\n<|im_start|>assistant\n",
+            response=looping,
+            finish_reason="stop",
+            source="eval",
+            eval_id="maths",
+        )
+        for i in range(4)
+    ]
     drafts = draft_examples(suggest_from_calls(calls, "chatml"))
     assert [d.prompt for d in drafts] == ["Sum 17 and 25, show working."]

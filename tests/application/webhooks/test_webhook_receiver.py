@@ -23,8 +23,12 @@ SECRET = "s3cret-for-tests"
 
 
 def event_body(event: str = "run.completed", delivery_id: str = "dlv_1", **data: object) -> bytes:
-    payload = {"id": delivery_id, "event": event, "created_at": 1_780_000_000_000,
-               "data": data or {"run": {"id": "run_7", "status": "completed"}}}
+    payload = {
+        "id": delivery_id,
+        "event": event,
+        "created_at": 1_780_000_000_000,
+        "data": data or {"run": {"id": "run_7", "status": "completed"}},
+    }
     return orjson.dumps(payload)
 
 

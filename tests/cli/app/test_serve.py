@@ -54,7 +54,9 @@ def _serve_command(argv: list[str]) -> str:
 
 
 def test_child_command_carries_the_options_but_never_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _serve_command(["--model", "tiny model", "--base-url", "http://127.0.0.1:9", "--api-key", "blah_secret_k"])
+    command = _serve_command(
+        ["--model", "tiny model", "--base-url", "http://127.0.0.1:9", "--api-key", "blah_secret_k"]
+    )
     argv = shlex.split(command)
     assert argv[1:3] == ["-m", "cli"]
     assert argv[argv.index("--model") + 1] == "tiny model"  # quoted safely for the shell
@@ -151,7 +153,10 @@ async def _capture_when_drawn(devtools_port: int, timeout: float) -> tuple[bytes
                         return dict(message.get("result", {}))
 
             state: dict[str, Any] = {}
-            probe = "({classes: document.body.className, " "connected: !!document.querySelector('.textual-terminal.-connected')})"
+            probe = (
+                "({classes: document.body.className, "
+                "connected: !!document.querySelector('.textual-terminal.-connected')})"
+            )
             while time.monotonic() < deadline:
                 result = await call("Runtime.evaluate", expression=probe, returnByValue=True)
                 state = result.get("result", {}).get("value") or {}
@@ -179,19 +184,37 @@ async def _capture_when_drawn(devtools_port: int, timeout: float) -> tuple[bytes
 def test_the_app_is_drawn_in_a_browser(sim: SimulatorServer) -> None:
     port, devtools = _free_port(), _free_port()
     env = {**os.environ, "EVALS_BLAH_API_KEY": sim.council_key}
-    serve = [sys.executable, "-m", "cli", "serve", "--port", str(port),
-             "--base-url", sim.base_url, "--model", sim.person_model_id]  # fmt: skip
+    serve = [
+        sys.executable,
+        "-m",
+        "cli",
+        "serve",
+        "--port",
+        str(port),
+        "--base-url",
+        sim.base_url,
+        "--model",
+        sim.person_model_id,
+    ]
     with _process_group(serve, env) as server:
         _wait_for_port(port, 30)
         assert server.poll() is None
         with tempfile.TemporaryDirectory() as profile:
             browser = [
-                str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-                "--window-size=1400,900", f"--remote-debugging-port={devtools}",
+                str(CHROMIUM),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                "--window-size=1400,900",
+                f"--remote-debugging-port={devtools}",
                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",  # the page's web font: fail fast
                 f"http://127.0.0.1:{port}/",
-            ]  # fmt: skip
+            ]
             with _process_group(browser, dict(os.environ)):
                 png, state = asyncio.run(_capture_when_drawn(devtools, timeout=60))
         children = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True).stdout

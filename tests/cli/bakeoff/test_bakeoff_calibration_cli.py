@@ -29,8 +29,14 @@ async def _no_wait(_: float) -> None:
 
 def bakeoff(queue: ErrorbarServer, *argv: str, key: str | None = None, stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = bakeoff_main([*argv, "--base-url", queue.base_url], out=out, err=err,
-                        env={"ERRORBAR_API_KEY": key or queue.admin_key}, stdin=io.StringIO(stdin), sleep=_no_wait)
+    code = bakeoff_main(
+        [*argv, "--base-url", queue.base_url],
+        out=out,
+        err=err,
+        env={"ERRORBAR_API_KEY": key or queue.admin_key},
+        stdin=io.StringIO(stdin),
+        sleep=_no_wait,
+    )
     return code, out.getvalue(), err.getvalue()
 
 
@@ -72,8 +78,12 @@ def test_criteria_says_when_a_judge_is_no_better_than_chance(queue: ErrorbarServ
     assert "trust misaligned · TPR 0.550 [0.398, 0.693] · TNR 0.400 [0.263, 0.554] · kappa -0.050" in out
     assert "the app's reading: this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in out
     code, out, _ = bakeoff(queue, "criteria", "--json", key=queue.read_key)
-    assert code == 0 and [c["id"] for c in json.loads(out)] == ["crit_helpful", "crit_concise", "crit_tone",
-                                                                       "crit_support_resolved"]
+    assert code == 0 and [c["id"] for c in json.loads(out)] == [
+        "crit_helpful",
+        "crit_concise",
+        "crit_tone",
+        "crit_support_resolved",
+    ]
 
 
 def test_criterion_prints_the_disagreements_verbatim(queue: ErrorbarServer) -> None:
@@ -104,8 +114,14 @@ def test_a_queued_align_polls_in_progress(queue: ErrorbarServer) -> None:
     async def sleep(_: float) -> None:  # the queue's time passes while the command waits
         queue.store.alignments.finish("crit_helpful")
 
-    code = bakeoff_main(["align", "crit_helpful", "--yes", "--base-url", queue.base_url], out=out, err=err,
-                        env={"ERRORBAR_API_KEY": queue.admin_key}, stdin=io.StringIO(), sleep=sleep)
+    code = bakeoff_main(
+        ["align", "crit_helpful", "--yes", "--base-url", queue.base_url],
+        out=out,
+        err=err,
+        env={"ERRORBAR_API_KEY": queue.admin_key},
+        stdin=io.StringIO(),
+        sleep=sleep,
+    )
     assert code == 0 and "alignment in progress: 0 of 100 labels judged" in err.getvalue()
     assert "100 labels · TPR 0.900" in out.getvalue()
     assert _writes(queue, "/align") == 1
@@ -119,7 +135,10 @@ def test_evidence_writes_the_bundle_and_refuses_what_it_must(queue: ErrorbarServ
     assert code == ExitCode.REFUSED and f"{live} is not finished yet" in err and not target.exists()
     queue.fail_run(live)
     code, out, err = bakeoff(queue, "evidence", live, "-o", str(target))
-    assert code == ExitCode.REFUSED and f"{live} ended ERROR: the queue keeps evidence only for a run that finished DONE" in err
+    assert (
+        code == ExitCode.REFUSED
+        and f"{live} ended ERROR: the queue keeps evidence only for a run that finished DONE" in err
+    )
     with pytest.raises(SystemExit) as bad:
         bakeoff(queue, "evidence", done, "-o", str(target), "--min-win-rate", "1.5")
     assert bad.value.code == 2 and not target.exists()
@@ -189,10 +208,14 @@ def test_verdict_on_a_comparison_uses_the_corrected_rate_once_labels_allow(queue
     for sample in get(queue, f"/v1/evals/{run_id}/samples").json():
         for answer in sample["candidates"]:
             if labelled < 30 and answer["outcome"] in judge:
-                body = {"sample_index": sample["index"], "candidate": answer["model"],
-                        "verdict": judge[answer["outcome"]] if labelled % 5 else "tie"}
-                sim_http.post(f"{queue.base_url}/v1/evals/{run_id}/pair_labels", json=body,
-                              headers=headers(queue.member_key))
+                body = {
+                    "sample_index": sample["index"],
+                    "candidate": answer["model"],
+                    "verdict": judge[answer["outcome"]] if labelled % 5 else "tie",
+                }
+                sim_http.post(
+                    f"{queue.base_url}/v1/evals/{run_id}/pair_labels", json=body, headers=headers(queue.member_key)
+                )
                 labelled += 1
     code, out, _ = bakeoff(queue, "verdict", run_id, "--json", key=queue.read_key)
     answer = json.loads(out)

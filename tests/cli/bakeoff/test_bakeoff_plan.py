@@ -31,8 +31,9 @@ def _run(argv: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def _simulated_floor(rng: np.random.Generator, n: int, rate: float, tpr: float | None, tnr: float | None,
-                     runs: int = RUNS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _simulated_floor(
+    rng: np.random.Generator, n: int, rate: float, tpr: float | None, tnr: float | None, runs: int = RUNS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per simulated run: (point estimate, interval low, interval high) as the queue prints them:
     Wilson on what the judge saw, mapped through Rogan-Gladen when the judge is known."""
     truth = rng.binomial(1, rate, size=(runs, n))
@@ -53,20 +54,25 @@ def _simulated_floor(rng: np.random.Generator, n: int, rate: float, tpr: float |
     return np.array(points), np.array(lows), np.array(highs)
 
 
-@pytest.mark.parametrize(("n", "rate", "tpr", "tnr"), [(40, 0.5, None, None), (200, 0.7, None, None),
-                                                       (300, 0.6, 0.9, 0.85)])
-def test_planned_half_width_is_what_simulated_runs_print(n: int, rate: float, tpr: float | None,
-                                                         tnr: float | None) -> None:
+@pytest.mark.parametrize(
+    ("n", "rate", "tpr", "tnr"), [(40, 0.5, None, None), (200, 0.7, None, None), (300, 0.6, 0.9, 0.85)]
+)
+def test_planned_half_width_is_what_simulated_runs_print(
+    n: int, rate: float, tpr: float | None, tnr: float | None
+) -> None:
     rng = np.random.default_rng(20261203)
     _, lows, highs = _simulated_floor(rng, n, rate, tpr, tnr)
     simulated = float(np.mean((highs - lows) / 2))
     assert expected_half_width(n, rate, tpr, tnr) == pytest.approx(simulated, abs=0.01)
 
 
-@pytest.mark.parametrize(("n", "rate", "margin", "tpr", "tnr"), [
-    (400, 0.5, 0.1, None, None), (150, 0.8, 0.1, None, None), (500, 0.6, 0.12, 0.9, 0.85), (60, 0.5, 0.2, None, None)])
-def test_planned_power_is_the_share_of_simulated_equal_runs_that_pass(n: int, rate: float, margin: float,
-                                                                     tpr: float | None, tnr: float | None) -> None:
+@pytest.mark.parametrize(
+    ("n", "rate", "margin", "tpr", "tnr"),
+    [(400, 0.5, 0.1, None, None), (150, 0.8, 0.1, None, None), (500, 0.6, 0.12, 0.9, 0.85), (60, 0.5, 0.2, None, None)],
+)
+def test_planned_power_is_the_share_of_simulated_equal_runs_that_pass(
+    n: int, rate: float, margin: float, tpr: float | None, tnr: float | None
+) -> None:
     """The candidate truly as good: the gate passes when its floor reaches the incumbent's rate
     minus the margin; simulated on independent draws (the plan's stated assumption)."""
     rng = np.random.default_rng(7)
@@ -85,7 +91,9 @@ def test_samples_found_are_the_fewest_that_reach_the_goal() -> None:
     n = samples_for_margin(0.05, 0.5)
     assert n is not None and noninferiority_power(n, 0.5, 0.05) >= 0.8 > noninferiority_power(n - 1, 0.5, 0.05)
     h = samples_for_half_width(0.04, 0.3, 0.92, 0.88)
-    assert h is not None and expected_half_width(h, 0.3, 0.92, 0.88) <= 0.04 < expected_half_width(h - 1, 0.3, 0.92, 0.88)
+    assert h is not None and expected_half_width(h, 0.3, 0.92, 0.88) <= 0.04 < expected_half_width(
+        h - 1, 0.3, 0.92, 0.88
+    )
     margin = smallest_margin(500, 0.5)
     assert margin is not None and noninferiority_power(500, 0.5, margin) == pytest.approx(0.8, abs=1e-9)
 
@@ -121,13 +129,16 @@ def test_plan_command_json_and_underpowered_margin() -> None:
     assert body["rate_assumed"] is True
 
 
-@pytest.mark.parametrize(("argv", "said"), [
-    (["--samples", "3"], "samples must be a whole number 5..500"),
-    (["--rate", "55"], "rate must be a rate 0..1 (0.55, not 55)"),
-    (["--tpr", "0.9"], "give --tpr and --tnr together"),
-    (["--margin", "0"], "margin must be above 0"),
-    (["--samples", "40", "--candidates", "7"], "candidates must be 1..6"),
-])
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--samples", "3"], "samples must be a whole number 5..500"),
+        (["--rate", "55"], "rate must be a rate 0..1 (0.55, not 55)"),
+        (["--tpr", "0.9"], "give --tpr and --tnr together"),
+        (["--margin", "0"], "margin must be above 0"),
+        (["--samples", "40", "--candidates", "7"], "candidates must be 1..6"),
+    ],
+)
 def test_plan_command_refuses_bad_values_in_one_line_with_exit_2(argv: list[str], said: str) -> None:
     code, out, err = _run(argv)
     assert code == 2 and out == "" and said in err and err.count("\n") == 1

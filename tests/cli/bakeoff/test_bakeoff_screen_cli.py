@@ -28,8 +28,9 @@ class TtyIn(io.StringIO):
         return True
 
 
-def bakeoff(queue: ErrorbarServer, *argv: str, key: str | None = None,
-            stdin: io.StringIO | None = None) -> tuple[int, str, str]:
+def bakeoff(
+    queue: ErrorbarServer, *argv: str, key: str | None = None, stdin: io.StringIO | None = None
+) -> tuple[int, str, str]:
     """Run the command; each poll's wait ends every queued run (the queue's time has passed)."""
     out, err = io.StringIO(), io.StringIO()
 
@@ -37,8 +38,14 @@ def bakeoff(queue: ErrorbarServer, *argv: str, key: str | None = None,
         for run_id in queue.store.ids():
             queue.finish(run_id)
 
-    code = bakeoff_main([*argv, "--base-url", queue.base_url], out=out, err=err, stdin=stdin or io.StringIO(""),
-                        env={"ERRORBAR_API_KEY": key or queue.admin_key}, sleep=sleep)
+    code = bakeoff_main(
+        [*argv, "--base-url", queue.base_url],
+        out=out,
+        err=err,
+        stdin=stdin or io.StringIO(""),
+        env={"ERRORBAR_API_KEY": key or queue.admin_key},
+        sleep=sleep,
+    )
     return code, out.getvalue(), err.getvalue()
 
 
@@ -56,8 +63,10 @@ def test_screen_yes_sends_once_watches_and_prints_the_screening(queue: ErrorbarS
     lines = out.splitlines()
     assert lines[0] == f"screening {run_id} · Screening of Qwen/Qwen3-32B · DONE"
     incumbent = screening["incumbent"]
-    assert lines[1] == (f"incumbent     Qwen/Qwen3-32B · ${incumbent['est_usd_per_request']:.6f}/request · "
-                        f"${incumbent['projected_monthly_usd']:.2f}/month (120,000 requests)")
+    assert lines[1] == (
+        f"incumbent     Qwen/Qwen3-32B · ${incumbent['est_usd_per_request']:.6f}/request · "
+        f"${incumbent['projected_monthly_usd']:.2f}/month (120,000 requests)"
+    )
     shape = screening["token_shape"]
     assert lines[2].startswith(f"token shape   prompts {shape['median_prompt_tokens']:.0f} tokens (median)")
     for candidate in screening["per_candidate"]:
@@ -65,18 +74,28 @@ def test_screen_yes_sends_once_watches_and_prints_the_screening(queue: ErrorbarS
         sim = candidate["similarity"]
         cells = row[2:].split()
         assert cells[1:4] == [str(sim["matched"]), str(sim["differed"]), str(sim["unparsed"])]
-        assert f"{round(sim['match_rate'] * 100)}% [{round(sim['ci95'][0] * 100)}-{round(sim['ci95'][1] * 100)}]" \
-            in row
+        assert f"{round(sim['match_rate'] * 100)}% [{round(sim['ci95'][0] * 100)}-{round(sim['ci95'][1] * 100)}]" in row
         assert f"${candidate['est_usd_per_request']:.6f}" in row and f"{candidate['est_savings_pct']:+.1f}%" in row
         assert row.startswith("→ ") is (candidate["model"] == screening["recommendation"]["model"])
     best = next(c for c in screening["per_candidate"] if c["model"] == screening["recommendation"]["model"])
-    assert (f"recommended   switch to {best['model']}: {round(best['est_savings_pct'])}% cheaper, answers match "
-            f"{round(best['similarity']['match_rate'] * 100)}%") in out
+    assert (
+        f"recommended   switch to {best['model']}: {round(best['est_savings_pct'])}% cheaper, answers match "
+        f"{round(best['similarity']['match_rate'] * 100)}%"
+    ) in out
 
 
 def test_show_prints_a_screening_runs_result_not_only_with_json(queue: ErrorbarServer) -> None:
-    code, _, _ = bakeoff(queue, "screen", "--yes", "--candidate", "anthropic/claude-sonnet-4", "--sample-count", "8",
-                         "--name", "big only")
+    code, _, _ = bakeoff(
+        queue,
+        "screen",
+        "--yes",
+        "--candidate",
+        "anthropic/claude-sonnet-4",
+        "--sample-count",
+        "8",
+        "--name",
+        "big only",
+    )
     assert code == 0
     [run_id] = queue.store.ids()
     code, out, _ = bakeoff(queue, "show", run_id)
@@ -102,9 +121,11 @@ def test_402_and_422_are_sentences_exit_7_and_queue_nothing(queue: ErrorbarServe
 
 
 def test_bad_flags_and_no_confirmation_send_nothing(queue: ErrorbarServer) -> None:
-    for argv, said in ((["--sample-count", "3"], "--sample-count: a whole number 5..500, not 3"),
-                       (["--candidate", "a/b", "--candidate", "a/b"], "--candidate: a/b is given twice"),
-                       ([f"--candidate=m/{i}" for i in range(7)], "at most 6, not 7")):
+    for argv, said in (
+        (["--sample-count", "3"], "--sample-count: a whole number 5..500, not 3"),
+        (["--candidate", "a/b", "--candidate", "a/b"], "--candidate: a/b is given twice"),
+        ([f"--candidate=m/{i}" for i in range(7)], "at most 6, not 7"),
+    ):
         code, _, err = bakeoff(queue, "screen", "--yes", *argv)
         assert code == 2 and said in err and "nothing was sent" in err
     code, _, err = bakeoff(queue, "screen")  # not a terminal, no --yes

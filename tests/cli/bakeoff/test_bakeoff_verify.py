@@ -85,11 +85,14 @@ def test_a_criterion_bundle_recomputes_observed_and_corrected_rates(queue: Error
     assert "matches  gate pass_rate you/tiny-sft-v3 actual:" in out
 
 
-@pytest.mark.parametrize(("content", "said"), [
-    ("not json at all", "cannot read"),
-    (json.dumps({"hello": 1}), "not an evidence bundle"),
-    (json.dumps({"bundle_v": 1, "run": {"id": "x"}, "results": None}), "the run was not DONE"),
-])
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ("not json at all", "cannot read"),
+        (json.dumps({"hello": 1}), "not an evidence bundle"),
+        (json.dumps({"bundle_v": 1, "run": {"id": "x"}, "results": None}), "the run was not DONE"),
+    ],
+)
 def test_a_file_that_is_not_a_bundle_is_one_line_and_exit_2(tmp_path: Path, content: str, said: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")

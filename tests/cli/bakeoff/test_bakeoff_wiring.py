@@ -48,8 +48,9 @@ def test_a_profile_without_a_key_says_so() -> None:
     write_config_text('[profiles.q]\nplatform = "errorbar"\nbase_url = "https://queue.example/v1"\n')
     ctx = _attach_configured_errorbar(AppContext(model_id="m"))
     assert ctx.errorbar is None
-    assert ctx.errorbar_problem == ("errorbar not connected: profile 'q' has no key (set $ERRORBAR_API_KEY or run "
-                                    "blah-tui login --profile q)")
+    assert ctx.errorbar_problem == (
+        "errorbar not connected: profile 'q' has no key (set $ERRORBAR_API_KEY or run blah-tui login --profile q)"
+    )
 
 
 def test_a_key_without_an_address_is_said_once_the_app_starts(monkeypatch: pytest.MonkeyPatch) -> None:

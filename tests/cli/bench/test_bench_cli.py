@@ -32,8 +32,9 @@ from tests.support.bench import SLUG, FakeClock
 from tests.support.hostile_payloads import HOSTILE
 
 PROVIDER_KEY = "xai-CANARYprovider0123456789abcdef"
-HOSTILE_TEXT = " | ".join(text for _, text in HOSTILE
-                          if len(text) < 2_000 and not any("\ud800" <= c <= "\udfff" for c in text))
+HOSTILE_TEXT = " | ".join(
+    text for _, text in HOSTILE if len(text) < 2_000 and not any("\ud800" <= c <= "\udfff" for c in text)
+)
 
 
 @pytest.fixture(scope="module")
@@ -108,10 +109,9 @@ def test_an_interrupted_suite_exits_3_and_is_never_a_score(bf: BlobfishServer, s
     assert "tasks graded before the interruption" in out
 
 
-def test_a_rejected_provider_key_exits_1_naming_the_task_and_the_rest_not_attempted(bf: BlobfishServer,
-                                                                                     sh: Shell,
-                                                                                     monkeypatch: pytest.MonkeyPatch
-                                                                                     ) -> None:
+def test_a_rejected_provider_key_exits_1_naming_the_task_and_the_rest_not_attempted(
+    bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XAI_API_KEY", "xai-reject-CANARY")
     code, out, _ = sh(*SUITE, "--watch", "--provider-key-env", "XAI_API_KEY")
     stopped_at = sim_bench.BENCHMARKS[SLUG][sim_bench.REJECT_AT_TASK][0]
@@ -122,13 +122,27 @@ def test_a_rejected_provider_key_exits_1_naming_the_task_and_the_rest_not_attemp
 
 @pytest.mark.parametrize("slug, more", [("shellbench-20", ()), (SLUG, ("--max-tasks", "1")), (SLUG, ())])
 @pytest.mark.parametrize("key", ["xai-reject-CANARY", "xai-REJECT-CANARY"])
-def test_the_banners_rejected_key_stops_every_suite(bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch,
-                                                    slug: str, more: tuple[str, ...], key: str) -> None:
+def test_the_banners_rejected_key_stops_every_suite(
+    bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch, slug: str, more: tuple[str, ...], key: str
+) -> None:
     """The simulator's banner says a provider key containing `reject` is refused: so it is, on a
     one-task benchmark and a suite cut to one task too (those once completed)."""
     monkeypatch.setenv("XAI_API_KEY", key)
-    code, out, _ = sh("run", slug, "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes", *more,
-                      "--watch", "--provider-key-env", "XAI_API_KEY")
+    code, out, _ = sh(
+        "run",
+        slug,
+        "--model",
+        "grok-4",
+        "--provider",
+        "xai",
+        "--suite",
+        "sample",
+        "--yes",
+        *more,
+        "--watch",
+        "--provider-key-env",
+        "XAI_API_KEY",
+    )
     assert code == EXIT_FAILED, out
     assert "the provider rejected the credential on task" in out and "CANARY" not in out
 
@@ -156,8 +170,9 @@ def test_bench_runs_shows_the_full_suite_command_on_suite_and_single_runs(bf: Bl
 
 def test_run_in_progress_on_another_benchmark_is_followed_there(bf: BlobfishServer, sh: Shell) -> None:
     """One suite runs per account, on any benchmark: the 409 on counselbench names a taxbench run."""
-    code, out, _ = sh("run", "taxbench-50", "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes",
-                      "--json")
+    code, out, _ = sh(
+        "run", "taxbench-50", "--model", "grok-4", "--provider", "xai", "--suite", "sample", "--yes", "--json"
+    )
     assert code == EXIT_OK
     first = json.loads(out)["run_id"]
     code, out, err = sh(*SUITE, "--watch", "--json")
@@ -167,7 +182,8 @@ def test_run_in_progress_on_another_benchmark_is_followed_there(bf: BlobfishServ
 
 
 def test_ctrl_c_on_the_sandbox_task_stops_waiting_and_says_where_the_run_shows(
-        bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch) -> None:
+    bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The platform has no cancel: Ctrl-C leaves the four-minute wait, and the run stays followable."""
     from api_client.blobfish.benchmarks import BenchmarkClient
 
@@ -178,8 +194,10 @@ def test_ctrl_c_on_the_sandbox_task_stops_waiting_and_says_where_the_run_shows(
     code, out, err = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--yes")
     assert code == 130 and out == ""
     assert "Ctrl-C stops waiting, not the run" in err  # said before the wait
-    assert f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): blah-tui bench runs {SLUG}" \
+    assert (
+        f"stopped waiting; the sandbox task goes on at the platform (it has no cancel): blah-tui bench runs {SLUG}"
         in err
+    )
     assert "Traceback" not in err
 
 
@@ -200,21 +218,33 @@ def test_writes_off_a_terminal_need_yes_and_send_nothing(bf: BlobfishServer, sh:
 
 
 def test_the_provider_key_comes_from_stdin_and_is_marked_request(bf: BlobfishServer, sh: Shell) -> None:
-    code, out, _ = sh("run", SLUG, "--model", "grok-4", "--provider", "xai", "--provider-key-stdin", "--yes",
-                      "--json", stdin=PROVIDER_KEY + "\n")
+    code, out, _ = sh(
+        "run",
+        SLUG,
+        "--model",
+        "grok-4",
+        "--provider",
+        "xai",
+        "--provider-key-stdin",
+        "--yes",
+        "--json",
+        stdin=PROVIDER_KEY + "\n",
+    )
     assert code == EXIT_OK and json.loads(out)["credential_source"] == "request" and PROVIDER_KEY not in out
 
 
-def test_a_blobfish_key_given_as_the_provider_key_is_refused_before_sending(bf: BlobfishServer, sh: Shell,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_blobfish_key_given_as_the_provider_key_is_refused_before_sending(
+    bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XAI_API_KEY", bf.account_key)
     code, out, err = sh(*SUITE, "--provider-key-env", "XAI_API_KEY")
     assert code == EXIT_USAGE and "not a provider key" in err and bf.account_key not in out + err
     assert _suites(bf) == []
 
 
-def test_the_platform_unreachable_or_refusing_the_key_exits_4(bf: BlobfishServer, sh: Shell,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_platform_unreachable_or_refusing_the_key_exits_4(
+    bf: BlobfishServer, sh: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("BLOBFISH_API_KEY", "bf_not_a_key_it_knows_0000")
     code, _, err = sh("runs", SLUG)
     assert code == EXIT_UNREACHABLE and "401" in err
@@ -279,8 +309,14 @@ def test_a_suite_with_nothing_graded_is_refused(bf: BlobfishServer, sh: Shell, c
 
 
 def test_hostile_text_is_inert_in_tables_and_verbatim_in_json(bf: BlobfishServer, sh: Shell) -> None:
-    row = dict(bf.benchmarks.board[SLUG][0], community_run_id="bcr_hostile", display_name=HOSTILE_TEXT,
-               notes=HOSTILE_TEXT, model="m" + HOSTILE_TEXT, _owner="someone-else")
+    row = dict(
+        bf.benchmarks.board[SLUG][0],
+        community_run_id="bcr_hostile",
+        display_name=HOSTILE_TEXT,
+        notes=HOSTILE_TEXT,
+        model="m" + HOSTILE_TEXT,
+        _owner="someone-else",
+    )
     bf.benchmarks.board[SLUG].append(row)
     code, out, _ = sh(*SUITE, "--watch")
     assert code == EXIT_OK and not has_unsafe(out, keep="\n")
@@ -296,8 +332,9 @@ def test_hostile_text_is_inert_in_tables_and_verbatim_in_json(bf: BlobfishServer
     assert task["steps"][1]["result"] == sim_bench.HOSTILE_RESULT
 
 
-def test_hostile_tool_results_of_a_single_run_are_inert_in_the_table_and_verbatim_in_json(bf: BlobfishServer,
-                                                                                         sh: Shell) -> None:
+def test_hostile_tool_results_of_a_single_run_are_inert_in_the_table_and_verbatim_in_json(
+    bf: BlobfishServer, sh: Shell
+) -> None:
     single = ("run", "shellbench-20", "--model", "grok-4", "--provider", "xai", "--yes")
     code, out, _ = sh(*single)
     assert code == EXIT_OK and "IGNORE PREVIOUS INSTRUCTIONS" in out and "PASS" in out
@@ -314,20 +351,34 @@ def test_an_evidence_link_older_than_thirty_minutes_is_marked_stale() -> None:
     assert bench_print._evidence_age("2026-12-01T11:30:00Z", now).startswith("stale")
 
 
-def test_the_keys_appear_in_no_output_log_or_error(bf: BlobfishServer, sh: Shell,
-                                                   caplog: pytest.LogCaptureFixture,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_keys_appear_in_no_output_log_or_error(
+    bf: BlobfishServer, sh: Shell, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A canary: the provider key and the bf_ key through every command and error path."""
     seen: list[str] = []
     with caplog.at_level(logging.DEBUG):
-        for argv in (("run", SLUG, "--model", "grok-4", "--provider", "xai", "--provider-key-env", "XAI_API_KEY",
-                      "--yes"),
-                     (*SUITE, "--watch", "--provider-key-env", "XAI_API_KEY", "--json"),
-                     (*SUITE, "--provider-key-env", "XAI_API_KEY"),  # run_in_progress
-                     ("runs", SLUG, "--json"), ("board", SLUG, "--json"),
-                     ("submit", SLUG, "bmrs_nope", "--yes"), ("delete", SLUG, "bcr_nope", "--yes"),
-                     ("run", SLUG, "--model", "grok-4", "--provider", "xai", "--provider-key-env", "XAI_API_KEY",
-                      "--max-steps", "99", "--yes")):
+        for argv in (
+            ("run", SLUG, "--model", "grok-4", "--provider", "xai", "--provider-key-env", "XAI_API_KEY", "--yes"),
+            (*SUITE, "--watch", "--provider-key-env", "XAI_API_KEY", "--json"),
+            (*SUITE, "--provider-key-env", "XAI_API_KEY"),  # run_in_progress
+            ("runs", SLUG, "--json"),
+            ("board", SLUG, "--json"),
+            ("submit", SLUG, "bmrs_nope", "--yes"),
+            ("delete", SLUG, "bcr_nope", "--yes"),
+            (
+                "run",
+                SLUG,
+                "--model",
+                "grok-4",
+                "--provider",
+                "xai",
+                "--provider-key-env",
+                "XAI_API_KEY",
+                "--max-steps",
+                "99",
+                "--yes",
+            ),
+        ):
             _code, out, err = sh(*argv)
             seen += [out, err]
         monkeypatch.setenv("XAI_API_KEY", "xai-reject-" + PROVIDER_KEY)

@@ -88,8 +88,7 @@ def test_runs_list_model_filter_without_model_ids_uses_the_models_results(shell:
 
 def test_runs_results_print_the_judges_reasoning_verbatim_in_both_forms(fast: SimulatorServer, shell: Shell) -> None:
     run_id = next(r["id"] for r in api_runs(fast) if r["status"] == "completed")
-    results = [Result.model_validate(r) for r in
-               sim_http.get(f"{fast.base_url}/api/v1/runs/{run_id}/results").json()]
+    results = [Result.model_validate(r) for r in sim_http.get(f"{fast.base_url}/api/v1/runs/{run_id}/results").json()]
     json_form = [r for r in results if r.score_details_parsed is not None]
     plain_form = [r for r in results if r.score_details and r.score_details_parsed is None]
     assert json_form and plain_form
@@ -111,9 +110,12 @@ def test_runs_results_against_the_live_shapes(shell: Shell) -> None:
         assert "score 0.6\n" in out and "score 0.3\n" in out  # as sent, not rounded
         code, out, _ = shell("--base-url", origin, "runs", "results", "r-live-1", "--json")
         by_id = {r["id"]: r for r in json.loads(out)}
-        assert by_id["res-a"]["judge"] == {"form": "json", "reasoning": JSON_REASONING,
-                                           "criteria": [{"name": "accuracy", "score": 0.9, "value": None,
-                                                         "note": None}], "fields": {}}
+        assert by_id["res-a"]["judge"] == {
+            "form": "json",
+            "reasoning": JSON_REASONING,
+            "criteria": [{"name": "accuracy", "score": 0.9, "value": None, "note": None}],
+            "fields": {},
+        }
         assert by_id["res-b"]["judge"]["form"] == "text" and by_id["res-b"]["judge"]["reasoning"] == PLAIN_DETAILS
         assert by_id["res-b"]["score_details"] == PLAIN_DETAILS and by_id["res-b"]["score"] == 0.3
 
@@ -125,7 +127,9 @@ def test_an_unknown_run_is_one_clear_line(fast: SimulatorServer, shell: Shell, v
     assert err.count("\n") == 1 and "does not know run 'run_nope'" in err
     with live_shaped_server() as origin:  # its results of an unknown run are [] (no 404)
         code, out, err = shell("--base-url", origin, "runs", verb, "run_nope")
-        assert code == ExitCode.NOT_FOUND and out == "" and err.count("\n") == 1 and "does not know run 'run_nope'" in err
+        assert (
+            code == ExitCode.NOT_FOUND and out == "" and err.count("\n") == 1 and "does not know run 'run_nope'" in err
+        )
 
 
 def test_a_service_without_the_one_run_route_still_shows_and_lists_results(shell: Shell) -> None:
@@ -207,13 +211,21 @@ def _active_run(server: SimulatorServer) -> str:
         return sim_runs.create_run(server.world, [server.person_model_id])["id"]
 
 
-@pytest.mark.parametrize(("end", "code"), [
-    (lambda w, rid: sim_runs.stall_run(w, rid), 3),
-    (lambda w, rid: sim_runs.cancel_run(w, rid), 3),
-    (lambda w, rid: sim_runs.fail_run(w, rid, "model unreachable"), 1),
-])
-def test_watch_exit_codes(fast: SimulatorServer, shell: Shell, monkeypatch: pytest.MonkeyPatch,
-                          end: Callable[[object, str], object], code: int) -> None:
+@pytest.mark.parametrize(
+    ("end", "code"),
+    [
+        (lambda w, rid: sim_runs.stall_run(w, rid), 3),
+        (lambda w, rid: sim_runs.cancel_run(w, rid), 3),
+        (lambda w, rid: sim_runs.fail_run(w, rid, "model unreachable"), 1),
+    ],
+)
+def test_watch_exit_codes(
+    fast: SimulatorServer,
+    shell: Shell,
+    monkeypatch: pytest.MonkeyPatch,
+    end: Callable[[object, str], object],
+    code: int,
+) -> None:
     run_id = _active_run(fast)
     polls = {"n": 0}
 
@@ -250,8 +262,9 @@ def test_cancel_and_resume_are_confirmed_sent_once_and_say_a_conflict(fast: Simu
 # ---------------------------------------------------------------------------- chatroom
 
 
-def test_chatroom_reads_newest_last_and_follow_tails_new_messages(fast: SimulatorServer, shell: Shell,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_chatroom_reads_newest_last_and_follow_tails_new_messages(
+    fast: SimulatorServer, shell: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
     code, out, _ = shell(*on(fast), "chatroom", "--json", "--limit", "10")
     messages = json.loads(out)
     assert code == 0 and len(messages) == 10
@@ -262,8 +275,11 @@ def test_chatroom_reads_newest_last_and_follow_tails_new_messages(fast: Simulato
     async def post_then_stop(_seconds: float) -> None:
         polls["n"] += 1
         if polls["n"] == 1:  # someone posts while we follow
-            sim_http.post(f"{fast.base_url}/api/v1/chatroom", json={"content": "tail me \x1b[31m please"},
-                          headers={"Authorization": f"Bearer {fast.member_key}"})
+            sim_http.post(
+                f"{fast.base_url}/api/v1/chatroom",
+                json={"content": "tail me \x1b[31m please"},
+                headers={"Authorization": f"Bearer {fast.member_key}"},
+            )
         if polls["n"] >= 3:
             raise KeyboardInterrupt  # the person presses ^C
 
@@ -280,8 +296,9 @@ def test_chatroom_post_mute_unmute_are_confirmed_and_sent_once(fast: SimulatorSe
     peer = fast.world.peer_model_ids[-1]
     code, _, err = shell(*on(fast), "chatroom", "post", "hello from a script")
     assert code == 2 and "add --yes" in err
-    code, out, err = shell(*on(fast), "chatroom", "post", "hello from a script", "--reply-from", peer, "--yes",
-                           "--json")
+    code, out, err = shell(
+        *on(fast), "chatroom", "post", "hello from a script", "--reply-from", peer, "--yes", "--json"
+    )
     assert code == 0 and json.loads(out)["replies_expected_from"] == [peer]
     room = sim_http.get(f"{fast.base_url}/api/v1/chatroom", params={"limit": 100}).json()["messages"]
     assert [m["content"] for m in room].count("hello from a script") == 1
@@ -298,8 +315,9 @@ def test_chatroom_post_mute_unmute_are_confirmed_and_sent_once(fast: SimulatorSe
 # ---------------------------------------------------------------------------- global options
 
 
-def test_global_options_reach_the_verbs_before_or_after_it(fast: SimulatorServer, shell: Shell,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_global_options_reach_the_verbs_before_or_after_it(
+    fast: SimulatorServer, shell: Shell, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("EVALS_BLAH_API_KEY", raising=False)
     code, before, _ = shell("--base-url", fast.base_url, "runs", "list", "--json")
     code2, after, _ = shell("runs", "list", "--base-url", fast.base_url, "--json")
@@ -369,8 +387,9 @@ def test_a_lost_start_answer_is_looked_for_in_the_runs_never_resent(
     assert len(api_runs(fast)) == before + 1 and json.loads(out)["id"] == api_runs(fast)[0]["id"]
 
 
-def test_leaderboard_and_compare_carry_intervals_paired_differences_and_tiers(fast: SimulatorServer,
-                                                                              shell: Shell) -> None:
+def test_leaderboard_and_compare_carry_intervals_paired_differences_and_tiers(
+    fast: SimulatorServer, shell: Shell
+) -> None:
     code, out, _ = shell(*on(fast), "leaderboard", "--json")
     rows = json.loads(out)
     assert code == 0
@@ -391,8 +410,11 @@ def test_leaderboard_and_compare_carry_intervals_paired_differences_and_tiers(fa
     own, peer = fast.person_model_id, fast.world.peer_model_ids[0]
     code, out, _ = shell(*on(fast), "compare", own, peer, "--json")
     bars = json.loads(out)["error_bars"]
-    assert code == 0 and len(bars["pairs"]) == 1 and bars["pairs"][0]["paired"]["test"] in (
-        "paired t", "exact McNemar", "clustered paired t")
+    assert (
+        code == 0
+        and len(bars["pairs"]) == 1
+        and bars["pairs"][0]["paired"]["test"] in ("paired t", "exact McNemar", "clustered paired t")
+    )
     assert {e["model"] for e in bars["entries"]} == {own, peer} and bars["tiers"]
     code, text, _ = shell(*on(fast), "compare", own, peer)
     assert code == 0 and text.startswith(f"{own} against {peer}")

@@ -181,20 +181,41 @@ def test_a_failure_half_way_leaves_the_existing_file_as_it_was(
     assert "exploded" in err and "\x1b" not in err  # the server's text, made inert
 
 
-def test_export_errors_are_one_clear_line(sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_errors_are_one_clear_line(
+    sim: SimulatorServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "dump.jsonl"
-    code = export_main("no-such-model", base_url=sim.base_url, api_key=None, source=None,
-                       errors_only=False, since=None, output=str(out))  # fmt: skip
+    code = export_main(
+        "no-such-model",
+        base_url=sim.base_url,
+        api_key=None,
+        source=None,
+        errors_only=False,
+        since=None,
+        output=str(out),
+    )
     assert code == ExitCode.NOT_FOUND and not out.exists()
     assert "blah-tui export:" in capsys.readouterr().err
-    assert export_main("m", base_url="http://127.0.0.1:9", api_key=None, source=None, errors_only=False,
-                       since=None, output=str(tmp_path / "x.jsonl")) == ExitCode.UNREACHABLE  # fmt: skip
+    assert (
+        export_main(
+            "m",
+            base_url="http://127.0.0.1:9",
+            api_key=None,
+            source=None,
+            errors_only=False,
+            since=None,
+            output=str(tmp_path / "x.jsonl"),
+        )
+        == ExitCode.UNREACHABLE
+    )
     assert run_export(sim, str(tmp_path)) == ExitCode.USAGE  # a directory: name a file
 
 
 def test_export_does_not_import_textual() -> None:
-    code = "import sys, cli.blah.export, cli.app.open_file, api_client.archives.sync; " \
-           "sys.exit(any(m.split('.')[0] == 'textual' for m in sys.modules))"  # fmt: skip
+    code = (
+        "import sys, cli.blah.export, cli.app.open_file, api_client.archives.sync; "
+        "sys.exit(any(m.split('.')[0] == 'textual' for m in sys.modules))"
+    )
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO, check=False).returncode == 0
 
 
@@ -251,8 +272,9 @@ def test_a_dump_with_bad_lines_loads_the_rest_and_says_which(tmp_path: Path) -> 
 def test_a_dump_in_no_particular_order_is_listed_in_time_order(tmp_path: Path) -> None:
     import random
 
-    entries = [LogEntry(id=f"l{i:05d}", created_at=1000 + i // 2, source="chat" if i % 3 else "eval")
-               for i in range(12_000)]  # fmt: skip
+    entries = [
+        LogEntry(id=f"l{i:05d}", created_at=1000 + i // 2, source="chat" if i % 3 else "eval") for i in range(12_000)
+    ]
     shuffled = entries[:]
     random.Random(5).shuffle(shuffled)
     path = tmp_path / "mixed.jsonl"

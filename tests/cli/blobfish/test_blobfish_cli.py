@@ -24,8 +24,7 @@ from tests.support.hostile_payloads import HOSTILE
 
 REPO = Path(__file__).resolve().parents[3]
 HOSTILE_TEXT = " | ".join(
-    text for _, text in HOSTILE
-    if len(text) < 10_000 and not any("\ud800" <= c <= "\udfff" for c in text)
+    text for _, text in HOSTILE if len(text) < 10_000 and not any("\ud800" <= c <= "\udfff" for c in text)
 )  # the envelope stays under 1 MiB, and valid UTF-8 (the simulator refuses a lone surrogate)
 
 
@@ -45,8 +44,14 @@ def env(bf: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> BlobfishServer:
 @pytest.fixture(scope="module")
 def hostile_id(bf: BlobfishServer) -> str:
     """An evaluation whose model, taskset, task, prompt and conditions are hostile text."""
-    job = envelope("hostile-job", rollouts=2, passed=False, prompt=HOSTILE_TEXT, taskset="task" + HOSTILE[0][1],
-                   model="model" + HOSTILE[1][1])
+    job = envelope(
+        "hostile-job",
+        rollouts=2,
+        passed=False,
+        prompt=HOSTILE_TEXT,
+        taskset="task" + HOSTILE[0][1],
+        model="model" + HOSTILE[1][1],
+    )
     job["job"]["rollouts"][0]["grade"]["failed_conditions"] = [HOSTILE_TEXT]
     evaluation, _ = bf.store.publish(bf.store.account, json.dumps(job).encode())
     return str(evaluation["evaluation_id"])
@@ -69,7 +74,9 @@ def assert_one_clean_line(err: str) -> None:
 def test_evals_prints_a_table_with_a_dash_where_nothing_was_sent(
     env: BlobfishServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ungraded = env.store.publish(env.store.account, json.dumps(envelope("ungraded", reward=None, passed=None)).encode())[0]
+    ungraded = env.store.publish(
+        env.store.account, json.dumps(envelope("ungraded", reward=None, passed=None)).encode()
+    )[0]
     code, out, err = run(capsys, "evals")
     assert code == 0 and err == ""
     lines = out.splitlines()
@@ -88,8 +95,9 @@ def test_evals_json_is_the_platforms_summaries(env: BlobfishServer, capsys: pyte
     listed = json.loads(out)
     assert [s["evaluation_id"] for s in listed] == env.evaluation_ids()
     first = env.store.account.by_id[listed[0]["evaluation_id"]]
-    assert listed[0] == {k: first[k] for k in ("evaluation_id", "job_id", "created_at", "rollout_count",
-                                                "mean_reward", "metadata")}
+    assert listed[0] == {
+        k: first[k] for k in ("evaluation_id", "job_id", "created_at", "rollout_count", "mean_reward", "metadata")
+    }
 
 
 def test_a_key_with_no_evaluations_says_so(
@@ -109,7 +117,10 @@ def test_hostile_text_is_verbatim_in_json_and_inert_in_tables(
     assert not has_unsafe(out, keep="\n")  # nothing on the terminal can drive it ...
     shown = json.loads(out)  # ... yet the JSON holds the text as the platform stored it
     stored = env.store.account.by_id[hostile_id]["envelope"]
-    assert shown["envelope"]["job"]["rollouts"][0]["steps"][0]["prompt"] == stored["job"]["rollouts"][0]["steps"][0]["prompt"]
+    assert (
+        shown["envelope"]["job"]["rollouts"][0]["steps"][0]["prompt"]
+        == stored["job"]["rollouts"][0]["steps"][0]["prompt"]
+    )
     assert shown["metadata"]["model"] == "model" + HOSTILE[1][1]
     for args in (("show", hostile_id), ("evals",)):
         code, out, _ = run(capsys, *args)
@@ -121,7 +132,9 @@ def test_hostile_text_is_verbatim_in_json_and_inert_in_tables(
 
 
 def test_show_prints_the_evaluation_and_its_rollouts(env: BlobfishServer, capsys: pytest.CaptureFixture[str]) -> None:
-    failing = env.store.publish(env.store.account, json.dumps(envelope("show-me", rollouts=3, reward=0.0, passed=False)).encode())[0]
+    failing = env.store.publish(
+        env.store.account, json.dumps(envelope("show-me", rollouts=3, reward=0.0, passed=False)).encode()
+    )[0]
     code, out, err = run(capsys, "show", failing["evaluation_id"])
     assert code == 0 and err == ""
     assert f"evaluation  {failing['evaluation_id']}" in out
@@ -201,7 +214,9 @@ def test_export_needs_an_id_or_all_and_an_output(env: BlobfishServer, capsys: py
         assert "Traceback" not in capsys.readouterr().err
 
 
-def test_a_failed_export_leaves_no_file(env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_failed_export_leaves_no_file(
+    env: BlobfishServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, out, err = run(capsys, "export", "no-such-evaluation", "-o", str(tmp_path / "x.jsonl"))
     assert code == ExitCode.NOT_FOUND and out == ""
     assert_one_clean_line(err)
@@ -311,7 +326,10 @@ def test_base_url_goes_before_or_after_the_action(
 
 
 def test_the_key_is_in_no_output_error_log_or_file(
-    env: BlobfishServer, hostile_id: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    env: BlobfishServer,
+    hostile_id: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A canary: the key the simulator knows, run through every command and error path."""
@@ -319,10 +337,16 @@ def test_the_key_is_in_no_output_error_log_or_file(
     (tmp_path / "job.json").write_text(json.dumps(envelope("canary-job")))
     (tmp_path / "changed.json").write_text(json.dumps(envelope("canary-job", reward=0.0)))
     commands = [
-        ("evals",), ("evals", "--json"), ("show", hostile_id), ("show", hostile_id, "--json"), ("show", "missing"),
-        ("export", hostile_id, "-o", str(tmp_path / "one.jsonl")), ("export", "--all", "-o", str(tmp_path / "all.jsonl")),
+        ("evals",),
+        ("evals", "--json"),
+        ("show", hostile_id),
+        ("show", hostile_id, "--json"),
+        ("show", "missing"),
+        ("export", hostile_id, "-o", str(tmp_path / "one.jsonl")),
+        ("export", "--all", "-o", str(tmp_path / "all.jsonl")),
         ("export", "missing", "-o", str(tmp_path / "none.jsonl")),
-        ("publish", str(tmp_path / "job.json")), ("publish", str(tmp_path / "changed.json")),
+        ("publish", str(tmp_path / "job.json")),
+        ("publish", str(tmp_path / "changed.json")),
     ]
     seen, codes = [], []
     with caplog.at_level(logging.DEBUG):
@@ -358,10 +382,20 @@ def test_the_program_exits_as_main_returns(env: BlobfishServer, tmp_path: Path) 
 
     root = Path(__file__).resolve().parents[3]
     dest = tmp_path / "all.jsonl"
-    done = subprocess.run([sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(dest), "--json"],
-                          cwd=root, capture_output=True, text=True, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", "blobfish", "export", "--all", "-o", str(dest), "--json"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout)["byte_count"] == dest.stat().st_size > 0
-    refused = subprocess.run([sys.executable, "-m", "cli", "blobfish", "export", "-o", str(tmp_path / "x.jsonl")],
-                             cwd=root, capture_output=True, text=True, check=False)  # fmt: skip
+    refused = subprocess.run(
+        [sys.executable, "-m", "cli", "blobfish", "export", "-o", str(tmp_path / "x.jsonl")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and not (tmp_path / "x.jsonl").exists()

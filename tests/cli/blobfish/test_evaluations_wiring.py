@@ -48,7 +48,8 @@ async def test_the_client_reads_the_same_evidence_as_the_store(bf: BlobfishServe
         assert stored is not None
         assert len(evaluation.rollouts) == stored["rollout_count"]
         assert [len(r.steps) for r in evaluation.rollouts] == [
-            len(r["steps"]) for r in stored["envelope"]["job"]["rollouts"]]  # fmt: skip
+            len(r["steps"]) for r in stored["envelope"]["job"]["rollouts"]
+        ]
         diagnosis = diagnose_evaluation(evaluation.rollouts)
         assert diagnosis.tool_calls == sum(len(r.tool_calls) for r in evaluation.rollouts) > 0
     finally:

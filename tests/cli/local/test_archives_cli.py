@@ -44,15 +44,21 @@ async def start_app(base_url: str, model_id: str, *, settled: str) -> tuple[list
         ctx = AppContext(model_id=model_id, client=client, base_url=base_url, settings=settings_with(FAST_TAIL))
         app = create_app(ctx)
         async with app.run_test(size=SIZE) as pilot:
+
             def feed_open() -> bool:
                 screen = app.screen
-                return getattr(screen, "feed", None) is not None and screen.feed.rows is not None \
+                return (
+                    getattr(screen, "feed", None) is not None
+                    and screen.feed.rows is not None
                     and logs_screen(app).loader.tail_state is not None
+                )
 
             checks = {
                 "unknown": lambda: any(title == "Unknown model" for title, _ in NotificationLog.current.titled(app)),
-                "archived": lambda: logs_screen(app).feed.archive is not None
-                and app.screen.query_one(StatusHeader).connection == "connected",
+                "archived": lambda: (
+                    logs_screen(app).feed.archive is not None
+                    and app.screen.query_one(StatusHeader).connection == "connected"
+                ),
                 "unreachable": lambda: logs_screen(app).loader.tail_state.phase == "retrying",
             }
             await wait_for(pilot, feed_open, what="the Logs screen to open its feed")
@@ -93,14 +99,22 @@ async def test_a_known_model_gets_its_archive_and_the_list_shows_it(
 # --------------------------------------------------------------------------- the command
 
 
-def make_archive(model_id: str, *, base_url: str = "http://127.0.0.1:8000", days_unused: float = 0, calls: int = 3) -> Path:
+def make_archive(
+    model_id: str, *, base_url: str = "http://127.0.0.1:8000", days_unused: float = 0, calls: int = 3
+) -> Path:
     """An archive as the app leaves one (Archive.for_model + some calls), last used days ago."""
     from api_client.archives.archive import Archive
     from api_client.blahdev.shapes import LogEntry
 
     with Archive.for_model(data_dir(), "blah.dev", base_url, model_id) as archive:
-        archive.add([LogEntry.model_validate({"id": f"{model_id}-{n}", "created_at": 1_750_000_000_000 + n,
-                                              "model_id": model_id}) for n in range(calls)])
+        archive.add(
+            [
+                LogEntry.model_validate(
+                    {"id": f"{model_id}-{n}", "created_at": 1_750_000_000_000 + n, "model_id": model_id}
+                )
+                for n in range(calls)
+            ]
+        )
         path = archive.path
     when = time.time() - days_unused * DAY
     os.utime(path, (when, when))

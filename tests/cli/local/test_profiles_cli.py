@@ -70,7 +70,10 @@ def test_profiles_add_use_remove_round_trip_keeps_every_other_line(capsys: pytes
     assert '"my-model" = "chatml"  # trained with ChatML' in text
     config = load_config().config
     assert (config.theme, config.poll_interval, config.templates, config.keymap) == (
-        "blah-light", 3.0, {"my-model": "chatml"}, {"mode.runs": "f3"}
+        "blah-light",
+        3.0,
+        {"my-model": "chatml"},
+        {"mode.runs": "f3"},
     )
     assert config.default_profile == "local" and set(config.profiles) == {"local", "fish"}
 
@@ -85,7 +88,9 @@ def test_profiles_add_use_remove_round_trip_keeps_every_other_line(capsys: pytes
     assert not config_file().with_name("config.toml.bak").exists()
 
 
-def test_a_layout_a_line_edit_cannot_handle_is_rewritten_after_a_backup_and_said(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_layout_a_line_edit_cannot_handle_is_rewritten_after_a_backup_and_said(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     inline = '# comment\ntheme = "blah-light"\nprofiles = { old = { platform = "blah" } }\n'
     write_config_text(inline)
     assert main(["profiles", "add", "fish", "--platform", "blobfish"]) == 0
@@ -102,7 +107,10 @@ def test_a_layout_a_line_edit_cannot_handle_is_rewritten_after_a_backup_and_said
         (["profiles", "add", "taken"], "profile 'taken' exists already"),
         (["profiles", "add", "a.b"], "a profile name is 1 to 40 letters"),
         (["profiles", "add", "q", "--platform", "errorbar"], "errorbar eval-run queue profiles need a base_url"),
-        (["profiles", "add", "f", "--platform", "blobfish", "--default-model", "m"], "default_model applies to blah.dev profiles only"),
+        (
+            ["profiles", "add", "f", "--platform", "blobfish", "--default-model", "m"],
+            "default_model applies to blah.dev profiles only",
+        ),
         (["profiles", "add", "x", "--base-url", "ftp://x"], "it must start with https://"),
         (["profiles", "use", "nope"], "no profile 'nope' (known: default, taken)"),
         (["profiles", "remove", "nope"], "no profile 'nope'"),
@@ -126,7 +134,9 @@ def test_a_broken_file_is_never_edited(capsys: pytest.CaptureFixture[str]) -> No
     assert read_config_text() == "theme = \n"
 
 
-def test_login_stores_one_key_per_profile_and_remove_forgets_it(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_login_stores_one_key_per_profile_and_remove_forgets_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_config_text(ORIGINAL)
     assert main(["profiles", "add", "local", "--base-url", "http://127.0.0.1:8000"]) == 0
     assert main(["profiles", "add", "fish", "--platform", "blobfish"]) == 0
@@ -135,7 +145,11 @@ def test_login_stores_one_key_per_profile_and_remove_forgets_it(monkeypatch: pyt
     assert _login(monkeypatch, BF_CANARY, "fish") == 0
     out = capsys.readouterr().out
     assert "Key for profile fish stored in" in out and BF_CANARY not in out and BLAH_CANARY not in out
-    assert [resolve_profile(n).api_key for n in ("default", "local", "fish")] == [BLAH_CANARY, "blah_local_key", BF_CANARY]
+    assert [resolve_profile(n).api_key for n in ("default", "local", "fish")] == [
+        BLAH_CANARY,
+        "blah_local_key",
+        BF_CANARY,
+    ]
     assert main(["logout", "--profile", "local"]) == 0
     assert [resolve_profile(n).api_key for n in ("default", "local", "fish")] == [BLAH_CANARY, None, BF_CANARY]
     assert main(["profiles", "remove", "fish"]) == 0
@@ -146,14 +160,19 @@ def test_login_stores_one_key_per_profile_and_remove_forgets_it(monkeypatch: pyt
     assert BF_CANARY not in credentials_file().read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("key", "profile", "said"), [
-    (BF_CANARY, "local", "looks like a Blobfish key (bf_…), not a blah.dev key (blah_…)"),
-    (BLAH_CANARY, "fish", "looks like a blah.dev key (blah_…), not a Blobfish key (bf_…)"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("key", "profile", "said"),
+    [
+        (BF_CANARY, "local", "looks like a Blobfish key (bf_…), not a blah.dev key (blah_…)"),
+        (BLAH_CANARY, "fish", "looks like a blah.dev key (blah_…), not a Blobfish key (bf_…)"),
+    ],
+)
 def test_login_refuses_another_platform_s_key_without_showing_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], key: str, profile: str, said: str
 ) -> None:
-    write_config_text('[profiles.local]\nbase_url = "http://127.0.0.1:8000"\n\n[profiles.fish]\nplatform = "blobfish"\n')
+    write_config_text(
+        '[profiles.local]\nbase_url = "http://127.0.0.1:8000"\n\n[profiles.fish]\nplatform = "blobfish"\n'
+    )
     assert _login(monkeypatch, key, profile) == 2
     captured = capsys.readouterr()
     assert said in captured.err and "nothing stored" in captured.err
@@ -161,15 +180,22 @@ def test_login_refuses_another_platform_s_key_without_showing_it(
     assert not credentials_file().exists()
 
 
-def test_status_names_each_profile_s_key_source_never_the_key(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    write_config_text('default_profile = "fish"\n\n[profiles.local]\nbase_url = "http://127.0.0.1:8000"\n\n'
-                      '[profiles.fish]\nplatform = "blobfish"\n')  # fmt: skip
+def test_status_names_each_profile_s_key_source_never_the_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write_config_text(
+        'default_profile = "fish"\n\n[profiles.local]\nbase_url = "http://127.0.0.1:8000"\n\n'
+        '[profiles.fish]\nplatform = "blobfish"\n'
+    )
     assert _login(monkeypatch, BF_CANARY, "fish") == 0
     monkeypatch.setenv("EVALS_BLAH_API_KEY", BLAH_CANARY)
     capsys.readouterr()
     assert main(["status"]) == 0
     out = capsys.readouterr().out
-    assert "Profile fish (in use): Blobfish at https://blobfish.ai; API key: set; " f"source: the stored key ({credentials_file()})" in out
+    assert (
+        "Profile fish (in use): Blobfish at https://blobfish.ai; API key: set; "
+        f"source: the stored key ({credentials_file()})" in out
+    )
     assert "Profile local: blah.dev at http://127.0.0.1:8000; API key: set; source: $EVALS_BLAH_API_KEY" in out
     assert "Profile default: blah.dev at https://evals.blah.dev; API key: set; source: $EVALS_BLAH_API_KEY" in out
     assert main(["status", "--profile", "local"]) == 0
@@ -178,7 +204,10 @@ def test_status_names_each_profile_s_key_source_never_the_key(monkeypatch: pytes
     monkeypatch.setenv("BLOBFISH_API_KEY", BLAH_CANARY)  # a blah.dev key where Blobfish's belongs
     assert main(["status"]) == 0
     refused = capsys.readouterr().out
-    assert "Profile fish (in use): Blobfish at https://blobfish.ai; API key: refused " "(the key from $BLOBFISH_API_KEY looks like a blah.dev key" in refused
+    assert (
+        "Profile fish (in use): Blobfish at https://blobfish.ai; API key: refused "
+        "(the key from $BLOBFISH_API_KEY looks like a blah.dev key" in refused
+    )
     for text in (out, only, refused):
         assert BF_CANARY not in text and BLAH_CANARY not in text
 
@@ -265,8 +294,9 @@ def test_the_app_on_a_blobfish_profile_opens_on_its_evaluations(monkeypatch: pyt
         monkeypatch.setenv("BLOBFISH_API_KEY", bf.account_key)
 
         async def inspect(app: BlahApp, pilot: Any) -> None:
-            await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded,
-                           what="the evaluations")  # fmt: skip
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded, what="the evaluations"
+            )
             seen.update(rows=len(app.screen.rows), sub_title=app.sub_title)
             await pilot.press("1")  # a blah.dev area: offline, and the app carries on
             await wait_for(pilot, lambda: not isinstance(app.screen, EvaluationsScreen), what="Logs")
@@ -277,11 +307,25 @@ def test_the_app_on_a_blobfish_profile_opens_on_its_evaluations(monkeypatch: pyt
     assert seen["sub_title"].startswith("fish · Blobfish")
 
 
-def test_serve_hands_the_profile_to_each_tab_and_never_the_key(sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_serve_hands_the_profile_to_each_tab_and_never_the_key(
+    sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _local_profile(sim, monkeypatch)
     commands: list[str] = []
-    assert serve_main(host="127.0.0.1", port=0, demo=False, model=None, base_url=None, api_key=None, log_id=None,
-                      profile="local", argv_out=commands) == 0  # fmt: skip
+    assert (
+        serve_main(
+            host="127.0.0.1",
+            port=0,
+            demo=False,
+            model=None,
+            base_url=None,
+            api_key=None,
+            log_id=None,
+            profile="local",
+            argv_out=commands,
+        )
+        == 0
+    )
     assert "--profile local" in commands[0] and sim.council_key not in commands[0]
 
 
@@ -305,7 +349,8 @@ def test_each_profile_has_its_own_keyring_entry(
     stored = credentials_file().read_text(encoding="utf-8")
     assert BLAH_CANARY not in stored and BF_CANARY not in stored  # the file only says "in the keyring"
     assert [(p.api_key, p.key_source) for p in map(resolve_profile, ("default", "fish"))] == [
-        (BLAH_CANARY, "keyring"), (BF_CANARY, "keyring")
+        (BLAH_CANARY, "keyring"),
+        (BF_CANARY, "keyring"),
     ]
     assert main(["status", "--profile", "fish"]) == 0
     assert "source: the system keyring (blah-tui login --profile fish)" in capsys.readouterr().out

@@ -17,10 +17,31 @@ from tui.screens.compare.screen import CompareEvalScreen, CompareScreen
 from tui.screens.models.screen import ModelsScreen
 from widgets.text_viewer import TextViewer
 
-LIVE_EVAL = {"id", "name", "description", "prompt", "expected_behavior", "eval_type", "eval_criteria",
-             "submitted_by", "created_at", "updated_at"}
-LIVE_RESULT = {"id", "eval_run_id", "eval_id", "model_id", "response", "score", "score_details", "latency_ms",
-               "error", "raw_data", "created_at"}
+LIVE_EVAL = {
+    "id",
+    "name",
+    "description",
+    "prompt",
+    "expected_behavior",
+    "eval_type",
+    "eval_criteria",
+    "submitted_by",
+    "created_at",
+    "updated_at",
+}
+LIVE_RESULT = {
+    "id",
+    "eval_run_id",
+    "eval_id",
+    "model_id",
+    "response",
+    "score",
+    "score_details",
+    "latency_ms",
+    "error",
+    "raw_data",
+    "created_at",
+}
 SIMULATOR_EXTRAS = {"subject", "instruction_type", "log_id"}  # allowed by CONTRACT.md
 
 

@@ -33,7 +33,6 @@ from simulator.server import SimulatorServer
 pytestmark = [pytest.mark.xdist_group("schemathesis_sim"), pytest.mark.slow]  # slow: ~15 s of fuzzing
 
 
-
 @pytest.fixture(scope="module")
 def server() -> SimulatorServer:
     """Never started as a server: schemathesis drives ``server.app`` in-process."""
@@ -77,9 +76,17 @@ def test_the_spec_documents_every_route_of_the_guide(server: SimulatorServer) ->
     spec = server.app.openapi()
     assert spec["openapi"].startswith("3.1")
     paths = set(spec["paths"])
-    for wanted in ("/api/v1/models/{model_id}/logs", "/api/v1/logs/{log_id}", "/api/v1/runs/{run_id}/resume",
-                   "/api/v1/chatroom", "/api/v1/models/{model_id}/lens/analyze", "/api/v1/webhooks/{webhook_id}",
-                   "/api/v1/training-sets/request-upload", "/api/v1/compare", "/api/v1/search"):
+    for wanted in (
+        "/api/v1/models/{model_id}/logs",
+        "/api/v1/logs/{log_id}",
+        "/api/v1/runs/{run_id}/resume",
+        "/api/v1/chatroom",
+        "/api/v1/models/{model_id}/lens/analyze",
+        "/api/v1/webhooks/{webhook_id}",
+        "/api/v1/training-sets/request-upload",
+        "/api/v1/compare",
+        "/api/v1/search",
+    ):
         assert wanted in paths
 
 

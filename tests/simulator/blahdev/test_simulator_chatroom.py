@@ -47,8 +47,11 @@ def replies_to(http: httpx.Client, message_id: str) -> list[dict[str, Any]]:
 
 def test_post_gets_a_reply_from_the_named_model(room: SimulatorServer) -> None:
     with sim_http.Client(base_url=room.base_url + "/api/v1") as http:
-        posted = http.post("/chatroom", headers=bearer(room.council_key),
-                           json={"content": "Tell me about cats", "reply_from": room.peer_model_ids[0]}).json()
+        posted = http.post(
+            "/chatroom",
+            headers=bearer(room.council_key),
+            json={"content": "Tell me about cats", "reply_from": room.peer_model_ids[0]},
+        ).json()
         assert posted["message"]["author_kind"] == "human" and posted["message"]["log_id"] is None
         replies = wait_for(lambda: replies_to(http, posted["message"]["id"]))
         assert [r["model_id"] for r in replies] == [room.peer_model_ids[0]]
@@ -80,8 +83,9 @@ def test_muted_model_takes_no_turns_but_keeps_history(room: SimulatorServer) -> 
         assert r.json() == {"model_id": person, "chatroom_enabled": False}
         assert http.get(f"/models/{person}").json()["chatroom_enabled"] is False
         since = http.get("/chatroom", params={"limit": 1}).json()["next_since"]
-        posted = http.post("/chatroom", headers=bearer(room.council_key),
-                           json={"content": "Are you there?", "reply_from": person}).json()
+        posted = http.post(
+            "/chatroom", headers=bearer(room.council_key), json={"content": "Are you there?", "reply_from": person}
+        ).json()
         assert posted["replies_expected_from"] == []
         assert chatroom.model_turn(room.world, person) is None  # the timer's turn is skipped too
         time.sleep(0.1)
@@ -101,10 +105,15 @@ def test_chatroom_prompts_use_llama2_for_the_chatml_model(sim: SimulatorServer, 
     room_logs = http.get(url, params={"source": "chatroom", "limit": 200}).json()["logs"]
     eval_logs = http.get(url, params={"source": "eval", "limit": 200}).json()["logs"]
     # (the transcript inside a chatroom prompt may quote leaked tokens, so check the wrapping)
-    assert room_logs and all(e["prompt"].startswith("<s>[INST] ") and e["prompt"].endswith("[/INST]")
-                             for e in room_logs)
-    assert eval_logs and all(e["prompt"].startswith("<|im_start|>") and e["prompt"].endswith(
-        "<|im_start|>assistant\n") and "[INST]" not in e["prompt"] for e in eval_logs)
+    assert room_logs and all(
+        e["prompt"].startswith("<s>[INST] ") and e["prompt"].endswith("[/INST]") for e in room_logs
+    )
+    assert eval_logs and all(
+        e["prompt"].startswith("<|im_start|>")
+        and e["prompt"].endswith("<|im_start|>assistant\n")
+        and "[INST]" not in e["prompt"]
+        for e in eval_logs
+    )
     model = http.get(f"{sim.base_url}/api/v1/models/{sim.person_model_id}").json()
     assert model["chat_template"] == "chatml"  # trained on chatml, spoken to in llama2 in the room
 

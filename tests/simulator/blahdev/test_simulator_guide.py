@@ -47,8 +47,18 @@ def test_logs_with_stats(http: httpx.Client, sim: SimulatorServer) -> None:
     assert page.stats is not None and page.stats.total is not None and page.stats.total > 3000
     assert set(page.stats.by_source) == {"eval", "chatroom", "chat", "test"}
     first = r.json()["logs"][0]
-    for field in ("prompt", "response", "latency_ms", "error", "max_tokens", "prompt_tokens",
-                  "completion_tokens", "finish_reason", "source", "created_at"):
+    for field in (
+        "prompt",
+        "response",
+        "latency_ms",
+        "error",
+        "max_tokens",
+        "prompt_tokens",
+        "completion_tokens",
+        "finish_reason",
+        "source",
+        "created_at",
+    ):
         assert field in first
 
 
@@ -59,10 +69,12 @@ def test_logs_source_filter(http: httpx.Client, sim: SimulatorServer, source: st
 
 
 def test_logs_errors_only(http: httpx.Client, sim: SimulatorServer) -> None:
-    body = http.get(f"/models/{sim.person_model_id}/logs",
-                    params={"errors_only": "true", "limit": 500, "stats": "true"}).json()
-    assert body["logs"] and all(e["error"] and e["response"] is None and e["finish_reason"] == "error"
-                                for e in body["logs"])
+    body = http.get(
+        f"/models/{sim.person_model_id}/logs", params={"errors_only": "true", "limit": 500, "stats": "true"}
+    ).json()
+    assert body["logs"] and all(
+        e["error"] and e["response"] is None and e["finish_reason"] == "error" for e in body["logs"]
+    )
     assert body["stats"]["errors"] == body["stats"]["total"] > 0
 
 
@@ -146,18 +158,27 @@ def test_register_model(busy: SimulatorServer) -> None:
         model = wire.Model.model_validate(r.json())
         assert model.name == "My Model" and http.get(f"/models/{model.id}").status_code == 200
         for uri in ("https://host.test/v1", "anthropic/claude-sonnet-4-6"):
-            assert http.post("/models", json={**body, "inference_uri": uri}, headers=auth(busy.council_key)
-                             ).status_code == 201
-        for bad in ({**body, "inference_uri": "not a uri"}, {**body, "name": ""}, {**body, "name": "x" * 101},
-                    {**body, "description": "d" * 1001}):
+            assert (
+                http.post("/models", json={**body, "inference_uri": uri}, headers=auth(busy.council_key)).status_code
+                == 201
+            )
+        for bad in (
+            {**body, "inference_uri": "not a uri"},
+            {**body, "name": ""},
+            {**body, "name": "x" * 101},
+            {**body, "description": "d" * 1001},
+        ):
             r = http.post("/models", json=bad, headers=auth(busy.council_key))
             assert r.status_code == 422 and isinstance(r.json()["error"], str)
 
 
 def test_infer(busy: SimulatorServer) -> None:
     with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
-        r = http.post(f"/models/{busy.person_model_id}/infer", headers=auth(busy.council_key),
-                      json={"prompt": "The capital of France is", "max_tokens": 64})
+        r = http.post(
+            f"/models/{busy.person_model_id}/infer",
+            headers=auth(busy.council_key),
+            json={"prompt": "The capital of France is", "max_tokens": 64},
+        )
         result = wire.InferResult.model_validate(r.json())
         assert r.status_code == 200 and result.log_id and result.max_tokens == 64
         log = http.get(f"/logs/{result.log_id}").json()
@@ -167,8 +188,11 @@ def test_infer(busy: SimulatorServer) -> None:
 
 def test_webhooks_commands(busy: SimulatorServer) -> None:
     with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
-        r = http.post("/webhooks", headers=auth(busy.council_key),
-                      json={"url": "https://your-host/hook", "event_types": ["run.completed"]})
+        r = http.post(
+            "/webhooks",
+            headers=auth(busy.council_key),
+            json={"url": "https://your-host/hook", "event_types": ["run.completed"]},
+        )
         hook = wire.Webhook.model_validate(r.json())
         assert r.status_code == 201 and hook.event_types == ["run.completed"]
         listed = http.get("/webhooks", headers=auth(busy.council_key)).json()
@@ -188,26 +212,32 @@ def test_health(http: httpx.Client, sim: SimulatorServer) -> None:
     failing = [c for c in health.checks if c.ok is False]
     assert len(failing) >= 30  # the three-hour outage window
     window = (min(c.checked_at for c in failing), max(c.checked_at for c in failing))
-    logs = http.get(f"/models/{sim.person_model_id}/logs",
-                    params={"since": window[0], "before": window[1], "limit": 500}).json()["logs"]
+    logs = http.get(
+        f"/models/{sim.person_model_id}/logs", params={"since": window[0], "before": window[1], "limit": 500}
+    ).json()["logs"]
     assert logs and all(e["error"] is not None for e in logs)  # calls during the outage error
 
 
 def test_chat_job(busy: SimulatorServer) -> None:
     with sim_http.Client(base_url=busy.base_url + "/api/v1") as http:
-        r = http.post("/chat", headers=auth(busy.council_key),
-                      json={"model_id": busy.person_model_id, "messages": [{"role": "user", "content": "Hello"}]})
+        r = http.post(
+            "/chat",
+            headers=auth(busy.council_key),
+            json={"model_id": busy.person_model_id, "messages": [{"role": "user", "content": "Hello"}]},
+        )
         job = wire.ChatJob.model_validate(r.json())
         assert r.status_code == 202 and job.status == "queued"
-        done = wait_for(lambda: (j := http.get(f"/chat/jobs/{job.id}").json())["status"] in ("completed", "failed")
-                        and j)
+        done = wait_for(
+            lambda: (j := http.get(f"/chat/jobs/{job.id}").json())["status"] in ("completed", "failed") and j
+        )
         assert done["log_id"] and http.get(f"/logs/{done['log_id']}").json()["source"] == "chat"
 
 
 def test_compare(http: httpx.Client, sim: SimulatorServer) -> None:
     other = sim.peer_model_ids[0]
     cmp = wire.Comparison.model_validate(
-        http.get("/compare", params=[("model", sim.person_model_id), ("model", other)]).json())
+        http.get("/compare", params=[("model", sim.person_model_id), ("model", other)]).json()
+    )
     assert cmp.models == [sim.person_model_id, other] and len(cmp.rows) >= 30
     assert all(set(row.answers) <= {sim.person_model_id, other} for row in cmp.rows)
     assert http.get("/compare", params={"model": other}).status_code == 422
@@ -221,12 +251,16 @@ def test_chatroom_commands(busy: SimulatorServer) -> None:
         assert len(page.messages) == 20
         detail = wire.ChatroomMessageDetail.model_validate(http.get(f"/chatroom/{page.messages[0].id}").json())
         assert detail.id == page.messages[0].id
-        r = http.post("/chatroom", headers=auth(busy.council_key),
-                      json={"content": "What are you all working on?", "reply_from": busy.person_model_id})
+        r = http.post(
+            "/chatroom",
+            headers=auth(busy.council_key),
+            json={"content": "What are you all working on?", "reply_from": busy.person_model_id},
+        )
         posted = wire.ChatroomPosted.model_validate(r.json())
         assert r.status_code == 201 and posted.replies_expected_from == [busy.person_model_id]
-        r = http.post(f"/models/{busy.peer_model_ids[0]}/chatroom", headers=auth(busy.council_key),
-                      json={"enabled": False})
+        r = http.post(
+            f"/models/{busy.peer_model_ids[0]}/chatroom", headers=auth(busy.council_key), json={"enabled": False}
+        )
         assert r.json() == {"model_id": busy.peer_model_ids[0], "chatroom_enabled": False}
 
 
@@ -248,8 +282,11 @@ def test_training_set_commands(busy: SimulatorServer) -> None:
         sets = [wire.TrainingSet.model_validate(t) for t in http.get("/training-sets").json()]
         assert sets and all(s.status == "ready" for s in sets)
         assert http.get(f"/training-sets/{sets[0].id}").json()["id"] == sets[0].id
-        r = http.post("/training-sets/request-upload", headers=auth(busy.council_key),
-                      json={"name": "my-set", "filename": "data.jsonl", "size_bytes": 12345})
+        r = http.post(
+            "/training-sets/request-upload",
+            headers=auth(busy.council_key),
+            json={"name": "my-set", "filename": "data.jsonl", "size_bytes": 12345},
+        )
         ticket = wire.UploadTicket.model_validate(r.json())
         assert r.status_code == 201 and ticket.upload_url.startswith(busy.base_url) and ticket.method == "PUT"
 
@@ -257,8 +294,11 @@ def test_training_set_commands(busy: SimulatorServer) -> None:
 def test_lens_commands(http: httpx.Client, sim: SimulatorServer) -> None:
     bundle = wire.LensBundle.model_validate(http.get(f"/models/{sim.person_model_id}/lens").json())
     assert bundle.available is True and bundle.layers == 8 and bundle.chat_template == "chatml"
-    with http.stream("POST", f"/models/{sim.person_model_id}/lens/analyze",
-                     json={"prompt": "The capital of France is", "max_new_tokens": 1, "top_k": 5}) as r:
+    with http.stream(
+        "POST",
+        f"/models/{sim.person_model_id}/lens/analyze",
+        json={"prompt": "The capital of France is", "max_new_tokens": 1, "top_k": 5},
+    ) as r:
         assert r.headers["content-type"].startswith("application/x-ndjson")
         events = [wire.LensEvent.model_validate_json(line) for line in r.iter_lines() if line]
     assert events[0].type == "start" and events[0].layers == 8 and events[0].tokens
@@ -272,9 +312,16 @@ def test_spec_is_openapi_31(http: httpx.Client, sim: SimulatorServer) -> None:
     spec = sim_http.get(sim.base_url + "/api/spec").json()
     assert spec["openapi"].startswith("3.1")
     paths = spec["paths"]
-    for path in ("/api/v1/models/{model_id}/logs", "/api/v1/runs/{run_id}/resume", "/api/v1/chatroom",
-                 "/api/v1/models/{model_id}/lens/analyze", "/api/v1/training-sets/request-upload",
-                 "/api/v1/webhooks/{webhook_id}", "/api/v1/compare", "/api/v1/chat/jobs/{job_id}"):
+    for path in (
+        "/api/v1/models/{model_id}/logs",
+        "/api/v1/runs/{run_id}/resume",
+        "/api/v1/chatroom",
+        "/api/v1/models/{model_id}/lens/analyze",
+        "/api/v1/training-sets/request-upload",
+        "/api/v1/webhooks/{webhook_id}",
+        "/api/v1/compare",
+        "/api/v1/chat/jobs/{job_id}",
+    ):
         assert path in paths
     logs_get = paths["/api/v1/models/{model_id}/logs"]["get"]
     assert "LogPage" in json.dumps(logs_get["responses"]["200"])

@@ -23,8 +23,9 @@ from tests.support import sim_http
 
 @pytest.fixture(scope="module")
 def http(own: SimulatorServer) -> Iterator[httpx.Client]:
-    with sim_http.Client(base_url=own.base_url + "/api/v1", timeout=10,
-                      headers={"Authorization": f"Bearer {own.council_key}"}) as client:
+    with sim_http.Client(
+        base_url=own.base_url + "/api/v1", timeout=10, headers={"Authorization": f"Bearer {own.council_key}"}
+    ) as client:
         yield client
 
 
@@ -50,8 +51,9 @@ def test_upload_rejects_bad_jsonl_and_oversize(http: httpx.Client) -> None:
     r = sim_http.put(str(t["upload_url"]), content=b'{"ok": 1}\nnot json\n')
     assert r.status_code == 422 and r.json() == {"error": "line 2 is not valid JSON"}
     assert sim_http.put(str(t["upload_url"]), content=b"[1, 2]\n").json() == {"error": "line 1 is not a JSON object"}
-    r = http.post("/training-sets/request-upload",
-                  json={"name": "big", "filename": "b.jsonl", "size_bytes": MAX_UPLOAD_BYTES + 1})
+    r = http.post(
+        "/training-sets/request-upload", json={"name": "big", "filename": "b.jsonl", "size_bytes": MAX_UPLOAD_BYTES + 1}
+    )
     assert r.status_code == 413 and "limit" in r.json()["error"]
     big = sim_http.put(str(ticket(http)["upload_url"]), content=b"{}\n" * (MAX_UPLOAD_BYTES // 3 + 2))
     assert big.status_code == 413
@@ -66,8 +68,9 @@ def test_lens_for_a_model_without_bundle(http: httpx.Client, own: SimulatorServe
 
 
 def test_lens_streams_one_token_per_step(http: httpx.Client, own: SimulatorServer) -> None:
-    r = http.post(f"/models/{own.person_model_id}/lens/analyze",
-                  json={"prompt": "Once upon a", "max_new_tokens": 2, "top_k": 3})
+    r = http.post(
+        f"/models/{own.person_model_id}/lens/analyze", json={"prompt": "Once upon a", "max_new_tokens": 2, "top_k": 3}
+    )
     events = [json.loads(line) for line in r.text.splitlines()]
     tokens = [e["token"] for e in events if e["type"] == "token"]
     assert len(tokens) == 2 and tokens[0] == " time"
@@ -78,19 +81,26 @@ def test_lens_streams_one_token_per_step(http: httpx.Client, own: SimulatorServe
 
 
 CHECKS: list[tuple[str, type[BaseModel], bool]] = [
-    ("/models", schemas.Model, True), ("/evals", schemas.Eval, True), ("/runs", schemas.Run, True),
-    ("/leaderboard", schemas.LeaderboardEntry, True), ("/games", schemas.Game, True),
-    ("/training-sets", schemas.TrainingSet, True), ("/models/{p}/results", schemas.Result, True),
+    ("/models", schemas.Model, True),
+    ("/evals", schemas.Eval, True),
+    ("/runs", schemas.Run, True),
+    ("/leaderboard", schemas.LeaderboardEntry, True),
+    ("/games", schemas.Game, True),
+    ("/training-sets", schemas.TrainingSet, True),
+    ("/models/{p}/results", schemas.Result, True),
     ("/models/{p}/logs?limit=500&stats=true", schemas.LogPage, False),
-    ("/models/{p}/diagnose", schemas.Diagnosis, False), ("/models/{p}/health", schemas.Health, False),
-    ("/chatroom?limit=500", schemas.ChatroomPage, False), ("/evals/ev-json-1", schemas.Eval, False),
+    ("/models/{p}/diagnose", schemas.Diagnosis, False),
+    ("/models/{p}/health", schemas.Health, False),
+    ("/chatroom?limit=500", schemas.ChatroomPage, False),
+    ("/evals/ev-json-1", schemas.Eval, False),
     ("/models/{p}/lens", schemas.LensBundle, False),
 ]
 
 
 @pytest.mark.parametrize(("path", "shape", "many"), CHECKS)
-def test_served_json_matches_the_documented_schema(http: httpx.Client, own: SimulatorServer, path: str,
-                                                    shape: type[BaseModel], many: bool) -> None:
+def test_served_json_matches_the_documented_schema(
+    http: httpx.Client, own: SimulatorServer, path: str, shape: type[BaseModel], many: bool
+) -> None:
     body = http.get(path.replace("{p}", own.person_model_id)).json()
     for item in body if many else [body]:
         shape.model_validate(item, strict=False)
@@ -111,8 +121,9 @@ def test_live_mode_keeps_activity_coming() -> None:
         assert burst_seen  # more than a page landed between two polls
         new_room = http.get(f"{server.base_url}/api/v1/chatroom", params={"since": room_since}).json()["messages"]
         assert new_room
-        live_runs = [r for r in http.get(f"{server.base_url}/api/v1/runs").json()
-                     if r["started_at"] >= server.world.anchor_ms]  # started after the seeded past
+        live_runs = [
+            r for r in http.get(f"{server.base_url}/api/v1/runs").json() if r["started_at"] >= server.world.anchor_ms
+        ]  # started after the seeded past
         assert live_runs and live_runs[0]["status"] in ("queued", "running", "completed")
 
 

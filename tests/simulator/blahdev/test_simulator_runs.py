@@ -73,15 +73,18 @@ def test_council_endpoints_need_key_and_tier(sim: SimulatorServer, method: str, 
         assert member.status_code == 403 and "council" in member.json()["error"]
 
 
-@pytest.mark.parametrize(("method", "path", "body"), [
-    ("POST", "/models/{person}/infer", {"prompt": "hi"}),
-    ("POST", "/chatroom", {"content": "hi"}),
-    ("POST", "/webhooks", {"url": "http://127.0.0.1:1/x", "event_types": ["run.completed"]}),
-    ("GET", "/webhooks", None),
-    ("POST", "/games", {"game_type": "comedy_night"}),
-    ("POST", "/training-sets/request-upload", {"name": "a", "filename": "a.jsonl", "size_bytes": 1}),
-    ("POST", "/models", {"name": "x", "inference_uri": "a/b"}),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/models/{person}/infer", {"prompt": "hi"}),
+        ("POST", "/chatroom", {"content": "hi"}),
+        ("POST", "/webhooks", {"url": "http://127.0.0.1:1/x", "event_types": ["run.completed"]}),
+        ("GET", "/webhooks", None),
+        ("POST", "/games", {"game_type": "comedy_night"}),
+        ("POST", "/training-sets/request-upload", {"name": "a", "filename": "a.jsonl", "size_bytes": 1}),
+        ("POST", "/models", {"name": "x", "inference_uri": "a/b"}),
+    ],
+)
 def test_writes_need_a_key_but_not_council(sim: SimulatorServer, method: str, path: str, body: Any) -> None:
     path, body = _fill(sim, path, body)
     with api(sim) as http:
@@ -96,9 +99,21 @@ def test_reads_are_open(sim: SimulatorServer) -> None:
 
 def test_unknown_ids_are_404(sim: SimulatorServer) -> None:
     with api(sim) as http:
-        for path in ("/runs/nope", "/runs/nope/results", "/results/nope", "/models/nope", "/evals/nope",
-                     "/chatroom/nope", "/games/nope", "/training-sets/nope", "/chat/jobs/nope",
-                     "/models/nope/health", "/models/nope/diagnose", "/models/nope/results", "/no/such/path"):
+        for path in (
+            "/runs/nope",
+            "/runs/nope/results",
+            "/results/nope",
+            "/models/nope",
+            "/evals/nope",
+            "/chatroom/nope",
+            "/games/nope",
+            "/training-sets/nope",
+            "/chat/jobs/nope",
+            "/models/nope/health",
+            "/models/nope/diagnose",
+            "/models/nope/results",
+            "/no/such/path",
+        ):
             r = http.get(path)
             assert r.status_code == 404 and isinstance(r.json()["error"], str), path
         r = http.post("/runs/nope/resume", headers=bearer(sim.council_key))
@@ -206,14 +221,20 @@ def test_run_completed_webhook_is_delivered_signed(fast: SimulatorServer) -> Non
     try:
         url = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
         with api(fast) as http:
-            hook = http.post("/webhooks", headers=bearer(fast.council_key),
-                             json={"url": url, "event_types": ["run.completed", "run.stalled"],
-                                   "secret": "s3cret"}).json()
+            hook = http.post(
+                "/webhooks",
+                headers=bearer(fast.council_key),
+                json={"url": url, "event_types": ["run.completed", "run.stalled"], "secret": "s3cret"},
+            ).json()
             assert hook["secret"] == "s3cret"
-            remote = http.post("/webhooks", headers=bearer(fast.council_key),
-                               json={"url": "https://example.com/hook", "event_types": ["run.completed"]}).json()
-            run = http.post("/runs", json={"model_ids": [fast.person_model_id]},
-                            headers=bearer(fast.council_key)).json()
+            remote = http.post(
+                "/webhooks",
+                headers=bearer(fast.council_key),
+                json={"url": "https://example.com/hook", "event_types": ["run.completed"]},
+            ).json()
+            run = http.post(
+                "/runs", json={"model_ids": [fast.person_model_id]}, headers=bearer(fast.council_key)
+            ).json()
             wait_for(lambda: any(json.loads(b)["data"]["run"]["id"] == run["id"] for _, b in _Receiver.received))
         headers, body = next((h, b) for h, b in _Receiver.received if json.loads(b)["data"]["run"]["id"] == run["id"])
         expected = "sha256=" + hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
@@ -221,15 +242,26 @@ def test_run_completed_webhook_is_delivered_signed(fast: SimulatorServer) -> Non
         payload = json.loads(body)
         assert payload["event"] == "run.completed" and payload["data"]["run"]["status"] == "completed"
         # the delivery record is written once the receiver has answered: wait for it
-        outcomes = wait_for(lambda: (o := {d["webhook_id"]: d["outcome"] for d in fast.world.deliveries})
-                            and hook["id"] in o and remote["id"] in o and o)
+        outcomes = wait_for(
+            lambda: (
+                (o := {d["webhook_id"]: d["outcome"] for d in fast.world.deliveries})
+                and hook["id"] in o
+                and remote["id"] in o
+                and o
+            )
+        )
         assert outcomes[hook["id"]] == "delivered" and outcomes[remote["id"]] == "skipped"  # never left loopback
         with api(fast) as http:
-            other = http.post("/runs", json={"model_ids": [fast.person_model_id]},
-                              headers=bearer(fast.council_key)).json()
+            other = http.post(
+                "/runs", json={"model_ids": [fast.person_model_id]}, headers=bearer(fast.council_key)
+            ).json()
             runs.stall_run(fast.world, other["id"])
-        wait_for(lambda: any(json.loads(b)["event"] == "run.stalled"
-                             and json.loads(b)["data"]["run"]["id"] == other["id"] for _, b in _Receiver.received))
+        wait_for(
+            lambda: any(
+                json.loads(b)["event"] == "run.stalled" and json.loads(b)["data"]["run"]["id"] == other["id"]
+                for _, b in _Receiver.received
+            )
+        )
     finally:
         receiver.shutdown()
         receiver.server_close()

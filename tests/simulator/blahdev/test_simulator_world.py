@@ -18,11 +18,18 @@ ANCHOR = 1_800_000_000_000
 
 
 def fingerprint(world: World) -> bytes:
-    return orjson.dumps({
-        "logs": [world.logs.by_id[k] for k in sorted(world.logs.by_id)], "runs": world.runs,
-        "results": world.results, "messages": world.messages, "health": world.health, "games": world.games,
-        "keys": [world.council_key, world.member_key],
-    }, option=orjson.OPT_SORT_KEYS)
+    return orjson.dumps(
+        {
+            "logs": [world.logs.by_id[k] for k in sorted(world.logs.by_id)],
+            "runs": world.runs,
+            "results": world.results,
+            "messages": world.messages,
+            "health": world.health,
+            "games": world.games,
+            "keys": [world.council_key, world.member_key],
+        },
+        option=orjson.OPT_SORT_KEYS,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -74,10 +81,13 @@ def test_failure_rates_match_the_documented_table(world: World) -> None:
         kind = world.truth[e["id"]]
         if kind == "error":
             continue
-        call = Call(prompt=e["prompt"], max_tokens=e["max_tokens"],
-                    template_used="llama2" if e["prompt"].startswith("<s>[INST]") else "chatml",
-                    user_text=e["messages"][-1]["content"],
-                    instruction_type=EVALS_BY_ID[e["eval_id"]].instruction_type if e["eval_id"] else None)
+        call = Call(
+            prompt=e["prompt"],
+            max_tokens=e["max_tokens"],
+            template_used="llama2" if e["prompt"].startswith("<s>[INST]") else "chatml",
+            user_text=e["messages"][-1]["content"],
+            instruction_type=EVALS_BY_ID[e["eval_id"]].instruction_type if e["eval_id"] else None,
+        )
         groups.setdefault(small_model.features(call, "chatml"), Counter())[kind] += 1
     checked = 0
     for feats, counts in groups.items():
@@ -107,14 +117,17 @@ def test_chatroom_failures_are_mostly_format_failures(world: World) -> None:
 
 
 def test_failure_kinds_are_visible_in_the_text(world: World) -> None:
-    text = {k: [e["response"] for e in person_logs(world) if world.truth[e["id"]] == k] for k in
-            ("empty", "leak", "refusal", "loop", "continuation")}
+    text = {
+        k: [e["response"] for e in person_logs(world) if world.truth[e["id"]] == k]
+        for k in ("empty", "leak", "refusal", "loop", "continuation")
+    }
     assert {"", "<|im_end|>"} <= set(text["empty"]) and any(r and not r.strip() for r in text["empty"])
     assert all(("<|im_end|>" in r or "[/INST]" in r) and len(r.split("<|im_end|>")[-1]) > 0 for r in text["leak"])
     assert all(r.startswith("I'm sorry, but I can't") for r in text["refusal"])
     assert any("\n\n" in r and r.count(r.split("\n\n")[0]) >= 2 for r in text["loop"])  # paragraph loops
-    assert any(r[:1].islower() for r in text["continuation"]) and any(r.startswith("\nUser:") for r in
-                                                                       text["continuation"])
+    assert any(r[:1].islower() for r in text["continuation"]) and any(
+        r.startswith("\nUser:") for r in text["continuation"]
+    )
 
 
 def test_wrong_answers_are_really_wrong(world: World) -> None:
@@ -135,9 +148,12 @@ def test_answers_depend_on_the_prompt_and_are_deterministic() -> None:
         return Call(prompt=p, max_tokens=64, template_used="chatml", user_text=p)
 
     assert model.generate(call("What is the capital of France?"), 5) == model.generate(
-        call("What is the capital of France?"), 5)
-    answers = {model.generate(call(p), 1).response for p in ("Tell me about dogs", "Tell me about volcanoes",
-                                                               "What is the capital of France?")}
+        call("What is the capital of France?"), 5
+    )
+    answers = {
+        model.generate(call(p), 1).response
+        for p in ("Tell me about dogs", "Tell me about volcanoes", "What is the capital of France?")
+    }
     assert len(answers) == 3
 
 
@@ -150,8 +166,10 @@ def test_judge_is_sometimes_wrong_and_sometimes_plain_text(world: World) -> None
             details = json.loads(r["score_details"])
             assert details["reasoning"] and details["criteria"]
     overscored = [r for r in results if world.judge_flaws.get(r["id"]) == "overscore"]
-    assert overscored and all(r["score"] >= 0.85 and world.truth[r["log_id"]] in
-                              ("empty", "loop", "refusal", "continuation") for r in overscored)
+    assert overscored and all(
+        r["score"] >= 0.85 and world.truth[r["log_id"]] in ("empty", "loop", "refusal", "continuation")
+        for r in overscored
+    )
     assert any(v == "contradiction" for v in world.judge_flaws.values())
     failed = [r for r in results if r["error"] is not None]
     assert failed and all(r["score"] is None for r in failed)  # never an invented score

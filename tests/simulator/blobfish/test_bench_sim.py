@@ -42,9 +42,12 @@ def key(bf: BlobfishServer) -> dict[str, str]:
     return {"X-API-Key": bf.account_key}
 
 
-def test_a_suite_answers_202_with_location_and_retry_after_then_progresses_with_speed(bf: BlobfishServer,
-                                                                                       clock: FakeClock) -> None:
-    started = sim_http.post(url(bf, "/runs"), headers=key(bf), json={"provider": "xai", "model": "m", "suite": "sample"})
+def test_a_suite_answers_202_with_location_and_retry_after_then_progresses_with_speed(
+    bf: BlobfishServer, clock: FakeClock
+) -> None:
+    started = sim_http.post(
+        url(bf, "/runs"), headers=key(bf), json={"provider": "xai", "model": "m", "suite": "sample"}
+    )
     assert started.status_code == 202
     record = started.json()
     assert started.headers["location"] == record["links"]["self"] and record["status"] == "queued"
@@ -70,7 +73,9 @@ def test_one_suite_per_account_and_another_account_may_start_its_own(bf: Blobfis
 
 
 def test_a_killed_runner_reads_interrupted_never_running(bf: BlobfishServer, clock: FakeClock) -> None:
-    started = sim_http.post(url(bf, "/runs"), headers=key(bf), json={"provider": "xai", "model": "m", "suite": "sample"})
+    started = sim_http.post(
+        url(bf, "/runs"), headers=key(bf), json={"provider": "xai", "model": "m", "suite": "sample"}
+    )
     clock.now += (sim_bench.QUEUE_S + 2 * sim_bench.TASK_S) / SPEED
     assert bf.kill_benchmark_runners() == 1
     clock.now += 3600
@@ -79,10 +84,15 @@ def test_a_killed_runner_reads_interrupted_never_running(bf: BlobfishServer, clo
     assert len(record["tasks"]) == 2 and "mean_score" not in record and "poll_after_seconds" not in record
 
 
-@pytest.mark.parametrize("body", [{"provider": "xai", "model": "m", "max_steps": 41},
-                                  {"provider": "xai", "model": "m", "suite": "sample", "max_tasks": 0},
-                                  {"provider": "xai", "model": "m", "suite": "all"},
-                                  {"provider": "xai", "model": "m", "max_tasks": 3}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"provider": "xai", "model": "m", "max_steps": 41},
+        {"provider": "xai", "model": "m", "suite": "sample", "max_tasks": 0},
+        {"provider": "xai", "model": "m", "suite": "all"},
+        {"provider": "xai", "model": "m", "max_tasks": 3},
+    ],
+)
 def test_out_of_range_requests_are_invalid_request(bf: BlobfishServer, body: dict[str, object]) -> None:
     answer = sim_http.post(url(bf, "/runs"), headers=key(bf), json=body)
     assert answer.status_code == 400 and answer.json()["error"] == "invalid_request"
@@ -94,8 +104,9 @@ def test_runs_need_a_key_the_board_does_not_and_the_provider_key_is_never_echoed
     assert board and all("mine" not in row and row["badge"] == sim_bench.shapes.BENCH_BADGE for row in board)
     mine = sim_http.get(url(bf, "/community"), headers=key(bf)).json()["community_runs"]
     assert all(row["mine"] is False for row in mine)
-    single = sim_http.post(url(bf, "/runs"), headers=key(bf),
-                        json={"provider": "xai", "model": "m", "api_key": "xai-secret-echo-check"})
+    single = sim_http.post(
+        url(bf, "/runs"), headers=key(bf), json={"provider": "xai", "model": "m", "api_key": "xai-secret-echo-check"}
+    )
     assert single.status_code == 201 and "xai-secret-echo-check" not in single.text
     assert "xai-secret-echo-check" not in sim_http.get(url(bf, "/runs"), headers=key(bf)).text
     assert sim_http.get(f"{bf.base_url}/api/v1/benchmarks/no-such-bench/community").status_code == 404

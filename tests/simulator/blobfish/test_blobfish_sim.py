@@ -17,9 +17,9 @@ import pytest
 
 from simulator.blobfish.envelope import MAX_BYTES
 from simulator.blobfish.seed import SEEDED_JOBS, STEP_LIMIT, EvidenceFactory
-from simulator.blobfish.tasksets import LARGE_MODELS, SMALL_MODELS
 from simulator.blobfish.server import BlobfishServer
 from simulator.blobfish.store import EvaluationStore
+from simulator.blobfish.tasksets import LARGE_MODELS, SMALL_MODELS
 from simulator.chaos import ChaosConfig
 from tests.support import sim_http
 
@@ -67,17 +67,45 @@ def details(bf: BlobfishServer, account: httpx.Client) -> list[Json]:
     return [account.get(f"/evaluations/{evaluation_id}").json() for evaluation_id in seeded]
 
 
-def envelope(job_id: str, rollouts: int = 1, status: str = "completed", reward: float = 1.0,
-             prompt: str = "How many r's are in 'strawberry'?") -> Json:
+def envelope(
+    job_id: str,
+    rollouts: int = 1,
+    status: str = "completed",
+    reward: float = 1.0,
+    prompt: str = "How many r's are in 'strawberry'?",
+) -> Json:
     """A small, valid publication: ``rollouts`` one-step rollouts, each with its trace."""
-    traces = [{"schema": "blobfish.trace.v1", "trace_id": f"t{n}", "rollout_id": f"r{n}",
-               "records": [{"type": "final", "turn": 1, "text": "3"}]} for n in range(rollouts)]
-    rolls = [{"rollout_id": f"r{n}", "task_id": "letter-count/strawberry", "reward": reward, "trace_id": f"t{n}",
-              "steps": [{"index": 0, "turn": 1, "prompt": prompt, "final_answer": "3", "reward": reward}]}
-             for n in range(rollouts)]
-    return {"schema": "blobfish.sdk-evaluation.v1", "traces": traces,
-            "job": {"schema": "blobfish.job.v1", "job_id": job_id, "status": status, "taskset": "letter-count",
-                    "metadata": {"model": "my-model"}, "rollouts": rolls}}
+    traces = [
+        {
+            "schema": "blobfish.trace.v1",
+            "trace_id": f"t{n}",
+            "rollout_id": f"r{n}",
+            "records": [{"type": "final", "turn": 1, "text": "3"}],
+        }
+        for n in range(rollouts)
+    ]
+    rolls = [
+        {
+            "rollout_id": f"r{n}",
+            "task_id": "letter-count/strawberry",
+            "reward": reward,
+            "trace_id": f"t{n}",
+            "steps": [{"index": 0, "turn": 1, "prompt": prompt, "final_answer": "3", "reward": reward}],
+        }
+        for n in range(rollouts)
+    ]
+    return {
+        "schema": "blobfish.sdk-evaluation.v1",
+        "traces": traces,
+        "job": {
+            "schema": "blobfish.job.v1",
+            "job_id": job_id,
+            "status": status,
+            "taskset": "letter-count",
+            "metadata": {"model": "my-model"},
+            "rollouts": rolls,
+        },
+    }
 
 
 def encoded(data: Json) -> bytes:
@@ -114,7 +142,7 @@ def test_paging_to_the_end_while_evaluations_are_published(bf: BlobfishServer, a
     assert list(dict.fromkeys(seen)) == at_start  # de-duplicated by id: each exactly once, in order
     held = set(seen)
     head = account.get("/evaluations", params={"limit": 50}).json()["evaluations"]
-    arrived = [s["evaluation_id"] for s in head[:next(i for i, s in enumerate(head) if s["evaluation_id"] in held)]]
+    arrived = [s["evaluation_id"] for s in head[: next(i for i, s in enumerate(head) if s["evaluation_id"] in held)]]
     assert arrived == published[::-1]  # the catch-up read finds exactly what was published meanwhile
 
 
@@ -156,7 +184,8 @@ def test_summary_detail_and_jsonl_agree(account: httpx.Client) -> None:
 
 
 def test_publish_is_idempotent_on_the_same_bytes_and_refuses_changed_evidence(
-        bf: BlobfishServer, isolated: httpx.Client, account: httpx.Client) -> None:
+    bf: BlobfishServer, isolated: httpx.Client, account: httpx.Client
+) -> None:
     data = envelope("job-idempotent", rollouts=2, reward=0.5)
     body = encoded(data)  # serialized once, resent verbatim
     first = post(isolated, body)
@@ -203,8 +232,12 @@ REFUSALS = [
     ("257 rollouts", _too_many, 400, "invalid_envelope"),
     ("job still running", lambda: encoded(envelope("job-running", status="running")), 400, "invalid_envelope"),
     ("job failed", lambda: encoded(envelope("job-failed", status="failed")), 400, "invalid_envelope"),
-    ("wrong schema", lambda: encoded({**envelope("job-schema"), "schema": "blobfish.sdk-evaluation.v2"}), 400,
-     "invalid_envelope"),
+    (
+        "wrong schema",
+        lambda: encoded({**envelope("job-schema"), "schema": "blobfish.sdk-evaluation.v2"}),
+        400,
+        "invalid_envelope",
+    ),
     ("not JSON", lambda: b"{not json", 400, "invalid_envelope"),
     ("a JSON list", lambda: b"[]", 400, "invalid_envelope"),
     ("a rollout's trace missing", _trace_missing, 400, "invalid_envelope"),
@@ -236,18 +269,26 @@ def test_publish_limits_are_inclusive(isolated: httpx.Client) -> None:
 
 def test_every_route_needs_a_bf_key(bf: BlobfishServer) -> None:
     some_id = bf.evaluation_ids()[0]
-    with client(bf, None) as anonymous, client(bf, "sk-ant-notblobfish0000000") as foreign, \
-            client(bf, "bf_unknown_000000000000000000") as unknown:
+    with (
+        client(bf, None) as anonymous,
+        client(bf, "sk-ant-notblobfish0000000") as foreign,
+        client(bf, "bf_unknown_000000000000000000") as unknown,
+    ):
         for http in (anonymous, foreign, unknown):
-            for r in (http.get("/evaluations"), http.get(f"/evaluations/{some_id}"),
-                      http.get(f"/evaluations/{some_id}", params={"format": "jsonl"}),
-                      post(http, encoded(envelope("job-anon")))):
+            for r in (
+                http.get("/evaluations"),
+                http.get(f"/evaluations/{some_id}"),
+                http.get(f"/evaluations/{some_id}", params={"format": "jsonl"}),
+                post(http, encoded(envelope("job-anon"))),
+            ):
                 assert r.status_code == 401 and r.json()["error"] == "unauthorized"
                 assert "notblobfish" not in r.text and "bf_unknown" not in r.text
     bearer = sim_http.get(f"{bf.base_url}/api/v1/evaluations", headers={"Authorization": f"Bearer {bf.account_key}"})
     assert bearer.status_code == 200 and bearer.json()["evaluations"][0]["evaluation_id"] == some_id
-    both = sim_http.get(f"{bf.base_url}/api/v1/evaluations",
-                     headers={"X-API-Key": bf.account_key, "Authorization": f"Bearer {bf.isolated_key}"})
+    both = sim_http.get(
+        f"{bf.base_url}/api/v1/evaluations",
+        headers={"X-API-Key": bf.account_key, "Authorization": f"Bearer {bf.isolated_key}"},
+    )
     assert both.status_code == 400 and bf.account_key not in both.text and bf.isolated_key not in both.text
 
 
@@ -274,17 +315,28 @@ HOSTILE_PROMPT = "[bold red]refund[/bold red] \x1b[2J now \u202eevil\u202c <scri
 
 def test_secrets_are_masked_before_storage_and_export(isolated: httpx.Client) -> None:
     secrets = {
-        "provider": "sk-ant-api03-" + "A1b2" * 10, "bearer": "sk-live-" + "Zz09" * 8,
-        "blobfish": "bf_live_" + "0f" * 16, "aws": "AKIA" + "ABCDEFGHIJKLMNOP", "meta": "anything-at-all-123",
+        "provider": "sk-ant-api03-" + "A1b2" * 10,
+        "bearer": "sk-live-" + "Zz09" * 8,
+        "blobfish": "bf_live_" + "0f" * 16,
+        "aws": "AKIA" + "ABCDEFGHIJKLMNOP",
+        "meta": "anything-at-all-123",
     }
     data = envelope("job-secrets", prompt=f"{HOSTILE_PROMPT} use {secrets['provider']} for the API")
     data["job"]["metadata"]["OPENAI-API-KEY"] = secrets["meta"]
     data["traces"][0]["records"] = [
         {"type": "completion", "turn": 1, "model": "m", "usage": {"prompt_tokens": 12, "completion_tokens": 3}},
-        {"type": "tool", "turn": 1, "name": "http_request",
-         "args": {"url": "https://api.example/x", "headers": {"Authorization": f"Bearer {secrets['bearer']}"},
-                  "api_key": secrets["provider"], "eos_token": "<|im_end|>"},
-         "result": f"echo: key={secrets['blobfish']} aws={secrets['aws']}"},
+        {
+            "type": "tool",
+            "turn": 1,
+            "name": "http_request",
+            "args": {
+                "url": "https://api.example/x",
+                "headers": {"Authorization": f"Bearer {secrets['bearer']}"},
+                "api_key": secrets["provider"],
+                "eos_token": "<|im_end|>",
+            },
+            "result": f"echo: key={secrets['blobfish']} aws={secrets['aws']}",
+        },
         {"type": "final", "turn": 1, "text": HOSTILE_PROMPT},
     ]
     sample = {"token_ids": [11, 0, 7], "logprobs": [-0.1, -2.5, -0.01]}
@@ -307,8 +359,10 @@ def test_secrets_are_masked_before_storage_and_export(isolated: httpx.Client) ->
     step = job["rollouts"][0]["steps"][0]
     assert step["prompt"] == f"{HOSTILE_PROMPT} use [REDACTED] for the API"  # untrusted text kept verbatim
     assert step["training_samples"] == [sample]
-    assert detail.json()["envelope"]["traces"][0]["records"][0]["usage"] == {"prompt_tokens": 12,
-                                                                             "completion_tokens": 3}
+    assert detail.json()["envelope"]["traces"][0]["records"][0]["usage"] == {
+        "prompt_tokens": 12,
+        "completion_tokens": 3,
+    }
 
 
 def test_seeded_secrets_never_leave_the_server(bf: BlobfishServer, details: list[Json]) -> None:
@@ -361,8 +415,12 @@ def test_the_seeded_account_holds_the_failures_people_debug(details: list[Json])
                 found["empty final answer"] += 1
                 assert grade is None or not grade["passed"]
             last_usage = completions[-1].get("usage") if completions else None
-            if (finals and last_usage and last_usage["completion_tokens"] == job["metadata"]["max_tokens"]
-                    and finals[-1][-1:].isalpha()):
+            if (
+                finals
+                and last_usage
+                and last_usage["completion_tokens"] == job["metadata"]["max_tokens"]
+                and finals[-1][-1:].isalpha()
+            ):
                 found["cut at the token limit"] += 1
             if grade is None:
                 assert "reward" not in rollout and not [r for r in records if r["type"] == "verify"]
@@ -389,9 +447,20 @@ def test_the_seeded_account_holds_the_failures_people_debug(details: list[Json])
                 for sample in samples:
                     assert sample["token_ids"] and all(lp < 0 for lp in sample.get("logprobs", [-1]))
                     found["token ids and logprobs" if "logprobs" in sample else "token ids only"] += 1
-    wanted = ("tool loop", "no final answer", "empty final answer", "cut at the token limit", "ungraded",
-              "passed with advisories", "62/103", "sandbox tool entries", "usage not reported",
-              "step without samples", "token ids and logprobs", "token ids only")
+    wanted = (
+        "tool loop",
+        "no final answer",
+        "empty final answer",
+        "cut at the token limit",
+        "ungraded",
+        "passed with advisories",
+        "62/103",
+        "sandbox tool entries",
+        "usage not reported",
+        "step without samples",
+        "token ids and logprobs",
+        "token ids only",
+    )
     assert not [name for name in wanted if not found[name]], found
 
 
@@ -399,13 +468,17 @@ def test_the_seeded_history_is_deterministic() -> None:
     anchor = 1_800_000_000.0
     one, two, other = EvidenceFactory(5, anchor), EvidenceFactory(5, anchor), EvidenceFactory(6, anchor)
     indices = range(0, SEEDED_JOBS, 5)
-    assert [one.envelope(i, one.seeded_time(i)) for i in indices] == [two.envelope(i, two.seeded_time(i))
-                                                                       for i in indices]
-    assert [one.envelope(i, 0)["job"]["job_id"] for i in indices] != [other.envelope(i, 0)["job"]["job_id"]
-                                                                       for i in indices]
+    assert [one.envelope(i, one.seeded_time(i)) for i in indices] == [
+        two.envelope(i, two.seeded_time(i)) for i in indices
+    ]
+    assert [one.envelope(i, 0)["job"]["job_id"] for i in indices] != [
+        other.envelope(i, 0)["job"]["job_id"] for i in indices
+    ]
     empty = EvaluationStore(5, anchor, seeded=False)
-    assert (empty.account_key, empty.isolated_key) == (EvaluationStore(5, anchor, seeded=False).account_key,
-                                                       EvaluationStore(5, anchor, seeded=False).isolated_key)
+    assert (empty.account_key, empty.isolated_key) == (
+        EvaluationStore(5, anchor, seeded=False).account_key,
+        EvaluationStore(5, anchor, seeded=False).isolated_key,
+    )
     assert empty.account_key.startswith("bf_") and empty.ids(empty.account) == []
 
 
@@ -434,8 +507,10 @@ def test_chaos_applies_to_the_api(bf: BlobfishServer, account: httpx.Client) -> 
 
 
 def test_the_simulator_imports_no_product_package() -> None:
-    code = ("import sys, simulator.blobfish.server; "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'api_client', 'diagnosis', 'tui', 'widgets', "
-            "'textual'}))")
+    code = (
+        "import sys, simulator.blobfish.server; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'api_client', 'diagnosis', 'tui', 'widgets', "
+        "'textual'}))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "[]"

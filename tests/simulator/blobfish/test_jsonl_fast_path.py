@@ -31,10 +31,20 @@ def app(store: EvaluationStore, fast: bool) -> tuple[FastAPI, RequestLog]:
 
 def ask(application: FastAPI, method: str, path: str, query: bytes, headers: list[tuple[bytes, bytes]]) -> Answer:
     """One request straight through the ASGI app: the status, every header as sent, the body."""
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": query, "root_path": "",
-             "headers": [(b"host", b"127.0.0.1"), *headers], "client": ("127.0.0.1", 5000),
-             "server": ("127.0.0.1", 80)}  # fmt: skip
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), *headers],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 80),
+    }
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
@@ -70,8 +80,13 @@ def requests(store: EvaluationStore) -> list[tuple[str, str, str, bytes, list[tu
         ("not a bf_ key", "GET", path, q, [(b"x-api-key", b"blah_" + key[3:])]),
         ("unknown key", "GET", path, q, [(b"x-api-key", key + b"0")]),
         ("another scope's evaluation", "GET", path, q, [(b"x-api-key", iso)]),
-        ("unknown evaluation", "GET", "/api/v1/evaluations/00000000-0000-0000-0000-000000000000", q,
-         [(b"x-api-key", key)]),
+        (
+            "unknown evaluation",
+            "GET",
+            "/api/v1/evaluations/00000000-0000-0000-0000-000000000000",
+            q,
+            [(b"x-api-key", key)],
+        ),
         ("format json", "GET", path, b"format=json", [(b"x-api-key", key)]),
         ("no format", "GET", path, b"", [(b"x-api-key", key)]),
         ("bad format", "GET", path, b"format=JSONL", [(b"x-api-key", key)]),

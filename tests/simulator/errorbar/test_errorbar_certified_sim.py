@@ -20,8 +20,12 @@ from tests.support import sim_http
 from tests.support.errorbar import COMPARISON, get, headers, queue_run, queue_server
 
 CERTIFIED: dict[str, Any] = {
-    "name": "switch to tiny v3?", "eval_kind": "criterion", "criterion_id": "crit_helpful",
-    "baseline_model": "__stored__", "candidate_models": ["you/tiny-sft-v3"], "sample_count": 100,
+    "name": "switch to tiny v3?",
+    "eval_kind": "criterion",
+    "criterion_id": "crit_helpful",
+    "baseline_model": "__stored__",
+    "candidate_models": ["you/tiny-sft-v3"],
+    "sample_count": 100,
 }
 
 
@@ -41,8 +45,15 @@ def message(body: dict[str, Any]) -> str:
 
 
 def test_a_certified_switch_needs_a_criterion_run(queue: ErrorbarServer) -> None:
-    status, body = create(queue, {"name": "stored comparison", "rubric": "Accurate, concise answers.",
-                                  "baseline_model": "__stored__", "candidate_models": ["you/tiny-sft-v3"]})
+    status, body = create(
+        queue,
+        {
+            "name": "stored comparison",
+            "rubric": "Accurate, concise answers.",
+            "baseline_model": "__stored__",
+            "candidate_models": ["you/tiny-sft-v3"],
+        },
+    )
     assert status == 400 and "requires a calibrated criterion" in message(body)
     status, body = create(queue, {**CERTIFIED, "criterion_id": "crit_tone"})  # never aligned
     assert status == 400 and "not calibrated" in message(body)
@@ -114,8 +125,10 @@ def test_dataset_and_trace_replay_change_the_population(queue: ErrorbarServer) -
     assert status == 404
     status, body = create(queue, {**COMPARISON, "sample_filters": {"trace_replay": True}})
     assert status == 400 and "__stored__" in message(body)
-    replay = queue_run(queue, {**COMPARISON, "baseline_model": "__stored__", "sample_count": 12,
-                               "sample_filters": {"trace_replay": True}})
+    replay = queue_run(
+        queue,
+        {**COMPARISON, "baseline_model": "__stored__", "sample_count": 12, "sample_filters": {"trace_replay": True}},
+    )
     samples = get(queue, f"/v1/evals/{replay['id']}/samples").json()
     steps = [s["replay"] for s in samples]
     assert all(step is not None for step in steps)
@@ -151,8 +164,12 @@ def test_adherence_is_judged_against_the_reference(queue: ErrorbarServer) -> Non
 
 
 def test_assertions_are_evaluated_on_the_generated_answers(queue: ErrorbarServer) -> None:
-    assertions = [{"type": "json_valid"}, {"type": "regex_match", "value": "^Here is"},
-                  {"type": "max_length", "value": "300"}, {"type": "completed"}]
+    assertions = [
+        {"type": "json_valid"},
+        {"type": "regex_match", "value": "^Here is"},
+        {"type": "max_length", "value": "300"},
+        {"type": "completed"},
+    ]
     run = queue_run(queue, {**COMPARISON, "assertions": assertions})
     samples = get(queue, f"/v1/evals/{run['id']}/samples").json()
     per_model = get(queue, f"/v1/evals/{run['id']}").json()["results"]["assertion_results"]["per_model"]

@@ -46,7 +46,8 @@ def test_a_bare_screening_run_is_filled_in_from_the_workspace(queue: ErrorbarSer
     for model in run["candidate_models"]:  # the cheapest of its family
         family = CATALOG_BY_ID[model].family
         assert CATALOG_BY_ID[model].micros_per_token == min(
-            m.micros_per_token for m in CATALOG_BY_ID.values() if m.family == family)
+            m.micros_per_token for m in CATALOG_BY_ID.values() if m.family == family
+        )
     queue.finish(run["id"])
     done = get(queue, f"/v1/evals/{run['id']}").json()
     samples = get(queue, f"/v1/evals/{run['id']}/samples").json()
@@ -61,21 +62,37 @@ def test_a_bare_screening_run_is_filled_in_from_the_workspace(queue: ErrorbarSer
 def test_similarity_is_recomputable_from_the_samples(queue: ErrorbarServer) -> None:
     run, samples = _finished(queue, {"screening": True})
     for candidate in run["results"]["screening"]["per_candidate"]:
-        readings = Counter(answer["similarity"] for sample in samples for answer in sample["candidates"]
-                           if answer["model"] == candidate["arm"])
+        readings = Counter(
+            answer["similarity"]
+            for sample in samples
+            for answer in sample["candidates"]
+            if answer["model"] == candidate["arm"]
+        )
         similarity = candidate["similarity"]
         judged = readings["matched"] + readings["differed"]
         assert similarity == {
-            "matched": readings["matched"], "differed": readings["differed"], "unparsed": readings["unparsed"],
-            "judged": judged, "match_rate": pytest.approx(readings["matched"] / judged),
-            "ci95": pytest.approx(list(scipy_stats().binomtest(readings["matched"], judged).proportion_ci(method="wilson")),
-                                  abs=1e-9)}
+            "matched": readings["matched"],
+            "differed": readings["differed"],
+            "unparsed": readings["unparsed"],
+            "judged": judged,
+            "match_rate": pytest.approx(readings["matched"] / judged),
+            "ci95": pytest.approx(
+                list(scipy_stats().binomtest(readings["matched"], judged).proportion_ci(method="wilson")), abs=1e-9
+            ),
+        }
     # the match rate is never part of win/loss: those are the pairwise readings' own
     for candidate in run["results"]["per_candidate"]:
-        outcomes = Counter(answer["outcome"] for sample in samples for answer in sample["candidates"]
-                           if answer["model"] == candidate["arm"])
+        outcomes = Counter(
+            answer["outcome"]
+            for sample in samples
+            for answer in sample["candidates"]
+            if answer["model"] == candidate["arm"]
+        )
         assert (candidate["wins"], candidate["losses"], candidate["ties"]) == (
-            outcomes["win"], outcomes["loss"], outcomes["tie"])
+            outcomes["win"],
+            outcomes["loss"],
+            outcomes["tie"],
+        )
 
 
 def test_costs_savings_and_the_recommendation_hold_together(queue: ErrorbarServer) -> None:
@@ -87,12 +104,15 @@ def test_costs_savings_and_the_recommendation_hold_together(queue: ErrorbarServe
     for c in screening["per_candidate"]:
         assert c["est_savings_pct"] == pytest.approx(
             100 * (incumbent["est_usd_per_request"] - c["est_usd_per_request"]) / incumbent["est_usd_per_request"],
-            abs=0.1)
+            abs=0.1,
+        )
         assert c["projected_monthly_usd"] == pytest.approx(c["est_usd_per_request"] * volume, abs=0.1)
         assert c["projected_monthly_savings_usd"] == pytest.approx(
-            incumbent["projected_monthly_usd"] - c["projected_monthly_usd"], abs=0.1)
-    eligible = [c for c in screening["per_candidate"] if c["est_savings_pct"] >= 10
-                and c["similarity"]["ci95"][0] >= 0.6]
+            incumbent["projected_monthly_usd"] - c["projected_monthly_usd"], abs=0.1
+        )
+    eligible = [
+        c for c in screening["per_candidate"] if c["est_savings_pct"] >= 10 and c["similarity"]["ci95"][0] >= 0.6
+    ]
     assert eligible, "the seeded world has a cheaper model worth testing"
     best = max(eligible, key=lambda c: c["projected_monthly_savings_usd"])
     assert screening["recommendation"]["action"] == "switch"
@@ -101,11 +121,19 @@ def test_costs_savings_and_the_recommendation_hold_together(queue: ErrorbarServe
 
 
 def test_overrides_are_honoured_and_a_pricier_field_says_keep(queue: ErrorbarServer) -> None:
-    body = {"screening": True, "name": "only the big ones", "sample_count": 12,
-            "candidate_models": ["anthropic/claude-sonnet-4"], "rubric": "ignored by screening"}
+    body = {
+        "screening": True,
+        "name": "only the big ones",
+        "sample_count": 12,
+        "candidate_models": ["anthropic/claude-sonnet-4"],
+        "rubric": "ignored by screening",
+    }
     run, samples = _finished(queue, body)
     assert (run["name"], run["sample_count"], run["candidate_models"]) == (
-        "only the big ones", 12, ["anthropic/claude-sonnet-4"])
+        "only the big ones",
+        12,
+        ["anthropic/claude-sonnet-4"],
+    )
     assert len(samples) == 12
     screening = run["results"]["screening"]
     assert screening["per_candidate"][0]["est_savings_pct"] < 0

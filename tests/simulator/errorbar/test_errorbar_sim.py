@@ -37,12 +37,24 @@ def test_every_count_of_a_comparison_is_recomputable_from_its_samples(queue: Err
         outcomes = [a["outcome"] for a in answers]
         wins, losses, ties, failed = (outcomes.count(k) for k in ("win", "loss", "tie", "failed"))
         assert (row["wins"], row["losses"], row["ties"], row["failed"], row["attempted"]) == (
-            wins, losses, ties, failed, len(answers))
+            wins,
+            losses,
+            ties,
+            failed,
+            len(answers),
+        )
         # each outcome follows from the two orderings' readings (ab: baseline first)
         for answer in answers:
             ab, ba = answer["orderings"]["ab"], answer["orderings"]["ba"]
-            expected = ("failed" if ab is None or ba is None else "win" if ab == ba == "candidate"
-                        else "loss" if ab == ba == "baseline" else "tie")
+            expected = (
+                "failed"
+                if ab is None or ba is None
+                else "win"
+                if ab == ba == "candidate"
+                else "loss"
+                if ab == ba == "baseline"
+                else "tie"
+            )
             assert answer["outcome"] == expected
         judged = wins + losses + ties
         assert _close(row["win_rate"], (wins + ties / 2) / judged)
@@ -131,11 +143,15 @@ def test_each_error_status_of_the_contract(queue: ErrorbarServer) -> None:
         return sim_http.post(f"{base}/v1/evals", json=body, headers=headers(key))
 
     assert _error(post({**COMPARISON, "sample_count": 4}))["message"] == "sample_count must be an integer 5..500"
-    assert post({**COMPARISON, "candidate_models": ["nope/model"]}).json()["error"]["message"] == \
-        "Model 'nope/model' is not available."
+    assert (
+        post({**COMPARISON, "candidate_models": ["nope/model"]}).json()["error"]["message"]
+        == "Model 'nope/model' is not available."
+    )
     assert sim_http.get(f"{base}/v1/evals").status_code == 401
-    assert _error(sim_http.get(f"{base}/v1/evals", headers={"Authorization": "Bearer sk_wrong"}))["code"] == \
-        "invalid_api_key"
+    assert (
+        _error(sim_http.get(f"{base}/v1/evals", headers={"Authorization": "Bearer sk_wrong"}))["code"]
+        == "invalid_api_key"
+    )
     forbidden = post(COMPARISON, queue.member_key)
     assert forbidden.status_code == 403 and "OWNER or ADMIN" in _error(forbidden)["message"]
     assert post(COMPARISON, queue.read_key).status_code == 403
@@ -146,11 +162,16 @@ def test_each_error_status_of_the_contract(queue: ErrorbarServer) -> None:
     assert refused.status_code == 412 and _error(refused)["code"] == "precondition_failed"
     assert sim_http.get(f"{base}/v1/evals/{pending['id']}/evidence", headers=admin).status_code == 412
     deleting = sim_http.delete(f"{base}/v1/evals/{pending['id']}", headers=admin)
-    assert deleting.status_code == 400 and _error(deleting)["message"] == "Cancel it first — a live run can't be deleted."
+    assert (
+        deleting.status_code == 400 and _error(deleting)["message"] == "Cancel it first — a live run can't be deleted."
+    )
     queue.fail_next("GET", "/v1/evals", 429, "Slow down.", retry_after=2)
     limited = sim_http.get(f"{base}/v1/evals", headers=admin)
-    assert limited.status_code == 429 and limited.headers["retry-after"] == "2" and _error(limited)["code"] == \
-        "rate_limited"
+    assert (
+        limited.status_code == 429
+        and limited.headers["retry-after"] == "2"
+        and _error(limited)["code"] == "rate_limited"
+    )
     queue.fail_next("POST", "*/cancel", 409, "A slice is being written.")
     assert sim_http.post(f"{base}/v1/evals/{pending['id']}/cancel", headers=admin).status_code == 409
 
@@ -161,8 +182,10 @@ def test_screening_funds_and_nothing_to_screen() -> None:
         server.set_balance(0)
         broke = sim_http.post(f"{server.base_url}/v1/evals", json={"screening": True}, headers=admin)
         assert broke.status_code == 402 and _error(broke) == {
-            "message": "Insufficient balance to screen: top up the wallet.", "type": "insufficient_quota",
-            "code": "insufficient_balance"}
+            "message": "Insufficient balance to screen: top up the wallet.",
+            "type": "insufficient_quota",
+            "code": "insufficient_balance",
+        }
         server.set_balance(100)
         server.clear_traffic()
         empty = sim_http.post(f"{server.base_url}/v1/evals", json={"screening": True}, headers=admin)

@@ -17,14 +17,14 @@ async def test_the_apps_keys_count_as_input_and_its_exit_gives_the_collector_bac
     saved = gc.get_threshold()
     app = create_app(AppContext(model_id="m1", client=None))
     app.enable_idle_collection()
-    collecting = app._idle_collector  # noqa: SLF001 - what the app installed
+    collecting = app._idle_collector
     assert collecting is not None
     async with app.run_test(size=(100, 30)) as pilot:
         assert gc.get_threshold()[2] >= 2**30
-        before = collecting._last_input  # noqa: SLF001
+        before = collecting._last_input
         await pilot.press("question_mark")
-        assert collecting._last_input > before  # noqa: SLF001
-        timers = [t.name for t in app._timers]  # noqa: SLF001
+        assert collecting._last_input > before
+        timers = [t.name for t in app._timers]
         assert "idle garbage collection" in timers
     assert gc.get_threshold() == saved
 
@@ -37,6 +37,6 @@ def test_running_the_app_the_persons_way_installs_it(monkeypatch: pytest.MonkeyP
     try:
         app.run()
     finally:
-        if app._idle_collector is not None:  # noqa: SLF001 - App.run was stubbed: no unmount
-            app._idle_collector.uninstall()  # noqa: SLF001
+        if app._idle_collector is not None:
+            app._idle_collector.uninstall()
     assert seen and seen[0] >= 2**30

@@ -25,8 +25,11 @@ def test_demo_opens_on_the_demo_models_latest_calls(monkeypatch: Any) -> None:
     def drive_headless(self: BlahApp, *args: Any, **kwargs: Any) -> None:
         async def drive() -> None:
             async with self.run_test(size=SIZE) as pilot:
-                await wait_for(pilot, lambda: isinstance(self.screen, LogsScreen) and self.screen.log_list.row_count > 0,
-                               what="the demo's calls")  # fmt: skip
+                await wait_for(
+                    pilot,
+                    lambda: isinstance(self.screen, LogsScreen) and self.screen.log_list.row_count > 0,
+                    what="the demo's calls",
+                )
                 screen = self.screen
                 assert isinstance(screen, LogsScreen)
                 seen["model"] = self.ctx.model_id
@@ -52,8 +55,14 @@ async def test_header_names_the_model_and_follows_the_connection(sim: SimulatorS
         header = app.screen.query_one(StatusHeader)
         assert header.model_id == sim.person_model_id and header.screen_title == "Logs"
         screen = app.screen
-        await wait_for(pilot, lambda: header.connection == "connected" and getattr(getattr(screen, "loader", None), "tail_state", None) is not None,
-                       what="connected, the tail's first poll done")
+        await wait_for(
+            pilot,
+            lambda: (
+                header.connection == "connected"
+                and getattr(getattr(screen, "loader", None), "tail_state", None) is not None
+            ),
+            what="connected, the tail's first poll done",
+        )
         app.connection = ConnectionState("error", "unreachable")
         await pilot.pause()
         assert header.connection == "error" and header.detail == "unreachable"
@@ -113,7 +122,9 @@ async def test_confirm_answers_once_even_on_a_double_press() -> None:
         assert app.answers == [True, False, False, True, False]
 
 
-async def test_at_80_columns_the_header_keeps_the_screen_model_and_connection(sim: SimulatorServer, client: BlahClient) -> None:
+async def test_at_80_columns_the_header_keeps_the_screen_model_and_connection(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     """At 80 columns the full header (" blah-tui  Logs │ <platform> │ model <id> │ ● connected") is
     wider than the terminal: the least needed part (the platform) is what gets cut, not the state."""
     app = app_for(sim, client, logs_interval=60.0, logs_max_interval=60.0)

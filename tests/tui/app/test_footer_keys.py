@@ -18,7 +18,7 @@ def _visible_keys(footer: KeyFooter, width: int) -> dict[str, tuple[int, int]]:
     """Key label -> (x, right edge) of each footer key drawn fully inside the terminal."""
     shown: dict[str, tuple[int, int]] = {}
     for key in footer.keys:
-        if key.right > key.x and 0 <= key.x and key.right <= width:
+        if key.right > key.x and key.x >= 0 and key.right <= width:
             shown[f"{key.key_display} {key.description}"] = (key.x, key.right)
     return shown
 
@@ -63,8 +63,11 @@ async def test_switching_areas_all_night_does_not_pile_up_widgets(sim: Simulator
             for _ in range(rounds):
                 for key, mode in (("4", "leaderboard"), ("5", "chatroom"), ("3", "runs")):
                     await pilot.press(key)
-                    await wait_for(pilot, lambda mode=mode: app.current_mode == mode and bool(
-                        app.screen.query_one(KeyFooter).keys), what=f"{mode} and its footer")
+                    await wait_for(
+                        pilot,
+                        lambda mode=mode: app.current_mode == mode and bool(app.screen.query_one(KeyFooter).keys),
+                        what=f"{mode} and its footer",
+                    )
             await pilot.pause()
 
         await switch(1)  # every area built once

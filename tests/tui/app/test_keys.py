@@ -96,7 +96,9 @@ async def _pushed_list(app: BlahApp, pilot: Any) -> DataTable[Any]:
     return app.screen.query_one(DataTable)
 
 
-async def test_vim_movement_esc_and_slash_work_where_screens_define_none(sim: SimulatorServer, client: BlahClient) -> None:
+async def test_vim_movement_esc_and_slash_work_where_screens_define_none(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     app = make_app(sim, client, start_mode="runs")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")

@@ -43,14 +43,20 @@ def footer_keys(app: BlahApp) -> dict[str, str]:
 
 
 async def _footer_shows(pilot: Pilot[Any], app: BlahApp, key: str, description: str) -> None:
-    await wait_for(pilot, lambda: footer_keys(app).get(key) == description,
-                   what=f"footer offering {key} {description} (it shows {footer_keys(app)})")
+    await wait_for(
+        pilot,
+        lambda: footer_keys(app).get(key) == description,
+        what=f"footer offering {key} {description} (it shows {footer_keys(app)})",
+    )
 
 
 async def _playground(pilot: Pilot[Any], app: BlahApp) -> PlaygroundScreen:
     await pilot.press("9")
-    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#infer-prompt")),
-                   what="the playground built")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#infer-prompt")),
+        what="the playground built",
+    )
     screen = app.screen
     assert isinstance(screen, PlaygroundScreen)
     return screen
@@ -59,7 +65,9 @@ async def _playground(pilot: Pilot[Any], app: BlahApp) -> PlaygroundScreen:
 # --------------------------------------------------------------------------- Esc leaves text boxes
 
 
-async def test_esc_leaves_the_playground_prompt_and_the_area_key_works(sim: SimulatorServer, client: BlahClient) -> None:
+async def test_esc_leaves_the_playground_prompt_and_the_area_key_works(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     app = make_app(sim, client, start_mode="playground")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _playground(pilot, app)
@@ -96,8 +104,11 @@ async def test_esc_leaves_the_max_tokens_box(sim: SimulatorServer, client: BlahC
 
 async def _chatroom_composer(pilot: Pilot[Any], app: BlahApp) -> Input:
     await pilot.press("5")
-    await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen) and app.focused is app.screen.query_one("#room"),
-                   what="the chatroom, its room list focused")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, ChatroomScreen) and app.focused is app.screen.query_one("#room"),
+        what="the chatroom, its room list focused",
+    )
     return app.screen.query_one("#compose-input", Input)
 
 
@@ -141,8 +152,11 @@ async def test_ctrl_p_opens_the_palette_and_typing_stays_in_it(sim: SimulatorSer
         await wait_for(pilot, lambda: isinstance(app.screen, WebhooksScreen), what="webhooks")
         webhooks = app.screen
         await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette)
-                       and isinstance(app.screen.focused, CommandInput), what="the palette, ready for typing")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette) and isinstance(app.screen.focused, CommandInput),
+            what="the palette, ready for typing",
+        )
         palette = app.screen
         await type_text(pilot, "training")  # typed into the palette, as a person types once they see it
         await wait_for(pilot, lambda: palette.query_one(CommandInput).value == "training", what="the query typed")
@@ -157,7 +171,9 @@ async def test_ctrl_p_opens_the_palette_from_a_text_box(sim: SimulatorServer, cl
         screen = await _playground(pilot, app)
         await pilot.press("e")
         await _footer_shows(pilot, app, "esc", "Leave the text box")
-        palette_keys = [key.key_display for key in app.screen.query_one(KeyFooter).keys if key.action == "command_palette"]
+        palette_keys = [
+            key.key_display for key in app.screen.query_one(KeyFooter).keys if key.action == "command_palette"
+        ]
         assert palette_keys == ["^p"]  # while typing ":" is text; ctrl+p is offered, once
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), what="the palette")
@@ -171,8 +187,9 @@ async def test_ctrl_p_opens_the_palette_from_a_text_box(sim: SimulatorServer, cl
 
 async def _leaderboard(pilot: Pilot[Any], app: BlahApp) -> LeaderboardScreen:
     await pilot.press("4")
-    await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
-                   what="the leaderboard loaded")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded, what="the leaderboard loaded"
+    )
     screen = app.screen
     assert isinstance(screen, LeaderboardScreen)
     return screen

@@ -28,8 +28,12 @@ def _wait_header(probe: TmuxProbe, title: str, timeout: float = 30.0) -> bool:
 
 
 def test_esc_leaves_the_prompt_and_ctrl_p_opens_the_palette_in_a_terminal(sim: SimulatorServer, tmp_path: Path) -> None:
-    env = {**base_env(), "BLAH_TUI_CONFIG_DIR": str(tmp_path / "config"), "BLAH_TUI_DATA_DIR": str(tmp_path / "data"),
-           "EVALS_BLAH_API_KEY": sim.council_key}
+    env = {
+        **base_env(),
+        "BLAH_TUI_CONFIG_DIR": str(tmp_path / "config"),
+        "BLAH_TUI_DATA_DIR": str(tmp_path / "data"),
+        "EVALS_BLAH_API_KEY": sim.council_key,
+    }
     argv = [sys.executable, "-m", "cli.main", "--base-url", sim.base_url, "--model", sim.person_model_id]
     with TmuxProbe(tmp_path) as probe:
         probe.start(argv, env=env, cwd=REPO)
@@ -53,6 +57,8 @@ def test_esc_leaves_the_prompt_and_ctrl_p_opens_the_palette_in_a_terminal(sim: S
         probe.send_keys(*"training")
         assert probe.wait_for_text("Go to Training sets", 20), probe.capture()
         probe.send_keys("Escape")
-        assert probe.wait_for_text("▊ zz ", 20), probe.capture()  # the palette closed: nothing typed in the palette reached the prompt
+        assert probe.wait_for_text("▊ zz ", 20), (
+            probe.capture()
+        )  # the palette closed: nothing typed in the palette reached the prompt
         probe.send_keys("q")
         assert probe.wait_dead(30), "the app did not quit on q"

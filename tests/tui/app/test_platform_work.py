@@ -26,8 +26,11 @@ OFFLINE_SENTENCES = [
 
 
 def _offline_app() -> BlahApp:
-    return create_app(AppContext(model_id="m", client=None, base_url="http://127.0.0.1:9",
-                                 settings=Settings(timezone="UTC", archive=False)))  # fmt: skip
+    return create_app(
+        AppContext(
+            model_id="m", client=None, base_url="http://127.0.0.1:9", settings=Settings(timezone="UTC", archive=False)
+        )
+    )
 
 
 @pytest.mark.parametrize(("mode", "selector", "sentence"), OFFLINE_SENTENCES)
@@ -45,12 +48,24 @@ async def test_online_the_loader_gets_the_client_and_fills_the_area(sim: Simulat
     from api_client.blahdev.client import BlahClient
 
     async with BlahClient(sim.base_url, api_key=sim.member_key) as client:
-        app = create_app(AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url,
-                                    settings=Settings(timezone="UTC", archive=False)))  # fmt: skip
+        app = create_app(
+            AppContext(
+                model_id=sim.person_model_id,
+                client=client,
+                base_url=sim.base_url,
+                settings=Settings(timezone="UTC", archive=False),
+            )
+        )
         async with app.run_test(size=(120, 40)) as pilot:
             await app.switch_mode("games")
-            await wait_for(pilot, lambda: "games, newest first" in label_of(app, "#games-status")
-                           or "returned no games" in label_of(app, "#games-status"), what="the games loaded")
+            await wait_for(
+                pilot,
+                lambda: (
+                    "games, newest first" in label_of(app, "#games-status")
+                    or "returned no games" in label_of(app, "#games-status")
+                ),
+                what="the games loaded",
+            )
             assert "offline" not in label_of(app, "#games-status")
 
 

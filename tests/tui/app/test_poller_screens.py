@@ -55,7 +55,11 @@ async def test_a_game_being_played_survives_a_garbled_answer(fresh_sim: Simulato
                 pass
             await wait_for(
                 pilot,
-                lambda: screen.current is not None and screen.current.id == game["id"] and screen.current.status == "completed",
+                lambda: (
+                    screen.current is not None
+                    and screen.current.id == game["id"]
+                    and screen.current.status == "completed"
+                ),
                 what="the game played out",
             )
             assert len(screen.current.turns or []) == len(fresh_sim.world.games[game["id"]]["turns"])  # type: ignore[union-attr]
@@ -68,8 +72,11 @@ async def test_a_chat_job_poll_that_fails_says_when_it_retries(fresh_sim: Simula
         app = make_app(fresh_sim, client, chat_job_first_poll=0.05)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("9")
-            await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#pg-tabs")),
-                           what="playground")  # fmt: skip
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, PlaygroundScreen) and bool(app.screen.query("#pg-tabs")),
+                what="playground",
+            )
             screen = app.screen
             assert isinstance(screen, PlaygroundScreen)
             tabs = screen.query_one("#pg-tabs", TabbedContent)

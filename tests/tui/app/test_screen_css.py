@@ -33,8 +33,9 @@ def reparses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-async def test_opening_areas_does_not_reparse_the_stylesheet(sim: SimulatorServer, client: BlahClient,
-                                                              reparses: list[int]) -> None:
+async def test_opening_areas_does_not_reparse_the_stylesheet(
+    sim: SimulatorServer, client: BlahClient, reparses: list[int]
+) -> None:
     app = make_app(sim, client, start_mode="runs")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
@@ -45,8 +46,9 @@ async def test_opening_areas_does_not_reparse_the_stylesheet(sim: SimulatorServe
         assert len(reparses) == before  # Textual re-parsed everything twice per new area
 
 
-async def test_a_theme_changed_while_running_reaches_old_and_new_areas(sim: SimulatorServer,
-                                                                       client: BlahClient) -> None:
+async def test_a_theme_changed_while_running_reaches_old_and_new_areas(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     app = make_app(sim, client, start_mode="runs")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")

@@ -46,8 +46,11 @@ class _SlowScreen(BlahScreen):
 
 
 def _app() -> BlahApp:
-    return create_app(AppContext(model_id="m", client=None, base_url="http://127.0.0.1:9",
-                                 settings=Settings(timezone="UTC", archive=False)))
+    return create_app(
+        AppContext(
+            model_id="m", client=None, base_url="http://127.0.0.1:9", settings=Settings(timezone="UTC", archive=False)
+        )
+    )
 
 
 async def test_quitting_while_a_screen_loads_ends_cleanly() -> None:
@@ -75,7 +78,6 @@ async def test_a_live_screen_missing_a_widget_is_still_a_bug() -> None:
             await screen.query_one("#gate").remove()  # the screen is alive; its worker's widget is gone
             await pilot.pause()
             await asyncio.sleep(0.1)
-    except Exception as error:  # noqa: BLE001 - WorkerFailed(NoMatches)
+    except Exception as error:
         failed = "NoMatches" in repr(error)
     assert failed, "a worker that lost its widget on a live screen must fail loudly"
-

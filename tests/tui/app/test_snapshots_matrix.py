@@ -83,10 +83,14 @@ def _offline_app(dump: tuple[Path, str, str], screen: str, theme: str, **setting
     path, model_id, log_id = dump
     archive = load_dump(path, report=io.StringIO())
     ctx = AppContext(
-        model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"), platform="offline: calls.jsonl",
-        trained_template="chatml", open_log_id=log_id if screen == "inspector" else None,
+        model_id=model_id,
+        archive=archive,
+        offline_source=Path("calls.jsonl"),
+        platform="offline: calls.jsonl",
+        trained_template="chatml",
+        open_log_id=log_id if screen == "inspector" else None,
         settings=settings_with(Settings(timezone="UTC", theme=theme, persist_theme=False), **settings),
-    )  # fmt: skip
+    )
     return create_app(ctx)
 
 
@@ -142,8 +146,15 @@ UNSTABLE: dict[tuple[str, str], str] = {}
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", SCREENS)
-def test_screen(snap_compare: Any, frozen_sim: SimulatorServer, dump: tuple[Path, str, str], blobfish: StoreSource,
-                name: str, theme: str, size: str) -> None:  # fmt: skip
+def test_screen(
+    snap_compare: Any,
+    frozen_sim: SimulatorServer,
+    dump: tuple[Path, str, str],
+    blobfish: StoreSource,
+    name: str,
+    theme: str,
+    size: str,
+) -> None:
     if (name, size) in UNSTABLE:
         pytest.skip(UNSTABLE[(name, size)])
     client: BlahClient | None = None
@@ -151,8 +162,16 @@ def test_screen(snap_compare: Any, frozen_sim: SimulatorServer, dump: tuple[Path
         app = _offline_app(dump, name, theme)
     else:
         client = BlahClient(frozen_sim.base_url, api_key=frozen_sim.council_key)
-        app = make_app(frozen_sim, client, start_mode=name, theme=theme, persist_theme=False, timezone="UTC",
-                       chatroom_poll_interval=600.0, logs_interval=600.0)  # fmt: skip
+        app = make_app(
+            frozen_sim,
+            client,
+            start_mode=name,
+            theme=theme,
+            persist_theme=False,
+            timezone="UTC",
+            chatroom_poll_interval=600.0,
+            logs_interval=600.0,
+        )
         app.ctx.blobfish = blobfish
 
     async def run_before(pilot: Pilot[Any]) -> None:

@@ -39,7 +39,7 @@ def _styled(plain: str) -> Text:
 
 @pytest.mark.parametrize("plain", SAMPLES)
 def test_cells_are_cut_exactly_as_rich_cuts_them(plain: str) -> None:
-    for width in range(0, 60):
+    for width in range(60):
         ours, rich = _styled(plain), _styled(plain)
         _truncate(ours, width)
         rich.truncate(width, overflow="ellipsis")
@@ -62,10 +62,20 @@ def test_an_ascii_row_is_drawn_without_rich_s_grapheme_walk(monkeypatch: pytest.
         original(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Text, "truncate", counting)
-    row = LogRow(id="log_1", created_at=1_700_000_333_318, source="eval", latency_ms=135, finish_reason="stop",
-                 status="ok", badges=(), prompt_preview="case 1 the question " * 20, reply_preview="the answer " * 30)
-    styles = RowStyles(dim=Style(dim=True), error=Style(color="red"), warning=Style(color="yellow"),
-                       match=Style(bold=True), badges={})
+    row = LogRow(
+        id="log_1",
+        created_at=1_700_000_333_318,
+        source="eval",
+        latency_ms=135,
+        finish_reason="stop",
+        status="ok",
+        badges=(),
+        prompt_preview="case 1 the question " * 20,
+        reply_preview="the answer " * 30,
+    )
+    styles = RowStyles(
+        dim=Style(dim=True), error=Style(color="red"), warning=Style(color="yellow"), match=Style(bold=True), badges={}
+    )
     line = row_text(row, 158, styles)
     assert line.cell_len == 158 and line.plain.endswith("…")
     assert walks == []

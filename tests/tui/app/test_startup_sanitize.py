@@ -24,7 +24,9 @@ def test_every_ascii_character_is_escaped_as_the_table_says(keep: str) -> None:
             unsafe = is_unsafe(char, keep)
             assert has_unsafe(text, keep) is unsafe, (code, keep)
             assert list(unsafe_positions(text, keep)) == [i for i, c in enumerate(text) if is_unsafe(c, keep)]
-            assert replace_unsafe(text, lambda c: "<X>", keep) == "".join("<X>" if is_unsafe(c, keep) else c for c in text)
+            assert replace_unsafe(text, lambda c: "<X>", keep) == "".join(
+                "<X>" if is_unsafe(c, keep) else c for c in text
+            )
 
 
 def test_plain_labels_are_shown_as_they_are_without_compiling_the_character_class() -> None:

@@ -167,6 +167,9 @@ async def test_a_bakeoff_watched_to_its_end_rings_once_and_says_so(queue: Errorb
         await _quiet_after(pilot, app, watch, rung)
         await pilot.press("escape")  # the Runs list reads the same end: it stays quiet too
         runs = await on_runs(pilot)
-        await wait_for(pilot, lambda: any(r.run.id == run_id and r.run.status == "DONE" for r in runs.bakeoffs.rows),
-                       what="DONE in the list")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: any(r.run.id == run_id and r.run.status == "DONE" for r in runs.bakeoffs.rows),
+            what="DONE in the list",
+        )
         assert rung == [1] and len([t for t, _ in _titled(app) if t == "Bake-off DONE"]) == 1

@@ -125,8 +125,9 @@ async def test_overwrite_remove_and_a_critique(queue: ErrorbarServer) -> None:
         assert "cand" in cells
     labels = get(queue, f"/v1/evals/{run_id}/pair_labels").json()["data"]
     index, arm = first.split(":", 1)  # type: ignore[union-attr]
-    assert labels == [{"sample_index": int(index), "candidate": arm, "verdict": "candidate",
-                       "critique": "[b]shorter[/b]"}]
+    assert labels == [
+        {"sample_index": int(index), "candidate": arm, "verdict": "candidate", "critique": "[b]shorter[/b]"}
+    ]
 
 
 async def test_a_label_on_a_criterion_run_is_refused_in_a_sentence(queue: ErrorbarServer) -> None:
@@ -137,8 +138,9 @@ async def test_a_label_on_a_criterion_run_is_refused_in_a_sentence(queue: Errorb
         screen = await read_run(app, pilot, run_id)
         await _to_samples(app, pilot, screen)
         await pilot.press("c")
-        await wait_for(pilot, lambda: any("pair labels are for comparison runs" in m for m in said(app)),
-                       what="the refusal")
+        await wait_for(
+            pilot, lambda: any("pair labels are for comparison runs" in m for m in said(app)), what="the refusal"
+        )
         assert "Switch? not enough evidence" in _verdict(screen)
     assert _posts(queue, "/pair_labels") == 0
 
@@ -150,8 +152,9 @@ async def test_criteria_view_and_align_confirmed_sent_once(queue: ErrorbarServer
     async with app.run_test(size=(160, 48)) as pilot:
         await open_bakeoffs(app, pilot)
         await pilot.press("i")
-        await wait_for(pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria),
-                       what="the criteria")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria), what="the criteria"
+        )
         view = app.screen
         assert isinstance(view, CriteriaScreen)
         await wait_for(pilot, lambda: "disagreements" in view.detail_text.plain, what="the first report")
@@ -173,8 +176,9 @@ async def test_evidence_summary_and_one_key_export(queue: ErrorbarServer) -> Non
         await open_bakeoffs(app, pilot)
         await read_run(app, pilot, run_id)
         await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, EvidenceScreen) and app.screen.bundle is not None,
-                       what="the bundle")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, EvidenceScreen) and app.screen.bundle is not None, what="the bundle"
+        )
         view = app.screen
         assert isinstance(view, EvidenceScreen)
         await wait_for(pilot, lambda: "attestation ok" in view.body_text.plain, what="the summary")
@@ -200,8 +204,11 @@ async def test_delete_a_finished_run_and_not_a_live_one(queue: ErrorbarServer) -
         await wait_for(pilot, lambda: any("cancel it first" in m for m in said(app)), what="the refusal")
         await read_run(app, pilot, done)
         await pilot.press("d", "y")
-        await wait_for(pilot, lambda: all(r.id != done for r in screen.runs) and f"deleted {done}" in said(app),
-                       what="the deletion")
+        await wait_for(
+            pilot,
+            lambda: all(r.id != done for r in screen.runs) and f"deleted {done}" in said(app),
+            what="the deletion",
+        )
     assert _posts(queue, f"/evals/{done}") == 1 and _posts(queue, f"/evals/{live}") == 0
     assert get(queue, f"/v1/evals/{done}").status_code == 404
 
@@ -212,8 +219,11 @@ async def test_failure_clusters_view_and_a_confirmed_fresh_clustering(queue: Err
     async with app.run_test(size=(160, 48)) as pilot:
         await open_bakeoffs(app, pilot)
         await pilot.press("f")
-        await wait_for(pilot, lambda: isinstance(app.screen, FailureClustersScreen) and app.screen.answer is not None,
-                       what="the clusters")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, FailureClustersScreen) and app.screen.answer is not None,
+            what="the clusters",
+        )
         view = app.screen
         assert isinstance(view, FailureClustersScreen)
         assert "Concise (crit_concise)" in view.body_text.plain and "example: " in view.body_text.plain
@@ -241,14 +251,18 @@ async def test_a_queued_align_shows_in_progress_then_the_report(queue: ErrorbarS
     async with app.run_test(size=(160, 48)) as pilot:
         await open_bakeoffs(app, pilot)
         await pilot.press("i")
-        await wait_for(pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria),
-                       what="the criteria")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria), what="the criteria"
+        )
         view = app.screen
         assert isinstance(view, CriteriaScreen)
         await wait_for(pilot, lambda: "disagreements" in view.detail_text.plain, what="the stored report")
         await pilot.press("a", "y")  # Helpful and correct: 100 labels, more than the queue judges at once
-        await wait_for(pilot, lambda: "alignment in progress: 0 of 100 labels judged so far" in view.detail_text.plain,
-                       what="in progress")
+        await wait_for(
+            pilot,
+            lambda: "alignment in progress: 0 of 100 labels judged so far" in view.detail_text.plain,
+            what="in progress",
+        )
         queue.store.alignments.finish("crit_helpful")
         await wait_for(pilot, lambda: any("crit_helpful aligned" in m for m in said(app)), what="the report")
         await wait_for(pilot, lambda: "100 labels · TPR 0.900" in view.detail_text.plain, what="the report drawn")

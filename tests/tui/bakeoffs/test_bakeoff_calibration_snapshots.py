@@ -39,16 +39,29 @@ def queue() -> Iterator[ErrorbarServer]:
             for answer in sample["candidates"]:
                 if k < 30 and answer["outcome"] in JUDGE:
                     verdict = JUDGE[answer["outcome"]]
-                    body = {"sample_index": sample["index"], "candidate": answer["model"],
-                            "verdict": OVERRULE[verdict] if k % 4 == 3 else verdict}
-                    assert sim_http.post(f"{server.base_url}/v1/evals/{labelled}/pair_labels", json=body,
-                                         headers=headers(server.member_key)).status_code == 200
+                    body = {
+                        "sample_index": sample["index"],
+                        "candidate": answer["model"],
+                        "verdict": OVERRULE[verdict] if k % 4 == 3 else verdict,
+                    }
+                    assert (
+                        sim_http.post(
+                            f"{server.base_url}/v1/evals/{labelled}/pair_labels",
+                            json=body,
+                            headers=headers(server.member_key),
+                        ).status_code
+                        == 200
+                    )
                     k += 1
         yield server
 
 
-def _snap(snap_compare: Any, server: ErrorbarServer, steps: Callable[[BlahApp, Pilot[Any]], Awaitable[None]],
-          size: tuple[int, int] = (160, 48)) -> bool:
+def _snap(
+    snap_compare: Any,
+    server: ErrorbarServer,
+    steps: Callable[[BlahApp, Pilot[Any]], Awaitable[None]],
+    size: tuple[int, int] = (160, 48),
+) -> bool:
     app = bakeoff_app(server)
 
     async def run_before(pilot: Pilot[Any]) -> None:
@@ -88,8 +101,9 @@ def test_the_verdict_on_a_judge_at_chance(snap_compare: Any, queue: ErrorbarServ
 
 async def _criteria(app: BlahApp, pilot: Pilot[Any]) -> None:
     await pilot.press("i")
-    await wait_for(pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria),
-                   what="the criteria")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, CriteriaScreen) and bool(app.screen.criteria), what="the criteria"
+    )
     view = app.screen
     assert isinstance(view, CriteriaScreen)
     await pilot.press("down")  # Concise: the judge at chance, its disagreements verbatim
@@ -103,8 +117,11 @@ def test_the_criteria_view(snap_compare: Any, queue: ErrorbarServer) -> None:
 async def _evidence(app: BlahApp, pilot: Pilot[Any]) -> None:
     await read_run(app, pilot, "ev_7_0001")
     await pilot.press("e")
-    await wait_for(pilot, lambda: isinstance(app.screen, EvidenceScreen) and "attestation" in app.screen.body_text.plain,
-                   what="the evidence summary")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, EvidenceScreen) and "attestation" in app.screen.body_text.plain,
+        what="the evidence summary",
+    )
 
 
 def test_the_evidence_summary(snap_compare: Any, queue: ErrorbarServer) -> None:
@@ -113,8 +130,11 @@ def test_the_evidence_summary(snap_compare: Any, queue: ErrorbarServer) -> None:
 
 async def _clusters(app: BlahApp, pilot: Pilot[Any]) -> None:
     await pilot.press("f")
-    await wait_for(pilot, lambda: isinstance(app.screen, FailureClustersScreen) and app.screen.answer is not None,
-                   what="the clusters")
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, FailureClustersScreen) and app.screen.answer is not None,
+        what="the clusters",
+    )
 
 
 def test_the_failure_clusters(snap_compare: Any, queue: ErrorbarServer) -> None:

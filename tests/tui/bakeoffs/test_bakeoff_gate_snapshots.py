@@ -16,9 +16,15 @@ from simulator.errorbar.server import ErrorbarServer
 from tests.support.bakeoff_app import bakeoff_app, open_bakeoffs, read_run
 from tests.support.errorbar import SLOW, get, queue_run
 
-CERTIFIED = {"name": "switch to tiny v3?", "eval_kind": "criterion", "criterion_id": "crit_helpful",
-             "baseline_model": "__stored__", "candidate_models": ["you/tiny-sft-v3"], "sample_count": 100,
-             "assertions": [{"type": "completed"}, {"type": "max_length", "value": "300"}]}
+CERTIFIED = {
+    "name": "switch to tiny v3?",
+    "eval_kind": "criterion",
+    "criterion_id": "crit_helpful",
+    "baseline_model": "__stored__",
+    "candidate_models": ["you/tiny-sft-v3"],
+    "sample_count": 100,
+    "assertions": [{"type": "completed"}, {"type": "max_length", "value": "300"}],
+}
 
 
 @pytest.fixture(scope="module")
@@ -53,15 +59,25 @@ async def test_every_gate_line_is_the_queues_own_check(queue: ErrorbarServer) ->
         screen = await read_run(app, pilot, "ev_7_0001")
         shown = screen.detail_text.plain
     await app.ctx.errorbar.aclose()
-    verdict = get(queue, "/v1/evals/ev_7_0001/gate", min_pass_rate="0.5", min_assertion_pass_rate="0.9",
-                  noninferiority_margin="0.05").json()
+    verdict = get(
+        queue,
+        "/v1/evals/ev_7_0001/gate",
+        min_pass_rate="0.5",
+        min_assertion_pass_rate="0.9",
+        noninferiority_margin="0.05",
+    ).json()
     assert {c["check"] for c in verdict["checks"]} == {"pass_rate", "assertion_pass_rate", "noninferiority"}
-    words = {"pass_rate": ("pass rate", "lower bound"), "assertion_pass_rate": ("assertion pass rate", "exact rate"),
-             "noninferiority": ("noninferiority", "candidate's floor")}
+    words = {
+        "pass_rate": ("pass rate", "lower bound"),
+        "assertion_pass_rate": ("assertion pass rate", "exact rate"),
+        "noninferiority": ("noninferiority", "candidate's floor"),
+    }
     for check in verdict["checks"]:
         kind, actual = words[check["check"]]
         required = "what you shipped − margin" if check["check"] == "noninferiority" else "required"
-        line = (f"{'pass' if check['pass'] else 'FAIL'}  {kind} {check['model']}: {required} "
-                f"{check['required']:.3f} · {actual} {check['actual']:.3f}")
+        line = (
+            f"{'pass' if check['pass'] else 'FAIL'}  {kind} {check['model']}: {required} "
+            f"{check['required']:.3f} · {actual} {check['actual']:.3f}"
+        )
         assert line in shown
     assert "scaled by the judge's TPR+TNR-1 0.740" in shown

@@ -46,36 +46,59 @@ async def test_a_comparison_created_by_keys_is_watched_to_done_gated_both_ways_a
         app = runs_app(server, admin=True)
         async with app.run_test(size=SIZE) as pilot:
             await on_runs(pilot)
-            await fill(pilot, name="sonnet against llama", rubric=RUBRIC,
-                       baseline="meta-llama/Llama-3.1-8B-Instruct", candidates=["anthropic/claude-sonnet-4"],
-                       samples="60")
+            await fill(
+                pilot,
+                name="sonnet against llama",
+                rubric=RUBRIC,
+                baseline="meta-llama/Llama-3.1-8B-Instruct",
+                candidates=["anthropic/claude-sonnet-4"],
+                samples="60",
+            )
             confirm = await confirm_shown(pilot)
             body = confirm.query_one("#confirm-body").render()
             await pilot.press("y")
-            await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None,
-                           what="the watch on the new run")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None,
+                what="the watch on the new run",
+            )
             watch = app.screen
             run_id = watch.run.id
             queue_time[0] = 1e6  # the run's whole time has passed
-            await wait_for(pilot, lambda: "DONE: the bake-off finished" in watch.state_text.plain, timeout=10,
-                           what="the new run DONE")
+            await wait_for(
+                pilot,
+                lambda: "DONE: the bake-off finished" in watch.state_text.plain,
+                timeout=10,
+                what="the new run DONE",
+            )
             await pilot.press("v")
             await wait_for(pilot, lambda: isinstance(app.screen, BakeoffScreen), what="Compare's Bake-offs view")
             view = app.screen
-            await wait_for(pilot, lambda: view.run is not None and view.run.id == run_id and bool(view.rows),
-                           what="the new run's samples")
+            await wait_for(
+                pilot,
+                lambda: view.run is not None and view.run.id == run_id and bool(view.rows),
+                what="the new run's samples",
+            )
             words = {}
             for _ in GATE_THRESHOLDS:
                 threshold = view.threshold
-                await wait_for(pilot, lambda threshold=threshold: f"min win rate {threshold:.2f}" in view.detail_text.plain
-                               and view.gate is not None, what=f"the gate at {threshold}")
+                await wait_for(
+                    pilot,
+                    lambda threshold=threshold: (
+                        f"min win rate {threshold:.2f}" in view.detail_text.plain and view.gate is not None
+                    ),
+                    what=f"the gate at {threshold}",
+                )
                 words[threshold] = "gate PASS" in view.detail_text.plain
                 await pilot.press("t")
             assert words[GATE_THRESHOLDS[0]] is True and words[GATE_THRESHOLDS[-1]] is False
             assert view.rows[0].outcome == "loss"
             await pilot.press("tab", "tab", "enter")
-            await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
-                           what="the first loss in the Inspector")
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
+                what="the first loss in the Inspector",
+            )
             assert dict(app.screen.foreign.origin)["outcome"].startswith("loss")
     assert creates(server) == 1
     # 60 samples: the baseline and the candidate each answer every one; two judge calls per pair
@@ -87,8 +110,14 @@ async def test_a_double_y_queues_one_run(queue: ErrorbarServer) -> None:
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        await fill(pilot, name="twice pressed", rubric=RUBRIC, baseline="Qwen/Qwen3-32B",
-                   candidates=["you/tiny-sft-v3"], samples="20")
+        await fill(
+            pilot,
+            name="twice pressed",
+            rubric=RUBRIC,
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v3"],
+            samples="20",
+        )
         await confirm_shown(pilot)
         await pilot.press("y", "y")
         await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen), what="the watch")
@@ -102,12 +131,19 @@ async def test_a_lost_answer_queues_one_run_and_the_watch_opens_on_it(queue: Err
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        await fill(pilot, name="answer lost", rubric=RUBRIC, baseline="Qwen/Qwen3-32B",
-                   candidates=["you/tiny-sft-v2"], samples="20")
+        await fill(
+            pilot,
+            name="answer lost",
+            rubric=RUBRIC,
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v2"],
+            samples="20",
+        )
         await confirm_shown(pilot)
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None,
-                       what="the watch")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None, what="the watch"
+        )
         assert app.screen.run.name == "answer lost"
         assert any("its answer was lost; found in the list" in m for m in said(app))
     assert creates(queue) == 1
@@ -117,8 +153,14 @@ async def test_a_refused_field_is_said_in_the_dialog_and_nothing_is_sent(queue: 
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        dialog = await fill(pilot, name="too short rubric", rubric="short", baseline="Qwen/Qwen3-32B",
-                            candidates=["you/tiny-sft-v3"], samples="4")
+        dialog = await fill(
+            pilot,
+            name="too short rubric",
+            rubric="short",
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v3"],
+            samples="4",
+        )
         error = dialog.query_one("#bn-error")
         await wait_for(pilot, lambda: "rubric" in str(error.render()), what="the refusal")
         assert "10 to 2000 characters" in str(error.render()) and "nothing was sent" in str(error.render())
@@ -141,8 +183,14 @@ async def test_a_workspace_that_cannot_pay_is_told_so(queue: ErrorbarServer) -> 
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        await fill(pilot, name="no money", rubric=RUBRIC, baseline="Qwen/Qwen3-32B",
-                   candidates=["you/tiny-sft-v3"], samples="20")
+        await fill(
+            pilot,
+            name="no money",
+            rubric=RUBRIC,
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v3"],
+            samples="20",
+        )
         await confirm_shown(pilot)
         await pilot.press("y")
         await wait_for(pilot, lambda: any("was not queued" in m for m in said(app)), what="the 402 said")

@@ -44,12 +44,23 @@ def text(widget: object) -> str:
 
 
 async def test_an_underpowered_certified_switch_is_said_on_the_samples_row_and_resent_only_when_confirmed(
-        queue: ErrorbarServer) -> None:
+    queue: ErrorbarServer,
+) -> None:
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        await fill(pilot, name="switch to tiny v3?", rubric="", baseline="", kind="criterion",
-                   criterion="crit_helpful", stored=True, margin="0.05", candidates=["you/tiny-sft-v3"], samples="40")
+        await fill(
+            pilot,
+            name="switch to tiny v3?",
+            rubric="",
+            baseline="",
+            kind="criterion",
+            criterion="crit_helpful",
+            stored=True,
+            margin="0.05",
+            candidates=["you/tiny-sft-v3"],
+            samples="40",
+        )
         confirm = await confirm_shown(pilot)
         body = text(confirm.query_one("#confirm-body"))
         assert "against what you shipped (__stored__): a certified switch" in body
@@ -66,8 +77,11 @@ async def test_an_underpowered_certified_switch_is_said_on_the_samples_row_and_r
         await pilot.press("enter")
         await confirm_shown(pilot)
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None,
-                       what="the watch on the certified switch")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None,
+            what="the watch on the certified switch",
+        )
         assert app.screen.run.baseline_model == "__stored__" and app.screen.run.sample_count == 78
     assert creates(queue) == 2
 
@@ -76,34 +90,55 @@ async def test_a_judge_no_better_than_chance_is_said_before_anything_is_spent(qu
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        dialog = await fill(pilot, name="concise?", rubric="", baseline="Qwen/Qwen3-32B", kind="criterion",
-                            criterion="crit_concise", candidates=["you/tiny-sft-v3"], samples="40", submit=False)
+        dialog = await fill(
+            pilot,
+            name="concise?",
+            rubric="",
+            baseline="Qwen/Qwen3-32B",
+            kind="criterion",
+            criterion="crit_concise",
+            candidates=["you/tiny-sft-v3"],
+            samples="40",
+            submit=False,
+        )
         info = text(dialog.query_one("#bn-criterion-info"))
         assert "trust misaligned · TPR 0.550 · TNR 0.400 · kappa -0.050" in info
         assert "this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in info
         await pilot.press("enter")
         confirm = await confirm_shown(pilot)
         assert "! criterion Concise: this pass rate says nothing: the judge's TPR+TNR-1 is -0.05" in text(
-            confirm.query_one("#confirm-body"))
+            confirm.query_one("#confirm-body")
+        )
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmScreen), what="the confirmation gone")
     assert creates(queue) == 0
 
 
-@pytest.mark.parametrize(("assertions", "margin", "row", "words"), [
-    ("regex_match=([a-z", "", "assertions", "the regex does not compile"),
-    ("completed\nmax_length=12.5", "", "assertions", "assertions[1]: max_length needs a non-negative whole number"),
-    ("json_schema={oops", "", "assertions", "the JSON schema does not parse"),
-    ("", "1.5", "margin", "0.05, not 5"),
-])
+@pytest.mark.parametrize(
+    ("assertions", "margin", "row", "words"),
+    [
+        ("regex_match=([a-z", "", "assertions", "the regex does not compile"),
+        ("completed\nmax_length=12.5", "", "assertions", "assertions[1]: max_length needs a non-negative whole number"),
+        ("json_schema={oops", "", "assertions", "the JSON schema does not parse"),
+        ("", "1.5", "margin", "0.05, not 5"),
+    ],
+)
 async def test_bad_assertions_and_margins_are_said_inline_and_nothing_is_sent(
-        queue: ErrorbarServer, assertions: str, margin: str, row: str, words: str) -> None:
+    queue: ErrorbarServer, assertions: str, margin: str, row: str, words: str
+) -> None:
     app = runs_app(queue, admin=True)
     extra = {"assertions": assertions} if assertions else {"margin": margin}
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        dialog = await fill(pilot, name="bad input", rubric=RUBRIC, baseline="Qwen/Qwen3-32B",
-                            candidates=["you/tiny-sft-v3"], samples="20", **extra)
+        dialog = await fill(
+            pilot,
+            name="bad input",
+            rubric=RUBRIC,
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v3"],
+            samples="20",
+            **extra,
+        )
         under = dialog.query_one(f"#bn-err-{row}")
         await wait_for(pilot, lambda: words in text(under), what=f"the refusal under {row}")
         assert "nothing was sent" in text(under)
@@ -115,19 +150,29 @@ async def test_a_model_the_queue_does_not_have_is_said_on_the_candidates_row(que
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        await fill(pilot, name="unknown model", rubric=RUBRIC, baseline="Qwen/Qwen3-32B",
-                   candidates=["acme/never-heard-of"], samples="20")
+        await fill(
+            pilot,
+            name="unknown model",
+            rubric=RUBRIC,
+            baseline="Qwen/Qwen3-32B",
+            candidates=["acme/never-heard-of"],
+            samples="20",
+        )
         await confirm_shown(pilot)
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, BakeoffNewScreen), what="the dialog again")
         under = app.screen.query_one("#bn-err-candidates")
-        await wait_for(pilot, lambda: "Model 'acme/never-heard-of' is not available" in text(under),
-                       what="the 400 on the candidates row")
+        await wait_for(
+            pilot,
+            lambda: "Model 'acme/never-heard-of' is not available" in text(under),
+            what="the 400 on the candidates row",
+        )
     assert creates(queue) == 1
 
 
 async def test_arms_filters_and_assertions_typed_in_reach_the_run_and_the_offered_models_are_the_workspaces(
-        queue: ErrorbarServer) -> None:
+    queue: ErrorbarServer,
+) -> None:
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
@@ -137,16 +182,26 @@ async def test_arms_filters_and_assertions_typed_in_reach_the_run_and_the_offere
         assert offered == {"Qwen/Qwen3-32B", "you/tiny-sft-v3", "you/tiny-sft-v2"}  # no invented catalog
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, BakeoffNewScreen), what="the dialog closed")
-        await fill(pilot, name="versioned arms", rubric=RUBRIC, baseline="Qwen/Qwen3-32B", rubric_type="adherence",
-                   judge="anthropic/claude-sonnet-4", candidates=["you/tiny-sft-v2"],
-                   arms="model=you/tiny-sft-v3; label=terse v3; n=2; system=Be brief.", tag="support",
-                   assertions="completed\nregex_match=^Here", samples="20")
+        await fill(
+            pilot,
+            name="versioned arms",
+            rubric=RUBRIC,
+            baseline="Qwen/Qwen3-32B",
+            rubric_type="adherence",
+            judge="anthropic/claude-sonnet-4",
+            candidates=["you/tiny-sft-v2"],
+            arms="model=you/tiny-sft-v3; label=terse v3; n=2; system=Be brief.",
+            tag="support",
+            assertions="completed\nregex_match=^Here",
+            samples="20",
+        )
         confirm = await confirm_shown(pilot)
         body = text(confirm.query_one("#confirm-body"))
         assert "arm terse v3: 40 generations (20 samples × best-of-2)" in body
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None,
-                       what="the watch")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None, what="the watch"
+        )
         run = app.screen.run
     assert creates(queue) == 1
     assert [(a.key, a.n, a.system) for a in run.arms] == [("you/tiny-sft-v2", 1, False), ("terse v3", 2, True)]
@@ -156,20 +211,25 @@ async def test_arms_filters_and_assertions_typed_in_reach_the_run_and_the_offere
 
 
 async def test_candidates_prefilled_from_outside_are_ticked_and_a_same_family_judge_is_warned(
-        queue: ErrorbarServer) -> None:
+    queue: ErrorbarServer,
+) -> None:
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
         app.screen.bakeoffs.create(candidates=["meta-llama/Llama-3.1-8B-Instruct"])
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffNewScreen) and app.screen.loaded,
-                       what="the prefilled dialog")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, BakeoffNewScreen) and app.screen.loaded, what="the prefilled dialog"
+        )
         dialog = app.screen
         check = dialog.query_one("#bn-candidates", CheckList)
         assert check.selected == ["meta-llama/Llama-3.1-8B-Instruct"]
         await type_into(pilot, "bn-judge", "meta-llama/Llama-3.3-70B-Instruct")
         warning = dialog.query_one("#bn-judge-warning")
-        await wait_for(pilot, lambda: "shares a family with meta-llama/Llama-3.1-8B-Instruct" in text(warning),
-                       what="the family warning")
+        await wait_for(
+            pilot,
+            lambda: "shares a family with meta-llama/Llama-3.1-8B-Instruct" in text(warning),
+            what="the family warning",
+        )
         await pilot.press("escape")
     assert creates(queue) == 0
 
@@ -181,7 +241,7 @@ async def test_a_hostile_criterion_name_is_shown_inert(queue: ErrorbarServer) ->
         await on_runs(pilot)
         dialog = await open_dialog(pilot)
         select = dialog.query_one("#bn-criterion")
-        prompts = [str(prompt) for prompt, value in select._options if value == "crit_tone"]  # noqa: SLF001
+        prompts = [str(prompt) for prompt, value in select._options if value == "crit_tone"]
         assert prompts and prompts[0].startswith("[bold red]Brand[/]") and "\x1b" not in prompts[0]
         await choose(pilot, "bn-criterion", "crit_tone")
         info = text(dialog.query_one("#bn-criterion-info"))
@@ -199,9 +259,19 @@ async def test_the_plan_is_shown_in_the_dialog_and_its_confirmation_and_beside_a
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        dialog = await fill(pilot, name="switch to tiny v3?", rubric="", baseline="", kind="criterion",
-                            criterion="crit_helpful", stored=True, margin="0.05", candidates=["you/tiny-sft-v3"],
-                            samples="40", submit=False)
+        dialog = await fill(
+            pilot,
+            name="switch to tiny v3?",
+            rubric="",
+            baseline="",
+            kind="criterion",
+            criterion="crit_helpful",
+            stored=True,
+            margin="0.05",
+            candidates=["you/tiny-sft-v3"],
+            samples="40",
+            submit=False,
+        )
         helpful = dialog.chosen_criterion()
         assert helpful is not None and helpful.tpr is not None
         expected = run_plan_lines(40, 0.05, helpful.tpr, helpful.tnr)

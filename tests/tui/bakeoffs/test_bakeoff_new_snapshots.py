@@ -36,8 +36,14 @@ def test_new_bakeoff_dialog_says_a_refused_field(snap_compare: Any, queue: Error
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await on_runs(pilot)
-        dialog = await fill(pilot, name="tiny v3 against Qwen3-32B", rubric="short", baseline="Qwen/Qwen3-32B",
-                            candidates=["you/tiny-sft-v3"], samples="40")
+        dialog = await fill(
+            pilot,
+            name="tiny v3 against Qwen3-32B",
+            rubric="short",
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v3"],
+            samples="40",
+        )
         error = dialog.query_one("#bn-error")
         await wait_for(pilot, lambda: "rubric" in str(error.render()), what="the refusal")
         # A steady cursor: blinking switched on then off stops the blink timer (which phase a
@@ -61,8 +67,17 @@ def test_new_bakeoff_dialog_says_a_judge_no_better_than_chance(snap_compare: Any
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await on_runs(pilot)
-        dialog = await fill(pilot, name="concise enough?", rubric="", baseline="Qwen/Qwen3-32B", kind="criterion",
-                            criterion="crit_concise", candidates=["you/tiny-sft-v3"], samples="40", submit=False)
+        dialog = await fill(
+            pilot,
+            name="concise enough?",
+            rubric="",
+            baseline="Qwen/Qwen3-32B",
+            kind="criterion",
+            criterion="crit_concise",
+            candidates=["you/tiny-sft-v3"],
+            samples="40",
+            submit=False,
+        )
         for field in dialog.query(Input):
             field.cursor_blink = True
             field.cursor_blink = False
@@ -84,9 +99,16 @@ def test_new_bakeoff_confirmation_says_what_it_spends_on_at_80x24(snap_compare: 
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await on_runs(pilot)
-        await fill(pilot, name="v3 against Qwen3-32B", rubric="Accurate, concise answers in the support tone.",
-                   baseline="Qwen/Qwen3-32B", candidates=["you/tiny-sft-v3"], arms="model=you/tiny-sft-v2; "
-                   "label=v2 best of 3; n=3", assertions="completed", samples="30")
+        await fill(
+            pilot,
+            name="v3 against Qwen3-32B",
+            rubric="Accurate, concise answers in the support tone.",
+            baseline="Qwen/Qwen3-32B",
+            candidates=["you/tiny-sft-v3"],
+            arms="model=you/tiny-sft-v2; label=v2 best of 3; n=3",
+            assertions="completed",
+            samples="30",
+        )
         await confirm_shown(pilot)
         await pilot.pause(0.3)
 

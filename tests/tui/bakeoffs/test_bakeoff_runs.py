@@ -60,8 +60,12 @@ async def test_the_list_refreshes_while_a_bakeoff_runs() -> None:
             key = f"errorbar:{run['id']}"
             assert _row_text(screen, key)[2] == "PENDING"
             queue_time[0] = 1e6  # the run's whole time has passed: no key is pressed
-            await wait_for(pilot, lambda: _row_text(screen, key)[2:4] == ["DONE", "100%"], timeout=10,
-                           what="the row refreshed to DONE")
+            await wait_for(
+                pilot,
+                lambda: _row_text(screen, key)[2:4] == ["DONE", "100%"],
+                timeout=10,
+                what="the row refreshed to DONE",
+            )
 
 
 async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_its_results() -> None:
@@ -85,11 +89,16 @@ async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_
 
             for fifth in range(1, 5):
                 queue_time[0] = 1.0 + run_s * fifth / 5
-                await wait_for(pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
+                await wait_for(
+                    pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done"
+                )
                 bar = watch.query_one("#bkw-progress")
                 assert bar.done == fifth * 200 and bar.total == 1000
-            await wait_for(pilot, lambda: "ETA " in shown() and "ETA: estimating" not in shown(),
-                           what="an ETA from the progress over time")
+            await wait_for(
+                pilot,
+                lambda: "ETA " in shown() and "ETA: estimating" not in shown(),
+                what="an ETA from the progress over time",
+            )
             assert "80% · ETA" in watch.query_one("#bkw-progress").label()
             queue_time[0] = 1.0 + run_s + 1.0
             await wait_for(pilot, lambda: "DONE: the bake-off finished" in shown(), what="the run DONE")
@@ -97,8 +106,11 @@ async def test_enter_watches_a_running_bakeoff_to_done_with_an_eta_then_v_opens_
             await pilot.press("v")
             await wait_for(pilot, lambda: isinstance(app.screen, BakeoffScreen), what="Compare's Bake-offs view")
             view = app.screen
-            await wait_for(pilot, lambda: view.run is not None and bool(view.rows) and "win rate" in view.detail_text.plain,
-                           what="the run's results")
+            await wait_for(
+                pilot,
+                lambda: view.run is not None and bool(view.rows) and "win rate" in view.detail_text.plain,
+                what="the run's results",
+            )
             assert view.run.id == run["id"] != newer["id"]
             assert view.query_one("#bakeoff-runs").current_key == run["id"]
     assert "ETA: estimating" in "".join(seen)
@@ -130,11 +142,15 @@ async def test_cancel_from_the_watch_is_confirmed_and_sent_once(queue: ErrorbarS
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         assert queue.requests.count("POST", "/cancel") == 0
         await pilot.press("y", "c", "c")
-        await wait_for(pilot, lambda: "CANCELLED: the bake-off was cancelled" in watch.state_text.plain,
-                       what="the run cancelled")
+        await wait_for(
+            pilot, lambda: "CANCELLED: the bake-off was cancelled" in watch.state_text.plain, what="the run cancelled"
+        )
         await pilot.press("c")
-        await wait_for(pilot, lambda: sum("sent once" in m or "Only a PENDING" in m for m in said(app)) >= 3,
-                       what="the later presses answered")
+        await wait_for(
+            pilot,
+            lambda: sum("sent once" in m or "Only a PENDING" in m for m in said(app)) >= 3,
+            what="the later presses answered",
+        )
         await app.workers.wait_for_complete()
     assert queue.requests.count("POST", "/cancel") == 1
     assert watch.cancel.sent == 1
@@ -159,8 +175,9 @@ async def test_blah_dev_only_keys_on_a_bakeoff_row_say_so(queue: ErrorbarServer)
     async with app.run_test(size=SIZE) as pilot:
         screen = await go_to_row(pilot, run["id"])
         await pilot.press("v", "R", "c")
-        await wait_for(pilot, lambda: len([m for m in said(app) if "is for blah.dev runs" in m]) == 3,
-                       what="three answers")
+        await wait_for(
+            pilot, lambda: len([m for m in said(app) if "is for blah.dev runs" in m]) == 3, what="three answers"
+        )
         assert app.screen is screen
     messages = [m for m in said(app) if "is for blah.dev runs" in m]
     assert [m.split(" is ")[0] for m in messages] == ["Run results", "Resume", "Cancel"]
@@ -186,8 +203,13 @@ async def test_hostile_run_names_stay_inert(queue: ErrorbarServer) -> None:
 
 
 async def test_the_watch_says_when_a_running_bakeoff_is_decided_and_offers_to_cancel(queue: ErrorbarServer) -> None:
-    body = {**COMPARISON, "baseline_model": "meta-llama/Llama-3.1-8B-Instruct",
-            "candidate_models": ["anthropic/claude-sonnet-4"], "sample_count": 200, "assertions": []}
+    body = {
+        **COMPARISON,
+        "baseline_model": "meta-llama/Llama-3.1-8B-Instruct",
+        "candidate_models": ["anthropic/claude-sonnet-4"],
+        "sample_count": 200,
+        "assertions": [],
+    }
     run = queue_run(queue, body, finish=False)
     stored = queue.store.get(run["id"])
     queue.store.speed = 1.0

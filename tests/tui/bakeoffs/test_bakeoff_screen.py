@@ -24,9 +24,12 @@ from tui.screens.inspector.screen import InspectorScreen
 
 SIZE = (160, 48)
 STRONG: dict[str, Any] = {
-    "name": "sonnet against llama", "rubric": "Accurate, concise answers in the support tone.",
-    "baseline_model": "meta-llama/Llama-3.1-8B-Instruct", "candidate_models": ["anthropic/claude-sonnet-4"],
-    "sample_count": 60, "max_output_tokens": 2048,
+    "name": "sonnet against llama",
+    "rubric": "Accurate, concise answers in the support tone.",
+    "baseline_model": "meta-llama/Llama-3.1-8B-Instruct",
+    "candidate_models": ["anthropic/claude-sonnet-4"],
+    "sample_count": 60,
+    "max_output_tokens": 2048,
 }
 
 
@@ -49,10 +52,15 @@ def _counts(samples: list[dict[str, Any]], arm: str) -> dict[str, Any]:
     first = sum((o["ab"] == "baseline") + (o["ba"] == "candidate") for o in both)
     second = sum((o["ab"] == "candidate") + (o["ba"] == "baseline") for o in both)
     losses = [c for c in rows if c["outcome"] == "loss"]
-    return {**count, "truncated": sum(1 for c in rows if c["truncated"]),
-            "disagree": sum(1 for o in both if o["ab"] != o["ba"]), "read": len(both),
-            "bias": (first - second) / (2 * len(both)) * 100, "losses": len(losses),
-            "cut_losses": sum(1 for c in losses if c["truncated"])}
+    return {
+        **count,
+        "truncated": sum(1 for c in rows if c["truncated"]),
+        "disagree": sum(1 for o in both if o["ab"] != o["ba"]),
+        "read": len(both),
+        "bias": (first - second) / (2 * len(both)) * 100,
+        "losses": len(losses),
+        "cut_losses": sum(1 for c in losses if c["truncated"]),
+    }
 
 
 async def test_watching_a_running_bakeoff_to_done() -> None:
@@ -75,13 +83,20 @@ async def test_watching_a_running_bakeoff_to_done() -> None:
                     seen.append(text)
                 return text
 
-            await wait_for(pilot, lambda: "fails closed until the run is DONE" in shown(), what="the gate failing closed")
+            await wait_for(
+                pilot, lambda: "fails closed until the run is DONE" in shown(), what="the gate failing closed"
+            )
             assert "no results yet: they come when the run is DONE" in shown()
             for fifth in range(1, 5):
                 queue_time[0] = 1.0 + run_s * fifth / 5
-                await wait_for(pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done")
-            await wait_for(pilot, lambda: "ETA " in shown() and "ETA: estimating" not in shown(),
-                           what="an ETA from the progress over time")
+                await wait_for(
+                    pilot, lambda fifth=fifth: f"RUNNING · {fifth * 20}% done" in shown(), what=f"{fifth * 20}% done"
+                )
+            await wait_for(
+                pilot,
+                lambda: "ETA " in shown() and "ETA: estimating" not in shown(),
+                what="an ETA from the progress over time",
+            )
             queue_time[0] = 1.0 + run_s + 1.0
             await wait_for(pilot, lambda: "DONE · 100%" in shown() and "win rate" in shown(), what="the run DONE")
     assert "ETA: estimating" in "".join(seen)
@@ -109,8 +124,11 @@ async def test_losses_come_first_and_open_in_the_inspector(queue: ErrorbarServer
         assert origin["verdicts"] == "baseline shown first: the baseline · candidate shown first: the baseline"
         assert inspector.foreign.entry.response == first.answer.answer
         await pilot.press("n")
-        await wait_for(pilot, lambda: inspector.foreign is not None
-                       and inspector.foreign.entry.model_id == COMPARISON["baseline_model"], what="the baseline's answer")
+        await wait_for(
+            pilot,
+            lambda: inspector.foreign is not None and inspector.foreign.entry.model_id == COMPARISON["baseline_model"],
+            what="the baseline's answer",
+        )
         assert inspector.foreign.entry.response == first.sample.baseline_answer
         assert dict(inspector.foreign.origin)["verdicts"].startswith("baseline shown first: the baseline")
 
@@ -124,8 +142,11 @@ async def test_a_win_by_a_looping_answer_opens_flagged_as_doubtful(queue: Errorb
         last = screen.rows[-1]
         assert last.outcome == "win" and last.doubtful == "won with a looping answer"
         await pilot.press("tab", "tab", "G", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
-                       what="the Inspector")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
+            what="the Inspector",
+        )
         foreign = app.screen.foreign
         assert app.screen.log_id == last.key
         assert "Doubtful verdict: the candidate won with a looping answer." in foreign.notes
@@ -142,8 +163,13 @@ async def test_the_gate_passes_then_fails_as_the_threshold_rises(queue: Errorbar
         words = {}
         for _ in GATE_THRESHOLDS:
             threshold = screen.threshold
-            await wait_for(pilot, lambda threshold=threshold: f"min win rate {threshold:.2f}" in screen.detail_text.plain
-                           and screen.gate is not None, what=f"the gate at {threshold}")
+            await wait_for(
+                pilot,
+                lambda threshold=threshold: (
+                    f"min win rate {threshold:.2f}" in screen.detail_text.plain and screen.gate is not None
+                ),
+                what=f"the gate at {threshold}",
+            )
             text = screen.detail_text.plain
             words[threshold] = "gate PASS" in text
             assert f"required {threshold:.3f} · lower bound {lower:.3f}" in text
@@ -183,8 +209,12 @@ async def test_every_figure_on_screen_is_recomputed_from_the_samples(queue: Erro
         table = screen.query_one("#bakeoff-samples")
         flagged = {str(key.value) for key in table.rows if str(table.get_cell(key, "flag")) == "doubtful"}
     samples = _samples(queue, run["id"])
-    doubtful = {f"{s['index']}:{c['model']}" for s in samples for c in s["candidates"]
-                if c["outcome"] == "win" and (not c["answer"].strip() or find_loop(c["answer"]) is not None)}
+    doubtful = {
+        f"{s['index']}:{c['model']}"
+        for s in samples
+        for c in s["candidates"]
+        if c["outcome"] == "win" and (not c["answer"].strip() or find_loop(c["answer"]) is not None)
+    }
     assert flagged == doubtful and doubtful  # a win by a looping answer is flagged, and only such wins
     for arm in COMPARISON["candidate_models"]:
         c = _counts(samples, arm)
@@ -195,8 +225,10 @@ async def test_every_figure_on_screen_is_recomputed_from_the_samples(queue: Erro
         assert f"wins {c['win']} · ties {c['tie']} · losses {c['loss']}" in block
         assert f"win rate {rate:.3f} [{low:.3f}, {high:.3f}]" in block
         assert f"failed {c['failed']} · unreportable no · truncated {c['truncated']}" in block
-        assert (f"disagreed on {c['disagree'] / c['read'] * 100:.0f}% of pairs ({c['disagree']} of {c['read']})"
-                f" · position bias {c['bias']:+.1f} points") in block
+        assert (
+            f"disagreed on {c['disagree'] / c['read'] * 100:.0f}% of pairs ({c['disagree']} of {c['read']})"
+            f" · position bias {c['bias']:+.1f} points"
+        ) in block
         verb = "was" if c["cut_losses"] == 1 else "were"
         assert f"{c['cut_losses']} of {c['losses']} losses {verb} cut at the 1,024-token cap" in block
 
@@ -211,8 +243,11 @@ async def test_two_finished_bakeoffs_compare(queue: ErrorbarServer) -> None:
         step = ids.index(after["id"]) - ids.index(before["id"])
         await pilot.press(*["down"] * ids.index(before["id"]), "x")
         await pilot.press(*[("down" if step > 0 else "up")] * abs(step), "x")
-        await wait_for(pilot, lambda: screen.comparison is not None and "Compared" in screen.detail_text.plain,
-                       what="the comparison")
+        await wait_for(
+            pilot,
+            lambda: screen.comparison is not None and "Compared" in screen.detail_text.plain,
+            what="the comparison",
+        )
         text = screen.detail_text.plain
     assert f"Compared: before {before['id']} → after {after['id']}" in text
     assert "you/tiny-sft-v2" in text.split("Compared", 1)[1]
@@ -231,8 +266,11 @@ async def test_hostile_names_and_answers_stay_inert(queue: ErrorbarServer) -> No
         screen = await read_run(app, pilot, run["id"])
         assert "[bold red]x[/]" in screen.detail_text.plain
         await pilot.press("tab", "tab", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
-                       what="the Inspector")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.foreign is not None,
+            what="the Inspector",
+        )
         index, arm = app.screen.log_id.split(":", 1)
         graded = next(g for g in stored.samples[int(index)].graded if g.arm == arm)
         assert app.screen.foreign.entry.response == graded.answer.text  # verbatim, shown inert
@@ -245,8 +283,11 @@ async def test_without_errorbar_the_view_says_it_is_not_configured() -> None:
     app = bakeoff_app(None)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_bakeoffs(app, pilot)
-        await wait_for(pilot, lambda: "errorbar is not configured" in str(screen.query_one("#bakeoff-caption").render()),
-                       what="the sentence")
+        await wait_for(
+            pilot,
+            lambda: "errorbar is not configured" in str(screen.query_one("#bakeoff-caption").render()),
+            what="the sentence",
+        )
     assert NOT_CONFIGURED.startswith("errorbar is not configured")
 
 
@@ -254,7 +295,9 @@ def test_a_correction_below_zero_says_clamped_at_0() -> None:
     judge = JudgeFigures("j", 0.9, 0.84, 0.7)
     assert correction_note(0.10, judge, 0.0) == "clamped at 0"
     assert correction_note(0.10, JudgeFigures("j", 0.55, 0.40, None), None).startswith("none: the judge is no better")
-    assert correction_note(0.50, JudgeFigures("j", None, None, None), None).startswith("none: the frozen judge was never")
+    assert correction_note(0.50, JudgeFigures("j", None, None, None), None).startswith(
+        "none: the frozen judge was never"
+    )
 
 
 def test_a_win_by_an_empty_or_looping_answer_is_doubtful() -> None:

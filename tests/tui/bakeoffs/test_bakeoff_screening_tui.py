@@ -48,8 +48,11 @@ async def _screen_by_keys(pilot: Pilot[Any], queue: ErrorbarServer, existing: st
     body = str(pilot.app.screen.query_one("#confirm-body").render())
     assert "incumbent is your dominant logged model" in body and "spends the workspace's money" in body
     await pilot.press("y")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, BakeoffWatchScreen)
-                   and pilot.app.screen.run_id != existing, what="the screening's watch")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, BakeoffWatchScreen) and pilot.app.screen.run_id != existing,
+        what="the screening's watch",
+    )
     assert isinstance(pilot.app.screen, BakeoffWatchScreen)
     return pilot.app.screen
 
@@ -66,15 +69,21 @@ async def test_s_screens_then_v_shows_it_and_b_bakes_off_the_recommendation(queu
         screening_id = watch.run_id
         assert queue.store.get(screening_id).spec["screening"] is True
         queue.finish(screening_id)  # the queue's time passes; no key is pressed
-        await wait_for(pilot, lambda: "DONE: the screening finished; v opens its recommendation."
-                       in watch.state_text.plain, timeout=10, what="the screening DONE")
+        await wait_for(
+            pilot,
+            lambda: "DONE: the screening finished; v opens its recommendation." in watch.state_text.plain,
+            timeout=10,
+            what="the screening DONE",
+        )
         await wait_for(pilot, lambda: any("finished: switch to" in m for m in said(app)), what="the announcement")
         assert rung == [1]
         screening = queue.store.get(screening_id).results["screening"]  # type: ignore[index]
         best = next(c for c in screening["per_candidate"] if c["model"] == screening["recommendation"]["model"])
         sim = best["similarity"]
-        sentence = (f"switch to {best['model']}: {round(best['est_savings_pct'])}% cheaper, answers match "
-                    f"{round(sim['match_rate'] * 100)}% [{round(sim['ci95'][0] * 100)}-{round(sim['ci95'][1] * 100)}]")
+        sentence = (
+            f"switch to {best['model']}: {round(best['est_savings_pct'])}% cheaper, answers match "
+            f"{round(sim['match_rate'] * 100)}% [{round(sim['ci95'][0] * 100)}-{round(sim['ci95'][1] * 100)}]"
+        )
         assert any(m.endswith(sentence) for m in said(app))
 
         await pilot.press("v")
@@ -85,8 +94,11 @@ async def test_s_screens_then_v_shows_it_and_b_bakes_off_the_recommendation(queu
         table = view.query_one("#scr-table")
         assert table.row_count == len(screening["per_candidate"])
         first = [str(getattr(c, "plain", c)) for c in table.get_row("0")]
-        assert first[0] == f"→ {best['model']}" and first[1:4] == [str(sim["matched"]), str(sim["differed"]),
-                                                                  str(sim["unparsed"])]
+        assert first[0] == f"→ {best['model']}" and first[1:4] == [
+            str(sim["matched"]),
+            str(sim["differed"]),
+            str(sim["unparsed"]),
+        ]
         assert first[5] == f"${best['est_usd_per_request']:.6f}" and first[6] == f"{best['est_savings_pct']:+.1f}%"
         incumbent = str(view.query_one("#scr-incumbent").render())
         assert "incumbent     Qwen/Qwen3-32B" in incumbent and "token shape   prompts" in incumbent
@@ -100,8 +112,13 @@ async def test_s_screens_then_v_shows_it_and_b_bakes_off_the_recommendation(queu
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the bake-off's confirmation")
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen)
-                       and app.screen.run_id not in (existing["id"], screening_id), what="the new bake-off's watch")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, BakeoffWatchScreen) and app.screen.run_id not in (existing["id"], screening_id)
+            ),
+            what="the new bake-off's watch",
+        )
         follow_up = queue.store.get(app.screen.run_id).spec
         assert follow_up["baseline_model"] == "Qwen/Qwen3-32B"
         assert [arm["model"] for arm in follow_up["arms"]] == [best["model"]]
@@ -112,14 +129,19 @@ async def test_402_and_422_are_sentences_and_nothing_is_queued(queue: ErrorbarSe
     queue.set_balance(0)
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
-        for first_words, words in (("Not screened:", ("balance cannot pay for this: top up the wallet; nothing was "
-                                                     "queued")),
-                                   ("Nothing to screen:", "the workspace has no logged traffic to sample")):
+        for first_words, words in (
+            ("Not screened:", ("balance cannot pay for this: top up the wallet; nothing was queued")),
+            ("Nothing to screen:", "the workspace has no logged traffic to sample"),
+        ):
             await go_to_row(pilot, existing["id"])
             await pilot.press("s")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
             await pilot.press("y")
-            await wait_for(pilot, lambda first_words=first_words: any(m.startswith(first_words) for m in said(app)), what=first_words)
+            await wait_for(
+                pilot,
+                lambda first_words=first_words: any(m.startswith(first_words) for m in said(app)),
+                what=first_words,
+            )
             assert words in next(m for m in said(app) if m.startswith(first_words))
             assert not isinstance(app.screen, BakeoffWatchScreen)
             queue.set_balance(100)
@@ -138,8 +160,9 @@ async def test_a_members_key_is_told_the_role_and_which_key_was_used(queue: Erro
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         await pilot.press("y")
-        await wait_for(pilot, lambda: any(m.startswith("Not screened (a role problem)") for m in said(app)),
-                       what="the 403")
+        await wait_for(
+            pilot, lambda: any(m.startswith("Not screened (a role problem)") for m in said(app)), what="the 403"
+        )
         message = next(m for m in said(app) if m.startswith("Not screened (a role problem)"))
     assert "OWNER or ADMIN" in message and "the key used ($ERRORBAR_API_KEY) is not one" in message
     assert "the key's user is a member" in message and queue.member_key not in message
@@ -183,15 +206,25 @@ async def test_keep_has_nothing_to_bake_off(queue: ErrorbarServer) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await go_to_row(pilot, keep["id"])
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None
-                       and app.screen.run.status == "DONE", what="the watch")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, BakeoffWatchScreen)
+                and app.screen.run is not None
+                and app.screen.run.status == "DONE"
+            ),
+            what="the watch",
+        )
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ScreeningScreen), what="the screening view")
         assert "keep the incumbent (Qwen/Qwen3-32B)" in app.screen.verdict_text.plain
         assert app.screen.query_one("#scr-verdict").has_class("keep")
         await pilot.press("b")
-        await wait_for(pilot, lambda: any(m.startswith("Nothing to bake off: keep") for m in said(app)),
-                       what="b saying there is nothing to follow")
+        await wait_for(
+            pilot,
+            lambda: any(m.startswith("Nothing to bake off: keep") for m in said(app)),
+            what="b saying there is nothing to follow",
+        )
         assert isinstance(app.screen, ScreeningScreen)
 
 
@@ -204,11 +237,13 @@ async def test_a_watched_bakeoff_rings_once_when_it_ends(queue: ErrorbarServer) 
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen), what="the watch")
         queue.finish(run["id"])
-        await wait_for(pilot, lambda: any("finished; v opens its results" in m for m in said(app)),
-                       what="the end announced")
+        await wait_for(
+            pilot, lambda: any("finished; v opens its results" in m for m in said(app)), what="the end announced"
+        )
         await pilot.press("escape")
         await pilot.press("r")  # the list sees the same end: not announced again
-        await wait_for(pilot, lambda: app.screen.bakeoffs.row(f"errorbar:{run['id']}").run.status == "DONE",
-                       what="the list DONE")
+        await wait_for(
+            pilot, lambda: app.screen.bakeoffs.row(f"errorbar:{run['id']}").run.status == "DONE", what="the list DONE"
+        )
     assert rung == [1]
     assert sum("finished; v opens its results" in m for m in said(app)) == 1

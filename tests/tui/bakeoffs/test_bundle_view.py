@@ -50,13 +50,17 @@ def _screen_text(app: BlahApp) -> tuple[str, list[str]]:
 
 
 def test_open_a_bundle_shows_what_it_is_and_every_figure_rechecked(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bundle: dict[str, Any]) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bundle: dict[str, Any]
+) -> None:
     path = _write(tmp_path, bundle)
     seen: dict[str, Any] = {}
 
     async def inspect(app: BlahApp, pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, BundleScreen) and app.screen.report is not None,
-                       what="the bundle screen")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, BundleScreen) and app.screen.report is not None,
+            what="the bundle screen",
+        )
         seen["summary"], seen["rows"] = _screen_text(app)
         await pilot.press("escape")
         await pilot.pause()
@@ -72,16 +76,20 @@ def test_open_a_bundle_shows_what_it_is_and_every_figure_rechecked(
     assert seen["after_escape"] != "BundleScreen"
 
 
-def test_a_changed_figure_reads_differs(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                        bundle: dict[str, Any]) -> None:
+def test_a_changed_figure_reads_differs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, bundle: dict[str, Any]
+) -> None:
     changed = json.loads(json.dumps(bundle))
     changed["results"]["per_candidate"][1]["ci95"] = [0.5, 0.9]
     path = _write(tmp_path, changed)
     seen: dict[str, Any] = {}
 
     async def inspect(app: BlahApp, pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, BundleScreen) and app.screen.report is not None,
-                       what="the bundle screen")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, BundleScreen) and app.screen.report is not None,
+            what="the bundle screen",
+        )
         seen["summary"], seen["rows"] = _screen_text(app)
 
     launch_headless(monkeypatch, ["open", str(path)], inspect)
@@ -90,8 +98,9 @@ def test_a_changed_figure_reads_differs(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert any(row.startswith(" DIFFERS ") and f"{arm} win rate 95% interval" in row for row in seen["rows"])
 
 
-def test_a_file_that_is_neither_bundle_nor_dump_is_refused_in_one_line(tmp_path: Path,
-                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_that_is_neither_bundle_nor_dump_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from cli.main import main
 
     path = tmp_path / "notes.json"
@@ -101,16 +110,23 @@ def test_a_file_that_is_neither_bundle_nor_dump_is_refused_in_one_line(tmp_path:
 
 
 @pytest.mark.parametrize("size", [(160, 48), (80, 24)])
-def test_bundle_screen_snapshot(snap_compare: Any, tmp_path: Path, bundle: dict[str, Any],
-                                size: tuple[int, int]) -> None:
+def test_bundle_screen_snapshot(
+    snap_compare: Any, tmp_path: Path, bundle: dict[str, Any], size: tuple[int, int]
+) -> None:
     path = _write(tmp_path, bundle)
     archive = Archive.create_temporary(prefix="blah-tui-bundle-test-")
-    app = create_app(AppContext(model_id="evidence", client=None, platform="offline: evidence.json",
-                                archive=archive, open_bundle=path))
+    app = create_app(
+        AppContext(
+            model_id="evidence", client=None, platform="offline: evidence.json", archive=archive, open_bundle=path
+        )
+    )
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, BundleScreen) and app.screen.report is not None,
-                       what="the bundle screen")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, BundleScreen) and app.screen.report is not None,
+            what="the bundle screen",
+        )
         await pilot.pause()
 
     try:

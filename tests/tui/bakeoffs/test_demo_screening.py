@@ -28,16 +28,23 @@ def test_the_demo_screens_with_its_admin_key(monkeypatch: pytest.MonkeyPatch) ->
         assert app.ctx.errorbar is not None
         seen["key_source"] = app.ctx.errorbar.key_source
         await pilot.press("3")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.bakeoffs.rows)
-                       and bool(app.screen.runs), what="Runs with the demo's bake-offs")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RunsScreen) and bool(app.screen.bakeoffs.rows) and bool(app.screen.runs),
+            what="Runs with the demo's bake-offs",
+        )
         runs = app.screen
         await pilot.press("G")
         await wait_for(pilot, lambda: runs.bakeoffs.row(runs.table.current_key) is not None, what="a bake-off row")
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen)
-                       and "screening finished" in app.screen.state_text.plain, timeout=30, what="the screening DONE")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, BakeoffWatchScreen) and "screening finished" in app.screen.state_text.plain,
+            timeout=30,
+            what="the screening DONE",
+        )
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ScreeningScreen), what="the screening view")
         seen["verdict"] = app.screen.verdict_text.plain

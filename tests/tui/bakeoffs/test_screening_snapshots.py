@@ -28,8 +28,15 @@ def queue() -> Iterator[ErrorbarServer]:
     with ErrorbarServer(seed=7, speed=SLOW) as server:
         stop_wall_clock(server)
         queue_run(server, {"screening": True})
-        queue_run(server, {"screening": True, "name": "the big ones only", "sample_count": 10,
-                           "candidate_models": ["anthropic/claude-sonnet-4", "openai/gpt-4.1"]})
+        queue_run(
+            server,
+            {
+                "screening": True,
+                "name": "the big ones only",
+                "sample_count": 10,
+                "candidate_models": ["anthropic/claude-sonnet-4", "openai/gpt-4.1"],
+            },
+        )
         yield server
 
 
@@ -39,8 +46,15 @@ def _snap(snap_compare: Any, server: ErrorbarServer, size: str, run_id: str) -> 
     async def run_before(pilot: Pilot[Any]) -> None:
         await go_to_row(pilot, run_id)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, BakeoffWatchScreen) and app.screen.run is not None
-                       and app.screen.run.status == "DONE", what="the watch")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, BakeoffWatchScreen)
+                and app.screen.run is not None
+                and app.screen.run.status == "DONE"
+            ),
+            what="the watch",
+        )
         await pilot.press("v")
         await wait_for(pilot, lambda: isinstance(app.screen, ScreeningScreen), what="the screening view")
         await pilot.pause(0.3)

@@ -7,7 +7,6 @@ import httpx
 
 from api_client.blahdev.client import BlahClient
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.chatroom import (
     SIZE,
     RecordingTransport,
@@ -18,6 +17,7 @@ from tests.support.chatroom import (
     screen_text,
     wait_for,
 )
+from tests.support.hostile_payloads import assert_segments_inert
 from tests.support.notify_log import said
 from widgets.confirm import ConfirmScreen
 
@@ -35,7 +35,11 @@ async def test_double_press_mutes_once_and_member_key_gets_council_message(sim: 
             await pilot.press("m", "m")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
             await pilot.press("y", "y")
-            await wait_for(pilot, lambda: spy.count("POST", "/chatroom") >= 1 and not screen.mute_flow.busy(target_id), what="mute answered")
+            await wait_for(
+                pilot,
+                lambda: spy.count("POST", "/chatroom") >= 1 and not screen.mute_flow.busy(target_id),
+                what="mute answered",
+            )
             await pilot.pause(0.3)
             assert spy.count("POST", f"/models/{target.model_id}/chatroom") == 1
             assert any("council tier" in n for n in said(app))
@@ -98,8 +102,7 @@ class HoldsThePrompt(RecordingTransport):
         return response
 
 
-async def test_a_prompt_that_loads_after_leaving_the_room_does_not_open_over_another_area(
-        sim: SimulatorServer) -> None:  # fmt: skip
+async def test_a_prompt_that_loads_after_leaving_the_room_does_not_open_over_another_area(sim: SimulatorServer) -> None:
     spy = HoldsThePrompt()
     async with BlahClient(sim.base_url, api_key=sim.council_key, transport=spy) as client:
         app = make_app(sim, client)
@@ -111,8 +114,11 @@ async def test_a_prompt_that_loads_after_leaving_the_room_does_not_open_over_ano
             await wait_for(pilot, lambda: app.current_mode == "logs", what="the Logs area")
             spy.release.set()
             await wait_for(pilot, spy.answered.is_set, what="the prompt's answer")
-            await wait_for(pilot, lambda: not any(w.group == "chatroom-prompt" for w in app.workers),
-                           what="the prompt's worker to end")  # fmt: skip
+            await wait_for(
+                pilot,
+                lambda: not any(w.group == "chatroom-prompt" for w in app.workers),
+                what="the prompt's worker to end",
+            )
             await pilot.pause(0.2)
             assert app.current_mode == "logs"
             assert type(app.screen).__name__ == "LogsScreen", "the call opened over Logs"

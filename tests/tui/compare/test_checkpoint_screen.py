@@ -25,16 +25,20 @@ def failed_calls(sim: SimulatorServer, model_id: str) -> int:
     return sum(1 for e in logs if e.get("error") is not None and e.get("response") is None)
 
 
-async def test_your_model_against_another_then_against_its_older_calls(sim: SimulatorServer,
-                                                                      client: BlahClient) -> None:
+async def test_your_model_against_another_then_against_its_older_calls(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     own, other = sim.person_model_id, "gpt2-base"
     app = compare_app(sim, client)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen) and app.screen.loaded, what="compare")
         await pilot.press("c")
         await choose_in_picker(app, pilot, other)
-        await wait_for(pilot, lambda: isinstance(app.screen, CheckpointScreen) and app.screen.comparison is not None,
-                       what="the checkpoint comparison")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, CheckpointScreen) and app.screen.comparison is not None,
+            what="the checkpoint comparison",
+        )
         screen = app.screen
         assert isinstance(screen, CheckpointScreen)
         comparison = screen.comparison
@@ -58,8 +62,11 @@ async def test_your_model_against_another_then_against_its_older_calls(sim: Simu
         assert "a change in the failure rate under " in caption and "hold after Holm across" in caption
 
         await pilot.press("w")  # the same model, older calls against newer
-        await wait_for(pilot, lambda: screen.comparison is not None and screen.comparison.mode == "windows",
-                       what="the time windows")
+        await wait_for(
+            pilot,
+            lambda: screen.comparison is not None and screen.comparison.mode == "windows",
+            what="the time windows",
+        )
         windows = screen.comparison
         assert windows is not None
         assert windows.a.model_id == windows.b.model_id == own

@@ -49,8 +49,9 @@ def _shown(app: BlahApp) -> bool:
 
 
 @pytest.mark.parametrize("size", [(160, 48), (80, 24)], ids=["160x48", "80x24"])
-def test_checkpoints_against_another_model(snap_compare: Any, frozen_sim: SimulatorServer,
-                                           size: tuple[int, int]) -> None:
+def test_checkpoints_against_another_model(
+    snap_compare: Any, frozen_sim: SimulatorServer, size: tuple[int, int]
+) -> None:
     assert _snap(snap_compare, frozen_sim, size)
 
 

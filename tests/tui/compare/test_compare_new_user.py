@@ -55,21 +55,26 @@ async def test_before_and_after_are_named_and_shift_x_swaps_them(queue: Errorbar
         assert f"before {second['id']} → after {first['id']}" in text and "X swaps" in text
         assert "after: again" not in text and "before: again" in text  # the names, each on its side
         await pilot.press("X")
-        await wait_for(pilot, lambda: f"before {first['id']} → after {second['id']}" in screen.detail_text.plain,
-                       what="the swapped comparison")
+        await wait_for(
+            pilot,
+            lambda: f"before {first['id']} → after {second['id']}" in screen.detail_text.plain,
+            what="the swapped comparison",
+        )
         assert "after: again" in screen.detail_text.plain
 
 
-async def test_at_80x24_a_finished_comparison_shows_its_wins_ties_and_losses_unscrolled(
-        queue: ErrorbarServer) -> None:
+async def test_at_80x24_a_finished_comparison_shows_its_wins_ties_and_losses_unscrolled(queue: ErrorbarServer) -> None:
     import re
 
     done = queue_run(queue, {**COMPARISON, "candidate_models": ["you/tiny-sft-v2"]})
     app = bakeoff_app(queue)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_bakeoffs(app, pilot)
-        await wait_for(pilot, lambda: screen.run is not None and screen.run.id == done["id"]
-                       and "wins" in screen.detail_text.plain, what="the finished run read")
+        await wait_for(
+            pilot,
+            lambda: screen.run is not None and screen.run.id == done["id"] and "wins" in screen.detail_text.plain,
+            what="the finished run read",
+        )
         await pilot.pause(0.2)
         rows = ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
         assert any(re.search(r"wins \d+ · ties \d+ · losses \d+", row) for row in rows), "\n".join(rows)

@@ -14,19 +14,25 @@ from widgets.text_viewer import TextViewer
 
 
 def row(eval_id: str, **scores: float | None) -> CompareRow:
-    return CompareRow(eval_id=eval_id, prompt=f"prompt {eval_id}",
-                      answers={m: CompareAnswer(response=f"{m} says", score=s) for m, s in scores.items()})
+    return CompareRow(
+        eval_id=eval_id,
+        prompt=f"prompt {eval_id}",
+        answers={m: CompareAnswer(response=f"{m} says", score=s) for m, s in scores.items()},
+    )
 
 
 def test_losses_first_biggest_gap_first_then_unscored_ties_wins() -> None:
-    comparison = Comparison(models=["me", "p1", "p2"], rows=[
-        row("win", me=0.9, p1=0.5, p2=0.4),
-        row("small-loss", me=0.6, p1=0.7, p2=0.1),
-        row("tie", me=0.5, p1=0.5, p2=0.2),
-        row("big-loss", me=0.0, p1=0.2, p2=0.9),
-        row("unscored", me=0.4, p1=None, p2=0.3),
-        CompareRow(eval_id="missing", answers={"p1": CompareAnswer(score=1.0)}),
-    ])
+    comparison = Comparison(
+        models=["me", "p1", "p2"],
+        rows=[
+            row("win", me=0.9, p1=0.5, p2=0.4),
+            row("small-loss", me=0.6, p1=0.7, p2=0.1),
+            row("tie", me=0.5, p1=0.5, p2=0.2),
+            row("big-loss", me=0.0, p1=0.2, p2=0.9),
+            row("unscored", me=0.4, p1=None, p2=0.3),
+            CompareRow(eval_id="missing", answers={"p1": CompareAnswer(score=1.0)}),
+        ],
+    )
     lines = order_for_person(comparison, "me")
     assert [ln.row.eval_id for ln in lines] == ["big-loss", "small-loss", "unscored", "missing", "tie", "win"]
     assert lines[0].margin == -0.9 and lines[-1].margin is not None and lines[-1].margin > 0
@@ -90,6 +96,14 @@ async def test_compare_with_the_best_peer_then_two_chosen_peers(sim: SimulatorSe
         assert "at most 2" in str(picker.query_one("#pick-error").render())
         list_widget.deselect(three[2])
         await pilot.press("y")
-        await wait_for(pilot, lambda: screen.peers == three[:2] and screen.loaded and screen.comparison is not None
-                       and len(screen.comparison.models) == 3, what="the three-way comparison")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.peers == three[:2]
+                and screen.loaded
+                and screen.comparison is not None
+                and len(screen.comparison.models) == 3
+            ),
+            what="the three-way comparison",
+        )
         assert {c.key.value for c in table.columns.values()} >= {f"score:{m}" for m in [own, *three[:2]]}

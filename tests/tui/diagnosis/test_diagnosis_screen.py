@@ -21,10 +21,10 @@ from tests.support.diagnosis_screen import (
 )
 from tests.support.logs_world import label_of
 from tui.app import BlahApp
-from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
 from tui.screens.diagnosis.groups import GroupsTab
 from tui.screens.diagnosis.rates import KIND_COLUMNS
+from tui.screens.diagnosis.screen import DiagnosisScreen
 from tui.screens.inspector.screen import InspectorScreen
 from widgets.key_table import KeyTable
 
@@ -102,8 +102,7 @@ async def _platform_examples(pilot: Pilot[Any], app: BlahApp, screen: DiagnosisS
     calls = app.screen
     assert isinstance(calls, DiagnosisCallsScreen)
     await until(pilot, lambda: calls.loaded, "the examples to load")
-    examples = {*row.agreement.agreed_log_ids, *row.agreement.disputed_log_ids,
-                *row.agreement.unseen_log_ids}
+    examples = {*row.agreement.agreed_log_ids, *row.agreement.disputed_log_ids, *row.agreement.unseen_log_ids}
     assert set(calls.ids) == examples
     assert "platform sent" in calls.title_text
 
@@ -168,11 +167,13 @@ async def _groups_sort_and_open(pilot: Pilot[Any], app: BlahApp, screen: Diagnos
 
 
 async def test_each_failed_endpoint_is_said_where_its_data_would_be(sim: SimulatorServer) -> None:
-    transport = FaultyTransport({
-        "/diagnose": httpx.Response(500, json={"error": "diagnose exploded"}),
-        "/health": httpx.Response(500, json={"error": "health exploded"}),
-        "/results": httpx.Response(500, json={"error": "results exploded"}),
-    })
+    transport = FaultyTransport(
+        {
+            "/diagnose": httpx.Response(500, json={"error": "diagnose exploded"}),
+            "/health": httpx.Response(500, json={"error": "health exploded"}),
+            "/results": httpx.Response(500, json={"error": "results exploded"}),
+        }
+    )
     async with client_for(sim, transport) as client:
         app = diagnosis_app(sim, client, diagnosis_limit=100)
         async with app.run_test(size=SIZE) as pilot:
@@ -214,8 +215,11 @@ async def test_model_switch_reloads_for_the_new_model(sim: SimulatorServer) -> N
         async with app.run_test(size=SIZE) as pilot:
             screen = await loaded(pilot, app)
             app.switch_model(peer)
-            await until(pilot, lambda: screen.view is not None and screen.view.inputs.model_id == peer
-                        and not screen.busy, "the peer's diagnosis")  # fmt: skip
+            await until(
+                pilot,
+                lambda: screen.view is not None and screen.view.inputs.model_id == peer and not screen.busy,
+                "the peer's diagnosis",
+            )
             assert screen.view is not None
             assert all(e.model_id == peer for e in screen.view.inputs.entries)
 

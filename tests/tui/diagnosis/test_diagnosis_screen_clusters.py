@@ -20,9 +20,9 @@ from tests.support.diagnosis_screen import (
     until,
 )
 from tests.support.logs_world import label_of
-from widgets.confirm import ConfirmScreen
 from tui.screens.diagnosis.calls import DiagnosisCallsScreen
 from tui.screens.diagnosis.clusters import CLUSTER_COLUMNS
+from widgets.confirm import ConfirmScreen
 from widgets.key_table import KeyTable
 
 CLUSTERS = "/failure-clusters"
@@ -48,8 +48,9 @@ async def test_confirmed_once_sends_one_post_and_shows_the_clusters(sim: Simulat
             await until(pilot, lambda: panel.clusters is not None, "the clusters")
             assert transport.count("POST", CLUSTERS) == 1
             assert panel.request.sent == 1
-            await until(pilot, lambda: screen.query_one("#diag-tabs", TabbedContent).active == "tab-groups",
-                        "the clusters' tab")
+            await until(
+                pilot, lambda: screen.query_one("#diag-tabs", TabbedContent).active == "tab-groups", "the clusters' tab"
+            )
             table = screen.query_one("#diag-clusters", KeyTable)
             assert table.row_count == len(panel.clusters.clusters) > 0  # type: ignore[union-attr]
             first = panel.cluster_list[0]
@@ -153,9 +154,15 @@ async def test_clusters_of_calls_newer_than_the_diagnosis_are_read_not_0_of_0(ow
             await pilot.press("c")
             await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
             await pilot.press("y")
-            await until(pilot, lambda: panel.clusters is not None and not screen.busy
-                        and sum(c.we_examined for c in panel.cluster_list) > 100,
-                        "the clusters checked against the new calls")
+            await until(
+                pilot,
+                lambda: (
+                    panel.clusters is not None
+                    and not screen.busy
+                    and sum(c.we_examined for c in panel.cluster_list) > 100
+                ),
+                "the clusters checked against the new calls",
+            )
             table = screen.query_one("#diag-clusters", KeyTable)
             column = [key for key, _ in CLUSTER_COLUMNS].index("check")
             cells = [table.get_cell_at((row, column)).plain for row in range(table.row_count)]

@@ -29,7 +29,9 @@ from tui.screens.diagnosis.export import ExportPathScreen
 LIMIT = 600
 
 
-def offline_app(tmp_path: Path, *, template: str | None = "chatml", extra: list[dict[str, Any]] | None = None) -> BlahApp:
+def offline_app(
+    tmp_path: Path, *, template: str | None = "chatml", extra: list[dict[str, Any]] | None = None
+) -> BlahApp:
     dump, model_id = fixed_world_dump(tmp_path, extra=extra)
     archive = load_dump(dump, report=io.StringIO())
     ctx = AppContext(

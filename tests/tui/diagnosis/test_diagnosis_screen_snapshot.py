@@ -61,8 +61,12 @@ def app_on(server: SimulatorServer) -> Iterator[Any]:
 
 async def _loaded(pilot: Pilot[Any]) -> DiagnosisScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, DiagnosisScreen) and app.screen.view is not None
-                   and not app.screen.busy, timeout=40, what="the diagnosis")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: isinstance(app.screen, DiagnosisScreen) and app.screen.view is not None and not app.screen.busy,
+        timeout=40,
+        what="the diagnosis",
+    )
     await app.workers.wait_for_complete()
     await pilot.pause()
     return screen_of(app)  # type: ignore[arg-type]
@@ -85,8 +89,7 @@ def test_diagnosis_groups_and_clusters_snapshot(snap_compare: Any, fixed_sim: Si
         await pilot.pause()
         await pilot.press("y")
         panel = screen.clusters_panel
-        await wait_for(pilot, lambda: panel.clusters is not None and not panel.busy,
-                       timeout=20, what="the clusters")  # fmt: skip
+        await wait_for(pilot, lambda: panel.clusters is not None and not panel.busy, timeout=20, what="the clusters")
         await pilot.app.workers.wait_for_complete()
         await pilot.press("f")
         await pilot.pause()

@@ -39,8 +39,12 @@ LIMIT = 150  # the recent-calls view reads fewer calls than the archive holds
 
 
 def app_on(archive: Archive, model_id: str, *, template: str | None = "chatml") -> BlahApp:
-    ctx = AppContext(model_id=model_id, archive=archive, trained_template=template,
-                     settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT))
+    ctx = AppContext(
+        model_id=model_id,
+        archive=archive,
+        trained_template=template,
+        settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT),
+    )
     return create_app(ctx)
 
 
@@ -57,8 +61,12 @@ def offline_report(archive: Path, model_id: str) -> dict[str, Any]:
 async def whole_history(pilot: Any, app: BlahApp) -> DiagnosisWholeScreen:
     await loaded(pilot, app)
     await pilot.press("W")
-    await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
-                "the whole-history diagnosis", timeout=60)
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
+        "the whole-history diagnosis",
+        timeout=60,
+    )
     await pilot.pause()
     assert isinstance(app.screen, DiagnosisWholeScreen)
     return app.screen
@@ -137,14 +145,22 @@ async def test_an_empty_archive_is_said_to_hold_nothing_and_no_number_is_made_up
 
 
 async def test_no_archive_file_is_said_with_where_it_was_looked_for(tmp_path: Path) -> None:
-    ctx = AppContext(model_id="m-none", base_url="http://127.0.0.1:9", archive=None, client=None,
-                     settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT, archive=False))
+    ctx = AppContext(
+        model_id="m-none",
+        base_url="http://127.0.0.1:9",
+        archive=None,
+        client=None,
+        settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=LIMIT, archive=False),
+    )
     app = create_app(ctx)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: isinstance(app.screen, DiagnosisScreen), "the Diagnosis screen")
         await pilot.press("W")
-        await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
-                    "the whole-history attempt")
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
+            "the whole-history attempt",
+        )
         status = label_of(app, "#whole-status")
         assert "there is no local archive of model 'm-none'" in status
         assert app.screen.result is None  # type: ignore[attr-defined]
@@ -191,15 +207,22 @@ async def test_w_again_stops_the_diagnosis_then_runs_it_again_and_leaving_stops_
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)
         await pilot.press("W")
-        await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen)
-                    and app.screen.query_one("#whole-progress", ProgressLine).done == 40_000, "the first range")
+        await until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, DiagnosisWholeScreen)
+                and app.screen.query_one("#whole-progress", ProgressLine).done == 40_000
+            ),
+            "the first range",
+        )
         progress = app.screen.query_one("#whole-progress", ProgressLine)
         assert progress.total == 1_000_000 and progress.display
         await pilot.press("W")  # stop
         await until(pilot, lambda: not app.screen.running, "the diagnosis to stop")  # type: ignore[attr-defined]
         assert told_to_stop.is_set()
         assert "stopped after 40000 of 1000000 calls; press W to run it again" in " ".join(
-            label_of(app, "#whole-status").split())
+            label_of(app, "#whole-status").split()
+        )
         assert app.screen.result is None and not progress.display  # type: ignore[attr-defined]
 
         monkeypatch.setattr(whole_screen, "diagnose_model_archive", real)
@@ -231,8 +254,13 @@ async def test_the_profile_s_archive_filled_by_export_gives_report_offline_s_num
     assert held == expected["calls_examined"] > LIMIT
 
     client = BlahClient(sim.base_url, api_key=sim.council_key)
-    ctx = AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url, trained_template="chatml",
-                     settings=Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT))
+    ctx = AppContext(
+        model_id=sim.person_model_id,
+        client=client,
+        base_url=sim.base_url,
+        trained_template="chatml",
+        settings=Settings(start_mode="diagnosis", archive=False, timezone="UTC", diagnosis_limit=LIMIT),
+    )
     app = create_app(ctx)
     async with app.run_test(size=SIZE) as pilot:
         screen = await whole_history(pilot, app)
@@ -247,8 +275,11 @@ async def test_the_profile_s_archive_filled_by_export_gives_report_offline_s_num
             assert cells[3] == ("no data" if rate["rate"] is None else f"{100 * rate['rate']:.1f}%")
 
         app.switch_model("m-without-archive")  # the view follows the model: its archive, here none
-        await until(pilot, lambda: "no local archive of model 'm-without-archive'"
-                    in " ".join(label_of(app, "#whole-status").split()), "the other model's archive looked for")
+        await until(
+            pilot,
+            lambda: "no local archive of model 'm-without-archive'" in " ".join(label_of(app, "#whole-status").split()),
+            "the other model's archive looked for",
+        )
         assert screen.result is None and screen.query_one("#whole-report", Markdown).source == ""
     await client.aclose()
 

@@ -25,15 +25,23 @@ from tui.screens.diagnosis.whole import DiagnosisWholeScreen
 def test_whole_history_snapshot(snap_compare: Any, tmp_path: Path, size: tuple[int, int]) -> None:
     dump, model_id = fixed_world_dump(tmp_path)
     archive = load_dump(dump, report=io.StringIO())
-    ctx = AppContext(model_id=model_id, archive=archive, trained_template="chatml",
-                     settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=150))
+    ctx = AppContext(
+        model_id=model_id,
+        archive=archive,
+        trained_template="chatml",
+        settings=Settings(start_mode="diagnosis", timezone="UTC", diagnosis_limit=150),
+    )
     app = create_app(ctx)
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await loaded(pilot, app)
         await pilot.press("W")
-        await until(pilot, lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
-                    "the whole-history diagnosis", timeout=60)
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, DiagnosisWholeScreen) and not app.screen.running,
+            "the whole-history diagnosis",
+            timeout=60,
+        )
         await app.workers.wait_for_complete()
         await pilot.pause()
 

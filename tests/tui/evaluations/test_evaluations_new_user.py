@@ -24,8 +24,9 @@ def world() -> StoreSource:
 
 
 def make_app(source: Any) -> BlahApp:
-    ctx = AppContext(model_id="m", blobfish=source,
-                     settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False})  # fmt: skip
+    ctx = AppContext(
+        model_id="m", blobfish=source, settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False}
+    )
     return create_app(ctx)
 
 
@@ -36,8 +37,9 @@ def text_of(app: App[Any]) -> str:
 async def test_published_jobs_are_said_private_and_graded_by_the_sdk_client(world: StoreSource) -> None:
     app = make_app(world)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded,
-                       what="the evaluations")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded, what="the evaluations"
+        )
         shown = " ".join(text_of(app).split())
         assert "private, executed and graded by your SDK client" in shown
         assert "not a certified benchmark" in shown
@@ -55,8 +57,15 @@ async def test_one_step_numbering_from_1_and_the_inspector_names_blobfish_and_th
 
     app = make_app(world)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded
-                       and app.screen.diagnosed == len(app.screen.rows) > 0, what="the evaluations, diagnosed")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, EvaluationsScreen)
+                and app.screen.loaded
+                and app.screen.diagnosed == len(app.screen.rows) > 0
+            ),
+            what="the evaluations, diagnosed",
+        )
         await pilot.press("f", "s", "s", "enter")  # failed only, most tool-call loops first; its rollouts
         await wait_for(pilot, lambda: isinstance(app.screen, RolloutsScreen), what="the rollouts")
         top = app.screen_stack[-2].shown[0].diagnosis
@@ -72,8 +81,11 @@ async def test_one_step_numbering_from_1_and_the_inspector_names_blobfish_and_th
         await pilot.press("n")  # step 2
         assert f"step 2 of {len(rollout.steps)}" in text_of(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
-                       what="the step in the inspector")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
+            what="the step in the inspector",
+        )
         assert app.screen.log_id == f"{rollout.rollout_id}#2"
         header = app.screen.query_one(StatusHeader)
         assert header.platform == "Blobfish" and "blah.dev" not in header.platform
@@ -83,8 +95,15 @@ async def test_one_step_numbering_from_1_and_the_inspector_names_blobfish_and_th
 async def test_at_80_columns_the_findings_stay_in_view(world: StoreSource) -> None:
     app = make_app(world)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded
-                       and app.screen.diagnosed == len(app.screen.rows) > 0, what="the evaluations, diagnosed")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, EvaluationsScreen)
+                and app.screen.loaded
+                and app.screen.diagnosed == len(app.screen.rows) > 0
+            ),
+            what="the evaluations, diagnosed",
+        )
         await pilot.pause(0.2)
         lines = text_of(app).splitlines()
         header = next(line for line in lines if "reward" in line and "model" in line and "sort" not in line)

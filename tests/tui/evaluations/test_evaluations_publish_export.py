@@ -24,13 +24,13 @@ from application.session.context import AppContext
 from cli.main import main as cli_main
 from simulator.blobfish.envelope import Envelope, encode
 from simulator.blobfish.server import BlobfishServer
-from tests.support.hostile_payloads import HOSTILE
 from tests.support.blobfish import RecordingTransport, envelope
+from tests.support.hostile_payloads import HOSTILE
 from tests.support.quick_keys import press_quickly
 from tests.support.waiting import wait_for
+from tests.tui.evaluations.test_evaluations_screens import assert_frame_inert
 from tui.app import BlahApp, create_app
 from tui.screens.evaluations import marking
-from tests.tui.evaluations.test_evaluations_screens import assert_frame_inert
 from tui.screens.evaluations.screen import EvaluationsScreen
 from widgets.caption import Caption
 from widgets.confirm import ConfirmScreen
@@ -73,8 +73,11 @@ def publish_jobs(bf: BlobfishServer, *jobs: dict[str, Any]) -> list[str]:
 
 def make_app(bf: BlobfishServer, key: str | None = None, transport: httpx.AsyncBaseTransport | None = None) -> BlahApp:
     client = BlobfishClient(bf.base_url, key or bf.isolated_key, transport=transport, max_attempts=1)
-    ctx = AppContext(model_id="m", blobfish=ClientSource(client),
-                     settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False})  # fmt: skip
+    ctx = AppContext(
+        model_id="m",
+        blobfish=ClientSource(client),
+        settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False},
+    )
     return create_app(ctx)
 
 
@@ -115,10 +118,13 @@ async def test_P_asks_naming_the_job_then_sends_once_and_shows_the_evaluation(bf
         assert bf.requests.count("POST") == 0  # asking sends nothing
 
         await pilot.press("y")
-        await wait_for(pilot, lambda: "evaluation" in outcome(app) and "Publishing" not in outcome(app),
-                       what="the answer")  # fmt: skip
-        assert outcome(app) == (f"Blobfish already holds this evidence: job tui-publish is evaluation {evaluation_id}: "
-                                f"{bf.base_url}/evaluations/{evaluation_id}")
+        await wait_for(
+            pilot, lambda: "evaluation" in outcome(app) and "Publishing" not in outcome(app), what="the answer"
+        )
+        assert outcome(app) == (
+            f"Blobfish already holds this evidence: job tui-publish is evaluation {evaluation_id}: "
+            f"{bf.base_url}/evaluations/{evaluation_id}"
+        )
         assert bf.requests.count("POST") == 1 and listing(app).publisher.write.sent == 1
 
         await pilot.press("P")
@@ -140,9 +146,11 @@ async def test_P_on_evidence_the_platform_masked_says_the_409_in_one_sentence(bf
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
         await pilot.press("y")
         await wait_for(pilot, lambda: "409" in outcome(app), what="the refusal")
-        assert outcome(app) == ("Blobfish refused it (409 job_conflict): job tui-masked is already published and "
-                                "these bytes differ from the first (a field it masked, or another serialization, "
-                                "counts as changed evidence); the platform keeps the first.")
+        assert outcome(app) == (
+            "Blobfish refused it (409 job_conflict): job tui-masked is already published and "
+            "these bytes differ from the first (a field it masked, or another serialization, "
+            "counts as changed evidence); the platform keeps the first."
+        )
         assert listing(app).query_one("#ev-outcome", Caption).has_class("error")
 
 
@@ -201,8 +209,10 @@ async def test_P_on_a_job_that_is_not_completed_says_why_and_sends_nothing(bf: B
         await wait_for(pilot, lambda: read(app), what="the evaluations, read")
         await pilot.press("P")
         await wait_for(pilot, lambda: bool(outcome(app)), what="the reason")
-        assert outcome(app) == ("Job tui-running is not completed (status 'running'): Blobfish publishes only "
-                                "completed jobs. Nothing was sent.")
+        assert outcome(app) == (
+            "Job tui-running is not completed (status 'running'): Blobfish publishes only "
+            "completed jobs. Nothing was sent."
+        )
         assert not isinstance(app.screen, ConfirmScreen) and bf.requests.count("POST") == 0
 
 
@@ -210,7 +220,10 @@ async def test_P_on_a_job_that_is_not_completed_says_why_and_sends_nothing(bf: B
 
 
 async def test_mark_three_and_export_shows_the_receipt_of_the_file_the_same_as_the_cli(
-    bf: BlobfishServer, exports: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    bf: BlobfishServer,
+    exports: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     ids = publish_jobs(bf, *(envelope(f"tui-export-{n}", rollouts=n + 1) for n in range(4)))
@@ -228,8 +241,10 @@ async def test_mark_three_and_export_shows_the_receipt_of_the_file_the_same_as_t
         sha = hashlib.sha256(data).hexdigest()
         records = data.count(b"\n")
         assert records == 4 + 3 + 2  # the traces of the three newest jobs (4, 3 and 2 rollouts)
-        assert outcome(app).startswith(f"Exported 3 evaluations to {written}: {records} records, "
-                                       f"{len(data):,} bytes, SHA-256 {sha} (computed by blah-tui")
+        assert outcome(app).startswith(
+            f"Exported 3 evaluations to {written}: {records} records, "
+            f"{len(data):,} bytes, SHA-256 {sha} (computed by blah-tui"
+        )
 
     monkeypatch.setenv("BLOBFISH_API_KEY", bf.isolated_key)
     monkeypatch.setenv("BLOBFISH_BASE_URL", bf.base_url)
@@ -249,16 +264,20 @@ async def test_more_than_50_marked_is_refused_naming_the_limit(bf: BlobfishServe
         await press_quickly(pilot, *["space"] * 51)  # as fast as a person marks down a list
         assert len(screen.marks) == 51
         assert str(screen.query_one("#ev-marks", Caption).render()).startswith(
-            "51 marked: over the 50 one export takes (Blobfish's limit)")
+            "51 marked: over the 50 one export takes (Blobfish's limit)"
+        )
         await pilot.press("x")
         await wait_for(pilot, lambda: outcome(app).startswith("Not exported"), what="the refusal")
-        assert outcome(app) == ("Not exported: 51 evaluations are selected: an export takes 1-50 (Blobfish's limit "
-                                "per export); leave out 1. Nothing was written.")
+        assert outcome(app) == (
+            "Not exported: 51 evaluations are selected: an export takes 1-50 (Blobfish's limit "
+            "per export); leave out 1. Nothing was written."
+        )
         assert not exports.exists()
 
         await pilot.press("up", "space", "x")  # unmark the last one: 50 go
-        await wait_for(pilot, lambda: getattr(screen, "export_receipt", None) is not None, what="the export",
-                       timeout=60)  # fmt: skip
+        await wait_for(
+            pilot, lambda: getattr(screen, "export_receipt", None) is not None, what="the export", timeout=60
+        )
         assert screen.export_receipt.sources == 50  # type: ignore[attr-defined]
         assert outcome(app).startswith("Exported 50 evaluations")
 
@@ -266,9 +285,24 @@ async def test_more_than_50_marked_is_refused_naming_the_limit(bf: BlobfishServe
 # ---------------------------------------------------------------------------- hostile text
 
 
-HOSTILE_JOB = "job " + " ".join(payload for name, payload in HOSTILE if name in (
-    "osc52-bel", "osc0-title", "csi-clear", "sgr-colour", "c1-csi-clear", "markup-click", "markup-link",
-    "bidi-override", "bare-cr", "crlf", "nul-bytes"))
+HOSTILE_JOB = "job " + " ".join(
+    payload
+    for name, payload in HOSTILE
+    if name
+    in (
+        "osc52-bel",
+        "osc0-title",
+        "csi-clear",
+        "sgr-colour",
+        "c1-csi-clear",
+        "markup-click",
+        "markup-link",
+        "bidi-override",
+        "bare-cr",
+        "crlf",
+        "nul-bytes",
+    )
+)
 
 
 async def test_a_hostile_job_id_and_model_stay_inert_in_the_dialog_and_the_answer(bf: BlobfishServer) -> None:

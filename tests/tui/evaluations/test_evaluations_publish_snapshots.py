@@ -35,16 +35,25 @@ def publishing_world() -> PublishingWorld:
 
 
 def make_app(world: StoreSource) -> BlahApp:
-    ctx = AppContext(model_id="tinystories-chat-1m", blobfish=world,
-                     settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False,
-                               "theme": "blah-dark"})  # fmt: skip
+    ctx = AppContext(
+        model_id="tinystories-chat-1m",
+        blobfish=world,
+        settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False, "theme": "blah-dark"},
+    )
     return create_app(ctx)
 
 
 async def read(pilot: Pilot[Any]) -> None:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded
-                   and app.screen.diagnosed == len(app.screen.rows) > 0, what="the evaluations")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, EvaluationsScreen)
+            and app.screen.loaded
+            and app.screen.diagnosed == len(app.screen.rows) > 0
+        ),
+        what="the evaluations",
+    )
 
 
 @pytest.mark.parametrize("size", list(SIZES))

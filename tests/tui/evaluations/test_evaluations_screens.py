@@ -18,8 +18,8 @@ from textual.app import App
 from api_client.blobfish.shapes import Summary
 from api_client.blobfish.shapes_evidence import Evaluation, parse_evaluation
 from application.session.context import AppContext
-from tests.support.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from tests.support.blobfish_world import StoreSource
+from tests.support.hostile_payloads import HOSTILE, assert_inert, assert_segments_inert
 from tests.support.waiting import wait_for
 from tui.app import BlahApp, create_app
 from tui.screens.evaluations.replay import ReplayScreen
@@ -34,8 +34,9 @@ SIZE = (160, 48)
 
 
 def make_app(source: Any, start_mode: str = "evaluations") -> BlahApp:
-    ctx = AppContext(model_id="m", blobfish=source,
-                     settings={"start_mode": start_mode, "timezone": "UTC", "persist_theme": False})  # fmt: skip
+    ctx = AppContext(
+        model_id="m", blobfish=source, settings={"start_mode": start_mode, "timezone": "UTC", "persist_theme": False}
+    )
     return create_app(ctx)
 
 
@@ -82,8 +83,11 @@ async def test_open_a_failing_rollout_step_through_it_see_the_tool_loop_and_expo
         assert replay.position == 1 and f"step 2 of {len(rollout.steps)}" in text_of(app)
 
         await pilot.press("enter")  # the step in the Inspector, like any call
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
-                       what="the step in the inspector")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
+            what="the step in the inspector",
+        )
         inspector = app.screen
         assert isinstance(inspector, InspectorScreen)
         assert inspector.log_id == f"{rollout.rollout_id}#2"  # step 2, as the replay counts it
@@ -155,7 +159,7 @@ async def test_filters_by_task_model_and_reward(world: StoreSource) -> None:
         await pilot.press("m")
         model = listing.filter.model
         assert model is not None and all(row.summary.model == model for row in listing.shown)
-        await pilot.press("t" , "r", "r", "r")  # next task; reward < 0.5
+        await pilot.press("t", "r", "r", "r")  # next task; reward < 0.5
         assert listing.filter.reward == "below_half" and "reward < 0.5" in text_of(app)
         assert all(row.summary.mean_reward is not None and row.summary.mean_reward < 0.5 for row in listing.shown)
 
@@ -179,24 +183,62 @@ async def test_the_area_key_and_palette_entry_only_with_a_blobfish_client(world:
 
 def _hostile_detail(payload: str) -> dict[str, Any]:
     """One evaluation whose every platform string carries ``payload``."""
-    grade = {"task_id": payload, "passed": False, "reward": 0.0, "explanation": payload,
-             "assertions": [{"name": payload, "passed": False, "details": payload}],
-             "failed_conditions": [payload], "advisory_conditions": [payload]}  # fmt: skip
-    steps = [{"index": 0, "turn": 1, "prompt": payload},
-             {"index": 1, "turn": 2, "prompt": payload, "final_answer": payload, "reward": 0.0, "grade": grade,
-              "training_samples": [{"token_ids": [1, 2], "lineage": {"note": payload}}]}]  # fmt: skip
-    records = [{"type": "completion", "turn": 1, "model": payload},
-               *[{"type": "tool", "turn": 1, "name": payload, "args": {"q": payload}, "result": payload}] * 3,
-               {"type": "thinking", "turn": 2, "text": payload},
-               {"type": "final", "turn": 2, "text": payload}]  # fmt: skip
-    rollout = {"rollout_id": "r-1", "task_id": payload, "reward": 0.0, "grade": grade, "trace_id": "t-1",
-               "steps": steps}  # fmt: skip
-    envelope = {"schema": "blobfish.sdk-evaluation.v1",
-                "traces": [{"schema": "blobfish.trace.v1", "trace_id": "t-1", "rollout_id": "r-1", "records": records}],
-                "job": {"schema": "blobfish.job.v1", "job_id": "j-1", "status": "completed", "taskset": payload,
-                        "metadata": {"model": payload}, "rollouts": [rollout]}}  # fmt: skip
-    return {"evaluation_id": "ev-1", "job_id": "j-1", "created_at": "2026-11-18T10:00:00Z", "rollout_count": 1,
-            "mean_reward": 0.0, "metadata": {"model": payload}, "envelope": envelope}  # fmt: skip
+    grade = {
+        "task_id": payload,
+        "passed": False,
+        "reward": 0.0,
+        "explanation": payload,
+        "assertions": [{"name": payload, "passed": False, "details": payload}],
+        "failed_conditions": [payload],
+        "advisory_conditions": [payload],
+    }
+    steps = [
+        {"index": 0, "turn": 1, "prompt": payload},
+        {
+            "index": 1,
+            "turn": 2,
+            "prompt": payload,
+            "final_answer": payload,
+            "reward": 0.0,
+            "grade": grade,
+            "training_samples": [{"token_ids": [1, 2], "lineage": {"note": payload}}],
+        },
+    ]
+    records = [
+        {"type": "completion", "turn": 1, "model": payload},
+        *[{"type": "tool", "turn": 1, "name": payload, "args": {"q": payload}, "result": payload}] * 3,
+        {"type": "thinking", "turn": 2, "text": payload},
+        {"type": "final", "turn": 2, "text": payload},
+    ]
+    rollout = {
+        "rollout_id": "r-1",
+        "task_id": payload,
+        "reward": 0.0,
+        "grade": grade,
+        "trace_id": "t-1",
+        "steps": steps,
+    }
+    envelope = {
+        "schema": "blobfish.sdk-evaluation.v1",
+        "traces": [{"schema": "blobfish.trace.v1", "trace_id": "t-1", "rollout_id": "r-1", "records": records}],
+        "job": {
+            "schema": "blobfish.job.v1",
+            "job_id": "j-1",
+            "status": "completed",
+            "taskset": payload,
+            "metadata": {"model": payload},
+            "rollouts": [rollout],
+        },
+    }
+    return {
+        "evaluation_id": "ev-1",
+        "job_id": "j-1",
+        "created_at": "2026-11-18T10:00:00Z",
+        "rollout_count": 1,
+        "mean_reward": 0.0,
+        "metadata": {"model": payload},
+        "envelope": envelope,
+    }
 
 
 class OneEvaluation:
@@ -240,8 +282,12 @@ async def test_hostile_text_in_a_rollout_stays_inert_on_every_screen(payload: st
         await pilot.press("n")
         assert_frame_inert(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
-                       what="inspector", timeout=60)  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
+            what="inspector",
+            timeout=60,
+        )
         assert_frame_inert(app)
         assert app.is_running  # no injected action ran (app.quit would have stopped it)
 
@@ -264,8 +310,9 @@ async def test_a_long_grade_is_cut_in_the_replay_and_whole_in_the_export() -> No
     detail = _hostile_detail("plain")
     detail["envelope"]["job"]["rollouts"][0]["grade"]["explanation"] = explanation
     # the verifier's grade as the trace records it (what the platform's JSONL export carries)
-    detail["envelope"]["traces"][0]["records"].append({"type": "verify", "turn": 2,
-                                                       "grade": {"passed": False, "explanation": explanation}})
+    detail["envelope"]["traces"][0]["records"].append(
+        {"type": "verify", "turn": 2, "grade": {"passed": False, "explanation": explanation}}
+    )
     app = make_app(OneEvaluation(detail))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: diagnosed(app), what="the evaluation, diagnosed")

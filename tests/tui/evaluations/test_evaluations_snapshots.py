@@ -23,9 +23,11 @@ SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 
 
 def make_app(world: StoreSource) -> BlahApp:
-    ctx = AppContext(model_id="tinystories-chat-1m", blobfish=world,
-                     settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False,
-                               "theme": "blah-dark"})  # fmt: skip
+    ctx = AppContext(
+        model_id="tinystories-chat-1m",
+        blobfish=world,
+        settings={"start_mode": "evaluations", "timezone": "UTC", "persist_theme": False, "theme": "blah-dark"},
+    )
     return create_app(ctx)
 
 
@@ -33,8 +35,15 @@ async def open_tool_loop(pilot: Pilot[Any], depth: str) -> None:
     """From the list: the evaluation with the most tool-call loops, its first looping failed
     rollout, then (``depth``) its replay and the loop's second step in the Inspector."""
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, EvaluationsScreen) and app.screen.loaded
-                   and app.screen.diagnosed == len(app.screen.rows) > 0, what="the evaluations")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, EvaluationsScreen)
+            and app.screen.loaded
+            and app.screen.diagnosed == len(app.screen.rows) > 0
+        ),
+        what="the evaluations",
+    )
     await pilot.press("s", "s")
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, RolloutsScreen), what="rollouts")
@@ -48,8 +57,9 @@ async def open_tool_loop(pilot: Pilot[Any], depth: str) -> None:
         await pilot.press("n")
     if depth == "inspector":
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
-                       what="inspector")  # fmt: skip
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None, what="inspector"
+        )
     app.clear_notifications()  # the sort's toast lives for seconds: whether it is still up is timing
     await pilot.pause(0.2)
 

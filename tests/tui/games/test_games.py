@@ -12,8 +12,8 @@ from textual.widgets import DataTable, OptionList, Static
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import GameTurn
 from simulator.server import SimulatorServer
-from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tests.support.chatroom import SIZE, RecordingTransport, make_app, screen_text, wait_for
+from tests.support.hostile_payloads import HOSTILE, assert_inert
 from tui.screens.games.game_view import turn_text
 from tui.screens.games.screen import GamesScreen, GameTypeScreen
 from tui.screens.inspector.screen import InspectorScreen
@@ -23,11 +23,15 @@ from widgets.confirm import ConfirmScreen
 def test_turn_text_is_inert_and_says_what_is_missing() -> None:
     console = Console(width=160, force_terminal=True, color_system="truecolor")
     for _name, payload in HOSTILE[:40]:
-        turn = GameTurn(index=0, model_id="m", author_name=payload[:40], content=payload[:2000], judge_reasoning=payload[:2000])
+        turn = GameTurn(
+            index=0, model_id="m", author_name=payload[:40], content=payload[:2000], judge_reasoning=payload[:2000]
+        )
         with console.capture() as capture:
             console.print(turn_text(turn, {}, "me"))
         assert_inert(capture.get())
-    bare = turn_text(GameTurn(model_id="me", content=None, score=None, judge_reasoning=None), {"me": "Tiny"}, "me").plain
+    bare = turn_text(
+        GameTurn(model_id="me", content=None, score=None, judge_reasoning=None), {"me": "Tiny"}, "me"
+    ).plain
     assert "#? Tiny ◆ your model · score not scored" in bare
     assert "(no answer: the call failed)" in bare and "Judge: no reasoning given" in bare
 
@@ -52,7 +56,7 @@ async def test_every_player_is_named_in_full(sim: SimulatorServer, client: BlahC
         rows = [line for line in lines if line.startswith(f" {first['id']} ")]  # its row, not the pane
         assert rows, "the newest game is listed"
         start = lines.index(rows[0])
-        block = "\n".join(lines[start:start + len(first["model_ids"])])
+        block = "\n".join(lines[start : start + len(first["model_ids"])])
         for model_id in first["model_ids"]:
             shown = names[model_id] + (" ★" if model_id == first["winner_model_id"] else "")
             assert re.search(re.escape(shown) + r"( |$)", block, re.M), (shown, block)
@@ -100,11 +104,15 @@ async def test_start_a_game_confirmed_once_and_watch_it_play(fresh_sim: Simulato
             assert new.game_type == "comedy_night"
             await wait_for(
                 pilot,
-                lambda: screen.current is not None and screen.current.id == new.id and screen.current.status == "completed",
+                lambda: (
+                    screen.current is not None and screen.current.id == new.id and screen.current.status == "completed"
+                ),
                 timeout=20,
                 what="the game played out",
             )
-            assert screen.current is not None and len(screen.current.turns or []) == len(fresh_sim.world.games[new.id]["turns"])
+            assert screen.current is not None and len(screen.current.turns or []) == len(
+                fresh_sim.world.games[new.id]["turns"]
+            )
             assert "completed" in str(screen.query_one("#game-summary", Static).render())
     assert spy.count("POST", "/games") == 1
     assert len(fresh_sim.world.games) == before + 1

@@ -16,8 +16,15 @@ from widgets.plots import TimeSeriesPlot
 def test_uptime_sentence_never_invents_a_number() -> None:
     assert uptime_sentence(Uptime(0, 0, 0, None, None)) == "the platform returned no health checks"
     assert "no uptime" in uptime_sentence(Uptime(0, 0, 3, 1, 2))
-    said = uptime_sentence(uptime([HealthCheck(checked_at=0, ok=True), HealthCheck(checked_at=3_600_000, ok=False),
-                                   HealthCheck(checked_at=7_200_000, ok=None)]))
+    said = uptime_sentence(
+        uptime(
+            [
+                HealthCheck(checked_at=0, ok=True),
+                HealthCheck(checked_at=3_600_000, ok=False),
+                HealthCheck(checked_at=7_200_000, ok=None),
+            ]
+        )
+    )
     assert said.startswith("50.0% of checks ok (1 of 2; 1 did not say)")
     assert "(2h 00m)" in said
 
@@ -54,7 +61,15 @@ async def test_health_shows_uptime_outages_and_the_timeline(sim: SimulatorServer
         picker.query_one("#pick-list").deselect_all()
         picker.query_one("#pick-list").select(other)
         await pilot.press("y")
-        await wait_for(pilot, lambda: screen.model_id == other and screen.loaded and screen.health is not None
-                       and screen.health.model_id == other, what="the other model's health")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.model_id == other
+                and screen.loaded
+                and screen.health is not None
+                and screen.health.model_id == other
+            ),
+            what="the other model's health",
+        )
         their = await client.health(other)
         assert screen.query_one("#health-checks").row_count == len(their.checks)

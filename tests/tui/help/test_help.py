@@ -24,8 +24,11 @@ async def test_help_lists_the_screens_keys_with_ids_and_the_badges(sim: Simulato
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
         await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen) and bool(app.screen.query("#help-keys")),
-                       what="help, built")  # pushed is not yet composed on a busy machine
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, HelpScreen) and bool(app.screen.query("#help-keys")),
+            what="help, built",
+        )  # pushed is not yet composed on a busy machine
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         ids = [row.binding_id for row in help_screen.rows]

@@ -58,8 +58,11 @@ def _app(sim: SimulatorServer, client: BlahClient, log_id: str | None = None) ->
 async def _inspector(pilot: Pilot[None], app: BlahApp, log_id: str | None = None) -> InspectorScreen:
     def ready() -> bool:
         screen = app.screen
-        return isinstance(screen, InspectorScreen) and screen.entry is not None and (
-            log_id is None or screen.entry.id == log_id)  # fmt: skip
+        return (
+            isinstance(screen, InspectorScreen)
+            and screen.entry is not None
+            and (log_id is None or screen.entry.id == log_id)
+        )
 
     await wait_for(pilot, ready, what="the inspector to load")
     screen = app.screen
@@ -93,7 +96,10 @@ async def test_log_flag_opens_the_call_whole_with_findings(sim: SimulatorServer,
         assert reply.text == entry.response
         bar = screen.query_one("#insp-tokens", TokenBar)
         assert (bar.completion_tokens, bar.max_tokens, bar.finish_reason) == (
-            entry.completion_tokens, entry.max_tokens, entry.finish_reason)  # fmt: skip
+            entry.completion_tokens,
+            entry.max_tokens,
+            entry.finish_reason,
+        )
         details = _text(app, "#insp-details")
         assert entry.id in details and format_latency(entry.latency_ms) in details
         await wait_for(pilot, lambda: "LOOP" in _text(app, "#insp-findings"), what="the loop finding")
@@ -223,8 +229,11 @@ async def test_n_p_copy_export_and_pager(
 async def test_unknown_log_id_says_so_and_esc_goes_back(sim: SimulatorServer, client: BlahClient) -> None:
     app = _app(sim, client, "log_does_not_exist")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and "No call with id" in _text(
-            app, "#insp-message"), what="the not-found message")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and "No call with id" in _text(app, "#insp-message"),
+            what="the not-found message",
+        )
         assert "log_does_not_exist" in _text(app, "#insp-message")
         await pilot.press("t", "c")  # nothing to export or copy: no crash
         await pilot.press("escape")
@@ -274,8 +283,11 @@ async def test_leaving_while_the_analysis_runs_never_crashes(
 async def test_esc_after_n_n_p_returns_to_the_call_last_viewed(sim: SimulatorServer, client: BlahClient) -> None:
     app = _app(sim, client)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 10,
-                       what="the first rows")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 10,
+            what="the first rows",
+        )
         logs = app.screen
         assert isinstance(logs, LogsScreen)
         log_list = logs.log_list

@@ -52,9 +52,16 @@ async def test_hostile_calls_stay_inert_in_the_inspector(tmp_path: Path) -> None
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(InspectorScreen(wanted[0], neighbours=wanted))
         for log_id in wanted:
-            await wait_for(pilot, lambda log_id=log_id: isinstance(app.screen, InspectorScreen)  # type: ignore[misc]
-                           and app.screen.entry is not None and app.screen.entry.id == log_id
-                           and app.screen.analysis is not None, what=log_id)  # fmt: skip
+            await wait_for(
+                pilot,
+                lambda log_id=log_id: (
+                    isinstance(app.screen, InspectorScreen)  # type: ignore[misc]
+                    and app.screen.entry is not None
+                    and app.screen.entry.id == log_id
+                    and app.screen.analysis is not None
+                ),
+                what=log_id,
+            )
             screen = app.screen
             assert isinstance(screen, InspectorScreen)
             assert_segments_inert(frame_segments(app))

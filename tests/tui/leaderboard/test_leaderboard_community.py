@@ -55,8 +55,11 @@ def suites(bf: BlobfishServer) -> SuiteMaker:
 
 
 def board(pilot: Pilot[Any]) -> CommunityBoard:
-    return pilot.app.query_one(CommunityBoard) if isinstance(pilot.app.screen, LeaderboardScreen) \
-        else pilot.app.get_screen("leaderboard").query_one(CommunityBoard)  # fmt: skip
+    return (
+        pilot.app.query_one(CommunityBoard)
+        if isinstance(pilot.app.screen, LeaderboardScreen)
+        else pilot.app.get_screen("leaderboard").query_one(CommunityBoard)
+    )
 
 
 async def open_board(pilot: Pilot[Any], slug: str = SLUG) -> CommunityBoard:
@@ -78,8 +81,9 @@ async def publish_in_dialog(pilot: Pilot[Any], name: str = "", *, confirm: bool 
     await wait_for(pilot, lambda: isinstance(app.screen, PublishBenchRunScreen), what="the publish dialog")
     dialog = app.screen
     assert isinstance(dialog, PublishBenchRunScreen)
-    await wait_for(pilot, lambda: dialog.record is not None or dialog.record_problem is not None,
-                   what="the run's record")
+    await wait_for(
+        pilot, lambda: dialog.record is not None or dialog.record_problem is not None, what="the run's record"
+    )
     if name:
         await type_text(pilot, name)
     await pilot.press("ctrl+s")
@@ -96,8 +100,7 @@ async def push_publish(pilot: Pilot[Any], run_id: str) -> None:
     pilot.app.push_screen(PublishBenchRunScreen(SLUG, run_id))
 
 
-async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: BlobfishServer,
-                                                                       suites: SuiteMaker) -> None:
+async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: BlobfishServer, suites: SuiteMaker) -> None:
     run_id = await suites.completed()
     app = make_board_app(bf)
     async with app.run_test(size=SIZE) as pilot:
@@ -127,8 +130,11 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         await wait_for(pilot, lambda: dialog.published is not None, what="the publication")
         assert bf.requests.count("POST", SUBMIT) == 1
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen)
-                       and any(row.run_id == run_id for row in community.rows), what="the new row")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, LeaderboardScreen) and any(row.run_id == run_id for row in community.rows),
+            what="the new row",
+        )
         mine = [row for row in community.rows if row.mine]
         assert [row.run_id for row in mine] == [run_id]
         await pilot.pause(0.1)
@@ -148,8 +154,15 @@ async def test_publish_by_keys_shows_it_marked_as_yours_then_delete_it(bf: Blobf
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the delete confirmation")
         assert "my scaffold" in frame_text(app)
         await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen)
-                       and not any(row.mine for row in community.rows) and community.rows, what="the row gone")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, LeaderboardScreen)
+                and not any(row.mine for row in community.rows)
+                and community.rows
+            ),
+            what="the row gone",
+        )
         assert any(m.startswith("Deleted") for m in said(app))
     assert await suites.board_ids(mine=True) == []
 
@@ -173,7 +186,8 @@ async def test_a_double_press_publishes_once(bf: BlobfishServer, suites: SuiteMa
 
 
 async def test_a_lost_answer_is_settled_by_reading_the_board_not_by_sending_again(
-        bf: BlobfishServer, suites: SuiteMaker) -> None:
+    bf: BlobfishServer, suites: SuiteMaker
+) -> None:
     run_id = await suites.completed()
     lost = DropFirstAnswer()
     app = make_board_app(bf, transport=lost)
@@ -206,8 +220,16 @@ async def _refusal_run(kind: str, bf: BlobfishServer, suites: SuiteMaker) -> str
     return run_id
 
 
-@pytest.mark.parametrize("kind", [shapes.CODE_NOT_A_SUITE_RUN, shapes.CODE_SUITE_RUN_NOT_COMPLETED,
-                                  shapes.CODE_SUITE_RUN_NOT_GRADED, shapes.CODE_ALREADY_SUBMITTED, "stranger"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        shapes.CODE_NOT_A_SUITE_RUN,
+        shapes.CODE_SUITE_RUN_NOT_COMPLETED,
+        shapes.CODE_SUITE_RUN_NOT_GRADED,
+        shapes.CODE_ALREADY_SUBMITTED,
+        "stranger",
+    ],
+)
 async def test_each_refusal_is_said_in_its_own_sentence(kind: str, bf: BlobfishServer, suites: SuiteMaker) -> None:
     run_id = await _refusal_run(kind, bf, suites)
     existing = await suites.board_ids(mine=True)
@@ -229,8 +251,9 @@ async def test_each_refusal_is_said_in_its_own_sentence(kind: str, bf: BlobfishS
     assert bf.requests.count("POST", SUBMIT) == 1
 
 
-async def test_names_and_notes_over_the_limit_are_refused_before_sending(bf: BlobfishServer,
-                                                                         suites: SuiteMaker) -> None:
+async def test_names_and_notes_over_the_limit_are_refused_before_sending(
+    bf: BlobfishServer, suites: SuiteMaker
+) -> None:
     run_id = await suites.completed()
     app = make_board_app(bf)
     async with app.run_test(size=SIZE) as pilot:
@@ -245,8 +268,7 @@ async def test_names_and_notes_over_the_limit_are_refused_before_sending(bf: Blo
     assert bf.requests.count("POST", SUBMIT) == 0
 
 
-async def test_deleting_a_row_that_is_gone_says_not_yours_or_not_there(bf: BlobfishServer,
-                                                                        suites: SuiteMaker) -> None:
+async def test_deleting_a_row_that_is_gone_says_not_yours_or_not_there(bf: BlobfishServer, suites: SuiteMaker) -> None:
     bcr = await suites.publish(await suites.completed(), "soon gone")
     app = make_board_app(bf)
     async with app.run_test(size=SIZE) as pilot:
@@ -273,8 +295,9 @@ async def test_a_lost_delete_answer_is_settled_by_reading_the_board(bf: Blobfish
         await pilot.press("d")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the delete confirmation")
         await pilot.press("y")
-        await wait_for(pilot, lambda: any("the board shows the row is gone" in m for m in said(app)),
-                       what="the settled outcome")
+        await wait_for(
+            pilot, lambda: any("the board shows the row is gone" in m for m in said(app)), what="the settled outcome"
+        )
         assert lost.dropped == 1
     assert bf.requests.count("DELETE") == 1
     assert await suites.board_ids(mine=True) == []
@@ -326,8 +349,9 @@ async def test_an_unknown_slug_says_the_platform_has_no_such_benchmark(bf: Blobf
     app = make_board_app(bf)
     async with app.run_test(size=SIZE) as pilot:
         await open_board(pilot, "nosuchbench-1")
-        await wait_for(pilot, lambda: "Blobfish has no benchmark 'nosuchbench-1' (404)" in frame_text(app),
-                       what="the sentence")
+        await wait_for(
+            pilot, lambda: "Blobfish has no benchmark 'nosuchbench-1' (404)" in frame_text(app), what="the sentence"
+        )
 
 
 async def test_an_empty_board_says_the_platform_returned_no_rows(bf: BlobfishServer) -> None:
@@ -336,6 +360,9 @@ async def test_an_empty_board_says_the_platform_returned_no_rows(bf: BlobfishSer
     async with app.run_test(size=SIZE) as pilot:
         community = await open_board(pilot)
         assert community.rows == []
-        await wait_for(pilot, lambda: "the platform returned no community runs for this benchmark" in frame_text(app),
-                       what="the sentence")
+        await wait_for(
+            pilot,
+            lambda: "the platform returned no community runs for this benchmark" in frame_text(app),
+            what="the sentence",
+        )
         assert HONESTY_LINE[:40] in frame_text(app)

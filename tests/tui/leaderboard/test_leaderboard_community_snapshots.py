@@ -34,8 +34,9 @@ def world() -> Iterator[tuple[BlobfishServer, str]]:
         suites = SuiteMaker(bf, clock)
 
         async def build() -> str:
-            await suites.publish(await suites.completed(max_tasks=3), "grok-4 · my scaffold",
-                                 notes="temperature 0, 24 turns")
+            await suites.publish(
+                await suites.completed(max_tasks=3), "grok-4 · my scaffold", notes="temperature 0, 24 turns"
+            )
             return await suites.completed(max_tasks=2, model="grok-4-mini")
 
         yield bf, asyncio.run(build())

@@ -29,14 +29,25 @@ def result(rid: str, run_id: str, score: float | None, model: str = "a") -> Resu
     return Result(id=rid, eval_run_id=run_id, model_id=model, score=score)
 
 
-RUNS = [run("r4", "running", 400, None), run("r3", "completed", 250, 300), run("r2", "failed", 200, None),
-        run("r1", "completed", 100, 150), run("r0", "completed", 10, 20)]
+RUNS = [
+    run("r4", "running", 400, None),
+    run("r3", "completed", 250, 300),
+    run("r2", "failed", 200, None),
+    run("r1", "completed", 100, 150),
+    run("r0", "completed", 10, 20),
+]
 
 
 def test_model_history_is_the_models_own_latest_run_and_the_one_before() -> None:
     # a was in r3 and r0 only (not r1): its previous run is r0; failed and running runs never count
-    results = [result("1", "r3", 0.9), result("2", "r0", 0.2), result("3", "r0", 0.4), result("4", "r0", None),
-               result("5", "r2", 0.0), result("6", "r4", 0.0)]
+    results = [
+        result("1", "r3", 0.9),
+        result("2", "r0", 0.2),
+        result("3", "r0", 0.4),
+        result("4", "r0", None),
+        result("5", "r2", 0.0),
+        result("6", "r4", 0.0),
+    ]
     history = model_history(entry("a", 0.9, last=300), results, RUNS)
     assert history.current_run is RUNS[1] and history.previous_run is RUNS[4]
     assert history.previous_avg == pytest.approx(0.3)  # unscored results left out
@@ -55,8 +66,13 @@ def test_standings_say_what_they_cannot_compare() -> None:
     earlier = ModelHistory(RUNS[1], RUNS[3], 0.5)
     rows = standings(
         [entry("a", 0.8), entry("b", 0.6), entry("c", None), entry("d", 0.4), entry("e", 0.3)],
-        {"a": earlier, "b": ModelHistory(RUNS[1], RUNS[3], 0.6), "c": earlier,
-         "d": ModelHistory(RUNS[1], None, None), "e": None},
+        {
+            "a": earlier,
+            "b": ModelHistory(RUNS[1], RUNS[3], 0.6),
+            "c": earlier,
+            "d": ModelHistory(RUNS[1], None, None),
+            "e": None,
+        },
     )
     by_id = {r.entry.model_id: r for r in rows}
     a, b, c, d, e = (by_id[k] for k in "abcde")
@@ -71,8 +87,9 @@ def test_standings_say_what_they_cannot_compare() -> None:
 
 async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorServer, client: BlahClient) -> None:
     board = await client.leaderboard()
-    completed = sorted((r for r in await client.list_runs() if r.status == "completed"),
-                       key=lambda r: r.completed_at, reverse=True)  # fmt: skip
+    completed = sorted(
+        (r for r in await client.list_runs() if r.status == "completed"), key=lambda r: r.completed_at, reverse=True
+    )
     current, previous = completed[0], completed[1]  # the seeded world: both have every model
     assert {e.last_run_at for e in board} == {current.completed_at}
     before: dict[str, list[float]] = {}
@@ -81,8 +98,9 @@ async def test_screen_shows_standings_highlight_change_and_chart(sim: SimulatorS
             before.setdefault(r.model_id, []).append(r.score)
     app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
-                       what="the leaderboard")  # fmt: skip
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded, what="the leaderboard"
+        )
         screen = app.screen
         assert isinstance(screen, LeaderboardScreen)
         assert [r.entry.model_id for r in screen.rows] == [e.model_id for e in board]
@@ -131,8 +149,9 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
             runs_screen = app.screen
             assert isinstance(runs_screen, RunsScreen)
             await pilot.press("4")
-            await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
-                           what="the leaderboard")  # fmt: skip
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded, what="the leaderboard"
+            )
             board = app.screen
             assert isinstance(board, LeaderboardScreen)
             before = {r.entry.model_id: r for r in board.rows}
@@ -142,21 +161,34 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
             assert started.run is not None
             run_id = started.run.id
             await pilot.press("3", "r")  # the runs list sees it moving...
-            await wait_for(pilot, lambda: any(r.id == run_id and r.status in ("queued", "running")
-                                              for r in runs_screen.runs), what="the run listed as moving")  # fmt: skip
-            await wait_for(pilot, lambda: fresh_sim.world.runs[run_id]["status"] == "completed", timeout=30,
-                           what="the run to complete")  # fmt: skip
+            await wait_for(
+                pilot,
+                lambda: any(r.id == run_id and r.status in ("queued", "running") for r in runs_screen.runs),
+                what="the run listed as moving",
+            )
+            await wait_for(
+                pilot,
+                lambda: fresh_sim.world.runs[run_id]["status"] == "completed",
+                timeout=30,
+                what="the run to complete",
+            )
             await pilot.press("r")  # ...and then completed
-            await wait_for(pilot, lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
-                           what="the run listed as completed")  # fmt: skip
+            await wait_for(
+                pilot,
+                lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
+                what="the run listed as completed",
+            )
             assert not any(run_id in n for n in notifications(app))
 
             await pilot.press("4", "r")
 
             def mine_on_new_run() -> bool:
                 return any(
-                    r.entry.model_id == own and r.history is not None and r.history.current_run is not None
-                    and r.history.current_run.id == run_id for r in board.rows
+                    r.entry.model_id == own
+                    and r.history is not None
+                    and r.history.current_run is not None
+                    and r.history.current_run.id == run_id
+                    for r in board.rows
                 )
 
             await wait_for(pilot, mine_on_new_run, what="the person's row on the new run")
@@ -172,7 +204,9 @@ async def _only_my_model(fresh_sim: SimulatorServer) -> None:
             for model_id, row in after.items():
                 if model_id != own:  # the others' rows did not move
                     assert (row.entry.avg_score, row.entry.last_run_at) == (
-                        before[model_id].entry.avg_score, before[model_id].entry.last_run_at)
+                        before[model_id].entry.avg_score,
+                        before[model_id].entry.last_run_at,
+                    )
             assert not any(run_id in n for n in notifications(app))
 
 
@@ -181,8 +215,9 @@ async def test_at_80_columns_interval_and_tier_in_view_last_run_one_scroll_away(
 ) -> None:
     app = make_app(sim, client, start_mode="leaderboard")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
-                       what="the leaderboard")  # fmt: skip
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded, what="the leaderboard"
+        )
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, LeaderboardScreen)

@@ -8,8 +8,7 @@ from tui.screens.lens.render import LensRun, bundle_text, layer_row, token_label
 
 
 def layer(layer: int, position: int, *pairs: tuple[str, float | None]) -> LensEvent:
-    return LensEvent(type="layer", layer=layer, position=position,
-                     top_k=[{"token": t, "prob": p} for t, p in pairs])
+    return LensEvent(type="layer", layer=layer, position=position, top_k=[{"token": t, "prob": p} for t, p in pairs])
 
 
 def test_run_accumulates_layers_tokens_and_says_where_it_got() -> None:
@@ -45,8 +44,18 @@ def test_tokens_are_shown_exactly_and_inertly() -> None:
 
 
 def test_bundle_text_says_what_is_missing() -> None:
-    full = bundle_text(LensBundle(model_id="m", available=True, version="0.3.1", captures=["residual"], layers=8,
-                                  template_fingerprint="sha256:ab", chat_template="chatml"), "m").plain
+    full = bundle_text(
+        LensBundle(
+            model_id="m",
+            available=True,
+            version="0.3.1",
+            captures=["residual"],
+            layers=8,
+            template_fingerprint="sha256:ab",
+            chat_template="chatml",
+        ),
+        "m",
+    ).plain
     assert full == "m: BLAH Lens bundle 0.3.1 · captures residual · layers 8 · template fingerprint sha256:ab (chatml)"
     sparse = bundle_text(LensBundle(available=True), "m").plain
     assert "(version not given)" in sparse and "captures not listed" in sparse and "layers not given" in sparse

@@ -97,8 +97,9 @@ async def test_inspector_l_analyses_that_calls_prompt(sim: SimulatorServer, clie
     app = make_app(sim, client, start_mode="lens")
     async with app.run_test(size=SIZE) as pilot:
         app.push_screen(InspectorScreen(entry.id))
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.entry is not None,
-                       what="inspector")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.entry is not None, what="inspector"
+        )
         await pilot.press("l")
         screen = await open_lens(pilot)
         assert screen.query_one("#lens-prompt", TextArea).text == entry.prompt

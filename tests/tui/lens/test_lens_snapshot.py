@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
@@ -16,8 +15,9 @@ from tui.screens.lens.screen import LensScreen
 
 async def _lens(pilot: Pilot[Any]) -> LensScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, LensScreen) and app.screen.has_bundle is not None,
-                   what="bundle")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, LensScreen) and app.screen.has_bundle is not None, what="bundle"
+    )
     screen = app.screen
     assert isinstance(screen, LensScreen)
     screen.query_one("#lens-prompt", TextArea).cursor_blink = False
@@ -45,8 +45,9 @@ def test_lens_no_bundle_snapshot(snap_compare: Any, frozen_sim: SimulatorServer)
     async def run_before(pilot: Pilot[Any]) -> None:
         await _lens(pilot)
         app.push_screen(LensScreen(frozen_sim.peer_model_ids[0]))
-        await wait_for(pilot, lambda: isinstance(app.screen, LensScreen) and app.screen.has_bundle is False,
-                       what="no bundle")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, LensScreen) and app.screen.has_bundle is False, what="no bundle"
+        )
         app.screen.query_one("#lens-prompt", TextArea).cursor_blink = False
         await pilot.pause(0.2)
 

@@ -11,11 +11,12 @@ from tests.support.logs_world import SIZE, app_for, loaded, logs_screen, wait_fo
 def region_text(app, widget) -> list[str]:  # type: ignore[no-untyped-def]
     region = widget.region
     rows = ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
-    return [row[region.x:region.right] for row in rows[region.y:region.bottom]]
+    return [row[region.x : region.right] for row in rows[region.y : region.bottom]]
 
 
-async def test_the_failed_calls_axis_runs_0_to_100_percent_under_a_badge_filter(sim: SimulatorServer,
-                                                                               client: BlahClient) -> None:
+async def test_the_failed_calls_axis_runs_0_to_100_percent_under_a_badge_filter(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     app = app_for(sim, client, logs_initial_limit=500)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot, app)

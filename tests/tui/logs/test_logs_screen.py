@@ -74,16 +74,17 @@ async def test_enter_opens_the_inspector_on_the_highlighted_call(sim: SimulatorS
         wanted = log_list.current_entry_id
         older = log_list.row_at(log_list.cursor_index - 1).id
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.entry is not None,
-                       what="the inspector")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.entry is not None,
+            what="the inspector",
+        )
         inspector = app.screen
         assert isinstance(inspector, InspectorScreen) and inspector.log_id == wanted
         await pilot.press("p")
         await wait_for(pilot, lambda: inspector.entry is not None and inspector.entry.id == older, what="older call")
         await pilot.press("escape")
         assert isinstance(app.screen, LogsScreen)
-
-
 
 
 async def test_switching_model_reloads_the_list(sim: SimulatorServer, client: BlahClient) -> None:

@@ -90,7 +90,14 @@ def _entries() -> list[LogEntry]:
         {"id": "a", "created_at": 10, "source": "eval", "prompt": "What is a cat?", "response": "A cat is an animal."},
         {"id": "b", "created_at": 20, "source": "chat", "prompt": "hi", "response": None, "error": "HTTP 502"},
         {"id": "c", "created_at": 20, "source": "chat", "prompt": "loop?", "response": "  "},
-        {"id": "d", "created_at": 30, "source": "eval", "prompt": "Name a CAT", "response": "Tom", "finish_reason": "length"},
+        {
+            "id": "d",
+            "created_at": 30,
+            "source": "eval",
+            "prompt": "Name a CAT",
+            "response": "Tom",
+            "finish_reason": "length",
+        },
     ]
     return [LogEntry.model_validate(item) for item in raw]
 
@@ -127,7 +134,12 @@ def test_badges_are_computed_on_a_cut_copy_of_huge_calls() -> None:
     from application.logs.badges import BADGE_TEXT_CAP, capped
 
     entry = parse_call(
-        {"id": "x", "created_at": 1, "prompt": "P" * (3 * BADGE_TEXT_CAP) + "END", "response": "R" * (5 * BADGE_TEXT_CAP)}
+        {
+            "id": "x",
+            "created_at": 1,
+            "prompt": "P" * (3 * BADGE_TEXT_CAP) + "END",
+            "response": "R" * (5 * BADGE_TEXT_CAP),
+        }
     )
     cut = capped(entry)
     assert cut.response == "R" * BADGE_TEXT_CAP

@@ -29,8 +29,11 @@ async def test_errors_only_shows_every_error_and_g_goes_to_the_oldest(sim: Simul
         await pilot.press("e")
         await wait_for(pilot, lambda: log_list.row_count == len(errors), what=f"all {len(errors)} errors")
         assert set(ids_of(log_list)) == {entry.id for entry in errors}
-        await wait_for(pilot, lambda: f"{len(errors):,} match · all loaded" in label_of(app, "#logs-filters"),
-                       what="the count of matches")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: f"{len(errors):,} match · all loaded" in label_of(app, "#logs-filters"),
+            what="the count of matches",
+        )
         assert screen.loader.feed is not None and screen.loader.feed.history_complete_for(screen.loader.filter)
         assert not screen.loader.feed.history_complete  # only the errors were asked for, not all calls
         await pilot.press("g")
@@ -39,8 +42,11 @@ async def test_errors_only_shows_every_error_and_g_goes_to_the_oldest(sim: Simul
         assert log_list.cursor_index == 0
 
         await pilot.press("e")  # off again: the calls between the old errors are not held,
-        await wait_for(pilot, lambda: screen.rows is not None and screen.rows.filter == screen.loader.filter,
-                       what="all calls again")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: screen.rows is not None and screen.rows.filter == screen.loader.filter,
+            what="all calls again",
+        )
         archive = app.ctx.archive
         assert archive is not None
         assert archive.oldest_ms() > oldest_error.created_at  # so the list does not claim them

@@ -126,18 +126,26 @@ async def test_the_tail_says_when_it_is_reconnecting(own_sim: SimulatorServer, o
 async def test_a_slow_poll_interval_opens_logs(sim: SimulatorServer, client: BlahClient) -> None:
     """``poll_interval = 60`` (the config allows up to 300 s): Logs opens and shows its calls;
     its back-off ceiling (30 s) used to be below the interval and the tail refused to start."""
-    ctx = AppContext(model_id=sim.person_model_id, client=client, base_url=sim.base_url,
-                     settings=Settings(poll_interval=60.0, logs_initial_limit=50))  # fmt: skip
+    ctx = AppContext(
+        model_id=sim.person_model_id,
+        client=client,
+        base_url=sim.base_url,
+        settings=Settings(poll_interval=60.0, logs_initial_limit=50),
+    )
     app = create_app(ctx)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("1")
-        await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 0,
-                       what="the first rows")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, LogsScreen) and app.screen.log_list.row_count > 0,
+            what="the first rows",
+        )
         assert app.return_code is None  # still running: nothing crashed
 
 
-async def test_the_search_box_never_takes_the_keys_while_logs_opens(sim: SimulatorServer, client: BlahClient,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_search_box_never_takes_the_keys_while_logs_opens(
+    sim: SimulatorServer, client: BlahClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`blah-tui --demo`, then `2` at once: the key went into Logs' hidden search box (Textual
     focused the first focusable widget as the screen opened). The list takes the focus first."""
     focused: list[str] = []

@@ -28,8 +28,13 @@ def _offline_app(tmp_path: Path) -> BlahApp:
     """The seeded World's calls (fixed clock) from a dump, times in UTC: the same rows every run."""
     dump, model_id = fixed_world_dump(tmp_path)
     archive = load_dump(dump, report=io.StringIO())
-    ctx = AppContext(model_id=model_id, archive=archive, offline_source=dump,
-                     platform="offline: calls.jsonl", settings=Settings(timezone="UTC"))  # fmt: skip
+    ctx = AppContext(
+        model_id=model_id,
+        archive=archive,
+        offline_source=dump,
+        platform="offline: calls.jsonl",
+        settings=Settings(timezone="UTC"),
+    )
     return create_app(ctx)
 
 
@@ -46,8 +51,15 @@ def _visible_days(log_list: LogList) -> set[str]:
 
 
 async def _ready(pilot, app: BlahApp) -> LogList:  # type: ignore[no-untyped-def]
-    await wait_for(pilot, lambda: isinstance(app.screen, LogsScreen) and logs_screen(app).log_list.row_count > 0
-                   and logs_screen(app).loader.badges_ready, what="the rows")  # fmt: skip
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, LogsScreen)
+            and logs_screen(app).log_list.row_count > 0
+            and logs_screen(app).loader.badges_ready
+        ),
+        what="the rows",
+    )
     return logs_screen(app).log_list
 
 

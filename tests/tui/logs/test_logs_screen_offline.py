@@ -30,8 +30,13 @@ async def test_offline_mode_browses_a_jsonl_dump(sim: SimulatorServer, client: B
     lines.insert(5, "{this line is broken")
     dump.write_text("\n".join(lines) + "\n", encoding="utf-8")
     archive = load_dump(dump, report=io.StringIO())
-    ctx = AppContext(model_id=sim.person_model_id, client=None, platform=f"offline: {dump.name}",
-                     archive=archive, offline_source=dump)  # fmt: skip
+    ctx = AppContext(
+        model_id=sim.person_model_id,
+        client=None,
+        platform=f"offline: {dump.name}",
+        archive=archive,
+        offline_source=dump,
+    )
     app = create_app(ctx)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: logs_screen(app).log_list.row_count == 300, what="the dump's rows")

@@ -21,8 +21,13 @@ def test_logs_screen_snapshot(snap_compare: Any, tmp_path: Path) -> None:
     dump, model_id = fixed_world_dump(tmp_path)
     archive = load_dump(dump, report=io.StringIO())
     # the label shows the file as the person named it: a stable relative name here
-    ctx = AppContext(model_id=model_id, archive=archive, offline_source=Path("calls.jsonl"),
-                     platform="offline: calls.jsonl", settings=Settings(timezone="UTC"))  # fmt: skip
+    ctx = AppContext(
+        model_id=model_id,
+        archive=archive,
+        offline_source=Path("calls.jsonl"),
+        platform="offline: calls.jsonl",
+        settings=Settings(timezone="UTC"),
+    )
     app = create_app(ctx)
 
     async def run_before(pilot: Pilot[Any]) -> None:

@@ -49,7 +49,7 @@ async def test_lists_search_and_details(sim: SimulatorServer, client: BlahClient
         await wait_for(pilot, lambda: screen.query_text == "gemma", what="search results")
         found = await client.search("gemma")
         assert [m.id for m in screen.models] == [m.id for m in found.models] and found.models
-        assert 'search “gemma”' in str(screen.query_one("#models-status", Static).render())
+        assert "search “gemma”" in str(screen.query_one("#models-status", Static).render())
 
         # an eval's details: prompt, expected behaviour, criteria
         await pilot.press("slash")
@@ -67,7 +67,9 @@ async def test_lists_search_and_details(sim: SimulatorServer, client: BlahClient
         screen.query_one("#models-search", Input).value = "zzzz-no-such-thing"
         await pilot.press("enter")
         await wait_for(pilot, lambda: screen.query_text == "zzzz-no-such-thing", what="empty search")
-        assert "the platform returned no models for this search" in str(screen.query_one("#models-status", Static).render())
+        assert "the platform returned no models for this search" in str(
+            screen.query_one("#models-status", Static).render()
+        )
 
 
 async def test_switch_model_and_mute_from_the_list(fresh_sim: SimulatorServer) -> None:
@@ -100,7 +102,9 @@ async def test_switch_model_and_mute_from_the_list(fresh_sim: SimulatorServer) -
             assert "MUTED" in str(table.get_row_at(table.get_row_index(other))[4])
             assert "(muted in chatroom)" in screen_text(app)  # it is the app's model: the header says so
             await pilot.press("5")
-            await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen) and bool(app.screen.models), what="room")
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, ChatroomScreen) and bool(app.screen.models), what="room"
+            )
             assert "(muted in chatroom)" in screen_text(app)
             room = app.screen
             assert isinstance(room, ChatroomScreen) and room.is_muted(other)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -25,7 +24,9 @@ async def _loaded(pilot: Pilot[Any]) -> ModelsScreen:
     await wait_for(pilot, lambda: isinstance(app.screen, ModelsScreen) and bool(app.screen.models), what="models")
     screen = app.screen
     assert isinstance(screen, ModelsScreen)
-    await wait_for(pilot, lambda: "Description" in str(screen.query_one("#models-detail-body", Static).render()), what="detail")
+    await wait_for(
+        pilot, lambda: "Description" in str(screen.query_one("#models-detail-body", Static).render()), what="detail"
+    )
     return screen
 
 

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from api_client.blahdev.client import BlahClient
-from cli.main import main
 from simulator.server import SimulatorServer
 from tests.support.notify_log import NotificationLog
 from tests.support.palette import run_hit
@@ -19,10 +18,12 @@ from tests.support.runs import make_app, wait_for
 from tui.app import BlahApp
 from tui.screens.runs.screen import RunsScreen
 
+
 def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch, sim: SimulatorServer) -> None:
     write_config(
         'theme = "blah-light"\npoll_interval = 5\nbell_on_run_end = false\ndefault_model = "from-file"\n'
-        'base_url = "http://127.0.0.1:9"\n[keymap]\n"mode.runs" = "f3"\n' f'[templates]\n"{sim.person_model_id}" = "chatml"\n'
+        'base_url = "http://127.0.0.1:9"\n[keymap]\n"mode.runs" = "f3"\n'
+        f'[templates]\n"{sim.person_model_id}" = "chatml"\n'
     )
     monkeypatch.setenv("BLAH_THEME", "blah-high-contrast")  # the environment wins over the file
     monkeypatch.setenv("BLAH_DEFAULT_MODEL", sim.person_model_id)
@@ -31,19 +32,28 @@ def test_command_line_then_environment_then_file(monkeypatch: pytest.MonkeyPatch
 
     async def inspect(app: BlahApp, pilot: Any) -> None:
         seen.update(
-            theme=app.theme, poll=app.ctx.settings.poll_interval, bell=app.ctx.settings.bell_on_run_end,
-            model=app.ctx.model_id, base_url=app.ctx.base_url, template=app.ctx.trained_template,
+            theme=app.theme,
+            poll=app.ctx.settings.poll_interval,
+            bell=app.ctx.settings.bell_on_run_end,
+            model=app.ctx.model_id,
+            base_url=app.ctx.base_url,
+            template=app.ctx.trained_template,
             problem=app.ctx.config_problem,
-        )  # fmt: skip
+        )
         await pilot.press("f3")  # the file's keymap is applied
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs via f3")
 
     # the command line's --base-url wins over the file's unreachable one
     launch(monkeypatch, ["--base-url", sim.base_url], inspect)
     assert seen == {
-        "theme": "blah-high-contrast", "poll": 5.0, "bell": False, "model": sim.person_model_id,
-        "base_url": sim.base_url, "template": "chatml", "problem": None,
-    }  # fmt: skip
+        "theme": "blah-high-contrast",
+        "poll": 5.0,
+        "bell": False,
+        "model": sim.person_model_id,
+        "base_url": sim.base_url,
+        "template": "chatml",
+        "problem": None,
+    }
     assert saved()["theme"] == "blah-light"  # applying the environment's theme is not a choice to save
 
 
@@ -67,7 +77,7 @@ def test_a_broken_file_names_the_line_and_the_app_starts_on_defaults(
 
 
 async def test_theme_chosen_in_the_palette_is_saved(sim: SimulatorServer, client: BlahClient) -> None:
-    write_config('poll_interval = 4\n')
+    write_config("poll_interval = 4\n")
     app = make_app(sim, client, start_mode="runs", theme="blah-dark")
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
@@ -95,8 +105,11 @@ def test_poll_interval_from_the_file_paces_the_tail_the_room_and_a_watched_run(
         assert isinstance(logs, LogsScreen) and logs.feed is not None
         seen["logs tail"] = logs.feed.settings.interval
         await pilot.press("5")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChatroomScreen) and app.screen.poller is not None,
-                       what="chatroom polling")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ChatroomScreen) and app.screen.poller is not None,
+            what="chatroom polling",
+        )
         room = app.screen
         assert isinstance(room, ChatroomScreen) and room.poller is not None
         seen["chatroom"] = room.poller.interval

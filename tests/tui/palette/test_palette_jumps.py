@@ -47,9 +47,10 @@ async def test_palette_opens_a_chatroom_messages_call(sim: SimulatorServer, clie
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="runs")
         words = (message.content or "").split()[:4]
         await run_hit(
-            pilot, f"{message.author_name} {' '.join(words)}",
+            pilot,
+            f"{message.author_name} {' '.join(words)}",
             lambda text: text.startswith(expected_prefix) and " ".join(words) in text,
-        )  # fmt: skip
+        )
         await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), what="the message's call")
         inspector = app.screen
         assert isinstance(inspector, InspectorScreen)

@@ -30,8 +30,11 @@ async def test_palette_opens_on_commands_and_ranks_messages_last(fresh_sim: Simu
 
             await type_text(pilot, "training")
             await wait_for(pilot, lambda: palette.query_one(CommandInput).value == "training", what="typed")
-            await wait_for(pilot, lambda: any(text.startswith("Message ") for text in options(palette)),
-                           what="the message that says training")
+            await wait_for(
+                pilot,
+                lambda: any(text.startswith("Message ") for text in options(palette)),
+                what="the message that says training",
+            )
             found = options(palette)
             assert found[0] == "Go to Training sets"
             messages = [text for text in found if text.startswith("Message ")]

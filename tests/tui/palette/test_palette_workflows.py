@@ -45,8 +45,11 @@ async def test_new_bake_off_from_the_palette_opens_the_dialog(queue: ErrorbarSer
     app = runs_app(queue)
     async with app.run_test(size=SIZE) as pilot:
         await run_hit(pilot, "new bake-off", lambda text: text.startswith("New bake-off (errorbar)"))
-        await wait_for(pilot, lambda: "Bakeoff" in type(app.screen).__name__ and app.current_mode == "runs",
-                       what="the New bake-off dialog")
+        await wait_for(
+            pilot,
+            lambda: "Bakeoff" in type(app.screen).__name__ and app.current_mode == "runs",
+            what="the New bake-off dialog",
+        )
 
 
 async def test_workflows_of_an_unconfigured_platform_are_not_offered(queue: ErrorbarServer) -> None:

@@ -27,9 +27,14 @@ def test_job_polls_back_off_to_a_ceiling() -> None:
 async def _playground(pilot: object, app: object) -> PlaygroundScreen:
     await pilot.press("9")  # type: ignore[attr-defined]
     # the prompt box shown (focusable), as a person sees it before pressing `e` and typing
-    await wait_for(pilot, lambda: isinstance(app.screen, PlaygroundScreen)  # type: ignore[attr-defined]
-                   and any(box.focusable for box in app.screen.query("#infer-prompt")),  # type: ignore[attr-defined]
-                   what="playground")  # type: ignore[arg-type]
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, PlaygroundScreen)  # type: ignore[attr-defined]
+            and any(box.focusable for box in app.screen.query("#infer-prompt"))
+        ),  # type: ignore[attr-defined]
+        what="playground",
+    )  # type: ignore[arg-type]
     return app.screen  # type: ignore[attr-defined, no-any-return]
 
 
@@ -104,7 +109,9 @@ async def test_chat_job_is_polled_until_the_reply_lands(fresh_sim: SimulatorServ
             assert app.focused is box
             box.value = "Hello, who are you?"
             await pilot.press("enter", "enter")
-            await wait_for(pilot, lambda: len(screen.chat_messages) == 2 and not screen.chat_busy, timeout=20, what="the reply")
+            await wait_for(
+                pilot, lambda: len(screen.chat_messages) == 2 and not screen.chat_busy, timeout=20, what="the reply"
+            )
             assert [m["role"] for m in screen.chat_messages] == ["user", "assistant"]
             log = fresh_sim.world.log(screen.last_log_id or "")
             assert log is not None and log["source"] == "chat"

@@ -34,8 +34,13 @@ async def test_results_of_my_model_sort_by_each_key_and_filter_doubts(sim: Simul
         names = screen.eval_names
         # default: worst score first, so the failures are on top
         assert _keys(screen) == [r.id for r in sort_results(expected, "score", descending=False, eval_names=names)]
-        for key, sort_key, descending in (("s", "score", True), ("l", "latency", True), ("l", "latency", False),
-                                          ("e", "eval", False), ("t", "time", True)):
+        for key, sort_key, descending in (
+            ("s", "score", True),
+            ("l", "latency", True),
+            ("l", "latency", False),
+            ("e", "eval", False),
+            ("t", "time", True),
+        ):
             await pilot.press(key)
             want = sort_results(expected, sort_key, descending=descending, eval_names=names)  # type: ignore[arg-type]
             assert _keys(screen) == [r.id for r in want], (key, sort_key, descending)
@@ -48,8 +53,9 @@ async def test_results_of_my_model_sort_by_each_key_and_filter_doubts(sim: Simul
         assert f"{len(screen.doubts)} verdicts worth doubting" in summary
 
 
-async def test_one_result_shows_criteria_raw_exchange_and_opens_its_log(sim: SimulatorServer,
-                                                                         client: BlahClient) -> None:
+async def test_one_result_shows_criteria_raw_exchange_and_opens_its_log(
+    sim: SimulatorServer, client: BlahClient
+) -> None:
     results = await client.list_results(sim.person_model_id)
     target = next(r for r in results if isinstance(r.score_details_parsed, dict) and r.log_id)
     details = json.loads(target.score_details or "")
@@ -97,8 +103,13 @@ async def test_plain_text_judgement_is_shown_verbatim(sim: SimulatorServer, clie
 async def test_hostile_result_text_is_inert(sim: SimulatorServer) -> None:
     payload = "".join(text for _name, text in HOSTILE if len(text) < 200)
     hostile = Result(
-        id="res_hostile", eval_id=payload[:80], model_id="[@click=app.quit]x[/]", score=0.9, response=payload,
-        score_details=json.dumps({"reasoning": payload, "criteria": {payload[:40]: 0.5}}), error=payload[:60],
+        id="res_hostile",
+        eval_id=payload[:80],
+        model_id="[@click=app.quit]x[/]",
+        score=0.9,
+        response=payload,
+        score_details=json.dumps({"reasoning": payload, "criteria": {payload[:40]: 0.5}}),
+        error=payload[:60],
         raw_data=payload,
     )
     app = make_app(sim, None)  # offline: shows what it was given, loads nothing

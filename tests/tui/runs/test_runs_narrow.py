@@ -40,19 +40,25 @@ async def bench(server: BlobfishServer, monkeypatch: pytest.MonkeyPatch) -> Asyn
         yield client
 
 
-async def test_progress_stays_whole_at_80_columns(bench: BenchmarkClient, queue: ErrorbarServer,
-                                                  sim: SimulatorServer) -> None:
+async def test_progress_stays_whole_at_80_columns(
+    bench: BenchmarkClient, queue: ErrorbarServer, sim: SimulatorServer
+) -> None:
     blah = BlahClient(sim.base_url, api_key=sim.council_key)
     app = bench_app(bench, blah, model_id=sim.person_model_id)
     app.ctx.errorbar = ErrorbarClient(queue.base_url, api_key=queue.member_key)
     async with app.run_test(size=NARROW) as pilot:
         runs = await on_runs_with_bench(pilot)
-        await wait_for(pilot, lambda: bool(runs.bakeoffs.rows) and bool(runs.runs) and bool(runs.bench.rows),
-                       what="every platform's rows")
+        await wait_for(
+            pilot,
+            lambda: bool(runs.bakeoffs.rows) and bool(runs.runs) and bool(runs.bench.rows),
+            what="every platform's rows",
+        )
         await pilot.pause(0.2)
         table = runs.table
         column = [c.key.value for c in table.ordered_columns].index("progress")
-        lines = [line for line in frame_text(app).splitlines() if re.match(r"^\s+(blah\.dev|Blobfish|errorbar)\s{2,}", line)]
+        lines = [
+            line for line in frame_text(app).splitlines() if re.match(r"^\s+(blah\.dev|Blobfish|errorbar)\s{2,}", line)
+        ]
         assert lines, frame_text(app)
         for n, line in enumerate(lines):
             progress = table.get_row_at(n)[column].plain

@@ -58,8 +58,9 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
     app = make_app(fresh_sim, fresh_client, start_mode="leaderboard")
     rung = _bells(app)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
-                       what="the leaderboard")  # fmt: skip
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded, what="the leaderboard"
+        )
         board = app.screen
         assert isinstance(board, LeaderboardScreen)
         models_before = [r.entry.model_id for r in board.rows]
@@ -96,9 +97,16 @@ async def test_start_a_run_watch_it_land_and_see_the_leaderboard_change(
         def mine_now() -> Standing | None:
             return next((r for r in board.rows if r.entry.model_id == own), None)
 
-        await wait_for(pilot, lambda: (m := mine_now()) is not None and m.history is not None
-                       and m.history.current_run is not None and m.history.current_run.id == run_id,
-                       what="the person's row on the new run")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: (
+                (m := mine_now()) is not None
+                and m.history is not None
+                and m.history.current_run is not None
+                and m.history.current_run.id == run_id
+            ),
+            what="the person's row on the new run",
+        )
         assert sorted(r.entry.model_id for r in board.rows) == sorted(models_before)  # nobody dropped off
         mine = mine_now()
         assert mine is not None and mine.history is not None
@@ -137,15 +145,23 @@ async def test_resume_the_stalled_run_from_the_list_then_409(
         await pilot.press("R")
         await _confirm(pilot, app, "y")
         await wait_for(pilot, lambda: any("resumed" in n for n in notifications(app)), what="the resume")
-        await wait_for(pilot, lambda: fresh_sim.world.runs[stalled["id"]]["status"] == "completed", timeout=20,
-                       what="the resumed run to complete")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: fresh_sim.world.runs[stalled["id"]]["status"] == "completed",
+            timeout=20,
+            what="the resumed run to complete",
+        )
         screen.action_refresh()
-        await wait_for(pilot, lambda: screen.current_run() is not None and screen.current_run().status == "completed",
-                       what="the list to show it completed")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: screen.current_run() is not None and screen.current_run().status == "completed",
+            what="the list to show it completed",
+        )
         await pilot.press("R")
         await _confirm(pilot, app, "y")
-        await wait_for(pilot, lambda: any("not stalled or failed" in n for n in notifications(app)),
-                       what="the 409 explained")  # fmt: skip
+        await wait_for(
+            pilot, lambda: any("not stalled or failed" in n for n in notifications(app)), what="the 409 explained"
+        )
         assert screen.writer.sent == 2
 
 
@@ -169,8 +185,11 @@ async def _stall_resume_cancel(server: SimulatorServer, client: BlahClient) -> N
         assert isinstance(watch, RunWatchScreen)
         await wait_for(pilot, lambda: watch.run is not None and watch.run.status == "running", what="running")
         sim_runs.stall_run(server.world, run_id)
-        await wait_for(pilot, lambda: (run_id, "stalled") in [(r, s) for r, s, _ in notifier_for(app).announced],
-                       what="the stall announced")  # fmt: skip
+        await wait_for(
+            pilot,
+            lambda: (run_id, "stalled") in [(r, s) for r, s, _ in notifier_for(app).announced],
+            what="the stall announced",
+        )
         assert rung == [1]
         assert "stalled part-way" in notifications(app)[-1]
 
@@ -188,13 +207,17 @@ async def _stall_resume_cancel(server: SimulatorServer, client: BlahClient) -> N
         await pilot.press("r")
         await pilot.pause()
         said = [n for n in notifications(app) if "cancelled" in n]
-        assert len(said) == 1 and said[0] in (f"Run {run_id} cancelled.", f"Run {run_id} cancelled ({done} of 228 items).")
+        assert len(said) == 1 and said[0] in (
+            f"Run {run_id} cancelled.",
+            f"Run {run_id} cancelled ({done} of 228 items).",
+        )
         assert f"Run {run_id} resumed." in notifications(app)
 
         await pilot.press("c")
         await _confirm(pilot, app, "y")
-        await wait_for(pilot, lambda: any("nothing to cancel" in n for n in notifications(app)),
-                       what="the 409 explained")  # fmt: skip
+        await wait_for(
+            pilot, lambda: any("nothing to cancel" in n for n in notifications(app)), what="the 409 explained"
+        )
         assert watch.writer.sent == 3
 
 
@@ -225,16 +248,18 @@ async def test_a_timed_out_start_is_checked_never_resent(
             await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen), what="the watch screen")
             assert len(set(fresh_sim.world.runs) - runs_before) == 1
         else:
-            await wait_for(pilot, lambda: any("Outcome unknown" in n for n in notifications(app)),
-                           timeout=20, what="outcome unknown")  # fmt: skip
+            await wait_for(
+                pilot,
+                lambda: any("Outcome unknown" in n for n in notifications(app)),
+                timeout=20,
+                what="outcome unknown",
+            )
             assert set(fresh_sim.world.runs) == runs_before
             assert isinstance(app.screen, RunsScreen)
         assert len(calls) == 1
 
 
-async def test_watch_survives_errors_and_recovers(
-    fresh_sim: SimulatorServer, fresh_client: BlahClient
-) -> None:
+async def test_watch_survives_errors_and_recovers(fresh_sim: SimulatorServer, fresh_client: BlahClient) -> None:
     started = await fresh_client.start_run([fresh_sim.person_model_id])
     assert started.run is not None
     app = make_app(fresh_sim, fresh_client)

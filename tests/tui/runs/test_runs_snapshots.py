@@ -32,8 +32,9 @@ def frozen_sim() -> Iterator[SimulatorServer]:
         yield server
 
 
-def _snap(snap_compare: Any, server: SimulatorServer, start_mode: str,
-          ready: Callable[[BlahApp, Pilot[Any]], Any]) -> bool:
+def _snap(
+    snap_compare: Any, server: SimulatorServer, start_mode: str, ready: Callable[[BlahApp, Pilot[Any]], Any]
+) -> bool:
     client = BlahClient(server.base_url, api_key=server.council_key)
     app = make_app(server, client, start_mode=start_mode)
 
@@ -86,7 +87,8 @@ def test_result_detail_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) 
 
 def test_leaderboard_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -> None:
     async def ready(app: BlahApp, pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded,
-                       what="leaderboard")  # fmt: skip
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, LeaderboardScreen) and app.screen.loaded, what="leaderboard"
+        )
 
     assert _snap(snap_compare, frozen_sim, "leaderboard", ready)

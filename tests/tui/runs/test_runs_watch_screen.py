@@ -36,8 +36,9 @@ async def test_a_run_with_no_results_yet_then_landing_keeps_the_mean_column_in_v
             assert isinstance(runs_screen, RunsScreen)
             runs_screen.table.focus()
             await pilot.press("g", "enter")  # the newest run is the first row
-            await wait_for(pilot, lambda: isinstance(app.screen, RunWatchScreen) and app.screen.polls > 0,
-                           what="the watch screen")  # fmt: skip
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, RunWatchScreen) and app.screen.polls > 0, what="the watch screen"
+            )
             watch = app.screen
             assert isinstance(watch, RunWatchScreen) and watch.run_id == run_id
             assert "the platform returned no results for this run yet" in screen_text(app)

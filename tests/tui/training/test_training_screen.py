@@ -50,8 +50,11 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             builder.query_one("#tb-prompts", OptionList).highlighted = 0
             await wait_for(pilot, lambda: builder.current == 0, what="first prompt shown in the editor")
             builder.query_one("#tb-reply", TextArea).load_text("Paris is the capital of France.")
-            await wait_for(pilot, lambda: builder.replies.get(first.log_id) == "Paris is the capital of France.",
-                           what="reply recorded")
+            await wait_for(
+                pilot,
+                lambda: builder.replies.get(first.log_id) == "Paris is the capital of France.",
+                what="reply recorded",
+            )
             builder.query_one("#tb-leave-out", Checkbox).value = True
             builder.query_one("#tb-name", Input).value = "fixes from the tui"
             await wait_for(pilot, lambda: "1 examples (1 answered" in text_of(builder, "#tb-summary"), what="summary")
@@ -64,11 +67,16 @@ async def test_built_set_lands_on_the_platform(fresh_sim: SimulatorServer) -> No
             uploaded = builder.build().data
             assert "listed on the platform" in text_of(builder, "#tb-result")
             stored = fresh_sim.world.training_sets[builder.upload.uploaded_id]
-            assert stored["status"] == "ready" and stored["example_count"] == 1 and stored["name"] == "fixes from the tui"
+            assert (
+                stored["status"] == "ready" and stored["example_count"] == 1 and stored["name"] == "fixes from the tui"
+            )
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, TrainingSetsScreen), what="back to the list")
-            await wait_for(pilot, lambda: {s.id for s in sets_screen.sets} - before == {builder.upload.uploaded_id},
-                           what="new set listed after a refresh")
+            await wait_for(
+                pilot,
+                lambda: {s.id for s in sets_screen.sets} - before == {builder.upload.uploaded_id},
+                what="new set listed after a refresh",
+            )
             listed = next(s for s in sets_screen.sets if s.id == builder.upload.uploaded_id)
             assert listed.example_count == 1 and listed.status == "ready"
     # What was uploaded: the prompt's turns verbatim and the reply written in the editor.
@@ -95,7 +103,9 @@ async def test_empty_replies_are_asked_about_and_no_means_nothing_sent(fresh_sim
             assert builder.upload.sent == 0 and len(fresh_sim.world.training_sets) == count
 
 
-async def test_oversize_set_is_refused_before_sending(fresh_sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_oversize_set_is_refused_before_sending(
+    fresh_sim: SimulatorServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     real = sim_training.request_upload
 
     def small_ticket(*args: Any, **kwargs: Any) -> dict[str, Any]:

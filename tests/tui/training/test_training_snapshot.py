@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from simulator.server import SimulatorServer
 from tests.support.chatroom import SIZE, close_client, snapshot_app, wait_for
-from tui.screens.training.screen import TrainingSetsScreen
 from tui.screens.training.build import TrainingBuildScreen
+from tui.screens.training.screen import TrainingSetsScreen
 
 
 async def _list(pilot: Pilot[Any]) -> TrainingSetsScreen:
@@ -42,8 +41,12 @@ def test_training_builder_snapshot(snap_compare: Any, frozen_sim: SimulatorServe
     async def run_before(pilot: Pilot[Any]) -> None:
         await _list(pilot)
         await pilot.press("b")
-        await wait_for(pilot, lambda: isinstance(app.screen, TrainingBuildScreen) and bool(app.screen.examples),
-                       timeout=30, what="suggestions")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, TrainingBuildScreen) and bool(app.screen.examples),
+            timeout=30,
+            what="suggestions",
+        )
         builder = app.screen
         assert isinstance(builder, TrainingBuildScreen)
         await wait_for(pilot, lambda: builder.current == 0, what="first prompt in the editor")

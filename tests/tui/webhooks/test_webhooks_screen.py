@@ -67,12 +67,19 @@ async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(
             started = await client.start_run([fresh_sim.person_model_id])
             run_id = started.run.id if started.run else None
             assert run_id is not None
-            await wait_for(pilot, lambda: any(d.run_id == run_id for d in session.deliveries),
-                           timeout=30, what="run.completed delivered")
+            await wait_for(
+                pilot,
+                lambda: any(d.run_id == run_id for d in session.deliveries),
+                timeout=30,
+                what="run.completed delivered",
+            )
             assert any(run_id in n and "completed" in n and "webhook" in n for n in notifications.messages(app))
             # The Runs screen (not polling: nothing was active when it loaded) refreshed at once.
-            await wait_for(pilot, lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
-                           what="runs list refreshed by the webhook")
+            await wait_for(
+                pilot,
+                lambda: any(r.id == run_id and r.status == "completed" for r in runs_screen.runs),
+                what="runs list refreshed by the webhook",
+            )
             assert "run.completed" in str(screen.query_one("#wh-received").get_row_at(0))
             assert "this app listens here" in str(screen.query_one("#wh-table").get_row_at(0))
 
@@ -84,8 +91,9 @@ async def test_run_completed_reaches_the_app_refreshes_runs_and_stop_removes_it(
             assert fresh_sim.world.webhooks == {}
 
 
-async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorServer,
-                                                           notifications: NotificationLog) -> None:
+async def test_forged_delivery_is_refused_and_not_notified(
+    fresh_sim: SimulatorServer, notifications: NotificationLog
+) -> None:
     async with BlahClient(fresh_sim.base_url, api_key=fresh_sim.council_key) as client:
         app = make_app(fresh_sim, client, start_mode="webhooks")
         async with app.run_test(size=SIZE) as pilot:
@@ -97,8 +105,11 @@ async def test_forged_delivery_is_refused_and_not_notified(fresh_sim: SimulatorS
             forged = await client.create_webhook(session.url, ["chatroom.message"], secret="not-the-apps-secret")
             before = len(notifications.messages(app))
             await client.post_chatroom("ping")
-            await wait_for(pilot, lambda: any(d["webhook_id"] == forged.id for d in fresh_sim.world.deliveries),
-                           what="forged delivery attempted")
+            await wait_for(
+                pilot,
+                lambda: any(d["webhook_id"] == forged.id for d in fresh_sim.world.deliveries),
+                what="forged delivery attempted",
+            )
             await pilot.pause(0.3)  # the models' replies are chatroom messages too
             attempts = [d for d in fresh_sim.world.deliveries if d["webhook_id"] == forged.id]
             assert attempts and all(d["status_code"] == 401 for d in attempts)
@@ -122,8 +133,11 @@ async def test_without_a_key_the_list_says_so(fresh_sim: SimulatorServer) -> Non
             await pilot.press("l")
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="confirmation")
             await pilot.press("y")
-            await wait_for(pilot, lambda: "needs an API key" in str(screen.query_one("#wh-message").render()),
-                           what="the write refused before sending")
+            await wait_for(
+                pilot,
+                lambda: "needs an API key" in str(screen.query_one("#wh-message").render()),
+                what="the write refused before sending",
+            )
             assert not listener_for(app).listening and fresh_sim.world.webhooks == {}
 
 
@@ -165,4 +179,6 @@ def test_new_areas_are_in_the_palette_without_a_number_key() -> None:
     names = {"webhooks", "training", "lens"}
     assert names <= set(BlahApp.MODES)
     keys = {b.key for b in BlahApp.BINDINGS if not isinstance(b, tuple) and b.id and b.id.startswith("mode.")}
-    assert "" not in keys and all(f"mode.{n}" not in {b.id for b in BlahApp.BINDINGS if not isinstance(b, tuple)} for n in names)
+    assert "" not in keys and all(
+        f"mode.{n}" not in {b.id for b in BlahApp.BINDINGS if not isinstance(b, tuple)} for n in names
+    )

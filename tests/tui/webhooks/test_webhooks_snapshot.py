@@ -12,8 +12,8 @@ from textual.widgets import Input
 from simulator.server import SimulatorServer
 from tests.support import sim_http
 from tests.support.chatroom import FROZEN_MS, SIZE, close_client, snapshot_app, start_frozen_sim, wait_for
-from tui.screens.webhooks.screen import WebhooksScreen
 from tui.screens.webhooks.form import WebhookFormScreen
+from tui.screens.webhooks.screen import WebhooksScreen
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,12 @@ def frozen_sim() -> Iterator[SimulatorServer]:
         ("https://hooks.example.net/blah", ["run.completed"]),
         ("http://127.0.0.1:9/[bold]not-markup[/]", ["run.failed", "run.stalled", "chatroom.message"]),
     ):
-        response = sim_http.post(f"{server.base_url}/api/v1/webhooks", json={"url": url, "event_types": events},
-                              headers=headers, trust_env=False)
+        response = sim_http.post(
+            f"{server.base_url}/api/v1/webhooks",
+            json={"url": url, "event_types": events},
+            headers=headers,
+            trust_env=False,
+        )
         response.raise_for_status()
     try:
         yield server
@@ -37,8 +41,9 @@ def frozen_sim() -> Iterator[SimulatorServer]:
 
 async def _loaded(pilot: Pilot[Any]) -> WebhooksScreen:
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, WebhooksScreen) and len(app.screen.webhooks) == 2,
-                   what="webhooks listed")
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, WebhooksScreen) and len(app.screen.webhooks) == 2, what="webhooks listed"
+    )
     screen = app.screen
     assert isinstance(screen, WebhooksScreen)
     return screen
@@ -63,8 +68,11 @@ def test_webhook_form_snapshot(snap_compare: Any, frozen_sim: SimulatorServer) -
     async def run_before(pilot: Pilot[Any]) -> None:
         await _loaded(pilot)
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, WebhookFormScreen) and bool(app.screen.query("#wf-url")),
-                       what="the form built")  # pushed is not yet composed on a busy machine
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, WebhookFormScreen) and bool(app.screen.query("#wf-url")),
+            what="the form built",
+        )  # pushed is not yet composed on a busy machine
         form = app.screen
         url = form.query_one("#wf-url", Input)
         url.value = "ftp://example.net"

@@ -73,8 +73,15 @@ class BundleScreen(BlahScreen):
         text.append(one(report.summary(), 300), style=verdict_style)
         self.query_one("#bundle-summary", Static).update(text)
         table = self.query_one("#bundle-rows", KeyTable)
-        table.set_columns((("Check", "status"), ("Figure", "what"), ("Bundle", "stated"),
-                           ("Recomputed", "recomputed"), ("Why", "detail")))
+        table.set_columns(
+            (
+                ("Check", "status"),
+                ("Figure", "what"),
+                ("Bundle", "stated"),
+                ("Recomputed", "recomputed"),
+                ("Why", "detail"),
+            )
+        )
         for index, row in enumerate(report.rows):
             table.add_row(*_cells(row), key=str(index))
 
@@ -90,5 +97,10 @@ def _cells(row: Recheck) -> tuple[Text, Text, Text, Text, Text]:
         return str(value)
 
     status = Text(f" {_WORD[row.status]} ", style=_STYLE[row.status])
-    return (status, cell(row.what, max_len=48), cell(shown(row.stated), max_len=24),
-            cell(shown(row.recomputed), max_len=24), cell(row.detail, max_len=90))
+    return (
+        status,
+        cell(row.what, max_len=48),
+        cell(shown(row.stated), max_len=24),
+        cell(shown(row.recomputed), max_len=24),
+        cell(row.detail, max_len=90),
+    )

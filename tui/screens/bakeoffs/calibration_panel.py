@@ -49,8 +49,10 @@ def verdict_block(verdict: Verdict) -> Text:
 
 def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None) -> Text:
     text = Text("Calibration (your pair labels against the judge)", style="bold")
-    text.append(f"\n  labelled pairs {panel.labelled} · counted {panel.counted or 0} · agreement "
-                f"{rate_text(panel.agreement)} · kappa {rate_text(panel.kappa)} · ")
+    text.append(
+        f"\n  labelled pairs {panel.labelled} · counted {panel.counted or 0} · agreement "
+        f"{rate_text(panel.agreement)} · kappa {rate_text(panel.kappa)} · "
+    )
     if panel.usable:
         text.append("usable", style="green")
     else:
@@ -69,11 +71,17 @@ def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None
     text.append(f"\n  {labels_needed_sentence(panel)}", style="italic")
     if recount is not None and panel.labelled:
         if recount.matches(panel):
-            text.append(f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
-                        f"kappa {rate_text(recount.kappa)}: same as the queue's", style="dim")
+            text.append(
+                f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                f"kappa {rate_text(recount.kappa)}: same as the queue's",
+                style="dim",
+            )
         else:
-            text.append(f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
-                        f"kappa {rate_text(recount.kappa)}: NOT what the queue says", style="bold red")
+            text.append(
+                f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                f"kappa {rate_text(recount.kappa)}: NOT what the queue says",
+                style="bold red",
+            )
     text.append(f"\n  on a sample row: {LABEL_KEYS}", style="dim")
     return text
 
@@ -97,7 +105,11 @@ class CritiqueDialog(DialogScreen["tuple[str, str] | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="critique-dialog", classes="dialog-box"):
-            yield Static(Text(f"Your verdict on {one_line(self._what, 80)}, with why"), id="critique-title", classes="dialog-title")
+            yield Static(
+                Text(f"Your verdict on {one_line(self._what, 80)}, with why"),
+                id="critique-title",
+                classes="dialog-title",
+            )
             yield Input(placeholder="why (at most 2000 characters)", max_length=2000, id="critique-text")
             with Horizontal(id="critique-buttons"):
                 yield Button(Text("Candidate better"), id="critique-candidate", variant="primary")

@@ -38,8 +38,10 @@ def clusters_block(answer: FailureClusters) -> Text:
         if row.criterion_id != current:
             current = row.criterion_id
             text.append(f"\n\n{one_line(row.criterion_name or row.criterion_id or DASH, 60)}", style="bold")
-            text.append(f" ({one_line(row.criterion_id or DASH, 40)}) · "
-                        f"{row.failures if row.failures is not None else DASH} failures")
+            text.append(
+                f" ({one_line(row.criterion_id or DASH, 40)}) · "
+                f"{row.failures if row.failures is not None else DASH} failures"
+            )
         if row.name is None:
             text.append(f"\n  {one_line(row.note or DASH, 200)}", style="dim")
             continue

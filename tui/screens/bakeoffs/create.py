@@ -28,7 +28,9 @@ class BakeoffCreate(SendOnce):
     def __init__(self, screen: BlahScreen, *, client: Callable[[], Any], reload: Callable[[], None]) -> None:
         """``client``: the errorbar client (None: not configured); ``reload``: read the list
         again at the normal pace."""
-        super().__init__(screen, group="runs.bakeoff.new", busy_note="A new bake-off is already being asked for or sent.")
+        super().__init__(
+            screen, group="runs.bakeoff.new", busy_note="A new bake-off is already being asked for or sent."
+        )
         self.screen = screen
         self._client = client
         self._reload = reload
@@ -55,8 +57,9 @@ class BakeoffCreate(SendOnce):
                 return
             chosen = dialog.chosen_criterion()
             text = confirm_text(request, chosen, dialog.runs)
-            if not await self.confirm("Queue this bake-off?", text, label="Queue bake-off",
-                                      dialog_type=WideConfirmScreen):
+            if not await self.confirm(
+                "Queue this bake-off?", text, label="Queue bake-off", dialog_type=WideConfirmScreen
+            ):
                 return
             try:  # a lost answer is settled by the client (it looks for the run in the list)
                 created = await self.send(partial(client.create_run, request.body()))
@@ -65,12 +68,20 @@ class BakeoffCreate(SendOnce):
                 judge = (chosen.tpr, chosen.tnr) if chosen is not None else (None, None)
                 refusal = create_refusal(error, request, judge) if error.status in (400, 412) else None
                 if refusal is None or refusal.field is None:
-                    self.screen.notify(f"The bake-off was not queued: {describe_error(error)}", severity="error",
-                                       markup=False, timeout=15)
+                    self.screen.notify(
+                        f"The bake-off was not queued: {describe_error(error)}",
+                        severity="error",
+                        markup=False,
+                        timeout=15,
+                    )
                     return
                 # said on its field; the person changes it and confirms again (nothing is resent by itself)
-                dialog = BakeoffNewScreen(initial=request, field_error=Problem(refusal.field, refusal.sentence),
-                                          runs=dialog.runs, criteria=dialog.criteria)
+                dialog = BakeoffNewScreen(
+                    initial=request,
+                    field_error=Problem(refusal.field, refusal.sentence),
+                    runs=dialog.runs,
+                    criteria=dialog.criteria,
+                )
         self.release()  # the answer is in: what follows is reading and showing it
         run = created.run
         follow_bakeoff(app, run.id)

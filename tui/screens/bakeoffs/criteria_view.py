@@ -102,7 +102,9 @@ class CriteriaScreen(BlahScreen):
     def on_mount(self) -> None:
         self.load()
 
-    @platform_work("errorbar", exclusive=True, group="criteria.list", offline=("criteria-caption", "errorbar is not configured"))
+    @platform_work(
+        "errorbar", exclusive=True, group="criteria.list", offline=("criteria-caption", "errorbar is not configured")
+    )
     async def load(self, client: ErrorbarClient) -> None:
         caption = self.query_one("#criteria-caption", Static)
         try:
@@ -113,18 +115,39 @@ class CriteriaScreen(BlahScreen):
         caption.update(Text(f"{len(self.criteria)} criteria · the queue's trust, and the app's own reading"))
         table = self.query_one("#criteria-table", KeyTable)
         keep = table.current_key
-        table.set_columns((("Criterion", "name"), ("Reading", "reading"), ("Trust", "trust"), ("TPR", "tpr"),
-                           ("TNR", "tnr"), ("Kappa", "kappa"), ("Labels", "labels"), ("Drift", "drift")))
+        table.set_columns(
+            (
+                ("Criterion", "name"),
+                ("Reading", "reading"),
+                ("Trust", "trust"),
+                ("TPR", "tpr"),
+                ("TNR", "tnr"),
+                ("Kappa", "kappa"),
+                ("Labels", "labels"),
+                ("Drift", "drift"),
+            )
+        )
         for criterion in self.criteria:
             row = criterion_row(criterion)
-            reading = Text("says nothing" if row.reading and "says nothing" in row.reading else
-                           ("unmeasured" if row.reading else "usable"),
-                           style="bold red" if row.reading and "says nothing" in row.reading else
-                           ("yellow" if row.reading else "green"))
-            table.add_row(one_line(row.name or row.id, 28), reading, one_line(row.trust or DASH, 14),
-                          _rate(row.tpr) + _ci(row.tpr_ci), _rate(row.tnr) + _ci(row.tnr_ci), _rate(row.kappa),
-                          str(row.labels) if row.labels is not None else DASH, one_line(row.drift, 24),
-                          key=criterion.id)
+            reading = Text(
+                "says nothing"
+                if row.reading and "says nothing" in row.reading
+                else ("unmeasured" if row.reading else "usable"),
+                style="bold red"
+                if row.reading and "says nothing" in row.reading
+                else ("yellow" if row.reading else "green"),
+            )
+            table.add_row(
+                one_line(row.name or row.id, 28),
+                reading,
+                one_line(row.trust or DASH, 14),
+                _rate(row.tpr) + _ci(row.tpr_ci),
+                _rate(row.tnr) + _ci(row.tnr_ci),
+                _rate(row.kappa),
+                str(row.labels) if row.labels is not None else DASH,
+                one_line(row.drift, 24),
+                key=criterion.id,
+            )
         if self.criteria:
             shown = keep if keep is not None and any(c.id == keep for c in self.criteria) else self.criteria[0].id
             table.move_to_key(shown)
@@ -148,8 +171,9 @@ class CriteriaScreen(BlahScreen):
         self.draw(criterion)
 
     def draw(self, criterion: assumed.Criterion) -> None:
-        self.detail_text = criterion_detail(criterion_row(criterion), self.reports.get(criterion.id),
-                                            self.states.get(criterion.id))
+        self.detail_text = criterion_detail(
+            criterion_row(criterion), self.reports.get(criterion.id), self.states.get(criterion.id)
+        )
         self.query_one("#criteria-detail", Static).update(self.detail_text)
 
     @platform_work("errorbar", group="criteria.report")
@@ -158,8 +182,11 @@ class CriteriaScreen(BlahScreen):
             self.reports[criterion_id] = await client.alignment(criterion_id)
         except BlahError as error:
             judged = in_progress(error)
-            self.states[criterion_id] = (f"alignment in progress: {judged} labels judged so far" if judged is not None
-                                         else f"no alignment report: {describe_error(error)}")
+            self.states[criterion_id] = (
+                f"alignment in progress: {judged} labels judged so far"
+                if judged is not None
+                else f"no alignment report: {describe_error(error)}"
+            )
         self._redraw(criterion_id)
 
     def _redraw(self, criterion_id: str) -> None:
@@ -176,8 +203,9 @@ class CriteriaScreen(BlahScreen):
         criterion = self._current()
         if criterion is None or self.ctx.errorbar is None:
             return
-        write = self._aligns.setdefault(criterion.id, SendOnce(
-            self, group="criteria.align", busy_note=f"{criterion.id} is already being aligned"))
+        write = self._aligns.setdefault(
+            criterion.id, SendOnce(self, group="criteria.align", busy_note=f"{criterion.id} is already being aligned")
+        )
         write.start(lambda: self._align_flow(write, criterion))
 
     async def _align_flow(self, write: SendOnce, criterion: assumed.Criterion) -> None:
@@ -196,10 +224,10 @@ class CriteriaScreen(BlahScreen):
             self._redraw(criterion_id)
 
         try:
-            report = await align_and_wait(client, criterion_id, sleep=self._sleep, on_progress=progress,
-                                          interval=POLL_S)
-            self.criteria = [await client.criterion(criterion_id) if c.id == criterion_id else c
-                             for c in self.criteria]
+            report = await align_and_wait(
+                client, criterion_id, sleep=self._sleep, on_progress=progress, interval=POLL_S
+            )
+            self.criteria = [await client.criterion(criterion_id) if c.id == criterion_id else c for c in self.criteria]
         except (BlahError, TimeoutError) as error:
             message = describe_error(error) if isinstance(error, BlahError) else str(error)
             self.notify(f"align {criterion_id}: {message}", severity="error", markup=False)

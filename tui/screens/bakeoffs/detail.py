@@ -36,7 +36,14 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
 __all__ = [
-    "BakeoffDetail", "assertions_block", "candidate_block", "comparison_block", "criterion_block", "gate_block", "interval_axis", "wtl_bar",
+    "BakeoffDetail",
+    "assertions_block",
+    "candidate_block",
+    "comparison_block",
+    "criterion_block",
+    "gate_block",
+    "interval_axis",
+    "wtl_bar",
 ]
 
 AXIS = 25
@@ -57,8 +64,9 @@ def wtl_bar(wins: int | None, ties: int | None, losses: int | None, width: int =
     return bar
 
 
-def interval_axis(rate: float | None, ci: tuple[float, float] | None, width: int = AXIS,
-                  line: float | None = 0.5) -> Text:
+def interval_axis(
+    rate: float | None, ci: tuple[float, float] | None, width: int = AXIS, line: float | None = 0.5
+) -> Text:
     """0..1 on ``width`` cells: ━ across the interval, ● at the rate, │ at ``line`` (50%)."""
     cells = ["·"] * width
 
@@ -102,20 +110,26 @@ def candidate_block(row: CandidateRow, cap_line: str | None) -> Text:
     text.append(f" win rate {_rate(row.win_rate)} {_ci(row.ci)} · {win_verdict(row.ci)}\n  ")
     unreportable = DASH if row.unreportable is None else ("yes" if row.unreportable else "no")
     savings = DASH if row.savings_pct is None else f"{row.savings_pct:+.1f}%"
-    text.append(f"failed {_count(row.failed)} · unreportable {unreportable} · truncated {_count(row.truncated)} · "
-                f"latency {format_latency(row.latency_ms)} · cost {_money(row.cost_micros)} · savings {savings}")
-    missing = [name for name, value in (("latency", row.latency_ms), ("cost", row.cost_micros),
-                                        ("savings", row.savings_pct)) if value is None]
+    text.append(
+        f"failed {_count(row.failed)} · unreportable {unreportable} · truncated {_count(row.truncated)} · "
+        f"latency {format_latency(row.latency_ms)} · cost {_money(row.cost_micros)} · savings {savings}"
+    )
+    missing = [
+        name
+        for name, value in (("latency", row.latency_ms), ("cost", row.cost_micros), ("savings", row.savings_pct))
+        if value is None
+    ]
     if missing:
         text.append(f" ({', '.join(missing)}: {MISSING})", style="dim")
     text.append("\n  ")
     if row.disagreement is None or row.position_bias is None:
-        text.append(f"orderings disagreed: {DASH} · position bias: {DASH} (the pairwise sheet: {MISSING})",
-                    style="dim")
+        text.append(f"orderings disagreed: {DASH} · position bias: {DASH} (the pairwise sheet: {MISSING})", style="dim")
     else:
-        text.append(f"the two orderings disagreed on {row.disagreement * 100:.0f}% of pairs "
-                    f"({row.disagreeing_pairs} of {row.read_pairs}) · position bias {row.position_bias:+.1f} points "
-                    "(picks of the first shown minus the second)")
+        text.append(
+            f"the two orderings disagreed on {row.disagreement * 100:.0f}% of pairs "
+            f"({row.disagreeing_pairs} of {row.read_pairs}) · position bias {row.position_bias:+.1f} points "
+            "(picks of the first shown minus the second)"
+        )
     if cap_line:
         text.append("\n  ")
         text.append(one_line(cap_line, 120), style="italic")
@@ -127,16 +141,22 @@ def criterion_block(rows: Sequence[CriterionRow], judge: JudgeFigures | None) ->
     if judge is None:
         text.append(f"frozen judge: {MISSING}", style="dim")
     else:
-        text.append(f"frozen judge {one_line(judge.name or DASH, 40)}: TPR {_rate(judge.tpr)} · "
-                    f"TNR {_rate(judge.tnr)} · kappa {_rate(judge.kappa)}")
+        text.append(
+            f"frozen judge {one_line(judge.name or DASH, 40)}: TPR {_rate(judge.tpr)} · "
+            f"TNR {_rate(judge.tnr)} · kappa {_rate(judge.kappa)}"
+        )
     for row in rows:
         text.append("\n")
         text.append(one_line(row.model, 40), style="bold")
-        text.append(f"  pass {_count(row.judged_pass)} · fail {_count(row.judged_fail)} · unparsed "
-                    f"{_count(row.unparsed)} · truncated {_count(row.truncated)}\n  ")
+        text.append(
+            f"  pass {_count(row.judged_pass)} · fail {_count(row.judged_fail)} · unparsed "
+            f"{_count(row.unparsed)} · truncated {_count(row.truncated)}\n  "
+        )
         text.append_text(_both_axis(row))
-        text.append(f" observed ○ {_rate(row.observed)} {_ci(row.observed_ci)} · corrected ● "
-                    f"{_rate(row.corrected)} {_ci(row.corrected_ci)}\n  correction: {row.correction}")
+        text.append(
+            f" observed ○ {_rate(row.observed)} {_ci(row.observed_ci)} · corrected ● "
+            f"{_rate(row.corrected)} {_ci(row.corrected_ci)}\n  correction: {row.correction}"
+        )
     return text
 
 
@@ -158,16 +178,19 @@ def _both_axis(row: CriterionRow, width: int = AXIS) -> Text:
     return Text("0[" + "".join(cells) + "]1")
 
 
-def gate_block(headline: str, lines: Sequence[GateLine], threshold: float, what: str = "win rate",
-               others: str = "") -> Text:
+def gate_block(
+    headline: str, lines: Sequence[GateLine], threshold: float, what: str = "win rate", others: str = ""
+) -> Text:
     """The queue's gate: each check it returned (win rate, pass rate, assertion pass rate,
     noninferiority) with what it required, what it found and its note."""
     text = Text(f"Gate (min {what} {threshold:.2f}; t changes it{' · ' + others if others else ''}): ", style="bold")
     text.append(one_line(headline, 200), style="green" if headline.startswith("gate PASS") else "red")
     for line in lines:
-        text.append(f"\n  {'pass' if line.passed else 'FAIL'}  {one_line(line.kind or line.check, 24)} "
-                    f"{one_line(line.model, 32)}: {line.required_word} {line.required} · {line.actual_word} "
-                    f"{line.lower_bound}")
+        text.append(
+            f"\n  {'pass' if line.passed else 'FAIL'}  {one_line(line.kind or line.check, 24)} "
+            f"{one_line(line.model, 32)}: {line.required_word} {line.required} · {line.actual_word} "
+            f"{line.lower_bound}"
+        )
         if line.note:
             text.append(f" · {one_line(line.note, 160)}", style="dim")
     return text
@@ -179,13 +202,17 @@ def assertions_block(rows: Sequence[AssertionRow], configured: int, sent: bool =
     text = Text("Assertions", style="bold")
     text.append(" (deterministic, checked on every answer; free)")
     if not rows:
-        said = ("the queue's results for them are in a shape this app does not read (bakeoff show prints them)"
-                if sent else "the queue sent no results for them")
+        said = (
+            "the queue's results for them are in a shape this app does not read (bakeoff show prints them)"
+            if sent
+            else "the queue sent no results for them"
+        )
         text.append(f"\n  {configured} configured; {said}", style="dim")
     for row in rows:
         rate = DASH if row.pass_rate is None else f"{row.pass_rate * 100:.0f}%"
-        text.append(f"\n  {one_line(row.model, 32)}: all passed {_count(row.passed_all)}/{_count(row.answers)} "
-                    f"({rate})")
+        text.append(
+            f"\n  {one_line(row.model, 32)}: all passed {_count(row.passed_all)}/{_count(row.answers)} ({rate})"
+        )
         parts = [f"{one_line(name, 48)} {_count(passed)}/{_count(row.answers)}" for name, passed in row.per_assertion]
         if parts:
             text.append(" · " + " · ".join(parts), style="dim")
@@ -202,8 +229,11 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
     for label, side in (("before", a), ("after", b)):
         name, created = side.get("name"), side.get("created_at")
         if name or created:
-            text.append(f"\n  {label}: {one_line(str(name or DASH), 60)}"
-                        f"{f' · created {one_line(str(created), 30)}' if created else ''}", style="dim")
+            text.append(
+                f"\n  {label}: {one_line(str(name or DASH), 60)}"
+                f"{f' · created {one_line(str(created), 30)}' if created else ''}",
+                style="dim",
+            )
     if not comparison.rows:
         text.append("\n  no arm is in both runs")
     for row in comparison.rows:
@@ -211,9 +241,11 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
         after = row.b.rate if row.b else None
         delta = DASH if row.delta is None else f"{row.delta:+.3f}"
         word = DASH if row.significant is None else ("changed" if row.significant else "no detectable change")
-        text.append(f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
-                    f"{_rate(before)} → {_rate(after)} · after − before {delta} "
-                    f"{_ci(row.delta_ci or None)} · {word}")
+        text.append(
+            f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
+            f"{_rate(before)} → {_rate(after)} · after − before {delta} "
+            f"{_ci(row.delta_ci or None)} · {word}"
+        )
     for which in ("a", "b"):
         keys = (comparison.unmatched or {}).get(which) or []
         if keys:
@@ -224,9 +256,18 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
 class BakeoffDetail(Static):
     """The highlighted run as the platform sent it, its gate, and a comparison when one is asked."""
 
-    def show(self, run: assumed.Run, *, progress: RunProgress, gate: tuple[int, Any] | None, threshold: float,
-             samples: Sequence[SampleRow], pairwise: Any, comparison: assumed.Comparison | None,
-             before_id: str | None) -> Text:
+    def show(
+        self,
+        run: assumed.Run,
+        *,
+        progress: RunProgress,
+        gate: tuple[int, Any] | None,
+        threshold: float,
+        samples: Sequence[SampleRow],
+        pairwise: Any,
+        comparison: assumed.Comparison | None,
+        before_id: str | None,
+    ) -> Text:
         """Draw ``run`` (``gate``: the queue's status code and verdict; ``samples``: the loaded
         samples, for the cap sentence) and return the text drawn."""
         text = Text(f"{one_line(run.id, 30)} · ", style="bold")
@@ -234,14 +275,20 @@ class BakeoffDetail(Static):
         text.append(f"\n{progress.describe(run.status, run.progress_ratio)}")
         if run.error:
             text.append(f" · {one_line(run.error, 200)}", style="red")
-        text.append(f"\nbaseline {one_line(run.baseline_model or DASH, 40)} · judge "
-                    f"{one_line(run.judge_model or DASH, 40)} · "
-                    f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
-                    f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens")
+        text.append(
+            f"\nbaseline {one_line(run.baseline_model or DASH, 40)} · judge "
+            f"{one_line(run.judge_model or DASH, 40)} · "
+            f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
+            f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens"
+        )
         text.append(f"\n{one_line(population_text(run), 200)}", style="dim")
         if run.status != "DONE":
-            text.append("\n\nno results yet: they come when the run is DONE" if not run.terminal
-                        else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}", style="dim")
+            text.append(
+                "\n\nno results yet: they come when the run is DONE"
+                if not run.terminal
+                else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}",
+                style="dim",
+            )
         elif run.eval_kind == "criterion":
             text.append("\n\n")
             text.append_text(criterion_block(criterion_rows(run), judge_figures(run)))
@@ -251,18 +298,28 @@ class BakeoffDetail(Static):
                 text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
         if run.status == "DONE" and run.assertions:
             text.append("\n\n")
-            text.append_text(assertions_block(assertion_rows(run), len(run.assertions),
-                                              bool(run.results and run.results.assertion_results)))
+            text.append_text(
+                assertions_block(
+                    assertion_rows(run), len(run.assertions), bool(run.results and run.results.assertion_results)
+                )
+            )
         # The gate after the results: on an 80x24 terminal the wins, ties and losses are the
         # first thing under the run's lines, not below the fold.
         if gate is not None:
             status, verdict = gate
-            others = {k: v for k, v in gate_thresholds(run, threshold).items()
-                      if k not in ("min_win_rate", "min_pass_rate")}
+            others = {
+                k: v for k, v in gate_thresholds(run, threshold).items() if k not in ("min_win_rate", "min_pass_rate")
+            }
             text.append("\n\n")
-            text.append_text(gate_block(gate_headline(status, verdict), gate_lines(verdict), threshold,
-                                        "pass rate" if run.eval_kind == "criterion" else "win rate",
-                                        thresholds_text(others)))
+            text.append_text(
+                gate_block(
+                    gate_headline(status, verdict),
+                    gate_lines(verdict),
+                    threshold,
+                    "pass rate" if run.eval_kind == "criterion" else "win rate",
+                    thresholds_text(others),
+                )
+            )
         if comparison is not None:
             text.append("\n\n")
             text.append_text(comparison_block(comparison))

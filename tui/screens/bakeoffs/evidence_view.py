@@ -42,9 +42,13 @@ def default_evidence_path(data_dir: Path, run_id: str, now: datetime | None = No
 def evidence_block(run_id: str, summary: EvidenceSummary, size: int, thresholds: Mapping[str, float]) -> Text:
     text = Text(f"Evidence bundle of {one_line(run_id, 40)}", style="bold")
     text.append(f" · {size:,} bytes as the queue sent them\n\n")
-    text.append(one_line(summary.signed, 200) + "\n", style="green" if summary.signed.startswith("signed") else "yellow")
-    text.append(one_line(summary.attestation, 200) + "\n",
-                style="yellow" if summary.attestation_ok is None else "green" if summary.attestation_ok else "bold red")
+    text.append(
+        one_line(summary.signed, 200) + "\n", style="green" if summary.signed.startswith("signed") else "yellow"
+    )
+    text.append(
+        one_line(summary.attestation, 200) + "\n",
+        style="yellow" if summary.attestation_ok is None else "green" if summary.attestation_ok else "bold red",
+    )
     for problem in summary.problems:
         text.append(f"  {one_line(problem, 300)}\n", style="red")
     text.append(one_line(summary.content, 300) + "\n")
@@ -84,8 +88,9 @@ class EvidenceScreen(TextPageScreen):
         try:
             self.bundle = await client.evidence(self.run_id, self.thresholds, with_content=self.with_content)
         except BlahError as error:
-            sentence = evidence_error_sentence(error, self.run_id) if error.status in (404, 412) \
-                else describe_error(error)
+            sentence = (
+                evidence_error_sentence(error, self.run_id) if error.status in (404, 412) else describe_error(error)
+            )
             self.draw(Text(one_line(sentence, 400), style="red"))
             return
         summary = summarize(self.bundle.evidence, with_content_asked=self.with_content)

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from application.bakeoffs.samples import SampleRow
 
-__all__ = ["LabelActions", "VERDICT_CELL"]
+__all__ = ["VERDICT_CELL", "LabelActions"]
 
 VERDICT_CELL = {"candidate": "cand", "baseline": "base", "tie": "tie"}
 
@@ -134,8 +134,11 @@ class LabelActions:
         host: Any = self
         self.send_label(row, verdict_given, critique)
         if verdict_given is not None and row.outcome not in JUDGE_VERDICT:
-            host.notify(f"#{row.index} {row.arm} got no judge reading ({row.outcome or 'no outcome'}): your label is "
-                        "kept, but it cannot measure the judge", markup=False)
+            host.notify(
+                f"#{row.index} {row.arm} got no judge reading ({row.outcome or 'no outcome'}): your label is "
+                "kept, but it cannot measure the judge",
+                markup=False,
+            )
         if verdict_given is not None:  # on to the next unlabelled pair, in sample order
             pending = {r.key for r in self.rows if r.answer.human_verdict is None} - {row.key}
             following = next_pair([r for r in self.rows if r.key in pending or r.key == row.key], row.key)
@@ -159,12 +162,17 @@ class LabelActions:
                     answer = await client.add_pair_label(run.id, row.index, row.arm, verdict_given, critique)
                     pairwise = answer.pairwise or await client.pairwise(run.id)
             except OutcomeUnknownError:
-                host.notify(f"the answer to the label on #{row.index} was lost: it may or may not be saved "
-                            "(not resent); r reads the run again", severity="warning", markup=False)
+                host.notify(
+                    f"the answer to the label on #{row.index} was lost: it may or may not be saved "
+                    "(not resent); r reads the run again",
+                    severity="warning",
+                    markup=False,
+                )
                 return
             except BlahError as error:
-                host.notify(f"the label on #{row.index} was not saved: {describe_error(error)}", severity="error",
-                            markup=False)
+                host.notify(
+                    f"the label on #{row.index} was not saved: {describe_error(error)}", severity="error", markup=False
+                )
                 return
         if self.run is None or self.run.id != run.id:
             return
@@ -172,7 +180,7 @@ class LabelActions:
         table = host.query_one("#bakeoff-samples", KeyTable)
         try:
             table.update_cell(row.key, "label", VERDICT_CELL.get(verdict_given or "", ""))
-        except Exception:  # noqa: BLE001 - the table was redrawn meanwhile; the next draw shows it
+        except Exception:
             pass
         self._pairwise = pairwise
         self.show_calibration()
@@ -199,8 +207,9 @@ class LabelActions:
         if run is None:
             return
         if run.status != "DONE":
-            host.notify(f"{run.id} is not finished yet: evidence exists only for a DONE run", severity="warning",
-                        markup=False)
+            host.notify(
+                f"{run.id} is not finished yet: evidence exists only for a DONE run", severity="warning", markup=False
+            )
             return
         threshold_name = "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
         host.app.push_screen(EvidenceScreen(run.id, {threshold_name: host.threshold}))
@@ -211,11 +220,16 @@ class LabelActions:
         if run is None or host.ctx.errorbar is None:
             return
         if not run.terminal:
-            host.notify(f"{run.id} is {run.status}: a live run can't be deleted; cancel it first", severity="warning",
-                        markup=False)
+            host.notify(
+                f"{run.id} is {run.status}: a live run can't be deleted; cancel it first",
+                severity="warning",
+                markup=False,
+            )
             return
-        body = Text(f"{one_line(run.id, 40)} · {one_line(run.name or '—', 60)} · {run.status}\n"
-                    "Deleting is irreversible: its samples, answers, verdicts, labels and evidence go too.")
+        body = Text(
+            f"{one_line(run.id, 40)} · {one_line(run.name or '—', 60)} · {run.status}\n"
+            "Deleting is irreversible: its samples, answers, verdicts, labels and evidence go too."
+        )
 
         deleter = self._deleter()
         deleter.start(lambda: self._delete_flow(deleter, run.id, body))
@@ -225,8 +239,9 @@ class LabelActions:
         deleter: SendOnce | None = getattr(self, "_delete_write", None)
         if deleter is None:
             host: Any = self
-            deleter = self._delete_write = SendOnce(host, group="bakeoffs.delete",
-                                                    busy_note="a delete is already being asked for or sent")
+            deleter = self._delete_write = SendOnce(
+                host, group="bakeoffs.delete", busy_note="a delete is already being asked for or sent"
+            )
         return deleter
 
     async def _delete_flow(self, deleter: SendOnce, run_id: str, body: Text) -> None:

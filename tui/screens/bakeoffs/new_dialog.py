@@ -58,8 +58,22 @@ if TYPE_CHECKING:
 
 __all__ = ["BakeoffNewScreen", "confirm_text"]
 
-_ROWS = ("name", "kind", "criterion", "rubric", "rubric-type", "judge", "baseline", "margin", "candidates", "arms",
-         "filters", "assertions", "samples", "max")
+_ROWS = (
+    "name",
+    "kind",
+    "criterion",
+    "rubric",
+    "rubric-type",
+    "judge",
+    "baseline",
+    "margin",
+    "candidates",
+    "arms",
+    "filters",
+    "assertions",
+    "samples",
+    "max",
+)
 
 
 class BakeoffNewScreen(FormDialog[NewRun]):
@@ -86,18 +100,28 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     ERROR_ID = "bn-error"
     OK_ID = "bn-ok"
 
-    def __init__(self, candidates: list[str] | None = None, *, prefill: BakeoffPrefill | None = None,
-                 initial: NewRun | None = None, field_error: Problem | None = None,
-                 runs: Sequence[assumed.Run] | None = None, criteria: Sequence[assumed.Criterion] | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        candidates: list[str] | None = None,
+        *,
+        prefill: BakeoffPrefill | None = None,
+        initial: NewRun | None = None,
+        field_error: Problem | None = None,
+        runs: Sequence[assumed.Run] | None = None,
+        criteria: Sequence[assumed.Criterion] | None = None,
+    ) -> None:
         """``candidates``: ticked at the start (offered even when no run used them);
         ``prefill``: a screening's next step (name, rubric, the incumbent as baseline, the
         recommended candidates); ``runs``/``criteria``: what the workspace has (read from the
         queue when not given)."""
         super().__init__()
         if prefill is not None and initial is None:
-            initial = NewRun(prefill.name, prefill.baseline_model, tuple(ArmSpec(m) for m in prefill.candidate_models),
-                             rubric=prefill.rubric)
+            initial = NewRun(
+                prefill.name,
+                prefill.baseline_model,
+                tuple(ArmSpec(m) for m in prefill.candidate_models),
+                rubric=prefill.rubric,
+            )
         self.prefill = list(candidates or ([a.model for a in initial.arms if a.plain] if initial else []))
         self.initial = initial
         self.field_error = field_error
@@ -119,53 +143,127 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         initial = self.initial
         with Vertical(id="bn-dialog", classes="dialog-box"):
             yield Static(Text("New bake-off"), id="bn-title", classes="dialog-title")
-            yield Static(Text("Enter in a one-line field continues to a confirmation; Esc cancels. Tab moves; space "
-                              "ticks a candidate or a box."), id="bn-hint", classes="dialog-hint")
+            yield Static(
+                Text(
+                    "Enter in a one-line field continues to a confirmation; Esc cancels. Tab moves; space "
+                    "ticks a candidate or a box."
+                ),
+                id="bn-hint",
+                classes="dialog-hint",
+            )
             with VerticalScroll(id="bn-form"):
-                yield from self._row("Name", Input(initial.name if initial else "", placeholder="1 to 80 characters",
-                                                   id="bn-name", compact=True), row="name")
-                yield from self._row("Kind", Select[str](
-                    (("comparison: candidates judged against the baseline", "comparison"),
-                     ("criterion: every model graded pass/fail by a saved judge", "criterion")),
-                    value=initial.eval_kind if initial else "comparison", allow_blank=False, id="bn-kind",
-                    compact=True), row="kind")
-                yield from self._row("Criterion", Select[str]((), prompt="(criterion runs) loading the criteria…",
-                                                             id="bn-criterion", compact=True), row="criterion")
+                yield from self._row(
+                    "Name",
+                    Input(
+                        initial.name if initial else "", placeholder="1 to 80 characters", id="bn-name", compact=True
+                    ),
+                    row="name",
+                )
+                yield from self._row(
+                    "Kind",
+                    Select[str](
+                        (
+                            ("comparison: candidates judged against the baseline", "comparison"),
+                            ("criterion: every model graded pass/fail by a saved judge", "criterion"),
+                        ),
+                        value=initial.eval_kind if initial else "comparison",
+                        allow_blank=False,
+                        id="bn-kind",
+                        compact=True,
+                    ),
+                    row="kind",
+                )
+                yield from self._row(
+                    "Criterion",
+                    Select[str]((), prompt="(criterion runs) loading the criteria…", id="bn-criterion", compact=True),
+                    row="criterion",
+                )
                 yield Static("", id="bn-criterion-info", classes="bn-note")
-                yield from self._row("Rubric", Input(initial.rubric if initial else "",
-                                                     placeholder="comparison runs: what a better answer is, 10-2000",
-                                                     id="bn-rubric", compact=True), row="rubric")
-                yield from self._row("Rubric type", Select[str](
-                    (("direct", "direct"), ("adherence", "adherence")),
-                    value=initial.rubric_type if initial else "direct", allow_blank=False, id="bn-rubric-type",
-                    compact=True), row="rubric-type")
+                yield from self._row(
+                    "Rubric",
+                    Input(
+                        initial.rubric if initial else "",
+                        placeholder="comparison runs: what a better answer is, 10-2000",
+                        id="bn-rubric",
+                        compact=True,
+                    ),
+                    row="rubric",
+                )
+                yield from self._row(
+                    "Rubric type",
+                    Select[str](
+                        (("direct", "direct"), ("adherence", "adherence")),
+                        value=initial.rubric_type if initial else "direct",
+                        allow_blank=False,
+                        id="bn-rubric-type",
+                        compact=True,
+                    ),
+                    row="rubric-type",
+                )
                 yield Static("\n".join(RUBRIC_TYPE_HELP.values()), classes="bn-note")
-                yield from self._row("Judge", Input(initial.judge_model or "" if initial else "",
-                                                    placeholder="blank: the queue's default (prefer another family)",
-                                                    id="bn-judge", compact=True), row="judge")
+                yield from self._row(
+                    "Judge",
+                    Input(
+                        initial.judge_model or "" if initial else "",
+                        placeholder="blank: the queue's default (prefer another family)",
+                        id="bn-judge",
+                        compact=True,
+                    ),
+                    row="judge",
+                )
                 yield Static("", id="bn-judge-warning", classes="bn-warn")
                 stored = bool(initial and initial.baseline_model == STORED)
-                yield from self._row("Baseline", Input("" if stored or not initial else initial.baseline_model,
-                                                       placeholder="the model you run today", id="bn-baseline",
-                                                       compact=True), row="baseline")
+                yield from self._row(
+                    "Baseline",
+                    Input(
+                        "" if stored or not initial else initial.baseline_model,
+                        placeholder="the model you run today",
+                        id="bn-baseline",
+                        compact=True,
+                    ),
+                    row="baseline",
+                )
                 with Horizontal(classes="bn-row"):
                     yield Label("")
-                    yield TickBox("against what you shipped (__stored__): a certified switch, needs a calibrated "
-                                   "criterion", stored, id="bn-stored", compact=True)
+                    yield TickBox(
+                        "against what you shipped (__stored__): a certified switch, needs a calibrated criterion",
+                        stored,
+                        id="bn-stored",
+                        compact=True,
+                    )
                 margin = initial.noninferiority_margin if initial else None
-                yield from self._row("Margin", Input("" if margin is None else f"{margin:g}",
-                                                     placeholder="certified switch: noninferiority margin 0..1, "
-                                                                 "e.g. 0.05", id="bn-margin", compact=True),
-                                     row="margin")
-                yield from self._row(f"Candidates (≤{MAX_CANDIDATES})", CheckList[str](id="bn-candidates", compact=True),
-                                     row="candidates")
+                yield from self._row(
+                    "Margin",
+                    Input(
+                        "" if margin is None else f"{margin:g}",
+                        placeholder="certified switch: noninferiority margin 0..1, e.g. 0.05",
+                        id="bn-margin",
+                        compact=True,
+                    ),
+                    row="margin",
+                )
+                yield from self._row(
+                    f"Candidates (≤{MAX_CANDIDATES})",
+                    CheckList[str](id="bn-candidates", compact=True),
+                    row="candidates",
+                )
                 yield Static("", id="bn-candidates-note", classes="bn-note")
-                yield from self._row("Other models", Input("", placeholder="any other model ids, comma-separated",
-                                                           id="bn-other", compact=True), row="other")
+                yield from self._row(
+                    "Other models",
+                    Input("", placeholder="any other model ids, comma-separated", id="bn-other", compact=True),
+                    row="other",
+                )
                 arms = "\n".join(_arm_line(a) for a in (initial.arms if initial else ()) if not a.plain)
-                yield from self._row("Versioned arms", TextArea(arms, id="bn-arms", compact=True,
-                                     placeholder="one per line: model=M; label=L; n=3; system=TEXT; tools=JSON"),
-                                     row="arms")
+                yield from self._row(
+                    "Versioned arms",
+                    TextArea(
+                        arms,
+                        id="bn-arms",
+                        compact=True,
+                        placeholder="one per line: model=M; label=L; n=3; system=TEXT; tools=JSON",
+                    ),
+                    row="arms",
+                )
                 filters = initial.filters if initial else SampleFilters()
                 for label, field_id, value, hint in (
                     ("Filter: tag", "bn-tag", filters.tag, "X-Omnia-Tag"),
@@ -178,20 +276,45 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                         yield Input(value, placeholder=hint, id=field_id, compact=True)
                 with Horizontal(classes="bn-row"):
                     yield Label("")
-                    yield TickBox("trace replay: one sample per step of completed agent runs (needs __stored__)",
-                                   filters.trace_replay, id="bn-trace", compact=True)
+                    yield TickBox(
+                        "trace replay: one sample per step of completed agent runs (needs __stored__)",
+                        filters.trace_replay,
+                        id="bn-trace",
+                        compact=True,
+                    )
                 yield Static("", id="bn-err-filters", classes="bn-field-error")
-                lines = "\n".join(a["type"] + (f"={a['value']}" if "value" in a else "")
-                                  for a in (initial.assertions if initial else ()))
-                yield from self._row("Assertions (≤10)", TextArea(lines, id="bn-assertions", compact=True,
-                                     placeholder="one per line: TYPE or TYPE=VALUE"), row="assertions")
+                lines = "\n".join(
+                    a["type"] + (f"={a['value']}" if "value" in a else "")
+                    for a in (initial.assertions if initial else ())
+                )
+                yield from self._row(
+                    "Assertions (≤10)",
+                    TextArea(lines, id="bn-assertions", compact=True, placeholder="one per line: TYPE or TYPE=VALUE"),
+                    row="assertions",
+                )
                 yield Static("types: " + "; ".join(ASSERTION_HELP.values()), classes="bn-note")
-                yield from self._row("Samples", Input(str(initial.sample_count if initial else DEFAULT_SAMPLE_COUNT),
-                                                      placeholder="5-500", type="integer", id="bn-samples",
-                                                      compact=True), row="samples")
-                yield from self._row("Max output tokens", Input(
-                    str(initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS), placeholder="256-16384",
-                    type="integer", id="bn-max", compact=True), row="max")
+                yield from self._row(
+                    "Samples",
+                    Input(
+                        str(initial.sample_count if initial else DEFAULT_SAMPLE_COUNT),
+                        placeholder="5-500",
+                        type="integer",
+                        id="bn-samples",
+                        compact=True,
+                    ),
+                    row="samples",
+                )
+                yield from self._row(
+                    "Max output tokens",
+                    Input(
+                        str(initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS),
+                        placeholder="256-16384",
+                        type="integer",
+                        id="bn-max",
+                        compact=True,
+                    ),
+                    row="max",
+                )
                 yield Static("", id="bn-plan", classes="bn-note")
             yield Static("", id="bn-error", classes="dialog-error")
             yield answer_buttons("bn", "Continue", compact=True)
@@ -232,8 +355,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         elif not self.loaded:
             note.update(Text("reading the models this workspace already ran…"))
         elif not offered:
-            note.update(Text("no earlier run to offer models from: type any model id below; the queue says whether "
-                             "it has it"))
+            note.update(
+                Text("no earlier run to offer models from: type any model id below; the queue says whether it has it")
+            )
         else:
             note.update(Text("the models this workspace already ran; any other id can be typed below"))
         self._judge_warning()
@@ -262,15 +386,22 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         chosen = self._criterion()
         info = self.query_one("#bn-criterion-info", Static)
         info.set_class(chosen is not None and "\n  !" in criterion_line(chosen), "bn-warn")
-        info.update(Text(criterion_line(chosen) if chosen is not None else
-                         "a criterion run grades every model pass/fail with a saved, calibrated judge"))
+        info.update(
+            Text(
+                criterion_line(chosen)
+                if chosen is not None
+                else "a criterion run grades every model pass/fail with a saved, calibrated judge"
+            )
+        )
         self._judge_warning()
 
     def _judge_warning(self) -> None:
         models = list(self.query_one("#bn-candidates", CheckList).selected) + _split(self._value("bn-other"))
         kind = self.query_one("#bn-kind", Select).value
         criterion = self._criterion()
-        judge = (criterion.judge_model if criterion else None) if kind == "criterion" else self._value("bn-judge").strip()
+        judge = (
+            (criterion.judge_model if criterion else None) if kind == "criterion" else self._value("bn-judge").strip()
+        )
         warning = judge_family_warning(judge or None, models)
         note = self.query_one("#bn-judge-warning", Static)
         note.update(Text(one_line(warning or "", max_len=300)))
@@ -285,8 +416,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         margin = None
         if self.query_one("#bn-stored", TickBox).value:
             margin, _ = parse_margin(self._value("bn-margin"))
-        lines = run_plan_lines(samples, margin, criterion.tpr if criterion else None,
-                               criterion.tnr if criterion else None)
+        lines = run_plan_lines(
+            samples, margin, criterion.tpr if criterion else None, criterion.tnr if criterion else None
+        )
         self.query_one("#bn-plan", Static).update(Text("plan: " + "\n      ".join(lines) if lines else ""))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
@@ -362,16 +494,25 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         criterion = self._criterion()
         stored = self.query_one("#bn-stored", TickBox).value
         request = NewRun(
-            name=self._value("bn-name"), baseline_model=STORED if stored else self._value("bn-baseline").strip(),
-            arms=tuple(arms), eval_kind=kind, rubric=self._value("bn-rubric"),
+            name=self._value("bn-name"),
+            baseline_model=STORED if stored else self._value("bn-baseline").strip(),
+            arms=tuple(arms),
+            eval_kind=kind,
+            rubric=self._value("bn-rubric"),
             rubric_type=str(self.query_one("#bn-rubric-type", Select).value),
             criterion_id=criterion.id if criterion is not None and kind == "criterion" else None,
             judge_model=self._value("bn-judge").strip() or None,
             sample_count=DEFAULT_SAMPLE_COUNT if samples is None else samples,
             max_output_tokens=DEFAULT_MAX_OUTPUT_TOKENS if cap is None else cap,
-            filters=SampleFilters(self._value("bn-tag"), self._value("bn-filter-model"), self._value("bn-segment"),
-                                  self._value("bn-dataset"), self.query_one("#bn-trace", TickBox).value),
-            assertions=tuple(a for a in assertions if a is not None), noninferiority_margin=margin,
+            filters=SampleFilters(
+                self._value("bn-tag"),
+                self._value("bn-filter-model"),
+                self._value("bn-segment"),
+                self._value("bn-dataset"),
+                self.query_one("#bn-trace", TickBox).value,
+            ),
+            assertions=tuple(a for a in assertions if a is not None),
+            noninferiority_margin=margin,
         )
         problem = request.problem(criterion)
         return (None, problem) if problem else (request, None)

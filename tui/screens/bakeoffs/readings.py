@@ -25,7 +25,9 @@ def readings_text(readings: SwitchReadings | None) -> Text:
         text.append(one(arm.arm, 60), style="bold")
         text.append("\n")
         for sentence in arm.sentences() or ["nothing to read: no judged pairs"]:
-            text.append("  " + one(sentence, 240) + "\n", style="yellow" if any(w in sentence for w in _LEANING) else "")
+            text.append(
+                "  " + one(sentence, 240) + "\n", style="yellow" if any(w in sentence for w in _LEANING) else ""
+            )
     for note in readings.notes:
         text.append(one(note, 240) + "\n", style="dim")
     text.rstrip()

@@ -30,8 +30,13 @@ if TYPE_CHECKING:
 
 __all__ = ["BakeoffRuns"]
 
-_TONES = {"DONE": "success", "RUNNING": "primary", "PENDING": "secondary", "ERROR": "error",
-          "CANCELLED": "foreground-muted"}
+_TONES = {
+    "DONE": "success",
+    "RUNNING": "primary",
+    "PENDING": "secondary",
+    "ERROR": "error",
+    "CANCELLED": "foreground-muted",
+}
 
 
 def _when(text: str | None) -> Text:
@@ -50,8 +55,9 @@ class BakeoffRuns:
         self.rows: list[BakeoffRow] = []
         self.problem: str | None = None
         self.loaded = False
-        self._reload = Reload(screen, self.load, interval=2.0, max_interval=15.0,
-                              idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
+        self._reload = Reload(
+            screen, self.load, interval=2.0, max_interval=15.0, idle=lambda: screen.ctx.settings.runs_idle_refresh_s
+        )
         self.creator = BakeoffCreate(screen, client=lambda: self.client, reload=lambda: self.load(now=True))
         """Queuing a new bake-off (``bakeoff_create``): one at a time, each sent once."""
 
@@ -87,8 +93,12 @@ class BakeoffRuns:
         rows = [BakeoffRow(run) for run in runs]
         for row in rows:  # a followed bake-off seen ending here is announced (once, app-wide)
             seen = before.get(row.run.id)
-            note_bakeoff(self.screen.app, row.run, seen.run.status if seen else None,
-                         bell=self.screen.ctx.settings.bell_on_run_end)
+            note_bakeoff(
+                self.screen.app,
+                row.run,
+                seen.run.status if seen else None,
+                bell=self.screen.ctx.settings.bell_on_run_end,
+            )
         changed = len(rows) != len(before) or any(r.changed_from(before.get(r.run.id)) for r in rows)
         self.rows, self.problem, self.loaded = rows, None, True
         self._on_change()
@@ -107,9 +117,16 @@ class BakeoffRuns:
         label.append(" ")
         label.append_text(cell(run.name, max_len=28, style="bold"))
         label.append(f" · {row.kind}", style="dim")
-        return (label, cell(run.status, max_len=20, style=status_style), Text(row.progress_text()),
-                cell(row.models_text(), max_len=40), _when(run.created_at), Text(DASH), Text(DASH),
-                cell(run.error, max_len=36))
+        return (
+            label,
+            cell(run.status, max_len=20, style=status_style),
+            Text(row.progress_text()),
+            cell(row.models_text(), max_len=40),
+            _when(run.created_at),
+            Text(DASH),
+            Text(DASH),
+            cell(run.error, max_len=36),
+        )
 
     def summary(self) -> str:
         if self.problem is not None:
@@ -121,8 +138,10 @@ class BakeoffRuns:
         if count == 0:
             return "errorbar: no bake-offs yet. e queues one; s screens for a cheaper model."
         noun = "bake-off" if count == 1 else "bake-offs"
-        return (f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one; "
-                "s on one screens for a cheaper model.")
+        return (
+            f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one; "
+            "s on one screens for a cheaper model."
+        )
 
     # ----------------------------------------------------------------- watching
 

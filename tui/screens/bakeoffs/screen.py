@@ -49,10 +49,12 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from api_client.errorbar.client import ErrorbarClient
 
-__all__ = ["BakeoffScreen", "GATE_THRESHOLDS", "NOT_CONFIGURED"]
+__all__ = ["GATE_THRESHOLDS", "NOT_CONFIGURED", "BakeoffScreen"]
 
-NOT_CONFIGURED = ("errorbar is not configured: add an errorbar profile (blah-tui profiles add) or set "
-                  "$ERRORBAR_API_KEY with a profile's address; --demo runs a local queue")
+NOT_CONFIGURED = (
+    "errorbar is not configured: add an errorbar profile (blah-tui profiles add) or set "
+    "$ERRORBAR_API_KEY with a profile's address; --demo runs a local queue"
+)
 GATE_THRESHOLDS = (0.30, 0.40, 0.50, 0.55, 0.60, 0.70, 0.80)
 """The gate's minimum rate, stepped with ``t`` (from 0.50); the CLI takes any value."""
 POLL_S = 1.0
@@ -158,15 +160,30 @@ class BakeoffScreen(LabelActions, BlahScreen):
     def _show_runs(self) -> None:
         table = self.query_one("#bakeoff-runs", KeyTable)
         keep = table.current_key
-        table.set_columns((("Run", "id"), ("Name", "name"), ("Kind", "kind"), ("Status", "status"),
-                           ("Progress", "progress"), ("Baseline", "baseline"), ("Candidates", "candidates")))
+        table.set_columns(
+            (
+                ("Run", "id"),
+                ("Name", "name"),
+                ("Kind", "kind"),
+                ("Status", "status"),
+                ("Progress", "progress"),
+                ("Baseline", "baseline"),
+                ("Candidates", "candidates"),
+            )
+        )
         for run in self.runs:
             chip = Text(f" {one(run.status or '?', 12)} ", style=f"bold {_CHIP.get(run.status or '', '')}".strip())
             progress = self.progress.get(run.id) or RunProgress(run.id)
-            table.add_row(cell(run.id, max_len=16), cell(run.name, max_len=32), cell(run.eval_kind, max_len=10), chip,
-                          Text(progress.describe(run.status, run.progress_ratio).split(" · ", 1)[-1]),
-                          cell(run.baseline_model, max_len=24), cell(", ".join(run.candidate_models), max_len=40),
-                          key=run.id)
+            table.add_row(
+                cell(run.id, max_len=16),
+                cell(run.name, max_len=32),
+                cell(run.eval_kind, max_len=10),
+                chip,
+                Text(progress.describe(run.status, run.progress_ratio).split(" · ", 1)[-1]),
+                cell(run.baseline_model, max_len=24),
+                cell(", ".join(run.candidate_models), max_len=40),
+                key=run.id,
+            )
         if keep is not None:
             table.move_to_key(keep)
 
@@ -224,29 +241,62 @@ class BakeoffScreen(LabelActions, BlahScreen):
         if run is None:
             return
         self.detail_text = self.query_one("#bakeoff-detail", BakeoffDetail).show(
-            run, progress=self.progress.get(run.id) or RunProgress(run.id), gate=self.gate, threshold=self.threshold,
-            samples=self.rows, pairwise=self._pairwise, comparison=self.comparison, before_id=self.before_id,
+            run,
+            progress=self.progress.get(run.id) or RunProgress(run.id),
+            gate=self.gate,
+            threshold=self.threshold,
+            samples=self.rows,
+            pairwise=self._pairwise,
+            comparison=self.comparison,
+            before_id=self.before_id,
         )
 
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
         checked = bool(self.run is not None and self.run.assertions)
-        table.set_columns((("#", "index"), ("Candidate", "arm"), ("Outcome", "outcome"), ("Label", "label"),
-                           ("Cap", "cap"), ("Flag", "flag"), *((("Assertions", "assertions"),) if checked else ()),
-                           ("Prompt", "prompt"), ("Answer", "answer")))
+        table.set_columns(
+            (
+                ("#", "index"),
+                ("Candidate", "arm"),
+                ("Outcome", "outcome"),
+                ("Label", "label"),
+                ("Cap", "cap"),
+                ("Flag", "flag"),
+                *((("Assertions", "assertions"),) if checked else ()),
+                ("Prompt", "prompt"),
+                ("Answer", "answer"),
+            )
+        )
         for row in self.rows:
-            outcome = Text(one(row.outcome or DASH, 10),
-                           style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""))
+            outcome = Text(
+                one(row.outcome or DASH, 10),
+                style={"loss": "red", "fail": "red", "win": "green", "pass": "green"}.get(row.outcome or "", ""),
+            )
             cap = "cut" if row.truncated else ("" if row.truncated is False else DASH)
             flag = Text("doubtful", style="bold yellow") if row.doubtful else Text("")
             failed = failed_assertions(self.run, row.answer) if checked and self.run is not None else None
-            verdict = (() if not checked else
-                       (Text(DASH),) if failed is None else
-                       (Text("all passed", style="green"),) if not failed else
-                       (cell("failed " + "; ".join(failed), max_len=36, style="red"),))
+            verdict = (
+                ()
+                if not checked
+                else (Text(DASH),)
+                if failed is None
+                else (Text("all passed", style="green"),)
+                if not failed
+                else (cell("failed " + "; ".join(failed), max_len=36, style="red"),)
+            )
             label = VERDICT_CELL.get(row.answer.human_verdict or "", "")
-            table.add_row(str(row.index + 1), cell(row.arm, max_len=24), outcome, label, cap, flag, *verdict,
-                          cell(user_text(row.sample.prompt), max_len=40), cell(row.answer.answer, max_len=50), key=row.key)
+            table.add_row(
+                str(row.index + 1),
+                cell(row.arm, max_len=24),
+                outcome,
+                label,
+                cap,
+                flag,
+                *verdict,
+                cell(user_text(row.sample.prompt), max_len=40),
+                cell(row.answer.answer, max_len=50),
+                key=row.key,
+            )
 
     # ----------------------------------------------------------------- actions
 
@@ -283,8 +333,11 @@ class BakeoffScreen(LabelActions, BlahScreen):
         if run is None:
             return
         if run.status != "DONE":
-            self.notify(f"{one(run.id, 30)} is {one(run.status or '?', 12)}: only finished runs compare",
-                        severity="warning", markup=False)
+            self.notify(
+                f"{one(run.id, 30)} is {one(run.status or '?', 12)}: only finished runs compare",
+                severity="warning",
+                markup=False,
+            )
             return
         if self.before_id is None or self.before_id == run.id:
             self.before_id, self.comparison = run.id, None
@@ -299,8 +352,11 @@ class BakeoffScreen(LabelActions, BlahScreen):
         a = str((comparison.a or {}).get("id") or "") if comparison else ""
         b = str((comparison.b or {}).get("id") or "") if comparison else ""
         if not (a and b):
-            self.notify("No comparison to swap: x marks a finished run as before, x on another compares.",
-                        markup=False, timeout=4)
+            self.notify(
+                "No comparison to swap: x marks a finished run as before, x on another compares.",
+                markup=False,
+                timeout=4,
+            )
             return
         self.load_comparison(b, a)
 

@@ -46,11 +46,17 @@ class RunsLike(Protocol):
     def app(self) -> App[object]: ...
 
     def notify(
-        self, message: str, *, title: str = ..., severity: SeverityLevel = ..., timeout: float | None = ...,
+        self,
+        message: str,
+        *,
+        title: str = ...,
+        severity: SeverityLevel = ...,
+        timeout: float | None = ...,
         markup: bool = ...,
     ) -> None: ...
 
     def run_worker(self, work: object, **kw: object) -> object: ...
+
 
 __all__ = ["ScreeningStarter", "confirm_body"]
 
@@ -71,8 +77,10 @@ def refusal_sentence(error: BlahError) -> str:
     if isinstance(error, RoleError):
         return f"Not screened (a role problem): {one_line(str(error), 500)}"  # whole: the role and the key
     if isinstance(error, CreateOutcomeUnknown):
-        return (f"Outcome unknown: {describe_error(error)}. The bake-off list is read again: look for the "
-                "screening there before screening again.")
+        return (
+            f"Outcome unknown: {describe_error(error)}. The bake-off list is read again: look for the "
+            "screening there before screening again."
+        )
     return f"The screening was not queued: {describe_error(error)}"
 
 
@@ -80,8 +88,11 @@ class ScreeningStarter(SendOnce):
     """Runs' ``s`` for errorbar: one screening at a time, confirmed, sent once (``tui.send_once``)."""
 
     def __init__(self, screen: RunsLike) -> None:
-        super().__init__(cast(Widget, screen), group="runs.bakeoff.screen",
-                         busy_note="A screening is already being asked for or sent.")
+        super().__init__(
+            cast(Widget, screen),
+            group="runs.bakeoff.screen",
+            busy_note="A screening is already being asked for or sent.",
+        )
         self.screen = screen
 
     def wanted(self) -> bool:

@@ -41,9 +41,18 @@ if TYPE_CHECKING:
 
 __all__ = ["ScreeningScreen"]
 
-COLUMNS = (("Candidate", "model"), ("Matched", "matched"), ("Differed", "differed"), ("Unparsed", "unparsed"),
-           ("Match rate [95%]", "match"), ("$/request", "usd"), ("Savings", "savings"), ("$/month", "monthly"),
-           ("Saved/month", "saved"), ("Placement", "placement"))
+COLUMNS = (
+    ("Candidate", "model"),
+    ("Matched", "matched"),
+    ("Differed", "differed"),
+    ("Unparsed", "unparsed"),
+    ("Match rate [95%]", "match"),
+    ("$/request", "usd"),
+    ("Savings", "savings"),
+    ("$/month", "monthly"),
+    ("Saved/month", "saved"),
+    ("Placement", "placement"),
+)
 
 
 class ScreeningScreen(BlahScreen):
@@ -101,8 +110,10 @@ class ScreeningScreen(BlahScreen):
         if said.reason:
             shown.append(f"\nThe queue: {said.reason}", style="dim")
         if prefill(run) is not None:
-            shown.append("\nb opens a full bake-off of it against the incumbent (judged both ways; confirmed, "
-                         "sent once).", style="italic")
+            shown.append(
+                "\nb opens a full bake-off of it against the incumbent (judged both ways; confirmed, sent once).",
+                style="italic",
+            )
         self.verdict_text = shown
         verdict_box.set_class(said.good_outcome, "keep")
         verdict_box.update(shown)
@@ -111,9 +122,24 @@ class ScreeningScreen(BlahScreen):
             style = "bold" if line.recommended else ""
             name = Text("→ " if line.recommended else "  ", style=style)
             name.append_text(cell(line.model, max_len=48, style=style))
-            table.add_row(name, *(Text(value, style=style) for value in (
-                line.matched, line.differed, line.unparsed, line.match, line.usd_per_request, line.savings,
-                line.monthly, line.monthly_savings)), cell(line.placement, max_len=40), key=str(index))
+            table.add_row(
+                name,
+                *(
+                    Text(value, style=style)
+                    for value in (
+                        line.matched,
+                        line.differed,
+                        line.unparsed,
+                        line.match,
+                        line.usd_per_request,
+                        line.savings,
+                        line.monthly,
+                        line.monthly_savings,
+                    )
+                ),
+                cell(line.placement, max_len=40),
+                key=str(index),
+            )
 
     def action_bakeoff(self) -> None:
         next_step = prefill(self.run)

@@ -86,8 +86,12 @@ class BakeoffWatchScreen(WatchScreen):
         super().__init__(run_id)
         self.run: assumed.Run | None = initial
         self.progress = RunProgress(run_id)
-        self.cancel = SendOnce(self, group="bakeoff_watch.cancel", once=True,
-                               busy_note="The cancel was already asked for; it is sent once.")
+        self.cancel = SendOnce(
+            self,
+            group="bakeoff_watch.cancel",
+            once=True,
+            busy_note="The cancel was already asked for; it is sent once.",
+        )
         """A cancel is being confirmed or was sent: further presses only say so."""
         self._reload = Reload(self, self.load, interval=POLL_S, max_interval=15.0)  # no idle: an ended run stays
         self.readings: list[EarlyReading] = []
@@ -163,8 +167,9 @@ class BakeoffWatchScreen(WatchScreen):
         self.readings = run_readings(run, samples)
         if self.readings and all(r.decided for r in self.readings):
             per_sample = per_sample_cost(run, self._costs) if self._costs is not None else None
-            self.saved = remaining_cost(max(r.read for r in self.readings), max(r.planned for r in self.readings),
-                                        per_sample)
+            self.saved = remaining_cost(
+                max(r.read for r in self.readings), max(r.planned for r in self.readings), per_sample
+            )
 
     # ----------------------------------------------------------------- drawing
 
@@ -179,11 +184,14 @@ class BakeoffWatchScreen(WatchScreen):
         title.append(" · ")
         title.append(one_line(run.name or DASH, 80), style="bold")
         kind = "screening" if is_screening(run) else one_line(run.eval_kind or DASH, 20)
-        title.append(f"\n{kind} · baseline {one_line(run.baseline_model or DASH, 40)}"
-                     f" against {one_line(', '.join(run.candidate_models) or DASH, 80)}")
+        title.append(
+            f"\n{kind} · baseline {one_line(run.baseline_model or DASH, 40)}"
+            f" against {one_line(', '.join(run.candidate_models) or DASH, 80)}"
+        )
         queued = iso_ms(run.created_at)
-        title.append(f"\nqueued {fmt_time(queued) if queued is not None else one_line(run.created_at or DASH, 40)}",
-                     style="dim")
+        title.append(
+            f"\nqueued {fmt_time(queued) if queued is not None else one_line(run.created_at or DASH, 40)}", style="dim"
+        )
         self.query_one("#bkw-title", Static).update(title)
         described = one_line(self.progress.describe(run.status, run.progress_ratio), 200)
         bar = self.query_one("#bkw-progress", RatioProgress)
@@ -207,8 +215,10 @@ class BakeoffWatchScreen(WatchScreen):
             if run.status in ACTIVE and all(r.decided for r in self.readings):
                 from application.bakeoffs.early_stop import saving_sentence
 
-                state.append(f"\n{saving_sentence(self.readings, self.saved)}; c cancels the rest "
-                             "(confirmed, sent once)", style="bold")
+                state.append(
+                    f"\n{saving_sentence(self.readings, self.saved)}; c cancels the rest (confirmed, sent once)",
+                    style="bold",
+                )
             elif run.status == "CANCELLED" and all(r.decided for r in self.readings):
                 state.append("\nstopped early: the verdict was settled (the sequence's interval above)", style="bold")
         self.state_text = state
@@ -224,8 +234,11 @@ class BakeoffWatchScreen(WatchScreen):
         run = self.run
         if run is None or run.status != "DONE":
             status = one_line((run.status if run else None) or "not read yet", 20)
-            why = ("a run that did not finish DONE has no results" if run is not None and run.terminal
-                   else "they come when it is DONE")
+            why = (
+                "a run that did not finish DONE has no results"
+                if run is not None and run.terminal
+                else "they come when it is DONE"
+            )
             self.notify(f"No results: the bake-off is {status}; {why}.", severity="warning", markup=False)
             return
         if is_screening(run):
@@ -239,8 +252,11 @@ class BakeoffWatchScreen(WatchScreen):
         run = self.run
         if not self.cancel.busy and (run is None or run.status not in ACTIVE):
             status = one_line((run.status if run else None) or "not read yet", 20)
-            self.notify(f"Only a PENDING or RUNNING bake-off can be cancelled; this one is {status}.",
-                        severity="warning", markup=False)
+            self.notify(
+                f"Only a PENDING or RUNNING bake-off can be cancelled; this one is {status}.",
+                severity="warning",
+                markup=False,
+            )
             return
         self.cancel.start(self._cancel_flow)
 
@@ -250,10 +266,13 @@ class BakeoffWatchScreen(WatchScreen):
         assert client is not None and run is not None
         body = Text("Cancel the bake-off ", end="")
         body.append(one_line(run.name or run.id, 80), style="bold")
-        body.append(f" ({one_line(run.id, 40)})?\n\nIt stops where it is and gives no results; "
-                    "a slice already running may still finish it. This is sent once.")
-        if not await self.cancel.confirm("Cancel the bake-off?", body, label="Cancel bake-off",
-                                         cancel_label="Keep running"):
+        body.append(
+            f" ({one_line(run.id, 40)})?\n\nIt stops where it is and gives no results; "
+            "a slice already running may still finish it. This is sent once."
+        )
+        if not await self.cancel.confirm(
+            "Cancel the bake-off?", body, label="Cancel bake-off", cancel_label="Keep running"
+        ):
             return
         try:
             answer = await self.cancel.send(lambda: client.cancel_run(run.id))

@@ -1,2 +1,1 @@
-"""The Chatroom area: the room, posting, muting and the people in it.
-"""
+"""The Chatroom area: the room, posting, muting and the people in it."""

@@ -87,8 +87,12 @@ async def confirm_mute(
 ) -> bool:
     """Ask (from a worker of the write's screen) whether to mute or unmute; True: go ahead."""
     title = ("Unmute " if enable else "Mute ") + one_line(name, max_len=60) + ("" if enable else " in the chatroom")
-    return await write.confirm(Text(title), mute_dialog_body(name, enable, evidence, evidence_error),
-                               label="Unmute" if enable else "Mute", danger=not enable)
+    return await write.confirm(
+        Text(title),
+        mute_dialog_body(name, enable, evidence, evidence_error),
+        label="Unmute" if enable else "Mute",
+        danger=not enable,
+    )
 
 
 class MuteFlow:
@@ -102,8 +106,14 @@ class MuteFlow:
         write = self._writes.get(model_id)
         return write is not None and write.busy
 
-    async def run(self, screen: BlahScreen, model_id: str, name: str | None, enable: bool,
-                  messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
+    async def run(
+        self,
+        screen: BlahScreen,
+        model_id: str,
+        name: str | None,
+        enable: bool,
+        messages: Sequence[ChatroomMessage] | None = None,
+    ) -> bool | None:
         """Ask, then set the state. Returns the state the platform confirmed (True = enabled),
         or None when cancelled, refused or unknown. Reports everything it learns to the app.
         Raises ``NoActiveWorker`` when not awaited in a worker (its dialog would hang the loop)."""
@@ -113,11 +123,20 @@ class MuteFlow:
             screen.notify("offline: the chatroom cannot be changed", severity="warning", markup=False)
             return None
         write = self._writes.setdefault(model_id, SendOnce(screen, group="chatroom-mute"))
-        return await write.guarded(lambda: self._run(write, screen, client, model_id, name or model_id, enable,
-                                                     messages))
+        return await write.guarded(
+            lambda: self._run(write, screen, client, model_id, name or model_id, enable, messages)
+        )
 
-    async def _run(self, write: SendOnce, screen: BlahScreen, client: BlahClient, model_id: str, name: str,
-                   enable: bool, messages: Sequence[ChatroomMessage] | None = None) -> bool | None:
+    async def _run(
+        self,
+        write: SendOnce,
+        screen: BlahScreen,
+        client: BlahClient,
+        model_id: str,
+        name: str,
+        enable: bool,
+        messages: Sequence[ChatroomMessage] | None = None,
+    ) -> bool | None:
         evidence: MuteEvidence | None = None
         evidence_error: str | None = None
         if not enable and messages is not None:  # the room on screen: the figure its side panel shows
@@ -146,7 +165,8 @@ class MuteFlow:
             app.note_chatroom_enabled(model_id, outcome.chatroom_enabled)
             done = outcome.kind == "confirmed_after_timeout"
             screen.notify(
-                ("It went through: " if done else "It did not go through: ") + one_line(name, max_len=60)
+                ("It went through: " if done else "It did not go through: ")
+                + one_line(name, max_len=60)
                 + (" takes turns" if outcome.chatroom_enabled else " is muted"),
                 severity="information" if done else "warning",
                 markup=False,
@@ -155,7 +175,8 @@ class MuteFlow:
         app.note_connection(None)
         app.note_chatroom_enabled(model_id, outcome.chatroom_enabled)
         screen.notify(
-            one_line(name, max_len=60) + (" takes turns again" if outcome.chatroom_enabled else " is muted in the chatroom"),
+            one_line(name, max_len=60)
+            + (" takes turns again" if outcome.chatroom_enabled else " is muted in the chatroom"),
             title="Chatroom",
             markup=False,
         )

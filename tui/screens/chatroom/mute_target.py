@@ -25,8 +25,8 @@ def highlight_on_screen(room: OptionList) -> bool:
     if index is None:
         return False
     try:
-        top = room._index_to_line[index]  # noqa: SLF001 - OptionList keeps option lines only here
-        height = room._heights[index]  # noqa: SLF001
+        top = room._index_to_line[index]
+        height = room._heights[index]
     except (KeyError, AttributeError):
         return False
     first, last = room.scroll_offset.y, room.scroll_offset.y + room.scrollable_content_region.height
@@ -52,6 +52,9 @@ def mute_target_line(screen: ChatroomScreen, model_id: str | None) -> Text:
     line = Text("m ", end="")
     line.append("unmutes " if screen.is_muted(model_id) else "mutes ")
     line.append_text(one_line_text(name, max_len=60, style="bold"))
-    line.append(" (in the list)" if screen.focused is screen.query_one("#people", OptionList)
-                else " (the highlighted message's model)")
+    line.append(
+        " (in the list)"
+        if screen.focused is screen.query_one("#people", OptionList)
+        else " (the highlighted message's model)"
+    )
     return line

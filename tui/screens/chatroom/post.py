@@ -54,8 +54,9 @@ class PostHost(Protocol):
     @property
     def ctx(self) -> AppContext: ...
     def query_one(self, selector: str, expect_type: type[WidgetT]) -> WidgetT: ...
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               markup: bool = True) -> None: ...
+    def notify(
+        self, message: str, *, title: str = "", severity: SeverityLevel = "information", markup: bool = True
+    ) -> None: ...
     def ingest(self, messages: list[ChatroomMessage]) -> list[ChatroomMessage]: ...
     def action_follow(self) -> None: ...
     def poke(self) -> None: ...
@@ -158,8 +159,12 @@ class PostFlow:
         if write.kind in ("refused", "failed"):
             screen.blah_app.note_connection(write.error)
             error = write.error
-            screen.notify(explain_post_error(error) if error is not None else write.message, title="Not posted",
-                          severity="error", markup=False)
+            screen.notify(
+                explain_post_error(error) if error is not None else write.message,
+                title="Not posted",
+                severity="error",
+                markup=False,
+            )
             if not box.value:
                 box.value = content
             return
@@ -173,9 +178,13 @@ class PostFlow:
         screen.ingest([posted])
         screen.action_follow()
         if write.replies_expected_from:
-            screen.notify(f"Posted. Replies expected from: {self._reply_names(write.replies_expected_from)}", markup=False)
+            screen.notify(
+                f"Posted. Replies expected from: {self._reply_names(write.replies_expected_from)}", markup=False
+            )
         else:
-            screen.notify("Posted, but no model will reply (the ones asked are muted)", severity="warning", markup=False)
+            screen.notify(
+                "Posted, but no model will reply (the ones asked are muted)", severity="warning", markup=False
+            )
         screen.poke()
 
     def _settled(self, write: ChatWrite, content: str) -> None:
@@ -188,8 +197,9 @@ class PostFlow:
             box = screen.query_one("#compose-input", Input)
             if not box.value:
                 box.value = content
-            screen.notify("It was not posted (not in the room); send it again if you like", severity="warning",
-                          markup=False)
+            screen.notify(
+                "It was not posted (not in the room); send it again if you like", severity="warning", markup=False
+            )
         else:
             screen.notify(write.message, severity="error", markup=False)
         screen.poke()

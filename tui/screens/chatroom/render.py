@@ -31,12 +31,28 @@ __all__ = [
 
 #: Theme variables whose colours tell authors apart ($error is kept for the loop badge).
 _PALETTE_DARK = (
-    "primary-lighten-2", "success", "accent", "secondary-lighten-2", "warning-lighten-1",
-    "primary-lighten-3", "success-lighten-2", "secondary-lighten-3", "accent-lighten-2", "text-primary",
+    "primary-lighten-2",
+    "success",
+    "accent",
+    "secondary-lighten-2",
+    "warning-lighten-1",
+    "primary-lighten-3",
+    "success-lighten-2",
+    "secondary-lighten-3",
+    "accent-lighten-2",
+    "text-primary",
 )
 _PALETTE_LIGHT = (
-    "primary-darken-1", "success-darken-1", "accent-darken-1", "secondary", "warning-darken-2",
-    "primary-darken-3", "success-darken-3", "secondary-darken-2", "accent-darken-3", "text-primary",
+    "primary-darken-1",
+    "success-darken-1",
+    "accent-darken-1",
+    "secondary",
+    "warning-darken-2",
+    "primary-darken-3",
+    "success-darken-3",
+    "secondary-darken-2",
+    "accent-darken-3",
+    "text-primary",
 )
 MAX_CONTENT_CHARS = 2000
 

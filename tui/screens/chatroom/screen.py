@@ -98,7 +98,9 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
     def compose(self) -> ComposeResult:
         yield StatusHeader()
         with Horizontal(id="chat-body"):
-            yield RoomView(self.feed, RoomContext(lambda: self.styles_room, lambda: self.ctx.model_id, self.is_muted), id="room")
+            yield RoomView(
+                self.feed, RoomContext(lambda: self.styles_room, lambda: self.ctx.model_id, self.is_muted), id="room"
+            )
             yield Static(Text("loading the room…", style="italic"), id="room-empty", classes="empty-state")
             yield PeoplePane(id="people-pane")
         yield RoomStatusLine(self._status, id="room-status")
@@ -118,7 +120,9 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
         # The line naming m's model follows the room's scrolling (a highlight scrolled away is no target).
         self.watch(self.room, "scroll_y", self._mute_target_after_refresh, init=False)
         if self.ctx.client is None:
-            self.show_room_note(Text("offline: the chatroom needs the platform (this session browses a file)", style="italic"))
+            self.show_room_note(
+                Text("offline: the chatroom needs the platform (this session browses a file)", style="italic")
+            )
             self.set_room_status(Text("offline", end=""))
             return
         self.load_models()
@@ -146,15 +150,24 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
 
     def _redraw_people(self) -> None:
         shown = self.query_one("#people-pane", PeoplePane).show(
-            self.models, self.feed, self.room.verdicts, self.styles_room,
-            person_model_id=self.ctx.model_id, is_muted=self.is_muted, error=self._models_error,
-        )  # fmt: skip
+            self.models,
+            self.feed,
+            self.room.verdicts,
+            self.styles_room,
+            person_model_id=self.ctx.model_id,
+            is_muted=self.is_muted,
+            error=self._models_error,
+        )
         if shown:
             self.call_after_refresh(self.show_mute_target)
 
     def _redraw_reply_from(self) -> None:
-        self.compose_bar.offer(self.models, person_model_id=self.ctx.model_id, is_muted=self.is_muted,
-                               prefer_everyone=self.ctx.settings.chatroom_default_everyone)
+        self.compose_bar.offer(
+            self.models,
+            person_model_id=self.ctx.model_id,
+            is_muted=self.is_muted,
+            prefer_everyone=self.ctx.settings.chatroom_default_everyone,
+        )
 
     @property
     def poller(self) -> RoomPoller | None:
@@ -169,9 +182,13 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
     def set_room_status(self, text: Text) -> None:
         self._status = text
         self.query_one("#room-status", RoomStatusLine).show(
-            text, self.feed, waiting=self.post_flow.waiting_for, overdue=self.post_flow.overdue,
-            new_below=self.room.new_below, models=self.models,
-        )  # fmt: skip
+            text,
+            self.feed,
+            waiting=self.post_flow.waiting_for,
+            overdue=self.post_flow.overdue,
+            new_below=self.room.new_below,
+            models=self.models,
+        )
 
     # ----------------------------------------------------------------- data
 
@@ -315,8 +332,11 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
     def action_toggle_mute(self) -> None:
         model_id = self._mute_target()
         if not model_id:
-            self.notify("Highlight a message you can see (or a model in the list) to mute its model",
-                        severity="warning", markup=False)
+            self.notify(
+                "Highlight a message you can see (or a model in the list) to mute its model",
+                severity="warning",
+                markup=False,
+            )
             return
         if self.mute_flow.busy(model_id):
             return
@@ -352,4 +372,3 @@ class ChatroomScreen(bindings.VimCursor, BlahScreen):
     @work(group="chatroom-post", exit_on_error=False)
     async def send_post(self, content: str, reply_from: str | None) -> None:
         await self.post_flow.run(content, reply_from)
-

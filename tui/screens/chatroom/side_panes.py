@@ -28,9 +28,16 @@ class PeoplePane(Vertical):
         yield OptionList(id="people")
 
     def show(
-        self, models: Mapping[str, Model], feed: ChatFeed, verdicts: Mapping[str, LoopVerdict | None],
-        styles: RoomStyles, *, person_model_id: str, is_muted: Callable[[str | None], bool], error: str | None,
-    ) -> bool:  # fmt: skip
+        self,
+        models: Mapping[str, Model],
+        feed: ChatFeed,
+        verdicts: Mapping[str, LoopVerdict | None],
+        styles: RoomStyles,
+        *,
+        person_model_id: str,
+        is_muted: Callable[[str | None], bool],
+        error: str | None,
+    ) -> bool:
         """Redraw the list, keeping the highlight; False when only the loading error shows."""
         people = self.query_one("#people", OptionList)
         keep = people.highlighted
@@ -49,9 +56,15 @@ class RoomStatusLine(Static):
     """Under the room: the connection, the count, who is still to reply, what arrived below."""
 
     def show(
-        self, state: Text, feed: ChatFeed, *, waiting: Sequence[str], overdue: Sequence[str], new_below: int,
+        self,
+        state: Text,
+        feed: ChatFeed,
+        *,
+        waiting: Sequence[str],
+        overdue: Sequence[str],
+        new_below: int,
         models: Mapping[str, Model],
-    ) -> None:  # fmt: skip
+    ) -> None:
         def names(model_ids: Sequence[str]) -> str:
             return ", ".join(one_line((models[m].name if m in models else None) or m, max_len=30) for m in model_ids)
 
@@ -80,8 +93,12 @@ class ComposeBar(Horizontal):
             id="reply-from",
         )
         # select_on_focus off: `i` goes back to a draft to go on writing it, not to replace it
-        yield Input(placeholder="Say something to the room… (Enter posts)", id="compose-input", max_length=4000,
-                    select_on_focus=False)
+        yield Input(
+            placeholder="Say something to the room… (Enter posts)",
+            id="compose-input",
+            max_length=4000,
+            select_on_focus=False,
+        )
 
     @property
     def reply_from_select(self) -> Select[str]:
@@ -94,9 +111,13 @@ class ComposeBar(Horizontal):
         return None if value == EVERYONE or not isinstance(value, str) else value
 
     def offer(
-        self, models: Mapping[str, Model], *, person_model_id: str, is_muted: Callable[[str | None], bool],
+        self,
+        models: Mapping[str, Model],
+        *,
+        person_model_id: str,
+        is_muted: Callable[[str | None], bool],
         prefer_everyone: bool,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """The models that may reply; the choice kept when it still may, else the person's model
         (or everyone, when the settings prefer it)."""
         select = self.reply_from_select

@@ -119,12 +119,14 @@ class CheckpointScreen(CaptionedTableScreen):
                 templates = dict(ctx.settings.templates)
                 if ctx.trained_template:
                     templates.setdefault(ctx.model_id, ctx.trained_template)
-                comparison = await compare_models(ctx.client, self.other_id, ctx.model_id, templates=templates,
-                                                  limit=limit, archive_b=ctx.archive)
+                comparison = await compare_models(
+                    ctx.client, self.other_id, ctx.model_id, templates=templates, limit=limit, archive_b=ctx.archive
+                )
             elif self.choice == "windows":
                 self._say(f"reading up to {limit:,} recent calls…")
-                comparison = await compare_windows(ctx.client, ctx.model_id, config_template=ctx.trained_template,
-                                                   limit=limit, archive=ctx.archive)
+                comparison = await compare_windows(
+                    ctx.client, ctx.model_id, config_template=ctx.trained_template, limit=limit, archive=ctx.archive
+                )
             else:
                 return
         except BlahError as error:
@@ -155,7 +157,8 @@ class CheckpointScreen(CaptionedTableScreen):
         caption.append(side_line("A", comparison.a) + "\n")
         caption.append(side_line("B", comparison.b) + "\n")
         caption.append(METHOD_SHORT, style="dim")
-        caption.append(f"\n{checkpoint_mde_sentence(comparison.rows)} · {holm_sentence(comparison.rows)}",
-                       style="italic")
+        caption.append(
+            f"\n{checkpoint_mde_sentence(comparison.rows)} · {holm_sentence(comparison.rows)}", style="italic"
+        )
         self._say("")
         self.caption.update(caption)

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CompareLine", "CompareScreen", "mean_scores", "order_for_person", "tally"]
 
+
 class CompareScreen(bindings.RowAction, CaptionedTableScreen):
     """Two or three models on the same evals."""
 
@@ -150,8 +151,10 @@ class CompareScreen(bindings.RowAction, CaptionedTableScreen):
         if not self.lines:
             caption.append("the platform returned no evals answered by these models")
         else:
-            caption.append(f"{len(self.lines)} evals · you lost {counts['loss']}, tied {counts['tie']}, "
-                           f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean [95% CI]: ")
+            caption.append(
+                f"{len(self.lines)} evals · you lost {counts['loss']}, tied {counts['tie']}, "
+                f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean [95% CI]: "
+            )
             caption.append(", ".join(f"{self._model_name(m)} {mean_cell(estimates.get(m))}" for m in models))
             names = {m: self._model_name(m) for m in models}
             for sentence in versus_sentences(reading, own, names):

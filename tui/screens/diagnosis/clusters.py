@@ -82,8 +82,9 @@ class ClustersPanel(Vertical):
         self.error: str | None = None
         self.busy = False
         self.cluster_list: list[ClusterView] = []
-        self.request = SendOnce(self, group="diagnosis-clusters",
-                                busy_note="Already asking the platform for failure clusters.")
+        self.request = SendOnce(
+            self, group="diagnosis-clusters", busy_note="Already asking the platform for failure clusters."
+        )
         """The POST: asked, then sent once (``request.sent``: POSTs sent by this panel)."""
         self._view: DiagnosisView | None = None
 
@@ -127,8 +128,9 @@ class ClustersPanel(Vertical):
         self.request.start(lambda: self._ask_and_post(ctx.model_id))
 
     async def _ask_and_post(self, model_id: str) -> None:
-        if await self.request.confirm("Ask the platform for failure clusters?", Text(CONFIRM_BODY),
-                                      label="Ask (spends a judge call)"):
+        if await self.request.confirm(
+            "Ask the platform for failure clusters?", Text(CONFIRM_BODY), label="Ask (spends a judge call)"
+        ):
             await self._post(model_id)
 
     # ------------------------------------------------------------------ the request
@@ -254,8 +256,10 @@ def clusters_status(clusters: FailureClusters | None, error: str | None, busy: b
     judge = one_line(clusters.judge_model, max_len=40) if clusters.judge_model else "an unnamed judge"
     if not clusters.clusters:
         return Text(f"The platform returned no clusters ({judge}, {considered} calls considered).")
-    return Text(f"{len(clusters.clusters)} clusters by {judge} over {considered} calls. We flag: of the "
-                "cluster's listed calls that we read, how many we find a failure in too.")
+    return Text(
+        f"{len(clusters.clusters)} clusters by {judge} over {considered} calls. We flag: of the "
+        "cluster's listed calls that we read, how many we find a failure in too."
+    )
 
 
 def clusters_error(error: BaseException) -> str:

@@ -69,9 +69,7 @@ def export_paths(typed: str | Path) -> tuple[Path, Path]:
     return path.with_name(path.name + ".jsonl"), path.with_name(path.name + ".md")
 
 
-def write_suggestions(
-    suggestions: Sequence[Suggestion], typed: str | Path, *, model_id: str | None = None
-) -> Exported:
+def write_suggestions(suggestions: Sequence[Suggestion], typed: str | Path, *, model_id: str | None = None) -> Exported:
     """Write both files (each via a temporary file renamed into place). Raises
     ``FileExistsError`` when either exists, ``OSError`` when it cannot be written."""
     jsonl_path, md_path = export_paths(typed)
@@ -81,10 +79,14 @@ def write_suggestions(
     items = list(suggestions)
     jsonl = to_jsonl(items)
     heading = "# Training data to add" + (f" for `{_SAFE.sub('_', model_id)}`" if model_id else "") + "\n\n"
-    markdown = heading + (
-        "Each example in the JSONL file beside this one has its assistant reply left empty: write the "
-        "answer the model should have given.\n\n"
-    ) + to_markdown(items)
+    markdown = (
+        heading
+        + (
+            "Each example in the JSONL file beside this one has its assistant reply left empty: write the "
+            "answer the model should have given.\n\n"
+        )
+        + to_markdown(items)
+    )
     jsonl_path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(jsonl_path, jsonl)
     write_atomic(md_path, markdown)

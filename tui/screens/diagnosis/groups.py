@@ -23,8 +23,8 @@ from common.format import DASH
 from diagnosis import kinds as K
 from diagnosis.summary import FailureGroup
 from tui.screens.diagnosis.calls import CallSet
-from tui.screens.diagnosis.tab import DiagnosisTab
 from tui.screens.diagnosis.clusters import ClustersPanel, cluster_calls, cluster_detail
+from tui.screens.diagnosis.tab import DiagnosisTab
 from widgets.bars import format_rate
 from widgets.key_table import KeyTable
 from widgets.safe_text import one_line, one_line_text
@@ -198,7 +198,9 @@ def groups_note(view: DiagnosisView, shown: Sequence[FailureGroup]) -> Text:
     s = view.summary
     note = Text(f"overall failure rate {format_rate(s.failure_rate)}; bold rates are above it", end="")
     kept = {(g.dimension, g.value) for g in shown}
-    everything = [f"{g.dimension.replace('_', ' ')} = {g.value}" for g in s.groups if (g.dimension, g.value) not in kept]
+    everything = [
+        f"{g.dimension.replace('_', ' ')} = {g.value}" for g in s.groups if (g.dimension, g.value) not in kept
+    ]
     if everything:
         note.append(" · left out, as every call is in them: ")
         note.append_text(one_line_text(", ".join(sorted(everything)), max_len=120))

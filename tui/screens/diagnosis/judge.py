@@ -84,14 +84,17 @@ def judge_text(view: DiagnosisView) -> Text:
     linked = sum(1 for r in results if r.log_id is not None)
     wrong = view.summary.rates.get(K.WRONG_ANSWER)
     if wrong is not None and wrong.population:
-        text.append(f"wrong answer: {wrong.count} of {wrong.population} judged calls ({format_rate(wrong.rate)})",
-                    style="bold")
+        text.append(
+            f"wrong answer: {wrong.count} of {wrong.population} judged calls ({format_rate(wrong.rate)})", style="bold"
+        )
         text.append(": scored low by the judge, and nothing in the text (loop, cut-off, refusal…) explains it.")
     else:
         text.append("No judged result matches a call read here, so there is no wrong-answer rate.", style="bold")
     if linked < len(results):
-        text.append(f"\n{len(results) - linked} of {len(results)} results name no log id and cannot be matched "
-                    "to a call.", style="dim")
+        text.append(
+            f"\n{len(results) - linked} of {len(results)} results name no log id and cannot be matched to a call.",
+            style="dim",
+        )
     doubts = report.doubts or ()
     text.append("\n")
     if doubts:

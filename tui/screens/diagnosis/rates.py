@@ -172,13 +172,8 @@ def kind_rows(view: DiagnosisView) -> list[KindRow]:
     summary = view.summary
     agreements = {a.kind: a for a in view.report.agreements or ()}
     order = list(dict.fromkeys([*K.CLASSIFY_KINDS, *summary.rates, *agreements]))
-    rows = [
-        KindRow(kind, K.describe(kind).label, summary.rates.get(kind), agreements.get(kind))
-        for kind in order
-    ]
-    rows.append(
-        KindRow(HOST_ROW, "host down (not the model's)", None, None, summary.host.calls, summary.host.failures)
-    )
+    rows = [KindRow(kind, K.describe(kind).label, summary.rates.get(kind), agreements.get(kind)) for kind in order]
+    rows.append(KindRow(HOST_ROW, "host down (not the model's)", None, None, summary.host.calls, summary.host.failures))
     return rows
 
 
@@ -205,8 +200,15 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
             ours = Text("no call fell in an outage", style="dim", end="")
         else:
             ours = _rate_cell(row.host_failures, row.host_calls)
-        return [kind_text, ours, Text(DASH, style="dim"), Text("host's fault, not compared", style="dim"),
-                Text(""), Text(""), Text("")]
+        return [
+            kind_text,
+            ours,
+            Text(DASH, style="dim"),
+            Text("host's fault, not compared", style="dim"),
+            Text(""),
+            Text(""),
+            Text(""),
+        ]
     rate = row.ours
     if rate is None:
         ours = Text("we do not check this kind", style="dim italic", end="")
@@ -223,8 +225,15 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
             reason = "no data (offline)"
         else:
             reason = "no data (/diagnose failed)"
-        return [kind_text, ours, Text(reason, style="dim italic"), Text(DASH, style="dim"),
-                Text(""), Text(""), Text("")]
+        return [
+            kind_text,
+            ours,
+            Text(reason, style="dim italic"),
+            Text(DASH, style="dim"),
+            Text(""),
+            Text(""),
+            Text(""),
+        ]
     if a.platform_count is None:
         platform = Text("does not check", style="dim italic", end="")
         verdict = Text("only we check", style="dim", end="")
@@ -236,8 +245,15 @@ def kind_cells(row: KindRow, view: DiagnosisView, *, diagnose_error: str | None)
             verdict.stylize("bold")
     examples = a.platform_count is not None and (a.agreed_log_ids or a.disputed_log_ids or a.unseen_log_ids)
     if not examples:
-        return [kind_text, ours, platform, verdict, Text(DASH, style="dim"), Text(DASH, style="dim"),
-                Text(DASH, style="dim")]
+        return [
+            kind_text,
+            ours,
+            platform,
+            verdict,
+            Text(DASH, style="dim"),
+            Text(DASH, style="dim"),
+            Text(DASH, style="dim"),
+        ]
     return [
         kind_text,
         ours,

@@ -36,10 +36,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import TabbedContent
 
-from tui import bindings
-from tui.base_screen import BlahScreen, describe_error
 from application.diagnosis.analysis import DiagnosisView, analyse
 from application.diagnosis.data import LoadProgress, fetch_inputs, limit_from
+from tui import bindings
+from tui.base_screen import BlahScreen, describe_error
 from tui.screens.diagnosis.calls import CallSet
 from tui.screens.diagnosis.clusters import ClustersPanel
 from tui.screens.diagnosis.groups import GroupsTab

@@ -101,7 +101,9 @@ def summary_text(view: DiagnosisView) -> Text:
         text.append(f" · {one_line(inputs.entries_note, max_len=160)}", style="bold")
     text.append("\n")
     if s.model_calls:
-        text.append(f"{s.failing_calls} of {s.model_calls} fail in some way ({format_rate(s.failure_rate)})", style="bold")
+        text.append(
+            f"{s.failing_calls} of {s.model_calls} fail in some way ({format_rate(s.failure_rate)})", style="bold"
+        )
         fr = s.finish_reasons
         text.append(
             f" · cut off by the token limit: {fr.get('length', 0)}, chose to stop: {fr.get('stop', 0)}, "

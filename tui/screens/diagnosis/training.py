@@ -47,8 +47,9 @@ def suggestions_text(suggestions: Sequence[Suggestion], view: DiagnosisView) -> 
         text.append("No calls of the model to learn from.")
         return text
     if not suggestions:
-        text.append("No group of calls fails more often than the model does overall, so there is no "
-                    "training data to suggest.")
+        text.append(
+            "No group of calls fails more often than the model does overall, so there is no training data to suggest."
+        )
         return text
     examples = sum(len(s.prompts) for s in suggestions if s.action == ADD_DATA)
     text.append(f"{len(suggestions)} suggestions from the groups that fail more than the model overall. ", style="bold")

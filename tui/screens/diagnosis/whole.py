@@ -102,8 +102,10 @@ class DiagnosisWholeScreen(BlahScreen):
         await self.query_one("#whole-report", Markdown).update("")
         path = model_archive_path(self.ctx)
         if path is None:
-            self._say_problem("there is no local archive for this session (archiving is off and no file was "
-                              "opened), so the whole history cannot be read")
+            self._say_problem(
+                "there is no local archive for this session (archiving is off and no file was "
+                "opened), so the whole history cannot be read"
+            )
             return
         self.running = True
         self.status.say(f"reading the whole local archive {one_line(str(path), 200)} and diagnosing every call…")
@@ -131,20 +133,27 @@ class DiagnosisWholeScreen(BlahScreen):
                 self.app.call_from_thread(self._progress, done, total, rate, eta)
 
         try:
-            result = diagnose_model_archive(path, model_id=model_id, trained_template=template,
-                                            on_progress=on_progress, cancelled=lambda: worker.is_cancelled)
+            result = diagnose_model_archive(
+                path,
+                model_id=model_id,
+                trained_template=template,
+                on_progress=on_progress,
+                cancelled=lambda: worker.is_cancelled,
+            )
         except DiagnosisCancelled as stopped:
             self._from_thread(worker, self._stopped, str(stopped))
             return
         except ArchiveError as error:
             if not Path(error.path).exists():
-                reason = (f"there is no local archive of model {model_id!r} for this profile ({error.path}): open the "
-                          "Logs screen (it stores calls as they arrive) or run `blah-tui export` to fill it")
+                reason = (
+                    f"there is no local archive of model {model_id!r} for this profile ({error.path}): open the "
+                    "Logs screen (it stores calls as they arrive) or run `blah-tui export` to fill it"
+                )
             else:
                 reason = f"cannot read the local archive: {error}"
             self._from_thread(worker, self._say_problem, reason)
             return
-        except Exception as error:  # noqa: BLE001 - said on the screen, the person can try again
+        except Exception as error:
             self._from_thread(worker, self._say_problem, f"couldn't diagnose the archive: {describe_error(error)}")
             return
         self._from_thread(worker, self._show, result)
@@ -175,8 +184,10 @@ class DiagnosisWholeScreen(BlahScreen):
     async def _show(self, result: ArchiveDiagnosis) -> None:
         self._finished()
         if not result.whole.calls:
-            self.problem = (f"the local archive {one_line(str(result.path), 200)} holds no calls of this model: "
-                            "there is nothing to diagnose")
+            self.problem = (
+                f"the local archive {one_line(str(result.path), 200)} holds no calls of this model: "
+                "there is nothing to diagnose"
+            )
             self.status.say(self.problem)
             await self.query_one("#whole-report", Markdown).update("")
             return

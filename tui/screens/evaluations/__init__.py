@@ -1,2 +1,1 @@
-"""The Evaluations area: Blobfish SDK evaluations, their rollouts and a rollout's replay.
-"""
+"""The Evaluations area: Blobfish SDK evaluations, their rollouts and a rollout's replay."""

@@ -35,8 +35,7 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
     async def run() -> None:
         lines = list(export_lines(evaluation, None if rollout is None else [rollout]))
         if not lines:
-            screen.notify(f"nothing to export: the platform sent no trace for {what}", severity="warning",
-                          markup=False)
+            screen.notify(f"nothing to export: the platform sent no trace for {what}", severity="warning", markup=False)
             return
         try:
             count = await asyncio.to_thread(write_jsonl, path, lines)
@@ -44,8 +43,12 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
             screen.notify(f"couldn't export {what}: {error}", severity="error", markup=False)
             return
         screen.exported = path  # type: ignore[attr-defined]  # the screens that export keep the path
-        screen.notify(f"exported {what}: {count} line{'s' if count != 1 else ''} to {path}",
-                      title="Exported", markup=False, timeout=8)  # fmt: skip
+        screen.notify(
+            f"exported {what}: {count} line{'s' if count != 1 else ''} to {path}",
+            title="Exported",
+            markup=False,
+            timeout=8,
+        )
 
     return screen.run_worker(run(), group="evaluations-export", exclusive=True)
 

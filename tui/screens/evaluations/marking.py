@@ -76,10 +76,14 @@ class Marks:
         if not count:
             return ""
         if count > MAX_SOURCES:
-            return (f"{count} marked: over the {MAX_SOURCES} one export takes (Blobfish's limit); "
-                    f"space unmarks {count - MAX_SOURCES}")
-        return (f"{count} marked · x exports {'them' if count > 1 else 'it'} as one JSONL file "
-                f"(1-{MAX_SOURCES} per export) · space unmarks")
+            return (
+                f"{count} marked: over the {MAX_SOURCES} one export takes (Blobfish's limit); "
+                f"space unmarks {count - MAX_SOURCES}"
+            )
+        return (
+            f"{count} marked · x exports {'them' if count > 1 else 'it'} as one JSONL file "
+            f"(1-{MAX_SOURCES} per export) · space unmarks"
+        )
 
 
 async def _evaluation(row: EvaluationRow, source: EvaluationSource | None) -> Evaluation:
@@ -91,15 +95,21 @@ async def _evaluation(row: EvaluationRow, source: EvaluationSource | None) -> Ev
     return (await read_diagnosed(source, row.evaluation_id)).evaluation
 
 
-def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: EvaluationSource | None,
-                  say: Say) -> Worker[None]:  # fmt: skip
+def export_marked(
+    screen: Screen[Any], rows: list[EvaluationRow], source: EvaluationSource | None, say: Say
+) -> Worker[None]:
     """Write the marked ``rows`` to one new JSONL file in a worker of ``screen``; the receipt (or
     why not) is said on the screen's outcome line. ``screen.export_receipt`` is then the receipt."""
 
     def tell(message: str, error: bool) -> None:
         say(message, error)
-        screen.notify(one_line(message, max_len=600), title="Export", markup=False, timeout=10,
-                      severity="warning" if error else "information")
+        screen.notify(
+            one_line(message, max_len=600),
+            title="Export",
+            markup=False,
+            timeout=10,
+            severity="warning" if error else "information",
+        )
 
     async def run() -> None:
         try:
@@ -109,9 +119,8 @@ def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: Evalua
             return
         try:
             evaluations = [await _evaluation(row, source) for row in rows]
-        except Exception as error:  # noqa: BLE001 - one unreadable evaluation: say which, write nothing
-            tell(f"Not exported: an evaluation could not be read ({describe_error(error)}). Nothing was written.",
-                 True)
+        except Exception as error:
+            tell(f"Not exported: an evaluation could not be read ({describe_error(error)}). Nothing was written.", True)
             return
         path = dataset_export_path(exports_dir(), len(evaluations), utc_now())
         try:
@@ -122,7 +131,10 @@ def export_marked(screen: Screen[Any], rows: list[EvaluationRow], source: Evalua
         # the screens that export keep what they wrote (a Screen[Any] here: the mixin is not a type)
         screen.export_receipt = receipt  # type: ignore[attr-defined]
         screen.exported = path  # type: ignore[attr-defined]
-        tell(f"Exported {len(evaluations)} evaluation{'s' if len(evaluations) != 1 else ''} to {path}: "
-             f"{receipt.sentence()}", False)
+        tell(
+            f"Exported {len(evaluations)} evaluation{'s' if len(evaluations) != 1 else ''} to {path}: "
+            f"{receipt.sentence()}",
+            False,
+        )
 
     return screen.run_worker(run(), group="evaluations-export", exclusive=True)

@@ -26,8 +26,7 @@ from widgets.safe_text import one_line, one_line_text
 
 __all__ = ["EvaluationPublisher", "confirmation_body"]
 
-NO_CLIENT = ("Publishing needs a Blobfish client with a key (BLOBFISH_API_KEY, or `blah-tui --demo`); "
-             "none is connected.")
+NO_CLIENT = "Publishing needs a Blobfish client with a key (BLOBFISH_API_KEY, or `blah-tui --demo`); none is connected."
 
 Say = Callable[[str, bool], None]
 
@@ -44,8 +43,11 @@ def confirmation_body(plan: PublishPlan, origin: str | None) -> Text:
     body.append(f"{'to':<11}", style="bold")
     body.append_text(one_line_text(origin or "the connected Blobfish account", 90))
     body.append("\n\n")
-    body.append("Built here from the evidence as Blobfish sent it. Identical evidence: the same evaluation; "
-                "changed evidence under this job id: refused.", style="dim")
+    body.append(
+        "Built here from the evidence as Blobfish sent it. Identical evidence: the same evaluation; "
+        "changed evidence under this job id: refused.",
+        style="dim",
+    )
     return body
 
 
@@ -56,8 +58,9 @@ class EvaluationPublisher:
         self._screen = screen
         self._client = client
         self._say = say
-        self.write = SendOnce(screen, group="evaluations-publish",
-                              busy_note="A publication is already being confirmed or sent.")
+        self.write = SendOnce(
+            screen, group="evaluations-publish", busy_note="A publication is already being confirmed or sent."
+        )
         self.made: dict[str, Publication] = {}
         """Job id -> the bytes made for it (resent verbatim by a later ``P``)."""
 
@@ -74,8 +77,9 @@ class EvaluationPublisher:
             self._refuse(NO_CLIENT)
             return
         if row.evaluation is None:
-            why = (f"its evidence could not be read ({row.problem})" if row.problem
-                   else "its evidence is still being read")
+            why = (
+                f"its evidence could not be read ({row.problem})" if row.problem else "its evidence is still being read"
+            )
             self._refuse(f"Evaluation {row.evaluation_id} cannot be published yet: {why}.")
             return
         job_id = row.evaluation.summary.job_id or ""
@@ -98,5 +102,10 @@ class EvaluationPublisher:
         self._say(f"Publishing job {plan.job_id}…", False)
         outcome = await self.write.send(lambda: publish_once(client, plan))
         self._say(outcome.message, outcome.error)
-        self._screen.notify(one_line(outcome.message, max_len=600), title="Publish", markup=False, timeout=10,
-                            severity="error" if outcome.error else "information")
+        self._screen.notify(
+            one_line(outcome.message, max_len=600),
+            title="Publish",
+            markup=False,
+            timeout=10,
+            severity="error" if outcome.error else "information",
+        )

@@ -35,12 +35,13 @@ __all__ = ["ReplayScreen"]
 def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
     rollout = diagnosis.rollout
     return title_line(
-        "rollout", one_line(rollout.rollout_id, max_len=40),
+        "rollout",
+        one_line(rollout.rollout_id, max_len=40),
         ("", one_line(rollout.task_id or "—", max_len=40)),
         ("reward", "—" if rollout.reward is None else f"{rollout.reward:g}"),
         ("", verdict(rollout.grade)),
         (f"{len(rollout.steps)} steps", None),
-    )  # fmt: skip
+    )
 
 
 def _what(step: RolloutStep) -> Text:
@@ -114,8 +115,11 @@ class ReplayScreen(EvaluationExportScreen):
                 yield Static(Text("Rollout grade"), classes="rp-section", markup=False)
                 yield GradePanel(rollout.grade, id="rp-grade")
                 yield Static(Text("Rollout findings"), classes="rp-section", markup=False)
-                yield FindingsPanel(diagnosis_rollout_findings(self.diagnosis),
-                                    "no tool-call loop, no failed tool call", id="rp-findings")  # fmt: skip
+                yield FindingsPanel(
+                    diagnosis_rollout_findings(self.diagnosis),
+                    "no tool-call loop, no failed tool call",
+                    id="rp-findings",
+                )
         yield KeyFooter()
 
     def _step_row(self, position: int) -> Text:
@@ -133,8 +137,14 @@ class ReplayScreen(EvaluationExportScreen):
             panel.show_no_steps()
             return
         rollout = self.diagnosis.rollout
-        panel.show(step, self.position, len(rollout.steps), rollout.max_tokens,
-                   self.diagnosis.findings_at(step.index), rollout.grade)  # fmt: skip
+        panel.show(
+            step,
+            self.position,
+            len(rollout.steps),
+            rollout.max_tokens,
+            self.diagnosis.findings_at(step.index),
+            rollout.grade,
+        )
         self.query_one("#rp-side", VerticalScroll).scroll_home(animate=False)
 
     def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:

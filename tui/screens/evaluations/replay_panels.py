@@ -61,8 +61,11 @@ grader output froze the replay for seconds each time it was laid out."""
 
 def tokens_text(step: RolloutStep, max_tokens: int | None) -> Text:
     text = Text()
-    for label, value in (("prompt", step.prompt_tokens), ("completion", step.completion_tokens),
-                         ("reasoning", step.reasoning_tokens)):  # fmt: skip
+    for label, value in (
+        ("prompt", step.prompt_tokens),
+        ("completion", step.completion_tokens),
+        ("reasoning", step.reasoning_tokens),
+    ):
         text.append(f"{label} ", style="dim")
         text.append(f"{value:,}" if value is not None else NOT_CAPTURED, style="" if value is not None else "italic")
         text.append("   ")
@@ -123,8 +126,10 @@ def grade_text(grade: Grade | None) -> Text:
         if assertion.details:
             text.append(": ", style="dim")
             _long(text, assertion.details, where=WHOLE_GRADE, keep_newlines=False)
-    for label, conditions, style in (("failed", grade.failed_conditions, "red"),
-                                     ("advisory", grade.advisory_conditions, "yellow")):  # fmt: skip
+    for label, conditions, style in (
+        ("failed", grade.failed_conditions, "red"),
+        ("advisory", grade.advisory_conditions, "yellow"),
+    ):
         for condition in conditions:
             text.append(f"\n{label}: ", style=f"bold {style}")
             _long(text, condition, where=WHOLE_GRADE, keep_newlines=False)
@@ -145,12 +150,20 @@ def findings_text(findings: Iterable[Finding], empty: str = "no findings at this
         text.append(" ")
         _long(text, finding.evidence, where="the step holds the whole text", keep_newlines=False)
     if len(every) > FINDINGS_SHOWN:
-        text.append(f"\n… and {len(every) - FINDINGS_SHOWN:,} more (each on its steps, in the list)", style="dim italic")
+        text.append(
+            f"\n… and {len(every) - FINDINGS_SHOWN:,} more (each on its steps, in the list)", style="dim italic"
+        )
     return text or Text(empty, style="dim italic")
 
 
-def step_text(step: RolloutStep, position: int, total: int, max_tokens: int | None,
-              findings: Sequence[Finding], rollout_grade: Grade | None = None) -> Text:  # fmt: skip
+def step_text(
+    step: RolloutStep,
+    position: int,
+    total: int,
+    max_tokens: int | None,
+    findings: Sequence[Finding],
+    rollout_grade: Grade | None = None,
+) -> Text:
     """One step of the replay, whole enough to read: prompt, tool calls with their results,
     final answer, tokens, training samples, findings."""
     text = Text()
@@ -207,8 +220,15 @@ def one_line_text(value: str, max_len: int) -> Text:
 class StepPanel(Static):
     """The step under the cursor, whole enough to read."""
 
-    def show(self, step: RolloutStep, position: int, total: int, max_tokens: int | None,
-             findings: Sequence[Finding], rollout_grade: Grade | None = None) -> None:  # fmt: skip
+    def show(
+        self,
+        step: RolloutStep,
+        position: int,
+        total: int,
+        max_tokens: int | None,
+        findings: Sequence[Finding],
+        rollout_grade: Grade | None = None,
+    ) -> None:
         self.update(step_text(step, position, total, max_tokens, findings, rollout_grade))
 
     def show_no_steps(self) -> None:
@@ -218,12 +238,12 @@ class StepPanel(Static):
 class GradePanel(Static):
     """The rollout's structured grade (set once: a record does not change)."""
 
-    def __init__(self, grade: Grade | None, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+    def __init__(self, grade: Grade | None, *, id: str | None = None) -> None:
         super().__init__(grade_text(grade), id=id, markup=False)
 
 
 class FindingsPanel(Static):
     """Findings with their evidence, at most ``FINDINGS_SHOWN`` (the count of the rest says so)."""
 
-    def __init__(self, findings: Iterable[Finding], empty: str, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, findings: Iterable[Finding], empty: str, *, id: str | None = None) -> None:
         super().__init__(findings_text(findings, empty), id=id, markup=False)

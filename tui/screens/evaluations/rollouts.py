@@ -25,11 +25,12 @@ __all__ = ["RolloutsScreen", "evaluation_title"]
 def evaluation_title(evaluation: Evaluation) -> Text:
     summary = evaluation.summary
     return title_line(
-        "evaluation", one_line(summary.evaluation_id, max_len=40),
+        "evaluation",
+        one_line(summary.evaluation_id, max_len=40),
         ("", one_line(evaluation.taskset or "—", max_len=30)),
         ("model", one_line(summary.model or "—", max_len=40)),
         ("mean reward", "—" if summary.mean_reward is None else f"{summary.mean_reward:.2f}"),
-    )  # fmt: skip
+    )
 
 
 class RolloutsScreen(bindings.RowAction, EvaluationExportScreen):
@@ -62,8 +63,10 @@ class RolloutsScreen(bindings.RowAction, EvaluationExportScreen):
         d = self.diagnosis
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append(f"{len(d.rollouts)} rollouts", style="bold")
-        text.append(f"   failed {d.failed_rollouts}   ungraded {d.ungraded_rollouts}   "
-                    f"tool loops {d.tool_loop_rollouts}   failed tool calls ")  # fmt: skip
+        text.append(
+            f"   failed {d.failed_rollouts}   ungraded {d.ungraded_rollouts}   "
+            f"tool loops {d.tool_loop_rollouts}   failed tool calls "
+        )
         text.append("none made" if not d.tool_calls else f"{d.failed_tool_calls}/{d.tool_calls}")
         return text
 

@@ -60,8 +60,10 @@ time, kept the screen slow to answer keys until the whole list was diagnosed."""
 DETAIL_CONCURRENCY = 4
 """Evaluations read at once while diagnosing the list."""
 
-NO_SOURCE = ("No Blobfish client is configured. `blah-tui --demo` starts a local Blobfish too; "
-             "on the real platform set BLOBFISH_API_KEY.")  # fmt: skip
+NO_SOURCE = (
+    "No Blobfish client is configured. `blah-tui --demo` starts a local Blobfish too; "
+    "on the real platform set BLOBFISH_API_KEY."
+)
 
 
 def _cycle(options: list[Any], current: Any) -> Any:
@@ -75,6 +77,7 @@ def _cycle(options: list[Any], current: Any) -> Any:
 
 PROVENANCE = "Published jobs: private, executed and graded by your SDK client; not a certified benchmark."
 """The SDK evaluations page's own words on what a published job is (and is not)."""
+
 
 class EvaluationsScreen(bindings.RowAction, BlobfishHeaderScreen):
     SCREEN_TITLE = "Evaluations"
@@ -191,7 +194,7 @@ class EvaluationsScreen(bindings.RowAction, BlobfishHeaderScreen):
                 ready = await read_diagnosed(source, row.evaluation_id)
             except asyncio.CancelledError:
                 raise
-            except Exception as error:  # noqa: BLE001 - one unreadable evaluation must not stop the list
+            except Exception as error:
                 row.problem = describe_error(error)
             else:
                 row.evaluation, row.diagnosis = ready.evaluation, ready.diagnosis

@@ -118,9 +118,18 @@ class EvaluationTable(FittedTable):
     """The evaluations list. Columns come in the order a person sorts and filters by, so an
     80-column terminal shows those first."""
 
-    COLUMNS = (("platform", "platform"), ("task", "task"), ("model", "model"), ("reward", "reward"),
-               ("failed", "failed"), ("loops", "loops"), ("tools ✖", "tools"), ("findings", "findings"),
-               ("roll.", "rollouts"), ("created", "created"))  # fmt: skip
+    COLUMNS = (
+        ("platform", "platform"),
+        ("task", "task"),
+        ("model", "model"),
+        ("reward", "reward"),
+        ("failed", "failed"),
+        ("loops", "loops"),
+        ("tools ✖", "tools"),
+        ("findings", "findings"),
+        ("roll.", "rollouts"),
+        ("created", "created"),
+    )
     NARROW_KEYS = ("task", "model", "reward", "findings", "failed", "loops", "tools", "rollouts", "created")
     """Under ``NARROW_BELOW`` columns: the findings beside the reward (the counts after them fold
     to the right), and no platform chip (every row of this screen is Blobfish's)."""
@@ -150,9 +159,18 @@ class EvaluationTable(FittedTable):
             tools = share(diagnosis.failed_tool_share)
             findings = kinds_cell(list(diagnosis.kind_counts()))
         task = cell(row.taskset, 14) if row.evaluation is not None else pending
-        return [chip(), task, cell(summary.model, 16), reward(summary.mean_reward), failed,
-                loops, tools, findings, number(summary.rollout_count),
-                when(summary.created_ms, tz)]  # fmt: skip
+        return [
+            chip(),
+            task,
+            cell(summary.model, 16),
+            reward(summary.mean_reward),
+            failed,
+            loops,
+            tools,
+            findings,
+            number(summary.rollout_count),
+            when(summary.created_ms, tz),
+        ]
 
     def _shown(self, row: EvaluationRow, tz: tzinfo | None, marked: bool) -> list[Text]:
         shown = self._laid_out(self.cells(row, tz))
@@ -178,9 +196,16 @@ class EvaluationTable(FittedTable):
 class RolloutTable(FittedTable):
     """One evaluation's rollouts, in the record's order (the row key is the rollout's index)."""
 
-    COLUMNS = (("platform", "platform"), ("task", "task"), ("reward", "reward"), ("grade", "grade"),
-               ("steps", "steps"), ("tools ✖", "tools"), ("findings", "findings"),
-               ("rollout", "rollout"))  # fmt: skip
+    COLUMNS = (
+        ("platform", "platform"),
+        ("task", "task"),
+        ("reward", "reward"),
+        ("grade", "grade"),
+        ("steps", "steps"),
+        ("tools ✖", "tools"),
+        ("findings", "findings"),
+        ("rollout", "rollout"),
+    )
 
     def __init__(self, rollouts: Sequence[RolloutDiagnosis], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -194,6 +219,13 @@ class RolloutTable(FittedTable):
         rollout = diagnosis.rollout
         calls = diagnosis.tool_calls
         tools = dash() if not calls else Text(f"{diagnosis.failed_tool_calls}/{calls}", justify="right")
-        return [chip(), cell(rollout.task_id, 26), reward(rollout.reward),
-                verdict(rollout.grade), number(len(rollout.steps)), tools,
-                kinds_cell(diagnosis.kinds), cell(rollout.rollout_id, 28)]  # fmt: skip
+        return [
+            chip(),
+            cell(rollout.task_id, 26),
+            reward(rollout.reward),
+            verdict(rollout.grade),
+            number(len(rollout.steps)),
+            tools,
+            kinds_cell(diagnosis.kinds),
+            cell(rollout.rollout_id, 28),
+        ]

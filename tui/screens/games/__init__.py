@@ -1,2 +1,1 @@
-"""The Games area: the games list and one game's turns with the judge's reasoning.
-"""
+"""The Games area: the games list and one game's turns with the judge's reasoning."""

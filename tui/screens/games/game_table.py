@@ -31,7 +31,9 @@ def game_row(game: Game, names: Mapping[str, str], person_model_id: str) -> tupl
     for index, model_id in enumerate(game.model_ids or []):
         if index:
             players.append("\n")
-        players.append_text(one_line_text(player_name(model_id, names), max_len=24, style="bold" if model_id == person_model_id else ""))
+        players.append_text(
+            one_line_text(player_name(model_id, names), max_len=24, style="bold" if model_id == person_model_id else "")
+        )
         if model_id == game.winner_model_id:
             players.append(WINNER_MARK, style="bold")
     if not game.model_ids:
@@ -48,7 +50,7 @@ def game_row(game: Game, names: Mapping[str, str], person_model_id: str) -> tupl
 class GameTable(DataTable[Text]):
     """Every game; a row's key is the game's id."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.add_columns(*GAME_COLUMNS)
 
@@ -59,7 +61,9 @@ class GameTable(DataTable[Text]):
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
         return row_key.value
 
-    def show(self, games: Sequence[Game], names: Mapping[str, str], person_model_id: str, select: str | None = None) -> None:
+    def show(
+        self, games: Sequence[Game], names: Mapping[str, str], person_model_id: str, select: str | None = None
+    ) -> None:
         """Fill the list, the cursor on ``select`` or else on the game it was on."""
         keep = select or self.highlighted_id
         self.clear()

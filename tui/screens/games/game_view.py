@@ -97,9 +97,21 @@ class GameView(Vertical):
             return
         turns = self.query_one("#turns", OptionList)
         keep = turns.highlighted
-        turns.set_options([Option(turn_text(t, names, person_model_id), id=str(i)) for i, t in enumerate(game.turns or [])])
+        turns.set_options(
+            [Option(turn_text(t, names, person_model_id), id=str(i)) for i, t in enumerate(game.turns or [])]
+        )
         if not game.turns:
-            turns.set_options([Option(Text("no turns yet" if (game.status or "") not in FINISHED else "the platform returned no turns", style="italic"), disabled=True)])
+            turns.set_options(
+                [
+                    Option(
+                        Text(
+                            "no turns yet" if (game.status or "") not in FINISHED else "the platform returned no turns",
+                            style="italic",
+                        ),
+                        disabled=True,
+                    )
+                ]
+            )
         else:
             turns.highlighted = min(keep, turns.option_count - 1) if keep is not None else 0
 

@@ -113,8 +113,12 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        open_list(self, "#games-table", self.load,
-                  lambda: self._status(Text("offline: games need the platform", style="italic")))
+        open_list(
+            self,
+            "#games-table",
+            self.load,
+            lambda: self._status(Text("offline: games need the platform", style="italic")),
+        )
 
     def _status(self, text: Text) -> None:
         self.query_one("#games-status", Static).update(text)
@@ -183,7 +187,9 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
     def _show_game(self, game: Game) -> None:
         previous = self.current
         self.current = game
-        same_turns = previous is not None and previous.id == game.id and len(previous.turns or []) == len(game.turns or [])
+        same_turns = (
+            previous is not None and previous.id == game.id and len(previous.turns or []) == len(game.turns or [])
+        )
         self.query_one("#game-pane", GameView).show(game, self.names, self.ctx.model_id, turns_changed=not same_turns)
         if same_turns:
             return
@@ -225,16 +231,24 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
         game_type = await self.app.push_screen_wait(GameTypeScreen())
         if not game_type:
             return
-        body = Text(f"Start a {game_type} game on the platform? " "Models take turns and a judge scores each; it plays out on its own.", end="")
+        body = Text(
+            f"Start a {game_type} game on the platform? "
+            "Models take turns and a judge scores each; it plays out on its own.",
+            end="",
+        )
         if not await self.creator.confirm(f"Start {game_type}?", body, label="Start"):
             return
         before = {g.id for g in self.games}
 
         async def settle(_: OutcomeUnknownError) -> None:
-            self.notify("The request timed out: outcome unknown. Checking the games list…", severity="warning", markup=False)
+            self.notify(
+                "The request timed out: outcome unknown. Checking the games list…", severity="warning", markup=False
+            )
             games = await client.list_games()
             fresh = [g for g in games if g.id not in before and g.game_type == game_type]
-            self.notify("It started (found in the list)" if fresh else "It did not start (not in the list)", markup=False)
+            self.notify(
+                "It started (found in the list)" if fresh else "It did not start (not in the list)", markup=False
+            )
             self.load(fresh[0].id if fresh else None)
 
         try:
@@ -243,7 +257,12 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
             self.notify("Starting a game needs an API key", severity="error", markup=False)
             return
         except AuthError as error:
-            self.notify("The platform refused the key" + (": this endpoint may need council tier" if error.status == 403 else ""), severity="error", markup=False)
+            self.notify(
+                "The platform refused the key"
+                + (": this endpoint may need council tier" if error.status == 403 else ""),
+                severity="error",
+                markup=False,
+            )
             return
         if game is None:  # settled by the list
             return

@@ -1,2 +1,1 @@
-"""The Health area: a model's health checks, outage windows and uptime.
-"""
+"""The Health area: a model's health checks, outage windows and uptime."""

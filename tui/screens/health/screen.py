@@ -92,16 +92,29 @@ class HealthScreen(BlahScreen):
         with Vertical(id="health-tables"):
             with Vertical(id="health-windows-box"):
                 yield Static("Outage windows (consecutive failed checks)", classes="pane-title")
-                yield KeyTable(id="health-windows", columns=(
-                    ("Last ok (UTC)", "last_ok"), ("First failed (UTC)", "from"), ("Last failed (UTC)", "last"),
-                    ("Back up (UTC)", "to"), ("Checks", "n"), ("Errors", "errors"),
-                ))
+                yield KeyTable(
+                    id="health-windows",
+                    columns=(
+                        ("Last ok (UTC)", "last_ok"),
+                        ("First failed (UTC)", "from"),
+                        ("Last failed (UTC)", "last"),
+                        ("Back up (UTC)", "to"),
+                        ("Checks", "n"),
+                        ("Errors", "errors"),
+                    ),
+                )
             with Vertical(id="health-checks-box"):
                 yield Static("Checks (newest first)", classes="pane-title")
-                yield KeyTable(id="health-checks", columns=(
-                    ("Time (UTC)", "time"), ("OK", "ok"), ("Latency", "latency"), ("Status", "status"),
-                    ("Error", "error"),
-                ))
+                yield KeyTable(
+                    id="health-checks",
+                    columns=(
+                        ("Time (UTC)", "time"),
+                        ("OK", "ok"),
+                        ("Latency", "latency"),
+                        ("Status", "status"),
+                        ("Error", "error"),
+                    ),
+                )
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -111,14 +124,17 @@ class HealthScreen(BlahScreen):
         """The app is now about another model: show this screen for it."""
         self.load()
 
-    @platform_work(exclusive=True, group="health.load", offline=("health-summary", "offline: health checks need the platform"))
+    @platform_work(
+        exclusive=True, group="health.load", offline=("health-summary", "offline: health checks need the platform")
+    )
     async def load(self, client: BlahClient) -> None:
         summary = self.query_one("#health-summary", Caption)
         try:
             health = await client.health(self.model_id)
         except BlahError as error:
-            summary.say(f"couldn't load health of {one_line(self.model_id, max_len=60)}: {describe_error(error)}",
-                        error=True)
+            summary.say(
+                f"couldn't load health of {one_line(self.model_id, max_len=60)}: {describe_error(error)}", error=True
+            )
             raise
         summary.set_class(False, "error")
         self.health = health
@@ -139,8 +155,11 @@ class HealthScreen(BlahScreen):
             summary.append(f" · {n} outage window{'s' if n != 1 else ''}", style=bad if n else "")
             if self.windows and self.windows[-1].end is None:
                 summary.append(" · the latest checks failed: the endpoint may be down now", style=bad)
-            summary.append("\nA window runs from the first failed check to the next ok one: failed calls inside "
-                           "it say the host was down, not that the model answered badly.", style="dim")
+            summary.append(
+                "\nA window runs from the first failed check to the next ok one: failed calls inside "
+                "it say the host was down, not that the model answered badly.",
+                style="dim",
+            )
         self.query_one("#health-summary", Static).update(summary)
 
         xs = [c.checked_at for c in checks]

@@ -1,2 +1,1 @@
-"""The Help screen (``?``): the current screen's keys with their ids, the badge legend.
-"""
+"""The Help screen (``?``): the current screen's keys with their ids, the badge legend."""

@@ -1,2 +1,1 @@
-"""The Inspector: one call (any platform's) with its findings, panels and links.
-"""
+"""The Inspector: one call (any platform's) with its findings, panels and links."""

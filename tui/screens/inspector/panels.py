@@ -45,6 +45,7 @@ __all__ = [
     "title_text",
 ]
 
+
 def _value(value: Any) -> Text:
     if value is None:
         return Text(DASH, style="dim")

@@ -254,8 +254,12 @@ class InspectorScreen(BlahScreen):
         self.panes.remove_class("hidden")
         self.query_one("#insp-title", CallTitle).show(entry, tz)
         self.panes.show_entry(entry, tz, foreign=self.foreign, noun=self._noun, link_keys=LINK_KEYS)
-        links = (entry.eval_id is not None, entry.run_id is not None, entry.result_id is not None,
-                 entry.message_id is not None)  # fmt: skip
+        links = (
+            entry.eval_id is not None,
+            entry.run_id is not None,
+            entry.result_id is not None,
+            entry.message_id is not None,
+        )
         if links != self._links_shown:  # the footer is rebuilt only when what it offers changes
             self._links_shown = links
             self.refresh_bindings()

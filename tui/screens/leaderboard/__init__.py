@@ -1,2 +1,1 @@
-"""The Leaderboard area: the standings and Blobfish's community board with its publish dialog.
-"""
+"""The Leaderboard area: the standings and Blobfish's community board with its publish dialog."""

@@ -50,10 +50,11 @@ from widgets.safe_text import one_line_text
 
 __all__ = ["CommunityBoard"]
 
-NOT_CONFIGURED = ("Blobfish is not configured: set BLOBFISH_API_KEY (a bf_ key), or start with --demo, to see "
-                  "a benchmark's community board.")
-ASK_SLUG = (f"Type a benchmark's slug (the last part of its page's address, e.g. {EXAMPLE_SLUG}) and press "
-            "Enter.")
+NOT_CONFIGURED = (
+    "Blobfish is not configured: set BLOBFISH_API_KEY (a bf_ key), or start with --demo, to see "
+    "a benchmark's community board."
+)
+ASK_SLUG = f"Type a benchmark's slug (the last part of its page's address, e.g. {EXAMPLE_SLUG}) and press Enter."
 
 
 if TYPE_CHECKING:
@@ -107,8 +108,10 @@ class CommunityBoard(Vertical):
             yield Static(Text(PLATFORM_CHIP), id="cb-chip")
             yield Label(Text("Benchmark"), id="cb-slug-label")
             yield Input(EXAMPLE_SLUG if self.ctx.demo else "", id="cb-slug", placeholder=EXAMPLE_SLUG)
-            yield Static(Text("⏎ load · p publish a suite run · d delete yours · r refresh", no_wrap=True,
-                             overflow="ellipsis"), id="cb-keys")
+            yield Static(
+                Text("⏎ load · p publish a suite run · d delete yours · r refresh", no_wrap=True, overflow="ellipsis"),
+                id="cb-keys",
+            )
         yield Static(Text(HONESTY_LINE), id="cb-honesty")
         yield Caption(id="cb-caption")
         yield ListView(id="cb-rows")
@@ -172,19 +175,24 @@ class CommunityBoard(Vertical):
             text.append(": the platform returned no community runs for this benchmark.")
             return text
         mine = sum(1 for row in self.rows if row.mine)
-        text.append(f": {len(self.rows)} community run{'s' if len(self.rows) != 1 else ''}, best mean score "
-                    f"first · {mine} yours")
+        text.append(
+            f": {len(self.rows)} community run{'s' if len(self.rows) != 1 else ''}, best mean score "
+            f"first · {mine} yours"
+        )
         if all(row.mine is None for row in self.rows):
-            text.append(" · the platform marked no row either way (it does so only for a request with your key)",
-                        style="italic")
+            text.append(
+                " · the platform marked no row either way (it does so only for a request with your key)", style="italic"
+            )
         text.append("\npass rates: 95% Wilson intervals from each row's graded/passed counts · mean scores: ")
         reading = self.reading
         measured = [e for e in reading.entries if e.estimate is not None] if reading is not None else []
         if not measured:
             text.append("averages only (the board sends no per-task scores): no interval, no tier")
         else:
-            text.append(f"intervals for your {len(measured)} row{'s' if len(measured) != 1 else ''} from "
-                        f"{'their' if len(measured) != 1 else 'its'} tasks, averages only for the rest")
+            text.append(
+                f"intervals for your {len(measured)} row{'s' if len(measured) != 1 else ''} from "
+                f"{'their' if len(measured) != 1 else 'its'} tasks, averages only for the rest"
+            )
             if len(measured) > 1 and reading is not None:
                 text.append(f" · {tier_sentence(reading)} · {mde_sentence(reading, 'tasks')}")
         return text
@@ -197,9 +205,14 @@ class CommunityBoard(Vertical):
         await listing.clear()
         estimates = {e.model: e.estimate for e in self.reading.entries} if self.reading is not None else {}
         await listing.extend(
-            CommunityRowItem(rank, row, mine_style,
-                             mean_cell(estimate) if (estimate := estimates.get(row.community_run_id)) else None)
-            for rank, row in enumerate(rows, start=1))
+            CommunityRowItem(
+                rank,
+                row,
+                mine_style,
+                mean_cell(estimate) if (estimate := estimates.get(row.community_run_id)) else None,
+            )
+            for rank, row in enumerate(rows, start=1)
+        )
         index = next((i for i, row in enumerate(rows) if row.community_run_id == select), 0 if rows else None)
         listing.index = index
         self._show_detail()
@@ -250,8 +263,11 @@ class CommunityBoard(Vertical):
             self.notify(f"Couldn't read your runs of this benchmark: {error}", severity="error", markup=False)
             return
         if not runs:
-            self.notify("You have no completed suite run of this benchmark to publish: start one in Runs (3).",
-                        severity="warning", markup=False)
+            self.notify(
+                "You have no completed suite run of this benchmark to publish: start one in Runs (3).",
+                severity="warning",
+                markup=False,
+            )
             return
         run_id = await self.app.push_screen_wait(SuiteRunPickerScreen(slug, runs))
         if run_id is None:
@@ -267,8 +283,11 @@ class CommunityBoard(Vertical):
             self.notify("No row is highlighted.", severity="warning", markup=False)
             return
         if not row.mine:
-            self.notify("Only your own rows (marked ◀ yours) can be deleted; this one is not marked as yours.",
-                        severity="warning", markup=False)
+            self.notify(
+                "Only your own rows (marked ◀ yours) can be deleted; this one is not marked as yours.",
+                severity="warning",
+                markup=False,
+            )
             return
         client = self._ready_to_write("delete")
         if client is not None and self.loaded_slug is not None:
@@ -289,7 +308,8 @@ class CommunityBoard(Vertical):
         # a lost answer is settled by delete_once (it reads the board)
         outcome = await self.write.send(lambda: delete_once(client, slug, row.community_run_id))
         self.write.release()
-        self.notify(outcome.message, title="Delete", markup=False,
-                    severity="information" if outcome.kind == "done" else "error")
+        self.notify(
+            outcome.message, title="Delete", markup=False, severity="information" if outcome.kind == "done" else "error"
+        )
         if self.is_attached:
             self.load()

@@ -42,8 +42,7 @@ def tasks_graded_passed(row: CommunityRow) -> str:
     return f"{_count(row.tasks)}/{_count(row.graded)}/{_count(row.passed)}"
 
 
-def row_text(rank: int | None, row: CommunityRow, mine_style: Style | str = "bold",
-             mean: str | None = None) -> Text:
+def row_text(rank: int | None, row: CommunityRow, mine_style: Style | str = "bold", mean: str | None = None) -> Text:
     """Three lines: the standing, where it came from (with its coverage), the badge verbatim.
 
     ``mean``: the mean score with its interval when its per-task scores are known
@@ -57,8 +56,10 @@ def row_text(rank: int | None, row: CommunityRow, mine_style: Style | str = "bol
         text.append("(no display name)", style="italic")
     if row.mine:
         text.append(YOURS, style=mine_style)
-    text.append(f"   mean {mean or mean_cell(None, row.mean_score)} · pass rate {pass_rate_cell(row)} · "
-                f"tasks/graded/passed {tasks_graded_passed(row)}")
+    text.append(
+        f"   mean {mean or mean_cell(None, row.mean_score)} · pass rate {pass_rate_cell(row)} · "
+        f"tasks/graded/passed {tasks_graded_passed(row)}"
+    )
     text.append("\n" + INDENT + "model ")
     text.append_text(one_line_text(row.model or DASH, max_len=60))
     if row.provider:
@@ -104,16 +105,23 @@ def suite_run_text(run: SuiteRun) -> Text:
     text.append_text(one_line_text(run.suite or DASH, max_len=20))
     progress = run.progress
     done = f"{_count(progress.done if progress else None)}/{_count(progress.total if progress else None)}"
-    text.append(f" · {done} tasks · graded {_count(run.graded)}, passed {_count(run.passed)} · "
-                f"mean {fmt_score(run.mean_score)} · finished {fmt_time(run.finished_at)}")
+    text.append(
+        f" · {done} tasks · graded {_count(run.graded)}, passed {_count(run.passed)} · "
+        f"mean {fmt_score(run.mean_score)} · finished {fmt_time(run.finished_at)}"
+    )
     return text
 
 
 def suite_facts(run: SuiteRun) -> Text:
     """The run a publication is about, as its record says."""
     text = Text(end="")
-    for label, value in (("status", run.status), ("model", run.model), ("provider", run.provider),
-                         ("credential", run.credential_source), ("suite", run.suite)):
+    for label, value in (
+        ("status", run.status),
+        ("model", run.model),
+        ("provider", run.provider),
+        ("credential", run.credential_source),
+        ("suite", run.suite),
+    ):
         text.append(f"{label} ", style="bold")
         text.append_text(one_line_text(value or DASH, max_len=60))
         text.append("  ")
@@ -130,8 +138,9 @@ def suite_facts(run: SuiteRun) -> Text:
 class CommunityRowItem(ListItem):
     """One row of the community board, ranked; ``mine_style`` marks the caller's own rows."""
 
-    def __init__(self, rank: int | None, row: CommunityRow, mine_style: Style | str = "bold",
-                 mean: str | None = None) -> None:
+    def __init__(
+        self, rank: int | None, row: CommunityRow, mine_style: Style | str = "bold", mean: str | None = None
+    ) -> None:
         super().__init__(Static(row_text(rank, row, mine_style, mean)))
 
 

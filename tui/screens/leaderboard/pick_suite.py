@@ -39,10 +39,16 @@ class SuiteRunPickerScreen(ListDialog[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pick-suite-dialog", classes="dialog-box"):
-            yield Static(board_title("Publish which suite run of ", self._slug, "?"),
-                         id="pick-suite-title", classes="dialog-title")
-            yield Static(Text("Your completed suite runs, newest first. ⏎ choose · esc cancel"),
-                         id="pick-suite-hint", classes="dialog-hint")
+            yield Static(
+                board_title("Publish which suite run of ", self._slug, "?"),
+                id="pick-suite-title",
+                classes="dialog-title",
+            )
+            yield Static(
+                Text("Your completed suite runs, newest first. ⏎ choose · esc cancel"),
+                id="pick-suite-hint",
+                classes="dialog-hint",
+            )
             yield OptionList(*(SuiteRunOption(run) for run in self._runs), id="pick-suite-list")
 
     def on_mount(self) -> None:

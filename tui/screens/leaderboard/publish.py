@@ -90,8 +90,11 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="publish-dialog", classes="dialog-box"):
-            yield Static(board_title("Publish on the community board of ", self.slug, " (Blobfish)"),
-                         id="publish-title", classes="dialog-title")
+            yield Static(
+                board_title("Publish on the community board of ", self.slug, " (Blobfish)"),
+                id="publish-title",
+                classes="dialog-title",
+            )
             yield Static(Text(HONESTY_LINE), id="publish-honesty")
             yield Static(self._run_text(), id="publish-run")
             yield Label(Text(f"Display name (optional, at most {shapes.MAX_DISPLAY_NAME} characters)"))
@@ -123,8 +126,10 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
             text.append("\ncoverage ", style="bold")
             text.append(coverage_sentence(self.record.coverage))
             if self.record.status != "completed":
-                text.append("\nOnly a completed suite run can be published: the platform will refuse this one "
-                            "while it is not.", style="italic")
+                text.append(
+                    "\nOnly a completed suite run can be published: the platform will refuse this one while it is not.",
+                    style="italic",
+                )
         elif self.record_problem is not None:
             text.append_text(safe_text(self.record_problem, style="italic"))
         else:
@@ -145,8 +150,7 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
             if isinstance(record, SuiteRun):
                 self.record = record
             else:
-                self.record_problem = ("This is a single-task run (bmr_); only a suite run (bmrs_) can be "
-                                       "published.")
+                self.record_problem = "This is a single-task run (bmr_); only a suite run (bmrs_) can be published."
         self.query_one("#publish-run", Static).update(self._run_text())
 
     # ----------------------------------------------------------------- the form
@@ -160,8 +164,10 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
     @on(TextArea.Changed, "#publish-notes")
     def _count(self) -> None:
         name, notes = self._values()
-        for widget_id, value, limit in (("#publish-name-count", name, shapes.MAX_DISPLAY_NAME),
-                                        ("#publish-notes-count", notes, shapes.MAX_NOTES)):
+        for widget_id, value, limit in (
+            ("#publish-name-count", name, shapes.MAX_DISPLAY_NAME),
+            ("#publish-notes-count", notes, shapes.MAX_NOTES),
+        ):
             count = self.query_one(widget_id, Static)
             count.update(_count_text(len(value or ""), limit))
             count.set_class(len(value or "") > limit, "-over")
@@ -182,8 +188,7 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
         if self.write.busy:
             return  # on its way: a second press sends nothing
         if self.published is not None:
-            self.notify(f"Already published as {self.published.community_run_id}: nothing was sent again",
-                        markup=False)
+            self.notify(f"Already published as {self.published.community_run_id}: nothing was sent again", markup=False)
             return
         if self._unknown:
             self.notify("The last answer was lost: read the board before publishing again", markup=False)
@@ -215,8 +220,11 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
         body.append("\nnotes      ", style="bold")
         body.append_text(one_line_text(notes or "(none)", max_len=80))
         body.append("\ncoverage   ", style="bold")
-        body.append(coverage_sentence(self.record.coverage) if self.record is not None
-                    else "not known: the run's record could not be read")
+        body.append(
+            coverage_sentence(self.record.coverage)
+            if self.record is not None
+            else "not known: the run's record could not be read"
+        )
         body.append("\nbadge      ", style="bold")
         body.append(DOCUMENTED_BADGE, style="italic")
         body.append("  (on every row, verbatim)")
@@ -225,7 +233,9 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
 
     async def publish(self, client: BenchmarkClient, name: str | None, notes: str | None) -> None:
         try:
-            if not await self.write.confirm("Publish this suite run?", self._confirmation(name, notes), label="Publish"):
+            if not await self.write.confirm(
+                "Publish this suite run?", self._confirmation(name, notes), label="Publish"
+            ):
                 self._answer(Text("Not published: nothing was sent.", style="italic"))
                 return
             self._answer(Text("Publishing…", style="italic"))
@@ -247,14 +257,19 @@ class PublishBenchRunScreen(DialogScreen[CommunityRow | None]):
             answer.append("Community run ")
             answer.append_text(one_line_text(outcome.row.community_run_id, max_len=60))
             answer.append(" is on the board, marked as yours.\n")
-            answer.append_text(one_line_text(outcome.row.badge or "the platform sent no badge", max_len=300,
-                                             style="italic"))
+            answer.append_text(
+                one_line_text(outcome.row.badge or "the platform sent no badge", max_len=300, style="italic")
+            )
             answer.append("\nPress Esc to close.", style="dim")
         else:
             answer.append_text(safe_text(outcome.message, style="bold"))
         self._answer(answer)
-        self.notify(outcome.message, title="Publish", severity="information" if outcome.kind == "done" else "error",
-                    markup=False)
+        self.notify(
+            outcome.message,
+            title="Publish",
+            severity="information" if outcome.kind == "done" else "error",
+            markup=False,
+        )
 
     def _answer(self, text: Text) -> None:
         self.query_one("#publish-answer", Static).update(text)

@@ -84,10 +84,18 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
             with TabPane("blah.dev leaderboard", id="lb-tab-blah"):
                 yield Static(Text("loading the leaderboard…"), id="lb-caption")
                 with Vertical(id="lb-body"):
-                    yield KeyTable(id="lb-table", columns=(
-                        ("#", "rank"), ("Model", "model"), ("Mean [95% CI]", "avg"), ("Tier", "tier"),
-                        ("Δ vs previous", "change"), ("Evals", "evals"), ("Last run (UTC)", "last"),
-                    ))
+                    yield KeyTable(
+                        id="lb-table",
+                        columns=(
+                            ("#", "rank"),
+                            ("Model", "model"),
+                            ("Mean [95% CI]", "avg"),
+                            ("Tier", "tier"),
+                            ("Δ vs previous", "change"),
+                            ("Evals", "evals"),
+                            ("Last run (UTC)", "last"),
+                        ),
+                    )
                     yield IntervalStrip(id="lb-chart")
             with TabPane("Community board · Blobfish", id="lb-tab-community"):
                 yield CommunityBoard(id="lb-community")
@@ -146,7 +154,9 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
         """The app is now about another model: show this screen for it."""
         self.load()
 
-    @platform_work(exclusive=True, group="leaderboard.load", offline=("lb-caption", "offline: the leaderboard needs the platform"))
+    @platform_work(
+        exclusive=True, group="leaderboard.load", offline=("lb-caption", "offline: the leaderboard needs the platform")
+    )
     async def load(self, client: BlahClient) -> None:
         caption = self.query_one("#lb-caption", Static)
         try:
@@ -186,10 +196,15 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
             table.add_row(
                 Text(str(row.rank), style=mine if entry.model_id == own else ""),
                 model,
-                Text(mean_cell(board.estimate, entry.avg_score) if (board := by_model.get(entry.model_id))
-                     else fmt_score(entry.avg_score)),
-                Text(tier_cell(board, reading) if board is not None and reading is not None else DASH,
-                     style="bold" if board is not None and board.tier == 1 else ""),
+                Text(
+                    mean_cell(board.estimate, entry.avg_score)
+                    if (board := by_model.get(entry.model_id))
+                    else fmt_score(entry.avg_score)
+                ),
+                Text(
+                    tier_cell(board, reading) if board is not None and reading is not None else DASH,
+                    style="bold" if board is not None and board.tier == 1 else "",
+                ),
                 change,
                 Text(DASH if entry.eval_count is None else str(entry.eval_count)),
                 Text(fmt_time(entry.last_run_at)),
@@ -233,12 +248,23 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
         for entry in reading.entries:
             group = None
             if entry.tier != last_tier:
-                group = ("tier 1 · tied with the leader within noise" if entry.tier == 1
-                         else f"tier {entry.tier}" if entry.tier is not None else "average only: no per-item scores")
+                group = (
+                    "tier 1 · tied with the leader within noise"
+                    if entry.tier == 1
+                    else f"tier {entry.tier}"
+                    if entry.tier is not None
+                    else "average only: no per-item scores"
+                )
                 last_tier = entry.tier
-            rows.append(StripRow(names.get(entry.model, entry.model), entry.mean,
-                                 entry.estimate.interval if entry.estimate is not None else None, group,
-                                 highlight=entry.model == own))
+            rows.append(
+                StripRow(
+                    names.get(entry.model, entry.model),
+                    entry.mean,
+                    entry.estimate.interval if entry.estimate is not None else None,
+                    group,
+                    highlight=entry.model == own,
+                )
+            )
         return rows
 
     # ----------------------------------------------------------------- actions

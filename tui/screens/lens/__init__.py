@@ -1,2 +1,1 @@
-"""The Lens area: a model's bundle and a streamed layer-by-layer analysis.
-"""
+"""The Lens area: a model's bundle and a streamed layer-by-layer analysis."""

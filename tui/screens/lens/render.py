@@ -196,7 +196,7 @@ class LensHeatMap(Widget):
         try:
             low = Color.parse(theme.get("surface") or theme.get("background") or "black")
             high = Color.parse(theme.get("primary") or "blue")
-        except Exception:  # noqa: BLE001 - a user theme with an odd value: fall back
+        except Exception:
             low, high = Color(0, 0, 0), Color(1, 120, 212)
         return low, high
 

@@ -233,14 +233,22 @@ class LensScreen(BlahScreen):
             if self.follow:
                 self.position = position
             total = f" of {run.layers}" if run.layers is not None else ""
-            self._say(Text(f"streaming… layer {layer} ({run.layers_received(position)}{total}) at position {position}",
-                           style="italic"))
+            self._say(
+                Text(
+                    f"streaming… layer {layer} ({run.layers_received(position)}{total}) at position {position}",
+                    style="italic",
+                )
+            )
         elif kind == "token" and run.predicted:
             position = max(run.predicted)
             chosen = token_label(run.predicted[position], max_len=30)
             chosen.stylize("bold")
-            table.add_row(Text(str(position), justify="right"), Text("chose", style="italic"), chosen,
-                          *([Text("")] * (self._top_k - 1)))
+            table.add_row(
+                Text(str(position), justify="right"),
+                Text("chose", style="italic"),
+                chosen,
+                *([Text("")] * (self._top_k - 1)),
+            )
         elif kind == "start" and run.prompt_tokens is not None:
             total = f"{run.layers} layers" if run.layers is not None else "layers not given"
             self._say(Text(f"streaming… {len(run.prompt_tokens)} prompt tokens, {total}", style="italic"))

@@ -1,2 +1,1 @@
-"""The Logs area: a model's calls, live and archived, with filters and search.
-"""
+"""The Logs area: a model's calls, live and archived, with filters and search."""

@@ -133,8 +133,7 @@ class LogsScreen(BlahScreen):
         quitting): a worker coming back from a wait stops here instead of touching them."""
         # Textual marks every node of a subtree _pruning before it removes any of them one by
         # one: checking it (not which widgets are left) is exact at any point of the removal.
-        return (self._leaving or self._pruning or self._closing or not self.is_attached
-                or not self.query("#logs-list"))
+        return self._leaving or self._pruning or self._closing or not self.is_attached or not self.query("#logs-list")
 
     def compose(self) -> ComposeResult:
         tz = screen_tz(self.ctx.settings)
@@ -286,7 +285,7 @@ class LogsScreen(BlahScreen):
 
     def _update_message(self) -> None:
         rows = self.rows
-        if rows is None or not self.loader.loaded and len(rows) == 0:
+        if rows is None or (not self.loader.loaded and len(rows) == 0):
             self._set_message("loading the latest calls…")
         elif len(rows):
             self._set_message(None)

@@ -21,15 +21,16 @@ if TYPE_CHECKING:
     from api_client.blahdev.shapes import LogStats, SourceStats
 
 __all__ = [
+    "TailStateLike",
     "TailStateLine",
     "TotalsLine",
-    "TailStateLike",
     "fmt_rate",
     "matches_text",
     "platform_matches",
     "stats_text",
     "tail_state_text",
 ]
+
 
 class TailStateLike(Protocol):
     """The fields of ``api_client.blahdev.tail.TailState`` this module reads."""

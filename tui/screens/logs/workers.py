@@ -45,13 +45,22 @@ class LogsView(Protocol):
     def log_list(self) -> LogList: ...
     @property
     def blah_app(self) -> Any: ...
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> Any: ...
-    def run_worker(self, work: Coroutine[Any, Any, None], *, group: str, exclusive: bool,
-                   exit_on_error: bool = True) -> Any: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> Any: ...
+    def run_worker(
+        self, work: Coroutine[Any, Any, None], *, group: str, exclusive: bool, exit_on_error: bool = True
+    ) -> Any: ...
     def _gone(self) -> bool:
         """The screen is being taken down: a worker back from a wait stops, touching nothing."""
         ...
+
     def _show_rows(self, rows: LogRows, *, follow: bool) -> None: ...
     def _refresh_view(self) -> None: ...
     def _update_tail(self) -> None: ...
@@ -117,8 +126,11 @@ class LogsLoader:
         if done and quarter == self._migration_quarter:
             return
         self._migration_quarter = quarter
-        text = (f"Compacting the local archive for this version (once): {done:,} of {total:,} calls"
-                if done < total else f"Local archive compacted: {total:,} calls")  # fmt: skip
+        text = (
+            f"Compacting the local archive for this version (once): {done:,} of {total:,} calls"
+            if done < total
+            else f"Local archive compacted: {total:,} calls"
+        )
         self._view.blah_app.call_from_thread(self._view.notify, text, title="Archive", markup=False, timeout=8)
 
     async def _boot(self) -> None:

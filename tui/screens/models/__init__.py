@@ -1,2 +1,1 @@
-"""The Models & evals area: lists, search, details and a model's registration.
-"""
+"""The Models & evals area: lists, search, details and a model's registration."""

@@ -162,7 +162,8 @@ class RegisterModelScreen(DialogScreen[Model | None]):
         try:
             model = await self.write.send(
                 lambda: client.register_model(checked.name, checked.inference_uri, description=checked.description),
-                settle=lambda _: self._check_unknown(checked))
+                settle=lambda _: self._check_unknown(checked),
+            )
         except MissingKeyError:
             self._answer(Text("Not sent: registering needs an API key; none is configured.", style="bold"))
             return
@@ -198,7 +199,9 @@ class RegisterModelScreen(DialogScreen[Model | None]):
         try:
             models = await client.list_models()
         except BlahError as error:
-            self._answer(Text(f"Outcome unknown (couldn't check: {describe_error(error)}). Look before retrying.", style="bold"))
+            self._answer(
+                Text(f"Outcome unknown (couldn't check: {describe_error(error)}). Look before retrying.", style="bold")
+            )
             return
         found = [m for m in models if m.name == checked.name and m.inference_uri == checked.inference_uri]
         if found:

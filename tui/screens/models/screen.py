@@ -83,12 +83,18 @@ class ModelsScreen(bindings.VimCursor, BlahScreen):
                 yield Static(Text("Evals"), classes="list-title")
                 yield EvalTable(id="evals-table")
             with VerticalScroll(id="models-detail"):
-                yield ModelDetail(Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body")
+                yield ModelDetail(
+                    Text("Highlight a model or an eval to read it.", style="italic"), id="models-detail-body"
+                )
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        open_list(self, "#models-table", self.load,
-                  lambda: self._status(Text("offline: models and evals need the platform", style="italic")))
+        open_list(
+            self,
+            "#models-table",
+            self.load,
+            lambda: self._status(Text("offline: models and evals need the platform", style="italic")),
+        )
 
     # ----------------------------------------------------------------- data
 
@@ -124,9 +130,13 @@ class ModelsScreen(bindings.VimCursor, BlahScreen):
         else:
             line = Text(f"search “{one_line(self.query_text, max_len=60)}”: {models}, {evals}", end="")
         if not self.models:
-            line.append(" · the platform returned no models" + (" for this search" if self.query_text else ""), style="bold")
+            line.append(
+                " · the platform returned no models" + (" for this search" if self.query_text else ""), style="bold"
+            )
         if not self.evals:
-            line.append(" · the platform returned no evals" + (" for this search" if self.query_text else ""), style="bold")
+            line.append(
+                " · the platform returned no evals" + (" for this search" if self.query_text else ""), style="bold"
+            )
         return line
 
     def _enabled(self, model: Model) -> bool | None:
@@ -134,7 +144,9 @@ class ModelsScreen(bindings.VimCursor, BlahScreen):
         return known if known is not None else model.chatroom_enabled
 
     def _fill_models(self) -> None:
-        self.query_one("#models-table", ModelTable).show(self.models, current_model_id=self.ctx.model_id, enabled=self._enabled)
+        self.query_one("#models-table", ModelTable).show(
+            self.models, current_model_id=self.ctx.model_id, enabled=self._enabled
+        )
 
     def _fill_evals(self) -> None:
         self.query_one("#evals-table", EvalTable).show(self.evals)
@@ -260,7 +272,10 @@ class ModelsScreen(bindings.VimCursor, BlahScreen):
         table = self.query_one("#models-table", DataTable)
         table.move_cursor(row=table.get_row_index(model.id))
         table.focus()
-        self.notify(f"Registered {one_line(model.name or model.id, max_len=60)} as {one_line(model.id, max_len=60)}", markup=False)
+        self.notify(
+            f"Registered {one_line(model.name or model.id, max_len=60)} as {one_line(model.id, max_len=60)}",
+            markup=False,
+        )
 
     def action_playground(self) -> None:
         from tui.screens.playground.screen import PlaygroundScreen

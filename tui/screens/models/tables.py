@@ -58,7 +58,7 @@ def highlighted_key(table: DataTable[Text]) -> str | None:
 class ModelTable(FittedTable):
     """Every model, one row each; the cursor stays on its model across a refill."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.add_columns(*MODEL_COLUMNS)
 
@@ -78,7 +78,7 @@ class ModelTable(FittedTable):
 class EvalTable(FittedTable):
     """Every eval, one row each."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.add_columns(*EVAL_COLUMNS)
 

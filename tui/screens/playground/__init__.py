@@ -1,2 +1,1 @@
-"""The Playground: infer and chat with a model, each answer with its findings.
-"""
+"""The Playground: infer and chat with a model, each answer with its findings."""

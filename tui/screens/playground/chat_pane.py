@@ -72,7 +72,7 @@ class ChatPane(TabPane):
 
         content: str
 
-    def __init__(self, title: str = "Chat", *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, title: str = "Chat", *, id: str | None = None) -> None:
         super().__init__(title, id=id)
         self.messages: list[dict[str, str]] = []
         self.pending = False
@@ -81,7 +81,9 @@ class ChatPane(TabPane):
         with VerticalScroll(id="chat-transcript"):
             yield Static(transcript_text([], pending=False), id="chat-log")
         yield Static(Text("", end=""), id="chat-job")
-        yield Input(id="chat-input", placeholder="Your message… (Enter sends the whole conversation)", select_on_focus=False)
+        yield Input(
+            id="chat-input", placeholder="Your message… (Enter sends the whole conversation)", select_on_focus=False
+        )
 
     @on(Input.Submitted, "#chat-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -33,7 +33,7 @@ class InferPane(TabPane):
         prompt: str
         max_tokens: int | None
 
-    def __init__(self, title: str = "Infer", *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, title: str = "Infer", *, id: str | None = None) -> None:
         super().__init__(title, id=id)
         self._busy = False
 

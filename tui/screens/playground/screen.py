@@ -108,7 +108,9 @@ class PlaygroundScreen(BlahScreen):
             yield InferPane(id="pg-infer")
             yield ChatPane(id="pg-chat")
         with VerticalScroll(id="pg-result"):
-            yield AnswerView(Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer")
+            yield AnswerView(
+                Text("The answer appears here, with what the diagnosis finds in it.", style="italic"), id="pg-answer"
+            )
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -177,7 +179,9 @@ class PlaygroundScreen(BlahScreen):
             configured = self.ctx.trained_template
         return resolve_trained_template(configured, await self._model(), None)
 
-    async def _show_result(self, reply: str | None, error: str | None, log_id: str | None, result: InferResult | None) -> None:
+    async def _show_result(
+        self, reply: str | None, error: str | None, log_id: str | None, result: InferResult | None
+    ) -> None:
         """Load the logged call, run the diagnosis on it, show both (ctrl+o then opens the
         call in the inspector: sending never leaves the screen the person is writing on)."""
         found = await read_call_findings(self.ctx.client, log_id, self._trained_template)
@@ -243,18 +247,27 @@ class PlaygroundScreen(BlahScreen):
         """A call timed out: look for it in the model's logs rather than calling again."""
         client = self.ctx.client
         assert client is not None
-        self._show_answer(Text("The request timed out: outcome unknown. Looking for the call in the logs…", style="italic"))
+        self._show_answer(
+            Text("The request timed out: outcome unknown. Looking for the call in the logs…", style="italic")
+        )
         try:
             page = await client.get_logs(self.model_id, source=source, limit=20)
         except BlahError as error:
-            self._show_answer(Text(f"Outcome unknown (couldn't check the logs: {describe_error(error)}).", style="bold"))
+            self._show_answer(
+                Text(f"Outcome unknown (couldn't check the logs: {describe_error(error)}).", style="bold")
+            )
             return
         for entry in page.logs:
             said = [m.content or "" for m in entry.messages or []]
             if text and (text in (entry.prompt or "") or text in said):
                 await self._show_result(entry.response, entry.error, entry.id, None)
                 return
-        self._show_answer(Text("Outcome unknown: the call is not in the recent logs (yet). Check the Logs screen before retrying.", style="bold"))
+        self._show_answer(
+            Text(
+                "Outcome unknown: the call is not in the recent logs (yet). Check the Logs screen before retrying.",
+                style="bold",
+            )
+        )
 
     # ----------------------------------------------------------------- chat
 

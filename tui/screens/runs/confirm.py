@@ -58,8 +58,9 @@ class StatusWriter(SendOnce):
         body = Text(end="")
         if action == "resume":
             title = "Resume run?"
-            body.append(f"Run {rid} is {status} at {progress_text(run)}. Resuming continues it without redoing "
-                        "finished items.")
+            body.append(
+                f"Run {rid} is {status} at {progress_text(run)}. Resuming continues it without redoing finished items."
+            )
             fits = run.status in RESUMABLE_STATUSES
             label = "Resume run"
         else:

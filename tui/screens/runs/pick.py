@@ -144,6 +144,14 @@ async def ask_for_models(
     if client is None:
         return None
     models = await client.list_models()
-    picker = ModelPickerScreen(models, title=title, hint=hint, preselected=preselected, own_id=own_id,
-                               exclude=exclude, min_selected=1, max_selected=max_selected)
+    picker = ModelPickerScreen(
+        models,
+        title=title,
+        hint=hint,
+        preselected=preselected,
+        own_id=own_id,
+        exclude=exclude,
+        min_selected=1,
+        max_selected=max_selected,
+    )
     return await screen.app.push_screen_wait(picker)

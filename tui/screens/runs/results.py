@@ -107,8 +107,16 @@ class ResultsScreen(bindings.RowAction, CaptionedTableScreen):
         return f"loading results of {self.subject}…"
 
     def first_columns(self) -> list[tuple[str, str]]:
-        columns = [("Time (UTC)", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
-                   ("Judge", "doubt"), ("Latency", "latency"), ("Reply", "reply"), ("Error", "error")]
+        columns = [
+            ("Time (UTC)", "time"),
+            ("Eval", "eval"),
+            ("Model", "model"),
+            ("Score", "score"),
+            ("Judge", "doubt"),
+            ("Latency", "latency"),
+            ("Reply", "reply"),
+            ("Error", "error"),
+        ]
         # One model's results: the header names it, so no Model column.
         return [(label, key) for label, key in columns if key != "model" or self.run_id is not None]
 
@@ -176,8 +184,10 @@ class ResultsScreen(bindings.RowAction, CaptionedTableScreen):
             if self.run_id is None:  # one model: its mean per run, each with its interval
                 from application.leaderboard.error_bars import mean_cell, run_estimates
 
-                per_run = [f"{one_line(run_id, max_len=30)} {mean_cell(estimate)}"
-                           for run_id, estimate in run_estimates(self.results)[:4]]
+                per_run = [
+                    f"{one_line(run_id, max_len=30)} {mean_cell(estimate)}"
+                    for run_id, estimate in run_estimates(self.results)[:4]
+                ]
                 if per_run:
                     text.append("\nmean score [95% CI] by run, newest first: " + " · ".join(per_run))
         self.caption.update(text)

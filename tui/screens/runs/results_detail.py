@@ -89,7 +89,9 @@ class ResultDetailScreen(BlahScreen):
         with Horizontal(id="detail-body"):
             with VerticalScroll(id="detail-judge"):
                 yield Static("Judge", classes="pane-title")
-                yield KeyTable(id="detail-criteria", columns=(("Criterion", "name"), ("Score", "score"), ("Note", "note")))
+                yield KeyTable(
+                    id="detail-criteria", columns=(("Criterion", "name"), ("Score", "score"), ("Note", "note"))
+                )
                 yield Static("", id="detail-reasoning")
                 yield Static("", id="detail-fields")
             with Vertical(id="detail-right"):
@@ -133,8 +135,10 @@ class ResultDetailScreen(BlahScreen):
         head.append(one_line(self.eval_name or result.eval_id or DASH, max_len=50))
         head.append(" · model ")
         head.append(one_line(result.model_id or DASH, max_len=50))
-        head.append(f" · score {fmt_score(result.score)} · latency {format_latency(result.latency_ms)}"
-                    f" · {fmt_time(result.created_at)}")
+        head.append(
+            f" · score {fmt_score(result.score)} · latency {format_latency(result.latency_ms)}"
+            f" · {fmt_time(result.created_at)}"
+        )
         if result.eval_run_id:
             head.append(f" · run {one_line(result.eval_run_id, max_len=40)}")
         if result.error:
@@ -154,8 +158,11 @@ class ResultDetailScreen(BlahScreen):
         table = self.query_one("#detail-criteria", KeyTable)
         table.clear()
         for row in judgement.criteria:
-            table.add_row(cell(row.name, max_len=40), Text(fmt_score(row.score) if row.value is None else one_line(
-                row.value, max_len=20)), cell(row.note, max_len=60))
+            table.add_row(
+                cell(row.name, max_len=40),
+                Text(fmt_score(row.score) if row.value is None else one_line(row.value, max_len=20)),
+                cell(row.note, max_len=60),
+            )
         table.display = bool(judgement.criteria)
         reasoning = self.query_one("#detail-reasoning", Static)
         if judgement.verbatim is not None:

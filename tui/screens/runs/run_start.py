@@ -76,6 +76,7 @@ class RunStart(SendOnce):
         body.append("\nThis needs a council-tier key and is sent once.", style="italic")
         if not await self.confirm("Start run?", body, label="Start run"):
             return
-        outcome = await self.send(lambda: start_run(client, chosen, known_run_ids=known,
-                                                    confirm_delay=ctx.settings.run_confirm_delay_s))
+        outcome = await self.send(
+            lambda: start_run(client, chosen, known_run_ids=known, confirm_delay=ctx.settings.run_confirm_delay_s)
+        )
         self._on_outcome(outcome)

@@ -68,6 +68,7 @@ NARROW_BELOW = 110
 """Terminal widths under this cut the Run column to ``NARROW_RUN_CELL`` characters."""
 NARROW_RUN_CELL = 26
 
+
 class RunsScreen(bindings.RowAction, BlahScreen):
     """Every run with status, progress, start and end, and error."""
 
@@ -96,8 +97,9 @@ class RunsScreen(bindings.RowAction, BlahScreen):
         super().__init__()
         self.runs: list[Run] = []
         self._status: dict[str, str | None] = {}  # last status seen per run (for transitions)
-        self._reload = Reload(self, self.load_runs, interval=2.0, max_interval=15.0,
-                              idle=lambda: self.ctx.settings.runs_idle_refresh_s)
+        self._reload = Reload(
+            self, self.load_runs, interval=2.0, max_interval=15.0, idle=lambda: self.ctx.settings.runs_idle_refresh_s
+        )
         self.starter = RunStart(self, self._run_started)
         self.show_all = False
         """``a``: list every run, not only the active and the newest ended ones."""
@@ -118,11 +120,20 @@ class RunsScreen(bindings.RowAction, BlahScreen):
         yield StatusHeader()
         yield Static(Text("loading runs…"), id="runs-summary")
         yield Caption(id="runs-message", hide_when_empty=True)
-        yield KeyTable(id="runs-table", columns=(
-            *((("Platform", "platform"),) if self.with_chip else ()),
-            ("Run", "id"), ("Status", "status"), ("Progress", "progress"), ("Models", "models"),
-            ("Started (UTC)", "started"), ("Ended (UTC)", "ended"), ("Took", "took"), ("Error", "error"),
-        ))
+        yield KeyTable(
+            id="runs-table",
+            columns=(
+                *((("Platform", "platform"),) if self.with_chip else ()),
+                ("Run", "id"),
+                ("Status", "status"),
+                ("Progress", "progress"),
+                ("Models", "models"),
+                ("Started (UTC)", "started"),
+                ("Ended (UTC)", "ended"),
+                ("Took", "took"),
+                ("Error", "error"),
+            ),
+        )
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -242,12 +253,16 @@ class RunsScreen(bindings.RowAction, BlahScreen):
             )
         if self.ctx.bench is not None:
             for row in self.bench.rows:
-                table.add_row(chip("Blobfish", variables), *self._fit_run(self.bench.cells(row, variables)),
-                              key=row.key)
+                table.add_row(
+                    chip("Blobfish", variables), *self._fit_run(self.bench.cells(row, variables)), key=row.key
+                )
         if self.ctx.errorbar is not None:
             for bakeoff in self.bakeoffs.rows:
-                table.add_row(chip("errorbar", variables), *self._fit_run(self.bakeoffs.cells(bakeoff, variables)),
-                              key=bakeoff.key)
+                table.add_row(
+                    chip("errorbar", variables),
+                    *self._fit_run(self.bakeoffs.cells(bakeoff, variables)),
+                    key=bakeoff.key,
+                )
         table.move_to_key(keep)
         counts: dict[str, int] = {}
         for run in self.runs:
@@ -305,8 +320,11 @@ class RunsScreen(bindings.RowAction, BlahScreen):
             self.notify(f"{what} is for blah.dev runs; Enter watches this Blobfish run.", markup=False, timeout=4)
             return True
         if self.bakeoffs.row(key) is not None:
-            self.notify(f"{what} is for blah.dev runs; Enter watches this errorbar bake-off "
-                        "(its watch can cancel it).", markup=False, timeout=4)
+            self.notify(
+                f"{what} is for blah.dev runs; Enter watches this errorbar bake-off (its watch can cancel it).",
+                markup=False,
+                timeout=4,
+            )
             return True
         return False
 

@@ -113,16 +113,30 @@ class RunWatchScreen(WatchScreen):
                 yield Static("Per eval", classes="pane-title")
                 # Said here, not in a table row: a long row would widen the Eval column for good.
                 yield Static("", id="watch-evals-empty")
-                yield KeyTable(id="watch-evals", columns=(
-                    ("Eval", "eval"), ("Results", "n"), ("Models", "models"), ("Errors", "errors"),
-                    ("Mean", "score"), ("Status", "status"),
-                ))
+                yield KeyTable(
+                    id="watch-evals",
+                    columns=(
+                        ("Eval", "eval"),
+                        ("Results", "n"),
+                        ("Models", "models"),
+                        ("Errors", "errors"),
+                        ("Mean", "score"),
+                        ("Status", "status"),
+                    ),
+                )
             with Vertical(id="watch-results-box"):
                 yield Static("Results as they land (newest first)", classes="pane-title")
-                yield KeyTable(id="watch-results", columns=(
-                    ("UTC", "time"), ("Eval", "eval"), ("Model", "model"), ("Score", "score"),
-                    ("Latency", "latency"), ("Error", "error"),
-                ))
+                yield KeyTable(
+                    id="watch-results",
+                    columns=(
+                        ("UTC", "time"),
+                        ("Eval", "eval"),
+                        ("Model", "model"),
+                        ("Score", "score"),
+                        ("Latency", "latency"),
+                        ("Error", "error"),
+                    ),
+                )
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -181,9 +195,14 @@ class RunWatchScreen(WatchScreen):
         assert client is not None
         asked_at = time.monotonic()
         run = await client.get_run(self.run_id)
-        moved = self.run is None or self.polls == 0 or (run.completed_count, run.status) != (
-            self.run.completed_count,
-            self.run.status,
+        moved = (
+            self.run is None
+            or self.polls == 0
+            or (run.completed_count, run.status)
+            != (
+                self.run.completed_count,
+                self.run.status,
+            )
         )
         results = await client.run_results(self.run_id) if moved else None
         return asked_at, run, results

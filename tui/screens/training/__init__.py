@@ -1,2 +1,1 @@
-"""The Training area: training sets, and building one from the diagnosis suggestions.
-"""
+"""The Training area: training sets, and building one from the diagnosis suggestions."""

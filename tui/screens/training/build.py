@@ -209,9 +209,7 @@ class TrainingBuildScreen(BlahScreen):
             prompt.append("\nthe model replied: ", style="italic dim")
             prompt.append_text(safe_text(example.model_reply, style="dim"))
         self.query_one("#tb-prompt", Static).update(prompt)
-        self.query_one("#tb-target", Static).update(
-            Text.assemble(("Aim for: ", "bold"), safe_text(example.target))
-        )
+        self.query_one("#tb-target", Static).update(Text.assemble(("Aim for: ", "bold"), safe_text(example.target)))
         editor.disabled = False
         editor.load_text(self.replies.get(example.log_id, ""))
 

@@ -59,8 +59,7 @@ class TrainingSetsScreen(BlahScreen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        open_list(self, "#ts-table", self.load,
-                  lambda: self._status("offline: training sets are on the platform"))
+        open_list(self, "#ts-table", self.load, lambda: self._status("offline: training sets are on the platform"))
 
     def _status(self, text: str) -> None:
         self.query_one("#ts-status", Static).update(Text(text))

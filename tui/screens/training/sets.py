@@ -17,7 +17,13 @@ from widgets.safe_text import one_line, one_line_text
 
 __all__ = ["COLUMNS", "TrainingSetDetail", "TrainingSetTable", "training_set_detail", "training_set_row"]
 
-COLUMNS = (("Name", "name"), ("Status", "status"), ("Examples", "examples"), ("Size", "size"), ("Created (UTC)", "created"))
+COLUMNS = (
+    ("Name", "name"),
+    ("Status", "status"),
+    ("Examples", "examples"),
+    ("Size", "size"),
+    ("Created (UTC)", "created"),
+)
 
 
 def training_set_row(item: TrainingSet) -> tuple[Text, ...]:
@@ -35,7 +41,7 @@ def training_set_row(item: TrainingSet) -> tuple[Text, ...]:
 class TrainingSetTable(KeyTable):
     """Every training set on the platform; a row's key is the set's id."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         for label, key in COLUMNS:
             self.add_column(label, key=key)
@@ -66,7 +72,9 @@ def training_set_detail(item: TrainingSet) -> Table:
     for label, value in rows:
         table.add_row(Text(label), Text(value))
     if item.status == "pending_upload":
-        table.add_row(Text(""), Text("No file was received for this set (an upload that never finished).", style="italic"))
+        table.add_row(
+            Text(""), Text("No file was received for this set (an upload that never finished).", style="italic")
+        )
     return table
 
 

@@ -74,9 +74,15 @@ class TrainingUpload(SendOnce):
             self._say(Text(f"uploading {built.size_bytes:,} bytes…"))
 
         try:
-            outcome = await self.send(lambda: send_training_set(
-                client, name, built.data, progress=lambda sent, _total: bar.update(progress=sent), on_ticket=on_ticket
-            ))
+            outcome = await self.send(
+                lambda: send_training_set(
+                    client,
+                    name,
+                    built.data,
+                    progress=lambda sent, _total: bar.update(progress=sent),
+                    on_ticket=on_ticket,
+                )
+            )
         except TooLargeError as error:
             bar.add_class("hidden")
             self._say(f"Refused before sending: {error}.", "error")

@@ -1,2 +1,1 @@
-"""The Webhooks area: registrations, the local listener and the events it receives.
-"""
+"""The Webhooks area: registrations, the local listener and the events it receives."""

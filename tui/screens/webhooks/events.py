@@ -38,7 +38,9 @@ def delivery_summary(delivery: WebhookDelivery) -> str:
     if message is not None:
         author = message.get("author_name") or message.get("model_id") or "someone"
         content = message.get("content")
-        return f"{one_line(str(author), max_len=40)}: {one_line(content if isinstance(content, str) else '', max_len=100)}"
+        return (
+            f"{one_line(str(author), max_len=40)}: {one_line(content if isinstance(content, str) else '', max_len=100)}"
+        )
     return f"event {one_line(delivery.event, max_len=40)}"
 
 
@@ -53,8 +55,9 @@ def dispatch_webhook_event(app: BlahAppApi, delivery: WebhookDelivery) -> None:
         severity = _RUN_SEVERITY.get(status, "information")
         bell = app.ctx.settings.bell_on_run_end
         as_app = cast("App[object]", app)
-        announce_end(as_app, RunEnd(run_id, BLAH_RUN, status, f"{delivery_summary(delivery)} (webhook)", severity),
-                     bell=bell)
+        announce_end(
+            as_app, RunEnd(run_id, BLAH_RUN, status, f"{delivery_summary(delivery)} (webhook)", severity), bell=bell
+        )
         for screen in _all_screens(app):
             if screen.is_attached:
                 screen.post_message(RunChanged(run_id, status, delivery.event))

@@ -34,7 +34,9 @@ class WebhookDraft:
     secret: str | None
 
     def __repr__(self) -> str:  # the secret is never shown
-        return f"WebhookDraft(url={self.url!r}, event_types={self.event_types!r}, secret={'set' if self.secret else None})"
+        return (
+            f"WebhookDraft(url={self.url!r}, event_types={self.event_types!r}, secret={'set' if self.secret else None})"
+        )
 
 
 def validate_draft(url: str, event_types: list[str], secret: str) -> WebhookDraft | str:

@@ -1,11 +1,12 @@
-""""Listen here": one local receiver per app, and the webhook registered to reach it.
+""" "Listen here": one local receiver per app, and the webhook registered to reach it.
 
 Starting is one action: generate a secret, start :class:`WebhookReceiver` on loopback (or, only
 when the person configured it explicitly, beyond), then register a webhook with that URL and
 secret. Stopping removes the registration and closes the receiver. The session outlives the
 Webhooks screen (it belongs to the app) and is closed when the app exits.
 
-Settings (``ctx.settings``, typed in ``application.session.settings.typed``): ``webhook_listen_host`` (default 127.0.0.1),
+Settings (``ctx.settings``, typed in ``application.session.settings.typed``):
+``webhook_listen_host`` (default 127.0.0.1),
 ``webhook_listen_port`` (default 0: any free port), ``webhook_allow_remote`` (default False;
 required for a non-loopback host), ``webhook_public_url`` (the URL to register when the
 platform must reach this machine by another name; default: the receiver's own URL).
@@ -85,9 +86,7 @@ class ListenerSession:
 
     # ------------------------------------------------------------------ start / stop
 
-    async def start(
-        self, client: BlahClient, options: ListenOptions, events: Sequence[str] = LISTEN_EVENTS
-    ) -> Webhook:
+    async def start(self, client: BlahClient, options: ListenOptions, events: Sequence[str] = LISTEN_EVENTS) -> Webhook:
         """Start the receiver and register it. On any failure nothing is left listening.
 
         A registration that timed out is looked for in the list before giving up.

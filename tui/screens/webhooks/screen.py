@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
-
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
@@ -88,8 +87,12 @@ class WebhooksScreen(BlahScreen):
             return  # closed while it opened: nothing to show or listen for
         self.session.changed.subscribe(self, self._listener_changed)
         self._listener_changed()
-        open_list(self, "#wh-table", self.load,
-                  lambda: self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform")))
+        open_list(
+            self,
+            "#wh-table",
+            self.load,
+            lambda: self.query_one("#wh-status", Static).update(Text("offline: webhooks need the platform")),
+        )
 
     # ----------------------------------------------------------------- data
 
@@ -203,7 +206,8 @@ class WebhooksScreen(BlahScreen):
 
         try:
             hook = await self.write.send(
-                lambda: client.create_webhook(draft.url, list(draft.event_types), secret=draft.secret), settle=settle)
+                lambda: client.create_webhook(draft.url, list(draft.event_types), secret=draft.secret), settle=settle
+            )
         except BlahError as error:
             self._say(write_problem(error, "creating a webhook"), error=True)
             return
@@ -251,7 +255,9 @@ class WebhooksScreen(BlahScreen):
         body = Text(end="")
         where = f"{options.host}:{options.port or 'any free port'}"
         body.append(f"Start a receiver on {where}", style="bold")
-        body.append(" (loopback only)\n" if not options.allow_remote else " (REMOTE listening allowed by your settings)\n")
+        body.append(
+            " (loopback only)\n" if not options.allow_remote else " (REMOTE listening allowed by your settings)\n"
+        )
         body.append(f"and register a webhook for {', '.join(LISTEN_EVENTS)} pointing at it")
         if options.public_url:
             body.append(f" as {one_line(options.public_url, max_len=120)}")

@@ -51,7 +51,7 @@ def delivery_row(delivery: WebhookDelivery) -> tuple[Text, ...]:
 class WebhookTable(KeyTable):
     """Your webhooks; a row's key is the webhook's id."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         for label, key in COLUMNS:
             self.add_column(label, key=key)
@@ -68,7 +68,7 @@ class WebhookTable(KeyTable):
 class ReceivedTable(DataTable[Text]):
     """What reached the local receiver, verified, newest first."""
 
-    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.add_columns(*RECEIVED_COLUMNS)
 

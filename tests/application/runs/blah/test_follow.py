@@ -17,8 +17,9 @@ def run(status: str, done: int) -> Run:
     return Run(id="run_1", status=status, total_evals=5, total_models=2, completed_count=done)
 
 
-def follow(reads: list[Run | BlahError], *, first: Run | None = None,
-           max_errors: int = 5) -> tuple[object, list[FollowUpdate], list[float], int]:
+def follow(
+    reads: list[Run | BlahError], *, first: Run | None = None, max_errors: int = 5
+) -> tuple[object, list[FollowUpdate], list[float], int]:
     answers: Iterator[Run | BlahError] = iter(reads)
     updates: list[FollowUpdate] = []
     slept: list[float] = []
@@ -35,16 +36,28 @@ def follow(reads: list[Run | BlahError], *, first: Run | None = None,
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
-    end = asyncio.run(follow_run(None, "run_1", on_update=updates.append, read=read, sleep=sleep,  # type: ignore[arg-type]
-                                 clock=lambda: float(next(clock)), first=first, max_errors=max_errors,
-                                 interval=2.0, max_interval=15.0))
+    end = asyncio.run(
+        follow_run(
+            None,
+            "run_1",
+            on_update=updates.append,
+            read=read,
+            sleep=sleep,  # type: ignore[arg-type]
+            clock=lambda: float(next(clock)),
+            first=first,
+            max_errors=max_errors,
+            interval=2.0,
+            max_interval=15.0,
+        )
+    )
     return end, updates, slept, calls["reads"]
 
 
 def test_a_run_followed_to_completion_through_a_passing_error_says_each_wait() -> None:
     end, updates, slept, reads = follow(
         [run("running", 4), ServerError("503 from the platform", status=503), run("running", 6), run("completed", 10)],
-        first=run("running", 2))
+        first=run("running", 2),
+    )
     assert end.kind == "ended" and end.run.status == "completed"  # type: ignore[attr-defined]
     assert reads == 4  # the record already read is not read again
     assert [u.run.completed_count if u.run else None for u in updates] == [2, 4, 4, 6, 10]

@@ -17,10 +17,14 @@ def result(rid: str = "r1", **fields: object) -> Result:
 
 
 def test_json_details_become_criteria_reasoning_and_fields() -> None:
-    details = json.dumps({
-        "judge_model": "judge-2", "reasoning": "Correct and brief.",
-        "criteria": {"accuracy": 0.9, "format": "pass"}, "verdict": "pass",
-    })
+    details = json.dumps(
+        {
+            "judge_model": "judge-2",
+            "reasoning": "Correct and brief.",
+            "criteria": {"accuracy": 0.9, "format": "pass"},
+            "verdict": "pass",
+        }
+    )
     j = parse_judgement(result(score_details=details))
     assert j.parsed and j.verbatim is None
     assert [(c.name, c.score, c.value) for c in j.criteria] == [("accuracy", 0.9, None), ("format", None, "pass")]
@@ -53,13 +57,18 @@ def test_doubts_flag_the_verdicts_a_person_should_not_trust() -> None:
     results = [
         result("empty", score=0.9, response="", score_details="Fine."),
         result("loop", score=0.8, response="the cat sat. " * 12, score_details="ok"),
-        result("praise", score=0.1, response="Paris", score_details=json.dumps(
-            {"reasoning": "The answer is correct.", "verdict": "fail"})),
+        result(
+            "praise",
+            score=0.1,
+            response="Paris",
+            score_details=json.dumps({"reasoning": "The answer is correct.", "verdict": "fail"}),
+        ),
         result("blame", score=0.9, response="Rome", score_details="The answer is incorrect."),
         result("verdict", score=0.2, response="x", score_details=json.dumps({"verdict": "pass"})),
         result("expected", score=0.1, response="It is Paris.", eval_id="ev-cap", score_details="No."),
-        result("fine", score=0.95, response="Paris", score_details=json.dumps(
-            {"reasoning": "Correct.", "verdict": "pass"})),
+        result(
+            "fine", score=0.95, response="Paris", score_details=json.dumps({"reasoning": "Correct.", "verdict": "pass"})
+        ),
         result("failed-call", score=None, error="timeout"),
     ]
     doubts = judgement_doubts(results, expected_by_eval={"ev-cap": "Paris"})
@@ -91,5 +100,7 @@ def test_sort_keeps_missing_values_last_both_ways() -> None:
     timed = [result("x", created_at=5), result("y", created_at="2026-01-01"), result("z", created_at=9)]
     assert [r.id for r in sort_results(timed, "time", descending=True)] == ["z", "x", "y"]
     named = [result("p", eval_id="e2"), result("q", eval_id="e1")]
-    assert [r.id for r in sort_results(named, "eval", descending=False, eval_names={"e1": "Zeta", "e2": "Alpha"})] \
-        == ["p", "q"]
+    assert [r.id for r in sort_results(named, "eval", descending=False, eval_names={"e1": "Zeta", "e2": "Alpha"})] == [
+        "p",
+        "q",
+    ]

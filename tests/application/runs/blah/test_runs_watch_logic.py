@@ -191,8 +191,15 @@ class FakeApp:
         self.notes: list[tuple[str, str, bool]] = []
         self.bells = 0
 
-    def notify(self, message: str, *, title: str = "", severity: str = "information", markup: bool = True,
-               timeout: float | None = None) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: str = "information",
+        markup: bool = True,
+        timeout: float | None = None,
+    ) -> None:
         self.notes.append((message, severity, markup))
 
     def bell(self) -> None:

@@ -139,7 +139,9 @@ def test_a_key_in_a_keyring_that_stops_answering_is_a_problem_not_a_hang(
     assert found.problem is not None and "did not answer within 0.3 s" in found.problem
 
 
-def test_login_to_the_file_removes_the_copy_in_the_keyring(memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_login_to_the_file_removes_the_copy_in_the_keyring(
+    memory_keyring: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("EVALS_BLAH_API_KEY", raising=False)
     assert _login(monkeypatch) == 0 and (SERVICE, USERNAME) in memory_keyring.items
     assert _login(monkeypatch, "--file") == 0

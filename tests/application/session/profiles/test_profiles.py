@@ -63,8 +63,17 @@ def test_two_blah_profiles_and_a_blobfish_profile_resolve_side_by_side() -> None
 def test_default_profile_is_used_when_no_profile_is_named() -> None:
     write_config_text(SIDE_BY_SIDE)
     today = resolve_profile(None)  # no default_profile: the top-level settings, as before profiles
-    assert (today.name, today.origin, today.default_model, today.label) == ("default", "http://127.0.0.1:9", "top-model", "")
-    write_config_text(SIDE_BY_SIDE.replace('default_model = "top-model"\n', 'default_model = "top-model"\ndefault_profile = "local"\n'))
+    assert (today.name, today.origin, today.default_model, today.label) == (
+        "default",
+        "http://127.0.0.1:9",
+        "top-model",
+        "",
+    )
+    write_config_text(
+        SIDE_BY_SIDE.replace(
+            'default_model = "top-model"\n', 'default_model = "top-model"\ndefault_profile = "local"\n'
+        )
+    )
     assert resolve_profile(None).name == "local"
     assert resolve_profile("prod").name == "prod"  # --profile wins over default_profile
     assert resolve_profile("default").origin == "http://127.0.0.1:9"  # today's settings stay reachable
@@ -74,7 +83,12 @@ def test_a_config_without_profiles_behaves_as_today(monkeypatch: pytest.MonkeyPa
     assert resolve_profile(None).origin == DEFAULT_BASE_URL  # no file at all
     write_config_text('base_url = "http://127.0.0.1:8123/api/v1"\ndefault_model = "m"\n')
     profile = resolve_profile(None)
-    assert (profile.name, profile.platform, profile.origin, profile.default_model) == ("default", "blah", "http://127.0.0.1:8123", "m")
+    assert (profile.name, profile.platform, profile.origin, profile.default_model) == (
+        "default",
+        "blah",
+        "http://127.0.0.1:8123",
+        "m",
+    )
     assert (profile.key_source, profile.has_key, profile.label) == ("none", False, "")
     monkeypatch.setenv("BLAH_BASE_URL", "http://127.0.0.1:8124")
     assert resolve_profile(None).origin == "http://127.0.0.1:8124"  # the environment over the file
@@ -86,16 +100,24 @@ def test_a_config_without_profiles_behaves_as_today(monkeypatch: pytest.MonkeyPa
     assert resolve_profile(None, key_flag="blah_from_flag").key_source == "flag"
 
 
-def test_each_platform_reads_its_own_variable_and_each_profile_its_own_stored_key(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_platform_reads_its_own_variable_and_each_profile_its_own_stored_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     write_config_text(SIDE_BY_SIDE)
     login_key("blah_stored_for_local", where="file", profile="local")
     login_key("bf_stored_for_fish", where="file", profile="fish")
-    assert (resolve_profile("local").api_key, resolve_profile("local").key_source) == ("blah_stored_for_local", "config")
+    assert (resolve_profile("local").api_key, resolve_profile("local").key_source) == (
+        "blah_stored_for_local",
+        "config",
+    )
     assert resolve_profile("prod").api_key is None  # another profile's stored key is not its own
     assert resolve_profile("default").api_key is None
     assert resolve_profile("fish").api_key == "bf_stored_for_fish"
     monkeypatch.setenv("BLOBFISH_API_KEY", "bf_from_env")
-    assert (resolve_profile("fish").api_key, resolve_profile("fish").key_source_text) == ("bf_from_env", "$BLOBFISH_API_KEY")
+    assert (resolve_profile("fish").api_key, resolve_profile("fish").key_source_text) == (
+        "bf_from_env",
+        "$BLOBFISH_API_KEY",
+    )
     assert resolve_profile("local").api_key == "blah_stored_for_local"  # a Blobfish variable is not blah.dev's
     monkeypatch.setenv("EVALS_BLAH_API_KEY", "blah_from_env")
     assert resolve_profile("local").api_key == "blah_from_env"
@@ -131,7 +153,9 @@ def test_blobfish_base_url_names_the_implicit_blobfish_profile_only(monkeypatch:
 def test_the_eval_run_queue_has_no_published_address_and_its_path_is_v1() -> None:
     with pytest.raises(ProfileError, match="no address for errorbar eval-run queue: pass --base-url"):
         resolve_profile(None, platform="errorbar")
-    assert resolve_profile(None, platform="errorbar", base_url_flag="https://q.example/v1/").origin == "https://q.example"
+    assert (
+        resolve_profile(None, platform="errorbar", base_url_flag="https://q.example/v1/").origin == "https://q.example"
+    )
     write_config_text('[profiles.q]\nplatform = "errorbar"\n')
     loaded = load_config()
     assert loaded.problem is not None and "profiles.q" in loaded.problem and "need a base_url" in loaded.problem
@@ -140,7 +164,12 @@ def test_the_eval_run_queue_has_no_published_address_and_its_path_is_v1() -> Non
 @pytest.mark.parametrize(
     ("profile", "variable", "key", "said"),
     [
-        ("prod", "EVALS_BLAH_API_KEY", BF_CANARY, "the key from $EVALS_BLAH_API_KEY looks like a Blobfish key (bf_…), not a blah.dev key (blah_…)"),
+        (
+            "prod",
+            "EVALS_BLAH_API_KEY",
+            BF_CANARY,
+            "the key from $EVALS_BLAH_API_KEY looks like a Blobfish key (bf_…), not a blah.dev key (blah_…)",
+        ),
         ("fish", "BLOBFISH_API_KEY", BLAH_CANARY, "looks like a blah.dev key (blah_…), not a Blobfish key (bf_…)"),
         ("fish", None, SK_CANARY, "the key from --api-key looks like an errorbar eval-run queue key (sk_…)"),
     ],
@@ -191,7 +220,10 @@ async def recording() -> AsyncIterator[RecordingTransport]:
 async def test_each_blah_profile_sends_its_own_key_only_to_its_own_origin(
     sim: SimulatorServer, fresh_sim: SimulatorServer, recording: RecordingTransport, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    write_config_text(SIDE_BY_SIDE + f'\n[profiles.a]\nbase_url = "{sim.base_url}/api/v1"\n\n[profiles.b]\nbase_url = "{fresh_sim.base_url}"\n')
+    write_config_text(
+        SIDE_BY_SIDE
+        + f'\n[profiles.a]\nbase_url = "{sim.base_url}/api/v1"\n\n[profiles.b]\nbase_url = "{fresh_sim.base_url}"\n'
+    )
     login_key(sim.council_key, where="file", profile="a")
     login_key(fresh_sim.council_key, where="file", profile="b")
     monkeypatch.setenv("BLOBFISH_API_KEY", BF_CANARY)  # the Blobfish profile's: must reach no blah.dev origin
@@ -216,8 +248,10 @@ async def test_the_blobfish_profile_s_key_goes_in_x_api_key_to_blobfish_only(
     """Needs the Blobfish client (branch bfclient); skipped until it is merged."""
     blobfish = pytest.importorskip("api_client.blobfish")
     with BlobfishServer(seed=7, live=False) as fish_server:
-        write_config_text(f'[profiles.local]\nbase_url = "{sim.base_url}"\n\n'
-                          f'[profiles.fish]\nplatform = "blobfish"\nbase_url = "{fish_server.base_url}/api/v1/"\n')
+        write_config_text(
+            f'[profiles.local]\nbase_url = "{sim.base_url}"\n\n'
+            f'[profiles.fish]\nplatform = "blobfish"\nbase_url = "{fish_server.base_url}/api/v1/"\n'
+        )
         monkeypatch.setenv("BLOBFISH_API_KEY", fish_server.account_key)
         monkeypatch.setenv("EVALS_BLAH_API_KEY", sim.council_key)
         fish = resolve_profile(None, platform="blobfish")

@@ -22,11 +22,59 @@ from application.session.settings.typed import Settings
 from application.session.settings.validation import ConfigModel, SettingsModel
 
 SAMPLES: list[Any] = [
-    None, True, False, 0, 1, -1, 2, 3, 200, 299, 300, 301, 500, 65535, 65536, 2**53, 2**53 + 1, 10**400,
-    0.0, 0.1, 0.19999, 0.2, 0.25, 1.5, 2.0, 300.0, 300.0001, -0.5, math.inf, -math.inf, math.nan,
-    "", " ", "x", "3", "3.5", "fast", "local", "UTC", "utc", "true", "blah-dark", b"bytes",
-    [], ["a"], {}, {"a": "b"}, {"a": ""}, {"a": " "}, {"a": 1}, {1: "a"}, {"a": None},
-]  # fmt: skip
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    3,
+    200,
+    299,
+    300,
+    301,
+    500,
+    65535,
+    65536,
+    2**53,
+    2**53 + 1,
+    10**400,
+    0.0,
+    0.1,
+    0.19999,
+    0.2,
+    0.25,
+    1.5,
+    2.0,
+    300.0,
+    300.0001,
+    -0.5,
+    math.inf,
+    -math.inf,
+    math.nan,
+    "",
+    " ",
+    "x",
+    "3",
+    "3.5",
+    "fast",
+    "local",
+    "UTC",
+    "utc",
+    "true",
+    "blah-dark",
+    b"bytes",
+    [],
+    ["a"],
+    {},
+    {"a": "b"},
+    {"a": ""},
+    {"a": " "},
+    {"a": 1},
+    {1: "a"},
+    {"a": None},
+]
 
 
 def _model_verdict(model: Any, name: str, value: Any) -> tuple[bool, Any]:
@@ -74,12 +122,15 @@ def test_what_a_check_refuses_gets_the_models_verdict() -> None:
 
 
 def test_profile_tables_become_profiles_and_pass_on_to_the_session() -> None:
-    config = make_config(profiles={"work": {"platform": "blah", "base_url": "https://evals.blah.dev"}},
-                         default_profile="work")  # fmt: skip
+    config = make_config(
+        profiles={"work": {"platform": "blah", "base_url": "https://evals.blah.dev"}}, default_profile="work"
+    )
     assert isinstance(config.profiles["work"], Profile)
     settings = Settings().with_config(config)
     assert settings.profiles == config.profiles and settings.default_profile == "work"
-    assert config.model_dump(exclude_none=True)["profiles"] == {"work": {"platform": "blah", "base_url": "https://evals.blah.dev"}}
+    assert config.model_dump(exclude_none=True)["profiles"] == {
+        "work": {"platform": "blah", "base_url": "https://evals.blah.dev"}
+    }
     with pytest.raises(ValidationError, match="profile"):
         Config(profiles={"bad name!": {"platform": "blah"}})
 

@@ -80,7 +80,11 @@ def test_settings_with_gives_each_app_its_own_copy() -> None:
 def test_the_config_file_fills_the_persons_settings_and_keeps_the_tunables() -> None:
     write_config('theme = "blah-light"\npoll_interval = 4\n[templates]\n"m" = "chatml"\n')
     ctx = apply_config(AppContext(model_id="m", settings=Settings(timezone="UTC", logs_interval=0.1)), load_config())
-    assert (ctx.settings.theme, ctx.settings.poll_interval, ctx.settings.templates) == ("blah-light", 4.0, {"m": "chatml"})
+    assert (ctx.settings.theme, ctx.settings.poll_interval, ctx.settings.templates) == (
+        "blah-light",
+        4.0,
+        {"m": "chatml"},
+    )
     assert (ctx.settings.timezone, ctx.settings.logs_interval, ctx.trained_template) == ("UTC", 0.1, "chatml")
     assert ctx.config_problem is None
 
@@ -157,8 +161,11 @@ def test_at_start_up_the_person_is_told_which_setting_is_wrong_and_the_rest_of_t
         await run_hit(pilot, "blah-high-contrast", lambda text: text == "blah-high-contrast")
         await wait_for(pilot, lambda: app.theme == "blah-high-contrast", what="the theme")
         await run_hit(pilot, "toggle bell", lambda text: text == "Toggle bell on run end")
-        await wait_for(pilot, lambda: any(m.startswith("not saved") for m in notifications.messages(app)),
-                       what="the bell not saved")
+        await wait_for(
+            pilot,
+            lambda: any(m.startswith("not saved") for m in notifications.messages(app)),
+            what="the bell not saved",
+        )
         seen["bell"] = app.ctx.settings.bell_on_run_end
         seen["messages"] = notifications.titled(app)
 

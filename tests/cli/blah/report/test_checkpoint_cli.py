@@ -32,8 +32,9 @@ def report(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, st
     return code, captured.out, captured.err
 
 
-def test_plain_table_compares_the_demo_model_with_another(sim: SimulatorServer,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_plain_table_compares_the_demo_model_with_another(
+    sim: SimulatorServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     own, other = sim.person_model_id, "gpt2-base"
     code, out, err = report(capsys, own, "--compare", other, "--limit", str(LIMIT), "--base-url", sim.base_url)
     assert code == 0, err
@@ -45,7 +46,7 @@ def test_plain_table_compares_the_demo_model_with_another(sim: SimulatorServer,
     header = next(i for i, line in enumerate(lines) if line.startswith("row "))
     for column in ("A rate [95% CI] n", "B rate [95% CI] n", "B − A, pts [Newcombe]", "verdict", "n needed/side"):
         assert column in lines[header]
-    rows = {line.split("  ")[0]: line for line in lines[header + 2:]}
+    rows = {line.split("  ")[0]: line for line in lines[header + 2 :]}
     # The errors row, recounted from the platform's own records: calls that came back with an
     # error and no reply.
     errors_b = sum(1 for e in logs_of(sim, own, LIMIT) if e.get("error") is not None and e.get("response") is None)
@@ -61,8 +62,9 @@ def test_json_carries_every_number_and_none_where_a_side_had_no_calls(
     sim: SimulatorServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
     own = sim.person_model_id
-    code, out, err = report(capsys, own, "--compare", "gpt2-base", "--json", "--limit", "40",
-                            "--base-url", sim.base_url)
+    code, out, err = report(
+        capsys, own, "--compare", "gpt2-base", "--json", "--limit", "40", "--base-url", sim.base_url
+    )
     assert code == 0, err
     doc = json.loads(out)
     assert doc["mode"] == "models" and doc["a"]["model_id"] == "gpt2-base" and doc["b"]["model_id"] == own
@@ -70,8 +72,13 @@ def test_json_carries_every_number_and_none_where_a_side_had_no_calls(
     first = doc["rows"][0]
     assert first["section"] == "overall" and first["a"]["calls"] == first["b"]["calls"] == 40
     for row in doc["rows"]:
-        assert row["verdict"] in {"better", "worse", "no detectable change at this sample size",
-                                  "no calls in A", "no calls in B"}
+        assert row["verdict"] in {
+            "better",
+            "worse",
+            "no detectable change at this sample size",
+            "no calls in A",
+            "no calls in B",
+        }
         if row["a"] is None or row["b"] is None:  # nothing invented for a side with no calls
             assert row["difference"] is None and row["difference_interval"] is None
             assert row["n_needed_per_side"] is None
@@ -83,8 +90,9 @@ def test_json_carries_every_number_and_none_where_a_side_had_no_calls(
     assert any(row["section"] == "eval" and (row["a"] is None or row["b"] is None) for row in doc["rows"])
 
 
-def test_unknown_or_same_model_is_one_line_and_exit_6_or_2(sim: SimulatorServer,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_or_same_model_is_one_line_and_exit_6_or_2(
+    sim: SimulatorServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = report(capsys, sim.person_model_id, "--compare", "no-such-model", "--base-url", sim.base_url)
     assert (code, out) == (ExitCode.NOT_FOUND, "")
     assert err.count("\n") == 1 and "does not know model 'no-such-model'" in err
@@ -93,8 +101,10 @@ def test_unknown_or_same_model_is_one_line_and_exit_6_or_2(sim: SimulatorServer,
 
 
 def test_the_compare_command_imports_no_textual() -> None:
-    probe = ("import sys; import cli.blah.report.compare; "
-             "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))")
+    probe = (
+        "import sys; import cli.blah.report.compare; "
+        "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.strip() == "[]"
 

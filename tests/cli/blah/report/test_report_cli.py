@@ -45,9 +45,16 @@ def test_markdown_report_reads_the_calls_and_says_what_it_did_not_ask(sim: Simul
     assert "Trained chat template: `chatml`" in out  # the platform's model record names it
     platform = platform_diagnosis(sim)
     assert f"The platform examined {platform.calls_examined} calls." in out
-    for heading in ("## Failure kinds", "## Which prompts fail", "## Prompt format", "## Cut off or stopped",
-                    "## Judge results worth doubting", "## Health: the model or its host?",
-                    "## Training data to add", "## What the platform did not give"):
+    for heading in (
+        "## Failure kinds",
+        "## Which prompts fail",
+        "## Prompt format",
+        "## Cut off or stopped",
+        "## Judge results worth doubting",
+        "## Health: the model or its host?",
+        "## Training data to add",
+        "## What the platform did not give",
+    ):
         assert heading in out
     assert "Every endpoint answered." in out
     assert "failure-clusters` was not asked: it spends a judge call" in out
@@ -115,6 +122,7 @@ def test_failed_and_empty_endpoints_are_said_in_the_report(sim: SimulatorServer)
 def test_hostile_model_text_never_reaches_the_terminal_raw(fresh_sim: SimulatorServer) -> None:
     ids = add_hostile_calls(fresh_sim.world, fresh_sim.person_model_id)
     assert ids
+
     # diagnosis's own markdown is already inert (checked before the command's last sanitise)...
     async def gather() -> object:
         async with BlahClient(fresh_sim.base_url) as client:

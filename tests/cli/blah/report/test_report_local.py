@@ -21,8 +21,21 @@ from simulator.server import SimulatorServer
 from tests.support.config_files import write_config_text
 
 #: The parts of the report that come from the calls alone (the platform-only inputs aside).
-FROM_THE_CALLS = ("calls_examined", "model_calls", "failing_calls", "failure_rate", "window_from", "window_to",
-                  "rates", "finish_reasons", "templates", "failing_groups", "groups", "examples", "suggestions")
+FROM_THE_CALLS = (
+    "calls_examined",
+    "model_calls",
+    "failing_calls",
+    "failure_rate",
+    "window_from",
+    "window_to",
+    "rates",
+    "finish_reasons",
+    "templates",
+    "failing_groups",
+    "groups",
+    "examples",
+    "suggestions",
+)
 
 
 def export(sim: SimulatorServer, path: Path) -> None:
@@ -79,8 +92,9 @@ def test_from_a_dump_and_offline_give_the_platform_s_diagnosis_of_the_same_calls
     assert "UTC to 20" in out  # the archive's time range, in words
     assert "The platform was not asked" in out
 
-    code, out, err = report([sim.person_model_id, "--offline", "--base-url", sim.base_url, "--limit", "50", "--json"],
-                            capsys)
+    code, out, err = report(
+        [sim.person_model_id, "--offline", "--base-url", sim.base_url, "--limit", "50", "--json"], capsys
+    )
     assert code == 0, err
     assert json.loads(out)["calls_examined"] == 50
 
@@ -95,10 +109,20 @@ def test_a_file_that_is_not_jsonl_is_one_line_and_exit_2(tmp_path: Path, capsys:
 
 
 def test_lines_that_are_not_calls_are_counted_said_and_exit_9(tmp_path: Path) -> None:
-    good = [{"id": f"c{i}", "created_at": 1_770_000_000_000 - i, "prompt": "What is 2+2?", "response": "4."}
-            for i in range(5)]
-    lines = [json.dumps(good[0]), "not json at all", json.dumps(good[1]), json.dumps({"prompt": "no id"}),
-             json.dumps(good[2]), "[1, 2]", json.dumps({"logs": good[3:]}), json.dumps(good[0])]
+    good = [
+        {"id": f"c{i}", "created_at": 1_770_000_000_000 - i, "prompt": "What is 2+2?", "response": "4."}
+        for i in range(5)
+    ]
+    lines = [
+        json.dumps(good[0]),
+        "not json at all",
+        json.dumps(good[1]),
+        json.dumps({"prompt": "no id"}),
+        json.dumps(good[2]),
+        "[1, 2]",
+        json.dumps({"logs": good[3:]}),
+        json.dumps(good[0]),
+    ]
     dump = tmp_path / "mixed.jsonl"
     dump.write_text("\n".join(lines) + "\n")
     out, err = io.StringIO(), io.StringIO()
@@ -118,7 +142,9 @@ def test_lines_that_are_not_calls_are_counted_said_and_exit_9(tmp_path: Path) ->
     assert doc["source"]["unreadable"][0] == "line 2: not valid JSON"
 
 
-def test_a_missing_archive_or_file_is_one_line_and_exit_6_or_8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_archive_or_file_is_one_line_and_exit_6_or_8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = report(["never-seen", "--offline", "--base-url", "http://127.0.0.1:9"], capsys)
     assert code == ExitCode.NOT_FOUND and out == ""
     assert err.count("\n") == 1 and "there is no local archive of model 'never-seen'" in err
@@ -137,9 +163,15 @@ def test_bad_flag_combinations_are_refused(capsys: pytest.CaptureFixture[str], t
 
 
 def test_a_logs_page_as_the_platform_answers_it_is_read_whole(tmp_path: Path) -> None:
-    calls = [{"id": f"c{i}", "created_at": 1_770_000_000_000 - i, "prompt": "Say hi.",
-              "response": "hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi" if i % 2 else "Hi!"}
-             for i in range(6)]
+    calls = [
+        {
+            "id": f"c{i}",
+            "created_at": 1_770_000_000_000 - i,
+            "prompt": "Say hi.",
+            "response": "hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi hi" if i % 2 else "Hi!",
+        }
+        for i in range(6)
+    ]
     page = tmp_path / "page.json"
     page.write_text(json.dumps({"logs": calls, "next_before": None, "stats": {"total": 6}}, indent=2))
     out, err = io.StringIO(), io.StringIO()

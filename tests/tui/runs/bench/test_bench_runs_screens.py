@@ -76,7 +76,8 @@ def state_line(screen: BenchWatchScreen) -> str:
 
 
 async def test_start_a_sample_suite_by_keys_and_watch_it_to_completion_with_the_eta(
-        clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport) -> None:
+    clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport
+) -> None:
     app = bench_app(bench)
     clock.hold_at = 4
     async with app.run_test(size=SIZE) as pilot:
@@ -109,8 +110,11 @@ async def test_start_a_sample_suite_by_keys_and_watch_it_to_completion_with_the_
         # Back on Runs, the run is listed with its Blobfish chip.
         await pilot.press("escape")
         runs = await on_runs_with_bench(pilot)
-        await wait_for(pilot, lambda: any(r.run_id == record.run_id and r.status == "completed"
-                                          for r in runs.bench.rows), what="the run in the list")
+        await wait_for(
+            pilot,
+            lambda: any(r.run_id == record.run_id and r.status == "completed" for r in runs.bench.rows),
+            what="the run in the list",
+        )
         shown = frame(app)
         assert "Blobfish" in shown and record.run_id in shown and "blah.dev" not in shown.split("Blobfish", 1)[0][-5:]
         assert runs.bench.starter.sent == 1
@@ -121,7 +125,8 @@ async def test_start_a_sample_suite_by_keys_and_watch_it_to_completion_with_the_
 
 
 async def test_runs_lists_both_platforms_each_row_with_its_chip(
-        clock: PacedClock, bench: BenchmarkClient, sim: SimulatorServer) -> None:
+    clock: PacedClock, bench: BenchmarkClient, sim: SimulatorServer
+) -> None:
     started = await bench.start_suite(SLUG, provider="xai", model="grok-4", suite="sample", max_tasks=2)
     async with BlahClient(sim.base_url, api_key=sim.council_key) as client:
         app = bench_app(bench, client, model_id=sim.person_model_id)
@@ -144,8 +149,9 @@ def bench_first_task_row(screen: BenchWatchScreen) -> str:
     return " ".join(str(c) for c in table.get_row_at(0))  # type: ignore[attr-defined]
 
 
-async def test_an_interrupted_suite_is_final_and_never_a_score(clock: PacedClock, server: BlobfishServer,
-                                                               bench: BenchmarkClient) -> None:
+async def test_an_interrupted_suite_is_final_and_never_a_score(
+    clock: PacedClock, server: BlobfishServer, bench: BenchmarkClient
+) -> None:
     server.benchmarks.die_after_tasks = 3
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
@@ -165,7 +171,8 @@ async def test_an_interrupted_suite_is_final_and_never_a_score(clock: PacedClock
 
 
 async def test_a_rejected_credential_names_the_task_and_the_rest_not_attempted(
-        clock: PacedClock, bench: BenchmarkClient) -> None:
+    clock: PacedClock, bench: BenchmarkClient
+) -> None:
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs_with_bench(pilot)
@@ -180,14 +187,18 @@ async def test_a_rejected_credential_names_the_task_and_the_rest_not_attempted(
 
 
 async def test_run_in_progress_says_so_and_follows_the_running_suite(
-        clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport) -> None:
+    clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport
+) -> None:
     running = await bench.start_suite(SLUG, provider="xai", model="grok-4", suite="full")
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs_with_bench(pilot)
         await start_by_keys(pilot)
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen) and "in progress" in frame(app),
-                       what="the offer to follow")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ConfirmScreen) and "in progress" in frame(app),
+            what="the offer to follow",
+        )
         assert any("already in progress" in m and running.record.run_id in m for m in said(app))
         await pilot.press("y")
         screen = await watching(pilot, app)
@@ -212,7 +223,8 @@ async def test_a_lost_answer_starts_one_run_and_watches_it(clock: PacedClock, se
 
 
 async def test_a_tasks_steps_open_in_the_inspector_and_hostile_text_stays_inert(
-        clock: PacedClock, bench: BenchmarkClient) -> None:
+    clock: PacedClock, bench: BenchmarkClient
+) -> None:
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs_with_bench(pilot)
@@ -225,8 +237,11 @@ async def test_a_tasks_steps_open_in_the_inspector_and_hostile_text_stays_inert(
         assert "\x1b" not in frame(app) and "\x07" not in frame(app)
         assert "valid 30 min after the task ran" in detail and "410" in detail
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
-                       what="the Inspector")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, InspectorScreen) and app.screen.analysis is not None,
+            what="the Inspector",
+        )
         inspector = app.screen
         assert isinstance(inspector, InspectorScreen) and inspector.foreign is not None
         origin = dict(inspector.foreign.origin)
@@ -236,8 +251,9 @@ async def test_a_tasks_steps_open_in_the_inspector_and_hostile_text_stays_inert(
         await wait_for(pilot, lambda: inspector.log_id.endswith("#2"), what="the next step")  # counted from 1
 
 
-async def test_publish_is_for_a_completed_suite_run(clock: PacedClock, server: BlobfishServer,
-                                                    bench: BenchmarkClient) -> None:
+async def test_publish_is_for_a_completed_suite_run(
+    clock: PacedClock, server: BlobfishServer, bench: BenchmarkClient
+) -> None:
     server.benchmarks.die_after_tasks = 1
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
@@ -251,7 +267,8 @@ async def test_publish_is_for_a_completed_suite_run(clock: PacedClock, server: B
 
 
 async def test_P_on_a_completed_suite_opens_the_leaderboards_publish_dialog(
-        clock: PacedClock, bench: BenchmarkClient) -> None:
+    clock: PacedClock, bench: BenchmarkClient
+) -> None:
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs_with_bench(pilot)
@@ -274,7 +291,8 @@ async def test_P_on_a_completed_suite_opens_the_leaderboards_publish_dialog(
 
 
 async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite_score(
-        clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport) -> None:
+    clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport
+) -> None:
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs_with_bench(pilot)
@@ -282,7 +300,9 @@ async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite
         screen = await watching(pilot, app)
         await finished(pilot, screen)
         assert screen.run_id.startswith("bmr_")
-        assert state_line(screen).startswith("completed · score") and "a single task, not a suite score" in state_line(screen)
+        assert state_line(screen).startswith("completed · score") and "a single task, not a suite score" in state_line(
+            screen
+        )
         assert screen.query_one("#bw-tasks").row_count == 1
         assert posts(transport) == 1
         sent = next(body for method, path, _, body in transport.sent if method == "POST")
@@ -290,7 +310,8 @@ async def test_the_sandbox_task_runs_inline_and_is_shown_as_one_task_not_a_suite
 
 
 async def test_failed_polls_are_said_and_retried_never_ending_the_watch_or_starting_again(
-        clock: PacedClock, server: BlobfishServer) -> None:
+    clock: PacedClock, server: BlobfishServer
+) -> None:
     chaos = BreakPolls(["503", "reset", "429"])
     clock.hold_at = 2  # the watch stays on the first failed poll while the test looks
     # One attempt per request: each fault reaches the watch instead of the client's own retries.

@@ -55,7 +55,8 @@ async def _start_on(pilot, app: BlahApp, slug: str) -> None:  # type: ignore[no-
 
 
 async def test_run_in_progress_on_another_benchmark_is_offered_and_followed_there(
-        clock: PacedClock, bench: BenchmarkClient) -> None:
+    clock: PacedClock, bench: BenchmarkClient
+) -> None:
     app = bench_app(bench)
     clock.hold_at = 1
     async with app.run_test(size=SIZE) as pilot:
@@ -65,8 +66,11 @@ async def test_run_in_progress_on_another_benchmark_is_offered_and_followed_ther
         await pilot.press("escape")
         await on_runs_with_bench(pilot)
         await _start_on(pilot, app, SLUG)
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen) and "in progress" in frame_text(app),
-                       what="the offer to follow")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ConfirmScreen) and "in progress" in frame_text(app),
+            what="the offer to follow",
+        )
         assert first.run_id in frame_text(app) and "taxbench-50" in frame_text(app)
         await pilot.press("y")
         followed = await watching(pilot, app)
@@ -103,8 +107,9 @@ class HeldPost(RecordingTransport):
         return await super().handle_async_request(request)
 
 
-async def test_the_sandbox_tasks_wait_can_be_left_and_the_run_is_kept(clock: PacedClock,
-                                                                     server: BlobfishServer) -> None:
+async def test_the_sandbox_tasks_wait_can_be_left_and_the_run_is_kept(
+    clock: PacedClock, server: BlobfishServer
+) -> None:
     from tui.screens.runs.screen import RunsScreen
 
     held = HeldPost()
@@ -113,8 +118,11 @@ async def test_the_sandbox_tasks_wait_can_be_left_and_the_run_is_kept(clock: Pac
         async with app.run_test(size=SIZE) as pilot:
             await on_runs_with_bench(pilot)
             await start_by_keys(pilot, suite_moves=-1)  # the sandbox task
-            await wait_for(pilot, lambda: "has no cancel" in " ".join(frame_text(app).split()),
-                           what="the wait said, and that it can be left")
+            await wait_for(
+                pilot,
+                lambda: "has no cancel" in " ".join(frame_text(app).split()),
+                what="the wait said, and that it can be left",
+            )
             await pilot.press("5")  # the person goes elsewhere (Chatroom)
             await wait_for(pilot, lambda: not isinstance(app.screen, RunsScreen), what="another area")
             elsewhere = app.screen

@@ -56,8 +56,9 @@ async def test_the_chosen_suite_is_marked_without_colour(clock: PacedClock, benc
         assert marks()["sample:"] == first["none:"]
 
 
-async def test_max_steps_is_asked_checked_and_sent(clock: PacedClock, bench: BenchmarkClient,
-                                                   transport: RecordingTransport) -> None:
+async def test_max_steps_is_asked_checked_and_sent(
+    clock: PacedClock, bench: BenchmarkClient, transport: RecordingTransport
+) -> None:
     app = bench_app(bench)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs_with_bench(pilot)

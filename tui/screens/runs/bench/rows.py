@@ -61,8 +61,7 @@ def _when(text: str | None) -> Text:
 class BenchRuns:
     """The Blobfish part of the Runs screen."""
 
-    def __init__(self, screen: BlahScreen, on_change: Callable[[], None],
-                 say: Callable[[str, bool], None]) -> None:
+    def __init__(self, screen: BlahScreen, on_change: Callable[[], None], say: Callable[[str, bool], None]) -> None:
         """``on_change``: the rows changed (draw them); ``say``: a line under the summary
         (text, whether it is an error)."""
         self.screen = screen
@@ -73,11 +72,19 @@ class BenchRuns:
         self.pending_task: str | None = None
         """The benchmark of a sandbox task sent and not answered yet (up to four minutes; the
         platform has no cancel, so the person can leave the wait: the run is kept)."""
-        self.starter = BenchStart(screen, client=lambda: self.client, slugs=lambda: slugs_for(screen.app),
-                                  say=say, reload=self.load, open_watch=self.open_watch, pending=self._pending)
+        self.starter = BenchStart(
+            screen,
+            client=lambda: self.client,
+            slugs=lambda: slugs_for(screen.app),
+            say=say,
+            reload=self.load,
+            open_watch=self.open_watch,
+            pending=self._pending,
+        )
         """Starting a run (``bench_start_flow``): one at a time, each sent once."""
-        self._reload = Reload(screen, self.load, interval=1.0, max_interval=15.0,
-                              idle=lambda: screen.ctx.settings.runs_idle_refresh_s)
+        self._reload = Reload(
+            screen, self.load, interval=1.0, max_interval=15.0, idle=lambda: screen.ctx.settings.runs_idle_refresh_s
+        )
 
     def _pending(self, slug: str | None) -> None:
         """A sandbox task sent (its slug) or answered (None): said in the summary meanwhile."""
@@ -130,9 +137,16 @@ class BenchRuns:
             what = f"{row.slug} · {what}"
         run = cell(row.run_id, max_len=40)
         run.append(f" {one_line(what, max_len=60)}", style="dim")
-        return (run, cell(row.status, max_len=20, style=style), Text(row.progress_text()),
-                cell(row.model_text(), max_len=40), _when(row.created_at), _when(row.finished_at),
-                Text(format_duration(row.took_s)), cell(row.error, max_len=36))
+        return (
+            run,
+            cell(row.status, max_len=20, style=style),
+            Text(row.progress_text()),
+            cell(row.model_text(), max_len=40),
+            _when(row.created_at),
+            _when(row.finished_at),
+            Text(format_duration(row.took_s)),
+            cell(row.error, max_len=36),
+        )
 
     def summary(self) -> str:
         if not self.loaded:
@@ -140,20 +154,29 @@ class BenchRuns:
         slugs = ", ".join(one_line(s, max_len=40) for s in slugs_for(self.screen.app).slugs)
         active = sum(r.is_active for r in self.rows)
         pending = "" if self.pending_task is None else f" {PENDING_TASK.format(slug=one_line(self.pending_task, 60))}"
-        return (f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight.{pending} "
-                "b starts a benchmark run.")
+        return (
+            f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight.{pending} "
+            "b starts a benchmark run."
+        )
 
     # ----------------------------------------------------------------- watching
 
     def watch(self, row: BenchRow) -> None:
         self.open_watch(row.slug, row.run_id, row.record)
 
-    def open_watch(self, slug: str, run_id: str, record: SuiteRun | SingleRun | None = None, location: str | None = None,
-                   retry_after: float | None = None) -> None:
+    def open_watch(
+        self,
+        slug: str,
+        run_id: str,
+        record: SuiteRun | SingleRun | None = None,
+        location: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         from tui.screens.runs.bench.watch import BenchWatchScreen
 
-        self.screen.app.push_screen(BenchWatchScreen(slug, run_id, initial=record, location=location,
-                                                     retry_after=retry_after))
+        self.screen.app.push_screen(
+            BenchWatchScreen(slug, run_id, initial=record, location=location, retry_after=retry_after)
+        )
 
     # ----------------------------------------------------------------- starting
 

@@ -19,10 +19,12 @@ from tui.screens.runs.bench.start_dialog import BenchStartScreen, confirm_text
 from tui.send_once import SendOnce
 from widgets.safe_text import one_line
 
-__all__ = ["BenchStart", "PENDING_TASK"]
+__all__ = ["PENDING_TASK", "BenchStart"]
 
-PENDING_TASK = ("A sandbox task of {slug} is running (its answer comes within about four minutes; the platform "
-                "has no cancel): go on elsewhere, it is kept and listed here when graded.")
+PENDING_TASK = (
+    "A sandbox task of {slug} is running (its answer comes within about four minutes; the platform "
+    "has no cancel): go on elsewhere, it is kept and listed here when graded."
+)
 
 OpenWatch = Callable[..., None]
 
@@ -30,9 +32,17 @@ OpenWatch = Callable[..., None]
 class BenchStart(SendOnce):
     """One benchmark start at a time, each sent once."""
 
-    def __init__(self, screen: BlahScreen, *, client: Callable[[], Any], slugs: Callable[[], Any],
-                 say: Callable[[str, bool], None], reload: Callable[[], None], open_watch: OpenWatch,
-                 pending: Callable[[str | None], None] = lambda slug: None) -> None:
+    def __init__(
+        self,
+        screen: BlahScreen,
+        *,
+        client: Callable[[], Any],
+        slugs: Callable[[], Any],
+        say: Callable[[str, bool], None],
+        reload: Callable[[], None],
+        open_watch: OpenWatch,
+        pending: Callable[[str | None], None] = lambda slug: None,
+    ) -> None:
         """``client``: the Blobfish benchmark client (None: not configured); ``slugs``: the
         app's benchmark slugs; ``say``: a line under the summary; ``reload``: read the list
         again; ``open_watch(slug, run_id, record, location, retry_after)``; ``pending``: a
@@ -48,8 +58,9 @@ class BenchStart(SendOnce):
 
     def ask(self) -> None:
         if self._client() is None:
-            self.screen.notify("Blobfish is not configured: a benchmark run needs BLOBFISH_API_KEY.",
-                               severity="warning", markup=False)
+            self.screen.notify(
+                "Blobfish is not configured: a benchmark run needs BLOBFISH_API_KEY.", severity="warning", markup=False
+            )
             return
         self.start(self._flow)
 
@@ -82,8 +93,9 @@ class BenchStart(SendOnce):
         if outcome.kind == "started" and outcome.run_id and self.screen.app.screen is not self.screen:
             # The person left the wait (another area, or a screen over Runs): the run is listed;
             # Enter on it there opens it. Nothing is pushed over what they are doing now.
-            self.screen.notify(f"{outcome.message} It is listed in Runs (3); Enter on it opens it.", markup=False,
-                               timeout=10)
+            self.screen.notify(
+                f"{outcome.message} It is listed in Runs (3); Enter on it opens it.", markup=False, timeout=10
+            )
         elif outcome.kind == "started" and outcome.run_id:
             self._open_watch(outcome.slug, outcome.run_id, outcome.record, outcome.location, outcome.retry_after)
         elif outcome.kind == "in_progress" and outcome.run_id:

@@ -50,8 +50,11 @@ def confirm_text(request: BenchRequest) -> Text:
         body.append(f"the provider key in ${request.key_env} (read when sent; never shown or stored)")
     else:
         body.append("the account's own (no provider key sent)")
-    body.append("\n\nA self-run graded by the benchmark's own verifier, not the official leaderboard. "
-                "Sent once; one suite runs per account at a time.", style="italic")
+    body.append(
+        "\n\nA self-run graded by the benchmark's own verifier, not the official leaderboard. "
+        "Sent once; one suite runs per account at a time.",
+        style="italic",
+    )
     return body
 
 
@@ -80,8 +83,11 @@ class BenchStartScreen(FormDialog[BenchRequest]):
     def compose(self) -> ComposeResult:
         with Vertical(id="bs-dialog", classes="dialog-box"):
             yield Static(Text("Start a Blobfish benchmark run"), id="bs-title", classes="dialog-title")
-            yield Static(Text("Enter continues to a confirmation; Esc cancels. Tab moves between fields."),
-                         id="bs-hint", classes="dialog-hint")
+            yield Static(
+                Text("Enter continues to a confirmation; Esc cancels. Tab moves between fields."),
+                id="bs-hint",
+                classes="dialog-hint",
+            )
             for label, field_id, value, placeholder in (
                 ("Benchmark slug", "bs-slug", self._slug, "counselbench-100"),
                 ("Provider", "bs-provider", "", "e.g. xai"),
@@ -98,17 +104,27 @@ class BenchStartScreen(FormDialog[BenchRequest]):
             with Horizontal(classes="bs-row"):
                 yield Label("Max tasks")
                 low, high = MAX_TASKS_RANGE
-                yield Input("", placeholder=f"{low}-{high}, empty: the whole suite", type="integer", id="bs-max",
-                            compact=True)
+                yield Input(
+                    "", placeholder=f"{low}-{high}, empty: the whole suite", type="integer", id="bs-max", compact=True
+                )
             with Horizontal(classes="bs-row -tight"):
                 yield Label("Max steps")
                 low, high = MAX_STEPS_RANGE
-                yield Input("", placeholder=f"{low}-{high} tool calls per task, empty: the platform's 24",
-                            type="integer", id="bs-steps", compact=True)
+                yield Input(
+                    "",
+                    placeholder=f"{low}-{high} tool calls per task, empty: the platform's 24",
+                    type="integer",
+                    id="bs-steps",
+                    compact=True,
+                )
             with Horizontal(classes="bs-row -tight"):
                 yield Label("Key variable")
-                yield Input("", placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
-                            id="bs-key-env", compact=True)
+                yield Input(
+                    "",
+                    placeholder="e.g. XAI_API_KEY; empty: the account's own credential",
+                    id="bs-key-env",
+                    compact=True,
+                )
             yield Static("", id="bs-error", classes="dialog-error")
             yield answer_buttons("bs", "Continue", compact=True)
 
@@ -162,4 +178,3 @@ class BenchStartScreen(FormDialog[BenchRequest]):
             if problem:
                 return None, problem
         return BenchRequest(slug, provider, model, suite, max_tasks, key_env, max_steps), None
-

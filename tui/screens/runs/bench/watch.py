@@ -100,8 +100,15 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
     clock: Callable[[], float] = staticmethod(time.monotonic)
     """The watch's pace (a test runs it on a fake clock, as ``watch_suite`` allows)."""
 
-    def __init__(self, slug: str, run_id: str, *, initial: Run | None = None, location: str | None = None,
-                 retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        slug: str,
+        run_id: str,
+        *,
+        initial: Run | None = None,
+        location: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(run_id)
         self.slug = slug
         self.record: Run | None = initial
@@ -120,16 +127,24 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
 
     def compose(self) -> ComposeResult:
         yield StatusHeader()
-        yield Static(Text(f"Blobfish · {one_line(self.slug, max_len=60)} · {one_line(self.run_id, max_len=60)}"),
-                     id="bw-title")
+        yield Static(
+            Text(f"Blobfish · {one_line(self.slug, max_len=60)} · {one_line(self.run_id, max_len=60)}"), id="bw-title"
+        )
         yield SuiteProgress(id="bw-progress")
         yield Static(Text("loading the run…"), id="bw-state")
         yield Static("", id="bw-command")
         yield Static("", id="bw-message")
         with Horizontal(id="bw-body"):
-            yield KeyTable(id="bw-tasks", columns=(
-                ("Task", "task"), ("Name", "name"), ("Score", "score"), ("Strict", "strict"), ("Checks", "checks"),
-            ))
+            yield KeyTable(
+                id="bw-tasks",
+                columns=(
+                    ("Task", "task"),
+                    ("Name", "name"),
+                    ("Score", "score"),
+                    ("Strict", "strict"),
+                    ("Checks", "checks"),
+                ),
+            )
             with VerticalScroll(id="bw-side"):
                 yield Static("", id="bw-detail")
         yield KeyFooter()
@@ -172,8 +187,14 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
         self.poll_state = "polling"
         path = client.poll_path(self.slug, self.run_id, self._location)
         try:
-            result = await watch_suite(lambda: client.poll_suite(path), first_wait=first_wait, first_record=record,
-                                       sleep=self.sleep, clock=self.clock, on_event=self._on_event)
+            result = await watch_suite(
+                lambda: client.poll_suite(path),
+                first_wait=first_wait,
+                first_record=record,
+                sleep=self.sleep,
+                clock=self.clock,
+                on_event=self._on_event,
+            )
         except BlahError as error:
             self.poll_state = "stopped"
             self._say(f"stopped watching: {describe_error(error)} · r tries again")
@@ -203,8 +224,9 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
                 text.append(f"  (from sandbox run {one_line(found.from_run, max_len=60)})", style="dim")
             text.append("  · y copies", style="dim")
         else:
-            text.append("not in this record; a sandbox-task run of this model gives the platform's command",
-                        style="italic")
+            text.append(
+                "not in this record; a sandbox-task run of this model gives the platform's command", style="italic"
+            )
         self.query_one("#bw-command", Static).update(text)
 
     def action_copy_command(self) -> None:
@@ -278,7 +300,9 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
 
     def _title(self, record: Run) -> Text:
         title = Text(f"Blobfish · {one_line(self.slug, max_len=60)} · {one_line(record.run_id, max_len=60)}", end="")
-        suite = "single task" if isinstance(record, SingleRun) else f"suite {one_line(record.suite or DASH, max_len=20)}"
+        suite = (
+            "single task" if isinstance(record, SingleRun) else f"suite {one_line(record.suite or DASH, max_len=20)}"
+        )
         title.append(f" · {suite} · ")
         model = one_line(record.model or DASH, max_len=60)
         title.append(f"{one_line(record.provider, max_len=30)}/{model}" if record.provider else model)
@@ -297,8 +321,14 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
         keep = table.current_key
         table.clear()
         for n, task in enumerate(self.tasks()):
-            table.add_row(cell(task.task_id, max_len=16), cell(task.name, max_len=40), Text(score_text(task)),
-                          Text(strict_text(task)), Text(task_checks(task)), key=self._task_key(n, task))
+            table.add_row(
+                cell(task.task_id, max_len=16),
+                cell(task.name, max_len=40),
+                Text(score_text(task)),
+                Text(strict_text(task)),
+                Text(task_checks(task)),
+                key=self._task_key(n, task),
+            )
         table.move_to_key(keep)
         self._show_detail()
 
@@ -313,8 +343,11 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
         detail = self.query_one("#bw-detail", Static)
         current = self.current_task()
         if current is None:
-            graded = "no task graded yet" if self.record is None or not suite_state(self.record).final \
+            graded = (
+                "no task graded yet"
+                if self.record is None or not suite_state(self.record).final
                 else "no task was graded"
+            )
             detail.update(Text(graded, style="italic"))
             return
         key, task = current
@@ -325,8 +358,9 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
         text.append(f"\nscore {score_text(task)} · strict pass {strict_text(task)} · checks {task_checks(task)}")
         text.append("\n\nGrader: ", style="bold")
         explanation = task.grader.explanation if task.grader else None
-        text.append_text(safe_text(explanation) if explanation else Text("the record gives no explanation",
-                                                                           style="italic"))
+        text.append_text(
+            safe_text(explanation) if explanation else Text("the record gives no explanation", style="italic")
+        )
         text.append("\n\nEvidence: ", style="bold")
         if task.evidence_url:
             text.append_text(safe_text(one_line(task.evidence_url, max_len=300)))
@@ -371,9 +405,15 @@ class BenchWatchScreen(bindings.RowAction, WatchScreen):
     def action_publish(self) -> None:
         record = self.record
         if not isinstance(record, SuiteRun) or record.status != "completed":
-            what = "a single-task run" if isinstance(record, SingleRun) else \
-                f"this run is {one_line(record.status or 'not loaded', max_len=20)}" if record else "not loaded yet"
-            self.notify(f"Only a completed suite run can be published ({what}).", severity="warning",
-                        markup=False, timeout=5)
+            what = (
+                "a single-task run"
+                if isinstance(record, SingleRun)
+                else f"this run is {one_line(record.status or 'not loaded', max_len=20)}"
+                if record
+                else "not loaded yet"
+            )
+            self.notify(
+                f"Only a completed suite run can be published ({what}).", severity="warning", markup=False, timeout=5
+            )
             return
         self.blah_app.open_bench_publish(self.slug, record.run_id)
