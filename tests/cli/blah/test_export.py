@@ -24,7 +24,7 @@ from cli.blah.export import export_main
 from cli.exit_codes import ExitCode
 from common.records import Call
 from simulator.server import SimulatorServer
-from tests.support import sim_http
+from tests.support.platform_logs import expected_file
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -35,21 +35,6 @@ def platform(sim: SimulatorServer, **kw: object) -> list[Call]:
             return [e async for e in client.iter_logs(sim.person_model_id, **kw)]  # type: ignore[arg-type]
 
     return asyncio.run(collect())
-
-
-def platform_json(sim: SimulatorServer) -> dict[str, dict]:
-    """Every call of the person's model as the platform's JSON, by id: its pages read back with
-    ``before`` (overlapping by one millisecond, as the contract says; ids seen twice kept once)."""
-    found: dict[str, dict] = {}
-    before: int | None = None
-    while True:
-        params: dict[str, object] = {"limit": 500, **({"before": before} if before is not None else {})}
-        page = sim_http.get(f"{sim.base_url}/api/v1/models/{sim.person_model_id}/logs", params=params).json()
-        for entry in page["logs"]:
-            found.setdefault(entry["id"], entry)
-        if len(page["logs"]) < 500:
-            return found
-        before = page["next_before"] + 1
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -307,10 +292,7 @@ def test_the_file_is_byte_for_byte_what_the_validated_entries_serialize_to(
     assert export_main(model, base_url=fresh_sim.base_url, api_key=None, output=str(out)) == 0
     calls = platform(fresh_sim)
     assert len(calls) > 500  # more than one page
-    wire = platform_json(fresh_sim)
-    want = [LogEntry.model_validate(wire[call.id]) for call in calls]  # in the client's order
-    serialize = LogEntry.__pydantic_serializer__.to_json
-    assert out.read_bytes() == b"".join(serialize(entry) + b"\n" for entry in want)
+    assert out.read_bytes() == expected_file(fresh_sim, calls)  # in the client's order
 
 
 def test_the_file_is_in_place_before_the_archive_finishes(

@@ -4,25 +4,17 @@ client's normal path, which retries: the file is still every call, byte for byte
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
-from api_client.blahdev.client import BlahClient
-from api_client.blahdev.shapes import LogEntry
 from api_client.transport.bulk_get import BulkFallback, BulkGet
 from cli.blah.export import export_main
 from simulator.chaos import ChaosConfig
 from simulator.server import SimulatorServer
+from tests.support.platform_logs import expected_file, platform_calls
 
-
-def platform(sim: SimulatorServer) -> list[LogEntry]:
-    async def collect() -> list[LogEntry]:
-        async with BlahClient(sim.base_url) as client:
-            return [e async for e in client.iter_logs(sim.person_model_id)]
-
-    return asyncio.run(collect())
+platform = platform_calls  # the calls as the client hands them back
 
 
 def export_counting_bulk(sim: SimulatorServer, out: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
@@ -43,11 +35,6 @@ def export_counting_bulk(sim: SimulatorServer, out: Path, monkeypatch: pytest.Mo
     return seen
 
 
-def expected_file(calls: list[LogEntry]) -> bytes:
-    serialize = LogEntry.__pydantic_serializer__.to_json
-    return b"".join(serialize(entry) + b"\n" for entry in calls)
-
-
 def test_every_page_comes_over_the_light_connection(
     fresh_sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -56,7 +43,7 @@ def test_every_page_comes_over_the_light_connection(
     out = tmp_path / "dump.jsonl"
     seen = export_counting_bulk(fresh_sim, out, monkeypatch)
     assert seen == {"bulk": len(want) // 500 + 1, "fallback": 0}  # every page of 500, the last short
-    assert out.read_bytes() == expected_file(want)
+    assert out.read_bytes() == expected_file(fresh_sim, want)
 
 
 def test_answers_it_cannot_take_are_asked_again_and_the_file_is_whole(
@@ -71,4 +58,4 @@ def test_answers_it_cannot_take_are_asked_again_and_the_file_is_whole(
     finally:
         fresh_sim.chaos = ChaosConfig()
     assert seen["fallback"] >= 1  # some answers were not plain pages: asked again, retried
-    assert out.read_bytes() == expected_file(want)
+    assert out.read_bytes() == expected_file(fresh_sim, want)
