@@ -22,7 +22,14 @@ from common.format import DASH
 from diagnosis.board_reading import BoardReading, read_board
 from diagnosis.stats import Interval, wilson_interval
 
-__all__ = ["community_reading", "load_own_runs", "pass_rate_cell", "pass_rate_interval", "task_scores"]
+__all__ = [
+    "community_reading",
+    "load_own_runs",
+    "pass_rate_cell",
+    "pass_rate_interval",
+    "pass_rate_json",
+    "task_scores",
+]
 
 
 def _counts(row: CommunityRow) -> tuple[int, int] | None:
@@ -45,6 +52,27 @@ def pass_rate_cell(row: CommunityRow) -> str:
         return DASH if row.pass_rate is None else f"{row.pass_rate * 100:.1f}% (no interval)"
     low, high = wilson_interval(*counts)
     return f"{counts[0] / counts[1] * 100:.1f}% [{low * 100:.1f}–{high * 100:.1f}]"
+
+
+def pass_rate_json(row: CommunityRow) -> dict[str, object]:
+    """A row's pass rate for ``bench board --json``: the Wilson interval from its graded/passed
+    counts, or why there is none (never an invented one)."""
+    counts = _counts(row)
+    if counts is None:
+        return {"pass_rate": None, "why": "the board sends no usable graded/passed counts for this row: no interval"}
+    low, high = wilson_interval(*counts)
+    return {
+        "pass_rate": {
+            "estimate": counts[0] / counts[1],
+            "low": low,
+            "high": high,
+            "level": 0.95,
+            "method": "wilson",
+            "passed": counts[0],
+            "graded": counts[1],
+        },
+        "mean_score": "the board's average (it sends no per-task scores): no interval",
+    }
 
 
 def task_scores(run: SuiteRun) -> dict[str, float]:

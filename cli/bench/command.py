@@ -276,7 +276,15 @@ async def _dispatch(
             await _runs(client, args, out)
         elif command == "board":
             board = await client.board(args.slug)
-            print_json(board.to_json(), out) if args.json else print_board(board.community_runs, out)
+            if args.json:
+                from application.leaderboard.bench_error_bars import pass_rate_json
+
+                shown = board.to_json()
+                for row_json, row in zip(shown.get("community_runs") or [], board.community_runs, strict=True):
+                    row_json["error_bars"] = pass_rate_json(row)
+                print_json(shown, out)
+            else:
+                print_board(board.community_runs, out)
         elif command == "submit":
             row = await client.submit(args.slug, args.run_id, display_name=args.display_name, notes=args.notes)
             if args.json:

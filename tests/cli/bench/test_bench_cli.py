@@ -26,6 +26,7 @@ from cli.bench.print import NOT_A_SCORE
 from cli.exit_codes import ExitCode
 from cli.main import main
 from common.unsafe_chars import has_unsafe
+from diagnosis.stats import wilson_interval
 from simulator.blobfish import benchmarks as sim_bench
 from simulator.blobfish.server import BlobfishServer
 from tests.support.bench import SLUG, FakeClock
@@ -285,6 +286,12 @@ def test_submit_board_delete_and_every_refusal(bf: BlobfishServer, sh: Shell, cl
     # Each pass rate with its Wilson interval from the row's counts; the means said to be averages.
     assert "pass rate [95% CI]" in out and re.search(r"\d+\.\d% \[\d+\.\d–\d+\.\d\]", out)
     assert "mean scores: the board's averages (it sends no per-task scores): no interval, no tier" in out
+    code, out, _ = sh("board", SLUG, "--json")  # the same intervals, for scripts
+    mine = next(r for r in json.loads(out)["community_runs"] if r["community_run_id"] == bcr)
+    rate = mine["error_bars"]["pass_rate"]
+    assert code == EXIT_OK and (rate["passed"], rate["graded"]) == (mine["passed"], mine["graded"])
+    assert (rate["low"], rate["high"]) == pytest.approx(wilson_interval(mine["passed"], mine["graded"]))
+    assert rate["low"] <= rate["estimate"] <= rate["high"] and rate["method"] == "wilson"
 
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setenv("BLOBFISH_API_KEY", bf.isolated_key)
