@@ -1,4 +1,4 @@
-"""The README's "How the code is laid out" section, and every Markdown page under docs/, name only
+"""docs/layout.md ("How the code is laid out"), and every Markdown page under docs/, name only
 folders and modules of the repository that exist: a package renamed or moved without its
 description fails here. (Outside the layout's code block only paths from the top of the repository
 are checked, ``tui/screens/``, ``tests/bench/``, and dotted modules, ``common.format``: a docs page
@@ -14,8 +14,8 @@ from pathlib import Path
 from tui.help import all_bindings
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
-LAYOUT_HEADING = "## How the code is laid out"
+README = ROOT / "docs" / "layout.md"
+LAYOUT_HEADING = "# How the code is laid out"
 
 _PATHLIKE = re.compile(
     r"(?<![\w./<>-])((?:[\w*.-]+/)+(?:[\w*.-]+\.(?:py|tcss|toml|md|svg|png))?"
