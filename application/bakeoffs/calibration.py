@@ -76,8 +76,9 @@ def check_label(
     if arm not in keys:
         raise LabelRefused(f"{arm!r} is not an arm of {run.id}: its arms are {', '.join(keys) or 'none'}")
     if sample_index < 0 or (sample_count is not None and sample_index >= sample_count):
-        span = f" (its samples are 0..{sample_count - 1})" if sample_count else ""
-        raise LabelRefused(f"sample {sample_index} is not a sample of {run.id}{span}")
+        # people count samples from #1 (`bakeoff samples`, the app's # column); the wire from 0
+        span = f" (its samples are #1..#{sample_count})" if sample_count else ""
+        raise LabelRefused(f"sample #{sample_index + 1} is not a sample of {run.id}{span}")
     if critique is not None and len(critique) > 2000:
         raise LabelRefused(f"a critique is at most 2000 characters, not {len(critique)}")
 

@@ -57,7 +57,9 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
     verb("labels", "a comparison run's pair labels and the calibration they buy").add_argument("run_id", metavar="ID")
     label = verb("label", "label one pair with your verdict (overwrites; remove deletes it)")
     label.add_argument("run_id", metavar="ID")
-    label.add_argument("sample", metavar="SAMPLE", type=int, help="the sample's 0-based index")
+    label.add_argument(
+        "sample", metavar="SAMPLE", type=int, help="the sample's number as `bakeoff samples` lists it (the first is 1)"
+    )
     label.add_argument("arm", metavar="ARM", help="the candidate's arm key")
     label.add_argument(
         "verdict",

@@ -95,7 +95,7 @@ async def _labels(client: ErrorbarClient, args: argparse.Namespace, out: TextIO)
     for lab in sorted(labels, key=lambda x: (x.sample_index, x.candidate)):
         critique = f" · {one_line(lab.critique, 120)}" if lab.critique else ""
         out.write(
-            f"  #{lab.sample_index} {one_line(lab.candidate, 40)}: {one_line(lab.verdict or DASH, 12)}{critique}\n"
+            f"  #{lab.sample_index + 1} {one_line(lab.candidate, 40)}: {one_line(lab.verdict or DASH, 12)}{critique}\n"
         )
     out.write("\n".join(calibration_lines(figures)) + "\n")
     return EXIT_OK
@@ -105,25 +105,27 @@ async def _label(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) 
     run = await client.get_run(args.run_id)
     verdict_given = None if args.verdict == "remove" else args.verdict
     count = len(await client.samples(args.run_id)) if run.eval_kind != "criterion" else None
+    index = args.sample - 1  # people number samples from #1 (`bakeoff samples`, the app); the queue from 0
     try:
-        calibration.check_label(run, args.sample, args.arm, verdict_given, args.critique, sample_count=count)
+        calibration.check_label(run, index, args.arm, verdict_given, args.critique, sample_count=count)
     except calibration.LabelRefused as refused:
         raise CommandError(
             f"{refused}{'' if 'nothing was sent' in str(refused) else '; nothing was sent'}", EXIT_USAGE
         ) from None
     if verdict_given is None:
-        await client.delete_pair_label(args.run_id, args.sample, args.arm)
+        await client.delete_pair_label(args.run_id, index, args.arm)
         pairwise = await client.pairwise(args.run_id)
         said = f"removed the label on #{args.sample} {one_line(args.arm, 40)}"
     else:
-        answer = await client.add_pair_label(args.run_id, args.sample, args.arm, verdict_given, args.critique)
+        answer = await client.add_pair_label(args.run_id, index, args.arm, verdict_given, args.critique)
         pairwise = answer.pairwise or await client.pairwise(args.run_id)
         said = f"labelled #{args.sample} {one_line(args.arm, 40)}: {verdict_given}"
     figures = calibration.panel(run, pairwise)
     if args.json:
         _json(
             {
-                "sample_index": args.sample,
+                "sample": args.sample,  # as people number it (#1 first)
+                "sample_index": index,  # as the queue numbers it (0 first)
                 "candidate": args.arm,
                 "verdict": verdict_given,
                 "pairwise": pairwise.to_json(),

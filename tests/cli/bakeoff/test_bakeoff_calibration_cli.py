@@ -46,28 +46,32 @@ def _writes(queue: ErrorbarServer, suffix: str) -> int:
 
 def test_label_then_labels_shows_the_calibration_moving(queue: ErrorbarServer) -> None:
     run_id = queue_run(queue, COMPARISON)["id"]
-    code, out, err = bakeoff(queue, "label", run_id, "0", "you/tiny-sft-v3", "tie", "--critique", "both fine")
+    code, out, err = bakeoff(queue, "label", run_id, "1", "you/tiny-sft-v3", "tie", "--critique", "both fine")
     assert code == 0 and err == ""
-    assert out.startswith("labelled #0 you/tiny-sft-v3: tie\nlabelled pairs 1 · counted 1 · agreement")
+    assert out.startswith("labelled #1 you/tiny-sft-v3: tie\nlabelled pairs 1 · counted 1 · agreement")
     assert "label 29 more pairs for a corrected win rate (1 of 30 counted so far)" in out
+    code, out, _ = bakeoff(queue, "labels", run_id, "--json")  # as the queue keeps it: #1 is its 0
+    assert code == 0 and [lab["sample_index"] for lab in json.loads(out)["labels"]] == [0]
     code, out, _ = bakeoff(queue, "labels", run_id)
-    assert code == 0 and "1 pair label on" in out and "#0 you/tiny-sft-v3: tie · both fine" in out
-    code, out, _ = bakeoff(queue, "label", run_id, "0", "you/tiny-sft-v3", "remove", "--json")
+    assert code == 0 and "1 pair label on" in out and "#1 you/tiny-sft-v3: tie · both fine" in out
+    code, out, _ = bakeoff(queue, "label", run_id, "1", "you/tiny-sft-v3", "remove", "--json")
     assert code == 0 and json.loads(out)["pairwise"]["labelled_pairs"] == 0
 
 
 def test_bad_labels_get_a_sentence_and_send_nothing(queue: ErrorbarServer) -> None:
     comparison = queue_run(queue, COMPARISON)["id"]
     graded = queue_run(queue, CRITERION)["id"]
-    code, out, err = bakeoff(queue, "label", graded, "0", "you/tiny-sft-v3", "candidate")
+    code, out, err = bakeoff(queue, "label", graded, "1", "you/tiny-sft-v3", "candidate")
     assert (code, out) == (2, "")
     assert "pair labels are for comparison runs" in err and err.rstrip().endswith("nothing was sent")
-    code, _, err = bakeoff(queue, "label", comparison, "40", "you/tiny-sft-v3", "tie")
-    assert code == 2 and "sample 40 is not a sample of" in err and "0..39" in err
-    code, _, err = bakeoff(queue, "label", comparison, "0", "gpt-9", "tie")
+    code, _, err = bakeoff(queue, "label", comparison, "41", "you/tiny-sft-v3", "tie")
+    assert code == 2 and "sample #41 is not a sample of" in err and "#1..#40" in err
+    code, _, err = bakeoff(queue, "label", comparison, "0", "you/tiny-sft-v3", "tie")  # there is no #0
+    assert code == 2 and "sample #0 is not a sample of" in err
+    code, _, err = bakeoff(queue, "label", comparison, "1", "gpt-9", "tie")
     assert code == 2 and "'gpt-9' is not an arm" in err
     with pytest.raises(SystemExit) as bad:
-        bakeoff(queue, "label", comparison, "0", "you/tiny-sft-v3", "better")
+        bakeoff(queue, "label", comparison, "1", "you/tiny-sft-v3", "better")
     assert bad.value.code == 2
     assert _writes(queue, "/pair_labels") == 0
 
