@@ -245,6 +245,10 @@ def run_offline(path: str, *, model_id: str | None) -> int:
     from cli.app.open_file import NotADumpError, load_dump
 
     file = Path(path)
+    if file.is_dir():
+        return _fail(
+            f"{path} is a directory: open takes a file (a JSONL dump of calls or rollouts, or an evidence bundle)"
+        )
     if not file.is_file():
         return _fail(f"no such file: {path}")
     from application.bakeoffs.verify import looks_like_bundle

@@ -103,3 +103,20 @@ def test_open_on_a_markdown_file_stops_at_once_and_opens_no_app(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     assert "report.md: this is not a JSONL dump of calls" in err[0] and "line 1: not valid JSON" in err[0]
+
+
+def test_open_of_a_directory_says_it_is_a_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`open /etc` said "no such file": the folder is there, it is just not a file."""
+    import cli.app.launch
+
+    monkeypatch.setattr(cli.app.launch, "_run", lambda ctx: pytest.fail("the app must not start"))
+    assert main(["open", str(tmp_path)]) == ExitCode.USAGE
+    err = capsys.readouterr().err.strip()
+    assert (
+        err
+        == f"blah-tui: {tmp_path} is a directory: open takes a file (a JSONL dump of calls or rollouts, or an evidence bundle)"
+    )
+    assert main(["open", str(tmp_path / "nope.jsonl")]) == ExitCode.USAGE
+    assert "no such file" in capsys.readouterr().err
