@@ -114,9 +114,7 @@ def test_open_of_a_directory_says_it_is_a_directory(
     monkeypatch.setattr(cli.app.launch, "_run", lambda ctx: pytest.fail("the app must not start"))
     assert main(["open", str(tmp_path)]) == ExitCode.USAGE
     err = capsys.readouterr().err.strip()
-    assert (
-        err
-        == f"blah-tui: {tmp_path} is a directory: open takes a file (a JSONL dump of calls or rollouts, or an evidence bundle)"
-    )
+    said = "is a directory: open takes a file (a JSONL dump of calls or rollouts, or an evidence bundle)"
+    assert err == f"blah-tui: {tmp_path} {said}"
     assert main(["open", str(tmp_path / "nope.jsonl")]) == ExitCode.USAGE
     assert "no such file" in capsys.readouterr().err
