@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ChatWrite", "explain_chat_write_error", "post_message", "set_chatroom_enabled"]
 
-Kind = Literal["done", "confirmed_after_timeout", "not_done", "unknown", "refused", "failed"]
+Kind = Literal["done", "confirmed_after_timeout", "unchanged", "not_done", "unknown", "refused", "failed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class ChatWrite:
 
     @property
     def ok(self) -> bool:
-        return self.kind in ("done", "confirmed_after_timeout")
+        return self.kind in ("done", "confirmed_after_timeout", "unchanged")
 
 
 def explain_chat_write_error(action: Literal["post", "mute"], error: BlahError) -> str:
@@ -93,6 +93,18 @@ async def post_message(
         else "Posted, but no model will reply (the ones asked are muted)"
     )
     return ChatWrite("done", said + ".", posted=posted.message, replies_expected_from=expected)
+
+
+async def already_in_state(client: BlahClient, model_id: str, enabled: bool) -> ChatWrite | None:
+    """The model is already as asked (``GET /models/{id}`` says so): nothing is to be sent, and
+    the person is told ("not muted: nothing to unmute"), not that it was done. None when it is
+    not, or when the platform does not report the state (then the write decides)."""
+    state = (await client.get_model(model_id)).chatroom_enabled
+    if state is None or state != enabled:
+        return None
+    name = one_line(model_id, max_len=60)
+    said = f"{name} is not muted: nothing to unmute" if enabled else f"{name} is already muted"
+    return ChatWrite("unchanged", f"{said}; nothing was sent.", chatroom_enabled=state)
 
 
 async def set_chatroom_enabled(client: BlahClient, model_id: str, enabled: bool) -> ChatWrite:

@@ -27,7 +27,7 @@ from typing import TextIO
 from api_client.blahdev.client import BlahClient
 from api_client.blahdev.shapes import ChatroomMessage
 from api_client.errors import BlahError
-from application.chatroom.actions import ChatWrite, post_message, set_chatroom_enabled
+from application.chatroom.actions import ChatWrite, already_in_state, post_message, set_chatroom_enabled
 from application.chatroom.feed import ChatFeed
 from application.chatroom.poll import INITIAL_PAGE, RoomPoller
 from cli.blah.connection import (
@@ -204,7 +204,10 @@ async def _dispatch(
                         out.write(message_line(write.posted) + "\n")
                     err.write(one_line(write.message, 400) + "\n")
                 return EXIT_OK
-            write = await set_chatroom_enabled(client, args.model, command == "unmute")
+            enable = command == "unmute"
+            write = await already_in_state(client, args.model, enable) or await set_chatroom_enabled(
+                client, args.model, enable
+            )
             _outcome(write, base_url, f"model {args.model!r}")
             if args.json:
                 print_json({"model_id": args.model, "chatroom_enabled": write.chatroom_enabled}, out)

@@ -308,6 +308,10 @@ def test_chatroom_post_mute_unmute_are_confirmed_and_sent_once(fast: SimulatorSe
     assert code == 0 and "muted" in out and fast.world.models[peer]["chatroom_enabled"] is False
     code, out, _ = shell(*on(fast), "chatroom", "unmute", peer, "--yes", "--json")
     assert code == 0 and json.loads(out) == {"model_id": peer, "chatroom_enabled": True}
+    writes = fast.requests.count("POST", "/chatroom")
+    code, out, _ = shell(*on(fast), "chatroom", "unmute", peer, "--yes")  # it is not muted
+    assert code == 0 and out.strip() == f"{peer} is not muted: nothing to unmute; nothing was sent."
+    assert fast.requests.count("POST", "/chatroom") == writes  # nothing was sent
     code, _, err = shell(*on(fast, fast.member_key), "chatroom", "mute", peer, "--yes")
     assert code == 4 and "council tier" in err
 
