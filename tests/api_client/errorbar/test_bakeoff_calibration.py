@@ -201,7 +201,7 @@ def test_check_label_refuses_what_the_queue_would() -> None:
     calibration.check_label(run, 3, "a", "tie", sample_count=10)
     for args, said in (
         ((3, "c", "tie"), "not an arm"),
-        ((10, "a", "tie"), "0..9"),
+        ((10, "a", "tie"), r"sample #11 is not a sample of ev_1 \(its samples are #1\.\.#10\)"),  # people's numbers
         ((-1, "a", "tie"), "not a sample"),
         ((3, "a", "better"), "candidate, baseline or tie"),
     ):
