@@ -58,7 +58,7 @@ from cli.parsing import platform_command_parser, unit_rate
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
-    from api_client.errorbar import shapes as assumed
+    pass
 
 PROG = "blah-tui bakeoff"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_DONE, EXIT_UNREACHABLE = (
@@ -208,12 +208,10 @@ async def _dispatch(
                 progress=show.progress,
             )
         elif action == "watch":
+            from cli.bakeoff.watch_line import WatchLine
 
-            def line(run: assumed.Run) -> None:
-                err.write(f"{one_line(run.status or '?', 12)} {show.progress(run)}\n")
-                err.flush()
-
-            run = await wait_until_terminal(client, args.run_id, sleep=sleep, on_poll=line)
+            with WatchLine(args.run_id, err, params["clock"]) as line:
+                run = await wait_until_terminal(client, args.run_id, sleep=sleep, on_poll=line.poll)
             show.print_run(run, out)
             return EXIT_OK if run.status == "DONE" else EXIT_FAILED
         elif action == "cancel":
@@ -287,6 +285,7 @@ def bakeoff_main(
             return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
         import asyncio
 
+        params["clock"] = clock or time.monotonic
         return asyncio.run(_dispatch(args, connection, params, out, err, sleep or asyncio.sleep))
     except CommandError as error:
         return fail(PROG, str(error), error.code, err)

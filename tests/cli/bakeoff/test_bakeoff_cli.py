@@ -175,7 +175,8 @@ def test_create_from_a_file_once_then_watch_show_samples_and_compare(queue: Erro
     clock.on_sleep = lambda: queue.finish(run_id)
     code, out, err = bakeoff(queue, "watch", run_id, clock=clock)
     assert code == 0 and "status        DONE" in out and "95% interval" in out
-    assert err.splitlines()[0] == "PENDING 0%" and err.splitlines()[-1] == "DONE 100%"
+    # piped: one plain line per poll, in the app's words (status, done, ETA), the last the end
+    assert err.splitlines()[0].startswith("PENDING · 0% done · ETA") and err.splitlines()[-1] == "DONE · 100%"
     code, out, _ = bakeoff(queue, "samples", run_id, "--losses")
     samples = queue.store.samples_json(run_id)
     losses = sum(1 for s in samples for c in s["candidates"] if c["outcome"] == "loss")
