@@ -6,7 +6,7 @@ any offset (archive_ingest keeps a dense ``ord`` column in time order; archive_l
 resolves a filtered list once to an array of ordinals and patches it as rows arrive).
 Text search is FTS5 over prompt/response/error with user input taken literally
 (archive_query); a list that is only a search is read from the FTS index as needed,
-never materialised (fulltext.TextView), so a word found in every row answers about
+never materialised (text_lists.TextView), so a word found in every row answers about
 as fast as a rare one. Thread-safe (one connection behind a lock) so async callers may
 run ``add`` in a worker thread. Entries are never stored twice: ``id`` decides.
 """
@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, TypedDict, TypeVar, Unpack
 from api_client.archives import fulltext as text_index
 from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row, log_values
 from api_client.archives.files import archive_path, mark_used, move_aside
-from api_client.archives.fulltext import Fragmented, TextLists, TextView
 from api_client.archives.ingest import (
     BadgesFn,
     InsertOutcome,
@@ -53,6 +52,7 @@ from api_client.archives.schema import (
     ArchiveError,
     ArchiveVersionError,
 )
+from api_client.archives.text_lists import Fragmented, TextLists, TextView
 
 if TYPE_CHECKING:
     from common.records import Call

@@ -5,7 +5,7 @@ once to the ascending ``ord`` values of the rows it keeps: an ``array('q')``, 8 
 row. Then ``count`` is its length and the n-th row is one index probe, at any offset. Each
 write reports the range of ``ord`` values it touched (see archive_ingest); a cached array
 only re-reads that range, so the live tail costs a few rows per poll, not a rescan of a
-million. (A search alone is listed straight from the FTS index: archive_text.)
+million. (A search alone is listed straight from the FTS index: text_lists.)
 """
 
 from __future__ import annotations

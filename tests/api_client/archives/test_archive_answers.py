@@ -9,7 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from api_client.archives import fulltext, migrate
+from api_client.archives import fulltext, migrate, text_lists
 from api_client.archives.archive import Archive
 from api_client.archives.schema import SCHEMA_VERSION
 from common.migration_progress import progress_hook
@@ -71,7 +71,7 @@ def test_answers_hold_when_every_search_is_listed_from_the_index(
 ) -> None:
     """The lists read straight from the index (their counts from the kept word counts), which
     the corpus is too small to reach by itself."""
-    monkeypatch.setattr(fulltext, "ARRAY_BELOW", 1)
+    monkeypatch.setattr(text_lists, "ARRAY_BELOW", 1)
     want = orjson.loads(ANSWERS.read_bytes())
     with Archive(tmp_path / "a.sqlite3") as archive:
         fill(archive)

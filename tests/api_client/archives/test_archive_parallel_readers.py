@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from api_client.archives import fulltext, readers
+from api_client.archives import fulltext, readers, text_lists
 from api_client.archives.archive import Archive, LogFilter
 from api_client.blahdev.shapes import LogEntry
 
@@ -129,7 +129,7 @@ def test_a_match_count_split_over_readers_is_the_count_of_one_connection(
 ) -> None:
     """A common word's list counted from the index in rowid ranges on two readers: the same
     count, ids and windows as one query, also after more rows arrive."""
-    monkeypatch.setattr(fulltext, "ARRAY_BELOW", 0)  # every match listed from the index
+    monkeypatch.setattr(text_lists, "ARRAY_BELOW", 0)  # every match listed from the index
     # a word whose count the archive keeps is not counted on the readers (test_archive_answers holds
     # those counts to the index's): count every word here as an archive keeping none would
     monkeypatch.setattr(fulltext, "kept_count", lambda conn, match: None)

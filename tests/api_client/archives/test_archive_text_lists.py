@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api_client.archives import fulltext as archive_text
 from api_client.archives import lists as archive_lists
+from api_client.archives import text_lists as archive_text
 from api_client.archives.archive import Archive, LogFilter
 from api_client.blahdev.shapes import LogEntry
 
