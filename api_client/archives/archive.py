@@ -58,6 +58,9 @@ if TYPE_CHECKING:
     from common.records import Call
 
 T = TypeVar("T")
+WARM_FROM = 100_000
+"""Listed rows from which a search warms its likely first rows in the background
+(``ParallelReaders.warm``): a smaller archive's rows are read in a few milliseconds anyway."""
 _id_of = attrgetter("id")
 _texts_of = attrgetter("prompt", "response", "error")
 _time_key = attrgetter("created_at", "id")
@@ -347,16 +350,20 @@ class Archive(ArchiveBase):
             # of them, each one disk read on a cold page cache). Fewer: the ordinal array, which
             # reads each match's row once (text_lists.search_array_below).
             rows = 0 if self._bounds is None else self._bounds[1] - self._bounds[0] + 1
+            match = search_only_match(combined)
+
+            def first(view: TextView) -> tuple[int, list[int]]:
+                if match is not None and limit is not None and rows >= WARM_FROM:
+                    self._readers.warm(match, limit)  # the likely first rows, read while the runs are checked
+                return view.total, view.seqs(0, view.total if limit is None else limit)
+
             lazy = self._from_text_list(
-                combined,
-                lambda v: (v.total, v.seqs(0, v.total if limit is None else limit)),
-                array_below=None if limit is None else search_array_below(limit, rows),
+                combined, first, array_below=None if limit is None else search_array_below(limit, rows)
             )
             if lazy is not None:
                 total, seqs = lazy[0]
                 ids = [r[0] for r in self._readers.rows_by_seq(seqs, "id")]
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
-            match = search_only_match(combined)
             if match is not None:  # few matches: their ords and ids in one read of their rows
                 total, ids = self._readers.count_and_ids(match, limit)
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
