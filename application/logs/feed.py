@@ -92,21 +92,6 @@ class LogsFeed:
         self.reach = Reach(None)
         self._complete: dict[PlatformQuery, bool] = {}
 
-    def open_at_once(self) -> bool:
-        """``open()`` without waiting, when it needs neither the network nor a file opened: the
-        session's archive is open already (browsing a file, or opened by the command line) and
-        the trained template is known, or there is no platform to ask. The Logs screen then
-        has its rows for its first frame, instead of drawing "loading" and then everything
-        again (~25 ms of CPU before a million calls' first paint). False: call ``open()``."""
-        if self.ctx.archive is None or (self.ctx.client is not None and not self.ctx.trained_template):
-            return False
-        self.trained_template = self.ctx.trained_template
-        self.badges_fn = make_badges_fn(self.trained_template)
-        self.archive = self.ctx.archive
-        self.reach = Reach(self.archive)
-        self.rows = ArchiveRows(self.archive, self.rows.filter, floor=self.view_floor)
-        return True
-
     async def open(self) -> None:
         """Choose the storage, learn the trained template, prepare the badge function."""
         self.trained_template = await self._trained_template()

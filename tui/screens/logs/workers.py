@@ -117,11 +117,6 @@ class LogsLoader:
     # ------------------------------------------------------------------ workers
 
     def boot(self) -> None:
-        feed = self.feed
-        if feed is not None and feed.open_at_once():  # the rows go into the screen's first frame
-            if self._opened(feed):
-                self._view.run_worker(self._load_latest(), group="logs-boot", exclusive=True)
-            return
         self._view.run_worker(self._boot(), group="logs-boot", exclusive=True)
 
     def _migration_progress(self, done: int, total: int) -> None:
@@ -145,11 +140,6 @@ class LogsLoader:
         await feed.open()
         if self._view._gone():
             return
-        if self._opened(feed):
-            await self._load_latest()
-
-    def _opened(self, feed: LogsFeed) -> bool:
-        """The feed is open: show its rows; False when there is nothing more to load (offline)."""
         for note in feed.notes:
             self._view.notify(note, title="Archive", severity="warning", markup=False, timeout=10)
         self._view.log_list.has_older = not feed.history_complete
@@ -160,13 +150,7 @@ class LogsLoader:
         if feed.offline:
             self.loaded = True
             self._view._refresh_view()
-            return False
-        return True
-
-    async def _load_latest(self) -> None:
-        """The platform's newest page and totals, then the live tail."""
-        feed = self.feed
-        assert feed is not None
+            return
         try:
             self.stats = await feed.load_latest()
             self.stats_error = None
