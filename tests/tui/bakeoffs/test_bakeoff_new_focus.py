@@ -103,6 +103,23 @@ async def test_a_cap_typed_after_shift_tab_lands_in_the_field_in_view(queue: Err
         assert in_view(dialog, field) and plan_and_buttons_in_view(dialog)
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+async def test_a_character_typed_after_the_form_was_paged_away_brings_its_field_back_into_view(
+    queue: ErrorbarServer, size: str
+) -> None:
+    """Page Down in Name scrolls the form (the field does not take it); what is typed next shows."""
+    app = runs_app(queue, admin=True)
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await on_runs(pilot)
+        dialog = await open_dialog(pilot)
+        name = dialog.query_one("#bn-name", Input)
+        await pilot.press("pagedown", "pagedown")
+        assert app.focused is name and not in_view(dialog, name)
+        await pilot.press(*typed("v3"))
+        await pilot.pause()
+        assert name.value == "v3" and in_view(dialog, name)
+
+
 async def underpowered(pilot: Pilot[Any]) -> BakeoffNewScreen:
     """A certified switch at 40 samples, confirmed: the queue answers 412 (78 would do)."""
     await on_runs(pilot)
