@@ -149,9 +149,8 @@ async def test_a_saved_label_brings_the_prediction_powered_reading(queue: Errorb
                 continue
             await pilot.press(JUDGED[row.outcome])
             labelled += 1
-            await wait_for(
-                pilot, lambda: f"labelled pairs {labelled} " in screen.calibration_text.plain, what="the label saved"
-            )
+            saved = f"labelled pairs {labelled} "
+            await wait_for(pilot, lambda saved=saved: saved in screen.calibration_text.plain, what="the label saved")
         reading = screen.readings_text.plain
         assert "prediction-powered win rate" in reading and "labels are worth" in reading
         await _press_panel(pilot, "o")
