@@ -73,7 +73,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; border-left: blank; }
     BakeoffScreen #bakeoff-detail-scroll:focus { border-left: tall $accent; background-tint: $foreground 4%; }
     BakeoffScreen #bakeoff-detail-scroll > Static { height: auto; padding: 0 1 0 0; margin-bottom: 1; }
-    BakeoffScreen #bakeoff-head { margin-bottom: 0; }
+    BakeoffScreen #bakeoff-detail-scroll > #bakeoff-head { margin-bottom: 0; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
     """
 
