@@ -41,7 +41,7 @@ from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
 from tui.screens.bakeoffs.detail import detail_texts
 from tui.screens.bakeoffs.labels import VERDICT_CELL, LabelActions
-from tui.screens.bakeoffs.panels import PanelKeys
+from tui.screens.bakeoffs.panels import PANELS, PanelKeys
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -118,13 +118,10 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
         with VerticalScroll(id="bakeoff-detail-scroll"):
             # the answer first: which run, then "Switch? …" unscrolled at 80x24, then what it
             # rests on (the panels.PANELS order)
-            yield Static(Text(""), id="bakeoff-head")
-            yield Static(Text(""), id="bakeoff-verdict")
-            yield Static(Text(""), id="bakeoff-results")
-            yield Static(Text(""), id="bakeoff-gate")
-            yield Static(Text(""), id="bakeoff-calibration")
-            yield Static(Text(""), id="bakeoff-readings")
-            yield Static(Text(""), id="bakeoff-comparison")
+            for widget_id in ("bakeoff-head", *(spec.widget_id for spec in PANELS)):
+                panel = Static(Text(""), id=widget_id)
+                panel.display = False  # until it has something to say (draw_panel)
+                yield panel
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
