@@ -106,6 +106,20 @@ async def test_one_key_brings_each_panel_into_view_at_80x24(queue: ErrorbarServe
         assert _pane(app, screen).startswith("Switch? ")
 
 
+async def test_tab_to_the_pane_marks_it_and_tab_again_leaves_it_unmarked(queue: ErrorbarServer) -> None:
+    run_id = queue_run(queue, COMPARISON)["id"]
+    app = bakeoff_app(queue)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _read(app, pilot, run_id)
+        pane = screen.query_one("#bakeoff-detail-scroll", VerticalScroll)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is pane and _edge(app, screen) == {"▊"}
+        await pilot.press("tab")  # on to the samples
+        await pilot.pause()
+        assert app.focused is screen.query_one("#bakeoff-samples", KeyTable) and _edge(app, screen) == {" "}
+
+
 async def test_a_panel_the_run_lacks_is_said_and_the_keys_are_listed(queue: ErrorbarServer) -> None:
     run_id = queue_run(queue, CRITERION)["id"]
     app = bakeoff_app(queue)
