@@ -38,7 +38,9 @@ sparse matches sit far apart in the runs, so the first screenful would walk many
 while the array of a few thousand is quick. Not more: the array reads every match's row,
 one disk read each on a cold page cache; over 1M natural calls, the Logs list's count of a
 word in 13,894 calls took 450-575 ms by the array (20,000 here before) and 40-80 ms from
-the index (its first screenful then 16-42 ms)."""
+the index (its first screenful then 16-42 ms). The count + newest 128 + newest 2,000 rows (the
+plot's, drawn after the first frame) varied 167-1,430 ms at 20,000 and 316-633 ms at 5,000 over
+three bench runs each (bench_search, load 5-12)."""
 
 
 def search_array_below(limit: int, rows: int) -> int:
