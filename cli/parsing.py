@@ -45,12 +45,17 @@ def platform_command_parser(
     and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
     action or after it; the action's copy does not reset a value given before it (SUPPRESS).
     ``listed``: the options before the action are listed in ``--help`` too."""
+    from cli.global_options import add_global_options  # (it imports this module's value checks)
+
+    flags = ("--base-url", "--profile")
     connection = OneLineParser(add_help=False)  # a parent: its arguments are copied
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile_help)
+    add_global_options(connection, flags, helps={"--base-url": base_url_help, "--profile": profile_help})
     parser = OneLineParser(prog=prog, description=description)
-    parser.add_argument("--base-url", help=base_url_help if listed else argparse.SUPPRESS)
-    parser.add_argument("--profile", metavar="NAME", help=profile_help if listed else argparse.SUPPRESS)
+    hidden = (
+        {"--base-url": base_url_help, "--profile": profile_help} if listed else dict.fromkeys(flags, argparse.SUPPRESS)
+    )
+    add_global_options(parser, flags, helps=hidden)
+    parser.set_defaults(base_url=None, profile=None)  # the command's own parser, not an action's: no value is undone
     sub = parser.add_subparsers(dest=dest, metavar="ACTION", required=True)
     return parser, sub, connection
 
@@ -96,6 +101,19 @@ def port_number(text: str) -> int:
     return _checked(
         text, int, "a port number", lambda value: 1 <= value <= 65535, f"{text!r} is not a port number (1-65535)"
     )
+
+
+def chosen_parsers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[argparse.ArgumentParser]:
+    """``parser`` and the action parsers ``args`` went through (`bakeoff`, then `bakeoff gate`),
+    outermost first: which parser a parsed command line ended in."""
+    path = [parser]
+    while True:
+        here = path[-1]
+        actions = [a for a in here._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, actions[0].dest, None) if actions and actions[0].dest != argparse.SUPPRESS else None
+        if not actions or name not in actions[0].choices:
+            return path
+        path.append(actions[0].choices[name])
 
 
 def describe_subcommands(

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cli.global_options import CONNECTION
+from cli.global_options import CONNECTION, JSON
 from cli.parsing import OneLineParser
 
 __all__ = ["COMMANDS", "Command", "build_parser", "find"]
@@ -46,8 +46,8 @@ class Command:
         return build()
 
 
-_PLATFORM = frozenset({"--base-url", "--profile"})
-_BLAH = frozenset(CONNECTION)
+_PLATFORM = frozenset({"--base-url", "--profile", JSON})
+_BLAH = frozenset({*CONNECTION, JSON})
 
 COMMANDS: tuple[Command, ...] = (
     # blah.dev
@@ -85,7 +85,13 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "chatroom", "the chatroom: read (--follow tails it), post, mute, unmute", "cli.blah.chatroom", _BLAH, verb=True
     ),
-    Command("export", "download a model's whole call history as JSONL", "cli.blah.command", _BLAH, suffix="_export"),
+    Command(
+        "export",
+        "download a model's whole call history as JSONL",
+        "cli.blah.command",
+        frozenset(CONNECTION),
+        suffix="_export",
+    ),
     Command("report", "print the blunt diagnosis report of a model (markdown)", "cli.blah.report.command", _BLAH),
     # the other platforms
     Command(
