@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from cli.parsing import positive_float
+from cli.parsing import OneLineParser, chosen_parsers, positive_float
 from common.constants import DEFAULT_BASE_URL
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "add_json_option",
     "as_flags",
     "parse_command",
+    "platform_command_parser",
     "refuse_unused",
     "split",
     "starting_from",
@@ -167,8 +168,6 @@ def parse_command(
     it (:func:`starting_from`). ``--json`` given to an action without a JSON form is refused in
     one line (exit 2) rather than silently printing text; ``args.json`` is False when not given."""
     args, unknown = parser.parse_known_args(list(argv), namespace=starting_from(given))  # --help ends here
-    from cli.parsing import chosen_parsers
-
     chosen = chosen_parsers(parser, args)
     if (JSON in unknown or getattr(args, "json", False)) and not any(_takes_json(one) for one in chosen):
         chosen[-1].error("--json: this has no JSON form")  # before or after the command alike
@@ -181,3 +180,29 @@ def parse_command(
 
 def _takes_json(parser: argparse.ArgumentParser) -> bool:
     return any(JSON in action.option_strings for action in parser._actions)
+
+
+def platform_command_parser(
+    prog: str,
+    description: str,
+    *,
+    dest: str,
+    base_url_help: str,
+    profile_help: str,
+    listed: bool = False,
+) -> tuple[OneLineParser, argparse._SubParsersAction[OneLineParser], OneLineParser]:
+    """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
+    and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
+    action or after it; the action's copy does not reset a value given before it (SUPPRESS).
+    ``listed``: the options before the action are listed in ``--help`` too."""
+    flags = ("--base-url", "--profile")
+    connection = OneLineParser(add_help=False)  # a parent: its arguments are copied
+    add_global_options(connection, flags, helps={"--base-url": base_url_help, "--profile": profile_help})
+    parser = OneLineParser(prog=prog, description=description)
+    hidden = (
+        {"--base-url": base_url_help, "--profile": profile_help} if listed else dict.fromkeys(flags, argparse.SUPPRESS)
+    )
+    add_global_options(parser, flags, helps=hidden)
+    parser.set_defaults(base_url=None, profile=None)  # the command's own parser, not an action's: no value is undone
+    sub = parser.add_subparsers(dest=dest, metavar="ACTION", required=True)
+    return parser, sub, connection

@@ -32,34 +32,6 @@ class OneLineParser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
 
-def platform_command_parser(
-    prog: str,
-    description: str,
-    *,
-    dest: str,
-    base_url_help: str,
-    profile_help: str,
-    listed: bool = False,
-) -> tuple[OneLineParser, argparse._SubParsersAction[OneLineParser], OneLineParser]:
-    """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
-    and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
-    action or after it; the action's copy does not reset a value given before it (SUPPRESS).
-    ``listed``: the options before the action are listed in ``--help`` too."""
-    from cli.global_options import add_global_options  # (it imports this module's value checks)
-
-    flags = ("--base-url", "--profile")
-    connection = OneLineParser(add_help=False)  # a parent: its arguments are copied
-    add_global_options(connection, flags, helps={"--base-url": base_url_help, "--profile": profile_help})
-    parser = OneLineParser(prog=prog, description=description)
-    hidden = (
-        {"--base-url": base_url_help, "--profile": profile_help} if listed else dict.fromkeys(flags, argparse.SUPPRESS)
-    )
-    add_global_options(parser, flags, helps=hidden)
-    parser.set_defaults(base_url=None, profile=None)  # the command's own parser, not an action's: no value is undone
-    sub = parser.add_subparsers(dest=dest, metavar="ACTION", required=True)
-    return parser, sub, connection
-
-
 def _checked(text: str, convert: Callable[[str], N], kind: str, accept: Callable[[N], bool], outside: str) -> N:
     """``text`` read by ``convert``: "TEXT is not KIND" when it cannot be read, ``outside``
     when ``accept`` refuses the value (both one line, argparse's "invalid value" errors)."""

@@ -52,9 +52,9 @@ from cli.bakeoff.plan import OFFLINE_ACTIONS, run_offline
 from cli.bakeoff.plan import add_parsers as add_offline_parsers
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import add_json_option, parse_command
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import print_json
-from cli.parsing import platform_command_parser, unit_rate
+from cli.parsing import unit_rate
 from common.plain_text import one_line
 
 if TYPE_CHECKING:

@@ -47,11 +47,10 @@ from cli.bench.print import print_board, print_runs, print_single, print_suite
 from cli.blobfish.command import BASE_URL_ENV, DEFAULT_BASE_URL, resolve_connection
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import add_json_option, parse_command
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import cell as _cell
 from cli.output import number as _number
 from cli.output import print_json
-from cli.parsing import platform_command_parser
 from common.plain_text import one_line
 
 PROG = "blah-tui bench"

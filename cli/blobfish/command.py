@@ -34,9 +34,8 @@ from application.session.profiles.resolve import ProfileError, resolve_profile
 from cli.connection import Connection
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import add_json_option, parse_command
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import cell, number, one_line, print_json, table
-from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
 
