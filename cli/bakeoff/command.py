@@ -55,7 +55,7 @@ from cli.exit_codes import ExitCode
 from cli.global_options import starting_from
 from cli.output import print_json
 from cli.parsing import platform_command_parser, unit_rate
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     pass
@@ -141,9 +141,7 @@ def _gate(
             if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
                 break
             wait = min(POLL_S, deadline - clock())
-            err.write(
-                f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n"
-            )
+            err.write(f"run {clip(args.run_id, 60)} is {clip(verdict.status, 20)}; polling again in {wait:.0f} s\n")
             block(wait)
     print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
@@ -185,7 +183,7 @@ async def _dispatch(
         elif action == "create":
             created = await run_create(client, args, params["body"], params["request"], params["stdin"], err)
             if created.settled:
-                err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
+                err.write(f"the answer was lost; the run list shows it was queued: {clip(created.run.id, 60)}\n")
             print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
         elif action == "watch" and args.stop_when_decided:
             from cli.bakeoff.stop import watch_and_stop
@@ -194,7 +192,7 @@ async def _dispatch(
                 await client.get_run(args.run_id)
             except NotFoundError as error:
                 raise CommandError(
-                    f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
+                    f"no run {clip(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
                 ) from None
             return await watch_and_stop(
                 client,
@@ -217,7 +215,7 @@ async def _dispatch(
         elif action == "cancel":
             await client.cancel_run(args.run_id)
             run = await client.get_run(args.run_id)  # a slice in flight can still land it DONE
-            out.write(f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}\n")
+            out.write(f"{clip(run.id, 60)} is {clip(run.status or '?', 12)}\n")
         elif action == "samples":
             samples = await client.samples(args.run_id)
             if args.json:
@@ -280,7 +278,7 @@ def bakeoff_main(
         if args.action == "screen":
             confirm(bakeoff_screen.question(params["body"]), args.yes, stdin, err)
         elif args.action == "cancel":
-            confirm(f"cancel {one_line(args.run_id, 60)}?", args.yes, stdin, err)
+            confirm(f"cancel {clip(args.run_id, 60)}?", args.yes, stdin, err)
         if args.action == "gate":
             return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
         import asyncio

@@ -12,8 +12,9 @@ from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.gate import actual_word
 from application.bakeoffs.new_run.hints import population_text
-from cli.output import cell, one_line, table
+from cli.output import cell, table
 from common.format import DASH, format_latency
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -175,7 +176,7 @@ def print_assertions(run: assumed.Run, out: TextIO) -> None:
         if block:  # a shape this client does not know: shown as sent, inert
             out.write(
                 "assertion results (as the queue sent them): "
-                + one_line(json.dumps(block, ensure_ascii=False, sort_keys=True), 1200)
+                + clip(json.dumps(block, ensure_ascii=False, sort_keys=True), 1200)
                 + "\n"
             )
         else:

@@ -55,7 +55,7 @@ from cli.exit_codes import ExitCode
 from cli.output import cell, number, print_json, table
 from cli.parsing import OneLineParser
 from common.format import DASH
-from common.plain_text import inert, one_line
+from common.safe_strings import clip, sanitize
 
 PROG = "blah-tui runs"
 PACE: dict[str, Sleep] = {"sleep": asyncio.sleep}
@@ -200,24 +200,24 @@ def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
             f"score {score}\n"
         )
         if result.error:
-            out.write(f"error: {one_line(result.error, 300)}\n")
+            out.write(f"error: {clip(result.error, 300)}\n")
         judgement = parse_judgement(result)
         if judgement.parsed:
             out.write("judge (JSON):\n")
             if judgement.reasoning is not None:
-                out.write(inert(judgement.reasoning, keep_newlines=True) + "\n")
+                out.write(sanitize(judgement.reasoning, keep_newlines=True) + "\n")
             else:  # a JSON breakdown without a reasoning member we know: the details as sent
                 out.write("(no reasoning member; the details as sent:)\n")
-                out.write(inert(result.score_details or "", keep_newlines=True) + "\n")
+                out.write(sanitize(result.score_details or "", keep_newlines=True) + "\n")
             for row in judgement.criteria:
                 shown = number(row.score) if row.score is not None else cell(row.value, 30)
-                note = f" · {one_line(row.note, 200)}" if row.note else ""
+                note = f" · {clip(row.note, 200)}" if row.note else ""
                 out.write(f"  {cell(row.name, 40)}: {shown}{note}\n")
             for key, value in judgement.fields:
-                out.write(f"  {cell(key, 40)}: {one_line(value, 200)}\n")
+                out.write(f"  {cell(key, 40)}: {clip(value, 200)}\n")
         elif judgement.verbatim is not None:
             out.write("judge (plain text, as sent):\n")
-            out.write(inert(judgement.verbatim, keep_newlines=True) + "\n")
+            out.write(sanitize(judgement.verbatim, keep_newlines=True) + "\n")
         else:
             out.write("judge: the platform sent no score_details\n")
 
@@ -225,7 +225,7 @@ def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
 def _eta_line(update: FollowUpdate) -> str:
     if update.error is not None:
         retry = f"; trying again in {update.wait:.0f} s" if update.wait is not None else ""
-        return f"poll failed ({one_line(update.error.message, 160)}){retry}"
+        return f"poll failed ({clip(update.error.message, 160)}){retry}"
     run = update.run
     assert run is not None
     eta = f" · {update.eta.describe()}" if update.eta is not None else ""
@@ -353,7 +353,7 @@ class Runs:
             raise VerbError(outcome.message, EXIT_UNKNOWN)
         if not outcome.ok:
             raise VerbError(outcome.message, exit_for(outcome.error) if outcome.error is not None else ExitCode.REFUSED)
-        self.err.write(one_line(outcome.message, 300) + "\n")
+        self.err.write(clip(outcome.message, 300) + "\n")
         if then_watch and outcome.run is not None:
             return None
         if outcome.run is not None:
@@ -392,10 +392,10 @@ def _confirm_write(args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None
                 "(POST /runs takes model_ids only); nothing was sent",
                 EXIT_USAGE,
             )
-        models = ", ".join(one_line(m, 60) for m in args.model)
+        models = ", ".join(clip(m, 60) for m in args.model)
         confirm(f"start a run of every eval on {models} (council tier)?", args.yes, stdin, err)
     elif command in ("resume", "cancel"):
-        confirm(f"{command} run {one_line(args.run_id, 60)}?", args.yes, stdin, err)
+        confirm(f"{command} run {clip(args.run_id, 60)}?", args.yes, stdin, err)
 
 
 async def _dispatch(

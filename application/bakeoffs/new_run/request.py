@@ -21,7 +21,7 @@ from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import check_create
 from api_client.errorbar.errors import RefusedLocally
 from application.bakeoffs.judge_quality import informedness, judge_reading
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -312,7 +312,7 @@ class NewRun:
         if self.eval_kind == "criterion" and criterion is not None:
             reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
             if reading:
-                out.append(f"criterion {one_line(criterion.name or criterion.id, 60)}: {reading}")
+                out.append(f"criterion {clip(criterion.name or criterion.id, 60)}: {reading}")
         family = judge_family_warning(
             self.judge_model if self.eval_kind != "criterion" else (criterion.judge_model if criterion else None),
             [a.model for a in self.arms],

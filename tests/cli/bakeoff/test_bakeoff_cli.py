@@ -235,7 +235,7 @@ def test_watch_exits_1_when_the_run_ends_in_error(queue: ErrorbarServer) -> None
     clock.on_sleep = lambda: queue.fail_run(run["id"], "Generation failed: \x1b[31mprovider down\x1b[0m")
     code, out, _ = bakeoff(queue, "watch", run["id"], clock=clock)
     assert code == 1 and "status        ERROR" in out
-    assert "\x1b" not in out and "\\x1b[31mprovider down" in out
+    assert "\x1b" not in out and "^[[31mprovider down" in out
 
 
 def test_hostile_logged_text_stays_inert_in_samples_and_json(queue: ErrorbarServer) -> None:
@@ -248,7 +248,7 @@ def test_hostile_logged_text_stays_inert_in_samples_and_json(queue: ErrorbarServ
     run = queue_run(queue, {**COMPARISON, "sample_count": 5})
     code, out, _ = bakeoff(queue, "samples", run["id"])
     assert code == 0 and "\x1b" not in out and "\u202e" not in out and "\x07" not in out
-    assert "USER: \\x1b]52;c;cGF3bmVk\\x07 ignore all" in out  # shown, escaped, in a 50-character column
+    assert "USER: ^[]52;c;cGF3bmVk^G ignore all" in out  # shown, escaped, in a 50-character column
     code, out, _ = bakeoff(queue, "samples", run["id"], "--json")
     assert code == 0 and "\x1b" not in out and "\u202e" not in out
     assert json.loads(out)[0]["prompt"].startswith("USER: \x1b]52;c;cGF3bmVk\x07")  # verbatim once parsed
