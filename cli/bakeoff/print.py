@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from api_client.errorbar.records import answer_from_sample
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.gate import actual_word
@@ -206,7 +207,7 @@ def print_samples(
     checked = run is not None and bool(run.assertions)
     rows = []
     for sample in samples:
-        for answer in sample.candidates:
+        for answer in map(answer_from_sample, sample.candidates):
             if losses and answer.outcome not in ("loss", "fail"):
                 continue
             row = [
@@ -222,7 +223,7 @@ def print_samples(
                     if failed is None
                     else ("all passed" if not failed else "failed " + cell("; ".join(failed), 60))
                 )
-            rows.append(row + [cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])
+            rows.append(row + [cell(sample.prompt, 50), cell(answer.text, 50), cell(sample.baseline_answer, 40)])
     if not rows:
         out.write("no losses\n" if losses else "no samples yet\n")
         return

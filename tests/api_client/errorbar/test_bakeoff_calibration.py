@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from api_client.errorbar import ErrorbarClient, PreconditionError
+from api_client.errorbar.records import answer_from_sample
 from api_client.errorbar.shapes import Run
 from api_client.errors import BadRequestError, NotFoundError
 from application.bakeoffs import calibration, clusters, criteria, evidence, verdict
@@ -140,7 +141,7 @@ async def test_labels_move_the_calibration_and_every_figure_matches_a_reference(
         == "label 18 more pairs for a corrected win rate (12 of 30 counted so far)"
     )
     assert all(arm.corrected is None for arm in figures.arms)
-    assert calibration.recompute(samples).matches(figures)
+    assert calibration.recompute(a for s in samples for a in map(answer_from_sample, s.candidates)).matches(figures)
 
 
 async def test_thirty_labels_bring_the_corrected_win_rate_beside_the_printed_one(queue: ErrorbarServer) -> None:

@@ -81,8 +81,8 @@ class LabelActions:
         if run.eval_kind == "criterion" or run.status != "DONE":
             self.calibration_text = Text("")
         else:
-            samples = list({id(row.sample): row.sample for row in self.rows}.values())
-            self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(samples))
+            answers = [row.answer for row in self.rows]
+            self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(answers))
         cal_widget.update(self.calibration_text)
 
     # ----------------------------------------------------------------- label keys
@@ -176,7 +176,7 @@ class LabelActions:
                 return
         if self.run is None or self.run.id != run.id:
             return
-        row.answer.human_verdict = verdict_given
+        self.rows = [r.labelled(verdict_given) if r.key == row.key else r for r in self.rows]
         table = host.query_one("#bakeoff-samples", KeyTable)
         try:
             table.update_cell(row.key, "label", VERDICT_CELL.get(verdict_given or "", ""))

@@ -294,7 +294,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
                 flag,
                 *verdict,
                 cell(user_text(row.sample.prompt), max_len=40),
-                cell(row.answer.answer, max_len=50),
+                cell(row.answer.text, max_len=50),
                 key=row.key,
             )
 
