@@ -44,7 +44,7 @@ from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_r
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
 from common.gc_tuning import worker_without_collector
-from common.records import Call, time_of
+from common.records import Call, order_key
 from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:
@@ -140,7 +140,10 @@ class CallDigest:
             asked_append(key)
             if failed:
                 log_id = entry.id
-                failing[log_id] = (time_of(entry), key if said is whole else text_key(whole))
+                failing[log_id] = (
+                    order_key(entry.created_at, log_id)[0],
+                    key if said is whole else text_key(whole),
+                )  # order only
                 features[log_id] = values
                 if locate is not None:
                     where = locate()
