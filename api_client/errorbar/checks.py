@@ -26,6 +26,10 @@ ASSERTION_TYPES = frozenset(
         "no_tool_call",
     }
 )
+#: The assertion types that stand alone; every other one carries a ``value`` (a regex, a text,
+#: a length, a schema, a tool's name).
+UNVALUED_ASSERTIONS = frozenset({"json_valid", "completed", "no_tool_call"})
+VALUED_ASSERTIONS = ASSERTION_TYPES - UNVALUED_ASSERTIONS
 GATE_THRESHOLDS = ("min_win_rate", "min_pass_rate", "min_assertion_pass_rate", "noninferiority_margin")
 
 

@@ -44,6 +44,11 @@ class Recheck:
     status: Status
     detail: str = ""
 
+    @classmethod
+    def impossible(cls, what: str, stated: Any, why: str) -> Recheck:
+        """A figure that cannot be recomputed (``why``: what is missing); nothing is guessed."""
+        return cls(what, stated, None, "cannot", why)
+
     def line(self) -> str:
         if self.status == "cannot":
             return f"cannot   {self.what}: {self.detail}"
@@ -107,7 +112,7 @@ def _interval(value: Any) -> tuple[float, float] | None:
 def _compare(what: str, stated: Any, recomputed: Any) -> Recheck:
     """Numbers or [lo, hi] pairs, within ``TOLERANCE`` (the queue rounds some to 4-6 places)."""
     if recomputed is None:
-        return Recheck(what, stated, None, "cannot", "the counts it comes from are missing")
+        return Recheck.impossible(what, stated, "the counts it comes from are missing")
     if stated is None:
         return Recheck(what, None, recomputed, "cannot", "the bundle states no value to check")
     if isinstance(recomputed, tuple):
@@ -132,7 +137,7 @@ def _comparison_rows(results: Mapping[str, Any]) -> tuple[list[Recheck], dict[st
         key = str(arm.get("arm") or arm.get("model"))
         wins, losses, ties = (_number(arm.get(k)) for k in ("wins", "losses", "ties"))
         if wins is None or losses is None or ties is None:
-            rows.append(Recheck(f"{key} win rate", arm.get("win_rate"), None, "cannot", "wins/losses/ties missing"))
+            rows.append(Recheck.impossible(f"{key} win rate", arm.get("win_rate"), "wins/losses/ties missing"))
             continue
         judged = wins + losses + ties
         score = wins + ties / 2
@@ -155,7 +160,7 @@ def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> 
         passed, failed = _number(model.get("judged_pass")), _number(model.get("judged_fail"))
         if passed is None or failed is None:
             rows.append(
-                Recheck(f"{key} pass rate", model.get("observed_pass_rate"), None, "cannot", "pass/fail counts missing")
+                Recheck.impossible(f"{key} pass rate", model.get("observed_pass_rate"), "pass/fail counts missing")
             )
             continue
         judged = passed + failed
@@ -166,11 +171,9 @@ def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> 
         corrected = corrected_ci = None
         if tpr is None or tnr is None:
             rows.append(
-                Recheck(
+                Recheck.impossible(
                     f"{key} corrected pass rate",
                     model.get("corrected_pass_rate"),
-                    None,
-                    "cannot",
                     "the frozen judge has no measured TPR/TNR (unvalidated)",
                 )
             )
@@ -178,11 +181,9 @@ def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> 
             corrected = rogan_gladen(observed, tpr, tnr)
             if corrected is None:
                 rows.append(
-                    Recheck(
+                    Recheck.impossible(
                         f"{key} corrected pass rate",
                         model.get("corrected_pass_rate"),
-                        None,
-                        "cannot",
                         f"the judge is no better than chance (TPR+TNR-1 = {tpr + tnr - 1:+.3f})",
                     )
                 )
@@ -222,7 +223,7 @@ def _gate_rows(
 ) -> list[Recheck]:
     gate = bundle.get("gate")
     if not isinstance(gate, Mapping) or not isinstance(gate.get("verdict"), Mapping):
-        return [Recheck("gate", None, None, "cannot", "the bundle was made without thresholds, so it holds no gate")]
+        return [Recheck.impossible("gate", None, "the bundle was made without thresholds, so it holds no gate")]
     verdict = gate["verdict"]
     params = gate.get("params") or {}
     ties = params.get("win_rate_ties", "half")
@@ -252,17 +253,13 @@ def _gate_rows(
             ci = figure.get("corrected_ci")
             actual = ci[0] if ci else None
         if reason:
-            rows.append(Recheck(f"gate {kind} {key}", check.get("actual"), None, "cannot", reason))
+            rows.append(Recheck.impossible(f"gate {kind} {key}", check.get("actual"), reason))
             continue
         if actual is None:
             stated_pass = check.get("pass")
             rows.append(
-                Recheck(
-                    f"gate {kind} {key}",
-                    check.get("actual"),
-                    None,
-                    "cannot",
-                    check.get("note") or "no figure to recompute it from",
+                Recheck.impossible(
+                    f"gate {kind} {key}", check.get("actual"), check.get("note") or "no figure to recompute it from"
                 )
             )
             passes.append(bool(stated_pass))
@@ -319,43 +316,33 @@ def verify_bundle(bundle: Any) -> VerifyReport:
     if not content.get("included"):
         reason = content.get("reason") or "no reason given"
         rows.append(
-            Recheck(
+            Recheck.impossible(
                 "per-sample outcomes",
                 None,
-                None,
-                "cannot",
                 f"content not included (the bundle says: {reason}); the counts are taken as stated",
             )
         )
     if kind != "criterion":
         rows.append(
-            Recheck(
+            Recheck.impossible(
                 "corrected win rate",
                 None,
-                None,
-                "cannot",
                 "it rests on the person's pair labels, which an evidence bundle does not carry",
             )
         )
     if bundle.get("signature") is None:
-        rows.append(Recheck("signature", None, None, "cannot", "the bundle is unsigned"))
+        rows.append(Recheck.impossible("signature", None, "the bundle is unsigned"))
     else:
         rows.append(
-            Recheck(
-                "signature",
-                "present",
-                None,
-                "cannot",
-                "a signature is checked against the signer's key, which is not offline",
+            Recheck.impossible(
+                "signature", "present", "a signature is checked against the signer's key, which is not offline"
             )
         )
     attestation = bundle.get("attestation") or {}
     if attestation.get("ok") is False:
         problems = attestation.get("problems") or []
         rows.append(
-            Recheck(
-                "attestation", False, None, "cannot", f"the queue's own attestation reports {len(problems)} problem(s)"
-            )
+            Recheck.impossible("attestation", False, f"the queue's own attestation reports {len(problems)} problem(s)")
         )
     return VerifyReport(run_id=str(run.get("id")), eval_kind=kind, rows=rows)
 

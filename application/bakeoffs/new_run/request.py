@@ -35,7 +35,6 @@ __all__ = [
     "MAX_CANDIDATES",
     "RUBRIC_TYPE_HELP",
     "STORED",
-    "VALUED_ASSERTIONS",
     "ArmSpec",
     "NewRun",
     "Problem",
@@ -66,15 +65,6 @@ ASSERTION_HELP = {
     "completed": "completed: the answer was not cut at the output cap",
     "tool_called": "tool_called=NAME: the answer calls this tool",
     "no_tool_call": "no_tool_call: the answer calls no tool",
-}
-VALUED_ASSERTIONS = {
-    "json_schema",
-    "regex_match",
-    "contains",
-    "not_contains",
-    "max_length",
-    "min_length",
-    "tool_called",
 }
 
 
