@@ -28,7 +28,7 @@ from diagnosis.text import is_blank_reply, plural
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
-__all__ = ["SampleRow", "cap_sentence", "doubtful_reason", "sample_rows"]
+__all__ = ["SampleRow", "cap_sentence", "doubtful_reason", "sample_rows", "with_label"]
 
 _ORDER = {"loss": 0, "fail": 0, "failed": 1, "unparsed": 1, "tie": 2, "win": 3, "pass": 3}
 
@@ -85,6 +85,24 @@ def sample_rows(samples: Sequence[assumed.Sample]) -> list[SampleRow]:
                 )
             )
     return sorted(rows, key=lambda r: (_ORDER.get(r.outcome or "", 1), r.index))
+
+
+def with_label(samples: Sequence[assumed.Sample], row: SampleRow) -> list[assumed.Sample]:
+    """The samples as the queue sent them but with ``row``'s label (its answer's human verdict)
+    on its candidate, for what still reads the queue's samples (the switch readings): new
+    objects, the ones read from the queue left as they were."""
+    out = []
+    for position, sample in enumerate(samples):
+        index = sample.index if sample.index is not None else position
+        if index != row.index:
+            out.append(sample)
+            continue
+        verdict = row.answer.human_verdict
+        candidates = [
+            a.model_copy(update={"human_verdict": verdict}) if a.model == row.arm else a for a in sample.candidates
+        ]
+        out.append(sample.model_copy(update={"candidates": candidates}))
+    return out
 
 
 def cap_sentence(rows: Sequence[SampleRow], arm: str, cap: int | None) -> str | None:
