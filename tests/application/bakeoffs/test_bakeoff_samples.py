@@ -46,3 +46,13 @@ def test_a_label_makes_a_new_row_and_leaves_the_queues_answer_as_sent() -> None:
     counted = recompute([labelled.answer])
     assert (counted.n, counted.agreement) == (1, 0.0)  # the judge said candidate, the person baseline
     assert recompute([labelled.labelled(None).answer]).n == 0
+
+
+def test_the_readings_samples_carry_a_new_label_without_editing_the_queues() -> None:
+    from application.bakeoffs.samples import with_label
+
+    samples = _samples()
+    row = next(r for r in sample_rows(samples) if r.arm == "m-b")
+    relabelled = with_label(samples, row.labelled("candidate"))
+    assert [a.human_verdict for a in relabelled[0].candidates] == [None, "candidate"]
+    assert [a.human_verdict for a in samples[0].candidates] == [None, None]
