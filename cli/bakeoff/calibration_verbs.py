@@ -17,7 +17,6 @@ from application.bakeoffs import (
     clusters,
     criteria,
     evidence,
-    verdict,
 )
 from application.bakeoffs.figures import interval_text, rate_text
 from cli.bakeoff.connection import ConnectionError_, resolve
@@ -288,30 +287,15 @@ async def _delete(client: ErrorbarClient, args: argparse.Namespace, out: TextIO,
 
 
 async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) -> int:
-    run = await client.get_run(args.run_id)
-    pairwise = await client.pairwise(args.run_id) if run.status == "DONE" and run.eval_kind != "criterion" else None
-    answer = verdict.verdict(run, pairwise)
+    from application.bakeoffs.decision import decide, fetch_inputs
+
+    decision = decide(await fetch_inputs(client, args.run_id, getattr(args, "margin", None)))
     if args.json:
-        _json(
-            {
-                "run": run.id,
-                "answer": answer.answer,
-                "candidate": answer.candidate,
-                "why": answer.why,
-                "settle": answer.settle,
-                "reading": answer.reading,
-                "sentence": answer.sentence,
-                "exit_code": answer.exit_code,
-            },
-            out,
-        )
-        return answer.exit_code
-    out.write(one_line(answer.sentence, 1200) + "\n")
-    if answer.settle:
-        out.write(f"what would settle it: {one_line(answer.settle, 600)}\n")
-    if answer.reading:
-        out.write(f"the app's reading of the judge: {one_line(answer.reading, 400)}\n")
-    return answer.exit_code
+        _json(decision.to_json(), out)
+        return decision.verdict.exit_code
+    for line in decision.lines():
+        out.write(one_line(line.removeprefix("verdict: "), 1200) + "\n")
+    return decision.verdict.exit_code
 
 
 async def _dispatch(

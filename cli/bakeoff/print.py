@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
-from application.bakeoffs.gate import actual_word
+from application.bakeoffs.gate import gate_question
 from application.bakeoffs.new_run.hints import population_text
 from cli.output import cell, one_line, table
 from common.format import DASH, format_latency
@@ -283,7 +283,7 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
                 rate_text(c.required),
                 rate_text(c.actual),
                 "pass" if c.passed else "FAIL",
-                f"actual: {actual_word(c.check)}" + (f" · {cell(c.note, 200)}" if c.note else ""),
+                f"asks: {gate_question(c.check, c.required)}" + (f" · {cell(c.note, 200)}" if c.note else ""),
             ]
             for c in verdict.checks
         ]

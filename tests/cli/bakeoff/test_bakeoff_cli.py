@@ -329,7 +329,10 @@ def test_watch_stop_when_decided_cancels_once_and_exits_10(queue: ErrorbarServer
     assert "cancelling now " in out  # what the rest would cost (or that it was never measured)
     assert queue.store.status(queue.store.get(run_id)) == "CANCELLED"
     code, out, _ = bakeoff(queue, "show", run_id)  # its verdict says it stopped early, with the interval
-    assert code == 0 and "verdict: stopped early, decided" in out and decided.strip() in out
+    assert code == 0 and "verdict: switch to anthropic/claude-sonnet-4: stopped early, decided" in out
+    assert decided.strip() in out
+    code, out, _ = bakeoff(queue, "verdict", run_id)  # the same answer (it said "ended CANCELLED: run it again")
+    assert code == 0 and out.startswith("switch to anthropic/claude-sonnet-4: stopped early, decided")
 
 
 def test_watch_stop_when_decided_without_yes_off_a_terminal_cancels_nothing(queue: ErrorbarServer) -> None:

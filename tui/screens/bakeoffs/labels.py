@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from api_client.errors import BlahError, OutcomeUnknownError
 from application.bakeoffs.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
-from application.bakeoffs.verdict import verdict
+from application.bakeoffs.decision import Decision, DecisionInputs, decide
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
@@ -61,6 +61,8 @@ class LabelActions:
     _pairwise: Any
     _label_lock: asyncio.Lock | None = None
     verdict_text: Text = Text("")
+    decision: Decision | None = None
+    """The run's one decision (verdict, figures, readings), the same as `bakeoff verdict`'s."""
     calibration_text: Text = Text("")
 
     # ----------------------------------------------------------------- drawing
@@ -72,16 +74,19 @@ class LabelActions:
         cal_widget = host.query_one("#bakeoff-calibration", Static)
         run = self.run
         if run is None:
+            self.decision = None
             self.verdict_text = self.calibration_text = Text("")
             verdict_widget.update(self.verdict_text)
             cal_widget.update(self.calibration_text)
             return
-        self.verdict_text = verdict_block(verdict(run, self._pairwise))
+        samples = list({id(row.sample): row.sample for row in self.rows}.values())
+        gate = getattr(host, "gate", None)
+        self.decision = decide(DecisionInputs(run, samples, self._pairwise, gate=gate))
+        self.verdict_text = verdict_block(self.decision.verdict, self.decision.gate)
         verdict_widget.update(self.verdict_text)
         if run.eval_kind == "criterion" or run.status != "DONE":
             self.calibration_text = Text("")
         else:
-            samples = list({id(row.sample): row.sample for row in self.rows}.values())
             self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(samples))
         cal_widget.update(self.calibration_text)
 

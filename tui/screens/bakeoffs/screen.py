@@ -28,7 +28,7 @@ from application.bakeoffs.assertions import failed_assertions
 from application.bakeoffs.calls import SampleCalls
 from application.bakeoffs.gate import gate_thresholds
 from application.bakeoffs.progress import RunProgress
-from application.bakeoffs.readings import SwitchReadings, switch_readings
+from application.bakeoffs.readings import SwitchReadings
 from application.bakeoffs.samples import SampleRow, sample_rows
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
@@ -202,7 +202,6 @@ class BakeoffScreen(LabelActions, BlahScreen):
                 samples = await client.samples(run_id)
                 self.rows = sample_rows(samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
-                self.readings = switch_readings(run, samples, self._pairwise)
             self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
             delay = self._reload.after_error(error)
@@ -212,7 +211,8 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self._reload.after_read(active=self._moving())
         self._show_detail()
         self._show_samples()
-        self.show_calibration()
+        self.show_calibration()  # decides the run: verdict, figures and the readings below
+        self.readings = self.decision.readings if self.decision is not None else None
         self.query_one("#bakeoff-readings", ReadingsPanel).show(self.readings)
 
     def _threshold_name(self, run: assumed.Run) -> str:
