@@ -107,7 +107,8 @@ def run_plan_lines(
             + (f"; or {_CALIBRATE}, or several runs read together" if needed is None or needed > SAMPLE_CAP else "")
         )
         lines.append(
-            f"a {margin * 100:.1f}-point margin ({margin_question(margin)}) passes {result.power:.0%} of the time "
+            f"a {margin * 100:.1f}-point margin (no more than {margin * 100:.1f} points worse?) passes "
+            f"{result.power:.0%} of the time "
             f"when the candidate is truly as good{enough}{smallest}"
         )
         lines.append(early_decision_line(samples, margin))

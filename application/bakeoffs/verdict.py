@@ -83,7 +83,7 @@ class Figure:
 
     @property
     def line(self) -> str:
-        beside = "" if self.decides else " (shown beside the verdict; it does not decide it)"
+        beside = "" if self.decides else " (beside the verdict; it decides nothing)"
         return f"{self.subject}: {self.name} {self.value}: {self.question} {self.answer}{beside}"
 
     def to_json(self) -> dict[str, object]:

@@ -82,7 +82,7 @@ class LabelActions:
         samples = list({id(row.sample): row.sample for row in self.rows}.values())
         gate = getattr(host, "gate", None)
         self.decision = decide(DecisionInputs(run, samples, self._pairwise, gate=gate))
-        self.verdict_text = verdict_block(self.decision.verdict, self.decision.gate)
+        self.verdict_text = verdict_block(self.decision.verdict)  # the gate's checks: in the gate panel
         verdict_widget.update(self.verdict_text)
         if run.eval_kind == "criterion" or run.status != "DONE":
             self.calibration_text = Text("")
