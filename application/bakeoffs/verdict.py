@@ -244,7 +244,7 @@ def _decide(
         return _Arm(
             key,
             DONT,
-            f"{key} is worse: {worse.name} {worse.value} is below {_line_text(worse)} even at its high end",
+            f"{key} is worse: {worse.name} {worse.value}, below {_line_text(worse)} even at its high end",
             None,
             low,
             figures,

@@ -145,7 +145,10 @@ def _gate(
                 f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n"
             )
             block(wait)
-    print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
+    if args.json:  # the queue's verdict as sent, and beside it the question each check asks
+        print_json({**verdict.to_json(), "asks": show.gate_questions(verdict)}, out)
+    else:
+        show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
         return EXIT_NOT_DONE
     if status == 200 and verdict.passed:

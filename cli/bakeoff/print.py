@@ -269,6 +269,11 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
             out.write(f"only in {side}: {cell(', '.join(map(str, keys)), 200)}\n")
 
 
+def gate_questions(verdict: GateVerdict) -> list[dict[str, str | None]]:
+    """Each check's model and the question it asks (``--json``'s ``asks``; the text's note)."""
+    return [{"check": c.check, "model": c.model, "asks": gate_question(c.check, c.required)} for c in verdict.checks]
+
+
 def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     word = "PASS" if verdict.passed else "FAIL"
     closed = "" if verdict.status == "DONE" else " (fails closed until the run is DONE)"

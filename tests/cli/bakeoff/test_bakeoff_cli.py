@@ -101,6 +101,9 @@ def test_gate_exits_1_on_the_decided_basis_and_for_one_model(queue: ErrorbarServ
     verdict = json.loads(out)
     assert code == 1 and verdict["pass"] is False
     assert [c["model"] for c in verdict["checks"]] == ["you/tiny-sft-v3"]
+    assert verdict["asks"] == [
+        {"check": "win_rate", "model": "you/tiny-sft-v3", "asks": "is its lower bound at or above 0.990?"}
+    ]
     assert queue.requests.records()[-1].query.count("win_rate_ties=decided") == 1
 
 
