@@ -115,10 +115,10 @@ def win_verdict(ci: tuple[float, float] | None) -> str:
     if ci is None:
         return "no interval: the platform sent none"
     if ci[0] > 0.5:
-        return "the queue's interval is above 0.500"
+        return "interval above 0.500"
     if ci[1] < 0.5:
-        return "the queue's interval is below 0.500"
-    return "the queue's interval crosses 0.500 (the verdict reads the paired difference too)"
+        return "interval below 0.500"
+    return "interval crosses 0.500: see the verdict"
 
 
 @dataclass(frozen=True)
