@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from diagnosis.early_stop import EarlyReading
     from diagnosis.paired import PairedDifference
 
-__all__ = ["Decision", "DecisionInputs", "decide", "fetch_inputs", "gate_figures"]
+__all__ = ["Decision", "DecisionInputs", "decide", "fetch_inputs", "figure_lines", "gate_figures"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Decision:
             said.append(f"what would settle it: {self.verdict.settle}")
         if self.verdict.reading:
             said.append(f"the app's reading of the judge: {self.verdict.reading}")
-        said += [f"  {f.line}" for f in self.figures]
+        said += figure_lines(self.verdict)
         said += [f"  {f.line}" for f in self.gate]
         return said
 
@@ -97,6 +97,17 @@ class Decision:
             "figures": [f.to_json() for f in self.figures],
             "gate": [f.to_json() for f in self.gate],
         }
+
+
+def figure_lines(verdict: Verdict) -> list[str]:
+    """The verdict's figures: the question they answer said once, then one line each (a figure
+    asking another question says its own). The same lines in the TUI's verdict panel."""
+    asked = question(verdict.margin)
+    if not verdict.figures:
+        return []
+    return [f"each figure answers: {asked}"] + [
+        f"  {f.short}" if f.question == asked else f"  {f.line}" for f in verdict.figures
+    ]
 
 
 def gate_figures(gate: GateVerdict) -> tuple[Figure, ...]:

@@ -83,8 +83,14 @@ class Figure:
 
     @property
     def line(self) -> str:
+        """The figure with its question (``short`` without it, under a line that says it once)."""
         beside = "" if self.decides else " (beside the verdict; it decides nothing)"
         return f"{self.subject}: {self.name} {self.value}: {self.question} {self.answer}{beside}"
+
+    @property
+    def short(self) -> str:
+        beside = "" if self.decides else " (beside the verdict; it decides nothing)"
+        return f"{self.subject}: {self.name} {self.value}: {self.answer}{beside}"
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -157,12 +157,15 @@ def test_show_prints_the_apps_reading_recomputed_from_the_samples(queue: Errorba
         # the verdict's own figure, with the question it answers (a 5-point noninferiority margin)
         assert (
             f"{arm}: paired difference on the {reading.n} samples both answered, as the judge read them "
-            f"{reading.mean * 100:+.1f} points [{low * 100:+.1f}, {high * 100:+.1f}]: noninferiority at a 5.0-point "
-            "margin: is the candidate more than 5.0 points worse than the baseline?"
+            f"{reading.mean * 100:+.1f} points [{low * 100:+.1f}, {high * 100:+.1f}]: "
         ) in out
         sheet = pairwise["candidates"][arm]["spec_sheet"]
         share = sheet["picks_first"] / (sheet["picks_first"] + sheet["picks_second"])
         assert f"first slot got {share:.0%} of picks" in out
+    assert (
+        "each figure answers: noninferiority at a 5.0-point margin: "
+        "is the candidate more than 5.0 points worse than the baseline?"
+    ) in out
 
 
 def test_show_of_a_criterion_run_pairs_each_prompts_pass_with_the_incumbents(queue: ErrorbarServer) -> None:

@@ -90,9 +90,12 @@ def test_the_same_run_gets_the_same_answer_in_every_view(queue: ErrorbarServer, 
         sentence = views["verdict"][1].splitlines()[0]
         assert f"verdict: {sentence}" in views["show"][1].splitlines()
         assert decided["sentence"] == sentence and answer == decided["answer"]
-        for figure in decided["figures"]:
-            line = f"{figure['subject']}: {figure['figure']} {figure['value']}: {figure['question']} {figure['answer']}"
-            assert all(line in text for _, text in views.values())
+        for figure in decided["figures"]:  # its question said once above the figures, in every view
+            line = f"{figure['subject']}: {figure['figure']} {figure['value']}: {figure['answer']}"
+            assert figure["question"] == decided["question"]
+            assert all(
+                line in text and f"each figure answers: {figure['question']}" in text for _, text in views.values()
+            )
         # a figure that says "worse" and decides means "don't switch" for its candidate
         each = {arm["candidate"]: arm["answer"] for arm in decided["candidates"]}
         for figure in decided["figures"]:

@@ -49,5 +49,6 @@ async def test_the_view_and_the_cli_give_one_verdict_with_the_same_figures(queue
         assert shown.startswith(f"Switch? {said[0]}")
         for line in said[1:]:  # the judge's reading and each figure, with the question it answers
             assert " ".join(line.removeprefix("the app's reading of the judge: ").split()) in shown
-        assert "is the candidate worse than the baseline? yes" in shown
+        assert "each figure answers: is the candidate worse than the baseline?" in shown
+        assert "as the judge read them -6.2 points [-11.9, -0.6]: yes: below 0" in shown
         assert "no detectable difference" not in screen.detail_text.plain

@@ -23,6 +23,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from application.bakeoffs.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
+from application.bakeoffs.decision import figure_lines
 from application.bakeoffs.figures import interval_text, rate_text
 from application.bakeoffs.verdict import DONT, SWITCH, Figure, Verdict
 from common.format import DASH
@@ -47,8 +48,10 @@ def verdict_block(verdict: Verdict, gate: Sequence[Figure] = ()) -> Text:
     if verdict.reading:
         text.append("\n  the app's reading of the judge: ", style="bold")
         text.append(one_line(verdict.reading, 400), style="yellow")
-    for figure in (*verdict.figures, *gate):
-        text.append("\n  " + one_line(figure.line, 600), style="" if figure.decides else "dim")
+    for line in figure_lines(verdict):
+        text.append("\n  " + one_line(line, 600), style="dim" if "decides nothing" in line else "")
+    for figure in gate:
+        text.append("\n    " + one_line(figure.line, 600), style="dim")
     return text
 
 
