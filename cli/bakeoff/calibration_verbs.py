@@ -17,7 +17,6 @@ from application.bakeoffs import (
     clusters,
     criteria,
     evidence,
-    verdict,
 )
 from application.bakeoffs.figures import interval_text, rate_text
 from cli.bakeoff.connection import ConnectionError_, resolve
@@ -286,10 +285,11 @@ async def _delete(client: ErrorbarClient, args: argparse.Namespace, out: TextIO,
 
 
 async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) -> int:
-    run = await client.get_run(args.run_id)
-    pairwise = await client.pairwise(args.run_id) if run.status == "DONE" and run.eval_kind != "criterion" else None
-    answer = verdict.verdict(run, pairwise)
+    from application.bakeoffs.decision import decide, fetch_inputs
+
+    decision = decide(await fetch_inputs(client, args.run_id, getattr(args, "margin", None)))
     if args.json:
+<<<<<<< HEAD
         _json(
             {
                 "run": run.id,
@@ -310,6 +310,13 @@ async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO
     if answer.reading:
         out.write(f"the app's reading of the judge: {clip(answer.reading, 400)}\n")
     return answer.exit_code
+=======
+        _json(decision.to_json(), out)
+        return decision.verdict.exit_code
+    for line in decision.lines():
+        out.write(one_line(line.removeprefix("verdict: "), 1200) + "\n")
+    return decision.verdict.exit_code
+>>>>>>> decision
 
 
 async def _dispatch(

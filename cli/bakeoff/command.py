@@ -143,7 +143,10 @@ def _gate(
             wait = min(POLL_S, deadline - clock())
             err.write(f"run {clip(args.run_id, 60)} is {clip(verdict.status, 20)}; polling again in {wait:.0f} s\n")
             block(wait)
-    print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
+    if args.json:  # the queue's verdict as sent, and beside it the question each check asks
+        print_json({**verdict.to_json(), "asks": show.gate_questions(verdict)}, out)
+    else:
+        show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
         return EXIT_NOT_DONE
     if status == 200 and verdict.passed:
@@ -168,18 +171,16 @@ async def _dispatch(
             runs = await client.list_runs()
             print_json([r.to_json() for r in runs], out) if args.json else show.print_runs(runs, out)
         elif action == "show":
+            from application.bakeoffs.decision import decide, fetch_inputs
+            from cli.bakeoff.readings import print_decision
+
             run = await client.get_run(args.run_id)
-            print_json(run.to_json(), out) if args.json else show.print_run(run, out)
-            if not args.json and run.status == "CANCELLED":  # stopped early? its verdict says so
-                from application.bakeoffs.early_stop import run_readings, stopped_early_lines
-
-                for said in stopped_early_lines(run_readings(run, await client.samples(run.id), args.margin)):
-                    out.write(said + "\n")
-            if not args.json and run.status == "DONE":
-                from application.bakeoffs.readings import fetch_switch_readings
-                from cli.bakeoff.readings import print_readings
-
-                print_readings(await fetch_switch_readings(client, run, args.margin), out)
+            decision = decide(await fetch_inputs(client, run.id, args.margin, run=run))
+            if args.json:  # the queue's run as sent, and beside it the app's decision (the same as `verdict`)
+                print_json({**run.to_json(), "app_decision": decision.to_json()}, out)
+            else:
+                show.print_run(run, out)
+                print_decision(decision, out)
         elif action == "create":
             created = await run_create(client, args, params["body"], params["request"], params["stdin"], err)
             if created.settled:

@@ -143,6 +143,7 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "sample_cap": SAMPLE_CAP,
             "spend": spend,
             "notes": result.notes,
+            "lines": plan_lines(result),  # the same sentences as the text: each says its question and the cap
         }
         out.write(json.dumps(body, indent=2) + "\n")
     else:

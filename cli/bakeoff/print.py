@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 from api_client.errorbar.records import answer_from_sample
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
-from application.bakeoffs.gate import actual_word
+from application.bakeoffs.gate import gate_question
 from application.bakeoffs.new_run.hints import population_text
 from cli.output import cell, table
 from common.format import DASH, format_latency
@@ -271,6 +271,11 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
             out.write(f"only in {side}: {cell(', '.join(map(str, keys)), 200)}\n")
 
 
+def gate_questions(verdict: GateVerdict) -> list[dict[str, str | None]]:
+    """Each check's model and the question it asks (``--json``'s ``asks``; the text's note)."""
+    return [{"check": c.check, "model": c.model, "asks": gate_question(c.check, c.required)} for c in verdict.checks]
+
+
 def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     word = "PASS" if verdict.passed else "FAIL"
     closed = "" if verdict.status == "DONE" else " (fails closed until the run is DONE)"
@@ -285,7 +290,7 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
                 rate_text(c.required),
                 rate_text(c.actual),
                 "pass" if c.passed else "FAIL",
-                f"actual: {actual_word(c.check)}" + (f" · {cell(c.note, 200)}" if c.note else ""),
+                f"asks: {gate_question(c.check, c.required)}" + (f" · {cell(c.note, 200)}" if c.note else ""),
             ]
             for c in verdict.checks
         ]

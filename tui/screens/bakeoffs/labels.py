@@ -23,9 +23,9 @@ from textual.binding import Binding
 
 from api_client.errors import BlahError, OutcomeUnknownError
 from application.bakeoffs.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
-from application.bakeoffs.readings import SwitchReadings, switch_readings
+from application.bakeoffs.decision import Decision, DecisionInputs, decide
+from application.bakeoffs.readings import SwitchReadings
 from application.bakeoffs.samples import with_label
-from application.bakeoffs.verdict import verdict
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
@@ -67,6 +67,8 @@ class LabelActions:
     readings: SwitchReadings | None
     _label_lock: asyncio.Lock | None = None
     verdict_text: Text = Text("")
+    decision: Decision | None = None
+    """The run's one decision (verdict, figures, readings), the same as `bakeoff verdict`'s."""
     calibration_text: Text = Text("")
     readings_text: Text = Text("")
 
@@ -77,9 +79,13 @@ class LabelActions:
         host: Any = self
         run = self.run
         if run is None:
+            self.decision = None
             self.verdict_text = self.calibration_text = Text("")
         else:
-            self.verdict_text = verdict_block(verdict(run, self._pairwise))
+            gate = getattr(host, "gate", None)
+            self.decision = decide(DecisionInputs(run, self.samples, self._pairwise, gate=gate))
+            self.readings = self.decision.readings
+            self.verdict_text = verdict_block(self.decision.verdict)  # the gate's checks: in the gate panel
             if run.eval_kind == "criterion" or run.status != "DONE":
                 self.calibration_text = Text("")
             else:
@@ -189,10 +195,9 @@ class LabelActions:
         except Exception:
             pass
         self._pairwise = pairwise
-        # the prediction-powered win rate is the labels' too: read again from the samples (with
+        # the prediction-powered win rate is the labels' too: decided again from the samples (with
         # the label on its answer now) and the queue's new pairwise, not left as the run opened
         self.samples = with_label(self.samples, labelled)
-        self.readings = switch_readings(run, self.samples, pairwise)
         self.show_calibration()
 
     # ----------------------------------------------------------------- other views
