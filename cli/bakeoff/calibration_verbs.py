@@ -289,34 +289,11 @@ async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO
 
     decision = decide(await fetch_inputs(client, args.run_id, getattr(args, "margin", None)))
     if args.json:
-<<<<<<< HEAD
-        _json(
-            {
-                "run": run.id,
-                "answer": answer.answer,
-                "candidate": answer.candidate,
-                "why": answer.why,
-                "settle": answer.settle,
-                "reading": answer.reading,
-                "sentence": answer.sentence,
-                "exit_code": answer.exit_code,
-            },
-            out,
-        )
-        return answer.exit_code
-    out.write(clip(answer.sentence, 1200) + "\n")
-    if answer.settle:
-        out.write(f"what would settle it: {clip(answer.settle, 600)}\n")
-    if answer.reading:
-        out.write(f"the app's reading of the judge: {clip(answer.reading, 400)}\n")
-    return answer.exit_code
-=======
         _json(decision.to_json(), out)
         return decision.verdict.exit_code
     for line in decision.lines():
-        out.write(one_line(line.removeprefix("verdict: "), 1200) + "\n")
+        out.write(clip(line.removeprefix("verdict: "), 1200) + "\n")
     return decision.verdict.exit_code
->>>>>>> decision
 
 
 async def _dispatch(

@@ -16,20 +16,12 @@ def print_decision(decision: Decision, out: TextIO) -> None:
     """The decision's lines (the same in every view), then the readings."""
     out.write("\nthe app's decision (beside the queue's numbers, not instead of them):\n")
     for line in decision.lines():
-        out.write(f"{one_line(line, 1200)}\n")
+        out.write(f"{clip(line, 1200)}\n")
     if decision.readings is not None:
         print_readings(decision.readings, out)
 
 
 def print_readings(readings: SwitchReadings, out: TextIO) -> None:
-<<<<<<< HEAD
-    out.write("\nthe app's own reading (beside the queue's numbers, not instead of them):\n")
-    for arm in readings.arms:
-        out.write(f"  {clip(arm.arm, 80)}:\n")
-        sentences = arm.sentences()
-        for sentence in sentences or ["nothing to read: no judged pairs"]:
-            out.write(f"    {clip(sentence, 300)}\n")
-=======
     """The readings beside the decision, for the arms that have one (the judge's biases, the
     prediction-powered win rate), then how the paired figure was read."""
     arms = [(arm.arm, arm.sentences()) for arm in readings.arms]
@@ -37,8 +29,7 @@ def print_readings(readings: SwitchReadings, out: TextIO) -> None:
         out.write("\nthe app's own reading (beside the queue's numbers, not instead of them):\n")
         for name, said in arms:
             if said:
-                out.write(f"  {one_line(name, 80)}:\n")
-                out.writelines(f"    {one_line(sentence, 300)}\n" for sentence in said)
->>>>>>> decision
+                out.write(f"  {clip(name, 80)}:\n")
+                out.writelines(f"    {clip(sentence, 300)}\n" for sentence in said)
     for note in readings.notes:
         out.write(f"  note: {clip(note, 300)}\n")
