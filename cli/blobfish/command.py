@@ -35,9 +35,10 @@ from cli.connection import Connection
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from cli.global_options import add_json_option, parse_command, platform_command_parser
-from cli.output import cell, number, one_line, print_json, table
+from cli.output import cell, number, print_json, table
 from common.format import DASH
 from common.iso_time import parse_iso
+from common.safe_strings import clip
 
 PROG = "blah-tui blobfish"
 KEY_ENV = "BLOBFISH_API_KEY"
@@ -104,7 +105,7 @@ def _created(value: str | None) -> str:
         return DASH
     moment = parse_iso(value)
     if moment is None:
-        return one_line(value, 25)
+        return clip(value, 25)
     return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M}Z"
 
 
