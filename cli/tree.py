@@ -188,7 +188,8 @@ profiles:
 API key: --api-key, then the platform's variable ($EVALS_BLAH_API_KEY, $BLOBFISH_API_KEY,
 $ERRORBAR_API_KEY), then the key stored by `blah-tui login [--profile NAME]`.
 
-global options (--profile, --base-url, --api-key, ...) may come before the command or after it.
+global options (--profile, --base-url, --api-key, ..., --json) may come before the command or after it;
+--json only where the command's --help lists it (elsewhere it is refused, exit 2).
 shell completion: `blah-tui completion bash|zsh|fish` prints the script (docs/commands.md).
 
 """
