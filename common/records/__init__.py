@@ -23,7 +23,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from common.records.call import CALL_FIELDS, Call, ChatTurn, time_of
+from common.records.call import CALL_FIELDS, NO_TIME, Call, ChatTurn, order_key, time_of
 
 if TYPE_CHECKING:
     from common.records.answer import BakeoffAnswer, answer_call
@@ -73,6 +73,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "CALL_FIELDS",
+    "NO_TIME",
     "Assertion",
     "BakeoffAnswer",
     "Call",
@@ -83,6 +84,7 @@ __all__ = [
     "ToolCall",
     "TrainingSample",
     "answer_call",
+    "order_key",
     "step_call",
     "step_call_id",
     "step_number",

@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diagnosis.detectors_continuation import _item_patterns, _numbered
+from diagnosis.continuation.series import _item_patterns, numbered
 
 
 def _written_in(label: str, number: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
@@ -34,7 +34,7 @@ def test_one_pattern_per_label_finds_what_the_pattern_per_number_found(label: st
     following, item = _item_patterns(label)
     old_following, old_item = _written_in(label, number)
     for new, old in ((following, old_following), (item, old_item)):
-        got, want = _numbered(new, text, number), old.search(text)
+        got, want = numbered(new, text, number), old.search(text)
         assert (got is None) == (want is None)
         if got is not None and want is not None:
             assert got.span() == want.span()
@@ -42,6 +42,6 @@ def test_one_pattern_per_label_finds_what_the_pattern_per_number_found(label: st
 
 def test_a_numbered_item_is_found_with_leading_zeros_and_not_inside_a_longer_number() -> None:
     following, _ = _item_patterns("case")
-    assert _numbered(following, "see Case 010 and case 100", 10) is not None
-    assert _numbered(following, "see case 100", 10) is None
-    assert _numbered(following, "see case 1000", 100) is None
+    assert numbered(following, "see Case 010 and case 100", 10) is not None
+    assert numbered(following, "see case 100", 10) is None
+    assert numbered(following, "see case 1000", 100) is None
