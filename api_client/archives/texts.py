@@ -19,6 +19,7 @@ import sqlite3
 import struct
 import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import zstandard
@@ -66,6 +67,15 @@ def unpack(body: bytes) -> TextFields:
     return out[0], out[1], out[2], out[3]
 
 
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """Stored values compressed ahead of their transaction, and the dictionary they need."""
+
+    number: int
+    dictionary: zstandard.ZstdCompressionDict
+    values: list[bytes]
+
+
 class TextCodec:
     """Compresses and reads back the calls' text of one archive file (its dictionaries are
     read from ``conn`` when first needed). Safe to share between threads: each thread gets
@@ -76,6 +86,8 @@ class TextCodec:
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._last_used = 0
+        """The dictionary ``encode_many`` last compressed with (0: none yet): ``encode_ahead``'s."""
 
     # ------------------------------------------------------------------ reading
 
@@ -122,7 +134,32 @@ class TextCodec:
             number = self._train(bodies)
         compress = self._compressor(number).compress
         tag = bytes((number,))
+        with self._lock:
+            self._last_used = number
         return [tag + compress(b) for b in bodies]
+
+    def encode_ahead(self, rows: Iterable[Sequence[str | None]]) -> Ahead | None:
+        """As ``encode_many``, ahead of the write transaction and without the connection (a
+        thread compresses the next batch while another stores the last): with the dictionary
+        ``encode_many`` last used, when it used one. None when there is none at hand (the
+        batch is then compressed in its transaction, where a dictionary is trained or read).
+        The caller checks ``holds`` in the transaction before storing the values."""
+        with self._lock:
+            number = self._last_used
+        if not number:
+            return None
+        dictionary, compressor = self._compressor_pair(number)
+        if dictionary is None:
+            return None
+        compress = compressor.compress
+        tag = bytes((number,))
+        return Ahead(number, dictionary, [tag + compress(b) for b in map(pack, rows)])
+
+    def holds(self, ahead: Ahead) -> bool:
+        """The archive holds the dictionary ``ahead``'s values were compressed with (not one
+        rolled back, or trained again by another writer since). Caller holds a transaction."""
+        row = self._conn.execute("SELECT dict FROM text_dicts WHERE id = ?", (ahead.number,)).fetchone()
+        return row is not None and row[0] == ahead.dictionary.as_bytes()
 
     def _newest(self) -> int:
         row = self._conn.execute("SELECT max(id) FROM text_dicts").fetchone()
@@ -144,7 +181,13 @@ class TextCodec:
         return number
 
     def _compressor(self, number: int) -> zstandard.ZstdCompressor:
-        cache: dict[int, tuple[object, zstandard.ZstdCompressor]] | None = getattr(self._local, "c", None)
+        return self._compressor_pair(number)[1]
+
+    def _compressor_pair(self, number: int) -> tuple[zstandard.ZstdCompressionDict | None, zstandard.ZstdCompressor]:
+        """This thread's compressor for dictionary ``number`` (0: none), with that dictionary."""
+        cache: dict[int, tuple[zstandard.ZstdCompressionDict | None, zstandard.ZstdCompressor]] | None = getattr(
+            self._local, "c", None
+        )
         if cache is None:
             cache = self._local.c = {}
         wanted = self._dict(number) if number else None
@@ -155,4 +198,4 @@ class TextCodec:
             )
             extra: dict[str, Any] = {} if wanted is None else {"dict_data": wanted}
             found = cache[number] = (wanted, zstandard.ZstdCompressor(compression_params=params, **extra))
-        return found[1]
+        return found

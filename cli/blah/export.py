@@ -51,6 +51,7 @@ from rich.progress import (
 )
 
 from api_client.archives.archive import Archive, ArchiveError
+from api_client.archives.fill import ArchiveFill
 from api_client.blahdev.wire_logs import WireEntry
 from api_client.blahdev.wire_logs import page_lines as wire_lines
 from api_client.errors import BlahError, NotFoundError
@@ -117,15 +118,7 @@ async def export_logs(
     history = client.iter_logs_wire(  # read ahead unless `since` may stop it early
         model_id, source=source, errors_only=errors_only, page_size=page_size, read_ahead=since is None
     )
-    storing: asyncio.Future[int] | None = None
-
-    async def store(batch: list[WireEntry]) -> None:
-        nonlocal storing
-        if storing is not None:  # one batch in the thread at a time, in order
-            stats.archived += await storing
-        # (a WireEntry has the fields the archive stores: a NamedTuple made at run time, unseen by mypy)
-        storing = asyncio.ensure_future(asyncio.to_thread(archive.add, batch))  # type: ignore[union-attr, arg-type]
-
+    fill = None if archive is None else ArchiveFill(archive)
     try:
         async for page in history.pages():
             if since is not None:
@@ -140,10 +133,11 @@ async def export_logs(
                 newest = page[0].created_at
                 if stats.newest_ms is None or newest > stats.newest_ms:
                     stats.newest_ms = newest
-                if archive is not None:
+                if fill is not None:
                     pending.extend(page if floor is None else [e for e in page if e.created_at <= floor])
                     if len(pending) >= ARCHIVE_BATCH:
-                        await store(pending)
+                        # (a WireEntry has the fields the archive stores: a NamedTuple made at run time)
+                        await fill.add(pending)  # type: ignore[arg-type]
                         pending = []
                 if on_entry is not None:
                     on_entry(stats.written)
@@ -154,13 +148,12 @@ async def export_logs(
             on_written()
     finally:
         await history.aclose()
-        if storing is not None:
-            stats.archived += await storing
+        if fill is not None:
+            if stats.complete and pending:
+                await fill.add(pending)  # type: ignore[arg-type]  # (WireEntry rows: see above)
+            stats.archived = await fill.finish()
     if archive is not None:
-        if pending:
-            # (WireEntry rows: see store() above)
-            stats.archived += await asyncio.to_thread(archive.add, pending)  # type: ignore[arg-type]
-        await asyncio.to_thread(archive.index_pending, None, TEXT_INDEX_CHUNK)  # rows an interrupted export left
+        await asyncio.to_thread(archive.index_pending, None, TEXT_INDEX_CHUNK)  # the last rows, and any left before
     stats.may_have_missed = bool(getattr(history, "may_have_missed", False))
     stats.missed_reason = getattr(history, "missed_reason", None)
     return stats
