@@ -132,11 +132,9 @@ class TextCodec:
         number = self._newest()
         if number == 0 and len(bodies) >= TRAIN_MIN:
             number = self._train(bodies)
-        compress = self._compressor(number).compress
-        tag = bytes((number,))
         with self._lock:
             self._last_used = number
-        return [tag + compress(b) for b in bodies]
+        return _compressed(self._compressor(number), number, bodies)
 
     def encode_ahead(self, rows: Iterable[Sequence[str | None]]) -> Ahead | None:
         """As ``encode_many``, ahead of the write transaction and without the connection (a
@@ -151,9 +149,7 @@ class TextCodec:
         dictionary, compressor = self._compressor_pair(number)
         if dictionary is None:
             return None
-        compress = compressor.compress
-        tag = bytes((number,))
-        return Ahead(number, dictionary, [tag + compress(b) for b in map(pack, rows)])
+        return Ahead(number, dictionary, _compressed(compressor, number, list(map(pack, rows))))
 
     def holds(self, ahead: Ahead) -> bool:
         """The archive holds the dictionary ``ahead``'s values were compressed with (not one
@@ -199,3 +195,21 @@ class TextCodec:
             extra: dict[str, Any] = {} if wanted is None else {"dict_data": wanted}
             found = cache[number] = (wanted, zstandard.ZstdCompressor(compression_params=params, **extra))
         return found
+
+
+def _compressed(compressor: zstandard.ZstdCompressor, number: int, bodies: list[bytes]) -> list[bytes]:
+    """The stored values of these bodies: the dictionary's number, then the frame. A batch is
+    compressed in one call where the binding has one (the C backend): the GIL is released once
+    for the batch, not once a call, so the export's other threads are not kept waiting for it
+    thousands of times a batch; the frames are the same bytes as one ``compress`` each."""
+    tag = bytes((number,))
+    if len(bodies) > 1:
+        sources: list[bytes | bytearray | memoryview] = list(bodies)
+        try:
+            frames = compressor.multi_compress_to_buffer(sources)
+        except NotImplementedError:  # (the CFFI backend)
+            pass
+        else:
+            return [tag + frames[i].tobytes() for i in range(len(sources))]
+    compress = compressor.compress
+    return [tag + compress(b) for b in bodies]
