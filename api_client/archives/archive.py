@@ -206,9 +206,9 @@ class Archive(ArchiveBase):
         if not batch.entries:
             return 0
         outcome: InsertOutcome | None = None
-        backlog = self._backlog
         with self._transaction() as conn:
             self._sync_external()  # inside the write lock: sees every other writer
+            backlog = self._backlog
             known = existing_ids(conn, list(map(_id_of, batch.entries)))
             new = batch.without(known) if known else batch
             if new.entries:
