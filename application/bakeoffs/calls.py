@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from api_client.errorbar.records import answer_from_sample, baseline_answer
+from api_client.errorbar.records import baseline_answer
 from application.bakeoffs.samples import SampleRow
 from application.inspector.foreign import ForeignCall, OrderedIds
 from common.iso_time import iso_ms
-from common.records import answer_call
+from common.records import BakeoffAnswer, answer_call
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -39,7 +39,7 @@ _OUTCOME = {
 }
 
 
-def verdicts_line(answer: assumed.SampleAnswer) -> str:
+def verdicts_line(answer: BakeoffAnswer) -> str:
     orderings = answer.orderings
     if orderings is None:
         return "the platform does not send the two orderings' readings"
@@ -79,9 +79,9 @@ class SampleCalls:
         cap = run.max_output_tokens
         if is_baseline:
             this = baseline_answer(run, sample)
-            other, other_text = f"candidate {row.arm}", answer.answer
+            other, other_text = f"candidate {row.arm}", answer.text
         else:
-            this = replace(answer_from_sample(answer), model=row.arm)
+            this = replace(answer, model=row.arm)
             other, other_text = f"baseline {run.baseline_model or '—'}", sample.baseline_answer
         model, cut = this.model, this.truncated
         entry = answer_call(

@@ -52,10 +52,10 @@ from cli.bakeoff.plan import OFFLINE_ACTIONS, run_offline
 from cli.bakeoff.plan import add_parsers as add_offline_parsers
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import starting_from
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import print_json
-from cli.parsing import platform_command_parser, unit_rate
-from common.plain_text import one_line
+from cli.parsing import unit_rate
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     pass
@@ -81,10 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
         base_url_help="the queue's origin (the client adds /v1)",
         profile_help="an errorbar profile",
     )
-    sub.add_parser("list", parents=[connection], help="the 50 newest runs").add_argument("--json", action="store_true")
+    add_json_option(sub.add_parser("list", parents=[connection], help="the 50 newest runs"))
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")
-    one.add_argument("--json", action="store_true")
+    add_json_option(one)
     one.add_argument(
         "--margin", type=unit_rate, metavar="D", help="a noninferiority margin for the paired reading (0..1)"
     )
@@ -105,11 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     samples = sub.add_parser("samples", parents=[connection], help="a run's per-sample answers and outcomes")
     samples.add_argument("run_id", metavar="ID")
     samples.add_argument("--losses", action="store_true", help="only the losses (and fails)")
-    samples.add_argument("--json", action="store_true")
+    add_json_option(samples)
     compare = sub.add_parser("compare", parents=[connection], help="two finished runs: A before, B after")
     compare.add_argument("before", metavar="A")
     compare.add_argument("after", metavar="B")
-    compare.add_argument("--json", action="store_true")
+    add_json_option(compare)
     gate = sub.add_parser("gate", parents=[connection], help="a CI gate on a finished run (exit 0 pass)")
     gate.add_argument("run_id", metavar="ID")
     for name in GATE_THRESHOLDS:
@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--ties", choices=("half", "decided"), help="a tie is half a win (default) or left out")
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
-    gate.add_argument("--json", action="store_true")
+    add_json_option(gate)
     bakeoff_calibration.add_parsers(sub, connection)
     add_offline_parsers(sub)
     bakeoff_screen.add_parser(sub, connection)
@@ -141,11 +141,12 @@ def _gate(
             if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
                 break
             wait = min(POLL_S, deadline - clock())
-            err.write(
-                f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n"
-            )
+            err.write(f"run {clip(args.run_id, 60)} is {clip(verdict.status, 20)}; polling again in {wait:.0f} s\n")
             block(wait)
-    print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
+    if args.json:  # the queue's verdict as sent, and beside it the question each check asks
+        print_json({**verdict.to_json(), "asks": show.gate_questions(verdict)}, out)
+    else:
+        show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
         return EXIT_NOT_DONE
     if status == 200 and verdict.passed:
@@ -170,22 +171,20 @@ async def _dispatch(
             runs = await client.list_runs()
             print_json([r.to_json() for r in runs], out) if args.json else show.print_runs(runs, out)
         elif action == "show":
+            from application.bakeoffs.decision import decide, fetch_inputs
+            from cli.bakeoff.readings import print_decision
+
             run = await client.get_run(args.run_id)
-            print_json(run.to_json(), out) if args.json else show.print_run(run, out)
-            if not args.json and run.status == "CANCELLED":  # stopped early? its verdict says so
-                from application.bakeoffs.early_stop import run_readings, stopped_early_lines
-
-                for said in stopped_early_lines(run_readings(run, await client.samples(run.id), args.margin)):
-                    out.write(said + "\n")
-            if not args.json and run.status == "DONE":
-                from application.bakeoffs.readings import fetch_switch_readings
-                from cli.bakeoff.readings import print_readings
-
-                print_readings(await fetch_switch_readings(client, run, args.margin), out)
+            decision = decide(await fetch_inputs(client, run.id, args.margin, run=run))
+            if args.json:  # the queue's run as sent, and beside it the app's decision (the same as `verdict`)
+                print_json({**run.to_json(), "app_decision": decision.to_json()}, out)
+            else:
+                show.print_run(run, out)
+                print_decision(decision, out)
         elif action == "create":
             created = await run_create(client, args, params["body"], params["request"], params["stdin"], err)
             if created.settled:
-                err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
+                err.write(f"the answer was lost; the run list shows it was queued: {clip(created.run.id, 60)}\n")
             print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
         elif action == "watch" and args.stop_when_decided:
             from cli.bakeoff.stop import watch_and_stop
@@ -194,7 +193,7 @@ async def _dispatch(
                 await client.get_run(args.run_id)
             except NotFoundError as error:
                 raise CommandError(
-                    f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
+                    f"no run {clip(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
                 ) from None
             return await watch_and_stop(
                 client,
@@ -217,7 +216,7 @@ async def _dispatch(
         elif action == "cancel":
             await client.cancel_run(args.run_id)
             run = await client.get_run(args.run_id)  # a slice in flight can still land it DONE
-            out.write(f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}\n")
+            out.write(f"{clip(run.id, 60)} is {clip(run.status or '?', 12)}\n")
         elif action == "samples":
             samples = await client.samples(args.run_id)
             if args.json:
@@ -252,7 +251,7 @@ def bakeoff_main(
     tests pass fakes."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
-    args = build_parser().parse_args(list(argv), namespace=starting_from(given))
+    args = parse_command(build_parser(), argv, given)
     if args.action in bakeoff_calibration.ACTIONS:
         return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
     if args.action in OFFLINE_ACTIONS:
@@ -280,7 +279,7 @@ def bakeoff_main(
         if args.action == "screen":
             confirm(bakeoff_screen.question(params["body"]), args.yes, stdin, err)
         elif args.action == "cancel":
-            confirm(f"cancel {one_line(args.run_id, 60)}?", args.yes, stdin, err)
+            confirm(f"cancel {clip(args.run_id, 60)}?", args.yes, stdin, err)
         if args.action == "gate":
             return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
         import asyncio

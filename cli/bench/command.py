@@ -47,12 +47,11 @@ from cli.bench.print import print_board, print_runs, print_single, print_suite
 from cli.blobfish.command import BASE_URL_ENV, DEFAULT_BASE_URL, resolve_connection
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import starting_from
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import cell as _cell
 from cli.output import number as _number
 from cli.output import print_json
-from cli.parsing import platform_command_parser
-from common.plain_text import one_line
+from common.safe_strings import clip, one_line
 
 PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = (
@@ -96,24 +95,24 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--provider-key-env", metavar="VAR", help="the environment variable holding the provider key")
     source.add_argument("--provider-key-stdin", action="store_true", help="read the provider key from standard input")
     run.add_argument("--watch", action="store_true", help="poll the suite to its end, print the final record")
-    run.add_argument("--json", action="store_true", help="the record as JSON")
+    add_json_option(run, "the record as JSON")
     run.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     runs = sub.add_parser("runs", parents=[connection], help="your single runs and suite runs, newest first")
     runs.add_argument("slug", metavar="SLUG")
-    runs.add_argument("--json", action="store_true")
+    add_json_option(runs)
 
     submit = sub.add_parser("submit", parents=[connection], help="publish a completed suite run on the board")
     submit.add_argument("slug", metavar="SLUG")
     submit.add_argument("run_id", metavar="RUN_ID")
     submit.add_argument("--display-name", metavar="NAME", help="at most 80 characters")
     submit.add_argument("--notes", metavar="TEXT", help="at most 500 characters")
-    submit.add_argument("--json", action="store_true")
+    add_json_option(submit)
     submit.add_argument("--yes", action="store_true")
 
     board = sub.add_parser("board", parents=[connection], help="the community board, best mean score first")
     board.add_argument("slug", metavar="SLUG")
-    board.add_argument("--json", action="store_true")
+    add_json_option(board)
 
     delete = sub.add_parser("delete", parents=[connection], help="delete your row from the board")
     delete.add_argument("slug", metavar="SLUG")
@@ -130,9 +129,7 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
     if args.provider_key_env:
         value = env.get(args.provider_key_env, "").strip()
         if not value:
-            raise CommandError(
-                f"${one_line(args.provider_key_env, 80)} is not set or empty; nothing was sent", EXIT_USAGE
-            )
+            raise CommandError(f"${clip(args.provider_key_env, 80)} is not set or empty; nothing was sent", EXIT_USAGE)
     elif args.provider_key_stdin:
         value = (getpass.getpass("provider key: ") if stdin.isatty() else stdin.readline()).strip()
         if not value:
@@ -152,7 +149,7 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
 def _progress_line(err: TextIO) -> Callable[[WatchEvent], None]:
     def show(event: WatchEvent) -> None:
         if event.error is not None:
-            err.write(f"poll failed ({one_line(event.error.message, 120)}); trying again in {event.wait:.0f} s\n")
+            err.write(f"poll failed ({clip(event.error.message, 120)}); trying again in {event.wait:.0f} s\n")
             return
         record = event.record
         assert record is not None
@@ -292,7 +289,7 @@ async def _dispatch(
             else:
                 out.write(f"submitted {_cell(row.run_id, 40)} as community run {_cell(row.community_run_id, 40)}\n")
                 if row.badge:
-                    out.write(f"{one_line(row.badge)}\n")
+                    out.write(f"{one_line(row.badge, None)}\n")
         else:
             await client.delete(args.slug, args.community_run_id)
             out.write(
@@ -316,7 +313,7 @@ def bench_main(
     (tests pass a fake pair; the default is real time)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
-    args = build_parser().parse_args(list(argv), namespace=starting_from(given))
+    args = parse_command(build_parser(), argv, given)
     try:
         connection = resolve_connection(getattr(args, "base_url", None), getattr(args, "profile", None))
     except ProfileError as error:
@@ -328,13 +325,11 @@ def bench_main(
         key = provider_key(args, env, stdin) if args.bench_command == "run" else None
         if args.bench_command == "run":
             what = f"a {args.suite} suite" if args.suite else "the sandbox task"
-            confirm(f"run {what} of {one_line(args.slug, 60)} with {one_line(args.model, 60)}?", args.yes, stdin, err)
+            confirm(f"run {what} of {clip(args.slug, 60)} with {clip(args.model, 60)}?", args.yes, stdin, err)
         elif args.bench_command == "submit":
-            confirm(
-                f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args.yes, stdin, err
-            )
+            confirm(f"publish {clip(args.run_id, 60)} on the {clip(args.slug, 60)} board?", args.yes, stdin, err)
         elif args.bench_command == "delete":
-            confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args.yes, stdin, err)
+            confirm(f"delete {clip(args.community_run_id, 60)} from the board?", args.yes, stdin, err)
         pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
     except CommandError as error:

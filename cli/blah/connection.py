@@ -30,7 +30,7 @@ from cli.exit_codes import ExitCode
 from cli.output import end_quietly_on_closed_pipe
 from cli.parsing import OneLineParser
 from common.format import DASH, format_utc
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from application.session.profiles.resolve import ResolvedProfile
@@ -53,25 +53,43 @@ VerbError = CommandError
 
 @dataclass(frozen=True)
 class GlobalOptions:
-    """``--base-url``, ``--api-key`` and ``--profile`` given before the verb."""
+    """``--base-url``, ``--api-key``, ``--profile`` and ``--json`` given before the verb."""
 
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     profile: str | None = None
+    json: bool = False
 
     @classmethod
     def of(cls, given: argparse.Namespace) -> GlobalOptions:
         """The ones typed before the verb (:func:`cli.global_options.split`)."""
-        return cls(getattr(given, "base_url", None), getattr(given, "api_key", None), getattr(given, "profile", None))
+        return cls(
+            getattr(given, "base_url", None),
+            getattr(given, "api_key", None),
+            getattr(given, "profile", None),
+            getattr(given, "json", False),
+        )
+
+    def before(self) -> argparse.Namespace:
+        """As the namespace the verb's parser starts from (:func:`cli.global_options.parse_command`)."""
+        given = {"base_url": self.base_url, "api_key": self.api_key, "profile": self.profile, "json": self.json or None}
+        return argparse.Namespace(**{dest: value for dest, value in given.items() if value is not None})
 
 
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
-    """The global options, accepted after the verb too (SUPPRESS: unset does not undo a global)."""
-    parser.add_argument("--base-url", default=argparse.SUPPRESS, help="the platform's origin")
-    parser.add_argument(
-        "--api-key", default=argparse.SUPPRESS, help="API key (default $EVALS_BLAH_API_KEY, then the stored key)"
+    """The global options, accepted after the verb too (their one declaration,
+    :func:`cli.global_options.add_global_options`: unset does not undo a global)."""
+    from cli.global_options import add_global_options
+
+    add_global_options(
+        parser,
+        ("--base-url", "--api-key", "--profile"),
+        helps={
+            "--base-url": "the platform's origin",
+            "--api-key": "API key (default $EVALS_BLAH_API_KEY, then the stored key)",
+            "--profile": "a blah.dev profile",
+        },
     )
-    parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a blah.dev profile")
 
 
 def connection_parent() -> OneLineParser:
@@ -101,7 +119,7 @@ def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> C
     except ProfileError as error:
         raise VerbError(str(error), EXIT_USAGE) from None
     if profile.key_problem:
-        err.write(f"blah-tui: {one_line(profile.key_problem, 300)}; going on without a key\n")
+        err.write(f"blah-tui: {clip(profile.key_problem, 300)}; going on without a key\n")
     return Connection(profile.origin, profile.api_key, profile.key_source, profile.label)
 
 
@@ -121,7 +139,7 @@ def when(value: int | str | None) -> str:
     if value is None:
         return DASH
     if isinstance(value, str):
-        return one_line(value, 40) or DASH
+        return clip(value, 40) or DASH
     return format_utc(value)
 
 
@@ -131,7 +149,7 @@ def run_verb(prog: str, body: Callable[[], int], err: TextIO) -> int:
     try:
         return body()
     except VerbError as error:
-        err.write(f"{prog}: {one_line(str(error), 600)}\n")
+        err.write(f"{prog}: {clip(str(error), 600)}\n")
         return error.code
     except BrokenPipeError:
         return end_quietly_on_closed_pipe()

@@ -50,10 +50,11 @@ from cli.blah.connection import (
     run_verb,
     when,
 )
+from cli.global_options import add_json_option, parse_command
 from cli.output import cell, number, print_json, table
 from cli.parsing import OneLineParser
 from common.format import DASH
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 
 def build_parser(verb: str) -> argparse.ArgumentParser:
@@ -80,7 +81,7 @@ def build_parser(verb: str) -> argparse.ArgumentParser:
             description="A model's recent health checks: uptime, outage windows, the checks newest first.",
         )
         parser.add_argument("model", metavar="MODEL")
-    parser.add_argument("--json", action="store_true", help="JSON instead of a table")
+    add_json_option(parser, "JSON instead of a table")
     parser.epilog = EXIT_CODES_HELP
     return parser
 
@@ -123,10 +124,10 @@ def print_board(board: Board, out: TextIO, err: TextIO) -> None:
         numeric=(0, 6),
     )
     if reading is not None:
-        names = {r.entry.model_id: one_line(r.entry.model_name or r.entry.model_id, 40) for r in board.rows}
+        names = {r.entry.model_id: clip(r.entry.model_name or r.entry.model_id, 40) for r in board.rows}
         out.write(f"\n{tier_sentence(reading, names)}\n{mde_sentence(reading)}\n{method_sentence(reading)}\n")
     if board.runs_problem is not None:
-        err.write(f"couldn't load the runs, so no change is shown: {one_line(board.runs_problem.message, 200)}\n")
+        err.write(f"couldn't load the runs, so no change is shown: {clip(board.runs_problem.message, 200)}\n")
 
 
 def comparison_json(comparison: Comparison, own: str) -> dict[str, object]:
@@ -302,7 +303,7 @@ def standings_main(
 ) -> int:
     """Run `blah-tui leaderboard|compare|health`; the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
-    args = build_parser(verb).parse_args(list(argv))
+    args = parse_command(build_parser(verb), argv, (globals_ or GlobalOptions()).before())
     prog = f"blah-tui {verb}"
 
     def body() -> int:

@@ -28,9 +28,10 @@ from application.evaluations.dataset_export import (
 )
 from cli.errors import CommandError
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option
 from cli.output import cell, print_json
 from common.gc_tuning import few_cycle_collections
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 __all__ = ["add_export_arguments", "add_publish_arguments", "export_command", "publish_command"]
 
@@ -44,7 +45,7 @@ def add_export_arguments(export: argparse.ArgumentParser) -> None:
     export.add_argument("evaluation_ids", metavar="ID", nargs="*", help="1-50 evaluations, written in this order")
     export.add_argument("--all", action="store_true", help="every evaluation, newest first")
     export.add_argument("-o", "--output", metavar="FILE.jsonl", required=True, help="the file to write")
-    export.add_argument("--json", action="store_true", help="the receipt as JSON")
+    add_json_option(export, "the receipt as JSON")
 
 
 def add_publish_arguments(publish: argparse.ArgumentParser) -> None:
@@ -55,7 +56,7 @@ def add_publish_arguments(publish: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="publish this evaluation's job, the envelope built from its evidence (no file)",
     )
-    publish.add_argument("--json", action="store_true", help="the receipt as JSON")
+    add_json_option(publish, "the receipt as JSON")
 
 
 def export_problem(args: argparse.Namespace) -> str | None:
@@ -70,7 +71,7 @@ def export_problem(args: argparse.Namespace) -> str | None:
 async def export_command(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
     dest = Path(args.output)
     if dest.is_dir():
-        raise CommandError(f"{one_line(str(dest), 200)} is a directory; name a file", ExitCode.USAGE)
+        raise CommandError(f"{clip(str(dest), 200)} is a directory; name a file", ExitCode.USAGE)
     if args.all:
         with few_cycle_collections(_YOUNG_COLLECTION_DOCUMENTS) as after_document:
             result = await client.export_all_jsonl(dest, progress=lambda _written, _total: after_document())
@@ -89,7 +90,7 @@ async def export_command(client: BlobfishClient, args: argparse.Namespace, out: 
         return
     out.write(
         f"wrote {receipt.record_count:,} traces ({receipt.byte_count:,} bytes) of {result.evaluations:,} "
-        f"evaluation{'s' if result.evaluations != 1 else ''} to {one_line(str(dest), 200)}\n"
+        f"evaluation{'s' if result.evaluations != 1 else ''} to {clip(str(dest), 200)}\n"
     )
     out.write(f"receipt: {receipt.sentence()}\n")
 
@@ -111,7 +112,7 @@ async def publish_command(client: BlobfishClient, args: argparse.Namespace, out:
             body = Path(args.envelope).read_bytes()
         except OSError as exc:
             raise CommandError(
-                f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE
+                f"cannot read {clip(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE
             ) from None
         publication = prepare(body)  # refused here, nothing sent, when it breaks a publish rule
     receipt = await client.publish(publication)
