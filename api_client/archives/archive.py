@@ -74,7 +74,6 @@ def _order_of(entry: Call) -> tuple[int, str]:
     return order_key(entry.created_at, entry.id)
 
 
-
 def _first_of_each(entries: Iterable[Call]) -> list[Call]:
     """The entries, the first of each id only (a C-level check first: rarely any twice)."""
     batch = list(entries)
