@@ -41,7 +41,12 @@ async def test_a_run_with_no_results_yet_then_landing_keeps_the_mean_column_in_v
             )
             watch = app.screen
             assert isinstance(watch, RunWatchScreen) and watch.run_id == run_id
-            assert "the platform returned no results for this run yet" in screen_text(app)
+            # the poll's answer is drawn on the next frame: wait for it there, not on the counter
+            await wait_for(
+                pilot,
+                lambda: "the platform returned no results for this run yet" in screen_text(app),
+                what="the no-results line drawn",
+            )
             evals = watch.query_one("#watch-evals", KeyTable)
             assert _fits(evals)
 
@@ -49,9 +54,12 @@ async def test_a_run_with_no_results_yet_then_landing_keeps_the_mean_column_in_v
             await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), what="the confirmation")
             await pilot.press("y")
             await wait_for(pilot, lambda: watch.poll_state == "finished", timeout=30, what="the run to land")
-            await pilot.pause()
+            await wait_for(
+                pilot,
+                lambda: "no results for this run yet" not in screen_text(app) and evals.row_count > 0,
+                what="the results drawn",
+            )
             text = screen_text(app)
-            assert "no results for this run yet" not in text and evals.row_count > 0
             assert _fits(evals)
             # The header reads in full, the results pane's header after it; each eval shows its mean.
             assert re.search(r"Eval +Results +Models +Errors +Mean +Status +UTC +Eval", text), text
