@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from common.format import plural
+
 from . import kinds
 from .health import OutageWindow
 from .markdown import code_span, plain, plain_cell, table_cell
 from .suggest import to_markdown
 from .templates import template_name
-from .text import fmt_ms, fmt_rate, plural, user_text
+from .text import fmt_ms, fmt_rate, user_text
 
 if TYPE_CHECKING:
     from .report import Report

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from api_client.errors import BadRequestError, OutcomeUnknownError
 from application.bakeoffs.figures import interval_text, rate_text
 from application.bakeoffs.judge_quality import informedness, judge_reading
+from common.format import plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -94,7 +95,7 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
         lines.append("metrics: not sent")
     else:
         lines.append(
-            f"{metrics.n if metrics.n is not None else '—'} labels · TPR {rate_text(metrics.tpr)} "
+            f"{plural(metrics.n, 'label') if metrics.n is not None else '— labels'} · TPR {rate_text(metrics.tpr)} "
             f"{interval_text(metrics.tpr_ci)} · TNR {rate_text(metrics.tnr)} {interval_text(metrics.tnr_ci)} · "
             f"kappa {rate_text(metrics.kappa)}"
         )
@@ -102,8 +103,8 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
         if reading:
             lines.append(f"the app's reading: {reading}")
     lines.append(
-        f"{len(report.disagreements)} disagreement{'s' if len(report.disagreements) != 1 else ''}"
-        + (f" ({report.agreements} agreements)" if report.agreements is not None else "")
+        plural(len(report.disagreements), "disagreement")
+        + (f" ({plural(report.agreements, 'agreement')})" if report.agreements is not None else "")
     )
     for item in report.disagreements:
         lines.append(
@@ -116,7 +117,7 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
 
 
 def align_confirmation(criterion: assumed.Criterion) -> str:
-    labels = f"{criterion.alignment_n} labels" if criterion.alignment_n else "every in-scope label"
+    labels = plural(criterion.alignment_n, "label") if criterion.alignment_n else "every in-scope label"
     return (
         f"align {criterion.name or criterion.id}? It re-judges {labels} with "
         f"{criterion.judge_model or 'its judge'}: one metered judge call per label (it spends money), sent once"

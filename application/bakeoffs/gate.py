@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from application.bakeoffs.figures import rate_text
+from application.bakeoffs.words import model_text
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -77,7 +78,7 @@ def gate_lines(verdict: GateVerdict) -> list[GateLine]:
     return [
         GateLine(
             c.check or "—",
-            c.model or "—",
+            model_text(c.model),
             rate_text(c.required),
             rate_text(c.actual) if c.actual is not None else "— (none)",
             c.passed,

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from common.format import plural
 from diagnosis.loop import find_loop
-from diagnosis.text import is_blank_reply, plural
+from diagnosis.text import is_blank_reply
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed

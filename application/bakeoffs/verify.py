@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from common.format import plural
 from diagnosis.stats import rogan_gladen, wilson_interval
 
 Status = Literal["matches", "differs", "cannot"]
@@ -73,7 +74,8 @@ class VerifyReport:
 
     def summary(self) -> str:
         return (
-            f"run {self.run_id}: {self.matches} figures match, {self.differs} differ, "
+            f"run {self.run_id}: {plural(self.matches, 'figure')} {'matches' if self.matches == 1 else 'match'}, "
+            f"{self.differs} {'differs' if self.differs == 1 else 'differ'}, "
             f"{self.cannot} cannot be recomputed from this bundle"
         )
 

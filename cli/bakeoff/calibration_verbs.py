@@ -23,7 +23,7 @@ from application.bakeoffs.figures import interval_text, rate_text
 from cli.bakeoff.connection import ConnectionError_, resolve
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from common.format import DASH
+from common.format import DASH, plural
 from common.plain_text import inert_json, one_line
 
 if TYPE_CHECKING:
@@ -70,7 +70,8 @@ def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
         (
             f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
             f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
-            f"{row.labels if row.labels is not None else DASH} labels · drift {one_line(row.drift, 80)}"
+            f"{plural(row.labels, 'label') if row.labels is not None else DASH + ' labels'} · "
+            f"drift {one_line(row.drift, 80)}"
         ),
     ]
     if row.reading:
@@ -91,7 +92,7 @@ async def _labels(client: ErrorbarClient, args: argparse.Namespace, out: TextIO)
     if args.json:
         _json({"labels": [lab.to_json() for lab in labels], "pairwise": pairwise.to_json()}, out)
         return EXIT_OK
-    out.write(f"{len(labels)} pair label{'s' if len(labels) != 1 else ''} on {one_line(run.id, 40)}\n")
+    out.write(f"{plural(len(labels), 'pair label')} on {one_line(run.id, 40)}\n")
     for lab in sorted(labels, key=lambda x: (x.sample_index, x.candidate)):
         critique = f" · {one_line(lab.critique, 120)}" if lab.critique else ""
         out.write(

@@ -55,6 +55,7 @@ from cli.exit_codes import ExitCode
 from cli.global_options import starting_from
 from cli.output import print_json
 from cli.parsing import platform_command_parser, unit_rate
+from common.format import plural
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
@@ -154,7 +155,7 @@ def _gate(
         return EXIT_FAILED
     err.write(
         f"{PROG}: the gate answered HTTP {status} with pass={verdict.passed} and "
-        f"{len(verdict.checks)} checks: not a verdict this command can act on\n"
+        f"{plural(len(verdict.checks), 'check')}: not a verdict this command can act on\n"
     )
     return EXIT_UNREACHABLE
 

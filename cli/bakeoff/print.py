@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
-from application.bakeoffs.gate import actual_word
+from application.bakeoffs.gate import CHECK_WORDS, actual_word
 from application.bakeoffs.new_run.hints import population_text
+from application.bakeoffs.words import baseline_text, ended_text, kind_text, model_text
 from cli.output import cell, one_line, table
 from common.format import DASH, format_latency
 
@@ -40,10 +41,10 @@ def print_runs(runs: Sequence[assumed.Run], out: TextIO) -> None:
         [
             cell(r.id, 24),
             cell(r.name, 32),
-            cell(r.eval_kind, 10),
+            cell(kind_text(r), 10),
             cell(r.status, 9),
             progress(r),
-            cell(r.baseline_model, 28),
+            cell(baseline_text(r.baseline_model), 28),
             cell(", ".join(r.candidate_models), 48),
             cell(r.created_at, 20),
         ]
@@ -56,10 +57,10 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
     facts = [
         ("run", cell(run.id, 60)),
         ("name", cell(run.name, 80)),
-        ("kind", cell(run.eval_kind)),
+        ("kind", cell(kind_text(run))),
         ("status", cell(run.status)),
         ("progress", progress(run)),
-        ("baseline", cell(run.baseline_model, 60)),
+        ("baseline", cell(baseline_text(run.baseline_model, long=True), 60)),
         ("candidates", cell(", ".join(run.candidate_models), 200)),
         ("judge", cell(run.judge_model, 60)),
         ("samples", count(run.sample_count)),
@@ -67,6 +68,8 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         ("output cap", count(run.max_output_tokens)),
         ("created", cell(run.created_at, 30)),
     ]
+    if run.terminal:
+        facts.append(("ended", f"{ended_text(run)} (the queue sends no end time)"))
     if run.error:
         facts.append(("error", cell(run.error, 300)))
     snapshot = run.criterion_snapshot or {}
@@ -127,7 +130,7 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
     if results.per_model:
         rows = [
             [
-                cell(m.model, 32),
+                cell(model_text(m.model), 32),
                 count(m.judged_pass),
                 count(m.judged_fail),
                 count(m.unparsed),
@@ -186,7 +189,7 @@ def print_assertions(run: assumed.Run, out: TextIO) -> None:
         ("model", "all passed", "rate", *names),
         [
             [
-                cell(r.model, 32),
+                cell(model_text(r.model), 32),
                 f"{count(r.passed_all)}/{count(r.answers)}",
                 rate_text(r.pass_rate),
                 *[f"{count(passed)}/{count(r.answers)}" for _, passed in r.per_assertion],
@@ -210,7 +213,7 @@ def print_samples(
                 continue
             row = [
                 count(None if sample.index is None else sample.index + 1),
-                cell(answer.model, 28),
+                cell(model_text(answer.model), 28),
                 cell(answer.outcome, 8),
                 "cut" if answer.truncated else ("" if answer.truncated is False else DASH),
             ]
@@ -278,8 +281,8 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     if verdict.checks:
         rows = [
             [
-                cell(c.check, 20),
-                cell(c.model, 32),
+                cell(CHECK_WORDS.get(c.check or "", c.check), 20),
+                cell(model_text(c.model), 32),
                 rate_text(c.required),
                 rate_text(c.actual),
                 "pass" if c.passed else "FAIL",

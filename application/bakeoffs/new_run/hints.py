@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.judge_quality import judge_reading
 from application.bakeoffs.new_run.request import STORED, SampleFilters
+from application.bakeoffs.words import judged_text
+from common.format import plural
 from common.plain_text import one_line
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ def criterion_line(criterion: assumed.Criterion) -> str:
 
 def population_text(run: assumed.Run) -> str:
     """Where a run's prompts came from (its ``sample_filters`` echo) and how they were judged
-    (``rubric_type``), in words."""
+    (``rubric_type``, or a criterion's frozen judge), in words."""
     filters = run.sample_filters or {}
     if filters.get("screening"):
         where = "a screening sample of logged traffic"
@@ -74,7 +76,9 @@ def population_text(run: assumed.Run) -> str:
         None,
     )
     if replay:
-        where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"
-    kind = run.rubric_type or "direct"
-    judged = {"adherence": "adherence (closeness to the stored reference)", "direct": "direct (the rubric)"}
-    return f"prompts from {where}; judged by {judged.get(kind, kind)}"
+        runs, steps = replay.get("runs"), replay.get("steps")
+        where += (
+            f" ({plural(runs, 'agent run') if isinstance(runs, int) else '? agent runs'}, "
+            f"{plural(steps, 'step') if isinstance(steps, int) else '? steps'} replayed)"
+        )
+    return f"prompts from {where}; {judged_text(run)}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -85,7 +86,9 @@ def test_gate_exits_1_and_prints_each_check_when_one_fails(queue: ErrorbarServer
     assert results is not None
     header = out.splitlines()[1]
     assert header.split()[:5] == ["check", "model", "required", "actual", "result"]
-    checks = {line.split()[1]: line.split()[2:5] for line in out.splitlines()[2:]}
+    cells = [re.split(r"\s{2,}", line) for line in out.splitlines()[2:]]
+    assert {c[0] for c in cells} == {"win rate"}  # the check in words, not the wire's win_rate
+    checks = {c[1]: c[2:5] for c in cells}
     assert checks == {
         row["arm"]: ["0.450", f"{row['ci95'][0]:.3f}", "pass" if row["ci95"][0] >= 0.45 else "FAIL"]
         for row in results["per_candidate"]

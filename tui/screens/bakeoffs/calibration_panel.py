@@ -24,7 +24,7 @@ from textual.widgets import Button, Input, Static
 from application.bakeoffs.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
 from application.bakeoffs.figures import interval_text, rate_text
 from application.bakeoffs.verdict import DONT, SWITCH, Verdict
-from common.format import DASH
+from common.format import DASH, plural
 from common.safe_strings import one_line
 from tui import bindings
 from widgets.dialog import DialogScreen
@@ -72,13 +72,15 @@ def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None
     if recount is not None and panel.labelled:
         if recount.matches(panel):
             text.append(
-                f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                f"\n  recounted from the samples: {plural(recount.n, 'pair')}, "
+                f"agreement {rate_text(recount.agreement)}, "
                 f"kappa {rate_text(recount.kappa)}: same as the queue's",
                 style="dim",
             )
         else:
             text.append(
-                f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                f"\n  recounted from the samples: {plural(recount.n, 'pair')}, "
+                f"agreement {rate_text(recount.agreement)}, "
                 f"kappa {rate_text(recount.kappa)}: NOT what the queue says",
                 style="bold red",
             )

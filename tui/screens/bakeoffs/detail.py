@@ -29,6 +29,7 @@ from application.bakeoffs.results import (
     win_verdict,
 )
 from application.bakeoffs.samples import SampleRow, cap_sentence
+from application.bakeoffs.words import baseline_text, micros_usd_text, model_text
 from common.format import DASH, format_latency
 from common.safe_strings import one_line
 
@@ -96,7 +97,7 @@ def _count(value: int | None) -> str:
 
 
 def _money(micros: int | None) -> str:
-    return DASH if micros is None else f"${micros / 1_000_000:,.4f}"
+    return micros_usd_text(micros)
 
 
 def candidate_block(row: CandidateRow, cap_line: str | None) -> Text:
@@ -147,7 +148,7 @@ def criterion_block(rows: Sequence[CriterionRow], judge: JudgeFigures | None) ->
         )
     for row in rows:
         text.append("\n")
-        text.append(one_line(row.model, 40), style="bold")
+        text.append(one_line(model_text(row.model), 40), style="bold")
         text.append(
             f"  pass {_count(row.judged_pass)} · fail {_count(row.judged_fail)} · unparsed "
             f"{_count(row.unparsed)} · truncated {_count(row.truncated)}\n  "
@@ -211,7 +212,8 @@ def assertions_block(rows: Sequence[AssertionRow], configured: int, sent: bool =
     for row in rows:
         rate = DASH if row.pass_rate is None else f"{row.pass_rate * 100:.0f}%"
         text.append(
-            f"\n  {one_line(row.model, 32)}: all passed {_count(row.passed_all)}/{_count(row.answers)} ({rate})"
+            f"\n  {one_line(model_text(row.model), 32)}: "
+            f"all passed {_count(row.passed_all)}/{_count(row.answers)} ({rate})"
         )
         parts = [f"{one_line(name, 48)} {_count(passed)}/{_count(row.answers)}" for name, passed in row.per_assertion]
         if parts:
@@ -276,7 +278,7 @@ class BakeoffDetail(Static):
         if run.error:
             text.append(f" · {one_line(run.error, 200)}", style="red")
         text.append(
-            f"\nbaseline {one_line(run.baseline_model or DASH, 40)} · judge "
+            f"\nbaseline {one_line(baseline_text(run.baseline_model), 40)} · judge "
             f"{one_line(run.judge_model or DASH, 40)} · "
             f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
             f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens"
