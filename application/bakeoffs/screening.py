@@ -139,26 +139,25 @@ def token_shape_text(shape: assumed.TokenShape | None) -> str:
 
 
 _PRICE = {"cheaper": "cheaper", "not_cheaper": "not cheaper"}
-_QUALITY = {
-    "similar": "answers match",
-    "different": "answers differ",
-    "uncertain": "too few readings to tell",
-}
+"""The queue's price placements in words. Its quality placements (``similar``, ``different``,
+``uncertain``: how the answers' match rate sits against its bar) are words already and shown
+as sent."""
 
 
 def placement_text(status: str | None, quality: str | None, savings_pct: float | None) -> str:
     """A screened candidate's placement (the queue's ``status`` and ``quality``) in words that
     agree with its savings figure. The queue calls a candidate ``not_cheaper`` unless it saves
     enough to be worth a bake-off (the bar is the queue's own and not sent), so a small
-    positive saving is "cheaper, but not by enough", never "not cheaper" beside ``+0.5%``."""
+    positive saving is "cheaper, too little", never "not cheaper" beside ``+0.5%``. Short
+    enough for the screening table at 160 columns."""
     parts = []
     if status:
         if status == "not_cheaper" and savings_pct is not None and savings_pct > 0:
-            parts.append("cheaper, but not by enough")
+            parts.append("cheaper, too little")
         else:
             parts.append(_PRICE.get(status) or one_line(status, 30))
     if quality:
-        parts.append(_QUALITY.get(quality) or one_line(quality, 30))
+        parts.append(one_line(quality, 30))
     return " · ".join(parts) or DASH
 
 
