@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from application.bakeoffs.gate import CHECK_WORDS
+from application.bakeoffs.words import model_text
 from common.format import plural
 from diagnosis.stats import rogan_gladen, wilson_interval
 
@@ -232,6 +234,7 @@ def _gate_rows(
     passes: list[bool] = []
     for check in verdict.get("checks") or []:
         kind, key = check.get("check"), str(check.get("model"))
+        said = f"gate {CHECK_WORDS.get(str(kind), str(kind))} {model_text(key)}"  # in words, not the wire's keys
         required = _number(check.get("required"))
         actual: float | None = None
         reason = ""
@@ -254,13 +257,13 @@ def _gate_rows(
             ci = figure.get("corrected_ci")
             actual = ci[0] if ci else None
         if reason:
-            rows.append(Recheck(f"gate {kind} {key}", check.get("actual"), None, "cannot", reason))
+            rows.append(Recheck(said, check.get("actual"), None, "cannot", reason))
             continue
         if actual is None:
             stated_pass = check.get("pass")
             rows.append(
                 Recheck(
-                    f"gate {kind} {key}",
+                    said,
                     check.get("actual"),
                     None,
                     "cannot",
@@ -269,12 +272,12 @@ def _gate_rows(
             )
             passes.append(bool(stated_pass))
             continue
-        rows.append(_compare(f"gate {kind} {key} actual", check.get("actual"), actual))
+        rows.append(_compare(f"{said} actual", check.get("actual"), actual))
         recomputed_pass = required is not None and actual >= required - TOLERANCE
         passes.append(recomputed_pass)
         rows.append(
             Recheck(
-                f"gate {kind} {key} pass",
+                f"{said} pass",
                 check.get("pass"),
                 recomputed_pass,
                 "matches" if check.get("pass") == recomputed_pass else "differs",
@@ -373,11 +376,12 @@ def bundle_summary(bundle: Mapping[str, Any]) -> list[str]:
     said.append("signed" if bundle.get("signature") is not None else "unsigned")
     attestation = bundle.get("attestation") or {}
     if attestation.get("ok") is True:
-        said.append(f"attestation ok ({attestation.get('checked_rows')} rows checked)")
+        rows = attestation.get("checked_rows")
+        said.append(f"attestation ok ({plural(rows, 'row') if isinstance(rows, int) else f'{rows} rows'} checked)")
     elif attestation:
         problems = attestation.get("problems") or []
         kinds = ", ".join(str(p.get("kind")) for p in problems[:3] if isinstance(p, Mapping)) or "no detail"
-        said.append(f"attestation NOT ok: {len(problems)} problem(s) ({kinds})")
+        said.append(f"attestation NOT ok: {plural(len(problems), 'problem')} ({kinds})")
     else:
         said.append("no attestation in the bundle")
     content = bundle.get("content") or {}

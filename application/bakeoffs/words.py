@@ -23,12 +23,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENDED_NOT_GIVEN",
+    "METRIC_WORDS",
     "STORED_BASELINE",
     "STORED_BASELINE_LONG",
     "baseline_text",
     "ended_text",
     "judged_text",
     "kind_text",
+    "metric_text",
     "micros_usd_text",
     "model_text",
     "usd_text",
@@ -57,6 +59,23 @@ def model_text(model: str | None) -> str:
     """A model as a row of results, samples or the gate names it: the id as sent, or the
     logged answers where the queue puts ``__stored__`` (a stored baseline graded as a model)."""
     return baseline_text(model)
+
+
+METRIC_WORDS = {
+    "win_rate": "win rate",
+    "pass_rate": "pass rate",
+    "observed_pass_rate": "observed pass rate",
+    "corrected_pass_rate": "corrected pass rate",
+    "assertion_pass_rate": "assertion pass rate",
+}
+"""The rates the queue names in compare rows (``metric``, contract 3.8) and gate checks."""
+
+
+def metric_text(metric: str | None) -> str:
+    """A rate's name in words; one the queue names otherwise, as sent."""
+    if not metric:
+        return DASH
+    return METRIC_WORDS.get(metric) or one_line(metric, 30)
 
 
 def kind_text(run: assumed.Run) -> str:

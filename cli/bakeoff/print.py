@@ -12,7 +12,7 @@ from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.gate import CHECK_WORDS, actual_word
 from application.bakeoffs.new_run.hints import population_text
-from application.bakeoffs.words import baseline_text, ended_text, kind_text, model_text
+from application.bakeoffs.words import baseline_text, ended_text, kind_text, metric_text, model_text
 from cli.output import cell, one_line, table
 from common.format import DASH, format_latency
 
@@ -247,8 +247,8 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
     out.write(f"after  (b): {cell(b.get('id'), 40)} {cell(b.get('name'), 60)}\n\n")
     rows = [
         [
-            cell(r.arm, 32),
-            cell(r.metric, 20),
+            cell(model_text(r.arm), 32),
+            cell(metric_text(r.metric), 20),
             rate_text(r.a.rate if r.a else None),
             interval(r.a.ci if r.a else None),
             rate_text(r.b.rate if r.b else None),
@@ -269,7 +269,7 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
     for side in ("a", "b"):
         keys = unmatched.get(side) or []
         if keys:
-            out.write(f"only in {side}: {cell(', '.join(map(str, keys)), 200)}\n")
+            out.write(f"only in {side}: {cell(', '.join(model_text(str(k)) for k in keys), 200)}\n")
 
 
 def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:

@@ -29,7 +29,7 @@ from application.bakeoffs.results import (
     win_verdict,
 )
 from application.bakeoffs.samples import SampleRow, cap_sentence
-from application.bakeoffs.words import baseline_text, micros_usd_text, model_text
+from application.bakeoffs.words import baseline_text, metric_text, micros_usd_text, model_text
 from common.format import DASH, format_latency
 from common.safe_strings import one_line
 
@@ -244,14 +244,16 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
         delta = DASH if row.delta is None else f"{row.delta:+.3f}"
         word = DASH if row.significant is None else ("changed" if row.significant else "no detectable change")
         text.append(
-            f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
+            f"\n  {one_line(model_text(row.arm), 32)} {one_line(metric_text(row.metric), 20)}: "
             f"{_rate(before)} → {_rate(after)} · after − before {delta} "
             f"{_ci(row.delta_ci or None)} · {word}"
         )
     for which in ("a", "b"):
         keys = (comparison.unmatched or {}).get(which) or []
         if keys:
-            text.append(f"\n  only in {which}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
+            text.append(
+                f"\n  only in {which}: {one_line(', '.join(model_text(str(k)) for k in keys), 120)}", style="dim"
+            )
     return text
 
 
