@@ -12,7 +12,14 @@ from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.gate import CHECK_WORDS, actual_word
 from application.bakeoffs.new_run.hints import population_text
-from application.bakeoffs.words import baseline_text, ended_text, kind_text, metric_text, model_text
+from application.bakeoffs.words import (
+    baseline_text,
+    ended_text,
+    kind_text,
+    metric_text,
+    micros_usd_text,
+    model_text,
+)
 from cli.output import cell, one_line, table
 from common.format import DASH, format_latency
 
@@ -104,7 +111,8 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
                 "yes" if c.unreportable else ("no" if c.unreportable is False else DASH),
                 count(c.truncated),
                 format_latency(c.avg_latency_ms),
-                DASH if c.savings_pct is None else f"{c.savings_pct:.1f}%",
+                DASH if c.savings_pct is None else f"{c.savings_pct:+.1f}%",  # signed, as the screens write it
+                micros_usd_text(c.eval_cost_micros),
             ]
             for c in results.per_candidate
         ]
@@ -121,10 +129,11 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
                 "truncated",
                 "latency",
                 "savings",
+                "cost",
             ),
             rows,
             out,
-            frozenset({1, 2, 3, 4, 5, 8, 9, 10}),
+            frozenset({1, 2, 3, 4, 5, 8, 9, 10, 11}),
         )
         out.write("a tie counts half a win; decide on the interval's lower bound, not the rate\n")
     if results.per_model:

@@ -154,3 +154,15 @@ def test_the_cost_estimate_before_a_run_is_in_dollars(queue: ErrorbarServer) -> 
         cost,
     ), cost
     assert "cost unit" not in said and "micros" not in said
+
+
+def test_a_candidates_cost_and_saving_read_as_the_screens_write_them(queue: ErrorbarServer) -> None:
+    demo = {queue.store.get(i).spec["name"]: i for i in queue.store.ids()}
+    run = demo["tiny v3 and v2 against Qwen3-32B"]
+    code, out, _ = bakeoff(queue, "show", run)
+    results = queue.store.get(run).results
+    assert code == 0 and results is not None
+    for row in results["per_candidate"]:
+        line = next(line for line in out.splitlines() if line.startswith(row["model"] + " "))
+        cost = f"${row['eval_cost_micros'] / 1_000_000:.4f}"  # *_micros as millionths of a dollar (ASSUMED)
+        assert line.endswith(f"{row['savings_pct']:+.1f}%  {cost}"), line
