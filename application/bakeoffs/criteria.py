@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from api_client.errors import BadRequestError, OutcomeUnknownError
 from application.bakeoffs.figures import interval_text, rate_text
 from application.bakeoffs.judge_quality import informedness, judge_reading
+from application.bakeoffs.words import drift_text
 from common.format import plural
 
 if TYPE_CHECKING:
@@ -63,12 +64,7 @@ class CriterionRow:
 
 
 def criterion_row(criterion: assumed.Criterion) -> CriterionRow:
-    if criterion.drift_signal:
-        drift = criterion.drift_signal + (f": {criterion.drift_reason}" if criterion.drift_reason else "")
-    elif criterion.drift_status:
-        drift = criterion.drift_status
-    else:
-        drift = "not sent"
+    drift = drift_text(criterion.drift_signal, criterion.drift_status, criterion.drift_reason)
     return CriterionRow(
         criterion.id,
         criterion.name,

@@ -27,6 +27,7 @@ __all__ = [
     "STORED_BASELINE",
     "STORED_BASELINE_LONG",
     "baseline_text",
+    "drift_text",
     "ended_text",
     "judged_text",
     "kind_text",
@@ -76,6 +77,25 @@ def metric_text(metric: str | None) -> str:
     if not metric:
         return DASH
     return METRIC_WORDS.get(metric) or one_line(metric, 30)
+
+
+_DRIFT = {
+    "stale": "stale (calibrated over 30 days ago)",
+    "quality_drop": "quality dropped",
+    "suspicious_rise": "suspicious rise",
+    "evidence_revised": "evidence revised",
+}
+"""A criterion's ``drift_signal`` (contract 4) in words; ``drift_status`` (``ok``, ``flagged``)
+is a word already."""
+
+
+def drift_text(signal: str | None, status: str | None, reason: str | None) -> str:
+    """Whether a criterion's judge has drifted: the signal in words with the queue's reason
+    (verbatim, one line), else its status, else "not sent"."""
+    if signal:
+        said = _DRIFT.get(signal) or one_line(signal, 40)
+        return f"{said}: {one_line(reason, 200)}" if reason else said
+    return one_line(status, 40) if status else "not sent"
 
 
 def kind_text(run: assumed.Run) -> str:

@@ -8,6 +8,7 @@ from api_client.errorbar import shapes as assumed
 from application.bakeoffs.screening import placement_text
 from application.bakeoffs.words import (
     baseline_text,
+    drift_text,
     ended_text,
     judged_text,
     kind_text,
@@ -51,6 +52,15 @@ def test_an_ended_run_has_no_end_time_given_and_costs_read_in_dollars() -> None:
     assert micros_usd_text(67_724) == "$0.0677" and micros_usd_text(324) == "$0.000324"
     assert micros_usd_text(38_820_000) == "$38.82" and micros_usd_text(None) == "—"
     assert usd_text(-0.25) == "-$0.2500" and usd_text(0) == "$0.0000"
+
+
+def test_a_criterions_drift_in_words_with_the_queues_reason() -> None:
+    assert (
+        drift_text("quality_drop", "flagged", "pass rate fell 12 points") == "quality dropped: pass rate fell 12 points"
+    )
+    assert drift_text("stale", "flagged", None) == "stale (calibrated over 30 days ago)"
+    assert drift_text("new_signal", None, None) == "new_signal" and drift_text(None, "ok", None) == "ok"
+    assert drift_text(None, None, None) == "not sent"
 
 
 def test_a_count_and_its_noun_agree() -> None:
