@@ -66,3 +66,22 @@ def test_a_criterions_drift_in_words_with_the_queues_reason() -> None:
 def test_a_count_and_its_noun_agree() -> None:
     assert plural(1, "benchmark run") == "1 benchmark run" and plural(0, "run") == "0 runs"
     assert plural(2, "sample's", "samples'") == "2 samples'"
+
+
+def test_the_inspector_calls_of_a_stored_baseline_name_your_logged_answers() -> None:
+    from application.bakeoffs.calls import SampleCalls
+    from application.bakeoffs.samples import sample_rows
+    from tests.support.errorbar import COMPARISON, get, queue_run, queue_server
+
+    with queue_server() as queue:
+        replay = {"baseline_model": "__stored__", "sample_count": 12, "sample_filters": {"trace_replay": True}}
+        run_id = queue_run(queue, {**COMPARISON, **replay})["id"]  # a replay bake-off: a stored baseline, compared
+        run = assumed.Run.model_validate(get(queue, f"/v1/evals/{run_id}").json())
+        samples = assumed.parse_samples(get(queue, f"/v1/evals/{run_id}/samples").json())
+    calls = SampleCalls(run, sample_rows(samples))
+    candidate, baseline = (calls.call(call_id) for call_id in calls.ids[:2])
+    assert candidate is not None and baseline is not None
+    assert baseline.entry.model_id == "your logged answers"
+    assert dict(baseline.origin)["this answer"] == "baseline your logged answers"
+    assert dict(candidate.origin)["other answer"].startswith("baseline your logged answers: ")
+    assert not any("__stored__" in value for call in (candidate, baseline) for _, value in call.origin)
