@@ -326,7 +326,7 @@ def _clusters(r: Report) -> str:
         lines.append(
             f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: "
             f"{code_span(c.what_goes_wrong or '', limit=200)}; "
-            f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {len(c.log_ids)} calls we examined "
+            f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {plural(len(c.log_ids), 'call')} we examined "
             f"{c.we_examined} and find a failure in {c.we_flag}."
         )
     return "\n".join(lines)

@@ -54,7 +54,7 @@ from cli.blah.connection import (
 from cli.exit_codes import ExitCode
 from cli.output import cell, number, print_json, table
 from cli.parsing import OneLineParser
-from common.format import DASH
+from common.format import DASH, plural
 from common.plain_text import inert, one_line
 
 PROG = "blah-tui runs"
@@ -188,7 +188,7 @@ def result_json(result: Result) -> dict[str, Any]:
 
 
 def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
-    out.write(f"run {cell(run.id, 60)} · {cell(run.status, 20)} · {len(results)} results\n")
+    out.write(f"run {cell(run.id, 60)} · {cell(run.status, 20)} · {plural(len(results), 'result')}\n")
     if not results:
         out.write("the platform returned no results for this run\n")
         return
