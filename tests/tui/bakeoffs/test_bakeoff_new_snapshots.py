@@ -1,7 +1,9 @@
 """Snapshots of Runs' "New bake-off" dialog, reached by keys (``e``) on the errorbar simulator
 (its wall clock stopped): filled in, one candidate ticked, and a refused rubric said inline
 before anything is sent, at 160x48 and 80x24; and a criterion run on a judge no better than
-chance, said before anything is spent."""
+chance, said before anything is spent. With the focus on the last field (Max output tokens,
+reached by shift+tab) and after the queue's underpowered refusal (the focus on Samples), at
+both sizes: the focused field, the plan line and the buttons all in view."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import confirm_shown, fill, tab_to
+from tests.support.bakeoff_new import confirm_shown, fill, open_dialog, tab_to, typed
 from tests.support.bakeoff_runs import on_runs, runs_app, stop_wall_clock
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -114,6 +116,76 @@ def test_new_bakeoff_confirmation_says_what_it_spends_on_at_80x24(snap_compare: 
 
     try:
         assert snap_compare(app, terminal_size=SIZES["80x24"], run_before=run_before)
+    finally:
+        try:
+            asyncio.run(app.ctx.errorbar.aclose())
+        except RuntimeError:
+            pass
+
+
+def steady_cursors(screen: Any) -> None:
+    """A steady cursor: blinking switched on then off stops the blink timer."""
+    for field in screen.query(Input):
+        field.cursor_blink = True
+        field.cursor_blink = False
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_new_bakeoff_dialog_keeps_the_last_field_the_plan_and_the_buttons_in_view(
+    snap_compare: Any, queue: ErrorbarServer, size: str
+) -> None:
+    app = runs_app(queue, admin=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await on_runs(pilot)
+        dialog = await open_dialog(pilot)
+        steady_cursors(dialog)
+        await pilot.press("shift+tab", "shift+tab", "shift+tab", "end", "ctrl+u", *typed("2048"))
+        await pilot.pause(0.3)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
+    finally:
+        try:
+            asyncio.run(app.ctx.errorbar.aclose())
+        except RuntimeError:
+            pass
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_new_bakeoff_dialog_after_an_underpowered_refusal(snap_compare: Any, queue: ErrorbarServer, size: str) -> None:
+    app = runs_app(queue, admin=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await on_runs(pilot)
+        await fill(
+            pilot,
+            name="switch to tiny v3?",
+            rubric="",
+            baseline="",
+            kind="criterion",
+            criterion="crit_helpful",
+            stored=True,
+            margin="0.05",
+            candidates=["you/tiny-sft-v3"],
+            samples="40",
+        )
+        await confirm_shown(pilot)
+        await pilot.press("y")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.focused is not None
+                and app.focused.id == "bn-samples"
+                and "78 samples" in str(app.screen.query_one("#bn-err-samples").render())
+            ),
+            what="the 412 said on Samples, which has the focus",
+        )
+        steady_cursors(app.screen)
+        await pilot.pause(0.3)
+
+    try:
+        assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
     finally:
         try:
             asyncio.run(app.ctx.errorbar.aclose())

@@ -63,7 +63,11 @@ async def test_before_and_after_are_named_and_shift_x_swaps_them(queue: Errorbar
         assert "after: again" in screen.detail_text.plain
 
 
-async def test_at_80x24_a_finished_comparison_shows_its_wins_ties_and_losses_unscrolled(queue: ErrorbarServer) -> None:
+async def test_at_80x24_a_finished_comparison_shows_its_verdict_unscrolled_and_its_wins_one_key_away(
+    queue: ErrorbarServer,
+) -> None:
+    """Issue 31 had the wins, ties and losses unscrolled; issue 41 put the answer ("Switch? …")
+    first, so at 80x24 the results are one key (``a``) away."""
     import re
 
     done = queue_run(queue, {**COMPARISON, "candidate_models": ["you/tiny-sft-v2"]})
@@ -75,6 +79,13 @@ async def test_at_80x24_a_finished_comparison_shows_its_wins_ties_and_losses_uns
             lambda: screen.run is not None and screen.run.id == done["id"] and "wins" in screen.detail_text.plain,
             what="the finished run read",
         )
+        await wait_for(pilot, lambda: "Switch? " in screen.verdict_text.plain, what="the verdict")
         await pilot.pause(0.2)
-        rows = ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
-        assert any(re.search(r"wins \d+ · ties \d+ · losses \d+", row) for row in rows), "\n".join(rows)
+
+        def rows() -> list[str]:
+            return ["".join(seg.text for seg in strip) for strip in app.screen._compositor.render_strips()]
+
+        assert any(row.strip().startswith("Switch? ") for row in rows()), "\n".join(rows())
+        await pilot.press("a")
+        await pilot.pause()
+        assert any(re.search(r"wins \d+ · ties \d+ · losses \d+", row) for row in rows()), "\n".join(rows())

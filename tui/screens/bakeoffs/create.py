@@ -1,7 +1,9 @@
 """Queuing an errorbar bake-off from the Runs list (``e``): ask, confirm, send once, watch it.
 
 ``BakeoffNewScreen`` asks what to compare; the send-once flow is ``tui.send_once``; a lost
-answer is settled by the errorbar client (it looks for the run in the list). The rows
+answer is settled by the errorbar client (it looks for the run in the list). Going back from
+the confirmation, or a field the queue refused, shows the same dialog again with everything
+typed kept (the refused field focused). The rows
 themselves are ``BakeoffRuns``'.
 """
 
@@ -11,7 +13,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from textual.app import App
+from textual.app import App, ScreenStackError
+from textual.screen import Screen
 
 from api_client.errors import BlahError
 from application.bakeoffs.screening import BakeoffPrefill
@@ -51,37 +54,43 @@ class BakeoffCreate(SendOnce):
         app: App[object] = self.screen.app
         client = self._client()
         dialog = BakeoffNewScreen(candidates, prefill=prefill)
-        while True:
-            request = await app.push_screen_wait(dialog)
-            if request is None:
-                return
-            chosen = dialog.chosen_criterion()
-            text = confirm_text(request, chosen, dialog.runs)
-            if not await self.confirm(
-                "Queue this bake-off?", text, label="Queue bake-off", dialog_type=WideConfirmScreen
-            ):
-                return
-            try:  # a lost answer is settled by the client (it looks for the run in the list)
-                created = await self.send(partial(client.create_run, request.body()))
-                break
-            except BlahError as error:
-                judge = (chosen.tpr, chosen.tnr) if chosen is not None else (None, None)
-                refusal = create_refusal(error, request, judge) if error.status in (400, 412) else None
-                if refusal is None or refusal.field is None:
-                    self.screen.notify(
-                        f"The bake-off was not queued: {describe_error(error)}",
-                        severity="error",
-                        markup=False,
-                        timeout=15,
-                    )
+        # Installed, the dialog outlives its dismissal: the confirmation's "back" and the queue's
+        # refusal show the very same form again, everything typed in it kept.
+        app.install_screen(dialog, name=f"bakeoff-new-{id(dialog)}")
+        try:
+            while True:
+                request = await app.push_screen_wait(dialog)
+                if request is None:
                     return
-                # said on its field; the person changes it and confirms again (nothing is resent by itself)
-                dialog = BakeoffNewScreen(
-                    initial=request,
-                    field_error=Problem(refusal.field, refusal.sentence),
-                    runs=dialog.runs,
-                    criteria=dialog.criteria,
-                )
+                chosen = dialog.chosen_criterion()
+                text = confirm_text(request, chosen, dialog.runs)
+                if not await self.confirm(
+                    "Queue this bake-off?",
+                    text,
+                    label="Queue bake-off",
+                    cancel_label="Back to the form",
+                    dialog_type=WideConfirmScreen,
+                ):
+                    dialog.ask_again()
+                    continue
+                try:  # a lost answer is settled by the client (it looks for the run in the list)
+                    created = await self.send(partial(client.create_run, request.body()))
+                    break
+                except BlahError as error:
+                    judge = (chosen.tpr, chosen.tnr) if chosen is not None else (None, None)
+                    refusal = create_refusal(error, request, judge) if error.status in (400, 412) else None
+                    if refusal is None or refusal.field is None:
+                        self.screen.notify(
+                            f"The bake-off was not queued: {describe_error(error)}",
+                            severity="error",
+                            markup=False,
+                            timeout=15,
+                        )
+                        return
+                    # said on its field; the person changes it and confirms again (nothing is resent by itself)
+                    dialog.ask_again(Problem(refusal.field, refusal.sentence))
+        finally:
+            _let_go(app, dialog)
         self.release()  # the answer is in: what follows is reading and showing it
         run = created.run
         follow_bakeoff(app, run.id)
@@ -91,3 +100,14 @@ class BakeoffCreate(SendOnce):
         from tui.screens.bakeoffs.watch import BakeoffWatchScreen
 
         app.push_screen(BakeoffWatchScreen(run.id, initial=run))
+
+
+def _let_go(app: App[object], dialog: Screen[Any]) -> None:
+    """Uninstall the dialog once the flow is over and remove it, unless it is still on a screen
+    stack (the flow was stopped with it open: the app removes it with the stack)."""
+    try:
+        app.uninstall_screen(dialog)
+    except ScreenStackError:
+        return
+    if dialog.is_attached:
+        dialog.remove()

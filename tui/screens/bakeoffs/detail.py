@@ -1,6 +1,8 @@
-"""The bake-off view's detail panel (``BakeoffDetail``): the highlighted run's header, gate
-panel, per-candidate or per-model blocks and a comparison of two runs. Its parts are pure Rich
-builders: the win/tie/loss bar, the interval against the 50% line, each block.
+"""The bake-off view's panels of the run read (``detail_texts``): its head line, its results
+(per-candidate or per-model blocks, the assertions), the queue's gate and a comparison of two
+runs, each a separate panel of the view (one key reaches each; the verdict is drawn between the
+head and the results). All pure Rich builders: the win/tie/loss bar, the interval against the
+50% line, each block.
 
 Every platform string goes through ``safe_strings.one_line`` into a plain ``Text`` (never
 markup); a figure the platform did not send is a dash with why.
@@ -9,10 +11,10 @@ markup); a figure the platform did not send is a dash with why.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.widgets import Static
 
 from application.bakeoffs.assertions import AssertionRow, assertion_rows
 from application.bakeoffs.gate import GateLine, gate_headline, gate_lines, gate_thresholds, thresholds_text
@@ -37,13 +39,16 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
 __all__ = [
-    "BakeoffDetail",
+    "DetailTexts",
     "assertions_block",
     "candidate_block",
     "comparison_block",
     "criterion_block",
+    "detail_texts",
     "gate_block",
+    "head_block",
     "interval_axis",
+    "results_block",
     "wtl_bar",
 ]
 
@@ -257,77 +262,98 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
     return text
 
 
-class BakeoffDetail(Static):
-    """The highlighted run as the platform sent it, its gate, and a comparison when one is asked."""
+@dataclass(frozen=True)
+class DetailTexts:
+    """The run's panels as drawn, each its own widget in the view (so one key reaches each):
+    ``head`` (id, name, status), ``results`` (the setup, each candidate's or model's block, the
+    assertions), ``gate`` (the queue's gate) and ``comparison`` (two runs compared, or the run
+    marked before). An empty ``Text`` is a panel this run does not have."""
 
-    def show(
-        self,
-        run: assumed.Run,
-        *,
-        progress: RunProgress,
-        gate: tuple[int, Any] | None,
-        threshold: float,
-        samples: Sequence[SampleRow],
-        pairwise: Any,
-        comparison: assumed.Comparison | None,
-        before_id: str | None,
-    ) -> Text:
-        """Draw ``run`` (``gate``: the queue's status code and verdict; ``samples``: the loaded
-        samples, for the cap sentence) and return the text drawn."""
-        text = Text(f"{one_line(run.id, 30)} · ", style="bold")
-        text.append(one_line(run.name or DASH, 60), style="bold")
-        text.append(f"\n{progress.describe(run.status, run.progress_ratio)}")
-        if run.error:
-            text.append(f" · {one_line(run.error, 200)}", style="red")
+    head: Text
+    results: Text
+    gate: Text
+    comparison: Text
+
+    def whole(self) -> Text:
+        """The panels in the view's order (without the verdict, which is drawn between the head
+        and the results by ``LabelActions``), blank-line separated."""
+        return Text("\n\n").join(part for part in (self.head, self.results, self.gate, self.comparison) if part)
+
+
+def head_block(run: assumed.Run, progress: RunProgress) -> Text:
+    """One line (where it fits): which run, and where it is, so the verdict under it is read as
+    this run's."""
+    text = Text(f"{one_line(run.id, 30)} · ", style="bold")
+    text.append(one_line(run.name or DASH, 60), style="bold")
+    text.append(f" · {progress.describe(run.status, run.progress_ratio)}")
+    if run.error:
+        text.append(f" · {one_line(run.error, 200)}", style="red")
+    return text
+
+
+def results_block(run: assumed.Run, samples: Sequence[SampleRow], pairwise: Any) -> Text:
+    """The setup (baseline, judge, samples, cap, population) and the results as the platform
+    sent them: per candidate, or per model for a criterion run; then the assertions."""
+    text = Text(
+        f"baseline {one_line(baseline_text(run.baseline_model), 40)} · judge "
+        f"{one_line(run.judge_model or DASH, 40)} · "
+        f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
+        f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens"
+    )
+    text.append(f"\n{one_line(population_text(run), 200)}", style="dim")
+    if run.status != "DONE":
         text.append(
-            f"\nbaseline {one_line(baseline_text(run.baseline_model), 40)} · judge "
-            f"{one_line(run.judge_model or DASH, 40)} · "
-            f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
-            f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens"
+            "\n\nno results yet: they come when the run is DONE"
+            if not run.terminal
+            else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}",
+            style="dim",
         )
-        text.append(f"\n{one_line(population_text(run), 200)}", style="dim")
-        if run.status != "DONE":
-            text.append(
-                "\n\nno results yet: they come when the run is DONE"
-                if not run.terminal
-                else f"\n\nno results: the run ended {one_line(run.status or '?', 12)}",
-                style="dim",
+    elif run.eval_kind == "criterion":
+        text.append("\n\n")
+        text.append_text(criterion_block(criterion_rows(run), judge_figures(run)))
+    else:
+        for row in candidate_rows(run, pairwise):
+            text.append("\n\n")
+            text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
+    if run.status == "DONE" and run.assertions:
+        text.append("\n\n")
+        text.append_text(
+            assertions_block(
+                assertion_rows(run), len(run.assertions), bool(run.results and run.results.assertion_results)
             )
-        elif run.eval_kind == "criterion":
-            text.append("\n\n")
-            text.append_text(criterion_block(criterion_rows(run), judge_figures(run)))
-        else:
-            for row in candidate_rows(run, pairwise):
-                text.append("\n\n")
-                text.append_text(candidate_block(row, cap_sentence(samples, row.key, run.max_output_tokens)))
-        if run.status == "DONE" and run.assertions:
-            text.append("\n\n")
-            text.append_text(
-                assertions_block(
-                    assertion_rows(run), len(run.assertions), bool(run.results and run.results.assertion_results)
-                )
-            )
-        # The gate after the results: on an 80x24 terminal the wins, ties and losses are the
-        # first thing under the run's lines, not below the fold.
-        if gate is not None:
-            status, verdict = gate
-            others = {
-                k: v for k, v in gate_thresholds(run, threshold).items() if k not in ("min_win_rate", "min_pass_rate")
-            }
-            text.append("\n\n")
-            text.append_text(
-                gate_block(
-                    gate_headline(status, verdict),
-                    gate_lines(verdict),
-                    threshold,
-                    "pass rate" if run.eval_kind == "criterion" else "win rate",
-                    thresholds_text(others),
-                )
-            )
-        if comparison is not None:
-            text.append("\n\n")
-            text.append_text(comparison_block(comparison))
-        elif before_id is not None:
-            text.append(f"\n\nbefore: {one_line(before_id, 30)} (x on another finished run compares)", style="dim")
-        self.update(text)
-        return text
+        )
+    return text
+
+
+def detail_texts(
+    run: assumed.Run,
+    *,
+    progress: RunProgress,
+    gate: tuple[int, Any] | None,
+    threshold: float,
+    samples: Sequence[SampleRow],
+    pairwise: Any,
+    comparison: assumed.Comparison | None,
+    before_id: str | None,
+) -> DetailTexts:
+    """``run``'s panels (``gate``: the queue's status code and verdict, none until read;
+    ``samples``: the loaded samples, for the cap sentence)."""
+    gate_text = Text("")
+    if gate is not None:
+        status, verdict = gate
+        others = {
+            k: v for k, v in gate_thresholds(run, threshold).items() if k not in ("min_win_rate", "min_pass_rate")
+        }
+        gate_text = gate_block(
+            gate_headline(status, verdict),
+            gate_lines(verdict),
+            threshold,
+            "pass rate" if run.eval_kind == "criterion" else "win rate",
+            thresholds_text(others),
+        )
+    compared = Text("")
+    if comparison is not None:
+        compared = comparison_block(comparison)
+    elif before_id is not None:
+        compared = Text(f"before: {one_line(before_id, 30)} (x on another finished run compares)", style="dim")
+    return DetailTexts(head_block(run, progress), results_block(run, samples, pairwise), gate_text, compared)

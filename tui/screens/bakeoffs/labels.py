@@ -5,9 +5,11 @@ the keys that open the criteria, evidence and failure-cluster views or delete a 
 On the samples' highlighted row a person presses ``c`` (the candidate's answer was better),
 ``b`` (the baseline's), ``=`` (a tie), ``w`` (one of those with a critique) or ``u`` (remove
 their label). Only that key's verdict is posted, once; the row shows it, the cursor moves to
-the next pair, and the calibration panel and the verdict are redrawn from the queue's answer
-(``GET .../pairwise``). Labels are sent one after another (a lock), so a fast run of presses
-keeps its order and a later press overwrites an earlier one, as the person meant.
+the next pair, and the verdict, the calibration panel and the app's own reading (its
+prediction-powered win rate rests on the labels) are redrawn from the queue's answer
+(``GET .../pairwise``) and the labels now on the samples. Labels are sent one after another
+(a lock), so a fast run of presses keeps its order and a later press overwrites an earlier one,
+as the person meant.
 """
 
 from __future__ import annotations
@@ -18,15 +20,16 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
-from textual.widgets import Static
 
 from api_client.errors import BlahError, OutcomeUnknownError
 from application.bakeoffs.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
+from application.bakeoffs.readings import SwitchReadings, switch_readings
 from application.bakeoffs.verdict import verdict
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.bakeoffs.calibration_panel import CritiqueDialog, calibration_block, verdict_block
+from tui.screens.bakeoffs.readings import readings_text
 from tui.send_once import SendOnce
 from widgets.key_table import KeyTable
 
@@ -40,8 +43,8 @@ VERDICT_CELL = {"candidate": "cand", "baseline": "base", "tie": "tie"}
 
 
 class LabelActions:
-    """Needs the host screen's ``run``, ``rows``, ``_pairwise``, ``ctx``, ``notify``,
-    ``query_one``, ``app`` and ``load_runs`` (``BakeoffScreen`` has them)."""
+    """Needs the host screen's ``run``, ``rows``, ``samples``, ``_pairwise``, ``readings``, ``ctx``,
+    ``notify``, ``query_one``, ``draw_panel``, ``app`` and ``load_runs`` (``BakeoffScreen`` has them)."""
 
     LABEL_BINDINGS: ClassVar[list[Binding]] = [
         Binding("c", "label('candidate')", "Candidate better", id="bakeoffs.label_candidate"),
@@ -58,32 +61,33 @@ class LabelActions:
 
     run: assumed.Run | None
     rows: list[SampleRow]
+    samples: list[assumed.Sample]
     _pairwise: Any
+    readings: SwitchReadings | None
     _label_lock: asyncio.Lock | None = None
     verdict_text: Text = Text("")
     calibration_text: Text = Text("")
+    readings_text: Text = Text("")
 
     # ----------------------------------------------------------------- drawing
 
     def show_calibration(self) -> None:
-        """Redraw the verdict and the calibration panel for the shown run."""
+        """Redraw the verdict, the calibration panel and the app's own reading for the shown run."""
         host: Any = self
-        verdict_widget = host.query_one("#bakeoff-verdict", Static)
-        cal_widget = host.query_one("#bakeoff-calibration", Static)
         run = self.run
         if run is None:
             self.verdict_text = self.calibration_text = Text("")
-            verdict_widget.update(self.verdict_text)
-            cal_widget.update(self.calibration_text)
-            return
-        self.verdict_text = verdict_block(verdict(run, self._pairwise))
-        verdict_widget.update(self.verdict_text)
-        if run.eval_kind == "criterion" or run.status != "DONE":
-            self.calibration_text = Text("")
         else:
-            samples = list({id(row.sample): row.sample for row in self.rows}.values())
-            self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(samples))
-        cal_widget.update(self.calibration_text)
+            self.verdict_text = verdict_block(verdict(run, self._pairwise))
+            if run.eval_kind == "criterion" or run.status != "DONE":
+                self.calibration_text = Text("")
+            else:
+                samples = list({id(row.sample): row.sample for row in self.rows}.values())
+                self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(samples))
+        host.draw_panel("bakeoff-verdict", self.verdict_text)
+        host.draw_panel("bakeoff-calibration", self.calibration_text)
+        self.readings_text = readings_text(self.readings if run is not None else None)
+        host.draw_panel("bakeoff-readings", self.readings_text)
 
     # ----------------------------------------------------------------- label keys
 
@@ -183,6 +187,9 @@ class LabelActions:
         except Exception:
             pass
         self._pairwise = pairwise
+        # the prediction-powered win rate is the labels' too: read again from the samples (the
+        # label is on its answer now) and the queue's new pairwise, not left as the run opened
+        self.readings = switch_readings(run, self.samples, pairwise)
         self.show_calibration()
 
     # ----------------------------------------------------------------- other views
@@ -260,8 +267,10 @@ class LabelActions:
             return
         host.notify(f"deleted {run_id}", markup=False)
         host.runs = [r for r in host.runs if r.id != run_id]
-        self.run, self.rows, self._pairwise = None, [], None
-        host.query_one("#bakeoff-detail", Static).update(Text(f"{run_id} was deleted", style="dim"))
+        self.run, self.rows, self.samples, self._pairwise, self.readings = None, [], [], None, None
+        host.draw_panel("bakeoff-head", Text(f"{run_id} was deleted", style="dim"))
+        for gone in ("bakeoff-results", "bakeoff-gate", "bakeoff-comparison"):
+            host.draw_panel(gone, Text(""))
         host.query_one("#bakeoff-samples", KeyTable).clear()
         self.show_calibration()
         host.load_runs()

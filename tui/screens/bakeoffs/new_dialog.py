@@ -9,10 +9,16 @@ versioned arms (label, system and tools overrides, best-of-N); sample filters; u
 assertions; sample count and answer cap.
 
 The queue's own rules are checked as the person continues (``application.bakeoffs.new_run.request``):
-a refused field is said under its row and nothing is sent. Enter in a one-line field
-continues, Esc cancels; it answers once. ``candidates`` prefills ticked candidates (e.g. a
-screening's recommendation); ``initial`` and ``field_error`` reopen it on a request the queue
-refused, with the refusal said on its field.
+a refused field is said under its row, gets the focus (cursor at its end, nothing selected)
+and nothing is sent; the refusal goes once a field it was about changes. Enter in a one-line
+field continues, Esc cancels; it answers once per showing. ``candidates`` prefills ticked
+candidates and ``initial`` every field (e.g. a screening's recommendation). The same dialog is
+shown again (:meth:`BakeoffNewScreen.ask_again`) when the confirmation goes back to it or the
+queue refuses the request, so nothing typed is lost.
+
+What is being worked on stays in view at 80x24: the fields scroll (Tab scrolls the focus into
+view; a field typed into is kept there), and the title, the live ``plan:`` line and the
+buttons are docked outside them.
 """
 
 from __future__ import annotations
@@ -58,22 +64,27 @@ if TYPE_CHECKING:
 
 __all__ = ["BakeoffNewScreen", "confirm_text"]
 
-_ROWS = (
-    "name",
-    "kind",
-    "criterion",
-    "rubric",
-    "rubric-type",
-    "judge",
-    "baseline",
-    "margin",
-    "candidates",
-    "arms",
-    "filters",
-    "assertions",
-    "samples",
-    "max",
-)
+_FIELDS_OF_ROW: dict[str, tuple[str, ...]] = {
+    # A row's refusal (``#bn-err-<row>``): the field focused to change it, then every other field
+    # the refusal was about; a change to any of them takes the refusal away (it may no longer hold).
+    "name": ("bn-name",),
+    "kind": ("bn-kind",),
+    "criterion": ("bn-criterion", "bn-kind"),
+    "rubric": ("bn-rubric", "bn-kind", "bn-rubric-type"),
+    "rubric-type": ("bn-rubric-type", "bn-kind"),
+    "judge": ("bn-judge", "bn-kind", "bn-criterion"),
+    "baseline": ("bn-baseline", "bn-stored"),
+    "margin": ("bn-margin", "bn-stored"),
+    "candidates": ("bn-candidates", "bn-other", "bn-arms"),
+    "other": ("bn-other", "bn-candidates", "bn-arms"),
+    "arms": ("bn-arms", "bn-candidates", "bn-other"),
+    "filters": ("bn-tag", "bn-filter-model", "bn-segment", "bn-dataset", "bn-trace", "bn-stored", "bn-criterion"),
+    "assertions": ("bn-assertions",),
+    # underpowered (the queue's 412) is about the sample count and what the plan reads: the
+    # margin, a certified switch and the criterion's judge
+    "samples": ("bn-samples", "bn-margin", "bn-stored", "bn-criterion", "bn-kind"),
+    "max": ("bn-max",),
+}
 
 
 class BakeoffNewScreen(FormDialog[NewRun]):
@@ -81,12 +92,15 @@ class BakeoffNewScreen(FormDialog[NewRun]):
 
     DEFAULT_CSS = """
     BakeoffNewScreen > #bn-dialog { width: 110; max-width: 98%; max-height: 96%; padding: 0 1; }
+    BakeoffNewScreen #bn-head { dock: top; height: auto; }
+    BakeoffNewScreen #bn-foot { dock: bottom; height: auto; }
     BakeoffNewScreen #bn-form { height: auto; max-height: 1fr; }
     BakeoffNewScreen .bn-row { height: auto; }
     BakeoffNewScreen .bn-row Label { width: 18; }
     BakeoffNewScreen .bn-row Input { width: 1fr; }
     BakeoffNewScreen .bn-row Select { width: 1fr; }
     BakeoffNewScreen .bn-row TextArea { width: 1fr; height: 4; }
+    BakeoffNewScreen .bn-row TickBox { width: 1fr; height: auto; text-wrap: wrap; }
     BakeoffNewScreen .bn-note { color: $foreground-muted; height: auto; padding-left: 18; }
     BakeoffNewScreen .bn-warn { color: $warning; height: auto; padding-left: 18; }
     BakeoffNewScreen .bn-field-error { color: $error; height: auto; padding-left: 18; display: none; }
@@ -94,6 +108,13 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     BakeoffNewScreen #bn-judge-warning { display: none; }
     BakeoffNewScreen #bn-judge-warning.-said { display: block; }
     BakeoffNewScreen #bn-candidates { width: 1fr; height: auto; max-height: 8; }
+    BakeoffNewScreen #bn-plan-row { height: auto; color: $foreground-muted; }
+    BakeoffNewScreen #bn-plan-row Label { width: 6; }
+    BakeoffNewScreen #bn-plan-row.-none { display: none; }
+    BakeoffNewScreen #bn-plan { width: 1fr; height: auto; }
+    BakeoffNewScreen #bn-error { display: none; }
+    BakeoffNewScreen #bn-error.-said { display: block; }
+    BakeoffNewScreen #bn-error.-on-its-row { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     BINDINGS = [bindings.cancel("runs.bakeoff.new")]
@@ -106,7 +127,6 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         *,
         prefill: BakeoffPrefill | None = None,
         initial: NewRun | None = None,
-        field_error: Problem | None = None,
         runs: Sequence[assumed.Run] | None = None,
         criteria: Sequence[assumed.Criterion] | None = None,
     ) -> None:
@@ -124,7 +144,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             )
         self.prefill = list(candidates or ([a.model for a in initial.arms if a.plain] if initial else []))
         self.initial = initial
-        self.field_error = field_error
+        self._said: str | None = None
+        """The row whose refusal is said (None: none, or one said only under the buttons)."""
+        self._focus_on_resume: Widget | None = None
         self.runs: list[assumed.Run] = list(runs or [])
         self.criteria: list[assumed.Criterion] = list(criteria or [])
         self.loaded = runs is not None and criteria is not None
@@ -142,16 +164,17 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     def compose(self) -> ComposeResult:
         initial = self.initial
         with Vertical(id="bn-dialog", classes="dialog-box"):
-            yield Static(Text("New bake-off"), id="bn-title", classes="dialog-title")
-            yield Static(
-                Text(
-                    "Enter in a one-line field continues to a confirmation; Esc cancels. Tab moves; space "
-                    "ticks a candidate or a box."
-                ),
-                id="bn-hint",
-                classes="dialog-hint",
-            )
-            with VerticalScroll(id="bn-form"):
+            with Vertical(id="bn-head"):
+                yield Static(Text("New bake-off"), id="bn-title", classes="dialog-title")
+                yield Static(
+                    Text(
+                        "Enter in a one-line field continues to a confirmation; Esc cancels. Tab moves; space "
+                        "ticks a candidate or a box."
+                    ),
+                    id="bn-hint",
+                    classes="dialog-hint",
+                )
+            with VerticalScroll(id="bn-form", can_focus=False):  # the fields scroll; Tab scrolls to the focus
                 yield from self._row(
                     "Name",
                     Input(
@@ -236,7 +259,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                     "Margin",
                     Input(
                         "" if margin is None else f"{margin:g}",
-                        placeholder="certified switch: noninferiority margin 0..1, e.g. 0.05",
+                        placeholder="certified switch: noninferiority margin, e.g. 0.05",
                         id="bn-margin",
                         compact=True,
                     ),
@@ -277,7 +300,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 with Horizontal(classes="bn-row"):
                     yield Label("")
                     yield TickBox(
-                        "trace replay: one sample per step of completed agent runs (needs what you shipped)",
+                        "trace replay: one sample per completed agent step (needs what you shipped)",
                         filters.trace_replay,
                         id="bn-trace",
                         compact=True,
@@ -315,19 +338,38 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                     ),
                     row="max",
                 )
-                yield Static("", id="bn-plan", classes="bn-note")
-            yield Static("", id="bn-error", classes="dialog-error")
-            yield answer_buttons("bn", "Continue", compact=True)
+            with Vertical(id="bn-foot"):  # docked: in view however far the form is scrolled
+                with Horizontal(id="bn-plan-row"):
+                    yield Label("plan:")
+                    yield Static("", id="bn-plan")
+                yield Static("", id="bn-error", classes="dialog-error")
+                yield answer_buttons("bn", "Continue", compact=True)
 
     def on_mount(self) -> None:
+        for field in self.query(Input):
+            # Focus puts the cursor where it was, selecting nothing: a key pressed after the focus
+            # moved (Tab, a refusal) adds to what is there, never replaces it unseen.
+            field.select_on_focus = False
         self.query_one("#bn-name", Input).focus()
         self._show_candidates()
         self._show_criteria()
         self._plan()
-        if self.field_error is not None:
-            self._say(self.field_error)
         if not self.loaded:
             self._load()
+
+    def ask_again(self, problem: Problem | None = None) -> None:
+        """Ready to be shown again, every field as the person left it: after the confirmation
+        went back to the form (``n``, Esc), or with ``problem`` (the queue refused the request)
+        said on its row, whose field gets the focus."""
+        self._answered = False
+        if problem is not None:
+            self._say(problem)
+            self._focus_on_resume = self._refused_field()
+
+    def on_screen_resume(self) -> None:
+        field, self._focus_on_resume = self._focus_on_resume, None
+        if field is not None:
+            self._focus_to_change(field)
 
     @work(exclusive=True, group="bakeoff-new.load", exit_on_error=False)
     async def _load(self) -> None:
@@ -419,27 +461,43 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         lines = run_plan_lines(
             samples, margin, criterion.tpr if criterion else None, criterion.tnr if criterion else None
         )
-        self.query_one("#bn-plan", Static).update(Text("plan: " + "\n      ".join(lines) if lines else ""))
+        self.query_one("#bn-plan", Static).update(Text("\n".join(lines)))
+        self.query_one("#bn-plan-row").set_class(not lines, "-none")
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox.id == "bn-stored":
             self._plan()
+        self._changed(event.checkbox)
 
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
         if event.select.id in ("bn-criterion", "bn-kind"):
             self._criterion_info()
             self._plan()
+        self._changed(event.select)
 
     def on_selection_list_selected_changed(self, event: CheckList.SelectedChanged) -> None:
         event.stop()
         self._judge_warning()
+        self._changed(event.selection_list)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id in ("bn-judge", "bn-other"):
             self._judge_warning()
         elif event.input.id in ("bn-samples", "bn-margin"):
             self._plan()
+        self._changed(event.input)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        self._changed(event.text_area)
+
+    def _changed(self, field: Widget) -> None:
+        """A refusal about ``field`` may no longer hold: it goes (Enter checks again; the plan
+        line already reads the new figures). A field typed into is kept in view."""
+        if self._said is not None and field.id in _FIELDS_OF_ROW.get(self._said, ()):
+            self._say(None)
+        if field.has_focus:
+            field.scroll_visible(animate=False)
 
     # ----------------------------------------------------------------- reading the fields
 
@@ -447,22 +505,34 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         return self.query_one(f"#{field_id}", Input).value
 
     def _say(self, problem: Problem | None) -> None:
-        for row in (*_ROWS, "other"):
+        """Say ``problem`` under its row (and, one line, above the buttons); None clears."""
+        for row in _FIELDS_OF_ROW:
             cleared = self.query_one(f"#bn-err-{row}", Static)
             cleared.update("")
             cleared.remove_class("-said")
-        if problem is None:
-            return
-        said_row = row_of_field(problem.field)
-        if said_row is not None:
-            where = self.query_one(f"#bn-err-{said_row}", Static)
+        below = self.query_one("#bn-error", Static)
+        self._said = row_of_field(problem.field) if problem is not None else None
+        below.update(Text(one_line(problem.message, max_len=600)) if problem is not None else "")
+        below.set_class(problem is not None, "-said")
+        below.set_class(self._said is not None, "-on-its-row")  # whole under the row; one line here
+        if problem is not None and self._said is not None:
+            where = self.query_one(f"#bn-err-{self._said}", Static)
             where.update(Text(one_line(problem.message, max_len=600)))
             where.add_class("-said")
-            siblings = list(where.parent.children) if where.parent is not None else [where]
-            row_widget = siblings[max(0, siblings.index(where) - 1)]  # the row the refusal is about
-            form = self.query_one("#bn-form", VerticalScroll)
-            self.call_after_refresh(lambda: form.scroll_to_widget(row_widget, top=True, animate=False))
-        self.query_one("#bn-error", Static).update(Text(one_line(problem.message, max_len=600)))
+
+    def _refused_field(self) -> Widget | None:
+        """The field to change for the refusal said (the first of its row)."""
+        return self.query_one(f"#{_FIELDS_OF_ROW[self._said][0]}") if self._said is not None else None
+
+    def _focus_to_change(self, field: Widget) -> None:
+        """The focus on the refused field, the cursor at its end with nothing selected, and its
+        row scrolled to the top of the form, with as much of the refusal below it as fits."""
+        field.focus()
+        if isinstance(field, Input):
+            field.cursor_position = len(field.value)
+        form = self.query_one("#bn-form", VerticalScroll)
+        row = field.parent if isinstance(field.parent, Horizontal) else field
+        self.call_after_refresh(lambda: form.scroll_to_widget(row, top=True, animate=False))
 
     def read(self) -> tuple[NewRun | None, Problem | None]:
         """The request the fields make, or the first reason the queue would refuse it."""
@@ -520,6 +590,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
     def request(self) -> tuple[NewRun | None, str | None]:
         request, problem = self.read()
         self._say(problem)
+        field = self._refused_field()
+        if field is not None:
+            self._focus_to_change(field)
         return request, (one_line(problem.message, max_len=600) if problem else None)
 
     def chosen_criterion(self) -> assumed.Criterion | None:

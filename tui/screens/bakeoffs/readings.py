@@ -1,13 +1,12 @@
-"""The app's own reading of a finished bake-off, drawn under the queue's figures in the
-Bake-offs view: per candidate the paired difference against the incumbent, the judge's
-biases from the swapped pairs already paid for, and (with pair labels) the prediction-powered
-win rate beside the queue's corrected one (``application.bakeoffs.readings``). Never instead
-of the queue's numbers: headed as ours."""
+"""The app's own reading of a finished bake-off, drawn under the calibration in the Bake-offs
+view (its panel ``#bakeoff-readings``, redrawn after each label): per candidate the paired
+difference against the incumbent, the judge's biases from the swapped pairs already paid for,
+and (with pair labels) the prediction-powered win rate beside the queue's corrected one
+(``application.bakeoffs.readings``). Never instead of the queue's numbers: headed as ours."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widgets import Static
 
 from application.bakeoffs.readings import SwitchReadings
 from common.safe_strings import one_line as one
@@ -32,10 +31,3 @@ def readings_text(readings: SwitchReadings | None) -> Text:
         text.append(one(note, 240) + "\n", style="dim")
     text.rstrip()
     return text
-
-
-class ReadingsPanel(Static):
-    """The panel under the calibration in the Bake-offs view."""
-
-    def show(self, readings: SwitchReadings | None) -> None:
-        self.update(readings_text(readings))

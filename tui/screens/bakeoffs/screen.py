@@ -1,14 +1,16 @@
 """Bake-offs (``o`` in Compare): runs of the errorbar eval-run queue, one at a time.
 
 Top: the runs (status chip; a running one shows its progress and an ETA, polled until it
-ends). Middle: the highlighted run's results as the platform sent them (per candidate: wins,
+ends). Middle, in one scroll pane, the run read as panels, the answer first: its head line, the
+verdict ("Switch? …"), its results as the platform sent them (per candidate: wins,
 ties and losses as a bar, the win rate's interval against the 50% line, failed, unreportable,
 truncated, latency, cost, savings, the orderings' disagreement and position bias; for a
-criterion run: observed and corrected pass rates on one axis with the frozen judge's figures)
-and the gate panel (the queue's own gate; ``t`` steps the threshold). Bottom: the samples,
-losses first; Enter opens one in the Inspector. ``x`` marks a finished run "before", then
-``x`` on another finished run compares them (``/v1/evals/compare``).
-Rows and sentences come from ``application.bakeoffs``; the run's results are drawn by ``BakeoffDetail``.
+criterion run: observed and corrected pass rates on one axis with the frozen judge's figures),
+the gate panel (the queue's own gate; ``t`` steps the threshold), the calibration, the app's own
+reading and a comparison; each panel is one key away (``panels.PanelKeys``). Bottom: the
+samples, losses first; Enter opens one in the Inspector. ``x`` marks a finished run "before",
+then ``x`` on another finished run compares them (``/v1/evals/compare``).
+Rows and sentences come from ``application.bakeoffs``; the panels are drawn by ``detail.detail_texts``.
 """
 
 from __future__ import annotations
@@ -39,9 +41,9 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.cell_format import DASH, cell
 from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
-from tui.screens.bakeoffs.detail import BakeoffDetail
+from tui.screens.bakeoffs.detail import detail_texts
 from tui.screens.bakeoffs.labels import VERDICT_CELL, LabelActions
-from tui.screens.bakeoffs.readings import ReadingsPanel
+from tui.screens.bakeoffs.panels import PANELS, PanelKeys
 from widgets.caption import Caption
 from widgets.footer import KeyFooter
 from widgets.key_table import KeyTable
@@ -63,23 +65,23 @@ POLL_S = 1.0
 _CHIP = {"DONE": "green", "RUNNING": "yellow", "PENDING": "yellow", "ERROR": "red", "CANCELLED": "dim"}
 
 
-class BakeoffScreen(LabelActions, BlahScreen):
+class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
     """The errorbar queue's bake-offs: pick one, read it, gate it, open its losses."""
 
     SCREEN_TITLE = "Bake-offs"
     DEFAULT_CSS = """
     BakeoffScreen #bakeoff-caption { height: auto; padding: 0 1; }
     BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
-    BakeoffScreen #bakeoff-detail-scroll { height: 1fr; }
-    BakeoffScreen #bakeoff-detail { height: auto; padding: 0 1; }
-    BakeoffScreen #bakeoff-verdict { height: auto; padding: 0 1; margin-bottom: 1; }
-    BakeoffScreen #bakeoff-calibration { height: auto; padding: 0 1; margin-top: 1; }
-    BakeoffScreen #bakeoff-readings { height: auto; padding: 0 1; margin-top: 1; }
+    BakeoffScreen #bakeoff-detail-scroll { height: 1fr; border-left: blank; }
+    BakeoffScreen #bakeoff-detail-scroll:focus { border-left: tall $accent; background-tint: $foreground 4%; }
+    BakeoffScreen #bakeoff-detail-scroll > Static { height: auto; padding: 0 1 0 0; margin-bottom: 1; }
+    BakeoffScreen #bakeoff-detail-scroll > #bakeoff-head { margin-bottom: 0; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
     """
 
     BINDINGS = [
         bindings.back("bakeoffs"),
+        *PanelKeys.PANEL_BINDINGS,
         Binding("t", "gate_threshold", "Gate threshold", id="bakeoffs.gate"),
         Binding("x", "compare", "Compare runs", id="bakeoffs.compare"),
         Binding("X", "swap", "Swap before/after", id="bakeoffs.swap"),
@@ -96,6 +98,7 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self.runs: list[assumed.Run] = []
         self.run: assumed.Run | None = None
         self.rows: list[SampleRow] = []
+        self.samples: list[assumed.Sample] = []
         self.threshold_index = GATE_THRESHOLDS.index(0.50)
         self.gate: tuple[int, Any] | None = None
         self.before_id: str | None = None
@@ -115,12 +118,12 @@ class BakeoffScreen(LabelActions, BlahScreen):
         yield Caption("loading the bake-offs…", id="bakeoff-caption")
         yield KeyTable(id="bakeoff-runs")
         with VerticalScroll(id="bakeoff-detail-scroll"):
-            # the results first (wins, ties, losses unscrolled at 80x24), then the queue's gate
-            # (at the detail's end), then the app's verdict on it
-            yield BakeoffDetail(Text(""), id="bakeoff-detail")
-            yield Static(Text(""), id="bakeoff-verdict")
-            yield Static(Text(""), id="bakeoff-calibration")
-            yield ReadingsPanel(Text(""), id="bakeoff-readings")
+            # the answer first: which run, then "Switch? …" unscrolled at 80x24, then what it
+            # rests on (the panels.PANELS order)
+            for widget_id in ("bakeoff-head", *(spec.widget_id for spec in PANELS)):
+                panel = Static(Text(""), id=widget_id)
+                panel.display = False  # until it has something to say (draw_panel)
+                yield panel
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -190,8 +193,10 @@ class BakeoffScreen(LabelActions, BlahScreen):
             table.move_to_key(keep)
 
     def select(self, run_id: str) -> None:
+        if self.run is None or self.run.id != run_id:  # another run: its answer first, at the pane's top
+            self.query_one("#bakeoff-detail-scroll", VerticalScroll).scroll_home(animate=False)
         self.run = next((r for r in self.runs if r.id == run_id), None)
-        self.gate, self.rows, self._pairwise, self.readings = None, [], None, None
+        self.gate, self.rows, self.samples, self._pairwise, self.readings = None, [], [], None, None
         self.load_run(run_id)
 
     @platform_work("errorbar", exclusive=True, group="bakeoffs.run")
@@ -201,10 +206,10 @@ class BakeoffScreen(LabelActions, BlahScreen):
             self.run = run
             self.progress.setdefault(run.id, RunProgress(run.id)).add(time.monotonic(), run.progress_ratio)
             if run.status == "DONE":
-                samples = await client.samples(run_id)
-                self.rows = sample_rows(samples)
+                self.samples = await client.samples(run_id)
+                self.rows = sample_rows(self.samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
-                self.readings = switch_readings(run, samples, self._pairwise)
+                self.readings = switch_readings(run, self.samples, self._pairwise)
             self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
             delay = self._reload.after_error(error)
@@ -215,7 +220,6 @@ class BakeoffScreen(LabelActions, BlahScreen):
         self._show_detail()
         self._show_samples()
         self.show_calibration()
-        self.query_one("#bakeoff-readings", ReadingsPanel).show(self.readings)
 
     def _threshold_name(self, run: assumed.Run) -> str:
         return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
@@ -238,11 +242,17 @@ class BakeoffScreen(LabelActions, BlahScreen):
 
     # ----------------------------------------------------------------- drawing
 
+    def draw_panel(self, widget_id: str, text: Text) -> None:
+        """Draw one panel; a panel with nothing to say takes no room (its key says why)."""
+        widget = self.query_one(f"#{widget_id}", Static)
+        widget.update(text)
+        widget.display = bool(text.plain)
+
     def _show_detail(self) -> None:
         run = self.run
         if run is None:
             return
-        self.detail_text = self.query_one("#bakeoff-detail", BakeoffDetail).show(
+        texts = detail_texts(
             run,
             progress=self.progress.get(run.id) or RunProgress(run.id),
             gate=self.gate,
@@ -252,6 +262,14 @@ class BakeoffScreen(LabelActions, BlahScreen):
             comparison=self.comparison,
             before_id=self.before_id,
         )
+        for widget_id, text in (
+            ("bakeoff-head", texts.head),
+            ("bakeoff-results", texts.results),
+            ("bakeoff-gate", texts.gate),
+            ("bakeoff-comparison", texts.comparison),
+        ):
+            self.draw_panel(widget_id, text)
+        self.detail_text = texts.whole()
 
     def _show_samples(self) -> None:
         table = self.query_one("#bakeoff-samples", KeyTable)
@@ -381,3 +399,4 @@ class BakeoffScreen(LabelActions, BlahScreen):
             return
         self.before_id = None
         self._show_detail()
+        self.call_after_refresh(self.scroll_to_panel, "comparison")  # what x asked for, in view
