@@ -1,7 +1,8 @@
 """How an error reads on screen: ``describe_error`` (any failure, in a short sanitised line),
 ``write_problem`` (a failed write: a webhook created or deleted, a receiver registered, a
-training set uploaded; shared by the Webhooks and Training screens) and ``council_refusal``
-(a key refused for a council-tier call: runs' writes, failure clusters)."""
+training set uploaded; shared by the Webhooks and Training screens), ``council_refusal``
+(a key refused for a council-tier call: runs' writes, failure clusters) and ``read_back_failed``
+(a write whose answer was lost, and the read that would settle it failed too)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from api_client.errors import (
 )
 from common.safe_strings import one_line
 
-__all__ = ["council_refusal", "describe_error", "platform_said", "write_problem"]
+__all__ = ["council_refusal", "describe_error", "platform_said", "read_back_failed", "write_problem"]
 
 
 def describe_error(error: BaseException) -> str:
@@ -40,6 +41,15 @@ def write_problem(error: BaseException, what: str) -> str:
     if isinstance(error, BadRequestError):
         return f"The platform rejected {what}: {describe_error(error)}"
     return f"{what.capitalize()} failed: {describe_error(error)}"
+
+
+def read_back_failed(what: str, error: BaseException) -> str:
+    """The answer to a write was lost and reading ``what`` ("run X", a model's name) to settle it
+    failed too: the outcome is unknown, and the write was not sent again (never resent blind)."""
+    return (
+        f"Outcome unknown: the request timed out and reading {what} failed "
+        f"({one_line(str(error), max_len=120)}). It was not sent again."
+    )
 
 
 def platform_said(error: BaseException) -> str:

@@ -19,7 +19,7 @@ from api_client.errors import (
     UnsafePathError,
 )
 from cli.exit_codes import ExitCode
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 EXIT_USAGE = ExitCode.USAGE
 """Bad usage, or a write not confirmed: nothing was sent."""
@@ -59,7 +59,7 @@ def error_line(error: BaseException) -> str:
 def fail(prog: str, message: str, code: int, err: TextIO) -> int:
     """Say ``message`` on one line of ``err`` (inert, at most 600 characters) after ``prog``;
     ``code`` back, for the command to return."""
-    err.write(f"{prog}: {one_line(message, 600)}\n")
+    err.write(f"{prog}: {clip(message, 600)}\n")
     return code
 
 

@@ -1,9 +1,10 @@
 """What every command prints with: aligned plain tables, ``--json`` documents, one cell of
 untrusted text, and the one way a command ends when its reader closes the pipe early.
 
-Untrusted text (names, answers, judge reasoning, board rows) goes through :func:`one_line`
-(:mod:`common.plain_text`): controls, bidi and other format characters are shown as escapes,
-so nothing the platform sends can drive the terminal. A ``--json`` document is made inert the
+Untrusted text (names, answers, judge reasoning, board rows) goes through the one cleaner,
+:mod:`common.safe_strings` (:func:`cell` and ``clip`` on one line, ``sanitize`` for a block):
+controls, bidi and other format characters are shown in the app's notation (``^[``, ``\\x9b``,
+``<U+202E>``), so nothing the platform sends can drive the terminal. A ``--json`` document is made inert the
 JSON way (``\\uXXXX`` escapes), so it decodes to the same values, verbatim. A value the platform
 did not send is the dash, never 0.
 """
@@ -18,17 +19,15 @@ from typing import Any, TextIO
 
 from cli.exit_codes import ExitCode
 from common.format import DASH
-from common.plain_text import inert, inert_json, one_line
+from common.safe_strings import clip, inert_json
 
 __all__ = [
     "DASH",
     "cell",
     "draws_progress",
     "end_quietly_on_closed_pipe",
-    "inert",
     "inert_json",
     "number",
-    "one_line",
     "print_json",
     "table",
 ]
@@ -44,7 +43,7 @@ def cell(value: object, width: int = 40) -> str:
     ``width`` characters."""
     if value is None or value == "":
         return DASH
-    return one_line(str(value), width)
+    return clip(str(value), width)
 
 
 def number(value: float | int | None, digits: int = 2) -> str:

@@ -1,6 +1,20 @@
-"""Untrusted text made inert, as plain strings: the notation of ``widgets/safe_text.py``
-(read its docstring) for code with no Rich ``Text`` to build: the CLI, exports, the
-application layer. ``widgets.safe_text`` builds its styled ``Text`` from these pieces.
+"""The one cleaner of untrusted text (prompts, replies, errors, judge reasoning, names), as plain
+strings: the command line, the markdown reports, the application layer and the app all show a
+control the same way. ``widgets.safe_text`` builds its styled ``Text`` from these pieces.
+
+Controls are made visible, never dropped and never obeyed (the characters of
+:mod:`common.unsafe_chars`), in one notation:
+
+* C0 controls and DEL -> caret notation, as ``cat -v`` and ``less`` show them: ESC -> ``^[``,
+  NUL -> ``^@``, DEL -> ``^?``; CR is always ``^M``. Newline and tab are kept where lines are
+  kept (``keep_newlines``), else ``^J`` / ``^I`` (on :func:`one_line`: the glyphs ``⏎`` and ``→``).
+* C1 controls (U+0080-U+009F) -> the literal text ``\\x9b``.
+* Every other unsafe character (bidi and other format characters, line/paragraph separators,
+  private use, surrogates, unassigned) -> ``<U+XXXX>``.
+
+The output holds only printable characters, so cleaning twice changes nothing. A ``--json``
+document is the one exception: :func:`inert_json` escapes the JSON way (``\\uXXXX``), so the
+document still decodes to the same values, verbatim.
 """
 
 from __future__ import annotations
@@ -15,6 +29,8 @@ __all__ = [
     "SPACE_GLYPH",
     "TAB_GLYPH",
     "Piece",
+    "clip",
+    "inert_json",
     "is_clean",
     "iter_pieces",
     "marker_for",
@@ -102,7 +118,31 @@ def iter_pieces(text: str | None, *, keep_newlines: bool = True, max_len: int | 
         yield (len(text), len(text), truncation_marker(dropped), True)
 
 
-def one_line(text: str | None, max_len: int = 200) -> str:
+def one_line(text: str | None, max_len: int | None = 200) -> str:
     """Sanitized single-line preview: newline -> ``⏎``, tab -> ``→``; cut at ``max_len``."""
     out = sanitize(text, keep_newlines=True, max_len=max_len)
     return out.replace("\n", NEWLINE_GLYPH).replace("\t", TAB_GLYPH)
+
+
+def clip(text: str | None, width: int) -> str:
+    """:func:`one_line` that fits a column of ``width`` characters: cut with ``…`` when longer
+    (a table cell; the markers count, since they are what the terminal shows)."""
+    shown = one_line(text[: width + 1] if text else text, max_len=None)
+    return shown if len(shown) <= width else shown[: max(0, width - 1)] + "…"
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def inert_json(document: str) -> str:
+    """A JSON text with every unsafe character written as a ``\\uXXXX`` escape instead.
+
+    Unsafe characters can only sit inside JSON strings (the syntax is ASCII), where an escape
+    means the same character: the document decodes to the same values, verbatim, yet printing
+    it cannot drive the terminal."""
+    return replace_unsafe(document, _json_escape, keep="\n")

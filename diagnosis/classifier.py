@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from common.records import Call
 
 from . import kinds
+from .continuation import detect_continuation
 from .detectors import (
     detect_empty,
     detect_error,
@@ -15,7 +16,6 @@ from .detectors import (
     detect_truncation,
     detect_wrong_answer,
 )
-from .detectors_continuation import detect_continuation
 from .detectors_leak import detect_leak
 from .detectors_refusal import detect_refusal
 from .finding import Finding

@@ -23,7 +23,7 @@ a part was not measured).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from diagnosis.sequential import ConfidenceSequence, Settled, confidence_sequence, decide, samples_to_decide
@@ -172,29 +172,16 @@ def pass_rate_reading(
     low, high = reading.sequence.interval
     corrected = [rogan_gladen(v, tpr, tnr) for v in (reading.sequence.mean, low, high)]
     if any(v is None for v in corrected):
-        return EarlyReading(
-            subject,
-            "pass rate",
-            reading.read,
-            reading.readings,
-            planned,
-            None,
-            "undecided",
-            None,
-            "the judge is no better than chance: no corrected rate",
+        return replace(
+            reading, sequence=None, settled="undecided", note="the judge is no better than chance: no corrected rate"
         )
     mean, c_low, c_high = (v for v in corrected if v is not None)
     sequence = ConfidenceSequence(reading.sequence.n, mean, (c_low, c_high), reading.sequence.alpha, planned)
-    return EarlyReading(
-        subject,
-        "pass rate",
-        reading.read,
-        reading.readings,
-        planned,
-        sequence,
-        decide(sequence, parity=required).settled,
-        None,
-        "corrected for the judge's measured error (its own uncertainty not included)",
+    return replace(
+        reading,
+        sequence=sequence,
+        settled=decide(sequence, parity=required).settled,
+        note="corrected for the judge's measured error (its own uncertainty not included)",
     )
 
 

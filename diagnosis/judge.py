@@ -2,7 +2,7 @@
 
 - a high score (>= 0.7) on an empty reply (or no reply), on a looping one, or on one that
   carries on the prompt instead of answering it (the next user turn, the next item of the
-  series, the rest of the user's sentence: see ``detectors_continuation.detect_continuation``);
+  series, the rest of the user's sentence: see ``continuation.detect_continuation``);
 - a low score (< 0.5) on a reply that contains the expected answer (when one is known: given
   per eval, or named in ``score_details`` as expected / reference / answer);
 - reasoning that contradicts the score: it calls the reply correct or excellent but the score
@@ -18,7 +18,7 @@ from typing import Any
 
 from common.records import Call
 
-from .detectors_continuation import detect_continuation
+from .continuation import detect_continuation
 from .inputs import GradedResult
 from .loop import find_loop
 from .templates import detect_template, normalize_template

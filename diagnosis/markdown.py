@@ -1,33 +1,27 @@
 """Inert markdown: untrusted text (model output, prompts, judge reasoning, ids) only ever goes
-into code spans or fenced code blocks, with control characters shown as ``\\xNN``.
+into code spans or fenced code blocks, with control characters made visible.
 
 A code span's backtick fence is one longer than the longest backtick run inside, so the text
 cannot close it; a block's fence likewise. The characters of the shared unsafe table
 (``unsafe_chars``: controls except newline and tab, format characters such as bidi controls and
-tags, line/paragraph separators, private use, surrogates, unassigned) are replaced by visible
-escapes (``\\x1b``, ``\\u202e``, ``\\U000e0041``), so nothing reaches a terminal raw.
+tags, line/paragraph separators, private use, surrogates, unassigned) are shown in the one
+notation of :mod:`common.safe_strings` (``^[``, ``\\x9b``, ``<U+202E>``), the same as the app and
+the command line, so nothing reaches a terminal raw.
 """
 
 from __future__ import annotations
 
 import re
 
-from common.unsafe_chars import LAYOUT, replace_unsafe
+from common.safe_strings import clip, one_line, sanitize
 
 _BACKTICKS = re.compile(r"`+")
 
 
 def escape_controls(text: str) -> str:
-    """Every character of the shared unsafe table (``unsafe_chars``) as a visible escape;
-    newline and tab are kept."""
-    return replace_unsafe(text, _escape_one, LAYOUT)
-
-
-def _escape_one(char: str) -> str:
-    code = ord(char)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    """Every character of the shared unsafe table (``unsafe_chars``) made visible
+    (:func:`common.safe_strings.sanitize`); newline and tab are kept."""
+    return sanitize(text, keep_newlines=True)
 
 
 def _fence_len(text: str, minimum: int) -> int:
@@ -36,10 +30,8 @@ def _fence_len(text: str, minimum: int) -> int:
 
 
 def code_span(text: str, *, limit: int | None = None) -> str:
-    """``text`` as an inline code span on one line (newlines shown as ``\\n``)."""
-    shown = escape_controls(text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t"))
-    if limit is not None and len(shown) > limit:
-        shown = shown[: limit - 1] + "…"
+    """``text`` as an inline code span on one line (newlines shown as ``⏎``, as everywhere)."""
+    shown = one_line(text, max_len=None) if limit is None else clip(text, limit)
     if not shown:
         return "` `"
     fence = "`" * _fence_len(shown, 1)
@@ -54,7 +46,7 @@ def table_cell(text: str, *, limit: int | None = None) -> str:
 
 def code_block(text: str, *, info: str = "text") -> str:
     """``text`` as a fenced code block, verbatim apart from escaped control characters."""
-    body = escape_controls(text.replace("\r\n", "\n").replace("\r", "\\r"))
+    body = escape_controls(text.replace("\r\n", "\n"))
     fence = "`" * _fence_len(body, 3)
     if not body.endswith("\n"):
         body += "\n"

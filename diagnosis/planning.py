@@ -43,10 +43,11 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import TypedDict
 
+from common.constants import QUEUE_SAMPLE_CAP, QUEUE_SAMPLE_FLOOR
 from diagnosis.stats import wilson_interval
 
-SAMPLE_CAP = 500
-SAMPLE_FLOOR = 5
+SAMPLE_CAP = QUEUE_SAMPLE_CAP  # the queue's, defined once in common.constants
+SAMPLE_FLOOR = QUEUE_SAMPLE_FLOOR
 DEFAULT_POWER = 0.8
 _Z95 = NormalDist().inv_cdf(0.975)
 _SEARCH_LIMIT = 10_000_000
@@ -308,20 +309,61 @@ def underpowered_advice(
     tpr: float | None,
     tnr: float | None,
     power: float = DEFAULT_POWER,
+    *,
+    queue_needed: int | None = None,
 ) -> str:
-    """The sentence for a certified switch the queue refused as underpowered (412):
-    "needs at least N samples, or a margin of at least D" (what would be enough)."""
+    """What would be enough for a certified switch the queue refused as underpowered (412), with
+    one sample count only: the larger of the queue's own minimum (``queue_needed``, when its
+    answer named one) and the count that gives ``power`` at ``margin``, when that fits in one
+    run; past the queue's cap, the queue's minimum (if any) with the power it buys, then what to
+    do instead (:func:`beyond_cap`), never a run larger than the queue takes."""
     p = 0.5 if rate is None else rate
     j = youden(tpr, tnr)
     if j is not None and j <= 0.0:
         return "no sample count is enough: the judge is no better than chance (calibrate the criterion first)"
-    needed = samples_for_margin(margin, p, tpr, tnr, power)
-    widest = smallest_margin(samples, p, tpr, tnr, power)
-    parts = []
-    if needed is not None:
-        beyond = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
-        parts.append(f"needs at least {needed} samples{beyond}")
-    if widest is not None:
-        parts.append(f"a margin of at least {widest * 100:.1f} points at {samples} samples")
     basis = "an assumed rate of 0.5" if rate is None else f"a rate of {p:g}"
-    return ", or ".join(parts) + f" (for {power:.0%} power, at {basis})"
+    asks = f"the {margin * 100:.1f}-point margin (no more than {margin * 100:.1f} points worse?)"
+    needed = samples_for_margin(margin, p, tpr, tnr, power)
+    floor = queue_needed or 0
+    if needed is not None and needed <= SAMPLE_CAP:
+        enough = max(needed, floor)
+        at = noninferiority_power(enough, p, margin, tpr, tnr)
+        why = (
+            f"the queue's minimum for this judge; there a candidate truly as good passes {asks} {at:.0%} of the time"
+            if enough == floor
+            else f"{power:.0%} power for {asks}" + ("; the queue's own minimum is lower" if floor else "")
+        )
+        return (
+            f"{enough} samples would be enough (ask for sample_count {enough} instead of {samples}): {why} (at {basis})"
+        )
+    widest = smallest_margin(SAMPLE_CAP, p, tpr, tnr, power)
+    what = f"reach {power:.0%} power" + ("" if floor else f" for the {margin * 100:.1f}-point margin")
+    instead = beyond_cap(what, needed, widest, "a sharper calibrated criterion")
+    if floor:
+        at = noninferiority_power(floor, p, margin, tpr, tnr)
+        return (
+            f"the queue takes it from {floor} samples (ask for sample_count {floor} instead of {samples}), where a "
+            f"candidate truly as good passes {asks} {at:.0%} of the time; {instead} (at {basis})"
+        )
+    return f"{instead} (at {basis})"
+
+
+def runs_for(needed: int) -> int:
+    """How many runs of the queue's cap hold ``needed`` samples between them."""
+    return max(1, math.ceil(needed / SAMPLE_CAP))
+
+
+def beyond_cap(what: str, needed: int | None, margin_at_cap: float | None, calibrate: str) -> str:
+    """What to do when one run cannot ``what`` (``needed`` samples, None: no count would, is
+    past the queue's cap): the alternatives, never a run larger than the queue takes.
+
+    ``margin_at_cap``: the smallest noninferiority margin a run at the cap would settle;
+    ``calibrate``: the calibrated-criterion option in the caller's words."""
+    wider = (
+        f"a margin of at least {margin_at_cap * 100:.1f} points ({SAMPLE_CAP} samples reach that)"
+        if margin_at_cap is not None and 0.0 < margin_at_cap < 1.0
+        else "a wider margin"
+    )
+    several = f"about {runs_for(needed)} runs of {SAMPLE_CAP} read together" if needed is not None else "several runs"
+    cap = f"the queue caps a run at {SAMPLE_CAP} samples"
+    return f"one run cannot {what}: {cap}; instead: {wider}, {calibrate}, or {several}"

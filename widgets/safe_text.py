@@ -1,21 +1,13 @@
-"""The one sanitizer for untrusted text (prompts, replies, errors, judge reasoning, names).
+"""Untrusted text (prompts, replies, errors, judge reasoning, names) as a styled Rich ``Text``.
 
 Textual does not protect the terminal: escape sequences inside a string reach it (OSC 52 writes
 the clipboard, OSC 0 sets the title, CSI 2J clears the screen) and markup-enabled widgets turn
 ``[@click=app.quit]x[/]`` into a live action. Everything untrusted goes through this module and
 is then shown as a ``rich.text.Text`` (never parsed as markup).
 
-Notation (one scheme, used everywhere):
-
-* C0 controls and DEL -> caret notation: ``\\x1b`` -> ``^[``, NUL -> ``^@``, DEL -> ``^?``.
-  CR is always ``^M`` (even before LF) so it can never move the cursor back over a line.
-  Newline and tab are kept when ``keep_newlines`` (else ``^J`` / ``^I``).
-* C1 controls (U+0080-U+009F) -> the literal text ``\\x9b`` (backslash, x, two hex digits).
-* Every other character of the shared table (``common/unsafe_chars.py``, also used by the
-  markdown reports) -> ``<U+XXXX>``: the format characters (Cf: bidi controls U+202A-202E,
-  U+2066-2069, U+200E/F, U+061C; zero-width U+200B-200D, U+2060, U+FEFF; soft hyphen; tag
-  characters U+E0001-E007F), line and paragraph separators (U+2028, U+2029), private use,
-  lone surrogates (which cannot be encoded for the terminal) and unassigned code points.
+Notation: the one of :mod:`common.safe_strings` (read its docstring), shared with the command
+line and the markdown reports: ``^[`` for ESC, ``\\x9b`` for a C1 control, ``<U+202E>`` for a
+bidi control and every other unsafe character of ``common/unsafe_chars.py``.
 
 Text with none of these characters is returned verbatim (emoji, CJK, markup-looking brackets).
 The output contains only printable characters, so sanitizing is idempotent.

@@ -53,6 +53,7 @@ from api_client.archives.schema import (
     ArchiveVersionError,
 )
 from api_client.archives.text_lists import Fragmented, TextLists, TextView
+from common.records import order_key
 
 if TYPE_CHECKING:
     from common.records import Call
@@ -61,7 +62,12 @@ T = TypeVar("T")
 _id_of = attrgetter("id")
 _texts_of = attrgetter("prompt", "response", "error")
 _time_key = attrgetter("created_at", "id")
-"""The archive's order, (created_at, id), as one C-level key."""
+"""The archive's order, (created_at, id), as one C-level key (when every entry has a time)."""
+
+
+def _order_of(entry: Call) -> tuple[int, str]:
+    return order_key(entry.created_at, entry.id)
+
 
 __all__ = [
     "ALL",
@@ -169,7 +175,8 @@ class Archive(ArchiveBase):
             known = existing_ids(conn, ids)
             new = [e for e in batch if e.id not in known] if known else batch
             if new:
-                ordered = sorted(new, key=_time_key)
+                timed = all(entry.created_at is not None for entry in new)
+                ordered = sorted(new, key=_time_key if timed else _order_of)
                 (first_seq,) = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM logs").fetchone()
                 outcome = insert_sorted(conn, ordered, badges_fn, self._codec, number=number)
                 if index_text and not text_index.index_fresh(conn, first_seq, list(map(_texts_of, ordered))):

@@ -25,6 +25,7 @@ import orjson
 
 from api_client.archives.schema import LOG_COLUMNS, STORED_COLUMNS
 from api_client.archives.texts import TextCodec
+from common.records import order_key
 
 if TYPE_CHECKING:
     from common.records import Call
@@ -102,9 +103,43 @@ def existing_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> set[str]:
     return found
 
 
-def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int, str, int] | None:
+def _edge(conn: sqlite3.Connection, agg: str) -> tuple[int | None, str, int] | None:
     row = conn.execute(f"SELECT created_at, id, ord FROM logs WHERE ord = (SELECT {agg}(ord) FROM logs)").fetchone()
     return (row[0], row[1], row[2]) if row else None
+
+
+def _ord(conn: sqlite3.Connection, sql: str, params: tuple[object, ...] = ()) -> int | None:
+    row = conn.execute(sql, params).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _before(conn: sqlite3.Connection, at: int | None, row_id: str) -> int | None:
+    """The ``ord`` of the row just before (at, id) in the archive's order (NULL times first).
+    Two index probes at most: a row-value comparison with NULL is never true."""
+    if at is None:
+        return _ord(
+            conn, "SELECT ord FROM logs WHERE created_at IS NULL AND id < ? ORDER BY id DESC LIMIT 1", (row_id,)
+        )
+    found = _ord(
+        conn,
+        "SELECT ord FROM logs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 1",
+        (at, row_id),
+    )
+    if found is not None:
+        return found
+    return _ord(conn, "SELECT ord FROM logs WHERE created_at IS NULL ORDER BY id DESC LIMIT 1")
+
+
+def _after(conn: sqlite3.Connection, at: int | None, row_id: str) -> int | None:
+    """The ``ord`` of the row just after (at, id) in the archive's order (NULL times first)."""
+    if at is not None:
+        return _ord(
+            conn, "SELECT ord FROM logs WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT 1", (at, row_id)
+        )
+    found = _ord(conn, "SELECT ord FROM logs WHERE created_at IS NULL AND id > ? ORDER BY id LIMIT 1", (row_id,))
+    if found is not None:
+        return found
+    return _ord(conn, "SELECT ord FROM logs WHERE created_at IS NOT NULL ORDER BY created_at, id LIMIT 1")
 
 
 def insert_sorted(
@@ -123,8 +158,8 @@ def insert_sorted(
     first = _edge(conn, "min")
     last = _edge(conn, "max")
     bounds = None if first is None or last is None else (first[2], last[2])
-    lo = (new[0].created_at, new[0].id)
-    hi = (new[-1].created_at, new[-1].id)
+    lo = order_key(new[0].created_at, new[0].id)
+    hi = order_key(new[-1].created_at, new[-1].id)
     n = len(new)
     (max_seq,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
     pending = number and _has_unnumbered(conn)
@@ -134,10 +169,10 @@ def insert_sorted(
     if first is None or last is None:
         _write(conn, *_rows(new, badges_fn, codec, max_seq, 0))
         return InsertOutcome("empty", (0, n - 1), (0, n - 1))
-    if lo > (last[0], last[1]):
+    if lo > order_key(last[0], last[1]):
         _write(conn, *_rows(new, badges_fn, codec, max_seq, last[2] + 1))
         return InsertOutcome("append", (first[2], last[2] + n), (last[2] + 1, last[2] + n))
-    if hi < (first[0], first[1]):
+    if hi < order_key(first[0], first[1]):
         _write(conn, *_rows(new, badges_fn, codec, max_seq, first[2] - n))
         return InsertOutcome("prepend", (first[2] - n, last[2]), (first[2] - n, first[2] - 1))
     _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
@@ -225,24 +260,20 @@ def number_unnumbered(conn: sqlite3.Connection) -> InsertOutcome:
         " ORDER BY created_at DESC, id DESC LIMIT 1"
     ).fetchone()
     # Rows below ``lo`` and above ``hi`` are all numbered (lo/hi bound the unnumbered).
-    pred = conn.execute(
-        "SELECT ord FROM logs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT 1", lo
-    ).fetchone()
-    succ = conn.execute(
-        "SELECT ord FROM logs WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT 1", hi
-    ).fetchone()
+    pred = _before(conn, lo[0], lo[1])
+    succ = _after(conn, hi[0], hi[1])
     min_ord, max_ord = first[2], last[2]
     numbered = max_ord - min_ord + 1
-    suffix_len = max_ord - pred[0] if pred else numbered
-    prefix_len = succ[0] - min_ord if succ else numbered
+    suffix_len = max_ord - pred if pred is not None else numbered
+    prefix_len = succ - min_ord if succ is not None else numbered
     if suffix_len <= prefix_len:
-        base = pred[0] if pred else min_ord - 1
+        base = pred if pred is not None else min_ord - 1
         if suffix_len:
             conn.execute("UPDATE logs SET ord = NULL WHERE ord > ?", (base,))
         _number(conn, base + 1)
         top = base + suffix_len + n
         return InsertOutcome("middle", (min(min_ord, base + 1), top), (base + 1, top))
-    top = succ[0] if succ else max_ord + 1
+    top = succ if succ is not None else max_ord + 1
     if prefix_len:
         conn.execute("UPDATE logs SET ord = NULL WHERE ord < ?", (top,))
     start = top - (prefix_len + n)

@@ -1,5 +1,12 @@
-"""Rewriting an archive of an older schema (1: texts as TEXT columns, a positional full-text
-index over them) in today's layout (archive_schema), in place, the first time it is opened.
+"""Bringing an archive of an older schema to today's layout (archive_schema), in place, the
+first time it is opened.
+
+Schema 2 -> 3 changes no row's layout: ``created_at`` loses its NOT NULL (SQLite's documented
+way for that change: the table's stored SQL is edited under ``writable_schema``, no row is
+rewritten, so it is instant at any size) and the 0 that schema 2 stored for a Blobfish step
+without a time becomes NULL, all in one transaction.
+
+Schema 1 (texts as TEXT columns, a positional full-text index over them) is rewritten:
 
 Nothing is lost and an interruption is safe: the old file is only read (its writers are held
 off by a write lock for the duration) while the new one is built beside it as
@@ -17,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -24,7 +32,7 @@ from typing import Any
 import orjson
 
 from api_client.archives import fulltext
-from api_client.archives.ingest import JSON_BYTES
+from api_client.archives.ingest import JSON_BYTES, number_unnumbered
 from api_client.archives.schema import (
     APPLICATION_ID,
     DDL,
@@ -51,12 +59,43 @@ _V2_INSERT = (
 )
 
 
+MISSING_TIMES = "UPDATE logs SET created_at = NULL WHERE source = 'blobfish' AND created_at = 0"
+"""Schema 1 and 2 stored 0 for a Blobfish step without a time (the column required one):
+nothing else of that platform has time 0, so those rows become what they are, without a time."""
+_NOT_NULL_TIME = re.compile(r"(created_at\s+INTEGER)\s+NOT\s+NULL", re.IGNORECASE)
+
+
+def _lift_time_constraint(conn: sqlite3.Connection) -> None:
+    """Drop ``NOT NULL`` from ``logs.created_at`` inside the caller's write transaction
+    (https://sqlite.org/lang_altertable.html#otheralter: removing a NOT NULL constraint
+    changes nothing on disk, so the schema text is edited and its version bumped)."""
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'logs'").fetchone()
+    lifted = _NOT_NULL_TIME.sub(r"\1", sql, count=1)
+    if lifted == sql:
+        return
+    (version,) = conn.execute("PRAGMA schema_version").fetchone()
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        conn.execute("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = 'logs'", (lifted,))
+        conn.execute(f"PRAGMA schema_version = {int(version) + 1}")
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+
+
+def _forget_invented_times(conn: sqlite3.Connection) -> None:
+    """:data:`MISSING_TIMES`, then the rows numbered again when any changed (a row without a
+    time sorts first: only a steps archive holds such rows, so only it is renumbered)."""
+    if conn.execute(MISSING_TIMES).rowcount:
+        conn.execute("UPDATE logs SET ord = NULL")
+        number_unnumbered(conn)
+
+
 def part_path(path: Path) -> Path:
     return path.with_name(path.name + PART_SUFFIX)
 
 
 def migrate(path: Path, on_progress: OnProgress | None = None) -> None:
-    """Rewrite the schema 1 archive at ``path`` in today's layout (see the module docstring)."""
+    """Bring the schema 1 or 2 archive at ``path`` to today's layout (see the module docstring)."""
     report = on_progress or current_hook() or (lambda done, total: None)
     part = part_path(path)
     for leftover in (part, *(part.with_name(part.name + s) for s in ("-wal", "-shm", "-journal"))):
@@ -70,6 +109,13 @@ def migrate(path: Path, on_progress: OnProgress | None = None) -> None:
             if old_version is None or int(old_version[0]) >= SCHEMA_VERSION:
                 old.execute("ROLLBACK")
                 return  # another process migrated it meanwhile
+            if int(old_version[0]) == 2:
+                _lift_time_constraint(old)
+                _forget_invented_times(old)
+                old.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+                old.execute("COMMIT")
+                old.close()
+                return
             _build(old, part, report)
             old.execute("ROLLBACK")
     except BaseException:
@@ -114,6 +160,7 @@ def _build(old: sqlite3.Connection, part: Path, report: OnProgress) -> None:
             done += len(rows)
             report(done, total)
         new.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (JSON_BYTES, str(json_bytes)))
+        _forget_invented_times(new)
         new.execute("COMMIT")
         new.execute("PRAGMA journal_mode = DELETE")
         new.execute("PRAGMA user_version = 0")

@@ -65,7 +65,7 @@ class ArchivedRow:
     """One line of the logs list: enough to draw it, without the full texts."""
 
     id: str
-    created_at: int
+    created_at: int | None  # None: the platform gave no time (a Blobfish step)
     source: str | None
     latency_ms: int | None
     finish_reason: str | None

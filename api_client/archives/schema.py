@@ -4,7 +4,7 @@ One SQLite file per (platform, model). Opening never writes to a file that is no
 a blah-tui archive: a corrupt or foreign file raises :class:`ArchiveCorruptError` and is
 left exactly as it was (the caller may move it aside with ``Archive.quarantine``).
 
-Layout (schema 2), and why:
+Layout (schema 3), and why:
 - ``logs``: one row per LogEntry. ``id`` is the logical primary key (UNIQUE: an entry is
   never stored twice). ``seq`` is an ``INTEGER PRIMARY KEY``: the full-text index's rowid
   (a plain rowid may be renumbered by VACUUM). The call's texts (prompt, messages as JSON,
@@ -12,6 +12,9 @@ Layout (schema 2), and why:
   the prompt and again in the messages, is stored once; a dictionary trained per archive),
   the last column so the list's other columns are read without it; every other wire field
   is a column of its own.
+- ``created_at``: the call's time (ms), NULL when the platform gave none (a Blobfish step of an
+  evaluation without a publication time): a missing time stays missing, never 0. Such rows
+  come first in the (created_at, id) order, as SQLite sorts NULL lowest (``ingest.order_key``).
 - ``ord``: a dense ordinal of the (created_at, id) order, maintained at insert time (see
   archive_ingest), so the n-th row of the unfiltered list is one index probe (no OFFSET
   scan) and a filtered list is resolved once to an array of ordinals, then patched.
@@ -37,7 +40,8 @@ Layout (schema 2), and why:
 - ``meta``: key/value: schema version, tail cursor, history-complete flag, labels.
 
 Schema 1 (the texts as TEXT columns, FTS5 over them as external content with positions) is
-migrated in place on first open (archive_migrate).
+migrated in place on first open (archive_migrate); schema 2 (``created_at`` NOT NULL, 0 stored
+for a Blobfish step without a time) only has the constraint lifted and those 0s made NULL.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 APPLICATION_ID = 0x626C6168  # "blah": marks the file as ours (PRAGMA application_id)
 
 # SQLite primary result codes that mean "the bytes on disk are not a sound database".
@@ -91,7 +95,7 @@ CREATE TABLE IF NOT EXISTS logs (
     ord               INTEGER,
     model_id          TEXT,
     source            TEXT,
-    created_at        INTEGER NOT NULL,
+    created_at        INTEGER,
     latency_ms        INTEGER,
     max_tokens        INTEGER,
     prompt_tokens     INTEGER,

@@ -10,6 +10,7 @@ from typing import Any
 
 from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.errors import RefusedLocally
+from common.constants import QUEUE_SAMPLE_CAP, QUEUE_SAMPLE_FLOOR
 
 LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.:+\-]{0,63}$")
 ASSERTION_TYPES = frozenset(
@@ -26,6 +27,10 @@ ASSERTION_TYPES = frozenset(
         "no_tool_call",
     }
 )
+#: The assertion types that stand alone; every other one carries a ``value`` (a regex, a text,
+#: a length, a schema, a tool's name).
+UNVALUED_ASSERTIONS = frozenset({"json_valid", "completed", "no_tool_call"})
+VALUED_ASSERTIONS = ASSERTION_TYPES - UNVALUED_ASSERTIONS
 GATE_THRESHOLDS = ("min_win_rate", "min_pass_rate", "min_assertion_pass_rate", "noninferiority_margin")
 
 
@@ -98,7 +103,7 @@ def check_create(body: Mapping[str, Any]) -> None:
     """``RefusedLocally`` for a body the queue would answer 400 (or a criterion run with no
     ``criterion_id``); screening bodies are checked only for what the queue honours."""
     if body.get("screening") is True:
-        _int_in(body, "sample_count", 5, 500)
+        _int_in(body, "sample_count", QUEUE_SAMPLE_FLOOR, QUEUE_SAMPLE_CAP)
         return
     name = body.get("name")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 80:
@@ -129,7 +134,7 @@ def check_create(body: Mapping[str, Any]) -> None:
         if key == baseline:
             raise _refuse("candidate_models", f"{key!r} is the baseline")
         seen.add(key)
-    _int_in(body, "sample_count", 5, 500)
+    _int_in(body, "sample_count", QUEUE_SAMPLE_FLOOR, QUEUE_SAMPLE_CAP)
     _int_in(body, "max_output_tokens", 256, 16384)
     _check_assertions(body.get("assertions"))
     filters = body.get("sample_filters") or {}

@@ -47,8 +47,9 @@ ASSUMED (the contract is silent or says "not stated"):
   ``application.bakeoffs.refusals``; absent, the app says the answer does not tell);
 - a population-mismatch 400 says "population" in its message.
 
-Here: a run, its results (a screening's too), samples, comparisons and criteria. Calibration,
-evidence and failure clusters are in ``shapes_calibration`` (imported from here as well);
+Here: a run, its results, samples, comparisons and criteria. A screening's results are in
+``shapes_screening``; calibration, evidence and failure clusters in ``shapes_calibration`` (both
+imported from here as well);
 both are on the lenient base of ``shapes_base``. The gate's
 body is documented whole (contract 3.9): it is read in ``gate_verdict`` without pydantic, for
 the CI gate's start-up. The paths and fixed names are in ``shapes_fixed``.
@@ -60,7 +61,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from api_client.errorbar.shapes_base import Json, Lenient, interval, object_of
+from api_client.errorbar.shapes_base import Json, Lenient, interval
 from api_client.errorbar.shapes_calibration import (
     AlignAnswer,
     Alignment,
@@ -90,6 +91,14 @@ from api_client.errorbar.shapes_fixed import (
     MICROS_PER_USD,
     STORED,
     TERMINAL,
+)
+from api_client.errorbar.shapes_screening import (
+    Incumbent,
+    Recommendation,
+    Screening,
+    ScreeningCandidate,
+    Similarity,
+    TokenShape,
 )
 
 __all__ = [
@@ -348,70 +357,3 @@ class CriterionList(Lenient):
 class Document(Lenient):
     """A body read as it is (pairwise, evidence, alignment, failure clusters, a pair label):
     the screens read its members; nothing here assumes more than that it is an object."""
-
-
-# ---------------------------------------------------------------------- screening (ASSUMED, see above)
-
-
-class Similarity(Lenient):
-    """How often a candidate's answer matched the incumbent's logged one (never win/loss)."""
-
-    matched: int | None = None
-    differed: int | None = None
-    unparsed: int | None = None
-    judged: int | None = None
-    match_rate: float | None = None
-    ci95: list[float] | None = None
-
-    _ci = field_validator("ci95", mode="before")(interval)
-
-
-class ScreeningCandidate(Lenient):
-    model: str | None = None
-    arm: str | None = None  # ASSUMED
-    similarity: Similarity | None = None
-    est_usd_per_request: float | None = None
-    est_savings_pct: float | None = None
-    projected_monthly_usd: float | None = None
-    projected_monthly_savings_usd: float | None = None
-    status: str | None = None  # placement: named by the contract, values not stated
-    quality: str | None = None  # placement: named by the contract, values not stated
-
-
-class Incumbent(Lenient):
-    model: str | None = None
-    est_usd_per_request: float | None = None  # ASSUMED
-    projected_monthly_usd: float | None = None  # ASSUMED
-    monthly_requests: int | None = None  # ASSUMED
-
-
-class TokenShape(Lenient):
-    requests: int | None = None  # ASSUMED
-    median_prompt_tokens: float | None = None  # ASSUMED
-    median_output_tokens: float | None = None  # ASSUMED
-    p90_output_tokens: float | None = None  # ASSUMED
-
-
-class Recommendation(Lenient):
-    action: str | None = None  # documented value: "switch"
-    model: str | None = None  # ASSUMED
-    reason: str | None = None  # ASSUMED
-
-    @property
-    def switch(self) -> bool:
-        return self.action == "switch"
-
-
-class Screening(Lenient):
-    incumbent: Incumbent | None = None
-    token_shape: TokenShape | None = None
-    per_candidate: list[ScreeningCandidate] = Field(default_factory=list)
-    recommendation: Recommendation | None = None
-    judge_shares_family: bool | None = None
-
-    _incumbent = field_validator("incumbent", mode="before")(object_of("model"))
-    _recommendation = field_validator("recommendation", mode="before")(object_of("action"))
-
-    def candidate(self, model: str | None) -> ScreeningCandidate | None:
-        """The screened candidate of ``model`` (by model id or arm key)."""
-        return next((c for c in self.per_candidate if model is not None and model in (c.model, c.arm)), None)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
+    from common.records import BakeoffAnswer
 
 __all__ = ["AssertionRow", "assertion_name", "assertion_rows", "failed_assertions"]
 
@@ -70,7 +71,7 @@ def assertion_rows(run: assumed.Run) -> list[AssertionRow]:
     return rows
 
 
-def failed_assertions(run: assumed.Run, answer: assumed.SampleAnswer) -> list[str] | None:
+def failed_assertions(run: assumed.Run, answer: BakeoffAnswer) -> list[str] | None:
     """The assertions this answer failed ([] = passed all), or None when the queue sent no
     per-answer result (or the run has none)."""
     configs = run.assertions or []

@@ -17,7 +17,7 @@ module:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from common.format import DASH, plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
+    from common.records import BakeoffAnswer
 
 __all__ = [
     "JUDGE_VERDICT",
@@ -217,12 +218,12 @@ class Recomputed:
         )
 
 
-def recompute(samples: Sequence[assumed.Sample]) -> Recomputed:
-    """n, agreement and Cohen's kappa over the labelled pairs that have a judge reading."""
+def recompute(answers: Iterable[BakeoffAnswer]) -> Recomputed:
+    """n, agreement and Cohen's kappa over the labelled pairs that have a judge reading
+    (``answers``: the candidates' answers of a run's samples)."""
     pairs = [
         (JUDGE_VERDICT[answer.outcome], answer.human_verdict)
-        for sample in samples
-        for answer in sample.candidates
+        for answer in answers
         if answer.human_verdict in VERDICTS and answer.outcome in JUDGE_VERDICT
     ]
     n = len(pairs)

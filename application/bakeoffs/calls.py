@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from api_client.errorbar.records import answer_from_sample, baseline_answer
+from api_client.errorbar.records import baseline_answer
 from application.bakeoffs.samples import SampleRow
 from application.bakeoffs.words import model_text
 from application.inspector.foreign import ForeignCall, OrderedIds
 from common.iso_time import iso_ms
-from common.records import answer_call
+from common.records import BakeoffAnswer, answer_call
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -40,7 +40,7 @@ _OUTCOME = {
 }
 
 
-def verdicts_line(answer: assumed.SampleAnswer) -> str:
+def verdicts_line(answer: BakeoffAnswer) -> str:
     orderings = answer.orderings
     if orderings is None:
         return "the platform does not send the two orderings' readings"
@@ -82,9 +82,9 @@ class SampleCalls:
             this = baseline_answer(run, sample)
             if this.model:  # a stored baseline is your logged answers, never "__stored__" as a model
                 this = replace(this, model=model_text(this.model))
-            other, other_text = f"candidate {model_text(row.arm)}", answer.answer
+            other, other_text = f"candidate {model_text(row.arm)}", answer.text
         else:
-            this = replace(answer_from_sample(answer), model=model_text(row.arm) if row.arm else row.arm)
+            this = replace(answer, model=model_text(row.arm) if row.arm else row.arm)
             other, other_text = f"baseline {model_text(run.baseline_model)}", sample.baseline_answer
         model, cut = this.model, this.truncated
         entry = answer_call(

@@ -8,7 +8,7 @@ the caller confirms it and sends it once (never in a loop, never on a timer).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from common.format import plural
@@ -31,12 +31,12 @@ class ClusterRow:
     criterion_name: str | None
     failures: int | None
     without_reason: int | None
-    name: str | None  # None: the criterion has no clusters (the sentence says why)
-    count: int | None
-    share: float | None
-    example: str | None
-    request_ids: tuple[str, ...]
-    note: str | None
+    name: str | None = None  # None: the criterion has no clusters (the note says why)
+    count: int | None = None
+    share: float | None = None
+    example: str | None = None
+    request_ids: tuple[str, ...] = ()
+    note: str | None = None
 
 
 def cluster_rows(answer: assumed.FailureClusters, criterion_id: str | None = None) -> list[ClusterRow]:
@@ -44,6 +44,7 @@ def cluster_rows(answer: assumed.FailureClusters, criterion_id: str | None = Non
     for item in answer.criteria:
         if criterion_id is not None and item.criterion_id != criterion_id:
             continue
+        criterion = ClusterRow(item.criterion_id, item.criterion_name, item.failures, item.without_reason)
         if not item.clusters:
             failures = item.failures or 0
             note = (
@@ -53,36 +54,19 @@ def cluster_rows(answer: assumed.FailureClusters, criterion_id: str | None = Non
                 if failures < MIN_REASONS
                 else "no clusters sent"
             )
-            rows.append(
-                ClusterRow(
-                    item.criterion_id,
-                    item.criterion_name,
-                    item.failures,
-                    item.without_reason,
-                    None,
-                    None,
-                    None,
-                    None,
-                    (),
-                    note,
-                )
-            )
+            rows.append(replace(criterion, note=note))
             continue
-        for cluster in item.clusters:
-            rows.append(
-                ClusterRow(
-                    item.criterion_id,
-                    item.criterion_name,
-                    item.failures,
-                    item.without_reason,
-                    cluster.name,
-                    cluster.count,
-                    cluster.share,
-                    cluster.example,
-                    tuple(cluster.request_ids),
-                    None,
-                )
+        rows.extend(
+            replace(
+                criterion,
+                name=cluster.name,
+                count=cluster.count,
+                share=cluster.share,
+                example=cluster.example,
+                request_ids=tuple(cluster.request_ids),
             )
+            for cluster in item.clusters
+        )
     return rows
 
 

@@ -32,7 +32,6 @@ __all__ = [
     "per_sample_cost",
     "run_readings",
     "saving_sentence",
-    "stopped_early_lines",
     "watch_until_decided",
 ]
 
@@ -173,14 +172,3 @@ async def _cancel_once(
     if run.status == "DONE":
         return EarlyStop("finished", run, readings, 1, None, ["the run finished while the cancel was on its way"])
     return EarlyStop("stopped_early", run, readings, 1, saved)
-
-
-def stopped_early_lines(readings: Sequence[EarlyReading]) -> list[str]:
-    """The verdict of a cancelled run whose samples had settled it: "stopped early, decided"
-    with each candidate's sequence interval; nothing when they had not."""
-    if not readings or not all(r.decided for r in readings):
-        return []
-    return [
-        "verdict: stopped early, decided (anytime-valid, safe to read before the last sample)",
-        *(f"  {r.sentence()}" for r in readings),
-    ]

@@ -22,6 +22,7 @@ __all__ = [
     "actual_word",
     "gate_headline",
     "gate_lines",
+    "gate_question",
     "gate_thresholds",
     "thresholds_text",
 ]
@@ -45,6 +46,13 @@ _REQUIRED = {"noninferiority": "what you shipped − margin"}
 def actual_word(check: str | None) -> str:
     """What a check's ``actual`` is: an interval's lower bound, or the exact rate."""
     return _ACTUAL.get(check or "", "actual")
+
+
+def gate_question(check: str | None, required: float | None) -> str:
+    """The question one gate check asks ("is its lower bound at or above 0.500?"): the queue's
+    own rule, said beside the app's verdict (``application.bakeoffs.decision``) so a person sees
+    which question each answers."""
+    return f"is its {actual_word(check)} at or above {rate_text(required)}?"
 
 
 @dataclass(frozen=True)

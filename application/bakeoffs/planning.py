@@ -1,17 +1,27 @@
 """A bake-off's plan in words, before anything is spent: the interval the run will have, the
 power of a noninferiority gate and the samples a question needs (``diagnosis.planning``),
 the same sentences in ``bakeoff plan``, the New bake-off dialog, its confirmation and a
-refused (underpowered) certified switch."""
+refused (underpowered) certified switch. Each figure says the question it answers; a count
+past the queue's cap is said to be past it, with what to do instead (``beyond_cap``: a wider
+margin, a calibrated criterion, several runs), the same words as a finished run's verdict."""
 
 from __future__ import annotations
 
-from diagnosis.planning import SAMPLE_CAP, Plan, PlanQuestion, plan, underpowered_advice
+from diagnosis.planning import SAMPLE_CAP, Plan, PlanQuestion, beyond_cap, plan, underpowered_advice
 
-__all__ = ["early_decision_line", "plan_lines", "run_plan_lines", "underpowered_advice"]
+__all__ = ["early_decision_line", "margin_question", "plan_lines", "run_plan_lines", "underpowered_advice"]
 
 
 def _points(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.1f} points"
+
+
+_CALIBRATE = "a sharper calibrated criterion"
+
+
+def margin_question(margin: float) -> str:
+    """The question a noninferiority margin asks, in words (the same as a verdict's)."""
+    return f"is the candidate no more than {_points(margin)} worse than the baseline?"
 
 
 def plan_lines(result: Plan) -> list[str]:
@@ -33,19 +43,24 @@ def plan_lines(result: Plan) -> list[str]:
         if needed is None:
             lines.append(f"no sample count gives ±{_points(q.half_width)} with this judge")
         else:
-            cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
-            lines.append(f"±{_points(q.half_width)} needs about {needed} samples{cap}")
+            if needed > SAMPLE_CAP:
+                lines.append(beyond_cap(f"give ±{_points(q.half_width)}", needed, None, _CALIBRATE))
+            else:
+                lines.append(f"±{_points(q.half_width)} needs about {needed} samples")
     if q.margin is not None:
         if result.power is not None:
             lines.append(
-                f"noninferiority at a {_points(q.margin)} margin: {result.power:.0%} power at "
-                f"{q.samples} samples when the candidate is truly as good"
+                f"noninferiority at a {_points(q.margin)} margin ({margin_question(q.margin)}): "
+                f"{result.power:.0%} power at {q.samples} samples when the candidate is truly as good"
                 + (" (underpowered: the queue may refuse it with 412)" if result.underpowered else "")
             )
         needed = result.samples_for_margin
-        if needed is not None:
-            cap = f" (beyond the queue's cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else ""
-            lines.append(f"  {q.power:.0%} power needs about {needed} samples{cap}")
+        if needed is not None and needed > SAMPLE_CAP:
+            lines.append(
+                "  " + beyond_cap(f"reach {q.power:.0%} power", needed, result.smallest_margin_at_cap, _CALIBRATE)
+            )
+        elif needed is not None:
+            lines.append(f"  {q.power:.0%} power needs about {needed} samples")
         if q.samples is not None:
             lines.append(early_decision_line(q.samples, q.margin))
     if result.smallest_margin_at_cap is not None:
@@ -82,16 +97,19 @@ def run_plan_lines(
             ""
             if needed is None
             else f"; {question.power:.0%} power needs about {needed} samples"
-            + (f" (beyond the cap of {SAMPLE_CAP})" if needed > SAMPLE_CAP else "")
+            if needed <= SAMPLE_CAP
+            else f"; {question.power:.0%} power takes more than one run (the queue caps a run at {SAMPLE_CAP} samples)"
         )
         smallest = (
             ""
             if result.smallest_margin_at_cap is None
             else f"; {SAMPLE_CAP} samples certify a margin of {_points(result.smallest_margin_at_cap)}"
+            + (f"; or {_CALIBRATE}, or several runs read together" if needed is None or needed > SAMPLE_CAP else "")
         )
         lines.append(
-            f"a {margin * 100:.1f}-point margin passes {result.power:.0%} of the time when the candidate is truly "
-            f"as good{enough}{smallest}"
+            f"a {margin * 100:.1f}-point margin (no more than {margin * 100:.1f} points worse?) passes "
+            f"{result.power:.0%} of the time "
+            f"when the candidate is truly as good{enough}{smallest}"
         )
         lines.append(early_decision_line(samples, margin))
     return lines

@@ -1,8 +1,9 @@
 """The app's own readings of a finished bake-off, beside the queue's numbers (never instead):
-the judge's biases from the swapped pairs, the paired difference against the incumbent, and
+the judge's biases from the swapped pairs, the paired difference against the incumbent (which
+``application.bakeoffs.decision`` turns into one of the verdict's figures), and
 (where a person labelled pairs) the prediction-powered win rate next to the queue's corrected
 one. Built from the run, its samples and ``pairwise`` as the client parsed them (read as they
-are, never dumped back to JSON); shared by ``bakeoff show`` and Compare.
+are, never dumped back to JSON); read through ``application.bakeoffs.decision`` by every view.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from diagnosis.paired import (
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
-    from api_client.errorbar.client import ErrorbarClient
 
 PAIRED_ASSUMPTION = (
     "paired reading: each prompt's difference (candidate minus incumbent) averaged, "
@@ -45,9 +45,10 @@ class ArmReading:
     queue_corrected: assumed.CorrectedWinRate | None
 
     def sentences(self) -> list[str]:
+        """The readings beside the verdict. The paired difference is not among them: it is one
+        of the verdict's own figures (``application.bakeoffs.decision``), printed there once
+        with the question it answers."""
         said: list[str] = []
-        if self.paired is not None:
-            said.append(self.paired.sentence(self.paired_scale))
         if self.prediction_powered is not None:
             said += self.prediction_powered.sentences()
             corrected = self.queue_corrected
@@ -152,14 +153,3 @@ def switch_readings(
     if not samples:
         notes.append("the queue returned no samples for this run: nothing to read pair by pair")
     return SwitchReadings(run_id=run.id, eval_kind=kind, arms=readings, notes=notes)
-
-
-async def fetch_switch_readings(
-    client: ErrorbarClient, run: assumed.Run, margin: float | None = None
-) -> SwitchReadings:
-    """Read the samples (and, for a comparison run, ``pairwise``) and compute the readings."""
-    samples = await client.samples(run.id)
-    pairwise: assumed.Pairwise | None = None
-    if (run.eval_kind or "comparison") != "criterion":
-        pairwise = await client.pairwise(run.id)
-    return switch_readings(run, samples, pairwise, margin)

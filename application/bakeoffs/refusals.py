@@ -81,23 +81,26 @@ def create_refusal(
     said = f" (the queue said: {server})" if server else ""
     if error.status == 412:
         needed = samples_enough(error.server_error)
+        asked = request.sample_count if request is not None else None
+        head = f"underpowered: the queue would not conclude from {asked if asked is not None else 'this many'} samples"
         if request is not None and request.noninferiority_margin is not None:
-            from application.bakeoffs.planning import underpowered_advice  # not on `bakeoff gate`'s path
+            from diagnosis.planning import underpowered_advice  # not on `bakeoff gate`'s path
 
-            said += "; the app's plan: " + underpowered_advice(
-                request.sample_count, request.noninferiority_margin, None, *judge
+            # one count only: the queue's minimum and the app's plan are reconciled there, so the
+            # queue's own words (which name its minimum) are left out when that was read from them
+            advice = underpowered_advice(
+                request.sample_count, request.noninferiority_margin, None, *judge, queue_needed=needed
             )
-        if needed is not None:
-            asked = f" instead of {request.sample_count}" if request is not None else ""
-            head = (
-                f"underpowered: the queue would not conclude from this many samples; {needed} samples "
-                f"would be enough (ask for sample_count {needed}{asked})"
-            )
+            said = said if needed is None else ""
+            if needed is None:
+                advice = f"its answer does not say how many would be enough; the app's plan: {advice}"
+            head = f"{head}; {advice}"
+        elif needed is not None:
+            instead = f" instead of {asked}" if asked is not None else ""
+            head = f"{head}; {needed} samples would be enough (ask for sample_count {needed}{instead})"
+            said = ""
         else:
-            head = (
-                "underpowered: the queue would not conclude from this many samples, and its answer does not "
-                "say how many would be enough"
-            )
+            head = f"{head}, and its answer does not say how many would be enough"
         return CreateRefusal("sample_count", f"{head}; nothing was queued and it was not resent{said}", needed)
     if error.status == 400 and "population" in server.lower():
         return CreateRefusal(

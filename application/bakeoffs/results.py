@@ -109,14 +109,16 @@ def candidate_rows(run: assumed.Run, pairwise: assumed.Pairwise | None) -> list[
 
 
 def win_verdict(ci: tuple[float, float] | None) -> str:
-    """One phrase on the interval against the 50% line (a tie counts half a win)."""
+    """Where the queue's interval lies against the 50% line (a tie counts half a win), said as
+    that: the answer to "switch?" is the verdict's (``application.bakeoffs.decision``), which
+    also reads the paired difference, so this phrase never claims "no difference" on its own."""
     if ci is None:
         return "no interval: the platform sent none"
     if ci[0] > 0.5:
-        return "better than the baseline"
+        return "interval above 0.500"
     if ci[1] < 0.5:
-        return "worse than the baseline"
-    return "no detectable difference at this sample size"
+        return "interval below 0.500"
+    return "interval crosses 0.500: see the verdict"
 
 
 @dataclass(frozen=True)

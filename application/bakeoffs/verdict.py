@@ -1,47 +1,106 @@
 """The one answer to "is it safe to switch to the candidate?": switch, don't switch, or not
-enough evidence, with why and what would settle it (issue 29, item 10).
+enough evidence, with why, what would settle it, and each figure it rests on with the question
+that figure answers (issue 29, item 10; issue 41, item 3). ``application.bakeoffs.decision``
+feeds it the run, its samples and the margin; every view prints what it returns.
 
-This is the app's own reading, beside the queue's gate (which stays the queue's). The rule,
-stated so a person can check it:
+This is the app's own reading, beside the queue's gate (which stays the queue's). The question
+is "is the candidate worse than the baseline?", or with a noninferiority margin ``M`` "is it
+more than ``M`` points worse?". The rule, stated so a person can check it:
 
 - a run that is not DONE, or is unreportable, or whose judge is no better than chance (a
   criterion's TPR+TNR-1 <= 0.1 or kappa <= 0.2, or never measured; a comparison's labelled
   pairs say the judge's readings are near chance), is **not enough evidence**;
-- a comparison arm is judged on its corrected win rate when the queue has a usable
-  calibration (>= 30 human pair labels), else on the printed one (compressed toward 0.5 by
-  the judge's error, and said so): **switch** when the 95 % interval's low end is at or above
-  parity (0.5: not worse than the baseline), **don't** when its high end is below parity,
-  else not enough evidence;
-- a criterion arm is judged against the incumbent's (baseline's) pass rate, corrected when
-  the queue corrected it: switch when the candidate's interval low end reaches it, don't when
-  its high end is below it;
+- a comparison arm has two intervals on the same question: the queue's win rate (corrected
+  when the queue has a usable calibration, >= 30 human pair labels; else the printed one,
+  the interval its gate reads) against parity (0.5, less the margin), and the paired
+  difference on the samples both answered (win +½, tie 0, loss −½ per prompt: its mean is
+  the printed win rate minus 0.5, its interval narrower because a tie is not a coin flip)
+  against 0 (less the margin). **Don't** when either shows the candidate worse (its high end
+  below the line); **switch** only when the queue's interval clears the line at its low end
+  and the paired one does too (so the app never says switch where the queue's gate at the
+  same line fails); else not enough evidence. With a corrected rate the paired difference
+  (as the judge read it, uncorrected) is shown beside it and decides nothing;
+- a criterion arm is read on the paired difference of pass rates against the incumbent on the
+  samples both answered, corrected for the judge (the Rogan-Gladen correction is linear, so
+  the difference is divided by TPR+TNR-1): don't when its high end is below the line, switch
+  when its low end clears it. Without samples, the candidate's interval against the
+  incumbent's rate;
 - with several candidates: switch to the one with the highest low end among those that pass;
   don't when every one is worse; otherwise not enough evidence, told for the most promising
   candidate (the highest low end).
 
 "What would settle it": wait or rerun; a calibrated criterion; more labels (when the judge's
 own error alone, ``floor_half_width``, is wider than the gap to the line); or about how many
-judged samples would narrow the interval past the line if the rate held (n x (the interval's
-reach toward the line / the gap)^2, a rough figure, said to be one).
+judged samples would narrow the deciding interval past the line if the rate held (n x (the
+interval's reach toward the line / the gap)^2, rough, said to be). A count past the queue's
+cap (``common.constants.QUEUE_SAMPLE_CAP``) is never advised: the sentence says one run
+cannot settle it and names what can (a wider margin, a calibrated criterion, several runs).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from application.bakeoffs.calibration import LABELS_NEEDED
-from application.bakeoffs.judge_quality import judge_reading
+from application.bakeoffs.judge_quality import informedness, judge_reading
+from diagnosis.planning import SAMPLE_CAP, beyond_cap
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
+    from diagnosis.paired import PairedDifference
 
-__all__ = ["DONT", "EXIT_CODES", "SWITCH", "UNSURE", "Verdict", "gate_reading", "verdict"]
+__all__ = ["DONT", "EXIT_CODES", "SWITCH", "UNSURE", "Figure", "Verdict", "gate_reading", "question", "verdict"]
 
 SWITCH, DONT, UNSURE = "switch", "don't switch", "not enough evidence"
 EXIT_CODES = {SWITCH: 0, DONT: 1, UNSURE: 3}
 PARITY = 0.5
+YES_WORSE, NO_NOT_WORSE, CANNOT_TELL = "yes", "no", "can't tell"
+
+
+def question(margin: float | None) -> str:
+    """The question every figure of a verdict answers, in words."""
+    if margin is None:
+        return "is the candidate worse than the baseline?"
+    return (
+        f"noninferiority at a {margin * 100:.1f}-point margin: "
+        f"is the candidate more than {margin * 100:.1f} points worse than the baseline?"
+    )
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure a verdict rests on (or shows beside it), with the question it answers."""
+
+    subject: str
+    name: str  # what it is: "paired difference on the 94 samples both answered, as the judge read them"
+    value: str  # "-10.1 points [-16.3, -3.9]"
+    question: str
+    answer: str  # YES_WORSE | NO_NOT_WORSE | CANNOT_TELL, then why
+    decides: bool  # whether the verdict rests on it
+
+    @property
+    def line(self) -> str:
+        """The figure with its question (``short`` without it, under a line that says it once)."""
+        beside = "" if self.decides else " (beside the verdict; it decides nothing)"
+        return f"{self.subject}: {self.name} {self.value}: {self.question} {self.answer}{beside}"
+
+    @property
+    def short(self) -> str:
+        beside = "" if self.decides else " (beside the verdict; it decides nothing)"
+        return f"{self.subject}: {self.name} {self.value}: {self.answer}{beside}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "subject": self.subject,
+            "figure": self.name,
+            "value": self.value,
+            "question": self.question,
+            "answer": self.answer,
+            "decides": self.decides,
+        }
 
 
 @dataclass(frozen=True)
@@ -51,6 +110,10 @@ class Verdict:
     why: str
     settle: str | None  # what would settle it (UNSURE), or what would firm it up
     reading: str | None  # the app's plain reading of the judge, when it has something to say
+    figures: tuple[Figure, ...] = ()
+    margin: float | None = None
+    arms: tuple[tuple[str, str], ...] = ()
+    """Each candidate's own answer (arm, SWITCH | DONT | UNSURE): the verdict is the best of them."""
 
     @property
     def sentence(self) -> str:
@@ -69,65 +132,196 @@ class _Arm:
     why: str
     settle: str | None
     low: float | None
+    figures: tuple[Figure, ...] = ()
 
 
 def _interval(ci: list[float] | None) -> str:
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "[—, —]"
 
 
-def _samples_needed(n: int | None, ci: list[float], rate: float, line: float) -> str:
-    gap = abs(rate - line)
+def _points(value: float) -> str:
+    return f"{value * 100:+.1f}"
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One interval on the decision's question: ``center`` in ``[low, high]`` against ``line``
+    (a rate against parity less the margin, or a difference against minus the margin)."""
+
+    name: str
+    value: str
+    center: float
+    low: float
+    high: float
+    line: float
+    parity: float
+    n: int | None
+
+    @property
+    def answer(self) -> str:
+        if self.high < self.line:
+            return YES_WORSE
+        if self.low >= self.line:
+            return NO_NOT_WORSE
+        return CANNOT_TELL
+
+    def said(self, line_text: str) -> str:
+        if self.answer == YES_WORSE:
+            return f"{YES_WORSE}: below {line_text} even at its high end"
+        if self.answer == NO_NOT_WORSE:
+            return f"{NO_NOT_WORSE}: at or above {line_text} even at its low end"
+        return f"{CANNOT_TELL}: the interval crosses {line_text}"
+
+
+def _rate_reading(name: str, rate: float, ci: list[float], n: int | None, margin: float | None) -> _Reading:
+    return _Reading(name, f"{rate:.3f} {_interval(ci)}", rate, ci[0], ci[1], PARITY - (margin or 0.0), PARITY, n)
+
+
+def _paired_reading(name: str, paired: PairedDifference, margin: float | None, scale: float = 1.0) -> _Reading:
+    low, high = paired.interval[0] / scale, paired.interval[1] / scale
+    mean = paired.mean / scale
+    value = f"{_points(mean)} points [{_points(low)}, {_points(high)}]"
+    return _Reading(name, value, mean, low, high, -(margin or 0.0), 0.0, paired.n)
+
+
+def _line_text(reading: _Reading) -> str:
+    if reading.parity == PARITY:
+        return f"{reading.line:.3f}"
+    return f"{reading.line * 100:+.1f} points" if reading.line else "0 (no difference)"
+
+
+def _figure(key: str, reading: _Reading, margin: float | None, decides: bool) -> Figure:
+    return Figure(key, reading.name, reading.value, question(margin), reading.said(_line_text(reading)), decides)
+
+
+def _margin_at_cap(reading: _Reading, half_now: float) -> float | None:
+    """The smallest margin a run at the queue's cap would settle as noninferior, if the
+    centre held and the interval narrowed as 1/sqrt(n)."""
+    if not reading.n:
+        return None
+    half_at_cap = half_now * math.sqrt(reading.n / SAMPLE_CAP)
+    return max(0.0, reading.parity - reading.center + half_at_cap)
+
+
+def _samples_needed(reading: _Reading, calibrate: str) -> str:
+    n, center, line = reading.n, reading.center, reading.line
+    gap = abs(center - line)
+    half = reading.high - center if center < line else center - reading.low  # the side that reaches the line
     if not n or gap < 0.005:
-        return "the rate sits on the line: no feasible number of samples separates it (a noninferiority margin would)"
-    half = ci[1] - rate if rate < line else rate - ci[0]  # the interval's side that reaches the line
+        return "the rate sits on the line: no number of samples separates it; " + beyond_cap(
+            "settle it", None, _margin_at_cap(reading, half) if n else None, calibrate
+        )
     needed = max(n + 1, math.ceil(n * (half / gap) ** 2))
-    return f"about {needed} judged samples (now {n}) if the rate holds at {rate:.3f} (rough)"
+    if needed > SAMPLE_CAP:
+        return beyond_cap(
+            f"settle it if the figure holds at {reading.value.split(' [')[0]} (now {n} judged samples)",
+            needed,
+            _margin_at_cap(reading, half),
+            calibrate,
+        )
+    return (
+        f"about {needed} judged samples (now {n}) if the figure holds at {reading.value.split(' [')[0]} "
+        f"(rough; the queue takes up to {SAMPLE_CAP} a run)"
+    )
+
+
+_CALIBRATE_COMPARISON = "a criterion run with a calibrated criterion"
+_CALIBRATE_CRITERION = "a sharper calibrated criterion"
 
 
 def _decide(
     key: str,
-    rate: float | None,
-    ci: list[float] | None,
-    line: float,
-    what: str,
-    n: int | None,
+    readings: list[_Reading],
+    beside: list[_Reading],
+    margin: float | None,
+    calibrate: str,
     floor: float | None = None,
     extra: str = "",
 ) -> _Arm:
-    if rate is None or ci is None:
-        return _Arm(key, UNSURE, f"{key}: the queue sent no {what} interval", "a finished run with judged pairs", None)
-    shown = f"{key}'s {what} {rate:.3f} {_interval(ci)}"
-    if ci[0] >= line:
-        return _Arm(key, SWITCH, f"{shown} stays at or above {line:.3f} even at its low end{extra}", None, ci[0])
-    if ci[1] < line:
-        return _Arm(key, DONT, f"{shown} is below {line:.3f} even at its high end", None, ci[0])
-    if floor is not None and floor >= abs(rate - line):
+    """``readings``: the intervals the answer rests on (the first is the queue's when there is
+    one: a switch needs every one to clear the line; one showing the candidate worse is a
+    don't); ``beside``: shown with their question, deciding nothing."""
+    figures = tuple(_figure(key, r, margin, True) for r in readings) + tuple(
+        _figure(key, r, margin, False) for r in beside
+    )
+    worse = next((r for r in readings if r.answer == YES_WORSE), None)
+    low = readings[0].low if readings else None
+    if worse is not None:
+        return _Arm(
+            key,
+            DONT,
+            f"{key} is worse: {worse.name} {worse.value}, below {_line_text(worse)} even at its high end",
+            None,
+            low,
+            figures,
+        )
+    if readings and all(r.answer == NO_NOT_WORSE for r in readings):
+        first = readings[0]
+        said = "no more than the margin worse" if margin else "not worse"
+        return _Arm(
+            key,
+            SWITCH,
+            f"{key} is {said}: {first.name} {first.value} stays at or above {_line_text(first)} even at its low "
+            f"end{extra}",
+            None,
+            low,
+            figures,
+        )
+    open_ = next(r for r in readings if r.answer == CANNOT_TELL)
+    if floor is not None and floor >= abs(open_.center - open_.line):
         settle = (
             f"more pair labels: the judge's own error alone (±{floor:.3f}) is wider than the gap to "
-            f"{line:.3f}, so more samples cannot settle it"
+            f"{_line_text(open_)}, so more samples cannot settle it"
         )
     else:
-        settle = _samples_needed(n, ci, rate, line)
-    return _Arm(key, UNSURE, f"{shown} straddles {line:.3f}", settle, ci[0])
+        settle = _samples_needed(open_, calibrate)
+    cleared = [r for r in readings if r.answer == NO_NOT_WORSE]
+    also = f"; {cleared[0].name} {cleared[0].value} clears it" if cleared else ""
+    return _Arm(
+        key,
+        UNSURE,
+        f"{key}'s {open_.name} {open_.value} crosses {_line_text(open_)}{also}",
+        settle,
+        low,
+        figures,
+    )
 
 
-def _combine(arms: list[_Arm], reading: str | None) -> Verdict:
+def _no_interval(key: str, what: str) -> _Arm:
+    return _Arm(key, UNSURE, f"{key}: the queue sent no {what} interval", "a finished run with judged pairs", None)
+
+
+def _others(best: _Arm, arms: list[_Arm]) -> str:
+    """The other candidates' own answers, in a few words."""
+    words = {SWITCH: "not worse either", DONT: "worse", UNSURE: "no better"}
+    said = [f"{a.key} {words[a.answer]}" for a in arms if a is not best]
+    return f" (the other candidate{'s' if len(said) != 1 else ''}: {', '.join(said)})" if said else ""
+
+
+def _combine(arms: list[_Arm], reading: str | None, margin: float | None) -> Verdict:
+    figures = tuple(f for a in arms for f in a.figures)
+    each = tuple((a.key, a.answer) for a in arms)
     passing = [a for a in arms if a.answer == SWITCH]
     if passing:
         best = max(passing, key=lambda a: a.low if a.low is not None else -1.0)
-        return Verdict(SWITCH, best.key, best.why, None, reading)
+        return Verdict(SWITCH, best.key, best.why + _others(best, arms), None, reading, figures, margin, each)
     if arms and all(a.answer == DONT for a in arms):
-        return Verdict(DONT, None, "; ".join(a.why for a in arms), None, reading)
+        return Verdict(DONT, None, "; ".join(a.why for a in arms), None, reading, figures, margin, each)
     unsure = [a for a in arms if a.answer == UNSURE] or arms
     if not unsure:
-        return Verdict(UNSURE, None, "the run has no candidate to judge", "a run with at least one candidate", reading)
+        return Verdict(
+            UNSURE, None, "the run has no candidate to judge", "a run with at least one candidate", reading, (), margin
+        )
     best = max(unsure, key=lambda a: a.low if a.low is not None else -1.0)  # the most promising candidate
-    others = len(arms) - 1
-    why = best.why + (f" (and {others} other candidate{'s' if others != 1 else ''} no better)" if others else "")
-    return Verdict(UNSURE, None, why, best.settle, reading)
+    return Verdict(UNSURE, None, best.why + _others(best, arms), best.settle, reading, figures, margin, each)
 
 
-def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
+def _comparison(
+    run: assumed.Run,
+    pairwise: assumed.Pairwise | None,
+    paired: Mapping[str, PairedDifference | None],
+    margin: float | None,
+) -> Verdict:
     results = run.results
     assert results is not None
     cal = pairwise.calibration if pairwise is not None else None
@@ -138,6 +332,7 @@ def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
             f"the printed win rates say nothing: on {cal.n} labelled pairs {cal.reason}",
             "a better judge (another family, a sharper rubric), then label pairs again",
             cal.reason,
+            margin=margin,
         )
     if cal is not None and cal.usable:
         reading = None
@@ -170,34 +365,48 @@ def _comparison(run: assumed.Run, pairwise: assumed.Pairwise | None) -> Verdict:
         savings = (
             f" and costs {row.savings_pct:.0f}% less" if row.savings_pct is not None and row.savings_pct > 0 else ""
         )
-        if fixed is not None and fixed.win_rate is not None:
-            arms.append(
-                _decide(
-                    row.key,
-                    fixed.win_rate,
-                    fixed.win_rate_ci,
-                    PARITY,
-                    "corrected win rate",
-                    judged,
-                    fixed.floor_half_width,
-                    savings,
-                )
+        pair = paired.get(row.key)
+        pair_reading = (
+            None
+            if pair is None
+            else _paired_reading(
+                f"paired difference on the {pair.n} samples both answered, as the judge read them", pair, margin
             )
-        else:
-            arm = _decide(row.key, row.win_rate, row.ci95, PARITY, "printed win rate", judged, None, savings)
-            if arm.answer == UNSURE and arm.settle:
-                arm = _Arm(
-                    arm.key,
-                    arm.answer,
-                    arm.why,
-                    f"{arm.settle}; or {LABELS_NEEDED} labelled pairs for a corrected rate",
-                    arm.low,
-                )
-            arms.append(arm)
-    return _combine(arms, reading)
+        )
+        if fixed is not None and fixed.win_rate is not None:
+            if fixed.win_rate_ci is None:
+                arms.append(_no_interval(row.key, "corrected win rate"))
+                continue
+            queue = _rate_reading(
+                "corrected win rate (the judge's error corrected)", fixed.win_rate, fixed.win_rate_ci, judged, margin
+            )
+            beside = [pair_reading] if pair_reading is not None else []
+            arms.append(
+                _decide(row.key, [queue], beside, margin, _CALIBRATE_COMPARISON, fixed.floor_half_width, savings)
+            )
+            continue
+        if row.win_rate is None or row.ci95 is None:
+            arms.append(_no_interval(row.key, "printed win rate"))
+            continue
+        queue = _rate_reading(
+            "printed win rate (the interval the queue's gate reads)", row.win_rate, row.ci95, judged, margin
+        )
+        deciding = [queue] + ([pair_reading] if pair_reading is not None else [])
+        arm = _decide(row.key, deciding, [], margin, _CALIBRATE_COMPARISON, None, savings)
+        if arm.answer == UNSURE and arm.settle:
+            arm = _Arm(
+                arm.key,
+                arm.answer,
+                arm.why,
+                f"{arm.settle}; or {LABELS_NEEDED} labelled pairs for a corrected rate",
+                arm.low,
+                arm.figures,
+            )
+        arms.append(arm)
+    return _combine(arms, reading, margin)
 
 
-def _criterion(run: assumed.Run) -> Verdict:
+def _criterion(run: assumed.Run, paired: Mapping[str, PairedDifference | None], margin: float | None) -> Verdict:
     results = run.results
     assert results is not None
     snap = run.criterion_snapshot or {}
@@ -212,7 +421,9 @@ def _criterion(run: assumed.Run) -> Verdict:
             f"a calibrated criterion: align it against at least {LABELS_NEEDED} human labels until its "
             "TPR+TNR-1 is above 0.1 and kappa above 0.2 (bakeoff align), then run again",
             reading,
+            margin=margin,
         )
+    youden = informedness(tpr, tnr)
     by_model = {row.model: row for row in results.per_model}
     incumbent = by_model.get(run.baseline_model or "")
     if incumbent is None:
@@ -222,22 +433,44 @@ def _criterion(run: assumed.Run) -> Verdict:
             "the queue sent no pass rate for the incumbent (baseline)",
             "a finished criterion run that grades the baseline",
             None,
+            margin=margin,
         )
     line = incumbent.corrected_pass_rate if incumbent.corrected_pass_rate is not None else incumbent.observed_pass_rate
     if line is None:
         return Verdict(
-            UNSURE, None, "the incumbent has no pass rate (nothing judged)", "a run with judged answers", None
+            UNSURE,
+            None,
+            "the incumbent has no pass rate (nothing judged)",
+            "a run with judged answers",
+            None,
+            margin=margin,
         )
     arms = []
     for row in results.per_model:
         if row.model == run.baseline_model:
             continue
+        pair = paired.get(row.model)
+        if pair is not None and youden is not None and youden > 0:
+            name = (
+                f"paired difference of pass rates on the {pair.n} samples both answered, corrected for the judge "
+                f"(divided by its TPR+TNR-1 {youden:.2f})"
+            )
+            arms.append(
+                _decide(row.model, [_paired_reading(name, pair, margin, youden)], [], margin, _CALIBRATE_CRITERION)
+            )
+            continue
         corrected = row.corrected_pass_rate is not None
         rate = row.corrected_pass_rate if corrected else row.observed_pass_rate
         ci = row.corrected_ci if corrected else row.observed_ci
         judged = None if row.judged_pass is None or row.judged_fail is None else row.judged_pass + row.judged_fail
-        what = f"{'corrected' if corrected else 'observed'} pass rate (incumbent {line:.3f})"
-        arms.append(_decide(row.model, rate, ci, line, what, judged))
+        if rate is None or ci is None:
+            arms.append(_no_interval(row.model, "pass rate"))
+            continue
+        what = f"{'corrected' if corrected else 'observed'} pass rate against the incumbent's {line:.3f}"
+        shifted = _Reading(
+            what, f"{rate:.3f} {_interval(ci)}", rate, ci[0], ci[1], line - (margin or 0.0), line, judged
+        )
+        arms.append(_decide(row.model, [shifted], [], margin, _CALIBRATE_CRITERION))
     if not arms:
         return Verdict(
             UNSURE,
@@ -245,15 +478,31 @@ def _criterion(run: assumed.Run) -> Verdict:
             "the run graded the incumbent alone: there is no candidate to switch to",
             "a criterion run with a candidate",
             None,
+            margin=margin,
         )
-    return _combine(arms, None)
+    return _combine(arms, None, margin)
 
 
-def verdict(run: assumed.Run, pairwise: assumed.Pairwise | None = None) -> Verdict:
+def verdict(
+    run: assumed.Run,
+    pairwise: assumed.Pairwise | None = None,
+    *,
+    paired: Mapping[str, PairedDifference | None] | None = None,
+    margin: float | None = None,
+) -> Verdict:
+    """The verdict on ``run``. ``paired``: each candidate's paired difference against the
+    incumbent, from the samples (``application.bakeoffs.decision`` reads them; every view goes
+    through it); ``margin``: a noninferiority margin (None: "is it worse at all?")."""
+    paired = paired or {}
     if run.status != "DONE" or run.results is None:
         if run.status in ("PENDING", "RUNNING"):
             return Verdict(
-                UNSURE, None, f"{run.id} is {run.status}: no results yet", "wait for it to finish (bakeoff watch)", None
+                UNSURE,
+                None,
+                f"{run.id} is {run.status}: no results yet",
+                "wait for it to finish (bakeoff watch)",
+                None,
+                margin=margin,
             )
         return Verdict(
             UNSURE,
@@ -261,8 +510,11 @@ def verdict(run: assumed.Run, pairwise: assumed.Pairwise | None = None) -> Verdi
             f"{run.id} ended {run.status or 'without a status'}" + (f": {run.error}" if run.error else ""),
             "run it again",
             None,
+            margin=margin,
         )
-    return _criterion(run) if run.eval_kind == "criterion" else _comparison(run, pairwise)
+    return (
+        _criterion(run, paired, margin) if run.eval_kind == "criterion" else _comparison(run, pairwise, paired, margin)
+    )
 
 
 def gate_reading(run: assumed.Run, pairwise: assumed.Pairwise | None = None) -> str | None:

@@ -2,7 +2,7 @@
 
 The bundle (``GET /v1/evals/{id}/evidence``) carries the run's ``results`` (counts and the
 queue's printed rates and intervals), the frozen judge (``instrument.criterion_snapshot``:
-TPR/TNR) and, when thresholds were given, the gate's verdict. From those this module
+TPR/TNR) and, when thresholds were given, the gate's verdict. From those ``recompute``
 recomputes, with the same arithmetic the app uses everywhere (``diagnosis.stats``):
 
 * comparison arms: the printed win rate (a tie half a win, failed pairs out of the
@@ -22,38 +22,29 @@ labels (not in the bundle), a signature cannot be checked offline without the si
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from application.bakeoffs.gate import CHECK_WORDS
-from application.bakeoffs.words import model_text
+from application.bakeoffs.recompute import (
+    Recheck,
+    assertion_rows,
+    comparison_rows,
+    criterion_rows,
+    gate_rows,
+)
 from common.format import plural
-from diagnosis.stats import rogan_gladen, wilson_interval
 
-Status = Literal["matches", "differs", "cannot"]
-TOLERANCE = 1e-6
-
-
-@dataclass(frozen=True, slots=True)
-class Recheck:
-    """One figure: what the bundle says, what the recomputation gives, and the outcome."""
-
-    what: str
-    stated: Any
-    recomputed: Any
-    status: Status
-    detail: str = ""
-
-    def line(self) -> str:
-        if self.status == "cannot":
-            return f"cannot   {self.what}: {self.detail}"
-        shown = f"{_show(self.stated)}"
-        if self.status == "matches":
-            return f"matches  {self.what}: {shown}"
-        return f"DIFFERS  {self.what}: bundle {shown}, recomputed {_show(self.recomputed)} ({self.detail})"
+__all__ = [
+    "BundleError",
+    "Recheck",
+    "VerifyReport",
+    "bundle_summary",
+    "looks_like_bundle",
+    "read_bundle",
+    "verify_bundle",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,226 +67,13 @@ class VerifyReport:
 
     def summary(self) -> str:
         return (
-            f"run {self.run_id}: {plural(self.matches, 'figure')} {'matches' if self.matches == 1 else 'match'}, "
-            f"{self.differs} {'differs' if self.differs == 1 else 'differ'}, "
+            f"run {self.run_id}: {self.matches} figures match, {self.differs} differ, "
             f"{self.cannot} cannot be recomputed from this bundle"
         )
 
 
 class BundleError(ValueError):
     """The file is not an evidence bundle (said in one sentence)."""
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, (int, float)) for v in value):
-        return f"[{value[0]:.6g}, {value[1]:.6g}]"
-    return str(value)
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None
-    return float(value)
-
-
-def _interval(value: Any) -> tuple[float, float] | None:
-    if isinstance(value, (list, tuple)) and len(value) == 2:
-        low, high = _number(value[0]), _number(value[1])
-        if low is not None and high is not None:
-            return low, high
-    return None
-
-
-def _compare(what: str, stated: Any, recomputed: Any) -> Recheck:
-    """Numbers or [lo, hi] pairs, within ``TOLERANCE`` (the queue rounds some to 4-6 places)."""
-    if recomputed is None:
-        return Recheck(what, stated, None, "cannot", "the counts it comes from are missing")
-    if stated is None:
-        return Recheck(what, None, recomputed, "cannot", "the bundle states no value to check")
-    if isinstance(recomputed, tuple):
-        pair = _interval(stated)
-        if pair is None:
-            return Recheck(what, stated, recomputed, "differs", "the bundle's value is not an interval")
-        gap = max(abs(pair[0] - recomputed[0]), abs(pair[1] - recomputed[1]))
-    else:
-        number = _number(stated)
-        if number is None:
-            return Recheck(what, stated, recomputed, "differs", "the bundle's value is not a number")
-        gap = abs(number - recomputed)
-    if gap <= TOLERANCE:
-        return Recheck(what, stated, recomputed, "matches")
-    return Recheck(what, stated, recomputed, "differs", f"by {gap:.4g}")
-
-
-def _comparison_rows(results: Mapping[str, Any]) -> tuple[list[Recheck], dict[str, tuple[float, float] | None]]:
-    rows: list[Recheck] = []
-    floors: dict[str, tuple[float, float] | None] = {}
-    for arm in results.get("per_candidate") or []:
-        key = str(arm.get("arm") or arm.get("model"))
-        wins, losses, ties = (_number(arm.get(k)) for k in ("wins", "losses", "ties"))
-        if wins is None or losses is None or ties is None:
-            rows.append(Recheck(f"{key} win rate", arm.get("win_rate"), None, "cannot", "wins/losses/ties missing"))
-            continue
-        judged = wins + losses + ties
-        score = wins + ties / 2
-        rate = score / judged if judged else None
-        ci = wilson_interval(score, judged) if judged else None
-        rows.append(_compare(f"{key} win rate", arm.get("win_rate"), rate))
-        rows.append(_compare(f"{key} win rate 95% interval", arm.get("ci95"), ci))
-        floors[key] = ci
-        decided = wins + losses
-        floors[f"{key}#decided"] = wilson_interval(wins, decided) if decided else None
-    return rows, floors
-
-
-def _criterion_rows(results: Mapping[str, Any], snapshot: Mapping[str, Any]) -> tuple[list[Recheck], dict[str, Any]]:
-    rows: list[Recheck] = []
-    figures: dict[str, Any] = {}
-    tpr, tnr = _number(snapshot.get("tpr")), _number(snapshot.get("tnr"))
-    for model in results.get("per_model") or []:
-        key = str(model.get("model"))
-        passed, failed = _number(model.get("judged_pass")), _number(model.get("judged_fail"))
-        if passed is None or failed is None:
-            rows.append(
-                Recheck(f"{key} pass rate", model.get("observed_pass_rate"), None, "cannot", "pass/fail counts missing")
-            )
-            continue
-        judged = passed + failed
-        observed = passed / judged if judged else None
-        ci = wilson_interval(passed, judged) if judged else None
-        rows.append(_compare(f"{key} observed pass rate", model.get("observed_pass_rate"), observed))
-        rows.append(_compare(f"{key} observed 95% interval", model.get("observed_ci"), ci))
-        corrected = corrected_ci = None
-        if tpr is None or tnr is None:
-            rows.append(
-                Recheck(
-                    f"{key} corrected pass rate",
-                    model.get("corrected_pass_rate"),
-                    None,
-                    "cannot",
-                    "the frozen judge has no measured TPR/TNR (unvalidated)",
-                )
-            )
-        elif observed is not None and ci is not None:
-            corrected = rogan_gladen(observed, tpr, tnr)
-            if corrected is None:
-                rows.append(
-                    Recheck(
-                        f"{key} corrected pass rate",
-                        model.get("corrected_pass_rate"),
-                        None,
-                        "cannot",
-                        f"the judge is no better than chance (TPR+TNR-1 = {tpr + tnr - 1:+.3f})",
-                    )
-                )
-            else:
-                low, high = rogan_gladen(ci[0], tpr, tnr), rogan_gladen(ci[1], tpr, tnr)
-                corrected_ci = (low, high) if low is not None and high is not None else None
-                rows.append(_compare(f"{key} corrected pass rate", model.get("corrected_pass_rate"), corrected))
-                check = _compare(f"{key} corrected 95% interval", model.get("corrected_ci"), corrected_ci)
-                if check.status == "differs":
-                    check = Recheck(
-                        check.what,
-                        check.stated,
-                        check.recomputed,
-                        "differs",
-                        check.detail + "; recomputed by mapping the observed interval's ends "
-                        "(the queue's method is not stated)",
-                    )
-                rows.append(check)
-        figures[key] = {"observed_ci": ci, "corrected": corrected, "corrected_ci": corrected_ci}
-    return rows, figures
-
-
-def _assertion_rows(results: Mapping[str, Any]) -> tuple[list[Recheck], dict[str, float | None]]:
-    rows: list[Recheck] = []
-    rates: dict[str, float | None] = {}
-    for model in (results.get("assertion_results") or {}).get("per_model") or []:
-        key = str(model.get("model"))
-        answers, passed = _number(model.get("answers")), _number(model.get("passed_all"))
-        rate = passed / answers if answers and passed is not None else None
-        rates[key] = rate
-        rows.append(_compare(f"{key} all-assertions pass rate", model.get("pass_rate"), rate))
-    return rows, rates
-
-
-def _gate_rows(
-    bundle: Mapping[str, Any], floors: dict[str, Any], figures: dict[str, Any], assertion_rates: dict[str, float | None]
-) -> list[Recheck]:
-    gate = bundle.get("gate")
-    if not isinstance(gate, Mapping) or not isinstance(gate.get("verdict"), Mapping):
-        return [Recheck("gate", None, None, "cannot", "the bundle was made without thresholds, so it holds no gate")]
-    verdict = gate["verdict"]
-    params = gate.get("params") or {}
-    ties = params.get("win_rate_ties", "half")
-    rows: list[Recheck] = []
-    passes: list[bool] = []
-    for check in verdict.get("checks") or []:
-        kind, key = check.get("check"), str(check.get("model"))
-        said = f"gate {CHECK_WORDS.get(str(kind), str(kind))} {model_text(key)}"  # in words, not the wire's keys
-        required = _number(check.get("required"))
-        actual: float | None = None
-        reason = ""
-        if kind == "win_rate":
-            ci = floors.get(f"{key}#decided" if ties == "decided" else key)
-            actual = ci[0] if ci else None
-            if (
-                "corrected" in str(check.get("note") or "").lower()
-                and "printed" not in str(check.get("note") or "").lower()
-            ):
-                reason = "a corrected basis needs the person's pair labels, which the bundle does not carry"
-        elif kind == "pass_rate":
-            figure = figures.get(key) or {}
-            ci = figure.get("corrected_ci") or figure.get("observed_ci")
-            actual = ci[0] if ci else None
-        elif kind == "assertion_pass_rate":
-            actual = assertion_rates.get(key)
-        elif kind == "noninferiority":
-            figure = figures.get(key) or {}
-            ci = figure.get("corrected_ci")
-            actual = ci[0] if ci else None
-        if reason:
-            rows.append(Recheck(said, check.get("actual"), None, "cannot", reason))
-            continue
-        if actual is None:
-            stated_pass = check.get("pass")
-            rows.append(
-                Recheck(
-                    said,
-                    check.get("actual"),
-                    None,
-                    "cannot",
-                    check.get("note") or "no figure to recompute it from",
-                )
-            )
-            passes.append(bool(stated_pass))
-            continue
-        rows.append(_compare(f"{said} actual", check.get("actual"), actual))
-        recomputed_pass = required is not None and actual >= required - TOLERANCE
-        passes.append(recomputed_pass)
-        rows.append(
-            Recheck(
-                f"{said} pass",
-                check.get("pass"),
-                recomputed_pass,
-                "matches" if check.get("pass") == recomputed_pass else "differs",
-                "" if check.get("pass") == recomputed_pass else "the check's pass does not follow from its figures",
-            )
-        )
-    if passes:
-        overall = all(passes)
-        rows.append(
-            Recheck(
-                "gate verdict",
-                verdict.get("pass"),
-                overall,
-                "matches" if verdict.get("pass") == overall else "differs",
-                "" if verdict.get("pass") == overall else "the verdict does not follow from its checks",
-            )
-        )
-    return rows
 
 
 def verify_bundle(bundle: Any) -> VerifyReport:
@@ -314,52 +92,44 @@ def verify_bundle(bundle: Any) -> VerifyReport:
     floors: dict[str, Any] = {}
     figures: dict[str, Any] = {}
     if kind == "criterion":
-        rows, figures = _criterion_rows(results, snapshot)
+        rows, figures = criterion_rows(results, snapshot)
     else:
-        rows, floors = _comparison_rows(results)
-    assertion_rows, assertion_rates = _assertion_rows(results)
-    rows += assertion_rows
-    rows += _gate_rows(bundle, floors, figures, assertion_rates)
+        rows, floors = comparison_rows(results)
+    checked, assertion_rates = assertion_rows(results)
+    rows += checked
+    rows += gate_rows(bundle, floors, figures, assertion_rates)
     content = bundle.get("content") or {}
     if not content.get("included"):
         reason = content.get("reason") or "no reason given"
         rows.append(
-            Recheck(
+            Recheck.impossible(
                 "per-sample outcomes",
                 None,
-                None,
-                "cannot",
                 f"content not included (the bundle says: {reason}); the counts are taken as stated",
             )
         )
     if kind != "criterion":
         rows.append(
-            Recheck(
+            Recheck.impossible(
                 "corrected win rate",
                 None,
-                None,
-                "cannot",
                 "it rests on the person's pair labels, which an evidence bundle does not carry",
             )
         )
     if bundle.get("signature") is None:
-        rows.append(Recheck("signature", None, None, "cannot", "the bundle is unsigned"))
+        rows.append(Recheck.impossible("signature", None, "the bundle is unsigned"))
     else:
         rows.append(
-            Recheck(
-                "signature",
-                "present",
-                None,
-                "cannot",
-                "a signature is checked against the signer's key, which is not offline",
+            Recheck.impossible(
+                "signature", "present", "a signature is checked against the signer's key, which is not offline"
             )
         )
     attestation = bundle.get("attestation") or {}
     if attestation.get("ok") is False:
         problems = attestation.get("problems") or []
         rows.append(
-            Recheck(
-                "attestation", False, None, "cannot", f"the queue's own attestation reports {len(problems)} problem(s)"
+            Recheck.impossible(
+                "attestation", False, f"the queue's own attestation reports {plural(len(problems), 'problem')}"
             )
         )
     return VerifyReport(run_id=str(run.get("id")), eval_kind=kind, rows=rows)

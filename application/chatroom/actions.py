@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Literal
 
 from api_client.blahdev.shapes import ChatroomMessage
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
+from application.error_text import read_back_failed
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
@@ -117,12 +118,7 @@ async def set_chatroom_enabled(client: BlahClient, model_id: str, enabled: bool)
         try:
             model = await client.get_model(model_id)
         except BlahError as error:
-            return ChatWrite(
-                "unknown",
-                f"Outcome unknown: the request timed out and reading {name} failed "
-                f"({one_line(str(error), max_len=120)}). It was not sent again.",
-                error=error,
-            )
+            return ChatWrite("unknown", read_back_failed(name, error), error=error)
         if model.chatroom_enabled is None:
             return ChatWrite(
                 "unknown",

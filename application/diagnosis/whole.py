@@ -44,7 +44,7 @@ from api_client.archives.bulk import ArchiveSpan, archive_span, call_from_bulk_r
 from application.diagnosis.analysis import CLASSIFY_CAP
 from application.logs.badges import capped
 from common.gc_tuning import worker_without_collector
-from common.records import Call, time_of
+from common.records import Call, order_key
 from diagnosis.quoted import QuotableCalls, text_key
 
 if TYPE_CHECKING:
@@ -140,7 +140,10 @@ class CallDigest:
             asked_append(key)
             if failed:
                 log_id = entry.id
-                failing[log_id] = (time_of(entry), key if said is whole else text_key(whole))
+                failing[log_id] = (
+                    order_key(entry.created_at, log_id)[0],
+                    key if said is whole else text_key(whole),
+                )  # order only
                 features[log_id] = values
                 if locate is not None:
                     where = locate()
@@ -298,6 +301,24 @@ def _ranges(span: ArchiveSpan, limit: int | None, parts: int, workers: int = 1) 
     return out
 
 
+def _merge_in_order(
+    parts: Iterable[CallDigest], wanted: int, on_progress: Callable[[int, int], None] | None
+) -> CallDigest | None:
+    """The ranges' digests merged in order (a later range into the earlier ones), the progress
+    told after each: the same whether the ranges were read here or by a pool of workers."""
+    merged: CallDigest | None = None
+    done = 0
+    for part in parts:
+        if merged is None:
+            merged = part
+        else:
+            merged.merge(part)
+        done += part.builder.examined
+        if on_progress is not None:
+            on_progress(done, wanted)
+    return merged
+
+
 #: The smallest of the shrinking last ranges (~0.1 s of one core).
 MIN_RANGE_CALLS = 2_000
 
@@ -330,20 +351,12 @@ def diagnose_archive(
     if workers is None:
         workers = worker_count() if wanted >= POOL_MIN_CALLS else 1
     ranges = _ranges(span, limit, workers * RANGES_PER_WORKER if workers > 1 else 1, workers)
-    done = 0
-    merged: CallDigest | None = None
     if workers <= 1:
-        parts: Iterable[CallDigest] = (
-            _digest_range(str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges
+        merged = _merge_in_order(
+            (_digest_range(str(span.path), lo, hi, trained_template, base) for lo, hi, base in ranges),
+            wanted,
+            on_progress,
         )
-        for part in parts:
-            if merged is None:
-                merged = part
-            else:
-                merged.merge(part)
-            done += part.builder.examined
-            if on_progress is not None:
-                on_progress(done, wanted)
     else:
         # The workers run without the cyclic garbage collector (common/gc_tuning.py says why).
         with ProcessPoolExecutor(
@@ -356,15 +369,7 @@ def diagnose_archive(
             import diagnosis.summary  # noqa: F401  (the same)
 
             try:
-                for future in futures:  # in order: a later range merges into the earlier ones
-                    part = future.result()
-                    if merged is None:
-                        merged = part
-                    else:
-                        merged.merge(part)
-                    done += part.builder.examined
-                    if on_progress is not None:
-                        on_progress(done, wanted)
+                merged = _merge_in_order((future.result() for future in futures), wanted, on_progress)
             except BaseException:  # stopped (on_progress raised) or failed: drop the ranges not started
                 for future in futures:
                     future.cancel()

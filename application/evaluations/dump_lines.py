@@ -13,9 +13,8 @@ the steps archive's search, diagnosis): id ``<rollout>#<step from 1>``, ``source
 the rollout, ``result_id`` the task, ``response`` the step's final answer (or the trace's
 ``final`` text of its turn). A trace alone has no prompts (they live in the job's rollout
 records, which the platform's JSONL does not carry): its calls have none, never a made-up
-one. ``created_at`` is the record's own timestamp when it has one, else 0: the dump is
-loaded into an archive, whose rows are ordered by time and need one (the archive's schema,
-not the call, decides that).
+one. ``created_at`` is the record's own timestamp when it has one, else ``None`` (not given,
+never 0; the archive stores NULL and puts such rows first).
 """
 
 from __future__ import annotations
@@ -106,4 +105,4 @@ def blobfish_entries(value: Mapping[str, Any]) -> list[Call]:
         for s in rollout.steps
     )
     rollout = replace(rollout, rollout_id=rollout.rollout_id or rollout.trace_id or "trace", steps=steps)
-    return [step_call(rollout, step, created_at=times.get(step.turn, 0), evaluation_id=evaluation) for step in steps]
+    return [step_call(rollout, step, created_at=times.get(step.turn), evaluation_id=evaluation) for step in steps]

@@ -10,8 +10,9 @@ Each step of each rollout of a published evaluation becomes one archive row:
   ``prompt`` the step's prompt and ``response`` its final answer (the searchable text),
   ``eval_id`` the evaluation, ``run_id`` the rollout, ``result_id`` the task;
 - ``model_id`` the job's ``metadata.model`` (not the completion's);
-- ``created_at`` the evaluation's publication time, 0 when the platform gave none: the
-  archive orders its rows by time and needs one (its schema, not the call, decides that).
+- ``created_at`` the evaluation's publication time, ``None`` (stored NULL, shown "not given")
+  when the platform gave none: a missing time stays missing, never 0 (such rows come first in
+  the archive's order).
 
 The archive is the profile's own (``api_client.archives.files.profile_archives_dir``): one per
 Blobfish profile, beside that profile's other archives.
@@ -31,7 +32,7 @@ from typing import Protocol
 from api_client.archives.archive import Archive
 from application.evaluations.evidence import Evaluation, EvaluationSummary
 from common.iso_time import iso_ms
-from common.records import Call, step_call, time_of
+from common.records import Call, step_call
 
 __all__ = [
     "PLATFORM_MARKER",
@@ -77,7 +78,7 @@ class StepHit:
     model: str | None
     prompt: str | None
     final_answer: str | None
-    created_at: int  # ms; 0: the platform gave no time
+    created_at: int | None  # ms; None: the platform gave no time
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -96,10 +97,6 @@ def open_steps_archive(data_dir: Path | str, profile_name: str, origin: str) -> 
     return Archive.for_model(data_dir, PLATFORM_MARKER, origin, STEPS_ARCHIVE_NAME, profile_name)
 
 
-def _millis(created_at: str | None) -> int:
-    return max(0, iso_ms(created_at) or 0)
-
-
 def _model_of(evaluation: Evaluation) -> str | None:
     """The job's ``metadata.model`` (not the summary's: a step row names the job's model)."""
     model = (evaluation.job_metadata or {}).get("model")
@@ -108,7 +105,7 @@ def _model_of(evaluation: Evaluation) -> str | None:
 
 def step_entries(detail: Evaluation) -> list[Call]:
     """The archive rows of one evaluation's steps (see the module's docstring)."""
-    created = _millis(detail.summary.created_at)
+    created = iso_ms(detail.summary.created_at)
     model = _model_of(detail)
     return [
         step_call(rollout, step, created_at=created, evaluation_id=detail.evaluation_id).replace(model_id=model)
@@ -150,7 +147,7 @@ def search_steps(archive: Archive, text: str, *, limit: int = 100) -> tuple[int,
                 model=entry.model_id,
                 prompt=entry.prompt,
                 final_answer=entry.response,
-                created_at=time_of(entry),
+                created_at=entry.created_at,
             )
         )
     return result.count, hits

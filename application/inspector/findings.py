@@ -72,25 +72,21 @@ def analyse(
         longest = max(len(entry.prompt or ""), len(entry.response or ""))
         note = f"analysed the first {ANALYSIS_CAP:,} of {longest:,} characters"
     entry = cut
+
+    def unavailable(problem: str) -> Analysis:
+        return Analysis(
+            available=False, trained_template=trained_template, trained_source=trained_source, problem=problem
+        )
+
     try:
         from diagnosis import classify, detect_template
     except ImportError as error:
-        return Analysis(
-            available=False,
-            trained_template=trained_template,
-            trained_source=trained_source,
-            problem=f"diagnosis is not available ({error})",
-        )
+        return unavailable(f"diagnosis is not available ({error})")
     try:
         findings = classify(entry, trained_template=trained_template, result=result)
         detected = detect_template(entry.prompt, entry.messages)
     except Exception as error:
-        return Analysis(
-            available=False,
-            trained_template=trained_template,
-            trained_source=trained_source,
-            problem=f"diagnosis failed on this call: {type(error).__name__}: {error}",
-        )
+        return unavailable(f"diagnosis failed on this call: {type(error).__name__}: {error}")
     return Analysis(
         available=True,
         findings=list(findings),

@@ -15,7 +15,7 @@ from api_client.archives.archive import Archive, ArchivedRow, LogFilter
 from api_client.archives.query import compile_text
 from application.logs.row import PREVIEW_CHARS, LogRow
 from common.lru import BoundedLRU
-from common.records import time_of
+from common.records import order_key
 
 if TYPE_CHECKING:
     from common.records import Call
@@ -167,7 +167,7 @@ def _matches(entry: Call, badges: Sequence[str], flt: LogFilter, terms: Sequence
         return False
     if flt.badge and flt.badge not in badges:
         return False
-    if flt.since_ms is not None and time_of(entry) <= flt.since_ms:
+    if flt.since_ms is not None and (entry.created_at is None or entry.created_at <= flt.since_ms):
         return False
     if terms:
         haystack = "\n".join(t for t in (entry.prompt, entry.response, entry.error) if t).casefold()
@@ -211,7 +211,7 @@ class MemoryRows:
 
     def _sort_key(self, log_id: str) -> tuple[int, str]:
         entry = self._entries[log_id][0]
-        return (time_of(entry), entry.id)
+        return order_key(entry.created_at, entry.id)
 
     def refresh(self) -> None:
         terms = highlight_terms(self.filter.text)

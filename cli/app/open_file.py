@@ -31,7 +31,7 @@ from api_client.archives.archive import Archive
 from api_client.archives.ingest import BadgesFn
 from api_client.blahdev.records import parse_call
 from application.diagnosis.dump import entries_in
-from common.records import Call, time_of
+from common.records import Call, order_key
 from common.safe_strings import one_line
 
 BATCH = 5000
@@ -185,7 +185,7 @@ def _load(
             result.entries += 1
             if entry.model_id:
                 result.model_ids[entry.model_id] += 1
-            at = time_of(entry)
+            at = order_key(entry.created_at, entry.id)[0]  # a step without a time comes first, as stored
             if prev is not None and at != prev:
                 step = 1 if at > prev else -1
                 if trend and step != trend:

@@ -10,7 +10,7 @@ the verdict (issue 29, items 5-7 and 10). Dispatched from :mod:`cli.bakeoff.comm
                               [--min-assertion-pass-rate X] [--noninferiority-margin X] [--model M] [--json]
     blah-tui bakeoff clusters [--criterion ID] [--window-days N] [--force --yes] [--json]
     blah-tui bakeoff delete ID [--yes] [--json]
-    blah-tui bakeoff verdict ID [--json]
+    blah-tui bakeoff verdict ID [--margin D] [--json]
 
 A label relays the verdict the person typed, nothing else. ``align`` spends one judge call per
 label and ``clusters --force`` a metered clustering: both are confirmed (on a terminal, or
@@ -88,7 +88,14 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
     delete = verb("delete", "delete a finished run and its samples (irreversible)")
     delete.add_argument("run_id", metavar="ID")
     delete.add_argument("--yes", action="store_true")
-    verb("verdict", "switch, don't, or not enough evidence; with why").add_argument("run_id", metavar="ID")
+    said = verb("verdict", "switch, don't, or not enough evidence; with why and each figure's question")
+    said.add_argument("run_id", metavar="ID")
+    said.add_argument(
+        "--margin",
+        type=unit_rate,
+        metavar="D",
+        help="a noninferiority margin (0..1): is the candidate more than D worse? (default: worse at all?)",
+    )
 
 
 def run(

@@ -17,14 +17,13 @@ from application.bakeoffs import (
     clusters,
     criteria,
     evidence,
-    verdict,
 )
 from application.bakeoffs.figures import interval_text, rate_text
 from cli.bakeoff.connection import ConnectionError_, resolve
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from common.format import DASH, plural
-from common.plain_text import inert_json, one_line
+from common.safe_strings import clip, inert_json, one_line
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -47,7 +46,7 @@ def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
     lines = [
         f"labelled pairs {figures.labelled} · counted {figures.counted or 0} · agreement "
         f"{rate_text(figures.agreement)} · kappa {rate_text(figures.kappa)} · "
-        + ("usable" if figures.usable else f"not usable: {one_line(figures.reason or DASH, 200)}")
+        + ("usable" if figures.usable else f"not usable: {clip(figures.reason or DASH, 200)}")
     ]
     lines += [f"  {side.line()}" for side in figures.sides]
     for arm in figures.arms:
@@ -57,7 +56,7 @@ def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
             else "corrected —"
         )
         lines.append(
-            f"  {one_line(arm.key, 40)}: printed {rate_text(arm.printed)} {interval_text(arm.printed_ci)} · {corrected}"
+            f"  {clip(arm.key, 40)}: printed {rate_text(arm.printed)} {interval_text(arm.printed_ci)} · {corrected}"
             f" · {arm.labelled if arm.labelled is not None else DASH} labelled"
         )
     lines.append(calibration.labels_needed_sentence(figures))
@@ -66,12 +65,12 @@ def calibration_lines(figures: calibration.CalibrationPanel) -> list[str]:
 
 def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
     lines = [
-        f"{one_line(row.id, 40)} · {one_line(row.name or DASH, 60)} · judge {one_line(row.judge_model or DASH, 40)}",
+        f"{clip(row.id, 40)} · {clip(row.name or DASH, 60)} · judge {clip(row.judge_model or DASH, 40)}",
         (
-            f"  trust {one_line(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
+            f"  trust {clip(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
             f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
             f"{plural(row.labels, 'label') if row.labels is not None else DASH + ' labels'} · "
-            f"drift {one_line(row.drift, 80)}"
+            f"drift {clip(row.drift, 80)}"
         ),
     ]
     if row.reading:
@@ -92,12 +91,10 @@ async def _labels(client: ErrorbarClient, args: argparse.Namespace, out: TextIO)
     if args.json:
         _json({"labels": [lab.to_json() for lab in labels], "pairwise": pairwise.to_json()}, out)
         return EXIT_OK
-    out.write(f"{plural(len(labels), 'pair label')} on {one_line(run.id, 40)}\n")
+    out.write(f"{plural(len(labels), 'pair label')} on {clip(run.id, 40)}\n")
     for lab in sorted(labels, key=lambda x: (x.sample_index, x.candidate)):
-        critique = f" · {one_line(lab.critique, 120)}" if lab.critique else ""
-        out.write(
-            f"  #{lab.sample_index + 1} {one_line(lab.candidate, 40)}: {one_line(lab.verdict or DASH, 12)}{critique}\n"
-        )
+        critique = f" · {clip(lab.critique, 120)}" if lab.critique else ""
+        out.write(f"  #{lab.sample_index + 1} {clip(lab.candidate, 40)}: {clip(lab.verdict or DASH, 12)}{critique}\n")
     out.write("\n".join(calibration_lines(figures)) + "\n")
     return EXIT_OK
 
@@ -116,11 +113,11 @@ async def _label(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) 
     if verdict_given is None:
         await client.delete_pair_label(args.run_id, index, args.arm)
         pairwise = await client.pairwise(args.run_id)
-        said = f"removed the label on #{args.sample} {one_line(args.arm, 40)}"
+        said = f"removed the label on #{args.sample} {clip(args.arm, 40)}"
     else:
         answer = await client.add_pair_label(args.run_id, index, args.arm, verdict_given, args.critique)
         pairwise = answer.pairwise or await client.pairwise(args.run_id)
-        said = f"labelled #{args.sample} {one_line(args.arm, 40)}: {verdict_given}"
+        said = f"labelled #{args.sample} {clip(args.arm, 40)}: {verdict_given}"
     figures = calibration.panel(run, pairwise)
     if args.json:
         _json(
@@ -161,18 +158,18 @@ async def _criterion(client: ErrorbarClient, args: argparse.Namespace, out: Text
         if judged is not None:
             state = f"alignment in progress: {judged} labels judged so far"
         elif error.status == 400:
-            state = f"no alignment report: {one_line(error.message, 200)}"
+            state = f"no alignment report: {clip(error.message, 200)}"
         else:
             raise
     if args.json:
         _json({"criterion": item.to_json(), "alignment": report.to_json() if report else None, "state": state}, out)
         return EXIT_OK
     out.write("\n".join(_criterion_lines(criteria.criterion_row(item))) + "\n")
-    out.write(f"prompt: {one_line(item.judge_prompt or DASH, 400)}\n")
+    out.write(f"prompt: {clip(item.judge_prompt or DASH, 400)}\n")
     if report is None:
         out.write(f"{state}\n")
     else:
-        out.write("\n".join(one_line(line) for line in criteria.alignment_lines(report)) + "\n")
+        out.write("\n".join(one_line(line, None) for line in criteria.alignment_lines(report)) + "\n")
     return EXIT_OK
 
 
@@ -180,7 +177,7 @@ async def _align(
     client: ErrorbarClient, args: argparse.Namespace, out: TextIO, err: TextIO, stdin: TextIO, sleep: Sleep
 ) -> int:
     item = await client.criterion(args.criterion_id)
-    confirm(one_line(criteria.align_confirmation(item), 300), args.yes, stdin, err)
+    confirm(clip(criteria.align_confirmation(item), 300), args.yes, stdin, err)
 
     def progress(state: criteria.AlignProgress) -> None:
         total = f" of {state.total}" if state.total else ""
@@ -191,7 +188,7 @@ async def _align(
     if args.json:
         _json(report.to_json(), out)
     else:
-        out.write("\n".join(one_line(line) for line in criteria.alignment_lines(report)) + "\n")
+        out.write("\n".join(one_line(line, None) for line in criteria.alignment_lines(report)) + "\n")
     return EXIT_OK
 
 
@@ -209,19 +206,19 @@ async def _evidence(client: ErrorbarClient, args: argparse.Namespace, out: TextI
             except BlahError:
                 status = None
         raise CommandError(
-            evidence.evidence_error_sentence(error, one_line(args.run_id, 60), status), exit_for(error)
+            evidence.evidence_error_sentence(error, clip(args.run_id, 60), status), exit_for(error)
         ) from None
     try:
         written = evidence.write_bundle(args.output, bundle.raw)
     except OSError as error:
         raise CommandError(
-            f"cannot write {one_line(args.output, 120)}: {one_line(str(error), 200)}", ExitCode.LOCAL_FILE
+            f"cannot write {clip(args.output, 120)}: {clip(str(error), 200)}", ExitCode.LOCAL_FILE
         ) from None
     summary = evidence.summarize(bundle.evidence, with_content_asked=args.with_content)
     if args.json:
         _json({"file": str(written), "bytes": len(bundle.raw), **dataclasses.asdict(summary)}, out)
         return EXIT_OK
-    out.write(f"wrote {len(bundle.raw):,} bytes to {one_line(str(written), 200)} (the bundle as the queue sent it)\n")
+    out.write(f"wrote {len(bundle.raw):,} bytes to {clip(str(written), 200)} (the bundle as the queue sent it)\n")
     for line in (
         summary.signed,
         summary.attestation,
@@ -230,7 +227,7 @@ async def _evidence(client: ErrorbarClient, args: argparse.Namespace, out: TextI
         summary.samples,
         summary.gate or "gate: no threshold given",
     ):
-        out.write(one_line(line, 600) + "\n")
+        out.write(clip(line, 600) + "\n")
     return EXIT_OK
 
 
@@ -242,26 +239,26 @@ async def _clusters(client: ErrorbarClient, args: argparse.Namespace, out: TextI
     if args.json:
         _json(answer.to_json(), out)
         return EXIT_OK
-    out.write(one_line(clusters.freshness(answer), 300) + "\n")
+    out.write(clip(clusters.freshness(answer), 300) + "\n")
     if args.criterion and not rows:
-        out.write(f"no criterion {one_line(args.criterion, 60)} in the answer\n")
+        out.write(f"no criterion {clip(args.criterion, 60)} in the answer\n")
     current = None
     for row in rows:
         if row.criterion_id != current:
             current = row.criterion_id
             out.write(
-                f"{one_line(row.criterion_name or row.criterion_id or DASH, 60)} "
-                f"({one_line(row.criterion_id or DASH, 40)}): "
+                f"{clip(row.criterion_name or row.criterion_id or DASH, 60)} "
+                f"({clip(row.criterion_id or DASH, 40)}): "
                 f"{row.failures if row.failures is not None else DASH} failures\n"
             )
         if row.name is None:
             out.write(f"  {row.note}\n")
             continue
         share = DASH if row.share is None else f"{row.share * 100:.0f}%"
-        out.write(f"  {one_line(row.name, 80)}: {row.count if row.count is not None else DASH} ({share})\n")
-        out.write(f"    example: {one_line(row.example or DASH, 300)}\n")
+        out.write(f"  {clip(row.name, 80)}: {row.count if row.count is not None else DASH} ({share})\n")
+        out.write(f"    example: {clip(row.example or DASH, 300)}\n")
         if row.request_ids:
-            out.write(f"    requests: {one_line(', '.join(row.request_ids), 300)}\n")
+            out.write(f"    requests: {clip(', '.join(row.request_ids), 300)}\n")
     return EXIT_OK
 
 
@@ -269,12 +266,12 @@ async def _delete(client: ErrorbarClient, args: argparse.Namespace, out: TextIO,
     run = await client.get_run(args.run_id)
     if not run.terminal:
         raise CommandError(
-            f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}: a live run can't be deleted; "
-            f"cancel it first (bakeoff cancel {one_line(run.id, 60)}); nothing was sent",
+            f"{clip(run.id, 60)} is {clip(run.status or '?', 12)}: a live run can't be deleted; "
+            f"cancel it first (bakeoff cancel {clip(run.id, 60)}); nothing was sent",
             ExitCode.REFUSED,
         )
     confirm(
-        f"delete {one_line(run.id, 60)} ({one_line(run.name or DASH, 60)}, {one_line(run.status or '?', 12)})? "
+        f"delete {clip(run.id, 60)} ({clip(run.name or DASH, 60)}, {clip(run.status or '?', 12)})? "
         "It is irreversible: its samples, answers, verdicts and evidence go too",
         args.yes,
         stdin,
@@ -284,35 +281,20 @@ async def _delete(client: ErrorbarClient, args: argparse.Namespace, out: TextIO,
     if args.json:
         _json({"id": deleted, "deleted": True}, out)
     else:
-        out.write(f"deleted {one_line(deleted, 60)}\n")
+        out.write(f"deleted {clip(deleted, 60)}\n")
     return EXIT_OK
 
 
 async def _verdict(client: ErrorbarClient, args: argparse.Namespace, out: TextIO) -> int:
-    run = await client.get_run(args.run_id)
-    pairwise = await client.pairwise(args.run_id) if run.status == "DONE" and run.eval_kind != "criterion" else None
-    answer = verdict.verdict(run, pairwise)
+    from application.bakeoffs.decision import decide, fetch_inputs
+
+    decision = decide(await fetch_inputs(client, args.run_id, getattr(args, "margin", None)))
     if args.json:
-        _json(
-            {
-                "run": run.id,
-                "answer": answer.answer,
-                "candidate": answer.candidate,
-                "why": answer.why,
-                "settle": answer.settle,
-                "reading": answer.reading,
-                "sentence": answer.sentence,
-                "exit_code": answer.exit_code,
-            },
-            out,
-        )
-        return answer.exit_code
-    out.write(one_line(answer.sentence, 1200) + "\n")
-    if answer.settle:
-        out.write(f"what would settle it: {one_line(answer.settle, 600)}\n")
-    if answer.reading:
-        out.write(f"the app's reading of the judge: {one_line(answer.reading, 400)}\n")
-    return answer.exit_code
+        _json(decision.to_json(), out)
+        return decision.verdict.exit_code
+    for line in decision.lines():
+        out.write(clip(line.removeprefix("verdict: "), 1200) + "\n")
+    return decision.verdict.exit_code
 
 
 async def _dispatch(

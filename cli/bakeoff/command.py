@@ -56,7 +56,7 @@ from cli.global_options import starting_from
 from cli.output import print_json
 from cli.parsing import platform_command_parser, unit_rate
 from common.format import plural
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     pass
@@ -142,11 +142,12 @@ def _gate(
             if verdict.status in ("DONE", None) or verdict.status in wire.TERMINAL or clock() >= deadline:
                 break
             wait = min(POLL_S, deadline - clock())
-            err.write(
-                f"run {one_line(args.run_id, 60)} is {one_line(verdict.status, 20)}; polling again in {wait:.0f} s\n"
-            )
+            err.write(f"run {clip(args.run_id, 60)} is {clip(verdict.status, 20)}; polling again in {wait:.0f} s\n")
             block(wait)
-    print_json(verdict.to_json(), out) if args.json else show.print_gate(args.run_id, verdict, out)
+    if args.json:  # the queue's verdict as sent, and beside it the question each check asks
+        print_json({**verdict.to_json(), "asks": show.gate_questions(verdict)}, out)
+    else:
+        show.print_gate(args.run_id, verdict, out)
     if verdict.status != "DONE":
         return EXIT_NOT_DONE
     if status == 200 and verdict.passed:
@@ -171,22 +172,20 @@ async def _dispatch(
             runs = await client.list_runs()
             print_json([r.to_json() for r in runs], out) if args.json else show.print_runs(runs, out)
         elif action == "show":
+            from application.bakeoffs.decision import decide, fetch_inputs
+            from cli.bakeoff.readings import print_decision
+
             run = await client.get_run(args.run_id)
-            print_json(run.to_json(), out) if args.json else show.print_run(run, out)
-            if not args.json and run.status == "CANCELLED":  # stopped early? its verdict says so
-                from application.bakeoffs.early_stop import run_readings, stopped_early_lines
-
-                for said in stopped_early_lines(run_readings(run, await client.samples(run.id), args.margin)):
-                    out.write(said + "\n")
-            if not args.json and run.status == "DONE":
-                from application.bakeoffs.readings import fetch_switch_readings
-                from cli.bakeoff.readings import print_readings
-
-                print_readings(await fetch_switch_readings(client, run, args.margin), out)
+            decision = decide(await fetch_inputs(client, run.id, args.margin, run=run))
+            if args.json:  # the queue's run as sent, and beside it the app's decision (the same as `verdict`)
+                print_json({**run.to_json(), "app_decision": decision.to_json()}, out)
+            else:
+                show.print_run(run, out)
+                print_decision(decision, out)
         elif action == "create":
             created = await run_create(client, args, params["body"], params["request"], params["stdin"], err)
             if created.settled:
-                err.write(f"the answer was lost; the run list shows it was queued: {one_line(created.run.id, 60)}\n")
+                err.write(f"the answer was lost; the run list shows it was queued: {clip(created.run.id, 60)}\n")
             print_json(created.run.to_json(), out) if args.json else show.print_run(created.run, out)
         elif action == "watch" and args.stop_when_decided:
             from cli.bakeoff.stop import watch_and_stop
@@ -195,7 +194,7 @@ async def _dispatch(
                 await client.get_run(args.run_id)
             except NotFoundError as error:
                 raise CommandError(
-                    f"no run {one_line(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
+                    f"no run {clip(args.run_id, 60)} on this queue: {error_line(error)}", ExitCode.NOT_FOUND
                 ) from None
             return await watch_and_stop(
                 client,
@@ -218,7 +217,7 @@ async def _dispatch(
         elif action == "cancel":
             await client.cancel_run(args.run_id)
             run = await client.get_run(args.run_id)  # a slice in flight can still land it DONE
-            out.write(f"{one_line(run.id, 60)} is {one_line(run.status or '?', 12)}\n")
+            out.write(f"{clip(run.id, 60)} is {clip(run.status or '?', 12)}\n")
         elif action == "samples":
             samples = await client.samples(args.run_id)
             if args.json:
@@ -281,7 +280,7 @@ def bakeoff_main(
         if args.action == "screen":
             confirm(bakeoff_screen.question(params["body"]), args.yes, stdin, err)
         elif args.action == "cancel":
-            confirm(f"cancel {one_line(args.run_id, 60)}?", args.yes, stdin, err)
+            confirm(f"cancel {clip(args.run_id, 60)}?", args.yes, stdin, err)
         if args.action == "gate":
             return _gate(connection, args, params["thresholds"], out, err, block or time.sleep, clock or time.monotonic)
         import asyncio

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 from cli.exit_codes import ExitCode
 from cli.parsing import finite_float
 from common.format import plural
-from common.plain_text import inert_json, one_line
+from common.safe_strings import clip, inert_json
 
 # The arithmetic is imported when plan or verify runs, not when `bakeoff gate` (a CI job's
 # command, which shares this parser) starts.
@@ -120,7 +120,7 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not 1 <= args.best_of <= 8:
         problems.append(f"best-of must be 1..8 (the queue allows 2..8), got {args.best_of}")
     if problems:
-        err.write(f"blah-tui bakeoff plan: {one_line('; '.join(problems), 600)}\n")
+        err.write(f"blah-tui bakeoff plan: {clip('; '.join(problems), 600)}\n")
         return EXIT_USAGE
     result = plan(question)
     spend = spend_lines(args.samples, args.candidates, args.best_of, args.stored, args.usd_per_answer)
@@ -144,6 +144,7 @@ def _plan(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "sample_cap": SAMPLE_CAP,
             "spend": spend,
             "notes": result.notes,
+            "lines": plan_lines(result),  # the same sentences as the text: each says its question and the cap
         }
         out.write(json.dumps(body, indent=2) + "\n")
     else:
@@ -160,7 +161,7 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         report = verify_bundle(bundle)
     except (OSError, ValueError) as error:  # BundleError is a ValueError, as is bad JSON
         what = str(error) if isinstance(error, BundleError) else f"cannot read {args.bundle}: {error}"
-        err.write(f"blah-tui bakeoff verify: {one_line(what, 600)}\n")
+        err.write(f"blah-tui bakeoff verify: {clip(what, 600)}\n")
         return ExitCode.LOCAL_FILE if isinstance(error, OSError) else EXIT_USAGE  # unreadable, or not a bundle
     if args.json:
         rows = [
@@ -178,6 +179,6 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(inert_json(json.dumps(body, ensure_ascii=False, indent=2)) + "\n")
     else:
         for row in report.rows:
-            out.write(one_line(row.line(), 400) + "\n")
-        out.write(one_line(report.summary(), 300) + "\n")
+            out.write(clip(row.line(), 400) + "\n")
+        out.write(clip(report.summary(), 300) + "\n")
     return EXIT_DIFFERS if report.differs else EXIT_OK

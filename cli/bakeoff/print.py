@@ -8,9 +8,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from api_client.errorbar.records import answer_from_sample
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
-from application.bakeoffs.gate import CHECK_WORDS, actual_word
+from application.bakeoffs.gate import CHECK_WORDS, gate_question
 from application.bakeoffs.new_run.hints import population_text
 from application.bakeoffs.words import (
     baseline_text,
@@ -20,8 +21,9 @@ from application.bakeoffs.words import (
     micros_usd_text,
     model_text,
 )
-from cli.output import cell, one_line, table
+from cli.output import cell, table
 from common.format import DASH, format_latency
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -187,7 +189,7 @@ def print_assertions(run: assumed.Run, out: TextIO) -> None:
         if block:  # a shape this client does not know: shown as sent, inert
             out.write(
                 "assertion results (as the queue sent them): "
-                + one_line(json.dumps(block, ensure_ascii=False, sort_keys=True), 1200)
+                + clip(json.dumps(block, ensure_ascii=False, sort_keys=True), 1200)
                 + "\n"
             )
         else:
@@ -217,7 +219,7 @@ def print_samples(
     checked = run is not None and bool(run.assertions)
     rows = []
     for sample in samples:
-        for answer in sample.candidates:
+        for answer in map(answer_from_sample, sample.candidates):
             if losses and answer.outcome not in ("loss", "fail"):
                 continue
             row = [
@@ -233,7 +235,7 @@ def print_samples(
                     if failed is None
                     else ("all passed" if not failed else "failed " + cell("; ".join(failed), 60))
                 )
-            rows.append(row + [cell(sample.prompt, 50), cell(answer.answer, 50), cell(sample.baseline_answer, 40)])
+            rows.append(row + [cell(sample.prompt, 50), cell(answer.text, 50), cell(sample.baseline_answer, 40)])
     if not rows:
         out.write("no losses\n" if losses else "no samples yet\n")
         return
@@ -281,6 +283,11 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
             out.write(f"only in {side}: {cell(', '.join(model_text(str(k)) for k in keys), 200)}\n")
 
 
+def gate_questions(verdict: GateVerdict) -> list[dict[str, str | None]]:
+    """Each check's model and the question it asks (``--json``'s ``asks``; the text's note)."""
+    return [{"check": c.check, "model": c.model, "asks": gate_question(c.check, c.required)} for c in verdict.checks]
+
+
 def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     word = "PASS" if verdict.passed else "FAIL"
     closed = "" if verdict.status == "DONE" else " (fails closed until the run is DONE)"
@@ -295,7 +302,7 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
                 rate_text(c.required),
                 rate_text(c.actual),
                 "pass" if c.passed else "FAIL",
-                f"actual: {actual_word(c.check)}" + (f" · {cell(c.note, 200)}" if c.note else ""),
+                f"asks: {gate_question(c.check, c.required)}" + (f" · {cell(c.note, 200)}" if c.note else ""),
             ]
             for c in verdict.checks
         ]

@@ -24,7 +24,7 @@ from application.bakeoffs.screening import screening_body
 from cli.bakeoff.screen_print import print_screening
 from cli.errors import EXIT_USAGE, CommandError
 from cli.exit_codes import ExitCode
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -69,7 +69,7 @@ def body_of(args: argparse.Namespace) -> dict[str, Any]:
         )
     twice = sorted({c for c in candidates if candidates.count(c) > 1})
     if twice:
-        raise CommandError(f"--candidate: {one_line(twice[0], 80)} is given twice; nothing was sent", EXIT_USAGE)
+        raise CommandError(f"--candidate: {clip(twice[0], 80)} is given twice; nothing was sent", EXIT_USAGE)
     if args.dataset is not None and not args.dataset.strip():
         raise CommandError("--dataset: a dataset id is required; nothing was sent", EXIT_USAGE)
     return screening_body(
@@ -84,12 +84,12 @@ def question(body: dict[str, Any]) -> str:
     """The confirmation: what runs and that it spends."""
     asked = []
     if body.get("candidate_models"):
-        asked.append("candidates " + one_line(", ".join(body["candidate_models"]), 200))
+        asked.append("candidates " + clip(", ".join(body["candidate_models"]), 200))
     else:
         asked.append("the cheapest model of each family other than your incumbent's")
     asked.append(f"{body['sample_count']} samples" if "sample_count" in body else "up to 40 logged prompts")
     if body.get("sample_filters"):
-        asked.append("from dataset " + one_line(str(body["sample_filters"]["dataset_id"]), 60))
+        asked.append("from dataset " + clip(str(body["sample_filters"]["dataset_id"]), 60))
     return (
         f"screen for a cheaper model ({'; '.join(asked)}; each candidate answers every prompt and is judged "
         "three times against your logged answers)? It spends money"
@@ -112,13 +112,13 @@ async def run(
     created = await client.create_run(body)
     run_id = created.run.id
     if created.settled:
-        err.write(f"the answer was lost; the run list shows it was queued: {one_line(run_id, 60)}\n")
-    err.write(f"screening {one_line(run_id, 60)} queued; watching it to the end\n")
+        err.write(f"the answer was lost; the run list shows it was queued: {clip(run_id, 60)}\n")
+    err.write(f"screening {clip(run_id, 60)} queued; watching it to the end\n")
     err.flush()
 
     def line(polled: assumed.Run) -> None:
         ratio = "—" if polled.progress_ratio is None else f"{polled.progress_ratio * 100:.0f}%"
-        err.write(f"{one_line(polled.status or '?', 12)} {ratio}\n")
+        err.write(f"{clip(polled.status or '?', 12)} {ratio}\n")
         err.flush()
 
     final = await wait_until_terminal(client, run_id, sleep=sleep, on_poll=line)
@@ -127,7 +127,7 @@ async def run(
     else:
         print_screening(final, out)
     if final.status != "DONE":
-        why = f" ({one_line(final.error, 200)})" if final.error else ""
-        err.write(f"blah-tui bakeoff: the screening ended {one_line(final.status or '?', 12)}{why}: no result\n")
+        why = f" ({clip(final.error, 200)})" if final.error else ""
+        err.write(f"blah-tui bakeoff: the screening ended {clip(final.status or '?', 12)}{why}: no result\n")
         return EXIT_FAILED
     return EXIT_OK

@@ -15,7 +15,7 @@ from application.bakeoffs.screening import (
     screening_of,
 )
 from cli.output import table
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -24,9 +24,7 @@ NUMERIC = frozenset({1, 2, 3, 5, 6, 7, 8})
 
 
 def print_screening(run: assumed.Run, out: TextIO) -> None:
-    out.write(
-        f"screening {one_line(run.id, 60)} · {one_line(run.name or '—', 80)} · {one_line(run.status or '?', 12)}\n"
-    )
+    out.write(f"screening {clip(run.id, 60)} · {clip(run.name or '—', 80)} · {clip(run.status or '?', 12)}\n")
     screening = screening_of(run)
     if screening is None:
         out.write(no_result_sentence(run) + "\n")

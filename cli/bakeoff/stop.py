@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 from application.bakeoffs.cost import measured_costs
 from application.bakeoffs.early_stop import saving_sentence, watch_until_decided
 from cli.exit_codes import ExitCode
-from common.plain_text import one_line
+from common.safe_strings import clip
 from diagnosis.early_stop import EarlyReading
 
 if TYPE_CHECKING:
@@ -58,14 +58,14 @@ async def watch_and_stop(
     costs = measured_costs(await client.list_runs())
 
     def line(run: assumed.Run, readings: list[EarlyReading]) -> None:
-        err.write(f"{one_line(run.status or '?', 12)} {progress(run)}\n")
+        err.write(f"{clip(run.status or '?', 12)} {progress(run)}\n")
         for reading in readings:
             err.write(f"  {reading.sentence()}\n")
         err.flush()
 
     async def confirm(readings: list[EarlyReading], saved: float | None) -> bool:
         err.write(saving_sentence(readings, saved) + "\n")
-        return _ask(f"cancel the rest of {one_line(run_id, 60)}?", yes, stdin, err)
+        return _ask(f"cancel the rest of {clip(run_id, 60)}?", yes, stdin, err)
 
     outcome = await watch_until_decided(
         client, run_id, margin=margin, sleep=sleep, confirm=confirm, costs=costs, on_poll=line
@@ -74,12 +74,12 @@ async def watch_and_stop(
         err.write(note + "\n")
     run = outcome.run
     if outcome.ending == "stopped_early":
-        out.write(f"{one_line(run.id, 60)} stopped early, decided (one cancel sent):\n")
+        out.write(f"{clip(run.id, 60)} stopped early, decided (one cancel sent):\n")
         for reading in outcome.readings:
             out.write(f"  {reading.sentence()}\n")
         out.write(f"  {saving_sentence(outcome.readings, outcome.saved)}\n")
         return EXIT_DECIDED
-    out.write(f"{one_line(run.id, 60)} ended {one_line(run.status or '?', 12)}\n")
+    out.write(f"{clip(run.id, 60)} ended {clip(run.status or '?', 12)}\n")
     for reading in outcome.readings:
         out.write(f"  {reading.sentence()}\n")
     return 0 if run.status == "DONE" else 1

@@ -9,7 +9,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TextIO
 
 from application.bakeoffs.progress import STEPS, RunProgress
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -40,7 +40,7 @@ class WatchLine:
     def poll(self, run: assumed.Run) -> None:
         ratio = run.progress_ratio
         self.progress.add(self.clock(), ratio)
-        said = one_line(self.progress.describe(run.status, ratio), 120)
+        said = clip(self.progress.describe(run.status, ratio), 120)
         if self._bar is not None and self._task is not None:
             self._bar.update(self._task, description=said, completed=round((ratio or 0) * STEPS))
         else:

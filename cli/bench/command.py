@@ -52,7 +52,7 @@ from cli.output import cell as _cell
 from cli.output import number as _number
 from cli.output import print_json
 from cli.parsing import platform_command_parser
-from common.plain_text import one_line
+from common.safe_strings import clip, one_line
 
 PROG = "blah-tui bench"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_UNREACHABLE = (
@@ -130,9 +130,7 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
     if args.provider_key_env:
         value = env.get(args.provider_key_env, "").strip()
         if not value:
-            raise CommandError(
-                f"${one_line(args.provider_key_env, 80)} is not set or empty; nothing was sent", EXIT_USAGE
-            )
+            raise CommandError(f"${clip(args.provider_key_env, 80)} is not set or empty; nothing was sent", EXIT_USAGE)
     elif args.provider_key_stdin:
         value = (getpass.getpass("provider key: ") if stdin.isatty() else stdin.readline()).strip()
         if not value:
@@ -152,7 +150,7 @@ def provider_key(args: argparse.Namespace, env: dict[str, str], stdin: TextIO) -
 def _progress_line(err: TextIO) -> Callable[[WatchEvent], None]:
     def show(event: WatchEvent) -> None:
         if event.error is not None:
-            err.write(f"poll failed ({one_line(event.error.message, 120)}); trying again in {event.wait:.0f} s\n")
+            err.write(f"poll failed ({clip(event.error.message, 120)}); trying again in {event.wait:.0f} s\n")
             return
         record = event.record
         assert record is not None
@@ -292,7 +290,7 @@ async def _dispatch(
             else:
                 out.write(f"submitted {_cell(row.run_id, 40)} as community run {_cell(row.community_run_id, 40)}\n")
                 if row.badge:
-                    out.write(f"{one_line(row.badge)}\n")
+                    out.write(f"{one_line(row.badge, None)}\n")
         else:
             await client.delete(args.slug, args.community_run_id)
             out.write(
@@ -328,13 +326,11 @@ def bench_main(
         key = provider_key(args, env, stdin) if args.bench_command == "run" else None
         if args.bench_command == "run":
             what = f"a {args.suite} suite" if args.suite else "the sandbox task"
-            confirm(f"run {what} of {one_line(args.slug, 60)} with {one_line(args.model, 60)}?", args.yes, stdin, err)
+            confirm(f"run {what} of {clip(args.slug, 60)} with {clip(args.model, 60)}?", args.yes, stdin, err)
         elif args.bench_command == "submit":
-            confirm(
-                f"publish {one_line(args.run_id, 60)} on the {one_line(args.slug, 60)} board?", args.yes, stdin, err
-            )
+            confirm(f"publish {clip(args.run_id, 60)} on the {clip(args.slug, 60)} board?", args.yes, stdin, err)
         elif args.bench_command == "delete":
-            confirm(f"delete {one_line(args.community_run_id, 60)} from the board?", args.yes, stdin, err)
+            confirm(f"delete {clip(args.community_run_id, 60)} from the board?", args.yes, stdin, err)
         pace = Pace(sleep or asyncio.sleep, clock or time.monotonic)
         return asyncio.run(_dispatch(args, connection.base_url, connection.api_key, key, out, err, stdin, pace))
     except CommandError as error:

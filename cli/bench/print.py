@@ -25,7 +25,7 @@ from cli.output import number as _number
 from cli.output import table
 from common.format import DASH
 from common.iso_time import parse_iso
-from common.plain_text import one_line
+from common.safe_strings import clip, one_line
 
 NOT_A_SCORE = "interrupted: not a score; the tasks graded so far are below; a new run is needed"
 
@@ -193,7 +193,7 @@ def print_board(rows: Sequence[CommunityRow], out: TextIO) -> None:
     )
     badges = {r.badge for r in rows if r.badge}
     for badge in sorted(badges):
-        out.write(f"\n{one_line(badge)}\n")
+        out.write(f"\n{one_line(badge, None)}\n")
 
 
 def print_runs(listing: RunList, out: TextIO) -> None:
@@ -250,7 +250,7 @@ def print_full_suite_commands(listing: RunList, out: TextIO) -> None:
         source = f", from sandbox run {_cell(found.from_run, 40)}" if found.from_run else ""
         out.write(f"  {_cell(run.run_id, 40)} ({model}{source}):\n")
         if found.command:
-            out.write(f"    {one_line(found.command, 2000)}\n")
+            out.write(f"    {clip(found.command, 2000)}\n")
         else:
             out.write(
                 "    not sent: the platform gives it with a sandbox-task run "

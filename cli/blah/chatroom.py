@@ -48,7 +48,7 @@ from cli.blah.connection import (
 from cli.exit_codes import ExitCode
 from cli.output import cell, print_json
 from cli.parsing import OneLineParser
-from common.plain_text import inert, inert_json, one_line
+from common.safe_strings import clip, inert_json, sanitize
 
 PROG = "blah-tui chatroom"
 Sleep = Callable[[float], Awaitable[None]]
@@ -96,7 +96,7 @@ def message_line(message: ChatroomMessage) -> str:
     )
     reply = f" ↳ {cell(message.reply_to, 30)}" if message.reply_to else ""
     # continuation lines are marked so each message stays one block (the text itself is as sent)
-    content = inert(message.content or "", keep_newlines=True).replace("\n", "\n    │ ")
+    content = sanitize(message.content or "", keep_newlines=True).replace("\n", "\n    │ ")
     return f"{when(message.created_at)}  {author}{reply}: {content}"
 
 
@@ -154,7 +154,7 @@ async def _read(
         if retry_in is None:
             problem.append(error)
         else:
-            err.write(f"poll failed ({one_line(error.message, 160)}); trying again in {retry_in:.0f} s\n")
+            err.write(f"poll failed ({clip(error.message, 160)}); trying again in {retry_in:.0f} s\n")
 
     async def paced_sleep(seconds: float) -> None:
         if stop():
@@ -202,7 +202,7 @@ async def _dispatch(
                 else:
                     if write.posted is not None:
                         out.write(message_line(write.posted) + "\n")
-                    err.write(one_line(write.message, 400) + "\n")
+                    err.write(clip(write.message, 400) + "\n")
                 return EXIT_OK
             enable = command == "unmute"
             write = await already_in_state(client, args.model, enable) or await set_chatroom_enabled(
@@ -212,7 +212,7 @@ async def _dispatch(
             if args.json:
                 print_json({"model_id": args.model, "chatroom_enabled": write.chatroom_enabled}, out)
             else:
-                out.write(one_line(write.message, 300) + "\n")
+                out.write(clip(write.message, 300) + "\n")
             return EXIT_OK
         except BlahError as error:
             what = f"model {args.model!r}" if getattr(args, "model", None) else None
@@ -242,10 +242,10 @@ def chatroom_main(
         if args.chat_command == "post":
             if not args.text.strip():
                 raise VerbError("the message is empty; nothing was sent", EXIT_USAGE)
-            target = f" (reply from {one_line(args.reply_from, 60)})" if args.reply_from else ""
-            confirm(f"post {one_line(args.text, 80)!r} in the chatroom{target}?", args.yes, stdin, err)
+            target = f" (reply from {clip(args.reply_from, 60)})" if args.reply_from else ""
+            confirm(f"post {clip(args.text, 80)!r} in the chatroom{target}?", args.yes, stdin, err)
         elif args.chat_command in ("mute", "unmute"):
-            confirm(f"{args.chat_command} {one_line(args.model, 60)} in the chatroom?", args.yes, stdin, err)
+            confirm(f"{args.chat_command} {clip(args.model, 60)} in the chatroom?", args.yes, stdin, err)
         try:
             return asyncio.run(
                 _dispatch(

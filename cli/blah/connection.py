@@ -30,7 +30,7 @@ from cli.exit_codes import ExitCode
 from cli.output import end_quietly_on_closed_pipe
 from cli.parsing import OneLineParser
 from common.format import DASH, format_utc
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from application.session.profiles.resolve import ResolvedProfile
@@ -101,7 +101,7 @@ def resolve(args: argparse.Namespace, globals_: GlobalOptions, err: TextIO) -> C
     except ProfileError as error:
         raise VerbError(str(error), EXIT_USAGE) from None
     if profile.key_problem:
-        err.write(f"blah-tui: {one_line(profile.key_problem, 300)}; going on without a key\n")
+        err.write(f"blah-tui: {clip(profile.key_problem, 300)}; going on without a key\n")
     return Connection(profile.origin, profile.api_key, profile.key_source, profile.label)
 
 
@@ -121,7 +121,7 @@ def when(value: int | str | None) -> str:
     if value is None:
         return DASH
     if isinstance(value, str):
-        return one_line(value, 40) or DASH
+        return clip(value, 40) or DASH
     return format_utc(value)
 
 
@@ -131,7 +131,7 @@ def run_verb(prog: str, body: Callable[[], int], err: TextIO) -> int:
     try:
         return body()
     except VerbError as error:
-        err.write(f"{prog}: {one_line(str(error), 600)}\n")
+        err.write(f"{prog}: {clip(str(error), 600)}\n")
         return error.code
     except BrokenPipeError:
         return end_quietly_on_closed_pipe()

@@ -53,7 +53,7 @@ from cli.blah.connection import (
 from cli.output import cell, number, print_json, table
 from cli.parsing import OneLineParser
 from common.format import DASH
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 
 def build_parser(verb: str) -> argparse.ArgumentParser:
@@ -123,10 +123,10 @@ def print_board(board: Board, out: TextIO, err: TextIO) -> None:
         numeric=(0, 6),
     )
     if reading is not None:
-        names = {r.entry.model_id: one_line(r.entry.model_name or r.entry.model_id, 40) for r in board.rows}
+        names = {r.entry.model_id: clip(r.entry.model_name or r.entry.model_id, 40) for r in board.rows}
         out.write(f"\n{tier_sentence(reading, names)}\n{mde_sentence(reading)}\n{method_sentence(reading)}\n")
     if board.runs_problem is not None:
-        err.write(f"couldn't load the runs, so no change is shown: {one_line(board.runs_problem.message, 200)}\n")
+        err.write(f"couldn't load the runs, so no change is shown: {clip(board.runs_problem.message, 200)}\n")
 
 
 def comparison_json(comparison: Comparison, own: str) -> dict[str, object]:

@@ -35,10 +35,11 @@ from cli.connection import Connection
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
 from cli.global_options import starting_from
-from cli.output import cell, number, one_line, print_json, table
+from cli.output import cell, number, print_json, table
 from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
+from common.safe_strings import clip
 
 PROG = "blah-tui blobfish"
 KEY_ENV = "BLOBFISH_API_KEY"
@@ -105,7 +106,7 @@ def _created(value: str | None) -> str:
         return DASH
     moment = parse_iso(value)
     if moment is None:
-        return one_line(value, 25)
+        return clip(value, 25)
     return f"{moment.astimezone(dt.UTC):%Y-%m-%d %H:%M}Z"
 
 

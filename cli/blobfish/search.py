@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from cli.exit_codes import ExitCode
 from cli.output import cell, table
-from common.plain_text import inert_json
+from common.safe_strings import inert_json
 
 if TYPE_CHECKING:  # imported where used: `blobfish export` builds this parser too, and
     # should not pay for the archive and the steps' index (~40 ms of its start-up)

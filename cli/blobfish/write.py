@@ -30,7 +30,7 @@ from cli.errors import CommandError
 from cli.exit_codes import ExitCode
 from cli.output import cell, print_json
 from common.gc_tuning import few_cycle_collections
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 __all__ = ["add_export_arguments", "add_publish_arguments", "export_command", "publish_command"]
 
@@ -70,7 +70,7 @@ def export_problem(args: argparse.Namespace) -> str | None:
 async def export_command(client: BlobfishClient, args: argparse.Namespace, out: TextIO) -> None:
     dest = Path(args.output)
     if dest.is_dir():
-        raise CommandError(f"{one_line(str(dest), 200)} is a directory; name a file", ExitCode.USAGE)
+        raise CommandError(f"{clip(str(dest), 200)} is a directory; name a file", ExitCode.USAGE)
     if args.all:
         with few_cycle_collections(_YOUNG_COLLECTION_DOCUMENTS) as after_document:
             result = await client.export_all_jsonl(dest, progress=lambda _written, _total: after_document())
@@ -89,7 +89,7 @@ async def export_command(client: BlobfishClient, args: argparse.Namespace, out: 
         return
     out.write(
         f"wrote {receipt.record_count:,} traces ({receipt.byte_count:,} bytes) of {result.evaluations:,} "
-        f"evaluation{'s' if result.evaluations != 1 else ''} to {one_line(str(dest), 200)}\n"
+        f"evaluation{'s' if result.evaluations != 1 else ''} to {clip(str(dest), 200)}\n"
     )
     out.write(f"receipt: {receipt.sentence()}\n")
 
@@ -111,7 +111,7 @@ async def publish_command(client: BlobfishClient, args: argparse.Namespace, out:
             body = Path(args.envelope).read_bytes()
         except OSError as exc:
             raise CommandError(
-                f"cannot read {one_line(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE
+                f"cannot read {clip(args.envelope, 200)}: {exc.strerror or exc}", ExitCode.LOCAL_FILE
             ) from None
         publication = prepare(body)  # refused here, nothing sent, when it breaks a publish rule
     receipt = await client.publish(publication)

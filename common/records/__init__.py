@@ -21,7 +21,7 @@ Each platform maps its wire shape to these in one function at its client's edge
 from __future__ import annotations
 
 from common.records.answer import BakeoffAnswer, answer_call
-from common.records.call import CALL_FIELDS, Call, ChatTurn, time_of
+from common.records.call import CALL_FIELDS, NO_TIME, Call, ChatTurn, order_key, time_of
 from common.records.rollout import (
     Assertion,
     Grade,
@@ -36,6 +36,7 @@ from common.records.rollout import (
 
 __all__ = [
     "CALL_FIELDS",
+    "NO_TIME",
     "Assertion",
     "BakeoffAnswer",
     "Call",
@@ -46,6 +47,7 @@ __all__ = [
     "ToolCall",
     "TrainingSample",
     "answer_call",
+    "order_key",
     "step_call",
     "step_call_id",
     "step_number",

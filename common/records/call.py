@@ -69,6 +69,16 @@ CALL_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Call))
 """``Call``'s fields in order (the archive's columns, the dump's keys)."""
 
 
+NO_TIME = -(2**63)
+"""Where a call without a time sorts: before every time, as SQLite sorts NULL (the archive)."""
+
+
+def order_key(created_at: int | None, call_id: str) -> tuple[int, str]:
+    """The order of calls everywhere (the archive, the live list): (time, id), a call without
+    a time first. Only the order uses a stand-in: the call's ``created_at`` stays ``None``."""
+    return (NO_TIME if created_at is None else created_at, call_id)
+
+
 def time_of(call: Call) -> int:
     """The call's time (ms), for code that orders calls which always have one: blah.dev's
     (its ``created_at`` is required), an archive's rows (stored with one). A call without a

@@ -13,7 +13,7 @@ processes (the start path's cost).
 
 The 2026-12-07 figures (issue 39, load ~12-20, so read the ratios): in the module docstrings of
 ``diagnosis.compiled``, ``loop``, ``loop_words``, ``features_scan``, ``text``,
-``detectors_refusal`` and ``detectors_continuation``, and in tests/bench/README.md.
+``detectors_refusal`` and ``continuation.series``, and in tests/bench/README.md.
 """
 
 from __future__ import annotations

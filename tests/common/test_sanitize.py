@@ -345,14 +345,14 @@ def test_every_other_class_is_kept_verbatim_by_both(category: str) -> None:
 @pytest.mark.parametrize(
     ("raw", "app", "report"),
     [
-        ("a\u061cb", "a<U+061C>b", "a\\u061cb"),
-        ("a\U000e0041b", "a<U+E0041>b", "a\\U000e0041b"),
-        ("a\u2028b", "a<U+2028>b", "a\\u2028b"),
-        ("a\u2029b", "a<U+2029>b", "a\\u2029b"),
-        ("soft\u00adhyphen", "soft<U+00AD>hyphen", "soft\\xadhyphen"),
-        ("a\ue000b", "a<U+E000>b", "a\\ue000b"),
-        ("a\U0010fffdb", "a<U+10FFFD>b", "a\\U0010fffdb"),
-        ("a\uffffb", "a<U+FFFF>b", "a\\uffffb"),
+        ("a\u061cb", "a<U+061C>b", "a<U+061C>b"),
+        ("a\U000e0041b", "a<U+E0041>b", "a<U+E0041>b"),
+        ("a\u2028b", "a<U+2028>b", "a<U+2028>b"),
+        ("a\u2029b", "a<U+2029>b", "a<U+2029>b"),
+        ("soft\u00adhyphen", "soft<U+00AD>hyphen", "soft<U+00AD>hyphen"),
+        ("a\ue000b", "a<U+E000>b", "a<U+E000>b"),
+        ("a\U0010fffdb", "a<U+10FFFD>b", "a<U+10FFFD>b"),
+        ("a\uffffb", "a<U+FFFF>b", "a<U+FFFF>b"),
         ("smile \U0001f602 \u4f60\u597d", "smile \U0001f602 \u4f60\u597d", "smile \U0001f602 \u4f60\u597d"),
     ],
 )
@@ -360,3 +360,16 @@ def test_the_cases_the_two_sanitizers_disagreed_on(raw: str, app: str, report: s
     """The report let U+061C and tag characters through, the app U+2028: now both escape all three."""
     assert sanitize(raw) == app
     assert escape_controls(raw) == report
+
+
+def test_the_command_line_the_report_and_the_app_show_a_control_alike() -> None:
+    """One visible form for a control wherever it is shown: a table cell of a command, the
+    markdown report and the app all write ESC as ``^[`` and a bidi override as ``<U+202E>``."""
+    from cli.output import cell
+
+    raw = "evil \x1b]0;t\x07 \u202egnp"
+    shown = "evil ^[]0;t^G <U+202E>gnp"
+    assert cell(raw, 80) == shown
+    assert escape_controls(raw) == shown
+    assert safe_text(raw).plain == shown
+    assert code_span(raw) == f"`{shown}`"

@@ -187,7 +187,7 @@ def test_markdown_keeps_untrusted_text_inert() -> None:
     md = render_markdown(full_report())
     for raw in ("\x1b", "\x07", "\u202e"):
         assert raw not in md
-    assert "\\x1b" in md and "\\u202e" in md
+    assert "^[" in md and "<U+202E>" in md
     parser = MarkdownIt("gfm-like")
     tokens = list(_tokens(parser.parse(md)))
     assert not [t for t in tokens if t.type in ("link_open", "html_inline", "html_block", "em_open")]
@@ -219,9 +219,7 @@ def test_code_block_cannot_be_broken_out_of(text: str) -> None:
     block = code_block(text)
     tokens = MarkdownIt("commonmark").parse(block)
     assert [t.type for t in tokens] == ["fence"]
-    assert tokens[0].content.rstrip("\n") == escape_controls(text.replace("\r\n", "\n").replace("\r", "\\r")).rstrip(
-        "\n"
-    )
+    assert tokens[0].content.rstrip("\n") == escape_controls(text.replace("\r\n", "\n")).rstrip("\n")
 
 
 def llama2(user: str) -> str:

@@ -360,7 +360,7 @@ def test_line_start_patterns_find_what_their_multiline_scans_found() -> None:
     their MULTILINE twin (many): the same matches as the old ``^`` + MULTILINE scans, from any line start."""
     import re
 
-    from diagnosis import detectors_continuation as dc
+    from diagnosis.continuation import lines as dc
 
     rng = random.Random(11)
     pieces = [
@@ -394,7 +394,7 @@ def test_line_start_patterns_find_what_their_multiline_scans_found() -> None:
         "Dr. Who: ok",
     ]
     cases = 0
-    for pattern in (dc._FEW_SHOT_LABEL, dc._SERIES_ITEM, dc._SPEAKER_LINE):
+    for pattern in (dc.FEW_SHOT_LABEL, dc.SERIES_ITEM, dc.SPEAKER_LINE):
         old = re.compile("^" + pattern.at.pattern, re.MULTILINE)
         for _ in range(1500):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))

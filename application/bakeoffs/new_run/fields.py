@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from api_client.errorbar.checks import ASSERTION_TYPES
-from application.bakeoffs.new_run.request import ASSERTION_HELP, VALUED_ASSERTIONS, ArmSpec, Problem, field_problem
+from api_client.errorbar.checks import ASSERTION_TYPES, VALUED_ASSERTIONS
+from application.bakeoffs.new_run.request import ASSERTION_HELP, ArmSpec, Problem, field_problem
 
 __all__ = ["parse_arm", "parse_assertion", "parse_margin", "whole_number"]
 

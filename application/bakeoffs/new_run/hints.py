@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.judge_quality import judge_reading
 from application.bakeoffs.new_run.request import STORED, SampleFilters
-from application.bakeoffs.words import judged_text
+from application.bakeoffs.words import drift_text, judged_text
 from common.format import plural
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -48,10 +48,11 @@ def used_models(runs: Iterable[assumed.Run]) -> list[str]:
 def criterion_line(criterion: assumed.Criterion) -> str:
     """One line per criterion: trust, TPR/TNR, kappa, drift, and the plain reading."""
     extra = criterion.model_extra or {}
-    drift = one_line(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
+    signal, status = extra.get("drift_signal"), extra.get("drift_status")
+    drift = clip(drift_text(str(signal) if signal else None, str(status) if status else "—", None), 40)
     line = (
-        f"{one_line(criterion.name or criterion.id, 60)} ({one_line(criterion.id, 40)}): trust "
-        f"{one_line(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} "
+        f"{clip(criterion.name or criterion.id, 60)} ({clip(criterion.id, 40)}): trust "
+        f"{clip(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} "
         f"· TNR {rate_text(criterion.tnr)} · kappa "
         f"{rate_text(criterion.kappa)} · drift {drift}"
     )

@@ -21,7 +21,7 @@ from api_client.errorbar import shapes_fixed as wire
 from api_client.errorbar.checks import check_create
 from api_client.errorbar.errors import RefusedLocally
 from application.bakeoffs.judge_quality import informedness, judge_reading
-from common.plain_text import one_line
+from common.safe_strings import clip
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -35,7 +35,6 @@ __all__ = [
     "MAX_CANDIDATES",
     "RUBRIC_TYPE_HELP",
     "STORED",
-    "VALUED_ASSERTIONS",
     "ArmSpec",
     "NewRun",
     "Problem",
@@ -66,15 +65,6 @@ ASSERTION_HELP = {
     "completed": "completed: the answer was not cut at the output cap",
     "tool_called": "tool_called=NAME: the answer calls this tool",
     "no_tool_call": "no_tool_call: the answer calls no tool",
-}
-VALUED_ASSERTIONS = {
-    "json_schema",
-    "regex_match",
-    "contains",
-    "not_contains",
-    "max_length",
-    "min_length",
-    "tool_called",
 }
 
 
@@ -312,7 +302,7 @@ class NewRun:
         if self.eval_kind == "criterion" and criterion is not None:
             reading = judge_reading(criterion.tpr, criterion.tnr, criterion.kappa)
             if reading:
-                out.append(f"criterion {one_line(criterion.name or criterion.id, 60)}: {reading}")
+                out.append(f"criterion {clip(criterion.name or criterion.id, 60)}: {reading}")
         family = judge_family_warning(
             self.judge_model if self.eval_kind != "criterion" else (criterion.judge_model if criterion else None),
             [a.model for a in self.arms],

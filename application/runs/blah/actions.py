@@ -23,7 +23,7 @@ from api_client.errors import (
     NotFoundError,
     OutcomeUnknownError,
 )
-from application.error_text import council_refusal, platform_said
+from application.error_text import council_refusal, platform_said, read_back_failed
 from common.safe_strings import one_line
 
 if TYPE_CHECKING:
@@ -167,11 +167,7 @@ async def _status_write(
         try:
             run = await client.get_run(run_id)
         except BlahError as error:
-            return WriteOutcome(
-                "unknown",
-                f"Outcome unknown: the request timed out and reading run {rid} failed "
-                f"({one_line(str(error), max_len=120)}). It was not sent again.",
-            )
+            return WriteOutcome("unknown", read_back_failed(f"run {rid}", error))
         if run.status in expect:
             return WriteOutcome(
                 "confirmed_after_timeout",

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from api_client.errorbar import ErrorbarClient, PreconditionError
+from api_client.errorbar.records import answer_from_sample
 from api_client.errorbar.shapes import Run
 from api_client.errors import BadRequestError, NotFoundError
 from application.bakeoffs import calibration, clusters, criteria, evidence, verdict
@@ -140,7 +141,7 @@ async def test_labels_move_the_calibration_and_every_figure_matches_a_reference(
         == "label 18 more pairs for a corrected win rate (12 of 30 counted so far)"
     )
     assert all(arm.corrected is None for arm in figures.arms)
-    assert calibration.recompute(samples).matches(figures)
+    assert calibration.recompute(a for s in samples for a in map(answer_from_sample, s.candidates)).matches(figures)
 
 
 async def test_thirty_labels_bring_the_corrected_win_rate_beside_the_printed_one(queue: ErrorbarServer) -> None:
@@ -342,13 +343,20 @@ def _comparison(ci: list[float], **row: Any) -> Run:
 def test_the_verdict_switch_dont_and_not_enough_evidence() -> None:
     switch = verdict.verdict(_comparison([0.55, 0.82]))
     assert switch.answer == verdict.SWITCH and switch.candidate == "small" and switch.exit_code == 0
-    assert switch.sentence.startswith("switch to small: small's printed win rate 0.700 [0.550, 0.820]")
+    assert switch.sentence.startswith(
+        "switch to small: small is not worse: printed win rate (the interval the queue's gate reads) 0.700 "
+        "[0.550, 0.820] stays at or above 0.500"
+    )
     assert "costs 38% less" in switch.why and switch.reading is not None  # no labels: said beside it
     dont = verdict.verdict(_comparison([0.20, 0.45], win_rate=0.32))
     assert dont.answer == verdict.DONT and dont.exit_code == 1
     unsure = verdict.verdict(_comparison([0.40, 0.62], win_rate=0.51))
     assert unsure.answer == verdict.UNSURE and unsure.exit_code == 3
-    assert unsure.settle is not None and "judged samples" in unsure.settle and "30 labelled pairs" in unsure.settle
+    assert unsure.settle is not None and "30 labelled pairs" in unsure.settle
+    # 0.51 against 0.5 on 50 pairs would take thousands of samples: never advised past the queue's cap
+    assert unsure.settle.startswith("one run cannot settle it if the figure holds at 0.510 (now 50 judged samples)")
+    assert "the queue caps a run at 500 samples; instead: a margin of at least 2.5 points" in unsure.settle
+    assert "about 13 runs of 500 read together" in unsure.settle
     unreportable = verdict.verdict(_comparison([0.55, 0.82], unreportable=True))
     assert unreportable.answer == verdict.UNSURE and "unreportable" in unreportable.why
 

@@ -231,7 +231,9 @@ def test_a_412_on_create_says_how_many_samples_would_do_when_the_queue_says() ->
         BlahError("x", status=412, server_error="Underpowered: ask for at least 78 samples."), request
     )
     assert said.samples_needed == 78 and said.field == "sample_count"
-    assert "78 samples would be enough" in said.sentence and "instead of 40" in said.sentence
+    # the queue takes it from 78, but a 5-point margin needs more than one run: said, with what instead
+    assert "the queue takes it from 78 samples" in said.sentence and "instead of 40" in said.sentence
+    assert "one run cannot reach 80% power" in said.sentence and "the queue caps a run at 500 samples" in said.sentence
     assert "not resent" in said.sentence
     vague = create_refusal(BlahError("x", status=412, server_error="Underpowered."), request)
     assert vague.samples_needed is None and "does not say how many" in vague.sentence

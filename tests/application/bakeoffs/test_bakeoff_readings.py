@@ -152,10 +152,20 @@ def test_show_prints_the_apps_reading_recomputed_from_the_samples(queue: Errorba
     for arm in COMPARISON["candidate_models"]:
         outcomes = [c["outcome"] for s in samples for c in s["candidates"] if c["model"] == arm]
         reading = paired_difference(comparison_differences(outcomes), 0.05)
-        assert reading is not None and reading.sentence("win rate minus 50%") in out
+        assert reading is not None
+        low, high = reading.interval
+        # the verdict's own figure, with the question it answers (a 5-point noninferiority margin)
+        assert (
+            f"{arm}: paired difference on the {reading.n} samples both answered, as the judge read them "
+            f"{reading.mean * 100:+.1f} points [{low * 100:+.1f}, {high * 100:+.1f}]: "
+        ) in out
         sheet = pairwise["candidates"][arm]["spec_sheet"]
         share = sheet["picks_first"] / (sheet["picks_first"] + sheet["picks_second"])
         assert f"first slot got {share:.0%} of picks" in out
+    assert (
+        "each figure answers: noninferiority at a 5.0-point margin: "
+        "is the candidate more than 5.0 points worse than the baseline?"
+    ) in out
 
 
 def test_show_of_a_criterion_run_pairs_each_prompts_pass_with_the_incumbents(queue: ErrorbarServer) -> None:
@@ -168,7 +178,10 @@ def test_show_of_a_criterion_run_pairs_each_prompts_pass_with_the_incumbents(que
         for p in pairs
         if {p["you/tiny-sft-v3"], p["Qwen/Qwen3-32B"]} <= {"pass", "fail"}
     ]
-    assert code == 0 and f"over {len(diffs)} prompts: {np.mean(diffs) * 100:+.1f} points" in out
+    snapshot = get(queue, f"/v1/evals/{run['id']}").json()["criterion_snapshot"]
+    youden = snapshot["tpr"] + snapshot["tnr"] - 1  # the correction is linear: the difference is divided by J
+    assert code == 0 and f"paired difference of pass rates on the {len(diffs)} samples both answered" in out
+    assert f"(divided by its TPR+TNR-1 {youden:.2f}) {np.mean(diffs) / youden * 100:+.1f} points" in out
 
 
 def test_show_of_an_unfinished_run_prints_no_reading(queue: ErrorbarServer) -> None:

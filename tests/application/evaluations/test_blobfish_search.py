@@ -91,7 +91,7 @@ def test_search_table_is_inert_and_says_how_many_matched(
     lines = out.splitlines()
     assert lines[0].split() == ["evaluation", "rollout", "task", "step", "prompt", "answer"]
     assert len(lines) == 4 and lines[-1].startswith("2 steps match; searched ")
-    assert not has_unsafe(out, keep="\n") and "\\x1b[2J" in out and WORD in out  # escapes shown, never obeyed
+    assert not has_unsafe(out, keep="\n") and "^[[2J" in out and WORD in out  # escapes shown, never obeyed
     assert main(["blobfish", "search", "strawberry", "--limit", "3"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert "(showing 3)" in last and "(0 new)" in last  # the second search reads from the same archive

@@ -104,6 +104,9 @@ def test_gate_exits_1_on_the_decided_basis_and_for_one_model(queue: ErrorbarServ
     verdict = json.loads(out)
     assert code == 1 and verdict["pass"] is False
     assert [c["model"] for c in verdict["checks"]] == ["you/tiny-sft-v3"]
+    assert verdict["asks"] == [
+        {"check": "win_rate", "model": "you/tiny-sft-v3", "asks": "is its lower bound at or above 0.990?"}
+    ]
     assert queue.requests.records()[-1].query.count("win_rate_ties=decided") == 1
 
 
@@ -238,7 +241,7 @@ def test_watch_exits_1_when_the_run_ends_in_error(queue: ErrorbarServer) -> None
     clock.on_sleep = lambda: queue.fail_run(run["id"], "Generation failed: \x1b[31mprovider down\x1b[0m")
     code, out, _ = bakeoff(queue, "watch", run["id"], clock=clock)
     assert code == 1 and "status        ERROR" in out
-    assert "\x1b" not in out and "\\x1b[31mprovider down" in out
+    assert "\x1b" not in out and "^[[31mprovider down" in out
 
 
 def test_hostile_logged_text_stays_inert_in_samples_and_json(queue: ErrorbarServer) -> None:
@@ -251,7 +254,7 @@ def test_hostile_logged_text_stays_inert_in_samples_and_json(queue: ErrorbarServ
     run = queue_run(queue, {**COMPARISON, "sample_count": 5})
     code, out, _ = bakeoff(queue, "samples", run["id"])
     assert code == 0 and "\x1b" not in out and "\u202e" not in out and "\x07" not in out
-    assert "USER: \\x1b]52;c;cGF3bmVk\\x07 ignore all" in out  # shown, escaped, in a 50-character column
+    assert "USER: ^[]52;c;cGF3bmVk^G ignore all" in out  # shown, escaped, in a 50-character column
     code, out, _ = bakeoff(queue, "samples", run["id"], "--json")
     assert code == 0 and "\x1b" not in out and "\u202e" not in out
     assert json.loads(out)[0]["prompt"].startswith("USER: \x1b]52;c;cGF3bmVk\x07")  # verbatim once parsed
@@ -332,7 +335,10 @@ def test_watch_stop_when_decided_cancels_once_and_exits_10(queue: ErrorbarServer
     assert "cancelling now " in out  # what the rest would cost (or that it was never measured)
     assert queue.store.status(queue.store.get(run_id)) == "CANCELLED"
     code, out, _ = bakeoff(queue, "show", run_id)  # its verdict says it stopped early, with the interval
-    assert code == 0 and "verdict: stopped early, decided" in out and decided.strip() in out
+    assert code == 0 and "verdict: switch to anthropic/claude-sonnet-4: stopped early, decided" in out
+    assert decided.strip() in out
+    code, out, _ = bakeoff(queue, "verdict", run_id)  # the same answer (it said "ended CANCELLED: run it again")
+    assert code == 0 and out.startswith("switch to anthropic/claude-sonnet-4: stopped early, decided")
 
 
 def test_watch_stop_when_decided_without_yes_off_a_terminal_cancels_nothing(queue: ErrorbarServer) -> None:

@@ -198,7 +198,7 @@ def test_an_underpowered_certified_switch_says_the_samples_that_would_do_and_is_
     assert (
         code == ExitCode.REFUSED
         and "underpowered" in err
-        and "78 samples would be enough" in err
+        and "the queue takes it from 78 samples" in err
         and "instead of 40" in err
     )
     assert posts(queue) == 1
@@ -332,7 +332,8 @@ def test_show_samples_and_gate_say_the_assertions_and_each_check_kind(queue: Err
     )
     code, out, _ = bakeoff(queue, "gate", run["id"], "--min-win-rate", "0.3", "--min-assertion-pass-rate", "0.5")
     kinds = {re.split(r"\s{2,}", line)[0] for line in out.splitlines()[2:]}
-    assert kinds == {"win rate", "assertion pass rate"} and "actual: exact rate" in out  # words, not the wire's keys
+    assert kinds == {"win rate", "assertion pass rate"}  # words, not the wire's keys
+    assert "asks: is its exact rate at or above" in out
 
 
 def test_gate_with_a_noninferiority_margin_prints_the_scaled_floor(queue: ErrorbarServer) -> None:
@@ -350,7 +351,7 @@ def test_gate_with_a_noninferiority_margin_prints_the_scaled_floor(queue: Errorb
     code, out, _ = bakeoff(queue, "gate", run["id"], "--noninferiority-margin", "0.1")
     line = next(line for line in out.splitlines() if line.startswith("noninferiority"))
     assert code in (0, 1) and "you/tiny-sft-v3" in line and "scaled by the judge's TPR+TNR-1 0.740 to 0.074" in line
-    assert "actual: candidate's floor" in line
+    assert "asks: is its candidate's floor at or above" in line
 
 
 def test_show_says_where_the_prompts_came_from_and_how_they_were_judged(queue: ErrorbarServer) -> None:

@@ -108,9 +108,11 @@ def test_a_judge_no_better_than_chance_buys_nothing_and_says_so() -> None:
 def test_underpowered_advice_names_samples_and_margin_that_would_do() -> None:
     sentence = underpowered_advice(100, 0.05, 0.5, 0.9, 0.85)
     needed = samples_for_margin(0.05, 0.5, 0.9, 0.85)
-    widest = smallest_margin(100, 0.5, 0.9, 0.85)
-    assert f"needs at least {needed} samples (beyond the queue's cap of 500)" in sentence
-    assert f"a margin of at least {widest * 100:.1f} points at 100 samples" in sentence
+    widest = smallest_margin(500, 0.5, 0.9, 0.85)
+    assert needed is not None and needed > 500 and str(needed) not in sentence  # never a run past the cap
+    assert "one run cannot reach 80% power for the 5.0-point margin: the queue caps a run at 500 samples" in sentence
+    assert f"a margin of at least {widest * 100:.1f} points (500 samples reach that)" in sentence
+    assert f"about {-(-needed // 500)} runs of 500 read together" in sentence
 
 
 def test_plan_command_says_the_half_width_and_the_samples_needed() -> None:

@@ -125,7 +125,7 @@ def test_hostile_text_is_verbatim_in_json_and_inert_in_tables(
     for args in (("show", hostile_id), ("evals",)):
         code, out, _ = run(capsys, *args)
         assert code == 0 and not has_unsafe(out, keep="\n"), args
-        assert "\\x1b]52;c;" in out  # shown as an escape, not obeyed
+        assert "^[]52;c;" in out  # shown as an escape, not obeyed
 
 
 # ---------------------------------------------------------------------------- show

@@ -156,7 +156,7 @@ async def test_after_the_underpowered_refusal_the_focus_is_on_samples_and_the_re
         dialog = await underpowered(pilot)
         samples = dialog.query_one("#bn-samples", Input)
         under = dialog.query_one("#bn-err-samples")
-        assert "78 samples would be enough" in text(under)
+        assert "the queue takes it from 78 samples" in text(under)
         await wait_for(pilot, lambda: app.focused is samples, what="the focus on Samples")
         assert samples.selection.is_empty and samples.cursor_position == len("40")
         # the refusal below it as far as the form has room (at 80x24 the plan leaves it 8 lines)

@@ -122,7 +122,7 @@ async def test_losses_come_first_and_open_in_the_inspector(queue: ErrorbarServer
         assert origin["this answer"] == f"candidate {first.arm}"
         assert origin["outcome"].startswith("loss")
         assert origin["verdicts"] == "baseline shown first: the baseline · candidate shown first: the baseline"
-        assert inspector.foreign.entry.response == first.answer.answer
+        assert inspector.foreign.entry.response == first.answer.text
         await pilot.press("n")
         await wait_for(
             pilot,

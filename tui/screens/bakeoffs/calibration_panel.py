@@ -13,6 +13,7 @@ Every platform string is drawn inert (``one_line`` into a plain ``Text``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -22,8 +23,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from application.bakeoffs.calibration import CalibrationPanel, Recomputed, labels_needed_sentence
+from application.bakeoffs.decision import figure_lines
 from application.bakeoffs.figures import interval_text, rate_text
-from application.bakeoffs.verdict import DONT, SWITCH, Verdict
+from application.bakeoffs.verdict import DONT, SWITCH, Figure, Verdict
 from common.format import DASH, plural
 from common.safe_strings import one_line
 from tui import bindings
@@ -35,7 +37,9 @@ _STYLE = {SWITCH: "bold green", DONT: "bold red"}
 LABEL_KEYS = "c candidate better · b baseline better · = tie · w with a critique · u remove"
 
 
-def verdict_block(verdict: Verdict) -> Text:
+def verdict_block(verdict: Verdict, gate: Sequence[Figure] = ()) -> Text:
+    """The decision (``application.bakeoffs.decision``): its sentence, what would settle it, the
+    judge's reading, then each figure with the question it answers (the queue's ``gate`` too)."""
     text = Text("Switch? ", style="bold")
     text.append(one_line(verdict.sentence, 900), style=_STYLE.get(verdict.answer, "bold yellow"))
     if verdict.settle:
@@ -44,6 +48,10 @@ def verdict_block(verdict: Verdict) -> Text:
     if verdict.reading:
         text.append("\n  the app's reading of the judge: ", style="bold")
         text.append(one_line(verdict.reading, 400), style="yellow")
+    for line in figure_lines(verdict):
+        text.append("\n  " + one_line(line, 600), style="dim" if "decides nothing" in line else "")
+    for figure in gate:
+        text.append("\n    " + one_line(figure.line, 600), style="dim")
     return text
 
 

@@ -23,8 +23,9 @@ from textual.binding import Binding
 
 from api_client.errors import BlahError, OutcomeUnknownError
 from application.bakeoffs.calibration import JUDGE_VERDICT, LabelRefused, check_label, next_pair, panel, recompute
-from application.bakeoffs.readings import SwitchReadings, switch_readings
-from application.bakeoffs.verdict import verdict
+from application.bakeoffs.decision import Decision, DecisionInputs, decide
+from application.bakeoffs.readings import SwitchReadings
+from application.bakeoffs.samples import with_label
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
@@ -66,6 +67,8 @@ class LabelActions:
     readings: SwitchReadings | None
     _label_lock: asyncio.Lock | None = None
     verdict_text: Text = Text("")
+    decision: Decision | None = None
+    """The run's one decision (verdict, figures, readings), the same as `bakeoff verdict`'s."""
     calibration_text: Text = Text("")
     readings_text: Text = Text("")
 
@@ -76,14 +79,18 @@ class LabelActions:
         host: Any = self
         run = self.run
         if run is None:
+            self.decision = None
             self.verdict_text = self.calibration_text = Text("")
         else:
-            self.verdict_text = verdict_block(verdict(run, self._pairwise))
+            gate = getattr(host, "gate", None)
+            self.decision = decide(DecisionInputs(run, self.samples, self._pairwise, gate=gate))
+            self.readings = self.decision.readings
+            self.verdict_text = verdict_block(self.decision.verdict)  # the gate's checks: in the gate panel
             if run.eval_kind == "criterion" or run.status != "DONE":
                 self.calibration_text = Text("")
             else:
-                samples = list({id(row.sample): row.sample for row in self.rows}.values())
-                self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(samples))
+                answers = [row.answer for row in self.rows]
+                self.calibration_text = calibration_block(panel(run, self._pairwise), recompute(answers))
         host.draw_panel("bakeoff-verdict", self.verdict_text)
         host.draw_panel("bakeoff-calibration", self.calibration_text)
         self.readings_text = readings_text(self.readings if run is not None else None)
@@ -180,16 +187,17 @@ class LabelActions:
                 return
         if self.run is None or self.run.id != run.id:
             return
-        row.answer.human_verdict = verdict_given
+        labelled = row.labelled(verdict_given)
+        self.rows = [labelled if r.key == row.key else r for r in self.rows]
         table = host.query_one("#bakeoff-samples", KeyTable)
         try:
             table.update_cell(row.key, "label", VERDICT_CELL.get(verdict_given or "", ""))
         except Exception:
             pass
         self._pairwise = pairwise
-        # the prediction-powered win rate is the labels' too: read again from the samples (the
-        # label is on its answer now) and the queue's new pairwise, not left as the run opened
-        self.readings = switch_readings(run, self.samples, pairwise)
+        # the prediction-powered win rate is the labels' too: decided again from the samples (with
+        # the label on its answer now) and the queue's new pairwise, not left as the run opened
+        self.samples = with_label(self.samples, labelled)
         self.show_calibration()
 
     # ----------------------------------------------------------------- other views

@@ -30,7 +30,7 @@ from application.bakeoffs.assertions import failed_assertions
 from application.bakeoffs.calls import SampleCalls
 from application.bakeoffs.gate import gate_thresholds
 from application.bakeoffs.progress import RunProgress
-from application.bakeoffs.readings import SwitchReadings, switch_readings
+from application.bakeoffs.readings import SwitchReadings
 from application.bakeoffs.samples import SampleRow, sample_rows
 from application.bakeoffs.words import baseline_text, kind_text, model_text
 from common.format import plural
@@ -209,7 +209,6 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
                 self.samples = await client.samples(run_id)
                 self.rows = sample_rows(self.samples)
                 self._pairwise = await client.pairwise(run_id) if run.eval_kind != "criterion" else None
-                self.readings = switch_readings(run, self.samples, self._pairwise)
             self.gate = await client.gate(run_id, gate_thresholds(run, self.threshold))
         except BlahError as error:
             delay = self._reload.after_error(error)
@@ -219,7 +218,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
         self._reload.after_read(active=self._moving())
         self._show_detail()
         self._show_samples()
-        self.show_calibration()
+        self.show_calibration()  # decides the run: verdict, figures and the readings below
 
     def _threshold_name(self, run: assumed.Run) -> str:
         return "min_pass_rate" if run.eval_kind == "criterion" else "min_win_rate"
@@ -314,7 +313,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
                 flag,
                 *verdict,
                 cell(user_text(row.sample.prompt), max_len=40),
-                cell(row.answer.answer, max_len=50),
+                cell(row.answer.text, max_len=50),
                 key=row.key,
             )
 
