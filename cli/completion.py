@@ -49,7 +49,9 @@ def script(shell: str) -> str:
 
 def run(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui completion SHELL` (:mod:`cli.tree`)."""
-    args = build_parser().parse_args(argv)
+    from cli.global_options import parse_command
+
+    args = parse_command(build_parser(), argv, given)
     sys.stdout.write(script(args.shell))
     return ExitCode.OK
 

@@ -63,6 +63,8 @@ def _route(argv: list[str]) -> int:
     if parts is None or command is None:  # the app, or a command line only the app's parser can explain
         parser, _ = root_parser()
         args = parser.parse_args(argv)  # --help, --version and every mistake end here
+        if getattr(args, "json", False):
+            parser.error("the app has no JSON form; --json goes with a command (blah-tui COMMAND --json)")
         problem = _base_url_problem(getattr(args, "base_url", None))
         if problem:  # said before the app's modules are imported
             print(f"blah-tui: {problem}", file=sys.stderr)

@@ -32,29 +32,6 @@ class OneLineParser(argparse.ArgumentParser):
         (file or sys.stdout).write(self.format_help())
 
 
-def platform_command_parser(
-    prog: str,
-    description: str,
-    *,
-    dest: str,
-    base_url_help: str,
-    profile_help: str,
-    listed: bool = False,
-) -> tuple[OneLineParser, argparse._SubParsersAction[OneLineParser], OneLineParser]:
-    """A platform's command (`bench`, `bakeoff`, `blobfish`): the parser, its actions (``dest``)
-    and the parent every action takes. ``--base-url`` and ``--profile`` are accepted before the
-    action or after it; the action's copy does not reset a value given before it (SUPPRESS).
-    ``listed``: the options before the action are listed in ``--help`` too."""
-    connection = OneLineParser(add_help=False)  # a parent: its arguments are copied
-    connection.add_argument("--base-url", default=argparse.SUPPRESS, help=base_url_help)
-    connection.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help=profile_help)
-    parser = OneLineParser(prog=prog, description=description)
-    parser.add_argument("--base-url", help=base_url_help if listed else argparse.SUPPRESS)
-    parser.add_argument("--profile", metavar="NAME", help=profile_help if listed else argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest=dest, metavar="ACTION", required=True)
-    return parser, sub, connection
-
-
 def _checked(text: str, convert: Callable[[str], N], kind: str, accept: Callable[[N], bool], outside: str) -> N:
     """``text`` read by ``convert``: "TEXT is not KIND" when it cannot be read, ``outside``
     when ``accept`` refuses the value (both one line, argparse's "invalid value" errors)."""
@@ -96,6 +73,19 @@ def port_number(text: str) -> int:
     return _checked(
         text, int, "a port number", lambda value: 1 <= value <= 65535, f"{text!r} is not a port number (1-65535)"
     )
+
+
+def chosen_parsers(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[argparse.ArgumentParser]:
+    """``parser`` and the action parsers ``args`` went through (`bakeoff`, then `bakeoff gate`),
+    outermost first: which parser a parsed command line ended in."""
+    path = [parser]
+    while True:
+        here = path[-1]
+        actions = [a for a in here._actions if isinstance(a, argparse._SubParsersAction)]
+        name = getattr(args, actions[0].dest, None) if actions and actions[0].dest != argparse.SUPPRESS else None
+        if not actions or name not in actions[0].choices:
+            return path
+        path.append(actions[0].choices[name])
 
 
 def describe_subcommands(

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cli.global_options import CONNECTION
+from cli.global_options import CONNECTION, JSON
 from cli.parsing import OneLineParser
 
 __all__ = ["COMMANDS", "Command", "build_parser", "find"]
@@ -46,8 +46,8 @@ class Command:
         return build()
 
 
-_PLATFORM = frozenset({"--base-url", "--profile"})
-_BLAH = frozenset(CONNECTION)
+_PLATFORM = frozenset({"--base-url", "--profile", JSON})
+_BLAH = frozenset({*CONNECTION, JSON})
 
 COMMANDS: tuple[Command, ...] = (
     # blah.dev
@@ -85,7 +85,13 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "chatroom", "the chatroom: read (--follow tails it), post, mute, unmute", "cli.blah.chatroom", _BLAH, verb=True
     ),
-    Command("export", "download a model's whole call history as JSONL", "cli.blah.command", _BLAH, suffix="_export"),
+    Command(
+        "export",
+        "download a model's whole call history as JSONL",
+        "cli.blah.command",
+        frozenset(CONNECTION),
+        suffix="_export",
+    ),
     Command("report", "print the blunt diagnosis report of a model (markdown)", "cli.blah.report.command", _BLAH),
     # the other platforms
     Command(
@@ -182,7 +188,8 @@ profiles:
 API key: --api-key, then the platform's variable ($EVALS_BLAH_API_KEY, $BLOBFISH_API_KEY,
 $ERRORBAR_API_KEY), then the key stored by `blah-tui login [--profile NAME]`.
 
-global options (--profile, --base-url, --api-key, ...) may come before the command or after it.
+global options (--profile, --base-url, --api-key, ..., --json) may come before the command or after it;
+--json only where the command's --help lists it (elsewhere it is refused, exit 2).
 shell completion: `blah-tui completion bash|zsh|fish` prints the script (docs/commands.md).
 
 """

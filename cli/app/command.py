@@ -24,10 +24,10 @@ def build_parser_open() -> argparse.ArgumentParser:
 
 def run_open(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui open FILE` (:mod:`cli.tree`): the app on the dump."""
-    from cli.global_options import starting_from
+    from cli.global_options import parse_command
     from common.gc_tuning import collector_off_for_startup
 
-    args = build_parser_open().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    args = parse_command(build_parser_open(), argv, given)  # --help ends here
     with collector_off_for_startup():  # from here on, the app's start (common/gc_tuning.py)
         from cli.app.launch import run_offline
 
@@ -63,9 +63,9 @@ def build_parser_serve() -> argparse.ArgumentParser:
 
 def run_serve(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui serve ...` (:mod:`cli.tree`)."""
-    from cli.global_options import starting_from
+    from cli.global_options import parse_command
 
-    args = build_parser_serve().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    args = parse_command(build_parser_serve(), argv, given)  # --help ends here
     from cli.app.serve import serve_main
 
     raw = getattr(args, "base_url", None)

@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from api_client.errorbar.checks import GATE_THRESHOLDS
+from cli.global_options import add_json_option
 from cli.parsing import unit_rate
 
 ACTIONS = ("labels", "label", "criteria", "criterion", "align", "evidence", "clusters", "delete", "verdict")
@@ -51,7 +52,7 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
 
     def verb(name: str, help_text: str) -> argparse.ArgumentParser:
         parser: argparse.ArgumentParser = sub.add_parser(name, parents=[connection], help=help_text)
-        parser.add_argument("--json", action="store_true")
+        add_json_option(parser)
         return parser
 
     verb("labels", "a comparison run's pair labels and the calibration they buy").add_argument("run_id", metavar="ID")

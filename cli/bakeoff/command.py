@@ -52,9 +52,9 @@ from cli.bakeoff.plan import OFFLINE_ACTIONS, run_offline
 from cli.bakeoff.plan import add_parsers as add_offline_parsers
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import starting_from
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import print_json
-from cli.parsing import platform_command_parser, unit_rate
+from cli.parsing import unit_rate
 from common.format import plural
 from common.safe_strings import clip
 
@@ -82,10 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
         base_url_help="the queue's origin (the client adds /v1)",
         profile_help="an errorbar profile",
     )
-    sub.add_parser("list", parents=[connection], help="the 50 newest runs").add_argument("--json", action="store_true")
+    add_json_option(sub.add_parser("list", parents=[connection], help="the 50 newest runs"))
     one = sub.add_parser("show", parents=[connection], help="one run and its results")
     one.add_argument("run_id", metavar="ID")
-    one.add_argument("--json", action="store_true")
+    add_json_option(one)
     one.add_argument(
         "--margin", type=unit_rate, metavar="D", help="a noninferiority margin for the paired reading (0..1)"
     )
@@ -106,11 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     samples = sub.add_parser("samples", parents=[connection], help="a run's per-sample answers and outcomes")
     samples.add_argument("run_id", metavar="ID")
     samples.add_argument("--losses", action="store_true", help="only the losses (and fails)")
-    samples.add_argument("--json", action="store_true")
+    add_json_option(samples)
     compare = sub.add_parser("compare", parents=[connection], help="two finished runs: A before, B after")
     compare.add_argument("before", metavar="A")
     compare.add_argument("after", metavar="B")
-    compare.add_argument("--json", action="store_true")
+    add_json_option(compare)
     gate = sub.add_parser("gate", parents=[connection], help="a CI gate on a finished run (exit 0 pass)")
     gate.add_argument("run_id", metavar="ID")
     for name in GATE_THRESHOLDS:
@@ -118,7 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     gate.add_argument("--ties", choices=("half", "decided"), help="a tie is half a win (default) or left out")
     gate.add_argument("--model", help="check one arm only")
     gate.add_argument("--wait", type=float, default=0.0, metavar="SECONDS", help="poll until DONE, up to this long")
-    gate.add_argument("--json", action="store_true")
+    add_json_option(gate)
     bakeoff_calibration.add_parsers(sub, connection)
     add_offline_parsers(sub)
     bakeoff_screen.add_parser(sub, connection)
@@ -252,7 +252,7 @@ def bakeoff_main(
     tests pass fakes."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
-    args = build_parser().parse_args(list(argv), namespace=starting_from(given))
+    args = parse_command(build_parser(), argv, given)
     if args.action in bakeoff_calibration.ACTIONS:
         return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
     if args.action in OFFLINE_ACTIONS:

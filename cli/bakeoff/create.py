@@ -34,6 +34,7 @@ from application.bakeoffs.new_run.request import (
 from application.bakeoffs.refusals import create_refusal
 from cli.errors import CommandError, confirm
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option
 from common.safe_strings import clip
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def add_create_arguments(create: argparse.ArgumentParser) -> None:
         "tool_called=NAME, no_tool_call",
     )
     create.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    create.add_argument("--json", action="store_true")
+    add_json_option(create)
 
 
 def _refuse(problem: Problem) -> CommandError:

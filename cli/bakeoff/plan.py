@@ -18,6 +18,7 @@ import json
 from typing import Any, TextIO
 
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option
 from cli.parsing import finite_float
 from common.format import plural
 from common.safe_strings import clip, inert_json
@@ -58,10 +59,10 @@ def add_parsers(sub: Any) -> None:
         metavar="X",
         help="a price per generated answer, e.g. from a screening's est. $/request",
     )
-    p.add_argument("--json", action="store_true")
+    add_json_option(p)
     v = sub.add_parser("verify", help="recompute an evidence bundle's figures offline (sends nothing)")
     v.add_argument("bundle", metavar="BUNDLE.json")
-    v.add_argument("--json", action="store_true")
+    add_json_option(v)
 
 
 def run_offline(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -24,6 +24,7 @@ from application.bakeoffs.screening import screening_body
 from cli.bakeoff.screen_print import print_screening
 from cli.errors import EXIT_USAGE, CommandError
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option
 from common.safe_strings import clip
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def add_parser(sub: Any, connection: argparse.ArgumentParser) -> None:
     )
     screen.add_argument("--dataset", metavar="ID", help="sample a managed dataset instead of live logs")
     screen.add_argument("--yes", action="store_true", help="do not ask for confirmation")
-    screen.add_argument("--json", action="store_true", help="print the finished run as JSON")
+    add_json_option(screen, "print the finished run as JSON")
 
 
 def body_of(args: argparse.Namespace) -> dict[str, Any]:

@@ -47,11 +47,10 @@ from cli.bench.print import print_board, print_runs, print_single, print_suite
 from cli.blobfish.command import BASE_URL_ENV, DEFAULT_BASE_URL, resolve_connection
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import starting_from
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import cell as _cell
 from cli.output import number as _number
 from cli.output import print_json
-from cli.parsing import platform_command_parser
 from common.safe_strings import clip, one_line
 
 PROG = "blah-tui bench"
@@ -96,24 +95,24 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--provider-key-env", metavar="VAR", help="the environment variable holding the provider key")
     source.add_argument("--provider-key-stdin", action="store_true", help="read the provider key from standard input")
     run.add_argument("--watch", action="store_true", help="poll the suite to its end, print the final record")
-    run.add_argument("--json", action="store_true", help="the record as JSON")
+    add_json_option(run, "the record as JSON")
     run.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
     runs = sub.add_parser("runs", parents=[connection], help="your single runs and suite runs, newest first")
     runs.add_argument("slug", metavar="SLUG")
-    runs.add_argument("--json", action="store_true")
+    add_json_option(runs)
 
     submit = sub.add_parser("submit", parents=[connection], help="publish a completed suite run on the board")
     submit.add_argument("slug", metavar="SLUG")
     submit.add_argument("run_id", metavar="RUN_ID")
     submit.add_argument("--display-name", metavar="NAME", help="at most 80 characters")
     submit.add_argument("--notes", metavar="TEXT", help="at most 500 characters")
-    submit.add_argument("--json", action="store_true")
+    add_json_option(submit)
     submit.add_argument("--yes", action="store_true")
 
     board = sub.add_parser("board", parents=[connection], help="the community board, best mean score first")
     board.add_argument("slug", metavar="SLUG")
-    board.add_argument("--json", action="store_true")
+    add_json_option(board)
 
     delete = sub.add_parser("delete", parents=[connection], help="delete your row from the board")
     delete.add_argument("slug", metavar="SLUG")
@@ -314,7 +313,7 @@ def bench_main(
     (tests pass a fake pair; the default is real time)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
     env = dict(os.environ) if env is None else env
-    args = build_parser().parse_args(list(argv), namespace=starting_from(given))
+    args = parse_command(build_parser(), argv, given)
     try:
         connection = resolve_connection(getattr(args, "base_url", None), getattr(args, "profile", None))
     except ProfileError as error:

@@ -46,6 +46,7 @@ from cli.blah.connection import (
     when,
 )
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option, parse_command
 from cli.output import cell, print_json
 from cli.parsing import OneLineParser
 from common.safe_strings import clip, inert_json, sanitize
@@ -68,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=int, default=50, metavar="N", help="how many recent messages (1-100, default 50)"
     )
     parser.add_argument("--follow", action="store_true", help="keep printing new messages (since-polling) until ^C")
-    parser.add_argument("--json", action="store_true", help="JSON (with --follow: one message per line)")
+    add_json_option(parser, "JSON (with --follow: one message per line)")
     sub = parser.add_subparsers(dest="chat_command", metavar="ACTION")
     post = sub.add_parser("post", parents=[connection], help="post a message as you (sent once)")
     post.add_argument("text", metavar="TEXT")
@@ -80,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         verb = sub.add_parser(name, parents=[connection], help=what)
         verb.add_argument("model", metavar="MODEL")
     for verb in (post, *[sub.choices[n] for n in ("mute", "unmute")]):
-        verb.add_argument("--json", action="store_true", default=argparse.SUPPRESS)
+        add_json_option(verb)
         verb.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     return parser
 
@@ -232,7 +233,7 @@ def chatroom_main(
     """Run one `blah-tui chatroom` command; the exit code. ``stop``: ends a ``--follow`` at its
     next wait (tests; a person presses ^C)."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
-    args = build_parser().parse_args(list(argv))
+    args = parse_command(build_parser(), argv, (globals_ or GlobalOptions()).before())
     args.json = getattr(args, "json", False)
 
     def body() -> int:

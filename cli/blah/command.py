@@ -26,9 +26,9 @@ def build_parser_export() -> argparse.ArgumentParser:
 
 def run_export(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui [GLOBAL ...] export MODEL_ID ...` (:mod:`cli.tree`)."""
-    from cli.global_options import starting_from
+    from cli.global_options import parse_command
 
-    args = build_parser_export().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    args = parse_command(build_parser_export(), argv, given)  # --help ends here
     from cli.blah.connection import blah_profile
     from cli.blah.export import export_main
 

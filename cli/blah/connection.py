@@ -53,25 +53,43 @@ VerbError = CommandError
 
 @dataclass(frozen=True)
 class GlobalOptions:
-    """``--base-url``, ``--api-key`` and ``--profile`` given before the verb."""
+    """``--base-url``, ``--api-key``, ``--profile`` and ``--json`` given before the verb."""
 
     base_url: str | None = None
     api_key: str | None = field(default=None, repr=False)
     profile: str | None = None
+    json: bool = False
 
     @classmethod
     def of(cls, given: argparse.Namespace) -> GlobalOptions:
         """The ones typed before the verb (:func:`cli.global_options.split`)."""
-        return cls(getattr(given, "base_url", None), getattr(given, "api_key", None), getattr(given, "profile", None))
+        return cls(
+            getattr(given, "base_url", None),
+            getattr(given, "api_key", None),
+            getattr(given, "profile", None),
+            getattr(given, "json", False),
+        )
+
+    def before(self) -> argparse.Namespace:
+        """As the namespace the verb's parser starts from (:func:`cli.global_options.parse_command`)."""
+        given = {"base_url": self.base_url, "api_key": self.api_key, "profile": self.profile, "json": self.json or None}
+        return argparse.Namespace(**{dest: value for dest, value in given.items() if value is not None})
 
 
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
-    """The global options, accepted after the verb too (SUPPRESS: unset does not undo a global)."""
-    parser.add_argument("--base-url", default=argparse.SUPPRESS, help="the platform's origin")
-    parser.add_argument(
-        "--api-key", default=argparse.SUPPRESS, help="API key (default $EVALS_BLAH_API_KEY, then the stored key)"
+    """The global options, accepted after the verb too (their one declaration,
+    :func:`cli.global_options.add_global_options`: unset does not undo a global)."""
+    from cli.global_options import add_global_options
+
+    add_global_options(
+        parser,
+        ("--base-url", "--api-key", "--profile"),
+        helps={
+            "--base-url": "the platform's origin",
+            "--api-key": "API key (default $EVALS_BLAH_API_KEY, then the stored key)",
+            "--profile": "a blah.dev profile",
+        },
     )
-    parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS, help="a blah.dev profile")
 
 
 def connection_parent() -> OneLineParser:

@@ -50,6 +50,7 @@ from cli.blah.connection import (
     run_verb,
     when,
 )
+from cli.global_options import add_json_option, parse_command
 from cli.output import cell, number, print_json, table
 from cli.parsing import OneLineParser
 from common.format import DASH
@@ -80,7 +81,7 @@ def build_parser(verb: str) -> argparse.ArgumentParser:
             description="A model's recent health checks: uptime, outage windows, the checks newest first.",
         )
         parser.add_argument("model", metavar="MODEL")
-    parser.add_argument("--json", action="store_true", help="JSON instead of a table")
+    add_json_option(parser, "JSON instead of a table")
     parser.epilog = EXIT_CODES_HELP
     return parser
 
@@ -302,7 +303,7 @@ def standings_main(
 ) -> int:
     """Run `blah-tui leaderboard|compare|health`; the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
-    args = build_parser(verb).parse_args(list(argv))
+    args = parse_command(build_parser(verb), argv, (globals_ or GlobalOptions()).before())
     prog = f"blah-tui {verb}"
 
     def body() -> int:

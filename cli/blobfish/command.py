@@ -34,9 +34,8 @@ from application.session.profiles.resolve import ProfileError, resolve_profile
 from cli.connection import Connection
 from cli.errors import CommandError, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from cli.global_options import starting_from
+from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import cell, number, print_json, table
-from cli.parsing import platform_command_parser
 from common.format import DASH
 from common.iso_time import parse_iso
 from common.safe_strings import clip
@@ -78,10 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
         listed=True,
     )
     evals = sub.add_parser("evals", parents=[connection], help="every published evaluation, newest first")
-    evals.add_argument("--json", action="store_true", help="the platform's summaries as JSON")
+    add_json_option(evals, "the platform's summaries as JSON")
     show = sub.add_parser("show", parents=[connection], help="one evaluation: its rollouts and their grades")
     show.add_argument("evaluation_id", metavar="ID")
-    show.add_argument("--json", action="store_true", help="the full evidence as JSON")
+    add_json_option(show, "the full evidence as JSON")
     export = sub.add_parser(
         "export", parents=[connection], help="traces as JSONL (one per rollout), written whole or not at all"
     )
@@ -229,7 +228,7 @@ def blobfish_main(
     out = out or sys.stdout
     err = err or sys.stderr
     parser = build_parser()
-    args = parser.parse_args(list(argv), namespace=starting_from(given))
+    args = parse_command(parser, argv, given)
     if args.blobfish_command == "export":
         from cli.blobfish.write import export_problem
 

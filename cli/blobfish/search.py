@@ -16,6 +16,7 @@ import json
 from typing import TYPE_CHECKING, TextIO
 
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option
 from cli.output import cell, table
 from common.safe_strings import inert_json
 
@@ -43,7 +44,7 @@ def add_search_parser(sub: argparse._SubParsersAction[OneLineParser], connection
         help="find rollout steps by their prompt or answer (full text, in the profile's archive)",
     )
     search.add_argument("text", metavar="TEXT", help="the words to find (all of them, literally)")
-    search.add_argument("--json", action="store_true", help="the matching steps as JSON")
+    add_json_option(search, "the matching steps as JSON")
     search.add_argument("--limit", type=int, default=100, metavar="N", help="show at most N steps (default 100)")
 
 

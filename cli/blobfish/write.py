@@ -28,6 +28,7 @@ from application.evaluations.dataset_export import (
 )
 from cli.errors import CommandError
 from cli.exit_codes import ExitCode
+from cli.global_options import add_json_option
 from cli.output import cell, print_json
 from common.gc_tuning import few_cycle_collections
 from common.safe_strings import clip
@@ -44,7 +45,7 @@ def add_export_arguments(export: argparse.ArgumentParser) -> None:
     export.add_argument("evaluation_ids", metavar="ID", nargs="*", help="1-50 evaluations, written in this order")
     export.add_argument("--all", action="store_true", help="every evaluation, newest first")
     export.add_argument("-o", "--output", metavar="FILE.jsonl", required=True, help="the file to write")
-    export.add_argument("--json", action="store_true", help="the receipt as JSON")
+    add_json_option(export, "the receipt as JSON")
 
 
 def add_publish_arguments(publish: argparse.ArgumentParser) -> None:
@@ -55,7 +56,7 @@ def add_publish_arguments(publish: argparse.ArgumentParser) -> None:
         metavar="ID",
         help="publish this evaluation's job, the envelope built from its evidence (no file)",
     )
-    publish.add_argument("--json", action="store_true", help="the receipt as JSON")
+    add_json_option(publish, "the receipt as JSON")
 
 
 def export_problem(args: argparse.Namespace) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli.global_options import add_global_options, starting_from
+from cli.global_options import add_global_options, parse_command
 from cli.parsing import OneLineParser, describe_subcommands
 
 
@@ -45,7 +45,7 @@ def build_parser_profiles() -> argparse.ArgumentParser:
 
 def run_profiles(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui profiles ...` (:mod:`cli.tree`)."""
-    args = build_parser_profiles().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    args = parse_command(build_parser_profiles(), argv, given)  # --help ends here
     from cli.local.profiles import profiles_main
 
     return profiles_main(args)
@@ -106,7 +106,7 @@ def build_parser_config() -> argparse.ArgumentParser:
 
 
 def _run(name: str, parser: argparse.ArgumentParser, argv: list[str], given: argparse.Namespace) -> int:
-    args = parser.parse_args(argv, namespace=starting_from(given))
+    args = parse_command(parser, argv, given)
     args.command = name
     from cli.local.account import account_main
 
@@ -159,7 +159,7 @@ def build_parser_archives() -> argparse.ArgumentParser:
 
 def run_archives(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui archives ...` (:mod:`cli.tree`)."""
-    args = build_parser_archives().parse_args(argv)  # --help ends here
+    args = parse_command(build_parser_archives(), argv, given)  # --help ends here
     from cli.local.archives import archives_main
 
     return archives_main(args)

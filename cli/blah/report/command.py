@@ -16,14 +16,14 @@ DEFAULT_LIMIT = 2000
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from cli.global_options import CONNECTION, add_global_options
+    from cli.global_options import CONNECTION, add_global_options, add_json_option
     from cli.parsing import OneLineParser
 
     parser = OneLineParser(
         prog="blah-tui report", description="Print the blunt diagnosis report of a model (markdown)."
     )
     parser.add_argument("model_id", metavar="MODEL_ID", help="the model to diagnose")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of markdown")
+    add_json_option(parser, "print JSON instead of markdown")
     parser.add_argument(
         "--limit",
         type=int,
@@ -54,9 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui [GLOBAL ...] report MODEL_ID ...` (:mod:`cli.tree`)."""
-    from cli.global_options import starting_from
+    from cli.global_options import parse_command
 
-    args = build_parser().parse_args(argv, namespace=starting_from(given))  # --help ends here
+    args = parse_command(build_parser(), argv, given)  # --help ends here
     from cli.blah.connection import blah_profile
 
     profile = blah_profile(args)

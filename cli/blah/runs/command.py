@@ -15,6 +15,7 @@ from application.runs.blah.follow import Sleep
 from cli.blah.connection import GlobalOptions, resolve, run_verb
 from cli.blah.runs.parser import PROG, build_parser
 from cli.blah.runs.verbs import Runs, confirm_write
+from cli.global_options import parse_command
 
 PACE: dict[str, Sleep] = {"sleep": asyncio.sleep}
 """The watch's wait between polls (tests put a quicker one here)."""
@@ -58,7 +59,7 @@ def runs_main(
 ) -> int:
     """Run one `blah-tui runs` command; the exit code. ``sleep``/``clock``: the watch's pace."""
     out, err, stdin = out or sys.stdout, err or sys.stderr, stdin or sys.stdin
-    args = build_parser().parse_args(list(argv))
+    args = parse_command(build_parser(), argv, (globals_ or GlobalOptions()).before())
 
     def body() -> int:
         connection = resolve(args, globals_ or GlobalOptions(), err)

@@ -329,7 +329,7 @@ def test_global_options_reach_the_verbs_before_or_after_it(
     code, _, err = shell("--base-url", "not a url", "leaderboard")
     assert code == 2 and err.count("\n") == 1
     code, out, err = shell("--model", "m", "runs", "list")  # not the app: a clear refusal
-    assert code == 2 and out == "" and "only --base-url, --api-key and --profile apply to `runs`" in err
+    assert code == 2 and out == "" and "only --base-url, --api-key, --profile and --json apply to `runs`" in err
     code, out, err = shell(*on(fast), "runs", "list", "--model", "no-such-model")
     assert code == ExitCode.NOT_FOUND and "does not know model 'no-such-model'" in err
 

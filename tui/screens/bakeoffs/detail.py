@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.widgets import Static
 
 from application.bakeoffs.assertions import AssertionRow, assertion_rows
 from application.bakeoffs.gate import GateLine, gate_headline, gate_lines, gate_thresholds, thresholds_text
 from application.bakeoffs.new_run.hints import population_text
 from application.bakeoffs.progress import RunProgress
+from application.bakeoffs.readings import SwitchReadings
 from application.bakeoffs.results import (
     MISSING,
     CandidateRow,
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DetailTexts",
+    "RunPanel",
     "assertions_block",
     "candidate_block",
     "comparison_block",
@@ -48,6 +51,7 @@ __all__ = [
     "gate_block",
     "head_block",
     "interval_axis",
+    "readings_text",
     "results_block",
     "wtl_bar",
 ]
@@ -357,3 +361,48 @@ def detail_texts(
     elif before_id is not None:
         compared = Text(f"before: {one_line(before_id, 30)} (x on another finished run compares)", style="dim")
     return DetailTexts(head_block(run, progress), results_block(run, samples, pairwise), gate_text, compared)
+
+
+class RunPanel(Static):
+    """One panel of the run's scroll pane (the verdict, the results, the gate, ...): ``draw``
+    shows its text, and a panel with nothing to say takes no room, so the panel keys and the
+    scroll pane see only what is drawn."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(Text(""), id=id)
+        self.display = False  # until it has something to say
+
+    def draw(self, text: Text) -> None:
+        self.update(text)
+        self.display = bool(text.plain)
+
+
+# The app's own reading of a finished bake-off, drawn under the calibration (its panel
+# ``#bakeoff-readings``, redrawn after each label): per candidate the judge's biases from the
+# swapped pairs already paid for, and (with pair labels) the prediction-powered win rate beside
+# the queue's corrected one (``application.bakeoffs.readings``). Never instead of the queue's
+# numbers: headed as ours. (The paired difference is one of the verdict's figures, drawn with it.)
+
+_LEANING = ("leans to", "favours the", "its kin", "not shown noninferior")
+
+
+def readings_text(readings: SwitchReadings | None) -> Text:
+    """The panel's text; empty until a finished run's samples are read."""
+    arms = [(arm.arm, arm.sentences()) for arm in readings.arms] if readings is not None else []
+    if readings is None or not any(said for _, said in arms):  # the paired difference is the verdict's figure
+        return Text("")
+    text = Text("The app's own reading", style="bold")
+    text.append(" (beside the queue's numbers, not instead of them)\n", style="dim")
+    for name, said in arms:
+        if not said:
+            continue
+        text.append(one_line(name, 60), style="bold")
+        text.append("\n")
+        for sentence in said:
+            text.append(
+                "  " + one_line(sentence, 240) + "\n", style="yellow" if any(w in sentence for w in _LEANING) else ""
+            )
+    for note in readings.notes:
+        text.append(one_line(note, 240) + "\n", style="dim")
+    text.rstrip()
+    return text

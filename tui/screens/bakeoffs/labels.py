@@ -30,7 +30,7 @@ from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.screens.bakeoffs.calibration_panel import CritiqueDialog, calibration_block, verdict_block
-from tui.screens.bakeoffs.readings import readings_text
+from tui.screens.bakeoffs.detail import readings_text
 from tui.send_once import SendOnce
 from widgets.key_table import KeyTable
 

@@ -10,7 +10,8 @@ the gate panel (the queue's own gate; ``t`` steps the threshold), the calibratio
 reading and a comparison; each panel is one key away (``panels.PanelKeys``). Bottom: the
 samples, losses first; Enter opens one in the Inspector. ``x`` marks a finished run "before",
 then ``x`` on another finished run compares them (``/v1/evals/compare``).
-Rows and sentences come from ``application.bakeoffs``; the panels are drawn by ``detail.detail_texts``.
+Rows and sentences come from ``application.bakeoffs``; the panels are drawn by ``detail.detail_texts``
+in ``detail.RunPanel``s.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 
 from api_client.errors import BlahError
 from application.bakeoffs.assertions import failed_assertions
@@ -41,7 +42,7 @@ from tui.base_screen import BlahScreen, describe_error
 from tui.cell_format import DASH, cell
 from tui.platform_work import platform_work
 from tui.reload import Reload, retry_note
-from tui.screens.bakeoffs.detail import detail_texts
+from tui.screens.bakeoffs.detail import RunPanel, detail_texts
 from tui.screens.bakeoffs.labels import VERDICT_CELL, LabelActions
 from tui.screens.bakeoffs.panels import PANELS, PanelKeys
 from widgets.caption import Caption
@@ -74,7 +75,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
     BakeoffScreen #bakeoff-runs { height: auto; max-height: 8; }
     BakeoffScreen #bakeoff-detail-scroll { height: 1fr; border-left: blank; }
     BakeoffScreen #bakeoff-detail-scroll:focus { border-left: tall $accent; background-tint: $foreground 4%; }
-    BakeoffScreen #bakeoff-detail-scroll > Static { height: auto; padding: 0 1 0 0; margin-bottom: 1; }
+    BakeoffScreen #bakeoff-detail-scroll > RunPanel { height: auto; padding: 0 1 0 0; margin-bottom: 1; }
     BakeoffScreen #bakeoff-detail-scroll > #bakeoff-head { margin-bottom: 0; }
     BakeoffScreen #bakeoff-samples { height: 1fr; }
     """
@@ -121,9 +122,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
             # the answer first: which run, then "Switch? …" unscrolled at 80x24, then what it
             # rests on (the panels.PANELS order)
             for widget_id in ("bakeoff-head", *(spec.widget_id for spec in PANELS)):
-                panel = Static(Text(""), id=widget_id)
-                panel.display = False  # until it has something to say (draw_panel)
-                yield panel
+                yield RunPanel(id=widget_id)
         yield KeyTable(id="bakeoff-samples")
         yield KeyFooter()
 
@@ -243,9 +242,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
 
     def draw_panel(self, widget_id: str, text: Text) -> None:
         """Draw one panel; a panel with nothing to say takes no room (its key says why)."""
-        widget = self.query_one(f"#{widget_id}", Static)
-        widget.update(text)
-        widget.display = bool(text.plain)
+        self.query_one(f"#{widget_id}", RunPanel).draw(text)
 
     def _show_detail(self) -> None:
         run = self.run
