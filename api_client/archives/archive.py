@@ -28,8 +28,10 @@ from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row, lo
 from api_client.archives.files import archive_path, mark_used, move_aside
 from api_client.archives.ingest import (
     BadgesFn,
+    Encoded,
     InsertOutcome,
     badge_text,
+    encode_sorted,
     existing_ids,
     insert_sorted,
     number_unnumbered,
@@ -52,6 +54,7 @@ from api_client.archives.schema import (
     ArchiveError,
     ArchiveVersionError,
 )
+from api_client.archives.text_backlog import TextBacklog, index_backlog
 from api_client.archives.text_lists import Fragmented, TextLists, TextView
 from common.records import order_key
 
@@ -59,6 +62,8 @@ if TYPE_CHECKING:
     from common.records import Call
 
 T = TypeVar("T")
+
+
 _id_of = attrgetter("id")
 _texts_of = attrgetter("prompt", "response", "error")
 _time_key = attrgetter("created_at", "id")
@@ -67,6 +72,17 @@ _time_key = attrgetter("created_at", "id")
 
 def _order_of(entry: Call) -> tuple[int, str]:
     return order_key(entry.created_at, entry.id)
+
+
+def _first_of_each(entries: Iterable[Call]) -> list[Call]:
+    """The entries, the first of each id only (a C-level check first: rarely any twice)."""
+    batch = list(entries)
+    if len(set(map(_id_of, batch))) == len(batch):
+        return batch
+    firsts: dict[str, Call] = {}
+    for entry in batch:
+        firsts.setdefault(entry.id, entry)
+    return list(firsts.values())
 
 
 __all__ = [
@@ -95,6 +111,8 @@ class Archive(ArchiveBase):
     def __init__(self, path: Path | str, *, _temp_dir: Path | None = None) -> None:
         self._lists = OrdinalLists()
         self._texts = TextLists()
+        self._backlog: TextBacklog | None = None
+        """Rows ``add_encoded`` stored that wait for the full-text index, with their texts."""
         super().__init__(path, _temp_dir=_temp_dir)
 
     # ------------------------------------------------------------------ opening / files
@@ -160,13 +178,8 @@ class Archive(ArchiveBase):
         number: bool = True,
     ) -> list[Call]:
         """Like ``add``, returning the entries that were new, in the order given."""
-        batch = list(entries)
+        batch = _first_of_each(entries)
         ids = list(map(_id_of, batch))
-        if len(set(ids)) != len(ids):  # the first of each id (C-level check: rarely any)
-            firsts: dict[str, Call] = {}
-            for entry in batch:
-                firsts.setdefault(entry.id, entry)
-            batch, ids = list(firsts.values()), list(firsts)
         if not batch:
             return []
         outcome: InsertOutcome | None = None
@@ -184,6 +197,40 @@ class Archive(ArchiveBase):
         with self._lock:
             self._after_write(outcome)
         return new
+
+    def encode(self, entries: Iterable[Call]) -> Encoded:
+        """A batch for ``add_encoded``, made ready without the archive's connection or lock
+        (the first of each id, in time order, its texts compressed when the archive has a
+        dictionary at hand): a thread encodes the next batch while another stores the last."""
+        return encode_sorted(_first_of_each(entries), self._codec)
+
+    def add_encoded(self, batch: Encoded, *, index_after: int = 0) -> int:
+        """Store a batch from ``encode``: the entries not stored yet, in one transaction, as
+        ``add`` does; returns how many were new. Their text joins the full-text index once at
+        least ``index_after`` rows wait for it (kept at hand until then: ``text_backlog``), or
+        by ``index_pending()``, or at the latest before any text search."""
+        if not batch.entries:
+            return 0
+        outcome: InsertOutcome | None = None
+        with self._transaction() as conn:
+            self._sync_external()  # inside the write lock: sees every other writer
+            backlog = self._backlog
+            known = existing_ids(conn, list(map(_id_of, batch.entries)))
+            new = batch.without(known) if known else batch
+            if new.entries:
+                if new.ahead is not None and not self._codec.holds(new.ahead):
+                    new = new.uncompressed()  # its dictionary is gone (rolled back): compressed here
+                (first_seq,) = conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM logs").fetchone()
+                outcome = insert_sorted(conn, new, None, self._codec)
+                texts = new.text_fields()
+                backlog = TextBacklog(first_seq, texts) if backlog is None else backlog.then(first_seq, texts)
+                if backlog is None or backlog.rows >= index_after:
+                    index_backlog(conn, backlog, self._codec)
+                    backlog = None
+        with self._lock:
+            self._backlog = backlog
+            self._after_write(outcome)
+        return len(new.entries)
 
     def add_sparse(self, entries: Iterable[Call], badges_fn: BadgesFn | None = None) -> list[Call] | None:
         """Store calls a filtered query found (e.g. errors only) older than the unbroken
@@ -222,6 +269,10 @@ class Archive(ArchiveBase):
         """Add pending entries to the full-text index, ``chunk`` rows per transaction (the
         lock is released between chunks, so readers interleave). Returns rows indexed."""
         done = 0
+        if self._backlog is not None:  # the texts at hand first, in one transaction
+            with self._transaction() as conn:
+                done = index_backlog(conn, self._backlog, self._codec)
+                self._backlog = None
         while max_rows is None or done < max_rows:
             step = chunk if max_rows is None else min(chunk, max_rows - done)
             with self._transaction() as conn:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 
 from api_client.archives.schema import LOG_COLUMNS, STORED_COLUMNS
-from api_client.archives.texts import TextCodec
+from api_client.archives.texts import Ahead, TextCodec
 from common.records import order_key
 
 if TYPE_CHECKING:
@@ -36,11 +36,22 @@ Placement = Literal["empty", "append", "prepend", "middle", "unnumbered", "none"
 _VALUE_COLUMNS = STORED_COLUMNS
 """The columns stored as the entry's attribute of the same name, as it is."""
 _INSERT_SQL = (
-    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, seq, ord, texts, failed, badges)"
+    f"INSERT INTO logs({', '.join(_VALUE_COLUMNS)}, texts, failed, badges, seq, ord)"
     f" VALUES ({', '.join('?' * (len(_VALUE_COLUMNS) + 5))})"
 )
+"""A row: what the entry alone decides (``_base_rows``: may be built ahead of the write
+transaction), then its place, ``seq`` and ``ord`` (decided in the transaction)."""
 _values_of = attrgetter(*_VALUE_COLUMNS)
 _texts_of = attrgetter("prompt", "response", "error")
+_error_of = attrgetter("error")
+_time_key = attrgetter("created_at", "id")
+"""The archive's order, (created_at, id), as one C-level key (when every entry has a time)."""
+
+
+def _order_of(entry: Call) -> tuple[int, str]:
+    return order_key(entry.created_at, entry.id)
+
+
 _MESSAGES_JSON = "messages_json"
 """An entry type may carry its messages already as the archive's JSON text (``WireEntry``
 does: cut from the platform's JSON); otherwise it is written from ``entry.messages``."""
@@ -144,23 +155,26 @@ def _after(conn: sqlite3.Connection, at: int | None, row_id: str) -> int | None:
 
 def insert_sorted(
     conn: sqlite3.Connection,
-    new: Sequence[Call],
+    new: Sequence[Call] | Encoded,
     badges_fn: BadgesFn | None,
     codec: TextCodec,
     *,
     number: bool = True,
 ) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
-    a write transaction; ``new`` must be non-empty and contain no stored id.
+    a write transaction; ``new`` must be non-empty and contain no stored id. ``new`` may be
+    an ``Encoded`` batch, its texts compressed before the transaction (``encode_sorted``).
 
     ``number=False`` stores them unnumbered (not in any list yet) for a later
     ``number_unnumbered``: a bulk load in no particular order then renumbers once."""
+    if not isinstance(new, Encoded):
+        new = Encoded.of(new)
     first = _edge(conn, "min")
     last = _edge(conn, "max")
     bounds = None if first is None or last is None else (first[2], last[2])
-    lo = order_key(new[0].created_at, new[0].id)
-    hi = order_key(new[-1].created_at, new[-1].id)
-    n = len(new)
+    lo = order_key(new.entries[0].created_at, new.entries[0].id)
+    hi = order_key(new.entries[-1].created_at, new.entries[-1].id)
+    n = len(new.entries)
     (max_seq,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
     pending = number and _has_unnumbered(conn)
     if not number or pending:
@@ -184,32 +198,109 @@ def _has_unnumbered(conn: sqlite3.Connection) -> bool:
 
 
 def _rows(
-    new: Sequence[Call], badges_fn: BadgesFn | None, codec: TextCodec, max_seq: int, ord0: int | None
+    new: Encoded, badges_fn: BadgesFn | None, codec: TextCodec, max_seq: int, ord0: int | None
 ) -> tuple[Iterable[tuple[Any, ...]], list[tuple[str, int]]]:
-    """The rows of ``new`` in the order of ``_INSERT_SQL``, built column by column (C-level
-    ``map``/``zip``: no Python per row when the entries carry their messages' JSON)."""
-    n = len(new)
-    columns = list(zip(*map(_values_of, new), strict=True))
-    kinds = set(map(type, new))
-    if len(kinds) == 1 and hasattr(next(iter(kinds)), _MESSAGES_JSON):
-        messages: Iterable[str | None] = map(attrgetter(_MESSAGES_JSON), new)
-    else:
-        messages = map(_messages_json, new)
-    messages = list(messages)
-    prompts, responses, errors = zip(*map(_texts_of, new), strict=True)
-    texts = codec.encode_many(zip(prompts, messages, responses, errors))
-    _add_json_bytes(codec.conn, _json_bytes(new, messages))
-    failed = map(int, map(is_not, errors, repeat(None)))  # is_failed, per column
+    """The rows of ``new`` in the order of ``_INSERT_SQL`` (C-level ``map``/``zip``: no Python
+    per row when the entries carry their messages' JSON), and their badge rows."""
+    entries = new.entries
+    n = len(entries)
+    _add_json_bytes(codec.conn, new.json_bytes)
     badge_rows: list[tuple[str, int]] = []
-    if badges_fn is None:
-        badges: Iterable[str] = repeat("")
+    if new.rows is not None and badges_fn is None:
+        base: Iterable[tuple[Any, ...]] = new.rows
     else:
-        badges = [badge_text(e, badges_fn) for e in new]
-        for i, text in enumerate(badges):
-            badge_rows.extend((kind, max_seq + 1 + i) for kind in text.split())
+        if new.ahead is not None:
+            texts = new.ahead.values
+        else:
+            texts = codec.encode_many(zip(*_text_columns(entries, new.messages)))
+        if badges_fn is None:
+            badges: Iterable[str] = repeat("")
+        else:
+            badges = [badge_text(e, badges_fn) for e in entries]
+            for i, text in enumerate(badges):
+                badge_rows.extend((kind, max_seq + 1 + i) for kind in text.split())
+        base = _base_rows(entries, texts, badges)
     seqs = range(max_seq + 1, max_seq + 1 + n)
     ords: Iterable[int | None] = repeat(None) if ord0 is None else range(ord0, ord0 + n)
-    return zip(*columns, seqs, ords, texts, failed, badges), badge_rows
+    return map(tuple.__add__, base, zip(seqs, ords)), badge_rows
+
+
+def _base_rows(entries: Sequence[Call], texts: Iterable[bytes], badges: Iterable[str]) -> Iterable[tuple[Any, ...]]:
+    """What of each row the entry alone decides: its own columns, texts, error flag, badges."""
+    failed = map(int, map(is_not, map(_error_of, entries), repeat(None)))  # is_failed, per column
+    return map(tuple.__add__, map(_values_of, entries), zip(texts, failed, badges))
+
+
+def _text_columns(entries: Sequence[Call], messages: Sequence[str | None]) -> tuple[Iterable[str | None], ...]:
+    """The stored texts' fields (``TextFields``' order) as four columns."""
+    if not entries:
+        return (), (), (), ()
+    prompts, responses, errors = zip(*map(_texts_of, entries), strict=True)
+    return prompts, messages, responses, errors
+
+
+def _messages_of(entries: Sequence[Call]) -> list[str | None]:
+    """The entries' messages as the archive's JSON text (carried by an entry type that has it)."""
+    kinds = set(map(type, entries))
+    if len(kinds) == 1 and hasattr(next(iter(kinds)), _MESSAGES_JSON):
+        return list(map(attrgetter(_MESSAGES_JSON), entries))
+    return list(map(_messages_json, entries))
+
+
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A batch as ``insert_sorted`` stores it: the entries in the archive's (created_at, id)
+    order, their messages as JSON text, their size as JSON lines and, when compressed ahead
+    of the write transaction (``encode_sorted``), their stored texts and rows; None: made in it."""
+
+    entries: list[Call]
+    messages: list[str | None]
+    json_bytes: int
+    ahead: Ahead | None = None
+    rows: list[tuple[Any, ...]] | None = None
+    """With ``ahead``: each row's part the entry alone decides (``_base_rows``, no badges)."""
+
+    @classmethod
+    def of(cls, entries: Sequence[Call]) -> Encoded:
+        """Entries already sorted, not compressed yet."""
+        listed = list(entries)
+        messages = _messages_of(listed)
+        return cls(listed, messages, _json_bytes(listed, messages) if listed else 0)
+
+    def without(self, known: set[str]) -> Encoded:
+        """The batch less the entries whose id is in ``known`` (stored meanwhile)."""
+        keep = [i for i, e in enumerate(self.entries) if e.id not in known]
+        entries = [self.entries[i] for i in keep]
+        messages = [self.messages[i] for i in keep]
+        ahead, rows = self.ahead, self.rows
+        if ahead is not None:
+            ahead = Ahead(ahead.number, ahead.dictionary, [ahead.values[i] for i in keep])
+        if rows is not None:
+            rows = [rows[i] for i in keep]
+        return Encoded(entries, messages, _json_bytes(entries, messages) if entries else 0, ahead, rows)
+
+    def uncompressed(self) -> Encoded:
+        """The batch with its texts to be compressed in the transaction."""
+        return Encoded(self.entries, self.messages, self.json_bytes)
+
+    def text_fields(self) -> list[tuple[str | None, str | None, str | None]]:
+        """``(prompt, response, error)`` of each entry: what the full-text index holds."""
+        return list(map(_texts_of, self.entries))
+
+
+def encode_sorted(entries: Sequence[Call], codec: TextCodec) -> Encoded:
+    """``entries`` (ids unique, in any order) sorted in the archive's order and, when the
+    codec has a dictionary at hand (``TextCodec.encode_ahead``), compressed: no connection is
+    used, so this runs in a thread of its own while another batch is being stored."""
+    timed = all(entry.created_at is not None for entry in entries)
+    batch = Encoded.of(sorted(entries, key=_time_key if timed else _order_of))
+    if not batch.entries:
+        return batch
+    ahead = codec.encode_ahead(zip(*_text_columns(batch.entries, batch.messages)))
+    if ahead is None:
+        return batch
+    rows = list(_base_rows(batch.entries, ahead.values, repeat("")))
+    return Encoded(batch.entries, batch.messages, batch.json_bytes, ahead, rows)
 
 
 def _json_bytes(new: Sequence[Call], messages: list[str | None]) -> int:

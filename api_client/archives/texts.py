@@ -19,6 +19,7 @@ import sqlite3
 import struct
 import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import zstandard
@@ -66,6 +67,15 @@ def unpack(body: bytes) -> TextFields:
     return out[0], out[1], out[2], out[3]
 
 
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """Stored values compressed ahead of their transaction, and the dictionary they need."""
+
+    number: int
+    dictionary: zstandard.ZstdCompressionDict
+    values: list[bytes]
+
+
 class TextCodec:
     """Compresses and reads back the calls' text of one archive file (its dictionaries are
     read from ``conn`` when first needed). Safe to share between threads: each thread gets
@@ -76,6 +86,8 @@ class TextCodec:
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._last_used = 0
+        """The dictionary ``encode_many`` last compressed with (0: none yet): ``encode_ahead``'s."""
 
     # ------------------------------------------------------------------ reading
 
@@ -120,9 +132,30 @@ class TextCodec:
         number = self._newest()
         if number == 0 and len(bodies) >= TRAIN_MIN:
             number = self._train(bodies)
-        compress = self._compressor(number).compress
-        tag = bytes((number,))
-        return [tag + compress(b) for b in bodies]
+        with self._lock:
+            self._last_used = number
+        return _compressed(self._compressor(number), number, bodies)
+
+    def encode_ahead(self, rows: Iterable[Sequence[str | None]]) -> Ahead | None:
+        """As ``encode_many``, ahead of the write transaction and without the connection (a
+        thread compresses the next batch while another stores the last): with the dictionary
+        ``encode_many`` last used, when it used one. None when there is none at hand (the
+        batch is then compressed in its transaction, where a dictionary is trained or read).
+        The caller checks ``holds`` in the transaction before storing the values."""
+        with self._lock:
+            number = self._last_used
+        if not number:
+            return None
+        dictionary, compressor = self._compressor_pair(number)
+        if dictionary is None:
+            return None
+        return Ahead(number, dictionary, _compressed(compressor, number, list(map(pack, rows))))
+
+    def holds(self, ahead: Ahead) -> bool:
+        """The archive holds the dictionary ``ahead``'s values were compressed with (not one
+        rolled back, or trained again by another writer since). Caller holds a transaction."""
+        row = self._conn.execute("SELECT dict FROM text_dicts WHERE id = ?", (ahead.number,)).fetchone()
+        return row is not None and row[0] == ahead.dictionary.as_bytes()
 
     def _newest(self) -> int:
         row = self._conn.execute("SELECT max(id) FROM text_dicts").fetchone()
@@ -144,7 +177,13 @@ class TextCodec:
         return number
 
     def _compressor(self, number: int) -> zstandard.ZstdCompressor:
-        cache: dict[int, tuple[object, zstandard.ZstdCompressor]] | None = getattr(self._local, "c", None)
+        return self._compressor_pair(number)[1]
+
+    def _compressor_pair(self, number: int) -> tuple[zstandard.ZstdCompressionDict | None, zstandard.ZstdCompressor]:
+        """This thread's compressor for dictionary ``number`` (0: none), with that dictionary."""
+        cache: dict[int, tuple[zstandard.ZstdCompressionDict | None, zstandard.ZstdCompressor]] | None = getattr(
+            self._local, "c", None
+        )
         if cache is None:
             cache = self._local.c = {}
         wanted = self._dict(number) if number else None
@@ -155,4 +194,22 @@ class TextCodec:
             )
             extra: dict[str, Any] = {} if wanted is None else {"dict_data": wanted}
             found = cache[number] = (wanted, zstandard.ZstdCompressor(compression_params=params, **extra))
-        return found[1]
+        return found
+
+
+def _compressed(compressor: zstandard.ZstdCompressor, number: int, bodies: list[bytes]) -> list[bytes]:
+    """The stored values of these bodies: the dictionary's number, then the frame. A batch is
+    compressed in one call where the binding has one (the C backend): the GIL is released once
+    for the batch, not once a call, so the export's other threads are not kept waiting for it
+    thousands of times a batch; the frames are the same bytes as one ``compress`` each."""
+    tag = bytes((number,))
+    if len(bodies) > 1:
+        sources: list[bytes | bytearray | memoryview] = list(bodies)
+        try:
+            frames = compressor.multi_compress_to_buffer(sources)
+        except NotImplementedError:  # (the CFFI backend)
+            pass
+        else:
+            return [tag + frames[i].tobytes() for i in range(len(sources))]
+    compress = compressor.compress
+    return [tag + compress(b) for b in bodies]

@@ -18,10 +18,11 @@ calls with ``created_at > MS``, as the platform's ``since`` does.
   where the app's live tail then starts), else with the history older than what it holds
   (newer calls are fetched by the app's tail as usual). A filtered export does not touch
   the archive: it would leave holes the archive cannot tell from quiet periods.
-  The archive is filled while the pages arrive (SQLite works in a thread, on the other
-  core, rather than after the file: that would hold the whole history in memory or parse
-  the file again); the file is put in place as soon as its last line is written, and the
-  archive's last batch and full-text index are finished after it.
+  The archive is filled while the pages arrive, on both cores (``api_client.archives.fill``:
+  one thread compresses the next batch while another stores the last, their words indexed
+  20,000 calls a transaction), rather than after the file: that would hold the whole history
+  in memory or parse the file again. The file is put in place as soon as its last line is
+  written, and the archive's last batches and full-text index are finished after it.
 - Errors print one clear line on standard error and exit with their code
   (:class:`cli.exit_codes.ExitCode`: 6 an unknown model, 8 a file that cannot be written, ...;
   130 on Ctrl-C, 141 when the reader closes the pipe early).
@@ -51,6 +52,7 @@ from rich.progress import (
 )
 
 from api_client.archives.archive import Archive, ArchiveError
+from api_client.archives.fill import ArchiveFill
 from api_client.blahdev.wire_logs import WireEntry
 from api_client.blahdev.wire_logs import page_lines as wire_lines
 from api_client.errors import BlahError, NotFoundError
@@ -62,8 +64,9 @@ from common.gc_tuning import few_cycle_collections
 from common.safe_strings import one_line
 
 ARCHIVE_BATCH = 5000
-"""Entries stored per archive transaction: 5,000 costs 40% less than 500 (fewer full-text
-index flushes); an interrupted export leaves at most that many out of the archive."""
+"""Entries handed to the archive at a time, each batch stored in one transaction (its words
+indexed with the next ones, ``archives.fill.INDEX_AFTER``); an interrupted export leaves at
+most a few batches out of the archive, which the next export fetches again."""
 TEXT_INDEX_CHUNK = 50_000
 """Rows added to the full-text index per transaction at the export's end, for rows an
 earlier, interrupted bulk load left unindexed (FTS5 writes a segment per transaction and
@@ -103,10 +106,10 @@ async def export_logs(
     Works a page at a time (one write, one archive hand-over per page, no per-entry
     await): the next page is already requested while this one is written. Each page's
     lines are cut from the platform's JSON, not re-serialized from validated models
-    (``api_client.blahdev.wire_logs``: the same bytes). The archive stores batches in a
-    thread, each with its full-text index (SQLite releases the GIL while it tokenizes, so
-    the index is built on the other core while pages arrive, not after the last one; with
-    the index's ``detail=none`` and the texts at hand, no more work than one index at the end)."""
+    (``api_client.blahdev.wire_logs``: the same bytes). The archive is filled by
+    ``ArchiveFill`` in two threads of its own (zstd and SQLite release the GIL: the
+    compression, the rows and the full-text index are done on the other core while pages
+    arrive, not after the last one)."""
     stats = ExportStats()
     pending: list[WireEntry] = []
     # Only history at or below the archive's oldest entry is added (all of it when the
@@ -117,15 +120,7 @@ async def export_logs(
     history = client.iter_logs_wire(  # read ahead unless `since` may stop it early
         model_id, source=source, errors_only=errors_only, page_size=page_size, read_ahead=since is None
     )
-    storing: asyncio.Future[int] | None = None
-
-    async def store(batch: list[WireEntry]) -> None:
-        nonlocal storing
-        if storing is not None:  # one batch in the thread at a time, in order
-            stats.archived += await storing
-        # (a WireEntry has the fields the archive stores: a NamedTuple made at run time, unseen by mypy)
-        storing = asyncio.ensure_future(asyncio.to_thread(archive.add, batch))  # type: ignore[union-attr, arg-type]
-
+    fill = None if archive is None else ArchiveFill(archive)
     try:
         async for page in history.pages():
             if since is not None:
@@ -140,10 +135,11 @@ async def export_logs(
                 newest = page[0].created_at
                 if stats.newest_ms is None or newest > stats.newest_ms:
                     stats.newest_ms = newest
-                if archive is not None:
+                if fill is not None:
                     pending.extend(page if floor is None else [e for e in page if e.created_at <= floor])
                     if len(pending) >= ARCHIVE_BATCH:
-                        await store(pending)
+                        # (a WireEntry has the fields the archive stores: a NamedTuple made at run time)
+                        await fill.add(pending)  # type: ignore[arg-type]
                         pending = []
                 if on_entry is not None:
                     on_entry(stats.written)
@@ -154,13 +150,12 @@ async def export_logs(
             on_written()
     finally:
         await history.aclose()
-        if storing is not None:
-            stats.archived += await storing
+        if fill is not None:
+            if stats.complete and pending:
+                await fill.add(pending)  # type: ignore[arg-type]  # (WireEntry rows: see above)
+            stats.archived = await fill.finish()
     if archive is not None:
-        if pending:
-            # (WireEntry rows: see store() above)
-            stats.archived += await asyncio.to_thread(archive.add, pending)  # type: ignore[arg-type]
-        await asyncio.to_thread(archive.index_pending, None, TEXT_INDEX_CHUNK)  # rows an interrupted export left
+        await asyncio.to_thread(archive.index_pending, None, TEXT_INDEX_CHUNK)  # the last rows, and any left before
     stats.may_have_missed = bool(getattr(history, "may_have_missed", False))
     stats.missed_reason = getattr(history, "missed_reason", None)
     return stats

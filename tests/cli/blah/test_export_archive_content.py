@@ -51,7 +51,20 @@ def every_row(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, 
     return logs, badges
 
 
-@pytest.mark.parametrize("batch", [None, 97])  # the shipped batch, and one batch per page
+# the shipped batch; one batch per page; batches big enough to train a text dictionary on the
+# first and compress the next ones with it ahead of their transactions (archives.fill)
+def rows_with_dictionary(path: Path, number: int) -> int:
+    """Rows whose text is compressed with text dictionary ``number`` (the stored value's first byte)."""
+    conn = sqlite3.connect(path)
+    try:
+        return int(
+            conn.execute("SELECT count(*) FROM logs WHERE substr(texts, 1, 1) = ?", (bytes((number,)),)).fetchone()[0]
+        )
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("batch", [None, 97, 1200])
 def test_an_export_fills_the_archive_as_storing_validated_entries_does(
     fresh_sim: SimulatorServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch: int | None
 ) -> None:
@@ -63,19 +76,20 @@ def test_an_export_fills_the_archive_as_storing_validated_entries_does(
     data_dir = tmp_path / "data"
     monkeypatch.setenv("BLAH_TUI_DATA_DIR", str(data_dir))
     batches: list[list[str]] = []  # the ids of each batch the export stores, in order
-    real_add = Archive.add
+    real_encode = Archive.encode
 
-    def add(self: Archive, entries: Any, *args: Any, **kwargs: Any) -> int:
+    def encode(self: Archive, entries: Any) -> Any:
         batches.append([e.id for e in entries])
-        return real_add(self, entries, *args, **kwargs)
+        return real_encode(self, entries)
 
-    monkeypatch.setattr(Archive, "add", add)
+    monkeypatch.setattr(Archive, "encode", encode)
     assert export_main(model, base_url=fresh_sim.base_url, api_key=None, output=str(tmp_path / "dump.jsonl")) == 0
 
-    monkeypatch.setattr(Archive, "add", real_add)
+    monkeypatch.setattr(Archive, "encode", real_encode)
     want = {e.id: e for e in platform(fresh_sim)}
     assert len(want) > PAGE  # more than one page
-    assert len(batches) == (1 if batch is None else math.ceil(len(want) / PAGE))
+    per_batch = math.ceil((batch or export_command.ARCHIVE_BATCH) / PAGE) * PAGE  # whole pages
+    assert len(batches) == math.ceil(len(want) / per_batch)
     assert sorted(i for ids in batches for i in ids) == sorted(want)
     assert any(e.error is not None for e in want.values()) and any(e.messages for e in want.values())
     # The other way: the validated models, in the same batches.
@@ -86,6 +100,8 @@ def test_an_export_fills_the_archive_as_storing_validated_entries_does(
         with Archive.for_model(Path(os.environ["BLAH_TUI_DATA_DIR"]), "blah.dev", fresh_sim.base_url, model) as filled:
             assert filled.path.parent == data_dir / "archives"
             assert every_row(filled.path) == every_row(reference.path)
+            if batch == 1200:  # every batch compressed with the dictionary trained on the first
+                assert rows_with_dictionary(filled.path, 1) == len(want)
             words = ["capital", "hi", "漢字", "log_fake", "red", "error", "the", "nosuchwordanywhere"]
             for word in words:
                 assert filled.search(word, limit=None) == reference.search(word, limit=None), word
