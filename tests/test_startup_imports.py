@@ -174,3 +174,12 @@ def test_the_bakeoff_gate_imports_no_textual_and_in_ci_reads_no_profile() -> Non
         & loaded
     )
     assert not _detectors(loaded)
+
+
+def test_the_start_path_reads_calls_without_building_the_rollout_and_answer_records() -> None:
+    """The Logs screen reads ``Call`` only; the agent and bake-off records come when first used."""
+    loaded = _imports_after(START_PATH)
+    assert "common.records.call" in loaded
+    assert not {"common.records.rollout", "common.records.answer"} & loaded
+    later = _imports_after(START_PATH + "\nfrom common.records import Rollout, answer_call")
+    assert {"common.records.rollout", "common.records.answer"} <= later

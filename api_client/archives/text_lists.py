@@ -10,6 +10,7 @@ is one FTS count and the n-th match a rowid-range query with an OFFSET (``TextVi
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -17,20 +18,41 @@ from dataclasses import dataclass, field
 from api_client.archives import fulltext
 from common.lru import BoundedLRU
 
-RUN_CHUNK = 1 << 16
+RUN_CHUNK = 1 << 12
 """Ords per chunk of ``SeqRuns``; a chunk is checked (one covering-index scan) when a list
-first needs it, so the first screenful at either end reads one chunk, not the archive."""
+first needs it, so the first screenful at either end reads one chunk, not the archive.
+4,096 ords are ~10 index pages: a common word's first search on a cold page cache read
+~160 pages for the 65,536 of an earlier chunk (1M natural calls, 'model': the check was
+the biggest part of its first search after the rows themselves)."""
 
-MAX_RUNS_PER_CHUNK = 1024
-"""Past this many runs in a chunk (rows stored in no time order, e.g. a shuffled bulk
-load), following runs costs more than the ordinal array: text lists fall back to it."""
+MAX_RUNS_PER_CHUNK = 64
+"""Past this many runs in a chunk (runs of fewer than ~64 rows on average: rows stored in
+no time order, e.g. a shuffled bulk load), following runs costs more than the ordinal
+array: text lists fall back to it."""
 
 MAX_TEXT_LISTS = 16
 
-ARRAY_BELOW = 20_000
-"""Searches with fewer matches are materialised as an ordinal array instead (archive_lists:
-~5-10 us a match, so under ~0.2 s): sparse matches sit far apart in the runs, so the
-first screenful would walk many chunks, while the array of a few thousand is quick."""
+ARRAY_BELOW = 5_000
+"""Searches with fewer matches are materialised as an ordinal array instead (archive_lists):
+sparse matches sit far apart in the runs, so the first screenful would walk many chunks,
+while the array of a few thousand is quick. Not more: the array reads every match's row,
+one disk read each on a cold page cache; over 1M natural calls, the Logs list's count of a
+word in 13,894 calls took 450-575 ms by the array (20,000 here before) and 40-80 ms from
+the index (its first screenful then 16-42 ms). The count + newest 128 + newest 2,000 rows (the
+plot's, drawn after the first frame) varied 167-1,430 ms at 20,000 and 316-633 ms at 5,000 over
+three bench runs each (bench_search, load 5-12)."""
+
+
+def search_array_below(limit: int, rows: int) -> int:
+    """Matches below which a search's first ``limit`` ids come from the ordinal array (every
+    match's row read) rather than the index's list (the runs walked until ``limit`` matches,
+    ``limit`` rows read). The walk covers ~``limit * rows / matches`` ords, checking each
+    chunk of them; the array reads every match's row, scattered, in parallel. Measured on a
+    cold page cache over 1M natural calls (limit 1,000, load 15): a word in 2,029 calls took
+    160 ms by the array and 540 ms by the walk (118 chunks); one in 13,894 calls 530 ms by
+    the array and 140-260 ms by the walk. They cost alike near ``sqrt(limit * rows / 100)``."""
+    return min(ARRAY_BELOW, max(limit + 1, math.isqrt(limit * rows // 100)))
+
 
 Run = tuple[int, int, int]  # (ord_lo, ord_hi, delta): every row with ord in [lo, hi] has seq = ord + delta
 
@@ -161,12 +183,15 @@ class TextLists:
         match: str,
         bounds: tuple[int, int] | None,
         count_all: Callable[[str, int], int] | None = None,
+        *,
+        array_below: int | None = None,
     ) -> TextView | None:
         """The list of rows matching ``match``, or None when the ordinal array serves better:
-        few matches (``ARRAY_BELOW``), or rows waiting to be placed (the FTS index then
-        holds rows the list must not count). Call inside a read transaction with the index
-        up to date, so the counts and the ords agree. ``count_all(match, mark)`` counts the
-        matches with ``seq <= mark`` the first time (default: one query on ``conn``)."""
+        fewer matches than ``array_below`` (default ``ARRAY_BELOW``), or rows waiting to be
+        placed (the FTS index then holds rows the list must not count). Call inside a read
+        transaction with the index up to date, so the counts and the ords agree.
+        ``count_all(match, mark)`` counts the matches with ``seq <= mark`` the first time
+        (default: one query on ``conn``)."""
         if fulltext.has_unnumbered(conn):
             return None
         mark = fulltext.fts_seq(conn)
@@ -182,7 +207,7 @@ class TextLists:
             lst.total += fulltext.match_count(conn, match, lst.mark + 1, mark)
             lst.mark = mark
         self._lists[match] = lst  # the newest; the least recently used beyond MAX_TEXT_LISTS goes
-        if lst.total < ARRAY_BELOW:
+        if lst.total < (ARRAY_BELOW if array_below is None else min(array_below, ARRAY_BELOW)):
             return None
         return TextView(conn, self.runs, match, lst, bounds)
 

@@ -147,3 +147,31 @@ def test_a_match_count_split_over_readers_is_the_count_of_one_connection(
     *split, used = listed(True)
     *alone, _ = listed(False)
     assert split == alone and used
+
+
+@pytest.mark.parametrize("shuffled", [True, False])
+def test_a_search_that_warms_its_first_rows_in_the_background_answers_as_one_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shuffled: bool
+) -> None:
+    """A big archive's search reads the likely first rows on spare readers while the list is
+    worked out: the count and the first ids (oldest first) are those of one connection, whether
+    the rows were stored in time order (the warmed rows are the answer) or not (they are not)."""
+    from api_client.archives import archive as archive_module
+
+    stored = calls() if shuffled else sorted(calls(), key=lambda c: c.created_at)
+    monkeypatch.setattr(archive_module, "WARM_FROM", 0)
+    monkeypatch.setattr(text_lists, "ARRAY_BELOW", 0)  # listed from the index: the warm-up's path
+
+    def searched(warm: bool) -> tuple[object, ...]:
+        monkeypatch.setattr(readers, "PARALLEL_MIN", 256 if warm else 10**9)
+        monkeypatch.setattr(readers, "COLD_SECONDS_PER_ROW", 0.0)
+        with Archive(tmp_path / f"{warm}.sqlite3") as a:
+            a.add(stored)
+            found = a.search("question", limit=300), a.search("zanzibar", limit=400)
+            return tuple((f.count, f.ids) for f in found), a._readers._conns is not None
+
+    warmed, used = searched(True)
+    alone, _ = searched(False)
+    assert warmed == alone and used
+    want = sorted((c for c in calls() if "question" in (c.prompt or "")), key=lambda c: c.created_at)
+    assert warmed[0] == (len(want), [c.id for c in want[:300]])
