@@ -26,6 +26,7 @@ __all__ = [
     "format_time",
     "format_timestamp",
     "format_utc",
+    "plural",
 ]
 
 DASH = "—"
@@ -126,3 +127,9 @@ def format_size(size: int | None) -> str:
 def format_count(value: int | None) -> str:
     """``12,345``; ``DASH`` for None (a count the platform did not give is not 0)."""
     return DASH if value is None else f"{value:,}"
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``"1 run"`` / ``"3 runs"`` / ``"0 runs"``: a count and its noun, agreed. Every
+    "N things" the app prints goes through here, so no view says "1 benchmark runs"."""
+    return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from common.chat_markers import STOP_TOKENS
 from common.constants import KNOWN_TEMPLATES
+from common.format import plural
 from common.records import Call
 
 from . import kinds
@@ -37,7 +38,7 @@ def detect_empty(reply: str) -> Finding:
         evidence = "The reply is empty."
         what = "empty"
     elif reply.isspace():
-        evidence = f"The reply is only whitespace ({len(reply)} characters: {quote(reply, 30)})."
+        evidence = f"The reply is only whitespace ({plural(len(reply), 'character')}: {quote(reply, 30)})."
         what = "whitespace"
     else:
         tokens = [t for t in STOP_TOKENS if t in reply]

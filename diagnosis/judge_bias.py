@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from common.format import plural
 from diagnosis.stats import Interval, wilson_interval
 
 CLIP_MARKER = "…[clipped]"
@@ -106,7 +107,7 @@ class JudgeBiases:
         if self.disagreement_rate is not None and self.read_pairs:
             said.append(
                 f"the two orderings disagreed on {self.disagreement_rate:.0%} of "
-                f"{self.read_pairs} pairs (each counted as a tie)"
+                f"{plural(self.read_pairs, 'pair')} (each counted as a tie)"
             )
         if self.first_slot_share is not None and self.first_slot_ci is not None:
             low, high = self.first_slot_ci

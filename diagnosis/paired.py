@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist, fmean, variance
 
+from common.format import plural
 from diagnosis.stats import Interval
 
 _Z95 = NormalDist().inv_cdf(0.975)
@@ -57,7 +58,7 @@ class PairedDifference:
     def sentence(self, scale: str) -> str:
         low, high = self.interval
         text = (
-            f"paired difference ({scale}) over {self.n} prompts: {self.mean * 100:+.1f} points "
+            f"paired difference ({scale}) over {plural(self.n, 'prompt')}: {self.mean * 100:+.1f} points "
             f"[{low * 100:+.1f}, {high * 100:+.1f}]"
         )
         if self.margin is None:
@@ -117,12 +118,13 @@ class PredictionPoweredReading:
         said = [
             (
                 f"prediction-powered win rate {e.estimate:.1%} [{low:.1%}-{high:.1%}] "
-                f"from {e.judged} judged pairs and {e.labelled} labels"
+                f"from {plural(e.judged, 'judged pair')} and {plural(e.labelled, 'label')}"
             )
         ]
         if e.n_equivalent is not None:
             said.append(
-                f"with the judge's readings these {e.labelled} labels are worth {e.n_equivalent:.0f} labels alone"
+                f"with the judge's readings {'this label is' if e.labelled == 1 else f'these {e.labelled} labels are'} "
+                f"worth {e.n_equivalent:.0f} labels alone"
             )
         said.append(f"label {self.more_labels} more for ±{self.half_width_after_more * 100:.1f} points")
         return said

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from common.format import plural
+
 from . import kinds
 from .health import OutageWindow
 from .markdown import code_span, plain, plain_cell, table_cell
 from .suggest import to_markdown
 from .templates import template_name
-from .text import fmt_ms, fmt_rate, plural, user_text
+from .text import fmt_ms, fmt_rate, user_text
 
 if TYPE_CHECKING:
     from .report import Report
@@ -324,7 +326,7 @@ def _clusters(r: Report) -> str:
         lines.append(
             f"- {code_span(c.label or 'unlabelled', limit=80)}, size {size}: "
             f"{code_span(c.what_goes_wrong or '', limit=200)}; "
-            f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {len(c.log_ids)} calls we examined "
+            f"suggests {code_span(c.suggestion or '', limit=200)}. Of its {plural(len(c.log_ids), 'call')} we examined "
             f"{c.we_examined} and find a failure in {c.we_flag}."
         )
     return "\n".join(lines)

@@ -155,8 +155,3 @@ def fmt_rate(count: int, population: int) -> str:
     if not population:
         return f"{count} (no calls to rate against)"
     return f"{100 * count / population:.1f}% ({count} of {population})"
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """``"1 call"`` / ``"3 calls"``."""
-    return f"{count} {singular if count == 1 else (plural_form or singular + 's')}"

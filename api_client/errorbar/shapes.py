@@ -38,6 +38,10 @@ ASSUMED (the contract is silent or says "not stated"):
   ``status``/``quality`` are strings shown verbatim, never interpreted; ``recommendation`` is
   ``{action, model, reason}`` or a bare action string, any action but ``"switch"`` meaning keep;
   ``judge_shares_family`` a bool; money is US dollars (the field names say ``usd``);
+- ``eval_cost_micros``, ``judge_cost_micros`` and a sample's ``cost_micros`` are millionths of
+  a US dollar (``MICROS_PER_USD``): the contract does not state their currency; the name says
+  micros and the screening's ``usd`` figures are dollars, so the app shows every cost in
+  dollars, one unit, rather than a bare count in an unnamed unit;
 - a 412 on create (an underpowered certified switch) names the sample count that would do as
   "at least N samples" in its message when it names one (read in
   ``application.bakeoffs.refusals``; absent, the app says the answer does not tell);
@@ -84,6 +88,7 @@ from api_client.errorbar.shapes_fixed import (
     CRITERIA_PATH,
     EVALS_PATH,
     LIST_LIMIT,
+    MICROS_PER_USD,
     STORED,
     TERMINAL,
 )
@@ -101,6 +106,7 @@ __all__ = [
     "CRITERIA_PATH",
     "EVALS_PATH",
     "LIST_LIMIT",
+    "MICROS_PER_USD",
     "STORED",
     "TERMINAL",
     "AlignAnswer",

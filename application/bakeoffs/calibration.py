@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from application.bakeoffs.figures import interval_text, rate_text
-from common.format import DASH
+from common.format import DASH, plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -193,7 +193,7 @@ def labels_needed_sentence(figures: CalibrationPanel) -> str:
         return f"calibration usable ({figures.counted} labelled pairs): the corrected win rate is shown"
     if figures.labels_needed:
         return (
-            f"label {figures.labels_needed} more pair{'s' if figures.labels_needed != 1 else ''} for a corrected "
+            f"label {plural(figures.labels_needed, 'more pair', 'more pairs')} for a corrected "
             f"win rate ({figures.counted or 0} of {LABELS_NEEDED} counted so far)"
         )
     return f"not usable yet: {figures.reason or 'the queue did not say why'}"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from api_client.errorbar.records import baseline_answer
 from application.bakeoffs.samples import SampleRow
+from application.bakeoffs.words import model_text
 from application.inspector.foreign import ForeignCall, OrderedIds
 from common.iso_time import iso_ms
 from common.records import BakeoffAnswer, answer_call
@@ -79,10 +80,12 @@ class SampleCalls:
         cap = run.max_output_tokens
         if is_baseline:
             this = baseline_answer(run, sample)
-            other, other_text = f"candidate {row.arm}", answer.text
+            if this.model:  # a stored baseline is your logged answers, never "__stored__" as a model
+                this = replace(this, model=model_text(this.model))
+            other, other_text = f"candidate {model_text(row.arm)}", answer.text
         else:
-            this = replace(answer, model=row.arm)
-            other, other_text = f"baseline {run.baseline_model or '—'}", sample.baseline_answer
+            this = replace(answer, model=model_text(row.arm) if row.arm else row.arm)
+            other, other_text = f"baseline {model_text(run.baseline_model)}", sample.baseline_answer
         model, cut = this.model, this.truncated
         entry = answer_call(
             call_id, this, source=PLATFORM, prompt=sample.prompt, max_tokens=cap, created_at=iso_ms(run.created_at)

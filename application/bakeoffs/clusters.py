@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from common.format import plural
+
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
 
@@ -48,8 +50,7 @@ def cluster_rows(answer: assumed.FailureClusters, criterion_id: str | None = Non
             note = (
                 "no failures in the window"
                 if failures == 0
-                else f"{failures} failure{'s' if failures != 1 else ''}: "
-                f"fewer than {MIN_REASONS} reasons, so no clusters"
+                else f"{plural(failures, 'failure')}: fewer than {MIN_REASONS} reasons, so no clusters"
                 if failures < MIN_REASONS
                 else "no clusters sent"
             )

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from application.bakeoffs.assertions import assertion_name
 from application.bakeoffs.cost import spend_plan
 from application.bakeoffs.new_run.request import RUBRIC_TYPE_HELP, STORED, NewRun
+from application.bakeoffs.words import STORED_BASELINE, STORED_BASELINE_LONG
+from common.format import plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -57,14 +59,14 @@ def confirmation_lines(
         lines.append(
             (
                 "Baseline",
-                "against what you shipped (__stored__): a certified switch; the gate's "
+                f"against what you shipped ({STORED_BASELINE}, not regenerated): a certified switch; the gate's "
                 f"noninferiority margin {margin:.2f}, scaled by the judge's measured error"
                 if margin is not None
-                else "against what you shipped (__stored__): a certified switch",
+                else f"against what you shipped ({STORED_BASELINE}, not regenerated): a certified switch",
             )
         )
     elif request.baseline_model == STORED:
-        lines.append(("Baseline", "your logged answers (__stored__)"))
+        lines.append(("Baseline", STORED_BASELINE_LONG))
     else:
         lines.append(("Baseline", request.baseline_model))
     judge = criterion.judge_model if request.eval_kind == "criterion" and criterion is not None else request.judge_model
@@ -96,7 +98,7 @@ def confirmation_lines(
     for line in request_plan_lines(request, criterion):
         lines.append(("Plan", line))
     plan = spend_plan(request, runs, judge)
-    generations = [line for line in plan.lines if "generations" in line and not line.startswith("judge:")]
+    generations = [line for line in plan.lines if line.startswith(("baseline", "arm "))]
     lines.append(("Spends", " · ".join(generations)))
     for line in plan.lines:
         if line.startswith("judge:"):
@@ -107,7 +109,7 @@ def confirmation_lines(
         (
             "",
             (
-                f"{plan.generations} generations and {plan.judge_calls} judge calls, paid from the "
+                f"{plural(plan.generations, 'generation')} and {plural(plan.judge_calls, 'judge call')}, paid from the "
                 "workspace's wallet. Sent once."
             ),
         )

@@ -4,9 +4,9 @@ spends on all baseline and arm generations plus judge calls; best-of-N pays N ti
 Counts are exact from the request. A cost figure is made only from what the queue measured:
 the per-answer and per-judge-call costs of this workspace's earlier finished runs
 (``eval_cost_micros`` over the answers it paid for, ``judge_cost_micros`` over the judge
-calls), and a screening run's ``est_usd_per_request``. The currency of ``*_micros`` is not
-stated, so those figures are given in the queue's unit; a model no run measured has no
-figure, and the sentence says so instead of guessing.
+calls), and a screening run's ``est_usd_per_request``. Both are said in dollars, one unit
+(``*_micros`` read as millionths of a dollar: ASSUMED in ``api_client.errorbar.shapes``); a
+model no run measured has no figure, and the sentence says so instead of guessing.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from application.bakeoffs.new_run.request import STORED, NewRun
+from application.bakeoffs.words import STORED_BASELINE_LONG, micros_usd_text, usd_text
+from common.format import plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -109,10 +111,6 @@ def measured_costs(runs: Sequence[assumed.Run]) -> MeasuredCosts:
     return MeasuredCosts(_median(answers), _median(judges), _median(usd))
 
 
-def _n(value: float) -> str:
-    return f"{value:,.0f}"
-
-
 def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | None = None) -> SpendPlan:
     """The counts and the estimate. ``judge_model``: the judge that will read (a criterion's
     frozen one); else the request's, else the queue's default (not known here)."""
@@ -122,24 +120,25 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     lines: list[str] = []
     to_price: list[tuple[str, int]] = []
     if request.baseline_model == STORED:
-        lines.append("baseline: your logged answers (__stored__), not regenerated: 0 generations")
+        lines.append(f"baseline: {STORED_BASELINE_LONG}: 0 generations")
     else:
         to_price.append((request.baseline_model, samples))
-        lines.append(f"baseline {request.baseline_model}: {samples} generations")
+        lines.append(f"baseline {request.baseline_model}: {plural(samples, 'generation')}")
     for arm in request.arms:
         count = samples * arm.answers
         to_price.append((arm.model, count))
         best = f" ({samples} samples × best-of-{arm.n})" if arm.n else ""
-        lines.append(f"arm {arm.key}: {count} generations{best}")
+        lines.append(f"arm {arm.key}: {plural(count, 'generation')}{best}")
     if request.eval_kind == "criterion":
         graded = 1 + len(request.arms)
         judge_calls = samples * graded
         judge_line = (
-            f"judge: {judge_calls} calls (one pass/fail grading per answer: {samples} samples × {graded} models)"
+            f"judge: {plural(judge_calls, 'call')} (one pass/fail grading per answer: "
+            f"{plural(samples, 'sample')} × {plural(graded, 'model')})"
         )
     else:
         judge_calls = 2 * (size.pairs + size.knockouts)
-        judge_line = f"judge: {judge_calls} calls (two per pair, both orderings: {size.pairs} pairs"
+        judge_line = f"judge: {plural(judge_calls, 'call')} (two per pair, both orderings: {plural(size.pairs, 'pair')}"
         judge_line += (
             f", plus {size.knockouts} best-of-N knockouts, two calls each like every pair)" if size.knockouts else ")"
         )
@@ -157,7 +156,7 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     if not missing and judge_cost is not None:
         estimate = sum(costs.per_answer[m] * k for m, k in to_price) + judge_cost * judge_calls
         lines.append(
-            f"estimate: about {_n(estimate)} in the queue's cost unit (micros; the currency is not stated), "
+            f"estimate: about {micros_usd_text(estimate)} for the whole run (generations and judge calls), "
             "as measured on this workspace's earlier runs"
         )
     elif len(missing) < len(to_price) + 1:
@@ -168,7 +167,7 @@ def spend_plan(request: NewRun, runs: Sequence[assumed.Run], judge_model: str | 
     if priced:
         usd = sum(costs.usd_per_request[m] * k for m, k in priced)
         lines.append(
-            f"screening's estimate for {', '.join(sorted({m for m, _ in priced}))}: about ${usd:,.4f} "
-            "for these generations (its estimated $ per request)"
+            f"screening's estimate for {', '.join(sorted({m for m, _ in priced}))}: about {usd_text(usd)} "
+            "for these generations alone (its estimated $ per request)"
         )
     return SpendPlan(size.generations, judge_calls, tuple(lines), estimate)

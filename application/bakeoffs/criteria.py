@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 from api_client.errors import BadRequestError, OutcomeUnknownError
 from application.bakeoffs.figures import interval_text, rate_text
 from application.bakeoffs.judge_quality import informedness, judge_reading
+from application.bakeoffs.words import drift_text
+from common.format import plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -62,12 +64,7 @@ class CriterionRow:
 
 
 def criterion_row(criterion: assumed.Criterion) -> CriterionRow:
-    if criterion.drift_signal:
-        drift = criterion.drift_signal + (f": {criterion.drift_reason}" if criterion.drift_reason else "")
-    elif criterion.drift_status:
-        drift = criterion.drift_status
-    else:
-        drift = "not sent"
+    drift = drift_text(criterion.drift_signal, criterion.drift_status, criterion.drift_reason)
     return CriterionRow(
         criterion.id,
         criterion.name,
@@ -94,7 +91,7 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
         lines.append("metrics: not sent")
     else:
         lines.append(
-            f"{metrics.n if metrics.n is not None else '—'} labels · TPR {rate_text(metrics.tpr)} "
+            f"{plural(metrics.n, 'label') if metrics.n is not None else '— labels'} · TPR {rate_text(metrics.tpr)} "
             f"{interval_text(metrics.tpr_ci)} · TNR {rate_text(metrics.tnr)} {interval_text(metrics.tnr_ci)} · "
             f"kappa {rate_text(metrics.kappa)}"
         )
@@ -102,8 +99,8 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
         if reading:
             lines.append(f"the app's reading: {reading}")
     lines.append(
-        f"{len(report.disagreements)} disagreement{'s' if len(report.disagreements) != 1 else ''}"
-        + (f" ({report.agreements} agreements)" if report.agreements is not None else "")
+        plural(len(report.disagreements), "disagreement")
+        + (f" ({plural(report.agreements, 'agreement')})" if report.agreements is not None else "")
     )
     for item in report.disagreements:
         lines.append(
@@ -116,7 +113,7 @@ def alignment_lines(report: assumed.Alignment) -> list[str]:
 
 
 def align_confirmation(criterion: assumed.Criterion) -> str:
-    labels = f"{criterion.alignment_n} labels" if criterion.alignment_n else "every in-scope label"
+    labels = plural(criterion.alignment_n, "label") if criterion.alignment_n else "every in-scope label"
     return (
         f"align {criterion.name or criterion.id}? It re-judges {labels} with "
         f"{criterion.judge_model or 'its judge'}: one metered judge call per label (it spends money), sent once"

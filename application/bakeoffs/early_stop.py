@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from api_client.errors import BlahError
+from application.bakeoffs.words import micros_usd_text
+from common.format import plural
 from diagnosis.early_stop import EarlyReading, check_margin, criterion_reading, remaining_cost, win_rate_reading
 
 if TYPE_CHECKING:
@@ -64,7 +66,7 @@ def run_readings(
 
 
 def per_sample_cost(run: assumed.Run, costs: MeasuredCosts) -> float | None:
-    """One more sample's generations and judge calls, in the queue's unit, from this
+    """One more sample's generations and judge calls, in the queue's ``*_micros``, from this
     workspace's measured costs (None when a model or the judge was never measured)."""
     models = [a.model or a.key for a in run.arms]
     answers = [a.n or 1 for a in run.arms]
@@ -92,7 +94,7 @@ class EarlyStop:
     run: assumed.Run
     readings: list[EarlyReading]
     cancels_sent: int = 0
-    saved: float | None = None  # what the samples not run would have cost (queue's unit)
+    saved: float | None = None  # what the samples not run would have cost (the queue's *_micros)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -101,18 +103,19 @@ class EarlyStop:
 
 
 def saving_sentence(readings: Sequence[EarlyReading], saved: float | None) -> str:
-    """``cancelling now saves about 1,234 (queue units) of generations and judge calls``."""
+    """``cancelling now saves about $0.0123 of generations and judge calls (12 samples not run)``."""
     if not readings:
         return "no reading yet"
     left = max(r.planned - r.read for r in readings)
     if saved is None:
+        whose = plural(left, "sample's", "samples'")
         return (
-            f"cancelling now skips {left} samples' generations and judge calls (their cost was never "
-            "measured in this workspace, so no figure)"
+            f"cancelling now skips {whose} generations and judge calls (their cost was "
+            "never measured in this workspace, so no figure)"
         )
     return (
-        f"cancelling now saves about {saved:,.0f} (the queue's cost unit) of generations and judge calls "
-        f"({left} samples not run)"
+        f"cancelling now saves about {micros_usd_text(saved)} of generations and judge calls "
+        f"({plural(left, 'sample')} not run)"
     )
 
 

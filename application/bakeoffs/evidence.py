@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from api_client.errors import BlahError
 from common.atomic_write import write_atomic
+from common.format import plural
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -65,11 +66,13 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
             or "a problem (not described)"
             for p in att.problems
         )
-        rows = f"{att.checked_rows} rows checked" if att.checked_rows is not None else "rows checked: not sent"
+        rows = (
+            f"{plural(att.checked_rows, 'row')} checked" if att.checked_rows is not None else "rows checked: not sent"
+        )
         if ok is True:
             attestation = f"attestation ok ({rows})"
         elif ok is False:
-            attestation = f"attestation FAILED ({rows}): {len(problems)} problem{'s' if len(problems) != 1 else ''}"
+            attestation = f"attestation FAILED ({rows}): {plural(len(problems), 'problem')}"
         else:
             attestation = f"attestation: the queue did not say whether it holds ({rows})"
     content = evidence.content
@@ -97,9 +100,9 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
     samples = evidence.samples or {}
     count = samples.get("count")
     lineage = samples.get("lineage")
-    sample_line = f"{count if count is not None else '—'} samples" + (
-        f" · orderings {', '.join(map(str, lineage))}" if isinstance(lineage, list) and lineage else ""
-    )
+    sample_line = (
+        plural(count, "sample") if isinstance(count, int) else f"{count if count is not None else '—'} samples"
+    ) + (f" · orderings {', '.join(map(str, lineage))}" if isinstance(lineage, list) and lineage else "")
     return EvidenceSummary(run.get("id"), signed, attestation, ok, problems, what, gate, gate_pass, sample_line)
 
 

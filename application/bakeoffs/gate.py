@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from application.bakeoffs.figures import rate_text
+from application.bakeoffs.words import METRIC_WORDS, model_text
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -31,12 +32,7 @@ ASSERTION_PASS_RATE = 0.90
 NONINFERIORITY_MARGIN = 0.05
 """The screens' noninferiority margin for a certified switch (the CLI takes any)."""
 
-CHECK_WORDS = {
-    "win_rate": "win rate",
-    "pass_rate": "pass rate",
-    "assertion_pass_rate": "assertion pass rate",
-    "noninferiority": "noninferiority",
-}
+CHECK_WORDS = {**METRIC_WORDS, "noninferiority": "noninferiority"}
 """Each check kind the queue's gate returns (contract 3.9), in words."""
 _ACTUAL = {
     "win_rate": "lower bound",
@@ -85,7 +81,7 @@ def gate_lines(verdict: GateVerdict) -> list[GateLine]:
     return [
         GateLine(
             c.check or "—",
-            c.model or "—",
+            model_text(c.model),
             rate_text(c.required),
             rate_text(c.actual) if c.actual is not None else "— (none)",
             c.passed,

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from application.bakeoffs.gate import CHECK_WORDS
+from application.bakeoffs.words import model_text
 from diagnosis.stats import rogan_gladen, wilson_interval
 
 __all__ = ["TOLERANCE", "Recheck", "as_number", "assertion_rows", "comparison_rows", "criterion_rows", "gate_rows"]
@@ -186,6 +188,7 @@ def gate_rows(
     passes: list[bool] = []
     for check in verdict.get("checks") or []:
         kind, key = check.get("check"), str(check.get("model"))
+        said = f"gate {CHECK_WORDS.get(str(kind), str(kind))} {model_text(key)}"  # in words, not the wire's keys
         required = as_number(check.get("required"))
         actual: float | None = None
         reason = ""
@@ -208,23 +211,21 @@ def gate_rows(
             ci = figure.get("corrected_ci")
             actual = ci[0] if ci else None
         if reason:
-            rows.append(Recheck.impossible(f"gate {kind} {key}", check.get("actual"), reason))
+            rows.append(Recheck.impossible(said, check.get("actual"), reason))
             continue
         if actual is None:
             stated_pass = check.get("pass")
             rows.append(
-                Recheck.impossible(
-                    f"gate {kind} {key}", check.get("actual"), check.get("note") or "no figure to recompute it from"
-                )
+                Recheck.impossible(said, check.get("actual"), check.get("note") or "no figure to recompute it from")
             )
             passes.append(bool(stated_pass))
             continue
-        rows.append(_compare(f"gate {kind} {key} actual", check.get("actual"), actual))
+        rows.append(_compare(f"{said} actual", check.get("actual"), actual))
         recomputed_pass = required is not None and actual >= required - TOLERANCE
         passes.append(recomputed_pass)
         rows.append(
             Recheck(
-                f"gate {kind} {key} pass",
+                f"{said} pass",
                 check.get("pass"),
                 recomputed_pass,
                 "matches" if check.get("pass") == recomputed_pass else "differs",

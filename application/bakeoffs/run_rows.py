@@ -2,7 +2,8 @@
 a run's end. Textual-free: the Runs screen and the bake-off watch draw these.
 
 The queue sends ``progress_ratio`` (0-1), a status (PENDING, RUNNING, DONE, ERROR,
-CANCELLED), ``created_at`` and ``error``; it sends no start or end time, so neither is made up.
+CANCELLED), ``created_at`` and ``error``; it sends no start or end time, so neither is made up:
+an ended run's end reads "not given".
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from application.bakeoffs.words import baseline_text, ended_text, kind_text
 from common.format import DASH
 from common.safe_strings import one_line
 
@@ -44,15 +46,19 @@ class BakeoffRow:
 
     @property
     def kind(self) -> str:
-        return self.run.eval_kind or DASH
+        return kind_text(self.run)
+
+    def ended_text(self) -> str:
+        """The Ended and Took cells: the dash while running, "not given" once ended (the
+        queue sends no end time)."""
+        return ended_text(self.run)
 
     def progress_text(self) -> str:
         return ratio_text(self.run.progress_ratio)
 
     def models_text(self) -> str:
         """``2 vs Qwen/Qwen3-32B``: the candidates against the baseline."""
-        baseline = self.run.baseline_model or DASH
-        return f"{len(self.run.candidate_models)} vs {baseline}"
+        return f"{len(self.run.candidate_models)} vs {baseline_text(self.run.baseline_model)}"
 
     def changed_from(self, other: BakeoffRow | None) -> bool:
         return other is None or (other.run.status, other.run.progress_ratio) != (

@@ -21,9 +21,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from api_client.errorbar.records import answer_from_sample
+from common.format import plural
 from common.records import BakeoffAnswer
 from diagnosis.loop import find_loop
-from diagnosis.text import is_blank_reply, plural
+from diagnosis.text import is_blank_reply
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed

@@ -33,6 +33,7 @@ __all__ = [
     "money",
     "no_result_sentence",
     "percent_interval",
+    "placement_text",
     "prefill",
     "report_head",
     "report_tail",
@@ -137,6 +138,29 @@ def token_shape_text(shape: assumed.TokenShape | None) -> str:
     return ", ".join(parts) if parts else "the queue sent an empty token shape"
 
 
+_PRICE = {"cheaper": "cheaper", "not_cheaper": "not cheaper"}
+"""The queue's price placements in words. Its quality placements (``similar``, ``different``,
+``uncertain``: how the answers' match rate sits against its bar) are words already and shown
+as sent."""
+
+
+def placement_text(status: str | None, quality: str | None, savings_pct: float | None) -> str:
+    """A screened candidate's placement (the queue's ``status`` and ``quality``) in words that
+    agree with its savings figure. The queue calls a candidate ``not_cheaper`` unless it saves
+    enough to be worth a bake-off (the bar is the queue's own and not sent), so a small
+    positive saving is "cheaper, too little", never "not cheaper" beside ``+0.5%``. Short
+    enough for the screening table at 160 columns."""
+    parts = []
+    if status:
+        if status == "not_cheaper" and savings_pct is not None and savings_pct > 0:
+            parts.append("cheaper, too little")
+        else:
+            parts.append(_PRICE.get(status) or one_line(status, 30))
+    if quality:
+        parts.append(one_line(quality, 30))
+    return " · ".join(parts) or DASH
+
+
 # ---------------------------------------------------------------------- rows and the verdict
 
 
@@ -166,7 +190,7 @@ def candidate_lines(screening: assumed.Screening) -> list[CandidateLine]:
     lines = []
     for c in screening.per_candidate:
         sim = c.similarity
-        placement = " · ".join(one_line(v, 30) for v in (c.status, c.quality) if v) or DASH
+        placement = placement_text(c.status, c.quality, c.est_savings_pct)
         name = c.arm or c.model or DASH
         lines.append(
             CandidateLine(

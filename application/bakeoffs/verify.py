@@ -34,6 +34,7 @@ from application.bakeoffs.recompute import (
     criterion_rows,
     gate_rows,
 )
+from common.format import plural
 
 __all__ = [
     "BundleError",
@@ -127,7 +128,9 @@ def verify_bundle(bundle: Any) -> VerifyReport:
     if attestation.get("ok") is False:
         problems = attestation.get("problems") or []
         rows.append(
-            Recheck.impossible("attestation", False, f"the queue's own attestation reports {len(problems)} problem(s)")
+            Recheck.impossible(
+                "attestation", False, f"the queue's own attestation reports {plural(len(problems), 'problem')}"
+            )
         )
     return VerifyReport(run_id=str(run.get("id")), eval_kind=kind, rows=rows)
 
@@ -143,11 +146,12 @@ def bundle_summary(bundle: Mapping[str, Any]) -> list[str]:
     said.append("signed" if bundle.get("signature") is not None else "unsigned")
     attestation = bundle.get("attestation") or {}
     if attestation.get("ok") is True:
-        said.append(f"attestation ok ({attestation.get('checked_rows')} rows checked)")
+        rows = attestation.get("checked_rows")
+        said.append(f"attestation ok ({plural(rows, 'row') if isinstance(rows, int) else f'{rows} rows'} checked)")
     elif attestation:
         problems = attestation.get("problems") or []
         kinds = ", ".join(str(p.get("kind")) for p in problems[:3] if isinstance(p, Mapping)) or "no detail"
-        said.append(f"attestation NOT ok: {len(problems)} problem(s) ({kinds})")
+        said.append(f"attestation NOT ok: {plural(len(problems), 'problem')} ({kinds})")
     else:
         said.append("no attestation in the bundle")
     content = bundle.get("content") or {}

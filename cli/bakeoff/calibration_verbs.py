@@ -22,7 +22,7 @@ from application.bakeoffs.figures import interval_text, rate_text
 from cli.bakeoff.connection import ConnectionError_, resolve
 from cli.errors import CommandError, confirm, error_line, exit_for, fail
 from cli.exit_codes import ExitCode
-from common.format import DASH
+from common.format import DASH, plural
 from common.safe_strings import clip, inert_json, one_line
 
 if TYPE_CHECKING:
@@ -69,7 +69,8 @@ def _criterion_lines(row: criteria.CriterionRow) -> list[str]:
         (
             f"  trust {clip(row.trust or DASH, 20)} · TPR {rate_text(row.tpr)} {interval_text(row.tpr_ci)} · TNR "
             f"{rate_text(row.tnr)} {interval_text(row.tnr_ci)} · kappa {rate_text(row.kappa)} · "
-            f"{row.labels if row.labels is not None else DASH} labels · drift {clip(row.drift, 80)}"
+            f"{plural(row.labels, 'label') if row.labels is not None else DASH + ' labels'} · "
+            f"drift {clip(row.drift, 80)}"
         ),
     ]
     if row.reading:
@@ -90,7 +91,7 @@ async def _labels(client: ErrorbarClient, args: argparse.Namespace, out: TextIO)
     if args.json:
         _json({"labels": [lab.to_json() for lab in labels], "pairwise": pairwise.to_json()}, out)
         return EXIT_OK
-    out.write(f"{len(labels)} pair label{'s' if len(labels) != 1 else ''} on {clip(run.id, 40)}\n")
+    out.write(f"{plural(len(labels), 'pair label')} on {clip(run.id, 40)}\n")
     for lab in sorted(labels, key=lambda x: (x.sample_index, x.candidate)):
         critique = f" · {clip(lab.critique, 120)}" if lab.critique else ""
         out.write(f"  #{lab.sample_index + 1} {clip(lab.candidate, 40)}: {clip(lab.verdict or DASH, 12)}{critique}\n")

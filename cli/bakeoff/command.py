@@ -55,6 +55,7 @@ from cli.exit_codes import ExitCode
 from cli.global_options import add_json_option, parse_command, platform_command_parser
 from cli.output import print_json
 from cli.parsing import unit_rate
+from common.format import plural
 from common.safe_strings import clip
 
 if TYPE_CHECKING:
@@ -155,7 +156,7 @@ def _gate(
         return EXIT_FAILED
     err.write(
         f"{PROG}: the gate answered HTTP {status} with pass={verdict.passed} and "
-        f"{len(verdict.checks)} checks: not a verdict this command can act on\n"
+        f"{plural(len(verdict.checks), 'check')}: not a verdict this command can act on\n"
     )
     return EXIT_UNREACHABLE
 

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from cli.exit_codes import ExitCode
 from cli.global_options import add_json_option
 from cli.parsing import finite_float
+from common.format import plural
 from common.safe_strings import clip, inert_json
 
 # The arithmetic is imported when plan or verify runs, not when `bakeoff gate` (a CI job's
@@ -81,10 +82,10 @@ def spend_lines(
     size = run_size(samples, [best_of] * candidates, stored)
     generations, knockouts, judge_calls = size.generations, size.knockouts, 2 * size.pairs
     lines = [
-        f"spend: {generations} generations ({candidates} arm(s) x {samples} samples"
+        f"spend: {plural(generations, 'generation')} ({plural(candidates, 'arm')} x {plural(samples, 'sample')}"
         + (f" x best-of-{best_of}" if best_of > 1 else "")
         + ("" if stored else f" + {samples} baseline")
-        + f"), {judge_calls} judge calls (2 per pair, both orderings)"
+        + f"), {plural(judge_calls, 'judge call')} (2 per pair, both orderings)"
     ]
     if knockouts:
         lines.append(

@@ -11,8 +11,16 @@ from typing import TYPE_CHECKING, TextIO
 from api_client.errorbar.records import answer_from_sample
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
-from application.bakeoffs.gate import gate_question
+from application.bakeoffs.gate import CHECK_WORDS, gate_question
 from application.bakeoffs.new_run.hints import population_text
+from application.bakeoffs.words import (
+    baseline_text,
+    ended_text,
+    kind_text,
+    metric_text,
+    micros_usd_text,
+    model_text,
+)
 from cli.output import cell, table
 from common.format import DASH, format_latency
 from common.safe_strings import clip
@@ -42,10 +50,10 @@ def print_runs(runs: Sequence[assumed.Run], out: TextIO) -> None:
         [
             cell(r.id, 24),
             cell(r.name, 32),
-            cell(r.eval_kind, 10),
+            cell(kind_text(r), 10),
             cell(r.status, 9),
             progress(r),
-            cell(r.baseline_model, 28),
+            cell(baseline_text(r.baseline_model), 28),
             cell(", ".join(r.candidate_models), 48),
             cell(r.created_at, 20),
         ]
@@ -58,10 +66,10 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
     facts = [
         ("run", cell(run.id, 60)),
         ("name", cell(run.name, 80)),
-        ("kind", cell(run.eval_kind)),
+        ("kind", cell(kind_text(run))),
         ("status", cell(run.status)),
         ("progress", progress(run)),
-        ("baseline", cell(run.baseline_model, 60)),
+        ("baseline", cell(baseline_text(run.baseline_model, long=True), 60)),
         ("candidates", cell(", ".join(run.candidate_models), 200)),
         ("judge", cell(run.judge_model, 60)),
         ("samples", count(run.sample_count)),
@@ -69,6 +77,8 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
         ("output cap", count(run.max_output_tokens)),
         ("created", cell(run.created_at, 30)),
     ]
+    if run.terminal:
+        facts.append(("ended", f"{ended_text(run)} (the queue sends no end time)"))
     if run.error:
         facts.append(("error", cell(run.error, 300)))
     snapshot = run.criterion_snapshot or {}
@@ -103,7 +113,8 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
                 "yes" if c.unreportable else ("no" if c.unreportable is False else DASH),
                 count(c.truncated),
                 format_latency(c.avg_latency_ms),
-                DASH if c.savings_pct is None else f"{c.savings_pct:.1f}%",
+                DASH if c.savings_pct is None else f"{c.savings_pct:+.1f}%",  # signed, as the screens write it
+                micros_usd_text(c.eval_cost_micros),
             ]
             for c in results.per_candidate
         ]
@@ -120,16 +131,17 @@ def print_run(run: assumed.Run, out: TextIO) -> None:
                 "truncated",
                 "latency",
                 "savings",
+                "cost",
             ),
             rows,
             out,
-            frozenset({1, 2, 3, 4, 5, 8, 9, 10}),
+            frozenset({1, 2, 3, 4, 5, 8, 9, 10, 11}),
         )
         out.write("a tie counts half a win; decide on the interval's lower bound, not the rate\n")
     if results.per_model:
         rows = [
             [
-                cell(m.model, 32),
+                cell(model_text(m.model), 32),
                 count(m.judged_pass),
                 count(m.judged_fail),
                 count(m.unparsed),
@@ -188,7 +200,7 @@ def print_assertions(run: assumed.Run, out: TextIO) -> None:
         ("model", "all passed", "rate", *names),
         [
             [
-                cell(r.model, 32),
+                cell(model_text(r.model), 32),
                 f"{count(r.passed_all)}/{count(r.answers)}",
                 rate_text(r.pass_rate),
                 *[f"{count(passed)}/{count(r.answers)}" for _, passed in r.per_assertion],
@@ -212,7 +224,7 @@ def print_samples(
                 continue
             row = [
                 count(None if sample.index is None else sample.index + 1),
-                cell(answer.model, 28),
+                cell(model_text(answer.model), 28),
                 cell(answer.outcome, 8),
                 "cut" if answer.truncated else ("" if answer.truncated is False else DASH),
             ]
@@ -246,8 +258,8 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
     out.write(f"after  (b): {cell(b.get('id'), 40)} {cell(b.get('name'), 60)}\n\n")
     rows = [
         [
-            cell(r.arm, 32),
-            cell(r.metric, 20),
+            cell(model_text(r.arm), 32),
+            cell(metric_text(r.metric), 20),
             rate_text(r.a.rate if r.a else None),
             interval(r.a.ci if r.a else None),
             rate_text(r.b.rate if r.b else None),
@@ -268,7 +280,7 @@ def print_compare(comparison: assumed.Comparison, out: TextIO) -> None:
     for side in ("a", "b"):
         keys = unmatched.get(side) or []
         if keys:
-            out.write(f"only in {side}: {cell(', '.join(map(str, keys)), 200)}\n")
+            out.write(f"only in {side}: {cell(', '.join(model_text(str(k)) for k in keys), 200)}\n")
 
 
 def gate_questions(verdict: GateVerdict) -> list[dict[str, str | None]]:
@@ -285,8 +297,8 @@ def print_gate(run_id: str, verdict: GateVerdict, out: TextIO) -> None:
     if verdict.checks:
         rows = [
             [
-                cell(c.check, 20),
-                cell(c.model, 32),
+                cell(CHECK_WORDS.get(c.check or "", c.check), 20),
+                cell(model_text(c.model), 32),
                 rate_text(c.required),
                 rate_text(c.actual),
                 "pass" if c.passed else "FAIL",

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.judge_quality import judge_reading
 from application.bakeoffs.new_run.request import STORED, SampleFilters
+from application.bakeoffs.words import drift_text, judged_text
+from common.format import plural
 from common.safe_strings import clip
 
 if TYPE_CHECKING:
@@ -46,7 +48,8 @@ def used_models(runs: Iterable[assumed.Run]) -> list[str]:
 def criterion_line(criterion: assumed.Criterion) -> str:
     """One line per criterion: trust, TPR/TNR, kappa, drift, and the plain reading."""
     extra = criterion.model_extra or {}
-    drift = clip(str(extra.get("drift_signal") or extra.get("drift_status") or "—"), 30)
+    signal, status = extra.get("drift_signal"), extra.get("drift_status")
+    drift = clip(drift_text(str(signal) if signal else None, str(status) if status else "—", None), 40)
     line = (
         f"{clip(criterion.name or criterion.id, 60)} ({clip(criterion.id, 40)}): trust "
         f"{clip(criterion.trust or '—', 20)} · TPR {rate_text(criterion.tpr)} "
@@ -59,7 +62,7 @@ def criterion_line(criterion: assumed.Criterion) -> str:
 
 def population_text(run: assumed.Run) -> str:
     """Where a run's prompts came from (its ``sample_filters`` echo) and how they were judged
-    (``rubric_type``), in words."""
+    (``rubric_type``, or a criterion's frozen judge), in words."""
     filters = run.sample_filters or {}
     if filters.get("screening"):
         where = "a screening sample of logged traffic"
@@ -74,7 +77,9 @@ def population_text(run: assumed.Run) -> str:
         None,
     )
     if replay:
-        where += f" ({replay.get('runs', '?')} agent runs, {replay.get('steps', '?')} steps replayed)"
-    kind = run.rubric_type or "direct"
-    judged = {"adherence": "adherence (closeness to the stored reference)", "direct": "direct (the rubric)"}
-    return f"prompts from {where}; judged by {judged.get(kind, kind)}"
+        runs, steps = replay.get("runs"), replay.get("steps")
+        where += (
+            f" ({plural(runs, 'agent run') if isinstance(runs, int) else '? agent runs'}, "
+            f"{plural(steps, 'step') if isinstance(steps, int) else '? steps'} replayed)"
+        )
+    return f"prompts from {where}; {judged_text(run)}"

@@ -272,7 +272,7 @@ class NewRun:
             if self.eval_kind != "criterion":
                 return field_problem(
                     "baseline_model",
-                    "a certified switch (against what you shipped, __stored__) is "
+                    "a certified switch (against what you shipped: your logged answers) is "
                     "judged by a calibrated criterion: choose a criterion run",
                 )
             if self.noninferiority_margin is None:
@@ -311,7 +311,7 @@ class NewRun:
             out.append(family)
         if self.rubric_type == "adherence" and self.baseline_model == STORED:
             out.append(
-                "adherence against __stored__: the stored answer is the reference itself, so a candidate "
+                "adherence against your logged answers: the logged answer is the reference itself, so a candidate "
                 "can at best tie it"
             )
         return out

@@ -13,7 +13,7 @@ from cli.blah.connection import (
     when,
 )
 from cli.output import cell, number, table
-from common.format import DASH
+from common.format import DASH, plural
 from common.safe_strings import clip, sanitize
 
 
@@ -82,7 +82,7 @@ def result_json(result: Result) -> dict[str, Any]:
 
 
 def print_results(run: Run, results: Sequence[Result], out: TextIO) -> None:
-    out.write(f"run {cell(run.id, 60)} · {cell(run.status, 20)} · {len(results)} results\n")
+    out.write(f"run {cell(run.id, 60)} · {cell(run.status, 20)} · {plural(len(results), 'result')}\n")
     if not results:
         out.write("the platform returned no results for this run\n")
         return

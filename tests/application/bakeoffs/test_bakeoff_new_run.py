@@ -208,7 +208,9 @@ def test_the_estimate_uses_the_costs_earlier_runs_measured_and_says_what_it_coul
     )
     plan = spend_plan(request, runs)
     assert plan.estimate_micros == pytest.approx(20 * v2 + 20 * v3 + 2 * 20 * calls)
-    assert any("currency is not stated" in line for line in plan.lines)
+    dollars = f"${plan.estimate_micros / 1_000_000:,.4f}"  # *_micros read as millionths of a dollar (ASSUMED)
+    assert any(line.startswith(f"estimate: about {dollars} for the whole run") for line in plan.lines)
+    assert not any("cost unit" in line or "micros" in line for line in plan.lines)
     unknown = spend_plan(comparison(arms=(ArmSpec("anthropic/claude-sonnet-4"),), judge_model="openai/gpt-4.1"), runs)
     assert unknown.estimate_micros is None
     assert "no earlier run measured anthropic/claude-sonnet-4" in unknown.lines[-1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -85,7 +86,9 @@ def test_gate_exits_1_and_prints_each_check_when_one_fails(queue: ErrorbarServer
     assert results is not None
     header = out.splitlines()[1]
     assert header.split()[:5] == ["check", "model", "required", "actual", "result"]
-    checks = {line.split()[1]: line.split()[2:5] for line in out.splitlines()[2:]}
+    cells = [re.split(r"\s{2,}", line) for line in out.splitlines()[2:]]
+    assert {c[0] for c in cells} == {"win rate"}  # the check in words, not the wire's win_rate
+    checks = {c[1]: c[2:5] for c in cells}
     assert checks == {
         row["arm"]: ["0.450", f"{row['ci95'][0]:.3f}", "pass" if row["ci95"][0] >= 0.45 else "FAIL"]
         for row in results["per_candidate"]
@@ -188,7 +191,7 @@ def test_create_from_a_file_once_then_watch_show_samples_and_compare(queue: Erro
     assert sum(1 for line in out.splitlines()[1:] if "  cut  " in line) == cut
     other = queue_run(queue, COMPARISON)
     code, out, _ = bakeoff(queue, "compare", run_id, other["id"])
-    assert code == 0 and out.count("win_rate") == 2 and "95% (Newcombe)" in out
+    assert code == 0 and out.count("  win rate  ") == 2 and "win_rate" not in out and "95% (Newcombe)" in out
     code, out, _ = bakeoff(queue, "list")
     assert code == 0 and run_id in out and other["id"] in out
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -330,8 +331,9 @@ def test_show_samples_and_gate_say_the_assertions_and_each_check_kind(queue: Err
         and sum("failed json_valid" in line or "failed completed" in line for line in out.splitlines()) == failing
     )
     code, out, _ = bakeoff(queue, "gate", run["id"], "--min-win-rate", "0.3", "--min-assertion-pass-rate", "0.5")
-    kinds = {line.split()[0] for line in out.splitlines()[2:]}
-    assert kinds == {"win_rate", "assertion_pass_rate"} and "asks: is its exact rate at or above" in out
+    kinds = {re.split(r"\s{2,}", line)[0] for line in out.splitlines()[2:]}
+    assert kinds == {"win rate", "assertion pass rate"}  # words, not the wire's keys
+    assert "asks: is its exact rate at or above" in out
 
 
 def test_gate_with_a_noninferiority_margin_prints_the_scaled_floor(queue: ErrorbarServer) -> None:
@@ -361,12 +363,13 @@ def test_show_says_where_the_prompts_came_from_and_how_they_were_judged(queue: E
     row = queue.store.get(replay["id"]).results["per_candidate"][0]["replay"]
     line = next(line for line in out.splitlines() if line.startswith("population"))
     assert code == 0 and "trace replay (one sample per step of completed agent runs)" in line
-    assert f"({row['runs']} agent runs, {row['steps']} steps replayed)" in line and "judged by direct" in line
+    assert f"({row['runs']} agent runs, {row['steps']} steps replayed)" in line
+    assert "judged on which answer better meets the rubric" in line and "direct" not in line
     held = queue_run(queue, {**COMPARISON, "rubric_type": "adherence", "sample_filters": {"dataset_id": "ds_holdout"}})
     code, out, _ = bakeoff(queue, "show", held["id"])
     line = next(line for line in out.splitlines() if line.startswith("population"))
     assert "prompts from a managed dataset: dataset_id ds_holdout" in line
-    assert "judged by adherence (closeness to the stored reference)" in line
+    assert "judged on which answer is closer to the stored reference answer" in line and "adherence" not in line
 
 
 def test_assertion_results_in_an_unknown_shape_are_printed_as_sent_and_inert() -> None:

@@ -118,7 +118,7 @@ def test_underpowered_advice_names_samples_and_margin_that_would_do() -> None:
 def test_plan_command_says_the_half_width_and_the_samples_needed() -> None:
     code, out, _ = _run(["--samples", "40", "--rate", "0.5"])
     assert code == 0 and "at 40 samples the 95% interval is about ±14.8 points" in out
-    assert "80 generations (1 arm(s) x 40 samples + 40 baseline), 80 judge calls" in out
+    assert "80 generations (1 arm x 40 samples + 40 baseline), 80 judge calls" in out
     code, out, _ = _run(["--half-width", "0.05", "--rate", "0.5"])
     assert code == 0 and "±5.0 points needs about 381 samples" in out
 

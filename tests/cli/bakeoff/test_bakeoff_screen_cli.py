@@ -100,7 +100,9 @@ def test_show_prints_a_screening_runs_result_not_only_with_json(queue: ErrorbarS
     [run_id] = queue.store.ids()
     code, out, _ = bakeoff(queue, "show", run_id)
     assert code == 0
-    assert "baseline      __stored__" in out and "candidates    anthropic/claude-sonnet-4" in out
+    assert "baseline      your logged answers (what you shipped, not regenerated)" in out
+    assert "__stored__" not in out and "candidates    anthropic/claude-sonnet-4" in out
+    assert "kind          screening" in out  # a comparison on the wire; a screening to the person who asked
     assert "recommended   keep the incumbent (Qwen/Qwen3-32B)" in out and "A good outcome" in out
     assert "anthropic/claude-sonnet-4" in out.split("token shape", 1)[1]
     code, out, _ = bakeoff(queue, "show", run_id, "--json")

@@ -48,7 +48,7 @@ def test_a_comparison_bundle_with_its_gate_recomputes_and_matches(queue: Errorba
     assert code == 0, out
     for arm in COMPARISON["candidate_models"]:
         assert f"matches  {arm} win rate:" in out and f"matches  {arm} win rate 95% interval:" in out
-        assert f"matches  gate win_rate {arm} pass:" in out
+        assert f"matches  gate win rate {arm} pass:" in out
     assert "matches  gate verdict:" in out
     assert "cannot   per-sample outcomes: content not included (the bundle says: " in out
     assert "cannot   corrected win rate: it rests on the person's pair labels" in out
@@ -82,7 +82,7 @@ def test_a_criterion_bundle_recomputes_observed_and_corrected_rates(queue: Error
     for model in ("Qwen/Qwen3-32B", "you/tiny-sft-v3"):
         assert f"matches  {model} observed pass rate:" in out
         assert f"matches  {model} corrected pass rate:" in out
-    assert "matches  gate pass_rate you/tiny-sft-v3 actual:" in out
+    assert "matches  gate pass rate you/tiny-sft-v3 actual:" in out
 
 
 @pytest.mark.parametrize(

@@ -63,9 +63,10 @@ async def test_an_underpowered_certified_switch_is_said_on_the_samples_row_and_r
         )
         confirm = await confirm_shown(pilot)
         body = text(confirm.query_one("#confirm-body"))
-        assert "against what you shipped (__stored__): a certified switch" in body
+        assert "against what you shipped (your logged answers, not regenerated): a certified switch" in body
         assert "noninferiority margin 0.05" in body
-        assert "baseline: your logged answers (__stored__), not regenerated: 0 generations" in body
+        assert "baseline: your logged answers (what you shipped, not regenerated): 0 generations" in body
+        assert "__stored__" not in body
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, BakeoffNewScreen), what="the dialog again")
         dialog = app.screen

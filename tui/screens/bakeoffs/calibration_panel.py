@@ -26,7 +26,7 @@ from application.bakeoffs.calibration import CalibrationPanel, Recomputed, label
 from application.bakeoffs.decision import figure_lines
 from application.bakeoffs.figures import interval_text, rate_text
 from application.bakeoffs.verdict import DONT, SWITCH, Figure, Verdict
-from common.format import DASH
+from common.format import DASH, plural
 from common.safe_strings import one_line
 from tui import bindings
 from widgets.dialog import DialogScreen
@@ -80,13 +80,15 @@ def calibration_block(panel: CalibrationPanel, recount: Recomputed | None = None
     if recount is not None and panel.labelled:
         if recount.matches(panel):
             text.append(
-                f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                f"\n  recounted from the samples: {plural(recount.n, 'pair')}, "
+                f"agreement {rate_text(recount.agreement)}, "
                 f"kappa {rate_text(recount.kappa)}: same as the queue's",
                 style="dim",
             )
         else:
             text.append(
-                f"\n  recounted from the samples: {recount.n} pairs, agreement {rate_text(recount.agreement)}, "
+                f"\n  recounted from the samples: {plural(recount.n, 'pair')}, "
+                f"agreement {rate_text(recount.agreement)}, "
                 f"kappa {rate_text(recount.kappa)}: NOT what the queue says",
                 style="bold red",
             )

@@ -14,7 +14,7 @@ from textual.binding import Binding
 
 from api_client.errors import BlahError
 from application.bakeoffs.clusters import FORCE_CONFIRMATION, cluster_rows, freshness
-from common.format import DASH
+from common.format import DASH, plural
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import describe_error
@@ -40,7 +40,7 @@ def clusters_block(answer: FailureClusters) -> Text:
             text.append(f"\n\n{one_line(row.criterion_name or row.criterion_id or DASH, 60)}", style="bold")
             text.append(
                 f" ({one_line(row.criterion_id or DASH, 40)}) · "
-                f"{row.failures if row.failures is not None else DASH} failures"
+                f"{plural(row.failures, 'failure') if row.failures is not None else DASH + ' failures'}"
             )
         if row.name is None:
             text.append(f"\n  {one_line(row.note or DASH, 200)}", style="dim")

@@ -26,7 +26,7 @@ from application.bakeoffs.criteria import (
     criterion_row,
     in_progress,
 )
-from common.format import DASH
+from common.format import DASH, plural
 from common.safe_strings import one_line
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
@@ -112,7 +112,11 @@ class CriteriaScreen(BlahScreen):
         except BlahError as error:
             caption.update(Text(f"couldn't list the criteria: {describe_error(error)}"))
             return
-        caption.update(Text(f"{len(self.criteria)} criteria · the queue's trust, and the app's own reading"))
+        caption.update(
+            Text(
+                f"{plural(len(self.criteria), 'criterion', 'criteria')} · the queue's trust, and the app's own reading"
+            )
+        )
         table = self.query_one("#criteria-table", KeyTable)
         keep = table.current_key
         table.set_columns(

@@ -33,6 +33,7 @@ from application.bakeoffs.results import (
     win_verdict,
 )
 from application.bakeoffs.samples import SampleRow, cap_sentence
+from application.bakeoffs.words import baseline_text, metric_text, micros_usd_text, model_text
 from common.format import DASH, format_latency
 from common.safe_strings import one_line
 
@@ -105,7 +106,7 @@ def _count(value: int | None) -> str:
 
 
 def _money(micros: int | None) -> str:
-    return DASH if micros is None else f"${micros / 1_000_000:,.4f}"
+    return micros_usd_text(micros)
 
 
 def candidate_block(row: CandidateRow, cap_line: str | None) -> Text:
@@ -156,7 +157,7 @@ def criterion_block(rows: Sequence[CriterionRow], judge: JudgeFigures | None) ->
         )
     for row in rows:
         text.append("\n")
-        text.append(one_line(row.model, 40), style="bold")
+        text.append(one_line(model_text(row.model), 40), style="bold")
         text.append(
             f"  pass {_count(row.judged_pass)} · fail {_count(row.judged_fail)} · unparsed "
             f"{_count(row.unparsed)} · truncated {_count(row.truncated)}\n  "
@@ -220,7 +221,8 @@ def assertions_block(rows: Sequence[AssertionRow], configured: int, sent: bool =
     for row in rows:
         rate = DASH if row.pass_rate is None else f"{row.pass_rate * 100:.0f}%"
         text.append(
-            f"\n  {one_line(row.model, 32)}: all passed {_count(row.passed_all)}/{_count(row.answers)} ({rate})"
+            f"\n  {one_line(model_text(row.model), 32)}: "
+            f"all passed {_count(row.passed_all)}/{_count(row.answers)} ({rate})"
         )
         parts = [f"{one_line(name, 48)} {_count(passed)}/{_count(row.answers)}" for name, passed in row.per_assertion]
         if parts:
@@ -251,14 +253,16 @@ def comparison_block(comparison: assumed.Comparison) -> Text:
         delta = DASH if row.delta is None else f"{row.delta:+.3f}"
         word = DASH if row.significant is None else ("changed" if row.significant else "no detectable change")
         text.append(
-            f"\n  {one_line(row.arm or DASH, 32)} {one_line(row.metric or DASH, 16)}: "
+            f"\n  {one_line(model_text(row.arm), 32)} {one_line(metric_text(row.metric), 20)}: "
             f"{_rate(before)} → {_rate(after)} · after − before {delta} "
             f"{_ci(row.delta_ci or None)} · {word}"
         )
     for which in ("a", "b"):
         keys = (comparison.unmatched or {}).get(which) or []
         if keys:
-            text.append(f"\n  only in {which}: {one_line(', '.join(map(str, keys)), 120)}", style="dim")
+            text.append(
+                f"\n  only in {which}: {one_line(', '.join(model_text(str(k)) for k in keys), 120)}", style="dim"
+            )
     return text
 
 
@@ -295,7 +299,7 @@ def results_block(run: assumed.Run, samples: Sequence[SampleRow], pairwise: Any)
     """The setup (baseline, judge, samples, cap, population) and the results as the platform
     sent them: per candidate, or per model for a criterion run; then the assertions."""
     text = Text(
-        f"baseline {one_line(run.baseline_model or DASH, 40)} · judge "
+        f"baseline {one_line(baseline_text(run.baseline_model), 40)} · judge "
         f"{one_line(run.judge_model or DASH, 40)} · "
         f"{run.sample_count if run.sample_count is not None else DASH} samples · output cap "
         f"{f'{run.max_output_tokens:,}' if run.max_output_tokens is not None else DASH} tokens"

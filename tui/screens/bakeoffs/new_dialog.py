@@ -249,7 +249,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 with Horizontal(classes="bn-row"):
                     yield Label("")
                     yield TickBox(
-                        "against what you shipped (__stored__): a certified switch, needs a calibrated criterion",
+                        "against what you shipped: a certified switch, needs a calibrated criterion",
                         stored,
                         id="bn-stored",
                         compact=True,
@@ -300,7 +300,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 with Horizontal(classes="bn-row"):
                     yield Label("")
                     yield TickBox(
-                        "trace replay: one sample per step of completed agent runs (needs __stored__)",
+                        "trace replay: one sample per completed agent step (needs what you shipped)",
                         filters.trace_replay,
                         id="bn-trace",
                         compact=True,

@@ -17,7 +17,7 @@ from textual.app import App
 from api_client.errors import BlahError
 from application.bakeoffs.run_rows import BakeoffRow
 from application.bakeoffs.screening import BakeoffPrefill
-from common.format import DASH
+from common.format import plural
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.cell_format import cell, fmt_time, tone_style
@@ -123,8 +123,8 @@ class BakeoffRuns:
             Text(row.progress_text()),
             cell(row.models_text(), max_len=40),
             _when(run.created_at),
-            Text(DASH),
-            Text(DASH),
+            Text(row.ended_text()),
+            Text(row.ended_text()),
             cell(run.error, max_len=36),
         )
 
@@ -137,9 +137,8 @@ class BakeoffRuns:
         count = len(self.rows)
         if count == 0:
             return "errorbar: no bake-offs yet. e queues one; s screens for a cheaper model."
-        noun = "bake-off" if count == 1 else "bake-offs"
         return (
-            f"errorbar: {count} {noun}, {active} in flight. Enter watches one; e queues a new one; "
+            f"errorbar: {plural(count, 'bake-off')}, {active} in flight. Enter watches one; e queues a new one; "
             "s on one screens for a cheaper model."
         )
 

@@ -33,6 +33,8 @@ from application.bakeoffs.gate import gate_thresholds
 from application.bakeoffs.progress import RunProgress
 from application.bakeoffs.readings import SwitchReadings
 from application.bakeoffs.samples import SampleRow, sample_rows
+from application.bakeoffs.words import baseline_text, kind_text, model_text
+from common.format import plural
 from common.safe_strings import one_line as one
 from diagnosis.text import user_text
 from tui import bindings
@@ -152,7 +154,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
         if not self.runs:
             self._caption("the queue has no bake-offs yet (blah-tui bakeoff create queues one)")
             return
-        self._caption(f"{len(self.runs)} bake-offs · Enter reads one · x marks two finished runs to compare")
+        self._caption(f"{plural(len(self.runs), 'bake-off')} · Enter reads one · x marks two finished runs to compare")
         if self.run is None:
             wanted = self.select_id
             first = wanted if wanted is not None and any(r.id == wanted for r in self.runs) else self.runs[0].id
@@ -179,10 +181,10 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
             table.add_row(
                 cell(run.id, max_len=16),
                 cell(run.name, max_len=32),
-                cell(run.eval_kind, max_len=10),
+                cell(kind_text(run), max_len=10),
                 chip,
                 Text(progress.describe(run.status, run.progress_ratio).split(" · ", 1)[-1]),
-                cell(run.baseline_model, max_len=24),
+                cell(baseline_text(run.baseline_model), max_len=24),
                 cell(", ".join(run.candidate_models), max_len=40),
                 key=run.id,
             )
@@ -301,7 +303,7 @@ class BakeoffScreen(PanelKeys, LabelActions, BlahScreen):
             label = VERDICT_CELL.get(row.answer.human_verdict or "", "")
             table.add_row(
                 str(row.index + 1),
-                cell(row.arm, max_len=24),
+                cell(model_text(row.arm), max_len=24),
                 outcome,
                 label,
                 cap,

@@ -137,7 +137,7 @@ class ScreeningScreen(BlahScreen):
                         line.monthly_savings,
                     )
                 ),
-                cell(line.placement, max_len=40),
+                cell(line.placement, max_len=48),
                 key=str(index),
             )
 

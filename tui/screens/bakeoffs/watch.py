@@ -24,6 +24,7 @@ from api_client.errors import BlahError
 from application.bakeoffs.progress import STEPS, RunProgress
 from application.bakeoffs.run_rows import ACTIVE, final_sentence, ratio_text
 from application.bakeoffs.screening import is_screening
+from application.bakeoffs.words import baseline_text, kind_text
 from common.format import DASH
 from common.iso_time import iso_ms
 from common.safe_strings import one_line
@@ -183,9 +184,8 @@ class BakeoffWatchScreen(WatchScreen):
         title = Text(one_line(run.id, 40), style="bold")
         title.append(" · ")
         title.append(one_line(run.name or DASH, 80), style="bold")
-        kind = "screening" if is_screening(run) else one_line(run.eval_kind or DASH, 20)
         title.append(
-            f"\n{kind} · baseline {one_line(run.baseline_model or DASH, 40)}"
+            f"\n{kind_text(run)} · baseline {one_line(baseline_text(run.baseline_model), 40)}"
             f" against {one_line(', '.join(run.candidate_models) or DASH, 80)}"
         )
         queued = iso_ms(run.created_at)

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from api_client.blahdev.shapes import Model
 from application.chatroom.feed import ChatFeed, LoopVerdict
+from common.format import plural
 from tui.screens.chatroom.people import EVERYONE, people_options, reply_from_options
 from tui.screens.chatroom.render import RoomStyles
 from widgets.safe_text import one_line
@@ -70,7 +71,7 @@ class RoomStatusLine(Static):
 
         line = Text(end="")
         line.append_text(state)
-        line.append(f" · {len(feed)} messages")
+        line.append(f" · {plural(len(feed), 'message')}")
         if feed.page_was_full:
             line.append(" · a burst filled a page: some messages may be missing", style="bold")
         if waiting:

@@ -24,6 +24,7 @@ from api_client.errors import BlahError
 from application.compare.error_bars import comparison_reading, versus_sentences
 from application.compare.rows import CompareLine, mean_scores, order_for_person, tally
 from application.leaderboard.error_bars import mde_sentence, mean_cell
+from common.format import plural
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.captioned_table import CaptionedTableScreen
@@ -152,7 +153,7 @@ class CompareScreen(bindings.RowAction, CaptionedTableScreen):
             caption.append("the platform returned no evals answered by these models")
         else:
             caption.append(
-                f"{len(self.lines)} evals · you lost {counts['loss']}, tied {counts['tie']}, "
+                f"{plural(len(self.lines), 'eval')} · you lost {counts['loss']}, tied {counts['tie']}, "
                 f"won {counts['win']}; {counts['unscored']} not scored for everyone · mean [95% CI]: "
             )
             caption.append(", ".join(f"{self._model_name(m)} {mean_cell(estimates.get(m))}" for m in models))

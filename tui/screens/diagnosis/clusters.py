@@ -27,7 +27,7 @@ from api_client.blahdev.shapes import FailureClusters
 from api_client.errors import AuthError, BlahError, MissingKeyError, OutcomeUnknownError
 from application.diagnosis.analysis import ClusterView, DiagnosisView, cluster_views
 from application.error_text import council_refusal
-from common.format import DASH
+from common.format import DASH, plural
 from tui.base_screen import BlahScreen
 from tui.cell_format import cell
 from tui.screens.diagnosis.calls import CallSet
@@ -257,7 +257,7 @@ def clusters_status(clusters: FailureClusters | None, error: str | None, busy: b
     if not clusters.clusters:
         return Text(f"The platform returned no clusters ({judge}, {considered} calls considered).")
     return Text(
-        f"{len(clusters.clusters)} clusters by {judge} over {considered} calls. We flag: of the "
+        f"{plural(len(clusters.clusters), 'cluster')} by {judge} over {considered} calls. We flag: of the "
         "cluster's listed calls that we read, how many we find a failure in too."
     )
 

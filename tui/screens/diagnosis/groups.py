@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
 from application.diagnosis.analysis import DiagnosisView
-from common.format import DASH
+from common.format import DASH, plural
 from diagnosis import kinds as K
 from diagnosis.summary import FailureGroup
 from tui.screens.diagnosis.calls import CallSet
@@ -188,7 +188,7 @@ def group_calls(group: FailureGroup, view: DiagnosisView) -> CallSet:
     failed = [i for i in ids if i in failing]
     return CallSet(
         f"{group.dimension.replace('_', ' ')} = {one_line(group.value, max_len=60)}: "
-        f"{len(failed)} of {len(ids)} calls fail",
+        f"{len(failed)} of {plural(len(ids), 'call')} fail",
         tuple(ids),
     )
 
@@ -215,7 +215,7 @@ def group_detail(group: FailureGroup, view: DiagnosisView) -> Text:
     text = Text(end="")
     text.append(f"{group.dimension.replace('_', ' ')} = ", style="bold")
     text.append_text(one_line_text(group.value, max_len=60, style="bold"))
-    text.append(f": {group.failures} of {len(ids)} calls fail", style="bold")
+    text.append(f": {group.failures} of {plural(len(ids), 'call')} fail", style="bold")
     for log_id in group.example_log_ids[:2]:
         entry = view.entries_by_id.get(log_id)
         if entry is None:

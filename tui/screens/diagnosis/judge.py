@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static, TabPane
 
 from application.diagnosis.analysis import DiagnosisView
-from common.format import DASH
+from common.format import DASH, plural
 from diagnosis import kinds as K
 from widgets.bars import format_rate
 from widgets.key_table import KeyTable
@@ -92,7 +92,8 @@ def judge_text(view: DiagnosisView) -> Text:
         text.append("No judged result matches a call read here, so there is no wrong-answer rate.", style="bold")
     if linked < len(results):
         text.append(
-            f"\n{len(results) - linked} of {len(results)} results name no log id and cannot be matched to a call.",
+            f"\n{len(results) - linked} of {plural(len(results), 'result')} name no log id "
+            "and cannot be matched to a call.",
             style="dim",
         )
     doubts = report.doubts or ()

@@ -21,7 +21,7 @@ from textual.widgets import DataTable, Static
 
 from application.diagnosis.analysis import DiagnosisView
 from application.diagnosis.data import OFFLINE_NOTE
-from common.format import DASH
+from common.format import DASH, plural
 from diagnosis import kinds as K
 from diagnosis.platform import KindAgreement
 from diagnosis.summary import KindRate
@@ -278,7 +278,7 @@ def kind_calls(row: KindRow, column: str, view: DiagnosisView) -> CallSet | None
     a = row.agreement
     if column in ("kind", "ours") or a is None or a.platform_count is None:
         ids = view.kind_ids.get(row.kind, ())
-        return CallSet(f"{label}: the {len(ids)} calls we flag", ids)
+        return CallSet(f"{label}: the {plural(len(ids), 'call')} we flag", ids)
     examples = (*a.agreed_log_ids, *a.disputed_log_ids, *a.unseen_log_ids)
     sent = f"the platform sent {len(examples)} example{'s' if len(examples) != 1 else ''} of its {a.platform_count}"
     if column in ("platform", "verdict"):

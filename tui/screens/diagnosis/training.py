@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static, TabPane
 
 from application.diagnosis.analysis import DiagnosisView
+from common.format import plural
 from diagnosis import kinds as K
 from diagnosis.suggest import ADD_DATA, FIX_ENDPOINT, FIX_FORMAT, Suggestion
 from diagnosis.text import user_text
@@ -52,7 +53,10 @@ def suggestions_text(suggestions: Sequence[Suggestion], view: DiagnosisView) -> 
         )
         return text
     examples = sum(len(s.prompts) for s in suggestions if s.action == ADD_DATA)
-    text.append(f"{len(suggestions)} suggestions from the groups that fail more than the model overall. ", style="bold")
+    text.append(
+        f"{plural(len(suggestions), 'suggestion')} from the groups that fail more than the model overall. ",
+        style="bold",
+    )
     text.append(f"x exports them: JSONL ({examples} examples, replies left empty for you to write) and markdown.")
     for n, s in enumerate(suggestions, 1):
         text.append(f"\n\n{n}. {s.dimension.replace('_', ' ')} = ", style="bold")

@@ -14,6 +14,7 @@ from textual.worker import Worker
 
 from application.evaluations.evidence import Evaluation, Rollout
 from application.evaluations.export import default_export_path, export_lines, write_jsonl
+from common.format import plural
 from tui import bindings
 from tui.screens.evaluations.header import BlobfishHeaderScreen
 
@@ -30,7 +31,7 @@ def export_evaluation(screen: Screen[Any], evaluation: Evaluation, rollout: Roll
     """Write ``rollout`` (or every rollout of ``evaluation``) to a new JSONL file, in a worker of
     ``screen`` (a new export replaces one still writing); ``screen.exported`` is then its path."""
     path = default_export_path(exports_dir(), evaluation, rollout)
-    what = "the rollout" if rollout is not None else f"the evaluation ({len(evaluation.rollouts)} rollouts)"
+    what = "the rollout" if rollout is not None else f"the evaluation ({plural(len(evaluation.rollouts), 'rollout')})"
 
     async def run() -> None:
         lines = list(export_lines(evaluation, None if rollout is None else [rollout]))

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from application.evaluations.evidence import Evaluation, Rollout, RolloutStep
 from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
+from common.format import plural
 from diagnosis.rollouts import RolloutDiagnosis
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
 from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
@@ -40,7 +41,7 @@ def rollout_title(evaluation: Evaluation, diagnosis: RolloutDiagnosis) -> Text:
         ("", one_line(rollout.task_id or "—", max_len=40)),
         ("reward", "—" if rollout.reward is None else f"{rollout.reward:g}"),
         ("", verdict(rollout.grade)),
-        (f"{len(rollout.steps)} steps", None),
+        (f"{plural(len(rollout.steps), 'step')}", None),
     )
 
 

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from application.evaluations.evidence import Grade, RolloutStep, TrainingSample
-from common.format import DASH
+from common.format import DASH, plural
 from diagnosis.finding import Finding
 from tui.screens.evaluations.tables import verdict
 from widgets.badges import badge_text
@@ -198,7 +198,7 @@ def step_text(
     if step.final_answer is None:
         text.append("none in this step", style="dim italic")
     elif not step.final_answer.strip():
-        text.append(f"empty ({len(step.final_answer)} characters: ", style="italic")
+        text.append(f"empty ({plural(len(step.final_answer), 'character')}: ", style="italic")
         text.append(repr(step.final_answer), style="italic")
         text.append(")", style="italic")
     else:

@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from application.evaluations.evidence import Evaluation, Rollout
+from common.format import plural
 from diagnosis.rollouts import EvaluationDiagnosis, RolloutDiagnosis
 from tui import bindings
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
@@ -62,7 +63,7 @@ class RolloutsScreen(bindings.RowAction, EvaluationExportScreen):
     def _summary(self) -> Text:
         d = self.diagnosis
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{len(d.rollouts)} rollouts", style="bold")
+        text.append(f"{plural(len(d.rollouts), 'rollout')}", style="bold")
         text.append(
             f"   failed {d.failed_rollouts}   ungraded {d.ungraded_rollouts}   "
             f"tool loops {d.tool_loop_rollouts}   failed tool calls "

@@ -23,6 +23,7 @@ from api_client.errors import (
     OutcomeUnknownError,
 )
 from application.poller import Poller, PollStep
+from common.format import plural
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.platform_work import open_list, platform_work
@@ -140,7 +141,7 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
         self.games = sorted(games, key=lambda g: (g.created_at or 0, g.id), reverse=True)
         self._fill(select)
         if self.games:
-            self._status(Text(f"{len(self.games)} games, newest first · n starts one", end=""))
+            self._status(Text(f"{plural(len(self.games), 'game')}, newest first · n starts one", end=""))
         else:
             self._status(Text("the platform returned no games · n starts one", end=""))
 
@@ -269,5 +270,5 @@ class GamesScreen(bindings.VimCursor, BlahScreen):
         self.notify(f"Started {one_line(game_type, max_len=30)} game {one_line(game.id, max_len=40)}", markup=False)
         self.games = [game, *(g for g in self.games if g.id != game.id)]
         self._fill(select=game.id)
-        self._status(Text(f"{len(self.games)} games, newest first · n starts one", end=""))
+        self._status(Text(f"{plural(len(self.games), 'game')}, newest first · n starts one", end=""))
         self.load_game(game.id)

@@ -20,6 +20,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 from api_client.errors import BlahError
 from application.leaderboard.error_bars import mde_sentence, mean_cell, method_sentence, tier_cell, tier_sentence
 from application.leaderboard.standings import ModelHistory, Standing, load_board, mean_score, model_history, standings
+from common.format import plural
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.cell_format import DASH, fmt_score, fmt_time, short, tone_style
@@ -219,7 +220,7 @@ class LeaderboardScreen(bindings.RowAction, BlahScreen):
             caption.append("the platform returned no leaderboard entries")
         else:
             caption.append(
-                f"{len(self.rows)} models · each one's mean score over its own latest completed run; Δ is "
+                f"{plural(len(self.rows), 'model')} · each one's mean score over its own latest completed run; Δ is "
                 "the change since its run before that"
             )
             mine_row = next((r for r in self.rows if r.entry.model_id == own), None)

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from api_client.blahdev.shapes import Result
 from api_client.errors import BlahError
 from application.runs.blah.judge_verdict import ResultDoubt, judgement_doubts
-from common.format import format_latency
+from common.format import format_latency, plural
 from tui import bindings
 from tui.base_screen import describe_error
 from tui.captioned_table import CaptionedTableScreen
@@ -176,9 +176,9 @@ class ResultsScreen(bindings.RowAction, CaptionedTableScreen):
         if not self.results:
             text = Text(f"the platform returned no results for {self.subject}")
         else:
-            text = Text(f"{len(self.results)} results of {self.subject} · sorted by {self.sort_key} {arrow}")
+            text = Text(f"{plural(len(self.results), 'result')} of {self.subject} · sorted by {self.sort_key} {arrow}")
             doubted = sum(1 for r in self.results if r.id in self.doubts)
-            text.append(f" · {doubted} verdicts worth doubting (⚑)", style=warn if doubted else "")
+            text.append(f" · {plural(doubted, 'verdict')} worth doubting (⚑)", style=warn if doubted else "")
             if self.doubtful_only:
                 text.append(f" · showing those only ({len(rows)})")
             if self.run_id is None:  # one model: its mean per run, each with its interval

@@ -24,7 +24,7 @@ from application.runs.blah.actions import WriteOutcome
 from application.runs.blah.events import RunEvent, ended_message
 from application.runs.blah.listing import RECENT_RUNS, fold_runs
 from application.runs.blah.statuses import ACTIVE_STATUSES, ATTENTION_STATUSES
-from common.format import format_duration
+from common.format import format_duration, plural
 from tui import bindings
 from tui.base_screen import BlahScreen, describe_error
 from tui.cell_format import DASH, cell, fmt_time, progress_text, status_style
@@ -273,7 +273,7 @@ class RunsScreen(bindings.RowAction, BlahScreen):
             summary = Text("the platform returned no runs")
         else:
             parts = ", ".join(f"{n} {one_line(status, max_len=20)}" for status, n in sorted(counts.items()))
-            summary = Text(f"{len(self.runs)} runs: {parts}. Enter watches a run; s starts one.")
+            summary = Text(f"{plural(len(self.runs), 'run')}: {parts}. Enter watches a run; s starts one.")
             if folded.older:
                 summary.append(f"\n{folded.older_summary()}; a lists them all.", style="dim")
             elif self.show_all and len(folded.shown) > RECENT_RUNS:

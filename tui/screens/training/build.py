@@ -29,7 +29,7 @@ from application.training.upload import (
     build_jsonl,
     draft_examples,
 )
-from common.format import format_size
+from common.format import format_size, plural
 from common.records import Call
 from diagnosis.suggest import Suggestion
 from tui import bindings
@@ -157,9 +157,9 @@ class TrainingBuildScreen(BlahScreen):
                 template = (await client.get_model(self.model_id)).chat_template
             except BlahError:
                 template = None  # the suggestions then name no end-of-turn token
-        self._status(f"looking for failing prompts in {len(page.logs)} calls…")
+        self._status(f"looking for failing prompts in {plural(len(page.logs), 'call')}…")
         suggestions = await asyncio.to_thread(suggest_from_calls, list(page.logs), template)
-        self._show_examples(draft_examples(suggestions), f"from the newest {len(page.logs)} calls")
+        self._show_examples(draft_examples(suggestions), f"from the newest {plural(len(page.logs), 'call')}")
 
     def _show_examples(self, examples: list[DraftExample], where: str) -> None:
         self.examples = examples

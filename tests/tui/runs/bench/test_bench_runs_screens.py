@@ -329,3 +329,21 @@ async def test_failed_polls_are_said_and_retried_never_ending_the_watch_or_start
             assert chaos.injected == ["503", "reset", "429"]
             assert screen.record is not None and screen.record.status == "completed"
             assert chaos.posts() == 1 and not message.display
+
+
+async def test_runs_counts_one_benchmark_run_in_the_singular(clock: PacedClock, bench: BenchmarkClient) -> None:
+    app = bench_app(bench)
+    async with app.run_test(size=SIZE) as pilot:
+        await on_runs_with_bench(pilot)
+        await start_by_keys(pilot, key_env="BENCH_PROVIDER_KEY")
+        await finished(pilot, await watching(pilot, app))
+        await pilot.press("escape")
+        runs = await on_runs_with_bench(pilot)
+        await wait_for(pilot, lambda: len(runs.bench.rows) == 1, what="the one benchmark run listed")
+        await wait_for(
+            pilot,
+            lambda: "benchmark run" in str(runs.query_one("#runs-summary").render()),
+            what="the Blobfish summary",
+        )
+        summary = str(runs.query_one("#runs-summary").render())
+    assert "): 1 benchmark run, 0 in flight." in summary  # not "1 benchmark runs"

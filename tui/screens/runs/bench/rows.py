@@ -20,7 +20,7 @@ from api_client.errors import BlahError
 from api_client.transport.polling import is_fatal
 from application.runs.bench.known import known_slugs
 from application.runs.bench.rows import BenchRow, BenchSlugs, bench_rows
-from common.format import DASH, format_duration
+from common.format import DASH, format_duration, plural
 from common.iso_time import iso_ms
 from tui.base_screen import BlahScreen, describe_error
 from tui.cell_format import cell, fmt_time, status_style, tone_style
@@ -155,7 +155,7 @@ class BenchRuns:
         active = sum(r.is_active for r in self.rows)
         pending = "" if self.pending_task is None else f" {PENDING_TASK.format(slug=one_line(self.pending_task, 60))}"
         return (
-            f"Blobfish ({slugs}): {len(self.rows)} benchmark runs, {active} in flight.{pending} "
+            f"Blobfish ({slugs}): {plural(len(self.rows), 'benchmark run')}, {active} in flight.{pending} "
             "b starts a benchmark run."
         )
 
