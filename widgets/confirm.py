@@ -45,7 +45,7 @@ class ConfirmScreen(DialogScreen[bool]):
     }
     ConfirmScreen #confirm-body {
         height: auto;
-        max-height: 20;
+        max-height: 45vh;  /* scrolls within, so the buttons stay in view at 80x24 */
         overflow-y: auto;
     }
     ConfirmScreen #confirm-buttons {
