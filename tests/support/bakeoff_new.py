@@ -136,3 +136,24 @@ async def confirm_shown(pilot: Pilot[Any]) -> ConfirmScreen:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen), what="the confirmation")
     assert isinstance(pilot.app.screen, ConfirmScreen)
     return pilot.app.screen
+
+
+async def fill_certified_switch(
+    pilot: Pilot[Any], *, name: str = "switch to tiny v3?", margin: str = "0.05", samples: str = "40", **more: Any
+) -> BakeoffNewScreen:
+    """``fill`` with a certified switch: a criterion run of tiny v3 against what you shipped
+    (the calibrated ``crit_helpful``) at ``margin``; at 40 samples the queue refuses it as
+    underpowered (412)."""
+    return await fill(
+        pilot,
+        name=name,
+        rubric="",
+        baseline="",
+        kind="criterion",
+        criterion="crit_helpful",
+        stored=True,
+        margin=margin,
+        candidates=["you/tiny-sft-v3"],
+        samples=samples,
+        **more,
+    )

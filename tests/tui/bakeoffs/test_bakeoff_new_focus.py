@@ -22,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import confirm_shown, fill, open_dialog, typed
+from tests.support.bakeoff_new import confirm_shown, fill, fill_certified_switch, open_dialog, typed
 from tests.support.bakeoff_runs import on_runs, runs_app
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -123,18 +123,7 @@ async def test_a_character_typed_after_the_form_was_paged_away_brings_its_field_
 async def underpowered(pilot: Pilot[Any]) -> BakeoffNewScreen:
     """A certified switch at 40 samples, confirmed: the queue answers 412 (78 would do)."""
     await on_runs(pilot)
-    await fill(
-        pilot,
-        name="switch to tiny v3?",
-        rubric="",
-        baseline="",
-        kind="criterion",
-        criterion="crit_helpful",
-        stored=True,
-        margin="0.05",
-        candidates=["you/tiny-sft-v3"],
-        samples="40",
-    )
+    await fill_certified_switch(pilot)
     await confirm_shown(pilot)
     await pilot.press("y")
     app = pilot.app

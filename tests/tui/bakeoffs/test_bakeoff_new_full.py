@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import choose, confirm_shown, fill, open_dialog, type_into
+from tests.support.bakeoff_new import choose, confirm_shown, fill, fill_certified_switch, open_dialog, type_into
 from tests.support.bakeoff_runs import on_runs, runs_app
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -49,18 +49,7 @@ async def test_an_underpowered_certified_switch_is_said_on_the_samples_row_and_r
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        await fill(
-            pilot,
-            name="switch to tiny v3?",
-            rubric="",
-            baseline="",
-            kind="criterion",
-            criterion="crit_helpful",
-            stored=True,
-            margin="0.05",
-            candidates=["you/tiny-sft-v3"],
-            samples="40",
-        )
+        await fill_certified_switch(pilot)
         confirm = await confirm_shown(pilot)
         body = text(confirm.query_one("#confirm-body"))
         assert "against what you shipped (your logged answers, not regenerated): a certified switch" in body
@@ -262,19 +251,7 @@ async def test_the_plan_is_shown_in_the_dialog_and_its_confirmation_and_beside_a
     app = runs_app(queue, admin=True)
     async with app.run_test(size=SIZE) as pilot:
         await on_runs(pilot)
-        dialog = await fill(
-            pilot,
-            name="switch to tiny v3?",
-            rubric="",
-            baseline="",
-            kind="criterion",
-            criterion="crit_helpful",
-            stored=True,
-            margin="0.05",
-            candidates=["you/tiny-sft-v3"],
-            samples="40",
-            submit=False,
-        )
+        dialog = await fill_certified_switch(pilot, submit=False)
         helpful = dialog.chosen_criterion()
         assert helpful is not None and helpful.tpr is not None
         expected = run_plan_lines(40, 0.05, helpful.tpr, helpful.tnr)

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import confirm_shown, fill, open_dialog, tab_to, typed
+from tests.support.bakeoff_new import confirm_shown, fill, fill_certified_switch, open_dialog, tab_to, typed
 from tests.support.bakeoff_runs import on_runs, runs_app, stop_wall_clock
 from tests.support.errorbar import COMPARISON, SLOW, queue_run
 from tests.support.waiting import wait_for
@@ -158,18 +158,7 @@ def test_new_bakeoff_dialog_after_an_underpowered_refusal(snap_compare: Any, que
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await on_runs(pilot)
-        await fill(
-            pilot,
-            name="switch to tiny v3?",
-            rubric="",
-            baseline="",
-            kind="criterion",
-            criterion="crit_helpful",
-            stored=True,
-            margin="0.05",
-            candidates=["you/tiny-sft-v3"],
-            samples="40",
-        )
+        await fill_certified_switch(pilot)
         await confirm_shown(pilot)
         await pilot.press("y")
         await wait_for(

@@ -20,7 +20,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from tests.support.bakeoff_new import confirm_shown, fill, type_into
+from tests.support.bakeoff_new import confirm_shown, fill_certified_switch, type_into
 from tests.support.chatroom import screen_text
 from tests.support.launch import launch_headless
 from tests.support.notify_log import said
@@ -126,19 +126,7 @@ async def walk(app: BlahApp, pilot: Pilot[Any], seen: dict[str, Any]) -> None:
     await pilot.press("escape")
     await pilot.press("3")
     await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen), what="Runs")
-    await fill(
-        pilot,
-        name="certified switch to tiny v3",
-        rubric="",
-        baseline="",
-        kind="criterion",
-        criterion="crit_helpful",
-        stored=True,
-        margin="0.1",
-        candidates=["you/tiny-sft-v3"],
-        samples="40",
-        submit=False,
-    )
+    await fill_certified_switch(pilot, name="certified switch to tiny v3", margin="0.1", submit=False)
     await wait_for(pilot, lambda: "margin" in screen_text(app).split("plan:")[-1], what="its plan")
     w.see("certified", "Samples", "plan:", "margin", "Continue")
     # The queue refuses an underpowered certified switch (412) and says how many would do; nothing is resent.
