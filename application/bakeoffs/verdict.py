@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
     from diagnosis.paired import PairedDifference
 
-__all__ = ["DONT", "EXIT_CODES", "SWITCH", "UNSURE", "Figure", "Verdict", "gate_reading", "question", "verdict"]
+__all__ = ["DONT", "EXIT_CODES", "SWITCH", "UNSURE", "Figure", "Verdict", "question", "verdict"]
 
 SWITCH, DONT, UNSURE = "switch", "don't switch", "not enough evidence"
 EXIT_CODES = {SWITCH: 0, DONT: 1, UNSURE: 3}
@@ -515,20 +515,3 @@ def verdict(
     return (
         _criterion(run, paired, margin) if run.eval_kind == "criterion" else _comparison(run, pairwise, paired, margin)
     )
-
-
-def gate_reading(run: assumed.Run, pairwise: assumed.Pairwise | None = None) -> str | None:
-    """The app's plain reading beside the queue's gate on ``run``: what the judge under it
-    is worth (None when there is nothing to add)."""
-    if run.eval_kind == "criterion":
-        snap = run.criterion_snapshot or {}
-        return judge_reading(snap.get("tpr"), snap.get("tnr"), snap.get("kappa"))
-    cal = pairwise.calibration if pairwise is not None else None
-    if cal is not None and cal.usable:
-        return None
-    if cal is None:
-        return (
-            "this win rate is the judge's printed reading, never checked against people on this run "
-            f"(label {LABELS_NEEDED} pairs to correct it)"
-        )
-    return f"this win rate is the judge's printed reading, not corrected: {cal.reason or 'calibration not usable'}"
