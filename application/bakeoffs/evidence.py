@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from api_client.errors import BlahError
+from application.bakeoffs.words import lineage_text
 from common.atomic_write import write_atomic
 from common.format import plural
 
@@ -102,7 +103,7 @@ def summarize(evidence: assumed.Evidence, *, with_content_asked: bool = False) -
     lineage = samples.get("lineage")
     sample_line = (
         plural(count, "sample") if isinstance(count, int) else f"{count if count is not None else '—'} samples"
-    ) + (f" · orderings {', '.join(map(str, lineage))}" if isinstance(lineage, list) and lineage else "")
+    ) + (f" · read as: {lineage_text(lineage)}" if isinstance(lineage, list) and lineage else "")
     return EvidenceSummary(run.get("id"), signed, attestation, ok, problems, what, gate, gate_pass, sample_line)
 
 

@@ -135,12 +135,24 @@ def verify_bundle(bundle: Any) -> VerifyReport:
     return VerifyReport(run_id=str(run.get("id")), eval_kind=kind, rows=rows)
 
 
+def _kind(bundle: Mapping[str, Any]) -> str:
+    """The run's kind as people say it: a screening travels as a ``comparison`` with
+    ``screening`` in its filters (or its samples read by similarity, ``sim``)."""
+    run = bundle.get("run") or {}
+    filters = run.get("sample_filters")
+    filters = filters if isinstance(filters, Mapping) else {}
+    lineage = (bundle.get("samples") or {}).get("lineage")
+    if filters.get("screening") or (isinstance(lineage, list) and "sim" in lineage):
+        return "screening"
+    return str(run.get("eval_kind") or "comparison")
+
+
 def bundle_summary(bundle: Mapping[str, Any]) -> list[str]:
     """What a person reads first about a bundle: whose run, signed or not, the queue's own
     attestation, what content is in it and the gate it was written with."""
     run = bundle.get("run") or {}
     said = [
-        f"run {run.get('id')} ({run.get('eval_kind') or 'comparison'}): {run.get('name') or ''}".rstrip(": "),
+        f"run {run.get('id')} ({_kind(bundle)}): {run.get('name') or ''}".rstrip(": "),
         f"written {bundle.get('generated_at') or 'at a time the bundle does not state'}",
     ]
     said.append("signed" if bundle.get("signature") is not None else "unsigned")

@@ -31,6 +31,7 @@ __all__ = [
     "ended_text",
     "judged_text",
     "kind_text",
+    "lineage_text",
     "metric_text",
     "micros_usd_text",
     "model_text",
@@ -146,3 +147,24 @@ def usd_text(value: float | None) -> str:
 def micros_usd_text(micros: float | None) -> str:
     """A queue cost (``*_micros``) in dollars (ASSUMED unit: ``MICROS_PER_USD``)."""
     return DASH if micros is None else usd_text(micros / MICROS_PER_USD)
+
+
+# The bundle's ``samples.lineage``: how each sample was read (the contract's list: ``ab``/``ba``
+# the two halves of a pair, ``abs`` one answer graded alone, ``sim`` a screening's similarity).
+LINEAGE_WORDS = {
+    "ab": "judged in one order",
+    "ba": "judged in the swapped order",
+    "abs": "each answer graded alone",
+    "sim": "similarity to the logged answer",
+}
+
+
+def lineage_text(lineage: list[object]) -> str:
+    """The readings a bundle's samples went through, in words with the queue's code beside
+    each (an unknown code is shown as sent)."""
+    return "; ".join(
+        f"{LINEAGE_WORDS[code]} ({code})"
+        if isinstance(code, str) and code in LINEAGE_WORDS
+        else one_line(str(code), 40)
+        for code in lineage
+    )

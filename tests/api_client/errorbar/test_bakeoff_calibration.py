@@ -423,7 +423,7 @@ def test_an_evidence_summary_names_a_signature_and_each_attestation_problem() ->
     assert summary.problems == ("row 12: hash_mismatch: row 12 changed after signing", "a gap before row 30")
     assert summary.content == "content asked for, but not included: the workspace does not store content"
     assert summary.gate == "gate PASS (min_pass_rate=0.5)" and summary.gate_pass is True
-    assert summary.samples == "40 samples · orderings ab, ba"
+    assert summary.samples == "40 samples · read as: judged in one order (ab); judged in the swapped order (ba)"
 
 
 async def test_a_lost_align_answer_is_settled_by_reading_never_by_sending_again(queue: ErrorbarServer) -> None:

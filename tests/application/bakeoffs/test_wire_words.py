@@ -85,3 +85,18 @@ def test_the_inspector_calls_of_a_stored_baseline_name_your_logged_answers() -> 
     assert dict(baseline.origin)["this answer"] == "baseline your logged answers"
     assert dict(candidate.origin)["other answer"].startswith("baseline your logged answers: ")
     assert not any("__stored__" in value for call in (candidate, baseline) for _, value in call.origin)
+
+
+def test_a_screening_bundle_is_called_a_screening_and_its_readings_are_said_in_words() -> None:
+    from application.bakeoffs.verify import bundle_summary
+    from application.bakeoffs.words import lineage_text
+
+    screening = {
+        "run": {"id": "ev_9", "eval_kind": "comparison", "name": "Screening", "sample_filters": {"screening": True}},
+        "samples": {"count": 36, "lineage": ["sim"]},
+    }
+    comparison = {"run": {"id": "ev_8", "eval_kind": "comparison", "name": "tiny"}, "samples": {"lineage": ["ab"]}}
+    assert bundle_summary(screening)[0] == "run ev_9 (screening): Screening"
+    assert bundle_summary(comparison)[0] == "run ev_8 (comparison): tiny"
+    assert lineage_text(["abs", "sim"]) == "each answer graded alone (abs); similarity to the logged answer (sim)"
+    assert lineage_text(["zz\x1b"]) == "zz^["  # a code the contract does not list: as sent, inert
