@@ -29,9 +29,10 @@ more than ``M`` points worse?". The rule, stated so a person can check it:
   don't when every one is worse; otherwise not enough evidence, told for the most promising
   candidate (the highest low end).
 
-"What would settle it": wait or rerun; a calibrated criterion; more labels (when the judge's
-own error alone, ``floor_half_width``, is wider than the gap to the line); or about how many
-judged samples would narrow the deciding interval past the line if the rate held (n x (the
+"What would settle it" (the sample count: ``line_reading.samples_needed``): wait or rerun; a
+calibrated criterion; more labels (when the judge's own error alone, ``floor_half_width``, is
+wider than the gap to the line); or about how many judged samples would narrow the deciding
+interval past the line if the rate held (n x (the
 interval's reach toward the line / the gap)^2, rough, said to be). A count past the queue's
 cap (``common.constants.QUEUE_SAMPLE_CAP``) is never advised: the sentence says one run
 cannot settle it and names what can (a wider margin, a calibrated criterion, several runs).
@@ -39,14 +40,23 @@ cannot settle it and names what can (a wider margin, a calibrated criterion, sev
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from application.bakeoffs.calibration import LABELS_NEEDED
 from application.bakeoffs.judge_quality import informedness, judge_reading
-from diagnosis.planning import SAMPLE_CAP, beyond_cap
+from application.bakeoffs.line_reading import (
+    CANNOT_TELL,
+    NO_NOT_WORSE,
+    YES_WORSE,
+    LineReading,
+    interval_text,
+    line_text,
+    paired_reading,
+    rate_reading,
+    samples_needed,
+)
 
 if TYPE_CHECKING:
     from api_client.errorbar import shapes as assumed
@@ -56,8 +66,6 @@ __all__ = ["DONT", "EXIT_CODES", "SWITCH", "UNSURE", "Figure", "Verdict", "quest
 
 SWITCH, DONT, UNSURE = "switch", "don't switch", "not enough evidence"
 EXIT_CODES = {SWITCH: 0, DONT: 1, UNSURE: 3}
-PARITY = 0.5
-YES_WORSE, NO_NOT_WORSE, CANNOT_TELL = "yes", "no", "can't tell"
 
 
 def question(margin: float | None) -> str:
@@ -135,94 +143,8 @@ class _Arm:
     figures: tuple[Figure, ...] = ()
 
 
-def _interval(ci: list[float] | None) -> str:
-    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "[—, —]"
-
-
-def _points(value: float) -> str:
-    return f"{value * 100:+.1f}"
-
-
-@dataclass(frozen=True)
-class _Reading:
-    """One interval on the decision's question: ``center`` in ``[low, high]`` against ``line``
-    (a rate against parity less the margin, or a difference against minus the margin)."""
-
-    name: str
-    value: str
-    center: float
-    low: float
-    high: float
-    line: float
-    parity: float
-    n: int | None
-
-    @property
-    def answer(self) -> str:
-        if self.high < self.line:
-            return YES_WORSE
-        if self.low >= self.line:
-            return NO_NOT_WORSE
-        return CANNOT_TELL
-
-    def said(self, line_text: str) -> str:
-        if self.answer == YES_WORSE:
-            return f"{YES_WORSE}: below {line_text} even at its high end"
-        if self.answer == NO_NOT_WORSE:
-            return f"{NO_NOT_WORSE}: at or above {line_text} even at its low end"
-        return f"{CANNOT_TELL}: the interval crosses {line_text}"
-
-
-def _rate_reading(name: str, rate: float, ci: list[float], n: int | None, margin: float | None) -> _Reading:
-    return _Reading(name, f"{rate:.3f} {_interval(ci)}", rate, ci[0], ci[1], PARITY - (margin or 0.0), PARITY, n)
-
-
-def _paired_reading(name: str, paired: PairedDifference, margin: float | None, scale: float = 1.0) -> _Reading:
-    low, high = paired.interval[0] / scale, paired.interval[1] / scale
-    mean = paired.mean / scale
-    value = f"{_points(mean)} points [{_points(low)}, {_points(high)}]"
-    return _Reading(name, value, mean, low, high, -(margin or 0.0), 0.0, paired.n)
-
-
-def _line_text(reading: _Reading) -> str:
-    if reading.parity == PARITY:
-        return f"{reading.line:.3f}"
-    return f"{reading.line * 100:+.1f} points" if reading.line else "0 (no difference)"
-
-
-def _figure(key: str, reading: _Reading, margin: float | None, decides: bool) -> Figure:
-    return Figure(key, reading.name, reading.value, question(margin), reading.said(_line_text(reading)), decides)
-
-
-def _margin_at_cap(reading: _Reading, half_now: float) -> float | None:
-    """The smallest margin a run at the queue's cap would settle as noninferior, if the
-    centre held and the interval narrowed as 1/sqrt(n)."""
-    if not reading.n:
-        return None
-    half_at_cap = half_now * math.sqrt(reading.n / SAMPLE_CAP)
-    return max(0.0, reading.parity - reading.center + half_at_cap)
-
-
-def _samples_needed(reading: _Reading, calibrate: str) -> str:
-    n, center, line = reading.n, reading.center, reading.line
-    gap = abs(center - line)
-    half = reading.high - center if center < line else center - reading.low  # the side that reaches the line
-    if not n or gap < 0.005:
-        return "the rate sits on the line: no number of samples separates it; " + beyond_cap(
-            "settle it", None, _margin_at_cap(reading, half) if n else None, calibrate
-        )
-    needed = max(n + 1, math.ceil(n * (half / gap) ** 2))
-    if needed > SAMPLE_CAP:
-        return beyond_cap(
-            f"settle it if the figure holds at {reading.value.split(' [')[0]} (now {n} judged samples)",
-            needed,
-            _margin_at_cap(reading, half),
-            calibrate,
-        )
-    return (
-        f"about {needed} judged samples (now {n}) if the figure holds at {reading.value.split(' [')[0]} "
-        f"(rough; the queue takes up to {SAMPLE_CAP} a run)"
-    )
+def _figure(key: str, reading: LineReading, margin: float | None, decides: bool) -> Figure:
+    return Figure(key, reading.name, reading.value, question(margin), reading.said(line_text(reading)), decides)
 
 
 _CALIBRATE_COMPARISON = "a criterion run with a calibrated criterion"
@@ -231,8 +153,8 @@ _CALIBRATE_CRITERION = "a sharper calibrated criterion"
 
 def _decide(
     key: str,
-    readings: list[_Reading],
-    beside: list[_Reading],
+    readings: list[LineReading],
+    beside: list[LineReading],
     margin: float | None,
     calibrate: str,
     floor: float | None = None,
@@ -250,7 +172,7 @@ def _decide(
         return _Arm(
             key,
             DONT,
-            f"{key} is worse: {worse.name} {worse.value}, below {_line_text(worse)} even at its high end",
+            f"{key} is worse: {worse.name} {worse.value}, below {line_text(worse)} even at its high end",
             None,
             low,
             figures,
@@ -261,7 +183,7 @@ def _decide(
         return _Arm(
             key,
             SWITCH,
-            f"{key} is {said}: {first.name} {first.value} stays at or above {_line_text(first)} even at its low "
+            f"{key} is {said}: {first.name} {first.value} stays at or above {line_text(first)} even at its low "
             f"end{extra}",
             None,
             low,
@@ -271,16 +193,16 @@ def _decide(
     if floor is not None and floor >= abs(open_.center - open_.line):
         settle = (
             f"more pair labels: the judge's own error alone (±{floor:.3f}) is wider than the gap to "
-            f"{_line_text(open_)}, so more samples cannot settle it"
+            f"{line_text(open_)}, so more samples cannot settle it"
         )
     else:
-        settle = _samples_needed(open_, calibrate)
+        settle = samples_needed(open_, calibrate)
     cleared = [r for r in readings if r.answer == NO_NOT_WORSE]
     also = f"; {cleared[0].name} {cleared[0].value} clears it" if cleared else ""
     return _Arm(
         key,
         UNSURE,
-        f"{key}'s {open_.name} {open_.value} crosses {_line_text(open_)}{also}",
+        f"{key}'s {open_.name} {open_.value} crosses {line_text(open_)}{also}",
         settle,
         low,
         figures,
@@ -369,7 +291,7 @@ def _comparison(
         pair_reading = (
             None
             if pair is None
-            else _paired_reading(
+            else paired_reading(
                 f"paired difference on the {pair.n} samples both answered, as the judge read them", pair, margin
             )
         )
@@ -377,7 +299,7 @@ def _comparison(
             if fixed.win_rate_ci is None:
                 arms.append(_no_interval(row.key, "corrected win rate"))
                 continue
-            queue = _rate_reading(
+            queue = rate_reading(
                 "corrected win rate (the judge's error corrected)", fixed.win_rate, fixed.win_rate_ci, judged, margin
             )
             beside = [pair_reading] if pair_reading is not None else []
@@ -388,7 +310,7 @@ def _comparison(
         if row.win_rate is None or row.ci95 is None:
             arms.append(_no_interval(row.key, "printed win rate"))
             continue
-        queue = _rate_reading(
+        queue = rate_reading(
             "printed win rate (the interval the queue's gate reads)", row.win_rate, row.ci95, judged, margin
         )
         deciding = [queue] + ([pair_reading] if pair_reading is not None else [])
@@ -456,7 +378,7 @@ def _criterion(run: assumed.Run, paired: Mapping[str, PairedDifference | None], 
                 f"(divided by its TPR+TNR-1 {youden:.2f})"
             )
             arms.append(
-                _decide(row.model, [_paired_reading(name, pair, margin, youden)], [], margin, _CALIBRATE_CRITERION)
+                _decide(row.model, [paired_reading(name, pair, margin, youden)], [], margin, _CALIBRATE_CRITERION)
             )
             continue
         corrected = row.corrected_pass_rate is not None
@@ -467,8 +389,8 @@ def _criterion(run: assumed.Run, paired: Mapping[str, PairedDifference | None], 
             arms.append(_no_interval(row.model, "pass rate"))
             continue
         what = f"{'corrected' if corrected else 'observed'} pass rate against the incumbent's {line:.3f}"
-        shifted = _Reading(
-            what, f"{rate:.3f} {_interval(ci)}", rate, ci[0], ci[1], line - (margin or 0.0), line, judged
+        shifted = LineReading(
+            what, f"{rate:.3f} {interval_text(ci)}", rate, ci[0], ci[1], line - (margin or 0.0), line, judged
         )
         arms.append(_decide(row.model, [shifted], [], margin, _CALIBRATE_CRITERION))
     if not arms:
