@@ -32,10 +32,10 @@ more than ``M`` points worse?". The rule, stated so a person can check it:
 "What would settle it" (the sample count: ``line_reading.samples_needed``): wait or rerun; a
 calibrated criterion; more labels (when the judge's own error alone, ``floor_half_width``, is
 wider than the gap to the line); or about how many judged samples would narrow the deciding
-interval past the line if the rate held (n x (the
-interval's reach toward the line / the gap)^2, rough, said to be). A count past the queue's
-cap (``common.constants.QUEUE_SAMPLE_CAP``) is never advised: the sentence says one run
-cannot settle it and names what can (a wider margin, a calibrated criterion, several runs).
+interval past the line if the rate held (n x (the interval's reach toward the line / the
+gap)^2, rough, said to be). A count past the queue's cap
+(``common.constants.QUEUE_SAMPLE_CAP``) is never advised: the sentence says one run cannot
+settle it and names what can (a wider margin, a calibrated criterion, several runs).
 """
 
 from __future__ import annotations
