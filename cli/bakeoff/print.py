@@ -8,7 +8,6 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from api_client.errorbar.records import answer_from_sample
 from application.bakeoffs.assertions import assertion_rows, failed_assertions
 from application.bakeoffs.figures import rate_text
 from application.bakeoffs.gate import CHECK_WORDS, gate_question
@@ -216,6 +215,10 @@ def print_samples(
     samples: Sequence[assumed.Sample], out: TextIO, *, losses: bool, run: assumed.Run | None = None
 ) -> None:
     """``run``: when given and it has assertions, a column says which ones each answer failed."""
+    # imported here, not above: the records build the queue's pydantic shapes, which the CI
+    # gate's path (`bakeoff gate`, held within 1.3x of importing httpx and pydantic) never needs
+    from api_client.errorbar.records import answer_from_sample
+
     checked = run is not None and bool(run.assertions)
     rows = []
     for sample in samples:
