@@ -54,7 +54,9 @@ from application.bakeoffs.planning import run_plan_lines
 from tui import bindings
 from widgets.check_list import CheckList
 from widgets.dialog import answer_buttons
+from widgets.field_input import FieldInput
 from widgets.form_dialog import FormDialog
+from widgets.note import show_text
 from widgets.safe_text import one_line
 from widgets.tick_box import TickBox
 
@@ -177,7 +179,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
             with VerticalScroll(id="bn-form", can_focus=False):  # the fields scroll; Tab scrolls to the focus
                 yield from self._row(
                     "Name",
-                    Input(
+                    FieldInput(
                         initial.name if initial else "", placeholder="1 to 80 characters", id="bn-name", compact=True
                     ),
                     row="name",
@@ -204,7 +206,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 yield Static("", id="bn-criterion-info", classes="bn-note")
                 yield from self._row(
                     "Rubric",
-                    Input(
+                    FieldInput(
                         initial.rubric if initial else "",
                         placeholder="comparison runs: what a better answer is, 10-2000",
                         id="bn-rubric",
@@ -226,7 +228,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 yield Static("\n".join(RUBRIC_TYPE_HELP.values()), classes="bn-note")
                 yield from self._row(
                     "Judge",
-                    Input(
+                    FieldInput(
                         initial.judge_model or "" if initial else "",
                         placeholder="blank: the queue's default (prefer another family)",
                         id="bn-judge",
@@ -238,7 +240,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 stored = bool(initial and initial.baseline_model == STORED)
                 yield from self._row(
                     "Baseline",
-                    Input(
+                    FieldInput(
                         "" if stored or not initial else initial.baseline_model,
                         placeholder="the model you run today",
                         id="bn-baseline",
@@ -257,7 +259,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 margin = initial.noninferiority_margin if initial else None
                 yield from self._row(
                     "Margin",
-                    Input(
+                    FieldInput(
                         "" if margin is None else f"{margin:g}",
                         placeholder="certified switch: noninferiority margin, e.g. 0.05",
                         id="bn-margin",
@@ -273,7 +275,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 yield Static("", id="bn-candidates-note", classes="bn-note")
                 yield from self._row(
                     "Other models",
-                    Input("", placeholder="any other model ids, comma-separated", id="bn-other", compact=True),
+                    FieldInput("", placeholder="any other model ids, comma-separated", id="bn-other", compact=True),
                     row="other",
                 )
                 arms = "\n".join(_arm_line(a) for a in (initial.arms if initial else ()) if not a.plain)
@@ -296,7 +298,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                 ):
                     with Horizontal(classes="bn-row"):
                         yield Label(label)
-                        yield Input(value, placeholder=hint, id=field_id, compact=True)
+                        yield FieldInput(value, placeholder=hint, id=field_id, compact=True)
                 with Horizontal(classes="bn-row"):
                     yield Label("")
                     yield TickBox(
@@ -325,7 +327,9 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                         "256-16384",
                     ),
                 ):
-                    whole_number = Input(str(count), placeholder=bounds, type="integer", id=f"bn-{row}", compact=True)
+                    whole_number = FieldInput(
+                        str(count), placeholder=bounds, type="integer", id=f"bn-{row}", compact=True
+                    )
                     yield from self._row(label, whole_number, row=row)
             with Vertical(id="bn-foot"):  # docked: in view however far the form is scrolled
                 with Horizontal(id="bn-plan-row"):
@@ -382,15 +386,15 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         check.add_options([(Text(one_line(m, max_len=70)), m, m in chosen) for m in offered])  # inert, never markup
         note = self.query_one("#bn-candidates-note", Static)
         if self.load_problem:
-            note.update(Text(self.load_problem))
+            show_text(note, self.load_problem)
         elif not self.loaded:
-            note.update(Text("reading the models this workspace already ran…"))
+            show_text(note, "reading the models this workspace already ran…")
         elif not offered:
-            note.update(
-                Text("no earlier run to offer models from: type any model id below; the queue says whether it has it")
+            show_text(
+                note, "no earlier run to offer models from: type any model id below; the queue says whether it has it"
             )
         else:
-            note.update(Text("the models this workspace already ran; any other id can be typed below"))
+            show_text(note, "the models this workspace already ran; any other id can be typed below")
         self._judge_warning()
 
     def _show_criteria(self) -> None:
@@ -417,12 +421,11 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         chosen = self._criterion()
         info = self.query_one("#bn-criterion-info", Static)
         info.set_class(chosen is not None and "\n  !" in criterion_line(chosen), "bn-warn")
-        info.update(
-            Text(
-                criterion_line(chosen)
-                if chosen is not None
-                else "a criterion run grades every model pass/fail with a saved, calibrated judge"
-            )
+        show_text(
+            info,
+            criterion_line(chosen)
+            if chosen is not None
+            else "a criterion run grades every model pass/fail with a saved, calibrated judge",
         )
         self._judge_warning()
 
@@ -435,7 +438,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         )
         warning = judge_family_warning(judge or None, models)
         note = self.query_one("#bn-judge-warning", Static)
-        note.update(Text(one_line(warning or "", max_len=300)))
+        show_text(note, one_line(warning or "", max_len=300))
         note.set_class(bool(warning), "-said")
 
     def _plan(self) -> None:
@@ -450,7 +453,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         lines = run_plan_lines(
             samples, margin, criterion.tpr if criterion else None, criterion.tnr if criterion else None
         )
-        self.query_one("#bn-plan", Static).update(Text("\n".join(lines)))
+        show_text(self.query_one("#bn-plan", Static), "\n".join(lines))
         self.query_one("#bn-plan-row").set_class(not lines, "-none")
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
@@ -497,7 +500,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         """Say ``problem`` under its row (and, one line, above the buttons); None clears."""
         for row in _FIELDS_OF_ROW:
             cleared = self.query_one(f"#bn-err-{row}", Static)
-            cleared.update("")
+            show_text(cleared, "")
             cleared.remove_class("-said")
         below = self.query_one("#bn-error", Static)
         self._said = row_of_field(problem.field) if problem is not None else None
@@ -506,7 +509,7 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         below.set_class(self._said is not None, "-on-its-row")  # whole under the row; one line here
         if problem is not None and self._said is not None:
             where = self.query_one(f"#bn-err-{self._said}", Static)
-            where.update(Text(one_line(problem.message, max_len=600)))
+            show_text(where, one_line(problem.message, max_len=600))
             where.add_class("-said")
 
     def _refused_field(self) -> Widget | None:
