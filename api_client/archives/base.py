@@ -16,7 +16,6 @@ from typing import Any, Self
 
 import orjson
 
-from api_client.archives.migrate import migrate
 from api_client.archives.query import register_text_functions
 from api_client.archives.readers import ParallelReaders
 from api_client.archives.schema import (
@@ -56,6 +55,8 @@ class ArchiveBase:
         self._conn = connect(self._path)
         if is_outdated(self._conn):  # an older layout: rewritten in place first
             self._conn.close()
+            from api_client.archives.migrate import migrate  # once per archive: not on every start's path
+
             migrate(self._path)
             self._conn = connect(self._path)
         self._codec = TextCodec(self._conn)
