@@ -193,7 +193,8 @@ def test_the_start_path_leaves_out_what_its_first_frame_does_not_use() -> None:
     ``importlib.abc`` (with ``importlib.resources``) for the httpx finder's base class; DataTable
     (the shared keys' type check; the Logs screen has no table); the command palette's providers
     (Textual loads them, given as callables, when the palette opens); the archive's migration
-    (once per archive, for an older layout)."""
+    (once per archive, for an older layout); hashlib (a model's archive name, asked once the
+    screen looks for it); the plots' bucketing (their first data follows the rows' frame)."""
     loaded = _imports_after(START_PATH)
     assert "tui.bindings" in loaded and "api_client.archives.base" in loaded  # the probe ran
     assert (
@@ -203,9 +204,16 @@ def test_the_start_path_leaves_out_what_its_first_frame_does_not_use() -> None:
             "textual.widgets._data_table",
             "tui.palette",
             "api_client.archives.migrate",
+            "hashlib",
+            "application.logs.series",
         }
         & loaded
     )
+
+
+def test_a_start_without_a_config_file_loads_no_toml_parser() -> None:
+    assert "tomllib" not in _imports_after(_session_with_config(None))
+    assert "tomllib" in _imports_after(_session_with_config('theme = "blah-light"\n'))
 
 
 def test_the_palette_offers_the_same_providers_loaded_when_it_opens() -> None:
