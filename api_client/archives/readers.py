@@ -109,10 +109,11 @@ class ParallelReaders:
             except sqlite3.Error:
                 pass  # only a cache warm-up: the read that needs the rows reads them itself
 
-    def rows_by_seq(self, seqs: Sequence[int], columns: str) -> list[tuple[Any, ...]]:
+    def rows_by_seq(self, seqs: Sequence[int], columns: str, *, wide: bool = True) -> list[tuple[Any, ...]]:
         """The given columns of the rows with these ``seq`` values, in the order given
-        (a seq with no row is left out)."""
-        found = {r[0]: r[1:] for r in self._read(list(seqs), columns, "seq")}
+        (a seq with no row is left out). ``wide=False``: a few small columns (the ids of a
+        search), taken from the readers as they are (see ``_read``)."""
+        found = {r[0]: r[1:] for r in self._read(list(seqs), columns, "seq", wide=wide)}
         return [found[s] for s in seqs if s in found]
 
     def rows_by_ord(self, ords: Sequence[int], columns: str) -> list[tuple[Any, ...]]:

@@ -137,6 +137,8 @@ CREATE TABLE IF NOT EXISTS term_counts (
 ) WITHOUT ROWID;
 """
 
+BUSY_TIMEOUT_MS = 5000
+"""How long a connection waits for another process's write lock."""
 QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
 """Files up to this size get SQLite's full ``quick_check`` on open; bigger ones a probe."""
 
@@ -283,7 +285,7 @@ def check_integrity(conn: sqlite3.Connection, *, full: bool) -> str | None:
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
     """Per-connection settings: WAL + synchronous=NORMAL (durable at checkpoints, fast)."""
     with corruption_raised(path, "not a readable archive"):
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -32768")  # 32 MiB page cache
