@@ -59,6 +59,13 @@ def _rows_on(conn: sqlite3.Connection, keys: Sequence[int], columns: str, key: s
     return rows
 
 
+def _timed_rows(conn: sqlite3.Connection, keys: Sequence[int], key: str) -> float:
+    """Seconds to read the ids of the rows with these keys."""
+    started = time.perf_counter()
+    _rows_on(conn, keys, "id", key)
+    return time.perf_counter() - started
+
+
 class ParallelReaders:
     """Up to ``READERS`` read-only connections to one archive file, and the threads that use
     them. Not for concurrent use: the archive calls it under its lock."""
@@ -192,11 +199,25 @@ class ParallelReaders:
 
     def _looks_cold(self, keys: list[int], key: str, rows: int = PROBE_ROWS) -> bool:
         """Whether a sample of the rows, spread over the list, took disk reads to fetch
-        (a cached row costs ~1-10 us, a row read from the disk ~100 us here)."""
+        (a cached row costs ~1-10 us, a row read from the disk ~100 us here). The first row
+        is read on the archive's own connection; when it came from the disk, the others are
+        read at once, one a reader, each timed in its thread: a cold search then waits for two
+        disk reads, not eight in a row (those took 1-15 ms of a rare word's first search).
+        Rows in the page cache never open the readers."""
         probe = keys[:: max(1, len(keys) // rows)][:rows]
-        started = time.perf_counter()
-        _rows_on(self._own, probe, "id", key)
-        return time.perf_counter() - started > len(probe) * COLD_SECONDS_PER_ROW
+        spent = _timed_rows(self._own, probe[:1], key)
+        rest = probe[1:]
+        conns = self._connections() if spent > COLD_SECONDS_PER_ROW and rest else None
+        if conns and len(conns) >= len(rest):
+            assert self._pool is not None  # made with the connections
+            try:
+                futures = [self._pool.submit(_timed_rows, conn, [k], key) for conn, k in zip(conns, rest)]
+                return spent + sum(future.result() for future in futures) > len(probe) * COLD_SECONDS_PER_ROW
+            except sqlite3.Error:  # a reader could open but not read: its own connection can
+                self.close()
+                self._unavailable = True
+        spent += _timed_rows(self._own, rest, key)
+        return spent > len(probe) * COLD_SECONDS_PER_ROW
 
     def _fan_out(
         self, conns: list[sqlite3.Connection], keys: list[int], columns: str, key: str, then_by_ord: bool = False
