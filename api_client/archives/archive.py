@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 from api_client.archives import fulltext as text_index
-from api_client.archives import seq_runs
+from api_client.archives import seq_runs, text_lists
 from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row, log_values
 from api_client.archives.files import archive_path, mark_used, move_aside
 from api_client.archives.ingest import (
@@ -414,18 +414,20 @@ class Archive(ArchiveBase):
                     self._readers.warm(match, limit)  # the likely first rows, read while the runs are checked
                 return view.total, view.seqs(0, view.total if limit is None else limit)
 
-            lazy = self._from_text_list(
-                combined, first, array_below=None if limit is None else search_array_below(limit, rows)
-            )
-            if lazy is not None:
-                total, seqs = lazy[0]
-                ids = [r[0] for r in self._readers.rows_by_seq(seqs, "id", wide=False)]
-                return SearchResult(count=total, ids=ids, terms=tq.terms)
-            listed = None if match is None else self._listed_matches(match)
+            below = None if limit is None else search_array_below(limit, rows)
+            listed = None
+            if match is not None:
+                self._ensure_indexed(combined)
+                listed = self._listed_matches(match, text_lists.ARRAY_BELOW if below is None else below)
             if listed is not None:  # few matches, placed by the kept seq runs: only the rows shown are read
                 shown = listed if limit is None else listed[:limit]
                 ids = [r[0] for r in self._readers.rows_by_seq([seq for _, seq in shown], "id", wide=False)]
                 return SearchResult(count=len(listed), ids=ids, terms=tq.terms)
+            lazy = self._from_text_list(combined, first, array_below=below)
+            if lazy is not None:
+                total, seqs = lazy[0]
+                ids = [r[0] for r in self._readers.rows_by_seq(seqs, "id", wide=False)]
+                return SearchResult(count=total, ids=ids, terms=tq.terms)
             if match is not None:  # few matches: their ords and ids in one read of their rows
                 total, ids = self._readers.count_and_ids(match, limit)
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
@@ -482,17 +484,27 @@ class Archive(ArchiveBase):
             return self._readers.placed_ords(match)
         return select_ords(self._conn, flt, None)
 
-    def _listed_matches(self, match: str) -> list[tuple[int, int]] | None:
+    def _listed_matches(self, match: str, below: int | None = None) -> list[tuple[int, int]] | None:
         """``(ord, seq)`` of the listed rows matching the FTS5 expression ``match``, in list
         order, from the index's rowids and the archive's kept seq runs (``seq_runs``) in one read
-        snapshot, reading no row; None when the map does not describe the archive as it is.
+        snapshot, reading no row; None when the map does not describe the archive as it is, or
+        when the index holds ``below`` matches or more (a word whose count is kept is not read).
         Caller holds the lock, with the index up to date."""
         with self._snapshot():
             self._sync_external()
             runs = seq_runs.valid_runs(self._conn, self._bounds)
             if runs is None:
                 return None
-            seqs = [r[0] for r in self._conn.execute("SELECT rowid FROM logs_fts WHERE logs_fts MATCH ?", (match,))]
+            sql = "SELECT rowid FROM logs_fts WHERE logs_fts MATCH ?"
+            args: list[object] = [match]
+            if below is not None:
+                kept = text_index.kept_count(self._conn, match)
+                if kept is not None and kept >= below:
+                    return None
+                sql, args = sql + " LIMIT ?", [match, below]
+            seqs = [r[0] for r in self._conn.execute(sql, args)]
+        if below is not None and len(seqs) >= below:
+            return None
         return seq_runs.in_list_order(seqs, runs)
 
     def _rows_by_ord(self, ords: list[int], columns: str) -> list[tuple[Any, ...]]:
