@@ -199,25 +199,18 @@ class ParallelReaders:
 
     def _looks_cold(self, keys: list[int], key: str, rows: int = PROBE_ROWS) -> bool:
         """Whether a sample of the rows, spread over the list, took disk reads to fetch
-        (a cached row costs ~1-10 us, a row read from the disk ~100 us here). The first row
-        is read on the archive's own connection; when it came from the disk, the others are
-        read at once, one a reader, each timed in its thread: a cold search then waits for two
-        disk reads, not eight in a row (those took 1-15 ms of a rare word's first search).
-        Rows in the page cache never open the readers."""
+        (a cached row costs ~1-10 us, a row read from the disk ~100 us here): more than
+        ``COLD_SECONDS_PER_ROW`` a row in all. Read one row after another, stopping as soon as
+        the sample's budget is spent: on a cold page cache after one or two disk reads, not
+        eight (those took 1-15 ms of a rare word's first search)."""
         probe = keys[:: max(1, len(keys) // rows)][:rows]
-        spent = _timed_rows(self._own, probe[:1], key)
-        rest = probe[1:]
-        conns = self._connections() if spent > COLD_SECONDS_PER_ROW and rest else None
-        if conns and len(conns) >= len(rest):
-            assert self._pool is not None  # made with the connections
-            try:
-                futures = [self._pool.submit(_timed_rows, conn, [k], key) for conn, k in zip(conns, rest)]
-                return spent + sum(future.result() for future in futures) > len(probe) * COLD_SECONDS_PER_ROW
-            except sqlite3.Error:  # a reader could open but not read: its own connection can
-                self.close()
-                self._unavailable = True
-        spent += _timed_rows(self._own, rest, key)
-        return spent > len(probe) * COLD_SECONDS_PER_ROW
+        budget = len(probe) * COLD_SECONDS_PER_ROW
+        spent = 0.0
+        for k in probe:
+            spent += _timed_rows(self._own, [k], key)
+            if spent > budget:
+                return True
+        return False
 
     def _fan_out(
         self, conns: list[sqlite3.Connection], keys: list[int], columns: str, key: str, then_by_ord: bool = False
