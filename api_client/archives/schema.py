@@ -37,7 +37,9 @@ Layout (schema 3), and why:
 - ``term_counts``: how many indexed rows hold each of the archive's common words (those in
   >= 2% of its first ~1,000 indexed rows, at most 256), kept in the transactions that index,
   so counting a search for one of them reads no doclist (fulltext.kept_count).
-- ``meta``: key/value: schema version, tail cursor, history-complete flag, labels.
+- ``meta``: key/value: schema version, tail cursor, history-complete flag, labels, and the map
+  of which ``seq`` each listed row has (``seq_runs``: a few runs, kept by the writes that place
+  rows), so a search puts its matches in list order without reading their rows.
 
 Schema 1 (the texts as TEXT columns, FTS5 over them as external content with positions) is
 migrated in place on first open (archive_migrate); schema 2 (``created_at`` NOT NULL, 0 stored
