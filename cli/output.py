@@ -30,6 +30,7 @@ __all__ = [
     "number",
     "print_json",
     "table",
+    "table_or_none",
 ]
 
 
@@ -60,6 +61,16 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO, nu
     for cells in (headers, *rows):
         parts = [c.rjust(w) if i in numeric else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
         out.write("  ".join(parts).rstrip() + "\n")
+
+
+def table_or_none(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO, *, none: str, numeric: Collection[int] = ()
+) -> None:
+    """The :func:`table` of ``rows``; with no rows, the line ``none`` (what there is none of) instead."""
+    if not rows:
+        out.write(none + "\n")
+        return
+    table(headers, rows, out, numeric)
 
 
 def draws_progress(stream: TextIO | None = None) -> bool:

@@ -68,9 +68,7 @@ class _LogPageParser:
     ``orjson.loads`` and then validating the objects, which an export of 100k calls feels)."""
 
     def __call__(self, data: Any) -> CallPage:
-        if isinstance(data, list):  # a bare list of entries: no cursors given
-            data = {"logs": data}
-        return call_page(LogPage.model_validate(data))
+        return call_page(LogPage.from_decoded(data))
 
     @staticmethod
     def from_json(body: bytes) -> CallPage:

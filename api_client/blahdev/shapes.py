@@ -59,46 +59,9 @@ if TYPE_CHECKING:
         Webhook,
     )
 
-_LATER: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "ChatJob",
-            "ChatroomMessage",
-            "ChatroomMessageDetail",
-            "ChatroomMuteState",
-            "ChatroomPage",
-            "ChatroomPosted",
-            "CompareAnswer",
-            "CompareRow",
-            "Comparison",
-            "DiagnoseExample",
-            "DiagnoseFinding",
-            "Diagnosis",
-            "Eval",
-            "FailureCluster",
-            "FailureClusters",
-            "Health",
-            "HealthCheck",
-            "InferResult",
-            "LeaderboardEntry",
-            "Model",
-            "Result",
-            "Run",
-            "RunStarted",
-            "SearchResults",
-            "parse_score_details",
-        ),
-        "api_client.blahdev.shapes_platform",
-    ),
-    **dict.fromkeys(
-        ("Game", "GameTurn", "LensBundle", "LensEvent", "TrainingSet", "UploadTicket", "Webhook"),
-        "api_client.blahdev.shapes_services",
-    ),
-}
-"""Name -> the module that defines it, for the models loaded on first use."""
 
-# Written out (not computed from _LATER) so that ruff and mypy see the re-exports; tests/test_startup_imports.py
-# holds it to the models defined.
+# Written out so that ruff and mypy see the re-exports (the one list of the names: _LATER is read from it);
+# tests/test_startup_imports.py holds it to the models defined.
 __all__ = [
     "ChatJob",
     "ChatMessage",
@@ -139,6 +102,14 @@ __all__ = [
     "Webhook",
     "parse_score_details",
 ]
+
+_SERVICES = frozenset({"Game", "GameTurn", "LensBundle", "LensEvent", "TrainingSet", "UploadTicket", "Webhook"})
+_LATER: dict[str, str] = {
+    name: "api_client.blahdev.shapes_services" if name in _SERVICES else "api_client.blahdev.shapes_platform"
+    for name in __all__
+    if name not in globals()  # the logs' models, imported above
+}
+"""Name -> the module that defines it, for the models loaded on first use."""
 
 
 def __getattr__(name: str) -> Any:

@@ -6,7 +6,7 @@ The rules every model follows are in ``api_client.blahdev.shapes``, which re-exp
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -70,3 +70,8 @@ class LogPage(BlahModel):
     next_since: Millis | None = None
     next_before: Millis | None = None
     stats: LogStats | None = None
+
+    @classmethod
+    def from_decoded(cls, data: Any) -> LogPage:
+        """A page from decoded JSON: an object, or a bare list of entries (no cursors given)."""
+        return cls.model_validate({"logs": data} if isinstance(data, list) else data)

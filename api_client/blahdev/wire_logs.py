@@ -174,9 +174,7 @@ class _WirePageParser:
     sends the body down the general path, ``__call__``, which says what is wrong)."""
 
     def __call__(self, data: Any) -> WirePage:
-        if isinstance(data, list):  # a bare list of entries: no cursors given
-            data = {"logs": data}
-        return wire_page(LogPage.model_validate(data))
+        return wire_page(LogPage.from_decoded(data))
 
     @staticmethod
     def from_json(body: bytes) -> WirePage:

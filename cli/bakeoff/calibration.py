@@ -28,17 +28,16 @@ file cannot be written.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Awaitable, Callable
-from typing import Any, TextIO
+from typing import Any
 
 from api_client.errorbar.checks import GATE_THRESHOLDS
 from cli.global_options import add_json_option
 from cli.parsing import unit_rate
 
 ACTIONS = ("labels", "label", "criteria", "criterion", "align", "evidence", "clusters", "delete", "verdict")
-Sleep = Callable[[float], Awaitable[None]]
-"""The verbs themselves are in :mod:`cli.bakeoff.calibration_verbs`, imported only
-when one runs: the parser is built for every `bakeoff` command, the CI gate's included."""
+"""The verbs themselves are in :mod:`cli.bakeoff.calibration_verbs` (``run_verb``), which
+:mod:`cli.bakeoff.command` imports only when one runs: the parser is built for every `bakeoff`
+command, the CI gate's included."""
 
 
 def _days(text: str) -> int:
@@ -97,18 +96,3 @@ def add_parsers(sub: Any, connection: argparse.ArgumentParser) -> None:
         metavar="D",
         help="a noninferiority margin (0..1): is the candidate more than D worse? (default: worse at all?)",
     )
-
-
-def run(
-    args: argparse.Namespace,
-    *,
-    out: TextIO,
-    err: TextIO,
-    stdin: TextIO,
-    env: dict[str, str],
-    sleep: Sleep | None = None,
-) -> int:
-    """One of :data:`ACTIONS`; the exit code (see the module docstring)."""
-    from cli.bakeoff.calibration_verbs import run_verb
-
-    return run_verb(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)

@@ -254,7 +254,9 @@ def bakeoff_main(
     env = dict(os.environ) if env is None else env
     args = parse_command(build_parser(), argv, given)
     if args.action in bakeoff_calibration.ACTIONS:
-        return bakeoff_calibration.run(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
+        from cli.bakeoff.calibration_verbs import run_verb  # imported only when one runs
+
+        return run_verb(args, out=out, err=err, stdin=stdin, env=env, sleep=sleep)
     if args.action in OFFLINE_ACTIONS:
         return run_offline(args, out, err)
     params: dict[str, Any] = {}

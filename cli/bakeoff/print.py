@@ -20,7 +20,7 @@ from application.bakeoffs.words import (
     micros_usd_text,
     model_text,
 )
-from cli.output import cell, table
+from cli.output import cell, table, table_or_none
 from common.format import DASH, format_latency
 from common.safe_strings import clip
 
@@ -42,9 +42,6 @@ def progress(run: assumed.Run) -> str:
 
 
 def print_runs(runs: Sequence[assumed.Run], out: TextIO) -> None:
-    if not runs:
-        out.write("no eval runs in this workspace yet\n")
-        return
     rows = [
         [
             cell(r.id, 24),
@@ -58,7 +55,13 @@ def print_runs(runs: Sequence[assumed.Run], out: TextIO) -> None:
         ]
         for r in runs
     ]
-    table(("id", "name", "kind", "status", "done", "baseline", "candidates", "created"), rows, out, frozenset({4}))
+    table_or_none(
+        ("id", "name", "kind", "status", "done", "baseline", "candidates", "created"),
+        rows,
+        out,
+        none="no eval runs in this workspace yet",
+        numeric=frozenset({4}),
+    )
 
 
 def print_run(run: assumed.Run, out: TextIO) -> None:

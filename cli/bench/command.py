@@ -84,8 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
         profile_help="a Blobfish profile",
     )
 
-    run = sub.add_parser("run", parents=[connection], help="run the sandbox task, or start a suite")
-    run.add_argument("slug", metavar="SLUG")
+    def benchmark_action(action: str, help: str) -> argparse.ArgumentParser:
+        """An action on one benchmark: the connection's options, then its SLUG."""
+        one = sub.add_parser(action, parents=[connection], help=help)
+        one.add_argument("slug", metavar="SLUG")
+        return one
+
+    run = benchmark_action("run", "run the sandbox task, or start a suite")
     run.add_argument("--model", required=True)
     run.add_argument("--provider", required=True)
     run.add_argument("--suite", choices=("sample", "full"))
@@ -98,24 +103,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_json_option(run, "the record as JSON")
     run.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
-    runs = sub.add_parser("runs", parents=[connection], help="your single runs and suite runs, newest first")
-    runs.add_argument("slug", metavar="SLUG")
+    runs = benchmark_action("runs", "your single runs and suite runs, newest first")
     add_json_option(runs)
 
-    submit = sub.add_parser("submit", parents=[connection], help="publish a completed suite run on the board")
-    submit.add_argument("slug", metavar="SLUG")
+    submit = benchmark_action("submit", "publish a completed suite run on the board")
     submit.add_argument("run_id", metavar="RUN_ID")
     submit.add_argument("--display-name", metavar="NAME", help="at most 80 characters")
     submit.add_argument("--notes", metavar="TEXT", help="at most 500 characters")
     add_json_option(submit)
     submit.add_argument("--yes", action="store_true")
 
-    board = sub.add_parser("board", parents=[connection], help="the community board, best mean score first")
-    board.add_argument("slug", metavar="SLUG")
+    board = benchmark_action("board", "the community board, best mean score first")
     add_json_option(board)
 
-    delete = sub.add_parser("delete", parents=[connection], help="delete your row from the board")
-    delete.add_argument("slug", metavar="SLUG")
+    delete = benchmark_action("delete", "delete your row from the board")
     delete.add_argument("community_run_id", metavar="COMMUNITY_RUN_ID")
     delete.add_argument("--yes", action="store_true")
     return parser

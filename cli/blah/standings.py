@@ -56,30 +56,21 @@ from cli.parsing import OneLineParser
 from common.format import DASH
 from common.safe_strings import clip
 
+_DESCRIPTIONS = {
+    "leaderboard": "The blah.dev leaderboard, best first: each model's mean score over its own latest "
+    "completed run, and the change since its completed run before that.",
+    "compare": "The same evals answered by two or three models, A's losses first (biggest gap first), "
+    "then evals not every model was scored on, ties, and wins.",
+    "health": "A model's recent health checks: uptime, outage windows, the checks newest first.",
+}
+
 
 def build_parser(verb: str) -> argparse.ArgumentParser:
-    connection = connection_parent()
-    if verb == "leaderboard":
-        parser = OneLineParser(
-            prog="blah-tui leaderboard",
-            parents=[connection],
-            description="The blah.dev leaderboard, best first: each model's mean score over its own latest "
-            "completed run, and the change since its completed run before that.",
-        )
-    elif verb == "compare":
-        parser = OneLineParser(
-            prog="blah-tui compare",
-            parents=[connection],
-            description="The same evals answered by two or three models, A's losses first (biggest gap first), "
-            "then evals not every model was scored on, ties, and wins.",
-        )
+    """The parser of ``verb``: leaderboard, compare or health."""
+    parser = OneLineParser(prog=f"blah-tui {verb}", parents=[connection_parent()], description=_DESCRIPTIONS[verb])
+    if verb == "compare":
         parser.add_argument("models", nargs="+", metavar="MODEL", help="A B [C]: two or three model ids")
-    else:
-        parser = OneLineParser(
-            prog="blah-tui health",
-            parents=[connection],
-            description="A model's recent health checks: uptime, outage windows, the checks newest first.",
-        )
+    elif verb == "health":
         parser.add_argument("model", metavar="MODEL")
     add_json_option(parser, "JSON instead of a table")
     parser.epilog = EXIT_CODES_HELP

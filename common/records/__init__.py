@@ -39,37 +39,6 @@ if TYPE_CHECKING:
         step_number,
     )
 
-_LAZY = {
-    "BakeoffAnswer": "answer",
-    "answer_call": "answer",
-    **dict.fromkeys(
-        (
-            "Assertion",
-            "Grade",
-            "Rollout",
-            "RolloutStep",
-            "ToolCall",
-            "TrainingSample",
-            "step_call",
-            "step_call_id",
-            "step_number",
-        ),
-        "rollout",
-    ),
-}
-"""Names whose module is imported when first asked for: the app's start (the Logs screen over
-an archive) reads only ``Call``, and the rollout and answer types' dataclasses cost ~5-12 ms of
-CPU to build (``python -X importtime``, load 3-13)."""
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"common.records.{module}"), name)
-    globals()[name] = value
-    return value
-
 
 __all__ = [
     "CALL_FIELDS",
@@ -90,3 +59,18 @@ __all__ = [
     "step_number",
     "time_of",
 ]
+
+_ANSWER = frozenset({"BakeoffAnswer", "answer_call"})
+_LAZY = {name: "answer" if name in _ANSWER else "rollout" for name in __all__ if name not in globals()}
+"""Names whose module is imported when first asked for (every name of ``__all__`` not imported above):
+the app's start (the Logs screen over an archive) reads only ``Call``, and the rollout and answer types'
+dataclasses cost ~5-12 ms of CPU to build (``python -X importtime``, load 3-13)."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"common.records.{module}"), name)
+    globals()[name] = value
+    return value

@@ -6,12 +6,15 @@ Each gives the value, or the :class:`Problem` the queue would refuse it for."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from api_client.errorbar.checks import ASSERTION_TYPES, VALUED_ASSERTIONS
 from application.bakeoffs.new_run.request import ASSERTION_HELP, ArmSpec, Problem, field_problem
 
-__all__ = ["parse_arm", "parse_assertion", "parse_margin", "whole_number"]
+__all__ = ["parse_arm", "parse_assertion", "parse_each_line", "parse_margin", "whole_number"]
+
+T = TypeVar("T")
 
 
 def whole_number(text: str, field_name: str, default: int) -> tuple[int | None, Problem | None]:
@@ -95,3 +98,17 @@ def parse_arm(text: str, index: int) -> tuple[ArmSpec | None, Problem | None]:
     if system is not None and len(system) > 20000:
         return None, field_problem(f"{where}.system", "at most 20000 characters")
     return ArmSpec(parts["model"], parts.get("label") or None, system, tools, n), None
+
+
+def parse_each_line(
+    text: str, parse: Callable[[str, int], tuple[T | None, Problem | None]], into: list[T]
+) -> Problem | None:
+    """Each non-blank line of ``text`` read by ``parse`` (:func:`parse_arm`, :func:`parse_assertion`; given the
+    line and its index in ``into``) and added to ``into``; the first line's problem stops it and is returned."""
+    for line in text.splitlines():
+        if line.strip():
+            value, problem = parse(line, len(into))
+            if value is None:
+                return problem
+            into.append(value)
+    return None

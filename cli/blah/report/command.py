@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
+from cli.blah.command import run_with_blah_profile
 from cli.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    from application.session.profiles.resolve import ResolvedProfile
 
 __all__ = ["build_parser", "run"]
 
@@ -54,14 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv: list[str], given: argparse.Namespace) -> int:
     """`blah-tui [GLOBAL ...] report MODEL_ID ...` (:mod:`cli.tree`)."""
-    from cli.global_options import parse_command
+    return run_with_blah_profile(build_parser(), argv, given, _report)
 
-    args = parse_command(build_parser(), argv, given)  # --help ends here
-    from cli.blah.connection import blah_profile
 
-    profile = blah_profile(args)
-    if profile is None:
-        return ExitCode.USAGE
+def _report(args: argparse.Namespace, profile: ResolvedProfile) -> int:
+    """The report the options ask for: local, a checkpoint comparison, or the platform's."""
     if args.offline or args.from_file is not None:
         return _local(args, profile.origin, profile.label)
     limit = args.limit if args.limit is not None else DEFAULT_LIMIT

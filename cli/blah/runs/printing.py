@@ -12,7 +12,7 @@ from application.runs.blah.judge_verdict import parse_judgement
 from cli.blah.connection import (
     when,
 )
-from cli.output import cell, number, table
+from cli.output import cell, number, table_or_none
 from common.format import DASH, plural
 from common.safe_strings import clip, sanitize
 
@@ -36,9 +36,6 @@ def _models(run: Run) -> str:
 
 
 def print_runs(runs: Sequence[Run], out: TextIO) -> None:
-    if not runs:
-        out.write("no runs\n")
-        return
     rows = [
         [
             cell(r.id, 40),
@@ -51,7 +48,9 @@ def print_runs(runs: Sequence[Run], out: TextIO) -> None:
         ]
         for r in runs
     ]
-    table(("run", "status", "progress", "models", "started (UTC)", "ended (UTC)", "error"), rows, out)
+    table_or_none(
+        ("run", "status", "progress", "models", "started (UTC)", "ended (UTC)", "error"), rows, out, none="no runs"
+    )
 
 
 def print_run(run: Run, out: TextIO) -> None:

@@ -35,7 +35,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static, TextArea
 
 from api_client.errors import BlahError
 from application.bakeoffs.dialog_text import confirm_text, criterion_option, row_of_field
-from application.bakeoffs.new_run.fields import parse_arm, parse_assertion, parse_margin, whole_number
+from application.bakeoffs.new_run.fields import parse_arm, parse_assertion, parse_each_line, parse_margin, whole_number
 from application.bakeoffs.new_run.hints import criterion_line, used_models
 from application.bakeoffs.new_run.request import (
     ASSERTION_HELP,
@@ -316,28 +316,17 @@ class BakeoffNewScreen(FormDialog[NewRun]):
                     row="assertions",
                 )
                 yield Static("types: " + "; ".join(ASSERTION_HELP.values()), classes="bn-note")
-                yield from self._row(
-                    "Samples",
-                    Input(
-                        str(initial.sample_count if initial else DEFAULT_SAMPLE_COUNT),
-                        placeholder="5-500",
-                        type="integer",
-                        id="bn-samples",
-                        compact=True,
+                for label, row, count, bounds in (
+                    ("Samples", "samples", initial.sample_count if initial else DEFAULT_SAMPLE_COUNT, "5-500"),
+                    (
+                        "Max output tokens",
+                        "max",
+                        initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS,
+                        "256-16384",
                     ),
-                    row="samples",
-                )
-                yield from self._row(
-                    "Max output tokens",
-                    Input(
-                        str(initial.max_output_tokens if initial else DEFAULT_MAX_OUTPUT_TOKENS),
-                        placeholder="256-16384",
-                        type="integer",
-                        id="bn-max",
-                        compact=True,
-                    ),
-                    row="max",
-                )
+                ):
+                    whole_number = Input(str(count), placeholder=bounds, type="integer", id=f"bn-{row}", compact=True)
+                    yield from self._row(label, whole_number, row=row)
             with Vertical(id="bn-foot"):  # docked: in view however far the form is scrolled
                 with Horizontal(id="bn-plan-row"):
                     yield Label("plan:")
@@ -538,19 +527,13 @@ class BakeoffNewScreen(FormDialog[NewRun]):
         """The request the fields make, or the first reason the queue would refuse it."""
         arms = [ArmSpec(m) for m in self.query_one("#bn-candidates", CheckList).selected]
         arms += [ArmSpec(m) for m in _split(self._value("bn-other")) if m not in {a.model for a in arms}]
-        for line in self.query_one("#bn-arms", TextArea).text.splitlines():
-            if line.strip():
-                arm, problem = parse_arm(line, len(arms))
-                if arm is None:
-                    return None, problem
-                arms.append(arm)
+        problem = parse_each_line(self.query_one("#bn-arms", TextArea).text, parse_arm, arms)
+        if problem is not None:
+            return None, problem
         assertions: list[dict[str, Any]] = []
-        for line in self.query_one("#bn-assertions", TextArea).text.splitlines():
-            if line.strip():
-                config, problem = parse_assertion(line, len(assertions))
-                if config is None:
-                    return None, problem
-                assertions.append(config)
+        problem = parse_each_line(self.query_one("#bn-assertions", TextArea).text, parse_assertion, assertions)
+        if problem is not None:
+            return None, problem
         samples, problem = whole_number(self._value("bn-samples"), "sample_count", DEFAULT_SAMPLE_COUNT)
         if problem is not None:
             return None, problem

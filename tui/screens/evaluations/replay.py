@@ -22,7 +22,7 @@ from application.evaluations.inspect import REPLAY_NOTE, RolloutSteps
 from common.format import plural
 from diagnosis.rollouts import RolloutDiagnosis
 from tui.screens.evaluations.exporting import EvaluationExportScreen, export_bindings
-from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel
+from tui.screens.evaluations.replay_panels import FindingsPanel, GradePanel, StepPanel, step_text
 from tui.screens.evaluations.tables import clip, title_line, verdict
 from widgets.badges import badges_text
 from widgets.footer import KeyFooter
@@ -138,13 +138,15 @@ class ReplayScreen(EvaluationExportScreen):
             panel.show_no_steps()
             return
         rollout = self.diagnosis.rollout
-        panel.show(
-            step,
-            self.position,
-            len(rollout.steps),
-            rollout.max_tokens,
-            self.diagnosis.findings_at(step.index),
-            rollout.grade,
+        panel.update(
+            step_text(
+                step,
+                self.position,
+                len(rollout.steps),
+                rollout.max_tokens,
+                self.diagnosis.findings_at(step.index),
+                rollout.grade,
+            )
         )
         self.query_one("#rp-side", VerticalScroll).scroll_home(animate=False)
 

@@ -218,18 +218,7 @@ def one_line_text(value: str, max_len: int) -> Text:
 
 
 class StepPanel(Static):
-    """The step under the cursor, whole enough to read."""
-
-    def show(
-        self,
-        step: RolloutStep,
-        position: int,
-        total: int,
-        max_tokens: int | None,
-        findings: Sequence[Finding],
-        rollout_grade: Grade | None = None,
-    ) -> None:
-        self.update(step_text(step, position, total, max_tokens, findings, rollout_grade))
+    """The step under the cursor, whole enough to read (its text: :func:`step_text`)."""
 
     def show_no_steps(self) -> None:
         self.update(Text("this rollout recorded no steps", style="italic"))
