@@ -36,10 +36,10 @@ Run = tuple[int, int, int]  # (ord_lo, ord_hi, delta): every row with ord in [lo
 Bounds = tuple[int, int]
 
 
-def scan(conn: sqlite3.Connection, lo: int, hi: int) -> list[Run] | None:
+def scan(conn: sqlite3.Connection, lo: int, hi: int, most: int = MAX_KEPT) -> list[Run] | None:
     """The runs of the rows with ``ord`` in ``[lo, hi]``, from the ord index: two probes a
     run, the second a C-level pass over the run's index entries (1M rows in one run: ~0.1 s
-    warm); None past ``MAX_KEPT`` runs. Relies on ``ord`` being dense there, as the list does."""
+    warm); None past ``most`` runs. Relies on ``ord`` being dense there, as the list does."""
     runs: list[Run] = []
     o = lo
     while o <= hi:
@@ -56,7 +56,7 @@ def scan(conn: sqlite3.Connection, lo: int, hi: int) -> list[Run] | None:
         ).fetchone()
         end = hi if brk is None else brk[0] - 1
         runs.append((o, end, delta))
-        if len(runs) > MAX_KEPT:
+        if len(runs) > most:
             return None
         o = end + 1
     return runs

@@ -137,26 +137,7 @@ class SeqRuns:
     @staticmethod
     def _check(conn: sqlite3.Connection, lo: int, hi: int) -> list[Run] | None:
         """Split ords [lo, hi] into runs: two covering-index probes per run."""
-        runs: list[Run] = []
-        o = lo
-        while o <= hi:
-            row = conn.execute(
-                "SELECT ord, seq FROM logs WHERE ord >= ? AND ord <= ? ORDER BY ord LIMIT 1", (o, hi)
-            ).fetchone()
-            if row is None:
-                break
-            o, delta = row[0], row[1] - row[0]
-            brk = conn.execute(
-                "SELECT ord FROM logs INDEXED BY logs_ord WHERE ord > ? AND ord <= ? AND seq != ord + ?"
-                " ORDER BY ord LIMIT 1",
-                (o, hi, delta),
-            ).fetchone()
-            end = hi if brk is None else brk[0] - 1
-            runs.append((o, end, delta))
-            if len(runs) > MAX_RUNS_PER_CHUNK:
-                return None
-            o = end + 1
-        return runs
+        return seq_runs.scan(conn, lo, hi, most=MAX_RUNS_PER_CHUNK)
 
 
 def _join(a: list[Run] | None, b: list[Run] | None) -> list[Run] | None:
