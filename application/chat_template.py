@@ -14,11 +14,6 @@ def resolve_template(
     config_value: str | None, model: Model | None, lens: LensBundle | None = None
 ) -> tuple[str | None, str]:
     """The trained template and where it came from (config, platform, lens or unknown)."""
-    try:
-        from diagnosis import resolve_trained_template
-    except ImportError:
-        for value, source in ((config_value, "config"), (model.chat_template if model else None, "platform")):
-            if value:
-                return value, source
-        return None, "unknown"
+    from diagnosis import resolve_trained_template  # here, not at the top: the start's imports leave diagnosis out
+
     return resolve_trained_template(config_value, model, lens)

@@ -148,16 +148,28 @@ def _astral_unsafe(code: int) -> bool:
     return at >= 0 and max(_ASTRAL[at][0], 0x10000) <= code <= _ASTRAL[at][1]
 
 
-def _plain(text: str) -> bool:
-    """Printable ASCII only (most names, ids and labels): nothing to escape, whatever ``keep``
-    says (the table's ASCII part is the controls, newline and tab among them), and no need to
-    compile the character class (~5 ms per ``keep``) or to run it."""
-    return text.isascii() and text.isprintable()
+def _plain(text: str, keep: str = "") -> bool:
+    """Printable ASCII only (most names, ids and labels), apart from characters of ``keep``
+    (a prompt's line breaks where the caller keeps them): nothing to escape (the table's ASCII
+    part is the controls, newline and tab among them), and no need to compile the character
+    class (~5 ms per ``keep``: the Logs screen's first rows, whose prompts hold line breaks,
+    compiled it before their first frame) or to run it."""
+    if not text.isascii():
+        return False
+    if text.isprintable():
+        return True
+    return bool(keep) and text.translate(_dropping(keep)).isprintable()
+
+
+@cache
+def _dropping(keep: str) -> dict[int, None]:
+    """A ``str.translate`` table removing the characters of ``keep``."""
+    return dict.fromkeys(map(ord, keep))
 
 
 def unsafe_positions(text: str, keep: str = "") -> Iterator[int]:
     """Where ``text`` holds a character to escape, left to right."""
-    if _plain(text):
+    if _plain(text, keep):
         return
     for match in _pattern(keep).finditer(text):
         start = match.start()
@@ -168,7 +180,7 @@ def unsafe_positions(text: str, keep: str = "") -> Iterator[int]:
 
 def has_unsafe(text: str, keep: str = "") -> bool:
     """Whether ``text`` holds any character to escape."""
-    if _plain(text):
+    if _plain(text, keep):
         return False
     if text.isascii():
         return _pattern(keep).search(text) is not None
@@ -177,7 +189,7 @@ def has_unsafe(text: str, keep: str = "") -> bool:
 
 def replace_unsafe(text: str, marker: Callable[[str], str], keep: str = "") -> str:
     """``text`` with every character to escape replaced by ``marker(char)``."""
-    if _plain(text):
+    if _plain(text, keep):
         return text
 
     def one(match: re.Match[str]) -> str:

@@ -186,3 +186,53 @@ def test_the_start_path_reads_calls_without_building_the_rollout_and_answer_reco
     assert not {"common.records.rollout", "common.records.answer"} & loaded
     later = _imports_after(START_PATH + "\nfrom common.records import Rollout, answer_call")
     assert {"common.records.rollout", "common.records.answer"} <= later
+
+
+def test_the_start_path_leaves_out_what_its_first_frame_does_not_use() -> None:
+    """Each was on the way to the Logs screen's first frame without drawing any of it (issue 39):
+    ``importlib.abc`` (with ``importlib.resources``) for the httpx finder's base class; DataTable
+    (the shared keys' type check; the Logs screen has no table); the command palette's providers
+    (Textual loads them, given as callables, when the palette opens); the archive's migration
+    (once per archive, for an older layout); hashlib (a model's archive name, asked once the
+    screen looks for it); the plots' bucketing (their first data follows the rows' frame)."""
+    loaded = _imports_after(START_PATH)
+    assert "tui.bindings" in loaded and "api_client.archives.base" in loaded  # the probe ran
+    assert (
+        not {
+            "importlib.abc",
+            "importlib.resources",
+            "textual.widgets._data_table",
+            "tui.palette",
+            "api_client.archives.migrate",
+            "hashlib",
+            "application.logs.series",
+        }
+        & loaded
+    )
+
+
+def test_a_start_without_a_config_file_loads_no_toml_parser() -> None:
+    assert "tomllib" not in _imports_after(_session_with_config(None))
+    assert "tomllib" in _imports_after(_session_with_config('theme = "blah-light"\n'))
+
+
+def test_the_palette_offers_the_same_providers_loaded_when_it_opens() -> None:
+    from textual.app import App
+
+    from tui.app import BlahApp, palette_provider
+    from tui.palette import PALETTE_PROVIDERS
+
+    lazy = BlahApp.COMMANDS - App.COMMANDS
+    assert {provider() for provider in lazy} == set(PALETTE_PROVIDERS)  # type: ignore[operator]
+    assert palette_provider("KeysProvider") is PALETTE_PROVIDERS[0]
+
+
+def test_vim_keys_still_move_a_data_table_once_one_is_loaded() -> None:
+    code = (
+        "from tui.bindings import _cursor_lists\n"
+        "from textual.widgets import OptionList\n"
+        "assert _cursor_lists() == (OptionList,)\n"
+        "from textual.widgets import DataTable\n"
+        "assert _cursor_lists() == (DataTable, OptionList)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True)

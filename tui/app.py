@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import Provider
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.signal import Signal
@@ -20,7 +21,6 @@ from api_client.errors import AuthError, BlahError, NotFoundError, UnreachableEr
 from application.session.context import AppContext
 from common.gc_tuning import CHECK_SECONDS, IdleCollector, startup_done
 from tui.messages import MISSING_MODEL_STATE, ConnectionState, ModelEvent
-from tui.palette import PALETTE_PROVIDERS
 from tui.registry import MODE_SPECS, PLATFORM_AREA_NEEDS, PLATFORM_AREAS, WORKFLOWS, WorkflowSpec
 from tui.text_focus import leave_text_box, typing_in
 
@@ -37,6 +37,19 @@ VIM_ACTIONS: dict[str, tuple[str, ...]] = {
     "top": ("scroll_top", "first", "scroll_home"),
     "bottom": ("scroll_bottom", "last", "scroll_end"),
 }
+
+
+PALETTE_PROVIDER_NAMES = ("KeysProvider", "ModelsProvider", "RunsProvider", "ChatroomProvider", "LogIdProvider")
+"""``tui.palette.PALETTE_PROVIDERS`` by name: Textual loads a provider given as a callable when the
+palette first opens, so the palette's module is not on the way to the first frame."""
+
+
+def palette_provider(name: str) -> type[Provider]:
+    """The command palette's provider class ``name`` (``tui.palette``), imported when asked."""
+    from tui import palette
+
+    provider: type[Provider] = getattr(palette, name)
+    return provider
 
 
 class BlahApp(App[None]):
@@ -75,7 +88,7 @@ class BlahApp(App[None]):
         Binding("G", "vim('bottom')", "Last", show=False, id="app.last"),
     ]
 
-    COMMANDS = App.COMMANDS | set(PALETTE_PROVIDERS)
+    COMMANDS = App.COMMANDS | {partial(palette_provider, name) for name in PALETTE_PROVIDER_NAMES}
 
     MODES = {spec.name: spec.factory for spec in (*MODE_SPECS, *PLATFORM_AREAS)}
 

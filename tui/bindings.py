@@ -11,16 +11,21 @@ so a dialog, a table and a screen say them alike.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, cast
+import sys
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, OptionList
+from textual.widgets import OptionList
 
 from widgets.keys import cancel_key as cancel
 from widgets.keys import vim_cursor
 
+if TYPE_CHECKING:
+    from textual.widgets import DataTable
+
 __all__ = [
+    "DATA_TABLE_MODULE",
     "RowAction",
     "VimCursor",
     "back",
@@ -146,6 +151,18 @@ def tabs(area: str) -> list[Binding]:
     ]
 
 
+DATA_TABLE_MODULE = "textual.widgets._data_table"
+"""Where Textual defines DataTable. Not imported here: every screen's keys come from this module,
+the Logs screen (the app's first) has no table, and until a screen with one has imported it, no
+widget can be a DataTable."""
+
+
+def _cursor_lists() -> tuple[type[Any], ...]:
+    """The widget types whose cursor ``j`` / ``k`` move: DataTable (once loaded) and OptionList."""
+    data_table = sys.modules.get(DATA_TABLE_MODULE)
+    return (OptionList,) if data_table is None else (data_table.DataTable, OptionList)
+
+
 class VimCursor:
     """The actions of :func:`vim_cursor`, for a screen to inherit: ``j`` / ``k`` move the cursor of
     the focused list (a ``DataTable`` or an ``OptionList``), or of the screen's ``CURSOR_LIST`` (a
@@ -156,12 +173,13 @@ class VimCursor:
     def _cursor_list(self) -> DataTable[Any] | OptionList | None:
         screen = cast("Screen[Any]", self)
         focused = screen.focused
-        if isinstance(focused, (DataTable, OptionList)):
-            return focused
+        lists = _cursor_lists()
+        if isinstance(focused, lists):
+            return cast("DataTable[Any] | OptionList", focused)
         if self.CURSOR_LIST is None:
             return None
         # Textual checks the type with isinstance (a tuple works); its overloads name one type only
-        return screen.query_one(self.CURSOR_LIST, (DataTable, OptionList))  # type: ignore[call-overload]
+        return screen.query_one(self.CURSOR_LIST, lists)  # type: ignore[call-overload]
 
     def action_cursor_down(self) -> None:
         if (target := self._cursor_list()) is not None:

@@ -21,9 +21,10 @@ from contextlib import contextmanager
 from dataclasses import replace
 from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 from api_client.archives import fulltext as text_index
+from api_client.archives import seq_runs, text_lists
 from api_client.archives.base import FULL_SELECT, ArchiveBase, call_from_row, log_values
 from api_client.archives.files import archive_path, mark_used, move_aside
 from api_client.archives.ingest import (
@@ -344,7 +345,7 @@ class Archive(ArchiveBase):
                     rows = self._readers.rows_by_seq(lazy[0], ROW_SELECT)
                 else:
                     wanted = self._ords(flt)[offset : offset + limit].tolist()
-                    rows = self._readers.rows_by_ord(wanted, ROW_SELECT)
+                    rows = self._rows_by_ord(wanted, ROW_SELECT)
             return [ArchivedRow.from_sql(r, self._codec) for r in rows]
 
     def position(self, log_id: str, flt: LogFilter = ALL) -> int | None:
@@ -413,12 +414,19 @@ class Archive(ArchiveBase):
                     self._readers.warm(match, limit)  # the likely first rows, read while the runs are checked
                 return view.total, view.seqs(0, view.total if limit is None else limit)
 
-            lazy = self._from_text_list(
-                combined, first, array_below=None if limit is None else search_array_below(limit, rows)
-            )
+            below = None if limit is None else search_array_below(limit, rows)
+            listed = None
+            if match is not None:
+                self._ensure_indexed(combined)
+                listed = self._listed_matches(match, text_lists.ARRAY_BELOW if below is None else below)
+            if listed is not None:  # few matches, placed by the kept seq runs: only the rows shown are read
+                shown = listed if limit is None else listed[:limit]
+                ids = [r[0] for r in self._readers.rows_by_seq([seq for _, seq in shown], "id", wide=False)]
+                return SearchResult(count=len(listed), ids=ids, terms=tq.terms)
+            lazy = self._from_text_list(combined, first, array_below=below)
             if lazy is not None:
                 total, seqs = lazy[0]
-                ids = [r[0] for r in self._readers.rows_by_seq(seqs, "id")]
+                ids = [r[0] for r in self._readers.rows_by_seq(seqs, "id", wide=False)]
                 return SearchResult(count=total, ids=ids, terms=tq.terms)
             if match is not None:  # few matches: their ords and ids in one read of their rows
                 total, ids = self._readers.count_and_ids(match, limit)
@@ -470,8 +478,45 @@ class Archive(ArchiveBase):
         parallel readers (a cold page cache: one disk read a row)."""
         match = search_only_match(flt)
         if match is not None:
+            listed = self._listed_matches(match)
+            if listed is not None:  # placed by the kept seq runs: no row read
+                return array("q", (o for o, _ in listed))
             return self._readers.placed_ords(match)
         return select_ords(self._conn, flt, None)
+
+    def _listed_matches(self, match: str, below: int | None = None) -> list[tuple[int, int]] | None:
+        """``(ord, seq)`` of the listed rows matching the FTS5 expression ``match``, in list
+        order, from the index's rowids and the archive's kept seq runs (``seq_runs``) in one read
+        snapshot, reading no row; None when the map does not describe the archive as it is, or
+        when the index holds ``below`` matches or more (a word whose count is kept is not read).
+        Caller holds the lock, with the index up to date."""
+        with self._snapshot():
+            self._sync_external()
+            runs = seq_runs.valid_runs(self._conn, self._bounds)
+            if runs is None:
+                return None
+            sql = "SELECT rowid FROM logs_fts WHERE logs_fts MATCH ?"
+            args: list[object] = [match]
+            if below is not None:
+                kept = text_index.kept_count(self._conn, match)
+                if kept is not None and kept >= below:
+                    return None
+                sql, args = sql + " LIMIT ?", [match, below]
+            seqs = [r[0] for r in self._conn.execute(sql, args)]
+        if below is not None and len(seqs) >= below:
+            return None
+        return seq_runs.in_list_order(seqs, runs)
+
+    def _rows_by_ord(self, ords: list[int], columns: str) -> list[tuple[Any, ...]]:
+        """The rows of these (ascending) ordinals, in that order: read by ``seq`` when the kept
+        seq runs say which (a scattered row is then one read, not an ord index read and a row
+        read), else by ``ord``."""
+        with self._snapshot():
+            runs = seq_runs.valid_runs(self._conn, self._bounds) if ords else None
+        seqs = None if runs is None else seq_runs.seqs_of(ords, runs)
+        if seqs is None:
+            return self._readers.rows_by_ord(ords, columns)
+        return self._readers.rows_by_seq(seqs, columns)
 
     def _from_text_list(
         self, flt: LogFilter, read: Callable[[TextView], T], *, array_below: int | None = None
@@ -487,7 +532,12 @@ class Archive(ArchiveBase):
         with self._snapshot():
             self._sync_external()
             view = self._texts.view(
-                self._conn, match, self._bounds, self._readers.count_matches, array_below=array_below
+                self._conn,
+                match,
+                self._bounds,
+                self._readers.count_matches,
+                array_below=array_below,
+                known=seq_runs.valid_runs(self._conn, self._bounds),
             )
             if view is None:
                 return None

@@ -4,7 +4,6 @@ ones a person names, and moving a damaged one aside (never deleting it unasked).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import sqlite3
@@ -38,6 +37,8 @@ def archive_path(data_dir: Path | str, base_url: str, model_id: str, profile: st
     (sanitised, so no id can reach outside the folder), plus a hash of the exact
     normalised base URL and model id so that distinct ones never share a file. The folder is
     the profile's (:func:`profile_archives_dir`): two profiles never share an archive."""
+    import hashlib  # once per session, when the Logs screen looks for the model's archive: not at import
+
     parts = urlsplit(base_url.strip())
     host = (parts.hostname or "local").lower()
     port = f":{parts.port}" if parts.port else ""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
+from api_client.archives import seq_runs
 from api_client.archives.schema import LOG_COLUMNS, STORED_COLUMNS
 from api_client.archives.texts import Ahead, TextCodec
 from common.records import order_key
@@ -74,6 +75,8 @@ class InsertOutcome:
     placement: Placement
     bounds: tuple[int, int] | None
     changed: tuple[int, int] | None
+    before: tuple[int, int] | None = None
+    """The bounds before the write."""
 
 
 def is_failed(entry: Call) -> bool:
@@ -161,6 +164,21 @@ def insert_sorted(
     *,
     number: bool = True,
 ) -> InsertOutcome:
+    """``_insert_sorted``, then the archive's map of seq runs kept true (``seq_runs.note``)."""
+    (seq_before,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
+    outcome = _insert_sorted(conn, new, badges_fn, codec, number=number)
+    seq_runs.note(conn, seq_before, outcome.before, outcome.bounds, outcome.changed)
+    return outcome
+
+
+def _insert_sorted(
+    conn: sqlite3.Connection,
+    new: Sequence[Call] | Encoded,
+    badges_fn: BadgesFn | None,
+    codec: TextCodec,
+    *,
+    number: bool = True,
+) -> InsertOutcome:
     """Insert entries that are not yet stored, sorted by (created_at, id). Caller holds
     a write transaction; ``new`` must be non-empty and contain no stored id. ``new`` may be
     an ``Encoded`` batch, its texts compressed before the transaction (``encode_sorted``).
@@ -179,18 +197,18 @@ def insert_sorted(
     pending = number and _has_unnumbered(conn)
     if not number or pending:
         _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
-        return number_unnumbered(conn) if pending else InsertOutcome("unnumbered", bounds, None)
+        return _number_unnumbered(conn) if pending else InsertOutcome("unnumbered", bounds, None, bounds)
     if first is None or last is None:
         _write(conn, *_rows(new, badges_fn, codec, max_seq, 0))
-        return InsertOutcome("empty", (0, n - 1), (0, n - 1))
+        return InsertOutcome("empty", (0, n - 1), (0, n - 1), bounds)
     if lo > order_key(last[0], last[1]):
         _write(conn, *_rows(new, badges_fn, codec, max_seq, last[2] + 1))
-        return InsertOutcome("append", (first[2], last[2] + n), (last[2] + 1, last[2] + n))
+        return InsertOutcome("append", (first[2], last[2] + n), (last[2] + 1, last[2] + n), bounds)
     if hi < order_key(first[0], first[1]):
         _write(conn, *_rows(new, badges_fn, codec, max_seq, first[2] - n))
-        return InsertOutcome("prepend", (first[2] - n, last[2]), (first[2] - n, first[2] - 1))
+        return InsertOutcome("prepend", (first[2] - n, last[2]), (first[2] - n, first[2] - 1), bounds)
     _write(conn, *_rows(new, badges_fn, codec, max_seq, None))
-    return number_unnumbered(conn)
+    return _number_unnumbered(conn)
 
 
 def _has_unnumbered(conn: sqlite3.Connection) -> bool:
@@ -331,6 +349,14 @@ def _write(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]], badge_rows
 
 
 def number_unnumbered(conn: sqlite3.Connection) -> InsertOutcome:
+    """``_number_unnumbered``, then the archive's map of seq runs kept true (``seq_runs.note``)."""
+    outcome = _number_unnumbered(conn)
+    (seq,) = conn.execute("SELECT coalesce(max(seq), 0) FROM logs").fetchone()
+    seq_runs.note(conn, seq, outcome.before, outcome.bounds, outcome.changed)
+    return outcome
+
+
+def _number_unnumbered(conn: sqlite3.Connection) -> InsertOutcome:
     """Give every unnumbered row its place. The rows already numbered on the shorter side
     of the new rows' span are renumbered with them (NULLs never collide in the UNIQUE
     index, so: unnumber that side, then number all unnumbered rows in key order)."""
@@ -339,10 +365,10 @@ def number_unnumbered(conn: sqlite3.Connection) -> InsertOutcome:
     (n,) = conn.execute("SELECT count(*) FROM logs INDEXED BY logs_ord WHERE ord IS NULL").fetchone()
     bounds = None if first is None or last is None else (first[2], last[2])
     if n == 0:
-        return InsertOutcome("none", bounds, None)
+        return InsertOutcome("none", bounds, None, bounds)
     if first is None or last is None:
         _number(conn, 0)
-        return InsertOutcome("empty", (0, n - 1), (0, n - 1))
+        return InsertOutcome("empty", (0, n - 1), (0, n - 1), bounds)
     lo = conn.execute(
         "SELECT created_at, id FROM logs INDEXED BY logs_ord WHERE ord IS NULL ORDER BY created_at, id LIMIT 1"
     ).fetchone()
@@ -363,13 +389,13 @@ def number_unnumbered(conn: sqlite3.Connection) -> InsertOutcome:
             conn.execute("UPDATE logs SET ord = NULL WHERE ord > ?", (base,))
         _number(conn, base + 1)
         top = base + suffix_len + n
-        return InsertOutcome("middle", (min(min_ord, base + 1), top), (base + 1, top))
+        return InsertOutcome("middle", (min(min_ord, base + 1), top), (base + 1, top), bounds)
     top = succ if succ is not None else max_ord + 1
     if prefix_len:
         conn.execute("UPDATE logs SET ord = NULL WHERE ord < ?", (top,))
     start = top - (prefix_len + n)
     _number(conn, start)
-    return InsertOutcome("middle", (start, max(max_ord, top - 1)), (start, top - 1))
+    return InsertOutcome("middle", (start, max(max_ord, top - 1)), (start, top - 1), bounds)
 
 
 def _number(conn: sqlite3.Connection, start: int) -> None:

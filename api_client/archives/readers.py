@@ -59,6 +59,13 @@ def _rows_on(conn: sqlite3.Connection, keys: Sequence[int], columns: str, key: s
     return rows
 
 
+def _timed_rows(conn: sqlite3.Connection, keys: Sequence[int], key: str) -> float:
+    """Seconds to read the ids of the rows with these keys."""
+    started = time.perf_counter()
+    _rows_on(conn, keys, "id", key)
+    return time.perf_counter() - started
+
+
 class ParallelReaders:
     """Up to ``READERS`` read-only connections to one archive file, and the threads that use
     them. Not for concurrent use: the archive calls it under its lock."""
@@ -109,10 +116,11 @@ class ParallelReaders:
             except sqlite3.Error:
                 pass  # only a cache warm-up: the read that needs the rows reads them itself
 
-    def rows_by_seq(self, seqs: Sequence[int], columns: str) -> list[tuple[Any, ...]]:
+    def rows_by_seq(self, seqs: Sequence[int], columns: str, *, wide: bool = True) -> list[tuple[Any, ...]]:
         """The given columns of the rows with these ``seq`` values, in the order given
-        (a seq with no row is left out)."""
-        found = {r[0]: r[1:] for r in self._read(list(seqs), columns, "seq")}
+        (a seq with no row is left out). ``wide=False``: a few small columns (the ids of a
+        search), taken from the readers as they are (see ``_read``)."""
+        found = {r[0]: r[1:] for r in self._read(list(seqs), columns, "seq", wide=wide)}
         return [found[s] for s in seqs if s in found]
 
     def rows_by_ord(self, ords: Sequence[int], columns: str) -> list[tuple[Any, ...]]:
@@ -191,11 +199,18 @@ class ParallelReaders:
 
     def _looks_cold(self, keys: list[int], key: str, rows: int = PROBE_ROWS) -> bool:
         """Whether a sample of the rows, spread over the list, took disk reads to fetch
-        (a cached row costs ~1-10 us, a row read from the disk ~100 us here)."""
+        (a cached row costs ~1-10 us, a row read from the disk ~100 us here): more than
+        ``COLD_SECONDS_PER_ROW`` a row in all. Read one row after another, stopping as soon as
+        the sample's budget is spent: on a cold page cache after one or two disk reads, not
+        eight (those took 1-15 ms of a rare word's first search)."""
         probe = keys[:: max(1, len(keys) // rows)][:rows]
-        started = time.perf_counter()
-        _rows_on(self._own, probe, "id", key)
-        return time.perf_counter() - started > len(probe) * COLD_SECONDS_PER_ROW
+        budget = len(probe) * COLD_SECONDS_PER_ROW
+        spent = 0.0
+        for k in probe:
+            spent += _timed_rows(self._own, [k], key)
+            if spent > budget:
+                return True
+        return False
 
     def _fan_out(
         self, conns: list[sqlite3.Connection], keys: list[int], columns: str, key: str, then_by_ord: bool = False

@@ -37,7 +37,9 @@ Layout (schema 3), and why:
 - ``term_counts``: how many indexed rows hold each of the archive's common words (those in
   >= 2% of its first ~1,000 indexed rows, at most 256), kept in the transactions that index,
   so counting a search for one of them reads no doclist (fulltext.kept_count).
-- ``meta``: key/value: schema version, tail cursor, history-complete flag, labels.
+- ``meta``: key/value: schema version, tail cursor, history-complete flag, labels, and the map
+  of which ``seq`` each listed row has (``seq_runs``: a few runs, kept by the writes that place
+  rows), so a search puts its matches in list order without reading their rows.
 
 Schema 1 (the texts as TEXT columns, FTS5 over them as external content with positions) is
 migrated in place on first open (archive_migrate); schema 2 (``created_at`` NOT NULL, 0 stored
@@ -137,6 +139,8 @@ CREATE TABLE IF NOT EXISTS term_counts (
 ) WITHOUT ROWID;
 """
 
+BUSY_TIMEOUT_MS = 5000
+"""How long a connection waits for another process's write lock."""
 QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024
 """Files up to this size get SQLite's full ``quick_check`` on open; bigger ones a probe."""
 
@@ -283,7 +287,7 @@ def check_integrity(conn: sqlite3.Connection, *, full: bool) -> str | None:
 def _configure(conn: sqlite3.Connection, path: Path) -> None:
     """Per-connection settings: WAL + synchronous=NORMAL (durable at checkpoints, fast)."""
     with corruption_raised(path, "not a readable archive"):
-        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -32768")  # 32 MiB page cache

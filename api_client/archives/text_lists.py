@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from api_client.archives import fulltext
+from api_client.archives import fulltext, seq_runs
 from common.lru import BoundedLRU
 
 RUN_CHUNK = 1 << 12
@@ -54,7 +54,7 @@ def search_array_below(limit: int, rows: int) -> int:
     return min(ARRAY_BELOW, max(limit + 1, math.isqrt(limit * rows // 100)))
 
 
-Run = tuple[int, int, int]  # (ord_lo, ord_hi, delta): every row with ord in [lo, hi] has seq = ord + delta
+Run = seq_runs.Run  # (ord_lo, ord_hi, delta): every row with ord in [lo, hi] has seq = ord + delta
 
 
 class Fragmented(Exception):
@@ -92,9 +92,17 @@ class SeqRuns:
         for k in [k for k, c in self._chunks.items() if c.lo <= hi and lo <= c.hi]:
             del self._chunks[k]  # (chunks the range only extends keep what they checked)
 
-    def runs(self, conn: sqlite3.Connection, k: int, bounds: tuple[int, int]) -> list[Run]:
-        """The runs of chunk ``k`` within the listed ``bounds``, ascending."""
+    def runs(
+        self, conn: sqlite3.Connection, k: int, bounds: tuple[int, int], known: list[Run] | None = None
+    ) -> list[Run]:
+        """The runs of chunk ``k`` within the listed ``bounds``, ascending; from ``known`` (the
+        archive's kept map, ``seq_runs``: no index read) when given."""
         need_lo, need_hi = max(k * self.size, bounds[0]), min(k * self.size + self.size - 1, bounds[1])
+        if known is not None:
+            clipped = seq_runs.within(known, need_lo, need_hi)
+            if len(clipped) > MAX_RUNS_PER_CHUNK:
+                raise Fragmented(k)
+            return clipped
         chunk = self._chunks.get(k)
         if chunk is None or chunk.lo < need_lo or chunk.hi > need_hi:
             chunk = _Chunk(need_lo, need_hi, self._check(conn, need_lo, need_hi))
@@ -110,38 +118,26 @@ class SeqRuns:
             raise Fragmented(k)
         return chunk.runs
 
-    def blocks(self, conn: sqlite3.Connection, bounds: tuple[int, int] | None, *, descending: bool) -> Iterator[Run]:
+    def blocks(
+        self,
+        conn: sqlite3.Connection,
+        bounds: tuple[int, int] | None,
+        *,
+        descending: bool,
+        known: list[Run] | None = None,
+    ) -> Iterator[Run]:
         """Every run of the listed rows, in ord order (or reversed)."""
         if bounds is None:
             return
         first, last = bounds[0] // self.size, bounds[1] // self.size
         for k in range(last, first - 1, -1) if descending else range(first, last + 1):
-            runs = self.runs(conn, k, bounds)
+            runs = self.runs(conn, k, bounds, known)
             yield from reversed(runs) if descending else runs
 
     @staticmethod
     def _check(conn: sqlite3.Connection, lo: int, hi: int) -> list[Run] | None:
         """Split ords [lo, hi] into runs: two covering-index probes per run."""
-        runs: list[Run] = []
-        o = lo
-        while o <= hi:
-            row = conn.execute(
-                "SELECT ord, seq FROM logs WHERE ord >= ? AND ord <= ? ORDER BY ord LIMIT 1", (o, hi)
-            ).fetchone()
-            if row is None:
-                break
-            o, delta = row[0], row[1] - row[0]
-            brk = conn.execute(
-                "SELECT ord FROM logs INDEXED BY logs_ord WHERE ord > ? AND ord <= ? AND seq != ord + ?"
-                " ORDER BY ord LIMIT 1",
-                (o, hi, delta),
-            ).fetchone()
-            end = hi if brk is None else brk[0] - 1
-            runs.append((o, end, delta))
-            if len(runs) > MAX_RUNS_PER_CHUNK:
-                return None
-            o = end + 1
-        return runs
+        return seq_runs.scan(conn, lo, hi, most=MAX_RUNS_PER_CHUNK)
 
 
 def _join(a: list[Run] | None, b: list[Run] | None) -> list[Run] | None:
@@ -185,13 +181,15 @@ class TextLists:
         count_all: Callable[[str, int], int] | None = None,
         *,
         array_below: int | None = None,
+        known: list[Run] | None = None,
     ) -> TextView | None:
         """The list of rows matching ``match``, or None when the ordinal array serves better:
         fewer matches than ``array_below`` (default ``ARRAY_BELOW``), or rows waiting to be
         placed (the FTS index then holds rows the list must not count). Call inside a read
         transaction with the index up to date, so the counts and the ords agree.
         ``count_all(match, mark)`` counts the matches with ``seq <= mark`` the first time
-        (default: one query on ``conn``)."""
+        (default: one query on ``conn``). ``known``: the archive's kept map of seq runs, when it
+        describes the archive as it is (``seq_runs.valid_runs``)."""
         if fulltext.has_unnumbered(conn):
             return None
         mark = fulltext.fts_seq(conn)
@@ -209,7 +207,7 @@ class TextLists:
         self._lists[match] = lst  # the newest; the least recently used beyond MAX_TEXT_LISTS goes
         if lst.total < (ARRAY_BELOW if array_below is None else min(array_below, ARRAY_BELOW)):
             return None
-        return TextView(conn, self.runs, match, lst, bounds)
+        return TextView(conn, self.runs, match, lst, bounds, known)
 
 
 class TextView:
@@ -219,9 +217,19 @@ class TextView:
     runs once. May raise ``Fragmented`` (the caller then uses the ordinal array)."""
 
     def __init__(
-        self, conn: sqlite3.Connection, runs: SeqRuns, match: str, lst: _TextList, bounds: tuple[int, int] | None
+        self,
+        conn: sqlite3.Connection,
+        runs: SeqRuns,
+        match: str,
+        lst: _TextList,
+        bounds: tuple[int, int] | None,
+        known: list[Run] | None = None,
     ) -> None:
         self._conn, self._runs, self._match, self._lst, self._bounds = conn, runs, match, lst, bounds
+        self._known = known
+
+    def _blocks(self, *, descending: bool) -> Iterator[Run]:
+        return self._runs.blocks(self._conn, self._bounds, descending=descending, known=self._known)
 
     @property
     def total(self) -> int:
@@ -238,7 +246,7 @@ class TextView:
         descending = self.total - end < start
         skip, need = (self.total - end, end - start) if descending else (start, end - start)
         out: list[int] = []
-        for o_lo, o_hi, delta in self._runs.blocks(self._conn, self._bounds, descending=descending):
+        for o_lo, o_hi, delta in self._blocks(descending=descending):
             lo, hi = o_lo + delta, min(o_hi + delta, self._lst.mark)
             if hi < lo:
                 continue
@@ -282,7 +290,7 @@ class TextView:
             return 0
         descending = ord_ - self._bounds[0] > self._bounds[1] - ord_
         counted = 0  # matches below ord_ (ascending) or at/above it (descending)
-        for o_lo, o_hi, delta in self._runs.blocks(self._conn, self._bounds, descending=descending):
+        for o_lo, o_hi, delta in self._blocks(descending=descending):
             if (o_hi < ord_) if not descending else (o_lo >= ord_):
                 counted += self._count(o_lo + delta, min(o_hi + delta, self._lst.mark))
                 continue

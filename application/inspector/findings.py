@@ -78,10 +78,8 @@ def analyse(
             available=False, trained_template=trained_template, trained_source=trained_source, problem=problem
         )
 
-    try:
-        from diagnosis import classify, detect_template
-    except ImportError as error:
-        return unavailable(f"diagnosis is not available ({error})")
+    from diagnosis import classify, detect_template
+
     try:
         findings = classify(entry, trained_template=trained_template, result=result)
         detected = detect_template(entry.prompt, entry.messages)

@@ -240,9 +240,10 @@ class LogsFeed:
         """New calls as they arrive, stored; yields each batch of new entries."""
         client = self.ctx.client
         assert client is not None
-        sync_cls = _archive_sync()
-        if self.archive is not None and sync_cls is not None:
-            async for batch in self._tail_with_sync(sync_cls, on_state):
+        if self.archive is not None:
+            from api_client.archives.sync import ArchiveSync  # with an archive only
+
+            async for batch in self._tail_with_sync(ArchiveSync, on_state):
                 yield batch
             return
         since = self.archive.get_cursor() if self.archive is not None else self._memory_cursor
@@ -409,12 +410,3 @@ class _TailTuning:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
-
-
-def _archive_sync() -> type | None:
-    """``api_client.archives.sync.ArchiveSync`` when it is available."""
-    try:
-        from api_client.archives.sync import ArchiveSync
-    except ImportError:
-        return None
-    return ArchiveSync

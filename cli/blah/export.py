@@ -21,8 +21,9 @@ calls with ``created_at > MS``, as the platform's ``since`` does.
   The archive is filled while the pages arrive, on both cores (``api_client.archives.fill``:
   one thread compresses the next batch while another stores the last, their words indexed
   20,000 calls a transaction), rather than after the file: that would hold the whole history
-  in memory or parse the file again. The file is put in place as soon as its last line is
-  written, and the archive's last batches and full-text index are finished after it.
+  in memory or parse the file again. The pages run up to ``FILL_DEPTH`` batches ahead of the
+  archive, and the file is put in place as soon as its last line is written: the archive's
+  last batches and full-text index are finished after it, before the command exits.
 - Errors print one clear line on standard error and exit with their code
   (:class:`cli.exit_codes.ExitCode`: 6 an unknown model, 8 a file that cannot be written, ...;
   130 on Ctrl-C, 141 when the reader closes the pipe early).
@@ -67,6 +68,15 @@ ARCHIVE_BATCH = 5000
 """Entries handed to the archive at a time, each batch stored in one transaction (its words
 indexed with the next ones, ``archives.fill.INDEX_AFTER``); an interrupted export leaves at
 most a few batches out of the archive, which the next export fetches again."""
+FILL_DEPTH = 6
+"""Batches handed to the archive and not stored yet, at most (``ArchiveFill``'s ``depth``): the
+pages run up to 30,000 calls ahead of the archive, so the person's file is not held back by it.
+With 2 (one batch compressed, one stored) the page reader waited for the store at every batch,
+and the two threads took the GIL from each other all along (a thread storing rows takes it back
+after each row). Measured on 103,639 natural calls, 4 alternated pairs at load 9-11 (2 cores):
+file in place 8.7-11.4 s against 12.6-15.4 s with 2, the process's exit 11.5-14.6 s against
+14.0-16.8 s, its CPU 6.3 against 6.8-7.2 s; peak RSS 286 against 195 MB (the batches waiting: it
+stays bounded, whatever the export's size)."""
 TEXT_INDEX_CHUNK = 50_000
 """Rows added to the full-text index per transaction at the export's end, for rows an
 earlier, interrupted bulk load left unindexed (FTS5 writes a segment per transaction and
@@ -120,7 +130,7 @@ async def export_logs(
     history = client.iter_logs_wire(  # read ahead unless `since` may stop it early
         model_id, source=source, errors_only=errors_only, page_size=page_size, read_ahead=since is None
     )
-    fill = None if archive is None else ArchiveFill(archive)
+    fill = None if archive is None else ArchiveFill(archive, depth=FILL_DEPTH)
     try:
         async for page in history.pages():
             if since is not None:

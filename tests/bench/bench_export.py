@@ -27,7 +27,12 @@ of it. ``--data natural`` fills the simulator with ``natural_text.NaturalCalls``
 prompts and replies, a 24,000-word Zipf vocabulary, ~1.3 KB a call) instead of its
 burst of repeated test prompts, so the archive's fill and index see honest text.
 
-Run: ``.venv/bin/python tests/bench/bench_export.py [--calls 100000] [--runs 3] [--latency-ms 0] [--data natural]``.
+``--baseline-code DIR`` (a checkout of the project, e.g. main before a change) runs that code's
+``blah-tui export`` too, in each run right after this one's, against the same server: before and after
+side by side in the same minutes. Each export's peak RSS is taken from its own ``wait4``.
+
+Run: ``.venv/bin/python tests/bench/bench_export.py [--calls 100000] [--runs 3] [--latency-ms 0] [--data natural]
+[--baseline-code DIR]``.
 """
 
 from __future__ import annotations
@@ -94,13 +99,17 @@ def ids_of(path: Path) -> set[str]:
         return {orjson.loads(line)["id"] for line in fh if line.strip()}
 
 
-def run(calls: int, runs: int, latency_ms: int = 0, data: str = "simulator") -> dict[str, Any]:
+def run(
+    calls: int, runs: int, latency_ms: int = 0, data: str = "simulator", baseline: Path | None = None
+) -> dict[str, Any]:
     """The benchmark in a temporary folder removed whatever happens."""
     with tempfile.TemporaryDirectory(prefix="bench-export-") as folder:
-        return _run(calls, runs, latency_ms, Path(folder), data)
+        return _run(calls, runs, latency_ms, Path(folder), data, baseline)
 
 
-def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulator") -> dict[str, Any]:
+def _run(
+    calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulator", baseline: Path | None = None
+) -> dict[str, Any]:
     from simulator.chaos import ChaosConfig
     from simulator.server import SimulatorServer
 
@@ -135,6 +144,8 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
         base_env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
         ours: list[float] = []
         to_file: list[float] = []
+        rss: list[float] = []
+        base: dict[str, list[float]] = {"wall": [], "file": [], "cpu": [], "sim": [], "rss": []}
         shell: list[float] = []
         loop: list[float] = []
         cpu: dict[str, list[float]] = {
@@ -155,18 +166,40 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
             }
             target = tmp / "ours.jsonl"
             target.unlink(missing_ok=True)
-            t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
-            done, file_s = _run_watching(
-                [sys.executable, "-m", "cli.main", "export", model, "-o", str(target), "--base-url", sim.base_url],
-                env,
-                target,
-            )
-            ours.append(time.perf_counter() - t)
-            to_file.append(file_s)
-            cpu["ours"].append(_children_cpu() - c)
-            cpu["sim_ours"].append(time.process_time() - sim_c)
-            if done.returncode != 0:
-                raise RuntimeError(f"blah-tui export failed: {done.stderr[-1000:]!r}")
+            command = [sys.executable, "-m", "cli.main", "export", model, "-o", str(target), "--base-url", sim.base_url]
+            sides = ["ours", "baseline"] if baseline is not None else ["ours"]
+            if i % 2:  # alternate which goes first
+                sides.reverse()
+            for side in sides:
+                shutil.rmtree(folder, ignore_errors=True)  # a fresh archive for each: the full first export
+                if side == "ours":
+                    t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
+                    done, file_s, peak = _run_watching(command, env, target)
+                    ours.append(time.perf_counter() - t)
+                    to_file.append(file_s)
+                    rss.append(peak)
+                    cpu["ours"].append(_children_cpu() - c)
+                    cpu["sim_ours"].append(time.process_time() - sim_c)
+                    if done.returncode != 0:
+                        raise RuntimeError(f"blah-tui export failed: {done.stderr[-1000:]!r}")
+                    continue
+                assert baseline is not None  # the other checkout's export, same server, same minutes
+                base_target = tmp / "baseline.jsonl"
+                base_target.unlink(missing_ok=True)
+                base_command = [*command[:6], str(base_target), *command[7:]]
+                t, c, sim_c = time.perf_counter(), _children_cpu(), time.process_time()
+                done_base, file_s, peak = _run_watching(base_command, env, base_target, cwd=baseline)
+                base["wall"].append(time.perf_counter() - t)
+                base["file"].append(file_s)
+                base["rss"].append(peak)
+                base["cpu"].append(_children_cpu() - c)
+                base["sim"].append(time.process_time() - sim_c)
+                if done_base.returncode != 0:
+                    raise RuntimeError(f"the baseline's export failed: {done_base.stderr[-1000:]!r}")
+            if baseline is not None:
+                out["identical_file_baseline"] = out.get("identical_file_baseline", True) and (
+                    target.read_bytes() == base_target.read_bytes()
+                )
             shell_out = tmp / "shell.jsonl"
             env = {
                 **base_env,
@@ -201,7 +234,7 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
             cpu["sim_loop"].append(time.process_time() - sim_c)
             shutil.rmtree(folder, ignore_errors=True)
             if i < 0:
-                for values in (ours, to_file, shell, loop, *cpu.values()):
+                for values in (ours, to_file, rss, shell, loop, *cpu.values(), *base.values()):
                     values.clear()
         a, b, c_ids = ids_of(target), ids_of(shell_out), ids_of(loop_out)
         out["identical_ids_loop"] = a == c_ids
@@ -229,6 +262,13 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
         ratio_to_loop=round(o / p, 2),
         ratio_to_loop_of_mins=round(min(ours) / min(loop), 2),
     )
+    out["peak_rss_mb"] = [round(x) for x in rss]
+    if baseline is not None:
+        out["baseline_code"] = str(baseline)
+        out["baseline"] = {name: [round(v, 2) for v in values] for name, values in base.items()}
+        out["baseline_median"] = {name: round(statistics.median(values), 2) for name, values in base.items()}
+        out["baseline_ratio_to_loop"] = round(out["baseline_median"]["wall"] / p, 2)
+        out["baseline_ratio"] = round(s / out["baseline_median"]["wall"], 2)
     out["file_ready_s"] = [round(x, 2) for x in to_file]
     out["file_ready_median_s"] = round(statistics.median(to_file), 2)
     out["cpu_median_s"] = {name: round(statistics.median(values), 2) for name, values in cpu.items()}
@@ -273,25 +313,40 @@ def _run(calls: int, runs: int, latency_ms: int, tmp: Path, data: str = "simulat
 
 
 def _run_watching(
-    command: list[str], env: dict[str, str], target: Path
-) -> tuple[subprocess.CompletedProcess[bytes], float]:
+    command: list[str], env: dict[str, str], target: Path, cwd: Path = ROOT
+) -> tuple[subprocess.CompletedProcess[bytes], float, float]:
     """Run ``command``; also return when ``target`` appeared (the export renames a complete
-    file into place, so that is when the person's file is ready), polled every 10 ms."""
+    file into place, so that is when the person's file is ready), polled every 10 ms, and the
+    process's peak RSS in MB (its own ``wait4``)."""
     started = time.perf_counter()
     ready: float | None = None
     # Its output goes to files, not pipes nobody reads while it runs (a full pipe would
     # stall the progress bar's writes, and the export with them).
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        with subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=err) as proc:
+        peak_kb = 0
+        with subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=err) as proc:
             while proc.poll() is None:
                 if ready is None and target.exists():
                     ready = time.perf_counter() - started
+                peak_kb = max(peak_kb, _peak_rss_kb(proc.pid))
                 time.sleep(0.01)
         ended = time.perf_counter() - started
         out.seek(0)
         err.seek(0)
         done = subprocess.CompletedProcess(command, proc.returncode, out.read(), err.read())
-    return done, ended if ready is None else ready
+    return done, ended if ready is None else ready, peak_kb / 1024
+
+
+def _peak_rss_kb(pid: int) -> int:
+    """A running process's peak RSS so far (kB), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def _children_cpu() -> float:
@@ -307,9 +362,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-ms", type=int, default=0, help="simulator delay before each answer")
     parser.add_argument("--data", choices=("simulator", "natural"), default="simulator", help="the calls served")
     parser.add_argument("--json", type=Path, default=HERE / "results" / "bench_export.json")
+    parser.add_argument(
+        "--baseline-code", type=Path, default=None, help="a checkout of the project whose export runs beside this one's"
+    )
     args = parser.parse_args(argv)
     print(f"goal: blah-tui export >= {GOAL_RATIO:g}x faster than one curl | jq per page, the same ids", flush=True)
-    out = run(args.calls, args.runs, args.latency_ms, args.data)
+    out = run(args.calls, args.runs, args.latency_ms, args.data, args.baseline_code)
     print(
         f"export of {out['calls_total']:,} calls: blah-tui {out['ours_median_s']} s (min {out['ours_min_s']}), "
         f"curl+jq {out['shell_median_s']} s (min {out['shell_min_s']}), {out['ratio']}x faster by medians, "
@@ -328,6 +386,15 @@ def main(argv: list[str] | None = None) -> int:
         f"simulator {c['sim_shell']} s; Python loop {c['loop']} s + simulator {c['sim_loop']} s; "
         f"load average {out['load_avg']:.1f}"
     )
+    print(f"blah-tui's peak RSS: {out['peak_rss_mb']} MB; its runs: {out['ours_s']} s; the loop's: {out['loop_s']} s")
+    if "baseline" in out:
+        b = out["baseline_median"]
+        print(
+            f"baseline ({out['baseline_code']}): {b['wall']} s (runs {out['baseline']['wall']}), file in place "
+            f"{b['file']} s, CPU {b['cpu']} s + simulator {b['sim']} s, peak RSS {out['baseline']['rss']} MB; "
+            f"{out['baseline_ratio_to_loop']}x the loop, {out['baseline_ratio']}x faster than curl | jq; "
+            f"byte-identical files: {out['identical_file_baseline']}"
+        )
     save_json(out, args.json)
     return 0
 

@@ -218,7 +218,7 @@ def judgement_doubts(
 ) -> dict[str, list[ResultDoubt]]:
     """result id -> reasons to doubt its verdict (results without doubts are absent)."""
     results = list(results)
-    out = _diagnosis_doubts(results, entries_by_log_id or {}, expected_by_eval or {}) or {}
+    out = _diagnosis_doubts(results, entries_by_log_id or {}, expected_by_eval or {})
     for result in results:
         expected = (expected_by_eval or {}).get(result.eval_id or "")
         have = {d.kind for d in out.get(result.id, [])}
@@ -230,12 +230,10 @@ def judgement_doubts(
 
 def _diagnosis_doubts(
     results: list[Result], entries_by_log_id: Mapping[str, Call], expected: Mapping[str, str]
-) -> dict[str, list[ResultDoubt]] | None:
-    """``diagnosis.doubtful_judgements`` when it exists (None otherwise)."""
-    try:
-        from diagnosis import doubtful_judgements
-    except ImportError:
-        return None
+) -> dict[str, list[ResultDoubt]]:
+    """``diagnosis.doubtful_judgements`` by result."""
+    from diagnosis import doubtful_judgements
+
     out: dict[str, list[ResultDoubt]] = {}
     for doubt in doubtful_judgements(results, entries_by_log_id, expected_by_eval_id=expected or None):
         out.setdefault(doubt.result_id, []).append(ResultDoubt(doubt.result_id, doubt.kind, doubt.reason))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +134,8 @@ def load_config(path: Path | None = None) -> LoadedConfig:
     data: dict[str, Any] = {}
     problems: list[str] = []
     if path.exists():
+        import tomllib  # only with a file to read: a start without one does not load the parser
+
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as error:
@@ -232,6 +233,8 @@ def _default_text(name: str) -> str:
 
 def _parse_value(raw: str) -> Any:
     """A command-line value as TOML would read it (numbers, booleans), else a string."""
+    import tomllib  # imported where used: load_config leaves it out when there is no file
+
     try:
         return tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
@@ -241,6 +244,8 @@ def _parse_value(raw: str) -> Any:
 def set_value(key: str, raw_value: str, path: Path | None = None) -> Path:
     """``blah-tui config set KEY VALUE``: dotted keys reach tables (``templates.my-model``).
     The new file is validated before it replaces the old one; the old one is never lost."""
+    import tomllib  # imported where used: load_config leaves it out when there is no file
+
     path = path or config_file()
     data: dict[str, Any] = {}
     if path.exists():
@@ -275,6 +280,8 @@ def save_setting(key: str | Sequence[str], value: Any, path: Path | None = None)
     contain dots themselves, e.g. a model id); ``value=None`` removes the setting. Returns False
     (and writes nothing) when the file is broken: the person has to fix it by hand first.
     Raises ``ValidationError`` when the result would not be a valid config."""
+    import tomllib  # imported where used: load_config leaves it out when there is no file
+
     path = path or config_file()
     data: dict[str, Any] = {}
     if path.exists():

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api_client.archives import lists as archive_lists
+from api_client.archives import seq_runs
 from api_client.archives import text_lists as archive_text
 from api_client.archives.archive import Archive, LogFilter
 from api_client.blahdev.shapes import LogEntry
@@ -46,8 +47,14 @@ def lazy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(archive_text, "ARRAY_BELOW", 0)
 
 
-@pytest.fixture
-def archive(tmp_path: Path, lazy: None) -> Iterator[Archive]:
+@pytest.fixture(params=["kept runs", "runs checked"])
+def archive(
+    tmp_path: Path, lazy: None, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Archive]:
+    """Lists placed by the archive's kept map of seq runs, and by runs checked in the ord index
+    (an archive whose map is not valid: ``seq_runs.valid_runs``)."""
+    if request.param == "runs checked":
+        monkeypatch.setattr(seq_runs, "valid_runs", lambda conn, bounds: None)
     a = Archive(tmp_path / "t.sqlite3")
     yield a
     a.close()

@@ -26,7 +26,6 @@ from textual.worker import Worker, WorkerState
 from api_client.archives.archive import LogFilter
 from application.logs.feed import FeedSettings, LogsFeed
 from application.logs.rows import LogRows
-from application.logs.series import bucket_calls
 from application.session.settings.timezone import screen_tz
 from common.format import DASH
 from tui import bindings
@@ -303,6 +302,8 @@ class LogsScreen(BlahScreen):
         if self.query_one("#logs-plots").has_class("hidden"):
             self.loader.plot_stale = True
             return
+        from application.logs.series import bucket_calls  # the plots' first data comes after the rows' frame
+
         self.loader.plot_stale = False
         rows = self.rows
         self.loader.last_plot = time.monotonic()
