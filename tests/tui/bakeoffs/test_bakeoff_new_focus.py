@@ -148,8 +148,14 @@ async def test_after_the_underpowered_refusal_the_focus_is_on_samples_and_the_re
         assert "the queue takes it from 78 samples" in text(under)
         await wait_for(pilot, lambda: app.focused is samples, what="the focus on Samples")
         assert samples.selection.is_empty and samples.cursor_position == len("40")
-        # the refusal below it as far as the form has room (at 80x24 the plan leaves it 8 lines)
-        assert in_view(dialog, samples) and in_view(dialog, under, lines=5) and plan_and_buttons_in_view(dialog)
+        # the refusal below it as far as the form has room (at 80x24 the plan leaves it 8 lines), once the
+        # scroll to the focused field has run (it is scheduled with the focus)
+        await wait_for(
+            pilot,
+            lambda: in_view(dialog, samples) and in_view(dialog, under, lines=5) and plan_and_buttons_in_view(dialog),
+            timeout=5,
+            what="Samples, its refusal, the plan and the buttons in view",
+        )
         await pilot.press("backspace", "backspace", "7", "8")
         assert samples.value == "78"
         assert dialog.query_one("#bn-name", Input).value == "switch to tiny v3?"
