@@ -157,3 +157,8 @@ async def fill_certified_switch(
         samples=samples,
         **more,
     )
+
+
+def text(widget: object) -> str:
+    """What a Static shows, as plain text."""
+    return str(widget.render())  # type: ignore[attr-defined]

@@ -58,3 +58,13 @@ def queue_run(server: ErrorbarServer, body: Json, *, finish: bool = True) -> Jso
 
 def get(server: ErrorbarServer, path: str, key: str | None = None, **params: Any) -> httpx.Response:
     return sim_http.get(f"{server.base_url}{path}", params=params, headers=headers(key or server.admin_key), timeout=30)
+
+
+@contextmanager
+def queue_that_ran_one_comparison() -> Iterator[ErrorbarServer]:
+    """A queue whose workspace already ran one comparison (Qwen3-32B against both tiny models),
+    its request log cleared: what the New bake-off dialog's tests start from."""
+    with ErrorbarServer(seed=7, speed=SLOW) as server:
+        queue_run(server, COMPARISON)
+        server.requests.clear()
+        yield server

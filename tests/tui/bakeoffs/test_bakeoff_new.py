@@ -12,7 +12,7 @@ import pytest
 from simulator.errorbar.server import ErrorbarServer
 from tests.support.bakeoff_new import confirm_shown, fill, tab_to, typed
 from tests.support.bakeoff_runs import on_runs, runs_app
-from tests.support.errorbar import COMPARISON, SLOW, queue_run
+from tests.support.errorbar import COMPARISON, queue_run, queue_that_ran_one_comparison
 from tests.support.notify_log import said
 from tests.support.waiting import wait_for
 from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
@@ -27,9 +27,7 @@ RUBRIC = "Accurate, concise answers in the support tone."
 
 @pytest.fixture
 def queue() -> Iterator[ErrorbarServer]:
-    with ErrorbarServer(seed=7, speed=SLOW) as server:
-        queue_run(server, COMPARISON)  # Runs lists one bake-off already
-        server.requests.clear()
+    with queue_that_ran_one_comparison() as server:
         yield server
 
 

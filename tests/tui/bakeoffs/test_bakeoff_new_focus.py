@@ -22,9 +22,9 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import confirm_shown, fill, fill_certified_switch, open_dialog, typed
+from tests.support.bakeoff_new import confirm_shown, fill, fill_certified_switch, open_dialog, text, typed
 from tests.support.bakeoff_runs import on_runs, runs_app
-from tests.support.errorbar import COMPARISON, SLOW, queue_run
+from tests.support.errorbar import queue_that_ran_one_comparison
 from tests.support.waiting import wait_for
 from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
 from tui.screens.bakeoffs.watch import BakeoffWatchScreen
@@ -36,14 +36,8 @@ SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
 
 @pytest.fixture
 def queue() -> Iterator[ErrorbarServer]:
-    with ErrorbarServer(seed=7, speed=SLOW) as server:
-        queue_run(server, COMPARISON)  # the workspace already ran Qwen3-32B and both tiny models
-        server.requests.clear()
+    with queue_that_ran_one_comparison() as server:
         yield server
-
-
-def text(widget: object) -> str:
-    return str(widget.render())  # type: ignore[attr-defined]
 
 
 def in_view(dialog: BakeoffNewScreen, widget: Widget, *, lines: int | None = None) -> bool:

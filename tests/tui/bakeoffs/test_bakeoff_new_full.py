@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 
 from simulator.errorbar.server import ErrorbarServer
-from tests.support.bakeoff_new import choose, confirm_shown, fill, fill_certified_switch, open_dialog, type_into
+from tests.support.bakeoff_new import choose, confirm_shown, fill, fill_certified_switch, open_dialog, text, type_into
 from tests.support.bakeoff_runs import on_runs, runs_app
-from tests.support.errorbar import COMPARISON, SLOW, queue_run
+from tests.support.errorbar import queue_that_ran_one_comparison
 from tests.support.waiting import wait_for
 from tui.screens.bakeoffs.new_dialog import BakeoffNewScreen
 from tui.screens.bakeoffs.watch import BakeoffWatchScreen
@@ -29,18 +29,12 @@ RUBRIC = "Accurate, concise answers in the support tone."
 
 @pytest.fixture
 def queue() -> Iterator[ErrorbarServer]:
-    with ErrorbarServer(seed=7, speed=SLOW) as server:
-        queue_run(server, COMPARISON)  # the workspace already ran Qwen3-32B and both tiny models
-        server.requests.clear()
+    with queue_that_ran_one_comparison() as server:
         yield server
 
 
 def creates(server: ErrorbarServer) -> int:
     return server.requests.count("POST", "/v1/evals")
-
-
-def text(widget: object) -> str:
-    return str(widget.render())  # type: ignore[attr-defined]
 
 
 async def test_an_underpowered_certified_switch_is_said_on_the_samples_row_and_resent_only_when_confirmed(
